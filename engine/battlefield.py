@@ -1,0 +1,115 @@
+"""Questions about the table that several rules ask: who sees whom, cover, nearby enemies."""
+
+from __future__ import annotations
+
+from engine import geometry
+from engine.game_state import GameState
+from engine.profiles import Special, UnitClass
+from engine.rules.activation import command_radius
+from engine.state import CoverKind, Unit
+
+
+def live_units(state: GameState, side: str | None = None) -> list[Unit]:
+    """Units on the table and not destroyed (embarked ones included)."""
+    return [
+        u for u in state.units.values() if u.on_table and (side is None or u.side == side)
+    ]
+
+
+def enemies_of(state: GameState, unit: Unit) -> list[Unit]:
+    return [u for u in live_units(state) if u.side != unit.side]
+
+
+def can_see(state: GameState, viewer: Unit, target: Unit) -> bool:
+    """Line of sight between centres over blocking terrain; hidden enemies are never seen."""
+    if target.hidden and target.side != viewer.side:
+        return False
+    return geometry.line_of_sight(viewer.position, target.position, state.terrain)
+
+
+def visible_enemies(state: GameState, unit: Unit) -> list[Unit]:
+    return [
+        e for e in enemies_of(state, unit) if e.embarked_in is None and can_see(state, unit, e)
+    ]
+
+
+def cover_of(state: GameState, target: Unit, firer: Unit) -> CoverKind:
+    return geometry.cover_for(target, firer.position, state.terrain)
+
+
+def in_building(state: GameState, unit: Unit) -> bool:
+    return any(f.building for f in geometry.features_at(unit.position, state.terrain))
+
+
+def in_trees_or_building(state: GameState, unit: Unit) -> bool:
+    """Mortars may not fire from within trees or buildings (p. 20)."""
+    return any(
+        f.building or f.kind in ("woods", "trees", "orchard")
+        for f in geometry.features_at(unit.position, state.terrain)
+    )
+
+
+def starts_in_cover(state: GameState, unit: Unit) -> bool:
+    """Whether a unit stands in terrain that gives cover (for the vehicle reaction penalty, p. 7)."""
+    return any(
+        f.cover is not CoverKind.OPEN and not f.linear
+        for f in geometry.features_at(unit.position, state.terrain)
+    )
+
+
+def unscreened_enemy_infantry(state: GameState, vehicle: Unit, radius: float = 12.0) -> list[Unit]:
+    """Enemy infantry or support squads within ``radius`` of a vehicle that it can see, with no
+    friendly infantry detachment as close to them as the vehicle is (pp. 8, 10)."""
+    screens = [
+        u
+        for u in live_units(state, vehicle.side)
+        if u.unit_class is UnitClass.INFANTRY and u.embarked_in is None
+    ]
+    threats = []
+    for enemy in visible_enemies(state, vehicle):
+        if enemy.is_vehicle:
+            continue
+        gap = geometry.distance(vehicle, enemy)
+        if gap > radius:
+            continue
+        if not any(geometry.distance(s, enemy) <= gap for s in screens):
+            threats.append(enemy)
+    return threats
+
+
+def command_reroll_available(state: GameState, unit: Unit) -> bool:
+    """The once-a-turn re-roll (p. 18): a living command unit (or sub-commander) within 12"
+    (6" on a small table) of the unit, and not yet used this turn."""
+    side = state.sides[unit.side]
+    if side.reroll_used:
+        return False
+    commanders = [u for u in state.units_of(unit.side) if u.is_command]
+    if not commanders or any(not c.on_table for c in commanders):
+        return False
+    sources = [u for u in live_units(state, unit.side) if u.is_command or u.is_subcommander]
+    radius = command_radius(state.table.is_small)
+    return any(geometry.distance(s, unit) <= radius for s in sources)
+
+
+def command_unit_lost(state: GameState, side: str) -> bool:
+    return any(u.is_command and u.destroyed for u in state.units_of(side))
+
+
+def tokens_for_turn(state: GameState, side: str) -> int:
+    """Command tokens drawn at the start of a turn (p. 4): one per unit on the table, plus two
+    for a living command unit, even one in reserve (p. 18). Transports draw none (p. 20)."""
+    units = state.units_of(side)
+    count = sum(
+        1 for u in units if u.on_table and not u.profile.has(Special.TRANSPORT)
+    )
+    if any(u.is_command and not u.destroyed for u in units):
+        count += 2
+    return count
+
+
+def lost_break_points(state: GameState, side: str) -> int:
+    return sum(u.profile.break_points for u in state.units_of(side) if u.destroyed)
+
+
+def total_break_points(state: GameState, side: str) -> int:
+    return sum(u.profile.break_points for u in state.units_of(side))

@@ -1,0 +1,185 @@
+"""Commands players send to the engine, and the orders they declare.
+
+An *order* is what a side declares with a command token (pp. 4-5): activate a unit for up to
+two actions, fall back, take a Company Morale Test, or move a platoon. The active side
+declares orders with :class:`Declare`; the other side answers the reaction window with
+:class:`React` (carrying an order of its own) or :class:`DeclineReaction`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.state import Point
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+# --- actions inside one activation (p. 5) -------------------------------------------------
+
+
+class _Action(_Frozen):
+    @property
+    def action_cost(self) -> int:
+        """Actions used of the two an activation allows: one, or two for a rapid move."""
+        return 1
+
+
+class Move(_Action):
+    """Move along ``path`` (waypoints after the start position). Rapid costs two actions."""
+
+    kind: Literal["move"] = "move"
+    path: tuple[Point, ...]
+    rapid: bool = False
+    road: bool = False  # claims the rapid road rate (p. 8)
+    reverse: bool = False
+    facing: float | None = None  # final facing; for vehicles it counts against the turn limit
+
+    @property
+    def action_cost(self) -> int:
+        return 2 if self.rapid else 1
+
+
+class Fire(_Action):
+    kind: Literal["fire"] = "fire"
+    target: str
+    flamethrower: bool = False  # a tank with both a gun and a flamethrower fires the flame
+
+
+
+class Embark(_Action):
+    kind: Literal["embark"] = "embark"
+    transport: str
+
+
+
+class Disembark(_Action):
+    kind: Literal["disembark"] = "disembark"
+    to: Point
+
+
+
+class LaySmoke(_Action):
+    """The unit rolls to hide itself in smoke (p. 12): this is its fire action."""
+
+    kind: Literal["smoke"] = "smoke"
+    from_bearing: float | None = None
+
+
+
+Action = Annotated[Move | Fire | Embark | Disembark | LaySmoke, Field(discriminator="kind")]
+
+
+# --- orders (what a command token buys) ---------------------------------------------------
+
+
+class UnitOrder(_Frozen):
+    """Activate (or reactivate) a unit for its actions, in the order given."""
+
+    kind: Literal["unit"] = "unit"
+    unit: str
+    actions: tuple[Action, ...]
+    reroll: bool = True  # use the command re-roll on a failed test if it is available
+
+
+class FallBackOrder(_Frozen):
+    kind: Literal["fall_back"] = "fall_back"
+    unit: str
+    path: tuple[Point, ...]
+    reverse: bool = False
+    reroll: bool = True
+
+
+class MoraleTestOrder(_Frozen):
+    kind: Literal["company_morale_test"] = "company_morale_test"
+
+
+class PlatoonMember(_Frozen):
+    unit: str
+    move: Move
+
+
+class PlatoonOrder(_Frozen):
+    kind: Literal["platoon"] = "platoon"
+    members: tuple[PlatoonMember, ...]
+
+
+Order = Annotated[
+    UnitOrder | FallBackOrder | MoraleTestOrder | PlatoonOrder, Field(discriminator="kind")
+]
+
+
+# --- commands ----------------------------------------------------------------------------
+
+
+class StartGame(_Frozen):
+    kind: Literal["start_game"] = "start_game"
+
+
+class ChooseInitiative(_Frozen):
+    kind: Literal["choose_initiative"] = "choose_initiative"
+    side: str
+    go_first: bool
+
+
+class Declare(_Frozen):
+    kind: Literal["declare"] = "declare"
+    side: str
+    order: Order
+
+
+class React(_Frozen):
+    kind: Literal["react"] = "react"
+    side: str
+    window: int
+    order: Order
+
+
+class DeclineReaction(_Frozen):
+    kind: Literal["decline_reaction"] = "decline_reaction"
+    side: str
+    window: int
+
+
+class RemoveMarkers(_Frozen):
+    """After a Company Morale Test: the unit that loses its marker(s) (p. 13)."""
+
+    kind: Literal["remove_markers"] = "remove_markers"
+    side: str
+    unit: str
+
+
+class ChooseTarget(_Frozen):
+    """After the declared target was lost: a new target within 4", or none (p. 7)."""
+
+    kind: Literal["choose_target"] = "choose_target"
+    side: str
+    target: str | None
+
+
+class PassInitiative(_Frozen):
+    kind: Literal["pass_initiative"] = "pass_initiative"
+    side: str
+
+
+class Concede(_Frozen):
+    kind: Literal["concede"] = "concede"
+    side: str
+
+
+Command = Annotated[
+    StartGame
+    | ChooseInitiative
+    | Declare
+    | React
+    | DeclineReaction
+    | RemoveMarkers
+    | ChooseTarget
+    | PassInitiative
+    | Concede,
+    Field(discriminator="kind"),
+]

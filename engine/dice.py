@@ -1,0 +1,111 @@
+"""Dice sources: seeded dice for play, scripted dice for tests and replay.
+
+Every die the engine rolls goes through a :class:`DiceSource` together with its purpose
+("reaction test, Panther 1"); the engine records each roll as a :class:`DieRoll` in the
+events it returns, so a game replays exactly by feeding the recorded rolls back in.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Iterable
+from typing import Protocol
+
+from pydantic import BaseModel, ConfigDict
+
+
+class DieRoll(BaseModel):
+    """One die as rolled: its size, the face that came up and why it was rolled."""
+
+    model_config = ConfigDict(frozen=True)
+
+    sides: int
+    value: int
+    purpose: str
+
+    def __str__(self) -> str:
+        return f"d{self.sides}={self.value}"
+
+
+class DiceSource(Protocol):
+    def roll(self, sides: int, purpose: str) -> int:
+        """Roll one die with ``sides`` faces and return the face (1..sides)."""
+        ...
+
+
+class SeededDice:
+    """Pseudo-random dice from a seed: the same seed gives the same game."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._random = random.Random(seed)
+
+    def roll(self, sides: int, purpose: str) -> int:
+        return self._random.randint(1, sides)
+
+
+class DiceScriptError(AssertionError):
+    """The scripted dice ran out or were asked for a die other than the one scripted."""
+
+
+class ScriptedDice:
+    """A fixed queue of dice, each given as ``(sides, value)``.
+
+    Asking for a die when the queue is empty, or for a different die size than the next one
+    scripted, raises :class:`DiceScriptError` naming the roll that was asked for.
+    """
+
+    def __init__(self, faces: Iterable[tuple[int, int] | DieRoll]) -> None:
+        self._queue: deque[tuple[int, int]] = deque()
+        for face in faces:
+            sides, value = (face.sides, face.value) if isinstance(face, DieRoll) else face
+            if not 1 <= value <= sides:
+                raise DiceScriptError(f"d{sides} cannot show {value}")
+            self._queue.append((sides, value))
+
+    def roll(self, sides: int, purpose: str) -> int:
+        if not self._queue:
+            raise DiceScriptError(f"scripted dice exhausted: asked for a d{sides} ({purpose})")
+        scripted_sides, value = self._queue[0]
+        if scripted_sides != sides:
+            raise DiceScriptError(
+                f"asked for a d{sides} ({purpose}) but the next scripted die is "
+                f"a d{scripted_sides}={value}"
+            )
+        self._queue.popleft()
+        return value
+
+    @property
+    def remaining(self) -> int:
+        return len(self._queue)
+
+
+def d6(value: int) -> tuple[int, int]:
+    """A scripted d6 face, for readable test scripts."""
+    return (6, value)
+
+
+def d10(value: int) -> tuple[int, int]:
+    """A scripted d10 face, for readable test scripts."""
+    return (10, value)
+
+
+class RecordingDice:
+    """Wraps a dice source and keeps every :class:`DieRoll` it hands out, in order."""
+
+    def __init__(self, source: DiceSource) -> None:
+        self.source = source
+        self.rolls: list[DieRoll] = []
+
+    def roll(self, sides: int, purpose: str) -> DieRoll:
+        value = self.source.roll(sides, purpose)
+        if not 1 <= value <= sides:
+            raise ValueError(f"dice source returned {value} for a d{sides}")
+        die = DieRoll(sides=sides, value=value, purpose=purpose)
+        self.rolls.append(die)
+        return die
+
+    def take(self) -> list[DieRoll]:
+        """Hand over the rolls made since the last call and start a new list."""
+        rolls, self.rolls = self.rolls, []
+        return rolls

@@ -1,0 +1,780 @@
+"""The game's flow: turns, initiative, declarations, reactions and their resolution.
+
+``apply(state, command, dice) -> (state, events)`` is the one entry point. It works on a copy
+and returns it, so an illegal command (which raises :class:`IllegalCommand`) changes nothing.
+Every die rolled appears in the returned events with its purpose; replaying the same
+commands with the recorded dice gives the same events (see :func:`replay`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from engine.battlefield import (
+    command_reroll_available,
+    command_unit_lost,
+    live_units,
+    lost_break_points,
+    starts_in_cover,
+    tokens_for_turn,
+    visible_enemies,
+)
+from engine.commands import (
+    ChooseInitiative,
+    ChooseTarget,
+    Command,
+    Concede,
+    Declare,
+    DeclineReaction,
+    Disembark,
+    Embark,
+    FallBackOrder,
+    Fire,
+    LaySmoke,
+    MoraleTestOrder,
+    Move,
+    Order,
+    PassInitiative,
+    PlatoonOrder,
+    React,
+    RemoveMarkers,
+    StartGame,
+    UnitOrder,
+)
+from engine.dice import DiceSource, ScriptedDice
+from engine.errors import IllegalCommand
+from engine.events import Event, EventLog
+from engine.game_state import Aim, Choice, GameResult, GameState, Pending, Step, Who
+from engine.orders import (
+    check_embark,
+    check_fall_back,
+    check_may_activate,
+    check_platoon_order,
+    check_unit_order,
+    unit_of_side,
+)
+from engine.resolve import (
+    execute_disembark,
+    execute_embark,
+    execute_fire,
+    execute_move,
+    execute_smoke,
+    fire_action_moves,
+    retarget_options,
+    valid_target,
+)
+from engine.rules.activation import (
+    TestScore,
+    initiative_winner,
+    morale_test_reaction_score_needed,
+    reaction_score_needed,
+    reactivation_score_needed,
+    seizes_initiative,
+)
+from engine.rules.morale import (
+    MoraleTestResult,
+    company_morale_test,
+    fall_back_removes_marker,
+)
+from engine.rules.victory import break_point_test, turn_outcome
+from engine.state import Phase, Unit
+
+
+def apply(state: GameState, command: Command, dice: DiceSource) -> tuple[GameState, list[Event]]:
+    """Apply one command; return the new state and what happened."""
+    if state.phase is Phase.OVER:
+        raise IllegalCommand("The game is over")
+    new = state.model_copy(deep=True)
+    log = EventLog(dice)
+    HANDLERS[type(command)](new, command, log)
+    return new, log.events
+
+
+def replay(
+    state: GameState, history: Iterable[tuple[Command, list[Event]]]
+) -> tuple[GameState, list[list[Event]]]:
+    """Re-run stored commands with the dice recorded in their events."""
+    produced = []
+    for command, events in history:
+        dice = ScriptedDice(roll for event in events for roll in event.rolls)
+        state, new_events = apply(state, command, dice)
+        produced.append(new_events)
+    return state, produced
+
+
+def awaiting(state: GameState) -> str | None:
+    """The side the game is waiting for, if any."""
+    if state.phase is Phase.INITIATIVE:
+        return state.initiative_winner
+    if state.phase is Phase.REACTION and state.pending:
+        return state.pending.reactor_side
+    if state.phase is Phase.CHOICE and state.pending and state.pending.choice:
+        return state.pending.choice.side
+    if state.phase is Phase.ACTIVE:
+        return state.active_side
+    return None
+
+
+# --- turns ---------------------------------------------------------------------------------
+
+
+def _start_game(state: GameState, command: StartGame, log: EventLog) -> None:
+    if state.phase is not Phase.SETUP:
+        raise IllegalCommand("The game has already started")
+    if len(state.sides) != 2:
+        raise IllegalCommand("A game needs exactly two sides")
+    for side in state.sides:
+        if not live_units(state, side) and not any(u.in_reserve for u in state.units_of(side)):
+            raise IllegalCommand(f"{side} has no units")
+    _begin_turn(state, log)
+
+
+def _begin_turn(state: GameState, log: EventLog) -> None:
+    """Draw tokens and roll for the initiative (p. 4)."""
+    state.turn += 1
+    if state.turn > 1:
+        for unit in state.units.values():
+            unit.moved_this_turn = False
+    for unit in state.units.values():
+        unit.tokens = 0
+        unit.fell_back_this_turn = False
+        unit.platoon_moved = False
+        unit.bogged = False
+        unit.must_move_away = False
+        unit.mortar_aim = None
+    for name, side in state.sides.items():
+        side.tokens = tokens_for_turn(state, name)
+        side.reroll_used = False
+    first, second = sorted(state.sides)
+    log.emit(
+        "turn",
+        f"Turn {state.turn}: {first} draws {state.sides[first].tokens} tokens, "
+        f"{second} draws {state.sides[second].tokens}",
+    )
+    while True:
+        a = log.d6(f"initiative, {first}")
+        b = log.d6(f"initiative, {second}")
+        winner = initiative_winner(a, b)
+        if winner is not None:
+            break
+        log.emit("initiative", f"Initiative tie ({a} each): roll again")
+    state.initiative_winner = (first, second)[winner]
+    state.phase = Phase.INITIATIVE
+    state.active_side = None
+    log.emit(
+        "initiative",
+        f"Initiative: {first} {a}, {second} {b}. {state.initiative_winner} chooses who starts",
+        side=state.initiative_winner,
+    )
+
+
+def _choose_initiative(state: GameState, command: ChooseInitiative, log: EventLog) -> None:
+    if state.phase is not Phase.INITIATIVE:
+        raise IllegalCommand("Nobody is choosing the initiative now")
+    if command.side != state.initiative_winner:
+        raise IllegalCommand(f"{state.initiative_winner} won the initiative and chooses")
+    active = command.side if command.go_first else state.other_side(command.side)
+    _give_initiative(state, active, log, "starts as the active player")
+
+
+def _give_initiative(state: GameState, side: str, log: EventLog, how: str) -> None:
+    state.active_side = side
+    state.phase = Phase.ACTIVE
+    state.spent_since_initiative = 0
+    log.emit("initiative", f"{side} {how}", side=side)
+    _after_declaration(state, log)
+
+
+def _pass_initiative(state: GameState, command: PassInitiative, log: EventLog) -> None:
+    """Passing (p. 5): a player who gained the initiative spends a token before passing back."""
+    _expect_active(state, command.side)
+    side = state.sides[command.side]
+    if side.tokens and state.spent_since_initiative == 0:
+        raise IllegalCommand(
+            "You must spend at least one command token before passing the initiative back"
+        )
+    _give_initiative(state, state.other_side(command.side), log, "takes the initiative")
+
+
+def _after_declaration(state: GameState, log: EventLog) -> None:
+    """Hand the initiative on when the active side has no tokens; end the turn when neither has."""
+    if state.phase is not Phase.ACTIVE:
+        return
+    active = state.active_side
+    assert active is not None
+    other = state.other_side(active)
+    if state.sides[active].tokens == 0 and state.sides[other].tokens == 0:
+        _end_turn(state, log)
+    elif state.sides[active].tokens == 0:
+        state.active_side = other
+        state.spent_since_initiative = 0
+        log.emit("initiative", f"{active} has no tokens left: {other} takes the initiative",
+                 side=other)
+
+
+def _end_turn(state: GameState, log: EventLog) -> None:
+    """End of turn: smoke clears (p. 12), then each side tests its break point (p. 27)."""
+    for unit in state.units.values():
+        unit.smoke = None
+    broken = {}
+    for name in sorted(state.sides):
+        side = state.sides[name]
+        roll = log.d6(f"break point test, {name}")
+        test = break_point_test(
+            lost_break_points(state, name),
+            roll,
+            commander_lost=command_unit_lost(state, name),
+            break_point=side.break_point,
+        )
+        side.broken = test.broken
+        broken[name] = test.broken
+        log.emit("break_test", f"End of turn {state.turn}, {name}: {test.describe()}", side=name)
+    first, second = sorted(state.sides)
+    outcome = turn_outcome(broken[first], broken[second])
+    if outcome == "draw":
+        return _finish(state, log, None, "both forces broke in the same turn")
+    if outcome is not None:
+        winner = first if outcome == "first" else second
+        loser = state.other_side(winner)
+        return _finish(state, log, winner, f"{loser}'s force broke")
+    if state.last_turn is not None and state.turn >= state.last_turn:
+        if state.random_length and not state.extended:
+            roll = log.d6("random operation length")
+            if roll >= 4:
+                state.extended = True
+                log.emit("game_length", f"Random operation length: {roll}, one more turn")
+                return _begin_turn(state, log)
+            log.emit("game_length", f"Random operation length: {roll}, the battle ends")
+        return _finish_on_time(state, log)
+    _begin_turn(state, log)
+
+
+def _finish_on_time(state: GameState, log: EventLog) -> None:
+    held: dict[str, int] = {name: 0 for name in state.sides}
+    for objective in state.objectives:
+        if objective.held_by in held:
+            held[objective.held_by] += 1
+    first, second = sorted(held)
+    if held[first] == held[second]:
+        return _finish(state, log, None, "time ran out with the objectives shared")
+    winner = first if held[first] > held[second] else second
+    _finish(state, log, winner, f"time ran out; {winner} holds {held[winner]} objectives")
+
+
+def _finish(state: GameState, log: EventLog, winner: str | None, reason: str) -> None:
+    state.phase = Phase.OVER
+    state.pending = None
+    state.result = GameResult(winner=winner, reason=reason)
+    log.emit("game_over", f"Game over: {winner + ' wins' if winner else 'draw'} ({reason})")
+
+
+def _concede(state: GameState, command: Concede, log: EventLog) -> None:
+    if command.side not in state.sides:
+        raise IllegalCommand(f"There is no side called {command.side!r}")
+    _finish(state, log, state.other_side(command.side), f"{command.side} conceded")
+
+
+# --- declaring -----------------------------------------------------------------------------
+
+
+def _expect_active(state: GameState, side: str) -> None:
+    if side not in state.sides:
+        raise IllegalCommand(f"There is no side called {side!r}")
+    if state.phase is Phase.REACTION:
+        raise IllegalCommand("Wait: a reaction window is open")
+    if state.phase is Phase.CHOICE:
+        raise IllegalCommand("Wait: a choice must be made first")
+    if state.phase is not Phase.ACTIVE:
+        raise IllegalCommand(f"The game is not in play (phase: {state.phase.value})")
+    if side != state.active_side:
+        raise IllegalCommand(f"{state.active_side} has the initiative, not {side}")
+
+
+def check_order(state: GameState, side: str, order: Order) -> None:
+    """Check an order against the rules without changing anything."""
+    if isinstance(order, UnitOrder):
+        check_unit_order(state, side, order)
+    elif isinstance(order, FallBackOrder):
+        check_fall_back(state, side, order)
+    elif isinstance(order, PlatoonOrder):
+        check_platoon_order(state, side, order, state.sides[side].nation)
+
+
+def _declare(state: GameState, command: Declare, log: EventLog) -> None:
+    _expect_active(state, command.side)
+    side = state.sides[command.side]
+    if side.tokens < 1:
+        raise IllegalCommand("You have no command tokens left: pass the initiative")
+    order = command.order
+    check_order(state, command.side, order)
+
+    side.tokens -= 1
+    state.declarations += 1
+    pending = Pending(
+        window=state.declarations,
+        side=command.side,
+        order=order,
+        first_action=state.spent_since_initiative == 0,
+        reactor_side=state.other_side(command.side),
+    )
+    state.spent_since_initiative += 1
+    _place_token(state, pending, order, "active")
+    state.pending = pending
+    log.emit("declare", f"{command.side} declares: {describe_order(state, order)}",
+             side=command.side)
+
+    reactor = state.sides[pending.reactor_side]
+    if isinstance(order, MoraleTestOrder) and pending.first_action:
+        log.emit("no_reaction", "No reaction is allowed to a Company Morale Test taken first "
+                 "after gaining the initiative")
+    elif reactor.tokens == 0:
+        log.emit("no_reaction", f"{pending.reactor_side} has no tokens to react with")
+    else:
+        state.phase = Phase.REACTION
+        log.emit("reaction_window", f"{pending.reactor_side} may react (window "
+                 f"{pending.window})", side=pending.reactor_side)
+        return
+    _resolve_without_reaction(state, log)
+
+
+def _place_token(state: GameState, pending: Pending, order: Order, who: Who) -> None:
+    """The token spent goes on the unit it activates (p. 4); a platoon's on its first member."""
+    unit_id = _order_unit(order)
+    if unit_id is None:
+        return
+    unit = state.units[unit_id]
+    pending.tokens_before[unit_id] = unit.tokens
+    unit.tokens += 1
+    if isinstance(order, PlatoonOrder):
+        for member in order.members:
+            state.units[member.unit].platoon_moved = True
+    if isinstance(order, UnitOrder) and any(isinstance(a, Move) for a in order.actions):
+        pending.fire_target_moved.append(unit_id)
+    if isinstance(order, FallBackOrder | PlatoonOrder):
+        pending.fire_target_moved.extend(_order_units(order))
+    for action in order.actions if isinstance(order, UnitOrder) else ():
+        if isinstance(action, Fire):
+            pending.aims[unit_id] = Aim(
+                target=action.target,
+                at=state.units[action.target].position,
+                visible=[e.id for e in visible_enemies(state, unit)],
+            )
+
+
+def _order_unit(order: Order) -> str | None:
+    units = _order_units(order)
+    return units[0] if units else None
+
+
+def _order_units(order: Order) -> list[str]:
+    if isinstance(order, UnitOrder | FallBackOrder):
+        return [order.unit]
+    if isinstance(order, PlatoonOrder):
+        return [m.unit for m in order.members]
+    return []
+
+
+def describe_order(state: GameState, order: Order) -> str:
+    if isinstance(order, MoraleTestOrder):
+        return "Company Morale Test"
+    if isinstance(order, PlatoonOrder):
+        names = ", ".join(state.units[m.unit].name for m in order.members)
+        return f"platoon move of {names}"
+    unit = state.units[order.unit]
+    if isinstance(order, FallBackOrder):
+        return f"{unit.name} falls back to {order.path[-1]}"
+    parts = []
+    for action in order.actions:
+        if isinstance(action, Move):
+            how = "rapid move" if action.rapid else ("reverse" if action.reverse else "move")
+            parts.append(f"{how} to {action.path[-1]}")
+        elif isinstance(action, Fire):
+            parts.append(f"fire at {state.units[action.target].name}")
+        elif isinstance(action, Embark):
+            parts.append(f"embark in {state.units[action.transport].name}")
+        elif isinstance(action, Disembark):
+            parts.append(f"disembark at {action.to}")
+        elif isinstance(action, LaySmoke):
+            parts.append("lay smoke")
+    return f"{unit.name}: " + ", then ".join(parts)
+
+
+# --- reacting ------------------------------------------------------------------------------
+
+
+def _expect_window(state: GameState, side: str, window: int) -> Pending:
+    pending = state.pending
+    if state.phase is not Phase.REACTION or pending is None:
+        raise IllegalCommand("No reaction window is open")
+    if window != pending.window:
+        raise IllegalCommand(f"Reaction window {window} has closed (the open one is "
+                             f"{pending.window})")
+    if side != pending.reactor_side:
+        raise IllegalCommand(f"Only {pending.reactor_side} may react now")
+    return pending
+
+
+def _decline(state: GameState, command: DeclineReaction, log: EventLog) -> None:
+    _expect_window(state, command.side, command.window)
+    log.emit("no_reaction", f"{command.side} does not react", side=command.side)
+    _resolve_without_reaction(state, log)
+
+
+def _react(state: GameState, command: React, log: EventLog) -> None:
+    """Reacting (pp. 6-7): a token, a reaction test, then the reaction sequence."""
+    pending = _expect_window(state, command.side, command.window)
+    order = command.order
+    if isinstance(order, PlatoonOrder):
+        raise IllegalCommand("A platoon move cannot be a reaction")
+    check_order(state, command.side, order)
+    side = state.sides[command.side]
+    side.tokens -= 1
+    pending.reaction = order
+    score = _reaction_score(state, pending, order)
+    _place_token(state, pending, order, "reactor")
+    unit_id = _order_unit(order)
+    unit = state.units[unit_id] if unit_id else None
+    label = unit.name if unit else f"{command.side} Company Morale Test"
+    roll, passed = _roll_test(state, log, f"reaction test, {label}", score, unit,
+                              getattr(order, "reroll", False))
+    log.emit(
+        "reaction_test",
+        f"{command.side} reacts with {describe_order(state, order)}: needs {score.describe()}, "
+        f"rolled {roll}: {'success' if passed else 'failed'}",
+        *(u for u in [unit_id] if u),
+        side=command.side,
+    )
+    if not passed:
+        return _resolve_without_reaction(state, log)
+    pending.seized = seizes_initiative(roll)
+    if pending.seized:
+        log.emit("seize", f"A 6! {command.side} seizes the initiative", side=command.side)
+    reactor_first, reactor_rest = _reaction_halves(order)
+    pending.steps = reactor_first + _active_steps(pending.order) + reactor_rest
+    state.phase = Phase.ACTIVE
+    _run_steps(state, log)
+
+
+def _reaction_score(state: GameState, pending: Pending, order: Order) -> TestScore:
+    if isinstance(order, MoraleTestOrder):
+        return morale_test_reaction_score_needed()
+    unit = state.units[_order_unit(order) or ""]
+    check_may_activate(unit)
+    enemy_ids = _order_units(pending.order)
+    enemy = state.units[enemy_ids[0]] if enemy_ids else None
+    return reaction_score_needed(
+        unit,
+        unit.tokens,
+        enemy_is_foot_soldiers=enemy is not None and not enemy.is_vehicle,
+        enemy_mounted=enemy is not None and enemy.embarked_in is not None,
+        enemy_started_in_cover=enemy is not None and starts_in_cover(state, enemy),
+        falling_back=isinstance(order, FallBackOrder),
+    )
+
+
+def _roll_test(
+    state: GameState, log: EventLog, purpose: str, score: TestScore, unit: Unit | None,
+    reroll: bool,
+) -> tuple[int, bool]:
+    """Roll a d6 test, using the command re-roll on a failure if asked and allowed (p. 18)."""
+    roll = log.d6(purpose)
+    if score.passes(roll) or unit is None or not reroll:
+        return roll, score.passes(roll)
+    if not command_reroll_available(state, unit):
+        return roll, False
+    state.sides[unit.side].reroll_used = True
+    log.emit("reroll", f"{unit.name} fails with {roll}; the command unit orders a re-roll",
+             unit.id, side=unit.side)
+    roll = log.d6(f"{purpose} (command re-roll)")
+    return roll, score.passes(roll)
+
+
+def _reaction_halves(order: Order) -> tuple[list[Step], list[Step]]:
+    """The reactor's first half goes before the active unit's action, the rest after (p. 6)."""
+    if isinstance(order, MoraleTestOrder):
+        return [Step(kind="morale_test", who="reactor")], []
+    if isinstance(order, FallBackOrder):
+        return [Step(kind="fall_back", who="reactor")], []
+    assert isinstance(order, UnitOrder)
+    first = [Step(kind="act", who="reactor", index=0)]
+    rest = [Step(kind="act", who="reactor", index=i) for i in range(1, len(order.actions))]
+    return first, rest
+
+
+def _active_steps(order: Order) -> list[Step]:
+    if isinstance(order, MoraleTestOrder):
+        return [Step(kind="morale_test", who="active")]
+    if isinstance(order, PlatoonOrder):
+        return [Step(kind="platoon", who="active")]
+    if isinstance(order, FallBackOrder):
+        return [Step(kind="test", who="active"), Step(kind="fall_back", who="active")]
+    return [Step(kind="test", who="active")] + [
+        Step(kind="act", who="active", index=i) for i in range(len(order.actions))
+    ]
+
+
+def _resolve_without_reaction(state: GameState, log: EventLog) -> None:
+    pending = state.pending
+    assert pending is not None
+    pending.steps = _active_steps(pending.order)
+    state.phase = Phase.ACTIVE
+    _run_steps(state, log)
+
+
+# --- resolving -----------------------------------------------------------------------------
+
+
+def _run_steps(state: GameState, log: EventLog) -> None:
+    """Run the declaration's remaining steps until done or a choice is needed."""
+    pending = state.pending
+    assert pending is not None
+    while pending.steps:
+        step = pending.steps[0]
+        if step.who not in pending.stopped:
+            finished = STEPS[step.kind](state, pending, step, log)
+            if not finished:
+                state.phase = Phase.CHOICE
+                return
+        pending.steps.pop(0)
+        if state.phase is Phase.OVER:
+            return
+    _finish_declaration(state, log)
+
+
+def _finish_declaration(state: GameState, log: EventLog) -> None:
+    pending = state.pending
+    assert pending is not None
+    state.pending = None
+    state.phase = Phase.ACTIVE
+    if pending.seized:
+        state.active_side = pending.reactor_side
+        state.spent_since_initiative = 0
+        log.emit("initiative", f"{pending.reactor_side} is now the active player",
+                 side=pending.reactor_side)
+    _after_declaration(state, log)
+
+
+def _step_test(state: GameState, pending: Pending, step: Step, log: EventLog) -> bool:
+    """The reactivation test of the active unit, after any reaction (pp. 4, 6, 13)."""
+    unit = _live_actor(state, pending, step.who, log)
+    if unit is None:
+        return True
+    tokens = pending.tokens_before.get(unit.id, 0)
+    if tokens == 0:
+        return True
+    falling_back = isinstance(pending.order_of(step.who), FallBackOrder)
+    score = reactivation_score_needed(unit, tokens, falling_back=falling_back)
+    order = pending.order_of(step.who)
+    roll, passed = _roll_test(state, log, f"reactivation test, {unit.name}", score, unit,
+                              getattr(order, "reroll", False))
+    log.emit(
+        "activation_test",
+        f"{unit.name} reactivates: needs {score.describe()}, rolled {roll}: "
+        f"{'success' if passed else 'failed, the token is spent'}",
+        unit.id,
+        side=unit.side,
+    )
+    if not passed:
+        pending.stopped.append(step.who)
+    return True
+
+
+def _live_actor(state: GameState, pending: Pending, who: Who, log: EventLog) -> Unit | None:
+    order = pending.order_of(who)
+    unit_id = _order_unit(order) if order is not None else None
+    unit = state.units.get(unit_id or "")
+    if unit is None:
+        return None
+    if unit.destroyed:
+        pending.stopped.append(who)
+        log.emit("cancelled", f"{unit.name} was destroyed before it could act", unit.id,
+                 side=unit.side)
+        return None
+    return unit
+
+
+def _step_act(state: GameState, pending: Pending, step: Step, log: EventLog) -> bool:
+    """One action of an activation (p. 5)."""
+    unit = _live_actor(state, pending, step.who, log)
+    order = pending.unit_order(step.who)
+    if unit is None or order is None:
+        return True
+    action = order.actions[step.index]
+    if isinstance(action, Move):
+        if not execute_move(state, unit, action, log):
+            pending.stopped.append(step.who)
+    elif isinstance(action, Embark):
+        try:
+            check_embark(state, unit, action)
+        except IllegalCommand as problem:
+            log.emit("wasted", f"{unit.name} cannot embark: {problem}", unit.id, side=unit.side)
+            return True
+        execute_embark(state, unit, action, log)
+    elif isinstance(action, Disembark):
+        execute_disembark(state, unit, action, log)
+    elif isinstance(action, LaySmoke):
+        execute_smoke(state, unit, action, log)
+    elif isinstance(action, Fire):
+        return _fire_step(state, pending, step, unit, order, action, log)
+    return True
+
+
+def _fire_step(
+    state: GameState, pending: Pending, step: Step, unit: Unit, order: UnitOrder, fire: Fire,
+    log: EventLog,
+) -> bool:
+    """Fire at the declared target, or choose another if it was lost (changing target, p. 7)."""
+    if unit.id in pending.target_override:
+        target_id = pending.target_override[unit.id]
+        if target_id is None:
+            log.emit("wasted", f"{unit.name}'s shot is wasted", unit.id, side=unit.side)
+            return True
+    else:
+        target_id = fire.target
+    target = valid_target(state, unit, target_id)
+    if target is None:
+        aim = pending.aims.get(unit.id)
+        options = retarget_options(state, unit, aim.at, aim.visible) if aim else []
+        if not options or unit.id in pending.target_override:
+            log.emit("wasted", f"{unit.name} has lost its target: the shot is wasted",
+                     unit.id, side=unit.side)
+            return True
+        pending.choice = Choice(
+            kind="choose_target", side=unit.side, options=options, who=step.who
+        )
+        log.emit("choice", f"{unit.name} has lost its target: choose a new one within 4\" "
+                 f"({', '.join(state.units[o].name for o in options)}) or none", unit.id,
+                 side=unit.side)
+        return False
+    target_declared_move = target.id in pending.fire_target_moved
+    execute_fire(state, unit, target, fire, log, order_moves=fire_action_moves(order.actions),
+                 target_declared_move=target_declared_move)
+    return True
+
+
+def _step_morale_test(state: GameState, pending: Pending, step: Step, log: EventLog) -> bool:
+    """Company Morale Test (p. 13): roll, then the player picks the unit."""
+    side = pending.side_of(step.who)
+    roll = log.d6(f"Company Morale Test, {side}")
+    result = company_morale_test(roll)
+    candidates = [u.id for u in live_units(state, side) if u.morale_markers]
+    text = f"{side} Company Morale Test: rolled {roll}: {result.value}"
+    if result is MoraleTestResult.FAILED or not candidates:
+        log.emit("morale_test", text + ("" if candidates or result is MoraleTestResult.FAILED
+                                        else " (no unit has markers)"), side=side)
+        return True
+    log.emit("morale_test", text, side=side)
+    remove_all = result is MoraleTestResult.REMOVE_ALL
+    if len(candidates) == 1:
+        _remove_markers(state, state.units[candidates[0]], remove_all, log)
+        return True
+    pending.choice = Choice(kind="remove_markers", side=side, options=candidates,
+                            remove_all=remove_all, who=step.who)
+    return False
+
+
+def _remove_markers(state: GameState, unit: Unit, remove_all: bool, log: EventLog) -> None:
+    removed = unit.morale_markers if remove_all else 1
+    unit.morale_markers -= removed
+    log.emit("rally", f"{unit.name} loses {removed} morale marker{'s' * (removed != 1)} "
+             f"({unit.morale_markers} left)", unit.id, side=unit.side)
+
+
+def _step_fall_back(state: GameState, pending: Pending, step: Step, log: EventLog) -> bool:
+    """Fall back (p. 13): the move, then 4+ on a d6 removes a marker."""
+    unit = _live_actor(state, pending, step.who, log)
+    order = pending.order_of(step.who)
+    if unit is None or not isinstance(order, FallBackOrder):
+        return True
+    unit.fell_back_this_turn = True
+    unit.must_move_away = True
+    execute_move(state, unit, Move(path=order.path, reverse=order.reverse), log, fall_back=True)
+    if unit.destroyed:
+        return True
+    roll = log.d6(f"fall back rally, {unit.name}")
+    if fall_back_removes_marker(roll) and unit.morale_markers:
+        unit.morale_markers -= 1
+        log.emit("rally", f"{unit.name} rallies on {roll}: one marker removed", unit.id,
+                 side=unit.side)
+    else:
+        log.emit("rally", f"{unit.name} rolls {roll} to rally: no marker removed", unit.id,
+                 side=unit.side)
+    return True
+
+
+def _step_platoon(state: GameState, pending: Pending, step: Step, log: EventLog) -> bool:
+    order = pending.order
+    assert isinstance(order, PlatoonOrder)
+    for member in order.members:
+        unit = state.units[member.unit]
+        if unit.on_table:
+            execute_move(state, unit, member.move, log)
+    return True
+
+
+STEPS: dict[str, Callable[[GameState, Pending, Step, EventLog], bool]] = {
+    "test": _step_test,
+    "act": _step_act,
+    "morale_test": _step_morale_test,
+    "fall_back": _step_fall_back,
+    "platoon": _step_platoon,
+}
+
+
+# --- choices -------------------------------------------------------------------------------
+
+
+def _expect_choice(state: GameState, side: str, kind: str) -> Choice:
+    pending = state.pending
+    choice = pending.choice if pending else None
+    if state.phase is not Phase.CHOICE or choice is None or choice.kind != kind:
+        raise IllegalCommand("Nothing of that kind is waiting to be chosen")
+    if side != choice.side:
+        raise IllegalCommand(f"{choice.side} makes this choice")
+    return choice
+
+
+def _choose_markers(state: GameState, command: RemoveMarkers, log: EventLog) -> None:
+    choice = _expect_choice(state, command.side, "remove_markers")
+    if command.unit not in choice.options:
+        names = ", ".join(state.units[o].name for o in choice.options)
+        raise IllegalCommand(f"Choose one of your units with morale markers: {names}")
+    _remove_markers(state, state.units[command.unit], choice.remove_all, log)
+    _resume(state, log)
+
+
+def _choose_target(state: GameState, command: ChooseTarget, log: EventLog) -> None:
+    choice = _expect_choice(state, command.side, "choose_target")
+    if command.target is not None and command.target not in choice.options:
+        names = ", ".join(state.units[o].name for o in choice.options)
+        raise IllegalCommand(f"Choose a new target among {names}, or none")
+    pending = state.pending
+    assert pending is not None
+    unit_id = _order_unit(pending.order_of(choice.who))  # type: ignore[arg-type]
+    pending.target_override[unit_id or ""] = command.target
+    pending.choice = None
+    state.phase = Phase.ACTIVE
+    _run_steps(state, log)
+
+
+def _resume(state: GameState, log: EventLog) -> None:
+    pending = state.pending
+    assert pending is not None
+    pending.choice = None
+    pending.steps.pop(0)
+    state.phase = Phase.ACTIVE
+    _run_steps(state, log)
+
+
+HANDLERS: dict[type, Callable[[GameState, object, EventLog], None]] = {
+    StartGame: _start_game,
+    ChooseInitiative: _choose_initiative,
+    Declare: _declare,
+    React: _react,
+    DeclineReaction: _decline,
+    RemoveMarkers: _choose_markers,
+    ChooseTarget: _choose_target,
+    PassInitiative: _pass_initiative,
+    Concede: _concede,
+}
+

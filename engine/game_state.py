@@ -1,0 +1,103 @@
+"""The whole game as one pydantic model, including the declaration being resolved."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from engine.commands import Order, UnitOrder
+from engine.state import Objective, Phase, Point, Side, TableSize, TerrainFeature, Unit
+
+Who = Literal["active", "reactor"]
+
+
+class Step(BaseModel):
+    """One piece of a declaration's resolution, run in order (reaction sequence, p. 6)."""
+
+    kind: Literal["test", "act", "morale_test", "fall_back", "platoon"]
+    who: Who
+    index: int = 0
+
+
+class Aim(BaseModel):
+    """What a firing unit aimed at when it declared, for changing target (p. 7)."""
+
+    target: str
+    at: Point
+    visible: list[str]  # enemies it could see when it declared
+
+
+class Choice(BaseModel):
+    """A decision the resolution waits for."""
+
+    kind: Literal["remove_markers", "choose_target"]
+    side: str
+    options: list[str]
+    remove_all: bool = False  # Company Morale Test of 6
+    who: Who = "active"
+
+
+class Pending(BaseModel):
+    """A declared order between its declaration and the end of its resolution."""
+
+    window: int
+    side: str
+    order: Order
+    first_action: bool  # the first token spent since this side gained the initiative
+    reactor_side: str
+    reaction: Order | None = None
+    seized: bool = False
+    steps: list[Step] = Field(default_factory=list)
+    stopped: list[Who] = Field(default_factory=list)  # activations cut short
+    aims: dict[str, Aim] = Field(default_factory=dict)  # by firing unit id
+    target_override: dict[str, str | None] = Field(default_factory=dict)
+    choice: Choice | None = None
+    tokens_before: dict[str, int] = Field(default_factory=dict)  # by unit id
+    fire_target_moved: list[str] = Field(default_factory=list)  # units that declared moves
+
+    def order_of(self, who: Who) -> Order | None:
+        return self.order if who == "active" else self.reaction
+
+    def side_of(self, who: Who) -> str:
+        return self.side if who == "active" else self.reactor_side
+
+    def unit_order(self, who: Who) -> UnitOrder | None:
+        order = self.order_of(who)
+        return order if isinstance(order, UnitOrder) else None
+
+
+class GameResult(BaseModel):
+    winner: str | None  # None: a draw
+    reason: str
+
+
+class GameState(BaseModel):
+    ruleset: str = "core_2015"
+    table: TableSize = Field(default_factory=TableSize)
+    terrain: tuple[TerrainFeature, ...] = ()
+    breached_wire: list[str] = Field(default_factory=list)
+    objectives: list[Objective] = Field(default_factory=list)
+    sides: dict[str, Side]
+    units: dict[str, Unit]
+    turn: int = 0
+    last_turn: int | None = None  # the scenario's length; None plays until a force breaks
+    random_length: bool = False  # after the last turn a d6 of 4+ adds one more (p. 27)
+    extended: bool = False
+    phase: Phase = Phase.SETUP
+    active_side: str | None = None
+    initiative_winner: str | None = None
+    spent_since_initiative: int = 0
+    declarations: int = 0
+    pending: Pending | None = None
+    result: GameResult | None = None
+
+    def other_side(self, side: str) -> str:
+        (other,) = (name for name in self.sides if name != side)
+        return other
+
+    def units_of(self, side: str) -> list[Unit]:
+        return [u for u in self.units.values() if u.side == side]
+
+    def unit(self, unit_id: str) -> Unit:
+        return self.units[unit_id]

@@ -1,0 +1,409 @@
+"""Checking orders before any die is rolled, and planning moves (pp. 4-9).
+
+Every check raises :class:`IllegalCommand` with what was wrong and what is needed.
+Planning a move measures it against the rules and returns where the unit would end and
+which terrain tests it must take; it is used both when an order is declared and when the
+move is carried out (by then a reaction may have changed the situation).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine import geometry
+from engine.battlefield import can_see, live_units, unscreened_enemy_infantry
+from engine.commands import (
+    Disembark,
+    Embark,
+    FallBackOrder,
+    Fire,
+    LaySmoke,
+    Move,
+    PlatoonOrder,
+    UnitOrder,
+)
+from engine.errors import IllegalCommand
+from engine.game_state import GameState
+from engine.profiles import Special, UnitClass
+from engine.rules.morale import FALL_BACK_ENEMY_RANGE
+from engine.rules.movement import (
+    PLATOON_SIZE,
+    PLATOON_SPACING,
+    ROAD_TURN_LIMIT,
+    ROAD_TURNS_ALLOWED,
+    fall_back_allowance,
+    movement_allowance,
+    platoon_type,
+    rapid_move_allowed_in,
+    terrain_test_score_needed,
+    unit_may_cross_wire,
+    vehicle_turn_limit,
+)
+from engine.state import Going, Point, TerrainFeature, Unit
+
+EMBARK_REACH = 6.0  # an infantry normal move (p. 9)
+SUPPORT_ARC = 90.0  # p. 11
+HULL_GUN_ARC = 45.0  # "directly forwards" for a hull-mounted gun, read as 22.5 degrees each side
+
+
+@dataclass(frozen=True)
+class TerrainTest:
+    feature: TerrainFeature
+    needed: int
+    entry: float  # distance along the path where the unit meets it
+
+
+@dataclass(frozen=True)
+class MovePlan:
+    mover: str  # the unit that physically moves (a transport carries its passengers)
+    path: tuple[Point, ...]  # including the start
+    length: float
+    allowance: float
+    facing: float
+    tests: tuple[TerrainTest, ...] = field(default=())
+
+    @property
+    def end(self) -> Point:
+        return self.path[-1]
+
+
+def unit_of_side(state: GameState, side: str, unit_id: str) -> Unit:
+    unit = state.units.get(unit_id)
+    if unit is None:
+        raise IllegalCommand(f"There is no unit called {unit_id!r}")
+    if unit.side != side:
+        raise IllegalCommand(f"{unit.name} belongs to the other side")
+    if unit.destroyed:
+        raise IllegalCommand(f"{unit.name} has been destroyed")
+    if unit.in_reserve:
+        raise IllegalCommand(f"{unit.name} is in reserve and not on the table")
+    return unit
+
+
+def check_may_activate(unit: Unit) -> None:
+    """Units that failed a terrain test or moved as a platoon may not act again this turn (p. 9)."""
+    if unit.bogged:
+        raise IllegalCommand(f"{unit.name} failed a terrain test and may not act again this turn")
+    if unit.platoon_moved:
+        raise IllegalCommand(f"{unit.name} moved as part of a platoon: no more actions this turn")
+
+
+def _on_table(state: GameState, point: Point) -> None:
+    if not (0 <= point.x <= state.table.width and 0 <= point.y <= state.table.depth):
+        raise IllegalCommand(
+            f"{point} is off the table ({state.table.width:g}\" x {state.table.depth:g}\")"
+        )
+
+
+def plan_move(
+    state: GameState,
+    unit: Unit,
+    move: Move,
+    *,
+    fall_back: bool = False,
+    strict: bool = True,
+) -> MovePlan:
+    """Measure a move (pp. 8-9, fall back p. 13). With ``strict`` a move that is too long is
+    illegal; otherwise (when carried out after a reaction) it is cut short at the allowance."""
+    mover = state.units[unit.embarked_in] if unit.embarked_in else unit
+    profile = mover.profile
+    if not move.path:
+        raise IllegalCommand("A move needs at least one destination point")
+    path = (mover.position, *move.path)
+    for point in move.path:
+        _on_table(state, point)
+    length = geometry.path_length(path)
+
+    tests: list[TerrainTest] = []
+    rough = False
+    for feature, entry in geometry.crossings(path, state.terrain):
+        going = feature.going_for(profile)
+        if going is Going.EASY:
+            continue
+        breached = feature.id in state.breached_wire
+        if feature.wire and not breached and not unit_may_cross_wire(profile, feature):
+            raise IllegalCommand(f"{mover.name} may not cross unbreached wire ({feature.id})")
+        needed = terrain_test_score_needed(profile, going, wire=feature.wire)
+        if needed is not None and needed > 6:
+            raise IllegalCommand(f"{mover.name} cannot cross {feature.kind} ({feature.id})")
+        rough = rough or not rapid_move_allowed_in(going)
+        if needed is not None:
+            tests.append(TerrainTest(feature, needed, entry))
+
+    rapid = move.rapid or fall_back
+    if move.rapid and rough:
+        raise IllegalCommand(f"{mover.name} may not make a rapid move through rough ground")
+    if move.road:
+        if not move.rapid:
+            raise IllegalCommand("The road rate is a rapid move: set rapid as well")
+        roads = [f for f in state.terrain if f.road]
+        if not geometry.within_features(path, roads):
+            raise IllegalCommand("A rapid road move must stay on the road all the way")
+        turns = [t for t in geometry.leg_turns(path) if t > 1e-6]
+        if len(turns) > ROAD_TURNS_ALLOWED or any(t > ROAD_TURN_LIMIT for t in turns):
+            raise IllegalCommand(
+                "A rapid road move goes one way: at most two slight turns of 45 degrees or less"
+            )
+
+    if fall_back:
+        allowance = fall_back_allowance(profile, reverse=move.reverse)
+        if rough:
+            allowance = min(allowance, movement_allowance(profile, rapid=False, road=False))
+        rate = "fall back"
+    else:
+        cautious = profile.is_vehicle and _must_move_cautiously(state, mover, path[-1])
+        allowance = movement_allowance(profile, rapid=move.rapid, road=move.road, cautious=cautious)
+        rate = "half rate near enemy infantry" if cautious else ("rapid" if move.rapid else "normal")
+        if cautious and move.rapid:
+            raise IllegalCommand(
+                f"{mover.name} is within 12\" of enemy infantry with no friendly infantry as close:"
+                " it may only move half its normal distance, or move away"
+            )
+
+    if length > allowance + 1e-6:
+        if strict:
+            raise IllegalCommand(
+                f"{mover.name} may move {allowance:g}\" ({rate}); that path is {length:.1f}\""
+            )
+        path = _truncate(path, allowance)
+        length = allowance
+
+    if profile.is_vehicle:
+        turned = geometry.total_turn(mover.facing, path, move.reverse, move.facing)
+        limit = vehicle_turn_limit(rapid=rapid and not (fall_back and move.reverse))
+        if turned > limit + 1e-6:
+            raise IllegalCommand(
+                f"{mover.name} would turn {turned:.0f} degrees; vehicles may turn at most "
+                f"{limit:.0f} degrees in a {'rapid' if limit < 180 else 'normal'} move"
+            )
+    facing = geometry.end_facing(mover.facing, path, move.reverse, move.facing)
+    return MovePlan(mover.id, path, length, allowance, facing, tuple(tests))
+
+
+def _truncate(path: tuple[Point, ...], allowance: float) -> tuple[Point, ...]:
+    kept = [path[0]]
+    travelled = 0.0
+    for a, b in zip(path, path[1:], strict=False):
+        leg = geometry.path_length((a, b))
+        if travelled + leg >= allowance:
+            kept.append(geometry.point_along((a, b), allowance - travelled))
+            break
+        kept.append(b)
+        travelled += leg
+    return tuple(kept)
+
+
+def _must_move_cautiously(state: GameState, vehicle: Unit, end: Point) -> bool:
+    """A vehicle near unscreened enemy infantry moves at half rate unless moving away (p. 8)."""
+    threats = unscreened_enemy_infantry(state, vehicle)
+    if not threats:
+        return False
+    moved_away = all(
+        geometry.distance_to_point(t, end) > geometry.distance(t, vehicle) for t in threats
+    )
+    return not moved_away
+
+
+def check_moves_away(state: GameState, unit: Unit, end: Point) -> None:
+    """Fall back, and later reactivations of a unit that fell back, move away from enemies
+    within 12" (p. 13)."""
+    enemies = [e for e in live_units(state) if e.side != unit.side and not e.hidden]
+    near = [e for e in enemies if geometry.distance(e, unit) <= FALL_BACK_ENEMY_RANGE]
+    if not near and enemies:
+        near = [min(enemies, key=lambda e: geometry.distance(e, unit))]
+    closer = [e for e in near if geometry.distance_to_point(e, end) <= geometry.distance(e, unit)]
+    if closer:
+        raise IllegalCommand(
+            f"{unit.name} must move further away from "
+            + ", ".join(e.name for e in closer)
+        )
+
+
+def moved_pose(unit: Unit, plan: MovePlan) -> Unit:
+    return unit.model_copy(update={"position": plan.end, "facing": plan.facing})
+
+
+def check_unit_order(state: GameState, side: str, order: UnitOrder) -> None:
+    """Check an activation before any die is rolled (pp. 4-5, 8-12)."""
+    unit = unit_of_side(state, side, order.unit)
+    check_may_activate(unit)
+    actions = order.actions
+    if not actions:
+        raise IllegalCommand(f"Say what {unit.name} does: move, fire, embark, disembark or smoke")
+    if sum(a.action_cost for a in actions) > 2:
+        raise IllegalCommand(
+            "An activation allows two actions; a rapid move counts as two (p. 5)"
+        )
+    kinds = [a.kind for a in actions]
+    if len(set(kinds)) != len(kinds) or kinds.count("fire") + kinds.count("smoke") > 1:
+        raise IllegalCommand("The two actions of an activation must differ, with one shot at most")
+    if "embark" in kinds and "disembark" in kinds:
+        raise IllegalCommand("A unit may not embark and disembark in the same activation (p. 9)")
+    rapid = any(isinstance(a, Move) and a.rapid for a in actions)
+    if rapid and ("embark" in kinds or "disembark" in kinds):
+        raise IllegalCommand("No embarking or disembarking in an activation with a rapid move")
+    if unit.must_move_away and "move" not in kinds:
+        raise IllegalCommand(f"{unit.name} fell back this turn: it must move further away")
+
+    current = unit
+    for action in actions:
+        if isinstance(action, Move):
+            plan = plan_move(state, current, action)
+            if unit.must_move_away:
+                check_moves_away(state, unit, plan.end)
+            current = moved_pose(current, plan)
+        elif isinstance(action, Fire):
+            check_fire_target(state, current, action)
+        elif isinstance(action, Embark):
+            check_embark(state, current, action)
+            transport = state.units[action.transport]
+            current = current.model_copy(
+                update={"embarked_in": transport.id, "position": transport.position}
+            )
+        elif isinstance(action, Disembark):
+            check_disembark(state, current, action)
+            current = current.model_copy(update={"embarked_in": None, "position": action.to})
+        elif isinstance(action, LaySmoke):
+            if current.embarked_in is not None:
+                raise IllegalCommand(f"{unit.name} is embarked and cannot lay smoke")
+
+
+def check_fire_target(state: GameState, firer: Unit, fire: Fire) -> Unit:
+    """The target exists, is an enemy on the table, is seen, and lies in the firer's arc (p. 11)."""
+    target = state.units.get(fire.target)
+    if target is None:
+        raise IllegalCommand(f"There is no unit called {fire.target!r}")
+    if target.side == firer.side:
+        raise IllegalCommand(f"{target.name} is on your own side")
+    if not target.on_table:
+        raise IllegalCommand(f"{target.name} is not on the table")
+    if target.embarked_in is not None:
+        raise IllegalCommand(f"{target.name} is inside a transport: fire at the transport")
+    if target.hidden:
+        raise IllegalCommand(f"{target.name} has not been spotted")
+    if not target_in_sight(state, firer, target):
+        raise IllegalCommand(f"{firer.name} cannot see {target.name}")
+    problem = arc_problem(firer, target)
+    if problem:
+        raise IllegalCommand(problem)
+    return target
+
+
+def target_in_sight(state: GameState, firer: Unit, target: Unit) -> bool:
+    """Line of sight; mortars may also fire at what a friendly unit sees (p. 20)."""
+    if can_see(state, firer, target):
+        return True
+    if firer.profile.has(Special.MORTAR):
+        return any(
+            can_see(state, friend, target)
+            for friend in live_units(state, firer.side)
+            if friend.embarked_in is None
+        )
+    return False
+
+
+def arc_problem(firer: Unit, target: Unit) -> str | None:
+    """Arcs of fire (p. 11): infantry all round; support squads 90 degrees to the front;
+    hull-mounted guns straight ahead (turrets traverse, see :func:`turret_traverse`)."""
+    if firer.unit_class is UnitClass.INFANTRY or firer.profile.has(Special.MORTAR):
+        return None
+    if firer.profile.has(Special.SNIPER):
+        return None
+    if firer.unit_class is UnitClass.SUPPORT:
+        arc = SUPPORT_ARC
+    elif firer.profile.turret:
+        return None
+    else:
+        arc = HULL_GUN_ARC
+    if not geometry.in_arc(firer.position, firer.facing, target.position, arc):
+        return (
+            f"{target.name} is outside {firer.name}'s {arc:g} degree arc of fire: "
+            "turn to face it first"
+        )
+    return None
+
+
+def turret_traverse(firer: Unit, target: Unit) -> float:
+    """How far the turret turns to bear on the target; over 90 degrees counts as moving (p. 8)."""
+    if not (firer.is_vehicle and firer.profile.turret):
+        return 0.0
+    current = firer.turret_facing if firer.turret_facing is not None else firer.facing
+    return geometry.angle_between(current, geometry.bearing(firer.position, target.position))
+
+
+def check_embark(state: GameState, unit: Unit, embark: Embark) -> Unit:
+    """Embarking (p. 9; transports p. 20): infantry or support squads, into a friendly
+    transport with room, within a normal infantry move."""
+    transport = state.units.get(embark.transport)
+    if transport is None or transport.side != unit.side or not transport.on_table:
+        raise IllegalCommand(f"{embark.transport!r} is not one of your transports on the table")
+    if unit.is_vehicle:
+        raise IllegalCommand("Only infantry and support squads embark")
+    if unit.embarked_in is not None:
+        raise IllegalCommand(f"{unit.name} is already embarked")
+    capacity = transport.profile.capacity
+    aboard = sum(1 for u in state.units.values() if u.embarked_in == transport.id)
+    if aboard >= capacity:
+        raise IllegalCommand(f"{transport.name} is full ({capacity} unit{'s' * (capacity > 1)})")
+    gap = geometry.distance(unit, transport)
+    if gap > EMBARK_REACH:
+        raise IllegalCommand(
+            f"{transport.name} is {gap:.1f}\" away; embarking reaches a normal move ({EMBARK_REACH:g}\")"
+        )
+    return transport
+
+
+def check_disembark(state: GameState, unit: Unit, disembark: Disembark) -> None:
+    """Disembarking (p. 9): up to an infantry normal move from the transport."""
+    if unit.embarked_in is None:
+        raise IllegalCommand(f"{unit.name} is not embarked")
+    _on_table(state, disembark.to)
+    transport = state.units[unit.embarked_in]
+    gap = geometry.distance_to_point(transport, disembark.to)
+    if gap > EMBARK_REACH:
+        raise IllegalCommand(
+            f"{disembark.to} is {gap:.1f}\" from {transport.name}; disembarking reaches 6\""
+        )
+
+
+def check_fall_back(state: GameState, side: str, order: FallBackOrder) -> None:
+    """Fall back (p. 13): once a turn, away from enemies within 12", at rapid rate."""
+    unit = unit_of_side(state, side, order.unit)
+    check_may_activate(unit)
+    if unit.fell_back_this_turn:
+        raise IllegalCommand(f"{unit.name} has already fallen back this turn")
+    if unit.embarked_in is not None:
+        raise IllegalCommand(f"{unit.name} is embarked: move its transport instead")
+    move = Move(path=order.path, reverse=order.reverse)
+    plan = plan_move(state, unit, move, fall_back=True)
+    check_moves_away(state, unit, plan.end)
+
+
+def check_platoon_order(state: GameState, side: str, order: PlatoonOrder, nation: str) -> None:
+    """Platoon movement (p. 9; German Kampfgruppe p. 21): three units of one type (any three
+    for Germans), none activated yet this turn, each within 12" of another, normal moves only."""
+    members = [unit_of_side(state, side, m.unit) for m in order.members]
+    if len(members) != PLATOON_SIZE or len({u.id for u in members}) != PLATOON_SIZE:
+        raise IllegalCommand("A platoon move activates exactly three different units")
+    kampfgruppe = nation == "german"
+    if not kampfgruppe and len({platoon_type(u.profile) for u in members}) != 1:
+        raise IllegalCommand("Platoon members must be of one type (infantry, light, medium or heavy)")
+    for unit in members:
+        check_may_activate(unit)
+        if unit.tokens:
+            raise IllegalCommand(f"{unit.name} has already activated this turn")
+        if unit.embarked_in is not None:
+            raise IllegalCommand(f"{unit.name} is embarked")
+        others = [o for o in members if o.id != unit.id]
+        if not any(geometry.distance(unit, o) <= PLATOON_SPACING for o in others):
+            raise IllegalCommand(f"{unit.name} is not within 12\" of another platoon member")
+    slowest = min(movement_allowance(u.profile, rapid=False, road=False) for u in members)
+    for unit, member in zip(members, order.members, strict=True):
+        if member.move.rapid:
+            raise IllegalCommand("Platoons make normal moves only")
+        plan = plan_move(state, unit, member.move)
+        if kampfgruppe and plan.length > slowest + 1e-6:
+            raise IllegalCommand(
+                f"A Kampfgruppe moves at its slowest member's rate ({slowest:g}\")"
+            )
+

@@ -1,0 +1,482 @@
+"""Carrying out actions on the table: moves, shots, embarking, smoke, markers and losses.
+
+Each function changes the (already copied) state and reports what happened to the
+:class:`EventLog`, rolling the dice it needs through it.
+"""
+
+from __future__ import annotations
+
+from engine import geometry
+from engine.battlefield import (
+    can_see,
+    cover_of,
+    in_building,
+    in_trees_or_building,
+    live_units,
+    unscreened_enemy_infantry,
+)
+from engine.commands import Disembark, Embark, Fire, LaySmoke, Move
+from engine.events import EventLog
+from engine.game_state import GameState
+from engine.orders import (
+    arc_problem,
+    moved_pose,
+    plan_move,
+    target_in_sight,
+    turret_traverse,
+)
+from engine.profiles import Special, UnitClass
+from engine.rules.armour import (
+    Damage,
+    Penetration,
+    armour_facing,
+    armour_penetration,
+    damage_result,
+    damage_score,
+    flamethrower_penetrates,
+    kaboom_radius,
+    screech_markers,
+    weapon_can_exceed_armour,
+)
+from engine.rules.firing import (
+    Shot,
+    anti_vehicle_weapon,
+    casualty_markers,
+    casualty_score_needed,
+    counts_as_infantry_target,
+    dice_to_fire,
+    markers_for_hits,
+    to_hit_score_needed,
+    why_cannot_fire,
+)
+from engine.rules.morale import is_destroyed_by_markers
+from engine.rules.movement import TURRET_FREE_TRAVERSE
+from engine.state import Point, Smoke, Unit
+
+SNIPER_SPOT_RANGE = 4.0  # p. 20
+MORTAR_SAME_SPOT = 4.0  # p. 20
+SMOKE_SCORE = 5  # p. 12
+
+
+# --- markers and losses ------------------------------------------------------------------
+
+
+def add_markers(state: GameState, unit: Unit, count: int, log: EventLog) -> None:
+    """Place morale markers; a unit with more markers than its morale is destroyed (p. 13)."""
+    if count <= 0 or unit.destroyed:
+        return
+    unit.morale_markers += count
+    if is_destroyed_by_markers(unit):
+        destroy(state, unit, log, f"{unit.name} has {unit.morale_markers} morale markers "
+                f"(morale {unit.profile.morale}): destroyed")
+
+
+def destroy(state: GameState, unit: Unit, log: EventLog, text: str, *, kaboom: bool = False) -> None:
+    """Remove a unit from play; its passengers bail out (p. 12)."""
+    unit.destroyed = True
+    unit.embarked_in = None
+    log.emit("destroyed", text, unit.id, side=unit.side)
+    for passenger in passengers_of(state, unit):
+        if kaboom:
+            destroy(state, passenger, log, f"{passenger.name} is lost with {unit.name}")
+            continue
+        passenger.embarked_in = None
+        passenger.position = _beside(unit)
+        morale = passenger.profile.morale or 0
+        passenger.morale_markers = max(passenger.morale_markers, morale)
+        log.emit(
+            "bail_out",
+            f"{passenger.name} bails out of the wreck with {passenger.morale_markers} markers",
+            passenger.id,
+            side=passenger.side,
+        )
+
+
+def passengers_of(state: GameState, transport: Unit) -> list[Unit]:
+    return [u for u in state.units.values() if u.embarked_in == transport.id and not u.destroyed]
+
+
+def _beside(vehicle: Unit) -> Point:
+    length, _ = geometry.FOOTPRINT[vehicle.unit_class]
+    behind = (vehicle.facing + 180.0) % 360.0
+    return geometry.point_along(
+        (vehicle.position, _offset(vehicle.position, behind, length)), length
+    )
+
+
+def _offset(point: Point, bearing: float, dist: float) -> Point:
+    import math
+
+    rad = math.radians(bearing)
+    return Point(x=point.x + dist * math.cos(rad), y=point.y + dist * math.sin(rad))
+
+
+def disembark_under_fire(state: GameState, transport: Unit, log: EventLog) -> None:
+    """A hit that equals or beats a loaded transport's armour forces its passengers out,
+    taking the transport's markers with them (p. 12)."""
+    for passenger in passengers_of(state, transport):
+        passenger.embarked_in = None
+        passenger.position = _beside(transport)
+        log.emit(
+            "forced_out",
+            f"{passenger.name} is forced out of {transport.name}",
+            passenger.id,
+            side=passenger.side,
+        )
+        add_markers(state, passenger, transport.morale_markers, log)
+
+
+# --- spotting ------------------------------------------------------------------------------
+
+
+def reveal(unit: Unit, log: EventLog, why: str) -> None:
+    unit.hidden = False
+    unit.decoy = None
+    log.emit("spotted", f"{unit.name} is spotted: {why}", unit.id, side=unit.side)
+
+
+def spot_nearby_snipers(state: GameState, log: EventLog) -> None:
+    """Any enemy unit within 4" spots a hidden sniper team (p. 20)."""
+    for sniper in live_units(state):
+        if not sniper.hidden:
+            continue
+        near = [
+            e for e in live_units(state) if e.side != sniper.side
+            and geometry.distance(e, sniper) <= SNIPER_SPOT_RANGE
+        ]
+        if near:
+            reveal(sniper, log, f"{near[0].name} is within 4\"")
+
+
+# --- moving --------------------------------------------------------------------------------
+
+
+def execute_move(
+    state: GameState, unit: Unit, move: Move, log: EventLog, *, fall_back: bool = False
+) -> bool:
+    """Carry out a move, taking terrain tests on the way (pp. 8-9). False if the unit stopped
+    on a failed test, which ends its actions for the turn."""
+    plan = plan_move(state, unit, move, fall_back=fall_back, strict=False)
+    mover = state.units[plan.mover]
+    path = plan.path
+    stopped_at: float | None = None
+    for test in plan.tests:
+        roll = log.d6(f"terrain test, {mover.name} crossing {test.feature.kind}")
+        if roll >= test.needed:
+            if test.feature.wire and mover.is_vehicle and test.feature.id not in state.breached_wire:
+                state.breached_wire.append(test.feature.id)
+            continue
+        stopped_at = _stop_distance(mover, test, plan)
+        log.emit(
+            "terrain_test",
+            f"{mover.name} needs {test.needed}+ to cross {test.feature.kind}: rolled {roll}, "
+            "stuck; no more actions this turn",
+            mover.id,
+            side=mover.side,
+        )
+        break
+    if stopped_at is None:
+        if plan.tests:
+            log.emit("terrain_test", f"{mover.name} crosses the rough ground", mover.id,
+                     side=mover.side)
+        _place(state, mover, plan.end, plan.facing)
+        for wire in (f for f, _ in geometry.crossings(path, state.terrain) if f.wire):
+            if mover.is_vehicle and wire.id not in state.breached_wire:
+                state.breached_wire.append(wire.id)
+    else:
+        end = geometry.point_along(path, stopped_at)
+        facing = geometry.end_facing(mover.facing, path, move.reverse, None)
+        _place(state, mover, end, facing)
+        mover.bogged = True
+        unit.bogged = True
+    mover.moved_this_turn = True
+    unit.moved_this_turn = True
+    if move.rapid and mover.hidden and mover.profile.has(Special.SNIPER):
+        reveal(mover, log, "it made a rapid move")
+    log.emit(
+        "move",
+        f"{mover.name} {'falls back' if fall_back else 'moves'} {plan.length:.1f}\" to "
+        f"{mover.position}",
+        mover.id,
+        side=mover.side,
+    )
+    spot_nearby_snipers(state, log)
+    return stopped_at is None
+
+
+def _stop_distance(mover: Unit, test, plan) -> float:
+    """Where a failed terrain test leaves the unit (p. 9): just past the edge it met, its rear
+    touching the terrain; if it started inside, half its normal move."""
+    from engine.rules.movement import movement_allowance
+
+    if test.entry <= 0.0:
+        return min(plan.length, movement_allowance(mover.profile, rapid=False, road=False) / 2)
+    length, _ = geometry.FOOTPRINT[mover.unit_class]
+    depth = test.feature.width if test.feature.linear else 0.0
+    return min(plan.length, test.entry + depth + length / 2)
+
+
+def _place(state: GameState, mover: Unit, at: Point, facing: float) -> None:
+    mover.position = at
+    mover.facing = facing
+    for passenger in passengers_of(state, mover):
+        passenger.position = at
+
+
+def execute_embark(state: GameState, unit: Unit, embark: Embark, log: EventLog) -> None:
+    transport = state.units[embark.transport]
+    unit.embarked_in = transport.id
+    unit.position = transport.position
+    unit.moved_this_turn = True
+    log.emit("embark", f"{unit.name} embarks in {transport.name}", unit.id, side=unit.side)
+
+
+def execute_disembark(state: GameState, unit: Unit, disembark: Disembark, log: EventLog) -> None:
+    transport = state.units.get(unit.embarked_in or "")
+    unit.embarked_in = None
+    unit.position = disembark.to
+    unit.moved_this_turn = True
+    name = transport.name if transport else "its transport"
+    log.emit("disembark", f"{unit.name} disembarks from {name} at {disembark.to}", unit.id,
+             side=unit.side)
+    spot_nearby_snipers(state, log)
+
+
+def execute_smoke(state: GameState, unit: Unit, smoke: LaySmoke, log: EventLog) -> None:
+    """Smoke (p. 12): 5+ on a d10, no modifiers; the unit is obscured until the turn ends."""
+    roll = log.d10(f"smoke, {unit.name}")
+    if roll >= SMOKE_SCORE:
+        unit.smoke = Smoke(from_bearing=smoke.from_bearing)
+        log.emit("smoke", f"{unit.name} lays smoke: needs 5+, rolled {roll}: obscured", unit.id,
+                 side=unit.side)
+    else:
+        log.emit("smoke", f"{unit.name} lays smoke: needs 5+, rolled {roll}: no smoke", unit.id,
+                 side=unit.side)
+
+
+# --- firing --------------------------------------------------------------------------------
+
+
+def valid_target(state: GameState, firer: Unit, target_id: str | None) -> Unit | None:
+    """The target if it can still be shot at by this firer, else None."""
+    target = state.units.get(target_id or "")
+    if target is None or not target.on_table or target.embarked_in is not None or target.hidden:
+        return None
+    if not target_in_sight(state, firer, target):
+        return None
+    return target
+
+
+def retarget_options(state: GameState, firer: Unit, aimed_at: Point, seen: list[str]) -> list[str]:
+    """Changing target (p. 7): an enemy within 4" of where the target was, or one that came
+    into view because of the reaction's movement."""
+    options = []
+    for enemy in live_units(state):
+        if enemy.side == firer.side or valid_target(state, firer, enemy.id) is None:
+            continue
+        near = geometry.distance_to_point(enemy, aimed_at) <= 4.0
+        if near or enemy.id not in seen:
+            if arc_problem(firer, enemy) is None:
+                options.append(enemy.id)
+    return options
+
+
+def execute_fire(
+    state: GameState,
+    firer: Unit,
+    target: Unit,
+    fire: Fire,
+    log: EventLog,
+    *,
+    order_moves: bool,
+    target_declared_move: bool,
+) -> None:
+    """Resolve one shot (pp. 10-12, 18-20) and report it in one event."""
+    problem = arc_problem(firer, target)
+    traverse = turret_traverse(firer, target)
+    if firer.is_vehicle and firer.profile.turret:
+        firer.turret_facing = geometry.bearing(firer.position, target.position)
+    shot = Shot(
+        firer=firer,
+        target=target,
+        range=geometry.distance(firer, target),
+        firer_moved=order_moves or traverse > TURRET_FREE_TRAVERSE,
+        firer_stationary=not order_moves,
+        target_moved=target.moved_this_turn or target_declared_move,
+        target_in_smoke=_obscured(firer, target),
+        enemy_infantry_close=firer.is_vehicle and bool(unscreened_enemy_infantry(state, firer)),
+        cover=cover_of(state, target, firer),
+        target_in_building=in_building(state, target),
+        flamethrower=fire.flamethrower
+        or (firer.profile.has(Special.FLAMETHROWER) and firer.profile.weapon is None),
+        mortar_previous_shots=_mortar_previous_shots(firer, target),
+    )
+    reason = problem or why_cannot_fire(shot, rapid_move=False)
+    if reason is None and firer.profile.has(Special.MORTAR) and in_trees_or_building(state, firer):
+        reason = f"{firer.name} may not fire a mortar from trees or buildings"
+    if reason:
+        log.emit("fire_wasted", f"{firer.name} cannot fire: {reason}", firer.id, side=firer.side)
+        return
+
+    score = to_hit_score_needed(shot)
+    dice = dice_to_fire(shot)
+    rolls = [log.d10(f"to hit, {firer.name} at {target.name}") for _ in range(dice)]
+    hits = sum(1 for r in rolls if r >= score.needed)
+    text = (
+        f"{firer.name} fires at {target.name} ({shot.range:.1f}\"): needs {score.describe()}; "
+        f"rolled {', '.join(map(str, rolls))}: "
+        + (f"{hits} hit{'s' * (hits != 1)}" if hits else "miss")
+    )
+    if firer.profile.has(Special.MORTAR):
+        firer.mortar_aim = _next_aim(firer, target)
+    if hits:
+        if counts_as_infantry_target(target):
+            text += _hit_infantry(state, shot, hits, log)
+        else:
+            text += _hit_vehicle(state, shot, log)
+    log.emit("fire", text, firer.id, target.id, side=firer.side)
+    _after_fire(state, shot, log)
+    _check_loss(state, target, log)
+
+
+def _obscured(firer: Unit, target: Unit) -> bool:
+    if target.smoke is None:
+        return False
+    if target.smoke.from_bearing is None:
+        return True
+    towards_firer = geometry.bearing(target.position, firer.position)
+    return geometry.angle_between(towards_firer, target.smoke.from_bearing) <= 90.0
+
+
+def _mortar_previous_shots(firer: Unit, target: Unit) -> int:
+    aim = firer.mortar_aim
+    if aim is None or aim.target != target.id:
+        return 0
+    if geometry.distance_to_point(target, aim.at) > MORTAR_SAME_SPOT:
+        return 0
+    return aim.shots
+
+
+def _next_aim(firer: Unit, target: Unit):
+    from engine.state import MortarAim
+
+    previous = _mortar_previous_shots(firer, target)
+    at = firer.mortar_aim.at if previous and firer.mortar_aim else target.position
+    return MortarAim(target=target.id, at=at, shots=previous + 1)
+
+
+def _hit_infantry(state: GameState, shot: Shot, hits: int, log: EventLog) -> str:
+    """Markers for hits, then a casualty roll per hit (p. 10)."""
+    target = shot.target
+    markers = markers_for_hits(shot, hits)
+    needed = casualty_score_needed(shot)
+    rolls = [log.d6(f"casualty roll, {shot.firer.name} at {target.name}") for _ in range(hits)]
+    extra = casualty_markers(shot, rolls)
+    target.morale_markers += markers + extra
+    return (
+        f"; {markers} marker{'s' * (markers != 1)}, casualty {needed}+ rolled "
+        f"{', '.join(map(str, rolls))}: +{extra}"
+        f" -> {target.name} has {target.morale_markers}"
+    )
+
+
+def _hit_vehicle(state: GameState, shot: Shot, log: EventLog) -> str:
+    """Against a vehicle (pp. 11-12, 18-20): the hit's marker if the weapon could hurt it,
+    then penetration and damage."""
+    firer, target = shot.firer, shot.target
+    if shot.flamethrower:
+        target.morale_markers += 1
+        if not target.profile.open_topped:
+            return "; the flame only rattles the enclosed crew: 1 marker"
+        roll = log.d6(f"flame penetration, {firer.name} at {target.name}")
+        if not flamethrower_penetrates(target, roll):
+            return f"; 1 marker; flame on the open vehicle needs 2+, rolled {roll}: no effect"
+        return f"; 1 marker; flame penetrates on 2+ (rolled {roll})" + _damage(state, shot, log)
+    if firer.profile.has(Special.SNIPER):
+        target.morale_markers += 1
+        return "; 1 marker"
+    aspect = geometry.aspect(target, firer.position)
+    armour = armour_facing(target, aspect)
+    weapon = anti_vehicle_weapon(shot)
+    if not weapon_can_exceed_armour(weapon, armour, shot):
+        return f"; weapon {weapon} cannot hurt {aspect} armour {armour}: no effect"
+    target.morale_markers += 1
+    roll = log.d10(f"penetration, {firer.name} at {target.name}")
+    result = armour_penetration(roll, weapon, armour, shot)
+    text = f"; 1 marker. Penetration ({aspect}) {result.explanation}"
+    if result.outcome is Penetration.NONE:
+        return text + ": bounces"
+    if passengers_of(state, target):
+        disembark_under_fire(state, target, log)
+    if result.outcome is Penetration.EQUAL:
+        target.morale_markers += 1
+        return text + ": equal, +1 marker"
+    return text + ": penetrates" + _damage(state, shot, log)
+
+
+def _damage(state: GameState, shot: Shot, log: EventLog) -> str:
+    """The damage table (p. 12) with its modifiers."""
+    target = shot.target
+    hull_down = geometry.is_hull_down(target, shot.firer.position, state.terrain)
+    roll = log.d6(f"damage, {shot.firer.name} at {target.name}")
+    score, how = damage_score(roll, shot, hull_down=hull_down)
+    result = damage_result(score)
+    text = f". Damage {how}: {result.value}"
+    if result is Damage.RATTLED:
+        target.morale_markers += 1
+    elif result is Damage.SMOKE_AND_SHRAPNEL:
+        target.morale_markers += 2
+    elif result is Damage.SCREECH:
+        markers = screech_markers(target)
+        if markers is None:
+            destroy(state, target, log, f"{target.name} is knocked out by the damage")
+        else:
+            target.morale_markers = markers
+    elif result is Damage.FOOM:
+        destroy(state, target, log, f"{target.name} is destroyed")
+    elif result is Damage.KABOOM:
+        _kaboom(state, target, log)
+    return text
+
+
+def _kaboom(state: GameState, vehicle: Unit, log: EventLog) -> None:
+    """Kaboom! (p. 12): the vehicle explodes; each friendly unit nearby takes a marker."""
+    destroy(state, vehicle, log, f"{vehicle.name} explodes!", kaboom=True)
+    radius = kaboom_radius(state.table.is_small)
+    for unit in live_units(state, vehicle.side):
+        if unit.id != vehicle.id and geometry.distance(unit, vehicle) <= radius:
+            log.emit("kaboom", f"{unit.name} is shaken by the blast: +1 marker", unit.id,
+                     side=unit.side)
+            add_markers(state, unit, 1, log)
+
+
+def _check_loss(state: GameState, unit: Unit, log: EventLog) -> None:
+    if not unit.destroyed and is_destroyed_by_markers(unit):
+        destroy(state, unit, log, f"{unit.name} has {unit.morale_markers} morale markers "
+                f"(morale {unit.profile.morale}): destroyed")
+
+
+def _after_fire(state: GameState, shot: Shot, log: EventLog) -> None:
+    """A hidden sniper that fires is spotted if the opponent rolls a 6 (p. 20)."""
+    firer = shot.firer
+    if firer.hidden and firer.profile.has(Special.SNIPER):
+        roll = log.d6(f"spotting {firer.name}")
+        if roll == 6:
+            reveal(firer, log, "the enemy rolled a 6")
+        else:
+            log.emit("sniper", f"{firer.name} stays hidden (spotting roll {roll})", firer.id,
+                     side=firer.side)
+    elif firer.hidden:
+        reveal(firer, log, "it fired")
+
+
+def fire_action_moves(actions) -> bool:
+    """Whether an activation includes movement, for the firer-moved penalty (p. 10)."""
+    return any(isinstance(a, Move | Embark | Disembark) for a in actions)
+
+
+def can_see_any(state: GameState, unit: Unit) -> list[str]:
+    return [
+        e.id for e in live_units(state) if e.side != unit.side and can_see(state, unit, e)
+    ]
+

@@ -1,0 +1,172 @@
+"""The game state: pydantic models for the table, the units on it, the sides and the turn.
+
+Coordinates are table inches: x runs along the table's width from the left edge, y along its
+depth from the near edge. Facing is in degrees, counter-clockwise from the +x direction.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.profiles import UnitClass, UnitProfile
+
+
+class Point(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    x: float
+    y: float
+
+    def __str__(self) -> str:
+        return f"({self.x:g}, {self.y:g})"
+
+
+class Going(StrEnum):
+    """Terrain classes (p. 8)."""
+
+    EASY = "easy"
+    ROUGH = "rough"
+    VERY_ROUGH = "very_rough"
+    IMPASSABLE = "impassable"
+
+
+class CoverKind(StrEnum):
+    """What a terrain piece gives a unit in it (casualty-roll table, p. 10)."""
+
+    OPEN = "open"
+    COVER = "cover"
+    FORTIFICATION = "fortification"  # bunkers, foxholes, trenches
+
+
+class TerrainFeature(BaseModel):
+    """One terrain piece: a polygon (or a line, for hedges and walls, given a width).
+
+    ``going_for_vehicles`` overrides ``going`` for vehicles, e.g. wire is very rough for
+    infantry but not for tanks, tank obstacles are impassable to vehicles only (p. 8).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    kind: str  # woods, building, hedge, wall, road, field, wire, river, hill...
+    outline: tuple[Point, ...]
+    linear: bool = False  # a hedge/wall/wire line: ``outline`` is a polyline with ``width``
+    width: float = 0.5
+    going: Going = Going.EASY
+    going_for_vehicles: Going | None = None
+    cover: CoverKind = CoverKind.OPEN
+    blocks_sight: bool = False
+    road: bool = False
+    wire: bool = False
+    building: bool = False
+    hull_down: bool = False  # vehicles behind or in it may count as hull down (p. 12)
+
+    def going_for(self, profile: UnitProfile) -> Going:
+        if profile.is_vehicle and self.going_for_vehicles is not None:
+            return self.going_for_vehicles
+        return self.going
+
+
+class Objective(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    position: Point
+    held_by: str | None = None
+
+
+class Smoke(BaseModel):
+    """A smoke marker on a unit: it is obscured from ``from_bearing`` until the turn ends."""
+
+    model_config = ConfigDict(frozen=True)
+
+    from_bearing: float | None = None
+
+
+class MortarAim(BaseModel):
+    """Where a mortar has fired this turn, for the repeated-shot bonus (p. 20)."""
+
+    target: str
+    at: Point
+    shots: int
+
+
+class Unit(BaseModel):
+    """A unit on (or off) the table."""
+
+    id: str  # stable key, e.g. "panther-1"
+    name: str  # what players call it, e.g. "Panther 1"
+    side: str
+    profile: UnitProfile
+    position: Point
+    facing: float = 0.0
+    turret_facing: float | None = None  # None: the weapon points along the hull
+    morale_markers: int = 0
+    tokens: int = 0  # command tokens placed on it this turn (activations and reactions)
+    moved_this_turn: bool = False
+    fell_back_this_turn: bool = False
+    platoon_moved: bool = False
+    bogged: bool = False  # failed a terrain test: no more actions this turn (p. 9)
+    must_move_away: bool = False  # after falling back (p. 13)
+    embarked_in: str | None = None  # the transport carrying it (or towing it)
+    transport: str | None = None  # this unit's own transport, bought with it
+    iaw_weapon: int | None = None  # weapon value of its infantry anti-tank weapon, if bought
+    is_command: bool = False
+    is_subcommander: bool = False
+    hidden: bool = False
+    decoy: Point | None = None  # sniper's dummy marker while hidden (p. 20)
+    in_reserve: bool = False
+    destroyed: bool = False
+    smoke: Smoke | None = None
+    mortar_aim: MortarAim | None = None
+
+    @property
+    def unit_class(self) -> UnitClass:
+        return self.profile.unit_class
+
+    @property
+    def is_vehicle(self) -> bool:
+        return self.profile.is_vehicle
+
+    @property
+    def on_table(self) -> bool:
+        return not (self.destroyed or self.in_reserve)
+
+    @property
+    def is_infantry_or_support(self) -> bool:
+        return not self.profile.is_vehicle
+
+
+class Side(BaseModel):
+    """One side of the battle: its players, command arrangements and token pool."""
+
+    name: str  # key, e.g. "allies"
+    nation: str
+    players: list[str] = Field(default_factory=list)
+    tokens: int = 0  # command tokens still in hand this turn
+    break_point: int = 0  # the force breaks when lost BP + d6 (+2) exceeds this (p. 27)
+    reroll_used: bool = False  # the command unit's once-a-turn re-roll (p. 18)
+    broken: bool = False
+
+
+class Phase(StrEnum):
+    SETUP = "setup"
+    INITIATIVE = "initiative"  # the initiative winner chooses who starts
+    ACTIVE = "active"  # the active side may declare
+    REACTION = "reaction"  # a reaction window is open for the other side
+    CHOICE = "choice"  # a side must choose (e.g. which unit loses markers)
+    OVER = "over"
+
+
+class TableSize(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    width: float = 96.0
+    depth: float = 72.0
+
+    @property
+    def is_small(self) -> bool:
+        """A 6' x 4' table or smaller shortens the Kaboom and command radii to 6" (pp. 12, 18)."""
+        return self.width <= 72.0 and self.depth <= 48.0

@@ -1,0 +1,9 @@
+import pytest
+
+from engine.setup import make_unit
+
+
+@pytest.fixture
+def unit():
+    """Build a unit from the orders of battle: unit("us", "Sherman 75mm", "allies", (10, 10))."""
+    return make_unit
