@@ -1,0 +1,1 @@
+"""The application: adapters (console now; Discord to come) over the engine."""

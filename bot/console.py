@@ -1,0 +1,229 @@
+"""The offline console table: the slash commands typed as text, one game, hot-seat.
+
+Every command acts for the side the game is waiting for, as two players sharing a keyboard
+would. Lines look like the Discord commands: ``/act sherman-1 move:20,14 fire:panzer-iv``.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Callable
+from typing import TextIO
+
+from engine.commands import (
+    ChooseInitiative,
+    ChooseTarget,
+    Command,
+    Declare,
+    DeclineReaction,
+    Disembark,
+    Embark,
+    FallBackOrder,
+    Fire,
+    LaySmoke,
+    MoraleTestOrder,
+    Move,
+    Order,
+    PassInitiative,
+    React,
+    RemoveMarkers,
+    StartGame,
+    UnitOrder,
+    Concede,
+)
+from engine.dice import SeededDice
+from engine.errors import IllegalCommand
+from engine.game import apply, awaiting
+from engine.game_state import GameState
+from engine.quick_battle import quick_battle
+from engine.state import Phase, Point
+
+HELP = """\
+Commands (they act for the side the game is waiting for):
+  /start                         roll initiative and begin
+  /initiative first|pass         the initiative winner chooses
+  /act UNIT [move:X,Y[;X,Y]] [rapid] [road] [reverse] [fire:TARGET] [smoke]
+       [embark:TRANSPORT] [disembark:X,Y] [then:fire]  (actions in the order written)
+  /cmt                           Company Morale Test
+  /fallback UNIT to:X,Y [reverse]
+  /pass                          pass the initiative
+  /react UNIT ...   /react cmt   /react fallback UNIT to:X,Y   /noreact
+  /choose UNIT|none              answer a choice (markers to remove, new target)
+  /status   /units   /log   /concede   /help   /quit
+Units and targets are named by id (shown in /units). Positions are table inches x,y."""
+
+
+class ConsoleTable:
+    """One console game over the engine."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.state: GameState = quick_battle()
+        self.dice = SeededDice(seed)
+        self.log: list[str] = []
+
+    # -- parsing ---------------------------------------------------------------------------
+
+    def unit_id(self, name: str) -> str:
+        wanted = name.casefold().replace(" ", "-")
+        for unit in self.state.units.values():
+            if wanted in (unit.id, unit.name.casefold().replace(" ", "-")):
+                return unit.id
+        raise IllegalCommand(f"No unit called {name!r}: see /units")
+
+    @staticmethod
+    def point(text: str) -> Point:
+        try:
+            x, y = (float(v) for v in text.split(","))
+        except ValueError:
+            raise IllegalCommand(f"{text!r} is not a position: write x,y in inches") from None
+        return Point(x=x, y=y)
+
+    def path(self, text: str) -> tuple[Point, ...]:
+        return tuple(self.point(p) for p in text.split(";") if p)
+
+    def unit_order(self, words: list[str]) -> UnitOrder:
+        if not words:
+            raise IllegalCommand("Name the unit: /act UNIT move:X,Y fire:TARGET")
+        unit = self.unit_id(words[0])
+        flags = {w for w in words[1:] if ":" not in w}
+        actions = []
+        for word in words[1:]:
+            key, _, value = word.partition(":")
+            if key == "move":
+                actions.append(Move(path=self.path(value), rapid="rapid" in flags,
+                                    road="road" in flags, reverse="reverse" in flags))
+            elif key == "fire":
+                actions.append(Fire(target=self.unit_id(value)))
+            elif key == "embark":
+                actions.append(Embark(transport=self.unit_id(value)))
+            elif key == "disembark":
+                actions.append(Disembark(to=self.point(value)))
+            elif key == "smoke" or word == "smoke":
+                actions.append(LaySmoke())
+            elif word not in ("rapid", "road", "reverse"):
+                raise IllegalCommand(f"I don't understand {word!r} (see /help)")
+        return UnitOrder(unit=unit, actions=tuple(actions))
+
+    def fall_back(self, words: list[str]) -> FallBackOrder:
+        if not words:
+            raise IllegalCommand("Name the unit: /fallback UNIT to:X,Y")
+        to = [w.partition(":")[2] for w in words[1:] if w.startswith("to:")]
+        if not to:
+            raise IllegalCommand("Say where to: /fallback UNIT to:X,Y")
+        return FallBackOrder(unit=self.unit_id(words[0]), path=self.path(to[0]),
+                             reverse="reverse" in words)
+
+    def parse(self, line: str) -> Command | None:
+        words = shlex.split(line)
+        if not words:
+            return None
+        verb, args = words[0].lstrip("/").casefold(), words[1:]
+        side = awaiting(self.state) or ""
+        if verb == "start":
+            return StartGame()
+        if verb == "initiative":
+            return ChooseInitiative(side=side, go_first=bool(args) and args[0] == "first")
+        if verb == "act":
+            return Declare(side=side, order=self.unit_order(args))
+        if verb == "cmt":
+            return Declare(side=side, order=MoraleTestOrder())
+        if verb == "fallback":
+            return Declare(side=side, order=self.fall_back(args))
+        if verb == "pass":
+            return PassInitiative(side=side)
+        if verb == "concede":
+            return Concede(side=side)
+        if verb in ("react", "noreact"):
+            pending = self.state.pending
+            if pending is None or self.state.phase is not Phase.REACTION:
+                raise IllegalCommand("No reaction window is open")
+            if verb == "noreact":
+                return DeclineReaction(side=side, window=pending.window)
+            order: Order
+            if args[:1] == ["cmt"]:
+                order = MoraleTestOrder()
+            elif args[:1] == ["fallback"]:
+                order = self.fall_back(args[1:])
+            else:
+                order = self.unit_order(args)
+            return React(side=side, window=pending.window, order=order)
+        if verb == "choose":
+            choice = self.state.pending.choice if self.state.pending else None
+            if choice is None:
+                raise IllegalCommand("Nothing is waiting to be chosen")
+            target = None if not args or args[0] == "none" else self.unit_id(args[0])
+            if choice.kind == "remove_markers":
+                if target is None:
+                    raise IllegalCommand("Choose the unit that loses its markers")
+                return RemoveMarkers(side=side, unit=target)
+            return ChooseTarget(side=side, target=target)
+        raise IllegalCommand(f"Unknown command /{verb}: see /help")
+
+    # -- views -----------------------------------------------------------------------------
+
+    def status(self) -> str:
+        s = self.state
+        sides = ", ".join(
+            f"{name} ({side.nation}) {side.tokens} tokens" for name, side in s.sides.items()
+        )
+        lines = [f"Turn {s.turn}, phase {s.phase.value}; {sides}"]
+        if s.active_side:
+            lines.append(f"Active: {s.active_side}")
+        waiting = awaiting(s)
+        if waiting:
+            lines.append(f"Waiting for: {waiting}")
+        if s.pending and s.pending.choice:
+            lines.append(f"Choose one of: {', '.join(s.pending.choice.options)} (/choose)")
+        if s.result:
+            lines.append(f"Result: {s.result.winner or 'draw'} ({s.result.reason})")
+        return "\n".join(lines)
+
+    def units(self) -> str:
+        rows = []
+        for unit in sorted(self.state.units.values(), key=lambda u: (u.side, u.id)):
+            status = "destroyed" if unit.destroyed else (
+                f"at {unit.position} facing {unit.facing:.0f}, {unit.morale_markers} markers, "
+                f"{unit.tokens} tokens" + (" [command]" if unit.is_command else "")
+            )
+            rows.append(f"  {unit.side:7} {unit.id:22} {unit.profile.name:28} {status}")
+        return "\n".join(rows)
+
+    # -- the loop --------------------------------------------------------------------------
+
+    def handle(self, line: str) -> str:
+        verb = line.strip().split(" ", 1)[0].lstrip("/").casefold()
+        views: dict[str, Callable[[], str]] = {
+            "help": lambda: HELP,
+            "status": self.status,
+            "units": self.units,
+            "log": lambda: "\n".join(self.log[-30:]) or "Nothing has happened yet",
+        }
+        if verb in views:
+            return views[verb]()
+        try:
+            command = self.parse(line)
+            if command is None:
+                return ""
+            self.state, events = apply(self.state, command, self.dice)
+        except IllegalCommand as problem:
+            return f"Not allowed: {problem}"
+        lines = [event.text for event in events]
+        self.log.extend(lines)
+        return "\n".join(lines + ["", self.status()])
+
+
+def run_console(stdin: TextIO, stdout: TextIO, seed: int | None = None) -> int:
+    table = ConsoleTable(seed)
+    stdout.write("Iron Cross console table: a quick battle, US (allies) against German (axis).\n")
+    stdout.write("Type /help for the commands, /units for the forces, /start to begin.\n")
+    for line in stdin:
+        line = line.strip()
+        if line in ("/quit", "/exit", "quit", "exit"):
+            break
+        if line:
+            stdout.write(table.handle(line) + "\n")
+            stdout.flush()
+        if stdin.isatty():
+            stdout.write("> ")
+            stdout.flush()
+    return 0

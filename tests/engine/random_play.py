@@ -1,0 +1,120 @@
+"""A random player: legal-ish random commands, for whole-game property tests and benchmarks."""
+
+from __future__ import annotations
+
+import math
+import random
+
+from engine.battlefield import live_units, visible_enemies
+from engine.commands import (
+    ChooseInitiative,
+    ChooseTarget,
+    Command,
+    Declare,
+    DeclineReaction,
+    FallBackOrder,
+    Fire,
+    MoraleTestOrder,
+    Move,
+    PassInitiative,
+    React,
+    RemoveMarkers,
+    StartGame,
+    UnitOrder,
+)
+from engine.dice import SeededDice
+from engine.errors import IllegalCommand
+from engine.events import Event
+from engine.game import apply, awaiting
+from engine.game_state import GameState
+from engine.rules.movement import movement_allowance
+from engine.state import Phase, Point, Unit
+
+
+def _step_towards(state: GameState, unit: Unit, rng: random.Random, scale: float) -> Point:
+    mover = state.units[unit.embarked_in] if unit.embarked_in else unit
+    reach = movement_allowance(mover.profile, rapid=False, road=False) * scale
+    enemies = [e for e in live_units(state) if e.side != unit.side]
+    if enemies and rng.random() < 0.7:
+        target = rng.choice(enemies).position
+        heading = math.atan2(target.y - mover.position.y, target.x - mover.position.x)
+    else:
+        heading = rng.uniform(0, 2 * math.pi)
+    heading += rng.uniform(-0.6, 0.6)
+    dist = rng.uniform(0.3, 1.0) * reach
+    x = min(max(mover.position.x + dist * math.cos(heading), 0.5), state.table.width - 0.5)
+    y = min(max(mover.position.y + dist * math.sin(heading), 0.5), state.table.depth - 0.5)
+    return Point(x=round(x, 2), y=round(y, 2))
+
+
+def random_unit_order(state: GameState, side: str, rng: random.Random) -> UnitOrder | FallBackOrder:
+    units = [u for u in live_units(state, side) if not u.bogged and not u.platoon_moved]
+    unit = rng.choice(units)
+    targets = visible_enemies(state, unit)
+    roll = rng.random()
+    if roll < 0.05:
+        return FallBackOrder(unit=unit.id, path=(_step_towards(state, unit, rng, 0.8),))
+    actions: list = []
+    if targets and roll < 0.75:
+        fire = Fire(target=rng.choice(targets).id)
+        if rng.random() < 0.4:
+            actions = [Move(path=(_step_towards(state, unit, rng, 0.45),)), fire]
+        else:
+            actions = [fire]
+    else:
+        actions = [Move(path=(_step_towards(state, unit, rng, 0.9),))]
+    return UnitOrder(unit=unit.id, actions=tuple(actions))
+
+
+def random_command(state: GameState, rng: random.Random) -> Command:
+    side = awaiting(state)
+    if state.phase is Phase.SETUP:
+        return StartGame()
+    assert side is not None
+    if state.phase is Phase.INITIATIVE:
+        return ChooseInitiative(side=side, go_first=rng.random() < 0.7)
+    pending = state.pending
+    if state.phase is Phase.CHOICE:
+        assert pending and pending.choice
+        if pending.choice.kind == "remove_markers":
+            return RemoveMarkers(side=side, unit=rng.choice(pending.choice.options))
+        return ChooseTarget(side=side, target=rng.choice([None, *pending.choice.options]))
+    if state.phase is Phase.REACTION:
+        assert pending
+        if rng.random() < 0.6:
+            return DeclineReaction(side=side, window=pending.window)
+        order = MoraleTestOrder() if rng.random() < 0.15 else random_unit_order(state, side, rng)
+        return React(side=side, window=pending.window, order=order)
+    roll = rng.random()
+    if roll < 0.08:
+        return PassInitiative(side=side)
+    if roll < 0.16:
+        return Declare(side=side, order=MoraleTestOrder())
+    return Declare(side=side, order=random_unit_order(state, side, rng))
+
+
+def play_random_game(
+    state: GameState, seed: int, max_commands: int = 3000
+) -> tuple[GameState, list[tuple[Command, list[Event]]]]:
+    """Play until the game is over; returns the final state and the (command, events) history."""
+    rng = random.Random(seed)
+    dice = SeededDice(seed)
+    history: list[tuple[Command, list[Event]]] = []
+    for _ in range(max_commands):
+        if state.phase is Phase.OVER:
+            break
+        for _attempt in range(40):
+            command = random_command(state, rng)
+            try:
+                state, events = apply(state, command, dice)
+            except IllegalCommand:
+                continue
+            history.append((command, events))
+            break
+        else:
+            side = awaiting(state)
+            command = Declare(side=side, order=MoraleTestOrder()) if state.phase is Phase.ACTIVE \
+                else DeclineReaction(side=side, window=state.pending.window)
+            state, events = apply(state, command, dice)
+            history.append((command, events))
+    return state, history
