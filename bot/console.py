@@ -14,6 +14,7 @@ from engine.commands import (
     ChooseInitiative,
     ChooseTarget,
     Command,
+    Concede,
     Declare,
     DeclineReaction,
     Disembark,
@@ -29,7 +30,6 @@ from engine.commands import (
     RemoveMarkers,
     StartGame,
     UnitOrder,
-    Concede,
 )
 from engine.dice import SeededDice
 from engine.errors import IllegalCommand

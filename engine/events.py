@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from engine.dice import DieRoll, DiceSource, RecordingDice
+from engine.dice import DiceSource, DieRoll, RecordingDice
 
 
 class Event(BaseModel):

@@ -46,12 +46,12 @@ from engine.errors import IllegalCommand
 from engine.events import Event, EventLog
 from engine.game_state import Aim, Choice, GameResult, GameState, Pending, Step, Who
 from engine.orders import (
+    activation_moves,
     check_embark,
     check_fall_back,
     check_may_activate,
     check_platoon_order,
     check_unit_order,
-    unit_of_side,
 )
 from engine.resolve import (
     execute_disembark,
@@ -59,7 +59,6 @@ from engine.resolve import (
     execute_fire,
     execute_move,
     execute_smoke,
-    fire_action_moves,
     retarget_options,
     valid_target,
 )
@@ -647,7 +646,7 @@ def _fire_step(
                  side=unit.side)
         return False
     target_declared_move = target.id in pending.fire_target_moved
-    execute_fire(state, unit, target, fire, log, order_moves=fire_action_moves(order.actions),
+    execute_fire(state, unit, target, fire, log, order_moves=activation_moves(order.actions),
                  target_declared_move=target_declared_move)
     return True
 

@@ -1,9 +1,10 @@
 """Table geometry for the rules: footprints, distances, arcs, aspect, sight, cover and paths.
 
 Inches throughout; bearings and facings are degrees counter-clockwise from +x. Terrain shapes
-are built once per feature and prepared for repeated predicates: an identity-keyed dict makes
-the common case (the same feature object again) a single dict lookup, and an ``lru_cache``
-keyed on the feature's value covers copies of it (the game state is deep-copied per command).
+are built once and prepared for repeated predicates: an identity-keyed dict makes the common
+case (the same feature object again) a single dict lookup, and an ``lru_cache`` keyed on the
+feature's outline, linearity and width covers copies of it (the game state is deep-copied per
+command, and hashing a whole pydantic feature costs more than building that key).
 """
 
 from __future__ import annotations
@@ -118,12 +119,11 @@ def aspect(target: Unit, from_point: Point) -> str:
 
 
 @lru_cache(maxsize=4096)
-def _shape_by_value(feature: TerrainFeature) -> _Shape:
+def _build_shape(coords: tuple[tuple[float, float], ...], linear: bool, width: float) -> _Shape:
     """Build and prepare a feature's geometry (polygon, or buffered polyline if linear)."""
-    coords = [(p.x, p.y) for p in feature.outline]
-    if feature.linear:
+    if linear:
         line = LineString(coords) if len(coords) > 1 else ShapelyPoint(coords[0])
-        geom = line.buffer(feature.width / 2.0)
+        geom = line.buffer(width / 2.0)
     else:
         geom = Polygon(coords)
         if not geom.is_valid:
@@ -140,7 +140,8 @@ def _compiled(feature: TerrainFeature) -> _Shape:
     hit = _BY_ID.get(id(feature))
     if hit is not None and hit[0] is feature:
         return hit[1]
-    built = _shape_by_value(feature)
+    coords = tuple((p.x, p.y) for p in feature.outline)
+    built = _build_shape(coords, feature.linear, feature.width if feature.linear else 0.0)
     if len(_BY_ID) >= _ID_CACHE_LIMIT:
         _BY_ID.clear()
     _BY_ID[id(feature)] = (feature, built)
@@ -238,44 +239,61 @@ def line_of_sight(
     return True
 
 
-def _fire_end(target: Unit, firer_at: Point) -> tuple[float, float, float, float]:
-    """The last stretch of the line of fire into the target's centre: long enough to hold every
-    point of it within NEAR_TARGET of the footprint, short enough to skip most terrain."""
-    length, width = FOOTPRINT[target.unit_class]
-    reach = math.hypot(length / 2.0, width / 2.0) + NEAR_TARGET
-    cx, cy = target.position.x, target.position.y
-    dx, dy = firer_at.x - cx, firer_at.y - cy
-    d = math.hypot(dx, dy)
-    if d > reach:
-        dx, dy = dx * reach / d, dy * reach / d
-    return (cx + dx, cy + dy, cx, cy)
+class _LineOfFire:
+    """The end of the line of fire into a target's centre, in two lazily built pieces: ``inner``
+    (every point within NEAR_TARGET of the footprint) and ``outer`` (holding every such point)."""
 
+    def __init__(self, target: Unit, firer_at: Point) -> None:
+        length, width = FOOTPRINT[target.unit_class]
+        self.foot = _unit_shape(target).geom
+        cx, cy = target.position.x, target.position.y
+        dx, dy = firer_at.x - cx, firer_at.y - cy
+        d = math.hypot(dx, dy)
+        if d == 0.0:
+            self.inner_xy = self.outer_xy = (cx, cy, cx, cy)
+        else:
+            ux, uy = dx / d, dy / d
+            rad = math.radians(target.facing)
+            a = abs(ux * math.cos(rad) + uy * math.sin(rad))  # along the hull
+            b = abs(-ux * math.sin(rad) + uy * math.cos(rad))  # across it
+            exit_at = min(length / 2.0 / a if a else math.inf, width / 2.0 / b if b else math.inf)
+            inner = min(d, exit_at + NEAR_TARGET)
+            outer = min(d, math.hypot(length / 2.0, width / 2.0) + NEAR_TARGET)
+            self.inner_xy = (cx + ux * inner, cy + uy * inner, cx, cy)
+            self.outer_xy = (cx + ux * outer, cy + uy * outer, cx, cy)
+        self._inner: BaseGeometry | None = None
+        self._outer: BaseGeometry | None = None
 
-def _crossed_near(geom: BaseGeometry, line: BaseGeometry, foot: Polygon) -> bool:
-    """Whether the line of fire meets geom within NEAR_TARGET inches of the target's footprint."""
-    if not geom.intersects(line):
-        return False
-    return geom.intersection(line).distance(foot) <= NEAR_TARGET + 1e-9
+    def may_meet(self, s: _Shape) -> bool:
+        """Cheap test: could this shape meet the outer piece at all?"""
+        return _segment_meets_box(*self.outer_xy, s)
+
+    def crossed_near(self, geom: BaseGeometry) -> bool:
+        """Whether the line of fire meets geom within NEAR_TARGET inches of the footprint."""
+        if self._outer is None:
+            self._outer = _segment(*self.outer_xy)
+        if not geom.intersects(self._outer):
+            return False
+        if self._inner is None:
+            self._inner = _segment(*self.inner_xy)
+        if geom.intersects(self._inner):
+            return True
+        return geom.intersection(self._outer).distance(self.foot) <= NEAR_TARGET + 1e-9
 
 
 def cover_for(target: Unit, firer_at: Point, terrain: Iterable[TerrainFeature]) -> CoverKind:
     """Best cover the target has against fire from firer_at: terrain it stands in or just behind."""
     best = CoverKind.OPEN
     cx, cy = target.position.x, target.position.y
-    seg = _fire_end(target, firer_at)
-    line: BaseGeometry | None = None
+    fire = _LineOfFire(target, firer_at)
     for feature in terrain:
         if _COVER_RANK[feature.cover] <= _COVER_RANK[best]:
             continue
         s = _compiled(feature)
-        if not _segment_meets_box(*seg, s):
+        if not fire.may_meet(s):
             continue
-        if not feature.linear and shapely.intersects_xy(s.geom, cx, cy):
-            best = feature.cover
-            continue
-        if line is None:
-            line = _segment(*seg)
-        if _crossed_near(s.geom, line, footprint(target)):
+        inside = not feature.linear and shapely.intersects_xy(s.geom, cx, cy)
+        if inside or fire.crossed_near(s.geom):
             best = feature.cover
     return best
 
@@ -287,27 +305,29 @@ def is_hull_down(target: Unit, firer_at: Point, terrain: Iterable[TerrainFeature
         return False
     foot = _unit_shape(target)
     cx, cy = target.position.x, target.position.y
-    seg = _fire_end(target, firer_at)
-    line: BaseGeometry | None = None
-    overlaps: list[BaseGeometry] = []
+    fire = _LineOfFire(target, firer_at)
+    under: list[BaseGeometry] = []
     for feature in terrain:
         if not feature.hull_down:
             continue
         s = _compiled(feature)
-        if _overlaps_box(s, *foot[1:]) and s.geom.intersects(foot.geom):
-            overlaps.append(s.geom.intersection(foot.geom))
-        if not _segment_meets_box(*seg, s):
+        if _overlaps_box(s, *foot[1:]):
+            under.append(s.geom)
+        if not fire.may_meet(s):
             continue
         if not feature.linear and shapely.intersects_xy(s.geom, cx, cy):
             continue
-        if line is None:
-            line = _segment(*seg)
-        if _crossed_near(s.geom, line, foot.geom):
+        if fire.crossed_near(s.geom):
             return True
-    if not overlaps:
-        return False
-    covered = shapely.union_all(overlaps).area if len(overlaps) > 1 else overlaps[0].area
-    return covered >= 0.5 * foot.geom.area - 1e-9
+    return _covered_area(foot.geom, under) >= 0.5 * foot.geom.area - 1e-9
+
+
+def _covered_area(foot: Polygon, shapes: list[BaseGeometry]) -> float:
+    """Area of the footprint overlapped by any of the shapes."""
+    parts = [shp.intersection(foot) for shp in shapes if shp.intersects(foot)]
+    if not parts:
+        return 0.0
+    return parts[0].area if len(parts) == 1 else shapely.union_all(parts).area
 
 
 # --- paths ---------------------------------------------------------------------------------

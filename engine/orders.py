@@ -8,11 +8,14 @@ move is carried out (by then a reaction may have changed the situation).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from engine import geometry
-from engine.battlefield import can_see, live_units, unscreened_enemy_infantry
+from engine.aiming import measure_shot, shot_problem, target_in_sight
+from engine.battlefield import live_units, unscreened_enemy_infantry
 from engine.commands import (
+    Action,
     Disembark,
     Embark,
     FallBackOrder,
@@ -24,7 +27,6 @@ from engine.commands import (
 )
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
-from engine.profiles import Special, UnitClass
 from engine.rules.morale import FALL_BACK_ENEMY_RANGE
 from engine.rules.movement import (
     PLATOON_SIZE,
@@ -42,8 +44,6 @@ from engine.rules.movement import (
 from engine.state import Going, Point, TerrainFeature, Unit
 
 EMBARK_REACH = 6.0  # an infantry normal move (p. 9)
-SUPPORT_ARC = 90.0  # p. 11
-HULL_GUN_ARC = 45.0  # "directly forwards" for a hull-mounted gun, read as 22.5 degrees each side
 
 
 @dataclass(frozen=True)
@@ -219,6 +219,11 @@ def check_moves_away(state: GameState, unit: Unit, end: Point) -> None:
         )
 
 
+def activation_moves(actions: Iterable[Action]) -> bool:
+    """Whether an activation includes movement, for the firer-moved penalty (p. 10)."""
+    return any(isinstance(a, Move | Embark | Disembark) for a in actions)
+
+
 def moved_pose(unit: Unit, plan: MovePlan) -> Unit:
     return unit.model_copy(update={"position": plan.end, "facing": plan.facing})
 
@@ -245,6 +250,7 @@ def check_unit_order(state: GameState, side: str, order: UnitOrder) -> None:
     if unit.must_move_away and "move" not in kinds:
         raise IllegalCommand(f"{unit.name} fell back this turn: it must move further away")
 
+    moves = activation_moves(actions)
     current = unit
     for action in actions:
         if isinstance(action, Move):
@@ -253,7 +259,7 @@ def check_unit_order(state: GameState, side: str, order: UnitOrder) -> None:
                 check_moves_away(state, unit, plan.end)
             current = moved_pose(current, plan)
         elif isinstance(action, Fire):
-            check_fire_target(state, current, action)
+            check_fire_target(state, current, action, order_moves=moves, rapid_move=rapid)
         elif isinstance(action, Embark):
             check_embark(state, current, action)
             transport = state.units[action.transport]
@@ -268,8 +274,10 @@ def check_unit_order(state: GameState, side: str, order: UnitOrder) -> None:
                 raise IllegalCommand(f"{unit.name} is embarked and cannot lay smoke")
 
 
-def check_fire_target(state: GameState, firer: Unit, fire: Fire) -> Unit:
-    """The target exists, is an enemy on the table, is seen, and lies in the firer's arc (p. 11)."""
+def check_fire_target(
+    state: GameState, firer: Unit, fire: Fire, *, order_moves: bool, rapid_move: bool
+) -> Unit:
+    """The target exists, is an enemy on the table, is seen, and the shot is allowed (pp. 10-12)."""
     target = state.units.get(fire.target)
     if target is None:
         raise IllegalCommand(f"There is no unit called {fire.target!r}")
@@ -283,52 +291,12 @@ def check_fire_target(state: GameState, firer: Unit, fire: Fire) -> Unit:
         raise IllegalCommand(f"{target.name} has not been spotted")
     if not target_in_sight(state, firer, target):
         raise IllegalCommand(f"{firer.name} cannot see {target.name}")
-    problem = arc_problem(firer, target)
+    shot = measure_shot(state, firer, target, fire, order_moves=order_moves,
+                        target_declared_move=False)
+    problem = shot_problem(state, shot, rapid_move=rapid_move)
     if problem:
         raise IllegalCommand(problem)
     return target
-
-
-def target_in_sight(state: GameState, firer: Unit, target: Unit) -> bool:
-    """Line of sight; mortars may also fire at what a friendly unit sees (p. 20)."""
-    if can_see(state, firer, target):
-        return True
-    if firer.profile.has(Special.MORTAR):
-        return any(
-            can_see(state, friend, target)
-            for friend in live_units(state, firer.side)
-            if friend.embarked_in is None
-        )
-    return False
-
-
-def arc_problem(firer: Unit, target: Unit) -> str | None:
-    """Arcs of fire (p. 11): infantry all round; support squads 90 degrees to the front;
-    hull-mounted guns straight ahead (turrets traverse, see :func:`turret_traverse`)."""
-    if firer.unit_class is UnitClass.INFANTRY or firer.profile.has(Special.MORTAR):
-        return None
-    if firer.profile.has(Special.SNIPER):
-        return None
-    if firer.unit_class is UnitClass.SUPPORT:
-        arc = SUPPORT_ARC
-    elif firer.profile.turret:
-        return None
-    else:
-        arc = HULL_GUN_ARC
-    if not geometry.in_arc(firer.position, firer.facing, target.position, arc):
-        return (
-            f"{target.name} is outside {firer.name}'s {arc:g} degree arc of fire: "
-            "turn to face it first"
-        )
-    return None
-
-
-def turret_traverse(firer: Unit, target: Unit) -> float:
-    """How far the turret turns to bear on the target; over 90 degrees counts as moving (p. 8)."""
-    if not (firer.is_vehicle and firer.profile.turret):
-        return 0.0
-    current = firer.turret_facing if firer.turret_facing is not None else firer.facing
-    return geometry.angle_between(current, geometry.bearing(firer.position, target.position))
 
 
 def check_embark(state: GameState, unit: Unit, embark: Embark) -> Unit:

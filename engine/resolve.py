@@ -7,25 +7,21 @@ Each function changes the (already copied) state and reports what happened to th
 from __future__ import annotations
 
 from engine import geometry
+from engine.aiming import (
+    arc_problem,
+    measure_shot,
+    mortar_previous_shots,
+    shot_problem,
+    target_in_sight,
+)
 from engine.battlefield import (
-    can_see,
-    cover_of,
-    in_building,
-    in_trees_or_building,
     live_units,
-    unscreened_enemy_infantry,
 )
 from engine.commands import Disembark, Embark, Fire, LaySmoke, Move
 from engine.events import EventLog
 from engine.game_state import GameState
-from engine.orders import (
-    arc_problem,
-    moved_pose,
-    plan_move,
-    target_in_sight,
-    turret_traverse,
-)
-from engine.profiles import Special, UnitClass
+from engine.orders import plan_move
+from engine.profiles import Special
 from engine.rules.armour import (
     Damage,
     Penetration,
@@ -47,14 +43,11 @@ from engine.rules.firing import (
     dice_to_fire,
     markers_for_hits,
     to_hit_score_needed,
-    why_cannot_fire,
 )
 from engine.rules.morale import is_destroyed_by_markers
-from engine.rules.movement import TURRET_FREE_TRAVERSE
 from engine.state import Point, Smoke, Unit
 
 SNIPER_SPOT_RANGE = 4.0  # p. 20
-MORTAR_SAME_SPOT = 4.0  # p. 20
 SMOKE_SCORE = 5  # p. 12
 
 
@@ -292,31 +285,14 @@ def execute_fire(
     target_declared_move: bool,
 ) -> None:
     """Resolve one shot (pp. 10-12, 18-20) and report it in one event."""
-    problem = arc_problem(firer, target)
-    traverse = turret_traverse(firer, target)
-    if firer.is_vehicle and firer.profile.turret:
-        firer.turret_facing = geometry.bearing(firer.position, target.position)
-    shot = Shot(
-        firer=firer,
-        target=target,
-        range=geometry.distance(firer, target),
-        firer_moved=order_moves or traverse > TURRET_FREE_TRAVERSE,
-        firer_stationary=not order_moves,
-        target_moved=target.moved_this_turn or target_declared_move,
-        target_in_smoke=_obscured(firer, target),
-        enemy_infantry_close=firer.is_vehicle and bool(unscreened_enemy_infantry(state, firer)),
-        cover=cover_of(state, target, firer),
-        target_in_building=in_building(state, target),
-        flamethrower=fire.flamethrower
-        or (firer.profile.has(Special.FLAMETHROWER) and firer.profile.weapon is None),
-        mortar_previous_shots=_mortar_previous_shots(firer, target),
-    )
-    reason = problem or why_cannot_fire(shot, rapid_move=False)
-    if reason is None and firer.profile.has(Special.MORTAR) and in_trees_or_building(state, firer):
-        reason = f"{firer.name} may not fire a mortar from trees or buildings"
+    shot = measure_shot(state, firer, target, fire, order_moves=order_moves,
+                        target_declared_move=target_declared_move)
+    reason = shot_problem(state, shot, rapid_move=False)
     if reason:
         log.emit("fire_wasted", f"{firer.name} cannot fire: {reason}", firer.id, side=firer.side)
         return
+    if firer.is_vehicle and firer.profile.turret:
+        firer.turret_facing = geometry.bearing(firer.position, target.position)
 
     score = to_hit_score_needed(shot)
     dice = dice_to_fire(shot)
@@ -339,28 +315,10 @@ def execute_fire(
     _check_loss(state, target, log)
 
 
-def _obscured(firer: Unit, target: Unit) -> bool:
-    if target.smoke is None:
-        return False
-    if target.smoke.from_bearing is None:
-        return True
-    towards_firer = geometry.bearing(target.position, firer.position)
-    return geometry.angle_between(towards_firer, target.smoke.from_bearing) <= 90.0
-
-
-def _mortar_previous_shots(firer: Unit, target: Unit) -> int:
-    aim = firer.mortar_aim
-    if aim is None or aim.target != target.id:
-        return 0
-    if geometry.distance_to_point(target, aim.at) > MORTAR_SAME_SPOT:
-        return 0
-    return aim.shots
-
-
 def _next_aim(firer: Unit, target: Unit):
     from engine.state import MortarAim
 
-    previous = _mortar_previous_shots(firer, target)
+    previous = mortar_previous_shots(firer, target)
     at = firer.mortar_aim.at if previous and firer.mortar_aim else target.position
     return MortarAim(target=target.id, at=at, shots=previous + 1)
 
@@ -395,7 +353,7 @@ def _hit_vehicle(state: GameState, shot: Shot, log: EventLog) -> str:
     if firer.profile.has(Special.SNIPER):
         target.morale_markers += 1
         return "; 1 marker"
-    aspect = geometry.aspect(target, firer.position)
+    aspect = shot.aspect or "front"
     armour = armour_facing(target, aspect)
     weapon = anti_vehicle_weapon(shot)
     if not weapon_can_exceed_armour(weapon, armour, shot):
@@ -468,15 +426,3 @@ def _after_fire(state: GameState, shot: Shot, log: EventLog) -> None:
                      side=firer.side)
     elif firer.hidden:
         reveal(firer, log, "it fired")
-
-
-def fire_action_moves(actions) -> bool:
-    """Whether an activation includes movement, for the firer-moved penalty (p. 10)."""
-    return any(isinstance(a, Move | Embark | Disembark) for a in actions)
-
-
-def can_see_any(state: GameState, unit: Unit) -> list[str]:
-    return [
-        e.id for e in live_units(state) if e.side != unit.side and can_see(state, unit, e)
-    ]
-

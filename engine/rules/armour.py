@@ -64,7 +64,7 @@ def armour_penetration(roll: int, weapon: int, armour: int, shot: Shot) -> Penet
     sum_text = f"{roll}+{weapon}" + ("+1 within 6\"" if point_blank else "") + f"={total}"
     if shot.contact and shot.firer.unit_class == "infantry" and roll == 10:
         return PenetrationResult(
-            Penetration.PENETRATED, total, armour, f"a 10 in contact always penetrates"
+            Penetration.PENETRATED, total, armour, "a 10 in contact always penetrates"
         )
     if total > armour and roll == 1:
         return PenetrationResult(

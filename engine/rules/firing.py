@@ -35,6 +35,7 @@ class Shot:
     target_in_building: bool = False
     flamethrower: bool = False  # the flame weapon is used
     mortar_previous_shots: int = 0  # at this target, in the same spot, this turn
+    aspect: str | None = None  # "front" or "side" of a vehicle target, as seen from the firer
 
     @property
     def close(self) -> bool:
@@ -237,6 +238,8 @@ def why_cannot_fire(shot: Shot, *, rapid_move: bool) -> str | None:
     if profile.has(Special.MORTAR) and shot.range < MORTAR_MINIMUM_RANGE:
         return f"{target.name} is {shot.range:.1f}\" away: mortars may not fire under 12\""
     if firer.unit_class is UnitClass.INFANTRY and target.is_vehicle:
+        if shot.contact and firer.iaw_weapon is None and shot.aspect == "front":
+            return f"infantry may not attack {target.name} in contact from the front"
         if shot.contact:
             return None
         if firer.iaw_weapon is None:

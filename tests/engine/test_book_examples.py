@@ -1,21 +1,20 @@
 """The rulebook's worked examples, reproduced with scripted dice (Iron Cross 2015)."""
 
 from engine.commands import (
+    ChooseInitiative,
     Declare,
     DeclineReaction,
+    FallBackOrder,
     Fire,
-    Move,
     MoraleTestOrder,
+    Move,
     React,
     StartGame,
-    ChooseInitiative,
     UnitOrder,
-    FallBackOrder,
 )
 from engine.dice import d6, d10
 from engine.setup import make_unit
 from engine.state import Phase, Point
-
 from tests.engine.helpers import game, play, started, text
 
 

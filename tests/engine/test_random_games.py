@@ -7,7 +7,6 @@ from hypothesis import strategies as st
 from engine.game import replay
 from engine.quick_battle import quick_battle
 from engine.state import Phase
-
 from tests.engine.random_play import play_random_game
 
 
