@@ -55,8 +55,9 @@ def _footprint(unit_class: UnitClass, x: float, y: float, facing: float) -> _Sha
     rad = math.radians(facing)
     c, s = math.cos(rad), math.sin(rad)
     hl, hw = length / 2.0, width / 2.0
-    corners = [(x + dx * c - dy * s, y + dx * s + dy * c)
-               for dx, dy in ((hl, hw), (-hl, hw), (-hl, -hw), (hl, -hw))]
+    corners = [
+        (x + dx * c - dy * s, y + dx * s + dy * c) for dx, dy in ((hl, hw), (-hl, hw), (-hl, -hw), (hl, -hw))
+    ]
     xs, ys = [p[0] for p in corners], [p[1] for p in corners]
     return _Shape(Polygon(corners), min(xs), min(ys), max(xs), max(ys))
 
@@ -160,6 +161,16 @@ def _overlaps_box(s: _Shape, minx: float, miny: float, maxx: float, maxy: float)
 
 def _segment_meets_box(x0: float, y0: float, x1: float, y1: float, s: _Shape) -> bool:
     """Whether the segment touches the shape's bounding box (Liang-Barsky clipping)."""
+    if x0 < x1:
+        if x1 < s.minx or x0 > s.maxx:
+            return False
+    elif x0 < s.minx or x1 > s.maxx:
+        return False
+    if y0 < y1:
+        if y1 < s.miny or y0 > s.maxy:
+            return False
+    elif y0 < s.miny or y1 > s.maxy:
+        return False
     dx, dy = x1 - x0, y1 - y0
     t0, t1 = 0.0, 1.0
     for p, q in ((-dx, x0 - s.minx), (dx, s.maxx - x0), (-dy, y0 - s.miny), (dy, s.maxy - y0)):
@@ -195,11 +206,7 @@ def features_under(unit: Unit, terrain: Iterable[TerrainFeature]) -> list[Terrai
     """Features whose shape intersects the unit's footprint."""
     foot = _unit_shape(unit)
     box = foot[1:]
-    return [
-        f
-        for f in terrain
-        if _overlaps_box(s := _compiled(f), *box) and s.geom.intersects(foot.geom)
-    ]
+    return [f for f in terrain if _overlaps_box(s := _compiled(f), *box) and s.geom.intersects(foot.geom)]
 
 
 def features_at(point: Point, terrain: Iterable[TerrainFeature]) -> list[TerrainFeature]:
@@ -215,9 +222,7 @@ def features_at(point: Point, terrain: Iterable[TerrainFeature]) -> list[Terrain
 # --- sight, cover, hull down ---------------------------------------------------------------
 
 
-def line_of_sight(
-    a: Point, b: Point, terrain: Sequence[TerrainFeature], see_into: float = 2.0
-) -> bool:
+def line_of_sight(a: Point, b: Point, terrain: Sequence[TerrainFeature], see_into: float = 2.0) -> bool:
     """Whether a sees b: the segment trimmed by see_into at each end misses all sight blockers."""
     dx, dy = b.x - a.x, b.y - a.y
     length = math.hypot(dx, dy)
@@ -415,9 +420,7 @@ def _first_touch(geom: BaseGeometry, a: Point, b: Point) -> float | None:
     return float(min(math.hypot(x - a.x, y - a.y) for x, y in coords))
 
 
-def crossings(
-    path: Sequence[Point], terrain: Iterable[TerrainFeature]
-) -> list[tuple[TerrainFeature, float]]:
+def crossings(path: Sequence[Point], terrain: Iterable[TerrainFeature]) -> list[tuple[TerrainFeature, float]]:
     """Features the path's centre line enters or starts in, with the distance of first contact."""
     legs = _legs(path)
     if not legs and path:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import random
 
 import pytest
 
@@ -29,8 +30,7 @@ def make(cls: UnitClass, x: float, y: float, facing: float = 0.0) -> Unit:
         break_points=1,
         drive=Drive.TRACKED if vehicle else Drive.FOOT,
     )
-    return Unit(id=f"u-{cls}", name=str(cls), side="a", profile=profile, position=P(x, y),
-                facing=facing)
+    return Unit(id=f"u-{cls}", name=str(cls), side="a", profile=profile, position=P(x, y), facing=facing)
 
 
 def box(fid: str, x0: float, y0: float, x1: float, y1: float, **kw) -> TerrainFeature:
@@ -280,6 +280,43 @@ def test_cover_from_an_area_just_in_front():
     assert g.cover_for(unit, P(8, 40), [ruin]) is CoverKind.OPEN  # line of fire misses it
 
 
+def test_cover_just_beyond_the_exit_point_uses_exact_distance():
+    men = make(UnitClass.INFANTRY, 0, 0)  # 2 x 2; line of fire from bearing 40 leaves its side
+    u = (math.cos(math.radians(40)), math.sin(math.radians(40)))
+    firer = P(30 * u[0], 30 * u[1])
+
+    def wall_at(d: float) -> TerrainFeature:
+        c, n = (d * u[0], d * u[1]), (-u[1], u[0])
+        ends = ((c[0] - n[0], c[1] - n[1]), (c[0] + n[0], c[1] + n[1]))
+        return line("w", *ends, kind="wall", width=0.05, cover=CoverKind.COVER)
+
+    assert g.cover_for(men, firer, [wall_at(3.36)]) is CoverKind.COVER  # ~1.93" from a corner
+    assert g.cover_for(men, firer, [wall_at(3.6)]) is CoverKind.OPEN  # ~2.17"
+
+
+def test_cover_matches_a_plain_shapely_reference():
+    from shapely.geometry import LineString
+
+    rng = random.Random(7)
+    for _ in range(300):
+        cls = rng.choice(list(UnitClass))
+        target = make(cls, 50, 50, facing=rng.uniform(0, 360))
+        firer = P(rng.uniform(0, 100), rng.uniform(0, 100))
+        x, y, r = rng.uniform(42, 58), rng.uniform(42, 58), rng.uniform(0.5, 4)
+        t = rng.uniform(0, math.pi)
+        wall = line(
+            "w",
+            (x - r * math.cos(t), y - r * math.sin(t)),
+            (x + r * math.cos(t), y + r * math.sin(t)),
+            cover=CoverKind.COVER,
+        )
+        fire = LineString([(firer.x, firer.y), (50, 50)])
+        hit = g.shape(wall).intersection(fire)
+        expected = not hit.is_empty and hit.distance(g.footprint(target)) <= 2.0
+        got = g.cover_for(target, firer, [wall]) is CoverKind.COVER
+        assert got == expected, (cls, target.facing, firer, wall.outline)
+
+
 # --- hull down -----------------------------------------------------------------------------
 
 
@@ -336,9 +373,7 @@ def test_path_length_and_point_along():
 def test_turns_forward():
     assert g.total_turn(0, (P(0, 0), P(10, 0))) == pytest.approx(0.0)
     assert g.total_turn(0, (P(0, 0), P(0, 10))) == pytest.approx(90.0)
-    assert g.total_turn(350, (P(0, 0), P(10, 10 * math.tan(math.radians(10))))) == (
-        pytest.approx(20.0)
-    )
+    assert g.total_turn(350, (P(0, 0), P(10, 10 * math.tan(math.radians(10))))) == (pytest.approx(20.0))
     assert g.end_facing(0, (P(0, 0), P(0, 10))) == pytest.approx(90.0)
 
 
