@@ -8,6 +8,7 @@ move is carried out (by then a reaction may have changed the situation).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -198,10 +199,13 @@ def _must_move_cautiously(state: GameState, vehicle: Unit, end: Point) -> bool:
     threats = unscreened_enemy_infantry(state, vehicle)
     if not threats:
         return False
-    moved_away = all(
-        geometry.distance_to_point(t, end) > geometry.distance(t, vehicle) for t in threats
-    )
-    return not moved_away
+    return not all(_moves_away_from(t, vehicle.position, end) for t in threats)
+
+
+def _moves_away_from(enemy: Unit, start: Point, end: Point) -> bool:
+    """Whether a move ends further from the enemy than it began (centre to centre)."""
+    here = (enemy.position.x, enemy.position.y)
+    return math.dist(here, (end.x, end.y)) > math.dist(here, (start.x, start.y))
 
 
 def check_moves_away(state: GameState, unit: Unit, end: Point) -> None:
@@ -211,7 +215,7 @@ def check_moves_away(state: GameState, unit: Unit, end: Point) -> None:
     near = [e for e in enemies if geometry.distance(e, unit) <= FALL_BACK_ENEMY_RANGE]
     if not near and enemies:
         near = [min(enemies, key=lambda e: geometry.distance(e, unit))]
-    closer = [e for e in near if geometry.distance_to_point(e, end) <= geometry.distance(e, unit)]
+    closer = [e for e in near if not _moves_away_from(e, unit.position, end)]
     if closer:
         raise IllegalCommand(
             f"{unit.name} must move further away from "
