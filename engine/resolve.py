@@ -6,6 +6,8 @@ Each function changes the (already copied) state and reports what happened to th
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine import geometry
 from engine.aiming import (
     arc_problem,
@@ -48,6 +50,9 @@ from engine.rules.morale import is_destroyed_by_markers
 from engine.state import Point, Smoke, Unit
 
 SNIPER_SPOT_RANGE = 4.0  # p. 20
+
+# what a shot does after its own event is reported: losses, bail-outs, explosions
+Aftermath = list[Callable[[], None]]
 SMOKE_SCORE = 5  # p. 12
 
 
@@ -305,12 +310,15 @@ def execute_fire(
     )
     if firer.profile.has(Special.MORTAR):
         firer.mortar_aim = _next_aim(firer, target)
+    aftermath: Aftermath = []
     if hits:
         if counts_as_infantry_target(target):
             text += _hit_infantry(state, shot, hits, log)
         else:
-            text += _hit_vehicle(state, shot, log)
+            text += _hit_vehicle(state, shot, log, aftermath)
     log.emit("fire", text, firer.id, target.id, side=firer.side)
+    for consequence in aftermath:
+        consequence()
     _after_fire(state, shot, log)
     _check_loss(state, target, log)
 
@@ -338,7 +346,7 @@ def _hit_infantry(state: GameState, shot: Shot, hits: int, log: EventLog) -> str
     )
 
 
-def _hit_vehicle(state: GameState, shot: Shot, log: EventLog) -> str:
+def _hit_vehicle(state: GameState, shot: Shot, log: EventLog, aftermath: Aftermath) -> str:
     """Against a vehicle (pp. 11-12, 18-20): the hit's marker if the weapon could hurt it,
     then penetration and damage."""
     firer, target = shot.firer, shot.target
@@ -349,7 +357,9 @@ def _hit_vehicle(state: GameState, shot: Shot, log: EventLog) -> str:
         roll = log.d6(f"flame penetration, {firer.name} at {target.name}")
         if not flamethrower_penetrates(target, roll):
             return f"; 1 marker; flame on the open vehicle needs 2+, rolled {roll}: no effect"
-        return f"; 1 marker; flame penetrates on 2+ (rolled {roll})" + _damage(state, shot, log)
+        return f"; 1 marker; flame penetrates on 2+ (rolled {roll})" + _damage(
+            state, shot, log, aftermath
+        )
     if firer.profile.has(Special.SNIPER):
         target.morale_markers += 1
         return "; 1 marker"
@@ -365,14 +375,14 @@ def _hit_vehicle(state: GameState, shot: Shot, log: EventLog) -> str:
     if result.outcome is Penetration.NONE:
         return text + ": bounces"
     if passengers_of(state, target):
-        disembark_under_fire(state, target, log)
+        aftermath.append(lambda: disembark_under_fire(state, target, log))
     if result.outcome is Penetration.EQUAL:
         target.morale_markers += 1
         return text + ": equal, +1 marker"
-    return text + ": penetrates" + _damage(state, shot, log)
+    return text + ": penetrates" + _damage(state, shot, log, aftermath)
 
 
-def _damage(state: GameState, shot: Shot, log: EventLog) -> str:
+def _damage(state: GameState, shot: Shot, log: EventLog, aftermath: Aftermath) -> str:
     """The damage table (p. 12) with its modifiers."""
     target = shot.target
     hull_down = geometry.is_hull_down(target, shot.firer.position, state.terrain)
@@ -387,13 +397,15 @@ def _damage(state: GameState, shot: Shot, log: EventLog) -> str:
     elif result is Damage.SCREECH:
         markers = screech_markers(target)
         if markers is None:
-            destroy(state, target, log, f"{target.name} is knocked out by the damage")
+            aftermath.append(
+                lambda: destroy(state, target, log, f"{target.name} is knocked out by the damage")
+            )
         else:
             target.morale_markers = markers
     elif result is Damage.FOOM:
-        destroy(state, target, log, f"{target.name} is destroyed")
+        aftermath.append(lambda: destroy(state, target, log, f"{target.name} is destroyed"))
     elif result is Damage.KABOOM:
-        _kaboom(state, target, log)
+        aftermath.append(lambda: _kaboom(state, target, log))
     return text
 
 
