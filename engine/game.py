@@ -83,7 +83,7 @@ def apply(state: GameState, command: Command, dice: DiceSource) -> tuple[GameSta
     """Apply one command; return the new state and what happened."""
     if state.phase is Phase.OVER:
         raise IllegalCommand("The game is over")
-    new = state.model_copy(deep=True)
+    new = state.fork()
     log = EventLog(dice)
     HANDLERS[type(command)](new, command, log)
     return new, log.events

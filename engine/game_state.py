@@ -92,6 +92,22 @@ class GameState(BaseModel):
     pending: Pending | None = None
     result: GameResult | None = None
 
+    def fork(self) -> GameState:
+        """A copy to change freely. Profiles, terrain, points and orders are immutable and
+        shared; units, sides, lists and the pending declaration are copied."""
+        return self.model_copy(
+            update={
+                "units": {key: unit.model_copy() for key, unit in self.units.items()},
+                "sides": {
+                    key: side.model_copy(update={"players": list(side.players)})
+                    for key, side in self.sides.items()
+                },
+                "breached_wire": list(self.breached_wire),
+                "objectives": list(self.objectives),
+                "pending": self.pending.model_copy(deep=True) if self.pending else None,
+            }
+        )
+
     def other_side(self, side: str) -> str:
         (other,) = (name for name in self.sides if name != side)
         return other

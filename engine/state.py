@@ -88,6 +88,8 @@ class Smoke(BaseModel):
 class MortarAim(BaseModel):
     """Where a mortar has fired this turn, for the repeated-shot bonus (p. 20)."""
 
+    model_config = ConfigDict(frozen=True)
+
     target: str
     at: Point
     shots: int

@@ -15,6 +15,7 @@ from tests.engine.random_play import play_random_game
 def test_random_game_reaches_a_result_and_replays_exactly(seed):
     start = quick_battle()
     final, history = play_random_game(start, seed)
+    assert start == quick_battle(), "applying commands must never change the state passed in"
     assert final.phase is Phase.OVER, f"seed {seed} did not finish"
     assert final.result is not None
     replayed, events = replay(start, history)
