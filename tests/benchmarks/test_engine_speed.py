@@ -1,7 +1,16 @@
 """Engine speed. CI runs these once as plain tests; for figures run
 ``python -m pytest tests/benchmarks --benchmark-enable``."""
 
-from engine.commands import ChooseInitiative, Declare, DeclineReaction, Fire, Move, React, StartGame, UnitOrder
+from engine.commands import (
+    ChooseInitiative,
+    Declare,
+    DeclineReaction,
+    Fire,
+    Move,
+    React,
+    StartGame,
+    UnitOrder,
+)
 from engine.dice import ScriptedDice, SeededDice, d6
 from engine.game import apply
 from engine.game_state import GameState
