@@ -119,6 +119,10 @@ class ConsoleTable:
             return None
         verb, args = words[0].lstrip("/").casefold(), words[1:]
         side = awaiting(self.state) or ""
+        if verb in ("act", "fallback", "react") and args and args[0] not in ("cmt", "fallback"):
+            side = self.state.units[self.unit_id(args[0])].side
+        elif verb == "react" and args[1:] and args[0] == "fallback":
+            side = self.state.units[self.unit_id(args[1])].side
         if verb == "start":
             return StartGame()
         if verb == "initiative":

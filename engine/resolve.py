@@ -161,8 +161,13 @@ def execute_move(
     for test in plan.tests:
         roll = log.d6(f"terrain test, {mover.name} crossing {test.feature.kind}")
         if roll >= test.needed:
-            if test.feature.wire and mover.is_vehicle and test.feature.id not in state.breached_wire:
-                state.breached_wire.append(test.feature.id)
+            log.emit(
+                "terrain_test",
+                f"{mover.name} needs {test.needed}+ to cross {test.feature.kind}: rolled {roll}, "
+                "through",
+                mover.id,
+                side=mover.side,
+            )
             continue
         stopped_at = _stop_distance(mover, test, plan)
         log.emit(
@@ -174,9 +179,6 @@ def execute_move(
         )
         break
     if stopped_at is None:
-        if plan.tests:
-            log.emit("terrain_test", f"{mover.name} crosses the rough ground", mover.id,
-                     side=mover.side)
         _place(state, mover, plan.end, plan.facing)
         for wire in (f for f, _ in geometry.crossings(path, state.terrain) if f.wire):
             if mover.is_vehicle and wire.id not in state.breached_wire:
