@@ -205,7 +205,10 @@ def casualty_markers(shot: Shot, casualty_rolls: list[int]) -> int:
 
 
 def why_cannot_fire(shot: Shot, *, rapid_move: bool) -> str | None:
-    """The reason a unit may not fire at a target, or None if it may (pp. 8, 11-12, 18-20)."""
+    """The reason a unit may not fire at a target, or None if it may (pp. 8, 11-12, 18-20).
+
+    A transported unit may fire from its transport with its own weapons (p. 20).
+    """
     firer, target = shot.firer, shot.target
     profile = firer.profile
     name = firer.name
@@ -213,8 +216,6 @@ def why_cannot_fire(shot: Shot, *, rapid_move: bool) -> str | None:
         return f"{name} makes a rapid move and may not fire in the same activation"
     if firer.smoke is not None:
         return f"{name} is hidden in smoke and may not fire this turn"
-    if firer.embarked_in is not None:
-        return f"{name} is embarked; disembark first or fire with the transport"
     if shot.flamethrower or (profile.has(Special.FLAMETHROWER) and profile.weapon is None):
         if not profile.has(Special.FLAMETHROWER):
             return f"{name} has no flamethrower"

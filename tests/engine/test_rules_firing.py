@@ -228,3 +228,8 @@ def test_flamethrower_range_8_p18():
 
 def test_mg_and_mortar_have_no_anti_vehicle_value_p19():
     assert anti_vehicle_weapon(shot(u("german", "MG Team"), u("us", "Truck/Jeep"))) == 0
+
+
+def test_transported_unit_may_fire_from_its_transport_p20():
+    riders = u(*INF_DE, embarked_in="ht")
+    assert why_cannot_fire(shot(riders, u(*INF_US), 10.0), rapid_move=False) is None
