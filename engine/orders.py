@@ -119,9 +119,12 @@ def plan_move(
     rough = False
     for feature, entry in geometry.crossings(path, state.terrain):
         going = feature.going_for(profile)
+        breached = feature.id in state.breached_wire
+        if feature.wire and breached and going is Going.VERY_ROUGH:
+            # Breached wire lets guns through (p. 9); we read a breach as leaving rough ground.
+            going = Going.ROUGH
         if going is Going.EASY:
             continue
-        breached = feature.id in state.breached_wire
         if feature.wire and not breached and not unit_may_cross_wire(profile, feature):
             raise IllegalCommand(f"{mover.name} may not cross unbreached wire ({feature.id})")
         needed = terrain_test_score_needed(profile, going, wire=feature.wire)
@@ -256,22 +259,24 @@ def check_unit_order(state: GameState, side: str, order: UnitOrder) -> None:
 
     moves = activation_moves(actions)
     current = unit
+    transport = state.units.get(unit.embarked_in or "")
     for action in actions:
         if isinstance(action, Move):
             plan = plan_move(state, current, action)
             if unit.must_move_away:
                 check_moves_away(state, unit, plan.end)
             current = moved_pose(current, plan)
+            if transport is not None and current.embarked_in == transport.id:
+                transport = moved_pose(transport, plan)
         elif isinstance(action, Fire):
             check_fire_target(state, current, action, order_moves=moves, rapid_move=rapid)
         elif isinstance(action, Embark):
-            check_embark(state, current, action)
-            transport = state.units[action.transport]
+            transport = check_embark(state, current, action)
             current = current.model_copy(
                 update={"embarked_in": transport.id, "position": transport.position}
             )
         elif isinstance(action, Disembark):
-            check_disembark(state, current, action)
+            check_disembark(state, current, action, transport)
             current = current.model_copy(update={"embarked_in": None, "position": action.to})
         elif isinstance(action, LaySmoke):
             if current.embarked_in is not None:
@@ -325,12 +330,15 @@ def check_embark(state: GameState, unit: Unit, embark: Embark) -> Unit:
     return transport
 
 
-def check_disembark(state: GameState, unit: Unit, disembark: Disembark) -> None:
-    """Disembarking (p. 9): up to an infantry normal move from the transport."""
+def check_disembark(
+    state: GameState, unit: Unit, disembark: Disembark, transport: Unit | None = None
+) -> None:
+    """Disembarking (p. 9): up to an infantry normal move from the transport (where it is after
+    any move earlier in the same activation)."""
     if unit.embarked_in is None:
         raise IllegalCommand(f"{unit.name} is not embarked")
     _on_table(state, disembark.to)
-    transport = state.units[unit.embarked_in]
+    transport = transport or state.units[unit.embarked_in]
     gap = geometry.distance_to_point(transport, disembark.to)
     if gap > EMBARK_REACH:
         raise IllegalCommand(
