@@ -110,8 +110,9 @@ def _offset(point: Point, bearing: float, dist: float) -> Point:
 
 
 def disembark_under_fire(state: GameState, transport: Unit, log: EventLog) -> None:
-    """A hit that equals or beats a loaded transport's armour forces its passengers out,
-    taking the transport's markers with them (p. 12)."""
+    """A hit that equals or beats a loaded transport's armour, and leaves it standing, forces
+    its passengers out, taking the transport's markers with them (p. 12). If the transport is
+    destroyed, :func:`destroy` deals with them instead."""
     for passenger in passengers_of(state, transport):
         passenger.embarked_in = None
         passenger.position = _beside(transport)
@@ -376,12 +377,13 @@ def _hit_vehicle(state: GameState, shot: Shot, log: EventLog, aftermath: Afterma
     text = f"; 1 marker. Penetration ({aspect}) {result.explanation}"
     if result.outcome is Penetration.NONE:
         return text + ": bounces"
-    if passengers_of(state, target):
-        aftermath.append(lambda: disembark_under_fire(state, target, log))
     if result.outcome is Penetration.EQUAL:
         target.morale_markers += 1
-        return text + ": equal, +1 marker"
-    return text + ": penetrates" + _damage(state, shot, log, aftermath)
+        text += ": equal, +1 marker"
+    else:
+        text += ": penetrates" + _damage(state, shot, log, aftermath)
+    aftermath.append(lambda: None if target.destroyed else disembark_under_fire(state, target, log))
+    return text
 
 
 def _damage(state: GameState, shot: Shot, log: EventLog, aftermath: Aftermath) -> str:
