@@ -220,6 +220,9 @@ def run_console(stdin: TextIO, stdout: TextIO, seed: int | None = None) -> int:
     table = ConsoleTable(seed)
     stdout.write("Iron Cross console table: a quick battle, US (allies) against German (axis).\n")
     stdout.write("Type /help for the commands, /units for the forces, /start to begin.\n")
+    if stdin.isatty():
+        stdout.write("> ")
+        stdout.flush()
     for line in stdin:
         line = line.strip()
         if line in ("/quit", "/exit", "quit", "exit"):

@@ -38,6 +38,7 @@ class Move(_Action):
     road: bool = False  # claims the rapid road rate (p. 8)
     reverse: bool = False
     facing: float | None = None  # final facing; for vehicles it counts against the turn limit
+    own_transport: bool = False  # move the unit's own (empty) transport instead of the unit (p. 20)
 
     @property
     def action_cost(self) -> int:

@@ -106,7 +106,7 @@ def plan_move(
 ) -> MovePlan:
     """Measure a move (pp. 8-9, fall back p. 13). With ``strict`` a move that is too long is
     illegal; otherwise (when carried out after a reaction) it is cut short at the allowance."""
-    mover = state.units[unit.embarked_in] if unit.embarked_in else unit
+    mover = _mover(state, unit, move)
     profile = mover.profile
     if not move.path:
         raise IllegalCommand("A move needs at least one destination point")
@@ -184,6 +184,19 @@ def plan_move(
     return MovePlan(mover.id, path, length, allowance, facing, tuple(tests))
 
 
+def _mover(state: GameState, unit: Unit, move: Move) -> Unit:
+    """What physically moves: the unit, the transport carrying it, or, when the unit is
+    activated to move its own transport, that transport (p. 20)."""
+    if unit.embarked_in:
+        return state.units[unit.embarked_in]
+    if not move.own_transport:
+        return unit
+    transport = state.units.get(unit.transport or "")
+    if transport is None or not transport.on_table:
+        raise IllegalCommand(f"{unit.name} has no transport on the table to move")
+    return transport
+
+
 def _truncate(path: tuple[Point, ...], allowance: float) -> tuple[Point, ...]:
     kept = [path[0]]
     travelled = 0.0
@@ -259,14 +272,15 @@ def check_unit_order(state: GameState, side: str, order: UnitOrder) -> None:
 
     moves = activation_moves(actions)
     current = unit
-    transport = state.units.get(unit.embarked_in or "")
+    transport = state.units.get(unit.embarked_in or unit.transport or "")
     for action in actions:
         if isinstance(action, Move):
             plan = plan_move(state, current, action)
-            if unit.must_move_away:
-                check_moves_away(state, unit, plan.end)
-            current = moved_pose(current, plan)
-            if transport is not None and current.embarked_in == transport.id:
+            if plan.mover in (unit.id, current.embarked_in):
+                if unit.must_move_away:
+                    check_moves_away(state, unit, plan.end)
+                current = moved_pose(current, plan)
+            if transport is not None and plan.mover == transport.id:
                 transport = moved_pose(transport, plan)
         elif isinstance(action, Fire):
             check_fire_target(state, current, action, order_moves=moves, rapid_move=rapid)

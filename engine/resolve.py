@@ -189,9 +189,10 @@ def execute_move(
         facing = geometry.end_facing(mover.facing, path, move.reverse, None)
         _place(state, mover, end, facing)
         mover.bogged = True
-        unit.bogged = True
     mover.moved_this_turn = True
-    unit.moved_this_turn = True
+    if mover.id in (unit.id, unit.embarked_in):
+        unit.moved_this_turn = True
+        unit.bogged = mover.bogged
     if move.rapid and mover.hidden and mover.profile.has(Special.SNIPER):
         reveal(mover, log, "it made a rapid move")
     log.emit(

@@ -324,3 +324,29 @@ def test_platoon_must_be_one_type_except_the_german_kampfgruppe_p9_p21():
         kg, Declare(side="axis", order=platoon(("panther", 20, 54), ("tiger-i", 30, 54), ("gren", 40, 54)))
     )
     assert kg.phase is Phase.REACTION
+
+
+def test_activating_a_unit_may_move_its_own_transport_instead_p20():
+    """p. 20: a unit's activation may move its empty transport (e.g. to fetch it); the token
+    counts as the parent's activation and the parent itself stays put."""
+    state = started(
+        game(
+            make_unit("german", "Infantry Detachment", "axis", (50, 30), unit_id="gren", transport="ht"),
+            make_unit("german", "251 Halftrack", "axis", (50, 45), facing=270, unit_id="ht"),
+            make_unit("us", "Infantry Detachment", "allies", (90, 70), unit_id="gis"),
+        ),
+        "axis",
+    )
+    state, _ = declare(state, "axis", "gren", Move(path=(P(50, 34),), own_transport=True))
+    assert state.units["ht"].position == P(50, 34)
+    assert state.units["gren"].position == P(50, 30) and not state.units["gren"].moved_this_turn
+    assert state.units["gren"].tokens == 1 and state.units["ht"].tokens == 0
+    state.units["ht"].destroyed = True
+    with pytest.raises(IllegalCommand, match="has no transport on the table"):
+        play(
+            state,
+            Declare(
+                side="axis",
+                order=UnitOrder(unit="gren", actions=(Move(path=(P(50, 31),), own_transport=True),)),
+            ),
+        )
