@@ -69,6 +69,7 @@ class LaySmoke(_Action):
 
     kind: Literal["smoke"] = "smoke"
     from_bearing: float | None = None
+    supporter: str | None = None  # a friendly unit able to fire anti-tank rounds over 12"
 
 
 

@@ -28,6 +28,7 @@ from engine.commands import (
 )
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
+from engine.profiles import Special
 from engine.rules.morale import FALL_BACK_ENEMY_RANGE
 from engine.rules.movement import (
     PLATOON_SIZE,
@@ -293,8 +294,23 @@ def check_unit_order(state: GameState, side: str, order: UnitOrder) -> None:
             check_disembark(state, current, action, transport)
             current = current.model_copy(update={"embarked_in": None, "position": action.to})
         elif isinstance(action, LaySmoke):
-            if current.embarked_in is not None:
-                raise IllegalCommand(f"{unit.name} is embarked and cannot lay smoke")
+            check_smoke(state, current, action)
+
+
+def check_smoke(state: GameState, unit: Unit, smoke: LaySmoke) -> None:
+    """Smoke (p. 12) is laid by the unit itself or fired by a friendly unit able to fire
+    anti-tank rounds beyond 12" (a gun, not infantry weapons, MGs or mortars)."""
+    if unit.embarked_in is not None:
+        raise IllegalCommand(f"{unit.name} is embarked and cannot lay smoke")
+    if smoke.supporter is None:
+        return
+    supporter = unit_of_side(state, unit.side, smoke.supporter)
+    profile = supporter.profile
+    gun = profile.is_vehicle or profile.has(Special.ANTI_TANK_GUN) or profile.has(Special.INFANTRY_GUN)
+    if not gun or not profile.weapon or profile.has(Special.MG_TEAM):
+        raise IllegalCommand(
+            f"{supporter.name} cannot fire smoke: it needs a gun able to fire anti-tank rounds over 12\""
+        )
 
 
 def check_fire_target(

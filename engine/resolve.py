@@ -135,16 +135,20 @@ def reveal(unit: Unit, log: EventLog, why: str) -> None:
 
 
 def spot_nearby_snipers(state: GameState, log: EventLog) -> None:
-    """Any enemy unit within 4" spots a hidden sniper team (p. 20)."""
+    """Any enemy unit within 4" spots a hidden sniper team, and unmasks its dummy marker the
+    same way (p. 20)."""
     for sniper in live_units(state):
         if not sniper.hidden:
             continue
-        near = [
-            e for e in live_units(state) if e.side != sniper.side
-            and geometry.distance(e, sniper) <= SNIPER_SPOT_RANGE
-        ]
+        enemies = [e for e in live_units(state) if e.side != sniper.side]
+        near = [e for e in enemies if geometry.distance(e, sniper) <= SNIPER_SPOT_RANGE]
         if near:
             reveal(sniper, log, f"{near[0].name} is within 4\"")
+            continue
+        decoy = sniper.decoy
+        if decoy and any(geometry.distance_to_point(e, decoy) <= SNIPER_SPOT_RANGE for e in enemies):
+            sniper.decoy = None
+            log.emit("dummy", f"The hidden marker at {decoy} was a dummy", side=sniper.side)
 
 
 # --- moving --------------------------------------------------------------------------------
@@ -245,7 +249,8 @@ def execute_disembark(state: GameState, unit: Unit, disembark: Disembark, log: E
 
 
 def execute_smoke(state: GameState, unit: Unit, smoke: LaySmoke, log: EventLog) -> None:
-    """Smoke (p. 12): 5+ on a d10, no modifiers; the unit is obscured until the turn ends."""
+    """Smoke (p. 12): 5+ on a d10, no modifiers, rolled by the unit it hides even when a
+    supporting unit fires it; the unit is obscured until the turn ends."""
     roll = log.d10(f"smoke, {unit.name}")
     if roll >= SMOKE_SCORE:
         unit.smoke = Smoke(from_bearing=smoke.from_bearing)

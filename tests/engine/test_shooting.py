@@ -220,3 +220,23 @@ def test_tank_gun_7_plus_can_inflict_three_markers_on_infantry_in_cover_at_close
     state, events = fire(state, "axis", "panther", "gis", d10(5), d10(9), d6(4), d6(5))
     assert "casualty 4+ rolled 4, 5: +2" in text(events)
     assert state.units["gis"].morale_markers == 3
+
+
+def test_smoke_fired_by_a_supporting_gun_is_rolled_by_the_unit_it_hides_p12():
+    state = started(
+        game(
+            make_unit("us", "Infantry Detachment", "allies", (50, 20), unit_id="gis"),
+            make_unit("us", "MG Team", "allies", (40, 20), unit_id="mg"),
+            make_unit("us", "Sherman 75mm", "allies", (60, 10), facing=90, unit_id="sherman"),
+            make_unit("german", "Infantry Detachment", "axis", (50, 40), unit_id="gren"),
+        ),
+        "allies",
+    )
+    with pytest.raises(IllegalCommand, match="MG Team cannot fire smoke"):
+        play(state, Declare(side="allies", order=UnitOrder(unit="gis", actions=(LaySmoke(supporter="mg"),))))
+    state, _ = play(
+        state, Declare(side="allies", order=UnitOrder(unit="gis", actions=(LaySmoke(supporter="sherman"),)))
+    )
+    state, events = play(state, DeclineReaction(side="axis", window=state.pending.window), d10(4))
+    assert "Infantry Detachment lays smoke: needs 5+, rolled 4: no smoke" in text(events)
+    assert events[-1].rolls[0].purpose == "smoke, Infantry Detachment"

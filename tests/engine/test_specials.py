@@ -250,3 +250,13 @@ def test_sniper_is_spotted_by_an_enemy_within_4_or_by_its_own_rapid_move_p20():
     state = sniper_game()
     state, events = act(state, "axis", "sniper", Move(path=(P(58, 50),), rapid=True))
     assert "Sniper Team is spotted: it made a rapid move" in text(events)
+
+
+def test_sniper_dummy_marker_is_unmasked_by_an_enemy_within_4_p20():
+    state = sniper_game()
+    state.units["sniper"].decoy = P(20, 50)
+    state.active_side = "allies"
+    state.units["gis"].position = P(20, 42)
+    state, events = act(state, "allies", "gis", Move(path=(P(20, 47),)))
+    assert "The hidden marker at (20, 50) was a dummy" in text(events)
+    assert state.units["sniper"].decoy is None and state.units["sniper"].hidden
