@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from engine.commands import ChooseInitiative, Command, StartGame
+from engine.commands import Action, ChooseInitiative, Command, Declare, DeclineReaction, StartGame, UnitOrder
 from engine.dice import ScriptedDice, d6
 from engine.events import Event
 from engine.game import apply
 from engine.game_state import GameState
 from engine.setup import new_game
-from engine.state import Unit
+from engine.state import Point, TerrainFeature, Unit
 
 SIDES = {"allies": "us", "axis": "german"}
 
@@ -42,3 +42,18 @@ def started(state: GameState, active: str, tokens: int | None = 10) -> GameState
 
 def text(events: list[Event]) -> str:
     return "\n".join(e.text for e in events)
+
+
+def P(x: float, y: float) -> Point:
+    return Point(x=x, y=y)
+
+
+def box(fid: str, kind: str, x0: float, y0: float, x1: float, y1: float, **kw) -> TerrainFeature:
+    """A rectangular terrain piece."""
+    return TerrainFeature(id=fid, kind=kind, outline=(P(x0, y0), P(x1, y0), P(x1, y1), P(x0, y1)), **kw)
+
+
+def act(state: GameState, side: str, unit: str, *actions: Action, faces=()) -> tuple[GameState, list[Event]]:
+    """Declare an activation, let the other side decline to react, resolve it with ``faces``."""
+    state, _ = play(state, Declare(side=side, order=UnitOrder(unit=unit, actions=actions)))
+    return play(state, DeclineReaction(side=state.other_side(side), window=state.pending.window), *faces)

@@ -113,8 +113,11 @@ def play_random_game(
             break
         else:
             side = awaiting(state)
-            command = Declare(side=side, order=MoraleTestOrder()) if state.phase is Phase.ACTIVE \
+            command = (
+                Declare(side=side, order=MoraleTestOrder())
+                if state.phase is Phase.ACTIVE
                 else DeclineReaction(side=side, window=state.pending.window)
+            )
             state, events = apply(state, command, dice)
             history.append((command, events))
     return state, history

@@ -14,12 +14,8 @@ from engine.commands import (
 )
 from engine.dice import d6, d10
 from engine.setup import make_unit
-from engine.state import Phase, Point
-from tests.engine.helpers import game, play, started, text
-
-
-def P(x, y):
-    return Point(x=x, y=y)
+from engine.state import Phase
+from tests.engine.helpers import P, game, play, started, text
 
 
 def test_sherman_and_panther_reaction_and_modifiers_pp6_7():
@@ -31,17 +27,30 @@ def test_sherman_and_panther_reaction_and_modifiers_pp6_7():
     state = started(game(panther, sherman), "axis")
     state.units["sherman-75mm"].tokens = 1
 
-    state, events = play(state, Declare(side="axis", order=UnitOrder(
-        unit="panther", actions=(Move(path=(P(20, 46),)), Fire(target="sherman-75mm")))))
+    state, events = play(
+        state,
+        Declare(
+            side="axis",
+            order=UnitOrder(unit="panther", actions=(Move(path=(P(20, 46),)), Fire(target="sherman-75mm"))),
+        ),
+    )
     assert state.phase is Phase.REACTION
     window = state.pending.window
 
     state, events = play(
         state,
-        React(side="allies", window=window, order=UnitOrder(
-            unit="sherman-75mm",
-            actions=(Move(path=(P(20, 16),), reverse=True), Fire(target="panther")))),
-        d6(4), d10(8), d10(2), d10(9), d10(5),
+        React(
+            side="allies",
+            window=window,
+            order=UnitOrder(
+                unit="sherman-75mm", actions=(Move(path=(P(20, 16),), reverse=True), Fire(target="panther"))
+            ),
+        ),
+        d6(4),
+        d10(8),
+        d10(2),
+        d10(9),
+        d10(5),
     )
     log = text(events)
     assert "needs 4+ (+1 token), rolled 4: success" in log
@@ -60,18 +69,28 @@ def test_tiger_seizes_the_initiative_p7():
     fires at -1 for the moving target and misses; the Churchill completes its action; the
     German player is now the active player."""
     churchill = make_unit("british", "Churchill VI", "allies", (40, 20), facing=90)
-    panzer = make_unit("german", "Panzer IV G (late) to J", "axis", (60, 45), facing=180,
-                       unit_id="panzer-iv")
+    panzer = make_unit("german", "Panzer IV G (late) to J", "axis", (60, 45), facing=180, unit_id="panzer-iv")
     tiger = make_unit("german", "Tiger I", "axis", (30, 50), facing=270)
-    state = started(game(churchill, panzer, tiger, sides={"allies": "british", "axis": "german"}),
-                    "allies")
-    state, _ = play(state, Declare(side="allies", order=UnitOrder(
-        unit="churchill-vi", actions=(Move(path=(P(40, 26),)), Fire(target="panzer-iv")))))
+    state = started(game(churchill, panzer, tiger, sides={"allies": "british", "axis": "german"}), "allies")
+    state, _ = play(
+        state,
+        Declare(
+            side="allies",
+            order=UnitOrder(unit="churchill-vi", actions=(Move(path=(P(40, 26),)), Fire(target="panzer-iv"))),
+        ),
+    )
     state, events = play(
         state,
-        React(side="axis", window=state.pending.window,
-              order=UnitOrder(unit="tiger-i", actions=(Fire(target="churchill-vi"),))),
-        d6(6), d10(3), d10(9), d10(4), d6(2),
+        React(
+            side="axis",
+            window=state.pending.window,
+            order=UnitOrder(unit="tiger-i", actions=(Fire(target="churchill-vi"),)),
+        ),
+        d6(6),
+        d10(3),
+        d10(9),
+        d10(4),
+        d6(2),
     )
     log = text(events)
     assert "seizes the initiative" in log
@@ -88,10 +107,10 @@ def test_casualty_roll_example_p10():
     grenadiers = make_unit("german", "Infantry Detachment", "axis", (20, 30), unit_id="gren")
     gis = make_unit("us", "Infantry Detachment", "allies", (20, 40), unit_id="gis")
     state = started(game(grenadiers, gis), "axis")
-    state, _ = play(state, Declare(side="axis", order=UnitOrder(
-        unit="gren", actions=(Fire(target="gis"),))))
-    state, events = play(state, DeclineReaction(side="allies", window=state.pending.window),
-                         d10(5), d10(7), d6(4), d6(6))
+    state, _ = play(state, Declare(side="axis", order=UnitOrder(unit="gren", actions=(Fire(target="gis"),))))
+    state, events = play(
+        state, DeclineReaction(side="allies", window=state.pending.window), d10(5), d10(7), d6(4), d6(6)
+    )
     assert "needs 4+ (+1 close range); rolled 5, 7: 2 hits" in text(events)
     assert "1 marker, casualty 4+ rolled 4, 6: +1" in text(events)
     assert state.units["gis"].morale_markers == 2
@@ -103,20 +122,24 @@ def test_mg_nest_falls_back_from_the_mortar_p13():
     mg = make_unit("german", "MG Team", "axis", (30, 60), unit_id="mg-nest", morale_markers=3)
     mortar = make_unit("british", "Mortar Team", "allies", (30, 20), facing=90)
     cromwell = make_unit("british", "Cromwell IV", "allies", (60, 30), facing=90)
-    state = started(game(mg, mortar, cromwell, sides={"allies": "british", "axis": "german"}),
-                    "allies")
+    state = started(game(mg, mortar, cromwell, sides={"allies": "british", "axis": "german"}), "allies")
     state.units["mg-nest"].tokens = 1
-    state, _ = play(state, Declare(side="allies", order=UnitOrder(
-        unit="mortar-team", actions=(Fire(target="mg-nest"),))))
+    state, _ = play(
+        state, Declare(side="allies", order=UnitOrder(unit="mortar-team", actions=(Fire(target="mg-nest"),)))
+    )
     state, events = play(
         state,
-        React(side="axis", window=state.pending.window,
-              order=FallBackOrder(unit="mg-nest", path=(P(30, 69),))),
-        d6(4), d6(5), d10(9), d6(3),
+        React(
+            side="axis", window=state.pending.window, order=FallBackOrder(unit="mg-nest", path=(P(30, 69),))
+        ),
+        d6(4),
+        d6(5),
+        d10(9),
+        d6(3),
     )
     log = text(events)
     assert "needs 4+ (+1 token), rolled 4: success" in log
-    assert "MG nest falls back" in log.replace("Mg", "MG") or "falls back 9.0\"" in log
+    assert "MG nest falls back" in log.replace("Mg", "MG") or 'falls back 9.0"' in log
     assert "rallies on 5" in log
     assert "needs 9+ (-1 target moved)" in log
     assert state.units["mg-nest"].morale_markers == 3  # 3 - 1 rallied + 1 mortar hit
@@ -128,16 +151,23 @@ def test_evolution_of_a_game_turn_pp14_17():
     the StuG, German infantry react on a 5 and give it two markers, so the PIAT misses at -2;
     a CMT of 6 clears it; the PIAT unit reactivates on a 3 (needing 2+) after a failed German
     reaction (2), hits, penetrates with a 9 and rolls a 4: Foom!"""
-    piat = make_unit("british", "Infantry Detachment", "allies", (30, 30), unit_id="piat",
-                     name="PIAT section", iaw=True, morale_markers=1)
-    rifles = make_unit("british", "Infantry Detachment", "allies", (60, 10), unit_id="rifles",
-                       command=True)
-    stug = make_unit("german", "StuG IV, StuG III F-H", "axis", (30, 37), facing=270,
-                     unit_id="stug", name="StuG")
+    piat = make_unit(
+        "british",
+        "Infantry Detachment",
+        "allies",
+        (30, 30),
+        unit_id="piat",
+        name="PIAT section",
+        iaw=True,
+        morale_markers=1,
+    )
+    rifles = make_unit("british", "Infantry Detachment", "allies", (60, 10), unit_id="rifles", command=True)
+    stug = make_unit(
+        "german", "StuG IV, StuG III F-H", "axis", (30, 37), facing=270, unit_id="stug", name="StuG"
+    )
     grenadiers = make_unit("german", "Infantry Detachment", "axis", (40, 36), unit_id="gren")
     reserve = make_unit("german", "Infantry Detachment", "axis", (48, 42), unit_id="reserve")
-    state = game(piat, rifles, stug, grenadiers, reserve,
-                 sides={"allies": "british", "axis": "german"})
+    state = game(piat, rifles, stug, grenadiers, reserve, sides={"allies": "british", "axis": "german"})
     state, events = play(state, StartGame(), d6(5), d6(2))
     assert (state.sides["allies"].tokens, state.sides["axis"].tokens) == (4, 3)
     state, _ = play(state, ChooseInitiative(side="allies", go_first=True))
@@ -146,13 +176,21 @@ def test_evolution_of_a_game_turn_pp14_17():
     assert "No reaction is allowed" in text(events)
     assert state.units["piat"].morale_markers == 0
 
-    state, _ = play(state, Declare(side="allies", order=UnitOrder(
-        unit="piat", actions=(Fire(target="stug"),))))
+    state, _ = play(
+        state, Declare(side="allies", order=UnitOrder(unit="piat", actions=(Fire(target="stug"),)))
+    )
     state, events = play(
         state,
-        React(side="axis", window=state.pending.window,
-              order=UnitOrder(unit="gren", actions=(Fire(target="piat"),))),
-        d6(5), d10(7), d10(2), d6(5), d10(4),
+        React(
+            side="axis",
+            window=state.pending.window,
+            order=UnitOrder(unit="gren", actions=(Fire(target="piat"),)),
+        ),
+        d6(5),
+        d10(7),
+        d10(2),
+        d6(5),
+        d10(4),
     )
     log = text(events)
     assert "rolled 5: success" in log
@@ -165,18 +203,30 @@ def test_evolution_of_a_game_turn_pp14_17():
     state, events = play(state, DeclineReaction(side="axis", window=state.pending.window), d6(6))
     assert state.units["piat"].morale_markers == 0
 
-    state, _ = play(state, Declare(side="allies", order=UnitOrder(
-        unit="piat", actions=(Fire(target="stug"), Move(path=(P(26, 28),))))))
+    state, _ = play(
+        state,
+        Declare(
+            side="allies",
+            order=UnitOrder(unit="piat", actions=(Fire(target="stug"), Move(path=(P(26, 28),)))),
+        ),
+    )
     state, events = play(
         state,
-        React(side="axis", window=state.pending.window,
-              order=UnitOrder(unit="reserve", actions=(Fire(target="piat"),))),
-        d6(2), d6(3), d10(8), d10(9), d6(4),
+        React(
+            side="axis",
+            window=state.pending.window,
+            order=UnitOrder(unit="reserve", actions=(Fire(target="piat"),)),
+        ),
+        d6(2),
+        d6(3),
+        d10(8),
+        d10(9),
+        d6(4),
     )
     log = text(events)
     assert "rolled 2: failed" in log
     assert "PIAT section reactivates: needs 2+ (1 token), rolled 3: success" in log
-    assert "9+7+1 within 6\"=17 vs 15: penetrates. Damage d6 4: Foom! Vehicle destroyed" in log
+    assert '9+7+1 within 6"=17 vs 15: penetrates. Damage d6 4: Foom! Vehicle destroyed' in log
     assert state.units["stug"].destroyed
     assert state.units["piat"].position == P(26, 28)
     assert state.sides["allies"].tokens == 0

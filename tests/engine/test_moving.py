@@ -18,17 +18,8 @@ from engine.commands import (
 from engine.dice import d6, d10
 from engine.errors import IllegalCommand
 from engine.setup import make_unit
-from engine.state import CoverKind, Going, Phase, Point, TerrainFeature
-from tests.engine.helpers import game, play, started, text
-
-
-def P(x, y):
-    return Point(x=x, y=y)
-
-
-def box(fid, kind, x0, y0, x1, y1, **kw):
-    return TerrainFeature(id=fid, kind=kind, outline=(P(x0, y0), P(x1, y0), P(x1, y1), P(x0, y1)), **kw)
-
+from engine.state import CoverKind, Going, Phase, TerrainFeature
+from tests.engine.helpers import P, act, box, game, play, started, text
 
 ROAD = box("road", "road", 0, 28, 96, 32, road=True)
 WOODS = box("woods", "woods", 40, 40, 60, 60, going=Going.ROUGH, cover=CoverKind.COVER)
@@ -43,11 +34,6 @@ WIRE = TerrainFeature(
     going_for_vehicles=Going.EASY,
     wire=True,
 )
-
-
-def declare(state, side, unit, *actions, faces=()):
-    state, _ = play(state, Declare(side=side, order=UnitOrder(unit=unit, actions=actions)))
-    return play(state, DeclineReaction(side=state.other_side(side), window=state.pending.window), *faces)
 
 
 def panther_game(*extra, terrain=()):
@@ -72,7 +58,7 @@ def test_medium_vehicle_normal_rapid_and_road_rates_p8():
                 order=UnitOrder(unit="panther", actions=(Move(path=(P(50, 46),), rapid=True, facing=270),)),
             ),
         )
-    state2, events = declare(state, "axis", "panther", Move(path=(P(30, 30),), rapid=True, road=True))
+    state2, events = act(state, "axis", "panther", Move(path=(P(30, 30),), rapid=True, road=True))
     assert state2.units["panther"].position == P(30, 30)
     with pytest.raises(IllegalCommand, match="stay on the road"):
         play(
@@ -87,7 +73,7 @@ def test_medium_vehicle_normal_rapid_and_road_rates_p8():
 def test_vehicle_turn_limits_180_normal_90_rapid_and_reverse_p8():
     state = panther_game()
     # a U-turn (facing 270 to 90) is 180 degrees: allowed at normal rate, not at rapid
-    declare(state, "axis", "panther", Move(path=(P(50, 30),), facing=90))
+    act(state, "axis", "panther", Move(path=(P(50, 30),), facing=90))
     with pytest.raises(IllegalCommand, match="at most 90 degrees in a rapid move"):
         play(
             state,
@@ -95,7 +81,7 @@ def test_vehicle_turn_limits_180_normal_90_rapid_and_reverse_p8():
                 side="axis", order=UnitOrder(unit="panther", actions=(Move(path=(P(50, 42),), rapid=True),))
             ),
         )
-    state2, _ = declare(state, "axis", "panther", Move(path=(P(50, 42),), rapid=True, reverse=True))
+    state2, _ = act(state, "axis", "panther", Move(path=(P(50, 42),), rapid=True, reverse=True))
     assert state2.units["panther"].facing == 270
 
 
@@ -104,9 +90,9 @@ def test_turret_traverse_over_90_degrees_counts_as_moving_p8():
         make_unit("us", "Sherman 75mm", "allies", (50, 60), facing=270, unit_id="behind"),
         make_unit("us", "Sherman 75mm", "allies", (80, 30), facing=180, unit_id="beside"),
     )
-    _, events = declare(state, "axis", "panther", Fire(target="behind"), faces=[d10(1)])
+    _, events = act(state, "axis", "panther", Fire(target="behind"), faces=[d10(1)])
     assert "needs 7+ (-2 moved)" in text(events)
-    _, events = declare(state, "axis", "panther", Fire(target="beside"), faces=[d10(1)])
+    _, events = act(state, "axis", "panther", Fire(target="beside"), faces=[d10(1)])
     assert "needs 5+;" in text(events)
 
 
@@ -120,7 +106,7 @@ def test_vehicle_near_unscreened_enemy_infantry_moves_half_unless_moving_away_p8
     )
     with pytest.raises(IllegalCommand, match='may move 5" \\(half rate near enemy infantry\\)'):
         play(state, Declare(side="axis", order=UnitOrder(unit="panther", actions=(Move(path=(P(56, 25),)),))))
-    declare(state, "axis", "panther", Move(path=(P(50, 38),), reverse=True))  # away: full 8"
+    act(state, "axis", "panther", Move(path=(P(50, 38),), reverse=True))  # away: full 8"
     screened = started(
         game(
             make_unit("german", "Panther", "axis", (50, 30), facing=270),
@@ -129,7 +115,7 @@ def test_vehicle_near_unscreened_enemy_infantry_moves_half_unless_moving_away_p8
         ),
         "axis",
     )
-    declare(screened, "axis", "panther", Move(path=(P(56, 25),)))  # screened: the full 7.8"
+    act(screened, "axis", "panther", Move(path=(P(56, 25),)))  # screened: the full 7.8"
 
 
 def test_failed_terrain_test_stops_the_unit_and_ends_its_turn_p9():
@@ -142,15 +128,13 @@ def test_failed_terrain_test_stops_the_unit_and_ends_its_turn_p9():
         ),
         "axis",
     )
-    state, events = declare(state, "axis", "truck", Move(path=(P(50, 46),)), faces=[d6(5)])
+    state, events = act(state, "axis", "truck", Move(path=(P(50, 46),)), faces=[d6(5)])
     assert "needs 6+ to cross woods: rolled 5, stuck" in text(events)
     truck = state.units["truck"]
     assert truck.bogged and truck.position == P(50, 41.5)  # just past the edge: rear on the woods' edge
     with pytest.raises(IllegalCommand, match="failed a terrain test"):
         play(state, Declare(side="axis", order=UnitOrder(unit="truck", actions=(Move(path=(P(50, 40),)),))))
-    state, events = declare(
-        state, "axis", "panther", Move(path=(P(45, 42),)), Fire(target="gis"), faces=[d6(1)]
-    )
+    state, events = act(state, "axis", "panther", Move(path=(P(45, 42),)), Fire(target="gis"), faces=[d6(1)])
     assert "Panther needs 2+ to cross woods: rolled 1, stuck" in text(events)
     assert not any(e.kind == "fire" for e in events)  # the rest of its activation is lost
     assert state.units["panther"].bogged
@@ -166,9 +150,9 @@ def test_very_rough_needs_4_for_infantry_and_wire_one_more_p9():
         ),
         "axis",
     )
-    _, events = declare(state, "axis", "gren", Move(path=(P(25, 52),)), faces=[d6(4)])
+    _, events = act(state, "axis", "gren", Move(path=(P(25, 52),)), faces=[d6(4)])
     assert "needs 4+ to cross rubble: rolled 4, through" in text(events)
-    _, events = declare(state, "axis", "wired", Move(path=(P(70, 18.5),)), faces=[d6(4)])
+    _, events = act(state, "axis", "wired", Move(path=(P(70, 18.5),)), faces=[d6(4)])
     assert "needs 5+ to cross wire: rolled 4, stuck" in text(events)
 
 
@@ -184,9 +168,9 @@ def test_guns_cannot_cross_wire_until_a_vehicle_breaches_it_p9():
     )
     with pytest.raises(IllegalCommand, match="may not cross unbreached wire"):
         play(state, Declare(side="axis", order=UnitOrder(unit="pak", actions=(Move(path=(P(30, 18),)),))))
-    state, _ = declare(state, "axis", "panther", Move(path=(P(60, 18),)))
+    state, _ = act(state, "axis", "panther", Move(path=(P(60, 18),)))
     assert state.breached_wire == ["wire"]
-    _, events = declare(state, "axis", "pak", Move(path=(P(30, 18),)), faces=[d6(3)])
+    _, events = act(state, "axis", "pak", Move(path=(P(30, 18),)), faces=[d6(3)])
     assert "needs 3+ to cross wire: rolled 3, through" in text(events)  # rough 2+, wire -1
 
 
@@ -223,12 +207,12 @@ def transport_game():
 
 def test_embark_then_the_transport_moves_disembark_within_6_p9():
     state = transport_game()
-    state, _ = declare(state, "axis", "gren", Embark(transport="ht"), Move(path=(P(50, 47),)))
+    state, _ = act(state, "axis", "gren", Embark(transport="ht"), Move(path=(P(50, 47),)))
     assert state.units["ht"].position == P(50, 47) == state.units["gren"].position
     assert state.units["gren"].embarked_in == "ht"
     with pytest.raises(IllegalCommand, match='disembarking reaches 6"'):
         play(state, Declare(side="axis", order=UnitOrder(unit="gren", actions=(Disembark(to=P(50, 60)),))))
-    state, events = declare(
+    state, events = act(
         state, "axis", "gren", Move(path=(P(50, 55),)), Disembark(to=P(46, 55)), faces=[d6(6)]
     )
     assert state.units["gren"].embarked_in is None and state.units["gren"].position == P(46, 55)
@@ -254,10 +238,10 @@ def test_embarking_limits_p9_p20():
                 ),
             ),
         )
-    state, _ = declare(state, "axis", "gren", Embark(transport="ht"))
+    state, _ = act(state, "axis", "gren", Embark(transport="ht"))
     with pytest.raises(IllegalCommand, match="251 Halftrack is full"):
         play(state, Declare(side="axis", order=UnitOrder(unit="gren2", actions=(Embark(transport="ht"),))))
-    state, _ = declare(state, "axis", "gren2", Embark(transport="truck"))
+    state, _ = act(state, "axis", "gren2", Embark(transport="truck"))
     assert state.units["gren2"].embarked_in == "truck"
 
 
@@ -337,7 +321,7 @@ def test_activating_a_unit_may_move_its_own_transport_instead_p20():
         ),
         "axis",
     )
-    state, _ = declare(state, "axis", "gren", Move(path=(P(50, 34),), own_transport=True))
+    state, _ = act(state, "axis", "gren", Move(path=(P(50, 34),), own_transport=True))
     assert state.units["ht"].position == P(50, 34)
     assert state.units["gren"].position == P(50, 30) and not state.units["gren"].moved_this_turn
     assert state.units["gren"].tokens == 1 and state.units["ht"].tokens == 0

@@ -17,21 +17,11 @@ from engine.commands import (
 from engine.dice import d6, d10
 from engine.errors import IllegalCommand
 from engine.setup import make_unit
-from engine.state import CoverKind, Going, Phase, Point, TerrainFeature
-from tests.engine.helpers import game, play, started, text
-
-
-def P(x, y):
-    return Point(x=x, y=y)
-
-
-def box(fid, kind, x0, y0, x1, y1, **kw):
-    return TerrainFeature(id=fid, kind=kind, outline=(P(x0, y0), P(x1, y0), P(x1, y1), P(x0, y1)), **kw)
-
+from engine.state import CoverKind, Going, Phase
+from tests.engine.helpers import P, box, game, play, started, text
 
 HILL = box("hill", "hill", 12, 8, 28, 14, blocks_sight=True)
-WOODS = box("woods", "woods", 0, 50, 30, 70, going=Going.ROUGH, cover=CoverKind.COVER,
-            blocks_sight=True)
+WOODS = box("woods", "woods", 0, 50, 30, 70, going=Going.ROUGH, cover=CoverKind.COVER, blocks_sight=True)
 
 
 def move(unit, x, y, **kw):
@@ -39,14 +29,18 @@ def move(unit, x, y, **kw):
 
 
 def test_company_morale_test_as_a_reaction_then_the_player_chooses_p6_p13():
-    state = started(game(
-        make_unit("us", "Infantry Detachment", "allies", (10, 10), unit_id="a", morale_markers=2),
-        make_unit("us", "Infantry Detachment", "allies", (20, 10), unit_id="b", morale_markers=3),
-        make_unit("german", "Infantry Detachment", "axis", (80, 60), unit_id="gren"),
-    ), "axis")
+    state = started(
+        game(
+            make_unit("us", "Infantry Detachment", "allies", (10, 10), unit_id="a", morale_markers=2),
+            make_unit("us", "Infantry Detachment", "allies", (20, 10), unit_id="b", morale_markers=3),
+            make_unit("german", "Infantry Detachment", "axis", (80, 60), unit_id="gren"),
+        ),
+        "axis",
+    )
     state, _ = play(state, Declare(side="axis", order=move("gren", 80, 56)))
-    state, events = play(state, React(side="allies", window=state.pending.window,
-                                      order=MoraleTestOrder()), d6(3), d6(6))
+    state, events = play(
+        state, React(side="allies", window=state.pending.window, order=MoraleTestOrder()), d6(3), d6(6)
+    )
     assert "needs 3+, rolled 3: success" in text(events)
     assert "rolled 6: remove all markers from one unit" in text(events)
     assert state.phase is Phase.CHOICE and state.pending.choice.options == ["a", "b"]
@@ -59,10 +53,13 @@ def test_company_morale_test_as_a_reaction_then_the_player_chooses_p6_p13():
 
 
 def test_no_reaction_to_a_morale_test_taken_first_after_a_pass_p6():
-    state = started(game(
-        make_unit("us", "Infantry Detachment", "allies", (10, 10), unit_id="a", morale_markers=1),
-        make_unit("german", "Infantry Detachment", "axis", (80, 60), unit_id="gren"),
-    ), "axis")
+    state = started(
+        game(
+            make_unit("us", "Infantry Detachment", "allies", (10, 10), unit_id="a", morale_markers=1),
+            make_unit("german", "Infantry Detachment", "axis", (80, 60), unit_id="gren"),
+        ),
+        "axis",
+    )
     state, _ = play(state, Declare(side="axis", order=move("gren", 80, 56)))
     state, _ = play(state, DeclineReaction(side="allies", window=state.pending.window))
     state, _ = play(state, PassInitiative(side="axis"))
@@ -72,11 +69,14 @@ def test_no_reaction_to_a_morale_test_taken_first_after_a_pass_p6():
 
 
 def test_one_reaction_per_activation_and_stale_windows_are_refused_p6():
-    state = started(game(
-        make_unit("us", "Infantry Detachment", "allies", (10, 10), unit_id="a"),
-        make_unit("us", "Infantry Detachment", "allies", (20, 10), unit_id="b"),
-        make_unit("german", "Infantry Detachment", "axis", (80, 60), unit_id="gren"),
-    ), "axis")
+    state = started(
+        game(
+            make_unit("us", "Infantry Detachment", "allies", (10, 10), unit_id="a"),
+            make_unit("us", "Infantry Detachment", "allies", (20, 10), unit_id="b"),
+            make_unit("german", "Infantry Detachment", "axis", (80, 60), unit_id="gren"),
+        ),
+        "axis",
+    )
     state, _ = play(state, Declare(side="axis", order=move("gren", 80, 56)))
     window = state.pending.window
     state, _ = play(state, React(side="allies", window=window, order=move("a", 10, 12)), d6(3))
@@ -90,13 +90,17 @@ def test_one_reaction_per_activation_and_stale_windows_are_refused_p6():
 
 
 def test_failed_reaction_spends_the_token_and_counts_as_an_activation_p6():
-    state = started(game(
-        make_unit("us", "Infantry Detachment", "allies", (10, 10), unit_id="a"),
-        make_unit("german", "Infantry Detachment", "axis", (80, 60), unit_id="gren"),
-    ), "axis")
+    state = started(
+        game(
+            make_unit("us", "Infantry Detachment", "allies", (10, 10), unit_id="a"),
+            make_unit("german", "Infantry Detachment", "axis", (80, 60), unit_id="gren"),
+        ),
+        "axis",
+    )
     state, _ = play(state, Declare(side="axis", order=move("gren", 80, 56)))
-    state, events = play(state, React(side="allies", window=state.pending.window,
-                                      order=move("a", 10, 14)), d6(2))
+    state, events = play(
+        state, React(side="allies", window=state.pending.window, order=move("a", 10, 14)), d6(2)
+    )
     assert "rolled 2: failed" in text(events)
     assert state.units["a"].tokens == 1 and state.units["a"].position == P(10, 10)
     assert state.sides["allies"].tokens == 9
@@ -104,28 +108,49 @@ def test_failed_reaction_spends_the_token_and_counts_as_an_activation_p6():
 
 
 def test_vehicle_reacting_to_infantry_that_started_in_cover_needs_5_p7():
-    state = started(game(
-        make_unit("us", "Sherman 75mm", "allies", (20, 30), facing=90),
-        make_unit("german", "Infantry Detachment", "axis", (20, 52), unit_id="gren", iaw=True),
-        terrain=[WOODS],
-    ), "axis")
+    state = started(
+        game(
+            make_unit("us", "Sherman 75mm", "allies", (20, 30), facing=90),
+            make_unit("german", "Infantry Detachment", "axis", (20, 52), unit_id="gren", iaw=True),
+            terrain=[WOODS],
+        ),
+        "axis",
+    )
     state, _ = play(state, Declare(side="axis", order=move("gren", 20, 47)))
-    state, events = play(state, React(side="allies", window=state.pending.window, order=UnitOrder(
-        unit="sherman-75mm", actions=(Fire(target="gren"),))), d6(4))
-    assert ("needs 5+ (+1 vehicle reacting to infantry, +1 infantry started in cover), "
-            "rolled 4: failed") in text(events)
+    state, events = play(
+        state,
+        React(
+            side="allies",
+            window=state.pending.window,
+            order=UnitOrder(unit="sherman-75mm", actions=(Fire(target="gren"),)),
+        ),
+        d6(4),
+    )
+    assert (
+        "needs 5+ (+1 vehicle reacting to infantry, +1 infantry started in cover), rolled 4: failed"
+    ) in text(events)
 
 
 def test_vehicle_reacting_to_mounted_infantry_has_no_penalty_p7():
-    state = started(game(
-        make_unit("us", "Sherman 75mm", "allies", (20, 20), facing=90),
-        make_unit("german", "Infantry Detachment", "axis", (20, 50), unit_id="gren",
-                  embarked_in="ht"),
-        make_unit("german", "251 Halftrack", "axis", (20, 50), unit_id="ht", facing=270),
-    ), "axis")
+    state = started(
+        game(
+            make_unit("us", "Sherman 75mm", "allies", (20, 20), facing=90),
+            make_unit("german", "Infantry Detachment", "axis", (20, 50), unit_id="gren", embarked_in="ht"),
+            make_unit("german", "251 Halftrack", "axis", (20, 50), unit_id="ht", facing=270),
+        ),
+        "axis",
+    )
     state, _ = play(state, Declare(side="axis", order=move("gren", 20, 44)))
-    state, events = play(state, React(side="allies", window=state.pending.window, order=UnitOrder(
-        unit="sherman-75mm", actions=(Fire(target="ht"),))), d6(3), d10(1))
+    state, events = play(
+        state,
+        React(
+            side="allies",
+            window=state.pending.window,
+            order=UnitOrder(unit="sherman-75mm", actions=(Fire(target="ht"),)),
+        ),
+        d6(3),
+        d10(1),
+    )
     assert "needs 3+, rolled 3: success" in text(events)
     assert state.units["ht"].position == P(20, 44)
     assert state.units["gren"].position == P(20, 44)
@@ -134,16 +159,19 @@ def test_vehicle_reacting_to_mounted_infantry_has_no_penalty_p7():
 def test_changing_target_within_4_inches_after_the_target_moves_out_of_sight_p7():
     """p. 7: the Panther's target reacts by backing behind a hill; the Panther may switch
     to another enemy within 4" of where the target was."""
-    state = started(game(
-        make_unit("german", "Panther", "axis", (20, 60), facing=270),
-        make_unit("us", "Sherman 75mm", "allies", (20, 17), facing=90, unit_id="a", name="Sherman A"),
-        make_unit("us", "Sherman 75mm", "allies", (23, 17), facing=90, unit_id="b", name="Sherman B"),
-        terrain=[HILL],
-    ), "axis")
-    state, _ = play(state, Declare(side="axis", order=UnitOrder(
-        unit="panther", actions=(Fire(target="a"),))))
-    state, events = play(state, React(side="allies", window=state.pending.window,
-                                      order=move("a", 20, 7, reverse=True)), d6(3))
+    state = started(
+        game(
+            make_unit("german", "Panther", "axis", (20, 60), facing=270),
+            make_unit("us", "Sherman 75mm", "allies", (20, 17), facing=90, unit_id="a", name="Sherman A"),
+            make_unit("us", "Sherman 75mm", "allies", (23, 17), facing=90, unit_id="b", name="Sherman B"),
+            terrain=[HILL],
+        ),
+        "axis",
+    )
+    state, _ = play(state, Declare(side="axis", order=UnitOrder(unit="panther", actions=(Fire(target="a"),))))
+    state, events = play(
+        state, React(side="allies", window=state.pending.window, order=move("a", 20, 7, reverse=True)), d6(3)
+    )
     assert state.phase is Phase.CHOICE
     assert state.pending.choice.options == ["b"]
     assert "Panther has lost its target" in text(events)
@@ -157,28 +185,35 @@ def test_changing_target_within_4_inches_after_the_target_moves_out_of_sight_p7(
 
 
 def test_shot_is_wasted_when_no_new_target_is_eligible_p7():
-    state = started(game(
-        make_unit("german", "Panther", "axis", (20, 60), facing=270),
-        make_unit("us", "Sherman 75mm", "allies", (20, 17), facing=90, unit_id="a"),
-        make_unit("us", "Sherman 75mm", "allies", (90, 5), facing=90, unit_id="far"),
-        terrain=[HILL],
-    ), "axis")
-    state, _ = play(state, Declare(side="axis", order=UnitOrder(
-        unit="panther", actions=(Fire(target="a"),))))
-    state, events = play(state, React(side="allies", window=state.pending.window,
-                                      order=move("a", 20, 7, reverse=True)), d6(3))
+    state = started(
+        game(
+            make_unit("german", "Panther", "axis", (20, 60), facing=270),
+            make_unit("us", "Sherman 75mm", "allies", (20, 17), facing=90, unit_id="a"),
+            make_unit("us", "Sherman 75mm", "allies", (90, 5), facing=90, unit_id="far"),
+            terrain=[HILL],
+        ),
+        "axis",
+    )
+    state, _ = play(state, Declare(side="axis", order=UnitOrder(unit="panther", actions=(Fire(target="a"),))))
+    state, events = play(
+        state, React(side="allies", window=state.pending.window, order=move("a", 20, 7, reverse=True)), d6(3)
+    )
     assert "Panther has lost its target: the shot is wasted" in text(events)
     assert state.phase is Phase.ACTIVE
 
 
 def test_seizing_player_must_spend_a_token_before_passing_back_p5_p7():
-    state = started(game(
-        make_unit("us", "Infantry Detachment", "allies", (10, 10), unit_id="a"),
-        make_unit("german", "Infantry Detachment", "axis", (80, 60), unit_id="gren"),
-    ), "axis")
+    state = started(
+        game(
+            make_unit("us", "Infantry Detachment", "allies", (10, 10), unit_id="a"),
+            make_unit("german", "Infantry Detachment", "axis", (80, 60), unit_id="gren"),
+        ),
+        "axis",
+    )
     state, _ = play(state, Declare(side="axis", order=move("gren", 80, 56)))
-    state, events = play(state, React(side="allies", window=state.pending.window,
-                                      order=move("a", 10, 14)), d6(6))
+    state, events = play(
+        state, React(side="allies", window=state.pending.window, order=move("a", 10, 14)), d6(6)
+    )
     assert "allies is now the active player" in text(events)
     assert [e.units[0] for e in events if e.kind == "move"] == ["a", "gren"]
     with pytest.raises(IllegalCommand, match="spend at least one command token"):
@@ -186,14 +221,32 @@ def test_seizing_player_must_spend_a_token_before_passing_back_p5_p7():
 
 
 def test_reactor_destroying_the_active_unit_cancels_its_action_p6():
-    state = started(game(
-        make_unit("german", "Panther", "axis", (20, 40), facing=270),
-        make_unit("us", "Sherman 76mm", "allies", (20, 20), facing=90),
-    ), "axis")
-    state, _ = play(state, Declare(side="axis", order=UnitOrder(
-        unit="panther", actions=(Move(path=(P(20, 38),)), Fire(target="sherman-76mm")))))
-    state, events = play(state, React(side="allies", window=state.pending.window, order=UnitOrder(
-        unit="sherman-76mm", actions=(Fire(target="panther"),))), d6(3), d10(9), d10(10), d6(4))
+    state = started(
+        game(
+            make_unit("german", "Panther", "axis", (20, 40), facing=270),
+            make_unit("us", "Sherman 76mm", "allies", (20, 20), facing=90),
+        ),
+        "axis",
+    )
+    state, _ = play(
+        state,
+        Declare(
+            side="axis",
+            order=UnitOrder(unit="panther", actions=(Move(path=(P(20, 38),)), Fire(target="sherman-76mm"))),
+        ),
+    )
+    state, events = play(
+        state,
+        React(
+            side="allies",
+            window=state.pending.window,
+            order=UnitOrder(unit="sherman-76mm", actions=(Fire(target="panther"),)),
+        ),
+        d6(3),
+        d10(9),
+        d10(10),
+        d6(4),
+    )
     log = text(events)
     assert "Foom!" in log
     assert "Panther was destroyed before it could act" in log
@@ -202,18 +255,23 @@ def test_reactor_destroying_the_active_unit_cancels_its_action_p6():
 
 
 def test_command_unit_rerolls_a_failed_reaction_once_a_turn_p18():
-    state = started(game(
-        make_unit("us", "Infantry Detachment", "allies", (10, 10), unit_id="hq", command=True),
-        make_unit("us", "Infantry Detachment", "allies", (16, 10), unit_id="a"),
-        make_unit("german", "Infantry Detachment", "axis", (80, 60), unit_id="gren"),
-    ), "axis")
+    state = started(
+        game(
+            make_unit("us", "Infantry Detachment", "allies", (10, 10), unit_id="hq", command=True),
+            make_unit("us", "Infantry Detachment", "allies", (16, 10), unit_id="a"),
+            make_unit("german", "Infantry Detachment", "axis", (80, 60), unit_id="gren"),
+        ),
+        "axis",
+    )
     state, _ = play(state, Declare(side="axis", order=move("gren", 80, 56)))
-    state, events = play(state, React(side="allies", window=state.pending.window,
-                                      order=move("a", 16, 14)), d6(1), d6(5))
+    state, events = play(
+        state, React(side="allies", window=state.pending.window, order=move("a", 16, 14)), d6(1), d6(5)
+    )
     assert "the command unit orders a re-roll" in text(events)
     assert state.units["a"].position == P(16, 14)
     assert state.sides["allies"].reroll_used
     state, _ = play(state, Declare(side="axis", order=move("gren", 80, 52)))
-    state, events = play(state, React(side="allies", window=state.pending.window,
-                                      order=move("hq", 10, 14)), d6(1), d6(6))
+    state, events = play(
+        state, React(side="allies", window=state.pending.window, order=move("hq", 10, 14)), d6(1), d6(6)
+    )
     assert "re-roll" not in text(events)

@@ -19,8 +19,9 @@ from engine.setup import make_unit
 
 
 def shot(firer, target, rng=20.0):
-    return Shot(firer=firer, target=target, range=rng, firer_moved=False, firer_stationary=True,
-                target_moved=False)
+    return Shot(
+        firer=firer, target=target, range=rng, firer_moved=False, firer_stationary=True, target_moved=False
+    )
 
 
 PANTHER = make_unit("german", "Panther", "axis", (0, 0))

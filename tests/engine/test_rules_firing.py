@@ -69,8 +69,7 @@ def test_to_hit_panther_and_sherman_example_p7():
 def test_to_hit_issue_example_close_range_p10():
     """5+ with -2 moved, -1 target moved, +1 close range -> 7+."""
     score = to_hit_score_needed(
-        shot(u("german", "Panther"), u("us", "Sherman 75mm"), 10.0, firer_moved=True,
-             target_moved=True)
+        shot(u("german", "Panther"), u("us", "Sherman 75mm"), 10.0, firer_moved=True, target_moved=True)
     )
     assert score.needed == 7
     assert score.describe() == "7+ (-2 moved, -1 target moved, +1 close range)"
@@ -83,8 +82,13 @@ def test_to_hit_infantry_detachment_ignores_firer_moved_p10():
 
 def test_to_hit_smoke_and_enemy_infantry_near_vehicle_p10():
     score = to_hit_score_needed(
-        shot(u("german", "Panther"), u("us", "Sherman 75mm"), 20.0, target_in_smoke=True,
-             enemy_infantry_close=True)
+        shot(
+            u("german", "Panther"),
+            u("us", "Sherman 75mm"),
+            20.0,
+            target_in_smoke=True,
+            enemy_infantry_close=True,
+        )
     )
     assert score.needed == 7
 
@@ -192,7 +196,7 @@ def test_infantry_needs_contact_or_iaw_range_against_vehicles_p11():
     assert why_cannot_fire(shot(plain, sherman, 0.0), rapid_move=False) is None
     armed = u("german", "Infantry Detachment", iaw=True)
     assert why_cannot_fire(shot(armed, sherman, 8.0), rapid_move=False) is None
-    assert "8\"" in why_cannot_fire(shot(armed, sherman, 8.5), rapid_move=False)
+    assert '8"' in why_cannot_fire(shot(armed, sherman, 8.5), rapid_move=False)
     assert anti_vehicle_weapon(shot(armed, sherman, 6.0)) == 9
 
 
@@ -203,8 +207,7 @@ def test_rapid_move_forbids_firing_p8():
 def test_stationary_only_weapons_p18_p20():
     moving = dict(firer_moved=True, firer_stationary=False)
     for name in ("PaK40 Anti-tank Gun", "Mortar Team", "Sniper Team"):
-        reason = why_cannot_fire(shot(u("german", name), u(*INF_US), 20.0, **moving),
-                                 rapid_move=False)
+        reason = why_cannot_fire(shot(u("german", name), u(*INF_US), 20.0, **moving), rapid_move=False)
         assert "stationary" in reason
 
 
@@ -222,8 +225,7 @@ def test_sniper_only_at_infantry_or_open_topped_p20():
 def test_flamethrower_range_8_p18():
     flamer = u("german", "Flamethrower Team")
     assert why_cannot_fire(shot(flamer, u(*INF_US), 8.0, flamethrower=True), rapid_move=False) is None
-    assert "8\"" in why_cannot_fire(shot(flamer, u(*INF_US), 9.0, flamethrower=True),
-                                    rapid_move=False)
+    assert '8"' in why_cannot_fire(shot(flamer, u(*INF_US), 9.0, flamethrower=True), rapid_move=False)
 
 
 def test_mg_and_mortar_have_no_anti_vehicle_value_p19():

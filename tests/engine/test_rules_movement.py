@@ -34,8 +34,7 @@ def test_movement_table_p8(nation, name, rates):
 
 
 def test_vehicle_near_enemy_infantry_moves_half_p8():
-    assert movement_allowance(find_profile("german", "Panther"), rapid=False, road=False,
-                              cautious=True) == 5
+    assert movement_allowance(find_profile("german", "Panther"), rapid=False, road=False, cautious=True) == 5
 
 
 def test_vehicle_turn_limits_p8():

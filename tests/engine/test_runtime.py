@@ -61,11 +61,13 @@ async def test_after_a_restart_expired_windows_fire_at_once_and_others_keep_thei
     fired, on_expire = recorder()
     timers = ReactionTimers(clock, on_expire)
     now = clock.now()
-    timers.rearm([
-        ("later", now + timedelta(seconds=30)),
-        ("missed-2", now - timedelta(seconds=5)),
-        ("missed-1", now - timedelta(hours=2)),
-    ])
+    timers.rearm(
+        [
+            ("later", now + timedelta(seconds=30)),
+            ("missed-2", now - timedelta(seconds=5)),
+            ("missed-1", now - timedelta(hours=2)),
+        ]
+    )
     await clock.advance(0)
     assert fired == ["missed-1", "missed-2"]
     await clock.advance(29)
@@ -112,19 +114,26 @@ async def test_system_clock_sleeps_until_the_deadline():
 
 async def test_expiry_closes_the_window_through_the_no_reaction_command():
     """At the deadline the window is answered exactly as a player's "No reaction" would be."""
-    state = started(game(
-        make_unit("us", "Infantry Detachment", "allies", (10, 10), unit_id="gis"),
-        make_unit("german", "Infantry Detachment", "axis", (80, 60), unit_id="gren"),
-    ), "axis")
-    state, _ = apply(state, Declare(side="axis", order=UnitOrder(
-        unit="gren", actions=(Move(path=(Point(x=80, y=56),)),))), ScriptedDice([]))
+    state = started(
+        game(
+            make_unit("us", "Infantry Detachment", "allies", (10, 10), unit_id="gis"),
+            make_unit("german", "Infantry Detachment", "axis", (80, 60), unit_id="gren"),
+        ),
+        "axis",
+    )
+    state, _ = apply(
+        state,
+        Declare(side="axis", order=UnitOrder(unit="gren", actions=(Move(path=(Point(x=80, y=56),)),))),
+        ScriptedDice([]),
+    )
     games = {"channel-1": state}
 
     async def close_window(key):
         channel, window = key
         current = games[channel]
         games[channel], _ = apply(
-            current, DeclineReaction(side=current.pending.reactor_side, window=window),
+            current,
+            DeclineReaction(side=current.pending.reactor_side, window=window),
             ScriptedDice([]),
         )
 

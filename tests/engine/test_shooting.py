@@ -6,19 +6,12 @@ from engine.commands import Declare, DeclineReaction, Fire, LaySmoke, PassInitia
 from engine.dice import d6, d10
 from engine.errors import IllegalCommand
 from engine.setup import make_unit
-from engine.state import CoverKind, Going, Point, TableSize, TerrainFeature
-from tests.engine.helpers import game, play, started, text
+from engine.state import CoverKind, Going, TableSize, TerrainFeature
+from tests.engine.helpers import P, act, game, play, started, text
 
 
-def P(x, y):
-    return Point(x=x, y=y)
-
-
-def fire(state, side, unit, target, *faces, first=()):
-    state, _ = play(
-        state, Declare(side=side, order=UnitOrder(unit=unit, actions=(*first, Fire(target=target))))
-    )
-    return play(state, DeclineReaction(side=state.other_side(side), window=state.pending.window), *faces)
+def fire(state, side, unit, target, *faces):
+    return act(state, side, unit, Fire(target=target), faces=faces)
 
 
 WALL = TerrainFeature(

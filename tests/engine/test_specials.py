@@ -2,25 +2,12 @@
 
 import pytest
 
-from engine.commands import Declare, DeclineReaction, Fire, Move, React, UnitOrder
+from engine.commands import Declare, Fire, Move, React, UnitOrder
 from engine.dice import d6, d10
 from engine.errors import IllegalCommand
 from engine.setup import make_unit
-from engine.state import CoverKind, Going, Point, TableSize, TerrainFeature
-from tests.engine.helpers import game, play, started, text
-
-
-def P(x, y):
-    return Point(x=x, y=y)
-
-
-def box(fid, kind, x0, y0, x1, y1, **kw):
-    return TerrainFeature(id=fid, kind=kind, outline=(P(x0, y0), P(x1, y0), P(x1, y1), P(x0, y1)), **kw)
-
-
-def act(state, side, unit, *actions, faces=()):
-    state, _ = play(state, Declare(side=side, order=UnitOrder(unit=unit, actions=actions)))
-    return play(state, DeclineReaction(side=state.other_side(side), window=state.pending.window), *faces)
+from engine.state import CoverKind, Going, TableSize
+from tests.engine.helpers import P, act, box, game, play, started, text
 
 
 def step(unit, x, y):
