@@ -18,7 +18,7 @@ from engine.errors import IllegalCommand
 from engine.game import apply
 from engine.setup import make_unit
 from engine.state import TerrainFeature
-from tests.engine.helpers import P, act, game, play, started
+from tests.engine.helpers import P, game, play, started
 
 WOODS = TerrainFeature(
     id="woods", kind="woods", blocks_sight=True, outline=(P(40, 30), P(60, 30), P(60, 40), P(40, 40))
