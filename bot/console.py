@@ -90,8 +90,14 @@ class ConsoleTable:
         for word in words[1:]:
             key, _, value = word.partition(":")
             if key == "move":
-                actions.append(Move(path=self.path(value), rapid="rapid" in flags,
-                                    road="road" in flags, reverse="reverse" in flags))
+                actions.append(
+                    Move(
+                        path=self.path(value),
+                        rapid="rapid" in flags,
+                        road="road" in flags,
+                        reverse="reverse" in flags,
+                    )
+                )
             elif key == "fire":
                 actions.append(Fire(target=self.unit_id(value)))
             elif key == "embark":
@@ -110,8 +116,7 @@ class ConsoleTable:
         to = [w.partition(":")[2] for w in words[1:] if w.startswith("to:")]
         if not to:
             raise IllegalCommand("Say where to: /fallback UNIT to:X,Y")
-        return FallBackOrder(unit=self.unit_id(words[0]), path=self.path(to[0]),
-                             reverse="reverse" in words)
+        return FallBackOrder(unit=self.unit_id(words[0]), path=self.path(to[0]), reverse="reverse" in words)
 
     def parse(self, line: str) -> Command | None:
         words = shlex.split(line)
@@ -167,9 +172,7 @@ class ConsoleTable:
 
     def status(self) -> str:
         s = self.state
-        sides = ", ".join(
-            f"{name} ({side.nation}) {side.tokens} tokens" for name, side in s.sides.items()
-        )
+        sides = ", ".join(f"{name} ({side.nation}) {side.tokens} tokens" for name, side in s.sides.items())
         lines = [f"Turn {s.turn}, phase {s.phase.value}; {sides}"]
         if s.active_side:
             lines.append(f"Active: {s.active_side}")
@@ -185,9 +188,13 @@ class ConsoleTable:
     def units(self) -> str:
         rows = []
         for unit in sorted(self.state.units.values(), key=lambda u: (u.side, u.id)):
-            status = "destroyed" if unit.destroyed else (
-                f"at {unit.position} facing {unit.facing:.0f}, {unit.morale_markers} markers, "
-                f"{unit.tokens} tokens" + (" [command]" if unit.is_command else "")
+            status = (
+                "destroyed"
+                if unit.destroyed
+                else (
+                    f"at {unit.position} facing {unit.facing:.0f}, {unit.morale_markers} markers, "
+                    f"{unit.tokens} tokens" + (" [command]" if unit.is_command else "")
+                )
             )
             rows.append(f"  {unit.side:7} {unit.id:22} {unit.profile.name:28} {status}")
         return "\n".join(rows)

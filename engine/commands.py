@@ -118,6 +118,14 @@ Order = Annotated[
 # --- commands ----------------------------------------------------------------------------
 
 
+class JoinSide(_Frozen):
+    """A player takes a place on a side (several players may share one)."""
+
+    kind: Literal["join_side"] = "join_side"
+    side: str
+    player: str
+
+
 class StartGame(_Frozen):
     kind: Literal["start_game"] = "start_game"
 
@@ -174,7 +182,8 @@ class Concede(_Frozen):
 
 
 Command = Annotated[
-    StartGame
+    JoinSide
+    | StartGame
     | ChooseInitiative
     | Declare
     | React

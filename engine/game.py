@@ -30,6 +30,7 @@ from engine.commands import (
     Embark,
     FallBackOrder,
     Fire,
+    JoinSide,
     LaySmoke,
     MoraleTestOrder,
     Move,
@@ -115,6 +116,16 @@ def awaiting(state: GameState) -> str | None:
 
 
 # --- turns ---------------------------------------------------------------------------------
+
+
+def _join_side(state: GameState, command: JoinSide, log: EventLog) -> None:
+    if command.side not in state.sides:
+        raise IllegalCommand(f"There is no side called {command.side!r}: choose {' or '.join(state.sides)}")
+    for name, side in state.sides.items():
+        if command.player in side.players:
+            raise IllegalCommand(f"You are already playing {name}")
+    state.sides[command.side].players.append(command.player)
+    log.emit("join", f"{command.player} joins {command.side}", side=command.side)
 
 
 def _start_game(state: GameState, command: StartGame, log: EventLog) -> None:
@@ -766,6 +777,7 @@ def _resume(state: GameState, log: EventLog) -> None:
 
 
 HANDLERS: dict[type, Callable[[GameState, object, EventLog], None]] = {
+    JoinSide: _join_side,
     StartGame: _start_game,
     ChooseInitiative: _choose_initiative,
     Declare: _declare,

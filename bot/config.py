@@ -1,0 +1,13 @@
+"""Settings from the environment (or a .env file)."""
+
+from __future__ import annotations
+
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore")
+
+    discord_token: str | None = None
+    database_url: str = "sqlite+aiosqlite:///ironcross.db"
+    reaction_seconds: int = 120

@@ -1,0 +1,1 @@
+"""Transport-agnostic services: Discord and the console call these."""

@@ -1,0 +1,105 @@
+"""The game store: load a channel's game, append a command atomically, read its history."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pydantic import TypeAdapter
+from sqlalchemy import delete, update
+from sqlalchemy.ext.asyncio import async_sessionmaker, create_async_engine
+from sqlmodel import select
+
+from bot.storage.migrate import upgrade_to_head
+from bot.storage.tables import CommandRow, GameRow, utcnow
+from engine.commands import Command
+from engine.events import Event
+from engine.game_state import GameState
+
+COMMAND = TypeAdapter(Command)
+EVENTS = TypeAdapter(list[Event])
+
+
+class StaleGame(Exception):
+    """Another writer changed the game after it was loaded: reload and try again."""
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    channel_id: str
+    version: int
+    state: GameState
+
+
+class GameStore:
+    def __init__(self, database_url: str) -> None:
+        self.database_url = database_url
+        self.engine = create_async_engine(database_url)
+        self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+
+    @classmethod
+    async def open(cls, database_url: str) -> GameStore:
+        """Migrate the schema to the latest version, then open the store."""
+        await upgrade_to_head(database_url)
+        return cls(database_url)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    async def load(self, channel_id: str) -> StoredGame | None:
+        async with self.sessions() as session:
+            row = await session.get(GameRow, channel_id)
+        if row is None:
+            return None
+        return StoredGame(channel_id, row.version, GameState.model_validate_json(row.state))
+
+    async def create(self, channel_id: str, state: GameState) -> StoredGame:
+        """Start a channel's game afresh, replacing a finished one and its log."""
+        as_json = state.model_dump_json()
+        async with self.sessions() as session, session.begin():
+            await session.execute(delete(CommandRow).where(CommandRow.channel_id == channel_id))
+            await session.execute(delete(GameRow).where(GameRow.channel_id == channel_id))
+            session.add(GameRow(channel_id=channel_id, initial_state=as_json, state=as_json))
+        return StoredGame(channel_id, 0, state)
+
+    async def append(
+        self,
+        game: StoredGame,
+        user_id: str,
+        command: Command,
+        events: list[Event],
+        state: GameState,
+    ) -> StoredGame:
+        """Store one command, its events and the new state, if nobody else wrote first."""
+        version = game.version + 1
+        async with self.sessions() as session, session.begin():
+            result = await session.execute(
+                update(GameRow)
+                .where(GameRow.channel_id == game.channel_id, GameRow.version == game.version)
+                .values(version=version, state=state.model_dump_json(), updated_at=utcnow())
+            )
+            if result.rowcount != 1:
+                raise StaleGame(game.channel_id)
+            session.add(
+                CommandRow(
+                    channel_id=game.channel_id,
+                    seq=version,
+                    user_id=user_id,
+                    command=COMMAND.dump_json(command).decode(),
+                    events=EVENTS.dump_json(events).decode(),
+                )
+            )
+        return StoredGame(game.channel_id, version, state)
+
+    async def history(self, channel_id: str) -> tuple[GameState, list[tuple[Command, list[Event]]]]:
+        """The state a game started from and every command since, with its events."""
+        async with self.sessions() as session:
+            game = await session.get(GameRow, channel_id)
+            rows = (
+                await session.execute(
+                    select(CommandRow).where(CommandRow.channel_id == channel_id).order_by(CommandRow.seq)
+                )
+            ).scalars()
+            log = [(COMMAND.validate_json(r.command), EVENTS.validate_json(r.events)) for r in rows]
+        if game is None:
+            raise KeyError(channel_id)
+        return GameState.model_validate_json(game.initial_state), log

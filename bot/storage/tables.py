@@ -1,0 +1,38 @@
+"""Database tables (SQLModel). Schema changes go through the Alembic migrations beside this."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlmodel import Field, SQLModel
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class GameRow(SQLModel, table=True):
+    """One game per channel: its state now, the state it started from, and a version that
+    every write must advance by exactly one (so two writers never both win)."""
+
+    __tablename__ = "games"
+
+    channel_id: str = Field(primary_key=True)
+    version: int = 0
+    initial_state: str  # GameState JSON as created
+    state: str  # GameState JSON after the last command (the snapshot)
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
+class CommandRow(SQLModel, table=True):
+    """One applied command with the events it produced (and so every die it rolled)."""
+
+    __tablename__ = "game_commands"
+
+    channel_id: str = Field(primary_key=True, foreign_key="games.channel_id")
+    seq: int = Field(primary_key=True)  # the game version this command produced
+    user_id: str
+    command: str  # Command JSON
+    events: str  # list[Event] JSON
+    created_at: datetime = Field(default_factory=utcnow)

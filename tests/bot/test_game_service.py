@@ -1,0 +1,120 @@
+"""The game service over real SQLite storage (SQLModel + aiosqlite, Alembic migrations)."""
+
+import asyncio
+
+import pytest
+from sqlalchemy import inspect
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from bot.services.game_service import GameError, GameService
+from bot.storage.store import GameStore, StaleGame
+from engine.commands import ChooseInitiative, Declare, DeclineReaction, JoinSide, Move, StartGame, UnitOrder
+from engine.dice import ScriptedDice, d6
+from engine.game import replay
+from engine.state import Phase, Point
+
+
+@pytest.fixture
+async def store(tmp_path):
+    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")
+    yield store
+    await store.close()
+
+
+async def started(service, channel="c1"):
+    await service.new_game(channel)
+    await service.act(channel, "ann", JoinSide(side="allies", player="ann"))
+    await service.act(channel, "otto", JoinSide(side="axis", player="otto"))
+    service.dice = lambda: ScriptedDice([d6(2), d6(5)])
+    await service.act(channel, "otto", StartGame())
+    service.dice = lambda: ScriptedDice([])
+    await service.act(channel, "otto", ChooseInitiative(side="axis", go_first=True))
+
+
+ADVANCE = Declare(side="axis", order=UnitOrder(unit="gruppe-3", actions=(Move(path=(Point(x=50, y=39),)),)))
+
+
+async def test_migrations_create_the_tables(store):
+    engine = create_async_engine(store.database_url)
+    async with engine.connect() as connection:
+        names = await connection.run_sync(lambda c: inspect(c).get_table_names())
+    await engine.dispose()
+    assert {"games", "game_commands", "alembic_version"} <= set(names)
+
+
+async def test_a_game_survives_a_restart_and_its_log_replays_exactly(store, tmp_path):
+    service = GameService(store)
+    await started(service)
+    outcome = await service.act("c1", "otto", ADVANCE)
+    assert outcome.state.phase is Phase.REACTION and outcome.version == 5
+    await store.close()
+
+    reopened = await GameStore.open(store.database_url)
+    restarted = GameService(reopened)
+    assert await restarted.game("c1") == outcome.state
+    initial, log = await reopened.history("c1")
+    replayed, _ = replay(initial, log)
+    assert replayed == outcome.state
+    await reopened.close()
+
+
+async def test_illegal_command_is_refused_with_its_reason_and_stores_nothing(store):
+    service = GameService(store)
+    await started(service)
+    before = await store.load("c1")
+    bad = Declare(side="axis", order=UnitOrder(unit="gruppe-3", actions=(Move(path=(Point(x=50, y=20),)),)))
+    with pytest.raises(GameError, match='may move 6"'):
+        await service.act("c1", "otto", bad)
+    assert await store.load("c1") == before
+
+
+async def test_only_a_sides_players_act_for_it(store):
+    service = GameService(store)
+    await started(service)
+    with pytest.raises(GameError, match="Only axis's players may act for axis"):
+        await service.act("c1", "ann", ADVANCE)
+    with pytest.raises(GameError, match="already playing allies"):
+        await service.act("c1", "ann", JoinSide(side="axis", player="ann"))
+    with pytest.raises(GameError, match="join a side yourself"):
+        await service.act("c1", "ann", JoinSide(side="axis", player="mallory"))
+
+
+async def test_start_needs_a_player_on_each_side(store):
+    service = GameService(store)
+    await service.new_game("c1")
+    await service.act("c1", "ann", JoinSide(side="allies", player="ann"))
+    with pytest.raises(GameError, match="Nobody is playing axis yet"):
+        await service.act("c1", "ann", StartGame())
+
+
+async def test_one_game_per_channel_until_it_is_over(store):
+    service = GameService(store)
+    await service.new_game("c1")
+    with pytest.raises(GameError, match="already running"):
+        await service.new_game("c1")
+    assert (await service.new_game("c2")).version == 0
+
+
+async def test_two_processes_answering_one_window_never_both_win(store):
+    """Two services on one database (two bot processes): both load the open window; the
+    version check lets exactly one answer land, and the other is refused on the fresh state."""
+    first, second = GameService(store), GameService(GameStore(store.database_url))
+    await started(first)
+    outcome = await first.act("c1", "otto", ADVANCE)
+    answer = DeclineReaction(side="allies", window=outcome.state.pending.window)
+    results = await asyncio.gather(
+        first.act("c1", "ann", answer), second.act("c1", "ann", answer), return_exceptions=True
+    )
+    refused = [r for r in results if isinstance(r, GameError)]
+    assert len(refused) == 1 and "No reaction window is open" in str(refused[0])
+    assert (await store.load("c1")).version == outcome.version + 1
+    await second.store.close()
+
+
+async def test_a_stale_write_is_rejected_by_the_store(store):
+    service = GameService(store)
+    await started(service)
+    game = await store.load("c1")
+    await service.act("c1", "otto", ADVANCE)
+    with pytest.raises(StaleGame):
+        await store.append(game, "otto", ADVANCE, [], game.state)
