@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-import os
 import sys
 
+from bot.config import Settings
 from bot.console import run_console
 
 
 def main() -> int:
-    if os.environ.get("DISCORD_TOKEN"):
+    settings = Settings()
+    if settings.discord_token:
         print("The Discord adapter is not built yet; running the console table.", file=sys.stderr)
-    return run_console(sys.stdin, sys.stdout)
+    return run_console(sys.stdin, sys.stdout, settings.database_url)
 
 
 if __name__ == "__main__":

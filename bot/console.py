@@ -6,10 +6,13 @@ would. Lines look like the Discord commands: ``/act sherman-1 move:20,14 fire:pa
 
 from __future__ import annotations
 
+import asyncio
 import shlex
 from collections.abc import Callable
 from typing import TextIO
 
+from bot.services.game_service import GameError, GameService
+from bot.storage.store import GameStore
 from engine.commands import (
     ChooseInitiative,
     ChooseTarget,
@@ -31,11 +34,10 @@ from engine.commands import (
     StartGame,
     UnitOrder,
 )
-from engine.dice import SeededDice
+from engine.dice import DiceSource, SeededDice
 from engine.errors import IllegalCommand
-from engine.game import apply, awaiting
+from engine.game import awaiting
 from engine.game_state import GameState
-from engine.quick_battle import quick_battle
 from engine.state import Phase, Point
 
 HELP = """\
@@ -49,17 +51,36 @@ Commands (they act for the side the game is waiting for):
   /pass                          pass the initiative
   /react UNIT ...   /react cmt   /react fallback UNIT to:X,Y   /noreact
   /choose UNIT|none              answer a choice (markers to remove, new target)
-  /status   /units   /log   /concede   /help   /quit
+  /status   /units   /log   /concede   /new (after a game ends)   /help   /quit
 Units and targets are named by id (shown in /units). Positions are table inches x,y."""
 
 
 class ConsoleTable:
-    """One console game over the engine."""
+    """The console's game: one channel ("console") in the same store and service as Discord."""
 
-    def __init__(self, seed: int | None = None) -> None:
-        self.state: GameState = quick_battle()
-        self.dice = SeededDice(seed)
+    CHANNEL = "console"
+    PLAYER = "console"
+
+    def __init__(self, service: GameService, state: GameState) -> None:
+        self.service = service
+        self.state = state
         self.log: list[str] = []
+
+    @classmethod
+    async def open(cls, service: GameService) -> tuple[ConsoleTable, bool]:
+        """Resume the unfinished console game, or set up a new quick battle."""
+        try:
+            state = await service.game(cls.CHANNEL)
+            resumed = state.phase is not Phase.OVER
+        except GameError:
+            resumed = False
+        if not resumed:
+            state = (await service.new_game(cls.CHANNEL)).state
+        table = cls(service, state)
+        if resumed:
+            _, history = await service.store.history(cls.CHANNEL)
+            table.log = [event.text for _, events in history for event in events]
+        return table, resumed
 
     # -- parsing ---------------------------------------------------------------------------
 
@@ -201,7 +222,7 @@ class ConsoleTable:
 
     # -- the loop --------------------------------------------------------------------------
 
-    def handle(self, line: str) -> str:
+    async def handle(self, line: str) -> str:
         verb = line.strip().split(" ", 1)[0].lstrip("/").casefold()
         views: dict[str, Callable[[], str]] = {
             "help": lambda: HELP,
@@ -211,33 +232,53 @@ class ConsoleTable:
         }
         if verb in views:
             return views[verb]()
+        if verb == "new":
+            try:
+                self.state = (await self.service.new_game(self.CHANNEL)).state
+            except GameError as problem:
+                return f"Not allowed: {problem}"
+            self.log = []
+            return "A new quick battle is set up: /start to roll for the initiative"
         try:
             command = self.parse(line)
             if command is None:
                 return ""
-            self.state, events = apply(self.state, command, self.dice)
-        except IllegalCommand as problem:
+            outcome = await self.service.act(self.CHANNEL, self.PLAYER, command)
+        except (IllegalCommand, GameError) as problem:
             return f"Not allowed: {problem}"
-        lines = [event.text for event in events]
+        self.state = outcome.state
+        lines = [event.text for event in outcome.events]
         self.log.extend(lines)
         return "\n".join(lines + ["", self.status()])
 
 
-def run_console(stdin: TextIO, stdout: TextIO, seed: int | None = None) -> int:
-    table = ConsoleTable(seed)
-    stdout.write("Iron Cross console table: a quick battle, US (allies) against German (axis).\n")
-    stdout.write("Type /help for the commands, /units for the forces, /start to begin.\n")
-    if stdin.isatty():
-        stdout.write("> ")
-        stdout.flush()
-    for line in stdin:
-        line = line.strip()
-        if line in ("/quit", "/exit", "quit", "exit"):
-            break
-        if line:
-            stdout.write(table.handle(line) + "\n")
-            stdout.flush()
-        if stdin.isatty():
+async def play_console(
+    stdin: TextIO, stdout: TextIO, database_url: str, dice: Callable[[], DiceSource] = SeededDice
+) -> int:
+    store = await GameStore.open(database_url)
+    try:
+        table, resumed = await ConsoleTable.open(GameService(store, dice))
+        stdout.write("Iron Cross console table: a quick battle, US (allies) against German (axis).\n")
+        if resumed:
+            stdout.write(f"Resuming the game in progress.\n{table.status()}\n")
+        stdout.write("Type /help for the commands, /units for the forces, /start to begin.\n")
+        prompt = stdin.isatty()
+        if prompt:
             stdout.write("> ")
             stdout.flush()
+        while line := await asyncio.to_thread(stdin.readline):
+            line = line.strip()
+            if line in ("/quit", "/exit", "quit", "exit"):
+                break
+            if line:
+                stdout.write(await table.handle(line) + "\n")
+            if prompt:
+                stdout.write("> ")
+            stdout.flush()
+    finally:
+        await store.close()
     return 0
+
+
+def run_console(stdin: TextIO, stdout: TextIO, database_url: str) -> int:
+    return asyncio.run(play_console(stdin, stdout, database_url))

@@ -1,0 +1,36 @@
+"""The offline console table, end to end: text in, the real service and SQLite store behind it."""
+
+import io
+
+from bot.console import play_console
+from engine.dice import SeededDice
+
+
+async def run(lines: str, url: str) -> str:
+    """Every command rolls with seed 1: the first two d6 are 2 and 5, so axis wins the initiative."""
+    out = io.StringIO()
+    assert await play_console(io.StringIO(lines), out, url, dice=lambda: SeededDice(1)) == 0
+    return out.getvalue()
+
+
+async def test_console_plays_and_resumes_after_a_restart(tmp_path):
+    url = f"sqlite+aiosqlite:///{tmp_path / 'console.db'}"
+    first = await run("/units\n/start\n/status\n/quit\n", url)
+    assert "sherman-1" in first and "Panzer IV G (late) to J" in first
+    assert "Turn 1: allies draws 9 tokens, axis draws 9" in first
+    assert "Initiative: allies 2, axis 5. axis chooses who starts" in first
+
+    second = await run("/initiative first\n/act gruppe-3 move:50,39\n/noreact\n/log\n", url)
+    assert "Resuming the game in progress." in second
+    assert "axis starts as the active player" in second
+    assert "Gruppe 3 moves 3.0\" to (50, 39)" in second
+    assert "Not allowed" not in second
+
+
+async def test_console_explains_bad_input_and_changes_nothing(tmp_path):
+    url = f"sqlite+aiosqlite:///{tmp_path / 'console.db'}"
+    out = await run("/start\n/act nobody move:1,1\n/act sherman-1 move:abc\n/frobnicate\n/new\n", url)
+    assert "Not allowed: No unit called 'nobody'" in out
+    assert "Not allowed: 'abc' is not a position" in out
+    assert "Not allowed: Unknown command /frobnicate" in out
+    assert "Not allowed: A game is already running" in out
