@@ -1,12 +1,20 @@
-"""Reaction-window timers: one per open window, on an injectable clock.
+"""Reaction-window timers: one per open window, on a clock that can be swapped for tests.
 
-A window closes early when a player answers it (:meth:`ReactionTimers.cancel`), or at its
-deadline, when the timers call ``on_expire(key)``; the caller answers the window with the
-same "no reaction" command a player would send. Deadlines are kept by the caller's storage:
-after a restart, :meth:`ReactionTimers.rearm` arms every stored window again with the time it
-has left, and those that expired while nobody was watching expire at once, oldest first.
+When a player declares an action, the opponent has until a deadline to react. The window
+closes early when they answer it (the caller calls :meth:`ReactionTimers.cancel`), or at the
+deadline, when the timers call ``on_expire(key)``; the caller then closes the window with the
+same "no reaction" command a player would send, through the same path.
 
-Tests use :class:`VirtualClock`, so a 48-hour window takes no real time.
+The deadlines themselves are kept by the caller's storage, not here. After a restart the
+caller passes every stored window to :meth:`ReactionTimers.rearm`: each one is armed again
+with the time it has left, and those whose deadline passed while nobody was watching expire
+at once, oldest first.
+
+Two clocks are provided: :class:`SystemClock` for real time, and :class:`VirtualClock` for
+tests, where time only moves when the test says so, so a 48-hour window takes no real time.
+
+This module uses only the standard library (asyncio and datetime). All times are
+timezone-aware; naive datetimes are refused.
 """
 
 from __future__ import annotations
@@ -19,123 +27,271 @@ from collections.abc import Awaitable, Callable, Hashable, Iterable
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
+__all__ = ["Clock", "ReactionTimers", "SystemClock", "VirtualClock", "WindowKey"]
+
 log = logging.getLogger(__name__)
 
 WindowKey = Hashable
+"""Whatever identifies a window to the caller, for example ``(channel_id, window_id)``."""
+
+
+def _require_aware(moment: datetime, what: str) -> None:
+    """Refuse a naive datetime: it cannot be compared with the clock's timezone-aware time."""
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        raise ValueError(f"{what} must be timezone-aware (for example UTC), got naive {moment!r}")
 
 
 class Clock(Protocol):
-    def now(self) -> datetime: ...
+    """Where the timers get the time from and how they wait for it."""
 
-    async def sleep_until(self, when: datetime) -> None: ...
+    def now(self) -> datetime:
+        """The current time, timezone-aware (UTC)."""
+        ...
+
+    async def sleep_until(self, when: datetime) -> None:
+        """Return once ``now() >= when``; return promptly if that is already so."""
+        ...
 
 
 class SystemClock:
-    """Wall-clock time (UTC)."""
+    """Real time: ``datetime.now(UTC)``, waiting with ``asyncio.sleep``.
+
+    A wait is made of naps of at most ``max_nap`` seconds, and the wall clock is read again
+    after each one. That way a wake-up that comes a little early just naps again, and a change
+    of the system clock (or a machine that was suspended) is noticed within ``max_nap`` seconds
+    instead of after a 48-hour nap.
+    """
+
+    def __init__(self, max_nap: float = 60.0) -> None:
+        if max_nap <= 0:
+            raise ValueError("max_nap must be positive")
+        self.max_nap = max_nap
 
     def now(self) -> datetime:
+        """The current UTC time."""
         return datetime.now(UTC)
 
     async def sleep_until(self, when: datetime) -> None:
+        """Nap until the wall clock reads ``when`` or later."""
+        _require_aware(when, "when")
         while (left := (when - self.now()).total_seconds()) > 0:
-            await asyncio.sleep(left)
+            await asyncio.sleep(min(left, self.max_nap))
 
 
 class VirtualClock:
-    """Time that moves only when a test calls :meth:`advance`."""
+    """Time for tests: it stands still until the test calls :meth:`advance`.
+
+    Nothing here sleeps in real time. ``await clock.advance(seconds)`` moves time forward one
+    sleeper at a time, in deadline order (sleepers with the same deadline in the order they went
+    to sleep). Each woken sleeper is allowed to run until it finishes or goes back to sleep on
+    this clock before the next one is woken, and ``advance`` returns only when all of that is
+    done. So after ``await clock.advance(120)`` every timer due within those 120 seconds has
+    fired and its callback has completed.
+
+    A sleeper whose time has already come (``sleep_until`` with a moment that is not in the
+    future) returns on the next turn of the event loop without waiting for ``advance``;
+    ``await clock.advance(0)`` is a convenient way to let all of those finish.
+
+    Caveat: because ``advance`` waits for woken tasks, a woken task must not wait for something
+    that only the caller of ``advance`` would do after ``advance`` returns, or the test hangs.
+    """
 
     def __init__(self, start: datetime | None = None) -> None:
-        self._now = start or datetime(2026, 1, 1, tzinfo=UTC)
-        self._sleepers: list[tuple[datetime, int, asyncio.Future[None]]] = []
+        """Start at ``start`` (timezone-aware), or at 2026-01-01 00:00 UTC."""
+        if start is None:
+            start = datetime(2026, 1, 1, tzinfo=UTC)
+        _require_aware(start, "start")
+        self._now = start
+        self._sleepers: list[tuple[datetime, int, asyncio.Future[None], asyncio.Task[object] | None]] = []
         self._order = itertools.count()
+        # Tasks that were woken (or never had to sleep) and have not yet finished or gone back to sleep.
+        self._busy: set[asyncio.Task[object]] = set()
+        self._idle: asyncio.Future[None] | None = None
 
     def now(self) -> datetime:
+        """The current virtual time."""
         return self._now
 
     async def sleep_until(self, when: datetime) -> None:
+        """Wait until :meth:`advance` reaches ``when``; if it already has, yield once and return."""
+        _require_aware(when, "when")
+        task = asyncio.current_task()
         if when <= self._now:
+            self._mark_busy(task)
             await asyncio.sleep(0)
             return
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._sleepers, (when, next(self._order), future))
+        heapq.heappush(self._sleepers, (when, next(self._order), future, task))
+        self._mark_idle(task)
         await future
 
-    async def advance(self, seconds: float) -> None:
-        """Move time forward, waking each sleeper at its own moment, in deadline order."""
-        target = self._now + timedelta(seconds=seconds)
-        await _settle()
+    async def advance(self, seconds: float | timedelta) -> None:
+        """Move time forward, waking each sleeper at its own moment, in deadline order.
+
+        Returns once every sleeper due by the new time has run until it finished or slept
+        again (including sleepers that those sleepers started with deadlines inside the span).
+        """
+        step = seconds if isinstance(seconds, timedelta) else timedelta(seconds=seconds)
+        if step < timedelta(0):
+            raise ValueError("time cannot go backwards")
+        target = self._now + step
+        await self._run_until_idle()
         while self._sleepers and self._sleepers[0][0] <= target:
-            when, _, future = heapq.heappop(self._sleepers)
+            when, _, future, task = heapq.heappop(self._sleepers)
+            if future.done():  # its task was cancelled while asleep
+                continue
             self._now = max(self._now, when)
-            if not future.done():
-                future.set_result(None)
-            await _settle()
+            self._mark_busy(task)
+            future.set_result(None)
+            await self._run_until_idle()
         self._now = target
-        await _settle()
+        await self._run_until_idle()
 
+    @property
+    def sleepers(self) -> int:
+        """How many tasks are asleep on this clock (useful in test assertions)."""
+        return sum(1 for _, _, future, _ in self._sleepers if not future.done())
 
-async def _settle() -> None:
-    """Let woken tasks run to their next wait."""
-    for _ in range(10):
-        await asyncio.sleep(0)
+    def _mark_busy(self, task: asyncio.Task[object] | None) -> None:
+        if task is None or task in self._busy:
+            return
+        self._busy.add(task)
+        task.add_done_callback(self._forget)
+
+    def _mark_idle(self, task: asyncio.Task[object] | None) -> None:
+        if task is None or task not in self._busy:
+            return
+        task.remove_done_callback(self._forget)
+        self._forget(task)
+
+    def _forget(self, task: asyncio.Task[object]) -> None:
+        self._busy.discard(task)
+        if not self._busy and self._idle is not None and not self._idle.done():
+            self._idle.set_result(None)
+
+    async def _run_until_idle(self) -> None:
+        """Let every woken task run until it finishes or sleeps on this clock again."""
+        me = asyncio.current_task()
+        while True:
+            # One turn of the loop lets tasks that were just created or woken take their first step.
+            await asyncio.sleep(0)
+            if me in self._busy:  # advance() called from a woken task: don't wait for ourselves
+                self._mark_idle(me)
+            if not self._busy:
+                return
+            self._idle = asyncio.get_running_loop().create_future()
+            await self._idle
 
 
 class ReactionTimers:
-    """One timer per open reaction window."""
+    """One timer per open reaction window.
+
+    ``on_expire(key)`` is awaited exactly once for each armed window whose deadline passes
+    before it is cancelled, re-armed or :meth:`close`\\ d. It runs in the timer's own task, after
+    the timer has been forgotten, so it may freely arm, re-arm or cancel any window, its own
+    included. An exception it raises is logged (with the key) and affects no other timer.
+
+    All methods except :meth:`close` are synchronous but must be called while an asyncio event
+    loop is running (timers are asyncio tasks).
+    """
 
     def __init__(self, clock: Clock, on_expire: Callable[[WindowKey], Awaitable[None]]) -> None:
         self.clock = clock
         self.on_expire = on_expire
-        self._tasks: dict[WindowKey, asyncio.Task[None]] = {}
+        self._waiting: dict[WindowKey, asyncio.Task[None]] = {}
         self._deadlines: dict[WindowKey, datetime] = {}
+        # Timers whose callback is running; kept so that the tasks are not garbage-collected
+        # and so that close() can let them finish.
+        self._firing: set[asyncio.Task[None]] = set()
+        self._closed = False
 
     def arm(self, key: WindowKey, deadline: datetime) -> None:
-        """Start (or restart) the timer of a window."""
+        """Start the timer of a window, replacing any timer already armed for the same key.
+
+        A deadline that has already passed fires on the next turn of the event loop.
+        Raises ``ValueError`` for a naive deadline and ``RuntimeError`` after :meth:`close`.
+        """
+        _require_aware(deadline, "deadline")
+        if self._closed:
+            raise RuntimeError("reaction timers are closed")
         self.cancel(key)
         self._deadlines[key] = deadline
-        self._tasks[key] = asyncio.get_running_loop().create_task(self._wait(key, deadline))
+        task = asyncio.get_running_loop().create_task(
+            self._wait(key, deadline), name=f"reaction-window {key!r}"
+        )
+        self._waiting[key] = task
 
     def cancel(self, key: WindowKey) -> bool:
-        """The window was answered: stop its timer. True if one was running."""
+        """The window was answered: stop its timer.
+
+        Returns True if a timer was waiting, False if there was none (never armed, already
+        cancelled, or already fired — including while its callback is still running).
+        """
+        task = self._waiting.pop(key, None)
         self._deadlines.pop(key, None)
-        task = self._tasks.pop(key, None)
-        if task is None or task.done():
+        if task is None:
             return False
-        if task is not asyncio.current_task():
-            task.cancel()
+        task.cancel()
         return True
 
     def rearm(self, stored: Iterable[tuple[WindowKey, datetime]]) -> None:
-        """Arm stored windows after a restart; expired ones fire at once, oldest first."""
+        """Arm windows read back from storage after a restart.
+
+        Each window gets the time it has left. Those already past their deadline fire on the
+        next turn of the event loop, in deadline order (earliest first), before any window that
+        still has time left. Entries are armed earliest first, so if a key is listed twice its
+        later deadline is the one kept. Windows already armed and not listed are left alone.
+        """
         for key, deadline in sorted(stored, key=lambda item: item[1]):
             self.arm(key, deadline)
 
     def time_left(self, key: WindowKey) -> timedelta | None:
+        """Time until the window's deadline (zero once due), or None if no timer is waiting."""
         deadline = self._deadlines.get(key)
         if deadline is None:
             return None
         return max(deadline - self.clock.now(), timedelta(0))
 
+    def deadline(self, key: WindowKey) -> datetime | None:
+        """The deadline the window is armed with, or None if no timer is waiting."""
+        return self._deadlines.get(key)
+
     @property
     def armed(self) -> frozenset[WindowKey]:
-        return frozenset(self._tasks)
+        """The keys of the windows whose timer is still waiting."""
+        return frozenset(self._waiting)
 
     async def close(self) -> None:
-        """Stop every timer (shutdown)."""
-        tasks = list(self._tasks.values())
-        self._tasks.clear()
+        """Shut down: cancel every waiting timer, then wait for callbacks already running.
+
+        Callbacks that have started are allowed to finish (so a "no reaction" being written is
+        not cut off half-way). After close, :meth:`arm` raises ``RuntimeError``.
+        """
+        self._closed = True
+        waiting = list(self._waiting.values())
+        self._waiting.clear()
         self._deadlines.clear()
-        for task in tasks:
+        for task in waiting:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.gather(*waiting, return_exceptions=True)
+        me = asyncio.current_task()
+        while firing := [task for task in self._firing if task is not me]:
+            await asyncio.gather(*firing, return_exceptions=True)
+            self._firing.difference_update(firing)
 
     async def _wait(self, key: WindowKey, deadline: datetime) -> None:
+        """The body of one timer: sleep, then hand the window to ``on_expire`` once."""
         await self.clock.sleep_until(deadline)
-        if self._tasks.get(key) is not asyncio.current_task():
+        me = asyncio.current_task()
+        if self._waiting.get(key) is not me:  # replaced or cancelled just as it woke
             return
-        del self._tasks[key]
-        self._deadlines.pop(key, None)
+        del self._waiting[key]
+        del self._deadlines[key]
+        assert me is not None
+        self._firing.add(me)
         try:
             await self.on_expire(key)
         except Exception:
-            log.exception("closing reaction window %r failed", key)
+            log.exception("closing reaction window %r at its deadline failed", key)
+        finally:
+            self._firing.discard(me)

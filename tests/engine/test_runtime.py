@@ -1,8 +1,12 @@
-"""Reaction-window timers in virtual time."""
+"""Reaction-window timers, run in virtual time (no real waiting except one 20 ms SystemClock test)."""
+
+from __future__ import annotations
 
 import asyncio
 import logging
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
+
+import pytest
 
 from engine.commands import Declare, DeclineReaction, Move, UnitOrder
 from engine.dice import ScriptedDice
@@ -12,8 +16,15 @@ from engine.setup import make_unit
 from engine.state import Phase, Point
 from tests.engine.helpers import game, started
 
+START = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+
+
+def seconds(n: float) -> timedelta:
+    return timedelta(seconds=n)
+
 
 def recorder():
+    """An on_expire callback that records the keys it is called with."""
     fired: list = []
 
     async def on_expire(key):
@@ -22,62 +33,142 @@ def recorder():
     return fired, on_expire
 
 
-async def test_window_expires_at_its_deadline_not_before():
-    clock = VirtualClock()
+@pytest.fixture
+def clock() -> VirtualClock:
+    return VirtualClock(START)
+
+
+async def test_a_window_expires_at_its_deadline_and_not_before(clock):
     fired, on_expire = recorder()
     timers = ReactionTimers(clock, on_expire)
-    timers.arm("w1", clock.now() + timedelta(seconds=120))
+    timers.arm("w1", clock.now() + seconds(120))
+    assert timers.armed == {"w1"} and timers.time_left("w1") == seconds(120)
+
     await clock.advance(119)
-    assert fired == [] and timers.time_left("w1") == timedelta(seconds=1)
+    assert fired == []
+    assert timers.time_left("w1") == seconds(1)
+    assert clock.now() == START + seconds(119)
+
     await clock.advance(1)
     assert fired == ["w1"]
-    assert timers.armed == frozenset() and not timers.cancel("w1")
+    assert timers.armed == frozenset() and timers.time_left("w1") is None
+    assert not timers.cancel("w1"), "cancel after firing finds no timer"
+    assert clock.sleepers == 0, "the fired timer's task is gone"
+
+    await clock.advance(3600)
+    assert fired == ["w1"], "a window fires only once"
 
 
-async def test_answered_window_does_not_expire():
-    clock = VirtualClock()
+async def test_an_answered_window_does_not_expire(clock):
     fired, on_expire = recorder()
     timers = ReactionTimers(clock, on_expire)
-    timers.arm("w1", clock.now() + timedelta(seconds=15))
+    timers.arm("w1", clock.now() + seconds(15))
     assert timers.cancel("w1")
+    assert not timers.cancel("w1"), "a second cancel finds nothing"
+    assert not timers.cancel("never-armed")
     await clock.advance(60)
-    assert fired == []
+    assert fired == [] and timers.armed == frozenset()
 
 
-async def test_rearming_replaces_the_deadline():
-    clock = VirtualClock()
+async def test_rearming_a_window_replaces_its_deadline(clock):
     fired, on_expire = recorder()
     timers = ReactionTimers(clock, on_expire)
-    timers.arm("w1", clock.now() + timedelta(seconds=10))
-    timers.arm("w1", clock.now() + timedelta(seconds=100))
-    await clock.advance(50)
+    timers.arm("w1", clock.now() + seconds(10))
+    timers.arm("w1", clock.now() + seconds(100))
+    assert timers.deadline("w1") == START + seconds(100)
+    await clock.advance(99)
     assert fired == []
-    await clock.advance(50)
+    await clock.advance(1)
     assert fired == ["w1"]
 
+    # and an earlier deadline replaces a later one
+    timers.arm("w2", clock.now() + seconds(100))
+    timers.arm("w2", clock.now() + seconds(5))
+    await clock.advance(5)
+    assert fired == ["w1", "w2"]
+    await clock.advance(200)
+    assert fired == ["w1", "w2"]
 
-async def test_after_a_restart_expired_windows_fire_at_once_and_others_keep_their_time():
-    clock = VirtualClock()
+
+async def test_after_a_restart_missed_windows_fire_at_once_and_others_keep_their_time():
+    # The bot stored the deadlines, went down, and comes back at START.
+    clock = VirtualClock(START)
     fired, on_expire = recorder()
     timers = ReactionTimers(clock, on_expire)
-    now = clock.now()
     timers.rearm(
         [
-            ("later", now + timedelta(seconds=30)),
-            ("missed-2", now - timedelta(seconds=5)),
-            ("missed-1", now - timedelta(hours=2)),
+            ("later", START + seconds(30)),
+            ("missed-recently", START - seconds(5)),
+            ("missed-long-ago", START - timedelta(hours=2)),
         ]
     )
+    assert timers.armed == {"later", "missed-recently", "missed-long-ago"}
+    assert timers.time_left("missed-long-ago") == timedelta(0)
+    assert timers.time_left("later") == seconds(30)
+
     await clock.advance(0)
-    assert fired == ["missed-1", "missed-2"]
+    assert fired == ["missed-long-ago", "missed-recently"]
+    assert timers.armed == {"later"}
+
     await clock.advance(29)
-    assert fired == ["missed-1", "missed-2"]
+    assert fired == ["missed-long-ago", "missed-recently"]
     await clock.advance(1)
-    assert fired == ["missed-1", "missed-2", "later"]
+    assert fired == ["missed-long-ago", "missed-recently", "later"]
 
 
-async def test_many_windows_fire_in_deadline_order_and_a_failure_does_not_stop_others(caplog):
-    clock = VirtualClock()
+async def test_missed_windows_fire_on_the_next_loop_turn_without_advancing_time(clock):
+    fired, on_expire = recorder()
+    timers = ReactionTimers(clock, on_expire)
+    timers.rearm([("b", START - seconds(1)), ("a", START - seconds(2))])
+    assert fired == [], "rearm itself does not call back"
+    for _ in range(3):
+        await asyncio.sleep(0)
+    assert fired == ["a", "b"]
+    assert clock.now() == START
+
+
+async def test_a_missed_window_answered_before_it_fires_does_not_fire(clock):
+    fired, on_expire = recorder()
+    timers = ReactionTimers(clock, on_expire)
+    timers.rearm([("answered", START - seconds(1)), ("moved", START - seconds(1))])
+    assert timers.cancel("answered")
+    timers.arm("moved", START + seconds(10))
+    await clock.advance(0)
+    assert fired == []
+    await clock.advance(10)
+    assert fired == ["moved"]
+
+
+async def test_many_windows_fire_in_deadline_order(clock):
+    fired, on_expire = recorder()
+    timers = ReactionTimers(clock, on_expire)
+    plan = {"c": 300, "a": 15, "e": 48 * 3600, "b": 120, "d": 3600, "b-twin": 120}
+    for key, after in plan.items():
+        timers.arm(key, clock.now() + seconds(after))
+    await clock.advance(48 * 3600)
+    assert fired == ["a", "b", "b-twin", "c", "d", "e"], "equal deadlines fire in the order armed"
+    assert clock.now() == START + timedelta(hours=48)
+
+
+async def test_one_window_fires_completely_before_the_next_even_if_its_callback_awaits(clock):
+    log: list[str] = []
+
+    async def slow(key):
+        log.append(f"start {key}")
+        for _ in range(50):  # many loop turns, as a database write would take
+            await asyncio.sleep(0)
+        log.append(f"end {key}")
+
+    timers = ReactionTimers(clock, slow)
+    timers.arm("x", clock.now() + seconds(20))
+    timers.arm("y", clock.now() + seconds(30))
+    await clock.advance(25)
+    assert log == ["start x", "end x"], "advance returns only after the callback has finished"
+    await clock.advance(5)
+    assert log == ["start x", "end x", "start y", "end y"]
+
+
+async def test_an_exception_in_one_callback_is_logged_and_does_not_stop_the_others(clock, caplog):
     fired = []
 
     async def on_expire(key):
@@ -86,33 +177,124 @@ async def test_many_windows_fire_in_deadline_order_and_a_failure_does_not_stop_o
             raise RuntimeError("storage down")
 
     timers = ReactionTimers(clock, on_expire)
-    for key, seconds in [("c", 300), ("a", 15), ("b", 120), ("d", 48 * 3600)]:
-        timers.arm(key, clock.now() + timedelta(seconds=seconds))
-    with caplog.at_level(logging.ERROR):
-        await clock.advance(48 * 3600)
+    for key, after in [("c", 300), ("a", 15), ("b", 120)]:
+        timers.arm(key, clock.now() + seconds(after))
+    with caplog.at_level(logging.ERROR, logger="engine.runtime"):
+        await clock.advance(300)
+    assert fired == ["a", "b", "c"]
+    [record] = caplog.records
+    assert "'b'" in record.getMessage() and record.exc_info[0] is RuntimeError
+
+    # the timers are still usable afterwards
+    timers.arm("d", clock.now() + seconds(15))
+    await clock.advance(15)
     assert fired == ["a", "b", "c", "d"]
-    assert "closing reaction window 'b' failed" in caplog.text
 
 
-async def test_close_cancels_every_timer():
-    clock = VirtualClock()
+async def test_a_callback_may_arm_and_cancel_other_windows(clock, caplog):
+    fired = []
+    timers: ReactionTimers
+
+    async def on_expire(key):
+        fired.append((key, clock.now() - START))
+        if key == "first" and len(fired) == 1:
+            assert timers.cancel("doomed")
+            timers.arm("follow-up", clock.now() + seconds(15))  # due inside the same advance
+            timers.arm("slow", clock.now() + seconds(100))  # moved later
+            timers.arm("first", clock.now() + seconds(60))  # its own key, armed again
+
+    timers = ReactionTimers(clock, on_expire)
+    timers.arm("first", START + seconds(10))
+    timers.arm("doomed", START + seconds(20))
+    timers.arm("slow", START + seconds(30))
+    await clock.advance(40)
+    assert fired == [("first", seconds(10)), ("follow-up", seconds(25))]
+    assert timers.armed == {"slow", "first"}
+    await clock.advance(100)
+    assert fired == [
+        ("first", seconds(10)),
+        ("follow-up", seconds(25)),
+        ("first", seconds(70)),
+        ("slow", seconds(110)),
+    ]
+    assert timers.armed == frozenset()
+    assert not caplog.records, "the callback's own checks passed"
+
+
+async def test_cancelling_a_window_while_its_callback_runs_returns_false(clock):
+    inside = []
+    timers: ReactionTimers
+
+    async def on_expire(key):
+        inside.append((timers.cancel(key), timers.armed, timers.time_left(key), timers.deadline(key)))
+
+    timers = ReactionTimers(clock, on_expire)
+    timers.arm("w", START + seconds(15))
+    await clock.advance(15)
+    assert inside == [(False, frozenset(), None, None)]
+
+
+async def test_close_cancels_every_timer(clock):
     fired, on_expire = recorder()
     timers = ReactionTimers(clock, on_expire)
-    timers.arm("a", clock.now() + timedelta(seconds=15))
-    timers.arm("b", clock.now() + timedelta(seconds=15))
+    timers.arm("a", clock.now() + seconds(15))
+    timers.arm("b", clock.now() + timedelta(hours=48))
+    timers.rearm([("missed", START - seconds(60))])
     await timers.close()
-    await clock.advance(30)
-    assert fired == [] and timers.armed == frozenset()
+    assert timers.armed == frozenset() and timers.time_left("a") is None
+    await clock.advance(48 * 3600)
+    assert fired == []
+    assert clock.sleepers == 0
+    with pytest.raises(RuntimeError):
+        timers.arm("c", clock.now() + seconds(15))
+
+
+async def test_close_lets_a_running_callback_finish():
+    clock = VirtualClock(START)
+    release = asyncio.Event()
+    done = []
+
+    async def on_expire(key):
+        await release.wait()
+        done.append(key)
+
+    timers = ReactionTimers(clock, on_expire)
+    timers.rearm([("writing", START - seconds(1))])
+    await asyncio.sleep(0)  # the missed window starts its callback, which then waits
+    closing = asyncio.create_task(timers.close())
+    await asyncio.sleep(0)
+    assert not closing.done()
+    release.set()
+    await closing
+    assert done == ["writing"]
+
+
+async def test_naive_datetimes_are_refused(clock):
+    timers = ReactionTimers(clock, recorder()[1])
+    with pytest.raises(ValueError, match="timezone-aware"):
+        timers.arm("w", datetime(2026, 3, 1, 12, 0))
+    with pytest.raises(ValueError, match="timezone-aware"):
+        VirtualClock(datetime(2026, 3, 1))
+    assert timers.armed == frozenset()
+
+
+async def test_virtual_time_does_not_go_backwards(clock):
+    with pytest.raises(ValueError):
+        await clock.advance(-1)
+    await clock.advance(timedelta(minutes=2))
+    assert clock.now() == START + timedelta(minutes=2)
 
 
 async def test_system_clock_sleeps_until_the_deadline():
-    clock = SystemClock()
+    clock = SystemClock(max_nap=0.005)
     start = clock.now()
+    assert start.tzinfo is not None
     await clock.sleep_until(start + timedelta(milliseconds=20))
     assert clock.now() - start >= timedelta(milliseconds=20)
+    await clock.sleep_until(start - timedelta(hours=1))  # already past: returns at once
 
 
-async def test_expiry_closes_the_window_through_the_no_reaction_command():
+async def test_expiry_closes_the_window_through_the_no_reaction_command(clock):
     """At the deadline the window is answered exactly as a player's "No reaction" would be."""
     state = started(
         game(
@@ -126,6 +308,7 @@ async def test_expiry_closes_the_window_through_the_no_reaction_command():
         Declare(side="axis", order=UnitOrder(unit="gren", actions=(Move(path=(Point(x=80, y=56),)),))),
         ScriptedDice([]),
     )
+    assert state.phase is Phase.REACTION
     games = {"channel-1": state}
 
     async def close_window(key):
@@ -137,10 +320,10 @@ async def test_expiry_closes_the_window_through_the_no_reaction_command():
             ScriptedDice([]),
         )
 
-    clock = VirtualClock()
     timers = ReactionTimers(clock, close_window)
-    timers.arm(("channel-1", state.pending.window), clock.now() + timedelta(seconds=120))
-    await clock.advance(120)
+    timers.arm(("channel-1", state.pending.window), clock.now() + seconds(120))
+    await clock.advance(119)
+    assert games["channel-1"].phase is Phase.REACTION
+    await clock.advance(1)
     assert games["channel-1"].phase is Phase.ACTIVE
     assert games["channel-1"].units["gren"].position == Point(x=80, y=56)
-    await asyncio.sleep(0)
