@@ -4,18 +4,22 @@ from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from bot.storage.store import GameStore, StaleGame, StoredGame
-from engine.commands import Command, JoinSide, StartGame
+from engine.commands import Command, DeclineReaction, JoinSide, StartGame
 from engine.dice import DiceSource, SeededDice
 from engine.errors import IllegalCommand
 from engine.events import Event
 from engine.game import apply
 from engine.game_state import GameState
 from engine.quick_battle import quick_battle
+from engine.runtime import Clock, ReactionTimers, SystemClock, WindowKey
 from engine.state import Phase
+
+TIMER = "reaction-timer"  # the user id recorded when a window closes at its deadline
 
 
 class GameError(Exception):
@@ -29,19 +33,46 @@ class Outcome:
     version: int
 
 
+REACTION_SECONDS = range(15, 48 * 3600 + 1)  # a window lasts 15 s to 48 h
+
+
 class GameService:
-    def __init__(self, store: GameStore, dice: Callable[[], DiceSource] = SeededDice) -> None:
+    """Games by channel. Reaction windows close by themselves at their deadline through the
+    same "no reaction" command a player would send; ``on_window_closed`` hears about it."""
+
+    def __init__(
+        self,
+        store: GameStore,
+        dice: Callable[[], DiceSource] = SeededDice,
+        clock: Clock | None = None,
+        on_window_closed: Callable[[str, Outcome], Awaitable[None]] | None = None,
+    ) -> None:
         self.store = store
         self.dice = dice
+        self.clock = clock or SystemClock()
+        self.on_window_closed = on_window_closed
+        self.timers = ReactionTimers(self.clock, self._window_expired)
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
 
-    async def new_game(self, channel_id: str, state: GameState | None = None) -> Outcome:
+    async def resume(self) -> None:
+        """After a start-up: re-arm every stored window; those already past close at once."""
+        windows = await self.store.open_windows()
+        self.timers.rearm(((w.channel_id, w.window), w.deadline) for w in windows)
+
+    async def close(self) -> None:
+        await self.timers.close()
+
+    async def new_game(
+        self, channel_id: str, state: GameState | None = None, reaction_seconds: int = 120
+    ) -> Outcome:
         """Set up a game in a channel (the quick battle unless a state is given)."""
+        if reaction_seconds not in REACTION_SECONDS:
+            raise GameError("A reaction window lasts from 15 seconds to 48 hours")
         async with self._locks[channel_id]:
             current = await self.store.load(channel_id)
             if current is not None and current.state.phase is not Phase.OVER:
                 raise GameError("A game is already running in this channel: finish or concede it first")
-            stored = await self.store.create(channel_id, state or quick_battle())
+            stored = await self.store.create(channel_id, state or quick_battle(), reaction_seconds)
         return Outcome(stored.state, [], stored.version)
 
     async def game(self, channel_id: str) -> GameState:
@@ -50,22 +81,55 @@ class GameService:
     async def act(self, channel_id: str, user_id: str, command: Command) -> Outcome:
         """Apply a player's command. Two at once are serialised; a write that lost a race
         with another process is retried once on the fresh state."""
+        return await self._act(
+            channel_id, user_id, command, check=lambda state: authorise(state, user_id, command)
+        )
+
+    async def _act(
+        self, channel_id: str, user_id: str, command: Command, check: Callable[[GameState], None]
+    ) -> Outcome:
         async with self._locks[channel_id]:
             for attempt in (1, 2):
                 game = await self._load(channel_id)
-                authorise(game.state, user_id, command)
+                check(game.state)
                 try:
                     state, events = apply(game.state, command, self.dice())
                 except IllegalCommand as refusal:
                     raise GameError(str(refusal)) from refusal
+                deadline = None
+                if state.phase is Phase.REACTION:
+                    deadline = self.clock.now() + timedelta(seconds=game.reaction_seconds)
                 try:
-                    stored = await self.store.append(game, user_id, command, events, state)
+                    stored = await self.store.append(game, user_id, command, events, state, deadline)
                 except StaleGame:
                     if attempt == 2:
                         raise GameError("The game changed under this command: try again") from None
                     continue
+                self._follow_windows(channel_id, game.state, state, deadline)
                 return Outcome(stored.state, events, stored.version)
         raise AssertionError("unreachable")
+
+    def _follow_windows(
+        self, channel_id: str, before: GameState, after: GameState, deadline: datetime | None
+    ) -> None:
+        if before.pending and before.phase is Phase.REACTION:
+            self.timers.cancel((channel_id, before.pending.window))
+        if deadline and after.pending:
+            self.timers.arm((channel_id, after.pending.window), deadline)
+
+    async def _window_expired(self, key: WindowKey) -> None:
+        """The deadline passed: answer the window as "no reaction", unless it was answered."""
+        channel_id, window = key  # type: ignore[misc]
+        state = await self.game(channel_id)
+        if state.phase is not Phase.REACTION or state.pending is None or state.pending.window != window:
+            return
+        decline = DeclineReaction(side=state.pending.reactor_side, window=window)
+        try:
+            outcome = await self._act(channel_id, TIMER, decline, check=lambda _: None)
+        except GameError:
+            return  # answered by a player at the same moment
+        if self.on_window_closed:
+            await self.on_window_closed(channel_id, outcome)
 
     async def _load(self, channel_id: str) -> StoredGame:
         game = await self.store.load(channel_id)

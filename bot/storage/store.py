@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from pydantic import TypeAdapter
 from sqlalchemy import delete, update
@@ -10,10 +11,11 @@ from sqlalchemy.ext.asyncio import async_sessionmaker, create_async_engine
 from sqlmodel import select
 
 from bot.storage.migrate import upgrade_to_head
-from bot.storage.tables import CommandRow, GameRow, utcnow
+from bot.storage.tables import CommandRow, GameRow, WindowRow, utcnow
 from engine.commands import Command
 from engine.events import Event
 from engine.game_state import GameState
+from engine.state import Phase
 
 COMMAND = TypeAdapter(Command)
 EVENTS = TypeAdapter(list[Event])
@@ -28,6 +30,14 @@ class StoredGame:
     channel_id: str
     version: int
     state: GameState
+    reaction_seconds: int = 120
+
+
+@dataclass(frozen=True)
+class OpenWindow:
+    channel_id: str
+    window: int
+    deadline: datetime
 
 
 class GameStore:
@@ -50,16 +60,25 @@ class GameStore:
             row = await session.get(GameRow, channel_id)
         if row is None:
             return None
-        return StoredGame(channel_id, row.version, GameState.model_validate_json(row.state))
+        return StoredGame(
+            channel_id, row.version, GameState.model_validate_json(row.state), row.reaction_seconds
+        )
 
-    async def create(self, channel_id: str, state: GameState) -> StoredGame:
+    async def create(self, channel_id: str, state: GameState, reaction_seconds: int = 120) -> StoredGame:
         """Start a channel's game afresh, replacing a finished one and its log."""
         as_json = state.model_dump_json()
         async with self.sessions() as session, session.begin():
-            await session.execute(delete(CommandRow).where(CommandRow.channel_id == channel_id))
-            await session.execute(delete(GameRow).where(GameRow.channel_id == channel_id))
-            session.add(GameRow(channel_id=channel_id, initial_state=as_json, state=as_json))
-        return StoredGame(channel_id, 0, state)
+            for table in (WindowRow, CommandRow, GameRow):
+                await session.execute(delete(table).where(table.channel_id == channel_id))
+            session.add(
+                GameRow(
+                    channel_id=channel_id,
+                    initial_state=as_json,
+                    state=as_json,
+                    reaction_seconds=reaction_seconds,
+                )
+            )
+        return StoredGame(channel_id, 0, state, reaction_seconds)
 
     async def append(
         self,
@@ -68,8 +87,13 @@ class GameStore:
         command: Command,
         events: list[Event],
         state: GameState,
+        window_deadline: datetime | None = None,
     ) -> StoredGame:
-        """Store one command, its events and the new state, if nobody else wrote first."""
+        """Store one command, its events and the new state, if nobody else wrote first.
+
+        The channel's open reaction window is recorded in the same transaction: the one the
+        new state has open (closing at ``window_deadline``), or none.
+        """
         version = game.version + 1
         async with self.sessions() as session, session.begin():
             result = await session.execute(
@@ -88,7 +112,22 @@ class GameStore:
                     events=EVENTS.dump_json(events).decode(),
                 )
             )
-        return StoredGame(game.channel_id, version, state)
+            await session.execute(delete(WindowRow).where(WindowRow.channel_id == game.channel_id))
+            if state.phase is Phase.REACTION and state.pending and window_deadline:
+                session.add(
+                    WindowRow(
+                        channel_id=game.channel_id,
+                        window=state.pending.window,
+                        deadline=window_deadline.isoformat(),
+                    )
+                )
+        return StoredGame(game.channel_id, version, state, game.reaction_seconds)
+
+    async def open_windows(self) -> list[OpenWindow]:
+        """Every open reaction window, for re-arming the timers after a restart."""
+        async with self.sessions() as session:
+            rows = (await session.execute(select(WindowRow))).scalars()
+            return [OpenWindow(r.channel_id, r.window, datetime.fromisoformat(r.deadline)) for r in rows]
 
     async def history(self, channel_id: str) -> tuple[GameState, list[tuple[Command, list[Event]]]]:
         """The state a game started from and every command since, with its events."""

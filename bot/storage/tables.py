@@ -21,6 +21,7 @@ class GameRow(SQLModel, table=True):
     version: int = 0
     initial_state: str  # GameState JSON as created
     state: str  # GameState JSON after the last command (the snapshot)
+    reaction_seconds: int = 120  # how long a reaction window stays open in this game
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
 
@@ -36,3 +37,14 @@ class CommandRow(SQLModel, table=True):
     command: str  # Command JSON
     events: str  # list[Event] JSON
     created_at: datetime = Field(default_factory=utcnow)
+
+
+class WindowRow(SQLModel, table=True):
+    """The channel's open reaction window and when it closes by itself (ISO 8601, UTC)."""
+
+    __tablename__ = "reaction_windows"
+
+    channel_id: str = Field(primary_key=True, foreign_key="games.channel_id")
+    window: int
+    deadline: str
+    message_id: str | None = None

@@ -23,7 +23,7 @@ async def test_console_plays_and_resumes_after_a_restart(tmp_path):
     second = await run("/initiative first\n/act gruppe-3 move:50,39\n/noreact\n/log\n", url)
     assert "Resuming the game in progress." in second
     assert "axis starts as the active player" in second
-    assert "Gruppe 3 moves 3.0\" to (50, 39)" in second
+    assert 'Gruppe 3 moves 3.0" to (50, 39)' in second
     assert "Not allowed" not in second
 
 
