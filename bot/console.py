@@ -11,7 +11,7 @@ import shlex
 from collections.abc import Callable
 from typing import TextIO
 
-from bot.services.game_service import GameError, GameService
+from bot.services.game_service import GameError, GameService, Outcome
 from bot.storage.store import GameStore
 from engine.commands import (
     ChooseInitiative,
@@ -256,8 +256,18 @@ async def play_console(
     stdin: TextIO, stdout: TextIO, database_url: str, dice: Callable[[], DiceSource] = SeededDice
 ) -> int:
     store = await GameStore.open(database_url)
+
+    async def window_closed(channel_id: str, outcome: Outcome) -> None:
+        table.state = outcome.state
+        lines = [event.text for event in outcome.events]
+        table.log.extend(lines)
+        stdout.write("\n[the reaction window closed]\n" + "\n".join(lines + ["", table.status()]) + "\n")
+        stdout.flush()
+
+    service = GameService(store, dice, on_window_closed=window_closed)
     try:
-        table, resumed = await ConsoleTable.open(GameService(store, dice))
+        table, resumed = await ConsoleTable.open(service)
+        await service.resume()
         stdout.write("Iron Cross console table: a quick battle, US (allies) against German (axis).\n")
         if resumed:
             stdout.write(f"Resuming the game in progress.\n{table.status()}\n")
@@ -276,6 +286,7 @@ async def play_console(
                 stdout.write("> ")
             stdout.flush()
     finally:
+        await service.close()
         await store.close()
     return 0
 
