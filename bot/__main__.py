@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sys
 
 from bot.config import Settings
@@ -9,9 +10,14 @@ from bot.console import run_console
 
 
 def main() -> int:
+    """With DISCORD_TOKEN set, run the Discord bot (``--sync`` publishes the slash commands);
+    otherwise the offline console table."""
     settings = Settings()
     if settings.discord_token:
-        print("The Discord adapter is not built yet; running the console table.", file=sys.stderr)
+        from bot.discord_adapter.run import run_discord
+
+        asyncio.run(run_discord(settings, sync_commands="--sync" in sys.argv))
+        return 0
     return run_console(sys.stdin, sys.stdout, settings.database_url)
 
 

@@ -109,4 +109,3 @@ async def test_window_length_is_15_seconds_to_48_hours(store):
         with pytest.raises(GameError, match="15 seconds to 48 hours"):
             await service.new_game("c1", reaction_seconds=seconds)
     assert (await service.new_game("c1", reaction_seconds=48 * 3600)).version == 0
-

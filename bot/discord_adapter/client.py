@@ -1,0 +1,53 @@
+"""The bot client: the command tree, the services it is given, and one error handler."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+
+from bot.discord_adapter.game_commands import GameCommands
+from bot.services.game_service import GameError, GameService, Outcome
+
+log = logging.getLogger(__name__)
+
+
+class IronCrossBot(discord.Client):
+    """Holds the services; commands reach them through ``interaction.client``."""
+
+    def __init__(self, games: GameService, *, sync_commands: bool = False) -> None:
+        super().__init__(intents=discord.Intents.default())
+        self.games = games
+        self.games.on_window_closed = self.announce
+        self.sync_commands = sync_commands
+        self.tree = app_commands.CommandTree(self)
+        self.tree.on_error = self.on_app_command_error
+        self.tree.add_command(GameCommands())
+
+    async def setup_hook(self) -> None:
+        """Re-arm stored reaction windows; sync the slash commands only when asked (Discord
+        allows 200 command creations a day per guild)."""
+        if self.sync_commands:
+            await self.tree.sync()
+        await self.games.resume()
+
+    async def announce(self, channel_id: str, outcome: Outcome) -> None:
+        """Post what happened when a reaction window closed by itself."""
+        text = "\n".join(event.text for event in outcome.events)
+        await self.get_partial_messageable(int(channel_id)).send("The reaction window closed.\n" + text)
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        """Refusals go privately to the user who asked; anything else is logged and apologised for."""
+        cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        if isinstance(cause, GameError):
+            text = str(cause)
+        else:
+            log.error("command failed in channel %s", interaction.channel_id, exc_info=cause)
+            text = "Something went wrong on our side; the game was not changed."
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)

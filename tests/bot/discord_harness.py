@@ -1,0 +1,145 @@
+"""Drive the real discord.py command tree with interaction payloads, and capture what the bot
+sends at discord.py's HTTP boundary (the webhook adapter for interaction replies, and
+HTTPClient.request for everything else). No network, no token."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from typing import Any
+
+import discord
+from discord.http import HTTPClient
+from discord.webhook.async_ import AsyncWebhookAdapter
+
+GUILD = "100"
+APPLICATION = "200"
+_ids = itertools.count(10_000)
+
+
+def _option(name: str, value: Any) -> dict[str, Any]:
+    kind = {bool: 5, int: 4, float: 10}.get(type(value), 3)
+    return {"name": name, "type": kind, "value": value}
+
+
+def _message(channel_id: int, content: str) -> dict[str, Any]:
+    """The message Discord would send back for a posted one."""
+    return {
+        "id": str(next(_ids)),
+        "channel_id": str(channel_id),
+        "type": 0,
+        "content": content,
+        "author": {"id": APPLICATION, "username": "ironcross", "discriminator": "0", "avatar": None},
+        "attachments": [],
+        "embeds": [],
+        "mentions": [],
+        "mention_roles": [],
+        "pinned": False,
+        "mention_everyone": False,
+        "tts": False,
+        "timestamp": "2026-01-01T00:00:00+00:00",
+        "edited_timestamp": None,
+        "flags": 0,
+        "components": [],
+    }
+
+
+class Harness:
+    def __init__(self, client: discord.Client, monkeypatch) -> None:
+        self.client = client
+        self.sent: list[dict[str, Any]] = []
+        state = client._connection
+        state.user = discord.ClientUser(  # as if logged in
+            state=state,
+            data={
+                "id": APPLICATION,
+                "username": "ironcross",
+                "discriminator": "0",
+                "avatar": None,
+                "bot": True,
+            },
+        )
+        state.application_id = int(APPLICATION)
+        harness = self
+
+        async def webhook_request(adapter, route, session=None, *, payload=None, multipart=None, **_):
+            harness.sent.append(
+                {"route": f"{route.method} {route.path}", "payload": payload, "multipart": multipart}
+            )
+            if route.path.endswith("/callback"):
+                return {"interaction": {"id": str(next(_ids)), "type": 2}}
+            return {}
+
+        async def http_request(http, route, **kwargs):
+            payload = kwargs.get("json")
+            harness.sent.append({"route": f"{route.method} {route.path}", "payload": payload})
+            if route.method == "POST" and route.path.endswith("/messages"):
+                return _message(route.channel_id, (payload or {}).get("content", ""))
+            return {}
+
+        monkeypatch.setattr(AsyncWebhookAdapter, "request", webhook_request)
+        monkeypatch.setattr(HTTPClient, "request", http_request)
+
+    async def slash(self, command: str, *, user: str, channel: str, **options: Any) -> list[dict[str, Any]]:
+        """Invoke ``/group sub`` as ``user`` in ``channel``; return what the bot sent."""
+        group, sub = command.split()
+        payload = {
+            "id": str(next(_ids)),
+            "application_id": APPLICATION,
+            "type": 2,
+            "token": "interaction-token",
+            "version": 1,
+            "guild_id": GUILD,
+            "channel_id": channel,
+            "channel": {
+                "id": channel,
+                "type": 0,
+                "guild_id": GUILD,
+                "name": "battle",
+                "position": 0,
+                "permission_overwrites": [],
+                "nsfw": False,
+                "parent_id": None,
+            },
+            "member": {
+                "user": {
+                    "id": user,
+                    "username": f"user{user}",
+                    "discriminator": "0",
+                    "global_name": None,
+                    "avatar": None,
+                },
+                "roles": [],
+                "joined_at": "2026-01-01T00:00:00+00:00",
+                "deaf": False,
+                "mute": False,
+                "permissions": "0",
+                "flags": 0,
+            },
+            "app_permissions": "0",
+            "locale": "en-GB",
+            "guild_locale": "en-GB",
+            "entitlements": [],
+            "authorizing_integration_owners": {},
+            "attachment_size_limit": 8_388_608,
+            "data": {
+                "id": str(next(_ids)),
+                "name": group,
+                "type": 1,
+                "options": [{"name": sub, "type": 1, "options": [_option(k, v) for k, v in options.items()]}],
+            },
+        }
+        before = len(self.sent)
+        self.client._connection.parse_interaction_create(payload)
+        pending = [t for t in asyncio.all_tasks() if t.get_name() == "CommandTree-invoker"]
+        await asyncio.gather(*pending)
+        return self.sent[before:]
+
+
+def reply(sent: list[dict[str, Any]]) -> tuple[str, bool]:
+    """The text of the interaction reply among what was sent, and whether it was ephemeral."""
+    for entry in sent:
+        if entry["route"].endswith("/callback"):
+            data = entry["payload"]["data"]
+            return data.get("content", ""), bool(data.get("flags", 0) & 64)
+    raise AssertionError(f"no interaction reply in {sent}")

@@ -1,0 +1,69 @@
+"""/game commands through the real discord.py command tree, from interaction payloads."""
+
+import pytest
+
+from bot.discord_adapter.client import IronCrossBot
+from bot.services.game_service import GameService
+from bot.storage.store import GameStore
+from engine.dice import ScriptedDice, d6
+from engine.runtime import VirtualClock
+from tests.bot.discord_harness import Harness, reply
+
+ANN, OTTO, EVE = "301", "302", "303"
+
+
+@pytest.fixture
+async def discord_bot(tmp_path, monkeypatch):
+    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")
+    bot = IronCrossBot(GameService(store, clock=VirtualClock()))
+    await bot._async_setup_hook()
+    yield bot, Harness(bot, monkeypatch)
+    await bot.games.close()
+    await store.close()
+
+
+async def test_three_commands_from_an_empty_channel_to_the_initiative(discord_bot):
+    bot, discord = discord_bot
+    text, private = reply(await discord.slash("game new", user=ANN, channel="1"))
+    assert "A quick battle is set up" in text and not private
+    text, _ = reply(await discord.slash("game join", user=ANN, channel="1", side="allies"))
+    assert f"<@{ANN}> joins **allies**" in text
+    await discord.slash("game join", user=OTTO, channel="1", side="axis")
+    bot.games.dice = lambda: ScriptedDice([d6(2), d6(5)])
+    text, _ = reply(await discord.slash("game start", user=OTTO, channel="1"))
+    assert "Initiative: allies 2, axis 5. axis chooses who starts" in text
+    assert "Waiting for **axis**" in text
+
+
+async def test_refusals_are_private_and_change_nothing(discord_bot):
+    bot, discord = discord_bot
+    text, private = reply(await discord.slash("game status", user=EVE, channel="9"))
+    assert private and "There is no game in this channel" in text
+    await discord.slash("game new", user=ANN, channel="1")
+    text, private = reply(await discord.slash("game new", user=EVE, channel="1"))
+    assert private and "already running" in text
+    await discord.slash("game join", user=ANN, channel="1", side="allies")
+    text, private = reply(await discord.slash("game start", user=ANN, channel="1"))
+    assert private and "Nobody is playing axis yet" in text
+    text, private = reply(await discord.slash("game join", user=ANN, channel="1", side="axis"))
+    assert private and "already playing allies" in text
+    assert (await bot.games.store.load("1")).version == 1
+
+
+async def test_window_length_is_validated_by_discord_range(discord_bot):
+    bot, discord = discord_bot
+    await discord.slash("game new", user=ANN, channel="1", reaction_seconds=3600)
+    assert (await bot.games.store.load("1")).reaction_seconds == 3600
+
+
+async def test_a_window_closing_by_itself_is_posted_to_its_channel(discord_bot):
+    bot, discord = discord_bot
+    from bot.services.game_service import Outcome
+    from engine.events import Event
+
+    outcome = Outcome(state=None, events=[Event(kind="no_reaction", text="allies does not react")], version=3)
+    before = len(discord.sent)
+    await bot.announce("4242", outcome)
+    (message,) = discord.sent[before:]
+    assert message["route"] == "POST /channels/{channel_id}/messages"
+    assert message["payload"]["content"] == "The reaction window closed.\nallies does not react"
