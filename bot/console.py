@@ -13,6 +13,7 @@ from typing import TextIO
 
 from bot.services.game_service import GameError, GameService, Outcome
 from bot.storage.store import GameStore
+from bot.text_orders import find_unit, parse_path, parse_point
 from engine.commands import (
     ChooseInitiative,
     ChooseTarget,
@@ -38,7 +39,7 @@ from engine.dice import DiceSource, SeededDice
 from engine.errors import IllegalCommand
 from engine.game import awaiting
 from engine.game_state import GameState
-from engine.state import Phase, Point
+from engine.state import Phase
 
 HELP = """\
 Commands (they act for the side the game is waiting for):
@@ -85,22 +86,7 @@ class ConsoleTable:
     # -- parsing ---------------------------------------------------------------------------
 
     def unit_id(self, name: str) -> str:
-        wanted = name.casefold().replace(" ", "-")
-        for unit in self.state.units.values():
-            if wanted in (unit.id, unit.name.casefold().replace(" ", "-")):
-                return unit.id
-        raise IllegalCommand(f"No unit called {name!r}: see /units")
-
-    @staticmethod
-    def point(text: str) -> Point:
-        try:
-            x, y = (float(v) for v in text.split(","))
-        except ValueError:
-            raise IllegalCommand(f"{text!r} is not a position: write x,y in inches") from None
-        return Point(x=x, y=y)
-
-    def path(self, text: str) -> tuple[Point, ...]:
-        return tuple(self.point(p) for p in text.split(";") if p)
+        return find_unit(self.state, name)
 
     def unit_order(self, words: list[str]) -> UnitOrder:
         if not words:
@@ -113,7 +99,7 @@ class ConsoleTable:
             if key == "move":
                 actions.append(
                     Move(
-                        path=self.path(value),
+                        path=parse_path(value),
                         rapid="rapid" in flags,
                         road="road" in flags,
                         reverse="reverse" in flags,
@@ -124,7 +110,7 @@ class ConsoleTable:
             elif key == "embark":
                 actions.append(Embark(transport=self.unit_id(value)))
             elif key == "disembark":
-                actions.append(Disembark(to=self.point(value)))
+                actions.append(Disembark(to=parse_point(value)))
             elif key == "smoke" or word == "smoke":
                 actions.append(LaySmoke())
             elif word not in ("rapid", "road", "reverse"):
@@ -137,7 +123,7 @@ class ConsoleTable:
         to = [w.partition(":")[2] for w in words[1:] if w.startswith("to:")]
         if not to:
             raise IllegalCommand("Say where to: /fallback UNIT to:X,Y")
-        return FallBackOrder(unit=self.unit_id(words[0]), path=self.path(to[0]), reverse="reverse" in words)
+        return FallBackOrder(unit=self.unit_id(words[0]), path=parse_path(to[0]), reverse="reverse" in words)
 
     def parse(self, line: str) -> Command | None:
         words = shlex.split(line)

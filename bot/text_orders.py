@@ -1,0 +1,52 @@
+"""Reading what players type: positions, paths and unit names.
+
+Positions are table inches ``x,y`` or a grid square such as ``D3`` (6" squares, columns A, B,
+C... from the left edge, rows 1, 2, 3... from the near edge), meaning the square's centre,
+optionally with an offset in inches: ``D3+1,-2``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+from engine.errors import IllegalCommand
+from engine.game_state import GameState
+from engine.state import Point
+
+GRID = 6.0
+_SQUARE = re.compile(r"^([A-Za-z])(\d{1,2})(?:\+(-?\d+(?:\.\d+)?),(-?\d+(?:\.\d+)?))?$")
+
+
+def parse_point(text: str) -> Point:
+    text = text.strip().replace(" ", "")
+    square = _SQUARE.match(text)
+    if square:
+        column, row, dx, dy = square.groups()
+        x = (ord(column.upper()) - ord("A")) * GRID + GRID / 2 + float(dx or 0)
+        y = (int(row) - 1) * GRID + GRID / 2 + float(dy or 0)
+        return Point(x=x, y=y)
+    try:
+        x, y = (float(v) for v in text.split(","))
+    except ValueError:
+        raise IllegalCommand(
+            f"{text!r} is not a position: write inches as x,y (e.g. 30,18) or a grid square (e.g. D3)"
+        ) from None
+    return Point(x=x, y=y)
+
+
+def parse_path(text: str) -> tuple[Point, ...]:
+    """Waypoints separated by ``;``."""
+    return tuple(parse_point(part) for part in text.split(";") if part.strip())
+
+
+def find_unit(state: GameState, name: str, side: str | None = None) -> str:
+    """A unit's id from its id or name (any case, spaces or dashes); suggests near misses."""
+    wanted = name.strip().casefold().replace(" ", "-")
+    units = [u for u in state.units.values() if side is None or u.side == side]
+    for unit in units:
+        if wanted in (unit.id, unit.name.casefold().replace(" ", "-")):
+            return unit.id
+    close = difflib.get_close_matches(wanted, [u.id for u in units], n=3, cutoff=0.5)
+    hint = f" Did you mean {', '.join(close)}?" if close else ""
+    raise IllegalCommand(f"No unit called {name!r}.{hint}")

@@ -1,0 +1,32 @@
+"""Reading positions and unit names as players type them."""
+
+import pytest
+
+from bot.text_orders import find_unit, parse_path, parse_point
+from engine.errors import IllegalCommand
+from engine.quick_battle import quick_battle
+from engine.state import Point
+
+
+def test_inches_and_grid_squares():
+    assert parse_point("30,18") == Point(x=30, y=18)
+    assert parse_point(" 30.5 , 18 ") == Point(x=30.5, y=18)
+    assert parse_point("A1") == Point(x=3, y=3)
+    assert parse_point("d3") == Point(x=21, y=15)
+    assert parse_point("D3+1,-2") == Point(x=22, y=13)
+
+
+def test_paths_and_bad_positions():
+    assert parse_path("10,10; B2") == (Point(x=10, y=10), Point(x=9, y=9))
+    with pytest.raises(IllegalCommand, match="not a position: write inches as x,y"):
+        parse_point("north")
+
+
+def test_unit_names_by_id_or_name_with_suggestions():
+    state = quick_battle()
+    assert find_unit(state, "Sherman 1") == "sherman-1"
+    assert find_unit(state, "PANZER-IV") == "panzer-iv"
+    with pytest.raises(IllegalCommand, match="Did you mean sherman-2, sherman-1"):
+        find_unit(state, "shermann")
+    with pytest.raises(IllegalCommand, match="No unit called 'sherman-1'"):
+        find_unit(state, "sherman-1", side="axis")
