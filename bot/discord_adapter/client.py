@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 
 from bot.discord_adapter.game_commands import GameCommands
+from bot.discord_adapter.play_commands import PLAY_COMMANDS
 from bot.services.game_service import GameError, GameService, Outcome
 
 log = logging.getLogger(__name__)
@@ -24,6 +25,8 @@ class IronCrossBot(discord.Client):
         self.tree = app_commands.CommandTree(self)
         self.tree.on_error = self.on_app_command_error
         self.tree.add_command(GameCommands())
+        for command in PLAY_COMMANDS:
+            self.tree.add_command(command)
 
     async def setup_hook(self) -> None:
         """Re-arm stored reaction windows; sync the slash commands only when asked (Discord

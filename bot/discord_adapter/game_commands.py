@@ -7,30 +7,8 @@ from typing import Literal
 import discord
 from discord import app_commands
 
-from bot.services.game_service import GameService
-from engine.commands import JoinSide, StartGame
-from engine.game import awaiting
-from engine.game_state import GameState
-
-
-def games(interaction: discord.Interaction) -> GameService:
-    return interaction.client.games  # type: ignore[attr-defined]
-
-
-def summary(state: GameState) -> str:
-    """A short header: turn, phase, sides with nations, players and tokens, who is awaited."""
-    sides = "; ".join(
-        f"**{name}** ({side.nation}): {', '.join(f'<@{p}>' for p in side.players) or 'no players yet'}"
-        f", {side.tokens} tokens"
-        for name, side in state.sides.items()
-    )
-    waiting = awaiting(state)
-    lines = [f"Turn {state.turn} · {state.phase.value} · rules {state.ruleset}", sides]
-    if waiting:
-        lines.append(f"Waiting for **{waiting}**")
-    if state.result:
-        lines.append(f"Result: {state.result.winner or 'draw'} ({state.result.reason})")
-    return "\n".join(lines)
+from bot.discord_adapter.common import games, side_of, summary
+from engine.commands import Concede, JoinSide, StartGame
 
 
 class GameCommands(app_commands.Group):
@@ -70,3 +48,17 @@ class GameCommands(app_commands.Group):
     async def status(self, interaction: discord.Interaction) -> None:
         state = await games(interaction).game(str(interaction.channel_id))
         await interaction.response.send_message(summary(state), ephemeral=True)
+
+    @app_commands.command(name="log", description="The last things that happened, with every die")
+    async def log(self, interaction: discord.Interaction) -> None:
+        _, history = await games(interaction).store.history(str(interaction.channel_id))
+        lines = [event.text for _, events in history for event in events][-25:]
+        text = "\n".join(lines) or "Nothing has happened yet"
+        await interaction.response.send_message(text[-1990:], ephemeral=True)
+
+    @app_commands.command(name="concede", description="Concede the game for your side")
+    async def concede(self, interaction: discord.Interaction) -> None:
+        channel, user = str(interaction.channel_id), str(interaction.user.id)
+        side = side_of(await games(interaction).game(channel), user)
+        outcome = await games(interaction).act(channel, user, Concede(side=side))
+        await interaction.response.send_message("\n".join(e.text for e in outcome.events))

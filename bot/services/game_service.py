@@ -31,6 +31,7 @@ class Outcome:
     state: GameState
     events: list[Event]
     version: int
+    window_deadline: datetime | None = None  # when the reaction window now open closes
 
 
 REACTION_SECONDS = range(15, 48 * 3600 + 1)  # a window lasts 15 s to 48 h
@@ -106,7 +107,7 @@ class GameService:
                         raise GameError("The game changed under this command: try again") from None
                     continue
                 self._follow_windows(channel_id, game.state, state, deadline)
-                return Outcome(stored.state, events, stored.version)
+                return Outcome(stored.state, events, stored.version, deadline)
         raise AssertionError("unreachable")
 
     def _follow_windows(

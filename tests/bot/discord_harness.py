@@ -81,12 +81,29 @@ class Harness:
         monkeypatch.setattr(HTTPClient, "request", http_request)
 
     async def slash(self, command: str, *, user: str, channel: str, **options: Any) -> list[dict[str, Any]]:
-        """Invoke ``/group sub`` as ``user`` in ``channel``; return what the bot sent."""
-        group, sub = command.split()
+        """Invoke ``/command`` or ``/group sub`` as ``user`` in ``channel``; return what the bot sent."""
+        return await self._interact(2, command, user, channel, [_option(k, v) for k, v in options.items()])
+
+    async def autocomplete(
+        self, command: str, option: str, typed: str, *, user: str, channel: str
+    ) -> list[str]:
+        """What the bot suggests while ``user`` types ``typed`` into ``option``: choice values."""
+        focused = {**_option(option, typed), "focused": True}
+        sent = await self._interact(4, command, user, channel, [focused])
+        (answer,) = [e for e in sent if e["route"].endswith("/callback")]
+        return [choice["value"] for choice in answer["payload"]["data"]["choices"]]
+
+    async def _interact(
+        self, kind: int, command: str, user: str, channel: str, options: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        names = command.split()
+        data: dict[str, Any] = {"id": str(next(_ids)), "name": names[0], "type": 1, "options": options}
+        if len(names) == 2:
+            data["options"] = [{"name": names[1], "type": 1, "options": options}]
         payload = {
             "id": str(next(_ids)),
             "application_id": APPLICATION,
-            "type": 2,
+            "type": kind,
             "token": "interaction-token",
             "version": 1,
             "guild_id": GUILD,
@@ -122,12 +139,7 @@ class Harness:
             "entitlements": [],
             "authorizing_integration_owners": {},
             "attachment_size_limit": 8_388_608,
-            "data": {
-                "id": str(next(_ids)),
-                "name": group,
-                "type": 1,
-                "options": [{"name": sub, "type": 1, "options": [_option(k, v) for k, v in options.items()]}],
-            },
+            "data": data,
         }
         before = len(self.sent)
         self.client._connection.parse_interaction_create(payload)

@@ -1,0 +1,228 @@
+"""Playing by slash commands: /act, /cmt, /fallback, /pass, /react, /noreact, /choose."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import discord
+from discord import app_commands
+
+from bot.discord_adapter.common import games, side_of, summary
+from bot.services.game_service import GameError, Outcome
+from bot.text_orders import find_unit, parse_path
+from engine.commands import (
+    ChooseInitiative,
+    ChooseTarget,
+    Command,
+    Declare,
+    DeclineReaction,
+    FallBackOrder,
+    Fire,
+    MoraleTestOrder,
+    Move,
+    Order,
+    PassInitiative,
+    React,
+    RemoveMarkers,
+    UnitOrder,
+)
+from engine.errors import IllegalCommand
+from engine.game_state import GameState
+from engine.state import Phase
+
+DISCORD_TEXT_LIMIT = 2000
+
+
+def report(outcome: Outcome) -> str:
+    """What happened, the game header, and whose reaction window is open until when."""
+    text = "\n".join(event.text for event in outcome.events) + "\n\n" + summary(outcome.state)
+    pending = outcome.state.pending
+    if outcome.state.phase is Phase.REACTION and pending and outcome.window_deadline:
+        reactors = " ".join(f"<@{p}>" for p in outcome.state.sides[pending.reactor_side].players)
+        closes = int(outcome.window_deadline.timestamp())
+        text += f"\n{reactors} may react until <t:{closes}:R>: /react or /noreact"
+    if len(text) > DISCORD_TEXT_LIMIT:
+        text = text[: DISCORD_TEXT_LIMIT - 40] + "\n… (the rest is in /game log)"
+    return text
+
+
+async def play(interaction: discord.Interaction, build) -> None:
+    """Load the game, turn the options into a command for the user's side, apply and report."""
+    channel, user = str(interaction.channel_id), str(interaction.user.id)
+    service = games(interaction)
+    state = await service.game(channel)
+    side = side_of(state, user)
+    try:
+        command: Command = build(state, side)
+    except IllegalCommand as problem:
+        raise GameError(str(problem)) from problem
+    outcome = await service.act(channel, user, command)
+    await interaction.response.send_message(report(outcome))
+
+
+def unit_order(
+    state: GameState,
+    side: str,
+    unit: str,
+    move: str | None,
+    fire: str | None,
+    first: str,
+    rapid: bool,
+    reverse: bool,
+) -> UnitOrder:
+    actions: list = []
+    if move:
+        actions.append(Move(path=parse_path(move), rapid=rapid, reverse=reverse))
+    if fire:
+        shot = Fire(target=find_unit(state, fire))
+        actions.insert(0 if first == "fire" else len(actions), shot)
+    if not actions:
+        raise IllegalCommand("Say what the unit does: a move, a target to fire at, or both")
+    return UnitOrder(unit=find_unit(state, unit, side), actions=tuple(actions))
+
+
+async def _units(interaction: discord.Interaction, current: str, own: bool) -> list[app_commands.Choice[str]]:
+    """Autocomplete (no deferring, at most 25): the user's units, or the enemy's."""
+    try:
+        state = await games(interaction).game(str(interaction.channel_id))
+        side = side_of(state, str(interaction.user.id))
+    except GameError:
+        return []
+    wanted = current.casefold()
+    choices = [
+        app_commands.Choice(name=f"{u.name} ({u.profile.name})"[:100], value=u.id)
+        for u in state.units.values()
+        if u.on_table and (u.side == side) == own and wanted in (u.id + u.name.casefold())
+    ]
+    return choices[:25]
+
+
+async def own_units(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    return await _units(interaction, current, own=True)
+
+
+async def enemy_units(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    return await _units(interaction, current, own=False)
+
+
+POSITION = "x,y in inches or a grid square like D3; separate waypoints with ;"
+
+
+@app_commands.command(name="act", description="Activate a unit: move and/or fire")
+@app_commands.describe(
+    unit="Your unit",
+    move=f"Where to ({POSITION})",
+    fire="The enemy to fire at",
+    first="With a move and a shot, which comes first",
+    rapid="Rapid move (no firing)",
+    reverse="Move in reverse (vehicles)",
+)
+@app_commands.autocomplete(unit=own_units, fire=enemy_units)
+async def act(
+    interaction: discord.Interaction,
+    unit: str,
+    move: str | None = None,
+    fire: str | None = None,
+    first: Literal["move", "fire"] = "move",
+    rapid: bool = False,
+    reverse: bool = False,
+) -> None:
+    await play(
+        interaction,
+        lambda state, side: Declare(
+            side=side, order=unit_order(state, side, unit, move, fire, first, rapid, reverse)
+        ),
+    )
+
+
+@app_commands.command(name="initiative", description="Having won the initiative, start or pass it over")
+async def initiative(interaction: discord.Interaction, choice: Literal["start", "pass"]) -> None:
+    await play(interaction, lambda state, side: ChooseInitiative(side=side, go_first=choice == "start"))
+
+
+@app_commands.command(name="cmt", description="Spend a token on a Company Morale Test")
+async def cmt(interaction: discord.Interaction) -> None:
+    await play(interaction, lambda state, side: Declare(side=side, order=MoraleTestOrder()))
+
+
+@app_commands.command(name="fallback", description="Fall back with a unit, away from the enemy")
+@app_commands.describe(
+    unit="Your unit", to=f"Where to ({POSITION})", reverse="Reverse (vehicles, normal rate)"
+)
+@app_commands.autocomplete(unit=own_units)
+async def fallback(interaction: discord.Interaction, unit: str, to: str, reverse: bool = False) -> None:
+    await play(
+        interaction,
+        lambda state, side: Declare(
+            side=side,
+            order=FallBackOrder(unit=find_unit(state, unit, side), path=parse_path(to), reverse=reverse),
+        ),
+    )
+
+
+@app_commands.command(name="pass", description="Pass the initiative to the other side")
+async def pass_initiative(interaction: discord.Interaction) -> None:
+    await play(interaction, lambda state, side: PassInitiative(side=side))
+
+
+def _window(state: GameState) -> int:
+    if state.phase is not Phase.REACTION or state.pending is None:
+        raise IllegalCommand("No reaction window is open")
+    return state.pending.window
+
+
+@app_commands.command(name="react", description="React to the enemy's declared action")
+@app_commands.describe(
+    unit="Your reacting unit (leave empty with cmt)",
+    move=f"Where to ({POSITION})",
+    fire="The enemy to fire at",
+    first="With a move and a shot, which comes first",
+    cmt="React with a Company Morale Test instead",
+)
+@app_commands.autocomplete(unit=own_units, fire=enemy_units)
+async def react(
+    interaction: discord.Interaction,
+    unit: str | None = None,
+    move: str | None = None,
+    fire: str | None = None,
+    first: Literal["move", "fire"] = "move",
+    cmt: bool = False,
+) -> None:
+    def build(state: GameState, side: str) -> React:
+        order: Order
+        if cmt:
+            order = MoraleTestOrder()
+        elif unit:
+            order = unit_order(state, side, unit, move, fire, first, False, False)
+        else:
+            raise IllegalCommand("Name the reacting unit, or set cmt")
+        return React(side=side, window=_window(state), order=order)
+
+    await play(interaction, build)
+
+
+@app_commands.command(name="noreact", description="Let the enemy's declared action go ahead")
+async def noreact(interaction: discord.Interaction) -> None:
+    await play(interaction, lambda state, side: DeclineReaction(side=side, window=_window(state)))
+
+
+@app_commands.command(
+    name="choose", description="Answer a choice: the unit that loses markers, or a new target"
+)
+@app_commands.describe(unit="The unit chosen (leave empty to waste a shot)")
+async def choose(interaction: discord.Interaction, unit: str | None = None) -> None:
+    def build(state: GameState, side: str) -> Command:
+        choice = state.pending.choice if state.pending else None
+        if choice is None:
+            raise IllegalCommand("Nothing is waiting to be chosen")
+        picked = find_unit(state, unit) if unit else None
+        if choice.kind == "remove_markers":
+            if picked is None:
+                raise IllegalCommand("Choose the unit that loses its markers")
+            return RemoveMarkers(side=side, unit=picked)
+        return ChooseTarget(side=side, target=picked)
+
+    await play(interaction, build)
+
+
+PLAY_COMMANDS = (initiative, act, cmt, fallback, pass_initiative, react, noreact, choose)

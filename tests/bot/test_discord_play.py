@@ -1,0 +1,73 @@
+"""Playing Iron Cross by slash commands, through the real discord.py command tree."""
+
+import pytest
+
+from bot.discord_adapter.client import IronCrossBot
+from bot.services.game_service import GameService
+from bot.storage.store import GameStore
+from engine.dice import ScriptedDice, d6
+from engine.runtime import VirtualClock
+from tests.bot.discord_harness import Harness, reply
+
+ANN, OTTO, EVE = "301", "302", "303"
+
+
+@pytest.fixture
+async def table(tmp_path, monkeypatch):
+    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")
+    bot = IronCrossBot(GameService(store, clock=VirtualClock()))
+    await bot._async_setup_hook()
+    discord = Harness(bot, monkeypatch)
+    await discord.slash("game new", user=ANN, channel="1")
+    await discord.slash("game join", user=ANN, channel="1", side="allies")
+    await discord.slash("game join", user=OTTO, channel="1", side="axis")
+    bot.games.dice = lambda: ScriptedDice([d6(2), d6(5)])
+    await discord.slash("game start", user=OTTO, channel="1")
+    bot.games.dice = lambda: ScriptedDice([])
+    yield bot, discord
+    await bot.games.close()
+    await store.close()
+
+
+async def test_declare_then_the_other_side_is_told_its_window_and_answers(table):
+    bot, discord = table
+    text, _ = reply(await discord.slash("initiative", user=OTTO, channel="1", choice="start"))
+    assert "axis starts as the active player" in text
+    text, private = reply(await discord.slash("act", user=OTTO, channel="1", unit="Gruppe 3", move="50,39"))
+    assert not private and "axis declares: Gruppe 3: move to (50, 39)" in text
+    deadline = int(bot.games.clock.now().timestamp()) + 120
+    assert f"<@{ANN}> may react until <t:{deadline}:R>" in text
+    text, private = reply(await discord.slash("act", user=ANN, channel="1", unit="sherman-1", move="12,12"))
+    assert private and "Wait: a reaction window is open" in text
+    text, _ = reply(await discord.slash("noreact", user=ANN, channel="1"))
+    assert 'allies does not react\nGruppe 3 moves 3.0" to (50, 39)' in text
+    text, private = reply(await discord.slash("game log", user=EVE, channel="1"))
+    assert private and 'Gruppe 3 moves 3.0"' in text
+
+
+async def test_moves_by_grid_square_and_refusals_explain_themselves(table):
+    bot, discord = table
+    await discord.slash("initiative", user=OTTO, channel="1", choice="start")
+    text, private = reply(await discord.slash("act", user=OTTO, channel="1", unit="gruppe-3", move="north"))
+    assert private and "is not a position" in text
+    text, private = reply(await discord.slash("act", user=OTTO, channel="1", unit="sherman-1", move="12,12"))
+    assert private and "No unit called 'sherman-1'" in text
+    text, private = reply(await discord.slash("act", user=EVE, channel="1", unit="gruppe-3", move="I7"))
+    assert private and "You are not playing in this game" in text
+    text, _ = reply(await discord.slash("act", user=OTTO, channel="1", unit="gruppe-3", move="I7"))
+    assert "move to (51, 39)" in text
+
+
+async def test_autocomplete_offers_own_units_for_unit_and_enemies_for_fire(table):
+    bot, discord = table
+    own = await discord.autocomplete("act", "unit", "gru", user=OTTO, channel="1")
+    assert own == ["gruppe-1", "gruppe-2", "gruppe-3"]
+    enemies = await discord.autocomplete("act", "fire", "sher", user=OTTO, channel="1")
+    assert enemies == ["sherman-1", "sherman-2"]
+    assert await discord.autocomplete("act", "unit", "", user=EVE, channel="1") == []
+
+
+async def test_concede_ends_the_game(table):
+    bot, discord = table
+    text, _ = reply(await discord.slash("game concede", user=ANN, channel="1"))
+    assert "Game over: axis wins (allies conceded)" in text
