@@ -9,6 +9,7 @@ from discord import app_commands
 
 from bot.discord_adapter.game_commands import GameCommands
 from bot.discord_adapter.play_commands import PLAY_COMMANDS
+from bot.discord_adapter.reaction_buttons import NoReactionButton, ReactButton
 from bot.services.game_service import GameError, GameService, Outcome
 
 log = logging.getLogger(__name__)
@@ -27,6 +28,7 @@ class IronCrossBot(discord.Client):
         self.tree.add_command(GameCommands())
         for command in PLAY_COMMANDS:
             self.tree.add_command(command)
+        self.add_dynamic_items(ReactButton, NoReactionButton)
 
     async def setup_hook(self) -> None:
         """Re-arm stored reaction windows; sync the slash commands only when asked (Discord

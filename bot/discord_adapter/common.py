@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import discord
 
-from bot.services.game_service import GameError, GameService
+from bot.services.game_service import GameError, GameService, Outcome
+from bot.text_orders import find_unit, parse_path
+from engine.commands import Fire, Move, UnitOrder
+from engine.errors import IllegalCommand
 from engine.game import awaiting
 from engine.game_state import GameState
+from engine.state import Phase
+
+DISCORD_TEXT_LIMIT = 2000
 
 
 def games(interaction: discord.Interaction) -> GameService:
@@ -34,3 +40,37 @@ def side_of(state: GameState, user_id: str) -> str:
         if user_id in side.players:
             return name
     raise GameError("You are not playing in this game: take a side with /game join")
+
+
+def report(outcome: Outcome) -> str:
+    """What happened, the game header, and whose reaction window is open until when."""
+    text = "\n".join(event.text for event in outcome.events) + "\n\n" + summary(outcome.state)
+    pending = outcome.state.pending
+    if outcome.state.phase is Phase.REACTION and pending and outcome.window_deadline:
+        reactors = " ".join(f"<@{p}>" for p in outcome.state.sides[pending.reactor_side].players)
+        closes = int(outcome.window_deadline.timestamp())
+        text += f"\n{reactors} may react until <t:{closes}:R>: /react or /noreact"
+    if len(text) > DISCORD_TEXT_LIMIT:
+        text = text[: DISCORD_TEXT_LIMIT - 40] + "\n… (the rest is in /game log)"
+    return text
+
+
+def unit_order(
+    state: GameState,
+    side: str,
+    unit: str,
+    move: str | None,
+    fire: str | None,
+    first: str,
+    rapid: bool,
+    reverse: bool,
+) -> UnitOrder:
+    actions: list = []
+    if move:
+        actions.append(Move(path=parse_path(move), rapid=rapid, reverse=reverse))
+    if fire:
+        shot = Fire(target=find_unit(state, fire))
+        actions.insert(0 if first == "fire" else len(actions), shot)
+    if not actions:
+        raise IllegalCommand("Say what the unit does: a move, a target to fire at, or both")
+    return UnitOrder(unit=find_unit(state, unit, side), actions=tuple(actions))

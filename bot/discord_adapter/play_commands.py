@@ -7,8 +7,9 @@ from typing import Literal
 import discord
 from discord import app_commands
 
-from bot.discord_adapter.common import games, side_of, summary
-from bot.services.game_service import GameError, Outcome
+from bot.discord_adapter.common import games, report, side_of, unit_order
+from bot.discord_adapter.reaction_buttons import reaction_view
+from bot.services.game_service import GameError
 from bot.text_orders import find_unit, parse_path
 from engine.commands import (
     ChooseInitiative,
@@ -17,33 +18,15 @@ from engine.commands import (
     Declare,
     DeclineReaction,
     FallBackOrder,
-    Fire,
     MoraleTestOrder,
-    Move,
     Order,
     PassInitiative,
     React,
     RemoveMarkers,
-    UnitOrder,
 )
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
 from engine.state import Phase
-
-DISCORD_TEXT_LIMIT = 2000
-
-
-def report(outcome: Outcome) -> str:
-    """What happened, the game header, and whose reaction window is open until when."""
-    text = "\n".join(event.text for event in outcome.events) + "\n\n" + summary(outcome.state)
-    pending = outcome.state.pending
-    if outcome.state.phase is Phase.REACTION and pending and outcome.window_deadline:
-        reactors = " ".join(f"<@{p}>" for p in outcome.state.sides[pending.reactor_side].players)
-        closes = int(outcome.window_deadline.timestamp())
-        text += f"\n{reactors} may react until <t:{closes}:R>: /react or /noreact"
-    if len(text) > DISCORD_TEXT_LIMIT:
-        text = text[: DISCORD_TEXT_LIMIT - 40] + "\n… (the rest is in /game log)"
-    return text
 
 
 async def play(interaction: discord.Interaction, build) -> None:
@@ -57,28 +40,7 @@ async def play(interaction: discord.Interaction, build) -> None:
     except IllegalCommand as problem:
         raise GameError(str(problem)) from problem
     outcome = await service.act(channel, user, command)
-    await interaction.response.send_message(report(outcome))
-
-
-def unit_order(
-    state: GameState,
-    side: str,
-    unit: str,
-    move: str | None,
-    fire: str | None,
-    first: str,
-    rapid: bool,
-    reverse: bool,
-) -> UnitOrder:
-    actions: list = []
-    if move:
-        actions.append(Move(path=parse_path(move), rapid=rapid, reverse=reverse))
-    if fire:
-        shot = Fire(target=find_unit(state, fire))
-        actions.insert(0 if first == "fire" else len(actions), shot)
-    if not actions:
-        raise IllegalCommand("Say what the unit does: a move, a target to fire at, or both")
-    return UnitOrder(unit=find_unit(state, unit, side), actions=tuple(actions))
+    await interaction.response.send_message(report(outcome), view=reaction_view(outcome.state, channel))
 
 
 async def _units(interaction: discord.Interaction, current: str, own: bool) -> list[app_commands.Choice[str]]:

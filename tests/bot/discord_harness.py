@@ -13,6 +13,7 @@ from discord.http import HTTPClient
 from discord.webhook.async_ import AsyncWebhookAdapter
 
 GUILD = "100"
+_HANDLERS = ("CommandTree-invoker", "discord-ui")
 APPLICATION = "200"
 _ids = itertools.count(10_000)
 
@@ -93,6 +94,24 @@ class Harness:
         (answer,) = [e for e in sent if e["route"].endswith("/callback")]
         return [choice["value"] for choice in answer["payload"]["data"]["choices"]]
 
+    async def click(self, button: dict[str, Any], *, user: str, channel: str) -> list[dict[str, Any]]:
+        """Click a button the bot sent (as found by :func:`buttons`)."""
+        message = _message(int(channel), "")
+        message["components"] = [{"type": 1, "components": [button]}]
+        data = {"custom_id": button["custom_id"], "component_type": 2}
+        return await self._dispatch(self._payload(3, user, channel, data, message=message))
+
+    async def submit(self, form: dict[str, Any], values: dict[str, str], *, user: str, channel: str):
+        """Submit a form (modal) the bot opened, filling inputs whose label starts with a key."""
+        rows = []
+        for text_input in _inputs(form):
+            value = next((v for k, v in values.items() if text_input["label"].startswith(k)), "")
+            rows.append(
+                {"type": 1, "components": [{"type": 4, "custom_id": text_input["custom_id"], "value": value}]}
+            )
+        data = {"custom_id": form["custom_id"], "components": rows}
+        return await self._dispatch(self._payload(5, user, channel, data))
+
     async def _interact(
         self, kind: int, command: str, user: str, channel: str, options: list[dict[str, Any]]
     ) -> list[dict[str, Any]]:
@@ -100,7 +119,13 @@ class Harness:
         data: dict[str, Any] = {"id": str(next(_ids)), "name": names[0], "type": 1, "options": options}
         if len(names) == 2:
             data["options"] = [{"name": names[1], "type": 1, "options": options}]
-        payload = {
+        return await self._dispatch(self._payload(kind, user, channel, data))
+
+    def _payload(
+        self, kind: int, user: str, channel: str, data: dict[str, Any], **extra: Any
+    ) -> dict[str, Any]:
+        return {
+            **extra,
             "id": str(next(_ids)),
             "application_id": APPLICATION,
             "type": kind,
@@ -141,10 +166,14 @@ class Harness:
             "attachment_size_limit": 8_388_608,
             "data": data,
         }
+
+    async def _dispatch(self, payload: dict[str, Any]) -> list[dict[str, Any]]:
         before = len(self.sent)
         self.client._connection.parse_interaction_create(payload)
-        pending = [t for t in asyncio.all_tasks() if t.get_name() == "CommandTree-invoker"]
-        await asyncio.gather(*pending)
+        while pending := [
+            t for t in asyncio.all_tasks() if t.get_name().startswith(_HANDLERS) and not t.done()
+        ]:
+            await asyncio.gather(*pending)
         return self.sent[before:]
 
 
@@ -155,3 +184,31 @@ def reply(sent: list[dict[str, Any]]) -> tuple[str, bool]:
             data = entry["payload"]["data"]
             return data.get("content", ""), bool(data.get("flags", 0) & 64)
     raise AssertionError(f"no interaction reply in {sent}")
+
+
+def buttons(sent: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The buttons of the interaction reply, by label."""
+    found = {}
+    for entry in sent:
+        if entry["route"].endswith("/callback"):
+            for row in entry["payload"]["data"].get("components", []):
+                for item in row.get("components", []):
+                    found[item["label"]] = item
+    return found
+
+
+def form(sent: list[dict[str, Any]]) -> dict[str, Any]:
+    """The form (modal) the bot opened in answer to a click."""
+    for entry in sent:
+        if entry["route"].endswith("/callback") and entry["payload"]["type"] == 9:
+            return entry["payload"]["data"]
+    raise AssertionError(f"no form was opened in {sent}")
+
+
+def _inputs(form: dict[str, Any]) -> list[dict[str, Any]]:
+    inputs = []
+    for row in form["components"]:
+        for item in row.get("components", []) or [row.get("component", {})]:
+            if item.get("type") == 4:
+                inputs.append({**item, "label": item.get("label") or row.get("label", "")})
+    return inputs

@@ -1,0 +1,113 @@
+"""The buttons under a declaration: React (opens a short form) and No reaction.
+
+They are persistent ``DynamicItem``s: the custom id ``ic:<channel>:<window>:<action>`` carries
+everything needed, so a click works after a restart, and a click on a closed window is refused
+by the engine like any stale answer.
+"""
+
+from __future__ import annotations
+
+import discord
+
+from bot.discord_adapter.common import games, report, side_of, unit_order
+from bot.services.game_service import GameError
+from engine.commands import DeclineReaction, MoraleTestOrder, Order, React
+from engine.errors import IllegalCommand
+from engine.game_state import GameState
+
+ID = r"ic:(?P<channel>[0-9]+):(?P<window>[0-9]+)"
+
+
+async def answer(interaction: discord.Interaction, window: int, build) -> None:
+    """Apply the user's answer to the window; refusals go to the user alone."""
+    channel, user = str(interaction.channel_id), str(interaction.user.id)
+    try:
+        state = await games(interaction).game(channel)
+        side = side_of(state, user)
+        command = build(state, side)
+        outcome = await games(interaction).act(channel, user, command)
+    except (GameError, IllegalCommand) as problem:
+        await interaction.response.send_message(str(problem), ephemeral=True)
+        return
+    await interaction.response.send_message(report(outcome), view=reaction_view(outcome.state, channel))
+
+
+def reaction_view(state: GameState, channel_id: str) -> discord.ui.View | discord.utils.MISSING:
+    """The two buttons, while a reaction window is open; otherwise no view."""
+    if state.pending is None or state.phase.value != "reaction":
+        return discord.utils.MISSING
+    view = discord.ui.View(timeout=None)
+    view.add_item(ReactButton(int(channel_id), state.pending.window))
+    view.add_item(NoReactionButton(int(channel_id), state.pending.window))
+    return view
+
+
+class NoReactionButton(discord.ui.DynamicItem[discord.ui.Button], template=ID + r":noreact"):
+    def __init__(self, channel_id: int, window: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="No reaction",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"ic:{channel_id}:{window}:noreact",
+            )
+        )
+        self.window = window
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["channel"]), int(match["window"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await answer(
+            interaction, self.window, lambda state, side: DeclineReaction(side=side, window=self.window)
+        )
+
+
+class ReactButton(discord.ui.DynamicItem[discord.ui.Button], template=ID + r":react"):
+    def __init__(self, channel_id: int, window: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="React", style=discord.ButtonStyle.primary, custom_id=f"ic:{channel_id}:{window}:react"
+            )
+        )
+        self.window = window
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["channel"]), int(match["window"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(ReactionForm(self.window))
+
+
+class ReactionForm(discord.ui.Modal, title="React"):
+    """The reaction, typed like /react: a unit and its move and/or target, or cmt."""
+
+    unit = discord.ui.TextInput(label="Reacting unit, or cmt for a Company Morale Test", max_length=60)
+    move = discord.ui.TextInput(label="Move to (x,y or a grid square like D3)", required=False, max_length=60)
+    fire = discord.ui.TextInput(label="Fire at", required=False, max_length=60)
+    first = discord.ui.TextInput(label="First: move or fire", required=False, default="move", max_length=4)
+
+    def __init__(self, window: int) -> None:
+        super().__init__(timeout=None)
+        self.window = window
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        def build(state: GameState, side: str) -> React:
+            order: Order
+            if self.unit.value.strip().casefold() == "cmt":
+                order = MoraleTestOrder()
+            else:
+                order = unit_order(
+                    state,
+                    side,
+                    self.unit.value,
+                    self.move.value or None,
+                    self.fire.value or None,
+                    "fire" if self.first.value.strip().casefold() == "fire" else "move",
+                    False,
+                    False,
+                )
+            return React(side=side, window=self.window, order=order)
+
+        await answer(interaction, self.window, build)

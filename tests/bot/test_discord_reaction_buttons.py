@@ -1,0 +1,72 @@
+"""The React / No reaction buttons under a declaration: persistent, and refused once stale."""
+
+import pytest
+
+from bot.discord_adapter.client import IronCrossBot
+from bot.services.game_service import GameService
+from bot.storage.store import GameStore
+from engine.dice import ScriptedDice, d6, d10
+from engine.runtime import VirtualClock
+from tests.bot.discord_harness import Harness, buttons, form, reply
+
+ANN, OTTO = "301", "302"
+
+
+async def fresh_bot(url, monkeypatch):
+    store = await GameStore.open(url)
+    bot = IronCrossBot(GameService(store, clock=VirtualClock()))
+    await bot._async_setup_hook()
+    return bot, Harness(bot, monkeypatch)
+
+
+@pytest.fixture
+async def declared(tmp_path, monkeypatch):
+    url = f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"
+    bot, discord = await fresh_bot(url, monkeypatch)
+    await discord.slash("game new", user=ANN, channel="1")
+    await discord.slash("game join", user=ANN, channel="1", side="allies")
+    await discord.slash("game join", user=OTTO, channel="1", side="axis")
+    bot.games.dice = lambda: ScriptedDice([d6(2), d6(5)])
+    await discord.slash("game start", user=OTTO, channel="1")
+    bot.games.dice = lambda: ScriptedDice([])
+    await discord.slash("initiative", user=OTTO, channel="1", choice="start")
+    sent = await discord.slash("act", user=OTTO, channel="1", unit="gruppe-3", move="50,39")
+    yield bot, discord, buttons(sent), url
+    await bot.games.close()
+    await bot.games.store.close()
+
+
+async def test_a_declaration_carries_persistent_react_and_no_reaction_buttons(declared):
+    bot, discord, shown, _ = declared
+    assert {label: b["custom_id"] for label, b in shown.items()} == {
+        "React": "ic:1:1:react",
+        "No reaction": "ic:1:1:noreact",
+    }
+    text, private = reply(await discord.click(shown["No reaction"], user=OTTO, channel="1"))
+    assert private and "Only allies may react" in text
+    text, _ = reply(await discord.click(shown["No reaction"], user=ANN, channel="1"))
+    assert "allies does not react" in text
+    text, private = reply(await discord.click(shown["No reaction"], user=ANN, channel="1"))
+    assert private and "No reaction window is open" in text
+
+
+async def test_the_buttons_still_work_after_a_restart(declared, monkeypatch):
+    bot, discord, shown, url = declared
+    await bot.games.close()
+    restarted, discord = await fresh_bot(url, monkeypatch)
+    text, _ = reply(await discord.click(shown["No reaction"], user=ANN, channel="1"))
+    assert 'Gruppe 3 moves 3.0" to (50, 39)' in text
+    await restarted.games.close()
+    await restarted.games.store.close()
+
+
+async def test_react_opens_a_form_whose_answer_is_the_reaction(declared):
+    bot, discord, shown, _ = declared
+    opened = form(await discord.click(shown["React"], user=ANN, channel="1"))
+    bot.games.dice = lambda: ScriptedDice([d6(5), d10(2)])
+    answer = {"Reacting unit": "Sherman 2", "Fire at": "gruppe-3"}
+    text, _ = reply(await discord.submit(opened, answer, user=ANN, channel="1"))
+    assert (
+        "allies reacts with Sherman 2: fire at Gruppe 3: needs 4+ (+1 vehicle reacting to infantry)" in text
+    )
+    assert "Sherman 2 fires at Gruppe 3" in text and 'Gruppe 3 moves 3.0" to (50, 39)' in text
