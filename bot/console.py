@@ -13,7 +13,7 @@ from typing import TextIO
 
 from bot.services.game_service import GameError, GameService, Outcome
 from bot.storage.store import GameStore
-from bot.text_orders import find_unit, parse_path, parse_point
+from bot.text_orders import find_unit, parse_move, parse_path, parse_point
 from engine.commands import (
     ChooseInitiative,
     ChooseTarget,
@@ -99,7 +99,7 @@ class ConsoleTable:
             if key == "move":
                 actions.append(
                     Move(
-                        path=parse_path(value),
+                        path=parse_move(self.state, unit, value),
                         rapid="rapid" in flags,
                         road="road" in flags,
                         reverse="reverse" in flags,

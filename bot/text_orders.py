@@ -2,12 +2,14 @@
 
 Positions are table inches ``x,y`` or a grid square such as ``D3`` (6" squares, columns A, B,
 C... from the left edge, rows 1, 2, 3... from the near edge), meaning the square's centre,
-optionally with an offset in inches: ``D3+1,-2``.
+optionally with an offset in inches: ``D3+1,-2``. A move may also be given as a distance
+toward a unit: ``6 toward panzer-iv``.
 """
 
 from __future__ import annotations
 
 import difflib
+import math
 import re
 
 from engine.errors import IllegalCommand
@@ -15,6 +17,7 @@ from engine.game_state import GameState
 from engine.state import Point
 
 GRID = 6.0
+_TOWARD = re.compile(r"^(\d+(?:\.\d+)?)\s*(?:\"|in)?\s+toward\s+(.+)$", re.IGNORECASE)
 _SQUARE = re.compile(r"^([A-Za-z])(\d{1,2})(?:\+(-?\d+(?:\.\d+)?),(-?\d+(?:\.\d+)?))?$")
 
 
@@ -38,6 +41,25 @@ def parse_point(text: str) -> Point:
 def parse_path(text: str) -> tuple[Point, ...]:
     """Waypoints separated by ``;``."""
     return tuple(parse_point(part) for part in text.split(";") if part.strip())
+
+
+def parse_move(state: GameState, unit_id: str, text: str) -> tuple[Point, ...]:
+    """A move's waypoints, or a straight move of some inches toward a unit."""
+    toward = _TOWARD.match(text.strip())
+    if not toward:
+        return parse_path(text)
+    unit = state.units[unit_id]
+    start = state.units[unit.embarked_in].position if unit.embarked_in else unit.position
+    goal = state.units[find_unit(state, toward.group(2))].position
+    gap = math.dist((start.x, start.y), (goal.x, goal.y))
+    if gap == 0:
+        raise IllegalCommand("That unit is already there")
+    step = min(float(toward.group(1)), gap) / gap
+    return (
+        Point(
+            x=round(start.x + (goal.x - start.x) * step, 2), y=round(start.y + (goal.y - start.y) * step, 2)
+        ),
+    )
 
 
 def find_unit(state: GameState, name: str, side: str | None = None) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 
 from bot.services.game_service import GameError, GameService, Outcome
-from bot.text_orders import find_unit, parse_path
+from bot.text_orders import find_unit, parse_move
 from engine.commands import Fire, Move, UnitOrder
 from engine.errors import IllegalCommand
 from engine.game import awaiting
@@ -65,12 +65,13 @@ def unit_order(
     rapid: bool,
     reverse: bool,
 ) -> UnitOrder:
+    unit_id = find_unit(state, unit, side)
     actions: list = []
     if move:
-        actions.append(Move(path=parse_path(move), rapid=rapid, reverse=reverse))
+        actions.append(Move(path=parse_move(state, unit_id, move), rapid=rapid, reverse=reverse))
     if fire:
         shot = Fire(target=find_unit(state, fire))
         actions.insert(0 if first == "fire" else len(actions), shot)
     if not actions:
         raise IllegalCommand("Say what the unit does: a move, a target to fire at, or both")
-    return UnitOrder(unit=find_unit(state, unit, side), actions=tuple(actions))
+    return UnitOrder(unit=unit_id, actions=tuple(actions))

@@ -2,7 +2,7 @@
 
 import pytest
 
-from bot.text_orders import find_unit, parse_path, parse_point
+from bot.text_orders import find_unit, parse_move, parse_path, parse_point
 from engine.errors import IllegalCommand
 from engine.quick_battle import quick_battle
 from engine.state import Point
@@ -30,3 +30,12 @@ def test_unit_names_by_id_or_name_with_suggestions():
         find_unit(state, "shermann")
     with pytest.raises(IllegalCommand, match="No unit called 'sherman-1'"):
         find_unit(state, "sherman-1", side="axis")
+
+
+def test_a_move_toward_a_unit_goes_that_far_on_the_straight_line():
+    state = quick_battle()  # Sherman 1 at (12, 8); Panzer IV at (14, 40)
+    (end,) = parse_move(state, "sherman-1", "10 toward Panzer IV")
+    assert (end.x, end.y) == (12.62, 17.98)
+    (stop,) = parse_move(state, "sherman-1", '50" toward panzer-iv')
+    assert (stop.x, stop.y) == (14, 40)
+    assert parse_move(state, "sherman-1", "D3") == (Point(x=21, y=15),)
