@@ -7,6 +7,7 @@ would. Lines look like the Discord commands: ``/act sherman-1 move:20,14 fire:pa
 from __future__ import annotations
 
 import asyncio
+import logging
 import shlex
 from collections.abc import Callable
 from typing import TextIO
@@ -40,6 +41,8 @@ from engine.errors import IllegalCommand
 from engine.game import awaiting
 from engine.game_state import GameState
 from engine.state import Phase
+
+log = logging.getLogger(__name__)
 
 HELP = """\
 Commands (they act for the side the game is waiting for):
@@ -232,6 +235,9 @@ class ConsoleTable:
             outcome = await self.service.act(self.CHANNEL, self.PLAYER, command)
         except (IllegalCommand, GameError) as problem:
             return f"Not allowed: {problem}"
+        except Exception:
+            log.exception("console command failed: %s", line)
+            return "Something went wrong on our side; the game was not changed."
         self.state = outcome.state
         lines = [event.text for event in outcome.events]
         self.log.extend(lines)

@@ -34,3 +34,15 @@ async def test_console_explains_bad_input_and_changes_nothing(tmp_path):
     assert "Not allowed: 'abc' is not a position" in out
     assert "Not allowed: Unknown command /frobnicate" in out
     assert "Not allowed: A game is already running" in out
+
+
+async def test_an_unexpected_failure_is_reported_and_the_session_goes_on(tmp_path, monkeypatch):
+    from bot.services.game_service import GameService
+
+    async def broken(self, channel_id, user_id, command):
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(GameService, "act", broken)
+    out = await run("/start\n/units\n", f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
+    assert "Something went wrong on our side; the game was not changed." in out
+    assert "sherman-1" in out  # the next line was still answered
