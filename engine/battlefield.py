@@ -110,6 +110,3 @@ def tokens_for_turn(state: GameState, side: str) -> int:
 def lost_break_points(state: GameState, side: str) -> int:
     return sum(u.profile.break_points for u in state.units_of(side) if u.destroyed)
 
-
-def total_break_points(state: GameState, side: str) -> int:
-    return sum(u.profile.break_points for u in state.units_of(side))

@@ -119,7 +119,6 @@ class IAWUpgrade(BaseModel):
     weapon: int
     cost: int
     limit: str = Field(pattern="^(all|half)$")  # all detachments, or up to half of them
-    range_inches: float = 8.0
 
 
 class Orbat(BaseModel):
