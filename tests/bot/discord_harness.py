@@ -12,6 +12,12 @@ import discord
 from discord.http import HTTPClient
 from discord.webhook.async_ import AsyncWebhookAdapter
 
+from bot.discord_adapter.client import IronCrossBot
+from bot.services.game_service import GameService
+from bot.storage.store import GameStore
+from engine.dice import ScriptedDice, d6
+from engine.runtime import VirtualClock
+
 GUILD = "100"
 _HANDLERS = ("CommandTree-invoker", "discord-ui")
 APPLICATION = "200"
@@ -212,3 +218,29 @@ def _inputs(form: dict[str, Any]) -> list[dict[str, Any]]:
             if item.get("type") == 4:
                 inputs.append({**item, "label": item.get("label") or row.get("label", "")})
     return inputs
+
+
+ANN, OTTO, EVE = "301", "302", "303"  # two players and a spectator
+
+
+async def open_bot(database_url: str, monkeypatch) -> tuple[IronCrossBot, Harness]:
+    """The bot on a real SQLite store and a virtual clock, ready to take interactions."""
+    store = await GameStore.open(database_url)
+    bot = IronCrossBot(GameService(store, clock=VirtualClock()))
+    await bot._async_setup_hook()
+    return bot, Harness(bot, monkeypatch)
+
+
+async def close_bot(bot: IronCrossBot) -> None:
+    await bot.games.close()
+    await bot.games.store.close()
+
+
+async def started_game(bot: IronCrossBot, discord: Harness, channel: str = "1") -> None:
+    """/game new, Ann joins allies, Otto joins axis, /game start: axis wins the initiative 5-2."""
+    await discord.slash("game new", user=ANN, channel=channel)
+    await discord.slash("game join", user=ANN, channel=channel, side="allies")
+    await discord.slash("game join", user=OTTO, channel=channel, side="axis")
+    bot.games.dice = lambda: ScriptedDice([d6(2), d6(5)])
+    await discord.slash("game start", user=OTTO, channel=channel)
+    bot.games.dice = lambda: ScriptedDice([])

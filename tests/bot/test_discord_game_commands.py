@@ -2,24 +2,15 @@
 
 import pytest
 
-from bot.discord_adapter.client import IronCrossBot
-from bot.services.game_service import GameService
-from bot.storage.store import GameStore
 from engine.dice import ScriptedDice, d6
-from engine.runtime import VirtualClock
-from tests.bot.discord_harness import Harness, reply
-
-ANN, OTTO, EVE = "301", "302", "303"
+from tests.bot.discord_harness import ANN, EVE, OTTO, close_bot, open_bot, reply
 
 
 @pytest.fixture
 async def discord_bot(tmp_path, monkeypatch):
-    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")
-    bot = IronCrossBot(GameService(store, clock=VirtualClock()))
-    await bot._async_setup_hook()
-    yield bot, Harness(bot, monkeypatch)
-    await bot.games.close()
-    await store.close()
+    bot, discord = await open_bot(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", monkeypatch)
+    yield bot, discord
+    await close_bot(bot)
 
 
 async def test_three_commands_from_an_empty_channel_to_the_initiative(discord_bot):

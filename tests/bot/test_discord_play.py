@@ -2,31 +2,15 @@
 
 import pytest
 
-from bot.discord_adapter.client import IronCrossBot
-from bot.services.game_service import GameService
-from bot.storage.store import GameStore
-from engine.dice import ScriptedDice, d6
-from engine.runtime import VirtualClock
-from tests.bot.discord_harness import Harness, reply
-
-ANN, OTTO, EVE = "301", "302", "303"
+from tests.bot.discord_harness import ANN, EVE, OTTO, close_bot, open_bot, reply, started_game
 
 
 @pytest.fixture
 async def table(tmp_path, monkeypatch):
-    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")
-    bot = IronCrossBot(GameService(store, clock=VirtualClock()))
-    await bot._async_setup_hook()
-    discord = Harness(bot, monkeypatch)
-    await discord.slash("game new", user=ANN, channel="1")
-    await discord.slash("game join", user=ANN, channel="1", side="allies")
-    await discord.slash("game join", user=OTTO, channel="1", side="axis")
-    bot.games.dice = lambda: ScriptedDice([d6(2), d6(5)])
-    await discord.slash("game start", user=OTTO, channel="1")
-    bot.games.dice = lambda: ScriptedDice([])
+    bot, discord = await open_bot(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", monkeypatch)
+    await started_game(bot, discord)
     yield bot, discord
-    await bot.games.close()
-    await store.close()
+    await close_bot(bot)
 
 
 async def test_declare_then_the_other_side_is_told_its_window_and_answers(table):

@@ -2,38 +2,19 @@
 
 import pytest
 
-from bot.discord_adapter.client import IronCrossBot
-from bot.services.game_service import GameService
-from bot.storage.store import GameStore
 from engine.dice import ScriptedDice, d6, d10
-from engine.runtime import VirtualClock
-from tests.bot.discord_harness import Harness, buttons, form, reply
-
-ANN, OTTO = "301", "302"
-
-
-async def fresh_bot(url, monkeypatch):
-    store = await GameStore.open(url)
-    bot = IronCrossBot(GameService(store, clock=VirtualClock()))
-    await bot._async_setup_hook()
-    return bot, Harness(bot, monkeypatch)
+from tests.bot.discord_harness import ANN, OTTO, buttons, close_bot, form, open_bot, reply, started_game
 
 
 @pytest.fixture
 async def declared(tmp_path, monkeypatch):
     url = f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"
-    bot, discord = await fresh_bot(url, monkeypatch)
-    await discord.slash("game new", user=ANN, channel="1")
-    await discord.slash("game join", user=ANN, channel="1", side="allies")
-    await discord.slash("game join", user=OTTO, channel="1", side="axis")
-    bot.games.dice = lambda: ScriptedDice([d6(2), d6(5)])
-    await discord.slash("game start", user=OTTO, channel="1")
-    bot.games.dice = lambda: ScriptedDice([])
+    bot, discord = await open_bot(url, monkeypatch)
+    await started_game(bot, discord)
     await discord.slash("initiative", user=OTTO, channel="1", choice="start")
     sent = await discord.slash("act", user=OTTO, channel="1", unit="gruppe-3", move="50,39")
     yield bot, discord, buttons(sent), url
-    await bot.games.close()
-    await bot.games.store.close()
+    await close_bot(bot)
 
 
 async def test_a_declaration_carries_persistent_react_and_no_reaction_buttons(declared):
@@ -53,11 +34,10 @@ async def test_a_declaration_carries_persistent_react_and_no_reaction_buttons(de
 async def test_the_buttons_still_work_after_a_restart(declared, monkeypatch):
     bot, discord, shown, url = declared
     await bot.games.close()
-    restarted, discord = await fresh_bot(url, monkeypatch)
+    restarted, discord = await open_bot(url, monkeypatch)
     text, _ = reply(await discord.click(shown["No reaction"], user=ANN, channel="1"))
     assert 'Gruppe 3 moves 3.0" to (50, 39)' in text
-    await restarted.games.close()
-    await restarted.games.store.close()
+    await close_bot(restarted)
 
 
 async def test_react_opens_a_form_whose_answer_is_the_reaction(declared):
