@@ -9,7 +9,7 @@ from discord import app_commands
 
 from bot.discord_adapter.game_commands import GameCommands
 from bot.discord_adapter.play_commands import PLAY_COMMANDS
-from bot.discord_adapter.reaction_buttons import NoReactionButton, ReactButton
+from bot.discord_adapter.reaction_buttons import NoReactionButton, ReactButton, retire_buttons
 from bot.services.game_service import GameError, GameService, Outcome
 
 log = logging.getLogger(__name__)
@@ -41,6 +41,7 @@ class IronCrossBot(discord.Client):
         """Post what happened when a reaction window closed by itself."""
         text = "\n".join(event.text for event in outcome.events)
         await self.get_partial_messageable(int(channel_id)).send("The reaction window closed.\n" + text)
+        await retire_buttons(self, channel_id, outcome.closed_window_message)
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError

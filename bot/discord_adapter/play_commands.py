@@ -7,8 +7,8 @@ from typing import Literal
 import discord
 from discord import app_commands
 
-from bot.discord_adapter.common import games, report, side_of, unit_order
-from bot.discord_adapter.reaction_buttons import reaction_view
+from bot.discord_adapter.common import games, side_of, unit_order
+from bot.discord_adapter.reaction_buttons import show_result
 from bot.services.game_service import GameError
 from bot.text_orders import find_unit, parse_path
 from engine.commands import (
@@ -40,7 +40,7 @@ async def play(interaction: discord.Interaction, build) -> None:
     except IllegalCommand as problem:
         raise GameError(str(problem)) from problem
     outcome = await service.act(channel, user, command)
-    await interaction.response.send_message(report(outcome), view=reaction_view(outcome.state, channel))
+    await show_result(interaction, outcome)
 
 
 async def _units(interaction: discord.Interaction, current: str, own: bool) -> list[app_commands.Choice[str]]:

@@ -7,13 +7,18 @@ by the engine like any stale answer.
 
 from __future__ import annotations
 
+import logging
+
 import discord
 
 from bot.discord_adapter.common import games, report, side_of, unit_order
-from bot.services.game_service import GameError
+from bot.services.game_service import GameError, Outcome
 from engine.commands import DeclineReaction, MoraleTestOrder, Order, React
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
+from engine.state import Phase
+
+log = logging.getLogger(__name__)
 
 ID = r"ic:(?P<channel>[0-9]+):(?P<window>[0-9]+)"
 
@@ -29,12 +34,35 @@ async def answer(interaction: discord.Interaction, window: int, build) -> None:
     except (GameError, IllegalCommand) as problem:
         await interaction.response.send_message(str(problem), ephemeral=True)
         return
-    await interaction.response.send_message(report(outcome), view=reaction_view(outcome.state, channel))
+    await show_result(interaction, outcome)
+
+
+async def show_result(interaction: discord.Interaction, outcome: Outcome) -> None:
+    """Reply with what happened (and the buttons of a window it opened); remember that
+    message for its window, and take the buttons off a window that has just closed."""
+    channel = str(interaction.channel_id)
+    state = outcome.state
+    callback = await interaction.response.send_message(report(outcome), view=reaction_view(state, channel))
+    if state.phase is Phase.REACTION and state.pending and callback.message_id:
+        await games(interaction).remember_window_message(
+            channel, state.pending.window, str(callback.message_id)
+        )
+    await retire_buttons(interaction.client, channel, outcome.closed_window_message)
+
+
+async def retire_buttons(client: discord.Client, channel_id: str, message_id: str | None) -> None:
+    if message_id is None:
+        return
+    message = client.get_partial_messageable(int(channel_id)).get_partial_message(int(message_id))
+    try:
+        await message.edit(view=None)
+    except discord.HTTPException:
+        log.warning("could not take the buttons off message %s in channel %s", message_id, channel_id)
 
 
 def reaction_view(state: GameState, channel_id: str) -> discord.ui.View | discord.utils.MISSING:
     """The two buttons, while a reaction window is open; otherwise no view."""
-    if state.pending is None or state.phase.value != "reaction":
+    if state.pending is None or state.phase is not Phase.REACTION:
         return discord.utils.MISSING
     view = discord.ui.View(timeout=None)
     view.add_item(ReactButton(int(channel_id), state.pending.window))

@@ -32,6 +32,7 @@ class Outcome:
     events: list[Event]
     version: int
     window_deadline: datetime | None = None  # when the reaction window now open closes
+    closed_window_message: str | None = None  # the message whose buttons should now go
 
 
 REACTION_SECONDS = range(15, 48 * 3600 + 1)  # a window lasts 15 s to 48 h
@@ -76,6 +77,10 @@ class GameService:
             stored = await self.store.create(channel_id, state or quick_battle(), reaction_seconds)
         return Outcome(stored.state, [], stored.version)
 
+    async def remember_window_message(self, channel_id: str, window: int, message_id: str) -> None:
+        """The message that shows a window's buttons, reported back when the window closes."""
+        await self.store.set_window_message(channel_id, window, message_id)
+
     async def game(self, channel_id: str) -> GameState:
         return (await self._load(channel_id)).state
 
@@ -107,7 +112,7 @@ class GameService:
                         raise GameError("The game changed under this command: try again") from None
                     continue
                 self._follow_windows(channel_id, game.state, state, deadline)
-                return Outcome(stored.state, events, stored.version, deadline)
+                return Outcome(stored.state, events, stored.version, deadline, stored.closed_window_message)
         raise AssertionError("unreachable")
 
     def _follow_windows(

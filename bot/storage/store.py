@@ -31,6 +31,7 @@ class StoredGame:
     version: int
     state: GameState
     reaction_seconds: int = 120
+    closed_window_message: str | None = None  # the message of a window this write closed
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,7 @@ class OpenWindow:
     channel_id: str
     window: int
     deadline: datetime
+    message_id: str | None = None
 
 
 class GameStore:
@@ -112,6 +114,14 @@ class GameStore:
                     events=EVENTS.dump_json(events).decode(),
                 )
             )
+            previous = await session.get(WindowRow, game.channel_id)
+            still_open = (
+                state.phase is Phase.REACTION
+                and state.pending
+                and previous is not None
+                and previous.window == state.pending.window
+            )
+            closed = previous.message_id if previous is not None and not still_open else None
             await session.execute(delete(WindowRow).where(WindowRow.channel_id == game.channel_id))
             if state.phase is Phase.REACTION and state.pending and window_deadline:
                 session.add(
@@ -121,13 +131,25 @@ class GameStore:
                         deadline=window_deadline.isoformat(),
                     )
                 )
-        return StoredGame(game.channel_id, version, state, game.reaction_seconds)
+        return StoredGame(game.channel_id, version, state, game.reaction_seconds, closed)
+
+    async def set_window_message(self, channel_id: str, window: int, message_id: str) -> None:
+        """Remember the message that shows a window's buttons, to take them away when it closes."""
+        async with self.sessions() as session, session.begin():
+            await session.execute(
+                update(WindowRow)
+                .where(WindowRow.channel_id == channel_id, WindowRow.window == window)
+                .values(message_id=message_id)
+            )
 
     async def open_windows(self) -> list[OpenWindow]:
         """Every open reaction window, for re-arming the timers after a restart."""
         async with self.sessions() as session:
             rows = (await session.execute(select(WindowRow))).scalars()
-            return [OpenWindow(r.channel_id, r.window, datetime.fromisoformat(r.deadline)) for r in rows]
+            return [
+                OpenWindow(r.channel_id, r.window, datetime.fromisoformat(r.deadline), r.message_id)
+                for r in rows
+            ]
 
     async def history(self, channel_id: str) -> tuple[GameState, list[tuple[Command, list[Event]]]]:
         """The state a game started from and every command since, with its events."""

@@ -74,13 +74,15 @@ class Harness:
                 {"route": f"{route.method} {route.path}", "payload": payload, "multipart": multipart}
             )
             if route.path.endswith("/callback"):
-                return {"interaction": {"id": str(next(_ids)), "type": 2}}
+                return {
+                    "interaction": {"id": str(next(_ids)), "type": 2, "response_message_id": str(next(_ids))}
+                }
             return {}
 
         async def http_request(http, route, **kwargs):
             payload = kwargs.get("json")
             harness.sent.append({"route": f"{route.method} {route.path}", "payload": payload})
-            if route.method == "POST" and route.path.endswith("/messages"):
+            if route.path.startswith("/channels/{channel_id}/messages") and route.method in ("POST", "PATCH"):
                 return _message(route.channel_id, (payload or {}).get("content", ""))
             return {}
 

@@ -50,3 +50,23 @@ async def test_react_opens_a_form_whose_answer_is_the_reaction(declared):
         "allies reacts with Sherman 2: fire at Gruppe 3: needs 4+ (+1 vehicle reacting to infantry)" in text
     )
     assert "Sherman 2 fires at Gruppe 3" in text and 'Gruppe 3 moves 3.0" to (50, 39)' in text
+
+
+async def test_a_closed_window_loses_its_buttons(declared):
+    bot, discord, shown, _ = declared
+    message_id = (await bot.games.store.open_windows())[0].message_id
+    assert message_id
+    sent = await discord.slash("noreact", user=ANN, channel="1")
+    edits = [e for e in sent if e["route"] == "PATCH /channels/{channel_id}/messages/{message_id}"]
+    assert len(edits) == 1 and edits[0]["payload"]["components"] == []
+
+
+async def test_a_window_closing_at_its_deadline_loses_its_buttons_too(declared):
+    bot, discord, shown, _ = declared
+    before = len(discord.sent)
+    await bot.games.clock.advance(120)
+    routes = [e["route"] for e in discord.sent[before:]]
+    assert routes == [
+        "POST /channels/{channel_id}/messages",
+        "PATCH /channels/{channel_id}/messages/{message_id}",
+    ]
