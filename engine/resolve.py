@@ -15,10 +15,9 @@ from engine.aiming import (
     mortar_previous_shots,
     shot_problem,
     target_in_sight,
+    turret_traverse,
 )
-from engine.battlefield import (
-    live_units,
-)
+from engine.battlefield import can_see, live_units
 from engine.commands import Disembark, Embark, Fire, LaySmoke, Move
 from engine.events import EventLog
 from engine.game_state import GameState
@@ -47,6 +46,7 @@ from engine.rules.firing import (
     to_hit_score_needed,
 )
 from engine.rules.morale import is_destroyed_by_markers
+from engine.rules.movement import TURRET_FREE_TRAVERSE
 from engine.state import Point, Smoke, Unit
 
 SNIPER_SPOT_RANGE = 4.0  # p. 20
@@ -65,8 +65,12 @@ def add_markers(state: GameState, unit: Unit, count: int, log: EventLog) -> None
         return
     unit.morale_markers += count
     if is_destroyed_by_markers(unit):
-        destroy(state, unit, log, f"{unit.name} has {unit.morale_markers} morale markers "
-                f"(morale {unit.profile.morale}): destroyed")
+        destroy(
+            state,
+            unit,
+            log,
+            f"{unit.name} has {unit.morale_markers} morale markers (morale {unit.profile.morale}): destroyed",
+        )
 
 
 def destroy(state: GameState, unit: Unit, log: EventLog, text: str, *, kaboom: bool = False) -> None:
@@ -97,9 +101,7 @@ def passengers_of(state: GameState, transport: Unit) -> list[Unit]:
 def _beside(vehicle: Unit) -> Point:
     length, _ = geometry.FOOTPRINT[vehicle.unit_class]
     behind = (vehicle.facing + 180.0) % 360.0
-    return geometry.point_along(
-        (vehicle.position, _offset(vehicle.position, behind, length)), length
-    )
+    return geometry.point_along((vehicle.position, _offset(vehicle.position, behind, length)), length)
 
 
 def _offset(point: Point, bearing: float, dist: float) -> Point:
@@ -143,7 +145,7 @@ def spot_nearby_snipers(state: GameState, log: EventLog) -> None:
         enemies = [e for e in live_units(state) if e.side != sniper.side]
         near = [e for e in enemies if geometry.distance(e, sniper) <= SNIPER_SPOT_RANGE]
         if near:
-            reveal(sniper, log, f"{near[0].name} is within 4\"")
+            reveal(sniper, log, f'{near[0].name} is within 4"')
             continue
         decoy = sniper.decoy
         if decoy and any(geometry.distance_to_point(e, decoy) <= SNIPER_SPOT_RANGE for e in enemies):
@@ -154,9 +156,7 @@ def spot_nearby_snipers(state: GameState, log: EventLog) -> None:
 # --- moving --------------------------------------------------------------------------------
 
 
-def execute_move(
-    state: GameState, unit: Unit, move: Move, log: EventLog, *, fall_back: bool = False
-) -> bool:
+def execute_move(state: GameState, unit: Unit, move: Move, log: EventLog, *, fall_back: bool = False) -> bool:
     """Carry out a move, taking terrain tests on the way (pp. 8-9). False if the unit stopped
     on a failed test, which ends its actions for the turn."""
     plan = plan_move(state, unit, move, fall_back=fall_back, strict=False)
@@ -168,8 +168,7 @@ def execute_move(
         if roll >= test.needed:
             log.emit(
                 "terrain_test",
-                f"{mover.name} needs {test.needed}+ to cross {test.feature.kind}: rolled {roll}, "
-                "through",
+                f"{mover.name} needs {test.needed}+ to cross {test.feature.kind}: rolled {roll}, through",
                 mover.id,
                 side=mover.side,
             )
@@ -197,17 +196,23 @@ def execute_move(
     if mover.id in (unit.id, unit.embarked_in):
         unit.moved_this_turn = True
         unit.bogged = mover.bogged
-    if move.rapid and mover.hidden and mover.profile.has(Special.SNIPER):
+    if move.rapid and mover.hidden and mover.profile.has(Special.SNIPER) and _seen_by_enemy(state, mover):
         reveal(mover, log, "it made a rapid move")
+    moved = plan.length if stopped_at is None else stopped_at
     log.emit(
         "move",
-        f"{mover.name} {'falls back' if fall_back else 'moves'} {plan.length:.1f}\" to "
-        f"{mover.position}",
+        f'{mover.name} {"falls back" if fall_back else "moves"} {moved:.1f}" to {mover.position}',
         mover.id,
         side=mover.side,
     )
     spot_nearby_snipers(state, log)
     return stopped_at is None
+
+
+def _seen_by_enemy(state: GameState, unit: Unit) -> bool:
+    """A hidden unit that breaks cover is spotted only if some enemy could see it (p. 20)."""
+    revealed = unit.model_copy(update={"hidden": False})
+    return any(can_see(state, enemy, revealed) for enemy in live_units(state) if enemy.side != unit.side)
 
 
 def _stop_distance(mover: Unit, test, plan) -> float:
@@ -243,8 +248,7 @@ def execute_disembark(state: GameState, unit: Unit, disembark: Disembark, log: E
     unit.position = disembark.to
     unit.moved_this_turn = True
     name = transport.name if transport else "its transport"
-    log.emit("disembark", f"{unit.name} disembarks from {name} at {disembark.to}", unit.id,
-             side=unit.side)
+    log.emit("disembark", f"{unit.name} disembarks from {name} at {disembark.to}", unit.id, side=unit.side)
     spot_nearby_snipers(state, log)
 
 
@@ -254,11 +258,13 @@ def execute_smoke(state: GameState, unit: Unit, smoke: LaySmoke, log: EventLog) 
     roll = log.d10(f"smoke, {unit.name}")
     if roll >= SMOKE_SCORE:
         unit.smoke = Smoke(from_bearing=smoke.from_bearing)
-        log.emit("smoke", f"{unit.name} lays smoke: needs 5+, rolled {roll}: obscured", unit.id,
-                 side=unit.side)
+        log.emit(
+            "smoke", f"{unit.name} lays smoke: needs 5+, rolled {roll}: obscured", unit.id, side=unit.side
+        )
     else:
-        log.emit("smoke", f"{unit.name} lays smoke: needs 5+, rolled {roll}: no smoke", unit.id,
-                 side=unit.side)
+        log.emit(
+            "smoke", f"{unit.name} lays smoke: needs 5+, rolled {roll}: no smoke", unit.id, side=unit.side
+        )
 
 
 # --- firing --------------------------------------------------------------------------------
@@ -299,13 +305,16 @@ def execute_fire(
     target_declared_move: bool,
 ) -> None:
     """Resolve one shot (pp. 10-12, 18-20) and report it in one event."""
-    shot = measure_shot(state, firer, target, fire, order_moves=order_moves,
-                        target_declared_move=target_declared_move)
+    shot = measure_shot(
+        state, firer, target, fire, order_moves=order_moves, target_declared_move=target_declared_move
+    )
     reason = shot_problem(state, shot, rapid_move=False)
     if reason:
         log.emit("fire_wasted", f"{firer.name} cannot fire: {reason}", firer.id, side=firer.side)
         return
     if firer.is_vehicle and firer.profile.turret:
+        if turret_traverse(firer, target) > TURRET_FREE_TRAVERSE:
+            firer.moved_this_turn = True  # turning the turret past 90 degrees counts as moving (p. 8)
         firer.turret_facing = geometry.bearing(firer.position, target.position)
 
     score = to_hit_score_needed(shot)
@@ -313,9 +322,8 @@ def execute_fire(
     rolls = [log.d10(f"to hit, {firer.name} at {target.name}") for _ in range(dice)]
     hits = sum(1 for r in rolls if r >= score.needed)
     text = (
-        f"{firer.name} fires at {target.name} ({shot.range:.1f}\"): needs {score.describe()}; "
-        f"rolled {', '.join(map(str, rolls))}: "
-        + (f"{hits} hit{'s' * (hits != 1)}" if hits else "miss")
+        f'{firer.name} fires at {target.name} ({shot.range:.1f}"): needs {score.describe()}; '
+        f"rolled {', '.join(map(str, rolls))}: " + (f"{hits} hit{'s' * (hits != 1)}" if hits else "miss")
     )
     if firer.profile.has(Special.MORTAR):
         firer.mortar_aim = _next_aim(firer, target)
@@ -366,9 +374,9 @@ def _hit_vehicle(state: GameState, shot: Shot, log: EventLog, aftermath: Afterma
         roll = log.d6(f"flame penetration, {firer.name} at {target.name}")
         if not flamethrower_penetrates(target, roll):
             return f"; 1 marker; flame on the open vehicle needs 2+, rolled {roll}: no effect"
-        return f"; 1 marker; flame penetrates on 2+ (rolled {roll})" + _damage(
-            state, shot, log, aftermath
-        )
+        text = f"; 1 marker; flame penetrates on 2+ (rolled {roll})" + _damage(state, shot, log, aftermath)
+        aftermath.append(lambda: None if target.destroyed else disembark_under_fire(state, target, log))
+        return text
     if firer.profile.has(Special.SNIPER):
         target.morale_markers += 1
         return "; 1 marker"
@@ -425,15 +433,18 @@ def _kaboom(state: GameState, vehicle: Unit, log: EventLog) -> None:
     radius = kaboom_radius(state.table.is_small)
     for unit in live_units(state, vehicle.side):
         if unit.id != vehicle.id and geometry.distance(unit, vehicle) <= radius:
-            log.emit("kaboom", f"{unit.name} is shaken by the blast: +1 marker", unit.id,
-                     side=unit.side)
+            log.emit("kaboom", f"{unit.name} is shaken by the blast: +1 marker", unit.id, side=unit.side)
             add_markers(state, unit, 1, log)
 
 
 def _check_loss(state: GameState, unit: Unit, log: EventLog) -> None:
     if not unit.destroyed and is_destroyed_by_markers(unit):
-        destroy(state, unit, log, f"{unit.name} has {unit.morale_markers} morale markers "
-                f"(morale {unit.profile.morale}): destroyed")
+        destroy(
+            state,
+            unit,
+            log,
+            f"{unit.name} has {unit.morale_markers} morale markers (morale {unit.profile.morale}): destroyed",
+        )
 
 
 def _after_fire(state: GameState, shot: Shot, log: EventLog) -> None:
@@ -444,7 +455,6 @@ def _after_fire(state: GameState, shot: Shot, log: EventLog) -> None:
         if roll == 6:
             reveal(firer, log, "the enemy rolled a 6")
         else:
-            log.emit("sniper", f"{firer.name} stays hidden (spotting roll {roll})", firer.id,
-                     side=firer.side)
+            log.emit("sniper", f"{firer.name} stays hidden (spotting roll {roll})", firer.id, side=firer.side)
     elif firer.hidden:
         reveal(firer, log, "it fired")
