@@ -1,0 +1,73 @@
+"""A picture with its ImageDraw, and text drawn from cached sprites.
+
+FreeType takes about 0.15 ms to render a short label, and three times that with the white halo
+that keeps labels readable over terrain. The same labels come back on every render, so each
+(text, size, anchor, halo) is rendered once into grey-level masks and pasted afterwards.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple
+
+from PIL import Image, ImageDraw
+
+from renderer import palette as pal
+
+HALO_WIDTH = 2
+
+
+class Sprite(NamedTuple):
+    fill: Image.Image  # "L" mask of the letters
+    halo: Image.Image | None  # "L" mask of the letters grown by the halo width
+    dx: int  # where the masks' top-left corner lies from the anchor point
+    dy: int
+
+
+@lru_cache(maxsize=2048)
+def sprite(text: str, size: int, anchor: str, halo: bool) -> Sprite:
+    font = pal.font(size)
+    stroke = HALO_WIDTH if halo else 0
+    left, top, right, bottom = font.getbbox(text, anchor=anchor, stroke_width=stroke)
+    w, h = max(1, right - left), max(1, bottom - top)
+    fill = Image.new("L", (w, h), 0)
+    ImageDraw.Draw(fill).text((-left, -top), text, fill=255, font=font, anchor=anchor)
+    ring = None
+    if halo:
+        ring = Image.new("L", (w, h), 0)
+        ImageDraw.Draw(ring).text((-left, -top), text, fill=255, font=font, anchor=anchor,
+                                  stroke_width=stroke, stroke_fill=255)
+    return Sprite(fill, ring, int(left), int(top))
+
+
+@lru_cache(maxsize=2048)
+def text_width(text: str, size: int) -> float:
+    return pal.font(size).getlength(text)
+
+
+def fit_text(text: str, size: int, max_px: float) -> str:
+    """The text, cut short with "..." if it is wider than max_px."""
+    if text_width(text, size) <= max_px:
+        return text
+    while text and text_width(text + "...", size) > max_px:
+        text = text[:-1]
+    return text.rstrip() + "..."
+
+
+class Canvas:
+    """The picture being drawn, its ImageDraw, and cached text."""
+
+    def __init__(self, image: Image.Image) -> None:
+        self.image = image
+        self.draw = ImageDraw.Draw(image)
+
+    def text(self, xy: tuple[float, float], text: str, *, size: int, fill=pal.INK, anchor: str = "la",
+             halo: bool = False) -> None:
+        """Text at xy (anchored as in ImageDraw.text), over a white halo if asked."""
+        if not text:
+            return
+        s = sprite(text, size, anchor, halo)
+        x, y = round(xy[0]) + s.dx, round(xy[1]) + s.dy
+        if s.halo is not None:
+            self.image.paste(pal.HALO, (x, y), s.halo)
+        self.image.paste(fill, (x, y), s.fill)

@@ -1,0 +1,36 @@
+"""Table markers that are not units: objectives and breached wire."""
+
+from __future__ import annotations
+
+from engine.game_state import GameState
+from renderer import palette as pal
+from renderer import shapes
+from renderer.canvas import Canvas
+from renderer.layout import SMALL_FONT, Frame
+
+STAR_R = 0.9  # inches
+
+
+def draw_objectives(canvas: Canvas, state: GameState, frame: Frame, styles: dict[str, pal.SideStyle]) -> None:
+    """A gold star with its id; a held objective takes the holder's colour and name."""
+    r = max(7.0, STAR_R * frame.scale)
+    for objective in state.objectives:
+        x, y = frame.px(objective.position.x, objective.position.y)
+        holder = styles.get(objective.held_by) if objective.held_by else None
+        shapes.star(canvas.draw, x, y, r, holder.fill if holder else pal.OBJECTIVE)
+        text = objective.id if not objective.held_by else f"{objective.id} ({objective.held_by})"
+        canvas.text((x + r + 2, y), text, size=SMALL_FONT, anchor="lm", halo=True)
+
+
+def draw_breaches(canvas: Canvas, state: GameState, frame: Frame) -> None:
+    """A gap marked across each breached wire line (the wire itself is on the cached base)."""
+    if not state.breached_wire:
+        return
+    for feature in state.terrain:
+        if feature.id in state.breached_wire and feature.outline:
+            xs = [p.x for p in feature.outline]
+            ys = [p.y for p in feature.outline]
+            x, y = frame.px((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2)
+            r = 0.8 * frame.scale
+            canvas.draw.ellipse([x - r, y - r, x + r, y + r], fill=pal.OPEN_GROUND, outline=pal.WIRE)
+            canvas.text((x, y + r + 1), "breached", size=SMALL_FONT, anchor="ma", halo=True)
