@@ -3,6 +3,7 @@ WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY engine ./engine
 COPY bot ./bot
+COPY renderer ./renderer
 RUN pip install --no-cache-dir .
 ENV PYTHONUNBUFFERED=1
 CMD ["python", "-m", "bot"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from pathlib import Path
 
 from bot.config import Settings
 from bot.console import run_console
@@ -18,7 +19,7 @@ def main() -> int:
 
         asyncio.run(run_discord(settings, sync_commands="--sync" in sys.argv))
         return 0
-    return run_console(sys.stdin, sys.stdout, settings.database_url)
+    return run_console(sys.stdin, sys.stdout, settings.database_url, Path(settings.pictures_dir))
 
 
 if __name__ == "__main__":

@@ -11,3 +11,4 @@ class Settings(BaseSettings):
     discord_token: str | None = None
     database_url: str = "sqlite+aiosqlite:///ironcross.db"
     reaction_seconds: int = 120
+    pictures_dir: str = "pictures"  # where the console table saves the battlefield after each action

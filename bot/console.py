@@ -10,6 +10,7 @@ import asyncio
 import logging
 import shlex
 from collections.abc import Callable
+from pathlib import Path
 from typing import TextIO
 
 from bot.services.game_service import GameError, GameService, Outcome
@@ -41,6 +42,7 @@ from engine.errors import IllegalCommand
 from engine.game import awaiting
 from engine.game_state import GameState
 from engine.state import Phase
+from renderer import render
 
 log = logging.getLogger(__name__)
 
@@ -65,10 +67,11 @@ class ConsoleTable:
     CHANNEL = "console"
     PLAYER = "console"
 
-    def __init__(self, service: GameService, state: GameState) -> None:
+    def __init__(self, service: GameService, state: GameState, pictures: Path | None = None) -> None:
         self.service = service
         self.state = state
         self.log: list[str] = []
+        self.pictures = pictures
 
     @classmethod
     async def open(cls, service: GameService) -> tuple[ConsoleTable, bool]:
@@ -241,11 +244,25 @@ class ConsoleTable:
         self.state = outcome.state
         lines = [event.text for event in outcome.events]
         self.log.extend(lines)
-        return "\n".join(lines + ["", self.status()])
+        return "\n".join(lines + ["", self.status()] + await self.save_picture(outcome))
+
+    async def save_picture(self, outcome: Outcome) -> list[str]:
+        """Draw the table after the action (off the event loop) to ``pictures/latest.png``."""
+        if self.pictures is None:
+            return []
+        png = await asyncio.to_thread(render, outcome.state, None, last_events=tuple(outcome.events))
+        self.pictures.mkdir(parents=True, exist_ok=True)
+        target = self.pictures / "latest.png"
+        target.write_bytes(png)
+        return [f"Picture: {target}"]
 
 
 async def play_console(
-    stdin: TextIO, stdout: TextIO, database_url: str, dice: Callable[[], DiceSource] = SeededDice
+    stdin: TextIO,
+    stdout: TextIO,
+    database_url: str,
+    dice: Callable[[], DiceSource] = SeededDice,
+    pictures: Path | None = None,
 ) -> int:
     store = await GameStore.open(database_url)
 
@@ -259,6 +276,7 @@ async def play_console(
     service = GameService(store, dice, on_window_closed=window_closed)
     try:
         table, resumed = await ConsoleTable.open(service)
+        table.pictures = pictures
         await service.resume()
         stdout.write("Iron Cross console table: a quick battle, US (allies) against German (axis).\n")
         if resumed:
@@ -283,5 +301,5 @@ async def play_console(
     return 0
 
 
-def run_console(stdin: TextIO, stdout: TextIO, database_url: str) -> int:
-    return asyncio.run(play_console(stdin, stdout, database_url))
+def run_console(stdin: TextIO, stdout: TextIO, database_url: str, pictures: Path | None = None) -> int:
+    return asyncio.run(play_console(stdin, stdout, database_url, pictures=pictures))

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
+import io
+from collections.abc import Sequence
+
 import discord
 
 from bot.services.game_service import GameError, GameService, Outcome
 from bot.text_orders import find_unit, parse_move
 from engine.commands import Fire, Move, UnitOrder
 from engine.errors import IllegalCommand
+from engine.events import Event
 from engine.game import awaiting
 from engine.game_state import GameState
 from engine.state import Phase
+from renderer import render
 
 DISCORD_TEXT_LIMIT = 2000
 
@@ -75,3 +81,12 @@ def unit_order(
     if not actions:
         raise IllegalCommand("Say what the unit does: a move, a target to fire at, or both")
     return UnitOrder(unit=unit_id, actions=tuple(actions))
+
+
+async def battlefield_file(
+    state: GameState, viewer: str | None, events: Sequence[Event] = ()
+) -> discord.File:
+    """The battlefield as ``viewer`` sees it (None: spectators, safe for a shared channel),
+    drawn off the event loop."""
+    png = await asyncio.to_thread(render, state, viewer, last_events=tuple(events))
+    return discord.File(io.BytesIO(png), filename="battlefield.png")

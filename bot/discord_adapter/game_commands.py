@@ -7,7 +7,7 @@ from typing import Literal
 import discord
 from discord import app_commands
 
-from bot.discord_adapter.common import games, side_of, summary
+from bot.discord_adapter.common import battlefield_file, games, side_of, summary
 from engine.commands import Concede, JoinSide, StartGame
 
 
@@ -62,3 +62,15 @@ class GameCommands(app_commands.Group):
         side = side_of(await games(interaction).game(channel), user)
         outcome = await games(interaction).act(channel, user, Concede(side=side))
         await interaction.response.send_message("\n".join(e.text for e in outcome.events))
+
+    @app_commands.command(name="map", description="The battlefield as your side sees it (only you see it)")
+    async def map(self, interaction: discord.Interaction) -> None:
+        state = await games(interaction).game(str(interaction.channel_id))
+        viewer = next(
+            (name for name, side in state.sides.items() if str(interaction.user.id) in side.players), None
+        )
+        await interaction.response.send_message(
+            f"Turn {state.turn}, {viewer or 'spectators'} view",
+            file=await battlefield_file(state, viewer),
+            ephemeral=True,
+        )

@@ -11,7 +11,7 @@ import logging
 
 import discord
 
-from bot.discord_adapter.common import games, report, side_of, unit_order
+from bot.discord_adapter.common import battlefield_file, games, report, side_of, unit_order
 from bot.services.game_service import GameError, Outcome
 from engine.commands import DeclineReaction, MoraleTestOrder, Order, React
 from engine.errors import IllegalCommand
@@ -42,7 +42,10 @@ async def show_result(interaction: discord.Interaction, outcome: Outcome) -> Non
     message for its window, and take the buttons off a window that has just closed."""
     channel = str(interaction.channel_id)
     state = outcome.state
-    callback = await interaction.response.send_message(report(outcome), view=reaction_view(state, channel))
+    picture = await battlefield_file(state, None, outcome.events)
+    callback = await interaction.response.send_message(
+        report(outcome), view=reaction_view(state, channel), file=picture
+    )
     if state.phase is Phase.REACTION and state.pending and callback.message_id:
         await games(interaction).remember_window_message(
             channel, state.pending.window, str(callback.message_id)

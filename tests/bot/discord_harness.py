@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 from typing import Any
 
 import discord
@@ -185,11 +186,30 @@ class Harness:
         return self.sent[before:]
 
 
+def callback_payload(entry: dict[str, Any]) -> dict[str, Any]:
+    """An interaction callback's JSON, also when it was sent as multipart with files."""
+    if entry["payload"] is not None:
+        return entry["payload"]
+    (part,) = [p for p in entry["multipart"] if p["name"] == "payload_json"]
+    return json.loads(part["value"])
+
+
+def attachments(sent: list[dict[str, Any]]) -> list[bytes]:
+    """The files sent with the interaction reply."""
+    files = []
+    for entry in sent:
+        for part in entry.get("multipart") or []:
+            if part["name"].startswith("files["):
+                value = part["value"]
+                files.append(value if isinstance(value, bytes) else value.read())
+    return files
+
+
 def reply(sent: list[dict[str, Any]]) -> tuple[str, bool]:
     """The text of the interaction reply among what was sent, and whether it was ephemeral."""
     for entry in sent:
         if entry["route"].endswith("/callback"):
-            data = entry["payload"]["data"]
+            data = callback_payload(entry)["data"]
             return data.get("content", ""), bool(data.get("flags", 0) & 64)
     raise AssertionError(f"no interaction reply in {sent}")
 
@@ -199,7 +219,7 @@ def buttons(sent: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     found = {}
     for entry in sent:
         if entry["route"].endswith("/callback"):
-            for row in entry["payload"]["data"].get("components", []):
+            for row in callback_payload(entry)["data"].get("components", []):
                 for item in row.get("components", []):
                     found[item["label"]] = item
     return found

@@ -46,3 +46,12 @@ async def test_an_unexpected_failure_is_reported_and_the_session_goes_on(tmp_pat
     out = await run("/start\n/units\n", f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
     assert "Something went wrong on our side; the game was not changed." in out
     assert "sherman-1" in out  # the next line was still answered
+
+
+async def test_console_saves_the_battlefield_after_each_action(tmp_path):
+    out = io.StringIO()
+    pictures = tmp_path / "pictures"
+    url = f"sqlite+aiosqlite:///{tmp_path / 'console.db'}"
+    await play_console(io.StringIO("/start\n"), out, url, dice=lambda: SeededDice(1), pictures=pictures)
+    assert f"Picture: {pictures / 'latest.png'}" in out.getvalue()
+    assert (pictures / "latest.png").read_bytes().startswith(b"\x89PNG")

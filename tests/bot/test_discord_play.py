@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.bot.discord_harness import ANN, EVE, OTTO, close_bot, open_bot, reply, started_game
+from tests.bot.discord_harness import ANN, EVE, OTTO, attachments, close_bot, open_bot, reply, started_game
 
 
 @pytest.fixture
@@ -55,3 +55,14 @@ async def test_concede_ends_the_game(table):
     bot, discord = table
     text, _ = reply(await discord.slash("game concede", user=ANN, channel="1"))
     assert "Game over: axis wins (allies conceded)" in text
+
+
+async def test_every_action_posts_the_picture_and_map_is_private(table):
+    bot, discord = table
+    sent = await discord.slash("initiative", user=OTTO, channel="1", choice="start")
+    (picture,) = attachments(sent)
+    assert picture.startswith(b"\x89PNG")
+    sent = await discord.slash("game map", user=ANN, channel="1")
+    text, private = reply(sent)
+    assert private and "allies view" in text
+    assert attachments(sent)[0].startswith(b"\x89PNG")
