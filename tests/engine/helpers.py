@@ -57,3 +57,18 @@ def act(state: GameState, side: str, unit: str, *actions: Action, faces=()) -> t
     """Declare an activation, let the other side decline to react, resolve it with ``faces``."""
     state, _ = play(state, Declare(side=side, order=UnitOrder(unit=unit, actions=actions)))
     return play(state, DeclineReaction(side=state.other_side(side), window=state.pending.window), *faces)
+
+
+def declare(state: GameState, side: str, unit: str, *actions: Action) -> tuple[GameState, list[Event]]:
+    """Only declare an activation (its window stays open), e.g. to see it refused."""
+    return play(state, Declare(side=side, order=UnitOrder(unit=unit, actions=actions)))
+
+
+def texts(events: list[Event]) -> list[str]:
+    return [e.text for e in events]
+
+
+def fire_text(events: list[Event]) -> str:
+    """The text of the one shot among the events."""
+    (shot,) = [e.text for e in events if e.kind == "fire"]
+    return shot

@@ -11,7 +11,7 @@ from engine.dice import d6, d10
 from engine.errors import IllegalCommand
 from engine.setup import make_unit
 from engine.state import CoverKind, Going, TableSize, TerrainFeature
-from tests.engine.helpers import P, act, box, game, play, started
+from tests.engine.helpers import P, act, box, declare, fire_text, game, play, started, texts
 
 WALL = TerrainFeature(
     id="wall",
@@ -25,21 +25,8 @@ WALL = TerrainFeature(
 )
 
 
-def declare(state, side, unit, *actions):
-    return play(state, Declare(side=side, order=UnitOrder(unit=unit, actions=actions)))
-
-
 def fire(state, side, unit, target, *faces):
     return act(state, side, unit, Fire(target=target), faces=faces)
-
-
-def texts(events):
-    return [e.text for e in events]
-
-
-def fire_text(events):
-    (shot,) = [e.text for e in events if e.kind == "fire"]
-    return shot
 
 
 # --- line of sight and arcs (pp. 10-11) -----------------------------------------------------------

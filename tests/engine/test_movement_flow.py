@@ -22,7 +22,7 @@ from engine.dice import d6
 from engine.errors import IllegalCommand
 from engine.setup import make_unit
 from engine.state import CoverKind, Going, Phase, TerrainFeature
-from tests.engine.helpers import P, act, box, game, play, started, text
+from tests.engine.helpers import P, act, box, declare, game, play, started, text, texts
 
 ROAD = box("road", "road", 0, 28, 96, 32, road=True)
 WOODS = box("woods", "woods", 30, 40, 70, 60, going=Going.ROUGH, cover=CoverKind.COVER)
@@ -37,16 +37,6 @@ WIRE = TerrainFeature(
     going_for_vehicles=Going.EASY,
     wire=True,
 )
-
-
-def declare(state, side, unit, *actions):
-    """Declare an activation; used where the declaration itself must be refused."""
-    return play(state, Declare(side=side, order=UnitOrder(unit=unit, actions=actions)))
-
-
-def resolved(events):
-    """The texts of the events after the reaction window closed."""
-    return [e.text for e in events]
 
 
 def far_enemy(side="axis"):
@@ -74,7 +64,7 @@ def test_move_longer_than_the_allowance_is_refused_with_the_allowance_p8():
         declare(state, "allies", "gis", Move(path=(P(60, 29.5),), rapid=True))
 
     moved, events = act(state, "allies", "sherman", Move(path=(P(20, 30),)))
-    assert resolved(events) == ["axis does not react", 'Sherman 75mm moves 10.0" to (20, 30)']
+    assert texts(events) == ["axis does not react", 'Sherman 75mm moves 10.0" to (20, 30)']
     assert moved.units["sherman"].position == P(20, 30)
 
     state.active_side = "axis"
@@ -95,7 +85,7 @@ def test_rapid_road_move_of_20_for_a_medium_tank_on_the_road_only_p8():
         "allies",
     )
     moved, events = act(state, "allies", "on-road", Move(path=(P(30, 30),), rapid=True, road=True))
-    assert resolved(events) == ["axis does not react", 'Sherman 75mm moves 20.0" to (30, 30)']
+    assert texts(events) == ["axis does not react", 'Sherman 75mm moves 20.0" to (30, 30)']
     assert moved.units["on-road"].position == P(30, 30)
     with pytest.raises(IllegalCommand, match='may move 20" \\(rapid\\); that path is 20.5"'):
         declare(state, "allies", "on-road", Move(path=(P(30.5, 30),), rapid=True, road=True))
@@ -171,7 +161,7 @@ def test_vehicle_turns_up_to_90_at_rapid_rate_p8():
 def test_vehicle_may_reverse_at_any_speed_p8():
     state = turning_game()
     moved, events = act(state, "allies", "sherman", Move(path=(P(50, 15),), rapid=True, reverse=True))
-    assert resolved(events) == ["axis does not react", 'Sherman 75mm moves 15.0" to (50, 15)']
+    assert texts(events) == ["axis does not react", 'Sherman 75mm moves 15.0" to (50, 15)']
     assert moved.units["sherman"].position == P(50, 15)
     assert moved.units["sherman"].facing == 90  # still facing forwards
 
@@ -203,15 +193,13 @@ def turret_game():
 def test_turret_traverse_up_to_90_degrees_is_not_a_move_p8():
     state = turret_game()
     _, events = act(state, "allies", "sherman", Fire(target="west"), faces=[(10, 4)])
-    assert resolved(events)[-1] == 'Sherman 75mm fires at Panzer West (26.5"): needs 5+; rolled 4: miss'
+    assert texts(events)[-1] == 'Sherman 75mm fires at Panzer West (26.5"): needs 5+; rolled 4: miss'
 
 
 def test_turret_traverse_over_90_degrees_counts_as_moving_p8():
     state = turret_game()
     _, events = act(state, "allies", "sherman", Fire(target="southwest"), faces=[(10, 6)])
-    assert (
-        resolved(events)[-1] == 'Sherman 75mm fires at Panzer SW (23.7"): needs 7+ (-2 moved); rolled 6: miss'
-    )
+    assert texts(events)[-1] == 'Sherman 75mm fires at Panzer SW (23.7"): needs 7+ (-2 moved); rolled 6: miss'
 
 
 def test_turret_traverse_is_measured_from_where_the_turret_points_p8():
@@ -220,7 +208,7 @@ def test_turret_traverse_is_measured_from_where_the_turret_points_p8():
     state = turret_game()
     state, _ = act(state, "allies", "sherman", Fire(target="west"), faces=[(10, 4)])
     _, events = act(state, "allies", "sherman", Fire(target="south"), faces=[d6(2), (10, 4)])
-    assert resolved(events)[-1] == 'Sherman 75mm fires at Panzer South (16.0"): needs 5+; rolled 4: miss'
+    assert texts(events)[-1] == 'Sherman 75mm fires at Panzer South (16.0"): needs 5+; rolled 4: miss'
 
 
 def test_turret_traverse_over_90_degrees_makes_the_vehicle_count_as_moving_this_turn_p8():
@@ -231,7 +219,7 @@ def test_turret_traverse_over_90_degrees_makes_the_vehicle_count_as_moving_this_
     state, _ = play(state, PassInitiative(side="allies"))
     _, events = act(state, "axis", "southwest", Fire(target="sherman"), faces=[(10, 1)])
     assert (
-        resolved(events)[-1]
+        texts(events)[-1]
         == 'Panzer SW fires at Sherman 75mm (23.7"): needs 6+ (-1 target moved); rolled 1: miss'
     )
 
@@ -266,7 +254,7 @@ def test_vehicle_near_visible_unscreened_enemy_infantry_moves_only_half_p8():
     ):
         declare(state, "axis", "panzer", Move(path=(P(50, 24),)))
     moved, events = act(state, "axis", "panzer", Move(path=(P(50, 25),)))
-    assert resolved(events) == ["allies does not react", 'Panzer moves 5.0" to (50, 25)']
+    assert texts(events) == ["allies does not react", 'Panzer moves 5.0" to (50, 25)']
 
 
 def test_vehicle_near_unscreened_enemy_infantry_may_not_rapid_move_towards_it_p8():
@@ -278,19 +266,19 @@ def test_vehicle_near_unscreened_enemy_infantry_may_not_rapid_move_towards_it_p8
 def test_vehicle_moving_away_from_enemy_infantry_moves_its_full_distance_p8():
     state = caution_game()
     moved, events = act(state, "axis", "panzer", Move(path=(P(50, 40),), reverse=True))
-    assert resolved(events) == ["allies does not react", 'Panzer moves 10.0" to (50, 40)']
+    assert texts(events) == ["allies does not react", 'Panzer moves 10.0" to (50, 40)']
 
 
 def test_friendly_infantry_closer_to_the_enemy_lifts_the_half_rate_p8():
     gren = make_unit("german", "Infantry Detachment", "axis", (44, 20), unit_id="gren", name="Grenadiers")
     moved, events = act(caution_game(gren), "axis", "panzer", Move(path=(P(56, 26),)))
-    assert resolved(events) == ["allies does not react", 'Panzer moves 7.2" to (56, 26)']
+    assert texts(events) == ["allies does not react", 'Panzer moves 7.2" to (56, 26)']
 
 
 def test_enemy_infantry_out_of_sight_does_not_slow_a_vehicle_p8():
     hedge = box("bank", "bank", 46, 23, 54, 27, blocks_sight=True)
     moved, events = act(caution_game(terrain=[hedge]), "axis", "panzer", Move(path=(P(42, 25),)))
-    assert resolved(events) == ["allies does not react", 'Panzer moves 9.4" to (42, 25)']
+    assert texts(events) == ["allies does not react", 'Panzer moves 9.4" to (42, 25)']
 
 
 # --- terrain (p. 9) ---------------------------------------------------------------------------
@@ -314,7 +302,7 @@ def test_terrain_test_failure_stops_a_tank_and_ends_its_turn_p9():
     state, events = act(
         state, "allies", "sherman", Move(path=(P(50, 44),)), Fire(target="gren"), faces=[d6(1)]
     )
-    assert resolved(events)[:2] == [
+    assert texts(events)[:2] == [
         "axis does not react",
         "Sherman 75mm needs 2+ to cross woods: rolled 1, stuck; no more actions this turn",
     ]
@@ -345,12 +333,10 @@ def test_terrain_test_failure_stops_a_tank_and_ends_its_turn_p9():
 def test_terrain_test_wheeled_truck_needs_6_in_rough_ground_p9():
     state = bogging_game("Truck/Jeep", "truck")
     stuck, events = act(state, "allies", "truck", Move(path=(P(50, 44),)), faces=[d6(5)])
-    assert "Truck/Jeep needs 6+ to cross woods: rolled 5, stuck; no more actions this turn" in resolved(
-        events
-    )
+    assert "Truck/Jeep needs 6+ to cross woods: rolled 5, stuck; no more actions this turn" in texts(events)
     assert stuck.units["truck"].position == P(50, 41.5) and stuck.units["truck"].bogged
     through, events = act(state, "allies", "truck", Move(path=(P(50, 44),)), faces=[d6(6)])
-    assert "Truck/Jeep needs 6+ to cross woods: rolled 6, through" in resolved(events)
+    assert "Truck/Jeep needs 6+ to cross woods: rolled 6, through" in texts(events)
     assert through.units["truck"].position == P(50, 44) and not through.units["truck"].bogged
 
 
@@ -366,7 +352,7 @@ def test_terrain_test_failure_reports_the_distance_actually_moved_p9(vehicle, un
     distance it actually covered, not the distance it was ordered to go (10")."""
     state = bogging_game(vehicle, unit_id)
     _, events = act(state, "allies", unit_id, Move(path=(P(50, 44),)), faces=[d6(roll)])
-    assert resolved(events)[-1] == report
+    assert texts(events)[-1] == report
 
 
 def test_terrain_test_failed_inside_terrain_moves_half_the_normal_rate_p9():
@@ -374,9 +360,7 @@ def test_terrain_test_failed_inside_terrain_moves_half_the_normal_rate_p9():
     state = bogging_game("Sherman 75mm", "sherman")
     state.units["sherman"].position = P(50, 45)
     state, events = act(state, "allies", "sherman", Move(path=(P(50, 55),)), faces=[d6(1)])
-    assert "Sherman 75mm needs 2+ to cross woods: rolled 1, stuck; no more actions this turn" in resolved(
-        events
-    )
+    assert "Sherman 75mm needs 2+ to cross woods: rolled 1, stuck; no more actions this turn" in texts(events)
     assert state.units["sherman"].position == P(50, 50) and state.units["sherman"].bogged
 
 
@@ -390,7 +374,7 @@ def test_terrain_test_heavy_tank_takes_no_test_in_rough_ground_p9():
         "axis",
     )
     moved, events = act(state, "axis", "tiger", Move(path=(P(50, 42),)))
-    assert resolved(events) == ["allies does not react", 'Tiger I moves 8.0" to (50, 42)']
+    assert texts(events) == ["allies does not react", 'Tiger I moves 8.0" to (50, 42)']
 
 
 def test_terrain_test_very_rough_needs_4_for_infantry_and_rough_none_p9():
@@ -404,15 +388,13 @@ def test_terrain_test_very_rough_needs_4_for_infantry_and_rough_none_p9():
         "axis",
     )
     stuck, events = act(state, "axis", "gren", Move(path=(P(25, 46),)), faces=[d6(3)])
-    assert "Grenadiers needs 4+ to cross rubble: rolled 3, stuck; no more actions this turn" in resolved(
-        events
-    )
+    assert "Grenadiers needs 4+ to cross rubble: rolled 3, stuck; no more actions this turn" in texts(events)
     assert stuck.units["gren"].position == P(25, 45) and stuck.units["gren"].bogged
     through, events = act(state, "axis", "gren", Move(path=(P(25, 46),)), faces=[d6(4)])
-    assert "Grenadiers needs 4+ to cross rubble: rolled 4, through" in resolved(events)
+    assert "Grenadiers needs 4+ to cross rubble: rolled 4, through" in texts(events)
     assert through.units["gren"].position == P(25, 46)
     _, events = act(state, "axis", "woodsmen", Move(path=(P(50, 42),)))
-    assert resolved(events) == ["allies does not react", 'Woodsmen moves 6.0" to (50, 42)']
+    assert texts(events) == ["allies does not react", 'Woodsmen moves 6.0" to (50, 42)']
 
 
 @pytest.mark.parametrize(
@@ -456,7 +438,7 @@ def test_terrain_test_scores_by_unit_type_p9(profile, going, needed):
     expected = ["allies does not react", 'Mover moves 5.0" to (50, 41)']
     if needed:
         expected.insert(1, f"Mover needs {needed}+ to cross {ground.kind}: rolled {needed}, through")
-    assert resolved(events) == expected
+    assert texts(events) == expected
 
 
 def test_terrain_test_wire_is_minus_1_so_infantry_need_5_p9():
@@ -469,10 +451,10 @@ def test_terrain_test_wire_is_minus_1_so_infantry_need_5_p9():
         "axis",
     )
     stuck, events = act(state, "axis", "gren", Move(path=(P(70, 18.5),)), faces=[d6(4)])
-    assert "Grenadiers needs 5+ to cross wire: rolled 4, stuck; no more actions this turn" in resolved(events)
+    assert "Grenadiers needs 5+ to cross wire: rolled 4, stuck; no more actions this turn" in texts(events)
     assert stuck.units["gren"].position == P(70, 18.75)  # over the wire, its rear touching it
     through, events = act(state, "axis", "gren", Move(path=(P(70, 18.5),)), faces=[d6(5)])
-    assert "Grenadiers needs 5+ to cross wire: rolled 5, through" in resolved(events)
+    assert "Grenadiers needs 5+ to cross wire: rolled 5, through" in texts(events)
     assert through.units["gren"].position == P(70, 18.5)
 
 
@@ -492,13 +474,12 @@ def test_anti_tank_guns_may_not_cross_wire_until_it_is_breached_p9():
         declare(state, "axis", "pak", Move(path=(P(30, 18),)))
     assert state.breached_wire == []
     state, events = act(state, "axis", "panther", Move(path=(P(60, 18),)))
-    assert resolved(events) == ["allies does not react", 'Panther moves 8.0" to (60, 18)']
+    assert texts(events) == ["allies does not react", 'Panther moves 8.0" to (60, 18)']
     assert state.breached_wire == ["wire"]
     state, events = act(state, "axis", "pak", Move(path=(P(30, 18),)), faces=[d6(6)])
     assert state.units["pak"].position == P(30, 18)
     assert any(
-        t.startswith("PaK40 Anti-tank Gun needs") and t.endswith("rolled 6, through")
-        for t in resolved(events)
+        t.startswith("PaK40 Anti-tank Gun needs") and t.endswith("rolled 6, through") for t in texts(events)
     )
 
 
@@ -517,7 +498,7 @@ def test_no_rapid_move_through_rough_ground_p9():
     with pytest.raises(IllegalCommand, match="^Sherman 75mm may not make a rapid move through rough ground$"):
         declare(state, "allies", "sherman", Move(path=(P(60, 46),), rapid=True))
     moved, events = act(state, "allies", "gis", Move(path=(P(49, 36),), rapid=True))
-    assert resolved(events) == ["axis does not react", 'GIs moves 9.0" to (49, 36)']
+    assert texts(events) == ["axis does not react", 'GIs moves 9.0" to (49, 36)']
 
 
 # --- embarking and disembarking (p. 9; transports p. 20) -------------------------------------------
@@ -547,7 +528,7 @@ def transport_game(*extra):
 def test_embark_is_one_action_then_the_transport_makes_a_normal_move_carrying_the_unit_p9():
     state = transport_game()
     moved, events = act(state, "allies", "gis", Embark(transport="ht"), Move(path=(P(50, 47),)))
-    assert resolved(events) == [
+    assert texts(events) == [
         "axis does not react",
         "GIs embarks in Halftrack",
         'Halftrack moves 12.0" to (50, 47)',
@@ -581,11 +562,11 @@ def test_disembark_within_6_inches_of_the_transport_p9():
     ):
         declare(state, "allies", "gis", Disembark(to=P(50, 55)))
     out, events = act(state, "allies", "gis", Disembark(to=P(50, 54.5)))
-    assert resolved(events) == ["axis does not react", "GIs disembarks from Halftrack at (50, 54.5)"]
+    assert texts(events) == ["axis does not react", "GIs disembarks from Halftrack at (50, 54.5)"]
     assert out.units["gis"].embarked_in is None and out.units["gis"].position == P(50, 54.5)
     # the transport's normal move, then disembarking up to 6" from where it now is
     out, events = act(state, "allies", "gis", Move(path=(P(50, 57),)), Disembark(to=P(50, 64.5)))
-    assert resolved(events) == [
+    assert texts(events) == [
         "axis does not react",
         'Halftrack moves 10.0" to (50, 57)',
         "GIs disembarks from Halftrack at (50, 64.5)",

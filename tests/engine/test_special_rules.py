@@ -11,20 +11,7 @@ from engine.dice import d6, d10
 from engine.errors import IllegalCommand
 from engine.setup import make_unit
 from engine.state import CoverKind, Going, TableSize
-from tests.engine.helpers import P, act, box, game, play, started
-
-
-def declare(state, side, unit, *actions):
-    return play(state, Declare(side=side, order=UnitOrder(unit=unit, actions=actions)))
-
-
-def texts(events):
-    return [e.text for e in events]
-
-
-def fire_text(events):
-    (shot,) = [e.text for e in events if e.kind == "fire"]
-    return shot
+from tests.engine.helpers import P, act, box, declare, fire_text, game, play, started, texts
 
 
 def gis(at, unit_id="gis", name="GIs", **kw):
