@@ -1,7 +1,8 @@
 """The offline console table: the slash commands typed as text, one game, hot-seat.
 
-Every command acts for the side the game is waiting for, as two players sharing a keyboard
-would. Lines look like the Discord commands: ``/act sherman-1 move:20,14 fire:panzer-iv``.
+Lines look like the Discord commands: ``/act unit:"Sherman 1" move:20,14 fire:panzer-iv``.
+Until players join, each command acts for the side the game is waiting for (or for its unit's
+side), as two players sharing a keyboard would; ``as <player>`` speaks for a joined player.
 """
 
 from __future__ import annotations
@@ -9,13 +10,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import shlex
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from bot.services.game_service import GameError, GameService, Outcome
+from bot.services.game_service import GameError, GameService, Outcome, setup_text
 from bot.storage.store import GameStore
-from bot.text_orders import find_unit, parse_move, parse_path, parse_point
+from bot.text_orders import OrderWords, find_unit, parse_path, unit_order
 from engine.commands import (
     ChooseInitiative,
     ChooseTarget,
@@ -23,13 +25,9 @@ from engine.commands import (
     Concede,
     Declare,
     DeclineReaction,
-    Disembark,
-    Embark,
     FallBackOrder,
-    Fire,
-    LaySmoke,
+    JoinSide,
     MoraleTestOrder,
-    Move,
     Order,
     PassInitiative,
     React,
@@ -41,24 +39,78 @@ from engine.dice import DiceSource, SeededDice
 from engine.errors import IllegalCommand
 from engine.game import awaiting
 from engine.game_state import GameState
+from engine.quick_battle import quick_battle
 from engine.state import Phase
 from renderer import render
 
 log = logging.getLogger(__name__)
 
 HELP = """\
-Commands (they act for the side the game is waiting for):
-  /start                         roll initiative and begin
-  /initiative first|pass         the initiative winner chooses
-  /act UNIT [move:X,Y[;X,Y]] [rapid] [road] [reverse] [fire:TARGET] [smoke]
-       [embark:TRANSPORT] [disembark:X,Y] [then:fire]  (actions in the order written)
+The same commands as in Discord, typed as text (options as name:value, quote values with spaces):
+  /game new [table:village|crossroads] [forces:us|british|soviet] [reaction_seconds:N]
+  /game join side:allies|axis    /game start    /game status    /game log    /game map
+  /game concede                  (the /game prefix may be left out: /start, /status ...)
+  /initiative start|pass         the initiative winner chooses
+  /act unit:UNIT [move:X,Y[;X,Y]] [fire:TARGET] [first:fire] [rapid] [road] [reverse]
+       [smoke] [embark:TRANSPORT] [disembark:X,Y]        (or /act UNIT move:... fire:...)
   /cmt                           Company Morale Test
-  /fallback UNIT to:X,Y [reverse]
+  /fallback unit:UNIT to:X,Y [reverse]
   /pass                          pass the initiative
-  /react UNIT ...   /react cmt   /react fallback UNIT to:X,Y   /noreact
-  /choose UNIT|none              answer a choice (markers to remove, new target)
-  /status   /units   /log   /concede   /new (after a game ends)   /help   /quit
-Units and targets are named by id (shown in /units). Positions are table inches x,y."""
+  /react unit:UNIT ... | /react cmt | /react fallback UNIT to:X,Y      /noreact
+  /choose [unit:UNIT]            answer a choice (markers to remove, new target; none wastes it)
+  /units   /help   /quit
+Hot-seat: nobody needs to join; each line acts for the side the game waits for (or its
+unit's side). Players who have joined prefix their lines with their name: as ann /pass
+Positions: inches x,y (30,18), a 6" grid square (D3 or D3+1,-2), or "6 toward panzer-iv"."""
+
+FLAGS = ("rapid", "road", "reverse", "smoke", "cmt", "fallback")
+
+
+@dataclass(frozen=True)
+class Line:
+    """One typed command: who speaks, the verb, bare words and name:value options."""
+
+    player: str
+    verb: str
+    words: list[str]
+    options: dict[str, str]
+
+    @classmethod
+    def read(cls, text: str, default_player: str) -> Line | None:
+        try:
+            tokens = shlex.split(text)
+        except ValueError as problem:
+            raise IllegalCommand(f"I can't read that line: {problem}") from None
+        player = default_player
+        if len(tokens) >= 2 and tokens[0].casefold() == "as":
+            player, tokens = tokens[1], tokens[2:]
+        if not tokens:
+            return None
+        verb, rest = tokens[0].lstrip("/").casefold(), tokens[1:]
+        if verb == "game" and rest:
+            verb, rest = rest[0].casefold(), rest[1:]
+        words, options = [], {}
+        for token in rest:
+            name, colon, value = token.partition(":")
+            if colon and name.isidentifier():
+                options[name.casefold()] = value
+            else:
+                words.append(token)
+        return cls(player, verb, words, options)
+
+    def flag(self, name: str) -> bool:
+        value = self.options.get(name)
+        return name in self.words or (value is not None and value.casefold() in ("true", "yes", "1"))
+
+    def named_unit(self) -> str | None:
+        """The unit the line names: ``unit:NAME`` or the first plain word."""
+        return self.options.get("unit") or next((w for w in self.words if w not in FLAGS), None)
+
+    def unit(self, usage: str) -> str:
+        named = self.named_unit()
+        if not named:
+            raise IllegalCommand(f"Name the unit: {usage}")
+        return named
 
 
 class ConsoleTable:
@@ -91,95 +143,93 @@ class ConsoleTable:
 
     # -- parsing ---------------------------------------------------------------------------
 
-    def unit_id(self, name: str) -> str:
-        return find_unit(self.state, name)
+    def unit_order(self, side: str, line: Line) -> UnitOrder:
+        o = line.options
+        words = OrderWords(
+            unit=line.unit("/act unit:UNIT move:X,Y fire:TARGET"),
+            move=o.get("move"),
+            fire=o.get("fire"),
+            first="fire" if o.get("first", "").casefold() == "fire" else "move",
+            rapid=line.flag("rapid"),
+            reverse=line.flag("reverse"),
+            road=line.flag("road"),
+            smoke=line.flag("smoke"),
+            embark=o.get("embark"),
+            disembark=o.get("disembark"),
+        )
+        unknown = set(o) - {"unit", "move", "fire", "first", "embark", "disembark", *FLAGS}
+        if unknown:
+            raise IllegalCommand(f"I don't understand {', '.join(sorted(unknown))} (see /help)")
+        return unit_order(self.state, side, words)
 
-    def unit_order(self, words: list[str]) -> UnitOrder:
-        if not words:
-            raise IllegalCommand("Name the unit: /act UNIT move:X,Y fire:TARGET")
-        unit = self.unit_id(words[0])
-        flags = {w for w in words[1:] if ":" not in w}
-        actions = []
-        for word in words[1:]:
-            key, _, value = word.partition(":")
-            if key == "move":
-                actions.append(
-                    Move(
-                        path=parse_move(self.state, unit, value),
-                        rapid="rapid" in flags,
-                        road="road" in flags,
-                        reverse="reverse" in flags,
-                    )
-                )
-            elif key == "fire":
-                actions.append(Fire(target=self.unit_id(value)))
-            elif key == "embark":
-                actions.append(Embark(transport=self.unit_id(value)))
-            elif key == "disembark":
-                actions.append(Disembark(to=parse_point(value)))
-            elif key == "smoke" or word == "smoke":
-                actions.append(LaySmoke())
-            elif word not in ("rapid", "road", "reverse"):
-                raise IllegalCommand(f"I don't understand {word!r} (see /help)")
-        return UnitOrder(unit=unit, actions=tuple(actions))
+    def fall_back(self, side: str, line: Line) -> FallBackOrder:
+        named = line.unit("/fallback unit:UNIT to:X,Y")
+        if "to" not in line.options:
+            raise IllegalCommand("Say where to: /fallback unit:UNIT to:X,Y")
+        path = parse_path(line.options["to"])
+        return FallBackOrder(unit=find_unit(self.state, named, side), path=path, reverse=line.flag("reverse"))
 
-    def fall_back(self, words: list[str]) -> FallBackOrder:
-        if not words:
-            raise IllegalCommand("Name the unit: /fallback UNIT to:X,Y")
-        to = [w.partition(":")[2] for w in words[1:] if w.startswith("to:")]
-        if not to:
-            raise IllegalCommand("Say where to: /fallback UNIT to:X,Y")
-        return FallBackOrder(unit=self.unit_id(words[0]), path=parse_path(to[0]), reverse="reverse" in words)
+    def acting_side(self, line: Line) -> str:
+        """The side of the unit named, else the side the player joined, else the one awaited."""
+        named = line.named_unit()
+        if line.verb in ("act", "fallback", "react") and named:
+            return self.state.units[find_unit(self.state, named)].side
+        joined = [name for name, side in self.state.sides.items() if line.player in side.players]
+        return joined[0] if joined else awaiting(self.state) or ""
 
-    def parse(self, line: str) -> Command | None:
-        words = shlex.split(line)
-        if not words:
-            return None
-        verb, args = words[0].lstrip("/").casefold(), words[1:]
-        side = awaiting(self.state) or ""
-        if verb in ("act", "fallback", "react") and args and args[0] not in ("cmt", "fallback"):
-            side = self.state.units[self.unit_id(args[0])].side
-        elif verb == "react" and args[1:] and args[0] == "fallback":
-            side = self.state.units[self.unit_id(args[1])].side
-        if verb == "start":
-            return StartGame()
-        if verb == "initiative":
-            return ChooseInitiative(side=side, go_first=bool(args) and args[0] == "first")
-        if verb == "act":
-            return Declare(side=side, order=self.unit_order(args))
-        if verb == "cmt":
-            return Declare(side=side, order=MoraleTestOrder())
-        if verb == "fallback":
-            return Declare(side=side, order=self.fall_back(args))
-        if verb == "pass":
-            return PassInitiative(side=side)
-        if verb == "concede":
-            return Concede(side=side)
-        if verb in ("react", "noreact"):
-            pending = self.state.pending
-            if pending is None or self.state.phase is not Phase.REACTION:
-                raise IllegalCommand("No reaction window is open")
-            if verb == "noreact":
-                return DeclineReaction(side=side, window=pending.window)
-            order: Order
-            if args[:1] == ["cmt"]:
-                order = MoraleTestOrder()
-            elif args[:1] == ["fallback"]:
-                order = self.fall_back(args[1:])
-            else:
-                order = self.unit_order(args)
-            return React(side=side, window=pending.window, order=order)
-        if verb == "choose":
-            choice = self.state.pending.choice if self.state.pending else None
-            if choice is None:
-                raise IllegalCommand("Nothing is waiting to be chosen")
-            target = None if not args or args[0] == "none" else self.unit_id(args[0])
-            if choice.kind == "remove_markers":
-                if target is None:
-                    raise IllegalCommand("Choose the unit that loses its markers")
-                return RemoveMarkers(side=side, unit=target)
-            return ChooseTarget(side=side, target=target)
-        raise IllegalCommand(f"Unknown command /{verb}: see /help")
+    def parse(self, line: Line) -> Command:
+        verb, side = line.verb, self.acting_side(line)
+        simple: dict[str, Callable[[], Command]] = {
+            "start": StartGame,
+            "join": lambda: JoinSide(side=line.options.get("side", ""), player=line.player),
+            "initiative": lambda: self.initiative(side, line),
+            "act": lambda: Declare(side=side, order=self.unit_order(side, line)),
+            "cmt": lambda: Declare(side=side, order=MoraleTestOrder()),
+            "fallback": lambda: Declare(side=side, order=self.fall_back(side, line)),
+            "pass": lambda: PassInitiative(side=side),
+            "concede": lambda: Concede(side=side),
+            "react": lambda: self.reaction(side, line),
+            "noreact": lambda: DeclineReaction(side=side, window=self.window()),
+            "choose": lambda: self.choice(side, line),
+        }
+        if verb not in simple:
+            raise IllegalCommand(f"Unknown command /{verb}: see /help")
+        return simple[verb]()
+
+    def initiative(self, side: str, line: Line) -> ChooseInitiative:
+        choice = (line.options.get("choice") or (line.words or [""])[0]).casefold()
+        if choice not in ("start", "first", "pass"):
+            raise IllegalCommand("Choose: /initiative start (go first) or /initiative pass")
+        return ChooseInitiative(side=side, go_first=choice != "pass")
+
+    def window(self) -> int:
+        pending = self.state.pending
+        if pending is None or self.state.phase is not Phase.REACTION:
+            raise IllegalCommand("No reaction window is open")
+        return pending.window
+
+    def reaction(self, side: str, line: Line) -> React:
+        window = self.window()
+        order: Order
+        if line.flag("cmt"):
+            order = MoraleTestOrder()
+        elif "fallback" in line.words:
+            order = self.fall_back(side, line)
+        else:
+            order = self.unit_order(side, line)
+        return React(side=side, window=window, order=order)
+
+    def choice(self, side: str, line: Line) -> Command:
+        choice = self.state.pending.choice if self.state.pending else None
+        if choice is None:
+            raise IllegalCommand("Nothing is waiting to be chosen")
+        named = line.options.get("unit") or (line.words[0] if line.words else "none")
+        picked = None if named.casefold() == "none" else find_unit(self.state, named)
+        if choice.kind == "remove_markers":
+            if picked is None:
+                raise IllegalCommand("Choose the unit that loses its markers")
+            return RemoveMarkers(side=side, unit=picked)
+        return ChooseTarget(side=side, target=picked)
 
     # -- views -----------------------------------------------------------------------------
 
@@ -214,47 +264,68 @@ class ConsoleTable:
 
     # -- the loop --------------------------------------------------------------------------
 
-    async def handle(self, line: str) -> str:
-        verb = line.strip().split(" ", 1)[0].lstrip("/").casefold()
-        views: dict[str, Callable[[], str]] = {
-            "help": lambda: HELP,
-            "status": self.status,
-            "units": self.units,
-            "log": lambda: "\n".join(self.log[-30:]) or "Nothing has happened yet",
-        }
-        if verb in views:
-            return views[verb]()
-        if verb == "new":
-            try:
-                self.state = (await self.service.new_game(self.CHANNEL)).state
-            except GameError as problem:
-                return f"Not allowed: {problem}"
-            self.log = []
-            return "A new quick battle is set up: /start to roll for the initiative"
+    async def handle(self, text: str) -> str:
         try:
-            command = self.parse(line)
-            if command is None:
+            line = Line.read(text, self.PLAYER)
+            if line is None:
                 return ""
-            outcome = await self.service.act(self.CHANNEL, self.PLAYER, command)
-        except (IllegalCommand, GameError) as problem:
+            views: dict[str, Callable[[], Awaitable[str] | str]] = {
+                "help": lambda: HELP,
+                "status": self.status,
+                "units": self.units,
+                "log": lambda: "\n".join(self.log[-30:]) or "Nothing has happened yet",
+                "map": lambda: self.save_map(line),
+                "new": lambda: self.new_game(line),
+            }
+            if line.verb in views:
+                answer = views[line.verb]()
+                return answer if isinstance(answer, str) else await answer
+            outcome = await self.service.act(self.CHANNEL, line.player, self.parse(line))
+        except (IllegalCommand, GameError, ValueError) as problem:
             return f"Not allowed: {problem}"
         except Exception:
-            log.exception("console command failed: %s", line)
+            log.exception("console command failed: %s", text)
             return "Something went wrong on our side; the game was not changed."
         self.state = outcome.state
         lines = [event.text for event in outcome.events]
         self.log.extend(lines)
         return "\n".join(lines + ["", self.status()] + await self.save_picture(outcome))
 
+    async def new_game(self, line: Line) -> str:
+        table, forces = line.options.get("table", "village"), line.options.get("forces", "us")
+        seconds = line.options.get("reaction_seconds", "120")
+        if not seconds.isdigit():
+            raise IllegalCommand(f"reaction_seconds is a whole number of seconds, not {seconds!r}")
+        outcome = await self.service.new_game(
+            self.CHANNEL, quick_battle(table, forces), int(seconds), line.player
+        )
+        self.state, self.log = outcome.state, []
+        return setup_text(table, forces, int(seconds)) + "\n/start to roll for the initiative"
+
+    async def save_map(self, line: Line) -> str:
+        """The battlefield as the player's side sees it, to ``pictures/map-<side>.png``."""
+        joined = [name for name, side in self.state.sides.items() if line.player in side.players]
+        viewer = joined[0] if joined else line.options.get("side")
+        if viewer is not None and viewer not in self.state.sides:
+            raise IllegalCommand(f"There is no side {viewer!r}: allies or axis")
+        if self.pictures is None:
+            return "Pictures are off at this table"
+        png = await asyncio.to_thread(render, self.state, viewer)
+        return f"{viewer or 'spectators'} view: {self._write('map-' + (viewer or 'spectators'), png)}"
+
     async def save_picture(self, outcome: Outcome) -> list[str]:
         """Draw the table after the action (off the event loop) to ``pictures/latest.png``."""
         if self.pictures is None:
             return []
         png = await asyncio.to_thread(render, outcome.state, None, last_events=tuple(outcome.events))
+        return [f"Picture: {self._write('latest', png)}"]
+
+    def _write(self, name: str, png: bytes) -> Path:
+        assert self.pictures is not None
         self.pictures.mkdir(parents=True, exist_ok=True)
-        target = self.pictures / "latest.png"
+        target = self.pictures / f"{name}.png"
         target.write_bytes(png)
-        return [f"Picture: {target}"]
+        return target
 
 
 async def play_console(
@@ -278,7 +349,7 @@ async def play_console(
         table, resumed = await ConsoleTable.open(service)
         table.pictures = pictures
         await service.resume()
-        stdout.write("Iron Cross console table: a quick battle, US (allies) against German (axis).\n")
+        stdout.write("Iron Cross console table.\n")
         if resumed:
             stdout.write(f"Resuming the game in progress.\n{table.status()}\n")
         stdout.write("Type /help for the commands, /units for the forces, /start to begin.\n")

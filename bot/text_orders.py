@@ -11,7 +11,10 @@ from __future__ import annotations
 import difflib
 import math
 import re
+from dataclasses import dataclass
+from typing import Literal
 
+from engine.commands import Disembark, Embark, Fire, LaySmoke, Move, UnitOrder
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
 from engine.state import Point
@@ -72,3 +75,41 @@ def find_unit(state: GameState, name: str, side: str | None = None) -> str:
     close = difflib.get_close_matches(wanted, [u.id for u in units], n=3, cutoff=0.5)
     hint = f" Did you mean {', '.join(close)}?" if close else ""
     raise IllegalCommand(f"No unit called {name!r}.{hint}")
+
+
+@dataclass(frozen=True)
+class OrderWords:
+    """A unit's order as a player gives it: the options of ``/act`` and ``/react``."""
+
+    unit: str
+    move: str | None = None
+    fire: str | None = None
+    first: Literal["move", "fire"] = "move"
+    rapid: bool = False
+    reverse: bool = False
+    road: bool = False
+    smoke: bool = False
+    embark: str | None = None
+    disembark: str | None = None
+
+
+def unit_order(state: GameState, side: str, words: OrderWords) -> UnitOrder:
+    """The order in play: get out of a transport first, then move and fire (or lay smoke) in
+    the order asked, and get into a transport last."""
+    unit_id = find_unit(state, words.unit, side)
+    if words.fire and words.smoke:
+        raise IllegalCommand("A unit either fires or lays smoke in one activation, not both")
+    actions: list = []
+    if words.disembark:
+        actions.append(Disembark(to=parse_point(words.disembark)))
+    if words.move:
+        path = parse_move(state, unit_id, words.move)
+        actions.append(Move(path=path, rapid=words.rapid, reverse=words.reverse, road=words.road))
+    shot = Fire(target=find_unit(state, words.fire)) if words.fire else LaySmoke() if words.smoke else None
+    if shot:
+        actions.insert(len(actions) - 1 if words.first == "fire" and words.move else len(actions), shot)
+    if words.embark:
+        actions.append(Embark(transport=find_unit(state, words.embark, side)))
+    if not actions:
+        raise IllegalCommand("Say what the unit does: a move, a target to fire at, or both")
+    return UnitOrder(unit=unit_id, actions=tuple(actions))

@@ -145,7 +145,11 @@ def draw_label_and_pips(canvas: Canvas, unit: Unit, frame: Frame, passengers: in
         return
     x0, y0, x1, y1 = _bbox([*corners(unit, frame), facing_tip(unit, frame)])
     cx = frame.px(unit.position.x, unit.position.y)[0]
-    canvas.text((cx, y1 + 1), label_text(unit, passengers), size=LABEL_FONT, anchor="ma", halo=True)
+    if y1 + LABEL_FONT + 3 <= frame.top + frame.table_px[1]:
+        canvas.text((cx, y1 + 1), label_text(unit, passengers), size=LABEL_FONT, anchor="ma", halo=True)
+    else:  # at the near edge the label goes above the unit, to stay on the table
+        canvas.text((cx, y0 - 1), label_text(unit, passengers), size=LABEL_FONT, anchor="md", halo=True)
+        y0 -= LABEL_FONT + 2
     pips = [pal.MORALE_PIP] * min(unit.morale_markers, MAX_PIPS)
     pips += [pal.TOKEN_PIP] * min(unit.tokens, MAX_PIPS)
     extra = max(0, unit.morale_markers - MAX_PIPS) + max(0, unit.tokens - MAX_PIPS)

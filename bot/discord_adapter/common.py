@@ -9,9 +9,6 @@ from collections.abc import Sequence
 import discord
 
 from bot.services.game_service import GameError, GameService, Outcome
-from bot.text_orders import find_unit, parse_move
-from engine.commands import Fire, Move, UnitOrder
-from engine.errors import IllegalCommand
 from engine.events import Event
 from engine.game import awaiting
 from engine.game_state import GameState
@@ -59,28 +56,6 @@ def report(outcome: Outcome) -> str:
     if len(text) > DISCORD_TEXT_LIMIT:
         text = text[: DISCORD_TEXT_LIMIT - 40] + "\n… (the rest is in /game log)"
     return text
-
-
-def unit_order(
-    state: GameState,
-    side: str,
-    unit: str,
-    move: str | None,
-    fire: str | None,
-    first: str,
-    rapid: bool,
-    reverse: bool,
-) -> UnitOrder:
-    unit_id = find_unit(state, unit, side)
-    actions: list = []
-    if move:
-        actions.append(Move(path=parse_move(state, unit_id, move), rapid=rapid, reverse=reverse))
-    if fire:
-        shot = Fire(target=find_unit(state, fire))
-        actions.insert(0 if first == "fire" else len(actions), shot)
-    if not actions:
-        raise IllegalCommand("Say what the unit does: a move, a target to fire at, or both")
-    return UnitOrder(unit=unit_id, actions=tuple(actions))
 
 
 async def battlefield_file(

@@ -8,7 +8,9 @@ import discord
 from discord import app_commands
 
 from bot.discord_adapter.common import battlefield_file, games, side_of, summary
+from bot.services.game_service import GameError, setup_text
 from engine.commands import Concede, JoinSide, StartGame
+from engine.quick_battle import allied_forces, quick_battle, quick_forces, quick_tables
 
 
 class GameCommands(app_commands.Group):
@@ -16,16 +18,32 @@ class GameCommands(app_commands.Group):
         super().__init__(name="game", description="Set up and follow this channel's Iron Cross game")
 
     @app_commands.command(name="new", description="Set up a quick battle in this channel")
-    @app_commands.describe(reaction_seconds="How long the other side has to react (15 s to 48 h)")
+    @app_commands.describe(
+        table="The battlefield (default: village, 6' x 4')",
+        forces="The allied force facing the German one (default: us)",
+        reaction_seconds="How long the other side has to react (15 s to 48 h, default 120)",
+    )
+    @app_commands.choices(
+        table=[app_commands.Choice(name=title[:100], value=name) for name, title in quick_tables().items()],
+        forces=[app_commands.Choice(name=quick_forces()[name][:100], value=name) for name in allied_forces()],
+    )
     async def new(
-        self, interaction: discord.Interaction, reaction_seconds: app_commands.Range[int, 15, 172800] = 120
+        self,
+        interaction: discord.Interaction,
+        table: str = "village",
+        forces: str = "us",
+        reaction_seconds: app_commands.Range[int, 15, 172800] = 120,
     ) -> None:
-        outcome = await games(interaction).new_game(
-            str(interaction.channel_id), reaction_seconds=reaction_seconds
-        )
+        try:
+            battle = quick_battle(table, forces)
+        except ValueError as problem:
+            raise GameError(str(problem).capitalize()) from None
+        channel, user = str(interaction.channel_id), str(interaction.user.id)
+        outcome = await games(interaction).new_game(channel, battle, reaction_seconds, user)
         await interaction.response.send_message(
-            "A quick battle is set up: US (allies) against German (axis). "
-            "Take a side with `/game join`, then `/game start`.\n" + summary(outcome.state)
+            setup_text(table, forces, reaction_seconds)
+            + "\nTake a side with `/game join`, then `/game start`.\n"
+            + summary(outcome.state)
         )
 
     @app_commands.command(name="join", description="Take a side in this channel's game")

@@ -7,10 +7,10 @@ from typing import Literal
 import discord
 from discord import app_commands
 
-from bot.discord_adapter.common import games, side_of, unit_order
+from bot.discord_adapter.common import games, side_of
 from bot.discord_adapter.reaction_buttons import show_result
 from bot.services.game_service import GameError
-from bot.text_orders import find_unit, parse_path
+from bot.text_orders import OrderWords, find_unit, parse_path, unit_order
 from engine.commands import (
     ChooseInitiative,
     ChooseTarget,
@@ -78,8 +78,12 @@ POSITION = "x,y in inches or a grid square like D3; separate waypoints with ;"
     first="With a move and a shot, which comes first",
     rapid="Rapid move (no firing)",
     reverse="Move in reverse (vehicles)",
+    road="Rapid move along a road (set rapid too)",
+    smoke="Lay smoke instead of firing",
+    embark="Get into this transport (after any move)",
+    disembark="Get out of the transport here first (x,y or a grid square)",
 )
-@app_commands.autocomplete(unit=own_units, fire=enemy_units)
+@app_commands.autocomplete(unit=own_units, fire=enemy_units, embark=own_units)
 async def act(
     interaction: discord.Interaction,
     unit: str,
@@ -88,13 +92,13 @@ async def act(
     first: Literal["move", "fire"] = "move",
     rapid: bool = False,
     reverse: bool = False,
+    road: bool = False,
+    smoke: bool = False,
+    embark: str | None = None,
+    disembark: str | None = None,
 ) -> None:
-    await play(
-        interaction,
-        lambda state, side: Declare(
-            side=side, order=unit_order(state, side, unit, move, fire, first, rapid, reverse)
-        ),
-    )
+    words = OrderWords(unit, move, fire, first, rapid, reverse, road, smoke, embark, disembark)
+    await play(interaction, lambda state, side: Declare(side=side, order=unit_order(state, side, words)))
 
 
 @app_commands.command(name="initiative", description="Having won the initiative, start or pass it over")
@@ -155,7 +159,7 @@ async def react(
         if cmt:
             order = MoraleTestOrder()
         elif unit:
-            order = unit_order(state, side, unit, move, fire, first, False, False)
+            order = unit_order(state, side, OrderWords(unit, move, fire, first))
         else:
             raise IllegalCommand("Name the reacting unit, or set cmt")
         return React(side=side, window=_window(state), order=order)

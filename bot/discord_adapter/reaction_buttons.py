@@ -11,8 +11,9 @@ import logging
 
 import discord
 
-from bot.discord_adapter.common import battlefield_file, games, report, side_of, unit_order
+from bot.discord_adapter.common import battlefield_file, games, report, side_of
 from bot.services.game_service import GameError, Outcome
+from bot.text_orders import OrderWords, unit_order
 from engine.commands import DeclineReaction, MoraleTestOrder, Order, React
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
@@ -129,16 +130,9 @@ class ReactionForm(discord.ui.Modal, title="React"):
             if self.unit.value.strip().casefold() == "cmt":
                 order = MoraleTestOrder()
             else:
-                order = unit_order(
-                    state,
-                    side,
-                    self.unit.value,
-                    self.move.value or None,
-                    self.fire.value or None,
-                    "fire" if self.first.value.strip().casefold() == "fire" else "move",
-                    False,
-                    False,
-                )
+                first = "fire" if self.first.value.strip().casefold() == "fire" else "move"
+                words = OrderWords(self.unit.value, self.move.value or None, self.fire.value or None, first)
+                order = unit_order(state, side, words)
             return React(side=side, window=self.window, order=order)
 
         await answer(interaction, self.window, build)

@@ -15,7 +15,7 @@ from engine.errors import IllegalCommand
 from engine.events import Event
 from engine.game import apply
 from engine.game_state import GameState
-from engine.quick_battle import quick_battle
+from engine.quick_battle import quick_battle, quick_forces, quick_tables
 from engine.runtime import Clock, ReactionTimers, SystemClock, WindowKey
 from engine.state import Phase
 
@@ -65,15 +65,20 @@ class GameService:
         await self.timers.close()
 
     async def new_game(
-        self, channel_id: str, state: GameState | None = None, reaction_seconds: int = 120
+        self,
+        channel_id: str,
+        state: GameState | None = None,
+        reaction_seconds: int = 120,
+        user_id: str | None = None,
     ) -> Outcome:
-        """Set up a game in a channel (the quick battle unless a state is given)."""
+        """Set up a game in a channel (the quick battle unless a state is given). It replaces a
+        finished game, or one not yet started that nobody else has joined."""
         if reaction_seconds not in REACTION_SECONDS:
             raise GameError("A reaction window lasts from 15 seconds to 48 hours")
         async with self._locks[channel_id]:
             current = await self.store.load(channel_id)
-            if current is not None and current.state.phase is not Phase.OVER:
-                raise GameError("A game is already running in this channel: finish or concede it first")
+            if current is not None:
+                refuse_replacing(current.state, user_id)
             stored = await self.store.create(channel_id, state or quick_battle(), reaction_seconds)
         return Outcome(stored.state, [], stored.version)
 
@@ -142,6 +147,37 @@ class GameService:
         if game is None:
             raise GameError("There is no game in this channel: start one with /game new")
         return game
+
+
+def refuse_replacing(state: GameState, user_id: str | None) -> None:
+    """A new game may replace a finished one, or one in setup whose players (if any) include
+    the user asking."""
+    if state.phase is Phase.OVER:
+        return
+    if state.phase is not Phase.SETUP:
+        raise GameError("A game is already running in this channel: finish or concede it first")
+    others = [p for side in state.sides.values() for p in side.players if p != user_id]
+    if others:
+        raise GameError("Players have joined the game set up here: only they may replace it")
+
+
+def setup_text(table: str, forces: str, reaction_seconds: int) -> str:
+    """What a new quick battle holds, in a few lines."""
+    return (
+        f"A quick battle on the {quick_tables()[table]}.\n"
+        f"**allies**: {quick_forces()[forces]}\n**axis**: {quick_forces()['german']}\n"
+        f"Reaction windows stay open {duration_text(reaction_seconds)}."
+    )
+
+
+def duration_text(seconds: int) -> str:
+    """``90`` -> "1 minute 30 seconds", ``7200`` -> "2 hours"."""
+    parts = []
+    for name, size in (("hour", 3600), ("minute", 60), ("second", 1)):
+        count, seconds = divmod(seconds, size)
+        if count:
+            parts.append(f"{count} {name}{'s' if count > 1 else ''}")
+    return " ".join(parts) or "0 seconds"
 
 
 def authorise(state: GameState, user_id: str, command: Command) -> None:

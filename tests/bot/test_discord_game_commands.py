@@ -16,7 +16,7 @@ async def discord_bot(tmp_path, monkeypatch):
 async def test_three_commands_from_an_empty_channel_to_the_initiative(discord_bot):
     bot, discord = discord_bot
     text, private = reply(await discord.slash("game new", user=ANN, channel="1"))
-    assert "A quick battle is set up" in text and not private
+    assert "A quick battle on the Village" in text and not private
     text, _ = reply(await discord.slash("game join", user=ANN, channel="1", side="allies"))
     assert f"<@{ANN}> joins **allies**" in text
     await discord.slash("game join", user=OTTO, channel="1", side="axis")
@@ -31,9 +31,9 @@ async def test_refusals_are_private_and_change_nothing(discord_bot):
     text, private = reply(await discord.slash("game status", user=EVE, channel="9"))
     assert private and "There is no game in this channel" in text
     await discord.slash("game new", user=ANN, channel="1")
-    text, private = reply(await discord.slash("game new", user=EVE, channel="1"))
-    assert private and "already running" in text
     await discord.slash("game join", user=ANN, channel="1", side="allies")
+    text, private = reply(await discord.slash("game new", user=EVE, channel="1", table="crossroads"))
+    assert private and "only they may replace it" in text
     text, private = reply(await discord.slash("game start", user=ANN, channel="1"))
     assert private and "Nobody is playing axis yet" in text
     text, private = reply(await discord.slash("game join", user=ANN, channel="1", side="axis"))
@@ -45,6 +45,20 @@ async def test_window_length_is_validated_by_discord_range(discord_bot):
     bot, discord = discord_bot
     await discord.slash("game new", user=ANN, channel="1", reaction_seconds=3600)
     assert (await bot.games.store.load("1")).reaction_seconds == 3600
+
+
+async def test_game_new_options_choose_the_table_and_the_allied_force(discord_bot):
+    bot, discord = discord_bot
+    text, private = reply(
+        await discord.slash("game new", user=ANN, channel="1", table="crossroads", forces="british")
+    )
+    assert not private and "Crossroads (4' x 4')" in text and "British: a Firefly" in text
+    assert "Reaction windows stay open 2 minutes" in text
+    state = (await bot.games.store.load("1")).state
+    assert state.table.width == 48 and state.sides["allies"].nation == "british"
+    text, private = reply(await discord.slash("game new", user=ANN, channel="2", table="moon"))
+    assert private and "No table 'moon': choose from village, crossroads" in text
+    assert (await bot.games.store.load("2")) is None
 
 
 async def test_a_window_closing_by_itself_is_posted_to_its_channel(discord_bot):

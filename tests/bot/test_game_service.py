@@ -8,10 +8,22 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from bot.services.game_service import GameError, GameService
 from bot.storage.store import GameStore, StaleGame
-from engine.commands import ChooseInitiative, Declare, DeclineReaction, JoinSide, Move, StartGame, UnitOrder
+from engine.commands import (
+    ChooseInitiative,
+    Concede,
+    Declare,
+    DeclineReaction,
+    JoinSide,
+    Move,
+    PassInitiative,
+    StartGame,
+    UnitOrder,
+)
 from engine.dice import ScriptedDice, d6
 from engine.game import replay
+from engine.quick_battle import quick_battle
 from engine.state import Phase, Point
+from tests.engine.random_play import play_random_game
 
 
 @pytest.fixture
@@ -89,10 +101,25 @@ async def test_start_needs_a_player_on_each_side(store):
 
 async def test_one_game_per_channel_until_it_is_over(store):
     service = GameService(store)
-    await service.new_game("c1")
+    await started(service)
     with pytest.raises(GameError, match="already running"):
-        await service.new_game("c1")
+        await service.new_game("c1", user_id="ann")
     assert (await service.new_game("c2")).version == 0
+    await service.act("c1", "ann", Concede(side="allies"))
+    assert (await service.new_game("c1", quick_battle("crossroads"), user_id="eve")).state.table.width == 48
+
+
+async def test_a_game_not_yet_started_may_be_set_up_again_by_its_own_players_only(store):
+    service = GameService(store)
+    await service.new_game("c1")
+    await service.new_game("c1", quick_battle("village", "british"), user_id="eve")  # nobody joined
+    await service.act("c1", "ann", JoinSide(side="allies", player="ann"))
+    replaced = await service.new_game("c1", quick_battle("crossroads", "soviet"), 300, user_id="ann")
+    assert replaced.state.sides["allies"].nation == "soviet"
+    await service.act("c1", "ann", JoinSide(side="allies", player="ann"))
+    with pytest.raises(GameError, match="only they may replace it"):
+        await service.new_game("c1", user_id="eve")
+    assert (await store.load("c1")).state.table.width == 48
 
 
 async def test_two_processes_answering_one_window_never_both_win(store):
@@ -118,3 +145,63 @@ async def test_a_stale_write_is_rejected_by_the_store(store):
     await service.act("c1", "otto", ADVANCE)
     with pytest.raises(StaleGame):
         await store.append(game, "otto", ADVANCE, [], game.state)
+
+
+async def test_killing_the_service_between_every_two_commands_loses_nothing(tmp_path):
+    """A scripted game (commands with their recorded dice) in which the service and its store
+    are shut down and reopened between every two commands, open reaction windows included:
+    the final state is the uninterrupted one and every window was re-armed on each start."""
+    _, history = play_random_game(quick_battle(), seed=3, max_commands=60)
+    uninterrupted, _ = replay(quick_battle(), history)
+    url = f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"
+    store = await GameStore.open(url)
+    await GameService(store).new_game("c1", quick_battle())
+    await store.close()
+    windows_rearmed = 0
+    for command, events in history:
+        store = await GameStore.open(url)
+        rolls = [roll for event in events for roll in event.rolls]
+        service = GameService(store, dice=lambda rolls=rolls: ScriptedDice(rolls))
+        await service.resume()
+        windows_rearmed += len(service.timers.armed)
+        await service.act("c1", "hot-seat", command)
+        await service.close()
+        await store.close()
+    store = await GameStore.open(url)
+    assert (await store.load("c1")).state == uninterrupted
+    assert windows_rearmed > 5
+    await store.close()
+
+
+async def test_overlapping_commands_on_one_channel_are_each_applied_once_or_refused(store):
+    """Eight commands arrive together on one channel, from two services sharing the database
+    (two bot processes): the same declaration twice, both answers to its window, a pass and
+    a second unit's move. Each lands exactly once in the log or is refused with its reason."""
+    first, second = GameService(store), GameService(GameStore(store.database_url))
+    await started(first)
+    start = (await store.load("c1")).version
+    window = start + 1  # the window the declaration will open
+    other = Declare(side="axis", order=UnitOrder(unit="gruppe-2", actions=(Move(path=(Point(x=36, y=39),)),)))
+    burst = [
+        (first, "otto", ADVANCE),
+        (second, "otto", ADVANCE),
+        (first, "ann", DeclineReaction(side="allies", window=window)),
+        (second, "ann", DeclineReaction(side="allies", window=window)),
+        (first, "otto", PassInitiative(side="axis")),
+        (second, "otto", other),
+        (first, "ann", PassInitiative(side="allies")),
+        (second, "otto", other),
+    ]
+    results = await asyncio.gather(*(s.act("c1", u, c) for s, u, c in burst), return_exceptions=True)
+
+    applied = [
+        command for (_, _, command), r in zip(burst, results, strict=True) if not isinstance(r, Exception)
+    ]
+    refusals = [r for r in results if isinstance(r, Exception)]
+    assert all(isinstance(r, GameError) and str(r) for r in refusals), refusals
+    _, log = await store.history("c1")
+    stored = [command for command, _ in log[start:]]
+    assert sorted(map(repr, stored)) == sorted(map(repr, applied))
+    assert (await store.load("c1")).version == start + len(applied)
+    assert len(applied) >= 1 and len(refusals) >= 1
+    await second.store.close()
