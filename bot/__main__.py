@@ -8,6 +8,7 @@ from pathlib import Path
 
 from bot.config import Settings
 from bot.console import run_console
+from bot.logs import configure_logging
 
 
 def main() -> int:
@@ -15,10 +16,12 @@ def main() -> int:
     otherwise the offline console table."""
     settings = Settings()
     if settings.discord_token:
+        configure_logging(settings.log_level, settings.log_json)
         from bot.discord_adapter.run import run_discord
 
         asyncio.run(run_discord(settings, sync_commands="--sync" in sys.argv))
         return 0
+    configure_logging("WARNING", settings.log_json)
     return run_console(sys.stdin, sys.stdout, settings.database_url, Path(settings.pictures_dir))
 
 

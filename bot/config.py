@@ -12,3 +12,5 @@ class Settings(BaseSettings):
     database_url: str = "sqlite+aiosqlite:///ironcross.db"
     reaction_seconds: int = 120
     pictures_dir: str = "pictures"  # where the console table saves the battlefield after each action
+    log_level: str = "INFO"  # the console table logs warnings only, to keep the terminal clear
+    log_json: bool = True  # JSON lines; false for plain text

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import logging
+import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -18,6 +20,8 @@ from engine.game_state import GameState
 from engine.quick_battle import quick_battle, quick_forces, quick_tables
 from engine.runtime import Clock, ReactionTimers, SystemClock, WindowKey
 from engine.state import Phase
+
+log = logging.getLogger(__name__)
 
 TIMER = "reaction-timer"  # the user id recorded when a window closes at its deadline
 
@@ -103,9 +107,13 @@ class GameService:
             for attempt in (1, 2):
                 game = await self._load(channel_id)
                 check(game.state)
+                started = time.perf_counter()
                 try:
                     state, events = apply(game.state, command, self.dice())
                 except IllegalCommand as refusal:
+                    log.info(
+                        "refused", extra={"channel": channel_id, "user": user_id, "reason": str(refusal)}
+                    )
                     raise GameError(str(refusal)) from refusal
                 deadline = None
                 if state.phase is Phase.REACTION:
@@ -117,6 +125,16 @@ class GameService:
                         raise GameError("The game changed under this command: try again") from None
                     continue
                 self._follow_windows(channel_id, game.state, state, deadline)
+                log.info(
+                    "applied",
+                    extra={
+                        "channel": channel_id,
+                        "user": user_id,
+                        "command": command.kind,
+                        "version": stored.version,
+                        "ms": round((time.perf_counter() - started) * 1000, 1),
+                    },
+                )
                 return Outcome(stored.state, events, stored.version, deadline, stored.closed_window_message)
         raise AssertionError("unreachable")
 

@@ -66,3 +66,26 @@ async def test_every_action_posts_the_picture_and_map_is_private(table):
     text, private = reply(sent)
     assert private and "allies view" in text
     assert attachments(sent)[0].startswith(b"\x89PNG")
+
+
+async def test_the_other_side_spectators_and_players_of_another_channel_cannot_act(table):
+    bot, discord = table
+    await discord.slash("initiative", user=OTTO, channel="1", choice="start")
+    await discord.slash("game new", user=EVE, channel="2")
+    await discord.slash("game join", user=EVE, channel="2", side="allies")
+    before = (await bot.games.store.load("1")).version
+    not_playing = "You are not playing in this game"
+    attempts = [
+        (ANN, "1", "act", {"unit": "gruppe-3", "move": "50,39"}, "No unit called 'gruppe-3'"),  # not hers
+        (ANN, "1", "pass", {}, "axis has the initiative, not allies"),
+        (EVE, "1", "act", {"unit": "gruppe-3", "move": "50,39"}, not_playing),  # a spectator
+        (EVE, "1", "cmt", {}, not_playing),
+        (EVE, "1", "game concede", {}, not_playing),
+        (OTTO, "2", "act", {"unit": "gruppe-3", "move": "50,39"}, not_playing),  # channel 1's player
+        (OTTO, "2", "game start", {}, "Nobody is playing axis yet"),
+    ]
+    for user, channel, command, options, reason in attempts:
+        text, private = reply(await discord.slash(command, user=user, channel=channel, **options))
+        assert private and reason in text, (user, channel, command, text)
+    assert (await bot.games.store.load("1")).version == before
+    assert (await bot.games.store.load("2")).version == 1
