@@ -1,0 +1,1 @@
+"""Dice for players at any table: dice expressions, rolls on named charts, exact odds."""
