@@ -1,0 +1,369 @@
+"""Named charts for ``/chart``: a roll, its modifiers, and the band or test it is read against.
+
+Charts are data (``engine/data/charts/*.yaml``), validated on load. A chart names its dice
+(``DR``, ``dr``, ``d6``, ``d10``, ``2d6`` ...) and either result bands (the final roll is read
+against them) or a test (``needs``: the score the roll must reach, with modifiers raising or
+lowering it, and a natural 6 that always passes where the rules say so). Modifiers are
+- options the player names (``value``), or counts the player gives (``per``);
+- derived from the chart's parameters: looked up in a table (the Red Barricades historical DRM
+  by side and date), read from a number (a balance DRM), or stepped (the sixth Rifle Coy);
+and may apply only ``when`` a parameter has a given value. ``halve`` halves the roll.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from functools import cache
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from engine.dice import DiceSource, DieRoll
+from engine.errors import IllegalCommand
+from engine.profiles import DATA_DIR
+
+_DICE = re.compile(r"^(?P<kind>DR|dr)$|^(?P<count>\d*)d(?P<sides>\d+)$")
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Lookup(_Frozen):
+    """A value read from one of the chart's tables, keyed by parameters in order."""
+
+    table: str
+    keys: tuple[str, ...]
+
+
+class Step(_Frozen):
+    at_least: int
+    value: int
+
+
+class Modifier(_Frozen):
+    id: str
+    name: str
+    value: int | None = None  # an option the player names
+    per: int | None = None  # per count the player gives (id=N)
+    lookup: Lookup | None = None  # derived from the parameters
+    parameter: str | None = None  # the number the player gave for this parameter
+    steps: tuple[Step, ...] = ()  # stepped on the parameter's number
+    halve: bool = False  # halve the roll, rounding up
+    when: dict[str, str] = Field(default_factory=dict)
+
+    @property
+    def chosen(self) -> bool:
+        """Applies only when the player names it (or gives its count)."""
+        return self.value is not None or self.per is not None or self.halve
+
+
+class Parameter(_Frozen):
+    name: str
+    description: str
+    choices: tuple[str, ...] = ()
+    number: bool = False
+    default: str | None = None
+
+
+class Band(_Frozen):
+    min: int | None = None
+    max: int | None = None
+    result: str
+
+    def holds(self, score: int) -> bool:
+        return (self.min is None or score >= self.min) and (self.max is None or score <= self.max)
+
+    def label(self) -> str:
+        if self.min is None:
+            return f"<={self.max}"
+        if self.max is None:
+            return f">={self.min}"
+        return str(self.min) if self.min == self.max else f"{self.min}-{self.max}"
+
+
+class Chart(_Frozen):
+    id: str
+    title: str
+    source: str
+    dice: str
+    note: str | None = None
+    parameters: tuple[Parameter, ...] = ()
+    tables: dict[str, Any] = Field(default_factory=dict)
+    modifiers: tuple[Modifier, ...] = ()
+    bands: tuple[Band, ...] = ()
+    needs: int | Lookup | None = None  # a test: the score the roll must reach
+    needs_range: tuple[int, int] | None = None  # the score needed is held within this range
+    natural_six_passes: bool = False
+    impossible_at: int | None = None  # a score needed this high means the test cannot be passed
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> Chart:
+        if (self.needs is None) == (not self.bands):
+            raise ValueError(f"chart {self.id}: give either bands or needs")
+        if not _DICE.match(self.dice):
+            raise ValueError(f"chart {self.id}: cannot roll {self.dice!r}")
+        names = {p.name for p in self.parameters}
+        for mod in self.modifiers:
+            for key in (
+                *(mod.lookup.keys if mod.lookup else ()),
+                *mod.when,
+                *([mod.parameter] if mod.parameter else ()),
+            ):
+                if key not in names:
+                    raise ValueError(f"chart {self.id}: modifier {mod.id} uses unknown parameter {key!r}")
+        return self
+
+    @property
+    def is_test(self) -> bool:
+        return self.needs is not None
+
+    def options(self) -> list[Modifier]:
+        return [m for m in self.modifiers if m.chosen]
+
+
+class ChartRoll(BaseModel):
+    """A roll on a chart, explained: the dice, each modifier, the final number and the result."""
+
+    chart: str
+    dice: tuple[DieRoll, ...]
+    natural: int
+    modifiers: tuple[tuple[str, int], ...]
+    final: int  # the modified roll (bands), or the score needed (tests)
+    result: str
+    text: str
+
+
+def load_charts() -> dict[str, Chart]:
+    return dict(_load_charts())
+
+
+@cache
+def _load_charts() -> tuple[tuple[str, Chart], ...]:
+    charts: list[Chart] = []
+    for path in sorted((DATA_DIR / "charts").glob("*.yaml")):
+        for raw in yaml.safe_load(path.read_text("utf-8")):
+            charts.append(Chart.model_validate(raw))
+    ids = [c.id for c in charts]
+    duplicates = {i for i in ids if ids.count(i) > 1}
+    if duplicates:
+        raise ValueError(f"chart ids used twice: {sorted(duplicates)}")
+    return tuple((c.id, c) for c in charts)
+
+
+def find_chart(name: str) -> Chart:
+    charts = load_charts()
+    wanted = name.strip().casefold()
+    if wanted in charts:
+        return charts[wanted]
+    close = [c.id for c in charts.values() if wanted in c.id or wanted in c.title.casefold()]
+    if len(close) == 1:
+        return charts[close[0]]
+    hint = f" Did you mean {', '.join(close[:5])}?" if close else " See /chart list."
+    raise IllegalCommand(f"No chart called {name!r}.{hint}")
+
+
+def parse_choices(text: str) -> dict[str, str]:
+    """``"date=2 Nov, depleted, tokens=2"`` -> {"date": "2 Nov", "depleted": "", "tokens": "2"}.
+
+    Items are separated by commas; an item without ``=`` may hold several option names."""
+    chosen: dict[str, str] = {}
+    for item in text.split(","):
+        key, equals, value = item.partition("=")
+        if equals:
+            chosen[key.strip().casefold()] = value.strip()
+        else:
+            for word in item.split():
+                chosen[word.casefold()] = ""
+    return chosen
+
+
+def _parameters(chart: Chart, chosen: dict[str, str]) -> dict[str, str]:
+    values: dict[str, str] = {}
+    for param in chart.parameters:
+        value = chosen.get(param.name, param.default)
+        if value is None:
+            raise IllegalCommand(f"{chart.id} needs {param.name}=...: {param.description}")
+        if param.choices and value.casefold() not in param.choices:
+            raise IllegalCommand(f"{param.name} is one of {', '.join(param.choices)}, not {value!r}")
+        if param.number and not re.fullmatch(r"[+-]?\d+", value):
+            raise IllegalCommand(f"{param.name} is a whole number, not {value!r}")
+        values[param.name] = value.casefold() if param.choices else value
+    return values
+
+
+def _lookup(chart: Chart, lookup: Lookup, values: dict[str, str]) -> int | None:
+    entry: Any = chart.tables[lookup.table]
+    for key in lookup.keys:
+        wanted = values[key].casefold().replace(" ", "")
+        matches = [k for k in entry if str(k).casefold().replace(" ", "") == wanted]
+        if not matches:
+            known = ", ".join(str(k) for k in entry)
+            raise IllegalCommand(f"{chart.id} has no {key} {values[key]!r}: one of {known}")
+        entry = entry[matches[0]]
+    return entry
+
+
+def _modifiers(
+    chart: Chart, chosen: dict[str, str], values: dict[str, str]
+) -> tuple[list[tuple[str, int]], bool]:
+    applied: list[tuple[str, int]] = []
+    halve = False
+    for mod in chart.modifiers:
+        if any(values.get(k) != v.casefold() for k, v in mod.when.items()):
+            continue
+        if mod.chosen:
+            if mod.id not in chosen:
+                continue
+            if mod.halve:
+                halve = True
+            elif mod.per is not None:
+                count = chosen[mod.id] or "1"
+                if not count.isdigit():
+                    raise IllegalCommand(f"{mod.id} is a count, e.g. {mod.id}=2, not {count!r}")
+                if int(count):
+                    applied.append((f"{mod.name} x{count}", mod.per * int(count)))
+            else:
+                applied.append((mod.name, mod.value or 0))
+        elif mod.lookup is not None:
+            value = _lookup(chart, mod.lookup, values)
+            if value:
+                applied.append((mod.name, value))
+        elif mod.parameter is not None:
+            number = int(values[mod.parameter])
+            value = (
+                number
+                if not mod.steps
+                else max((s.value for s in mod.steps if number >= s.at_least), default=0)
+            )
+            if value:
+                applied.append((mod.name, value))
+    return applied, halve
+
+
+def _unknown(chart: Chart, chosen: dict[str, str]) -> list[str]:
+    known = {p.name for p in chart.parameters} | {m.id for m in chart.options()}
+    return [name for name in chosen if name not in known]
+
+
+def _roll_dice(chart: Chart, dice: DiceSource) -> list[DieRoll]:
+    match = _DICE.match(chart.dice)
+    assert match
+    count, sides = (
+        (2, 6)
+        if match["kind"] == "DR"
+        else (1, 6)
+        if match["kind"]
+        else (int(match["count"] or 1), int(match["sides"]))
+    )
+    purpose = f"chart {chart.id}"
+    return [DieRoll(sides=sides, value=dice.roll(sides, purpose), purpose=purpose) for _ in range(count)]
+
+
+def roll_on_chart(chart: Chart, choices: str, dice: DiceSource) -> ChartRoll:
+    """Roll on ``chart`` with the player's ``choices`` (see :func:`parse_choices`)."""
+    chosen = parse_choices(choices)
+    unknown = _unknown(chart, chosen)
+    if unknown:
+        names = [p.name + "=" for p in chart.parameters] + [m.id for m in chart.options()]
+        raise IllegalCommand(
+            f"{chart.id} has no {', '.join(unknown)}; it takes {', '.join(names) or 'nothing'}"
+        )
+    values = _parameters(chart, chosen)
+    modifiers, halve = _modifiers(chart, chosen, values)
+    if chart.is_test:
+        return _test(chart, values, modifiers, dice)
+    faces = _roll_dice(chart, dice)
+    natural = sum(f.value for f in faces)
+    shown = " + ".join(str(f.value) for f in faces) if len(faces) > 1 else str(natural)
+    mods_text = "".join(f", {value:+d} {name}" for name, value in modifiers)
+    rolled = math.ceil(natural / 2) if halve else natural
+    final = rolled + sum(v for _, v in modifiers)
+    band = next((b for b in chart.bands if b.holds(final)), None)
+    if band is None:
+        raise AssertionError(f"chart {chart.id} has no band for {final}")
+    halved = f" halved to {rolled}" if halve else ""
+    text = f"{chart.title}: {chart.dice} {shown}{halved}{mods_text} = **{final}**: {band.result}"
+    return ChartRoll(
+        chart=chart.id,
+        dice=tuple(faces),
+        natural=natural,
+        modifiers=tuple(modifiers),
+        final=final,
+        result=band.result,
+        text=text,
+    )
+
+
+def _test(
+    chart: Chart, values: dict[str, str], modifiers: list[tuple[str, int]], dice: DiceSource
+) -> ChartRoll:
+    """A test: the score needed with its modifiers, then the roll (none if no test applies)."""
+    base = chart.needs if isinstance(chart.needs, int) else _lookup(chart, chart.needs, values)  # type: ignore[arg-type]
+    if base is None:
+        return ChartRoll(
+            chart=chart.id,
+            dice=(),
+            natural=0,
+            modifiers=(),
+            final=0,
+            result="no test needed",
+            text=f"{chart.title}: no test needed",
+        )
+    needed = base + sum(v for _, v in modifiers)
+    if chart.needs_range:
+        needed = max(chart.needs_range[0], min(chart.needs_range[1], needed))
+    mods_text = "".join(f" {value:+d} {name}" for name, value in modifiers)
+    if chart.impossible_at is not None and needed >= chart.impossible_at:
+        return ChartRoll(
+            chart=chart.id,
+            dice=(),
+            natural=0,
+            modifiers=tuple(modifiers),
+            final=needed,
+            result="impossible",
+            text=f"{chart.title}: cannot be passed ({base}+{mods_text})",
+        )
+    faces = _roll_dice(chart, dice)
+    natural = sum(f.value for f in faces)
+    shown = " + ".join(str(f.value) for f in faces) if len(faces) > 1 else str(natural)
+    passed = natural >= needed or (chart.natural_six_passes and natural == 6)
+    six = " (a natural 6)" if passed and natural < needed else ""
+    result = "passed" if passed else "failed"
+    text = f"{chart.title}: needs {base}+{mods_text} -> {needed}+; rolled {shown}{six}: **{result}**"
+    return ChartRoll(
+        chart=chart.id,
+        dice=tuple(faces),
+        natural=natural,
+        modifiers=tuple(modifiers),
+        final=needed,
+        result=result,
+        text=text,
+    )
+
+
+def describe_chart(chart: Chart) -> str:
+    """What a chart takes and what it gives, for ``/chart list`` and ``/chart show``."""
+    lines = [f"**{chart.id}**: {chart.title} ({chart.dice}; {chart.source})"]
+    for param in chart.parameters:
+        choices = f" ({', '.join(param.choices)})" if param.choices else ""
+        lines.append(f"  {param.name}=...{choices}: {param.description}")
+    for mod in chart.modifiers:
+        how = (
+            f"{mod.value:+d}"
+            if mod.value is not None
+            else f"{mod.per:+d} each, {mod.id}=N"
+            if mod.per is not None
+            else "halves the roll"
+            if mod.halve
+            else "from " + ", ".join(mod.lookup.keys if mod.lookup else [mod.parameter or ""])
+        )
+        when = f" when {', '.join(f'{k}={v}' for k, v in mod.when.items())}" if mod.when else ""
+        lines.append(f"  {mod.id if mod.chosen else '(auto)'}: {mod.name} {how}{when}")
+    if chart.bands:
+        lines.append("  " + "; ".join(f"{b.label()} {b.result}" for b in chart.bands))
+    if chart.note:
+        lines.append(f"  note: {chart.note}")
+    return "\n".join(lines)
