@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import shlex
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from bot.services.dice_service import DiceService
 from bot.services.game_service import GameError, GameService, Outcome, setup_text
 from bot.storage.store import GameStore
 from bot.text_orders import OrderWords, find_unit, parse_path, unit_order
@@ -40,6 +42,7 @@ from engine.errors import IllegalCommand
 from engine.game import awaiting
 from engine.game_state import GameState
 from engine.quick_battle import quick_battle
+from engine.rolls.charts import describe_chart, find_chart, load_charts
 from engine.state import Phase
 from renderer import render
 
@@ -58,6 +61,8 @@ The same commands as in Discord, typed as text (options as name:value, quote val
   /pass                          pass the initiative
   /react unit:UNIT ... | /react cmt | /react fallback UNIT to:X,Y      /noreact
   /choose [unit:UNIT]            answer a choice (markers to remove, new target; none wastes it)
+  /roll 2d10 5+ LABEL | /roll DR +1 | /roll log           dice, as in Discord
+  /chart list | /chart show CHART | /chart roll CHART side=german, date=2 Nov
   /units   /help   /quit
 Hot-seat: nobody needs to join; each line acts for the side the game waits for (or its
 unit's side). Players who have joined prefix their lines with their name: as ann /pass
@@ -113,6 +118,11 @@ class Line:
         return named
 
 
+def _after_verb(text: str, verb: str) -> str:
+    """What was typed after ``/verb`` (dice expressions keep their own spacing and quotes)."""
+    return re.split(rf"(?:^|\s)/?{verb}(?:\s|$)", text, maxsplit=1)[-1].strip()
+
+
 class ConsoleTable:
     """The console's game: one channel ("console") in the same store and service as Discord."""
 
@@ -121,6 +131,7 @@ class ConsoleTable:
 
     def __init__(self, service: GameService, state: GameState, pictures: Path | None = None) -> None:
         self.service = service
+        self.dice = DiceService(service.store, service.dice)
         self.state = state
         self.log: list[str] = []
         self.pictures = pictures
@@ -276,6 +287,8 @@ class ConsoleTable:
                 "log": lambda: "\n".join(self.log[-30:]) or "Nothing has happened yet",
                 "map": lambda: self.save_map(line),
                 "new": lambda: self.new_game(line),
+                "roll": lambda: self.roll(line, text),
+                "chart": lambda: self.chart(text),
             }
             if line.verb in views:
                 answer = views[line.verb]()
@@ -290,6 +303,28 @@ class ConsoleTable:
         lines = [event.text for event in outcome.events]
         self.log.extend(lines)
         return "\n".join(lines + ["", self.status()] + await self.save_picture(outcome))
+
+    async def roll(self, line: Line, text: str) -> str:
+        """``/roll EXPRESSION`` or ``/roll log``, as in Discord."""
+        expression = _after_verb(text, "roll")
+        if expression.casefold() == "log":
+            rows = await self.dice.log(self.CHANNEL, line.player)
+            return "\n".join(f"{r.user_id} {r.asked}: {r.result}" for r in rows) or "No rolls here yet"
+        return (await self.dice.roll(self.CHANNEL, line.player, expression)).text
+
+    async def chart(self, text: str) -> str:
+        """``/chart list``, ``/chart show CHART``, ``/chart roll CHART [choices]``."""
+        words = _after_verb(text, "chart").split(maxsplit=2)
+        if not words or words[0] == "list":
+            return "\n".join(f"{c.id}: {c.title}" for c in load_charts().values())
+        if words[0] == "show" and len(words) > 1:
+            return describe_chart(find_chart(words[1]))
+        if words[0] == "roll" and len(words) > 1:
+            choices = words[2] if len(words) > 2 else ""
+            return (await self.dice.chart(self.CHANNEL, self.PLAYER, words[1], choices)).text
+        raise IllegalCommand(
+            "Try /chart list, /chart show CHART or /chart roll CHART side=german, date=2 Nov"
+        )
 
     async def new_game(self, line: Line) -> str:
         table, forces = line.options.get("table", "village"), line.options.get("forces", "us")

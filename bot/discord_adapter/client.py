@@ -7,10 +7,13 @@ import logging
 import discord
 from discord import app_commands
 
+from bot.discord_adapter.dice_commands import ChartCommands, roll_command
 from bot.discord_adapter.game_commands import GameCommands
 from bot.discord_adapter.play_commands import PLAY_COMMANDS
 from bot.discord_adapter.reaction_buttons import NoReactionButton, ReactButton, retire_buttons
+from bot.services.dice_service import DiceService
 from bot.services.game_service import GameError, GameService, Outcome
+from engine.errors import IllegalCommand
 
 log = logging.getLogger(__name__)
 
@@ -18,9 +21,12 @@ log = logging.getLogger(__name__)
 class IronCrossBot(discord.Client):
     """Holds the services; commands reach them through ``interaction.client``."""
 
-    def __init__(self, games: GameService, *, sync_commands: bool = False) -> None:
+    def __init__(
+        self, games: GameService, dice: DiceService | None = None, *, sync_commands: bool = False
+    ) -> None:
         super().__init__(intents=discord.Intents.default())
         self.games = games
+        self.dice = dice or DiceService(games.store)
         self.games.on_window_closed = self.announce
         self.sync_commands = sync_commands
         self.tree = app_commands.CommandTree(self)
@@ -28,6 +34,8 @@ class IronCrossBot(discord.Client):
         self.tree.add_command(GameCommands())
         for command in PLAY_COMMANDS:
             self.tree.add_command(command)
+        self.tree.add_command(roll_command)
+        self.tree.add_command(ChartCommands())
         self.add_dynamic_items(ReactButton, NoReactionButton)
 
     async def setup_hook(self) -> None:
@@ -48,7 +56,7 @@ class IronCrossBot(discord.Client):
     ) -> None:
         """Refusals go privately to the user who asked; anything else is logged and apologised for."""
         cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
-        if isinstance(cause, GameError):
+        if isinstance(cause, GameError | IllegalCommand):
             text = str(cause)
         else:
             log.error("command failed in channel %s", interaction.channel_id, exc_info=cause)

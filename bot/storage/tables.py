@@ -48,3 +48,17 @@ class WindowRow(SQLModel, table=True):
     window: int
     deadline: str
     message_id: str | None = None
+
+
+class RollRow(SQLModel, table=True):
+    """One /roll or /chart in a channel's roll log; a secret roll is shown only to its roller."""
+
+    __tablename__ = "rolls"
+
+    id: int | None = Field(default=None, primary_key=True)
+    channel_id: str = Field(index=True)
+    user_id: str
+    asked: str  # what the user asked for, e.g. "2d10 5+ Panther" or "chart rb-rg-strength: side=german"
+    result: str  # the lines shown
+    secret: bool = False
+    created_at: datetime = Field(default_factory=utcnow)

@@ -224,7 +224,8 @@ def _modifiers(
                 if not count.isdigit():
                     raise IllegalCommand(f"{mod.id} is a count, e.g. {mod.id}=2, not {count!r}")
                 if int(count):
-                    applied.append((f"{mod.name} x{count}", mod.per * int(count)))
+                    times = f" x{count}" if int(count) > 1 else ""
+                    applied.append((f"{mod.name}{times}", mod.per * int(count)))
             else:
                 applied.append((mod.name, mod.value or 0))
         elif mod.lookup is not None:

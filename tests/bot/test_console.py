@@ -55,3 +55,15 @@ async def test_console_saves_the_battlefield_after_each_action(tmp_path):
     await play_console(io.StringIO("/start\n"), out, url, dice=lambda: SeededDice(1), pictures=pictures)
     assert f"Picture: {pictures / 'latest.png'}" in out.getvalue()
     assert (pictures / "latest.png").read_bytes().startswith(b"\x89PNG")
+
+
+async def test_console_rolls_dice_and_charts_like_discord(tmp_path):
+    out = await run(
+        "/roll 2d10 5+ Panther\nas troll /roll dr\n/roll 1d9999\n/chart roll ic-company-morale\n/chart frob\n/roll log\n",
+        f"sqlite+aiosqlite:///{tmp_path / 'console.db'}",
+    )
+    assert "Panther: 2d10 5+: " in out and "success" in out
+    assert "Not allowed: Dice have at most 1000 sides" in out
+    assert "Company Morale Test (Iron Cross): d6 " in out
+    assert "Not allowed: Try /chart list" in out
+    assert "troll dr: " in out and "console 2d10 5+ Panther: " in out  # the log

@@ -1,0 +1,83 @@
+"""/roll and /chart through the real command tree, and the roll log over a restart."""
+
+import pytest
+
+from bot.services.dice_service import DiceService
+from bot.storage.store import GameStore
+from engine.dice import ScriptedDice
+from tests.bot.discord_harness import ANN, EVE, OTTO, close_bot, open_bot, reply
+
+
+@pytest.fixture
+async def bot_and_discord(tmp_path, monkeypatch):
+    bot, discord = await open_bot(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", monkeypatch)
+    yield bot, discord
+    await close_bot(bot)
+
+
+def script(bot, *faces):
+    bot.dice.dice = lambda: ScriptedDice(list(faces))
+
+
+async def test_a_roll_is_posted_for_the_channel_with_every_die(bot_and_discord):
+    bot, discord = bot_and_discord
+    script(bot, (10, 7), (10, 3))
+    text, private = reply(
+        await discord.slash("roll", user=ANN, channel="5", dice="2d10 5+ Panther at Sherman")
+    )
+    assert not private
+    assert (
+        text
+        == f"<@{ANN}> rolls `2d10 5+ Panther at Sherman`\nPanther at Sherman: 2d10 5+: 7, 3 -> **1 success**"
+    )
+
+
+async def test_a_bad_expression_is_refused_privately_and_not_logged(bot_and_discord):
+    bot, discord = bot_and_discord
+    text, private = reply(await discord.slash("roll", user=ANN, channel="5", dice="1d100000"))
+    assert private and "at most 1000 sides" in text
+    assert await bot.dice.log("5", ANN) == []
+
+
+async def test_secret_rolls_never_reach_anyone_else(bot_and_discord):
+    bot, discord = bot_and_discord
+    script(bot, (6, 2), (6, 5))
+    text, private = reply(await discord.slash("roll", user=ANN, channel="5", dice="DR sniper", secret=True))
+    assert private and "coloured 2, white 5" in text
+    script(bot, (6, 4))
+    await discord.slash("roll", user=OTTO, channel="5", dice="dr")
+    others, private = reply(await discord.slash("roll", user=EVE, channel="5", dice="log"))
+    assert private and "dr" in others and "sniper" not in others and "coloured 2" not in others
+    own, _ = reply(await discord.slash("roll", user=ANN, channel="5", dice="log"))
+    assert "DR sniper (secret)" in own and "coloured 2, white 5" in own
+
+
+async def test_chart_roll_list_and_show(bot_and_discord):
+    bot, discord = bot_and_discord
+    script(bot, (6, 3), (6, 3))
+    text, private = reply(
+        await discord.slash(
+            "chart roll", user=ANN, channel="5", chart="rb-rg-strength", choices="side=german, date=2 Nov"
+        )
+    )
+    assert not private and "DR 3 + 3, +2 historical DRM = **8**: Full Strength" in text
+    text, private = reply(await discord.slash("chart roll", user=ANN, channel="5", chart="leaders"))
+    assert private and "Did you mean rb-german-leaders, rb-russian-leaders" in text
+    listed, private = reply(await discord.slash("chart list", user=ANN, channel="5"))
+    assert private and "**ic-reaction**" in listed and "**rb-sewer-emergence**" in listed
+    shown, _ = reply(await discord.slash("chart show", user=ANN, channel="5", chart="ic-terrain"))
+    assert "unit=... (wheeled, halftrack" in shown
+    assert await discord.autocomplete("chart roll", "chart", "sewer", user=ANN, channel="5") == [
+        "rb-sewer-emergence"
+    ]
+
+
+async def test_the_roll_log_survives_a_restart(tmp_path):
+    url = f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"
+    store = await GameStore.open(url)
+    await DiceService(store, dice=lambda: ScriptedDice([(6, 4)])).roll("5", ANN, "1d6 morale")
+    await store.close()
+    reopened = await GameStore.open(url)
+    (row,) = await DiceService(reopened).log("5", EVE)
+    assert (row.user_id, row.asked, row.result) == (ANN, "1d6 morale", "morale: 1d6 (4) = `4`")
+    await reopened.close()
