@@ -59,7 +59,8 @@ async def test_console_saves_the_battlefield_after_each_action(tmp_path):
 
 async def test_console_rolls_dice_and_charts_like_discord(tmp_path):
     out = await run(
-        "/roll 2d10 5+ Panther\nas troll /roll dr\n/roll 1d9999\n/chart roll ic-company-morale\n/chart frob\n/roll log\n",
+        "/roll 2d10 5+ Panther\nas troll /roll dr\n/roll 1d9999\n"
+        "/chart roll ic-company-morale\n/chart frob\n/roll log\n",
         f"sqlite+aiosqlite:///{tmp_path / 'console.db'}",
     )
     assert "Panther: 2d10 5+: " in out and "success" in out
