@@ -41,6 +41,16 @@ from engine.dice import DiceSource, SeededDice
 from engine.errors import IllegalCommand
 from engine.game import awaiting
 from engine.game_state import GameState
+from engine.odds import (
+    ShotSetup,
+    SuccessTest,
+    describe_shot_odds,
+    describe_test_odds,
+    read_options,
+    setup_shot,
+    shot_odds,
+    table_shot,
+)
 from engine.quick_battle import quick_battle
 from engine.rolls.charts import describe_chart, find_chart, load_charts
 from engine.state import Phase
@@ -63,6 +73,10 @@ The same commands as in Discord, typed as text (options as name:value, quote val
   /choose [unit:UNIT]            answer a choice (markers to remove, new target; none wastes it)
   /roll 2d10 5+ LABEL | /roll DR +1 | /roll log           dice, as in Discord
   /chart list | /chart show CHART | /chart roll CHART side=german, date=2 Nov
+  /odds shot firer:Panther target:"Sherman 75mm (us)" range:18 [aspect:side] [cover:cover]
+       [firer_moved] [target_moved] [smoke] [hull_down] [target_markers:N] ...   exact chances
+  /odds fire unit:UNIT target:UNIT [moving]     a shot in this game, measured on the table
+  /odds test needs:4 [sides:6] [dice:1] [reroll:failed|one] [at_least:N]
   /units   /help   /quit
 Hot-seat: nobody needs to join; each line acts for the side the game waits for (or its
 unit's side). Players who have joined prefix their lines with their name: as ann /pass
@@ -289,6 +303,7 @@ class ConsoleTable:
                 "new": lambda: self.new_game(line),
                 "roll": lambda: self.roll(line, text),
                 "chart": lambda: self.chart(text),
+                "odds": lambda: self.odds(line),
             }
             if line.verb in views:
                 answer = views[line.verb]()
@@ -325,6 +340,23 @@ class ConsoleTable:
         raise IllegalCommand(
             "Try /chart list, /chart show CHART or /chart roll CHART side=german, date=2 Nov"
         )
+
+    def odds(self, line: Line) -> str:
+        """``/odds shot ...``, ``/odds fire ...`` or ``/odds test ...``; bare words are yes/no options."""
+        kind = line.words[0].casefold() if line.words else ""
+        options = {**line.options, **{word: True for word in line.words[1:]}}
+        if kind == "shot":
+            text = describe_shot_odds(shot_odds(setup_shot(read_options(ShotSetup, options))))
+        elif kind == "fire":
+            unit, target = (find_unit(self.state, line.options.get(key, "")) for key in ("unit", "target"))
+            text = describe_shot_odds(
+                shot_odds(table_shot(self.state, unit, target, moving=line.flag("moving")))
+            )
+        elif kind == "test":
+            text = describe_test_odds(read_options(SuccessTest, options))
+        else:
+            raise IllegalCommand("Try /odds shot ..., /odds fire unit:UNIT target:UNIT or /odds test needs:4")
+        return text.replace("```\n", "").replace("\n```", "")
 
     async def new_game(self, line: Line) -> str:
         table, forces = line.options.get("table", "village"), line.options.get("forces", "us")

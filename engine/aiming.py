@@ -114,6 +114,7 @@ def measure_shot(
         or (firer.profile.has(Special.FLAMETHROWER) and firer.profile.weapon is None),
         mortar_previous_shots=mortar_previous_shots(firer, target),
         aspect=geometry.aspect(target, firer.position) if target.is_vehicle else None,
+        hull_down=target.is_vehicle and geometry.is_hull_down(target, firer.position, state.terrain),
     )
 
 

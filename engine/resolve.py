@@ -6,8 +6,6 @@ Each function changes the (already copied) state and reports what happened to th
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from engine import geometry
 from engine.aiming import (
     arc_problem,
@@ -23,36 +21,15 @@ from engine.events import EventLog
 from engine.game_state import GameState
 from engine.orders import plan_move
 from engine.profiles import Special
-from engine.rules.armour import (
-    Damage,
-    Penetration,
-    armour_facing,
-    armour_penetration,
-    damage_result,
-    damage_score,
-    flamethrower_penetrates,
-    kaboom_radius,
-    screech_markers,
-    weapon_can_exceed_armour,
-)
-from engine.rules.firing import (
-    Shot,
-    anti_vehicle_weapon,
-    casualty_markers,
-    casualty_score_needed,
-    counts_as_infantry_target,
-    dice_to_fire,
-    markers_for_hits,
-    to_hit_score_needed,
-)
+from engine.rules.armour import kaboom_radius
+from engine.rules.firing import Shot
 from engine.rules.morale import is_destroyed_by_markers
 from engine.rules.movement import TURRET_FREE_TRAVERSE
+from engine.rules.shot_resolution import Fate, resolve_shot
 from engine.state import Point, Smoke, Unit
 
 SNIPER_SPOT_RANGE = 4.0  # p. 20
 
-# what a shot does after its own event is reported: losses, bail-outs, explosions
-Aftermath = list[Callable[[], None]]
 SMOKE_SCORE = 5  # p. 12
 
 
@@ -317,25 +294,19 @@ def execute_fire(
             firer.moved_this_turn = True  # turning the turret past 90 degrees counts as moving (p. 8)
         firer.turret_facing = geometry.bearing(firer.position, target.position)
 
-    score = to_hit_score_needed(shot)
-    dice = dice_to_fire(shot)
-    rolls = [log.d10(f"to hit, {firer.name} at {target.name}") for _ in range(dice)]
-    hits = sum(1 for r in rolls if r >= score.needed)
-    text = (
-        f'{firer.name} fires at {target.name} ({shot.range:.1f}"): needs {score.describe()}; '
-        f"rolled {', '.join(map(str, rolls))}: " + (f"{hits} hit{'s' * (hits != 1)}" if hits else "miss")
-    )
+    result = resolve_shot(shot, log)
     if firer.profile.has(Special.MORTAR):
         firer.mortar_aim = _next_aim(firer, target)
-    aftermath: Aftermath = []
-    if hits:
-        if counts_as_infantry_target(target):
-            text += _hit_infantry(state, shot, hits, log)
-        else:
-            text += _hit_vehicle(state, shot, log, aftermath)
-    log.emit("fire", text, firer.id, target.id, side=firer.side)
-    for consequence in aftermath:
-        consequence()
+    target.morale_markers = result.markers
+    log.emit("fire", result.text, firer.id, target.id, side=firer.side)
+    if result.fate is Fate.KNOCKED_OUT:
+        destroy(state, target, log, f"{target.name} is knocked out by the damage")
+    elif result.fate is Fate.FOOM:
+        destroy(state, target, log, f"{target.name} is destroyed")
+    elif result.fate is Fate.KABOOM:
+        _kaboom(state, target, log)
+    if result.passengers_out and not target.destroyed:
+        disembark_under_fire(state, target, log)
     _after_fire(state, shot, log)
     _check_loss(state, target, log)
 
@@ -346,85 +317,6 @@ def _next_aim(firer: Unit, target: Unit):
     previous = mortar_previous_shots(firer, target)
     at = firer.mortar_aim.at if previous and firer.mortar_aim else target.position
     return MortarAim(target=target.id, at=at, shots=previous + 1)
-
-
-def _hit_infantry(state: GameState, shot: Shot, hits: int, log: EventLog) -> str:
-    """Markers for hits, then a casualty roll per hit (p. 10)."""
-    target = shot.target
-    markers = markers_for_hits(shot, hits)
-    needed = casualty_score_needed(shot)
-    rolls = [log.d6(f"casualty roll, {shot.firer.name} at {target.name}") for _ in range(hits)]
-    extra = casualty_markers(shot, rolls)
-    target.morale_markers += markers + extra
-    return (
-        f"; {markers} marker{'s' * (markers != 1)}, casualty {needed}+ rolled "
-        f"{', '.join(map(str, rolls))}: +{extra}"
-        f" -> {target.name} has {target.morale_markers}"
-    )
-
-
-def _hit_vehicle(state: GameState, shot: Shot, log: EventLog, aftermath: Aftermath) -> str:
-    """Against a vehicle (pp. 11-12, 18-20): the hit's marker if the weapon could hurt it,
-    then penetration and damage."""
-    firer, target = shot.firer, shot.target
-    if shot.flamethrower:
-        target.morale_markers += 1
-        if not target.profile.open_topped:
-            return "; the flame only rattles the enclosed crew: 1 marker"
-        roll = log.d6(f"flame penetration, {firer.name} at {target.name}")
-        if not flamethrower_penetrates(target, roll):
-            return f"; 1 marker; flame on the open vehicle needs 2+, rolled {roll}: no effect"
-        text = f"; 1 marker; flame penetrates on 2+ (rolled {roll})" + _damage(state, shot, log, aftermath)
-        aftermath.append(lambda: None if target.destroyed else disembark_under_fire(state, target, log))
-        return text
-    if firer.profile.has(Special.SNIPER):
-        target.morale_markers += 1
-        return "; 1 marker"
-    aspect = shot.aspect or "front"
-    armour = armour_facing(target, aspect)
-    weapon = anti_vehicle_weapon(shot)
-    if not weapon_can_exceed_armour(weapon, armour, shot):
-        return f"; weapon {weapon} cannot hurt {aspect} armour {armour}: no effect"
-    target.morale_markers += 1
-    roll = log.d10(f"penetration, {firer.name} at {target.name}")
-    result = armour_penetration(roll, weapon, armour, shot)
-    text = f"; 1 marker. Penetration ({aspect}) {result.explanation}"
-    if result.outcome is Penetration.NONE:
-        return text + ": bounces"
-    if result.outcome is Penetration.EQUAL:
-        target.morale_markers += 1
-        text += ": equal, +1 marker"
-    else:
-        text += ": penetrates" + _damage(state, shot, log, aftermath)
-    aftermath.append(lambda: None if target.destroyed else disembark_under_fire(state, target, log))
-    return text
-
-
-def _damage(state: GameState, shot: Shot, log: EventLog, aftermath: Aftermath) -> str:
-    """The damage table (p. 12) with its modifiers."""
-    target = shot.target
-    hull_down = geometry.is_hull_down(target, shot.firer.position, state.terrain)
-    roll = log.d6(f"damage, {shot.firer.name} at {target.name}")
-    score, how = damage_score(roll, shot, hull_down=hull_down)
-    result = damage_result(score)
-    text = f". Damage {how}: {result.value}"
-    if result is Damage.RATTLED:
-        target.morale_markers += 1
-    elif result is Damage.SMOKE_AND_SHRAPNEL:
-        target.morale_markers += 2
-    elif result is Damage.SCREECH:
-        markers = screech_markers(target)
-        if markers is None:
-            aftermath.append(
-                lambda: destroy(state, target, log, f"{target.name} is knocked out by the damage")
-            )
-        else:
-            target.morale_markers = markers
-    elif result is Damage.FOOM:
-        aftermath.append(lambda: destroy(state, target, log, f"{target.name} is destroyed"))
-    elif result is Damage.KABOOM:
-        aftermath.append(lambda: _kaboom(state, target, log))
-    return text
 
 
 def _kaboom(state: GameState, vehicle: Unit, log: EventLog) -> None:

@@ -7,7 +7,7 @@ import logging
 import discord
 from discord import app_commands
 
-from bot.discord_adapter.dice_commands import ChartCommands, roll_command
+from bot.discord_adapter.dice_commands import ChartCommands, OddsCommands, roll_command
 from bot.discord_adapter.game_commands import GameCommands
 from bot.discord_adapter.play_commands import PLAY_COMMANDS
 from bot.discord_adapter.reaction_buttons import NoReactionButton, ReactButton, retire_buttons
@@ -36,6 +36,7 @@ class IronCrossBot(discord.Client):
             self.tree.add_command(command)
         self.tree.add_command(roll_command)
         self.tree.add_command(ChartCommands())
+        self.tree.add_command(OddsCommands())
         self.add_dynamic_items(ReactButton, NoReactionButton)
 
     async def setup_hook(self) -> None:

@@ -1,12 +1,27 @@
-"""``/roll`` and ``/chart``: dice for everyone in a channel, with or without a game."""
+"""``/roll``, ``/chart`` and ``/odds``: dice for everyone in a channel, with or without a game."""
 
 from __future__ import annotations
+
+import asyncio
+from typing import Literal
 
 import discord
 from discord import app_commands
 
-from bot.discord_adapter.common import DISCORD_TEXT_LIMIT
+from bot.discord_adapter.common import DISCORD_TEXT_LIMIT, games
 from bot.services.dice_service import DiceService
+from bot.text_orders import find_unit
+from engine.odds import (
+    ShotSetup,
+    SuccessTest,
+    describe_shot_odds,
+    describe_test_odds,
+    profile_labels,
+    read_options,
+    setup_shot,
+    shot_odds,
+    table_shot,
+)
 from engine.rolls.charts import describe_chart, find_chart, load_charts
 
 
@@ -81,3 +96,92 @@ class ChartCommands(app_commands.Group):
     @app_commands.autocomplete(chart=chart_names)
     async def show(self, interaction: discord.Interaction, chart: str) -> None:
         await interaction.response.send_message(_fit(describe_chart(find_chart(chart))), ephemeral=True)
+
+
+async def unit_profiles(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Units whose "Name (nation)" holds every word typed."""
+    words = current.casefold().split()
+    labels = [label for label in profile_labels() if all(w in label.casefold() for w in words)]
+    return [app_commands.Choice(name=label, value=label) for label in labels[:25]]
+
+
+class OddsCommands(app_commands.Group):
+    def __init__(self) -> None:
+        super().__init__(name="odds", description="Exact chances before you roll: a shot, or any test")
+
+    @app_commands.command(name="shot", description="Any Iron Cross shot: firer, target, range and modifiers")
+    @app_commands.describe(
+        firer="Unit firing (type to search the orders of battle)",
+        target="Unit fired at",
+        range="Inches, edge to edge (0 is contact)",
+        aspect="The vehicle's side facing the firer",
+        cover="The target's cover",
+        firer_moved="The firer moves in this activation",
+        target_moved="The target moved this turn",
+        smoke="The target is behind smoke",
+        hull_down="The target vehicle is hull down",
+        firer_markers="Morale markers on the firer",
+        target_markers="Morale markers on the target",
+        infantry_close='Unscreened enemy infantry within 12" of the firing vehicle',
+        ranged_in="A mortar's earlier shots at this spot this turn",
+        in_building="The target is in a building",
+        flamethrower="The firer uses its flamethrower",
+        iaw="The infantry firer has its anti-tank weapon",
+    )
+    @app_commands.autocomplete(firer=unit_profiles, target=unit_profiles)
+    async def shot(
+        self,
+        interaction: discord.Interaction,
+        firer: str,
+        target: str,
+        range: app_commands.Range[float, 0, 200],
+        aspect: Literal["front", "side"] = "front",
+        cover: Literal["open", "cover", "fortification"] = "open",
+        firer_moved: bool = False,
+        target_moved: bool = False,
+        smoke: bool = False,
+        hull_down: bool = False,
+        firer_markers: app_commands.Range[int, 0, 10] = 0,
+        target_markers: app_commands.Range[int, 0, 10] = 0,
+        infantry_close: bool = False,
+        ranged_in: app_commands.Range[int, 0, 10] = 0,
+        in_building: bool = False,
+        flamethrower: bool = False,
+        iaw: bool = False,
+    ) -> None:
+        options = {name: value for name, value in locals().items() if name not in ("self", "interaction")}
+        setup = read_options(ShotSetup, options)
+        text = await asyncio.to_thread(lambda: describe_shot_odds(shot_odds(setup_shot(setup))))
+        await interaction.response.send_message(_fit(text))
+
+    @app_commands.command(name="fire", description="A shot in this channel's game, measured on the table")
+    @app_commands.describe(unit="Your unit", target="The unit it would fire at", moving="It also moves first")
+    async def fire(
+        self, interaction: discord.Interaction, unit: str, target: str, moving: bool = False
+    ) -> None:
+        state = await games(interaction).game(str(interaction.channel_id))
+        shot = table_shot(state, find_unit(state, unit), find_unit(state, target), moving=moving)
+        text = await asyncio.to_thread(lambda: describe_shot_odds(shot_odds(shot)))
+        await interaction.response.send_message(_fit(text))
+
+    @app_commands.command(name="test", description="Any test: needs 4+ on a d6, with a re-roll, several dice")
+    @app_commands.describe(
+        needs="The score each die needs",
+        sides="Sides of each die",
+        dice="How many dice",
+        reroll="Roll failed dice again: none, every failed die once, or one failed die",
+        at_least="Successes wanted",
+    )
+    async def test(
+        self,
+        interaction: discord.Interaction,
+        needs: app_commands.Range[int, 1, 1000],
+        sides: app_commands.Range[int, 2, 1000] = 6,
+        dice: app_commands.Range[int, 1, 50] = 1,
+        reroll: Literal["none", "failed", "one"] = "none",
+        at_least: app_commands.Range[int, 1, 50] = 1,
+    ) -> None:
+        test = read_options(
+            SuccessTest, dict(needs=needs, sides=sides, dice=dice, reroll=reroll, at_least=at_least)
+        )
+        await interaction.response.send_message(_fit(describe_test_odds(test)))

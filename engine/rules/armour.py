@@ -79,19 +79,19 @@ def armour_penetration(roll: int, weapon: int, armour: int, shot: Shot) -> Penet
     return PenetrationResult(outcome, total, armour, f"{sum_text} vs {armour}")
 
 
-def damage_roll_modifiers(shot: Shot, *, hull_down: bool) -> tuple[tuple[str, int], ...]:
+def damage_roll_modifiers(shot: Shot) -> tuple[tuple[str, int], ...]:
     """Modifiers to the damage d6 (p. 12 hull down; p. 19 howitzer; p. 18 flame tank)."""
     mods: list[tuple[str, int]] = []
     if shot.firer.profile.has(Special.HOWITZER):
         mods.append(("howitzer", +1))
     if shot.target.profile.has(Special.FLAMETHROWER):
         mods.append(("flame tank", +2))
-    if hull_down:
+    if shot.hull_down:
         mods.append(("hull down", -1))
     return tuple(mods)
 
 
-def damage_score(roll: int, shot: Shot, *, hull_down: bool) -> tuple[int, str]:
+def damage_score(roll: int, shot: Shot) -> tuple[int, str]:
     """The final damage score and how it was reached (p. 12; MG and mortar halve, pp. 19-20).
 
     MG teams and mortars halve the d6 (rounded up, so their worst is a Screech!).
@@ -102,7 +102,7 @@ def damage_score(roll: int, shot: Shot, *, hull_down: bool) -> tuple[int, str]:
     if profile.has(Special.MG_TEAM) or profile.has(Special.MORTAR):
         score = math.ceil(roll / 2)
         text += f" halved to {score}"
-    for name, value in damage_roll_modifiers(shot, hull_down=hull_down):
+    for name, value in damage_roll_modifiers(shot):
         score += value
         text += f" {value:+d} {name}"
     return min(score, 6), text

@@ -36,6 +36,7 @@ class Shot:
     flamethrower: bool = False  # the flame weapon is used
     mortar_previous_shots: int = 0  # at this target, in the same spot, this turn
     aspect: str | None = None  # "front" or "side" of a vehicle target, as seen from the firer
+    hull_down: bool = False  # a vehicle target behind or in terrain that makes it hull down (p. 12)
 
     @property
     def close(self) -> bool:

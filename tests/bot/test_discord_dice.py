@@ -5,7 +5,7 @@ import pytest
 from bot.services.dice_service import DiceService
 from bot.storage.store import GameStore
 from engine.dice import ScriptedDice
-from tests.bot.discord_harness import ANN, EVE, OTTO, close_bot, open_bot, reply
+from tests.bot.discord_harness import ANN, EVE, OTTO, close_bot, open_bot, reply, started_game
 
 
 @pytest.fixture
@@ -81,3 +81,56 @@ async def test_the_roll_log_survives_a_restart(tmp_path):
     (row,) = await DiceService(reopened).log("5", EVE)
     assert (row.user_id, row.asked, row.result) == (ANN, "1d6 morale", "morale: 1d6 (4) = `4`")
     await reopened.close()
+
+
+async def test_odds_for_a_shot_from_the_orders_of_battle(bot_and_discord):
+    _, discord = bot_and_discord
+    text, private = reply(
+        await discord.slash(
+            "odds shot",
+            user=ANN,
+            channel="5",
+            firer="Panther (german)",
+            target="Sherman 75mm (us)",
+            range=18.0,
+        )
+    )
+    assert not private
+    assert text.startswith('Panther at Sherman 75mm (front, 18"): 1d10, each hits on 5+')
+    assert "Kaboom!              7.0% █" in text
+    refused, private = reply(
+        await discord.slash(
+            "odds shot", user=ANN, channel="5", firer="Infantry Detachment (us)", target="Panther", range=5.0
+        )
+    )
+    assert (
+        private
+        and refused == "Infantry Detachment has no anti-tank weapon: it must be in contact with Panther"
+    )
+    assert await discord.autocomplete("odds shot", "firer", "panzer iv", user=ANN, channel="5") == [
+        "Jagdpanzer IV/Hetzer (german)",
+        "Panzer IV G (late) to J (german)",
+    ]
+
+
+async def test_odds_for_a_shot_in_the_channels_game_and_without_one(bot_and_discord):
+    bot, discord = bot_and_discord
+    text, private = reply(
+        await discord.slash("odds fire", user=EVE, channel="1", unit="3rd Squad", target="Gruppe 1")
+    )
+    assert private and "There is no game" in text
+    await started_game(bot, discord)
+    text, private = reply(
+        await discord.slash("odds fire", user=EVE, channel="1", unit="3rd Squad", target="Gruppe 1")
+    )
+    assert not private and text.startswith("3rd Squad at Gruppe 1 (")
+    text, private = reply(
+        await discord.slash("odds fire", user=EVE, channel="1", unit="3rd Squad", target="2nd Squad")
+    )
+    assert private and text == "2nd Squad is on 3rd Squad's own side"
+
+
+async def test_odds_for_a_test_with_a_reroll(bot_and_discord):
+    _, discord = bot_and_discord
+    text, _ = reply(await discord.slash("odds test", user=ANN, channel="5", needs=4, reroll="failed"))
+    assert text == "4+ on a d6, failed dice rolled again once: 75.0%"

@@ -256,9 +256,9 @@ FIRERS = {
 )
 def test_damage_chart_agrees_with_the_engine(firer, hull_down):
     target = make_unit("us", "Sherman 75mm", "allies", (0, 10))
-    shot = Shot(FIRERS[firer], target, 10.0, False, True, False)
+    shot = Shot(FIRERS[firer], target, 10.0, False, True, False, hull_down=hull_down)
     choices = ", ".join(c for c in (firer, "hull_down" if hull_down else "") if c)
     for face in range(1, 7):
-        score, _ = damage_score(face, shot, hull_down=hull_down)
+        score, _ = damage_score(face, shot)
         expected = damage_result(score).value.split()[0].rstrip("!:")
         assert on("ic-damage", choices, face).result.casefold().startswith(expected.casefold())

@@ -18,9 +18,15 @@ from engine.rules.firing import Shot
 from engine.setup import make_unit
 
 
-def shot(firer, target, rng=20.0):
+def shot(firer, target, rng=20.0, **measured):
     return Shot(
-        firer=firer, target=target, range=rng, firer_moved=False, firer_stationary=True, target_moved=False
+        firer=firer,
+        target=target,
+        range=rng,
+        firer_moved=False,
+        firer_stationary=True,
+        target_moved=False,
+        **measured,
     )
 
 
@@ -85,23 +91,23 @@ def test_damage_table_p12(score, damage):
 
 
 def test_damage_hull_down_minus_one_p12():
-    assert damage_score(3, shot(PANTHER, SHERMAN), hull_down=True) == (2, "d6 3 -1 hull down")
+    assert damage_score(3, shot(PANTHER, SHERMAN, hull_down=True)) == (2, "d6 3 -1 hull down")
 
 
 def test_damage_howitzer_plus_one_p19():
     stuh = make_unit("german", "StuH 42", "axis", (0, 0))
-    assert damage_score(5, shot(stuh, SHERMAN), hull_down=False)[0] == 6
+    assert damage_score(5, shot(stuh, SHERMAN))[0] == 6
 
 
 def test_damage_flame_tank_plus_two_p18():
     croc = make_unit("us", "Sherman Crocodile", "allies", (0, 0))
-    assert damage_score(2, shot(PANTHER, croc), hull_down=False)[0] == 4
+    assert damage_score(2, shot(PANTHER, croc))[0] == 4
 
 
 def test_damage_mg_and_mortar_halve_p19_p20():
     mg = make_unit("german", "MG Team", "axis", (0, 0))
-    assert damage_score(6, shot(mg, SHERMAN), hull_down=False) == (3, "d6 6 halved to 3")
-    assert damage_score(1, shot(mg, SHERMAN), hull_down=False)[0] == 1
+    assert damage_score(6, shot(mg, SHERMAN)) == (3, "d6 6 halved to 3")
+    assert damage_score(1, shot(mg, SHERMAN))[0] == 1
 
 
 def test_screech_raises_markers_to_morale_or_destroys_p12():
