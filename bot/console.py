@@ -18,6 +18,7 @@ from typing import TextIO
 
 from bot.services.dice_service import DiceService
 from bot.services.game_service import GameError, GameService, Outcome, setup_text
+from bot.services.rules_service import RulesService
 from bot.storage.store import GameStore
 from bot.text_orders import OrderWords, find_unit, parse_path, unit_order
 from engine.commands import (
@@ -77,6 +78,8 @@ The same commands as in Discord, typed as text (options as name:value, quote val
        [firer_moved] [target_moved] [smoke] [hull_down] [target_markers:N] ...   exact chances
   /odds fire unit:UNIT target:UNIT [moving]     a shot in this game, measured on the table
   /odds test needs:4 [sides:6] [dice:1] [reroll:failed|one] [at_least:N]
+  /rule IC12.6 | /rule smoke dissipate      the rules library, by section number or words
+  /rules sources | /rules import FILE [name:NAME] | /rules remove name:NAME
   /units   /help   /quit
 Hot-seat: nobody needs to join; each line acts for the side the game waits for (or its
 unit's side). Players who have joined prefix their lines with their name: as ann /pass
@@ -146,6 +149,7 @@ class ConsoleTable:
     def __init__(self, service: GameService, state: GameState, pictures: Path | None = None) -> None:
         self.service = service
         self.dice = DiceService(service.store, service.dice)
+        self.rules = RulesService(service.store)
         self.state = state
         self.log: list[str] = []
         self.pictures = pictures
@@ -304,6 +308,8 @@ class ConsoleTable:
                 "roll": lambda: self.roll(line, text),
                 "chart": lambda: self.chart(text),
                 "odds": lambda: self.odds(line),
+                "rule": lambda: self.rules.lookup(self.CHANNEL, _after_verb(text, "rule")),
+                "rules": lambda: self.library(line),
             }
             if line.verb in views:
                 answer = views[line.verb]()
@@ -357,6 +363,23 @@ class ConsoleTable:
         else:
             raise IllegalCommand("Try /odds shot ..., /odds fire unit:UNIT target:UNIT or /odds test needs:4")
         return text.replace("```\n", "").replace("\n```", "")
+
+    async def library(self, line: Line) -> str:
+        """``/rules sources``, ``/rules import FILE [name:NAME]``, ``/rules remove name:NAME``; the
+        console's library is its own, like a server's."""
+        kind = line.words[0].casefold() if line.words else "sources"
+        if kind == "sources":
+            return await self.rules.sources(self.CHANNEL)
+        if kind == "import" and len(line.words) > 1:
+            path = Path(line.words[1]).expanduser()
+            if not path.is_file():
+                raise IllegalCommand(f"There is no file {path}")
+            return await self.rules.import_document(
+                self.CHANNEL, line.player, path.name, path.read_bytes(), line.options.get("name")
+            )
+        if kind == "remove" and "name" in line.options:
+            return await self.rules.remove(self.CHANNEL, line.options["name"])
+        raise IllegalCommand("Try /rules sources, /rules import FILE [name:NAME] or /rules remove name:NAME")
 
     async def new_game(self, line: Line) -> str:
         table, forces = line.options.get("table", "village"), line.options.get("forces", "us")
@@ -415,6 +438,7 @@ async def play_console(
     try:
         table, resumed = await ConsoleTable.open(service)
         table.pictures = pictures
+        await table.rules.ship()
         await service.resume()
         stdout.write("Iron Cross console table.\n")
         if resumed:

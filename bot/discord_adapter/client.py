@@ -11,8 +11,10 @@ from bot.discord_adapter.dice_commands import ChartCommands, OddsCommands, roll_
 from bot.discord_adapter.game_commands import GameCommands
 from bot.discord_adapter.play_commands import PLAY_COMMANDS
 from bot.discord_adapter.reaction_buttons import NoReactionButton, ReactButton, retire_buttons
+from bot.discord_adapter.rule_commands import RulesCommands, rule_command
 from bot.services.dice_service import DiceService
 from bot.services.game_service import GameError, GameService, Outcome
+from bot.services.rules_service import RulesService
 from engine.errors import IllegalCommand
 
 log = logging.getLogger(__name__)
@@ -22,11 +24,17 @@ class IronCrossBot(discord.Client):
     """Holds the services; commands reach them through ``interaction.client``."""
 
     def __init__(
-        self, games: GameService, dice: DiceService | None = None, *, sync_commands: bool = False
+        self,
+        games: GameService,
+        dice: DiceService | None = None,
+        rules: RulesService | None = None,
+        *,
+        sync_commands: bool = False,
     ) -> None:
         super().__init__(intents=discord.Intents.default())
         self.games = games
         self.dice = dice or DiceService(games.store)
+        self.rules = rules or RulesService(games.store)
         self.games.on_window_closed = self.announce
         self.sync_commands = sync_commands
         self.tree = app_commands.CommandTree(self)
@@ -37,13 +45,16 @@ class IronCrossBot(discord.Client):
         self.tree.add_command(roll_command)
         self.tree.add_command(ChartCommands())
         self.tree.add_command(OddsCommands())
+        self.tree.add_command(rule_command)
+        self.tree.add_command(RulesCommands())
         self.add_dynamic_items(ReactButton, NoReactionButton)
 
     async def setup_hook(self) -> None:
-        """Re-arm stored reaction windows; sync the slash commands only when asked (Discord
-        allows 200 command creations a day per guild)."""
+        """Re-arm stored reaction windows and index the bot's own rule summaries; sync the slash
+        commands only when asked (Discord allows 200 command creations a day per guild)."""
         if self.sync_commands:
             await self.tree.sync()
+        await self.rules.ship()
         await self.games.resume()
 
     async def announce(self, channel_id: str, outcome: Outcome) -> None:

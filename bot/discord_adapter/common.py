@@ -16,6 +16,8 @@ from engine.state import Phase
 from renderer import render
 
 DISCORD_TEXT_LIMIT = 2000
+MAX_PIECES = 10  # the most messages one answer is split into
+FENCE = "```"
 
 
 def games(interaction: discord.Interaction) -> GameService:
@@ -65,3 +67,33 @@ async def battlefield_file(
     drawn off the event loop."""
     png = await asyncio.to_thread(render, state, viewer, last_events=tuple(events))
     return discord.File(io.BytesIO(png), filename="battlefield.png")
+
+
+def split_message(text: str, limit: int = DISCORD_TEXT_LIMIT) -> list[str]:
+    """Pieces of at most ``limit`` characters, broken between paragraphs, else lines, else words;
+    a code block cut in two is closed and reopened."""
+    pieces: list[str] = []
+    room = limit - 2 * (len(FENCE) + 1)
+    rest = text.strip()
+    while len(rest) > room:
+        cut = max((rest.rfind(sep, 0, room) for sep in ("\n\n", "\n", " ")), key=lambda at: at > 0)
+        cut = cut if cut > 0 else room
+        pieces.append(rest[:cut].rstrip())
+        rest = rest[cut:].lstrip()
+    pieces.append(rest)
+    for i in range(len(pieces) - 1):
+        if pieces[i].count(FENCE) % 2:
+            pieces[i] += "\n" + FENCE
+            pieces[i + 1] = FENCE + "\n" + pieces[i + 1]
+    return pieces
+
+
+async def send_long(interaction: discord.Interaction, text: str, *, ephemeral: bool = False) -> None:
+    """Answer with as many messages as the text needs (at most :data:`MAX_PIECES`)."""
+    pieces = split_message(text)
+    if len(pieces) > MAX_PIECES:
+        left = sum(len(p) for p in pieces[MAX_PIECES - 1 :])
+        pieces = [*pieces[: MAX_PIECES - 1], f"… and {left:,} more characters, too long to post here."]
+    await interaction.response.send_message(pieces[0], ephemeral=ephemeral)
+    for piece in pieces[1:]:
+        await interaction.followup.send(piece, ephemeral=ephemeral)

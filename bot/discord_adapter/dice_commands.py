@@ -8,7 +8,7 @@ from typing import Literal
 import discord
 from discord import app_commands
 
-from bot.discord_adapter.common import DISCORD_TEXT_LIMIT, games
+from bot.discord_adapter.common import games, send_long
 from bot.services.dice_service import DiceService
 from bot.text_orders import find_unit
 from engine.odds import (
@@ -29,10 +29,6 @@ def dice_service(interaction: discord.Interaction) -> DiceService:
     return interaction.client.dice  # type: ignore[attr-defined]
 
 
-def _fit(text: str) -> str:
-    return text if len(text) <= DISCORD_TEXT_LIMIT else text[: DISCORD_TEXT_LIMIT - 2] + " …"
-
-
 @app_commands.command(
     name="roll", description="Roll dice: 3d6+1, 4d6kh3, 2d10 5+ label, DR +1, dr; 'log' lists rolls"
 )
@@ -46,12 +42,10 @@ async def roll_command(interaction: discord.Interaction, dice: str, secret: bool
     if dice.strip().casefold() == "log":
         rows = await service.log(channel, user)
         lines = [f"<@{r.user_id}> {r.asked}{' (secret)' if r.secret else ''}: {r.result}" for r in rows]
-        await interaction.response.send_message(_fit("\n".join(lines) or "No rolls here yet"), ephemeral=True)
+        await send_long(interaction, "\n".join(lines) or "No rolls here yet", ephemeral=True)
         return
     rolled = await service.roll(channel, user, dice, secret=secret)
-    await interaction.response.send_message(
-        _fit(f"<@{user}> rolls `{dice.strip()}`\n{rolled.text}"), ephemeral=secret
-    )
+    await send_long(interaction, f"<@{user}> rolls `{dice.strip()}`\n{rolled.text}", ephemeral=secret)
 
 
 async def chart_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -83,19 +77,17 @@ class ChartCommands(app_commands.Group):
         rolled = await dice_service(interaction).chart(
             str(interaction.channel_id), user, chart, choices, secret=secret
         )
-        await interaction.response.send_message(_fit(f"<@{user}> {rolled.text}"), ephemeral=secret)
+        await send_long(interaction, f"<@{user}> {rolled.text}", ephemeral=secret)
 
     @app_commands.command(name="list", description="Every chart, with what it takes")
     async def list(self, interaction: discord.Interaction) -> None:
         lines = [f"**{c.id}**: {c.title}" for c in load_charts().values()]
-        await interaction.response.send_message(
-            _fit("\n".join(lines) + "\n`/chart show` explains one"), ephemeral=True
-        )
+        await send_long(interaction, "\n".join(lines) + "\n`/chart show` explains one", ephemeral=True)
 
     @app_commands.command(name="show", description="What a chart takes and gives")
     @app_commands.autocomplete(chart=chart_names)
     async def show(self, interaction: discord.Interaction, chart: str) -> None:
-        await interaction.response.send_message(_fit(describe_chart(find_chart(chart))), ephemeral=True)
+        await send_long(interaction, describe_chart(find_chart(chart)), ephemeral=True)
 
 
 async def unit_profiles(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -152,7 +144,7 @@ class OddsCommands(app_commands.Group):
         options = {name: value for name, value in locals().items() if name not in ("self", "interaction")}
         setup = read_options(ShotSetup, options)
         text = await asyncio.to_thread(lambda: describe_shot_odds(shot_odds(setup_shot(setup))))
-        await interaction.response.send_message(_fit(text))
+        await send_long(interaction, text)
 
     @app_commands.command(name="fire", description="A shot in this channel's game, measured on the table")
     @app_commands.describe(unit="Your unit", target="The unit it would fire at", moving="It also moves first")
@@ -162,7 +154,7 @@ class OddsCommands(app_commands.Group):
         state = await games(interaction).game(str(interaction.channel_id))
         shot = table_shot(state, find_unit(state, unit), find_unit(state, target), moving=moving)
         text = await asyncio.to_thread(lambda: describe_shot_odds(shot_odds(shot)))
-        await interaction.response.send_message(_fit(text))
+        await send_long(interaction, text)
 
     @app_commands.command(name="test", description="Any test: needs 4+ on a d6, with a re-roll, several dice")
     @app_commands.describe(
@@ -184,4 +176,4 @@ class OddsCommands(app_commands.Group):
         test = read_options(
             SuccessTest, dict(needs=needs, sides=sides, dice=dice, reroll=reroll, at_least=at_least)
         )
-        await interaction.response.send_message(_fit(describe_test_odds(test)))
+        await send_long(interaction, describe_test_odds(test))

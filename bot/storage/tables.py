@@ -62,3 +62,33 @@ class RollRow(SQLModel, table=True):
     result: str  # the lines shown
     secret: bool = False
     created_at: datetime = Field(default_factory=utcnow)
+
+
+class RuleSourceRow(SQLModel, table=True):
+    """A document in the rules library: shipped with the bot (guild "") or imported by a server."""
+
+    __tablename__ = "rule_sources"
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: str = Field(index=True)
+    name: str
+    filename: str
+    checksum: str  # sha256 of the text, so a shipped document is re-indexed only when it changes
+    size: int  # characters
+    sections: int
+    imported_by: str
+    imported_at: datetime = Field(default_factory=utcnow)
+
+
+class RuleSectionRow(SQLModel, table=True):
+    """One section of a library document; its words are indexed in the FTS5 table rule_search."""
+
+    __tablename__ = "rule_sections"
+
+    id: int | None = Field(default=None, primary_key=True)
+    source_id: int = Field(foreign_key="rule_sources.id", index=True)
+    position: int
+    number: str  # "63.22", "IC6.1"; "" when the section has only a title
+    number_key: str = Field(index=True)  # the number in lower case, for lookups
+    title: str
+    body: str

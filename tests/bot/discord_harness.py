@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import zlib
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -25,9 +27,46 @@ APPLICATION = "200"
 _ids = itertools.count(10_000)
 
 
+MANAGE_GUILD = 1 << 5
+
+
+@dataclass(frozen=True)
+class Upload:
+    """A file given to an attachment option."""
+
+    filename: str
+    data: bytes
+    content_type: str = "text/plain; charset=utf-8"
+
+    @property
+    def id(self) -> str:
+        return str(zlib.crc32(self.filename.encode()))
+
+
 def _option(name: str, value: Any) -> dict[str, Any]:
+    if isinstance(value, Upload):
+        return {"name": name, "type": 11, "value": value.id}
     kind = {bool: 5, int: 4, float: 10}.get(type(value), 3)
     return {"name": name, "type": kind, "value": value}
+
+
+def _cdn(upload: Upload) -> str:
+    return f"https://cdn.example/{upload.filename}"
+
+
+def _resolved_attachments(options: dict[str, Any]) -> dict[str, Any]:
+    return {
+        upload.id: {
+            "id": upload.id,
+            "filename": upload.filename,
+            "size": len(upload.data),
+            "url": _cdn(upload),
+            "proxy_url": _cdn(upload),
+            "content_type": upload.content_type,
+        }
+        for upload in options.values()
+        if isinstance(upload, Upload)
+    }
 
 
 def _message(channel_id: int, content: str) -> dict[str, Any]:
@@ -56,6 +95,8 @@ class Harness:
     def __init__(self, client: discord.Client, monkeypatch) -> None:
         self.client = client
         self.sent: list[dict[str, Any]] = []
+        self.admins: set[str] = set()  # users with Manage Server
+        self.uploads: dict[str, bytes] = {}
         state = client._connection
         state.user = discord.ClientUser(  # as if logged in
             state=state,
@@ -78,6 +119,8 @@ class Harness:
                 return {
                     "interaction": {"id": str(next(_ids)), "type": 2, "response_message_id": str(next(_ids))}
                 }
+            if route.method == "POST":  # a follow-up message
+                return _message(0, (payload or {}).get("content", ""))
             return {}
 
         async def http_request(http, route, **kwargs):
@@ -87,12 +130,22 @@ class Harness:
                 return _message(route.channel_id, (payload or {}).get("content", ""))
             return {}
 
+        async def get_from_cdn(http, url):
+            return harness.uploads[url]
+
         monkeypatch.setattr(AsyncWebhookAdapter, "request", webhook_request)
         monkeypatch.setattr(HTTPClient, "request", http_request)
+        monkeypatch.setattr(HTTPClient, "get_from_cdn", get_from_cdn)
 
     async def slash(self, command: str, *, user: str, channel: str, **options: Any) -> list[dict[str, Any]]:
         """Invoke ``/command`` or ``/group sub`` as ``user`` in ``channel``; return what the bot sent."""
-        return await self._interact(2, command, user, channel, [_option(k, v) for k, v in options.items()])
+        resolved = _resolved_attachments(options)
+        for upload in options.values():
+            if isinstance(upload, Upload):
+                self.uploads[_cdn(upload)] = upload.data
+        return await self._interact(
+            2, command, user, channel, [_option(k, v) for k, v in options.items()], resolved
+        )
 
     async def autocomplete(
         self, command: str, option: str, typed: str, *, user: str, channel: str
@@ -122,10 +175,18 @@ class Harness:
         return await self._dispatch(self._payload(5, user, channel, data))
 
     async def _interact(
-        self, kind: int, command: str, user: str, channel: str, options: list[dict[str, Any]]
+        self,
+        kind: int,
+        command: str,
+        user: str,
+        channel: str,
+        options: list[dict[str, Any]],
+        attachments: dict[str, Any] | None = None,
     ) -> list[dict[str, Any]]:
         names = command.split()
         data: dict[str, Any] = {"id": str(next(_ids)), "name": names[0], "type": 1, "options": options}
+        if attachments:
+            data["resolved"] = {"attachments": attachments}
         if len(names) == 2:
             data["options"] = [{"name": names[1], "type": 1, "options": options}]
         return await self._dispatch(self._payload(kind, user, channel, data))
@@ -164,7 +225,7 @@ class Harness:
                 "joined_at": "2026-01-01T00:00:00+00:00",
                 "deaf": False,
                 "mute": False,
-                "permissions": "0",
+                "permissions": str(MANAGE_GUILD if user in self.admins else 0),
                 "flags": 0,
             },
             "app_permissions": "0",
@@ -203,6 +264,17 @@ def attachments(sent: list[dict[str, Any]]) -> list[bytes]:
                 value = part["value"]
                 files.append(value if isinstance(value, bytes) else value.read())
     return files
+
+
+def messages(sent: list[dict[str, Any]]) -> list[str]:
+    """Every text the bot sent in answer: the reply, then its follow-ups."""
+    texts = []
+    for entry in sent:
+        body = callback_payload(entry) if "multipart" in entry else entry["payload"]
+        content = (body or {}).get("data", body or {}).get("content")
+        if content:
+            texts.append(content)
+    return texts
 
 
 def reply(sent: list[dict[str, Any]]) -> tuple[str, bool]:
@@ -250,6 +322,7 @@ async def open_bot(database_url: str, monkeypatch) -> tuple[IronCrossBot, Harnes
     store = await GameStore.open(database_url)
     bot = IronCrossBot(GameService(store, clock=VirtualClock()))
     await bot._async_setup_hook()
+    await bot.rules.ship()
     return bot, Harness(bot, monkeypatch)
 
 

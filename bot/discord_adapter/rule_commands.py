@@ -1,0 +1,83 @@
+"""``/rule`` looks the rules up; ``/rules`` manages the server's own documents.
+
+Discord cannot run a command that has subcommands, so the lookup players use all the time is
+the plain ``/rule query:`` and the library's upkeep lives under ``/rules``.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from bot.discord_adapter.common import send_long
+from bot.services.game_service import GameError
+from bot.services.rules_service import SHIPPED, RulesService
+
+
+def rules_service(interaction: discord.Interaction) -> RulesService:
+    return interaction.client.rules  # type: ignore[attr-defined]
+
+
+def library_of(interaction: discord.Interaction) -> str:
+    """The server whose documents are searched besides the bot's own ("" in a direct message)."""
+    return str(interaction.guild_id) if interaction.guild_id else SHIPPED
+
+
+def require_admin(interaction: discord.Interaction) -> str:
+    """The server id, if the user may manage this server's library (Manage Server)."""
+    if not interaction.guild_id:
+        raise GameError("The rules library is managed in a server, not in a direct message")
+    if not interaction.permissions.manage_guild:
+        raise GameError("Only members with the Manage Server permission can change the rules library")
+    return str(interaction.guild_id)
+
+
+async def section_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    suggestions = await rules_service(interaction).suggest(library_of(interaction), current)
+    return [app_commands.Choice(name=label[:100], value=value[:100]) for label, value in suggestions]
+
+
+@app_commands.command(name="rule", description="Look up a rule: a section number (63.22, IC12.6) or words")
+@app_commands.describe(
+    query="A section number such as IC12.6, 63.22, RB9, or words such as smoke dissipate",
+    private="Only you see the answer",
+)
+@app_commands.autocomplete(query=section_names)
+async def rule_command(interaction: discord.Interaction, query: str, private: bool = False) -> None:
+    answer = await rules_service(interaction).lookup(library_of(interaction), query)
+    await send_long(interaction, answer, ephemeral=private)
+
+
+class RulesCommands(app_commands.Group):
+    def __init__(self) -> None:
+        super().__init__(name="rules", description="The rules library: the server's own documents")
+
+    @app_commands.command(name="sources", description="The documents /rule searches here")
+    async def sources(self, interaction: discord.Interaction) -> None:
+        await send_long(
+            interaction, await rules_service(interaction).sources(library_of(interaction)), ephemeral=True
+        )
+
+    @app_commands.command(name="import", description="Index a text or Markdown document for this server")
+    @app_commands.describe(
+        document="A .txt or .md file the server owns, with headings or numbered sections (63.22, A10.51)",
+        name="The name it is listed under (default: the file name); importing it again replaces it",
+    )
+    async def import_(
+        self, interaction: discord.Interaction, document: discord.Attachment, name: str | None = None
+    ) -> None:
+        guild = require_admin(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        data = await document.read()
+        report = await rules_service(interaction).import_document(
+            guild, str(interaction.user.id), document.filename, data, name
+        )
+        await interaction.followup.send(report, ephemeral=True)
+
+    @app_commands.command(name="remove", description="Take one of this server's documents out of the library")
+    @app_commands.describe(name="The document's name, as /rules sources lists it")
+    async def remove(self, interaction: discord.Interaction, name: str) -> None:
+        guild = require_admin(interaction)
+        await interaction.response.send_message(
+            await rules_service(interaction).remove(guild, name), ephemeral=True
+        )

@@ -1,0 +1,309 @@
+"""RulesService: the rules library, looked up by section number or searched by words.
+
+The bot ships its own summaries of the Iron Cross rules (``bot/library/data/*.md``, guild
+""); a server's admins add documents the server owns, which only that server sees. Word search
+runs on SQLite's FTS5 index (see migration 0004); section numbers are plain lookups.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+from sqlalchemy import delete, func, text
+from sqlmodel import col, select
+
+from bot.library.sections import Section, is_section_number, split_document
+from bot.services.game_service import GameError
+from bot.storage.store import GameStore
+from bot.storage.tables import RuleSectionRow, RuleSourceRow
+
+LIBRARY_DIR = Path(__file__).resolve().parent.parent / "library" / "data"
+SHIPPED = ""  # the guild id of the documents that come with the bot
+MAX_BYTES = 2_000_000
+MAX_SECTIONS = 10_000
+MAX_SOURCES = 25
+MAX_NAME = 80
+TEXT_SUFFIXES = (".txt", ".md", ".markdown", ".text")
+RESULTS = 5
+SNIPPET_WORDS = 24
+SEARCH = text(
+    """
+    SELECT s.id, s.number, s.title, src.name,
+           snippet(rule_search, 2, '**', '**', ' … ', :words) AS snippet
+    FROM rule_search
+    JOIN rule_sections AS s ON s.id = rule_search.rowid
+    JOIN rule_sources AS src ON src.id = s.source_id
+    WHERE rule_search MATCH :query AND src.guild_id IN ('', :guild)
+    ORDER BY lower(s.title) = :exact DESC, bm25(rule_search, 10.0, 4.0, 1.0)
+    LIMIT :limit
+    """
+)
+
+
+@dataclass(frozen=True)
+class Document:
+    name: str
+    filename: str
+    text: str
+    sections: list[Section]
+
+
+def load_aliases() -> dict[str, list[str]]:
+    """Words players use for a rule ("iaw", "cmt") and the phrases the rules use for it."""
+    raw = yaml.safe_load((LIBRARY_DIR / "aliases.yaml").read_text(encoding="utf-8"))
+    return {word.casefold(): list(phrases) for word, phrases in raw.items()}
+
+
+def match_query(words: list[str], aliases: dict[str, list[str]], *, any_word: bool) -> str:
+    """An FTS5 query: each word quoted (so nothing typed is read as an operator), a known alias
+    widened to the rules' own phrases, all words required unless ``any_word``."""
+    terms = []
+    for word in words:
+        phrases = [word, *aliases.get(word, [])]
+        quoted = " OR ".join('"' + phrase.replace('"', "") + '"' for phrase in phrases)
+        terms.append(f"({quoted})" if len(phrases) > 1 else quoted)
+    return (" OR " if any_word else " AND ").join(terms)
+
+
+def is_subsection(number: str, of: str) -> bool:
+    """``A10.51`` is inside ``A10.5`` and ``A1.1`` inside ``A1``, but ``A10`` is not inside ``A1``."""
+    if not number.startswith(of) or number == of:
+        return False
+    following = number[len(of)]
+    return following == "." or (following.isdigit() and "." in of)
+
+
+class RulesService:
+    def __init__(self, store: GameStore) -> None:
+        self.store = store
+        self.aliases = load_aliases()
+
+    async def ship(self) -> None:
+        """Index the bot's own documents, again only when one has changed."""
+        for path in sorted(LIBRARY_DIR.glob("*.md")):
+            content = path.read_text(encoding="utf-8")
+            sections = split_document(content)
+            name = sections[0].title if sections and not sections[0].number else path.stem
+            await self._replace(
+                SHIPPED, "bot", Document(name, path.name, content, sections), only_if_changed=True
+            )
+
+    # --- looking up ---------------------------------------------------------------------------
+
+    async def lookup(self, guild_id: str, query: str) -> str:
+        """A section number gives that section, whole; words give the best sections with snippets."""
+        query = query.strip()
+        if not query:
+            raise GameError("Give a section number (63.22, IC6.1, RB9) or some words (smoke dissipate)")
+        if not is_section_number(query):
+            return await self._by_words(guild_id, query)
+        try:
+            return await self._by_number(guild_id, query)
+        except GameError as no_section:
+            try:  # "MG34" looks like a number but may be a word in the rules
+                return await self._by_words(guild_id, query)
+            except GameError:
+                raise no_section from None
+
+    async def suggest(self, guild_id: str, typed: str, limit: int = 25) -> list[tuple[str, str]]:
+        """Sections whose number starts with, or whose title holds, what was typed: (label, value)."""
+        typed = typed.strip().casefold()
+        async with self.store.sessions() as session:
+            query = (
+                select(RuleSectionRow.number, RuleSectionRow.title)
+                .join(RuleSourceRow, col(RuleSourceRow.id) == RuleSectionRow.source_id)
+                .where(col(RuleSourceRow.guild_id).in_((SHIPPED, guild_id)))
+                .where(
+                    col(RuleSectionRow.number_key).startswith(typed, autoescape=True)
+                    | func.lower(RuleSectionRow.title).contains(typed, autoescape=True)
+                )
+                .order_by(RuleSourceRow.guild_id, RuleSectionRow.position)
+                .limit(limit)
+            )
+            rows = (await session.execute(query)).all()
+        return [(f"{number} {title}".strip(), number or title) for number, title in rows]
+
+    async def _by_number(self, guild_id: str, number: str) -> str:
+        key = number.casefold()
+        async with self.store.sessions() as session:
+            query = (
+                select(RuleSectionRow, RuleSourceRow.name)
+                .join(RuleSourceRow, col(RuleSourceRow.id) == RuleSectionRow.source_id)
+                .where(col(RuleSourceRow.guild_id).in_((SHIPPED, guild_id)))
+                .where(col(RuleSectionRow.number_key).startswith(key, autoescape=True))
+                .order_by(RuleSourceRow.guild_id, RuleSectionRow.position)
+            )
+            rows = (await session.execute(query)).all()
+        exact = [(s, source) for s, source in rows if s.number_key == key]
+        inside = [s.number for s, _ in rows if is_subsection(s.number_key, key)]
+        if not exact and not inside:
+            raise GameError(
+                f"No section {number} in this server's rules library: try words, or /rules sources"
+            )
+        parts = [f"**{s.number} {s.title}** · {source}\n{s.body}" for s, source in exact]
+        if inside:
+            parts.append("Sections inside it: " + ", ".join(inside[:40]) + (" …" if len(inside) > 40 else ""))
+        return "\n\n".join(parts)
+
+    async def _by_words(self, guild_id: str, query: str) -> str:
+        if self.store.engine.dialect.name != "sqlite":
+            raise GameError("Searching by words needs the SQLite database (FTS5); look up a section number")
+        words = re.findall(r"[\w']+", query.casefold())
+        if not words:
+            raise GameError("Give some words to search for, or a section number")
+        rows = []
+        for any_word in (False, True):
+            params = {
+                "query": match_query(words, self.aliases, any_word=any_word),
+                "guild": guild_id,
+                "exact": query.casefold(),
+                "words": SNIPPET_WORDS,
+                "limit": RESULTS,
+            }
+            async with self.store.sessions() as session:
+                rows = (await session.execute(SEARCH, params)).all()
+            if rows or len(words) == 1:
+                break
+        if not rows:
+            raise GameError(f"Nothing in this server's rules library mentions {query!r}")
+        found = [f"**{r.number + ' ' if r.number else ''}{r.title}** · {r.name}\n{r.snippet}" for r in rows]
+        note = (
+            ""
+            if len(rows) < RESULTS
+            else f"\n\nThe best {RESULTS}; /rule with a number shows a section whole."
+        )
+        return "\n\n".join(found) + note
+
+    # --- the server's own documents -----------------------------------------------------------
+
+    async def import_document(
+        self, guild_id: str, user_id: str, filename: str, data: bytes, name: str | None = None
+    ) -> str:
+        """Index a text or Markdown document for one server; the same name replaces the earlier one."""
+        if guild_id == SHIPPED:
+            raise GameError("Documents are imported into a server, not a direct message")
+        if not filename.casefold().endswith(TEXT_SUFFIXES):
+            raise GameError(f"{filename} is not a text or Markdown file ({', '.join(TEXT_SUFFIXES)})")
+        if len(data) > MAX_BYTES:
+            raise GameError(f"{filename} is {len(data) / 1e6:.1f} MB; the limit is {MAX_BYTES / 1e6:.0f} MB")
+        if b"\x00" in data:
+            raise GameError(f"{filename} is not plain text")
+        try:
+            content, encoding = data.decode("utf-8-sig"), ""
+        except UnicodeDecodeError:
+            content, encoding = data.decode("cp1252", errors="replace"), " (read as Windows-1252)"
+        title = (name or Path(filename).stem).strip()
+        if not title or len(title) > MAX_NAME:
+            raise GameError(f"Give the document a name of 1 to {MAX_NAME} characters")
+        sections = split_document(content)
+        if len(sections) < 2 and not any(s.number for s in sections):
+            raise GameError(
+                f"{filename} has no headings (# Title) or numbered sections (63.22, A10.51, RB9): "
+                "nothing to index"
+            )
+        if len(sections) > MAX_SECTIONS:
+            raise GameError(f"{filename} has {len(sections)} sections; the limit is {MAX_SECTIONS}")
+        replaced = await self._replace(guild_id, user_id, Document(title, filename, content, sections))
+        return _report(title, filename, content, sections, replaced) + encoding
+
+    async def sources(self, guild_id: str) -> str:
+        async with self.store.sessions() as session:
+            query = (
+                select(RuleSourceRow)
+                .where(col(RuleSourceRow.guild_id).in_((SHIPPED, guild_id)))
+                .order_by(RuleSourceRow.guild_id, RuleSourceRow.name)
+            )
+            rows = list((await session.execute(query)).scalars())
+        lines = []
+        for row in rows:
+            who = (
+                "ships with the bot"
+                if row.guild_id == SHIPPED
+                else f"imported by <@{row.imported_by}> <t:{int(row.imported_at.timestamp())}:R>"
+            )
+            lines.append(f"**{row.name}** ({row.filename}): {row.sections} sections, {who}")
+        return "\n".join(lines) or "The library is empty"
+
+    async def remove(self, guild_id: str, name: str) -> str:
+        async with self.store.sessions() as session, session.begin():
+            row = await self._source(session, guild_id, name)
+            if row is None or guild_id == SHIPPED:
+                raise GameError(f"This server has imported no document called {name!r}: see /rules sources")
+            await session.execute(delete(RuleSectionRow).where(col(RuleSectionRow.source_id) == row.id))
+            await session.delete(row)
+        return f"Removed **{row.name}** and its {row.sections} sections from this server's library"
+
+    async def _source(self, session, guild_id: str, name: str) -> RuleSourceRow | None:
+        query = (
+            select(RuleSourceRow)
+            .where(RuleSourceRow.guild_id == guild_id)
+            .where(func.lower(RuleSourceRow.name) == name.casefold())
+        )
+        return (await session.execute(query)).scalars().first()
+
+    async def _replace(
+        self, guild_id: str, user_id: str, document: Document, *, only_if_changed: bool = False
+    ) -> RuleSourceRow | None:
+        """Store a document in one transaction, replacing one of the same name; returns the old one."""
+        checksum = hashlib.sha256(document.text.encode()).hexdigest()
+        async with self.store.sessions() as session, session.begin():
+            old = await self._source(session, guild_id, document.name)
+            if old is not None and only_if_changed and old.checksum == checksum:
+                return old
+            if old is None:
+                count = await session.scalar(
+                    select(func.count()).select_from(RuleSourceRow).where(RuleSourceRow.guild_id == guild_id)
+                )
+                if guild_id != SHIPPED and (count or 0) >= MAX_SOURCES:
+                    raise GameError(
+                        f"This server has {MAX_SOURCES} documents, the most it may: /rules remove one"
+                    )
+            else:
+                await session.execute(delete(RuleSectionRow).where(col(RuleSectionRow.source_id) == old.id))
+                await session.delete(old)
+                await session.flush()
+            source = RuleSourceRow(
+                guild_id=guild_id,
+                name=document.name,
+                filename=document.filename,
+                checksum=checksum,
+                size=len(document.text),
+                sections=len(document.sections),
+                imported_by=user_id,
+            )
+            session.add(source)
+            await session.flush()
+            session.add_all(
+                RuleSectionRow(
+                    source_id=source.id,
+                    position=i,
+                    number=s.number,
+                    number_key=s.number.casefold(),
+                    title=s.title,
+                    body=s.body,
+                )
+                for i, s in enumerate(document.sections)
+            )
+        return old
+
+
+def _report(name: str, filename: str, content: str, sections: list[Section], replaced) -> str:
+    numbers = [s.number for s in sections if s.number]
+    seen: dict[str, int] = {}
+    for number in numbers:
+        seen[number] = seen.get(number, 0) + 1
+    twice = [f"{n} ×{count}" for n, count in seen.items() if count > 1]
+    span = f", numbered {numbers[0]} to {numbers[-1]}" if numbers else ""
+    lines = [
+        f"Indexed **{name}** from {filename}: {len(sections)} sections ({len(numbers)} numbered{span}), "
+        f"{len(content):,} characters. Only this server sees it."
+    ]
+    if replaced is not None:
+        lines.append(f"It replaces the earlier import ({replaced.sections} sections).")
+    if twice:
+        lines.append("Numbers found more than once (all kept): " + ", ".join(twice[:20]))
+    return "\n".join(lines)
