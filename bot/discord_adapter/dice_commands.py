@@ -29,18 +29,24 @@ def dice_service(interaction: discord.Interaction) -> DiceService:
     return interaction.client.dice  # type: ignore[attr-defined]
 
 
+def is_channel_referee(interaction: discord.Interaction) -> bool:
+    """Who referees the channel's dice: members who may manage its messages (moderators).
+    Games name their own referees in issue 9's referee rules."""
+    return bool(interaction.guild_id) and interaction.permissions.manage_messages
+
+
 @app_commands.command(
     name="roll", description="Roll dice: 3d6+1, 4d6kh3, 2d10 5+ label, DR +1, dr; 'log' lists rolls"
 )
 @app_commands.describe(
     dice="e.g. 2d10 5+ Panther at Sherman; DR +2; 1d6. Type log for the channel's roll log",
-    secret="Only you see the result (it is still logged, for you)",
+    secret="Only you (and the channel's referees, in /roll log) see the result",
 )
 async def roll_command(interaction: discord.Interaction, dice: str, secret: bool = False) -> None:
     channel, user = str(interaction.channel_id), str(interaction.user.id)
     service = dice_service(interaction)
     if dice.strip().casefold() == "log":
-        rows = await service.log(channel, user)
+        rows = await service.log(channel, user, referee=is_channel_referee(interaction))
         lines = [f"<@{r.user_id}> {r.asked}{' (secret)' if r.secret else ''}: {r.result}" for r in rows]
         await send_long(interaction, "\n".join(lines) or "No rolls here yet", ephemeral=True)
         return
@@ -67,7 +73,7 @@ class ChartCommands(app_commands.Group):
     @app_commands.describe(
         chart="The chart (type to search)",
         choices="Parameters and modifiers, comma separated: side=german, date=2 Nov, depleted",
-        secret="Only you see the result",
+        secret="Only you (and the channel's referees, in /roll log) see the result",
     )
     @app_commands.autocomplete(chart=chart_names)
     async def roll(

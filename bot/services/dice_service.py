@@ -53,17 +53,16 @@ class DiceService:
         asked = f"chart {found.id}" + (f": {choices.strip()}" if choices.strip() else "")
         return await self._log(channel_id, user_id, asked, rolled.text, secret)
 
-    async def log(self, channel_id: str, viewer_id: str, lines: int = LOG_LINES) -> list[RollRow]:
+    async def log(
+        self, channel_id: str, viewer_id: str, lines: int = LOG_LINES, *, referee: bool = False
+    ) -> list[RollRow]:
         """The channel's latest rolls, oldest first, that ``viewer_id`` may see: everyone's open
-        rolls and the viewer's own secret ones."""
+        rolls and the viewer's own secret ones; a referee sees every secret roll."""
         async with self.store.sessions() as session:
-            query = (
-                select(RollRow)
-                .where(RollRow.channel_id == channel_id)
-                .where(or_(RollRow.secret == False, RollRow.user_id == viewer_id))  # noqa: E712
-                .order_by(desc(RollRow.id))
-                .limit(lines)
-            )
+            query = select(RollRow).where(RollRow.channel_id == channel_id)
+            if not referee:
+                query = query.where(or_(RollRow.secret == False, RollRow.user_id == viewer_id))  # noqa: E712
+            query = query.order_by(desc(RollRow.id)).limit(lines)
             rows = list((await session.execute(query)).scalars())
         return rows[::-1]
 

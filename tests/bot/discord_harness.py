@@ -28,6 +28,7 @@ _ids = itertools.count(10_000)
 
 
 MANAGE_GUILD = 1 << 5
+MANAGE_MESSAGES = 1 << 13
 
 
 @dataclass(frozen=True)
@@ -95,7 +96,7 @@ class Harness:
     def __init__(self, client: discord.Client, monkeypatch) -> None:
         self.client = client
         self.sent: list[dict[str, Any]] = []
-        self.admins: set[str] = set()  # users with Manage Server
+        self.permissions: dict[str, int] = {}  # each user's permission bits in every channel
         self.uploads: dict[str, bytes] = {}
         state = client._connection
         state.user = discord.ClientUser(  # as if logged in
@@ -225,7 +226,7 @@ class Harness:
                 "joined_at": "2026-01-01T00:00:00+00:00",
                 "deaf": False,
                 "mute": False,
-                "permissions": str(MANAGE_GUILD if user in self.admins else 0),
+                "permissions": str(self.permissions.get(user, 0)),
                 "flags": 0,
             },
             "app_permissions": "0",

@@ -5,7 +5,16 @@ import pytest
 from bot.services.dice_service import DiceService
 from bot.storage.store import GameStore
 from engine.dice import ScriptedDice
-from tests.bot.discord_harness import ANN, EVE, OTTO, close_bot, open_bot, reply, started_game
+from tests.bot.discord_harness import (
+    ANN,
+    EVE,
+    MANAGE_MESSAGES,
+    OTTO,
+    close_bot,
+    open_bot,
+    reply,
+    started_game,
+)
 
 
 @pytest.fixture
@@ -50,6 +59,9 @@ async def test_secret_rolls_never_reach_anyone_else(bot_and_discord):
     assert private and "dr" in others and "sniper" not in others and "coloured 2" not in others
     own, _ = reply(await discord.slash("roll", user=ANN, channel="5", dice="log"))
     assert "DR sniper (secret)" in own and "coloured 2, white 5" in own
+    discord.permissions[EVE] = MANAGE_MESSAGES  # the channel's moderator referees its dice
+    refereed, private = reply(await discord.slash("roll", user=EVE, channel="5", dice="log"))
+    assert private and f"<@{ANN}> DR sniper (secret)" in refereed and "coloured 2, white 5" in refereed
 
 
 async def test_chart_roll_list_and_show(bot_and_discord):

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from bot.discord_adapter.common import split_message
-from tests.bot.discord_harness import ANN, EVE, Upload, close_bot, messages, open_bot, reply
+from tests.bot.discord_harness import ANN, EVE, MANAGE_GUILD, Upload, close_bot, messages, open_bot, reply
 
 NUMBERED = (Path(__file__).parent / "data" / "numbered-rules.txt").read_bytes()
 
@@ -13,7 +13,7 @@ NUMBERED = (Path(__file__).parent / "data" / "numbered-rules.txt").read_bytes()
 @pytest.fixture
 async def bot_and_discord(tmp_path, monkeypatch):
     bot, discord = await open_bot(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", monkeypatch)
-    discord.admins.add(ANN)
+    discord.permissions[ANN] = MANAGE_GUILD
     yield bot, discord
     await close_bot(bot)
 
