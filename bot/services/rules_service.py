@@ -23,7 +23,7 @@ from bot.storage.tables import RuleSectionRow, RuleSourceRow
 
 LIBRARY_DIR = Path(__file__).resolve().parent.parent / "library" / "data"
 SHIPPED = ""  # the guild id of the documents that come with the bot
-MAX_BYTES = 2_000_000
+MAX_BYTES = 5_000_000
 MAX_SECTIONS = 10_000
 MAX_SOURCES = 25
 MAX_NAME = 80

@@ -19,6 +19,7 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import lru_cache
 
 import d20
 import d20.expression
@@ -89,19 +90,29 @@ def _check_limits(node: diceast.Node) -> None:
         _check_limits(child)
 
 
-def _roll_d20(expression: str, dice: DiceSource) -> tuple[d20.RollResult, list[DieRoll]]:
-    roller = d20.Roller(context=d20.RollContext(max_rolls=MAX_DICE))
+_ROLLER = d20.Roller(context=d20.RollContext(max_rolls=MAX_DICE))
+
+
+@lru_cache(maxsize=512)
+def _parse(expression: str) -> diceast.Expression:
+    """The expression's tree, within the limits; parsing is most of a roll's cost, so the trees
+    of recent expressions are kept (rolling never changes them)."""
     try:
-        parsed = roller.parse(expression, allow_comments=True)
+        parsed = _ROLLER.parse(expression, allow_comments=True)
     except d20.RollSyntaxError:
         raise IllegalCommand(
             f"I can't read {expression!r} as dice: try 2d6+1, 4d6kh3, 2d10 5+, DR +1 or dr"
         ) from None
     _check_limits(parsed)
+    return parsed
+
+
+def _roll_d20(expression: str, dice: DiceSource) -> tuple[d20.RollResult, list[DieRoll]]:
+    parsed = _parse(expression)
     source = _DiceForD20(dice, f"/roll {expression}")
     try:
         with _d20_rolling_with(source):
-            result = roller.roll(parsed)
+            result = _ROLLER.roll(parsed)
     except d20.TooManyRolls:
         raise IllegalCommand(f"A roll has at most {MAX_DICE} dice, rerolls and explosions included") from None
     except d20.RollError as problem:

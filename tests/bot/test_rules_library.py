@@ -156,7 +156,7 @@ async def test_reimport_replaces_and_remove_takes_it_out(library):
     ("filename", "data", "reason"),
     [
         ("rules.pdf", b"%PDF-1.7", "not a text or Markdown file"),
-        ("big.txt", b"x" * (MAX_BYTES + 1), "the limit is 2 MB"),
+        ("big.txt", b"x" * (MAX_BYTES + 1), "the limit is 5 MB"),
         ("binary.txt", b"63.22 Smoke\x00\x01", "not plain text"),
         ("prose.txt", b"Just some words with no sections at all.", "nothing to index"),
     ],
