@@ -42,9 +42,10 @@ def target_in_sight(state: GameState, firer: Unit, target: Unit) -> bool:
 
 
 def arc_problem(firer: Unit, target: Unit) -> str | None:
-    """Arcs of fire (p. 11): infantry all round; support squads 90 degrees to the front;
-    hull-mounted guns straight ahead (turrets traverse, see :func:`turret_traverse`)."""
-    if firer.unit_class is UnitClass.INFANTRY or firer.profile.has(Special.MORTAR):
+    """Arcs of fire (p. 11): infantry and snipers all round; support squads, mortars among
+    them (p. 3), 90 degrees to the front; hull-mounted guns straight ahead (turrets traverse,
+    see :func:`turret_traverse`)."""
+    if firer.unit_class is UnitClass.INFANTRY:
         return None
     if firer.profile.has(Special.SNIPER):
         return None
@@ -55,10 +56,7 @@ def arc_problem(firer: Unit, target: Unit) -> str | None:
     else:
         arc = HULL_GUN_ARC
     if not geometry.in_arc(firer.position, firer.facing, target.position, arc):
-        return (
-            f"{target.name} is outside {firer.name}'s {arc:g} degree arc of fire: "
-            "turn to face it first"
-        )
+        return f"{target.name} is outside {firer.name}'s {arc:g} degree arc of fire: turn to face it first"
     return None
 
 
@@ -107,7 +105,8 @@ def measure_shot(
         firer_stationary=not order_moves,
         target_moved=target.moved_this_turn or target_declared_move,
         target_in_smoke=obscured_by_smoke(firer, target),
-        enemy_infantry_close=firer.is_vehicle and bool(unscreened_enemy_infantry(state, firer)),
+        enemy_infantry_close=firer.is_vehicle
+        and bool(unscreened_enemy_infantry(state, firer, seen_only=False)),
         cover=cover_of(state, target, firer),
         target_in_building=in_building(state, target),
         flamethrower=fire.flamethrower

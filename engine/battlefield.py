@@ -11,9 +11,7 @@ from engine.state import CoverKind, Unit
 
 def live_units(state: GameState, side: str | None = None) -> list[Unit]:
     """Units on the table and not destroyed (embarked ones included)."""
-    return [
-        u for u in state.units.values() if u.on_table and (side is None or u.side == side)
-    ]
+    return [u for u in state.units.values() if u.on_table and (side is None or u.side == side)]
 
 
 def enemies_of(state: GameState, unit: Unit) -> list[Unit]:
@@ -28,9 +26,7 @@ def can_see(state: GameState, viewer: Unit, target: Unit) -> bool:
 
 
 def visible_enemies(state: GameState, unit: Unit) -> list[Unit]:
-    return [
-        e for e in enemies_of(state, unit) if e.embarked_in is None and can_see(state, unit, e)
-    ]
+    return [e for e in enemies_of(state, unit) if e.embarked_in is None and can_see(state, unit, e)]
 
 
 def cover_of(state: GameState, target: Unit, firer: Unit) -> CoverKind:
@@ -49,24 +45,33 @@ def in_trees_or_building(state: GameState, unit: Unit) -> bool:
     )
 
 
-def starts_in_cover(state: GameState, unit: Unit) -> bool:
-    """Whether a unit stands in terrain that gives cover (for the vehicle reaction penalty, p. 7)."""
-    return any(
-        f.cover is not CoverKind.OPEN and not f.linear
-        for f in geometry.features_at(unit.position, state.terrain)
-    )
+def starts_in_cover(state: GameState, unit: Unit, seen_from: Unit) -> bool:
+    """Whether a unit starts its action in cover as the reacting unit sees it, behind a hedge
+    or wall as well as inside woods or a building (vehicle reaction penalty, p. 7)."""
+    return cover_of(state, unit, seen_from) is not CoverKind.OPEN
 
 
-def unscreened_enemy_infantry(state: GameState, vehicle: Unit, radius: float = 12.0) -> list[Unit]:
-    """Enemy infantry or support squads within ``radius`` of a vehicle that it can see, with no
-    friendly infantry detachment as close to them as the vehicle is (pp. 8, 10)."""
+def unscreened_enemy_infantry(
+    state: GameState, vehicle: Unit, *, seen_only: bool, radius: float = 12.0
+) -> list[Unit]:
+    """Enemy infantry or support squads within ``radius`` of a vehicle with no friendly infantry
+    detachment as close to them as the vehicle is. Moving (p. 8) counts only enemies the vehicle
+    can see; firing (p. 10) counts any that are on the table and not hidden (a hidden team's
+    presence is not given away by a modifier)."""
     screens = [
         u
         for u in live_units(state, vehicle.side)
         if u.unit_class is UnitClass.INFANTRY and u.embarked_in is None
     ]
+    enemies = (
+        visible_enemies(state, vehicle)
+        if seen_only
+        else [
+            e for e in live_units(state) if e.side != vehicle.side and not e.hidden and e.embarked_in is None
+        ]
+    )
     threats = []
-    for enemy in visible_enemies(state, vehicle):
+    for enemy in enemies:
         if enemy.is_vehicle:
             continue
         gap = geometry.distance(vehicle, enemy)
@@ -99,9 +104,7 @@ def tokens_for_turn(state: GameState, side: str) -> int:
     """Command tokens drawn at the start of a turn (p. 4): one per unit on the table, plus two
     for a living command unit, even one in reserve (p. 18). Transports draw none (p. 20)."""
     units = state.units_of(side)
-    count = sum(
-        1 for u in units if u.on_table and not u.profile.has(Special.TRANSPORT)
-    )
+    count = sum(1 for u in units if u.on_table and not u.profile.has(Special.TRANSPORT))
     if any(u.is_command and not u.destroyed for u in units):
         count += 2
     return count
@@ -109,4 +112,3 @@ def tokens_for_turn(state: GameState, side: str) -> int:
 
 def lost_break_points(state: GameState, side: str) -> int:
     return sum(u.profile.break_points for u in state.units_of(side) if u.destroyed)
-

@@ -328,7 +328,8 @@ def _declare(state: GameState, command: Declare, log: EventLog) -> None:
         reactor_side=state.other_side(command.side),
     )
     state.spent_since_initiative += 1
-    _place_token(state, pending, order, "active")
+    _place_token(state, pending, order)
+    _note_declared_actions(state, pending, order)
     state.pending = pending
     log.emit("declare", f"{command.side} declares: {describe_order(state, order)}",
              side=command.side)
@@ -347,7 +348,7 @@ def _declare(state: GameState, command: Declare, log: EventLog) -> None:
     _resolve_without_reaction(state, log)
 
 
-def _place_token(state: GameState, pending: Pending, order: Order, who: Who) -> None:
+def _place_token(state: GameState, pending: Pending, order: Order) -> None:
     """The token spent goes on the unit it activates (p. 4); a platoon's on its first member."""
     unit_id = _order_unit(order)
     if unit_id is None:
@@ -358,6 +359,16 @@ def _place_token(state: GameState, pending: Pending, order: Order, who: Who) -> 
     if isinstance(order, PlatoonOrder):
         for member in order.members:
             state.units[member.unit].platoon_moved = True
+
+
+def _note_declared_actions(state: GameState, pending: Pending, order: Order) -> None:
+    """What an order that will happen declares: its movement (a target that has declared a
+    move counts as moving, p. 10) and its aim (for changing target, p. 7). A reaction that
+    fails its test declares nothing."""
+    unit_id = _order_unit(order)
+    if unit_id is None:
+        return
+    unit = state.units[unit_id]
     if isinstance(order, UnitOrder) and any(isinstance(a, Move) for a in order.actions):
         pending.fire_target_moved.append(unit_id)
     if isinstance(order, FallBackOrder | PlatoonOrder):
@@ -441,7 +452,7 @@ def _react(state: GameState, command: React, log: EventLog) -> None:
     side.tokens -= 1
     pending.reaction = order
     score = _reaction_score(state, pending, order)
-    _place_token(state, pending, order, "reactor")
+    _place_token(state, pending, order)
     unit_id = _order_unit(order)
     unit = state.units[unit_id] if unit_id else None
     label = unit.name if unit else f"{command.side} Company Morale Test"
@@ -456,6 +467,7 @@ def _react(state: GameState, command: React, log: EventLog) -> None:
     )
     if not passed:
         return _resolve_without_reaction(state, log)
+    _note_declared_actions(state, pending, order)
     pending.seized = seizes_initiative(roll)
     if pending.seized:
         log.emit("seize", f"A 6! {command.side} seizes the initiative", side=command.side)
@@ -477,7 +489,7 @@ def _reaction_score(state: GameState, pending: Pending, order: Order) -> TestSco
         unit.tokens,
         enemy_is_foot_soldiers=enemy is not None and not enemy.is_vehicle,
         enemy_mounted=enemy is not None and enemy.embarked_in is not None,
-        enemy_started_in_cover=enemy is not None and starts_in_cover(state, enemy),
+        enemy_started_in_cover=enemy is not None and starts_in_cover(state, enemy, unit),
         falling_back=isinstance(order, FallBackOrder),
     )
 

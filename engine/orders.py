@@ -213,7 +213,7 @@ def _truncate(path: tuple[Point, ...], allowance: float) -> tuple[Point, ...]:
 
 def _must_move_cautiously(state: GameState, vehicle: Unit, end: Point) -> bool:
     """A vehicle near unscreened enemy infantry moves at half rate unless moving away (p. 8)."""
-    threats = unscreened_enemy_infantry(state, vehicle)
+    threats = unscreened_enemy_infantry(state, vehicle, seen_only=True)
     if not threats:
         return False
     return not all(_moves_away_from(t, vehicle.position, end) for t in threats)

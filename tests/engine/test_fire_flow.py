@@ -6,6 +6,7 @@ Every expectation here is read from the rulebook; the engine must match it.
 
 import pytest
 
+from engine.battlefield import visible_enemies
 from engine.commands import Declare, DeclineReaction, Fire, LaySmoke, Move, PassInitiative, React, UnitOrder
 from engine.dice import d6, d10
 from engine.errors import IllegalCommand
@@ -464,3 +465,36 @@ def test_tank_gun_7_plus_treats_fortifications_as_cover_with_one_extra_marker_p1
         tank_gun_game(CoverKind.FORTIFICATION), "axis", "panther", "gis", d10(5), d10(9), d6(5), d6(6)
     )
     assert fire_text(events) == SHOT + "1 marker, casualty 5+ rolled 5, 6: +1 -> GIs has 2"
+
+
+def infantry_behind_a_barn(*hidden_sniper):
+    return started(
+        game(
+            make_unit("german", "Panther", "axis", (50, 45), facing=270, unit_id="panther"),
+            make_unit("us", "Sherman 75mm", "allies", (50, 15), facing=90, unit_id="sherman"),
+            make_unit("us", "Infantry Detachment", "allies", (62, 45), unit_id="gis", name="GIs"),
+            *hidden_sniper,
+            terrain=[box("barn", "building", 55, 40, 58, 50, blocks_sight=True, cover=CoverKind.COVER)],
+        ),
+        "axis",
+    )
+
+
+def test_enemy_infantry_near_a_firing_vehicle_counts_even_unseen_p10():
+    """The -1 for enemy infantry within 12" of a firing vehicle has no sight condition (p. 10),
+    unlike the half move of p. 8."""
+    state = infantry_behind_a_barn()
+    assert "GIs" not in [u.name for u in visible_enemies(state, state.units["panther"])]
+    _, events = fire(state, "axis", "panther", "sherman", d10(1))
+    assert (
+        fire_text(events)
+        == 'Panther fires at Sherman 75mm (26.0"): needs 6+ (-1 enemy infantry within 12"); rolled 1: miss'
+    )
+
+
+def test_a_hidden_sniper_near_a_firing_vehicle_gives_nothing_away_p10_p20():
+    sniper = make_unit("us", "Sniper Team", "allies", (40, 45), unit_id="sniper", hidden=True)
+    state = infantry_behind_a_barn(sniper)
+    state.units["gis"].position = P(90, 45)
+    _, events = fire(state, "axis", "panther", "sherman", d10(1))
+    assert fire_text(events) == 'Panther fires at Sherman 75mm (26.0"): needs 5+; rolled 1: miss'

@@ -17,7 +17,7 @@ from engine.commands import (
 from engine.dice import d6, d10
 from engine.errors import IllegalCommand
 from engine.setup import make_unit
-from engine.state import CoverKind, Going, Phase
+from engine.state import CoverKind, Going, Phase, TerrainFeature
 from tests.engine.helpers import P, box, game, play, started, text
 
 HILL = box("hill", "hill", 12, 8, 28, 14, blocks_sight=True)
@@ -275,3 +275,50 @@ def test_command_unit_rerolls_a_failed_reaction_once_a_turn_p18():
         state, React(side="allies", window=state.pending.window, order=move("hq", 10, 14)), d6(1), d6(6)
     )
     assert "re-roll" not in text(events)
+
+
+def test_a_failed_reaction_move_does_not_make_the_unit_a_moving_target_p6_p10():
+    """The token stays on a unit whose reaction fails, but it does not move, so a shot at it
+    gets no -1 for a moving target."""
+    state = started(
+        game(
+            make_unit("us", "Sherman 75mm", "allies", (50, 20), facing=90, unit_id="sherman"),
+            make_unit("german", "Panther", "axis", (50, 45), facing=270),
+        ),
+        "axis",
+    )
+    state, _ = play(
+        state, Declare(side="axis", order=UnitOrder(unit="panther", actions=(Fire(target="sherman"),)))
+    )
+    state, events = play(
+        state, React(side="allies", window=state.pending.window, order=move("sherman", 40, 20)), d6(2), d10(4)
+    )
+    assert "rolled 2: failed" in text(events)
+    assert "needs 5+; rolled 4: miss" in text(events)
+    assert state.units["sherman"].position == P(50, 20) and state.units["sherman"].tokens == 1
+
+
+def test_infantry_behind_a_wall_starts_in_cover_for_a_reacting_vehicle_p7():
+    wall = TerrainFeature(
+        id="wall",
+        kind="wall",
+        outline=(P(10, 49), P(30, 49)),
+        linear=True,
+        width=0.5,
+        going=Going.ROUGH,
+        cover=CoverKind.COVER,
+    )
+    state = started(
+        game(
+            make_unit("us", "Sherman 75mm", "allies", (20, 30), facing=90),
+            make_unit("german", "Infantry Detachment", "axis", (20, 51), unit_id="gren", iaw=True),
+            terrain=[wall],
+        ),
+        "axis",
+    )
+    state, _ = play(state, Declare(side="axis", order=move("gren", 20, 56)))
+    fire_back = UnitOrder(unit="sherman-75mm", actions=(Fire(target="gren"),))
+    state, events = play(state, React(side="allies", window=state.pending.window, order=fire_back), d6(4))
+    assert (
+        "needs 5+ (+1 vehicle reacting to infantry, +1 infantry started in cover), rolled 4: failed"
+    ) in text(events)

@@ -500,6 +500,13 @@ def test_mortar_needs_7_for_a_second_shot_at_the_same_target_in_the_same_spot_p2
     )
 
 
+def test_a_mortar_is_a_support_squad_and_fires_only_in_its_90_degree_arc_p3_p11():
+    state = mortar_game(make_unit("us", "Infantry Detachment", "allies", (30, 2), unit_id="behind"))
+    with pytest.raises(IllegalCommand, match="^Infantry Detachment is outside Mortar Team's 90 degree arc"):
+        declare(state, "axis", "mortar", Fire(target="behind"))
+    declare(state, "axis", "mortar", Fire(target="gis"))
+
+
 @pytest.mark.parametrize(
     ("moved_to", "needs"),
     [((53, 40), "needs 8+ (+1 ranged in, -1 target moved)"), ((56, 40), "needs 9+ (-1 target moved)")],
