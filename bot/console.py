@@ -20,7 +20,7 @@ from bot.services.dice_service import DiceService
 from bot.services.game_service import GameError, GameService, Outcome, setup_text
 from bot.services.rules_service import RulesService
 from bot.storage.store import GameStore
-from bot.text_orders import OrderWords, find_unit, parse_path, unit_order
+from bot.text_orders import OrderWords, find_unit, parse_path, parse_point, unit_order
 from engine.commands import (
     ChooseInitiative,
     ChooseTarget,
@@ -70,7 +70,8 @@ The same commands as in Discord, typed as text (options as name:value, quote val
   /cmt                           Company Morale Test
   /fallback unit:UNIT to:X,Y [reverse]
   /pass                          pass the initiative
-  /react unit:UNIT ... | /react cmt | /react fallback UNIT to:X,Y      /noreact
+  /react unit:UNIT ... [at:X,Y] | /react cmt | /react fallback UNIT to:X,Y      /noreact
+       (at: react as the enemy reaches that point of its declared move)
   /choose [unit:UNIT]            answer a choice (markers to remove, new target; none wastes it)
   /roll 2d10 5+ LABEL | /roll DR +1 | /roll log           dice, as in Discord
   /chart list | /chart show CHART | /chart roll CHART side=german, date=2 Nov
@@ -246,7 +247,8 @@ class ConsoleTable:
             order = self.fall_back(side, line)
         else:
             order = self.unit_order(side, line)
-        return React(side=side, window=window, order=order)
+        at = parse_point(line.options["at"]) if "at" in line.options else None
+        return React(side=side, window=window, order=order, at=at)
 
     def choice(self, side: str, line: Line) -> Command:
         choice = self.state.pending.choice if self.state.pending else None

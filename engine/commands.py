@@ -147,6 +147,7 @@ class React(_Frozen):
     side: str
     window: int
     order: Order
+    at: Point | None = None  # where along the enemy's declared move the reaction happens (p. 6)
 
 
 class DeclineReaction(_Frozen):

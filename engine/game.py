@@ -45,7 +45,8 @@ from engine.commands import (
 from engine.dice import DiceSource, ScriptedDice
 from engine.errors import IllegalCommand
 from engine.events import Event, EventLog
-from engine.game_state import Aim, Choice, GameResult, GameState, Pending, Step, Who
+from engine.game_state import Aim, Choice, GameResult, GameState, Interrupt, Pending, Step, Who
+from engine.interrupts import interrupt_point, interrupted_move, split_move
 from engine.orders import (
     activation_moves,
     check_embark,
@@ -77,7 +78,7 @@ from engine.rules.morale import (
     fall_back_removes_marker,
 )
 from engine.rules.victory import break_point_test, turn_outcome
-from engine.state import Phase, Unit
+from engine.state import Phase, Point, Unit
 
 
 def apply(state: GameState, command: Command, dice: DiceSource) -> tuple[GameState, list[Event]]:
@@ -447,7 +448,8 @@ def _react(state: GameState, command: React, log: EventLog) -> None:
     order = command.order
     if isinstance(order, PlatoonOrder):
         raise IllegalCommand("A platoon move cannot be a reaction")
-    check_order(state, command.side, order)
+    interrupt = _interrupt(state, pending, command.at)
+    check_order(_as_at_interrupt(state, pending, interrupt), command.side, order)
     side = state.sides[command.side]
     side.tokens -= 1
     pending.reaction = order
@@ -472,9 +474,39 @@ def _react(state: GameState, command: React, log: EventLog) -> None:
     if pending.seized:
         log.emit("seize", f"A 6! {command.side} seizes the initiative", side=command.side)
     reactor_first, reactor_rest = _reaction_halves(order)
-    pending.steps = reactor_first + _active_steps(pending.order) + reactor_rest
+    pending.interrupt = interrupt
+    if interrupt is None:
+        pending.steps = reactor_first + _active_steps(pending.order) + reactor_rest
+    else:
+        test, *acts = _active_steps(pending.order)
+        cut = interrupt.index
+        before = [*acts[:cut], acts[cut].model_copy(update={"leg": "to_interrupt"})]
+        after = [acts[cut].model_copy(update={"leg": "onward"}), *acts[cut + 1 :]]
+        pending.steps = [test, *before, *reactor_first, *after, *reactor_rest]
     state.phase = Phase.ACTIVE
     _run_steps(state, log)
+
+
+def _interrupt(state: GameState, pending: Pending, at: Point | None) -> Interrupt | None:
+    """Where a reaction cuts into the active unit's move (p. 6), checked before any token is spent."""
+    if at is None:
+        return None
+    index = interrupted_move(pending.order)
+    point = interrupt_point(state, pending.order, at)
+    to_point, onward = split_move(state, pending.order, index, point)
+    return Interrupt(index=index, at=point, to_point=to_point, onward=onward)
+
+
+def _as_at_interrupt(state: GameState, pending: Pending, interrupt: Interrupt | None) -> GameState:
+    """The table as the reactor sees it when it reacts: the active unit at the interrupt point."""
+    if interrupt is None:
+        return state
+    probe = state.model_copy(deep=True)
+    active = probe.units[_order_unit(pending.order) or ""]
+    carrier = active.transport if interrupt.to_point.own_transport else active.embarked_in
+    mover = probe.units[carrier] if carrier else active
+    mover.position = interrupt.at
+    return probe
 
 
 def _reaction_score(state: GameState, pending: Pending, order: Order) -> TestScore:
@@ -622,6 +654,8 @@ def _step_act(state: GameState, pending: Pending, step: Step, log: EventLog) -> 
     if unit is None or order is None:
         return True
     action = order.actions[step.index]
+    if step.leg != "whole" and pending.interrupt is not None:
+        action = pending.interrupt.to_point if step.leg == "to_interrupt" else pending.interrupt.onward
     if isinstance(action, Move):
         if not execute_move(state, unit, action, log):
             pending.stopped.append(step.who)

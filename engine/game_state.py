@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from engine.commands import Order, UnitOrder
+from engine.commands import Move, Order, UnitOrder
 from engine.state import Objective, Phase, Point, Side, TableSize, TerrainFeature, Unit
 
 Who = Literal["active", "reactor"]
@@ -18,6 +18,16 @@ class Step(BaseModel):
     kind: Literal["test", "act", "morale_test", "fall_back", "platoon"]
     who: Who
     index: int = 0
+    leg: Literal["whole", "to_interrupt", "onward"] = "whole"  # of a move a reaction cut in two
+
+
+class Interrupt(BaseModel):
+    """A reaction that happens partway through the active unit's move (p. 6)."""
+
+    index: int  # of the move among the active order's actions
+    at: Point
+    to_point: Move
+    onward: Move
 
 
 class Aim(BaseModel):
@@ -55,6 +65,7 @@ class Pending(BaseModel):
     choice: Choice | None = None
     tokens_before: dict[str, int] = Field(default_factory=dict)  # by unit id
     fire_target_moved: list[str] = Field(default_factory=list)  # units that declared moves
+    interrupt: Interrupt | None = None
 
     def order_of(self, who: Who) -> Order | None:
         return self.order if who == "active" else self.reaction

@@ -10,7 +10,7 @@ from discord import app_commands
 from bot.discord_adapter.common import games, side_of
 from bot.discord_adapter.reaction_buttons import show_result
 from bot.services.game_service import GameError
-from bot.text_orders import OrderWords, find_unit, parse_path, unit_order
+from bot.text_orders import OrderWords, find_unit, parse_path, parse_point, unit_order
 from engine.commands import (
     ChooseInitiative,
     ChooseTarget,
@@ -144,6 +144,7 @@ def _window(state: GameState) -> int:
     fire="The enemy to fire at",
     first="With a move and a shot, which comes first",
     cmt="React with a Company Morale Test instead",
+    at=f"React as the enemy reaches this point of its move ({POSITION})",
 )
 @app_commands.autocomplete(unit=own_units, fire=enemy_units)
 async def react(
@@ -153,6 +154,7 @@ async def react(
     fire: str | None = None,
     first: Literal["move", "fire"] = "move",
     cmt: bool = False,
+    at: str | None = None,
 ) -> None:
     def build(state: GameState, side: str) -> React:
         order: Order
@@ -162,7 +164,8 @@ async def react(
             order = unit_order(state, side, OrderWords(unit, move, fire, first))
         else:
             raise IllegalCommand("Name the reacting unit, or set cmt")
-        return React(side=side, window=_window(state), order=order)
+        point = parse_point(at) if at else None
+        return React(side=side, window=_window(state), order=order, at=point)
 
     await play(interaction, build)
 

@@ -13,7 +13,7 @@ import discord
 
 from bot.discord_adapter.common import battlefield_file, games, report, side_of
 from bot.services.game_service import GameError, Outcome
-from bot.text_orders import OrderWords, unit_order
+from bot.text_orders import OrderWords, parse_point, unit_order
 from engine.commands import DeclineReaction, MoraleTestOrder, Order, React
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
@@ -119,6 +119,9 @@ class ReactionForm(discord.ui.Modal, title="React"):
     move = discord.ui.TextInput(label="Move to (x,y or a grid square like D3)", required=False, max_length=60)
     fire = discord.ui.TextInput(label="Fire at", required=False, max_length=60)
     first = discord.ui.TextInput(label="First: move or fire", required=False, default="move", max_length=4)
+    at = discord.ui.TextInput(
+        label="React as the enemy reaches (x,y on its route)", required=False, max_length=30
+    )
 
     def __init__(self, window: int) -> None:
         super().__init__(timeout=None)
@@ -133,6 +136,7 @@ class ReactionForm(discord.ui.Modal, title="React"):
                 first = "fire" if self.first.value.strip().casefold() == "fire" else "move"
                 words = OrderWords(self.unit.value, self.move.value or None, self.fire.value or None, first)
                 order = unit_order(state, side, words)
-            return React(side=side, window=self.window, order=order)
+            point = parse_point(self.at.value) if self.at.value.strip() else None
+            return React(side=side, window=self.window, order=order, at=point)
 
         await answer(interaction, self.window, build)

@@ -2,6 +2,7 @@
 
 import pytest
 
+from engine.dice import ScriptedDice, d6
 from tests.bot.discord_harness import ANN, EVE, OTTO, attachments, close_bot, open_bot, reply, started_game
 
 
@@ -89,3 +90,23 @@ async def test_the_other_side_spectators_and_players_of_another_channel_cannot_a
         assert private and reason in text, (user, channel, command, text)
     assert (await bot.games.store.load("1")).version == before
     assert (await bot.games.store.load("2")).version == 1
+
+
+async def test_react_at_a_point_of_the_enemy_move(table):
+    bot, discord = table
+    await discord.slash("initiative", user=OTTO, channel="1", choice="start")
+    await discord.slash("act", user=OTTO, channel="1", unit="Gruppe 3", move="50,39")
+    text, private = reply(
+        await discord.slash("react", user=ANN, channel="1", unit="2nd Squad", move="32,8", at="40,40")
+    )
+    assert private and text == "(40, 40) is not on Gruppe 3's declared route"
+    bot.games.dice = lambda: ScriptedDice([d6(4)])
+    text, _ = reply(
+        await discord.slash("react", user=ANN, channel="1", unit="2nd Squad", move="32,8", at="50,40.5")
+    )
+    moves = [line for line in text.splitlines() if " moves " in line]
+    assert moves == [
+        'Gruppe 3 moves 1.5" to (50, 40.5)',
+        '2nd Squad moves 2.0" to (32, 8)',
+        'Gruppe 3 moves 1.5" to (50, 39)',
+    ]

@@ -322,3 +322,57 @@ def test_infantry_behind_a_wall_starts_in_cover_for_a_reacting_vehicle_p7():
     assert (
         "needs 5+ (+1 vehicle reacting to infantry, +1 infantry started in cover), rolled 4: failed"
     ) in text(events)
+
+
+def crossing_the_road():
+    """A Sherman drives north past a gap between two blocks that hide it from a Panzer IV."""
+    return started(
+        game(
+            make_unit("us", "Sherman 75mm", "allies", (20, 20), facing=90, unit_id="sherman"),
+            make_unit("german", "Panzer IV G (late) to J", "axis", (60, 25), facing=180, unit_id="panzer"),
+            terrain=[
+                box("north", "building", 40, 27, 45, 60, blocks_sight=True),
+                box("south", "building", 40, 0, 45, 23, blocks_sight=True),
+            ],
+        ),
+        "allies",
+    )
+
+
+def test_a_reaction_can_fire_as_the_enemy_crosses_a_point_of_its_move_p6():
+    state = crossing_the_road()
+    state, _ = play(state, Declare(side="allies", order=move("sherman", 20, 30)))
+    fire = UnitOrder(unit="panzer", actions=(Fire(target="sherman"),))
+    state, events = play(
+        state, React(side="axis", window=state.pending.window, order=fire, at=P(20.4, 25)), d6(4), d10(1)
+    )
+    lines = text(events).splitlines()
+    assert lines[1].startswith('Sherman 75mm moves 5.0" to (20, 25)')
+    assert lines[2].startswith("Panzer IV G (late) to J fires at Sherman 75mm")
+    assert "-1 target moved" in lines[2]
+    assert lines[3].startswith('Sherman 75mm moves 5.0" to (20, 30)')
+    assert state.units["sherman"].position == P(20, 30)
+
+
+def test_without_a_point_the_reactor_fires_before_the_enemy_moves_and_cannot_see_it_p6():
+    state = crossing_the_road()
+    state, _ = play(state, Declare(side="allies", order=move("sherman", 20, 30)))
+    fire = UnitOrder(unit="panzer", actions=(Fire(target="sherman"),))
+    with pytest.raises(IllegalCommand, match="cannot see"):
+        play(state, React(side="axis", window=state.pending.window, order=fire))
+
+
+@pytest.mark.parametrize(
+    ("at", "refusal"),
+    [(P(30, 25), "is not on Sherman 75mm's declared route"), (P(20, 28), None)],
+)
+def test_a_reaction_point_must_lie_on_the_route_and_changes_nothing_if_refused(at, refusal):
+    state = crossing_the_road()
+    state, _ = play(state, Declare(side="allies", order=move("sherman", 20, 30)))
+    smoke_first = UnitOrder(unit="panzer", actions=(Move(path=(P(60, 34),)),))
+    if refusal is None:
+        play(state, React(side="axis", window=state.pending.window, order=smoke_first, at=at), d6(4))
+        return
+    with pytest.raises(IllegalCommand, match=refusal):
+        play(state, React(side="axis", window=state.pending.window, order=smoke_first, at=at))
+    assert state.sides["axis"].tokens == 10

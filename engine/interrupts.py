@@ -1,0 +1,84 @@
+"""Reacting partway through an enemy move (Iron Cross 2015, p. 6).
+
+A reaction may interrupt the enemy "at any point of its movement" and before any dice are rolled
+("my Panzer IV fires as your Sherman crosses the road"). The reactor names the point; the active
+unit's move is split there: it moves to that point, the reactor's first half happens, and then
+the active unit carries on with the rest of its action.
+"""
+
+from __future__ import annotations
+
+from shapely.geometry import LineString
+from shapely.geometry import Point as ShapelyPoint
+
+from engine import geometry
+from engine.commands import Disembark, Fire, LaySmoke, Move, Order, UnitOrder
+from engine.errors import IllegalCommand
+from engine.game_state import GameState
+from engine.state import Going, Point
+
+ON_THE_PATH = 1.0  # inches: how near the declared path the named point must be
+
+
+def interrupted_move(order: Order) -> int:
+    """The index of the move a reaction can interrupt: the active order's first move, if no
+    shot or smoke comes before it (their dice would already be rolled)."""
+    if not isinstance(order, UnitOrder):
+        raise IllegalCommand("Only a unit's declared move can be interrupted partway (a reaction point)")
+    for index, action in enumerate(order.actions):
+        if isinstance(action, Move):
+            return index
+        if isinstance(action, Fire | LaySmoke):
+            break
+    raise IllegalCommand("The enemy's action has no move before its dice are rolled: react without a point")
+
+
+def _path(state: GameState, order: UnitOrder, index: int) -> list[Point]:
+    """The whole route of the interrupted move, from where its mover starts."""
+    move = order.actions[index]
+    assert isinstance(move, Move)
+    unit = state.units[order.unit]
+    earlier = [a for a in order.actions[:index] if isinstance(a, Disembark)]
+    if earlier:
+        start = earlier[-1].to
+    elif move.own_transport and unit.transport:
+        start = state.units[unit.transport].position
+    elif unit.embarked_in:
+        start = state.units[unit.embarked_in].position
+    else:
+        start = unit.position
+    return [start, *move.path]
+
+
+def interrupt_point(state: GameState, order: Order, at: Point) -> Point:
+    """The point on the enemy's declared route nearest ``at``; refused if ``at`` is off the route
+    or inside terrain the mover must test for (the move would be tested twice)."""
+    index = interrupted_move(order)
+    assert isinstance(order, UnitOrder)
+    route = LineString([(p.x, p.y) for p in _path(state, order, index)])
+    wanted = ShapelyPoint(at.x, at.y)
+    if route.distance(wanted) > ON_THE_PATH:
+        raise IllegalCommand(f"{at} is not on {state.units[order.unit].name}'s declared route")
+    snapped = route.interpolate(route.project(wanted))
+    point = Point(x=round(snapped.x, 2), y=round(snapped.y, 2))
+    mover = state.units[order.unit]
+    for feature in geometry.features_at(point, state.terrain):
+        if feature.going_for(mover.profile) is not Going.EASY:
+            raise IllegalCommand(f"Pick a point outside the {feature.kind}: it is not clear going")
+    return point
+
+
+def split_move(state: GameState, order: UnitOrder, index: int, at: Point) -> tuple[Move, Move]:
+    """The declared move cut at the interrupt point: the way there, and the rest of the way
+    (which keeps the declared final facing)."""
+    move = order.actions[index]
+    assert isinstance(move, Move)
+    path = _path(state, order, index)
+    split = LineString([(p.x, p.y) for p in path]).project(ShapelyPoint(at.x, at.y))
+    walked, before, after = 0.0, [], []
+    for a, b in zip(path, path[1:], strict=False):
+        walked += geometry.path_length((a, b))
+        (before if walked < split else after).append(b)
+    to_point = move.model_copy(update={"path": (*before, at), "facing": None})
+    onward = move.model_copy(update={"path": tuple(after) or (at,)})
+    return to_point, onward
