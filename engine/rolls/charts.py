@@ -128,12 +128,12 @@ class ChartRoll(BaseModel):
     """A roll on a chart, explained: the dice, each modifier, the final number and the result."""
 
     chart: str
-    dice: tuple[DieRoll, ...]
-    natural: int
-    modifiers: tuple[tuple[str, int], ...]
-    final: int  # the modified roll (bands), or the score needed (tests)
     result: str
     text: str
+    dice: tuple[DieRoll, ...] = ()  # none when nothing was rolled (no test needed, or impossible)
+    natural: int = 0
+    modifiers: tuple[tuple[str, int], ...] = ()
+    final: int = 0  # the modified roll (bands), or the score needed (tests)
 
 
 def load_charts() -> dict[str, Chart]:
@@ -304,28 +304,15 @@ def _test(
     """A test: the score needed with its modifiers, then the roll (none if no test applies)."""
     base = chart.needs if isinstance(chart.needs, int) else _lookup(chart, chart.needs, values)  # type: ignore[arg-type]
     if base is None:
-        return ChartRoll(
-            chart=chart.id,
-            dice=(),
-            natural=0,
-            modifiers=(),
-            final=0,
-            result="no test needed",
-            text=f"{chart.title}: no test needed",
-        )
+        return ChartRoll(chart=chart.id, result="no test needed", text=f"{chart.title}: no test needed")
     needed = base + sum(v for _, v in modifiers)
     if chart.needs_range:
         needed = max(chart.needs_range[0], min(chart.needs_range[1], needed))
     mods_text = "".join(f" {value:+d} {name}" for name, value in modifiers)
     if chart.impossible_at is not None and needed >= chart.impossible_at:
+        text = f"{chart.title}: cannot be passed ({base}+{mods_text})"
         return ChartRoll(
-            chart=chart.id,
-            dice=(),
-            natural=0,
-            modifiers=tuple(modifiers),
-            final=needed,
-            result="impossible",
-            text=f"{chart.title}: cannot be passed ({base}+{mods_text})",
+            chart=chart.id, result="impossible", text=text, modifiers=tuple(modifiers), final=needed
         )
     faces = _roll_dice(chart, dice)
     natural = sum(f.value for f in faces)
