@@ -1,0 +1,123 @@
+"""Scenario special rules and the numbers the four scenarios set (Iron Cross 2015, pp. 26-31).
+
+Each function applies one rule to numbers and dice already rolled; the game flow decides when.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from fractions import Fraction
+
+from engine.profiles import UnitProfile
+
+RESERVE_ARRIVES_ON = 3  # p. 26
+EXTRA_TOKEN_ON = 5  # Capture, p. 30
+BOMBARDMENT_HITS_ON = 9  # p. 26
+OBJECTIVES_BASE = 4  # Meeting Engagement, p. 28
+OBJECTIVE_EDGE_DISTANCE = 6.0  # inches from any table edge (p. 28)
+CAPTURE_OBJECTIVE_FROM_CENTRELINE = 6.0  # p. 30
+CAPTURE_DEFENDER_RADIUS = 12.0  # p. 30
+BREAKTHROUGH_SPACING = 24.0  # p. 31; 18" on a 6' x 4' table
+BREAKTHROUGH_SPACING_SMALL = 18.0
+
+
+def aggressive_command_tokens(roll: int) -> int:
+    """Aggressive Command (p. 26): the command unit brings a d6 of tokens, rolled every turn,
+    in place of the usual two."""
+    return roll
+
+
+def capture_defender_extra_tokens(rolls: Sequence[int]) -> int:
+    """Capture (p. 30): the defender rolls a d6 for every token drawn, the command unit's two
+    included; each 5 or 6 is one more token."""
+    return sum(1 for roll in rolls if roll >= EXTRA_TOKEN_ON)
+
+
+def preliminary_bombardment_markers(roll: int, casualty_roll: int | None, casualty_needed: int | None) -> int:
+    """Preliminary Bombardment (p. 26): a d10 per defending unit (not transports); 9+ puts a
+    morale marker on it. Infantry and support squads so hit make the usual casualty roll
+    (``casualty_needed`` from their cover, p. 10) for a second marker; vehicles (None) take no
+    more."""
+    if roll < BOMBARDMENT_HITS_ON:
+        return 0
+    if casualty_needed is None or casualty_roll is None:
+        return 1
+    return 2 if casualty_roll >= casualty_needed else 1
+
+
+def reserves_available(rolls: Sequence[int], waiting: int) -> int:
+    """Reserves (p. 26): a d6 for each unit the player calls in; each 3+ makes one of them
+    available (owner's choice), never more than were called."""
+    return min(waiting, sum(1 for roll in rolls if roll >= RESERVE_ARRIVES_ON))
+
+
+def another_turn(roll: int) -> bool:
+    """Random Operation Length (p. 26): after the last turn a d6 of 4+ adds one more turn, and
+    only one."""
+    return roll >= 4
+
+
+def objectives_needed(points: int) -> int:
+    """Meeting Engagement (p. 28): at least four objectives up to 1,000 points a side, and one
+    more for each 500 points beyond (a part of 500 does not count)."""
+    return OBJECTIVES_BASE + max(0, points - 1000) // 500
+
+
+def units_on_table_at_start(units: int, share: Fraction) -> int:
+    """How many units a side may start with on the table when a scenario allows "up to" a share
+    of them (by number of units, pp. 28-30), rounded down."""
+    return math.floor(units * share)
+
+
+def escalating_reserves_by_turn_2(reserves: int) -> int:
+    """Escalating Engagement (p. 29): up to half of the reserves may come on from turn 2 (rounded
+    down); the rest from turn 3."""
+    return reserves // 2
+
+
+def attacker_points(defender_points: int) -> int:
+    """Capture (p. 30): the attacker has twice the defender's points."""
+    return 2 * defender_points
+
+
+def infantry_share_problem(forces: Sequence[UnitProfile], points_limit: int) -> str | None:
+    """Breakthrough (p. 31): the defender spends at least half its points on infantry units,
+    anti-tank guns, mortars and other support squads included."""
+    on_foot = sum(u.points for u in forces if not u.unit_class.is_vehicle)
+    if 2 * on_foot < points_limit:
+        return (
+            f"the defender must spend at least half of {points_limit} points on infantry and support "
+            f"squads; {on_foot} is {math.ceil(points_limit / 2) - on_foot} short"
+        )
+    return None
+
+
+def defender_near_objectives(distances: Sequence[float]) -> bool:
+    """Capture (p. 30): whether any defending unit is within 12" of an objective, given each
+    defender's distance to its nearest objective."""
+    return any(d <= CAPTURE_DEFENDER_RADIUS for d in distances)
+
+
+def capture_attacker_wins(defenders_near_objective_now: bool, defenders_near_last_turn: bool) -> bool:
+    """Capture (p. 30): if at the end of a turn no defender is within 12" of any objective, and
+    at the end of the following turn there still is none, the attacker wins."""
+    return not defenders_near_objective_now and not defenders_near_last_turn
+
+
+def breakthrough_succeeds(bp_in_zone: int, attacker_total_bp: int) -> bool:
+    """Breakthrough (p. 31): the attacker wins if, at the end of the game, units worth at least a
+    third of his total BP stand in the third of the table furthest from his start line."""
+    return 3 * bp_in_zone >= attacker_total_bp
+
+
+def breakthrough_spacing(small_table: bool) -> float:
+    """Breakthrough deployment (p. 31): defending units at least 24" apart (18" on a 6' x 4'
+    table)."""
+    return BREAKTHROUGH_SPACING_SMALL if small_table else BREAKTHROUGH_SPACING
+
+
+def hidden_markers(units: int) -> int:
+    """Hidden Deployment (p. 26): one and a half numbered markers per real unit, rounded up
+    (sniper teams are left out of the count by the caller)."""
+    return math.ceil(units * 3 / 2)
