@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from engine.battlefield import (
+    COMMAND_UNIT_TOKENS,
     command_reroll_available,
     command_unit_lost,
     live_units,
@@ -77,6 +78,7 @@ from engine.rules.morale import (
     company_morale_test,
     fall_back_removes_marker,
 )
+from engine.rules.scenario import aggressive_command_tokens, another_turn, capture_defender_extra_tokens
 from engine.rules.victory import break_point_test, turn_outcome
 from engine.state import Phase, Point, Unit
 
@@ -153,10 +155,10 @@ def _begin_turn(state: GameState, log: EventLog) -> None:
         unit.bogged = False
         unit.must_move_away = False
         unit.mortar_aim = None
-    for name, side in state.sides.items():
-        side.tokens = tokens_for_turn(state, name)
-        side.reroll_used = False
     first, second = sorted(state.sides)
+    for name in (first, second):
+        state.sides[name].tokens = _draw_tokens(state, name, log)
+        state.sides[name].reroll_used = False
     log.emit(
         "turn",
         f"Turn {state.turn}: {first} draws {state.sides[first].tokens} tokens, "
@@ -177,6 +179,25 @@ def _begin_turn(state: GameState, log: EventLog) -> None:
         f"Initiative: {first} {a}, {second} {b}. {state.initiative_winner} chooses who starts",
         side=state.initiative_winner,
     )
+
+
+def _draw_tokens(state: GameState, name: str, log: EventLog) -> int:
+    """A side's tokens for the turn (p. 4), with the scenario's changes: Aggressive Command's d6
+    in place of the command unit's two (p. 26), Capture's extra tokens for the defender (p. 30)."""
+    side = state.sides[name]
+    tokens = tokens_for_turn(state, name)
+    if side.aggressive_command and not command_unit_lost(state, name):
+        roll = log.d6(f"aggressive command, {name}")
+        tokens += aggressive_command_tokens(roll) - COMMAND_UNIT_TOKENS
+        log.emit("tokens", f"{name}'s aggressive command rolls {roll} tokens instead of 2", side=name)
+    if side.extra_token_dice:
+        rolls = [log.d6(f"extra tokens, {name}") for _ in range(tokens)]
+        extra = capture_defender_extra_tokens(rolls)
+        log.emit(
+            "tokens", f"{name} rolls for extra tokens: {', '.join(map(str, rolls))}: +{extra}", side=name
+        )
+        tokens += extra
+    return tokens
 
 
 def _choose_initiative(state: GameState, command: ChooseInitiative, log: EventLog) -> None:
@@ -201,9 +222,7 @@ def _pass_initiative(state: GameState, command: PassInitiative, log: EventLog) -
     _expect_active(state, command.side)
     side = state.sides[command.side]
     if side.tokens and state.spent_since_initiative == 0:
-        raise IllegalCommand(
-            "You must spend at least one command token before passing the initiative back"
-        )
+        raise IllegalCommand("You must spend at least one command token before passing the initiative back")
     _give_initiative(state, state.other_side(command.side), log, "takes the initiative")
 
 
@@ -219,8 +238,7 @@ def _after_declaration(state: GameState, log: EventLog) -> None:
     elif state.sides[active].tokens == 0:
         state.active_side = other
         state.spent_since_initiative = 0
-        log.emit("initiative", f"{active} has no tokens left: {other} takes the initiative",
-                 side=other)
+        log.emit("initiative", f"{active} has no tokens left: {other} takes the initiative", side=other)
 
 
 def _end_turn(state: GameState, log: EventLog) -> None:
@@ -251,7 +269,7 @@ def _end_turn(state: GameState, log: EventLog) -> None:
     if state.last_turn is not None and state.turn >= state.last_turn:
         if state.random_length and not state.extended:
             roll = log.d6("random operation length")
-            if roll >= 4:
+            if another_turn(roll):
                 state.extended = True
                 log.emit("game_length", f"Random operation length: {roll}, one more turn")
                 return _begin_turn(state, log)
@@ -332,19 +350,23 @@ def _declare(state: GameState, command: Declare, log: EventLog) -> None:
     _place_token(state, pending, order)
     _note_declared_actions(state, pending, order)
     state.pending = pending
-    log.emit("declare", f"{command.side} declares: {describe_order(state, order)}",
-             side=command.side)
+    log.emit("declare", f"{command.side} declares: {describe_order(state, order)}", side=command.side)
 
     reactor = state.sides[pending.reactor_side]
     if isinstance(order, MoraleTestOrder) and pending.first_action:
-        log.emit("no_reaction", "No reaction is allowed to a Company Morale Test taken first "
-                 "after gaining the initiative")
+        log.emit(
+            "no_reaction",
+            "No reaction is allowed to a Company Morale Test taken first after gaining the initiative",
+        )
     elif reactor.tokens == 0:
         log.emit("no_reaction", f"{pending.reactor_side} has no tokens to react with")
     else:
         state.phase = Phase.REACTION
-        log.emit("reaction_window", f"{pending.reactor_side} may react (window "
-                 f"{pending.window})", side=pending.reactor_side)
+        log.emit(
+            "reaction_window",
+            f"{pending.reactor_side} may react (window {pending.window})",
+            side=pending.reactor_side,
+        )
         return
     _resolve_without_reaction(state, log)
 
@@ -429,8 +451,7 @@ def _expect_window(state: GameState, side: str, window: int) -> Pending:
     if state.phase is not Phase.REACTION or pending is None:
         raise IllegalCommand("No reaction window is open")
     if window != pending.window:
-        raise IllegalCommand(f"Reaction window {window} has closed (the open one is "
-                             f"{pending.window})")
+        raise IllegalCommand(f"Reaction window {window} has closed (the open one is {pending.window})")
     if side != pending.reactor_side:
         raise IllegalCommand(f"Only {pending.reactor_side} may react now")
     return pending
@@ -458,8 +479,9 @@ def _react(state: GameState, command: React, log: EventLog) -> None:
     unit_id = _order_unit(order)
     unit = state.units[unit_id] if unit_id else None
     label = unit.name if unit else f"{command.side} Company Morale Test"
-    roll, passed = _roll_test(state, log, f"reaction test, {label}", score, unit,
-                              getattr(order, "reroll", False))
+    roll, passed = _roll_test(
+        state, log, f"reaction test, {label}", score, unit, getattr(order, "reroll", False)
+    )
     log.emit(
         "reaction_test",
         f"{command.side} reacts with {describe_order(state, order)}: needs {score.describe()}, "
@@ -527,7 +549,11 @@ def _reaction_score(state: GameState, pending: Pending, order: Order) -> TestSco
 
 
 def _roll_test(
-    state: GameState, log: EventLog, purpose: str, score: TestScore, unit: Unit | None,
+    state: GameState,
+    log: EventLog,
+    purpose: str,
+    score: TestScore,
+    unit: Unit | None,
     reroll: bool,
 ) -> tuple[int, bool]:
     """Roll a d6 test, using the command re-roll on a failure if asked and allowed (p. 18)."""
@@ -537,8 +563,9 @@ def _roll_test(
     if not command_reroll_available(state, unit):
         return roll, False
     state.sides[unit.side].reroll_used = True
-    log.emit("reroll", f"{unit.name} fails with {roll}; the command unit orders a re-roll",
-             unit.id, side=unit.side)
+    log.emit(
+        "reroll", f"{unit.name} fails with {roll}; the command unit orders a re-roll", unit.id, side=unit.side
+    )
     roll = log.d6(f"{purpose} (command re-roll)")
     return roll, score.passes(roll)
 
@@ -603,8 +630,7 @@ def _finish_declaration(state: GameState, log: EventLog) -> None:
     if pending.seized:
         state.active_side = pending.reactor_side
         state.spent_since_initiative = 0
-        log.emit("initiative", f"{pending.reactor_side} is now the active player",
-                 side=pending.reactor_side)
+        log.emit("initiative", f"{pending.reactor_side} is now the active player", side=pending.reactor_side)
     _after_declaration(state, log)
 
 
@@ -619,8 +645,9 @@ def _step_test(state: GameState, pending: Pending, step: Step, log: EventLog) ->
     falling_back = isinstance(pending.order_of(step.who), FallBackOrder)
     score = reactivation_score_needed(unit, tokens, falling_back=falling_back)
     order = pending.order_of(step.who)
-    roll, passed = _roll_test(state, log, f"reactivation test, {unit.name}", score, unit,
-                              getattr(order, "reroll", False))
+    roll, passed = _roll_test(
+        state, log, f"reactivation test, {unit.name}", score, unit, getattr(order, "reroll", False)
+    )
     log.emit(
         "activation_test",
         f"{unit.name} reactivates: needs {score.describe()}, rolled {roll}: "
@@ -641,8 +668,7 @@ def _live_actor(state: GameState, pending: Pending, who: Who, log: EventLog) -> 
         return None
     if unit.destroyed:
         pending.stopped.append(who)
-        log.emit("cancelled", f"{unit.name} was destroyed before it could act", unit.id,
-                 side=unit.side)
+        log.emit("cancelled", f"{unit.name} was destroyed before it could act", unit.id, side=unit.side)
         return None
     return unit
 
@@ -676,7 +702,12 @@ def _step_act(state: GameState, pending: Pending, step: Step, log: EventLog) -> 
 
 
 def _fire_step(
-    state: GameState, pending: Pending, step: Step, unit: Unit, order: UnitOrder, fire: Fire,
+    state: GameState,
+    pending: Pending,
+    step: Step,
+    unit: Unit,
+    order: UnitOrder,
+    fire: Fire,
     log: EventLog,
 ) -> bool:
     """Fire at the declared target, or choose another if it was lost (changing target, p. 7)."""
@@ -692,19 +723,29 @@ def _fire_step(
         aim = pending.aims.get(unit.id)
         options = retarget_options(state, unit, aim.at, aim.visible) if aim else []
         if not options or unit.id in pending.target_override:
-            log.emit("wasted", f"{unit.name} has lost its target: the shot is wasted",
-                     unit.id, side=unit.side)
+            log.emit(
+                "wasted", f"{unit.name} has lost its target: the shot is wasted", unit.id, side=unit.side
+            )
             return True
-        pending.choice = Choice(
-            kind="choose_target", side=unit.side, options=options, who=step.who
+        pending.choice = Choice(kind="choose_target", side=unit.side, options=options, who=step.who)
+        log.emit(
+            "choice",
+            f'{unit.name} has lost its target: choose a new one within 4" '
+            f"({', '.join(state.units[o].name for o in options)}) or none",
+            unit.id,
+            side=unit.side,
         )
-        log.emit("choice", f"{unit.name} has lost its target: choose a new one within 4\" "
-                 f"({', '.join(state.units[o].name for o in options)}) or none", unit.id,
-                 side=unit.side)
         return False
     target_declared_move = target.id in pending.fire_target_moved
-    execute_fire(state, unit, target, fire, log, order_moves=activation_moves(order.actions),
-                 target_declared_move=target_declared_move)
+    execute_fire(
+        state,
+        unit,
+        target,
+        fire,
+        log,
+        order_moves=activation_moves(order.actions),
+        target_declared_move=target_declared_move,
+    )
     return True
 
 
@@ -716,24 +757,32 @@ def _step_morale_test(state: GameState, pending: Pending, step: Step, log: Event
     candidates = [u.id for u in live_units(state, side) if u.morale_markers]
     text = f"{side} Company Morale Test: rolled {roll}: {result.value}"
     if result is MoraleTestResult.FAILED or not candidates:
-        log.emit("morale_test", text + ("" if candidates or result is MoraleTestResult.FAILED
-                                        else " (no unit has markers)"), side=side)
+        log.emit(
+            "morale_test",
+            text + ("" if candidates or result is MoraleTestResult.FAILED else " (no unit has markers)"),
+            side=side,
+        )
         return True
     log.emit("morale_test", text, side=side)
     remove_all = result is MoraleTestResult.REMOVE_ALL
     if len(candidates) == 1:
         _remove_markers(state, state.units[candidates[0]], remove_all, log)
         return True
-    pending.choice = Choice(kind="remove_markers", side=side, options=candidates,
-                            remove_all=remove_all, who=step.who)
+    pending.choice = Choice(
+        kind="remove_markers", side=side, options=candidates, remove_all=remove_all, who=step.who
+    )
     return False
 
 
 def _remove_markers(state: GameState, unit: Unit, remove_all: bool, log: EventLog) -> None:
     removed = unit.morale_markers if remove_all else 1
     unit.morale_markers -= removed
-    log.emit("rally", f"{unit.name} loses {removed} morale marker{'s' * (removed != 1)} "
-             f"({unit.morale_markers} left)", unit.id, side=unit.side)
+    log.emit(
+        "rally",
+        f"{unit.name} loses {removed} morale marker{'s' * (removed != 1)} ({unit.morale_markers} left)",
+        unit.id,
+        side=unit.side,
+    )
 
 
 def _step_fall_back(state: GameState, pending: Pending, step: Step, log: EventLog) -> bool:
@@ -750,11 +799,9 @@ def _step_fall_back(state: GameState, pending: Pending, step: Step, log: EventLo
     roll = log.d6(f"fall back rally, {unit.name}")
     if fall_back_removes_marker(roll) and unit.morale_markers:
         unit.morale_markers -= 1
-        log.emit("rally", f"{unit.name} rallies on {roll}: one marker removed", unit.id,
-                 side=unit.side)
+        log.emit("rally", f"{unit.name} rallies on {roll}: one marker removed", unit.id, side=unit.side)
     else:
-        log.emit("rally", f"{unit.name} rolls {roll} to rally: no marker removed", unit.id,
-                 side=unit.side)
+        log.emit("rally", f"{unit.name} rolls {roll} to rally: no marker removed", unit.id, side=unit.side)
     return True
 
 
@@ -834,4 +881,3 @@ HANDLERS: dict[type, Callable[[GameState, object, EventLog], None]] = {
     PassInitiative: _pass_initiative,
     Concede: _concede,
 }
-

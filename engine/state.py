@@ -151,6 +151,8 @@ class Side(BaseModel):
     break_point: int = 0  # the force breaks when lost BP + d6 (+2) exceeds this (p. 27)
     reroll_used: bool = False  # the command unit's once-a-turn re-roll (p. 18)
     broken: bool = False
+    aggressive_command: bool = False  # the command unit brings a d6 of tokens, not two (p. 26)
+    extra_token_dice: bool = False  # a d6 per token drawn, 5+ adds one (Capture's defender, p. 30)
 
 
 class Phase(StrEnum):

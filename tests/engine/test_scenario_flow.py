@@ -1,0 +1,39 @@
+"""Scenario special rules in the game flow, with scripted dice (Iron Cross 2015, pp. 26-31)."""
+
+from engine.commands import StartGame
+from engine.dice import d6
+from engine.setup import make_unit
+from tests.engine.helpers import game, play, text
+
+
+def two_small_forces():
+    return game(
+        make_unit("us", "Infantry Detachment", "allies", (10, 10), unit_id="a", command=True),
+        make_unit("us", "Infantry Detachment", "allies", (20, 10), unit_id="b"),
+        make_unit("german", "Infantry Detachment", "axis", (10, 60), unit_id="x", command=True),
+        make_unit("german", "Infantry Detachment", "axis", (20, 60), unit_id="y"),
+    )
+
+
+def test_aggressive_command_draws_a_d6_of_tokens_in_place_of_two_p26():
+    state = two_small_forces()
+    state.sides["axis"].aggressive_command = True
+    state, events = play(state, StartGame(), d6(5), d6(6), d6(1))
+    assert "axis's aggressive command rolls 5 tokens instead of 2" in text(events)
+    assert (state.sides["allies"].tokens, state.sides["axis"].tokens) == (4, 7)
+
+
+def test_aggressive_command_ends_with_the_command_unit_p26():
+    state = two_small_forces()
+    state.sides["axis"].aggressive_command = True
+    state.units["x"].destroyed = True
+    state, events = play(state, StartGame(), d6(6), d6(1))
+    assert "aggressive" not in text(events) and state.sides["axis"].tokens == 1
+
+
+def test_capture_defender_rolls_a_d6_per_token_and_gains_one_per_5_or_6_p30():
+    state = two_small_forces()
+    state.sides["allies"].extra_token_dice = True
+    state, events = play(state, StartGame(), d6(5), d6(1), d6(6), d6(4), d6(6), d6(1))
+    assert "allies rolls for extra tokens: 5, 1, 6, 4: +2" in text(events)
+    assert (state.sides["allies"].tokens, state.sides["axis"].tokens) == (6, 4)
