@@ -45,6 +45,14 @@ def in_trees_or_building(state: GameState, unit: Unit) -> bool:
     )
 
 
+def area_cover(state: GameState, unit: Unit) -> CoverKind:
+    """The best cover of the area terrain a unit stands in (woods, buildings, trenches), for
+    fire that comes from above rather than from one direction."""
+    kinds = [f.cover for f in geometry.features_at(unit.position, state.terrain) if not f.linear]
+    order = [CoverKind.OPEN, CoverKind.COVER, CoverKind.FORTIFICATION]
+    return max(kinds, key=order.index, default=CoverKind.OPEN)
+
+
 def starts_in_cover(state: GameState, unit: Unit, seen_from: Unit) -> bool:
     """Whether a unit starts its action in cover as the reacting unit sees it, behind a hedge
     or wall as well as inside woods or a building (vehicle reaction penalty, p. 7)."""

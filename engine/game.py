@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 
 from engine.battlefield import (
     COMMAND_UNIT_TOKENS,
+    area_cover,
     command_reroll_available,
     command_unit_lost,
     live_units,
@@ -56,7 +57,9 @@ from engine.orders import (
     check_platoon_order,
     check_unit_order,
 )
+from engine.profiles import Special
 from engine.resolve import (
+    add_markers,
     execute_disembark,
     execute_embark,
     execute_fire,
@@ -73,12 +76,19 @@ from engine.rules.activation import (
     reactivation_score_needed,
     seizes_initiative,
 )
+from engine.rules.firing import CASUALTY_SCORE
 from engine.rules.morale import (
     MoraleTestResult,
     company_morale_test,
     fall_back_removes_marker,
 )
-from engine.rules.scenario import aggressive_command_tokens, another_turn, capture_defender_extra_tokens
+from engine.rules.scenario import (
+    BOMBARDMENT_HITS_ON,
+    aggressive_command_tokens,
+    another_turn,
+    capture_defender_extra_tokens,
+    preliminary_bombardment_markers,
+)
 from engine.rules.victory import break_point_test, turn_outcome
 from engine.state import Phase, Point, Unit
 
@@ -139,6 +149,9 @@ def _start_game(state: GameState, command: StartGame, log: EventLog) -> None:
     for side in state.sides:
         if not live_units(state, side) and not any(u.in_reserve for u in state.units_of(side)):
             raise IllegalCommand(f"{side} has no units")
+    for name, side in sorted(state.sides.items()):
+        if side.bombarded:
+            _preliminary_bombardment(state, name, log)
     _begin_turn(state, log)
 
 
@@ -179,6 +192,28 @@ def _begin_turn(state: GameState, log: EventLog) -> None:
         f"Initiative: {first} {a}, {second} {b}. {state.initiative_winner} chooses who starts",
         side=state.initiative_winner,
     )
+
+
+def _preliminary_bombardment(state: GameState, side: str, log: EventLog) -> None:
+    """Preliminary Bombardment (p. 26): a d10 for each unit on the table but transports, 9+ a
+    marker; infantry and support squads hit make a casualty roll for their cover (p. 10)."""
+    for unit in live_units(state, side):
+        if unit.profile.has(Special.TRANSPORT) or unit.embarked_in:
+            continue
+        roll = log.d10(f"preliminary bombardment, {unit.name}")
+        casualty = needed = None
+        if roll >= BOMBARDMENT_HITS_ON and not unit.is_vehicle:
+            needed = CASUALTY_SCORE[area_cover(state, unit)]
+            casualty = log.d6(f"bombardment casualty roll, {unit.name}")
+        markers = preliminary_bombardment_markers(roll, casualty, needed)
+        rolled = f"{roll}" + (f", casualty {needed}+ rolled {casualty}" if casualty else "")
+        log.emit(
+            "bombardment",
+            f"Bombardment on {unit.name}: {rolled}: {markers} marker{'s' * (markers != 1)}",
+            unit.id,
+            side=side,
+        )
+        add_markers(state, unit, markers, log)
 
 
 def _draw_tokens(state: GameState, name: str, log: EventLog) -> int:

@@ -153,6 +153,7 @@ class Side(BaseModel):
     broken: bool = False
     aggressive_command: bool = False  # the command unit brings a d6 of tokens, not two (p. 26)
     extra_token_dice: bool = False  # a d6 per token drawn, 5+ adds one (Capture's defender, p. 30)
+    bombarded: bool = False  # a preliminary bombardment falls on it before the first turn (p. 26)
 
 
 class Phase(StrEnum):

@@ -1,9 +1,10 @@
 """Scenario special rules in the game flow, with scripted dice (Iron Cross 2015, pp. 26-31)."""
 
 from engine.commands import StartGame
-from engine.dice import d6
+from engine.dice import d6, d10
 from engine.setup import make_unit
-from tests.engine.helpers import game, play, text
+from engine.state import CoverKind, Going
+from tests.engine.helpers import box, game, play, text
 
 
 def two_small_forces():
@@ -37,3 +38,23 @@ def test_capture_defender_rolls_a_d6_per_token_and_gains_one_per_5_or_6_p30():
     state, events = play(state, StartGame(), d6(5), d6(1), d6(6), d6(4), d6(6), d6(1))
     assert "allies rolls for extra tokens: 5, 1, 6, 4: +2" in text(events)
     assert (state.sides["allies"].tokens, state.sides["axis"].tokens) == (6, 4)
+
+
+def test_preliminary_bombardment_before_the_first_turn_p26():
+    state = game(
+        make_unit("us", "Infantry Detachment", "allies", (10, 10), unit_id="a", command=True),
+        make_unit("us", "Sherman 75mm", "allies", (30, 10), unit_id="tank"),
+        make_unit("us", "Infantry Detachment", "allies", (50, 10), unit_id="woods-gis", name="Woods GIs"),
+        make_unit("german", "Infantry Detachment", "axis", (10, 60), unit_id="x", command=True),
+        terrain=[box("woods", "woods", 45, 5, 55, 15, going=Going.ROUGH, cover=CoverKind.COVER)],
+    )
+    state.sides["allies"].bombarded = True
+    faces = (d10(9), d6(4), d10(10), d10(9), d6(4), d6(6), d6(1))
+    state, events = play(state, StartGame(), *faces)
+    assert [e.text for e in events if e.kind == "bombardment"] == [
+        "Bombardment on Infantry Detachment: 9, casualty 4+ rolled 4: 2 markers",
+        "Bombardment on Sherman 75mm: 10: 1 marker",
+        "Bombardment on Woods GIs: 9, casualty 5+ rolled 4: 1 marker",
+    ]
+    markers = {u.id: u.morale_markers for u in state.units.values()}
+    assert markers == {"a": 2, "tank": 1, "woods-gis": 1, "x": 0}
