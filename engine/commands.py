@@ -130,6 +130,14 @@ class StartGame(_Frozen):
     kind: Literal["start_game"] = "start_game"
 
 
+class CallReserves(_Frozen):
+    """At the start of a turn, the reserves a side calls in, in order of preference (p. 26)."""
+
+    kind: Literal["call_reserves"] = "call_reserves"
+    side: str
+    units: tuple[str, ...] = ()
+
+
 class ChooseInitiative(_Frozen):
     kind: Literal["choose_initiative"] = "choose_initiative"
     side: str
@@ -185,6 +193,7 @@ class Concede(_Frozen):
 Command = Annotated[
     JoinSide
     | StartGame
+    | CallReserves
     | ChooseInitiative
     | Declare
     | React

@@ -22,6 +22,7 @@ from engine.battlefield import (
     visible_enemies,
 )
 from engine.commands import (
+    CallReserves,
     ChooseInitiative,
     ChooseTarget,
     Command,
@@ -62,6 +63,7 @@ from engine.resolve import (
     add_markers,
     execute_disembark,
     execute_embark,
+    execute_entry,
     execute_fire,
     execute_move,
     execute_smoke,
@@ -88,6 +90,8 @@ from engine.rules.scenario import (
     another_turn,
     capture_defender_extra_tokens,
     preliminary_bombardment_markers,
+    reserves_available,
+    reserves_callable,
 )
 from engine.rules.victory import break_point_test, turn_outcome
 from engine.state import Phase, Point, Unit
@@ -119,6 +123,8 @@ def awaiting(state: GameState) -> str | None:
     """The side the game is waiting for, if any."""
     if state.phase is Phase.INITIATIVE:
         return state.initiative_winner
+    if state.phase is Phase.RESERVES and state.reserve_calls_due:
+        return state.reserve_calls_due[0]
     if state.phase is Phase.REACTION and state.pending:
         return state.pending.reactor_side
     if state.phase is Phase.CHOICE and state.pending and state.pending.choice:
@@ -168,6 +174,68 @@ def _begin_turn(state: GameState, log: EventLog) -> None:
         unit.bogged = False
         unit.must_move_away = False
         unit.mortar_aim = None
+    due = [name for name in sorted(state.sides) if _reserves_callable(state, name)]
+    if due:
+        state.phase, state.reserve_calls_due = Phase.RESERVES, due
+        for name in due:
+            log.emit(
+                "reserves",
+                f"Turn {state.turn}: {name} may call up to {_reserves_callable(state, name)} "
+                "reserve(s) before tokens are drawn",
+                side=name,
+            )
+        return
+    _draw_and_roll_initiative(state, log)
+
+
+def _reserves_callable(state: GameState, name: str) -> int:
+    side = state.sides[name]
+    waiting = [u for u in state.units_of(name) if u.in_reserve and not u.destroyed]
+    limit = reserves_callable(
+        state.turn,
+        side.reserves_from_turn,
+        half_first=side.reserves_half_first,
+        at_start=side.reserves_at_start,
+        arrived=side.reserves_at_start - len(waiting),
+    )
+    return min(limit, len(waiting))
+
+
+def _call_reserves(state: GameState, command: CallReserves, log: EventLog) -> None:
+    """Reserves (p. 26): a d6 for each unit called; each 3+ makes one available, in the order
+    the player named them, and brings one token with it."""
+    if state.phase is not Phase.RESERVES or command.side not in state.reserve_calls_due:
+        raise IllegalCommand("Reserves are called at the start of a turn, when the bot asks for them")
+    limit = _reserves_callable(state, command.side)
+    if len(set(command.units)) != len(command.units):
+        raise IllegalCommand("Name each reserve unit once")
+    if len(command.units) > limit:
+        raise IllegalCommand(f"{command.side} may call at most {limit} reserves this turn")
+    for unit_id in command.units:
+        unit = state.units.get(unit_id)
+        if unit is None or unit.side != command.side or not unit.in_reserve or unit.destroyed:
+            raise IllegalCommand(f"{unit.name if unit else unit_id} is not one of {command.side}'s reserves")
+    rolls = [log.d6(f"reserves, {command.side}") for _ in command.units]
+    arriving = command.units[: reserves_available(rolls, len(command.units))]
+    for unit_id in arriving:
+        state.units[unit_id].reserve_available = True
+    if command.units:
+        names = ", ".join(state.units[u].name for u in arriving) or "none"
+        log.emit(
+            "reserves",
+            f"{command.side} calls {len(command.units)} reserves: rolled {', '.join(map(str, rolls))}; "
+            f"available this turn: {names}",
+            *arriving,
+            side=command.side,
+        )
+    else:
+        log.emit("reserves", f"{command.side} calls no reserves", side=command.side)
+    state.reserve_calls_due.remove(command.side)
+    if not state.reserve_calls_due:
+        _draw_and_roll_initiative(state, log)
+
+
+def _draw_and_roll_initiative(state: GameState, log: EventLog) -> None:
     first, second = sorted(state.sides)
     for name in (first, second):
         state.sides[name].tokens = _draw_tokens(state, name, log)
@@ -277,9 +345,13 @@ def _after_declaration(state: GameState, log: EventLog) -> None:
 
 
 def _end_turn(state: GameState, log: EventLog) -> None:
-    """End of turn: smoke clears (p. 12), then each side tests its break point (p. 27)."""
+    """End of turn: smoke clears (p. 12); reserves that were available but did not come on are
+    lost (p. 26); then each side tests its break point (p. 27)."""
     for unit in state.units.values():
         unit.smoke = None
+        if unit.reserve_available:
+            unit.reserve_available, unit.in_reserve, unit.destroyed = False, False, True
+            log.emit("destroyed", f"{unit.name} never came on: lost in the rear", unit.id, side=unit.side)
     broken = {}
     for name in sorted(state.sides):
         side = state.sides[name]
@@ -717,7 +789,9 @@ def _step_act(state: GameState, pending: Pending, step: Step, log: EventLog) -> 
     action = order.actions[step.index]
     if step.leg != "whole" and pending.interrupt is not None:
         action = pending.interrupt.to_point if step.leg == "to_interrupt" else pending.interrupt.onward
-    if isinstance(action, Move):
+    if isinstance(action, Move) and unit.in_reserve:
+        action = execute_entry(state, unit, action, log)
+    if isinstance(action, Move) and action.path:
         if not execute_move(state, unit, action, log):
             pending.stopped.append(step.who)
     elif isinstance(action, Embark):
@@ -907,6 +981,7 @@ def _resume(state: GameState, log: EventLog) -> None:
 HANDLERS: dict[type, Callable[[GameState, object, EventLog], None]] = {
     JoinSide: _join_side,
     StartGame: _start_game,
+    CallReserves: _call_reserves,
     ChooseInitiative: _choose_initiative,
     Declare: _declare,
     React: _react,

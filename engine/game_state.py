@@ -98,6 +98,7 @@ class GameState(BaseModel):
     phase: Phase = Phase.SETUP
     active_side: str | None = None
     initiative_winner: str | None = None
+    reserve_calls_due: list[str] = Field(default_factory=list)  # sides yet to call reserves this turn
     spent_since_initiative: int = 0
     declarations: int = 0
     pending: Pending | None = None

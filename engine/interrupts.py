@@ -41,6 +41,8 @@ def _path(state: GameState, order: UnitOrder, index: int) -> list[Point]:
     earlier = [a for a in order.actions[:index] if isinstance(a, Disembark)]
     if earlier:
         start = earlier[-1].to
+    elif unit.in_reserve:
+        start = move.path[0]
     elif move.own_transport and unit.transport:
         start = state.units[unit.transport].position
     elif unit.embarked_in:

@@ -69,7 +69,7 @@ class MovePlan:
         return self.path[-1]
 
 
-def unit_of_side(state: GameState, side: str, unit_id: str) -> Unit:
+def unit_of_side(state: GameState, side: str, unit_id: str, *, entering: bool = False) -> Unit:
     unit = state.units.get(unit_id)
     if unit is None:
         raise IllegalCommand(f"There is no unit called {unit_id!r}")
@@ -77,9 +77,40 @@ def unit_of_side(state: GameState, side: str, unit_id: str) -> Unit:
         raise IllegalCommand(f"{unit.name} belongs to the other side")
     if unit.destroyed:
         raise IllegalCommand(f"{unit.name} has been destroyed")
-    if unit.in_reserve:
-        raise IllegalCommand(f"{unit.name} is in reserve and not on the table")
+    if unit.in_reserve and not (entering and unit.reserve_available):
+        raise IllegalCommand(
+            f"{unit.name} is in reserve and not on the table"
+            + ("" if entering else ": only a move may bring it on, once it is available")
+        )
     return unit
+
+
+ON_THE_EDGE = 0.5  # inches
+
+
+def edge_gap(point: Point, table, edge: str) -> float:
+    """How far a point is from one table edge."""
+    return {"near": point.y, "far": table.depth - point.y, "left": point.x, "right": table.width - point.x}[
+        edge
+    ]
+
+
+def entering_order(state: GameState, unit: Unit, order: UnitOrder) -> tuple[Unit, tuple[Action, ...]]:
+    """A reserve unit comes on (p. 26) with a move only, no shot: its first point is where it
+    enters, on its side's edge. Returns the unit placed there and what is left to check."""
+    if len(order.actions) != 1 or not isinstance(order.actions[0], Move):
+        raise IllegalCommand(f"{unit.name} comes on from reserve with a move only, and may not fire (p. 26)")
+    move = order.actions[0]
+    edge = state.sides[unit.side].entry_edge
+    entry = move.path[0]
+    _on_table(state, entry)
+    if edge_gap(entry, state.table, edge) > ON_THE_EDGE:
+        raise IllegalCommand(
+            f"{unit.name} must come on at {unit.side}'s {edge} table edge; {entry} is not on it"
+        )
+    placed = unit.model_copy(update={"position": entry, "in_reserve": False})
+    rest = move.model_copy(update={"path": move.path[1:]})
+    return placed, (rest,) if rest.path else ()
 
 
 def check_may_activate(unit: Unit) -> None:
@@ -92,9 +123,7 @@ def check_may_activate(unit: Unit) -> None:
 
 def _on_table(state: GameState, point: Point) -> None:
     if not (0 <= point.x <= state.table.width and 0 <= point.y <= state.table.depth):
-        raise IllegalCommand(
-            f"{point} is off the table ({state.table.width:g}\" x {state.table.depth:g}\")"
-        )
+        raise IllegalCommand(f'{point} is off the table ({state.table.width:g}" x {state.table.depth:g}")')
 
 
 def plan_move(
@@ -161,15 +190,13 @@ def plan_move(
         rate = "half rate near enemy infantry" if cautious else ("rapid" if move.rapid else "normal")
         if cautious and move.rapid:
             raise IllegalCommand(
-                f"{mover.name} is within 12\" of enemy infantry with no friendly infantry as close:"
+                f'{mover.name} is within 12" of enemy infantry with no friendly infantry as close:'
                 " it may only move half its normal distance, or move away"
             )
 
     if length > allowance + 1e-6:
         if strict:
-            raise IllegalCommand(
-                f"{mover.name} may move {allowance:g}\" ({rate}); that path is {length:.1f}\""
-            )
+            raise IllegalCommand(f'{mover.name} may move {allowance:g}" ({rate}); that path is {length:.1f}"')
         path = _truncate(path, allowance)
         length = allowance
 
@@ -234,10 +261,7 @@ def check_moves_away(state: GameState, unit: Unit, end: Point) -> None:
         near = [min(enemies, key=lambda e: geometry.distance(e, unit))]
     closer = [e for e in near if not _moves_away_from(e, unit.position, end)]
     if closer:
-        raise IllegalCommand(
-            f"{unit.name} must move further away from "
-            + ", ".join(e.name for e in closer)
-        )
+        raise IllegalCommand(f"{unit.name} must move further away from " + ", ".join(e.name for e in closer))
 
 
 def activation_moves(actions: Iterable[Action]) -> bool:
@@ -251,15 +275,18 @@ def moved_pose(unit: Unit, plan: MovePlan) -> Unit:
 
 def check_unit_order(state: GameState, side: str, order: UnitOrder) -> None:
     """Check an activation before any die is rolled (pp. 4-5, 8-12)."""
-    unit = unit_of_side(state, side, order.unit)
+    unit = unit_of_side(state, side, order.unit, entering=True)
     check_may_activate(unit)
     actions = order.actions
+    if unit.in_reserve and actions:
+        unit, actions = entering_order(state, unit, order)
+        state = state.model_copy(update={"units": {**state.units, unit.id: unit}})
+        if not actions:
+            return
     if not actions:
         raise IllegalCommand(f"Say what {unit.name} does: move, fire, embark, disembark or smoke")
     if sum(a.action_cost for a in actions) > 2:
-        raise IllegalCommand(
-            "An activation allows two actions; a rapid move counts as two (p. 5)"
-        )
+        raise IllegalCommand("An activation allows two actions; a rapid move counts as two (p. 5)")
     kinds = [a.kind for a in actions]
     if len(set(kinds)) != len(kinds) or kinds.count("fire") + kinds.count("smoke") > 1:
         raise IllegalCommand("The two actions of an activation must differ, with one shot at most")
@@ -287,9 +314,7 @@ def check_unit_order(state: GameState, side: str, order: UnitOrder) -> None:
             check_fire_target(state, current, action, order_moves=moves, rapid_move=rapid)
         elif isinstance(action, Embark):
             transport = check_embark(state, current, action)
-            current = current.model_copy(
-                update={"embarked_in": transport.id, "position": transport.position}
-            )
+            current = current.model_copy(update={"embarked_in": transport.id, "position": transport.position})
         elif isinstance(action, Disembark):
             check_disembark(state, current, action, transport)
             current = current.model_copy(update={"embarked_in": None, "position": action.to})
@@ -309,7 +334,7 @@ def check_smoke(state: GameState, unit: Unit, smoke: LaySmoke) -> None:
     gun = profile.is_vehicle or profile.has(Special.ANTI_TANK_GUN) or profile.has(Special.INFANTRY_GUN)
     if not gun or not profile.weapon or profile.has(Special.MG_TEAM):
         raise IllegalCommand(
-            f"{supporter.name} cannot fire smoke: it needs a gun able to fire anti-tank rounds over 12\""
+            f'{supporter.name} cannot fire smoke: it needs a gun able to fire anti-tank rounds over 12"'
         )
 
 
@@ -330,8 +355,7 @@ def check_fire_target(
         raise IllegalCommand(f"{target.name} has not been spotted")
     if not target_in_sight(state, firer, target):
         raise IllegalCommand(f"{firer.name} cannot see {target.name}")
-    shot = measure_shot(state, firer, target, fire, order_moves=order_moves,
-                        target_declared_move=False)
+    shot = measure_shot(state, firer, target, fire, order_moves=order_moves, target_declared_move=False)
     problem = shot_problem(state, shot, rapid_move=rapid_move)
     if problem:
         raise IllegalCommand(problem)
@@ -355,7 +379,7 @@ def check_embark(state: GameState, unit: Unit, embark: Embark) -> Unit:
     gap = geometry.distance(unit, transport)
     if gap > EMBARK_REACH:
         raise IllegalCommand(
-            f"{transport.name} is {gap:.1f}\" away; embarking reaches a normal move ({EMBARK_REACH:g}\")"
+            f'{transport.name} is {gap:.1f}" away; embarking reaches a normal move ({EMBARK_REACH:g}")'
         )
     return transport
 
@@ -371,9 +395,7 @@ def check_disembark(
     transport = transport or state.units[unit.embarked_in]
     gap = geometry.distance_to_point(transport, disembark.to)
     if gap > EMBARK_REACH:
-        raise IllegalCommand(
-            f"{disembark.to} is {gap:.1f}\" from {transport.name}; disembarking reaches 6\""
-        )
+        raise IllegalCommand(f'{disembark.to} is {gap:.1f}" from {transport.name}; disembarking reaches 6"')
 
 
 def check_fall_back(state: GameState, side: str, order: FallBackOrder) -> None:
@@ -406,14 +428,11 @@ def check_platoon_order(state: GameState, side: str, order: PlatoonOrder, nation
             raise IllegalCommand(f"{unit.name} is embarked")
         others = [o for o in members if o.id != unit.id]
         if not any(geometry.distance(unit, o) <= PLATOON_SPACING for o in others):
-            raise IllegalCommand(f"{unit.name} is not within 12\" of another platoon member")
+            raise IllegalCommand(f'{unit.name} is not within 12" of another platoon member')
     slowest = min(movement_allowance(u.profile, rapid=False, road=False) for u in members)
     for unit, member in zip(members, order.members, strict=True):
         if member.move.rapid:
             raise IllegalCommand("Platoons make normal moves only")
         plan = plan_move(state, unit, member.move)
         if kampfgruppe and plan.length > slowest + 1e-6:
-            raise IllegalCommand(
-                f"A Kampfgruppe moves at its slowest member's rate ({slowest:g}\")"
-            )
-
+            raise IllegalCommand(f"A Kampfgruppe moves at its slowest member's rate ({slowest:g}\")")

@@ -211,6 +211,16 @@ def _place(state: GameState, mover: Unit, at: Point, facing: float) -> None:
         passenger.position = at
 
 
+def execute_entry(state: GameState, unit: Unit, move: Move, log: EventLog) -> Move:
+    """A reserve unit comes on at the first point of its move (p. 26); the rest of the move is
+    returned to be carried out as usual."""
+    unit.position = move.path[0]
+    unit.in_reserve = unit.reserve_available = False
+    unit.moved_this_turn = True
+    log.emit("enter", f"{unit.name} comes on from reserve at {unit.position}", unit.id, side=unit.side)
+    return move.model_copy(update={"path": move.path[1:]})
+
+
 def execute_embark(state: GameState, unit: Unit, embark: Embark, log: EventLog) -> None:
     transport = state.units[embark.transport]
     unit.embarked_in = transport.id

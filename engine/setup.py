@@ -79,6 +79,7 @@ def new_game(
             nation=nation,
             players=list((players or {}).get(name, [])),
             break_point=force_break_point(total, break_fraction),
+            reserves_at_start=sum(1 for u in unit_map.values() if u.side == name and u.in_reserve),
         )
     return GameState(
         table=table or TableSize(),

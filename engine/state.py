@@ -7,6 +7,7 @@ depth from the near edge. Facing is in degrees, counter-clockwise from the +x di
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -120,6 +121,7 @@ class Unit(BaseModel):
     hidden: bool = False
     decoy: Point | None = None  # sniper's dummy marker while hidden (p. 20)
     in_reserve: bool = False
+    reserve_available: bool = False  # called this turn and rolled in: it must enter or be lost (p. 26)
     destroyed: bool = False
     smoke: Smoke | None = None
     mortar_aim: MortarAim | None = None
@@ -154,10 +156,15 @@ class Side(BaseModel):
     aggressive_command: bool = False  # the command unit brings a d6 of tokens, not two (p. 26)
     extra_token_dice: bool = False  # a d6 per token drawn, 5+ adds one (Capture's defender, p. 30)
     bombarded: bool = False  # a preliminary bombardment falls on it before the first turn (p. 26)
+    entry_edge: Literal["near", "far", "left", "right"] = "near"  # where its reserves come on
+    reserves_from_turn: int | None = None  # the first turn its reserves may be called (p. 26)
+    reserves_half_first: bool = False  # only half of them in that first turn (Escalating, p. 29)
+    reserves_at_start: int = 0
 
 
 class Phase(StrEnum):
     SETUP = "setup"
+    RESERVES = "reserves"  # sides say which reserves they call, before tokens are drawn (p. 26)
     INITIATIVE = "initiative"  # the initiative winner chooses who starts
     ACTIVE = "active"  # the active side may declare
     REACTION = "reaction"  # a reaction window is open for the other side

@@ -52,6 +52,18 @@ def reserves_available(rolls: Sequence[int], waiting: int) -> int:
     return min(waiting, sum(1 for roll in rolls if roll >= RESERVE_ARRIVES_ON))
 
 
+def reserves_callable(
+    turn: int, from_turn: int | None, *, half_first: bool, at_start: int, arrived: int
+) -> int:
+    """How many more reserves a side may call this turn (p. 26): none before the scenario's turn,
+    in Escalating Engagement only half of them (rounded down) in that first turn (p. 29)."""
+    if from_turn is None or turn < from_turn:
+        return 0
+    if half_first and turn == from_turn:
+        return max(0, escalating_reserves_by_turn_2(at_start) - arrived)
+    return at_start - arrived
+
+
 def another_turn(roll: int) -> bool:
     """Random Operation Length (p. 26): after the last turn a d6 of 4+ adds one more turn, and
     only one."""
