@@ -20,7 +20,7 @@ from bot.services.dice_service import DiceService
 from bot.services.game_service import GameError, GameService, Outcome, setup_text
 from bot.services.rules_service import RulesService
 from bot.storage.store import GameStore
-from bot.text_orders import OrderWords, find_unit, parse_path, parse_point, unit_order
+from bot.text_orders import OrderWords, find_unit, parse_path, parse_point, reserve_call, unit_order
 from engine.commands import (
     ChooseInitiative,
     ChooseTarget,
@@ -73,6 +73,7 @@ The same commands as in Discord, typed as text (options as name:value, quote val
   /react unit:UNIT ... [at:X,Y] | /react cmt | /react fallback UNIT to:X,Y      /noreact
        (at: react as the enemy reaches that point of its declared move)
   /choose [unit:UNIT]            answer a choice (markers to remove, new target; none wastes it)
+  /reserves units:"A, B" | /reserves none     call reserves at the start of a turn (3+ each)
   /roll 2d10 5+ LABEL | /roll DR +1 | /roll log           dice, as in Discord
   /chart list | /chart show CHART | /chart roll CHART side=german, date=2 Nov
   /odds shot firer:Panther target:"Sherman 75mm (us)" range:18 [aspect:side] [cover:cover]
@@ -221,6 +222,9 @@ class ConsoleTable:
             "react": lambda: self.reaction(side, line),
             "noreact": lambda: DeclineReaction(side=side, window=self.window()),
             "choose": lambda: self.choice(side, line),
+            "reserves": lambda: reserve_call(
+                self.state, side, line.options.get("units", " ".join(line.words))
+            ),
         }
         if verb not in simple:
             raise IllegalCommand(f"Unknown command /{verb}: see /help")

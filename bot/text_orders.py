@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from engine.commands import Disembark, Embark, Fire, LaySmoke, Move, UnitOrder
+from engine.commands import CallReserves, Disembark, Embark, Fire, LaySmoke, Move, UnitOrder
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
 from engine.state import Point
@@ -113,3 +113,9 @@ def unit_order(state: GameState, side: str, words: OrderWords) -> UnitOrder:
     if not actions:
         raise IllegalCommand("Say what the unit does: a move, a target to fire at, or both")
     return UnitOrder(unit=unit_id, actions=tuple(actions))
+
+
+def reserve_call(state: GameState, side: str, names: str) -> CallReserves:
+    """Reserves named with commas, in order of preference; empty or "none" calls none (p. 26)."""
+    wanted = [n.strip() for n in names.split(",") if n.strip() and n.strip().casefold() != "none"]
+    return CallReserves(side=side, units=tuple(find_unit(state, name, side) for name in wanted))

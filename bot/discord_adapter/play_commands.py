@@ -10,7 +10,7 @@ from discord import app_commands
 from bot.discord_adapter.common import games, side_of
 from bot.discord_adapter.reaction_buttons import show_result
 from bot.services.game_service import GameError
-from bot.text_orders import OrderWords, find_unit, parse_path, parse_point, unit_order
+from bot.text_orders import OrderWords, find_unit, parse_path, parse_point, reserve_call, unit_order
 from engine.commands import (
     ChooseInitiative,
     ChooseTarget,
@@ -194,4 +194,12 @@ async def choose(interaction: discord.Interaction, unit: str | None = None) -> N
     await play(interaction, build)
 
 
-PLAY_COMMANDS = (initiative, act, cmt, fallback, pass_initiative, react, noreact, choose)
+@app_commands.command(
+    name="reserves", description="Call reserves at the start of a turn: a d6 each, 3+ brings one"
+)
+@app_commands.describe(units="Reserve units, comma separated, most wanted first; leave empty to call none")
+async def reserves(interaction: discord.Interaction, units: str = "") -> None:
+    await play(interaction, lambda state, side: reserve_call(state, side, units))
+
+
+PLAY_COMMANDS = (initiative, act, cmt, fallback, pass_initiative, react, noreact, choose, reserves)

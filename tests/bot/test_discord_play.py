@@ -3,6 +3,7 @@
 import pytest
 
 from engine.dice import ScriptedDice, d6
+from engine.setup import make_unit, new_game
 from tests.bot.discord_harness import ANN, EVE, OTTO, attachments, close_bot, open_bot, reply, started_game
 
 
@@ -110,3 +111,28 @@ async def test_react_at_a_point_of_the_enemy_move(table):
         '2nd Squad moves 2.0" to (32, 8)',
         'Gruppe 3 moves 1.5" to (50, 39)',
     ]
+
+
+async def test_reserves_are_called_by_slash_command(tmp_path, monkeypatch):
+    bot, discord = await open_bot(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", monkeypatch)
+    state = new_game(
+        {"allies": "us", "axis": "german"},
+        [
+            make_unit("us", "Infantry Detachment", "allies", (10, 10), unit_id="a", command=True),
+            make_unit("us", "Sherman 75mm", "allies", (0, 0), unit_id="sherman", in_reserve=True),
+            make_unit("german", "Infantry Detachment", "axis", (10, 60), unit_id="x", command=True),
+        ],
+    )
+    state.sides["allies"].reserves_from_turn = 1
+    await bot.games.new_game("7", state)
+    await discord.slash("game join", user=ANN, channel="7", side="allies")
+    await discord.slash("game join", user=OTTO, channel="7", side="axis")
+    bot.games.dice = lambda: ScriptedDice([])
+    text, _ = reply(await discord.slash("game start", user=OTTO, channel="7"))
+    assert "allies may call up to 1 reserve(s)" in text
+    text, private = reply(await discord.slash("reserves", user=OTTO, channel="7", units="Sherman 75mm"))
+    assert private and "No unit called 'Sherman 75mm'" in text
+    bot.games.dice = lambda: ScriptedDice([d6(5), d6(6), d6(2)])
+    text, _ = reply(await discord.slash("reserves", user=ANN, channel="7", units="Sherman 75mm"))
+    assert "available this turn: Sherman 75mm" in text and "allies draws 4 tokens" in text
+    await close_bot(bot)
