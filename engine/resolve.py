@@ -25,6 +25,7 @@ from engine.rules.armour import kaboom_radius
 from engine.rules.firing import Shot
 from engine.rules.morale import is_destroyed_by_markers
 from engine.rules.movement import TURRET_FREE_TRAVERSE
+from engine.rules.scenario import objective_claimer
 from engine.rules.shot_resolution import Fate, resolve_shot
 from engine.state import Point, Smoke, Unit
 
@@ -183,7 +184,22 @@ def execute_move(state: GameState, unit: Unit, move: Move, log: EventLog, *, fal
         side=mover.side,
     )
     spot_nearby_snipers(state, log)
+    claim_objectives(state, log)
     return stopped_at is None
+
+
+def claim_objectives(state: GameState, log: EventLog) -> None:
+    """Objectives (p. 26): one claimed stays with its side until the enemy claims it."""
+    for index, objective in enumerate(state.objectives):
+        nearest: dict[str, float] = {}
+        for unit in live_units(state):
+            if unit.embarked_in is None and not unit.hidden:
+                gap = geometry.distance_to_point(unit, objective.position)
+                nearest[unit.side] = min(gap, nearest.get(unit.side, gap))
+        side = objective_claimer(nearest)
+        if side is not None and side != objective.held_by:
+            state.objectives[index] = objective.model_copy(update={"held_by": side})
+            log.emit("objective", f"{side} claims objective {objective.id}", side=side)
 
 
 def _seen_by_enemy(state: GameState, unit: Unit) -> bool:
@@ -237,6 +253,7 @@ def execute_disembark(state: GameState, unit: Unit, disembark: Disembark, log: E
     name = transport.name if transport else "its transport"
     log.emit("disembark", f"{unit.name} disembarks from {name} at {disembark.to}", unit.id, side=unit.side)
     spot_nearby_snipers(state, log)
+    claim_objectives(state, log)
 
 
 def execute_smoke(state: GameState, unit: Unit, smoke: LaySmoke, log: EventLog) -> None:

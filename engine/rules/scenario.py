@@ -20,6 +20,9 @@ CAPTURE_OBJECTIVE_FROM_CENTRELINE = 6.0  # p. 30
 CAPTURE_DEFENDER_RADIUS = 12.0  # p. 30
 BREAKTHROUGH_SPACING = 24.0  # p. 31; 18" on a 6' x 4' table
 BREAKTHROUGH_SPACING_SMALL = 18.0
+# The book (p. 26) keeps a claimed objective with its side until the enemy takes it, but does
+# not say how one is claimed; we read it as a unit within 2" of it with no enemy as near.
+OBJECTIVE_CLAIM_RANGE = 2.0
 
 
 def aggressive_command_tokens(roll: int) -> int:
@@ -109,6 +112,13 @@ def defender_near_objectives(distances: Sequence[float]) -> bool:
     """Capture (p. 30): whether any defending unit is within 12" of an objective, given each
     defender's distance to its nearest objective."""
     return any(d <= CAPTURE_DEFENDER_RADIUS for d in distances)
+
+
+def objective_claimer(nearest_by_side: dict[str, float]) -> str | None:
+    """The side that claims an objective (p. 26, as we read it): the only side with a unit
+    within 2" of it. With both sides there, or neither, it stays with whoever held it."""
+    close = [side for side, gap in nearest_by_side.items() if gap <= OBJECTIVE_CLAIM_RANGE]
+    return close[0] if len(close) == 1 else None
 
 
 def capture_attacker_wins(defenders_near_objective_now: bool, defenders_near_last_turn: bool) -> bool:

@@ -17,6 +17,7 @@ from engine.rules.scenario import (
     escalating_reserves_by_turn_2,
     hidden_markers,
     infantry_share_problem,
+    objective_claimer,
     objectives_needed,
     preliminary_bombardment_markers,
     reserves_available,
@@ -112,3 +113,9 @@ def test_hidden_deployment_one_and_a_half_markers_per_unit_rounded_up_p26(units,
 def test_capture_a_defender_within_12_of_an_objective_holds_it_p30():
     assert defender_near_objectives([30.0, 12.0]) and not defender_near_objectives([12.5, 40.0])
     assert not defender_near_objectives([])
+
+
+def test_objective_claimer_is_the_only_side_within_2_inches_p26():
+    assert objective_claimer({"allies": 1.5, "axis": 6.0}) == "allies"
+    assert objective_claimer({"allies": 1.5, "axis": 2.0}) is None
+    assert objective_claimer({"allies": 2.5}) is None

@@ -1,10 +1,10 @@
 """Scenario special rules in the game flow, with scripted dice (Iron Cross 2015, pp. 26-31)."""
 
-from engine.commands import StartGame
+from engine.commands import Move, StartGame
 from engine.dice import d6, d10
 from engine.setup import make_unit
-from engine.state import CoverKind, Going
-from tests.engine.helpers import box, game, play, text
+from engine.state import CoverKind, Going, Objective, Point
+from tests.engine.helpers import P, act, box, game, play, started, text
 
 
 def two_small_forces():
@@ -58,3 +58,29 @@ def test_preliminary_bombardment_before_the_first_turn_p26():
     ]
     markers = {u.id: u.morale_markers for u in state.units.values()}
     assert markers == {"a": 2, "tank": 1, "woods-gis": 1, "x": 0}
+
+
+def objective_game():
+    state = game(
+        make_unit("us", "Infantry Detachment", "allies", (30, 24), unit_id="gis", command=True),
+        make_unit("german", "Infantry Detachment", "axis", (30, 36), unit_id="gren", command=True),
+        objectives=[Objective(id="church", position=Point(x=30, y=30))],
+    )
+    return started(state, "allies")
+
+
+def test_an_objective_is_claimed_by_the_only_side_near_it_and_held_until_taken_p26():
+    state, events = act(objective_game(), "allies", "gis", Move(path=(P(30, 28.5),)))
+    assert "allies claims objective church" in text(events)
+    state, events = act(state, "allies", "gis", Move(path=(P(30, 23),)), faces=[d6(6)])
+    assert state.objectives[0].held_by == "allies" and "claims" not in text(events)
+    state.active_side = "axis"
+    state, events = act(state, "axis", "gren", Move(path=(P(30, 31.5),)))
+    assert "axis claims objective church" in text(events) and state.objectives[0].held_by == "axis"
+
+
+def test_an_objective_with_both_sides_near_it_does_not_change_hands_p26():
+    state, _ = act(objective_game(), "allies", "gis", Move(path=(P(30, 28.5),)))
+    state.active_side = "axis"
+    state, events = act(state, "axis", "gren", Move(path=(P(31, 31),)))
+    assert "claims" not in text(events) and state.objectives[0].held_by == "allies"
