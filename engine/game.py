@@ -94,6 +94,7 @@ from engine.rules.scenario import (
     reserves_callable,
 )
 from engine.rules.victory import break_point_test, turn_outcome
+from engine.scenario_play import breakthrough_result, capture_result
 from engine.state import Phase, Point, Unit
 
 
@@ -373,6 +374,9 @@ def _end_turn(state: GameState, log: EventLog) -> None:
         winner = first if outcome == "first" else second
         loser = state.other_side(winner)
         return _finish(state, log, winner, f"{loser}'s force broke")
+    captured = capture_result(state)
+    if captured is not None:
+        return _finish(state, log, captured.winner, captured.reason)
     if state.last_turn is not None and state.turn >= state.last_turn:
         if state.random_length and not state.extended:
             roll = log.d6("random operation length")
@@ -386,6 +390,9 @@ def _end_turn(state: GameState, log: EventLog) -> None:
 
 
 def _finish_on_time(state: GameState, log: EventLog) -> None:
+    if state.scenario == "breakthrough" and state.attacker is not None:
+        result = breakthrough_result(state)
+        return _finish(state, log, result.winner, result.reason)
     held: dict[str, int] = {name: 0 for name in state.sides}
     for objective in state.objectives:
         if objective.held_by in held:

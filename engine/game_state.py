@@ -99,6 +99,9 @@ class GameState(BaseModel):
     active_side: str | None = None
     initiative_winner: str | None = None
     reserve_calls_due: list[str] = Field(default_factory=list)  # sides yet to call reserves this turn
+    scenario: str | None = None  # the book scenario's id (engine/data/scenarios.yaml)
+    attacker: str | None = None  # the attacking side, in Capture and Breakthrough
+    objectives_left_bare: bool = False  # Capture: no defender near an objective at the last turn's end
     spent_since_initiative: int = 0
     declarations: int = 0
     pending: Pending | None = None

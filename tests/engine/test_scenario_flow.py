@@ -1,9 +1,11 @@
 """Scenario special rules in the game flow, with scripted dice (Iron Cross 2015, pp. 26-31)."""
 
-from engine.commands import Move, StartGame
+import pytest
+
+from engine.commands import ChooseInitiative, Move, PassInitiative, StartGame
 from engine.dice import d6, d10
 from engine.setup import make_unit
-from engine.state import CoverKind, Going, Objective, Point
+from engine.state import CoverKind, Going, Objective, Phase, Point, TableSize
 from tests.engine.helpers import P, act, box, game, play, started, text
 
 
@@ -84,3 +86,49 @@ def test_an_objective_with_both_sides_near_it_does_not_change_hands_p26():
     state.active_side = "axis"
     state, events = act(state, "axis", "gren", Move(path=(P(31, 31),)))
     assert "claims" not in text(events) and state.objectives[0].held_by == "allies"
+
+
+def end_turn(state, *faces):
+    state.sides["allies"].tokens = state.sides["axis"].tokens = 0
+    return play(state, PassInitiative(side=state.active_side), *faces)
+
+
+def capture_game(defender_at):
+    state = game(
+        make_unit("us", "Infantry Detachment", "allies", defender_at, unit_id="gis", command=True),
+        make_unit("german", "Infantry Detachment", "axis", (30, 70), unit_id="gren", command=True),
+        objectives=[Objective(id="village", position=Point(x=30, y=36))],
+    )
+    state.scenario, state.attacker = "capture", "axis"
+    return started(state, "axis")
+
+
+def test_capture_attacker_wins_after_a_whole_turn_with_no_defender_near_an_objective_p30():
+    state, events = end_turn(capture_game((30, 10)), d6(1), d6(1), d6(6), d6(1))
+    assert state.phase is not Phase.OVER and state.objectives_left_bare
+    state, _ = play(state, ChooseInitiative(side=state.initiative_winner, go_first=True))
+    state, events = end_turn(state, d6(1), d6(1))
+    assert state.result.winner == "axis"
+    assert state.result.reason == 'no allies unit came within 12" of an objective for a whole turn'
+
+
+def test_capture_a_defender_near_the_objective_holds_the_attacker_off_p30():
+    state, _ = end_turn(capture_game((30, 28)), d6(1), d6(1), d6(6), d6(1))
+    state, _ = play(state, ChooseInitiative(side=state.initiative_winner, go_first=True))
+    state, _ = end_turn(state, d6(1), d6(1), d6(6), d6(1))
+    assert state.phase is not Phase.OVER and not state.objectives_left_bare
+
+
+@pytest.mark.parametrize(("at", "winner"), [((30, 40), "allies"), ((30, 30), "axis")])
+def test_breakthrough_a_third_of_the_attackers_bp_in_the_far_third_wins_p31(at, winner):
+    state = game(
+        make_unit("us", "Infantry Detachment", "allies", at, unit_id="lead", command=True),
+        make_unit("us", "Infantry Detachment", "allies", (10, 4), unit_id="rear"),
+        make_unit("german", "Infantry Detachment", "axis", (60, 44), unit_id="gren", command=True),
+        table=TableSize(width=72, depth=48),
+        last_turn=1,
+    )
+    state.scenario, state.attacker = "breakthrough", "allies"
+    state, _ = end_turn(started(state, "allies"), d6(1), d6(1))
+    assert state.result.winner == winner
+    assert "of 8 BP in the far third" in state.result.reason
