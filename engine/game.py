@@ -246,6 +246,8 @@ def _draw_and_roll_initiative(state: GameState, log: EventLog) -> None:
         f"Turn {state.turn}: {first} draws {state.sides[first].tokens} tokens, "
         f"{second} draws {state.sides[second].tokens}",
     )
+    if state.turn == 1 and state.attacker_starts and state.attacker:
+        return _give_initiative(state, state.attacker, log, "attacks and starts as the active player")
     while True:
         a = log.d6(f"initiative, {first}")
         b = log.d6(f"initiative, {second}")

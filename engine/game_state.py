@@ -101,6 +101,7 @@ class GameState(BaseModel):
     reserve_calls_due: list[str] = Field(default_factory=list)  # sides yet to call reserves this turn
     scenario: str | None = None  # the book scenario's id (engine/data/scenarios.yaml)
     attacker: str | None = None  # the attacking side, in Capture and Breakthrough
+    attacker_starts: bool = False  # the attacker has the initiative in the first turn (pp. 30-31)
     objectives_left_bare: bool = False  # Capture: no defender near an objective at the last turn's end
     spent_since_initiative: int = 0
     declarations: int = 0

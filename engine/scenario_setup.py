@@ -1,0 +1,60 @@
+"""Setting a game up for one of the book's scenarios (pp. 26-31): roles, break points, length,
+reserves, who starts, who counts as moved, and the attacker's choice in Breakthrough."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from engine.errors import IllegalCommand
+from engine.game_state import GameState
+from engine.rules.victory import force_break_point
+from engine.scenarios import Scenario
+
+AttackerChoice = Literal["aggressive_command", "preliminary_bombardment"]
+
+
+def set_up_scenario(
+    state: GameState,
+    scenario: Scenario,
+    roles: dict[str, str],
+    *,
+    attacker_choice: AttackerChoice | None = None,
+) -> GameState:
+    """The game (in its setup phase) with the scenario's rules in force. ``roles`` gives each
+    side its role in the briefing (first/second, or attacker/defender)."""
+    if sorted(roles.values()) != sorted(scenario.roles) or set(roles) != set(state.sides):
+        raise IllegalCommand(f"{scenario.title} needs one side as each of: {', '.join(scenario.roles)}")
+    wants_choice = "aggressive_command_or_preliminary_bombardment" in scenario.special_rules
+    if wants_choice != (attacker_choice is not None):
+        raise IllegalCommand(
+            f"In {scenario.title} the attacker chooses aggressive command or a preliminary bombardment"
+            if wants_choice
+            else f"{scenario.title} has no aggressive command or preliminary bombardment"
+        )
+    game = state.model_copy(deep=True)
+    by_role = {role: side for side, role in roles.items()}
+    game.scenario = scenario.id
+    game.attacker = by_role.get("attacker")
+    game.attacker_starts = scenario.initiative == "attacker"
+    game.last_turn = scenario.turns
+    game.random_length = scenario.random_operation_length
+    for side_name, role in roles.items():
+        side = game.sides[side_name]
+        units = game.units_of(side_name)
+        side.break_point = force_break_point(
+            sum(u.profile.break_points for u in units), scenario.break_fraction[role]
+        )
+        side.reserves_from_turn = scenario.reserves_from_turn
+        side.reserves_half_first = scenario.reserves_half_first
+        side.extra_token_dice = scenario.defender_extra_tokens and role == "defender"
+        if role == "attacker" and attacker_choice == "aggressive_command":
+            side.aggressive_command = True
+        if role == "defender" and attacker_choice == "preliminary_bombardment":
+            side.bombarded = True
+        moved = scenario.counts_as_moved == "all" or role == "attacker"
+        for unit in units:
+            unit.moved_this_turn = moved
+            if scenario.command_unit_in_reserve and unit.is_command:
+                unit.in_reserve = True
+        side.reserves_at_start = sum(1 for u in units if u.in_reserve)
+    return game

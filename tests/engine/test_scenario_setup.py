@@ -1,0 +1,72 @@
+"""Setting up the book's scenarios on a game (Iron Cross 2015, pp. 26-31)."""
+
+import pytest
+
+from engine.commands import StartGame
+from engine.dice import d6
+from engine.errors import IllegalCommand
+from engine.scenario_setup import set_up_scenario
+from engine.scenarios import find_scenario
+from engine.setup import make_unit
+from engine.state import Phase
+from tests.engine.helpers import game, play, text
+
+
+def forces():
+    return game(
+        make_unit("us", "Infantry Detachment", "allies", (10, 10), unit_id="cmd", command=True),
+        make_unit("us", "Sherman 75mm", "allies", (20, 10), unit_id="sherman"),  # BP 6
+        make_unit("german", "Infantry Detachment", "axis", (10, 60), unit_id="x", command=True),
+        make_unit("german", "Panther", "axis", (20, 60), unit_id="panther"),  # BP 13
+    )
+
+
+def test_capture_roles_break_points_length_and_the_attacker_starts_p30():
+    state = set_up_scenario(forces(), find_scenario("capture"), {"allies": "defender", "axis": "attacker"})
+    assert (state.sides["allies"].break_point, state.sides["axis"].break_point) == (
+        6,
+        8,
+    )  # 2/3 of 10, 1/2 of 17
+    assert (state.last_turn, state.random_length, state.attacker) == (7, True, "axis")
+    assert state.sides["allies"].extra_token_dice and not state.sides["axis"].extra_token_dice
+    assert all(u.moved_this_turn for u in state.units.values())
+    state, events = play(state, StartGame(), d6(1), d6(2), d6(5), d6(6))
+    assert "allies rolls for extra tokens: 1, 2, 5, 6: +2" in text(events)
+    assert state.phase is Phase.ACTIVE and state.active_side == "axis"
+    assert "axis attacks and starts as the active player" in text(events)
+
+
+def test_escalating_engagement_starts_the_command_unit_in_reserve_p29():
+    state = set_up_scenario(forces(), find_scenario("escalating"), {"allies": "first", "axis": "second"})
+    assert state.units["cmd"].in_reserve and state.units["x"].in_reserve
+    assert (state.sides["allies"].reserves_at_start, state.sides["allies"].reserves_from_turn) == (1, 2)
+    assert state.sides["allies"].reserves_half_first and state.last_turn is None
+
+
+@pytest.mark.parametrize("choice", ["aggressive_command", "preliminary_bombardment"])
+def test_breakthrough_attacker_chooses_aggressive_command_or_a_bombardment_p31(choice):
+    state = set_up_scenario(
+        forces(),
+        find_scenario("breakthrough"),
+        {"allies": "attacker", "axis": "defender"},
+        attacker_choice=choice,
+    )
+    assert state.sides["allies"].aggressive_command is (choice == "aggressive_command")
+    assert state.sides["axis"].bombarded is (choice == "preliminary_bombardment")
+    assert state.units["cmd"].moved_this_turn and not state.units["x"].moved_this_turn
+
+
+def test_scenario_setups_refuse_what_the_briefing_does_not_allow():
+    with pytest.raises(
+        IllegalCommand, match="the attacker chooses aggressive command or a preliminary bombardment"
+    ):
+        set_up_scenario(forces(), find_scenario("breakthrough"), {"allies": "attacker", "axis": "defender"})
+    with pytest.raises(IllegalCommand, match="Capture needs one side as each of: attacker, defender"):
+        set_up_scenario(forces(), find_scenario("capture"), {"allies": "attacker", "axis": "attacker"})
+    with pytest.raises(IllegalCommand, match="Meeting Engagement has no aggressive command"):
+        set_up_scenario(
+            forces(),
+            find_scenario("meeting"),
+            {"allies": "first", "axis": "second"},
+            attacker_choice="aggressive_command",
+        )
