@@ -1,0 +1,545 @@
+"""The force builder (Iron Cross 2015, pp. 18-24): a player's force as data, the book's
+restrictions on it, its points and break points, a text form to paste in Discord, and the game
+units it brings to the table.
+
+Every change returns a new force; a change the book never allows for that unit raises
+IllegalCommand, while restrictions on the force as a whole (points, counts, dates) are listed by
+``force_problems`` so a force can be built up one unit at a time.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from engine.errors import IllegalCommand
+from engine.profiles import NATIONS, UnitClass, UnitProfile, find_profile, load_orbat
+from engine.rules.force import (
+    ORBAT_PAGE,
+    availability_problem,
+    command_unit_problem,
+    iaw_carrier_problem,
+    iaw_problem,
+    infantry_outnumber_support_problem,
+    lend_lease_problem,
+    nation_transports,
+    points_problem,
+    rare_units_problem,
+    sniper_problem,
+    subcommander_problem,
+    transport_problem,
+    unbought_transport_problem,
+)
+from engine.setup import make_unit, slug
+from engine.state import Unit
+
+NATION_NAMES = {"german": "German", "british": "British", "us": "US", "soviet": "Soviet"}
+LABEL_MAX = 50
+NAME_MAX = 80
+LABEL_FORBIDDEN = ":[]"  # the export format's separators
+DATE = re.compile(r"(\d{4})(?:\s*-\s*(\d{1,2}))?")
+FIRST_YEAR, LAST_YEAR = 1939, 1945
+ORIGIN = (0.0, 0.0)
+
+
+def _tidy(text: str) -> str:
+    """Trimmed, with every run of whitespace made one space."""
+    return " ".join(text.split())
+
+
+def date_parts(date: str) -> tuple[int, int | None]:
+    """A force date, "1944-09" or "1945", as year and month (None for a year alone)."""
+    found = DATE.fullmatch(date.strip())
+    if not found:
+        raise ValueError(f"{date!r} is not a date: write a year and month like 1944-09, or a year like 1945")
+    year, month = int(found[1]), int(found[2]) if found[2] else None
+    if not FIRST_YEAR <= year <= LAST_YEAR:
+        raise ValueError(f"{year} is outside the war: choose a year from {FIRST_YEAR} to {LAST_YEAR}")
+    if month is not None and not 1 <= month <= 12:
+        raise ValueError(f"{date!r} has no month {month}: months run from 01 to 12")
+    return year, month
+
+
+class ForceUnit(BaseModel):
+    """One unit bought for a force, with its upgrades."""
+
+    model_config = ConfigDict(frozen=True)
+
+    label: str  # what the player calls it, unique within the force, e.g. "Panther 2"
+    profile: str  # the order of battle entry, exactly as the book's list names it
+    iaw: bool = False  # an infantry detachment carries the nation's IAW
+    transport: str | None = None  # the transport profile bought to carry it
+    command: bool = False
+    subcommander: bool = False
+
+    @field_validator("label")
+    @classmethod
+    def _label(cls, label: str) -> str:
+        label = _tidy(label)
+        if not slug(label):
+            raise ValueError(f"the label {label!r} needs a letter or a digit")
+        if len(label) > LABEL_MAX:
+            raise ValueError(f"the label {label!r} is longer than {LABEL_MAX} characters")
+        if not label.isprintable():
+            raise ValueError(f"the label {label!r} may use only printable characters")
+        if set(label) & set(LABEL_FORBIDDEN):
+            raise ValueError(f"the label {label!r} may not contain {' '.join(LABEL_FORBIDDEN)}")
+        return label
+
+    @property
+    def transport_label(self) -> str:
+        """The name its transport goes by in a game."""
+        return f"{self.label} ({self.transport})"
+
+
+class Force(BaseModel):
+    """A player's force: one nation's units, bought within a points limit, maybe for a date."""
+
+    model_config = ConfigDict(frozen=True)
+
+    nation: str
+    name: str
+    points_limit: int = Field(gt=0)
+    date: str | None = None  # "1944-09" or "1945": which units served (pp. 22-23)
+    units: tuple[ForceUnit, ...] = ()
+
+    @field_validator("nation")
+    @classmethod
+    def _nation(cls, nation: str) -> str:
+        key = nation.strip().casefold()
+        if key not in NATIONS:
+            raise ValueError(f"there is no {nation!r} order of battle: choose {_nation_choices()}")
+        return key
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, name: str) -> str:
+        name = _tidy(name)
+        if not name or not name.isprintable() or len(name) > NAME_MAX:
+            raise ValueError(f"a force needs a name of 1 to {NAME_MAX} characters")
+        return name
+
+    @field_validator("date")
+    @classmethod
+    def _date(cls, date: str | None) -> str | None:
+        if date is None:
+            return None
+        year, month = date_parts(date)
+        return f"{year}-{month:02d}" if month else str(year)
+
+    @model_validator(mode="after")
+    def _profiles_and_labels(self) -> Force:
+        for unit in self.units:
+            for name in filter(None, (unit.profile, unit.transport)):
+                spelt = _lookup(self.nation, name).name
+                if spelt != name:
+                    raise ValueError(f"{unit.label}: the book spells {name!r} as {spelt!r}")
+        _check_distinct(_game_names(self))
+        return self
+
+
+def _either(choices: Sequence[str]) -> str:
+    """Choices joined for a sentence: a; a or b; a, b or c."""
+    return " or ".join(filter(None, (", ".join(choices[:-1]), choices[-1])))
+
+
+def _nation_choices() -> str:
+    return _either([NATION_NAMES[n] for n in NATIONS])
+
+
+def _lookup(nation: str, name: str) -> UnitProfile:
+    """A profile by name, ignoring case and extra spaces, with a hint when there is none."""
+    try:
+        return find_profile(nation, _tidy(name))
+    except KeyError:
+        orbat = load_orbat(nation)
+        names = [u.name for u in orbat.units] + list(orbat.lend_lease)
+        folded = {n.casefold(): n for n in names}
+        close = [
+            folded[n] for n in difflib.get_close_matches(_tidy(name).casefold(), folded, n=3, cutoff=0.5)
+        ]
+        hint = f"; did you mean {_either(close)}?" if close else "; see its order of battle"
+        raise ValueError(f"the {orbat.title} has no {_tidy(name)!r}{hint}") from None
+
+
+def _game_names(force: Force) -> Iterator[str]:
+    for unit in force.units:
+        yield unit.label
+        if unit.transport:
+            yield unit.transport_label
+
+
+def _check_distinct(names: Iterator[str]) -> None:
+    """Labels (and the names of bought transports) must stay apart once case and punctuation
+    are ignored, since a game keys its units that way."""
+    seen: dict[str, str] = {}
+    for name in names:
+        clash = seen.get(slug(name))
+        if clash == name:
+            raise ValueError(f"there is already a unit called {name!r}: give the unit another label")
+        if clash:
+            raise ValueError(f"{name!r} is too like {clash!r}: give the unit another label")
+        seen[slug(name)] = name
+
+
+def _build(model: type[Force] | type[ForceUnit], **data: Any) -> Any:
+    """A model from player input, refusing it with the validators' own words."""
+    try:
+        return model(**data)
+    except ValidationError as error:
+        raise IllegalCommand("; ".join(_reason(e) for e in error.errors())) from None
+
+
+def _reason(error: Any) -> str:
+    message = str(error["msg"]).removeprefix("Value error, ")
+    return f"points limit: {message}" if error["loc"] == ("points_limit",) else message
+
+
+# --- building a force -------------------------------------------------------------------------
+
+
+def new_force(nation: str, name: str, points_limit: int, date: str | None = None) -> Force:
+    """An empty force of one nation's order of battle."""
+    return _build(Force, nation=nation, name=name, points_limit=points_limit, date=date)
+
+
+def _with_units(force: Force, units: Sequence[ForceUnit]) -> Force:
+    return _build(
+        Force,
+        nation=force.nation,
+        name=force.name,
+        points_limit=force.points_limit,
+        date=force.date,
+        units=tuple(units),
+    )
+
+
+def next_label(force: Force, profile: str) -> str:
+    """The first free label "<profile> <n>", so labels autocomplete from the unit's own name."""
+    taken = {slug(name) for name in _game_names(force)}
+    number = 1
+    while slug(f"{profile} {number}") in taken:
+        number += 1
+    return f"{profile} {number}"
+
+
+def add_unit(force: Force, profile: str, label: str | None = None) -> Force:
+    """The force with one more unit from its order of battle (or, for Soviets, the lend-lease list)."""
+    try:
+        unit_profile = _lookup(force.nation, profile)
+    except ValueError as error:
+        raise IllegalCommand(str(error)) from None
+    label = label or next_label(force, unit_profile.name)
+    problem = unbought_transport_problem(label, unit_profile)
+    if problem:
+        raise IllegalCommand(f"{problem}: add the unit it carries, then set its transport")
+    unit = _build(ForceUnit, label=label, profile=unit_profile.name)
+    return _with_units(force, [*force.units, unit])
+
+
+def find_unit(force: Force, label: str) -> ForceUnit:
+    """A unit of the force by its label, ignoring case and punctuation."""
+    for unit in force.units:
+        if slug(unit.label) == slug(label):
+            return unit
+    listed = ", ".join(u.label for u in force.units) or "none yet"
+    raise IllegalCommand(f"{force.name} has no unit called {label!r} (its units: {listed})")
+
+
+def _changed(force: Force, label: str, **changes: Any) -> Force:
+    target = find_unit(force, label)
+    return _with_units(force, [u.model_copy(update=changes) if u is target else u for u in force.units])
+
+
+def remove_unit(force: Force, label: str) -> Force:
+    """The force without one unit (and the transport bought for it)."""
+    target = find_unit(force, label)
+    return _with_units(force, [u for u in force.units if u is not target])
+
+
+def set_iaw(force: Force, label: str, carries: bool = True) -> Force:
+    """Give an infantry detachment the nation's IAW (p. 19), or take it away."""
+    unit = find_unit(force, label)
+    problem = iaw_carrier_problem(unit.label, find_profile(force.nation, unit.profile)) if carries else None
+    if problem:
+        raise IllegalCommand(problem)
+    return _changed(force, label, iaw=carries)
+
+
+def set_transport(force: Force, label: str, transport: str | None) -> Force:
+    """Buy a transport for a unit (pp. 20-24), or with None sell it back."""
+    unit = find_unit(force, label)
+    if transport is None:
+        return _changed(force, label, transport=None)
+    orbat = load_orbat(force.nation)
+    try:
+        bought = _lookup(force.nation, transport)
+    except ValueError as error:
+        raise IllegalCommand(f"{error} (transports: {', '.join(nation_transports(orbat))})") from None
+    problem = transport_problem(
+        unit.label, find_profile(force.nation, unit.profile), bought, orbat, command=unit.command
+    )
+    if problem:
+        raise IllegalCommand(problem)
+    return _changed(force, label, transport=bought.name)
+
+
+def choose_command(force: Force, label: str) -> Force:
+    """Make one unit the force's command unit (p. 18); any other unit stops being it."""
+    chosen = find_unit(force, label)
+    if chosen.subcommander:
+        raise IllegalCommand(f"{chosen.label} is the sub-commander: choose another sub-commander first")
+    return _with_units(force, [u.model_copy(update={"command": u is chosen}) for u in force.units])
+
+
+def choose_subcommander(force: Force, label: str | None) -> Force:
+    """Make one German unit the sub-commander (pp. 20-21), or with None have none."""
+    if force.nation != "german":
+        raise IllegalCommand(
+            f"only German forces have a sub-commander, and {force.name} is {NATION_NAMES[force.nation]}"
+        )
+    chosen = find_unit(force, label) if label is not None else None
+    if chosen is not None and chosen.command:
+        raise IllegalCommand(f"{chosen.label} is the command unit; the sub-commander must be another unit")
+    return _with_units(force, [u.model_copy(update={"subcommander": u is chosen}) for u in force.units])
+
+
+# --- points and break points --------------------------------------------------------------------
+
+
+def unit_points(force: Force, unit: ForceUnit) -> int:
+    """A unit's cost with its upgrades: its IAW and its transport."""
+    points = find_profile(force.nation, unit.profile).points
+    if unit.iaw:
+        points += load_orbat(force.nation).iaw.cost
+    if unit.transport:
+        points += find_profile(force.nation, unit.transport).points
+    return points
+
+
+def force_points(force: Force) -> int:
+    """What the whole force costs (p. 18)."""
+    return sum(unit_points(force, u) for u in force.units)
+
+
+def force_break_points(force: Force) -> int:
+    """The force's total Break Point value, the sum of its units' BP (p. 18); transports add 0."""
+    return sum(
+        find_profile(force.nation, name).break_points
+        for unit in force.units
+        for name in (unit.profile, unit.transport)
+        if name
+    )
+
+
+# --- the book's restrictions -------------------------------------------------------------------
+
+
+def _cite(rule: str, pages: int | str) -> str:
+    return f"{rule} (p. {pages})" if isinstance(pages, int) else f"{rule} (pp. {pages})"
+
+
+def _unit_problems(force: Force, unit: ForceUnit) -> Iterator[tuple[str, str | None]]:
+    """What the book forbids about this one unit and its upgrades."""
+    orbat = load_orbat(force.nation)
+    profile = find_profile(force.nation, unit.profile)
+    yield _cite("Transports", 20), unbought_transport_problem(unit.label, profile)
+    if unit.iaw:
+        yield _cite("IAW", 19), iaw_carrier_problem(unit.label, profile)
+    if unit.transport:
+        transport = find_profile(force.nation, unit.transport)
+        yield (
+            _cite("Transports", ORBAT_PAGE[force.nation]),
+            transport_problem(unit.label, profile, transport, orbat, command=unit.command),
+        )
+    if force.date:
+        year, month = date_parts(force.date)
+        yield (
+            _cite("Availability", ORBAT_PAGE[profile.nation]),
+            availability_problem(unit.label, profile, year, month),
+        )
+
+
+def force_problems(force: Force, *, defending: bool | None = None) -> list[str]:
+    """Every restriction of the orders of battle (pp. 18-24) the force breaks, each naming its
+    rule and page. ``defending`` is the force's part in the scenario, if already known (snipers)."""
+    orbat = load_orbat(force.nation)
+    page = ORBAT_PAGE[force.nation]
+    profiles = [find_profile(force.nation, u.profile) for u in force.units]
+    detachments = [
+        u for u, p in zip(force.units, profiles, strict=True) if p.unit_class is UnitClass.INFANTRY
+    ]
+    commanders = [u.label for u in force.units if u.command]
+    subcommanders = [u.label for u in force.units if u.subcommander]
+    found = [
+        (_cite("Points", 18), points_problem(force_points(force), force.points_limit)),
+        (_cite("Command unit", 18), command_unit_problem(commanders)),
+        (_cite("Sub-commander", "20-21"), subcommander_problem(force.nation, subcommanders, commanders)),
+        (_cite("Infantry and support", page), infantry_outnumber_support_problem(profiles)),
+        (_cite("Rare", 20), rare_units_problem(profiles)),
+        (_cite("IAW", page), iaw_problem(len(detachments), sum(u.iaw for u in detachments), orbat.iaw)),
+        (_cite("Sniper team", 20), sniper_problem(profiles, defending=defending)),
+        (_cite("Lend lease", 24), lend_lease_problem(profiles, orbat)),
+    ]
+    for unit in force.units:
+        found.extend(_unit_problems(force, unit))
+    return [f"{rule}: {problem}" for rule, problem in found if problem]
+
+
+# --- text export and import ----------------------------------------------------------------------
+
+HEADERS = {"force": "name", "nation": "nation", "points limit": "points_limit", "date": "date"}
+UNIT_LINE = re.compile(r"(?P<label>[^:]+):(?P<profile>[^\[\]]+)(?:\[(?P<upgrades>[^\[\]]*)\])?")
+BULLETS = "-*•"
+
+
+def _upgrades(unit: ForceUnit) -> list[str]:
+    flags = [("command", unit.command), ("sub-commander", unit.subcommander), ("IAW", unit.iaw)]
+    words = [word for word, on in flags if on]
+    return words + ([f"transport {unit.transport}"] if unit.transport else [])
+
+
+def export_force(force: Force) -> str:
+    """The force as short text to paste in Discord: a header, then one line per unit."""
+    lines = [
+        f"Force: {force.name}",
+        f"Nation: {NATION_NAMES[force.nation]}",
+        f"Points limit: {force.points_limit}",
+    ]
+    if force.date:
+        lines.append(f"Date: {force.date}")
+    for unit in force.units:
+        upgrades = _upgrades(unit)
+        lines.append(f"- {unit.label}: {unit.profile}" + (f" [{', '.join(upgrades)}]" if upgrades else ""))
+    return "\n".join(lines)
+
+
+def _read_upgrades(text: str) -> dict[str, Any]:
+    """The bracketed upgrades of a unit line, e.g. "command, IAW, transport Truck/Jeep"."""
+    upgrades: dict[str, Any] = {}
+    for word in filter(None, (_tidy(w) for w in text.split(","))):
+        key = word.casefold().replace("-", "").replace(" ", "")
+        if key in ("command", "subcommander", "iaw"):
+            field, value = key, True
+        elif key.startswith("transport"):
+            field, value = "transport", _tidy(word[len("transport") :])
+            if not value:
+                raise ValueError("name the transport after the word transport, e.g. 'transport Truck/Jeep'")
+        else:
+            raise ValueError(
+                f"{word!r} is not an upgrade: use command, sub-commander, IAW or transport <name>"
+            )
+        if field in upgrades:
+            raise ValueError(f"{word!r} is given twice")
+        upgrades[field] = value
+    return upgrades
+
+
+def _read_unit(nation: str, text: str) -> ForceUnit:
+    found = UNIT_LINE.fullmatch(text)
+    if not found:
+        raise ValueError("a unit line reads '- <label>: <unit> [upgrades]'")
+    upgrades = _read_upgrades(found["upgrades"] or "")
+    if "transport" in upgrades:
+        upgrades["transport"] = _lookup(nation, upgrades["transport"]).name
+    return _build(ForceUnit, label=found["label"], profile=_lookup(nation, found["profile"]).name, **upgrades)
+
+
+def _read_header(text: str, header: dict[str, str]) -> str:
+    """Note one header line's value in ``header``; return the field it sets."""
+    key, colon, value = text.partition(":")
+    field = HEADERS.get(_tidy(key).casefold())
+    if not colon or field is None:
+        raise ValueError("expected Force:, Nation:, Points limit:, Date: or a unit line starting with -")
+    if field in header:
+        raise ValueError(f"{_tidy(key)} is given twice")
+    header[field] = value.strip()
+    return field
+
+
+def _numbered_lines(text: str) -> Iterator[tuple[int, str]]:
+    """The lines worth reading, numbered from 1, leaving out blank lines and code fences."""
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.strip() and not line.strip().startswith("```"):
+            yield number, line.strip()
+
+
+def _refuse_line(number: int, line: str, reason: object) -> IllegalCommand:
+    return IllegalCommand(f"line {number} ({line!r}): {reason}")
+
+
+def _read_headers(header_lines: Sequence[tuple[int, str]]) -> Force:
+    """The empty force the header lines describe, refusing a bad value by its line."""
+    header: dict[str, str] = {}
+    where: dict[str, tuple[int, str]] = {}
+    for number, line in header_lines:
+        try:
+            where[_read_header(line, header)] = number, line
+        except ValueError as error:
+            raise _refuse_line(number, line, error) from None
+    missing = [
+        f"{key.capitalize()}:" for key, field in HEADERS.items() if field not in header and field != "date"
+    ]
+    if missing:
+        raise IllegalCommand(f"the force text has no {' or '.join(missing)} line")
+    try:
+        return Force(**header)
+    except ValidationError as error:
+        first = error.errors()[0]
+        raise _refuse_line(*where[str(first["loc"][0])], _reason(first)) from None
+
+
+def import_force(text: str) -> Force:
+    """A force read back from ``export_force`` text, tolerant of spacing and case."""
+    lines = list(_numbered_lines(text))
+    force = _read_headers([(n, line) for n, line in lines if line[0] not in BULLETS])
+    for number, line in lines:
+        if line[0] in BULLETS:
+            try:
+                force = _with_units(force, [*force.units, _read_unit(force.nation, line[1:].strip())])
+            except (ValueError, IllegalCommand) as error:
+                raise _refuse_line(number, line, error) from None
+    return force
+
+
+# --- into a game ---------------------------------------------------------------------------------
+
+
+def _game_id(side: str, name: str) -> str:
+    """Unit ids are keys for the whole game, so each carries its side: both forces may well
+    have an "Infantry Detachment 1"."""
+    return f"{slug(side)}-{slug(name)}"
+
+
+def force_units(force: Force, side: str) -> list[Unit]:
+    """The force as game units for ``side``, all at the origin until deployed. A transport bought
+    for a unit becomes a unit of its own, named in the carried unit's ``transport``."""
+    units = []
+    for entry in force.units:
+        transport = None
+        if entry.transport:
+            name = entry.transport_label
+            transport = make_unit(
+                force.nation, entry.transport, side, ORIGIN, name=name, unit_id=_game_id(side, name)
+            )
+        units.append(
+            make_unit(
+                force.nation,
+                entry.profile,
+                side,
+                ORIGIN,
+                name=entry.label,
+                unit_id=_game_id(side, entry.label),
+                command=entry.command,
+                subcommander=entry.subcommander,
+                iaw=entry.iaw,
+                transport=transport.id if transport else None,
+            )
+        )
+        if transport:
+            units.append(transport)
+    return units
