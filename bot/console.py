@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.services.dice_service import DiceService
+from bot.services.force_service import ForceService
 from bot.services.game_service import GameError, GameService, Outcome, setup_text
 from bot.services.rules_service import RulesService
 from bot.storage.store import GameStore
@@ -40,6 +41,15 @@ from engine.commands import (
 )
 from engine.dice import DiceSource, SeededDice
 from engine.errors import IllegalCommand
+from engine.forces import (
+    Force,
+    add_unit,
+    choose_command,
+    choose_subcommander,
+    remove_unit,
+    set_iaw,
+    set_transport,
+)
 from engine.game import awaiting
 from engine.game_state import GameState
 from engine.odds import (
@@ -82,6 +92,11 @@ The same commands as in Discord, typed as text (options as name:value, quote val
   /odds test needs:4 [sides:6] [dice:1] [reroll:failed|one] [at_least:N]
   /rule IC12.6 | /rule smoke dissipate      the rules library, by section number or words
   /rules sources | /rules import FILE [name:NAME] | /rules remove name:NAME
+  /force new nation:german name:KG points:500 [date:1944-12] | /force list | /force show force:KG
+  /force add force:KG unit:Panther [label:Lion] | /force remove force:KG unit:Lion
+  /force upgrade force:KG unit:"Infantry Detachment 1" [iaw] [transport:"251 Halftrack"] [command]
+       [subcommander] | /force copy force:KG name:KG2 | /force export force:KG
+  /force import FILE [replace] | /force delete force:KG
   /units   /help   /quit
 Hot-seat: nobody needs to join; each line acts for the side the game waits for (or its
 unit's side). Players who have joined prefix their lines with their name: as ann /pass
@@ -142,6 +157,20 @@ def _after_verb(text: str, verb: str) -> str:
     return re.split(rf"(?:^|\s)/?{verb}(?:\s|$)", text, maxsplit=1)[-1].strip()
 
 
+def _upgraded(force: Force, unit: str, line: Line) -> Force:
+    """The upgrades a /force upgrade line asks for, in the order IAW, transport, command, sub-commander."""
+    if line.flag("iaw") or "iaw" in line.options:
+        force = set_iaw(force, unit, line.flag("iaw"))
+    transport = line.options.get("transport")
+    if transport is not None:
+        force = set_transport(force, unit, None if transport.casefold() == "none" else transport)
+    if line.flag("command"):
+        force = choose_command(force, unit)
+    if line.flag("subcommander"):
+        force = choose_subcommander(force, unit)
+    return force
+
+
 class ConsoleTable:
     """The console's game: one channel ("console") in the same store and service as Discord."""
 
@@ -152,6 +181,7 @@ class ConsoleTable:
         self.service = service
         self.dice = DiceService(service.store, service.dice)
         self.rules = RulesService(service.store)
+        self.forces = ForceService(service.store)
         self.state = state
         self.log: list[str] = []
         self.pictures = pictures
@@ -316,6 +346,7 @@ class ConsoleTable:
                 "odds": lambda: self.odds(line),
                 "rule": lambda: self.rules.lookup(self.CHANNEL, _after_verb(text, "rule")),
                 "rules": lambda: self.library(line),
+                "force": lambda: self.force(line),
             }
             if line.verb in views:
                 answer = views[line.verb]()
@@ -386,6 +417,43 @@ class ConsoleTable:
         if kind == "remove" and "name" in line.options:
             return await self.rules.remove(self.CHANNEL, line.options["name"])
         raise IllegalCommand("Try /rules sources, /rules import FILE [name:NAME] or /rules remove name:NAME")
+
+    async def force(self, line: Line) -> str:
+        """``/force <sub> name:value ...``, as in Discord; a force is imported from a file."""
+        kind = line.words[0].casefold() if line.words else "list"
+        o, where = line.options, ("console", line.player)
+        forces = self.forces
+        if kind == "list":
+            return await forces.listing(*where)
+        if kind == "import" and len(line.words) > 1:
+            path = Path(line.words[1]).expanduser()
+            if not path.is_file():
+                raise IllegalCommand(f"There is no file {path}")
+            return await forces.import_text(
+                *where, path.read_text(encoding="utf-8"), replace=line.flag("replace")
+            )
+        if kind == "new":
+            points = o.get("points", "")
+            if not points.isdigit():
+                raise IllegalCommand("Give the force's points limit as a whole number: points:500")
+            return await forces.create(
+                *where, o.get("nation", ""), o.get("name", ""), int(points), o.get("date")
+            )
+        name, unit = o.get("force", ""), o.get("unit", "")
+        simple = {
+            "show": lambda: forces.show(*where, name),
+            "export": lambda: forces.export(*where, name),
+            "delete": lambda: forces.delete(*where, name),
+            "copy": lambda: forces.copy(*where, name, o.get("name", "")),
+            "add": lambda: forces.edit(*where, name, lambda f: add_unit(f, unit, o.get("label"))),
+            "remove": lambda: forces.edit(*where, name, lambda f: remove_unit(f, unit)),
+            "upgrade": lambda: forces.edit(*where, name, lambda f: _upgraded(f, unit, line)),
+        }
+        if kind not in simple:
+            raise IllegalCommand(
+                "Try /force new, list, show, add, remove, upgrade, copy, export, import or delete"
+            )
+        return await simple[kind]()
 
     async def new_game(self, line: Line) -> str:
         table, forces = line.options.get("table", "village"), line.options.get("forces", "us")

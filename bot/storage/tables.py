@@ -92,3 +92,16 @@ class RuleSectionRow(SQLModel, table=True):
     number_key: str = Field(index=True)  # the number in lower case, for lookups
     title: str
     body: str
+
+
+class ForceRow(SQLModel, table=True):
+    """A player's saved force in one server (the Force model as JSON)."""
+
+    __tablename__ = "forces"
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: str = Field(index=True)
+    owner_id: str = Field(index=True)
+    name: str
+    force: str  # engine.forces.Force JSON
+    updated_at: datetime = Field(default_factory=utcnow)

@@ -138,7 +138,9 @@ class Harness:
         monkeypatch.setattr(HTTPClient, "request", http_request)
         monkeypatch.setattr(HTTPClient, "get_from_cdn", get_from_cdn)
 
-    async def slash(self, command: str, *, user: str, channel: str, **options: Any) -> list[dict[str, Any]]:
+    async def slash(
+        self, command: str, /, *, user: str, channel: str, **options: Any
+    ) -> list[dict[str, Any]]:
         """Invoke ``/command`` or ``/group sub`` as ``user`` in ``channel``; return what the bot sent."""
         resolved = _resolved_attachments(options)
         for upload in options.values():

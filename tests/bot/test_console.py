@@ -68,3 +68,20 @@ async def test_console_rolls_dice_and_charts_like_discord(tmp_path):
     assert "Company Morale Test (Iron Cross): d6 " in out
     assert "Not allowed: Try /chart list" in out
     assert "troll dr: " in out and "console 2d10 5+ Panther: " in out  # the log
+
+
+async def test_forces_are_built_and_exported_at_the_console(tmp_path):
+    url = f"sqlite+aiosqlite:///{tmp_path / 'console.db'}"
+    lines = [
+        "/force new nation:us name:Easy points:200",
+        '/force add force:Easy unit:"Infantry Detachment"',
+        '/force upgrade force:Easy unit:"Infantry Detachment 1" iaw command',
+        "/force export force:Easy",
+    ]
+    out = await run("\n".join(lines) + "\n", url)
+    assert "- Infantry Detachment 1: Infantry Detachment [command, IAW], 30 pts, 4 BP" in out
+    exported = out[out.index("Force: Easy") :].split("\n**")[0]
+    (tmp_path / "easy.txt").write_text(exported.replace("Force: Easy", "Force: Easy Two"))
+    again = await run(f"/force import {tmp_path / 'easy.txt'}\n/force add force:Easy unit:Panther\n", url)
+    assert "**Easy Two** (US): 30 of 200 points, 4 BP" in again
+    assert "Not allowed: the US Army 1944/45 has no 'Panther'" in again

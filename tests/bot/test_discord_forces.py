@@ -1,0 +1,83 @@
+"""/force through the real command tree: build, check, save, copy, export and import."""
+
+import pytest
+
+from tests.bot.discord_harness import ANN, OTTO, close_bot, form, messages, open_bot, reply
+
+
+@pytest.fixture
+async def discord_(tmp_path, monkeypatch):
+    bot, discord = await open_bot(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", monkeypatch)
+    yield discord
+    await close_bot(bot)
+
+
+async def build(discord):
+    await discord.slash(
+        "force new", user=OTTO, channel="1", nation="german", name="KG Meyer", points=300, date="1944-12"
+    )
+    await discord.slash("force add", user=OTTO, channel="1", force="KG Meyer", unit="Infantry Detachment")
+    await discord.slash("force add", user=OTTO, channel="1", force="KG Meyer", unit="panther", label="Lion")
+    return reply(
+        await discord.slash(
+            "force upgrade",
+            user=OTTO,
+            channel="1",
+            force="kg meyer",
+            unit="Infantry Detachment 1",
+            iaw=True,
+            transport="251 Halftrack",
+            command=True,
+        )
+    )
+
+
+async def test_a_force_is_built_privately_with_points_break_points_and_problems(discord_):
+    text, private = await build(discord_)
+    assert private and text.splitlines()[0] == "**KG Meyer** (German, 1944-12): 139 of 300 points, 17 BP"
+    assert (
+        "- Infantry Detachment 1: Infantry Detachment [command, IAW, in a 251 Halftrack], 39 pts, 4 BP"
+        in text
+    )
+    assert "- Lion: Panther, 100 pts, 13 BP" in text
+    assert await discord_.autocomplete("force add", "force", "meyer", user=OTTO, channel="1") == ["KG Meyer"]
+    assert await discord_.autocomplete("force add", "force", "meyer", user=ANN, channel="1") == []
+
+
+async def test_refusals_say_which_rule_and_change_nothing(discord_):
+    await build(discord_)
+    text, private = reply(
+        await discord_.slash("force upgrade", user=OTTO, channel="1", force="KG Meyer", unit="Lion", iaw=True)
+    )
+    assert private and text == "Lion is a Panther; only infantry detachments may carry an IAW"
+    await discord_.slash("force add", user=OTTO, channel="1", force="KG Meyer", unit="Tiger I")
+    await discord_.slash("force add", user=OTTO, channel="1", force="KG Meyer", unit="Tiger II")
+    text, _ = reply(await discord_.slash("force show", user=OTTO, channel="1", force="KG Meyer"))
+    assert "Not yet legal:" in text and "Points (p. 18): the force costs" in text
+
+
+async def test_export_import_and_copy(discord_):
+    await build(discord_)
+    exported, _ = reply(await discord_.slash("force export", user=OTTO, channel="1", force="KG Meyer"))
+    text = exported.strip("`\n")
+    opened = form(await discord_.slash("force import", user=ANN, channel="1"))
+    sent = await discord_.submit(opened, {"Paste": text}, user=ANN, channel="1")
+    assert messages(sent)[0].startswith("**KG Meyer** (German, 1944-12): 139 of 300 points")
+    again, _ = reply(await discord_.slash("force export", user=ANN, channel="1", force="KG Meyer"))
+    assert again == exported
+    copied, _ = reply(
+        await discord_.slash("force copy", user=ANN, channel="1", force="KG Meyer", name="KG Two")
+    )
+    assert copied.startswith("**KG Two**")
+    listed, _ = reply(await discord_.slash("force list", user=ANN, channel="1"))
+    assert listed.splitlines() == [
+        "**KG Meyer** (German): 139/300 points, 2 units, legal",
+        "**KG Two** (German): 139/300 points, 2 units, legal",
+    ]
+    clash, _ = reply(
+        await discord_.slash("force copy", user=ANN, channel="1", force="KG Two", name="kg meyer")
+    )
+    assert clash == "You already have a force called kg meyer: pick another name, or delete it"
+    await discord_.slash("force delete", user=ANN, channel="1", force="KG Two")
+    gone, _ = reply(await discord_.slash("force show", user=ANN, channel="1", force="KG Two"))
+    assert gone == "You have no force called 'KG Two': see /force list"
