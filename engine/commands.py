@@ -51,17 +51,14 @@ class Fire(_Action):
     flamethrower: bool = False  # a tank with both a gun and a flamethrower fires the flame
 
 
-
 class Embark(_Action):
     kind: Literal["embark"] = "embark"
     transport: str
 
 
-
 class Disembark(_Action):
     kind: Literal["disembark"] = "disembark"
     to: Point
-
 
 
 class LaySmoke(_Action):
@@ -70,7 +67,6 @@ class LaySmoke(_Action):
     kind: Literal["smoke"] = "smoke"
     from_bearing: float | None = None
     supporter: str | None = None  # a friendly unit able to fire anti-tank rounds over 12"
-
 
 
 Action = Annotated[Move | Fire | Embark | Disembark | LaySmoke, Field(discriminator="kind")]
@@ -110,9 +106,7 @@ class PlatoonOrder(_Frozen):
     members: tuple[PlatoonMember, ...]
 
 
-Order = Annotated[
-    UnitOrder | FallBackOrder | MoraleTestOrder | PlatoonOrder, Field(discriminator="kind")
-]
+Order = Annotated[UnitOrder | FallBackOrder | MoraleTestOrder | PlatoonOrder, Field(discriminator="kind")]
 
 
 # --- commands ----------------------------------------------------------------------------
@@ -128,6 +122,23 @@ class JoinSide(_Frozen):
 
 class StartGame(_Frozen):
     kind: Literal["start_game"] = "start_game"
+
+
+class Deploy(_Frozen):
+    """Set one unit up on the table before the game starts (pp. 28-31)."""
+
+    kind: Literal["deploy"] = "deploy"
+    side: str
+    unit: str
+    at: Point
+    facing: float = 90.0
+
+
+class FinishDeployment(_Frozen):
+    """A side has set up all it wants; the rest wait in reserve (pp. 26-29)."""
+
+    kind: Literal["finish_deployment"] = "finish_deployment"
+    side: str
 
 
 class CallReserves(_Frozen):
@@ -193,6 +204,8 @@ class Concede(_Frozen):
 Command = Annotated[
     JoinSide
     | StartGame
+    | Deploy
+    | FinishDeployment
     | CallReserves
     | ChooseInitiative
     | Declare

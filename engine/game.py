@@ -29,9 +29,11 @@ from engine.commands import (
     Concede,
     Declare,
     DeclineReaction,
+    Deploy,
     Disembark,
     Embark,
     FallBackOrder,
+    FinishDeployment,
     Fire,
     JoinSide,
     LaySmoke,
@@ -45,6 +47,7 @@ from engine.commands import (
     StartGame,
     UnitOrder,
 )
+from engine.deployment import finish_deployment, place_unit
 from engine.dice import DiceSource, ScriptedDice
 from engine.errors import IllegalCommand
 from engine.events import Event, EventLog
@@ -148,9 +151,34 @@ def _join_side(state: GameState, command: JoinSide, log: EventLog) -> None:
     log.emit("join", f"{command.player} joins {command.side}", side=command.side)
 
 
+def _deploy(state: GameState, command: Deploy, log: EventLog) -> None:
+    if state.phase is not Phase.SETUP:
+        raise IllegalCommand("The game has already started")
+    unit = state.units.get(command.unit)
+    if unit is None or unit.side != command.side:
+        raise IllegalCommand(f"{command.side} has no unit {command.unit!r}")
+    log.emit(
+        "deploy",
+        place_unit(state, command.side, command.unit, command.at, command.facing),
+        command.unit,
+        side=command.side,
+    )
+
+
+def _finish_deployment(state: GameState, command: FinishDeployment, log: EventLog) -> None:
+    if state.phase is not Phase.SETUP or command.side not in state.sides:
+        raise IllegalCommand("Nothing to finish setting up")
+    log.emit("deploy", finish_deployment(state, command.side), side=command.side)
+
+
 def _start_game(state: GameState, command: StartGame, log: EventLog) -> None:
     if state.phase is not Phase.SETUP:
         raise IllegalCommand("The game has already started")
+    if state.deployment is not None:
+        waiting = [side for side, plan in state.deployment.sides.items() if not plan.done]
+        if waiting:
+            raise IllegalCommand(f"{' and '.join(waiting)} must finish setting up first (/deploy)")
+        state.deployment = None
     if len(state.sides) != 2:
         raise IllegalCommand("A game needs exactly two sides")
     for side in state.sides:
@@ -990,6 +1018,8 @@ def _resume(state: GameState, log: EventLog) -> None:
 HANDLERS: dict[type, Callable[[GameState, object, EventLog], None]] = {
     JoinSide: _join_side,
     StartGame: _start_game,
+    Deploy: _deploy,
+    FinishDeployment: _finish_deployment,
     CallReserves: _call_reserves,
     ChooseInitiative: _choose_initiative,
     Declare: _declare,

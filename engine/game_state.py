@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from engine.commands import Move, Order, UnitOrder
+from engine.deployment_plan import DeploymentPlan
 from engine.state import Objective, Phase, Point, Side, TableSize, TerrainFeature, Unit
 
 Who = Literal["active", "reactor"]
@@ -100,6 +101,7 @@ class GameState(BaseModel):
     initiative_winner: str | None = None
     reserve_calls_due: list[str] = Field(default_factory=list)  # sides yet to call reserves this turn
     scenario: str | None = None  # the book scenario's id (engine/data/scenarios.yaml)
+    deployment: DeploymentPlan | None = None  # setting up for the scenario, before the game starts
     attacker: str | None = None  # the attacking side, in Capture and Breakthrough
     attacker_starts: bool = False  # the attacker has the initiative in the first turn (pp. 30-31)
     objectives_left_bare: bool = False  # Capture: no defender near an objective at the last turn's end

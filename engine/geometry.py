@@ -20,7 +20,7 @@ from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry.base import BaseGeometry
 
 from engine.profiles import UnitClass
-from engine.state import CoverKind, Point, TerrainFeature, Unit
+from engine.state import CoverKind, Point, TableSize, TerrainFeature, Unit
 
 FOOTPRINT: dict[UnitClass, tuple[float, float]] = {
     UnitClass.INFANTRY: (2.0, 2.0),
@@ -456,3 +456,9 @@ def within_features(path: Sequence[Point], features: Iterable[TerrainFeature]) -
     if area.covers(line):
         return True
     return area.buffer(ROAD_TOLERANCE).covers(line)
+
+
+def edge_gap(point: Point, table: TableSize, edge: str) -> float:
+    """How far a point is from one table edge ("near" is y = 0, "left" is x = 0)."""
+    gaps = {"near": point.y, "far": table.depth - point.y, "left": point.x, "right": table.width - point.x}
+    return gaps[edge]

@@ -88,13 +88,6 @@ def unit_of_side(state: GameState, side: str, unit_id: str, *, entering: bool = 
 ON_THE_EDGE = 0.5  # inches
 
 
-def edge_gap(point: Point, table, edge: str) -> float:
-    """How far a point is from one table edge."""
-    return {"near": point.y, "far": table.depth - point.y, "left": point.x, "right": table.width - point.x}[
-        edge
-    ]
-
-
 def entering_order(state: GameState, unit: Unit, order: UnitOrder) -> tuple[Unit, tuple[Action, ...]]:
     """A reserve unit comes on (p. 26) with a move only, no shot: its first point is where it
     enters, on its side's edge. Returns the unit placed there and what is left to check."""
@@ -104,7 +97,7 @@ def entering_order(state: GameState, unit: Unit, order: UnitOrder) -> tuple[Unit
     edge = state.sides[unit.side].entry_edge
     entry = move.path[0]
     _on_table(state, entry)
-    if edge_gap(entry, state.table, edge) > ON_THE_EDGE:
+    if geometry.edge_gap(entry, state.table, edge) > ON_THE_EDGE:
         raise IllegalCommand(
             f"{unit.name} must come on at {unit.side}'s {edge} table edge; {entry} is not on it"
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from engine.deployment import plan_deployment
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
 from engine.rules.victory import force_break_point
@@ -56,5 +57,8 @@ def set_up_scenario(
             unit.moved_this_turn = moved
             if scenario.command_unit_in_reserve and unit.is_command:
                 unit.in_reserve = True
-        side.reserves_at_start = sum(1 for u in units if u.in_reserve)
+    game.deployment = plan_deployment(game, scenario, roles)
+    for plan in game.deployment.sides.values():
+        for unit_id in plan.waiting:
+            game.units[unit_id].in_reserve = True  # off the table until set up
     return game

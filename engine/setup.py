@@ -80,6 +80,7 @@ def new_game(
             players=list((players or {}).get(name, [])),
             break_point=force_break_point(total, break_fraction),
             reserves_at_start=sum(1 for u in unit_map.values() if u.side == name and u.in_reserve),
+            entry_edge="near" if name == sorted(sides)[0] else "far",
         )
     return GameState(
         table=table or TableSize(),

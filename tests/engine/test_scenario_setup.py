@@ -2,14 +2,14 @@
 
 import pytest
 
-from engine.commands import StartGame
+from engine.commands import Deploy, FinishDeployment, StartGame
 from engine.dice import d6
 from engine.errors import IllegalCommand
 from engine.scenario_setup import set_up_scenario
 from engine.scenarios import find_scenario
 from engine.setup import make_unit
 from engine.state import Phase
-from tests.engine.helpers import game, play, text
+from tests.engine.helpers import P, game, play, text
 
 
 def forces():
@@ -21,6 +21,15 @@ def forces():
     )
 
 
+def deployed(state, *placements):
+    """Set units up in turn, then say the side is done."""
+    for side, unit, at in placements:
+        state, _ = play(state, Deploy(side=side, unit=unit, at=P(*at)))
+    if state.deployment.sides[side].waiting:
+        state, _ = play(state, FinishDeployment(side=side))
+    return state
+
+
 def test_capture_roles_break_points_length_and_the_attacker_starts_p30():
     state = set_up_scenario(forces(), find_scenario("capture"), {"allies": "defender", "axis": "attacker"})
     assert (state.sides["allies"].break_point, state.sides["axis"].break_point) == (
@@ -30,6 +39,9 @@ def test_capture_roles_break_points_length_and_the_attacker_starts_p30():
     assert (state.last_turn, state.random_length, state.attacker) == (7, True, "axis")
     assert state.sides["allies"].extra_token_dice and not state.sides["axis"].extra_token_dice
     assert all(u.moved_this_turn for u in state.units.values())
+    state = deployed(state, ("allies", "cmd", (10, 40)), ("allies", "sherman", (20, 40)))
+    state = deployed(state, ("axis", "x", (10, 70)))  # 2/3 of two units: one on the table (p. 30)
+    assert state.units["panther"].in_reserve
     state, events = play(state, StartGame(), d6(1), d6(2), d6(5), d6(6))
     assert "allies rolls for extra tokens: 1, 2, 5, 6: +2" in text(events)
     assert state.phase is Phase.ACTIVE and state.active_side == "axis"
@@ -39,7 +51,9 @@ def test_capture_roles_break_points_length_and_the_attacker_starts_p30():
 def test_escalating_engagement_starts_the_command_unit_in_reserve_p29():
     state = set_up_scenario(forces(), find_scenario("escalating"), {"allies": "first", "axis": "second"})
     assert state.units["cmd"].in_reserve and state.units["x"].in_reserve
-    assert (state.sides["allies"].reserves_at_start, state.sides["allies"].reserves_from_turn) == (1, 2)
+    assert state.deployment.sides["allies"].waiting == ["sherman"]
+    state, _ = play(state, FinishDeployment(side="allies"))
+    assert (state.sides["allies"].reserves_at_start, state.sides["allies"].reserves_from_turn) == (2, 2)
     assert state.sides["allies"].reserves_half_first and state.last_turn is None
 
 

@@ -1,0 +1,128 @@
+"""Deploying for a scenario (Iron Cross 2015, pp. 28-31): where each side may set up, in what
+order, how many units start on the table, and how far apart.
+
+Each side's area is measured from a table edge: "within 12" of your own edge", "within one
+normal move of your start line", or "at least 24" from the attacker's start line". Units not
+yet set up wait off the table; when a side says it has finished, the rest go into reserve
+(if the scenario has reserves).
+"""
+
+from __future__ import annotations
+
+from engine import geometry
+from engine.deployment_plan import MEETING_AREA_DEPTH, DeploymentPlan, Edge, SidePlan, Zone
+from engine.errors import IllegalCommand
+from engine.game_state import GameState
+from engine.profiles import Special
+from engine.rules.scenario import breakthrough_spacing, units_on_table_at_start
+from engine.scenarios import Scenario
+from engine.state import Point, Unit
+
+
+def _counted(unit: Unit) -> bool:
+    """Units count by number, transports aside (pp. 28-30)."""
+    return not unit.profile.has(Special.TRANSPORT)
+
+
+def plan_deployment(state: GameState, scenario: Scenario, roles: dict[str, str]) -> DeploymentPlan:
+    """Each side's area and share of the table under the scenario (pp. 28-31)."""
+    by_role = {role: side for side, role in roles.items()}
+    attacker = by_role.get("attacker")
+    plans = {}
+    for side, role in roles.items():
+        own: Edge = state.sides[side].entry_edge
+        units = [u for u in state.units_of(side) if not u.destroyed]
+        share = scenario.on_table_at_start[role]
+        limit = units_on_table_at_start(sum(1 for u in units if _counted(u)), share)
+        spacing = 0.0
+        if scenario.id == "meeting":
+            zone = Zone(edge=own, furthest=MEETING_AREA_DEPTH)
+        elif role == "defender" and attacker is not None:
+            start_line: Edge = state.sides[attacker].entry_edge
+            nearest = scenario.defender_distance_from_start_line or 0.0
+            if scenario.id == "breakthrough":
+                third = (state.table.depth if start_line in ("near", "far") else state.table.width) / 3
+                nearest = max(nearest, third)
+                spacing = breakthrough_spacing(state.table.is_small)
+            zone = Zone(edge=start_line, nearest=nearest)
+        else:
+            zone = Zone(edge=own, within_one_move=True)
+        plans[side] = SidePlan(
+            zone=zone,
+            waiting=[u.id for u in units if not u.in_reserve],
+            on_table_limit=limit,
+            spacing=spacing,
+            may_hold_back=scenario.reserves_from_turn is not None,
+        )
+    order = "alternating" if scenario.deployment == "alternating" else "defender_first"
+    first = by_role.get("defender") or by_role.get("first") or sorted(roles)[0]
+    return DeploymentPlan(sides=plans, order=order, first=first)
+
+
+def whose_turn(plan: DeploymentPlan) -> str | None:
+    """The side to place the next unit: turn about, or the defender until it is done."""
+    open_sides = [side for side, p in plan.sides.items() if not p.done]
+    if not open_sides:
+        return None
+    if plan.order == "defender_first":
+        return plan.first if plan.first in open_sides else open_sides[0]
+    if len(open_sides) == 1:
+        return open_sides[0]
+    if plan.last is None:
+        return plan.first
+    return next(side for side in open_sides if side != plan.last)
+
+
+def place_unit(state: GameState, side: str, unit_id: str, at: Point, facing: float) -> str:
+    """Set one unit up; refuses anything the scenario does not allow. Returns what happened."""
+    plan = _plan(state)
+    turn = whose_turn(plan)
+    if turn != side:
+        raise IllegalCommand(f"It is {turn}'s turn to set up a unit" if turn else "Deployment is over")
+    mine = plan.sides[side]
+    if unit_id not in mine.waiting:
+        raise IllegalCommand(f"{state.units[unit_id].name} is not waiting to be set up")
+    unit = state.units[unit_id]
+    on_table = [u for u in state.units_of(side) if u.on_table and u.id not in mine.waiting]
+    if _counted(unit) and sum(1 for u in on_table if _counted(u)) >= mine.on_table_limit:
+        raise IllegalCommand(f"{side} may start with at most {mine.on_table_limit} units on the table")
+    if not (0 <= at.x <= state.table.width and 0 <= at.y <= state.table.depth):
+        raise IllegalCommand(f"{at} is off the table")
+    problem = mine.zone.problem(unit, at, state)
+    if problem:
+        raise IllegalCommand(problem)
+    placed = unit.model_copy(update={"position": at, "facing": facing})
+    for other in on_table:
+        gap = geometry.distance(placed, other)
+        if gap < mine.spacing:
+            raise IllegalCommand(f'{unit.name} must be {mine.spacing:g}" from {other.name} ({gap:.1f}" here)')
+    unit.position, unit.facing, unit.in_reserve = at, facing, False
+    mine.waiting.remove(unit_id)
+    plan.placed += 1
+    plan.last = side
+    if not mine.waiting:
+        mine.done = True
+    return f"{side} sets up {unit.name} at {at}"
+
+
+def finish_deployment(state: GameState, side: str) -> str:
+    """A side is done setting up; its remaining units wait in reserve (pp. 26-29)."""
+    plan = _plan(state)
+    mine = plan.sides[side]
+    if mine.done:
+        raise IllegalCommand(f"{side} has already finished setting up")
+    if mine.waiting and not mine.may_hold_back:
+        names = ", ".join(state.units[u].name for u in mine.waiting)
+        raise IllegalCommand(f"This scenario has no reserves: {side} must set up every unit ({names})")
+    for unit_id in mine.waiting:
+        state.units[unit_id].in_reserve = True
+    held = len(mine.waiting)
+    mine.waiting, mine.done = [], True
+    state.sides[side].reserves_at_start = sum(1 for u in state.units_of(side) if u.in_reserve)
+    return f"{side} has finished setting up" + (f"; {held} unit(s) wait in reserve" if held else "")
+
+
+def _plan(state: GameState) -> DeploymentPlan:
+    if state.deployment is None:
+        raise IllegalCommand("This game has no deployment to make")
+    return state.deployment

@@ -1,0 +1,59 @@
+"""The deployment plan a scenario gives a game (pp. 28-31): each side's area, its waiting units,
+how many may start on the table and how far apart. :mod:`engine.deployment` applies it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+from pydantic import BaseModel, Field
+
+from engine import geometry
+from engine.rules.movement import movement_allowance
+from engine.state import Point, Unit
+
+if TYPE_CHECKING:
+    from engine.game_state import GameState
+
+Edge = Literal["near", "far", "left", "right"]
+# The book leaves Meeting Engagement's areas to the players (p. 28); we offer each side the
+# 12" along its own edge.
+MEETING_AREA_DEPTH = 12.0
+
+
+class Zone(BaseModel):
+    """Where a side may set up, measured from one table edge."""
+
+    edge: Edge
+    nearest: float = 0.0  # inches from the edge
+    furthest: float | None = None  # None: up to the far edge
+    within_one_move: bool = False  # no further from the edge than the unit's normal move
+
+    def problem(self, unit: Unit, at: Point, state: GameState) -> str | None:
+        gap = geometry.edge_gap(at, state.table, self.edge)
+        limit = self.furthest
+        if self.within_one_move:
+            limit = movement_allowance(unit.profile, rapid=False, road=False)
+        if gap < self.nearest:
+            edge = f"the {self.edge} edge ({gap:.1f}\")"
+            return f'{unit.name} must set up at least {self.nearest:g}" from {edge}'
+        if limit is not None and gap > limit:
+            return f'{unit.name} must set up within {limit:g}" of the {self.edge} edge ({gap:.1f}")'
+        return None
+
+
+class SidePlan(BaseModel):
+    zone: Zone
+    waiting: list[str]  # units not yet set up, by id
+    on_table_limit: int
+    spacing: float = 0.0  # the least distance between two of its units (Breakthrough defender)
+    may_hold_back: bool = True  # units not set up go into reserve; otherwise all must be set up
+    done: bool = False
+
+
+class DeploymentPlan(BaseModel):
+    sides: dict[str, SidePlan]
+    order: Literal["alternating", "defender_first"]
+    first: str  # who places first (alternating) or the defender
+    placed: int = 0
+    last: str | None = None  # the side that placed the last unit
+    log: list[str] = Field(default_factory=list)
