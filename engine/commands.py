@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine.state import Point
+from engine.state import Point, Unit
 
 
 class _Frozen(BaseModel):
@@ -113,11 +113,14 @@ Order = Annotated[UnitOrder | FallBackOrder | MoraleTestOrder | PlatoonOrder, Fi
 
 
 class JoinSide(_Frozen):
-    """A player takes a place on a side (several players may share one)."""
+    """A player takes a place on a side (several players may share one), in a scenario game
+    bringing the side's force: its nation and its units, not yet on the table."""
 
     kind: Literal["join_side"] = "join_side"
     side: str
     player: str
+    nation: str | None = None
+    units: tuple[Unit, ...] = ()
 
 
 class StartGame(_Frozen):

@@ -98,6 +98,8 @@ from engine.rules.scenario import (
 )
 from engine.rules.victory import break_point_test, turn_outcome
 from engine.scenario_play import breakthrough_result, capture_result
+from engine.scenario_setup import apply_scenario
+from engine.scenarios import find_scenario
 from engine.state import Phase, Point, Unit
 
 
@@ -147,8 +149,39 @@ def _join_side(state: GameState, command: JoinSide, log: EventLog) -> None:
     for name, side in state.sides.items():
         if command.player in side.players:
             raise IllegalCommand(f"You are already playing {name}")
+    if command.units:
+        _bring_force(state, command, log)
+    elif state.planned_scenario is not None:
+        raise IllegalCommand("This is a scenario game: join with your force (/game join side: force:)")
     state.sides[command.side].players.append(command.player)
     log.emit("join", f"{command.player} joins {command.side}", side=command.side)
+    planned = state.planned_scenario
+    if planned is not None and all(state.units_of(name) for name in state.sides):
+        scenario = find_scenario(planned.id)
+        apply_scenario(state, scenario, planned.roles, attacker_choice=planned.attacker_choice)
+        state.planned_scenario = None
+        log.emit(
+            "scenario", f"Both forces are here: {scenario.title} (p. {scenario.page}). Set up with /deploy"
+        )
+
+
+def _bring_force(state: GameState, command: JoinSide, log: EventLog) -> None:
+    """A side's force arrives for a scenario game, off the table until it is set up."""
+    if state.planned_scenario is None or state.phase is not Phase.SETUP:
+        raise IllegalCommand("Forces are brought to a scenario game before it is set up")
+    if state.units_of(command.side):
+        raise IllegalCommand(f"{command.side} already has its force")
+    if any(unit.side != command.side or unit.id in state.units for unit in command.units):
+        raise IllegalCommand("Those units do not fit this side")
+    state.sides[command.side].nation = command.nation or state.sides[command.side].nation
+    for unit in command.units:
+        state.units[unit.id] = unit.model_copy(update={"in_reserve": True})
+    total = sum(u.profile.points for u in command.units)
+    log.emit(
+        "force",
+        f"{command.side} brings {len(command.units)} units ({total} points before upgrades)",
+        side=command.side,
+    )
 
 
 def _deploy(state: GameState, command: Deploy, log: EventLog) -> None:

@@ -79,6 +79,14 @@ class Pending(BaseModel):
         return order if isinstance(order, UnitOrder) else None
 
 
+class PlannedScenario(BaseModel):
+    """A book scenario chosen at /game new, set up once both sides have brought their forces."""
+
+    id: str
+    roles: dict[str, str]  # side -> its role in the briefing
+    attacker_choice: Literal["aggressive_command", "preliminary_bombardment"] | None = None
+
+
 class GameResult(BaseModel):
     winner: str | None  # None: a draw
     reason: str
@@ -102,6 +110,7 @@ class GameState(BaseModel):
     reserve_calls_due: list[str] = Field(default_factory=list)  # sides yet to call reserves this turn
     scenario: str | None = None  # the book scenario's id (engine/data/scenarios.yaml)
     deployment: DeploymentPlan | None = None  # setting up for the scenario, before the game starts
+    planned_scenario: PlannedScenario | None = None  # waiting for the sides' forces
     attacker: str | None = None  # the attacking side, in Capture and Breakthrough
     attacker_starts: bool = False  # the attacker has the initiative in the first turn (pp. 30-31)
     objectives_left_bare: bool = False  # Capture: no defender near an objective at the last turn's end

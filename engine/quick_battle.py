@@ -8,8 +8,11 @@ from typing import Any
 
 import yaml
 
-from engine.game_state import GameState
+from engine.errors import IllegalCommand
+from engine.game_state import GameState, PlannedScenario
 from engine.profiles import DATA_DIR
+from engine.scenario_setup import AttackerChoice, check_attacker_choice
+from engine.scenarios import find_scenario
 from engine.setup import make_unit, new_game
 from engine.state import Objective, Point, TableSize, TerrainFeature, Unit
 
@@ -63,19 +66,56 @@ def _deploy(force_name: str, side: str, table: TableSize) -> list[Unit]:
     return units
 
 
-def quick_battle(table: str = "village", allies: str = "us") -> GameState:
-    """A quick battle: ``allies`` (us, british or soviet) against the German force on ``table``."""
-    raw = _data()
-    if table not in raw["tables"]:
-        raise ValueError(f"no table {table!r}: choose from {', '.join(raw['tables'])}")
-    if allies not in allied_forces():
-        raise ValueError(f"no allied force {allies!r}: choose from {', '.join(allied_forces())}")
-    layout = raw["tables"][table]
+def _table(name: str) -> tuple[TableSize, list[TerrainFeature], dict[str, Any]]:
+    tables = _data()["tables"]
+    if name not in tables:
+        raise IllegalCommand(f"There is no table {name!r}: choose {', '.join(tables)}")
+    layout = tables[name]
     size = TableSize(width=layout["width"], depth=layout["depth"])
     terrain = [
         TerrainFeature.model_validate({**f, "outline": [_point(p) for p in f["outline"]]})
         for f in layout["terrain"]
     ]
+    return size, terrain, layout
+
+
+def scenario_battle(
+    scenario_id: str,
+    table: str = "village",
+    attacker: str | None = None,
+    attacker_choice: AttackerChoice | None = None,
+) -> GameState:
+    """A book scenario on a built-in table, waiting for the two sides' forces (pp. 28-31). In
+    Capture and Breakthrough ``attacker`` names the attacking side; elsewhere the allies play
+    the first role and the axis the second."""
+    scenario = find_scenario(scenario_id)
+    sides = ("allies", "axis")
+    if scenario.has_attacker:
+        if attacker not in sides:
+            raise IllegalCommand(f"{scenario.title} needs an attacker: allies or axis")
+        roles = {attacker: "attacker", next(s for s in sides if s != attacker): "defender"}
+    else:
+        roles = dict(zip(sides, scenario.roles, strict=True))
+    check_attacker_choice(scenario, attacker_choice)
+    size, terrain, layout = _table(table)
+    places = layout.get("scenario_objectives", {}).get(scenario.id, [])
+    state = new_game(
+        {side: "" for side in sides},
+        [],
+        terrain=terrain,
+        table=size,
+        objectives=[Objective(id=o["id"], position=_point(o["position"])) for o in places],
+    )
+    state.planned_scenario = PlannedScenario(id=scenario.id, roles=roles, attacker_choice=attacker_choice)
+    return state
+
+
+def quick_battle(table: str = "village", allies: str = "us") -> GameState:
+    """A quick battle: ``allies`` (us, british or soviet) against the German force on ``table``."""
+    raw = _data()
+    if allies not in allied_forces():
+        raise IllegalCommand(f"There is no allied force {allies!r}: choose {', '.join(allied_forces())}")
+    size, terrain, layout = _table(table)
     objectives = [Objective(id=o["id"], position=_point(o["position"])) for o in layout["objectives"]]
     forces = {"allies": allies, "axis": "german"}
     return new_game(

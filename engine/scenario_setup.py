@@ -21,10 +21,16 @@ def set_up_scenario(
     *,
     attacker_choice: AttackerChoice | None = None,
 ) -> GameState:
-    """The game (in its setup phase) with the scenario's rules in force. ``roles`` gives each
-    side its role in the briefing (first/second, or attacker/defender)."""
-    if sorted(roles.values()) != sorted(scenario.roles) or set(roles) != set(state.sides):
-        raise IllegalCommand(f"{scenario.title} needs one side as each of: {', '.join(scenario.roles)}")
+    """A copy of the game (in its setup phase) with the scenario's rules in force. ``roles``
+    gives each side its role in the briefing (first/second, or attacker/defender)."""
+    game = state.model_copy(deep=True)
+    apply_scenario(game, scenario, roles, attacker_choice=attacker_choice)
+    return game
+
+
+def check_attacker_choice(scenario: Scenario, attacker_choice: AttackerChoice | None) -> None:
+    """Breakthrough's attacker picks aggressive command or a preliminary bombardment (p. 31);
+    no other scenario has the choice."""
     wants_choice = "aggressive_command_or_preliminary_bombardment" in scenario.special_rules
     if wants_choice != (attacker_choice is not None):
         raise IllegalCommand(
@@ -32,7 +38,19 @@ def set_up_scenario(
             if wants_choice
             else f"{scenario.title} has no aggressive command or preliminary bombardment"
         )
-    game = state.model_copy(deep=True)
+
+
+def apply_scenario(
+    game: GameState,
+    scenario: Scenario,
+    roles: dict[str, str],
+    *,
+    attacker_choice: AttackerChoice | None = None,
+) -> None:
+    """Put the scenario's rules in force on the game itself (see :func:`set_up_scenario`)."""
+    if sorted(roles.values()) != sorted(scenario.roles) or set(roles) != set(game.sides):
+        raise IllegalCommand(f"{scenario.title} needs one side as each of: {', '.join(scenario.roles)}")
+    check_attacker_choice(scenario, attacker_choice)
     by_role = {role: side for side, role in roles.items()}
     game.scenario = scenario.id
     game.attacker = by_role.get("attacker")
@@ -55,10 +73,8 @@ def set_up_scenario(
         moved = scenario.counts_as_moved == "all" or role == "attacker"
         for unit in units:
             unit.moved_this_turn = moved
-            if scenario.command_unit_in_reserve and unit.is_command:
-                unit.in_reserve = True
+            unit.in_reserve = scenario.command_unit_in_reserve and unit.is_command
     game.deployment = plan_deployment(game, scenario, roles)
     for plan in game.deployment.sides.values():
         for unit_id in plan.waiting:
             game.units[unit_id].in_reserve = True  # off the table until set up
-    return game

@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 
 from bot.discord_adapter.common import battlefield_file, games, side_of, summary
-from bot.services.game_service import GameError, setup_text
+from bot.services.game_service import setup_text
 from engine.commands import Concede, JoinSide, StartGame
 from engine.quick_battle import allied_forces, quick_battle, quick_forces, quick_tables
 
@@ -34,10 +34,7 @@ class GameCommands(app_commands.Group):
         forces: str = "us",
         reaction_seconds: app_commands.Range[int, 15, 172800] = 120,
     ) -> None:
-        try:
-            battle = quick_battle(table, forces)
-        except ValueError as problem:
-            raise GameError(str(problem).capitalize()) from None
+        battle = quick_battle(table, forces)
         channel, user = str(interaction.channel_id), str(interaction.user.id)
         outcome = await games(interaction).new_game(channel, battle, reaction_seconds, user)
         await interaction.response.send_message(

@@ -57,7 +57,7 @@ async def test_game_new_options_choose_the_table_and_the_allied_force(discord_bo
     state = (await bot.games.store.load("1")).state
     assert state.table.width == 48 and state.sides["allies"].nation == "british"
     text, private = reply(await discord.slash("game new", user=ANN, channel="2", table="moon"))
-    assert private and "No table 'moon': choose from village, crossroads" in text
+    assert private and "There is no table 'moon': choose village, crossroads" in text
     assert (await bot.games.store.load("2")) is None
 
 

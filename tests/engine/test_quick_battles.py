@@ -6,6 +6,7 @@ import itertools
 import pytest
 from shapely.geometry import box
 
+from engine.errors import IllegalCommand
 from engine.geometry import features_under, footprint
 from engine.profiles import load_orbat
 from engine.quick_battle import allied_forces, quick_battle, quick_tables
@@ -68,10 +69,10 @@ def test_the_crossroads_table_scales_the_forces_to_its_four_foot_width():
 @pytest.mark.parametrize(
     ("table", "allies", "message"),
     [
-        ("moon", "us", "no table 'moon': choose from village, crossroads"),
-        ("village", "german", "no allied force 'german': choose from us, british, soviet"),
+        ("moon", "us", "There is no table 'moon': choose village, crossroads"),
+        ("village", "german", "There is no allied force 'german': choose us, british, soviet"),
     ],
 )
 def test_an_unknown_table_or_force_is_refused_with_the_choices(table, allies, message):
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(IllegalCommand, match=message):
         quick_battle(table, allies)

@@ -2,9 +2,11 @@
 
 import pytest
 
-from engine.commands import Deploy, FinishDeployment, StartGame
+from engine.commands import Deploy, FinishDeployment, JoinSide, StartGame
 from engine.dice import d6
 from engine.errors import IllegalCommand
+from engine.forces import add_unit, choose_command, force_units, new_force
+from engine.quick_battle import scenario_battle
 from engine.scenario_setup import set_up_scenario
 from engine.scenarios import find_scenario
 from engine.setup import make_unit
@@ -84,3 +86,41 @@ def test_scenario_setups_refuse_what_the_briefing_does_not_allow():
             {"allies": "first", "axis": "second"},
             attacker_choice="aggressive_command",
         )
+
+
+def a_force(nation, name, *profiles):
+    force = new_force(nation, name, 1000)
+    for profile in profiles:
+        force = add_unit(force, profile)
+    return choose_command(force, force.units[0].label)
+
+
+def test_a_scenario_game_waits_for_both_forces_then_sets_up_p30():
+    state = scenario_battle("capture", "village", attacker="axis")
+    assert [o.id for o in state.objectives] == ["crossroads", "church"]
+    us = a_force("us", "Easy", "Infantry Detachment", "Infantry Detachment", "Sherman 75mm")
+    german = a_force("german", "KG", "Infantry Detachment", "Panther", "Panther")
+    with pytest.raises(IllegalCommand, match="join with your force"):
+        play(state, JoinSide(side="allies", player="ann"))
+    state, events = play(
+        state, JoinSide(side="allies", player="ann", nation="us", units=tuple(force_units(us, "allies")))
+    )
+    assert "allies brings 3 units" in text(events) and state.deployment is None
+    state, events = play(
+        state, JoinSide(side="axis", player="otto", nation="german", units=tuple(force_units(german, "axis")))
+    )
+    assert "Both forces are here: Capture (p. 30). Set up with /deploy" in text(events)
+    assert state.sides["axis"].nation == "german" and state.attacker == "axis"
+    assert state.deployment.sides["axis"].on_table_limit == 2
+    assert all(u.in_reserve for u in state.units.values())
+
+
+def test_scenario_battles_refuse_a_missing_attacker_or_choice():
+    with pytest.raises(IllegalCommand, match="Capture needs an attacker: allies or axis"):
+        scenario_battle("capture")
+    with pytest.raises(IllegalCommand, match="the attacker chooses"):
+        scenario_battle("breakthrough", attacker="allies")
+    assert scenario_battle("meeting", "crossroads").planned_scenario.roles == {
+        "allies": "first",
+        "axis": "second",
+    }
