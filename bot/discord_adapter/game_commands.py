@@ -8,20 +8,26 @@ import discord
 from discord import app_commands
 
 from bot.discord_adapter.common import battlefield_file, games, side_of, summary
-from bot.services.game_service import setup_text
+from bot.discord_adapter.force_commands import force_service, own_forces, where
+from bot.services.game_service import scenario_text, setup_text
 from engine.commands import Concede, JoinSide, StartGame
-from engine.quick_battle import allied_forces, quick_battle, quick_forces, quick_tables
+from engine.quick_battle import allied_forces, quick_battle, quick_forces, quick_tables, scenario_battle
 
 
 class GameCommands(app_commands.Group):
     def __init__(self) -> None:
         super().__init__(name="game", description="Set up and follow this channel's Iron Cross game")
 
-    @app_commands.command(name="new", description="Set up a quick battle in this channel")
+    @app_commands.command(
+        name="new", description="Set up a quick battle, or a book scenario, in this channel"
+    )
     @app_commands.describe(
         table="The battlefield (default: village, 6' x 4')",
-        forces="The allied force facing the German one (default: us)",
+        forces="Quick battle: the allied force facing the German one (default: us)",
         reaction_seconds="How long the other side has to react (15 s to 48 h, default 120)",
+        scenario="A scenario of the book, played with the forces the players bring (/force)",
+        attacker="Capture and Breakthrough: the attacking side",
+        attacker_choice="Breakthrough: the attacker's aggressive command or preliminary bombardment",
     )
     @app_commands.choices(
         table=[app_commands.Choice(name=title[:100], value=name) for name, title in quick_tables().items()],
@@ -33,23 +39,43 @@ class GameCommands(app_commands.Group):
         table: str = "village",
         forces: str = "us",
         reaction_seconds: app_commands.Range[int, 15, 172800] = 120,
+        scenario: Literal["quick", "meeting", "escalating", "capture", "breakthrough"] = "quick",
+        attacker: Literal["allies", "axis"] | None = None,
+        attacker_choice: Literal["aggressive_command", "preliminary_bombardment"] | None = None,
     ) -> None:
-        battle = quick_battle(table, forces)
         channel, user = str(interaction.channel_id), str(interaction.user.id)
+        if scenario == "quick":
+            battle = quick_battle(table, forces)
+            text = (
+                setup_text(table, forces, reaction_seconds)
+                + "\nTake a side with `/game join`, then `/game start`."
+            )
+        else:
+            battle = scenario_battle(scenario, table, attacker, attacker_choice)
+            text = scenario_text(battle, table, reaction_seconds)
         outcome = await games(interaction).new_game(channel, battle, reaction_seconds, user)
-        await interaction.response.send_message(
-            setup_text(table, forces, reaction_seconds)
-            + "\nTake a side with `/game join`, then `/game start`.\n"
-            + summary(outcome.state)
-        )
+        await interaction.response.send_message(text + "\n" + summary(outcome.state))
 
     @app_commands.command(name="join", description="Take a side in this channel's game")
-    async def join(self, interaction: discord.Interaction, side: Literal["allies", "axis"]) -> None:
-        user = str(interaction.user.id)
-        outcome = await games(interaction).act(
-            str(interaction.channel_id), user, JoinSide(side=side, player=user)
+    @app_commands.describe(force="In a scenario game, the force you bring (one of your /force list)")
+    @app_commands.autocomplete(force=own_forces)
+    async def join(
+        self, interaction: discord.Interaction, side: Literal["allies", "axis"], force: str | None = None
+    ) -> None:
+        channel, user = str(interaction.channel_id), str(interaction.user.id)
+        command = JoinSide(side=side, player=user)
+        planned = (await games(interaction).game(channel)).planned_scenario
+        if planned is not None and force:
+            role = planned.roles[side]
+            defending = role == "defender" if role in ("attacker", "defender") else None
+            command = await force_service(interaction).joining(
+                *where(interaction), side, force, defending=defending
+            )
+        outcome = await games(interaction).act(channel, user, command)
+        text = "\n".join(e.text for e in outcome.events)
+        await interaction.response.send_message(
+            f"<@{user}> joins **{side}**.\n{text}\n" + summary(outcome.state)
         )
-        await interaction.response.send_message(f"<@{user}> joins **{side}**.\n" + summary(outcome.state))
 
     @app_commands.command(name="start", description="Roll for the initiative and begin")
     async def start(self, interaction: discord.Interaction) -> None:

@@ -17,7 +17,9 @@ from engine.commands import (
     Command,
     Declare,
     DeclineReaction,
+    Deploy,
     FallBackOrder,
+    FinishDeployment,
     MoraleTestOrder,
     Order,
     PassInitiative,
@@ -27,6 +29,8 @@ from engine.commands import (
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
 from engine.state import Phase
+
+FACING_FROM_EDGE = {"near": 90.0, "far": 270.0, "left": 0.0, "right": 180.0}  # toward the table
 
 
 async def play(interaction: discord.Interaction, build) -> None:
@@ -202,4 +206,45 @@ async def reserves(interaction: discord.Interaction, units: str = "") -> None:
     await play(interaction, lambda state, side: reserve_call(state, side, units))
 
 
-PLAY_COMMANDS = (initiative, act, cmt, fallback, pass_initiative, react, noreact, choose, reserves)
+async def waiting_units(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete: the user's units still waiting to be set up."""
+    try:
+        state = await games(interaction).game(str(interaction.channel_id))
+        side = side_of(state, str(interaction.user.id))
+    except GameError:
+        return []
+    plan = state.deployment.sides.get(side) if state.deployment else None
+    wanted = current.casefold()
+    names = [state.units[u].name for u in (plan.waiting if plan else [])]
+    return [app_commands.Choice(name=n[:100], value=n[:100]) for n in names if wanted in n.casefold()][:25]
+
+
+@app_commands.command(
+    name="deploy", description="Set a unit up before a scenario game starts, or say you are done"
+)
+@app_commands.describe(
+    unit="A unit of yours still waiting",
+    at=f"Where ({POSITION})",
+    facing="Degrees: 90 faces the far edge, 270 the near one (default: toward the enemy's edge)",
+    done="You have set up all you want; the rest wait in reserve",
+)
+@app_commands.autocomplete(unit=waiting_units)
+async def deploy(
+    interaction: discord.Interaction,
+    unit: str | None = None,
+    at: str | None = None,
+    facing: app_commands.Range[float, 0, 360] | None = None,
+    done: bool = False,
+) -> None:
+    def build(state: GameState, side: str) -> Command:
+        if done:
+            return FinishDeployment(side=side)
+        if not unit or not at:
+            raise IllegalCommand("Name the unit and where it goes (unit: at:), or say done:true")
+        face = facing if facing is not None else FACING_FROM_EDGE[state.sides[side].entry_edge]
+        return Deploy(side=side, unit=find_unit(state, unit, side), at=parse_point(at), facing=face)
+
+    await play(interaction, build)
+
+
+PLAY_COMMANDS = (initiative, act, cmt, fallback, pass_initiative, react, noreact, choose, reserves, deploy)

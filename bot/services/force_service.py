@@ -11,6 +11,7 @@ from sqlmodel import select
 from bot.services.game_service import GameError
 from bot.storage.store import GameStore
 from bot.storage.tables import ForceRow, utcnow
+from engine.commands import JoinSide
 from engine.errors import IllegalCommand
 from engine.forces import (
     NATION_NAMES,
@@ -19,6 +20,7 @@ from engine.forces import (
     force_break_points,
     force_points,
     force_problems,
+    force_units,
     import_force,
     new_force,
     unit_points,
@@ -87,6 +89,18 @@ class ForceService:
         async with self.store.sessions() as session:
             row = await self._row(session, guild_id, owner_id, name)
         return Force.model_validate_json(row.force)
+
+    async def joining(
+        self, guild_id: str, owner_id: str, side: str, name: str, *, defending: bool | None
+    ) -> JoinSide:
+        """The command that brings a saved, legal force to a scenario game on ``side``."""
+        force = await self.force(guild_id, owner_id, name)
+        problems = force_problems(force, defending=defending)
+        if not force.units or problems:
+            reasons = "\n".join(f"- {p}" for p in problems) or "- it has no units"
+            raise GameError(f"{force.name} is not ready to fight:\n{reasons}")
+        units = tuple(force_units(force, side))
+        return JoinSide(side=side, player=owner_id, nation=force.nation, units=units)
 
     async def show(self, guild_id: str, owner_id: str, name: str) -> str:
         return describe_force(await self.force(guild_id, owner_id, name))

@@ -19,6 +19,7 @@ from engine.game import apply
 from engine.game_state import GameState
 from engine.quick_battle import quick_battle, quick_forces, quick_tables
 from engine.runtime import Clock, ReactionTimers, SystemClock, WindowKey
+from engine.scenarios import find_scenario
 from engine.state import Phase
 
 log = logging.getLogger(__name__)
@@ -185,6 +186,25 @@ def setup_text(table: str, forces: str, reaction_seconds: int) -> str:
         f"A quick battle on the {quick_tables()[table]}.\n"
         f"**allies**: {quick_forces()[forces]}\n**axis**: {quick_forces()['german']}\n"
         f"Reaction windows stay open {duration_text(reaction_seconds)}."
+    )
+
+
+def scenario_text(state: GameState, table: str, reaction_seconds: int) -> str:
+    """What a new scenario game is, who plays which part, and what to do next."""
+    planned = state.planned_scenario
+    assert planned is not None
+    scenario = find_scenario(planned.id)
+    roles = ", ".join(f"**{side}** {role}" for side, role in planned.roles.items())
+    choice = (
+        f" The attacker has chosen {planned.attacker_choice.replace('_', ' ')}."
+        if planned.attacker_choice
+        else ""
+    )
+    return (
+        f"**{scenario.title}** (p. {scenario.page}) on the {quick_tables()[table]}: {scenario.summary}\n"
+        f"{roles}.{choice} Reaction windows stay open {duration_text(reaction_seconds)}.\n"
+        "Each side joins with its force (`/game join side: force:`), then sets up with `/deploy`, "
+        "then `/game start`."
     )
 
 

@@ -81,3 +81,49 @@ async def test_export_import_and_copy(discord_):
     await discord_.slash("force delete", user=ANN, channel="1", force="KG Two")
     gone, _ = reply(await discord_.slash("force show", user=ANN, channel="1", force="KG Two"))
     assert gone == "You have no force called 'KG Two': see /force list"
+
+
+async def make_force(discord, user, nation, name, *units):
+    await discord.slash("force new", user=user, channel="1", nation=nation, name=name, points=500)
+    for unit in units:
+        await discord.slash("force add", user=user, channel="1", force=name, unit=unit)
+    await discord.slash(
+        "force upgrade", user=user, channel="1", force=name, unit="Infantry Detachment 1", command=True
+    )
+
+
+async def test_a_meeting_engagement_with_the_players_forces_is_set_up_by_slash_command(discord_):
+    await make_force(
+        discord_, ANN, "us", "Easy", "Infantry Detachment", "Infantry Detachment", "Sherman 75mm"
+    )
+    await make_force(discord_, OTTO, "german", "KG", "Infantry Detachment", "Infantry Detachment", "Panther")
+    text, _ = reply(
+        await discord_.slash("game new", user=ANN, channel="4", scenario="meeting", table="crossroads")
+    )
+    assert text.startswith("**Meeting Engagement** (p. 28) on the Crossroads")
+    text, private = reply(await discord_.slash("game join", user=ANN, channel="4", side="allies"))
+    assert private and text == "This is a scenario game: join with your force (/game join side: force:)"
+    text, _ = reply(await discord_.slash("game join", user=ANN, channel="4", side="allies", force="Easy"))
+    assert "allies brings 3 units" in text
+    text, _ = reply(await discord_.slash("game join", user=OTTO, channel="4", side="axis", force="KG"))
+    assert "Both forces are here: Meeting Engagement (p. 28)" in text
+    assert await discord_.autocomplete("deploy", "unit", "sher", user=ANN, channel="4") == ["Sherman 75mm 1"]
+    text, private = reply(
+        await discord_.slash("deploy", user=OTTO, channel="4", unit="Panther 1", at="10,40")
+    )
+    assert private and text == "It is allies's turn to set up a unit"
+    text, _ = reply(await discord_.slash("deploy", user=ANN, channel="4", unit="Sherman 75mm 1", at="10,30"))
+    assert 'must set up within 12" of the near edge' in text
+    for user, unit, at in (
+        (ANN, "Sherman 75mm 1", "10,8"),
+        (OTTO, "Panther 1", "10,40"),
+        (ANN, "Infantry Detachment 1", "20,6"),
+        (OTTO, "Infantry Detachment 1", "20,42"),
+    ):
+        text, _ = reply(await discord_.slash("deploy", user=user, channel="4", unit=unit, at=at))
+        assert "sets up" in text, text
+    await discord_.slash("deploy", user=ANN, channel="4", done=True)
+    text, _ = reply(await discord_.slash("deploy", user=OTTO, channel="4", done=True))
+    assert "axis has finished setting up; 1 unit(s) wait in reserve" in text
+    text, _ = reply(await discord_.slash("game start", user=OTTO, channel="4"))
+    assert "Turn 1: allies draws" in text
