@@ -18,10 +18,18 @@ from typing import TextIO
 
 from bot.services.dice_service import DiceService
 from bot.services.force_service import ForceService
-from bot.services.game_service import GameError, GameService, Outcome, setup_text
+from bot.services.game_service import GameError, GameService, Outcome, scenario_text, setup_text
 from bot.services.rules_service import RulesService
 from bot.storage.store import GameStore
-from bot.text_orders import OrderWords, find_unit, parse_path, parse_point, reserve_call, unit_order
+from bot.text_orders import (
+    FACING_FROM_EDGE,
+    OrderWords,
+    find_unit,
+    parse_path,
+    parse_point,
+    reserve_call,
+    unit_order,
+)
 from engine.commands import (
     ChooseInitiative,
     ChooseTarget,
@@ -29,7 +37,9 @@ from engine.commands import (
     Concede,
     Declare,
     DeclineReaction,
+    Deploy,
     FallBackOrder,
+    FinishDeployment,
     JoinSide,
     MoraleTestOrder,
     Order,
@@ -62,7 +72,7 @@ from engine.odds import (
     shot_odds,
     table_shot,
 )
-from engine.quick_battle import quick_battle
+from engine.quick_battle import quick_battle, scenario_battle
 from engine.rolls.charts import describe_chart, find_chart, load_charts
 from engine.state import Phase
 from renderer import render
@@ -72,6 +82,9 @@ log = logging.getLogger(__name__)
 HELP = """\
 The same commands as in Discord, typed as text (options as name:value, quote values with spaces):
   /game new [table:village|crossroads] [forces:us|british|soviet] [reaction_seconds:N]
+  /game new scenario:meeting|escalating|capture|breakthrough [attacker:allies|axis]
+       [attacker_choice:aggressive_command|preliminary_bombardment]   a book scenario; then
+  /game join side:allies force:NAME   /deploy unit:UNIT at:X,Y [facing:N]   /deploy done
   /game join side:allies|axis    /game start    /game status    /game log    /game map
   /game concede                  (the /game prefix may be left out: /start, /status ...)
   /initiative start|pass         the initiative winner chooses
@@ -252,6 +265,7 @@ class ConsoleTable:
             "react": lambda: self.reaction(side, line),
             "noreact": lambda: DeclineReaction(side=side, window=self.window()),
             "choose": lambda: self.choice(side, line),
+            "deploy": lambda: self.deployment(side, line),
             "reserves": lambda: reserve_call(
                 self.state, side, line.options.get("units", " ".join(line.words))
             ),
@@ -259,6 +273,17 @@ class ConsoleTable:
         if verb not in simple:
             raise IllegalCommand(f"Unknown command /{verb}: see /help")
         return simple[verb]()
+
+    def deployment(self, side: str, line: Line) -> Command:
+        """``/deploy unit:UNIT at:X,Y [facing:DEGREES]`` or ``/deploy done``."""
+        if line.flag("done"):
+            return FinishDeployment(side=side)
+        if "at" not in line.options or not line.named_unit():
+            raise IllegalCommand("Try /deploy unit:UNIT at:X,Y [facing:DEGREES], or /deploy done")
+        facing = line.options.get("facing")
+        face = float(facing) if facing else FACING_FROM_EDGE[self.state.sides[side].entry_edge]
+        unit = find_unit(self.state, line.unit("/deploy unit:UNIT at:X,Y"), side)
+        return Deploy(side=side, unit=unit, at=parse_point(line.options["at"]), facing=face)
 
     def initiative(self, side: str, line: Line) -> ChooseInitiative:
         choice = (line.options.get("choice") or (line.words or [""])[0]).casefold()
@@ -351,7 +376,9 @@ class ConsoleTable:
             if line.verb in views:
                 answer = views[line.verb]()
                 return answer if isinstance(answer, str) else await answer
-            outcome = await self.service.act(self.CHANNEL, line.player, self.parse(line))
+            joining = line.verb == "join" and "force" in line.options
+            command = await self.joining(line) if joining else self.parse(line)
+            outcome = await self.service.act(self.CHANNEL, line.player, command)
         except (IllegalCommand, GameError, ValueError) as problem:
             return f"Not allowed: {problem}"
         except Exception:
@@ -460,11 +487,27 @@ class ConsoleTable:
         seconds = line.options.get("reaction_seconds", "120")
         if not seconds.isdigit():
             raise IllegalCommand(f"reaction_seconds is a whole number of seconds, not {seconds!r}")
-        outcome = await self.service.new_game(
-            self.CHANNEL, quick_battle(table, forces), int(seconds), line.player
-        )
+        scenario = line.options.get("scenario", "quick")
+        if scenario == "quick":
+            battle = quick_battle(table, forces)
+            text = setup_text(table, forces, int(seconds)) + "\n/start to roll for the initiative"
+        else:
+            battle = scenario_battle(
+                scenario, table, line.options.get("attacker"), line.options.get("attacker_choice")
+            )
+            text = scenario_text(battle, table, int(seconds))
+        outcome = await self.service.new_game(self.CHANNEL, battle, int(seconds), line.player)
         self.state, self.log = outcome.state, []
-        return setup_text(table, forces, int(seconds)) + "\n/start to roll for the initiative"
+        return text
+
+    async def joining(self, line: Line) -> Command:
+        """``/game join side:SIDE force:NAME`` brings a saved force to a scenario game."""
+        side, planned = line.options.get("side", ""), self.state.planned_scenario
+        if planned is None or side not in planned.roles:
+            raise IllegalCommand("Bring a force to a scenario game, on side allies or axis")
+        return await self.forces.joining(
+            "console", line.player, side, line.options["force"], planned.roles[side]
+        )
 
     async def save_map(self, line: Line) -> str:
         """The battlefield as the player's side sees it, to ``pictures/map-<side>.png``."""

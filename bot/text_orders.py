@@ -20,6 +20,7 @@ from engine.game_state import GameState
 from engine.state import Point
 
 GRID = 6.0
+FACING_FROM_EDGE = {"near": 90.0, "far": 270.0, "left": 0.0, "right": 180.0}  # facing into the table
 _TOWARD = re.compile(r"^(\d+(?:\.\d+)?)\s*(?:\"|in)?\s+toward\s+(.+)$", re.IGNORECASE)
 _SQUARE = re.compile(r"^([A-Za-z])(\d{1,2})(?:\+(-?\d+(?:\.\d+)?),(-?\d+(?:\.\d+)?))?$")
 

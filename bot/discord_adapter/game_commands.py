@@ -66,10 +66,8 @@ class GameCommands(app_commands.Group):
         command = JoinSide(side=side, player=user)
         planned = (await games(interaction).game(channel)).planned_scenario
         if planned is not None and force:
-            role = planned.roles[side]
-            defending = role == "defender" if role in ("attacker", "defender") else None
             command = await force_service(interaction).joining(
-                *where(interaction), side, force, defending=defending
+                *where(interaction), side, force, planned.roles[side]
             )
         outcome = await games(interaction).act(channel, user, command)
         text = "\n".join(e.text for e in outcome.events)

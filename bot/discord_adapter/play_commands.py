@@ -10,7 +10,15 @@ from discord import app_commands
 from bot.discord_adapter.common import games, side_of
 from bot.discord_adapter.reaction_buttons import show_result
 from bot.services.game_service import GameError
-from bot.text_orders import OrderWords, find_unit, parse_path, parse_point, reserve_call, unit_order
+from bot.text_orders import (
+    FACING_FROM_EDGE,
+    OrderWords,
+    find_unit,
+    parse_path,
+    parse_point,
+    reserve_call,
+    unit_order,
+)
 from engine.commands import (
     ChooseInitiative,
     ChooseTarget,
@@ -29,8 +37,6 @@ from engine.commands import (
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
 from engine.state import Phase
-
-FACING_FROM_EDGE = {"near": 90.0, "far": 270.0, "left": 0.0, "right": 180.0}  # toward the table
 
 
 async def play(interaction: discord.Interaction, build) -> None:

@@ -90,11 +90,11 @@ class ForceService:
             row = await self._row(session, guild_id, owner_id, name)
         return Force.model_validate_json(row.force)
 
-    async def joining(
-        self, guild_id: str, owner_id: str, side: str, name: str, *, defending: bool | None
-    ) -> JoinSide:
-        """The command that brings a saved, legal force to a scenario game on ``side``."""
+    async def joining(self, guild_id: str, owner_id: str, side: str, name: str, role: str) -> JoinSide:
+        """The command that brings a saved force to a scenario game on ``side``, in its ``role``
+        (attacker or defender decides whether it may field a sniper); refused unless legal."""
         force = await self.force(guild_id, owner_id, name)
+        defending = role == "defender" if role in ("attacker", "defender") else None
         problems = force_problems(force, defending=defending)
         if not force.units or problems:
             reasons = "\n".join(f"- {p}" for p in problems) or "- it has no units"

@@ -85,3 +85,29 @@ async def test_forces_are_built_and_exported_at_the_console(tmp_path):
     again = await run(f"/force import {tmp_path / 'easy.txt'}\n/force add force:Easy unit:Panther\n", url)
     assert "**Easy Two** (US): 30 of 200 points, 4 BP" in again
     assert "Not allowed: the US Army 1944/45 has no 'Panther'" in again
+
+
+async def test_a_scenario_game_is_set_up_at_the_console(tmp_path):
+    url = f"sqlite+aiosqlite:///{tmp_path / 'console.db'}"
+    lines = [
+        "as ann /force new nation:us name:Easy points:300",
+        'as ann /force add force:Easy unit:"Infantry Detachment"',
+        'as ann /force upgrade force:Easy unit:"Infantry Detachment 1" command',
+        "as otto /force new nation:german name:KG points:300",
+        'as otto /force add force:KG unit:"Infantry Detachment"',
+        'as otto /force add force:KG unit:"Infantry Detachment"',
+        'as otto /force upgrade force:KG unit:"Infantry Detachment 1" command',
+        "/game new scenario:capture attacker:axis table:crossroads",
+        "as ann /game join side:allies force:Easy",
+        "as otto /game join side:axis force:KG",
+        'as ann /deploy unit:"Infantry Detachment 1" at:24,20',
+        'as otto /deploy unit:"Infantry Detachment 1" at:24,44',
+        "as otto /deploy done",
+        "as otto /game start",
+    ]
+    out = await run("\n".join(lines) + "\n", url)
+    assert "**Capture** (p. 30) on the Crossroads" in out
+    assert "Both forces are here: Capture (p. 30). Set up with /deploy" in out
+    assert "allies sets up Infantry Detachment 1 at (24, 20)" in out
+    assert "axis attacks and starts as the active player" in out
+    assert "Not allowed" not in out
