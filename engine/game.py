@@ -101,6 +101,7 @@ from engine.scenario_play import breakthrough_result, capture_result
 from engine.scenario_setup import apply_scenario
 from engine.scenarios import find_scenario
 from engine.state import Phase, Point, Unit
+from engine.summary import game_summary
 
 
 def apply(state: GameState, command: Command, dice: DiceSource) -> tuple[GameState, list[Event]]:
@@ -472,6 +473,7 @@ def _finish(state: GameState, log: EventLog, winner: str | None, reason: str) ->
     state.pending = None
     state.result = GameResult(winner=winner, reason=reason)
     log.emit("game_over", f"Game over: {winner + ' wins' if winner else 'draw'} ({reason})")
+    log.emit("summary", game_summary(state))
 
 
 def _concede(state: GameState, command: Concede, log: EventLog) -> None:

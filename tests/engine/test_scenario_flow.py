@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine.commands import ChooseInitiative, Move, PassInitiative, StartGame
+from engine.commands import ChooseInitiative, Concede, Move, PassInitiative, StartGame
 from engine.dice import d6, d10
 from engine.setup import make_unit
 from engine.state import CoverKind, Going, Objective, Phase, Point, TableSize
@@ -132,3 +132,16 @@ def test_breakthrough_a_third_of_the_attackers_bp_in_the_far_third_wins_p31(at, 
     state, _ = end_turn(started(state, "allies"), d6(1), d6(1))
     assert state.result.winner == winner
     assert "of 8 BP in the far third" in state.result.reason
+
+
+def test_the_game_ends_with_a_summary_of_losses_break_points_and_objectives():
+    state = objective_game()
+    state.units["gren"].destroyed = True
+    state.objectives[0] = state.objectives[0].model_copy(update={"held_by": "allies"})
+    state, events = play(state, Concede(side="axis"))
+    assert [e.kind for e in events] == ["game_over", "summary"]
+    assert events[-1].text == (
+        "After 1 turn:\n"
+        "allies: lost 0 units, 0 BP of a break point of 2, holds church\n"
+        "axis: lost 1 unit (Infantry Detachment), 4 BP of a break point of 2"
+    )
