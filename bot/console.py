@@ -18,7 +18,14 @@ from typing import TextIO
 
 from bot.services.dice_service import DiceService
 from bot.services.force_service import ForceService
-from bot.services.game_service import GameError, GameService, Outcome, scenario_text, setup_text
+from bot.services.game_service import (
+    GameError,
+    GameService,
+    Outcome,
+    finished_games_text,
+    scenario_text,
+    setup_text,
+)
 from bot.services.rules_service import RulesService
 from bot.storage.store import GameStore
 from bot.text_orders import (
@@ -86,7 +93,7 @@ The same commands as in Discord, typed as text (options as name:value, quote val
        [attacker_choice:aggressive_command|preliminary_bombardment]   a book scenario; then
   /game join side:allies force:NAME   /deploy unit:UNIT at:X,Y [facing:N]   /deploy done
   /game join side:allies|axis    /game start    /game status    /game log    /game map
-  /game concede                  (the /game prefix may be left out: /start, /status ...)
+  /game concede   /game history [number:N]   (the /game prefix may be left out: /start ...)
   /initiative start|pass         the initiative winner chooses
   /act unit:UNIT [move:X,Y[;X,Y]] [fire:TARGET] [first:fire] [rapid] [road] [reverse]
        [smoke] [embark:TRANSPORT] [disembark:X,Y]        (or /act UNIT move:... fire:...)
@@ -372,6 +379,11 @@ class ConsoleTable:
                 "rule": lambda: self.rules.lookup(self.CHANNEL, _after_verb(text, "rule")),
                 "rules": lambda: self.library(line),
                 "force": lambda: self.force(line),
+                "history": lambda: finished_games_text(
+                    self.service.store,
+                    self.CHANNEL,
+                    int(line.options["number"]) if "number" in line.options else None,
+                ),
             }
             if line.verb in views:
                 answer = views[line.verb]()

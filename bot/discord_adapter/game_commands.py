@@ -7,9 +7,9 @@ from typing import Literal
 import discord
 from discord import app_commands
 
-from bot.discord_adapter.common import battlefield_file, games, side_of, summary
+from bot.discord_adapter.common import battlefield_file, games, send_long, side_of, summary
 from bot.discord_adapter.force_commands import force_service, own_forces, where
-from bot.services.game_service import scenario_text, setup_text
+from bot.services.game_service import finished_games_text, scenario_text, setup_text
 from engine.commands import Concede, JoinSide, StartGame
 from engine.quick_battle import allied_forces, quick_battle, quick_forces, quick_tables, scenario_battle
 
@@ -94,6 +94,12 @@ class GameCommands(app_commands.Group):
         lines = [event.text for _, events in history for event in events][-25:]
         text = "\n".join(lines) or "Nothing has happened yet"
         await interaction.response.send_message(text[-1990:], ephemeral=True)
+
+    @app_commands.command(name="history", description="This channel's finished games, and their logs")
+    @app_commands.describe(number="Show this game's whole log (1 is the latest)")
+    async def history(self, interaction: discord.Interaction, number: int | None = None) -> None:
+        text = await finished_games_text(games(interaction).store, str(interaction.channel_id), number)
+        await send_long(interaction, text, ephemeral=True)
 
     @app_commands.command(name="concede", description="Concede the game for your side")
     async def concede(self, interaction: discord.Interaction) -> None:

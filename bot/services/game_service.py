@@ -189,6 +189,24 @@ def setup_text(table: str, forces: str, reaction_seconds: int) -> str:
     )
 
 
+async def finished_games_text(store: GameStore, channel_id: str, number: int | None = None) -> str:
+    """The channel's finished games (newest is 1), or one game's whole log."""
+    games = await store.archived(channel_id)
+    if not games:
+        return "No finished games in this channel yet"
+    if number is None:
+        return (
+            "\n".join(
+                f"{n}. {g.finished_at:%Y-%m-%d %H:%M} UTC: {g.result}" for n, g in enumerate(games, start=1)
+            )
+            + "\n`/game history number:N` shows one game's log"
+        )
+    if not 1 <= number <= len(games):
+        raise GameError(f"This channel has {len(games)} finished game(s): choose 1 to {len(games)}")
+    game = games[number - 1]
+    return f"**{game.result}**\n{game.log}"
+
+
 def scenario_text(state: GameState, table: str, reaction_seconds: int) -> str:
     """What a new scenario game is, who plays which part, and what to do next."""
     planned = state.planned_scenario

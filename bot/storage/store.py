@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import async_sessionmaker, create_async_engine
 from sqlmodel import select
 
 from bot.storage.migrate import upgrade_to_head
-from bot.storage.tables import CommandRow, GameRow, WindowRow, utcnow
+from bot.storage.tables import ArchivedGameRow, CommandRow, GameRow, WindowRow, utcnow
 from engine.commands import Command
 from engine.events import Event
 from engine.game_state import GameState
@@ -70,6 +70,7 @@ class GameStore:
         """Start a channel's game afresh, replacing a finished one and its log."""
         as_json = state.model_dump_json()
         async with self.sessions() as session, session.begin():
+            await self._archive_finished(session, channel_id)
             for table in (WindowRow, CommandRow, GameRow):
                 await session.execute(delete(table).where(table.channel_id == channel_id))
             session.add(
@@ -81,6 +82,37 @@ class GameStore:
                 )
             )
         return StoredGame(channel_id, 0, state, reaction_seconds)
+
+    async def _archive_finished(self, session, channel_id: str) -> None:
+        """Keep a finished game's result and log before a new game takes the channel."""
+        game = await session.get(GameRow, channel_id)
+        if game is None:
+            return
+        state = GameState.model_validate_json(game.state)
+        if state.result is None:
+            return
+        rows = (
+            await session.execute(
+                select(CommandRow).where(CommandRow.channel_id == channel_id).order_by(CommandRow.seq)
+            )
+        ).scalars()
+        lines = [event.text for row in rows for event in EVENTS.validate_json(row.events)]
+        winner = f"{state.result.winner} won" if state.result.winner else "a draw"
+        session.add(
+            ArchivedGameRow(
+                channel_id=channel_id, result=f"{winner}: {state.result.reason}", log="\n".join(lines)
+            )
+        )
+
+    async def archived(self, channel_id: str) -> list[ArchivedGameRow]:
+        """The channel's finished games, newest first."""
+        async with self.sessions() as session:
+            query = (
+                select(ArchivedGameRow)
+                .where(ArchivedGameRow.channel_id == channel_id)
+                .order_by(ArchivedGameRow.id.desc())
+            )
+            return list((await session.execute(query)).scalars())
 
     async def append(
         self,

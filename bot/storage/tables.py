@@ -105,3 +105,15 @@ class ForceRow(SQLModel, table=True):
     name: str
     force: str  # engine.forces.Force JSON
     updated_at: datetime = Field(default_factory=utcnow)
+
+
+class ArchivedGameRow(SQLModel, table=True):
+    """A finished game's result and whole log, kept when a new game replaces it in the channel."""
+
+    __tablename__ = "archived_games"
+
+    id: int | None = Field(default=None, primary_key=True)
+    channel_id: str = Field(index=True)
+    result: str
+    log: str  # every event's text, one per line
+    finished_at: datetime = Field(default_factory=utcnow)

@@ -136,3 +136,15 @@ async def test_reserves_are_called_by_slash_command(tmp_path, monkeypatch):
     text, _ = reply(await discord.slash("reserves", user=ANN, channel="7", units="Sherman 75mm"))
     assert "available this turn: Sherman 75mm" in text and "allies draws 4 tokens" in text
     await close_bot(bot)
+
+
+async def test_a_finished_game_and_its_log_are_kept_when_a_new_one_starts(table):
+    bot, discord = table
+    await discord.slash("game concede", user=ANN, channel="1")
+    await discord.slash("game new", user=EVE, channel="1")
+    listed, private = reply(await discord.slash("game history", user=EVE, channel="1"))
+    assert private and listed.splitlines()[0].endswith("UTC: axis won: allies conceded")
+    log, _ = reply(await discord.slash("game history", user=EVE, channel="1", number=1))
+    assert log.startswith("**axis won: allies conceded**") and "Game over: axis wins (allies conceded)" in log
+    refused, _ = reply(await discord.slash("game history", user=EVE, channel="1", number=2))
+    assert refused == "This channel has 1 finished game(s): choose 1 to 1"
