@@ -283,6 +283,8 @@ class ConsoleTable:
 
     def deployment(self, side: str, line: Line) -> Command:
         """``/deploy unit:UNIT at:X,Y [facing:DEGREES]`` or ``/deploy done``."""
+        if side not in self.state.sides:
+            raise IllegalCommand("Join a side with your force first: /game join side: force:")
         if line.flag("done"):
             return FinishDeployment(side=side)
         if "at" not in line.options or not line.named_unit():

@@ -121,6 +121,7 @@ class JoinSide(_Frozen):
     player: str
     nation: str | None = None
     units: tuple[Unit, ...] = ()
+    points_limit: int | None = None  # the force's points limit, for the scenario's points rule
 
 
 class StartGame(_Frozen):

@@ -92,9 +92,11 @@ from engine.rules.scenario import (
     aggressive_command_tokens,
     another_turn,
     capture_defender_extra_tokens,
+    infantry_share_problem,
     preliminary_bombardment_markers,
     reserves_available,
     reserves_callable,
+    scenario_points_problem,
 )
 from engine.rules.victory import break_point_test, turn_outcome
 from engine.scenario_play import breakthrough_result, capture_result
@@ -174,6 +176,17 @@ def _bring_force(state: GameState, command: JoinSide, log: EventLog) -> None:
         raise IllegalCommand(f"{command.side} already has its force")
     if any(unit.side != command.side or unit.id in state.units for unit in command.units):
         raise IllegalCommand("Those units do not fit this side")
+    scenario = find_scenario(state.planned_scenario.id)
+    role = state.planned_scenario.roles[command.side]
+    other = state.sides[state.other_side(command.side)]
+    problem = scenario_points_problem(scenario.points, role, command.points_limit, other.points_limit) or (
+        role == "defender"
+        and scenario.defender_infantry_half
+        and infantry_share_problem([u.profile for u in command.units], command.points_limit or 0)
+    )
+    if problem:
+        raise IllegalCommand(f"{scenario.title} (p. {scenario.page}): {problem}")
+    state.sides[command.side].points_limit = command.points_limit
     state.sides[command.side].nation = command.nation or state.sides[command.side].nation
     for unit in command.units:
         state.units[unit.id] = unit.model_copy(update={"in_reserve": True})

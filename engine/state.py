@@ -160,6 +160,7 @@ class Side(BaseModel):
     reserves_from_turn: int | None = None  # the first turn its reserves may be called (p. 26)
     reserves_half_first: bool = False  # only half of them in that first turn (Escalating, p. 29)
     reserves_at_start: int = 0
+    points_limit: int | None = None  # of the force a player brought to a scenario game
 
 
 class Phase(StrEnum):

@@ -100,7 +100,9 @@ class ForceService:
             reasons = "\n".join(f"- {p}" for p in problems) or "- it has no units"
             raise GameError(f"{force.name} is not ready to fight:\n{reasons}")
         units = tuple(force_units(force, side))
-        return JoinSide(side=side, player=owner_id, nation=force.nation, units=units)
+        return JoinSide(
+            side=side, player=owner_id, nation=force.nation, units=units, points_limit=force.points_limit
+        )
 
     async def show(self, guild_id: str, owner_id: str, name: str) -> str:
         return describe_force(await self.force(guild_id, owner_id, name))

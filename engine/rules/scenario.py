@@ -96,6 +96,22 @@ def attacker_points(defender_points: int) -> int:
     return 2 * defender_points
 
 
+def scenario_points_problem(
+    scenario_points: str, role: str, mine: int | None, theirs: int | None
+) -> str | None:
+    """Forces' points (pp. 28-31): equal, or in Capture the attacker twice the defender's.
+    Checked against the other side's force once it is there."""
+    if mine is None or theirs is None:
+        return None
+    if scenario_points == "equal" and mine != theirs:
+        return f"both forces have the same points; this one is {mine} and the other {theirs}"
+    if scenario_points == "attacker_double":
+        attacker, defender = (mine, theirs) if role == "attacker" else (theirs, mine)
+        if attacker != attacker_points(defender):
+            return f"the attacker has twice the defender's points: {attacker} against {defender}"
+    return None
+
+
 def infantry_share_problem(forces: Sequence[UnitProfile], points_limit: int) -> str | None:
     """Breakthrough (p. 31): the defender spends at least half its points on infantry units,
     anti-tank guns, mortars and other support squads included."""

@@ -93,7 +93,7 @@ async def test_a_scenario_game_is_set_up_at_the_console(tmp_path):
         "as ann /force new nation:us name:Easy points:300",
         'as ann /force add force:Easy unit:"Infantry Detachment"',
         'as ann /force upgrade force:Easy unit:"Infantry Detachment 1" command',
-        "as otto /force new nation:german name:KG points:300",
+        "as otto /force new nation:german name:KG points:600",
         'as otto /force add force:KG unit:"Infantry Detachment"',
         'as otto /force add force:KG unit:"Infantry Detachment"',
         'as otto /force upgrade force:KG unit:"Infantry Detachment 1" command',

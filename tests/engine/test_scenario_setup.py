@@ -124,3 +124,38 @@ def test_scenario_battles_refuse_a_missing_attacker_or_choice():
         "allies": "first",
         "axis": "second",
     }
+
+
+def joining(side, force):
+    return JoinSide(
+        side=side,
+        player=side,
+        nation=force.nation,
+        units=tuple(force_units(force, side)),
+        points_limit=force.points_limit,
+    )
+
+
+def test_forces_must_have_the_scenarios_points_p28_p30():
+    us = a_force("us", "Easy", "Infantry Detachment")
+    german = a_force("german", "KG", "Infantry Detachment")
+    state, _ = play(scenario_battle("meeting"), joining("allies", us))
+    smaller = german.model_copy(update={"points_limit": 800})
+    with pytest.raises(IllegalCommand, match="same points; this one is 800 and the other 1000"):
+        play(state, joining("axis", smaller))
+    play(state, joining("axis", german))  # 1000 each: equal
+    capture = scenario_battle("capture", attacker="axis")
+    state, _ = play(capture, joining("allies", us))
+    with pytest.raises(
+        IllegalCommand,
+        match="Capture \\(p. 30\\): the attacker has twice the defender's points: 1000 against 1000",
+    ):
+        play(state, joining("axis", german))
+
+
+def test_breakthrough_defender_spends_half_its_points_on_infantry_p31():
+    armour = a_force("german", "Panzers", "Infantry Detachment", "Panther")
+    state = scenario_battle("breakthrough", attacker="allies", attacker_choice="aggressive_command")
+    armour = armour.model_copy(update={"points_limit": 300})
+    with pytest.raises(IllegalCommand, match="the defender must spend at least half of 300 points"):
+        play(state, joining("axis", armour))
