@@ -334,7 +334,9 @@ class ConsoleTable:
 
     def status(self) -> str:
         s = self.state
-        sides = ", ".join(f"{name} ({side.nation}) {side.tokens} tokens" for name, side in s.sides.items())
+        sides = ", ".join(
+            f"{name} ({side.nation or 'no force yet'}) {side.tokens} tokens" for name, side in s.sides.items()
+        )
         lines = [f"Turn {s.turn}, phase {s.phase.value}; {sides}"]
         if s.active_side:
             lines.append(f"Active: {s.active_side}")

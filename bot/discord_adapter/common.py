@@ -27,8 +27,8 @@ def games(interaction: discord.Interaction) -> GameService:
 def summary(state: GameState) -> str:
     """A short header: turn, phase, sides with nations, players and tokens, who is awaited."""
     sides = "; ".join(
-        f"**{name}** ({side.nation}): {', '.join(f'<@{p}>' for p in side.players) or 'no players yet'}"
-        f", {side.tokens} tokens"
+        f"**{name}** ({side.nation or 'no force yet'}): "
+        f"{', '.join(f'<@{p}>' for p in side.players) or 'no players yet'}, {side.tokens} tokens"
         for name, side in state.sides.items()
     )
     waiting = awaiting(state)
