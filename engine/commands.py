@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from engine.cards import Card
 from engine.state import Point, Unit
 
 
@@ -145,6 +146,23 @@ class FinishDeployment(_Frozen):
     side: str
 
 
+class DealCards(_Frozen):
+    """Shuffle the server's Tactical Advantage deck, set two aside, deal seven each (p. 33)."""
+
+    kind: Literal["deal_cards"] = "deal_cards"
+    deck: tuple[Card, ...]
+
+
+class CardAction(_Frozen):
+    """Exchange a card (once), play one for its cost, put a token on a lasting card in play, or
+    trigger it (p. 33)."""
+
+    kind: Literal["card"] = "card"
+    side: str
+    action: Literal["exchange", "play", "token", "trigger"]
+    card: str
+
+
 class CallReserves(_Frozen):
     """At the start of a turn, the reserves a side calls in, in order of preference (p. 26)."""
 
@@ -211,6 +229,8 @@ Command = Annotated[
     | Deploy
     | FinishDeployment
     | CallReserves
+    | DealCards
+    | CardAction
     | ChooseInitiative
     | Declare
     | React

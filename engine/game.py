@@ -21,12 +21,15 @@ from engine.battlefield import (
     tokens_for_turn,
     visible_enemies,
 )
+from engine.cards import add_token, deal, exchange, play, trigger
 from engine.commands import (
     CallReserves,
+    CardAction,
     ChooseInitiative,
     ChooseTarget,
     Command,
     Concede,
+    DealCards,
     Declare,
     DeclineReaction,
     Deploy,
@@ -196,6 +199,52 @@ def _bring_force(state: GameState, command: JoinSide, log: EventLog) -> None:
         f"{command.side} brings {len(command.units)} units ({total} points before upgrades)",
         side=command.side,
     )
+
+
+def _deal_cards(state: GameState, command: DealCards, log: EventLog) -> None:
+    if state.cards is not None:
+        raise IllegalCommand("The cards have already been dealt in this game")
+    if state.phase is Phase.OVER:
+        raise IllegalCommand("The game is over")
+    state.cards = deal(
+        list(command.deck), sorted(state.sides), lambda sides: log.roll(sides, "shuffling the cards")
+    )
+    log.emit(
+        "cards",
+        f"Tactical Advantage Cards: {len(command.deck)} shuffled, two set aside unseen, seven dealt to each "
+        "side (see your hand with /cards hand)",
+    )
+
+
+def _card_action(state: GameState, command: CardAction, log: EventLog) -> None:
+    """Tactical Advantage Cards (p. 33); a card's effect is for the players to apply."""
+    cards, side = state.cards, state.sides.get(command.side)
+    if cards is None or side is None:
+        raise IllegalCommand("No cards have been dealt in this game: /cards deal")
+    if state.phase is Phase.OVER:
+        raise IllegalCommand("The game is over")
+    if command.action == "exchange":
+        exchange(cards, command.side, command.card)
+        log.emit("cards", f"{command.side} exchanges a card for one from the deck", side=command.side)
+    elif command.action == "play":
+        card = play(cards, command.side, command.card, side.tokens)
+        side.tokens -= card.cost
+        log.emit("cards", f"{command.side} plays {card.describe()}", side=command.side)
+    elif command.action == "token":
+        if side.tokens < 1:
+            raise IllegalCommand(f"{command.side} has no command token to put on a card")
+        held = add_token(cards, command.side, command.card)
+        side.tokens -= 1
+        log.emit(
+            "cards", f"{command.side} puts a token on {held.card.name} ({held.tokens} now)", side=command.side
+        )
+    else:
+        held = trigger(cards, command.side, command.card)
+        log.emit(
+            "cards",
+            f"{command.side} triggers {held.card.name} ({held.tokens} tokens on it)",
+            side=command.side,
+        )
 
 
 def _deploy(state: GameState, command: Deploy, log: EventLog) -> None:
@@ -1069,6 +1118,8 @@ HANDLERS: dict[type, Callable[[GameState, object, EventLog], None]] = {
     Deploy: _deploy,
     FinishDeployment: _finish_deployment,
     CallReserves: _call_reserves,
+    DealCards: _deal_cards,
+    CardAction: _card_action,
     ChooseInitiative: _choose_initiative,
     Declare: _declare,
     React: _react,

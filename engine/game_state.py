@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from engine.cards import Cards
 from engine.commands import Move, Order, UnitOrder
 from engine.deployment_plan import DeploymentPlan
 from engine.state import Objective, Phase, Point, Side, TableSize, TerrainFeature, Unit
@@ -111,6 +112,7 @@ class GameState(BaseModel):
     scenario: str | None = None  # the book scenario's id (engine/data/scenarios.yaml)
     deployment: DeploymentPlan | None = None  # setting up for the scenario, before the game starts
     planned_scenario: PlannedScenario | None = None  # waiting for the sides' forces
+    cards: Cards | None = None  # Tactical Advantage Cards, if the players use them (p. 33)
     attacker: str | None = None  # the attacking side, in Capture and Breakthrough
     attacker_starts: bool = False  # the attacker has the initiative in the first turn (pp. 30-31)
     objectives_left_bare: bool = False  # Capture: no defender near an objective at the last turn's end
