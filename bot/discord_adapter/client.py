@@ -7,12 +7,14 @@ import logging
 import discord
 from discord import app_commands
 
+from bot.discord_adapter.card_commands import CardCommands
 from bot.discord_adapter.dice_commands import ChartCommands, OddsCommands, roll_command
 from bot.discord_adapter.force_commands import ForceCommands
 from bot.discord_adapter.game_commands import GameCommands
 from bot.discord_adapter.play_commands import PLAY_COMMANDS
 from bot.discord_adapter.reaction_buttons import NoReactionButton, ReactButton, retire_buttons
 from bot.discord_adapter.rule_commands import RulesCommands, rule_command
+from bot.services.card_service import CardService
 from bot.services.dice_service import DiceService
 from bot.services.force_service import ForceService
 from bot.services.game_service import GameError, GameService, Outcome
@@ -38,6 +40,7 @@ class IronCrossBot(discord.Client):
         self.dice = dice or DiceService(games.store)
         self.rules = rules or RulesService(games.store)
         self.forces = ForceService(games.store)
+        self.cards = CardService(games.store)
         self.games.on_window_closed = self.announce
         self.sync_commands = sync_commands
         self.tree = app_commands.CommandTree(self)
@@ -51,6 +54,7 @@ class IronCrossBot(discord.Client):
         self.tree.add_command(rule_command)
         self.tree.add_command(RulesCommands())
         self.tree.add_command(ForceCommands())
+        self.tree.add_command(CardCommands())
         self.add_dynamic_items(ReactButton, NoReactionButton)
 
     async def setup_hook(self) -> None:

@@ -117,3 +117,15 @@ class ArchivedGameRow(SQLModel, table=True):
     result: str
     log: str  # every event's text, one per line
     finished_at: datetime = Field(default_factory=utcnow)
+
+
+class CardDeckRow(SQLModel, table=True):
+    """A server's Tactical Advantage deck, as the text its admins wrote."""
+
+    __tablename__ = "card_decks"
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: str = Field(index=True)
+    name: str
+    text: str
+    updated_at: datetime = Field(default_factory=utcnow)

@@ -1,0 +1,107 @@
+"""``/cards``: Tactical Advantage Cards (p. 33). A server's admins write its decks; in a game the
+cards are dealt, and each player sees only their own side's hand."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import discord
+from discord import app_commands
+
+from bot.discord_adapter.common import games, send_long, side_of
+from bot.discord_adapter.play_commands import play
+from bot.discord_adapter.reaction_buttons import show_result
+from bot.discord_adapter.rule_commands import require_admin
+from bot.services.card_service import CardService, hand_text
+from bot.services.game_service import GameError
+from engine.commands import CardAction, DealCards
+
+
+def card_service(interaction: discord.Interaction) -> CardService:
+    return interaction.client.cards  # type: ignore[attr-defined]
+
+
+async def deck_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    names = await card_service(interaction).names(str(interaction.guild_id or "dm"))
+    return [app_commands.Choice(name=n, value=n) for n in names if current.casefold() in n.casefold()][:25]
+
+
+async def own_cards(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The user's hand (or, for token and trigger, its cards in play): only ever their own."""
+    try:
+        state = await games(interaction).game(str(interaction.channel_id))
+        side = side_of(state, str(interaction.user.id))
+    except GameError:
+        return []
+    if state.cards is None:
+        return []
+    in_play = getattr(interaction.namespace, "action", "") in ("token", "trigger")
+    cards = [h.card for h in state.cards.in_play[side]] if in_play else state.cards.hands[side]
+    return [
+        app_commands.Choice(name=c.name[:100], value=c.name[:100])
+        for c in cards
+        if current.casefold() in c.name.casefold()
+    ][:25]
+
+
+class DeckForm(discord.ui.Modal, title="A Tactical Advantage deck"):
+    text = discord.ui.TextInput(
+        label="One card a line: name | cost | when | what it does",
+        style=discord.TextStyle.paragraph,
+        max_length=4000,
+    )
+
+    def __init__(self, name: str) -> None:
+        super().__init__(timeout=None)
+        self.name = name
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        guild = require_admin(interaction)
+        await send_long(
+            interaction,
+            await card_service(interaction).save(guild, self.name, self.text.value),
+            ephemeral=True,
+        )
+
+
+class CardCommands(app_commands.Group):
+    def __init__(self) -> None:
+        super().__init__(name="cards", description="Tactical Advantage Cards")
+
+    @app_commands.command(name="deck", description="Write one of this server's decks (Manage Server)")
+    async def deck(self, interaction: discord.Interaction, name: str) -> None:
+        require_admin(interaction)
+        await interaction.response.send_modal(DeckForm(name))
+
+    @app_commands.command(name="deal", description="Deal a deck in this channel's game: 2 set aside, 7 each")
+    @app_commands.autocomplete(deck=deck_names)
+    async def deal(self, interaction: discord.Interaction, deck: str) -> None:
+        cards = await card_service(interaction).deck(str(interaction.guild_id or "dm"), deck)
+        channel, user = str(interaction.channel_id), str(interaction.user.id)
+        side_of(await games(interaction).game(channel), user)  # only players deal
+        outcome = await games(interaction).act(channel, user, DealCards(deck=tuple(cards)))
+        await show_result(interaction, outcome)
+
+    @app_commands.command(name="hand", description="Your side's cards (only you see them)")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        state = await games(interaction).game(str(interaction.channel_id))
+        side = side_of(state, str(interaction.user.id))
+        if state.cards is None:
+            raise GameError("No cards have been dealt in this game: /cards deal")
+        await send_long(interaction, hand_text(state.cards, side), ephemeral=True)
+
+    @app_commands.command(
+        name="use", description="Exchange, play, put a token on, or trigger one of your cards"
+    )
+    @app_commands.describe(
+        action="exchange (once), play (pays its cost), token (on a lasting card in play), trigger",
+        card="One of your cards",
+    )
+    @app_commands.autocomplete(card=own_cards)
+    async def use(
+        self,
+        interaction: discord.Interaction,
+        action: Literal["exchange", "play", "token", "trigger"],
+        card: str,
+    ) -> None:
+        await play(interaction, lambda state, side: CardAction(side=side, action=action, card=card))
