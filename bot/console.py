@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from bot.services.card_service import CardService, hand_text
 from bot.services.dice_service import DiceService
 from bot.services.force_service import ForceService
 from bot.services.game_service import (
@@ -38,10 +39,12 @@ from bot.text_orders import (
     unit_order,
 )
 from engine.commands import (
+    CardAction,
     ChooseInitiative,
     ChooseTarget,
     Command,
     Concede,
+    DealCards,
     Declare,
     DeclineReaction,
     Deploy,
@@ -117,6 +120,8 @@ The same commands as in Discord, typed as text (options as name:value, quote val
   /force upgrade force:KG unit:"Infantry Detachment 1" [iaw] [transport:"251 Halftrack"] [command]
        [subcommander] | /force copy force:KG name:KG2 | /force export force:KG
   /force import FILE [replace] | /force delete force:KG
+  /cards deck FILE name:NAME | /cards deal deck:NAME | /cards hand | /cards use action:play card:NAME
+       Tactical Advantage Cards; a deck file has one card a line: name | cost | when | what it does
   /units   /help   /quit
 Hot-seat: nobody needs to join; each line acts for the side the game waits for (or its
 unit's side). Players who have joined prefix their lines with their name: as ann /pass
@@ -202,6 +207,7 @@ class ConsoleTable:
         self.dice = DiceService(service.store, service.dice)
         self.rules = RulesService(service.store)
         self.forces = ForceService(service.store)
+        self.decks = CardService(service.store)
         self.state = state
         self.log: list[str] = []
         self.pictures = pictures
@@ -383,6 +389,7 @@ class ConsoleTable:
                 "rule": lambda: self.rules.lookup(self.CHANNEL, _after_verb(text, "rule")),
                 "rules": lambda: self.library(line),
                 "force": lambda: self.force(line),
+                "cards": lambda: self.cards(line),
                 "history": lambda: finished_games_text(
                     self.service.store,
                     self.CHANNEL,
@@ -460,6 +467,40 @@ class ConsoleTable:
         if kind == "remove" and "name" in line.options:
             return await self.rules.remove(self.CHANNEL, line.options["name"])
         raise IllegalCommand("Try /rules sources, /rules import FILE [name:NAME] or /rules remove name:NAME")
+
+    async def cards(self, line: Line) -> str:
+        """``/cards deck FILE name:NAME``, ``/cards deal deck:NAME``, ``/cards hand``,
+        ``/cards use action:play card:NAME``: Tactical Advantage Cards, as in Discord."""
+        kind = line.words[0].casefold() if line.words else "hand"
+        if kind == "deck" and len(line.words) > 1:
+            path = Path(line.words[1]).expanduser()
+            if not path.is_file():
+                raise IllegalCommand(f"There is no file {path}")
+            return await self.decks.save(
+                "console", line.options.get("name", path.stem), path.read_text("utf-8")
+            )
+        side = self.acting_side(line)
+        if kind == "hand":
+            if self.state.cards is None or side not in self.state.cards.hands:
+                raise IllegalCommand("No cards have been dealt to your side: /cards deal deck:NAME")
+            return hand_text(self.state.cards, side)
+        if kind == "deal":
+            command: Command = DealCards(
+                deck=tuple(await self.decks.deck("console", line.options.get("deck", "")))
+            )
+        elif kind == "use":
+            command = CardAction(
+                side=side, action=line.options.get("action", ""), card=line.options.get("card", "")
+            )
+        else:
+            raise IllegalCommand(
+                "Try /cards deck FILE name:NAME, /cards deal deck:NAME, /cards hand, /cards use ..."
+            )
+        outcome = await self.service.act(self.CHANNEL, line.player, command)
+        self.state = outcome.state
+        lines = [event.text for event in outcome.events]
+        self.log.extend(lines)
+        return "\n".join(lines)
 
     async def force(self, line: Line) -> str:
         """``/force <sub> name:value ...``, as in Discord; a force is imported from a file."""

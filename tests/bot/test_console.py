@@ -111,3 +111,22 @@ async def test_a_scenario_game_is_set_up_at_the_console(tmp_path):
     assert "allies sets up Infantry Detachment 1 at (24, 20)" in out
     assert "axis attacks and starts as the active player" in out
     assert "Not allowed" not in out
+
+
+async def test_tactical_advantage_cards_at_the_console(tmp_path):
+    from tests.engine.test_cards import DECK
+
+    (tmp_path / "deck.txt").write_text(DECK)
+    url = f"sqlite+aiosqlite:///{tmp_path / 'console.db'}"
+    lines = [
+        f"/cards deck {tmp_path / 'deck.txt'} name:Generic",
+        "/start",
+        "/initiative first",
+        "/cards deal deck:Generic",
+        "/cards hand",
+        "/cards use action:exchange card:nothing",
+    ]
+    out = await run("\n".join(lines) + "\n", url)
+    assert "Saved the deck **Generic**: 16 cards" in out
+    assert "seven dealt to each side" in out and "**axis's hand** (exchange still yours to use" in out
+    assert "Not allowed: The deck is empty: nothing to exchange for" in out
