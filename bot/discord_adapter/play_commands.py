@@ -54,7 +54,8 @@ async def play(interaction: discord.Interaction, build) -> None:
 
 
 async def _units(interaction: discord.Interaction, current: str, own: bool) -> list[app_commands.Choice[str]]:
-    """Autocomplete (no deferring, at most 25): the user's units, or the enemy's."""
+    """Autocomplete (no deferring, at most 25): the user's units, or the enemy's that are not
+    hidden (a hidden sniper is never offered, so its presence is not given away)."""
     try:
         state = await games(interaction).game(str(interaction.channel_id))
         side = side_of(state, str(interaction.user.id))
@@ -64,7 +65,10 @@ async def _units(interaction: discord.Interaction, current: str, own: bool) -> l
     choices = [
         app_commands.Choice(name=f"{u.name} ({u.profile.name})"[:100], value=u.id)
         for u in state.units.values()
-        if u.on_table and (u.side == side) == own and wanted in (u.id + u.name.casefold())
+        if u.on_table
+        and (u.side == side) == own
+        and (own or not u.hidden)
+        and wanted in (u.id + u.name.casefold())
     ]
     return choices[:25]
 

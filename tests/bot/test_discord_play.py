@@ -148,3 +148,21 @@ async def test_a_finished_game_and_its_log_are_kept_when_a_new_one_starts(table)
     assert log.startswith("**axis won: allies conceded**") and "Game over: axis wins (allies conceded)" in log
     refused, _ = reply(await discord.slash("game history", user=EVE, channel="1", number=2))
     assert refused == "This channel has 1 finished game(s): choose 1 to 1"
+
+
+async def test_a_hidden_enemy_is_never_offered_by_autocomplete(tmp_path, monkeypatch):
+    bot, discord = await open_bot(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", monkeypatch)
+    state = new_game(
+        {"allies": "us", "axis": "german"},
+        [
+            make_unit("us", "Infantry Detachment", "allies", (10, 10), unit_id="gis", command=True),
+            make_unit("us", "Sniper Team", "allies", (30, 30), unit_id="sniper", hidden=True),
+            make_unit("german", "Infantry Detachment", "axis", (10, 60), unit_id="gren", command=True),
+        ],
+    )
+    await bot.games.new_game("8", state)
+    await discord.slash("game join", user=ANN, channel="8", side="allies")
+    await discord.slash("game join", user=OTTO, channel="8", side="axis")
+    assert await discord.autocomplete("act", "fire", "", user=OTTO, channel="8") == ["gis"]
+    assert await discord.autocomplete("act", "unit", "", user=ANN, channel="8") == ["gis", "sniper"]
+    await close_bot(bot)
