@@ -441,7 +441,8 @@ class ConsoleTable:
         if kind == "shot":
             text = describe_shot_odds(shot_odds(setup_shot(read_options(ShotSetup, options))))
         elif kind == "fire":
-            unit, target = (find_unit(self.state, line.options.get(key, "")) for key in ("unit", "target"))
+            unit = find_unit(self.state, line.options.get("unit", ""))
+            target = find_unit(self.state, line.options.get("target", ""), targets=True)
             text = describe_shot_odds(
                 shot_odds(table_shot(self.state, unit, target, moving=line.flag("moving")))
             )

@@ -66,10 +66,13 @@ def parse_move(state: GameState, unit_id: str, text: str) -> tuple[Point, ...]:
     )
 
 
-def find_unit(state: GameState, name: str, side: str | None = None) -> str:
-    """A unit's id from its id or name (any case, spaces or dashes); suggests near misses."""
+def find_unit(state: GameState, name: str, side: str | None = None, *, targets: bool = False) -> str:
+    """A unit's id from its id or name (any case, spaces or dashes); suggests near misses.
+    ``targets`` leaves out hidden units: a name aimed at must not tell that one is there."""
     wanted = name.strip().casefold().replace(" ", "-")
-    units = [u for u in state.units.values() if side is None or u.side == side]
+    units = [
+        u for u in state.units.values() if (side is None or u.side == side) and not (targets and u.hidden)
+    ]
     for unit in units:
         if wanted in (unit.id, unit.name.casefold().replace(" ", "-")):
             return unit.id
@@ -106,7 +109,13 @@ def unit_order(state: GameState, side: str, words: OrderWords) -> UnitOrder:
     if words.move:
         path = parse_move(state, unit_id, words.move)
         actions.append(Move(path=path, rapid=words.rapid, reverse=words.reverse, road=words.road))
-    shot = Fire(target=find_unit(state, words.fire)) if words.fire else LaySmoke() if words.smoke else None
+    shot = (
+        Fire(target=find_unit(state, words.fire, targets=True))
+        if words.fire
+        else LaySmoke()
+        if words.smoke
+        else None
+    )
     if shot:
         actions.insert(len(actions) - 1 if words.first == "fire" and words.move else len(actions), shot)
     if words.embark:

@@ -158,7 +158,9 @@ class OddsCommands(app_commands.Group):
         self, interaction: discord.Interaction, unit: str, target: str, moving: bool = False
     ) -> None:
         state = await games(interaction).game(str(interaction.channel_id))
-        shot = table_shot(state, find_unit(state, unit), find_unit(state, target), moving=moving)
+        shot = table_shot(
+            state, find_unit(state, unit), find_unit(state, target, targets=True), moving=moving
+        )
         text = await asyncio.to_thread(lambda: describe_shot_odds(shot_odds(shot)))
         await send_long(interaction, text)
 

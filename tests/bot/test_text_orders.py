@@ -5,6 +5,7 @@ import pytest
 from bot.text_orders import find_unit, parse_move, parse_path, parse_point
 from engine.errors import IllegalCommand
 from engine.quick_battle import quick_battle
+from engine.setup import make_unit, new_game
 from engine.state import Point
 
 
@@ -39,3 +40,16 @@ def test_a_move_toward_a_unit_goes_that_far_on_the_straight_line():
     (stop,) = parse_move(state, "sherman-1", '50" toward panzer-iv')
     assert (stop.x, stop.y) == (14, 40)
     assert parse_move(state, "sherman-1", "D3") == (Point(x=21, y=15),)
+
+
+def test_a_hidden_unit_cannot_be_named_as_a_target():
+    state = new_game(
+        {"allies": "us", "axis": "german"},
+        [
+            make_unit("us", "Sniper Team", "allies", (30, 30), unit_id="sniper", hidden=True),
+            make_unit("german", "Infantry Detachment", "axis", (10, 60), unit_id="gren"),
+        ],
+    )
+    assert find_unit(state, "Sniper Team") == "sniper"
+    with pytest.raises(IllegalCommand, match="^No unit called 'Sniper Team'.$"):
+        find_unit(state, "Sniper Team", targets=True)
