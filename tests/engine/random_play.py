@@ -7,6 +7,7 @@ import random
 
 from engine.battlefield import live_units, visible_enemies
 from engine.commands import (
+    CallReserves,
     ChooseInitiative,
     ChooseTarget,
     Command,
@@ -49,6 +50,8 @@ def _step_towards(state: GameState, unit: Unit, rng: random.Random, scale: float
 
 def random_unit_order(state: GameState, side: str, rng: random.Random) -> UnitOrder | FallBackOrder:
     units = [u for u in live_units(state, side) if not u.bogged and not u.platoon_moved]
+    if not units:
+        raise IllegalCommand(f"{side} has no unit to give an order to")
     unit = rng.choice(units)
     targets = visible_enemies(state, unit)
     roll = rng.random()
@@ -66,11 +69,28 @@ def random_unit_order(state: GameState, side: str, rng: random.Random) -> UnitOr
     return UnitOrder(unit=unit.id, actions=tuple(actions))
 
 
+def entering_order(state: GameState, unit: Unit, rng: random.Random) -> UnitOrder:
+    """An available reserve comes on at a random point of its side's edge and moves in a little."""
+    edge = state.sides[unit.side].entry_edge
+    width, depth = state.table.width, state.table.depth
+    along = rng.uniform(2, (width if edge in ("near", "far") else depth) - 2)
+    entry, step = {
+        "near": (Point(x=along, y=0), Point(x=along, y=3)),
+        "far": (Point(x=along, y=depth), Point(x=along, y=depth - 3)),
+        "left": (Point(x=0, y=along), Point(x=3, y=along)),
+        "right": (Point(x=width, y=along), Point(x=width - 3, y=along)),
+    }[edge]
+    return UnitOrder(unit=unit.id, actions=(Move(path=(entry, step)),))
+
+
 def random_command(state: GameState, rng: random.Random) -> Command:
     side = awaiting(state)
     if state.phase is Phase.SETUP:
         return StartGame()
     assert side is not None
+    if state.phase is Phase.RESERVES:
+        waiting = [u.id for u in state.units_of(side) if u.in_reserve and not u.destroyed]
+        return CallReserves(side=side, units=tuple(rng.sample(waiting, rng.randint(0, len(waiting)))))
     if state.phase is Phase.INITIATIVE:
         return ChooseInitiative(side=side, go_first=rng.random() < 0.7)
     pending = state.pending
@@ -90,6 +110,9 @@ def random_command(state: GameState, rng: random.Random) -> Command:
         return PassInitiative(side=side)
     if roll < 0.16:
         return Declare(side=side, order=MoraleTestOrder())
+    arriving = [u for u in state.units_of(side) if u.reserve_available]
+    if arriving and rng.random() < 0.5:
+        return Declare(side=side, order=entering_order(state, rng.choice(arriving), rng))
     return Declare(side=side, order=random_unit_order(state, side, rng))
 
 
@@ -104,8 +127,8 @@ def play_random_game(
         if state.phase is Phase.OVER:
             break
         for _attempt in range(40):
-            command = random_command(state, rng)
             try:
+                command = random_command(state, rng)
                 state, events = apply(state, command, dice)
             except IllegalCommand:
                 continue
