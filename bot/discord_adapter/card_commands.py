@@ -8,7 +8,7 @@ from typing import Literal
 import discord
 from discord import app_commands
 
-from bot.discord_adapter.common import games, send_long, side_of
+from bot.discord_adapter.common import games, players_game, send_long, side_of
 from bot.discord_adapter.play_commands import play
 from bot.discord_adapter.reaction_buttons import show_result
 from bot.discord_adapter.rule_commands import require_admin
@@ -28,11 +28,10 @@ async def deck_names(interaction: discord.Interaction, current: str) -> list[app
 
 async def own_cards(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """The user's hand (or, for token and trigger, its cards in play): only ever their own."""
-    try:
-        state = await games(interaction).game(str(interaction.channel_id))
-        side = side_of(state, str(interaction.user.id))
-    except GameError:
+    playing = await players_game(interaction)
+    if playing is None:
         return []
+    state, side = playing
     if state.cards is None:
         return []
     in_play = getattr(interaction.namespace, "action", "") in ("token", "trigger")

@@ -47,6 +47,15 @@ def side_of(state: GameState, user_id: str) -> str:
     raise GameError("You are not playing in this game: take a side with /game join")
 
 
+async def players_game(interaction: discord.Interaction) -> tuple[GameState, str] | None:
+    """For autocomplete: the channel's game and the user's side, or None if they are not playing."""
+    try:
+        state = await games(interaction).game(str(interaction.channel_id))
+        return state, side_of(state, str(interaction.user.id))
+    except GameError:
+        return None
+
+
 def report(outcome: Outcome) -> str:
     """What happened, the game header, and whose reaction window is open until when."""
     text = "\n".join(event.text for event in outcome.events) + "\n\n" + summary(outcome.state)

@@ -7,7 +7,7 @@ from typing import Literal
 import discord
 from discord import app_commands
 
-from bot.discord_adapter.common import games, side_of
+from bot.discord_adapter.common import games, players_game, side_of
 from bot.discord_adapter.reaction_buttons import show_result
 from bot.services.game_service import GameError
 from bot.text_orders import (
@@ -56,11 +56,10 @@ async def play(interaction: discord.Interaction, build) -> None:
 async def _units(interaction: discord.Interaction, current: str, own: bool) -> list[app_commands.Choice[str]]:
     """Autocomplete (no deferring, at most 25): the user's units, or the enemy's that are not
     hidden (a hidden sniper is never offered, so its presence is not given away)."""
-    try:
-        state = await games(interaction).game(str(interaction.channel_id))
-        side = side_of(state, str(interaction.user.id))
-    except GameError:
+    playing = await players_game(interaction)
+    if playing is None:
         return []
+    state, side = playing
     wanted = current.casefold()
     choices = [
         app_commands.Choice(name=f"{u.name} ({u.profile.name})"[:100], value=u.id)
@@ -218,11 +217,10 @@ async def reserves(interaction: discord.Interaction, units: str = "") -> None:
 
 async def waiting_units(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Autocomplete: the user's units still waiting to be set up."""
-    try:
-        state = await games(interaction).game(str(interaction.channel_id))
-        side = side_of(state, str(interaction.user.id))
-    except GameError:
+    playing = await players_game(interaction)
+    if playing is None:
         return []
+    state, side = playing
     plan = state.deployment.sides.get(side) if state.deployment else None
     wanted = current.casefold()
     names = [state.units[u].name for u in (plan.waiting if plan else [])]
