@@ -527,7 +527,8 @@ def _finish_on_time(state: GameState, log: EventLog) -> None:
     if held[first] == held[second]:
         return _finish(state, log, None, "time ran out with the objectives shared")
     winner = first if held[first] > held[second] else second
-    _finish(state, log, winner, f"time ran out; {winner} holds {held[winner]} objectives")
+    count = held[winner]
+    _finish(state, log, winner, f"time ran out; {winner} holds {count} objective{'s' * (count != 1)}")
 
 
 def _finish(state: GameState, log: EventLog, winner: str | None, reason: str) -> None:
