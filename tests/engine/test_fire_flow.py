@@ -365,6 +365,23 @@ def test_smoke_clears_at_the_end_of_the_turn_p12():
     assert state.units["gren"].smoke is None
 
 
+def test_smoke_fired_by_a_supporting_gun_is_rolled_by_the_unit_it_hides_p12():
+    state = started(
+        game(
+            make_unit("us", "Infantry Detachment", "allies", (50, 20), unit_id="gis", name="GIs"),
+            make_unit("us", "MG Team", "allies", (40, 20), unit_id="mg", name="MG"),
+            make_unit("us", "Sherman 75mm", "allies", (60, 10), facing=90, unit_id="sherman"),
+            make_unit("german", "Infantry Detachment", "axis", (50, 40), unit_id="gren"),
+        ),
+        "allies",
+    )
+    with pytest.raises(IllegalCommand, match="^MG cannot fire smoke"):
+        declare(state, "allies", "gis", LaySmoke(supporter="mg"))
+    state, events = act(state, "allies", "gis", LaySmoke(supporter="sherman"), faces=[d10(4)])
+    assert texts(events)[-1] == "GIs lays smoke: needs 5+, rolled 4: no smoke"
+    assert events[-1].rolls[0].purpose == "smoke, GIs"
+
+
 # --- close combat and infantry against vehicles (pp. 11-12) -----------------------------------------
 
 

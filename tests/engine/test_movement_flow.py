@@ -139,6 +139,9 @@ def test_vehicle_turns_up_to_180_at_normal_rate_p8():
     moved, _ = act(state, "allies", "sherman", Move(path=(P(50, 33), P(53, 33), P(53, 30))))
     assert moved.units["sherman"].position == P(53, 30)
     assert moved.units["sherman"].facing == 270
+    pivoted, _ = act(state, "allies", "sherman", Move(path=(P(50, 30),), facing=270))  # a U-turn on the spot
+    assert pivoted.units["sherman"].position == P(50, 30)
+    assert pivoted.units["sherman"].facing == 270
     with pytest.raises(
         IllegalCommand,
         match="^Sherman 75mm would turn 270 degrees; vehicles may turn at most 180 degrees in a normal move$",
@@ -156,6 +159,9 @@ def test_vehicle_turns_up_to_90_at_rapid_rate_p8():
         match="^Sherman 75mm would turn 180 degrees; vehicles may turn at most 90 degrees in a rapid move$",
     ):
         declare(state, "allies", "sherman", Move(path=(P(50, 32), P(55, 32), P(55, 30)), rapid=True))
+    # driving straight back without reversing is a 180 degree turn
+    with pytest.raises(IllegalCommand, match="at most 90 degrees in a rapid move$"):
+        declare(state, "allies", "sherman", Move(path=(P(50, 18),), rapid=True))
 
 
 def test_vehicle_may_reverse_at_any_speed_p8():
@@ -200,6 +206,10 @@ def test_turret_traverse_over_90_degrees_counts_as_moving_p8():
     state = turret_game()
     _, events = act(state, "allies", "sherman", Fire(target="southwest"), faces=[(10, 6)])
     assert texts(events)[-1] == 'Sherman 75mm fires at Panzer SW (23.7"): needs 7+ (-2 moved); rolled 6: miss'
+    _, events = act(state, "allies", "sherman", Fire(target="south"), faces=[(10, 6)])  # right behind
+    assert (
+        texts(events)[-1] == 'Sherman 75mm fires at Panzer South (16.0"): needs 7+ (-2 moved); rolled 6: miss'
+    )
 
 
 def test_turret_traverse_is_measured_from_where_the_turret_points_p8():
@@ -476,11 +486,10 @@ def test_anti_tank_guns_may_not_cross_wire_until_it_is_breached_p9():
     state, events = act(state, "axis", "panther", Move(path=(P(60, 18),)))
     assert texts(events) == ["allies does not react", 'Panther moves 8.0" to (60, 18)']
     assert state.breached_wire == ["wire"]
-    state, events = act(state, "axis", "pak", Move(path=(P(30, 18),)), faces=[d6(6)])
+    state, events = act(state, "axis", "pak", Move(path=(P(30, 18),)), faces=[d6(3)])
     assert state.units["pak"].position == P(30, 18)
-    assert any(
-        t.startswith("PaK40 Anti-tank Gun needs") and t.endswith("rolled 6, through") for t in texts(events)
-    )
+    # breached wire is rough ground for a gun (2+), and wire is one harder
+    assert "PaK40 Anti-tank Gun needs 3+ to cross wire: rolled 3, through" in texts(events)
 
 
 def test_no_rapid_move_through_rough_ground_p9():
@@ -584,7 +593,7 @@ def test_no_embarking_with_a_rapid_move_p9():
     state = transport_game()
     with pytest.raises(IllegalCommand, match="rapid move"):
         declare(state, "allies", "gis", Embark(transport="ht"), Move(path=(P(50, 50),), rapid=True))
-    with pytest.raises(IllegalCommand, match="rapid move"):
+    with pytest.raises(IllegalCommand, match="a rapid move counts as two"):
         declare(state, "allies", "gis", Move(path=(P(50, 32),), rapid=True), Embark(transport="ht"))
 
 
@@ -605,6 +614,26 @@ def test_a_truck_carries_two_units_a_halftrack_one_p20():
     state.units["gis"].position = P(56, 26)
     with pytest.raises(IllegalCommand, match="^Truck is full \\(2 units\\)$"):
         declare(state, "allies", "gis", Embark(transport="truck"))
+
+
+def test_activating_a_unit_may_move_its_own_transport_instead_p20():
+    """p. 20: a unit's activation may move its empty transport (e.g. to fetch it); the token
+    counts as the parent's activation and the parent itself stays put."""
+    state = started(
+        game(
+            make_unit("german", "Infantry Detachment", "axis", (50, 30), unit_id="gren", transport="ht"),
+            make_unit("german", "251 Halftrack", "axis", (50, 45), facing=270, unit_id="ht"),
+            far_enemy("allies"),
+        ),
+        "axis",
+    )
+    state, _ = act(state, "axis", "gren", Move(path=(P(50, 34),), own_transport=True))
+    assert state.units["ht"].position == P(50, 34)
+    assert state.units["gren"].position == P(50, 30) and not state.units["gren"].moved_this_turn
+    assert state.units["gren"].tokens == 1 and state.units["ht"].tokens == 0
+    state.units["ht"].destroyed = True
+    with pytest.raises(IllegalCommand, match="has no transport on the table"):
+        declare(state, "axis", "gren", Move(path=(P(50, 31),), own_transport=True))
 
 
 # --- platoons (p. 9; Kampfgruppe p. 21) -----------------------------------------------------------

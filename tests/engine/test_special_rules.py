@@ -621,10 +621,14 @@ def sniper_game():
 
 
 def test_hidden_sniper_cannot_be_targeted_p20():
+    """Neither before it fires nor after a shot that leaves it hidden."""
     state = sniper_game()
-    state.active_side = "allies"
-    with pytest.raises(IllegalCommand, match="^Sniper Team has not been spotted$"):
-        declare(state, "allies", "gis", Fire(target="sniper"))
+    fired, events = act(state, "axis", "sniper", Fire(target="gis"), faces=[d10(1), d6(1)])
+    assert texts(events)[-1] == "Sniper Team stays hidden (spotting roll 1)"
+    for hidden in (state, fired):
+        hidden.active_side = "allies"
+        with pytest.raises(IllegalCommand, match="^Sniper Team has not been spotted$"):
+            declare(hidden, "allies", "gis", Fire(target="sniper"))
 
 
 def test_sniper_hits_at_plus_2_and_stays_hidden_unless_the_opponent_rolls_a_6_p20():
@@ -660,6 +664,16 @@ def test_sniper_is_spotted_if_it_makes_a_rapid_move_p20():
     state, events = act(sniper_game(), "axis", "sniper", Move(path=(P(58, 50),), rapid=True))
     assert "Sniper Team is spotted: it made a rapid move" in texts(events)
     assert not state.units["sniper"].hidden
+
+
+def test_sniper_dummy_marker_is_unmasked_by_an_enemy_within_4_p20():
+    state = sniper_game()
+    state.units["sniper"].decoy = P(20, 50)
+    state.active_side = "allies"
+    state.units["gis"].position = P(20, 42)
+    state, events = act(state, "allies", "gis", Move(path=(P(20, 47),)))
+    assert "The hidden marker at (20, 50) was a dummy" in texts(events)
+    assert state.units["sniper"].decoy is None and state.units["sniper"].hidden
 
 
 def test_sniper_fires_only_when_stationary_and_only_at_infantry_or_open_topped_vehicles_p20():
