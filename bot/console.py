@@ -62,13 +62,9 @@ from engine.commands import (
 from engine.dice import DiceSource, SeededDice
 from engine.errors import IllegalCommand
 from engine.forces import (
-    Force,
     add_unit,
-    choose_command,
-    choose_subcommander,
     remove_unit,
-    set_iaw,
-    set_transport,
+    upgrade,
 )
 from engine.game import awaiting
 from engine.game_state import GameState
@@ -180,20 +176,6 @@ class Line:
 def _after_verb(text: str, verb: str) -> str:
     """What was typed after ``/verb`` (dice expressions keep their own spacing and quotes)."""
     return re.split(rf"(?:^|\s)/?{verb}(?:\s|$)", text, maxsplit=1)[-1].strip()
-
-
-def _upgraded(force: Force, unit: str, line: Line) -> Force:
-    """The upgrades a /force upgrade line asks for, in the order IAW, transport, command, sub-commander."""
-    if line.flag("iaw") or "iaw" in line.options:
-        force = set_iaw(force, unit, line.flag("iaw"))
-    transport = line.options.get("transport")
-    if transport is not None:
-        force = set_transport(force, unit, None if transport.casefold() == "none" else transport)
-    if line.flag("command"):
-        force = choose_command(force, unit)
-    if line.flag("subcommander"):
-        force = choose_subcommander(force, unit)
-    return force
 
 
 class ConsoleTable:
@@ -532,7 +514,18 @@ class ConsoleTable:
             "copy": lambda: forces.copy(*where, name, o.get("name", "")),
             "add": lambda: forces.edit(*where, name, lambda f: add_unit(f, unit, o.get("label"))),
             "remove": lambda: forces.edit(*where, name, lambda f: remove_unit(f, unit)),
-            "upgrade": lambda: forces.edit(*where, name, lambda f: _upgraded(f, unit, line)),
+            "upgrade": lambda: forces.edit(
+                *where,
+                name,
+                lambda f: upgrade(
+                    f,
+                    unit,
+                    iaw=line.flag("iaw") if line.flag("iaw") or "iaw" in o else None,
+                    transport=o.get("transport"),
+                    command=line.flag("command"),
+                    subcommander=line.flag("subcommander"),
+                ),
+            ),
         }
         if kind not in simple:
             raise IllegalCommand(

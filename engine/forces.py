@@ -308,6 +308,28 @@ def choose_subcommander(force: Force, label: str | None) -> Force:
     return _with_units(force, [u.model_copy(update={"subcommander": u is chosen}) for u in force.units])
 
 
+def upgrade(
+    force: Force,
+    label: str,
+    *,
+    iaw: bool | None = None,
+    transport: str | None = None,
+    command: bool = False,
+    subcommander: bool = False,
+) -> Force:
+    """Several upgrades to one unit at once, in the order IAW, transport ("none" sells it back),
+    command unit, sub-commander; any refusal leaves the force as it was."""
+    if iaw is not None:
+        force = set_iaw(force, label, iaw)
+    if transport is not None:
+        force = set_transport(force, label, None if transport.casefold() == "none" else transport)
+    if command:
+        force = choose_command(force, label)
+    if subcommander:
+        force = choose_subcommander(force, label)
+    return force
+
+
 # --- points and break points --------------------------------------------------------------------
 
 

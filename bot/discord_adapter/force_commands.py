@@ -17,11 +17,8 @@ from bot.services.game_service import GameError
 from engine.forces import (
     Force,
     add_unit,
-    choose_command,
-    choose_subcommander,
     remove_unit,
-    set_iaw,
-    set_transport,
+    upgrade,
 )
 from engine.profiles import load_orbat
 from engine.rules.force import nation_transports
@@ -160,15 +157,7 @@ class ForceCommands(app_commands.Group):
         subcommander: bool = False,
     ) -> None:
         def change(f: Force) -> Force:
-            if iaw is not None:
-                f = set_iaw(f, unit, iaw)
-            if transport is not None:
-                f = set_transport(f, unit, None if transport.casefold() == "none" else transport)
-            if command:
-                f = choose_command(f, unit)
-            if subcommander:
-                f = choose_subcommander(f, unit)
-            return f
+            return upgrade(f, unit, iaw=iaw, transport=transport, command=command, subcommander=subcommander)
 
         answer = await force_service(interaction).edit(*where(interaction), force, change)
         await send_long(interaction, answer, ephemeral=True)

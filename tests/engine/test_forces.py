@@ -24,6 +24,7 @@ from engine.forces import (
     remove_unit,
     set_iaw,
     set_transport,
+    upgrade,
 )
 from engine.profiles import NATIONS, load_orbat
 from engine.rules.force import nation_transports
@@ -651,3 +652,14 @@ def test_two_built_forces_make_a_game():
     )
     assert state.units["allies-sherman-76mm-2"].profile.nation == "us"  # lend lease
     assert [state.sides[s].break_point for s in ("allies", "axis")] == [26, 32]  # 2/3 of 39 and of 49
+
+
+def test_several_upgrades_at_once_and_a_refused_one_changes_nothing():
+    force = add_unit(new_force("german", "KG", 500), "Infantry Detachment")
+    label = force.units[0].label
+    upgraded = upgrade(force, label, iaw=True, transport="251 Halftrack", command=True)
+    unit = upgraded.units[0]
+    assert (unit.iaw, unit.transport, unit.command) == (True, "251 Halftrack", True)
+    with pytest.raises(IllegalCommand):
+        upgrade(force, label, iaw=True, transport="Sherman 75mm")
+    assert force.units[0].iaw is False
