@@ -61,6 +61,7 @@ from engine.commands import (
 )
 from engine.dice import DiceSource, SeededDice
 from engine.errors import IllegalCommand
+from engine.events import REFEREE, Event, told
 from engine.forces import (
     add_unit,
     remove_unit,
@@ -82,6 +83,7 @@ from engine.quick_battle import quick_battle, scenario_battle
 from engine.rolls.charts import describe_chart, find_chart, load_charts
 from engine.state import Phase
 from renderer import render
+from renderer.visibility import sees
 
 log = logging.getLogger(__name__)
 
@@ -90,7 +92,7 @@ The same commands as in Discord, typed as text (options as name:value, quote val
   /game new [table:village|crossroads] [forces:us|british|soviet] [reaction_seconds:N]
   /game new scenario:meeting|escalating|capture|breakthrough [attacker:allies|axis]
        [attacker_choice:aggressive_command|preliminary_bombardment]   a book scenario; then
-  /game join side:allies force:NAME   /deploy unit:UNIT at:X,Y [facing:N]   /deploy done
+  /game join side:allies force:NAME   /deploy unit:UNIT at:X,Y [facing:N] [decoy:X,Y]   /deploy done
   /game join side:allies|axis    /game start    /game status    /game log    /game map
   /game concede   /game history [number:N]   (the /game prefix may be left out: /start ...)
   /initiative start|pass         the initiative winner chooses
@@ -191,7 +193,7 @@ class ConsoleTable:
         self.forces = ForceService(service.store)
         self.decks = CardService(service.store)
         self.state = state
-        self.log: list[str] = []
+        self.log: list[Event] = []
         self.pictures = pictures
 
     @classmethod
@@ -207,7 +209,7 @@ class ConsoleTable:
         table = cls(service, state)
         if resumed:
             _, history = await service.store.history(cls.CHANNEL)
-            table.log = [event.text for _, events in history for event in events]
+            table.log = [event for _, events in history for event in events]
         return table, resumed
 
     # -- parsing ---------------------------------------------------------------------------
@@ -239,12 +241,23 @@ class ConsoleTable:
         return FallBackOrder(unit=find_unit(self.state, named, side), path=path, reverse=line.flag("reverse"))
 
     def acting_side(self, line: Line) -> str:
-        """The side of the unit named, else the side the player joined, else the one awaited."""
+        """The side the player joined, else (hot-seat) the side of the unit named, else the one
+        awaited."""
+        joined = [name for name, side in self.state.sides.items() if line.player in side.players]
+        if joined:
+            return joined[0]
         named = line.named_unit()
         if line.verb in ("act", "fallback", "react") and named:
             return self.state.units[find_unit(self.state, named)].side
-        joined = [name for name, side in self.state.sides.items() if line.player in side.players]
-        return joined[0] if joined else awaiting(self.state) or ""
+        return awaiting(self.state) or ""
+
+    def reader(self, player: str | None) -> str | None:
+        """Who reads a reply: the player's side once joined; the referee at a hot-seat table that
+        nobody has joined (one keyboard plays both sides); otherwise the channel at large."""
+        joined = [name for name, side in self.state.sides.items() if player in side.players]
+        if joined:
+            return joined[0]
+        return REFEREE if not any(side.players for side in self.state.sides.values()) else None
 
     def parse(self, line: Line) -> Command:
         verb, side = line.verb, self.acting_side(line)
@@ -280,7 +293,8 @@ class ConsoleTable:
         facing = line.options.get("facing")
         face = float(facing) if facing else FACING_FROM_EDGE[self.state.sides[side].entry_edge]
         unit = find_unit(self.state, line.unit("/deploy unit:UNIT at:X,Y"), side)
-        return Deploy(side=side, unit=unit, at=parse_point(line.options["at"]), facing=face)
+        decoy = parse_point(line.options["decoy"]) if "decoy" in line.options else None
+        return Deploy(side=side, unit=unit, at=parse_point(line.options["at"]), facing=face, decoy=decoy)
 
     def initiative(self, side: str, line: Line) -> ChooseInitiative:
         choice = (line.options.get("choice") or (line.words or [""])[0]).casefold()
@@ -337,18 +351,28 @@ class ConsoleTable:
             lines.append(f"Result: {s.result.winner or 'draw'} ({s.result.reason})")
         return "\n".join(lines)
 
-    def units(self) -> str:
+    def units(self, reader: str | None) -> str:
+        """Every unit the reader may know; an enemy hidden marker only by its number and place."""
         rows = []
-        for unit in sorted(self.state.units.values(), key=lambda u: (u.side, u.id)):
+        for unit in sorted(self.state.units.values(), key=lambda u: (u.side, u.marker or 0, u.id)):
+            if not sees(unit, reader):
+                if unit.marker is not None and unit.on_table:
+                    rows.append(f"  {unit.side:7} {unit.name:22} {'hidden marker':28} at {unit.position}")
+                continue
+            if unit.dummy and unit.destroyed:
+                continue
             status = (
                 "destroyed"
                 if unit.destroyed
+                else "off the table"
+                if unit.in_reserve
                 else (
                     f"at {unit.position} facing {unit.facing:.0f}, {unit.morale_markers} markers, "
                     f"{unit.tokens} tokens" + (" [command]" if unit.is_command else "")
                 )
             )
-            rows.append(f"  {unit.side:7} {unit.id:22} {unit.profile.name:28} {status}")
+            what = f"{unit.profile.name}{f' ({unit.true_name})' if unit.true_name else ''}"
+            rows.append(f"  {unit.side:7} {unit.id:22} {what:28} {status}")
         return "\n".join(rows)
 
     # -- the loop --------------------------------------------------------------------------
@@ -361,8 +385,10 @@ class ConsoleTable:
             views: dict[str, Callable[[], Awaitable[str] | str]] = {
                 "help": lambda: HELP,
                 "status": self.status,
-                "units": self.units,
-                "log": lambda: "\n".join(self.log[-30:]) or "Nothing has happened yet",
+                "units": lambda: self.units(self.reader(line.player)),
+                "log": lambda: (
+                    "\n".join(told(self.log, self.reader(line.player))[-30:]) or "Nothing has happened yet"
+                ),
                 "map": lambda: self.save_map(line),
                 "new": lambda: self.new_game(line),
                 "roll": lambda: self.roll(line, text),
@@ -390,8 +416,8 @@ class ConsoleTable:
             log.exception("console command failed: %s", text)
             return "Something went wrong on our side; the game was not changed."
         self.state = outcome.state
-        lines = [event.text for event in outcome.events]
-        self.log.extend(lines)
+        self.log.extend(outcome.events)
+        lines = told(outcome.events, self.reader(line.player))
         return "\n".join(lines + ["", self.status()] + await self.save_picture(outcome))
 
     async def roll(self, line: Line, text: str) -> str:
@@ -481,9 +507,8 @@ class ConsoleTable:
             )
         outcome = await self.service.act(self.CHANNEL, line.player, command)
         self.state = outcome.state
-        lines = [event.text for event in outcome.events]
-        self.log.extend(lines)
-        return "\n".join(lines)
+        self.log.extend(outcome.events)
+        return "\n".join(told(outcome.events, self.reader(line.player)))
 
     async def force(self, line: Line) -> str:
         """``/force <sub> name:value ...``, as in Discord; a force is imported from a file."""
@@ -597,8 +622,8 @@ async def play_console(
 
     async def window_closed(channel_id: str, outcome: Outcome) -> None:
         table.state = outcome.state
-        lines = [event.text for event in outcome.events]
-        table.log.extend(lines)
+        table.log.extend(outcome.events)
+        lines = told(outcome.events, table.reader(None))
         stdout.write("\n[the reaction window closed]\n" + "\n".join(lines + ["", table.status()]) + "\n")
         stdout.flush()
 

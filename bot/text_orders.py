@@ -66,17 +66,25 @@ def parse_move(state: GameState, unit_id: str, text: str) -> tuple[Point, ...]:
     )
 
 
+def _key(name: str) -> str:
+    return name.strip().casefold().replace(" ", "-")
+
+
 def find_unit(state: GameState, name: str, side: str | None = None, *, targets: bool = False) -> str:
     """A unit's id from its id or name (any case, spaces or dashes); suggests near misses.
-    ``targets`` leaves out hidden units: a name aimed at must not tell that one is there."""
-    wanted = name.strip().casefold().replace(" ", "-")
+    ``targets`` leaves out hidden units: a name aimed at must not tell that one is there. A
+    side's own hidden marker answers to its true name too; near misses never name a unit the
+    asker may not know of."""
+    wanted = _key(name)
     units = [
         u for u in state.units.values() if (side is None or u.side == side) and not (targets and u.hidden)
     ]
     for unit in units:
-        if wanted in (unit.id, unit.name.casefold().replace(" ", "-")):
+        own_names = {_key(unit.true_name)} if unit.true_name and side == unit.side else set()
+        if wanted in {unit.id, _key(unit.name), *own_names}:
             return unit.id
-    close = difflib.get_close_matches(wanted, [u.id for u in units], n=3, cutoff=0.5)
+    known = [u.id for u in units if not u.hidden or u.side == side]
+    close = difflib.get_close_matches(wanted, known, n=3, cutoff=0.5)
     hint = f" Did you mean {', '.join(close)}?" if close else ""
     raise IllegalCommand(f"No unit called {name!r}.{hint}")
 

@@ -10,8 +10,11 @@ from engine.state import CoverKind, Unit
 
 
 def live_units(state: GameState, side: str | None = None) -> list[Unit]:
-    """Units on the table and not destroyed (embarked ones included)."""
-    return [u for u in state.units.values() if u.on_table and (side is None or u.side == side)]
+    """Units on the table and not destroyed (embarked ones included). Dummy hidden markers are
+    not units (p. 26)."""
+    return [
+        u for u in state.units.values() if u.on_table and not u.dummy and (side is None or u.side == side)
+    ]
 
 
 def enemies_of(state: GameState, unit: Unit) -> list[Unit]:
@@ -116,7 +119,7 @@ def tokens_for_turn(state: GameState, side: str) -> int:
     unit available to come on (p. 26), plus two for a living command unit, even one in reserve
     (p. 18). Transports draw none (p. 20)."""
     units = state.units_of(side)
-    drawing = [u for u in units if u.on_table or u.reserve_available]
+    drawing = [u for u in units if (u.on_table or u.reserve_available) and not u.dummy]
     count = sum(1 for u in drawing if not u.profile.has(Special.TRANSPORT))
     if any(u.is_command and not u.destroyed for u in units):
         count += COMMAND_UNIT_TOKENS

@@ -137,6 +137,7 @@ class Deploy(_Frozen):
     unit: str
     at: Point
     facing: float = 90.0
+    decoy: Point | None = None  # a sniper team's dummy marker (p. 20)
 
 
 class FinishDeployment(_Frozen):

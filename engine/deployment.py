@@ -12,7 +12,9 @@ from __future__ import annotations
 from engine import geometry
 from engine.deployment_plan import MEETING_AREA_DEPTH, DeploymentPlan, Edge, SidePlan, Zone
 from engine.errors import IllegalCommand
+from engine.events import EventLog
 from engine.game_state import GameState
+from engine.hidden_deployment import hide_under_marker
 from engine.profiles import Special
 from engine.rules.scenario import breakthrough_spacing, units_on_table_at_start
 from engine.scenarios import Scenario
@@ -20,8 +22,9 @@ from engine.state import Point, Unit
 
 
 def _counted(unit: Unit) -> bool:
-    """Units count by number, transports aside (pp. 28-30)."""
-    return not unit.profile.has(Special.TRANSPORT)
+    """Units count by number, transports aside (pp. 28-30); sniper teams follow their own
+    deployment rule (p. 20) and dummy markers are not units (p. 26)."""
+    return not (unit.profile.has(Special.TRANSPORT) or unit.profile.has(Special.SNIPER) or unit.dummy)
 
 
 def plan_deployment(state: GameState, scenario: Scenario, roles: dict[str, str]) -> DeploymentPlan:
@@ -53,6 +56,7 @@ def plan_deployment(state: GameState, scenario: Scenario, roles: dict[str, str])
             on_table_limit=limit,
             spacing=spacing,
             may_hold_back=scenario.reserves_from_turn is not None,
+            under_markers=role == "defender" and "hidden_deployment" in scenario.special_rules,
         )
     order = "alternating" if scenario.deployment == "alternating" else "defender_first"
     first = by_role.get("defender") or by_role.get("first") or sorted(roles)[0]
@@ -73,8 +77,18 @@ def whose_turn(plan: DeploymentPlan) -> str | None:
     return next(side for side in open_sides if side != plan.last)
 
 
-def place_unit(state: GameState, side: str, unit_id: str, at: Point, facing: float) -> str:
-    """Set one unit up; refuses anything the scenario does not allow. Returns what happened."""
+def place_unit(
+    state: GameState,
+    side: str,
+    unit_id: str,
+    at: Point,
+    facing: float,
+    log: EventLog,
+    decoy: Point | None = None,
+) -> None:
+    """Set one unit up; refuses anything the scenario does not allow. A sniper team goes
+    anywhere, hidden, with its dummy marker at ``decoy`` (p. 20); under hidden deployment every
+    other unit goes down as a numbered marker (p. 26)."""
     plan = _plan(state)
     turn = whose_turn(plan)
     if turn != side:
@@ -83,16 +97,24 @@ def place_unit(state: GameState, side: str, unit_id: str, at: Point, facing: flo
     if unit_id not in mine.waiting:
         raise IllegalCommand(f"{state.units[unit_id].name} is not waiting to be set up")
     unit = state.units[unit_id]
+    sniper = unit.profile.has(Special.SNIPER)
     on_table = [u for u in state.units_of(side) if u.on_table and u.id not in mine.waiting]
     if _counted(unit) and sum(1 for u in on_table if _counted(u)) >= mine.on_table_limit:
         raise IllegalCommand(f"{side} may start with at most {mine.on_table_limit} units on the table")
-    if not (0 <= at.x <= state.table.width and 0 <= at.y <= state.table.depth):
-        raise IllegalCommand(f"{at} is off the table")
-    problem = mine.zone.problem(unit, at, state)
+    for point in (at, decoy) if decoy else (at,):
+        if not (0 <= point.x <= state.table.width and 0 <= point.y <= state.table.depth):
+            raise IllegalCommand(f"{point} is off the table")
+    if sniper != (decoy is not None):
+        raise IllegalCommand(
+            f"A sniper team sets up with a dummy marker: give {unit.name} a decoy point"
+            if sniper
+            else "Only a sniper team sets up with a decoy marker"
+        )
+    problem = None if sniper else mine.zone.problem(unit, at, state)
     if problem:
         raise IllegalCommand(problem)
     placed = unit.model_copy(update={"position": at, "facing": facing})
-    for other in on_table:
+    for other in [] if sniper else on_table:
         gap = geometry.distance(placed, other)
         if gap < mine.spacing:
             raise IllegalCommand(f'{unit.name} must be {mine.spacing:g}" from {other.name} ({gap:.1f}" here)')
@@ -102,7 +124,24 @@ def place_unit(state: GameState, side: str, unit_id: str, at: Point, facing: flo
     plan.last = side
     if not mine.waiting:
         mine.done = True
-    return f"{side} sets up {unit.name} at {at}"
+    if sniper:
+        unit.hidden, unit.decoy = True, decoy
+        first, second = sorted((at, decoy), key=lambda p: (p.x, p.y))
+        public = f"{side} sets up a sniper team's two markers, at {first} and {second}"
+        log.emit(
+            "deploy", f"{side} sets up {unit.name} at {at}, its dummy at {decoy}", side=side, public=public
+        )
+    elif mine.under_markers:
+        name = unit.name
+        hide_under_marker(state, unit)
+        log.emit(
+            "deploy",
+            f"{side} sets up {name} as {unit.name} at {at}",
+            side=side,
+            public=f"{side} sets up {unit.name} at {at}",
+        )
+    else:
+        log.emit("deploy", f"{side} sets up {unit.name} at {at}", unit.id, side=side)
 
 
 def finish_deployment(state: GameState, side: str) -> str:
@@ -111,12 +150,16 @@ def finish_deployment(state: GameState, side: str) -> str:
     mine = plan.sides[side]
     if mine.done:
         raise IllegalCommand(f"{side} has already finished setting up")
-    if mine.waiting and not mine.may_hold_back:
-        names = ", ".join(state.units[u].name for u in mine.waiting)
+    units = [u for u in mine.waiting if not state.units[u].dummy]
+    if units and not mine.may_hold_back:
+        names = ", ".join(state.units[u].name for u in units)
         raise IllegalCommand(f"This scenario has no reserves: {side} must set up every unit ({names})")
     for unit_id in mine.waiting:
-        state.units[unit_id].in_reserve = True
-    held = len(mine.waiting)
+        if state.units[unit_id].dummy:
+            del state.units[unit_id]  # a dummy marker left unused is simply not put down
+        else:
+            state.units[unit_id].in_reserve = True
+    held = len(units)
     mine.waiting, mine.done = [], True
     state.sides[side].reserves_at_start = sum(1 for u in state.units_of(side) if u.in_reserve)
     return f"{side} has finished setting up" + (f"; {held} unit(s) wait in reserve" if held else "")

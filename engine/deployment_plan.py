@@ -47,6 +47,7 @@ class SidePlan(BaseModel):
     on_table_limit: int
     spacing: float = 0.0  # the least distance between two of its units (Breakthrough defender)
     may_hold_back: bool = True  # units not set up go into reserve; otherwise all must be set up
+    under_markers: bool = False  # hidden deployment: each unit goes down as a numbered marker (p. 26)
     done: bool = False
 
 

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from pydantic import BaseModel, ConfigDict
 
 from engine.dice import DiceSource, DieRoll, RecordingDice
 
+REFEREE = "referee"  # the viewer who sees everything, hidden or not
+
 
 class Event(BaseModel):
-    """One thing that happened. ``rolls`` holds the dice rolled to decide it, in order."""
+    """One thing that happened. ``rolls`` holds the dice rolled to decide it, in order.
+
+    An event about something hidden carries two texts: ``text``, the truth, for its ``side``
+    (and the referee), and ``public``, what everyone else is told ("" tells them nothing)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -17,9 +24,25 @@ class Event(BaseModel):
     rolls: tuple[DieRoll, ...] = ()
     units: tuple[str, ...] = ()
     side: str | None = None
+    public: str | None = None  # None: the text itself is public
 
     def __str__(self) -> str:
         return self.text
+
+    @property
+    def secret(self) -> bool:
+        return self.public is not None
+
+    def told_to(self, viewer: str | None) -> str:
+        """What ``viewer`` (a side, :data:`REFEREE`, or None for the channel) is told."""
+        if self.public is None or viewer == REFEREE or (viewer is not None and viewer == self.side):
+            return self.text
+        return self.public
+
+
+def told(events: Iterable[Event], viewer: str | None) -> list[str]:
+    """The lines of these events that ``viewer`` may read, leaving out those they are not told."""
+    return [line for line in (event.told_to(viewer) for event in events) if line]
 
 
 class EventLog:
@@ -39,10 +62,10 @@ class EventLog:
         return self.roll(10, purpose)
 
     def emit(
-        self, kind: str, text: str, *units: str, side: str | None = None
+        self, kind: str, text: str, *units: str, side: str | None = None, public: str | None = None
     ) -> Event:
         event = Event(
-            kind=kind, text=text, rolls=tuple(self.dice.take()), units=units, side=side
+            kind=kind, text=text, rolls=tuple(self.dice.take()), units=units, side=side, public=public
         )
         self.events.append(event)
         return event

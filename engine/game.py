@@ -55,6 +55,7 @@ from engine.dice import DiceSource, ScriptedDice
 from engine.errors import IllegalCommand
 from engine.events import Event, EventLog
 from engine.game_state import Aim, Choice, GameResult, GameState, Interrupt, Pending, Step, Who
+from engine.hidden_deployment import as_seen, must_keep_spending, reveal_marker, under_marker
 from engine.interrupts import interrupt_point, interrupted_move, split_move
 from engine.orders import (
     activation_moves,
@@ -95,6 +96,7 @@ from engine.rules.scenario import (
     aggressive_command_tokens,
     another_turn,
     capture_defender_extra_tokens,
+    dug_in_seizes_initiative,
     infantry_share_problem,
     preliminary_bombardment_markers,
     reserves_available,
@@ -253,12 +255,7 @@ def _deploy(state: GameState, command: Deploy, log: EventLog) -> None:
     unit = state.units.get(command.unit)
     if unit is None or unit.side != command.side:
         raise IllegalCommand(f"{command.side} has no unit {command.unit!r}")
-    log.emit(
-        "deploy",
-        place_unit(state, command.side, command.unit, command.at, command.facing),
-        command.unit,
-        side=command.side,
-    )
+    place_unit(state, command.side, command.unit, command.at, command.facing, log, command.decoy)
 
 
 def _finish_deployment(state: GameState, command: FinishDeployment, log: EventLog) -> None:
@@ -294,6 +291,7 @@ def _begin_turn(state: GameState, log: EventLog) -> None:
             unit.moved_this_turn = False
     for unit in state.units.values():
         unit.tokens = 0
+        unit.rapid_moved = False
         unit.fell_back_this_turn = False
         unit.platoon_moved = False
         unit.bogged = False
@@ -363,7 +361,7 @@ def _call_reserves(state: GameState, command: CallReserves, log: EventLog) -> No
 def _draw_and_roll_initiative(state: GameState, log: EventLog) -> None:
     first, second = sorted(state.sides)
     for name in (first, second):
-        state.sides[name].tokens = _draw_tokens(state, name, log)
+        state.sides[name].tokens = state.sides[name].tokens_drawn = _draw_tokens(state, name, log)
         state.sides[name].reroll_used = False
     log.emit(
         "turn",
@@ -453,6 +451,8 @@ def _pass_initiative(state: GameState, command: PassInitiative, log: EventLog) -
     side = state.sides[command.side]
     if side.tokens and state.spent_since_initiative == 0:
         raise IllegalCommand("You must spend at least one command token before passing the initiative back")
+    if side.tokens and (problem := must_keep_spending(state, command.side)):
+        raise IllegalCommand(problem)
     _give_initiative(state, state.other_side(command.side), log, "takes the initiative")
 
 
@@ -621,6 +621,7 @@ def _place_token(state: GameState, pending: Pending, order: Order) -> None:
     unit = state.units[unit_id]
     pending.tokens_before[unit_id] = unit.tokens
     unit.tokens += 1
+    unit.dug_in = False  # dug in until first activated (p. 26)
     if isinstance(order, PlatoonOrder):
         for member in order.members:
             state.units[member.unit].platoon_moved = True
@@ -717,26 +718,30 @@ def _react(state: GameState, command: React, log: EventLog) -> None:
     side.tokens -= 1
     pending.reaction = order
     score = _reaction_score(state, pending, order)
-    _place_token(state, pending, order)
     unit_id = _order_unit(order)
     unit = state.units[unit_id] if unit_id else None
+    dug_in_first = unit is not None and unit.dug_in and not side.dug_in_tried
+    side.dug_in_tried = side.dug_in_tried or (unit is not None and unit.dug_in)
+    _place_token(state, pending, order)
     label = unit.name if unit else f"{command.side} Company Morale Test"
     roll, passed = _roll_test(
         state, log, f"reaction test, {label}", score, unit, getattr(order, "reroll", False)
     )
+    what = f"{command.side} reacts with {describe_order(state, order)}"
     log.emit(
         "reaction_test",
-        f"{command.side} reacts with {describe_order(state, order)}: needs {score.describe()}, "
-        f"rolled {roll}: {'success' if passed else 'failed'}",
+        f"{what}: needs {score.describe()}, rolled {roll}: {'success' if passed else 'failed'}",
         *(u for u in [unit_id] if u),
         side=command.side,
+        public=f"{what}: {'success' if passed else 'failed'}" if unit and under_marker(unit) else None,
     )
     if not passed:
         return _resolve_without_reaction(state, log)
     _note_declared_actions(state, pending, order)
-    pending.seized = seizes_initiative(roll)
+    pending.seized = seizes_initiative(roll) or dug_in_seizes_initiative(dug_in_first, passed)
     if pending.seized:
-        log.emit("seize", f"A 6! {command.side} seizes the initiative", side=command.side)
+        how = "A 6!" if seizes_initiative(roll) else "Dug in and waiting, and the first reaction succeeds:"
+        log.emit("seize", f"{how} {command.side} seizes the initiative", side=command.side)
     reactor_first, reactor_rest = _reaction_halves(order)
     pending.interrupt = interrupt
     if interrupt is None:
@@ -779,7 +784,7 @@ def _reaction_score(state: GameState, pending: Pending, order: Order) -> TestSco
     unit = state.units[_order_unit(order) or ""]
     check_may_activate(unit)
     enemy_ids = _order_units(pending.order)
-    enemy = state.units[enemy_ids[0]] if enemy_ids else None
+    enemy = as_seen(state.units[enemy_ids[0]]) if enemy_ids else None  # a marker looks like infantry
     return reaction_score_needed(
         unit,
         unit.tokens,
@@ -806,7 +811,11 @@ def _roll_test(
         return roll, False
     state.sides[unit.side].reroll_used = True
     log.emit(
-        "reroll", f"{unit.name} fails with {roll}; the command unit orders a re-roll", unit.id, side=unit.side
+        "reroll",
+        f"{unit.name} fails with {roll}; the command unit orders a re-roll",
+        unit.id,
+        side=unit.side,
+        public=f"{unit.name} fails; the command unit orders a re-roll" if under_marker(unit) else None,
     )
     roll = log.d6(f"{purpose} (command re-roll)")
     return roll, score.passes(roll)
@@ -890,12 +899,13 @@ def _step_test(state: GameState, pending: Pending, step: Step, log: EventLog) ->
     roll, passed = _roll_test(
         state, log, f"reactivation test, {unit.name}", score, unit, getattr(order, "reroll", False)
     )
+    outcome = "success" if passed else "failed, the token is spent"
     log.emit(
         "activation_test",
-        f"{unit.name} reactivates: needs {score.describe()}, rolled {roll}: "
-        f"{'success' if passed else 'failed, the token is spent'}",
+        f"{unit.name} reactivates: needs {score.describe()}, rolled {roll}: {outcome}",
         unit.id,
         side=unit.side,
+        public=f"{unit.name} reactivates: {outcome}" if under_marker(unit) else None,
     )
     if not passed:
         pending.stopped.append(step.who)
@@ -981,6 +991,8 @@ def _fire_step(
         )
         return False
     target_declared_move = target.id in pending.fire_target_moved
+    if under_marker(unit):
+        reveal_marker(state, unit, log, "it fires")  # before the shot tells what it is (p. 26)
     execute_fire(
         state,
         unit,

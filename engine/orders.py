@@ -28,6 +28,7 @@ from engine.commands import (
 )
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
+from engine.hidden_deployment import as_seen, check_marker_order
 from engine.profiles import Special
 from engine.rules.morale import FALL_BACK_ENEMY_RANGE
 from engine.rules.movement import (
@@ -130,7 +131,7 @@ def plan_move(
     """Measure a move (pp. 8-9, fall back p. 13). With ``strict`` a move that is too long is
     illegal; otherwise (when carried out after a reaction) it is cut short at the allowance."""
     mover = _mover(state, unit, move)
-    profile = mover.profile
+    profile = as_seen(mover).profile  # a hidden marker moves at infantry rates (p. 26)
     if not move.path:
         raise IllegalCommand("A move needs at least one destination point")
     path = (mover.position, *move.path)
@@ -285,6 +286,7 @@ def check_unit_order(state: GameState, side: str, order: UnitOrder) -> None:
         raise IllegalCommand("The two actions of an activation must differ, with one shot at most")
     if "embark" in kinds and "disembark" in kinds:
         raise IllegalCommand("A unit may not embark and disembark in the same activation (p. 9)")
+    check_marker_order(unit, kinds)
     rapid = any(isinstance(a, Move) and a.rapid for a in actions)
     if rapid and ("embark" in kinds or "disembark" in kinds):
         raise IllegalCommand("No embarking or disembarking in an activation with a rapid move")

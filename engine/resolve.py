@@ -19,6 +19,7 @@ from engine.battlefield import can_see, live_units
 from engine.commands import Disembark, Embark, Fire, LaySmoke, Move
 from engine.events import EventLog
 from engine.game_state import GameState
+from engine.hidden_deployment import as_seen, check_marker_reveals, under_marker
 from engine.orders import plan_move
 from engine.profiles import Special
 from engine.rules.armour import kaboom_radius
@@ -151,7 +152,7 @@ def execute_move(state: GameState, unit: Unit, move: Move, log: EventLog, *, fal
                 side=mover.side,
             )
             continue
-        stopped_at = _stop_distance(mover, test, plan)
+        stopped_at = _stop_distance(as_seen(mover), test, plan)
         log.emit(
             "terrain_test",
             f"{mover.name} needs {test.needed}+ to cross {test.feature.kind}: rolled {roll}, "
@@ -171,8 +172,10 @@ def execute_move(state: GameState, unit: Unit, move: Move, log: EventLog, *, fal
         _place(state, mover, end, facing)
         mover.bogged = True
     mover.moved_this_turn = True
+    mover.rapid_moved = mover.rapid_moved or move.rapid or fall_back
     if mover.id in (unit.id, unit.embarked_in):
         unit.moved_this_turn = True
+        unit.rapid_moved = mover.rapid_moved
         unit.bogged = mover.bogged
     if move.rapid and mover.hidden and mover.profile.has(Special.SNIPER) and _seen_by_enemy(state, mover):
         reveal(mover, log, "it made a rapid move")
@@ -184,6 +187,7 @@ def execute_move(state: GameState, unit: Unit, move: Move, log: EventLog, *, fal
         side=mover.side,
     )
     spot_nearby_snipers(state, log)
+    check_marker_reveals(state, log)
     claim_objectives(state, log)
     return stopped_at is None
 
@@ -232,6 +236,7 @@ def execute_entry(state: GameState, unit: Unit, move: Move, log: EventLog) -> Mo
     returned to be carried out as usual."""
     unit.position = move.path[0]
     unit.in_reserve = unit.reserve_available = False
+    unit.hidden = False  # what comes on from reserve is seen: only deployment hides (p. 26)
     unit.moved_this_turn = True
     log.emit("enter", f"{unit.name} comes on from reserve at {unit.position}", unit.id, side=unit.side)
     return move.model_copy(update={"path": move.path[1:]})
@@ -352,7 +357,13 @@ def _kaboom(state: GameState, vehicle: Unit, log: EventLog) -> None:
     radius = kaboom_radius(state.table.is_small)
     for unit in live_units(state, vehicle.side):
         if unit.id != vehicle.id and geometry.distance(unit, vehicle) <= radius:
-            log.emit("kaboom", f"{unit.name} is shaken by the blast: +1 marker", unit.id, side=unit.side)
+            log.emit(
+                "kaboom",
+                f"{unit.name} is shaken by the blast: +1 marker",
+                unit.id,
+                side=unit.side,
+                public="" if under_marker(unit) else None,  # dummies are never shaken: say nothing
+            )
             add_markers(state, unit, 1, log)
 
 

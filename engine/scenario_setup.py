@@ -8,6 +8,7 @@ from typing import Literal
 from engine.deployment import plan_deployment
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
+from engine.hidden_deployment import add_dummy_markers
 from engine.rules.victory import force_break_point
 from engine.scenarios import Scenario
 
@@ -70,10 +71,15 @@ def apply_scenario(
             side.aggressive_command = True
         if role == "defender" and attacker_choice == "preliminary_bombardment":
             side.bombarded = True
+        if role == "defender" and "hidden_deployment" in scenario.special_rules:
+            units += [game.units[u] for u in add_dummy_markers(game, side_name)]
+            for unit in units:
+                unit.hidden = True  # the enemy learns nothing of the force until it is revealed
         moved = scenario.counts_as_moved == "all" or role == "attacker"
         for unit in units:
             unit.moved_this_turn = moved
             unit.in_reserve = scenario.command_unit_in_reserve and unit.is_command
+            unit.dug_in = role == "defender" and "dug_in_and_waiting" in scenario.special_rules
     game.deployment = plan_deployment(game, scenario, roles)
     for plan in game.deployment.sides.values():
         for unit_id in plan.waiting:

@@ -120,6 +120,11 @@ class Unit(BaseModel):
     is_subcommander: bool = False
     hidden: bool = False
     decoy: Point | None = None  # sniper's dummy marker while hidden (p. 20)
+    marker: int | None = None  # its numbered hidden marker, under hidden deployment (p. 26)
+    true_name: str | None = None  # while it shows only as "Marker N"
+    dummy: bool = False  # a dummy hidden marker: nothing underneath (p. 26)
+    dug_in: bool = False  # dug in and waiting, until first activated (p. 26)
+    rapid_moved: bool = False  # made a rapid move this turn
     in_reserve: bool = False
     reserve_available: bool = False  # called this turn and rolled in: it must enter or be lost (p. 26)
     destroyed: bool = False
@@ -160,6 +165,8 @@ class Side(BaseModel):
     reserves_from_turn: int | None = None  # the first turn its reserves may be called (p. 26)
     reserves_half_first: bool = False  # only half of them in that first turn (Escalating, p. 29)
     reserves_at_start: int = 0
+    tokens_drawn: int = 0  # at the start of this turn
+    dug_in_tried: bool = False  # a dug-in unit has tried to react once in this battle (p. 26)
     points_limit: int | None = None  # of the force a player brought to a scenario game
 
 

@@ -11,7 +11,7 @@ def game_summary(state: GameState) -> str:
     lines = [f"After {state.turn} turn{'s' * (state.turn != 1)}:"]
     for name in sorted(state.sides):
         side = state.sides[name]
-        lost = [u.name for u in state.units_of(name) if u.destroyed]
+        lost = [u.name for u in state.units_of(name) if u.destroyed and not u.dummy]
         held = [o.id for o in state.objectives if o.held_by == name]
         lines.append(
             f"{name}: lost {len(lost)} unit{'s' * (len(lost) != 1)}"

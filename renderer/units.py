@@ -25,8 +25,18 @@ MAX_PIPS = 6
 FACING_OVERHANG = 0.5  # inches the facing tick reaches past the front edge
 MARKER_R = 1.1  # inches: radius of a "?" marker
 LOST_R = 0.8  # inches: half-size of a lost infantry unit's cross
-_ABBREVIATIONS = {"infantry": "Inf", "detachment": "Det", "squad": "Sqd", "section": "Sec", "team": "Tm",
-                  "platoon": "Plt", "company": "Coy", "command": "Cmd", "anti-tank": "AT", "destroyer": "TD"}
+_ABBREVIATIONS = {
+    "infantry": "Inf",
+    "detachment": "Det",
+    "squad": "Sqd",
+    "section": "Sec",
+    "team": "Tm",
+    "platoon": "Plt",
+    "company": "Coy",
+    "command": "Cmd",
+    "anti-tank": "AT",
+    "destroyer": "TD",
+}
 
 
 def short_name(name: str) -> str:
@@ -113,21 +123,24 @@ def draw_smoke(canvas: Canvas, unit: Unit, frame: Frame) -> None:
     canvas.image.paste(pal.SMOKE, (cx - r, cy - r), _puff_mask(r))
 
 
-def draw_marker(canvas: Canvas, at: Point, frame: Frame) -> None:
-    """The anonymous "?" marker: a fixed size, no facing, no side, no label."""
+def draw_marker(canvas: Canvas, at: Point, frame: Frame, caption: str = "") -> None:
+    """The "?" marker: a fixed size, no facing, no side; only its number (or, to its owner,
+    "dummy") under it."""
     x, y = frame.px(at.x, at.y)
     shapes.hidden_marker(canvas, x, y, MARKER_R * frame.scale, LABEL_FONT + 2)
+    if caption:
+        canvas.text((x, y + MARKER_R * frame.scale + 1), caption, size=SMALL_FONT, anchor="ma", halo=True)
 
 
 # --- labels and pips -------------------------------------------------------------------------------
 
 
 def label_text(unit: Unit, passengers: int) -> str:
-    text = short_name(unit.name)
+    text = short_name(unit.true_name or unit.name)
     if unit.is_command:
         text = "HQ " + text
-    if unit.hidden:
-        text = "? " + text  # only its own side and the referee see a hidden unit's label
+    if unit.hidden:  # only its own side and the referee see a hidden unit's label
+        text = f"?{unit.marker or ''} " + text
     if passengers:
         text += f" +{passengers}"
     return text
@@ -140,8 +153,14 @@ def draw_label_and_pips(canvas: Canvas, unit: Unit, frame: Frame, passengers: in
         r = LOST_R * frame.scale
         box = corners(unit, frame) if unit.is_vehicle else [(x - r, y - r), (x + r, y + r)]
         x0, y0, x1, y1 = _bbox(box)
-        canvas.text(((x0 + x1) / 2, y1 + 1), short_name(unit.name), size=SMALL_FONT, fill=pal.MUTED_INK,
-                    anchor="ma", halo=True)
+        canvas.text(
+            ((x0 + x1) / 2, y1 + 1),
+            short_name(unit.name),
+            size=SMALL_FONT,
+            fill=pal.MUTED_INK,
+            anchor="ma",
+            halo=True,
+        )
         return
     x0, y0, x1, y1 = _bbox([*corners(unit, frame), facing_tip(unit, frame)])
     cx = frame.px(unit.position.x, unit.position.y)[0]
@@ -164,15 +183,13 @@ def draw_label_and_pips(canvas: Canvas, unit: Unit, frame: Frame, passengers: in
         canvas.text((x - PIP_STEP / 2 + 2, y), f"+{extra}", size=SMALL_FONT, anchor="lm", halo=True)
 
 
-def draw_dummy(canvas: Canvas, at: Point, frame: Frame) -> None:
-    """A dummy marker as its owner (or the referee) sees it: a "?" marker named "dummy"."""
-    draw_marker(canvas, at, frame)
-    x, y = frame.px(at.x, at.y)
-    canvas.text((x, y + MARKER_R * frame.scale + 1), "dummy", size=SMALL_FONT, anchor="ma", halo=True)
-
-
-def draw_units(canvas: Canvas, view: View, frame: Frame, styles: dict[str, pal.SideStyle],
-               overlay: Callable[[ImageDraw.ImageDraw], None] | None = None) -> None:
+def draw_units(
+    canvas: Canvas,
+    view: View,
+    frame: Frame,
+    styles: dict[str, pal.SideStyle],
+    overlay: Callable[[ImageDraw.ImageDraw], None] | None = None,
+) -> None:
     """Everything about the units the viewer may see, bottom to top: wrecks, live units, smoke,
     the last action's overlay (drawn over the units and under the labels), "?" markers, then
     labels and pips so that nothing covers them."""
@@ -188,9 +205,7 @@ def draw_units(canvas: Canvas, view: View, frame: Frame, styles: dict[str, pal.S
             draw_smoke(canvas, unit, frame)
     if overlay is not None:
         overlay(draw)
-    for at in view.markers:
-        draw_marker(canvas, at, frame)
-    for at in view.dummies:
-        draw_dummy(canvas, at, frame)
+    for at, caption in view.markers + view.dummies:
+        draw_marker(canvas, at, frame, caption)
     for unit in view.units:
         draw_label_and_pips(canvas, unit, frame, view.passengers.get(unit.id, 0))

@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 
 from bot.discord_adapter.card_commands import CardCommands
+from bot.discord_adapter.common import told_lines
 from bot.discord_adapter.dice_commands import ChartCommands, OddsCommands, roll_command
 from bot.discord_adapter.force_commands import ForceCommands
 from bot.discord_adapter.game_commands import GameCommands
@@ -67,7 +68,7 @@ class IronCrossBot(discord.Client):
 
     async def announce(self, channel_id: str, outcome: Outcome) -> None:
         """Post what happened when a reaction window closed by itself."""
-        text = "\n".join(event.text for event in outcome.events)
+        text = told_lines(outcome.events)
         await self.get_partial_messageable(int(channel_id)).send("The reaction window closed.\n" + text)
         await retire_buttons(self, channel_id, outcome.closed_window_message)
 

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.services.game_service import GameError, GameService, Outcome
-from engine.events import Event
+from engine.events import Event, told
 from engine.game import awaiting
 from engine.game_state import GameState
 from engine.state import Phase
@@ -56,9 +56,25 @@ async def players_game(interaction: discord.Interaction) -> tuple[GameState, str
         return None
 
 
+def told_lines(events: Sequence[Event], viewer: str | None = None) -> str:
+    """The events as ``viewer`` (None: the whole channel) may read them."""
+    return "\n".join(told(events, viewer))
+
+
+async def tell_secrets(interaction: discord.Interaction, outcome: Outcome) -> None:
+    """After the public answer, what only the user's own side may know of it, privately."""
+    try:
+        side = side_of(outcome.state, str(interaction.user.id))
+    except GameError:
+        return
+    secrets = [event.text for event in outcome.events if event.secret and event.side == side]
+    if secrets:
+        await interaction.followup.send("Only your side sees this:\n" + "\n".join(secrets), ephemeral=True)
+
+
 def report(outcome: Outcome) -> str:
     """What happened, the game header, and whose reaction window is open until when."""
-    text = "\n".join(event.text for event in outcome.events) + "\n\n" + summary(outcome.state)
+    text = told_lines(outcome.events) + "\n\n" + summary(outcome.state)
     pending = outcome.state.pending
     if outcome.state.phase is Phase.REACTION and pending and outcome.window_deadline:
         reactors = " ".join(f"<@{p}>" for p in outcome.state.sides[pending.reactor_side].players)

@@ -7,10 +7,19 @@ from typing import Literal
 import discord
 from discord import app_commands
 
-from bot.discord_adapter.common import battlefield_file, games, send_long, side_of, summary
+from bot.discord_adapter.common import (
+    battlefield_file,
+    games,
+    send_long,
+    side_of,
+    summary,
+    tell_secrets,
+    told_lines,
+)
 from bot.discord_adapter.force_commands import force_service, own_forces, where
 from bot.services.game_service import finished_games_text, scenario_text, setup_text
 from engine.commands import Concede, JoinSide, StartGame
+from engine.events import told
 from engine.quick_battle import allied_forces, quick_battle, quick_forces, quick_tables, scenario_battle
 
 
@@ -70,18 +79,17 @@ class GameCommands(app_commands.Group):
                 *where(interaction), side, force, planned.roles[side]
             )
         outcome = await games(interaction).act(channel, user, command)
-        text = "\n".join(e.text for e in outcome.events)
         await interaction.response.send_message(
-            f"<@{user}> joins **{side}**.\n{text}\n" + summary(outcome.state)
+            f"<@{user}> joins **{side}**.\n{told_lines(outcome.events)}\n" + summary(outcome.state)
         )
+        await tell_secrets(interaction, outcome)
 
     @app_commands.command(name="start", description="Roll for the initiative and begin")
     async def start(self, interaction: discord.Interaction) -> None:
         outcome = await games(interaction).act(
             str(interaction.channel_id), str(interaction.user.id), StartGame()
         )
-        text = "\n".join(event.text for event in outcome.events)
-        await interaction.response.send_message(text + "\n\n" + summary(outcome.state))
+        await interaction.response.send_message(told_lines(outcome.events) + "\n\n" + summary(outcome.state))
 
     @app_commands.command(name="status", description="Show the state of this channel's game")
     async def status(self, interaction: discord.Interaction) -> None:
@@ -90,8 +98,13 @@ class GameCommands(app_commands.Group):
 
     @app_commands.command(name="log", description="The last things that happened, with every die")
     async def log(self, interaction: discord.Interaction) -> None:
-        _, history = await games(interaction).store.history(str(interaction.channel_id))
-        lines = [event.text for _, events in history for event in events][-25:]
+        channel = str(interaction.channel_id)
+        state = await games(interaction).game(channel)
+        _, history = await games(interaction).store.history(channel)
+        viewer = next(
+            (n for n, side in state.sides.items() if str(interaction.user.id) in side.players), None
+        )
+        lines = [line for _, events in history for line in told(events, viewer)][-25:]
         text = "\n".join(lines) or "Nothing has happened yet"
         await interaction.response.send_message(text[-1990:], ephemeral=True)
 
@@ -106,7 +119,7 @@ class GameCommands(app_commands.Group):
         channel, user = str(interaction.channel_id), str(interaction.user.id)
         side = side_of(await games(interaction).game(channel), user)
         outcome = await games(interaction).act(channel, user, Concede(side=side))
-        await interaction.response.send_message("\n".join(e.text for e in outcome.events))
+        await interaction.response.send_message(told_lines(outcome.events))
 
     @app_commands.command(name="map", description="The battlefield as your side sees it (only you see it)")
     async def map(self, interaction: discord.Interaction) -> None:

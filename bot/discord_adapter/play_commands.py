@@ -62,12 +62,14 @@ async def _units(interaction: discord.Interaction, current: str, own: bool) -> l
     state, side = playing
     wanted = current.casefold()
     choices = [
-        app_commands.Choice(name=f"{u.name} ({u.profile.name})"[:100], value=u.id)
+        app_commands.Choice(
+            name=f"{u.name}{f' = {u.true_name}' if u.true_name else ''} ({u.profile.name})"[:100], value=u.id
+        )
         for u in state.units.values()
         if u.on_table
         and (u.side == side) == own
         and (own or not u.hidden)
-        and wanted in (u.id + u.name.casefold())
+        and wanted in (u.id + u.name.casefold() + (u.true_name or "").casefold())
     ]
     return choices[:25]
 
@@ -235,6 +237,7 @@ async def waiting_units(interaction: discord.Interaction, current: str) -> list[
     at=f"Where ({POSITION})",
     facing="Degrees: 90 faces the far edge, 270 the near one (default: toward the enemy's edge)",
     done="You have set up all you want; the rest wait in reserve",
+    decoy="A sniper team only: where its dummy marker goes",
 )
 @app_commands.autocomplete(unit=waiting_units)
 async def deploy(
@@ -243,6 +246,7 @@ async def deploy(
     at: str | None = None,
     facing: app_commands.Range[float, 0, 360] | None = None,
     done: bool = False,
+    decoy: str | None = None,
 ) -> None:
     def build(state: GameState, side: str) -> Command:
         if done:
@@ -250,7 +254,13 @@ async def deploy(
         if not unit or not at:
             raise IllegalCommand("Name the unit and where it goes (unit: at:), or say done:true")
         face = facing if facing is not None else FACING_FROM_EDGE[state.sides[side].entry_edge]
-        return Deploy(side=side, unit=find_unit(state, unit, side), at=parse_point(at), facing=face)
+        return Deploy(
+            side=side,
+            unit=find_unit(state, unit, side),
+            at=parse_point(at),
+            facing=face,
+            decoy=parse_point(decoy) if decoy else None,
+        )
 
     await play(interaction, build)
 

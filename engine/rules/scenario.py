@@ -159,3 +159,30 @@ def hidden_markers(units: int) -> int:
     """Hidden Deployment (p. 26): one and a half numbered markers per real unit, rounded up
     (sniper teams are left out of the count by the caller)."""
     return math.ceil(units * 3 / 2)
+
+
+MARKER_SPOTTING_RANGE = 4.0  # p. 26
+
+
+def marker_revealed_in_open(is_vehicle: bool, in_open: bool, in_enemy_sight: bool) -> bool:
+    """Hidden Deployment (p. 26), first reveal: a marker that is really a vehicle, standing in
+    the open where an enemy unit has a clear line of sight to it."""
+    return is_vehicle and in_open and in_enemy_sight
+
+
+def marker_revealed_by_infantry(distance: float, infantry_rapid_moved: bool) -> bool:
+    """Hidden Deployment (p. 26), second reveal: any marker within 4" of an enemy infantry unit
+    that did not make a rapid move this turn."""
+    return distance <= MARKER_SPOTTING_RANGE and not infantry_rapid_moved
+
+
+def may_stop_spending_tokens(enemy_revealed: bool, tokens_drawn: int, tokens_left: int) -> bool:
+    """Hidden Deployment (p. 26): until an enemy unit has been revealed the attacker must go on
+    spending command tokens, until at least half of the turn's tokens are spent."""
+    return enemy_revealed or 2 * (tokens_drawn - tokens_left) >= tokens_drawn
+
+
+def dug_in_seizes_initiative(first_attempt: bool, passed: bool) -> bool:
+    """Dug In and Waiting (p. 26): dug-in units react on the usual 3+, and take the initiative
+    if the very first reaction they try in the battle succeeds."""
+    return first_attempt and passed

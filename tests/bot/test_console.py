@@ -101,6 +101,7 @@ async def test_a_scenario_game_is_set_up_at_the_console(tmp_path):
         "as ann /game join side:allies force:Easy",
         "as otto /game join side:axis force:KG",
         'as ann /deploy unit:"Infantry Detachment 1" at:24,20',
+        'as ann /deploy unit:"Dummy 1" at:30,20',
         'as otto /deploy unit:"Infantry Detachment 1" at:24,44',
         "as otto /deploy done",
         "as otto /game start",
@@ -108,7 +109,9 @@ async def test_a_scenario_game_is_set_up_at_the_console(tmp_path):
     out = await run("\n".join(lines) + "\n", url)
     assert "**Capture** (p. 30) on the Crossroads" in out
     assert "Both forces are here: Capture (p. 30). Set up with /deploy" in out
-    assert "allies sets up Infantry Detachment 1 at (24, 20)" in out
+    # hidden deployment (p. 26): the defender reads what it put under each marker
+    assert "allies sets up Infantry Detachment 1 as Marker 1 at (24, 20)" in out
+    assert "allies sets up Dummy 1 as Marker 2 at (30, 20)" in out
     assert "axis attacks and starts as the active player" in out
     assert "Not allowed" not in out
 

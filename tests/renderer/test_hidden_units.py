@@ -102,11 +102,11 @@ def test_who_sees_what():
     for viewer in ENEMIES:
         view = view_for(state, viewer)
         assert "sniper" not in view.known
-        assert view.markers == (A, B) and view.dummies == ()
+        assert view.markers == ((A, ""), (B, "")) and view.dummies == ()
     for viewer in KNOWING:
         view = view_for(state, viewer)
         assert "sniper" in view.known
-        assert view.markers == () and view.dummies == (B,)
+        assert view.markers == () and view.dummies == ((B, "dummy"),)
     revealed = state.fork()
     revealed.units["sniper"].hidden = False
     revealed.units["sniper"].decoy = None
