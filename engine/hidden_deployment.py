@@ -89,12 +89,8 @@ def reveal_marker(state: GameState, unit: Unit, log: EventLog, why: str) -> None
         log.emit("revealed", f"{unit.name} is revealed ({why}): a dummy, taken off", unit.id, side=unit.side)
         return
     marker, unit.name, unit.true_name = unit.name, unit.true_name or unit.name, None
-    log.emit(
-        "revealed",
-        f"{marker} is revealed ({why}): {unit.name} ({unit.profile.name})",
-        unit.id,
-        side=unit.side,
-    )
+    what = unit.name if unit.name == unit.profile.name else f"{unit.name} ({unit.profile.name})"
+    log.emit("revealed", f"{marker} is revealed ({why}): {what}", unit.id, side=unit.side)
 
 
 def check_marker_reveals(state: GameState, log: EventLog) -> None:

@@ -119,7 +119,7 @@ def spot_nearby_snipers(state: GameState, log: EventLog) -> None:
     """Any enemy unit within 4" spots a hidden sniper team, and unmasks its dummy marker the
     same way (p. 20)."""
     for sniper in live_units(state):
-        if not sniper.hidden:
+        if not sniper.hidden or under_marker(sniper):  # markers have their own reveals (p. 26)
             continue
         enemies = [e for e in live_units(state) if e.side != sniper.side]
         near = [e for e in enemies if geometry.distance(e, sniper) <= SNIPER_SPOT_RANGE]
