@@ -83,8 +83,8 @@ async def test_export_import_and_copy(discord_):
     assert gone == "You have no force called 'KG Two': see /force list"
 
 
-async def make_force(discord, user, nation, name, *units):
-    await discord.slash("force new", user=user, channel="1", nation=nation, name=name, points=500)
+async def make_force(discord, user, nation, name, *units, points=500):
+    await discord.slash("force new", user=user, channel="1", nation=nation, name=name, points=points)
     for unit in units:
         await discord.slash("force add", user=user, channel="1", force=name, unit=unit)
     await discord.slash(
@@ -127,3 +127,34 @@ async def test_a_meeting_engagement_with_the_players_forces_is_set_up_by_slash_c
     assert "axis has finished setting up; 1 unit(s) wait in reserve" in text
     text, _ = reply(await discord_.slash("game start", user=OTTO, channel="4"))
     assert "Turn 1: allies draws" in text
+
+
+async def test_in_capture_the_channel_sees_markers_and_only_the_defender_learns_what_is_under_them(discord_):
+    await make_force(discord_, ANN, "us", "Easy", "Infantry Detachment", "Sherman 75mm")
+    await make_force(
+        discord_, OTTO, "german", "KG", "Infantry Detachment", "Infantry Detachment", "Panther", points=1000
+    )
+    await discord_.slash(
+        "game new", user=ANN, channel="5", scenario="capture", attacker="axis", table="crossroads"
+    )
+    await discord_.slash("game join", user=ANN, channel="5", side="allies", force="Easy")
+    await discord_.slash("game join", user=OTTO, channel="5", side="axis", force="KG")
+    assert await discord_.autocomplete("deploy", "unit", "", user=ANN, channel="5") == [
+        "Infantry Detachment 1",
+        "Sherman 75mm 1",
+        "Dummy 1",
+    ]
+    sent = await discord_.slash("deploy", user=ANN, channel="5", unit="Sherman 75mm 1", at="30,20")
+    text, private = reply(sent)
+    assert not private and text.startswith("allies sets up Marker 1 at (30, 20)") and "Sherman" not in text
+    secret = [e for e in sent if "Only your side sees this" in str(e["payload"])]
+    assert len(secret) == 1 and secret[0]["payload"]["flags"] & 64
+    assert "allies sets up Sherman 75mm 1 as Marker 1 at (30, 20)" in secret[0]["payload"]["content"]
+    assert await discord_.autocomplete("act", "unit", "sherman", user=ANN, channel="5") == [
+        "allies-sherman-75mm-1"
+    ]  # the owner finds its marker by the true name
+    assert await discord_.autocomplete("act", "fire", "", user=OTTO, channel="5") == []
+    log, _ = reply(await discord_.slash("game log", user=OTTO, channel="5"))
+    assert "Marker 1" in log and "Sherman" not in log
+    log, _ = reply(await discord_.slash("game log", user=ANN, channel="5"))
+    assert "Sherman 75mm 1 as Marker 1" in log
