@@ -91,7 +91,8 @@ HELP = """\
 The same commands as in Discord, typed as text (options as name:value, quote values with spaces):
   /game new [table:village|crossroads] [forces:us|british|soviet] [reaction_seconds:N]
   /game new scenario:meeting|escalating|capture|breakthrough [attacker:allies|axis]
-       [attacker_choice:aggressive_command|preliminary_bombardment]   a book scenario; then
+       [attacker_choice:aggressive_command|preliminary_bombardment] [deployment:plotted]
+       a book scenario (plotted: both sides set up at once, in secret); then
   /game join side:allies force:NAME   /deploy unit:UNIT at:X,Y [facing:N] [decoy:X,Y]   /deploy done
   /game join side:allies|axis    /game start    /game status    /game log    /game map
   /game concede   /game history [number:N]   (the /game prefix may be left out: /start ...)
@@ -569,7 +570,11 @@ class ConsoleTable:
             text = setup_text(table, forces, int(seconds)) + "\n/start to roll for the initiative"
         else:
             battle = scenario_battle(
-                scenario, table, line.options.get("attacker"), line.options.get("attacker_choice")
+                scenario,
+                table,
+                line.options.get("attacker"),
+                line.options.get("attacker_choice"),
+                line.options.get("deployment") == "plotted",
             )
             text = scenario_text(battle, table, int(seconds))
         outcome = await self.service.new_game(self.CHANNEL, battle, int(seconds), line.player)

@@ -27,7 +27,9 @@ def _counted(unit: Unit) -> bool:
     return not (unit.profile.has(Special.TRANSPORT) or unit.profile.has(Special.SNIPER) or unit.dummy)
 
 
-def plan_deployment(state: GameState, scenario: Scenario, roles: dict[str, str]) -> DeploymentPlan:
+def plan_deployment(
+    state: GameState, scenario: Scenario, roles: dict[str, str], *, plotted: bool = False
+) -> DeploymentPlan:
     """Each side's area and share of the table under the scenario (pp. 28-31)."""
     by_role = {role: side for side, role in roles.items()}
     attacker = by_role.get("attacker")
@@ -58,16 +60,21 @@ def plan_deployment(state: GameState, scenario: Scenario, roles: dict[str, str])
             may_hold_back=scenario.reserves_from_turn is not None,
             under_markers=role == "defender" and "hidden_deployment" in scenario.special_rules,
         )
-    order = "alternating" if scenario.deployment == "alternating" else "defender_first"
+    order = (
+        "defender_first" if scenario.deployment != "alternating" else "plotted" if plotted else "alternating"
+    )
     first = by_role.get("defender") or by_role.get("first") or sorted(roles)[0]
     return DeploymentPlan(sides=plans, order=order, first=first)
 
 
 def whose_turn(plan: DeploymentPlan) -> str | None:
-    """The side to place the next unit: turn about, or the defender until it is done."""
+    """The side to place the next unit: turn about, or the defender until it is done. In a
+    plotted deployment either side may place; the first still busy is named."""
     open_sides = [side for side, p in plan.sides.items() if not p.done]
     if not open_sides:
         return None
+    if plan.order == "plotted":
+        return open_sides[0]
     if plan.order == "defender_first":
         return plan.first if plan.first in open_sides else open_sides[0]
     if len(open_sides) == 1:
@@ -91,6 +98,8 @@ def place_unit(
     other unit goes down as a numbered marker (p. 26)."""
     plan = _plan(state)
     turn = whose_turn(plan)
+    if plan.order == "plotted" and not plan.sides[side].done:
+        turn = side
     if turn != side:
         raise IllegalCommand(f"It is {turn}'s turn to set up a unit" if turn else "Deployment is over")
     mine = plan.sides[side]
@@ -140,8 +149,28 @@ def place_unit(
             side=side,
             public=f"{side} sets up {unit.name} at {at}",
         )
+    elif plan.order == "plotted":
+        unit.hidden = True  # until both sides are done (p. 28)
+        log.emit(
+            "deploy",
+            f"{side} sets up {unit.name} at {at}",
+            side=side,
+            public=f"{side} sets up a unit in secret",
+        )
     else:
         log.emit("deploy", f"{side} sets up {unit.name} at {at}", unit.id, side=side)
+
+
+def reveal_plotted_deployment(state: GameState, log: EventLog) -> None:
+    """Both sides have plotted their set-up: everything but a sniper team's markers is shown."""
+    for side in sorted(state.sides):
+        placed = [
+            u for u in state.units_of(side) if u.hidden and u.on_table and not u.profile.has(Special.SNIPER)
+        ]
+        for unit in placed:
+            unit.hidden = False
+        where = ", ".join(f"{u.name} at {u.position}" for u in placed) or "nothing"
+        log.emit("deploy", f"{side}'s plotted set-up: {where}", *(u.id for u in placed), side=side)
 
 
 def finish_deployment(state: GameState, side: str) -> str:

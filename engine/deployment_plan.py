@@ -34,7 +34,7 @@ class Zone(BaseModel):
         if self.within_one_move:
             limit = movement_allowance(unit.profile, rapid=False, road=False)
         if gap < self.nearest:
-            edge = f"the {self.edge} edge ({gap:.1f}\")"
+            edge = f'the {self.edge} edge ({gap:.1f}")'
             return f'{unit.name} must set up at least {self.nearest:g}" from {edge}'
         if limit is not None and gap > limit:
             return f'{unit.name} must set up within {limit:g}" of the {self.edge} edge ({gap:.1f}")'
@@ -53,7 +53,7 @@ class SidePlan(BaseModel):
 
 class DeploymentPlan(BaseModel):
     sides: dict[str, SidePlan]
-    order: Literal["alternating", "defender_first"]
+    order: Literal["alternating", "defender_first", "plotted"]
     first: str  # who places first (alternating) or the defender
     placed: int = 0
     last: str | None = None  # the side that placed the last unit

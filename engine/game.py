@@ -50,7 +50,7 @@ from engine.commands import (
     StartGame,
     UnitOrder,
 )
-from engine.deployment import finish_deployment, place_unit
+from engine.deployment import finish_deployment, place_unit, reveal_plotted_deployment
 from engine.dice import DiceSource, ScriptedDice
 from engine.errors import IllegalCommand
 from engine.events import Event, EventLog
@@ -166,7 +166,9 @@ def _join_side(state: GameState, command: JoinSide, log: EventLog) -> None:
     planned = state.planned_scenario
     if planned is not None and all(state.units_of(name) for name in state.sides):
         scenario = find_scenario(planned.id)
-        apply_scenario(state, scenario, planned.roles, attacker_choice=planned.attacker_choice)
+        apply_scenario(
+            state, scenario, planned.roles, attacker_choice=planned.attacker_choice, plotted=planned.plotted
+        )
         state.planned_scenario = None
         log.emit(
             "scenario", f"Both forces are here: {scenario.title} (p. {scenario.page}). Set up with /deploy"
@@ -271,6 +273,8 @@ def _start_game(state: GameState, command: StartGame, log: EventLog) -> None:
         waiting = [side for side, plan in state.deployment.sides.items() if not plan.done]
         if waiting:
             raise IllegalCommand(f"{' and '.join(waiting)} must finish setting up first (/deploy)")
+        if state.deployment.order == "plotted":
+            reveal_plotted_deployment(state, log)
         state.deployment = None
     if len(state.sides) != 2:
         raise IllegalCommand("A game needs exactly two sides")

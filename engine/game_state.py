@@ -86,6 +86,7 @@ class PlannedScenario(BaseModel):
     id: str
     roles: dict[str, str]  # side -> its role in the briefing
     attacker_choice: Literal["aggressive_command", "preliminary_bombardment"] | None = None
+    plotted: bool = False  # both sides set up in secret at once, instead of turn about
 
 
 class GameResult(BaseModel):

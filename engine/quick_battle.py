@@ -84,6 +84,7 @@ def scenario_battle(
     table: str = "village",
     attacker: str | None = None,
     attacker_choice: AttackerChoice | None = None,
+    plotted: bool = False,
 ) -> GameState:
     """A book scenario on a built-in table, waiting for the two sides' forces (pp. 28-31). In
     Capture and Breakthrough ``attacker`` names the attacking side; elsewhere the allies play
@@ -97,6 +98,10 @@ def scenario_battle(
     else:
         roles = dict(zip(sides, scenario.roles, strict=True))
     check_attacker_choice(scenario, attacker_choice)
+    if plotted and scenario.deployment != "alternating":
+        raise IllegalCommand(
+            f"In {scenario.title} the defender sets up first: there is no plotted deployment"
+        )
     size, terrain, layout = _table(table)
     places = layout.get("scenario_objectives", {}).get(scenario.id, [])
     state = new_game(
@@ -106,7 +111,9 @@ def scenario_battle(
         table=size,
         objectives=[Objective(id=o["id"], position=_point(o["position"])) for o in places],
     )
-    state.planned_scenario = PlannedScenario(id=scenario.id, roles=roles, attacker_choice=attacker_choice)
+    state.planned_scenario = PlannedScenario(
+        id=scenario.id, roles=roles, attacker_choice=attacker_choice, plotted=plotted
+    )
     return state
 
 

@@ -21,11 +21,12 @@ def set_up_scenario(
     roles: dict[str, str],
     *,
     attacker_choice: AttackerChoice | None = None,
+    plotted: bool = False,
 ) -> GameState:
     """A copy of the game (in its setup phase) with the scenario's rules in force. ``roles``
     gives each side its role in the briefing (first/second, or attacker/defender)."""
     game = state.model_copy(deep=True)
-    apply_scenario(game, scenario, roles, attacker_choice=attacker_choice)
+    apply_scenario(game, scenario, roles, attacker_choice=attacker_choice, plotted=plotted)
     return game
 
 
@@ -47,8 +48,10 @@ def apply_scenario(
     roles: dict[str, str],
     *,
     attacker_choice: AttackerChoice | None = None,
+    plotted: bool = False,
 ) -> None:
-    """Put the scenario's rules in force on the game itself (see :func:`set_up_scenario`)."""
+    """Put the scenario's rules in force on the game itself (see :func:`set_up_scenario`);
+    ``plotted`` has both sides set up at once, in secret, instead of turn about."""
     if sorted(roles.values()) != sorted(scenario.roles) or set(roles) != set(game.sides):
         raise IllegalCommand(f"{scenario.title} needs one side as each of: {', '.join(scenario.roles)}")
     check_attacker_choice(scenario, attacker_choice)
@@ -80,7 +83,7 @@ def apply_scenario(
             unit.moved_this_turn = moved
             unit.in_reserve = scenario.command_unit_in_reserve and unit.is_command
             unit.dug_in = role == "defender" and "dug_in_and_waiting" in scenario.special_rules
-    game.deployment = plan_deployment(game, scenario, roles)
+    game.deployment = plan_deployment(game, scenario, roles, plotted=plotted)
     for plan in game.deployment.sides.values():
         for unit_id in plan.waiting:
             game.units[unit_id].in_reserve = True  # off the table until set up

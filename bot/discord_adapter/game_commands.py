@@ -37,6 +37,7 @@ class GameCommands(app_commands.Group):
         scenario="A scenario of the book, played with the forces the players bring (/force)",
         attacker="Capture and Breakthrough: the attacking side",
         attacker_choice="Breakthrough: the attacker's aggressive command or preliminary bombardment",
+        deployment="Meeting and Escalating: set up turn about, or both at once in secret (plotted)",
     )
     @app_commands.choices(
         table=[app_commands.Choice(name=title[:100], value=name) for name, title in quick_tables().items()],
@@ -51,6 +52,7 @@ class GameCommands(app_commands.Group):
         scenario: Literal["quick", "meeting", "escalating", "capture", "breakthrough"] = "quick",
         attacker: Literal["allies", "axis"] | None = None,
         attacker_choice: Literal["aggressive_command", "preliminary_bombardment"] | None = None,
+        deployment: Literal["alternating", "plotted"] = "alternating",
     ) -> None:
         channel, user = str(interaction.channel_id), str(interaction.user.id)
         if scenario == "quick":
@@ -60,7 +62,7 @@ class GameCommands(app_commands.Group):
                 + "\nTake a side with `/game join`, then `/game start`."
             )
         else:
-            battle = scenario_battle(scenario, table, attacker, attacker_choice)
+            battle = scenario_battle(scenario, table, attacker, attacker_choice, deployment == "plotted")
             text = scenario_text(battle, table, reaction_seconds)
         outcome = await games(interaction).new_game(channel, battle, reaction_seconds, user)
         await interaction.response.send_message(text + "\n" + summary(outcome.state))

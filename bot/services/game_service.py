@@ -222,7 +222,8 @@ def scenario_text(state: GameState, table: str, reaction_seconds: int) -> str:
         f"**{scenario.title}** (p. {scenario.page}) on the {quick_tables()[table]}: {scenario.summary}\n"
         f"{roles}.{choice} Reaction windows stay open {duration_text(reaction_seconds)}.\n"
         "Each side joins with its force (`/game join side: force:`), then sets up with `/deploy`, "
-        "then `/game start`."
+        + ("both at once and in secret until the game starts, " if planned.plotted else "")
+        + "then `/game start`."
     )
 
 

@@ -5,7 +5,9 @@ import pytest
 
 from engine.commands import Deploy, FinishDeployment, StartGame
 from engine.deployment import whose_turn
+from engine.dice import d6
 from engine.errors import IllegalCommand
+from engine.quick_battle import scenario_battle
 from engine.scenario_setup import set_up_scenario
 from engine.scenarios import find_scenario
 from engine.setup import make_unit
@@ -88,3 +90,29 @@ def test_breakthrough_defender_sets_up_first_out_of_the_attackers_third_and_24_a
     for n in range(1, 5):
         state, _ = deploy(state, "allies", f"a{n}", 10 * n, 4)
     assert whose_turn(state.deployment) is None
+
+
+def test_a_plotted_deployment_is_made_by_both_sides_at_once_and_kept_secret_until_the_start_p28():
+    state = set_up_scenario(
+        four_each(), find_scenario("meeting"), {"allies": "first", "axis": "second"}, plotted=True
+    )
+    state, _ = deploy(state, "axis", "x1", 10, 67)  # no turn about
+    state, _ = deploy(state, "axis", "x2", 20, 67)
+    state, events = deploy(state, "allies", "a1", 10, 5)
+    (event,) = events
+    assert event.told_to("axis") == "allies sets up a unit in secret"
+    assert event.told_to("allies") == "allies sets up Infantry Detachment at (10, 5)"
+    assert state.units["a1"].hidden and state.units["x1"].hidden
+    state, _ = play(state, FinishDeployment(side="allies"))
+    state, _ = play(state, FinishDeployment(side="axis"))
+    state, events = play(state, StartGame(), d6(6), d6(1))
+    assert [e.text for e in events[:2]] == [
+        "allies's plotted set-up: Infantry Detachment at (10, 5)",
+        "axis's plotted set-up: Infantry Detachment at (10, 67), Infantry Detachment at (20, 67)",
+    ]
+    assert not any(u.hidden for u in state.units.values())
+
+
+def test_only_the_turn_about_scenarios_may_be_plotted_p30():
+    with pytest.raises(IllegalCommand, match="In Capture the defender sets up first: there is no plotted"):
+        scenario_battle("capture", attacker="axis", plotted=True)
