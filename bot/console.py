@@ -372,7 +372,7 @@ class ConsoleTable:
                     f"{unit.tokens} tokens" + (" [command]" if unit.is_command else "")
                 )
             )
-            what = f"{unit.profile.name}{f' ({unit.true_name})' if unit.true_name else ''}"
+            what = unit.profile.name + (f" ({unit.true_name}, {unit.name})" if unit.true_name else "")
             rows.append(f"  {unit.side:7} {unit.id:22} {what:28} {status}")
         return "\n".join(rows)
 
