@@ -1,0 +1,154 @@
+"""Unit data under the House Rules V1.0: the quick reference's German and British statistics
+(``engine/data/house_v1.yaml``), and any unit of the 2015 lists seen the house rules' way.
+
+A house unit is an ordinary :class:`UnitProfile` (so movement, geometry and the table work as
+before) carrying :class:`HouseTraits`: troop type, move class, AP and HE class, and notes.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import Any
+
+import yaml
+
+from engine.profiles import (
+    DATA_DIR,
+    Drive,
+    HEClass,
+    HouseTraits,
+    Motivation,
+    MoveClass,
+    Special,
+    TroopType,
+    UnitClass,
+    UnitProfile,
+    find_profile,
+)
+
+_VEHICLE_CLASS = {
+    MoveClass.FAST: UnitClass.LIGHT,
+    MoveClass.MEDIUM: UnitClass.MEDIUM,
+    MoveClass.SLOW: UnitClass.HEAVY,
+}
+_ROLES = {"anti_tank_gun": Special.ANTI_TANK_GUN, "tripod_mg": Special.MG_TEAM, "mortar": Special.MORTAR}
+_CALIBRE = re.compile(r"(\d+)\s*mm", re.IGNORECASE)
+
+
+def _profile(nation: str, row: dict[str, Any]) -> UnitProfile:
+    notes = set(row.get("notes", []))
+    traits = HouseTraits(
+        troop_type=row["type"],
+        move=row["move"],
+        ap=row.get("ap"),
+        he=row.get("he"),
+        mg=row.get("mg", False),
+        flamethrower=row.get("ft", False),
+        second_ap=row.get("second_ap"),
+        small="small" in notes,
+        light="light" in notes,
+        heavy="heavy" in notes,
+        spotter="spotter" in notes,
+    )
+    vehicle = traits.troop_type.is_afv or traits.troop_type is TroopType.SOFT
+    if vehicle:
+        unit_class = _VEHICLE_CLASS[traits.move]
+    else:
+        unit_class = UnitClass.INFANTRY if traits.troop_type is TroopType.INFANTRY else UnitClass.SUPPORT
+    specials = {_ROLES[row["role"]]} if "role" in row else set()
+    specials |= {Special.TRANSPORT} if "transport" in notes else set()
+    specials |= {Special.FLAMETHROWER} if traits.flamethrower else set()
+    specials |= {Special.HEAVY} if traits.heavy else set()
+    default_drive = (
+        Drive.TRACKED
+        if traits.troop_type.is_afv
+        else Drive.WHEELED
+        if vehicle
+        else Drive.GUN
+        if traits.troop_type is TroopType.SUPPORT_WHEELED
+        else Drive.FOOT
+    )
+    core = find_profile(nation, row.get("core") or row["like"])
+    armour = row.get("armour", [None, None])
+    return UnitProfile(
+        name=row["name"],
+        nation=nation,
+        unit_class=unit_class,
+        armour_front=armour[0],
+        armour_side=armour[1],
+        weapon=traits.ap,
+        morale=row["morale"],
+        specials=frozenset(specials),
+        points=core.points,
+        break_points=core.break_points,
+        drive=row.get("drive", default_drive),
+        turret=row.get("turret", traits.troop_type.is_afv and traits.ap is not None),
+        open_topped=traits.troop_type in (TroopType.OPEN_AFV, TroopType.SOFT),
+        gun_shield=traits.troop_type is TroopType.SUPPORT_WHEELED,
+        capacity=row.get("capacity", 0),
+        house=traits,
+    )
+
+
+@cache
+def house_profiles(nation: str) -> tuple[UnitProfile, ...]:
+    """The quick reference's units of one nation (German or British)."""
+    raw = yaml.safe_load((DATA_DIR / "house_v1.yaml").read_text(encoding="utf-8"))
+    if nation not in raw:
+        raise KeyError(f"The house rules' quick reference has no {nation} units: only {', '.join(raw)}")
+    return tuple(_profile(nation, row) for row in raw[nation]["units"])
+
+
+def find_house_profile(nation: str, name: str) -> UnitProfile:
+    for profile in house_profiles(nation):
+        if profile.name.casefold() == name.casefold():
+            return profile
+    raise KeyError(f"The house rules' {nation} list has no unit called {name!r}")
+
+
+def he_class_from_calibre(name: str) -> HEClass | None:
+    """House Rules V1.0, s. 2: HE is light under 75mm, medium to 100mm, heavy above; read from
+    a calibre in the unit's name, where there is one."""
+    match = _CALIBRE.search(name)
+    if match is None:
+        return None
+    calibre = int(match.group(1))
+    return HEClass.LIGHT if calibre < 75 else HEClass.MEDIUM if calibre <= 100 else HEClass.HEAVY
+
+
+def house_view(profile: UnitProfile) -> UnitProfile:
+    """A 2015 profile under the house rules, as far as they say how (s. 2 and 4): light, medium
+    and heavy vehicles become fast, medium and slow; the weapon value is the AP rating; scout
+    cars are light and elite; heavy units stay heavy; HE by the calibre in the name."""
+    if profile.house is not None:
+        return profile
+    if profile.is_vehicle:
+        if profile.has(Special.TRANSPORT) and (profile.armour_front or 0) <= 7:
+            troop = TroopType.SOFT
+        else:
+            troop = TroopType.OPEN_AFV if profile.open_topped else TroopType.ENCLOSED_AFV
+        move = {v: k for k, v in _VEHICLE_CLASS.items()}[profile.unit_class]
+    else:
+        move = MoveClass.FOOT
+        if profile.unit_class is UnitClass.INFANTRY:
+            troop = TroopType.INFANTRY
+        elif profile.has(Special.ANTI_TANK_GUN) or profile.has(Special.INFANTRY_GUN):
+            troop = TroopType.SUPPORT_WHEELED
+        elif profile.has(Special.SNIPER):
+            troop = TroopType.SUPPORT_LIGHT
+        else:
+            troop = TroopType.SUPPORT_PORTABLE
+    scout = profile.has(Special.SCOUT)
+    traits = HouseTraits(
+        troop_type=troop,
+        move=move,
+        ap=profile.weapon,
+        he=HEClass.HEAVY if profile.has(Special.HOWITZER) else he_class_from_calibre(profile.name),
+        mg=profile.has(Special.MG_TEAM),
+        flamethrower=profile.has(Special.FLAMETHROWER),
+        light=scout or troop is TroopType.SUPPORT_LIGHT,
+        heavy=profile.is_heavy,
+        motivation=Motivation.ELITE if scout else Motivation.NORMAL,
+    )
+    return profile.model_copy(update={"house": traits})

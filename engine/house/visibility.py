@@ -1,0 +1,47 @@
+"""Observation under the House Rules V1.0, s. 8: how far a static, silent unit can be seen."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+SPOTTER_BONUS = 6.0
+
+
+class Seen(StrEnum):
+    """The rows of the observation table."""
+
+    INFANTRY = "infantry"
+    SNIPER = "sniper"
+    HEAVY_WEAPONS = "heavy weapons"  # dismounted support squads but snipers, flamethrowers, OPs
+    SMALL_VEHICLE = "small or hull-down vehicle"
+    OTHER_VEHICLE = "other vehicle"
+
+
+# (in the open, in cover); None is unlimited
+OBSERVATION: dict[Seen, tuple[float | None, float | None]] = {
+    Seen.INFANTRY: (24.0, 6.0),
+    Seen.SNIPER: (4.0, 1.0),
+    Seen.HEAVY_WEAPONS: (None, 12.0),
+    Seen.SMALL_VEHICLE: (None, 12.0),
+    Seen.OTHER_VEHICLE: (None, 24.0),
+}
+
+
+def observation_distance(seen: Seen, *, in_cover: bool, spotter: bool = False) -> float | None:
+    """s. 8: the furthest a static unit that is not firing can be observed; a unit with the
+    Spotter function sees 6" further. None: no limit but line of sight."""
+    limit = OBSERVATION[seen][1 if in_cover else 0]
+    if limit is None:
+        return None
+    return limit + (SPOTTER_BONUS if spotter else 0.0)
+
+
+def can_observe(
+    distance: float, seen: Seen, *, in_cover: bool, moved_or_fired: bool, spotter: bool = False
+) -> bool:
+    """s. 8: units that move or fire are seen wherever there is line of sight (a sniper that does
+    not rapid move stays by the table); static ones only within the table's distance."""
+    if moved_or_fired and seen is not Seen.SNIPER:
+        return True
+    limit = observation_distance(seen, in_cover=in_cover, spotter=spotter)
+    return limit is None or distance <= limit
