@@ -21,6 +21,7 @@ from engine.game_state import GameState
 from engine.profiles import Special, UnitClass
 from engine.rules.firing import Shot, why_cannot_fire
 from engine.rules.movement import TURRET_FREE_TRAVERSE
+from engine.rulesets import rules_of
 from engine.state import Unit
 
 SUPPORT_ARC = 90.0  # p. 11
@@ -124,4 +125,4 @@ def shot_problem(state: GameState, shot: Shot, *, rapid_move: bool) -> str | Non
         return problem
     if shot.firer.profile.has(Special.MORTAR) and in_trees_or_building(state, shot.firer):
         return f"{shot.firer.name} may not fire a mortar from trees or buildings"
-    return None
+    return rules_of(state).fire_problem(shot)

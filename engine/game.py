@@ -81,8 +81,6 @@ from engine.rules.activation import (
     TestScore,
     initiative_winner,
     morale_test_reaction_score_needed,
-    reaction_score_needed,
-    reactivation_score_needed,
     seizes_initiative,
 )
 from engine.rules.firing import CASUALTY_SCORE
@@ -104,6 +102,7 @@ from engine.rules.scenario import (
     scenario_points_problem,
 )
 from engine.rules.victory import break_point_test, turn_outcome
+from engine.rulesets import rules_of
 from engine.scenario_play import breakthrough_result, capture_result
 from engine.scenario_setup import apply_scenario
 from engine.scenarios import find_scenario
@@ -195,8 +194,9 @@ def _bring_force(state: GameState, command: JoinSide, log: EventLog) -> None:
         raise IllegalCommand(f"{scenario.title} (p. {scenario.page}): {problem}")
     state.sides[command.side].points_limit = command.points_limit
     state.sides[command.side].nation = command.nation or state.sides[command.side].nation
+    rules = rules_of(state)
     for unit in command.units:
-        state.units[unit.id] = unit.model_copy(update={"in_reserve": True})
+        state.units[unit.id] = rules.unit(unit).model_copy(update={"in_reserve": True})
     total = sum(u.profile.points for u in command.units)
     log.emit(
         "force",
@@ -422,6 +422,7 @@ def _draw_tokens(state: GameState, name: str, log: EventLog) -> int:
         roll = log.d6(f"aggressive command, {name}")
         tokens += aggressive_command_tokens(roll) - COMMAND_UNIT_TOKENS
         log.emit("tokens", f"{name}'s aggressive command rolls {roll} tokens instead of 2", side=name)
+    tokens += rules_of(state).extra_tokens(state, name, log)
     if side.extra_token_dice:
         rolls = [log.d6(f"extra tokens, {name}") for _ in range(tokens)]
         extra = capture_defender_extra_tokens(rolls)
@@ -789,11 +790,9 @@ def _reaction_score(state: GameState, pending: Pending, order: Order) -> TestSco
     check_may_activate(unit)
     enemy_ids = _order_units(pending.order)
     enemy = as_seen(state.units[enemy_ids[0]]) if enemy_ids else None  # a marker looks like infantry
-    return reaction_score_needed(
+    return rules_of(state).reaction_score(
         unit,
-        unit.tokens,
-        enemy_is_foot_soldiers=enemy is not None and not enemy.is_vehicle,
-        enemy_mounted=enemy is not None and enemy.embarked_in is not None,
+        enemy=enemy,
         enemy_started_in_cover=enemy is not None and starts_in_cover(state, enemy, unit),
         falling_back=isinstance(order, FallBackOrder),
     )
@@ -898,7 +897,7 @@ def _step_test(state: GameState, pending: Pending, step: Step, log: EventLog) ->
     if tokens == 0:
         return True
     falling_back = isinstance(pending.order_of(step.who), FallBackOrder)
-    score = reactivation_score_needed(unit, tokens, falling_back=falling_back)
+    score = rules_of(state).reactivation_score(unit, tokens, falling_back=falling_back)
     order = pending.order_of(step.who)
     roll, passed = _roll_test(
         state, log, f"reactivation test, {unit.name}", score, unit, getattr(order, "reroll", False)

@@ -22,12 +22,12 @@ from engine.game_state import GameState
 from engine.hidden_deployment import as_seen, check_marker_reveals, under_marker
 from engine.orders import plan_move
 from engine.profiles import Special
-from engine.rules.armour import kaboom_radius
 from engine.rules.firing import Shot
 from engine.rules.morale import is_destroyed_by_markers
 from engine.rules.movement import TURRET_FREE_TRAVERSE
 from engine.rules.scenario import objective_claimer
-from engine.rules.shot_resolution import Fate, resolve_shot
+from engine.rules.shot_resolution import Fate
+from engine.rulesets import rules_of
 from engine.state import Point, Smoke, Unit
 
 SNIPER_SPOT_RANGE = 4.0  # p. 20
@@ -326,7 +326,7 @@ def execute_fire(
             firer.moved_this_turn = True  # turning the turret past 90 degrees counts as moving (p. 8)
         firer.turret_facing = geometry.bearing(firer.position, target.position)
 
-    result = resolve_shot(shot, log)
+    result = rules_of(state).resolve_shot(shot, log)
     if firer.profile.has(Special.MORTAR):
         firer.mortar_aim = _next_aim(firer, target)
     target.morale_markers = result.markers
@@ -354,7 +354,7 @@ def _next_aim(firer: Unit, target: Unit):
 def _kaboom(state: GameState, vehicle: Unit, log: EventLog) -> None:
     """Kaboom! (p. 12): the vehicle explodes; each friendly unit nearby takes a marker."""
     destroy(state, vehicle, log, f"{vehicle.name} explodes!", kaboom=True)
-    radius = kaboom_radius(state.table.is_small)
+    radius = rules_of(state).explosion_radius(state.table.is_small)
     for unit in live_units(state, vehicle.side):
         if unit.id != vehicle.id and geometry.distance(unit, vehicle) <= radius:
             log.emit(

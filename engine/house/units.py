@@ -92,9 +92,14 @@ def _profile(nation: str, row: dict[str, Any]) -> UnitProfile:
 
 
 @cache
+def _quick_reference() -> dict[str, Any]:
+    return yaml.safe_load((DATA_DIR / "house_v1.yaml").read_text(encoding="utf-8"))
+
+
+@cache
 def house_profiles(nation: str) -> tuple[UnitProfile, ...]:
     """The quick reference's units of one nation (German or British)."""
-    raw = yaml.safe_load((DATA_DIR / "house_v1.yaml").read_text(encoding="utf-8"))
+    raw = _quick_reference()
     if nation not in raw:
         raise KeyError(f"The house rules' quick reference has no {nation} units: only {', '.join(raw)}")
     return tuple(_profile(nation, row) for row in raw[nation]["units"])
@@ -152,3 +157,22 @@ def house_view(profile: UnitProfile) -> UnitProfile:
         motivation=Motivation.ELITE if scout else Motivation.NORMAL,
     )
     return profile.model_copy(update={"house": traits})
+
+
+def house_equivalent(profile: UnitProfile) -> UnitProfile:
+    """The quick reference's own entry for a 2015 unit where it has one (the entry whose 2015
+    counterpart it is, with the same armour if two share it), else the 2015 unit seen the house
+    way (:func:`house_view`)."""
+    if profile.house is not None:
+        return profile
+    try:
+        listed = house_profiles(profile.nation)
+    except KeyError:
+        return house_view(profile)
+    raw = _quick_reference()[profile.nation]["units"]
+    matches = [p for p, row in zip(listed, raw, strict=True) if row.get("core") == profile.name]
+    same_armour = [
+        p for p in matches if (p.armour_front, p.armour_side) == (profile.armour_front, profile.armour_side)
+    ]
+    chosen = (same_armour or matches or [None])[0]
+    return chosen if chosen is not None else house_view(profile)

@@ -1,0 +1,233 @@
+"""One direct shot under the House Rules V1.0, s. 5, from its dice: which weapon and fire
+category the firer uses, the to-hit throw, then penetration and damage against an armoured
+vehicle, or the casualty throw against anything else. Like the 2015
+:func:`engine.rules.shot_resolution.resolve_shot`, it reads a measured :class:`Shot` and
+changes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine import geometry
+from engine.dice import DiceSource
+from engine.errors import IllegalCommand
+from engine.house.firing import (
+    FRONT_ARC,
+    HE_COLUMN,
+    CasualtyWeapon,
+    Cover,
+    Damage,
+    FireCategory,
+    FireSituation,
+    Penetration,
+    Protection,
+    Weapon,
+    armour_penetration,
+    casualty_markers,
+    casualty_score_needed,
+    damage_markers,
+    damage_result,
+    damage_score,
+    flamethrower_destroys,
+    hits,
+    in_range,
+    to_hit_dice,
+    to_hit_modifiers,
+)
+from engine.house.units import house_view
+from engine.profiles import HEClass, HouseTraits, Special, TroopType
+from engine.rules.firing import Shot
+from engine.rules.shot_resolution import Fate, ShotResult
+from engine.state import CoverKind, Unit
+
+PROTECTION = {
+    CoverKind.OPEN: Protection.OPEN,
+    CoverKind.COVER: Protection.COVER,
+    CoverKind.FORTIFICATION: Protection.DEFENCES,
+}
+CASUALTY_COLUMN = {
+    FireCategory.SMALL_ARMS: CasualtyWeapon.INFANTRY,
+    FireCategory.MG: CasualtyWeapon.MG,
+    FireCategory.FLAMETHROWER: CasualtyWeapon.FLAMETHROWER,
+}
+
+
+def traits_of(unit: Unit) -> HouseTraits:
+    traits = house_view(unit.profile).house
+    assert traits is not None
+    return traits
+
+
+@dataclass(frozen=True)
+class HouseFire:
+    """The weapon a firer uses at a target, and how the shot is treated (s. 5)."""
+
+    weapon: Weapon
+    category: FireCategory
+    ap: int | None = None
+    he: HEClass | None = None
+
+
+def _at_armour(firer: Unit, mine: HouseTraits) -> HouseFire:
+    """s. 5: all direct fire at an AFV is armour-piercing, flamethrowers aside; infantry use
+    their AP value only in close combat, unless they carry an IAW."""
+    if mine.flamethrower:
+        weapon = Weapon.MAN_PACK_FLAMETHROWER if not firer.is_vehicle else Weapon.VEHICLE_FLAMETHROWER
+        return HouseFire(weapon, FireCategory.FLAMETHROWER)
+    if mine.troop_type is TroopType.INFANTRY:
+        if firer.iaw_weapon is None:
+            raise IllegalCommand(
+                f"{firer.name} has no anti-tank weapon: infantry fight armour only in close combat"
+            )
+        return HouseFire(Weapon.IAW, FireCategory.AP, ap=firer.iaw_weapon)
+    if mine.ap is None:
+        raise IllegalCommand(f"{firer.name} has no armour-piercing weapon")
+    weapon = Weapon.TRIPOD_MG if firer.profile.has(Special.MG_TEAM) else Weapon.GUN
+    return HouseFire(weapon, FireCategory.AP, ap=mine.ap, he=mine.he)
+
+
+def _at_soft_target(firer: Unit, mine: HouseTraits, target: HouseTraits) -> HouseFire:
+    """s. 2 and 5: what each troop type fires at infantry, support squads and soft vehicles."""
+    if mine.flamethrower:
+        weapon = Weapon.MAN_PACK_FLAMETHROWER if not firer.is_vehicle else Weapon.VEHICLE_FLAMETHROWER
+        return HouseFire(weapon, FireCategory.FLAMETHROWER)
+    if firer.profile.has(Special.MORTAR):
+        raise IllegalCommand(f"{firer.name} fires indirectly only")
+    if mine.troop_type is TroopType.INFANTRY:
+        return HouseFire(Weapon.INFANTRY_SQUAD, FireCategory.SMALL_ARMS)
+    if firer.profile.has(Special.MG_TEAM):
+        return HouseFire(Weapon.TRIPOD_MG, FireCategory.MG)
+    if mine.troop_type is TroopType.SUPPORT_LIGHT:
+        weapon = Weapon.SNIPER if firer.profile.has(Special.SNIPER) else Weapon.SUPPORT_SMALL_ARMS
+        return HouseFire(weapon, FireCategory.SMALL_ARMS)
+    if mine.troop_type is TroopType.SUPPORT_WHEELED:
+        if target.troop_type is TroopType.SOFT and mine.ap is not None:
+            return HouseFire(Weapon.GUN, FireCategory.AP, ap=mine.ap)  # an anti-tank gun's AP fire
+        if mine.he is not None and firer.profile.has(Special.INFANTRY_GUN):
+            return HouseFire(Weapon.GUN, FireCategory.HE, he=mine.he)
+        return HouseFire(Weapon.SUPPORT_SMALL_ARMS, FireCategory.SMALL_ARMS)  # the crew's own weapons
+    if mine.he is not None:
+        return HouseFire(Weapon.GUN, FireCategory.HE, he=mine.he)
+    if mine.mg or mine.ap is not None:
+        return HouseFire(Weapon.TURRET_MG, FireCategory.MG)  # the coaxial or mounted machine gun
+    raise IllegalCommand(f"{firer.name} has no weapon to fire")
+
+
+def house_fire(shot: Shot) -> HouseFire:
+    """The weapon and category of a shot, or refused with the reason (s. 5 Direct Fire, Ranges)."""
+    mine, theirs = traits_of(shot.firer), traits_of(shot.target)
+    fire = (
+        _at_armour(shot.firer, mine)
+        if theirs.troop_type.is_afv
+        else _at_soft_target(shot.firer, mine, theirs)
+    )
+    if not in_range(fire.weapon, shot.range):
+        raise IllegalCommand(f"{shot.firer.name}'s {fire.weapon.value} cannot reach {shot.range:.1f}\"")
+    return fire
+
+
+def to_hit_cover(shot: Shot) -> Cover:
+    """s. 5: 50% cover (prepared defences, or a tank hull down) and lesser cover (woods, walls,
+    hedges) as the 2015 table's cover kinds read them."""
+    if shot.hull_down or shot.cover is CoverKind.FORTIFICATION:
+        return Cover.HALF
+    return Cover.LESSER if shot.cover is CoverKind.COVER else Cover.OPEN
+
+
+def resolve_house_shot(shot: Shot, dice: DiceSource) -> ShotResult:
+    """The to-hit throw (s. 5), then armour penetration or the casualty throw."""
+    firer, target = shot.firer, shot.target
+    fire = house_fire(shot)
+    situation = FireSituation(
+        fire.category,
+        firer_markers=firer.morale_markers,
+        firer_moves=shot.firer_moved,
+        target_moved=shot.target_moved,
+        enemy_infantry_near=shot.enemy_infantry_close,
+        cover=to_hit_cover(shot),
+        sniper=firer.profile.has(Special.SNIPER),
+    )
+    modifiers = to_hit_modifiers(situation)
+    total = sum(value for _, value in modifiers)
+    rolls = [
+        dice.roll(10, f"to hit, {firer.name} at {target.name}")
+        for _ in range(to_hit_dice(fire.weapon, shot.range))
+    ]
+    scored = hits(rolls, total)
+    detail = ", ".join(f"{name} {value:+d}" for name, value in modifiers)
+    text = (
+        f"{firer.name} fires {fire.category.value} ({fire.weapon.value}) "
+        f'at {target.name} ({shot.range:.1f}"): '
+        f"needs 5+{f' ({detail})' if detail else ''}; rolled {', '.join(map(str, rolls))}: "
+        + (f"{scored} hit{'s' * (scored != 1)}" if scored else "miss")
+    )
+    if not scored:
+        return ShotResult(text, 0, target.morale_markers)
+    if fire.category is FireCategory.AP:
+        return _armour_piercing(shot, fire, scored, dice, text)
+    return _casualties(shot, fire, scored, dice, text)
+
+
+def _armour_piercing(shot: Shot, fire: HouseFire, scored: int, dice: DiceSource, text: str) -> ShotResult:
+    """s. 5 Armour penetration and the damage throw."""
+    firer, target = shot.firer, shot.target
+    front = geometry.in_arc(target.position, target.facing, firer.position, 2 * FRONT_ARC)
+    armour = (target.profile.armour_front if front else target.profile.armour_side) or 0
+    assert fire.ap is not None
+    markers = target.morale_markers
+    roll = dice.roll(10, f"penetration, {firer.name} at {target.name}")
+    double = scored >= 2
+    result = armour_penetration(fire.ap, armour, shot.range, roll, double_hit=double)
+    aspect = "front" if front else "side"
+    sum_text = f"{roll}+{fire.ap}{'+2 double hit' if double else ''} against {aspect} armour {armour}"
+    if result is Penetration.NO_EFFECT:
+        return ShotResult(
+            text + f"; AP {fire.ap} cannot hurt {aspect} armour {armour}: no effect", scored, markers
+        )
+    if result is Penetration.ONE_MARKER:
+        return ShotResult(text + f"; 1 marker; penetration {sum_text}: bounces", scored, markers + 1)
+    if result is Penetration.TWO_MARKERS:
+        return ShotResult(text + f"; 1 marker; penetration {sum_text}: equal, +1 marker", scored, markers + 2)
+    markers += 1
+    damage_roll = dice.roll(6, f"damage, {firer.name} at {target.name}")
+    score = damage_score(damage_roll, heavy_he=fire.he is HEClass.HEAVY, machine_gun=False)
+    damage = damage_result(score)
+    text += f"; 1 marker; penetration {sum_text}: penetrates. Damage {damage_roll}" + (
+        f"+1 heavy HE = {score}" if score != damage_roll else ""
+    )
+    fate = {Damage.DESTROYED: Fate.FOOM, Damage.EXPLOSION: Fate.KABOOM}.get(damage, Fate.STANDS)
+    if damage is Damage.SHAKEN:
+        markers = max(markers, damage_markers(damage, target.profile.morale or 0))
+    else:
+        markers += damage_markers(damage, target.profile.morale or 0)
+    return ShotResult(text + f": {damage.value}", scored, markers, fate=fate, passengers_out=True)
+
+
+def _casualties(shot: Shot, fire: HouseFire, scored: int, dice: DiceSource, text: str) -> ShotResult:
+    """s. 5 Casualty throw (and flamethrowers against vehicles)."""
+    firer, target = shot.firer, shot.target
+    theirs = traits_of(target)
+    if fire.category is FireCategory.FLAMETHROWER and flamethrower_destroys(
+        scored, soft_or_open_topped=theirs.troop_type in (TroopType.SOFT, TroopType.OPEN_AFV)
+    ):
+        return ShotResult(
+            text + ": two flamethrower hits burn the vehicle out",
+            scored,
+            target.morale_markers,
+            fate=Fate.FOOM,
+        )
+    column = (
+        HE_COLUMN[fire.he] if fire.category is FireCategory.HE and fire.he else CASUALTY_COLUMN[fire.category]
+    )
+    protection = PROTECTION[shot.cover]
+    needed = casualty_score_needed(column, protection)
+    rolls = [dice.roll(6, f"casualty throw, {firer.name} at {target.name}") for _ in range(scored)]
+    added = casualty_markers(scored, rolls, needed)
+    total = target.morale_markers + added
+    text += (
+        f"; casualty throw ({column.value}, {protection.value}) {needed}+, "
+        f"rolled {', '.join(map(str, rolls))}: "
+        f"{added} marker{'s' * (added != 1)} -> {target.name} has {total}"
+    )
+    return ShotResult(text, scored, total)

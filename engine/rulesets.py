@@ -1,0 +1,166 @@
+"""Rule sets behind one interface, chosen when a game is created: the Iron Cross 2015 rulebook
+(``core_2015``, the default) and the House Rules V1.0 (``house_v1``).
+
+The game flow asks the game's rule set wherever the two differ; everything else (the turn,
+tokens, initiative, the reaction sequence, movement, morale markers, break points) is shared,
+as the house rules keep the core system (House Rules V1.0, s. 1).
+"""
+
+from __future__ import annotations
+
+from engine.battlefield import live_units
+from engine.dice import DiceSource
+from engine.errors import IllegalCommand
+from engine.events import EventLog
+from engine.game_state import GameState
+from engine.house.activation import (
+    Purpose,
+    quality_token_change,
+    quality_token_dice,
+)
+from engine.house.activation import (
+    reaction_score_needed as house_reaction_score,
+)
+from engine.house.activation import (
+    reactivation_score_needed as house_reactivation_score,
+)
+from engine.house.firing import EXPLOSION_RADIUS
+from engine.house.shot import house_fire, resolve_house_shot, traits_of
+from engine.house.units import house_equivalent
+from engine.profiles import Experience
+from engine.rules.activation import TestScore, reaction_score_needed, reactivation_score_needed
+from engine.rules.armour import kaboom_radius
+from engine.rules.firing import Shot
+from engine.rules.shot_resolution import ShotResult, resolve_shot
+from engine.state import Unit
+
+
+class RuleSet:
+    """The Iron Cross 2015 rulebook."""
+
+    name = "core_2015"
+    title = "Iron Cross 2015"
+
+    def unit(self, unit: Unit) -> Unit:
+        """A unit as this rule set fields it."""
+        return unit
+
+    def reactivation_score(self, unit: Unit, tokens: int, *, falling_back: bool) -> TestScore:
+        return reactivation_score_needed(unit, tokens, falling_back=falling_back)
+
+    def reaction_score(
+        self,
+        unit: Unit,
+        *,
+        enemy: Unit | None,
+        enemy_started_in_cover: bool,
+        falling_back: bool,
+    ) -> TestScore:
+        return reaction_score_needed(
+            unit,
+            unit.tokens,
+            enemy_is_foot_soldiers=enemy is not None and not enemy.is_vehicle,
+            enemy_mounted=enemy is not None and enemy.embarked_in is not None,
+            enemy_started_in_cover=enemy_started_in_cover,
+            falling_back=falling_back,
+        )
+
+    def extra_tokens(self, state: GameState, side: str, log: EventLog) -> int:
+        """Tokens gained or lost beyond the count of units (none in the 2015 rules)."""
+        return 0
+
+    def fire_problem(self, shot: Shot) -> str | None:
+        """Why this rule set forbids a shot the 2015 checks allow, or None."""
+        return None
+
+    def resolve_shot(self, shot: Shot, dice: DiceSource) -> ShotResult:
+        return resolve_shot(shot, dice)
+
+    def explosion_radius(self, small_table: bool) -> float:
+        return kaboom_radius(small_table)
+
+
+class HouseRules(RuleSet):
+    """The Iron Cross House Rules V1.0 and their quick reference."""
+
+    name = "house_v1"
+    title = "House Rules V1.0"
+
+    def unit(self, unit: Unit) -> Unit:
+        """The quick reference's statistics where it lists the unit (House Rules V1.0, s. 2)."""
+        return unit.model_copy(update={"profile": house_equivalent(unit.profile)})
+
+    def reactivation_score(self, unit: Unit, tokens: int, *, falling_back: bool) -> TestScore:
+        purpose = Purpose.FALL_BACK if falling_back else Purpose.ACTION
+        return house_reactivation_score(traits_of(unit), tokens, unit.morale_markers, purpose)
+
+    def reaction_score(
+        self,
+        unit: Unit,
+        *,
+        enemy: Unit | None,
+        enemy_started_in_cover: bool,
+        falling_back: bool,
+    ) -> TestScore:
+        """s. 3: the reaction table replaces the 2015 vehicle and scout modifiers."""
+        purpose = Purpose.FALL_BACK if falling_back else Purpose.ACTION
+        return house_reaction_score(traits_of(unit), unit.tokens, unit.morale_markers, purpose)
+
+    def extra_tokens(self, state: GameState, side: str, log: EventLog) -> int:
+        """s. 3: a d6 per token a veteran or inexperienced unit brings; each 6 adds or takes one."""
+        change = 0
+        for unit in live_units(state, side):
+            experience = traits_of(unit).experience
+            if experience is Experience.REGULAR:
+                continue
+            rolls = [
+                log.d6(f"{experience.value} tokens, {unit.name}")
+                for _ in range(quality_token_dice(unit.is_command))
+            ]
+            gained = quality_token_change(experience, rolls)
+            change += gained
+            log.emit(
+                "tokens",
+                f"{unit.name} ({experience.value}) rolls {', '.join(map(str, rolls))}: {gained:+d} token(s)",
+                unit.id,
+                side=side,
+            )
+        return change
+
+    def fire_problem(self, shot: Shot) -> str | None:
+        """s. 5: the firer must have a weapon for that target, within its range."""
+        try:
+            house_fire(shot)
+        except IllegalCommand as problem:
+            return str(problem)
+        return None
+
+    def resolve_shot(self, shot: Shot, dice: DiceSource) -> ShotResult:
+        return resolve_house_shot(shot, dice)
+
+    def explosion_radius(self, small_table: bool) -> float:
+        return EXPLOSION_RADIUS
+
+
+RULE_SETS: dict[str, RuleSet] = {rules.name: rules for rules in (RuleSet(), HouseRules())}
+
+
+def rules_of(state: GameState) -> RuleSet:
+    return RULE_SETS[state.ruleset]
+
+
+def find_rule_set(name: str) -> RuleSet:
+    """A rule set by its name, as players type it (``house-v1`` or ``house_v1``)."""
+    key = name.strip().casefold().replace("-", "_")
+    if key not in RULE_SETS:
+        raise IllegalCommand(f"There is no rule set {name!r}: choose {' or '.join(RULE_SETS)}")
+    return RULE_SETS[key]
+
+
+def with_rule_set(state: GameState, name: str) -> GameState:
+    """The game, not yet started, played under the named rule set."""
+    rules = find_rule_set(name)
+    game = state.model_copy(deep=True)
+    game.ruleset = rules.name
+    game.units = {unit_id: rules.unit(unit) for unit_id, unit in game.units.items()}
+    return game

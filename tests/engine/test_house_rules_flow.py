@@ -1,0 +1,130 @@
+"""A game under the House Rules V1.0 through the game flow: the rule set chosen at creation,
+the quick reference's units, the reaction table, reactivation, quality tokens and direct fire,
+with scripted dice and exact outcomes."""
+
+import pytest
+
+from engine.commands import Fire, Move, React, StartGame, UnitOrder
+from engine.dice import d6, d10
+from engine.errors import IllegalCommand
+from engine.profiles import Experience
+from engine.rulesets import find_rule_set, with_rule_set
+from engine.setup import make_unit
+from tests.engine.helpers import P, act, declare, fire_text, game, play, started
+
+
+def house(*units, **kw):
+    return with_rule_set(game(*units, sides={"allies": "british", "axis": "german"}, **kw), "house-v1")
+
+
+def test_a_game_takes_the_quick_references_units_when_it_lists_them_s2():
+    state = house(
+        make_unit("british", "Sherman 75mm", "allies", (10, 10), unit_id="sherman"),
+        make_unit("german", "Panzer IV G (late) to J", "axis", (10, 40), unit_id="panzer"),
+        make_unit("german", "Sd.Kfz 234/2 8-Rad Puma", "axis", (20, 40), unit_id="puma"),
+    )
+    assert state.ruleset == "house_v1"
+    assert state.units["sherman"].profile.name == "Sherman 75mm" and state.units["sherman"].profile.house
+    assert state.units["panzer"].profile.name == "Pz IV H/J"  # 14/10, as the 2015 entry
+    puma = state.units["puma"].profile  # not in the quick reference: the 2015 unit seen the house way
+    assert puma.name == "Sd.Kfz 234/2 8-Rad Puma" and puma.house.light
+
+
+def test_an_unknown_rule_set_is_refused():
+    with pytest.raises(IllegalCommand, match="There is no rule set 'house-v2': choose core_2015 or house_v1"):
+        find_rule_set("house-v2")
+
+
+def duel():
+    return house(
+        make_unit("british", "Infantry Detachment", "allies", (30, 10), unit_id="squad", facing=90),
+        make_unit("british", "Sherman 75mm", "allies", (50, 10), unit_id="sherman", facing=90),
+        make_unit("german", "Infantry Detachment", "axis", (30, 20), unit_id="gruppe", facing=270),
+        make_unit("german", "Panther", "axis", (50, 40), unit_id="panther", facing=270),
+        make_unit("german", "Sd.Kfz 123 Luchs", "axis", (70, 40), unit_id="scout", facing=270),
+    )
+
+
+def test_infantry_fire_small_arms_two_d10_within_12_and_a_casualty_throw_s5():
+    state = started(duel(), "allies")
+    # 2 dice within 12"; 5+ hits; casualty throw: infantry in the open 4+
+    state, events = act(state, "allies", "squad", Fire(target="gruppe"), faces=[d10(5), d10(3), d6(4)])
+    assert fire_text(events) == (
+        'Infantry Detachment fires small arms (infantry squad) at Infantry Detachment (8.0"): needs 5+; '
+        "rolled 5, 3: 1 hit; casualty throw (infantry, open) 4+, rolled 4: "
+        "2 markers -> Infantry Detachment has 2"
+    )
+    assert state.units["gruppe"].morale_markers == 2
+
+
+def test_a_tank_fires_he_at_infantry_one_die_beyond_12_s5():
+    state = started(duel(), "allies")
+    state, events = act(state, "allies", "sherman", Fire(target="gruppe"), faces=[d10(7), d6(3)])
+    text = fire_text(events)
+    assert text.startswith("Sherman 75mm fires high explosive (gun) at Infantry Detachment")
+    assert text.endswith(
+        "casualty throw (medium HE, open) 4+, rolled 3: 1 marker -> Infantry Detachment has 1"
+    )
+
+
+def test_ap_fire_penetration_and_damage_against_the_front_within_60_degrees_s5():
+    state = started(duel(), "allies")
+    state.units["sherman"].position = P(50, 28)  # 12" or less: two dice
+    # Panther front 17; AP 8; a double hit: d10 7 + 8 + 2 = 17 -> equal: a second marker
+    state, events = act(state, "allies", "sherman", Fire(target="panther"), faces=[d10(6), d10(9), d10(7)])
+    assert fire_text(events).endswith(
+        "; 1 marker; penetration 7+8+2 double hit against front armour 17: equal, +1 marker"
+    )
+    assert state.units["panther"].morale_markers == 2
+
+
+def test_armour_far_beyond_the_ap_is_not_even_marked_s5():
+    state = started(duel(), "allies")
+    state.units["sherman"].position = P(50, 28)
+    state.units["sherman"].profile = state.units["sherman"].profile.model_copy(update={"weapon": 5})
+    state.units["sherman"].profile = state.units["sherman"].profile.model_copy(
+        update={"house": state.units["sherman"].profile.house.model_copy(update={"ap": 5})}
+    )
+    state, events = act(state, "allies", "sherman", Fire(target="panther"), faces=[d10(6), d10(9), d10(10)])
+    assert fire_text(events).endswith("; AP 5 cannot hurt front armour 17: no effect")
+    assert state.units["panther"].morale_markers == 0
+
+
+def test_infantry_without_an_iaw_cannot_fire_at_an_afv_s5():
+    state = started(duel(), "allies")
+    state.units["scout"].position, state.units["scout"].facing = P(30, 12), 0.0
+    # in contact with its side: the 2015 rules (p. 11) would let it fire
+    with pytest.raises(
+        IllegalCommand, match="has no anti-tank weapon: infantry fight armour only in close combat"
+    ):
+        declare(state, "allies", "squad", Fire(target="scout"))
+
+
+def test_a_light_elite_scout_car_reacts_on_2_plus_tokens_and_ignores_markers_s3():
+    state = started(duel(), "allies")
+    state.units["scout"].morale_markers = 2
+    state, _ = declare(state, "allies", "squad", Move(path=(P(30, 14),)))
+    order = UnitOrder(unit="scout", actions=(Move(path=(P(70, 44),)),))
+    state, events = play(state, React(side="axis", window=state.pending.window, order=order), d6(2))
+    test = next(e for e in events if e.kind == "reaction_test")
+    assert "needs 2+ (base 2+, markers ignored), rolled 2: success" in test.text
+
+
+def test_a_default_unit_reacts_on_3_plus_tokens_plus_markers_with_no_vehicle_penalty_s3():
+    state = started(duel(), "allies")
+    state.units["panther"].morale_markers = 1
+    state, _ = declare(state, "allies", "squad", Move(path=(P(30, 14),)))
+    order = UnitOrder(unit="panther", actions=(Move(path=(P(50, 44),)),))
+    state, events = play(state, React(side="axis", window=state.pending.window, order=order), d6(3))
+    test = next(e for e in events if e.kind == "reaction_test")
+    assert "needs 4+ (base 3+, +1 morale marker), rolled 3: failed" in test.text
+
+
+def test_veterans_throw_for_each_token_they_bring_s3():
+    state = duel()
+    veteran = state.units["gruppe"].profile.house.model_copy(update={"experience": Experience.VETERAN})
+    state.units["gruppe"].profile = state.units["gruppe"].profile.model_copy(update={"house": veteran})
+    # tokens are drawn allies first, then axis: the veteran's d6 comes with the axis draw
+    state, events = play(state, StartGame(), d6(6), d6(4), d6(1))
+    assert "Infantry Detachment (veteran) rolls 6: +1 token(s)" in [e.text for e in events]
+    assert state.sides["axis"].tokens == 3 + 1
