@@ -81,6 +81,7 @@ from engine.odds import (
 )
 from engine.quick_battle import quick_battle, scenario_battle
 from engine.rolls.charts import describe_chart, find_chart, load_charts
+from engine.rulesets import rules_of, with_rule_set
 from engine.state import Phase
 from renderer import render
 from renderer.visibility import sees
@@ -90,6 +91,7 @@ log = logging.getLogger(__name__)
 HELP = """\
 The same commands as in Discord, typed as text (options as name:value, quote values with spaces):
   /game new [table:village|crossroads] [forces:us|british|soviet] [reaction_seconds:N]
+       [ruleset:core-2015|house-v1]  the 2015 rules (default) or the House Rules V1.0
   /game new scenario:meeting|escalating|capture|breakthrough [attacker:allies|axis]
        [attacker_choice:aggressive_command|preliminary_bombardment] [deployment:plotted]
        a book scenario (plotted: both sides set up at once, in secret); then
@@ -340,7 +342,7 @@ class ConsoleTable:
         sides = ", ".join(
             f"{name} ({side.nation or 'no force yet'}) {side.tokens} tokens" for name, side in s.sides.items()
         )
-        lines = [f"Turn {s.turn}, phase {s.phase.value}; {sides}"]
+        lines = [f"Turn {s.turn}, phase {s.phase.value}, {rules_of(s).title}; {sides}"]
         if s.active_side:
             lines.append(f"Active: {s.active_side}")
         waiting = awaiting(s)
@@ -577,6 +579,7 @@ class ConsoleTable:
                 line.options.get("deployment") == "plotted",
             )
             text = scenario_text(battle, table, int(seconds))
+        battle = with_rule_set(battle, line.options.get("ruleset", "core_2015"))
         outcome = await self.service.new_game(self.CHANNEL, battle, int(seconds), line.player)
         self.state, self.log = outcome.state, []
         return text

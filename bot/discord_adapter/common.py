@@ -12,6 +12,7 @@ from bot.services.game_service import GameError, GameService, Outcome
 from engine.events import Event, told
 from engine.game import awaiting
 from engine.game_state import GameState
+from engine.rulesets import rules_of
 from engine.state import Phase
 from renderer import render
 
@@ -32,7 +33,7 @@ def summary(state: GameState) -> str:
         for name, side in state.sides.items()
     )
     waiting = awaiting(state)
-    lines = [f"Turn {state.turn} · {state.phase.value} · rules {state.ruleset}", sides]
+    lines = [f"Turn {state.turn} · {state.phase.value} · {rules_of(state).title}", sides]
     if waiting:
         lines.append(f"Waiting for **{waiting}**")
     if state.result:

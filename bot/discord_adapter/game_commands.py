@@ -21,6 +21,7 @@ from bot.services.game_service import finished_games_text, scenario_text, setup_
 from engine.commands import Concede, JoinSide, StartGame
 from engine.events import told
 from engine.quick_battle import allied_forces, quick_battle, quick_forces, quick_tables, scenario_battle
+from engine.rulesets import with_rule_set
 
 
 class GameCommands(app_commands.Group):
@@ -38,6 +39,7 @@ class GameCommands(app_commands.Group):
         attacker="Capture and Breakthrough: the attacking side",
         attacker_choice="Breakthrough: the attacker's aggressive command or preliminary bombardment",
         deployment="Meeting and Escalating: set up turn about, or both at once in secret (plotted)",
+        ruleset="The Iron Cross 2015 rules, or the House Rules V1.0",
     )
     @app_commands.choices(
         table=[app_commands.Choice(name=title[:100], value=name) for name, title in quick_tables().items()],
@@ -53,6 +55,7 @@ class GameCommands(app_commands.Group):
         attacker: Literal["allies", "axis"] | None = None,
         attacker_choice: Literal["aggressive_command", "preliminary_bombardment"] | None = None,
         deployment: Literal["alternating", "plotted"] = "alternating",
+        ruleset: Literal["core_2015", "house_v1"] = "core_2015",
     ) -> None:
         channel, user = str(interaction.channel_id), str(interaction.user.id)
         if scenario == "quick":
@@ -64,6 +67,7 @@ class GameCommands(app_commands.Group):
         else:
             battle = scenario_battle(scenario, table, attacker, attacker_choice, deployment == "plotted")
             text = scenario_text(battle, table, reaction_seconds)
+        battle = with_rule_set(battle, ruleset)
         outcome = await games(interaction).new_game(channel, battle, reaction_seconds, user)
         await interaction.response.send_message(text + "\n" + summary(outcome.state))
 

@@ -3,6 +3,8 @@ hot-seat players who have joined (so every line also passes the service's permis
 
 import random
 
+import pytest
+
 from bot.console import ConsoleTable
 from bot.services.game_service import GameService
 from bot.storage.store import GameStore
@@ -77,11 +79,15 @@ def as_text(command: Command) -> str:
     raise AssertionError(command)
 
 
-async def test_a_whole_quick_battle_is_played_to_its_result_as_typed_text(tmp_path):
+@pytest.mark.parametrize(
+    "ruleset, title", [("core-2015", "Iron Cross 2015"), ("house-v1", "House Rules V1.0")]
+)
+async def test_a_whole_quick_battle_is_played_to_its_result_as_typed_text(tmp_path, ruleset, title):
     store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
     service = GameService(store, dice=lambda: SeededDice(11))
     table, _ = await ConsoleTable.open(service)
-    assert "Crossroads" in await table.handle("/game new table:crossroads forces:british")
+    assert "Crossroads" in await table.handle(f"/game new table:crossroads forces:british ruleset:{ruleset}")
+    assert title in await table.handle("/status")
     for side, player in PLAYERS.items():
         assert f"{side}" in await table.handle(f"as {player} /game join side:{side}")
     rng = random.Random(5)

@@ -72,3 +72,13 @@ async def test_a_window_closing_by_itself_is_posted_to_its_channel(discord_bot):
     (message,) = discord.sent[before:]
     assert message["route"] == "POST /channels/{channel_id}/messages"
     assert message["payload"]["content"] == "The reaction window closed.\nallies does not react"
+
+
+async def test_a_game_under_the_house_rules_says_so_in_its_header(discord_bot):
+    _, discord = discord_bot
+    text, _ = reply(
+        await discord.slash("game new", user=ANN, channel="7", forces="british", ruleset="house_v1")
+    )
+    assert "· House Rules V1.0" in text
+    status, _ = reply(await discord.slash("game status", user=ANN, channel="7"))
+    assert "House Rules V1.0" in status
