@@ -5,7 +5,6 @@ from __future__ import annotations
 from engine import geometry
 from engine.game_state import GameState
 from engine.profiles import Special, UnitClass
-from engine.rules.activation import command_radius
 from engine.state import CoverKind, Unit
 
 
@@ -93,9 +92,9 @@ def unscreened_enemy_infantry(
     return threats
 
 
-def command_reroll_available(state: GameState, unit: Unit) -> bool:
-    """The once-a-turn re-roll (p. 18): a living command unit (or sub-commander) within 12"
-    (6" on a small table) of the unit, and not yet used this turn."""
+def command_reroll_available(state: GameState, unit: Unit, radius: float) -> bool:
+    """The once-a-turn re-roll (p. 18): a living command unit (or sub-commander) within
+    ``radius`` of the unit (the rule set's command radius), and not yet used this turn."""
     side = state.sides[unit.side]
     if side.reroll_used:
         return False
@@ -103,7 +102,6 @@ def command_reroll_available(state: GameState, unit: Unit) -> bool:
     if not commanders or any(not c.on_table for c in commanders):
         return False
     sources = [u for u in live_units(state, unit.side) if u.is_command or u.is_subcommander]
-    radius = command_radius(state.table.is_small)
     return any(geometry.distance(s, unit) <= radius for s in sources)
 
 

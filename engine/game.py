@@ -810,7 +810,7 @@ def _roll_test(
     roll = log.d6(purpose)
     if score.passes(roll) or unit is None or not reroll:
         return roll, score.passes(roll)
-    if not command_reroll_available(state, unit):
+    if not command_reroll_available(state, unit, rules_of(state).command_radius(state.table.is_small)):
         return roll, False
     state.sides[unit.side].reroll_used = True
     log.emit(
@@ -1025,16 +1025,17 @@ def _step_morale_test(state: GameState, pending: Pending, step: Step, log: Event
     log.emit("morale_test", text, side=side)
     remove_all = result is MoraleTestResult.REMOVE_ALL
     if len(candidates) == 1:
-        _remove_markers(state, state.units[candidates[0]], remove_all, log)
+        _remove_markers(state, state.units[candidates[0]], remove_all, roll, log)
         return True
     pending.choice = Choice(
-        kind="remove_markers", side=side, options=candidates, remove_all=remove_all, who=step.who
+        kind="remove_markers", side=side, options=candidates, remove_all=remove_all, roll=roll, who=step.who
     )
     return False
 
 
-def _remove_markers(state: GameState, unit: Unit, remove_all: bool, log: EventLog) -> None:
-    removed = unit.morale_markers if remove_all else 1
+def _remove_markers(state: GameState, unit: Unit, remove_all: bool, roll: int, log: EventLog) -> None:
+    removed = unit.morale_markers if remove_all else rules_of(state).markers_rallied(unit, roll)
+    removed = min(removed, unit.morale_markers)
     unit.morale_markers -= removed
     log.emit(
         "rally",
@@ -1101,7 +1102,7 @@ def _choose_markers(state: GameState, command: RemoveMarkers, log: EventLog) -> 
     if command.unit not in choice.options:
         names = ", ".join(state.units[o].name for o in choice.options)
         raise IllegalCommand(f"Choose one of your units with morale markers: {names}")
-    _remove_markers(state, state.units[command.unit], choice.remove_all, log)
+    _remove_markers(state, state.units[command.unit], choice.remove_all, choice.roll, log)
     _resume(state, log)
 
 

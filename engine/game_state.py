@@ -47,6 +47,7 @@ class Choice(BaseModel):
     side: str
     options: list[str]
     remove_all: bool = False  # Company Morale Test of 6
+    roll: int = 0  # the Company Morale Test's die (veterans under the house rules, s. 7)
     who: Who = "active"
 
 

@@ -44,6 +44,7 @@ from engine.rules.movement import (
     unit_may_cross_wire,
     vehicle_turn_limit,
 )
+from engine.rulesets import rules_of
 from engine.state import Going, Point, TerrainFeature, Unit
 
 EMBARK_REACH = 6.0  # an infantry normal move (p. 9)
@@ -287,6 +288,10 @@ def check_unit_order(state: GameState, side: str, order: UnitOrder) -> None:
     if "embark" in kinds and "disembark" in kinds:
         raise IllegalCommand("A unit may not embark and disembark in the same activation (p. 9)")
     check_marker_order(unit, kinds)
+    if "move" in kinds and ("fire" in kinds or "smoke" in kinds):
+        problem = rules_of(state).move_and_fire_problem(unit)
+        if problem:
+            raise IllegalCommand(problem)
     rapid = any(isinstance(a, Move) and a.rapid for a in actions)
     if rapid and ("embark" in kinds or "disembark" in kinds):
         raise IllegalCommand("No embarking or disembarking in an activation with a rapid move")

@@ -14,7 +14,9 @@ from engine.errors import IllegalCommand
 from engine.events import EventLog
 from engine.game_state import GameState
 from engine.house.activation import (
+    COMMAND_RETHROW_RANGE,
     Purpose,
+    company_morale_markers_removed,
     quality_token_change,
     quality_token_dice,
 )
@@ -27,8 +29,13 @@ from engine.house.activation import (
 from engine.house.firing import EXPLOSION_RADIUS
 from engine.house.shot import house_fire, resolve_house_shot, traits_of
 from engine.house.units import house_equivalent
-from engine.profiles import Experience
-from engine.rules.activation import TestScore, reaction_score_needed, reactivation_score_needed
+from engine.profiles import Experience, TroopType
+from engine.rules.activation import (
+    TestScore,
+    command_radius,
+    reaction_score_needed,
+    reactivation_score_needed,
+)
 from engine.rules.armour import kaboom_radius
 from engine.rules.firing import Shot
 from engine.rules.shot_resolution import ShotResult, resolve_shot
@@ -78,6 +85,17 @@ class RuleSet:
 
     def explosion_radius(self, small_table: bool) -> float:
         return kaboom_radius(small_table)
+
+    def markers_rallied(self, unit: Unit, roll: int) -> int:
+        """Markers a Company Morale Test of 3-5 takes off the chosen unit (p. 13: one)."""
+        return 1
+
+    def command_radius(self, small_table: bool) -> float:
+        return command_radius(small_table)
+
+    def move_and_fire_problem(self, unit: Unit) -> str | None:
+        """Why the unit may not both move and fire in one activation, or None."""
+        return None
 
 
 class HouseRules(RuleSet):
@@ -140,6 +158,20 @@ class HouseRules(RuleSet):
 
     def explosion_radius(self, small_table: bool) -> float:
         return EXPLOSION_RADIUS
+
+    def markers_rallied(self, unit: Unit, roll: int) -> int:
+        """s. 7: veterans have two markers taken off on a 5."""
+        return company_morale_markers_removed(roll, traits_of(unit).experience is Experience.VETERAN) or 1
+
+    def command_radius(self, small_table: bool) -> float:
+        """s. 3: command rethrows reach 6", on any table."""
+        return COMMAND_RETHROW_RANGE
+
+    def move_and_fire_problem(self, unit: Unit) -> str | None:
+        """s. 4: support squads, snipers and flamethrowers among them, may not move and fire."""
+        if unit.is_infantry_or_support and traits_of(unit).troop_type is not TroopType.INFANTRY:
+            return f"{unit.name} is a support squad: it may move or fire in one activation, not both"
+        return None
 
 
 RULE_SETS: dict[str, RuleSet] = {rules.name: rules for rules in (RuleSet(), HouseRules())}

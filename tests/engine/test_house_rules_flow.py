@@ -4,7 +4,7 @@ with scripted dice and exact outcomes."""
 
 import pytest
 
-from engine.commands import Fire, Move, React, StartGame, UnitOrder
+from engine.commands import Declare, Fire, MoraleTestOrder, Move, React, StartGame, UnitOrder
 from engine.dice import d6, d10
 from engine.errors import IllegalCommand
 from engine.profiles import Experience
@@ -128,3 +128,51 @@ def test_veterans_throw_for_each_token_they_bring_s3():
     state, events = play(state, StartGame(), d6(6), d6(4), d6(1))
     assert "Infantry Detachment (veteran) rolls 6: +1 token(s)" in [e.text for e in events]
     assert state.sides["axis"].tokens == 3 + 1
+
+
+def test_command_rethrows_reach_only_6_under_the_house_rules_s3():
+    state = house(
+        make_unit("british", "Infantry Detachment", "allies", (10, 10), unit_id="hq", command=True),
+        make_unit("british", "Infantry Detachment", "allies", (20, 10), unit_id="able"),  # 8" off
+        make_unit("british", "Infantry Detachment", "allies", (14, 10), unit_id="dog"),  # 2" off
+        make_unit("german", "Infantry Detachment", "axis", (60, 45), unit_id="gren"),
+    )
+    state = started(state, "allies")
+    state.units["able"].tokens = state.units["dog"].tokens = 1
+    state, events = act(state, "allies", "able", Move(path=(P(20, 14),)), faces=[d6(1)])
+    assert [e.kind for e in events][1:] == ["activation_test"]  # no re-roll at 8"
+    state, events = act(state, "allies", "dog", Move(path=(P(14, 14),)), faces=[d6(1), d6(4)])
+    assert "Infantry Detachment fails with 1; the command unit orders a re-roll" in [e.text for e in events]
+
+
+def test_support_squads_may_not_move_and_fire_s4():
+    state = started(
+        house(
+            make_unit("german", "MG Team", "axis", (30, 40), unit_id="mg", facing=270),
+            make_unit("british", "Infantry Detachment", "allies", (30, 20), unit_id="squad"),
+        ),
+        "axis",
+    )
+    assert state.units["mg"].profile.name == "Tripod MG team"
+    with pytest.raises(
+        IllegalCommand, match="MG Team is a support squad: it may move or fire in one activation, not both"
+    ):
+        declare(state, "axis", "mg", Move(path=(P(30, 38),)), Fire(target="squad"))
+
+
+def test_a_veteran_unit_has_two_markers_taken_off_on_a_5_s7():
+    state = started(
+        house(
+            make_unit("british", "Infantry Detachment", "allies", (10, 10), unit_id="vets"),
+            make_unit("german", "Infantry Detachment", "axis", (60, 45), unit_id="gren"),
+        ),
+        "allies",
+    )
+    vets = state.units["vets"]
+    vets.morale_markers = 3
+    vets.profile = vets.profile.model_copy(
+        update={"house": vets.profile.house.model_copy(update={"experience": Experience.VETERAN})}
+    )
+    # taken first after gaining the initiative: no reaction is allowed (s. 3)
+    state, events = play(state, Declare(side="allies", order=MoraleTestOrder()), d6(5))
+    assert "Infantry Detachment loses 2 morale markers (1 left)" in [e.text for e in events]
