@@ -1,0 +1,155 @@
+"""Red Barricades CG III bookkeeping: the campaign, its purchases, each side's order of battle,
+and the CPP and FPP each side has left on a CG Day.
+
+The organiser sets each side's CPP for a CG Day (CPP Replenishment, 11.616); whether CPP left
+unspent carry over to the next CG Day is the campaign's ``carry_over`` setting. The rules of the
+Refit Phase live beside this module: RG and fortification purchases in
+:mod:`engine.campaign.purchases`, the rolls a purchase needs in :mod:`engine.campaign.refit_rolls`,
+the ledger in :mod:`engine.campaign.ledger`. Every function returns a new :class:`Campaign` and
+leaves the one it was given unchanged, also when it refuses with :class:`IllegalCommand`.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+
+from pydantic import BaseModel, Field
+
+from engine.campaign.calendar import CG_DAYS, SIDE_NAMES, Side, cg_day, check_side, day_label
+from engine.campaign.ledger import LedgerEntry
+from engine.campaign.rg_chart import RGKind, find_reinforcement_group
+from engine.errors import IllegalCommand
+
+
+class Purchase(BaseModel):
+    """An RG bought on a CG Day (RePh 11.619), and whether its rolls (11.620) are still to make."""
+
+    day: datetime.date
+    side: Side
+    rg_id: str
+    name: str
+    cost: int
+    preregistered_hexes: int = 0
+    awaiting_rolls: bool
+
+
+class FortificationPurchase(BaseModel):
+    """Fortifications bought with FPP on a CG Day (Fortification Table)."""
+
+    day: datetime.date
+    side: Side
+    fortification: str
+    quantity: int
+    cost: int
+
+
+class Formation(BaseModel):
+    """An RG as received: a company, platoon, battery, OBA module or other purchase."""
+
+    purchase: int  # its index in Campaign.purchases
+    rg_id: str
+    name: str
+    kind: RGKind
+    day: datetime.date
+    strength: str | None = None  # "Full Strength" or "Depleted", once rolled
+    units: tuple[str, ...] = ()
+    leaders: tuple[str, ...] = ()
+    support_weapons: tuple[str, ...] = ()
+    ammo: str | None = None  # an OBA module's ammo, once rolled
+    preregistered_hexes: int = 0
+
+
+class OrderOfBattle(BaseModel):
+    """One side's purchased formations and the units it retains from earlier CG scenarios."""
+
+    formations: list[Formation] = Field(default_factory=list)
+    retained: list[str] = Field(default_factory=list)
+
+    def formation_for(self, purchase: int) -> Formation:
+        return next(f for f in self.formations if f.purchase == purchase)
+
+    @property
+    def oba_modules(self) -> list[Formation]:
+        return [f for f in self.formations if f.kind == "oba"]
+
+
+class Campaign(BaseModel):
+    """A Red Barricades CG III campaign: CPP per side and CG Day, purchases, orders of battle, ledger."""
+
+    carry_over: bool = True  # unspent CPP carry over to the next CG Day
+    cpp: dict[Side, dict[datetime.date, int]] = Field(default_factory=lambda: {"german": {}, "russian": {}})
+    purchases: list[Purchase] = Field(default_factory=list)
+    fortifications: list[FortificationPurchase] = Field(default_factory=list)
+    order_of_battle: dict[Side, OrderOfBattle] = Field(
+        default_factory=lambda: {"german": OrderOfBattle(), "russian": OrderOfBattle()}
+    )
+    ledger: list[LedgerEntry] = Field(default_factory=list)
+
+
+def _cpp_left_each_day(campaign: Campaign, side: Side) -> dict[datetime.date, int]:
+    left: dict[datetime.date, int] = {}
+    carried = 0
+    for day in CG_DAYS:
+        spent = sum(p.cost for p in campaign.purchases if p.side == side and p.day == day)
+        left[day] = carried + campaign.cpp[side].get(day, 0) - spent
+        carried = left[day] if campaign.carry_over else 0
+    return left
+
+
+def cpp_left(campaign: Campaign, side: str, date: datetime.date | str) -> int:
+    """The CPP the side has left to spend on a CG Day: that day's CPP, plus those carried over
+    from earlier CG Days when the campaign carries them over, less what it has bought that day."""
+    return _cpp_left_each_day(campaign, check_side(side))[cg_day(date)]
+
+
+def fpp_left(campaign: Campaign, side: str, date: datetime.date | str) -> int:
+    """The FPP the side has left on a CG Day: those its Fortifications RGs (M1) bought that day
+    give, less the fortifications bought with them. FPP do not carry over."""
+    side, day = check_side(side), cg_day(date)
+    bought = sum(
+        find_reinforcement_group(side, p.rg_id).fpp or 0
+        for p in campaign.purchases
+        if p.side == side and p.day == day
+    )
+    spent = sum(f.cost for f in campaign.fortifications if f.side == side and f.day == day)
+    return bought - spent
+
+
+def set_cpp(campaign: Campaign, side: str, date: datetime.date | str, cpp: int) -> Campaign:
+    """The organiser sets the side's CPP for a CG Day (CPP Replenishment, 11.616).
+
+    Refused when it would leave any CG Day with more CPP spent than it has."""
+    side, day = check_side(side), cg_day(date)
+    if cpp < 0:
+        raise IllegalCommand(f"CPP cannot be negative, not {cpp}")
+    new = campaign.model_copy(deep=True)
+    new.cpp[side][day] = cpp
+    left = _cpp_left_each_day(new, side)
+    overspent = next((d for d in CG_DAYS if left[d] < 0), None)
+    if overspent is not None:
+        raise IllegalCommand(
+            f"{SIDE_NAMES[side]} CPP for {day_label(day)} cannot be {cpp}: that leaves "
+            f"{day_label(overspent)} overspent by {-left[overspent]} CPP"
+        )
+    new.ledger.append(
+        LedgerEntry(
+            day=day,
+            side=side,
+            kind="cpp",
+            text=f"CPP for {day_label(day)} set to {cpp}; {left[day]} CPP left",
+        )
+    )
+    return new
+
+
+def retain_units(campaign: Campaign, side: str, date: datetime.date | str, units: Sequence[str]) -> Campaign:
+    """Record units the side retains into the next CG scenario (SSR CG10; 11.4), as the referee
+    lists them."""
+    side, day = check_side(side), cg_day(date)
+    if not units:
+        raise IllegalCommand("Name at least one retained unit")
+    new = campaign.model_copy(deep=True)
+    new.order_of_battle[side].retained.extend(units)
+    new.ledger.append(LedgerEntry(day=day, side=side, kind="retained", text=f"Retained: {', '.join(units)}"))
+    return new
