@@ -101,6 +101,7 @@ The same commands as in Discord, typed as text (options as name:value, quote val
   /initiative start|pass         the initiative winner chooses
   /act unit:UNIT [move:X,Y[;X,Y]] [fire:TARGET] [first:fire] [rapid] [road] [reverse]
        [smoke] [embark:TRANSPORT] [disembark:X,Y]        (or /act UNIT move:... fire:...)
+       [assault:TARGET]   house rules: close combat with an enemy within 3" (after any move)
   /cmt                           Company Morale Test
   /fallback unit:UNIT to:X,Y [reverse]
   /pass                          pass the initiative
@@ -230,8 +231,9 @@ class ConsoleTable:
             smoke=line.flag("smoke"),
             embark=o.get("embark"),
             disembark=o.get("disembark"),
+            assault=o.get("assault"),
         )
-        unknown = set(o) - {"unit", "move", "fire", "first", "embark", "disembark", *FLAGS}
+        unknown = set(o) - {"unit", "move", "fire", "first", "embark", "disembark", "assault", *FLAGS}
         if unknown:
             raise IllegalCommand(f"I don't understand {', '.join(sorted(unknown))} (see /help)")
         return unit_order(self.state, side, words)

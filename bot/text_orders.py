@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from engine.commands import CallReserves, Disembark, Embark, Fire, LaySmoke, Move, UnitOrder
+from engine.commands import CallReserves, CloseCombat, Disembark, Embark, Fire, LaySmoke, Move, UnitOrder
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
 from engine.state import Point
@@ -103,6 +103,7 @@ class OrderWords:
     smoke: bool = False
     embark: str | None = None
     disembark: str | None = None
+    assault: str | None = None  # close combat under the House Rules V1.0
 
 
 def unit_order(state: GameState, side: str, words: OrderWords) -> UnitOrder:
@@ -128,6 +129,8 @@ def unit_order(state: GameState, side: str, words: OrderWords) -> UnitOrder:
         actions.insert(len(actions) - 1 if words.first == "fire" and words.move else len(actions), shot)
     if words.embark:
         actions.append(Embark(transport=find_unit(state, words.embark, side)))
+    if words.assault:
+        actions.append(CloseCombat(target=find_unit(state, words.assault, targets=True)))
     if not actions:
         raise IllegalCommand("Say what the unit does: a move, a target to fire at, or both")
     return UnitOrder(unit=unit_id, actions=tuple(actions))

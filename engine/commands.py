@@ -70,7 +70,14 @@ class LaySmoke(_Action):
     supporter: str | None = None  # a friendly unit able to fire anti-tank rounds over 12"
 
 
-Action = Annotated[Move | Fire | Embark | Disembark | LaySmoke, Field(discriminator="kind")]
+class CloseCombat(_Action):
+    """Assault an enemy within 3" (House Rules V1.0, s. 6): the last action of an activation."""
+
+    kind: Literal["close_combat"] = "close_combat"
+    target: str
+
+
+Action = Annotated[Move | Fire | Embark | Disembark | LaySmoke | CloseCombat, Field(discriminator="kind")]
 
 
 # --- orders (what a command token buys) ---------------------------------------------------

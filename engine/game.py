@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from engine.assault import check_close_combat
 from engine.battlefield import (
     COMMAND_UNIT_TOKENS,
     area_cover,
@@ -22,11 +23,13 @@ from engine.battlefield import (
     visible_enemies,
 )
 from engine.cards import add_token, deal, exchange, play, trigger
+from engine.close_combat import fight, initiation_test
 from engine.commands import (
     CallReserves,
     CardAction,
     ChooseInitiative,
     ChooseTarget,
+    CloseCombat,
     Command,
     Concede,
     DealCards,
@@ -600,11 +603,18 @@ def _declare(state: GameState, command: Declare, log: EventLog) -> None:
     log.emit("declare", f"{command.side} declares: {describe_order(state, order)}", side=command.side)
 
     reactor = state.sides[pending.reactor_side]
+    charging = _immediate_close_combat(order)
+    if charging is not None:
+        pending.initiated = initiation_test(state, state.units[order.unit], log)
+        if not pending.initiated:
+            pending.order = _fire_instead(order, charging)
     if isinstance(order, MoraleTestOrder) and pending.first_action:
         log.emit(
             "no_reaction",
             "No reaction is allowed to a Company Morale Test taken first after gaining the initiative",
         )
+    elif pending.initiated:
+        log.emit("no_reaction", "No reaction is allowed to a close combat charged at once (House Rules s. 3)")
     elif reactor.tokens == 0:
         log.emit("no_reaction", f"{pending.reactor_side} has no tokens to react with")
     else:
@@ -616,6 +626,21 @@ def _declare(state: GameState, command: Declare, log: EventLog) -> None:
         )
         return
     _resolve_without_reaction(state, log)
+
+
+def _immediate_close_combat(order: Order) -> CloseCombat | None:
+    """A close combat that is the activation's first action (House Rules s. 6)."""
+    if isinstance(order, UnitOrder) and order.actions and isinstance(order.actions[0], CloseCombat):
+        return order.actions[0]
+    return None
+
+
+def _fire_instead(order: UnitOrder, charge: CloseCombat) -> UnitOrder:
+    """s. 6: a unit that fails its initiation test may fire at its target instead, unless it
+    has already fired in this activation."""
+    fired = any(isinstance(a, Fire) for a in order.actions)
+    kept = tuple(a for a in order.actions if a is not charge)
+    return order.model_copy(update={"actions": kept if fired else (*kept, Fire(target=charge.target))})
 
 
 def _place_token(state: GameState, pending: Pending, order: Order) -> None:
@@ -688,6 +713,8 @@ def describe_order(state: GameState, order: Order) -> str:
             parts.append(f"disembark at {action.to}")
         elif isinstance(action, LaySmoke):
             parts.append("lay smoke")
+        elif isinstance(action, CloseCombat):
+            parts.append(f"close combat with {state.units[action.target].name}")
     return f"{unit.name}: " + ", then ".join(parts)
 
 
@@ -717,6 +744,8 @@ def _react(state: GameState, command: React, log: EventLog) -> None:
     order = command.order
     if isinstance(order, PlatoonOrder):
         raise IllegalCommand("A platoon move cannot be a reaction")
+    if _has_close_combat(pending.order) and isinstance(order, UnitOrder) and len(order.actions) > 1:
+        raise IllegalCommand("Before a close combat the enemy may react by firing or moving, not both (s. 6)")
     interrupt = _interrupt(state, pending, command.at)
     check_order(_as_at_interrupt(state, pending, interrupt), command.side, order)
     side = state.sides[command.side]
@@ -759,6 +788,10 @@ def _react(state: GameState, command: React, log: EventLog) -> None:
         pending.steps = [test, *before, *reactor_first, *after, *reactor_rest]
     state.phase = Phase.ACTIVE
     _run_steps(state, log)
+
+
+def _has_close_combat(order: Order) -> bool:
+    return isinstance(order, UnitOrder) and any(isinstance(a, CloseCombat) for a in order.actions)
 
 
 def _interrupt(state: GameState, pending: Pending, at: Point | None) -> Interrupt | None:
@@ -955,7 +988,37 @@ def _step_act(state: GameState, pending: Pending, step: Step, log: EventLog) -> 
         execute_smoke(state, unit, action, log)
     elif isinstance(action, Fire):
         return _fire_step(state, pending, step, unit, order, action, log)
+    elif isinstance(action, CloseCombat):
+        return _close_combat_step(state, pending, step, unit, order, action, log)
     return True
+
+
+def _close_combat_step(
+    state: GameState,
+    pending: Pending,
+    step: Step,
+    unit: Unit,
+    order: UnitOrder,
+    charge: CloseCombat,
+    log: EventLog,
+) -> bool:
+    """House Rules s. 6: the initiation test (unless passed at declaration), then the fight; a
+    unit that fails fires instead if it has not fired yet."""
+    defender = state.units[charge.target]
+    if defender.destroyed or not defender.on_table:
+        log.emit("wasted", f"{unit.name} has nobody left to assault", unit.id, side=unit.side)
+        return True
+    try:
+        check_close_combat(state, unit, charge)
+    except IllegalCommand as problem:
+        log.emit("wasted", f"{unit.name} cannot assault: {problem}", unit.id, side=unit.side)
+        return True
+    if (step.who == "active" and pending.initiated) or initiation_test(state, unit, log):
+        fight(state, unit, defender, log)
+        return True
+    if any(isinstance(a, Fire) for a in order.actions):
+        return True
+    return _fire_step(state, pending, step, unit, order, Fire(target=charge.target), log)
 
 
 def _fire_step(

@@ -69,6 +69,7 @@ class Pending(BaseModel):
     tokens_before: dict[str, int] = Field(default_factory=dict)  # by unit id
     fire_target_moved: list[str] = Field(default_factory=list)  # units that declared moves
     interrupt: Interrupt | None = None
+    initiated: bool = False  # an immediate close combat passed its initiation test at declaration
 
     def order_of(self, who: Who) -> Order | None:
         return self.order if who == "active" else self.reaction

@@ -14,9 +14,11 @@ from dataclasses import dataclass, field
 
 from engine import geometry
 from engine.aiming import measure_shot, shot_problem, target_in_sight
+from engine.assault import check_close_combat, check_closing
 from engine.battlefield import live_units, unscreened_enemy_infantry
 from engine.commands import (
     Action,
+    CloseCombat,
     Disembark,
     Embark,
     FallBackOrder,
@@ -287,6 +289,8 @@ def check_unit_order(state: GameState, side: str, order: UnitOrder) -> None:
         raise IllegalCommand("The two actions of an activation must differ, with one shot at most")
     if "embark" in kinds and "disembark" in kinds:
         raise IllegalCommand("A unit may not embark and disembark in the same activation (p. 9)")
+    if "close_combat" in kinds[:-1]:
+        raise IllegalCommand("Close combat ends an activation: nothing may follow it (House Rules s. 6)")
     check_marker_order(unit, kinds)
     if "move" in kinds and ("fire" in kinds or "smoke" in kinds):
         problem = rules_of(state).move_and_fire_problem(unit)
@@ -301,13 +305,17 @@ def check_unit_order(state: GameState, side: str, order: UnitOrder) -> None:
     moves = activation_moves(actions)
     current = unit
     transport = state.units.get(unit.embarked_in or unit.transport or "")
-    for action in actions:
+    for index, action in enumerate(actions):
         if isinstance(action, Move):
             plan = plan_move(state, current, action)
             if plan.mover in (unit.id, current.embarked_in):
                 if unit.must_move_away:
                     check_moves_away(state, unit, plan.end)
                 current = moved_pose(current, plan)
+                following = actions[index + 1] if index + 1 < len(actions) else None
+                check_closing(
+                    state, current, following.target if isinstance(following, CloseCombat) else None
+                )
             if transport is not None and plan.mover == transport.id:
                 transport = moved_pose(transport, plan)
         elif isinstance(action, Fire):
@@ -320,6 +328,8 @@ def check_unit_order(state: GameState, side: str, order: UnitOrder) -> None:
             current = current.model_copy(update={"embarked_in": None, "position": action.to})
         elif isinstance(action, LaySmoke):
             check_smoke(state, current, action)
+        elif isinstance(action, CloseCombat):
+            check_close_combat(state, current, action)
 
 
 def check_smoke(state: GameState, unit: Unit, smoke: LaySmoke) -> None:

@@ -97,8 +97,9 @@ POSITION = "x,y in inches or a grid square like D3; separate waypoints with ;"
     smoke="Lay smoke instead of firing",
     embark="Get into this transport (after any move)",
     disembark="Get out of the transport here first (x,y or a grid square)",
+    assault='House rules: the enemy within 3" (after any move) to close with, last',
 )
-@app_commands.autocomplete(unit=own_units, fire=enemy_units, embark=own_units)
+@app_commands.autocomplete(unit=own_units, fire=enemy_units, embark=own_units, assault=enemy_units)
 async def act(
     interaction: discord.Interaction,
     unit: str,
@@ -111,8 +112,9 @@ async def act(
     smoke: bool = False,
     embark: str | None = None,
     disembark: str | None = None,
+    assault: str | None = None,
 ) -> None:
-    words = OrderWords(unit, move, fire, first, rapid, reverse, road, smoke, embark, disembark)
+    words = OrderWords(unit, move, fire, first, rapid, reverse, road, smoke, embark, disembark, assault)
     await play(interaction, lambda state, side: Declare(side=side, order=unit_order(state, side, words)))
 
 
@@ -160,8 +162,9 @@ def _window(state: GameState) -> int:
     first="With a move and a shot, which comes first",
     cmt="React with a Company Morale Test instead",
     at=f"React as the enemy reaches this point of its move ({POSITION})",
+    assault='House rules: the enemy within 3" to close with',
 )
-@app_commands.autocomplete(unit=own_units, fire=enemy_units)
+@app_commands.autocomplete(unit=own_units, fire=enemy_units, assault=enemy_units)
 async def react(
     interaction: discord.Interaction,
     unit: str | None = None,
@@ -170,13 +173,14 @@ async def react(
     first: Literal["move", "fire"] = "move",
     cmt: bool = False,
     at: str | None = None,
+    assault: str | None = None,
 ) -> None:
     def build(state: GameState, side: str) -> React:
         order: Order
         if cmt:
             order = MoraleTestOrder()
         elif unit:
-            order = unit_order(state, side, OrderWords(unit, move, fire, first))
+            order = unit_order(state, side, OrderWords(unit, move, fire, first, assault=assault))
         else:
             raise IllegalCommand("Name the reacting unit, or set cmt")
         point = parse_point(at) if at else None

@@ -4,12 +4,13 @@ with scripted dice and exact outcomes."""
 
 import pytest
 
-from engine.commands import Declare, Fire, MoraleTestOrder, Move, React, StartGame, UnitOrder
+from engine.commands import CloseCombat, Declare, Fire, MoraleTestOrder, Move, React, StartGame, UnitOrder
 from engine.dice import d6, d10
 from engine.errors import IllegalCommand
 from engine.profiles import Experience
 from engine.rulesets import find_rule_set, with_rule_set
 from engine.setup import make_unit
+from engine.state import Phase
 from tests.engine.helpers import P, act, declare, fire_text, game, play, started
 
 
@@ -176,3 +177,117 @@ def test_a_veteran_unit_has_two_markers_taken_off_on_a_5_s7():
     # taken first after gaining the initiative: no reaction is allowed (s. 3)
     state, events = play(state, Declare(side="allies", order=MoraleTestOrder()), d6(5))
     assert "Infantry Detachment loses 2 morale markers (1 left)" in [e.text for e in events]
+
+
+# --- close combat (s. 4, s. 6) -----------------------------------------------------------------
+
+
+def melee():
+    """A British squad 2" from a German one; a Sherman and a German MG team further off."""
+    return started(
+        house(
+            make_unit("british", "Infantry Detachment", "allies", (30, 10), unit_id="tommies"),
+            make_unit("british", "Sherman 75mm", "allies", (60, 10), unit_id="sherman", facing=90),
+            make_unit("german", "Infantry Detachment", "axis", (30, 14), unit_id="gruppe"),
+            make_unit("german", "MG Team", "axis", (45, 20), unit_id="mg"),
+            make_unit("german", "Panzer IV G (late) to J", "axis", (10, 40), unit_id="panzer"),
+        ),
+        "allies",
+    )
+
+
+def assault(state, unit, target, *before):
+    return declare(state, "allies", unit, *before, CloseCombat(target=target))
+
+
+def charge(state, unit, target, *faces):
+    order = UnitOrder(unit=unit, actions=(CloseCombat(target=target),))
+    return play(state, Declare(side="allies", order=order), *faces)
+
+
+def test_a_charge_at_once_that_passes_initiation_allows_no_reaction_and_fights_two_rounds_s6():
+    faces = [
+        d6(3),  # initiation: 3+ (no tokens, no markers)
+        *(d10(5), d10(2), d6(4)),  # round 1, the defenders first: 1 hit, casualty 4+: 1 + 1 markers
+        *(d10(7), d10(8), d6(1), d6(4)),  # the attackers (-2 for their markers): 2 hits, 1 + 1
+        *(d10(1), d10(1)),  # round 2: the defenders (-2) miss
+        *(d10(9), d10(7), d6(6), d6(6)),  # the attackers: 2 hits, 1 + 2 markers: 5 in all
+    ]
+    state, events = charge(melee(), "tommies", "gruppe", *faces)
+    lines = [e.text for e in events]
+    assert lines[1:3] == [
+        "Infantry Detachment goes in: initiation test rolled 3: passed",
+        "No reaction is allowed to a close combat charged at once (House Rules s. 3)",
+    ]
+    assert lines[3:] == [
+        "Round 1: Infantry Detachment fires at Infantry Detachment: needs 5+; rolled 5, 2: 1 hit; "
+        "casualty 4+ rolled 4: 2 marker(s)",
+        "Round 1: Infantry Detachment fires at Infantry Detachment: needs 5+ (2 morale marker(s) -2); "
+        "rolled 7, 8: 2 hits; casualty 4+ rolled 1, 4: 2 marker(s)",
+        "Round 2: Infantry Detachment fires at Infantry Detachment: needs 5+ (2 morale marker(s) -2); "
+        "rolled 1, 1: miss",
+        "Round 2: Infantry Detachment fires at Infantry Detachment: needs 5+ (2 morale marker(s) -2); "
+        "rolled 9, 7: 2 hits; casualty 4+ rolled 6, 6: 3 marker(s)",
+        "Infantry Detachment holds: Infantry Detachment falls back to (30, 6)",
+    ]
+    assert (
+        state.units["gruppe"].morale_markers == 5 and not state.units["gruppe"].destroyed
+    )  # 5 is its morale
+    assert state.units["tommies"].morale_markers == 2 and state.phase is Phase.ACTIVE
+
+
+def test_defenders_destroyed_in_the_first_round_leave_the_attackers_in_contact_s6():
+    state = melee()
+    state.units["gruppe"].morale_markers = 4
+    faces = [d6(4), d10(1), d10(1), d10(9), d10(9), d6(4), d6(4)]  # 3 more markers: 7 > 5
+    state, events = charge(state, "tommies", "gruppe", *faces)
+    assert state.units["gruppe"].destroyed and state.units["tommies"].position == P(30, 12)
+
+
+def test_a_failed_initiation_fires_instead_and_the_window_opens_s6():
+    state, events = charge(melee(), "tommies", "gruppe", d6(2))
+    assert "Infantry Detachment goes in: initiation test rolled 2: failed" in [e.text for e in events]
+    assert state.phase is Phase.REACTION
+    assert state.pending.order.actions == (Fire(target="gruppe"),)
+
+
+def test_a_move_that_ends_within_3_of_an_enemy_is_refused_unless_it_assaults_s4():
+    state = melee()
+    state.units["tommies"].position = P(30, 4)
+    with pytest.raises(IllegalCommand, match='would end 2.0" from Infantry Detachment: no nearer than 3"'):
+        declare(state, "allies", "tommies", Move(path=(P(30, 10),)))
+    state, _ = assault(state, "tommies", "gruppe", Move(path=(P(30, 10),)))
+    assert state.phase is Phase.REACTION  # a move and an assault: the enemy may react first
+
+
+def test_before_a_close_combat_the_enemy_reacts_by_moving_or_firing_not_both_s6():
+    state = melee()
+    state.units["tommies"].position = P(30, 4)
+    state, _ = assault(state, "tommies", "gruppe", Move(path=(P(30, 10),)))
+    both = UnitOrder(unit="mg", actions=(Move(path=(P(45, 22),)), Fire(target="tommies")))
+    with pytest.raises(IllegalCommand, match="may react by firing or moving, not both"):
+        play(state, React(side="axis", window=state.pending.window, order=both))
+
+
+def test_an_enclosed_afv_may_pass_within_3_s4():
+    state = melee()
+    state.units["sherman"].position = P(50, 15)
+    state, _ = declare(state, "allies", "sherman", Move(path=(P(48, 18),)))  # under 3" from the MG team
+    assert state.phase is Phase.REACTION
+
+
+def test_close_combat_with_a_vehicle_and_under_the_2015_rules_is_refused():
+    state = melee()
+    with pytest.raises(
+        IllegalCommand, match="Attacks on vehicles such as Panzer IV G \\(late\\) to J are still"
+    ):
+        assault(state, "tommies", "panzer")
+    core = started(
+        game(
+            make_unit("british", "Infantry Detachment", "allies", (30, 10), unit_id="tommies"),
+            make_unit("german", "Infantry Detachment", "axis", (30, 14), unit_id="gruppe"),
+        ),
+        "allies",
+    )
+    with pytest.raises(IllegalCommand, match="Close combat is part of the House Rules V1.0"):
+        assault(core, "tommies", "gruppe")

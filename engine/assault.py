@@ -1,0 +1,64 @@
+"""Declaring an assault (House Rules V1.0, s. 4 and 6): who may start close combat, against
+whom, from how close; and the 3" no-closer limit for everything else.
+
+Infantry squads attack infantry and support squads. Attacks on vehicles, overruns by AFVs and
+attacks on buildings are further parts of s. 6 still to come, and are refused with a message
+saying so.
+"""
+
+from __future__ import annotations
+
+from engine import geometry
+from engine.battlefield import live_units
+from engine.commands import CloseCombat
+from engine.errors import IllegalCommand
+from engine.game_state import GameState
+from engine.house.close_combat import CLOSE_COMBAT_RANGE, may_close_within_3
+from engine.house.shot import traits_of
+from engine.profiles import TroopType
+from engine.rulesets import rules_of
+from engine.state import Unit
+
+
+def check_close_combat(state: GameState, attacker: Unit, action: CloseCombat) -> Unit:
+    """The defender of a legal assault by ``attacker`` (where it stands when the assault comes),
+    or refused with the reason."""
+    if rules_of(state).name != "house_v1":
+        raise IllegalCommand("Close combat is part of the House Rules V1.0 (/game new ruleset:house_v1)")
+    target = state.units.get(action.target)
+    if target is None or target.side == attacker.side or not target.on_table or target.hidden:
+        raise IllegalCommand(f"There is no enemy unit {action.target!r} to assault")
+    if target.embarked_in is not None:
+        raise IllegalCommand(f"{target.name} is inside a transport: assault the vehicle")
+    if traits_of(attacker).troop_type is not TroopType.INFANTRY:
+        raise IllegalCommand("Only infantry squads start close combat (overruns by AFVs are still to come)")
+    if not target.is_infantry_or_support:
+        raise IllegalCommand(
+            f"Attacks on vehicles such as {target.name} are still to come: fire at it instead"
+        )
+    gap = geometry.distance(attacker, target)
+    if gap > CLOSE_COMBAT_RANGE + 1e-6:
+        raise IllegalCommand(
+            f'{attacker.name} must be within 3" of {target.name} to assault it ({gap:.1f}" away): move first'
+        )
+    return target
+
+
+def check_closing(state: GameState, mover: Unit, assaulting: str | None) -> None:
+    """s. 4 Closing with the enemy: under the house rules no unit ends a move nearer than 3" to
+    an enemy it can see, unless it goes on to assault that enemy; enclosed AFVs may."""
+    if rules_of(state).name != "house_v1" or may_close_within_3(traits_of(mover)):
+        return
+    for enemy in live_units(state):
+        if (
+            enemy.side == mover.side
+            or enemy.hidden
+            or enemy.embarked_in is not None
+            or enemy.id == assaulting
+        ):
+            continue
+        gap = geometry.distance(mover, enemy)
+        if gap < CLOSE_COMBAT_RANGE - 1e-6:
+            raise IllegalCommand(
+                f'{mover.name} would end {gap:.1f}" from {enemy.name}: no nearer than 3" without close combat'
+            )
