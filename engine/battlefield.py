@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine import geometry
 from engine.game_state import GameState
 from engine.profiles import Special, UnitClass
+from engine.rulesets import rules_of
 from engine.state import CoverKind, Unit
 
 
@@ -21,10 +22,13 @@ def enemies_of(state: GameState, unit: Unit) -> list[Unit]:
 
 
 def can_see(state: GameState, viewer: Unit, target: Unit) -> bool:
-    """Line of sight between centres over blocking terrain; hidden enemies are never seen."""
+    """Line of sight between centres over blocking terrain; hidden enemies are never seen; and
+    the rule set's observation distances (House Rules V1.0, s. 8)."""
     if target.hidden and target.side != viewer.side:
         return False
-    return geometry.line_of_sight(viewer.position, target.position, state.terrain)
+    if not geometry.line_of_sight(viewer.position, target.position, state.terrain):
+        return False
+    return rules_of(state).observed(state, viewer, target)
 
 
 def visible_enemies(state: GameState, unit: Unit) -> list[Unit]:

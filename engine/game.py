@@ -298,7 +298,7 @@ def _begin_turn(state: GameState, log: EventLog) -> None:
             unit.moved_this_turn = False
     for unit in state.units.values():
         unit.tokens = 0
-        unit.rapid_moved = False
+        unit.rapid_moved = unit.fired_this_turn = False
         unit.fell_back_this_turn = False
         unit.platoon_moved = False
         unit.bogged = False
@@ -425,7 +425,7 @@ def _draw_tokens(state: GameState, name: str, log: EventLog) -> int:
         roll = log.d6(f"aggressive command, {name}")
         tokens += aggressive_command_tokens(roll) - COMMAND_UNIT_TOKENS
         log.emit("tokens", f"{name}'s aggressive command rolls {roll} tokens instead of 2", side=name)
-    tokens += rules_of(state).extra_tokens(state, name, log)
+    tokens += rules_of(state).extra_tokens(live_units(state, name), log)
     if side.extra_token_dice:
         rolls = [log.d6(f"extra tokens, {name}") for _ in range(tokens)]
         extra = capture_defender_extra_tokens(rolls)

@@ -327,6 +327,7 @@ def execute_fire(
         firer.turret_facing = geometry.bearing(firer.position, target.position)
 
     result = rules_of(state).resolve_shot(shot, log)
+    firer.fired_this_turn = True
     if firer.profile.has(Special.MORTAR):
         firer.mortar_aim = _next_aim(firer, target)
     target.morale_markers = result.markers

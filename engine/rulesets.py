@@ -8,7 +8,7 @@ as the house rules keep the core system (House Rules V1.0, s. 1).
 
 from __future__ import annotations
 
-from engine.battlefield import live_units
+from engine import geometry
 from engine.dice import DiceSource
 from engine.errors import IllegalCommand
 from engine.events import EventLog
@@ -29,7 +29,8 @@ from engine.house.activation import (
 from engine.house.firing import EXPLOSION_RADIUS
 from engine.house.shot import house_fire, resolve_house_shot, traits_of
 from engine.house.units import house_equivalent
-from engine.profiles import Experience, TroopType
+from engine.house.visibility import can_observe, observed_as
+from engine.profiles import Experience, Special, TroopType
 from engine.rules.activation import (
     TestScore,
     command_radius,
@@ -39,7 +40,7 @@ from engine.rules.activation import (
 from engine.rules.armour import kaboom_radius
 from engine.rules.firing import Shot
 from engine.rules.shot_resolution import ShotResult, resolve_shot
-from engine.state import Unit
+from engine.state import CoverKind, Unit
 
 
 class RuleSet:
@@ -72,13 +73,17 @@ class RuleSet:
             falling_back=falling_back,
         )
 
-    def extra_tokens(self, state: GameState, side: str, log: EventLog) -> int:
-        """Tokens gained or lost beyond the count of units (none in the 2015 rules)."""
+    def extra_tokens(self, units: list[Unit], log: EventLog) -> int:
+        """Tokens a side's ``units`` gain or lose beyond their count (none in the 2015 rules)."""
         return 0
 
     def fire_problem(self, shot: Shot) -> str | None:
         """Why this rule set forbids a shot the 2015 checks allow, or None."""
         return None
+
+    def observed(self, state: GameState, viewer: Unit, target: Unit) -> bool:
+        """Whether a unit in line of sight is seen (the 2015 rules: always)."""
+        return True
 
     def resolve_shot(self, shot: Shot, dice: DiceSource) -> ShotResult:
         return resolve_shot(shot, dice)
@@ -124,10 +129,10 @@ class HouseRules(RuleSet):
         purpose = Purpose.FALL_BACK if falling_back else Purpose.ACTION
         return house_reaction_score(traits_of(unit), unit.tokens, unit.morale_markers, purpose)
 
-    def extra_tokens(self, state: GameState, side: str, log: EventLog) -> int:
+    def extra_tokens(self, units: list[Unit], log: EventLog) -> int:
         """s. 3: a d6 per token a veteran or inexperienced unit brings; each 6 adds or takes one."""
         change = 0
-        for unit in live_units(state, side):
+        for unit in units:
             experience = traits_of(unit).experience
             if experience is Experience.REGULAR:
                 continue
@@ -141,7 +146,7 @@ class HouseRules(RuleSet):
                 "tokens",
                 f"{unit.name} ({experience.value}) rolls {', '.join(map(str, rolls))}: {gained:+d} token(s)",
                 unit.id,
-                side=side,
+                side=unit.side,
             )
         return change
 
@@ -155,6 +160,22 @@ class HouseRules(RuleSet):
 
     def resolve_shot(self, shot: Shot, dice: DiceSource) -> ShotResult:
         return resolve_house_shot(shot, dice)
+
+    def observed(self, state: GameState, viewer: Unit, target: Unit) -> bool:
+        """s. 8: a unit that moved or fired this turn is seen wherever there is line of sight
+        (a sniper only if it rapid moved); a static, silent one only within the observation
+        table's distance, 6" more for a static observer with the Spotter function (company
+        commands always have it)."""
+        spotter = (traits_of(viewer).spotter or viewer.is_command) and not viewer.moved_this_turn
+        active = target.rapid_moved if target.profile.has(Special.SNIPER) else target.moved_this_turn
+        hull_down = geometry.is_hull_down(target, viewer.position, state.terrain)
+        return can_observe(
+            geometry.distance(viewer, target),
+            observed_as(target.profile, traits_of(target), hull_down=hull_down),
+            in_cover=geometry.cover_for(target, viewer.position, state.terrain) is not CoverKind.OPEN,
+            moved_or_fired=active or target.fired_this_turn,
+            spotter=spotter,
+        )
 
     def explosion_radius(self, small_table: bool) -> float:
         return EXPLOSION_RADIUS

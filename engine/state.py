@@ -125,6 +125,7 @@ class Unit(BaseModel):
     dummy: bool = False  # a dummy hidden marker: nothing underneath (p. 26)
     dug_in: bool = False  # dug in and waiting, until first activated (p. 26)
     rapid_moved: bool = False  # made a rapid move this turn
+    fired_this_turn: bool = False  # fired this turn, so it is seen (House Rules V1.0, s. 8)
     in_reserve: bool = False
     reserve_available: bool = False  # called this turn and rolled in: it must enter or be lost (p. 26)
     destroyed: bool = False

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from engine.profiles import HouseTraits, Special, TroopType, UnitProfile
+
 SPOTTER_BONUS = 6.0
 
 
@@ -45,3 +47,15 @@ def can_observe(
         return True
     limit = observation_distance(seen, in_cover=in_cover, spotter=spotter)
     return limit is None or distance <= limit
+
+
+def observed_as(profile: UnitProfile, traits: HouseTraits, *, hull_down: bool) -> Seen:
+    """The observation table's row for a unit (s. 8): heavy weapons are the dismounted support
+    squads but snipers, flamethrowers and OPs (which we read as seen like infantry); the small
+    vehicles are those the quick reference marks small, and any vehicle hull down."""
+    if profile.has(Special.SNIPER):
+        return Seen.SNIPER
+    if not profile.is_vehicle:
+        heavy = traits.troop_type in (TroopType.SUPPORT_PORTABLE, TroopType.SUPPORT_WHEELED)
+        return Seen.HEAVY_WEAPONS if heavy and not traits.flamethrower else Seen.INFANTRY
+    return Seen.SMALL_VEHICLE if traits.small or hull_down else Seen.OTHER_VEHICLE

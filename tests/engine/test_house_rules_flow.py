@@ -10,8 +10,8 @@ from engine.errors import IllegalCommand
 from engine.profiles import Experience
 from engine.rulesets import find_rule_set, with_rule_set
 from engine.setup import make_unit
-from engine.state import Phase
-from tests.engine.helpers import P, act, declare, fire_text, game, play, started
+from engine.state import CoverKind, Going, Phase
+from tests.engine.helpers import P, act, box, declare, fire_text, game, play, started
 
 
 def house(*units, **kw):
@@ -291,3 +291,43 @@ def test_close_combat_with_a_vehicle_and_under_the_2015_rules_is_refused():
     )
     with pytest.raises(IllegalCommand, match="Close combat is part of the House Rules V1.0"):
         assault(core, "tommies", "gruppe")
+
+
+# --- observation (s. 8) --------------------------------------------------------------------------
+
+
+def hedgerow():
+    """British infantry facing German infantry lying 10" away in a wood."""
+    wood = box("wood", "woods", 20, 26, 40, 34, going=Going.ROUGH, cover=CoverKind.COVER)
+    return dict(
+        units=(
+            make_unit("british", "Infantry Detachment", "allies", (30, 14), unit_id="tommies"),
+            make_unit("german", "Infantry Detachment", "axis", (30, 28), unit_id="gruppe"),
+        ),
+        terrain=[wood],
+    )
+
+
+def test_static_infantry_in_cover_is_seen_only_within_6_s8():
+    setup = hedgerow()
+    state = started(house(*setup["units"], terrain=setup["terrain"]), "allies")
+    with pytest.raises(IllegalCommand, match="Infantry Detachment cannot see Infantry Detachment"):
+        declare(state, "allies", "tommies", Fire(target="gruppe"))
+    state.units["tommies"].position = P(30, 21)  # 5" off
+    state, _ = declare(state, "allies", "tommies", Fire(target="gruppe"))
+    assert state.phase is Phase.REACTION
+
+
+def test_a_unit_that_fired_or_moved_is_seen_wherever_there_is_line_of_sight_s8():
+    setup = hedgerow()
+    state = started(house(*setup["units"], terrain=setup["terrain"]), "allies")
+    state.units["gruppe"].fired_this_turn = True
+    state, _ = declare(state, "allies", "tommies", Fire(target="gruppe"))
+    assert state.phase is Phase.REACTION
+
+
+def test_the_2015_rules_have_no_observation_distances():
+    setup = hedgerow()
+    state = started(game(*setup["units"], terrain=setup["terrain"]), "allies")
+    state, _ = declare(state, "allies", "tommies", Fire(target="gruppe"))
+    assert state.phase is Phase.REACTION
