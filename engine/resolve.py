@@ -244,6 +244,7 @@ def execute_entry(state: GameState, unit: Unit, move: Move, log: EventLog) -> Mo
 
 def execute_embark(state: GameState, unit: Unit, embark: Embark, log: EventLog) -> None:
     transport = state.units[embark.transport]
+    rules_of(state).reunite(unit, transport)
     unit.embarked_in = transport.id
     unit.position = transport.position
     unit.moved_this_turn = True
@@ -326,12 +327,21 @@ def execute_fire(
             firer.moved_this_turn = True  # turning the turret past 90 degrees counts as moving (p. 8)
         firer.turret_facing = geometry.bearing(firer.position, target.position)
 
-    result = rules_of(state).resolve_shot(shot, log)
+    rules = rules_of(state)
+    result = rules.resolve_shot(shot, log)
     firer.fired_this_turn = True
     if firer.profile.has(Special.MORTAR):
         firer.mortar_aim = _next_aim(firer, target)
-    target.morale_markers = result.markers
+    bearer = rules.marker_bearer(target, passengers_of(state, target))
+    gained = result.markers - target.morale_markers
+    if bearer is target:
+        target.morale_markers = result.markers
     log.emit("fire", result.text, firer.id, target.id, side=firer.side)
+    if bearer is not target and gained > 0:
+        log.emit(
+            "markers", f"{bearer.name}, carried, takes the {gained} marker(s)", bearer.id, side=bearer.side
+        )
+        add_markers(state, bearer, gained, log)
     if result.fate is Fate.KNOCKED_OUT:
         destroy(state, target, log, f"{target.name} is knocked out by the damage")
     elif result.fate is Fate.FOOM:

@@ -91,6 +91,13 @@ class RuleSet:
     def explosion_radius(self, small_table: bool) -> float:
         return kaboom_radius(small_table)
 
+    def marker_bearer(self, target: Unit, passengers: list[Unit]) -> Unit:
+        """Who takes the markers of a shot at ``target`` (p. 12: the transport itself)."""
+        return target
+
+    def reunite(self, unit: Unit, transport: Unit) -> None:
+        """A unit gets back into its transport (p. 9: nothing changes)."""
+
     def markers_rallied(self, unit: Unit, roll: int) -> int:
         """Markers a Company Morale Test of 3-5 takes off the chosen unit (p. 13: one)."""
         return 1
@@ -179,6 +186,16 @@ class HouseRules(RuleSet):
 
     def explosion_radius(self, small_table: bool) -> float:
         return EXPLOSION_RADIUS
+
+    def marker_bearer(self, target: Unit, passengers: list[Unit]) -> Unit:
+        """s. 3 and 5 Transports: a loaded transport and its unit are one, and the markers of a
+        shot at it go on the unit it carries."""
+        return passengers[0] if passengers else target
+
+    def reunite(self, unit: Unit, transport: Unit) -> None:
+        """s. 3 Transports: back together, they keep the markers of whichever part had more."""
+        unit.morale_markers = max(unit.morale_markers, transport.morale_markers)
+        transport.morale_markers = 0
 
     def markers_rallied(self, unit: Unit, roll: int) -> int:
         """s. 7: veterans have two markers taken off on a 5."""

@@ -4,7 +4,17 @@ with scripted dice and exact outcomes."""
 
 import pytest
 
-from engine.commands import CloseCombat, Declare, Fire, MoraleTestOrder, Move, React, StartGame, UnitOrder
+from engine.commands import (
+    CloseCombat,
+    Declare,
+    Embark,
+    Fire,
+    MoraleTestOrder,
+    Move,
+    React,
+    StartGame,
+    UnitOrder,
+)
 from engine.dice import d6, d10
 from engine.errors import IllegalCommand
 from engine.profiles import Experience
@@ -331,3 +341,38 @@ def test_the_2015_rules_have_no_observation_distances():
     state = started(game(*setup["units"], terrain=setup["terrain"]), "allies")
     state, _ = declare(state, "allies", "tommies", Fire(target="gruppe"))
     assert state.phase is Phase.REACTION
+
+
+# --- transports (s. 3, s. 5) ------------------------------------------------------------------
+
+
+def lorry():
+    state = started(
+        house(
+            make_unit("british", "Truck/Jeep", "allies", (30, 14), unit_id="lorry", facing=90),
+            make_unit("british", "Infantry Detachment", "allies", (30, 14), unit_id="tommies"),
+            make_unit("german", "MG Team", "axis", (30, 24), unit_id="mg", facing=270),
+        ),
+        "axis",
+    )
+    state.units["tommies"].embarked_in = "lorry"
+    return state
+
+
+def test_markers_on_a_loaded_transport_go_on_the_unit_it_carries_s3_s5():
+    state = lorry()
+    assert state.units["lorry"].profile.name == "Soft vehicles"
+    # tripod MG, 2 dice within 12"; a soft vehicle takes the casualty throw: MG in the open 3+
+    state, events = act(state, "axis", "mg", Fire(target="lorry"), faces=[d10(6), d10(2), d6(3)])
+    assert "Infantry Detachment, carried, takes the 2 marker(s)" in [e.text for e in events]
+    assert state.units["tommies"].morale_markers == 2 and state.units["lorry"].morale_markers == 0
+
+
+def test_back_in_its_transport_a_unit_keeps_the_larger_count_of_markers_s3():
+    state = lorry()
+    state.units["tommies"].embarked_in = None
+    state.units["tommies"].position = P(30, 12)
+    state.units["tommies"].morale_markers, state.units["lorry"].morale_markers = 1, 2
+    state.active_side = "allies"
+    state, _ = act(state, "allies", "tommies", Embark(transport="lorry"))
+    assert (state.units["tommies"].morale_markers, state.units["lorry"].morale_markers) == (2, 0)
