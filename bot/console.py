@@ -102,6 +102,7 @@ The same commands as in Discord, typed as text (options as name:value, quote val
   /act unit:UNIT [move:X,Y[;X,Y]] [fire:TARGET] [first:fire] [rapid] [road] [reverse]
        [smoke] [embark:TRANSPORT] [disembark:X,Y]        (or /act UNIT move:... fire:...)
        [assault:TARGET]   house rules: close combat with an enemy within 3" (after any move)
+       [call_fire:X,Y] [bombard]   house rules: a spotter calls indirect fire; a mortar fires at it
   /cmt                           Company Morale Test
   /fallback unit:UNIT to:X,Y [reverse]
   /pass                          pass the initiative
@@ -129,7 +130,7 @@ Hot-seat: nobody needs to join; each line acts for the side the game waits for (
 unit's side). Players who have joined prefix their lines with their name: as ann /pass
 Positions: inches x,y (30,18), a 6" grid square (D3 or D3+1,-2), or "6 toward panzer-iv"."""
 
-FLAGS = ("rapid", "road", "reverse", "smoke", "cmt", "fallback")
+FLAGS = ("rapid", "road", "reverse", "smoke", "cmt", "fallback", "bombard")
 
 
 @dataclass(frozen=True)
@@ -232,8 +233,11 @@ class ConsoleTable:
             embark=o.get("embark"),
             disembark=o.get("disembark"),
             assault=o.get("assault"),
+            call_fire=o.get("call_fire"),
+            bombard=line.flag("bombard"),
         )
-        unknown = set(o) - {"unit", "move", "fire", "first", "embark", "disembark", "assault", *FLAGS}
+        known = {"unit", "move", "fire", "first", "embark", "disembark", "assault", "call_fire", *FLAGS}
+        unknown = set(o) - known
         if unknown:
             raise IllegalCommand(f"I don't understand {', '.join(sorted(unknown))} (see /help)")
         return unit_order(self.state, side, words)

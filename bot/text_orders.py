@@ -14,7 +14,18 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from engine.commands import CallReserves, CloseCombat, Disembark, Embark, Fire, LaySmoke, Move, UnitOrder
+from engine.commands import (
+    Bombard,
+    CallReserves,
+    CloseCombat,
+    Disembark,
+    Embark,
+    Fire,
+    LaySmoke,
+    Move,
+    RequestFire,
+    UnitOrder,
+)
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
 from engine.state import Point
@@ -104,6 +115,8 @@ class OrderWords:
     embark: str | None = None
     disembark: str | None = None
     assault: str | None = None  # close combat under the House Rules V1.0
+    call_fire: str | None = None  # a spotter calls indirect fire here (House Rules V1.0)
+    bombard: bool = False  # fire indirectly at the side's fire marker (House Rules V1.0)
 
 
 def unit_order(state: GameState, side: str, words: OrderWords) -> UnitOrder:
@@ -131,6 +144,10 @@ def unit_order(state: GameState, side: str, words: OrderWords) -> UnitOrder:
         actions.append(Embark(transport=find_unit(state, words.embark, side)))
     if words.assault:
         actions.append(CloseCombat(target=find_unit(state, words.assault, targets=True)))
+    if words.call_fire:
+        actions.append(RequestFire(at=parse_point(words.call_fire)))
+    if words.bombard:
+        actions.append(Bombard())
     if not actions:
         raise IllegalCommand("Say what the unit does: a move, a target to fire at, or both")
     return UnitOrder(unit=unit_id, actions=tuple(actions))

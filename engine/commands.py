@@ -77,7 +77,25 @@ class CloseCombat(_Action):
     target: str
 
 
-Action = Annotated[Move | Fire | Embark | Disembark | LaySmoke | CloseCombat, Field(discriminator="kind")]
+class RequestFire(_Action):
+    """A spotter calls indirect fire onto a spot it can see (House Rules V1.0, s. 5): its whole
+    activation."""
+
+    kind: Literal["request_fire"] = "request_fire"
+    at: Point
+
+
+class Bombard(_Action):
+    """A mortar, infantry gun or howitzer fires indirectly at its side's fire marker (House
+    Rules V1.0, s. 5)."""
+
+    kind: Literal["bombard"] = "bombard"
+
+
+Action = Annotated[
+    Move | Fire | Embark | Disembark | LaySmoke | CloseCombat | RequestFire | Bombard,
+    Field(discriminator="kind"),
+]
 
 
 # --- orders (what a command token buys) ---------------------------------------------------

@@ -25,6 +25,7 @@ from engine.battlefield import (
 from engine.cards import add_token, deal, exchange, play, trigger
 from engine.close_combat import fight, initiation_test
 from engine.commands import (
+    Bombard,
     CallReserves,
     CardAction,
     ChooseInitiative,
@@ -50,6 +51,7 @@ from engine.commands import (
     PlatoonOrder,
     React,
     RemoveMarkers,
+    RequestFire,
     StartGame,
     UnitOrder,
 )
@@ -59,6 +61,8 @@ from engine.errors import IllegalCommand
 from engine.events import Event, EventLog
 from engine.game_state import Aim, Choice, GameResult, GameState, Interrupt, Pending, Step, Who
 from engine.hidden_deployment import as_seen, must_keep_spending, reveal_marker, under_marker
+from engine.indirect_fire import bombard, expire_fire_markers, request_fire
+from engine.indirect_orders import check_bombard
 from engine.interrupts import interrupt_point, interrupted_move, split_move
 from engine.orders import (
     activation_moves,
@@ -293,6 +297,7 @@ def _start_game(state: GameState, command: StartGame, log: EventLog) -> None:
 def _begin_turn(state: GameState, log: EventLog) -> None:
     """Draw tokens and roll for the initiative (p. 4)."""
     state.turn += 1
+    expire_fire_markers(state)
     if state.turn > 1:
         for unit in state.units.values():
             unit.moved_this_turn = False
@@ -715,6 +720,10 @@ def describe_order(state: GameState, order: Order) -> str:
             parts.append("lay smoke")
         elif isinstance(action, CloseCombat):
             parts.append(f"close combat with {state.units[action.target].name}")
+        elif isinstance(action, RequestFire):
+            parts.append(f"call for fire at {action.at}")
+        elif isinstance(action, Bombard):
+            parts.append("fire at the fire marker")
     return f"{unit.name}: " + ", then ".join(parts)
 
 
@@ -990,7 +999,21 @@ def _step_act(state: GameState, pending: Pending, step: Step, log: EventLog) -> 
         return _fire_step(state, pending, step, unit, order, action, log)
     elif isinstance(action, CloseCombat):
         return _close_combat_step(state, pending, step, unit, order, action, log)
+    elif isinstance(action, RequestFire):
+        request_fire(state, unit, action.at, log)
+    elif isinstance(action, Bombard):
+        _bombard_step(state, unit, log)
     return True
+
+
+def _bombard_step(state: GameState, unit: Unit, log: EventLog) -> None:
+    """Indirect fire at the marker (House Rules s. 5), if it is still there to fire at."""
+    try:
+        check_bombard(state, unit)
+    except IllegalCommand as problem:
+        log.emit("wasted", f"{unit.name} cannot fire: {problem}", unit.id, side=unit.side)
+        return
+    bombard(state, unit, log)
 
 
 def _close_combat_step(

@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 from engine.cards import Cards
 from engine.commands import Move, Order, UnitOrder
 from engine.deployment_plan import DeploymentPlan
-from engine.state import Objective, Phase, Point, Side, TableSize, TerrainFeature, Unit
+from engine.state import FireMarker, Objective, Phase, Point, Side, TableSize, TerrainFeature, Unit
 
 Who = Literal["active", "reactor"]
 
@@ -102,6 +102,7 @@ class GameState(BaseModel):
     terrain: tuple[TerrainFeature, ...] = ()
     breached_wire: list[str] = Field(default_factory=list)
     objectives: list[Objective] = Field(default_factory=list)
+    fire_markers: list[FireMarker] = Field(default_factory=list)  # House Rules V1.0 indirect fire
     sides: dict[str, Side]
     units: dict[str, Unit]
     turn: int = 0
@@ -136,6 +137,7 @@ class GameState(BaseModel):
                 },
                 "breached_wire": list(self.breached_wire),
                 "objectives": list(self.objectives),
+                "fire_markers": list(self.fire_markers),
                 "pending": self.pending.model_copy(deep=True) if self.pending else None,
             }
         )

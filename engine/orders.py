@@ -18,6 +18,7 @@ from engine.assault import check_close_combat, check_closing
 from engine.battlefield import live_units, unscreened_enemy_infantry
 from engine.commands import (
     Action,
+    Bombard,
     CloseCombat,
     Disembark,
     Embark,
@@ -26,11 +27,13 @@ from engine.commands import (
     LaySmoke,
     Move,
     PlatoonOrder,
+    RequestFire,
     UnitOrder,
 )
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
 from engine.hidden_deployment import as_seen, check_marker_order
+from engine.indirect_orders import check_bombard, check_request_fire
 from engine.profiles import Special
 from engine.rules.morale import FALL_BACK_ENEMY_RANGE
 from engine.rules.movement import (
@@ -292,7 +295,7 @@ def check_unit_order(state: GameState, side: str, order: UnitOrder) -> None:
     if "close_combat" in kinds[:-1]:
         raise IllegalCommand("Close combat ends an activation: nothing may follow it (House Rules s. 6)")
     check_marker_order(unit, kinds)
-    if "move" in kinds and ("fire" in kinds or "smoke" in kinds):
+    if "move" in kinds and ("fire" in kinds or "smoke" in kinds or "bombard" in kinds):
         problem = rules_of(state).move_and_fire_problem(unit)
         if problem:
             raise IllegalCommand(problem)
@@ -330,6 +333,10 @@ def check_unit_order(state: GameState, side: str, order: UnitOrder) -> None:
             check_smoke(state, current, action)
         elif isinstance(action, CloseCombat):
             check_close_combat(state, current, action)
+        elif isinstance(action, RequestFire):
+            check_request_fire(state, current, action.at, len(actions))
+        elif isinstance(action, Bombard):
+            check_bombard(state, current)
 
 
 def check_smoke(state: GameState, unit: Unit, smoke: LaySmoke) -> None:

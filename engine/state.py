@@ -96,6 +96,18 @@ class MortarAim(BaseModel):
     shots: int
 
 
+class FireMarker(BaseModel):
+    """A spot a spotter has asked indirect fire on (House Rules V1.0, s. 5 Indirect Fire)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    side: str
+    at: Point
+    turn: int  # the turn it was last placed or taken up again by a spotter
+    placed: bool = True  # False: only a failed request so far this turn (the next one throws two dice)
+    fired_by: tuple[str, ...] = ()  # units that have fired at it (later shots deviate by two d6)
+
+
 class Unit(BaseModel):
     """A unit on (or off) the table."""
 

@@ -98,6 +98,8 @@ POSITION = "x,y in inches or a grid square like D3; separate waypoints with ;"
     embark="Get into this transport (after any move)",
     disembark="Get out of the transport here first (x,y or a grid square)",
     assault='House rules: the enemy within 3" (after any move) to close with, last',
+    call_fire="House rules: a spotter calls indirect fire onto this spot (its whole activation)",
+    bombard="House rules: a mortar, infantry gun or howitzer fires at your fire marker",
 )
 @app_commands.autocomplete(unit=own_units, fire=enemy_units, embark=own_units, assault=enemy_units)
 async def act(
@@ -113,8 +115,12 @@ async def act(
     embark: str | None = None,
     disembark: str | None = None,
     assault: str | None = None,
+    call_fire: str | None = None,
+    bombard: bool = False,
 ) -> None:
-    words = OrderWords(unit, move, fire, first, rapid, reverse, road, smoke, embark, disembark, assault)
+    words = OrderWords(
+        unit, move, fire, first, rapid, reverse, road, smoke, embark, disembark, assault, call_fire, bombard
+    )
     await play(interaction, lambda state, side: Declare(side=side, order=unit_order(state, side, words)))
 
 

@@ -133,3 +133,23 @@ async def test_tactical_advantage_cards_at_the_console(tmp_path):
     assert "Saved the deck **Generic**: 16 cards" in out
     assert "seven dealt to each side" in out and "**axis's hand** (exchange still yours to use" in out
     assert "Not allowed: The deck is empty: nothing to exchange for" in out
+
+
+async def test_house_rules_orders_at_the_console(tmp_path):
+    url = f"sqlite+aiosqlite:///{tmp_path / 'console.db'}"
+    lines = [
+        "/game new ruleset:house-v1 forces:british",
+        "/start",
+        "/initiative start",
+        "/act unit:gruppe-1 call_fire:22,34",  # the company command spots
+        "/noreact",
+        "/act unit:mg-42 bombard",
+        "/act unit:gruppe-2 assault:2-section",
+    ]
+    out = await run("\n".join(lines) + "\n", url)
+    assert "axis declares: Gruppe 1: call for fire at (22, 34)" in out
+    assert "Gruppe 1 calls for fire at (22, 34): needs 5+; rolled" in out
+    assert "Not allowed: MG 42 cannot fire indirectly: only mortars, infantry guns and howitzers" in out
+    assert (
+        'Not allowed: Gruppe 2 must be within 3" of 2 Section to assault it (34.1" away): move first' in out
+    )

@@ -5,6 +5,7 @@ with scripted dice and exact outcomes."""
 import pytest
 
 from engine.commands import (
+    Bombard,
     CloseCombat,
     Declare,
     Embark,
@@ -12,11 +13,13 @@ from engine.commands import (
     MoraleTestOrder,
     Move,
     React,
+    RequestFire,
     StartGame,
     UnitOrder,
 )
 from engine.dice import d6, d10
 from engine.errors import IllegalCommand
+from engine.indirect_fire import expire_fire_markers
 from engine.profiles import Experience
 from engine.rulesets import find_rule_set, with_rule_set
 from engine.setup import make_unit
@@ -376,3 +379,87 @@ def test_back_in_its_transport_a_unit_keeps_the_larger_count_of_markers_s3():
     state.active_side = "allies"
     state, _ = act(state, "allies", "tommies", Embark(transport="lorry"))
     assert (state.units["tommies"].morale_markers, state.units["lorry"].morale_markers) == (2, 0)
+
+
+# --- indirect fire (s. 5) ------------------------------------------------------------------------
+
+
+def battery():
+    """A British company command spotting for a 3" mortar; a German squad 30" off in the open."""
+    return started(
+        house(
+            make_unit("british", "Infantry Detachment", "allies", (20, 10), unit_id="hq", command=True),
+            make_unit("british", "Mortar Team", "allies", (20, 2), unit_id="mortar", facing=90),
+            make_unit("british", "Infantry Detachment", "allies", (60, 10), unit_id="tommies"),
+            make_unit("german", "Infantry Detachment", "axis", (20, 40), unit_id="gruppe"),
+        ),
+        "allies",
+    )
+
+
+def test_a_spotter_places_a_marker_and_a_mortar_fires_at_it_s5():
+    state, events = act(battery(), "allies", "hq", RequestFire(at=P(20, 40)), faces=[d10(5)])
+    assert "Infantry Detachment calls for fire at (20, 40): needs 5+; rolled 5: marker placed" in [
+        e.text for e in events
+    ]
+    assert state.fire_markers[0].at == P(20, 40) and state.fire_markers[0].placed
+    # a d10 of 10 lands on the marker; the squad under it takes 2 medium HE dice needing 4+ (open)
+    state, events = act(state, "allies", "mortar", Bombard(), faces=[d10(10), d6(3), d6(4), d6(2)])
+    lines = [e.text for e in events]
+    assert "Mortar Team fires at the marker: d10 10, d6 3: lands on the marker" in lines
+    assert (
+        'Infantry Detachment (0.0" away, open) takes 2 medium HE dice needing 4+: rolled 4, 2: 1 marker(s)'
+        in lines
+    )
+    assert state.units["gruppe"].morale_markers == 1
+
+
+def test_a_units_later_shots_stray_by_the_difference_of_two_d6_s5():
+    state, _ = act(battery(), "allies", "hq", RequestFire(at=P(20, 40)), faces=[d10(5)])
+    state, _ = act(state, "allies", "mortar", Bombard(), faces=[d10(1), d6(3)])  # a 1: the shot fails
+    state.units["mortar"].tokens = 0  # (spare the reactivation test)
+    state, events = act(state, "allies", "mortar", Bombard(), faces=[d10(5), d6(6), d6(4), d6(5)])
+    # face 5 is half way round from the x axis: 2" toward the left edge; 1-2" off, one die
+    lines = [e.text for e in events]
+    assert 'Mortar Team fires at the marker: d10 5, d6 6 and 4: lands 2" off, at (18, 40)' in lines
+    assert (
+        'Infantry Detachment (2.0" away, open) takes 1 medium HE dice needing 4+: rolled 5: 1 marker(s)'
+        in lines
+    )
+
+
+def test_a_failed_request_is_tried_again_with_the_best_of_two_d10_s5():
+    state, events = act(battery(), "allies", "hq", RequestFire(at=P(20, 40)), faces=[d10(3)])
+    assert not state.fire_markers[0].placed
+    state.units["hq"].tokens = 0
+    state, events = act(state, "allies", "hq", RequestFire(at=P(20.5, 40)), faces=[d10(2), d10(6)])
+    assert any(e.text.endswith("rolled 2, 6 (best of two): marker placed") for e in events)
+
+
+def test_indirect_fire_refusals_s5():
+    state = battery()
+    with pytest.raises(IllegalCommand, match="Mortar Team is not a spotter"):
+        declare(state, "allies", "mortar", RequestFire(at=P(20, 40)))
+    with pytest.raises(IllegalCommand, match="allies has no fire marker this turn"):
+        declare(state, "allies", "mortar", Bombard())
+    state, _ = act(state, "allies", "hq", RequestFire(at=P(20, 40)), faces=[d10(5)])
+    state.units["hq"].tokens = 0
+    with pytest.raises(
+        IllegalCommand, match="allies already has its fire marker for this turn, at \\(20, 40\\)"
+    ):
+        declare(state, "allies", "hq", RequestFire(at=P(40, 40)))
+    state.units["mortar"].position = P(20, 25)
+    with pytest.raises(IllegalCommand, match='indirect fire needs 18" or more'):
+        declare(state, "allies", "mortar", Bombard())
+    with pytest.raises(IllegalCommand, match="Infantry Detachment cannot fire indirectly"):
+        declare(state, "allies", "hq", Bombard())
+
+
+def test_a_marker_unused_for_a_whole_turn_is_removed_s5():
+    state, _ = act(battery(), "allies", "hq", RequestFire(at=P(20, 40)), faces=[d10(5)])
+    state.turn += 1
+    expire_fire_markers(state)
+    assert len(state.fire_markers) == 1  # still there in the following turn, to be taken up
+    state.turn += 1
+    expire_fire_markers(state)
+    assert state.fire_markers == []

@@ -1,0 +1,152 @@
+"""Indirect fire in play (House Rules V1.0, s. 5 Indirect Fire): a spotter calls fire onto a
+spot it can see, mortars, infantry guns and howitzers fire at that marker, each shot lands
+where the dice say, and the unit nearest to where it lands takes the effect. What may be
+ordered is checked in :mod:`engine.indirect_orders`."""
+
+from __future__ import annotations
+
+import math
+
+from engine.battlefield import area_cover, live_units
+from engine.events import EventLog
+from engine.game_state import GameState
+from engine.house.firing import (
+    HE_COLUMN,
+    FireCategory,
+    FireSituation,
+    Protection,
+    casualty_score_needed,
+    to_hit_modifiers,
+)
+from engine.house.indirect import (
+    AFV_DIRECT_HIT,
+    afv_destroyed_by_direct_hit,
+    effect_dice,
+    landing,
+    request_fire_succeeds,
+)
+from engine.house.shot import PROTECTION, traits_of
+from engine.indirect_orders import active_marker, marker_at
+from engine.profiles import TroopType
+from engine.resolve import add_markers, destroy
+from engine.state import FireMarker, Point, Unit
+
+EFFECT_REACH = 3.0  # beyond this the distance table gives no dice
+
+
+def request_fire(state: GameState, spotter: Unit, at: Point, log: EventLog) -> None:
+    """Place (or take up again) the side's fire marker: the to-hit throw with one d10, or the
+    best of two at a spot already tried this turn; a marker from last turn is taken up by a
+    spotter that sees it."""
+    earlier = marker_at(state, spotter.side, at)
+    if earlier is not None and earlier.placed and earlier.turn == state.turn - 1:
+        state.fire_markers[state.fire_markers.index(earlier)] = earlier.model_copy(
+            update={"turn": state.turn}
+        )
+        log.emit(
+            "indirect",
+            f"{spotter.name} takes up the fire marker at {earlier.at} again",
+            spotter.id,
+            side=spotter.side,
+        )
+        return
+    tried = earlier is not None and earlier.turn == state.turn
+    situation = FireSituation(FireCategory.HE, firer_markers=spotter.morale_markers)
+    modifier = sum(value for _, value in to_hit_modifiers(situation))
+    rolls = [log.d10(f"request fire, {spotter.name}") for _ in range(2 if tried else 1)]
+    placed = request_fire_succeeds(rolls, modifier)
+    marker = FireMarker(side=spotter.side, at=at, turn=state.turn, placed=placed)
+    if earlier is not None:
+        state.fire_markers.remove(earlier)
+    state.fire_markers.append(marker)
+    best = " (best of two)" if tried else ""
+    how = f"{modifier:+d}" if modifier else ""
+    log.emit(
+        "indirect",
+        f"{spotter.name} calls for fire at {at}: needs 5+{how}; rolled {', '.join(map(str, rolls))}{best}: "
+        + ("marker placed" if placed else "no marker"),
+        spotter.id,
+        side=spotter.side,
+    )
+
+
+def bombard(state: GameState, firer: Unit, log: EventLog) -> None:
+    """One indirect shot at the marker: where it lands, then its effect on the nearest unit."""
+    marker = active_marker(state, firer.side)
+    assert marker is not None
+    later = firer.id in marker.fired_by
+    d10 = log.d10(f"indirect fire, {firer.name}")
+    d6s = [log.d6(f"deviation, {firer.name}") for _ in range(2 if later else 1)]
+    state.fire_markers[state.fire_markers.index(marker)] = marker.model_copy(
+        update={"fired_by": (*marker.fired_by, firer.id)}
+    )
+    falls = landing(d10, d6s)
+    dice = f"d10 {d10}, d6 {' and '.join(map(str, d6s))}"
+    if falls.failed:
+        log.emit(
+            "indirect", f"{firer.name} fires at the marker: {dice}: the shot fails", firer.id, side=firer.side
+        )
+        return
+    at = marker.at if falls.direct_hit else _deviated(state, marker.at, falls.inches, falls.bearing)
+    where = "on the marker" if falls.direct_hit else f'{falls.inches}" off, at {at}'
+    log.emit(
+        "indirect", f"{firer.name} fires at the marker: {dice}: lands {where}", firer.id, side=firer.side
+    )
+    _effect(state, firer, at, log)
+
+
+def _deviated(state: GameState, at: Point, inches: float, bearing: float) -> Point:
+    rad = math.radians(bearing)
+    x = min(max(at.x + inches * math.cos(rad), 0.0), state.table.width)
+    y = min(max(at.y + inches * math.sin(rad), 0.0), state.table.depth)
+    return Point(x=round(x, 2), y=round(y, 2))
+
+
+def _effect(state: GameState, firer: Unit, at: Point, log: EventLog) -> None:
+    """s. 5: the unit nearest the effect marker, either side's, by the distance table; armour
+    only by a direct hit within 1", enclosed AFVs as in defences, open-topped in the open."""
+    he = traits_of(firer).he
+    assert he is not None
+    standing = [u for u in live_units(state) if u.embarked_in is None]
+    if not standing:
+        return
+    victim = min(standing, key=lambda u: math.dist((u.position.x, u.position.y), (at.x, at.y)))
+    gap = math.dist((victim.position.x, victim.position.y), (at.x, at.y))
+    kind = traits_of(victim).troop_type
+    vehicle = victim.is_vehicle
+    if gap > EFFECT_REACH or (vehicle and gap > AFV_DIRECT_HIT):
+        log.emit("indirect", "Nobody is close enough to be hurt", firer.id, side=firer.side)
+        return
+    count = effect_dice(he, gap)
+    if count == 0:
+        log.emit(
+            "indirect",
+            f'{victim.name} is {gap:.1f}" away: too far for {he.value} HE',
+            victim.id,
+            side=firer.side,
+        )
+        return
+    rolls = [log.d6(f"indirect effect, {victim.name}") for _ in range(count)]
+    open_topped = kind in (TroopType.OPEN_AFV, TroopType.SOFT)
+    if vehicle and open_topped and count == 1 and rolls[0] == 6:
+        rolls.append(log.d6(f"indirect effect, {victim.name}, a second die after a 6"))
+    if vehicle:
+        protection = Protection.DEFENCES if kind is TroopType.ENCLOSED_AFV else Protection.OPEN
+    else:
+        protection = PROTECTION[area_cover(state, victim)]
+    needed = casualty_score_needed(HE_COLUMN[he], protection)
+    markers = sum(1 for roll in rolls[:count] if roll >= needed)
+    text = (
+        f'{victim.name} ({gap:.1f}" away, {protection.value}) takes {count} {he.value} HE '
+        f"dice needing {needed}+: rolled {', '.join(map(str, rolls))}: {markers} marker(s)"
+    )
+    log.emit("indirect", text, victim.id, side=firer.side)
+    if vehicle and afv_destroyed_by_direct_hit(rolls, open_topped=open_topped, he=he):
+        destroy(state, victim, log, f"{victim.name} is destroyed: the shell lands inside")
+        return
+    add_markers(state, victim, markers, log)
+
+
+def expire_fire_markers(state: GameState) -> None:
+    """s. 5 Request fire: a marker is removed after a full turn unused; failed requests lapse."""
+    state.fire_markers = [m for m in state.fire_markers if m.placed and m.turn >= state.turn - 1]
