@@ -20,7 +20,7 @@ from renderer.canvas import Canvas
 from renderer.encode import encode_png
 from renderer.header import draw_header
 from renderer.layout import Frame, choose_scale
-from renderer.markers import draw_breaches, draw_objectives
+from renderer.markers import draw_breaches, draw_fire_markers, draw_objectives
 from renderer.overlay import last_action
 from renderer.palette import side_styles
 from renderer.units import draw_units
@@ -42,6 +42,7 @@ def compose(
     draw_breaches(canvas, state, frame)
     draw_objectives(canvas, state, frame, styles)
     draw_units(canvas, view, frame, styles, overlay=last_action(last_events, view, frame))
+    draw_fire_markers(canvas, state, frame, styles)  # over the unit it falls on
     return image
 
 

@@ -1,4 +1,4 @@
-"""Table markers that are not units: objectives and breached wire."""
+"""Table markers that are not units: objectives, breached wire and indirect-fire markers."""
 
 from __future__ import annotations
 
@@ -34,3 +34,19 @@ def draw_breaches(canvas: Canvas, state: GameState, frame: Frame) -> None:
             r = 0.8 * frame.scale
             canvas.draw.ellipse([x - r, y - r, x + r, y + r], fill=pal.OPEN_GROUND, outline=pal.WIRE)
             canvas.text((x, y + r + 1), "breached", size=SMALL_FONT, anchor="ma", halo=True)
+
+
+def draw_fire_markers(
+    canvas: Canvas, state: GameState, frame: Frame, styles: dict[str, pal.SideStyle]
+) -> None:
+    """Each side's indirect-fire marker (House Rules V1.0): a ring and cross in the side's colour."""
+    r = max(6.0, 0.8 * frame.scale)
+    for marker in state.fire_markers:
+        if not marker.placed:
+            continue
+        x, y = frame.px(marker.at.x, marker.at.y)
+        colour = styles[marker.side].fill
+        canvas.draw.ellipse([x - r, y - r, x + r, y + r], outline=colour, width=2)
+        canvas.draw.line([(x - r - 3, y), (x + r + 3, y)], fill=colour, width=2)
+        canvas.draw.line([(x, y - r - 3), (x, y + r + 3)], fill=colour, width=2)
+        canvas.text((x + r + 2, y - r), "fire", size=SMALL_FONT, anchor="lm", halo=True)
