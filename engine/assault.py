@@ -1,9 +1,8 @@
 """Declaring an assault (House Rules V1.0, s. 4 and 6): who may start close combat, against
 whom, from how close; and the 3" no-closer limit for everything else.
 
-Infantry squads attack infantry and support squads. Attacks on vehicles, overruns by AFVs and
-attacks on buildings are further parts of s. 6 still to come, and are refused with a message
-saying so.
+Infantry squads attack any unit; enclosed AFVs overrun infantry and support squads. Attacks on
+buildings are not yet played (the table has no building occupancy yet).
 """
 
 from __future__ import annotations
@@ -30,12 +29,12 @@ def check_close_combat(state: GameState, attacker: Unit, action: CloseCombat) ->
         raise IllegalCommand(f"There is no enemy unit {action.target!r} to assault")
     if target.embarked_in is not None:
         raise IllegalCommand(f"{target.name} is inside a transport: assault the vehicle")
-    if traits_of(attacker).troop_type is not TroopType.INFANTRY:
-        raise IllegalCommand("Only infantry squads start close combat (overruns by AFVs are still to come)")
-    if not target.is_infantry_or_support:
-        raise IllegalCommand(
-            f"Attacks on vehicles such as {target.name} are still to come: fire at it instead"
-        )
+    kind = traits_of(attacker).troop_type
+    if kind is TroopType.ENCLOSED_AFV:
+        if target.is_vehicle:
+            raise IllegalCommand("Vehicles cannot close combat each other (House Rules s. 6)")
+    elif kind is not TroopType.INFANTRY:
+        raise IllegalCommand("Only infantry squads attack in close combat, and enclosed AFVs overrun (s. 6)")
     gap = geometry.distance(attacker, target)
     if gap > CLOSE_COMBAT_RANGE + 1e-6:
         raise IllegalCommand(

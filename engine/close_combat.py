@@ -1,12 +1,14 @@
-"""Close combat in play (House Rules V1.0, s. 6): the initiation test, the two rounds of fire
-between infantry, and the attackers' fall back if the defenders stand. What may be assaulted
-is checked in :mod:`engine.assault`."""
+"""Close combat in play (House Rules V1.0, s. 6): the initiation test, the rounds of fire
+between the two sides, the attackers' fall back if the defenders stand, and AFV overruns.
+What may be assaulted is checked in :mod:`engine.assault`."""
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from engine import geometry
+from engine.battlefield import area_cover
 from engine.events import EventLog
 from engine.game_state import GameState
 from engine.house.activation import close_combat_initiation_passes
@@ -17,35 +19,67 @@ from engine.house.close_combat import (
     close_combat_dice,
     close_combat_modifier,
 )
-from engine.house.firing import Protection, casualty_markers, casualty_score_needed, hits
-from engine.house.shot import traits_of
-from engine.resolve import add_markers
+from engine.house.firing import (
+    FRONT_ARC,
+    CasualtyWeapon,
+    Damage,
+    Protection,
+    casualty_markers,
+    casualty_score_needed,
+    damage_markers,
+    damage_result,
+    hits,
+)
+from engine.house.shot import PROTECTION, traits_of
+from engine.profiles import Special, TroopType, UnitClass
+from engine.resolve import add_markers, destroy, explode, passengers_of
 from engine.state import Point, Unit
 
+OVERRUN_BEYOND = 3.0  # inches past the overrun unit's centre (our reading of "moving through")
 
-def initiation_test(state: GameState, attacker: Unit, log: EventLog) -> bool:
-    """s. 6: a second activation test, scored as a reaction for a morale test; no token."""
-    roll = log.d6(f"close combat initiation, {attacker.name}")
-    tokens = max(attacker.tokens - 1, 0)  # those already on it before this activation
-    passed = close_combat_initiation_passes(traits_of(attacker), tokens, attacker.morale_markers, roll)
+
+@dataclass(frozen=True)
+class Volley:
+    """One side's fire in a round of close combat: so many d10 from ``firer`` (whose markers
+    and quality modify them), resolved by the casualty table, or as an AP attack on armour."""
+
+    firer: Unit
+    dice: int
+    column: CasualtyWeapon = CasualtyWeapon.INFANTRY
+    protection: Protection = Protection.OPEN  # the target's
+    ap: int | None = None  # an AP attack on a vehicle's side armour, a marker for any hit
+
+
+def initiation_test(state: GameState, unit: Unit, log: EventLog, verb: str = "goes in") -> bool:
+    """s. 6: a second activation test, scored as a reaction for a morale test, with no token:
+    the attacker's, or that of troops an AFV overruns."""
+    roll = log.d6(f"close combat initiation, {unit.name}")
+    tokens = max(unit.tokens - 1, 0) if unit.side == state.active_side else unit.tokens
+    passed = close_combat_initiation_passes(traits_of(unit), tokens, unit.morale_markers, roll)
     log.emit(
         "close_combat",
-        f"{attacker.name} goes in: initiation test rolled {roll}: {'passed' if passed else 'failed'}",
-        attacker.id,
-        side=attacker.side,
+        f"{unit.name} {verb}: initiation test rolled {roll}: {'passed' if passed else 'failed'}",
+        unit.id,
+        side=unit.side,
     )
     return passed
 
 
 def fight(state: GameState, attacker: Unit, defender: Unit, log: EventLog) -> None:
-    """s. 6 Infantry combat: contact, then two rounds in which the defenders fire first; if the
-    defenders still stand, the attackers fall back 6" straight away from them."""
+    """s. 6, once in contact: infantry against infantry or support squads (two rounds), against
+    a soft or open-topped vehicle (two rounds, the vehicle as a target in cover), against an
+    enclosed AFV (one round, an AP attack on its side armour); or an enclosed AFV overrunning
+    infantry. The defenders fire first; if they still stand, infantry attackers fall back 6"."""
     _to_contact(attacker, defender)
-    for round_number in range(1, INFANTRY_ROUNDS + 1):
-        for firer, target in ((defender, attacker), (attacker, defender)):
-            if firer.destroyed or target.destroyed:
-                break
-            _exchange(state, firer, target, round_number, log)
+    if attacker.is_vehicle:
+        _overrun(state, attacker, defender, log)
+        return
+    rounds = 1 if traits_of(defender).troop_type is TroopType.ENCLOSED_AFV else INFANTRY_ROUNDS
+    for round_number in range(1, rounds + 1):
+        exchanges = ((_defence(state, defender, attacker), attacker), (_attack(attacker, defender), defender))
+        for volley, target in exchanges:
+            if volley is not None and not (volley.firer.destroyed or target.destroyed):
+                _fire(state, volley, target, round_number, log)
         if attacker.destroyed or defender.destroyed:
             break
     if not attacker.destroyed and not defender.destroyed:
@@ -58,18 +92,75 @@ def fight(state: GameState, attacker: Unit, defender: Unit, log: EventLog) -> No
         )
 
 
-def _exchange(state: GameState, firer: Unit, target: Unit, round_number: int, log: EventLog) -> None:
-    """One side's fire in a round: the to-hit throw, then the casualty throw in the open."""
-    traits = traits_of(firer)
-    modifiers = close_combat_modifier(traits, firer.morale_markers)
+def _attack(attacker: Unit, defender: Unit) -> Volley:
+    """The infantry attackers' fire: at troops in the open; at a soft or open-topped vehicle as
+    a target in cover; at an enclosed AFV an AP attack with their own AP value (no IAW)."""
+    mine, theirs = traits_of(attacker), traits_of(defender)
+    dice = close_combat_dice(mine)
+    if theirs.troop_type is TroopType.ENCLOSED_AFV:
+        return Volley(attacker, dice, ap=mine.ap or 0)
+    protection = Protection.COVER if defender.is_vehicle else Protection.OPEN
+    return Volley(attacker, dice, close_combat_column(mine), protection)
+
+
+def _defence(state: GameState, defender: Unit, attacker: Unit) -> Volley | None:
+    """The defenders' fire: troops with their own weapons; a vehicle with its machine gun if it
+    has one (an enclosed AFV only where it need not move: from a turret, or at an attacker
+    ahead), and with the units it carries, a die each like support squads."""
+    traits = traits_of(defender)
+    if not defender.is_vehicle:
+        return Volley(defender, close_combat_dice(traits), close_combat_column(traits))
+    armed = traits.mg or traits.ap is not None
+    if traits.troop_type is TroopType.ENCLOSED_AFV:
+        ahead = geometry.in_arc(defender.position, defender.facing, attacker.position, 2 * FRONT_ARC)
+        armed = armed and (defender.profile.turret or ahead)
+    dice = (1 if armed else 0) + len(passengers_of(state, defender))
+    return Volley(defender, dice, CasualtyWeapon.MG) if dice else None
+
+
+def _overrun(state: GameState, afv: Unit, defender: Unit, log: EventLog) -> None:
+    """s. 6 AFVs overrunning infantry: the defenders answer only if they pass an initiation
+    test (and are then in the open); the AFV's hull and turret MGs fire a d10 each at troops
+    otherwise in cover (or their defences); then, if it stands, it drives through: support
+    squads other than snipers are crushed unless the AFV is light, any other unit takes a
+    marker."""
+    answered = initiation_test(state, defender, log, verb="stands to face it")
+    if answered:
+        _fire(state, _answer(defender), afv, 1, log)
+    if afv.destroyed:
+        return
+    dug_in = PROTECTION[area_cover(state, defender)] is Protection.DEFENCES
+    protection = Protection.OPEN if answered else Protection.DEFENCES if dug_in else Protection.COVER
+    guns = 2 if afv.profile.turret else 1
+    _fire(state, Volley(afv, guns, CasualtyWeapon.MG, protection), defender, 1, log)
+    if defender.destroyed:
+        return
+    afv.position = _away(defender.position, afv.position, OVERRUN_BEYOND, state)
+    crushed = defender.unit_class is UnitClass.SUPPORT and not defender.profile.has(Special.SNIPER)
+    if crushed and not traits_of(afv).light:
+        destroy(state, defender, log, f"{afv.name} drives over {defender.name}: crushed")
+        return
+    log.emit("close_combat", f"{afv.name} drives through {defender.name}: +1 marker", afv.id, side=afv.side)
+    add_markers(state, defender, 1, log)
+
+
+def _answer(defender: Unit) -> Volley:
+    """What overrun troops fire back with: a flamethrower by its casualty column; an IAW or an
+    anti-tank gun, or failing those their own AP value, in an AP attack."""
+    traits = traits_of(defender)
+    if traits.flamethrower:
+        return Volley(defender, 1, CasualtyWeapon.FLAMETHROWER, Protection.DEFENCES)
+    ap = defender.iaw_weapon if defender.iaw_weapon is not None else traits.ap
+    return Volley(defender, close_combat_dice(traits), ap=ap or 0)
+
+
+def _fire(state: GameState, volley: Volley, target: Unit, round_number: int, log: EventLog) -> None:
+    """One volley: the to-hit throw, then the casualty throw or the AP attack."""
+    firer = volley.firer
+    modifiers = close_combat_modifier(traits_of(firer), firer.morale_markers)
     total = sum(value for _, value in modifiers)
-    rolls = [
-        log.d10(f"close combat round {round_number}, {firer.name}") for _ in range(close_combat_dice(traits))
-    ]
+    rolls = [log.d10(f"close combat round {round_number}, {firer.name}") for _ in range(volley.dice)]
     scored = hits(rolls, total)
-    needed = casualty_score_needed(close_combat_column(traits), Protection.OPEN)
-    casualties = [log.d6(f"close combat casualty, {firer.name} at {target.name}") for _ in range(scored)]
-    markers = casualty_markers(scored, casualties, needed)
     detail = ", ".join(f"{name} {value:+d}" for name, value in modifiers)
     text = (
         f"Round {round_number}: {firer.name} fires at {target.name}: "
@@ -77,10 +168,53 @@ def _exchange(state: GameState, firer: Unit, target: Unit, round_number: int, lo
         f"rolled {', '.join(map(str, rolls))}: "
         + (f"{scored} hit{'s' * (scored != 1)}" if scored else "miss")
     )
+    if scored and volley.ap is not None:
+        _armour_attack(state, volley, target, scored, text, log)
+        return
+    markers = 0
     if scored:
+        needed = casualty_score_needed(volley.column, volley.protection)
+        casualties = [log.d6(f"close combat casualty, {firer.name} at {target.name}") for _ in range(scored)]
+        markers = casualty_markers(scored, casualties, needed)
         text += f"; casualty {needed}+ rolled {', '.join(map(str, casualties))}: {markers} marker(s)"
     log.emit("close_combat", text, firer.id, target.id, side=firer.side)
     add_markers(state, target, markers, log)
+
+
+def _armour_attack(
+    state: GameState, volley: Volley, target: Unit, scored: int, text: str, log: EventLog
+) -> None:
+    """s. 6: infantry at close quarters mark an AFV with any hit, whatever its armour; then the
+    penetration throw against the side armour (+2 for a double hit) and the damage throw."""
+    firer = volley.firer
+    armour = target.profile.armour_side or 0
+    roll = log.d10(f"close combat penetration, {firer.name} at {target.name}")
+    total = roll + (volley.ap or 0) + (2 if scored >= 2 else 0)
+    text += f"; 1 marker; penetration {total} against side armour {armour}"
+    if total <= armour:
+        equal = total == armour
+        log.emit(
+            "close_combat",
+            text + (": equal, +1 marker" if equal else ": bounces"),
+            firer.id,
+            target.id,
+            side=firer.side,
+        )
+        add_markers(state, target, 2 if equal else 1, log)
+        return
+    damage_roll = log.d6(f"close combat damage, {firer.name} at {target.name}")
+    damage = damage_result(damage_roll)
+    text += f": penetrates. Damage {damage_roll}: {damage.value}"
+    log.emit("close_combat", text, firer.id, target.id, side=firer.side)
+    if damage is Damage.EXPLOSION:
+        explode(state, target, log)
+    elif damage is Damage.DESTROYED:
+        destroy(state, target, log, f"{target.name} is destroyed")
+    else:
+        after_hit = target.morale_markers + 1
+        extra = damage_markers(damage, target.profile.morale or 0)
+        raised = max(after_hit, extra) if damage is Damage.SHAKEN else after_hit + extra
+        add_markers(state, target, raised - target.morale_markers, log)
 
 
 def _to_contact(attacker: Unit, defender: Unit) -> None:

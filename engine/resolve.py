@@ -347,7 +347,7 @@ def execute_fire(
     elif result.fate is Fate.FOOM:
         destroy(state, target, log, f"{target.name} is destroyed")
     elif result.fate is Fate.KABOOM:
-        _kaboom(state, target, log)
+        explode(state, target, log)
     if result.passengers_out and not target.destroyed:
         disembark_under_fire(state, target, log)
     _after_fire(state, shot, log)
@@ -362,7 +362,7 @@ def _next_aim(firer: Unit, target: Unit):
     return MortarAim(target=target.id, at=at, shots=previous + 1)
 
 
-def _kaboom(state: GameState, vehicle: Unit, log: EventLog) -> None:
+def explode(state: GameState, vehicle: Unit, log: EventLog) -> None:
     """Kaboom! (p. 12): the vehicle explodes; each friendly unit nearby takes a marker."""
     destroy(state, vehicle, log, f"{vehicle.name} explodes!", kaboom=True)
     radius = rules_of(state).explosion_radius(state.table.is_small)

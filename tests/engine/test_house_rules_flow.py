@@ -289,12 +289,61 @@ def test_an_enclosed_afv_may_pass_within_3_s4():
     assert state.phase is Phase.REACTION
 
 
-def test_close_combat_with_a_vehicle_and_under_the_2015_rules_is_refused():
+def test_infantry_attack_an_enclosed_afv_in_one_round_marking_it_with_any_hit_s6():
     state = melee()
-    with pytest.raises(
-        IllegalCommand, match="Attacks on vehicles such as Panzer IV G \\(late\\) to J are still"
-    ):
-        assault(state, "tommies", "panzer")
+    panzer = state.units["panzer"]
+    panzer.position, panzer.facing = P(33, 10), 0.0  # side on, 0.5" away; the turret MG answers
+    faces = [
+        d6(3),  # initiation
+        d10(3),  # the panzer's turret MG: a miss
+        d10(6),
+        d10(5),  # the squad: a double hit, whatever the armour: a marker
+        d10(1),  # penetration: 1 + AP 3 + 2 = 6 against side armour 10: bounces
+    ]
+    state, events = charge(state, "tommies", "panzer", *faces)
+    lines = [e.text for e in events]
+    assert (
+        lines[3] == "Round 1: Panzer IV G (late) to J fires at Infantry Detachment: needs 5+; rolled 3: miss"
+    )
+    assert lines[4] == (
+        "Round 1: Infantry Detachment fires at Panzer IV G (late) to J: needs 5+; rolled 6, 5: 2 hits; "
+        "1 marker; penetration 6 against side armour 10: bounces"
+    )
+    assert state.units["panzer"].morale_markers == 1
+    assert lines[5].startswith("Panzer IV G (late) to J holds: Infantry Detachment falls back")
+
+
+def test_an_enclosed_afv_overruns_a_support_squad_and_crushes_it_s6():
+    state = started(
+        house(
+            make_unit("british", "Sherman 75mm", "allies", (45, 14), unit_id="sherman", facing=90),
+            make_unit("german", "MG Team", "axis", (45, 20), unit_id="mg", facing=270),
+        ),
+        "allies",
+    )
+    faces = [
+        d6(3),  # the Sherman's initiation
+        d6(2),  # the MG team fails to stand: it does not fire, and is in cover
+        d10(4),
+        d10(2),  # hull and turret MGs: no hit
+    ]
+    state, events = charge(state, "sherman", "mg", *faces)
+    lines = [e.text for e in events]
+    assert "MG Team stands to face it: initiation test rolled 2: failed" in lines
+    assert "Sherman 75mm drives over MG Team: crushed" in lines
+    assert state.units["mg"].destroyed
+
+
+def test_who_may_not_close_combat_s6():
+    state = melee()
+    state.active_side = "axis"
+    state.units["mg"].position = P(34, 10)
+    with pytest.raises(IllegalCommand, match="Only infantry squads attack in close combat"):
+        declare(state, "axis", "mg", CloseCombat(target="tommies"))
+    state.active_side = "allies"
+    state.units["sherman"].position = P(14, 36)
+    with pytest.raises(IllegalCommand, match="Vehicles cannot close combat each other"):
+        declare(state, "allies", "sherman", CloseCombat(target="panzer"))
     core = started(
         game(
             make_unit("british", "Infantry Detachment", "allies", (30, 10), unit_id="tommies"),
