@@ -102,7 +102,8 @@ The same commands as in Discord, typed as text (options as name:value, quote val
   /act unit:UNIT [move:X,Y[;X,Y]] [fire:TARGET] [first:fire] [rapid] [road] [reverse]
        [smoke] [embark:TRANSPORT] [disembark:X,Y]        (or /act UNIT move:... fire:...)
        [assault:TARGET]   house rules: close combat with an enemy within 3" (after any move)
-       [call_fire:X,Y] [bombard]   house rules: a spotter calls indirect fire; a mortar fires at it
+       [call_fire:X,Y] [bombard [smoke]]   house rules: a spotter calls indirect fire; a mortar fires at it
+       [smoke_at:X,Y]     house rules: a gun fires a smoke round (a 2" puff) at a spot
   /cmt                           Company Morale Test
   /fallback unit:UNIT to:X,Y [reverse]
   /pass                          pass the initiative
@@ -235,8 +236,20 @@ class ConsoleTable:
             assault=o.get("assault"),
             call_fire=o.get("call_fire"),
             bombard=line.flag("bombard"),
+            smoke_at=o.get("smoke_at"),
         )
-        known = {"unit", "move", "fire", "first", "embark", "disembark", "assault", "call_fire", *FLAGS}
+        known = {
+            "unit",
+            "move",
+            "fire",
+            "first",
+            "embark",
+            "disembark",
+            "assault",
+            "call_fire",
+            "smoke_at",
+            *FLAGS,
+        }
         unknown = set(o) - known
         if unknown:
             raise IllegalCommand(f"I don't understand {', '.join(sorted(unknown))} (see /help)")

@@ -117,6 +117,7 @@ class OrderWords:
     assault: str | None = None  # close combat under the House Rules V1.0
     call_fire: str | None = None  # a spotter calls indirect fire here (House Rules V1.0)
     bombard: bool = False  # fire indirectly at the side's fire marker (House Rules V1.0)
+    smoke_at: str | None = None  # a gun's smoke round at this spot (House Rules V1.0)
 
 
 def unit_order(state: GameState, side: str, words: OrderWords) -> UnitOrder:
@@ -134,8 +135,10 @@ def unit_order(state: GameState, side: str, words: OrderWords) -> UnitOrder:
     shot = (
         Fire(target=find_unit(state, words.fire, targets=True))
         if words.fire
+        else LaySmoke(at=parse_point(words.smoke_at))
+        if words.smoke_at
         else LaySmoke()
-        if words.smoke
+        if words.smoke and not words.bombard
         else None
     )
     if shot:
@@ -147,7 +150,7 @@ def unit_order(state: GameState, side: str, words: OrderWords) -> UnitOrder:
     if words.call_fire:
         actions.append(RequestFire(at=parse_point(words.call_fire)))
     if words.bombard:
-        actions.append(Bombard())
+        actions.append(Bombard(smoke=words.smoke))
     if not actions:
         raise IllegalCommand("Say what the unit does: a move, a target to fire at, or both")
     return UnitOrder(unit=unit_id, actions=tuple(actions))

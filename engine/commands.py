@@ -68,6 +68,7 @@ class LaySmoke(_Action):
     kind: Literal["smoke"] = "smoke"
     from_bearing: float | None = None
     supporter: str | None = None  # a friendly unit able to fire anti-tank rounds over 12"
+    at: Point | None = None  # House Rules V1.0: the spot a gun fires its smoke round at
 
 
 class CloseCombat(_Action):
@@ -90,6 +91,7 @@ class Bombard(_Action):
     Rules V1.0, s. 5)."""
 
     kind: Literal["bombard"] = "bombard"
+    smoke: bool = False  # a smoke round: a 2" puff where it lands
 
 
 Action = Annotated[

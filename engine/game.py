@@ -113,6 +113,7 @@ from engine.rulesets import rules_of
 from engine.scenario_play import breakthrough_result, capture_result
 from engine.scenario_setup import apply_scenario
 from engine.scenarios import find_scenario
+from engine.smoke_screens import fire_smoke_round, thin_smoke
 from engine.state import Phase, Point, Unit
 from engine.summary import game_summary
 
@@ -487,6 +488,8 @@ def _after_declaration(state: GameState, log: EventLog) -> None:
 def _end_turn(state: GameState, log: EventLog) -> None:
     """End of turn: smoke clears (p. 12); reserves that were available but did not come on are
     lost (p. 26); then each side tests its break point (p. 27)."""
+    if rules_of(state).smoke_screens:
+        thin_smoke(state, log)
     for unit in state.units.values():
         unit.smoke = None
         if unit.reserve_available:
@@ -717,7 +720,7 @@ def describe_order(state: GameState, order: Order) -> str:
         elif isinstance(action, Disembark):
             parts.append(f"disembark at {action.to}")
         elif isinstance(action, LaySmoke):
-            parts.append("lay smoke")
+            parts.append(f"fire smoke at {action.at}" if action.at else "lay smoke")
         elif isinstance(action, CloseCombat):
             parts.append(f"close combat with {state.units[action.target].name}")
         elif isinstance(action, RequestFire):
@@ -993,6 +996,8 @@ def _step_act(state: GameState, pending: Pending, step: Step, log: EventLog) -> 
         execute_embark(state, unit, action, log)
     elif isinstance(action, Disembark):
         execute_disembark(state, unit, action, log)
+    elif isinstance(action, LaySmoke) and rules_of(state).smoke_screens:
+        fire_smoke_round(state, unit, action.at or unit.position, log)
     elif isinstance(action, LaySmoke):
         execute_smoke(state, unit, action, log)
     elif isinstance(action, Fire):
@@ -1002,18 +1007,18 @@ def _step_act(state: GameState, pending: Pending, step: Step, log: EventLog) -> 
     elif isinstance(action, RequestFire):
         request_fire(state, unit, action.at, log)
     elif isinstance(action, Bombard):
-        _bombard_step(state, unit, log)
+        _bombard_step(state, unit, action.smoke, log)
     return True
 
 
-def _bombard_step(state: GameState, unit: Unit, log: EventLog) -> None:
+def _bombard_step(state: GameState, unit: Unit, smoke: bool, log: EventLog) -> None:
     """Indirect fire at the marker (House Rules s. 5), if it is still there to fire at."""
     try:
         check_bombard(state, unit)
     except IllegalCommand as problem:
         log.emit("wasted", f"{unit.name} cannot fire: {problem}", unit.id, side=unit.side)
         return
-    bombard(state, unit, log)
+    bombard(state, unit, log, smoke=smoke)
 
 
 def _close_combat_step(

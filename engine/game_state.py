@@ -9,7 +9,17 @@ from pydantic import BaseModel, Field
 from engine.cards import Cards
 from engine.commands import Move, Order, UnitOrder
 from engine.deployment_plan import DeploymentPlan
-from engine.state import FireMarker, Objective, Phase, Point, Side, TableSize, TerrainFeature, Unit
+from engine.state import (
+    FireMarker,
+    Objective,
+    Phase,
+    Point,
+    Side,
+    SmokeScreen,
+    TableSize,
+    TerrainFeature,
+    Unit,
+)
 
 Who = Literal["active", "reactor"]
 
@@ -103,6 +113,7 @@ class GameState(BaseModel):
     breached_wire: list[str] = Field(default_factory=list)
     objectives: list[Objective] = Field(default_factory=list)
     fire_markers: list[FireMarker] = Field(default_factory=list)  # House Rules V1.0 indirect fire
+    smoke_screens: list[SmokeScreen] = Field(default_factory=list)  # House Rules V1.0 smoke
     sides: dict[str, Side]
     units: dict[str, Unit]
     turn: int = 0
@@ -138,6 +149,7 @@ class GameState(BaseModel):
                 "breached_wire": list(self.breached_wire),
                 "objectives": list(self.objectives),
                 "fire_markers": list(self.fire_markers),
+                "smoke_screens": list(self.smoke_screens),
                 "pending": self.pending.model_copy(deep=True) if self.pending else None,
             }
         )

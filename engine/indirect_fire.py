@@ -29,6 +29,7 @@ from engine.house.shot import PROTECTION, traits_of
 from engine.indirect_orders import active_marker, marker_at
 from engine.profiles import TroopType
 from engine.resolve import add_markers, destroy
+from engine.smoke_screens import add_puff
 from engine.state import FireMarker, Point, Unit
 
 EFFECT_REACH = 3.0  # beyond this the distance table gives no dice
@@ -70,8 +71,9 @@ def request_fire(state: GameState, spotter: Unit, at: Point, log: EventLog) -> N
     )
 
 
-def bombard(state: GameState, firer: Unit, log: EventLog) -> None:
-    """One indirect shot at the marker: where it lands, then its effect on the nearest unit."""
+def bombard(state: GameState, firer: Unit, log: EventLog, *, smoke: bool = False) -> None:
+    """One indirect shot at the marker: where it lands, then its effect on the nearest unit, or
+    a smoke round's 2" puff (s. 5 Smoke)."""
     marker = active_marker(state, firer.side)
     assert marker is not None
     later = firer.id in marker.fired_by
@@ -92,7 +94,10 @@ def bombard(state: GameState, firer: Unit, log: EventLog) -> None:
     log.emit(
         "indirect", f"{firer.name} fires at the marker: {dice}: lands {where}", firer.id, side=firer.side
     )
-    _effect(state, firer, at, log)
+    if smoke:
+        add_puff(state, at, log)
+    else:
+        _effect(state, firer, at, log)
 
 
 def _deviated(state: GameState, at: Point, inches: float, bearing: float) -> Point:

@@ -50,6 +50,7 @@ from engine.rules.movement import (
     vehicle_turn_limit,
 )
 from engine.rulesets import rules_of
+from engine.smoke_screens import check_smoke_round
 from engine.state import Going, Point, TerrainFeature, Unit
 
 EMBARK_REACH = 6.0  # an infantry normal move (p. 9)
@@ -329,6 +330,8 @@ def check_unit_order(state: GameState, side: str, order: UnitOrder) -> None:
         elif isinstance(action, Disembark):
             check_disembark(state, current, action, transport)
             current = current.model_copy(update={"embarked_in": None, "position": action.to})
+        elif isinstance(action, LaySmoke) and rules_of(state).smoke_screens:
+            check_smoke_round(state, current, action.at)
         elif isinstance(action, LaySmoke):
             check_smoke(state, current, action)
         elif isinstance(action, CloseCombat):

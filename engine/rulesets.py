@@ -40,6 +40,7 @@ from engine.rules.activation import (
 from engine.rules.armour import kaboom_radius
 from engine.rules.firing import Shot
 from engine.rules.shot_resolution import ShotResult, resolve_shot
+from engine.smoke_screens import blocked_by_smoke
 from engine.state import CoverKind, Unit
 
 
@@ -48,6 +49,7 @@ class RuleSet:
 
     name = "core_2015"
     title = "Iron Cross 2015"
+    smoke_screens = False  # smoke hides the unit that lays it (p. 12)
 
     def unit(self, unit: Unit) -> Unit:
         """A unit as this rule set fields it."""
@@ -115,6 +117,7 @@ class HouseRules(RuleSet):
 
     name = "house_v1"
     title = "House Rules V1.0"
+    smoke_screens = True  # 2" puffs fired at a spot, in screens that thin with the wind (s. 5)
 
     def unit(self, unit: Unit) -> Unit:
         """The quick reference's statistics where it lists the unit (House Rules V1.0, s. 2)."""
@@ -173,6 +176,8 @@ class HouseRules(RuleSet):
         (a sniper only if it rapid moved); a static, silent one only within the observation
         table's distance, 6" more for a static observer with the Spotter function (company
         commands always have it)."""
+        if blocked_by_smoke(state, viewer.position, target.position):
+            return False
         spotter = (traits_of(viewer).spotter or viewer.is_command) and not viewer.moved_this_turn
         active = target.rapid_moved if target.profile.has(Special.SNIPER) else target.moved_this_turn
         hull_down = geometry.is_hull_down(target, viewer.position, state.terrain)

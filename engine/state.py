@@ -108,6 +108,15 @@ class FireMarker(BaseModel):
     fired_by: tuple[str, ...] = ()  # units that have fired at it (later shots deviate by two d6)
 
 
+class SmokeScreen(BaseModel):
+    """A line of 2" smoke puffs (House Rules V1.0, s. 5 Smoke), and the end it last thinned from."""
+
+    model_config = ConfigDict(frozen=True)
+
+    puffs: tuple[Point, ...]
+    wind: Literal["left", "right"] | None = None
+
+
 class Unit(BaseModel):
     """A unit on (or off) the table."""
 

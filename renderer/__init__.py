@@ -23,7 +23,7 @@ from renderer.layout import Frame, choose_scale
 from renderer.markers import draw_breaches, draw_fire_markers, draw_objectives
 from renderer.overlay import last_action
 from renderer.palette import side_styles
-from renderer.units import draw_units
+from renderer.units import draw_smoke_puffs, draw_units
 from renderer.visibility import REFEREE, view_for
 
 __all__ = ["REFEREE", "compose", "render"]
@@ -42,6 +42,7 @@ def compose(
     draw_breaches(canvas, state, frame)
     draw_objectives(canvas, state, frame, styles)
     draw_units(canvas, view, frame, styles, overlay=last_action(last_events, view, frame))
+    draw_smoke_puffs(canvas, (p for screen in state.smoke_screens for p in screen.puffs), frame)
     draw_fire_markers(canvas, state, frame, styles)  # over the unit it falls on
     return image
 

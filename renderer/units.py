@@ -123,6 +123,14 @@ def draw_smoke(canvas: Canvas, unit: Unit, frame: Frame) -> None:
     canvas.image.paste(pal.SMOKE, (cx - r, cy - r), _puff_mask(r))
 
 
+def draw_smoke_puffs(canvas: Canvas, puffs: Iterable[Point], frame: Frame) -> None:
+    """House Rules V1.0 smoke: a translucent 2" puff at each point, over whatever is there."""
+    r = round(frame.scale)  # a 2" puff
+    for at in puffs:
+        cx, cy = (round(v) for v in frame.px(at.x, at.y))
+        canvas.image.paste(pal.SMOKE, (cx - r, cy - r), _puff_mask(r))
+
+
 def draw_marker(canvas: Canvas, at: Point, frame: Frame, caption: str = "") -> None:
     """The "?" marker: a fixed size, no facing, no side; only its number (or, to its owner,
     "dummy") under it."""

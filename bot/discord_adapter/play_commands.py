@@ -99,7 +99,8 @@ POSITION = "x,y in inches or a grid square like D3; separate waypoints with ;"
     disembark="Get out of the transport here first (x,y or a grid square)",
     assault='House rules: the enemy within 3" (after any move) to close with, last',
     call_fire="House rules: a spotter calls indirect fire onto this spot (its whole activation)",
-    bombard="House rules: a mortar, infantry gun or howitzer fires at your fire marker",
+    bombard="House rules: a mortar, infantry gun or howitzer fires at your fire marker (with smoke: smoke)",
+    smoke_at='House rules: a gun fires a smoke round at this spot (a 2" puff)',
 )
 @app_commands.autocomplete(unit=own_units, fire=enemy_units, embark=own_units, assault=enemy_units)
 async def act(
@@ -117,9 +118,23 @@ async def act(
     assault: str | None = None,
     call_fire: str | None = None,
     bombard: bool = False,
+    smoke_at: str | None = None,
 ) -> None:
     words = OrderWords(
-        unit, move, fire, first, rapid, reverse, road, smoke, embark, disembark, assault, call_fire, bombard
+        unit,
+        move,
+        fire,
+        first,
+        rapid,
+        reverse,
+        road,
+        smoke,
+        embark,
+        disembark,
+        assault,
+        call_fire,
+        bombard,
+        smoke_at,
     )
     await play(interaction, lambda state, side: Declare(side=side, order=unit_order(state, side, words)))
 

@@ -10,6 +10,7 @@ from engine.commands import (
     Declare,
     Embark,
     Fire,
+    LaySmoke,
     MoraleTestOrder,
     Move,
     React,
@@ -17,12 +18,14 @@ from engine.commands import (
     StartGame,
     UnitOrder,
 )
-from engine.dice import d6, d10
+from engine.dice import ScriptedDice, d6, d10
 from engine.errors import IllegalCommand
+from engine.events import EventLog
 from engine.indirect_fire import expire_fire_markers
 from engine.profiles import Experience
 from engine.rulesets import find_rule_set, with_rule_set
 from engine.setup import make_unit
+from engine.smoke_screens import thin_smoke
 from engine.state import CoverKind, Going, Phase
 from tests.engine.helpers import P, act, box, declare, fire_text, game, play, started
 
@@ -512,3 +515,62 @@ def test_a_marker_unused_for_a_whole_turn_is_removed_s5():
     state.turn += 1
     expire_fire_markers(state)
     assert state.fire_markers == []
+
+
+# --- smoke (s. 5) -------------------------------------------------------------------------------
+
+
+def smoke_range():
+    """A Sherman and a British squad facing a German squad 14" off, all in the open."""
+    return started(
+        house(
+            make_unit("british", "Sherman 75mm", "allies", (40, 10), unit_id="sherman", facing=90),
+            make_unit("british", "Infantry Detachment", "allies", (20, 10), unit_id="tommies"),
+            make_unit("german", "Infantry Detachment", "axis", (20, 26), unit_id="gruppe"),
+        ),
+        "allies",
+    )
+
+
+def test_a_smoke_round_that_hits_puts_a_2_inch_puff_which_blocks_sight_s5():
+    state = smoke_range()
+    state.units["gruppe"].fired_this_turn = True  # seen at any range
+    state, events = act(state, "allies", "sherman", LaySmoke(at=P(20, 18)), faces=[d10(6)])
+    assert [e.text for e in events][1:3] == [
+        "Sherman 75mm fires smoke at (20, 18): needs 5+; rolled 6: on target",
+        "A puff of smoke at (20, 18)",
+    ]
+    with pytest.raises(IllegalCommand, match="cannot see"):
+        declare(state, "allies", "tommies", Fire(target="gruppe"))
+
+
+def test_a_puff_within_2_of_a_screen_lengthens_it_and_the_wind_thins_it_s5():
+    state = smoke_range()
+    state, _ = act(state, "allies", "sherman", LaySmoke(at=P(20, 18)), faces=[d10(6)])
+    state.units["sherman"].tokens = 0
+    state, events = act(state, "allies", "sherman", LaySmoke(at=P(21, 18)), faces=[d10(7)])
+    assert state.smoke_screens[0].puffs == (P(20, 18), P(22, 18))  # placed next to the first
+    log = EventLog(ScriptedDice([d6(6), d6(2)]))  # a 6 is thrown again; 2: from the left
+    thin_smoke(state, log)
+    assert [e.text for e in log.events] == [
+        "The wind thins the screen from the left (d6 2): the puff at (20, 18) clears"
+    ]
+    assert state.smoke_screens[0].puffs == (P(22, 18),) and state.smoke_screens[0].wind == "left"
+    log = EventLog(ScriptedDice([]))
+    thin_smoke(state, log)  # an isolated puff clears
+    assert state.smoke_screens == []
+
+
+def test_only_a_gun_fires_smoke_and_at_a_spot_s5():
+    state = smoke_range()
+    with pytest.raises(IllegalCommand, match="Infantry Detachment has no gun to fire smoke with"):
+        declare(state, "allies", "tommies", LaySmoke(at=P(20, 18)))
+    with pytest.raises(IllegalCommand, match="smoke is fired at a spot"):
+        declare(state, "allies", "sherman", LaySmoke())
+
+
+def test_a_mortar_fires_smoke_at_the_marker_s5():
+    state, _ = act(battery(), "allies", "hq", RequestFire(at=P(20, 40)), faces=[d10(5)])
+    state, events = act(state, "allies", "mortar", Bombard(smoke=True), faces=[d10(10), d6(3)])
+    assert "A puff of smoke at (20, 40)" in [e.text for e in events]
+    assert state.units["gruppe"].morale_markers == 0
