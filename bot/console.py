@@ -104,6 +104,7 @@ The same commands as in Discord, typed as text (options as name:value, quote val
        [assault:TARGET]   house rules: close combat with an enemy within 3" (after any move)
        [call_fire:X,Y] [bombard [smoke]]   house rules: a spotter calls indirect fire; a mortar fires at it
        [smoke_at:X,Y]     house rules: a gun fires a smoke round (a 2" puff) at a spot
+       [weapon:gun|mg|hull_mg]   house rules: which of a vehicle's weapons fires
   /cmt                           Company Morale Test
   /fallback unit:UNIT to:X,Y [reverse]
   /pass                          pass the initiative
@@ -237,6 +238,7 @@ class ConsoleTable:
             call_fire=o.get("call_fire"),
             bombard=line.flag("bombard"),
             smoke_at=o.get("smoke_at"),
+            weapon=o.get("weapon"),
         )
         known = {
             "unit",
@@ -248,6 +250,7 @@ class ConsoleTable:
             "assault",
             "call_fire",
             "smoke_at",
+            "weapon",
             *FLAGS,
         }
         unknown = set(o) - known

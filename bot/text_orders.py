@@ -118,6 +118,7 @@ class OrderWords:
     call_fire: str | None = None  # a spotter calls indirect fire here (House Rules V1.0)
     bombard: bool = False  # fire indirectly at the side's fire marker (House Rules V1.0)
     smoke_at: str | None = None  # a gun's smoke round at this spot (House Rules V1.0)
+    weapon: str | None = None  # a vehicle's gun, mg or hull_mg (House Rules V1.0)
 
 
 def unit_order(state: GameState, side: str, words: OrderWords) -> UnitOrder:
@@ -133,7 +134,7 @@ def unit_order(state: GameState, side: str, words: OrderWords) -> UnitOrder:
         path = parse_move(state, unit_id, words.move)
         actions.append(Move(path=path, rapid=words.rapid, reverse=words.reverse, road=words.road))
     shot = (
-        Fire(target=find_unit(state, words.fire, targets=True))
+        Fire(target=find_unit(state, words.fire, targets=True), weapon=_weapon(words.weapon))
         if words.fire
         else LaySmoke(at=parse_point(words.smoke_at))
         if words.smoke_at
@@ -154,6 +155,16 @@ def unit_order(state: GameState, side: str, words: OrderWords) -> UnitOrder:
     if not actions:
         raise IllegalCommand("Say what the unit does: a move, a target to fire at, or both")
     return UnitOrder(unit=unit_id, actions=tuple(actions))
+
+
+def _weapon(named: str | None) -> Literal["gun", "mg", "hull_mg"] | None:
+    """A vehicle's weapon as a player names it: gun, mg (coaxial) or hull_mg."""
+    if named is None:
+        return None
+    key = named.strip().casefold().replace(" ", "_")
+    if key not in ("gun", "mg", "hull_mg"):
+        raise IllegalCommand(f"Name the weapon gun, mg or hull_mg, not {named!r}")
+    return key  # type: ignore[return-value]
 
 
 def reserve_call(state: GameState, side: str, names: str) -> CallReserves:

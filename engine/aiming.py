@@ -112,6 +112,7 @@ def measure_shot(
         target_in_building=in_building(state, target),
         flamethrower=fire.flamethrower
         or (firer.profile.has(Special.FLAMETHROWER) and firer.profile.weapon is None),
+        weapon=fire.weapon,
         mortar_previous_shots=mortar_previous_shots(firer, target),
         aspect=geometry.aspect(target, firer.position) if target.is_vehicle else None,
         hull_down=target.is_vehicle and geometry.is_hull_down(target, firer.position, state.terrain),

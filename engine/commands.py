@@ -50,6 +50,7 @@ class Fire(_Action):
     kind: Literal["fire"] = "fire"
     target: str
     flamethrower: bool = False  # a tank with both a gun and a flamethrower fires the flame
+    weapon: Literal["gun", "mg", "hull_mg"] | None = None  # House Rules V1.0: which of a vehicle's weapons
 
 
 class Embark(_Action):

@@ -101,6 +101,7 @@ POSITION = "x,y in inches or a grid square like D3; separate waypoints with ;"
     call_fire="House rules: a spotter calls indirect fire onto this spot (its whole activation)",
     bombard="House rules: a mortar, infantry gun or howitzer fires at your fire marker (with smoke: smoke)",
     smoke_at='House rules: a gun fires a smoke round at this spot (a 2" puff)',
+    weapon="House rules: which of a vehicle's weapons fires (default: the gun, or the MG at troops)",
 )
 @app_commands.autocomplete(unit=own_units, fire=enemy_units, embark=own_units, assault=enemy_units)
 async def act(
@@ -119,6 +120,7 @@ async def act(
     call_fire: str | None = None,
     bombard: bool = False,
     smoke_at: str | None = None,
+    weapon: Literal["gun", "mg", "hull_mg"] | None = None,
 ) -> None:
     words = OrderWords(
         unit,
@@ -135,6 +137,7 @@ async def act(
         call_fire,
         bombard,
         smoke_at,
+        weapon,
     )
     await play(interaction, lambda state, side: Declare(side=side, order=unit_order(state, side, words)))
 

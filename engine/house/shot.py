@@ -114,14 +114,34 @@ def _at_soft_target(firer: Unit, mine: HouseTraits, target: HouseTraits) -> Hous
     raise IllegalCommand(f"{firer.name} has no weapon to fire")
 
 
+def _chosen_weapon(firer: Unit, mine: HouseTraits, theirs: HouseTraits, weapon: str) -> HouseFire:
+    """s. 5 AFVs with several weapons: the main gun, or the coaxial MG, or the hull MG (12",
+    one die); at an AFV every shot is AP."""
+    if not firer.is_vehicle:
+        raise IllegalCommand(f"{firer.name} has one weapon: leave out the weapon choice")
+    if weapon == "gun":
+        if mine.ap is None and mine.he is None:
+            raise IllegalCommand(f"{firer.name} has no main gun")
+        if theirs.troop_type.is_afv or (theirs.troop_type is TroopType.SOFT and mine.he is None):
+            return HouseFire(Weapon.GUN, FireCategory.AP, ap=mine.ap, he=mine.he)
+        if mine.he is None:
+            raise IllegalCommand(f"{firer.name}'s gun has no HE round: use its machine gun")
+        return HouseFire(Weapon.GUN, FireCategory.HE, he=mine.he)
+    chosen = Weapon.HULL_MG if weapon == "hull_mg" else Weapon.TURRET_MG
+    if theirs.troop_type.is_afv:
+        return HouseFire(chosen, FireCategory.AP, ap=0)
+    return HouseFire(chosen, FireCategory.MG)
+
+
 def house_fire(shot: Shot) -> HouseFire:
     """The weapon and category of a shot, or refused with the reason (s. 5 Direct Fire, Ranges)."""
     mine, theirs = traits_of(shot.firer), traits_of(shot.target)
-    fire = (
-        _at_armour(shot.firer, mine)
-        if theirs.troop_type.is_afv
-        else _at_soft_target(shot.firer, mine, theirs)
-    )
+    if shot.weapon is not None:
+        fire = _chosen_weapon(shot.firer, mine, theirs, shot.weapon)
+    elif theirs.troop_type.is_afv:
+        fire = _at_armour(shot.firer, mine)
+    else:
+        fire = _at_soft_target(shot.firer, mine, theirs)
     if not in_range(fire.weapon, shot.range):
         raise IllegalCommand(f"{shot.firer.name}'s {fire.weapon.value} cannot reach {shot.range:.1f}\"")
     return fire

@@ -34,6 +34,7 @@ class Shot:
     cover: CoverKind = CoverKind.OPEN
     target_in_building: bool = False
     flamethrower: bool = False  # the flame weapon is used
+    weapon: str | None = None  # House Rules V1.0: a vehicle's gun, coaxial MG or hull MG, if chosen
     mortar_previous_shots: int = 0  # at this target, in the same spot, this turn
     aspect: str | None = None  # "front" or "side" of a vehicle target, as seen from the firer
     hull_down: bool = False  # a vehicle target behind or in terrain that makes it hull down (p. 12)

@@ -574,3 +574,24 @@ def test_a_mortar_fires_smoke_at_the_marker_s5():
     state, events = act(state, "allies", "mortar", Bombard(smoke=True), faces=[d10(10), d6(3)])
     assert "A puff of smoke at (20, 40)" in [e.text for e in events]
     assert state.units["gruppe"].morale_markers == 0
+
+
+def test_a_tank_chooses_its_coaxial_or_hull_mg_instead_of_the_gun_s5():
+    state = started(duel(), "allies")
+    state, events = act(state, "allies", "sherman", Fire(target="gruppe", weapon="mg"), faces=[d10(8), d6(2)])
+    assert fire_text(events).startswith("Sherman 75mm fires machine gun (turret MG) at Infantry Detachment")
+    with pytest.raises(IllegalCommand, match="hull MG cannot reach"):
+        declare(state, "allies", "sherman", Fire(target="gruppe", weapon="hull_mg"))
+
+
+def test_a_gun_without_he_does_not_fire_at_troops_s5():
+    state = started(
+        house(
+            make_unit("british", "Sherman Firefly", "allies", (30, 10), unit_id="firefly", facing=90),
+            make_unit("german", "Infantry Detachment", "axis", (30, 30), unit_id="gruppe"),
+        ),
+        "allies",
+    )
+    state.units["gruppe"].fired_this_turn = True
+    with pytest.raises(IllegalCommand, match="Sherman Firefly's gun has no HE round: use its machine gun"):
+        declare(state, "allies", "firefly", Fire(target="gruppe", weapon="gun"))
