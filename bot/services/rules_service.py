@@ -104,6 +104,8 @@ class RulesService:
         try:
             return await self._by_number(guild_id, query)
         except GameError as no_section:
+            if "." in query:  # a dotted number is only ever a section number
+                raise
             try:  # "MG34" looks like a number but may be a word in the rules
                 return await self._by_words(guild_id, query)
             except GameError:
