@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from engine import geometry
 from engine.battlefield import live_units
+from engine.buildings import building
 from engine.commands import CloseCombat
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
@@ -30,12 +31,19 @@ def check_close_combat(state: GameState, attacker: Unit, action: CloseCombat) ->
     if target.embarked_in is not None:
         raise IllegalCommand(f"{target.name} is inside a transport: assault the vehicle")
     kind = traits_of(attacker).troop_type
+    if target.in_building and kind is not TroopType.INFANTRY:
+        raise IllegalCommand(f"Only infantry squads attack {target.in_building}, an occupied building (s. 6)")
     if kind is TroopType.ENCLOSED_AFV:
         if target.is_vehicle:
             raise IllegalCommand("Vehicles cannot close combat each other (House Rules s. 6)")
     elif kind is not TroopType.INFANTRY:
         raise IllegalCommand("Only infantry squads attack in close combat, and enclosed AFVs overrun (s. 6)")
-    gap = geometry.distance(attacker, target)
+    if target.in_building:  # the walls are what must be reached
+        gap = geometry.footprint(attacker).distance(
+            geometry.feature_shape(building(state, target.in_building))
+        )
+    else:
+        gap = geometry.distance(attacker, target)
     if gap > CLOSE_COMBAT_RANGE + 1e-6:
         raise IllegalCommand(
             f'{attacker.name} must be within 3" of {target.name} to assault it ({gap:.1f}" away): move first'

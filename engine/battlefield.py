@@ -26,7 +26,10 @@ def can_see(state: GameState, viewer: Unit, target: Unit) -> bool:
     the rule set's observation distances (House Rules V1.0, s. 8)."""
     if target.hidden and target.side != viewer.side:
         return False
-    if not geometry.line_of_sight(viewer.position, target.position, state.terrain):
+    terrain = state.terrain
+    if viewer.in_building or target.in_building:  # a unit inside sees out through its own walls
+        terrain = tuple(f for f in terrain if f.id not in (viewer.in_building, target.in_building))
+    if not geometry.line_of_sight(viewer.position, target.position, terrain):
         return False
     return rules_of(state).observed(state, viewer, target)
 

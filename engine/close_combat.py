@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from engine import geometry
 from engine.battlefield import area_cover
+from engine.buildings import enter_building
 from engine.events import EventLog
 from engine.game_state import GameState
 from engine.house.activation import close_combat_initiation_passes
@@ -31,8 +32,8 @@ from engine.house.firing import (
     hits,
 )
 from engine.house.shot import PROTECTION, traits_of
+from engine.losses import add_markers, destroy, explode, passengers_of
 from engine.profiles import Special, TroopType, UnitClass
-from engine.resolve import add_markers, destroy, explode, passengers_of
 from engine.state import Point, Unit
 
 OVERRUN_BEYOND = 3.0  # inches past the overrun unit's centre (our reading of "moving through")
@@ -82,6 +83,8 @@ def fight(state: GameState, attacker: Unit, defender: Unit, log: EventLog) -> No
                 _fire(state, volley, target, round_number, log)
         if attacker.destroyed or defender.destroyed:
             break
+    if defender.destroyed and defender.in_building and not attacker.destroyed:
+        enter_building(state, attacker, defender.in_building, log)  # s. 6: established inside
     if not attacker.destroyed and not defender.destroyed:
         attacker.position = _away(attacker.position, defender.position, ATTACKER_FALL_BACK, state)
         log.emit(

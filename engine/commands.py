@@ -79,6 +79,20 @@ class CloseCombat(_Action):
     target: str
 
 
+class EnterBuilding(_Action):
+    """Go into a building, as into a transport (House Rules V1.0, s. 4)."""
+
+    kind: Literal["enter_building"] = "enter_building"
+    building: str
+
+
+class LeaveBuilding(_Action):
+    """Come out of the building to this point, as out of a transport (House Rules V1.0, s. 4)."""
+
+    kind: Literal["leave_building"] = "leave_building"
+    to: Point
+
+
 class RequestFire(_Action):
     """A spotter calls indirect fire onto a spot it can see (House Rules V1.0, s. 5): its whole
     activation."""
@@ -96,7 +110,16 @@ class Bombard(_Action):
 
 
 Action = Annotated[
-    Move | Fire | Embark | Disembark | LaySmoke | CloseCombat | RequestFire | Bombard,
+    Move
+    | Fire
+    | Embark
+    | Disembark
+    | LaySmoke
+    | CloseCombat
+    | RequestFire
+    | Bombard
+    | EnterBuilding
+    | LeaveBuilding,
     Field(discriminator="kind"),
 ]
 

@@ -22,6 +22,7 @@ from engine.battlefield import (
     tokens_for_turn,
     visible_enemies,
 )
+from engine.buildings import after_shot_at_building, enter_building, leave_building, spread_fires
 from engine.cards import add_token, deal, exchange, play, trigger
 from engine.close_combat import fight, initiation_test
 from engine.commands import (
@@ -39,11 +40,13 @@ from engine.commands import (
     Deploy,
     Disembark,
     Embark,
+    EnterBuilding,
     FallBackOrder,
     FinishDeployment,
     Fire,
     JoinSide,
     LaySmoke,
+    LeaveBuilding,
     MoraleTestOrder,
     Move,
     Order,
@@ -64,6 +67,7 @@ from engine.hidden_deployment import as_seen, must_keep_spending, reveal_marker,
 from engine.indirect_fire import bombard, expire_fire_markers, request_fire
 from engine.indirect_orders import check_bombard
 from engine.interrupts import interrupt_point, interrupted_move, split_move
+from engine.losses import add_markers
 from engine.orders import (
     activation_moves,
     check_embark,
@@ -74,7 +78,6 @@ from engine.orders import (
 )
 from engine.profiles import Special
 from engine.resolve import (
-    add_markers,
     execute_disembark,
     execute_embark,
     execute_entry,
@@ -490,6 +493,7 @@ def _end_turn(state: GameState, log: EventLog) -> None:
     lost (p. 26); then each side tests its break point (p. 27)."""
     if rules_of(state).smoke_screens:
         thin_smoke(state, log)
+    spread_fires(state, log)
     for unit in state.units.values():
         unit.smoke = None
         if unit.reserve_available:
@@ -727,6 +731,10 @@ def describe_order(state: GameState, order: Order) -> str:
             parts.append(f"call for fire at {action.at}")
         elif isinstance(action, Bombard):
             parts.append("fire at the fire marker")
+        elif isinstance(action, EnterBuilding):
+            parts.append(f"go into {action.building}")
+        elif isinstance(action, LeaveBuilding):
+            parts.append(f"come out to {action.to}")
     return f"{unit.name}: " + ", then ".join(parts)
 
 
@@ -1008,6 +1016,10 @@ def _step_act(state: GameState, pending: Pending, step: Step, log: EventLog) -> 
         request_fire(state, unit, action.at, log)
     elif isinstance(action, Bombard):
         _bombard_step(state, unit, action.smoke, log)
+    elif isinstance(action, EnterBuilding):
+        enter_building(state, unit, action.building, log)
+    elif isinstance(action, LeaveBuilding):
+        leave_building(state, unit, action.to, log)
     return True
 
 
@@ -1087,7 +1099,7 @@ def _fire_step(
     target_declared_move = target.id in pending.fire_target_moved
     if under_marker(unit):
         reveal_marker(state, unit, log, "it fires")  # before the shot tells what it is (p. 26)
-    execute_fire(
+    fired = execute_fire(
         state,
         unit,
         target,
@@ -1096,6 +1108,8 @@ def _fire_step(
         order_moves=activation_moves(order.actions),
         target_declared_move=target_declared_move,
     )
+    if fired is not None:
+        after_shot_at_building(state, *fired, log)
     return True
 
 

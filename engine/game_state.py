@@ -114,6 +114,8 @@ class GameState(BaseModel):
     objectives: list[Objective] = Field(default_factory=list)
     fire_markers: list[FireMarker] = Field(default_factory=list)  # House Rules V1.0 indirect fire
     smoke_screens: list[SmokeScreen] = Field(default_factory=list)  # House Rules V1.0 smoke
+    fires: dict[str, int] = Field(default_factory=dict)  # burning buildings: turns they may still spread
+    burnt: list[str] = Field(default_factory=list)  # buildings that have burned: never occupied again
     sides: dict[str, Side]
     units: dict[str, Unit]
     turn: int = 0
@@ -150,6 +152,8 @@ class GameState(BaseModel):
                 "objectives": list(self.objectives),
                 "fire_markers": list(self.fire_markers),
                 "smoke_screens": list(self.smoke_screens),
+                "fires": dict(self.fires),
+                "burnt": list(self.burnt),
                 "pending": self.pending.model_copy(deep=True) if self.pending else None,
             }
         )

@@ -209,6 +209,11 @@ def features_under(unit: Unit, terrain: Iterable[TerrainFeature]) -> list[Terrai
     return [f for f in terrain if _overlaps_box(s := _compiled(f), *box) and s.geom.intersects(foot.geom)]
 
 
+def feature_shape(feature: TerrainFeature) -> BaseGeometry:
+    """A feature's (cached) shapely geometry, for measuring to and from it."""
+    return _compiled(feature).geom
+
+
 def features_at(point: Point, terrain: Iterable[TerrainFeature]) -> list[TerrainFeature]:
     """Features containing the point (a point on a feature's edge counts as inside)."""
     x, y = point.x, point.y

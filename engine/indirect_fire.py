@@ -27,8 +27,8 @@ from engine.house.indirect import (
 )
 from engine.house.shot import PROTECTION, traits_of
 from engine.indirect_orders import active_marker, marker_at
+from engine.losses import add_markers, destroy
 from engine.profiles import TroopType
-from engine.resolve import add_markers, destroy
 from engine.smoke_screens import add_puff
 from engine.state import FireMarker, Point, Unit
 

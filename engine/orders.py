@@ -16,15 +16,18 @@ from engine import geometry
 from engine.aiming import measure_shot, shot_problem, target_in_sight
 from engine.assault import check_close_combat, check_closing
 from engine.battlefield import live_units, unscreened_enemy_infantry
+from engine.buildings import check_enter_building, check_leave_building, check_not_into_buildings
 from engine.commands import (
     Action,
     Bombard,
     CloseCombat,
     Disembark,
     Embark,
+    EnterBuilding,
     FallBackOrder,
     Fire,
     LaySmoke,
+    LeaveBuilding,
     Move,
     PlatoonOrder,
     RequestFire,
@@ -311,6 +314,8 @@ def check_unit_order(state: GameState, side: str, order: UnitOrder) -> None:
     transport = state.units.get(unit.embarked_in or unit.transport or "")
     for index, action in enumerate(actions):
         if isinstance(action, Move):
+            if rules_of(state).buildings:
+                check_not_into_buildings(state, current, action.path)
             plan = plan_move(state, current, action)
             if plan.mover in (unit.id, current.embarked_in):
                 if unit.must_move_away:
@@ -340,6 +345,19 @@ def check_unit_order(state: GameState, side: str, order: UnitOrder) -> None:
             check_request_fire(state, current, action.at, len(actions))
         elif isinstance(action, Bombard):
             check_bombard(state, current)
+        elif isinstance(action, EnterBuilding | LeaveBuilding):
+            current = _in_or_out(state, current, action)
+
+
+def _in_or_out(state: GameState, unit: Unit, action: EnterBuilding | LeaveBuilding) -> Unit:
+    """Checks going into or out of a building (House Rules V1.0 only); the unit as it will be."""
+    if not rules_of(state).buildings:
+        raise IllegalCommand("Occupying buildings is part of the House Rules V1.0")
+    if isinstance(action, EnterBuilding):
+        check_enter_building(state, unit, action.building)
+        return unit.model_copy(update={"in_building": action.building})
+    check_leave_building(state, unit, action.to)
+    return unit.model_copy(update={"in_building": None, "position": action.to})
 
 
 def check_smoke(state: GameState, unit: Unit, smoke: LaySmoke) -> None:

@@ -20,13 +20,14 @@ from engine.commands import Disembark, Embark, Fire, LaySmoke, Move
 from engine.events import EventLog
 from engine.game_state import GameState
 from engine.hidden_deployment import as_seen, check_marker_reveals, under_marker
+from engine.losses import add_markers, beside, destroy, explode, passengers_of
 from engine.orders import plan_move
 from engine.profiles import Special
 from engine.rules.firing import Shot
 from engine.rules.morale import is_destroyed_by_markers
 from engine.rules.movement import TURRET_FREE_TRAVERSE
 from engine.rules.scenario import objective_claimer
-from engine.rules.shot_resolution import Fate
+from engine.rules.shot_resolution import Fate, ShotResult
 from engine.rulesets import rules_of
 from engine.state import Point, Smoke, Unit
 
@@ -35,68 +36,13 @@ SNIPER_SPOT_RANGE = 4.0  # p. 20
 SMOKE_SCORE = 5  # p. 12
 
 
-# --- markers and losses ------------------------------------------------------------------
-
-
-def add_markers(state: GameState, unit: Unit, count: int, log: EventLog) -> None:
-    """Place morale markers; a unit with more markers than its morale is destroyed (p. 13)."""
-    if count <= 0 or unit.destroyed:
-        return
-    unit.morale_markers += count
-    if is_destroyed_by_markers(unit):
-        destroy(
-            state,
-            unit,
-            log,
-            f"{unit.name} has {unit.morale_markers} morale markers (morale {unit.profile.morale}): destroyed",
-        )
-
-
-def destroy(state: GameState, unit: Unit, log: EventLog, text: str, *, kaboom: bool = False) -> None:
-    """Remove a unit from play; its passengers bail out (p. 12)."""
-    unit.destroyed = True
-    unit.embarked_in = None
-    log.emit("destroyed", text, unit.id, side=unit.side)
-    for passenger in passengers_of(state, unit):
-        if kaboom:
-            destroy(state, passenger, log, f"{passenger.name} is lost with {unit.name}")
-            continue
-        passenger.embarked_in = None
-        passenger.position = _beside(unit)
-        morale = passenger.profile.morale or 0
-        passenger.morale_markers = max(passenger.morale_markers, morale)
-        log.emit(
-            "bail_out",
-            f"{passenger.name} bails out of the wreck with {passenger.morale_markers} markers",
-            passenger.id,
-            side=passenger.side,
-        )
-
-
-def passengers_of(state: GameState, transport: Unit) -> list[Unit]:
-    return [u for u in state.units.values() if u.embarked_in == transport.id and not u.destroyed]
-
-
-def _beside(vehicle: Unit) -> Point:
-    length, _ = geometry.FOOTPRINT[vehicle.unit_class]
-    behind = (vehicle.facing + 180.0) % 360.0
-    return geometry.point_along((vehicle.position, _offset(vehicle.position, behind, length)), length)
-
-
-def _offset(point: Point, bearing: float, dist: float) -> Point:
-    import math
-
-    rad = math.radians(bearing)
-    return Point(x=point.x + dist * math.cos(rad), y=point.y + dist * math.sin(rad))
-
-
 def disembark_under_fire(state: GameState, transport: Unit, log: EventLog) -> None:
     """A hit that equals or beats a loaded transport's armour, and leaves it standing, forces
     its passengers out, taking the transport's markers with them (p. 12). If the transport is
     destroyed, :func:`destroy` deals with them instead."""
     for passenger in passengers_of(state, transport):
         passenger.embarked_in = None
-        passenger.position = _beside(transport)
+        passenger.position = beside(transport)
         log.emit(
             "forced_out",
             f"{passenger.name} is forced out of {transport.name}",
@@ -313,15 +259,16 @@ def execute_fire(
     *,
     order_moves: bool,
     target_declared_move: bool,
-) -> None:
-    """Resolve one shot (pp. 10-12, 18-20) and report it in one event."""
+) -> tuple[Shot, ShotResult] | None:
+    """Resolve one shot (pp. 10-12, 18-20) and report it in one event; the shot and what it
+    did, or None if it could not be fired."""
     shot = measure_shot(
         state, firer, target, fire, order_moves=order_moves, target_declared_move=target_declared_move
     )
     reason = shot_problem(state, shot, rapid_move=False)
     if reason:
         log.emit("fire_wasted", f"{firer.name} cannot fire: {reason}", firer.id, side=firer.side)
-        return
+        return None
     if firer.is_vehicle and firer.profile.turret:
         if turret_traverse(firer, target) > TURRET_FREE_TRAVERSE:
             firer.moved_this_turn = True  # turning the turret past 90 degrees counts as moving (p. 8)
@@ -352,6 +299,7 @@ def execute_fire(
         disembark_under_fire(state, target, log)
     _after_fire(state, shot, log)
     _check_loss(state, target, log)
+    return shot, result
 
 
 def _next_aim(firer: Unit, target: Unit):
@@ -360,22 +308,6 @@ def _next_aim(firer: Unit, target: Unit):
     previous = mortar_previous_shots(firer, target)
     at = firer.mortar_aim.at if previous and firer.mortar_aim else target.position
     return MortarAim(target=target.id, at=at, shots=previous + 1)
-
-
-def explode(state: GameState, vehicle: Unit, log: EventLog) -> None:
-    """Kaboom! (p. 12): the vehicle explodes; each friendly unit nearby takes a marker."""
-    destroy(state, vehicle, log, f"{vehicle.name} explodes!", kaboom=True)
-    radius = rules_of(state).explosion_radius(state.table.is_small)
-    for unit in live_units(state, vehicle.side):
-        if unit.id != vehicle.id and geometry.distance(unit, vehicle) <= radius:
-            log.emit(
-                "kaboom",
-                f"{unit.name} is shaken by the blast: +1 marker",
-                unit.id,
-                side=unit.side,
-                public="" if under_marker(unit) else None,  # dummies are never shaken: say nothing
-            )
-            add_markers(state, unit, 1, log)
 
 
 def _check_loss(state: GameState, unit: Unit, log: EventLog) -> None:

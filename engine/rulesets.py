@@ -50,6 +50,7 @@ class RuleSet:
     name = "core_2015"
     title = "Iron Cross 2015"
     smoke_screens = False  # smoke hides the unit that lays it (p. 12)
+    buildings = False  # buildings are terrain only (p. 9)
 
     def unit(self, unit: Unit) -> Unit:
         """A unit as this rule set fields it."""
@@ -118,6 +119,7 @@ class HouseRules(RuleSet):
     name = "house_v1"
     title = "House Rules V1.0"
     smoke_screens = True  # 2" puffs fired at a spot, in screens that thin with the wind (s. 5)
+    buildings = True  # troops occupy buildings like transports; vehicles keep out (s. 4)
 
     def unit(self, unit: Unit) -> Unit:
         """The quick reference's statistics where it lists the unit (House Rules V1.0, s. 2)."""

@@ -147,6 +147,7 @@ class Unit(BaseModel):
     dug_in: bool = False  # dug in and waiting, until first activated (p. 26)
     rapid_moved: bool = False  # made a rapid move this turn
     fired_this_turn: bool = False  # fired this turn, so it is seen (House Rules V1.0, s. 8)
+    in_building: str | None = None  # the building it occupies (House Rules V1.0, s. 4)
     in_reserve: bool = False
     reserve_available: bool = False  # called this turn and rolled in: it must enter or be lost (p. 26)
     destroyed: bool = False

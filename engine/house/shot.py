@@ -142,15 +142,31 @@ def house_fire(shot: Shot) -> HouseFire:
         fire = _at_armour(shot.firer, mine)
     else:
         fire = _at_soft_target(shot.firer, mine, theirs)
+    check_fire_into_building(shot, fire)
     if not in_range(fire.weapon, shot.range):
         raise IllegalCommand(f"{shot.firer.name}'s {fire.weapon.value} cannot reach {shot.range:.1f}\"")
     return fire
 
 
+def check_fire_into_building(shot: Shot, fire: HouseFire) -> None:
+    """s. 5 Buildings: small arms and MGs reach troops in a building only if they fired out
+    this turn."""
+    target = shot.target
+    if (
+        target.in_building
+        and not target.fired_this_turn
+        and fire.category in (FireCategory.SMALL_ARMS, FireCategory.MG)
+    ):
+        raise IllegalCommand(
+            f"{target.name} is in {target.in_building} and has not fired out: "
+            "small arms and machine guns cannot reach it"
+        )
+
+
 def to_hit_cover(shot: Shot) -> Cover:
     """s. 5: 50% cover (prepared defences, or a tank hull down) and lesser cover (woods, walls,
     hedges) as the 2015 table's cover kinds read them."""
-    if shot.hull_down or shot.cover is CoverKind.FORTIFICATION:
+    if shot.hull_down or shot.cover is CoverKind.FORTIFICATION or shot.target.in_building:
         return Cover.HALF
     return Cover.LESSER if shot.cover is CoverKind.COVER else Cover.OPEN
 
@@ -240,7 +256,7 @@ def _casualties(shot: Shot, fire: HouseFire, scored: int, dice: DiceSource, text
     column = (
         HE_COLUMN[fire.he] if fire.category is FireCategory.HE and fire.he else CASUALTY_COLUMN[fire.category]
     )
-    protection = PROTECTION[shot.cover]
+    protection = Protection.DEFENCES if target.in_building else PROTECTION[shot.cover]
     needed = casualty_score_needed(column, protection)
     rolls = [dice.roll(6, f"casualty throw, {firer.name} at {target.name}") for _ in range(scored)]
     added = casualty_markers(scored, rolls, needed)

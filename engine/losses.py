@@ -1,0 +1,81 @@
+"""Markers and losses, shared by every way of hurting a unit: morale markers, destruction
+(passengers bailing out), and an exploding vehicle shaking its friends (pp. 12-13)."""
+
+from __future__ import annotations
+
+from engine import geometry
+from engine.battlefield import live_units
+from engine.events import EventLog
+from engine.game_state import GameState
+from engine.hidden_deployment import under_marker
+from engine.rules.morale import is_destroyed_by_markers
+from engine.rulesets import rules_of
+from engine.state import Point, Unit
+
+
+def add_markers(state: GameState, unit: Unit, count: int, log: EventLog) -> None:
+    """Place morale markers; a unit with more markers than its morale is destroyed (p. 13)."""
+    if count <= 0 or unit.destroyed:
+        return
+    unit.morale_markers += count
+    if is_destroyed_by_markers(unit):
+        destroy(
+            state,
+            unit,
+            log,
+            f"{unit.name} has {unit.morale_markers} morale markers (morale {unit.profile.morale}): destroyed",
+        )
+
+
+def destroy(state: GameState, unit: Unit, log: EventLog, text: str, *, kaboom: bool = False) -> None:
+    """Remove a unit from play; its passengers bail out (p. 12)."""
+    unit.destroyed = True
+    unit.embarked_in = None
+    log.emit("destroyed", text, unit.id, side=unit.side)
+    for passenger in passengers_of(state, unit):
+        if kaboom:
+            destroy(state, passenger, log, f"{passenger.name} is lost with {unit.name}")
+            continue
+        passenger.embarked_in = None
+        passenger.position = beside(unit)
+        morale = passenger.profile.morale or 0
+        passenger.morale_markers = max(passenger.morale_markers, morale)
+        log.emit(
+            "bail_out",
+            f"{passenger.name} bails out of the wreck with {passenger.morale_markers} markers",
+            passenger.id,
+            side=passenger.side,
+        )
+
+
+def passengers_of(state: GameState, transport: Unit) -> list[Unit]:
+    return [u for u in state.units.values() if u.embarked_in == transport.id and not u.destroyed]
+
+
+def beside(vehicle: Unit) -> Point:
+    length, _ = geometry.FOOTPRINT[vehicle.unit_class]
+    behind = (vehicle.facing + 180.0) % 360.0
+    return geometry.point_along((vehicle.position, _offset(vehicle.position, behind, length)), length)
+
+
+def _offset(point: Point, bearing: float, dist: float) -> Point:
+    import math
+
+    rad = math.radians(bearing)
+    return Point(x=point.x + dist * math.cos(rad), y=point.y + dist * math.sin(rad))
+
+
+def explode(state: GameState, vehicle: Unit, log: EventLog) -> None:
+    """Kaboom! (p. 12): the vehicle explodes; each friendly unit nearby takes a marker."""
+    destroy(state, vehicle, log, f"{vehicle.name} explodes!", kaboom=True)
+    radius = rules_of(state).explosion_radius(state.table.is_small)
+    for unit in live_units(state, vehicle.side):
+        if unit.id != vehicle.id and geometry.distance(unit, vehicle) <= radius:
+            log.emit(
+                "kaboom",
+                f"{unit.name} is shaken by the blast: +1 marker",
+                unit.id,
+                side=unit.side,
+                public="" if under_marker(unit) else None,  # dummies are never shaken: say nothing
+            )
+            add_markers(state, unit, 1, log)
