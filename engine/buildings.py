@@ -78,6 +78,9 @@ def check_not_into_buildings(state: GameState, mover: Unit, path: tuple[Point, .
         f.building for f, _ in geometry.crossings((mover.position, *path), state.terrain)
     ):
         raise IllegalCommand(f"{mover.name} may not drive into a building")
+    inside = [f.id for f in geometry.features_at(path[-1], state.terrain) if f.building]
+    if inside:
+        raise IllegalCommand(f"To occupy {inside[0]}, go in with an enter action (enter:{inside[0]})")
 
 
 def enter_building(state: GameState, unit: Unit, building_id: str, log: EventLog) -> None:

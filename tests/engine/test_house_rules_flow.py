@@ -4,11 +4,13 @@ with scripted dice and exact outcomes."""
 
 import pytest
 
+from engine.buildings import spread_fires
 from engine.commands import (
     Bombard,
     CloseCombat,
     Declare,
     Embark,
+    EnterBuilding,
     Fire,
     LaySmoke,
     MoraleTestOrder,
@@ -595,3 +597,97 @@ def test_a_gun_without_he_does_not_fire_at_troops_s5():
     state.units["gruppe"].fired_this_turn = True
     with pytest.raises(IllegalCommand, match="Sherman Firefly's gun has no HE round: use its machine gun"):
         declare(state, "allies", "firefly", Fire(target="gruppe", weapon="gun"))
+
+
+# --- buildings (s. 4, s. 5) ----------------------------------------------------------------------
+
+
+def CHURCH():
+    return box("church", "building", 42, 27, 49, 33, going=Going.ROUGH, cover=CoverKind.COVER, building=True)
+
+
+def BARN():
+    return box("barn", "building", 49.5, 27, 53, 31, going=Going.ROUGH, cover=CoverKind.COVER, building=True)
+
+
+def village():
+    return started(
+        house(
+            make_unit(
+                "german", "Infantry Detachment", "axis", (45.5, 30), unit_id="gruppe", in_building="church"
+            ),
+            make_unit("german", "MG Team", "axis", (45.5, 30), unit_id="mg", in_building="church"),
+            make_unit("british", "Infantry Detachment", "allies", (45, 22), unit_id="tommies"),
+            make_unit("british", "Sherman 75mm", "allies", (30, 10), unit_id="sherman", facing=90),
+            make_unit("british", "Flamethrower Team", "allies", (40, 22), unit_id="flame"),
+            terrain=[CHURCH(), BARN()],
+        ),
+        "allies",
+    )
+
+
+def test_troops_go_into_a_building_as_into_a_transport_and_vehicles_keep_out_s4():
+    state = village()
+    state.units["gruppe"].in_building = state.units["mg"].in_building = None
+    state.units["gruppe"].position = P(51, 36)
+    state.active_side = "axis"
+    state, events = act(state, "axis", "gruppe", EnterBuilding(building="barn"))
+    assert "Infantry Detachment goes into barn" in [e.text for e in events]
+    assert state.units["gruppe"].in_building == "barn" and state.units["gruppe"].position == P(51.25, 29)
+    state.active_side = "allies"
+    with pytest.raises(IllegalCommand, match="Sherman 75mm cannot go into a building"):
+        declare(state, "allies", "sherman", EnterBuilding(building="church"))
+    state.units["tommies"].position = P(56, 30)
+    with pytest.raises(IllegalCommand, match="To occupy barn, go in with an enter action"):
+        declare(state, "allies", "tommies", Move(path=(P(52, 30),)))
+
+
+def test_small_arms_reach_troops_inside_only_after_they_fired_out_s5():
+    state = village()
+    with pytest.raises(IllegalCommand, match="is in church and has not fired out"):
+        declare(state, "allies", "tommies", Fire(target="gruppe"))
+    state.units["gruppe"].fired_this_turn = True
+    # in defences: the infantry column needs 6
+    state, events = act(state, "allies", "tommies", Fire(target="gruppe"), faces=[d10(7), d10(1), d6(5)])
+    assert fire_text(events).endswith(
+        "casualty throw (infantry, defences) 6+, rolled 5: 1 marker -> Infantry Detachment has 1"
+    )
+
+
+def test_he_on_a_building_may_mark_the_others_inside_s5():
+    state = village()
+    state.units["sherman"].position = P(45, 12)
+    state.units["gruppe"].fired_this_turn = True  # seen
+    # one die beyond 12"; the -2 for defences; a hit, casualty medium HE in defences 5+; the MG team rolls a 6
+    state, events = act(state, "allies", "sherman", Fire(target="gruppe"), faces=[d10(8), d6(5), d6(6)])
+    lines = [e.text for e in events]
+    assert "MG Team, also in church, rolls 6: 1 marker" in lines
+    assert state.units["mg"].morale_markers == 1
+
+
+def test_two_flamethrower_hits_set_the_building_on_fire_and_empty_it_s5():
+    state = village()
+    state.units["flame"].position, state.units["flame"].facing = P(45, 24), 90.0
+    state.units["gruppe"].fired_this_turn = True
+    faces = [d10(6), d10(8), d6(1), d6(1)]  # two hits: the casualty throw, then the church burns
+    state, events = act(state, "allies", "flame", Fire(target="gruppe"), faces=faces)
+    lines = [e.text for e in events]
+    assert "church is on fire" in lines
+    assert state.units["gruppe"].in_building is None and state.units["mg"].in_building is None
+    assert "church" in state.burnt
+    state.active_side = "axis"
+    with pytest.raises(IllegalCommand, match="church is on fire or burnt out"):
+        declare(state, "axis", "gruppe", EnterBuilding(building="church"))
+    log = EventLog(ScriptedDice([d6(5)]))  # end of turn: the barn next door catches on a 5
+    spread_fires(state, log)
+    assert "barn is on fire" in [e.text for e in log.events] and state.fires == {"church": 1, "barn": 2}
+
+
+def test_an_infantry_attack_that_destroys_the_defenders_takes_the_building_s6():
+    state = village()
+    state.units["gruppe"].morale_markers = 5
+    state.units["tommies"].position = P(45, 25)  # 1" from the church wall
+    faces = [d6(4), d10(1), d10(1), d10(9), d10(9), d6(5), d6(5)]
+    state, events = charge(state, "tommies", "gruppe", *faces)
+    assert state.units["gruppe"].destroyed
+    assert state.units["tommies"].in_building == "church"
