@@ -350,7 +350,7 @@ class ConsoleTable:
         if choice is None:
             raise IllegalCommand("Nothing is waiting to be chosen")
         named = line.options.get("unit") or (line.words[0] if line.words else "none")
-        picked = None if named.casefold() == "none" else find_unit(self.state, named)
+        picked = None if named.casefold() == "none" else find_unit(self.state, named, known_to=side)
         if choice.kind == "remove_markers":
             if picked is None:
                 raise IllegalCommand("Choose the unit that loses its markers")
@@ -359,7 +359,7 @@ class ConsoleTable:
 
     # -- views -----------------------------------------------------------------------------
 
-    def status(self) -> str:
+    def status(self, reader: str | None = None) -> str:
         s = self.state
         sides = ", ".join(
             f"{name} ({side.nation or 'no force yet'}) {side.tokens} tokens" for name, side in s.sides.items()
@@ -370,7 +370,7 @@ class ConsoleTable:
         waiting = awaiting(s)
         if waiting:
             lines.append(f"Waiting for: {waiting}")
-        if s.pending and s.pending.choice:
+        if s.pending and s.pending.choice and reader in (s.pending.choice.side, REFEREE):
             lines.append(f"Choose one of: {', '.join(s.pending.choice.options)} (/choose)")
         if s.result:
             lines.append(f"Result: {s.result.winner or 'draw'} ({s.result.reason})")
@@ -409,7 +409,7 @@ class ConsoleTable:
                 return ""
             views: dict[str, Callable[[], Awaitable[str] | str]] = {
                 "help": lambda: HELP,
-                "status": self.status,
+                "status": lambda: self.status(self.reader(line.player)),
                 "units": lambda: self.units(self.reader(line.player)),
                 "log": lambda: (
                     "\n".join(told(self.log, self.reader(line.player))[-30:]) or "Nothing has happened yet"
@@ -443,7 +443,8 @@ class ConsoleTable:
         self.state = outcome.state
         self.log.extend(outcome.events)
         lines = told(outcome.events, self.reader(line.player))
-        return "\n".join(lines + ["", self.status()] + await self.save_picture(outcome))
+        reader = self.reader(line.player)
+        return "\n".join(lines + ["", self.status(reader)] + await self.save_picture(outcome))
 
     async def roll(self, line: Line, text: str) -> str:
         """``/roll EXPRESSION`` or ``/roll log``, as in Discord."""
@@ -474,7 +475,7 @@ class ConsoleTable:
         if kind == "shot":
             text = describe_shot_odds(shot_odds(setup_shot(read_options(ShotSetup, options))))
         elif kind == "fire":
-            unit = find_unit(self.state, line.options.get("unit", ""))
+            unit = find_unit(self.state, line.options.get("unit", ""), self.acting_side(line))
             target = find_unit(self.state, line.options.get("target", ""), targets=True)
             text = describe_shot_odds(
                 shot_odds(table_shot(self.state, unit, target, moving=line.flag("moving")))
@@ -654,7 +655,8 @@ async def play_console(
         table.state = outcome.state
         table.log.extend(outcome.events)
         lines = told(outcome.events, table.reader(None))
-        stdout.write("\n[the reaction window closed]\n" + "\n".join(lines + ["", table.status()]) + "\n")
+        status = table.status(table.reader(None))
+        stdout.write("\n[the reaction window closed]\n" + "\n".join(lines + ["", status]) + "\n")
         stdout.flush()
 
     service = GameService(store, dice, on_window_closed=window_closed)
@@ -665,7 +667,7 @@ async def play_console(
         await service.resume()
         stdout.write("Iron Cross console table.\n")
         if resumed:
-            stdout.write(f"Resuming the game in progress.\n{table.status()}\n")
+            stdout.write(f"Resuming the game in progress.\n{table.status(table.reader(None))}\n")
         stdout.write("Type /help for the commands, /units for the forces, /start to begin.\n")
         prompt = stdin.isatty()
         if prompt:

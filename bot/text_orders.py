@@ -65,7 +65,7 @@ def parse_move(state: GameState, unit_id: str, text: str) -> tuple[Point, ...]:
         return parse_path(text)
     unit = state.units[unit_id]
     start = state.units[unit.embarked_in].position if unit.embarked_in else unit.position
-    goal = state.units[find_unit(state, toward.group(2))].position
+    goal = state.units[find_unit(state, toward.group(2), known_to=unit.side)].position
     gap = math.dist((start.x, start.y), (goal.x, goal.y))
     if gap == 0:
         raise IllegalCommand("That unit is already there")
@@ -81,14 +81,25 @@ def _key(name: str) -> str:
     return name.strip().casefold().replace(" ", "-")
 
 
-def find_unit(state: GameState, name: str, side: str | None = None, *, targets: bool = False) -> str:
+def find_unit(
+    state: GameState,
+    name: str,
+    side: str | None = None,
+    *,
+    targets: bool = False,
+    known_to: str | None = None,
+) -> str:
     """A unit's id from its id or name (any case, spaces or dashes); suggests near misses.
-    ``targets`` leaves out hidden units: a name aimed at must not tell that one is there. A
-    side's own hidden marker answers to its true name too; near misses never name a unit the
-    asker may not know of."""
+    ``targets`` leaves out hidden units: a name aimed at must not tell that one is there;
+    ``known_to`` leaves out those hidden from that side. A side's own hidden marker answers to
+    its true name too; near misses never name a unit the asker may not know of."""
     wanted = _key(name)
     units = [
-        u for u in state.units.values() if (side is None or u.side == side) and not (targets and u.hidden)
+        u
+        for u in state.units.values()
+        if (side is None or u.side == side)
+        and not (targets and u.hidden)
+        and not (known_to is not None and u.hidden and u.side != known_to)
     ]
     for unit in units:
         own_names = {_key(unit.true_name)} if unit.true_name and side == unit.side else set()

@@ -13,6 +13,7 @@ from engine.buildings import building
 from engine.commands import CloseCombat
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
+from engine.hidden_deployment import as_seen
 from engine.house.close_combat import CLOSE_COMBAT_RANGE, may_close_within_3
 from engine.house.shot import traits_of
 from engine.profiles import TroopType
@@ -54,7 +55,7 @@ def check_close_combat(state: GameState, attacker: Unit, action: CloseCombat) ->
 def check_closing(state: GameState, mover: Unit, assaulting: str | None) -> None:
     """s. 4 Closing with the enemy: under the house rules no unit ends a move nearer than 3" to
     an enemy it can see, unless it goes on to assault that enemy; enclosed AFVs may."""
-    if rules_of(state).name != "house_v1" or may_close_within_3(traits_of(mover)):
+    if rules_of(state).name != "house_v1" or may_close_within_3(traits_of(as_seen(mover))):
         return
     for enemy in live_units(state):
         if (

@@ -52,13 +52,15 @@ def plan_deployment(
             zone = Zone(edge=start_line, nearest=nearest)
         else:
             zone = Zone(edge=own, within_one_move=True)
+        hiding = role == "defender" and "hidden_deployment" in scenario.special_rules
         plans[side] = SidePlan(
             zone=zone,
             waiting=[u.id for u in units if not u.in_reserve],
             on_table_limit=limit,
             spacing=spacing,
-            may_hold_back=scenario.reserves_from_turn is not None,
-            under_markers=role == "defender" and "hidden_deployment" in scenario.special_rules,
+            # p. 30: the defender deploys all of his hidden markers
+            may_hold_back=scenario.reserves_from_turn is not None and not hiding,
+            under_markers=hiding,
         )
     order = (
         "defender_first" if scenario.deployment != "alternating" else "plotted" if plotted else "alternating"
@@ -164,11 +166,10 @@ def place_unit(
 def reveal_plotted_deployment(state: GameState, log: EventLog) -> None:
     """Both sides have plotted their set-up: everything but a sniper team's markers is shown."""
     for side in sorted(state.sides):
-        placed = [
-            u for u in state.units_of(side) if u.hidden and u.on_table and not u.profile.has(Special.SNIPER)
-        ]
-        for unit in placed:
+        shown = [u for u in state.units_of(side) if not (u.profile.has(Special.SNIPER) and u.on_table)]
+        for unit in shown:
             unit.hidden = False
+        placed = [u for u in shown if u.on_table]
         where = ", ".join(f"{u.name} at {u.position}" for u in placed) or "nothing"
         log.emit("deploy", f"{side}'s plotted set-up: {where}", *(u.id for u in placed), side=side)
 

@@ -63,7 +63,13 @@ from engine.dice import DiceSource, ScriptedDice
 from engine.errors import IllegalCommand
 from engine.events import Event, EventLog
 from engine.game_state import Aim, Choice, GameResult, GameState, Interrupt, Pending, Step, Who
-from engine.hidden_deployment import as_seen, must_keep_spending, reveal_marker, under_marker
+from engine.hidden_deployment import (
+    as_seen,
+    check_marker_reveals,
+    must_keep_spending,
+    reveal_marker,
+    under_marker,
+)
 from engine.indirect_fire import bombard, expire_fire_markers, request_fire
 from engine.indirect_orders import check_bombard
 from engine.interrupts import interrupt_point, interrupted_move, split_move
@@ -313,6 +319,7 @@ def _begin_turn(state: GameState, log: EventLog) -> None:
         unit.bogged = False
         unit.must_move_away = False
         unit.mortar_aim = None
+    check_marker_reveals(state, log)  # at the start, and as rapid moves are forgotten (p. 26)
     due = [name for name in sorted(state.sides) if _reserves_callable(state, name)]
     if due:
         state.phase, state.reserve_calls_due = Phase.RESERVES, due
@@ -1147,6 +1154,7 @@ def _remove_markers(state: GameState, unit: Unit, remove_all: bool, roll: int, l
         f"{unit.name} loses {removed} morale marker{'s' * (removed != 1)} ({unit.morale_markers} left)",
         unit.id,
         side=unit.side,
+        public="" if under_marker(unit) else None,  # markers on a hidden unit would tell it is real
     )
 
 
@@ -1164,9 +1172,21 @@ def _step_fall_back(state: GameState, pending: Pending, step: Step, log: EventLo
     roll = log.d6(f"fall back rally, {unit.name}")
     if fall_back_removes_marker(roll) and unit.morale_markers:
         unit.morale_markers -= 1
-        log.emit("rally", f"{unit.name} rallies on {roll}: one marker removed", unit.id, side=unit.side)
+        log.emit(
+            "rally",
+            f"{unit.name} rallies on {roll}: one marker removed",
+            unit.id,
+            side=unit.side,
+            public="" if under_marker(unit) else None,
+        )
     else:
-        log.emit("rally", f"{unit.name} rolls {roll} to rally: no marker removed", unit.id, side=unit.side)
+        log.emit(
+            "rally",
+            f"{unit.name} rolls {roll} to rally: no marker removed",
+            unit.id,
+            side=unit.side,
+            public="" if under_marker(unit) else None,
+        )
     return True
 
 

@@ -51,8 +51,13 @@ def as_seen(unit: Unit) -> Unit:
 
 
 def add_dummy_markers(state: GameState, side: str) -> list[str]:
-    """The dummies that make up a side's 1.5 markers per unit, waiting off the table (p. 26)."""
-    real = [u for u in state.units_of(side) if not u.profile.has(Special.SNIPER)]
+    """The dummies that make up a side's 1.5 markers per unit, waiting off the table (p. 26);
+    transports, like sniper teams, are left out of the count, as from every other count of units."""
+    real = [
+        u
+        for u in state.units_of(side)
+        if not (u.profile.has(Special.SNIPER) or u.profile.has(Special.TRANSPORT))
+    ]
     nation = state.sides[side].nation
     ids = []
     for number in range(1, hidden_markers(len(real)) - len(real) + 1):
@@ -110,7 +115,8 @@ def check_marker_reveals(state: GameState, log: EventLog) -> None:
 def _reveal_reason(state: GameState, marker: Unit, enemies: list[Unit]) -> str | None:
     for enemy in enemies:
         if enemy.unit_class is UnitClass.INFANTRY and marker_revealed_by_infantry(
-            geometry.distance(enemy, marker), enemy.rapid_moved
+            geometry.distance(enemy, as_seen(marker)),  # measured to the marker, whatever is under it
+            enemy.rapid_moved,
         ):
             return f'{enemy.name} is within 4"'
     if marker.dummy or not marker.is_vehicle:

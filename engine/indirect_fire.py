@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import math
 
-from engine.battlefield import area_cover, live_units
+from engine.battlefield import area_cover
 from engine.events import EventLog
 from engine.game_state import GameState
+from engine.hidden_deployment import reveal_marker, under_marker
 from engine.house.firing import (
     HE_COLUMN,
     FireCategory,
@@ -112,11 +113,15 @@ def _effect(state: GameState, firer: Unit, at: Point, log: EventLog) -> None:
     only by a direct hit within 1", enclosed AFVs as in defences, open-topped in the open."""
     he = traits_of(firer).he
     assert he is not None
-    standing = [u for u in live_units(state) if u.embarked_in is None]
+    standing = [u for u in state.units.values() if u.on_table and u.embarked_in is None]  # dummies too
     if not standing:
         return
     victim = min(standing, key=lambda u: math.dist((u.position.x, u.position.y), (at.x, at.y)))
     gap = math.dist((victim.position.x, victim.position.y), (at.x, at.y))
+    if under_marker(victim) and gap <= EFFECT_REACH:
+        reveal_marker(state, victim, log, "the shell falls on it")  # its effect would tell anyway
+        if victim.dummy:
+            return
     kind = traits_of(victim).troop_type
     vehicle = victim.is_vehicle
     if gap > EFFECT_REACH or (vehicle and gap > AFV_DIRECT_HIT):

@@ -7,7 +7,7 @@ from engine import geometry
 from engine.battlefield import live_units
 from engine.events import EventLog
 from engine.game_state import GameState
-from engine.hidden_deployment import under_marker
+from engine.hidden_deployment import reveal_marker, under_marker
 from engine.rules.morale import is_destroyed_by_markers
 from engine.rulesets import rules_of
 from engine.state import Point, Unit
@@ -28,7 +28,10 @@ def add_markers(state: GameState, unit: Unit, count: int, log: EventLog) -> None
 
 
 def destroy(state: GameState, unit: Unit, log: EventLog, text: str, *, kaboom: bool = False) -> None:
-    """Remove a unit from play; its passengers bail out (p. 12)."""
+    """Remove a unit from play; its passengers bail out (p. 12). A hidden marker is turned over
+    first: what was lost is no secret (p. 26)."""
+    if under_marker(unit):
+        reveal_marker(state, unit, log, "destroyed")
     unit.destroyed = True
     unit.embarked_in = None
     log.emit("destroyed", text, unit.id, side=unit.side)

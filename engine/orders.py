@@ -35,7 +35,7 @@ from engine.commands import (
 )
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
-from engine.hidden_deployment import as_seen, check_marker_order
+from engine.hidden_deployment import as_seen, check_marker_order, under_marker
 from engine.indirect_orders import check_bombard, check_request_fire
 from engine.profiles import Special
 from engine.rules.morale import FALL_BACK_ENEMY_RANGE
@@ -162,7 +162,7 @@ def plan_move(
         if feature.wire and not breached and not unit_may_cross_wire(profile, feature):
             raise IllegalCommand(f"{mover.name} may not cross unbreached wire ({feature.id})")
         needed = terrain_test_score_needed(profile, going, wire=feature.wire)
-        if needed is not None and needed > 6:
+        if needed is not None and needed > 6 or _truly_impassable(mover, feature, breached):
             raise IllegalCommand(f"{mover.name} cannot cross {feature.kind} ({feature.id})")
         rough = rough or not rapid_move_allowed_in(going)
         if needed is not None:
@@ -214,6 +214,20 @@ def plan_move(
             )
     facing = geometry.end_facing(mover.facing, path, move.reverse, move.facing)
     return MovePlan(mover.id, path, length, allowance, facing, tuple(tests))
+
+
+def _truly_impassable(mover: Unit, feature: TerrainFeature, breached: bool) -> bool:
+    """A hidden marker moves at infantry rates (p. 26), but a vehicle under it still cannot go
+    where no vehicle can (only its owner hears why)."""
+    if not under_marker(mover):
+        return False
+    going = feature.going_for(mover.profile)
+    if feature.wire and breached and going is Going.VERY_ROUGH:
+        going = Going.ROUGH
+    needed = terrain_test_score_needed(mover.profile, going, wire=feature.wire)
+    return (needed is not None and needed > 6) or (
+        feature.wire and not breached and not unit_may_cross_wire(mover.profile, feature)
+    )
 
 
 def _mover(state: GameState, unit: Unit, move: Move) -> Unit:

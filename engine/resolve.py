@@ -204,6 +204,7 @@ def execute_disembark(state: GameState, unit: Unit, disembark: Disembark, log: E
     unit.moved_this_turn = True
     name = transport.name if transport else "its transport"
     log.emit("disembark", f"{unit.name} disembarks from {name} at {disembark.to}", unit.id, side=unit.side)
+    check_marker_reveals(state, log)
     spot_nearby_snipers(state, log)
     claim_objectives(state, log)
 

@@ -84,6 +84,9 @@ def apply_scenario(
             unit.in_reserve = scenario.command_unit_in_reserve and unit.is_command
             unit.dug_in = role == "defender" and "dug_in_and_waiting" in scenario.special_rules
     game.deployment = plan_deployment(game, scenario, roles, plotted=plotted)
+    if plotted:  # nothing of either force is shown until both have set up
+        for unit in game.units.values():
+            unit.hidden = True
     for plan in game.deployment.sides.values():
         for unit_id in plan.waiting:
             game.units[unit_id].in_reserve = True  # off the table until set up

@@ -8,7 +8,7 @@ from typing import Literal
 import discord
 from discord import app_commands
 
-from bot.discord_adapter.common import games, send_long
+from bot.discord_adapter.common import games, send_long, side_of
 from bot.services.dice_service import DiceService
 from bot.text_orders import find_unit
 from engine.odds import (
@@ -158,11 +158,12 @@ class OddsCommands(app_commands.Group):
         self, interaction: discord.Interaction, unit: str, target: str, moving: bool = False
     ) -> None:
         state = await games(interaction).game(str(interaction.channel_id))
+        side = side_of(state, str(interaction.user.id))  # only your own units: no probing the enemy's
         shot = table_shot(
-            state, find_unit(state, unit), find_unit(state, target, targets=True), moving=moving
+            state, find_unit(state, unit, side), find_unit(state, target, targets=True), moving=moving
         )
         text = await asyncio.to_thread(lambda: describe_shot_odds(shot_odds(shot)))
-        await send_long(interaction, text)
+        await send_long(interaction, text, ephemeral=True)
 
     @app_commands.command(name="test", description="Any test: needs 4+ on a d6, with a re-roll, several dice")
     @app_commands.describe(

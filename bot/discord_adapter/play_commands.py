@@ -227,7 +227,7 @@ async def choose(interaction: discord.Interaction, unit: str | None = None) -> N
         choice = state.pending.choice if state.pending else None
         if choice is None:
             raise IllegalCommand("Nothing is waiting to be chosen")
-        picked = find_unit(state, unit) if unit else None
+        picked = find_unit(state, unit, known_to=side) if unit else None
         if choice.kind == "remove_markers":
             if picked is None:
                 raise IllegalCommand("Choose the unit that loses its markers")

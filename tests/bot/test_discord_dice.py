@@ -133,13 +133,22 @@ async def test_odds_for_a_shot_in_the_channels_game_and_without_one(bot_and_disc
     assert private and "There is no game" in text
     await started_game(bot, discord)
     text, private = reply(
-        await discord.slash("odds fire", user=EVE, channel="1", unit="3rd Squad", target="Gruppe 1")
+        await discord.slash("odds fire", user=ANN, channel="1", unit="3rd Squad", target="Gruppe 1")
     )
-    assert not private and text.startswith("3rd Squad at Gruppe 1 (")
+    assert private and text.startswith("3rd Squad at Gruppe 1 (")  # a player's plans stay private
     text, private = reply(
-        await discord.slash("odds fire", user=EVE, channel="1", unit="3rd Squad", target="2nd Squad")
+        await discord.slash("odds fire", user=ANN, channel="1", unit="3rd Squad", target="2nd Squad")
     )
     assert private and text == "2nd Squad is on 3rd Squad's own side"
+    # only your own units: a spectator, or a player naming the enemy's, learns nothing of them
+    text, _ = reply(
+        await discord.slash("odds fire", user=EVE, channel="1", unit="3rd Squad", target="Gruppe 1")
+    )
+    assert text == "You are not playing in this game: take a side with /game join"
+    text, _ = reply(
+        await discord.slash("odds fire", user=ANN, channel="1", unit="Gruppe 1", target="3rd Squad")
+    )
+    assert text.startswith("No unit called 'Gruppe 1'")
 
 
 async def test_odds_for_a_test_with_a_reroll(bot_and_discord):

@@ -5,21 +5,24 @@ import pytest
 
 from engine.battlefield import live_units
 from engine.commands import (
+    Declare,
     DeclineReaction,
     Deploy,
     FinishDeployment,
     Fire,
     LaySmoke,
+    MoraleTestOrder,
     Move,
     PassInitiative,
     React,
     StartGame,
     UnitOrder,
 )
-from engine.dice import SeededDice, d6
+from engine.dice import ScriptedDice, SeededDice, d6
 from engine.errors import IllegalCommand
-from engine.events import REFEREE
+from engine.events import REFEREE, EventLog
 from engine.game import apply
+from engine.losses import add_markers
 from engine.rules.scenario import (
     dug_in_seizes_initiative,
     marker_revealed_by_infantry,
@@ -321,3 +324,88 @@ def test_an_attacking_vehicle_reacts_to_any_marker_as_to_infantry_p26_p7():
         "needs 5+ (+1 vehicle reacting to infantry, +1 infantry started in cover), rolled 4: failed"
         in test.text
     )
+
+
+# --- found in review: nothing about a marker may leak, and the rules as the book has them ------
+
+
+def test_the_defender_may_hold_nothing_back_under_hidden_deployment_p30():
+    state = capture()
+    for unit, x in (("gis", 20), ("squad", 40), ("allies-dummy-1", 30)):
+        state, _ = deploy(state, "allies", unit, x, 40)
+    with pytest.raises(IllegalCommand, match="must set up every unit"):
+        play(state, FinishDeployment(side="allies"))
+
+
+def test_transports_are_left_out_of_the_count_of_dummies_p26():
+    state = game(
+        make_unit("us", "Infantry Detachment", "allies", (0, 0), unit_id="a", command=True),
+        make_unit("us", "Infantry Detachment", "allies", (0, 0), unit_id="b"),
+        make_unit("us", "M3 Halftrack/Dodge WC-51", "allies", (0, 0), unit_id="ht1"),
+        make_unit("us", "M3 Halftrack/Dodge WC-51", "allies", (0, 0), unit_id="ht2"),
+        make_unit("german", "Infantry Detachment", "axis", (0, 0), unit_id="x", command=True),
+    )
+    state = set_up_scenario(state, find_scenario("capture"), {"allies": "defender", "axis": "attacker"})
+    assert [u.name for u in state.units.values() if u.dummy] == ["Dummy 1"]  # 2 units: 3 markers
+
+
+def test_markers_are_checked_at_the_start_of_every_turn_p26():
+    state = deployed()
+    gren = state.units["gren"]
+    gren.position, gren.rapid_moved = P(30, 53), True  # it ran up last turn: nothing seen then
+    state.sides["axis"].tokens = state.sides["allies"].tokens = 0
+    state.objectives_left_bare = False
+    state, events = apply(state, PassInitiative(side="axis"), SeededDice(4))
+    assert 'Marker 4 is revealed (Infantry Detachment is within 4"): a dummy, taken off' in [
+        e.text for e in events
+    ]
+
+
+def test_the_4_inches_are_measured_to_the_marker_not_to_what_is_under_it_p26():
+    state = deployed()
+    state.units["sherman"].position, state.units["sherman"].facing = P(60, 44), 90.0  # in the woods
+    state.units["gren"].position = P(60, 56)
+    # 6.5" between centres: 4.5" from a marker's edge (the tank's hull would be 3.5" off)
+    state, events = act(state, "axis", "gren", Move(path=(P(60, 50.5),)))
+    assert state.units["sherman"].hidden
+
+
+def test_a_hidden_unit_destroyed_is_turned_over_first_p26():
+    state = deployed()
+    log = EventLog(ScriptedDice([]))
+    add_markers(state, state.units["squad"], 6, log)
+    assert [e.text for e in log.events][0] == "Marker 2 is revealed (destroyed): Infantry Detachment"
+    assert state.units["squad"].destroyed and state.units["squad"].name == "Infantry Detachment"
+
+
+def test_a_hidden_units_markers_coming_off_are_told_to_its_owner_only_p26():
+    state = deployed()
+    state.units["squad"].morale_markers = 1
+    state.active_side = "allies"
+    state, events = play(state, Declare(side="allies", order=MoraleTestOrder()), d6(4))
+    rally = next(e for e in events if e.kind == "rally")
+    assert (
+        rally.told_to("allies") == "Marker 2 loses 1 morale marker (0 left)" and rally.told_to("axis") == ""
+    )
+
+
+def test_a_hidden_tank_moves_at_infantry_rates_but_not_where_no_tank_may_go_p26():
+    state = deployed()
+    wall = box("pond", "pond", 58, 47, 62, 49, going=Going.IMPASSABLE)
+    state.terrain = (*state.terrain, wall)
+    state.active_side = "allies"
+    with pytest.raises(IllegalCommand, match="Marker 3 cannot cross pond"):
+        declare(state, "allies", "sherman", Move(path=(P(60, 47.5),)))
+
+
+def test_under_plotted_deployment_nothing_of_either_force_shows_until_the_start_p28():
+    state = set_up_scenario(
+        game(
+            make_unit("us", "Infantry Detachment", "allies", (0, 0), unit_id="a", command=True),
+            make_unit("german", "Infantry Detachment", "axis", (0, 0), unit_id="x", command=True),
+        ),
+        find_scenario("meeting"),
+        {"allies": "first", "axis": "second"},
+        plotted=True,
+    )
+    assert all(u.hidden for u in state.units.values())
