@@ -53,3 +53,6 @@ def test_a_hidden_unit_cannot_be_named_as_a_target():
     assert find_unit(state, "Sniper Team") == "sniper"
     with pytest.raises(IllegalCommand, match="^No unit called 'Sniper Team'.$"):
         find_unit(state, "Sniper Team", targets=True)
+    # nor steered toward: a move "toward" it is refused just as for a unit that does not exist
+    with pytest.raises(IllegalCommand, match="^No unit called 'sniper'.$"):
+        parse_move(state, "gren", "3 toward sniper")
