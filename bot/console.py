@@ -105,6 +105,7 @@ The same commands as in Discord, typed as text (options as name:value, quote val
        [call_fire:X,Y] [bombard [smoke]]   house rules: a spotter calls indirect fire; a mortar fires at it
        [smoke_at:X,Y]     house rules: a gun fires a smoke round (a 2" puff) at a spot
        [weapon:gun|mg|hull_mg]   house rules: which of a vehicle's weapons fires
+       [enter:BUILDING] [leave:X,Y]   house rules: go into a building, or come out of it
   /cmt                           Company Morale Test
   /fallback unit:UNIT to:X,Y [reverse]
   /pass                          pass the initiative
@@ -239,6 +240,8 @@ class ConsoleTable:
             bombard=line.flag("bombard"),
             smoke_at=o.get("smoke_at"),
             weapon=o.get("weapon"),
+            enter=o.get("enter"),
+            leave=o.get("leave"),
         )
         known = {
             "unit",
@@ -251,6 +254,8 @@ class ConsoleTable:
             "call_fire",
             "smoke_at",
             "weapon",
+            "enter",
+            "leave",
             *FLAGS,
         }
         unknown = set(o) - known

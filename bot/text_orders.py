@@ -20,8 +20,10 @@ from engine.commands import (
     CloseCombat,
     Disembark,
     Embark,
+    EnterBuilding,
     Fire,
     LaySmoke,
+    LeaveBuilding,
     Move,
     RequestFire,
     UnitOrder,
@@ -130,6 +132,8 @@ class OrderWords:
     bombard: bool = False  # fire indirectly at the side's fire marker (House Rules V1.0)
     smoke_at: str | None = None  # a gun's smoke round at this spot (House Rules V1.0)
     weapon: str | None = None  # a vehicle's gun, mg or hull_mg (House Rules V1.0)
+    enter: str | None = None  # a building to go into, after any move (House Rules V1.0)
+    leave: str | None = None  # come out of the building to here first (House Rules V1.0)
 
 
 def unit_order(state: GameState, side: str, words: OrderWords) -> UnitOrder:
@@ -141,6 +145,8 @@ def unit_order(state: GameState, side: str, words: OrderWords) -> UnitOrder:
     actions: list = []
     if words.disembark:
         actions.append(Disembark(to=parse_point(words.disembark)))
+    if words.leave:
+        actions.append(LeaveBuilding(to=parse_point(words.leave)))
     if words.move:
         path = parse_move(state, unit_id, words.move)
         actions.append(Move(path=path, rapid=words.rapid, reverse=words.reverse, road=words.road))
@@ -157,6 +163,8 @@ def unit_order(state: GameState, side: str, words: OrderWords) -> UnitOrder:
         actions.insert(len(actions) - 1 if words.first == "fire" and words.move else len(actions), shot)
     if words.embark:
         actions.append(Embark(transport=find_unit(state, words.embark, side)))
+    if words.enter:
+        actions.append(EnterBuilding(building=words.enter.strip()))
     if words.assault:
         actions.append(CloseCombat(target=find_unit(state, words.assault, targets=True)))
     if words.call_fire:

@@ -102,6 +102,8 @@ POSITION = "x,y in inches or a grid square like D3; separate waypoints with ;"
     bombard="House rules: a mortar, infantry gun or howitzer fires at your fire marker (with smoke: smoke)",
     smoke_at='House rules: a gun fires a smoke round at this spot (a 2" puff)',
     weapon="House rules: which of a vehicle's weapons fires (default: the gun, or the MG at troops)",
+    enter="House rules: the building to go into (after any move), e.g. church",
+    leave="House rules: come out of the building to here first (x,y or a grid square)",
 )
 @app_commands.autocomplete(unit=own_units, fire=enemy_units, embark=own_units, assault=enemy_units)
 async def act(
@@ -121,6 +123,8 @@ async def act(
     bombard: bool = False,
     smoke_at: str | None = None,
     weapon: Literal["gun", "mg", "hull_mg"] | None = None,
+    enter: str | None = None,
+    leave: str | None = None,
 ) -> None:
     words = OrderWords(
         unit,
@@ -138,6 +142,8 @@ async def act(
         bombard,
         smoke_at,
         weapon,
+        enter,
+        leave,
     )
     await play(interaction, lambda state, side: Declare(side=side, order=unit_order(state, side, words)))
 

@@ -2,7 +2,8 @@
 
 import pytest
 
-from bot.text_orders import find_unit, parse_move, parse_path, parse_point
+from bot.text_orders import OrderWords, find_unit, parse_move, parse_path, parse_point, unit_order
+from engine.commands import EnterBuilding, Fire, LeaveBuilding, Move, RequestFire
 from engine.errors import IllegalCommand
 from engine.quick_battle import quick_battle
 from engine.setup import make_unit, new_game
@@ -56,3 +57,21 @@ def test_a_hidden_unit_cannot_be_named_as_a_target():
     # nor steered toward: a move "toward" it is refused just as for a unit that does not exist
     with pytest.raises(IllegalCommand, match="^No unit called 'sniper'.$"):
         parse_move(state, "gren", "3 toward sniper")
+
+
+def test_house_rules_orders_in_words():
+    state = new_game(
+        {"allies": "us", "axis": "german"},
+        [
+            make_unit("us", "Infantry Detachment", "allies", (30, 30), unit_id="gis"),
+            make_unit("german", "Infantry Detachment", "axis", (10, 60), unit_id="gren"),
+        ],
+    )
+    order = unit_order(state, "allies", OrderWords("gis", move="30,26", enter="church"))
+    assert order.actions == (Move(path=(Point(x=30, y=26),)), EnterBuilding(building="church"))
+    order = unit_order(state, "allies", OrderWords("gis", leave="30,40", fire="gren"))
+    assert order.actions == (LeaveBuilding(to=Point(x=30, y=40)), Fire(target="gren"))
+    order = unit_order(state, "allies", OrderWords("gis", call_fire="D3"))
+    assert order.actions == (RequestFire(at=Point(x=21, y=15)),)
+    with pytest.raises(IllegalCommand, match="Name the weapon gun, mg or hull_mg, not 'cannon'"):
+        unit_order(state, "allies", OrderWords("gis", fire="gren", weapon="cannon"))
