@@ -29,6 +29,7 @@ from engine.house.firing import (
     casualty_score_needed,
     damage_markers,
     damage_result,
+    describe_throw,
     hits,
 )
 from engine.house.shot import PROTECTION, traits_of
@@ -164,13 +165,8 @@ def _fire(state: GameState, volley: Volley, target: Unit, round_number: int, log
     total = sum(value for _, value in modifiers)
     rolls = [log.d10(f"close combat round {round_number}, {firer.name}") for _ in range(volley.dice)]
     scored = hits(rolls, total)
-    detail = ", ".join(f"{name} {value:+d}" for name, value in modifiers)
-    text = (
-        f"Round {round_number}: {firer.name} fires at {target.name}: "
-        f"needs 5+{f' ({detail})' if detail else ''}; "
-        f"rolled {', '.join(map(str, rolls))}: "
-        + (f"{scored} hit{'s' * (scored != 1)}" if scored else "miss")
-    )
+    throw = describe_throw(modifiers, rolls, scored)
+    text = f"Round {round_number}: {firer.name} fires at {target.name}: {throw}"
     if scored and volley.ap is not None:
         _armour_attack(state, volley, target, scored, text, log)
         return

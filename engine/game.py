@@ -1170,23 +1170,17 @@ def _step_fall_back(state: GameState, pending: Pending, step: Step, log: EventLo
     if unit.destroyed:
         return True
     roll = log.d6(f"fall back rally, {unit.name}")
-    if fall_back_removes_marker(roll) and unit.morale_markers:
-        unit.morale_markers -= 1
-        log.emit(
-            "rally",
-            f"{unit.name} rallies on {roll}: one marker removed",
-            unit.id,
-            side=unit.side,
-            public="" if under_marker(unit) else None,
-        )
-    else:
-        log.emit(
-            "rally",
-            f"{unit.name} rolls {roll} to rally: no marker removed",
-            unit.id,
-            side=unit.side,
-            public="" if under_marker(unit) else None,
-        )
+    rallied = fall_back_removes_marker(roll) and unit.morale_markers > 0
+    unit.morale_markers -= 1 if rallied else 0
+    log.emit(
+        "rally",
+        f"{unit.name} rallies on {roll}: one marker removed"
+        if rallied
+        else f"{unit.name} rolls {roll} to rally: no marker removed",
+        unit.id,
+        side=unit.side,
+        public="" if under_marker(unit) else None,  # a hidden unit's markers are its owner's business
+    )
     return True
 
 

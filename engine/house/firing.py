@@ -124,6 +124,14 @@ def to_hit_modifiers(situation: FireSituation) -> tuple[tuple[str, int], ...]:
     return tuple(found)
 
 
+def describe_throw(modifiers: Sequence[tuple[str, int]], rolls: Sequence[int], scored: int) -> str:
+    """The to-hit throw in words: what it needs and why, the dice, and the hits."""
+    detail = ", ".join(f"{name} {value:+d}" for name, value in modifiers)
+    outcome = f"{scored} hit{'s' * (scored != 1)}" if scored else "miss"
+    needs = f"needs {HIT_SCORE}+" + (f" ({detail})" if detail else "")
+    return f"{needs}; rolled {', '.join(map(str, rolls))}: {outcome}"
+
+
 def hits(rolls: Sequence[int], modifier: int) -> int:
     """s. 5: each d10 that scores 5 or more after the modifiers is a hit."""
     return sum(1 for roll in rolls if roll + modifier >= HIT_SCORE)

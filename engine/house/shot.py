@@ -29,6 +29,7 @@ from engine.house.firing import (
     damage_markers,
     damage_result,
     damage_score,
+    describe_throw,
     flamethrower_destroys,
     hits,
     in_range,
@@ -191,12 +192,9 @@ def resolve_house_shot(shot: Shot, dice: DiceSource) -> ShotResult:
         for _ in range(to_hit_dice(fire.weapon, shot.range))
     ]
     scored = hits(rolls, total)
-    detail = ", ".join(f"{name} {value:+d}" for name, value in modifiers)
     text = (
         f"{firer.name} fires {fire.category.value} ({fire.weapon.value}) "
-        f'at {target.name} ({shot.range:.1f}"): '
-        f"needs 5+{f' ({detail})' if detail else ''}; rolled {', '.join(map(str, rolls))}: "
-        + (f"{scored} hit{'s' * (scored != 1)}" if scored else "miss")
+        f'at {target.name} ({shot.range:.1f}"): {describe_throw(modifiers, rolls, scored)}'
     )
     if not scored:
         return ShotResult(text, 0, target.morale_markers)
