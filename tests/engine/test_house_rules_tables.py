@@ -59,6 +59,8 @@ from engine.profiles import (
     UnitClass,
     find_profile,
 )
+from engine.rules.movement import movement_allowance, terrain_test_score_needed
+from engine.state import Going
 
 
 def traits(**kw) -> HouseTraits:
@@ -469,3 +471,43 @@ def test_a_2015_unit_is_seen_the_house_rules_way_s2_s4():
 )
 def test_he_class_by_calibre_s2(name, he):
     assert he_class_from_calibre(name) is he
+
+
+# --- the quick reference's movement and difficult-terrain tables ------------------------------
+
+
+@pytest.mark.parametrize(
+    "nation, name, rates",
+    [
+        ("british", "Infantry squad", (6, 9, 12)),
+        ("german", "Sdkfz 222 A/C", (12, 18, 24)),  # fast
+        ("german", "Pz IV H/J", (10, 15, 20)),  # medium
+        ("german", "Tiger I", (8, 10, 12)),  # slow
+    ],
+)
+def test_the_movement_table_qr(nation, name, rates):
+    profile = find_house_profile(nation, name)
+    moves = (
+        movement_allowance(profile, rapid=False, road=False),
+        movement_allowance(profile, rapid=True, road=False),
+        movement_allowance(profile, rapid=True, road=True),
+    )
+    assert moves == rates
+
+
+@pytest.mark.parametrize(
+    "nation, name, rough, very_rough",
+    [
+        ("british", "Infantry squad", None, 4),
+        ("german", "PaK40 75mm A/T gun", 2, 7),  # wheeled gun: very rough impassable
+        ("german", "Tripod MG team", None, 4),  # other support squad
+        ("german", "Sdkfz 222 A/C", 6, 7),  # wheeled vehicle
+        ("german", "Sdkfz 251 Halftrack", 3, 4),
+        ("german", "Tiger I", None, 2),  # heavy tank
+        ("german", "Pz IV H/J", 2, 3),  # other tracked
+    ],
+)
+def test_the_difficult_terrain_table_qr(nation, name, rough, very_rough):
+    profile = find_house_profile(nation, name)
+    assert terrain_test_score_needed(profile, Going.ROUGH, wire=False) == rough
+    assert terrain_test_score_needed(profile, Going.VERY_ROUGH, wire=False) == very_rough
