@@ -8,6 +8,8 @@ as the house rules keep the core system (House Rules V1.0, s. 1).
 
 from __future__ import annotations
 
+from shapely.geometry import LineString
+
 from engine import geometry
 from engine.dice import DiceSource
 from engine.errors import IllegalCommand
@@ -29,7 +31,7 @@ from engine.house.activation import (
 from engine.house.firing import EXPLOSION_RADIUS
 from engine.house.shot import house_fire, resolve_house_shot, traits_of
 from engine.house.units import house_equivalent
-from engine.house.visibility import can_observe, observed_as
+from engine.house.visibility import LOW_TERRAIN, can_observe, low_terrain_blocks, observed_as
 from engine.profiles import Experience, Special, TroopType
 from engine.rules.activation import (
     TestScore,
@@ -177,8 +179,11 @@ class HouseRules(RuleSet):
         """s. 8: a unit that moved or fired this turn is seen wherever there is line of sight
         (a sniper only if it rapid moved); a static, silent one only within the observation
         table's distance, 6" more for a static observer with the Spotter function (company
-        commands always have it)."""
-        if blocked_by_smoke(state, viewer.position, target.position):
+        commands always have it). Smoke, and walls and hedges not right beside one of the two,
+        block the sight line."""
+        if blocked_by_smoke(state, viewer.position, target.position) or _behind_low_terrain(
+            state, viewer, target
+        ):
             return False
         spotter = (traits_of(viewer).spotter or viewer.is_command) and not viewer.moved_this_turn
         active = target.rapid_moved if target.profile.has(Special.SNIPER) else target.moved_this_turn
@@ -217,6 +222,21 @@ class HouseRules(RuleSet):
         if unit.is_infantry_or_support and traits_of(unit).troop_type is not TroopType.INFANTRY:
             return f"{unit.name} is a support squad: it may move or fire in one activation, not both"
         return None
+
+
+def _behind_low_terrain(state: GameState, viewer: Unit, target: Unit) -> bool:
+    """House Rules V1.0, s. 8: a wall or hedge between them, neither unit right up against it."""
+    sight = LineString([(viewer.position.x, viewer.position.y), (target.position.x, target.position.y)])
+    for feature in state.terrain:
+        if feature.kind not in LOW_TERRAIN:
+            continue
+        shape = geometry.feature_shape(feature)
+        if not shape.intersects(sight):
+            continue
+        gaps = (geometry.footprint(viewer).distance(shape), geometry.footprint(target).distance(shape))
+        if low_terrain_blocks(*gaps):
+            return True
+    return False
 
 
 RULE_SETS: dict[str, RuleSet] = {rules.name: rules for rules in (RuleSet(), HouseRules())}

@@ -59,3 +59,13 @@ def observed_as(profile: UnitProfile, traits: HouseTraits, *, hull_down: bool) -
         heavy = traits.troop_type in (TroopType.SUPPORT_PORTABLE, TroopType.SUPPORT_WHEELED)
         return Seen.HEAVY_WEAPONS if heavy and not traits.flamethrower else Seen.INFANTRY
     return Seen.SMALL_VEHICLE if traits.small or hull_down else Seen.OTHER_VEHICLE
+
+
+LOW_TERRAIN = ("hedge", "wall")
+ADJACENT = 1.0  # inches: "directly adjacent" to a wall or hedge (our reading)
+
+
+def low_terrain_blocks(viewer_gap: float, target_gap: float) -> bool:
+    """s. 8 Low terrain: a wall or hedge up to a man's height blocks the line of sight unless
+    one of the two units has come up directly adjacent to it."""
+    return viewer_gap > ADJACENT and target_gap > ADJACENT

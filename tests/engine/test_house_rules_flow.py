@@ -28,7 +28,7 @@ from engine.profiles import Experience
 from engine.rulesets import find_rule_set, with_rule_set
 from engine.setup import make_unit
 from engine.smoke_screens import thin_smoke
-from engine.state import CoverKind, Going, Phase
+from engine.state import CoverKind, Going, Phase, TerrainFeature
 from tests.engine.helpers import P, act, box, declare, fire_text, game, play, started
 
 
@@ -691,3 +691,29 @@ def test_an_infantry_attack_that_destroys_the_defenders_takes_the_building_s6():
     state, events = charge(state, "tommies", "gruppe", *faces)
     assert state.units["gruppe"].destroyed
     assert state.units["tommies"].in_building == "church"
+
+
+def test_a_wall_blocks_sight_unless_one_side_stands_right_behind_it_s8():
+    wall = TerrainFeature(
+        id="wall",
+        kind="wall",
+        outline=(P(10, 20), P(50, 20)),
+        linear=True,
+        width=0.5,
+        going=Going.ROUGH,
+        cover=CoverKind.COVER,
+    )
+    state = started(
+        house(
+            make_unit("british", "Infantry Detachment", "allies", (30, 14), unit_id="tommies"),
+            make_unit("german", "Infantry Detachment", "axis", (30, 26), unit_id="gruppe"),
+            terrain=[wall],
+        ),
+        "allies",
+    )
+    state.units["gruppe"].fired_this_turn = True  # seen at any range, but for the wall
+    with pytest.raises(IllegalCommand, match="cannot see"):
+        declare(state, "allies", "tommies", Fire(target="gruppe"))
+    state.units["tommies"].position = P(30, 18.5)  # up against the wall
+    state, _ = declare(state, "allies", "tommies", Fire(target="gruppe"))
+    assert state.phase is Phase.REACTION
