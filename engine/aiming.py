@@ -126,4 +126,4 @@ def shot_problem(state: GameState, shot: Shot, *, rapid_move: bool) -> str | Non
         return problem
     if shot.firer.profile.has(Special.MORTAR) and in_trees_or_building(state, shot.firer):
         return f"{shot.firer.name} may not fire a mortar from trees or buildings"
-    return rules_of(state).fire_problem(shot)
+    return rules_of(state).fire_problem(state, shot)

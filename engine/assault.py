@@ -39,7 +39,9 @@ def check_close_combat(state: GameState, attacker: Unit, action: CloseCombat) ->
             raise IllegalCommand("Vehicles cannot close combat each other (House Rules s. 6)")
     elif kind is not TroopType.INFANTRY:
         raise IllegalCommand("Only infantry squads attack in close combat, and enclosed AFVs overrun (s. 6)")
-    if target.in_building:  # the walls are what must be reached
+    if target.in_building and target.in_building == attacker.in_building:
+        gap = 0.0  # s. 6: a further attack by troops already established inside
+    elif target.in_building:  # the walls are what must be reached
         gap = geometry.footprint(attacker).distance(
             geometry.feature_shape(building(state, target.in_building))
         )

@@ -72,7 +72,8 @@ def fight(state: GameState, attacker: Unit, defender: Unit, log: EventLog) -> No
     a soft or open-topped vehicle (two rounds, the vehicle as a target in cover), against an
     enclosed AFV (one round, an AP attack on its side armour); or an enclosed AFV overrunning
     infantry. The defenders fire first; if they still stand, infantry attackers fall back 6"."""
-    _to_contact(attacker, defender)
+    if attacker.in_building is None or attacker.in_building != defender.in_building:
+        _to_contact(attacker, defender)
     if attacker.is_vehicle:
         _overrun(state, attacker, defender, log)
         return
@@ -86,7 +87,10 @@ def fight(state: GameState, attacker: Unit, defender: Unit, log: EventLog) -> No
             break
     if defender.destroyed and defender.in_building and not attacker.destroyed:
         enter_building(state, attacker, defender.in_building, log)  # s. 6: established inside
-    if not attacker.destroyed and not defender.destroyed:
+    inside = attacker.in_building is not None and attacker.in_building == defender.in_building
+    if not attacker.destroyed and not defender.destroyed and inside:
+        log.emit("close_combat", f"{defender.name} holds: {attacker.name} stays in {attacker.in_building}")
+    elif not attacker.destroyed and not defender.destroyed:
         attacker.position = _away(attacker.position, defender.position, ATTACKER_FALL_BACK, state)
         log.emit(
             "close_combat",

@@ -82,7 +82,7 @@ class RuleSet:
         """Tokens a side's ``units`` gain or lose beyond their count (none in the 2015 rules)."""
         return 0
 
-    def fire_problem(self, shot: Shot) -> str | None:
+    def fire_problem(self, state: GameState, shot: Shot) -> str | None:
         """Why this rule set forbids a shot the 2015 checks allow, or None."""
         return None
 
@@ -164,8 +164,14 @@ class HouseRules(RuleSet):
             )
         return change
 
-    def fire_problem(self, shot: Shot) -> str | None:
-        """s. 5: the firer must have a weapon for that target, within its range."""
+    def fire_problem(self, state: GameState, shot: Shot) -> str | None:
+        """s. 5: the firer must have a weapon for that target, within its range; s. 6: nobody
+        fires out of a building both sides hold."""
+        inside = shot.firer.in_building
+        if inside and any(
+            u.in_building == inside and u.side != shot.firer.side for u in state.units.values()
+        ):
+            return f"both sides are inside {inside}: nobody fires out of it"
         try:
             house_fire(shot)
         except IllegalCommand as problem:

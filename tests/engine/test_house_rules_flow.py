@@ -717,3 +717,17 @@ def test_a_wall_blocks_sight_unless_one_side_stands_right_behind_it_s8():
     state.units["tommies"].position = P(30, 18.5)  # up against the wall
     state, _ = declare(state, "allies", "tommies", Fire(target="gruppe"))
     assert state.phase is Phase.REACTION
+
+
+def test_with_both_sides_inside_nobody_fires_out_and_the_fight_goes_on_within_s6():
+    state = village()
+    state.units["mg"].in_building, state.units["mg"].position = None, P(60, 40)  # out, and seen
+    state.units["mg"].fired_this_turn = True
+    tommies = state.units["tommies"]
+    tommies.in_building, tommies.position = "church", P(45.5, 30)
+    with pytest.raises(IllegalCommand, match="both sides are inside church: nobody fires out of it"):
+        declare(state, "allies", "tommies", Fire(target="mg"))
+    state, events = charge(state, "tommies", "gruppe", d6(4), *[d10(1)] * 8)
+    lines = [e.text for e in events]
+    assert lines[-1] == "Infantry Detachment holds: Infantry Detachment stays in church"  # no fall back
+    assert state.units["tommies"].in_building == "church"
