@@ -106,6 +106,7 @@ The same commands as in Discord, typed as text (options as name:value, quote val
        [smoke_at:X,Y]     house rules: a gun fires a smoke round (a 2" puff) at a spot
        [weapon:gun|mg|hull_mg]   house rules: which of a vehicle's weapons fires
        [enter:BUILDING] [leave:X,Y]   house rules: go into a building, or come out of it
+       [shell:BUILDING]   house rules: medium or heavy HE at a building as a whole
   /cmt                           Company Morale Test
   /fallback unit:UNIT to:X,Y [reverse]
   /pass                          pass the initiative
@@ -242,6 +243,7 @@ class ConsoleTable:
             weapon=o.get("weapon"),
             enter=o.get("enter"),
             leave=o.get("leave"),
+            shell=o.get("shell"),
         )
         known = {
             "unit",
@@ -256,6 +258,7 @@ class ConsoleTable:
             "weapon",
             "enter",
             "leave",
+            "shell",
             *FLAGS,
         }
         unknown = set(o) - known

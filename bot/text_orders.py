@@ -26,6 +26,7 @@ from engine.commands import (
     LeaveBuilding,
     Move,
     RequestFire,
+    ShellBuilding,
     UnitOrder,
 )
 from engine.errors import IllegalCommand
@@ -134,6 +135,7 @@ class OrderWords:
     weapon: str | None = None  # a vehicle's gun, mg or hull_mg (House Rules V1.0)
     enter: str | None = None  # a building to go into, after any move (House Rules V1.0)
     leave: str | None = None  # come out of the building to here first (House Rules V1.0)
+    shell: str | None = None  # fire HE at this building as a whole (House Rules V1.0)
 
 
 def unit_order(state: GameState, side: str, words: OrderWords) -> UnitOrder:
@@ -165,6 +167,8 @@ def unit_order(state: GameState, side: str, words: OrderWords) -> UnitOrder:
         actions.append(Embark(transport=find_unit(state, words.embark, side)))
     if words.enter:
         actions.append(EnterBuilding(building=words.enter.strip()))
+    if words.shell:
+        actions.append(ShellBuilding(building=words.shell.strip()))
     if words.assault:
         actions.append(CloseCombat(target=find_unit(state, words.assault, targets=True)))
     if words.call_fire:

@@ -16,11 +16,19 @@ from engine import geometry
 from engine.errors import IllegalCommand
 from engine.events import EventLog
 from engine.game_state import GameState
-from engine.house.firing import FireCategory
+from engine.house.firing import (
+    FireCategory,
+    FireSituation,
+    Weapon,
+    describe_throw,
+    hits,
+    to_hit_dice,
+    to_hit_modifiers,
+)
 from engine.house.indirect import building_collateral_marker
 from engine.house.shot import house_fire, traits_of
 from engine.losses import add_markers
-from engine.profiles import HEClass, TroopType
+from engine.profiles import HEClass, TroopType, UnitClass
 from engine.rules.firing import Shot
 from engine.rules.shot_resolution import ShotResult
 from engine.state import Point, TerrainFeature, Unit
@@ -106,20 +114,58 @@ def after_shot_at_building(state: GameState, shot: Shot, result: ShotResult, log
     if fire.category is FireCategory.FLAMETHROWER and result.hits >= 2:
         set_on_fire(state, target.in_building, log)
         return
-    if fire.category is not FireCategory.HE or fire.he is None or fire.he is HEClass.LIGHT:
+    if fire.category is not FireCategory.HE or fire.he is None:
         return
-    for other in occupants(state, target.in_building):
-        if other.id == target.id:
-            continue
+    others = [u for u in occupants(state, target.in_building) if u.id != target.id]
+    _collateral(state, others, target.in_building, fire.he, log)
+
+
+def _collateral(state: GameState, inside: list[Unit], building_id: str, he: HEClass, log: EventLog) -> None:
+    """s. 5 Buildings: a d6 for each unit inside; a 6 (5-6 for heavy HE) is a marker. Light HE
+    does nothing to them."""
+    if he is HEClass.LIGHT:
+        return
+    for other in inside:
         roll = log.d6(f"collateral, {other.name}")
-        hit = building_collateral_marker(roll, fire.he)
+        hit = building_collateral_marker(roll, he)
         log.emit(
             "building",
-            f"{other.name}, also in {target.in_building}, rolls {roll}: {'1 marker' if hit else 'unharmed'}",
+            f"{other.name}, in {building_id}, rolls {roll}: {'1 marker' if hit else 'unharmed'}",
             other.id,
             side=other.side,
         )
         add_markers(state, other, 1 if hit else 0, log)
+
+
+def check_shell_building(state: GameState, unit: Unit, building_id: str) -> None:
+    """s. 5 Buildings: a gun with medium or heavy HE may fire at a building as a whole, one it
+    can see, when nobody inside has fired out to offer a target."""
+    feature = building(state, building_id)
+    if traits_of(unit).he not in (HEClass.MEDIUM, HEClass.HEAVY) or unit.unit_class is UnitClass.INFANTRY:
+        raise IllegalCommand(f"{unit.name} has no medium or heavy HE to fire at a building")
+    firing_out = [u.name for u in occupants(state, building_id) if u.fired_this_turn and u.side != unit.side]
+    if firing_out:
+        raise IllegalCommand(f"{firing_out[0]} has fired out of {building_id}: fire at it instead")
+    centre = geometry.feature_shape(feature).centroid
+    others = [f for f in state.terrain if f is not feature]
+    if not geometry.line_of_sight(unit.position, Point(x=centre.x, y=centre.y), others):
+        raise IllegalCommand(f"{unit.name} cannot see {building_id}")
+
+
+def shell_building(state: GameState, unit: Unit, building_id: str, log: EventLog) -> None:
+    """The to-hit throw at the building (only the firer's own markers count against it); a hit
+    puts the collateral throw to every unit inside."""
+    he = traits_of(unit).he
+    assert he is not None
+    distance = geometry.footprint(unit).distance(geometry.feature_shape(building(state, building_id)))
+    modifiers = to_hit_modifiers(FireSituation(FireCategory.HE, firer_markers=unit.morale_markers))
+    rolls = [log.d10(f"HE at {building_id}, {unit.name}") for _ in range(to_hit_dice(Weapon.GUN, distance))]
+    scored = hits(rolls, sum(value for _, value in modifiers))
+    text = f"{unit.name} fires HE at {building_id}: {describe_throw(modifiers, rolls, scored)}"
+    log.emit("fire", text, unit.id, side=unit.side)
+    unit.fired_this_turn = True
+    if scored:
+        _collateral(state, occupants(state, building_id), building_id, he, log)
 
 
 def set_on_fire(state: GameState, building_id: str, log: EventLog) -> None:

@@ -93,6 +93,13 @@ class LeaveBuilding(_Action):
     to: Point
 
 
+class ShellBuilding(_Action):
+    """Medium or heavy HE fired at a building as a whole (House Rules V1.0, s. 5 Buildings)."""
+
+    kind: Literal["shell_building"] = "shell_building"
+    building: str
+
+
 class RequestFire(_Action):
     """A spotter calls indirect fire onto a spot it can see (House Rules V1.0, s. 5): its whole
     activation."""
@@ -119,7 +126,8 @@ Action = Annotated[
     | RequestFire
     | Bombard
     | EnterBuilding
-    | LeaveBuilding,
+    | LeaveBuilding
+    | ShellBuilding,
     Field(discriminator="kind"),
 ]
 

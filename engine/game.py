@@ -22,7 +22,13 @@ from engine.battlefield import (
     tokens_for_turn,
     visible_enemies,
 )
-from engine.buildings import after_shot_at_building, enter_building, leave_building, spread_fires
+from engine.buildings import (
+    after_shot_at_building,
+    enter_building,
+    leave_building,
+    shell_building,
+    spread_fires,
+)
 from engine.cards import add_token, deal, exchange, play, trigger
 from engine.close_combat import fight, initiation_test
 from engine.commands import (
@@ -55,6 +61,7 @@ from engine.commands import (
     React,
     RemoveMarkers,
     RequestFire,
+    ShellBuilding,
     StartGame,
     UnitOrder,
 )
@@ -742,6 +749,8 @@ def describe_order(state: GameState, order: Order) -> str:
             parts.append(f"go into {action.building}")
         elif isinstance(action, LeaveBuilding):
             parts.append(f"come out to {action.to}")
+        elif isinstance(action, ShellBuilding):
+            parts.append(f"fire HE at {action.building}")
     return f"{unit.name}: " + ", then ".join(parts)
 
 
@@ -1027,6 +1036,8 @@ def _step_act(state: GameState, pending: Pending, step: Step, log: EventLog) -> 
         enter_building(state, unit, action.building, log)
     elif isinstance(action, LeaveBuilding):
         leave_building(state, unit, action.to, log)
+    elif isinstance(action, ShellBuilding):
+        shell_building(state, unit, action.building, log)
     return True
 
 

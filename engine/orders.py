@@ -16,7 +16,12 @@ from engine import geometry
 from engine.aiming import measure_shot, shot_problem, target_in_sight
 from engine.assault import check_close_combat, check_closing
 from engine.battlefield import live_units, unscreened_enemy_infantry
-from engine.buildings import check_enter_building, check_leave_building, check_not_into_buildings
+from engine.buildings import (
+    check_enter_building,
+    check_leave_building,
+    check_not_into_buildings,
+    check_shell_building,
+)
 from engine.commands import (
     Action,
     Bombard,
@@ -31,6 +36,7 @@ from engine.commands import (
     Move,
     PlatoonOrder,
     RequestFire,
+    ShellBuilding,
     UnitOrder,
 )
 from engine.errors import IllegalCommand
@@ -306,14 +312,15 @@ def check_unit_order(state: GameState, side: str, order: UnitOrder) -> None:
     if sum(a.action_cost for a in actions) > 2:
         raise IllegalCommand("An activation allows two actions; a rapid move counts as two (p. 5)")
     kinds = [a.kind for a in actions]
-    if len(set(kinds)) != len(kinds) or kinds.count("fire") + kinds.count("smoke") > 1:
+    shots = kinds.count("fire") + kinds.count("smoke") + kinds.count("shell_building")
+    if len(set(kinds)) != len(kinds) or shots > 1:
         raise IllegalCommand("The two actions of an activation must differ, with one shot at most")
     if "embark" in kinds and "disembark" in kinds:
         raise IllegalCommand("A unit may not embark and disembark in the same activation (p. 9)")
     if "close_combat" in kinds[:-1]:
         raise IllegalCommand("Close combat ends an activation: nothing may follow it (House Rules s. 6)")
     check_marker_order(unit, kinds)
-    if "move" in kinds and ("fire" in kinds or "smoke" in kinds or "bombard" in kinds):
+    if "move" in kinds and {"fire", "smoke", "bombard", "shell_building"} & set(kinds):
         problem = rules_of(state).move_and_fire_problem(unit)
         if problem:
             raise IllegalCommand(problem)
@@ -361,6 +368,10 @@ def check_unit_order(state: GameState, side: str, order: UnitOrder) -> None:
             check_bombard(state, current)
         elif isinstance(action, EnterBuilding | LeaveBuilding):
             current = _in_or_out(state, current, action)
+        elif isinstance(action, ShellBuilding):
+            if not rules_of(state).buildings:
+                raise IllegalCommand("Firing at a building as a whole is part of the House Rules V1.0")
+            check_shell_building(state, current, action.building)
 
 
 def _in_or_out(state: GameState, unit: Unit, action: EnterBuilding | LeaveBuilding) -> Unit:

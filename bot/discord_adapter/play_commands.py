@@ -104,6 +104,7 @@ POSITION = "x,y in inches or a grid square like D3; separate waypoints with ;"
     weapon="House rules: which of a vehicle's weapons fires (default: the gun, or the MG at troops)",
     enter="House rules: the building to go into (after any move), e.g. church",
     leave="House rules: come out of the building to here first (x,y or a grid square)",
+    shell="House rules: fire medium or heavy HE at this building as a whole, e.g. church",
 )
 @app_commands.autocomplete(unit=own_units, fire=enemy_units, embark=own_units, assault=enemy_units)
 async def act(
@@ -125,6 +126,7 @@ async def act(
     weapon: Literal["gun", "mg", "hull_mg"] | None = None,
     enter: str | None = None,
     leave: str | None = None,
+    shell: str | None = None,
 ) -> None:
     words = OrderWords(
         unit,
@@ -144,6 +146,7 @@ async def act(
         weapon,
         enter,
         leave,
+        shell,
     )
     await play(interaction, lambda state, side: Declare(side=side, order=unit_order(state, side, words)))
 

@@ -17,6 +17,7 @@ from engine.commands import (
     Move,
     React,
     RequestFire,
+    ShellBuilding,
     StartGame,
     UnitOrder,
 )
@@ -661,7 +662,7 @@ def test_he_on_a_building_may_mark_the_others_inside_s5():
     # one die beyond 12"; the -2 for defences; a hit, casualty medium HE in defences 5+; the MG team rolls a 6
     state, events = act(state, "allies", "sherman", Fire(target="gruppe"), faces=[d10(8), d6(5), d6(6)])
     lines = [e.text for e in events]
-    assert "MG Team, also in church, rolls 6: 1 marker" in lines
+    assert "MG Team, in church, rolls 6: 1 marker" in lines
     assert state.units["mg"].morale_markers == 1
 
 
@@ -731,3 +732,26 @@ def test_with_both_sides_inside_nobody_fires_out_and_the_fight_goes_on_within_s6
     lines = [e.text for e in events]
     assert lines[-1] == "Infantry Detachment holds: Infantry Detachment stays in church"  # no fall back
     assert state.units["tommies"].in_building == "church"
+
+
+def test_medium_he_at_a_building_as_a_whole_may_mark_everyone_inside_s5():
+    state = village()
+    state.units["sherman"].position = P(45, 12)
+    # one die beyond 12", no cover modifier against a building; then a d6 for each unit inside
+    state, events = act(
+        state, "allies", "sherman", ShellBuilding(building="church"), faces=[d10(5), d6(6), d6(3)]
+    )
+    lines = [e.text for e in events]
+    assert lines[1] == "Sherman 75mm fires HE at church: needs 5+; rolled 5: 1 hit"
+    assert lines[2:] == [
+        "Infantry Detachment, in church, rolls 6: 1 marker",
+        "MG Team, in church, rolls 3: unharmed",
+    ]
+    state.units["gruppe"].fired_this_turn = True
+    state.units["sherman"].tokens = 0
+    with pytest.raises(
+        IllegalCommand, match="Infantry Detachment has fired out of church: fire at it instead"
+    ):
+        declare(state, "allies", "sherman", ShellBuilding(building="church"))
+    with pytest.raises(IllegalCommand, match="has no medium or heavy HE to fire at a building"):
+        declare(state, "allies", "tommies", ShellBuilding(building="church"))
