@@ -128,26 +128,7 @@ async def act(
     leave: str | None = None,
     shell: str | None = None,
 ) -> None:
-    words = OrderWords(
-        unit,
-        move,
-        fire,
-        first,
-        rapid,
-        reverse,
-        road,
-        smoke,
-        embark,
-        disembark,
-        assault,
-        call_fire,
-        bombard,
-        smoke_at,
-        weapon,
-        enter,
-        leave,
-        shell,
-    )
+    words = OrderWords(**{name: value for name, value in locals().items() if name != "interaction"})
     await play(interaction, lambda state, side: Declare(side=side, order=unit_order(state, side, words)))
 
 
