@@ -31,6 +31,10 @@ def check_close_combat(state: GameState, attacker: Unit, action: CloseCombat) ->
         raise IllegalCommand(f"There is no enemy unit {action.target!r} to assault")
     if target.embarked_in is not None:
         raise IllegalCommand(f"{target.name} is inside a transport: assault the vehicle")
+    if attacker.embarked_in is not None:
+        raise IllegalCommand(f"{attacker.name} must get out of its transport first")
+    if attacker.in_building is not None and attacker.in_building != target.in_building:
+        raise IllegalCommand(f"{attacker.name} must come out of {attacker.in_building} first (leave:x,y)")
     kind = traits_of(attacker).troop_type
     if target.in_building and kind is not TroopType.INFANTRY:
         raise IllegalCommand(f"Only infantry squads attack {target.in_building}, an occupied building (s. 6)")

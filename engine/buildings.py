@@ -61,6 +61,8 @@ def check_enter_building(state: GameState, unit: Unit, building_id: str) -> None
         raise IllegalCommand(f"{unit.name} must come out of where it is first")
     if building_id in state.fires or building_id in state.burnt:
         raise IllegalCommand(f"{building_id} is on fire or burnt out: nobody may go in")
+    if any(u.side != unit.side for u in occupants(state, building_id)):
+        raise IllegalCommand(f"The enemy holds {building_id}: take it by close combat (assault:)")
     gap = geometry.footprint(unit).distance(geometry.feature_shape(feature))
     if gap > ENTRY_REACH:
         raise IllegalCommand(f'{building_id} is {gap:.1f}" away; going in reaches {ENTRY_REACH:g}"')

@@ -52,11 +52,11 @@ class Volley:
     ap: int | None = None  # an AP attack on a vehicle's side armour, a marker for any hit
 
 
-def initiation_test(state: GameState, unit: Unit, log: EventLog, verb: str = "goes in") -> bool:
-    """s. 6: a second activation test, scored as a reaction for a morale test, with no token:
-    the attacker's, or that of troops an AFV overruns."""
+def initiation_test(state: GameState, unit: Unit, tokens: int, log: EventLog, verb: str = "goes in") -> bool:
+    """s. 6: a second activation test, scored as a reaction for a morale test, with no token of
+    its own (``tokens``: those on the unit before this activation): the attacker's, or that of
+    troops an AFV overruns."""
     roll = log.d6(f"close combat initiation, {unit.name}")
-    tokens = max(unit.tokens - 1, 0) if unit.side == state.active_side else unit.tokens
     passed = close_combat_initiation_passes(traits_of(unit), tokens, unit.morale_markers, roll)
     log.emit(
         "close_combat",
@@ -132,7 +132,7 @@ def _overrun(state: GameState, afv: Unit, defender: Unit, log: EventLog) -> None
     otherwise in cover (or their defences); then, if it stands, it drives through: support
     squads other than snipers are crushed unless the AFV is light, any other unit takes a
     marker."""
-    answered = initiation_test(state, defender, log, verb="stands to face it")
+    answered = initiation_test(state, defender, defender.tokens, log, verb="stands to face it")
     if answered:
         _fire(state, _answer(defender), afv, 1, log)
     if afv.destroyed:

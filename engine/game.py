@@ -631,7 +631,9 @@ def _declare(state: GameState, command: Declare, log: EventLog) -> None:
     reactor = state.sides[pending.reactor_side]
     charging = _immediate_close_combat(order)
     if charging is not None:
-        pending.initiated = initiation_test(state, state.units[order.unit], log)
+        pending.initiated = initiation_test(
+            state, state.units[order.unit], pending.tokens_before.get(order.unit, 0), log
+        )
         if not pending.initiated:
             pending.order = _fire_instead(order, charging)
     if isinstance(order, MoraleTestOrder) and pending.first_action:
@@ -1071,7 +1073,8 @@ def _close_combat_step(
     except IllegalCommand as problem:
         log.emit("wasted", f"{unit.name} cannot assault: {problem}", unit.id, side=unit.side)
         return True
-    if (step.who == "active" and pending.initiated) or initiation_test(state, unit, log):
+    tokens = pending.tokens_before.get(unit.id, 0)
+    if (step.who == "active" and pending.initiated) or initiation_test(state, unit, tokens, log):
         fight(state, unit, defender, log)
         return True
     if any(isinstance(a, Fire) for a in order.actions):

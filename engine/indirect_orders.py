@@ -13,6 +13,7 @@ from engine.house.indirect import minimum_range
 from engine.house.shot import traits_of
 from engine.profiles import Special
 from engine.rulesets import rules_of
+from engine.smoke_screens import blocked_by_smoke
 from engine.state import FireMarker, Point, Unit
 
 SAME_SPOT = 1.0  # inches: a request this close to an earlier one is at the same spot (our reading)
@@ -50,9 +51,13 @@ def check_request_fire(state: GameState, unit: Unit, at: Point, actions: int) ->
         raise IllegalCommand(f"{unit.name} is not a spotter: a company command, or an OP, calls for fire")
     if not (0 <= at.x <= state.table.width and 0 <= at.y <= state.table.depth):
         raise IllegalCommand(f"{at} is off the table")
-    if not geometry.line_of_sight(unit.position, at, state.terrain):
+    if not geometry.line_of_sight(unit.position, at, state.terrain) or blocked_by_smoke(
+        state, unit.position, at
+    ):
         raise IllegalCommand(f"{unit.name} cannot see {at}")
     active = active_marker(state, unit.side)
+    if active is not None and marker_at(state, unit.side, at) is active:
+        raise IllegalCommand(f"{unit.side}'s fire marker is already at {active.at} this turn: fire at it")
     if active is not None and marker_at(state, unit.side, at) is not active:
         raise IllegalCommand(f"{unit.side} already has its fire marker for this turn, at {active.at}")
 
@@ -63,6 +68,8 @@ def check_bombard(state: GameState, unit: Unit) -> None:
     _house_rules(state)
     if not any(unit.profile.has(w) for w in INDIRECT_WEAPONS) or traits_of(unit).he is None:
         raise IllegalCommand(f"{unit.name} cannot fire indirectly: only mortars, infantry guns and howitzers")
+    if unit.in_building and unit.profile.has(Special.MORTAR):
+        raise IllegalCommand(f"{unit.name} may not fire a mortar from inside {unit.in_building} (s. 4)")
     marker = active_marker(state, unit.side)
     if marker is None:
         raise IllegalCommand(f"{unit.side} has no fire marker this turn: a spotter must call for fire first")

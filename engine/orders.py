@@ -43,7 +43,7 @@ from engine.errors import IllegalCommand
 from engine.game_state import GameState
 from engine.hidden_deployment import as_seen, check_marker_order, under_marker
 from engine.indirect_orders import check_bombard, check_request_fire
-from engine.profiles import Special
+from engine.profiles import MoveClass, Special
 from engine.rules.morale import FALL_BACK_ENEMY_RANGE
 from engine.rules.movement import (
     PLATOON_SIZE,
@@ -290,7 +290,7 @@ def check_moves_away(state: GameState, unit: Unit, end: Point) -> None:
 
 def activation_moves(actions: Iterable[Action]) -> bool:
     """Whether an activation includes movement, for the firer-moved penalty (p. 10)."""
-    return any(isinstance(a, Move | Embark | Disembark) for a in actions)
+    return any(isinstance(a, Move | Embark | Disembark | EnterBuilding | LeaveBuilding) for a in actions)
 
 
 def moved_pose(unit: Unit, plan: MovePlan) -> Unit:
@@ -320,7 +320,8 @@ def check_unit_order(state: GameState, side: str, order: UnitOrder) -> None:
     if "close_combat" in kinds[:-1]:
         raise IllegalCommand("Close combat ends an activation: nothing may follow it (House Rules s. 6)")
     check_marker_order(unit, kinds)
-    if "move" in kinds and {"fire", "smoke", "bombard", "shell_building"} & set(kinds):
+    moving = {"move", "enter_building", "leave_building"} & set(kinds)
+    if moving and {"fire", "smoke", "bombard", "shell_building"} & set(kinds):
         problem = rules_of(state).move_and_fire_problem(unit)
         if problem:
             raise IllegalCommand(problem)
@@ -337,6 +338,12 @@ def check_unit_order(state: GameState, side: str, order: UnitOrder) -> None:
         if isinstance(action, Move):
             if rules_of(state).buildings:
                 check_not_into_buildings(state, current, action.path)
+                if (
+                    current.embarked_in is None
+                    and current.profile.house
+                    and current.profile.house.move is MoveClass.NONE
+                ):
+                    raise IllegalCommand(f"{current.name} cannot move on its own: it must be towed")
             plan = plan_move(state, current, action)
             if plan.mover in (unit.id, current.embarked_in):
                 if unit.must_move_away:

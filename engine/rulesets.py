@@ -53,6 +53,7 @@ class RuleSet:
     title = "Iron Cross 2015"
     smoke_screens = False  # smoke hides the unit that lays it (p. 12)
     buildings = False  # buildings are terrain only (p. 9)
+    infantry_threat_to_every_firer = False  # enemy infantry near spoils a vehicle's aim only (p. 10)
 
     def unit(self, unit: Unit) -> Unit:
         """A unit as this rule set fields it."""
@@ -122,6 +123,7 @@ class HouseRules(RuleSet):
     title = "House Rules V1.0"
     smoke_screens = True  # 2" puffs fired at a spot, in screens that thin with the wind (s. 5)
     buildings = True  # troops occupy buildings like transports; vehicles keep out (s. 4)
+    infantry_threat_to_every_firer = True  # s. 5: the -1 for AP and HE fire from any firer
 
     def unit(self, unit: Unit) -> Unit:
         """The quick reference's statistics where it lists the unit (House Rules V1.0, s. 2)."""
@@ -192,13 +194,16 @@ class HouseRules(RuleSet):
         ):
             return False
         spotter = (traits_of(viewer).spotter or viewer.is_command) and not viewer.moved_this_turn
-        active = target.rapid_moved if target.profile.has(Special.SNIPER) else target.moved_this_turn
+        if target.profile.has(Special.SNIPER):  # s. 8: concealed unless it rapid moves, or is revealed
+            active = target.rapid_moved or not target.hidden
+        else:
+            active = target.moved_this_turn or target.fired_this_turn
         hull_down = geometry.is_hull_down(target, viewer.position, state.terrain)
         return can_observe(
             geometry.distance(viewer, target),
             observed_as(target.profile, traits_of(target), hull_down=hull_down),
             in_cover=geometry.cover_for(target, viewer.position, state.terrain) is not CoverKind.OPEN,
-            moved_or_fired=active or target.fired_this_turn,
+            moved_or_fired=active,
             spotter=spotter,
         )
 

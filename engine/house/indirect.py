@@ -12,7 +12,7 @@ from engine.profiles import HEClass
 MORTAR_MINIMUM_RANGE = 18.0
 GUN_MINIMUM_RANGE = 24.0
 AFV_DIRECT_HIT = 1.0  # inches from the vehicle's centre
-DEGREES_PER_D10_FACE = 36.0
+DEGREES_PER_D10_FACE = 45.0  # the eight faces that stray (2-9) spread evenly round the circle
 
 # distance from the effect marker (up to 1", 1-2", 2-3") -> casualty dice by HE class
 EFFECT_DICE: dict[HEClass, tuple[int, int, int]] = {
@@ -46,13 +46,13 @@ class Landing:
 def landing(d10: int, d6s: Sequence[int]) -> Landing:
     """A shot at the marker: a d10 of 1 fails and 10 is a direct hit; otherwise it strays the
     d6 in inches (on a unit's later shots, the difference of two d6), in the direction the
-    d10's face gives: each face is a tenth of the circle (our reading)."""
+    d10's face gives: faces 2 to 9 an eighth of the circle each, from the x axis (our reading)."""
     if d10 == 1:
         return Landing(failed=True)
     if d10 == 10:
         return Landing(direct_hit=True)
     inches = d6s[0] if len(d6s) == 1 else abs(d6s[0] - d6s[1])
-    return Landing(inches=inches, bearing=(d10 % 10) * DEGREES_PER_D10_FACE)
+    return Landing(inches=inches, bearing=(d10 - 2) * DEGREES_PER_D10_FACE)
 
 
 def effect_dice(he: HEClass, distance: float) -> int:

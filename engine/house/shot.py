@@ -225,7 +225,8 @@ def _armour_piercing(shot: Shot, fire: HouseFire, scored: int, dice: DiceSource,
         return ShotResult(text + f"; 1 marker; penetration {sum_text}: equal, +1 marker", scored, markers + 2)
     markers += 1
     damage_roll = dice.roll(6, f"damage, {firer.name} at {target.name}")
-    score = damage_score(damage_roll, heavy_he=fire.he is HEClass.HEAVY, machine_gun=False)
+    machine_gun = fire.weapon in (Weapon.TRIPOD_MG, Weapon.TURRET_MG, Weapon.HULL_MG)
+    score = damage_score(damage_roll, heavy_he=fire.he is HEClass.HEAVY, machine_gun=machine_gun)
     damage = damage_result(score)
     text += f"; 1 marker; penetration {sum_text}: penetrates. Damage {damage_roll}" + (
         f"+1 heavy HE = {score}" if score != damage_roll else ""

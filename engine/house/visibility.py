@@ -41,9 +41,9 @@ def observation_distance(seen: Seen, *, in_cover: bool, spotter: bool = False) -
 def can_observe(
     distance: float, seen: Seen, *, in_cover: bool, moved_or_fired: bool, spotter: bool = False
 ) -> bool:
-    """s. 8: units that move or fire are seen wherever there is line of sight (a sniper that does
-    not rapid move stays by the table); static ones only within the table's distance."""
-    if moved_or_fired and seen is not Seen.SNIPER:
+    """s. 8: units that move or fire are seen wherever there is line of sight (for a sniper: once
+    it has rapid moved, or been revealed); static ones only within the table's distance."""
+    if moved_or_fired:
         return True
     limit = observation_distance(seen, in_cover=in_cover, spotter=spotter)
     return limit is None or distance <= limit

@@ -473,10 +473,10 @@ def test_a_units_later_shots_stray_by_the_difference_of_two_d6_s5():
     state, _ = act(battery(), "allies", "hq", RequestFire(at=P(20, 40)), faces=[d10(5)])
     state, _ = act(state, "allies", "mortar", Bombard(), faces=[d10(1), d6(3)])  # a 1: the shot fails
     state.units["mortar"].tokens = 0  # (spare the reactivation test)
-    state, events = act(state, "allies", "mortar", Bombard(), faces=[d10(5), d6(6), d6(4), d6(5)])
-    # face 5 is half way round from the x axis: 2" toward the left edge; 1-2" off, one die
+    state, events = act(state, "allies", "mortar", Bombard(), faces=[d10(6), d6(6), d6(4), d6(5)])
+    # face 6 is half way round from the x axis: 2" toward the left edge; 1-2" off, one die
     lines = [e.text for e in events]
-    assert 'Mortar Team fires at the marker: d10 5, d6 6 and 4: lands 2" off, at (18, 40)' in lines
+    assert 'Mortar Team fires at the marker: d10 6, d6 6 and 4: lands 2" off, at (18, 40)' in lines
     assert (
         'Infantry Detachment (2.0" away, open) takes 1 medium HE dice needing 4+: rolled 5: 1 marker(s)'
         in lines
@@ -755,3 +755,51 @@ def test_medium_he_at_a_building_as_a_whole_may_mark_everyone_inside_s5():
         declare(state, "allies", "sherman", ShellBuilding(building="church"))
     with pytest.raises(IllegalCommand, match="has no medium or heavy HE to fire at a building"):
         declare(state, "allies", "tommies", ShellBuilding(building="church"))
+
+
+# --- found in review ------------------------------------------------------------------------------
+
+
+def test_nobody_walks_into_a_building_the_enemy_holds_s6():
+    state = village()
+    state.units["tommies"].position = P(45, 25)
+    with pytest.raises(IllegalCommand, match="The enemy holds church: take it by close combat"):
+        declare(state, "allies", "tommies", EnterBuilding(building="church"))
+
+
+def test_troops_in_a_building_come_out_before_assaulting_anyone_outside_s4():
+    state = village()
+    state.active_side = "axis"
+    state.units["tommies"].position = P(45, 35.5)
+    with pytest.raises(IllegalCommand, match="Infantry Detachment must come out of church first"):
+        declare(state, "axis", "gruppe", CloseCombat(target="tommies"))
+
+
+def test_going_into_a_building_is_a_move_for_a_support_squad_s5():
+    state = village()
+    state.units["flame"].position, state.units["flame"].facing = P(51, 24), 90.0
+    state.units["gruppe"].fired_this_turn = True
+    with pytest.raises(IllegalCommand, match="is a support squad: it may move or fire"):
+        declare(state, "allies", "flame", EnterBuilding(building="barn"), Fire(target="gruppe"))
+
+
+def test_a_gun_that_must_be_towed_does_not_move_on_its_own_qr():
+    state = started(
+        house(
+            make_unit("british", "17 Pdr Anti-tank Gun", "allies", (30, 10), unit_id="gun", facing=90),
+            make_unit("german", "Infantry Detachment", "axis", (30, 40), unit_id="gruppe"),
+        ),
+        "allies",
+    )
+    with pytest.raises(IllegalCommand, match="17 Pdr Anti-tank Gun cannot move on its own: it must be towed"):
+        declare(state, "allies", "gun", Move(path=(P(30, 12),)))
+
+
+def test_a_mortar_does_not_fire_from_inside_a_building_and_a_marker_is_not_called_twice_s4_s5():
+    state, _ = act(battery(), "allies", "hq", RequestFire(at=P(20, 40)), faces=[d10(5)])
+    state.units["hq"].tokens = 0
+    with pytest.raises(IllegalCommand, match="allies's fire marker is already at \\(20, 40\\) this turn"):
+        declare(state, "allies", "hq", RequestFire(at=P(20, 40)))
+    state.units["mortar"].in_building = "house"
+    with pytest.raises(IllegalCommand, match="may not fire a mortar from inside house"):
+        declare(state, "allies", "mortar", Bombard())

@@ -341,9 +341,10 @@ def test_requesting_fire_one_d10_then_the_best_of_two_s5():
     [
         (1, [5], Landing(failed=True)),
         (10, [5], Landing(direct_hit=True)),
-        (3, [4], Landing(inches=4, bearing=108.0)),
-        (9, [2, 6], Landing(inches=4, bearing=324.0)),  # later shots: the difference of two d6
-        (5, [3, 3], Landing(inches=0, bearing=180.0)),
+        (2, [4], Landing(inches=4, bearing=0.0)),
+        (3, [4], Landing(inches=4, bearing=45.0)),
+        (9, [2, 6], Landing(inches=4, bearing=315.0)),  # later shots: the difference of two d6
+        (6, [3, 3], Landing(inches=0, bearing=180.0)),
     ],
 )
 def test_where_a_shot_lands_s5(d10, d6s, result):
@@ -425,7 +426,8 @@ def test_spotters_see_6_further_and_moving_units_are_seen_anywhere_s8():
     assert observation_distance(Seen.INFANTRY, in_cover=True, spotter=True) == 12.0
     assert not can_observe(7.0, Seen.INFANTRY, in_cover=True, moved_or_fired=False)
     assert can_observe(30.0, Seen.INFANTRY, in_cover=True, moved_or_fired=True)
-    assert not can_observe(5.0, Seen.SNIPER, in_cover=False, moved_or_fired=True)
+    assert can_observe(30.0, Seen.SNIPER, in_cover=False, moved_or_fired=True)  # rapid moved, or revealed
+    assert not can_observe(5.0, Seen.SNIPER, in_cover=False, moved_or_fired=False)
 
 
 # --- the quick reference's unit data ---------------------------------------------------------
