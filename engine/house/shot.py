@@ -150,17 +150,20 @@ def house_fire(shot: Shot) -> HouseFire:
 
 
 def check_fire_into_building(shot: Shot, fire: HouseFire) -> None:
-    """s. 5 Buildings: small arms and MGs reach troops in a building only if they fired out
-    this turn."""
+    """s. 5 Buildings: small arms, MGs and HE reach troops in a building only if they fired out
+    this turn; otherwise medium or heavy HE goes at the building as a whole (shell:)."""
     target = shot.target
-    if (
-        target.in_building
-        and not target.fired_this_turn
-        and fire.category in (FireCategory.SMALL_ARMS, FireCategory.MG)
-    ):
+    if not target.in_building or target.fired_this_turn:
+        return
+    if fire.category in (FireCategory.SMALL_ARMS, FireCategory.MG):
         raise IllegalCommand(
             f"{target.name} is in {target.in_building} and has not fired out: "
             "small arms and machine guns cannot reach it"
+        )
+    if fire.category is FireCategory.HE:
+        raise IllegalCommand(
+            f"{target.name} is in {target.in_building} and has not fired out: "
+            f"fire HE at the building as a whole (shell:{target.in_building})"
         )
 
 

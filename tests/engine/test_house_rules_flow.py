@@ -803,3 +803,10 @@ def test_a_mortar_does_not_fire_from_inside_a_building_and_a_marker_is_not_calle
     state.units["mortar"].in_building = "house"
     with pytest.raises(IllegalCommand, match="may not fire a mortar from inside house"):
         declare(state, "allies", "mortar", Bombard())
+
+
+def test_he_at_troops_inside_who_have_not_fired_goes_at_the_building_instead_s5():
+    state = village()
+    state.units["sherman"].position = P(45, 22)  # near enough to see them, though silent
+    with pytest.raises(IllegalCommand, match="fire HE at the building as a whole \\(shell:church\\)"):
+        declare(state, "allies", "sherman", Fire(target="gruppe"))
