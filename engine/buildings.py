@@ -119,10 +119,10 @@ def after_shot_at_building(state: GameState, shot: Shot, result: ShotResult, log
     if fire.category is not FireCategory.HE or fire.he is None:
         return
     others = [u for u in occupants(state, target.in_building) if u.id != target.id]
-    _collateral(state, others, target.in_building, fire.he, log)
+    collateral(state, others, target.in_building, fire.he, log)
 
 
-def _collateral(state: GameState, inside: list[Unit], building_id: str, he: HEClass, log: EventLog) -> None:
+def collateral(state: GameState, inside: list[Unit], building_id: str, he: HEClass, log: EventLog) -> None:
     """s. 5 Buildings: a d6 for each unit inside; a 6 (5-6 for heavy HE) is a marker. Light HE
     does nothing to them."""
     if he is HEClass.LIGHT:
@@ -167,7 +167,7 @@ def shell_building(state: GameState, unit: Unit, building_id: str, log: EventLog
     log.emit("fire", text, unit.id, side=unit.side)
     unit.fired_this_turn = True
     if scored:
-        _collateral(state, occupants(state, building_id), building_id, he, log)
+        collateral(state, occupants(state, building_id), building_id, he, log)
 
 
 def set_on_fire(state: GameState, building_id: str, log: EventLog) -> None:

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import math
 
+from engine import geometry
 from engine.battlefield import area_cover
+from engine.buildings import collateral, occupants
 from engine.events import EventLog
 from engine.game_state import GameState
 from engine.hidden_deployment import reveal_marker, under_marker
@@ -97,8 +99,27 @@ def bombard(state: GameState, firer: Unit, log: EventLog, *, smoke: bool = False
     )
     if smoke:
         add_puff(state, at, log)
+    elif (hit := next((f for f in geometry.features_at(at, state.terrain) if f.building), None)) is not None:
+        _on_building(state, firer, hit.id, log)
     else:
         _effect(state, firer, at, log)
+
+
+def _on_building(state: GameState, firer: Unit, building_id: str, log: EventLog) -> None:
+    """s. 5 Indirect fire on buildings: a shell landing on one puts the collateral throw to every
+    unit inside (light HE does them no harm)."""
+    inside = occupants(state, building_id)
+    log.emit(
+        "indirect",
+        f"The shell lands on {building_id}" + ("" if inside else ", empty"),
+        firer.id,
+        side=firer.side,
+    )
+    for unit in [u for u in inside if under_marker(u)]:
+        reveal_marker(state, unit, log, "its building is shelled")
+    he = traits_of(firer).he
+    assert he is not None
+    collateral(state, [u for u in inside if not u.destroyed], building_id, he, log)
 
 
 def _deviated(state: GameState, at: Point, inches: float, bearing: float) -> Point:

@@ -810,3 +810,16 @@ def test_he_at_troops_inside_who_have_not_fired_goes_at_the_building_instead_s5(
     state.units["sherman"].position = P(45, 22)  # near enough to see them, though silent
     with pytest.raises(IllegalCommand, match="fire HE at the building as a whole \\(shell:church\\)"):
         declare(state, "allies", "sherman", Fire(target="gruppe"))
+
+
+def test_a_shell_landing_on_a_building_throws_the_collateral_dice_for_everyone_inside_s5():
+    state = battery()
+    state.terrain = (
+        *state.terrain,
+        box("house", "building", 18, 38, 22, 42, cover=CoverKind.COVER, building=True),
+    )
+    state.units["gruppe"].in_building = "house"
+    state, _ = act(state, "allies", "hq", RequestFire(at=P(20, 40)), faces=[d10(5)])
+    state, events = act(state, "allies", "mortar", Bombard(), faces=[d10(10), d6(3), d6(6)])
+    lines = [e.text for e in events]
+    assert lines[-2:] == ["The shell lands on house", "Infantry Detachment, in house, rolls 6: 1 marker"]
