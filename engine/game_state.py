@@ -114,6 +114,7 @@ class GameState(BaseModel):
     objectives: list[Objective] = Field(default_factory=list)
     fire_markers: list[FireMarker] = Field(default_factory=list)  # House Rules V1.0 indirect fire
     smoke_screens: list[SmokeScreen] = Field(default_factory=list)  # House Rules V1.0 smoke
+    wind: Literal["left", "right"] | None = None  # the end smoke screens last thinned from
     fires: dict[str, int] = Field(default_factory=dict)  # burning buildings: turns they may still spread
     burnt: list[str] = Field(default_factory=list)  # buildings that have burned: never occupied again
     sides: dict[str, Side]

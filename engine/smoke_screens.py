@@ -83,9 +83,9 @@ def blocked_by_smoke(state: GameState, a: Point, b: Point) -> bool:
 
 
 def thin_smoke(state: GameState, log: EventLog) -> None:
-    """End of turn: an isolated puff goes; a longer screen loses one puff from the end a d6
-    chooses (1-3 left, 4-5 right, a 6 thrown again), then from the same end on 1-5 and the
-    other on a 6."""
+    """End of turn: an isolated puff goes; a longer screen loses one puff from the end the wind
+    takes. The first time a d6 chooses (1-3 left, 4-5 right, a 6 thrown again); after that, for
+    this and every other screen, 1-5 keeps the wind and a 6 turns it."""
     kept = []
     for screen in state.smoke_screens:
         if len(screen.puffs) == 1:
@@ -94,11 +94,11 @@ def thin_smoke(state: GameState, log: EventLog) -> None:
         end = None
         while end is None:
             roll = log.d6("smoke drift")
-            end = puff_removed_from(roll, End(screen.wind) if screen.wind else None)
+            end = puff_removed_from(roll, End(state.wind) if state.wind else None)
+        state.wind = end.value
         puffs = screen.puffs[1:] if end is End.LEFT else screen.puffs[:-1]
         gone = screen.puffs[0] if end is End.LEFT else screen.puffs[-1]
-        log.emit(
-            "smoke", f"The wind thins the screen from the {end.value} (d6 {roll}): the puff at {gone} clears"
-        )
-        kept.append(SmokeScreen(puffs=puffs, wind=end.value))
+        text = f"The wind thins the screen from the {end.value} (d6 {roll}): the puff at {gone} clears"
+        log.emit("smoke", text)
+        kept.append(SmokeScreen(puffs=puffs))
     state.smoke_screens = kept

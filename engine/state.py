@@ -109,12 +109,11 @@ class FireMarker(BaseModel):
 
 
 class SmokeScreen(BaseModel):
-    """A line of 2" smoke puffs (House Rules V1.0, s. 5 Smoke), and the end it last thinned from."""
+    """A line of 2" smoke puffs (House Rules V1.0, s. 5 Smoke), from its left end to its right."""
 
     model_config = ConfigDict(frozen=True)
 
     puffs: tuple[Point, ...]
-    wind: Literal["left", "right"] | None = None
 
 
 class Unit(BaseModel):

@@ -29,7 +29,7 @@ from engine.profiles import Experience
 from engine.rulesets import find_rule_set, with_rule_set
 from engine.setup import make_unit
 from engine.smoke_screens import thin_smoke
-from engine.state import CoverKind, Going, Phase, TerrainFeature
+from engine.state import CoverKind, Going, Phase, SmokeScreen, TerrainFeature
 from tests.engine.helpers import P, act, box, declare, fire_text, game, play, started
 
 
@@ -558,7 +558,7 @@ def test_a_puff_within_2_of_a_screen_lengthens_it_and_the_wind_thins_it_s5():
     assert [e.text for e in log.events] == [
         "The wind thins the screen from the left (d6 2): the puff at (20, 18) clears"
     ]
-    assert state.smoke_screens[0].puffs == (P(22, 18),) and state.smoke_screens[0].wind == "left"
+    assert state.smoke_screens[0].puffs == (P(22, 18),) and state.wind == "left"  # one wind for all
     log = EventLog(ScriptedDice([]))
     thin_smoke(state, log)  # an isolated puff clears
     assert state.smoke_screens == []
@@ -823,3 +823,14 @@ def test_a_shell_landing_on_a_building_throws_the_collateral_dice_for_everyone_i
     state, events = act(state, "allies", "mortar", Bombard(), faces=[d10(10), d6(3), d6(6)])
     lines = [e.text for e in events]
     assert lines[-2:] == ["The shell lands on house", "Infantry Detachment, in house, rolls 6: 1 marker"]
+
+
+def test_one_wind_blows_on_every_screen_s5():
+    state = smoke_range()
+    state.smoke_screens = [
+        SmokeScreen(puffs=(P(10, 30), P(12, 30))),
+        SmokeScreen(puffs=(P(40, 30), P(42, 30))),
+    ]
+    log = EventLog(ScriptedDice([d6(4), d6(5)]))  # the first throw sets the wind; 1-5 keeps it
+    thin_smoke(state, log)
+    assert [s.puffs for s in state.smoke_screens] == [(P(10, 30),), (P(40, 30),)]  # both thin from the right
