@@ -35,8 +35,9 @@ from engine.house.firing import (
 from engine.house.shot import PROTECTION, traits_of
 from engine.losses import add_markers, destroy, explode, passengers_of
 from engine.profiles import Special, TroopType, UnitClass
-from engine.state import Point, Unit
+from engine.state import Going, Point, Unit
 
+FALL_BACK_STEP = 0.5  # inches: how finely a fall back is cut short of a building
 OVERRUN_BEYOND = 3.0  # inches past the overrun unit's centre (our reading of "moving through")
 
 
@@ -233,12 +234,18 @@ def _to_contact(attacker: Unit, defender: Unit) -> None:
 
 
 def _away(point: Point, threat: Point, distance: float, state: GameState) -> Point:
-    """``distance`` straight away from ``threat``, kept on the table."""
+    """Up to ``distance`` straight away from ``threat``, kept on the table and stopping short of
+    any building or impassable ground on the way (never ending inside one)."""
     dx, dy = point.x - threat.x, point.y - threat.y
     length = math.hypot(dx, dy) or 1.0
-    x = point.x + dx / length * distance
-    y = point.y + dy / length * distance
-    return Point(
-        x=round(min(max(x, 0.5), state.table.width - 0.5), 2),
-        y=round(min(max(y, 0.5), state.table.depth - 0.5), 2),
-    )
+    reach = distance
+    while reach > 0:
+        x = min(max(point.x + dx / length * reach, 0.5), state.table.width - 0.5)
+        y = min(max(point.y + dy / length * reach, 0.5), state.table.depth - 0.5)
+        end = Point(x=round(x, 2), y=round(y, 2))
+        if not any(
+            f.building or f.going is Going.IMPASSABLE for f in geometry.features_at(end, state.terrain)
+        ):
+            return end
+        reach -= FALL_BACK_STEP
+    return point

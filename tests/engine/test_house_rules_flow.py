@@ -834,3 +834,14 @@ def test_one_wind_blows_on_every_screen_s5():
     log = EventLog(ScriptedDice([d6(4), d6(5)]))  # the first throw sets the wind; 1-5 keeps it
     thin_smoke(state, log)
     assert [s.puffs for s in state.smoke_screens] == [(P(10, 30),), (P(40, 30),)]  # both thin from the right
+
+
+def test_a_fall_back_stops_short_of_a_building_in_the_way_s6():
+    state = melee()
+    state.terrain = (
+        *state.terrain,
+        box("shed", "building", 28, 4, 32, 7, cover=CoverKind.COVER, building=True),
+    )
+    faces = [d6(3), d10(1), d10(1), d10(1), d10(1), d10(1), d10(1), d10(1), d10(1)]
+    state, events = charge(state, "tommies", "gruppe", *faces)
+    assert events[-1].text == "Infantry Detachment holds: Infantry Detachment falls back to (30, 7.5)"
