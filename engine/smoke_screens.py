@@ -15,7 +15,7 @@ from engine.game_state import GameState
 from engine.house.firing import FireCategory, FireSituation, Weapon, hits, to_hit_dice, to_hit_modifiers
 from engine.house.shot import traits_of
 from engine.house.smoke import PUFF_WIDTH, End, puff_removed_from
-from engine.profiles import UnitClass
+from engine.profiles import Special, UnitClass
 from engine.state import Point, SmokeScreen, Unit
 
 
@@ -25,6 +25,8 @@ def check_smoke_round(state: GameState, unit: Unit, at: Point | None) -> None:
         raise IllegalCommand("Under the house rules smoke is fired at a spot: give it (smoke at x,y)")
     if traits_of(unit).he is None or unit.unit_class is UnitClass.INFANTRY:
         raise IllegalCommand(f"{unit.name} has no gun to fire smoke with")
+    if unit.profile.has(Special.MORTAR):
+        raise IllegalCommand(f"{unit.name} fires indirectly only: smoke at the fire marker (bombard smoke)")
     if not (0 <= at.x <= state.table.width and 0 <= at.y <= state.table.depth):
         raise IllegalCommand(f"{at} is off the table")
     if not geometry.line_of_sight(unit.position, at, state.terrain) or blocked_by_smoke(

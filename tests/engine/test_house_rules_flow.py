@@ -845,3 +845,8 @@ def test_a_fall_back_stops_short_of_a_building_in_the_way_s6():
     faces = [d6(3), d10(1), d10(1), d10(1), d10(1), d10(1), d10(1), d10(1), d10(1)]
     state, events = charge(state, "tommies", "gruppe", *faces)
     assert events[-1].text == "Infantry Detachment holds: Infantry Detachment falls back to (30, 7.5)"
+
+
+def test_a_mortar_fires_smoke_only_at_the_marker_s2_s5():
+    with pytest.raises(IllegalCommand, match="Mortar Team fires indirectly only: smoke at the fire marker"):
+        declare(battery(), "allies", "mortar", LaySmoke(at=P(20, 30)))
