@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from bot.console_campaign import CampaignDesk
 from bot.services.card_service import CardService, hand_text
 from bot.services.dice_service import DiceService
 from bot.services.force_service import ForceService
@@ -28,6 +29,7 @@ from bot.services.game_service import (
     setup_text,
 )
 from bot.services.rules_service import RulesService
+from bot.services.stats_service import StatsService
 from bot.storage.store import GameStore
 from bot.text_orders import (
     FACING_FROM_EDGE,
@@ -129,6 +131,10 @@ The same commands as in Discord, typed as text (options as name:value, quote val
   /force import FILE [replace] | /force delete force:KG
   /cards deck FILE name:NAME | /cards deal deck:NAME | /cards hand | /cards use action:play card:NAME
        Tactical Advantage Cards; a deck file has one card a line: name | cost | when | what it does
+  /campaign new name:NAME german:ann,bob russian:cat german_cpp:N russian_cpp:N [days:3] [start:17 Oct]
+       [every:24h] [grace:2h] [reminders:24h,1h] [referee:NAME]   a Red Barricades campaign, a phase a day
+  as ann /campaign submit buy:"A4, O1 2 hexes" | buy:none   sealed purchases   /campaign status | ledger [csv]
+  /stats                         dice statistics: each player's faces against fair dice, hits vs expected
   /units   /help   /quit
 Hot-seat: nobody needs to join; each line acts for the side the game waits for (or its
 unit's side). Players who have joined prefix their lines with their name: as ann /pass
@@ -201,6 +207,7 @@ class ConsoleTable:
         self.rules = RulesService(service.store)
         self.forces = ForceService(service.store)
         self.decks = CardService(service.store)
+        self.campaigns = CampaignDesk(service)
         self.state = state
         self.log: list[Event] = []
         self.pictures = pictures
@@ -431,6 +438,8 @@ class ConsoleTable:
                 "rules": lambda: self.library(line),
                 "force": lambda: self.force(line),
                 "cards": lambda: self.cards(line),
+                "stats": lambda: StatsService(self.service.store).text(self.CHANNEL),
+                "campaign": lambda: self.campaigns.handle(line),
                 "history": lambda: finished_games_text(
                     self.service.store,
                     self.CHANNEL,
@@ -673,6 +682,7 @@ async def play_console(
         table.pictures = pictures
         await table.rules.ship()
         await service.resume()
+        await table.campaigns.open(stdout)
         stdout.write("Iron Cross console table.\n")
         if resumed:
             stdout.write(f"Resuming the game in progress.\n{table.status(table.reader(None))}\n")
@@ -690,6 +700,7 @@ async def play_console(
             if prompt:
                 stdout.write("> ")
             stdout.flush()
+        await table.campaigns.close()
     finally:
         await service.close()
         await store.close()

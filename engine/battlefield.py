@@ -119,11 +119,11 @@ def command_unit_lost(state: GameState, side: str) -> bool:
 COMMAND_UNIT_TOKENS = 2  # p. 4
 
 
-def tokens_for_turn(state: GameState, side: str) -> int:
-    """Command tokens drawn at the start of a turn (p. 4): one per unit on the table or reserve
-    unit available to come on (p. 26), plus two for a living command unit, even one in reserve
-    (p. 18). Transports draw none (p. 20)."""
-    units = state.units_of(side)
+def tokens_for_turn(units: list[Unit]) -> int:
+    """Command tokens drawn at the start of a turn for these units, a side's or in a team game
+    one player's (p. 4): one per unit on the table or reserve unit available to come on
+    (p. 26), plus two for a living command unit, even one in reserve (p. 18). Transports draw
+    none (p. 20)."""
     drawing = [u for u in units if (u.on_table or u.reserve_available) and not u.dummy]
     count = sum(1 for u in drawing if not u.profile.has(Special.TRANSPORT))
     if any(u.is_command and not u.destroyed for u in units):

@@ -16,6 +16,7 @@ from engine import geometry
 from engine.errors import IllegalCommand
 from engine.events import EventLog
 from engine.game_state import GameState
+from engine.house.citation import cited
 from engine.house.firing import (
     FireCategory,
     FireSituation,
@@ -119,12 +120,14 @@ def after_shot_at_building(state: GameState, shot: Shot, result: ShotResult, log
     if fire.category is not FireCategory.HE or fire.he is None:
         return
     others = [u for u in occupants(state, target.in_building) if u.id != target.id]
-    collateral(state, others, target.in_building, fire.he, log)
+    collateral(state, others, target.in_building, fire.he, log, rule="5.72")
 
 
-def collateral(state: GameState, inside: list[Unit], building_id: str, he: HEClass, log: EventLog) -> None:
+def collateral(
+    state: GameState, inside: list[Unit], building_id: str, he: HEClass, log: EventLog, *, rule: str
+) -> None:
     """s. 5 Buildings: a d6 for each unit inside; a 6 (5-6 for heavy HE) is a marker. Light HE
-    does nothing to them."""
+    does nothing to them. ``rule``: the rules library's section the messages cite."""
     if he is HEClass.LIGHT:
         return
     for other in inside:
@@ -132,7 +135,7 @@ def collateral(state: GameState, inside: list[Unit], building_id: str, he: HECla
         hit = building_collateral_marker(roll, he)
         log.emit(
             "building",
-            f"{other.name}, in {building_id}, rolls {roll}: {'1 marker' if hit else 'unharmed'}",
+            cited(f"{other.name}, in {building_id}, rolls {roll}: {'1 marker' if hit else 'unharmed'}", rule),
             other.id,
             side=other.side,
         )
@@ -164,10 +167,10 @@ def shell_building(state: GameState, unit: Unit, building_id: str, log: EventLog
     rolls = [log.d10(f"HE at {building_id}, {unit.name}") for _ in range(to_hit_dice(Weapon.GUN, distance))]
     scored = hits(rolls, sum(value for _, value in modifiers))
     text = f"{unit.name} fires HE at {building_id}: {describe_throw(modifiers, rolls, scored)}"
-    log.emit("fire", text, unit.id, side=unit.side)
+    log.emit("fire", cited(text, "5.72"), unit.id, side=unit.side)
     unit.fired_this_turn = True
     if scored:
-        collateral(state, occupants(state, building_id), building_id, he, log)
+        collateral(state, occupants(state, building_id), building_id, he, log, rule="5.72")
 
 
 def set_on_fire(state: GameState, building_id: str, log: EventLog) -> None:
@@ -195,7 +198,8 @@ def spread_fires(state: GameState, log: EventLog) -> None:
             if geometry.feature_shape(feature).distance(near) > ADJACENT:
                 continue
             roll = log.d6(f"fire spreading to {feature.id}")
-            log.emit("building", f"Fire spreading from {burning} to {feature.id}: rolled {roll}")
+            text = f"Fire spreading from {burning} to {feature.id}: rolled {roll}"
+            log.emit("building", cited(text, "5.81"))
             if roll >= SPREAD_ON:
                 set_on_fire(state, feature.id, log)
         if turns <= 1:

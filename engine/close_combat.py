@@ -1,6 +1,7 @@
 """Close combat in play (House Rules V1.0, s. 6): the initiation test, the rounds of fire
 between the two sides, the attackers' fall back if the defenders stand, and AFV overruns.
-What may be assaulted is checked in :mod:`engine.assault`."""
+What may be assaulted is checked in :mod:`engine.assault`. Every roll's message names the
+house-rules section that decided it."""
 
 from __future__ import annotations
 
@@ -8,11 +9,14 @@ import math
 from dataclasses import dataclass
 
 from engine import geometry
+from engine.aiming import turret_traverse
 from engine.battlefield import area_cover
 from engine.buildings import enter_building
+from engine.commands import Fire
 from engine.events import EventLog
 from engine.game_state import GameState
 from engine.house.activation import close_combat_initiation_passes
+from engine.house.citation import cited
 from engine.house.close_combat import (
     ATTACKER_FALL_BACK,
     INFANTRY_ROUNDS,
@@ -21,7 +25,6 @@ from engine.house.close_combat import (
     close_combat_modifier,
 )
 from engine.house.firing import (
-    FRONT_ARC,
     CasualtyWeapon,
     Damage,
     Protection,
@@ -31,14 +34,18 @@ from engine.house.firing import (
     damage_result,
     describe_throw,
     hits,
+    vehicle_mg_bears,
 )
 from engine.house.shot import PROTECTION, traits_of
 from engine.losses import add_markers, destroy, explode, passengers_of
 from engine.profiles import Special, TroopType, UnitClass
+from engine.resolve import execute_fire
+from engine.rulesets import mg_crew_problem, rules_of
 from engine.state import Going, Point, Unit
 
 FALL_BACK_STEP = 0.5  # inches: how finely a fall back is cut short of a building
 OVERRUN_BEYOND = 3.0  # inches past the overrun unit's centre (our reading of "moving through")
+OVERRUN = "6.6"  # the rules library's section for AFVs overrunning infantry
 
 
 @dataclass(frozen=True)
@@ -61,7 +68,9 @@ def initiation_test(state: GameState, unit: Unit, tokens: int, log: EventLog, ve
     passed = close_combat_initiation_passes(traits_of(unit), tokens, unit.morale_markers, roll)
     log.emit(
         "close_combat",
-        f"{unit.name} {verb}: initiation test rolled {roll}: {'passed' if passed else 'failed'}",
+        cited(
+            f"{unit.name} {verb}: initiation test rolled {roll}: {'passed' if passed else 'failed'}", "6.2"
+        ),
         unit.id,
         side=unit.side,
     )
@@ -78,12 +87,14 @@ def fight(state: GameState, attacker: Unit, defender: Unit, log: EventLog) -> No
     if attacker.is_vehicle:
         _overrun(state, attacker, defender, log)
         return
+    rule = _combat_rule(defender)
     rounds = 1 if traits_of(defender).troop_type is TroopType.ENCLOSED_AFV else INFANTRY_ROUNDS
     for round_number in range(1, rounds + 1):
-        exchanges = ((_defence(state, defender, attacker), attacker), (_attack(attacker, defender), defender))
+        exchanges = [(volley, attacker) for volley in _defence(state, defender, attacker)]
+        exchanges.append((_attack(attacker, defender), defender))
         for volley, target in exchanges:
-            if volley is not None and not (volley.firer.destroyed or target.destroyed):
-                _fire(state, volley, target, round_number, log)
+            if not (volley.firer.destroyed or target.destroyed):
+                _fire(state, volley, target, round_number, rule, log)
         if attacker.destroyed or defender.destroyed:
             break
     if defender.destroyed and defender.in_building and not attacker.destroyed:
@@ -101,6 +112,16 @@ def fight(state: GameState, attacker: Unit, defender: Unit, log: EventLog) -> No
         )
 
 
+def _combat_rule(defender: Unit) -> str:
+    """The rules library's section for an infantry attack on this defender (s. 6)."""
+    kind = traits_of(defender).troop_type
+    if kind is TroopType.ENCLOSED_AFV:
+        return "6.5"
+    if defender.is_vehicle:
+        return "6.4"
+    return "6.7" if defender.in_building else "6.3"
+
+
 def _attack(attacker: Unit, defender: Unit) -> Volley:
     """The infantry attackers' fire: at troops in the open; at a soft or open-topped vehicle as
     a target in cover; at an enclosed AFV an AP attack with their own AP value (no IAW)."""
@@ -112,19 +133,29 @@ def _attack(attacker: Unit, defender: Unit) -> Volley:
     return Volley(attacker, dice, close_combat_column(mine), protection)
 
 
-def _defence(state: GameState, defender: Unit, attacker: Unit) -> Volley | None:
-    """The defenders' fire: troops with their own weapons; a vehicle with its machine gun if it
-    has one (an enclosed AFV only where it need not move: from a turret, or at an attacker
-    ahead), and with the units it carries, a die each like support squads."""
+def _defence(state: GameState, defender: Unit, attacker: Unit) -> list[Volley]:
+    """The defenders' fire: troops with their own weapons; a vehicle with its machine gun if
+    that bears on the attacker (s. 6), and the units it carries, a die each like support squads
+    with their own weapons."""
     traits = traits_of(defender)
     if not defender.is_vehicle:
-        return Volley(defender, close_combat_dice(traits), close_combat_column(traits))
-    armed = traits.mg or traits.ap is not None
-    if traits.troop_type is TroopType.ENCLOSED_AFV:
-        ahead = geometry.in_arc(defender.position, defender.facing, attacker.position, 2 * FRONT_ARC)
-        armed = armed and (defender.profile.turret or ahead)
-    dice = (1 if armed else 0) + len(passengers_of(state, defender))
-    return Volley(defender, dice, CasualtyWeapon.MG) if dice else None
+        return [Volley(defender, close_combat_dice(traits), close_combat_column(traits))]
+    volleys = [Volley(defender, 1, CasualtyWeapon.MG)] if _mg_bears(state, defender, attacker) else []
+    carried = passengers_of(state, defender)
+    return volleys + [Volley(p, 1, close_combat_column(traits_of(p))) for p in carried]
+
+
+def _mg_bears(state: GameState, vehicle: Unit, attacker: Unit) -> bool:
+    """s. 6: a vehicle's machine gun fires in close combat only at an attacker in its arc,
+    without moving (s. 5 Arc of fire), and a transport's only with a crew (s. 2)."""
+    traits = traits_of(vehicle)
+    if not (traits.mg or traits.ap is not None) or mg_crew_problem(state, vehicle):
+        return False
+    off_centreline = geometry.angle_between(
+        geometry.bearing(vehicle.position, attacker.position), vehicle.facing
+    )
+    turn = turret_traverse(vehicle, attacker) if vehicle.profile.turret else None
+    return vehicle_mg_bears(turret_turn=turn, off_centreline=off_centreline)
 
 
 def _overrun(state: GameState, afv: Unit, defender: Unit, log: EventLog) -> None:
@@ -135,35 +166,40 @@ def _overrun(state: GameState, afv: Unit, defender: Unit, log: EventLog) -> None
     marker."""
     answered = initiation_test(state, defender, defender.tokens, log, verb="stands to face it")
     if answered:
-        _fire(state, _answer(defender), afv, 1, log)
+        _answer(state, defender, afv, log)
     if afv.destroyed:
         return
     dug_in = PROTECTION[area_cover(state, defender)] is Protection.DEFENCES
     protection = Protection.OPEN if answered else Protection.DEFENCES if dug_in else Protection.COVER
     guns = 2 if afv.profile.turret else 1
-    _fire(state, Volley(afv, guns, CasualtyWeapon.MG, protection), defender, 1, log)
+    _fire(state, Volley(afv, guns, CasualtyWeapon.MG, protection), defender, 1, OVERRUN, log)
     if defender.destroyed:
         return
     afv.position = _away(defender.position, afv.position, OVERRUN_BEYOND, state)
     crushed = defender.unit_class is UnitClass.SUPPORT and not defender.profile.has(Special.SNIPER)
     if crushed and not traits_of(afv).light:
-        destroy(state, defender, log, f"{afv.name} drives over {defender.name}: crushed")
+        destroy(state, defender, log, cited(f"{afv.name} drives over {defender.name}: crushed", OVERRUN))
         return
-    log.emit("close_combat", f"{afv.name} drives through {defender.name}: +1 marker", afv.id, side=afv.side)
+    text = cited(f"{afv.name} drives through {defender.name}: +1 marker", OVERRUN)
+    log.emit("close_combat", text, afv.id, side=afv.side)
     add_markers(state, defender, 1, log)
 
 
-def _answer(defender: Unit) -> Volley:
-    """What overrun troops fire back with: a flamethrower by its casualty column; an IAW or an
-    anti-tank gun, or failing those their own AP value, in an AP attack."""
+def _answer(state: GameState, defender: Unit, afv: Unit, log: EventLog) -> None:
+    """s. 6: troops who stand fire back with whatever weapon they have in arc, by its normal
+    fire (s. 5): an anti-tank gun's or IAW's AP fire, a flamethrower's, a tripod MG's; infantry
+    without an IAW make the close-combat AP attack on the side armour instead."""
     traits = traits_of(defender)
-    if traits.flamethrower:
-        return Volley(defender, 1, CasualtyWeapon.FLAMETHROWER, Protection.DEFENCES)
-    ap = defender.iaw_weapon if defender.iaw_weapon is not None else traits.ap
-    return Volley(defender, close_combat_dice(traits), ap=ap or 0)
+    if traits.troop_type is TroopType.INFANTRY and defender.iaw_weapon is None:
+        volley = Volley(defender, close_combat_dice(traits), ap=traits.ap or 0)
+        _fire(state, volley, afv, 1, OVERRUN, log)
+        return
+    execute_fire(state, defender, afv, Fire(target=afv.id), log, order_moves=False, target_declared_move=True)
 
 
-def _fire(state: GameState, volley: Volley, target: Unit, round_number: int, log: EventLog) -> None:
+def _fire(
+    state: GameState, volley: Volley, target: Unit, round_number: int, rule: str, log: EventLog
+) -> None:
     """One volley: the to-hit throw, then the casualty throw or the AP attack."""
     firer = volley.firer
     modifiers = close_combat_modifier(traits_of(firer), firer.morale_markers)
@@ -173,7 +209,7 @@ def _fire(state: GameState, volley: Volley, target: Unit, round_number: int, log
     throw = describe_throw(modifiers, rolls, scored)
     text = f"Round {round_number}: {firer.name} fires at {target.name}: {throw}"
     if scored and volley.ap is not None:
-        _armour_attack(state, volley, target, scored, text, log)
+        _armour_attack(state, volley, target, scored, text, rule, log)
         return
     markers = 0
     if scored:
@@ -181,12 +217,23 @@ def _fire(state: GameState, volley: Volley, target: Unit, round_number: int, log
         casualties = [log.d6(f"close combat casualty, {firer.name} at {target.name}") for _ in range(scored)]
         markers = casualty_markers(scored, casualties, needed)
         text += f"; casualty {needed}+ rolled {', '.join(map(str, casualties))}: {markers} marker(s)"
-    log.emit("close_combat", text, firer.id, target.id, side=firer.side)
-    add_markers(state, target, markers, log)
+    log.emit("close_combat", cited(text, rule), firer.id, target.id, side=firer.side)
+    markers_to_bearer(state, target, markers, log)
+
+
+def markers_to_bearer(state: GameState, target: Unit, count: int, log: EventLog) -> None:
+    """Markers for the target, or for the unit a loaded transport carries (s. 3 and 5
+    Transports: the rule set's marker bearer)."""
+    bearer = rules_of(state).marker_bearer(target, passengers_of(state, target))
+    if bearer is not target and count > 0:
+        log.emit(
+            "markers", f"{bearer.name}, carried, takes the {count} marker(s)", bearer.id, side=bearer.side
+        )
+    add_markers(state, bearer, count, log)
 
 
 def _armour_attack(
-    state: GameState, volley: Volley, target: Unit, scored: int, text: str, log: EventLog
+    state: GameState, volley: Volley, target: Unit, scored: int, text: str, rule: str, log: EventLog
 ) -> None:
     """s. 6: infantry at close quarters mark an AFV with any hit, whatever its armour; then the
     penetration throw against the side armour (+2 for a double hit) and the damage throw."""
@@ -199,17 +246,17 @@ def _armour_attack(
         equal = total == armour
         log.emit(
             "close_combat",
-            text + (": equal, +1 marker" if equal else ": bounces"),
+            cited(text + (": equal, +1 marker" if equal else ": bounces"), rule),
             firer.id,
             target.id,
             side=firer.side,
         )
-        add_markers(state, target, 2 if equal else 1, log)
+        markers_to_bearer(state, target, 2 if equal else 1, log)
         return
     damage_roll = log.d6(f"close combat damage, {firer.name} at {target.name}")
     damage = damage_result(damage_roll)
     text += f": penetrates. Damage {damage_roll}: {damage.value}"
-    log.emit("close_combat", text, firer.id, target.id, side=firer.side)
+    log.emit("close_combat", cited(text, rule), firer.id, target.id, side=firer.side)
     if damage is Damage.EXPLOSION:
         explode(state, target, log)
     elif damage is Damage.DESTROYED:
@@ -218,7 +265,7 @@ def _armour_attack(
         after_hit = target.morale_markers + 1
         extra = damage_markers(damage, target.profile.morale or 0)
         raised = max(after_hit, extra) if damage is Damage.SHAKEN else after_hit + extra
-        add_markers(state, target, raised - target.morale_markers, log)
+        markers_to_bearer(state, target, raised - target.morale_markers, log)
 
 
 def _to_contact(attacker: Unit, defender: Unit) -> None:

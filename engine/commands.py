@@ -241,6 +241,7 @@ class Declare(_Frozen):
     kind: Literal["declare"] = "declare"
     side: str
     order: Order
+    player: str | None = None  # in a team game, whose tokens pay (p. 25)
 
 
 class React(_Frozen):
@@ -249,6 +250,7 @@ class React(_Frozen):
     window: int
     order: Order
     at: Point | None = None  # where along the enemy's declared move the reaction happens (p. 6)
+    player: str | None = None  # in a team game, whose tokens pay (p. 25)
 
 
 class DeclineReaction(_Frozen):
@@ -278,6 +280,34 @@ class PassInitiative(_Frozen):
     side: str
 
 
+class GiveBonusTokens(_Frozen):
+    """The commanding officer hands out the turn's bonus tokens (p. 25)."""
+
+    kind: Literal["give_bonus_tokens"] = "give_bonus_tokens"
+    side: str
+    player: str
+    shares: tuple[tuple[str, int], ...]
+
+
+class RequestReserve(_Frozen):
+    """A player asks the commanding officer for a unit of the reserve pool (p. 25)."""
+
+    kind: Literal["request_reserve"] = "request_reserve"
+    side: str
+    player: str
+    unit: str
+
+
+class AnswerReserve(_Frozen):
+    """The commanding officer grants or refuses a request for reserves (p. 25)."""
+
+    kind: Literal["answer_reserve"] = "answer_reserve"
+    side: str
+    player: str
+    unit: str
+    grant: bool
+
+
 class Concede(_Frozen):
     kind: Literal["concede"] = "concede"
     side: str
@@ -298,6 +328,9 @@ Command = Annotated[
     | RemoveMarkers
     | ChooseTarget
     | PassInitiative
+    | GiveBonusTokens
+    | RequestReserve
+    | AnswerReserve
     | Concede,
     Field(discriminator="kind"),
 ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Iterable
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
@@ -23,6 +23,7 @@ class DieRoll(BaseModel):
     sides: int
     value: int
     purpose: str
+    needs: int | None = None  # the score that succeeds, for a die thrown against one (to hit)
 
     def __str__(self) -> str:
         return f"d{self.sides}={self.value}"
@@ -32,6 +33,21 @@ class DiceSource(Protocol):
     def roll(self, sides: int, purpose: str) -> int:
         """Roll one die with ``sides`` faces and return the face (1..sides)."""
         ...
+
+
+@runtime_checkable
+class KeepsScores(Protocol):
+    """A dice source that records each die with the score it had to reach (the EventLog)."""
+
+    def roll_needing(self, sides: int, purpose: str, needs: int) -> int: ...
+
+
+def roll_needing(dice: DiceSource, sides: int, purpose: str, needs: int) -> int:
+    """Roll a die that succeeds on ``needs`` or more; a source that keeps scores records it
+    with the die (``/stats`` counts hits expected from it)."""
+    if isinstance(dice, KeepsScores):
+        return dice.roll_needing(sides, purpose, needs)
+    return dice.roll(sides, purpose)
 
 
 class SeededDice:
@@ -97,11 +113,11 @@ class RecordingDice:
         self.source = source
         self.rolls: list[DieRoll] = []
 
-    def roll(self, sides: int, purpose: str) -> DieRoll:
+    def roll(self, sides: int, purpose: str, needs: int | None = None) -> DieRoll:
         value = self.source.roll(sides, purpose)
         if not 1 <= value <= sides:
             raise ValueError(f"dice source returned {value} for a d{sides}")
-        die = DieRoll(sides=sides, value=value, purpose=purpose)
+        die = DieRoll(sides=sides, value=value, purpose=purpose, needs=needs)
         self.rolls.append(die)
         return die
 

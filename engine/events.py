@@ -55,6 +55,9 @@ class EventLog:
     def roll(self, sides: int, purpose: str) -> int:
         return self.dice.roll(sides, purpose).value
 
+    def roll_needing(self, sides: int, purpose: str, needs: int) -> int:
+        return self.dice.roll(sides, purpose, needs).value
+
     def d6(self, purpose: str) -> int:
         return self.roll(6, purpose)
 

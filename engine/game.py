@@ -32,6 +32,7 @@ from engine.buildings import (
 from engine.cards import add_token, deal, exchange, play, trigger
 from engine.close_combat import fight, initiation_test
 from engine.commands import (
+    AnswerReserve,
     Bombard,
     CallReserves,
     CardAction,
@@ -50,6 +51,7 @@ from engine.commands import (
     FallBackOrder,
     FinishDeployment,
     Fire,
+    GiveBonusTokens,
     JoinSide,
     LaySmoke,
     LeaveBuilding,
@@ -61,6 +63,7 @@ from engine.commands import (
     React,
     RemoveMarkers,
     RequestFire,
+    RequestReserve,
     ShellBuilding,
     StartGame,
     UnitOrder,
@@ -130,8 +133,20 @@ from engine.scenario_play import breakthrough_result, capture_result
 from engine.scenario_setup import apply_scenario
 from engine.scenarios import find_scenario
 from engine.smoke_screens import fire_smoke_round, thin_smoke
-from engine.state import Phase, Point, Unit
+from engine.state import Phase, Point, Side, Unit
 from engine.summary import game_summary
+from engine.teams import (
+    answer_reserve,
+    check_room_in_team,
+    draw_team_tokens,
+    give_bonus_tokens,
+    hand_out_unclaimed_bonus,
+    join_team,
+    paying_player,
+    request_reserve,
+    spend_token,
+    teams_complete,
+)
 
 
 def apply(state: GameState, command: Command, dice: DiceSource) -> tuple[GameState, list[Event]]:
@@ -180,6 +195,7 @@ def _join_side(state: GameState, command: JoinSide, log: EventLog) -> None:
     for name, side in state.sides.items():
         if command.player in side.players:
             raise IllegalCommand(f"You are already playing {name}")
+    check_room_in_team(state, command.side)
     if command.units:
         _bring_force(state, command, log)
     elif state.planned_scenario is not None:
@@ -187,7 +203,8 @@ def _join_side(state: GameState, command: JoinSide, log: EventLog) -> None:
     state.sides[command.side].players.append(command.player)
     log.emit("join", f"{command.player} joins {command.side}", side=command.side)
     planned = state.planned_scenario
-    if planned is not None and all(state.units_of(name) for name in state.sides):
+    forces_in = teams_complete(state) if state.team_size else all(state.units_of(n) for n in state.sides)
+    if planned is not None and forces_in:
         scenario = find_scenario(planned.id)
         apply_scenario(
             state, scenario, planned.roles, attacker_choice=planned.attacker_choice, plotted=planned.plotted
@@ -202,14 +219,18 @@ def _bring_force(state: GameState, command: JoinSide, log: EventLog) -> None:
     """A side's force arrives for a scenario game, off the table until it is set up."""
     if state.planned_scenario is None or state.phase is not Phase.SETUP:
         raise IllegalCommand("Forces are brought to a scenario game before it is set up")
-    if state.units_of(command.side):
+    units = command.units
+    if state.team_size:
+        units = tuple(join_team(state, command.side, command.player, units))
+    elif state.units_of(command.side):
         raise IllegalCommand(f"{command.side} already has its force")
-    if any(unit.side != command.side or unit.id in state.units for unit in command.units):
+    if any(unit.side != command.side or unit.id in state.units for unit in units):
         raise IllegalCommand("Those units do not fit this side")
     scenario = find_scenario(state.planned_scenario.id)
     role = state.planned_scenario.roles[command.side]
     other = state.sides[state.other_side(command.side)]
-    problem = scenario_points_problem(scenario.points, role, command.points_limit, other.points_limit) or (
+    theirs = None if state.team_size else other.points_limit  # a referee balances team games (p. 25)
+    problem = scenario_points_problem(scenario.points, role, command.points_limit, theirs) or (
         role == "defender"
         and scenario.defender_infantry_half
         and infantry_share_problem([u.profile for u in command.units], command.points_limit or 0)
@@ -219,12 +240,12 @@ def _bring_force(state: GameState, command: JoinSide, log: EventLog) -> None:
     state.sides[command.side].points_limit = command.points_limit
     state.sides[command.side].nation = command.nation or state.sides[command.side].nation
     rules = rules_of(state)
-    for unit in command.units:
+    for unit in units:
         state.units[unit.id] = rules.unit(unit).model_copy(update={"in_reserve": True})
-    total = sum(u.profile.points for u in command.units)
+    total = sum(u.profile.points for u in units)
     log.emit(
         "force",
-        f"{command.side} brings {len(command.units)} units ({total} points before upgrades)",
+        f"{command.side} brings {len(units)} units ({total} points before upgrades)",
         side=command.side,
     )
 
@@ -255,14 +276,16 @@ def _card_action(state: GameState, command: CardAction, log: EventLog) -> None:
         exchange(cards, command.side, command.card)
         log.emit("cards", f"{command.side} exchanges a card for one from the deck", side=command.side)
     elif command.action == "play":
-        card = play(cards, command.side, command.card, side.tokens)
-        side.tokens -= card.cost
+        hand_out_unclaimed_bonus(state, command.side, log)
+        card = play(cards, command.side, command.card, _card_tokens(side))
+        for _ in range(card.cost):
+            spend_token(state, command.side, side.team.co if side.team else None, log)
         log.emit("cards", f"{command.side} plays {card.describe()}", side=command.side)
     elif command.action == "token":
-        if side.tokens < 1:
+        if _card_tokens(side) < 1:
             raise IllegalCommand(f"{command.side} has no command token to put on a card")
         held = add_token(cards, command.side, command.card)
-        side.tokens -= 1
+        spend_token(state, command.side, side.team.co if side.team else None, log)
         log.emit(
             "cards", f"{command.side} puts a token on {held.card.name} ({held.tokens} now)", side=command.side
         )
@@ -273,6 +296,11 @@ def _card_action(state: GameState, command: CardAction, log: EventLog) -> None:
             f"{command.side} triggers {held.card.name} ({held.tokens} tokens on it)",
             side=command.side,
         )
+
+
+def _card_tokens(side: Side) -> int:
+    """Tokens a side may put on its cards: in a team game the CO's, who holds the cards (p. 33)."""
+    return side.team.tokens.get(side.team.co, 0) if side.team else side.tokens
 
 
 def _deploy(state: GameState, command: Deploy, log: EventLog) -> None:
@@ -343,6 +371,8 @@ def _begin_turn(state: GameState, log: EventLog) -> None:
 
 def _reserves_callable(state: GameState, name: str) -> int:
     side = state.sides[name]
+    if side.team is not None:
+        return 0  # a team's reserves are the CO's pool, sent on request (p. 25)
     waiting = [u for u in state.units_of(name) if u.in_reserve and not u.destroyed]
     limit = reserves_callable(
         state.turn,
@@ -393,6 +423,8 @@ def _draw_and_roll_initiative(state: GameState, log: EventLog) -> None:
     for name in (first, second):
         state.sides[name].tokens = state.sides[name].tokens_drawn = _draw_tokens(state, name, log)
         state.sides[name].reroll_used = False
+        if state.sides[name].team is not None:
+            draw_team_tokens(state, name, state.sides[name].tokens, log)
     log.emit(
         "turn",
         f"Turn {state.turn}: {first} draws {state.sides[first].tokens} tokens, "
@@ -443,7 +475,7 @@ def _draw_tokens(state: GameState, name: str, log: EventLog) -> int:
     """A side's tokens for the turn (p. 4), with the scenario's changes: Aggressive Command's d6
     in place of the command unit's two (p. 26), Capture's extra tokens for the defender (p. 30)."""
     side = state.sides[name]
-    tokens = tokens_for_turn(state, name)
+    tokens = tokens_for_turn(state.units_of(name))
     if side.aggressive_command and not command_unit_lost(state, name):
         roll = log.d6(f"aggressive command, {name}")
         tokens += aggressive_command_tokens(roll) - COMMAND_UNIT_TOKENS
@@ -480,6 +512,7 @@ def _pass_initiative(state: GameState, command: PassInitiative, log: EventLog) -
     """Passing (p. 5): a player who gained the initiative spends a token before passing back."""
     _expect_active(state, command.side)
     side = state.sides[command.side]
+    hand_out_unclaimed_bonus(state, command.side, log)
     if side.tokens and state.spent_since_initiative == 0:
         raise IllegalCommand("You must spend at least one command token before passing the initiative back")
     if side.tokens and (problem := must_keep_spending(state, command.side)):
@@ -612,8 +645,9 @@ def _declare(state: GameState, command: Declare, log: EventLog) -> None:
         raise IllegalCommand("You have no command tokens left: pass the initiative")
     order = command.order
     check_order(state, command.side, order)
+    payer = paying_player(state, command.side, _order_units(order), command.player)
 
-    side.tokens -= 1
+    spend_token(state, command.side, payer, log)
     state.declarations += 1
     pending = Pending(
         window=state.declarations,
@@ -786,8 +820,9 @@ def _react(state: GameState, command: React, log: EventLog) -> None:
         raise IllegalCommand("Before a close combat the enemy may react by firing or moving, not both (s. 6)")
     interrupt = _interrupt(state, pending, command.at)
     check_order(_as_at_interrupt(state, pending, interrupt), command.side, order)
+    payer = paying_player(state, command.side, _order_units(order), command.player)
     side = state.sides[command.side]
-    side.tokens -= 1
+    spend_token(state, command.side, payer, log)
     pending.reaction = order
     score = _reaction_score(state, pending, order)
     unit_id = _order_unit(order)
@@ -1277,5 +1312,8 @@ HANDLERS: dict[type, Callable[[GameState, object, EventLog], None]] = {
     RemoveMarkers: _choose_markers,
     ChooseTarget: _choose_target,
     PassInitiative: _pass_initiative,
+    GiveBonusTokens: lambda state, c, log: give_bonus_tokens(state, c.side, c.player, c.shares, log),
+    RequestReserve: lambda state, c, log: request_reserve(state, c.side, c.player, c.unit, log),
+    AnswerReserve: lambda state, c, log: answer_reserve(state, c.side, c.player, c.unit, c.grant, log),
     Concede: _concede,
 }

@@ -117,6 +117,8 @@ class GameState(BaseModel):
     wind: Literal["left", "right"] | None = None  # the end smoke screens last thinned from
     fires: dict[str, int] = Field(default_factory=dict)  # burning buildings: turns they may still spread
     burnt: list[str] = Field(default_factory=list)  # buildings that have burned: never occupied again
+    team_size: int | None = None  # players bringing a force to each side, in a team game (p. 25)
+    referees: list[str] = Field(default_factory=list)  # users who see everything and may correct
     sides: dict[str, Side]
     units: dict[str, Unit]
     turn: int = 0
@@ -146,7 +148,12 @@ class GameState(BaseModel):
             update={
                 "units": {key: unit.model_copy() for key, unit in self.units.items()},
                 "sides": {
-                    key: side.model_copy(update={"players": list(side.players)})
+                    key: side.model_copy(
+                        update={
+                            "players": list(side.players),
+                            "team": side.team.model_copy(deep=True) if side.team else None,
+                        }
+                    )
                     for key, side in self.sides.items()
                 },
                 "breached_wire": list(self.breached_wire),

@@ -1,7 +1,8 @@
 """Indirect fire in play (House Rules V1.0, s. 5 Indirect Fire): a spotter calls fire onto a
 spot it can see, mortars, infantry guns and howitzers fire at that marker, each shot lands
 where the dice say, and the unit nearest to where it lands takes the effect. What may be
-ordered is checked in :mod:`engine.indirect_orders`."""
+ordered is checked in :mod:`engine.indirect_orders`. Every roll's message names the
+house-rules section that decided it."""
 
 from __future__ import annotations
 
@@ -10,9 +11,11 @@ import math
 from engine import geometry
 from engine.battlefield import area_cover
 from engine.buildings import collateral, occupants
+from engine.close_combat import markers_to_bearer
 from engine.events import EventLog
 from engine.game_state import GameState
 from engine.hidden_deployment import reveal_marker, under_marker
+from engine.house.citation import cited
 from engine.house.firing import (
     HE_COLUMN,
     FireCategory,
@@ -30,8 +33,8 @@ from engine.house.indirect import (
 )
 from engine.house.shot import PROTECTION, traits_of
 from engine.indirect_orders import active_marker, marker_at
-from engine.losses import add_markers, destroy
-from engine.profiles import TroopType
+from engine.losses import destroy
+from engine.profiles import HEClass, TroopType
 from engine.smoke_screens import add_puff
 from engine.state import FireMarker, Point, Unit
 
@@ -49,7 +52,7 @@ def request_fire(state: GameState, spotter: Unit, at: Point, log: EventLog) -> N
         )
         log.emit(
             "indirect",
-            f"{spotter.name} takes up the fire marker at {earlier.at} again",
+            cited(f"{spotter.name} takes up the fire marker at {earlier.at} again", "5.91"),
             spotter.id,
             side=spotter.side,
         )
@@ -65,10 +68,11 @@ def request_fire(state: GameState, spotter: Unit, at: Point, log: EventLog) -> N
     state.fire_markers.append(marker)
     best = " (best of two)" if tried else ""
     how = f"{modifier:+d}" if modifier else ""
+    rolled = ", ".join(map(str, rolls))
+    text = f"{spotter.name} calls for fire at {at}: needs 5+{how}; rolled {rolled}{best}: "
     log.emit(
         "indirect",
-        f"{spotter.name} calls for fire at {at}: needs 5+{how}; rolled {', '.join(map(str, rolls))}{best}: "
-        + ("marker placed" if placed else "no marker"),
+        cited(text + ("marker placed" if placed else "no marker"), "5.91"),
         spotter.id,
         side=spotter.side,
     )
@@ -88,15 +92,13 @@ def bombard(state: GameState, firer: Unit, log: EventLog, *, smoke: bool = False
     falls = landing(d10, d6s)
     dice = f"d10 {d10}, d6 {' and '.join(map(str, d6s))}"
     if falls.failed:
-        log.emit(
-            "indirect", f"{firer.name} fires at the marker: {dice}: the shot fails", firer.id, side=firer.side
-        )
+        text = cited(f"{firer.name} fires at the marker: {dice}: the shot fails", "5.92")
+        log.emit("indirect", text, firer.id, side=firer.side)
         return
     at = marker.at if falls.direct_hit else _deviated(state, marker.at, falls.inches, falls.bearing)
     where = "on the marker" if falls.direct_hit else f'{falls.inches}" off, at {at}'
-    log.emit(
-        "indirect", f"{firer.name} fires at the marker: {dice}: lands {where}", firer.id, side=firer.side
-    )
+    text = cited(f"{firer.name} fires at the marker: {dice}: lands {where}", "5.92")
+    log.emit("indirect", text, firer.id, side=firer.side)
     if smoke:
         add_puff(state, at, log)
     elif (hit := next((f for f in geometry.features_at(at, state.terrain) if f.building), None)) is not None:
@@ -111,7 +113,7 @@ def _on_building(state: GameState, firer: Unit, building_id: str, log: EventLog)
     inside = occupants(state, building_id)
     log.emit(
         "indirect",
-        f"The shell lands on {building_id}" + ("" if inside else ", empty"),
+        cited(f"The shell lands on {building_id}" + ("" if inside else ", empty"), "5.95"),
         firer.id,
         side=firer.side,
     )
@@ -119,7 +121,7 @@ def _on_building(state: GameState, firer: Unit, building_id: str, log: EventLog)
         reveal_marker(state, unit, log, "its building is shelled")
     he = traits_of(firer).he
     assert he is not None
-    collateral(state, [u for u in inside if not u.destroyed], building_id, he, log)
+    collateral(state, [u for u in inside if not u.destroyed], building_id, he, log, rule="5.95")
 
 
 def _deviated(state: GameState, at: Point, inches: float, bearing: float) -> Point:
@@ -130,8 +132,11 @@ def _deviated(state: GameState, at: Point, inches: float, bearing: float) -> Poi
 
 
 def _effect(state: GameState, firer: Unit, at: Point, log: EventLog) -> None:
-    """s. 5: the unit nearest the effect marker, either side's, by the distance table; armour
-    only by a direct hit within 1", enclosed AFVs as in defences, open-topped in the open."""
+    """s. 5: the unit nearest the effect marker, either side's, by the distance table. AFVs only
+    by a direct hit within 1", enclosed ones as in defences, open-topped in the open; soft
+    vehicles, not being AFVs, like troops, by the table and their cover. A double six on a
+    direct hit destroys an open-topped or soft vehicle. Markers on a loaded transport go on the
+    unit it carries (s. 5 Transports)."""
     he = traits_of(firer).he
     assert he is not None
     standing = [u for u in state.units.values() if u.on_table and u.embarked_in is None]  # dummies too
@@ -144,38 +149,42 @@ def _effect(state: GameState, firer: Unit, at: Point, log: EventLog) -> None:
         if victim.dummy:
             return
     kind = traits_of(victim).troop_type
-    vehicle = victim.is_vehicle
-    if gap > EFFECT_REACH or (vehicle and gap > AFV_DIRECT_HIT):
-        log.emit("indirect", "Nobody is close enough to be hurt", firer.id, side=firer.side)
+    if gap > EFFECT_REACH or (kind.is_afv and gap > AFV_DIRECT_HIT):
+        log.emit("indirect", cited("Nobody is close enough to be hurt", "5.93"), firer.id, side=firer.side)
         return
     count = effect_dice(he, gap)
     if count == 0:
-        log.emit(
-            "indirect",
-            f'{victim.name} is {gap:.1f}" away: too far for {he.value} HE',
-            victim.id,
-            side=firer.side,
-        )
+        text = f'{victim.name} is {gap:.1f}" away: too far for {he.value} HE'
+        log.emit("indirect", cited(text, "5.93"), victim.id, side=firer.side)
         return
     rolls = [log.d6(f"indirect effect, {victim.name}") for _ in range(count)]
+    direct_hit = victim.is_vehicle and gap <= AFV_DIRECT_HIT
     open_topped = kind in (TroopType.OPEN_AFV, TroopType.SOFT)
-    if vehicle and open_topped and count == 1 and rolls[0] == 6:
+    if direct_hit and open_topped and he is HEClass.LIGHT and rolls[0] == 6:
         rolls.append(log.d6(f"indirect effect, {victim.name}, a second die after a 6"))
-    if vehicle:
-        protection = Protection.DEFENCES if kind is TroopType.ENCLOSED_AFV else Protection.OPEN
-    else:
-        protection = PROTECTION[area_cover(state, victim)]
+    protection = _protection(state, victim)
     needed = casualty_score_needed(HE_COLUMN[he], protection)
     markers = sum(1 for roll in rolls[:count] if roll >= needed)
     text = (
         f'{victim.name} ({gap:.1f}" away, {protection.value}) takes {count} {he.value} HE '
         f"dice needing {needed}+: rolled {', '.join(map(str, rolls))}: {markers} marker(s)"
     )
-    log.emit("indirect", text, victim.id, side=firer.side)
-    if vehicle and afv_destroyed_by_direct_hit(rolls, open_topped=open_topped, he=he):
-        destroy(state, victim, log, f"{victim.name} is destroyed: the shell lands inside")
+    log.emit("indirect", cited(text, "5.94" if direct_hit else "5.93"), victim.id, side=firer.side)
+    if direct_hit and afv_destroyed_by_direct_hit(rolls, open_topped=open_topped, he=he):
+        destroy(state, victim, log, cited(f"{victim.name} is destroyed: the shell lands inside", "5.94"))
         return
-    add_markers(state, victim, markers, log)
+    markers_to_bearer(state, victim, markers, log)
+
+
+def _protection(state: GameState, victim: Unit) -> Protection:
+    """s. 5 Hits on AFVs: an enclosed AFV counts as in defences, an open-topped one as in the
+    open; troops and soft vehicles as the ground they stand on."""
+    kind = traits_of(victim).troop_type
+    if kind is TroopType.ENCLOSED_AFV:
+        return Protection.DEFENCES
+    if kind is TroopType.OPEN_AFV:
+        return Protection.OPEN
+    return PROTECTION[area_cover(state, victim)]
 
 
 def expire_fire_markers(state: GameState) -> None:

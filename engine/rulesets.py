@@ -28,7 +28,8 @@ from engine.house.activation import (
 from engine.house.activation import (
     reactivation_score_needed as house_reactivation_score,
 )
-from engine.house.firing import EXPLOSION_RADIUS
+from engine.house.citation import cited, house_rule
+from engine.house.firing import EXPLOSION_RADIUS, transport_mg_crewed
 from engine.house.shot import house_fire, resolve_house_shot, traits_of
 from engine.house.units import house_equivalent
 from engine.house.visibility import LOW_TERRAIN, can_observe, low_terrain_blocks, observed_as
@@ -131,7 +132,8 @@ class HouseRules(RuleSet):
 
     def reactivation_score(self, unit: Unit, tokens: int, *, falling_back: bool) -> TestScore:
         purpose = Purpose.FALL_BACK if falling_back else Purpose.ACTION
-        return house_reactivation_score(traits_of(unit), tokens, unit.morale_markers, purpose)
+        score = house_reactivation_score(traits_of(unit), tokens, unit.morale_markers, purpose)
+        return _naming_the_rule(score, "3.31")
 
     def reaction_score(
         self,
@@ -143,7 +145,8 @@ class HouseRules(RuleSet):
     ) -> TestScore:
         """s. 3: the reaction table replaces the 2015 vehicle and scout modifiers."""
         purpose = Purpose.FALL_BACK if falling_back else Purpose.ACTION
-        return house_reaction_score(traits_of(unit), unit.tokens, unit.morale_markers, purpose)
+        score = house_reaction_score(traits_of(unit), unit.tokens, unit.morale_markers, purpose)
+        return _naming_the_rule(score, "3.4")
 
     def extra_tokens(self, units: list[Unit], log: EventLog) -> int:
         """s. 3: a d6 per token a veteran or inexperienced unit brings; each 6 adds or takes one."""
@@ -157,18 +160,22 @@ class HouseRules(RuleSet):
                 for _ in range(quality_token_dice(unit.is_command))
             ]
             gained = quality_token_change(experience, rolls)
+            rolled = ", ".join(map(str, rolls))
             change += gained
             log.emit(
                 "tokens",
-                f"{unit.name} ({experience.value}) rolls {', '.join(map(str, rolls))}: {gained:+d} token(s)",
+                cited(f"{unit.name} ({experience.value}) rolls {rolled}: {gained:+d} token(s)", "3.1"),
                 unit.id,
                 side=unit.side,
             )
         return change
 
     def fire_problem(self, state: GameState, shot: Shot) -> str | None:
-        """s. 5: the firer must have a weapon for that target, within its range; s. 6: nobody
-        fires out of a building both sides hold."""
+        """s. 5: the firer must have a weapon for that target, within its range; s. 2: a
+        transport's MG needs a crew; s. 6: nobody fires out of a building both sides hold."""
+        crewless = mg_crew_problem(state, shot.firer)
+        if crewless:
+            return crewless
         inside = shot.firer.in_building
         if inside and any(
             u.in_building == inside and u.side != shot.firer.side for u in state.units.values()
@@ -233,6 +240,33 @@ class HouseRules(RuleSet):
         if unit.is_infantry_or_support and traits_of(unit).troop_type is not TroopType.INFANTRY:
             return f"{unit.name} is a support squad: it may move or fire in one activation, not both"
         return None
+
+
+def _naming_the_rule(score: TestScore, section: str) -> TestScore:
+    """A test's score with the house-rules section that sets it named last among its reasons."""
+    return TestScore(score.needed, (*score.reasons, house_rule(section)))
+
+
+def mg_crew_problem(state: GameState, vehicle: Unit) -> str | None:
+    """House Rules V1.0, s. 2: why a transport's machine gun may not fire for want of a crew
+    (neither carrying its unit nor with a friendly infantry squad adjacent), or None."""
+    if not (vehicle.profile.has(Special.TRANSPORT) and traits_of(vehicle).mg):
+        return None
+    carrying = any(u.embarked_in == vehicle.id and not u.destroyed for u in state.units.values())
+    squads = [
+        geometry.distance(vehicle, u)
+        for u in state.units.values()
+        if u.side == vehicle.side
+        and u.on_table
+        and u.embarked_in is None
+        and traits_of(u).troop_type is TroopType.INFANTRY
+    ]
+    if transport_mg_crewed(carrying=carrying, nearest_squad=min(squads, default=None)):
+        return None
+    return (
+        f"{vehicle.name}'s machine gun has no crew: it fires while carrying its unit "
+        "or with an infantry squad beside it"
+    )
 
 
 def _behind_low_terrain(state: GameState, viewer: Unit, target: Unit) -> bool:

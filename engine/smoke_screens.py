@@ -12,6 +12,7 @@ from engine import geometry
 from engine.errors import IllegalCommand
 from engine.events import EventLog
 from engine.game_state import GameState
+from engine.house.citation import cited
 from engine.house.firing import FireCategory, FireSituation, Weapon, hits, to_hit_dice, to_hit_modifiers
 from engine.house.shot import traits_of
 from engine.house.smoke import PUFF_WIDTH, End, puff_removed_from
@@ -43,7 +44,7 @@ def fire_smoke_round(state: GameState, unit: Unit, at: Point, log: EventLog) -> 
     rolls = [log.d10(f"smoke round, {unit.name}") for _ in range(to_hit_dice(Weapon.GUN, distance))]
     landed = hits(rolls, modifier) > 0
     text = f"{unit.name} fires smoke at {at}: needs 5+; rolled {', '.join(map(str, rolls))}: "
-    log.emit("smoke", text + ("on target" if landed else "wide"), unit.id, side=unit.side)
+    log.emit("smoke", cited(text + ("on target" if landed else "wide"), "5.97"), unit.id, side=unit.side)
     if landed:
         add_puff(state, at, log)
 
@@ -101,6 +102,6 @@ def thin_smoke(state: GameState, log: EventLog) -> None:
         puffs = screen.puffs[1:] if end is End.LEFT else screen.puffs[:-1]
         gone = screen.puffs[0] if end is End.LEFT else screen.puffs[-1]
         text = f"The wind thins the screen from the {end.value} (d6 {roll}): the puff at {gone} clears"
-        log.emit("smoke", text)
+        log.emit("smoke", cited(text, "5.97"))
         kept.append(SmokeScreen(puffs=puffs))
     state.smoke_screens = kept

@@ -147,6 +147,7 @@ class Unit(BaseModel):
     rapid_moved: bool = False  # made a rapid move this turn
     fired_this_turn: bool = False  # fired this turn, so it is seen (House Rules V1.0, s. 8)
     in_building: str | None = None  # the building it occupies (House Rules V1.0, s. 4)
+    player: str | None = None  # in a team game, the player who commands it (p. 25)
     in_reserve: bool = False
     reserve_available: bool = False  # called this turn and rolled in: it must enter or be lost (p. 26)
     destroyed: bool = False
@@ -170,6 +171,25 @@ class Unit(BaseModel):
         return not self.profile.is_vehicle
 
 
+class ReserveRequest(BaseModel):
+    """A player asks the commanding officer for a unit of the reserve pool (p. 25)."""
+
+    unit: str
+    player: str
+
+
+class Team(BaseModel):
+    """A side played by several players (Multi-Player Games, p. 25): each has their own tokens,
+    spent only on their own units; the commanding officer hands out bonus tokens and holds the
+    reserve pool."""
+
+    co: str  # the commanding officer, one of the side's players
+    tokens: dict[str, int] = Field(default_factory=dict)  # each player's tokens in hand this turn
+    bonus: int = 0  # the CO's bonus tokens still to hand out this turn
+    bonus_rule: Literal["even", "co"] = "even"  # who gets bonus tokens the CO did not hand out
+    requests: list[ReserveRequest] = Field(default_factory=list)
+
+
 class Side(BaseModel):
     """One side of the battle: its players, command arrangements and token pool."""
 
@@ -190,6 +210,7 @@ class Side(BaseModel):
     tokens_drawn: int = 0  # at the start of this turn
     dug_in_tried: bool = False  # a dug-in unit has tried to react once in this battle (p. 26)
     points_limit: int | None = None  # of the force a player brought to a scenario game
+    team: Team | None = None  # its players' own tokens, in a team game (p. 25)
 
 
 class Phase(StrEnum):

@@ -7,6 +7,7 @@ import logging
 import discord
 from discord import app_commands
 
+from bot.discord_adapter.campaign_commands import CampaignCommands
 from bot.discord_adapter.card_commands import CardCommands
 from bot.discord_adapter.common import told_lines
 from bot.discord_adapter.dice_commands import ChartCommands, OddsCommands, roll_command
@@ -15,6 +16,7 @@ from bot.discord_adapter.game_commands import GameCommands
 from bot.discord_adapter.play_commands import PLAY_COMMANDS
 from bot.discord_adapter.reaction_buttons import NoReactionButton, ReactButton, retire_buttons
 from bot.discord_adapter.rule_commands import RulesCommands, rule_command
+from bot.discord_adapter.stats_commands import stats_command
 from bot.services.card_service import CardService
 from bot.services.dice_service import DiceService
 from bot.services.force_service import ForceService
@@ -56,6 +58,8 @@ class IronCrossBot(discord.Client):
         self.tree.add_command(RulesCommands())
         self.tree.add_command(ForceCommands())
         self.tree.add_command(CardCommands())
+        self.tree.add_command(CampaignCommands(self))
+        self.tree.add_command(stats_command)
         self.add_dynamic_items(ReactButton, NoReactionButton)
 
     async def setup_hook(self) -> None:
@@ -65,6 +69,7 @@ class IronCrossBot(discord.Client):
             await self.tree.sync()
         await self.rules.ship()
         await self.games.resume()
+        await self.campaigns.resume()
 
     async def announce(self, channel_id: str, outcome: Outcome) -> None:
         """Post what happened when a reaction window closed by itself."""

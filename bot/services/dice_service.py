@@ -14,9 +14,14 @@ from bot.storage.tables import RollRow
 from engine.dice import DiceSource, SeededDice
 from engine.errors import IllegalCommand
 from engine.rolls.charts import find_chart, roll_on_chart
-from engine.rolls.expressions import roll
+from engine.rolls.expressions import Roll, roll
 
 LOG_LINES = 20
+
+
+def roll_text(rolls: list[Roll]) -> str:
+    """The lines a /roll shows (and logs): each roll, after its label if it has one."""
+    return "\n".join(f"{r.label}: {r.text}" if r.label else r.text for r in rolls)
 
 
 @dataclass(frozen=True)
@@ -38,8 +43,7 @@ class DiceService:
             rolls = roll(expression, self.dice())
         except IllegalCommand as refusal:
             raise GameError(str(refusal)) from refusal
-        lines = [f"{r.label}: {r.text}" if r.label else r.text for r in rolls]
-        return await self._log(channel_id, user_id, expression.strip(), "\n".join(lines), secret)
+        return await self._log(channel_id, user_id, expression.strip(), roll_text(rolls), secret)
 
     async def chart(
         self, channel_id: str, user_id: str, chart: str, choices: str = "", *, secret: bool = False

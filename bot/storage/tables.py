@@ -129,3 +129,17 @@ class CardDeckRow(SQLModel, table=True):
     name: str
     text: str
     updated_at: datetime = Field(default_factory=utcnow)
+
+
+class CampaignRow(SQLModel, table=True):
+    """An asynchronous campaign in a channel (engine.campaign.phases.Campaign JSON), with a version
+    that every write must advance by exactly one."""
+
+    __tablename__ = "campaigns"
+
+    id: int | None = Field(default=None, primary_key=True)
+    channel_id: str = Field(index=True)
+    version: int = 0
+    campaign: str
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)

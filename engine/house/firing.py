@@ -14,6 +14,8 @@ from engine.profiles import HEClass
 HIT_SCORE = 5  # s. 5: each modified d10 of 5 or more hits
 CLOSE_RANGE = 12.0
 FRONT_ARC = 60.0  # s. 5: degrees either side of the vehicle's frontal centreline
+MOUNT_ARC = 45.0  # s. 5 Arc of fire: either side of the centreline, pintle mounts and heavy weapons
+TURRET_FREE_TURN = 90.0  # s. 5: a turret or rotary mount turns this far without counting as moving
 EXPLOSION_RADIUS = 6.0  # s. 5, damage 6
 
 
@@ -196,6 +198,15 @@ def damage_markers(result: Damage, morale: int) -> int:
     return {Damage.ONE_MARKER: 1, Damage.TWO_MARKERS: 2, Damage.SHAKEN: max(3, morale)}.get(result, 0)
 
 
+def vehicle_mg_bears(*, turret_turn: float | None, off_centreline: float) -> bool:
+    """s. 5 Arc of fire, for a vehicle's MG that must fire without moving (s. 6): a turret's
+    (or rotary mount's) MG bears if the turret turns no more than 90 degrees to it
+    (``turret_turn``, None for a vehicle without one); a pintle or hull MG, which fires as a
+    pintle mount, 45 degrees either side of the vehicle's centreline."""
+    turret = turret_turn is not None and turret_turn <= TURRET_FREE_TURN
+    return turret or off_centreline <= MOUNT_ARC
+
+
 def on_front_armour(bearing_from_front: float) -> bool:
     """s. 5 Frontal or side armour: a firer within 60 degrees of the vehicle's frontal
     centreline hits the front armour."""
@@ -251,3 +262,15 @@ def casualty_markers(hits_scored: int, rolls: Sequence[int], needed: int) -> int
 def flamethrower_destroys(hits_scored: int, *, soft_or_open_topped: bool) -> bool:
     """s. 5 Flamethrowers: two hits destroy a soft-skinned or open-topped vehicle outright."""
     return soft_or_open_topped and hits_scored >= 2
+
+
+# --- machine guns on transports -----------------------------------------------------------------
+
+CREW_ADJACENT = 1.0  # inches: an infantry squad "adjacent" to the vehicle (our reading)
+
+
+def transport_mg_crewed(*, carrying: bool, nearest_squad: float | None) -> bool:
+    """s. 2 Vehicle mounted weapons: the MG of a transport like the Sd Kfz 251 fires only with a
+    crew: while the vehicle carries its infantry or support squad, or with an infantry squad
+    adjacent to it (``nearest_squad``: inches to the nearest friendly one, if any)."""
+    return carrying or (nearest_squad is not None and nearest_squad <= CREW_ADJACENT)

@@ -10,11 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine import geometry
-from engine.dice import DiceSource
+from engine.dice import DiceSource, roll_needing
 from engine.errors import IllegalCommand
+from engine.house.citation import cited
 from engine.house.firing import (
     FRONT_ARC,
     HE_COLUMN,
+    HIT_SCORE,
     CasualtyWeapon,
     Cover,
     Damage,
@@ -82,10 +84,18 @@ def _at_armour(firer: Unit, mine: HouseTraits) -> HouseFire:
                 f"{firer.name} has no anti-tank weapon: infantry fight armour only in close combat"
             )
         return HouseFire(Weapon.IAW, FireCategory.AP, ap=firer.iaw_weapon)
+    if firer.profile.has(Special.MORTAR):
+        raise IllegalCommand(f"{firer.name} fires indirectly only")
     if mine.ap is None:
         raise IllegalCommand(f"{firer.name} has no armour-piercing weapon")
-    weapon = Weapon.TRIPOD_MG if firer.profile.has(Special.MG_TEAM) else Weapon.GUN
+    weapon = _machine_gun(firer) if mine.mg else Weapon.GUN
     return HouseFire(weapon, FireCategory.AP, ap=mine.ap, he=mine.he)
+
+
+def _machine_gun(firer: Unit) -> Weapon:
+    """s. 2: a machine gun on the ground is a tripod MG with its sustained fire (light AA guns
+    too); on a vehicle it is a turret or mounted MG."""
+    return Weapon.TURRET_MG if firer.is_vehicle else Weapon.TRIPOD_MG
 
 
 def _at_soft_target(firer: Unit, mine: HouseTraits, target: HouseTraits) -> HouseFire:
@@ -97,7 +107,7 @@ def _at_soft_target(firer: Unit, mine: HouseTraits, target: HouseTraits) -> Hous
         raise IllegalCommand(f"{firer.name} fires indirectly only")
     if mine.troop_type is TroopType.INFANTRY:
         return HouseFire(Weapon.INFANTRY_SQUAD, FireCategory.SMALL_ARMS)
-    if firer.profile.has(Special.MG_TEAM):
+    if mine.mg and not firer.is_vehicle:
         return HouseFire(Weapon.TRIPOD_MG, FireCategory.MG)
     if mine.troop_type is TroopType.SUPPORT_LIGHT:
         weapon = Weapon.SNIPER if firer.profile.has(Special.SNIPER) else Weapon.SUPPORT_SMALL_ARMS
@@ -124,6 +134,8 @@ def _chosen_weapon(firer: Unit, mine: HouseTraits, theirs: HouseTraits, weapon: 
         if mine.ap is None and mine.he is None:
             raise IllegalCommand(f"{firer.name} has no main gun")
         if theirs.troop_type.is_afv or (theirs.troop_type is TroopType.SOFT and mine.he is None):
+            if mine.ap is None:
+                raise IllegalCommand(f"{firer.name}'s gun has no armour-piercing round")
             return HouseFire(Weapon.GUN, FireCategory.AP, ap=mine.ap, he=mine.he)
         if mine.he is None:
             raise IllegalCommand(f"{firer.name}'s gun has no HE round: use its machine gun")
@@ -191,7 +203,7 @@ def resolve_house_shot(shot: Shot, dice: DiceSource) -> ShotResult:
     modifiers = to_hit_modifiers(situation)
     total = sum(value for _, value in modifiers)
     rolls = [
-        dice.roll(10, f"to hit, {firer.name} at {target.name}")
+        roll_needing(dice, 10, f"to hit, {firer.name} at {target.name}", HIT_SCORE - total)
         for _ in range(to_hit_dice(fire.weapon, shot.range))
     ]
     scored = hits(rolls, total)
@@ -200,7 +212,7 @@ def resolve_house_shot(shot: Shot, dice: DiceSource) -> ShotResult:
         f'at {target.name} ({shot.range:.1f}"): {describe_throw(modifiers, rolls, scored)}'
     )
     if not scored:
-        return ShotResult(text, 0, target.morale_markers)
+        return ShotResult(cited(text, "5.4"), 0, target.morale_markers)
     if fire.category is FireCategory.AP:
         return _armour_piercing(shot, fire, scored, dice, text)
     return _casualties(shot, fire, scored, dice, text)
@@ -219,13 +231,14 @@ def _armour_piercing(shot: Shot, fire: HouseFire, scored: int, dice: DiceSource,
     aspect = "front" if front else "side"
     sum_text = f"{roll}+{fire.ap}{'+2 double hit' if double else ''} against {aspect} armour {armour}"
     if result is Penetration.NO_EFFECT:
-        return ShotResult(
-            text + f"; AP {fire.ap} cannot hurt {aspect} armour {armour}: no effect", scored, markers
-        )
+        text += f"; AP {fire.ap} cannot hurt {aspect} armour {armour}: no effect"
+        return ShotResult(cited(text, "5.5"), scored, markers)
     if result is Penetration.ONE_MARKER:
-        return ShotResult(text + f"; 1 marker; penetration {sum_text}: bounces", scored, markers + 1)
+        text += f"; 1 marker; penetration {sum_text}: bounces"
+        return ShotResult(cited(text, "5.5"), scored, markers + 1)
     if result is Penetration.TWO_MARKERS:
-        return ShotResult(text + f"; 1 marker; penetration {sum_text}: equal, +1 marker", scored, markers + 2)
+        text += f"; 1 marker; penetration {sum_text}: equal, +1 marker"
+        return ShotResult(cited(text, "5.5"), scored, markers + 2)
     markers += 1
     damage_roll = dice.roll(6, f"damage, {firer.name} at {target.name}")
     machine_gun = fire.weapon in (Weapon.TRIPOD_MG, Weapon.TURRET_MG, Weapon.HULL_MG)
@@ -239,7 +252,8 @@ def _armour_piercing(shot: Shot, fire: HouseFire, scored: int, dice: DiceSource,
         markers = max(markers, damage_markers(damage, target.profile.morale or 0))
     else:
         markers += damage_markers(damage, target.profile.morale or 0)
-    return ShotResult(text + f": {damage.value}", scored, markers, fate=fate, passengers_out=True)
+    text = cited(text + f": {damage.value}", "5.6")
+    return ShotResult(text, scored, markers, fate=fate, passengers_out=True)
 
 
 def _casualties(shot: Shot, fire: HouseFire, scored: int, dice: DiceSource, text: str) -> ShotResult:
@@ -250,7 +264,7 @@ def _casualties(shot: Shot, fire: HouseFire, scored: int, dice: DiceSource, text
         scored, soft_or_open_topped=theirs.troop_type in (TroopType.SOFT, TroopType.OPEN_AFV)
     ):
         return ShotResult(
-            text + ": two flamethrower hits burn the vehicle out",
+            cited(text + ": two flamethrower hits burn the vehicle out", "5.8"),
             scored,
             target.morale_markers,
             fate=Fate.FOOM,
@@ -268,4 +282,5 @@ def _casualties(shot: Shot, fire: HouseFire, scored: int, dice: DiceSource, text
         f"rolled {', '.join(map(str, rolls))}: "
         f"{added} marker{'s' * (added != 1)} -> {target.name} has {total}"
     )
-    return ShotResult(text, scored, total)
+    flame = fire.category is FireCategory.FLAMETHROWER
+    return ShotResult(cited(text, "5.8" if flame else "5.7"), scored, total)

@@ -7,7 +7,6 @@ before) carrying :class:`HouseTraits`: troop type, move class, AP and HE class, 
 
 from __future__ import annotations
 
-import re
 from functools import cache
 from typing import Any
 
@@ -33,7 +32,8 @@ _VEHICLE_CLASS = {
     MoveClass.SLOW: UnitClass.HEAVY,
 }
 _ROLES = {"anti_tank_gun": Special.ANTI_TANK_GUN, "tripod_mg": Special.MG_TEAM, "mortar": Special.MORTAR}
-_CALIBRE = re.compile(r"(\d+)\s*mm", re.IGNORECASE)
+MEDIUM_HE_FROM = 75  # s. 2: calibres in mm
+HEAVY_HE_OVER = 100
 
 
 def _profile(nation: str, row: dict[str, Any]) -> UnitProfile:
@@ -77,7 +77,7 @@ def _profile(nation: str, row: dict[str, Any]) -> UnitProfile:
         unit_class=unit_class,
         armour_front=armour[0],
         armour_side=armour[1],
-        weapon=traits.ap,
+        weapon=_weapon_value(traits),
         morale=row["morale"],
         specials=frozenset(specials),
         points=core.points,
@@ -91,6 +91,15 @@ def _profile(nation: str, row: dict[str, Any]) -> UnitProfile:
     )
 
 
+def _weapon_value(traits: HouseTraits) -> int | None:
+    """The profile's weapon value, which the shared firing checks read only to know whether a
+    unit fires at all: the AP rating; 0 for a unit with no AP rating but a machine gun or, like
+    an OP, light weapons (s. 2); none for unarmed vehicles. The house fire rules read the traits."""
+    if traits.ap is not None:
+        return traits.ap
+    return 0 if traits.mg or traits.troop_type is TroopType.SUPPORT_LIGHT else None
+
+
 @cache
 def _quick_reference() -> dict[str, Any]:
     return yaml.safe_load((DATA_DIR / "house_v1.yaml").read_text(encoding="utf-8"))
@@ -100,8 +109,9 @@ def _quick_reference() -> dict[str, Any]:
 def house_profiles(nation: str) -> tuple[UnitProfile, ...]:
     """The quick reference's units of one nation (German or British)."""
     raw = _quick_reference()
-    if nation not in raw:
-        raise KeyError(f"The house rules' quick reference has no {nation} units: only {', '.join(raw)}")
+    listed = [name for name, entry in raw.items() if "units" in entry]
+    if nation not in listed:
+        raise KeyError(f"The house rules' quick reference has no {nation} units: only {', '.join(listed)}")
     return tuple(_profile(nation, row) for row in raw[nation]["units"])
 
 
@@ -112,20 +122,25 @@ def find_house_profile(nation: str, name: str) -> UnitProfile:
     raise KeyError(f"The house rules' {nation} list has no unit called {name!r}")
 
 
-def he_class_from_calibre(name: str) -> HEClass | None:
-    """House Rules V1.0, s. 2: HE is light under 75mm, medium to 100mm, heavy above; read from
-    a calibre in the unit's name, where there is one."""
-    match = _CALIBRE.search(name)
-    if match is None:
-        return None
-    calibre = int(match.group(1))
-    return HEClass.LIGHT if calibre < 75 else HEClass.MEDIUM if calibre <= 100 else HEClass.HEAVY
+def he_class_from_calibre(calibre: int) -> HEClass:
+    """House Rules V1.0, s. 2: HE is light under 75mm, medium from 75mm to 100mm, heavy above."""
+    if calibre < MEDIUM_HE_FROM:
+        return HEClass.LIGHT
+    return HEClass.MEDIUM if calibre <= HEAVY_HE_OVER else HEClass.HEAVY
+
+
+def main_weapon(profile: UnitProfile) -> int | str | None:
+    """The calibre of a 2015 unit's main gun, "mg" if a machine gun is its only weapon, or None
+    for a unit with neither (``main_weapons`` in ``house_v1.yaml``)."""
+    return _quick_reference()["main_weapons"].get(profile.nation, {}).get(profile.name)
 
 
 def house_view(profile: UnitProfile) -> UnitProfile:
     """A 2015 profile under the house rules, as far as they say how (s. 2 and 4): light, medium
     and heavy vehicles become fast, medium and slow; the weapon value is the AP rating; scout
-    cars are light and elite; heavy units stay heavy; HE by the calibre in the name."""
+    cars are light and elite; heavy units stay heavy; HE by the calibre of the main gun, and
+    none for towed anti-tank guns or mortars' direct fire (mortars have no AP rating either);
+    light anti-aircraft guns are machine guns."""
     if profile.house is not None:
         return profile
     if profile.is_vehicle:
@@ -145,12 +160,13 @@ def house_view(profile: UnitProfile) -> UnitProfile:
         else:
             troop = TroopType.SUPPORT_PORTABLE
     scout = profile.has(Special.SCOUT)
+    weapon = main_weapon(profile)
     traits = HouseTraits(
         troop_type=troop,
         move=move,
-        ap=profile.weapon,
-        he=HEClass.HEAVY if profile.has(Special.HOWITZER) else he_class_from_calibre(profile.name),
-        mg=profile.has(Special.MG_TEAM),
+        ap=None if profile.has(Special.MORTAR) else profile.weapon,
+        he=he_class_from_calibre(weapon) if isinstance(weapon, int) else None,
+        mg=profile.has(Special.MG_TEAM) or weapon == "mg",
         flamethrower=profile.has(Special.FLAMETHROWER),
         light=scout or troop is TroopType.SUPPORT_LIGHT,
         heavy=profile.is_heavy,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from engine.dice import DiceSource
+from engine.dice import DiceSource, roll_needing
 from engine.profiles import Special
 from engine.rules.armour import (
     Damage,
@@ -61,7 +61,10 @@ def resolve_shot(shot: Shot, dice: DiceSource) -> ShotResult:
     """Roll to hit, then the hits' effect on infantry or on a vehicle (pp. 10-12)."""
     firer, target = shot.firer, shot.target
     score = to_hit_score_needed(shot)
-    rolls = [dice.roll(10, f"to hit, {firer.name} at {target.name}") for _ in range(dice_to_fire(shot))]
+    rolls = [
+        roll_needing(dice, 10, f"to hit, {firer.name} at {target.name}", score.needed)
+        for _ in range(dice_to_fire(shot))
+    ]
     hits = sum(1 for r in rolls if r >= score.needed)
     text = (
         f'{firer.name} fires at {target.name} ({shot.range:.1f}"): needs {score.describe()}; '

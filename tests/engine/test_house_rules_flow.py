@@ -72,7 +72,7 @@ def test_infantry_fire_small_arms_two_d10_within_12_and_a_casualty_throw_s5():
     assert fire_text(events) == (
         'Infantry Detachment fires small arms (infantry squad) at Infantry Detachment (8.0"): needs 5+; '
         "rolled 5, 3: 1 hit; casualty throw (infantry, open) 4+, rolled 4: "
-        "2 markers -> Infantry Detachment has 2"
+        "2 markers -> Infantry Detachment has 2 (House Rules HR5.7)"
     )
     assert state.units["gruppe"].morale_markers == 2
 
@@ -83,7 +83,8 @@ def test_a_tank_fires_he_at_infantry_one_die_beyond_12_s5():
     text = fire_text(events)
     assert text.startswith("Sherman 75mm fires high explosive (gun) at Infantry Detachment")
     assert text.endswith(
-        "casualty throw (medium HE, open) 4+, rolled 3: 1 marker -> Infantry Detachment has 1"
+        "casualty throw (medium HE, open) 4+, rolled 3: 1 marker -> Infantry Detachment has 1 "
+        "(House Rules HR5.7)"
     )
 
 
@@ -93,7 +94,8 @@ def test_ap_fire_penetration_and_damage_against_the_front_within_60_degrees_s5()
     # Panther front 17; AP 8; a double hit: d10 7 + 8 + 2 = 17 -> equal: a second marker
     state, events = act(state, "allies", "sherman", Fire(target="panther"), faces=[d10(6), d10(9), d10(7)])
     assert fire_text(events).endswith(
-        "; 1 marker; penetration 7+8+2 double hit against front armour 17: equal, +1 marker"
+        "; 1 marker; penetration 7+8+2 double hit against front armour 17: equal, +1 marker "
+        "(House Rules HR5.5)"
     )
     assert state.units["panther"].morale_markers == 2
 
@@ -106,7 +108,7 @@ def test_armour_far_beyond_the_ap_is_not_even_marked_s5():
         update={"house": state.units["sherman"].profile.house.model_copy(update={"ap": 5})}
     )
     state, events = act(state, "allies", "sherman", Fire(target="panther"), faces=[d10(6), d10(9), d10(10)])
-    assert fire_text(events).endswith("; AP 5 cannot hurt front armour 17: no effect")
+    assert fire_text(events).endswith("; AP 5 cannot hurt front armour 17: no effect (House Rules HR5.5)")
     assert state.units["panther"].morale_markers == 0
 
 
@@ -127,7 +129,7 @@ def test_a_light_elite_scout_car_reacts_on_2_plus_tokens_and_ignores_markers_s3(
     order = UnitOrder(unit="scout", actions=(Move(path=(P(70, 44),)),))
     state, events = play(state, React(side="axis", window=state.pending.window, order=order), d6(2))
     test = next(e for e in events if e.kind == "reaction_test")
-    assert "needs 2+ (base 2+, markers ignored), rolled 2: success" in test.text
+    assert "needs 2+ (base 2+, markers ignored, House Rules HR3.4), rolled 2: success" in test.text
 
 
 def test_a_default_unit_reacts_on_3_plus_tokens_plus_markers_with_no_vehicle_penalty_s3():
@@ -137,7 +139,7 @@ def test_a_default_unit_reacts_on_3_plus_tokens_plus_markers_with_no_vehicle_pen
     order = UnitOrder(unit="panther", actions=(Move(path=(P(50, 44),)),))
     state, events = play(state, React(side="axis", window=state.pending.window, order=order), d6(3))
     test = next(e for e in events if e.kind == "reaction_test")
-    assert "needs 4+ (base 3+, +1 morale marker), rolled 3: failed" in test.text
+    assert "needs 4+ (base 3+, +1 morale marker, House Rules HR3.4), rolled 3: failed" in test.text
 
 
 def test_veterans_throw_for_each_token_they_bring_s3():
@@ -146,7 +148,8 @@ def test_veterans_throw_for_each_token_they_bring_s3():
     state.units["gruppe"].profile = state.units["gruppe"].profile.model_copy(update={"house": veteran})
     # tokens are drawn allies first, then axis: the veteran's d6 comes with the axis draw
     state, events = play(state, StartGame(), d6(6), d6(4), d6(1))
-    assert "Infantry Detachment (veteran) rolls 6: +1 token(s)" in [e.text for e in events]
+    lines = [e.text for e in events]
+    assert "Infantry Detachment (veteran) rolls 6: +1 token(s) (House Rules HR3.1)" in lines
     assert state.sides["axis"].tokens == 3 + 1
 
 
@@ -235,18 +238,18 @@ def test_a_charge_at_once_that_passes_initiation_allows_no_reaction_and_fights_t
     state, events = charge(melee(), "tommies", "gruppe", *faces)
     lines = [e.text for e in events]
     assert lines[1:3] == [
-        "Infantry Detachment goes in: initiation test rolled 3: passed",
+        "Infantry Detachment goes in: initiation test rolled 3: passed (House Rules HR6.2)",
         "No reaction is allowed to a close combat charged at once (House Rules s. 3)",
     ]
     assert lines[3:] == [
         "Round 1: Infantry Detachment fires at Infantry Detachment: needs 5+; rolled 5, 2: 1 hit; "
-        "casualty 4+ rolled 4: 2 marker(s)",
+        "casualty 4+ rolled 4: 2 marker(s) (House Rules HR6.3)",
         "Round 1: Infantry Detachment fires at Infantry Detachment: needs 5+ (2 morale marker(s) -2); "
-        "rolled 7, 8: 2 hits; casualty 4+ rolled 1, 4: 2 marker(s)",
+        "rolled 7, 8: 2 hits; casualty 4+ rolled 1, 4: 2 marker(s) (House Rules HR6.3)",
         "Round 2: Infantry Detachment fires at Infantry Detachment: needs 5+ (2 morale marker(s) -2); "
-        "rolled 1, 1: miss",
+        "rolled 1, 1: miss (House Rules HR6.3)",
         "Round 2: Infantry Detachment fires at Infantry Detachment: needs 5+ (2 morale marker(s) -2); "
-        "rolled 9, 7: 2 hits; casualty 4+ rolled 6, 6: 3 marker(s)",
+        "rolled 9, 7: 2 hits; casualty 4+ rolled 6, 6: 3 marker(s) (House Rules HR6.3)",
         "Infantry Detachment holds: Infantry Detachment falls back to (30, 6)",
     ]
     assert (
@@ -265,7 +268,9 @@ def test_defenders_destroyed_in_the_first_round_leave_the_attackers_in_contact_s
 
 def test_a_failed_initiation_fires_instead_and_the_window_opens_s6():
     state, events = charge(melee(), "tommies", "gruppe", d6(2))
-    assert "Infantry Detachment goes in: initiation test rolled 2: failed" in [e.text for e in events]
+    assert "Infantry Detachment goes in: initiation test rolled 2: failed (House Rules HR6.2)" in [
+        e.text for e in events
+    ]
     assert state.phase is Phase.REACTION
     assert state.pending.order.actions == (Fire(target="gruppe"),)
 
@@ -298,7 +303,7 @@ def test_an_enclosed_afv_may_pass_within_3_s4():
 def test_infantry_attack_an_enclosed_afv_in_one_round_marking_it_with_any_hit_s6():
     state = melee()
     panzer = state.units["panzer"]
-    panzer.position, panzer.facing = P(33, 10), 0.0  # side on, 0.5" away; the turret MG answers
+    panzer.position, panzer.facing = P(33, 10), 90.0  # side on, 0.5" away: the turret turns 90 to fire its MG
     faces = [
         d6(3),  # initiation
         d10(3),  # the panzer's turret MG: a miss
@@ -309,11 +314,12 @@ def test_infantry_attack_an_enclosed_afv_in_one_round_marking_it_with_any_hit_s6
     state, events = charge(state, "tommies", "panzer", *faces)
     lines = [e.text for e in events]
     assert (
-        lines[3] == "Round 1: Panzer IV G (late) to J fires at Infantry Detachment: needs 5+; rolled 3: miss"
+        lines[3] == "Round 1: Panzer IV G (late) to J fires at Infantry Detachment: needs 5+; rolled 3: miss "
+        "(House Rules HR6.5)"
     )
     assert lines[4] == (
         "Round 1: Infantry Detachment fires at Panzer IV G (late) to J: needs 5+; rolled 6, 5: 2 hits; "
-        "1 marker; penetration 6 against side armour 10: bounces"
+        "1 marker; penetration 6 against side armour 10: bounces (House Rules HR6.5)"
     )
     assert state.units["panzer"].morale_markers == 1
     assert lines[5].startswith("Panzer IV G (late) to J holds: Infantry Detachment falls back")
@@ -335,8 +341,8 @@ def test_an_enclosed_afv_overruns_a_support_squad_and_crushes_it_s6():
     ]
     state, events = charge(state, "sherman", "mg", *faces)
     lines = [e.text for e in events]
-    assert "MG Team stands to face it: initiation test rolled 2: failed" in lines
-    assert "Sherman 75mm drives over MG Team: crushed" in lines
+    assert "MG Team stands to face it: initiation test rolled 2: failed (House Rules HR6.2)" in lines
+    assert "Sherman 75mm drives over MG Team: crushed (House Rules HR6.6)" in lines
     assert state.units["mg"].destroyed
 
 
@@ -454,17 +460,18 @@ def battery():
 
 def test_a_spotter_places_a_marker_and_a_mortar_fires_at_it_s5():
     state, events = act(battery(), "allies", "hq", RequestFire(at=P(20, 40)), faces=[d10(5)])
-    assert "Infantry Detachment calls for fire at (20, 40): needs 5+; rolled 5: marker placed" in [
-        e.text for e in events
-    ]
+    assert (
+        "Infantry Detachment calls for fire at (20, 40): needs 5+; rolled 5: marker placed "
+        "(House Rules HR5.91)" in [e.text for e in events]
+    )
     assert state.fire_markers[0].at == P(20, 40) and state.fire_markers[0].placed
     # a d10 of 10 lands on the marker; the squad under it takes 2 medium HE dice needing 4+ (open)
     state, events = act(state, "allies", "mortar", Bombard(), faces=[d10(10), d6(3), d6(4), d6(2)])
     lines = [e.text for e in events]
-    assert "Mortar Team fires at the marker: d10 10, d6 3: lands on the marker" in lines
+    assert "Mortar Team fires at the marker: d10 10, d6 3: lands on the marker (House Rules HR5.92)" in lines
     assert (
-        'Infantry Detachment (0.0" away, open) takes 2 medium HE dice needing 4+: rolled 4, 2: 1 marker(s)'
-        in lines
+        'Infantry Detachment (0.0" away, open) takes 2 medium HE dice needing 4+: rolled 4, 2: 1 marker(s) '
+        "(House Rules HR5.93)" in lines
     )
     assert state.units["gruppe"].morale_markers == 1
 
@@ -476,10 +483,13 @@ def test_a_units_later_shots_stray_by_the_difference_of_two_d6_s5():
     state, events = act(state, "allies", "mortar", Bombard(), faces=[d10(6), d6(6), d6(4), d6(5)])
     # face 6 is half way round from the x axis: 2" toward the left edge; 1-2" off, one die
     lines = [e.text for e in events]
-    assert 'Mortar Team fires at the marker: d10 6, d6 6 and 4: lands 2" off, at (18, 40)' in lines
     assert (
-        'Infantry Detachment (2.0" away, open) takes 1 medium HE dice needing 4+: rolled 5: 1 marker(s)'
+        'Mortar Team fires at the marker: d10 6, d6 6 and 4: lands 2" off, at (18, 40) (House Rules HR5.92)'
         in lines
+    )
+    assert (
+        'Infantry Detachment (2.0" away, open) takes 1 medium HE dice needing 4+: rolled 5: 1 marker(s) '
+        "(House Rules HR5.93)" in lines
     )
 
 
@@ -488,7 +498,8 @@ def test_a_failed_request_is_tried_again_with_the_best_of_two_d10_s5():
     assert not state.fire_markers[0].placed
     state.units["hq"].tokens = 0
     state, events = act(state, "allies", "hq", RequestFire(at=P(20.5, 40)), faces=[d10(2), d10(6)])
-    assert any(e.text.endswith("rolled 2, 6 (best of two): marker placed") for e in events)
+    placed = "rolled 2, 6 (best of two): marker placed (House Rules HR5.91)"
+    assert any(e.text.endswith(placed) for e in events)
 
 
 def test_indirect_fire_refusals_s5():
@@ -540,7 +551,7 @@ def test_a_smoke_round_that_hits_puts_a_2_inch_puff_which_blocks_sight_s5():
     state.units["gruppe"].fired_this_turn = True  # seen at any range
     state, events = act(state, "allies", "sherman", LaySmoke(at=P(20, 18)), faces=[d10(6)])
     assert [e.text for e in events][1:3] == [
-        "Sherman 75mm fires smoke at (20, 18): needs 5+; rolled 6: on target",
+        "Sherman 75mm fires smoke at (20, 18): needs 5+; rolled 6: on target (House Rules HR5.97)",
         "A puff of smoke at (20, 18)",
     ]
     with pytest.raises(IllegalCommand, match="cannot see"):
@@ -556,7 +567,7 @@ def test_a_puff_within_2_of_a_screen_lengthens_it_and_the_wind_thins_it_s5():
     log = EventLog(ScriptedDice([d6(6), d6(2)]))  # a 6 is thrown again; 2: from the left
     thin_smoke(state, log)
     assert [e.text for e in log.events] == [
-        "The wind thins the screen from the left (d6 2): the puff at (20, 18) clears"
+        "The wind thins the screen from the left (d6 2): the puff at (20, 18) clears (House Rules HR5.97)"
     ]
     assert state.smoke_screens[0].puffs == (P(22, 18),) and state.wind == "left"  # one wind for all
     log = EventLog(ScriptedDice([]))
@@ -651,7 +662,8 @@ def test_small_arms_reach_troops_inside_only_after_they_fired_out_s5():
     # in defences: the infantry column needs 6
     state, events = act(state, "allies", "tommies", Fire(target="gruppe"), faces=[d10(7), d10(1), d6(5)])
     assert fire_text(events).endswith(
-        "casualty throw (infantry, defences) 6+, rolled 5: 1 marker -> Infantry Detachment has 1"
+        "casualty throw (infantry, defences) 6+, rolled 5: 1 marker -> Infantry Detachment has 1 "
+        "(House Rules HR5.7)"
     )
 
 
@@ -662,7 +674,7 @@ def test_he_on_a_building_may_mark_the_others_inside_s5():
     # one die beyond 12"; the -2 for defences; a hit, casualty medium HE in defences 5+; the MG team rolls a 6
     state, events = act(state, "allies", "sherman", Fire(target="gruppe"), faces=[d10(8), d6(5), d6(6)])
     lines = [e.text for e in events]
-    assert "MG Team, in church, rolls 6: 1 marker" in lines
+    assert "MG Team, in church, rolls 6: 1 marker (House Rules HR5.72)" in lines
     assert state.units["mg"].morale_markers == 1
 
 
@@ -742,10 +754,10 @@ def test_medium_he_at_a_building_as_a_whole_may_mark_everyone_inside_s5():
         state, "allies", "sherman", ShellBuilding(building="church"), faces=[d10(5), d6(6), d6(3)]
     )
     lines = [e.text for e in events]
-    assert lines[1] == "Sherman 75mm fires HE at church: needs 5+; rolled 5: 1 hit"
+    assert lines[1] == "Sherman 75mm fires HE at church: needs 5+; rolled 5: 1 hit (House Rules HR5.72)"
     assert lines[2:] == [
-        "Infantry Detachment, in church, rolls 6: 1 marker",
-        "MG Team, in church, rolls 3: unharmed",
+        "Infantry Detachment, in church, rolls 6: 1 marker (House Rules HR5.72)",
+        "MG Team, in church, rolls 3: unharmed (House Rules HR5.72)",
     ]
     state.units["gruppe"].fired_this_turn = True
     state.units["sherman"].tokens = 0
@@ -822,7 +834,10 @@ def test_a_shell_landing_on_a_building_throws_the_collateral_dice_for_everyone_i
     state, _ = act(state, "allies", "hq", RequestFire(at=P(20, 40)), faces=[d10(5)])
     state, events = act(state, "allies", "mortar", Bombard(), faces=[d10(10), d6(3), d6(6)])
     lines = [e.text for e in events]
-    assert lines[-2:] == ["The shell lands on house", "Infantry Detachment, in house, rolls 6: 1 marker"]
+    assert lines[-2:] == [
+        "The shell lands on house (House Rules HR5.95)",
+        "Infantry Detachment, in house, rolls 6: 1 marker (House Rules HR5.95)",
+    ]
 
 
 def test_one_wind_blows_on_every_screen_s5():

@@ -463,16 +463,18 @@ def test_a_2015_unit_is_seen_the_house_rules_way_s2_s4():
 
 
 @pytest.mark.parametrize(
-    "name, he",
+    "calibre, he",
     [
-        ("57mm Anti-tank Gun", HEClass.LIGHT),
-        ("Sherman 75mm", HEClass.MEDIUM),
-        ("Sherman 105mm", HEClass.HEAVY),
-        ("Panther", None),
+        (20, HEClass.LIGHT),
+        (74, HEClass.LIGHT),
+        (75, HEClass.MEDIUM),
+        (100, HEClass.MEDIUM),
+        (101, HEClass.HEAVY),
+        (152, HEClass.HEAVY),
     ],
 )
-def test_he_class_by_calibre_s2(name, he):
-    assert he_class_from_calibre(name) is he
+def test_he_class_by_calibre_s2(calibre, he):
+    assert he_class_from_calibre(calibre) is he
 
 
 # --- the quick reference's movement and difficult-terrain tables ------------------------------

@@ -1,0 +1,116 @@
+"""The console's ``/campaign`` commands: a campaign in the console's channel, over the same
+CampaignService as Discord.
+
+Players speak with ``as <player>``, as at the game table. Reminders and reveals are written as
+they come when the console gives a writer; otherwise they wait and head the next /campaign reply.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, TextIO
+
+from bot.services.campaign_service import CampaignService, parse_duration, utc_text
+from bot.services.game_service import GameError, GameService, duration_text
+from engine.campaign.phases import DEFAULT_REMINDERS
+
+if TYPE_CHECKING:
+    from bot.console import Line
+
+CHANNEL = "console"
+USAGE = (
+    "Try /campaign new name:NAME german:ann,bob russian:cat german_cpp:N russian_cpp:N [days:3] "
+    "[start:17 Oct] [every:24h] [grace:2h] [reminders:24h,1h] [referee:NAME], "
+    '/campaign submit buy:"A4, O1 2 hexes" [side:german] [phase:N], /campaign status '
+    "or /campaign ledger [csv]"
+)
+
+
+class CampaignDesk:
+    """The console's campaigns, on the game service's store, dice and clock."""
+
+    def __init__(self, games: GameService) -> None:
+        self.out: TextIO | None = None
+        self.waiting: list[str] = []
+        self.service = CampaignService(
+            games.store,
+            games.dice,
+            games.clock,
+            on_reminder=self._remind,
+            on_reveal=self._reveal,
+            when=self._when,
+        )
+
+    async def open(self, out: TextIO) -> None:
+        """Write notices to ``out`` as they come, and arm the stored campaigns' timers."""
+        self.out = out
+        await self.service.resume()
+
+    async def close(self) -> None:
+        await self.service.close()
+
+    async def handle(self, line: Line) -> str:
+        kind = line.words[0].casefold() if line.words else "status"
+        if kind == "new":
+            answer = await self.new(line)
+        elif kind == "submit":
+            orders = line.options.get("buy", " ".join(line.words[1:]))
+            phase = line.options.get("phase")
+            if phase is not None and not phase.isdigit():
+                raise GameError(f"phase is a phase number, not {phase!r}")
+            answer = await self.service.submit(
+                CHANNEL, line.player, orders, line.options.get("side"), int(phase) if phase else None
+            )
+        elif kind == "status":
+            answer = await self.service.status(CHANNEL)
+        elif kind == "ledger":
+            answer = await self.service.ledger(CHANNEL, csv="csv" in line.words)
+        else:
+            raise GameError(USAGE)
+        waiting, self.waiting = self.waiting, []
+        return "\n".join([*waiting, answer])
+
+    async def new(self, line: Line) -> str:
+        o = line.options
+        cpp = {side: o.get(f"{side}_cpp", "") for side in ("german", "russian")}
+        for side, points in cpp.items():
+            if not points.isdigit():
+                raise GameError(f"Give the {side} CPP per CG Day as a whole number: {side}_cpp:12")
+        days = o.get("days", "3")
+        if not days.isdigit():
+            raise GameError(f"days is a whole number of CG Days, not {days!r}")
+        reminders = o.get("reminders")
+        return await self.service.create(
+            CHANNEL,
+            o.get("name", ""),
+            {side: [p for p in o.get(side, "").split(",") if p] for side in ("german", "russian")},
+            o.get("start", "17 Oct"),
+            {side: int(points) for side, points in cpp.items()},
+            int(days),
+            parse_duration(o.get("every", "24h")),
+            parse_duration(o.get("grace", "0s")),
+            [parse_duration(r) for r in reminders.split(",")] if reminders else DEFAULT_REMINDERS,
+            o.get("referee"),
+        )
+
+    def _when(self, moment: datetime) -> str:
+        """``2026-01-02 00:00 UTC (in 23 hours 59 minutes)``: the console's relative timestamp."""
+        left = moment - self.service.clock.now()
+        minutes = int(abs(left) // timedelta(minutes=1)) * 60
+        if not minutes:
+            return f"{utc_text(moment)} (now)"
+        span = duration_text(minutes)
+        return f"{utc_text(moment)} ({f'in {span}' if left > timedelta(0) else f'{span} ago'})"
+
+    async def _remind(self, channel: str, users: list[str], text: str) -> None:
+        self._post(f"[reminder to {', '.join(users)}] {text}")
+
+    async def _reveal(self, channel: str, text: str) -> None:
+        self._post(f"[revealed] {text}")
+
+    def _post(self, text: str) -> None:
+        if self.out is None:
+            self.waiting.append(text)
+        else:
+            self.out.write(f"\n{text}\n")
+            self.out.flush()

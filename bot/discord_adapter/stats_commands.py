@@ -1,0 +1,41 @@
+"""``/stats``: the dice of the channel's game by player, as text tables and a picture."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+
+import discord
+from discord import app_commands
+
+from bot.discord_adapter.common import games, send_long
+from bot.services.stats_service import StatsService
+from renderer.stats_chart import dice_chart
+
+
+def mention(player: str) -> str:
+    """A Discord user as a mention; a side nobody joined by its name."""
+    return f"<@{player}>" if player.isdigit() else player
+
+
+def display_name(interaction: discord.Interaction, player: str) -> str:
+    """A name to draw in the picture, where mentions do not work: the member's name if Discord
+    has told us, else the user's number."""
+    if not player.isdigit():
+        return player
+    if player == str(interaction.user.id):
+        return interaction.user.display_name
+    member = interaction.guild.get_member(int(player)) if interaction.guild else None
+    return member.display_name if member else f"user {player}"
+
+
+@app_commands.command(
+    name="stats", description="Dice statistics of this channel's game: faces by player, luck of to-hit throws"
+)
+async def stats_command(interaction: discord.Interaction) -> None:
+    stats = await StatsService(games(interaction).store).stats([str(interaction.channel_id)])
+    await send_long(interaction, stats.text(mention, fenced=True))
+    if stats.report.players:
+        names = stats.named(lambda player: display_name(interaction, player))
+        png = await asyncio.to_thread(dice_chart, stats.report, names)
+        await interaction.followup.send(file=discord.File(io.BytesIO(png), filename="dice-stats.png"))

@@ -1,0 +1,287 @@
+"""CampaignService: asynchronous campaigns in channels, with sealed submissions, reminders and
+deadlines that survive restarts.
+
+Each unfinished campaign's open phase has timers (reminders, the end of the deadline when a
+grace period follows, the close) armed on :class:`engine.runtime.ReactionTimers`. The moments
+live in the stored campaign, so :meth:`CampaignService.resume` arms them again after a restart;
+a close that passed while the bot was down is rung at once and reveals the phase, once (the
+version check on the stored campaign keeps a second writer from revealing it again). Adapters
+hear of reminders and reveals through ``on_reminder`` and ``on_reveal`` and post them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections import defaultdict
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
+
+from bot.services.game_service import GameError
+from bot.storage.campaign_store import CampaignStore, StaleCampaign, StoredCampaign
+from bot.storage.store import GameStore
+from engine.campaign import phases
+from engine.campaign.ledger import ledger_csv, ledger_table
+from engine.campaign.phases import CLOSE, GRACE, Campaign
+from engine.dice import DiceSource, SeededDice
+from engine.errors import IllegalCommand
+from engine.runtime import Clock, ReactionTimers, SystemClock, WindowKey
+
+log = logging.getLogger(__name__)
+
+Reminded = Callable[[str, list[str], str], Awaitable[None]]  # channel, players to remind, text
+Revealed = Callable[[str, str], Awaitable[None]]  # channel, what the reveal showed
+
+
+def utc_text(moment: datetime) -> str:
+    return f"{moment.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
+
+
+_DURATION = re.compile(r"(\d+)\s*([wdhms])")
+_UNITS = {"w": "weeks", "d": "days", "h": "hours", "m": "minutes", "s": "seconds"}
+
+
+def parse_duration(text: str) -> timedelta:
+    """``"24h"``, ``"1d12h"``, ``"90m"``, ``"2w"`` -> a length of time."""
+    compact = "".join(text.casefold().split())
+    if not compact or _DURATION.sub("", compact):
+        raise GameError(f"Cannot read {text!r} as a length of time: write e.g. 24h, 90m, 1d12h or 2w")
+    return sum(
+        (timedelta(**{_UNITS[unit]: int(count)}) for count, unit in _DURATION.findall(compact)), timedelta(0)
+    )
+
+
+class CampaignService:
+    """Campaigns by channel. ``when`` writes a moment and ``who`` a player for the adapter
+    (a Discord relative timestamp and a mention, say); replies and notices use them."""
+
+    def __init__(
+        self,
+        store: GameStore,
+        dice: Callable[[], DiceSource] = SeededDice,
+        clock: Clock | None = None,
+        on_reminder: Reminded | None = None,
+        on_reveal: Revealed | None = None,
+        when: Callable[[datetime], str] = utc_text,
+        who: Callable[[str], str] = str,
+    ) -> None:
+        self.campaigns = CampaignStore(store)
+        self.dice = dice
+        self.clock = clock or SystemClock()
+        self.on_reminder = on_reminder
+        self.on_reveal = on_reveal
+        self.when = when
+        self.who = who
+        self.timers = ReactionTimers(self.clock, self._ring)
+        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    async def resume(self) -> None:
+        """After a start-up: arm the timers of every unfinished campaign; those already due
+        ring at once, earliest first."""
+        for stored in await self.campaigns.unfinished():
+            self._follow(stored)
+
+    async def close(self) -> None:
+        await self.timers.close()
+
+    # -- commands -------------------------------------------------------------------------------
+
+    async def create(
+        self,
+        channel_id: str,
+        name: str,
+        players: Mapping[str, Sequence[str]],
+        first_day: str,
+        cpp: Mapping[str, int],
+        days: int,
+        every: timedelta,
+        grace: timedelta = timedelta(0),
+        reminders: Sequence[timedelta] = phases.DEFAULT_REMINDERS,
+        referee: str | None = None,
+    ) -> str:
+        """A Red Barricades campaign in the channel: ``days`` purchase phases, the first deadline
+        ``every`` from now and each next one ``every`` later. Refused while the channel's
+        campaign is unfinished."""
+        if not 1 <= days <= 30:
+            raise GameError("A campaign has 1 to 30 CG Days")
+        if every <= timedelta(0):
+            raise GameError("Give each phase a positive length, e.g. 24h")
+        current = await self.campaigns.current(channel_id)
+        if current is not None and not current.campaign.finished:
+            raise GameError(f"The campaign {current.campaign.name} is still running in this channel")
+        now = self.clock.now()
+        with _refusals():
+            campaign = phases.new_campaign(
+                name,
+                players,
+                first_day,
+                cpp,
+                [now + every * (n + 1) for n in range(days)],
+                now,
+                grace,
+                reminders,
+                referee,
+            )
+        stored = await self.campaigns.create(channel_id, campaign)
+        self._follow(stored)
+        return f"Campaign **{campaign.name}** set up.\n" + self._status_text(campaign)
+
+    async def submit(
+        self,
+        channel_id: str,
+        user_id: str,
+        orders: str,
+        side: str | None = None,
+        phase: int | None = None,
+    ) -> str:
+        """Seal a side's orders (``phase`` counts from 1; the open phase if None). The reply is
+        for the submitter's eyes only; a reveal that follows goes to ``on_reveal``."""
+        stored = await self._current(channel_id)
+        revealed = None
+        async with self._locks[stored.id]:
+            for attempt in (1, 2):
+                stored = await self._reload(stored)
+                now = self.clock.now()
+                with _refusals():
+                    campaign, sealed_side, index = phases.submit(
+                        stored.campaign,
+                        user_id,
+                        phases.parse_orders(orders),
+                        now,
+                        side,
+                        None if phase is None else phase - 1,
+                    )
+                reply = phases.sealed_text(campaign, index, sealed_side)
+                if phases.reveal_due(campaign, now) == index:
+                    campaign = phases.reveal(campaign, index, self.dice(), now)
+                    revealed = index
+                try:
+                    stored = await self.campaigns.save(stored, campaign)
+                except StaleCampaign:
+                    if attempt == 2:
+                        raise GameError("The campaign changed under this submission: try again") from None
+                    continue
+                break
+        self._follow(stored)
+        log.info("sealed", extra={"channel": channel_id, "user": user_id, "side": sealed_side})
+        if revealed is not None:
+            await self._announce_reveal(stored, revealed)
+        return reply
+
+    async def status(self, channel_id: str) -> str:
+        return self._status_text((await self._current(channel_id)).campaign)
+
+    async def ledger(self, channel_id: str, csv: bool = False) -> str:
+        """The books' ledger: only revealed phases have entries, so it shows nothing sealed."""
+        campaign = (await self._current(channel_id)).campaign
+        return (ledger_csv if csv else ledger_table)(campaign.books.ledger)
+
+    # -- timers ---------------------------------------------------------------------------------
+
+    def _follow(self, stored: StoredCampaign) -> None:
+        """Arm a timer for each alarm of the campaign's open phase; cancel those it no longer has."""
+        wanted = {(stored.id, a.phase, a.name): a.at for a in phases.alarms(stored.campaign)}
+        for key in self.timers.armed:
+            if key[0] == stored.id and key not in wanted:
+                self.timers.cancel(key)
+        self.timers.rearm((key, at) for key, at in wanted.items() if self.timers.deadline(key) != at)
+
+    async def _ring(self, key: WindowKey) -> None:
+        campaign_id, phase, name = key  # type: ignore[misc]
+        notice: tuple[list[str], str] | None = None
+        async with self._locks[campaign_id]:
+            for attempt in (1, 2):
+                stored = await self.campaigns.load(campaign_id)
+                if stored is None:
+                    return
+                alarm = next(
+                    (a for a in phases.alarms(stored.campaign) if (a.phase, a.name) == (phase, name)), None
+                )
+                if alarm is None:  # the phase moved on since the timer was armed
+                    return
+                campaign, notice = self._rung(stored.campaign, alarm)
+                if campaign is stored.campaign:
+                    return
+                try:
+                    stored = await self.campaigns.save(stored, campaign)
+                except StaleCampaign:
+                    if attempt == 2:
+                        raise
+                    continue
+                break
+        self._follow(stored)
+        if name == CLOSE:
+            await self._announce_reveal(stored, phase)
+        elif notice and notice[0] and self.on_reminder:
+            await self.on_reminder(stored.channel_id, *notice)
+
+    def _rung(self, campaign: Campaign, alarm: phases.Alarm) -> tuple[Campaign, tuple[list[str], str] | None]:
+        """The campaign after an alarm, and the players to remind with the reminder's text."""
+        now = self.clock.now()
+        phase = campaign.phases[alarm.phase]
+        what = f"{campaign.name}, {phases.describe_phase(alarm.phase, phase)}"
+        if alarm.name == CLOSE:
+            return phases.reveal(campaign, alarm.phase, self.dice(), now), None
+        if alarm.name == GRACE:
+            campaign, users = phases.announce_grace(campaign, alarm)
+            return campaign, (
+                users,
+                f"{what}: the deadline has passed; grace until {self.when(phase.closes_at)}. "
+                f"Not submitted yet: {self._players(users)}",
+            )
+        campaign, users = phases.remind(campaign, alarm, now)
+        return campaign, (
+            users,
+            f"{what}: {self._players(users)}, your side still owes "
+            f"{phases.WHAT_TO_SUBMIT[phase.kind]}; deadline {self.when(phase.deadline)}. "
+            "Submit with /campaign submit",
+        )
+
+    async def _announce_reveal(self, stored: StoredCampaign, index: int) -> None:
+        campaign = stored.campaign
+        text = phases.reveal_text(campaign, index)
+        following = campaign.open_phase
+        if following is not None:
+            phase = campaign.phases[following]
+            text += (
+                f"\n{phases.describe_phase(following, phase, start=True)} is open: each side submits "
+                f"{phases.WHAT_TO_SUBMIT[phase.kind]} by {self.when(phase.deadline)}"
+            )
+        else:
+            text += f"\nThe campaign {campaign.name} is finished: see /campaign ledger"
+        log.info("revealed", extra={"channel": stored.channel_id, "phase": index + 1})
+        if self.on_reveal:
+            await self.on_reveal(stored.channel_id, text)
+
+    # -- helpers --------------------------------------------------------------------------------
+
+    def _players(self, users: Sequence[str]) -> str:
+        return ", ".join(self.who(user) for user in users)
+
+    def _status_text(self, campaign: Campaign) -> str:
+        text = phases.status_text(campaign, self.when, self.who)
+        if campaign.referee:
+            text += f"\nReferee: {self.who(campaign.referee)}"
+        return text
+
+    async def _current(self, channel_id: str) -> StoredCampaign:
+        stored = await self.campaigns.current(channel_id)
+        if stored is None:
+            raise GameError("There is no campaign in this channel: start one with /campaign new")
+        return stored
+
+    async def _reload(self, stored: StoredCampaign) -> StoredCampaign:
+        fresh = await self.campaigns.load(stored.id)
+        assert fresh is not None
+        return fresh
+
+
+@contextmanager
+def _refusals() -> Iterator[None]:
+    """The engine's refusals, passed on as the service's."""
+    try:
+        yield
+    except IllegalCommand as refusal:
+        raise GameError(str(refusal)) from refusal

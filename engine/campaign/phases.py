@@ -1,0 +1,453 @@
+"""Asynchronous campaign play: a calendar of phases, each with a deadline, sealed submissions,
+reminders and a reveal.
+
+Each side's players submit what the open phase asks of them; a submission is sealed (kept per
+side and shown to nobody else) until every side has submitted or the deadline, plus any grace
+period, has passed. Then the phase is revealed and resolved at once: a side that did not submit
+gets the phase's default. Reminders go, a set time before the deadline, to the players who still
+owe a submission. Nothing here expires by itself: the caller's timers ring the alarms that
+:func:`alarms` lists, and a campaign with nobody to ring them waits.
+
+The reference campaign is Red Barricades CG III: one purchase phase per CG Day, resolved through
+:mod:`engine.campaign.purchases` and :mod:`engine.campaign.refit_rolls` into the campaign's books
+(:class:`engine.campaign.red_barricades.Campaign`) and ledger. Every function returns a new
+:class:`Campaign` and leaves the one it was given unchanged, also when it refuses with
+:class:`IllegalCommand`.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from engine.campaign import red_barricades
+from engine.campaign.calendar import CG_DAYS, SIDE_NAMES, SIDES, Side, cg_day, check_side, day_label
+from engine.campaign.purchases import purchase_reinforcement_group
+from engine.campaign.refit_rolls import roll_after_purchase
+from engine.campaign.rg_chart import find_reinforcement_group
+from engine.dice import DiceSource
+from engine.errors import IllegalCommand
+
+PhaseKind = Literal["purchase"]
+PhaseState = Literal["waiting", "open", "revealed"]
+
+DEFAULT_REMINDERS = (datetime.timedelta(hours=24), datetime.timedelta(hours=1))
+WHAT_TO_SUBMIT: dict[PhaseKind, str] = {"purchase": "its RG purchases for the CG Day (or none)"}
+DEFAULT_SUBMISSION: dict[PhaseKind, str] = {"purchase": "no purchase"}
+
+REMIND = "remind"  # alarm names: "remind:<seconds before the deadline>", "grace", "close"
+GRACE = "grace"
+CLOSE = "close"
+
+
+def _require_aware(moment: datetime.datetime) -> datetime.datetime:
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        raise IllegalCommand(f"A deadline needs a time zone (UTC, say), not {moment!r}")
+    return moment
+
+
+class RGOrder(BaseModel):
+    """One RG a side means to buy on the phase's CG Day (RePh 11.619)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    rg_id: str
+    preregistered_hexes: int = 0
+
+    def text(self, side: Side) -> str:
+        label = find_reinforcement_group(side, self.rg_id).label
+        hexes = self.preregistered_hexes
+        return f"{label} with {hexes} Pre-Registered hex{'es' if hexes != 1 else ''}" if hexes else label
+
+
+class Phase(BaseModel):
+    """One phase of the calendar: a CG Day's purchases, by a deadline."""
+
+    kind: PhaseKind = "purchase"
+    day: datetime.date  # the CG Day
+    cpp: dict[Side, int]  # the CPP the organiser gives each side for the CG Day (11.616)
+    deadline: datetime.datetime
+    grace: datetime.timedelta = datetime.timedelta(0)
+    state: PhaseState = "waiting"
+    sealed: dict[Side, tuple[RGOrder, ...]] = Field(default_factory=dict)
+    reminders_left: tuple[datetime.timedelta, ...] = ()  # how long before the deadline to remind
+    grace_announced: bool = False
+    defaulted: tuple[Side, ...] = ()  # the sides that got the default at the reveal
+    ledger_from: int | None = None  # the reveal's ledger entries are ledger[ledger_from:ledger_to]
+    ledger_to: int | None = None
+
+    @field_validator("deadline")
+    @classmethod
+    def _aware(cls, value: datetime.datetime) -> datetime.datetime:
+        return _require_aware(value)
+
+    @property
+    def title(self) -> str:
+        return f"{day_label(self.day)} purchases"
+
+    @property
+    def closes_at(self) -> datetime.datetime:
+        """The deadline plus the grace period: when the phase is revealed whoever has submitted."""
+        return self.deadline + self.grace
+
+
+class Campaign(BaseModel):
+    """A campaign in a channel: its sides' players, an optional referee, the calendar of phases
+    and the Red Barricades books the phases are resolved into."""
+
+    name: str
+    players: dict[Side, tuple[str, ...]]
+    referee: str | None = None
+    phases: list[Phase]
+    books: red_barricades.Campaign = Field(default_factory=red_barricades.Campaign)
+
+    @property
+    def open_phase(self) -> int | None:
+        """The index of the phase taking submissions, or None once every phase is revealed."""
+        return next((n for n, phase in enumerate(self.phases) if phase.state == "open"), None)
+
+    @property
+    def finished(self) -> bool:
+        return all(phase.state == "revealed" for phase in self.phases)
+
+
+@dataclass(frozen=True)
+class Alarm:
+    """A moment a timer must ring for the open phase: ``name`` is a reminder, grace or close."""
+
+    phase: int
+    name: str
+    at: datetime.datetime
+
+
+# --- setting a campaign up ------------------------------------------------------------------------
+
+
+def new_campaign(
+    name: str,
+    players: Mapping[str, Sequence[str]],
+    first_day: datetime.date | str,
+    cpp: Mapping[str, int],
+    deadlines: Sequence[datetime.datetime],
+    now: datetime.datetime,
+    grace: datetime.timedelta = datetime.timedelta(0),
+    reminders: Iterable[datetime.timedelta] = DEFAULT_REMINDERS,
+    referee: str | None = None,
+) -> Campaign:
+    """A Red Barricades campaign with one purchase phase per CG Day from ``first_day``, one per
+    deadline, each side given ``cpp`` CPP every CG Day; the first phase opens at once.
+
+    Refused: a side with no player, a player on both sides, a referee who also plays, a first
+    deadline not after ``now``, a deadline not after the one before it plus the grace period, a
+    negative grace, reminders that are not positive, or CG Days past the end of the calendar."""
+    name = " ".join(name.split())
+    if not name:
+        raise IllegalCommand("Give the campaign a name")
+    sides = {check_side(side): tuple(dict.fromkeys(users)) for side, users in players.items()}
+    missing = [SIDE_NAMES[side] for side in SIDES if not sides.get(side)]
+    if missing:
+        raise IllegalCommand(f"Name at least one player for each side: none for {' and '.join(missing)}")
+    both = set(sides["german"]) & set(sides["russian"])
+    if both:
+        raise IllegalCommand(f"A player plays one side only: {', '.join(sorted(both))} is on both")
+    if referee is not None and referee in {*sides["german"], *sides["russian"]}:
+        raise IllegalCommand(f"The referee {referee} cannot also play a side")
+    points = {check_side(side): value for side, value in cpp.items()}
+    if set(points) != set(SIDES) or any(value < 0 for value in points.values()):
+        raise IllegalCommand("Give each side its CPP per CG Day, zero or more")
+    if not deadlines:
+        raise IllegalCommand("A campaign needs at least one phase")
+    for deadline in deadlines:
+        _require_aware(deadline)
+    if grace < datetime.timedelta(0):
+        raise IllegalCommand("A grace period cannot be negative")
+    if deadlines[0] <= now:
+        raise IllegalCommand("The first deadline must come after now")
+    if any(later <= earlier + grace for earlier, later in zip(deadlines, deadlines[1:], strict=False)):
+        raise IllegalCommand("Each deadline must come after the one before it and its grace period")
+    leads = tuple(sorted(set(reminders), reverse=True))
+    if any(lead <= datetime.timedelta(0) for lead in leads):
+        raise IllegalCommand("A reminder comes a positive time before the deadline")
+    start = CG_DAYS.index(cg_day(first_day))
+    if start + len(deadlines) > len(CG_DAYS):
+        raise IllegalCommand(
+            f"{len(deadlines)} CG Days from {day_label(CG_DAYS[start])} run past "
+            f"{day_label(CG_DAYS[-1])}, the last CG Day"
+        )
+    phases = [
+        Phase(day=CG_DAYS[start + n], cpp=points, deadline=deadline, grace=grace, reminders_left=leads)
+        for n, deadline in enumerate(deadlines)
+    ]
+    campaign = Campaign(name=name, players=sides, referee=referee, phases=phases)
+    return _open(campaign, 0, now)
+
+
+def _open(campaign: Campaign, index: int, now: datetime.datetime) -> Campaign:
+    """Open a phase: the organiser's CPP for its CG Day are set (11.616), and only reminders
+    still ahead are kept. A phase opened later than the previous one closed (the bot was down
+    at its close) keeps its full length: its deadline and every later one move by the delay."""
+    phase = campaign.phases[index]
+    late = now - campaign.phases[index - 1].closes_at if index else datetime.timedelta(0)
+    if late > datetime.timedelta(0):
+        for later in campaign.phases[index:]:
+            later.deadline += late
+    books = campaign.books
+    for side in SIDES:
+        books = red_barricades.set_cpp(books, side, phase.day, phase.cpp[side])
+    phase.state = "open"
+    phase.reminders_left = tuple(lead for lead in phase.reminders_left if phase.deadline - lead > now)
+    campaign.books = books
+    return campaign
+
+
+# --- who owes what ---------------------------------------------------------------------------------
+
+
+def side_of(campaign: Campaign, user: str) -> Side | None:
+    return next((side for side, users in campaign.players.items() if user in users), None)
+
+
+def owing(campaign: Campaign, index: int) -> list[Side]:
+    """The sides that have not yet submitted to a phase."""
+    return [side for side in SIDES if side not in campaign.phases[index].sealed]
+
+
+def owed_by(campaign: Campaign, index: int) -> list[str]:
+    """The players of the sides that have not yet submitted to a phase."""
+    return [user for side in owing(campaign, index) for user in campaign.players[side]]
+
+
+def describe_phase(number: int, phase: Phase, start: bool = False) -> str:
+    """``"phase 2 (18 Oct purchases)"``; ``start``: "Phase", to begin a sentence."""
+    return f"{'P' if start else 'p'}hase {number + 1} ({phase.title})"
+
+
+# --- submitting ------------------------------------------------------------------------------------
+
+
+_ORDER = re.compile(r"^(?P<id>[a-z]\d+)(?:\s+(?P<hexes>\d+)\s+(?:pre-?registered\s+)?hex(?:es)?)?$")
+
+
+def parse_orders(text: str) -> tuple[RGOrder, ...]:
+    """``"I1, O2 2 hexes"`` -> a Rifle Coy and an OBA module with two Pre-Registered hexes;
+    ``"none"`` -> no purchase."""
+    if text.strip().casefold() in ("none", "nothing", "no purchase"):
+        return ()
+    orders = []
+    for part in text.split(","):
+        match = _ORDER.match(" ".join(part.split()).casefold())
+        if not match:
+            raise IllegalCommand(
+                f"Cannot read {part.strip()!r} as an RG: write its ID from the RG chart, e.g. "
+                '"I1, O2 2 hexes", or "none" for no purchase'
+            )
+        orders.append(RGOrder(rg_id=match["id"].upper(), preregistered_hexes=int(match["hexes"] or 0)))
+    return tuple(orders)
+
+
+def _bought(
+    books: red_barricades.Campaign, side: Side, day: datetime.date, orders: Sequence[RGOrder]
+) -> tuple[red_barricades.Campaign, list[int]]:
+    """The books with the side's RGs bought in order (RePh 11.619), and the purchases' indexes."""
+    bought = []
+    for order in orders:
+        books = purchase_reinforcement_group(books, side, order.rg_id, day, order.preregistered_hexes)
+        bought.append(len(books.purchases) - 1)
+    return books, bought
+
+
+def submit(
+    campaign: Campaign,
+    user: str,
+    orders: Sequence[RGOrder],
+    now: datetime.datetime,
+    side: str | None = None,
+    phase: int | None = None,
+) -> tuple[Campaign, Side, int]:
+    """Seal a side's orders for a phase (the open one unless ``phase``, counted from 0, is
+    named), replacing any it sealed before. Returns the campaign, the side and the phase.
+
+    A player submits for their own side; the referee for the side they name. Refused: someone
+    who neither plays nor referees, another side than the player's, a phase that is not open
+    or whose deadline and grace have passed, and orders the side could not buy (each RG is
+    checked as its purchase would be: availability, Pre-Registered hexes, daily and CG III
+    maxima, CPP left)."""
+    own = side_of(campaign, user)
+    if own is None and user != campaign.referee:
+        raise IllegalCommand(f"{user} does not play in the campaign {campaign.name}")
+    if side is None and own is None:
+        raise IllegalCommand("The referee names the side the orders are for: german or russian")
+    chosen = check_side(side) if side is not None else own
+    assert chosen is not None
+    if own is not None and chosen != own:
+        raise IllegalCommand(f"{user} plays the {SIDE_NAMES[own]} side, not the {SIDE_NAMES[chosen]}")
+    index = campaign.open_phase if phase is None else phase
+    if index is None:
+        raise IllegalCommand(f"The campaign {campaign.name} is over: every phase has been revealed")
+    if not 0 <= index < len(campaign.phases):
+        raise IllegalCommand(f"The campaign has phases 1 to {len(campaign.phases)}, not {index + 1}")
+    wanted = campaign.phases[index]
+    if wanted.state == "revealed":
+        raise IllegalCommand(f"{describe_phase(index, wanted, start=True)} is closed: it has been revealed")
+    if wanted.state == "waiting":
+        raise IllegalCommand(
+            f"{describe_phase(index, wanted, start=True)} is not open yet: "
+            f"it opens when phase {index} is revealed"
+        )
+    if now >= wanted.closes_at:
+        raise IllegalCommand(
+            f"{describe_phase(index, wanted, start=True)} is closed: its deadline has passed"
+        )
+    _bought(campaign.books, chosen, wanted.day, orders)  # refuses what the side could not buy
+    new = campaign.model_copy(deep=True)
+    new.phases[index].sealed[chosen] = tuple(orders)
+    return new, chosen, index
+
+
+def sealed_text(campaign: Campaign, index: int, side: Side) -> str:
+    """What a side has sealed for a phase: for that side's own eyes (and the referee's)."""
+    phase = campaign.phases[index]
+    orders = phase.sealed.get(side)
+    if orders is None:
+        return f"{SIDE_NAMES[side]} has sealed nothing for {describe_phase(index, phase)} yet"
+    bought = ", ".join(order.text(side) for order in orders) or "no purchase"
+    cost = sum(find_reinforcement_group(side, o.rg_id).cost + o.preregistered_hexes for o in orders)
+    return (
+        f"{SIDE_NAMES[side]} orders sealed for {describe_phase(index, phase)}: {bought} "
+        f"({cost} CPP of {red_barricades.cpp_left(campaign.books, side, phase.day)} left)"
+    )
+
+
+# --- alarms: reminders, grace and the deadline ----------------------------------------------------
+
+
+def alarms(campaign: Campaign) -> list[Alarm]:
+    """The moments the open phase needs a timer: each reminder still to send, the end of the
+    deadline when a grace period follows it, and the close (deadline plus grace)."""
+    index = campaign.open_phase
+    if index is None:
+        return []
+    phase = campaign.phases[index]
+    ring = [
+        Alarm(index, f"{REMIND}:{int(lead.total_seconds())}", phase.deadline - lead)
+        for lead in phase.reminders_left
+    ]
+    if phase.grace and not phase.grace_announced:
+        ring.append(Alarm(index, GRACE, phase.deadline))
+    ring.append(Alarm(index, CLOSE, phase.closes_at))
+    return ring
+
+
+def remind(campaign: Campaign, alarm: Alarm, now: datetime.datetime) -> tuple[Campaign, list[str]]:
+    """Ring a reminder: the campaign with it marked sent, and the players to remind: those who
+    still owe the phase a submission. Nobody is reminded when the phase is no longer open, its
+    deadline has passed, or a later reminder is also due (after a restart, only the latest)."""
+    lead = datetime.timedelta(seconds=int(alarm.name.split(":")[1]))
+    if campaign.open_phase != alarm.phase or lead not in campaign.phases[alarm.phase].reminders_left:
+        return campaign, []
+    new = campaign.model_copy(deep=True)
+    phase = new.phases[alarm.phase]
+    phase.reminders_left = tuple(left for left in phase.reminders_left if left != lead)
+    later_due = any(phase.deadline - left <= now for left in phase.reminders_left if left < lead)
+    if now >= phase.deadline or later_due:
+        return new, []
+    return new, owed_by(new, alarm.phase)
+
+
+def announce_grace(campaign: Campaign, alarm: Alarm) -> tuple[Campaign, list[str]]:
+    """The deadline has passed and a grace period follows: the campaign with the grace announced,
+    and the players who have not submitted yet (none if the phase is no longer open)."""
+    if campaign.open_phase != alarm.phase or campaign.phases[alarm.phase].grace_announced:
+        return campaign, []
+    new = campaign.model_copy(deep=True)
+    new.phases[alarm.phase].grace_announced = True
+    return new, owed_by(new, alarm.phase)
+
+
+def reveal_due(campaign: Campaign, now: datetime.datetime) -> int | None:
+    """The open phase, if it is ready to reveal: every side has submitted, or its deadline and
+    grace have passed."""
+    index = campaign.open_phase
+    if index is None:
+        return None
+    phase = campaign.phases[index]
+    return index if not owing(campaign, index) or now >= phase.closes_at else None
+
+
+# --- the reveal ------------------------------------------------------------------------------------
+
+
+def reveal(campaign: Campaign, index: int, dice: DiceSource, now: datetime.datetime) -> Campaign:
+    """Reveal a phase and resolve it: each side's sealed RGs are bought (RePh 11.619), then their
+    rolls are made (11.620), German side first; a side that did not submit gets the default (no
+    purchase). Every purchase and roll goes into the ledger; the next phase then opens."""
+    if reveal_due(campaign, now) != index:
+        raise IllegalCommand(f"Phase {index + 1} cannot be revealed now")
+    new = campaign.model_copy(deep=True)
+    phase = new.phases[index]
+    books = new.books
+    phase.ledger_from = len(books.ledger)
+    phase.defaulted = tuple(owing(new, index))
+    for side in SIDES:
+        books, bought = _bought(books, side, phase.day, phase.sealed.get(side, ()))
+        for purchase in bought:
+            if books.purchases[purchase].awaiting_rolls:
+                books = roll_after_purchase(books, purchase, dice)
+    phase.ledger_to = len(books.ledger)
+    phase.state = "revealed"
+    phase.reminders_left = ()
+    new.books = books
+    if index + 1 < len(new.phases):
+        _open(new, index + 1, now)
+    return new
+
+
+def reveal_text(campaign: Campaign, index: int) -> str:
+    """What a revealed phase showed: each side's orders (or its default) and the ledger entries
+    of its purchases and rolls, numbered as in the ledger."""
+    phase = campaign.phases[index]
+    if phase.state != "revealed":
+        raise IllegalCommand(f"{describe_phase(index, phase, start=True)} has not been revealed")
+    lines = [f"**{campaign.name}**: {describe_phase(index, phase)} revealed"]
+    for side in SIDES:
+        if side in phase.defaulted:
+            lines.append(f"{SIDE_NAMES[side]} missed the deadline: {DEFAULT_SUBMISSION[phase.kind]}")
+        else:
+            bought = ", ".join(o.text(side) for o in phase.sealed[side]) or DEFAULT_SUBMISSION[phase.kind]
+            lines.append(f"{SIDE_NAMES[side]}: {bought}")
+    entries = campaign.books.ledger[phase.ledger_from : phase.ledger_to]
+    lines += [
+        f"#{phase.ledger_from + n} {SIDE_NAMES[entry.side]}: {entry.text}" for n, entry in enumerate(entries)
+    ]
+    return "\n".join(lines)
+
+
+def status_text(
+    campaign: Campaign,
+    when: Callable[[datetime.datetime], str],
+    who: Callable[[str], str],
+) -> str:
+    """Every phase, who has submitted to the open one, and its deadline as ``when`` writes a
+    moment (a Discord relative timestamp, say); players as ``who`` writes them. Never what a
+    side has sealed."""
+    lines = [f"**{campaign.name}**" + (" (finished)" if campaign.finished else "")]
+    for index, phase in enumerate(campaign.phases):
+        head = f"{index + 1}. {phase.title}"
+        grace = f", grace until {when(phase.closes_at)}" if phase.grace else ""
+        if phase.state == "revealed":
+            missed = ", ".join(SIDE_NAMES[side] for side in phase.defaulted)
+            lines.append(f"{head}: revealed" + (f" ({missed} missed the deadline)" if missed else ""))
+        elif phase.state == "waiting":
+            lines.append(f"{head}: opens after phase {index}; deadline {when(phase.deadline)}{grace}")
+        else:
+            lines.append(f"{head}: open, deadline {when(phase.deadline)}{grace}")
+            for side in SIDES:
+                players = ", ".join(who(user) for user in campaign.players[side])
+                done = "submitted" if side in phase.sealed else "not yet submitted"
+                lines.append(f"   {SIDE_NAMES[side]} ({players}): {done}")
+    return "\n".join(lines)

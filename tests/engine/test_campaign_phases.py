@@ -1,0 +1,330 @@
+"""Asynchronous campaign phases: deadlines, sealed submissions, reminders, grace and the reveal,
+resolved into the Red Barricades books with scripted dice."""
+
+import datetime
+from datetime import UTC, timedelta
+
+import pytest
+
+from engine.campaign.phases import (
+    Alarm,
+    Campaign,
+    RGOrder,
+    alarms,
+    announce_grace,
+    new_campaign,
+    owed_by,
+    parse_orders,
+    remind,
+    reveal,
+    reveal_due,
+    reveal_text,
+    sealed_text,
+    status_text,
+    submit,
+)
+from engine.campaign.red_barricades import cpp_left
+from engine.dice import ScriptedDice, d6
+from engine.errors import IllegalCommand
+
+NOW = datetime.datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+DAY = timedelta(days=1)
+PLAYERS = {"german": ["ann", "bob"], "russian": ["cat"]}
+I1 = RGOrder(rg_id="I1")  # German Rifle Coy, 7 CPP; Russian Gds Rifle Coy, 9 CPP
+A4 = RGOrder(rg_id="A4")  # German Pz III H Pltn, 3 CPP
+M2 = RGOrder(rg_id="M2")  # Sniper, 1 CPP, no roll
+
+
+def campaign(grace=timedelta(0), days=3, **options) -> Campaign:
+    return new_campaign(
+        "Barrikady",
+        PLAYERS,
+        "17 Oct",
+        {"german": 10, "russian": 12},
+        [NOW + DAY * (n + 1) for n in range(days)],
+        NOW,
+        grace=grace,
+        referee="ref",
+        **options,
+    )
+
+
+def texts(c, start=0):
+    return [(entry.side, entry.kind, entry.text, entry.dice_text) for entry in c.books.ledger[start:]]
+
+
+# --- setting up ------------------------------------------------------------------------------------
+
+
+def test_a_new_campaign_opens_its_first_phase_with_that_days_cpp():
+    c = campaign()
+    assert [p.state for p in c.phases] == ["open", "waiting", "waiting"]
+    assert [str(p.day) for p in c.phases] == ["1942-10-17", "1942-10-18", "1942-10-19"]
+    assert texts(c) == [
+        ("german", "cpp", "CPP for 17 Oct set to 10; 10 CPP left", ""),
+        ("russian", "cpp", "CPP for 17 Oct set to 12; 12 CPP left", ""),
+    ]
+    # the 24 h reminder would ring at the very moment the campaign is made: only 1 h is kept
+    assert c.phases[0].reminders_left == (timedelta(hours=1),)
+    assert c.phases[1].reminders_left == (timedelta(hours=24), timedelta(hours=1))
+
+
+@pytest.mark.parametrize(
+    ("change", "refusal"),
+    [
+        (
+            {"players": {"german": ["ann"], "russian": []}},
+            "Name at least one player for each side: none for Russian",
+        ),
+        (
+            {"players": {"german": ["ann"], "russian": ["ann"]}},
+            "A player plays one side only: ann is on both",
+        ),
+        ({"referee": "cat"}, "The referee cat cannot also play a side"),
+        ({"deadlines": [NOW + DAY, NOW + DAY]}, "Each deadline must come after the one before it"),
+        (
+            {"deadlines": [NOW + DAY, NOW + 2 * DAY], "grace": DAY},
+            "Each deadline must come after the one before it and its grace period",
+        ),
+        ({"deadlines": [NOW]}, "The first deadline must come after now"),
+        (
+            {"first_day": "14 Nov", "deadlines": [NOW + DAY * n for n in (1, 2, 3)]},
+            "3 CG Days from 14 Nov run past 15 Nov",
+        ),
+        ({"grace": -DAY}, "A grace period cannot be negative"),
+        ({"reminders": [timedelta(0)]}, "A reminder comes a positive time before the deadline"),
+        ({"deadlines": [datetime.datetime(2026, 3, 2)]}, "A deadline needs a time zone"),
+    ],
+)
+def test_a_campaign_that_cannot_be_played_is_refused(change, refusal):
+    arguments = {
+        "name": "Barrikady",
+        "players": PLAYERS,
+        "first_day": "17 Oct",
+        "cpp": {"german": 10, "russian": 12},
+        "deadlines": [NOW + DAY],
+        "now": NOW,
+        "referee": "ref",
+    } | change
+    with pytest.raises(IllegalCommand, match=refusal):
+        new_campaign(**arguments)
+
+
+def test_a_campaign_survives_a_round_trip_through_json():
+    c = campaign(grace=timedelta(hours=2))
+    again = Campaign.model_validate_json(c.model_dump_json())
+    assert again == c
+    assert again.phases[0].closes_at == NOW + DAY + timedelta(hours=2)
+
+
+# --- sealed submissions ----------------------------------------------------------------------------
+
+
+def test_orders_are_read_from_rg_ids():
+    assert parse_orders("I1, o2 2 hexes,M2") == (
+        RGOrder(rg_id="I1"),
+        RGOrder(rg_id="O2", preregistered_hexes=2),
+        RGOrder(rg_id="M2"),
+    )
+    assert parse_orders(" none ") == ()
+    with pytest.raises(IllegalCommand, match="Cannot read 'two tanks' as an RG"):
+        parse_orders("I1, two tanks")
+
+
+def test_a_player_seals_orders_for_their_side_and_may_replace_them():
+    c, side, phase = submit(campaign(), "bob", [I1], NOW)
+    assert (side, phase, c.phases[0].sealed) == ("german", 0, {"german": (I1,)})
+    c, _, _ = submit(c, "ann", [A4, M2], NOW)
+    assert c.phases[0].sealed == {"german": (A4, M2)}
+    assert sealed_text(c, 0, "german") == (
+        "German orders sealed for phase 1 (17 Oct purchases): A4 Pz III H Pltn, M2 Sniper (4 CPP of 10 left)"
+    )
+    assert c.books.purchases == []  # nothing is bought before the reveal
+    assert reveal_due(c, NOW) is None
+
+
+def test_the_referee_submits_for_the_side_they_name():
+    c, side, _ = submit(campaign(), "ref", [], NOW, side="russian")
+    assert side == "russian" and c.phases[0].sealed == {"russian": ()}
+    with pytest.raises(IllegalCommand, match="The referee names the side"):
+        submit(campaign(), "ref", [], NOW)
+
+
+@pytest.mark.parametrize(
+    ("user", "orders", "options", "refusal"),
+    [
+        ("eve", [], {}, "eve does not play in the campaign Barrikady"),
+        ("ann", [], {"side": "russian"}, "ann plays the German side, not the Russian"),
+        ("ann", [], {"side": "italian"}, "The side is german or russian, not 'italian'"),
+        (
+            "ann",
+            [],
+            {"phase": 1},
+            r"Phase 2 \(18 Oct purchases\) is not open yet: it opens when phase 1 is revealed",
+        ),
+        ("ann", [], {"phase": 5}, "The campaign has phases 1 to 3, not 6"),
+        ("ann", [I1, A4, M2], {}, r"German has 0 CPP left on 17 Oct; M2 Sniper costs 1 CPP \(1 short\)"),
+        (
+            "cat",
+            [RGOrder(rg_id="O1", preregistered_hexes=3)],
+            {},
+            "O1 Lt Arty may have at most 2 Pre-Registered hexes",
+        ),
+    ],
+)
+def test_a_submission_that_cannot_be_taken_is_refused_and_changes_nothing(user, orders, options, refusal):
+    c = campaign()
+    before = c.model_dump_json()
+    with pytest.raises(IllegalCommand, match=refusal):
+        submit(c, user, orders, NOW, **options)
+    assert c.model_dump_json() == before
+
+
+def test_a_phase_closes_at_its_deadline_and_once_revealed():
+    c = campaign()
+    with pytest.raises(
+        IllegalCommand, match=r"Phase 1 \(17 Oct purchases\) is closed: its deadline has passed"
+    ):
+        submit(c, "ann", [], NOW + DAY)
+    c = reveal(c, 0, ScriptedDice([]), NOW + DAY)
+    with pytest.raises(IllegalCommand, match=r"Phase 1 \(17 Oct purchases\) is closed: it has been revealed"):
+        submit(c, "ann", [], NOW + DAY, phase=0)
+
+
+def test_status_shows_who_has_submitted_but_never_what():
+    c, _, _ = submit(campaign(), "ann", [I1], NOW)
+    text = status_text(c, lambda moment: moment.strftime("%d %b %H:%M"), str.upper)
+    assert text == (
+        "**Barrikady**\n"
+        "1. 17 Oct purchases: open, deadline 02 Mar 12:00\n"
+        "   German (ANN, BOB): submitted\n"
+        "   Russian (CAT): not yet submitted\n"
+        "2. 18 Oct purchases: opens after phase 1; deadline 03 Mar 12:00\n"
+        "3. 19 Oct purchases: opens after phase 2; deadline 04 Mar 12:00"
+    )
+    assert "Rifle" not in text and "I1" not in text
+
+
+# --- the reveal ------------------------------------------------------------------------------------
+
+
+def test_both_sides_submitted_reveals_and_resolves_with_the_rolls():
+    c, _, _ = submit(campaign(), "ann", [I1, M2], NOW)
+    c, _, _ = submit(c, "cat", [I1], NOW)
+    assert reveal_due(c, NOW) == 0
+    # German Rifle Coy: strength DR 3+4 -2 historical = 5 Full; leaders 2+2; Russian Gds: 6+6 -1 = 11 Depleted
+    dice = ScriptedDice([d6(3), d6(4), d6(2), d6(2), d6(6), d6(6), d6(3), d6(3)])
+    c = reveal(c, 0, dice, NOW + timedelta(hours=3))
+    assert dice.remaining == 0
+    assert [p.state for p in c.phases] == ["revealed", "open", "waiting"]
+    assert c.phases[0].defaulted == ()
+    entries = texts(c, 2)
+    assert [(side, kind, rolled) for side, kind, _, rolled in entries] == [
+        ("german", "purchase", ""),
+        ("german", "purchase", ""),
+        ("german", "roll", "3+4"),
+        ("german", "roll", "2+2"),
+        ("german", "roll", ""),
+        ("russian", "purchase", ""),
+        ("russian", "roll", "6+6"),
+        ("russian", "roll", "3+3"),
+        ("russian", "roll", ""),
+        ("german", "cpp", ""),
+        ("russian", "cpp", ""),
+    ]
+    assert entries[2][2].endswith("= 5: Full Strength -> 12 x 4-6-7")
+    assert entries[6][2].endswith("= 11: Depleted -> 9 x 4-5-8")
+    # the next CG Day gets its CPP on top of those carried over: 10 - 8 + 10, 12 - 9 + 12
+    assert entries[9][2] == "CPP for 18 Oct set to 10; 12 CPP left"
+    assert (cpp_left(c.books, "german", "18 Oct"), cpp_left(c.books, "russian", "18 Oct")) == (12, 15)
+    text = reveal_text(c, 0)
+    assert text.splitlines()[:3] == [
+        "**Barrikady**: phase 1 (17 Oct purchases) revealed",
+        "German: I1 Rifle Coy, M2 Sniper",
+        "Russian: I1 Gds Rifle Coy",
+    ]
+    assert text.splitlines()[3].startswith("#2 German: Bought I1 Rifle Coy (7 CPP); 3 CPP left")
+
+
+def test_a_side_that_misses_the_deadline_gets_no_purchase():
+    c, _, _ = submit(campaign(), "cat", [M2], NOW)
+    assert reveal_due(c, NOW + DAY - timedelta(seconds=1)) is None
+    c = reveal(c, 0, ScriptedDice([]), NOW + DAY)
+    assert c.phases[0].defaulted == ("german",)
+    assert "German missed the deadline: no purchase" in reveal_text(c, 0)
+    assert [p.side for p in c.books.purchases] == ["russian"]
+    with pytest.raises(IllegalCommand, match="Phase 1 cannot be revealed now"):
+        reveal(c, 0, ScriptedDice([]), NOW + DAY)
+
+
+def test_the_last_reveal_finishes_the_campaign():
+    c = campaign(days=1)
+    c = reveal(c, 0, ScriptedDice([]), NOW + DAY)
+    assert c.finished and c.open_phase is None and alarms(c) == []
+    with pytest.raises(IllegalCommand, match="The campaign Barrikady is over"):
+        submit(c, "ann", [], NOW + DAY)
+
+
+# --- reminders and grace ---------------------------------------------------------------------------
+
+
+def test_alarms_ring_reminders_grace_and_close_for_the_open_phase_only():
+    c, _, _ = submit(campaign(grace=timedelta(hours=2)), "ann", [], NOW)
+    c, _, _ = submit(c, "cat", [], NOW)
+    c = reveal(c, 0, ScriptedDice([]), NOW + timedelta(hours=1))  # revealed early
+    deadline = NOW + 2 * DAY
+    assert alarms(c) == [
+        Alarm(1, "remind:86400", deadline - DAY),
+        Alarm(1, "remind:3600", deadline - timedelta(hours=1)),
+        Alarm(1, "grace", deadline),
+        Alarm(1, "close", deadline + timedelta(hours=2)),
+    ]
+    # revealed at its close, phase 1 opens phase 2 after its 24 h reminder time: only 1 h is left
+    c = reveal(campaign(grace=timedelta(hours=2)), 0, ScriptedDice([]), NOW + DAY + timedelta(hours=2))
+    assert [a.name for a in alarms(c)] == ["remind:3600", "grace", "close"]
+
+
+def test_reminders_go_to_the_players_who_still_owe_a_submission():
+    c, _, _ = submit(campaign(), "ann", [], NOW)
+    alarm = Alarm(0, "remind:3600", NOW + DAY - timedelta(hours=1))
+    c, users = remind(c, alarm, alarm.at)
+    assert users == ["cat"]
+    assert c.phases[0].reminders_left == ()
+    assert remind(c, alarm, alarm.at) == (c, [])  # rung once only
+
+
+def test_after_a_restart_only_the_latest_due_reminder_is_sent():
+    c = reveal(campaign(), 0, ScriptedDice([]), NOW + DAY)  # phase 2: deadline NOW + 2 days
+    late = NOW + 2 * DAY - timedelta(minutes=30)  # both reminder times passed while down
+    c, first = remind(c, Alarm(1, "remind:86400", NOW + DAY), late)
+    c, second = remind(c, Alarm(1, "remind:3600", late), late)
+    assert (first, second) == ([], ["ann", "bob", "cat"])
+    c2 = reveal(campaign(), 0, ScriptedDice([]), NOW + DAY)
+    assert remind(c2, Alarm(1, "remind:3600", late), NOW + 2 * DAY)[1] == []  # deadline already passed
+
+
+def test_a_grace_period_is_announced_to_those_who_have_not_acted_and_still_takes_orders():
+    c, _, _ = submit(campaign(grace=timedelta(hours=2)), "cat", [], NOW)
+    c, users = announce_grace(c, Alarm(0, "grace", NOW + DAY))
+    assert users == ["ann", "bob"] == owed_by(c, 0)
+    assert announce_grace(c, Alarm(0, "grace", NOW + DAY)) == (c, [])
+    assert reveal_due(c, NOW + DAY + timedelta(hours=1)) is None
+    c, _, _ = submit(c, "bob", [M2], NOW + DAY + timedelta(hours=1))
+    assert reveal_due(c, NOW + DAY + timedelta(hours=1)) == 0
+
+
+def test_a_phase_opened_late_keeps_its_full_length():
+    c = campaign(grace=timedelta(hours=2))
+    # phase 1 closed at NOW + 1 day + 2 h, but was revealed 5 hours later (the bot was down)
+    c = reveal(c, 0, ScriptedDice([]), NOW + DAY + timedelta(hours=7))
+    assert [p.deadline for p in c.phases] == [
+        NOW + DAY,
+        NOW + 2 * DAY + timedelta(hours=5),
+        NOW + 3 * DAY + timedelta(hours=5),
+    ]
+    # revealed early, nothing moves
+    c, _, _ = submit(campaign(), "ann", [], NOW)
+    c, _, _ = submit(c, "cat", [], NOW)
+    assert [p.deadline for p in reveal(c, 0, ScriptedDice([]), NOW).phases] == [
+        NOW + DAY * n for n in (1, 2, 3)
+    ]
