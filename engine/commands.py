@@ -308,6 +308,52 @@ class AnswerReserve(_Frozen):
     grant: bool
 
 
+class RefereeCorrection(_Frozen):
+    """A referee puts the game right (p. 25: the referee adjudicates), giving a reason that
+    goes in the log. ``change`` says what is corrected; the other fields are its details."""
+
+    kind: Literal["referee_correction"] = "referee_correction"
+    referee: str
+    reason: str
+    change: Literal[
+        "move",
+        "markers",
+        "tokens",
+        "turn",
+        "initiative",
+        "reveal",
+        "hide",
+        "destroy",
+        "restore",
+        "give_units",
+    ]
+    unit: str | None = None
+    side: str | None = None
+    player: str | None = None
+    at: Point | None = None
+    facing: float | None = None
+    value: int | None = None
+    to: str | None = None  # give_units: the player who takes over
+
+
+class RefereeRuling(_Frozen):
+    """A referee decides a situation the rules do not cover; the ruling is logged (p. 25)."""
+
+    kind: Literal["referee_ruling"] = "referee_ruling"
+    referee: str
+    ruling: str
+
+
+class UndoActions(_Frozen):
+    """A referee takes back the last actions: the game is rebuilt from its log without the
+    commands numbered in ``undone`` (positions in the game's log, from 1)."""
+
+    kind: Literal["undo_actions"] = "undo_actions"
+    referee: str
+    reason: str
+    undone: tuple[int, ...]
+
+
 class Concede(_Frozen):
     kind: Literal["concede"] = "concede"
     side: str
@@ -331,6 +377,9 @@ Command = Annotated[
     | GiveBonusTokens
     | RequestReserve
     | AnswerReserve
+    | RefereeCorrection
+    | RefereeRuling
+    | UndoActions
     | Concede,
     Field(discriminator="kind"),
 ]

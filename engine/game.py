@@ -61,11 +61,14 @@ from engine.commands import (
     PassInitiative,
     PlatoonOrder,
     React,
+    RefereeCorrection,
+    RefereeRuling,
     RemoveMarkers,
     RequestFire,
     RequestReserve,
     ShellBuilding,
     StartGame,
+    UndoActions,
     UnitOrder,
 )
 from engine.deployment import finish_deployment, place_unit, reveal_plotted_deployment
@@ -93,6 +96,7 @@ from engine.orders import (
     check_unit_order,
 )
 from engine.profiles import Special
+from engine.referee import correct, note_undo, rule
 from engine.resolve import (
     execute_disembark,
     execute_embark,
@@ -1315,5 +1319,8 @@ HANDLERS: dict[type, Callable[[GameState, object, EventLog], None]] = {
     GiveBonusTokens: lambda state, c, log: give_bonus_tokens(state, c.side, c.player, c.shares, log),
     RequestReserve: lambda state, c, log: request_reserve(state, c.side, c.player, c.unit, log),
     AnswerReserve: lambda state, c, log: answer_reserve(state, c.side, c.player, c.unit, c.grant, log),
+    RefereeCorrection: correct,
+    RefereeRuling: rule,
+    UndoActions: note_undo,
     Concede: _concede,
 }

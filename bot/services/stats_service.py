@@ -13,7 +13,6 @@ import asyncio
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import partial
 
 from sqlmodel import select
 
@@ -66,7 +65,7 @@ class StatsService:
                     played = sides.setdefault(player, [])
                     if name not in played:
                         played.append(name)
-            logged, unreadable = await asyncio.to_thread(partial(logged_dice, rolls))
+            logged, unreadable = await asyncio.to_thread(logged_dice, rolls)
             dice += logged
             unread += unreadable
         return DiceStats(dice_report(dice), unread, sides)

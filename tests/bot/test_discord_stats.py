@@ -102,9 +102,15 @@ async def test_stats_add_up_over_several_channels(bot_and_discord):
     await discord.slash("roll", user=ANN, channel="21", dice="dr")
     bot.dice.dice = lambda: ScriptedDice([d6(3), d6(6)])
     await discord.slash("roll", user=ANN, channel="22", dice="DR")
+    bot.dice.dice = lambda: ScriptedDice([d6(1), d6(5), d6(6), d6(6)])
+    await discord.slash("roll", user=ANN, channel="22", dice="4d6kh3 5+")  # the dropped 1 is not shown
     stats = await StatsService(bot.games.store).stats(["21", "22"])
     (ann,) = stats.report.players
     assert (ann.player, ann.faces(6).counts) == (ANN, (0, 0, 2, 0, 0, 1))
+    assert stats.unread_rolls == 1
+    assert stats.text().endswith(
+        "(1 logged roll(s) left out: their dice cannot be told for sure from what was shown)"
+    )
 
 
 def test_hidden_units_dice_are_left_out_and_a_team_unit_counts_for_its_player():

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from engine.commands import Deploy, FinishDeployment, JoinSide
+from engine.commands import ChooseInitiative, Deploy, FinishDeployment, JoinSide, StartGame
 from engine.deployment import whose_turn
-from engine.dice import SeededDice
+from engine.dice import ScriptedDice, SeededDice, d6
 from engine.errors import IllegalCommand
 from engine.forces import add_unit, choose_command, force_units, new_force
 from engine.game import apply
@@ -66,4 +66,15 @@ def deploy_all(state: GameState, seed: int = 1, hold_back: frozenset[str] = froz
                 continue
         else:  # the scenario allows no more on the table: the rest wait in reserve
             state, _ = apply(state, FinishDeployment(side=side), dice)
+    return state
+
+
+HELD_BACK = "allies-infantry-detachment-2"  # ann's, the allied CO's: the reserve pool
+
+
+def turn_one(bonus_rule: str = "even") -> GameState:
+    """Turn 1 with the allies holding the initiative (6 to 1) and going first."""
+    state = deploy_all(team_game(bonus_rule), hold_back=frozenset({HELD_BACK}))
+    state, _ = apply(state, StartGame(), ScriptedDice([d6(6), d6(1)]))
+    state, _ = apply(state, ChooseInitiative(side="allies", go_first=True), ScriptedDice([]))
     return state

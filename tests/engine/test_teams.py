@@ -5,7 +5,6 @@ import pytest
 
 from engine.commands import (
     AnswerReserve,
-    ChooseInitiative,
     Declare,
     DeclineReaction,
     GiveBonusTokens,
@@ -25,17 +24,7 @@ from engine.losses import destroy
 from engine.quick_battle import scenario_battle
 from engine.teams import make_team_game
 from tests.engine.helpers import P, play
-from tests.engine.team_games import a_force, deploy_all, team_game
-
-HELD_BACK = "allies-infantry-detachment-2"  # ann's, the allied CO's: the reserve pool
-
-
-def started(bonus_rule="even"):
-    """Turn 1 with the allies holding the initiative and going first."""
-    state = deploy_all(team_game(bonus_rule), hold_back=frozenset({HELD_BACK}))
-    state, _ = play(state, StartGame(), d6(6), d6(1))
-    state, _ = play(state, ChooseInitiative(side="allies", go_first=True))
-    return state
+from tests.engine.team_games import HELD_BACK, a_force, deploy_all, team_game, turn_one
 
 
 def move(unit, to, player=None):
@@ -82,7 +71,7 @@ def test_each_player_draws_for_their_own_units_and_the_co_gets_four_bonus_tokens
 
 
 def test_the_co_hands_out_bonus_tokens_and_only_the_co():
-    state = started()
+    state = turn_one()
     with pytest.raises(IllegalCommand, match="Only allies's commanding officer, ann"):
         play(state, GiveBonusTokens(side="allies", player="bob", shares=(("bob", 4),)))
     with pytest.raises(IllegalCommand, match="has 4 bonus tokens to hand out, not 5"):
@@ -96,7 +85,7 @@ def test_the_co_hands_out_bonus_tokens_and_only_the_co():
 
 
 def test_tokens_are_spent_only_on_the_players_own_units():
-    state = started()
+    state = turn_one()
     with pytest.raises(IllegalCommand, match="Sherman 75mm 1: not your units"):
         play(state, move("allies-sherman-75mm-1", P(64, 8), player="ann"))
     state, _ = play(state, move("allies-sherman-75mm-1", P(64.1, 8), player="bob"))
@@ -104,7 +93,7 @@ def test_tokens_are_spent_only_on_the_players_own_units():
 
 
 def test_bonus_tokens_not_handed_out_go_evenly_when_the_side_first_acts():
-    state = started()
+    state = turn_one()
     state, events = play(state, move("allies-sherman-75mm-1", P(64.1, 8), player="bob"))
     # one at a time to whoever holds fewest, ties in joining order: ann 3, bob 4 -> ann, ann, bob, ann
     assert state.sides["allies"].team.tokens == {"ann": 6, "bob": 4}  # bob then spent one
@@ -112,13 +101,13 @@ def test_bonus_tokens_not_handed_out_go_evenly_when_the_side_first_acts():
 
 
 def test_the_co_rule_gives_unclaimed_bonus_tokens_to_the_co():
-    state = started(bonus_rule="co")
+    state = turn_one(bonus_rule="co")
     state, _ = play(state, move("allies-sherman-75mm-1", P(64.1, 8), player="bob"))
     assert state.sides["allies"].team.tokens == {"ann": 7, "bob": 3}
 
 
 def test_a_player_with_no_tokens_left_cannot_order_their_units():
-    state = started()
+    state = turn_one()
     state.sides["allies"].team.bonus = 0
     state.sides["allies"].team.tokens["bob"] = 0
     with pytest.raises(IllegalCommand, match="bob has no command tokens left"):
@@ -126,7 +115,7 @@ def test_a_player_with_no_tokens_left_cannot_order_their_units():
 
 
 def test_once_the_co_unit_is_lost_there_is_no_bonus():
-    state = started()
+    state = turn_one()
     state, _ = play(state, GiveBonusTokens(side="allies", player="ann", shares=(("bob", 4),)))
     destroy(state, state.units["allies-infantry-detachment-1"], EventLog(SeededDice(0)), "the CO falls")
     with pytest.raises(IllegalCommand, match="lost"):
@@ -144,7 +133,7 @@ def test_once_the_co_unit_is_lost_there_is_no_bonus():
 
 
 def test_a_player_asks_for_a_reserve_and_the_co_grants_it():
-    state = started()
+    state = turn_one()
     with pytest.raises(IllegalCommand, match="reserve pool holds no unit"):
         play(state, RequestReserve(side="allies", player="bob", unit="allies-sherman-75mm-1"))
     state, events = play(state, RequestReserve(side="allies", player="bob", unit=HELD_BACK))
@@ -162,7 +151,7 @@ def test_a_player_asks_for_a_reserve_and_the_co_grants_it():
 
 
 def test_a_refused_request_leaves_the_unit_in_the_pool():
-    state = started()
+    state = turn_one()
     state, _ = play(state, RequestReserve(side="allies", player="bob", unit=HELD_BACK))
     state, events = play(state, AnswerReserve(side="allies", player="ann", unit=HELD_BACK, grant=False))
     assert events[0].text == "ann refuses bob Infantry Detachment 2"

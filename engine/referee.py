@@ -1,0 +1,236 @@
+"""The referee's hand on the game (2015 rulebook p. 25: a referee plans the scenario and
+adjudicates what the rules do not foresee).
+
+A referee may correct anything: where a unit stands, its markers, a player's tokens, the turn,
+who has the initiative, whether a unit is hidden, destroyed or back in play, and which player
+commands a force. Each correction is an event carrying the referee's reason. What the table is
+told never says more than it may know: a hidden unit is named by its marker, and hiding a unit
+again does not say which one went under the marker.
+
+Undoing actions rebuilds the game from its log without them (the service does the rebuilding);
+the engine's part is the logged event and :func:`live_history`, which says which of the log's
+commands still count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.commands import Command, RefereeCorrection, RefereeRuling, UndoActions
+from engine.errors import IllegalCommand
+from engine.events import Event, EventLog
+from engine.game_state import GameState
+from engine.hidden_deployment import hide_under_marker, reveal_marker, under_marker
+from engine.losses import destroy
+from engine.state import Phase, Unit
+
+
+def check_referee(state: GameState, user: str) -> None:
+    if user not in state.referees:
+        raise IllegalCommand("Only the game's referees may do that")
+
+
+def correct(state: GameState, command: RefereeCorrection, log: EventLog) -> None:
+    """Apply one referee correction and log it with the referee's reason."""
+    check_referee(state, command.referee)
+    if not command.reason.strip():
+        raise IllegalCommand("Give a reason: every correction is logged with it")
+    CORRECTIONS[command.change](state, command, log)
+
+
+def rule(state: GameState, command: RefereeRuling, log: EventLog) -> None:
+    """Log a ruling on a situation the rules do not cover."""
+    check_referee(state, command.referee)
+    if not command.ruling.strip():
+        raise IllegalCommand("Write the ruling out")
+    log.emit("referee", f"Referee's ruling: {command.ruling}")
+
+
+def note_undo(state: GameState, command: UndoActions, log: EventLog) -> None:
+    """The game has been rebuilt without the undone actions; this logs why."""
+    check_referee(state, command.referee)
+    count = len(command.undone)
+    log.emit(
+        "referee", f"The referee takes back the last {count} action{'s' * (count != 1)}: {command.reason}"
+    )
+
+
+def live_history(
+    history: Sequence[tuple[Command, list[Event]]],
+) -> list[tuple[Command, list[Event]]]:
+    """The commands of a game's log that still count: all but those a later undo took back
+    (positions in the log count from 1)."""
+    undone = _undone(history)
+    return [entry for n, entry in enumerate(history, start=1) if n not in undone]
+
+
+def actions_to_undo(history: Sequence[tuple[Command, list[Event]]], count: int) -> tuple[int, ...]:
+    """The log positions of the last ``count`` actions still in force (undos themselves aside)."""
+    undone = _undone(history)
+    live = [
+        n
+        for n, (command, _) in enumerate(history, start=1)
+        if n not in undone and not isinstance(command, UndoActions)
+    ]
+    if not 1 <= count <= len(live):
+        raise IllegalCommand(f"There are {len(live)} actions to take back; choose 1 to {len(live)}")
+    return tuple(live[-count:])
+
+
+def _undone(history: Sequence[tuple[Command, list[Event]]]) -> set[int]:
+    return {n for command, _ in history if isinstance(command, UndoActions) for n in command.undone}
+
+
+# --- the corrections -----------------------------------------------------------------------
+
+
+def _move(state: GameState, c: RefereeCorrection, log: EventLog) -> None:
+    unit = _unit(state, c)
+    if c.at is None:
+        raise IllegalCommand("Say where the unit goes (at:x,y)")
+    if not (0 <= c.at.x <= state.table.width and 0 <= c.at.y <= state.table.depth):
+        raise IllegalCommand(f"{c.at} is off the table")
+    unit.position, unit.in_reserve, unit.reserve_available = c.at, False, False
+    if c.facing is not None:
+        unit.facing = c.facing % 360
+    _tell(log, unit, f"puts {{}} at {c.at}", c.reason)
+
+
+def _markers(state: GameState, c: RefereeCorrection, log: EventLog) -> None:
+    unit = _unit(state, c)
+    unit.morale_markers = _count(c)
+    _tell(log, unit, f"sets {{}}'s morale markers to {unit.morale_markers}", c.reason)
+
+
+def _tokens(state: GameState, c: RefereeCorrection, log: EventLog) -> None:
+    side = state.sides.get(c.side or "")
+    if side is None:
+        raise IllegalCommand(f"Name the side: {' or '.join(state.sides)}")
+    count = _count(c)
+    if side.team is None:
+        side.tokens = count
+        whose = side.name
+    else:
+        if c.player not in side.players:
+            raise IllegalCommand(f"Name the player: one of {', '.join(side.players)}")
+        side.team.tokens[c.player] = count
+        side.tokens = sum(side.team.tokens.values())
+        whose = c.player
+    log.emit("referee", f"Referee: {whose} has {count} token{'s' * (count != 1)} in hand ({c.reason})")
+
+
+def _turn(state: GameState, c: RefereeCorrection, log: EventLog) -> None:
+    if c.value is None or c.value < 1:
+        raise IllegalCommand("Give the turn number, 1 or more")
+    state.turn = c.value
+    log.emit("referee", f"Referee: it is turn {c.value} ({c.reason})")
+
+
+def _initiative(state: GameState, c: RefereeCorrection, log: EventLog) -> None:
+    if c.side not in state.sides:
+        raise IllegalCommand(f"Name the side: {' or '.join(state.sides)}")
+    if state.phase is not Phase.ACTIVE or state.pending is not None:
+        raise IllegalCommand("The initiative can be given only between actions")
+    state.active_side, state.spent_since_initiative = c.side, 0
+    log.emit("referee", f"Referee: {c.side} has the initiative ({c.reason})")
+
+
+def _reveal(state: GameState, c: RefereeCorrection, log: EventLog) -> None:
+    unit = _unit(state, c)
+    if under_marker(unit):
+        reveal_marker(state, unit, log, f"by the referee: {c.reason}")
+    elif unit.hidden:
+        unit.hidden, unit.decoy = False, None
+        log.emit("referee", f"Referee: {unit.name} is revealed at {unit.position} ({c.reason})", unit.id)
+    else:
+        raise IllegalCommand(f"{unit.name} is not hidden")
+
+
+def _hide(state: GameState, c: RefereeCorrection, log: EventLog) -> None:
+    unit = _unit(state, c)
+    if unit.hidden or unit.destroyed:
+        raise IllegalCommand(
+            f"{unit.name} cannot be hidden: it is {'hidden' if unit.hidden else 'destroyed'}"
+        )
+    name = unit.name
+    number = hide_under_marker(state, unit)
+    log.emit(
+        "referee",
+        f"Referee: {name} is hidden again, as Marker {number} ({c.reason})",
+        unit.id,
+        side=unit.side,
+        public=f"Referee: a unit of {unit.side} is hidden again, as Marker {number} ({c.reason})",
+    )
+
+
+def _destroy(state: GameState, c: RefereeCorrection, log: EventLog) -> None:
+    unit = _unit(state, c)
+    if unit.destroyed:
+        raise IllegalCommand(f"{unit.name} is already destroyed")
+    destroy(state, unit, log, f"Referee: {unit.true_name or unit.name} is destroyed ({c.reason})")
+
+
+def _restore(state: GameState, c: RefereeCorrection, log: EventLog) -> None:
+    unit = _unit(state, c, destroyed=True)
+    if not unit.destroyed or unit.dummy:
+        raise IllegalCommand(f"{unit.name} is not a destroyed unit")
+    unit.destroyed = False
+    log.emit("referee", f"Referee: {unit.name} is back in play at {unit.position} ({c.reason})", unit.id)
+
+
+def _give_units(state: GameState, c: RefereeCorrection, log: EventLog) -> None:
+    """An absent player's units (and seat) go to another player: one already on the side takes
+    them over, anyone else takes the absent player's place."""
+    side = next((s for s in state.sides.values() if c.player in s.players), None)
+    if side is None or not c.to:
+        raise IllegalCommand("Name the absent player (player:) and who takes over (to:)")
+    if any(c.to in s.players for s in state.sides.values() if s is not side):
+        raise IllegalCommand(f"{c.to} plays the other side")
+    for unit in state.units_of(side.name):
+        if unit.player == c.player:
+            unit.player = c.to
+    if c.to in side.players:
+        side.players.remove(c.player)
+    else:
+        side.players[side.players.index(c.player)] = c.to
+    if side.team is not None:
+        side.team.tokens[c.to] = side.team.tokens.get(c.to, 0) + side.team.tokens.pop(c.player, 0)
+        side.team.co = c.to if side.team.co == c.player else side.team.co
+        for request in side.team.requests:
+            request.player = c.to if request.player == c.player else request.player
+    log.emit("referee", f"Referee: {c.to} takes over {c.player}'s units on {side.name} ({c.reason})")
+
+
+CORRECTIONS = {
+    "move": _move,
+    "markers": _markers,
+    "tokens": _tokens,
+    "turn": _turn,
+    "initiative": _initiative,
+    "reveal": _reveal,
+    "hide": _hide,
+    "destroy": _destroy,
+    "restore": _restore,
+    "give_units": _give_units,
+}
+
+
+def _unit(state: GameState, c: RefereeCorrection, destroyed: bool = False) -> Unit:
+    unit = state.units.get(c.unit or "")
+    if unit is None or (unit.destroyed and not destroyed):
+        raise IllegalCommand(f"There is no unit {c.unit!r} in play")
+    return unit
+
+
+def _count(c: RefereeCorrection) -> int:
+    if c.value is None or c.value < 0:
+        raise IllegalCommand("Give a number, 0 or more (value:)")
+    return c.value
+
+
+def _tell(log: EventLog, unit: Unit, what: str, reason: str) -> None:
+    """Log a correction to a unit: its true name for its side and the referee, its marker's
+    name for everyone else."""
+    true = f"Referee {what.format(unit.true_name or unit.name)} ({reason})"
+    seen = f"Referee {what.format(unit.name)} ({reason})"
+    log.emit("referee", true, unit.id, side=unit.side, public=seen if seen != true else None)
