@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.console_campaign import CampaignDesk
+from bot.console_team import referee_command, team_command
 from bot.services.card_service import CardService, hand_text
 from bot.services.dice_service import DiceService
 from bot.services.force_service import ForceService
@@ -30,6 +31,7 @@ from bot.services.game_service import (
 )
 from bot.services.rules_service import RulesService
 from bot.services.stats_service import StatsService
+from bot.services.team_view import team_text
 from bot.storage.store import GameStore
 from bot.text_orders import (
     FACING_FROM_EDGE,
@@ -85,6 +87,7 @@ from engine.quick_battle import quick_battle, scenario_battle
 from engine.rolls.charts import describe_chart, find_chart, load_charts
 from engine.rulesets import rules_of, with_rule_set
 from engine.state import Phase
+from engine.teams import make_team_game
 from renderer import render
 from renderer.visibility import sees
 
@@ -297,9 +300,11 @@ class ConsoleTable:
         joined = [name for name, side in self.state.sides.items() if player in side.players]
         if joined:
             return joined[0]
+        if player in self.state.referees:
+            return REFEREE
         return REFEREE if not any(side.players for side in self.state.sides.values()) else None
 
-    def parse(self, line: Line) -> Command:
+    def parse(self, line: Line, text: str = "") -> Command:
         verb, side = line.verb, self.acting_side(line)
         simple: dict[str, Callable[[], Command]] = {
             "start": StartGame,
@@ -314,6 +319,8 @@ class ConsoleTable:
             "noreact": lambda: DeclineReaction(side=side, window=self.window()),
             "choose": lambda: self.choice(side, line),
             "deploy": lambda: self.deployment(side, line),
+            "team": lambda: team_command(self.state, side, line),
+            "ref": lambda: referee_command(self.state, line, text),
             "reserves": lambda: reserve_call(
                 self.state, side, line.options.get("units", " ".join(line.words))
             ),
@@ -449,9 +456,18 @@ class ConsoleTable:
             if line.verb in views:
                 answer = views[line.verb]()
                 return answer if isinstance(answer, str) else await answer
-            joining = line.verb == "join" and "force" in line.options
-            command = await self.joining(line) if joining else self.parse(line)
-            outcome = await self.service.act(self.CHANNEL, line.player, command)
+            if line.verb == "team" and not line.words:
+                return team_text(self.state, self.reader(line.player))
+            if line.verb == "ref" and line.words[:1] == ["undo"]:
+                count = line.options.get("count", "1")
+                if not count.isdigit():
+                    raise IllegalCommand(f"count is a whole number of actions, not {count!r}")
+                reason = line.options.get("reason", "")
+                outcome = await self.service.undo(self.CHANNEL, line.player, int(count), reason)
+            else:
+                joining = line.verb == "join" and "force" in line.options
+                command = await self.joining(line) if joining else self.parse(line, text)
+                outcome = await self.service.act(self.CHANNEL, line.player, command)
         except (IllegalCommand, GameError, ValueError) as problem:
             return f"Not allowed: {problem}"
         except Exception:
@@ -464,12 +480,20 @@ class ConsoleTable:
         return "\n".join(lines + ["", self.status(reader)] + await self.save_picture(outcome))
 
     async def roll(self, line: Line, text: str) -> str:
-        """``/roll EXPRESSION`` or ``/roll log``, as in Discord."""
+        """``/roll EXPRESSION [secret]`` or ``/roll log``, as in Discord: a secret roll is shown
+        only to its roller, and in the log to them and the game's referees."""
         expression = _after_verb(text, "roll")
         if expression.casefold() == "log":
-            rows = await self.dice.log(self.CHANNEL, line.player)
-            return "\n".join(f"{r.user_id} {r.asked}: {r.result}" for r in rows) or "No rolls here yet"
-        return (await self.dice.roll(self.CHANNEL, line.player, expression)).text
+            referee = line.player in self.state.referees
+            rows = await self.dice.log(self.CHANNEL, line.player, referee=referee)
+            return (
+                "\n".join(f"{r.user_id} {r.asked}{' (secret)' * r.secret}: {r.result}" for r in rows)
+                or "No rolls here yet"
+            )
+        secret = expression.casefold().endswith(" secret")
+        expression = expression[: -len(" secret")] if secret else expression
+        rolled = await self.dice.roll(self.CHANNEL, line.player, expression, secret=secret)
+        return rolled.text + ("\n(secret: only you, and referees in /roll log, see it)" if secret else "")
 
     async def chart(self, text: str) -> str:
         """``/chart list``, ``/chart show CHART``, ``/chart roll CHART [choices]``."""
@@ -620,6 +644,11 @@ class ConsoleTable:
             )
             text = scenario_text(battle, table, int(seconds))
         battle = with_rule_set(battle, line.options.get("ruleset", "core_2015"))
+        if "teams" in line.options:
+            if scenario == "quick" or not line.options["teams"].isdigit():
+                raise IllegalCommand("A team game is a scenario game: teams:N players a side, with scenario:")
+            make_team_game(battle, int(line.options["teams"]), line.options.get("bonus", "even"))
+        battle.referees = [r for r in line.options.get("referee", "").split(",") if r]
         outcome = await self.service.new_game(self.CHANNEL, battle, int(seconds), line.player)
         self.state, self.log = outcome.state, []
         return text

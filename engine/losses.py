@@ -11,6 +11,7 @@ from engine.hidden_deployment import reveal_marker, under_marker
 from engine.rules.morale import is_destroyed_by_markers
 from engine.rulesets import rules_of
 from engine.state import Point, Unit
+from engine.teams import lose_co_bonus
 
 
 def add_markers(state: GameState, unit: Unit, count: int, log: EventLog) -> None:
@@ -35,6 +36,7 @@ def destroy(state: GameState, unit: Unit, log: EventLog, text: str, *, kaboom: b
     unit.destroyed = True
     unit.embarked_in = None
     log.emit("destroyed", text, unit.id, side=unit.side)
+    lose_co_bonus(state, unit, log)
     for passenger in passengers_of(state, unit):
         if kaboom:
             destroy(state, passenger, log, f"{passenger.name} is lost with {unit.name}")

@@ -91,6 +91,19 @@ def draw_team_tokens(state: GameState, side: str, side_total: int, log: EventLog
         )
 
 
+def lose_co_bonus(state: GameState, unit: Unit, log: EventLog) -> None:
+    """The CO's unit is lost: bonus tokens not yet handed out go with it (p. 25)."""
+    team = team_of(state, unit.side)
+    if team is None or not team.bonus or unit.player != team.co or not unit.is_command:
+        return
+    team.bonus = 0
+    log.emit(
+        "tokens",
+        f"{unit.side}'s commanding officer is lost, and the bonus tokens not yet given",
+        side=unit.side,
+    )
+
+
 def give_bonus_tokens(
     state: GameState, side: str, player: str, shares: Iterable[tuple[str, int]], log: EventLog
 ) -> None:
@@ -245,6 +258,8 @@ def make_team_game(state: GameState, players_per_side: int, bonus_rule: str = "e
     """Make a game being set up a team game: each side waits for that many forces (p. 25)."""
     if players_per_side < 2:
         raise IllegalCommand("A team game has at least two players a side")
+    if bonus_rule not in ("even", "co"):
+        raise IllegalCommand("Bonus tokens the CO leaves go out 'even' or all to the 'co'")
     state.team_size = players_per_side
     for side in state.sides.values():
         side.team = Team(co="", bonus_rule=bonus_rule)

@@ -10,14 +10,16 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from bot.services.permissions import Refused, authorise
 from bot.storage.store import GameStore, StaleGame, StoredGame
-from engine.commands import Command, DeclineReaction, JoinSide, StartGame
+from engine.commands import Command, DeclineReaction, UndoActions
 from engine.dice import DiceSource, SeededDice
 from engine.errors import IllegalCommand
 from engine.events import Event
-from engine.game import apply
+from engine.game import apply, replay
 from engine.game_state import GameState
 from engine.quick_battle import quick_battle, quick_forces, quick_tables
+from engine.referee import actions_to_undo, live_history
 from engine.runtime import Clock, ReactionTimers, SystemClock, WindowKey
 from engine.scenarios import find_scenario
 from engine.state import Phase
@@ -94,20 +96,21 @@ class GameService:
     async def game(self, channel_id: str) -> GameState:
         return (await self._load(channel_id)).state
 
-    async def act(self, channel_id: str, user_id: str, command: Command) -> Outcome:
-        """Apply a player's command. Two at once are serialised; a write that lost a race
-        with another process is retried once on the fresh state."""
+    async def act(self, channel_id: str, user_id: str, command: Command, *, admin: bool = False) -> Outcome:
+        """Apply a user's command, if the permission table lets them. Two at once are
+        serialised; a write that lost a race with another process is retried once on the
+        fresh state."""
         return await self._act(
-            channel_id, user_id, command, check=lambda state: authorise(state, user_id, command)
+            channel_id, user_id, command, check=lambda state: permitted(state, user_id, command, admin)
         )
 
     async def _act(
-        self, channel_id: str, user_id: str, command: Command, check: Callable[[GameState], None]
+        self, channel_id: str, user_id: str, command: Command, check: Callable[[GameState], Command]
     ) -> Outcome:
         async with self._locks[channel_id]:
             for attempt in (1, 2):
                 game = await self._load(channel_id)
-                check(game.state)
+                command = check(game.state)
                 started = time.perf_counter()
                 try:
                     state, events = apply(game.state, command, self.dice())
@@ -147,6 +150,32 @@ class GameService:
         if deadline and after.pending:
             self.timers.arm((channel_id, after.pending.window), deadline)
 
+    async def undo(self, channel_id: str, user_id: str, count: int, reason: str) -> Outcome:
+        """A referee takes back the last ``count`` actions: the game is rebuilt from the state
+        it started in by replaying every command still in force with its recorded dice, and the
+        undo is stored as a command of its own, so the log keeps what was undone and why."""
+        async with self._locks[channel_id]:
+            game = await self._load(channel_id)
+            if user_id not in game.state.referees:
+                raise GameError("Only the game's referees may do that")
+            if not reason.strip():
+                raise GameError("Give a reason: every correction is logged with it")
+            initial, history = await self.store.history(channel_id)
+            try:
+                undo = UndoActions(referee=user_id, reason=reason, undone=actions_to_undo(history, count))
+                state, produced = replay(initial, live_history([*history, (undo, [])]))
+            except IllegalCommand as refusal:
+                raise GameError(str(refusal)) from refusal
+            deadline = None
+            if state.phase is Phase.REACTION:
+                deadline = self.clock.now() + timedelta(seconds=game.reaction_seconds)
+            try:
+                stored = await self.store.append(game, user_id, undo, produced[-1], state, deadline)
+            except StaleGame:
+                raise GameError("The game changed under this command: try again") from None
+            self._follow_windows(channel_id, game.state, state, deadline)
+            return Outcome(stored.state, produced[-1], stored.version, deadline, stored.closed_window_message)
+
     async def _window_expired(self, key: WindowKey) -> None:
         """The deadline passed: answer the window as "no reaction", unless it was answered."""
         channel_id, window = key  # type: ignore[misc]
@@ -155,7 +184,7 @@ class GameService:
             return
         decline = DeclineReaction(side=state.pending.reactor_side, window=window)
         try:
-            outcome = await self._act(channel_id, TIMER, decline, check=lambda _: None)
+            outcome = await self._act(channel_id, TIMER, decline, check=lambda _: decline)
         except GameError:
             return  # answered by a player at the same moment
         if self.on_window_closed:
@@ -237,23 +266,9 @@ def duration_text(seconds: int) -> str:
     return " ".join(parts) or "0 seconds"
 
 
-def authorise(state: GameState, user_id: str, command: Command) -> None:
-    """Only a side's own players act for it. A game nobody has joined (the console's
-    hot-seat table) lets anyone act for either side."""
-    joined = any(side.players for side in state.sides.values())
-    if isinstance(command, JoinSide):
-        if command.player != user_id:
-            raise GameError("You can only join a side yourself")
-        return
-    if not joined:
-        return
-    if isinstance(command, StartGame):
-        empty = [name for name, side in state.sides.items() if not side.players]
-        if empty:
-            raise GameError(f"Nobody is playing {', '.join(empty)} yet: /game join first")
-        if not any(user_id in side.players for side in state.sides.values()):
-            raise GameError("Only the game's players can start it")
-        return
-    side = getattr(command, "side", None)
-    if side in state.sides and user_id not in state.sides[side].players:
-        raise GameError(f"Only {side}'s players may act for {side}")
+def permitted(state: GameState, user_id: str, command: Command, admin: bool = False) -> Command:
+    """The permission table's answer (bot.services.permissions), as a refusal to show."""
+    try:
+        return authorise(state, user_id, command, admin=admin)
+    except Refused as refusal:
+        raise GameError(str(refusal)) from None

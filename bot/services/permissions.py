@@ -1,0 +1,120 @@
+"""Who may send which command: one table for every command and button.
+
+A user's role is worked out against the side a command acts for: a player of that side (in a
+team game only for their own units), its commanding officer, a player of the other side, a
+spectator, a referee of the game, or a server admin. A refusal says why and changes nothing.
+
+A game nobody has joined (the console's hot-seat table) lets anyone act for either side.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from engine.commands import Command, Declare, Deploy, React
+from engine.game_state import GameState
+
+
+class Role(StrEnum):
+    PLAYER = "player of the side"
+    CO = "commanding officer of the side"
+    OTHER_SIDE = "player of the other side"
+    SPECTATOR = "spectator"
+    REFEREE = "referee"
+    ADMIN = "server admin"
+
+
+class Refused(Exception):
+    """The user may not send this command; the text says why."""
+
+
+SIDES_OWN = frozenset({Role.PLAYER})
+MATRIX: dict[str, frozenset[Role]] = {
+    "join_side": frozenset(Role),
+    "start_game": frozenset({Role.PLAYER, Role.REFEREE}),
+    "deal_cards": frozenset({Role.PLAYER, Role.REFEREE}),
+    "deploy": SIDES_OWN,
+    "finish_deployment": SIDES_OWN,
+    "call_reserves": SIDES_OWN,
+    "choose_initiative": SIDES_OWN,
+    "declare": SIDES_OWN,
+    "react": SIDES_OWN,
+    "remove_markers": SIDES_OWN,
+    "choose_target": SIDES_OWN,
+    "card": SIDES_OWN,
+    "request_reserve": SIDES_OWN,
+    "concede": SIDES_OWN,
+    "decline_reaction": frozenset({Role.PLAYER, Role.REFEREE}),  # a referee passes for an absent player
+    "pass_initiative": frozenset({Role.PLAYER, Role.REFEREE}),
+    "give_bonus_tokens": frozenset({Role.CO}),
+    "answer_reserve": frozenset({Role.CO}),
+    "referee_correction": frozenset({Role.REFEREE}),
+    "referee_ruling": frozenset({Role.REFEREE}),
+    "undo_actions": frozenset({Role.REFEREE}),
+}
+
+
+def roles_of(state: GameState, user: str, side: str | None, *, admin: bool = False) -> set[Role]:
+    """Every role ``user`` holds for a command acting for ``side`` (None: for the game as a whole,
+    where playing either side counts as a player)."""
+    roles = {Role.ADMIN} if admin else set()
+    if user in state.referees:
+        roles.add(Role.REFEREE)
+    playing = next((name for name, s in state.sides.items() if user in s.players), None)
+    if playing is None:
+        roles.add(Role.SPECTATOR)
+    elif side is None or playing == side:
+        roles.add(Role.PLAYER)
+        team = state.sides[playing].team
+        if team is not None and team.co == user:
+            roles.add(Role.CO)
+    else:
+        roles.add(Role.OTHER_SIDE)
+    return roles
+
+
+def authorise(state: GameState, user: str, command: Command, *, admin: bool = False) -> Command:
+    """Check ``command`` against the table; return it as the engine should see it (in a team
+    game an order carries the player whose tokens pay). Raises :class:`Refused`."""
+    if command.kind == "join_side" and command.player != user:
+        raise Refused("You can only join a side yourself")
+    if not any(s.players for s in state.sides.values()) and command.kind not in _REFEREE_ONLY:
+        return command  # the hot-seat table: nobody has joined yet
+    side = getattr(command, "side", None)
+    roles = roles_of(state, user, side, admin=admin)
+    allowed = MATRIX[command.kind]
+    if command.kind == "start_game" and Role.REFEREE not in roles:
+        empty = [name for name, s in state.sides.items() if not s.players]
+        if empty:
+            raise Refused(f"Nobody is playing {', '.join(empty)} yet: /game join first")
+    if not roles & allowed:
+        raise Refused(_why(command.kind, side, allowed))
+    if getattr(command, "player", None) not in (None, user) and Role.REFEREE not in roles:
+        raise Refused("You can only act as yourself")
+    if Role.PLAYER in roles and side in state.sides and state.sides[side].team is not None:
+        return _own_units_only(state, user, command)
+    return command
+
+
+_REFEREE_ONLY = {kind for kind, roles in MATRIX.items() if roles == {Role.REFEREE}}
+
+
+def _own_units_only(state: GameState, user: str, command: Command) -> Command:
+    """In a team game a player orders and sets up only their own units (p. 25)."""
+    if isinstance(command, Deploy):
+        if state.units.get(command.unit) and state.units[command.unit].player != user:
+            raise Refused(f"{state.units[command.unit].name} is another player's unit")
+        return command
+    if isinstance(command, Declare | React):
+        return command.model_copy(update={"player": user})
+    return command
+
+
+def _why(kind: str, side: str | None, allowed: frozenset[Role]) -> str:
+    if allowed == {Role.REFEREE}:
+        return "Only the game's referees may do that"
+    if allowed == {Role.CO}:
+        return f"Only {side}'s commanding officer may do that"
+    if side is not None:
+        return f"Only {side}'s players may act for {side}"
+    return "Only the game's players may do that"
