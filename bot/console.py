@@ -138,6 +138,12 @@ The same commands as in Discord, typed as text (options as name:value, quote val
        [every:24h] [grace:2h] [reminders:24h,1h] [referee:NAME]   a Red Barricades campaign, a phase a day
   as ann /campaign submit buy:"A4, O1 2 hexes" | buy:none   sealed purchases   /campaign status | ledger [csv]
   /stats                         dice statistics: each player's faces against fair dice, hits vs expected
+  /game new scenario:meeting teams:2 [bonus:even|co] [referee:ref]   a team game (p. 25): the first
+       to join a side is its CO; /team shows who commands what; the CO: /team give bob:3 ann:1,
+       /team grant|refuse unit:NAME; a player: /team request unit:NAME
+  as ref /ref move|markers|tokens|turn|initiative|reveal|hide|destroy|restore|give_units
+       unit: at: facing: value: side: player: to: reason:WHY   |  /ref ruling TEXT
+       /ref undo count:N reason:WHY   |  /roll 2d6 secret
   /units   /help   /quit
 Hot-seat: nobody needs to join; each line acts for the side the game waits for (or its
 unit's side). Players who have joined prefix their lines with their name: as ann /pass
