@@ -44,6 +44,7 @@ from bot.text_orders import (
 )
 from engine.commands import (
     CardAction,
+    ChooseFallBack,
     ChooseInitiative,
     ChooseTarget,
     Command,
@@ -109,7 +110,8 @@ The same commands as in Discord, typed as text (options as name:value, quote val
        [assault:TARGET]   house rules: close combat with an enemy within 3" (after any move)
        [call_fire:X,Y] [bombard [smoke]]   house rules: a spotter calls indirect fire; a mortar fires at it
        [smoke_at:X,Y]     house rules: a gun fires a smoke round (a 2" puff) at a spot
-       [weapon:gun|mg|hull_mg]   house rules: which of a vehicle's weapons fires
+       [weapon:gun|mg|hull_mg|gun+hull_mg|mg+hull_mg|light_mortar]   house rules: which weapon fires
+       [overrun:no]       house rules: an AFV's assault falls back after the round instead of driving through
        [enter:BUILDING] [leave:X,Y]   house rules: go into a building, or come out of it
        [shell:BUILDING]   house rules: medium or heavy HE at a building as a whole
   /cmt                           Company Morale Test
@@ -118,6 +120,7 @@ The same commands as in Discord, typed as text (options as name:value, quote val
   /react unit:UNIT ... [at:X,Y] | /react cmt | /react fallback UNIT to:X,Y      /noreact
        (at: react as the enemy reaches that point of its declared move)
   /choose [unit:UNIT]            answer a choice (markers to remove, new target; none wastes it)
+  /choose fall_back|fight_on     house rules: a vehicle attacked in close combat, after the first round
   /reserves units:"A, B" | /reserves none     call reserves at the start of a turn (3+ each)
   /roll 2d10 5+ LABEL | /roll DR +1 | /roll log           dice, as in Discord
   /chart list | /chart show CHART | /chart roll CHART side=german, date=2 Nov
@@ -137,6 +140,7 @@ The same commands as in Discord, typed as text (options as name:value, quote val
   /campaign new name:NAME german:ann,bob russian:cat german_cpp:N russian_cpp:N [days:3] [start:17 Oct]
        [every:24h] [grace:2h] [reminders:24h,1h] [referee:NAME]   a Red Barricades campaign, a phase a day
   as ann /campaign submit buy:"A4, O1 2 hexes" | buy:none   sealed purchases   /campaign status | ledger [csv]
+  /campaign linked new|battle|buy|command|standings   linked Iron Cross battles: forces carry their losses
   /stats                         dice statistics: each player's faces against fair dice, hits vs expected
   /game new scenario:meeting teams:2 [bonus:even|co] [referee:ref]   a team game (p. 25): the first
        to join a side is its CO; /team shows who commands what; the CO: /team give bob:3 ann:1,
@@ -216,7 +220,7 @@ class ConsoleTable:
         self.rules = RulesService(service.store)
         self.forces = ForceService(service.store)
         self.decks = CardService(service.store)
-        self.campaigns = CampaignDesk(service)
+        self.campaigns = CampaignDesk(service, self)
         self.state = state
         self.log: list[Event] = []
         self.pictures = pictures
@@ -257,6 +261,7 @@ class ConsoleTable:
             bombard=line.flag("bombard"),
             smoke_at=o.get("smoke_at"),
             weapon=o.get("weapon"),
+            overrun=o.get("overrun", "yes").casefold() not in ("no", "false"),
             enter=o.get("enter"),
             leave=o.get("leave"),
             shell=o.get("shell"),
@@ -272,6 +277,7 @@ class ConsoleTable:
             "call_fire",
             "smoke_at",
             "weapon",
+            "overrun",
             "enter",
             "leave",
             "shell",
@@ -378,6 +384,10 @@ class ConsoleTable:
         if choice is None:
             raise IllegalCommand("Nothing is waiting to be chosen")
         named = line.options.get("unit") or (line.words[0] if line.words else "none")
+        if choice.kind == "close_combat_fall_back":
+            if named.casefold() not in choice.options:
+                raise IllegalCommand("Choose /choose fall_back or /choose fight_on")
+            return ChooseFallBack(side=side, fall_back=named.casefold() == "fall_back")
         picked = None if named.casefold() == "none" else find_unit(self.state, named, known_to=side)
         if choice.kind == "remove_markers":
             if picked is None:

@@ -3,6 +3,7 @@ CampaignService as Discord.
 
 Players speak with ``as <player>``, as at the game table. Reminders and reveals are written as
 they come when the console gives a writer; otherwise they wait and head the next /campaign reply.
+``/campaign linked ...`` plays linked Iron Cross battles: a battle it sets up becomes the table's game.
 """
 
 from __future__ import annotations
@@ -12,26 +13,38 @@ from typing import TYPE_CHECKING, TextIO
 
 from bot.services.campaign_service import CampaignService, parse_duration, utc_text
 from bot.services.game_service import GameError, GameService, duration_text
+from bot.services.linked_campaign_service import LinkedCampaignService
+from engine.campaign.linked import SIDES
 from engine.campaign.phases import DEFAULT_REMINDERS
 
 if TYPE_CHECKING:
-    from bot.console import Line
+    from bot.console import ConsoleTable, Line
 
 CHANNEL = "console"
 USAGE = (
     "Try /campaign new name:NAME german:ann,bob russian:cat german_cpp:N russian_cpp:N [days:3] "
     "[start:17 Oct] [every:24h] [grace:2h] [reminders:24h,1h] [referee:NAME], "
     '/campaign submit buy:"A4, O1 2 hexes" [side:german] [phase:N], /campaign status '
-    "or /campaign ledger [csv]"
+    "or /campaign ledger [csv]; linked Iron Cross battles: /campaign linked new|battle|buy|command|standings"
 )
+LINKED_USAGE = (
+    "Try /campaign linked new name:NAME allies:ann allies_force:FORCE axis:bob axis_force:FORCE "
+    "[winner:50] [loser:30] [draw:40] [damaged:return|sit_out], "
+    "/campaign linked battle scenario:meeting [table:village] [attacker:allies|axis] [attacker_choice:...] "
+    '[reaction_seconds:N], as ann /campaign linked buy side:allies unit:"MG Team" [label:NAME], '
+    'as ann /campaign linked command side:allies unit:"Sherman 75mm 1", /campaign linked standings'
+)
+RULE_NUMBERS = {"winner": "winner_points", "loser": "loser_points", "draw": "draw_points"}
 
 
 class CampaignDesk:
     """The console's campaigns, on the game service's store, dice and clock."""
 
-    def __init__(self, games: GameService) -> None:
+    def __init__(self, games: GameService, table: ConsoleTable | None = None) -> None:
         self.out: TextIO | None = None
         self.waiting: list[str] = []
+        self.table = table
+        self.linked = LinkedCampaignService(games, on_carried=self._carried)
         self.service = CampaignService(
             games.store,
             games.dice,
@@ -65,6 +78,8 @@ class CampaignDesk:
             answer = await self.service.status(CHANNEL)
         elif kind == "ledger":
             answer = await self.service.ledger(CHANNEL, csv="csv" in line.words)
+        elif kind == "linked":
+            answer = await self.linked_campaign(line)
         else:
             raise GameError(USAGE)
         waiting, self.waiting = self.waiting, []
@@ -93,6 +108,47 @@ class CampaignDesk:
             o.get("referee"),
         )
 
+    async def linked_campaign(self, line: Line) -> str:
+        """``/campaign linked new|battle|buy|command|standings``: linked Iron Cross battles."""
+        kind = line.words[1].casefold() if len(line.words) > 1 else "standings"
+        o, linked = line.options, self.linked
+        if kind == "new":
+            for option in RULE_NUMBERS:
+                if not o.get(option, "0").isdigit():
+                    raise GameError(f"{option} is a whole number of reinforcement points, not {o[option]!r}")
+            rules = {field: int(o[option]) for option, field in RULE_NUMBERS.items() if option in o}
+            return await linked.create(
+                CHANNEL,
+                CHANNEL,
+                o.get("name", ""),
+                {side: (o.get(side, ""), o.get(f"{side}_force", "")) for side in SIDES},
+                {**rules, **({"damaged": o["damaged"]} if "damaged" in o else {})},
+            )
+        if kind == "battle":
+            seconds = o.get("reaction_seconds", "120")
+            if not seconds.isdigit():
+                raise GameError(f"reaction_seconds is a whole number of seconds, not {seconds!r}")
+            text, outcome = await linked.battle(
+                CHANNEL,
+                line.player,
+                o.get("scenario", ""),
+                o.get("table", "village"),
+                o.get("attacker"),
+                o.get("attacker_choice"),
+                int(seconds),
+            )
+            if self.table is not None:
+                self.table.state, self.table.log = outcome.state, []
+            return text
+        if kind in ("buy", "command"):
+            side, unit = o.get("side", ""), o.get("unit", "")
+            if kind == "command":
+                return await linked.command(CHANNEL, line.player, side, unit)
+            return await linked.buy(CHANNEL, line.player, side, unit, o.get("label"))
+        if kind == "standings":
+            return await linked.standings(CHANNEL)
+        raise GameError(LINKED_USAGE)
+
     def _when(self, moment: datetime) -> str:
         """``2026-01-02 00:00 UTC (in 23 hours 59 minutes)``: the console's relative timestamp."""
         left = moment - self.service.clock.now()
@@ -107,6 +163,9 @@ class CampaignDesk:
 
     async def _reveal(self, channel: str, text: str) -> None:
         self._post(f"[revealed] {text}")
+
+    async def _carried(self, channel: str, text: str) -> None:
+        self._post(f"[campaign] {text}")
 
     def _post(self, text: str) -> None:
         if self.out is None:

@@ -12,7 +12,7 @@ import difflib
 import math
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
 from engine.commands import (
     Bombard,
@@ -132,7 +132,8 @@ class OrderWords:
     call_fire: str | None = None  # a spotter calls indirect fire here (House Rules V1.0)
     bombard: bool = False  # fire indirectly at the side's fire marker (House Rules V1.0)
     smoke_at: str | None = None  # a gun's smoke round at this spot (House Rules V1.0)
-    weapon: str | None = None  # a vehicle's gun, mg or hull_mg (House Rules V1.0)
+    weapon: str | None = None  # a vehicle's gun, mg, hull_mg (+hull_mg), or light_mortar (House Rules V1.0)
+    overrun: bool = True  # an AFV's assault drives through, or else falls back (House Rules V1.0)
     enter: str | None = None  # a building to go into, after any move (House Rules V1.0)
     leave: str | None = None  # come out of the building to here first (House Rules V1.0)
     shell: str | None = None  # fire HE at this building as a whole (House Rules V1.0)
@@ -170,7 +171,8 @@ def unit_order(state: GameState, side: str, words: OrderWords) -> UnitOrder:
     if words.shell:
         actions.append(ShellBuilding(building=words.shell.strip()))
     if words.assault:
-        actions.append(CloseCombat(target=find_unit(state, words.assault, targets=True)))
+        target = find_unit(state, words.assault, targets=True)
+        actions.append(CloseCombat(target=target, overrun=words.overrun))
     if words.call_fire:
         actions.append(RequestFire(at=parse_point(words.call_fire)))
     if words.bombard:
@@ -180,13 +182,18 @@ def unit_order(state: GameState, side: str, words: OrderWords) -> UnitOrder:
     return UnitOrder(unit=unit_id, actions=tuple(actions))
 
 
-def _weapon(named: str | None) -> Literal["gun", "mg", "hull_mg"] | None:
-    """A vehicle's weapon as a player names it: gun, mg (coaxial) or hull_mg."""
+WeaponName = Literal["gun", "mg", "hull_mg", "gun+hull_mg", "mg+hull_mg", "light_mortar"]
+WEAPONS: tuple[str, ...] = get_args(WeaponName)
+
+
+def _weapon(named: str | None) -> WeaponName | None:
+    """A weapon as a player names it: a vehicle's gun, mg (coaxial) or hull_mg, the gun or mg with
+    the hull MG joining in (gun+hull_mg), or a squad's light_mortar."""
     if named is None:
         return None
     key = named.strip().casefold().replace(" ", "_")
-    if key not in ("gun", "mg", "hull_mg"):
-        raise IllegalCommand(f"Name the weapon gun, mg or hull_mg, not {named!r}")
+    if key not in WEAPONS:
+        raise IllegalCommand(f"Name the weapon {', '.join(WEAPONS[:-1])} or {WEAPONS[-1]}, not {named!r}")
     return key  # type: ignore[return-value]
 
 

@@ -1,8 +1,8 @@
 """Declaring an assault (House Rules V1.0, s. 4 and 6): who may start close combat, against
 whom, from how close; and the 3" no-closer limit for everything else.
 
-Infantry squads attack any unit; enclosed AFVs overrun infantry and support squads. Attacks on
-buildings are not yet played (the table has no building occupancy yet).
+Infantry squads attack any unit; enclosed AFVs overrun infantry and support squads, choosing
+when they declare whether they drive through or fall back after the round.
 """
 
 from __future__ import annotations
@@ -43,6 +43,8 @@ def check_close_combat(state: GameState, attacker: Unit, action: CloseCombat) ->
             raise IllegalCommand("Vehicles cannot close combat each other (House Rules s. 6)")
     elif kind is not TroopType.INFANTRY:
         raise IllegalCommand("Only infantry squads attack in close combat, and enclosed AFVs overrun (s. 6)")
+    if not action.overrun and kind is not TroopType.ENCLOSED_AFV:
+        raise IllegalCommand("Only an AFV overrunning chooses to fall back instead of driving through (s. 6)")
     if target.in_building and target.in_building == attacker.in_building:
         gap = 0.0  # s. 6: a further attack by troops already established inside
     elif target.in_building:  # the walls are what must be reached

@@ -14,15 +14,18 @@ from engine.battlefield import area_cover
 from engine.buildings import enter_building
 from engine.commands import Fire
 from engine.events import EventLog
-from engine.game_state import GameState
+from engine.game_state import Choice, GameState, Who
 from engine.house.activation import close_combat_initiation_passes
 from engine.house.citation import cited
 from engine.house.close_combat import (
     ATTACKER_FALL_BACK,
+    FALL_BACK_OPTIONS,
     INFANTRY_ROUNDS,
     close_combat_column,
     close_combat_dice,
     close_combat_modifier,
+    overrun_mg_dice,
+    vehicle_may_fall_back,
 )
 from engine.house.firing import (
     CasualtyWeapon,
@@ -34,12 +37,14 @@ from engine.house.firing import (
     damage_result,
     describe_throw,
     hits,
+    hull_mg_bears,
     vehicle_mg_bears,
 )
 from engine.house.shot import PROTECTION, traits_of
 from engine.losses import add_markers, destroy, explode, passengers_of
 from engine.profiles import Special, TroopType, UnitClass
 from engine.resolve import execute_fire
+from engine.rules.movement import movement_allowance
 from engine.rulesets import mg_crew_problem, rules_of
 from engine.state import Going, Point, Unit
 
@@ -77,19 +82,27 @@ def initiation_test(state: GameState, unit: Unit, tokens: int, log: EventLog, ve
     return passed
 
 
-def fight(state: GameState, attacker: Unit, defender: Unit, log: EventLog) -> None:
+def fight(state: GameState, attacker: Unit, defender: Unit, log: EventLog, *, overrun: bool = True) -> bool:
     """s. 6, once in contact: infantry against infantry or support squads (two rounds), against
     a soft or open-topped vehicle (two rounds, the vehicle as a target in cover), against an
     enclosed AFV (one round, an AP attack on its side armour); or an enclosed AFV overrunning
-    infantry. The defenders fire first; if they still stand, infantry attackers fall back 6"."""
+    infantry (``overrun``: it drives through after the round, else it falls back). False when
+    the fight waits after the first round for the defending vehicle's side to choose whether it
+    falls back (:func:`after_first_round`)."""
     if attacker.in_building is None or attacker.in_building != defender.in_building:
         _to_contact(attacker, defender)
     if attacker.is_vehicle:
-        _overrun(state, attacker, defender, log)
-        return
+        _overrun(state, attacker, defender, log, drive_through=overrun)
+        return True
+    return _rounds(state, attacker, defender, 1, log)
+
+
+def _rounds(state: GameState, attacker: Unit, defender: Unit, first: int, log: EventLog) -> bool:
+    """The rounds from ``first`` on, the defenders firing first in each, and what follows; False
+    if a vehicle defender that came through the first round may now fall back (s. 6)."""
     rule = _combat_rule(defender)
     rounds = 1 if traits_of(defender).troop_type is TroopType.ENCLOSED_AFV else INFANTRY_ROUNDS
-    for round_number in range(1, rounds + 1):
+    for round_number in range(first, rounds + 1):
         exchanges = [(volley, attacker) for volley in _defence(state, defender, attacker)]
         exchanges.append((_attack(attacker, defender), defender))
         for volley, target in exchanges:
@@ -97,6 +110,41 @@ def fight(state: GameState, attacker: Unit, defender: Unit, log: EventLog) -> No
                 _fire(state, volley, target, round_number, rule, log)
         if attacker.destroyed or defender.destroyed:
             break
+        if round_number == 1 and round_number < rounds and vehicle_may_fall_back(traits_of(defender)):
+            return False
+    _after_the_rounds(state, attacker, defender, log)
+    return True
+
+
+def fall_back_choice(defender: Unit, who: Who, log: EventLog) -> Choice:
+    """s. 6 Infantry attacking vehicles: the side of a soft or open-topped vehicle that came
+    through the first round chooses whether it falls back or fights the second."""
+    text = f"{defender.name} came through the first round: fall back or fight on (/choose fall_back|fight_on)"
+    log.emit("choice", cited(text, "6.4"), defender.id, side=defender.side)
+    return Choice(kind="close_combat_fall_back", side=defender.side, options=list(FALL_BACK_OPTIONS), who=who)
+
+
+def after_first_round(
+    state: GameState, attacker: Unit, defender: Unit, fall_back: bool, log: EventLog
+) -> None:
+    """The defending vehicle's choice after the first round (s. 6): it falls back its normal
+    move straight away from the attackers, with whatever it carries, and the fight is over; or
+    the second round is fought."""
+    if not fall_back:
+        _rounds(state, attacker, defender, 2, log)
+        return
+    reach = movement_allowance(defender.profile, rapid=False, road=False)
+    defender.position = _away(defender.position, attacker.position, reach, state)
+    defender.moved_this_turn = True
+    for passenger in passengers_of(state, defender):
+        passenger.position = defender.position
+    text = cited(f"{defender.name} falls back out of the fight to {defender.position}", "6.4")
+    log.emit("close_combat", text, defender.id, side=defender.side)
+
+
+def _after_the_rounds(state: GameState, attacker: Unit, defender: Unit, log: EventLog) -> None:
+    """s. 6: attackers who destroyed a building's defenders are established inside; attackers
+    inside stay there; others fall back 6" if the defenders still stand."""
     if defender.destroyed and defender.in_building and not attacker.destroyed:
         enter_building(state, attacker, defender.in_building, log)  # s. 6: established inside
     inside = attacker.in_building is not None and attacker.in_building == defender.in_building
@@ -140,7 +188,8 @@ def _defence(state: GameState, defender: Unit, attacker: Unit) -> list[Volley]:
     traits = traits_of(defender)
     if not defender.is_vehicle:
         return [Volley(defender, close_combat_dice(traits), close_combat_column(traits))]
-    volleys = [Volley(defender, 1, CasualtyWeapon.MG)] if _mg_bears(state, defender, attacker) else []
+    guns = sum((_mg_bears(state, defender, attacker), _hull_mg_bears(defender, attacker)))
+    volleys = [Volley(defender, guns, CasualtyWeapon.MG)] if guns else []
     carried = passengers_of(state, defender)
     return volleys + [Volley(p, 1, close_combat_column(traits_of(p))) for p in carried]
 
@@ -158,12 +207,21 @@ def _mg_bears(state: GameState, vehicle: Unit, attacker: Unit) -> bool:
     return vehicle_mg_bears(turret_turn=turn, off_centreline=off_centreline)
 
 
-def _overrun(state: GameState, afv: Unit, defender: Unit, log: EventLog) -> None:
+def _hull_mg_bears(vehicle: Unit, attacker: Unit) -> bool:
+    """s. 5 and 6: a turreted AFV's hull MG adds its d10 to the turret MG's if the attacker is
+    within 45 degrees of its centreline (a turretless vehicle's one MG is counted already)."""
+    if not (vehicle.profile.turret and traits_of(vehicle).hull_mg):
+        return False
+    bearing = geometry.bearing(vehicle.position, attacker.position)
+    return hull_mg_bears(geometry.angle_between(bearing, vehicle.facing))
+
+
+def _overrun(state: GameState, afv: Unit, defender: Unit, log: EventLog, *, drive_through: bool) -> None:
     """s. 6 AFVs overrunning infantry: the defenders answer only if they pass an initiation
     test (and are then in the open); the AFV's hull and turret MGs fire a d10 each at troops
-    otherwise in cover (or their defences); then, if it stands, it drives through: support
+    otherwise in cover (or their defences); then, if it stands, it drives through (support
     squads other than snipers are crushed unless the AFV is light, any other unit takes a
-    marker."""
+    marker), or, as its order chose, falls back."""
     answered = initiation_test(state, defender, defender.tokens, log, verb="stands to face it")
     if answered:
         _answer(state, defender, afv, log)
@@ -171,9 +229,18 @@ def _overrun(state: GameState, afv: Unit, defender: Unit, log: EventLog) -> None
         return
     dug_in = PROTECTION[area_cover(state, defender)] is Protection.DEFENCES
     protection = Protection.OPEN if answered else Protection.DEFENCES if dug_in else Protection.COVER
-    guns = 2 if afv.profile.turret else 1
-    _fire(state, Volley(afv, guns, CasualtyWeapon.MG, protection), defender, 1, OVERRUN, log)
+    guns = overrun_mg_dice(turret=afv.profile.turret, hull_mg=traits_of(afv).hull_mg)
+    if guns:
+        _fire(state, Volley(afv, guns, CasualtyWeapon.MG, protection), defender, 1, OVERRUN, log)
+    else:
+        log.emit("close_combat", cited(f"{afv.name} has no MG to fire", OVERRUN), afv.id, side=afv.side)
     if defender.destroyed:
+        return
+    if not drive_through:
+        reach = movement_allowance(afv.profile, rapid=False, road=False)
+        afv.position = _away(afv.position, defender.position, reach, state)
+        text = cited(f"{afv.name} falls back from {defender.name} to {afv.position}", OVERRUN)
+        log.emit("close_combat", text, afv.id, side=afv.side)
         return
     afv.position = _away(defender.position, afv.position, OVERRUN_BEYOND, state)
     crushed = defender.unit_class is UnitClass.SUPPORT and not defender.profile.has(Special.SNIPER)

@@ -50,7 +50,9 @@ class Fire(_Action):
     kind: Literal["fire"] = "fire"
     target: str
     flamethrower: bool = False  # a tank with both a gun and a flamethrower fires the flame
-    weapon: Literal["gun", "mg", "hull_mg"] | None = None  # House Rules V1.0: which of a vehicle's weapons
+    # House Rules V1.0: which of a vehicle's weapons (s. 5; "+hull_mg": the hull MG joins in), or a
+    # squad's light mortar firing direct HE (s. 5 Light mortars)
+    weapon: Literal["gun", "mg", "hull_mg", "gun+hull_mg", "mg+hull_mg", "light_mortar"] | None = None
 
 
 class Embark(_Action):
@@ -77,6 +79,7 @@ class CloseCombat(_Action):
 
     kind: Literal["close_combat"] = "close_combat"
     target: str
+    overrun: bool = True  # an AFV overrunning: drive through after the round, or else fall back (s. 6)
 
 
 class EnterBuilding(_Action):
@@ -275,6 +278,15 @@ class ChooseTarget(_Frozen):
     target: str | None
 
 
+class ChooseFallBack(_Frozen):
+    """After the first round of close combat: a defending soft or open-topped vehicle falls
+    back, or fights the second round (House Rules V1.0, s. 6)."""
+
+    kind: Literal["choose_fall_back"] = "choose_fall_back"
+    side: str
+    fall_back: bool
+
+
 class PassInitiative(_Frozen):
     kind: Literal["pass_initiative"] = "pass_initiative"
     side: str
@@ -373,6 +385,7 @@ Command = Annotated[
     | DeclineReaction
     | RemoveMarkers
     | ChooseTarget
+    | ChooseFallBack
     | PassInitiative
     | GiveBonusTokens
     | RequestReserve

@@ -30,12 +30,13 @@ from engine.buildings import (
     spread_fires,
 )
 from engine.cards import add_token, deal, exchange, play, trigger
-from engine.close_combat import fight, initiation_test
+from engine.close_combat import after_first_round, fall_back_choice, fight, initiation_test
 from engine.commands import (
     AnswerReserve,
     Bombard,
     CallReserves,
     CardAction,
+    ChooseFallBack,
     ChooseInitiative,
     ChooseTarget,
     CloseCombat,
@@ -562,7 +563,8 @@ def _end_turn(state: GameState, log: EventLog) -> None:
         )
         side.broken = test.broken
         broken[name] = test.broken
-        log.emit("break_test", f"End of turn {state.turn}, {name}: {test.describe()}", side=name)
+        told = f"End of turn {state.turn}, {name}: {test.describe()}"
+        log.emit("break_test", rules_of(state).cite(told, "1.1"), side=name)  # HR1.1: the 2015 test stands
     first, second = sorted(state.sides)
     outcome = turn_outcome(broken[first], broken[second])
     if outcome == "draw":
@@ -1114,8 +1116,10 @@ def _close_combat_step(
         return True
     tokens = pending.tokens_before.get(unit.id, 0)
     if (step.who == "active" and pending.initiated) or initiation_test(state, unit, tokens, log):
-        fight(state, unit, defender, log)
-        return True
+        if fight(state, unit, defender, log, overrun=charge.overrun):
+            return True
+        pending.choice = fall_back_choice(defender, step.who, log)  # s. 6: the vehicle may fall back
+        return False
     if any(isinstance(a, Fire) for a in order.actions):
         return True
     return _fire_step(state, pending, step, unit, order, Fire(target=charge.target), log)
@@ -1181,13 +1185,10 @@ def _step_morale_test(state: GameState, pending: Pending, step: Step, log: Event
     candidates = [u.id for u in live_units(state, side) if u.morale_markers]
     text = f"{side} Company Morale Test: rolled {roll}: {result.value}"
     if result is MoraleTestResult.FAILED or not candidates:
-        log.emit(
-            "morale_test",
-            text + ("" if candidates or result is MoraleTestResult.FAILED else " (no unit has markers)"),
-            side=side,
-        )
+        none = "" if candidates or result is MoraleTestResult.FAILED else " (no unit has markers)"
+        log.emit("morale_test", rules_of(state).cite(text + none, "7.1"), side=side)
         return True
-    log.emit("morale_test", text, side=side)
+    log.emit("morale_test", rules_of(state).cite(text, "7.1"), side=side)
     remove_all = result is MoraleTestResult.REMOVE_ALL
     if len(candidates) == 1:
         _remove_markers(state, state.units[candidates[0]], remove_all, roll, log)
@@ -1202,9 +1203,10 @@ def _remove_markers(state: GameState, unit: Unit, remove_all: bool, roll: int, l
     removed = unit.morale_markers if remove_all else rules_of(state).markers_rallied(unit, roll)
     removed = min(removed, unit.morale_markers)
     unit.morale_markers -= removed
+    told = f"{unit.name} loses {removed} morale marker{'s' * (removed != 1)} ({unit.morale_markers} left)"
     log.emit(
         "rally",
-        f"{unit.name} loses {removed} morale marker{'s' * (removed != 1)} ({unit.morale_markers} left)",
+        rules_of(state).cite(told, "7.1"),
         unit.id,
         side=unit.side,
         public="" if under_marker(unit) else None,  # markers on a hidden unit would tell it is real
@@ -1292,6 +1294,21 @@ def _choose_target(state: GameState, command: ChooseTarget, log: EventLog) -> No
     _run_steps(state, log)
 
 
+def _choose_fall_back(state: GameState, command: ChooseFallBack, log: EventLog) -> None:
+    """House Rules s. 6: the defending vehicle's side falls back after the first round, or fights on."""
+    _expect_choice(state, command.side, "close_combat_fall_back")
+    pending = state.pending
+    assert pending is not None
+    step = pending.steps[0]
+    order = pending.unit_order(step.who)
+    assert order is not None
+    charge = order.actions[step.index]
+    assert isinstance(charge, CloseCombat)
+    attacker, defender = state.units[order.unit], state.units[charge.target]
+    after_first_round(state, attacker, defender, command.fall_back, log)
+    _resume(state, log)
+
+
 def _resume(state: GameState, log: EventLog) -> None:
     pending = state.pending
     assert pending is not None
@@ -1315,6 +1332,7 @@ HANDLERS: dict[type, Callable[[GameState, object, EventLog], None]] = {
     DeclineReaction: _decline,
     RemoveMarkers: _choose_markers,
     ChooseTarget: _choose_target,
+    ChooseFallBack: _choose_fall_back,
     PassInitiative: _pass_initiative,
     GiveBonusTokens: lambda state, c, log: give_bonus_tokens(state, c.side, c.player, c.shares, log),
     RequestReserve: lambda state, c, log: request_reserve(state, c.side, c.player, c.unit, log),

@@ -53,7 +53,7 @@ class Aim(BaseModel):
 class Choice(BaseModel):
     """A decision the resolution waits for."""
 
-    kind: Literal["remove_markers", "choose_target"]
+    kind: Literal["remove_markers", "choose_target", "close_combat_fall_back"]
     side: str
     options: list[str]
     remove_all: bool = False  # Company Morale Test of 6

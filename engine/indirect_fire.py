@@ -32,7 +32,7 @@ from engine.house.indirect import (
     request_fire_succeeds,
 )
 from engine.house.shot import PROTECTION, traits_of
-from engine.indirect_orders import active_marker, marker_at
+from engine.indirect_orders import active_marker, indirect_he, marker_at
 from engine.losses import destroy
 from engine.profiles import HEClass, TroopType
 from engine.smoke_screens import add_puff
@@ -119,7 +119,7 @@ def _on_building(state: GameState, firer: Unit, building_id: str, log: EventLog)
     )
     for unit in [u for u in inside if under_marker(u)]:
         reveal_marker(state, unit, log, "its building is shelled")
-    he = traits_of(firer).he
+    he = indirect_he(firer)
     assert he is not None
     collateral(state, [u for u in inside if not u.destroyed], building_id, he, log, rule="5.95")
 
@@ -137,7 +137,7 @@ def _effect(state: GameState, firer: Unit, at: Point, log: EventLog) -> None:
     vehicles, not being AFVs, like troops, by the table and their cover. A double six on a
     direct hit destroys an open-topped or soft vehicle. Markers on a loaded transport go on the
     unit it carries (s. 5 Transports)."""
-    he = traits_of(firer).he
+    he = indirect_he(firer)
     assert he is not None
     standing = [u for u in state.units.values() if u.on_table and u.embarked_in is None]  # dummies too
     if not standing:

@@ -5,19 +5,24 @@ where, who may fire at the marker and from how far. Carrying it out is
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 
 from engine import geometry
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
 from engine.house.indirect import minimum_range
 from engine.house.shot import traits_of
-from engine.profiles import Special
+from engine.profiles import HEClass, Special
 from engine.rulesets import rules_of
 from engine.smoke_screens import blocked_by_smoke
 from engine.state import FireMarker, Point, Unit
 
 SAME_SPOT = 1.0  # inches: a request this close to an earlier one is at the same spot (our reading)
 INDIRECT_WEAPONS = (Special.MORTAR, Special.INFANTRY_GUN, Special.HOWITZER)
+# actions that rule out a light mortar's indirect fire in the same activation (s. 5 Light mortars)
+STILL_FOR_LIGHT_MORTAR = frozenset(
+    {"move", "embark", "disembark", "enter_building", "leave_building", "fire"}
+)
 
 
 def _house_rules(state: GameState) -> None:
@@ -62,20 +67,46 @@ def check_request_fire(state: GameState, unit: Unit, at: Point, actions: int) ->
         raise IllegalCommand(f"{unit.side} already has its fire marker for this turn, at {active.at}")
 
 
-def check_bombard(state: GameState, unit: Unit) -> None:
-    """s. 5 Firing: mortars, infantry guns and howitzers, at their side's marker of this turn,
-    no nearer than 18" (mortars) or 24" (the others)."""
+def check_bombard(state: GameState, unit: Unit, kinds: Collection[str] = ()) -> None:
+    """s. 5 Firing: mortars, infantry guns and howitzers (and a command squad's light mortar),
+    at their side's marker of this turn, no nearer than 18" (mortars) or 24" (the others).
+    ``kinds``: the kinds of the activation's actions, when the order is declared."""
     _house_rules(state)
-    if not any(unit.profile.has(w) for w in INDIRECT_WEAPONS) or traits_of(unit).he is None:
+    light = traits_of(unit).light_mortar
+    if light:
+        check_light_mortar_indirect(unit, kinds)
+    elif not any(unit.profile.has(w) for w in INDIRECT_WEAPONS) or traits_of(unit).he is None:
         raise IllegalCommand(f"{unit.name} cannot fire indirectly: only mortars, infantry guns and howitzers")
-    if unit.in_building and unit.profile.has(Special.MORTAR):
+    mortar = light or unit.profile.has(Special.MORTAR)
+    if unit.in_building and mortar:
         raise IllegalCommand(f"{unit.name} may not fire a mortar from inside {unit.in_building} (s. 4)")
     marker = active_marker(state, unit.side)
     if marker is None:
         raise IllegalCommand(f"{unit.side} has no fire marker this turn: a spotter must call for fire first")
-    nearest = minimum_range(unit.profile.has(Special.MORTAR))
+    nearest = minimum_range(mortar)
     gap = geometry.distance_to_point(unit, marker.at)
     if gap < nearest:
         raise IllegalCommand(
             f'{unit.name} is {gap:.1f}" from the marker: indirect fire needs {nearest:g}" or more'
         )
+
+
+def check_light_mortar_indirect(unit: Unit, kinds: Collection[str]) -> None:
+    """s. 5 Light mortars: a squad's light mortar joins in indirect fire only if the squad is a
+    command squad with a radio (a spotter, s. 2), and it neither moves nor fires its small arms
+    in that activation."""
+    if not is_spotter(unit):
+        raise IllegalCommand(
+            f"{unit.name}'s light mortar fires indirectly only from a command squad with a radio"
+        )
+    if set(kinds) & STILL_FOR_LIGHT_MORTAR:
+        raise IllegalCommand(
+            f"{unit.name} fires its light mortar indirectly only if it neither moves nor fires "
+            "in that activation"
+        )
+
+
+def indirect_he(unit: Unit) -> HEClass | None:
+    """The HE class of a unit's indirect fire: light for a light mortar (s. 2), else its own."""
+    traits = traits_of(unit)
+    return HEClass.LIGHT if traits.light_mortar else traits.he

@@ -372,7 +372,7 @@ def check_unit_order(state: GameState, side: str, order: UnitOrder) -> None:
         elif isinstance(action, RequestFire):
             check_request_fire(state, current, action.at, len(actions))
         elif isinstance(action, Bombard):
-            check_bombard(state, current)
+            check_bombard(state, current, kinds)
         elif isinstance(action, EnterBuilding | LeaveBuilding):
             current = _in_or_out(state, current, action)
         elif isinstance(action, ShellBuilding):

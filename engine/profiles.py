@@ -120,6 +120,8 @@ class HouseTraits(BaseModel):
     mg: bool = False  # its weapon is a machine gun
     flamethrower: bool = False
     second_ap: int | None = None  # a second main gun
+    hull_mg: bool = False  # an AFV's hull-mounted MG: 12", one die, a pintle mount's arc (s. 2, 5)
+    light_mortar: bool = False  # an infantry squad's light mortar, 50/60mm or 2" (s. 2, 5)
     small: bool = False  # small or low vehicles (observation, s. 8)
     light: bool = False  # reacts more quickly (s. 2)
     heavy: bool = False  # slower to reactivate (s. 2)

@@ -116,6 +116,10 @@ class RuleSet:
         """Why the unit may not both move and fire in one activation, or None."""
         return None
 
+    def cite(self, text: str, section: str) -> str:
+        """A result's message as this rule set words it (the 2015 rules name no section)."""
+        return text
+
 
 class HouseRules(RuleSet):
     """The Iron Cross House Rules V1.0 and their quick reference."""
@@ -240,6 +244,10 @@ class HouseRules(RuleSet):
         if unit.is_infantry_or_support and traits_of(unit).troop_type is not TroopType.INFANTRY:
             return f"{unit.name} is a support squad: it may move or fire in one activation, not both"
         return None
+
+    def cite(self, text: str, section: str) -> str:
+        """Every result of a house-rules game names the section that decided it (issue 6)."""
+        return cited(text, section)
 
 
 def _naming_the_rule(score: TestScore, section: str) -> TestScore:

@@ -13,6 +13,7 @@ from bot.services.game_service import GameError
 from bot.text_orders import (
     FACING_FROM_EDGE,
     OrderWords,
+    WeaponName,
     find_unit,
     parse_path,
     parse_point,
@@ -20,6 +21,7 @@ from bot.text_orders import (
     unit_order,
 )
 from engine.commands import (
+    ChooseFallBack,
     ChooseInitiative,
     ChooseTarget,
     Command,
@@ -101,7 +103,8 @@ POSITION = "x,y in inches or a grid square like D3; separate waypoints with ;"
     call_fire="House rules: a spotter calls indirect fire onto this spot (its whole activation)",
     bombard="House rules: a mortar, infantry gun or howitzer fires at your fire marker (with smoke: smoke)",
     smoke_at='House rules: a gun fires a smoke round at this spot (a 2" puff)',
-    weapon="House rules: which of a vehicle's weapons fires (default: the gun, or the MG at troops)",
+    weapon="House rules: which weapon fires (default: the gun, or the MG at troops); +hull_mg: it joins in",
+    overrun="House rules: an AFV's assault drives through after the round (default), or falls back",
     enter="House rules: the building to go into (after any move), e.g. church",
     leave="House rules: come out of the building to here first (x,y or a grid square)",
     shell="House rules: fire medium or heavy HE at this building as a whole, e.g. church",
@@ -123,10 +126,11 @@ async def act(
     call_fire: str | None = None,
     bombard: bool = False,
     smoke_at: str | None = None,
-    weapon: Literal["gun", "mg", "hull_mg"] | None = None,
+    weapon: WeaponName | None = None,
     enter: str | None = None,
     leave: str | None = None,
     shell: str | None = None,
+    overrun: bool = True,
 ) -> None:
     words = OrderWords(**{name: value for name, value in locals().items() if name != "interaction"})
     await play(interaction, lambda state, side: Declare(side=side, order=unit_order(state, side, words)))
@@ -211,12 +215,23 @@ async def noreact(interaction: discord.Interaction) -> None:
 @app_commands.command(
     name="choose", description="Answer a choice: the unit that loses markers, or a new target"
 )
-@app_commands.describe(unit="The unit chosen (leave empty to waste a shot)")
-async def choose(interaction: discord.Interaction, unit: str | None = None) -> None:
+@app_commands.describe(
+    unit="The unit chosen (leave empty to waste a shot)",
+    close_combat="House rules: your vehicle attacked in close combat falls back, or fights on",
+)
+async def choose(
+    interaction: discord.Interaction,
+    unit: str | None = None,
+    close_combat: Literal["fall_back", "fight_on"] | None = None,
+) -> None:
     def build(state: GameState, side: str) -> Command:
         choice = state.pending.choice if state.pending else None
         if choice is None:
             raise IllegalCommand("Nothing is waiting to be chosen")
+        if choice.kind == "close_combat_fall_back":
+            if close_combat is None:
+                raise IllegalCommand("Choose close_combat: fall_back or fight_on")
+            return ChooseFallBack(side=side, fall_back=close_combat == "fall_back")
         picked = find_unit(state, unit, known_to=side) if unit else None
         if choice.kind == "remove_markers":
             if picked is None:

@@ -60,6 +60,8 @@ class GameService:
         self.dice = dice
         self.clock = clock or SystemClock()
         self.on_window_closed = on_window_closed
+        # told (channel, final state) when a game ends, under the channel's lock: not to act on it
+        self.on_game_over: list[Callable[[str, GameState], Awaitable[None]]] = []
         self.timers = ReactionTimers(self.clock, self._window_expired)
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
 
@@ -139,6 +141,9 @@ class GameService:
                         "ms": round((time.perf_counter() - started) * 1000, 1),
                     },
                 )
+                if state.phase is Phase.OVER and game.state.phase is not Phase.OVER:
+                    for hook in self.on_game_over:
+                        await hook(channel_id, stored.state)
                 return Outcome(stored.state, events, stored.version, deadline, stored.closed_window_message)
         raise AssertionError("unreachable")
 

@@ -41,6 +41,7 @@ MATRIX: dict[str, frozenset[Role]] = {
     "react": SIDES_OWN,
     "remove_markers": SIDES_OWN,
     "choose_target": SIDES_OWN,
+    "choose_fall_back": SIDES_OWN,  # House Rules V1.0, s. 6: a vehicle attacked in close combat
     "card": SIDES_OWN,
     "request_reserve": SIDES_OWN,
     "concede": SIDES_OWN,

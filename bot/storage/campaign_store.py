@@ -1,9 +1,14 @@
-"""The campaign store: each channel's campaigns as JSON, written only over the version read."""
+"""The campaign store: each channel's campaigns as JSON, written only over the version read.
+
+One table holds campaigns of several kinds (Red Barricades, linked battles); a store reads and
+writes one kind, as its own model."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
+from pydantic import BaseModel
 from sqlalchemy import update
 from sqlmodel import select
 
@@ -11,55 +16,58 @@ from bot.storage.store import GameStore
 from bot.storage.tables import CampaignRow, utcnow
 from engine.campaign.phases import Campaign
 
+C = TypeVar("C", bound=BaseModel)
+
 
 class StaleCampaign(Exception):
     """Another writer changed the campaign after it was loaded: reload and try again."""
 
 
 @dataclass(frozen=True)
-class StoredCampaign:
+class StoredCampaign(Generic[C]):
     id: int
     channel_id: str
     version: int
-    campaign: Campaign
+    campaign: C
 
 
-def _stored(row: CampaignRow) -> StoredCampaign:
-    assert row.id is not None
-    return StoredCampaign(row.id, row.channel_id, row.version, Campaign.model_validate_json(row.campaign))
+class CampaignStore(Generic[C]):
+    """Campaigns of one ``kind`` in the game store's database (the ``campaigns`` table)."""
 
-
-class CampaignStore:
-    """Campaigns in the game store's database (the ``campaigns`` table)."""
-
-    def __init__(self, store: GameStore) -> None:
+    def __init__(self, store: GameStore, model: type[C] = Campaign, kind: str = "red_barricades") -> None:
         self.sessions = store.sessions
+        self.model, self.kind = model, kind
 
-    async def create(self, channel_id: str, campaign: Campaign) -> StoredCampaign:
+    def _stored(self, row: CampaignRow) -> StoredCampaign[C]:
+        assert row.id is not None
+        campaign = self.model.model_validate_json(row.campaign)
+        return StoredCampaign(row.id, row.channel_id, row.version, campaign)
+
+    async def create(self, channel_id: str, campaign: C) -> StoredCampaign[C]:
         async with self.sessions() as session, session.begin():
-            row = CampaignRow(channel_id=channel_id, campaign=campaign.model_dump_json())
+            row = CampaignRow(channel_id=channel_id, kind=self.kind, campaign=campaign.model_dump_json())
             session.add(row)
             await session.flush()
-            return _stored(row)
+            return self._stored(row)
 
-    async def load(self, campaign_id: int) -> StoredCampaign | None:
+    async def load(self, campaign_id: int) -> StoredCampaign[C] | None:
         async with self.sessions() as session:
             row = await session.get(CampaignRow, campaign_id)
-        return None if row is None else _stored(row)
+        return None if row is None or row.kind != self.kind else self._stored(row)
 
-    async def current(self, channel_id: str) -> StoredCampaign | None:
-        """The channel's newest campaign, finished or not."""
+    async def current(self, channel_id: str) -> StoredCampaign[C] | None:
+        """The channel's newest campaign of the store's kind, finished or not."""
         async with self.sessions() as session:
             query = (
                 select(CampaignRow)
-                .where(CampaignRow.channel_id == channel_id)
+                .where(CampaignRow.channel_id == channel_id, CampaignRow.kind == self.kind)
                 .order_by(CampaignRow.id.desc())
                 .limit(1)
             )
             row = (await session.execute(query)).scalars().first()
-        return None if row is None else _stored(row)
+        return None if row is None else self._stored(row)
 
-    async def save(self, stored: StoredCampaign, campaign: Campaign) -> StoredCampaign:
+    async def save(self, stored: StoredCampaign[C], campaign: C) -> StoredCampaign[C]:
         """Write the campaign over the version ``stored`` was read at, or raise StaleCampaign."""
         version = stored.version + 1
         async with self.sessions() as session, session.begin():
@@ -72,9 +80,10 @@ class CampaignStore:
                 raise StaleCampaign(stored.id)
         return StoredCampaign(stored.id, stored.channel_id, version, campaign)
 
-    async def unfinished(self) -> list[StoredCampaign]:
-        """Every campaign with a phase still to reveal, for re-arming its timers after a restart."""
+    async def unfinished(self) -> list[StoredCampaign[C]]:
+        """Every campaign with a phase still to reveal, for re-arming its timers after a restart
+        (for a kind whose model says when it is ``finished``)."""
         async with self.sessions() as session:
-            rows = (await session.execute(select(CampaignRow).order_by(CampaignRow.id))).scalars()
-            campaigns = [_stored(row) for row in rows]
-        return [stored for stored in campaigns if not stored.campaign.finished]
+            query = select(CampaignRow).where(CampaignRow.kind == self.kind).order_by(CampaignRow.id)
+            campaigns = [self._stored(row) for row in (await session.execute(query)).scalars()]
+        return [stored for stored in campaigns if not stored.campaign.finished]  # type: ignore[attr-defined]

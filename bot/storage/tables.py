@@ -139,6 +139,7 @@ class CampaignRow(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     channel_id: str = Field(index=True)
+    kind: str = "red_barricades"  # or "linked": engine.campaign.linked.LinkedCampaign JSON
     version: int = 0
     campaign: str
     created_at: datetime = Field(default_factory=utcnow)

@@ -10,6 +10,7 @@ from engine.profiles import HouseTraits, Motivation, TroopType
 CLOSE_COMBAT_RANGE = 3.0  # s. 4: no closer than this without close combat
 INFANTRY_ROUNDS = 2  # s. 6: two rounds, the defenders first in each
 ATTACKER_FALL_BACK = 6.0  # s. 6: attackers who fail to clear the defenders fall back 6"
+FALL_BACK_OPTIONS = ("fall_back", "fight_on")  # a vehicle defender's choice after the first round
 
 
 def may_close_within_3(traits: HouseTraits) -> bool:
@@ -38,3 +39,14 @@ def close_combat_column(traits: HouseTraits) -> CasualtyWeapon:
     """The casualty table column for a close-combat hit: machine guns by the MG column, every
     other unit's light weapons by the infantry column (s. 5 casualty table)."""
     return CasualtyWeapon.MG if traits.mg else CasualtyWeapon.INFANTRY
+
+
+def vehicle_may_fall_back(traits: HouseTraits) -> bool:
+    """s. 6 Infantry attacking vehicles: a soft-skinned vehicle or open-topped AFV that survives
+    the first round may fall back (an enclosed AFV fights one round only)."""
+    return traits.troop_type in (TroopType.SOFT, TroopType.OPEN_AFV)
+
+
+def overrun_mg_dice(*, turret: bool, hull_mg: bool) -> int:
+    """s. 6 AFVs overrunning infantry: a d10 each for the turret MG and the hull MG it has."""
+    return (1 if turret else 0) + (1 if hull_mg else 0)

@@ -42,6 +42,7 @@ class Weapon(StrEnum):
     VEHICLE_FLAMETHROWER = "vehicle flamethrower"
     MAN_PACK_FLAMETHROWER = "man-pack flamethrower"
     SUPPORT_SMALL_ARMS = "support squad small arms"
+    LIGHT_MORTAR = "light mortar"  # direct HE from an infantry squad's light mortar
 
 
 # s. 5 Ranges (None: unlimited). The QR gives a man-pack flamethrower 4"; the house rules
@@ -66,7 +67,9 @@ TO_HIT_DICE: dict[Weapon, tuple[int, int]] = {
     Weapon.VEHICLE_FLAMETHROWER: (2, 2),
     Weapon.MAN_PACK_FLAMETHROWER: (2, 2),
     Weapon.SUPPORT_SMALL_ARMS: (1, 1),
+    Weapon.LIGHT_MORTAR: (2, 1),  # s. 5 Light mortars: the normal direct HE fire
 }
+LIGHT_MORTAR_DIRECT_BEYOND = 6.0  # s. 5 Light mortars: direct HE only at targets over 6"
 
 
 def in_range(weapon: Weapon, distance: float) -> bool:
@@ -74,6 +77,17 @@ def in_range(weapon: Weapon, distance: float) -> bool:
     vehicle flamethrowers 8", support squads' small arms and hull MGs 12" (snipers unlimited)."""
     limit = MAX_RANGE.get(weapon)
     return limit is None or distance <= limit
+
+
+def light_mortar_reaches(distance: float) -> bool:
+    """s. 5 Light mortars: a light mortar fires direct HE only at targets more than 6" away."""
+    return distance > LIGHT_MORTAR_DIRECT_BEYOND
+
+
+def hull_mg_bears(off_centreline: float) -> bool:
+    """s. 5 AFVs with multiple weapons: a hull MG fires as a pintle mount, 45 degrees either side
+    of the vehicle's centreline (s. 5 Arc of fire)."""
+    return off_centreline <= MOUNT_ARC
 
 
 def to_hit_dice(weapon: Weapon, distance: float) -> int:

@@ -7,7 +7,7 @@ changes nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine import geometry
 from engine.dice import DiceSource, roll_needing
@@ -34,7 +34,9 @@ from engine.house.firing import (
     describe_throw,
     flamethrower_destroys,
     hits,
+    hull_mg_bears,
     in_range,
+    light_mortar_reaches,
     to_hit_dice,
     to_hit_modifiers,
 )
@@ -125,11 +127,21 @@ def _at_soft_target(firer: Unit, mine: HouseTraits, target: HouseTraits) -> Hous
     raise IllegalCommand(f"{firer.name} has no weapon to fire")
 
 
-def _chosen_weapon(firer: Unit, mine: HouseTraits, theirs: HouseTraits, weapon: str) -> HouseFire:
-    """s. 5 AFVs with several weapons: the main gun, or the coaxial MG, or the hull MG (12",
-    one die); at an AFV every shot is AP."""
+HULL_MG_TOO = "+hull_mg"  # a weapon choice's suffix: the hull MG joins the gun or coaxial MG (s. 5)
+
+
+def _chosen_weapon(shot: Shot, mine: HouseTraits, theirs: HouseTraits, weapon: str) -> HouseFire:
+    """s. 5 AFVs with several weapons: the main gun, or the coaxial MG, or the hull MG (12", one
+    die), which may also join either of the others; at an AFV every shot is AP. s. 5 Light
+    mortars: an infantry squad's light mortar fires direct HE."""
+    firer = shot.firer
+    if weapon == "light_mortar":
+        return light_mortar_fire(shot, mine, theirs)
     if not firer.is_vehicle:
         raise IllegalCommand(f"{firer.name} has one weapon: leave out the weapon choice")
+    if weapon == "hull_mg" or weapon.endswith(HULL_MG_TOO):
+        check_hull_mg(shot, mine)
+    weapon = weapon.removesuffix(HULL_MG_TOO)
     if weapon == "gun":
         if mine.ap is None and mine.he is None:
             raise IllegalCommand(f"{firer.name} has no main gun")
@@ -140,17 +152,52 @@ def _chosen_weapon(firer: Unit, mine: HouseTraits, theirs: HouseTraits, weapon: 
         if mine.he is None:
             raise IllegalCommand(f"{firer.name}'s gun has no HE round: use its machine gun")
         return HouseFire(Weapon.GUN, FireCategory.HE, he=mine.he)
-    chosen = Weapon.HULL_MG if weapon == "hull_mg" else Weapon.TURRET_MG
+    return _machine_gun_fire(Weapon.HULL_MG if weapon == "hull_mg" else Weapon.TURRET_MG, theirs)
+
+
+def _machine_gun_fire(weapon: Weapon, theirs: HouseTraits) -> HouseFire:
+    """A vehicle's MG: AP fire (with no AP rating) at an AFV, machine-gun fire at anything else."""
     if theirs.troop_type.is_afv:
-        return HouseFire(chosen, FireCategory.AP, ap=0)
-    return HouseFire(chosen, FireCategory.MG)
+        return HouseFire(weapon, FireCategory.AP, ap=0)
+    return HouseFire(weapon, FireCategory.MG)
+
+
+def check_hull_mg(shot: Shot, mine: HouseTraits) -> None:
+    """s. 5 AFVs with multiple weapons: only an AFV with a hull MG fires one."""
+    if not mine.hull_mg:
+        raise IllegalCommand(f"{shot.firer.name} has no hull MG")
+
+
+def _off_centreline(shot: Shot) -> float:
+    bearing = geometry.bearing(shot.firer.position, shot.target.position)
+    return geometry.angle_between(bearing, shot.firer.facing)
+
+
+def light_mortar_fire(shot: Shot, mine: HouseTraits, theirs: HouseTraits) -> HouseFire:
+    """s. 5 Light mortars: a squad carrying one may fire it as direct light HE at a target over
+    6" away, moving in that activation neither before nor after, and not from a building (s. 4);
+    an AFV, which only AP fire hurts (s. 5 Direct fire), is no target for it."""
+    firer = shot.firer
+    if not mine.light_mortar:
+        raise IllegalCommand(f"{firer.name} carries no light mortar")
+    if theirs.troop_type.is_afv:
+        raise IllegalCommand(f"{shot.target.name} is armoured: a light mortar's HE cannot hurt it")
+    if not light_mortar_reaches(shot.range):
+        raise IllegalCommand(
+            f'{shot.target.name} is {shot.range:.1f}" away: a light mortar fires direct only beyond 6"'
+        )
+    if shot.firer_moved:
+        raise IllegalCommand(f"{firer.name} may not move in the activation it fires its light mortar")
+    if firer.in_building:
+        raise IllegalCommand(f"{firer.name} may not fire a mortar from inside {firer.in_building} (s. 4)")
+    return HouseFire(Weapon.LIGHT_MORTAR, FireCategory.HE, he=HEClass.LIGHT)
 
 
 def house_fire(shot: Shot) -> HouseFire:
     """The weapon and category of a shot, or refused with the reason (s. 5 Direct Fire, Ranges)."""
     mine, theirs = traits_of(shot.firer), traits_of(shot.target)
     if shot.weapon is not None:
-        fire = _chosen_weapon(shot.firer, mine, theirs, shot.weapon)
+        fire = _chosen_weapon(shot, mine, theirs, shot.weapon)
     elif theirs.troop_type.is_afv:
         fire = _at_armour(shot.firer, mine)
     else:
@@ -158,6 +205,11 @@ def house_fire(shot: Shot) -> HouseFire:
     check_fire_into_building(shot, fire)
     if not in_range(fire.weapon, shot.range):
         raise IllegalCommand(f"{shot.firer.name}'s {fire.weapon.value} cannot reach {shot.range:.1f}\"")
+    if fire.weapon is Weapon.HULL_MG and not hull_mg_bears(_off_centreline(shot)):
+        raise IllegalCommand(  # fired on its own; joining the gun, it stays silent (hull_mg_joins_in)
+            f"{shot.target.name} is outside {shot.firer.name}'s hull MG arc (45 degrees either side of "
+            "its centreline): turn to face it first"
+        )
     return fire
 
 
@@ -188,9 +240,33 @@ def to_hit_cover(shot: Shot) -> Cover:
 
 
 def resolve_house_shot(shot: Shot, dice: DiceSource) -> ShotResult:
-    """The to-hit throw (s. 5), then armour penetration or the casualty throw."""
+    """The to-hit throw (s. 5), then armour penetration or the casualty throw; and the hull MG's
+    own throw after it, if it joins in."""
+    result = _resolve(shot, house_fire(shot), dice)
+    if not (shot.weapon or "").endswith(HULL_MG_TOO) or result.fate is not Fate.STANDS:
+        return result
+    return hull_mg_joins_in(shot, result, dice)
+
+
+def hull_mg_joins_in(shot: Shot, main: ShotResult, dice: DiceSource) -> ShotResult:
+    """s. 5 AFVs with multiple weapons: the hull MG supplements the gun or coaxial MG at the same
+    target if it is within the MG's 12" and its pintle arc, with its own throw of one die (MG
+    fire, or AP fire with no AP rating at an AFV); otherwise it stays silent."""
+    if not (in_range(Weapon.HULL_MG, shot.range) and hull_mg_bears(_off_centreline(shot))):
+        return replace(main, text=f"{main.text}; the hull MG cannot bear on {shot.target.name}")
+    marked = replace(shot, target=shot.target.model_copy(update={"morale_markers": main.markers}))
+    extra = _resolve(marked, _machine_gun_fire(Weapon.HULL_MG, traits_of(shot.target)), dice)
+    return replace(
+        extra,
+        text=f"{main.text}; with it, {extra.text}",
+        hits=main.hits,
+        passengers_out=main.passengers_out or extra.passengers_out,
+    )
+
+
+def _resolve(shot: Shot, fire: HouseFire, dice: DiceSource) -> ShotResult:
+    """One weapon's shot: the to-hit throw, then penetration or the casualty throw."""
     firer, target = shot.firer, shot.target
-    fire = house_fire(shot)
     situation = FireSituation(
         fire.category,
         firer_markers=firer.morale_markers,

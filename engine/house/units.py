@@ -46,6 +46,8 @@ def _profile(nation: str, row: dict[str, Any]) -> UnitProfile:
         mg=row.get("mg", False),
         flamethrower=row.get("ft", False),
         second_ap=row.get("second_ap"),
+        hull_mg=row.get("hull_mg", False),
+        light_mortar=row.get("light_mortar", False),
         small="small" in notes,
         light="light" in notes,
         heavy="heavy" in notes,
@@ -135,12 +137,18 @@ def main_weapon(profile: UnitProfile) -> int | str | None:
     return _quick_reference()["main_weapons"].get(profile.nation, {}).get(profile.name)
 
 
+def has_hull_mg(profile: UnitProfile) -> bool:
+    """Whether a 2015 unit the quick reference does not list has a hull-mounted MG (s. 5;
+    ``hull_mgs`` in ``house_v1.yaml``, with its sources)."""
+    return profile.name in _quick_reference()["hull_mgs"].get(profile.nation, [])
+
+
 def house_view(profile: UnitProfile) -> UnitProfile:
     """A 2015 profile under the house rules, as far as they say how (s. 2 and 4): light, medium
     and heavy vehicles become fast, medium and slow; the weapon value is the AP rating; scout
     cars are light and elite; heavy units stay heavy; HE by the calibre of the main gun, and
     none for towed anti-tank guns or mortars' direct fire (mortars have no AP rating either);
-    light anti-aircraft guns are machine guns."""
+    light anti-aircraft guns are machine guns; hull MGs as the vehicle carried them."""
     if profile.house is not None:
         return profile
     if profile.is_vehicle:
@@ -168,6 +176,7 @@ def house_view(profile: UnitProfile) -> UnitProfile:
         he=he_class_from_calibre(weapon) if isinstance(weapon, int) else None,
         mg=profile.has(Special.MG_TEAM) or weapon == "mg",
         flamethrower=profile.has(Special.FLAMETHROWER),
+        hull_mg=profile.is_vehicle and has_hull_mg(profile),
         light=scout or troop is TroopType.SUPPORT_LIGHT,
         heavy=profile.is_heavy,
         motivation=Motivation.ELITE if scout else Motivation.NORMAL,

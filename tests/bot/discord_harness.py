@@ -141,7 +141,8 @@ class Harness:
     async def slash(
         self, command: str, /, *, user: str, channel: str, **options: Any
     ) -> list[dict[str, Any]]:
-        """Invoke ``/command`` or ``/group sub`` as ``user`` in ``channel``; return what the bot sent."""
+        """Invoke ``/command``, ``/group sub`` or ``/group subgroup sub`` as ``user`` in ``channel``;
+        return what the bot sent."""
         resolved = _resolved_attachments(options)
         for upload in options.values():
             if isinstance(upload, Upload):
@@ -192,6 +193,9 @@ class Harness:
             data["resolved"] = {"attachments": attachments}
         if len(names) == 2:
             data["options"] = [{"name": names[1], "type": 1, "options": options}]
+        if len(names) == 3:  # a subcommand of a subcommand group
+            subcommand = {"name": names[2], "type": 1, "options": options}
+            data["options"] = [{"name": names[1], "type": 2, "options": [subcommand]}]
         return await self._dispatch(self._payload(kind, user, channel, data))
 
     def _payload(

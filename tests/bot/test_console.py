@@ -145,6 +145,7 @@ async def test_house_rules_orders_at_the_console(tmp_path):
         "/noreact",
         "/act unit:mg-42 bombard",
         "/act unit:gruppe-2 assault:2-section",
+        "/act unit:gruppe-2 assault:2-section overrun:no",
     ]
     out = await run("\n".join(lines) + "\n", url)
     assert "axis declares: Gruppe 1: call for fire at (22, 34)" in out
@@ -153,3 +154,4 @@ async def test_house_rules_orders_at_the_console(tmp_path):
     assert (
         'Not allowed: Gruppe 2 must be within 3" of 2 Section to assault it (34.1" away): move first' in out
     )
+    assert "Not allowed: Only an AFV overrunning chooses to fall back instead of driving through" in out

@@ -3,7 +3,7 @@
 import pytest
 
 from bot.text_orders import OrderWords, find_unit, parse_move, parse_path, parse_point, unit_order
-from engine.commands import EnterBuilding, Fire, LeaveBuilding, Move, RequestFire
+from engine.commands import CloseCombat, EnterBuilding, Fire, LeaveBuilding, Move, RequestFire
 from engine.errors import IllegalCommand
 from engine.quick_battle import quick_battle
 from engine.setup import make_unit, new_game
@@ -73,5 +73,10 @@ def test_house_rules_orders_in_words():
     assert order.actions == (LeaveBuilding(to=Point(x=30, y=40)), Fire(target="gren"))
     order = unit_order(state, "allies", OrderWords("gis", call_fire="D3"))
     assert order.actions == (RequestFire(at=Point(x=21, y=15)),)
-    with pytest.raises(IllegalCommand, match="Name the weapon gun, mg or hull_mg, not 'cannon'"):
+    named = r"Name the weapon gun, mg, hull_mg, gun\+hull_mg, mg\+hull_mg or light_mortar, not 'cannon'"
+    with pytest.raises(IllegalCommand, match=named):
         unit_order(state, "allies", OrderWords("gis", fire="gren", weapon="cannon"))
+    order = unit_order(state, "allies", OrderWords("gis", fire="gren", weapon="gun+hull_mg"))
+    assert order.actions == (Fire(target="gren", weapon="gun+hull_mg"),)
+    order = unit_order(state, "allies", OrderWords("gis", assault="gren", overrun=False))
+    assert order.actions == (CloseCombat(target="gren", overrun=False),)

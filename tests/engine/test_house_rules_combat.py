@@ -2,10 +2,10 @@
 answering with their own weapons, and the rule set named in every result (House Rules V1.0,
 s. 3, 5 and 6), with scripted dice and exact outcomes."""
 
-from engine.commands import Bombard, Fire, RequestFire
+from engine.commands import Bombard, ChooseFallBack, Fire, RequestFire
 from engine.dice import d6, d10
 from engine.setup import make_unit
-from tests.engine.helpers import P, act, fire_text, game, started, texts
+from tests.engine.helpers import P, act, fire_text, game, play, started, texts
 from tests.engine.test_house_rules_flow import charge, house
 
 # --- close combat against a loaded transport (s. 6, s. 3 and 5 Transports) ----------------------
@@ -27,16 +27,28 @@ def carrier(facing):
     return state
 
 
+def fight_on(state, *faces):
+    """The defending vehicle's side chooses to fight the second round (s. 6)."""
+    return play(state, ChooseFallBack(side="axis", fall_back=False), *faces)
+
+
 def test_the_squad_a_transport_carries_fights_and_takes_the_markers_s6():
     faces = [
         d6(3),  # initiation
         d10(2),  # round 1: the carried squad, one die like a support squad: a miss
         *(d10(6), d10(1), d6(5)),  # the section at the halftrack, a target in cover: 5+, 1 + 1 markers
-        *(d10(9), d6(4)),  # round 2: the squad (-2 for its markers) hits, 4+ in the open
-        *(d10(1), d10(1)),  # the section (-2) misses
     ]
     state, events = charge(carrier(facing=90), "tommies", "sdkfz", *faces)  # the MG faces away
-    assert texts(events)[3:] == [
+    state, more = fight_on(
+        state,
+        *(d10(9), d6(4)),  # round 2: the squad (-2 for its markers) hits, 4+ in the open
+        *(d10(1), d10(1)),  # the section (-2) misses
+    )
+    assert texts(events)[6] == (
+        "251 Halftrack came through the first round: fall back or fight on (/choose fall_back|fight_on) "
+        "(House Rules HR6.4)"
+    )
+    assert texts(events)[3:6] + texts(more) == [
         "Round 1: Gruppe fires at Tommies: needs 5+; rolled 2: miss (House Rules HR6.4)",
         "Round 1: Tommies fires at 251 Halftrack: needs 5+; rolled 6, 1: 1 hit; "
         "casualty 5+ rolled 5: 2 marker(s) (House Rules HR6.4)",
@@ -52,7 +64,7 @@ def test_the_squad_a_transport_carries_fights_and_takes_the_markers_s6():
 
 
 def test_a_transports_mg_fires_in_close_combat_only_at_an_attacker_in_its_arc_s5_s6():
-    state, events = charge(carrier(facing=270), "tommies", "sdkfz", d6(3), *[d10(1)] * 8)
+    state, events = charge(carrier(facing=270), "tommies", "sdkfz", d6(3), *[d10(1)] * 4)
     assert [line.split(": needs")[0] for line in texts(events)[3:6]] == [
         "Round 1: 251 Halftrack fires at Tommies",  # the MG, crewed by its squad, faces the section
         "Round 1: Gruppe fires at Tommies",
@@ -64,8 +76,9 @@ def test_an_empty_transports_mg_has_no_crew_in_close_combat_s2_s6():
     state = carrier(facing=270)
     state.units["gruppe"].embarked_in = None
     state.units["gruppe"].position = P(60, 40)
-    state, events = charge(state, "tommies", "sdkfz", d6(3), *[d10(1)] * 4)
-    assert [line.split(": needs")[0] for line in texts(events)[3:5]] == [
+    state, events = charge(state, "tommies", "sdkfz", d6(3), *[d10(1)] * 2)
+    state, more = fight_on(state, *[d10(1)] * 2)
+    assert [line.split(": needs")[0] for line in texts(events)[3:4] + texts(more)[:1]] == [
         "Round 1: Tommies fires at 251 Halftrack",  # nobody answers
         "Round 2: Tommies fires at 251 Halftrack",
     ]

@@ -198,7 +198,8 @@ def test_a_veteran_unit_has_two_markers_taken_off_on_a_5_s7():
     )
     # taken first after gaining the initiative: no reaction is allowed (s. 3)
     state, events = play(state, Declare(side="allies", order=MoraleTestOrder()), d6(5))
-    assert "Infantry Detachment loses 2 morale markers (1 left)" in [e.text for e in events]
+    lines = [e.text for e in events]
+    assert "Infantry Detachment loses 2 morale markers (1 left) (House Rules HR7.1)" in lines
 
 
 # --- close combat (s. 4, s. 6) -----------------------------------------------------------------

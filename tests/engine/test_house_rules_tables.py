@@ -434,7 +434,8 @@ def test_spotters_see_6_further_and_moving_units_are_seen_anywhere_s8():
 
 
 def test_the_quick_reference_lists_load_with_their_statistics_qr():
-    assert len(house_profiles("german")) == 19 and len(house_profiles("british")) == 22
+    # the quick reference's 19 and 22 rows, and a squad carrying a light mortar for each (s. 2)
+    assert len(house_profiles("german")) == 20 and len(house_profiles("british")) == 23
     panther = find_house_profile("german", "Panther")
     assert (panther.armour_front, panther.armour_side, panther.weapon, panther.morale) == (17, 13, 10, 6)
     assert panther.house.he is HEClass.MEDIUM and panther.unit_class is UnitClass.MEDIUM

@@ -1,0 +1,212 @@
+"""LinkedCampaignService: linked Iron Cross battles in a channel (:mod:`engine.campaign.linked`).
+
+A campaign starts from two players' saved forces. ``battle`` sets up the next scenario game in
+the channel and brings both sides' forces as they stand; when that game ends, the game service
+calls :meth:`LinkedCampaignService.game_over` and the result is carried into the campaign: losses,
+damaged units, reinforcement points and the history. Adapters hear of it through ``on_carried``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import defaultdict
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from contextlib import contextmanager
+
+from pydantic import ValidationError
+
+from bot.services.force_service import ForceService
+from bot.services.game_service import GameError, GameService, Outcome, duration_text
+from bot.storage.campaign_store import CampaignStore, StaleCampaign, StoredCampaign
+from engine.campaign import linked
+from engine.campaign.linked import SIDES, LinkedCampaign, LinkedRules
+from engine.errors import IllegalCommand
+from engine.game_state import GameState
+from engine.quick_battle import quick_tables, scenario_battle
+from engine.scenarios import find_scenario
+
+log = logging.getLogger(__name__)
+
+KIND = "linked"
+Carried = Callable[[str, str], Awaitable[None]]  # channel, what the battle's end did to the campaign
+
+
+@contextmanager
+def _refusals() -> Iterator[None]:
+    try:
+        yield
+    except IllegalCommand as refusal:
+        raise GameError(str(refusal)) from refusal
+
+
+class LinkedCampaignService:
+    """Linked campaigns by channel, over the game service's store; it hears of every game's end.
+    ``who`` writes a player for the adapter (a Discord mention, say)."""
+
+    def __init__(
+        self, games: GameService, on_carried: Carried | None = None, who: Callable[[str], str] = str
+    ) -> None:
+        self.games = games
+        self.who = who
+        self.forces = ForceService(games.store)
+        self.campaigns = CampaignStore(games.store, LinkedCampaign, KIND)
+        self.on_carried = on_carried
+        self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        games.on_game_over.append(self.game_over)
+
+    async def create(
+        self,
+        channel_id: str,
+        guild_id: str,
+        name: str,
+        players: Mapping[str, tuple[str, str]],
+        rules: Mapping[str, int | str] | None = None,
+    ) -> str:
+        """A campaign between the players' saved forces: ``players`` maps allies and axis to
+        (player, force name); ``rules`` sets the options of :class:`LinkedRules`."""
+        try:
+            options = LinkedRules.model_validate(rules or {})
+        except ValidationError as error:
+            first = error.errors()[0]
+            raise GameError(f"{first['loc'][0]}: {first['msg']}") from None
+        async with self._locks[channel_id]:
+            current = await self.campaigns.current(channel_id)
+            if current is not None and current.campaign.battle is not None:
+                raise GameError(f"{current.campaign.name} is fighting a battle in this channel")
+            forces = {
+                side: (player, await self.forces.force(guild_id, player, force))
+                for side, (player, force) in players.items()
+            }
+            with _refusals():
+                campaign = linked.new_linked_campaign(name, forces, options)
+            await self.campaigns.create(channel_id, campaign)
+        return f"Linked campaign **{campaign.name}** set up.\n{linked.standings_text(campaign, self.who)}"
+
+    async def battle(
+        self,
+        channel_id: str,
+        user_id: str,
+        scenario: str,
+        table: str = "village",
+        attacker: str | None = None,
+        attacker_choice: str | None = None,
+        reaction_seconds: int = 120,
+    ) -> tuple[str, Outcome]:
+        """Set up the campaign's next battle as the channel's game, both forces brought to it.
+        A campaign player asks; a game still running in the channel refuses it."""
+        with _refusals():
+            state = scenario_battle(scenario, table, attacker, attacker_choice)  # type: ignore[arg-type]
+        planned = state.planned_scenario
+        assert planned is not None
+        async with self._locks[channel_id]:
+            stored = await self._current(channel_id)
+            self._player(stored.campaign, user_id)
+            with _refusals():
+                campaign = linked.start_battle(stored.campaign, planned.id, planned.roles)
+            stored = await self._save(stored, campaign)
+        try:
+            outcome = await self.games.new_game(channel_id, state, reaction_seconds, user_id)
+            for side in SIDES:
+                join = linked.joining(campaign, side)
+                outcome = await self.games.act(channel_id, join.player, join)
+        except GameError:
+            async with self._locks[channel_id]:
+                stored = await self._current(channel_id)
+                if stored.campaign.battle == campaign.battle:
+                    await self._save(stored, stored.campaign.model_copy(update={"battle": None}))
+            raise
+        return self._battle_text(campaign, table, reaction_seconds), outcome
+
+    async def buy(self, channel_id: str, user_id: str, side: str, unit: str, label: str | None = None) -> str:
+        """A side's player buys a unit with the side's reinforcement points."""
+        campaign = await self._change(
+            channel_id, user_id, side, lambda c: linked.spend_reinforcements(c, side, unit, label)
+        )
+        bought = campaign.sides[side].force.units[-1]
+        return (
+            f"{side} buys {bought.label} ({bought.profile}): "
+            f"{campaign.sides[side].points} reinforcement points left\n"
+            + linked.standings_text(campaign, self.who)
+        )
+
+    async def command(self, channel_id: str, user_id: str, side: str, unit: str) -> str:
+        """A side's player names another of its units the command unit."""
+        campaign = await self._change(
+            channel_id, user_id, side, lambda c: linked.name_command_unit(c, side, unit)
+        )
+        chosen = next(u for u in campaign.sides[side].force.units if u.command)
+        return f"{chosen.label} is now {side}'s command unit"
+
+    async def standings(self, channel_id: str) -> str:
+        campaign = (await self._current(channel_id)).campaign
+        return f"{linked.standings_text(campaign, self.who)}\nHistory:\n{linked.history_text(campaign)}"
+
+    async def game_over(self, channel_id: str, final: GameState) -> None:
+        """The game service's hook: a game in the channel ended. If it was the campaign's battle,
+        its result is carried into the campaign. A failure here never undoes the game's end."""
+        try:
+            async with self._locks[channel_id]:
+                stored = await self.campaigns.current(channel_id)
+                if stored is None or stored.campaign.battle is None:
+                    return
+                campaign = linked.end_battle(stored.campaign, final)
+                await self._save(stored, campaign)
+        except (IllegalCommand, GameError) as refusal:
+            log.warning("battle not carried", extra={"channel": channel_id, "reason": str(refusal)})
+            return
+        log.info("battle carried", extra={"channel": channel_id, "battle": campaign.history[-1].number})
+        if self.on_carried:
+            text = f"**{campaign.name}**, battle {linked.battle_line(campaign.history[-1])}"
+            await self.on_carried(channel_id, f"{text}\n{linked.standings_text(campaign, self.who)}")
+
+    # -- helpers --------------------------------------------------------------------------------
+
+    def _battle_text(self, campaign: LinkedCampaign, table: str, reaction_seconds: int) -> str:
+        battle = campaign.battle
+        assert battle is not None
+        scenario = find_scenario(battle.scenario)
+        sides = "; ".join(
+            f"**{side}** ({self.who(campaign.sides[side].player)}) {battle.roles[side]}: "
+            + ", ".join(battle.fielded[side])
+            for side in SIDES
+        )
+        return (
+            f"**{campaign.name}**, battle {battle.number}: **{scenario.title}** (p. {scenario.page}) "
+            f"on the {quick_tables()[table]}. {sides}.\n"
+            f"Reaction windows stay open {duration_text(reaction_seconds)}. "
+            "Both forces are here: set up with /deploy, then /game start."
+        )
+
+    async def _change(
+        self, channel_id: str, user_id: str, side: str, change: Callable[[LinkedCampaign], LinkedCampaign]
+    ) -> LinkedCampaign:
+        async with self._locks[channel_id]:
+            stored = await self._current(channel_id)
+            with _refusals():
+                stored.campaign.side(side)
+            if stored.campaign.sides[side].player != user_id:
+                raise GameError(f"Only {side}'s player, {stored.campaign.sides[side].player}, may do that")
+            with _refusals():
+                campaign = change(stored.campaign)
+            await self._save(stored, campaign)
+        return campaign
+
+    @staticmethod
+    def _player(campaign: LinkedCampaign, user_id: str) -> None:
+        if campaign.side_of(user_id) is None:
+            raise GameError(f"Only the players of {campaign.name} may do that")
+
+    async def _save(self, stored: StoredCampaign, campaign: LinkedCampaign) -> StoredCampaign:
+        try:
+            return await self.campaigns.save(stored, campaign)
+        except StaleCampaign:
+            raise GameError("The campaign changed under this command: try again") from None
+
+    async def _current(self, channel_id: str) -> StoredCampaign[LinkedCampaign]:
+        stored = await self.campaigns.current(channel_id)
+        if stored is None:
+            raise GameError(
+                "There is no linked campaign in this channel: start one with /campaign linked new"
+            )
+        return stored

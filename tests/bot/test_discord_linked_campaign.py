@@ -1,0 +1,86 @@
+"""/campaign linked through the real command tree: a campaign between two saved forces, a battle
+set up in the channel, its end (a concession) posted and carried into the standings, and a
+purchase refused privately when the points are short."""
+
+import pytest
+
+from tests.bot.discord_harness import ANN, EVE, OTTO, close_bot, open_bot, reply
+from tests.bot.test_discord_campaign import posted
+
+
+@pytest.fixture
+async def bot_and_discord(tmp_path, monkeypatch):
+    bot, discord = await open_bot(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", monkeypatch)
+    yield bot, discord
+    await bot.campaigns.close()
+    await close_bot(bot)
+
+
+async def saved_force(discord, user, nation, name, *profiles):
+    await discord.slash("force new", user=user, channel="1", nation=nation, name=name, points=150)
+    for profile in profiles:
+        await discord.slash("force add", user=user, channel="1", force=name, unit=profile)
+    await discord.slash(
+        "force upgrade", user=user, channel="1", force=name, unit="Infantry Detachment 1", command=True
+    )
+
+
+async def test_a_linked_campaign_in_discord(bot_and_discord):
+    bot, discord = bot_and_discord
+    await saved_force(
+        discord, ANN, "us", "Able", "Infantry Detachment", "Infantry Detachment", "Sherman 75mm"
+    )
+    await saved_force(discord, OTTO, "german", "KG", "Infantry Detachment", "Infantry Detachment", "Panther")
+    text, ephemeral = reply(
+        await discord.slash(
+            "campaign linked new",
+            user=ANN,
+            channel="1",
+            name="Normandy",
+            allies=f"<@{ANN}>",
+            allies_force="Able",
+            axis=f"<@{OTTO}>",
+            axis_force="KG",
+            winner=60,
+        )
+    )
+    assert not ephemeral and text.startswith("Linked campaign **Normandy** set up.")
+    assert f"allies (<@{ANN}>), Able (US): 0 battles" in text
+
+    text, ephemeral = reply(
+        await discord.slash("campaign linked battle", user=EVE, channel="1", scenario="meeting")
+    )
+    assert ephemeral and text == "Only the players of Normandy may do that"
+    text, ephemeral = reply(
+        await discord.slash("campaign linked battle", user=OTTO, channel="1", scenario="meeting")
+    )
+    assert not ephemeral and text.startswith("**Normandy**, battle 1: **Meeting Engagement** (p. 28)")
+    state = await bot.games.game("1")
+    assert state.sides["allies"].players == [ANN] and state.sides["axis"].players == [OTTO]
+    assert sorted(u.name for u in state.units_of("axis")) == [
+        "Infantry Detachment 1",
+        "Infantry Detachment 2",
+        "Panther 1",
+    ]
+
+    sent = await discord.slash("game concede", user=ANN, channel="1")
+    (carried,) = posted(sent)
+    assert carried.startswith(
+        "**Normandy**, battle 1. Meeting Engagement: axis won (allies conceded); allies lost nothing, "
+        "+30 points; axis lost nothing, +60 points"
+    )
+
+    text, ephemeral = reply(
+        await discord.slash("campaign linked buy", user=ANN, channel="1", side="allies", unit="Sherman 75mm")
+    )
+    assert ephemeral and text == "allies has 30 reinforcement points but Sherman 75mm costs 45: 15 short"
+    text, _ = reply(
+        await discord.slash("campaign linked buy", user=OTTO, channel="1", side="axis", unit="MG Team")
+    )
+    assert text.startswith("axis buys MG Team 1 (MG Team): 40 reinforcement points left")
+    text, _ = reply(await discord.slash("campaign linked standings", user=EVE, channel="1"))
+    assert (
+        f"axis (<@{OTTO}>), KG (German): 1 battle, 1 win, 0 draws, 0 losses; 40 reinforcement points" in text
+    )
+    assert "Infantry Detachment 1 (command), Infantry Detachment 2, Panther 1, MG Team 1" in text
+    assert text.endswith("History:\n" + carried.splitlines()[0].removeprefix("**Normandy**, battle "))

@@ -1,0 +1,101 @@
+"""Linked campaigns over real storage: refusals that change nothing, a battle ended by a
+concession carried through the game service's hook, and campaigns of both kinds in one channel."""
+
+from datetime import timedelta
+
+import pytest
+
+from bot.console import ConsoleTable
+from bot.services.campaign_service import CampaignService
+from bot.services.game_service import GameService
+from bot.storage.store import GameStore
+from engine.dice import SeededDice
+from engine.state import Phase
+from tests.bot.test_console_linked_campaign import build_forces
+
+NEW = "/campaign linked new name:Normandy allies:ann allies_force:Able axis:otto axis_force:KG"
+
+
+@pytest.fixture
+async def table(tmp_path):
+    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'linked.db'}")
+    games = GameService(store, dice=lambda: SeededDice(1))
+    table, _ = await ConsoleTable.open(games)
+    await build_forces(table)
+    yield table
+    await games.close()
+    await store.close()
+
+
+async def test_bad_input_is_refused_and_changes_nothing(table):
+    for line, refusal in [
+        (NEW.replace("Able", "Baker"), "You have no force called 'Baker': see /force list"),
+        (NEW + " winner:lots", "winner is a whole number of reinforcement points, not 'lots'"),
+        (NEW + " damaged:never", "damaged: Input should be 'return' or 'sit_out'"),
+        (NEW + " loser:5000", "loser_points: Input should be less than or equal to 1000"),
+        ("/campaign linked standings", "There is no linked campaign in this channel"),
+    ]:
+        assert (await table.handle(line)).startswith(f"Not allowed: {refusal}")
+    assert (await table.handle(NEW + " winner:60 damaged:sit_out")).startswith("Linked campaign **Normandy**")
+    standings = await table.handle("/campaign linked standings")
+    for line, refusal in [
+        ('as otto /campaign linked buy side:allies unit:"MG Team"', "Only allies's player, ann, may do that"),
+        (
+            'as ann /campaign linked buy side:allies unit:"MG Team"',
+            "allies has 0 reinforcement points but MG Team costs 20: 20 short",
+        ),
+        ("as ann /campaign linked buy side:navy unit:x", "There is no side 'navy' in Normandy"),
+        ("as cat /campaign linked battle scenario:meeting", "Only the players of Normandy may do that"),
+        ("as ann /campaign linked battle scenario:capture", "Capture needs an attacker: allies or axis"),
+        ("as ann /campaign linked retreat", "Try /campaign linked new name:NAME"),
+    ]:
+        assert (await table.handle(line)).startswith(f"Not allowed: {refusal}")
+    assert await table.handle("/campaign linked standings") == standings
+    assert (
+        "winner 60, loser 30, draw 40" in standings and "damaged units sit out the next battle" in standings
+    )
+
+
+async def test_a_battle_refused_by_a_running_game_is_called_off(table):
+    await table.handle(NEW)
+    await table.handle("/game new")
+    await table.handle("/game start")
+    assert table.state.phase is not Phase.SETUP
+    reply = await table.handle("as ann /campaign linked battle scenario:meeting")
+    assert reply == "Not allowed: A game is already running in this channel: finish or concede it first"
+    assert "being fought" not in await table.handle("/campaign linked standings")
+
+
+async def test_a_conceded_battle_is_carried_into_the_campaign(table):
+    await table.handle(NEW)
+    assert "battle 1" in await table.handle("as ann /campaign linked battle scenario:meeting")
+    assert "being fought" in await table.handle("/campaign linked standings")
+    await table.handle("as otto /game concede")
+    standings = await table.handle("/campaign linked standings")
+    assert "[campaign] **Normandy**, battle 1. Meeting Engagement: allies won (axis conceded)" in standings
+    assert "allies (ann), Able (US): 1 battle, 1 win, 0 draws, 0 losses; 50 reinforcement points" in standings
+    assert "axis (otto), KG (German): 1 battle, 0 wins, 0 draws, 1 loss; 30 reinforcement points" in standings
+    # a later game in the channel that is not a campaign battle carries nothing
+    await table.handle("/game new")
+    await table.handle("/game concede")
+    assert (await table.handle("/campaign linked standings")).endswith(
+        "History:\n1. Meeting Engagement: allies won (axis conceded); allies lost nothing, +50 points; "
+        "axis lost nothing, +30 points"
+    )
+
+
+async def test_red_barricades_and_linked_campaigns_share_a_channel(table):
+    await table.handle(NEW)
+    red_barricades = CampaignService(table.service.store, clock=table.service.clock)
+    await red_barricades.create(
+        "console",
+        "Barrikady",
+        {"german": ["g"], "russian": ["r"]},
+        "17 Oct",
+        {"german": 1, "russian": 1},
+        1,
+        timedelta(hours=24),
+    )
+    assert "Barrikady" in await red_barricades.status("console")
+    assert (await table.handle("/campaign linked standings")).startswith("**Normandy**")
+    await red_barricades.close()
