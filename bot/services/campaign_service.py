@@ -15,18 +15,16 @@ import asyncio
 import logging
 import re
 from collections import defaultdict
-from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 
-from bot.services.game_service import GameError
+from bot.services.game_service import GameError, refusals
 from bot.storage.campaign_store import CampaignStore, StaleCampaign, StoredCampaign
 from bot.storage.store import GameStore
 from engine.campaign import phases
 from engine.campaign.ledger import ledger_csv, ledger_table
 from engine.campaign.phases import CLOSE, GRACE, Campaign
 from engine.dice import DiceSource, SeededDice
-from engine.errors import IllegalCommand
 from engine.runtime import Clock, ReactionTimers, SystemClock, WindowKey
 
 log = logging.getLogger(__name__)
@@ -112,7 +110,7 @@ class CampaignService:
         if current is not None and not current.campaign.finished:
             raise GameError(f"The campaign {current.campaign.name} is still running in this channel")
         now = self.clock.now()
-        with _refusals():
+        with refusals():
             campaign = phases.new_campaign(
                 name,
                 players,
@@ -144,7 +142,7 @@ class CampaignService:
             for attempt in (1, 2):
                 stored = await self._reload(stored)
                 now = self.clock.now()
-                with _refusals():
+                with refusals():
                     campaign, sealed_side, index = phases.submit(
                         stored.campaign,
                         user_id,
@@ -278,10 +276,3 @@ class CampaignService:
         return fresh
 
 
-@contextmanager
-def _refusals() -> Iterator[None]:
-    """The engine's refusals, passed on as the service's."""
-    try:
-        yield
-    except IllegalCommand as refusal:
-        raise GameError(str(refusal)) from refusal

@@ -6,7 +6,8 @@ import asyncio
 import logging
 import time
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -31,6 +32,15 @@ TIMER = "reaction-timer"  # the user id recorded when a window closes at its dea
 
 class GameError(Exception):
     """A refusal to show the user: what was wrong and what to do instead."""
+
+
+@contextmanager
+def refusals() -> Iterator[None]:
+    """The engine's refusals, passed on as the service's."""
+    try:
+        yield
+    except IllegalCommand as refusal:
+        raise GameError(str(refusal)) from refusal
 
 
 @dataclass(frozen=True)
@@ -166,11 +176,9 @@ class GameService:
             if not reason.strip():
                 raise GameError("Give a reason: every correction is logged with it")
             initial, history = await self.store.history(channel_id)
-            try:
+            with refusals():
                 undo = UndoActions(referee=user_id, reason=reason, undone=actions_to_undo(history, count))
                 state, produced = replay(initial, live_history([*history, (undo, [])]))
-            except IllegalCommand as refusal:
-                raise GameError(str(refusal)) from refusal
             deadline = None
             if state.phase is Phase.REACTION:
                 deadline = self.clock.now() + timedelta(seconds=game.reaction_seconds)

@@ -11,13 +11,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import defaultdict
-from collections.abc import Awaitable, Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Awaitable, Callable, Mapping
 
 from pydantic import ValidationError
 
 from bot.services.force_service import ForceService
-from bot.services.game_service import GameError, GameService, Outcome, duration_text
+from bot.services.game_service import GameError, GameService, Outcome, duration_text, refusals
 from bot.storage.campaign_store import CampaignStore, StaleCampaign, StoredCampaign
 from engine.campaign import linked
 from engine.campaign.linked import SIDES, LinkedCampaign, LinkedRules
@@ -32,12 +31,6 @@ KIND = "linked"
 Carried = Callable[[str, str], Awaitable[None]]  # channel, what the battle's end did to the campaign
 
 
-@contextmanager
-def _refusals() -> Iterator[None]:
-    try:
-        yield
-    except IllegalCommand as refusal:
-        raise GameError(str(refusal)) from refusal
 
 
 class LinkedCampaignService:
@@ -78,7 +71,7 @@ class LinkedCampaignService:
                 side: (player, await self.forces.force(guild_id, player, force))
                 for side, (player, force) in players.items()
             }
-            with _refusals():
+            with refusals():
                 campaign = linked.new_linked_campaign(name, forces, options)
             await self.campaigns.create(channel_id, campaign)
         return f"Linked campaign **{campaign.name}** set up.\n{linked.standings_text(campaign, self.who)}"
@@ -95,14 +88,14 @@ class LinkedCampaignService:
     ) -> tuple[str, Outcome]:
         """Set up the campaign's next battle as the channel's game, both forces brought to it.
         A campaign player asks; a game still running in the channel refuses it."""
-        with _refusals():
+        with refusals():
             state = scenario_battle(scenario, table, attacker, attacker_choice)  # type: ignore[arg-type]
         planned = state.planned_scenario
         assert planned is not None
         async with self._locks[channel_id]:
             stored = await self._current(channel_id)
             self._player(stored.campaign, user_id)
-            with _refusals():
+            with refusals():
                 campaign = linked.start_battle(stored.campaign, planned.id, planned.roles)
             stored = await self._save(stored, campaign)
         try:
@@ -183,11 +176,11 @@ class LinkedCampaignService:
     ) -> LinkedCampaign:
         async with self._locks[channel_id]:
             stored = await self._current(channel_id)
-            with _refusals():
+            with refusals():
                 stored.campaign.side(side)
             if stored.campaign.sides[side].player != user_id:
                 raise GameError(f"Only {side}'s player, {stored.campaign.sides[side].player}, may do that")
-            with _refusals():
+            with refusals():
                 campaign = change(stored.campaign)
             await self._save(stored, campaign)
         return campaign
