@@ -30,6 +30,8 @@ CHANGES = get_args(RefereeCorrection.model_fields["change"].annotation)
 
 def team_command(state: GameState, side: str, line: Line) -> Command:
     """``/team give|request|grant|refuse``."""
+    if side not in state.sides or line.player not in state.sides[side].players:
+        raise IllegalCommand("Join a side of this team game first (/game join side: force:)")
     what = line.words[0].casefold()
     if what == "give":
         shares = []

@@ -86,6 +86,7 @@ async def test_a_two_against_two_game_with_a_referee_at_the_console(tmp_path):
             await ok(table, f'as {player} /force add force:F unit:"{profile}"')
         await ok(table, f'as {player} /force upgrade force:F unit:"{command}" command')
     await ok(table, "/game new scenario:meeting table:village teams:2 referee:ref")
+    await refused(table, "as ann /team give bob:1", "Join a side of this team game first")
     for player, side in SIDES.items():
         await ok(table, f"as {player} /game join side:{side} force:F")
     assert table.state.planned_scenario is None and table.state.deployment is not None
