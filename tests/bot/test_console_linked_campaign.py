@@ -14,8 +14,7 @@ from bot.storage.store import GameStore
 from engine.dice import SeededDice
 from engine.game import awaiting
 from engine.state import Phase
-from tests.bot.test_console_scenarios import PLAYERS, line, set_up
-from tests.engine.random_play import random_command
+from tests.bot.test_console_scenarios import PLAYERS, random_step, set_up
 
 FORCES = {
     "ann": ("us", "Able", ["Infantry Detachment"] * 3 + ["Sherman 75mm"]),
@@ -42,14 +41,7 @@ async def play_to_result(table: ConsoleTable, rng: random.Random) -> None:
         if table.state.phase is Phase.OVER:
             break
         player = PLAYERS[awaiting(table.state) or "axis"]
-        for _attempt in range(40):
-            reply = await table.handle(f"as {player} {line(random_command(table.state, rng))}")
-            if not reply.startswith("Not allowed"):
-                break
-        else:
-            fallback = "/noreact" if table.state.phase is Phase.REACTION else "/cmt"
-            reply = await table.handle(f"as {player} {fallback}")
-        replies.append(reply)
+        replies.append(await random_step(table, player, rng))
     assert table.state.phase is Phase.OVER
     assert not [r for r in replies if r.startswith("Something went wrong")]
 

@@ -83,6 +83,16 @@ async def set_up(table: ConsoleTable, rng: random.Random) -> list[str]:
     return replies
 
 
+async def random_step(table: ConsoleTable, player: str, rng: random.Random) -> str:
+    """``player`` types a random legal order (up to 40 tries), else declines or tests morale."""
+    for _attempt in range(40):
+        reply = await table.handle(f"as {player} {line(random_command(table.state, rng))}")
+        if not reply.startswith("Not allowed"):
+            return reply
+    fallback = "/noreact" if table.state.phase is Phase.REACTION else "/cmt"
+    return await table.handle(f"as {player} {fallback}")
+
+
 def unrevealed(table: ConsoleTable) -> list[str]:
     """Every word that would tell the attacker what lies under a marker still hidden."""
     secrets = []
@@ -117,14 +127,7 @@ async def test_each_scenario_is_played_to_its_result_at_the_console(tmp_path, sc
         if table.state.phase is Phase.OVER:
             break
         player = PLAYERS[awaiting(table.state) or "axis"]
-        for _attempt in range(40):
-            reply = await table.handle(f"as {player} {line(random_command(table.state, rng))}")
-            if not reply.startswith("Not allowed"):
-                break
-        else:
-            fallback = "/noreact" if table.state.phase is Phase.REACTION else "/cmt"
-            reply = await table.handle(f"as {player} {fallback}")
-        replies.append((player, reply))
+        replies.append((player, await random_step(table, player, rng)))
         if step % 25 == 0:
             for view in ("/units", "/log", "/game status"):
                 replies.append(("otto", await table.handle(f"as otto {view}")))
