@@ -17,7 +17,9 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.console_campaign import CampaignDesk
-from bot.console_team import referee_command, team_command
+from bot.console_owed import OwedDesk
+from bot.console_team import clock_request, referee_command, team_command
+from bot.services.campaign_stats import CampaignStats
 from bot.services.card_service import CardService, hand_text
 from bot.services.dice_service import DiceService
 from bot.services.force_service import ForceService
@@ -29,9 +31,11 @@ from bot.services.game_service import (
     scenario_text,
     setup_text,
 )
+from bot.services.ping_service import ping_delay
 from bot.services.rules_service import RulesService
 from bot.services.stats_service import StatsService
 from bot.services.team_view import team_text
+from bot.storage.ping_store import DEFAULT_MINUTES
 from bot.storage.store import GameStore
 from bot.text_orders import (
     FACING_FROM_EDGE,
@@ -44,6 +48,7 @@ from bot.text_orders import (
 )
 from engine.commands import (
     CardAction,
+    ChooseDefender,
     ChooseFallBack,
     ChooseInitiative,
     ChooseTarget,
@@ -85,6 +90,7 @@ from engine.odds import (
     table_shot,
 )
 from engine.quick_battle import quick_battle, scenario_battle
+from engine.referee_prep import prep_text
 from engine.rolls.charts import describe_chart, find_chart, load_charts
 from engine.rulesets import rules_of, with_rule_set
 from engine.state import Phase
@@ -114,6 +120,9 @@ The same commands as in Discord, typed as text (options as name:value, quote val
        [overrun:no]       house rules: an AFV's assault falls back after the round instead of driving through
        [enter:BUILDING] [leave:X,Y]   house rules: go into a building, or come out of it
        [shell:BUILDING]   house rules: medium or heavy HE at a building as a whole
+       [face:north|east|south|west|N] [storey:ground|1|2...]   house rules: with fire:, the side and
+                          storey of its building a unit fires out of (default: the side facing the
+                          target; the storey it already holds, else the ground floor)
   /cmt                           Company Morale Test
   /fallback unit:UNIT to:X,Y [reverse]
   /pass                          pass the initiative
@@ -121,6 +130,7 @@ The same commands as in Discord, typed as text (options as name:value, quote val
        (at: react as the enemy reaches that point of its declared move)
   /choose [unit:UNIT]            answer a choice (markers to remove, new target; none wastes it)
   /choose fall_back|fight_on     house rules: a vehicle attacked in close combat, after the first round
+  /choose unit:UNIT              house rules: who defends your building against an assault
   /reserves units:"A, B" | /reserves none     call reserves at the start of a turn (3+ each)
   /roll 2d10 5+ LABEL | /roll DR +1 | /roll log           dice, as in Discord
   /chart list | /chart show CHART | /chart roll CHART side=german, date=2 Nov
@@ -140,14 +150,27 @@ The same commands as in Discord, typed as text (options as name:value, quote val
   /campaign new name:NAME german:ann,bob russian:cat german_cpp:N russian_cpp:N [days:3] [start:17 Oct]
        [every:24h] [grace:2h] [reminders:24h,1h] [referee:NAME]   a Red Barricades campaign, a phase a day
   as ann /campaign submit buy:"A4, O1 2 hexes" | buy:none   sealed purchases   /campaign status | ledger [csv]
-  /campaign linked new|battle|buy|command|standings   linked Iron Cross battles: forces carry their losses
+       [fortify:"2 x Trench, 3 Foxhole at 2"]   fortifications with the day's FPP;  /campaign orbat [side]
+  /campaign correct entry:N to:VALUE|void reason:WHY   the referee (else the organiser) corrects the ledger
+  /campaign linked new|battle|buy|command|retire|standings|end   linked Iron Cross battles: forces carry
+       their losses from one scenario to the next
   /stats                         dice statistics: each player's faces against fair dice, hits vs expected
+  /stats campaign                the same over every battle of the channel's campaign (Red Barricades:
+                                 the chart rolls of its ledger)
+  /games mine                    every game and campaign, in any channel, waiting for you
+  /games ping how:mention|dm|off how you are told a game waits for you, after the delay set by
+       /game new ping_minutes:N (default 10; 0: no pings)
   /game new scenario:meeting teams:2 [bonus:even|co] [referee:ref]   a team game (p. 25): the first
        to join a side is its CO; /team shows who commands what; the CO: /team give bob:3 ann:1,
        /team grant|refuse unit:NAME; a player: /team request unit:NAME
   as ref /ref move|markers|tokens|turn|initiative|reveal|hide|destroy|restore|give_units
        unit: at: facing: value: side: player: to: reason:WHY   |  /ref ruling TEXT
        /ref undo count:N reason:WHY   |  /roll 2d6 secret
+       /ref pause | resume | close | extend minutes:N | deadline side:axis hours:12   the clock: stop
+       and restart every timer, give the open reaction window more time or close it, give an
+       absent side hours to act (then the game passes or declines for them)
+       /ref objective side:allies|axis|both id:NAME at:X,Y   /ref special to:allies|axis|both|referee TEXT
+       /ref brief side:axis TEXT (only axis reads it)   /ref list   special rules and objectives you may see
   /units   /help   /quit
 Hot-seat: nobody needs to join; each line acts for the side the game waits for (or its
 unit's side). Players who have joined prefix their lines with their name: as ann /pass
@@ -221,6 +244,7 @@ class ConsoleTable:
         self.forces = ForceService(service.store)
         self.decks = CardService(service.store)
         self.campaigns = CampaignDesk(service, self)
+        self.owed = OwedDesk(service)
         self.state = state
         self.log: list[Event] = []
         self.pictures = pictures
@@ -265,6 +289,8 @@ class ConsoleTable:
             enter=o.get("enter"),
             leave=o.get("leave"),
             shell=o.get("shell"),
+            face=o.get("face"),
+            storey=o.get("storey"),
         )
         known = {
             "unit",
@@ -281,6 +307,8 @@ class ConsoleTable:
             "enter",
             "leave",
             "shell",
+            "face",
+            "storey",
             *FLAGS,
         }
         unknown = set(o) - known
@@ -389,6 +417,10 @@ class ConsoleTable:
                 raise IllegalCommand("Choose /choose fall_back or /choose fight_on")
             return ChooseFallBack(side=side, fall_back=named.casefold() == "fall_back")
         picked = None if named.casefold() == "none" else find_unit(self.state, named, known_to=side)
+        if choice.kind == "building_defender":
+            if picked is None:
+                raise IllegalCommand("Choose the unit that defends the building")
+            return ChooseDefender(side=side, unit=picked)
         if choice.kind == "remove_markers":
             if picked is None:
                 raise IllegalCommand("Choose the unit that loses its markers")
@@ -461,8 +493,13 @@ class ConsoleTable:
                 "rules": lambda: self.library(line),
                 "force": lambda: self.force(line),
                 "cards": lambda: self.cards(line),
-                "stats": lambda: StatsService(self.service.store).text(self.CHANNEL),
+                "stats": lambda: (
+                    CampaignStats(self.service.store).text(self.CHANNEL)
+                    if "campaign" in line.words
+                    else StatsService(self.service.store).text(self.CHANNEL)
+                ),
                 "campaign": lambda: self.campaigns.handle(line),
+                "games": lambda: self.owed.handle(line),
                 "history": lambda: finished_games_text(
                     self.service.store,
                     self.CHANNEL,
@@ -474,12 +511,16 @@ class ConsoleTable:
                 return answer if isinstance(answer, str) else await answer
             if line.verb == "team" and not line.words:
                 return team_text(self.state, self.reader(line.player))
+            if line.verb == "ref" and line.words[:1] == ["list"]:
+                return prep_text(self.state, self.reader(line.player))
             if line.verb == "ref" and line.words[:1] == ["undo"]:
                 count = line.options.get("count", "1")
                 if not count.isdigit():
                     raise IllegalCommand(f"count is a whole number of actions, not {count!r}")
                 reason = line.options.get("reason", "")
                 outcome = await self.service.undo(self.CHANNEL, line.player, int(count), reason)
+            elif (clocked := clock_request(self.service, self.CHANNEL, line)) is not None:
+                outcome = await clocked
             else:
                 joining = line.verb == "join" and "force" in line.options
                 command = await self.joining(line) if joining else self.parse(line, text)
@@ -665,7 +706,9 @@ class ConsoleTable:
                 raise IllegalCommand("A team game is a scenario game: teams:N players a side, with scenario:")
             make_team_game(battle, int(line.options["teams"]), line.options.get("bonus", "even"))
         battle.referees = [r for r in line.options.get("referee", "").split(",") if r]
+        minutes = ping_delay(line.options.get("ping_minutes", str(DEFAULT_MINUTES)))
         outcome = await self.service.new_game(self.CHANNEL, battle, int(seconds), line.player)
+        await self.owed.pings.set_delay(self.CHANNEL, minutes)
         self.state, self.log = outcome.state, []
         return text
 
@@ -721,13 +764,24 @@ async def play_console(
         stdout.write("\n[the reaction window closed]\n" + "\n".join(lines + ["", status]) + "\n")
         stdout.flush()
 
+    async def deadline_passed(channel_id: str, text: str, outcome: Outcome | None) -> None:
+        lines = []
+        if outcome is not None:
+            table.state = outcome.state
+            table.log.extend(outcome.events)
+            lines = told(outcome.events, table.reader(None))
+        stdout.write("\n".join([f"\n[{text}]", *lines]) + "\n")
+        stdout.flush()
+
     service = GameService(store, dice, on_window_closed=window_closed)
+    service.clocks.on_deadline_passed = deadline_passed
     try:
         table, resumed = await ConsoleTable.open(service)
         table.pictures = pictures
         await table.rules.ship()
         await service.resume()
         await table.campaigns.open(stdout)
+        await table.owed.open(stdout)
         stdout.write("Iron Cross console table.\n")
         if resumed:
             stdout.write(f"Resuming the game in progress.\n{table.status(table.reader(None))}\n")
@@ -746,6 +800,7 @@ async def play_console(
                 stdout.write("> ")
             stdout.flush()
         await table.campaigns.close()
+        await table.owed.close()
     finally:
         await service.close()
         await store.close()

@@ -24,15 +24,19 @@ CHANNEL = "console"
 USAGE = (
     "Try /campaign new name:NAME german:ann,bob russian:cat german_cpp:N russian_cpp:N [days:3] "
     "[start:17 Oct] [every:24h] [grace:2h] [reminders:24h,1h] [referee:NAME], "
-    '/campaign submit buy:"A4, O1 2 hexes" [side:german] [phase:N], /campaign status '
-    "or /campaign ledger [csv]; linked Iron Cross battles: /campaign linked new|battle|buy|command|standings"
+    '/campaign submit buy:"A4, O1 2 hexes, M1" [fortify:"2 x Trench, 3 Foxhole at 2"] [side:german] '
+    "[phase:N], /campaign status, /campaign orbat [side:german], /campaign ledger [csv], "
+    '/campaign correct entry:N to:VALUE reason:"WHY" (the referee); '
+    "linked Iron Cross battles: /campaign linked new|battle|buy|command|retire|standings|end"
 )
 LINKED_USAGE = (
     "Try /campaign linked new name:NAME allies:ann allies_force:FORCE axis:bob axis_force:FORCE "
     "[winner:50] [loser:30] [draw:40] [damaged:return|sit_out], "
     "/campaign linked battle scenario:meeting [table:village] [attacker:allies|axis] [attacker_choice:...] "
     '[reaction_seconds:N], as ann /campaign linked buy side:allies unit:"MG Team" [label:NAME], '
-    'as ann /campaign linked command side:allies unit:"Sherman 75mm 1", /campaign linked standings'
+    'as ann /campaign linked command side:allies unit:"Sherman 75mm 1", '
+    'as ann /campaign linked retire side:allies unit:"MG Team 1", /campaign linked standings, '
+    "as ann /campaign linked end"
 )
 RULE_NUMBERS = {"winner": "winner_points", "loser": "loser_points", "draw": "draw_points"}
 
@@ -72,12 +76,21 @@ class CampaignDesk:
             if phase is not None and not phase.isdigit():
                 raise GameError(f"phase is a phase number, not {phase!r}")
             answer = await self.service.submit(
-                CHANNEL, line.player, orders, line.options.get("side"), int(phase) if phase else None
+                CHANNEL,
+                line.player,
+                orders,
+                line.options.get("side"),
+                int(phase) if phase else None,
+                line.options.get("fortify", ""),
             )
         elif kind == "status":
             answer = await self.service.status(CHANNEL)
         elif kind == "ledger":
             answer = await self.service.ledger(CHANNEL, csv="csv" in line.words)
+        elif kind == "orbat":
+            answer = await self.service.order_of_battle(CHANNEL, line.options.get("side"))
+        elif kind == "correct":
+            answer = await self.correct(line)
         elif kind == "linked":
             answer = await self.linked_campaign(line)
         else:
@@ -106,10 +119,20 @@ class CampaignDesk:
             parse_duration(o.get("grace", "0s")),
             [parse_duration(r) for r in reminders.split(",")] if reminders else DEFAULT_REMINDERS,
             o.get("referee"),
+            line.player,
         )
 
+    async def correct(self, line: Line) -> str:
+        """``/campaign correct entry:N to:VALUE reason:WHY``: the referee corrects a ledger entry."""
+        o = line.options
+        entry = o.get("entry", "")
+        if not entry.isdigit():
+            raise GameError(f'Name the ledger entry by number (entry:12 to:void reason:"why"), not {entry!r}')
+        to, reason = o.get("to", ""), o.get("reason", "")
+        return await self.service.correct(CHANNEL, line.player, int(entry), to, reason)
+
     async def linked_campaign(self, line: Line) -> str:
-        """``/campaign linked new|battle|buy|command|standings``: linked Iron Cross battles."""
+        """``/campaign linked new|battle|buy|command|retire|standings|end``: linked Iron Cross battles."""
         kind = line.words[1].casefold() if len(line.words) > 1 else "standings"
         o, linked = line.options, self.linked
         if kind == "new":
@@ -140,11 +163,15 @@ class CampaignDesk:
             if self.table is not None:
                 self.table.state, self.table.log = outcome.state, []
             return text
-        if kind in ("buy", "command"):
+        if kind in ("buy", "command", "retire"):
             side, unit = o.get("side", ""), o.get("unit", "")
             if kind == "command":
                 return await linked.command(CHANNEL, line.player, side, unit)
+            if kind == "retire":
+                return await linked.retire(CHANNEL, line.player, side, unit)
             return await linked.buy(CHANNEL, line.player, side, unit, o.get("label"))
+        if kind == "end":
+            return await linked.end(CHANNEL, line.player)
         if kind == "standings":
             return await linked.standings(CHANNEL)
         raise GameError(LINKED_USAGE)
@@ -161,7 +188,7 @@ class CampaignDesk:
     async def _remind(self, channel: str, users: list[str], text: str) -> None:
         self._post(f"[reminder to {', '.join(users)}] {text}")
 
-    async def _reveal(self, channel: str, text: str) -> None:
+    async def _reveal(self, channel: str, text: str, open_phase: int | None) -> None:
         self._post(f"[revealed] {text}")
 
     async def _carried(self, channel: str, text: str) -> None:

@@ -3,11 +3,17 @@
 ``/team give ann:1 bob:3`` (the CO hands out bonus tokens), ``/team request unit:NAME``,
 ``/team grant unit:NAME`` and ``/team refuse unit:NAME``; ``/ref CHANGE unit: at: facing:
 value: side: player: to: reason:`` for a correction, ``/ref ruling TEXT`` for a ruling
-(``/ref undo count:N reason:`` goes to the game service, which rebuilds the game).
+(``/ref undo count:N reason:`` goes to the game service, which rebuilds the game). The referee
+prepares the scenario with ``/ref objective side: id: at:``, ``/ref special to: TEXT`` and
+``/ref brief side: TEXT``, and runs the clock with ``/ref pause|resume|close``, ``/ref extend
+minutes:N`` and ``/ref deadline side: hours:`` (those go to the game service's clock).
 """
 
 from __future__ import annotations
 
+import re
+import shlex
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, get_args
 
 from bot.text_orders import find_unit, parse_point
@@ -15,8 +21,11 @@ from engine.commands import (
     AnswerReserve,
     Command,
     GiveBonusTokens,
+    RefereeBriefing,
     RefereeCorrection,
+    RefereeObjective,
     RefereeRuling,
+    RefereeSpecialRule,
     RequestReserve,
 )
 from engine.errors import IllegalCommand
@@ -24,6 +33,7 @@ from engine.game_state import GameState
 
 if TYPE_CHECKING:
     from bot.console import Line
+    from bot.services.game_service import GameService, Outcome
 
 CHANGES = get_args(RefereeCorrection.model_fields["change"].annotation)
 
@@ -54,13 +64,29 @@ def team_command(state: GameState, side: str, line: Line) -> Command:
 def referee_command(state: GameState, line: Line, text: str) -> Command:
     """``/ref ruling TEXT`` or ``/ref CHANGE ...``."""
     what = line.words[0].casefold() if line.words else ""
+    options = line.options
     if what == "ruling":
         return RefereeRuling(referee=line.player, ruling=text.split("ruling", 1)[1].strip())
+    if what == "brief":
+        return RefereeBriefing(referee=line.player, side=options.get("side", ""), text=_free_text(text, what))
+    if what == "special":
+        audience = options.get("to", "")
+        return RefereeSpecialRule(referee=line.player, audience=audience, text=_free_text(text, what))
+    if what == "objective":
+        if "at" not in options or "id" not in options:
+            raise IllegalCommand("Try /ref objective side:allies|axis|both id:NAME at:X,Y")
+        side = options.get("side", "both")
+        return RefereeObjective(
+            referee=line.player,
+            id=options["id"],
+            at=parse_point(options["at"]),
+            side=None if side == "both" else side,
+        )
     if what not in CHANGES:
         raise IllegalCommand(
-            f"Try /ref ruling TEXT, /ref undo count:N reason:WHY or /ref {'|'.join(CHANGES)}"
+            "Try /ref ruling TEXT, /ref undo count:N reason:WHY, /ref pause|resume|close|extend|deadline, "
+            f"/ref objective|special|brief|list or /ref {'|'.join(CHANGES)}"
         )
-    options = line.options
     value = options.get("value", options.get("count"))
     if value is not None and not value.isdigit():
         raise IllegalCommand(f"value is a whole number, not {value!r}")
@@ -77,6 +103,47 @@ def referee_command(state: GameState, line: Line, text: str) -> Command:
         facing=float(facing) if facing is not None else None,
         value=int(value) if value is not None else None,
     )
+
+
+def clock_request(service: GameService, channel_id: str, line: Line) -> Awaitable[Outcome] | None:
+    """``/ref pause``, ``resume``, ``close``, ``extend minutes:N`` or ``deadline side: hours:``, as
+    a request to the game service's clock; None for the other ``/ref`` words."""
+    what = line.words[0].casefold() if line.verb == "ref" and line.words else ""
+    clocks, referee = service.clocks, line.player
+    if what == "pause":
+        return clocks.pause(channel_id, referee)
+    if what == "resume":
+        return clocks.resume(channel_id, referee)
+    if what == "close":
+        return clocks.close_window(channel_id, referee)
+    if what == "extend":
+        return clocks.extend(channel_id, referee, int(_number(line, "minutes", int)))
+    if what == "deadline":
+        return _deadline(service, channel_id, line)
+    return None
+
+
+async def _deadline(service: GameService, channel_id: str, line: Line) -> Outcome:
+    side, hours = line.options.get("side", ""), _number(line, "hours", float)
+    outcome, _ = await service.clocks.set_deadline(channel_id, line.player, side, hours)
+    return outcome
+
+
+def _number(line: Line, name: str, kind: type[int] | type[float]) -> int | float:
+    try:
+        return kind(line.options[name])
+    except (KeyError, ValueError):
+        raise IllegalCommand(f"Give {name}:N, a number") from None
+
+
+def _free_text(text: str, word: str) -> str:
+    """What the referee wrote after ``/ref WORD``, without the ``side:`` or ``to:`` option."""
+    rest = re.split(rf"(?:^|\s){word}(?:\s|$)", text, maxsplit=1, flags=re.IGNORECASE)[-1]
+    try:
+        words = shlex.split(rest)
+    except ValueError as problem:
+        raise IllegalCommand(f"I can't read that text: {problem}") from None
+    return " ".join(w for w in words if not w.casefold().startswith(("side:", "to:")))
 
 
 def _player(state: GameState, side: str, name: str) -> str:

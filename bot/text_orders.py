@@ -137,6 +137,8 @@ class OrderWords:
     enter: str | None = None  # a building to go into, after any move (House Rules V1.0)
     leave: str | None = None  # come out of the building to here first (House Rules V1.0)
     shell: str | None = None  # fire HE at this building as a whole (House Rules V1.0)
+    face: str | None = None  # the side of its building a unit fires out of (House Rules V1.0)
+    storey: str | None = None  # and the storey: 0 or "ground", 1, 2... (House Rules V1.0)
 
 
 def unit_order(state: GameState, side: str, words: OrderWords) -> UnitOrder:
@@ -153,8 +155,15 @@ def unit_order(state: GameState, side: str, words: OrderWords) -> UnitOrder:
     if words.move:
         path = parse_move(state, unit_id, words.move)
         actions.append(Move(path=path, rapid=words.rapid, reverse=words.reverse, road=words.road))
+    if (words.face or words.storey) and not words.fire:
+        raise IllegalCommand("A side (face:) and storey (storey:) of a building go with a target (fire:)")
     shot = (
-        Fire(target=find_unit(state, words.fire, targets=True), weapon=_weapon(words.weapon))
+        Fire(
+            target=find_unit(state, words.fire, targets=True),
+            weapon=_weapon(words.weapon),
+            face=words.face.strip() if words.face else None,
+            storey=_storey(words.storey),
+        )
         if words.fire
         else LaySmoke(at=parse_point(words.smoke_at))
         if words.smoke_at
@@ -195,6 +204,19 @@ def _weapon(named: str | None) -> WeaponName | None:
     if key not in WEAPONS:
         raise IllegalCommand(f"Name the weapon {', '.join(WEAPONS[:-1])} or {WEAPONS[-1]}, not {named!r}")
     return key  # type: ignore[return-value]
+
+
+def _storey(named: str | None) -> int | None:
+    """A storey as a player names it: 0 or "ground" for the ground floor, 1 for the first upper
+    storey, and so on (House Rules V1.0, s. 5 Firing from buildings)."""
+    if named is None:
+        return None
+    key = named.strip().casefold()
+    if key in ("ground", "g"):
+        return 0
+    if not key.isdigit():
+        raise IllegalCommand(f"Name the storey 0 (or ground) for the ground floor, 1, 2... not {named!r}")
+    return int(key)
 
 
 def reserve_call(state: GameState, side: str, names: str) -> CallReserves:

@@ -96,14 +96,16 @@ def measure_shot(
     order_moves: bool,
     target_declared_move: bool,
 ) -> Shot:
-    """Measure a shot on the table for the firing rules."""
+    """Measure a shot on the table for the firing rules, from where the rule set has the firer
+    fire (House Rules V1.0: the side and storey of its building)."""
+    firer, to_post = rules_of(state).firing_post(state, firer, fire, target)
     traverse = turret_traverse(firer, target)
     return Shot(
         firer=firer,
         target=target,
         range=geometry.distance(firer, target),
-        firer_moved=order_moves or traverse > TURRET_FREE_TRAVERSE,
-        firer_stationary=not order_moves,
+        firer_moved=order_moves or to_post or traverse > TURRET_FREE_TRAVERSE,
+        firer_stationary=not (order_moves or to_post),
         target_moved=target.moved_this_turn or target_declared_move,
         target_in_smoke=obscured_by_smoke(firer, target),
         enemy_infantry_close=(firer.is_vehicle or rules_of(state).infantry_threat_to_every_firer)

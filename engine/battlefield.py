@@ -29,9 +29,8 @@ def can_see(state: GameState, viewer: Unit, target: Unit) -> bool:
     terrain = state.terrain
     if viewer.in_building or target.in_building:  # a unit inside sees out through its own walls
         terrain = tuple(f for f in terrain if f.id not in (viewer.in_building, target.in_building))
-    if not geometry.line_of_sight(viewer.position, target.position, terrain):
-        return False
-    return rules_of(state).observed(state, viewer, target)
+    rules = rules_of(state)
+    return rules.sight_clear(state, viewer, target, terrain) and rules.observed(state, viewer, target)
 
 
 def visible_enemies(state: GameState, unit: Unit) -> list[Unit]:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from engine import geometry
 from engine.aiming import turret_traverse
 from engine.battlefield import area_cover
-from engine.buildings import enter_building
+from engine.buildings import breach, building_assault, building_defenders, enter_building
 from engine.commands import Fire
 from engine.events import EventLog
 from engine.game_state import Choice, GameState, Who
@@ -69,8 +69,13 @@ def initiation_test(state: GameState, unit: Unit, tokens: int, log: EventLog, ve
     """s. 6: a second activation test, scored as a reaction for a morale test, with no token of
     its own (``tokens``: those on the unit before this activation): the attacker's, or that of
     troops an AFV overruns."""
-    roll = log.d6(f"close combat initiation, {unit.name}")
-    passed = close_combat_initiation_passes(traits_of(unit), tokens, unit.morale_markers, roll)
+    traits = traits_of(unit)
+    roll = log.roll_against(
+        6,
+        f"close combat initiation, {unit.name}",
+        lambda face: close_combat_initiation_passes(traits, tokens, unit.morale_markers, face),
+    )
+    passed = close_combat_initiation_passes(traits, tokens, unit.morale_markers, roll)
     log.emit(
         "close_combat",
         cited(
@@ -88,7 +93,11 @@ def fight(state: GameState, attacker: Unit, defender: Unit, log: EventLog, *, ov
     enclosed AFV (one round, an AP attack on its side armour); or an enclosed AFV overrunning
     infantry (``overrun``: it drives through after the round, else it falls back). False when
     the fight waits after the first round for the defending vehicle's side to choose whether it
-    falls back (:func:`after_first_round`)."""
+    falls back (:func:`after_first_round`). An assault on a building may find the enemy only
+    upstairs, or another unit bound to defend (:func:`building_assault`)."""
+    defender = building_assault(state, attacker, defender, log)
+    if defender is None:
+        return True
     if attacker.in_building is None or attacker.in_building != defender.in_building:
         _to_contact(attacker, defender)
     if attacker.is_vehicle:
@@ -124,6 +133,21 @@ def fall_back_choice(defender: Unit, who: Who, log: EventLog) -> Choice:
     return Choice(kind="close_combat_fall_back", side=defender.side, options=list(FALL_BACK_OPTIONS), who=who)
 
 
+def building_defence_choice(
+    state: GameState, attacker: Unit, named: Unit, who: Who, log: EventLog
+) -> Choice | None:
+    """s. 6 Attacking buildings: the defending side chooses which of its units inside meets the
+    assault, when more than one may (:func:`building_defenders`); None when there is no choice."""
+    defenders = building_defenders(state, attacker, named)
+    if len(defenders) < 2:
+        return None
+    names = ", ".join(u.name for u in defenders)
+    text = f"{named.side} chooses who defends {named.in_building} against {attacker.name}: {names}"
+    text += " (/choose unit:...)"
+    log.emit("choice", cited(text, "6.7"), *(u.id for u in defenders), side=named.side)
+    return Choice(kind="building_defender", side=named.side, options=[u.id for u in defenders], who=who)
+
+
 def after_first_round(
     state: GameState, attacker: Unit, defender: Unit, fall_back: bool, log: EventLog
 ) -> None:
@@ -146,7 +170,10 @@ def _after_the_rounds(state: GameState, attacker: Unit, defender: Unit, log: Eve
     """s. 6: attackers who destroyed a building's defenders are established inside; attackers
     inside stay there; others fall back 6" if the defenders still stand."""
     if defender.destroyed and defender.in_building and not attacker.destroyed:
-        enter_building(state, attacker, defender.in_building, log)  # s. 6: established inside
+        if attacker.in_building == defender.in_building:
+            enter_building(state, attacker, defender.in_building, log)
+        else:
+            breach(state, attacker, defender.in_building, log)  # s. 6: established inside
     inside = attacker.in_building is not None and attacker.in_building == defender.in_building
     if not attacker.destroyed and not defender.destroyed and inside:
         log.emit("close_combat", f"{defender.name} holds: {attacker.name} stays in {attacker.in_building}")
@@ -271,7 +298,8 @@ def _fire(
     firer = volley.firer
     modifiers = close_combat_modifier(traits_of(firer), firer.morale_markers)
     total = sum(value for _, value in modifiers)
-    rolls = [log.d10(f"close combat round {round_number}, {firer.name}") for _ in range(volley.dice)]
+    purpose = f"close combat round {round_number}, {firer.name}"
+    rolls = [log.roll_against(10, purpose, lambda face: hits([face], total) > 0) for _ in range(volley.dice)]
     scored = hits(rolls, total)
     throw = describe_throw(modifiers, rolls, scored)
     text = f"Round {round_number}: {firer.name} fires at {target.name}: {throw}"

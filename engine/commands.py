@@ -53,6 +53,10 @@ class Fire(_Action):
     # House Rules V1.0: which of a vehicle's weapons (s. 5; "+hull_mg": the hull MG joins in), or a
     # squad's light mortar firing direct HE (s. 5 Light mortars)
     weapon: Literal["gun", "mg", "hull_mg", "gun+hull_mg", "mg+hull_mg", "light_mortar"] | None = None
+    # House Rules V1.0, s. 5 Firing from buildings: the side and storey a unit in a building fires out
+    # of (None: the side facing the target, and the storey it holds, else the ground floor)
+    face: str | None = None
+    storey: int | None = None
 
 
 class Embark(_Action):
@@ -287,6 +291,15 @@ class ChooseFallBack(_Frozen):
     fall_back: bool
 
 
+class ChooseDefender(_Frozen):
+    """The unit inside a building that meets an assault on it, chosen by its side among those
+    that may (House Rules V1.0, s. 6 Attacking buildings)."""
+
+    kind: Literal["choose_defender"] = "choose_defender"
+    side: str
+    unit: str
+
+
 class PassInitiative(_Frozen):
     kind: Literal["pass_initiative"] = "pass_initiative"
     side: str
@@ -348,6 +361,16 @@ class RefereeCorrection(_Frozen):
     to: str | None = None  # give_units: the player who takes over
 
 
+class AppointReferee(_Frozen):
+    """``by`` makes ``user`` one of the game's referees, or (``appoint`` False) no longer one.
+    Who may is the bot's to say (a referee, the holder of a referee role, a server admin)."""
+
+    kind: Literal["appoint_referee"] = "appoint_referee"
+    by: str
+    user: str
+    appoint: bool = True
+
+
 class RefereeRuling(_Frozen):
     """A referee decides a situation the rules do not cover; the ruling is logged (p. 25)."""
 
@@ -364,6 +387,49 @@ class UndoActions(_Frozen):
     referee: str
     reason: str
     undone: tuple[int, ...]
+
+
+class RefereeClock(_Frozen):
+    """A referee runs the clock (p. 25): stops or restarts every timer of the game, gives the
+    open reaction window more minutes, or gives the side the game waits for some hours to act,
+    after which the game passes or declines for it. The times are the bot's to keep; the
+    engine checks the request and logs it."""
+
+    kind: Literal["referee_clock"] = "referee_clock"
+    referee: str
+    action: Literal["pause", "resume", "extend", "deadline"]
+    side: str | None = None  # deadline: the side the game waits for
+    minutes: int | None = None  # extend
+    hours: float | None = None  # deadline
+
+
+class RefereeObjective(_Frozen):
+    """A referee sets an objective (p. 25: the sides may have different objectives): for one
+    side only, or for both (``side`` None)."""
+
+    kind: Literal["referee_objective"] = "referee_objective"
+    referee: str
+    id: str
+    at: Point
+    side: str | None = None
+
+
+class RefereeSpecialRule(_Frozen):
+    """A referee adds a special rule known to one side, to both, or to the referee only (p. 25)."""
+
+    kind: Literal["referee_special_rule"] = "referee_special_rule"
+    referee: str
+    audience: str  # a side, "both" or "referee"
+    text: str
+
+
+class RefereeBriefing(_Frozen):
+    """A referee sends one side intelligence that only it reads (p. 25)."""
+
+    kind: Literal["referee_briefing"] = "referee_briefing"
+    referee: str
+    side: str
+    text: str
 
 
 class Concede(_Frozen):
@@ -386,6 +452,7 @@ Command = Annotated[
     | RemoveMarkers
     | ChooseTarget
     | ChooseFallBack
+    | ChooseDefender
     | PassInitiative
     | GiveBonusTokens
     | RequestReserve
@@ -393,6 +460,11 @@ Command = Annotated[
     | RefereeCorrection
     | RefereeRuling
     | UndoActions
+    | RefereeClock
+    | RefereeObjective
+    | RefereeSpecialRule
+    | RefereeBriefing
+    | AppointReferee
     | Concede,
     Field(discriminator="kind"),
 ]

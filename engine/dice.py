@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
@@ -24,6 +24,7 @@ class DieRoll(BaseModel):
     value: int
     purpose: str
     needs: int | None = None  # the score that succeeds, for a die thrown against one (to hit)
+    at_most: int | None = None  # the highest face that succeeds, for a die that must roll low
 
     def __str__(self) -> str:
         return f"d{self.sides}={self.value}"
@@ -48,6 +49,20 @@ def roll_needing(dice: DiceSource, sides: int, purpose: str, needs: int) -> int:
     if isinstance(dice, KeepsScores):
         return dice.roll_needing(sides, purpose, needs)
     return dice.roll(sides, purpose)
+
+
+def passing_score(sides: int, passes: Callable[[int], bool]) -> tuple[int | None, int | None]:
+    """The score a die thrown against a test must reach, read from the test itself: ``(needs,
+    None)`` when the high faces pass (``sides + 1`` when none does), ``(None, at_most)`` when
+    only the low ones do. A test passed by faces that are neither is refused."""
+    passing = [face for face in range(1, sides + 1) if passes(face)]
+    if not passing:
+        return sides + 1, None
+    if passing == list(range(passing[0], sides + 1)):
+        return passing[0], None
+    if passing == list(range(1, passing[-1] + 1)):
+        return None, passing[-1]
+    raise ValueError(f"a d{sides} test passed on {passing} has no score to reach")
 
 
 class SeededDice:
@@ -113,11 +128,13 @@ class RecordingDice:
         self.source = source
         self.rolls: list[DieRoll] = []
 
-    def roll(self, sides: int, purpose: str, needs: int | None = None) -> DieRoll:
+    def roll(
+        self, sides: int, purpose: str, needs: int | None = None, at_most: int | None = None
+    ) -> DieRoll:
         value = self.source.roll(sides, purpose)
         if not 1 <= value <= sides:
             raise ValueError(f"dice source returned {value} for a d{sides}")
-        die = DieRoll(sides=sides, value=value, purpose=purpose, needs=needs)
+        die = DieRoll(sides=sides, value=value, purpose=purpose, needs=needs, at_most=at_most)
         self.rolls.append(die)
         return die
 

@@ -5,8 +5,11 @@ itself); the output is a :class:`DiceReport`. For each player and die size it gi
 counted, their mean against a fair die's, and Pearson's chi-square statistic against the uniform
 distribution with its p-value (a small p says the faces were lopsided; with few dice it means
 little). The luck of the key rolls compares the successes scored with those expected: every die
-thrown against a score (``DieRoll.needs``, recorded for to-hit throws) adds its chance of success.
-Reports of several games add up: pass all their dice at once.
+thrown against a score adds its chance of success. The engine records the score with each to-hit
+die (direct fire, smoke rounds, HE at buildings, request fire and the shot at the marker, close
+combat rounds), each reaction, reactivation and close-combat initiation test, and each Company
+Morale Test, fall back rally and break point test (``DieRoll.needs``, or ``DieRoll.at_most`` for
+the break point test, which must roll low). Reports of several games add up: pass all their dice at once.
 """
 
 from __future__ import annotations
@@ -44,6 +47,8 @@ _PURPOSE_STARTS: tuple[tuple[str, Category], ...] = (
     ("close combat round", Category.TO_HIT),
     ("he at ", Category.TO_HIT),
     ("smoke round", Category.TO_HIT),
+    ("request fire", Category.TO_HIT),
+    ("indirect fire", Category.TO_HIT),
     ("reaction test", Category.REACTION),
     ("reactivation test", Category.REACTIVATION),
     ("company morale test", Category.MORALE),
@@ -92,6 +97,22 @@ def chi_square_p_value(statistic: float, freedom: int) -> float:
 def success_chance(sides: int, needs: int) -> float:
     """The chance that one fair die with ``sides`` faces shows ``needs`` or more."""
     return min(1.0, max(0.0, (sides - needs + 1) / sides))
+
+
+def thrown_against_a_score(die: DieRoll) -> bool:
+    return die.needs is not None or die.at_most is not None
+
+
+def die_passed(die: DieRoll) -> bool:
+    """Whether a die thrown against a score reached it."""
+    return (die.needs is None or die.value >= die.needs) and (die.at_most is None or die.value <= die.at_most)
+
+
+def die_chance(die: DieRoll) -> float:
+    """The chance that a fair die of its size reaches the die's score."""
+    if die.at_most is not None:
+        return min(1.0, max(0.0, die.at_most / die.sides))
+    return success_chance(die.sides, die.needs or 1)
 
 
 class PlayerDie(NamedTuple):
@@ -192,14 +213,14 @@ def _player_dice(player: str, dice: list[DieRoll]) -> PlayerDice:
         tallies.append(face_tally(sides, ALL, [d.value for d in sized]))
     luck = []
     for category in Category:
-        thrown = [d for d in dice if d.needs is not None and purpose_category(d.purpose) is category]
+        thrown = [d for d in dice if thrown_against_a_score(d) and purpose_category(d.purpose) is category]
         if thrown:
             luck.append(
                 Luck(
                     purpose=category,
                     dice=len(thrown),
-                    scored=sum(1 for d in thrown if d.value >= (d.needs or 0)),
-                    expected=sum(success_chance(d.sides, d.needs or 0) for d in thrown),
+                    scored=sum(1 for d in thrown if die_passed(d)),
+                    expected=sum(die_chance(d) for d in thrown),
                 )
             )
     return PlayerDice(player=player, tallies=tuple(tallies), luck=tuple(luck))

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from pydantic import BaseModel, ConfigDict
 
-from engine.dice import DiceSource, DieRoll, RecordingDice
+from engine.dice import DiceSource, DieRoll, RecordingDice, passing_score
 
 REFEREE = "referee"  # the viewer who sees everything, hidden or not
 
@@ -57,6 +57,12 @@ class EventLog:
 
     def roll_needing(self, sides: int, purpose: str, needs: int) -> int:
         return self.dice.roll(sides, purpose, needs).value
+
+    def roll_against(self, sides: int, purpose: str, passes: Callable[[int], bool]) -> int:
+        """Roll a die thrown against a test that ``passes`` decides; the die keeps the score the
+        test needs (``/stats`` counts the successes expected from it)."""
+        needs, at_most = passing_score(sides, passes)
+        return self.dice.roll(sides, purpose, needs, at_most).value
 
     def d6(self, purpose: str) -> int:
         return self.roll(6, purpose)

@@ -9,6 +9,7 @@ commands with the recorded dice gives the same events (see :func:`replay`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import partial
 
 from engine.assault import check_close_combat
 from engine.battlefield import (
@@ -28,14 +29,23 @@ from engine.buildings import (
     leave_building,
     shell_building,
     spread_fires,
+    take_post,
 )
 from engine.cards import add_token, deal, exchange, play, trigger
-from engine.close_combat import after_first_round, fall_back_choice, fight, initiation_test
+from engine.close_combat import (
+    after_first_round,
+    building_defence_choice,
+    fall_back_choice,
+    fight,
+    initiation_test,
+)
 from engine.commands import (
     AnswerReserve,
+    AppointReferee,
     Bombard,
     CallReserves,
     CardAction,
+    ChooseDefender,
     ChooseFallBack,
     ChooseInitiative,
     ChooseTarget,
@@ -62,8 +72,12 @@ from engine.commands import (
     PassInitiative,
     PlatoonOrder,
     React,
+    RefereeBriefing,
+    RefereeClock,
     RefereeCorrection,
+    RefereeObjective,
     RefereeRuling,
+    RefereeSpecialRule,
     RemoveMarkers,
     RequestFire,
     RequestReserve,
@@ -97,7 +111,8 @@ from engine.orders import (
     check_unit_order,
 )
 from engine.profiles import Special
-from engine.referee import correct, note_undo, rule
+from engine.referee import appoint_referee, correct, note_undo, rule, run_clock
+from engine.referee_prep import add_objective, add_special_rule, send_briefing
 from engine.resolve import (
     execute_disembark,
     execute_embark,
@@ -132,9 +147,9 @@ from engine.rules.scenario import (
     reserves_callable,
     scenario_points_problem,
 )
-from engine.rules.victory import break_point_test, turn_outcome
+from engine.rules.victory import BreakTest, break_point_test, turn_outcome
 from engine.rulesets import rules_of
-from engine.scenario_play import breakthrough_result, capture_result
+from engine.scenario_play import breakthrough_result, capture_result, objectives_held
 from engine.scenario_setup import apply_scenario
 from engine.scenarios import find_scenario
 from engine.smoke_screens import fire_smoke_round, thin_smoke
@@ -359,6 +374,7 @@ def _begin_turn(state: GameState, log: EventLog) -> None:
         unit.bogged = False
         unit.must_move_away = False
         unit.mortar_aim = None
+        unit.firing_post = None  # House Rules V1.0, s. 5: moving between posts is free between turns
     check_marker_reveals(state, log)  # at the start, and as rapid moves are forgotten (p. 26)
     due = [name for name in sorted(state.sides) if _reserves_callable(state, name)]
     if due:
@@ -554,13 +570,7 @@ def _end_turn(state: GameState, log: EventLog) -> None:
     broken = {}
     for name in sorted(state.sides):
         side = state.sides[name]
-        roll = log.d6(f"break point test, {name}")
-        test = break_point_test(
-            lost_break_points(state, name),
-            roll,
-            commander_lost=command_unit_lost(state, name),
-            break_point=side.break_point,
-        )
+        test = _test_break_point(state, name, log)
         side.broken = test.broken
         broken[name] = test.broken
         told = f"End of turn {state.turn}, {name}: {test.describe()}"
@@ -588,14 +598,22 @@ def _end_turn(state: GameState, log: EventLog) -> None:
     _begin_turn(state, log)
 
 
+def _test_break_point(state: GameState, name: str, log: EventLog) -> BreakTest:
+    """A side's break point test (p. 27), its die held to the highest face that holds."""
+    test_on = partial(
+        break_point_test,
+        lost_break_points(state, name),
+        commander_lost=command_unit_lost(state, name),
+        break_point=state.sides[name].break_point,
+    )
+    return test_on(log.roll_against(6, f"break point test, {name}", lambda face: not test_on(face).broken))
+
+
 def _finish_on_time(state: GameState, log: EventLog) -> None:
     if state.scenario == "breakthrough" and state.attacker is not None:
         result = breakthrough_result(state)
         return _finish(state, log, result.winner, result.reason)
-    held: dict[str, int] = {name: 0 for name in state.sides}
-    for objective in state.objectives:
-        if objective.held_by in held:
-            held[objective.held_by] += 1
+    held = objectives_held(state)
     first, second = sorted(held)
     if held[first] == held[second]:
         return _finish(state, log, None, "time ran out with the objectives shared")
@@ -696,6 +714,14 @@ def _declare(state: GameState, command: Declare, log: EventLog) -> None:
     _resolve_without_reaction(state, log)
 
 
+def _firing_out_of(fire: Fire) -> str:
+    """The side and storey of its building a shot is declared from (House Rules V1.0, s. 5)."""
+    where = [f"side {fire.face}" if fire.face.isdigit() else f"the {fire.face} side"] if fire.face else []
+    if fire.storey is not None:
+        where.append(f"storey {fire.storey}" if fire.storey else "the ground floor")
+    return f" from {', '.join(where)}" if where else ""
+
+
 def _immediate_close_combat(order: Order) -> CloseCombat | None:
     """A close combat that is the activation's first action (House Rules s. 6)."""
     if isinstance(order, UnitOrder) and order.actions and isinstance(order.actions[0], CloseCombat):
@@ -774,7 +800,7 @@ def describe_order(state: GameState, order: Order) -> str:
             how = "rapid move" if action.rapid else ("reverse" if action.reverse else "move")
             parts.append(f"{how} to {action.path[-1]}")
         elif isinstance(action, Fire):
-            parts.append(f"fire at {state.units[action.target].name}")
+            parts.append(f"fire at {state.units[action.target].name}{_firing_out_of(action)}")
         elif isinstance(action, Embark):
             parts.append(f"embark in {state.units[action.transport].name}")
         elif isinstance(action, Disembark):
@@ -919,7 +945,7 @@ def _roll_test(
     reroll: bool,
 ) -> tuple[int, bool]:
     """Roll a d6 test, using the command re-roll on a failure if asked and allowed (p. 18)."""
-    roll = log.d6(purpose)
+    roll = log.roll_against(6, purpose, score.passes)
     if score.passes(roll) or unit is None or not reroll:
         return roll, score.passes(roll)
     if not command_reroll_available(state, unit, rules_of(state).command_radius(state.table.is_small)):
@@ -932,7 +958,7 @@ def _roll_test(
         side=unit.side,
         public=f"{unit.name} fails; the command unit orders a re-roll" if under_marker(unit) else None,
     )
-    roll = log.d6(f"{purpose} (command re-roll)")
+    roll = log.roll_against(6, f"{purpose} (command re-roll)", score.passes)
     return roll, score.passes(roll)
 
 
@@ -1116,6 +1142,9 @@ def _close_combat_step(
         return True
     tokens = pending.tokens_before.get(unit.id, 0)
     if (step.who == "active" and pending.initiated) or initiation_test(state, unit, tokens, log):
+        pending.choice = building_defence_choice(state, unit, defender, step.who, log)  # s. 6
+        if pending.choice is not None:
+            return False
         if fight(state, unit, defender, log, overrun=charge.overrun):
             return True
         pending.choice = fall_back_choice(defender, step.who, log)  # s. 6: the vehicle may fall back
@@ -1173,6 +1202,7 @@ def _fire_step(
         target_declared_move=target_declared_move,
     )
     if fired is not None:
+        take_post(state, fired[0], log)
         after_shot_at_building(state, *fired, log)
     return True
 
@@ -1180,7 +1210,9 @@ def _fire_step(
 def _step_morale_test(state: GameState, pending: Pending, step: Step, log: EventLog) -> bool:
     """Company Morale Test (p. 13): roll, then the player picks the unit."""
     side = pending.side_of(step.who)
-    roll = log.d6(f"Company Morale Test, {side}")
+    roll = log.roll_against(
+        6, f"Company Morale Test, {side}", lambda face: company_morale_test(face) != MoraleTestResult.FAILED
+    )
     result = company_morale_test(roll)
     candidates = [u.id for u in live_units(state, side) if u.morale_markers]
     text = f"{side} Company Morale Test: rolled {roll}: {result.value}"
@@ -1224,7 +1256,7 @@ def _step_fall_back(state: GameState, pending: Pending, step: Step, log: EventLo
     execute_move(state, unit, Move(path=order.path, reverse=order.reverse), log, fall_back=True)
     if unit.destroyed:
         return True
-    roll = log.d6(f"fall back rally, {unit.name}")
+    roll = log.roll_against(6, f"fall back rally, {unit.name}", fall_back_removes_marker)
     rallied = fall_back_removes_marker(roll) and unit.morale_markers > 0
     unit.morale_markers -= 1 if rallied else 0
     log.emit(
@@ -1309,6 +1341,22 @@ def _choose_fall_back(state: GameState, command: ChooseFallBack, log: EventLog) 
     _resume(state, log)
 
 
+def _choose_defender(state: GameState, command: ChooseDefender, log: EventLog) -> None:
+    """House Rules s. 6 Attacking buildings: the unit the defending side puts up against the assault."""
+    choice = _expect_choice(state, command.side, "building_defender")
+    if command.unit not in choice.options:
+        names = ", ".join(state.units[o].name for o in choice.options)
+        raise IllegalCommand(f"Choose the unit that defends among {names}")
+    pending = state.pending
+    assert pending is not None
+    step = pending.steps[0]
+    order = pending.unit_order(step.who)
+    assert order is not None
+    assert isinstance(order.actions[step.index], CloseCombat)
+    fight(state, state.units[order.unit], state.units[command.unit], log)  # troops inside: no vehicle
+    _resume(state, log)
+
+
 def _resume(state: GameState, log: EventLog) -> None:
     pending = state.pending
     assert pending is not None
@@ -1333,6 +1381,7 @@ HANDLERS: dict[type, Callable[[GameState, object, EventLog], None]] = {
     RemoveMarkers: _choose_markers,
     ChooseTarget: _choose_target,
     ChooseFallBack: _choose_fall_back,
+    ChooseDefender: _choose_defender,
     PassInitiative: _pass_initiative,
     GiveBonusTokens: lambda state, c, log: give_bonus_tokens(state, c.side, c.player, c.shares, log),
     RequestReserve: lambda state, c, log: request_reserve(state, c.side, c.player, c.unit, log),
@@ -1340,5 +1389,10 @@ HANDLERS: dict[type, Callable[[GameState, object, EventLog], None]] = {
     RefereeCorrection: correct,
     RefereeRuling: rule,
     UndoActions: note_undo,
+    RefereeClock: run_clock,
+    RefereeObjective: add_objective,
+    RefereeSpecialRule: add_special_rule,
+    RefereeBriefing: send_briefing,
+    AppointReferee: appoint_referee,
     Concede: _concede,
 }

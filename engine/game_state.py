@@ -14,6 +14,7 @@ from engine.state import (
     Objective,
     Phase,
     Point,
+    RefereeRule,
     Side,
     SmokeScreen,
     TableSize,
@@ -53,7 +54,7 @@ class Aim(BaseModel):
 class Choice(BaseModel):
     """A decision the resolution waits for."""
 
-    kind: Literal["remove_markers", "choose_target", "close_combat_fall_back"]
+    kind: Literal["remove_markers", "choose_target", "close_combat_fall_back", "building_defender"]
     side: str
     options: list[str]
     remove_all: bool = False  # Company Morale Test of 6
@@ -117,8 +118,12 @@ class GameState(BaseModel):
     wind: Literal["left", "right"] | None = None  # the end smoke screens last thinned from
     fires: dict[str, int] = Field(default_factory=dict)  # burning buildings: turns they may still spread
     burnt: list[str] = Field(default_factory=list)  # buildings that have burned: never occupied again
+    # House Rules V1.0, s. 6: building id -> {side: the building's side its attackers got in by}
+    breaches: dict[str, dict[str, str]] = Field(default_factory=dict)
     team_size: int | None = None  # players bringing a force to each side, in a team game (p. 25)
     referees: list[str] = Field(default_factory=list)  # users who see everything and may correct
+    referee_roles: tuple[str, ...] = ()  # server roles whose holders may take a referee's seat
+    referee_rules: tuple[RefereeRule, ...] = ()  # special rules the referee added (p. 25)
     sides: dict[str, Side]
     units: dict[str, Unit]
     turn: int = 0

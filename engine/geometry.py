@@ -10,7 +10,7 @@ command, and hashing a whole pydantic feature costs more than building that key)
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -229,24 +229,30 @@ def features_at(point: Point, terrain: Iterable[TerrainFeature]) -> list[Terrain
 
 def line_of_sight(a: Point, b: Point, terrain: Sequence[TerrainFeature], see_into: float = 2.0) -> bool:
     """Whether a sees b: the segment trimmed by see_into at each end misses all sight blockers."""
+    blockers = (feature for feature in terrain if feature.blocks_sight)
+    return next(sight_crosses(a, b, blockers, see_into), None) is None
+
+
+def sight_crosses(
+    a: Point, b: Point, features: Iterable[TerrainFeature], see_into: float = 2.0
+) -> Iterator[TerrainFeature]:
+    """The features (whatever their ``blocks_sight``) whose interior the sight line from a to b
+    enters, the line trimmed by see_into at each end, as :func:`line_of_sight` reads it."""
     dx, dy = b.x - a.x, b.y - a.y
     length = math.hypot(dx, dy)
     if length <= 2.0 * see_into:
-        return True
+        return
     ux, uy = dx / length * see_into, dy / length * see_into
     seg = (a.x + ux, a.y + uy, b.x - ux, b.y - uy)
     line: BaseGeometry | None = None
-    for feature in terrain:
-        if not feature.blocks_sight:
-            continue
+    for feature in features:
         s = _compiled(feature)
         if not _segment_meets_box(*seg, s):
             continue
         if line is None:
             line = _segment(*seg)
         if _enters(s.geom, line):
-            return False
-    return True
+            yield feature
 
 
 class _LineOfFire:

@@ -60,7 +60,11 @@ def request_fire(state: GameState, spotter: Unit, at: Point, log: EventLog) -> N
     tried = earlier is not None and earlier.turn == state.turn
     situation = FireSituation(FireCategory.HE, firer_markers=spotter.morale_markers)
     modifier = sum(value for _, value in to_hit_modifiers(situation))
-    rolls = [log.d10(f"request fire, {spotter.name}") for _ in range(2 if tried else 1)]
+    purpose = f"request fire, {spotter.name}"
+    rolls = [
+        log.roll_against(10, purpose, lambda face: request_fire_succeeds([face], modifier))
+        for _ in range(2 if tried else 1)
+    ]
     placed = request_fire_succeeds(rolls, modifier)
     marker = FireMarker(side=spotter.side, at=at, turn=state.turn, placed=placed)
     if earlier is not None:
@@ -84,7 +88,7 @@ def bombard(state: GameState, firer: Unit, log: EventLog, *, smoke: bool = False
     marker = active_marker(state, firer.side)
     assert marker is not None
     later = firer.id in marker.fired_by
-    d10 = log.d10(f"indirect fire, {firer.name}")
+    d10 = log.roll_against(10, f"indirect fire, {firer.name}", lambda face: not landing(face, [1]).failed)
     d6s = [log.d6(f"deviation, {firer.name}") for _ in range(2 if later else 1)]
     state.fire_markers[state.fire_markers.index(marker)] = marker.model_copy(
         update={"fired_by": (*marker.fired_by, firer.id)}

@@ -10,19 +10,34 @@ again does not say which one went under the marker.
 Undoing actions rebuilds the game from its log without them (the service does the rebuilding);
 the engine's part is the logged event and :func:`live_history`, which says which of the log's
 commands still count.
+
+The referee also runs the clock: the bot keeps the times, the engine checks and logs each
+request. Clock requests are not actions an undo takes back (the time they stopped or gave is
+gone either way).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.commands import Command, RefereeCorrection, RefereeRuling, UndoActions
+from engine.commands import (
+    AppointReferee,
+    Command,
+    DeclineReaction,
+    PassInitiative,
+    RefereeClock,
+    RefereeCorrection,
+    RefereeRuling,
+    UndoActions,
+)
 from engine.errors import IllegalCommand
 from engine.events import Event, EventLog
 from engine.game_state import GameState
 from engine.hidden_deployment import hide_under_marker, reveal_marker, under_marker
 from engine.losses import destroy
 from engine.state import Phase, Unit
+
+DEADLINE_HOURS = 168  # the longest a referee's deadline for an absent side may run
 
 
 def check_referee(state: GameState, user: str) -> None:
@@ -46,6 +61,26 @@ def rule(state: GameState, command: RefereeRuling, log: EventLog) -> None:
     log.emit("referee", f"Referee's ruling: {command.ruling}")
 
 
+def appoint_referee(state: GameState, command: AppointReferee, log: EventLog) -> None:
+    """A user takes a referee's seat at the game, or leaves it (p. 25: the referee sees and
+    adjudicates everything, so no player of the game may be one). Who may appoint is the
+    bot's business; the seat is logged, and an undo never takes it back."""
+    user = command.user
+    if not command.appoint:
+        if user not in state.referees:
+            raise IllegalCommand(f"{user} is not a referee of this game")
+        state.referees = [r for r in state.referees if r != user]  # the list is shared with forks
+        log.emit("referee", f"{user} is no longer a referee of this game (by {command.by})")
+        return
+    if user in state.referees:
+        raise IllegalCommand(f"{user} is already a referee of this game")
+    playing = next((name for name, side in state.sides.items() if user in side.players), None)
+    if playing is not None:
+        raise IllegalCommand(f"{user} plays {playing}: a player cannot referee the same game")
+    state.referees = [*state.referees, user]
+    log.emit("referee", f"{user} is a referee of this game (by {command.by})")
+
+
 def note_undo(state: GameState, command: UndoActions, log: EventLog) -> None:
     """The game has been rebuilt without the undone actions; this logs why."""
     check_referee(state, command.referee)
@@ -59,22 +94,70 @@ def live_history(
     history: Sequence[tuple[Command, list[Event]]],
 ) -> list[tuple[Command, list[Event]]]:
     """The commands of a game's log that still count: all but those a later undo took back
-    (positions in the log count from 1)."""
+    (positions in the log count from 1), and the referee's clock requests, which change nothing
+    in the game and could not be asked again of a game rebuilt without the window they timed."""
     undone = _undone(history)
-    return [entry for n, entry in enumerate(history, start=1) if n not in undone]
+    return [
+        entry
+        for n, entry in enumerate(history, start=1)
+        if n not in undone and not isinstance(entry[0], RefereeClock)
+    ]
 
 
 def actions_to_undo(history: Sequence[tuple[Command, list[Event]]], count: int) -> tuple[int, ...]:
-    """The log positions of the last ``count`` actions still in force (undos themselves aside)."""
+    """The log positions of the last ``count`` actions still in force (undos, clock requests
+    and referees' seats aside)."""
     undone = _undone(history)
     live = [
         n
         for n, (command, _) in enumerate(history, start=1)
-        if n not in undone and not isinstance(command, UndoActions)
+        if n not in undone and not isinstance(command, UndoActions | RefereeClock | AppointReferee)
     ]
     if not 1 <= count <= len(live):
         raise IllegalCommand(f"There are {len(live)} actions to take back; choose 1 to {len(live)}")
     return tuple(live[-count:])
+
+
+def run_clock(state: GameState, command: RefereeClock, log: EventLog) -> None:
+    """Log a referee's clock request, once it makes sense for the game as it stands."""
+    check_referee(state, command.referee)
+    if command.action == "pause":
+        log.emit(
+            "referee", "Referee: the clock stops; no reaction window or deadline runs out until it runs again"
+        )
+    elif command.action == "resume":
+        log.emit("referee", "Referee: the clock runs again")
+    elif command.action == "extend":
+        if state.phase is not Phase.REACTION or state.pending is None:
+            raise IllegalCommand("No reaction window is open")
+        minutes = command.minutes or 0
+        if minutes < 1:
+            raise IllegalCommand("Give the minutes to add, 1 or more")
+        longer = f"{minutes} minute{'s' * (minutes != 1)} longer"
+        log.emit("referee", f"Referee: the reaction window stays open {longer}")
+    else:
+        side, hours = command.side or "", command.hours or 0
+        on_time = pass_for_absent(state, side)
+        if on_time is None:
+            raise IllegalCommand(
+                f"The game is not waiting for {side or 'that side'} to act or react: a deadline can only "
+                "pass the initiative or decline a reaction for an absent player"
+            )
+        if not 0 < hours <= DEADLINE_HOURS:
+            raise IllegalCommand(f"Give the hours they have: more than 0 and at most {DEADLINE_HOURS}")
+        what = "passes the initiative" if isinstance(on_time, PassInitiative) else "declines the reaction"
+        log.emit("referee", f"Referee: {side} has {hours:g} hours to act, or the game {what} for them")
+
+
+def pass_for_absent(state: GameState, side: str) -> PassInitiative | DeclineReaction | None:
+    """What the game does for a side whose players stay away past the referee's deadline (p. 25):
+    pass the initiative it holds, or decline the reaction window open for it. None when the game
+    is not waiting for that side to do one of these."""
+    if state.phase is Phase.ACTIVE and state.active_side == side:
+        return PassInitiative(side=side)
+    if state.phase is Phase.REACTION and state.pending and state.pending.reactor_side == side:
+        return DeclineReaction(side=side, window=state.pending.window)
+    return None
 
 
 def _undone(history: Sequence[tuple[Command, list[Event]]]) -> set[int]:

@@ -149,7 +149,11 @@ def claim_objectives(state: GameState, log: EventLog) -> None:
         side = objective_claimer(nearest)
         if side is not None and side != objective.held_by:
             state.objectives[index] = objective.model_copy(update={"held_by": side})
-            log.emit("objective", f"{side} claims objective {objective.id}", side=side)
+            claimed = f"{side} claims objective {objective.id}"
+            if objective.side is None:
+                log.emit("objective", claimed, side=side)
+            else:  # a referee's objective for one side: only that side knows of it (p. 25)
+                log.emit("objective", claimed, side=objective.side, public="")
 
 
 def _seen_by_enemy(state: GameState, unit: Unit) -> bool:

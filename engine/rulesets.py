@@ -8,9 +8,10 @@ as the house rules keep the core system (House Rules V1.0, s. 1).
 
 from __future__ import annotations
 
-from shapely.geometry import LineString
+from collections.abc import Sequence
 
 from engine import geometry
+from engine.commands import Fire
 from engine.dice import DiceSource
 from engine.errors import IllegalCommand
 from engine.events import EventLog
@@ -29,10 +30,12 @@ from engine.house.activation import (
     reactivation_score_needed as house_reactivation_score,
 )
 from engine.house.citation import cited, house_rule
-from engine.house.firing import EXPLOSION_RADIUS, transport_mg_crewed
+from engine.house.firing import EXPLOSION_RADIUS, Weapon, transport_mg_crewed
+from engine.house.posts import moves_to_post, post_problem, posted_firer
 from engine.house.shot import house_fire, resolve_house_shot, traits_of
+from engine.house.sight import fire_through_problem, house_sight_clear, troops_in_the_way
 from engine.house.units import house_equivalent
-from engine.house.visibility import LOW_TERRAIN, can_observe, low_terrain_blocks, observed_as
+from engine.house.visibility import can_observe, observed_as
 from engine.profiles import Experience, Special, TroopType
 from engine.rules.activation import (
     TestScore,
@@ -44,7 +47,7 @@ from engine.rules.armour import kaboom_radius
 from engine.rules.firing import Shot
 from engine.rules.shot_resolution import ShotResult, resolve_shot
 from engine.smoke_screens import blocked_by_smoke
-from engine.state import CoverKind, Unit
+from engine.state import CoverKind, TerrainFeature, Unit
 
 
 class RuleSet:
@@ -91,6 +94,19 @@ class RuleSet:
     def observed(self, state: GameState, viewer: Unit, target: Unit) -> bool:
         """Whether a unit in line of sight is seen (the 2015 rules: always)."""
         return True
+
+    def sight_clear(
+        self, state: GameState, viewer: Unit, target: Unit, terrain: Sequence[TerrainFeature]
+    ) -> bool:
+        """Whether the terrain leaves a line of sight between their centres (p. 8)."""
+        return geometry.line_of_sight(viewer.position, target.position, terrain)
+
+    def firing_post(self, state: GameState, firer: Unit, fire: Fire, target: Unit) -> tuple[Unit, bool]:
+        """Where the firer fires from, and whether getting there counts as moving: in the 2015
+        rules, where it stands."""
+        if fire.face is not None or fire.storey is not None:
+            raise IllegalCommand("Firing out of a building's side and storey is part of the House Rules V1.0")
+        return firer, False
 
     def resolve_shot(self, shot: Shot, dice: DiceSource) -> ShotResult:
         return resolve_shot(shot, dice)
@@ -176,7 +192,8 @@ class HouseRules(RuleSet):
 
     def fire_problem(self, state: GameState, shot: Shot) -> str | None:
         """s. 5: the firer must have a weapon for that target, within its range; s. 2: a
-        transport's MG needs a crew; s. 6: nobody fires out of a building both sides hold."""
+        transport's MG needs a crew; s. 6: nobody fires out of a building both sides hold; s. 5
+        Firing from buildings: the side and storey it fires from; s. 8: troops in the way."""
         crewless = mg_crew_problem(state, shot.firer)
         if crewless:
             return crewless
@@ -186,10 +203,48 @@ class HouseRules(RuleSet):
         ):
             return f"both sides are inside {inside}: nobody fires out of it"
         try:
-            house_fire(shot)
+            fire = house_fire(shot)
         except IllegalCommand as problem:
             return str(problem)
+        target = shot.target
+        in_the_way = troops_in_the_way(
+            state, shot.firer, target.position, geometry.footprint(target), {shot.firer.id, target.id}
+        )
+        return self.firing_out_problem(state, shot) or fire_through_problem(
+            state,
+            shot.firer,
+            in_the_way,
+            gun=fire.weapon is Weapon.GUN,
+            at_vehicle_or_building=target.is_vehicle or target.in_building is not None,
+        )
+
+    def firing_out_problem(self, state: GameState, shot: Shot) -> str | None:
+        """s. 5 Firing from buildings: the side and storey must be the building's, the target in
+        that side's arc and in view from that storey; and a support squad may not take a post
+        that counts as moving, as it may not move and fire (s. 4)."""
+        posted, target = shot.firer, shot.target
+        problem = post_problem(state, posted, target)
+        post = posted.firing_post
+        if problem or post is None or posted.in_building is None:
+            return problem
+        where = f"{posted.in_building}'s {post}"
+        moving = moves_to_post(state, posted.id, posted.in_building, post)
+        support_squad = self.move_and_fire_problem(posted)
+        if moving and support_squad:
+            return f"{support_squad} (firing from {where} counts as moving)"
+        if not house_sight_clear(state, posted, target, state.terrain, storey=post.storey):
+            return f"{target.name} cannot be seen from {where}"
         return None
+
+    def sight_clear(
+        self, state: GameState, viewer: Unit, target: Unit, terrain: Sequence[TerrainFeature]
+    ) -> bool:
+        """s. 8 Blocking terrain: by the height of each piece, and from upper storeys and hills."""
+        return house_sight_clear(state, viewer, target, terrain)
+
+    def firing_post(self, state: GameState, firer: Unit, fire: Fire, target: Unit) -> tuple[Unit, bool]:
+        """s. 5 Firing from buildings: a unit inside fires from a side and storey of it."""
+        return posted_firer(state, firer, fire, target)
 
     def resolve_shot(self, shot: Shot, dice: DiceSource) -> ShotResult:
         return resolve_house_shot(shot, dice)
@@ -198,11 +253,8 @@ class HouseRules(RuleSet):
         """s. 8: a unit that moved or fired this turn is seen wherever there is line of sight
         (a sniper only if it rapid moved); a static, silent one only within the observation
         table's distance, 6" more for a static observer with the Spotter function (company
-        commands always have it). Smoke, and walls and hedges not right beside one of the two,
-        block the sight line."""
-        if blocked_by_smoke(state, viewer.position, target.position) or _behind_low_terrain(
-            state, viewer, target
-        ):
+        commands always have it). Smoke blocks the sight line (terrain: :meth:`sight_clear`)."""
+        if blocked_by_smoke(state, viewer.position, target.position):
             return False
         spotter = (traits_of(viewer).spotter or viewer.is_command) and not viewer.moved_this_turn
         if target.profile.has(Special.SNIPER):  # s. 8: concealed unless it rapid moves, or is revealed
@@ -275,21 +327,6 @@ def mg_crew_problem(state: GameState, vehicle: Unit) -> str | None:
         f"{vehicle.name}'s machine gun has no crew: it fires while carrying its unit "
         "or with an infantry squad beside it"
     )
-
-
-def _behind_low_terrain(state: GameState, viewer: Unit, target: Unit) -> bool:
-    """House Rules V1.0, s. 8: a wall or hedge between them, neither unit right up against it."""
-    sight = LineString([(viewer.position.x, viewer.position.y), (target.position.x, target.position.y)])
-    for feature in state.terrain:
-        if feature.kind not in LOW_TERRAIN:
-            continue
-        shape = geometry.feature_shape(feature)
-        if not shape.intersects(sight):
-            continue
-        gaps = (geometry.footprint(viewer).distance(shape), geometry.footprint(target).distance(shape))
-        if low_terrain_blocks(*gaps):
-            return True
-    return False
 
 
 RULE_SETS: dict[str, RuleSet] = {rules.name: rules for rules in (RuleSet(), HouseRules())}

@@ -6,17 +6,18 @@ from engine import geometry
 from engine.battlefield import live_units
 from engine.game_state import GameResult, GameState
 from engine.rules.scenario import breakthrough_succeeds, capture_attacker_wins, defender_near_objectives
-from engine.state import Unit
+from engine.state import Objective, Unit
 
 
 def capture_result(state: GameState) -> GameResult | None:
     """Capture (p. 30): a whole turn with no defender within 12" of any objective wins for the
     attacker. Remembers this turn's answer for the next."""
-    if state.scenario != "capture" or state.attacker is None or not state.objectives:
+    objectives = [o for o in state.objectives if counts_for(o, state.attacker or "")]
+    if state.scenario != "capture" or state.attacker is None or not objectives:
         return None
     defender = state.other_side(state.attacker)
     distances = [
-        min(geometry.distance_to_point(unit, o.position) for o in state.objectives)
+        min(geometry.distance_to_point(unit, o.position) for o in objectives)
         for unit in live_units(state, defender)
     ]
     bare = not defender_near_objectives(distances)
@@ -30,6 +31,22 @@ def capture_result(state: GameState) -> GameResult | None:
             reason=f'no {defender} unit came within 12" of an objective for a whole turn',
         )
     return None
+
+
+def counts_for(objective: Objective, side: str) -> bool:
+    """Whether an objective counts towards a side's victory: the scenario's count for both sides;
+    one the referee set for a single side (p. 25: the sides may have different objectives)
+    counts for that side only, though the enemy may still take it from them."""
+    return objective.side is None or objective.side == side
+
+
+def objectives_held(state: GameState) -> dict[str, int]:
+    """Meeting Engagement (p. 28): with both forces unbroken at the end, the objectives each side
+    holds decide; each side counts those held that count for it (:func:`counts_for`)."""
+    return {
+        name: sum(1 for o in state.objectives if o.held_by == name and counts_for(o, name))
+        for name in state.sides
+    }
 
 
 def in_far_third(state: GameState, unit: Unit, start_edge: str) -> bool:

@@ -41,7 +41,10 @@ def fire_smoke_round(state: GameState, unit: Unit, at: Point, log: EventLog) -> 
     distance = geometry.distance_to_point(unit, at)
     situation = FireSituation(FireCategory.HE, firer_markers=unit.morale_markers)
     modifier = sum(value for _, value in to_hit_modifiers(situation))
-    rolls = [log.d10(f"smoke round, {unit.name}") for _ in range(to_hit_dice(Weapon.GUN, distance))]
+    rolls = [
+        log.roll_against(10, f"smoke round, {unit.name}", lambda face: hits([face], modifier) > 0)
+        for _ in range(to_hit_dice(Weapon.GUN, distance))
+    ]
     landed = hits(rolls, modifier) > 0
     text = f"{unit.name} fires smoke at {at}: needs 5+; rolled {', '.join(map(str, rolls))}: "
     log.emit("smoke", cited(text + ("on target" if landed else "wide"), "5.97"), unit.id, side=unit.side)

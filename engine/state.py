@@ -41,6 +41,14 @@ class CoverKind(StrEnum):
     FORTIFICATION = "fortification"  # bunkers, foxholes, trenches
 
 
+class TerrainHeight(StrEnum):
+    """How tall a terrain piece stands, for what it hides (House Rules V1.0, s. 8 Blocking terrain)."""
+
+    LOW = "low"  # walls and hedges up to a man's height
+    MEDIUM = "medium"  # buildings, woods, low hills
+    HIGH = "high"  # steep hills and towers that dominate the table
+
+
 class TerrainFeature(BaseModel):
     """One terrain piece: a polygon (or a line, for hedges and walls, given a width).
 
@@ -63,6 +71,8 @@ class TerrainFeature(BaseModel):
     wire: bool = False
     building: bool = False
     hull_down: bool = False  # vehicles behind or in it may count as hull down (p. 12)
+    storeys: int = 1  # a building's floors: 1 the ground floor only (House Rules V1.0, s. 5)
+    height: TerrainHeight | None = None  # None: as its kind says (engine.house.sight.terrain_height)
 
     def going_for(self, profile: UnitProfile) -> Going:
         if profile.is_vehicle and self.going_for_vehicles is not None:
@@ -76,6 +86,17 @@ class Objective(BaseModel):
     id: str
     position: Point
     held_by: str | None = None
+    side: str | None = None  # set by a referee for this side alone (p. 25); None: for both sides
+
+
+class RefereeRule(BaseModel):
+    """A special rule the referee wrote for this game (p. 25), read by ``audience``: one side,
+    "both", or "referee" alone."""
+
+    model_config = ConfigDict(frozen=True)
+
+    audience: str
+    text: str
 
 
 class Smoke(BaseModel):
@@ -116,6 +137,21 @@ class SmokeScreen(BaseModel):
     puffs: tuple[Point, ...]
 
 
+class BuildingPost(BaseModel):
+    """Where a unit in a building fires out from (House Rules V1.0, s. 5 Firing from buildings):
+    a side of the building, named as :func:`engine.house.posts.building_sides` names them, and a
+    storey (0 the ground floor, 1 the first upper storey...)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    side: str
+    storey: int = 0
+    displaced: bool = False  # another unit has taken it over since, this turn
+
+    def __str__(self) -> str:
+        return f"{self.side} side, {'ground floor' if self.storey == 0 else f'storey {self.storey}'}"
+
+
 class Unit(BaseModel):
     """A unit on (or off) the table."""
 
@@ -147,6 +183,7 @@ class Unit(BaseModel):
     rapid_moved: bool = False  # made a rapid move this turn
     fired_this_turn: bool = False  # fired this turn, so it is seen (House Rules V1.0, s. 8)
     in_building: str | None = None  # the building it occupies (House Rules V1.0, s. 4)
+    firing_post: BuildingPost | None = None  # the side and storey it fired out from this turn (s. 5)
     player: str | None = None  # in a team game, the player who commands it (p. 25)
     in_reserve: bool = False
     reserve_available: bool = False  # called this turn and rolled in: it must enter or be lost (p. 26)

@@ -12,7 +12,7 @@ def game_summary(state: GameState) -> str:
     for name in sorted(state.sides):
         side = state.sides[name]
         lost = [u.name for u in state.units_of(name) if u.destroyed and not u.dummy]
-        held = [o.id for o in state.objectives if o.held_by == name]
+        held = [o.id for o in state.objectives if o.held_by == name and o.side is None]  # none secret
         lines.append(
             f"{name}: lost {len(lost)} unit{'s' * (len(lost) != 1)}"
             + (f" ({', '.join(lost)})" if lost else "")

@@ -40,7 +40,7 @@ def compose(
     canvas = Canvas(image)
     draw_header(canvas, state, frame, styles, viewer)
     draw_breaches(canvas, state, frame)
-    draw_objectives(canvas, state, frame, styles)
+    draw_objectives(canvas, state, frame, styles, viewer)
     draw_units(canvas, view, frame, styles, overlay=last_action(last_events, view, frame))
     draw_smoke_puffs(canvas, (p for screen in state.smoke_screens for p in screen.puffs), frame)
     draw_fire_markers(canvas, state, frame, styles)  # over the unit it falls on

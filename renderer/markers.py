@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.game_state import GameState
+from engine.referee_prep import objective_known_to
 from renderer import palette as pal
 from renderer import shapes
 from renderer.canvas import Canvas
@@ -11,10 +12,13 @@ from renderer.layout import SMALL_FONT, Frame
 STAR_R = 0.9  # inches
 
 
-def draw_objectives(canvas: Canvas, state: GameState, frame: Frame, styles: dict[str, pal.SideStyle]) -> None:
-    """A gold star with its id; a held objective takes the holder's colour and name."""
+def draw_objectives(
+    canvas: Canvas, state: GameState, frame: Frame, styles: dict[str, pal.SideStyle], viewer: str | None
+) -> None:
+    """A gold star with its id; a held objective takes the holder's colour and name. An objective
+    the referee set for one side shows only to that side and the referee."""
     r = max(7.0, STAR_R * frame.scale)
-    for objective in state.objectives:
+    for objective in (o for o in state.objectives if objective_known_to(o, viewer)):
         x, y = frame.px(objective.position.x, objective.position.y)
         holder = styles.get(objective.held_by) if objective.held_by else None
         shapes.star(canvas.draw, x, y, r, holder.fill if holder else pal.OBJECTIVE)

@@ -1,5 +1,5 @@
 """The ``/stats`` picture: for each player, bars of their d6 and d10 faces against the count a fair
-die would give, and the luck of their to-hit throws.
+die would give, and the luck of their key rolls (to-hit throws, tests), as many to a line as fit.
 
     png = dice_chart(report, name_of)
 """
@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from PIL import Image
 
-from engine.dice_stats import DiceReport, FaceTally, PlayerDice, dice_words, luck_text
+from engine.dice_stats import DiceReport, FaceTally, Luck, PlayerDice, dice_words, luck_text
 from renderer import palette as pal
 from renderer.canvas import Canvas, fit_text, text_width
 from renderer.encode import encode_png
@@ -27,7 +27,8 @@ PLOT_H = 110  # the tallest bar
 CAPTION_TOP = 36  # below the player's name
 PLOT_TOP = CAPTION_TOP + 36  # room for the caption and the count over the tallest bar
 LUCK_TOP = PLOT_TOP + PLOT_H + 26  # below the face numbers
-PANEL_H = LUCK_TOP + 34
+PANEL_H = LUCK_TOP + 34  # a panel with one line of luck
+LUCK_ROW = 20  # each further line of luck
 BAR: pal.RGB = pal.ALLIES.fill
 FAIR: pal.RGB = pal.FIRE_LINE
 RULE: pal.RGB = (200, 196, 184)
@@ -38,17 +39,34 @@ LEGEND = "a fair die's count"
 
 def dice_chart(report: DiceReport, name_of: Callable[[str], str]) -> bytes:
     """The report's players, one panel each, as a PNG."""
-    height = 2 * MARGIN + max(1, len(report.players)) * PANEL_H
+    luck = [_luck_lines(player) for player in report.players]
+    height = 2 * MARGIN + (sum(PANEL_H + (len(lines) - 1) * LUCK_ROW for lines in luck) if luck else PANEL_H)
     image = Image.new("RGB", (WIDTH, height), pal.MARGIN_BG)
     canvas = Canvas(image)
     if not report.players:
         canvas.text((MARGIN, MARGIN), "No dice have been rolled yet", size=TITLE_FONT)
-    for index, player in enumerate(report.players):
-        _draw_player(canvas, player, name_of(player.player), MARGIN + index * PANEL_H)
+    top = MARGIN
+    for player, lines in zip(report.players, luck, strict=True):
+        _draw_player(canvas, player, name_of(player.player), top, lines)
+        top += PANEL_H + (len(lines) - 1) * LUCK_ROW
     return encode_png(image)
 
 
-def _draw_player(canvas: Canvas, player: PlayerDice, name: str, top: int) -> None:
+def _luck_lines(player: PlayerDice) -> list[list[Luck]]:
+    """The player's luck, as many to a line as fit across the picture."""
+    lines: list[list[Luck]] = [[]]
+    x = MARGIN
+    for luck in player.luck:
+        width = round(text_width(luck_text(luck), FONT))
+        if lines[-1] and x + width > WIDTH - MARGIN:
+            lines.append([])
+            x = MARGIN
+        lines[-1].append(luck)
+        x += width + 2 * MARGIN
+    return lines
+
+
+def _draw_player(canvas: Canvas, player: PlayerDice, name: str, top: int, luck: list[list[Luck]]) -> None:
     if top > MARGIN:
         canvas.draw.line((MARGIN, top - 4, WIDTH - MARGIN, top - 4), fill=RULE, width=1)
     title = fit_text(f"{name}: {dice_words(player.dice)}", TITLE_FONT, WIDTH - 2 * MARGIN)
@@ -71,12 +89,13 @@ def _draw_player(canvas: Canvas, player: PlayerDice, name: str, top: int) -> Non
             size=FONT,
             fill=pal.MUTED_INK,
         )
-    x = MARGIN
-    for luck in player.luck:  # green above the expected successes, red below
-        expected = round(luck.expected, 1)  # as the text shows it
-        colour = LUCKY if luck.scored > expected else UNLUCKY if luck.scored < expected else pal.INK
-        canvas.text((x, top + LUCK_TOP), luck_text(luck), size=FONT, fill=colour)
-        x += round(text_width(luck_text(luck), FONT)) + 2 * MARGIN
+    for row, line in enumerate(luck):  # green above the expected successes, red below
+        x = MARGIN
+        for entry in line:
+            expected = round(entry.expected, 1)  # as the text shows it
+            colour = LUCKY if entry.scored > expected else UNLUCKY if entry.scored < expected else pal.INK
+            canvas.text((x, top + LUCK_TOP + row * LUCK_ROW), luck_text(entry), size=FONT, fill=colour)
+            x += round(text_width(luck_text(entry), FONT)) + 2 * MARGIN
 
 
 def _draw_faces(canvas: Canvas, faces: FaceTally, left: int, top: int) -> None:

@@ -1,6 +1,8 @@
 """``/campaign``: a Red Barricades campaign in a channel. Orders are submitted privately
-(ephemeral replies) and stay sealed until the reveal; reminders mention the players who still
-owe orders; times are Discord relative timestamps.
+(ephemeral replies, or a form opened by ``/campaign submit`` with no orders or by the *Submit
+orders* button under a phase's announcement) and stay sealed until the reveal; reminders
+mention the players who still owe orders; times are Discord relative timestamps. The referee
+(else the organiser) corrects the ledger with ``/campaign correct``.
 
 ``/campaign linked``: linked Iron Cross battles, each side's force carrying its losses from one
 scenario game to the next; the end of each battle is posted in the channel."""
@@ -20,9 +22,11 @@ from bot.services.campaign_service import CampaignService, parse_duration
 from bot.services.game_service import GameError
 from bot.services.linked_campaign_service import LinkedCampaignService
 from engine.campaign.phases import DEFAULT_REMINDERS
+from engine.errors import IllegalCommand
 from engine.quick_battle import quick_tables
 
 _MENTION = re.compile(r"<@!?(\d+)>")
+SUBMIT_ID = r"icc:(?P<channel>[0-9]+):(?P<phase>[0-9]+):submit"
 
 
 def relative_time(moment: datetime) -> str:
@@ -49,6 +53,82 @@ def linked_campaigns(interaction: discord.Interaction) -> LinkedCampaignService:
     return interaction.client.linked_campaigns  # type: ignore[attr-defined]
 
 
+class SubmissionForm(discord.ui.Modal, title="Sealed orders"):
+    """A side's submission for a phase: RGs and fortifications, one a line. Only the submitter
+    sees the answer; a refusal says what is wrong and seals nothing."""
+
+    groups = discord.ui.TextInput(
+        label="RG purchases: one ID a line, or none",
+        style=discord.TextStyle.paragraph,
+        placeholder="I1\nO2 2 hexes\nM1",
+        required=False,
+        max_length=1000,
+    )
+    fortifications = discord.ui.TextInput(
+        label="Fortifications (FPP), one a line",
+        style=discord.TextStyle.paragraph,
+        placeholder="2 x Trench\n3 Foxhole at 2\nPillbox 1+5+1",
+        required=False,
+        max_length=1000,
+    )
+
+    def __init__(self, side: str | None, phase: int | None) -> None:
+        super().__init__(timeout=None)
+        self.side, self.phase = side, phase
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        try:
+            text = await campaigns(interaction).submit(
+                str(interaction.channel_id),
+                str(interaction.user.id),
+                self.groups.value,
+                self.side,
+                self.phase,
+                self.fortifications.value,
+            )
+        except (GameError, IllegalCommand) as problem:
+            text = f"Nothing was sealed: {problem}"
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+async def open_form(interaction: discord.Interaction, side: str | None, phase: int | None) -> None:
+    """Open the submission form, once the user is known to submit for a side of the campaign."""
+    await campaigns(interaction).submitting_side(str(interaction.channel_id), str(interaction.user.id), side)
+    await interaction.response.send_modal(SubmissionForm(side, phase))
+
+
+class SubmitButton(discord.ui.DynamicItem[discord.ui.Button], template=SUBMIT_ID):
+    """*Submit orders* under a phase's announcement: opens the form for that phase (counted
+    from 1). Persistent: its custom id carries the channel and phase."""
+
+    def __init__(self, channel_id: int, phase: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Submit orders",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"icc:{channel_id}:{phase}:submit",
+            )
+        )
+        self.phase = phase
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["channel"]), int(match["phase"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await open_form(interaction, None, self.phase)
+        except (GameError, IllegalCommand) as problem:
+            await interaction.response.send_message(str(problem), ephemeral=True)
+
+
+def submit_view(channel_id: str, phase: int) -> discord.ui.View:
+    """The *Submit orders* button for a phase (counted from 1)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(SubmitButton(int(channel_id), phase))
+    return view
+
+
 class CampaignCommands(app_commands.Group):
     """The group, and the client's CampaignService: reminders and reveals are posted in the
     campaign's channel. The client calls ``client.campaigns.resume()`` when it starts. Linked
@@ -69,16 +149,22 @@ class CampaignCommands(app_commands.Group):
             games.dice,
             games.clock,
             on_reminder=self.remind,
-            on_reveal=self.post,
+            on_reveal=self.announce_reveal,
             when=relative_time,
             who=mention,
         )
         client.linked_campaigns = LinkedCampaignService(  # type: ignore[attr-defined]
             games, on_carried=self.post, who=mention
         )
+        client.add_dynamic_items(SubmitButton)
 
     async def post(self, channel_id: str, text: str) -> None:
         await self.client.get_partial_messageable(int(channel_id)).send(text[:2000])
+
+    async def announce_reveal(self, channel_id: str, text: str, open_phase: int | None) -> None:
+        """Post a reveal, with the *Submit orders* button when it opens the next phase."""
+        view = discord.utils.MISSING if open_phase is None else submit_view(channel_id, open_phase + 1)
+        await self.client.get_partial_messageable(int(channel_id)).send(text[:2000], view=view)
 
     async def remind(self, channel_id: str, users: list[str], text: str) -> None:
         await self.post(channel_id, text)  # the text mentions each player who owes orders
@@ -122,25 +208,31 @@ class CampaignCommands(app_commands.Group):
             parse_duration(grace),
             [parse_duration(r) for r in reminders.split(",")] if reminders else DEFAULT_REMINDERS,
             mentioned(referee, "referee")[0] if referee else None,
+            str(interaction.user.id),
         )
-        await send_long(interaction, text)
+        await send_long(interaction, text, view=submit_view(str(interaction.channel_id), 1))
 
     @app_commands.command(name="submit", description="Seal your side's orders (only you see this)")
     @app_commands.describe(
-        buy='RG IDs from your chart: "I1, O2 2 hexes", or none',
+        buy='RG IDs from your chart: "I1, O2 2 hexes, M1", or none; leave buy and fortify out for a form',
+        fortify='Fortifications with the FPP of the day\'s M1: "2 x Trench, 3 Foxhole at 2"',
         side="The referee names the side",
         phase="A phase number (the open phase if left out)",
     )
     async def submit(
         self,
         interaction: discord.Interaction,
-        buy: str,
+        buy: str | None = None,
+        fortify: str | None = None,
         side: Literal["german", "russian"] | None = None,
         phase: app_commands.Range[int, 1, 30] | None = None,
     ) -> None:
+        if buy is None and fortify is None:
+            await open_form(interaction, side, phase)
+            return
         await interaction.response.defer(ephemeral=True, thinking=True)
         text = await campaigns(interaction).submit(
-            str(interaction.channel_id), str(interaction.user.id), buy, side, phase
+            str(interaction.channel_id), str(interaction.user.id), buy or "", side, phase, fortify or ""
         )
         await interaction.followup.send(text, ephemeral=True)
 
@@ -156,6 +248,31 @@ class CampaignCommands(app_commands.Group):
             await interaction.response.send_message("The campaign ledger", file=file)
         else:
             await send_long(interaction, f"```\n{text}\n```")
+
+    @app_commands.command(name="orbat", description="Each side's order of battle: formations, fortifications")
+    async def orbat(
+        self, interaction: discord.Interaction, side: Literal["german", "russian"] | None = None
+    ) -> None:
+        text = await campaigns(interaction).order_of_battle(str(interaction.channel_id), side)
+        await send_long(interaction, text)
+
+    @app_commands.command(name="correct", description="The referee corrects a ledger entry, with a reason")
+    @app_commands.describe(
+        entry="The entry's number (the # column of /campaign ledger)",
+        to="What it should have been: CPP, void, full/depleted, leaders, SW, ammo or retained units",
+        reason="Why: kept in the ledger",
+    )
+    async def correct(
+        self,
+        interaction: discord.Interaction,
+        entry: app_commands.Range[int, 0, 100000],
+        to: str,
+        reason: str,
+    ) -> None:
+        text = await campaigns(interaction).correct(
+            str(interaction.channel_id), str(interaction.user.id), entry, to, reason
+        )
+        await send_long(interaction, text)
 
     @linked.command(name="new", description="Set up linked Iron Cross battles between two saved forces")
     @app_commands.describe(
@@ -246,6 +363,21 @@ class CampaignCommands(app_commands.Group):
             str(interaction.channel_id), str(interaction.user.id), side, unit
         )
         await interaction.response.send_message(text)
+
+    @linked.command(name="retire", description="Take a unit out of your force for good (no points back)")
+    async def linked_retire(
+        self, interaction: discord.Interaction, side: Literal["allies", "axis"], unit: str
+    ) -> None:
+        text = await linked_campaigns(interaction).retire(
+            str(interaction.channel_id), str(interaction.user.id), side, unit
+        )
+        await send_long(interaction, text)
+
+    @linked.command(name="end", description="End the campaign between battles: result and final standings")
+    async def linked_end(self, interaction: discord.Interaction) -> None:
+        channel, user = str(interaction.channel_id), str(interaction.user.id)
+        text = await linked_campaigns(interaction).end(channel, user)
+        await send_long(interaction, text)
 
     @linked.command(name="standings", description="Each side's results, points and force, and the history")
     async def linked_standings(self, interaction: discord.Interaction) -> None:

@@ -13,10 +13,15 @@ from bot.discord_adapter.common import told_lines
 from bot.discord_adapter.dice_commands import ChartCommands, OddsCommands, roll_command
 from bot.discord_adapter.force_commands import ForceCommands
 from bot.discord_adapter.game_commands import GameCommands
+from bot.discord_adapter.owed_commands import GamesCommands
 from bot.discord_adapter.play_commands import PLAY_COMMANDS
 from bot.discord_adapter.reaction_buttons import NoReactionButton, ReactButton, retire_buttons
+from bot.discord_adapter.referee_clock_commands import hear_deadlines
+from bot.discord_adapter.referee_commands import RefereeCommands
 from bot.discord_adapter.rule_commands import RulesCommands, rule_command
+from bot.discord_adapter.side_threads import post_to_threads
 from bot.discord_adapter.stats_commands import stats_command
+from bot.discord_adapter.team_commands import TeamCommands
 from bot.services.card_service import CardService
 from bot.services.dice_service import DiceService
 from bot.services.force_service import ForceService
@@ -45,6 +50,7 @@ class IronCrossBot(discord.Client):
         self.forces = ForceService(games.store)
         self.cards = CardService(games.store)
         self.games.on_window_closed = self.announce
+        hear_deadlines(self)  # a referee's deadline for an absent side is told to the channel
         self.sync_commands = sync_commands
         self.tree = app_commands.CommandTree(self)
         self.tree.on_error = self.on_app_command_error
@@ -59,7 +65,10 @@ class IronCrossBot(discord.Client):
         self.tree.add_command(ForceCommands())
         self.tree.add_command(CardCommands())
         self.tree.add_command(CampaignCommands(self))
+        self.tree.add_command(GamesCommands(self))
         self.tree.add_command(stats_command)
+        self.tree.add_command(RefereeCommands())
+        self.tree.add_command(TeamCommands())
         self.add_dynamic_items(ReactButton, NoReactionButton)
 
     async def setup_hook(self) -> None:
@@ -70,11 +79,13 @@ class IronCrossBot(discord.Client):
         await self.rules.ship()
         await self.games.resume()
         await self.campaigns.resume()
+        await self.pings.resume()
 
     async def announce(self, channel_id: str, outcome: Outcome) -> None:
         """Post what happened when a reaction window closed by itself."""
         text = told_lines(outcome.events)
         await self.get_partial_messageable(int(channel_id)).send("The reaction window closed.\n" + text)
+        await post_to_threads(self, channel_id, outcome)
         await retire_buttons(self, channel_id, outcome.closed_window_message)
 
     async def on_app_command_error(

@@ -114,12 +114,20 @@ def split_message(text: str, limit: int = DISCORD_TEXT_LIMIT) -> list[str]:
     return pieces
 
 
-async def send_long(interaction: discord.Interaction, text: str, *, ephemeral: bool = False) -> None:
-    """Answer with as many messages as the text needs (at most :data:`MAX_PIECES`)."""
+async def send_long(
+    interaction: discord.Interaction,
+    text: str,
+    *,
+    ephemeral: bool = False,
+    view: discord.ui.View = discord.utils.MISSING,
+) -> None:
+    """Answer with as many messages as the text needs (at most :data:`MAX_PIECES`); a ``view``
+    (buttons) goes under the last."""
     pieces = split_message(text)
     if len(pieces) > MAX_PIECES:
         left = sum(len(p) for p in pieces[MAX_PIECES - 1 :])
         pieces = [*pieces[: MAX_PIECES - 1], f"… and {left:,} more characters, too long to post here."]
-    await interaction.response.send_message(pieces[0], ephemeral=ephemeral)
-    for piece in pieces[1:]:
-        await interaction.followup.send(piece, ephemeral=ephemeral)
+    views = [discord.utils.MISSING] * (len(pieces) - 1) + [view]
+    await interaction.response.send_message(pieces[0], ephemeral=ephemeral, view=views[0])
+    for piece, under in zip(pieces[1:], views[1:], strict=True):
+        await interaction.followup.send(piece, ephemeral=ephemeral, view=under)

@@ -13,11 +13,16 @@ from bot.discord_adapter.common import (
     send_long,
     side_of,
     summary,
-    tell_secrets,
     told_lines,
 )
 from bot.discord_adapter.force_commands import force_service, own_forces, where
+from bot.discord_adapter.owed_commands import pings
+from bot.discord_adapter.referees import eyes_of
+from bot.discord_adapter.side_threads import open_for_set_up, open_side_threads, tell_privately
+from bot.discord_adapter.team_commands import make_teams_and_referees
 from bot.services.game_service import finished_games_text, scenario_text, setup_text
+from bot.services.ping_service import MAX_MINUTES
+from bot.storage.ping_store import DEFAULT_MINUTES
 from engine.commands import Concede, JoinSide, StartGame
 from engine.events import told
 from engine.quick_battle import allied_forces, quick_battle, quick_forces, quick_tables, scenario_battle
@@ -40,6 +45,11 @@ class GameCommands(app_commands.Group):
         attacker_choice="Breakthrough: the attacker's aggressive command or preliminary bombardment",
         deployment="Meeting and Escalating: set up turn about, or both at once in secret (plotted)",
         ruleset="The Iron Cross 2015 rules, or the House Rules V1.0",
+        ping_minutes="Minutes before the players the game waits for are told (0: never, default 10)",
+        teams="A scenario for teams: players a side, each bringing a force (p. 25; default 1)",
+        bonus="Teams: the CO's bonus tokens not handed out go out evenly, or all to the CO",
+        referee="A referee, who sees and may correct everything (more: /ref appoint)",
+        referee_role="A server role whose holders may referee this game",
     )
     @app_commands.choices(
         table=[app_commands.Choice(name=title[:100], value=name) for name, title in quick_tables().items()],
@@ -56,6 +66,11 @@ class GameCommands(app_commands.Group):
         attacker_choice: Literal["aggressive_command", "preliminary_bombardment"] | None = None,
         deployment: Literal["alternating", "plotted"] = "alternating",
         ruleset: Literal["core_2015", "house_v1"] = "core_2015",
+        ping_minutes: app_commands.Range[int, 0, MAX_MINUTES] = DEFAULT_MINUTES,
+        teams: app_commands.Range[int, 1, 4] = 1,
+        bonus: Literal["even", "co"] = "even",
+        referee: discord.User | None = None,
+        referee_role: discord.Role | None = None,
     ) -> None:
         channel, user = str(interaction.channel_id), str(interaction.user.id)
         if scenario == "quick":
@@ -68,7 +83,10 @@ class GameCommands(app_commands.Group):
             battle = scenario_battle(scenario, table, attacker, attacker_choice, deployment == "plotted")
             text = scenario_text(battle, table, reaction_seconds)
         battle = with_rule_set(battle, ruleset)
+        teamed = make_teams_and_referees(battle, teams, bonus, referee, referee_role)
+        text = "\n".join(filter(None, [text, teamed]))
         outcome = await games(interaction).new_game(channel, battle, reaction_seconds, user)
+        await pings(interaction).set_delay(channel, ping_minutes)
         await interaction.response.send_message(text + "\n" + summary(outcome.state))
 
     @app_commands.command(name="join", description="Take a side in this channel's game")
@@ -88,7 +106,8 @@ class GameCommands(app_commands.Group):
         await interaction.response.send_message(
             f"<@{user}> joins **{side}**.\n{told_lines(outcome.events)}\n" + summary(outcome.state)
         )
-        await tell_secrets(interaction, outcome)
+        await open_for_set_up(interaction, outcome.state)
+        await tell_privately(interaction, outcome)
 
     @app_commands.command(name="start", description="Roll for the initiative and begin")
     async def start(self, interaction: discord.Interaction) -> None:
@@ -96,6 +115,8 @@ class GameCommands(app_commands.Group):
             str(interaction.channel_id), str(interaction.user.id), StartGame()
         )
         await interaction.response.send_message(told_lines(outcome.events) + "\n\n" + summary(outcome.state))
+        await open_side_threads(interaction, outcome.state)
+        await tell_privately(interaction, outcome)
 
     @app_commands.command(name="status", description="Show the state of this channel's game")
     async def status(self, interaction: discord.Interaction) -> None:
@@ -107,9 +128,7 @@ class GameCommands(app_commands.Group):
         channel = str(interaction.channel_id)
         state = await games(interaction).game(channel)
         _, history = await games(interaction).store.history(channel)
-        viewer = next(
-            (n for n, side in state.sides.items() if str(interaction.user.id) in side.players), None
-        )
+        viewer = eyes_of(state, interaction)  # a referee reads everything
         lines = [line for _, events in history for line in told(events, viewer)][-25:]
         text = "\n".join(lines) or "Nothing has happened yet"
         await interaction.response.send_message(text[-1990:], ephemeral=True)
@@ -130,9 +149,7 @@ class GameCommands(app_commands.Group):
     @app_commands.command(name="map", description="The battlefield as your side sees it (only you see it)")
     async def map(self, interaction: discord.Interaction) -> None:
         state = await games(interaction).game(str(interaction.channel_id))
-        viewer = next(
-            (name for name, side in state.sides.items() if str(interaction.user.id) in side.players), None
-        )
+        viewer = eyes_of(state, interaction)  # a referee sees everything
         await interaction.response.send_message(
             f"Turn {state.turn}, {viewer or 'spectators'} view",
             file=await battlefield_file(state, viewer),

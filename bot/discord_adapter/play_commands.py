@@ -21,6 +21,7 @@ from bot.text_orders import (
     unit_order,
 )
 from engine.commands import (
+    ChooseDefender,
     ChooseFallBack,
     ChooseInitiative,
     ChooseTarget,
@@ -108,6 +109,8 @@ POSITION = "x,y in inches or a grid square like D3; separate waypoints with ;"
     enter="House rules: the building to go into (after any move), e.g. church",
     leave="House rules: come out of the building to here first (x,y or a grid square)",
     shell="House rules: fire medium or heavy HE at this building as a whole, e.g. church",
+    face="House rules: the building's side to fire out of: north, east... (default: facing the target)",
+    storey="House rules: the storey to fire out of: ground (0), 1, 2... (default: the one held, else ground)",
 )
 @app_commands.autocomplete(unit=own_units, fire=enemy_units, embark=own_units, assault=enemy_units)
 async def act(
@@ -131,6 +134,8 @@ async def act(
     leave: str | None = None,
     shell: str | None = None,
     overrun: bool = True,
+    face: str | None = None,
+    storey: str | None = None,
 ) -> None:
     words = OrderWords(**{name: value for name, value in locals().items() if name != "interaction"})
     await play(interaction, lambda state, side: Declare(side=side, order=unit_order(state, side, words)))
@@ -216,7 +221,7 @@ async def noreact(interaction: discord.Interaction) -> None:
     name="choose", description="Answer a choice: the unit that loses markers, or a new target"
 )
 @app_commands.describe(
-    unit="The unit chosen (leave empty to waste a shot)",
+    unit="The unit chosen: loses markers, new target (empty wastes the shot) or defends your building",
     close_combat="House rules: your vehicle attacked in close combat falls back, or fights on",
 )
 async def choose(
@@ -233,6 +238,10 @@ async def choose(
                 raise IllegalCommand("Choose close_combat: fall_back or fight_on")
             return ChooseFallBack(side=side, fall_back=close_combat == "fall_back")
         picked = find_unit(state, unit, known_to=side) if unit else None
+        if choice.kind == "building_defender":
+            if picked is None:
+                raise IllegalCommand("Choose the unit that defends the building")
+            return ChooseDefender(side=side, unit=picked)
         if choice.kind == "remove_markers":
             if picked is None:
                 raise IllegalCommand("Choose the unit that loses its markers")

@@ -11,7 +11,8 @@ import logging
 
 import discord
 
-from bot.discord_adapter.common import battlefield_file, games, report, side_of, tell_secrets
+from bot.discord_adapter.common import battlefield_file, games, report, side_of
+from bot.discord_adapter.side_threads import tell_privately
 from bot.services.game_service import GameError, Outcome
 from bot.text_orders import OrderWords, parse_point, unit_order
 from engine.commands import DeclineReaction, MoraleTestOrder, Order, React
@@ -51,7 +52,7 @@ async def show_result(interaction: discord.Interaction, outcome: Outcome) -> Non
         await games(interaction).remember_window_message(
             channel, state.pending.window, str(callback.message_id)
         )
-    await tell_secrets(interaction, outcome)
+    await tell_privately(interaction, outcome)
     await retire_buttons(interaction.client, channel, outcome.closed_window_message)
 
 

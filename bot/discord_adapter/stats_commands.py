@@ -1,4 +1,6 @@
-"""``/stats``: the dice of the channel's game by player, as text tables and a picture."""
+"""``/stats``: the dice of the channel's game by player, as text tables and a picture; with
+``campaign``, of every battle of the channel's campaign (a Red Barricades campaign: its ledger's
+chart rolls)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import discord
 from discord import app_commands
 
 from bot.discord_adapter.common import games, send_long
+from bot.services.campaign_stats import CampaignStats
 from bot.services.stats_service import StatsService
 from renderer.stats_chart import dice_chart
 
@@ -30,10 +33,15 @@ def display_name(interaction: discord.Interaction, player: str) -> str:
 
 
 @app_commands.command(
-    name="stats", description="Dice statistics of this channel's game: faces by player, luck of to-hit throws"
+    name="stats", description="Dice statistics of this channel's game or campaign: faces, luck of key rolls"
 )
-async def stats_command(interaction: discord.Interaction) -> None:
-    stats = await StatsService(games(interaction).store).stats([str(interaction.channel_id)])
+@app_commands.describe(campaign="Every battle of this channel's campaign instead of its game alone")
+async def stats_command(interaction: discord.Interaction, campaign: bool = False) -> None:
+    store, channel = games(interaction).store, str(interaction.channel_id)
+    if campaign:
+        stats = await CampaignStats(store).stats(channel)
+    else:
+        stats = await StatsService(store).stats([channel])
     await send_long(interaction, stats.text(mention, fenced=True))
     if stats.report.players:
         names = stats.named(lambda player: display_name(interaction, player))

@@ -22,15 +22,17 @@ from bot.services.game_service import GameError, refusals
 from bot.storage.campaign_store import CampaignStore, StaleCampaign, StoredCampaign
 from bot.storage.store import GameStore
 from engine.campaign import phases
+from engine.campaign.calendar import SIDES
 from engine.campaign.ledger import ledger_csv, ledger_table
 from engine.campaign.phases import CLOSE, GRACE, Campaign
+from engine.campaign.red_barricades import order_of_battle_text
 from engine.dice import DiceSource, SeededDice
 from engine.runtime import Clock, ReactionTimers, SystemClock, WindowKey
 
 log = logging.getLogger(__name__)
 
 Reminded = Callable[[str, list[str], str], Awaitable[None]]  # channel, players to remind, text
-Revealed = Callable[[str, str], Awaitable[None]]  # channel, what the reveal showed
+Revealed = Callable[[str, str, int | None], Awaitable[None]]  # channel, what the reveal showed, open phase
 
 
 def utc_text(moment: datetime) -> str:
@@ -98,10 +100,12 @@ class CampaignService:
         grace: timedelta = timedelta(0),
         reminders: Sequence[timedelta] = phases.DEFAULT_REMINDERS,
         referee: str | None = None,
+        organiser: str | None = None,
     ) -> str:
         """A Red Barricades campaign in the channel: ``days`` purchase phases, the first deadline
-        ``every`` from now and each next one ``every`` later. Refused while the channel's
-        campaign is unfinished."""
+        ``every`` from now and each next one ``every`` later; ``organiser``, who sets it up,
+        corrects the ledger when there is no referee. Refused while the channel's campaign is
+        unfinished."""
         if not 1 <= days <= 30:
             raise GameError("A campaign has 1 to 30 CG Days")
         if every <= timedelta(0):
@@ -121,6 +125,7 @@ class CampaignService:
                 grace,
                 reminders,
                 referee,
+                organiser,
             )
         stored = await self.campaigns.create(channel_id, campaign)
         self._follow(stored)
@@ -133,9 +138,13 @@ class CampaignService:
         orders: str,
         side: str | None = None,
         phase: int | None = None,
+        fortifications: str = "",
     ) -> str:
-        """Seal a side's orders (``phase`` counts from 1; the open phase if None). The reply is
-        for the submitter's eyes only; a reveal that follows goes to ``on_reveal``."""
+        """Seal a side's orders: RGs and fortifications as typed, commas or one a line (``phase``
+        counts from 1; the open phase if None). The reply is for the submitter's eyes only; a
+        reveal that follows goes to ``on_reveal``."""
+        with refusals():
+            submission = phases.parse_submission(orders, fortifications)
         stored = await self._current(channel_id)
         revealed = None
         async with self._locks[stored.id]:
@@ -146,7 +155,7 @@ class CampaignService:
                     campaign, sealed_side, index = phases.submit(
                         stored.campaign,
                         user_id,
-                        phases.parse_orders(orders),
+                        submission,
                         now,
                         side,
                         None if phase is None else phase - 1,
@@ -168,6 +177,13 @@ class CampaignService:
             await self._announce_reveal(stored, revealed)
         return reply
 
+    async def submitting_side(self, channel_id: str, user_id: str, side: str | None = None) -> str:
+        """The side the user would submit for (before a form is opened); refused as a submission
+        would be."""
+        campaign = (await self._current(channel_id)).campaign
+        with refusals():
+            return phases.submitting_side(campaign, user_id, side)
+
     async def status(self, channel_id: str) -> str:
         return self._status_text((await self._current(channel_id)).campaign)
 
@@ -175,6 +191,28 @@ class CampaignService:
         """The books' ledger: only revealed phases have entries, so it shows nothing sealed."""
         campaign = (await self._current(channel_id)).campaign
         return (ledger_csv if csv else ledger_table)(campaign.books.ledger)
+
+    async def order_of_battle(self, channel_id: str, side: str | None = None) -> str:
+        """Each side's order of battle (or the one named), from the books: nothing sealed."""
+        books = (await self._current(channel_id)).campaign.books
+        with refusals():
+            return "\n\n".join(order_of_battle_text(books, s) for s in ([side] if side else SIDES))
+
+    async def correct(self, channel_id: str, user_id: str, entry: int, to: str, reason: str) -> str:
+        """The referee (or the organiser, with no referee) corrects ledger entry ``entry``: the
+        reply shows the correction's ledger line, for the channel."""
+        stored = await self._current(channel_id)
+        async with self._locks[stored.id]:
+            stored = await self._reload(stored)
+            with refusals():
+                campaign = phases.correct(stored.campaign, user_id, entry, to, reason)
+            try:
+                stored = await self.campaigns.save(stored, campaign)
+            except StaleCampaign:
+                raise GameError("The campaign changed under this correction: try again") from None
+        log.info("corrected", extra={"channel": channel_id, "user": user_id, "entry": entry})
+        ledger = campaign.books.ledger
+        return f"Ledger entry #{entry} corrected:\n" + ledger_table(ledger).splitlines()[len(ledger)]
 
     # -- timers ---------------------------------------------------------------------------------
 
@@ -251,7 +289,7 @@ class CampaignService:
             text += f"\nThe campaign {campaign.name} is finished: see /campaign ledger"
         log.info("revealed", extra={"channel": stored.channel_id, "phase": index + 1})
         if self.on_reveal:
-            await self.on_reveal(stored.channel_id, text)
+            await self.on_reveal(stored.channel_id, text, following)
 
     # -- helpers --------------------------------------------------------------------------------
 

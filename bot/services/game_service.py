@@ -9,7 +9,7 @@ from collections import defaultdict
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from bot.services.permissions import Refused, authorise
 from bot.storage.store import GameStore, StaleGame, StoredGame
@@ -72,15 +72,22 @@ class GameService:
         self.on_window_closed = on_window_closed
         # told (channel, final state) when a game ends, under the channel's lock: not to act on it
         self.on_game_over: list[Callable[[str, GameState], Awaitable[None]]] = []
+        # told (channel, user, state before, state after) after every stored action, under the
+        # channel's lock: the turn pings (bot.services.ping_service) follow whom the game waits for
+        self.after_action: list[Callable[[str, str, GameState, GameState], Awaitable[None]]] = []
         self.timers = ReactionTimers(self.clock, self._window_expired)
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        from bot.services.clock_service import ClockService  # it builds on this module
+
+        self.clocks = ClockService(self)  # the referee's pause, extensions and deadlines
 
     async def resume(self) -> None:
-        """After a start-up: re-arm every stored window; those already past close at once."""
-        windows = await self.store.open_windows()
-        self.timers.rearm(((w.channel_id, w.window), w.deadline) for w in windows)
+        """After a start-up: re-arm every stored window and referee's deadline (not in a game
+        whose clock is paused); those already past close at once."""
+        await self.clocks.rearm()
 
     async def close(self) -> None:
+        await self.clocks.close()
         await self.timers.close()
 
     async def new_game(
@@ -108,12 +115,23 @@ class GameService:
     async def game(self, channel_id: str) -> GameState:
         return (await self._load(channel_id)).state
 
-    async def act(self, channel_id: str, user_id: str, command: Command, *, admin: bool = False) -> Outcome:
-        """Apply a user's command, if the permission table lets them. Two at once are
-        serialised; a write that lost a race with another process is retried once on the
-        fresh state."""
+    async def act(
+        self,
+        channel_id: str,
+        user_id: str,
+        command: Command,
+        *,
+        admin: bool = False,
+        server_roles: tuple[str, ...] = (),
+    ) -> Outcome:
+        """Apply a user's command, if the permission table lets them (``server_roles``: the ids of
+        the user's Discord roles). Two at once are serialised; a write that lost a race with
+        another process is retried once on the fresh state."""
         return await self._act(
-            channel_id, user_id, command, check=lambda state: permitted(state, user_id, command, admin)
+            channel_id,
+            user_id,
+            command,
+            check=lambda state: permitted(state, user_id, command, admin, server_roles),
         )
 
     async def _act(
@@ -131,16 +149,16 @@ class GameService:
                         "refused", extra={"channel": channel_id, "user": user_id, "reason": str(refusal)}
                     )
                     raise GameError(str(refusal)) from refusal
-                deadline = None
-                if state.phase is Phase.REACTION:
-                    deadline = self.clock.now() + timedelta(seconds=game.reaction_seconds)
+                window = await self.clocks.window_time(game, state)
                 try:
-                    stored = await self.store.append(game, user_id, command, events, state, deadline)
+                    stored = await self.store.append(game, user_id, command, events, state, window.deadline)
                 except StaleGame:
                     if attempt == 2:
                         raise GameError("The game changed under this command: try again") from None
                     continue
+                deadline = window.running  # none while a referee has the clock paused
                 self._follow_windows(channel_id, game.state, state, deadline)
+                await self.clocks.after_command(channel_id, user_id, stored.state)
                 log.info(
                     "applied",
                     extra={
@@ -154,6 +172,8 @@ class GameService:
                 if state.phase is Phase.OVER and game.state.phase is not Phase.OVER:
                     for hook in self.on_game_over:
                         await hook(channel_id, stored.state)
+                for hook in self.after_action:
+                    await hook(channel_id, user_id, game.state, stored.state)
                 return Outcome(stored.state, events, stored.version, deadline, stored.closed_window_message)
         raise AssertionError("unreachable")
 
@@ -179,14 +199,15 @@ class GameService:
             with refusals():
                 undo = UndoActions(referee=user_id, reason=reason, undone=actions_to_undo(history, count))
                 state, produced = replay(initial, live_history([*history, (undo, [])]))
-            deadline = None
-            if state.phase is Phase.REACTION:
-                deadline = self.clock.now() + timedelta(seconds=game.reaction_seconds)
+            window = await self.clocks.window_time(game, state)
             try:
-                stored = await self.store.append(game, user_id, undo, produced[-1], state, deadline)
+                stored = await self.store.append(game, user_id, undo, produced[-1], state, window.deadline)
             except StaleGame:
                 raise GameError("The game changed under this command: try again") from None
+            deadline = window.running
             self._follow_windows(channel_id, game.state, state, deadline)
+            for hook in self.after_action:
+                await hook(channel_id, user_id, game.state, stored.state)
             return Outcome(stored.state, produced[-1], stored.version, deadline, stored.closed_window_message)
 
     async def _window_expired(self, key: WindowKey) -> None:
@@ -279,9 +300,11 @@ def duration_text(seconds: int) -> str:
     return " ".join(parts) or "0 seconds"
 
 
-def permitted(state: GameState, user_id: str, command: Command, admin: bool = False) -> Command:
+def permitted(
+    state: GameState, user_id: str, command: Command, admin: bool = False, server_roles: tuple[str, ...] = ()
+) -> Command:
     """The permission table's answer (bot.services.permissions), as a refusal to show."""
     try:
-        return authorise(state, user_id, command, admin=admin)
+        return authorise(state, user_id, command, admin=admin, server_roles=server_roles)
     except Refused as refusal:
         raise GameError(str(refusal)) from None

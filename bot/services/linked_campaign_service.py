@@ -3,7 +3,9 @@
 A campaign starts from two players' saved forces. ``battle`` sets up the next scenario game in
 the channel and brings both sides' forces as they stand; when that game ends, the game service
 calls :meth:`LinkedCampaignService.game_over` and the result is carried into the campaign: losses,
-damaged units, reinforcement points and the history. Adapters hear of it through ``on_carried``.
+damaged units, reinforcement points, the history and the battle's dice (for the campaign's
+``/stats``). Adapters hear of it through ``on_carried``. The players end the campaign with ``end``;
+only then may the channel start another.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from pydantic import ValidationError
 
 from bot.services.force_service import ForceService
 from bot.services.game_service import GameError, GameService, Outcome, duration_text, refusals
+from bot.services.stats_service import StatsService
 from bot.storage.campaign_store import CampaignStore, StaleCampaign, StoredCampaign
 from engine.campaign import linked
 from engine.campaign.linked import SIDES, LinkedCampaign, LinkedRules
@@ -65,8 +68,11 @@ class LinkedCampaignService:
             raise GameError(f"{first['loc'][0]}: {first['msg']}") from None
         async with self._locks[channel_id]:
             current = await self.campaigns.current(channel_id)
-            if current is not None and current.campaign.battle is not None:
-                raise GameError(f"{current.campaign.name} is fighting a battle in this channel")
+            if current is not None and not current.campaign.ended:
+                raise GameError(
+                    f"{current.campaign.name} is still running in this channel: "
+                    "its players end it first with /campaign linked end"
+                )
             forces = {
                 side: (player, await self.forces.force(guild_id, player, force))
                 for side, (player, force) in players.items()
@@ -131,6 +137,26 @@ class LinkedCampaignService:
         chosen = next(u for u in campaign.sides[side].force.units if u.command)
         return f"{chosen.label} is now {side}'s command unit"
 
+    async def retire(self, channel_id: str, user_id: str, side: str, unit: str) -> str:
+        """A side's player takes a unit out of the side's force for good."""
+        campaign = await self._change(channel_id, user_id, side, lambda c: linked.retire_unit(c, side, unit))
+        retired = campaign.sides[side].retired[-1]
+        return f"{side} retires {retired.label}\n{linked.standings_text(campaign, self.who)}"
+
+    async def end(self, channel_id: str, user_id: str) -> str:
+        """A campaign player ends the campaign between battles: its result, final standings and
+        history."""
+        async with self._locks[channel_id]:
+            stored = await self._current(channel_id)
+            self._player(stored.campaign, user_id)
+            with refusals():
+                campaign = linked.end_campaign(stored.campaign)
+            await self._save(stored, campaign)
+        return (
+            f"{linked.result_text(campaign, self.who)}\n{linked.standings_text(campaign, self.who)}\n"
+            f"History:\n{linked.history_text(campaign)}"
+        )
+
     async def standings(self, channel_id: str) -> str:
         campaign = (await self._current(channel_id)).campaign
         return f"{linked.standings_text(campaign, self.who)}\nHistory:\n{linked.history_text(campaign)}"
@@ -143,7 +169,8 @@ class LinkedCampaignService:
                 stored = await self.campaigns.current(channel_id)
                 if stored is None or stored.campaign.battle is None:
                     return
-                campaign = linked.end_battle(stored.campaign, final)
+                rolled = await StatsService(self.games.store).channel_dice(channel_id)
+                campaign = linked.end_battle(stored.campaign, final, tuple(rolled.dice), rolled.unread_rolls)
                 await self._save(stored, campaign)
         except (IllegalCommand, GameError) as refusal:
             log.warning("battle not carried", extra={"channel": channel_id, "reason": str(refusal)})

@@ -2,13 +2,19 @@
 
 A user's role is worked out against the side a command acts for: a player of that side (in a
 team game only for their own units), its commanding officer, a player of the other side, a
-spectator, a referee of the game, or a server admin. A refusal says why and changes nothing.
+spectator, a referee of the game (named, or holding one of the game's referee roles on the
+server), or a server admin (Manage Server). A refusal says why and changes nothing.
+
+A server admin's one power over a game is its referees: appointing or dismissing them, say when
+a game's referee has gone. A holder of a referee role takes a referee's seat (logged) before
+their first referee's command, as the engine knows referees only by name.
 
 A game nobody has joined (the console's hot-seat table) lets anyone act for either side.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from enum import StrEnum
 
 from engine.commands import Command, Declare, Deploy, React
@@ -42,6 +48,7 @@ MATRIX: dict[str, frozenset[Role]] = {
     "remove_markers": SIDES_OWN,
     "choose_target": SIDES_OWN,
     "choose_fall_back": SIDES_OWN,  # House Rules V1.0, s. 6: a vehicle attacked in close combat
+    "choose_defender": SIDES_OWN,  # House Rules V1.0, s. 6: who defends an assaulted building
     "card": SIDES_OWN,
     "request_reserve": SIDES_OWN,
     "concede": SIDES_OWN,
@@ -52,14 +59,27 @@ MATRIX: dict[str, frozenset[Role]] = {
     "referee_correction": frozenset({Role.REFEREE}),
     "referee_ruling": frozenset({Role.REFEREE}),
     "undo_actions": frozenset({Role.REFEREE}),
+    "referee_clock": frozenset({Role.REFEREE}),
+    "referee_objective": frozenset({Role.REFEREE}),
+    "referee_special_rule": frozenset({Role.REFEREE}),
+    "referee_briefing": frozenset({Role.REFEREE}),
+    "appoint_referee": frozenset({Role.REFEREE, Role.ADMIN}),
 }
 
 
-def roles_of(state: GameState, user: str, side: str | None, *, admin: bool = False) -> set[Role]:
+def roles_of(
+    state: GameState,
+    user: str,
+    side: str | None,
+    *,
+    admin: bool = False,
+    server_roles: Collection[str] = (),
+) -> set[Role]:
     """Every role ``user`` holds for a command acting for ``side`` (None: for the game as a whole,
-    where playing either side counts as a player)."""
+    where playing either side counts as a player). ``server_roles``: the ids of the server roles
+    the user holds, on Discord."""
     roles = {Role.ADMIN} if admin else set()
-    if user in state.referees:
+    if user in state.referees or set(server_roles) & set(state.referee_roles):
         roles.add(Role.REFEREE)
     playing = next((name for name, s in state.sides.items() if user in s.players), None)
     if playing is None:
@@ -74,15 +94,24 @@ def roles_of(state: GameState, user: str, side: str | None, *, admin: bool = Fal
     return roles
 
 
-def authorise(state: GameState, user: str, command: Command, *, admin: bool = False) -> Command:
+def authorise(
+    state: GameState,
+    user: str,
+    command: Command,
+    *,
+    admin: bool = False,
+    server_roles: Collection[str] = (),
+) -> Command:
     """Check ``command`` against the table; return it as the engine should see it (in a team
     game an order carries the player whose tokens pay). Raises :class:`Refused`."""
     if command.kind == "join_side" and command.player != user:
         raise Refused("You can only join a side yourself")
+    if getattr(command, "by", user) != user:
+        raise Refused("You can only act as yourself")
     if not any(s.players for s in state.sides.values()) and command.kind not in _REFEREE_ONLY:
         return command  # the hot-seat table: nobody has joined yet
     side = getattr(command, "side", None)
-    roles = roles_of(state, user, side, admin=admin)
+    roles = roles_of(state, user, side, admin=admin, server_roles=server_roles)
     allowed = MATRIX[command.kind]
     if command.kind == "start_game" and Role.REFEREE not in roles:
         empty = [name for name, s in state.sides.items() if not s.players]
@@ -97,7 +126,7 @@ def authorise(state: GameState, user: str, command: Command, *, admin: bool = Fa
     return command
 
 
-_REFEREE_ONLY = {kind for kind, roles in MATRIX.items() if roles == {Role.REFEREE}}
+_REFEREE_ONLY = {kind for kind, roles in MATRIX.items() if roles <= {Role.REFEREE, Role.ADMIN}}
 
 
 def _own_units_only(state: GameState, user: str, command: Command) -> Command:
@@ -114,6 +143,8 @@ def _own_units_only(state: GameState, user: str, command: Command) -> Command:
 def _why(kind: str, side: str | None, allowed: frozenset[Role]) -> str:
     if allowed == {Role.REFEREE}:
         return "Only the game's referees may do that"
+    if allowed == {Role.REFEREE, Role.ADMIN}:
+        return "Only the game's referees or a server admin (Manage Server) may do that"
     if allowed == {Role.CO}:
         return f"Only {side}'s commanding officer may do that"
     if side is not None:

@@ -3,8 +3,8 @@
 The dice come from the stored commands' events, each die counted for the player who owns the
 unit it was rolled for, and from the channel's ``/roll`` and ``/chart`` log since the game began,
 each counted for its roller. Dice of secret events (hidden units) and secret rolls are left out:
-the statistics are shown to the whole channel. Several channels' dice add up into one report, for
-campaigns.
+the statistics are shown to the whole channel. Several channels' dice add up into one report; a
+campaign's battles are counted by :mod:`bot.services.campaign_stats`.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from engine.game_state import GameState
 from engine.rolls.charts import find_chart, roll_on_chart
 from engine.rolls.expressions import roll
 from engine.rolls.readback import dice_behind
+from engine.state import Unit
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,7 @@ class DiceStats:
     report: DiceReport
     unread_rolls: int  # logged rolls whose dice could not be read back from their text
     sides: dict[str, list[str]]  # the sides each player played
+    heading: str = ""  # what the dice are of, when not the channel's game ("Normandy: 3 battles")
 
     def named(self, name_of: Callable[[str], str]) -> Callable[[str], str]:
         """``name_of`` with the player's sides after the name: "<@301> (allies)"."""
@@ -40,6 +42,8 @@ class DiceStats:
 
     def text(self, name_of: Callable[[str], str] = str, *, fenced: bool = False) -> str:
         text = report_text(self.report, self.named(name_of), fenced=fenced)
+        if self.heading:
+            text = f"{self.heading}\n{text}"
         if self.unread_rolls:
             text += (
                 f"\n({self.unread_rolls} logged roll(s) left out: their dice cannot be told "
@@ -48,27 +52,47 @@ class DiceStats:
         return text
 
 
+@dataclass(frozen=True)
+class ChannelDice:
+    """The dice of a channel's game and of its roll log since the game began."""
+
+    dice: list[PlayerDie]
+    unread_rolls: int
+    sides: dict[str, list[str]]  # the sides each player played
+
+
+def sides_played(games: Iterable[dict[str, list[str]]]) -> dict[str, list[str]]:
+    """The sides each player played in any of these games, in the order first played."""
+    sides: dict[str, list[str]] = {}
+    for game in games:
+        for player, names in game.items():
+            played = sides.setdefault(player, [])
+            played += [name for name in names if name not in played]
+    return sides
+
+
 class StatsService:
     def __init__(self, store: GameStore) -> None:
         self.store = store
 
     async def stats(self, channel_ids: Sequence[str]) -> DiceStats:
         """The dice of the games in these channels (one for a game, several for a campaign)."""
-        dice: list[PlayerDie] = []
-        unread = 0
+        gathered = [await self.channel_dice(channel_id) for channel_id in channel_ids]
+        return DiceStats(
+            dice_report(die for channel in gathered for die in channel.dice),
+            sum(channel.unread_rolls for channel in gathered),
+            sides_played(channel.sides for channel in gathered),
+        )
+
+    async def channel_dice(self, channel_id: str) -> ChannelDice:
+        """Every public die of the channel's game, and of its roll log since the game began."""
+        game, commands, rolls = await self._load(channel_id)
         sides: dict[str, list[str]] = {}
-        for channel_id in channel_ids:
-            game, commands, rolls = await self._load(channel_id)
-            dice += game_dice(game, commands)
-            for name, side in game.sides.items() if game else ():
-                for player in side.players:
-                    played = sides.setdefault(player, [])
-                    if name not in played:
-                        played.append(name)
-            logged, unreadable = await asyncio.to_thread(logged_dice, rolls)
-            dice += logged
-            unread += unreadable
-        return DiceStats(dice_report(dice), unread, sides)
+        for name, side in game.sides.items() if game else ():
+            for player in side.players:
+                sides.setdefault(player, []).append(name)
+        logged, unread = await asyncio.to_thread(logged_dice, rolls)
+        return ChannelDice(game_dice(game, commands) + logged, unread, sides)
 
     async def text(self, channel_id: str) -> str:
         """The channel's statistics as plain text (the console's ``/stats``)."""
@@ -109,9 +133,23 @@ class Owners:
 
     def __init__(self, state: GameState) -> None:
         self.state = state
-        self.units = {u.name: u for u in state.units.values()}
+        self.units: dict[str, list[Unit]] = {}
+        for unit in state.units.values():
+            self.units.setdefault(unit.name, []).append(unit)
         names = sorted(set(self.units) | set(state.sides), key=len, reverse=True)  # "Panther 10" first
         self.names = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, names)) + r")(?!\w)")
+
+    def unit_named(self, name: str, event: Event) -> Unit | None:
+        """The unit of that name; when both sides have one ("Infantry Detachment 1" in a linked
+        campaign), the first of the event's units that has it, else the event's side's."""
+        units = self.units.get(name, [])
+        if len(units) < 2:
+            return units[0] if units else None
+        by_id = {unit.id: unit for unit in units}
+        return next(
+            (by_id[unit_id] for unit_id in event.units if unit_id in by_id),
+            next((unit for unit in units if unit.side == event.side), units[0]),
+        )
 
     def owner(self, die: DieRoll, event: Event, user: str) -> str:
         """The player of the first unit (or side) the die's purpose names, else of the event's
@@ -120,7 +158,7 @@ class Owners:
         named = self.names.search(die.purpose)
         side = event.side
         if named:
-            unit = self.units.get(named[0])
+            unit = self.unit_named(named[0], event)
             if unit is not None and unit.player:
                 return unit.player
             side = unit.side if unit is not None else named[0]

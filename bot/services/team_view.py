@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.events import REFEREE
 from engine.game_state import GameState
 
 
-def team_text(state: GameState, viewer: str | None) -> str:
+def team_text(state: GameState, viewer: str | None, named: Callable[[str], str] = str) -> str:
     """Each side's players, its CO and their tokens in hand. A side's hidden units and reserves,
     its requests for reserves and the CO's bonus still to give are told only to that side and
-    the referees."""
+    the referees. ``named`` writes a player's name (on Discord a mention)."""
     if state.team_size is None:
         raise ValueError("This is not a team game")
     lines = []
@@ -25,17 +27,15 @@ def team_text(state: GameState, viewer: str | None) -> str:
                 [u.true_name or u.name for u in own] if viewer in (name, REFEREE) else [u.name for u in own]
             )
             co = " (CO)" if player == team.co else ""
-            tokens = team.tokens.get(player, 0)
-            lines.append(
-                f"  {player}{co}: {tokens} token{'s' * (tokens != 1)}; {', '.join(units) or 'no units'}"
-            )
+            tokens, commands = team.tokens.get(player, 0), ", ".join(units) or "no units"
+            lines.append(f"  {named(player)}{co}: {tokens} token{'s' * (tokens != 1)}; {commands}")
         if viewer in (name, REFEREE):
             if team.bonus:
                 lines.append(f"  bonus tokens still to hand out: {team.bonus} (/team give)")
             lines.extend(
-                f"  {r.player} asks for {state.units[r.unit].name} (/team grant or /team refuse)"
+                f"  {named(r.player)} asks for {state.units[r.unit].name} (/team grant or /team refuse)"
                 for r in team.requests
             )
     if state.referees:
-        lines.append(f"Referees: {', '.join(state.referees)}")
+        lines.append(f"Referees: {', '.join(map(named, state.referees))}")
     return "\n".join(lines)

@@ -11,7 +11,16 @@ from sqlalchemy.ext.asyncio import async_sessionmaker, create_async_engine
 from sqlmodel import select
 
 from bot.storage.migrate import upgrade_to_head
-from bot.storage.tables import ArchivedGameRow, CommandRow, GameRow, WindowRow, utcnow
+from bot.storage.tables import (
+    ArchivedGameRow,
+    CommandRow,
+    GameRow,
+    PausedClockRow,
+    PlayerDeadlineRow,
+    SideThreadRow,
+    WindowRow,
+    utcnow,
+)
 from engine.commands import Command
 from engine.events import Event
 from engine.game_state import GameState
@@ -71,7 +80,14 @@ class GameStore:
         as_json = state.model_dump_json()
         async with self.sessions() as session, session.begin():
             await self._archive_finished(session, channel_id)
-            for table in (WindowRow, CommandRow, GameRow):
+            for table in (  # a new game: new threads, a running clock, no deadlines
+                WindowRow,
+                CommandRow,
+                SideThreadRow,
+                PausedClockRow,
+                PlayerDeadlineRow,
+                GameRow,
+            ):
                 await session.execute(delete(table).where(table.channel_id == channel_id))
             session.add(
                 GameRow(
@@ -161,6 +177,7 @@ class GameStore:
                         channel_id=game.channel_id,
                         window=state.pending.window,
                         deadline=window_deadline.isoformat(),
+                        message_id=previous.message_id if still_open and previous else None,
                     )
                 )
         return StoredGame(game.channel_id, version, state, game.reaction_seconds, closed)
@@ -182,6 +199,16 @@ class GameStore:
                 OpenWindow(r.channel_id, r.window, datetime.fromisoformat(r.deadline), r.message_id)
                 for r in rows
             ]
+
+    async def unfinished(self) -> list[StoredGame]:
+        """Every game not yet over, in every channel (for what a player owes across channels)."""
+        async with self.sessions() as session:
+            rows = list((await session.execute(select(GameRow).order_by(GameRow.channel_id))).scalars())
+        games = [
+            StoredGame(r.channel_id, r.version, GameState.model_validate_json(r.state), r.reaction_seconds)
+            for r in rows
+        ]
+        return [game for game in games if game.state.phase is not Phase.OVER]
 
     async def history(self, channel_id: str) -> tuple[GameState, list[tuple[Command, list[Event]]]]:
         """The state a game started from and every command since, with its events."""

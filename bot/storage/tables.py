@@ -144,3 +144,56 @@ class CampaignRow(SQLModel, table=True):
     campaign: str
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
+
+
+class SideThreadRow(SQLModel, table=True):
+    """A game's private Discord thread for one side, or for its referees (side "referee")."""
+
+    __tablename__ = "side_threads"
+
+    channel_id: str = Field(primary_key=True)
+    side: str = Field(primary_key=True)
+    thread_id: str
+
+
+class PausedClockRow(SQLModel, table=True):
+    """A game whose timers a referee has stopped, and since when (ISO 8601, UTC)."""
+
+    __tablename__ = "paused_clocks"
+
+    channel_id: str = Field(primary_key=True)
+    paused_at: str
+
+
+class PlayerDeadlineRow(SQLModel, table=True):
+    """A referee's deadline for an absent side to act by (ISO 8601, UTC), after which the game
+    passes or declines for it in the referee's name."""
+
+    __tablename__ = "player_deadlines"
+
+    channel_id: str = Field(primary_key=True)
+    side: str = Field(primary_key=True)
+    deadline: str
+    referee: str
+
+
+class TurnPingRow(SQLModel, table=True):
+    """A channel's turn ping: how long the game lets a wait last before the players it waits for
+    are told (0: never), who they are, and when they will be told (ISO 8601, UTC; None: told
+    already, or nobody to tell)."""
+
+    __tablename__ = "turn_pings"
+
+    channel_id: str = Field(primary_key=True)
+    minutes: int = 10
+    players: str = ""  # the players the game waits for, comma-separated
+    due: str | None = None
+
+
+class PingChoiceRow(SQLModel, table=True):
+    """How a user is told that a game waits for them: "mention", "dm" or "off"."""
+
+    __tablename__ = "ping_choices"
+
+    user_id: str = Field(primary_key=True)
+    how: str

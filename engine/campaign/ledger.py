@@ -20,6 +20,7 @@ from engine.dice import DieRoll
 from engine.errors import IllegalCommand
 
 LedgerKind = Literal["cpp", "purchase", "roll", "retained", "correction"]
+RollSets = Literal["strength", "leaders", "support_weapons", "ammo"]
 
 
 class LedgerEntry(BaseModel):
@@ -36,6 +37,10 @@ class LedgerEntry(BaseModel):
     points: Literal["CPP", "FPP"] = "CPP"
     corrects: int | None = None  # the index of the entry a correction replaces
     reason: str | None = None  # why the referee corrected it
+    purchase: int | None = None  # the RG purchase (Campaign.purchases index) it bought or rolled for
+    fortification: int | None = None  # the fortifications (Campaign.fortifications index) it bought
+    sets: RollSets | None = None  # what of the purchase's formation a roll entry set
+    units: tuple[str, ...] = ()  # the units a retained entry (or its correction) lists
 
     @property
     def dice_text(self) -> str:
@@ -46,18 +51,41 @@ class LedgerEntry(BaseModel):
         return f"{self.cost} {self.points}" if self.cost else ""
 
 
-def correct_entry(ledger: Sequence[LedgerEntry], index: int, new_text: str, reason: str) -> list[LedgerEntry]:
-    """A referee correction: the ledger with a new entry replacing entry ``index``'s text.
-
-    The old entry stays as it was; the correction carries its day and side, the new text and
-    the referee's reason."""
+def entry_to_correct(ledger: Sequence[LedgerEntry], index: int, reason: str) -> LedgerEntry:
+    """Entry ``index``, which a correction with this reason may correct: refused when there is
+    no such entry or no reason."""
     if not 0 <= index < len(ledger):
         raise IllegalCommand(f"The ledger has no entry #{index}: its entries are #0 to #{len(ledger) - 1}")
     if not reason.strip():
         raise IllegalCommand(f"A correction of entry #{index} needs a reason")
-    old = ledger[index]
+    return ledger[index]
+
+
+def correct_entry(
+    ledger: Sequence[LedgerEntry],
+    index: int,
+    new_text: str,
+    reason: str,
+    cost: int = 0,
+    units: tuple[str, ...] = (),
+) -> list[LedgerEntry]:
+    """A referee correction: the ledger with a new entry replacing entry ``index``'s text.
+
+    The old entry stays as it was; the correction carries its day, side and points, the new
+    text, the referee's reason, and what it changes: ``cost`` (negative for a refund) and the
+    ``units`` a corrected retained entry now lists. :mod:`engine.campaign.corrections` makes
+    the books follow it."""
+    old = entry_to_correct(ledger, index, reason)
     correction = LedgerEntry(
-        day=old.day, side=old.side, kind="correction", text=new_text, corrects=index, reason=reason.strip()
+        day=old.day,
+        side=old.side,
+        kind="correction",
+        text=new_text,
+        cost=cost,
+        points=old.points,
+        corrects=index,
+        reason=reason.strip(),
+        units=units,
     )
     return [*ledger, correction]
 
@@ -89,14 +117,21 @@ def ledger_csv(ledger: Sequence[LedgerEntry]) -> str:
 
 
 def ledger_table(ledger: Sequence[LedgerEntry]) -> str:
-    """The ledger as a plain text table: #, Day, Side, Kind, Cost, Dice, Text."""
+    """The ledger as a plain text table: #, Day, Side, Kind, Cost, Dice, Text; a corrected entry
+    is shown as it was, with the numbers of the entries that correct it."""
     rows = [("#", "Day", "Side", "Kind", "Cost", "Dice", "Text")]
+    corrected_by: dict[int, list[str]] = {}
+    for index, entry in enumerate(ledger):
+        if entry.corrects is not None:
+            corrected_by.setdefault(entry.corrects, []).append(f"#{index}")
     for index, entry in enumerate(ledger):
         text = (
             entry.text
             if entry.corrects is None
             else f"corrects #{entry.corrects}: {entry.text} (reason: {entry.reason})"
         )
+        if index in corrected_by:
+            text += f" [corrected by {', '.join(corrected_by[index])}]"
         rows.append(
             (
                 str(index),

@@ -21,6 +21,11 @@ The 2015 rulebook has no campaign rules, so everything here is this project's ow
   the force keeps; a restriction already broken by losses does not stop it.
 - A force whose command unit was lost names another (:func:`name_command_unit`) before it
   fights again; a sniper team stays behind when its side attacks (p. 20).
+- Between battles a side may also retire a unit (:func:`retire_unit`): it leaves the force for
+  good, with no points back, and may not break a force-builder restriction the force keeps.
+- The players end the campaign between battles (:func:`end_campaign`): the side with more wins
+  takes it, and nothing more is fought, bought or carried.
+- Each battle keeps every die rolled in it, by player, for the campaign's ``/stats``.
 
 Every function returns a new :class:`LinkedCampaign` and leaves the one it was given unchanged,
 also when it refuses with :class:`IllegalCommand`.
@@ -34,6 +39,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.commands import JoinSide
+from engine.dice_stats import PlayerDie
 from engine.errors import IllegalCommand
 from engine.forces import (
     NATION_NAMES,
@@ -95,6 +101,7 @@ class LinkedSide(BaseModel):
     force: Force
     units: dict[str, UnitRecord] = Field(default_factory=dict)  # by the force's unit labels
     fallen: tuple[ForceUnit, ...] = ()  # units lost in battle, in order
+    retired: tuple[ForceUnit, ...] = ()  # units the side took out of its force between battles
     points: int = 0  # reinforcement points in hand
     battles: int = 0
     wins: int = 0
@@ -119,6 +126,8 @@ class Battle(BaseModel):
     lost: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     damaged: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     earned: dict[str, int] = Field(default_factory=dict)
+    dice: tuple[PlayerDie, ...] = ()  # every die of the battle, with the player it counts for
+    unread_rolls: int = 0  # logged rolls of the battle whose dice could not be read back
 
 
 class LinkedCampaign(BaseModel):
@@ -131,6 +140,7 @@ class LinkedCampaign(BaseModel):
     sides: dict[str, LinkedSide]
     battle: Battle | None = None  # set up and not yet over
     history: tuple[Battle, ...] = ()
+    ended: bool = False  # the players have ended it: nothing more is fought or bought
 
     def side(self, name: str) -> LinkedSide:
         if name not in self.sides:
@@ -146,6 +156,8 @@ def _with_side(campaign: LinkedCampaign, name: str, side: LinkedSide) -> LinkedC
 
 
 def _between_battles(campaign: LinkedCampaign, what: str) -> None:
+    if campaign.ended:
+        raise IllegalCommand(f"{campaign.name} is over: nothing more is fought or bought in it")
     if campaign.battle is not None:
         raise IllegalCommand(f"Battle {campaign.battle.number} is being fought: {what} after it")
 
@@ -289,10 +301,13 @@ def _side_after(
     return after, tuple(lost), damaged
 
 
-def carry_losses(campaign: LinkedCampaign, final: GameState) -> LinkedCampaign:
+def carry_losses(
+    campaign: LinkedCampaign, final: GameState, dice: tuple[PlayerDie, ...] = (), unread_rolls: int = 0
+) -> LinkedCampaign:
     """The campaign once its battle, ended in ``final``, is over: each side's destroyed units
     gone from its force, its damaged ones noted (and resting, if the campaign says so), and the
-    battle added to the history with what it cost. Refused for a game that is not the battle."""
+    battle added to the history with what it cost and the dice rolled in it. Refused for a game
+    that is not the battle."""
     battle = campaign.battle
     if battle is None:
         raise IllegalCommand(f"{campaign.name} has no battle being fought")
@@ -316,6 +331,8 @@ def carry_losses(campaign: LinkedCampaign, final: GameState) -> LinkedCampaign:
             "reason": final.result.reason,
             "lost": lost,
             "damaged": damaged,
+            "dice": dice,
+            "unread_rolls": unread_rolls,
         }
     )
     return campaign.model_copy(
@@ -348,17 +365,21 @@ def award_reinforcements(campaign: LinkedCampaign) -> LinkedCampaign:
     return campaign.model_copy(update={"sides": sides, "history": history})
 
 
-def end_battle(campaign: LinkedCampaign, final: GameState) -> LinkedCampaign:
-    """The campaign after its battle ended in ``final``: losses carried, points awarded."""
-    return award_reinforcements(carry_losses(campaign, final))
+def end_battle(
+    campaign: LinkedCampaign, final: GameState, dice: tuple[PlayerDie, ...] = (), unread_rolls: int = 0
+) -> LinkedCampaign:
+    """The campaign after its battle ended in ``final``: losses carried, points awarded, the
+    battle's dice kept."""
+    return award_reinforcements(carry_losses(campaign, final, dice, unread_rolls))
 
 
 # --- between battles -------------------------------------------------------------------------------
 
 
-def _broken_rules(force: Force) -> set[str]:
-    """The force-builder restrictions the force breaks, by rule and page."""
-    return {problem.split(": ", 1)[0] for problem in force_problems(force)}
+def _new_problems(before: Force, after: Force) -> list[str]:
+    """The force-builder restrictions ``after`` breaks that ``before`` kept (by rule and page)."""
+    broken = {problem.split(": ", 1)[0] for problem in force_problems(before)}
+    return [problem for problem in force_problems(after) if problem.split(": ", 1)[0] not in broken]
 
 
 def spend_reinforcements(
@@ -366,11 +387,11 @@ def spend_reinforcements(
 ) -> LinkedCampaign:
     """A side buys one unit with its reinforcement points, through the force builder. Refused
     when the points in hand are short, or when the unit would break a restriction the force
-    keeps. A label a lost unit had is not given again."""
+    keeps. A label a lost or retired unit had is not given again."""
     _between_battles(campaign, "buy")
     side = campaign.side(name)
     spelt = add_unit(side.force, profile).units[-1].profile
-    remembered = side.force.model_copy(update={"units": (*side.force.units, *side.fallen)})
+    remembered = side.force.model_copy(update={"units": (*side.force.units, *side.fallen, *side.retired)})
     force = add_unit(side.force, spelt, label or next_label(remembered, spelt))
     bought = force.units[-1]
     cost = unit_points(force, bought)
@@ -380,14 +401,28 @@ def spend_reinforcements(
             f"{cost - side.points} short"
         )
     force = force.model_copy(update={"points_limit": force.points_limit + cost})
-    broken = [
-        problem
-        for problem in force_problems(force)
-        if problem.split(": ", 1)[0] not in _broken_rules(side.force)
-    ]
+    broken = _new_problems(side.force, force)
     if broken:
         raise IllegalCommand(f"{name} cannot buy {spelt}: {'; '.join(broken)}")
     return _with_side(campaign, name, side.model_copy(update={"force": force, "points": side.points - cost}))
+
+
+def retire_unit(campaign: LinkedCampaign, name: str, label: str) -> LinkedCampaign:
+    """A side takes a unit out of its force for good (linked battles: no points back). Refused
+    for the force's last unit, or when the force would break a restriction it keeps (its
+    command unit: name another first)."""
+    _between_battles(campaign, "retire a unit")
+    side = campaign.side(name)
+    unit = find_unit(side.force, label)
+    force = remove_unit(side.force, unit.label)
+    if not force.units:
+        raise IllegalCommand(f"{name} cannot retire {unit.label}: it is the force's last unit")
+    broken = _new_problems(side.force, force)
+    if broken:
+        raise IllegalCommand(f"{name} cannot retire {unit.label}: {'; '.join(broken)}")
+    units = {kept: record for kept, record in side.units.items() if kept != unit.label}
+    retired = side.model_copy(update={"force": force, "units": units, "retired": (*side.retired, unit)})
+    return _with_side(campaign, name, retired)
 
 
 def name_command_unit(campaign: LinkedCampaign, name: str, label: str) -> LinkedCampaign:
@@ -395,6 +430,19 @@ def name_command_unit(campaign: LinkedCampaign, name: str, label: str) -> Linked
     _between_battles(campaign, "change the command unit")
     side = campaign.side(name)
     return _with_side(campaign, name, side.model_copy(update={"force": choose_command(side.force, label)}))
+
+
+def end_campaign(campaign: LinkedCampaign) -> LinkedCampaign:
+    """The campaign ended by its players, between battles (a battle being fought is finished or
+    conceded first)."""
+    _between_battles(campaign, "end the campaign")
+    return campaign.model_copy(update={"ended": True})
+
+
+def campaign_winner(campaign: LinkedCampaign) -> str | None:
+    """The side with more wins; None when they have as many (linked battles)."""
+    allies, axis = (campaign.sides[name].wins for name in SIDES)
+    return None if allies == axis else SIDES[0] if allies > axis else SIDES[1]
 
 
 # --- what to show ------------------------------------------------------------------------------------
@@ -417,7 +465,8 @@ def standings_text(campaign: LinkedCampaign, who: Callable[[str], str] = str) ->
     player (a mention, say)."""
     fought = len(campaign.history)
     lines = [
-        f"**{campaign.name}**: {_count(fought, 'battle')} fought; winner {campaign.rules.winner_points}, "
+        f"**{campaign.name}**{' (over)' * campaign.ended}: {_count(fought, 'battle')} fought; "
+        f"winner {campaign.rules.winner_points}, "
         f"loser {campaign.rules.loser_points}, draw {campaign.rules.draw_points} reinforcement points; "
         f"{DAMAGED_RULES[campaign.rules.damaged]}"
     ]
@@ -432,6 +481,8 @@ def standings_text(campaign: LinkedCampaign, who: Callable[[str], str] = str) ->
         lines.append("   " + (", ".join(_unit_text(side, u) for u in force.units) or "no units left"))
         if side.fallen:
             lines.append(f"   lost: {', '.join(u.label for u in side.fallen)}")
+        if side.retired:
+            lines.append(f"   retired: {', '.join(u.label for u in side.retired)}")
     if campaign.battle is not None:
         lines.append(f"Battle {campaign.battle.number} ({_title(campaign.battle)}) is being fought")
     return "\n".join(lines)
@@ -455,6 +506,20 @@ def battle_line(battle: Battle) -> str:
         for name in SIDES
     )
     return f"{battle.number}. {_title(battle)}: {result} ({battle.reason}); {sides}"
+
+
+def result_text(campaign: LinkedCampaign, who: Callable[[str], str] = str) -> str:
+    """How the campaign ended: who took it, by wins."""
+    fought = _count(len(campaign.history), "battle")
+    winner = campaign_winner(campaign)
+    if winner is None:
+        wins = campaign.sides[SIDES[0]].wins
+        return f"**{campaign.name}** is over after {fought}: a draw, {_count(wins, 'win')} each"
+    loser = SIDES[1] if winner == SIDES[0] else SIDES[0]
+    return (
+        f"**{campaign.name}** is over after {fought}: {winner} ({who(campaign.sides[winner].player)}) "
+        f"wins the campaign, {_count(campaign.sides[winner].wins, 'win')} to {campaign.sides[loser].wins}"
+    )
 
 
 def history_text(campaign: LinkedCampaign) -> str:

@@ -27,9 +27,10 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from engine.campaign import red_barricades
 from engine.campaign.calendar import CG_DAYS, SIDE_NAMES, SIDES, Side, cg_day, check_side, day_label
-from engine.campaign.purchases import purchase_reinforcement_group
+from engine.campaign.corrections import correct_books
+from engine.campaign.purchases import fortification_text, purchase_fortification, purchase_reinforcement_group
 from engine.campaign.refit_rolls import roll_after_purchase
-from engine.campaign.rg_chart import find_reinforcement_group
+from engine.campaign.rg_chart import find_fortification, find_reinforcement_group, rg_charts
 from engine.dice import DiceSource
 from engine.errors import IllegalCommand
 
@@ -65,6 +66,44 @@ class RGOrder(BaseModel):
         return f"{label} with {hexes} Pre-Registered hex{'es' if hexes != 1 else ''}" if hexes else label
 
 
+class FortificationOrder(BaseModel):
+    """Fortifications a side means to buy with the FPP of the day's Fortifications RGs: so many
+    items (or mine factors) of a Fortification Table line, at the ``rate`` named where the table
+    prints several costs; a Pillbox from its counter's three numbers."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    quantity: int = 1
+    rate: int | None = None
+    pillbox: tuple[int, int, int] | None = None
+
+    @property
+    def text(self) -> str:
+        """``"2 x Trench"``, ``"6 A-P Mine factors at 3"``, ``"1 x Pillbox 1+5+1"``."""
+        line = next(f for f in rg_charts().fortifications if f.name == self.name)
+        what = fortification_text(line, self.quantity)
+        if self.pillbox:
+            what += " " + "+".join(str(n) for n in self.pillbox)
+        return what + (f" at {self.rate}" if self.rate is not None else "")
+
+
+class Submission(BaseModel):
+    """What a side seals for a purchase phase: RGs bought in order, then fortifications."""
+
+    model_config = ConfigDict(frozen=True)
+
+    groups: tuple[RGOrder, ...] = ()
+    fortifications: tuple[FortificationOrder, ...] = ()
+
+    def text(self, side: Side) -> str:
+        """``"I1 Rifle Coy, M1 Fortifications; fortifications: 2 x Trench"``, or the default."""
+        bought = ", ".join(order.text(side) for order in self.groups) or DEFAULT_SUBMISSION["purchase"]
+        if self.fortifications:
+            bought += "; fortifications: " + ", ".join(order.text for order in self.fortifications)
+        return bought
+
+
 class Phase(BaseModel):
     """One phase of the calendar: a CG Day's purchases, by a deadline."""
 
@@ -74,7 +113,7 @@ class Phase(BaseModel):
     deadline: datetime.datetime
     grace: datetime.timedelta = datetime.timedelta(0)
     state: PhaseState = "waiting"
-    sealed: dict[Side, tuple[RGOrder, ...]] = Field(default_factory=dict)
+    sealed: dict[Side, Submission] = Field(default_factory=dict)
     reminders_left: tuple[datetime.timedelta, ...] = ()  # how long before the deadline to remind
     grace_announced: bool = False
     defaulted: tuple[Side, ...] = ()  # the sides that got the default at the reveal
@@ -85,6 +124,14 @@ class Phase(BaseModel):
     @classmethod
     def _aware(cls, value: datetime.datetime) -> datetime.datetime:
         return _require_aware(value)
+
+    @field_validator("sealed", mode="before")
+    @classmethod
+    def _submissions(cls, value: object) -> object:
+        """Campaigns stored before fortifications were sealed kept a list of RG orders per side."""
+        if isinstance(value, dict):
+            return {side: {"groups": v} if isinstance(v, list | tuple) else v for side, v in value.items()}
+        return value
 
     @property
     def title(self) -> str:
@@ -103,6 +150,7 @@ class Campaign(BaseModel):
     name: str
     players: dict[Side, tuple[str, ...]]
     referee: str | None = None
+    organiser: str | None = None  # who set the campaign up; corrects the ledger when there is no referee
     phases: list[Phase]
     books: red_barricades.Campaign = Field(default_factory=red_barricades.Campaign)
 
@@ -138,6 +186,7 @@ def new_campaign(
     grace: datetime.timedelta = datetime.timedelta(0),
     reminders: Iterable[datetime.timedelta] = DEFAULT_REMINDERS,
     referee: str | None = None,
+    organiser: str | None = None,
 ) -> Campaign:
     """A Red Barricades campaign with one purchase phase per CG Day from ``first_day``, one per
     deadline, each side given ``cpp`` CPP every CG Day; the first phase opens at once.
@@ -183,7 +232,7 @@ def new_campaign(
         Phase(day=CG_DAYS[start + n], cpp=points, deadline=deadline, grace=grace, reminders_left=leads)
         for n, deadline in enumerate(deadlines)
     ]
-    campaign = Campaign(name=name, players=sides, referee=referee, phases=phases)
+    campaign = Campaign(name=name, players=sides, referee=referee, organiser=organiser, phases=phases)
     return _open(campaign, 0, now)
 
 
@@ -233,13 +282,21 @@ def describe_phase(number: int, phase: Phase, start: bool = False) -> str:
 _ORDER = re.compile(r"^(?P<id>[a-z]\d+)(?:\s+(?P<hexes>\d+)\s+(?:pre-?registered\s+)?hex(?:es)?)?$")
 
 
+_NONE = ("", "none", "nothing", "no purchase")
+
+
+def _lines(text: str) -> list[str]:
+    """The items of a list written one a line or separated by commas."""
+    return [part for part in re.split(r"[,\n]", text) if part.strip()]
+
+
 def parse_orders(text: str) -> tuple[RGOrder, ...]:
-    """``"I1, O2 2 hexes"`` -> a Rifle Coy and an OBA module with two Pre-Registered hexes;
-    ``"none"`` -> no purchase."""
-    if text.strip().casefold() in ("none", "nothing", "no purchase"):
+    """``"I1, O2 2 hexes"`` (or one RG a line) -> a Rifle Coy and an OBA module with two
+    Pre-Registered hexes; ``"none"`` -> no purchase."""
+    if text.strip().casefold() in _NONE:
         return ()
     orders = []
-    for part in text.split(","):
+    for part in _lines(text):
         match = _ORDER.match(" ".join(part.split()).casefold())
         if not match:
             raise IllegalCommand(
@@ -248,6 +305,46 @@ def parse_orders(text: str) -> tuple[RGOrder, ...]:
             )
         orders.append(RGOrder(rg_id=match["id"].upper(), preregistered_hexes=int(match["hexes"] or 0)))
     return tuple(orders)
+
+
+_FORTIFICATION = re.compile(
+    r"^(?:(?P<quantity>\d+)\s*(?:x\s+)?)?(?P<name>[a-z][a-z -]*?)(?:\s+factors?)?"
+    r"(?:\s+(?P<a>\d+)\s*\+\s*(?P<b>\d+)\s*\+\s*(?P<c>\d+))?(?:\s+(?:at|@)\s*(?P<rate>\d+))?$"
+)
+
+
+def parse_fortifications(text: str) -> tuple[FortificationOrder, ...]:
+    """``"2 x Trench, 6 A-P Mine at 3, Pillbox 1+5+1"`` (or one a line) -> fortification orders;
+    ``"none"`` or nothing -> none. Names are checked against the side's table when sealed."""
+    if text.strip().casefold() in _NONE:
+        return ()
+    orders = []
+    for part in _lines(text):
+        match = _FORTIFICATION.match(" ".join(part.split()).casefold())
+        if not match:
+            raise IllegalCommand(
+                f"Cannot read {part.strip()!r} as fortifications: write how many and the Fortification "
+                'Table line, with its rate where the table prints several, e.g. "2 x Trench, '
+                '3 Foxhole at 2, 6 A-P Mine at 3, Pillbox 1+5+1"'
+            )
+        pillbox = (int(match["a"]), int(match["b"]), int(match["c"])) if match["a"] else None
+        orders.append(
+            FortificationOrder(
+                name=match["name"],
+                quantity=int(match["quantity"] or 1),
+                rate=int(match["rate"]) if match["rate"] else None,
+                pillbox=pillbox,
+            )
+        )
+    return tuple(orders)
+
+
+def parse_submission(groups: str, fortifications: str = "") -> Submission:
+    """A side's submission from its RG orders and fortification orders as typed; refused when
+    both are left blank (write "none" for no purchase)."""
+    if not groups.strip() and not fortifications.strip():
+        raise IllegalCommand('Say what your side buys: RG IDs such as "I1, O2 2 hexes", or "none"')
+    return Submission(groups=parse_orders(groups), fortifications=parse_fortifications(fortifications))
 
 
 def _bought(
@@ -261,22 +358,35 @@ def _bought(
     return books, bought
 
 
-def submit(
-    campaign: Campaign,
-    user: str,
-    orders: Sequence[RGOrder],
-    now: datetime.datetime,
-    side: str | None = None,
-    phase: int | None = None,
-) -> tuple[Campaign, Side, int]:
-    """Seal a side's orders for a phase (the open one unless ``phase``, counted from 0, is
-    named), replacing any it sealed before. Returns the campaign, the side and the phase.
+def _fortified(
+    books: red_barricades.Campaign, side: Side, day: datetime.date, orders: Sequence[FortificationOrder]
+) -> red_barricades.Campaign:
+    """The books with the side's fortifications bought in order with the day's FPP."""
+    for order in orders:
+        books = purchase_fortification(
+            books, side, order.name, day, order.quantity, order.rate, order.pillbox
+        )
+    return books
 
-    A player submits for their own side; the referee for the side they name. Refused: someone
-    who neither plays nor referees, another side than the player's, a phase that is not open
-    or whose deadline and grace have passed, and orders the side could not buy (each RG is
-    checked as its purchase would be: availability, Pre-Registered hexes, daily and CG III
-    maxima, CPP left)."""
+
+def _checked(
+    books: red_barricades.Campaign, side: Side, day: datetime.date, submission: Submission
+) -> Submission:
+    """The submission with the Fortification Table's names, if the side could buy all of it on
+    the day: each RG as its purchase would be checked, then each fortification with the FPP
+    left after them; refused otherwise."""
+    fortifications = tuple(
+        order.model_copy(update={"name": find_fortification(side, order.name).name})
+        for order in submission.fortifications
+    )
+    books, _ = _bought(books, side, day, submission.groups)
+    _fortified(books, side, day, fortifications)
+    return submission.model_copy(update={"fortifications": fortifications})
+
+
+def submitting_side(campaign: Campaign, user: str, side: str | None = None) -> Side:
+    """The side ``user`` submits for: a player's own, the one the referee names. Refused for
+    someone who neither plays nor referees, the referee naming no side, a player naming the other."""
     own = side_of(campaign, user)
     if own is None and user != campaign.referee:
         raise IllegalCommand(f"{user} does not play in the campaign {campaign.name}")
@@ -286,6 +396,27 @@ def submit(
     assert chosen is not None
     if own is not None and chosen != own:
         raise IllegalCommand(f"{user} plays the {SIDE_NAMES[own]} side, not the {SIDE_NAMES[chosen]}")
+    return chosen
+
+
+def submit(
+    campaign: Campaign,
+    user: str,
+    orders: Sequence[RGOrder] | Submission,
+    now: datetime.datetime,
+    side: str | None = None,
+    phase: int | None = None,
+) -> tuple[Campaign, Side, int]:
+    """Seal a side's orders (RG orders, or a whole submission with fortifications) for a phase
+    (the open one unless ``phase``, counted from 0, is named), replacing any it sealed before.
+    Returns the campaign, the side and the phase.
+
+    A player submits for their own side; the referee for the side they name. Refused: someone
+    who neither plays nor referees, another side than the player's, a phase that is not open
+    or whose deadline and grace have passed, and orders the side could not buy (each RG is
+    checked as its purchase would be: availability, Pre-Registered hexes, daily and CG III
+    maxima, CPP left; then each fortification: its table line, rate and the FPP left)."""
+    chosen = submitting_side(campaign, user, side)
     index = campaign.open_phase if phase is None else phase
     if index is None:
         raise IllegalCommand(f"The campaign {campaign.name} is over: every phase has been revealed")
@@ -303,24 +434,28 @@ def submit(
         raise IllegalCommand(
             f"{describe_phase(index, wanted, start=True)} is closed: its deadline has passed"
         )
-    _bought(campaign.books, chosen, wanted.day, orders)  # refuses what the side could not buy
+    submission = orders if isinstance(orders, Submission) else Submission(groups=tuple(orders))
     new = campaign.model_copy(deep=True)
-    new.phases[index].sealed[chosen] = tuple(orders)
+    new.phases[index].sealed[chosen] = _checked(campaign.books, chosen, wanted.day, submission)
     return new, chosen, index
 
 
 def sealed_text(campaign: Campaign, index: int, side: Side) -> str:
     """What a side has sealed for a phase: for that side's own eyes (and the referee's)."""
     phase = campaign.phases[index]
-    orders = phase.sealed.get(side)
-    if orders is None:
+    submission = phase.sealed.get(side)
+    if submission is None:
         return f"{SIDE_NAMES[side]} has sealed nothing for {describe_phase(index, phase)} yet"
-    bought = ", ".join(order.text(side) for order in orders) or "no purchase"
+    orders = submission.groups
     cost = sum(find_reinforcement_group(side, o.rg_id).cost + o.preregistered_hexes for o in orders)
-    return (
-        f"{SIDE_NAMES[side]} orders sealed for {describe_phase(index, phase)}: {bought} "
-        f"({cost} CPP of {red_barricades.cpp_left(campaign.books, side, phase.day)} left)"
-    )
+    spent = f"{cost} CPP of {red_barricades.cpp_left(campaign.books, side, phase.day)} left"
+    if submission.fortifications:
+        books, _ = _bought(campaign.books, side, phase.day, orders)
+        fpp = red_barricades.fpp_left(books, side, phase.day)
+        fortified = _fortified(books, side, phase.day, submission.fortifications)
+        spent += f"; {fpp - red_barricades.fpp_left(fortified, side, phase.day)} FPP of {fpp}"
+    what = f"{SIDE_NAMES[side]} orders sealed for {describe_phase(index, phase)}"
+    return f"{what}: {submission.text(side)} ({spent})"
 
 
 # --- alarms: reminders, grace and the deadline ----------------------------------------------------
@@ -385,7 +520,8 @@ def reveal_due(campaign: Campaign, now: datetime.datetime) -> int | None:
 def reveal(campaign: Campaign, index: int, dice: DiceSource, now: datetime.datetime) -> Campaign:
     """Reveal a phase and resolve it: each side's sealed RGs are bought (RePh 11.619), then their
     rolls are made (11.620), German side first; a side that did not submit gets the default (no
-    purchase). Every purchase and roll goes into the ledger; the next phase then opens."""
+    purchase). A side's fortifications are then bought with the FPP of its Fortifications RGs.
+    Every purchase and roll goes into the ledger; the next phase then opens."""
     if reveal_due(campaign, now) != index:
         raise IllegalCommand(f"Phase {index + 1} cannot be revealed now")
     new = campaign.model_copy(deep=True)
@@ -394,10 +530,12 @@ def reveal(campaign: Campaign, index: int, dice: DiceSource, now: datetime.datet
     phase.ledger_from = len(books.ledger)
     phase.defaulted = tuple(owing(new, index))
     for side in SIDES:
-        books, bought = _bought(books, side, phase.day, phase.sealed.get(side, ()))
+        submission = phase.sealed.get(side, Submission())
+        books, bought = _bought(books, side, phase.day, submission.groups)
         for purchase in bought:
             if books.purchases[purchase].awaiting_rolls:
                 books = roll_after_purchase(books, purchase, dice)
+        books = _fortified(books, side, phase.day, submission.fortifications)
     phase.ledger_to = len(books.ledger)
     phase.state = "revealed"
     phase.reminders_left = ()
@@ -418,8 +556,7 @@ def reveal_text(campaign: Campaign, index: int) -> str:
         if side in phase.defaulted:
             lines.append(f"{SIDE_NAMES[side]} missed the deadline: {DEFAULT_SUBMISSION[phase.kind]}")
         else:
-            bought = ", ".join(o.text(side) for o in phase.sealed[side]) or DEFAULT_SUBMISSION[phase.kind]
-            lines.append(f"{SIDE_NAMES[side]}: {bought}")
+            lines.append(f"{SIDE_NAMES[side]}: {phase.sealed[side].text(side)}")
     entries = campaign.books.ledger[phase.ledger_from : phase.ledger_to]
     lines += [
         f"#{phase.ledger_from + n} {SIDE_NAMES[entry.side]}: {entry.text}" for n, entry in enumerate(entries)
@@ -451,3 +588,36 @@ def status_text(
                 done = "submitted" if side in phase.sealed else "not yet submitted"
                 lines.append(f"   {SIDE_NAMES[side]} ({players}): {done}")
     return "\n".join(lines)
+
+
+# --- referee corrections ---------------------------------------------------------------------------
+
+
+def correct(campaign: Campaign, user: str, index: int, to: str, reason: str) -> Campaign:
+    """The referee (the organiser, in a campaign with no referee) corrects ledger entry ``index``
+    (:func:`engine.campaign.corrections.correct_books`). Refused for anyone else, and when the
+    corrected books could no longer buy a sealed submission of the open phase (the refusal
+    names neither the side nor its orders: correct after the reveal, or let the side resubmit)."""
+    corrector = campaign.referee or campaign.organiser
+    if user != corrector:
+        if campaign.referee:
+            raise IllegalCommand("Only the campaign's referee may correct its ledger")
+        if campaign.organiser:
+            raise IllegalCommand("Only the campaign's organiser may correct its ledger (it has no referee)")
+        raise IllegalCommand(
+            "The campaign has no referee or organiser on record: nobody may correct its ledger"
+        )
+    new = campaign.model_copy(deep=True)
+    new.books = correct_books(campaign.books, index, to, reason)
+    open_phase = new.open_phase
+    if open_phase is not None:
+        phase = new.phases[open_phase]
+        for side, submission in phase.sealed.items():
+            try:
+                _checked(new.books, side, phase.day, submission)
+            except IllegalCommand:
+                raise IllegalCommand(
+                    f"That correction would leave orders sealed for {describe_phase(open_phase, phase)} "
+                    "that can no longer be bought: make it after the reveal"
+                ) from None
+    return new

@@ -47,7 +47,7 @@ def _check_preregistration(rg: ReinforcementGroup, hexes: int) -> None:
 
 def _check_maxima(campaign: Campaign, side: str, rg: ReinforcementGroup, day: datetime.date) -> None:
     """The RG chart's DAILY MAX and CG:III MAX columns."""
-    bought = [p for p in campaign.purchases if p.side == side and p.rg_id == rg.id]
+    bought = [p for p in campaign.purchases if p.side == side and p.rg_id == rg.id and not p.voided]
     today = sum(p.day == day for p in bought)
     if today >= rg.daily_max:
         raise IllegalCommand(
@@ -122,9 +122,17 @@ def purchase_reinforcement_group(
             kind="purchase",
             text=f"Bought {what}{gives} ({price}); {left - cost} CPP left",
             cost=cost,
+            purchase=index,
         )
     )
     return new
+
+
+def fortification_text(line: Fortification, quantity: int) -> str:
+    """``"2 x Trench"``, ``"6 A-P Mine factors"``: so many items, or factors, of a table line."""
+    if line.per == "factor":
+        return f"{quantity} {line.name} factor{'s' if quantity > 1 else ''}"
+    return f"{quantity} x {line.name}"
 
 
 def _rate(
@@ -177,11 +185,7 @@ def purchase_fortification(
         raise IllegalCommand(f"Buy at least one {line.per} of {line.name}, not {quantity}")
     each, priced = _rate(line, rate, pillbox)
     cost = each * quantity
-    what = (
-        f"{quantity} {line.name} factor{'s' if quantity > 1 else ''}"
-        if line.per == "factor"
-        else f"{quantity} x {line.name}"
-    )
+    what = fortification_text(line, quantity)
     left = fpp_left(campaign, side, day)
     if cost > left:
         raise IllegalCommand(
@@ -190,7 +194,9 @@ def purchase_fortification(
         )
     new = campaign.model_copy(deep=True)
     new.fortifications.append(
-        FortificationPurchase(day=day, side=side, fortification=line.name, quantity=quantity, cost=cost)
+        FortificationPurchase(
+            day=day, side=side, fortification=line.name, quantity=quantity, cost=cost, text=what
+        )
     )
     new.ledger.append(
         LedgerEntry(
@@ -200,6 +206,7 @@ def purchase_fortification(
             text=f"Bought {what} at {priced} ({cost} FPP); {left - cost} FPP left",
             cost=cost,
             points="FPP",
+            fortification=len(new.fortifications) - 1,
         )
     )
     return new

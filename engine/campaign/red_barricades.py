@@ -32,6 +32,7 @@ class Purchase(BaseModel):
     cost: int
     preregistered_hexes: int = 0
     awaiting_rolls: bool
+    voided: bool = False  # a referee correction cancelled it: its CPP are back, its formation gone
 
 
 class FortificationPurchase(BaseModel):
@@ -42,6 +43,8 @@ class FortificationPurchase(BaseModel):
     fortification: str
     quantity: int
     cost: int
+    text: str = ""  # what was bought, as the ledger says: "2 x Trench", "6 A-P Mine factors"
+    voided: bool = False  # a referee correction cancelled it: its FPP are back
 
 
 class Formation(BaseModel):
@@ -91,7 +94,7 @@ def _cpp_left_each_day(campaign: Campaign, side: Side) -> dict[datetime.date, in
     left: dict[datetime.date, int] = {}
     carried = 0
     for day in CG_DAYS:
-        spent = sum(p.cost for p in campaign.purchases if p.side == side and p.day == day)
+        spent = sum(p.cost for p in campaign.purchases if p.side == side and p.day == day and not p.voided)
         left[day] = carried + campaign.cpp[side].get(day, 0) - spent
         carried = left[day] if campaign.carry_over else 0
     return left
@@ -110,9 +113,9 @@ def fpp_left(campaign: Campaign, side: str, date: datetime.date | str) -> int:
     bought = sum(
         find_reinforcement_group(side, p.rg_id).fpp or 0
         for p in campaign.purchases
-        if p.side == side and p.day == day
+        if p.side == side and p.day == day and not p.voided
     )
-    spent = sum(f.cost for f in campaign.fortifications if f.side == side and f.day == day)
+    spent = sum(f.cost for f in campaign.fortifications if f.side == side and f.day == day and not f.voided)
     return bought - spent
 
 
@@ -121,6 +124,21 @@ def set_cpp(campaign: Campaign, side: str, date: datetime.date | str, cpp: int) 
 
     Refused when it would leave any CG Day with more CPP spent than it has."""
     side, day = check_side(side), cg_day(date)
+    new = with_cpp(campaign, side, day, cpp)
+    new.ledger.append(
+        LedgerEntry(
+            day=day,
+            side=side,
+            kind="cpp",
+            text=f"CPP for {day_label(day)} set to {cpp}; {cpp_left(new, side, day)} CPP left",
+        )
+    )
+    return new
+
+
+def with_cpp(campaign: Campaign, side: Side, day: datetime.date, cpp: int) -> Campaign:
+    """A copy of the books with the side's CPP for the CG Day set, not yet in the ledger
+    (:func:`set_cpp` and referee corrections write their own entries); refused as for set_cpp."""
     if cpp < 0:
         raise IllegalCommand(f"CPP cannot be negative, not {cpp}")
     new = campaign.model_copy(deep=True)
@@ -132,14 +150,6 @@ def set_cpp(campaign: Campaign, side: str, date: datetime.date | str, cpp: int) 
             f"{SIDE_NAMES[side]} CPP for {day_label(day)} cannot be {cpp}: that leaves "
             f"{day_label(overspent)} overspent by {-left[overspent]} CPP"
         )
-    new.ledger.append(
-        LedgerEntry(
-            day=day,
-            side=side,
-            kind="cpp",
-            text=f"CPP for {day_label(day)} set to {cpp}; {left[day]} CPP left",
-        )
-    )
     return new
 
 
@@ -151,5 +161,41 @@ def retain_units(campaign: Campaign, side: str, date: datetime.date | str, units
         raise IllegalCommand("Name at least one retained unit")
     new = campaign.model_copy(deep=True)
     new.order_of_battle[side].retained.extend(units)
-    new.ledger.append(LedgerEntry(day=day, side=side, kind="retained", text=f"Retained: {', '.join(units)}"))
+    new.ledger.append(
+        LedgerEntry(
+            day=day, side=side, kind="retained", text=f"Retained: {', '.join(units)}", units=tuple(units)
+        )
+    )
     return new
+
+
+def _formation_text(formation: Formation) -> str:
+    parts = [formation.strength] if formation.strength else []
+    parts.append(", ".join(formation.units) or "awaiting its rolls")
+    if formation.leaders:
+        parts.append(f"leaders {', '.join(formation.leaders)}")
+    if formation.support_weapons:
+        parts.append(f"SW {', '.join(formation.support_weapons)}")
+    if formation.ammo:
+        parts.append(formation.ammo)
+    if formation.preregistered_hexes:
+        hexes = formation.preregistered_hexes
+        parts.append(f"{hexes} Pre-Registered hex{'es' if hexes != 1 else ''}")
+    return f"{day_label(formation.day)}  {formation.rg_id} {formation.name}: {'; '.join(parts)}"
+
+
+def order_of_battle_text(campaign: Campaign, side: str) -> str:
+    """The side's running order of battle: each formation as received (strength, units, leaders,
+    SW, OBA ammo and Pre-Registered hexes), the fortifications bought with FPP, the retained units."""
+    side = check_side(side)
+    books = campaign.order_of_battle[side]
+    lines = [f"**{SIDE_NAMES[side]} order of battle**"]
+    lines += [_formation_text(formation) for formation in books.formations]
+    lines += [
+        f"{day_label(bought.day)}  Fortifications: {bought.text or bought.fortification} ({bought.cost} FPP)"
+        for bought in campaign.fortifications
+        if bought.side == side and not bought.voided
+    ]
+    if books.retained:
+        lines.append(f"Retained: {', '.join(books.retained)}")
+    return "\n".join(lines) if len(lines) > 1 else f"{lines[0]}\nNothing bought or retained yet"

@@ -4,7 +4,7 @@ on the Red Barricades charts (``engine/data/charts/red-barricades.yaml``) and ke
 from __future__ import annotations
 
 from engine.campaign.calendar import SIDE_NAMES, day_label
-from engine.campaign.ledger import LedgerEntry
+from engine.campaign.ledger import LedgerEntry, RollSets
 from engine.campaign.red_barricades import Campaign, Purchase
 from engine.campaign.rg_chart import ReinforcementGroup, find_reinforcement_group, rg_charts
 from engine.dice import DiceSource
@@ -19,13 +19,17 @@ def _roll(chart_id: str, choices: str, dice: DiceSource) -> ChartRoll:
     return roll_on_chart(find_chart(chart_id), choices, dice)
 
 
-def _entry(bought: Purchase, text: str, rolled: ChartRoll | None = None) -> LedgerEntry:
+def _entry(
+    purchase: int, bought: Purchase, sets: RollSets, text: str, rolled: ChartRoll | None = None
+) -> LedgerEntry:
     return LedgerEntry(
         day=bought.day,
         side=bought.side,
         kind="roll",
         text=text.replace("**", ""),
         dice=rolled.dice if rolled else (),
+        purchase=purchase,
+        sets=sets,
     )
 
 
@@ -102,24 +106,28 @@ def roll_after_purchase(campaign: Campaign, purchase: int, dice: DiceSource) -> 
     if rg.kind == "oba":
         rolled = _roll(f"rb-{bought.side}-oba-ammo", f"date={day_label(bought.day)}", dice)
         formation.ammo = rolled.result
-        entries.append(_entry(bought, f"{rg.label}: {rolled.text}", rolled))
+        entries.append(_entry(purchase, bought, "ammo", f"{rg.label}: {rolled.text}", rolled))
     else:
         depleted, rolled = _strength(rg, bought, dice)
         formation.strength = DEPLETED if depleted else FULL_STRENGTH
         formation.units = rg.units_received(depleted)
         received = ", ".join(formation.units)
         how = rolled.text if rolled else f"always {FULL_STRENGTH}, no roll ({rg.always_full_strength})"
-        entries.append(_entry(bought, f"{rg.label}: {how} -> {received}", rolled))
+        entries.append(_entry(purchase, bought, "strength", f"{rg.label}: {how} -> {received}", rolled))
         if rg.kind == "infantry":
             rolled = _leaders(new, purchase, rg, depleted, dice)
             formation.leaders = tuple(rolled.result.split(", "))
-            entries.append(_entry(bought, f"{rg.label} leaders: {rolled.text}", rolled))
+            entries.append(_entry(purchase, bought, "leaders", f"{rg.label} leaders: {rolled.text}", rolled))
             if rg.no_support_weapons:
-                entries.append(_entry(bought, f"{rg.label} SW: none ({rg.no_support_weapons})"))
+                entries.append(
+                    _entry(
+                        purchase, bought, "support_weapons", f"{rg.label} SW: none ({rg.no_support_weapons})"
+                    )
+                )
             else:
                 formation.support_weapons = _support_weapons(rg, bought)
                 weapons = ", ".join(formation.support_weapons) or "none"
-                entries.append(_entry(bought, f"{rg.label} SW: {weapons}"))
+                entries.append(_entry(purchase, bought, "support_weapons", f"{rg.label} SW: {weapons}"))
     new.purchases[purchase].awaiting_rolls = False
     new.ledger.extend(entries)
     return new

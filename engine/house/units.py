@@ -33,6 +33,7 @@ _VEHICLE_CLASS = {
 }
 _ROLES = {"anti_tank_gun": Special.ANTI_TANK_GUN, "tripod_mg": Special.MG_TEAM, "mortar": Special.MORTAR}
 MEDIUM_HE_FROM = 75  # s. 2: calibres in mm
+TRANSPORT_MORALE = 2  # s. 3 Transports: a transport apart from its unit
 HEAVY_HE_OVER = 100
 
 
@@ -181,7 +182,14 @@ def house_view(profile: UnitProfile) -> UnitProfile:
         heavy=profile.is_heavy,
         motivation=Motivation.ELITE if scout else Motivation.NORMAL,
     )
-    return profile.model_copy(update={"house": traits})
+    return profile.model_copy(update={"house": traits, "morale": transport_morale(profile)})
+
+
+def transport_morale(profile: UnitProfile) -> int | None:
+    """House Rules V1.0, s. 3 Transports: once its unit is deployed, a transport has a morale
+    value of its own, 2 (the 2015 transports have none); other units keep theirs. While it
+    carries its unit the two are one, on the unit's morale (the markers go on the unit)."""
+    return TRANSPORT_MORALE if profile.has(Special.TRANSPORT) else profile.morale
 
 
 def house_equivalent(profile: UnitProfile) -> UnitProfile:

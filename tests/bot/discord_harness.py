@@ -29,6 +29,7 @@ _ids = itertools.count(10_000)
 
 MANAGE_GUILD = 1 << 5
 MANAGE_MESSAGES = 1 << 13
+THREADS = 1 << 36 | 1 << 38  # the bot's Create Private Threads and Send Messages in Threads
 
 
 @dataclass(frozen=True)
@@ -44,9 +45,24 @@ class Upload:
         return str(zlib.crc32(self.filename.encode()))
 
 
+@dataclass(frozen=True)
+class Pick:
+    """A user (type 6) or a server role (type 8) given to an option, by id, without resolved
+    data (discord.py then hands the command a discord.Object)."""
+
+    id: str
+    type: int = 6
+
+
+def role(role_id: str) -> Pick:
+    return Pick(role_id, 8)
+
+
 def _option(name: str, value: Any) -> dict[str, Any]:
     if isinstance(value, Upload):
         return {"name": name, "type": 11, "value": value.id}
+    if isinstance(value, Pick):
+        return {"name": name, "type": value.type, "value": value.id}
     kind = {bool: 5, int: 4, float: 10}.get(type(value), 3)
     return {"name": name, "type": kind, "value": value}
 
@@ -92,12 +108,44 @@ def _message(channel_id: int, content: str) -> dict[str, Any]:
     }
 
 
+def _thread(channel_id: int, asked: dict[str, Any]) -> dict[str, Any]:
+    """The thread Discord would send back for a started one."""
+    return {
+        "id": str(next(_ids)),
+        "guild_id": GUILD,
+        "parent_id": str(channel_id),
+        "owner_id": APPLICATION,
+        "name": asked["name"],
+        "type": asked["type"],
+        "message_count": 0,
+        "member_count": 1,
+        "thread_metadata": {
+            "archived": False,
+            "auto_archive_duration": asked.get("auto_archive_duration", 1440),
+            "archive_timestamp": "2026-01-01T00:00:00+00:00",
+            "locked": False,
+            "invitable": asked.get("invitable", True),
+        },
+    }
+
+
+class _Refusal:
+    """The HTTP response of a refused request, as discord.HTTPException reads it."""
+
+    status = 403
+    reason = "Forbidden"
+
+
 class Harness:
     def __init__(self, client: discord.Client, monkeypatch) -> None:
         self.client = client
         self.sent: list[dict[str, Any]] = []
         self.permissions: dict[str, int] = {}  # each user's permission bits in every channel
+        self.roles: dict[str, list[str]] = {}  # the ids of each user's server roles
+        self.app_permissions = 0  # the bot's own permission bits in every channel
+        self.refused: set[str] = set()  # routes ("POST /channels/{channel_id}/threads") answered 403
         self.uploads: dict[str, bytes] = {}
+        self.dm_channels: dict[str, str] = {}  # direct-message channel id -> its user
         state = client._connection
         state.user = discord.ClientUser(  # as if logged in
             state=state,
@@ -126,9 +174,18 @@ class Harness:
 
         async def http_request(http, route, **kwargs):
             payload = kwargs.get("json")
-            harness.sent.append({"route": f"{route.method} {route.path}", "payload": payload})
+            entry = {"route": f"{route.method} {route.path}", "payload": payload, "url": route.url}
+            harness.sent.append({**entry, **({"multipart": kwargs["form"]} if kwargs.get("form") else {})})
+            if entry["route"] in harness.refused:
+                raise discord.Forbidden(_Refusal(), {"code": 50013, "message": "Missing Permissions"})
             if route.path.startswith("/channels/{channel_id}/messages") and route.method in ("POST", "PATCH"):
                 return _message(route.channel_id, (payload or {}).get("content", ""))
+            if route.path == "/channels/{channel_id}/threads":
+                return _thread(route.channel_id, payload)
+            if route.path == "/users/@me/channels":  # a direct-message channel opened with a user
+                dm = str(next(_ids))
+                harness.dm_channels[dm] = str(payload["recipient_id"])
+                return {"id": dm, "type": 1, "recipients": []}
             return {}
 
         async def get_from_cdn(http, url):
@@ -137,6 +194,14 @@ class Harness:
         monkeypatch.setattr(AsyncWebhookAdapter, "request", webhook_request)
         monkeypatch.setattr(HTTPClient, "request", http_request)
         monkeypatch.setattr(HTTPClient, "get_from_cdn", get_from_cdn)
+
+    def direct_messages(self, sent: list[dict[str, Any]]) -> list[tuple[str, str]]:
+        """The direct messages among what was sent: to whom (a user id), and the text."""
+        return [
+            (self.dm_channels[where], text)
+            for where, text, _ in channel_posts(sent)
+            if where in self.dm_channels
+        ]
 
     async def slash(
         self, command: str, /, *, user: str, channel: str, **options: Any
@@ -228,14 +293,14 @@ class Harness:
                     "global_name": None,
                     "avatar": None,
                 },
-                "roles": [],
+                "roles": self.roles.get(user, []),
                 "joined_at": "2026-01-01T00:00:00+00:00",
                 "deaf": False,
                 "mute": False,
                 "permissions": str(self.permissions.get(user, 0)),
                 "flags": 0,
             },
-            "app_permissions": "0",
+            "app_permissions": str(self.app_permissions),
             "locale": "en-GB",
             "guild_locale": "en-GB",
             "entitlements": [],
@@ -334,6 +399,7 @@ async def open_bot(database_url: str, monkeypatch) -> tuple[IronCrossBot, Harnes
 
 
 async def close_bot(bot: IronCrossBot) -> None:
+    await bot.pings.close()
     await bot.games.close()
     await bot.games.store.close()
 
@@ -346,3 +412,20 @@ async def started_game(bot: IronCrossBot, discord: Harness, channel: str = "1") 
     bot.games.dice = lambda: ScriptedDice([d6(2), d6(5)])
     await discord.slash("game start", user=OTTO, channel=channel)
     bot.games.dice = lambda: ScriptedDice([])
+
+
+def channel_posts(sent: list[dict[str, Any]]) -> list[tuple[str, str, list[bytes]]]:
+    """The messages the bot posted to channels and threads itself (not as interaction replies):
+    where (the channel or thread id), the text, and the files."""
+    posts = []
+    for entry in sent:
+        if entry["route"] == "POST /channels/{channel_id}/messages":
+            where = entry["url"].split("/channels/")[1].split("/")[0]
+            posts.append((where, callback_payload(entry).get("content") or "", files_of(entry)))
+    return posts
+
+
+def files_of(entry: dict[str, Any]) -> list[bytes]:
+    """The files sent with one message (left unread, so they can be read again)."""
+    parts = [p for p in entry.get("multipart") or [] if p["name"].startswith("files[")]
+    return [p["value"] if isinstance(p["value"], bytes) else p["value"].getvalue() for p in parts]

@@ -30,12 +30,14 @@ class Heard:
     def __init__(self):
         self.reminders: list[tuple[str, list[str], str]] = []
         self.reveals: list[tuple[str, str]] = []
+        self.opened: list[int | None] = []  # the phase open after each reveal
 
     async def reminder(self, channel, users, text):
         self.reminders.append((channel, users, text))
 
-    async def reveal(self, channel, text):
+    async def reveal(self, channel, text, open_phase):
         self.reveals.append((channel, text))
+        self.opened.append(open_phase)
 
 
 def service_for(store, clock, heard, dice=()):
@@ -106,7 +108,7 @@ async def test_both_sides_submitting_reveals_at_once_and_opens_the_next_phase(st
     assert heard.reveals == []
     await service.submit("c1", "cat", "none")
     ((channel, text),) = heard.reveals
-    assert channel == "c1"
+    assert channel == "c1" and heard.opened == [1]  # phase 2 opens, counted from 0
     assert text.splitlines()[:3] == [
         "**Barrikady**: phase 1 (17 Oct purchases) revealed",
         "German: A4 Pz III H Pltn, M2 Sniper",
@@ -162,6 +164,7 @@ async def test_a_grace_period_is_announced_with_who_has_not_acted(store):
     await service.submit("c1", "cat", "M2")  # in the grace period: both in, revealed at once
     assert heard.reveals[0][1].splitlines()[1:3] == ["German: M2 Sniper", "Russian: M2 Sniper"]
     assert "The campaign Barrikady is finished" in heard.reveals[0][1]
+    assert heard.opened == [None]
     assert service.timers.armed == frozenset()
     await service.close()
 

@@ -1,6 +1,7 @@
 """A Red Barricades campaign at the console, in virtual time: sealed purchases, reminders, a
 missed deadline, a restart in the middle of a phase and the ledger of every scripted roll."""
 
+import csv
 import io
 import re
 from datetime import timedelta
@@ -155,6 +156,8 @@ async def test_no_reply_to_a_side_shows_the_other_sides_sealed_orders_before_the
         "/campaign status",
         "/campaign ledger",
         "/campaign ledger csv",
+        "/campaign orbat",
+        "/campaign correct entry:0 to:void reason:peek",
         "/campaign submit phase:9 none",
         "/campaign submit buy:Z9",
         "/campaign submit side:{enemy} none",
@@ -167,11 +170,12 @@ async def test_no_reply_to_a_side_shows_the_other_sides_sealed_orders_before_the
             await console.say(f"as {user} {line.format(enemy=enemy)}") for user in users for line in views
         ]
 
-    # phase 1: the Germans seal a Stuka; every reply to the Russian player is searched for it
+    # phase 1: the Germans seal a Stuka and Wire; every reply to the Russian player is searched for them
     assert "S1 Stuka" in await console.say("as ann /campaign submit S1")
-    assert "S1 Stuka" in await console.say("as bob /campaign submit S1")  # a side sees its own orders
+    sealed = await console.say('as bob /campaign submit buy:"S1, M1" fortify:Wire')
+    assert "S1 Stuka, M1 Fortifications; fortifications: 1 x Wire" in sealed  # a side sees its own orders
     for reply in await replies_to(["cat"], "german"):
-        assert "Stuka" not in reply and "S1" not in reply, reply
+        assert not any(word in reply for word in ("Stuka", "S1", "Wire", "Fortifications")), reply
     assert console.notices() == ""  # nothing told to the channel yet
     await console.say("as cat /campaign submit none")
     assert "German: S1 Stuka" in console.notices()
@@ -188,4 +192,65 @@ async def test_no_reply_to_a_side_shows_the_other_sides_sealed_orders_before_the
     revealed = console.notices()
     assert "German: no purchase" in revealed and "Russian: M2 Sniper" in revealed
     assert "MOL" not in revealed  # replaced orders are never shown
+    await console.stop()
+
+
+async def test_fortifications_the_order_of_battle_and_a_referee_correction_at_the_console(url):
+    console = Console(url, VirtualClock(), ScriptedDice([]))
+    await console.start()
+    await console.say(NEW.replace("days:3", "days:2"))
+
+    # 20 FPP from the German M1 do not pay for 2 Trenches and Wire: refused, nothing sealed
+    assert await console.say('as ann /campaign submit buy:M1 fortify:"2 x Trench, Wire"') == (
+        "Not allowed: German has 6 FPP left on 17 Oct; "
+        "1 x Wire at 15 FPP per item would cost 15 FPP (9 short)"
+    )
+    assert "German (ann, bob): not yet submitted" in await console.say("/campaign status")
+    assert await console.say('as ann /campaign submit buy:M1 fortify:"2 x Trench"') == (
+        "German orders sealed for phase 1 (17 Oct purchases): M1 Fortifications; fortifications: "
+        "2 x Trench (1 CPP of 10 left; 14 FPP of 20)"
+    )
+    await console.say("as cat /campaign submit none")
+    assert "German: M1 Fortifications; fortifications: 2 x Trench" in console.notices()
+    assert await console.say("/campaign orbat side:german") == (
+        "**German order of battle**\n17 Oct  M1 Fortifications: 20 FPP\n"
+        "17 Oct  Fortifications: 2 x Trench (14 FPP)"
+    )
+
+    # only the referee corrects; a refusal leaves the ledger as it was
+    ledger = await console.say("/campaign ledger")
+    assert await console.say('as ann /campaign correct entry:3 to:void reason:"no trenches"') == (
+        "Not allowed: Only the campaign's referee may correct its ledger"
+    )
+    assert await console.say("as ref /campaign correct entry:three to:void reason:x") == (
+        "Not allowed: Name the ledger entry by number (entry:12 to:void reason:\"why\"), not 'three'"
+    )
+    assert await console.say("/campaign ledger") == ledger
+    assert await console.say('as ref /campaign correct entry:3 to:void reason:"no trenches on 17 Oct"') == (
+        "Ledger entry #3 corrected:\n6  17 Oct  German   correction  -14 FPP        corrects #3: Void: "
+        "2 x Trench; 14 FPP back, 20 FPP left (reason: no trenches on 17 Oct)"
+    )
+    assert await console.say('as ref /campaign correct entry:0 to:12 reason:"the CG rules give 12"') == (
+        "Ledger entry #0 corrected:\n7  17 Oct  German   correction                 corrects #0: CPP for "
+        "17 Oct set to 12 (not 10); 11 CPP left (reason: the CG rules give 12)"
+    )
+    assert "Trench" not in await console.say("/campaign orbat side:german")
+    table = (await console.say("/campaign ledger")).splitlines()
+    assert table[1 + 3].endswith("Bought 2 x Trench at 7 FPP per item (14 FPP); 6 FPP left [corrected by #6]")
+    assert table[1 + 0].endswith("CPP for 17 Oct set to 10; 10 CPP left [corrected by #7]")
+    assert table[1 + 4].endswith("CPP for 18 Oct set to 10; 19 CPP left")  # written before the correction
+    rows = list(csv.reader(io.StringIO(await console.say("/campaign ledger csv"))))
+    assert rows[1 + 3][3:] == [
+        "purchase",
+        "14",
+        "FPP",
+        "",
+        "Bought 2 x Trench at 7 FPP per item (14 FPP); 6 FPP left",
+        "",
+        "",
+    ]
+    assert [row[4:6] + row[7:] for row in rows[-2:]] == [
+        ["-14", "FPP", "Void: 2 x Trench; 14 FPP back, 20 FPP left", "3", "no trenches on 17 Oct"],
+        ["0", "", "CPP for 17 Oct set to 12 (not 10); 11 CPP left", "0", "the CG rules give 12"],
+    ]
     await console.stop()

@@ -2,7 +2,8 @@
 built with /force, the campaign set up with /campaign linked new, each battle set up with
 /campaign linked battle and played to its result by random legal orders typed as text. The
 game service's end-of-game hook carries each result into the campaign: losses and purchases
-carry over to the next battle."""
+carry over to the next battle, exactly; the players then end the campaign, and its /stats add up
+every battle's dice."""
 
 import io
 import random
@@ -79,6 +80,7 @@ async def test_a_three_battle_linked_campaign_carries_losses_and_purchases(tmp_p
     assert created.startswith("Linked campaign **Normandy** set up.")
     rng = random.Random(11)
     lost_in_all, damaged, came_back, leaderless = 0, [], [], []
+    purchases, wins, dice_per_battle = {}, {side: 0 for side in PLAYERS}, []
     for number, battle in enumerate(BATTLES, start=1):
         before = await table.handle("/campaign linked standings")
         forces = {side: standing_units(before, side) for side in PLAYERS}
@@ -98,11 +100,16 @@ async def test_a_three_battle_linked_campaign_carries_losses_and_purchases(tmp_p
         # both forces are brought as they stand: losses gone, purchases there, and damaged units
         # back with their morale markers gone
         assert {side: fielded(table, side) for side in PLAYERS} == forces
+        assert all(label in fielded(table, side) for side, label in purchases.items())  # they fight
         assert all(u.morale_markers == 0 for u in table.state.units.values())
         came_back += [(side, name) for side, name in damaged if name in fielded(table, side)]
 
         await play_to_result(table, rng)
         final, winner = table.state, table.state.result.winner
+        if winner is not None:
+            wins[winner] += 1
+        game_stats = await table.handle("/stats")
+        dice_per_battle.append(int(re.match(r"Dice statistics: (\d+) dice", game_stats)[1]))
         notice = out.getvalue()
         out.seek(0)
         out.truncate()
@@ -117,12 +124,19 @@ async def test_a_three_battle_linked_campaign_carries_losses_and_purchases(tmp_p
         leaderless = [
             side for side in PLAYERS if any(u.is_command and u.destroyed for u in final.units_of(side))
         ]
+        fought = after.split("History:\n")[1].splitlines()[-1]
         for side in PLAYERS:
             lost = [label(u) for u in final.units_of(side) if u.destroyed and not u.dummy]
             lost_in_all += len(lost)
             assert standing_units(after, side) == [u for u in forces[side] if u not in lost]
             earned = 40 if winner is None else 50 if winner == side else 30
             assert points(after, side) == points(before, side) + earned
+            hurt = ", ".join(name for owner, name in damaged if owner == side)
+            assert (
+                f"{side} lost {', '.join(lost) or 'nothing'}"
+                + (f", damaged {hurt}" if hurt else "")
+                + f", +{earned} points"
+            ) in fought
         # each side buys a detachment with its points, for the next battle
         for side, player in PLAYERS.items():
             bought = await table.handle(
@@ -131,6 +145,7 @@ async def test_a_three_battle_linked_campaign_carries_losses_and_purchases(tmp_p
             assert bought.startswith(f"{side} buys Infantry Detachment ")
             assert points(bought, side) == points(after, side) - 25
             assert standing_units(bought, side)[-1] in bought.splitlines()[0]
+            purchases[side] = standing_units(bought, side)[-1]
     history = (await table.handle("/campaign linked standings")).split("History:\n")[1].splitlines()
     assert [h.split(":")[0] for h in history] == [
         "1. Meeting Engagement",
@@ -138,4 +153,18 @@ async def test_a_three_battle_linked_campaign_carries_losses_and_purchases(tmp_p
         "3. Capture",
     ]
     assert lost_in_all and came_back  # the seeded battles did destroy and damage units
+    ended = await table.handle("as otto /campaign linked end")
+    first, then = sorted(PLAYERS, key=lambda side: -wins[side])
+    assert ended.splitlines()[0] == (
+        f"**Normandy** is over after 3 battles: a draw, {wins[first]} win{'s' * (wins[first] != 1)} each"
+        if wins[first] == wins[then]
+        else f"**Normandy** is over after 3 battles: {first} ({PLAYERS[first]}) wins the campaign, "
+        f"{wins[first]} win{'s' * (wins[first] != 1)} to {wins[then]}"
+    )
+    assert ended.splitlines()[1].startswith("**Normandy** (over): 3 battles fought")
+    campaign_stats = await table.handle("/stats campaign")
+    assert campaign_stats.splitlines()[:2] == [
+        "Campaign **Normandy**: 3 battles fought",
+        f"Dice statistics: {sum(dice_per_battle)} dice",
+    ]
     await store.close()

@@ -1,11 +1,27 @@
-"""/campaign through the real command tree: set up, private sealed orders, a reminder posted to
-the players who owe orders, and the reveal in the channel."""
+"""/campaign through the real command tree: set up, private sealed orders (typed or through the
+form), a reminder posted to the players who owe orders, the reveal in the channel, the order of
+battle, and the referee's ledger corrections in the table and the CSV file."""
 
+import csv
+import io
+import json
 from datetime import timedelta
 
 import pytest
 
-from tests.bot.discord_harness import ANN, EVE, OTTO, close_bot, messages, open_bot, reply
+from engine.dice import ScriptedDice
+from tests.bot.discord_harness import (
+    ANN,
+    EVE,
+    OTTO,
+    attachments,
+    buttons,
+    close_bot,
+    form,
+    messages,
+    open_bot,
+    reply,
+)
 
 
 @pytest.fixture
@@ -85,3 +101,189 @@ async def test_a_campaign_in_discord_seals_reminds_and_reveals(bot_and_discord):
     assert messages(await discord.slash("campaign ledger", user=EVE, channel="1", csv=True)) == [
         "The campaign ledger"
     ]
+
+
+REF = "304"
+
+
+async def new_campaign(discord, days=2, referee=True):
+    return await discord.slash(
+        "campaign new",
+        user=ANN,
+        channel="1",
+        name="Barrikady",
+        german=f"<@{ANN}>",
+        russian=f"<@{OTTO}>",
+        german_cpp=10,
+        russian_cpp=12,
+        days=days,
+        **({"referee": f"<@{REF}>"} if referee else {}),
+    )
+
+
+def channel_buttons(sent):
+    """The buttons under the messages posted in channels, by label."""
+    return {
+        item["label"]: item
+        for e in sent
+        if e["route"] == "POST /channels/{channel_id}/messages"
+        for row in e["payload"].get("components", [])
+        for item in row["components"]
+    }
+
+
+async def test_orders_are_sealed_through_a_form_from_the_command_or_the_phase_button(bot_and_discord):
+    bot, discord = bot_and_discord
+    bot.games.dice = lambda: ScriptedDice([])
+    button = buttons(await new_campaign(discord))["Submit orders"]
+
+    # someone who does not play gets no form, only a private refusal
+    sent = await discord.click(button, user=EVE, channel="1")
+    assert private(sent) == [(f"{EVE} does not play in the campaign Barrikady", True)]
+
+    # Otto opens the form from the button; an order that cannot be read seals nothing
+    opened = form(await discord.click(button, user=OTTO, channel="1"))
+    assert [i["label"] for row in opened["components"] for i in row["components"]] == [
+        "RG purchases: one ID a line, or none",
+        "Fortifications (FPP), one a line",
+    ]
+    sent = await discord.submit(opened, {"RG": "I3\ntwo tanks"}, user=OTTO, channel="1")
+    (refusal,) = private(sent)
+    assert refusal == (
+        "Nothing was sealed: Cannot read 'two tanks' as an RG: write its ID from the RG chart, e.g. "
+        '"I1, O2 2 hexes", or "none" for no purchase',
+        True,
+    )
+    opened = form(await discord.slash("campaign submit", user=OTTO, channel="1"))
+    answer = {"RG": "M1", "Fort": "2 x Trench\nWire\nBooby Traps"}
+    sent = await discord.submit(opened, answer, user=OTTO, channel="1")
+    assert private(sent) == [
+        (
+            "Nothing was sealed: Russian has 11 FPP left on 17 Oct; 1 x Booby Traps at 40 FPP per item "
+            "would cost 40 FPP (29 short)",
+            True,
+        )
+    ]
+    text, _ = reply(await discord.slash("campaign status", user=ANN, channel="1"))
+    assert f"Russian (<@{OTTO}>): not yet submitted" in text
+
+    # Ann's form from /campaign submit: her answer is for her eyes only, nothing is posted
+    opened = form(await discord.slash("campaign submit", user=ANN, channel="1"))
+    sent = await discord.submit(opened, {"RG": "M1\nM2", "Fort": "2 x Trench"}, user=ANN, channel="1")
+    assert private(sent) == [
+        (
+            "German orders sealed for phase 1 (17 Oct purchases): M1 Fortifications, M2 Sniper; "
+            "fortifications: 2 x Trench (2 CPP of 10 left; 14 FPP of 20)",
+            True,
+        )
+    ]
+    assert posted(sent) == []
+
+    # Otto's answer reveals the phase; its announcement carries the button for phase 2
+    opened = form(await discord.click(button, user=OTTO, channel="1"))
+    sent = await discord.submit(opened, {"RG": "none"}, user=OTTO, channel="1")
+    (revealed,) = posted(sent)
+    assert revealed.splitlines()[1:3] == [
+        "German: M1 Fortifications, M2 Sniper; fortifications: 2 x Trench",
+        "Russian: no purchase",
+    ]
+    next_button = channel_buttons(sent)["Submit orders"]
+    assert next_button["custom_id"] == "icc:1:2:submit"
+    text, _ = reply(await discord.slash("campaign orbat", user=EVE, channel="1", side="german"))
+    assert text.splitlines()[1:] == [
+        "17 Oct  M1 Fortifications: 20 FPP",
+        "17 Oct  M2 Sniper: SAN Increase +1",
+        "17 Oct  Fortifications: 2 x Trench (14 FPP)",
+    ]
+    # the old button now answers for a closed phase
+    opened = form(await discord.click(button, user=OTTO, channel="1"))
+    (refusal,) = private(await discord.submit(opened, {"RG": "none"}, user=OTTO, channel="1"))
+    assert refusal == ("Nothing was sealed: Phase 1 (17 Oct purchases) is closed: it has been revealed", True)
+
+
+async def test_the_referee_corrects_the_ledger_and_the_table_and_csv_show_both(bot_and_discord):
+    bot, discord = bot_and_discord
+    bot.games.dice = lambda: ScriptedDice([])
+    await new_campaign(discord)
+    await discord.slash("campaign submit", user=ANN, channel="1", buy="M2")
+    await discord.slash("campaign submit", user=OTTO, channel="1", buy="M2")
+    before, _ = reply(await discord.slash("campaign ledger", user=ANN, channel="1"))
+
+    for user in (ANN, OTTO, EVE):
+        sent = await discord.slash("campaign correct", user=user, channel="1", entry=2, to="void", reason="x")
+        assert private(sent) == [("Only the campaign's referee may correct its ledger", True)]
+    sent = await discord.slash("campaign correct", user=REF, channel="1", entry=9, to="void", reason="x")
+    assert private(sent) == [("The ledger has no entry #9: its entries are #0 to #5", True)]
+    assert reply(await discord.slash("campaign ledger", user=ANN, channel="1"))[0] == before
+
+    correction = {"entry": 2, "to": "void", "reason": "no snipers"}
+    sent = await discord.slash("campaign correct", user=REF, channel="1", **correction)
+    text, ephemeral = reply(sent)
+    assert not ephemeral and text == (
+        "Ledger entry #2 corrected:\n6  17 Oct  German   correction  -1 CPP        corrects #2: Void: "
+        "M2 Sniper; 1 CPP back, 10 CPP left (reason: no snipers)"
+    )
+    table, _ = reply(await discord.slash("campaign ledger", user=EVE, channel="1"))
+    assert "Bought M2 Sniper (1 CPP); 9 CPP left [corrected by #6]" in table
+    assert "corrects #2: Void: M2 Sniper" in table
+    sent = await discord.slash("campaign ledger", user=EVE, channel="1", csv=True)
+    (csv_file,) = attachments(sent)
+    rows = list(csv.reader(io.StringIO(csv_file.decode())))
+    assert [row[0] for row in rows] == ["index", "0", "1", "2", "3", "4", "5", "6"]
+    assert rows[3][7] == "Bought M2 Sniper (1 CPP); 9 CPP left"
+    assert rows[7][3:] == [
+        "correction",
+        "-1",
+        "CPP",
+        "",
+        "Void: M2 Sniper; 1 CPP back, 10 CPP left",
+        "2",
+        "no snipers",
+    ]
+    text, _ = reply(await discord.slash("campaign orbat", user=EVE, channel="1", side="german"))
+    assert "Sniper" not in text
+
+
+async def test_a_long_ledger_comes_in_several_fenced_messages(bot_and_discord):
+    _, discord = bot_and_discord
+    await new_campaign(discord, referee=False)  # Ann organised it: with no referee, she corrects
+    for cpp in range(20):
+        await discord.slash("campaign correct", user=ANN, channel="1", entry=0, to=str(cpp), reason="trying")
+    pieces = messages(await discord.slash("campaign ledger", user=EVE, channel="1"))
+    assert len(pieces) > 1
+    assert all(len(piece) <= 2000 for piece in pieces)
+    assert all(piece.startswith("```\n") and piece.endswith("\n```") for piece in pieces)
+    rows = [line for piece in pieces for line in piece.splitlines() if line != "```"]
+    assert len(rows) == 1 + 2 + 20 and rows[-1].startswith("21  17 Oct  German   correction")
+
+
+async def test_no_reply_to_the_other_side_shows_sealed_orders_before_the_reveal(bot_and_discord):
+    bot, discord = bot_and_discord
+    bot.games.dice = lambda: ScriptedDice([])
+    button = buttons(await new_campaign(discord))["Submit orders"]
+    opened = form(await discord.slash("campaign submit", user=ANN, channel="1"))
+    await discord.submit(opened, {"RG": "S1\nM1", "Fort": "Wire"}, user=ANN, channel="1")
+
+    seen = []
+    for command, options in [
+        ("campaign status", {}),
+        ("campaign ledger", {}),
+        ("campaign ledger", {"csv": True}),
+        ("campaign orbat", {}),
+        ("campaign correct", {"entry": 0, "to": "void", "reason": "peek"}),
+        ("campaign submit", {"buy": "Z9"}),
+        ("campaign submit", {"buy": "none", "side": "german"}),
+        ("campaign submit", {"phase": 2}),
+    ]:
+        seen.append(await discord.slash(command, user=OTTO, channel="1", **options))
+    seen.append(await discord.click(button, user=OTTO, channel="1"))
+    opened = form(seen[-1])  # a refused form shows nothing of the other side either
+    seen.append(await discord.submit(opened, {"RG": "A4", "Fort": "Trench"}, user=OTTO, channel="1"))
+    for sent in seen:
+        shown = json.dumps(sent, default=repr) + "".join(f.decode() for f in attachments(sent))
+        assert not any(word in shown for word in ("Stuka", "Wire", "M1 Fortifications", "20 FPP")), shown
+    assert posted([entry for sent in seen for entry in sent]) == []
+
+    opened = form(await discord.click(button, user=OTTO, channel="1"))
+    (revealed,) = posted(await discord.submit(opened, {"RG": "none"}, user=OTTO, channel="1"))
+    assert "German: S1 Stuka, M1 Fortifications; fortifications: 1 x Wire" in revealed

@@ -1,11 +1,14 @@
 """/campaign linked through the real command tree: a campaign between two saved forces, a battle
 set up in the channel, its end (a concession) posted and carried into the standings, and a
-purchase refused privately when the points are short."""
+purchase refused privately when the points are short; a unit retired, the campaign ended, and
+/stats campaign over its battles."""
 
 import pytest
 
-from tests.bot.discord_harness import ANN, EVE, OTTO, close_bot, open_bot, reply
+from engine.dice import ScriptedDice, d6, d10
+from tests.bot.discord_harness import ANN, EVE, OTTO, attachments, close_bot, open_bot, reply
 from tests.bot.test_discord_campaign import posted
+from tests.renderer.pixels import png
 
 
 @pytest.fixture
@@ -84,3 +87,58 @@ async def test_a_linked_campaign_in_discord(bot_and_discord):
     )
     assert "Infantry Detachment 1 (command), Infantry Detachment 2, Panther 1, MG Team 1" in text
     assert text.endswith("History:\n" + carried.splitlines()[0].removeprefix("**Normandy**, battle "))
+
+
+async def test_retire_end_and_the_campaigns_stats_in_discord(bot_and_discord):
+    bot, discord = bot_and_discord
+    await saved_force(discord, ANN, "us", "Able", "Infantry Detachment", "Infantry Detachment", "MG Team")
+    await saved_force(discord, OTTO, "german", "KG", "Infantry Detachment", "Infantry Detachment", "Panther")
+    await discord.slash(
+        "campaign linked new",
+        user=ANN,
+        channel="1",
+        name="Normandy",
+        allies=f"<@{ANN}>",
+        allies_force="Able",
+        axis=f"<@{OTTO}>",
+        axis_force="KG",
+    )
+    await discord.slash("campaign linked battle", user=OTTO, channel="1", scenario="meeting")
+    bot.dice.dice = lambda: ScriptedDice([d10(9), d10(4)])
+    await discord.slash("roll", user=ANN, channel="1", dice="2d10 5+ mortar")
+    await discord.slash("game concede", user=OTTO, channel="1")
+    # a game in another channel is no part of the campaign
+    bot.dice.dice = lambda: ScriptedDice([d6(6)])
+    await discord.slash("roll", user=ANN, channel="2", dice="1d6")
+
+    sent = await discord.slash("stats", user=EVE, channel="1", campaign=True)
+    text, ephemeral = reply(sent)
+    assert not ephemeral
+    assert text.startswith(
+        f"Campaign **Normandy**: 1 battle fought\nDice statistics: 2 dice\n\n<@{ANN}> (allies)"
+    )
+    assert "d10 faces 1:0 2:0 3:0 4:1 5:0 6:0 7:0 8:0 9:1 10:0 (fair 0.2 each)" in text
+    (picture,) = attachments(sent)
+    assert png(picture).width == 760
+    assert reply(await discord.slash("stats", user=EVE, channel="2", campaign=True)) == (
+        "There is no campaign in this channel: /stats without campaign counts the channel's game",
+        True,
+    )
+
+    text, ephemeral = reply(
+        await discord.slash("campaign linked retire", user=ANN, channel="1", side="allies", unit="MG Team 1")
+    )
+    assert not ephemeral and text.startswith("allies retires MG Team 1\n")
+    assert "   retired: MG Team 1" in text.splitlines()
+    text, ephemeral = reply(await discord.slash("campaign linked end", user=EVE, channel="1"))
+    assert ephemeral and text == "Only the players of Normandy may do that"
+    text, ephemeral = reply(await discord.slash("campaign linked end", user=ANN, channel="1"))
+    assert not ephemeral
+    assert (
+        text.splitlines()[0]
+        == f"**Normandy** is over after 1 battle: allies (<@{ANN}>) wins the campaign, 1 win to 0"
+    )
+    text, ephemeral = reply(
+        await discord.slash("campaign linked buy", user=OTTO, channel="1", side="axis", unit="MG Team")
+    )
+    assert ephemeral and text == "Normandy is over: nothing more is fought or bought in it"

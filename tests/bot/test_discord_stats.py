@@ -146,3 +146,31 @@ def test_hidden_units_dice_are_left_out_and_a_team_unit_counts_for_its_player():
     )
     dice = game_dice(state, [row])
     assert [(player, die.value) for player, die in dice] == [(EVE, 7), (OTTO, 4), (ANN, 2)]
+
+
+def test_a_die_naming_a_unit_both_sides_have_counts_for_the_unit_its_event_names_first():
+    state = new_game(
+        {"allies": "us", "axis": "german"},
+        [
+            make_unit("german", "Infantry Detachment", "axis", (50, 32), unit_id="axis-1", name="Squad 1"),
+            make_unit("us", "Infantry Detachment", "allies", (50, 20), unit_id="allies-1", name="Squad 1"),
+        ],
+    )
+    state.sides["allies"].players = [ANN]
+    state.sides["axis"].players = [OTTO]
+
+    def event(side, sides, value, purpose, *units):
+        die = DieRoll(sides=sides, value=value, purpose=purpose)
+        return Event(kind="x", text="", side=side, units=units, rolls=(die,))
+
+    shot = "to hit, Squad 1 at Squad 1"
+    events = [
+        event("allies", 10, 7, shot, "allies-1", "axis-1"),
+        event("axis", 10, 2, shot, "axis-1", "allies-1"),
+        event("axis", 6, 5, "fall back rally, Squad 1"),  # no unit named: the event's side's
+    ]
+    row = CommandRow(
+        channel_id="1", seq=1, user_id=ANN, command="{}", events=EVENTS.dump_json(events).decode()
+    )
+    dice = game_dice(state, [row])
+    assert [(player, die.value) for player, die in dice] == [(ANN, 7), (OTTO, 2), (OTTO, 5)]

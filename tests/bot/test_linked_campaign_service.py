@@ -99,3 +99,21 @@ async def test_red_barricades_and_linked_campaigns_share_a_channel(table):
     assert "Barrikady" in await red_barricades.status("console")
     assert (await table.handle("/campaign linked standings")).startswith("**Normandy**")
     await red_barricades.close()
+
+
+async def test_a_channel_runs_one_linked_campaign_until_its_players_end_it(table):
+    await table.handle(NEW)
+    assert await table.handle(NEW.replace("Normandy", "Arnhem")) == (
+        "Not allowed: Normandy is still running in this channel: its players end it first with "
+        "/campaign linked end"
+    )
+    refused = await table.handle("as cat /campaign linked end")
+    assert refused == "Not allowed: Only the players of Normandy may do that"
+    assert await table.handle('as otto /campaign linked retire side:allies unit:"Infantry Detachment 2"') == (
+        "Not allowed: Only allies's player, ann, may do that"
+    )
+    ended = await table.handle("as ann /campaign linked end")
+    assert ended.splitlines()[0] == "**Normandy** is over after 0 battles: a draw, 0 wins each"
+    assert ended.endswith("History:\nNormandy has fought no battle yet")
+    arnhem = await table.handle(NEW.replace("Normandy", "Arnhem"))
+    assert arnhem.startswith("Linked campaign **Arnhem** set up.")

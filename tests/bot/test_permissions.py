@@ -1,4 +1,7 @@
-"""The permission table: every command as each role, in a refereed team game (p. 25)."""
+"""The permission table: every command as each role, in a refereed team game (p. 25), with the
+Discord-only roles: a server admin (Manage Server) and the holder of the game's referee role."""
+
+from typing import get_args
 
 import pytest
 
@@ -7,11 +10,14 @@ from bot.services.permissions import MATRIX, Refused, authorise
 from bot.storage.store import GameStore
 from engine.commands import (
     AnswerReserve,
+    AppointReferee,
     CallReserves,
     CardAction,
+    ChooseDefender,
     ChooseFallBack,
     ChooseInitiative,
     ChooseTarget,
+    Command,
     Concede,
     DealCards,
     Declare,
@@ -23,8 +29,12 @@ from engine.commands import (
     MoraleTestOrder,
     PassInitiative,
     React,
+    RefereeBriefing,
+    RefereeClock,
     RefereeCorrection,
+    RefereeObjective,
     RefereeRuling,
+    RefereeSpecialRule,
     RemoveMarkers,
     RequestReserve,
     StartGame,
@@ -36,7 +46,13 @@ from engine.state import Point
 from tests.engine.team_games import HELD_BACK, turn_one
 
 BOBS_TANK = "allies-sherman-75mm-1"
-USERS = ("ann", "bob", "cat", "zed", "ref")  # allied CO, allied player, axis CO, spectator, referee
+# allied CO, allied player, axis CO, spectator, referee, server admin, holder of the referee role
+USERS = ("ann", "bob", "cat", "zed", "ref", "boss", "rolf")
+ON_DISCORD = {  # what Discord tells of them: Manage Server, and the ids of their server roles
+    "boss": {"admin": True},
+    "rolf": {"server_roles": ("umpires",)},
+    "zed": {"server_roles": ("fans",)},
+}
 
 
 def commands(user):
@@ -54,6 +70,7 @@ def commands(user):
         "remove_markers": RemoveMarkers(side="allies", unit=BOBS_TANK),
         "choose_target": ChooseTarget(side="allies", target=None),
         "choose_fall_back": ChooseFallBack(side="allies", fall_back=True),
+        "choose_defender": ChooseDefender(side="allies", unit=BOBS_TANK),
         "card": CardAction(side="allies", action="play", card="x"),
         "request_reserve": RequestReserve(side="allies", player=user, unit=HELD_BACK),
         "concede": Concede(side="allies"),
@@ -64,14 +81,20 @@ def commands(user):
         "referee_correction": RefereeCorrection(referee=user, reason="r", change="turn", value=1),
         "referee_ruling": RefereeRuling(referee=user, ruling="r"),
         "undo_actions": UndoActions(referee=user, reason="r", undone=(1,)),
+        "referee_clock": RefereeClock(referee=user, action="pause"),
+        "referee_objective": RefereeObjective(referee=user, id="ford", at=Point(x=5, y=5), side="allies"),
+        "referee_special_rule": RefereeSpecialRule(referee=user, audience="allies", text="r"),
+        "referee_briefing": RefereeBriefing(referee=user, side="allies", text="r"),
+        "appoint_referee": AppointReferee(by=user, user="newref"),
     }
 
 
 ALLIED_PLAYERS = {"ann", "bob"}
+REFEREES = {"ref", "rolf"}  # named, or holding the game's referee role
 EXPECTED = {  # who may send each kind of command for the allies
     "join_side": set(USERS),
-    "start_game": {"ann", "bob", "cat", "ref"},
-    "deal_cards": {"ann", "bob", "cat", "ref"},
+    "start_game": {"ann", "bob", "cat", "ref", "rolf"},
+    "deal_cards": {"ann", "bob", "cat", "ref", "rolf"},
     "deploy": {"bob"},  # his own unit only
     "finish_deployment": ALLIED_PLAYERS,
     "call_reserves": ALLIED_PLAYERS,
@@ -81,27 +104,35 @@ EXPECTED = {  # who may send each kind of command for the allies
     "remove_markers": ALLIED_PLAYERS,
     "choose_target": ALLIED_PLAYERS,
     "choose_fall_back": ALLIED_PLAYERS,
+    "choose_defender": ALLIED_PLAYERS,
     "card": ALLIED_PLAYERS,
     "request_reserve": ALLIED_PLAYERS,
     "concede": ALLIED_PLAYERS,
-    "decline_reaction": ALLIED_PLAYERS | {"ref"},
-    "pass_initiative": ALLIED_PLAYERS | {"ref"},
+    "decline_reaction": ALLIED_PLAYERS | REFEREES,
+    "pass_initiative": ALLIED_PLAYERS | REFEREES,
     "give_bonus_tokens": {"ann"},
     "answer_reserve": {"ann"},
-    "referee_correction": {"ref"},
-    "referee_ruling": {"ref"},
-    "undo_actions": {"ref"},
+    "referee_correction": REFEREES,
+    "referee_ruling": REFEREES,
+    "undo_actions": REFEREES,
+    "referee_clock": REFEREES,
+    "referee_objective": REFEREES,
+    "referee_special_rule": REFEREES,
+    "referee_briefing": REFEREES,
+    "appoint_referee": REFEREES | {"boss"},  # a server admin appoints or dismisses referees
 }
 
 
 def refereed():
     state = turn_one()
     state.referees = ["ref"]
+    state.referee_roles = ("umpires",)
     return state
 
 
 def test_every_command_kind_is_in_the_table_and_the_test():
-    assert set(MATRIX) == set(EXPECTED) == set(commands("x"))
+    every_kind = {kind.model_fields["kind"].default for kind in get_args(get_args(Command)[0])}
+    assert every_kind == set(MATRIX) == set(EXPECTED) == set(commands("x"))
 
 
 @pytest.mark.parametrize("kind", sorted(EXPECTED))
@@ -110,7 +141,7 @@ def test_each_role_may_send_exactly_what_the_table_allows(kind):
     allowed = set()
     for user in USERS:
         try:
-            authorise(state, user, commands(user)[kind])
+            authorise(state, user, commands(user)[kind], **ON_DISCORD.get(user, {}))
             allowed.add(user)
         except Refused:
             pass
@@ -126,6 +157,17 @@ def test_a_team_order_is_charged_to_the_player_who_sends_it():
 def test_acting_as_someone_else_is_refused():
     with pytest.raises(Refused, match="only act as yourself"):
         authorise(refereed(), "bob", RequestReserve(side="allies", player="ann", unit=HELD_BACK))
+    with pytest.raises(Refused, match="only act as yourself"):
+        authorise(refereed(), "boss", AppointReferee(by="ref", user="boss"), admin=True)
+
+
+def test_nobody_appoints_a_referee_at_a_table_nobody_has_joined_but_referees_and_admins():
+    state = refereed()
+    for side in state.sides.values():
+        side.players = []
+    with pytest.raises(Refused, match="referees or a server admin"):
+        authorise(state, "zed", AppointReferee(by="zed", user="zed"))
+    assert authorise(state, "boss", AppointReferee(by="boss", user="zed"), admin=True).user == "zed"
 
 
 async def test_refused_commands_leave_the_stored_game_byte_identical(tmp_path):
@@ -136,7 +178,7 @@ async def test_refused_commands_leave_the_stored_game_byte_identical(tmp_path):
     for kind, allowed in EXPECTED.items():
         for user in set(USERS) - allowed:
             with pytest.raises(GameError):
-                await service.act("c1", user, commands(user)[kind])
+                await service.act("c1", user, commands(user)[kind], **ON_DISCORD.get(user, {}))
     with pytest.raises(GameError, match="referees"):
         await service.undo("c1", "ann", 1, "no")
     after = await store.load("c1")

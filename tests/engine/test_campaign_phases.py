@@ -9,12 +9,17 @@ import pytest
 from engine.campaign.phases import (
     Alarm,
     Campaign,
+    FortificationOrder,
     RGOrder,
+    Submission,
     alarms,
     announce_grace,
+    correct,
     new_campaign,
     owed_by,
+    parse_fortifications,
     parse_orders,
+    parse_submission,
     remind,
     reveal,
     reveal_due,
@@ -23,7 +28,7 @@ from engine.campaign.phases import (
     status_text,
     submit,
 )
-from engine.campaign.red_barricades import cpp_left
+from engine.campaign.red_barricades import cpp_left, order_of_battle_text
 from engine.dice import ScriptedDice, d6
 from engine.errors import IllegalCommand
 
@@ -35,7 +40,7 @@ A4 = RGOrder(rg_id="A4")  # German Pz III H Pltn, 3 CPP
 M2 = RGOrder(rg_id="M2")  # Sniper, 1 CPP, no roll
 
 
-def campaign(grace=timedelta(0), days=3, **options) -> Campaign:
+def campaign(grace=timedelta(0), days=3, referee="ref", **options) -> Campaign:
     return new_campaign(
         "Barrikady",
         PLAYERS,
@@ -44,7 +49,7 @@ def campaign(grace=timedelta(0), days=3, **options) -> Campaign:
         [NOW + DAY * (n + 1) for n in range(days)],
         NOW,
         grace=grace,
-        referee="ref",
+        referee=referee,
         **options,
     )
 
@@ -133,9 +138,9 @@ def test_orders_are_read_from_rg_ids():
 
 def test_a_player_seals_orders_for_their_side_and_may_replace_them():
     c, side, phase = submit(campaign(), "bob", [I1], NOW)
-    assert (side, phase, c.phases[0].sealed) == ("german", 0, {"german": (I1,)})
+    assert (side, phase, c.phases[0].sealed) == ("german", 0, {"german": Submission(groups=(I1,))})
     c, _, _ = submit(c, "ann", [A4, M2], NOW)
-    assert c.phases[0].sealed == {"german": (A4, M2)}
+    assert c.phases[0].sealed == {"german": Submission(groups=(A4, M2))}
     assert sealed_text(c, 0, "german") == (
         "German orders sealed for phase 1 (17 Oct purchases): A4 Pz III H Pltn, M2 Sniper (4 CPP of 10 left)"
     )
@@ -145,7 +150,7 @@ def test_a_player_seals_orders_for_their_side_and_may_replace_them():
 
 def test_the_referee_submits_for_the_side_they_name():
     c, side, _ = submit(campaign(), "ref", [], NOW, side="russian")
-    assert side == "russian" and c.phases[0].sealed == {"russian": ()}
+    assert side == "russian" and c.phases[0].sealed == {"russian": Submission()}
     with pytest.raises(IllegalCommand, match="The referee names the side"):
         submit(campaign(), "ref", [], NOW)
 
@@ -328,3 +333,117 @@ def test_a_phase_opened_late_keeps_its_full_length():
     assert [p.deadline for p in reveal(c, 0, ScriptedDice([]), NOW).phases] == [
         NOW + DAY * n for n in (1, 2, 3)
     ]
+
+
+# --- fortifications in a submission ---------------------------------------------------------------
+
+M1 = RGOrder(rg_id="M1")  # Fortifications, 1 CPP: 20 FPP German, 40 FPP Russian
+
+
+def test_fortification_orders_are_read_one_a_line_or_between_commas():
+    assert parse_fortifications("2 x Trench\n3 foxhole at 2, 6 A-P Mine factors at 3\nPillbox 1+5+1") == (
+        FortificationOrder(name="trench", quantity=2),
+        FortificationOrder(name="foxhole", quantity=3, rate=2),
+        FortificationOrder(name="a-p mine", quantity=6, rate=3),
+        FortificationOrder(name="pillbox", pillbox=(1, 5, 1)),
+    )
+    assert parse_fortifications("none") == parse_fortifications("") == ()
+    assert parse_orders("I1\nO2 2 hexes") == (RGOrder(rg_id="I1"), RGOrder(rg_id="O2", preregistered_hexes=2))
+    with pytest.raises(IllegalCommand, match="Cannot read 'Trench x 2' as fortifications"):
+        parse_fortifications("Wire, Trench x 2")
+    with pytest.raises(IllegalCommand, match='^Say what your side buys: RG IDs such as "I1, O2 2 hexes"'):
+        parse_submission(" ", "\n")
+
+
+def test_a_side_seals_fortifications_paid_with_the_fpp_of_its_m1_bought_that_day():
+    orders = parse_submission("M1, M2", "2 x Trench\n3 Foxhole at 2")
+    c, side, _ = submit(campaign(), "ann", orders, NOW)
+    assert c.phases[0].sealed[side].fortifications == (
+        FortificationOrder(name="Trench", quantity=2),
+        FortificationOrder(name="Foxhole", quantity=3, rate=2),
+    )
+    assert sealed_text(c, 0, "german") == (
+        "German orders sealed for phase 1 (17 Oct purchases): M1 Fortifications, M2 Sniper; "
+        "fortifications: 2 x Trench, 3 x Foxhole at 2 (2 CPP of 10 left; 20 FPP of 20)"
+    )
+    c, _, _ = submit(c, "cat", parse_submission("none"), NOW)
+    c = reveal(c, 0, ScriptedDice([]), NOW)
+    assert texts(c, 2)[:4] == [
+        ("german", "purchase", "Bought M1 Fortifications: 20 FPP (1 CPP); 9 CPP left", ""),
+        ("german", "purchase", "Bought M2 Sniper (1 CPP); 8 CPP left", ""),
+        ("german", "purchase", "Bought 2 x Trench at 7 FPP per item (14 FPP); 6 FPP left", ""),
+        ("german", "purchase", "Bought 3 x Foxhole at 2 FPP per item (6 FPP); 0 FPP left", ""),
+    ]
+    assert reveal_text(c, 0).splitlines()[1] == (
+        "German: M1 Fortifications, M2 Sniper; fortifications: 2 x Trench, 3 x Foxhole at 2"
+    )
+    assert "17 Oct  Fortifications: 3 x Foxhole (6 FPP)" in order_of_battle_text(c.books, "german")
+
+
+@pytest.mark.parametrize(
+    ("user", "rgs", "fortifications", "refusal"),
+    [
+        (
+            "ann",
+            "none",
+            "2 x Trench",
+            "German has 0 FPP left on 17 Oct; 2 x Trench at 7 FPP per item would cost 14 FPP (14 short)",
+        ),
+        (
+            "ann",
+            "M1",
+            "Trench, Wire",
+            "German has 13 FPP left on 17 Oct; 1 x Wire at 15 FPP per item would cost 15 FPP (2 short)",
+        ),
+        (
+            "ann",
+            "M1",
+            "Booby Traps",
+            "The German side cannot buy Booby Traps (RB15: the Germans have no Booby Trap capability)",
+        ),
+        ("cat", "M1", "moat", "The Fortification Table has no 'moat': it lists Foxhole, Trench"),
+        ("cat", "M1", "Foxhole", "Foxhole costs 3/2/1 FPP per item: name the rate that applies (one of 3"),
+    ],
+)
+def test_fortifications_a_side_could_not_buy_are_refused_and_nothing_is_sealed(
+    user, rgs, fortifications, refusal
+):
+    c = campaign()
+    before = c.model_dump_json()
+    with pytest.raises(IllegalCommand) as refused:
+        submit(c, user, parse_submission(rgs, fortifications), NOW)
+    assert str(refused.value).startswith(refusal)
+    assert c.model_dump_json() == before
+
+
+# --- referee corrections in a running campaign ----------------------------------------------------
+
+
+def test_only_the_referee_corrects_the_ledger_and_the_books_follow():
+    c = campaign()
+    for user in ("ann", "cat", "eve"):
+        with pytest.raises(IllegalCommand, match="^Only the campaign's referee may correct its ledger$"):
+            correct(c, user, 0, "12", "more CPP")
+    corrected = correct(c, "ref", 0, "12", "more CPP")
+    assert cpp_left(corrected.books, "german", "17 Oct") == 12 and cpp_left(c.books, "german", "17 Oct") == 10
+    assert corrected.books.ledger[-1].corrects == 0
+
+
+def test_without_a_referee_the_organiser_corrects():
+    c = campaign(referee=None, organiser="ann")
+    with pytest.raises(IllegalCommand, match=r"^Only the campaign's organiser may correct its ledger \("):
+        correct(c, "cat", 1, "14", "more CPP")
+    assert cpp_left(correct(c, "ann", 1, "14", "more CPP").books, "russian", "17 Oct") == 14
+    with pytest.raises(IllegalCommand, match="nobody may correct its ledger"):
+        correct(campaign(referee=None), "ann", 1, "14", "more CPP")
+
+
+def test_a_correction_that_would_break_a_sealed_submission_waits_for_the_reveal():
+    c, _, _ = submit(campaign(), "ann", [A4, M2], NOW)  # 4 CPP of 10
+    with pytest.raises(IllegalCommand) as refused:
+        correct(c, "ref", 0, "3", "fewer CPP")
+    assert str(refused.value) == (
+        "That correction would leave orders sealed for phase 1 (17 Oct purchases) that can no longer "
+        "be bought: make it after the reveal"
+    )
+    assert cpp_left(correct(c, "ref", 0, "4", "fewer CPP").books, "german", "17 Oct") == 4

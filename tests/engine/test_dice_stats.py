@@ -86,9 +86,12 @@ def test_the_fire_records_the_score_each_to_hit_die_needs_and_the_luck_adds_up_p
     needs = [[d.needs for d in e.rolls] for e in fire]
     assert needs == [[4, 4, None], [5, 5, None, None]]  # casualty rolls are not to-hit throws
     ann, otto = dice_report(players_dice(events)).players
-    (ann_luck,) = ann.luck
+    ann_luck, ann_reaction = ann.luck
     assert (ann_luck.purpose, ann_luck.dice, ann_luck.scored) == (Category.TO_HIT, 2, 1)
     assert ann_luck.expected == pytest.approx(2 * 7 / 10)
+    # the GIs' reaction test needed 3+ and rolled 5
+    assert (ann_reaction.purpose, ann_reaction.dice, ann_reaction.scored) == (Category.REACTION, 1, 1)
+    assert ann_reaction.expected == pytest.approx(4 / 6)
     (otto_luck,) = otto.luck
     assert (otto_luck.scored, otto_luck.expected) == (2, pytest.approx(2 * 6 / 10))
 

@@ -670,7 +670,7 @@ def test_small_arms_reach_troops_inside_only_after_they_fired_out_s5():
 
 def test_he_on_a_building_may_mark_the_others_inside_s5():
     state = village()
-    state.units["sherman"].position = P(45, 12)
+    state.units["sherman"].position = P(40, 12)  # not firing through the British squad (s. 8)
     state.units["gruppe"].fired_this_turn = True  # seen
     # one die beyond 12"; the -2 for defences; a hit, casualty medium HE in defences 5+; the MG team rolls a 6
     state, events = act(state, "allies", "sherman", Fire(target="gruppe"), faces=[d10(8), d6(5), d6(6)])
@@ -749,7 +749,7 @@ def test_with_both_sides_inside_nobody_fires_out_and_the_fight_goes_on_within_s6
 
 def test_medium_he_at_a_building_as_a_whole_may_mark_everyone_inside_s5():
     state = village()
-    state.units["sherman"].position = P(45, 12)
+    state.units["sherman"].position = P(40, 12)  # not firing through the British squad (s. 8)
     # one die beyond 12", no cover modifier against a building; then a d6 for each unit inside
     state, events = act(
         state, "allies", "sherman", ShellBuilding(building="church"), faces=[d10(5), d6(6), d6(3)]

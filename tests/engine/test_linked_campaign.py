@@ -4,18 +4,23 @@ damaged units, reinforcement points from results, purchases under the force buil
 import pytest
 
 from engine.campaign.linked import (
+    LinkedCampaign,
     LinkedRules,
     carry_losses,
     end_battle,
+    end_campaign,
     history_text,
     joining,
     name_command_unit,
     new_linked_campaign,
+    result_text,
+    retire_unit,
     spend_reinforcements,
     standings_text,
     start_battle,
 )
-from engine.dice import SeededDice
+from engine.dice import DieRoll, SeededDice
+from engine.dice_stats import PlayerDie
 from engine.errors import IllegalCommand
 from engine.forces import add_unit, choose_command, force_points, new_force, set_transport
 from engine.game import apply
@@ -216,3 +221,85 @@ def test_a_campaign_starts_with_two_players_and_legal_forces():
     )
     with pytest.raises(IllegalCommand, match="ann is on both"):
         new_linked_campaign("Normandy", {"allies": ("ann", good), "axis": ("ann", good)})
+
+
+def test_a_retired_unit_leaves_the_force_for_good_with_no_points_back():
+    rules = LinkedRules(loser_points=60)
+    linked = start_battle(campaign(rules), "meeting", MEETING)
+    after = end_battle(linked, fought(linked, "axis"))
+    retired = retire_unit(after, "allies", "sherman 75mm 1")
+    side = retired.sides["allies"]
+    assert labels(retired, "allies") == ["Infantry Detachment 1", "Infantry Detachment 2"]
+    assert [u.label for u in side.retired] == ["Sherman 75mm 1"] and side.points == 60
+    assert "Sherman 75mm 1" not in side.units
+    assert "   retired: Sherman 75mm 1" in standings_text(retired).splitlines()
+    # its label is not given again
+    assert labels(spend_reinforcements(retired, "allies", "Sherman 75mm"), "allies")[-1] == "Sherman 75mm 2"
+    assert start_battle(retired, "meeting", MEETING).battle.fielded["allies"] == (
+        "Infantry Detachment 1",
+        "Infantry Detachment 2",
+    )
+
+
+def test_a_retirement_that_breaks_a_rule_the_force_keeps_is_refused_exactly():
+    linked = start_battle(campaign(), "meeting", MEETING)
+    after = end_battle(linked, fought(linked, "axis", destroyed=["allies-infantry-detachment-2"]))
+    for label, refusal in [
+        (
+            "Infantry Detachment 1",
+            "allies cannot retire Infantry Detachment 1: "
+            "Command unit (p. 18): no unit is the command unit: choose one",
+        ),
+        (
+            "Panther 1",
+            "Able Company has no unit called 'Panther 1' (its units: Infantry Detachment 1, Sherman 75mm 1)",
+        ),
+    ]:
+        with pytest.raises(IllegalCommand) as refused:
+            retire_unit(after, "allies", label)
+        assert str(refused.value) == refusal
+    commanded = name_command_unit(after, "allies", "Sherman 75mm 1")
+    alone = retire_unit(commanded, "allies", "Infantry Detachment 1")
+    with pytest.raises(IllegalCommand) as refused:
+        retire_unit(alone, "allies", "Sherman 75mm 1")
+    assert str(refused.value) == "allies cannot retire Sherman 75mm 1: it is the force's last unit"
+
+
+@pytest.mark.parametrize(
+    ("winners", "result"),
+    [
+        (["axis", "allies", "axis"], "axis (bob) wins the campaign, 2 wins to 1"),
+        (["allies", None], "allies (ann) wins the campaign, 1 win to 0"),
+        (["allies", "axis"], "a draw, 1 win each"),
+    ],
+)
+def test_the_campaign_ends_between_battles_and_the_side_with_more_wins_takes_it(winners, result):
+    linked = campaign()
+    for winner in winners:
+        linked = start_battle(linked, "meeting", MEETING)
+        being_fought = f"Battle {linked.battle.number} is being fought: end the campaign after it"
+        with pytest.raises(IllegalCommand, match=being_fought):
+            end_campaign(linked)
+        linked = end_battle(linked, fought(linked, winner))
+    ended = end_campaign(linked)
+    assert result_text(ended) == f"**Normandy** is over after {len(winners)} battles: {result}"
+    assert standings_text(ended).startswith(f"**Normandy** (over): {len(winners)} battles fought;")
+    for change in (
+        lambda: start_battle(ended, "meeting", MEETING),
+        lambda: spend_reinforcements(ended, "allies", "MG Team"),
+        lambda: retire_unit(ended, "allies", "Sherman 75mm 1"),
+        lambda: end_campaign(ended),
+    ):
+        with pytest.raises(IllegalCommand, match="Normandy is over: nothing more is fought or bought in it"):
+            change()
+
+
+def test_each_battle_keeps_its_dice_by_player():
+    rolled = (
+        PlayerDie("ann", DieRoll(sides=10, value=7, purpose="to hit, GIs at Grenadiers", needs=5)),
+        PlayerDie("bob", DieRoll(sides=6, value=2, purpose="initiative, axis")),
+    )
+    linked = start_battle(campaign(), "meeting", MEETING)
+    after = end_battle(linked, fought(linked, "axis"), rolled, 1)
+    assert (after.history[0].dice, after.history[0].unread_rolls) == (rolled, 1)
+    assert LinkedCampaign.model_validate_json(after.model_dump_json()).history[0].dice == rolled

@@ -8,6 +8,8 @@ from renderer.stats_chart import (
     BAR_W,
     FAIR,
     GAP,
+    LUCK_ROW,
+    LUCK_TOP,
     LUCKY,
     MARGIN,
     PANEL_H,
@@ -79,3 +81,18 @@ def test_one_panel_per_player():
     assert column(image, bar_centre(1), second_panel_base - PLOT_H, second_panel_base, BAR) == 0
     third_panel = image.crop((0, MARGIN + 2 * PANEL_H, WIDTH, MARGIN + 3 * PANEL_H))
     assert BAR not in colours(third_panel)  # a d20 alone: no bars, a note instead
+
+
+def test_luck_that_does_not_fit_on_one_line_goes_on_the_next():
+    tests = [
+        PlayerDie("ann", die(10, 9, "to hit, GIs at X", needs=8)),  # lucky
+        PlayerDie("ann", die(6, 1, "reaction test, GIs", needs=3)),  # unlucky
+        PlayerDie("ann", die(6, 6, "reactivation test, GIs", needs=2)),  # lucky
+        PlayerDie("ann", die(6, 1, "fall back rally, GIs", needs=4)),  # unlucky
+    ]
+    image = picture(tests)
+    assert image.height == 2 * MARGIN + PANEL_H + LUCK_ROW  # four texts, two lines
+    second_line = image.crop((0, MARGIN + LUCK_TOP + LUCK_ROW, WIDTH, MARGIN + LUCK_TOP + 2 * LUCK_ROW))
+    assert {LUCKY, UNLUCKY} <= colours(second_line)  # the reactivation and the rally
+    first_line = image.crop((WIDTH - MARGIN, MARGIN + LUCK_TOP, WIDTH, MARGIN + LUCK_TOP + LUCK_ROW))
+    assert not {LUCKY, UNLUCKY} & set(colours(first_line))  # nothing runs off the right

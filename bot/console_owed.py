@@ -1,0 +1,59 @@
+"""The console's ``/games`` commands: ``/games mine`` lists what a player owes across the
+database's channels (the console's own is "console"; a database shared with the bot holds
+Discord channels by id), and ``/games ping how:mention|dm|off`` sets how they are told that a
+game waits for them. Pings are written as they come when the console gives a writer, a direct
+message as a note to its player; otherwise they wait and head the next /games reply."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, TextIO
+
+from bot.services.campaign_service import utc_text
+from bot.services.game_service import GameError, GameService
+from bot.services.owed_service import OwedService
+from bot.services.ping_service import Ping, TurnPings
+
+if TYPE_CHECKING:
+    from bot.console import Line
+
+USAGE = "Try /games mine, or /games ping how:mention|dm|off"
+
+
+class OwedDesk:
+    def __init__(self, games: GameService) -> None:
+        self.out: TextIO | None = None
+        self.waiting: list[str] = []
+        self.owed = OwedService(games.store)
+        self.pings = TurnPings(games, on_ping=self._ping)
+
+    async def open(self, out: TextIO) -> None:
+        """Write pings to ``out`` as they come, and arm the stored ones."""
+        self.out = out
+        await self.pings.resume()
+
+    async def close(self) -> None:
+        await self.pings.close()
+
+    async def handle(self, line: Line) -> str:
+        kind = line.words[0].casefold() if line.words else "mine"
+        if kind == "mine":
+            answer = await self.owed.mine(line.player)
+        elif kind == "ping":
+            how = line.options.get("how") or (line.words[1] if len(line.words) > 1 else "")
+            answer = await self.pings.choose(line.player, how.casefold())
+        else:
+            raise GameError(USAGE)
+        waiting, self.waiting = self.waiting, []
+        return "\n".join([*waiting, answer])
+
+    async def _ping(self, ping: Ping) -> None:
+        what = ping.what + (f", until {utc_text(ping.closes)}" if ping.closes else "")
+        lines = [f"[message to {player}] #{ping.channel_id} waits for you: {what}" for player in ping.dm]
+        if ping.mention:
+            lines.insert(0, f"[ping in #{ping.channel_id}] {', '.join(ping.mention)}: {what}")
+        text = "\n".join(lines)
+        if self.out is None:
+            self.waiting.append(text)
+        else:
+            self.out.write(f"\n{text}\n")
+            self.out.flush()

@@ -1,0 +1,70 @@
+"""``/games``: what waits for the user in every channel (``/games mine``, only they see it), and
+how they are told that a game waits for them (``/games ping``). The turn pings are sent from
+here: a mention in the game's channel, or a direct message, which becomes a mention in the
+channel when Discord refuses it (the player's DMs are closed)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Literal
+
+import discord
+from discord import app_commands
+
+from bot.discord_adapter.campaign_commands import mention, relative_time
+from bot.discord_adapter.common import send_long
+from bot.services.owed_service import OwedService
+from bot.services.ping_service import Ping, TurnPings
+
+log = logging.getLogger(__name__)
+
+
+def channel_link(channel_id: str) -> str:
+    return f"<#{channel_id}>"
+
+
+def pings(interaction: discord.Interaction) -> TurnPings:
+    return interaction.client.pings  # type: ignore[attr-defined]
+
+
+class GamesCommands(app_commands.Group):
+    """The group, the client's OwedService (``client.owed``) and TurnPings (``client.pings``);
+    the client calls ``client.pings.resume()`` when it starts."""
+
+    def __init__(self, client: discord.Client) -> None:
+        super().__init__(
+            name="games", description="Every game and campaign waiting for you, and how you hear"
+        )
+        self.client = client
+        games = client.games  # type: ignore[attr-defined]
+        client.owed = OwedService(games.store, when=relative_time, where=channel_link)  # type: ignore[attr-defined]
+        client.pings = TurnPings(games, on_ping=self.send_ping)  # type: ignore[attr-defined]
+
+    async def send_ping(self, ping: Ping) -> None:
+        """Tell the players: each by direct message if they chose it and Discord lets us, the
+        others by one mention in the game's channel."""
+        what = ping.what + (f", until {relative_time(ping.closes)}" if ping.closes else "")
+        in_channel = list(ping.mention)
+        for player in ping.dm:
+            try:
+                direct = await self.client.create_dm(discord.Object(int(player)))
+                await direct.send(f"The game in {channel_link(ping.channel_id)} waits for you: {what}")
+            except discord.HTTPException as refusal:
+                log.info("direct message refused", extra={"user": player, "status": refusal.status})
+                in_channel.append(player)
+        if in_channel:
+            players = " ".join(mention(player) for player in in_channel)
+            await self.client.get_partial_messageable(int(ping.channel_id)).send(
+                f"{players}: the game waits for you: {what}"
+            )
+
+    @app_commands.command(name="mine", description="Every game and campaign, in any channel, waiting for you")
+    async def mine(self, interaction: discord.Interaction) -> None:
+        text = await interaction.client.owed.mine(str(interaction.user.id))  # type: ignore[attr-defined]
+        await send_long(interaction, text, ephemeral=True)
+
+    @app_commands.command(name="ping", description="How you are told that a game waits for you")
+    @app_commands.describe(how="A mention in the game's channel, a direct message, or nothing")
+    async def ping(self, interaction: discord.Interaction, how: Literal["mention", "dm", "off"]) -> None:
+        text = await pings(interaction).choose(str(interaction.user.id), how)
+        await interaction.response.send_message(text, ephemeral=True)

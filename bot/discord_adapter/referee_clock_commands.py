@@ -1,0 +1,163 @@
+"""``/ref clock`` and ``/ref prep``: the referee runs the clock and prepares the scenario (2015
+rulebook p. 25). Both are subgroups of the ``/ref`` group.
+
+The clock's requests are told to the whole channel. What the referee prepares for one side (or
+for the referees alone) is answered only to the referee and goes on to that side's private
+thread; the channel reads nothing of it. ``/ref prep list`` shows anyone the special rules and
+objectives they may see. A holder of the game's referee role takes a referee's seat first, as
+for the other ``/ref`` commands.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import discord
+from discord import app_commands
+
+from bot.discord_adapter.common import games, summary, told_lines
+from bot.discord_adapter.reaction_buttons import retire_buttons, show_result
+from bot.discord_adapter.referees import act, eyes_of, take_seat, tell, with_seat
+from bot.discord_adapter.side_threads import post_to_threads
+from bot.services.clock_service import ClockService
+from bot.services.game_service import Outcome
+from bot.text_orders import parse_point
+from engine.commands import Command, RefereeBriefing, RefereeClock, RefereeObjective, RefereeSpecialRule
+from engine.events import REFEREE
+from engine.referee_prep import prep_text
+
+Side = Literal["allies", "axis"]
+
+
+def clocks(interaction: discord.Interaction) -> ClockService:
+    return games(interaction).clocks
+
+
+def _where(interaction: discord.Interaction) -> tuple[str, str]:
+    return str(interaction.channel_id), str(interaction.user.id)
+
+
+async def _seat(interaction: discord.Interaction) -> Outcome | None:
+    """A referee role's holder takes a seat before touching the clock."""
+    return await take_seat(interaction, RefereeClock(referee=str(interaction.user.id), action="pause"))
+
+
+async def _tell_channel(interaction: discord.Interaction, outcome: Outcome, closes: str = "") -> None:
+    await interaction.response.send_message(
+        "\n".join(filter(None, [told_lines(outcome.events), closes, "", summary(outcome.state)]))
+    )
+
+
+def _closes(outcome: Outcome) -> str:
+    if outcome.window_deadline is None:
+        return ""
+    return f"The reaction window closes <t:{int(outcome.window_deadline.timestamp())}:R>."
+
+
+class ClockCommands(app_commands.Group):
+    def __init__(self) -> None:
+        super().__init__(
+            name="clock", description="Referees: pause or resume the timers, extend or close a window"
+        )
+
+    @app_commands.command(
+        name="pause", description="Stop every timer of this game; the open window keeps its time"
+    )
+    async def pause(self, interaction: discord.Interaction) -> None:
+        seat = await _seat(interaction)
+        outcome = with_seat(seat, await clocks(interaction).pause(*_where(interaction)))
+        await _tell_channel(interaction, outcome)
+
+    @app_commands.command(name="resume", description="Start the timers again with the time they had left")
+    async def resume(self, interaction: discord.Interaction) -> None:
+        seat = await _seat(interaction)
+        outcome = with_seat(seat, await clocks(interaction).resume(*_where(interaction)))
+        await _tell_channel(interaction, outcome, _closes(outcome))
+
+    @app_commands.command(name="extend", description="Give the open reaction window more minutes")
+    @app_commands.describe(minutes="How many minutes more (1 to 2880)")
+    async def extend(
+        self, interaction: discord.Interaction, minutes: app_commands.Range[int, 1, 2880]
+    ) -> None:
+        seat = await _seat(interaction)
+        outcome = with_seat(seat, await clocks(interaction).extend(*_where(interaction), minutes))
+        await _tell_channel(interaction, outcome, _closes(outcome))
+
+    @app_commands.command(name="close", description="Close the open reaction window now: no reaction")
+    async def close(self, interaction: discord.Interaction) -> None:
+        seat = await _seat(interaction)
+        outcome = with_seat(seat, await clocks(interaction).close_window(*_where(interaction)))
+        await show_result(interaction, outcome)
+
+    @app_commands.command(
+        name="deadline", description="Give an absent side hours to act; then the game passes for it"
+    )
+    @app_commands.describe(side="The side the game waits for", hours="Hours they have (up to 168)")
+    async def deadline(
+        self, interaction: discord.Interaction, side: Side, hours: app_commands.Range[float, 0.1, 168.0]
+    ) -> None:
+        seat = await _seat(interaction)
+        outcome, due = await clocks(interaction).set_deadline(*_where(interaction), side, hours)
+        outcome = with_seat(seat, outcome)
+        when = f"Deadline: <t:{int(due.timestamp())}:f>." if due else "The deadline runs once the clock does."
+        await _tell_channel(interaction, outcome, when)
+
+
+class PrepCommands(app_commands.Group):
+    def __init__(self) -> None:
+        super().__init__(
+            name="prep", description="Referees: objectives, special rules and briefings per side"
+        )
+
+    @app_commands.command(name="objective", description="Set an objective for one side, or for both")
+    @app_commands.describe(
+        id="The objective's name", at="Where: x,y in inches or a grid square like D3", side="Whose objective"
+    )
+    async def objective(
+        self, interaction: discord.Interaction, id: str, at: str, side: Literal["allies", "axis", "both"]
+    ) -> None:
+        user = str(interaction.user.id)
+        whose = None if side == "both" else side
+        await _prepare(interaction, RefereeObjective(referee=user, id=id, at=parse_point(at), side=whose))
+
+    @app_commands.command(
+        name="special", description="A special rule read by one side, both, or the referees"
+    )
+    @app_commands.describe(to="Who may read it", text="The rule")
+    async def special(
+        self, interaction: discord.Interaction, to: Literal["allies", "axis", "both", "referee"], text: str
+    ) -> None:
+        user = str(interaction.user.id)
+        await _prepare(interaction, RefereeSpecialRule(referee=user, audience=to, text=text))
+
+    @app_commands.command(name="brief", description="Send one side intelligence that only it reads")
+    @app_commands.describe(side="The side briefed", text="The intelligence")
+    async def brief(self, interaction: discord.Interaction, side: Side, text: str) -> None:
+        user = str(interaction.user.id)
+        await _prepare(interaction, RefereeBriefing(referee=user, side=side, text=text))
+
+    @app_commands.command(name="list", description="The special rules and objectives you may see (only you)")
+    async def listing(self, interaction: discord.Interaction) -> None:
+        state = await games(interaction).game(str(interaction.channel_id))
+        await interaction.response.send_message(prep_text(state, eyes_of(state, interaction)), ephemeral=True)
+
+
+async def _prepare(interaction: discord.Interaction, command: Command) -> None:
+    """Apply the referee's preparation. What is secret is answered to the referee alone and goes
+    to the side's (or the referees') thread; the channel reads only what everyone may."""
+    seat = await take_seat(interaction, command)
+    outcome = with_seat(seat, await act(interaction, command))
+    await tell(interaction, outcome, REFEREE)
+
+
+def hear_deadlines(client: discord.Client) -> None:
+    """Tell a channel when a referee's deadline has passed and what the game did."""
+
+    async def announce(channel_id: str, text: str, outcome: Outcome | None) -> None:
+        lines = [text] + ([told_lines(outcome.events)] if outcome else [])
+        await client.get_partial_messageable(int(channel_id)).send("\n".join(lines))
+        if outcome is not None:
+            await post_to_threads(client, channel_id, outcome)
+            await retire_buttons(client, channel_id, outcome.closed_window_message)
+
+    client.games.clocks.on_deadline_passed = announce  # type: ignore[attr-defined]

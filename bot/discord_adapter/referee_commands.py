@@ -1,0 +1,231 @@
+"""``/ref``: what a referee does at the table (2015 rulebook p. 25): correct the game with a reason,
+rule on what the rules do not cover, undo actions, and see the true picture and the whole log.
+The clock and the scenario's preparation are its subgroups ``/ref clock`` and ``/ref prep``.
+
+A correction is told to the channel in the engine's public words (a hidden unit by its marker)
+and to the referee as it truly is, privately; the sides' threads get their own news. Who may
+name a referee (``/ref appoint``, ``/ref dismiss``): the game's referees and the server's admins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+
+from bot.discord_adapter.common import battlefield_file, games, send_long, summary
+from bot.discord_adapter.referee_clock_commands import ClockCommands, PrepCommands
+from bot.discord_adapter.referees import act, is_referee, take_seat, tell, with_seat
+from bot.services.game_service import GameError
+from bot.text_orders import find_unit, parse_point
+from engine.commands import AppointReferee, Command, RefereeCorrection, RefereeRuling, UndoActions
+from engine.events import REFEREE, told
+from engine.game_state import GameState
+from engine.referee import actions_to_undo
+
+Side = Literal["allies", "axis"]
+REASON = "Why: it goes in the log and is shown to the players"
+
+
+async def every_unit(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete for referees only: every unit of the game by its true name, hidden, held back
+    or destroyed (nobody else is offered any, so nothing hidden is given away)."""
+    try:
+        state = await games(interaction).game(str(interaction.channel_id))
+    except GameError:
+        return []
+    if not is_referee(state, interaction):
+        return []
+    wanted = current.casefold()
+    choices = []
+    for unit in state.units.values():
+        shown = f" (shown as {unit.name})" if unit.true_name else ""
+        gone = ", destroyed" if unit.destroyed else ""
+        name = f"{unit.true_name or unit.name}{shown}: {unit.side}{gone}"
+        if wanted in name.casefold() or wanted in unit.id:
+            choices.append(app_commands.Choice(name=name[:100], value=unit.id))
+    return choices[:25]
+
+
+async def _referee(interaction: discord.Interaction) -> GameState:
+    """The channel's game, if the user referees it; refused before anything is read from it."""
+    state = await games(interaction).game(str(interaction.channel_id))
+    if not is_referee(state, interaction):
+        raise GameError("Only the game's referees may do that")
+    return state
+
+
+async def referee_does(interaction: discord.Interaction, build: Callable[[GameState, str], Command]) -> None:
+    """A referee's command: a referee role's holder first takes a seat; the channel is told the
+    public version, the referee the truth."""
+    state = await _referee(interaction)
+    command = build(state, str(interaction.user.id))  # the tree tells refusals
+    seat = await take_seat(interaction, command)
+    outcome = with_seat(seat, await act(interaction, command))
+    await tell(interaction, outcome, REFEREE, summary(outcome.state))
+
+
+async def correct(
+    interaction: discord.Interaction, change: str, reason: str, unit: str | None = None, **details: Any
+) -> None:
+    """One of the engine's corrections; the unit named by id or by its name."""
+
+    def build(state: GameState, referee: str) -> Command:
+        return RefereeCorrection(
+            referee=referee,
+            reason=reason,
+            change=change,
+            unit=find_unit(state, unit) if unit else None,
+            **details,
+        )
+
+    await referee_does(interaction, build)
+
+
+def _user(picked: discord.abc.Snowflake | None) -> str | None:
+    return str(picked.id) if picked is not None else None
+
+
+class RefereeCommands(app_commands.Group):
+    def __init__(self) -> None:
+        super().__init__(name="ref", description="Referees: correct, rule, undo, see everything")
+        self.add_command(ClockCommands())
+        self.add_command(PrepCommands())
+
+    # -- corrections (engine.referee.CORRECTIONS) -----------------------------------------------
+
+    @app_commands.command(name="move", description="Put a unit somewhere else (or on the table)")
+    @app_commands.describe(
+        unit="Any unit", at="x,y in inches or a grid square like D3", facing="Degrees", reason=REASON
+    )
+    @app_commands.autocomplete(unit=every_unit)
+    async def move(
+        self,
+        interaction: discord.Interaction,
+        unit: str,
+        at: str,
+        reason: str,
+        facing: app_commands.Range[float, 0, 360] | None = None,
+    ) -> None:
+        await correct(interaction, "move", reason, unit=unit, at=parse_point(at), facing=facing)
+
+    @app_commands.command(name="markers", description="Set a unit's morale markers")
+    @app_commands.describe(unit="Any unit", count="Morale markers it has", reason=REASON)
+    @app_commands.autocomplete(unit=every_unit)
+    async def markers(
+        self, interaction: discord.Interaction, unit: str, count: app_commands.Range[int, 0, 20], reason: str
+    ) -> None:
+        await correct(interaction, "markers", reason, unit=unit, value=count)
+
+    @app_commands.command(name="tokens", description="Set the tokens in a side's (or a team player's) hand")
+    @app_commands.describe(
+        side="The side", count="Tokens in hand", player="In a team game: whose", reason=REASON
+    )
+    async def tokens(
+        self,
+        interaction: discord.Interaction,
+        side: Side,
+        count: app_commands.Range[int, 0, 50],
+        reason: str,
+        player: discord.User | None = None,
+    ) -> None:
+        await correct(interaction, "tokens", reason, side=side, value=count, player=_user(player))
+
+    @app_commands.command(name="turn", description="Set the turn number")
+    @app_commands.describe(number="The turn it is", reason=REASON)
+    async def turn(
+        self, interaction: discord.Interaction, number: app_commands.Range[int, 1, 99], reason: str
+    ) -> None:
+        await correct(interaction, "turn", reason, value=number)
+
+    @app_commands.command(name="initiative", description="Give a side the initiative, between actions")
+    @app_commands.describe(side="The side that has it", reason=REASON)
+    async def initiative(self, interaction: discord.Interaction, side: Side, reason: str) -> None:
+        await correct(interaction, "initiative", reason, side=side)
+
+    @app_commands.command(name="reveal", description="Reveal a hidden unit or marker")
+    @app_commands.describe(unit="A hidden unit", reason=REASON)
+    @app_commands.autocomplete(unit=every_unit)
+    async def reveal(self, interaction: discord.Interaction, unit: str, reason: str) -> None:
+        await correct(interaction, "reveal", reason, unit=unit)
+
+    @app_commands.command(name="hide", description="Hide a unit under a marker again")
+    @app_commands.describe(unit="A unit in the open", reason=REASON)
+    @app_commands.autocomplete(unit=every_unit)
+    async def hide(self, interaction: discord.Interaction, unit: str, reason: str) -> None:
+        await correct(interaction, "hide", reason, unit=unit)
+
+    @app_commands.command(name="destroy", description="Take a unit out of the game")
+    @app_commands.describe(unit="Any unit", reason=REASON)
+    @app_commands.autocomplete(unit=every_unit)
+    async def destroy(self, interaction: discord.Interaction, unit: str, reason: str) -> None:
+        await correct(interaction, "destroy", reason, unit=unit)
+
+    @app_commands.command(name="restore", description="Bring a destroyed unit back into play")
+    @app_commands.describe(unit="A destroyed unit", reason=REASON)
+    @app_commands.autocomplete(unit=every_unit)
+    async def restore(self, interaction: discord.Interaction, unit: str, reason: str) -> None:
+        await correct(interaction, "restore", reason, unit=unit)
+
+    @app_commands.command(name="give_units", description="Hand an absent player's units and seat to another")
+    @app_commands.describe(player="The absent player", to="Who takes over", reason=REASON)
+    async def give_units(
+        self, interaction: discord.Interaction, player: discord.User, to: discord.User, reason: str
+    ) -> None:
+        await correct(interaction, "give_units", reason, player=_user(player), to=_user(to))
+
+    # -- rulings, undo, and seeing everything ---------------------------------------------------
+
+    @app_commands.command(name="ruling", description="Rule on a situation the rules do not cover (logged)")
+    @app_commands.describe(text="The ruling")
+    async def ruling(self, interaction: discord.Interaction, text: str) -> None:
+        await referee_does(interaction, lambda state, referee: RefereeRuling(referee=referee, ruling=text))
+
+    @app_commands.command(name="undo", description="Take back the last actions; the game is rebuilt")
+    @app_commands.describe(count="How many actions", reason=REASON)
+    async def undo(
+        self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 50], reason: str
+    ) -> None:
+        await _referee(interaction)
+        channel, user = str(interaction.channel_id), str(interaction.user.id)
+        _, history = await games(interaction).store.history(channel)
+        undo = UndoActions(referee=user, reason=reason, undone=actions_to_undo(history, count))
+        seat = await take_seat(interaction, undo)
+        outcome = await games(interaction).undo(channel, user, count, reason)
+        await tell(interaction, with_seat(seat, outcome), REFEREE, summary(outcome.state))
+
+    @app_commands.command(name="map", description="The true picture: every unit, hidden or not (only you)")
+    async def map(self, interaction: discord.Interaction) -> None:
+        state = await _referee(interaction)
+        await interaction.response.send_message(
+            f"Turn {state.turn}, the referees' view",
+            file=await battlefield_file(state, REFEREE),
+            ephemeral=True,
+        )
+
+    @app_commands.command(name="log", description="The whole log as the referees read it (only you)")
+    async def log(self, interaction: discord.Interaction) -> None:
+        await _referee(interaction)
+        _, history = await games(interaction).store.history(str(interaction.channel_id))
+        lines = [line for _, events in history for line in told(events, REFEREE)]
+        await send_long(interaction, "\n".join(lines) or "Nothing has happened yet", ephemeral=True)
+
+    # -- who referees ---------------------------------------------------------------------------
+
+    @app_commands.command(name="appoint", description="Referees and server admins: make someone a referee")
+    @app_commands.describe(referee="The new referee (not a player of this game)")
+    async def appoint(self, interaction: discord.Interaction, referee: discord.User) -> None:
+        await _seat(interaction, referee, appoint=True)
+
+    @app_commands.command(name="dismiss", description="Referees and server admins: end someone's refereeing")
+    @app_commands.describe(referee="The referee who stops")
+    async def dismiss(self, interaction: discord.Interaction, referee: discord.User) -> None:
+        await _seat(interaction, referee, appoint=False)
+
+
+async def _seat(interaction: discord.Interaction, referee: discord.abc.Snowflake, appoint: bool) -> None:
+    by = str(interaction.user.id)
+    outcome = await act(interaction, AppointReferee(by=by, user=str(referee.id), appoint=appoint))
+    await tell(interaction, outcome, REFEREE)

@@ -1,0 +1,99 @@
+"""Who a Discord user is to the channel's game (bot.services.permissions): the server roles they
+hold, whether they manage the server, whose eyes they read with; and a referee role's holder
+taking a referee's seat (p. 25) before their first referee's command."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import discord
+
+from bot.discord_adapter.common import games, told_lines
+from bot.discord_adapter.side_threads import post_to_threads
+from bot.services.game_service import Outcome
+from bot.services.permissions import Role, roles_of
+from engine.commands import AppointReferee, Command
+from engine.dice import SeededDice
+from engine.events import REFEREE
+from engine.game import apply
+from engine.game_state import GameState
+
+
+def server_roles(interaction: discord.Interaction) -> tuple[str, ...]:
+    """The ids of the server roles the member holds. They come with every interaction, whether
+    or not the bot has the server's roles cached (``Member.roles`` needs them cached)."""
+    return tuple(str(role) for role in getattr(interaction.user, "_roles", ()))
+
+
+def is_admin(interaction: discord.Interaction) -> bool:
+    """The member may manage the server (Discord's Manage Server permission)."""
+    return interaction.guild_id is not None and interaction.permissions.manage_guild
+
+
+def roles_in(state: GameState, interaction: discord.Interaction, side: str | None = None) -> set[Role]:
+    return roles_of(
+        state,
+        str(interaction.user.id),
+        side,
+        admin=is_admin(interaction),
+        server_roles=server_roles(interaction),
+    )
+
+
+def is_referee(state: GameState, interaction: discord.Interaction) -> bool:
+    return Role.REFEREE in roles_in(state, interaction)
+
+
+def eyes_of(state: GameState, interaction: discord.Interaction) -> str | None:
+    """Whose eyes the user reads the game with: the referees' (everything), their side's, or the
+    channel's (None)."""
+    if is_referee(state, interaction):
+        return REFEREE
+    user = str(interaction.user.id)
+    return next((name for name, side in state.sides.items() if user in side.players), None)
+
+
+async def act(interaction: discord.Interaction, command: Command) -> Outcome:
+    """Apply the user's command with their server roles and Manage Server permission counted."""
+    return await games(interaction).act(
+        str(interaction.channel_id),
+        str(interaction.user.id),
+        command,
+        admin=is_admin(interaction),
+        server_roles=server_roles(interaction),
+    )
+
+
+async def take_seat(interaction: discord.Interaction, then: Command) -> Outcome | None:
+    """A holder of one of the game's referee roles who has no referee's seat yet takes one (the
+    engine knows referees by name, and an undo replays their commands). ``then``, the command
+    the seat is for, is tried on the seated game first: if the engine refuses it, no seat is
+    taken, and the game is unchanged. None: nothing to do."""
+    state = await games(interaction).game(str(interaction.channel_id))
+    user = str(interaction.user.id)
+    if user in state.referees or not set(server_roles(interaction)) & set(state.referee_roles):
+        return None
+    seat = AppointReferee(by=user, user=user)
+    seated, _ = apply(state, seat, SeededDice(0))
+    apply(seated, then, SeededDice(0))  # only its refusal counts; the tree tells it
+    return await act(interaction, seat)
+
+
+def with_seat(seat: Outcome | None, outcome: Outcome) -> Outcome:
+    """The outcome of a command, with the seat taken just before it told first."""
+    return outcome if seat is None else replace(outcome, events=[*seat.events, *outcome.events])
+
+
+async def tell(interaction: discord.Interaction, outcome: Outcome, audience: str, footer: str = "") -> None:
+    """Answer with what happened. What only ``audience`` (a side, or the referees) may read goes
+    to the user alone, and the channel gets its own version of it, never more; the private
+    threads get their news."""
+    public, private = told_lines(outcome.events), told_lines(outcome.events, audience)
+    shown = "\n\n".join(filter(None, [public, footer]))
+    if private == public:
+        await interaction.response.send_message(shown or "Done.")
+    else:
+        await interaction.response.send_message(private, ephemeral=True)
+        if shown:
+            await interaction.followup.send(shown)
+    await post_to_threads(interaction.client, str(interaction.channel_id), outcome)

@@ -1,0 +1,172 @@
+"""Private threads: one per side, and one for the referees, opened when a game starts (or,
+in a scenario game, when its set-up begins).
+
+After each action a side's thread gets what only that side may know (its secret events; in a
+team game its CO's token hand-outs and reserve requests) and its true picture when that differs
+from the channel's; the referees' thread gets the whole truth. The channel keeps the shared
+picture. Without the permissions (or if Discord refuses), the channel is told which one is
+missing, and a player's own secrets come as replies only they see, as before threads existed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+
+import discord
+
+from bot.discord_adapter.common import battlefield_file, games, side_of, split_message, tell_secrets
+from bot.services.game_service import GameError, Outcome
+from bot.storage.thread_store import keep_side_threads, side_threads
+from engine.events import REFEREE, Event, told
+from engine.game_state import GameState
+from engine.scenarios import find_scenario
+from renderer.visibility import view_for
+
+log = logging.getLogger(__name__)
+
+NEEDED = {  # what the bot needs, as Discord's settings name it
+    "create_private_threads": "Create Private Threads",
+    "send_messages_in_threads": "Send Messages in Threads",
+}
+TEAM_NEWS = ("tokens", "reserves")  # a team's own business: the CO's hand-outs and reserve requests
+WEEK = 10080  # minutes a quiet thread stays open (the longest Discord allows)
+
+
+def missing_permission(interaction: discord.Interaction) -> str | None:
+    """What keeps the bot from opening private threads here, or None."""
+    if not isinstance(interaction.channel, discord.TextChannel):
+        return "a text channel (private threads open only in one)"
+    granted = interaction.app_permissions
+    return next((name for flag, name in NEEDED.items() if not getattr(granted, flag)), None)
+
+
+def fallback_text(missing: str) -> str:
+    return (
+        f"I cannot open private threads for the sides here: I need **{missing}**. "
+        "Each player's private news will come as replies only they see."
+    )
+
+
+def _called(audience: str) -> str:
+    return "referees" if audience == REFEREE else audience
+
+
+def game_title(state: GameState) -> str:
+    return find_scenario(state.scenario).title if state.scenario else "quick battle"
+
+
+async def open_for_set_up(interaction: discord.Interaction, state: GameState) -> None:
+    """A scenario game's forces are all here and the sides set up, perhaps hidden or in secret:
+    the threads open now rather than when the game starts."""
+    if state.deployment is not None:
+        await open_side_threads(interaction, state)
+
+
+async def open_side_threads(interaction: discord.Interaction, state: GameState) -> None:
+    """When the game starts (unless they opened for its set-up): a private thread per side with
+    its players, and one with the referees if the game has any; the channel is told where
+    private news goes, or which permission is missing."""
+    if await side_threads(games(interaction).store, str(interaction.channel_id)):
+        return
+    missing = missing_permission(interaction)
+    if missing is None:
+        try:
+            threads = await _open(interaction.channel, state)  # type: ignore[arg-type]
+        except discord.HTTPException as refusal:
+            log.warning("could not open side threads in channel %s: %s", interaction.channel_id, refusal)
+            missing = "Create Private Threads (Discord refused to open them)"
+        else:
+            await keep_side_threads(games(interaction).store, str(interaction.channel_id), threads)
+            where = ", ".join(f"{_called(audience)}: <#{thread}>" for audience, thread in threads.items())
+            await interaction.followup.send(f"Private news goes to each side's own thread ({where}).")
+            return
+    await interaction.followup.send(fallback_text(missing))
+
+
+async def _open(channel: discord.TextChannel, state: GameState) -> dict[str, str]:
+    members = {name: side.players for name, side in state.sides.items()}
+    if state.referees:
+        members[REFEREE] = state.referees
+    threads = {}
+    for audience, users in members.items():
+        thread = await channel.create_thread(
+            name=f"{_called(audience)} — {game_title(state)}"[:100],
+            type=discord.ChannelType.private_thread,
+            invitable=False,
+            auto_archive_duration=WEEK,
+        )
+        for user in filter(str.isdigit, users):  # Discord user ids
+            await thread.add_user(discord.Object(id=int(user)))
+        threads[audience] = str(thread.id)
+    return threads
+
+
+def side_news(state: GameState, events: Sequence[Event], side: str) -> list[str]:
+    """What only ``side`` is told of these events, and in a team game its own team's business."""
+    team = state.sides[side].team is not None
+    return [
+        event.text
+        for event in events
+        if event.told_to(side) != event.told_to(None)
+        or (team and event.side == side and event.kind in TEAM_NEWS)
+    ]
+
+
+def referee_news(events: Sequence[Event]) -> list[str]:
+    """The whole action as the referees read it, when any of it was kept from the channel."""
+    if all(event.told_to(REFEREE) == event.told_to(None) for event in events):
+        return []
+    return told(events, REFEREE)
+
+
+async def post_to_threads(client: discord.Client, channel_id: str, outcome: Outcome) -> set[str] | None:
+    """Send each audience's private news to its thread. None if the game has no threads; else
+    the audiences whose thread could not be reached."""
+    threads = await side_threads(client.games.store, channel_id)  # type: ignore[attr-defined]
+    if not threads:
+        return None
+    state, events = outcome.state, outcome.events
+    news = {
+        audience: referee_news(events) if audience == REFEREE else side_news(state, events, audience)
+        for audience in threads
+        if audience == REFEREE or audience in state.sides
+    }
+    shared = view_for(state, None)  # true pictures only where they show more: hidden units, dummies
+    pictured = [audience for audience in news if view_for(state, audience) != shared]
+    pictures = await asyncio.gather(*(battlefield_file(state, audience, events) for audience in pictured))
+    files = dict(zip(pictured, pictures, strict=True))
+    unreached = set()
+    for audience, lines in news.items():
+        if not lines and audience not in files:
+            continue
+        text = "\n".join(lines) or f"Turn {state.turn}: the battlefield as you see it"
+        try:
+            await _send(client.get_partial_messageable(int(threads[audience])), text, files.get(audience))
+        except discord.HTTPException as problem:
+            log.warning("could not post to the %s thread of channel %s: %s", audience, channel_id, problem)
+            unreached.add(audience)
+    return unreached
+
+
+async def _send(thread: discord.PartialMessageable, text: str, picture: discord.File | None) -> None:
+    pieces = split_message(text)
+    for number, piece in enumerate(pieces, 1):
+        attach = picture if number == len(pieces) and picture else discord.utils.MISSING
+        await thread.send(piece, file=attach)
+
+
+async def tell_privately(interaction: discord.Interaction, outcome: Outcome) -> None:
+    """After the public answer: private news to the threads, or, without them (or when the user's
+    own thread cannot be reached), the user's side's secrets in a reply only they see."""
+    unreached = await post_to_threads(interaction.client, str(interaction.channel_id), outcome)
+    if unreached is None:
+        await tell_secrets(interaction, outcome)
+        return
+    try:
+        side = side_of(outcome.state, str(interaction.user.id))
+    except GameError:
+        return
+    if side in unreached:
+        await tell_secrets(interaction, outcome)

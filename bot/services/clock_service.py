@@ -1,0 +1,212 @@
+"""The referee's clock (2015 rulebook p. 25: the referee runs the game): pause and resume every
+timer of a game, give the open reaction window more time or close it now, and give a side whose
+players are away a deadline, after which the game passes or declines for them.
+
+Each request goes through the permission table and into the game's log (the engine's
+:class:`~engine.commands.RefereeClock`; closing a window is the referee's "no reaction"). The
+times are kept in storage (:mod:`bot.storage.clock_store`), so a restart finds a paused game
+still paused and a deadline still running.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from bot.services.game_service import GameError, Outcome
+from bot.services.permissions import Role, roles_of
+from bot.storage import clock_store
+from bot.storage.clock_store import PlayerDeadline
+from bot.storage.store import StoredGame
+from engine.commands import DeclineReaction, PassInitiative, RefereeClock
+from engine.game_state import GameState
+from engine.referee import pass_for_absent
+from engine.runtime import ReactionTimers, WindowKey
+from engine.state import Phase
+
+if TYPE_CHECKING:
+    from bot.services.game_service import GameService
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class WindowTime:
+    """When the reaction window a command leaves open closes, and whether its timer runs."""
+
+    deadline: datetime | None
+    paused: bool = False
+
+    @property
+    def running(self) -> datetime | None:
+        """The deadline to arm now: none while the clock is paused."""
+        return None if self.paused else self.deadline
+
+
+class ClockService:
+    """The timers a referee controls, beside the game service's reaction windows.
+    ``on_deadline_passed(channel, text, outcome)`` hears what the game did at a deadline."""
+
+    def __init__(self, games: GameService) -> None:
+        self.games = games
+        self.deadlines = ReactionTimers(games.clock, self._deadline_passed)
+        self.on_deadline_passed: Callable[[str, str, Outcome | None], Awaitable[None]] | None = None
+
+    # -- what the game service asks ----------------------------------------------------------
+
+    async def window_time(self, game: StoredGame, after: GameState) -> WindowTime:
+        """A window still open after a command keeps its deadline; a new one gets the game's
+        full time, counted from now or, while the clock is paused, from the pause."""
+        if after.phase is not Phase.REACTION or after.pending is None:
+            return WindowTime(None)
+        paused_at = await clock_store.paused_since(self.games.store, game.channel_id)
+        before = game.state.pending
+        if game.state.phase is Phase.REACTION and before and before.window == after.pending.window:
+            stored = await clock_store.window_of(self.games.store, game.channel_id)
+            if stored is not None and stored.window == before.window:
+                return WindowTime(stored.deadline, paused_at is not None)
+        start = paused_at or self.games.clock.now()
+        return WindowTime(start + timedelta(seconds=game.reaction_seconds), paused_at is not None)
+
+    async def after_command(self, channel_id: str, user_id: str, state: GameState) -> None:
+        """A player of a side with a deadline has acted: the deadline is off. A finished game
+        keeps none."""
+        ended = [
+            d.side
+            for d in await clock_store.player_deadlines(self.games.store, channel_id)
+            if state.phase is Phase.OVER or user_id in getattr(state.sides.get(d.side), "players", ())
+        ]
+        if ended:
+            await clock_store.drop_player_deadlines(self.games.store, channel_id, ended)
+            for side in ended:
+                self.deadlines.cancel((channel_id, side))
+
+    async def rearm(self) -> None:
+        """After a start-up: every stored window and deadline runs again with the time it has
+        left, except in games whose clock is paused; those already past fall due at once."""
+        store = self.games.store
+        paused = await clock_store.paused_channels(store)
+        windows = [w for w in await store.open_windows() if w.channel_id not in paused]
+        self.games.timers.rearm(((w.channel_id, w.window), w.deadline) for w in windows)
+        deadlines = await clock_store.player_deadlines(store)
+        running = [d for d in deadlines if d.channel_id not in paused]
+        self.deadlines.rearm(((d.channel_id, d.side), d.deadline) for d in running)
+
+    async def close(self) -> None:
+        await self.deadlines.close()
+
+    # -- the referee's requests ------------------------------------------------------------
+
+    async def pause(self, channel_id: str, user_id: str) -> Outcome:
+        """Stop every timer of the game; the open window keeps the time it has left."""
+        await self._refereed(channel_id, user_id)
+        if await clock_store.paused_since(self.games.store, channel_id) is not None:
+            raise GameError("The clock is already paused: /ref resume starts it again")
+        outcome = await self.games.act(channel_id, user_id, RefereeClock(referee=user_id, action="pause"))
+        await clock_store.pause(self.games.store, channel_id, self.games.clock.now())
+        for timers in (self.games.timers, self.deadlines):
+            for key in [k for k in timers.armed if k[0] == channel_id]:  # type: ignore[index]
+                timers.cancel(key)
+        return replace(outcome, window_deadline=None)
+
+    async def resume(self, channel_id: str, user_id: str) -> Outcome:
+        """Start the clock again: the open window and each deadline get back the time they had
+        left, from now."""
+        await self._refereed(channel_id, user_id)
+        if await clock_store.paused_since(self.games.store, channel_id) is None:
+            raise GameError("The clock is not paused: there is nothing to resume")
+        outcome = await self.games.act(channel_id, user_id, RefereeClock(referee=user_id, action="resume"))
+        await clock_store.resume(self.games.store, channel_id, self.games.clock.now())
+        window = await clock_store.window_of(self.games.store, channel_id)
+        if window is not None:
+            self.games.timers.arm((channel_id, window.window), window.deadline)
+        for deadline in await clock_store.player_deadlines(self.games.store, channel_id):
+            self.deadlines.arm((channel_id, deadline.side), deadline.deadline)
+        return replace(outcome, window_deadline=window.deadline if window else None)
+
+    async def extend(self, channel_id: str, user_id: str, minutes: int) -> Outcome:
+        """Give the open reaction window ``minutes`` more."""
+        await self._refereed(channel_id, user_id)
+        command = RefereeClock(referee=user_id, action="extend", minutes=minutes)
+        outcome = await self.games.act(channel_id, user_id, command)
+        window = await clock_store.extend_window(self.games.store, channel_id, timedelta(minutes=minutes))
+        if window is None:  # the engine saw a window open, so storage has it; never reached
+            raise GameError("No reaction window is open")
+        paused = await clock_store.paused_since(self.games.store, channel_id) is not None
+        if not paused:
+            self.games.timers.arm((channel_id, window.window), window.deadline)
+        return replace(outcome, window_deadline=None if paused else window.deadline)
+
+    async def close_window(self, channel_id: str, user_id: str) -> Outcome:
+        """Close the open reaction window now, as its deadline would: the reacting side did not
+        react."""
+        state = await self._refereed(channel_id, user_id)
+        if state.phase is not Phase.REACTION or state.pending is None:
+            raise GameError("No reaction window is open")
+        decline = DeclineReaction(side=state.pending.reactor_side, window=state.pending.window)
+        return await self.games.act(channel_id, user_id, decline)
+
+    async def set_deadline(
+        self, channel_id: str, user_id: str, side: str, hours: float
+    ) -> tuple[Outcome, datetime | None]:
+        """Give ``side``, which the game waits for, ``hours`` to act; then the game passes or
+        declines for it in the referee's name. Also returns when the deadline falls (None while
+        the clock is paused: it falls ``hours`` after the clock runs again)."""
+        await self._refereed(channel_id, user_id)
+        command = RefereeClock(referee=user_id, action="deadline", side=side, hours=hours)
+        outcome = await self.games.act(channel_id, user_id, command)
+        paused_at = await clock_store.paused_since(self.games.store, channel_id)
+        due = (paused_at or self.games.clock.now()) + timedelta(hours=hours)
+        deadline = PlayerDeadline(channel_id, side, due, user_id)
+        await clock_store.set_player_deadline(self.games.store, deadline)
+        if paused_at is not None:
+            return outcome, None
+        self.deadlines.arm((channel_id, side), due)
+        return outcome, due
+
+    async def is_paused(self, channel_id: str) -> bool:
+        return await clock_store.paused_since(self.games.store, channel_id) is not None
+
+    async def _refereed(self, channel_id: str, user_id: str) -> GameState:
+        """The channel's game, if the user is one of its referees (the permission table's role)."""
+        state = await self.games.game(channel_id)
+        if Role.REFEREE not in roles_of(state, user_id, None):
+            raise GameError("Only the game's referees may do that")
+        return state
+
+    async def _deadline_passed(self, key: WindowKey) -> None:
+        """A side's deadline fell due: pass or decline for it, unless it acted in time."""
+        channel_id, side = key  # type: ignore[misc]
+        stored = await clock_store.player_deadlines(self.games.store, channel_id)
+        due = next((d for d in stored if d.side == side), None)
+        if due is None:  # the side acted just as it fell due
+            return
+        await clock_store.drop_player_deadlines(self.games.store, channel_id, [side])
+        try:
+            state = await self.games.game(channel_id)
+        except GameError:
+            return
+        command = pass_for_absent(state, side)
+        outcome = None
+        if command is None:
+            text = (
+                f"The referee's deadline for {side} has passed, but the game is not waiting for them "
+                "to act or react: nothing is done"
+            )
+        else:
+            done, what = (
+                ("passes the initiative", "pass the initiative")
+                if isinstance(command, PassInitiative)
+                else ("declines the reaction", "decline the reaction")
+            )
+            try:
+                outcome = await self.games.act(channel_id, due.referee, command)
+                text = f"{side} did not act by the referee's deadline: the game {done} for them"
+            except GameError as refusal:
+                text = f"{side} did not act by the referee's deadline, but the game cannot {what}: {refusal}"
+        log.info("deadline passed", extra={"channel": channel_id, "side": side})
+        if self.on_deadline_passed:
+            await self.on_deadline_passed(channel_id, text, outcome)

@@ -1,0 +1,150 @@
+"""What a user owes, across every channel: games waiting for them and campaigns waiting for
+their side's orders (``/games mine``), and :func:`game_wait`, whom a game waits for and for what,
+which the turn pings (:mod:`bot.services.ping_service`) also use.
+
+Whom a game waits for: the players of the side :func:`engine.game.awaiting` names (the side to
+act, to react, to choose, to call reserves, or to choose who starts). In a team game, when that
+side acts or reacts, only its players holding tokens (and its commanding officer while bonus
+tokens are left to hand out) are waited for; all its players when none holds any. During set-up
+the side placing next (both sides at once in a plotted set-up) is waited for, in a team game
+only its players with units still to place; once everyone has joined a game with nothing to set
+up, every player is waited for to start it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from bot.services.campaign_service import utc_text
+from bot.storage.campaign_store import CampaignStore
+from bot.storage.store import GameStore
+from engine.campaign import phases
+from engine.campaign.calendar import SIDE_NAMES
+from engine.deployment import whose_turn
+from engine.game import awaiting
+from engine.game_state import GameState
+from engine.state import Phase
+
+WAITING_FOR = {
+    Phase.INITIATIVE: "{side} won the initiative: choose who starts (/initiative)",
+    Phase.RESERVES: "{side} calls its reserves (/reserves)",
+    Phase.ACTIVE: "{side} to act: declare an order or pass (/act, /pass)",
+    Phase.REACTION: "{side} may react (/react) or let it pass (/noreact)",
+    Phase.CHOICE: "{side} to choose (/choose)",
+}
+
+
+@dataclass(frozen=True)
+class Wait:
+    """Whom a game waits for, and for what."""
+
+    players: tuple[str, ...]
+    what: str
+
+
+def game_wait(state: GameState) -> Wait | None:
+    """Whom the game waits for now (see the module's docstring), or None: nobody in particular."""
+    if state.phase is Phase.SETUP:
+        return _set_up_wait(state)
+    side = awaiting(state)
+    if side is None or state.phase not in WAITING_FOR:
+        return None
+    if state.phase in (Phase.ACTIVE, Phase.REACTION):
+        players = _holding_tokens(state, side)
+    else:
+        players = tuple(state.sides[side].players)
+    return Wait(players, WAITING_FOR[state.phase].format(side=side)) if players else None
+
+
+def _holding_tokens(state: GameState, side: str) -> tuple[str, ...]:
+    players = tuple(state.sides[side].players)
+    team = state.sides[side].team
+    if team is None:
+        return players
+    holding = tuple(p for p in players if team.tokens.get(p, 0) > 0 or (p == team.co and team.bonus > 0))
+    return holding or players
+
+
+def _set_up_wait(state: GameState) -> Wait | None:
+    plan = state.deployment
+    if plan is not None:
+        placing = [s for s, p in plan.sides.items() if not p.done] if plan.order == "plotted" else []
+        placing = placing or [side for side in [whose_turn(plan)] if side]
+        players = tuple(p for side in placing for p in _setting_up(state, side))
+        return Wait(players, f"{' and '.join(placing)} to set up (/deploy)") if players else None
+    everyone = [p for side in state.sides.values() for p in side.players]
+    if state.planned_scenario is None and all(side.players for side in state.sides.values()):
+        return Wait(tuple(everyone), "everyone has joined: start the game (/game start)")
+    return None
+
+
+def _setting_up(state: GameState, side: str) -> tuple[str, ...]:
+    players = tuple(state.sides[side].players)
+    if state.sides[side].team is None or state.deployment is None:
+        return players
+    waiting = {state.units[u].player for u in state.deployment.sides[side].waiting if u in state.units}
+    return tuple(p for p in players if p in waiting) or players
+
+
+async def window_deadlines(store: GameStore) -> dict[str, datetime]:
+    """When each channel's open reaction window closes."""
+    return {window.channel_id: window.deadline for window in await store.open_windows()}
+
+
+class OwedService:
+    """``/games mine``: ``when`` writes a moment and ``where`` a channel for the adapter (a
+    Discord relative timestamp and a channel link, say)."""
+
+    def __init__(
+        self,
+        store: GameStore,
+        when: Callable[[datetime], str] = utc_text,
+        where: Callable[[str], str] = lambda channel: f"#{channel}",
+    ) -> None:
+        self.store = store
+        self.campaigns = CampaignStore(store)
+        self.when, self.where = when, where
+
+    async def mine(self, user_id: str) -> str:
+        """Every game and campaign waiting for the user, soonest deadline first."""
+        owed = [*await self._games(user_id), *await self._campaigns(user_id)]
+        if not owed:
+            return "Nothing waits for you: no game or campaign needs your move."
+        owed.sort(key=lambda item: (item[0] is None, item[0] or datetime.min.replace(tzinfo=UTC)))
+        return "Waiting for you:\n" + "\n".join(f"- {text}" for _, text in owed)
+
+    async def _games(self, user_id: str) -> list[tuple[datetime | None, str]]:
+        windows = await window_deadlines(self.store)
+        owed = []
+        for game in await self.store.unfinished():
+            wait = game_wait(game.state)
+            if wait is None or user_id not in wait.players:
+                continue
+            text = f"{self.where(game.channel_id)}: game: {wait.what}"
+            deadline = windows.get(game.channel_id) if game.state.phase is Phase.REACTION else None
+            if deadline is not None:
+                text += f", the window closes {self.when(deadline)}"
+            owed.append((deadline, text))
+        return owed
+
+    async def _campaigns(self, user_id: str) -> list[tuple[datetime | None, str]]:
+        owed = []
+        for stored in await self.campaigns.unfinished():
+            campaign, index = stored.campaign, stored.campaign.open_phase
+            side = phases.side_of(campaign, user_id)
+            if index is None or side is None or side not in phases.owing(campaign, index):
+                continue
+            phase = campaign.phases[index]
+            grace = f", grace until {self.when(phase.closes_at)}" if phase.grace else ""
+            owed.append(
+                (
+                    phase.deadline,
+                    f"{self.where(stored.channel_id)}: campaign **{campaign.name}**, "
+                    f"{phases.describe_phase(index, phase)}: the {SIDE_NAMES[side]} side owes "
+                    f"{phases.WHAT_TO_SUBMIT[phase.kind]} (/campaign submit), "
+                    f"deadline {self.when(phase.deadline)}{grace}",
+                )
+            )
+        return owed

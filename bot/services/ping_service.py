@@ -1,0 +1,142 @@
+"""Turn pings: after each action, the players a game waits for (:func:`game_wait`) are told,
+once the delay the game set has passed, unless they act first.
+
+A *wait* starts when the players waited for change, or when one of them acts (the game may
+wait for them again, for something new); each wait gets one ping at most. Actions by others that
+leave the same players waited for (a referee's ruling, say) do not start the delay again. The
+moment is stored (``turn_pings``), so :meth:`TurnPings.resume` arms it again after a restart,
+and a ping that fell due while the bot was down is sent at once, once (the stored moment is
+claimed before sending). Each player chooses to be told by a mention in the game's channel
+(the default), by a direct message, or not at all. A ping never changes the game.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+
+from bot.services.game_service import GameError, GameService
+from bot.services.owed_service import game_wait, window_deadlines
+from bot.storage.ping_store import (
+    TurnPing,
+    claim_ping,
+    due_pings,
+    ping_choices,
+    ping_of,
+    save_ping,
+    set_ping_choice,
+)
+from engine.game_state import GameState
+from engine.runtime import ReactionTimers, WindowKey
+from engine.state import Phase
+
+log = logging.getLogger(__name__)
+
+MAX_MINUTES = 7 * 24 * 60  # a game waits at most a week before pinging
+CHOICES = {
+    "mention": "When a game waits for you, you are mentioned in its channel.",
+    "dm": "When a game waits for you, you get a direct message (a mention in its channel if that fails).",
+    "off": "You are no longer told when a game waits for you.",
+}
+
+
+def ping_delay(text: str) -> int:
+    """The minutes a game waits before a ping, as typed: 0 (never) to a week."""
+    if not text.isdigit() or int(text) > MAX_MINUTES:
+        raise GameError(f"ping_minutes is 0 (no pings) to {MAX_MINUTES} (a week), not {text!r}")
+    return int(text)
+
+
+@dataclass(frozen=True)
+class Ping:
+    """Whom to tell in a channel that its game waits for them, and how."""
+
+    channel_id: str
+    mention: tuple[str, ...]  # told by a mention in the channel
+    dm: tuple[str, ...]  # told by a direct message
+    what: str  # what the game waits for
+    closes: datetime | None = None  # when the open reaction window closes
+
+
+Pinged = Callable[[Ping], Awaitable[None]]
+
+
+class TurnPings:
+    """Pings for every game of ``games``: it hears of each action through ``after_action``; the
+    adapter sends what ``on_ping`` is given."""
+
+    def __init__(self, games: GameService, on_ping: Pinged | None = None) -> None:
+        self.games = games
+        self.store = games.store
+        self.on_ping = on_ping
+        self.timers = ReactionTimers(games.clock, self._due)
+        games.after_action.append(self.after_action)
+
+    async def resume(self) -> None:
+        """After a start-up: arm every stored ping; those already due are sent at once."""
+        self.timers.rearm((ping.channel_id, ping.due) for ping in await due_pings(self.store) if ping.due)
+
+    async def close(self) -> None:
+        await self.timers.close()
+
+    async def set_delay(self, channel_id: str, minutes: int) -> None:
+        """A new game's delay before a ping (0: no pings); any ping of the game before is dropped."""
+        await save_ping(self.store, TurnPing(channel_id, minutes))
+        self.timers.cancel(channel_id)
+
+    async def choose(self, user_id: str, how: str) -> str:
+        """How the user is told a game waits for them: "mention", "dm" or "off"."""
+        if how not in CHOICES:
+            raise GameError(f"Choose how you are told: {', '.join(CHOICES)}")
+        await set_ping_choice(self.store, user_id, how)
+        return CHOICES[how]
+
+    async def after_action(self, channel_id: str, user_id: str, before: GameState, after: GameState) -> None:
+        """The game hook: start a new wait's delay, or leave the wait going on alone. A failure
+        is logged: the action itself stands."""
+        try:
+            await self._follow(channel_id, user_id, after)
+        except Exception:
+            log.exception("following the turn ping of channel %s failed", channel_id)
+
+    async def _follow(self, channel_id: str, user_id: str, after: GameState) -> None:
+        wait = game_wait(after)
+        players = wait.players if wait else ()
+        ping = await ping_of(self.store, channel_id)
+        if players == ping.players and user_id not in players:
+            return  # the same wait goes on
+        due = self.games.clock.now() + timedelta(minutes=ping.minutes) if players and ping.minutes else None
+        await save_ping(self.store, replace(ping, players=players, due=due))
+        if due is None:
+            self.timers.cancel(channel_id)
+        else:
+            self.timers.arm(channel_id, due)
+
+    async def _due(self, key: WindowKey) -> None:
+        channel_id = str(key)
+        ping = await ping_of(self.store, channel_id)
+        if ping.due is None or ping.due > self.games.clock.now() or not await claim_ping(self.store, ping):
+            return
+        try:
+            state = await self.games.game(channel_id)
+        except GameError:
+            return
+        wait = game_wait(state)
+        if wait is None or wait.players != ping.players:
+            return  # the game moved on without this service hearing of it
+        choices = await ping_choices(self.store, wait.players)
+        closes = (
+            (await window_deadlines(self.store)).get(channel_id) if state.phase is Phase.REACTION else None
+        )
+        told = Ping(
+            channel_id,
+            mention=tuple(p for p in wait.players if choices.get(p, "mention") == "mention"),
+            dm=tuple(p for p in wait.players if choices.get(p) == "dm"),
+            what=wait.what,
+            closes=closes,
+        )
+        log.info("pinged", extra={"channel": channel_id, "players": len(told.mention) + len(told.dm)})
+        if (told.mention or told.dm) and self.on_ping:
+            await self.on_ping(told)

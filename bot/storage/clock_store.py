@@ -1,0 +1,112 @@
+"""The referee's clock as stored: since when a game's timers are paused, and the deadlines set
+for absent sides. Deadlines are kept as they would fall were the clock running; resuming moves
+them (and the open window's) on by the time the clock stood still.
+
+A new game in the channel clears both (see :meth:`GameStore.create`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import delete, update
+from sqlmodel import select
+
+from bot.storage.store import GameStore, OpenWindow
+from bot.storage.tables import PausedClockRow, PlayerDeadlineRow, WindowRow
+
+
+@dataclass(frozen=True)
+class PlayerDeadline:
+    channel_id: str
+    side: str
+    deadline: datetime
+    referee: str  # the game passes or declines in their name
+
+
+async def paused_since(store: GameStore, channel_id: str) -> datetime | None:
+    async with store.sessions() as session:
+        row = await session.get(PausedClockRow, channel_id)
+    return datetime.fromisoformat(row.paused_at) if row else None
+
+
+async def paused_channels(store: GameStore) -> set[str]:
+    async with store.sessions() as session:
+        return set((await session.execute(select(PausedClockRow.channel_id))).scalars())
+
+
+async def pause(store: GameStore, channel_id: str, at: datetime) -> None:
+    async with store.sessions() as session, session.begin():
+        session.add(PausedClockRow(channel_id=channel_id, paused_at=at.isoformat()))
+
+
+async def resume(store: GameStore, channel_id: str, now: datetime) -> None:
+    """Start the clock again: the open window and every deadline get back the time they had
+    left when it stopped."""
+    async with store.sessions() as session, session.begin():
+        row = await session.get(PausedClockRow, channel_id)
+        if row is None:
+            return
+        stood = now - datetime.fromisoformat(row.paused_at)
+        await session.delete(row)
+        for table in (WindowRow, PlayerDeadlineRow):
+            rows = (await session.execute(select(table).where(table.channel_id == channel_id))).scalars()
+            for later in rows:
+                later.deadline = (datetime.fromisoformat(later.deadline) + stood).isoformat()
+
+
+async def window_of(store: GameStore, channel_id: str) -> OpenWindow | None:
+    """The channel's open reaction window as stored."""
+    async with store.sessions() as session:
+        row = await session.get(WindowRow, channel_id)
+    if row is None:
+        return None
+    return OpenWindow(row.channel_id, row.window, datetime.fromisoformat(row.deadline), row.message_id)
+
+
+async def extend_window(store: GameStore, channel_id: str, by: timedelta) -> OpenWindow | None:
+    """Give the open window more time; its new state, or None if none is open."""
+    window = await window_of(store, channel_id)
+    if window is None:
+        return None
+    later = window.deadline + by
+    async with store.sessions() as session, session.begin():
+        await session.execute(
+            update(WindowRow).where(WindowRow.channel_id == channel_id).values(deadline=later.isoformat())
+        )
+    return OpenWindow(channel_id, window.window, later, window.message_id)
+
+
+async def player_deadlines(store: GameStore, channel_id: str | None = None) -> list[PlayerDeadline]:
+    """The deadlines of one channel, or of every channel."""
+    query = select(PlayerDeadlineRow)
+    if channel_id is not None:
+        query = query.where(PlayerDeadlineRow.channel_id == channel_id)
+    async with store.sessions() as session:
+        rows = (await session.execute(query)).scalars()
+        return [
+            PlayerDeadline(r.channel_id, r.side, datetime.fromisoformat(r.deadline), r.referee) for r in rows
+        ]
+
+
+async def set_player_deadline(store: GameStore, deadline: PlayerDeadline) -> None:
+    """Set a side's deadline, in place of one it had."""
+    async with store.sessions() as session, session.begin():
+        await session.merge(
+            PlayerDeadlineRow(
+                channel_id=deadline.channel_id,
+                side=deadline.side,
+                deadline=deadline.deadline.isoformat(),
+                referee=deadline.referee,
+            )
+        )
+
+
+async def drop_player_deadlines(store: GameStore, channel_id: str, sides: Iterable[str]) -> None:
+    async with store.sessions() as session, session.begin():
+        await session.execute(
+            delete(PlayerDeadlineRow).where(
+                PlayerDeadlineRow.channel_id == channel_id, PlayerDeadlineRow.side.in_(list(sides))
+            )
+        )

@@ -1,0 +1,81 @@
+"""Turn pings as stored: each channel's delay, the players its game waits for and when they are
+to be told, and how each user likes to be told. Kept across restarts, like reaction windows."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import update
+from sqlmodel import select
+
+from bot.storage.store import GameStore
+from bot.storage.tables import PingChoiceRow, TurnPingRow
+
+DEFAULT_MINUTES = 10  # a game's delay before a ping, unless it set its own
+
+
+@dataclass(frozen=True)
+class TurnPing:
+    channel_id: str
+    minutes: int = DEFAULT_MINUTES  # 0: the game pings nobody
+    players: tuple[str, ...] = ()  # whom the game waits for
+    due: datetime | None = None  # when they are told; None: told already, or nobody to tell
+
+
+def _ping(row: TurnPingRow) -> TurnPing:
+    players = tuple(p for p in row.players.split(",") if p)
+    due = datetime.fromisoformat(row.due) if row.due else None
+    return TurnPing(row.channel_id, row.minutes, players, due)
+
+
+async def ping_of(store: GameStore, channel_id: str) -> TurnPing:
+    """The channel's ping, or the default one if the channel has none stored."""
+    async with store.sessions() as session:
+        row = await session.get(TurnPingRow, channel_id)
+    return TurnPing(channel_id) if row is None else _ping(row)
+
+
+async def save_ping(store: GameStore, ping: TurnPing) -> None:
+    async with store.sessions() as session, session.begin():
+        await session.merge(
+            TurnPingRow(
+                channel_id=ping.channel_id,
+                minutes=ping.minutes,
+                players=",".join(ping.players),
+                due=ping.due.isoformat() if ping.due else None,
+            )
+        )
+
+
+async def due_pings(store: GameStore) -> list[TurnPing]:
+    """Every ping still to send, for re-arming after a restart."""
+    async with store.sessions() as session:
+        rows = (await session.execute(select(TurnPingRow).where(TurnPingRow.due.is_not(None)))).scalars()
+        return [_ping(row) for row in rows]
+
+
+async def claim_ping(store: GameStore, ping: TurnPing) -> bool:
+    """Mark the ping sent, if it is still the one due at ``ping.due``: True for the one caller
+    that may send it."""
+    assert ping.due is not None
+    async with store.sessions() as session, session.begin():
+        result = await session.execute(
+            update(TurnPingRow)
+            .where(TurnPingRow.channel_id == ping.channel_id, TurnPingRow.due == ping.due.isoformat())
+            .values(due=None)
+        )
+    return result.rowcount == 1
+
+
+async def ping_choices(store: GameStore, users: Iterable[str]) -> dict[str, str]:
+    """How each of ``users`` who chose likes to be told."""
+    async with store.sessions() as session:
+        query = select(PingChoiceRow).where(PingChoiceRow.user_id.in_(list(users)))
+        return {row.user_id: row.how for row in (await session.execute(query)).scalars()}
+
+
+async def set_ping_choice(store: GameStore, user_id: str, how: str) -> None:
+    async with store.sessions() as session, session.begin():
+        await session.merge(PingChoiceRow(user_id=user_id, how=how))

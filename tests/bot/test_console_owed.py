@@ -1,0 +1,101 @@
+"""/games at the console: what waits for each player across channels (games and a campaign),
+and turn pings written as notes, by mention or as a direct message."""
+
+import io
+
+import pytest
+
+from bot.console import ConsoleTable
+from bot.services.game_service import GameService
+from bot.storage.store import GameStore
+from engine.commands import JoinSide, StartGame
+from engine.dice import ScriptedDice, d6
+from engine.quick_battle import quick_battle
+from engine.runtime import VirtualClock
+
+MINUTE = 60
+
+
+@pytest.fixture
+async def console(tmp_path):
+    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")
+    games = GameService(store, clock=VirtualClock())
+    table = ConsoleTable(games, quick_battle())
+    yield table
+    await table.owed.close()
+    await table.campaigns.close()
+    await games.close()
+    await store.close()
+
+
+async def start(table, dice):
+    """Ann plays allies and Otto axis at the console's table; the initiative dice are ``dice``."""
+    await table.handle("as ann /game join side:allies")
+    await table.handle("as otto /game join side:axis")
+    table.service.dice = lambda: ScriptedDice(dice)
+    await table.handle("as otto /game start")
+
+
+async def test_games_mine_lists_games_and_campaigns_across_channels(console):
+    games = console.service
+    await console.handle("/game new")
+    await start(console, [d6(2), d6(5)])  # axis wins the initiative at the console's table
+    await games.new_game("555")  # a Discord channel's game in the same database
+    await games.act("555", "ann", JoinSide(side="allies", player="ann"))
+    await games.act("555", "otto", JoinSide(side="axis", player="otto"))
+    games.dice = lambda: ScriptedDice([d6(6), d6(1)])  # allies win there
+    await games.act("555", "otto", StartGame())
+    await console.handle(
+        "/campaign new name:Barrikady german:ann russian:cat german_cpp:10 russian_cpp:12 days:1 every:24h"
+    )
+
+    assert await console.handle("as ann /games mine") == (
+        "Waiting for you:\n"
+        "- #console: campaign **Barrikady**, phase 1 (17 Oct purchases): the German side owes its RG "
+        "purchases for the CG Day (or none) (/campaign submit), deadline 2026-01-02 00:00 UTC\n"
+        "- #555: game: allies won the initiative: choose who starts (/initiative)"
+    )
+    assert await console.handle("as otto /games mine") == (
+        "Waiting for you:\n- #console: game: axis won the initiative: choose who starts (/initiative)"
+    )
+    await console.handle("as ann /campaign submit buy:none")
+    assert await console.handle("as ann /games mine") == (
+        "Waiting for you:\n- #555: game: allies won the initiative: choose who starts (/initiative)"
+    )
+    assert await console.handle("as eve /games mine") == (
+        "Nothing waits for you: no game or campaign needs your move."
+    )
+
+
+async def test_pings_at_the_console_follow_the_games_delay_and_each_players_choice(console):
+    out = io.StringIO()
+    await console.owed.open(out)
+    assert await console.handle("as otto /games ping how:dm") == (
+        "When a game waits for you, you get a direct message (a mention in its channel if that fails)."
+    )
+    await console.handle("/game new ping_minutes:5")
+    await console.handle("as ann /game join side:allies")
+    await console.handle("as otto /game join side:axis")
+    await console.service.clock.advance(5 * MINUTE)
+    start = "everyone has joined: start the game (/game start)"
+    assert out.getvalue() == (
+        f"\n[ping in #console] ann: {start}\n[message to otto] #console waits for you: {start}\n"
+    )
+
+
+async def test_bad_ping_settings_are_refused_and_change_nothing(console):
+    await console.handle("/game new forces:british")
+    before = await console.service.game("console")
+    assert await console.handle("/game new ping_minutes:soon") == (
+        "Not allowed: ping_minutes is 0 (no pings) to 10080 (a week), not 'soon'"
+    )
+    assert await console.handle("/game new ping_minutes:20000") == (
+        "Not allowed: ping_minutes is 0 (no pings) to 10080 (a week), not '20000'"
+    )
+    assert await console.service.game("console") == before
+    assert await console.handle("as ann /games ping how:loudly") == (
+        "Not allowed: Choose how you are told: mention, dm, off"
+    )
+    assert await console.handle("as ann /games sometimes") == (
+        "Not allowed: Try /games mine, or /games ping how:mention|dm|off"
+    )

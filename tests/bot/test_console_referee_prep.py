@@ -1,0 +1,102 @@
+"""The referee at the console (2015 rulebook p. 25): side-only special rules, objectives and
+briefings that the other side never reads, and the clock in virtual time."""
+
+import pytest
+
+from bot.console import HELP, ConsoleTable
+from bot.services.game_service import GameService
+from bot.storage.store import GameStore
+from engine.dice import SeededDice
+from engine.runtime import VirtualClock
+from engine.state import Phase
+
+HOUR = 3600
+
+
+async def ok(table: ConsoleTable, text: str) -> str:
+    reply = await table.handle(text)
+    assert not reply.startswith(("Not allowed", "Something went wrong")), (text, reply)
+    return reply
+
+
+async def refused(table: ConsoleTable, text: str, why: str) -> None:
+    before = await table.service.store.load(ConsoleTable.CHANNEL)
+    reply = await table.handle(text)
+    assert reply.startswith("Not allowed") and why in reply, (text, reply)
+    after = await table.service.store.load(ConsoleTable.CHANNEL)
+    assert (after.version, after.state) == (before.version, before.state)
+
+
+@pytest.fixture
+async def refereed(tmp_path):
+    """Ann (allies) against Otto (axis), refereed by Ref, on a virtual clock; axis starts."""
+    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
+    clock = VirtualClock()
+    service = GameService(store, dice=lambda: SeededDice(1), clock=clock)
+    table, _ = await ConsoleTable.open(service)
+    await ok(table, "/game new referee:ref reaction_seconds:600")
+    await ok(table, "as ann /game join side:allies")
+    await ok(table, "as otto /game join side:axis")
+    await ok(table, "as otto /start")
+    await ok(table, "as otto /initiative first")
+    yield table, clock
+    await service.close()
+    await store.close()
+
+
+async def test_side_only_rules_objectives_and_briefings_reach_only_their_side(refereed):
+    table, _ = refereed
+    assert "Referee: a special rule for axis only: Night: sight 12 inches" in await ok(
+        table, 'as ref /ref special to:axis "Night: sight 12 inches"'
+    )
+    await ok(table, "as ref /ref special to:both Rain all day")
+    await ok(table, "as ref /ref special to:referee The bridge is mined")
+    await ok(table, "as ref /ref objective side:allies id:ford at:12,10")
+    await ok(table, "as ref /ref brief side:allies Tanks on the road at dawn")
+    otto_sees, ann_sees = await ok(table, "as otto /ref list"), await ok(table, "as ann /ref list")
+    assert "Night" in otto_sees and "ford" not in otto_sees and "mined" not in otto_sees
+    assert "Night" not in ann_sees and "ford at (12, 10)" in ann_sees and "Rain all day" in ann_sees
+    referee_sees = await ok(table, "as ref /ref list")
+    assert "(for the referee only) The bridge is mined" in referee_sees
+    assert "(for allies only) ford at (12, 10)" in referee_sees
+    otto_log, ann_log = await ok(table, "as otto /log"), await ok(table, "as ann /log")
+    assert "Tanks" not in otto_log and "ford" not in otto_log and "mined" not in otto_log
+    assert "Intelligence for allies: Tanks on the road at dawn" in ann_log and "Night" not in ann_log
+
+
+async def test_prep_refusals_say_why_and_change_nothing(refereed):
+    table, _ = refereed
+    await refused(table, "as ann /ref brief side:axis hello", "Only the game's referees may do that")
+    await refused(
+        table, "as ref /ref objective id:ford", "Try /ref objective side:allies|axis|both id:NAME at:X,Y"
+    )
+    await refused(table, "as ref /ref special to:everyone Rain", "Say who may read it")
+    await refused(table, "as ref /ref brief side:axis", "Write the briefing out")
+    await refused(table, "as ref /ref frobnicate", "/ref pause|resume|close|extend|deadline")
+
+
+async def test_the_referee_runs_the_clock_at_the_console(refereed):
+    table, clock = refereed
+    await ok(table, "as otto /act gruppe-3 move:50,39")
+    await refused(table, "as ann /ref pause", "Only the game's referees may do that")
+    assert "Referee: the clock stops" in await ok(table, "as ref /ref pause")
+    await refused(table, "as ref /ref pause", "already paused")
+    await clock.advance(HOUR)
+    assert (await table.service.game(ConsoleTable.CHANNEL)).phase is Phase.REACTION
+    assert "Referee: the clock runs again" in await ok(table, "as ref /ref resume")
+    await refused(table, "as ref /ref resume", "not paused")
+    await refused(table, "as ref /ref extend", "Give minutes:N, a number")
+    assert "stays open 5 minutes longer" in await ok(table, "as ref /ref extend minutes:5")
+    assert "allies does not react" in await ok(table, "as ref /ref close")
+    await refused(table, "as ref /ref close", "No reaction window is open")
+    await refused(table, "as ref /ref deadline side:allies hours:2", "not waiting for allies")
+    assert "axis has 2 hours to act, or the game passes the initiative for them" in await ok(
+        table, "as ref /ref deadline side:axis hours:2"
+    )
+    await clock.advance(2 * HOUR)
+    assert (await table.service.game(ConsoleTable.CHANNEL)).active_side == "allies"
+
+
+async def test_the_help_names_the_referees_clock_and_preparation():
+    assert "/ref pause | resume | close | extend minutes:N | deadline side:axis hours:12" in HELP
+    assert "/ref special to:allies|axis|both|referee TEXT" in HELP

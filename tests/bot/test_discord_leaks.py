@@ -1,0 +1,292 @@
+"""The leak test: a Capture game played through the real discord.py command tree, where the
+defender (allies) sets up hidden under numbered markers with dummies and a sniper team (p. 26),
+with a referee and private threads. Everything each player can read is collected: the channel's
+messages, the replies only they see, and their own side's thread (not the other side's, nor the
+referees'). None of it may name an enemy unit still hidden, or carry the text of any event the
+player's side is not told (an enemy's secret, a referee-only note, a side-only briefing); every
+picture they see is exactly the one drawn for their own side or for spectators."""
+
+import random
+import re
+from dataclasses import dataclass, field
+from itertools import count
+
+from bot.storage.thread_store import side_threads
+from engine.commands import (
+    CallReserves,
+    ChooseInitiative,
+    ChooseTarget,
+    Command,
+    Declare,
+    DeclineReaction,
+    FallBackOrder,
+    Fire,
+    MoraleTestOrder,
+    Move,
+    PassInitiative,
+    React,
+    RemoveMarkers,
+)
+from engine.deployment import whose_turn
+from engine.dice import SeededDice
+from engine.events import REFEREE, Event
+from engine.game import awaiting
+from engine.game_state import GameState
+from engine.profiles import Special
+from engine.quick_battle import scenario_battle
+from engine.state import Phase
+from renderer import render
+from tests.bot.discord_harness import (
+    ANN,
+    OTTO,
+    THREADS,
+    callback_payload,
+    channel_posts,
+    close_bot,
+    files_of,
+    open_bot,
+    reply,
+)
+from tests.engine.random_play import random_command
+
+REF = "309"
+CHANNEL = "1"
+PLAYERS = {"allies": ANN, "axis": OTTO}
+SIDE_OF = {user: side for side, user in PLAYERS.items()}
+# labels no other word of the game uses, so that a leak cannot hide behind a common name
+ALLIED = [
+    ("Infantry Detachment", "Alder"),
+    ("Infantry Detachment", "Birch"),
+    ("Infantry Detachment", "Cedar"),
+    ("Sherman 75mm", "Dogwood"),
+    ("Sniper Team", "Elm"),
+]
+GERMAN = [
+    ("Infantry Detachment", "Anton"),
+    ("Infantry Detachment", "Berta"),
+    ("Infantry Detachment", "Caesar"),
+    ("Panzer IV G (late) to J", "Dora"),
+]
+STEPS = 80  # set-up, start and play
+
+
+@dataclass
+class Read:
+    """One message a player could read: when, its text and its pictures."""
+
+    step: int
+    text: str
+    pictures: list[bytes] = field(default_factory=list)
+
+
+class Table:
+    """The game in channel 1 and what each player has been able to read of it."""
+
+    def __init__(self, bot, discord) -> None:
+        self.bot, self.discord = bot, discord
+        self.step = 0
+        self.read: dict[str, list[Read]] = {ANN: [], OTTO: [], REF: []}
+        self.threads: dict[str, str] = {}
+
+    async def slash(self, command: str, user: str, /, **options) -> str:
+        """Send the command as ``user``; file what it sent under each reader. Returns the reply."""
+        sent = await self.discord.slash(command, user=user, channel=CHANNEL, **options)
+        self.threads = self.threads or await side_threads(self.bot.games.store, CHANNEL)
+        readers_of = {thread: self._audience(name) for name, thread in self.threads.items()}
+        for entry in sent:
+            if entry["route"].endswith("/callback") or entry["route"].startswith("POST /webhooks/"):
+                body = callback_payload(entry)
+                body = body.get("data", body)
+                private = bool(body.get("flags", 0) & 64)
+                self._file([user] if private else list(self.read), body.get("content") or "", files_of(entry))
+        for where, text, files in channel_posts(sent):
+            self._file(list(self.read) if where == CHANNEL else readers_of[where], text, files)
+        return reply(sent)[0]
+
+    def _audience(self, name: str) -> list[str]:
+        return [REF] if name == REFEREE else [PLAYERS[name]]
+
+    def _file(self, readers: list[str], text: str, pictures: list[bytes]) -> None:
+        for reader in readers:
+            self.read[reader].append(Read(self.step, text, pictures))
+
+
+async def build_forces(table: Table) -> None:
+    for user, nation, name, units, points in (
+        (ANN, "us", "Easy", ALLIED, 150),
+        (OTTO, "german", "KG", GERMAN, 300),
+    ):
+        await table.slash("force new", user, nation=nation, name=name, points=points)
+        for profile, label in units:
+            await table.slash("force add", user, force=name, unit=profile, label=label)
+        await table.slash("force upgrade", user, force=name, unit=units[0][1], command=True)
+
+
+async def set_up_one(table: Table, state: GameState, rng: random.Random) -> None:
+    """The side whose turn it is puts its next waiting unit at a random legal point (a sniper
+    team with its decoy), or says it is done when nothing more may go down."""
+    side = whose_turn(state.deployment)
+    plan = state.deployment.sides[side]
+    for _ in range(300 if plan.waiting else 0):
+        unit = state.units[plan.waiting[0]]
+        x, y = rng.uniform(1, state.table.width - 1), rng.uniform(1, state.table.depth - 1)
+        decoy = {"decoy": f"{x / 2:.1f},{y / 2:.1f}"} if unit.profile.has(Special.SNIPER) else {}
+        if "sets up" in await table.slash(
+            "deploy", PLAYERS[side], unit=unit.id, at=f"{x:.1f},{y:.1f}", **decoy
+        ):
+            return
+    await table.slash("deploy", PLAYERS[side], done=True)
+
+
+def path(points) -> str:
+    return ";".join(f"{p.x},{p.y}" for p in points)
+
+
+def order_options(order) -> dict:
+    if isinstance(order, MoraleTestOrder):
+        return {"cmt": True}
+    options: dict = {"unit": order.unit}
+    for action in order.actions:
+        if isinstance(action, Move):
+            options.update(move=path(action.path), rapid=action.rapid)
+        elif isinstance(action, Fire):
+            options["fire"] = action.target
+    if isinstance(order.actions[0], Fire) and len(order.actions) > 1:
+        options["first"] = "fire"
+    return options
+
+
+def as_slash(command: Command) -> tuple[str, dict]:
+    """The slash command and options a player would use for ``command``."""
+    match command:
+        case ChooseInitiative(go_first=first):
+            return "initiative", {"choice": "start" if first else "pass"}
+        case CallReserves(units=units):
+            return "reserves", {"units": ",".join(units)}
+        case Declare(order=MoraleTestOrder()):
+            return "cmt", {}
+        case Declare(order=FallBackOrder() as order):
+            return "fallback", {"unit": order.unit, "to": path(order.path)}
+        case Declare(order=order):
+            return "act", order_options(order)
+        case PassInitiative():
+            return "pass", {}
+        case React(order=order):
+            return "react", order_options(order)
+        case DeclineReaction():
+            return "noreact", {}
+        case RemoveMarkers(unit=unit):
+            return "choose", {"unit": unit}
+        case ChooseTarget(target=target):
+            return "choose", {"unit": target} if target else {}
+    raise AssertionError(command)
+
+
+def aims_at_hidden(state: GameState, command: Command) -> bool:
+    """Whether the command names an enemy the player cannot know (the random player sees all)."""
+    order = getattr(command, "order", None)
+    named = [a.target for a in getattr(order, "actions", ()) if isinstance(a, Fire)]
+    named += [command.target] if isinstance(command, ChooseTarget) and command.target else []
+    return any(state.units[u].hidden and state.units[u].side != awaiting(state) for u in named)
+
+
+async def random_step(table: Table, rng: random.Random) -> None:
+    """The awaited player sends a random legal order (up to 40 tries), else declines or tests morale."""
+    for _attempt in range(40):
+        state = await table.bot.games.game(CHANNEL)
+        command = random_command(state, rng)
+        if aims_at_hidden(state, command):
+            continue
+        name, options = as_slash(command)
+        before = (await table.bot.games.store.load(CHANNEL)).version
+        await table.slash(name, PLAYERS[awaiting(state)], **options)
+        if (await table.bot.games.store.load(CHANNEL)).version > before:
+            return
+    state = await table.bot.games.game(CHANNEL)
+    await table.slash("noreact" if state.phase is Phase.REACTION else "cmt", PLAYERS[awaiting(state)])
+
+
+def hidden_from(state: GameState, side: str) -> list[str]:
+    """The names and ids of the enemy's units ``side`` may not know: true names of units under
+    markers and of dummies, hidden sniper teams, plotted set-up."""
+    hidden = [u for u in state.units.values() if u.side != side and u.hidden and not u.destroyed]
+    return [word for u in hidden for word in (u.true_name or u.name, u.id)]
+
+
+def untold(events: list[Event], side: str) -> list[str]:
+    """The texts of every event ``side`` is not told as it is (enemy secrets, referee-only notes,
+    briefings for the other side)."""
+    return [e.text for e in events if e.told_to(side) != e.text and e.text.strip()]
+
+
+def said(word: str, text: str) -> bool:
+    return re.search(rf"\b{re.escape(word)}\b", text) is not None
+
+
+def entitled_pictures(state: GameState, events: list[Event], side: str) -> set[bytes]:
+    """Every picture ``side``'s player may see of this moment: their side's or the spectators',
+    with the last action drawn or without (/game map)."""
+    return {render(state, viewer, last_events=last) for viewer in (side, None) for last in (events, ())}
+
+
+async def check_step(table: Table) -> int:
+    """What each player read during the last step names no enemy unit still hidden, and every
+    picture is one drawn for them or for spectators. Returns how many of the referee's and the
+    enemies' pictures of this moment would not have passed (so the check has teeth)."""
+    state = await table.bot.games.game(CHANNEL)
+    _, history = await table.bot.games.store.history(CHANNEL)
+    events = history[-1][1]
+    would_fail = 0
+    for user, side in SIDE_OF.items():
+        now = [r for r in table.read[user] if r.step == table.step]
+        assert [(r.text, word) for r in now for word in hidden_from(state, side) if said(word, r.text)] == []
+        allowed = entitled_pictures(state, events, side)
+        assert [p in allowed for r in now for p in r.pictures] == [True for r in now for _ in r.pictures]
+        others = {render(state, v, last_events=events) for v in (REFEREE, state.other_side(side))}
+        would_fail += len(others - allowed)
+    return would_fail
+
+
+async def test_no_player_reads_anything_their_side_may_not_know(tmp_path, monkeypatch):
+    bot, discord = await open_bot(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", monkeypatch)
+    discord.app_permissions = THREADS
+    seeds = count(1)
+    bot.games.dice = lambda: SeededDice(next(seeds))
+    table = Table(bot, discord)
+    await build_forces(table)
+    battle = scenario_battle("capture", "village", attacker="axis")
+    battle.referees = [REF]
+    await bot.games.new_game(CHANNEL, battle, 120, ANN)
+    await table.slash("game join", ANN, side="allies", force="Easy")
+    await table.slash("game join", OTTO, side="axis", force="KG")
+    assert set(table.threads) == {"allies", "axis", REFEREE}  # opened as the set-up begins
+    rng = random.Random(7)
+    hidden_pictures = 0  # pictures of the referee or the enemy that would have been caught
+    while (state := await bot.games.game(CHANNEL)).phase is not Phase.OVER and table.step < STEPS:
+        table.step += 1
+        if state.deployment is not None and whose_turn(state.deployment):
+            await set_up_one(table, state, rng)
+        elif state.turn == 0:
+            await table.slash("game start", OTTO)
+        else:
+            await random_step(table, rng)
+        if table.step % 10 == 0:
+            for user in (ANN, OTTO):
+                for view in ("game map", "game log", "game status"):
+                    await table.slash(view, user)
+        hidden_pictures += await check_step(table)
+
+    _, history = await bot.games.store.history(CHANNEL)
+    every_event = [event for _, events in history for event in events]
+    final = await bot.games.game(CHANNEL)
+    for user, side in SIDE_OF.items():
+        texts = [r.text for r in table.read[user]]
+        assert [(t, w) for t in texts for w in hidden_from(final, side) if said(w, t)] == []
+        assert [(t, secret) for t in texts for secret in untold(every_event, side) if secret in t] == []
+    # the test has teeth: allies hid things from axis, and allies' player and the referee read them
+    kept_from_axis = untold(every_event, "axis")
+    assert final.turn >= 2 and len(kept_from_axis) >= 5 and hidden_pictures > 0
+    for reader in (ANN, REF):
+        everything_read = "\n".join(r.text for r in table.read[reader])
+        assert [secret for secret in kept_from_axis if secret not in everything_read] == []
+    await close_bot(bot)

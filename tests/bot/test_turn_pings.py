@@ -1,0 +1,204 @@
+"""Turn pings in virtual time: the players a game waits for are told after the game's delay,
+unless they act first; pings survive a restart, one due during the downtime is sent once, and
+each player is told the way they chose. Also whom a game waits for (game_wait)."""
+
+from datetime import timedelta
+
+import pytest
+
+from bot.services.game_service import GameError, GameService
+from bot.services.owed_service import Wait, game_wait
+from bot.services.ping_service import Ping, TurnPings
+from bot.storage.ping_store import ping_choices, ping_of
+from bot.storage.store import GameStore
+from engine.commands import ChooseInitiative, Declare, JoinSide, Move, StartGame, UnitOrder
+from engine.deployment_plan import DeploymentPlan, SidePlan, Zone
+from engine.dice import ScriptedDice, d6
+from engine.quick_battle import quick_battle
+from engine.runtime import VirtualClock
+from engine.state import Phase, Point, Team
+
+MINUTE = 60
+ADVANCE = Declare(side="axis", order=UnitOrder(unit="gruppe-3", actions=(Move(path=(Point(x=50, y=39),)),)))
+AXIS_TO_ACT = "axis to act: declare an order or pass (/act, /pass)"
+
+
+@pytest.fixture
+async def store(tmp_path):
+    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")
+    yield store
+    await store.close()
+
+
+class Bot:
+    """A game service and its pings on the store and clock, as one run of the bot."""
+
+    def __init__(self, store, clock):
+        self.games = GameService(store, clock=clock)
+        self.sent: list[Ping] = []
+        self.pings = TurnPings(self.games, on_ping=self._told)
+
+    async def _told(self, ping):
+        self.sent.append(ping)
+
+    async def start(self):
+        await self.games.resume()
+        await self.pings.resume()
+        return self
+
+    async def stop(self):
+        await self.pings.close()
+        await self.games.close()
+
+
+async def joined(games, reaction_seconds=120):
+    await games.new_game("c1", reaction_seconds=reaction_seconds)
+    await games.act("c1", "ann", JoinSide(side="allies", player="ann"))
+    await games.act("c1", "otto", JoinSide(side="axis", player="otto"))
+
+
+async def axis_to_act(games, reaction_seconds=120):
+    """Ann plays allies, Otto axis; axis wins the initiative 5-2 and starts."""
+    await joined(games, reaction_seconds)
+    games.dice = lambda: ScriptedDice([d6(2), d6(5)])
+    await games.act("c1", "otto", StartGame())
+    games.dice = lambda: ScriptedDice([])
+    await games.act("c1", "otto", ChooseInitiative(side="axis", go_first=True))
+
+
+async def test_the_player_waited_for_is_pinged_once_after_the_games_delay(store):
+    clock = VirtualClock()
+    bot = await Bot(store, clock).start()
+    await axis_to_act(bot.games)
+    await clock.advance(10 * MINUTE - 1)
+    assert bot.sent == []
+    await clock.advance(1)
+    assert bot.sent == [Ping("c1", mention=("otto",), dm=(), what=AXIS_TO_ACT)]
+    await clock.advance(timedelta(days=3))
+    assert len(bot.sent) == 1  # one ping per wait; the game still waits, unchanged
+    assert (await bot.games.game("c1")).phase is Phase.ACTIVE
+    await bot.stop()
+
+
+async def test_acting_first_cancels_the_ping_and_the_next_player_is_pinged_with_the_window(store):
+    clock = VirtualClock()
+    bot = await Bot(store, clock).start()
+    await axis_to_act(bot.games, reaction_seconds=3600)
+    await clock.advance(5 * MINUTE)
+    outcome = await bot.games.act("c1", "otto", ADVANCE)
+    await clock.advance(10 * MINUTE - 1)
+    assert bot.sent == []  # Otto acted before his ping; Ann's delay started when he did
+    await clock.advance(1)
+    react = "allies may react (/react) or let it pass (/noreact)"
+    assert bot.sent == [Ping("c1", mention=("ann",), dm=(), what=react, closes=outcome.window_deadline)]
+    await bot.stop()
+
+
+async def test_a_ping_is_armed_again_after_a_restart(store):
+    clock = VirtualClock()
+    first = await Bot(store, clock).start()
+    await axis_to_act(first.games)
+    await first.stop()
+    await clock.advance(4 * MINUTE)
+    second = await Bot(store, clock).start()
+    await clock.advance(6 * MINUTE - 1)
+    assert second.sent == []
+    await clock.advance(1)
+    assert second.sent == [Ping("c1", mention=("otto",), dm=(), what=AXIS_TO_ACT)]
+    await second.stop()
+
+
+async def test_a_ping_due_while_the_bot_was_down_is_sent_once_at_start(store):
+    clock = VirtualClock()
+    first = await Bot(store, clock).start()
+    await axis_to_act(first.games)
+    await first.stop()
+    await clock.advance(timedelta(hours=5))
+    second = await Bot(store, clock).start()
+    await clock.advance(0)
+    assert second.sent == [Ping("c1", mention=("otto",), dm=(), what=AXIS_TO_ACT)]
+    await second.stop()
+    third = await Bot(store, clock).start()
+    await clock.advance(timedelta(hours=1))
+    assert third.sent == []
+    await third.stop()
+
+
+async def test_each_player_is_told_the_way_they_chose(store):
+    clock = VirtualClock()
+    bot = await Bot(store, clock).start()
+    await bot.games.new_game("c1")
+    await bot.pings.set_delay("c1", 30)
+    assert await bot.pings.choose("otto", "dm") == (
+        "When a game waits for you, you get a direct message (a mention in its channel if that fails)."
+    )
+    await bot.games.act("c1", "ann", JoinSide(side="allies", player="ann"))
+    await bot.games.act("c1", "otto", JoinSide(side="axis", player="otto"))
+    await clock.advance(30 * MINUTE)
+    start = "everyone has joined: start the game (/game start)"
+    assert bot.sent == [Ping("c1", mention=("ann",), dm=("otto",), what=start)]
+    await bot.stop()
+
+
+async def test_a_player_who_turned_pings_off_is_not_told(store):
+    clock = VirtualClock()
+    bot = await Bot(store, clock).start()
+    await bot.pings.choose("otto", "off")
+    await axis_to_act(bot.games)
+    await clock.advance(timedelta(hours=1))
+    assert bot.sent == []
+    await bot.stop()
+
+
+async def test_a_game_with_no_delay_pings_nobody(store):
+    clock = VirtualClock()
+    bot = await Bot(store, clock).start()
+    await joined(bot.games)
+    await bot.pings.set_delay("c1", 0)
+    bot.games.dice = lambda: ScriptedDice([d6(2), d6(5)])
+    await bot.games.act("c1", "otto", StartGame())
+    await clock.advance(timedelta(days=1))
+    assert bot.sent == [] and (await ping_of(store, "c1")).due is None
+    await bot.stop()
+
+
+async def test_an_unknown_way_to_be_told_is_refused_and_nothing_is_stored(store):
+    bot = await Bot(store, VirtualClock()).start()
+    with pytest.raises(GameError, match="Choose how you are told: mention, dm, off"):
+        await bot.pings.choose("ann", "carrier pigeon")
+    assert await ping_choices(store, ["ann"]) == {}
+    await bot.stop()
+
+
+def test_in_a_team_game_only_players_holding_tokens_are_waited_for():
+    state = quick_battle()
+    state.sides["allies"].players = ["ann", "bob", "cy"]
+    state.sides["allies"].team = Team(co="ann", tokens={"ann": 0, "bob": 2, "cy": 0})
+    state.phase, state.active_side = Phase.ACTIVE, "allies"
+    assert game_wait(state) == Wait(("bob",), "allies to act: declare an order or pass (/act, /pass)")
+    state.sides["allies"].team.bonus = 4  # the CO still has bonus tokens to hand out
+    assert game_wait(state).players == ("ann", "bob")
+    state.sides["allies"].team = Team(co="ann", tokens={"ann": 0, "bob": 0, "cy": 0})
+    assert game_wait(state).players == ("ann", "bob", "cy")  # nobody holds any: the whole side
+
+
+def test_in_set_up_the_side_placing_next_is_waited_for_both_when_plotted():
+    state = quick_battle()
+    state.sides["allies"].players, state.sides["axis"].players = ["ann"], ["otto"]
+    plan = SidePlan(zone=Zone(edge="near"), waiting=[], on_table_limit=4)
+    state.deployment = DeploymentPlan(
+        sides={"allies": plan, "axis": plan.model_copy(update={"zone": Zone(edge="far")})},
+        order="alternating",
+        first="axis",
+    )
+    assert game_wait(state) == Wait(("otto",), "axis to set up (/deploy)")
+    state.deployment.last = "axis"
+    assert game_wait(state) == Wait(("ann",), "allies to set up (/deploy)")
+    state.deployment.order = "plotted"
+    assert game_wait(state) == Wait(("ann", "otto"), "allies and axis to set up (/deploy)")
+
+
+def test_a_hot_seat_game_nobody_joined_waits_for_nobody():
+    state = quick_battle()
+    state.phase, state.active_side = Phase.ACTIVE, "axis"
+    assert game_wait(state) is None

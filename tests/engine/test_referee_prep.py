@@ -1,0 +1,185 @@
+"""The referee prepares the scenario and runs the clock (2015 rulebook p. 25): objectives for
+one side, special rules for one side, both or the referee, private briefings; clock requests
+checked and logged, never taken back by an undo."""
+
+import pytest
+
+from engine.commands import (
+    Declare,
+    Move,
+    RefereeBriefing,
+    RefereeClock,
+    RefereeObjective,
+    RefereeRuling,
+    RefereeSpecialRule,
+    UndoActions,
+    UnitOrder,
+)
+from engine.dice import d6
+from engine.errors import IllegalCommand
+from engine.events import REFEREE
+from engine.referee import actions_to_undo, pass_for_absent
+from engine.referee_prep import prep_text
+from engine.scenario_play import objectives_held
+from engine.setup import make_unit
+from engine.state import Objective, Phase
+from tests.engine.helpers import P, game, play, started
+
+
+def refereed(**kw):
+    """One infantry detachment a side (one token each), refereed by "ref"."""
+    state = game(
+        make_unit("us", "Infantry Detachment", "allies", (10, 10), unit_id="gis"),
+        make_unit("german", "Infantry Detachment", "axis", (80, 60), unit_id="gren"),
+        **kw,
+    )
+    state.referees = ["ref"]
+    return state
+
+
+def objective(side=None, name="ford", at=(12, 10)):
+    return RefereeObjective(referee="ref", id=name, at=P(*at), side=side)
+
+
+def test_only_the_referee_prepares_and_bad_requests_are_refused():
+    state = refereed()
+    with pytest.raises(IllegalCommand, match="Only the game's referees"):
+        play(state, objective().model_copy(update={"referee": "ann"}))
+    with pytest.raises(IllegalCommand, match="off the table"):
+        play(state, objective(at=(200, 10)))
+    with pytest.raises(IllegalCommand, match="Name the side it is for: allies, axis or both"):
+        play(state, objective(side="russians"))
+    state, _ = play(state, objective())
+    with pytest.raises(IllegalCommand, match="already an objective called FORD"):
+        play(state, objective(name="FORD"))
+    with pytest.raises(IllegalCommand, match="Say who may read it: allies, axis, both, referee"):
+        play(state, RefereeSpecialRule(referee="ref", audience="everyone", text="Rain"))
+    with pytest.raises(IllegalCommand, match="Write the rule out"):
+        play(state, RefereeSpecialRule(referee="ref", audience="both", text="  "))
+    with pytest.raises(IllegalCommand, match="Name the side to brief"):
+        play(state, RefereeBriefing(referee="ref", side="both", text="Tanks ahead"))
+    with pytest.raises(IllegalCommand, match="Write the briefing out"):
+        play(state, RefereeBriefing(referee="ref", side="axis", text=""))
+
+
+def test_a_sides_objective_is_told_to_that_side_and_the_referee_only():
+    state, events = play(refereed(), objective(side="allies"))
+    (event,) = events
+    assert (
+        event.told_to("allies")
+        == event.told_to(REFEREE)
+        == "Referee: a new objective for allies, ford, at (12, 10)"
+    )
+    assert event.told_to("axis") == event.told_to(None) == ""
+    assert state.objectives == [Objective(id="ford", position=P(12, 10), side="allies")]
+    state, events = play(state, objective(name="bridge", at=(40, 30)))
+    assert events[0].told_to(None) == "Referee: a new objective, bridge, at (40, 30)"
+
+
+def test_special_rules_reach_only_their_audience_and_the_listing_shows_each_reader_its_own():
+    state = refereed()
+    texts = {
+        "allies": "Air support from turn 3",
+        "both": 'Night: sight 12"',
+        "referee": "Axis reserves are late",
+    }
+    for audience, text in texts.items():
+        state, events = play(state, RefereeSpecialRule(referee="ref", audience=audience, text=text))
+        told = {viewer: events[0].told_to(viewer) for viewer in ("allies", "axis", None, REFEREE)}
+        readers = {viewer for viewer, line in told.items() if line}
+        assert readers == {"allies": {"allies", REFEREE}, "both": {"allies", "axis", None, REFEREE}}.get(
+            audience, {REFEREE}
+        )
+    state, _ = play(state, objective(side="axis", name="church", at=(50, 50)))
+    assert prep_text(state, "axis") == (
+        "The referee's special rules:\n- Night: sight 12\"\nObjectives:\n- church at (50, 50)"
+    )
+    assert prep_text(state, "allies") == (
+        "The referee's special rules:\n- Air support from turn 3\n- Night: sight 12\""
+    )
+    assert prep_text(state, REFEREE) == (
+        "The referee's special rules:\n- (for allies only) Air support from turn 3\n- Night: sight 12\"\n"
+        "- (for the referee only) Axis reserves are late\nObjectives:\n- (for axis only) church at (50, 50)"
+    )
+    assert prep_text(refereed(), None) == "No special rules or objectives in this game"
+
+
+def test_a_briefing_is_read_by_its_side_alone():
+    state, events = play(refereed(), RefereeBriefing(referee="ref", side="axis", text="Shermans on the road"))
+    assert events[0].side == "axis" and events[0].public == ""
+    assert events[0].told_to("axis") == "Intelligence for axis: Shermans on the road"
+    assert events[0].told_to("allies") == events[0].told_to(None) == ""
+
+
+@pytest.mark.parametrize(
+    ("side", "winner", "reason"),
+    [
+        (None, "allies", "time ran out; allies holds 1 objective"),
+        ("allies", "allies", "time ran out; allies holds 1 objective"),
+        ("axis", None, "time ran out with the objectives shared"),  # allies only denied it to axis
+    ],
+)
+def test_an_objective_counts_for_the_victory_of_the_side_it_is_for_p25_p28(side, winner, reason):
+    state = started(refereed(last_turn=1), "axis", tokens=None)
+    state, _ = play(state, objective(side=side))
+    state.sides["allies"].tokens = 0
+    move = Declare(side="axis", order=UnitOrder(unit="gren", actions=(Move(path=(P(80, 56),)),)))
+    state, events = play(state, move, d6(1), d6(1))
+    (claim,) = [e for e in events if e.kind == "objective"]
+    assert claim.text == "allies claims objective ford"
+    assert claim.told_to("axis") == ("" if side == "allies" else "allies claims objective ford")
+    assert claim.told_to("allies") == ("" if side == "axis" else "allies claims objective ford")
+    assert state.phase is Phase.OVER
+    assert (state.result.winner, state.result.reason) == (winner, reason)
+
+
+def test_each_side_counts_the_objectives_it_holds_that_are_its_own_or_shared():
+    state = refereed()
+    state.objectives = [
+        Objective(id="a", position=P(1, 1), held_by="allies"),
+        Objective(id="b", position=P(2, 1), held_by="allies", side="allies"),
+        Objective(id="c", position=P(3, 1), held_by="allies", side="axis"),
+        Objective(id="d", position=P(4, 1), held_by="axis"),
+        Objective(id="e", position=P(5, 1), held_by=None, side="axis"),
+    ]
+    assert objectives_held(state) == {"allies": 2, "axis": 1}
+
+
+def test_clock_requests_are_checked_and_logged():
+    state = refereed()
+    with pytest.raises(IllegalCommand, match="Only the game's referees"):
+        play(state, RefereeClock(referee="ann", action="pause"))
+    _, events = play(state, RefereeClock(referee="ref", action="pause"))
+    assert events[0].text.startswith("Referee: the clock stops")
+    state = started(state, "axis")
+    with pytest.raises(IllegalCommand, match="No reaction window is open"):
+        play(state, RefereeClock(referee="ref", action="extend", minutes=5))
+    with pytest.raises(IllegalCommand, match="not waiting for allies"):
+        play(state, RefereeClock(referee="ref", action="deadline", side="allies", hours=2))
+    with pytest.raises(IllegalCommand, match="more than 0 and at most 168"):
+        play(state, RefereeClock(referee="ref", action="deadline", side="axis", hours=0))
+    _, events = play(state, RefereeClock(referee="ref", action="deadline", side="axis", hours=12))
+    assert events[0].text == "Referee: axis has 12 hours to act, or the game passes the initiative for them"
+    state, _ = play(
+        state, Declare(side="axis", order=UnitOrder(unit="gren", actions=(Move(path=(P(80, 56),)),)))
+    )
+    assert pass_for_absent(state, "allies").kind == "decline_reaction"
+    assert pass_for_absent(state, "axis") is None
+    with pytest.raises(IllegalCommand, match="1 or more"):
+        play(state, RefereeClock(referee="ref", action="extend", minutes=0))
+    _, events = play(state, RefereeClock(referee="ref", action="extend", minutes=10))
+    assert events[0].text == "Referee: the reaction window stays open 10 minutes longer"
+
+
+def test_an_undo_takes_back_actions_but_never_clock_requests():
+    ruling = RefereeRuling(referee="ref", ruling="r")
+    clock = RefereeClock(referee="ref", action="pause")
+    history = [
+        (ruling, []),
+        (clock, []),
+        (ruling, []),
+        (UndoActions(referee="ref", reason="r", undone=(3,)), []),
+    ]
+    assert actions_to_undo(history, 1) == (1,)
+    with pytest.raises(IllegalCommand, match="There are 1 actions"):
+        actions_to_undo(history, 2)
