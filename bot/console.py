@@ -171,6 +171,8 @@ The same commands as in Discord, typed as text (options as name:value, quote val
        absent side hours to act (then the game passes or declines for them)
        /ref objective side:allies|axis|both id:NAME at:X,Y   /ref special to:allies|axis|both|referee TEXT
        /ref brief side:axis TEXT (only axis reads it)   /ref list   special rules and objectives you may see
+       /ref force side:axis points:N [TEXT]   the most a side's force may cost, before it joins
+       /ref zone side:axis area:X1,Y1,X2,Y2   where a side sets up, before set-up begins
   /units   /help   /quit
 Hot-seat: nobody needs to join; each line acts for the side the game waits for (or its
 unit's side). Players who have joined prefix their lines with their name: as ann /pass

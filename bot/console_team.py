@@ -4,9 +4,11 @@
 ``/team grant unit:NAME`` and ``/team refuse unit:NAME``; ``/ref CHANGE unit: at: facing:
 value: side: player: to: reason:`` for a correction, ``/ref ruling TEXT`` for a ruling
 (``/ref undo count:N reason:`` goes to the game service, which rebuilds the game). The referee
-prepares the scenario with ``/ref objective side: id: at:``, ``/ref special to: TEXT`` and
-``/ref brief side: TEXT``, and runs the clock with ``/ref pause|resume|close``, ``/ref extend
-minutes:N`` and ``/ref deadline side: hours:`` (those go to the game service's clock).
+prepares the scenario with ``/ref objective side: id: at:``, ``/ref special to: TEXT``,
+``/ref brief side: TEXT``, ``/ref force side: points: TEXT`` (the force a side may bring) and
+``/ref zone side: area:X1,Y1,X2,Y2`` (where it sets up), and runs the clock with
+``/ref pause|resume|close``, ``/ref extend minutes:N`` and ``/ref deadline side: hours:`` (those
+go to the game service's clock).
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from engine.commands import (
     GiveBonusTokens,
     RefereeBriefing,
     RefereeCorrection,
+    RefereeDeploymentZone,
+    RefereeForceGuideline,
     RefereeObjective,
     RefereeRuling,
     RefereeSpecialRule,
@@ -72,6 +76,15 @@ def referee_command(state: GameState, line: Line, text: str) -> Command:
     if what == "special":
         audience = options.get("to", "")
         return RefereeSpecialRule(referee=line.player, audience=audience, text=_free_text(text, what))
+    if what == "force":
+        points = int(_number(line, "points", int))
+        text = _free_text(text, what)
+        side = options.get("side", "")
+        return RefereeForceGuideline(referee=line.player, side=side, points=points, text=text)
+    if what == "zone":
+        x1, y1, x2, y2 = _rectangle(options.get("area", ""))
+        side = options.get("side", "")
+        return RefereeDeploymentZone(referee=line.player, side=side, x1=x1, y1=y1, x2=x2, y2=y2)
     if what == "objective":
         if "at" not in options or "id" not in options:
             raise IllegalCommand("Try /ref objective side:allies|axis|both id:NAME at:X,Y")
@@ -85,7 +98,7 @@ def referee_command(state: GameState, line: Line, text: str) -> Command:
     if what not in CHANGES:
         raise IllegalCommand(
             "Try /ref ruling TEXT, /ref undo count:N reason:WHY, /ref pause|resume|close|extend|deadline, "
-            f"/ref objective|special|brief|list or /ref {'|'.join(CHANGES)}"
+            f"/ref objective|special|brief|force|zone|list or /ref {'|'.join(CHANGES)}"
         )
     value = options.get("value", options.get("count"))
     if value is not None and not value.isdigit():
@@ -136,14 +149,24 @@ def _number(line: Line, name: str, kind: type[int] | type[float]) -> int | float
         raise IllegalCommand(f"Give {name}:N, a number") from None
 
 
+def _rectangle(text: str) -> tuple[float, float, float, float]:
+    """``area:X1,Y1,X2,Y2``: two opposite corners of a rectangle, in inches."""
+    try:
+        x1, y1, x2, y2 = (float(v) for v in text.split(","))
+    except ValueError:
+        raise IllegalCommand("Give the zone as area:X1,Y1,X2,Y2, two opposite corners in inches") from None
+    return x1, y1, x2, y2
+
+
 def _free_text(text: str, word: str) -> str:
-    """What the referee wrote after ``/ref WORD``, without the ``side:`` or ``to:`` option."""
+    """What the referee wrote after ``/ref WORD``, without the ``side:``, ``to:`` or ``points:``
+    option."""
     rest = re.split(rf"(?:^|\s){word}(?:\s|$)", text, maxsplit=1, flags=re.IGNORECASE)[-1]
     try:
         words = shlex.split(rest)
     except ValueError as problem:
         raise IllegalCommand(f"I can't read that text: {problem}") from None
-    return " ".join(w for w in words if not w.casefold().startswith(("side:", "to:")))
+    return " ".join(w for w in words if not w.casefold().startswith(("side:", "to:", "points:")))
 
 
 def _player(state: GameState, side: str, name: str) -> str:

@@ -190,8 +190,8 @@ def entry_through_breach_problem(state: GameState, unit: Unit, building_id: str)
     coming_by = attacked_side(building(state, building_id), unit).name
     if coming_by != face:
         return (
-            f"{unit.side}'s units got into {building_id} through its {face} side: later units follow "
-            f"the same way, not by the {coming_by} side"
+            f"{unit.side} got into {building_id} by its {face} side: later units follow that way, "
+            f"not by the {coming_by}"
         )
     return None
 

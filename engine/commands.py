@@ -432,6 +432,30 @@ class RefereeBriefing(_Frozen):
     text: str
 
 
+class RefereeForceGuideline(_Frozen):
+    """A referee sets what force a side may bring to a scenario game (p. 25): a points limit,
+    and a guideline in words read by that side alone."""
+
+    kind: Literal["referee_force_guideline"] = "referee_force_guideline"
+    referee: str
+    side: str
+    points: int
+    text: str = ""
+
+
+class RefereeDeploymentZone(_Frozen):
+    """A referee sets the rectangle a side sets up in (p. 25), corner (x1, y1) to (x2, y2) in
+    inches, in place of the scenario's area."""
+
+    kind: Literal["referee_deployment_zone"] = "referee_deployment_zone"
+    referee: str
+    side: str
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+
+
 class Concede(_Frozen):
     kind: Literal["concede"] = "concede"
     side: str
@@ -464,6 +488,8 @@ Command = Annotated[
     | RefereeObjective
     | RefereeSpecialRule
     | RefereeBriefing
+    | RefereeForceGuideline
+    | RefereeDeploymentZone
     | AppointReferee
     | Concede,
     Field(discriminator="kind"),

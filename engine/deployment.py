@@ -16,6 +16,7 @@ from engine.events import EventLog
 from engine.game_state import GameState
 from engine.hidden_deployment import hide_under_marker
 from engine.profiles import Special
+from engine.referee_prep import deployment_zone
 from engine.rules.scenario import breakthrough_spacing, units_on_table_at_start
 from engine.scenarios import Scenario
 from engine.state import Point, Unit
@@ -121,7 +122,8 @@ def place_unit(
             if sniper
             else "Only a sniper team sets up with a decoy marker"
         )
-    problem = None if sniper else mine.zone.problem(unit, at, state)
+    zone = deployment_zone(state, side) or mine.zone  # the referee's zone, if drawn (p. 25)
+    problem = None if sniper else zone.problem(unit, at, state)
     if problem:
         raise IllegalCommand(problem)
     placed = unit.model_copy(update={"position": at, "facing": facing})

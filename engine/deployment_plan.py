@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from engine import geometry
 from engine.rules.movement import movement_allowance
@@ -39,6 +39,27 @@ class Zone(BaseModel):
         if limit is not None and gap > limit:
             return f'{unit.name} must set up within {limit:g}" of the {self.edge} edge ({gap:.1f}")'
         return None
+
+
+class RefereeZone(BaseModel):
+    """A rectangle a referee drew for one side to set up in (p. 25), in place of the scenario's
+    area: ``x1`` <= ``x2`` and ``y1`` <= ``y2``, in inches."""
+
+    model_config = ConfigDict(frozen=True)
+
+    side: str
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+
+    def __str__(self) -> str:
+        return f"{Point(x=self.x1, y=self.y1)} to {Point(x=self.x2, y=self.y2)}"
+
+    def problem(self, unit: Unit, at: Point, state: GameState) -> str | None:
+        if self.x1 <= at.x <= self.x2 and self.y1 <= at.y <= self.y2:
+            return None
+        return f"{unit.name} must set up in the referee's zone for {self.side}, {self}"
 
 
 class SidePlan(BaseModel):

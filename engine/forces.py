@@ -348,6 +348,15 @@ def force_points(force: Force) -> int:
     return sum(unit_points(force, u) for u in force.units)
 
 
+def units_points(units: Sequence[Unit]) -> int:
+    """What game units cost (p. 18): each one's points, a transport being a unit of its own, and
+    their IAW upgrades; the same sum as :func:`force_points` of the force they came from."""
+    return sum(
+        u.profile.points + (load_orbat(u.profile.nation).iaw.cost if u.iaw_weapon is not None else 0)
+        for u in units
+    )
+
+
 def force_break_points(force: Force) -> int:
     """The force's total Break Point value, the sum of its units' BP (p. 18); transports add 0."""
     return sum(

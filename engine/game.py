@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from functools import partial
+from operator import attrgetter
 
 from engine.assault import check_close_combat
 from engine.battlefield import (
@@ -75,6 +76,8 @@ from engine.commands import (
     RefereeBriefing,
     RefereeClock,
     RefereeCorrection,
+    RefereeDeploymentZone,
+    RefereeForceGuideline,
     RefereeObjective,
     RefereeRuling,
     RefereeSpecialRule,
@@ -94,6 +97,7 @@ from engine.game_state import Aim, Choice, GameResult, GameState, Interrupt, Pen
 from engine.hidden_deployment import (
     as_seen,
     check_marker_reveals,
+    known_as,
     must_keep_spending,
     reveal_marker,
     under_marker,
@@ -112,7 +116,14 @@ from engine.orders import (
 )
 from engine.profiles import Special
 from engine.referee import appoint_referee, correct, note_undo, rule, run_clock
-from engine.referee_prep import add_objective, add_special_rule, send_briefing
+from engine.referee_prep import (
+    add_objective,
+    add_special_rule,
+    check_force_guideline,
+    send_briefing,
+    set_deployment_zone,
+    set_force_guideline,
+)
 from engine.resolve import (
     execute_disembark,
     execute_embark,
@@ -257,6 +268,7 @@ def _bring_force(state: GameState, command: JoinSide, log: EventLog) -> None:
     )
     if problem:
         raise IllegalCommand(f"{scenario.title} (p. {scenario.page}): {problem}")
+    check_force_guideline(state, command.side, units)
     state.sides[command.side].points_limit = command.points_limit
     state.sides[command.side].nation = command.nation or state.sides[command.side].nation
     rules = rules_of(state)
@@ -684,7 +696,10 @@ def _declare(state: GameState, command: Declare, log: EventLog) -> None:
     _place_token(state, pending, order)
     _note_declared_actions(state, pending, order)
     state.pending = pending
-    log.emit("declare", f"{command.side} declares: {describe_order(state, order)}", side=command.side)
+    said = None if _in_the_open(state, order) else describe_order(state, order, known_as)
+    public = None if said is None else f"{command.side} declares: {said}"
+    text = f"{command.side} declares: {describe_order(state, order)}"
+    log.emit("declare", text, side=command.side, public=public)
 
     reactor = state.sides[pending.reactor_side]
     charging = _immediate_close_combat(order)
@@ -785,15 +800,16 @@ def _order_units(order: Order) -> list[str]:
     return []
 
 
-def describe_order(state: GameState, order: Order) -> str:
+def describe_order(state: GameState, order: Order, name: Callable[[Unit], str] = attrgetter("name")) -> str:
+    """The order in words, its units called by ``name`` (:func:`known_as` for the channel)."""
     if isinstance(order, MoraleTestOrder):
         return "Company Morale Test"
     if isinstance(order, PlatoonOrder):
-        names = ", ".join(state.units[m.unit].name for m in order.members)
+        names = ", ".join(name(state.units[m.unit]) for m in order.members)
         return f"platoon move of {names}"
     unit = state.units[order.unit]
     if isinstance(order, FallBackOrder):
-        return f"{unit.name} falls back to {order.path[-1]}"
+        return f"{name(unit)} falls back to {order.path[-1]}"
     parts = []
     for action in order.actions:
         if isinstance(action, Move):
@@ -819,7 +835,13 @@ def describe_order(state: GameState, order: Order) -> str:
             parts.append(f"come out to {action.to}")
         elif isinstance(action, ShellBuilding):
             parts.append(f"fire HE at {action.building}")
-    return f"{unit.name}: " + ", then ".join(parts)
+    return f"{name(unit)}: " + ", then ".join(parts)
+
+
+def _in_the_open(state: GameState, order: Order) -> bool:
+    """Whether the channel may read the order as it is: none of its units is a hidden sniper team
+    (units under markers are already named by their marker)."""
+    return all(known_as(state.units[u]) == state.units[u].name for u in _order_units(order))
 
 
 # --- reacting ------------------------------------------------------------------------------
@@ -867,12 +889,13 @@ def _react(state: GameState, command: React, log: EventLog) -> None:
         state, log, f"reaction test, {label}", score, unit, getattr(order, "reroll", False)
     )
     what = f"{command.side} reacts with {describe_order(state, order)}"
+    said = f"{command.side} reacts with {describe_order(state, order, known_as)}"
     log.emit(
         "reaction_test",
         f"{what}: needs {score.describe()}, rolled {roll}: {'success' if passed else 'failed'}",
         *(u for u in [unit_id] if u),
         side=command.side,
-        public=f"{what}: {'success' if passed else 'failed'}" if unit and under_marker(unit) else None,
+        public=f"{said}: {'success' if passed else 'failed'}" if unit and unit.hidden else None,
     )
     if not passed:
         return _resolve_without_reaction(state, log)
@@ -956,7 +979,7 @@ def _roll_test(
         f"{unit.name} fails with {roll}; the command unit orders a re-roll",
         unit.id,
         side=unit.side,
-        public=f"{unit.name} fails; the command unit orders a re-roll" if under_marker(unit) else None,
+        public=f"{known_as(unit)} fails; the command unit orders a re-roll" if unit.hidden else None,
     )
     roll = log.roll_against(6, f"{purpose} (command re-roll)", score.passes)
     return roll, score.passes(roll)
@@ -1046,7 +1069,7 @@ def _step_test(state: GameState, pending: Pending, step: Step, log: EventLog) ->
         f"{unit.name} reactivates: needs {score.describe()}, rolled {roll}: {outcome}",
         unit.id,
         side=unit.side,
-        public=f"{unit.name} reactivates: {outcome}" if under_marker(unit) else None,
+        public=f"{known_as(unit)} reactivates: {outcome}" if unit.hidden else None,
     )
     if not passed:
         pending.stopped.append(step.who)
@@ -1241,7 +1264,7 @@ def _remove_markers(state: GameState, unit: Unit, remove_all: bool, roll: int, l
         rules_of(state).cite(told, "7.1"),
         unit.id,
         side=unit.side,
-        public="" if under_marker(unit) else None,  # markers on a hidden unit would tell it is real
+        public="" if unit.hidden else None,  # markers on a hidden unit would tell it is real
     )
 
 
@@ -1266,7 +1289,7 @@ def _step_fall_back(state: GameState, pending: Pending, step: Step, log: EventLo
         else f"{unit.name} rolls {roll} to rally: no marker removed",
         unit.id,
         side=unit.side,
-        public="" if under_marker(unit) else None,  # a hidden unit's markers are its owner's business
+        public="" if unit.hidden else None,  # a hidden unit's markers are its owner's business
     )
     return True
 
@@ -1393,6 +1416,8 @@ HANDLERS: dict[type, Callable[[GameState, object, EventLog], None]] = {
     RefereeObjective: add_objective,
     RefereeSpecialRule: add_special_rule,
     RefereeBriefing: send_briefing,
+    RefereeForceGuideline: set_force_guideline,
+    RefereeDeploymentZone: set_deployment_zone,
     AppointReferee: appoint_referee,
     Concede: _concede,
 }

@@ -8,9 +8,10 @@ from pydantic import BaseModel, Field
 
 from engine.cards import Cards
 from engine.commands import Move, Order, UnitOrder
-from engine.deployment_plan import DeploymentPlan
+from engine.deployment_plan import DeploymentPlan, RefereeZone
 from engine.state import (
     FireMarker,
+    ForceGuideline,
     Objective,
     Phase,
     Point,
@@ -124,6 +125,8 @@ class GameState(BaseModel):
     referees: list[str] = Field(default_factory=list)  # users who see everything and may correct
     referee_roles: tuple[str, ...] = ()  # server roles whose holders may take a referee's seat
     referee_rules: tuple[RefereeRule, ...] = ()  # special rules the referee added (p. 25)
+    force_guidelines: tuple[ForceGuideline, ...] = ()  # what each side may bring, set by the referee (p. 25)
+    deployment_zones: tuple[RefereeZone, ...] = ()  # where each side sets up, set by the referee (p. 25)
     sides: dict[str, Side]
     units: dict[str, Unit]
     turn: int = 0

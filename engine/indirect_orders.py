@@ -12,6 +12,7 @@ from engine.errors import IllegalCommand
 from engine.game_state import GameState
 from engine.house.indirect import minimum_range
 from engine.house.shot import traits_of
+from engine.house.sight import spot_in_sight
 from engine.profiles import HEClass, Special
 from engine.rulesets import rules_of
 from engine.smoke_screens import blocked_by_smoke
@@ -47,7 +48,8 @@ def active_marker(state: GameState, side: str) -> FireMarker | None:
 
 
 def check_request_fire(state: GameState, unit: Unit, at: Point, actions: int) -> None:
-    """s. 5 Request fire: a spotter's whole activation, at a spot it can see; one marker a turn
+    """s. 5 Request fire: a spotter's whole activation, at a spot it can see (s. 8: looking down
+    from an upper storey or a hill as any unit does, :func:`spot_in_sight`); one marker a turn
     for each company command."""
     _house_rules(state)
     if actions != 1:
@@ -56,9 +58,7 @@ def check_request_fire(state: GameState, unit: Unit, at: Point, actions: int) ->
         raise IllegalCommand(f"{unit.name} is not a spotter: a company command, or an OP, calls for fire")
     if not (0 <= at.x <= state.table.width and 0 <= at.y <= state.table.depth):
         raise IllegalCommand(f"{at} is off the table")
-    if not geometry.line_of_sight(unit.position, at, state.terrain) or blocked_by_smoke(
-        state, unit.position, at
-    ):
+    if not spot_in_sight(state, unit, at, state.terrain) or blocked_by_smoke(state, unit.position, at):
         raise IllegalCommand(f"{unit.name} cannot see {at}")
     active = active_marker(state, unit.side)
     if active is not None and marker_at(state, unit.side, at) is active:

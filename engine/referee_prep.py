@@ -1,6 +1,7 @@
 """The referee prepares the scenario (2015 rulebook p. 25): the sides may have different
 objectives, special rules may be known to one side, to both or to the referee alone, and each
-side may be fed intelligence before or during the game.
+side may be fed intelligence before or during the game. The referee may also limit the force a
+side brings and draw the zone it sets up in.
 
 What only one side may know goes in an event with that side's name and nothing for anyone else
 (``public=""``); what only the referee may know goes in an event nobody else is told.
@@ -8,13 +9,23 @@ What only one side may know goes in an event with that side's name and nothing f
 
 from __future__ import annotations
 
-from engine.commands import RefereeBriefing, RefereeObjective, RefereeSpecialRule
+from collections.abc import Sequence
+
+from engine.commands import (
+    RefereeBriefing,
+    RefereeDeploymentZone,
+    RefereeForceGuideline,
+    RefereeObjective,
+    RefereeSpecialRule,
+)
+from engine.deployment_plan import RefereeZone
 from engine.errors import IllegalCommand
 from engine.events import REFEREE, EventLog
+from engine.forces import units_points
 from engine.game_state import GameState
 from engine.referee import check_referee
 from engine.scenarios import find_scenario
-from engine.state import Objective, RefereeRule
+from engine.state import ForceGuideline, Objective, Phase, RefereeRule, Unit
 
 BOTH = "both"
 
@@ -65,6 +76,75 @@ def send_briefing(state: GameState, command: RefereeBriefing, log: EventLog) -> 
     log.emit("briefing", told, side=command.side, public="")
 
 
+def set_force_guideline(state: GameState, command: RefereeForceGuideline, log: EventLog) -> None:
+    """Force guidelines per side (2015 rulebook p. 25): the most points a side's force may cost,
+    and a guideline in words for it, set before the force joins a scenario game; a new guideline
+    for the side replaces the old."""
+    check_referee(state, command.referee)
+    side, text = command.side, command.text.strip()
+    if side not in state.sides:
+        raise IllegalCommand(f"Name the side: {' or '.join(state.sides)}")
+    if state.planned_scenario is None:
+        raise IllegalCommand("Force guidelines are set for a scenario game, before the forces join")
+    if state.units_of(side):
+        raise IllegalCommand(f"{side} has already brought its force")
+    if command.points < 1:
+        raise IllegalCommand(f"Give the points {side} may spend: a whole number above 0")
+    guideline = ForceGuideline(side=side, points=command.points, text=text)
+    state.force_guidelines = (*(g for g in state.force_guidelines if g.side != side), guideline)
+    told = f"Referee: {side} brings a force of at most {command.points} points" + (text and f": {text}")
+    log.emit("referee", told, side=side, public="")
+
+
+def check_force_guideline(state: GameState, side: str, units: Sequence[Unit]) -> None:
+    """A force brought to ``side`` keeps within the referee's points for it, counted with the
+    units its team-mates brought before."""
+    guideline = force_guideline(state, side)
+    if guideline is None:
+        return
+    points = units_points([*state.units_of(side), *units])
+    if points > guideline.points:
+        whose = f"{side}'s forces come" if state.units_of(side) else "this force comes"
+        raise IllegalCommand(
+            f"The referee allows {side} at most {guideline.points} points; {whose} to {points}"
+        )
+
+
+def force_guideline(state: GameState, side: str) -> ForceGuideline | None:
+    return next((g for g in state.force_guidelines if g.side == side), None)
+
+
+def set_deployment_zone(state: GameState, command: RefereeDeploymentZone, log: EventLog) -> None:
+    """Deployment zones set by the referee (2015 rulebook p. 25): the rectangle a side sets up
+    in, in place of the scenario's area, drawn inside the table before set-up begins. A new zone
+    for the side replaces the old."""
+    check_referee(state, command.referee)
+    side = command.side
+    if side not in state.sides:
+        raise IllegalCommand(f"Name the side: {' or '.join(state.sides)}")
+    plan = state.deployment
+    if state.planned_scenario is None and plan is None:
+        raise IllegalCommand("Deployment zones are for a scenario game that has not been set up")
+    begun = plan is not None and (plan.placed or any(p.done for p in plan.sides.values()))
+    if state.phase is not Phase.SETUP or begun:
+        raise IllegalCommand("Set-up has begun: deployment zones are drawn before the first unit goes down")
+    x1, x2 = sorted((command.x1, command.x2))
+    y1, y2 = sorted((command.y1, command.y2))
+    zone = RefereeZone(side=side, x1=x1, y1=y1, x2=x2, y2=y2)
+    width, depth = state.table.width, state.table.depth
+    if x1 < 0 or y1 < 0 or x2 > width or y2 > depth:
+        raise IllegalCommand(f'The zone {zone} runs off the {width:g}" by {depth:g}" table')
+    if x1 == x2 or y1 == y2:
+        raise IllegalCommand(f"The zone {zone} has no room: give it width and depth")
+    state.deployment_zones = (*(z for z in state.deployment_zones if z.side != side), zone)
+    log.emit("referee", f"Referee: {side} sets up within {zone}", side=side, public="")
+
+
+def deployment_zone(state: GameState, side: str) -> RefereeZone | None:
+    """The zone the referee drew for ``side``, if any."""
+    return next((z for z in state.deployment_zones if z.side == side), None)
+
+
 def objective_known_to(objective: Objective, viewer: str | None) -> bool:
     """Whether ``viewer`` (a side, the referee, or None for the channel) may know the objective."""
     return objective.side is None or viewer == REFEREE or viewer == objective.side
@@ -75,7 +155,8 @@ def rule_known_to(rule: RefereeRule, viewer: str | None) -> bool:
 
 
 def prep_text(state: GameState, viewer: str | None) -> str:
-    """The game's special rules and objectives that ``viewer`` may read."""
+    """The game's special rules, objectives, force guidelines and deployment zones that ``viewer``
+    may read."""
     lines = []
     if state.scenario:
         scenario = find_scenario(state.scenario)
@@ -93,6 +174,17 @@ def prep_text(state: GameState, viewer: str | None) -> str:
             + (f", held by {o.held_by}" if o.held_by else "")
             for o in objectives
         ]
+    guidelines = [g for g in state.force_guidelines if viewer in (g.side, REFEREE)]
+    if guidelines:
+        lines.append("Force guidelines:")
+        lines += [
+            f"- {_label(g.side, viewer)}at most {g.points} points" + (g.text and f": {g.text}")
+            for g in guidelines
+        ]
+    zones = [z for z in state.deployment_zones if viewer in (z.side, REFEREE)]
+    if zones:
+        lines.append("Deployment zones:")
+        lines += [f"- {_label(z.side, viewer)}{z}" for z in zones]
     return "\n".join(lines) or "No special rules or objectives in this game"
 
 

@@ -19,7 +19,7 @@ from engine.battlefield import can_see, live_units
 from engine.commands import Disembark, Embark, Fire, LaySmoke, Move
 from engine.events import EventLog
 from engine.game_state import GameState
-from engine.hidden_deployment import as_seen, check_marker_reveals, under_marker
+from engine.hidden_deployment import as_seen, check_marker_reveals, known_as, under_marker
 from engine.losses import add_markers, beside, destroy, explode, passengers_of
 from engine.orders import plan_move
 from engine.profiles import Special
@@ -31,9 +31,8 @@ from engine.rules.shot_resolution import Fate, ShotResult
 from engine.rulesets import rules_of
 from engine.state import Point, Smoke, Unit
 
-SNIPER_SPOT_RANGE = 4.0  # p. 20
-
 SMOKE_SCORE = 5  # p. 12
+SNIPER_SPOTTED_ON = 6  # p. 20
 
 
 def disembark_under_fire(state: GameState, transport: Unit, log: EventLog) -> None:
@@ -61,21 +60,30 @@ def reveal(unit: Unit, log: EventLog, why: str) -> None:
     log.emit("spotted", f"{unit.name} is spotted: {why}", unit.id, side=unit.side)
 
 
+def sniper_spotted_on_firing(roll: int) -> bool:
+    """Each time a hidden sniper team fires, the enemy's d6 spots it on a 6 (p. 20)."""
+    return roll == SNIPER_SPOTTED_ON
+
+
 def spot_nearby_snipers(state: GameState, log: EventLog) -> None:
-    """Any enemy unit within 4" spots a hidden sniper team, and unmasks its dummy marker the
-    same way (p. 20)."""
+    """An enemy unit near enough spots a hidden sniper team, and unmasks its dummy marker the
+    same way (p. 20: within 4"; House Rules V1.0, s. 8: as the rule set observes them)."""
+    rules = rules_of(state)
     for sniper in live_units(state):
         if not sniper.hidden or under_marker(sniper):  # markers have their own reveals (p. 26)
             continue
         enemies = [e for e in live_units(state) if e.side != sniper.side]
-        near = [e for e in enemies if geometry.distance(e, sniper) <= SNIPER_SPOT_RANGE]
-        if near:
-            reveal(sniper, log, f'{near[0].name} is within 4"')
+        why = next((w for e in enemies if (w := rules.sniper_spotted_by(state, e, sniper))), None)
+        if why:
+            reveal(sniper, log, why)
             continue
         decoy = sniper.decoy
-        if decoy and any(geometry.distance_to_point(e, decoy) <= SNIPER_SPOT_RANGE for e in enemies):
+        if decoy is None:
+            continue
+        if any(rules.sniper_spotted_by(state, e, sniper, decoy) for e in enemies):
             sniper.decoy = None
-            log.emit("dummy", f"The hidden marker at {decoy} was a dummy", side=sniper.side)
+            text = rules.cite(f"The hidden marker at {decoy} was a dummy", "8.2")
+            log.emit("dummy", text, side=sniper.side)
 
 
 # --- moving --------------------------------------------------------------------------------
@@ -105,6 +113,7 @@ def execute_move(state: GameState, unit: Unit, move: Move, log: EventLog, *, fal
             "stuck; no more actions this turn",
             mover.id,
             side=mover.side,
+            public=None if known_as(mover) == mover.name else f"{known_as(mover)} is stuck",
         )
         break
     if stopped_at is None:
@@ -124,13 +133,15 @@ def execute_move(state: GameState, unit: Unit, move: Move, log: EventLog, *, fal
         unit.rapid_moved = mover.rapid_moved
         unit.bogged = mover.bogged
     if move.rapid and mover.hidden and mover.profile.has(Special.SNIPER) and _seen_by_enemy(state, mover):
-        reveal(mover, log, "it made a rapid move")
+        reveal(mover, log, rules_of(state).cite("it made a rapid move", "8.2"))
     moved = plan.length if stopped_at is None else stopped_at
+    went = f'{"falls back" if fall_back else "moves"} {moved:.1f}" to {mover.position}'
     log.emit(
         "move",
-        f'{mover.name} {"falls back" if fall_back else "moves"} {moved:.1f}" to {mover.position}',
+        f"{mover.name} {went}",
         mover.id,
         side=mover.side,
+        public=None if known_as(mover) == mover.name else f"{known_as(mover)} {went}",
     )
     spot_nearby_snipers(state, log)
     check_marker_reveals(state, log)
@@ -326,13 +337,16 @@ def _check_loss(state: GameState, unit: Unit, log: EventLog) -> None:
 
 
 def _after_fire(state: GameState, shot: Shot, log: EventLog) -> None:
-    """A hidden sniper that fires is spotted if the opponent rolls a 6 (p. 20)."""
+    """A hidden sniper that fires is spotted if the opponent rolls a 6 (p. 20; House Rules V1.0,
+    s. 8 Snipers, which names no score: we read it as the 2015 six), and stays in view."""
     firer = shot.firer
+    cite = rules_of(state).cite
     if firer.hidden and firer.profile.has(Special.SNIPER):
         roll = log.d6(f"spotting {firer.name}")
-        if roll == 6:
-            reveal(firer, log, "the enemy rolled a 6")
+        if sniper_spotted_on_firing(roll):
+            reveal(firer, log, cite("the enemy rolled a 6", "8.2"))
         else:
-            log.emit("sniper", f"{firer.name} stays hidden (spotting roll {roll})", firer.id, side=firer.side)
+            text = cite(f"{firer.name} stays hidden (spotting roll {roll})", "8.2")
+            log.emit("sniper", text, firer.id, side=firer.side)
     elif firer.hidden:
         reveal(firer, log, "it fired")

@@ -47,7 +47,9 @@ from engine.rules.armour import kaboom_radius
 from engine.rules.firing import Shot
 from engine.rules.shot_resolution import ShotResult, resolve_shot
 from engine.smoke_screens import blocked_by_smoke
-from engine.state import CoverKind, TerrainFeature, Unit
+from engine.state import CoverKind, Point, TerrainFeature, Unit
+
+SNIPER_SPOT_RANGE = 4.0  # p. 20
 
 
 class RuleSet:
@@ -94,6 +96,16 @@ class RuleSet:
     def observed(self, state: GameState, viewer: Unit, target: Unit) -> bool:
         """Whether a unit in line of sight is seen (the 2015 rules: always)."""
         return True
+
+    def sniper_spotted_by(
+        self, state: GameState, enemy: Unit, sniper: Unit, decoy: Point | None = None
+    ) -> str | None:
+        """Why ``enemy`` spots a hidden sniper team (or, given ``decoy``, finds its dummy marker
+        there), or None (p. 20: any unit within 4" spots it)."""
+        gap = geometry.distance(enemy, sniper) if decoy is None else geometry.distance_to_point(enemy, decoy)
+        if gap <= SNIPER_SPOT_RANGE:
+            return f'{enemy.name} is within 4"'
+        return None
 
     def sight_clear(
         self, state: GameState, viewer: Unit, target: Unit, terrain: Sequence[TerrainFeature]
@@ -254,21 +266,41 @@ class HouseRules(RuleSet):
         (a sniper only if it rapid moved); a static, silent one only within the observation
         table's distance, 6" more for a static observer with the Spotter function (company
         commands always have it). Smoke blocks the sight line (terrain: :meth:`sight_clear`)."""
-        if blocked_by_smoke(state, viewer.position, target.position):
-            return False
-        spotter = (traits_of(viewer).spotter or viewer.is_command) and not viewer.moved_this_turn
         if target.profile.has(Special.SNIPER):  # s. 8: concealed unless it rapid moves, or is revealed
             active = target.rapid_moved or not target.hidden
         else:
             active = target.moved_this_turn or target.fired_this_turn
+        return self.observes(state, viewer, target, moved_or_fired=active)
+
+    def observes(self, state: GameState, viewer: Unit, target: Unit, *, moved_or_fired: bool) -> bool:
+        """s. 8 Observation distances: whether the viewer observes the target, seen wherever there
+        is line of sight if it ``moved_or_fired``, else within the table's distance."""
+        if blocked_by_smoke(state, viewer.position, target.position):
+            return False
+        spotter = (traits_of(viewer).spotter or viewer.is_command) and not viewer.moved_this_turn
         hull_down = geometry.is_hull_down(target, viewer.position, state.terrain)
         return can_observe(
             geometry.distance(viewer, target),
             observed_as(target.profile, traits_of(target), hull_down=hull_down),
             in_cover=geometry.cover_for(target, viewer.position, state.terrain) is not CoverKind.OPEN,
-            moved_or_fired=active,
+            moved_or_fired=moved_or_fired,
             spotter=spotter,
         )
+
+    def sniper_spotted_by(
+        self, state: GameState, enemy: Unit, sniper: Unit, decoy: Point | None = None
+    ) -> str | None:
+        """s. 8 Snipers: a hidden sniper (or its dummy marker at ``decoy``) is observed as a
+        static, silent unit: by an enemy with a line of sight to it within 4" in the open or 1"
+        in cover, 6" more for a static spotter (the 2015 flat 4" gives way)."""
+        marker = (
+            sniper if decoy is None else sniper.model_copy(update={"position": decoy, "in_building": None})
+        )
+        terrain = tuple(f for f in state.terrain if f.id not in (enemy.in_building, marker.in_building))
+        in_view = self.sight_clear(state, enemy, marker, terrain)
+        if in_view and self.observes(state, enemy, marker, moved_or_fired=False):
+            return cited(f"{enemy.name} observes it", "8.2")
+        return None
 
     def explosion_radius(self, small_table: bool) -> float:
         return EXPLOSION_RADIUS

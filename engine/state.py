@@ -99,6 +99,17 @@ class RefereeRule(BaseModel):
     text: str
 
 
+class ForceGuideline(BaseModel):
+    """The force a referee lets a side bring (p. 25): at most ``points``, and a guideline in
+    words for that side."""
+
+    model_config = ConfigDict(frozen=True)
+
+    side: str
+    points: int
+    text: str = ""
+
+
 class Smoke(BaseModel):
     """A smoke marker on a unit: it is obscured from ``from_bearing`` until the turn ends."""
 

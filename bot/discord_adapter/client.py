@@ -83,7 +83,7 @@ class IronCrossBot(discord.Client):
 
     async def announce(self, channel_id: str, outcome: Outcome) -> None:
         """Post what happened when a reaction window closed by itself."""
-        text = told_lines(outcome.events)
+        text = told_lines(outcome.events, state=outcome.state)
         await self.get_partial_messageable(int(channel_id)).send("The reaction window closed.\n" + text)
         await post_to_threads(self, channel_id, outcome)
         await retire_buttons(self, channel_id, outcome.closed_window_message)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import re
 from collections.abc import Sequence
 
 import discord
@@ -57,9 +58,20 @@ async def players_game(interaction: discord.Interaction) -> tuple[GameState, str
         return None
 
 
-def told_lines(events: Sequence[Event], viewer: str | None = None) -> str:
-    """The events as ``viewer`` (None: the whole channel) may read them."""
-    return "\n".join(told(events, viewer))
+def told_lines(events: Sequence[Event], viewer: str | None = None, state: GameState | None = None) -> str:
+    """The events as ``viewer`` (None: the whole channel) may read them; given the game, its
+    players and referees are named as Discord mentions."""
+    text = "\n".join(told(events, viewer))
+    return text if state is None else with_mentions(text, state)
+
+
+def with_mentions(text: str, state: GameState) -> str:
+    """The engine names people by their Discord user id; Discord shows ``<@id>`` as their name."""
+    people = {p for side in state.sides.values() for p in side.players} | set(state.referees)
+    people = sorted(filter(str.isdigit, people), key=len, reverse=True)
+    if not people:
+        return text
+    return re.sub(rf"(?<![\w@])({'|'.join(people)})(?!\w)", r"<@\1>", text)
 
 
 async def tell_secrets(interaction: discord.Interaction, outcome: Outcome) -> None:
@@ -75,7 +87,7 @@ async def tell_secrets(interaction: discord.Interaction, outcome: Outcome) -> No
 
 def report(outcome: Outcome) -> str:
     """What happened, the game header, and whose reaction window is open until when."""
-    text = told_lines(outcome.events) + "\n\n" + summary(outcome.state)
+    text = told_lines(outcome.events, state=outcome.state) + "\n\n" + summary(outcome.state)
     pending = outcome.state.pending
     if outcome.state.phase is Phase.REACTION and pending and outcome.window_deadline:
         reactors = " ".join(f"<@{p}>" for p in outcome.state.sides[pending.reactor_side].players)

@@ -14,6 +14,7 @@ from bot.discord_adapter.common import (
     side_of,
     summary,
     told_lines,
+    with_mentions,
 )
 from bot.discord_adapter.force_commands import force_service, own_forces, where
 from bot.discord_adapter.owed_commands import pings
@@ -103,9 +104,9 @@ class GameCommands(app_commands.Group):
                 *where(interaction), side, force, planned.roles[side]
             )
         outcome = await games(interaction).act(channel, user, command)
-        await interaction.response.send_message(
-            f"<@{user}> joins **{side}**.\n{told_lines(outcome.events)}\n" + summary(outcome.state)
-        )
+        news = told_lines(outcome.events, state=outcome.state)
+        header = summary(outcome.state)
+        await interaction.response.send_message(f"<@{user}> joins **{side}**.\n{news}\n{header}")
         await open_for_set_up(interaction, outcome.state)
         await tell_privately(interaction, outcome)
 
@@ -114,7 +115,8 @@ class GameCommands(app_commands.Group):
         outcome = await games(interaction).act(
             str(interaction.channel_id), str(interaction.user.id), StartGame()
         )
-        await interaction.response.send_message(told_lines(outcome.events) + "\n\n" + summary(outcome.state))
+        news = told_lines(outcome.events, state=outcome.state)
+        await interaction.response.send_message(news + "\n\n" + summary(outcome.state))
         await open_side_threads(interaction, outcome.state)
         await tell_privately(interaction, outcome)
 
@@ -130,7 +132,7 @@ class GameCommands(app_commands.Group):
         _, history = await games(interaction).store.history(channel)
         viewer = eyes_of(state, interaction)  # a referee reads everything
         lines = [line for _, events in history for line in told(events, viewer)][-25:]
-        text = "\n".join(lines) or "Nothing has happened yet"
+        text = with_mentions("\n".join(lines), state) or "Nothing has happened yet"
         await interaction.response.send_message(text[-1990:], ephemeral=True)
 
     @app_commands.command(name="history", description="This channel's finished games, and their logs")
@@ -144,7 +146,7 @@ class GameCommands(app_commands.Group):
         channel, user = str(interaction.channel_id), str(interaction.user.id)
         side = side_of(await games(interaction).game(channel), user)
         outcome = await games(interaction).act(channel, user, Concede(side=side))
-        await interaction.response.send_message(told_lines(outcome.events))
+        await interaction.response.send_message(told_lines(outcome.events, state=outcome.state))
 
     @app_commands.command(name="map", description="The battlefield as your side sees it (only you see it)")
     async def map(self, interaction: discord.Interaction) -> None:

@@ -3,9 +3,10 @@ rulebook p. 25). Both are subgroups of the ``/ref`` group.
 
 The clock's requests are told to the whole channel. What the referee prepares for one side (or
 for the referees alone) is answered only to the referee and goes on to that side's private
-thread; the channel reads nothing of it. ``/ref prep list`` shows anyone the special rules and
-objectives they may see. A holder of the game's referee role takes a referee's seat first, as
-for the other ``/ref`` commands.
+thread; the channel reads nothing of it. A side's force guideline (``/ref prep force``) and
+deployment zone (``/ref prep zone``) are its own. ``/ref prep list`` shows anyone the
+special rules, objectives, guidelines and zones they may see. A holder of the game's referee
+role takes a referee's seat first, as for the other ``/ref`` commands.
 """
 
 from __future__ import annotations
@@ -22,7 +23,15 @@ from bot.discord_adapter.side_threads import post_to_threads
 from bot.services.clock_service import ClockService
 from bot.services.game_service import Outcome
 from bot.text_orders import parse_point
-from engine.commands import Command, RefereeBriefing, RefereeClock, RefereeObjective, RefereeSpecialRule
+from engine.commands import (
+    Command,
+    RefereeBriefing,
+    RefereeClock,
+    RefereeDeploymentZone,
+    RefereeForceGuideline,
+    RefereeObjective,
+    RefereeSpecialRule,
+)
 from engine.events import REFEREE
 from engine.referee_prep import prep_text
 
@@ -43,9 +52,9 @@ async def _seat(interaction: discord.Interaction) -> Outcome | None:
 
 
 async def _tell_channel(interaction: discord.Interaction, outcome: Outcome, closes: str = "") -> None:
-    await interaction.response.send_message(
-        "\n".join(filter(None, [told_lines(outcome.events), closes, "", summary(outcome.state)]))
-    )
+    news = told_lines(outcome.events, state=outcome.state)
+    lines = [news, closes, "", summary(outcome.state)]
+    await interaction.response.send_message("\n".join(filter(None, lines)))
 
 
 def _closes(outcome: Outcome) -> str:
@@ -106,7 +115,7 @@ class ClockCommands(app_commands.Group):
 class PrepCommands(app_commands.Group):
     def __init__(self) -> None:
         super().__init__(
-            name="prep", description="Referees: objectives, special rules and briefings per side"
+            name="prep", description="Referees: objectives, rules, briefings, forces and zones per side"
         )
 
     @app_commands.command(name="objective", description="Set an objective for one side, or for both")
@@ -136,6 +145,36 @@ class PrepCommands(app_commands.Group):
         user = str(interaction.user.id)
         await _prepare(interaction, RefereeBriefing(referee=user, side=side, text=text))
 
+    @app_commands.command(name="force", description="The most a side's force may cost, before it joins")
+    @app_commands.describe(side="The side", points="Its points limit", guideline="A guideline only it reads")
+    async def force(
+        self,
+        interaction: discord.Interaction,
+        side: Side,
+        points: app_commands.Range[int, 1, 100000],
+        guideline: str = "",
+    ) -> None:
+        user = str(interaction.user.id)
+        await _prepare(
+            interaction, RefereeForceGuideline(referee=user, side=side, points=points, text=guideline)
+        )
+
+    @app_commands.command(name="zone", description="The rectangle a side sets up in, before set-up begins")
+    @app_commands.describe(
+        side="The side",
+        x1="One corner, inches across",
+        y1="One corner, inches deep",
+        x2="The opposite corner, across",
+        y2="The opposite corner, deep",
+    )
+    async def zone(
+        self, interaction: discord.Interaction, side: Side, x1: float, y1: float, x2: float, y2: float
+    ) -> None:
+        user = str(interaction.user.id)
+        await _prepare(
+            interaction, RefereeDeploymentZone(referee=user, side=side, x1=x1, y1=y1, x2=x2, y2=y2)
+        )
+
     @app_commands.command(name="list", description="The special rules and objectives you may see (only you)")
     async def listing(self, interaction: discord.Interaction) -> None:
         state = await games(interaction).game(str(interaction.channel_id))
@@ -154,7 +193,7 @@ def hear_deadlines(client: discord.Client) -> None:
     """Tell a channel when a referee's deadline has passed and what the game did."""
 
     async def announce(channel_id: str, text: str, outcome: Outcome | None) -> None:
-        lines = [text] + ([told_lines(outcome.events)] if outcome else [])
+        lines = [text] + ([told_lines(outcome.events, state=outcome.state)] if outcome else [])
         await client.get_partial_messageable(int(channel_id)).send("\n".join(lines))
         if outcome is not None:
             await post_to_threads(client, channel_id, outcome)

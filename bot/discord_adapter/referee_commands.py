@@ -15,7 +15,7 @@ from typing import Any, Literal
 import discord
 from discord import app_commands
 
-from bot.discord_adapter.common import battlefield_file, games, send_long, summary
+from bot.discord_adapter.common import battlefield_file, games, send_long, summary, with_mentions
 from bot.discord_adapter.referee_clock_commands import ClockCommands, PrepCommands
 from bot.discord_adapter.referees import act, is_referee, take_seat, tell, with_seat
 from bot.services.game_service import GameError
@@ -207,10 +207,11 @@ class RefereeCommands(app_commands.Group):
 
     @app_commands.command(name="log", description="The whole log as the referees read it (only you)")
     async def log(self, interaction: discord.Interaction) -> None:
-        await _referee(interaction)
+        state = await _referee(interaction)
         _, history = await games(interaction).store.history(str(interaction.channel_id))
         lines = [line for _, events in history for line in told(events, REFEREE)]
-        await send_long(interaction, "\n".join(lines) or "Nothing has happened yet", ephemeral=True)
+        text = with_mentions("\n".join(lines), state)
+        await send_long(interaction, text or "Nothing has happened yet", ephemeral=True)
 
     # -- who referees ---------------------------------------------------------------------------
 

@@ -9,7 +9,7 @@ from dataclasses import replace
 import discord
 
 from bot.discord_adapter.common import games, told_lines
-from bot.discord_adapter.side_threads import post_to_threads
+from bot.discord_adapter.side_threads import admit_newcomers, post_to_threads
 from bot.services.game_service import Outcome
 from bot.services.permissions import Role, roles_of
 from engine.commands import AppointReferee, Command
@@ -54,14 +54,19 @@ def eyes_of(state: GameState, interaction: discord.Interaction) -> str | None:
 
 
 async def act(interaction: discord.Interaction, command: Command) -> Outcome:
-    """Apply the user's command with their server roles and Manage Server permission counted."""
-    return await games(interaction).act(
-        str(interaction.channel_id),
+    """Apply the user's command with their server roles and Manage Server permission counted;
+    anyone it seats (a referee, a player taking over units) joins their private thread."""
+    channel = str(interaction.channel_id)
+    before = await games(interaction).game(channel)
+    outcome = await games(interaction).act(
+        channel,
         str(interaction.user.id),
         command,
         admin=is_admin(interaction),
         server_roles=server_roles(interaction),
     )
+    await admit_newcomers(interaction.client, channel, before, outcome.state)
+    return outcome
 
 
 async def take_seat(interaction: discord.Interaction, then: Command) -> Outcome | None:
@@ -88,7 +93,8 @@ async def tell(interaction: discord.Interaction, outcome: Outcome, audience: str
     """Answer with what happened. What only ``audience`` (a side, or the referees) may read goes
     to the user alone, and the channel gets its own version of it, never more; the private
     threads get their news."""
-    public, private = told_lines(outcome.events), told_lines(outcome.events, audience)
+    public = told_lines(outcome.events, state=outcome.state)
+    private = told_lines(outcome.events, audience, outcome.state)
     shown = "\n\n".join(filter(None, [public, footer]))
     if private == public:
         await interaction.response.send_message(shown or "Done.")

@@ -16,7 +16,14 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.discord_adapter.common import battlefield_file, games, side_of, split_message, tell_secrets
+from bot.discord_adapter.common import (
+    battlefield_file,
+    games,
+    side_of,
+    split_message,
+    tell_secrets,
+    with_mentions,
+)
 from bot.services.game_service import GameError, Outcome
 from bot.storage.thread_store import keep_side_threads, side_threads
 from engine.events import REFEREE, Event, told
@@ -85,10 +92,29 @@ async def open_side_threads(interaction: discord.Interaction, state: GameState) 
     await interaction.followup.send(fallback_text(missing))
 
 
-async def _open(channel: discord.TextChannel, state: GameState) -> dict[str, str]:
-    members = {name: side.players for name, side in state.sides.items()}
+def thread_members(state: GameState) -> dict[str, list[str]]:
+    """Who belongs in each private thread: a side's players, and the referees."""
+    members = {name: list(side.players) for name, side in state.sides.items()}
     if state.referees:
-        members[REFEREE] = state.referees
+        members[REFEREE] = list(state.referees)
+    return members
+
+
+async def admit_newcomers(
+    client: discord.Client, channel_id: str, before: GameState, after: GameState
+) -> None:
+    """A referee seated, or a player handed a side's units, after the threads opened joins the
+    thread of their new audience."""
+    threads = await side_threads(client.games.store, channel_id)  # type: ignore[attr-defined]
+    old = thread_members(before)
+    for audience, users in thread_members(after).items():
+        for user in filter(str.isdigit, set(users) - set(old.get(audience, ()))):
+            if audience in threads:
+                await client.http.add_user_to_thread(int(threads[audience]), int(user))
+
+
+async def _open(channel: discord.TextChannel, state: GameState) -> dict[str, str]:
+    members = thread_members(state)
     threads = {}
     for audience, users in members.items():
         thread = await channel.create_thread(
@@ -141,7 +167,7 @@ async def post_to_threads(client: discord.Client, channel_id: str, outcome: Outc
     for audience, lines in news.items():
         if not lines and audience not in files:
             continue
-        text = "\n".join(lines) or f"Turn {state.turn}: the battlefield as you see it"
+        text = with_mentions("\n".join(lines), state) or f"Turn {state.turn}: the battlefield as you see it"
         try:
             await _send(client.get_partial_messageable(int(threads[audience])), text, files.get(audience))
         except discord.HTTPException as problem:

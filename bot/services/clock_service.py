@@ -54,6 +54,7 @@ class ClockService:
         self.games = games
         self.deadlines = ReactionTimers(games.clock, self._deadline_passed)
         self.on_deadline_passed: Callable[[str, str, Outcome | None], Awaitable[None]] | None = None
+        self.resumed: list[Callable[[str], Awaitable[None]]] = []  # other timers of a channel to re-arm
 
     # -- what the game service asks ----------------------------------------------------------
 
@@ -125,6 +126,8 @@ class ClockService:
             self.games.timers.arm((channel_id, window.window), window.deadline)
         for deadline in await clock_store.player_deadlines(self.games.store, channel_id):
             self.deadlines.arm((channel_id, deadline.side), deadline.deadline)
+        for rearm in self.resumed:
+            await rearm(channel_id)
         return replace(outcome, window_deadline=window.deadline if window else None)
 
     async def extend(self, channel_id: str, user_id: str, minutes: int) -> Outcome:

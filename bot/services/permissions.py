@@ -63,6 +63,8 @@ MATRIX: dict[str, frozenset[Role]] = {
     "referee_objective": frozenset({Role.REFEREE}),
     "referee_special_rule": frozenset({Role.REFEREE}),
     "referee_briefing": frozenset({Role.REFEREE}),
+    "referee_force_guideline": frozenset({Role.REFEREE}),
+    "referee_deployment_zone": frozenset({Role.REFEREE}),
     "appoint_referee": frozenset({Role.REFEREE, Role.ADMIN}),
 }
 

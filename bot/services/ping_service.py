@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 
 from bot.services.game_service import GameError, GameService
 from bot.services.owed_service import game_wait, window_deadlines
+from bot.storage import clock_store
 from bot.storage.ping_store import (
     TurnPing,
     claim_ping,
@@ -73,6 +74,7 @@ class TurnPings:
         self.on_ping = on_ping
         self.timers = ReactionTimers(games.clock, self._due)
         games.after_action.append(self.after_action)
+        games.clocks.resumed.append(self._rearm)
 
     async def resume(self) -> None:
         """After a start-up: arm every stored ping; those already due are sent at once."""
@@ -80,6 +82,12 @@ class TurnPings:
 
     async def close(self) -> None:
         await self.timers.close()
+
+    async def _rearm(self, channel_id: str) -> None:
+        """The referee started the clock again: the ping waits the time it had left."""
+        ping = await ping_of(self.store, channel_id)
+        if ping.due is not None:
+            self.timers.arm(channel_id, ping.due)
 
     async def set_delay(self, channel_id: str, minutes: int) -> None:
         """A new game's delay before a ping (0: no pings); any ping of the game before is dropped."""
@@ -117,7 +125,11 @@ class TurnPings:
     async def _due(self, key: WindowKey) -> None:
         channel_id = str(key)
         ping = await ping_of(self.store, channel_id)
-        if ping.due is None or ping.due > self.games.clock.now() or not await claim_ping(self.store, ping):
+        if ping.due is None or ping.due > self.games.clock.now():
+            return
+        if await clock_store.paused_since(self.store, channel_id) is not None:
+            return  # the referee stopped the clock: the ping waits for the resume
+        if not await claim_ping(self.store, ping):
             return
         try:
             state = await self.games.game(channel_id)

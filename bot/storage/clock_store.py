@@ -14,7 +14,7 @@ from sqlalchemy import delete, update
 from sqlmodel import select
 
 from bot.storage.store import GameStore, OpenWindow
-from bot.storage.tables import PausedClockRow, PlayerDeadlineRow, WindowRow
+from bot.storage.tables import PausedClockRow, PlayerDeadlineRow, TurnPingRow, WindowRow
 
 
 @dataclass(frozen=True)
@@ -42,8 +42,8 @@ async def pause(store: GameStore, channel_id: str, at: datetime) -> None:
 
 
 async def resume(store: GameStore, channel_id: str, now: datetime) -> None:
-    """Start the clock again: the open window and every deadline get back the time they had
-    left when it stopped."""
+    """Start the clock again: the open window, every deadline and the turn ping get back the
+    time they had left when it stopped."""
     async with store.sessions() as session, session.begin():
         row = await session.get(PausedClockRow, channel_id)
         if row is None:
@@ -54,6 +54,9 @@ async def resume(store: GameStore, channel_id: str, now: datetime) -> None:
             rows = (await session.execute(select(table).where(table.channel_id == channel_id))).scalars()
             for later in rows:
                 later.deadline = (datetime.fromisoformat(later.deadline) + stood).isoformat()
+        ping = await session.get(TurnPingRow, channel_id)
+        if ping is not None and ping.due is not None:
+            ping.due = (datetime.fromisoformat(ping.due) + stood).isoformat()
 
 
 async def window_of(store: GameStore, channel_id: str) -> OpenWindow | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from shapely.geometry import LineString
+from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry.base import BaseGeometry
 
 from engine import geometry
@@ -70,19 +71,60 @@ def house_sight_clear(
     and the hills they stand on hide nothing from them; high terrain blocks; medium terrain
     blocks but from high ground beyond its shadow; low terrain as :func:`low_terrain_hides`."""
     eye = vantage(state, viewer, storey)
-    standing_on = {f.id for u in (viewer, target) for f in geometry.features_at(u.position, terrain)}
+    inside = {viewer.in_building, target.in_building}
+    seen = geometry.footprint(target)
+    if _tall_terrain_hides(eye, viewer.position, target.position, seen, terrain, inside):
+        return False
+    return not low_terrain_hides(state, viewer, target, terrain, looking_down=eye is not None)
+
+
+def spot_in_sight(state: GameState, viewer: Unit, at: Point, terrain: Sequence[TerrainFeature]) -> bool:
+    """House Rules V1.0, s. 5 Request fire (the spot must be visible to the spotter) read with
+    s. 8 Blocking terrain: a spotter sees a spot on the ground as it would a unit standing there
+    (:func:`house_sight_clear`), looking down from an upper storey or a hill as they do; from
+    there a wall or hedge hides no spot, as nothing lies tucked in behind it; from the ground it
+    hides the spot unless the spotter or the spot is right up against it."""
+    eye = vantage(state, viewer)
+    spot = ShapelyPoint(at.x, at.y)
+    if _tall_terrain_hides(eye, viewer.position, at, spot, terrain, {viewer.in_building}):
+        return False
+    if eye is not None:
+        return True
+    sight = LineString([(viewer.position.x, viewer.position.y), (at.x, at.y)])
+    walls = [
+        geometry.feature_shape(f)
+        for f in terrain
+        if terrain_height(f) is TerrainHeight.LOW and geometry.feature_shape(f).intersects(sight)
+    ]
+    return not any(
+        low_terrain_blocks(geometry.footprint(viewer).distance(wall), spot.distance(wall)) for wall in walls
+    )
+
+
+def _tall_terrain_hides(
+    eye: TerrainHeight | None,
+    origin: Point,
+    to: Point,
+    seen: BaseGeometry,
+    terrain: Sequence[TerrainFeature],
+    inside: set[str | None],
+) -> bool:
+    """s. 8 Medium and High terrain between ``origin`` and ``seen`` (at ``to``): high terrain
+    blocks; medium terrain blocks but from high ground beyond its shadow. The buildings in
+    ``inside`` and the hills at either end hide nothing."""
+    standing_on = {f.id for at in (origin, to) for f in geometry.features_at(at, terrain)}
     tall = [
         f
         for f in terrain
         if terrain_height(f) in (TerrainHeight.MEDIUM, TerrainHeight.HIGH)
-        and f.id not in (viewer.in_building, target.in_building)
+        and f.id not in inside
         and not (f.kind in HILLS and f.id in standing_on)
     ]
-    for feature in geometry.sight_crosses(viewer.position, target.position, tall):
-        behind = geometry.footprint(target).distance(geometry.feature_shape(feature))
+    for feature in geometry.sight_crosses(origin, to, tall):
+        behind = seen.distance(geometry.feature_shape(feature))
         if terrain_height(feature) is TerrainHeight.HIGH or medium_terrain_blocks(eye, target_behind=behind):
-            return False
-    return not low_terrain_hides(state, viewer, target, terrain, looking_down=eye is not None)
+            return True
+    return False
 
 
 def low_terrain_hides(

@@ -1,5 +1,6 @@
-"""The referee at the console (2015 rulebook p. 25): side-only special rules, objectives and
-briefings that the other side never reads, and the clock in virtual time."""
+"""The referee at the console (2015 rulebook p. 25): side-only special rules, objectives,
+briefings, force guidelines and deployment zones that the other side never reads, and the clock
+in virtual time."""
 
 import pytest
 
@@ -100,3 +101,47 @@ async def test_the_referee_runs_the_clock_at_the_console(refereed):
 async def test_the_help_names_the_referees_clock_and_preparation():
     assert "/ref pause | resume | close | extend minutes:N | deadline side:axis hours:12" in HELP
     assert "/ref special to:allies|axis|both|referee TEXT" in HELP
+    assert "/ref force side:axis points:N [TEXT]" in HELP and "/ref zone side:axis area:X1,Y1,X2,Y2" in HELP
+
+
+async def test_the_referee_limits_a_sides_force_and_draws_its_zone_at_the_console(tmp_path):
+    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'prep.db'}")
+    service = GameService(store, dice=lambda: SeededDice(1))
+    table, _ = await ConsoleTable.open(service)
+    for player, nation in (("ann", "us"), ("otto", "german")):
+        await ok(table, f"as {player} /force new nation:{nation} name:F points:1000")
+        for _ in range(2):
+            await ok(table, f'as {player} /force add force:F unit:"Infantry Detachment"')
+        await ok(table, f'as {player} /force upgrade force:F unit:"Infantry Detachment 1" command')
+    await ok(table, "/game new scenario:meeting table:village referee:ref")
+    told = await ok(table, 'as ref /ref force side:allies points:40 "one platoon, no tanks"')
+    assert "Referee: allies brings a force of at most 40 points: one platoon, no tanks" in told
+    await refused(table, "as ref /ref force side:allies points:lots", "Give points:N, a number")
+    await refused(
+        table,
+        "as ann /game join side:allies force:F",
+        "The referee allows allies at most 40 points; this force comes to 50",
+    )
+    await ok(table, "as ref /ref force side:allies points:50")
+    assert "joins allies" in await ok(table, "as ann /game join side:allies force:F")
+    await refused(table, "as ref /ref force side:allies points:60", "allies has already brought its force")
+    assert "Both forces are here" in await ok(table, "as otto /game join side:axis force:F")
+    await refused(table, "as ref /ref zone side:allies area:0,20,30", "Give the zone as area:X1,Y1,X2,Y2")
+    await refused(table, "as ref /ref zone side:allies area:0,40,30,50", 'runs off the 72" by 48" table')
+    assert "Referee: allies sets up within (0, 20) to (30, 30)" in await ok(
+        table, "as ref /ref zone side:allies area:0,20,30,30"
+    )
+    await refused(
+        table,
+        "as ann /deploy unit:allies-infantry-detachment-1 at:10,5",
+        "must set up in the referee's zone for allies, (0, 20) to (30, 30)",
+    )
+    await ok(table, "as ann /deploy unit:allies-infantry-detachment-1 at:10,25")
+    await refused(table, "as ref /ref zone side:axis area:0,0,72,12", "Set-up has begun")
+    ann_sees, otto_sees = await ok(table, "as ann /ref list"), await ok(table, "as otto /ref list")
+    assert "at most 50 points" in ann_sees and "(0, 20) to (30, 30)" in ann_sees
+    assert "at most 50 points" not in otto_sees and "(0, 20)" not in otto_sees
+    otto_log = await ok(table, "as otto /log")
+    assert "platoon" not in otto_log and "(0, 20)" not in otto_log
+    await service.close()
+    await store.close()

@@ -68,6 +68,12 @@ GERMAN = [
     ("Panzer IV G (late) to J", "Dora"),
 ]
 STEPS = 80  # set-up, start and play
+SIDE_ONLY_PREPARATION = (  # the referee's rules, briefing and objective for one side (or none)
+    ("ref prep special", {"to": "axis", "text": "Kampfgruppe Ostwind may call one air strike"}),
+    ("ref prep special", {"to": "referee", "text": "Reinforcements Zephyr arrive on turn four"}),
+    ("ref prep brief", {"side": "allies", "text": "Partisans report Panzer Wolfsschanze near the mill"}),
+    ("ref prep objective", {"id": "Quarry", "at": "20,20", "side": "axis"}),
+)
 
 
 @dataclass
@@ -260,6 +266,10 @@ async def test_no_player_reads_anything_their_side_may_not_know(tmp_path, monkey
     await table.slash("game join", ANN, side="allies", force="Easy")
     await table.slash("game join", OTTO, side="axis", force="KG")
     assert set(table.threads) == {"allies", "axis", REFEREE}  # opened as the set-up begins
+    for what, options in SIDE_ONLY_PREPARATION:
+        await table.slash(what, REF, **options)
+    for user in (ANN, OTTO):
+        await table.slash("ref prep list", user)
     rng = random.Random(7)
     hidden_pictures = 0  # pictures of the referee or the enemy that would have been caught
     while (state := await bot.games.game(CHANNEL)).phase is not Phase.OVER and table.step < STEPS:
@@ -284,9 +294,14 @@ async def test_no_player_reads_anything_their_side_may_not_know(tmp_path, monkey
         assert [(t, w) for t in texts for w in hidden_from(final, side) if said(w, t)] == []
         assert [(t, secret) for t in texts for secret in untold(every_event, side) if secret in t] == []
     # the test has teeth: allies hid things from axis, and allies' player and the referee read them
-    kept_from_axis = untold(every_event, "axis")
+    kept_from_axis = untold([e for e in every_event if e.side == "allies"], "axis")
     assert final.turn >= 2 and len(kept_from_axis) >= 5 and hidden_pictures > 0
     for reader in (ANN, REF):
         everything_read = "\n".join(r.text for r in table.read[reader])
         assert [secret for secret in kept_from_axis if secret not in everything_read] == []
+    # the referee's side-only preparation reached its side and no one else
+    read_by = {user: "\n".join(r.text for r in table.read[user]) for user in (ANN, OTTO, REF)}
+    for word, readers in (("Ostwind", {OTTO, REF}), ("Zephyr", {REF}), ("Wolfsschanze", {ANN, REF})):
+        assert {user for user, text in read_by.items() if word in text} == readers
+    assert said("Quarry", read_by[OTTO]) and not said("Quarry", read_by[ANN])
     await close_bot(bot)

@@ -1,7 +1,7 @@
 """``/ref clock`` and ``/ref prep`` through the real discord.py command tree (2015 rulebook
 p. 25): the referee pauses, resumes, extends and closes in virtual time, sets a deadline the
-channel hears about, and prepares side-only rules, objectives and briefings that reach only that
-side's thread."""
+channel hears about, and prepares side-only rules, objectives, briefings, force guidelines and
+deployment zones that reach only that side."""
 
 from datetime import timedelta
 
@@ -9,7 +9,7 @@ import pytest
 
 from bot.storage.thread_store import side_threads
 from engine.dice import ScriptedDice, d6
-from engine.quick_battle import quick_battle
+from engine.quick_battle import quick_battle, scenario_battle
 from engine.state import Phase
 from tests.bot.discord_harness import ANN, EVE, OTTO, THREADS, channel_posts, close_bot, open_bot, reply
 
@@ -140,3 +140,43 @@ async def test_without_threads_a_briefing_is_still_kept_from_the_channel(bot_and
     ann_log = await discord.slash("game log", user=ANN, channel="1")
     otto_log = await discord.slash("game log", user=OTTO, channel="1")
     assert "Panthers east" in str(ann_log) and "Panthers" not in str(otto_log)
+
+
+async def test_a_sides_force_guideline_and_zone_are_told_to_the_referee_and_that_side(bot_and_discord):
+    bot, discord = bot_and_discord
+    state = scenario_battle("meeting")  # on the Village, 72" by 48"
+    state.referees = [REF]
+    await bot.games.new_game("1", state)
+    for user, nation in ((ANN, "us"), (OTTO, "german")):
+        await discord.slash("force new", user=user, channel="1", nation=nation, name="F", points=1000)
+        for _ in range(2):
+            await discord.slash("force add", user=user, channel="1", force="F", unit="Infantry Detachment")
+        await discord.slash(
+            "force upgrade", user=user, channel="1", force="F", unit="Infantry Detachment 1", command=True
+        )
+    not_ref = "Only the game's referees"
+    await refused(bot, discord, "ref prep force", not_ref, user=ANN, side="axis", points=40)
+    sent = await discord.slash(
+        "ref prep force", user=REF, channel="1", side="allies", points=40, guideline="one platoon"
+    )
+    assert reply(sent) == ("Referee: allies brings a force of at most 40 points: one platoon", True)
+    over = "The referee allows allies at most 40 points; this force comes to 50"
+    await refused(bot, discord, "game join", over, user=ANN, side="allies", force="F")
+    await discord.slash("ref prep force", user=REF, channel="1", side="allies", points=50)
+    await discord.slash("game join", user=ANN, channel="1", side="allies", force="F")
+    await discord.slash("game join", user=OTTO, channel="1", side="axis", force="F")
+    corners = {"x1": 0.0, "y1": 20.0, "x2": 30.0, "y2": 30.0}
+    off = {**corners, "y1": 40.0, "y2": 50.0}
+    await refused(bot, discord, "ref prep zone", 'runs off the 72" by 48"', user=REF, side="allies", **off)
+    sent = await discord.slash("ref prep zone", user=REF, channel="1", side="allies", **corners)
+    assert reply(sent) == ("Referee: allies sets up within (0, 20) to (30, 30)", True)
+    deploy = {"user": ANN, "channel": "1", "unit": "Infantry Detachment 1"}
+    text, _ = reply(await discord.slash("deploy", **deploy, at="10,5"))
+    assert "must set up in the referee's zone for allies, (0, 20) to (30, 30)" in text
+    text, _ = reply(await discord.slash("deploy", **deploy, at="10,25"))
+    assert "sets up" in text, text
+    await refused(bot, discord, "ref prep zone", "Set-up has begun", user=REF, side="axis", **corners)
+    ann_list, _ = reply(await discord.slash("ref prep list", user=ANN, channel="1"))
+    assert "at most 50 points" in ann_list and "(0, 20) to (30, 30)" in ann_list
+    otto_list, _ = reply(await discord.slash("ref prep list", user=OTTO, channel="1"))
+    assert "at most 50 points" not in otto_list and "(0, 20)" not in otto_list

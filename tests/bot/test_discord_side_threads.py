@@ -15,6 +15,7 @@ from tests.bot.discord_harness import (
     ANN,
     OTTO,
     THREADS,
+    Pick,
     callback_payload,
     channel_posts,
     close_bot,
@@ -23,6 +24,7 @@ from tests.bot.discord_harness import (
 )
 
 REF = "309"
+EVE, DAN = "303", "304"  # a referee appointed later, and a newcomer taking over
 CREATE_PRIVATE_THREADS = 1 << 36
 REACTION_TEST = "allies reacts with Marker 1: fire at Gruppe: needs 3+, rolled 2: failed"  # allies' secret
 TOLD_TO_AXIS = "allies reacts with Marker 1: fire at Gruppe: failed"
@@ -251,3 +253,17 @@ def test_each_thread_gets_only_its_audiences_news():
     assert side_news(state, events, "allies") == ["ann hands out bonus tokens: 3 to bob (1 left)"]
     assert referee_news(events) == [event.text for event in events]
     assert referee_news(events[:2]) == []  # nothing kept from the channel: the channel has it all
+
+
+async def test_a_referee_appointed_later_and_a_player_taking_over_units_join_their_threads(bot_and_discord):
+    bot, discord = bot_and_discord
+    await start_game(bot, discord, THREADS)
+    threads = await side_threads(bot.games.store, "1")
+    sent = await discord.slash("ref appoint", user=REF, channel="1", referee=Pick(EVE))
+    joined = [e["url"].split("/channels/")[1] for e in sent if e["route"].startswith("PUT")]
+    assert joined == [f"{threads[REFEREE]}/thread-members/{EVE}"]
+    sent = await discord.slash(
+        "ref give_units", user=REF, channel="1", player=Pick(OTTO), to=Pick(DAN), reason="Otto had to leave"
+    )
+    joined = [e["url"].split("/channels/")[1] for e in sent if e["route"].startswith("PUT")]
+    assert joined == [f"{threads['axis']}/thread-members/{DAN}"]

@@ -99,7 +99,7 @@ async def test_the_cos_hand_out_bonus_tokens_and_answer_reserve_requests(bot_and
     )
     drawn = (await bot.games.game(CHANNEL)).sides["allies"].team.tokens[BOB]
     text, private = await slash(discord, "team give", ANN, player=BOB, tokens=3)
-    assert not private and f"{ANN} hands out bonus tokens: 3 to {BOB} (1 left)" in text
+    assert not private and f"<@{ANN}> hands out bonus tokens: 3 to <@{BOB}> (1 left)" in text
     assert (await bot.games.game(CHANNEL)).sides["allies"].team.tokens[BOB] == drawn + 3
     await refused(
         bot, discord, "team give", ANN, "has 1 bonus tokens to hand out, not 2", player=ANN, tokens=2
@@ -111,7 +111,7 @@ async def test_the_cos_hand_out_bonus_tokens_and_answer_reserve_requests(bot_and
     ]
     assert await discord.autocomplete("team request", "unit", "", user=DAN, channel=CHANNEL) == [POOL["axis"]]
     sent = await discord.slash("team request", user=BOB, channel=CHANNEL, unit=POOL["allies"])
-    assert reply(sent) == (f"{BOB} asks the commanding officer for Infantry Detachment 2", True)
+    assert reply(sent) == (f"<@{BOB}> asks the commanding officer for Infantry Detachment 2", True)
     assert len(messages(sent)) == 1  # nothing to the channel
     await slash(discord, "team request", DAN, unit="Infantry Detachment 2")
     shown, private = await slash(discord, "team show", ANN)
@@ -125,9 +125,9 @@ async def test_the_cos_hand_out_bonus_tokens_and_answer_reserve_requests(bot_and
     await refused(bot, discord, "team grant", DAN, "Only axis's commanding officer", unit=POOL["axis"])
     await refused(bot, discord, "team grant", EVE, "You are not playing in this game", unit=POOL["axis"])
     text, private = await slash(discord, "team grant", ANN, unit=POOL["allies"])
-    assert private and f"{ANN} sends Infantry Detachment 2 to {BOB}" in text
+    assert private and f"<@{ANN}> sends Infantry Detachment 2 to <@{BOB}>" in text
     text, private = await slash(discord, "team refuse", OTTO, unit=POOL["axis"])
-    assert private and text == f"{OTTO} refuses {DAN} Infantry Detachment 2"
+    assert private and text == f"<@{OTTO}> refuses <@{DAN}> Infantry Detachment 2"
     state = await bot.games.game(CHANNEL)
     assert state.units[POOL["allies"]].player == BOB and state.units[POOL["allies"]].reserve_available
     assert state.units[POOL["axis"]].player == OTTO and not state.sides["axis"].team.requests
@@ -149,7 +149,7 @@ async def test_a_correction_to_a_hidden_unit_is_told_without_naming_it_and_undon
 
     sent = await discord.slash("ref hide", user=RUTH, channel=CHANNEL, unit=SHERMAN, reason="in the woods")
     truth, private = reply(sent)
-    assert private and f"{RUTH} is a referee of this game (by {RUTH})" in truth
+    assert private and f"<@{RUTH}> is a referee of this game (by <@{RUTH}>)" in truth
     assert "Referee: Sherman 75mm 1 is hidden again, as Marker 1 (in the woods)" in truth
     private_truth, told = messages(sent)  # then the channel's version
     assert private_truth == truth
@@ -196,7 +196,7 @@ async def test_a_server_admin_appoints_and_dismisses_referees(bot_and_discord):
     await refused(bot, discord, "ref appoint", EVE, "referees or a server admin", referee=Pick(EVE))
     await refused(bot, discord, "ref appoint", BOSS, f"{DAN} plays axis", referee=Pick(DAN))
     text, private = await slash(discord, "ref appoint", BOSS, referee=Pick(EVE))
-    assert not private and f"{EVE} is a referee of this game (by {BOSS})" in text
+    assert not private and f"<@{EVE}> is a referee of this game (by {BOSS})" in text
     text, _ = await slash(discord, "ref ruling", EVE, text="night falls early")
     assert "Referee's ruling: night falls early" in text
     text, _ = await slash(discord, "ref dismiss", BOSS, referee=Pick(EVE))

@@ -32,6 +32,8 @@ from engine.commands import (
     RefereeBriefing,
     RefereeClock,
     RefereeCorrection,
+    RefereeDeploymentZone,
+    RefereeForceGuideline,
     RefereeObjective,
     RefereeRuling,
     RefereeSpecialRule,
@@ -85,6 +87,8 @@ def commands(user):
         "referee_objective": RefereeObjective(referee=user, id="ford", at=Point(x=5, y=5), side="allies"),
         "referee_special_rule": RefereeSpecialRule(referee=user, audience="allies", text="r"),
         "referee_briefing": RefereeBriefing(referee=user, side="allies", text="r"),
+        "referee_force_guideline": RefereeForceGuideline(referee=user, side="allies", points=500),
+        "referee_deployment_zone": RefereeDeploymentZone(referee=user, side="allies", x1=0, y1=0, x2=9, y2=9),
         "appoint_referee": AppointReferee(by=user, user="newref"),
     }
 
@@ -119,6 +123,8 @@ EXPECTED = {  # who may send each kind of command for the allies
     "referee_objective": REFEREES,
     "referee_special_rule": REFEREES,
     "referee_briefing": REFEREES,
+    "referee_force_guideline": REFEREES,
+    "referee_deployment_zone": REFEREES,
     "appoint_referee": REFEREES | {"boss"},  # a server admin appoints or dismisses referees
 }
 

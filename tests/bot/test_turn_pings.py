@@ -202,3 +202,25 @@ def test_a_hot_seat_game_nobody_joined_waits_for_nobody():
     state = quick_battle()
     state.phase, state.active_side = Phase.ACTIVE, "axis"
     assert game_wait(state) is None
+
+
+async def test_a_paused_clock_holds_the_ping_and_the_resume_gives_back_its_time_left(store):
+    clock = VirtualClock()
+    bot = await Bot(store, clock).start()
+    await bot.games.new_game("c1", quick_battle().model_copy(update={"referees": ["rita"]}))
+    await bot.games.act("c1", "ann", JoinSide(side="allies", player="ann"))
+    await bot.games.act("c1", "otto", JoinSide(side="axis", player="otto"))
+    bot.games.dice = lambda: ScriptedDice([d6(2), d6(5)])
+    await bot.games.act("c1", "otto", StartGame())
+    bot.games.dice = lambda: ScriptedDice([])
+    await bot.games.act("c1", "otto", ChooseInitiative(side="axis", go_first=True))
+    await clock.advance(4 * MINUTE)
+    await bot.games.clocks.pause("c1", "rita")
+    await clock.advance(timedelta(hours=2))
+    assert bot.sent == []  # nothing rings while the referee holds the clock
+    await bot.games.clocks.resume("c1", "rita")
+    await clock.advance(6 * MINUTE - 1)
+    assert bot.sent == []
+    await clock.advance(1)
+    assert bot.sent == [Ping("c1", mention=("otto",), dm=(), what=AXIS_TO_ACT)]
+    await bot.stop()

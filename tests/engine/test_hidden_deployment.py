@@ -198,6 +198,22 @@ def test_a_hidden_marker_moves_at_infantry_rates_p26():
     assert state.units["sherman"].position == P(60, 37) and state.units["sherman"].hidden
 
 
+def test_a_hidden_sniper_team_moves_unnamed_to_the_enemy_p20():
+    """The enemy sees two identical markers for a hidden sniper team: the channel's texts never
+    name it, where its owner's say which unit it is."""
+    state = deployed()
+    state.active_side = "allies"
+    state, declared = declare(state, "allies", "sniper", Move(path=(P(5, 9),)))
+    (order,) = [e for e in declared if e.kind == "declare"]
+    assert order.told_to("allies") == "allies declares: Sniper Team: move to (5, 9)"
+    assert order.told_to("axis") == "allies declares: a sniper marker: move to (5, 9)"
+    state, events = play(state, DeclineReaction(side="axis", window=state.pending.window))
+    (moved,) = [e for e in events if e.kind == "move"]
+    assert moved.told_to(None) == 'a sniper marker moves 4.0" to (5, 9)'
+    assert moved.told_to(REFEREE) == 'Sniper Team moves 4.0" to (5, 9)'
+    assert state.units["sniper"].hidden
+
+
 def test_a_hidden_marker_may_only_move_or_fire_and_a_dummy_only_move_p26():
     state = deployed()
     state.active_side = "allies"

@@ -3,7 +3,7 @@ attacking buildings (s. 6 Attacking buildings), through the game flow with scrip
 
 import pytest
 
-from engine.commands import CloseCombat, Declare, Fire, UnitOrder
+from engine.commands import ChooseDefender, CloseCombat, Declare, EnterBuilding, Fire, UnitOrder
 from engine.dice import d6, d10
 from engine.errors import IllegalCommand
 from engine.house.posts import building_sides
@@ -296,3 +296,58 @@ def test_one_unit_downstairs_without_a_post_still_defends_s6():
         events
     )
     assert texts(events)[-1] == "Rifles holds: Tommies falls back to (42.5, 24.5)"  # 6" from contact
+
+
+def test_the_defending_side_chooses_which_unit_inside_meets_the_assault_s6():
+    state, events = assault_house(street(), d6(4))  # initiation passed; nobody holds a post
+    assert state.phase is Phase.CHOICE
+    assert state.pending.choice.kind == "building_defender" and state.pending.choice.side == "axis"
+    assert state.pending.choice.options == ["gruppe", "mg", "rifles"]
+    assert texts(events)[-1] == (
+        "axis chooses who defends house against Tommies: Gruppe, MG, Rifles (/choose unit:...) "
+        "(House Rules HR6.7)"
+    )
+    with pytest.raises(IllegalCommand, match="axis makes this choice"):
+        play(state, ChooseDefender(side="allies", unit="mg"))
+    with pytest.raises(IllegalCommand, match="Choose the unit that defends among Gruppe, MG, Rifles"):
+        play(state, ChooseDefender(side="axis", unit="tommies"))
+    # the MG team defends: one die to the attackers' two, for two rounds
+    state, events = play(state, ChooseDefender(side="axis", unit="mg"), *[d10(1)] * 6)
+    assert [line for line in texts(events) if line.startswith("Round 2")] == [
+        "Round 2: MG fires at Tommies: needs 5+; rolled 1: miss (House Rules HR6.7)",
+        "Round 2: Tommies fires at MG: needs 5+; rolled 1, 1: miss (House Rules HR6.7)",
+    ]
+    assert texts(events)[-1] == "MG holds: Tommies falls back to (42.5, 24.5)"
+    assert state.phase is Phase.ACTIVE and state.pending is None
+
+
+def test_later_attackers_enter_only_by_the_side_the_first_got_in_by_s6():
+    state = street()
+    state.active_side = "allies"
+    state.units["section"].position = P(48, 32.5)  # 3" east of the house
+    with pytest.raises(IllegalCommand, match="The enemy holds house: take it by close combat"):
+        declare(state, "allies", "section", EnterBuilding(building="house"))
+    for unit_id, side in (("gruppe", "south"), ("mg", "east"), ("rifles", "west")):
+        state.units[unit_id].firing_post = BuildingPost(side=side, storey=1)
+    state, _ = assault_house(state, d6(4))  # in by the south side, unopposed
+    assert state.breaches == {"house": {"allies": "south"}}
+    with pytest.raises(
+        IllegalCommand,
+        match="allies got into house by its south side: later units follow that way, not by the east",
+    ):
+        declare(state, "allies", "section", EnterBuilding(building="house"))
+    state.units["section"].position = P(42.5, 27)  # 3" south of it
+    state, events = act(state, "allies", "section", EnterBuilding(building="house"))
+    assert texts(events)[-1] == "Section goes into house"
+    assert state.units["section"].in_building == "house"
+
+
+def test_once_its_attackers_are_gone_from_the_building_nobody_follows_them_in_s6():
+    state = street()
+    for unit_id, side in (("gruppe", "south"), ("mg", "east"), ("rifles", "west")):
+        state.units[unit_id].firing_post = BuildingPost(side=side, storey=1)
+    state, _ = assault_house(state, d6(4))
+    state.units["tommies"].destroyed = True
+    state.units["section"].position = P(42.5, 27)
+    with pytest.raises(IllegalCommand, match="The enemy holds house: take it by close combat"):
+        declare(state, "allies", "section", EnterBuilding(building="house"))

@@ -7,6 +7,7 @@ import pytest
 from engine.buildings import spread_fires
 from engine.commands import (
     Bombard,
+    ChooseDefender,
     CloseCombat,
     Declare,
     Embark,
@@ -701,8 +702,10 @@ def test_an_infantry_attack_that_destroys_the_defenders_takes_the_building_s6():
     state = village()
     state.units["gruppe"].morale_markers = 5
     state.units["tommies"].position = P(45, 25)  # 1" from the church wall
-    faces = [d6(4), d10(1), d10(1), d10(9), d10(9), d6(5), d6(5)]
-    state, events = charge(state, "tommies", "gruppe", *faces)
+    state, _ = charge(state, "tommies", "gruppe", d6(4))  # initiation passed
+    assert state.pending.choice.options == ["gruppe", "mg"]  # s. 6: the Germans choose who defends
+    faces = [d10(1), d10(1), d10(9), d10(9), d6(5), d6(5)]
+    state, events = play(state, ChooseDefender(side="axis", unit="gruppe"), *faces)
     assert state.units["gruppe"].destroyed
     assert state.units["tommies"].in_building == "church"
 

@@ -1,14 +1,18 @@
 """The referee prepares the scenario and runs the clock (2015 rulebook p. 25): objectives for
-one side, special rules for one side, both or the referee, private briefings; clock requests
-checked and logged, never taken back by an undo."""
+one side, special rules for one side, both or the referee, private briefings, a side's force
+guideline and deployment zone; clock requests checked and logged, never taken back by an undo."""
 
 import pytest
 
 from engine.commands import (
     Declare,
+    Deploy,
+    JoinSide,
     Move,
     RefereeBriefing,
     RefereeClock,
+    RefereeDeploymentZone,
+    RefereeForceGuideline,
     RefereeObjective,
     RefereeRuling,
     RefereeSpecialRule,
@@ -18,6 +22,16 @@ from engine.commands import (
 from engine.dice import d6
 from engine.errors import IllegalCommand
 from engine.events import REFEREE
+from engine.forces import (
+    add_unit,
+    choose_command,
+    force_points,
+    force_units,
+    new_force,
+    set_iaw,
+    set_transport,
+)
+from engine.quick_battle import scenario_battle
 from engine.referee import actions_to_undo, pass_for_absent
 from engine.referee_prep import prep_text
 from engine.scenario_play import objectives_held
@@ -183,3 +197,125 @@ def test_an_undo_takes_back_actions_but_never_clock_requests():
     assert actions_to_undo(history, 1) == (1,)
     with pytest.raises(IllegalCommand, match="There are 1 actions"):
         actions_to_undo(history, 2)
+
+
+# --- force guidelines and deployment zones (p. 25) ---------------------------------------------
+
+
+def planned(scenario="meeting"):
+    """A Meeting Engagement on the Village table (72" by 48"), refereed by "ref", waiting for
+    the forces: allies first, setting up within 12" of the near edge."""
+    state = scenario_battle(scenario)
+    state.referees = ["ref"]
+    return state
+
+
+def brought(side, nation, *profiles):
+    """A side's force of 1000 points' limit, its first unit the command unit."""
+    force = new_force(nation, side, 1000)
+    for profile in profiles:
+        force = add_unit(force, profile)
+    force = choose_command(force, force.units[0].label)
+    units = tuple(force_units(force, side))
+    return JoinSide(side=side, player=side, nation=nation, units=units, points_limit=1000), force
+
+
+def guideline(side="allies", points=100, text=""):
+    return RefereeForceGuideline(referee="ref", side=side, points=points, text=text)
+
+
+def zone(side="allies", corners=(0, 20, 30, 30)):
+    x1, y1, x2, y2 = corners
+    return RefereeDeploymentZone(referee="ref", side=side, x1=x1, y1=y1, x2=x2, y2=y2)
+
+
+def test_a_force_guideline_is_refused_unless_a_referee_sets_it_before_the_force_joins():
+    state = planned()
+    with pytest.raises(IllegalCommand, match="Only the game's referees"):
+        play(state, guideline().model_copy(update={"referee": "ann"}))
+    with pytest.raises(IllegalCommand, match="^Name the side: allies or axis$"):
+        play(state, guideline(side="both"))
+    with pytest.raises(IllegalCommand, match="^Give the points allies may spend: a whole number above 0$"):
+        play(state, guideline(points=0))
+    too_late = "^Force guidelines are set for a scenario game, before the forces join$"
+    with pytest.raises(IllegalCommand, match=too_late):
+        play(refereed(), guideline())
+    join, _ = brought("allies", "us", "Infantry Detachment")
+    state, _ = play(state, join)
+    with pytest.raises(IllegalCommand, match="^allies has already brought its force$"):
+        play(state, guideline())
+
+
+def test_a_force_guideline_is_told_to_its_side_and_the_referee_alone_and_a_new_one_replaces_it():
+    state, _ = play(planned(), guideline(points=300))
+    state, events = play(state, guideline(points=80, text="one platoon, no tanks"))
+    (event,) = events
+    told = "Referee: allies brings a force of at most 80 points: one platoon, no tanks"
+    assert event.told_to("allies") == event.told_to(REFEREE) == told
+    assert event.told_to("axis") == event.told_to(None) == ""
+    mine = "Force guidelines:\n- at most 80 points: one platoon, no tanks"
+    assert prep_text(state, "allies").endswith(mine)
+    assert prep_text(state, REFEREE).endswith(
+        "Force guidelines:\n- (for allies only) at most 80 points: one platoon, no tanks"
+    )
+    assert "Force guidelines" not in prep_text(state, "axis")
+
+
+def test_a_force_over_the_referees_points_is_refused_counting_its_transports_and_upgrades():
+    state, _ = play(planned(), guideline(points=77))
+    join, force = brought("allies", "us", "Infantry Detachment", "Sherman 75mm")
+    force = set_transport(set_iaw(force, "Infantry Detachment 1"), "Infantry Detachment 1", "Truck/Jeep")
+    join = join.model_copy(update={"units": tuple(force_units(force, "allies"))})
+    assert force_points(force) == 78  # 25 + 5 (Bazooka) + 3 (truck) + 45
+    over = "^The referee allows allies at most 77 points; this force comes to 78$"
+    with pytest.raises(IllegalCommand, match=over):
+        play(state, join)
+    state, _ = play(state, guideline(points=78))
+    state, events = play(state, join)
+    assert len(state.units_of("allies")) == 3
+    assert "allies brings 3 units" in events[0].text
+
+
+def test_the_referees_zone_replaces_the_scenarios_area_at_set_up():
+    state, _ = play(planned(), zone(corners=(30, 30, 0, 20)))  # before the forces join, corners any way
+    state, _ = play(state, brought("allies", "us", "Infantry Detachment", "Infantry Detachment")[0])
+    state, _ = play(state, brought("axis", "german", "Infantry Detachment", "Infantry Detachment")[0])
+    state, events = play(state, zone(side="axis", corners=(40, 30, 72, 48)))
+    (event,) = events
+    told = "Referee: axis sets up within (40, 30) to (72, 48)"
+    assert event.told_to("axis") == event.told_to(REFEREE) == told
+    assert event.told_to("allies") == event.told_to(None) == ""
+    gis = state.deployment.sides["allies"].waiting[0]  # Meeting: one of two on the table (p. 28)
+    refusal = r"^Infantry Detachment 1 must set up in the referee's zone for allies, \(0, 20\) to \(30, 30\)"
+    with pytest.raises(IllegalCommand, match=refusal):
+        play(state, Deploy(side="allies", unit=gis, at=P(10, 5)))  # within the scenario's 12"
+    state, _ = play(state, Deploy(side="allies", unit=gis, at=P(10, 25)))  # 25" out, in the referee's zone
+    assert state.units[gis].position == P(10, 25)
+    gren = state.deployment.sides["axis"].waiting[0]
+    with pytest.raises(IllegalCommand, match="must set up in the referee's zone for axis, \\(40, 30\\)"):
+        play(state, Deploy(side="axis", unit=gren, at=P(20, 45)))  # within the scenario's 12"
+    begun = "^Set-up has begun: deployment zones are drawn before the first unit goes down$"
+    with pytest.raises(IllegalCommand, match=begun):
+        play(state, zone())
+    assert prep_text(state, "allies").endswith("\nDeployment zones:\n- (0, 20) to (30, 30)")
+    assert prep_text(state, REFEREE).endswith(
+        "\nDeployment zones:\n- (for allies only) (0, 20) to (30, 30)"
+        "\n- (for axis only) (40, 30) to (72, 48)"
+    )
+
+
+def test_a_deployment_zone_is_refused_off_the_table_without_room_or_outside_a_scenarios_set_up():
+    state = planned()
+    with pytest.raises(IllegalCommand, match="Only the game's referees"):
+        play(state, zone().model_copy(update={"referee": "ann"}))
+    with pytest.raises(IllegalCommand, match="^Name the side: allies or axis$"):
+        play(state, zone(side="russians"))
+    off = r'^The zone \(0, 40\) to \(30, 50\) runs off the 72" by 48" table$'
+    with pytest.raises(IllegalCommand, match=off):
+        play(state, zone(corners=(0, 40, 30, 50)))
+    flat = r"^The zone \(0, 20\) to \(0, 30\) has no room: give it width and depth$"
+    with pytest.raises(IllegalCommand, match=flat):
+        play(state, zone(corners=(0, 20, 0, 30)))
+    no_set_up = "^Deployment zones are for a scenario game that has not been set up$"
+    with pytest.raises(IllegalCommand, match=no_set_up):
+        play(refereed(), zone())
