@@ -254,7 +254,9 @@ def test_reactor_destroying_the_active_unit_cancels_its_action_p6():
     assert state.units["panther"].position == P(20, 40)
 
 
-def test_command_unit_rerolls_a_failed_reaction_once_a_turn_p18():
+def failed_reaction_rerolled():
+    """Axis moves; allies' squad beside its command unit reacts, fails on a 1 and passes the
+    command unit's re-roll on a 5 (p. 18)."""
     state = started(
         game(
             make_unit("us", "Infantry Detachment", "allies", (10, 10), unit_id="hq", command=True),
@@ -264,9 +266,13 @@ def test_command_unit_rerolls_a_failed_reaction_once_a_turn_p18():
         "axis",
     )
     state, _ = play(state, Declare(side="axis", order=move("gren", 80, 56)))
-    state, events = play(
+    return play(
         state, React(side="allies", window=state.pending.window, order=move("a", 16, 14)), d6(1), d6(5)
     )
+
+
+def test_command_unit_rerolls_a_failed_reaction_once_a_turn_p18():
+    state, events = failed_reaction_rerolled()
     assert "the command unit orders a re-roll" in text(events)
     assert state.units["a"].position == P(16, 14)
     assert state.sides["allies"].reroll_used

@@ -22,7 +22,7 @@ from engine.setup import make_unit
 from tests.engine.helpers import P, act, game, play, started
 from tests.engine.test_house_rules_combat import shelled
 from tests.engine.test_house_rules_flow import charge, house, melee
-from tests.engine.test_reaction_flow import move
+from tests.engine.test_reaction_flow import failed_reaction_rerolled, move
 from tests.engine.test_turns import small_game
 
 
@@ -48,18 +48,7 @@ def test_the_score_is_read_from_the_test_itself():
 
 
 def test_a_failed_reaction_and_its_command_re_roll_both_keep_their_score_p6_p18():
-    state = started(
-        game(
-            make_unit("us", "Infantry Detachment", "allies", (10, 10), unit_id="hq", command=True),
-            make_unit("us", "Infantry Detachment", "allies", (16, 10), unit_id="a"),
-            make_unit("german", "Infantry Detachment", "axis", (80, 60), unit_id="gren"),
-        ),
-        "axis",
-    )
-    state, _ = play(state, Declare(side="axis", order=move("gren", 80, 56)))
-    state, events = play(
-        state, React(side="allies", window=state.pending.window, order=move("a", 16, 14)), d6(1), d6(5)
-    )
+    _, events = failed_reaction_rerolled()
     assert scores(events) == [
         ("reaction test, Infantry Detachment", 1, 3, None),
         ("reaction test, Infantry Detachment (command re-roll)", 5, 3, None),
