@@ -7,8 +7,9 @@ from typing import Literal
 import discord
 from discord import app_commands
 
-from bot.discord_adapter.common import games, players_game, side_of
-from bot.discord_adapter.reaction_buttons import show_result
+from bot.discord_adapter import referees
+from bot.discord_adapter.common import games, players_game
+from bot.discord_adapter.reaction_buttons import for_absent, show_result
 from bot.services.game_service import GameError
 from bot.text_orders import (
     FACING_FROM_EDGE,
@@ -44,16 +45,14 @@ from engine.state import Phase
 
 async def play(interaction: discord.Interaction, build) -> None:
     """Load the game, turn the options into a command for the user's side, apply and report."""
-    channel, user = str(interaction.channel_id), str(interaction.user.id)
-    service = games(interaction)
-    state = await service.game(channel)
-    side = side_of(state, user)
+    state = await games(interaction).game(str(interaction.channel_id))
+    side = referees.acting_side(state, interaction)
     try:
         command: Command = build(state, side)
     except IllegalCommand as problem:
         raise GameError(str(problem)) from problem
-    outcome = await service.act(channel, user, command)
-    await show_result(interaction, outcome)
+    outcome = await referees.act(interaction, command)
+    await show_result(interaction, outcome, for_absent(state, interaction, side))
 
 
 async def _units(interaction: discord.Interaction, current: str, own: bool) -> list[app_commands.Choice[str]]:

@@ -11,12 +11,15 @@ import logging
 
 import discord
 
-from bot.discord_adapter.common import battlefield_file, games, report, side_of
+from bot.discord_adapter.common import battlefield_file, games, report
+from bot.discord_adapter.referees import act, acting_side, is_admin, server_roles
 from bot.discord_adapter.side_threads import tell_privately
-from bot.services.game_service import GameError, Outcome
+from bot.services.game_service import GameError, Outcome, permitted
 from bot.text_orders import OrderWords, parse_point, unit_order
 from engine.commands import DeclineReaction, MoraleTestOrder, Order, React
+from engine.dice import SeededDice
 from engine.errors import IllegalCommand
+from engine.game import apply
 from engine.game_state import GameState
 from engine.state import Phase
 
@@ -27,26 +30,45 @@ ID = r"ic:(?P<channel>[0-9]+):(?P<window>[0-9]+)"
 
 async def answer(interaction: discord.Interaction, window: int, build) -> None:
     """Apply the user's answer to the window; refusals go to the user alone."""
-    channel, user = str(interaction.channel_id), str(interaction.user.id)
     try:
-        state = await games(interaction).game(channel)
-        side = side_of(state, user)
-        command = build(state, side)
-        outcome = await games(interaction).act(channel, user, command)
+        state = await games(interaction).game(str(interaction.channel_id))
+        side = acting_side(state, interaction)
+        outcome = await act(interaction, build(state, side))
     except (GameError, IllegalCommand) as problem:
         await interaction.response.send_message(str(problem), ephemeral=True)
         return
-    await show_result(interaction, outcome)
+    await show_result(interaction, outcome, for_absent(state, interaction, side))
 
 
-async def show_result(interaction: discord.Interaction, outcome: Outcome) -> None:
-    """Reply with what happened (and the buttons of a window it opened); remember that
-    message for its window, and take the buttons off a window that has just closed."""
+async def may_react(interaction: discord.Interaction, window: int) -> None:
+    """Refuse, before the form opens, a user who could not send its answer: the window has
+    closed, or the permission table does not let them react for the side it is open to."""
+    state = await games(interaction).game(str(interaction.channel_id))
+    side = acting_side(state, interaction)
+    apply(state, DeclineReaction(side=side, window=window), SeededDice(0))  # the window's own refusals
+    permitted(
+        state,
+        str(interaction.user.id),
+        React(side=side, window=window, order=MoraleTestOrder()),
+        is_admin(interaction),
+        server_roles(interaction),
+    )
+
+
+def for_absent(state: GameState, interaction: discord.Interaction, side: str) -> str:
+    """The line that says a referee answered for a side they do not play; else nothing."""
+    user = str(interaction.user.id)
+    return "" if user in state.sides[side].players else f"<@{user}> (referee) answers for {side}:\n"
+
+
+async def show_result(interaction: discord.Interaction, outcome: Outcome, header: str = "") -> None:
+    """Reply with what happened (after ``header``, and with the buttons of a window it opened);
+    remember that message for its window, and take the buttons off a window that has just closed."""
     channel = str(interaction.channel_id)
     state = outcome.state
     picture = await battlefield_file(state, None, outcome.events)
     callback = await interaction.response.send_message(
-        report(outcome), view=reaction_view(state, channel), file=picture
+        header + report(outcome), view=reaction_view(state, channel), file=picture
     )
     if state.phase is Phase.REACTION and state.pending and callback.message_id:
         await games(interaction).remember_window_message(
@@ -111,6 +133,11 @@ class ReactButton(discord.ui.DynamicItem[discord.ui.Button], template=ID + r":re
         return cls(int(match["channel"]), int(match["window"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await may_react(interaction, self.window)
+        except (GameError, IllegalCommand) as problem:
+            await interaction.response.send_message(str(problem), ephemeral=True)
+            return
         await interaction.response.send_modal(ReactionForm(self.window))
 
 

@@ -8,14 +8,14 @@ from dataclasses import replace
 
 import discord
 
-from bot.discord_adapter.common import games, told_lines
+from bot.discord_adapter.common import games, side_of, told_lines
 from bot.discord_adapter.side_threads import admit_newcomers, post_to_threads
 from bot.services.game_service import Outcome
 from bot.services.permissions import Role, roles_of
 from engine.commands import AppointReferee, Command
 from engine.dice import SeededDice
 from engine.events import REFEREE
-from engine.game import apply
+from engine.game import apply, awaiting
 from engine.game_state import GameState
 
 
@@ -42,6 +42,17 @@ def roles_in(state: GameState, interaction: discord.Interaction, side: str | Non
 
 def is_referee(state: GameState, interaction: discord.Interaction) -> bool:
     return Role.REFEREE in roles_in(state, interaction)
+
+
+def acting_side(state: GameState, interaction: discord.Interaction) -> str:
+    """The side the user acts for: the one they play. A referee who plays neither acts for the
+    side the game waits for, so as to pass or decline a reaction for an absent player (p. 25);
+    the permission table lets a referee do nothing else for a side."""
+    user = str(interaction.user.id)
+    if not any(user in side.players for side in state.sides.values()) and is_referee(state, interaction):
+        if waited_for := awaiting(state):
+            return waited_for
+    return side_of(state, user)
 
 
 def eyes_of(state: GameState, interaction: discord.Interaction) -> str | None:

@@ -93,9 +93,11 @@ async def open_side_threads(interaction: discord.Interaction, state: GameState) 
 
 
 def thread_members(state: GameState) -> dict[str, list[str]]:
-    """Who belongs in each private thread: a side's players, and the referees."""
+    """Who belongs in each private thread: a side's players, and the referees (a game refereed
+    by a server role has its referees' thread from the start; holders join it as they take a
+    seat)."""
     members = {name: list(side.players) for name, side in state.sides.items()}
-    if state.referees:
+    if state.referees or state.referee_roles:
         members[REFEREE] = list(state.referees)
     return members
 
@@ -114,19 +116,28 @@ async def admit_newcomers(
 
 
 async def _open(channel: discord.TextChannel, state: GameState) -> dict[str, str]:
-    members = thread_members(state)
-    threads = {}
-    for audience, users in members.items():
-        thread = await channel.create_thread(
-            name=f"{_called(audience)} — {game_title(state)}"[:100],
-            type=discord.ChannelType.private_thread,
-            invitable=False,
-            auto_archive_duration=WEEK,
-        )
-        for user in filter(str.isdigit, users):  # Discord user ids
-            await thread.add_user(discord.Object(id=int(user)))
-        threads[audience] = str(thread.id)
-    return threads
+    """Every thread with its members, or none: if Discord refuses partway, the threads already
+    opened are deleted again (as far as Discord lets us), so no side is left with a thread the
+    game never posts to."""
+    opened: dict[str, discord.Thread] = {}
+    try:
+        for audience, users in thread_members(state).items():
+            opened[audience] = thread = await channel.create_thread(
+                name=f"{_called(audience)} — {game_title(state)}"[:100],
+                type=discord.ChannelType.private_thread,
+                invitable=False,
+                auto_archive_duration=WEEK,
+            )
+            for user in filter(str.isdigit, users):  # Discord user ids
+                await thread.add_user(discord.Object(id=int(user)))
+    except discord.HTTPException:
+        for thread in opened.values():
+            try:
+                await thread.delete()
+            except discord.HTTPException as refusal:
+                log.warning("could not delete the half-opened thread %s: %s", thread.id, refusal)
+        raise
+    return {audience: str(thread.id) for audience, thread in opened.items()}
 
 
 def side_news(state: GameState, events: Sequence[Event], side: str) -> list[str]:

@@ -210,6 +210,8 @@ class ClockService:
                 text = f"{side} did not act by the referee's deadline: the game {done} for them"
             except GameError as refusal:
                 text = f"{side} did not act by the referee's deadline, but the game cannot {what}: {refusal}"
+                if isinstance(command, PassInitiative):  # the rule stands (p. 5); the referee may step in
+                    text += ". A referee may give the initiative to the other side: /ref initiative"
         log.info("deadline passed", extra={"channel": channel_id, "side": side})
         if self.on_deadline_passed:
             await self.on_deadline_passed(channel_id, text, outcome)

@@ -33,7 +33,7 @@ REFEREE_READS = (  # the whole action, secret and all
 )
 
 
-async def start_game(bot, discord, permissions: int) -> list[dict]:
+async def start_game(bot, discord, permissions: int, referees=(REF,), referee_roles=()) -> list[dict]:
     """A quick battle with a referee, where allies' Able stands hidden as Marker 1; the bot has
     ``permissions`` in the channel. Returns what /game start sent."""
     state = new_game(
@@ -45,7 +45,7 @@ async def start_game(bot, discord, permissions: int) -> list[dict]:
         ],
     )
     hide_under_marker(state, state.units["able"])
-    state.referees = [REF]
+    state.referees, state.referee_roles = list(referees), tuple(referee_roles)
     await bot.games.new_game("1", state)
     await discord.slash("game join", user=ANN, channel="1", side="allies")
     await discord.slash("game join", user=OTTO, channel="1", side="axis")
@@ -135,6 +135,18 @@ async def test_when_discord_refuses_the_threads_the_same_fallback(bot_and_discor
     assert await side_threads(bot.games.store, "1") == {}
     sent = await hidden_reaction(bot, discord)
     assert follow_ups(sent) == [("Only your side sees this:\n" + REACTION_TEST, True)]
+
+
+async def test_a_thread_opened_before_discord_refused_is_deleted_again(bot_and_discord):
+    bot, discord = bot_and_discord
+    discord.refused.add("PUT /channels/{channel_id}/thread-members/{user_id}")
+    sent = await start_game(bot, discord, THREADS)
+    (opened,) = [e for e in sent if e["route"] == "POST /channels/{channel_id}/threads"]
+    deleted = [e["url"].split("/channels/")[1] for e in sent if e["route"] == "DELETE /channels/{channel_id}"]
+    assert opened["payload"]["name"] == "allies — quick battle" and len(deleted) == 1
+    (notice, private), *_ = follow_ups(sent)
+    assert not private and "I need **Create Private Threads (Discord refused to open them)**" in notice
+    assert await side_threads(bot.games.store, "1") == {}
 
 
 async def test_a_secret_goes_to_its_sides_thread_and_the_referees_only(bot_and_discord):
@@ -267,3 +279,16 @@ async def test_a_referee_appointed_later_and_a_player_taking_over_units_join_the
     )
     joined = [e["url"].split("/channels/")[1] for e in sent if e["route"].startswith("PUT")]
     assert joined == [f"{threads['axis']}/thread-members/{DAN}"]
+
+
+async def test_a_game_refereed_by_a_role_has_a_referees_thread_its_holders_join_when_seated(bot_and_discord):
+    bot, discord = bot_and_discord
+    sent = await start_game(bot, discord, THREADS, referees=(), referee_roles=("900",))
+    threads = await side_threads(bot.games.store, "1")
+    assert set(threads) == {"allies", "axis", REFEREE}
+    added = [e["url"].split("/channels/")[1] for e in sent if e["route"].startswith("PUT")]
+    assert added == [f"{threads['allies']}/thread-members/{ANN}", f"{threads['axis']}/thread-members/{OTTO}"]
+    discord.roles[EVE] = ["900"]
+    sent = await discord.slash("ref ruling", user=EVE, channel="1", text="the river is frozen")
+    joined = [e["url"].split("/channels/")[1] for e in sent if e["route"].startswith("PUT")]
+    assert joined == [f"{threads[REFEREE]}/thread-members/{EVE}"]

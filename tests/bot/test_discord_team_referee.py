@@ -18,7 +18,10 @@ from tests.bot.discord_harness import (
     OTTO,
     Pick,
     attachments,
+    buttons,
+    callback_payload,
     close_bot,
+    form,
     messages,
     open_bot,
     reply,
@@ -177,6 +180,64 @@ async def test_a_correction_to_a_hidden_unit_is_told_without_naming_it_and_undon
 
     text, _ = await slash(discord, "ref ruling", RUTH, text="the stream is fordable")
     assert "Referee's ruling: the stream is fordable" in text
+
+
+async def clicked(bot, discord, button, user) -> tuple[str, bool]:
+    """A click's answer: its text and whether it is private. Unless it was a form opening, the
+    answer a refusal gets is private and the stored game is byte-identical."""
+    before = await bot.games.store.load(CHANNEL)
+    sent = await discord.click(button, user=user, channel=CHANNEL)
+    if any(e["route"].endswith("/callback") and callback_payload(e)["type"] == 9 for e in sent):
+        assert form(sent)["title"] == "React"
+        return "a form", True
+    text, private = reply(sent)
+    after = await bot.games.store.load(CHANNEL)
+    if private:
+        assert after.version == before.version
+        assert after.state.model_dump_json() == before.state.model_dump_json()
+    return text, private
+
+
+async def test_the_reaction_buttons_as_each_role(bot_and_discord):
+    """React and No reaction as every role: only the reacting side's players open the form; they
+    and a referee (passing for an absent side, p. 25) may let the action go ahead."""
+    bot, discord = bot_and_discord
+    await set_up(bot, discord)
+    await slash(discord, "initiative", ANN, choice="start")
+    at = (await bot.games.game(CHANNEL)).units[SHERMAN].position
+    sent = await discord.slash("act", user=BOB, channel=CHANNEL, unit=SHERMAN, move=f"{at.x},{at.y - 1}")
+    shown = buttons(sent)
+    assert set(shown) == {"React", "No reaction"}
+
+    react = {user: await clicked(bot, discord, shown["React"], user) for user in (ANN, BOB, EVE, BOSS, RUTH)}
+    assert react == {
+        ANN: ("Only axis may react now", True),
+        BOB: ("Only axis may react now", True),
+        EVE: ("You are not playing in this game: take a side with /game join", True),
+        BOSS: ("You are not playing in this game: take a side with /game join", True),
+        RUTH: ("Only axis's players may act for axis", True),
+    }
+    assert await clicked(bot, discord, shown["React"], OTTO) == ("a form", True)
+    assert await clicked(bot, discord, shown["React"], DAN) == ("a form", True)
+    declined = {
+        user: await clicked(bot, discord, shown["No reaction"], user) for user in (ANN, BOB, EVE, BOSS)
+    }
+    assert declined == {user: react[user] for user in (ANN, BOB, EVE, BOSS)}  # the same refusals
+    text, private = await clicked(bot, discord, shown["No reaction"], RUTH)
+    assert not private and text.startswith(f"<@{RUTH}> (referee) answers for axis:\naxis does not react")
+    text, private = await clicked(bot, discord, shown["No reaction"], DAN)
+    assert (text, private) == ("No reaction window is open", True)
+
+    # the referee passes the initiative for the absent allies, as /pass
+    text, private = await slash(discord, "pass", RUTH)
+    assert not private and text.startswith(
+        f"<@{RUTH}> (referee) answers for allies:\naxis takes the initiative"
+    )
+    assert (await bot.games.game(CHANNEL)).active_side == "axis"
+    await refused(bot, discord, "pass", EVE, "You are not playing in this game")
+    await refused(
+        bot, discord, "act", RUTH, "Only axis's players may act for axis", unit="axis-infantry-detachment-1", move="1,1"
+    )
 
 
 async def test_the_referee_sees_the_true_picture_privately(bot_and_discord):

@@ -206,7 +206,8 @@ async def test_a_deadline_that_cannot_pass_says_why(store):
         (
             "c1",
             "axis did not act by the referee's deadline, but the game cannot pass the initiative: "
-            "You must spend at least one command token before passing the initiative back",
+            "You must spend at least one command token before passing the initiative back. "
+            "A referee may give the initiative to the other side: /ref initiative",
             None,
         )
     ]
