@@ -148,10 +148,12 @@ The same commands as in Discord, typed as text (options as name:value, quote val
   /cards deck FILE name:NAME | /cards deal deck:NAME | /cards hand | /cards use action:play card:NAME
        Tactical Advantage Cards; a deck file has one card a line: name | cost | when | what it does
   /campaign new name:NAME german:ann,bob russian:cat german_cpp:N russian_cpp:N [days:3] [start:17 Oct]
-       [every:24h] [grace:2h] [reminders:24h,1h] [referee:NAME]   a Red Barricades campaign, a phase a day
+       [every:24h] [grace:2h] [reminders:24h,1h|none] [referee:NAME]  a Red Barricades campaign, a phase a day
+       [carry_over:yes|no]   whether unspent CPP carry over to the next CG Day (default yes)
   as ann /campaign submit buy:"A4, O1 2 hexes" | buy:none   sealed purchases   /campaign status | ledger [csv]
        [fortify:"2 x Trench, 3 Foxhole at 2"]   fortifications with the day's FPP;  /campaign orbat [side]
   /campaign correct entry:N to:VALUE|void reason:WHY   the referee (else the organiser) corrects the ledger
+  /campaign retain side:german units:"2 x 4-6-7, 9-1"   the referee records units retained for the next CG day
   /campaign linked new|battle|buy|command|retire|standings|end   linked Iron Cross battles: forces carry
        their losses from one scenario to the next
   /stats                         dice statistics: each player's faces against fair dice, hits vs expected
@@ -160,6 +162,7 @@ The same commands as in Discord, typed as text (options as name:value, quote val
   /games mine                    every game and campaign, in any channel, waiting for you
   /games ping how:mention|dm|off how you are told a game waits for you, after the delay set by
        /game new ping_minutes:N (default 10; 0: no pings)
+  /games delay minutes:N         a player or referee changes that delay mid-game (0: no pings)
   /game new scenario:meeting teams:2 [bonus:even|co] [referee:ref]   a team game (p. 25): the first
        to join a side is its CO; /team shows who commands what; the CO: /team give bob:3 ann:1,
        /team grant|refuse unit:NAME; a player: /team request unit:NAME
@@ -246,7 +249,7 @@ class ConsoleTable:
         self.forces = ForceService(service.store)
         self.decks = CardService(service.store)
         self.campaigns = CampaignDesk(service, self)
-        self.owed = OwedDesk(service)
+        self.owed = OwedDesk(service, self.CHANNEL)
         self.state = state
         self.log: list[Event] = []
         self.pictures = pictures

@@ -11,11 +11,10 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, TextIO
 
-from bot.services.campaign_service import CampaignService, parse_duration, utc_text
+from bot.services.campaign_service import CampaignService, parse_duration, parse_reminders, utc_text
 from bot.services.game_service import GameError, GameService, duration_text
 from bot.services.linked_campaign_service import LinkedCampaignService
 from engine.campaign.linked import SIDES
-from engine.campaign.phases import DEFAULT_REMINDERS
 
 if TYPE_CHECKING:
     from bot.console import ConsoleTable, Line
@@ -23,10 +22,11 @@ if TYPE_CHECKING:
 CHANNEL = "console"
 USAGE = (
     "Try /campaign new name:NAME german:ann,bob russian:cat german_cpp:N russian_cpp:N [days:3] "
-    "[start:17 Oct] [every:24h] [grace:2h] [reminders:24h,1h] [referee:NAME], "
+    "[start:17 Oct] [every:24h] [grace:2h] [reminders:24h,1h|none] [referee:NAME] [carry_over:yes|no], "
     '/campaign submit buy:"A4, O1 2 hexes, M1" [fortify:"2 x Trench, 3 Foxhole at 2"] [side:german] '
     "[phase:N], /campaign status, /campaign orbat [side:german], /campaign ledger [csv], "
-    '/campaign correct entry:N to:VALUE reason:"WHY" (the referee); '
+    '/campaign correct entry:N to:VALUE reason:"WHY", /campaign retain side:german units:"2 x 4-6-7, 9-1" '
+    "(the referee); "
     "linked Iron Cross battles: /campaign linked new|battle|buy|command|retire|standings|end"
 )
 LINKED_USAGE = (
@@ -91,6 +91,9 @@ class CampaignDesk:
             answer = await self.service.order_of_battle(CHANNEL, line.options.get("side"))
         elif kind == "correct":
             answer = await self.correct(line)
+        elif kind == "retain":
+            o = line.options
+            answer = await self.service.retain(CHANNEL, line.player, o.get("side", ""), o.get("units", ""))
         elif kind == "linked":
             answer = await self.linked_campaign(line)
         else:
@@ -107,7 +110,9 @@ class CampaignDesk:
         days = o.get("days", "3")
         if not days.isdigit():
             raise GameError(f"days is a whole number of CG Days, not {days!r}")
-        reminders = o.get("reminders")
+        carry_over = o.get("carry_over", "yes").casefold()
+        if carry_over not in ("yes", "no"):
+            raise GameError(f"carry_over is yes (unspent CPP carry over) or no, not {carry_over!r}")
         return await self.service.create(
             CHANNEL,
             o.get("name", ""),
@@ -117,9 +122,10 @@ class CampaignDesk:
             int(days),
             parse_duration(o.get("every", "24h")),
             parse_duration(o.get("grace", "0s")),
-            [parse_duration(r) for r in reminders.split(",")] if reminders else DEFAULT_REMINDERS,
+            parse_reminders(o.get("reminders")),
             o.get("referee"),
             line.player,
+            carry_over == "yes",
         )
 
     async def correct(self, line: Line) -> str:

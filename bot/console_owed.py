@@ -1,7 +1,8 @@
 """The console's ``/games`` commands: ``/games mine`` lists what a player owes across the
 database's channels (the console's own is "console"; a database shared with the bot holds
-Discord channels by id), and ``/games ping how:mention|dm|off`` sets how they are told that a
-game waits for them. Pings are written as they come when the console gives a writer, a direct
+Discord channels by id), ``/games ping how:mention|dm|off`` sets how they are told that a
+game waits for them, and ``/games delay minutes:N`` how long the console's game waits before
+telling them (0: never). Pings are written as they come when the console gives a writer, a direct
 message as a note to its player; otherwise they wait and head the next /games reply."""
 
 from __future__ import annotations
@@ -11,16 +12,19 @@ from typing import TYPE_CHECKING, TextIO
 from bot.services.campaign_service import utc_text
 from bot.services.game_service import GameError, GameService
 from bot.services.owed_service import OwedService
-from bot.services.ping_service import Ping, TurnPings
+from bot.services.ping_service import Ping, TurnPings, ping_delay
 
 if TYPE_CHECKING:
     from bot.console import Line
 
-USAGE = "Try /games mine, or /games ping how:mention|dm|off"
+USAGE = "Try /games mine, /games ping how:mention|dm|off, or /games delay minutes:N"
 
 
 class OwedDesk:
-    def __init__(self, games: GameService) -> None:
+    """The ``/games`` commands of the console's table, whose game is in ``channel``."""
+
+    def __init__(self, games: GameService, channel: str) -> None:
+        self.channel = channel
         self.out: TextIO | None = None
         self.waiting: list[str] = []
         self.owed = OwedService(games.store)
@@ -41,6 +45,10 @@ class OwedDesk:
         elif kind == "ping":
             how = line.options.get("how") or (line.words[1] if len(line.words) > 1 else "")
             answer = await self.pings.choose(line.player, how.casefold())
+        elif kind == "delay":
+            typed = line.options.get("minutes") or (line.words[1] if len(line.words) > 1 else "")
+            minutes = ping_delay(typed, "minutes")
+            answer = await self.pings.change_delay(self.channel, line.player, minutes)
         else:
             raise GameError(USAGE)
         waiting, self.waiting = self.waiting, []

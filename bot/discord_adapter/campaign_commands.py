@@ -2,7 +2,8 @@
 (ephemeral replies, or a form opened by ``/campaign submit`` with no orders or by the *Submit
 orders* button under a phase's announcement) and stay sealed until the reveal; reminders
 mention the players who still owe orders; times are Discord relative timestamps. The referee
-(else the organiser) corrects the ledger with ``/campaign correct``.
+(else the organiser) corrects the ledger with ``/campaign correct`` and records the units a side
+retains into the next CG scenario with ``/campaign retain``.
 
 ``/campaign linked``: linked Iron Cross battles, each side's force carrying its losses from one
 scenario game to the next; the end of each battle is posted in the channel."""
@@ -18,10 +19,9 @@ import discord
 from discord import app_commands
 
 from bot.discord_adapter.common import send_long
-from bot.services.campaign_service import CampaignService, parse_duration
+from bot.services.campaign_service import CampaignService, parse_duration, parse_reminders
 from bot.services.game_service import GameError
 from bot.services.linked_campaign_service import LinkedCampaignService
-from engine.campaign.phases import DEFAULT_REMINDERS
 from engine.errors import IllegalCommand
 from engine.quick_battle import quick_tables
 
@@ -72,9 +72,13 @@ class SubmissionForm(discord.ui.Modal, title="Sealed orders"):
         max_length=1000,
     )
 
-    def __init__(self, side: str | None, phase: int | None) -> None:
+    def __init__(self, side: str | None, phase: int | None, sealed: tuple[str, str] = ("", "")) -> None:
+        """``sealed``: the orders the side has already sealed, which the form opens with."""
         super().__init__(timeout=None)
         self.side, self.phase = side, phase
+        groups, fortifications = sealed
+        self.groups.default = groups or None
+        self.fortifications.default = fortifications or None
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         try:
@@ -92,9 +96,12 @@ class SubmissionForm(discord.ui.Modal, title="Sealed orders"):
 
 
 async def open_form(interaction: discord.Interaction, side: str | None, phase: int | None) -> None:
-    """Open the submission form, once the user is known to submit for a side of the campaign."""
-    await campaigns(interaction).submitting_side(str(interaction.channel_id), str(interaction.user.id), side)
-    await interaction.response.send_modal(SubmissionForm(side, phase))
+    """Open the submission form, once the user is known to submit for a side of the campaign,
+    filled with what the side has already sealed for the phase."""
+    sealed = await campaigns(interaction).sealed_orders(
+        str(interaction.channel_id), str(interaction.user.id), side, phase
+    )
+    await interaction.response.send_modal(SubmissionForm(side, phase, sealed))
 
 
 class SubmitButton(discord.ui.DynamicItem[discord.ui.Button], template=SUBMIT_ID):
@@ -179,8 +186,9 @@ class CampaignCommands(app_commands.Group):
         start="The first CG Day, e.g. 17 Oct",
         every="Each phase's length: 24h, 3d, 90m ...",
         grace="A grace period after each deadline: 2h ...",
-        reminders="When to remind before a deadline: 24h,1h",
+        reminders="When to remind before a deadline: 24h,1h (the default), or none",
         referee="The referee (@mention), who may submit for a side",
+        carry_over="Unspent CPP carry over to the next CG Day, as your CG rules say (default yes)",
     )
     async def new(
         self,
@@ -196,6 +204,7 @@ class CampaignCommands(app_commands.Group):
         grace: str = "0s",
         reminders: str | None = None,
         referee: str | None = None,
+        carry_over: bool = True,
     ) -> None:
         text = await campaigns(interaction).create(
             str(interaction.channel_id),
@@ -206,9 +215,10 @@ class CampaignCommands(app_commands.Group):
             days,
             parse_duration(every),
             parse_duration(grace),
-            [parse_duration(r) for r in reminders.split(",")] if reminders else DEFAULT_REMINDERS,
+            parse_reminders(reminders),
             mentioned(referee, "referee")[0] if referee else None,
             str(interaction.user.id),
+            carry_over,
         )
         await send_long(interaction, text, view=submit_view(str(interaction.channel_id), 1))
 
@@ -271,6 +281,18 @@ class CampaignCommands(app_commands.Group):
     ) -> None:
         text = await campaigns(interaction).correct(
             str(interaction.channel_id), str(interaction.user.id), entry, to, reason
+        )
+        await send_long(interaction, text)
+
+    @app_commands.command(
+        name="retain", description="The referee records units a side retains into the next CG scenario"
+    )
+    @app_commands.describe(units='The units retained, with commas: "2 x 4-6-7, 9-1, HMG"')
+    async def retain(
+        self, interaction: discord.Interaction, side: Literal["german", "russian"], units: str
+    ) -> None:
+        text = await campaigns(interaction).retain(
+            str(interaction.channel_id), str(interaction.user.id), side, units
         )
         await send_long(interaction, text)
 

@@ -1,5 +1,6 @@
-"""``/games``: what waits for the user in every channel (``/games mine``, only they see it), and
-how they are told that a game waits for them (``/games ping``). The turn pings are sent from
+"""``/games``: what waits for the user in every channel (``/games mine``, only they see it), how
+they are told that a game waits for them (``/games ping``), and how long the channel's game
+waits before telling its players (``/games delay``). The turn pings are sent from
 here: a mention in the game's channel, or a direct message, which becomes a mention in the
 channel when Discord refuses it (the player's DMs are closed)."""
 
@@ -13,8 +14,9 @@ from discord import app_commands
 
 from bot.discord_adapter.campaign_commands import mention, relative_time
 from bot.discord_adapter.common import send_long
+from bot.discord_adapter.referees import server_roles
 from bot.services.owed_service import OwedService
-from bot.services.ping_service import Ping, TurnPings
+from bot.services.ping_service import MAX_MINUTES, Ping, TurnPings
 
 log = logging.getLogger(__name__)
 
@@ -68,3 +70,13 @@ class GamesCommands(app_commands.Group):
     async def ping(self, interaction: discord.Interaction, how: Literal["mention", "dm", "off"]) -> None:
         text = await pings(interaction).choose(str(interaction.user.id), how)
         await interaction.response.send_message(text, ephemeral=True)
+
+    @app_commands.command(name="delay", description="How long this channel's game waits before a turn ping")
+    @app_commands.describe(minutes="Minutes before the players the game waits for are told (0: never)")
+    async def delay(
+        self, interaction: discord.Interaction, minutes: app_commands.Range[int, 0, MAX_MINUTES]
+    ) -> None:
+        text = await pings(interaction).change_delay(
+            str(interaction.channel_id), str(interaction.user.id), minutes, server_roles(interaction)
+        )
+        await interaction.response.send_message(text)

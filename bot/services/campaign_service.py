@@ -53,6 +53,16 @@ def parse_duration(text: str) -> timedelta:
     )
 
 
+def parse_reminders(text: str | None) -> tuple[timedelta, ...]:
+    """``"24h,1h"`` -> how long before each deadline to remind; ``"none"`` -> no reminders;
+    nothing given -> the usual 24 h and 1 h."""
+    if text is None or not text.strip():
+        return phases.DEFAULT_REMINDERS
+    if text.strip().casefold() == "none":
+        return ()
+    return tuple(parse_duration(lead) for lead in text.split(","))
+
+
 class CampaignService:
     """Campaigns by channel. ``when`` writes a moment and ``who`` a player for the adapter
     (a Discord relative timestamp and a mention, say); replies and notices use them."""
@@ -76,14 +86,28 @@ class CampaignService:
         self.who = who
         self.timers = ReactionTimers(self.clock, self._ring)
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._closed = False
 
     async def resume(self) -> None:
-        """After a start-up: arm the timers of every unfinished campaign; those already due
-        ring at once, earliest first."""
+        """After a start-up: ring the alarms of every unfinished campaign that came due while
+        the bot was down, earliest first, before it takes any command (a close reveals its
+        phase, once); then arm the timers of the rest."""
         for stored in await self.campaigns.unfinished():
-            self._follow(stored)
+            now = self.clock.now()
+            due = sorted((a for a in phases.alarms(stored.campaign) if a.at <= now), key=lambda a: a.at)
+            for alarm in due:
+                try:
+                    await self._ring((stored.id, alarm.phase, alarm.name))
+                except StaleCampaign:  # another process rang it; the timer armed below finds it done
+                    log.info("alarm rung elsewhere", extra={"channel": stored.channel_id})
+            fresh = await self.campaigns.load(stored.id)
+            assert fresh is not None
+            self._follow(fresh)
 
     async def close(self) -> None:
+        """Stop the timers; a submission or alarm still being handled is saved and announced,
+        and its campaign's timers are armed again by :meth:`resume` at the next start."""
+        self._closed = True
         await self.timers.close()
 
     # -- commands -------------------------------------------------------------------------------
@@ -101,11 +125,12 @@ class CampaignService:
         reminders: Sequence[timedelta] = phases.DEFAULT_REMINDERS,
         referee: str | None = None,
         organiser: str | None = None,
+        carry_over: bool = True,
     ) -> str:
         """A Red Barricades campaign in the channel: ``days`` purchase phases, the first deadline
         ``every`` from now and each next one ``every`` later; ``organiser``, who sets it up,
-        corrects the ledger when there is no referee. Refused while the channel's campaign is
-        unfinished."""
+        corrects the ledger when there is no referee; ``carry_over``: unspent CPP carry over to
+        the next CG Day. Refused while the channel's campaign is unfinished."""
         if not 1 <= days <= 30:
             raise GameError("A campaign has 1 to 30 CG Days")
         if every <= timedelta(0):
@@ -126,6 +151,7 @@ class CampaignService:
                 reminders,
                 referee,
                 organiser,
+                carry_over,
             )
         stored = await self.campaigns.create(channel_id, campaign)
         self._follow(stored)
@@ -177,12 +203,17 @@ class CampaignService:
             await self._announce_reveal(stored, revealed)
         return reply
 
-    async def submitting_side(self, channel_id: str, user_id: str, side: str | None = None) -> str:
-        """The side the user would submit for (before a form is opened); refused as a submission
-        would be."""
+    async def sealed_orders(
+        self, channel_id: str, user_id: str, side: str | None = None, phase: int | None = None
+    ) -> tuple[str, str]:
+        """What the user's side has sealed for the phase (counted from 1; the open phase if None),
+        as typed: RG orders and fortifications, one a line, blank if nothing is sealed; for a
+        form to open with. Refused, before any form opens, as a submission would be for someone
+        who does not submit for the side."""
         campaign = (await self._current(channel_id)).campaign
         with refusals():
-            return phases.submitting_side(campaign, user_id, side)
+            sealed = phases.own_sealed(campaign, user_id, side, None if phase is None else phase - 1)
+        return sealed.typed if sealed else ("", "")
 
     async def status(self, channel_id: str) -> str:
         return self._status_text((await self._current(channel_id)).campaign)
@@ -201,23 +232,31 @@ class CampaignService:
     async def correct(self, channel_id: str, user_id: str, entry: int, to: str, reason: str) -> str:
         """The referee (or the organiser, with no referee) corrects ledger entry ``entry``: the
         reply shows the correction's ledger line, for the channel."""
-        stored = await self._current(channel_id)
-        async with self._locks[stored.id]:
-            stored = await self._reload(stored)
-            with refusals():
-                campaign = phases.correct(stored.campaign, user_id, entry, to, reason)
-            try:
-                stored = await self.campaigns.save(stored, campaign)
-            except StaleCampaign:
-                raise GameError("The campaign changed under this correction: try again") from None
+        campaign = await self._keep_books(
+            channel_id, "correction", lambda c: phases.correct(c, user_id, entry, to, reason)
+        )
         log.info("corrected", extra={"channel": channel_id, "user": user_id, "entry": entry})
         ledger = campaign.books.ledger
         return f"Ledger entry #{entry} corrected:\n" + ledger_table(ledger).splitlines()[len(ledger)]
 
+    async def retain(self, channel_id: str, user_id: str, side: str, units: str) -> str:
+        """The referee (or the organiser, with no referee) records units a side retains into the
+        next CG scenario, typed with commas or one a line: the reply shows the ledger line."""
+        retained = [unit.strip() for unit in re.split(r"[,\n]", units) if unit.strip()]
+        campaign = await self._keep_books(
+            channel_id, "record of retained units", lambda c: phases.retain(c, user_id, side, retained)
+        )
+        log.info("retained", extra={"channel": channel_id, "user": user_id, "side": side})
+        ledger = campaign.books.ledger
+        return "Retained units recorded:\n" + ledger_table(ledger).splitlines()[len(ledger)]
+
     # -- timers ---------------------------------------------------------------------------------
 
     def _follow(self, stored: StoredCampaign) -> None:
-        """Arm a timer for each alarm of the campaign's open phase; cancel those it no longer has."""
+        """Arm a timer for each alarm of the campaign's open phase; cancel those it no longer has.
+        Nothing once the service is closed: :meth:`resume` arms them at the next start."""
+        if self._closed:
+            return
         wanted = {(stored.id, a.phase, a.name): a.at for a in phases.alarms(stored.campaign)}
         for key in self.timers.armed:
             if key[0] == stored.id and key not in wanted:
@@ -261,7 +300,7 @@ class CampaignService:
         if alarm.name == CLOSE:
             return phases.reveal(campaign, alarm.phase, self.dice(), now), None
         if alarm.name == GRACE:
-            campaign, users = phases.announce_grace(campaign, alarm)
+            campaign, users = phases.announce_grace(campaign, alarm, now)
             return campaign, (
                 users,
                 f"{what}: the deadline has passed; grace until {self.when(phase.closes_at)}. "
@@ -292,6 +331,21 @@ class CampaignService:
             await self.on_reveal(stored.channel_id, text, following)
 
     # -- helpers --------------------------------------------------------------------------------
+
+    async def _keep_books(
+        self, channel_id: str, what: str, change: Callable[[Campaign], Campaign]
+    ) -> Campaign:
+        """The channel's campaign changed by the referee's ``change``, and saved."""
+        stored = await self._current(channel_id)
+        async with self._locks[stored.id]:
+            stored = await self._reload(stored)
+            with refusals():
+                campaign = change(stored.campaign)
+            try:
+                await self.campaigns.save(stored, campaign)
+            except StaleCampaign:
+                raise GameError(f"The campaign changed under this {what}: try again") from None
+        return campaign
 
     def _players(self, users: Sequence[str]) -> str:
         return ", ".join(self.who(user) for user in users)

@@ -1,6 +1,9 @@
 """What a user owes, across every channel: games waiting for them and campaigns waiting for
 their side's orders (``/games mine``), and :func:`game_wait`, whom a game waits for and for what,
-which the turn pings (:mod:`bot.services.ping_service`) also use.
+which the turn pings (:mod:`bot.services.ping_service`) also use. Both say when a game stops
+waiting by itself (:class:`Deadlines`): the reaction window closes, or the referee's deadline for
+the side falls and the game passes or declines for it. While a referee holds a game's clock, it
+has no such moment.
 
 Whom a game waits for: the players of the side :func:`engine.game.awaiting` names (the side to
 act, to react, to choose, to call reserves, or to choose who starts). In a team game, when that
@@ -18,6 +21,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from bot.services.campaign_service import utc_text
+from bot.storage import clock_store
 from bot.storage.campaign_store import CampaignStore
 from bot.storage.store import GameStore
 from engine.campaign import phases
@@ -88,9 +92,39 @@ def _setting_up(state: GameState, side: str) -> tuple[str, ...]:
     return tuple(p for p in players if p in waiting) or players
 
 
-async def window_deadlines(store: GameStore) -> dict[str, datetime]:
-    """When each channel's open reaction window closes."""
-    return {window.channel_id: window.deadline for window in await store.open_windows()}
+@dataclass(frozen=True)
+class Deadlines:
+    """When the games stop waiting by themselves: each channel's open reaction window closes
+    (by channel), and the referee's deadline for a side falls (by channel and side), after which
+    the game declines or passes for that side; none in the channels whose clock is ``paused``."""
+
+    windows: dict[str, datetime]
+    sides: dict[tuple[str, str], datetime]
+    paused: set[str]
+
+    def window(self, channel_id: str, state: GameState) -> datetime | None:
+        running = state.phase is Phase.REACTION and channel_id not in self.paused
+        return self.windows.get(channel_id) if running else None
+
+    def referees(self, channel_id: str, state: GameState, players: tuple[str, ...]) -> datetime | None:
+        """The soonest referee's deadline of a side any of ``players`` plays."""
+        if channel_id in self.paused:
+            return None
+        sides = [name for name, side in state.sides.items() if set(side.players) & set(players)]
+        return min(filter(None, (self.sides.get((channel_id, side)) for side in sides)), default=None)
+
+    def first(self, channel_id: str, state: GameState, players: tuple[str, ...]) -> datetime | None:
+        """When the game stops waiting for ``players``, if it does by itself."""
+        moments = [self.window(channel_id, state), self.referees(channel_id, state, players)]
+        return min(filter(None, moments), default=None)
+
+
+async def deadlines(store: GameStore) -> Deadlines:
+    return Deadlines(
+        {window.channel_id: window.deadline for window in await store.open_windows()},
+        {(d.channel_id, d.side): d.deadline for d in await clock_store.player_deadlines(store)},
+        await clock_store.paused_channels(store),
+    )
 
 
 class OwedService:
@@ -116,17 +150,22 @@ class OwedService:
         return "Waiting for you:\n" + "\n".join(f"- {text}" for _, text in owed)
 
     async def _games(self, user_id: str) -> list[tuple[datetime | None, str]]:
-        windows = await window_deadlines(self.store)
+        due = await deadlines(self.store)
         owed = []
         for game in await self.store.unfinished():
             wait = game_wait(game.state)
             if wait is None or user_id not in wait.players:
                 continue
             text = f"{self.where(game.channel_id)}: game: {wait.what}"
-            deadline = windows.get(game.channel_id) if game.state.phase is Phase.REACTION else None
-            if deadline is not None:
-                text += f", the window closes {self.when(deadline)}"
-            owed.append((deadline, text))
+            window = due.window(game.channel_id, game.state)
+            if window is not None:
+                text += f", the window closes {self.when(window)}"
+            referees = due.referees(game.channel_id, game.state, (user_id,))
+            if referees is not None:
+                text += f", the referee's deadline {self.when(referees)} (then the game acts for your side)"
+            if game.channel_id in due.paused:
+                text += ", the referee has stopped the clock"
+            owed.append((due.first(game.channel_id, game.state, (user_id,)), text))
         return owed
 
     async def _campaigns(self, user_id: str) -> list[tuple[datetime | None, str]]:

@@ -8,17 +8,23 @@ moment is stored (``turn_pings``), so :meth:`TurnPings.resume` arms it again aft
 and a ping that fell due while the bot was down is sent at once, once (the stored moment is
 claimed before sending). Each player chooses to be told by a mention in the game's channel
 (the default), by a direct message, or not at all. A ping never changes the game.
+
+The game's players and referees may change its delay mid-game (:meth:`TurnPings.change_delay`);
+the wait going on keeps its start.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections import defaultdict
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from bot.services.game_service import GameError, GameService
-from bot.services.owed_service import game_wait, window_deadlines
+from bot.services.game_service import GameError, GameService, duration_text
+from bot.services.owed_service import deadlines, game_wait
+from bot.services.permissions import Role, roles_of
 from bot.storage import clock_store
 from bot.storage.ping_store import (
     TurnPing,
@@ -43,10 +49,10 @@ CHOICES = {
 }
 
 
-def ping_delay(text: str) -> int:
-    """The minutes a game waits before a ping, as typed: 0 (never) to a week."""
+def ping_delay(text: str, option: str = "ping_minutes") -> int:
+    """The minutes a game waits before a ping, as typed in ``option``: 0 (never) to a week."""
     if not text.isdigit() or int(text) > MAX_MINUTES:
-        raise GameError(f"ping_minutes is 0 (no pings) to {MAX_MINUTES} (a week), not {text!r}")
+        raise GameError(f"{option} is 0 (no pings) to {MAX_MINUTES} (a week), not {text!r}")
     return int(text)
 
 
@@ -58,7 +64,7 @@ class Ping:
     mention: tuple[str, ...]  # told by a mention in the channel
     dm: tuple[str, ...]  # told by a direct message
     what: str  # what the game waits for
-    closes: datetime | None = None  # when the open reaction window closes
+    closes: datetime | None = None  # when the game stops waiting: its reaction window or referee's deadline
 
 
 Pinged = Callable[[Ping], Awaitable[None]]
@@ -73,6 +79,7 @@ class TurnPings:
         self.store = games.store
         self.on_ping = on_ping
         self.timers = ReactionTimers(games.clock, self._due)
+        self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)  # one change at a time
         games.after_action.append(self.after_action)
         games.clocks.resumed.append(self._rearm)
 
@@ -91,8 +98,40 @@ class TurnPings:
 
     async def set_delay(self, channel_id: str, minutes: int) -> None:
         """A new game's delay before a ping (0: no pings); any ping of the game before is dropped."""
-        await save_ping(self.store, TurnPing(channel_id, minutes))
-        self.timers.cancel(channel_id)
+        async with self._locks[channel_id]:
+            await save_ping(self.store, TurnPing(channel_id, minutes))
+            self.timers.cancel(channel_id)
+
+    async def change_delay(
+        self, channel_id: str, user_id: str, minutes: int, server_roles: Collection[str] = ()
+    ) -> str:
+        """The channel's game pings after ``minutes`` from now on (0: never), if the user plays or
+        referees it (anyone at a table nobody has joined, as :mod:`bot.services.permissions` has
+        it). The wait going on keeps its start: a ping still to come falls ``minutes`` after the
+        wait began (at once if that moment has passed); a wait nobody was to be told of, as
+        pings were off, is told ``minutes`` from now. A wait already told is not told again."""
+        state = await self.games.game(channel_id)
+        if state.phase is Phase.OVER:
+            raise GameError("The game in this channel is over: it waits for nobody")
+        joined = any(side.players for side in state.sides.values())
+        roles = roles_of(state, user_id, None, server_roles=server_roles)
+        if joined and not roles & {Role.PLAYER, Role.REFEREE}:
+            raise GameError("Only the game's players and referees may change when its turn pings come")
+        async with self._locks[channel_id]:
+            ping = await ping_of(self.store, channel_id)
+            due = None
+            if ping.due is not None and minutes:
+                due = ping.due + timedelta(minutes=minutes - ping.minutes)
+            elif ping.minutes == 0 and ping.players and minutes:
+                due = await self._after_delay(channel_id, minutes)
+            await save_ping(self.store, replace(ping, minutes=minutes, due=due))
+            if due is None:
+                self.timers.cancel(channel_id)
+            else:
+                self.timers.arm(channel_id, due)
+        if not minutes:
+            return "Turn pings for this game are now off: nobody is told when it waits for them."
+        return f"Turn pings for this game now come after {duration_text(minutes * 60)}."
 
     async def choose(self, user_id: str, how: str) -> str:
         """How the user is told a game waits for them: "mention", "dm" or "off"."""
@@ -105,7 +144,8 @@ class TurnPings:
         """The game hook: start a new wait's delay, or leave the wait going on alone. A failure
         is logged: the action itself stands."""
         try:
-            await self._follow(channel_id, user_id, after)
+            async with self._locks[channel_id]:
+                await self._follow(channel_id, user_id, after)
         except Exception:
             log.exception("following the turn ping of channel %s failed", channel_id)
 
@@ -115,12 +155,18 @@ class TurnPings:
         ping = await ping_of(self.store, channel_id)
         if players == ping.players and user_id not in players:
             return  # the same wait goes on
-        due = self.games.clock.now() + timedelta(minutes=ping.minutes) if players and ping.minutes else None
+        due = await self._after_delay(channel_id, ping.minutes) if players and ping.minutes else None
         await save_ping(self.store, replace(ping, players=players, due=due))
         if due is None:
             self.timers.cancel(channel_id)
         else:
             self.timers.arm(channel_id, due)
+
+    async def _after_delay(self, channel_id: str, minutes: int) -> datetime:
+        """When a wait beginning now is told: ``minutes`` from now, or from the pause while the
+        referee holds the clock (resuming moves the stored moment on by the time it stood)."""
+        paused_at = await clock_store.paused_since(self.store, channel_id)
+        return (paused_at or self.games.clock.now()) + timedelta(minutes=minutes)
 
     async def _due(self, key: WindowKey) -> None:
         channel_id = str(key)
@@ -129,8 +175,9 @@ class TurnPings:
             return
         if await clock_store.paused_since(self.store, channel_id) is not None:
             return  # the referee stopped the clock: the ping waits for the resume
-        if not await claim_ping(self.store, ping):
-            return
+        async with self._locks[channel_id]:  # not while the delay changes
+            if not await claim_ping(self.store, ping):
+                return
         try:
             state = await self.games.game(channel_id)
         except GameError:
@@ -139,9 +186,7 @@ class TurnPings:
         if wait is None or wait.players != ping.players:
             return  # the game moved on without this service hearing of it
         choices = await ping_choices(self.store, wait.players)
-        closes = (
-            (await window_deadlines(self.store)).get(channel_id) if state.phase is Phase.REACTION else None
-        )
+        closes = (await deadlines(self.store)).first(channel_id, state, wait.players)
         told = Ping(
             channel_id,
             mention=tuple(p for p in wait.players if choices.get(p, "mention") == "mention"),

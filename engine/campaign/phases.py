@@ -65,6 +65,12 @@ class RGOrder(BaseModel):
         hexes = self.preregistered_hexes
         return f"{label} with {hexes} Pre-Registered hex{'es' if hexes != 1 else ''}" if hexes else label
 
+    @property
+    def typed(self) -> str:
+        """The order as a player types it: ``"I1"``, ``"O2 2 hexes"``."""
+        hexes = self.preregistered_hexes
+        return f"{self.rg_id} {hexes} hex{'es' if hexes != 1 else ''}" if hexes else self.rg_id
+
 
 class FortificationOrder(BaseModel):
     """Fortifications a side means to buy with the FPP of the day's Fortifications RGs: so many
@@ -102,6 +108,13 @@ class Submission(BaseModel):
         if self.fortifications:
             bought += "; fortifications: " + ", ".join(order.text for order in self.fortifications)
         return bought
+
+    @property
+    def typed(self) -> tuple[str, str]:
+        """The RG orders and the fortification orders as a player types them, one a line
+        (:func:`parse_submission` reads them back): ``("I1\\nO2 2 hexes", "2 x Trench")``."""
+        groups = "\n".join(order.typed for order in self.groups) or "none"
+        return groups, "\n".join(order.text for order in self.fortifications)
 
 
 class Phase(BaseModel):
@@ -187,9 +200,11 @@ def new_campaign(
     reminders: Iterable[datetime.timedelta] = DEFAULT_REMINDERS,
     referee: str | None = None,
     organiser: str | None = None,
+    carry_over: bool = True,
 ) -> Campaign:
     """A Red Barricades campaign with one purchase phase per CG Day from ``first_day``, one per
-    deadline, each side given ``cpp`` CPP every CG Day; the first phase opens at once.
+    deadline, each side given ``cpp`` CPP every CG Day (and, with ``carry_over``, keeping those
+    it left unspent, as the players' CG rules say); the first phase opens at once.
 
     Refused: a side with no player, a player on both sides, a referee who also plays, a first
     deadline not after ``now``, a deadline not after the one before it plus the grace period, a
@@ -232,7 +247,10 @@ def new_campaign(
         Phase(day=CG_DAYS[start + n], cpp=points, deadline=deadline, grace=grace, reminders_left=leads)
         for n, deadline in enumerate(deadlines)
     ]
-    campaign = Campaign(name=name, players=sides, referee=referee, organiser=organiser, phases=phases)
+    books = red_barricades.Campaign(carry_over=carry_over)
+    campaign = Campaign(
+        name=name, players=sides, referee=referee, organiser=organiser, phases=phases, books=books
+    )
     return _open(campaign, 0, now)
 
 
@@ -440,6 +458,19 @@ def submit(
     return new, chosen, index
 
 
+def own_sealed(
+    campaign: Campaign, user: str, side: str | None = None, phase: int | None = None
+) -> Submission | None:
+    """What the side ``user`` submits for has sealed for a phase still open (the open one unless
+    ``phase``, counted from 0, is named), for the user to see and change; None when it has sealed
+    nothing there. Refused as :func:`submitting_side` refuses: it never shows another side's."""
+    chosen = submitting_side(campaign, user, side)
+    index = campaign.open_phase if phase is None else phase
+    if index is None or not 0 <= index < len(campaign.phases) or campaign.phases[index].state != "open":
+        return None
+    return campaign.phases[index].sealed.get(chosen)
+
+
 def sealed_text(campaign: Campaign, index: int, side: Side) -> str:
     """What a side has sealed for a phase: for that side's own eyes (and the referee's)."""
     phase = campaign.phases[index]
@@ -494,14 +525,16 @@ def remind(campaign: Campaign, alarm: Alarm, now: datetime.datetime) -> tuple[Ca
     return new, owed_by(new, alarm.phase)
 
 
-def announce_grace(campaign: Campaign, alarm: Alarm) -> tuple[Campaign, list[str]]:
+def announce_grace(campaign: Campaign, alarm: Alarm, now: datetime.datetime) -> tuple[Campaign, list[str]]:
     """The deadline has passed and a grace period follows: the campaign with the grace announced,
-    and the players who have not submitted yet (none if the phase is no longer open)."""
+    and the players who have not submitted yet (none if the phase is no longer open, or if the
+    grace period is over too: after a restart, the reveal says who missed the deadline)."""
     if campaign.open_phase != alarm.phase or campaign.phases[alarm.phase].grace_announced:
         return campaign, []
     new = campaign.model_copy(deep=True)
-    new.phases[alarm.phase].grace_announced = True
-    return new, owed_by(new, alarm.phase)
+    phase = new.phases[alarm.phase]
+    phase.grace_announced = True
+    return new, owed_by(new, alarm.phase) if now < phase.closes_at else []
 
 
 def reveal_due(campaign: Campaign, now: datetime.datetime) -> int | None:
@@ -593,20 +626,35 @@ def status_text(
 # --- referee corrections ---------------------------------------------------------------------------
 
 
+def _require_bookkeeper(campaign: Campaign, user: str, what: str) -> None:
+    """Refused unless ``user`` keeps the campaign's books: its referee, else its organiser."""
+    if user == (campaign.referee or campaign.organiser):
+        return
+    if campaign.referee:
+        raise IllegalCommand(f"Only the campaign's referee may {what}")
+    if campaign.organiser:
+        raise IllegalCommand(f"Only the campaign's organiser may {what} (it has no referee)")
+    raise IllegalCommand(f"The campaign has no referee or organiser on record: nobody may {what}")
+
+
+def retain(campaign: Campaign, user: str, side: str, units: Sequence[str]) -> Campaign:
+    """The referee (the organiser, in a campaign with no referee) records units a side retains
+    into the next CG scenario (SSR CG10; 11.4; :func:`red_barricades.retain_units`), dated the
+    open phase's CG Day, or the last CG Day once every phase is revealed. Refused for anyone else."""
+    _require_bookkeeper(campaign, user, "record retained units")
+    index = campaign.open_phase
+    day = campaign.phases[-1 if index is None else index].day
+    new = campaign.model_copy(deep=True)
+    new.books = red_barricades.retain_units(campaign.books, side, day, units)
+    return new
+
+
 def correct(campaign: Campaign, user: str, index: int, to: str, reason: str) -> Campaign:
     """The referee (the organiser, in a campaign with no referee) corrects ledger entry ``index``
     (:func:`engine.campaign.corrections.correct_books`). Refused for anyone else, and when the
     corrected books could no longer buy a sealed submission of the open phase (the refusal
     names neither the side nor its orders: correct after the reveal, or let the side resubmit)."""
-    corrector = campaign.referee or campaign.organiser
-    if user != corrector:
-        if campaign.referee:
-            raise IllegalCommand("Only the campaign's referee may correct its ledger")
-        if campaign.organiser:
-            raise IllegalCommand("Only the campaign's organiser may correct its ledger (it has no referee)")
-        raise IllegalCommand(
-            "The campaign has no referee or organiser on record: nobody may correct its ledger"
-        )
+    _require_bookkeeper(campaign, user, "correct its ledger")
     new = campaign.model_copy(deep=True)
     new.books = correct_books(campaign.books, index, to, reason)
     open_phase = new.open_phase

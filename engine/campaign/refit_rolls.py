@@ -60,12 +60,16 @@ def _strength(rg: ReinforcementGroup, bought: Purchase, dice: DiceSource) -> tup
 
 
 def _rifle_coy_number(campaign: Campaign, purchase: int) -> int:
-    """Which German Rifle Coy purchase this is, counting by CG Day, then order of purchase."""
+    """Which German Rifle Coy purchase this is, counting by CG Day, then order of purchase; a
+    purchase the referee voided was never made, and is not counted."""
     this = campaign.purchases[purchase]
     return sum(
         1
         for index, p in enumerate(campaign.purchases)
-        if p.side == this.side and p.rg_id == this.rg_id and (p.day, index) <= (this.day, purchase)
+        if p.side == this.side
+        and p.rg_id == this.rg_id
+        and not p.voided
+        and (p.day, index) <= (this.day, purchase)
     )
 
 

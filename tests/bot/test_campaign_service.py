@@ -194,6 +194,39 @@ async def test_a_deadline_that_passed_while_down_resolves_once_on_start(store):
         await other.close()
 
 
+async def test_an_overdue_close_is_revealed_before_the_first_command_after_a_start(store):
+    clock, heard = VirtualClock(), Heard()
+    before = service_for(store, clock, heard)
+    await start(before, grace=2 * HOUR)
+    await before.close()
+    await clock.advance(DAY + 3 * HOUR)  # down through the deadline and the grace period
+    after = service_for(store, clock, heard)
+    await after.resume()  # no timer has had a turn yet: the phase is revealed already
+    assert [text.splitlines()[0] for _, text in heard.reveals] == [
+        "**Barrikady**: phase 1 (17 Oct purchases) revealed"
+    ]
+    assert heard.reminders == []  # nobody is told of a grace period that is over
+    first = (await after.status("c1")).splitlines()[1]
+    assert first == "1. 17 Oct purchases: revealed (German, Russian missed the deadline)"
+    await clock.advance(0)
+    assert len(heard.reveals) == 1
+    await after.close()
+
+
+async def test_a_submission_handled_while_the_service_closes_is_still_sealed_and_revealed(store):
+    clock, heard = VirtualClock(), Heard()
+    service = service_for(store, clock, heard)
+    await start(service, days=2)
+    await service.submit("c1", "ann", "M2")
+    await service.close()  # the bot stops while Otto's orders are on their way
+    await service.submit("c1", "cat", "none")
+    assert heard.reveals[0][1].splitlines()[1:3] == ["German: M2 Sniper", "Russian: no purchase"]
+    assert heard.opened == [1]
+    campaign = (await CampaignStore(store).current("c1")).campaign
+    assert [p.state for p in campaign.phases] == ["revealed", "open"]
+    assert service.timers.armed == frozenset()  # phase 2's timers are armed at the next start
+
+
 async def test_a_restart_in_the_middle_of_a_phase_rearms_its_reminders(store):
     clock, heard = VirtualClock(), Heard()
     before = service_for(store, clock, heard)

@@ -254,3 +254,84 @@ async def test_fortifications_the_order_of_battle_and_a_referee_correction_at_th
         ["0", "", "CPP for 17 Oct set to 12 (not 10); 11 CPP left", "0", "the CG rules give 12"],
     ]
     await console.stop()
+
+
+async def test_the_referee_records_retained_units_into_the_order_of_battle(url):
+    console = Console(url, VirtualClock(), ScriptedDice([]))
+    await console.start()
+    await console.say(NEW.replace("days:3", "days:2"))
+    await console.say("as ann /campaign submit none")
+    await console.say("as cat /campaign submit M2")  # revealed: 18 Oct is open
+    ledger = await console.say("/campaign ledger")
+    assert await console.say('as cat /campaign retain side:russian units:"4-4-7"') == (
+        "Not allowed: Only the campaign's referee may record retained units"
+    )
+    refused = await console.say("as ref /campaign retain side:russian")
+    assert refused == "Not allowed: Name at least one retained unit"
+    assert await console.say("/campaign ledger") == ledger
+    assert await console.say('as ref /campaign retain side:russian units:"2 x 4-4-7, 9-1"') == (
+        "Retained units recorded:\n5  18 Oct  Russian  retained               Retained: 2 x 4-4-7, 9-1"
+    )
+    assert await console.say("/campaign orbat side:russian") == (
+        "**Russian order of battle**\n17 Oct  M2 Sniper: SAN Increase +1\nRetained: 2 x 4-4-7, 9-1"
+    )
+    # a retained entry is corrected like any other
+    await console.say('as ref /campaign correct entry:5 to:"4-4-7" reason:"one squad broke"')
+    assert (await console.say("/campaign orbat side:russian")).endswith("\nRetained: 4-4-7")
+    await console.stop()
+
+
+@pytest.mark.parametrize(
+    ("option", "reminded_at"),
+    [("reminders:2h", [22]), ('reminders:"6h, 30m"', [18, 23.5]), ("reminders:none", []), ("", [23])],
+)
+async def test_the_organiser_chooses_when_reminders_go_or_none(url, option, reminded_at):
+    clock = VirtualClock()
+    console = Console(url, clock, ScriptedDice([]))
+    await console.start()
+    answer = await console.say(f"{NEW.replace('days:3', 'days:1')} {option}")
+    assert answer.startswith("Campaign **Barrikady** set up.")
+    heard = []
+    for half_hour in range(1, 48):
+        await clock.advance(HOUR / 2)
+        heard += [half_hour / 2] * len(console.reminded())
+    assert heard == reminded_at  # the 24 h reminder of the default would ring as the campaign is made
+    await console.stop()
+
+
+async def test_reminders_that_cannot_be_read_set_up_nothing(url):
+    console = Console(url, VirtualClock(), ScriptedDice([]))
+    await console.start()
+    assert await console.say(f"{NEW} reminders:soon") == (
+        "Not allowed: Cannot read 'soon' as a length of time: write e.g. 24h, 90m, 1d12h or 2w"
+    )
+    assert await console.say("/campaign status") == (
+        "Not allowed: There is no campaign in this channel: start one with /campaign new"
+    )
+    await console.stop()
+
+
+@pytest.mark.parametrize(
+    ("option", "left_on_18_oct"),
+    [("", "19 CPP left"), ("carry_over:yes", "19 CPP left"), ("carry_over:no", "10 CPP left")],
+)
+async def test_the_organiser_says_whether_unspent_cpp_carry_over(url, option, left_on_18_oct):
+    console = Console(url, VirtualClock(), ScriptedDice([]))
+    await console.start()
+    assert (await console.say(f"{NEW} {option}")).startswith("Campaign **Barrikady** set up.")
+    await console.say("as ann /campaign submit M2")  # 1 of the German 10 CPP spent on 17 Oct
+    await console.say("as cat /campaign submit none")
+    ledger = (await console.say("/campaign ledger")).splitlines()
+    (german_18_oct,) = [row for row in ledger if "18 Oct  German" in row]
+    assert german_18_oct.endswith(f"CPP for 18 Oct set to 10; {left_on_18_oct}")
+    await console.stop()
+
+
+async def test_a_carry_over_that_is_neither_yes_nor_no_sets_up_nothing(url):
+    console = Console(url, VirtualClock(), ScriptedDice([]))
+    await console.start()
+    assert await console.say(f"{NEW} carry_over:maybe") == (
+        "Not allowed: carry_over is yes (unspent CPP carry over) or no, not 'maybe'"
+    )
+    assert (await console.say("/campaign status")).startswith("Not allowed: There is no campaign")
+    await console.stop()

@@ -1,5 +1,6 @@
 """/games at the console: what waits for each player across channels (games and a campaign),
-and turn pings written as notes, by mention or as a direct message."""
+turn pings written as notes, by mention or as a direct message, and the game's delay changed
+mid-game."""
 
 import io
 
@@ -97,5 +98,50 @@ async def test_bad_ping_settings_are_refused_and_change_nothing(console):
         "Not allowed: Choose how you are told: mention, dm, off"
     )
     assert await console.handle("as ann /games sometimes") == (
-        "Not allowed: Try /games mine, or /games ping how:mention|dm|off"
+        "Not allowed: Try /games mine, /games ping how:mention|dm|off, or /games delay minutes:N"
+    )
+
+
+async def test_a_player_changes_the_delay_mid_game_and_a_spectator_may_not(console):
+    out = io.StringIO()
+    await console.owed.open(out)
+    await console.handle("/game new")
+    await start(console, [d6(2), d6(5)])  # axis (Otto) won the initiative: his wait begins
+    await console.service.clock.advance(4 * MINUTE)
+    assert await console.handle("as eve /games delay minutes:0") == (
+        "Not allowed: Only the game's players and referees may change when its turn pings come"
+    )
+    assert await console.handle("as ann /games delay minutes:soon") == (
+        "Not allowed: minutes is 0 (no pings) to 10080 (a week), not 'soon'"
+    )
+    assert await console.handle("as ann /games delay minutes:20") == (
+        "Turn pings for this game now come after 20 minutes."
+    )
+    await console.service.clock.advance(16 * MINUTE - 1)
+    assert out.getvalue() == ""
+    await console.service.clock.advance(1)
+    initiative = "axis won the initiative: choose who starts (/initiative)"
+    assert out.getvalue() == f"\n[ping in #console] otto: {initiative}\n"
+
+
+async def test_a_referees_deadline_and_paused_clock_show_in_games_mine_and_the_ping(console):
+    out = io.StringIO()
+    await console.owed.open(out)
+    await console.handle("/game new referee:rita")
+    await start(console, [d6(2), d6(5)])  # axis (Otto) won the initiative at 00:00
+    await console.handle("as otto /initiative start")
+    await console.handle("as rita /ref deadline side:axis hours:12")
+    act = "axis to act: declare an order or pass (/act, /pass)"
+    assert await console.handle("as otto /games mine") == (
+        f"Waiting for you:\n- #console: game: {act}, the referee's deadline 2026-01-01 12:00 UTC "
+        "(then the game acts for your side)"
+    )
+    assert await console.handle("as ann /games mine") == (
+        "Nothing waits for you: no game or campaign needs your move."
+    )
+    await console.service.clock.advance(10 * MINUTE)
+    assert out.getvalue() == f"\n[ping in #console] otto: {act}, until 2026-01-01 12:00 UTC\n"
+    await console.handle("as rita /ref pause")
+    assert await console.handle("as otto /games mine") == (
+        f"Waiting for you:\n- #console: game: {act}, the referee has stopped the clock"
     )

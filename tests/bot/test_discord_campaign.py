@@ -287,3 +287,96 @@ async def test_no_reply_to_the_other_side_shows_sealed_orders_before_the_reveal(
     opened = form(await discord.click(button, user=OTTO, channel="1"))
     (revealed,) = posted(await discord.submit(opened, {"RG": "none"}, user=OTTO, channel="1"))
     assert "German: S1 Stuka, M1 Fortifications; fortifications: 1 x Wire" in revealed
+
+
+def filled(opened):
+    """What each input of a form opens with, by label (None for an empty input)."""
+    return {
+        item["label"]: item.get("value")
+        for row in opened["components"]
+        for item in row["components"]
+        if item.get("type") == 4
+    }
+
+
+async def test_a_form_opened_again_before_the_reveal_holds_the_side_s_sealed_orders(bot_and_discord):
+    bot, discord = bot_and_discord
+    bot.games.dice = lambda: ScriptedDice([])
+    button = buttons(await new_campaign(discord))["Submit orders"]
+    groups, forts = "RG purchases: one ID a line, or none", "Fortifications (FPP), one a line"
+    opened = form(await discord.slash("campaign submit", user=ANN, channel="1"))
+    assert filled(opened) == {groups: None, forts: None}
+    answer = {"RG": "m1, O1 2 hexes", "Fort": "2 x trench, 3 Foxhole at 2"}
+    first = private(await discord.submit(opened, answer, user=ANN, channel="1"))
+
+    # Ann opens the form again, from the command or the button: her sealed orders, as she would type them
+    for sent in (
+        await discord.slash("campaign submit", user=ANN, channel="1"),
+        await discord.click(button, user=ANN, channel="1"),
+    ):
+        opened = form(sent)
+        assert filled(opened) == {groups: "M1\nO1 2 hexes", forts: "2 x Trench\n3 x Foxhole at 2"}
+    # sent back unchanged, they seal the same orders
+    again = {"RG": "M1\nO1 2 hexes", "Fort": "2 x Trench\n3 x Foxhole at 2"}
+    assert private(await discord.submit(opened, again, user=ANN, channel="1")) == first
+
+    # the other side's form opens empty: nothing of Ann's orders
+    opened = form(await discord.click(button, user=OTTO, channel="1"))
+    assert filled(opened) == {groups: None, forts: None}
+    # the referee's form for a side holds that side's orders; Ann's form for phase 2 holds nothing
+    opened = form(await discord.slash("campaign submit", user=REF, channel="1", side="german"))
+    assert filled(opened) == {groups: "M1\nO1 2 hexes", forts: "2 x Trench\n3 x Foxhole at 2"}
+    opened = form(await discord.slash("campaign submit", user=ANN, channel="1", phase=2))
+    assert filled(opened) == {groups: None, forts: None}
+
+
+async def test_the_referee_records_retained_units_for_the_order_of_battle(bot_and_discord):
+    bot, discord = bot_and_discord
+    await new_campaign(discord)
+    sent = await discord.slash("campaign retain", user=ANN, channel="1", side="german", units="9 x 4-6-7")
+    assert private(sent) == [("Only the campaign's referee may record retained units", True)]
+    units = "9 x 4-6-7, 8-1"
+    sent = await discord.slash("campaign retain", user=REF, channel="1", side="german", units=units)
+    text, ephemeral = reply(sent)
+    assert not ephemeral and text == (
+        "Retained units recorded:\n2  17 Oct  German   retained              Retained: 9 x 4-6-7, 8-1"
+    )
+    text, _ = reply(await discord.slash("campaign orbat", user=OTTO, channel="1", side="german"))
+    assert text == "**German order of battle**\nRetained: 9 x 4-6-7, 8-1"
+
+
+async def test_the_organiser_sets_the_reminders_at_campaign_new(bot_and_discord):
+    bot, discord = bot_and_discord
+    options = {"name": "Barrikady", "german": f"<@{ANN}>", "russian": f"<@{OTTO}>", "days": 1}
+    cpp = {"german_cpp": 10, "russian_cpp": 12}
+    sent = await discord.slash("campaign new", user=ANN, channel="1", **options, **cpp, reminders="soon")
+    assert private(sent) == [
+        ("Cannot read 'soon' as a length of time: write e.g. 24h, 90m, 1d12h or 2w", True)
+    ]
+    await discord.slash("campaign new", user=ANN, channel="1", **options, **cpp, reminders="6h")
+    before = len(discord.sent)
+    await bot.games.clock.advance(timedelta(hours=18) - timedelta(seconds=1))
+    assert posted(discord.sent[before:]) == []
+    await bot.games.clock.advance(timedelta(seconds=1))
+    (reminder,) = posted(discord.sent[before:])
+    assert reminder.startswith(
+        f"Barrikady, phase 1 (17 Oct purchases): <@{ANN}>, <@{OTTO}>, your side still owes"
+    )
+    await bot.games.clock.advance(timedelta(hours=6))  # no 1 h reminder: only the one asked for
+    assert [text.splitlines()[0] for text in posted(discord.sent[before:])] == [
+        reminder,
+        "**Barrikady**: phase 1 (17 Oct purchases) revealed",
+    ]
+
+
+async def test_the_organiser_may_say_unspent_cpp_do_not_carry_over(bot_and_discord):
+    bot, discord = bot_and_discord
+    options = {"name": "Barrikady", "german": f"<@{ANN}>", "russian": f"<@{OTTO}>"}
+    await discord.slash(
+        "campaign new", user=ANN, channel="1", **options, german_cpp=10, russian_cpp=12, carry_over=False
+    )
+    await discord.slash("campaign submit", user=ANN, channel="1", buy="M2")
+    await discord.slash("campaign submit", user=OTTO, channel="1", buy="none")
+    table, _ = reply(await discord.slash("campaign ledger", user=EVE, channel="1"))
+    assert "CPP for 18 Oct set to 10; 10 CPP left" in table  # 9 unspent on 17 Oct, not carried over
+    assert "CPP for 18 Oct set to 12; 12 CPP left" in table

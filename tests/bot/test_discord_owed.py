@@ -1,10 +1,12 @@
 """/games through the real command tree: what waits for each user across channels, only for
-their eyes, and turn pings by mention or direct message, captured at the HTTP boundary."""
+their eyes, turn pings by mention or direct message, captured at the HTTP boundary, and the
+game's delay changed mid-game by a player, not by a spectator."""
 
 from datetime import timedelta
 
 import pytest
 
+from bot.storage.ping_store import ping_of
 from engine.dice import ScriptedDice, d6
 from tests.bot.discord_harness import (
     ANN,
@@ -112,3 +114,28 @@ async def test_by_default_the_player_is_mentioned_and_not_once_they_acted(bot_an
     posts = [(where, text) for where, text, _ in channel_posts(discord.sent[before:])]
     act = "axis to act: declare an order or pass (/act, /pass)"
     assert posts == [("1", f"<@{OTTO}>: the game waits for you: {act}")]
+
+
+async def test_a_player_changes_the_delay_in_the_channel_and_the_wait_keeps_its_start(bot_and_discord):
+    bot, discord = bot_and_discord
+    await started_game(bot, discord)  # Otto's wait begins; the default ping would come in 10 minutes
+    await bot.games.clock.advance(4 * MINUTE)
+    text, private = reply(await discord.slash("games delay", user=ANN, channel="1", minutes=30))
+    assert not private and text == "Turn pings for this game now come after 30 minutes."
+    before = len(discord.sent)
+    await bot.games.clock.advance(26 * MINUTE - timedelta(seconds=1))
+    assert channel_posts(discord.sent[before:]) == []
+    await bot.games.clock.advance(timedelta(seconds=1))
+    posts = [(where, text) for where, text, _ in channel_posts(discord.sent[before:])]
+    assert posts == [("1", f"<@{OTTO}>: the game waits for you: {INITIATIVE}")]
+
+
+async def test_a_spectator_may_not_change_the_delay(bot_and_discord):
+    bot, discord = bot_and_discord
+    await started_game(bot, discord)
+    stored = await ping_of(bot.games.store, "1")
+    text, private = reply(await discord.slash("games delay", user=EVE, channel="1", minutes=0))
+    assert private and text == "Only the game's players and referees may change when its turn pings come"
+    assert await ping_of(bot.games.store, "1") == stored
+    text, private = reply(await discord.slash("games delay", user=ANN, channel="2", minutes=5))
+    assert private and text == "There is no game in this channel: start one with /game new"

@@ -236,7 +236,13 @@ async def test_the_reaction_buttons_as_each_role(bot_and_discord):
     assert (await bot.games.game(CHANNEL)).active_side == "axis"
     await refused(bot, discord, "pass", EVE, "You are not playing in this game")
     await refused(
-        bot, discord, "act", RUTH, "Only axis's players may act for axis", unit="axis-infantry-detachment-1", move="1,1"
+        bot,
+        discord,
+        "act",
+        RUTH,
+        "Only axis's players may act for axis",
+        unit="axis-infantry-detachment-1",
+        move="1,1",
     )
 
 

@@ -1,6 +1,7 @@
 """Turn pings in virtual time: the players a game waits for are told after the game's delay,
 unless they act first; pings survive a restart, one due during the downtime is sent once, and
-each player is told the way they chose. Also whom a game waits for (game_wait)."""
+each player is told the way they chose; the game's players and referees change the delay
+mid-game, the wait going on keeping its start. Also whom a game waits for (game_wait)."""
 
 from datetime import timedelta
 
@@ -11,7 +12,7 @@ from bot.services.owed_service import Wait, game_wait
 from bot.services.ping_service import Ping, TurnPings
 from bot.storage.ping_store import ping_choices, ping_of
 from bot.storage.store import GameStore
-from engine.commands import ChooseInitiative, Declare, JoinSide, Move, StartGame, UnitOrder
+from engine.commands import ChooseInitiative, Concede, Declare, JoinSide, Move, StartGame, UnitOrder
 from engine.deployment_plan import DeploymentPlan, SidePlan, Zone
 from engine.dice import ScriptedDice, d6
 from engine.quick_battle import quick_battle
@@ -220,6 +221,125 @@ async def test_a_paused_clock_holds_the_ping_and_the_resume_gives_back_its_time_
     assert bot.sent == []  # nothing rings while the referee holds the clock
     await bot.games.clocks.resume("c1", "rita")
     await clock.advance(6 * MINUTE - 1)
+    assert bot.sent == []
+    await clock.advance(1)
+    assert bot.sent == [Ping("c1", mention=("otto",), dm=(), what=AXIS_TO_ACT)]
+    await bot.stop()
+
+
+async def test_a_new_delay_counts_from_when_the_wait_began(store):
+    clock = VirtualClock()
+    bot = await Bot(store, clock).start()
+    await axis_to_act(bot.games)  # Otto's wait begins: the default ping would come in 10 minutes
+    await clock.advance(4 * MINUTE)
+    assert await bot.pings.change_delay("c1", "otto", 30) == (
+        "Turn pings for this game now come after 30 minutes."
+    )
+    await clock.advance(26 * MINUTE - 1)
+    assert bot.sent == []  # not at the old 10 minutes, nor 30 minutes after the change
+    await clock.advance(1)
+    assert bot.sent == [Ping("c1", mention=("otto",), dm=(), what=AXIS_TO_ACT)]
+    await bot.stop()
+
+
+async def test_a_new_delay_already_over_pings_at_once_and_once(store):
+    clock = VirtualClock()
+    bot = await Bot(store, clock).start()
+    await axis_to_act(bot.games)
+    await clock.advance(4 * MINUTE)
+    assert await bot.pings.change_delay("c1", "ann", 1) == "Turn pings for this game now come after 1 minute."
+    await clock.advance(0)
+    assert bot.sent == [Ping("c1", mention=("otto",), dm=(), what=AXIS_TO_ACT)]
+    await bot.pings.change_delay("c1", "ann", 2)  # the wait was told: it is not told again
+    await clock.advance(timedelta(days=2))
+    assert len(bot.sent) == 1
+    await bot.stop()
+
+
+async def test_no_delay_cancels_the_ping_and_turning_pings_on_again_counts_from_then(store):
+    clock = VirtualClock()
+    bot = await Bot(store, clock).start()
+    await axis_to_act(bot.games)
+    await clock.advance(4 * MINUTE)
+    assert await bot.pings.change_delay("c1", "otto", 0) == (
+        "Turn pings for this game are now off: nobody is told when it waits for them."
+    )
+    await clock.advance(timedelta(days=1))
+    assert bot.sent == [] and (await ping_of(store, "c1")).due is None
+    await bot.pings.change_delay("c1", "otto", 15)
+    await clock.advance(15 * MINUTE - 1)
+    assert bot.sent == []
+    await clock.advance(1)
+    assert bot.sent == [Ping("c1", mention=("otto",), dm=(), what=AXIS_TO_ACT)]
+    await bot.stop()
+
+
+async def test_a_changed_delay_survives_a_restart_and_times_the_next_waits(store):
+    clock = VirtualClock()
+    first = await Bot(store, clock).start()
+    await axis_to_act(first.games, reaction_seconds=3600)
+    await clock.advance(4 * MINUTE)
+    await first.pings.change_delay("c1", "otto", 30)
+    await first.stop()
+    await clock.advance(MINUTE)
+    second = await Bot(store, clock).start()
+    await clock.advance(25 * MINUTE - 1)
+    assert second.sent == []
+    await clock.advance(1)
+    assert second.sent == [Ping("c1", mention=("otto",), dm=(), what=AXIS_TO_ACT)]
+    outcome = await second.games.act("c1", "otto", ADVANCE)  # Ann's wait: 30 minutes too
+    await clock.advance(30 * MINUTE - 1)
+    assert len(second.sent) == 1
+    await clock.advance(1)
+    react = "allies may react (/react) or let it pass (/noreact)"
+    told_ann = Ping("c1", mention=("ann",), dm=(), what=react, closes=outcome.window_deadline)
+    assert second.sent[1:] == [told_ann]
+    await second.stop()
+
+
+async def test_a_spectator_may_not_change_the_delay_nor_anyone_once_the_game_is_over(store):
+    clock = VirtualClock()
+    bot = await Bot(store, clock).start()
+    await axis_to_act(bot.games)
+    before = await ping_of(store, "c1")
+    with pytest.raises(GameError, match="^Only the game's players and referees may change when its turn"):
+        await bot.pings.change_delay("c1", "eve", 0)
+    assert await ping_of(store, "c1") == before
+    await clock.advance(10 * MINUTE)
+    assert len(bot.sent) == 1  # the ping came as before
+    await bot.games.act("c1", "otto", Concede(side="axis"))
+    with pytest.raises(GameError, match="^The game in this channel is over: it waits for nobody$"):
+        await bot.pings.change_delay("c1", "ann", 5)
+    assert (await ping_of(store, "c1")).minutes == 10
+    await bot.stop()
+
+
+async def test_a_referee_may_change_the_delay_and_anyone_at_a_table_nobody_joined(store):
+    clock = VirtualClock()
+    bot = await Bot(store, clock).start()
+    await bot.games.new_game("c1", quick_battle().model_copy(update={"referees": ["rita"]}))
+    await bot.pings.change_delay("c1", "anyone", 20)  # the hot-seat table
+    await bot.games.act("c1", "ann", JoinSide(side="allies", player="ann"))
+    await bot.pings.change_delay("c1", "rita", 45)
+    assert (await ping_of(store, "c1")).minutes == 45
+    await bot.stop()
+
+
+async def test_a_wait_beginning_while_the_clock_is_paused_gets_its_whole_delay_after_the_resume(store):
+    clock = VirtualClock()
+    bot = await Bot(store, clock).start()
+    await bot.games.new_game("c1", quick_battle().model_copy(update={"referees": ["rita"]}))
+    await bot.games.act("c1", "ann", JoinSide(side="allies", player="ann"))
+    await bot.games.act("c1", "otto", JoinSide(side="axis", player="otto"))
+    bot.games.dice = lambda: ScriptedDice([d6(2), d6(5)])
+    await bot.games.act("c1", "otto", StartGame())
+    bot.games.dice = lambda: ScriptedDice([])
+    await bot.games.clocks.pause("c1", "rita")
+    await clock.advance(5 * MINUTE)
+    await bot.games.act("c1", "otto", ChooseInitiative(side="axis", go_first=True))  # a new wait, paused
+    await clock.advance(timedelta(hours=1))
+    await bot.games.clocks.resume("c1", "rita")
+    await clock.advance(10 * MINUTE - 1)
     assert bot.sent == []
     await clock.advance(1)
     assert bot.sent == [Ping("c1", mention=("otto",), dm=(), what=AXIS_TO_ACT)]

@@ -17,10 +17,12 @@ from engine.campaign.phases import (
     correct,
     new_campaign,
     owed_by,
+    own_sealed,
     parse_fortifications,
     parse_orders,
     parse_submission,
     remind,
+    retain,
     reveal,
     reveal_due,
     reveal_text,
@@ -310,9 +312,12 @@ def test_after_a_restart_only_the_latest_due_reminder_is_sent():
 
 def test_a_grace_period_is_announced_to_those_who_have_not_acted_and_still_takes_orders():
     c, _, _ = submit(campaign(grace=timedelta(hours=2)), "cat", [], NOW)
-    c, users = announce_grace(c, Alarm(0, "grace", NOW + DAY))
+    grace = Alarm(0, "grace", NOW + DAY)
+    over, users = announce_grace(c, grace, NOW + DAY + timedelta(hours=2))  # after a restart: too late
+    assert users == [] and over.phases[0].grace_announced
+    c, users = announce_grace(c, grace, NOW + DAY)
     assert users == ["ann", "bob"] == owed_by(c, 0)
-    assert announce_grace(c, Alarm(0, "grace", NOW + DAY)) == (c, [])
+    assert announce_grace(c, grace, NOW + DAY) == (c, [])
     assert reveal_due(c, NOW + DAY + timedelta(hours=1)) is None
     c, _, _ = submit(c, "bob", [M2], NOW + DAY + timedelta(hours=1))
     assert reveal_due(c, NOW + DAY + timedelta(hours=1)) == 0
@@ -353,6 +358,22 @@ def test_fortification_orders_are_read_one_a_line_or_between_commas():
         parse_fortifications("Wire, Trench x 2")
     with pytest.raises(IllegalCommand, match='^Say what your side buys: RG IDs such as "I1, O2 2 hexes"'):
         parse_submission(" ", "\n")
+
+
+def test_a_side_sees_its_sealed_orders_as_typed_and_they_read_back_the_same():
+    orders = parse_submission("m1, O2 2 hexes", "pillbox 1+5+1\n6 a-p mine factors at 3")
+    c, _, _ = submit(campaign(), "cat", orders, NOW)
+    sealed = own_sealed(c, "cat")
+    assert sealed.typed == ("M1\nO2 2 hexes", "1 x Pillbox 1+5+1\n6 A-P Mine factors at 3")
+    again, _, _ = submit(c, "cat", parse_submission(*sealed.typed), NOW)
+    assert again.phases[0].sealed == c.phases[0].sealed
+    assert own_sealed(c, "ref", side="russian") == sealed
+    # nothing sealed, another phase, or the other side: nothing to show
+    assert own_sealed(c, "ann") is None and own_sealed(c, "cat", phase=1) is None
+    with pytest.raises(IllegalCommand, match="ann plays the German side, not the Russian"):
+        own_sealed(c, "ann", side="russian")
+    c, _, _ = submit(c, "ann", [], NOW)
+    assert own_sealed(c, "ann").typed == ("none", "")
 
 
 def test_a_side_seals_fortifications_paid_with_the_fpp_of_its_m1_bought_that_day():
@@ -436,6 +457,24 @@ def test_without_a_referee_the_organiser_corrects():
     assert cpp_left(correct(c, "ann", 1, "14", "more CPP").books, "russian", "17 Oct") == 14
     with pytest.raises(IllegalCommand, match="nobody may correct its ledger"):
         correct(campaign(referee=None), "ann", 1, "14", "more CPP")
+
+
+def test_the_referee_records_retained_units_on_the_cg_day_they_carry_into():
+    c = reveal(campaign(), 0, ScriptedDice([]), NOW + DAY)  # phase 2, 18 Oct, is open
+    for user in ("ann", "cat"):
+        with pytest.raises(IllegalCommand, match="^Only the campaign's referee may record retained units$"):
+            retain(c, user, "german", ["4-6-7"])
+    kept = retain(c, "ref", "german", ["2 x 4-6-7", "9-1"])
+    assert kept.books.order_of_battle["german"].retained == ["2 x 4-6-7", "9-1"]
+    assert texts(kept, len(c.books.ledger)) == [("german", "retained", "Retained: 2 x 4-6-7, 9-1", "")]
+    assert str(kept.books.ledger[-1].day) == "1942-10-18" and c.books.order_of_battle["german"].retained == []
+    with pytest.raises(IllegalCommand, match="^Name at least one retained unit$"):
+        retain(c, "ref", "german", [])
+    with pytest.raises(IllegalCommand, match="^The side is german or russian, not 'french'$"):
+        retain(c, "ref", "french", ["9-1"])
+    finished = reveal(reveal(c, 1, ScriptedDice([]), NOW + 2 * DAY), 2, ScriptedDice([]), NOW + 3 * DAY)
+    organised = finished.model_copy(update={"referee": None, "organiser": "cat"})
+    assert str(retain(organised, "cat", "russian", ["8-0"]).books.ledger[-1].day) == "1942-10-19"
 
 
 def test_a_correction_that_would_break_a_sealed_submission_waits_for_the_reveal():

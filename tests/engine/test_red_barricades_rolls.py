@@ -3,6 +3,7 @@ scripted dice on both sides of each band edge."""
 
 import pytest
 
+from engine.campaign.corrections import correct_books
 from engine.campaign.red_barricades import set_cpp
 from engine.errors import IllegalCommand
 from tests.engine.test_red_barricades import bought, rolled
@@ -212,6 +213,14 @@ def test_rifle_coys_count_in_order_of_purchase_whatever_order_they_are_rolled_in
     assert "+1 late Rifle Coy purchase" in c.ledger[-2].text
     c = rolled(c, 0, 2, 2, 3, 4)
     assert "late Rifle Coy" not in c.ledger[-2].text
+
+
+def test_a_rifle_coy_purchase_the_referee_voided_is_not_counted():
+    c = rifle_coys(6)
+    first = next(n for n, entry in enumerate(c.ledger) if entry.kind == "purchase" and entry.purchase == 0)
+    c = correct_books(c, first, "void", "bought by mistake")
+    c = rolled(c, 5, 2, 2, 3, 4)  # the sixth bought, the fifth that stands
+    assert c.ledger[-2].text.endswith("DR 3 + 4 = 7: 9-1, 8-1, 7-0")
 
 
 # --- refusals ----------------------------------------------------------------------------------
