@@ -160,7 +160,7 @@ The same commands as in Discord, typed as text (options as name:value, quote val
   /stats campaign                the same over every battle of the channel's campaign (Red Barricades:
                                  the chart rolls of its ledger)
   /games mine                    every game and campaign, in any channel, waiting for you
-  /games ping how:mention|dm|off how you are told a game waits for you, after the delay set by
+  /games ping [how:mention|dm|off] how you are told a game waits for you, after the delay set by
        /game new ping_minutes:N (default 10; 0: no pings)
   /games delay minutes:N         a player or referee changes that delay mid-game (0: no pings)
   /game new scenario:meeting teams:2 [bonus:even|co] [referee:ref]   a team game (p. 25): the first

@@ -103,6 +103,8 @@ class CampaignDesk:
 
     async def new(self, line: Line) -> str:
         o = line.options
+        if not o:
+            raise GameError(USAGE)
         cpp = {side: o.get(f"{side}_cpp", "") for side in ("german", "russian")}
         for side, points in cpp.items():
             if not points.isdigit():

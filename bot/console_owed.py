@@ -43,8 +43,8 @@ class OwedDesk:
         if kind == "mine":
             answer = await self.owed.mine(line.player)
         elif kind == "ping":
-            how = line.options.get("how") or (line.words[1] if len(line.words) > 1 else "")
-            answer = await self.pings.choose(line.player, how.casefold())
+            how = line.options.get("how") or (line.words[1] if len(line.words) > 1 else None)
+            answer = await self.pings.choose(line.player, how and how.casefold(), self.channel)
         elif kind == "delay":
             typed = line.options.get("minutes") or (line.words[1] if len(line.words) > 1 else "")
             minutes = ping_delay(typed, "minutes")

@@ -66,9 +66,13 @@ class GamesCommands(app_commands.Group):
         await send_long(interaction, text, ephemeral=True)
 
     @app_commands.command(name="ping", description="How you are told that a game waits for you")
-    @app_commands.describe(how="A mention in the game's channel, a direct message, or nothing")
-    async def ping(self, interaction: discord.Interaction, how: Literal["mention", "dm", "off"]) -> None:
-        text = await pings(interaction).choose(str(interaction.user.id), how)
+    @app_commands.describe(
+        how="A mention in the game's channel, a direct message, or nothing (empty: what you chose)"
+    )
+    async def ping(
+        self, interaction: discord.Interaction, how: Literal["mention", "dm", "off"] | None = None
+    ) -> None:
+        text = await pings(interaction).choose(str(interaction.user.id), how, str(interaction.channel_id))
         await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(name="delay", description="How long this channel's game waits before a turn ping")

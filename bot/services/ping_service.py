@@ -133,8 +133,18 @@ class TurnPings:
             return "Turn pings for this game are now off: nobody is told when it waits for them."
         return f"Turn pings for this game now come after {duration_text(minutes * 60)}."
 
-    async def choose(self, user_id: str, how: str) -> str:
-        """How the user is told a game waits for them: "mention", "dm" or "off"."""
+    async def choose(self, user_id: str, how: str | None, channel_id: str) -> str:
+        """How the user is told a game waits for them: "mention", "dm" or "off"; None: what
+        they chose, and the delay of ``channel_id``'s game."""
+        if how is None:
+            chosen = (await ping_choices(self.store, [user_id])).get(user_id, "mention")
+            try:
+                await self.games.game(channel_id)
+            except GameError:
+                return f"{CHOICES[chosen]} (/games ping how: to change it)"
+            minutes = (await ping_of(self.store, channel_id)).minutes
+            delay = f"after {minutes} minutes" if minutes else "never: turn pings are off"
+            return f"{CHOICES[chosen]} (/games ping how: to change it)\nThis channel's game pings {delay}."
         if how not in CHOICES:
             raise GameError(f"Choose how you are told: {', '.join(CHOICES)}")
         await set_ping_choice(self.store, user_id, how)

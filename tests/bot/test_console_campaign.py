@@ -335,3 +335,11 @@ async def test_a_carry_over_that_is_neither_yes_nor_no_sets_up_nothing(url):
     )
     assert (await console.say("/campaign status")).startswith("Not allowed: There is no campaign")
     await console.stop()
+
+
+async def test_a_bare_campaign_new_shows_how_to_write_one(url):
+    console = Console(url, VirtualClock(), ScriptedDice([]))
+    await console.start()
+    assert (await console.say("/campaign new")).startswith("Not allowed: Try /campaign new name:NAME german:")
+    assert "no campaign" in (await console.say("/campaign status")).casefold()
+    await console.stop()

@@ -97,6 +97,9 @@ async def test_bad_ping_settings_are_refused_and_change_nothing(console):
     assert await console.handle("as ann /games ping how:loudly") == (
         "Not allowed: Choose how you are told: mention, dm, off"
     )
+    assert (await console.handle("as ann /games ping")).startswith(
+        "When a game waits for you, you are mentioned in its channel."
+    )
     assert await console.handle("as ann /games sometimes") == (
         "Not allowed: Try /games mine, /games ping how:mention|dm|off, or /games delay minutes:N"
     )

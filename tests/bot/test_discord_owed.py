@@ -75,6 +75,10 @@ async def test_a_player_who_chose_direct_messages_gets_one_after_the_games_delay
     text, private = reply(await discord.slash("games ping", user=OTTO, channel="1", how="dm"))
     assert private and text.startswith("When a game waits for you, you get a direct message")
     await discord.slash("game new", user=ANN, channel="1", ping_minutes=30)
+    text, private = reply(await discord.slash("games ping", user=OTTO, channel="1"))
+    assert private and text.endswith(
+        "(/games ping how: to change it)\nThis channel's game pings after 30 minutes."
+    )
     await discord.slash("game join", user=ANN, channel="1", side="allies")
     await discord.slash("game join", user=OTTO, channel="1", side="axis")
     bot.games.dice = lambda: ScriptedDice([d6(2), d6(5)])

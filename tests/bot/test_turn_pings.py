@@ -130,7 +130,7 @@ async def test_each_player_is_told_the_way_they_chose(store):
     bot = await Bot(store, clock).start()
     await bot.games.new_game("c1")
     await bot.pings.set_delay("c1", 30)
-    assert await bot.pings.choose("otto", "dm") == (
+    assert await bot.pings.choose("otto", "dm", "c1") == (
         "When a game waits for you, you get a direct message (a mention in its channel if that fails)."
     )
     await bot.games.act("c1", "ann", JoinSide(side="allies", player="ann"))
@@ -141,10 +141,29 @@ async def test_each_player_is_told_the_way_they_chose(store):
     await bot.stop()
 
 
+async def test_asked_with_no_choice_a_player_reads_their_choice_and_the_games_delay(store):
+    bot = await Bot(store, VirtualClock()).start()
+    mention = "When a game waits for you, you are mentioned in its channel. (/games ping how: to change it)"
+    assert await bot.pings.choose("ann", None, "c1") == mention  # no game in the channel
+    await bot.games.new_game("c1")
+    await bot.pings.set_delay("c1", 30)
+    assert (
+        await bot.pings.choose("ann", None, "c1") == f"{mention}\nThis channel's game pings after 30 minutes."
+    )
+    await bot.pings.choose("ann", "off", "c1")
+    await bot.pings.set_delay("c1", 0)
+    assert await bot.pings.choose("ann", None, "c1") == (
+        "You are no longer told when a game waits for you. (/games ping how: to change it)\n"
+        "This channel's game pings never: turn pings are off."
+    )
+    assert await ping_choices(store, ["ann"]) == {"ann": "off"}
+    await bot.stop()
+
+
 async def test_a_player_who_turned_pings_off_is_not_told(store):
     clock = VirtualClock()
     bot = await Bot(store, clock).start()
-    await bot.pings.choose("otto", "off")
+    await bot.pings.choose("otto", "off", "c1")
     await axis_to_act(bot.games)
     await clock.advance(timedelta(hours=1))
     assert bot.sent == []
@@ -166,7 +185,7 @@ async def test_a_game_with_no_delay_pings_nobody(store):
 async def test_an_unknown_way_to_be_told_is_refused_and_nothing_is_stored(store):
     bot = await Bot(store, VirtualClock()).start()
     with pytest.raises(GameError, match="Choose how you are told: mention, dm, off"):
-        await bot.pings.choose("ann", "carrier pigeon")
+        await bot.pings.choose("ann", "carrier pigeon", "c1")
     assert await ping_choices(store, ["ann"]) == {}
     await bot.stop()
 
