@@ -141,13 +141,12 @@ def _roll(books: Campaign, index: int, entry: LedgerEntry, value: str) -> Correc
 
 
 def _retained(books: Campaign, index: int, entry: LedgerEntry, value: str) -> Corrected:
+    """The side's retained force follows the correction only if no later record replaced it."""
     units = _listed(value)
-    standing = next((later.units for later in reversed(books.ledger) if later.corrects == index), entry.units)
     new = books.model_copy(deep=True)
-    retained = new.order_of_battle[entry.side].retained
-    for unit in standing:
-        retained.remove(unit)
-    retained.extend(units)
+    newest = max(i for i, e in enumerate(books.ledger) if e.kind == "retained" and e.side == entry.side)
+    if newest == index:
+        new.order_of_battle[entry.side].retained = list(units)
     return new, f"Retained: {', '.join(units) or 'none'}", 0, units
 
 

@@ -154,18 +154,17 @@ def with_cpp(campaign: Campaign, side: Side, day: datetime.date, cpp: int) -> Ca
 
 
 def retain_units(campaign: Campaign, side: str, date: datetime.date | str, units: Sequence[str]) -> Campaign:
-    """Record units the side retains into the next CG scenario (SSR CG10; 11.4), as the referee
-    lists them."""
+    """Record the units the side retains into the next CG scenario (SSR CG10; 11.4), as the
+    referee lists them. Our reading: the survivors of each CG scenario are the side's whole
+    retained force, so a new record replaces the one before (a unit retained again is listed again)."""
     side, day = check_side(side), cg_day(date)
     if not units:
         raise IllegalCommand("Name at least one retained unit")
     new = campaign.model_copy(deep=True)
-    new.order_of_battle[side].retained.extend(units)
-    new.ledger.append(
-        LedgerEntry(
-            day=day, side=side, kind="retained", text=f"Retained: {', '.join(units)}", units=tuple(units)
-        )
-    )
+    was = new.order_of_battle[side].retained
+    new.order_of_battle[side].retained = list(units)
+    text = f"Retained: {', '.join(units)}" + (f" (in place of {', '.join(was)})" if was else "")
+    new.ledger.append(LedgerEntry(day=day, side=side, kind="retained", text=text, units=tuple(units)))
     return new
 
 

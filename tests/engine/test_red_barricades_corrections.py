@@ -12,7 +12,14 @@ import pytest
 from engine.campaign.corrections import correct_books
 from engine.campaign.ledger import ledger_csv, ledger_table
 from engine.campaign.purchases import purchase_reinforcement_group
-from engine.campaign.red_barricades import Campaign, cpp_left, fpp_left, order_of_battle_text, set_cpp
+from engine.campaign.red_barricades import (
+    Campaign,
+    cpp_left,
+    fpp_left,
+    order_of_battle_text,
+    retain_units,
+    set_cpp,
+)
 from engine.errors import IllegalCommand
 from tests.engine.test_red_barricades import three_cg_days
 
@@ -123,6 +130,16 @@ def test_a_retained_correction_replaces_what_that_entry_retained_and_may_be_corr
     assert c.order_of_battle["russian"].retained == []
     assert [entry.text for entry in c.ledger[31:]] == ["Retained: 4-4-7 (I3), 8-0", "Retained: none"]
     assert ledger_table(c.ledger).splitlines()[1 + 30].endswith("[corrected by #31, #32]")
+
+
+def test_a_correction_of_a_replaced_retained_record_leaves_the_newer_one_standing(books):
+    c = retain_units(books, "russian", "20 Oct", ["4-4-7 (I3)"])  # #31: the 9-1 fell
+    assert c.order_of_battle["russian"].retained == ["4-4-7 (I3)"]
+    assert c.ledger[31].text == "Retained: 4-4-7 (I3) (in place of 4-4-7 (I3), 9-1)"
+    c = correct_books(c, 30, "4-4-7 (I3), 8-0", "the leader was the 8-0")
+    assert c.order_of_battle["russian"].retained == ["4-4-7 (I3)"]
+    c = correct_books(c, 31, "4-4-7 (I3), 8-0", "the 8-0 survived")
+    assert c.order_of_battle["russian"].retained == ["4-4-7 (I3)", "8-0"]
 
 
 @pytest.mark.parametrize(

@@ -181,11 +181,14 @@ def test_setting_cpp_may_not_leave_a_cg_day_overspent():
     assert cpp_left(set_cpp(c, "german", "17 Oct", 7), "german", "18 Oct") == 0
 
 
-def test_retained_units_join_the_order_of_battle():
+def test_retained_units_join_the_order_of_battle_and_a_new_record_replaces_them():
     c = retain_units(Campaign(), "german", "2 Nov", ["8-3-8", "FT"])
     assert c.order_of_battle["german"].retained == ["8-3-8", "FT"]
     assert (c.ledger[0].kind, c.ledger[0].text) == ("retained", "Retained: 8-3-8, FT")
     assert refusal(retain_units, c, "german", "2 Nov", []) == "Name at least one retained unit"
+    c = retain_units(c, "german", "3 Nov", ["8-3-8"])  # the survivors of the next CG scenario
+    assert c.order_of_battle["german"].retained == ["8-3-8"]
+    assert c.ledger[1].text == "Retained: 8-3-8 (in place of 8-3-8, FT)"
 
 
 # --- fortifications ----------------------------------------------------------------------------
