@@ -72,7 +72,7 @@ class SubmissionForm(discord.ui.Modal, title="Sealed orders"):
         max_length=1000,
     )
 
-    def __init__(self, side: str | None, phase: int | None, sealed: tuple[str, str] = ("", "")) -> None:
+    def __init__(self, side: str | None, phase: int, sealed: tuple[str, str] = ("", "")) -> None:
         """``sealed``: the orders the side has already sealed, which the form opens with."""
         super().__init__(timeout=None)
         self.side, self.phase = side, phase
@@ -96,9 +96,10 @@ class SubmissionForm(discord.ui.Modal, title="Sealed orders"):
 
 
 async def open_form(interaction: discord.Interaction, side: str | None, phase: int | None) -> None:
-    """Open the submission form, once the user is known to submit for a side of the campaign,
-    filled with what the side has already sealed for the phase."""
-    sealed = await campaigns(interaction).sealed_orders(
+    """Open the submission form, once the user is known to submit for a side of the campaign and
+    the phase to take orders, filled with what the side has already sealed for the phase. The
+    form is for that phase alone: sent after its reveal, it seals nothing for the next."""
+    phase, sealed = await campaigns(interaction).sealed_orders(
         str(interaction.channel_id), str(interaction.user.id), side, phase
     )
     await interaction.response.send_modal(SubmissionForm(side, phase, sealed))

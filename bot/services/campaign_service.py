@@ -205,15 +205,17 @@ class CampaignService:
 
     async def sealed_orders(
         self, channel_id: str, user_id: str, side: str | None = None, phase: int | None = None
-    ) -> tuple[str, str]:
-        """What the user's side has sealed for the phase (counted from 1; the open phase if None),
-        as typed: RG orders and fortifications, one a line, blank if nothing is sealed; for a
-        form to open with. Refused, before any form opens, as a submission would be for someone
-        who does not submit for the side."""
+    ) -> tuple[int, tuple[str, str]]:
+        """For a form to open with: the phase it is for (counted from 1; the open phase if None),
+        and what the user's side has sealed for it, as typed (RG orders and fortifications, one a
+        line, blank if nothing is sealed). Refused, before any form opens, as a submission would
+        be: someone who does not submit for the side, a phase not taking orders."""
         campaign = (await self._current(channel_id)).campaign
+        now = self.clock.now()
         with refusals():
-            sealed = phases.own_sealed(campaign, user_id, side, None if phase is None else phase - 1)
-        return sealed.typed if sealed else ("", "")
+            index = phases.taking_orders(campaign, None if phase is None else phase - 1, now)
+            sealed = phases.own_sealed(campaign, user_id, now, side, index)
+        return index + 1, (sealed.typed if sealed else ("", ""))
 
     async def status(self, channel_id: str) -> str:
         return self._status_text((await self._current(channel_id)).campaign)

@@ -435,40 +435,46 @@ def submit(
     checked as its purchase would be: availability, Pre-Registered hexes, daily and CG III
     maxima, CPP left; then each fortification: its table line, rate and the FPP left)."""
     chosen = submitting_side(campaign, user, side)
-    index = campaign.open_phase if phase is None else phase
-    if index is None:
-        raise IllegalCommand(f"The campaign {campaign.name} is over: every phase has been revealed")
-    if not 0 <= index < len(campaign.phases):
-        raise IllegalCommand(f"The campaign has phases 1 to {len(campaign.phases)}, not {index + 1}")
+    index = taking_orders(campaign, phase, now)
     wanted = campaign.phases[index]
-    if wanted.state == "revealed":
-        raise IllegalCommand(f"{describe_phase(index, wanted, start=True)} is closed: it has been revealed")
-    if wanted.state == "waiting":
-        raise IllegalCommand(
-            f"{describe_phase(index, wanted, start=True)} is not open yet: "
-            f"it opens when phase {index} is revealed"
-        )
-    if now >= wanted.closes_at:
-        raise IllegalCommand(
-            f"{describe_phase(index, wanted, start=True)} is closed: its deadline has passed"
-        )
     submission = orders if isinstance(orders, Submission) else Submission(groups=tuple(orders))
     new = campaign.model_copy(deep=True)
     new.phases[index].sealed[chosen] = _checked(campaign.books, chosen, wanted.day, submission)
     return new, chosen, index
 
 
-def own_sealed(
-    campaign: Campaign, user: str, side: str | None = None, phase: int | None = None
-) -> Submission | None:
-    """What the side ``user`` submits for has sealed for a phase still open (the open one unless
-    ``phase``, counted from 0, is named), for the user to see and change; None when it has sealed
-    nothing there. Refused as :func:`submitting_side` refuses: it never shows another side's."""
-    chosen = submitting_side(campaign, user, side)
+def taking_orders(campaign: Campaign, phase: int | None, now: datetime.datetime) -> int:
+    """The phase (counted from 0; the open one if None) orders may be sealed for now; refused
+    when the campaign is over, the phase does not exist, is not open yet, or has closed."""
     index = campaign.open_phase if phase is None else phase
-    if index is None or not 0 <= index < len(campaign.phases) or campaign.phases[index].state != "open":
-        return None
-    return campaign.phases[index].sealed.get(chosen)
+    if index is None:
+        raise IllegalCommand(f"The campaign {campaign.name} is over: every phase has been revealed")
+    if not 0 <= index < len(campaign.phases):
+        raise IllegalCommand(f"The campaign has phases 1 to {len(campaign.phases)}, not {index + 1}")
+    wanted = campaign.phases[index]
+    named = describe_phase(index, wanted, start=True)
+    if wanted.state == "revealed":
+        raise IllegalCommand(f"{named} is closed: it has been revealed")
+    if wanted.state == "waiting":
+        raise IllegalCommand(f"{named} is not open yet: it opens when phase {index} is revealed")
+    if now >= wanted.closes_at:
+        raise IllegalCommand(f"{named} is closed: its deadline has passed")
+    return index
+
+
+def own_sealed(
+    campaign: Campaign,
+    user: str,
+    now: datetime.datetime,
+    side: str | None = None,
+    phase: int | None = None,
+) -> Submission | None:
+    """What the side ``user`` submits for has sealed for a phase still taking orders (the open
+    one unless ``phase``, counted from 0, is named), for the user to see and change; None when it
+    has sealed nothing there. Refused as :func:`submit` would refuse the user or the phase, so
+    no form opens that could only be refused: it never shows another side's orders."""
+    chosen = submitting_side(campaign, user, side)
+    return campaign.phases[taking_orders(campaign, phase, now)].sealed.get(chosen)
 
 
 def sealed_text(campaign: Campaign, index: int, side: Side) -> str:

@@ -179,6 +179,8 @@ async def test_orders_are_sealed_through_a_form_from_the_command_or_the_phase_bu
     ]
     assert posted(sent) == []
 
+    late = form(await discord.slash("campaign submit", user=ANN, channel="1"))  # sent after the reveal
+
     # Otto's answer reveals the phase; its announcement carries the button for phase 2
     opened = form(await discord.click(button, user=OTTO, channel="1"))
     sent = await discord.submit(opened, {"RG": "none"}, user=OTTO, channel="1")
@@ -195,10 +197,14 @@ async def test_orders_are_sealed_through_a_form_from_the_command_or_the_phase_bu
         "17 Oct  M2 Sniper: SAN Increase +1",
         "17 Oct  Fortifications: 2 x Trench (14 FPP)",
     ]
-    # the old button now answers for a closed phase
-    opened = form(await discord.click(button, user=OTTO, channel="1"))
-    (refusal,) = private(await discord.submit(opened, {"RG": "none"}, user=OTTO, channel="1"))
+    # the old button now refuses at once, with no form to fill in vain
+    sent = await discord.click(button, user=OTTO, channel="1")
+    assert private(sent) == [("Phase 1 (17 Oct purchases) is closed: it has been revealed", True)]
+    # a form opened for phase 1 but sent after its reveal seals nothing, for phase 2 either
+    (refusal,) = private(await discord.submit(late, {"RG": "A4"}, user=ANN, channel="1"))
     assert refusal == ("Nothing was sealed: Phase 1 (17 Oct purchases) is closed: it has been revealed", True)
+    text, _ = reply(await discord.slash("campaign status", user=ANN, channel="1"))
+    assert f"German (<@{ANN}>): not yet submitted" in text
 
 
 async def test_the_referee_corrects_the_ledger_and_the_table_and_csv_show_both(bot_and_discord):
@@ -323,11 +329,14 @@ async def test_a_form_opened_again_before_the_reveal_holds_the_side_s_sealed_ord
     # the other side's form opens empty: nothing of Ann's orders
     opened = form(await discord.click(button, user=OTTO, channel="1"))
     assert filled(opened) == {groups: None, forts: None}
-    # the referee's form for a side holds that side's orders; Ann's form for phase 2 holds nothing
+    # the referee's form for a side holds that side's orders; no form opens for phase 2 yet
     opened = form(await discord.slash("campaign submit", user=REF, channel="1", side="german"))
     assert filled(opened) == {groups: "M1\nO1 2 hexes", forts: "2 x Trench\n3 x Foxhole at 2"}
-    opened = form(await discord.slash("campaign submit", user=ANN, channel="1", phase=2))
-    assert filled(opened) == {groups: None, forts: None}
+    sent = await discord.slash("campaign submit", user=ANN, channel="1", phase=2)
+    assert reply(sent) == (
+        "Phase 2 (18 Oct purchases) is not open yet: it opens when phase 1 is revealed",
+        True,
+    )
 
 
 async def test_the_referee_records_retained_units_for_the_order_of_battle(bot_and_discord):

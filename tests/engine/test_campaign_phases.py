@@ -363,17 +363,23 @@ def test_fortification_orders_are_read_one_a_line_or_between_commas():
 def test_a_side_sees_its_sealed_orders_as_typed_and_they_read_back_the_same():
     orders = parse_submission("m1, O2 2 hexes", "pillbox 1+5+1\n6 a-p mine factors at 3")
     c, _, _ = submit(campaign(), "cat", orders, NOW)
-    sealed = own_sealed(c, "cat")
+    sealed = own_sealed(c, "cat", NOW)
     assert sealed.typed == ("M1\nO2 2 hexes", "1 x Pillbox 1+5+1\n6 A-P Mine factors at 3")
     again, _, _ = submit(c, "cat", parse_submission(*sealed.typed), NOW)
     assert again.phases[0].sealed == c.phases[0].sealed
-    assert own_sealed(c, "ref", side="russian") == sealed
-    # nothing sealed, another phase, or the other side: nothing to show
-    assert own_sealed(c, "ann") is None and own_sealed(c, "cat", phase=1) is None
+    assert own_sealed(c, "ref", NOW, side="russian") == sealed
+    # nothing sealed yet: nothing to show; the other side's, or a phase not taking orders: refused
+    assert own_sealed(c, "ann", NOW) is None
     with pytest.raises(IllegalCommand, match="ann plays the German side, not the Russian"):
-        own_sealed(c, "ann", side="russian")
+        own_sealed(c, "ann", NOW, side="russian")
+    with pytest.raises(IllegalCommand, match=r"^Phase 2 \(18 Oct purchases\) is not open yet"):
+        own_sealed(c, "cat", NOW, phase=1)
+    with pytest.raises(
+        IllegalCommand, match=r"^Phase 1 \(17 Oct purchases\) is closed: its deadline has passed"
+    ):
+        own_sealed(c, "cat", NOW + DAY)
     c, _, _ = submit(c, "ann", [], NOW)
-    assert own_sealed(c, "ann").typed == ("none", "")
+    assert own_sealed(c, "ann", NOW).typed == ("none", "")
 
 
 def test_a_side_seals_fortifications_paid_with_the_fpp_of_its_m1_bought_that_day():
