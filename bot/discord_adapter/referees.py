@@ -49,9 +49,10 @@ def acting_side(state: GameState, interaction: discord.Interaction) -> str:
     side the game waits for, so as to pass or decline a reaction for an absent player (p. 25);
     the permission table lets a referee do nothing else for a side."""
     user = str(interaction.user.id)
-    if not any(user in side.players for side in state.sides.values()) and is_referee(state, interaction):
-        if waited_for := awaiting(state):
-            return waited_for
+    playing = [name for name, side in state.sides.items() if user in side.players]
+    joined = any(side.players for side in state.sides.values())  # else the table lets anyone act
+    if not playing and joined and is_referee(state, interaction) and (waited_for := awaiting(state)):
+        return waited_for
     return side_of(state, user)
 
 

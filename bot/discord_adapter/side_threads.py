@@ -117,27 +117,40 @@ async def admit_newcomers(
 
 async def _open(channel: discord.TextChannel, state: GameState) -> dict[str, str]:
     """Every thread with its members, or none: if Discord refuses partway, the threads already
-    opened are deleted again (as far as Discord lets us), so no side is left with a thread the
+    opened are deleted again (that needs Manage Threads); failing that, the players added to
+    them are taken out again (a private thread's creator may), so no one is left in a thread the
     game never posts to."""
-    opened: dict[str, discord.Thread] = {}
+    opened: dict[str, tuple[discord.Thread, list[int]]] = {}
     try:
         for audience, users in thread_members(state).items():
-            opened[audience] = thread = await channel.create_thread(
+            thread = await channel.create_thread(
                 name=f"{_called(audience)} — {game_title(state)}"[:100],
                 type=discord.ChannelType.private_thread,
                 invitable=False,
                 auto_archive_duration=WEEK,
             )
+            opened[audience] = thread, []
             for user in filter(str.isdigit, users):  # Discord user ids
                 await thread.add_user(discord.Object(id=int(user)))
+                opened[audience][1].append(int(user))
     except discord.HTTPException:
-        for thread in opened.values():
-            try:
-                await thread.delete()
-            except discord.HTTPException as refusal:
-                log.warning("could not delete the half-opened thread %s: %s", thread.id, refusal)
+        for thread, added in opened.values():
+            await _undo_thread(thread, added)
         raise
-    return {audience: str(thread.id) for audience, thread in opened.items()}
+    return {audience: str(thread.id) for audience, (thread, _) in opened.items()}
+
+
+async def _undo_thread(thread: discord.Thread, added: list[int]) -> None:
+    try:
+        await thread.delete()
+        return
+    except discord.HTTPException as refusal:
+        log.warning("could not delete the half-opened thread %s: %s", thread.id, refusal)
+    for user in added:
+        try:
+            await thread.remove_user(discord.Object(id=user))
+        except discord.HTTPException as refusal:
+            log.warning("could not take %s out of the half-opened thread %s: %s", user, thread.id, refusal)
 
 
 def side_news(state: GameState, events: Sequence[Event], side: str) -> list[str]:

@@ -100,6 +100,8 @@ class CampaignService:
                     await self._ring((stored.id, alarm.phase, alarm.name))
                 except StaleCampaign:  # another process rang it; the timer armed below finds it done
                     log.info("alarm rung elsewhere", extra={"channel": stored.channel_id})
+                except Exception:  # an announcement Discord refused: the books are saved, go on
+                    log.exception("an overdue alarm of channel %s failed", stored.channel_id)
             fresh = await self.campaigns.load(stored.id)
             assert fresh is not None
             self._follow(fresh)

@@ -119,12 +119,14 @@ class TurnPings:
             raise GameError("Only the game's players and referees may change when its turn pings come")
         async with self._locks[channel_id]:
             ping = await ping_of(self.store, channel_id)
-            due = None
+            due, players = None, ping.players
             if ping.due is not None and minutes:
                 due = ping.due + timedelta(minutes=minutes - ping.minutes)
             elif ping.minutes == 0 and ping.players and minutes:
                 due = await self._after_delay(channel_id, minutes)
-            await save_ping(self.store, replace(ping, minutes=minutes, due=due))
+            elif ping.due is None and ping.minutes and not minutes:
+                players = ()  # told already: turning pings on again must not tell this wait twice
+            await save_ping(self.store, replace(ping, minutes=minutes, due=due, players=players))
             if due is None:
                 self.timers.cancel(channel_id)
             else:
@@ -143,7 +145,7 @@ class TurnPings:
             except GameError:
                 return f"{CHOICES[chosen]} (/games ping how: to change it)"
             minutes = (await ping_of(self.store, channel_id)).minutes
-            delay = f"after {minutes} minutes" if minutes else "never: turn pings are off"
+            delay = f"after {duration_text(minutes * 60)}" if minutes else "never: turn pings are off"
             return f"{CHOICES[chosen]} (/games ping how: to change it)\nThis channel's game pings {delay}."
         if how not in CHOICES:
             raise GameError(f"Choose how you are told: {', '.join(CHOICES)}")

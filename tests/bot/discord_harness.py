@@ -144,6 +144,7 @@ class Harness:
         self.roles: dict[str, list[str]] = {}  # the ids of each user's server roles
         self.app_permissions = 0  # the bot's own permission bits in every channel
         self.refused: set[str] = set()  # routes ("POST /channels/{channel_id}/threads") answered 403
+        self.refused_after: dict[str, int] = {}  # routes answered 403 once they have succeeded N times
         self.uploads: dict[str, bytes] = {}
         self.dm_channels: dict[str, str] = {}  # direct-message channel id -> its user
         state = client._connection
@@ -176,7 +177,10 @@ class Harness:
             payload = kwargs.get("json")
             entry = {"route": f"{route.method} {route.path}", "payload": payload, "url": route.url}
             harness.sent.append({**entry, **({"multipart": kwargs["form"]} if kwargs.get("form") else {})})
-            if entry["route"] in harness.refused:
+            left = harness.refused_after.get(entry["route"])
+            if left is not None:
+                harness.refused_after[entry["route"]] = left - 1
+            if entry["route"] in harness.refused or (left is not None and left <= 0):
                 raise discord.Forbidden(_Refusal(), {"code": 50013, "message": "Missing Permissions"})
             if route.path.startswith("/channels/{channel_id}/messages") and route.method in ("POST", "PATCH"):
                 return _message(route.channel_id, (payload or {}).get("content", ""))

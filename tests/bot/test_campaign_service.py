@@ -194,6 +194,30 @@ async def test_a_deadline_that_passed_while_down_resolves_once_on_start(store):
         await other.close()
 
 
+async def test_an_overdue_announcement_that_fails_does_not_stop_the_start(store):
+    clock, heard = VirtualClock(), Heard()
+    before = service_for(store, clock, heard)
+    await start(before)
+    await before.close()
+    await clock.advance(DAY + HOUR)
+
+    async def refused(channel, text, open_phase):  # Discord refuses the post (say a deleted channel)
+        raise RuntimeError("403 Forbidden")
+
+    after = CampaignService(store, dice=lambda: ScriptedDice([]), clock=clock, on_reveal=refused)
+    await after.resume()  # does not raise: the bot starts
+    campaign = (await CampaignStore(store).current("c1")).campaign
+    assert [p.state for p in campaign.phases] == ["revealed", "open", "waiting"]  # the books are saved
+    after.on_reveal = heard.reveal
+    await clock.advance(DAY)  # the timers of the campaign were armed all the same
+    assert [p.state for p in (await CampaignStore(store).current("c1")).campaign.phases][:2] == [
+        "revealed",
+        "revealed",
+    ]
+    assert len(heard.reveals) == 1
+    await after.close()
+
+
 async def test_an_overdue_close_is_revealed_before_the_first_command_after_a_start(store):
     clock, heard = VirtualClock(), Heard()
     before = service_for(store, clock, heard)

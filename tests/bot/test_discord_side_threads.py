@@ -137,15 +137,41 @@ async def test_when_discord_refuses_the_threads_the_same_fallback(bot_and_discor
     assert follow_ups(sent) == [("Only your side sees this:\n" + REACTION_TEST, True)]
 
 
+def routes_to(sent: list[dict], route: str) -> list[str]:
+    """The URLs (after /channels/) of what was sent by ``route``."""
+    return [e["url"].split("/channels/")[1] for e in sent if e["route"] == route]
+
+
+OPEN_THREAD = "POST /channels/{channel_id}/threads"
+ADD_MEMBER = "PUT /channels/{channel_id}/thread-members/{user_id}"
+REMOVE_MEMBER = "DELETE /channels/{channel_id}/thread-members/{user_id}"
+DELETE_THREAD = "DELETE /channels/{channel_id}"
+
+
 async def test_a_thread_opened_before_discord_refused_is_deleted_again(bot_and_discord):
     bot, discord = bot_and_discord
-    discord.refused.add("PUT /channels/{channel_id}/thread-members/{user_id}")
+    discord.refused.add(ADD_MEMBER)
     sent = await start_game(bot, discord, THREADS)
-    (opened,) = [e for e in sent if e["route"] == "POST /channels/{channel_id}/threads"]
-    deleted = [e["url"].split("/channels/")[1] for e in sent if e["route"] == "DELETE /channels/{channel_id}"]
-    assert opened["payload"]["name"] == "allies — quick battle" and len(deleted) == 1
+    (opened,) = [e for e in sent if e["route"] == OPEN_THREAD]
+    (tried,) = routes_to(sent, ADD_MEMBER)
+    assert opened["payload"]["name"] == "allies — quick battle"
+    assert routes_to(sent, DELETE_THREAD) == [tried.split("/")[0]]  # the thread just opened
     (notice, private), *_ = follow_ups(sent)
     assert not private and "I need **Create Private Threads (Discord refused to open them)**" in notice
+    assert await side_threads(bot.games.store, "1") == {}
+
+
+async def test_without_leave_to_delete_a_half_opened_thread_its_members_are_taken_out(bot_and_discord):
+    bot, discord = bot_and_discord
+    discord.refused_after[OPEN_THREAD] = 1  # the allies' thread opens, the axis's is refused
+    discord.refused.add(DELETE_THREAD)  # and the bot may not delete threads (no Manage Threads)
+    sent = await start_game(bot, discord, THREADS)
+    (added,) = routes_to(sent, ADD_MEMBER)
+    (thread, _, _) = added.partition("/")
+    assert routes_to(sent, DELETE_THREAD) == [thread]
+    assert routes_to(sent, REMOVE_MEMBER) == [added] == [f"{thread}/thread-members/{ANN}"]
+    (notice, private), *_ = follow_ups(sent)
+    assert not private and "Create Private Threads (Discord refused to open them)" in notice
     assert await side_threads(bot.games.store, "1") == {}
 
 

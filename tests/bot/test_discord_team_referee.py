@@ -246,6 +246,14 @@ async def test_the_reaction_buttons_as_each_role(bot_and_discord):
     )
 
 
+async def test_a_referee_plays_no_side_at_a_table_nobody_has_joined(bot_and_discord):
+    bot, discord = bot_and_discord
+    await slash(discord, "game new", ANN, referee_role=role(UMPIRES))
+    await slash(discord, "game start", RUTH)
+    await refused(bot, discord, "initiative", RUTH, "You are not playing in this game", choice="start")
+    await refused(bot, discord, "pass", RUTH, "You are not playing in this game")
+
+
 async def test_the_referee_sees_the_true_picture_privately(bot_and_discord):
     bot, discord = bot_and_discord
     await set_up(bot, discord)

@@ -271,6 +271,9 @@ async def test_a_new_delay_already_over_pings_at_once_and_once(store):
     assert bot.sent == [Ping("c1", mention=("otto",), dm=(), what=AXIS_TO_ACT)]
     await bot.pings.change_delay("c1", "ann", 2)  # the wait was told: it is not told again
     await clock.advance(timedelta(days=2))
+    await bot.pings.change_delay("c1", "ann", 0)  # nor after pings go off and on again
+    await bot.pings.change_delay("c1", "ann", 5)
+    await clock.advance(timedelta(days=2))
     assert len(bot.sent) == 1
     await bot.stop()
 
