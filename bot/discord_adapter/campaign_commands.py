@@ -11,6 +11,7 @@ scenario game to the next; the end of each battle is posted in the channel."""
 from __future__ import annotations
 
 import io
+import logging
 import re
 from datetime import datetime
 from typing import Literal
@@ -18,6 +19,7 @@ from typing import Literal
 import discord
 from discord import app_commands
 
+from bot.discord_adapter.answers import FORM, acknowledge, answer, apology
 from bot.discord_adapter.common import send_long
 from bot.services.campaign_service import CampaignService, parse_duration, parse_reminders
 from bot.services.game_service import GameError
@@ -26,6 +28,7 @@ from engine.errors import IllegalCommand
 from engine.quick_battle import quick_tables
 
 _MENTION = re.compile(r"<@!?(\d+)>")
+log = logging.getLogger(__name__)
 SUBMIT_ID = r"icc:(?P<channel>[0-9]+):(?P<phase>[0-9]+):submit"
 
 
@@ -81,6 +84,7 @@ class SubmissionForm(discord.ui.Modal, title="Sealed orders"):
         self.fortifications.default = fortifications or None
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
+        await acknowledge(interaction, private=True)
         try:
             text = await campaigns(interaction).submit(
                 str(interaction.channel_id),
@@ -92,7 +96,10 @@ class SubmissionForm(discord.ui.Modal, title="Sealed orders"):
             )
         except (GameError, IllegalCommand) as problem:
             text = f"Nothing was sealed: {problem}"
-        await interaction.response.send_message(text, ephemeral=True)
+        except Exception:
+            log.exception("the orders form failed in channel %s", interaction.channel_id)
+            text = apology(interaction)
+        await answer(interaction, text, ephemeral=True)
 
 
 async def open_form(interaction: discord.Interaction, side: str | None, phase: int | None) -> None:
@@ -127,7 +134,7 @@ class SubmitButton(discord.ui.DynamicItem[discord.ui.Button], template=SUBMIT_ID
         try:
             await open_form(interaction, None, self.phase)
         except (GameError, IllegalCommand) as problem:
-            await interaction.response.send_message(str(problem), ephemeral=True)
+            await answer(interaction, str(problem), ephemeral=True)
 
 
 def submit_view(channel_id: str, phase: int) -> discord.ui.View:
@@ -223,7 +230,9 @@ class CampaignCommands(app_commands.Group):
         )
         await send_long(interaction, text, view=submit_view(str(interaction.channel_id), 1))
 
-    @app_commands.command(name="submit", description="Seal your side's orders (only you see this)")
+    @app_commands.command(
+        name="submit", description="Seal your side's orders (only you see this)", extras=FORM
+    )
     @app_commands.describe(
         buy='RG IDs from your chart: "I1, O2 2 hexes, M1", or none; leave buy and fortify out for a form',
         fortify='Fortifications with the FPP of the day\'s M1: "2 x Trench, 3 Foxhole at 2"',
@@ -241,11 +250,11 @@ class CampaignCommands(app_commands.Group):
         if buy is None and fortify is None:
             await open_form(interaction, side, phase)
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await acknowledge(interaction, private=True)
         text = await campaigns(interaction).submit(
             str(interaction.channel_id), str(interaction.user.id), buy or "", side, phase, fortify or ""
         )
-        await interaction.followup.send(text, ephemeral=True)
+        await answer(interaction, text, ephemeral=True)
 
     @app_commands.command(name="status", description="Every phase, who has submitted, the time left")
     async def status(self, interaction: discord.Interaction) -> None:
@@ -256,7 +265,7 @@ class CampaignCommands(app_commands.Group):
         text = await campaigns(interaction).ledger(str(interaction.channel_id), csv=csv)
         if csv:
             file = discord.File(io.BytesIO(text.encode()), filename="ledger.csv")
-            await interaction.response.send_message("The campaign ledger", file=file)
+            await answer(interaction, "The campaign ledger", file=file)
         else:
             await send_long(interaction, f"```\n{text}\n```")
 
@@ -385,7 +394,7 @@ class CampaignCommands(app_commands.Group):
         text = await linked_campaigns(interaction).command(
             str(interaction.channel_id), str(interaction.user.id), side, unit
         )
-        await interaction.response.send_message(text)
+        await answer(interaction, text)
 
     @linked.command(name="retire", description="Take a unit out of your force for good (no points back)")
     async def linked_retire(

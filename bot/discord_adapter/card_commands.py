@@ -8,13 +8,16 @@ from typing import Literal
 import discord
 from discord import app_commands
 
+from bot.discord_adapter.answers import FORM, PRIVATE, acknowledge, carry_out
 from bot.discord_adapter.common import games, players_game, send_long, side_of
 from bot.discord_adapter.play_commands import play
 from bot.discord_adapter.reaction_buttons import show_result
+from bot.discord_adapter.referees import act
 from bot.discord_adapter.rule_commands import require_admin
 from bot.services.card_service import CardService, hand_text
 from bot.services.game_service import GameError
 from engine.commands import CardAction, DealCards
+from engine.game_state import GameState
 
 
 def card_service(interaction: discord.Interaction) -> CardService:
@@ -55,19 +58,23 @@ class DeckForm(discord.ui.Modal, title="A Tactical Advantage deck"):
         self.name = name
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
-        guild = require_admin(interaction)
-        await send_long(
-            interaction,
-            await card_service(interaction).save(guild, self.name, self.text.value),
-            ephemeral=True,
-        )
+        await acknowledge(interaction, private=True)
+
+        async def save() -> None:
+            guild = require_admin(interaction)
+            text = await card_service(interaction).save(guild, self.name, self.text.value)
+            await send_long(interaction, text, ephemeral=True)
+
+        await carry_out(interaction, save)
 
 
 class CardCommands(app_commands.Group):
     def __init__(self) -> None:
         super().__init__(name="cards", description="Tactical Advantage Cards")
 
-    @app_commands.command(name="deck", description="Write one of this server's decks (Manage Server)")
+    @app_commands.command(
+        name="deck", description="Write one of this server's decks (Manage Server)", extras=FORM
+    )
     async def deck(self, interaction: discord.Interaction, name: str) -> None:
         require_admin(interaction)
         await interaction.response.send_modal(DeckForm(name))
@@ -76,12 +83,16 @@ class CardCommands(app_commands.Group):
     @app_commands.autocomplete(deck=deck_names)
     async def deal(self, interaction: discord.Interaction, deck: str) -> None:
         cards = await card_service(interaction).deck(str(interaction.guild_id or "dm"), deck)
-        channel, user = str(interaction.channel_id), str(interaction.user.id)
-        side_of(await games(interaction).game(channel), user)  # only players deal
-        outcome = await games(interaction).act(channel, user, DealCards(deck=tuple(cards)))
+        user = str(interaction.user.id)
+
+        def deal_cards(state: GameState) -> DealCards:
+            side_of(state, user)  # only players deal
+            return DealCards(deck=tuple(cards))
+
+        outcome = await act(interaction, deal_cards)
         await show_result(interaction, outcome)
 
-    @app_commands.command(name="hand", description="Your side's cards (only you see them)")
+    @app_commands.command(name="hand", description="Your side's cards (only you see them)", extras=PRIVATE)
     async def hand(self, interaction: discord.Interaction) -> None:
         state = await games(interaction).game(str(interaction.channel_id))
         side = side_of(state, str(interaction.user.id))

@@ -7,6 +7,7 @@ import logging
 import discord
 from discord import app_commands
 
+from bot.discord_adapter.answers import acknowledge, answer, apology
 from bot.discord_adapter.campaign_commands import CampaignCommands
 from bot.discord_adapter.card_commands import CardCommands
 from bot.discord_adapter.common import told_lines
@@ -54,6 +55,7 @@ class IronCrossBot(discord.Client):
         self.sync_commands = sync_commands
         self.tree = app_commands.CommandTree(self)
         self.tree.on_error = self.on_app_command_error
+        self.tree.interaction_check = self.acknowledge_first
         self.tree.add_command(GameCommands())
         for command in PLAY_COMMANDS:
             self.tree.add_command(command)
@@ -91,14 +93,22 @@ class IronCrossBot(discord.Client):
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
-        """Refusals go privately to the user who asked; anything else is logged and apologised for."""
+        """Refusals go privately to the user who asked; anything else is logged, and the user is
+        told truthfully whether their command was stored."""
         cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
         if isinstance(cause, GameError | IllegalCommand):
             text = str(cause)
         else:
             log.error("command failed in channel %s", interaction.channel_id, exc_info=cause)
-            text = "Something went wrong on our side; the game was not changed."
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
+            text = apology(interaction)
+        await answer(interaction, text, ephemeral=True)
+
+    async def acknowledge_first(self, interaction: discord.Interaction) -> bool:
+        """Every slash command is acknowledged before its work starts, inside Discord's three
+        seconds (privately where its answer is private); one that may open a form instead
+        (``extras["form"]``) answers by itself."""
+        command = interaction.command
+        if interaction.type is discord.InteractionType.application_command and command is not None:
+            if not command.extras.get("form"):
+                await acknowledge(interaction, private=command.extras.get("private", False))
+        return True

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 import discord
 
+from bot.discord_adapter.answers import answer
 from bot.services.game_service import GameError, GameService, Outcome
 from engine.events import Event, told
 from engine.game import awaiting
@@ -140,6 +141,6 @@ async def send_long(
         left = sum(len(p) for p in pieces[MAX_PIECES - 1 :])
         pieces = [*pieces[: MAX_PIECES - 1], f"… and {left:,} more characters, too long to post here."]
     views = [discord.utils.MISSING] * (len(pieces) - 1) + [view]
-    await interaction.response.send_message(pieces[0], ephemeral=ephemeral, view=views[0])
+    await answer(interaction, pieces[0], ephemeral=ephemeral, view=views[0])
     for piece, under in zip(pieces[1:], views[1:], strict=True):
         await interaction.followup.send(piece, ephemeral=ephemeral, view=under)

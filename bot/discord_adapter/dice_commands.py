@@ -8,6 +8,7 @@ from typing import Literal
 import discord
 from discord import app_commands
 
+from bot.discord_adapter.answers import PRIVATE
 from bot.discord_adapter.common import games, send_long, side_of
 from bot.services.dice_service import DiceService
 from bot.text_orders import find_unit
@@ -85,12 +86,12 @@ class ChartCommands(app_commands.Group):
         )
         await send_long(interaction, f"<@{user}> {rolled.text}", ephemeral=secret)
 
-    @app_commands.command(name="list", description="Every chart, with what it takes")
+    @app_commands.command(name="list", description="Every chart, with what it takes", extras=PRIVATE)
     async def list(self, interaction: discord.Interaction) -> None:
         lines = [f"**{c.id}**: {c.title}" for c in load_charts().values()]
         await send_long(interaction, "\n".join(lines) + "\n`/chart show` explains one", ephemeral=True)
 
-    @app_commands.command(name="show", description="What a chart takes and gives")
+    @app_commands.command(name="show", description="What a chart takes and gives", extras=PRIVATE)
     @app_commands.autocomplete(chart=chart_names)
     async def show(self, interaction: discord.Interaction, chart: str) -> None:
         await send_long(interaction, describe_chart(find_chart(chart)), ephemeral=True)
@@ -152,7 +153,9 @@ class OddsCommands(app_commands.Group):
         text = await asyncio.to_thread(lambda: describe_shot_odds(shot_odds(setup_shot(setup))))
         await send_long(interaction, text)
 
-    @app_commands.command(name="fire", description="A shot in this channel's game, measured on the table")
+    @app_commands.command(
+        name="fire", description="A shot in this channel's game, measured on the table", extras=PRIVATE
+    )
     @app_commands.describe(unit="Your unit", target="The unit it would fire at", moving="It also moves first")
     async def fire(
         self, interaction: discord.Interaction, unit: str, target: str, moving: bool = False

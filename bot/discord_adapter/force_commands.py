@@ -11,6 +11,7 @@ from typing import Literal
 import discord
 from discord import app_commands
 
+from bot.discord_adapter.answers import FORM, PRIVATE, acknowledge, carry_out
 from bot.discord_adapter.common import send_long
 from bot.services.force_service import ForceService
 from bot.services.game_service import GameError
@@ -89,17 +90,24 @@ class ImportForm(discord.ui.Modal, title="Import a force"):
         self.replace = replace
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
-        answer = await force_service(interaction).import_text(
-            *where(interaction), self.text.value, replace=self.replace
-        )
-        await send_long(interaction, answer, ephemeral=True)
+        await acknowledge(interaction, private=True)
+
+        async def import_force() -> None:
+            text = await force_service(interaction).import_text(
+                *where(interaction), self.text.value, replace=self.replace
+            )
+            await send_long(interaction, text, ephemeral=True)
+
+        await carry_out(interaction, import_force)
 
 
 class ForceCommands(app_commands.Group):
     def __init__(self) -> None:
         super().__init__(name="force", description="Build and keep your Iron Cross forces")
 
-    @app_commands.command(name="new", description="Start a force from a nation's order of battle")
+    @app_commands.command(
+        name="new", description="Start a force from a nation's order of battle", extras=PRIVATE
+    )
     @app_commands.describe(
         nation="Its order of battle",
         name="Your name for it",
@@ -117,7 +125,9 @@ class ForceCommands(app_commands.Group):
         answer = await force_service(interaction).create(*where(interaction), nation, name, points, date)
         await send_long(interaction, answer, ephemeral=True)
 
-    @app_commands.command(name="add", description="Add a unit from the force's order of battle")
+    @app_commands.command(
+        name="add", description="Add a unit from the force's order of battle", extras=PRIVATE
+    )
     @app_commands.describe(force="One of your forces", unit="The order of battle entry", label="Its name")
     @app_commands.autocomplete(force=own_forces, unit=orbat_units)
     async def add(
@@ -128,7 +138,9 @@ class ForceCommands(app_commands.Group):
         )
         await send_long(interaction, answer, ephemeral=True)
 
-    @app_commands.command(name="remove", description="Take a unit (and its transport) out of a force")
+    @app_commands.command(
+        name="remove", description="Take a unit (and its transport) out of a force", extras=PRIVATE
+    )
     @app_commands.autocomplete(force=own_forces, unit=force_units)
     async def remove(self, interaction: discord.Interaction, force: str, unit: str) -> None:
         answer = await force_service(interaction).edit(
@@ -162,37 +174,39 @@ class ForceCommands(app_commands.Group):
         answer = await force_service(interaction).edit(*where(interaction), force, change)
         await send_long(interaction, answer, ephemeral=True)
 
-    @app_commands.command(name="show", description="A force with its points, break points and problems")
+    @app_commands.command(
+        name="show", description="A force with its points, break points and problems", extras=PRIVATE
+    )
     @app_commands.autocomplete(force=own_forces)
     async def show(self, interaction: discord.Interaction, force: str) -> None:
         await send_long(
             interaction, await force_service(interaction).show(*where(interaction), force), ephemeral=True
         )
 
-    @app_commands.command(name="list", description="Your forces in this server")
+    @app_commands.command(name="list", description="Your forces in this server", extras=PRIVATE)
     async def list(self, interaction: discord.Interaction) -> None:
         await send_long(
             interaction, await force_service(interaction).listing(*where(interaction)), ephemeral=True
         )
 
-    @app_commands.command(name="copy", description="Copy a force under a new name")
+    @app_commands.command(name="copy", description="Copy a force under a new name", extras=PRIVATE)
     @app_commands.autocomplete(force=own_forces)
     async def copy(self, interaction: discord.Interaction, force: str, name: str) -> None:
         answer = await force_service(interaction).copy(*where(interaction), force, name)
         await send_long(interaction, answer, ephemeral=True)
 
-    @app_commands.command(name="export", description="The force as text to paste or keep")
+    @app_commands.command(name="export", description="The force as text to paste or keep", extras=PRIVATE)
     @app_commands.autocomplete(force=own_forces)
     async def export(self, interaction: discord.Interaction, force: str) -> None:
         text = await force_service(interaction).export(*where(interaction), force)
         await send_long(interaction, f"```\n{text}\n```", ephemeral=True)
 
-    @app_commands.command(name="import", description="Paste a force's text (opens a form)")
+    @app_commands.command(name="import", description="Paste a force's text (opens a form)", extras=FORM)
     @app_commands.describe(replace="Replace your force of the same name")
     async def import_(self, interaction: discord.Interaction, replace: bool = False) -> None:
         await interaction.response.send_modal(ImportForm(replace))
 
-    @app_commands.command(name="delete", description="Delete one of your forces")
+    @app_commands.command(name="delete", description="Delete one of your forces", extras=PRIVATE)
     @app_commands.autocomplete(force=own_forces)
     async def delete(self, interaction: discord.Interaction, force: str) -> None:
         answer = await force_service(interaction).delete(*where(interaction), force)

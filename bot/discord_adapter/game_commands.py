@@ -7,6 +7,7 @@ from typing import Literal
 import discord
 from discord import app_commands
 
+from bot.discord_adapter.answers import PRIVATE, answer
 from bot.discord_adapter.common import (
     battlefield_file,
     games,
@@ -18,7 +19,7 @@ from bot.discord_adapter.common import (
 )
 from bot.discord_adapter.force_commands import force_service, own_forces, where
 from bot.discord_adapter.owed_commands import pings
-from bot.discord_adapter.referees import eyes_of
+from bot.discord_adapter.referees import act, eyes_of
 from bot.discord_adapter.side_threads import open_for_set_up, open_side_threads, tell_privately
 from bot.discord_adapter.team_commands import make_teams_and_referees
 from bot.services.game_service import finished_games_text, scenario_text, setup_text
@@ -88,7 +89,7 @@ class GameCommands(app_commands.Group):
         text = "\n".join(filter(None, [text, teamed]))
         outcome = await games(interaction).new_game(channel, battle, reaction_seconds, user)
         await pings(interaction).set_delay(channel, ping_minutes)
-        await interaction.response.send_message(text + "\n" + summary(outcome.state))
+        await answer(interaction, text + "\n" + summary(outcome.state))
 
     @app_commands.command(name="join", description="Take a side in this channel's game")
     @app_commands.describe(force="In a scenario game, the force you bring (one of your /force list)")
@@ -103,29 +104,29 @@ class GameCommands(app_commands.Group):
             command = await force_service(interaction).joining(
                 *where(interaction), side, force, planned.roles[side]
             )
-        outcome = await games(interaction).act(channel, user, command)
+        outcome = await act(interaction, command)
         news = told_lines(outcome.events, state=outcome.state)
         header = summary(outcome.state)
-        await interaction.response.send_message(f"<@{user}> joins **{side}**.\n{news}\n{header}")
+        await answer(interaction, f"<@{user}> joins **{side}**.\n{news}\n{header}")
         await open_for_set_up(interaction, outcome.state)
         await tell_privately(interaction, outcome)
 
     @app_commands.command(name="start", description="Roll for the initiative and begin")
     async def start(self, interaction: discord.Interaction) -> None:
-        outcome = await games(interaction).act(
-            str(interaction.channel_id), str(interaction.user.id), StartGame()
-        )
+        outcome = await act(interaction, StartGame())
         news = told_lines(outcome.events, state=outcome.state)
-        await interaction.response.send_message(news + "\n\n" + summary(outcome.state))
+        await answer(interaction, news + "\n\n" + summary(outcome.state))
         await open_side_threads(interaction, outcome.state)
         await tell_privately(interaction, outcome)
 
-    @app_commands.command(name="status", description="Show the state of this channel's game")
+    @app_commands.command(name="status", description="Show the state of this channel's game", extras=PRIVATE)
     async def status(self, interaction: discord.Interaction) -> None:
         state = await games(interaction).game(str(interaction.channel_id))
-        await interaction.response.send_message(summary(state), ephemeral=True)
+        await answer(interaction, summary(state), ephemeral=True)
 
-    @app_commands.command(name="log", description="The last things that happened, with every die")
+    @app_commands.command(
+        name="log", description="The last things that happened, with every die", extras=PRIVATE
+    )
     async def log(self, interaction: discord.Interaction) -> None:
         channel = str(interaction.channel_id)
         state = await games(interaction).game(channel)
@@ -133,9 +134,11 @@ class GameCommands(app_commands.Group):
         viewer = eyes_of(state, interaction)  # a referee reads everything
         lines = [line for _, events in history for line in told(events, viewer)][-25:]
         text = with_mentions("\n".join(lines), state) or "Nothing has happened yet"
-        await interaction.response.send_message(text[-1990:], ephemeral=True)
+        await answer(interaction, text[-1990:], ephemeral=True)
 
-    @app_commands.command(name="history", description="This channel's finished games, and their logs")
+    @app_commands.command(
+        name="history", description="This channel's finished games, and their logs", extras=PRIVATE
+    )
     @app_commands.describe(number="Show this game's whole log (1 is the latest)")
     async def history(self, interaction: discord.Interaction, number: int | None = None) -> None:
         text = await finished_games_text(games(interaction).store, str(interaction.channel_id), number)
@@ -143,16 +146,18 @@ class GameCommands(app_commands.Group):
 
     @app_commands.command(name="concede", description="Concede the game for your side")
     async def concede(self, interaction: discord.Interaction) -> None:
-        channel, user = str(interaction.channel_id), str(interaction.user.id)
-        side = side_of(await games(interaction).game(channel), user)
-        outcome = await games(interaction).act(channel, user, Concede(side=side))
-        await interaction.response.send_message(told_lines(outcome.events, state=outcome.state))
+        user = str(interaction.user.id)
+        outcome = await act(interaction, lambda state: Concede(side=side_of(state, user)))
+        await answer(interaction, told_lines(outcome.events, state=outcome.state))
 
-    @app_commands.command(name="map", description="The battlefield as your side sees it (only you see it)")
+    @app_commands.command(
+        name="map", description="The battlefield as your side sees it (only you see it)", extras=PRIVATE
+    )
     async def map(self, interaction: discord.Interaction) -> None:
         state = await games(interaction).game(str(interaction.channel_id))
         viewer = eyes_of(state, interaction)  # a referee sees everything
-        await interaction.response.send_message(
+        await answer(
+            interaction,
             f"Turn {state.turn}, {viewer or 'spectators'} view",
             file=await battlefield_file(state, viewer),
             ephemeral=True,

@@ -12,6 +12,7 @@ from typing import Literal
 import discord
 from discord import app_commands
 
+from bot.discord_adapter.answers import PRIVATE, answer
 from bot.discord_adapter.campaign_commands import mention, relative_time
 from bot.discord_adapter.common import send_long
 from bot.discord_adapter.referees import server_roles
@@ -60,12 +61,16 @@ class GamesCommands(app_commands.Group):
                 f"{players}: the game waits for you: {what}"
             )
 
-    @app_commands.command(name="mine", description="Every game and campaign, in any channel, waiting for you")
+    @app_commands.command(
+        name="mine", description="Every game and campaign, in any channel, waiting for you", extras=PRIVATE
+    )
     async def mine(self, interaction: discord.Interaction) -> None:
         text = await interaction.client.owed.mine(str(interaction.user.id))  # type: ignore[attr-defined]
         await send_long(interaction, text, ephemeral=True)
 
-    @app_commands.command(name="ping", description="How you are told that a game waits for you")
+    @app_commands.command(
+        name="ping", description="How you are told that a game waits for you", extras=PRIVATE
+    )
     @app_commands.describe(
         how="A mention in the game's channel, a direct message, or nothing (empty: what you chose)"
     )
@@ -73,7 +78,7 @@ class GamesCommands(app_commands.Group):
         self, interaction: discord.Interaction, how: Literal["mention", "dm", "off"] | None = None
     ) -> None:
         text = await pings(interaction).choose(str(interaction.user.id), how, str(interaction.channel_id))
-        await interaction.response.send_message(text, ephemeral=True)
+        await answer(interaction, text, ephemeral=True)
 
     @app_commands.command(name="delay", description="How long this channel's game waits before a turn ping")
     @app_commands.describe(minutes="Minutes before the players the game waits for are told (0: never)")
@@ -83,4 +88,4 @@ class GamesCommands(app_commands.Group):
         text = await pings(interaction).change_delay(
             str(interaction.channel_id), str(interaction.user.id), minutes, server_roles(interaction)
         )
-        await interaction.response.send_message(text)
+        await answer(interaction, text)

@@ -8,9 +8,8 @@ import discord
 from discord import app_commands
 
 from bot.discord_adapter import referees
-from bot.discord_adapter.common import games, players_game
-from bot.discord_adapter.reaction_buttons import for_absent, show_result
-from bot.services.game_service import GameError
+from bot.discord_adapter.common import players_game
+from bot.discord_adapter.reaction_buttons import show_result
 from bot.text_orders import (
     FACING_FROM_EDGE,
     OrderWords,
@@ -44,15 +43,12 @@ from engine.state import Phase
 
 
 async def play(interaction: discord.Interaction, build) -> None:
-    """Load the game, turn the options into a command for the user's side, apply and report."""
-    state = await games(interaction).game(str(interaction.channel_id))
-    side = referees.acting_side(state, interaction)
-    try:
-        command: Command = build(state, side)
-    except IllegalCommand as problem:
-        raise GameError(str(problem)) from problem
-    outcome = await referees.act(interaction, command)
-    await show_result(interaction, outcome, for_absent(state, interaction, side))
+    """Turn the options into a command for the user's side, from the game as loaded once, apply
+    it and report."""
+    outcome = await referees.act(
+        interaction, lambda state: build(state, referees.acting_side(state, interaction))
+    )
+    await show_result(interaction, outcome)
 
 
 async def _units(interaction: discord.Interaction, current: str, own: bool) -> list[app_commands.Choice[str]]:

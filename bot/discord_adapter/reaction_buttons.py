@@ -11,7 +11,8 @@ import logging
 
 import discord
 
-from bot.discord_adapter.common import battlefield_file, games, report
+from bot.discord_adapter.answers import acknowledge, answer, carry_out, placeholder_id
+from bot.discord_adapter.common import battlefield_file, games, report, told_lines
 from bot.discord_adapter.referees import act, acting_side, is_admin, server_roles
 from bot.discord_adapter.side_threads import tell_privately
 from bot.services.game_service import GameError, Outcome, permitted
@@ -28,16 +29,15 @@ log = logging.getLogger(__name__)
 ID = r"ic:(?P<channel>[0-9]+):(?P<window>[0-9]+)"
 
 
-async def answer(interaction: discord.Interaction, window: int, build) -> None:
+async def answer_window(interaction: discord.Interaction, build) -> None:
     """Apply the user's answer to the window; refusals go to the user alone."""
-    try:
-        state = await games(interaction).game(str(interaction.channel_id))
-        side = acting_side(state, interaction)
-        outcome = await act(interaction, build(state, side))
-    except (GameError, IllegalCommand) as problem:
-        await interaction.response.send_message(str(problem), ephemeral=True)
-        return
-    await show_result(interaction, outcome, for_absent(state, interaction, side))
+    await acknowledge(interaction)
+
+    async def work() -> None:
+        outcome = await act(interaction, lambda state: build(state, acting_side(state, interaction)))
+        await show_result(interaction, outcome)
+
+    await carry_out(interaction, work)
 
 
 async def may_react(interaction: discord.Interaction, window: int) -> None:
@@ -55,25 +55,33 @@ async def may_react(interaction: discord.Interaction, window: int) -> None:
     )
 
 
-def for_absent(state: GameState, interaction: discord.Interaction, side: str) -> str:
+def for_absent(state: GameState, interaction: discord.Interaction) -> str:
     """The line that says a referee answered for a side they do not play; else nothing."""
     user = str(interaction.user.id)
-    return "" if user in state.sides[side].players else f"<@{user}> (referee) answers for {side}:\n"
+    if any(user in side.players for side in state.sides.values()):
+        return ""
+    return f"<@{user}> (referee) answers for {acting_side(state, interaction)}:\n"
 
 
-async def show_result(interaction: discord.Interaction, outcome: Outcome, header: str = "") -> None:
-    """Reply with what happened (after ``header``, and with the buttons of a window it opened);
-    remember that message for its window, and take the buttons off a window that has just closed."""
+async def show_result(interaction: discord.Interaction, outcome: Outcome) -> None:
+    """Reply with what happened (with the buttons of a window it opened); make sure that message
+    is known as its window's, and take the buttons off a window that has just closed. An
+    interaction applied before is only reminded of."""
+    if outcome.repeated:
+        done = told_lines(outcome.events, state=outcome.state)
+        await answer(interaction, f"Already done (action {outcome.version}):\n{done}"[:2000], ephemeral=True)
+        return
     channel = str(interaction.channel_id)
     state = outcome.state
+    header = for_absent(outcome.before, interaction) if outcome.before else ""
     picture = await battlefield_file(state, None, outcome.events)
-    callback = await interaction.response.send_message(
-        header + report(outcome), view=reaction_view(state, channel), file=picture
+    stored_with = placeholder_id(interaction)  # the window's message, if stored with the action
+    message_id = await answer(
+        interaction, header + report(outcome), view=reaction_view(state, channel), file=picture
     )
-    if state.phase is Phase.REACTION and state.pending and callback.message_id:
-        await games(interaction).remember_window_message(
-            channel, state.pending.window, str(callback.message_id)
-        )
+    opened = state.phase is Phase.REACTION and state.pending
+    if opened and message_id and str(message_id) != stored_with:
+        await games(interaction).remember_window_message(channel, state.pending.window, str(message_id))
     await tell_privately(interaction, outcome)
     await retire_buttons(interaction.client, channel, outcome.closed_window_message)
 
@@ -114,9 +122,7 @@ class NoReactionButton(discord.ui.DynamicItem[discord.ui.Button], template=ID + 
         return cls(int(match["channel"]), int(match["window"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await answer(
-            interaction, self.window, lambda state, side: DeclineReaction(side=side, window=self.window)
-        )
+        await answer_window(interaction, lambda state, side: DeclineReaction(side=side, window=self.window))
 
 
 class ReactButton(discord.ui.DynamicItem[discord.ui.Button], template=ID + r":react"):
@@ -136,7 +142,7 @@ class ReactButton(discord.ui.DynamicItem[discord.ui.Button], template=ID + r":re
         try:
             await may_react(interaction, self.window)
         except (GameError, IllegalCommand) as problem:
-            await interaction.response.send_message(str(problem), ephemeral=True)
+            await answer(interaction, str(problem), ephemeral=True)
             return
         await interaction.response.send_modal(ReactionForm(self.window))
 
@@ -168,4 +174,4 @@ class ReactionForm(discord.ui.Modal, title="React"):
             point = parse_point(self.at.value) if self.at.value.strip() else None
             return React(side=side, window=self.window, order=order, at=point)
 
-        await answer(interaction, self.window, build)
+        await answer_window(interaction, build)

@@ -16,6 +16,7 @@ from typing import Literal
 import discord
 from discord import app_commands
 
+from bot.discord_adapter.answers import answer
 from bot.discord_adapter.common import games, summary, told_lines
 from bot.discord_adapter.reaction_buttons import retire_buttons, show_result
 from bot.discord_adapter.referees import act, eyes_of, take_seat, tell, with_seat
@@ -54,7 +55,7 @@ async def _seat(interaction: discord.Interaction) -> Outcome | None:
 async def _tell_channel(interaction: discord.Interaction, outcome: Outcome, closes: str = "") -> None:
     news = told_lines(outcome.events, state=outcome.state)
     lines = [news, closes, "", summary(outcome.state)]
-    await interaction.response.send_message("\n".join(filter(None, lines)))
+    await answer(interaction, "\n".join(filter(None, lines)))
 
 
 def _closes(outcome: Outcome) -> str:
@@ -178,7 +179,7 @@ class PrepCommands(app_commands.Group):
     @app_commands.command(name="list", description="The special rules and objectives you may see (only you)")
     async def listing(self, interaction: discord.Interaction) -> None:
         state = await games(interaction).game(str(interaction.channel_id))
-        await interaction.response.send_message(prep_text(state, eyes_of(state, interaction)), ephemeral=True)
+        await answer(interaction, prep_text(state, eyes_of(state, interaction)), ephemeral=True)
 
 
 async def _prepare(interaction: discord.Interaction, command: Command) -> None:

@@ -15,6 +15,7 @@ from typing import Any, Literal
 import discord
 from discord import app_commands
 
+from bot.discord_adapter.answers import answer
 from bot.discord_adapter.common import battlefield_file, games, send_long, summary, with_mentions
 from bot.discord_adapter.referee_clock_commands import ClockCommands, PrepCommands
 from bot.discord_adapter.referees import act, is_referee, take_seat, tell, with_seat
@@ -199,7 +200,8 @@ class RefereeCommands(app_commands.Group):
     @app_commands.command(name="map", description="The true picture: every unit, hidden or not (only you)")
     async def map(self, interaction: discord.Interaction) -> None:
         state = await _referee(interaction)
-        await interaction.response.send_message(
+        await answer(
+            interaction,
             f"Turn {state.turn}, the referees' view",
             file=await battlefield_file(state, REFEREE),
             ephemeral=True,

@@ -4,10 +4,12 @@ taking a referee's seat (p. 25) before their first referee's command."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 import discord
 
+from bot.discord_adapter.answers import answer, placeholder_id, sending, stored
 from bot.discord_adapter.common import games, side_of, told_lines
 from bot.discord_adapter.side_threads import admit_newcomers, post_to_threads
 from bot.services.game_service import Outcome
@@ -65,19 +67,23 @@ def eyes_of(state: GameState, interaction: discord.Interaction) -> str | None:
     return next((name for name, side in state.sides.items() if user in side.players), None)
 
 
-async def act(interaction: discord.Interaction, command: Command) -> Outcome:
-    """Apply the user's command with their server roles and Manage Server permission counted;
-    anyone it seats (a referee, a player taking over units) joins their private thread."""
+async def act(interaction: discord.Interaction, command: Command | Callable[[GameState], Command]) -> Outcome:
+    """Apply the user's command (or the command made from the game as loaded) with their server
+    roles and Manage Server permission counted, once per interaction; anyone it seats (a referee,
+    a player taking over units) joins their private thread."""
     channel = str(interaction.channel_id)
-    before = await games(interaction).game(channel)
     outcome = await games(interaction).act(
         channel,
         str(interaction.user.id),
         command,
         admin=is_admin(interaction),
         server_roles=server_roles(interaction),
+        interaction_id=sending(interaction),
+        window_message=placeholder_id(interaction),
     )
-    await admit_newcomers(interaction.client, channel, before, outcome.state)
+    stored(interaction, outcome)
+    if outcome.before is not None and not outcome.repeated:
+        await admit_newcomers(interaction.client, channel, outcome.before, outcome.state)
     return outcome
 
 
@@ -109,9 +115,9 @@ async def tell(interaction: discord.Interaction, outcome: Outcome, audience: str
     private = told_lines(outcome.events, audience, outcome.state)
     shown = "\n\n".join(filter(None, [public, footer]))
     if private == public:
-        await interaction.response.send_message(shown or "Done.")
+        await answer(interaction, shown or "Done.")
     else:
-        await interaction.response.send_message(private, ephemeral=True)
+        await answer(interaction, private, ephemeral=True)
         if shown:
             await interaction.followup.send(shown)
     await post_to_threads(interaction.client, str(interaction.channel_id), outcome)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
+from bot.discord_adapter.answers import PRIVATE, answer
 from bot.discord_adapter.common import send_long
 from bot.services.game_service import GameError
 from bot.services.rules_service import SHIPPED, RulesService
@@ -52,13 +53,15 @@ class RulesCommands(app_commands.Group):
     def __init__(self) -> None:
         super().__init__(name="rules", description="The rules library: the server's own documents")
 
-    @app_commands.command(name="sources", description="The documents /rule searches here")
+    @app_commands.command(name="sources", description="The documents /rule searches here", extras=PRIVATE)
     async def sources(self, interaction: discord.Interaction) -> None:
         await send_long(
             interaction, await rules_service(interaction).sources(library_of(interaction)), ephemeral=True
         )
 
-    @app_commands.command(name="import", description="Index a text or Markdown document for this server")
+    @app_commands.command(
+        name="import", description="Index a text or Markdown document for this server", extras=PRIVATE
+    )
     @app_commands.describe(
         document="A .txt or .md file the server owns, with headings or numbered sections (63.22, A10.51)",
         name="The name it is listed under (default: the file name); importing it again replaces it",
@@ -67,17 +70,16 @@ class RulesCommands(app_commands.Group):
         self, interaction: discord.Interaction, document: discord.Attachment, name: str | None = None
     ) -> None:
         guild = require_admin(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
         data = await document.read()
         report = await rules_service(interaction).import_document(
             guild, str(interaction.user.id), document.filename, data, name
         )
-        await interaction.followup.send(report, ephemeral=True)
+        await answer(interaction, report, ephemeral=True)
 
-    @app_commands.command(name="remove", description="Take one of this server's documents out of the library")
+    @app_commands.command(
+        name="remove", description="Take one of this server's documents out of the library", extras=PRIVATE
+    )
     @app_commands.describe(name="The document's name, as /rules sources lists it")
     async def remove(self, interaction: discord.Interaction, name: str) -> None:
         guild = require_admin(interaction)
-        await interaction.response.send_message(
-            await rules_service(interaction).remove(guild, name), ephemeral=True
-        )
+        await answer(interaction, await rules_service(interaction).remove(guild, name), ephemeral=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
+from bot.discord_adapter.answers import answer
 from bot.discord_adapter.common import games, players_game, side_of
 from bot.discord_adapter.referees import act, eyes_of, tell
 from bot.services.game_service import GameError
@@ -93,7 +94,7 @@ class TeamCommands(app_commands.Group):
             raise GameError("This is not a team game: /game new scenario: teams: sets one up")
         seen_by = eyes_of(state, interaction)
         text = team_text(state, seen_by, mention)
-        await interaction.response.send_message(text, ephemeral=text != team_text(state, None, mention))
+        await answer(interaction, text, ephemeral=text != team_text(state, None, mention))
 
     @app_commands.command(name="give", description="CO: hand bonus tokens to a player of your side")
     @app_commands.describe(player="The player who gets them", tokens="How many of your bonus tokens")

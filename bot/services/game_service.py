@@ -50,6 +50,8 @@ class Outcome:
     version: int
     window_deadline: datetime | None = None  # when the reaction window now open closes
     closed_window_message: str | None = None  # the message whose buttons should now go
+    before: GameState | None = None  # the game as the command found it
+    repeated: bool = False  # the command's interaction had been applied before: nothing new
 
 
 REACTION_SECONDS = range(15, 48 * 3600 + 1)  # a window lasts 15 s to 48 h
@@ -119,31 +121,53 @@ class GameService:
         self,
         channel_id: str,
         user_id: str,
-        command: Command,
+        command: Command | Callable[[GameState], Command],
         *,
         admin: bool = False,
         server_roles: tuple[str, ...] = (),
+        interaction_id: str | None = None,
+        window_message: str | None = None,
     ) -> Outcome:
         """Apply a user's command, if the permission table lets them (``server_roles``: the ids of
-        the user's Discord roles). Two at once are serialised; a write that lost a race with
-        another process is retried once on the fresh state."""
+        the user's Discord roles). ``command`` may be made from the game as loaded (a front end's
+        options turned into a command for the user's side), so the game is loaded once.
+
+        A Discord interaction (``interaction_id``) already applied is not applied again: its
+        stored outcome comes back, marked ``repeated``. ``window_message``: the message that
+        will show the buttons of a reaction window this command opens. Two commands at once are
+        serialised; a write that lost a race with another process is retried once on the fresh
+        state."""
+        build = command if callable(command) else (lambda _state: command)
+
+        def check(state: GameState) -> Command:
+            with refusals():
+                made = build(state)
+            return permitted(state, user_id, made, admin, server_roles)
+
         return await self._act(
-            channel_id,
-            user_id,
-            command,
-            check=lambda state: permitted(state, user_id, command, admin, server_roles),
+            channel_id, user_id, check, interaction_id=interaction_id, window_message=window_message
         )
 
     async def _act(
-        self, channel_id: str, user_id: str, command: Command, check: Callable[[GameState], Command]
+        self,
+        channel_id: str,
+        user_id: str,
+        check: Callable[[GameState], Command],
+        *,
+        interaction_id: str | None = None,
+        window_message: str | None = None,
     ) -> Outcome:
+        """Load the game once, decide off the event loop, write once."""
         async with self._locks[channel_id]:
             for attempt in (1, 2):
-                game = await self._load(channel_id)
+                game = await self._load(channel_id, interaction_id)
+                if game.already is not None:
+                    done = game.already
+                    return Outcome(game.state, done.events, done.version, before=game.state, repeated=True)
                 command = check(game.state)
                 started = time.perf_counter()
                 try:
-                    state, events = apply(game.state, command, self.dice())
+                    state, events = await asyncio.to_thread(apply, game.state, command, self.dice())
                 except IllegalCommand as refusal:
                     log.info(
                         "refused", extra={"channel": channel_id, "user": user_id, "reason": str(refusal)}
@@ -151,14 +175,22 @@ class GameService:
                     raise GameError(str(refusal)) from refusal
                 window = await self.clocks.window_time(game, state)
                 try:
-                    stored = await self.store.append(game, user_id, command, events, state, window.deadline)
+                    stored = await self.store.append(
+                        game,
+                        user_id,
+                        command,
+                        events,
+                        state,
+                        window.deadline,
+                        interaction_id=interaction_id,
+                        window_message=window_message,
+                    )
                 except StaleGame:
                     if attempt == 2:
                         raise GameError("The game changed under this command: try again") from None
                     continue
                 deadline = window.running  # none while a referee has the clock paused
                 self._follow_windows(channel_id, game.state, state, deadline)
-                await self.clocks.after_command(channel_id, user_id, stored.state)
                 log.info(
                     "applied",
                     extra={
@@ -169,13 +201,29 @@ class GameService:
                         "ms": round((time.perf_counter() - started) * 1000, 1),
                     },
                 )
-                if state.phase is Phase.OVER and game.state.phase is not Phase.OVER:
-                    for hook in self.on_game_over:
-                        await hook(channel_id, stored.state)
-                for hook in self.after_action:
-                    await hook(channel_id, user_id, game.state, stored.state)
-                return Outcome(stored.state, events, stored.version, deadline, stored.closed_window_message)
+                await self._after_commit(channel_id, user_id, game.state, stored.state)
+                return Outcome(
+                    stored.state,
+                    events,
+                    stored.version,
+                    deadline,
+                    stored.closed_window_message,
+                    before=game.state,
+                )
         raise AssertionError("unreachable")
+
+    async def _after_commit(self, channel_id: str, user_id: str, before: GameState, after: GameState) -> None:
+        """What follows a stored action (deadlines off, game-over news, turn pings). The action
+        stands whatever happens here, so a failure is logged, never passed on as the action's."""
+        try:
+            await self.clocks.after_command(channel_id, user_id, after)
+            if after.phase is Phase.OVER and before.phase is not Phase.OVER:
+                for hook in self.on_game_over:
+                    await hook(channel_id, after)
+            for hook in self.after_action:
+                await hook(channel_id, user_id, before, after)
+        except Exception:
+            log.exception("after a stored action in channel %s", channel_id)
 
     def _follow_windows(
         self, channel_id: str, before: GameState, after: GameState, deadline: datetime | None
@@ -218,14 +266,14 @@ class GameService:
             return
         decline = DeclineReaction(side=state.pending.reactor_side, window=window)
         try:
-            outcome = await self._act(channel_id, TIMER, decline, check=lambda _: decline)
+            outcome = await self._act(channel_id, TIMER, lambda _: decline)
         except GameError:
             return  # answered by a player at the same moment
         if self.on_window_closed:
             await self.on_window_closed(channel_id, outcome)
 
-    async def _load(self, channel_id: str) -> StoredGame:
-        game = await self.store.load(channel_id)
+    async def _load(self, channel_id: str, interaction_id: str | None = None) -> StoredGame:
+        game = await self.store.load(channel_id, interaction_id)
         if game is None:
             raise GameError("There is no game in this channel: start one with /game new")
         return game

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -35,12 +36,21 @@ class StaleGame(Exception):
 
 
 @dataclass(frozen=True)
+class Applied:
+    """A command already stored for a Discord interaction: the version it made, its events."""
+
+    version: int
+    events: list[Event]
+
+
+@dataclass(frozen=True)
 class StoredGame:
     channel_id: str
     version: int
     state: GameState
     reaction_seconds: int = 120
     closed_window_message: str | None = None  # the message of a window this write closed
+    already: Applied | None = None  # the interaction asked about was applied before
 
 
 @dataclass(frozen=True)
@@ -66,14 +76,22 @@ class GameStore:
     async def close(self) -> None:
         await self.engine.dispose()
 
-    async def load(self, channel_id: str) -> StoredGame | None:
+    async def load(self, channel_id: str, interaction_id: str | None = None) -> StoredGame | None:
+        """The channel's game (parsed off the event loop), and whether ``interaction_id`` (a
+        Discord interaction) already sent a command to it."""
         async with self.sessions() as session:
             row = await session.get(GameRow, channel_id)
+            done = None
+            if row is not None and interaction_id is not None:
+                query = select(CommandRow).where(
+                    CommandRow.channel_id == channel_id, CommandRow.interaction_id == interaction_id
+                )
+                done = (await session.execute(query)).scalars().first()
         if row is None:
             return None
-        return StoredGame(
-            channel_id, row.version, GameState.model_validate_json(row.state), row.reaction_seconds
-        )
+        state = await asyncio.to_thread(GameState.model_validate_json, row.state)
+        already = Applied(done.seq, EVENTS.validate_json(done.events)) if done else None
+        return StoredGame(channel_id, row.version, state, row.reaction_seconds, already=already)
 
     async def create(self, channel_id: str, state: GameState, reaction_seconds: int = 120) -> StoredGame:
         """Start a channel's game afresh, replacing a finished one and its log."""
@@ -138,18 +156,30 @@ class GameStore:
         events: list[Event],
         state: GameState,
         window_deadline: datetime | None = None,
+        *,
+        interaction_id: str | None = None,
+        window_message: str | None = None,
     ) -> StoredGame:
-        """Store one command, its events and the new state, if nobody else wrote first.
+        """Store one command, its events and the new state, if nobody else wrote first: one
+        transaction, the JSON made off the event loop.
 
         The channel's open reaction window is recorded in the same transaction: the one the
-        new state has open (closing at ``window_deadline``), or none.
+        new state has open (closing at ``window_deadline``, its buttons on ``window_message``
+        when that is known already), or none.
         """
         version = game.version + 1
+        state_json, command_json, events_json = await asyncio.to_thread(
+            lambda: (
+                state.model_dump_json(),
+                COMMAND.dump_json(command).decode(),
+                EVENTS.dump_json(events).decode(),
+            )
+        )
         async with self.sessions() as session, session.begin():
             result = await session.execute(
                 update(GameRow)
                 .where(GameRow.channel_id == game.channel_id, GameRow.version == game.version)
-                .values(version=version, state=state.model_dump_json(), updated_at=utcnow())
+                .values(version=version, state=state_json, updated_at=utcnow())
             )
             if result.rowcount != 1:
                 raise StaleGame(game.channel_id)
@@ -158,8 +188,9 @@ class GameStore:
                     channel_id=game.channel_id,
                     seq=version,
                     user_id=user_id,
-                    command=COMMAND.dump_json(command).decode(),
-                    events=EVENTS.dump_json(events).decode(),
+                    command=command_json,
+                    events=events_json,
+                    interaction_id=interaction_id,
                 )
             )
             previous = await session.get(WindowRow, game.channel_id)
@@ -177,7 +208,7 @@ class GameStore:
                         channel_id=game.channel_id,
                         window=state.pending.window,
                         deadline=window_deadline.isoformat(),
-                        message_id=previous.message_id if still_open and previous else None,
+                        message_id=previous.message_id if still_open and previous else window_message,
                     )
                 )
         return StoredGame(game.channel_id, version, state, game.reaction_seconds, closed)

@@ -37,6 +37,8 @@ class CommandRow(SQLModel, table=True):
     command: str  # Command JSON
     events: str  # list[Event] JSON
     created_at: datetime = Field(default_factory=utcnow)
+    # the Discord interaction that sent it: a re-sent interaction is answered, not applied again
+    interaction_id: str | None = None  # unique (migration 0015)
 
 
 class WindowRow(SQLModel, table=True):

@@ -169,7 +169,7 @@ class Harness:
                 return {
                     "interaction": {"id": str(next(_ids)), "type": 2, "response_message_id": str(next(_ids))}
                 }
-            if route.method == "POST":  # a follow-up message
+            if route.method in ("POST", "PATCH"):  # a follow-up, or the deferred answer written
                 return _message(0, (payload or {}).get("content", ""))
             return {}
 
@@ -325,8 +325,8 @@ class Harness:
 
 def callback_payload(entry: dict[str, Any]) -> dict[str, Any]:
     """An interaction callback's JSON, also when it was sent as multipart with files."""
-    if entry["payload"] is not None:
-        return entry["payload"]
+    if entry["payload"] is not None or not entry["multipart"]:
+        return entry["payload"] or {}
     (part,) = [p for p in entry["multipart"] if p["name"] == "payload_json"]
     return json.loads(part["value"])
 
@@ -353,23 +353,64 @@ def messages(sent: list[dict[str, Any]]) -> list[str]:
     return texts
 
 
-def reply(sent: list[dict[str, Any]]) -> tuple[str, bool]:
-    """The text of the interaction reply among what was sent, and whether it was ephemeral."""
-    for entry in sent:
-        if entry["route"].endswith("/callback"):
-            data = callback_payload(entry)["data"]
-            return data.get("content", ""), bool(data.get("flags", 0) & 64)
+def answer_of(sent: list[dict[str, Any]]) -> tuple[dict[str, Any], bool]:
+    """The interaction's answer among what was sent, and whether it was ephemeral: the callback's
+    message, or for an acknowledged (deferred) interaction the message that took the place of
+    its "thinking..." (written over it, or sent fresh after deleting it)."""
+    entries = iter(sent)
+    for entry in entries:
+        if not entry["route"].endswith("/callback"):
+            continue
+        callback = callback_payload(entry)
+        data = callback.get("data") or {}
+        if callback["type"] != 5:
+            return data, bool(data.get("flags", 0) & 64)
+        for later in entries:
+            if later["route"].startswith("PATCH /webhooks/"):
+                return callback_payload(later), bool(data.get("flags", 0) & 64)
+            if later["route"].startswith("DELETE /webhooks/"):
+                following = next(e for e in entries if e["route"].startswith("POST /webhooks/"))
+                body = callback_payload(following)
+                return body, bool(body.get("flags", 0) & 64)
+        raise AssertionError(f"an acknowledged interaction was never answered: {sent}")
     raise AssertionError(f"no interaction reply in {sent}")
 
 
-def buttons(sent: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """The buttons of the interaction reply, by label."""
-    found = {}
+def answers_in(sent: list[dict[str, Any]]) -> list[tuple[dict[str, Any], bool, dict[str, Any]]]:
+    """Every message of the interaction's answer, in order: its body, whether only the user who
+    asked can see it (a written-over "thinking..." is as private as it was), and the entry."""
+    found = []
+    deferred = False
     for entry in sent:
-        if entry["route"].endswith("/callback"):
-            for row in callback_payload(entry)["data"].get("components", []):
-                for item in row.get("components", []):
-                    found[item["label"]] = item
+        route = entry["route"]
+        if route.endswith("/callback"):
+            callback = callback_payload(entry)
+            data = callback.get("data") or {}
+            private = bool(data.get("flags", 0) & 64)
+            if callback["type"] == 5:
+                deferred = private
+            elif callback["type"] == 4:
+                found.append((data, private, entry))
+        elif route.startswith("PATCH /webhooks/"):
+            found.append((callback_payload(entry), deferred, entry))
+        elif route.startswith("POST /webhooks/"):
+            body = callback_payload(entry)
+            found.append((body, bool(body.get("flags", 0) & 64), entry))
+    return found
+
+
+def reply(sent: list[dict[str, Any]]) -> tuple[str, bool]:
+    """The text of the interaction's answer among what was sent, and whether it was ephemeral."""
+    body, ephemeral = answer_of(sent)
+    return body.get("content") or "", ephemeral
+
+
+def buttons(sent: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The buttons of the interaction's answer, by label."""
+    found = {}
+    for row in answer_of(sent)[0].get("components") or []:
+        for item in row.get("components", []):
+            found[item["label"]] = item
     return found
 
 

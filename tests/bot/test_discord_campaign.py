@@ -14,6 +14,7 @@ from tests.bot.discord_harness import (
     ANN,
     EVE,
     OTTO,
+    answers_in,
     attachments,
     buttons,
     close_bot,
@@ -39,13 +40,7 @@ def posted(sent):
 
 def private(sent):
     """Every text sent, each with whether only the user who asked could see it."""
-    found = []
-    for entry in sent:
-        body = entry["payload"] or {}
-        data = body.get("data", body)
-        if data.get("content"):
-            found.append((data["content"], bool(data.get("flags", 0) & 64)))
-    return found
+    return [(body["content"], hidden) for body, hidden, _ in answers_in(sent) if body.get("content")]
 
 
 async def test_a_campaign_in_discord_seals_reminds_and_reveals(bot_and_discord):

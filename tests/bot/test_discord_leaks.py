@@ -40,7 +40,7 @@ from tests.bot.discord_harness import (
     ANN,
     OTTO,
     THREADS,
-    callback_payload,
+    answers_in,
     channel_posts,
     close_bot,
     files_of,
@@ -99,12 +99,8 @@ class Table:
         sent = await self.discord.slash(command, user=user, channel=CHANNEL, **options)
         self.threads = self.threads or await side_threads(self.bot.games.store, CHANNEL)
         readers_of = {thread: self._audience(name) for name, thread in self.threads.items()}
-        for entry in sent:
-            if entry["route"].endswith("/callback") or entry["route"].startswith("POST /webhooks/"):
-                body = callback_payload(entry)
-                body = body.get("data", body)
-                private = bool(body.get("flags", 0) & 64)
-                self._file([user] if private else list(self.read), body.get("content") or "", files_of(entry))
+        for body, private, entry in answers_in(sent):
+            self._file([user] if private else list(self.read), body.get("content") or "", files_of(entry))
         for where, text, files in channel_posts(sent):
             self._file(list(self.read) if where == CHANNEL else readers_of[where], text, files)
         return reply(sent)[0]

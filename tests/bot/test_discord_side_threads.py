@@ -16,7 +16,7 @@ from tests.bot.discord_harness import (
     OTTO,
     THREADS,
     Pick,
-    callback_payload,
+    answers_in,
     channel_posts,
     close_bot,
     open_bot,
@@ -65,11 +65,7 @@ async def hidden_reaction(bot, discord) -> list[dict]:
 
 def follow_ups(sent: list[dict]) -> list[tuple[str, bool]]:
     """The interaction's follow-up messages: text, and whether only the user sees it."""
-    return [
-        (callback_payload(e)["content"], bool(callback_payload(e).get("flags", 0) & 64))
-        for e in sent
-        if e["route"] == "POST /webhooks/{webhook_id}/{webhook_token}"
-    ]
+    return [(body["content"], hidden) for body, hidden, _ in answers_in(sent)[1:]]
 
 
 @pytest.fixture

@@ -1,0 +1,113 @@
+"""Answering inside Discord's three seconds: every interaction is acknowledged before any work
+(Discord shows "thinking..." for up to 15 minutes), and answered afterwards.
+
+The first answer takes the place of the "thinking..." message when it is as private as that
+was; otherwise the placeholder is deleted and the answer sent fresh, so a refusal after a public
+acknowledgement still reaches only the user who asked. Later answers follow it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+
+import discord
+from discord.utils import MISSING
+
+from bot.services.game_service import GameError
+from engine.errors import IllegalCommand
+
+log = logging.getLogger(__name__)
+
+PRIVATE = {"private": True}  # a command's extras: it answers only the user, so acknowledge privately
+FORM = {"form": True}  # a command's extras: it may open a form, which must be the first answer
+
+DEFERRED = "deferred"  # interaction.extras: "public" or "private" while the placeholder stands
+PLACEHOLDER = "placeholder"  # interaction.extras: the id of a public placeholder message
+SENT = "sent"  # interaction.extras: a game command was sent to the game service
+STORED = "stored"  # interaction.extras: the game version the interaction's command made
+
+
+async def acknowledge(interaction: discord.Interaction, *, private: bool = False) -> None:
+    """Tell Discord an answer is coming, unless it has already been answered."""
+    if interaction.response.is_done():
+        return
+    callback = await interaction.response.defer(thinking=True, ephemeral=private)  # a button's too
+    interaction.extras[DEFERRED] = "private" if private else "public"
+    if not private and callback is not None:
+        interaction.extras[PLACEHOLDER] = callback.message_id
+
+
+def placeholder_id(interaction: discord.Interaction) -> str | None:
+    """The public "thinking..." message that a public answer will take the place of (so a
+    reaction window's buttons are known to be on it before the answer is written)."""
+    if interaction.extras.get(DEFERRED) != "public" or interaction.extras.get(PLACEHOLDER) is None:
+        return None
+    return str(interaction.extras[PLACEHOLDER])
+
+
+def stored(interaction: discord.Interaction, outcome) -> None:
+    """The interaction's command is in the game's log (``outcome``: the service's): from now
+    on a failure must say so."""
+    interaction.extras[STORED] = outcome.version
+
+
+def apology(interaction: discord.Interaction) -> str:
+    """What to tell a user when something failed on our side, truthfully: whether their command
+    was stored, so a player who reads it does not send the order twice."""
+    version = interaction.extras.get(STORED)
+    if version is not None:
+        return (
+            f"Your command was stored (action {version} of this game), but showing its result "
+            "failed: `/game log` has it. Do not send it again."
+        )
+    if interaction.extras.get(SENT):
+        return "Something went wrong on our side; your command was not stored. Please try again."
+    return "Something went wrong on our side. Check what it changed before you send it again."
+
+
+def sending(interaction: discord.Interaction) -> str:
+    """A game command is on its way to the game service: the id by which the service knows it
+    if the interaction comes again (the interaction's own, numbered from the second command on,
+    as when a referee takes a seat before their command)."""
+    count = interaction.extras[SENT] = interaction.extras.get(SENT, 0) + 1
+    return str(interaction.id) if count == 1 else f"{interaction.id}/{count}"
+
+
+async def answer(
+    interaction: discord.Interaction,
+    content: str | None = None,
+    *,
+    ephemeral: bool = False,
+    view: discord.ui.View = MISSING,
+    file: discord.File = MISSING,
+) -> int | None:
+    """Answer the interaction (its first answer, or a follow-up); the id of the message, when
+    Discord gives one."""
+    placeholder = interaction.extras.pop(DEFERRED, None)
+    if not interaction.response.is_done():
+        callback = await interaction.response.send_message(content, ephemeral=ephemeral, view=view, file=file)
+        return callback.message_id
+    if placeholder == ("private" if ephemeral else "public"):
+        message = await interaction.edit_original_response(
+            content=content, view=view, attachments=[file] if file is not MISSING else MISSING
+        )
+        return message.id
+    if placeholder is not None:
+        await interaction.delete_original_response()
+    message = await interaction.followup.send(
+        content or MISSING, ephemeral=ephemeral, view=view, file=file, wait=True
+    )
+    return message.id
+
+
+async def carry_out(interaction: discord.Interaction, work: Callable[[], Awaitable[None]]) -> None:
+    """Do a button's or a form's work: a refusal goes to the user alone; a failure is logged
+    and the user told truthfully what became of their command."""
+    try:
+        await work()
+    except (GameError, IllegalCommand) as refusal:
+        await answer(interaction, str(refusal), ephemeral=True)
+    except Exception:
+        log.exception("a button or form failed in channel %s", interaction.channel_id)
+        await answer(interaction, apology(interaction), ephemeral=True)
