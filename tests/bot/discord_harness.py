@@ -86,10 +86,10 @@ def _resolved_attachments(options: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _message(channel_id: int, content: str) -> dict[str, Any]:
+def _message(channel_id: int, content: str, message_id: str | None = None) -> dict[str, Any]:
     """The message Discord would send back for a posted one."""
     return {
-        "id": str(next(_ids)),
+        "id": message_id or str(next(_ids)),
         "channel_id": str(channel_id),
         "type": 0,
         "content": content,
@@ -166,10 +166,11 @@ class Harness:
                 {"route": f"{route.method} {route.path}", "payload": payload, "multipart": multipart}
             )
             if route.path.endswith("/callback"):
-                return {
-                    "interaction": {"id": str(next(_ids)), "type": 2, "response_message_id": str(next(_ids))}
-                }
-            if route.method in ("POST", "PATCH"):  # a follow-up, or the deferred answer written
+                harness.original = str(next(_ids))  # the answer's message, "thinking..." till written
+                return {"interaction": {"id": str(next(_ids)), "type": 2, "response_message_id": harness.original}}
+            if route.method == "PATCH":  # the deferred answer written over "thinking..."
+                return _message(0, (payload or {}).get("content", ""), harness.original)
+            if route.method == "POST":  # a follow-up
                 return _message(0, (payload or {}).get("content", ""))
             return {}
 
@@ -313,7 +314,12 @@ class Harness:
             "data": data,
         }
 
+    async def resend(self) -> list[dict[str, Any]]:
+        """The last interaction again, with the same id, as when a client sends it twice."""
+        return await self._dispatch(self.last_payload)
+
     async def _dispatch(self, payload: dict[str, Any]) -> list[dict[str, Any]]:
+        self.last_payload = payload
         before = len(self.sent)
         self.client._connection.parse_interaction_create(payload)
         while pending := [

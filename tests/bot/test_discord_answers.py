@@ -1,0 +1,110 @@
+"""Answering inside Discord's three seconds, and telling the truth after a fault: every
+interaction is acknowledged before any work, a failure after the order was stored says so, and
+an interaction sent again is never applied twice."""
+
+import pytest
+
+from bot.discord_adapter import reaction_buttons
+from bot.storage.tables import CommandRow
+from engine.dice import ScriptedDice, d6
+from tests.bot.discord_harness import ANN, OTTO, buttons, close_bot, open_bot, reply, started_game
+
+
+@pytest.fixture
+async def table(tmp_path, monkeypatch):
+    bot, discord = await open_bot(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", monkeypatch)
+    await started_game(bot, discord)
+    await discord.slash("initiative", user=OTTO, channel="1", choice="start")
+    yield bot, discord
+    await close_bot(bot)
+
+
+async def commands_stored(bot) -> int:
+    async with bot.games.store.sessions() as session:
+        return len((await session.execute(CommandRow.__table__.select())).all())
+
+
+async def test_an_action_is_acknowledged_before_the_game_is_loaded(table, monkeypatch):
+    bot, discord = table
+    seen_when_loaded = []
+    load = bot.games.store.load
+
+    async def watched_load(channel_id, interaction_id=None):
+        seen_when_loaded.append([entry["route"] for entry in discord.sent])
+        return await load(channel_id, interaction_id)
+
+    monkeypatch.setattr(bot.games.store, "load", watched_load)
+    before = len(discord.sent)
+    sent = await discord.slash("act", user=OTTO, channel="1", unit="Gruppe 3", move="50,39")
+    assert sent[0]["route"].endswith("/callback") and sent[0]["payload"]["type"] == 5  # "thinking..."
+    assert len(seen_when_loaded) == 1  # one load for the whole action
+    assert len(seen_when_loaded[0]) == before + 1  # ... after the acknowledgement and nothing else
+    text, private = reply(sent)
+    assert not private and "axis declares: Gruppe 3: move to (50, 39)" in text
+    assert set(buttons(sent)) == {"React", "No reaction"}
+
+
+async def test_the_window_s_buttons_are_stored_with_the_action_that_opened_it(table, monkeypatch):
+    bot, discord = table
+    writes = []
+    monkeypatch.setattr(bot.games.store, "set_window_message", lambda *a: writes.append(a))
+    await discord.slash("act", user=OTTO, channel="1", unit="Gruppe 3", move="50,39")
+    (window,) = await bot.games.store.open_windows()
+    assert window.message_id is not None and writes == []  # no second write after the reply
+
+
+async def test_a_failure_after_the_order_is_stored_says_so_and_the_order_is_not_sent_twice(
+    table, monkeypatch
+):
+    bot, discord = table
+    version = (await bot.games.store.load("1")).version
+    stored = await commands_stored(bot)
+
+    async def broken_picture(*args, **kwargs):
+        raise RuntimeError("the renderer fell over")
+
+    picture = reaction_buttons.battlefield_file
+    monkeypatch.setattr(reaction_buttons, "battlefield_file", broken_picture)
+    text, private = reply(await discord.slash("act", user=OTTO, channel="1", unit="Gruppe 3", move="50,39"))
+    assert private and text.startswith(f"Your command was stored (action {version + 1} of this game)")
+    assert "Do not send it again" in text
+    assert (await bot.games.store.load("1")).version == version + 1
+
+    monkeypatch.setattr(reaction_buttons, "battlefield_file", picture)
+    text, private = reply(await discord.resend())  # the same interaction, with the same id
+    assert private and text.startswith(f"Already done (action {version + 1})")
+    assert "axis declares: Gruppe 3: move to (50, 39)" in text
+    assert (await bot.games.store.load("1")).version == version + 1
+    assert await commands_stored(bot) == stored + 1
+
+
+async def test_a_failure_before_the_order_is_stored_says_nothing_was_stored(table, monkeypatch):
+    bot, discord = table
+    version = (await bot.games.store.load("1")).version
+
+    async def broken_append(*args, **kwargs):
+        raise OSError("disk full")
+
+    append = bot.games.store.append
+    monkeypatch.setattr(bot.games.store, "append", broken_append)
+    text, private = reply(await discord.slash("act", user=OTTO, channel="1", unit="Gruppe 3", move="50,39"))
+    assert private and text.startswith("Something went wrong on our side; your command was not stored")
+    monkeypatch.setattr(bot.games.store, "append", append)
+    assert (await bot.games.store.load("1")).version == version
+    text, _ = reply(await discord.resend())  # now it goes through, once
+    assert "axis declares: Gruppe 3: move to (50, 39)" in text
+    assert (await bot.games.store.load("1")).version == version + 1
+
+
+async def test_a_button_clicked_twice_with_one_interaction_answers_once(table):
+    bot, discord = table
+    sent = await discord.slash("act", user=OTTO, channel="1", unit="Gruppe 3", move="50,39")
+    no_reaction = buttons(sent)["No reaction"]
+
+    bot.games.dice = lambda: ScriptedDice([d6(4)])
+    text, _ = reply(await discord.click(no_reaction, user=ANN, channel="1"))
+    assert "allies does not react" in text
+    version = (await bot.games.store.load("1")).version
+    text, private = reply(await discord.resend())
+    assert private and text.startswith(f"Already done (action {version})")
+    assert (await bot.games.store.load("1")).version == version
