@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 
 from bot.services.game_service import GameError, refusals
-from bot.storage.campaign_store import CampaignStore, StaleCampaign, StoredCampaign
+from bot.storage.campaign_store import CampaignRunning, CampaignStore, StaleCampaign, StoredCampaign
 from bot.storage.store import GameStore
 from engine.campaign import phases
 from engine.campaign.calendar import SIDES
@@ -132,14 +132,13 @@ class CampaignService:
         """A Red Barricades campaign in the channel: ``days`` purchase phases, the first deadline
         ``every`` from now and each next one ``every`` later; ``organiser``, who sets it up,
         corrects the ledger when there is no referee; ``carry_over``: unspent CPP carry over to
-        the next CG Day. Refused while the channel's campaign is unfinished."""
+        the next CG Day. Refused while the channel's campaign is unfinished (the schema keeps to
+        it when several are set up at once)."""
         if not 1 <= days <= 30:
             raise GameError("A campaign has 1 to 30 CG Days")
         if every <= timedelta(0):
             raise GameError("Give each phase a positive length, e.g. 24h")
-        current = await self.campaigns.current(channel_id)
-        if current is not None and not current.campaign.finished:
-            raise GameError(f"The campaign {current.campaign.name} is still running in this channel")
+        await self._refuse_if_running(channel_id)
         now = self.clock.now()
         with refusals():
             campaign = phases.new_campaign(
@@ -155,7 +154,11 @@ class CampaignService:
                 organiser,
                 carry_over,
             )
-        stored = await self.campaigns.create(channel_id, campaign)
+        try:
+            stored = await self.campaigns.create(channel_id, campaign)
+        except CampaignRunning:
+            await self._refuse_if_running(channel_id)
+            raise GameError("This channel already runs a campaign") from None
         self._follow(stored)
         return f"Campaign **{campaign.name}** set up.\n" + self._status_text(campaign)
 
@@ -360,6 +363,11 @@ class CampaignService:
             text += f"\nReferee: {self.who(campaign.referee)}"
         return text
 
+    async def _refuse_if_running(self, channel_id: str) -> None:
+        current = await self.campaigns.current(channel_id)
+        if current is not None and not current.campaign.finished:
+            raise GameError(f"The campaign {current.campaign.name} is still running in this channel")
+
     async def _current(self, channel_id: str) -> StoredCampaign:
         stored = await self.campaigns.current(channel_id)
         if stored is None:
@@ -370,5 +378,3 @@ class CampaignService:
         fresh = await self.campaigns.load(stored.id)
         assert fresh is not None
         return fresh
-
-
