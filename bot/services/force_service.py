@@ -14,7 +14,7 @@ from sqlmodel import select
 from bot.services.game_service import GameError
 from bot.storage.store import GameStore
 from bot.storage.tables import ForceRow, utcnow
-from bot.storage.writes import TRIES, back_off
+from bot.storage.writes import TRIES, back_off, replacing
 from engine.commands import JoinSide
 from engine.errors import IllegalCommand
 from engine.forces import (
@@ -179,32 +179,27 @@ class ForceService:
         by another request refuses this one (or, replacing, is replaced in turn). The count is
         made after the insert, in the same transaction (exact on SQLite, which lets one writer
         in at a time; on PostgreSQL forces saved at the same instant may pass it by one)."""
-        for attempt in range(1, TRIES + 1):
-            try:
-                async with self.store.sessions() as session, session.begin():
-                    if replace:
-                        await session.execute(
-                            delete(ForceRow).where(*self._named(guild_id, owner_id, force.name))
-                        )
-                    session.add(
-                        ForceRow(
-                            guild_id=guild_id,
-                            owner_id=owner_id,
-                            name=force.name,
-                            force=force.model_dump_json(),
-                        )
+
+        async def write() -> None:
+            async with self.store.sessions() as session, session.begin():
+                if replace:
+                    await session.execute(
+                        delete(ForceRow).where(*self._named(guild_id, owner_id, force.name))
                     )
-                    await session.flush()
-                    if await self._count(session, guild_id, owner_id) > MAX_FORCES:
-                        raise GameError(
-                            f"You have {MAX_FORCES} forces here, the most you may keep: delete one first"
-                        )
-                return
-            except IntegrityError:
-                if not replace or attempt == TRIES:
+                json = force.model_dump_json()
+                session.add(ForceRow(guild_id=guild_id, owner_id=owner_id, name=force.name, force=json))
+                await session.flush()
+                if await self._count(session, guild_id, owner_id) > MAX_FORCES:
                     raise GameError(
-                        f"You already have a force called {force.name}: pick another name, or delete it"
-                    ) from None
+                        f"You have {MAX_FORCES} forces here, the most you may keep: delete one first"
+                    )
+
+        try:
+            await replacing(write, tries=TRIES if replace else 1)
+        except IntegrityError:
+            raise GameError(
+                f"You already have a force called {force.name}: pick another name, or delete it"
+            ) from None
 
     @staticmethod
     async def _count(session, guild_id: str, owner_id: str) -> int:
