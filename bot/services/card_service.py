@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from sqlalchemy import delete, func
-from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
 from bot.services.game_service import GameError
 from bot.storage.store import GameStore
 from bot.storage.tables import CardDeckRow
-from bot.storage.writes import replacing
+from bot.storage.writes import take_name
 from engine.cards import Card, Cards, read_deck
 from engine.errors import IllegalCommand
 
@@ -40,20 +39,14 @@ class CardService:
         except IllegalCommand as refusal:
             raise GameError(str(refusal)) from refusal
 
-        async def write() -> None:
-            """In place of the server's deck of that name (in any case), if it has one."""
-            async with self.store.sessions() as session, session.begin():
-                await session.execute(
-                    delete(CardDeckRow).where(
-                        CardDeckRow.guild_id == guild_id, func.lower(CardDeckRow.name) == name.casefold()
-                    )
+        async with self.store.sessions() as session, session.begin():
+            await take_name(session, CardDeckRow, guild_id, name.casefold())
+            await session.execute(
+                delete(CardDeckRow).where(
+                    CardDeckRow.guild_id == guild_id, func.lower(CardDeckRow.name) == name.casefold()
                 )
-                session.add(CardDeckRow(guild_id=guild_id, name=name, text=text))
-
-        try:
-            await replacing(write)
-        except IntegrityError:
-            raise GameError(f"The deck {name} kept changing under you: try again") from None
+            )
+            session.add(CardDeckRow(guild_id=guild_id, name=name, text=text))
         return f"Saved the deck **{name}**: {len(cards)} cards"
 
     async def names(self, guild_id: str) -> list[str]:

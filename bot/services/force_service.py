@@ -14,7 +14,7 @@ from sqlmodel import select
 from bot.services.game_service import GameError
 from bot.storage.store import GameStore
 from bot.storage.tables import ForceRow, utcnow
-from bot.storage.writes import TRIES, back_off, replacing
+from bot.storage.writes import TRIES, back_off, take_name
 from engine.commands import JoinSide
 from engine.errors import IllegalCommand
 from engine.forces import (
@@ -176,13 +176,15 @@ class ForceService:
     async def _add(self, guild_id: str, owner_id: str, force: Force, *, replace: bool = False) -> None:
         """Save a new force (``replace``: in place of the player's force of that name, if any).
         The name is the schema's to keep unique: a force of that name saved at the same moment
-        by another request refuses this one (or, replacing, is replaced in turn). The count is
+        by another request refuses this one (replacing takes the name first, so replaces in
+        turn). The count is
         made after the insert, in the same transaction (exact on SQLite, which lets one writer
         in at a time; on PostgreSQL forces saved at the same instant may pass it by one)."""
 
-        async def write() -> None:
+        try:
             async with self.store.sessions() as session, session.begin():
                 if replace:
+                    await take_name(session, ForceRow, guild_id, owner_id, force.name.casefold())
                     await session.execute(
                         delete(ForceRow).where(*self._named(guild_id, owner_id, force.name))
                     )
@@ -193,9 +195,6 @@ class ForceService:
                     raise GameError(
                         f"You have {MAX_FORCES} forces here, the most you may keep: delete one first"
                     )
-
-        try:
-            await replacing(write, tries=TRIES if replace else 1)
         except IntegrityError:
             raise GameError(
                 f"You already have a force called {force.name}: pick another name, or delete it"

@@ -20,7 +20,7 @@ from bot.library.sections import Section, is_section_number, split_document
 from bot.services.game_service import GameError
 from bot.storage.store import GameStore
 from bot.storage.tables import RuleSectionRow, RuleSourceRow
-from bot.storage.writes import hold, replacing
+from bot.storage.writes import take_name
 
 LIBRARY_DIR = Path(__file__).resolve().parent.parent / "library" / "data"
 SHIPPED = ""  # the guild id of the documents that come with the bot
@@ -247,7 +247,7 @@ class RulesService:
 
     async def _hold(self, session, guild_id: str, name: str) -> None:
         """Keep the server's document of that name from other writers until the change is made."""
-        await hold(session, RuleSourceRow, *self._named(guild_id, name))
+        await take_name(session, RuleSourceRow, guild_id, name.casefold())
 
     @staticmethod
     def _named(guild_id: str, name: str) -> tuple:
@@ -257,14 +257,8 @@ class RulesService:
         self, guild_id: str, user_id: str, document: Document, *, only_if_changed: bool = False
     ) -> RuleSourceRow | None:
         """Store a document in one transaction, replacing one of the same name; returns the old one.
-        The name is held first, and one stored by another writer at the same moment is replaced
-        in turn."""
+        The transaction takes the name first, so two imports of a name at once replace in turn."""
         checksum = hashlib.sha256(document.text.encode()).hexdigest()
-        return await replacing(lambda: self._write(guild_id, user_id, document, checksum, only_if_changed))
-
-    async def _write(
-        self, guild_id: str, user_id: str, document: Document, checksum: str, only_if_changed: bool
-    ) -> RuleSourceRow | None:
         async with self.store.sessions() as session, session.begin():
             await self._hold(session, guild_id, document.name)
             old = await self._source(session, guild_id, document.name)

@@ -3,23 +3,20 @@
 A read-modify-write reads a row with its version, decides, and writes only over that version
 (``UPDATE ... WHERE version = :read``); a write that finds the row changed is retried on a
 fresh read, after a short random wait (:func:`back_off`), at most ``TRIES`` times. A change
-made in one transaction first holds the rows it reads (:func:`hold`). A blind write of a whole
-row is an upsert, so two writers creating the same row never collide."""
+made in one transaction first holds the rows it reads (:func:`hold`), or the name it replaces
+(:func:`take_name`). A blind write of a whole row is an upsert, so two writers creating the
+same row never collide."""
 
 from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Awaitable, Callable
-from typing import TypeVar
 
-from sqlalchemy import update
+from sqlalchemy import false, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import SQLModel
 
-T = TypeVar("T")
 TRIES = 10  # reads and writes of one change before it is refused as changing under the user
 BACK_OFF = 0.005  # seconds: the longest wait after a first lost race, doubling with each
 INSERTS = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}
@@ -48,15 +45,13 @@ async def hold(session: AsyncSession, table: type[SQLModel], *where) -> None:
     await session.execute(update(table).where(*where).values({key.name: key}))
 
 
-async def replacing(write: Callable[[], Awaitable[T]], tries: int = TRIES) -> T:
-    """Run ``write``, a transaction that replaces a row by its name, again when the schema
-    refuses its insert because another writer stored that name at the same moment (on
-    PostgreSQL; SQLite lets one writer in at a time). The IntegrityError after ``tries``."""
-    for lost in range(tries):
-        await back_off(lost)
-        try:
-            return await write()
-        except IntegrityError:
-            if lost == tries - 1:
-                raise
-    raise AssertionError("unreachable")
+async def take_name(session: AsyncSession, table: type[SQLModel], *name: str) -> None:
+    """Make this transaction the one writer of ``name`` (its parts: a server and a deck's name,
+    say) in ``table`` until it ends, before it reads: a row replaced by name is then never
+    replaced twice at once. On PostgreSQL an advisory lock on the name (a row lock would miss a
+    name nobody holds yet); on SQLite the write lock, which lets one writer in at a time."""
+    if session.bind.dialect.name == "postgresql":
+        key = "\x1f".join((table.__tablename__, *name))  # type: ignore[attr-defined]
+        await session.execute(select(func.pg_advisory_xact_lock(func.hashtextextended(key, 0))))
+    else:
+        await hold(session, table, false())
