@@ -20,13 +20,16 @@ from sqlalchemy import func, select
 
 from bot.services.card_service import CardService
 from bot.services.force_service import ForceService
-from bot.services.game_service import GameError
+from bot.services.game_service import GameError, GameService
 from bot.storage import clock_store
 from bot.storage.clock_store import PlayerDeadline
 from bot.storage.migrate import alembic_config
 from bot.storage.ping_store import TurnPing, ping_of, save_ping
 from bot.storage.store import GameStore
 from bot.storage.tables import CampaignRow, CardDeckRow, WindowRow
+from engine.cards import read_deck
+from engine.commands import DealCards
+from engine.dice import SeededDice
 from engine.forces import Force, add_unit, upgrade
 from engine.quick_battle import quick_battle
 from tests.bot.concurrent_writer import (
@@ -301,3 +304,20 @@ async def test_a_finished_campaign_makes_room_for_the_next(store):
         rows = (await session.execute(select(CampaignRow.finished).order_by(CampaignRow.id))).scalars()
         assert list(rows) == [True, False]
     await sender.close()
+
+
+async def test_cards_dealt_at_once_are_each_stored_or_refused(url, store):
+    """Six deals at once through two game services on two engines: one is dealt and logged, the
+    others are told the cards are dealt."""
+    other = GameStore(url)
+    games = [GameService(store, dice=lambda: SeededDice(1)), GameService(other, dice=lambda: SeededDice(2))]
+    await games[0].new_game("c")
+    deal = DealCards(deck=tuple(read_deck(DECK)))
+    deals = [games[n % 2].act("c", "ann", deal, admin=True) for n in range(6)]
+    answers = await asyncio.gather(*(answer(request) for request in deals))
+    _, log = await store.history("c")
+    assert [command for command, _ in log] == [deal]
+    assert sorted(answers) == ["The cards have already been dealt in this game"] * 5 + ["ok"]
+    for game in games:
+        await game.close()
+    await other.close()
