@@ -38,7 +38,6 @@ class CardService:
             cards = read_deck(text)
         except IllegalCommand as refusal:
             raise GameError(str(refusal)) from refusal
-
         async with self.store.sessions() as session, session.begin():
             await take_name(session, CardDeckRow, guild_id, name.casefold())
             await session.execute(

@@ -177,10 +177,9 @@ class ForceService:
         """Save a new force (``replace``: in place of the player's force of that name, if any).
         The name is the schema's to keep unique: a force of that name saved at the same moment
         by another request refuses this one (replacing takes the name first, so replaces in
-        turn). The count is
-        made after the insert, in the same transaction (exact on SQLite, which lets one writer
-        in at a time; on PostgreSQL forces saved at the same instant may pass it by one)."""
-
+        turn). The count is made after the insert, in the same transaction (exact on SQLite,
+        which lets one writer in at a time; on PostgreSQL forces saved at the same instant may
+        pass it by one)."""
         try:
             async with self.store.sessions() as session, session.begin():
                 if replace:

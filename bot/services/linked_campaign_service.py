@@ -22,7 +22,7 @@ from bot.services.force_service import ForceService
 from bot.services.game_service import GameError, GameService, Outcome, duration_text, refusals
 from bot.services.stats_service import StatsService
 from bot.storage.campaign_store import CampaignRunning, CampaignStore, StaleCampaign, StoredCampaign
-from bot.storage.writes import TRIES
+from bot.storage.writes import TRIES, back_off
 from engine.campaign import linked
 from engine.campaign.linked import SIDES, LinkedCampaign, LinkedRules
 from engine.errors import IllegalCommand
@@ -166,7 +166,8 @@ class LinkedCampaignService:
         meantime. A failure here never undoes the game's end."""
         try:
             async with self._locks[channel_id]:
-                for attempt in range(1, TRIES + 1):
+                for lost in range(TRIES):
+                    await back_off(lost)
                     stored = await self.campaigns.current(channel_id)
                     if stored is None or stored.campaign.battle is None:
                         return
@@ -178,8 +179,9 @@ class LinkedCampaignService:
                         await self.campaigns.save(stored, campaign)
                         break
                     except StaleCampaign:
-                        if attempt == TRIES:
-                            raise GameError("The campaign kept changing under the battle's end") from None
+                        continue
+                else:
+                    raise GameError("The campaign kept changing under the battle's end")
         except (IllegalCommand, GameError) as refusal:
             log.warning("battle not carried", extra={"channel": channel_id, "reason": str(refusal)})
             return
