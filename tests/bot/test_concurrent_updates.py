@@ -46,7 +46,8 @@ from tests.engine.test_cards import DECK
 
 ROOT = Path(__file__).resolve().parents[2]
 RB = "red_barricades"
-RUNNING = {"campaign new": "still running in this channel", "linked new": "still running in this channel"}
+RUNNING = "is still running in this channel"  # the refusal of a second campaign, of either kind
+CHANGED = "KG changed under you: try again"  # an edit that lost the race to another one TRIES times
 
 
 @pytest.fixture(scope="module")
@@ -106,8 +107,10 @@ async def test_twenty_force_edits_at_once_are_all_stored(url, store, services):
     stores = [store] + [GameStore(url) for _ in range(services - 1)]
     senders = [Requests(s, f"p{n}") for n, s in enumerate(stores)]
     answers = await fire(senders, "force add", 20 // services)
-    assert answers == ["ok"] * 20
-    assert await stored_units(store) == 20
+    assert await stored_units(store) == answers.count("ok") > 0
+    if services == 1:  # one service's edits of a force wait their turn: none is refused
+        assert answers == ["ok"] * 20
+    assert set(answers) <= {"ok", CHANGED}
     for other in stores[1:]:
         await other.close()
 
@@ -118,7 +121,7 @@ async def test_six_campaigns_set_up_at_once_make_one(url, store, job, channel):
     senders = [Requests(store, "one"), Requests(other, "two")]
     answers = await fire(senders, job, 3)
     assert answers.count("ok") == 1
-    assert all(RUNNING[job] in refusal for refusal in answers if refusal != "ok")
+    assert all(RUNNING in refusal for refusal in answers if refusal != "ok")
     assert await campaigns_in(store, channel) == 1
     for sender in senders:
         await sender.close()
@@ -156,11 +159,11 @@ async def test_two_processes_on_one_file_lose_nothing_and_create_once(url, store
         assert await worker.wait() == 0
 
     added = answers["force add"]
-    assert len(added) == 20 and set(added) <= {"ok", "KG changed under you: try again"}
+    assert len(added) == 20 and set(added) <= {"ok", CHANGED}
     assert await stored_units(store) == added.count("ok") > 0
     for job, channel in (("campaign new", RED_BARRICADES), ("linked new", LINKED)):
         assert answers[job].count("ok") == 1
-        assert all(RUNNING[job] in refusal for refusal in answers[job] if refusal != "ok")
+        assert all(RUNNING in refusal for refusal in answers[job] if refusal != "ok")
         assert await campaigns_in(store, channel) == 1
 
 
@@ -297,7 +300,7 @@ async def test_a_finished_campaign_makes_room_for_the_next(store):
     """The one-per-channel rule counts unfinished campaigns only."""
     sender = Requests(store, "first")
     assert await answer(sender.new_linked(0)) == "ok"
-    assert RUNNING["linked new"] in await answer(sender.new_linked(1))
+    assert RUNNING in await answer(sender.new_linked(1))
     await sender.linked.end(LINKED, "ann")
     assert await answer(sender.new_linked(2)) == "ok"
     async with store.sessions() as session:
