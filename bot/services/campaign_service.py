@@ -132,13 +132,14 @@ class CampaignService:
         """A Red Barricades campaign in the channel: ``days`` purchase phases, the first deadline
         ``every`` from now and each next one ``every`` later; ``organiser``, who sets it up,
         corrects the ledger when there is no referee; ``carry_over``: unspent CPP carry over to
-        the next CG Day. Refused while the channel's campaign is unfinished (the schema keeps to
-        it when several are set up at once)."""
+        the next CG Day. Refused while the channel's campaign is unfinished."""
         if not 1 <= days <= 30:
             raise GameError("A campaign has 1 to 30 CG Days")
         if every <= timedelta(0):
             raise GameError("Give each phase a positive length, e.g. 24h")
-        await self._refuse_if_running(channel_id)
+        current = await self.campaigns.current(channel_id)
+        if current is not None and not current.campaign.finished:
+            raise GameError(f"The campaign {current.campaign.name} is still running in this channel")
         now = self.clock.now()
         with refusals():
             campaign = phases.new_campaign(
@@ -156,9 +157,8 @@ class CampaignService:
             )
         try:
             stored = await self.campaigns.create(channel_id, campaign)
-        except CampaignRunning:
-            await self._refuse_if_running(channel_id)
-            raise GameError("This channel already runs a campaign") from None
+        except CampaignRunning:  # the schema's rule: another was set up at the same moment
+            raise GameError("Another campaign is still running in this channel: /campaign status") from None
         self._follow(stored)
         return f"Campaign **{campaign.name}** set up.\n" + self._status_text(campaign)
 
@@ -362,11 +362,6 @@ class CampaignService:
         if campaign.referee:
             text += f"\nReferee: {self.who(campaign.referee)}"
         return text
-
-    async def _refuse_if_running(self, channel_id: str) -> None:
-        current = await self.campaigns.current(channel_id)
-        if current is not None and not current.campaign.finished:
-            raise GameError(f"The campaign {current.campaign.name} is still running in this channel")
 
     async def _current(self, channel_id: str) -> StoredCampaign:
         stored = await self.campaigns.current(channel_id)
