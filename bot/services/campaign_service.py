@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 
 from bot.services.game_service import GameError, refusals
-from bot.storage.campaign_store import CampaignStore, StaleCampaign, StoredCampaign
+from bot.storage.campaign_store import CampaignRunning, CampaignStore, StaleCampaign, StoredCampaign
 from bot.storage.store import GameStore
 from engine.campaign import phases
 from engine.campaign.calendar import SIDES
@@ -155,7 +155,10 @@ class CampaignService:
                 organiser,
                 carry_over,
             )
-        stored = await self.campaigns.create(channel_id, campaign)
+        try:
+            stored = await self.campaigns.create(channel_id, campaign)
+        except CampaignRunning:  # the schema's rule: another was set up at the same moment
+            raise GameError("Another campaign is still running in this channel: /campaign status") from None
         self._follow(stored)
         return f"Campaign **{campaign.name}** set up.\n" + self._status_text(campaign)
 
@@ -370,5 +373,3 @@ class CampaignService:
         fresh = await self.campaigns.load(stored.id)
         assert fresh is not None
         return fresh
-
-

@@ -8,6 +8,7 @@ from sqlmodel import select
 from bot.services.game_service import GameError
 from bot.storage.store import GameStore
 from bot.storage.tables import CardDeckRow
+from bot.storage.writes import take_name
 from engine.cards import Card, Cards, read_deck
 from engine.errors import IllegalCommand
 
@@ -38,6 +39,7 @@ class CardService:
         except IllegalCommand as refusal:
             raise GameError(str(refusal)) from refusal
         async with self.store.sessions() as session, session.begin():
+            await take_name(session, CardDeckRow, guild_id, name.casefold())
             await session.execute(
                 delete(CardDeckRow).where(
                     CardDeckRow.guild_id == guild_id, func.lower(CardDeckRow.name) == name.casefold()

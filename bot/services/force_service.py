@@ -3,14 +3,18 @@ force builder (:mod:`engine.forces`), listed, copied, exported and imported as t
 
 from __future__ import annotations
 
+import asyncio
+from collections import defaultdict
 from collections.abc import Callable
 
-from sqlalchemy import delete, func
+from sqlalchemy import delete, func, update
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
 from bot.services.game_service import GameError
 from bot.storage.store import GameStore
 from bot.storage.tables import ForceRow, utcnow
+from bot.storage.writes import TRIES, back_off, take_name
 from engine.commands import JoinSide
 from engine.errors import IllegalCommand
 from engine.forces import (
@@ -65,8 +69,13 @@ def _refusing(action: Callable[[], Force]) -> Force:
 
 
 class ForceService:
+    """Saved forces. An edit is written over the version it read, so two edits at once (in one
+    process or several) both count; a name is taken once per player and server (the schema
+    holds to it)."""
+
     def __init__(self, store: GameStore) -> None:
         self.store = store
+        self._locks: defaultdict[tuple[str, str], asyncio.Lock] = defaultdict(asyncio.Lock)
 
     async def create(
         self, guild_id: str, owner_id: str, nation: str, name: str, points: int, date: str | None = None
@@ -77,13 +86,28 @@ class ForceService:
 
     async def edit(self, guild_id: str, owner_id: str, name: str, change: Callable[[Force], Force]) -> str:
         """Apply a change from :mod:`engine.forces` to a saved force and save it; a refused
-        change leaves the force as it was."""
+        change leaves the force as it was. The change is made again to the force as it then
+        stands when another edit was saved since it was read (one player's edits in this
+        process wait their turn; another process's are found by the version)."""
+        async with self._locks[(guild_id, owner_id)]:
+            for lost in range(TRIES):
+                await back_off(lost)
+                async with self.store.sessions() as session:
+                    row = await self._row(session, guild_id, owner_id, name)
+                force = _refusing(lambda read=row: change(Force.model_validate_json(read.force)))
+                if await self._save_over(row, force):
+                    return describe_force(force)
+        raise GameError(f"{row.name} changed under you: try again")
+
+    async def _save_over(self, row: ForceRow, force: Force) -> bool:
+        """Save the force over the version ``row`` was read at; False if another edit came first."""
         async with self.store.sessions() as session, session.begin():
-            row = await self._row(session, guild_id, owner_id, name)
-            force = _refusing(lambda: change(Force.model_validate_json(row.force)))
-            row.force, row.updated_at = force.model_dump_json(), utcnow()
-            session.add(row)
-        return describe_force(force)
+            result = await session.execute(
+                update(ForceRow)
+                .where(ForceRow.id == row.id, ForceRow.version == row.version)
+                .values(force=force.model_dump_json(), version=row.version + 1, updated_at=utcnow())
+            )
+        return result.rowcount == 1
 
     async def force(self, guild_id: str, owner_id: str, name: str) -> Force:
         async with self.store.sessions() as session:
@@ -139,44 +163,62 @@ class ForceService:
 
     async def import_text(self, guild_id: str, owner_id: str, text: str, *, replace: bool = False) -> str:
         force = _refusing(lambda: import_force(text))
-        if replace:
-            await self.delete(guild_id, owner_id, force.name, missing_ok=True)
-        await self._add(guild_id, owner_id, force)
+        await self._add(guild_id, owner_id, force, replace=replace)
         return describe_force(force)
 
     async def delete(self, guild_id: str, owner_id: str, name: str, *, missing_ok: bool = False) -> str:
         async with self.store.sessions() as session, session.begin():
-            result = await session.execute(
-                delete(ForceRow).where(
-                    ForceRow.guild_id == guild_id,
-                    ForceRow.owner_id == owner_id,
-                    func.lower(ForceRow.name) == name.strip().casefold(),
-                )
-            )
+            result = await session.execute(delete(ForceRow).where(*self._named(guild_id, owner_id, name)))
         if not result.rowcount and not missing_ok:
             raise GameError(f"You have no force called {name!r}: see /force list")
         return f"Deleted {name}"
 
-    async def _add(self, guild_id: str, owner_id: str, force: Force) -> None:
-        async with self.store.sessions() as session, session.begin():
-            mine = await self.names(guild_id, owner_id)
-            if force.name.casefold() in (n.casefold() for n in mine):
-                raise GameError(
-                    f"You already have a force called {force.name}: pick another name, or delete it"
-                )
-            if len(mine) >= MAX_FORCES:
-                raise GameError(f"You have {MAX_FORCES} forces here, the most you may keep: delete one first")
-            session.add(
-                ForceRow(guild_id=guild_id, owner_id=owner_id, name=force.name, force=force.model_dump_json())
-            )
+    async def _add(self, guild_id: str, owner_id: str, force: Force, *, replace: bool = False) -> None:
+        """Save a new force (``replace``: in place of the player's force of that name, if any).
+        The name is the schema's to keep unique: a force of that name saved at the same moment
+        by another request refuses this one (replacing takes the name first, so replaces in
+        turn). The count is made after the insert, in the same transaction (exact on SQLite,
+        which lets one writer in at a time; on PostgreSQL forces saved at the same instant may
+        pass it by one)."""
+        try:
+            async with self.store.sessions() as session, session.begin():
+                if replace:
+                    await take_name(session, ForceRow, guild_id, owner_id, force.name.casefold())
+                    await session.execute(
+                        delete(ForceRow).where(*self._named(guild_id, owner_id, force.name))
+                    )
+                json = force.model_dump_json()
+                session.add(ForceRow(guild_id=guild_id, owner_id=owner_id, name=force.name, force=json))
+                await session.flush()
+                if await self._count(session, guild_id, owner_id) > MAX_FORCES:
+                    raise GameError(
+                        f"You have {MAX_FORCES} forces here, the most you may keep: delete one first"
+                    )
+        except IntegrityError:
+            raise GameError(
+                f"You already have a force called {force.name}: pick another name, or delete it"
+            ) from None
 
-    async def _row(self, session, guild_id: str, owner_id: str, name: str) -> ForceRow:
-        query = select(ForceRow).where(
+    @staticmethod
+    async def _count(session, guild_id: str, owner_id: str) -> int:
+        query = select(func.count()).where(ForceRow.guild_id == guild_id, ForceRow.owner_id == owner_id)
+        return await session.scalar(query) or 0
+
+    @staticmethod
+    def _named(guild_id: str, owner_id: str, name: str) -> tuple:
+        """The conditions that find a player's force by name, in any case."""
+        return (
             ForceRow.guild_id == guild_id,
             ForceRow.owner_id == owner_id,
             func.lower(ForceRow.name) == name.strip().casefold(),
         )
-        row = (await session.execute(query)).scalars().first()
+
+    async def _row(self, session, guild_id: str, owner_id: str, name: str) -> ForceRow:
+        row = (
+            (await session.execute(select(ForceRow).where(*self._named(guild_id, owner_id, name))))
+            .scalars()
+            .first()
+        )
         if row is None:
             raise GameError(f"You have no force called {name!r}: see /force list")
         return row

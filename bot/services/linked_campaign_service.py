@@ -14,13 +14,15 @@ import asyncio
 import logging
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Mapping
+from operator import attrgetter
 
 from pydantic import ValidationError
 
 from bot.services.force_service import ForceService
 from bot.services.game_service import GameError, GameService, Outcome, duration_text, refusals
 from bot.services.stats_service import StatsService
-from bot.storage.campaign_store import CampaignStore, StaleCampaign, StoredCampaign
+from bot.storage.campaign_store import CampaignRunning, CampaignStore, StaleCampaign, StoredCampaign
+from bot.storage.writes import TRIES, back_off
 from engine.campaign import linked
 from engine.campaign.linked import SIDES, LinkedCampaign, LinkedRules
 from engine.errors import IllegalCommand
@@ -34,8 +36,6 @@ KIND = "linked"
 Carried = Callable[[str, str], Awaitable[None]]  # channel, what the battle's end did to the campaign
 
 
-
-
 class LinkedCampaignService:
     """Linked campaigns by channel, over the game service's store; it hears of every game's end.
     ``who`` writes a player for the adapter (a Discord mention, say)."""
@@ -46,7 +46,7 @@ class LinkedCampaignService:
         self.games = games
         self.who = who
         self.forces = ForceService(games.store)
-        self.campaigns = CampaignStore(games.store, LinkedCampaign, KIND)
+        self.campaigns = CampaignStore(games.store, LinkedCampaign, KIND, finished=attrgetter("ended"))
         self.on_carried = on_carried
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         games.on_game_over.append(self.game_over)
@@ -67,19 +67,18 @@ class LinkedCampaignService:
             first = error.errors()[0]
             raise GameError(f"{first['loc'][0]}: {first['msg']}") from None
         async with self._locks[channel_id]:
-            current = await self.campaigns.current(channel_id)
-            if current is not None and not current.campaign.ended:
-                raise GameError(
-                    f"{current.campaign.name} is still running in this channel: "
-                    "its players end it first with /campaign linked end"
-                )
+            await self._refuse_if_running(channel_id)
             forces = {
                 side: (player, await self.forces.force(guild_id, player, force))
                 for side, (player, force) in players.items()
             }
             with refusals():
                 campaign = linked.new_linked_campaign(name, forces, options)
-            await self.campaigns.create(channel_id, campaign)
+            try:
+                await self.campaigns.create(channel_id, campaign)
+            except CampaignRunning:  # set up at the same moment by another process
+                await self._refuse_if_running(channel_id)
+                raise GameError("This channel already runs a linked campaign") from None
         return f"Linked campaign **{campaign.name}** set up.\n{linked.standings_text(campaign, self.who)}"
 
     async def battle(
@@ -163,15 +162,26 @@ class LinkedCampaignService:
 
     async def game_over(self, channel_id: str, final: GameState) -> None:
         """The game service's hook: a game in the channel ended. If it was the campaign's battle,
-        its result is carried into the campaign. A failure here never undoes the game's end."""
+        its result is carried into the campaign, on a fresh read if the campaign changed in the
+        meantime. A failure here never undoes the game's end."""
         try:
             async with self._locks[channel_id]:
-                stored = await self.campaigns.current(channel_id)
-                if stored is None or stored.campaign.battle is None:
-                    return
-                rolled = await StatsService(self.games.store).channel_dice(channel_id)
-                campaign = linked.end_battle(stored.campaign, final, tuple(rolled.dice), rolled.unread_rolls)
-                await self._save(stored, campaign)
+                for lost in range(TRIES):
+                    await back_off(lost)
+                    stored = await self.campaigns.current(channel_id)
+                    if stored is None or stored.campaign.battle is None:
+                        return
+                    rolled = await StatsService(self.games.store).channel_dice(channel_id)
+                    campaign = linked.end_battle(
+                        stored.campaign, final, tuple(rolled.dice), rolled.unread_rolls
+                    )
+                    try:
+                        await self.campaigns.save(stored, campaign)
+                        break
+                    except StaleCampaign:
+                        continue
+                else:
+                    raise GameError("The campaign kept changing under the battle's end")
         except (IllegalCommand, GameError) as refusal:
             log.warning("battle not carried", extra={"channel": channel_id, "reason": str(refusal)})
             return
@@ -211,6 +221,14 @@ class LinkedCampaignService:
                 campaign = change(stored.campaign)
             await self._save(stored, campaign)
         return campaign
+
+    async def _refuse_if_running(self, channel_id: str) -> None:
+        current = await self.campaigns.current(channel_id)
+        if current is not None and not current.campaign.ended:
+            raise GameError(
+                f"{current.campaign.name} is still running in this channel: "
+                "its players end it first with /campaign linked end"
+            )
 
     @staticmethod
     def _player(campaign: LinkedCampaign, user_id: str) -> None:

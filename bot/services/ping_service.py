@@ -35,6 +35,7 @@ from bot.storage.ping_store import (
     save_ping,
     set_ping_choice,
 )
+from bot.storage.writes import TRIES, back_off
 from engine.game_state import GameState
 from engine.runtime import ReactionTimers, WindowKey
 from engine.state import Phase
@@ -98,9 +99,11 @@ class TurnPings:
 
     async def set_delay(self, channel_id: str, minutes: int) -> None:
         """A new game's delay before a ping (0: no pings); any ping of the game before is dropped."""
-        async with self._locks[channel_id]:
-            await save_ping(self.store, TurnPing(channel_id, minutes))
-            self.timers.cancel(channel_id)
+
+        async def fresh(ping: TurnPing) -> TurnPing:
+            return TurnPing(channel_id, minutes, version=ping.version)
+
+        await self._rewrite(channel_id, fresh)
 
     async def change_delay(
         self, channel_id: str, user_id: str, minutes: int, server_roles: Collection[str] = ()
@@ -117,8 +120,8 @@ class TurnPings:
         roles = roles_of(state, user_id, None, server_roles=server_roles)
         if joined and not roles & {Role.PLAYER, Role.REFEREE}:
             raise GameError("Only the game's players and referees may change when its turn pings come")
-        async with self._locks[channel_id]:
-            ping = await ping_of(self.store, channel_id)
+
+        async def delayed(ping: TurnPing) -> TurnPing:
             due, players = None, ping.players
             if ping.due is not None and minutes:
                 due = ping.due + timedelta(minutes=minutes - ping.minutes)
@@ -126,11 +129,9 @@ class TurnPings:
                 due = await self._after_delay(channel_id, minutes)
             elif ping.due is None and ping.minutes and not minutes:
                 players = ()  # told already: turning pings on again must not tell this wait twice
-            await save_ping(self.store, replace(ping, minutes=minutes, due=due, players=players))
-            if due is None:
-                self.timers.cancel(channel_id)
-            else:
-                self.timers.arm(channel_id, due)
+            return replace(ping, minutes=minutes, due=due, players=players)
+
+        await self._rewrite(channel_id, delayed)
         if not minutes:
             return "Turn pings for this game are now off: nobody is told when it waits for them."
         return f"Turn pings for this game now come after {duration_text(minutes * 60)}."
@@ -156,23 +157,40 @@ class TurnPings:
         """The game hook: start a new wait's delay, or leave the wait going on alone. A failure
         is logged: the action itself stands."""
         try:
-            async with self._locks[channel_id]:
-                await self._follow(channel_id, user_id, after)
+            await self._follow(channel_id, user_id, after)
         except Exception:
             log.exception("following the turn ping of channel %s failed", channel_id)
 
     async def _follow(self, channel_id: str, user_id: str, after: GameState) -> None:
         wait = game_wait(after)
         players = wait.players if wait else ()
-        ping = await ping_of(self.store, channel_id)
-        if players == ping.players and user_id not in players:
-            return  # the same wait goes on
-        due = await self._after_delay(channel_id, ping.minutes) if players and ping.minutes else None
-        await save_ping(self.store, replace(ping, players=players, due=due))
-        if due is None:
-            self.timers.cancel(channel_id)
-        else:
-            self.timers.arm(channel_id, due)
+
+        async def followed(ping: TurnPing) -> TurnPing:
+            if players == ping.players and user_id not in players:
+                return ping  # the same wait goes on
+            due = await self._after_delay(channel_id, ping.minutes) if players and ping.minutes else None
+            return replace(ping, players=players, due=due)
+
+        await self._rewrite(channel_id, followed)
+
+    async def _rewrite(self, channel_id: str, change: Callable[[TurnPing], Awaitable[TurnPing]]) -> None:
+        """The channel's ping, changed by ``change``, stored over the version it was read at (made
+        again on a fresh read if another process stored it since); then its timer follows it. One
+        change at a time in this process."""
+        async with self._locks[channel_id]:
+            for lost in range(TRIES):
+                await back_off(lost)
+                ping = await ping_of(self.store, channel_id)
+                changed = await change(ping)
+                if changed == ping:
+                    return
+                if await save_ping(self.store, changed):
+                    if changed.due is None:
+                        self.timers.cancel(channel_id)
+                    else:
+                        self.timers.arm(channel_id, changed.due)
+                    return
+        raise GameError("This game's turn ping changed under you: try again")
 
     async def _after_delay(self, channel_id: str, minutes: int) -> datetime:
         """When a wait beginning now is told: ``minutes`` from now, or from the pause while the

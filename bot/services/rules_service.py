@@ -20,6 +20,7 @@ from bot.library.sections import Section, is_section_number, split_document
 from bot.services.game_service import GameError
 from bot.storage.store import GameStore
 from bot.storage.tables import RuleSectionRow, RuleSourceRow
+from bot.storage.writes import take_name
 
 LIBRARY_DIR = Path(__file__).resolve().parent.parent / "library" / "data"
 SHIPPED = ""  # the guild id of the documents that come with the bot
@@ -232,6 +233,7 @@ class RulesService:
 
     async def remove(self, guild_id: str, name: str) -> str:
         async with self.store.sessions() as session, session.begin():
+            await self._hold(session, guild_id, name)
             row = await self._source(session, guild_id, name)
             if row is None or guild_id == SHIPPED:
                 raise GameError(f"This server has imported no document called {name!r}: see /rules sources")
@@ -240,19 +242,25 @@ class RulesService:
         return f"Removed **{row.name}** and its {row.sections} sections from this server's library"
 
     async def _source(self, session, guild_id: str, name: str) -> RuleSourceRow | None:
-        query = (
-            select(RuleSourceRow)
-            .where(RuleSourceRow.guild_id == guild_id)
-            .where(func.lower(RuleSourceRow.name) == name.casefold())
-        )
+        query = select(RuleSourceRow).where(*self._named(guild_id, name))
         return (await session.execute(query)).scalars().first()
+
+    async def _hold(self, session, guild_id: str, name: str) -> None:
+        """Keep the server's document of that name from other writers until the change is made."""
+        await take_name(session, RuleSourceRow, guild_id, name.casefold())
+
+    @staticmethod
+    def _named(guild_id: str, name: str) -> tuple:
+        return RuleSourceRow.guild_id == guild_id, func.lower(RuleSourceRow.name) == name.casefold()
 
     async def _replace(
         self, guild_id: str, user_id: str, document: Document, *, only_if_changed: bool = False
     ) -> RuleSourceRow | None:
-        """Store a document in one transaction, replacing one of the same name; returns the old one."""
+        """Store a document in one transaction, replacing one of the same name; returns the old one.
+        The transaction takes the name first, so two imports of a name at once replace in turn."""
         checksum = hashlib.sha256(document.text.encode()).hexdigest()
         async with self.store.sessions() as session, session.begin():
+            await self._hold(session, guild_id, document.name)
             old = await self._source(session, guild_id, document.name)
             if old is not None and only_if_changed and old.checksum == checksum:
                 return old

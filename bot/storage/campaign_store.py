@@ -1,16 +1,20 @@
 """The campaign store: each channel's campaigns as JSON, written only over the version read.
 
 One table holds campaigns of several kinds (Red Barricades, linked battles); a store reads and
-writes one kind, as its own model."""
+writes one kind, as its own model. A channel runs one unfinished campaign of each kind: the
+schema refuses a second (:class:`CampaignRunning`), however many are created at once."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Generic, TypeVar
 
 from pydantic import BaseModel
 from sqlalchemy import update
-from sqlmodel import select
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import col, select
 
 from bot.storage.store import GameStore
 from bot.storage.tables import CampaignRow, utcnow
@@ -23,6 +27,10 @@ class StaleCampaign(Exception):
     """Another writer changed the campaign after it was loaded: reload and try again."""
 
 
+class CampaignRunning(Exception):
+    """The channel already runs an unfinished campaign of this kind."""
+
+
 @dataclass(frozen=True)
 class StoredCampaign(Generic[C]):
     id: int
@@ -32,11 +40,18 @@ class StoredCampaign(Generic[C]):
 
 
 class CampaignStore(Generic[C]):
-    """Campaigns of one ``kind`` in the game store's database (the ``campaigns`` table)."""
+    """Campaigns of one ``kind`` in the game store's database (the ``campaigns`` table);
+    ``finished`` tells a campaign that is over, which the store writes beside it."""
 
-    def __init__(self, store: GameStore, model: type[C] = Campaign, kind: str = "red_barricades") -> None:
+    def __init__(
+        self,
+        store: GameStore,
+        model: type[C] = Campaign,
+        kind: str = "red_barricades",
+        finished: Callable[[C], bool] = attrgetter("finished"),
+    ) -> None:
         self.sessions = store.sessions
-        self.model, self.kind = model, kind
+        self.model, self.kind, self.finished = model, kind, finished
 
     def _stored(self, row: CampaignRow) -> StoredCampaign[C]:
         assert row.id is not None
@@ -44,11 +59,20 @@ class CampaignStore(Generic[C]):
         return StoredCampaign(row.id, row.channel_id, row.version, campaign)
 
     async def create(self, channel_id: str, campaign: C) -> StoredCampaign[C]:
-        async with self.sessions() as session, session.begin():
-            row = CampaignRow(channel_id=channel_id, kind=self.kind, campaign=campaign.model_dump_json())
-            session.add(row)
-            await session.flush()
-            return self._stored(row)
+        """Store a new campaign, or raise CampaignRunning if the channel runs one of this kind."""
+        row = CampaignRow(
+            channel_id=channel_id,
+            kind=self.kind,
+            campaign=campaign.model_dump_json(),
+            finished=self.finished(campaign),
+        )
+        try:
+            async with self.sessions() as session, session.begin():
+                session.add(row)
+                await session.flush()
+                return self._stored(row)
+        except IntegrityError:
+            raise CampaignRunning(channel_id) from None
 
     async def load(self, campaign_id: int) -> StoredCampaign[C] | None:
         async with self.sessions() as session:
@@ -74,16 +98,23 @@ class CampaignStore(Generic[C]):
             result = await session.execute(
                 update(CampaignRow)
                 .where(CampaignRow.id == stored.id, CampaignRow.version == stored.version)
-                .values(version=version, campaign=campaign.model_dump_json(), updated_at=utcnow())
+                .values(
+                    version=version,
+                    campaign=campaign.model_dump_json(),
+                    finished=self.finished(campaign),
+                    updated_at=utcnow(),
+                )
             )
             if result.rowcount != 1:
                 raise StaleCampaign(stored.id)
         return StoredCampaign(stored.id, stored.channel_id, version, campaign)
 
     async def unfinished(self) -> list[StoredCampaign[C]]:
-        """Every campaign with a phase still to reveal, for re-arming its timers after a restart
-        (for a kind whose model says when it is ``finished``)."""
+        """Every campaign not yet finished, for re-arming its timers after a restart."""
         async with self.sessions() as session:
-            query = select(CampaignRow).where(CampaignRow.kind == self.kind).order_by(CampaignRow.id)
-            campaigns = [self._stored(row) for row in (await session.execute(query)).scalars()]
-        return [stored for stored in campaigns if not stored.campaign.finished]  # type: ignore[attr-defined]
+            query = (
+                select(CampaignRow)
+                .where(CampaignRow.kind == self.kind, col(CampaignRow.finished).is_(False))
+                .order_by(CampaignRow.id)
+            )
+            return [self._stored(row) for row in (await session.execute(query)).scalars()]

@@ -2,7 +2,9 @@
 for absent sides. Deadlines are kept as they would fall were the clock running; resuming moves
 them (and the open window's) on by the time the clock stood still.
 
-A new game in the channel clears both (see :meth:`GameStore.create`)."""
+A new game in the channel clears both (see :meth:`GameStore.create`). Each change is one
+transaction that holds the rows it reads, so two requests at once (in one process or two) never
+both shift a deadline, nor pause a game twice."""
 
 from __future__ import annotations
 
@@ -10,11 +12,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, update
+from sqlalchemy import delete
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
 from bot.storage.store import GameStore, OpenWindow
 from bot.storage.tables import PausedClockRow, PlayerDeadlineRow, TurnPingRow, WindowRow
+from bot.storage.writes import hold, upsert
 
 
 @dataclass(frozen=True)
@@ -36,15 +40,23 @@ async def paused_channels(store: GameStore) -> set[str]:
         return set((await session.execute(select(PausedClockRow.channel_id))).scalars())
 
 
-async def pause(store: GameStore, channel_id: str, at: datetime) -> None:
-    async with store.sessions() as session, session.begin():
-        session.add(PausedClockRow(channel_id=channel_id, paused_at=at.isoformat()))
+async def pause(store: GameStore, channel_id: str, at: datetime) -> bool:
+    """Stop the game's clock at ``at``; False if it was stopped already."""
+    try:
+        async with store.sessions() as session, session.begin():
+            session.add(PausedClockRow(channel_id=channel_id, paused_at=at.isoformat()))
+    except IntegrityError:
+        return False
+    return True
 
 
 async def resume(store: GameStore, channel_id: str, now: datetime) -> None:
     """Start the clock again: the open window, every deadline and the turn ping get back the
-    time they had left when it stopped."""
+    time they had left when it stopped (once, however many resume it at the same moment). The
+    turn ping's moment moves with its version."""
     async with store.sessions() as session, session.begin():
+        for table in (PausedClockRow, WindowRow, PlayerDeadlineRow, TurnPingRow):
+            await hold(session, table, table.channel_id == channel_id)
         row = await session.get(PausedClockRow, channel_id)
         if row is None:
             return
@@ -57,6 +69,7 @@ async def resume(store: GameStore, channel_id: str, now: datetime) -> None:
         ping = await session.get(TurnPingRow, channel_id)
         if ping is not None and ping.due is not None:
             ping.due = (datetime.fromisoformat(ping.due) + stood).isoformat()
+            ping.version += 1
 
 
 async def window_of(store: GameStore, channel_id: str) -> OpenWindow | None:
@@ -70,15 +83,14 @@ async def window_of(store: GameStore, channel_id: str) -> OpenWindow | None:
 
 async def extend_window(store: GameStore, channel_id: str, by: timedelta) -> OpenWindow | None:
     """Give the open window more time; its new state, or None if none is open."""
-    window = await window_of(store, channel_id)
-    if window is None:
-        return None
-    later = window.deadline + by
     async with store.sessions() as session, session.begin():
-        await session.execute(
-            update(WindowRow).where(WindowRow.channel_id == channel_id).values(deadline=later.isoformat())
-        )
-    return OpenWindow(channel_id, window.window, later, window.message_id)
+        await hold(session, WindowRow, WindowRow.channel_id == channel_id)
+        row = await session.get(WindowRow, channel_id)
+        if row is None:
+            return None
+        later = datetime.fromisoformat(row.deadline) + by
+        row.deadline = later.isoformat()
+    return OpenWindow(channel_id, row.window, later, row.message_id)
 
 
 async def player_deadlines(store: GameStore, channel_id: str | None = None) -> list[PlayerDeadline]:
@@ -95,15 +107,14 @@ async def player_deadlines(store: GameStore, channel_id: str | None = None) -> l
 
 async def set_player_deadline(store: GameStore, deadline: PlayerDeadline) -> None:
     """Set a side's deadline, in place of one it had."""
+    row = PlayerDeadlineRow(
+        channel_id=deadline.channel_id,
+        side=deadline.side,
+        deadline=deadline.deadline.isoformat(),
+        referee=deadline.referee,
+    )
     async with store.sessions() as session, session.begin():
-        await session.merge(
-            PlayerDeadlineRow(
-                channel_id=deadline.channel_id,
-                side=deadline.side,
-                deadline=deadline.deadline.isoformat(),
-                referee=deadline.referee,
-            )
-        )
+        await upsert(session, row, ("channel_id", "side"))
 
 
 async def drop_player_deadlines(store: GameStore, channel_id: str, sides: Iterable[str]) -> None:

@@ -1,5 +1,7 @@
 """Turn pings as stored: each channel's delay, the players its game waits for and when they are
-to be told, and how each user likes to be told. Kept across restarts, like reaction windows."""
+to be told, and how each user likes to be told. Kept across restarts, like reaction windows.
+
+A channel's ping is written only over the version it was read at (:func:`save_ping`)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from sqlmodel import select
 
 from bot.storage.store import GameStore
 from bot.storage.tables import PingChoiceRow, TurnPingRow
+from bot.storage.writes import INSERTS, upsert
 
 DEFAULT_MINUTES = 10  # a game's delay before a ping, unless it set its own
 
@@ -22,12 +25,13 @@ class TurnPing:
     minutes: int = DEFAULT_MINUTES  # 0: the game pings nobody
     players: tuple[str, ...] = ()  # whom the game waits for
     due: datetime | None = None  # when they are told; None: told already, or nobody to tell
+    version: int = 0  # as stored; 0 also when nothing is stored yet
 
 
 def _ping(row: TurnPingRow) -> TurnPing:
     players = tuple(p for p in row.players.split(",") if p)
     due = datetime.fromisoformat(row.due) if row.due else None
-    return TurnPing(row.channel_id, row.minutes, players, due)
+    return TurnPing(row.channel_id, row.minutes, players, due, row.version)
 
 
 async def ping_of(store: GameStore, channel_id: str) -> TurnPing:
@@ -37,16 +41,27 @@ async def ping_of(store: GameStore, channel_id: str) -> TurnPing:
     return TurnPing(channel_id) if row is None else _ping(row)
 
 
-async def save_ping(store: GameStore, ping: TurnPing) -> None:
+async def save_ping(store: GameStore, ping: TurnPing) -> bool:
+    """Store the ping over the version it was read at (``ping.version``): False if another
+    writer stored the channel's ping since."""
+    values = {
+        "minutes": ping.minutes,
+        "players": ",".join(ping.players),
+        "due": ping.due.isoformat() if ping.due else None,
+        "version": ping.version + 1,
+    }
     async with store.sessions() as session, session.begin():
-        await session.merge(
-            TurnPingRow(
-                channel_id=ping.channel_id,
-                minutes=ping.minutes,
-                players=",".join(ping.players),
-                due=ping.due.isoformat() if ping.due else None,
-            )
+        result = await session.execute(
+            update(TurnPingRow)
+            .where(TurnPingRow.channel_id == ping.channel_id, TurnPingRow.version == ping.version)
+            .values(values)
         )
+        if result.rowcount == 0 and ping.version == 0:  # the channel's first ping
+            insert = INSERTS[session.bind.dialect.name](TurnPingRow)
+            result = await session.execute(
+                insert.values(channel_id=ping.channel_id, **values).on_conflict_do_nothing()
+            )
+    return result.rowcount == 1
 
 
 async def due_pings(store: GameStore) -> list[TurnPing]:
@@ -64,7 +79,7 @@ async def claim_ping(store: GameStore, ping: TurnPing) -> bool:
         result = await session.execute(
             update(TurnPingRow)
             .where(TurnPingRow.channel_id == ping.channel_id, TurnPingRow.due == ping.due.isoformat())
-            .values(due=None)
+            .values(due=None, version=TurnPingRow.version + 1)
         )
     return result.rowcount == 1
 
@@ -78,4 +93,4 @@ async def ping_choices(store: GameStore, users: Iterable[str]) -> dict[str, str]
 
 async def set_ping_choice(store: GameStore, user_id: str, how: str) -> None:
     async with store.sessions() as session, session.begin():
-        await session.merge(PingChoiceRow(user_id=user_id, how=how))
+        await upsert(session, PingChoiceRow(user_id=user_id, how=how), ("user_id",))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from sqlalchemy import Index, text
 from sqlmodel import Field, SQLModel
 
 
@@ -67,9 +68,11 @@ class RollRow(SQLModel, table=True):
 
 
 class RuleSourceRow(SQLModel, table=True):
-    """A document in the rules library: shipped with the bot (guild "") or imported by a server."""
+    """A document in the rules library: shipped with the bot (guild "") or imported by a server;
+    one of a name, in any case, per server."""
 
     __tablename__ = "rule_sources"
+    __table_args__ = (Index("one_rule_source_per_name", "guild_id", text("lower(name)"), unique=True),)
 
     id: int | None = Field(default=None, primary_key=True)
     guild_id: str = Field(index=True)
@@ -97,14 +100,17 @@ class RuleSectionRow(SQLModel, table=True):
 
 
 class ForceRow(SQLModel, table=True):
-    """A player's saved force in one server (the Force model as JSON)."""
+    """A player's saved force in one server (the Force model as JSON): one of a name, in any
+    case, per player and server; every edit advances ``version`` by exactly one."""
 
     __tablename__ = "forces"
+    __table_args__ = (Index("one_force_per_name", "guild_id", "owner_id", text("lower(name)"), unique=True),)
 
     id: int | None = Field(default=None, primary_key=True)
     guild_id: str = Field(index=True)
     owner_id: str = Field(index=True)
     name: str
+    version: int = 0
     force: str  # engine.forces.Force JSON
     updated_at: datetime = Field(default_factory=utcnow)
 
@@ -122,9 +128,11 @@ class ArchivedGameRow(SQLModel, table=True):
 
 
 class CardDeckRow(SQLModel, table=True):
-    """A server's Tactical Advantage deck, as the text its admins wrote."""
+    """A server's Tactical Advantage deck, as the text its admins wrote: one of a name, in any
+    case, per server."""
 
     __tablename__ = "card_decks"
+    __table_args__ = (Index("one_deck_per_name", "guild_id", text("lower(name)"), unique=True),)
 
     id: int | None = Field(default=None, primary_key=True)
     guild_id: str = Field(index=True)
@@ -135,14 +143,26 @@ class CardDeckRow(SQLModel, table=True):
 
 class CampaignRow(SQLModel, table=True):
     """An asynchronous campaign in a channel (engine.campaign.phases.Campaign JSON), with a version
-    that every write must advance by exactly one."""
+    that every write must advance by exactly one. A channel runs one unfinished campaign of each
+    kind at a time."""
 
     __tablename__ = "campaigns"
+    __table_args__ = (
+        Index(
+            "one_running_campaign",
+            "channel_id",
+            "kind",
+            unique=True,
+            sqlite_where=text("NOT finished"),
+            postgresql_where=text("NOT finished"),
+        ),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     channel_id: str = Field(index=True)
     kind: str = "red_barricades"  # or "linked": engine.campaign.linked.LinkedCampaign JSON
     version: int = 0
+    finished: bool = False  # every phase revealed, or (linked) ended by its players
     campaign: str
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
@@ -182,11 +202,12 @@ class PlayerDeadlineRow(SQLModel, table=True):
 class TurnPingRow(SQLModel, table=True):
     """A channel's turn ping: how long the game lets a wait last before the players it waits for
     are told (0: never), who they are, and when they will be told (ISO 8601, UTC; None: told
-    already, or nobody to tell)."""
+    already, or nobody to tell). Every write advances ``version`` by exactly one."""
 
     __tablename__ = "turn_pings"
 
     channel_id: str = Field(primary_key=True)
+    version: int = 0
     minutes: int = 10
     players: str = ""  # the players the game waits for, comma-separated
     due: str | None = None

@@ -4,7 +4,7 @@ A new game in the channel clears them (see :meth:`GameStore.create`)."""
 
 from __future__ import annotations
 
-from sqlalchemy import delete
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
 from bot.storage.store import GameStore
@@ -20,11 +20,19 @@ async def side_threads(store: GameStore, channel_id: str) -> dict[str, str]:
         return {row.side: row.thread_id for row in rows}
 
 
-async def keep_side_threads(store: GameStore, channel_id: str, threads: dict[str, str]) -> None:
-    """Remember the threads opened for the channel's game, in place of any before."""
-    async with store.sessions() as session, session.begin():
-        await session.execute(delete(SideThreadRow).where(SideThreadRow.channel_id == channel_id))
-        session.add_all(
-            SideThreadRow(channel_id=channel_id, side=side, thread_id=thread)
-            for side, thread in threads.items()
-        )
+async def keep_side_threads(store: GameStore, channel_id: str, threads: dict[str, str]) -> bool:
+    """Remember the threads opened for the channel's game, all or none: False, keeping nothing,
+    if threads for it were kept already (opened at the same moment by another request)."""
+    try:
+        async with store.sessions() as session, session.begin():
+            if await session.scalar(
+                select(SideThreadRow.channel_id).where(SideThreadRow.channel_id == channel_id).limit(1)
+            ):
+                return False
+            session.add_all(
+                SideThreadRow(channel_id=channel_id, side=side, thread_id=thread)
+                for side, thread in threads.items()
+            )
+    except IntegrityError:
+        return False
+    return True
