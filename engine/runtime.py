@@ -251,7 +251,7 @@ class ReactionTimers:
         self.on_expire = on_expire
         self.still_due = still_due
         self.backoff = backoff
-        self.limit = limit or asyncio.Semaphore(FIRING_AT_ONCE)
+        self.limit = asyncio.Semaphore(FIRING_AT_ONCE) if limit is None else limit
         self.retries = 0
         self._waiting: dict[WindowKey, asyncio.Task[None]] = {}
         self._deadlines: dict[WindowKey, datetime] = {}
