@@ -29,7 +29,7 @@ from tests.bot.test_reaction_windows import ADVANCE
 from tests.bot.test_referee_clock import refereed
 
 HOUR = timedelta(hours=1)
-WINDOWS = 250
+WINDOWS = 200
 WRITE = re.compile(r"\s*(?:UPDATE|INSERT INTO|DELETE FROM)\s+(\w+)", re.IGNORECASE)
 
 
@@ -157,7 +157,7 @@ async def test_every_kind_of_overdue_deadline_fires_once_though_its_writes_fail_
 
 async def test_a_window_whose_write_keeps_failing_is_tried_again_until_it_closes(store):
     clock = VirtualClock()
-    await store_overdue_windows(store.database_url, 20, clock)
+    await store_overdue_windows(store.database_url, 20, clock, small=True)
     await clock.advance(HOUR)
     restarted = GameStore(store.database_url)
     failures = Counter()
