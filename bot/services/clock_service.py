@@ -225,8 +225,7 @@ class ClockService:
         failure is raised."""
         side = due.side
         game = await self.games.store.load(due.channel_id)
-        command = game and pass_for_absent(game.state, side)
-        if game is None or command is None:
+        if game is None or (command := pass_for_absent(game.state, side)) is None:
             return (
                 f"The referee's deadline for {side} has passed, but the game is not waiting for them "
                 "to act or react: nothing is done"
