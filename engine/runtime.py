@@ -1,17 +1,28 @@
-"""Reaction-window timers: one per open window, on a clock that can be swapped for tests.
+"""Deadline timers: one per open reaction window (or any other deadline), on a clock that can be
+swapped for tests.
 
 When a player declares an action, the opponent has until a deadline to react. The window
 closes early when they answer it (the caller calls :meth:`ReactionTimers.cancel`), or at the
 deadline, when the timers call ``on_expire(key)``; the caller then closes the window with the
-same "no reaction" command a player would send, through the same path.
+same "no reaction" command a player would send, through the same path. Referee deadlines,
+turn pings and campaign phases use the same timers with their own ``on_expire``.
 
 The deadlines themselves are kept by the caller's storage, not here. After a restart the
 caller passes every stored window to :meth:`ReactionTimers.rearm`: each one is armed again
 with the time it has left, and those whose deadline passed while nobody was watching expire
 at once, oldest first.
 
+A deadline is forgotten only once ``on_expire`` has returned, or once the caller's
+``still_due(key)`` says it is no longer wanted (answered, paused, game over). Any failure (a
+locked database, a pool timeout, a lost race, a bug) is logged and the deadline is tried again
+after a :class:`Backoff` (1 s, 2 s, 4 s ... at most 60 s), for as long as it takes. So that a
+restart with thousands of overdue deadlines does not run them all at once against the
+database, at most ``limit`` of them fire at the same time (a semaphore that several timers may
+share).
+
 Two clocks are provided: :class:`SystemClock` for real time, and :class:`VirtualClock` for
-tests, where time only moves when the test says so, so a 48-hour window takes no real time.
+tests, where time only moves when the test says so, so a 48-hour window (or an hour of
+retries) takes no real time.
 
 This module uses only the standard library (asyncio and datetime). All times are
 timezone-aware; naive datetimes are refused.
@@ -23,16 +34,40 @@ import asyncio
 import heapq
 import itertools
 import logging
-from collections.abc import Awaitable, Callable, Hashable, Iterable
+from collections.abc import Awaitable, Callable, Hashable, Iterable, Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
-__all__ = ["Clock", "ReactionTimers", "SystemClock", "VirtualClock", "WindowKey"]
+__all__ = ["Backoff", "Clock", "ReactionTimers", "SystemClock", "VirtualClock", "WindowKey"]
 
 log = logging.getLogger(__name__)
 
 WindowKey = Hashable
 """Whatever identifies a window to the caller, for example ``(channel_id, window_id)``."""
+
+FIRING_AT_ONCE = 4
+"""How many deadlines fire at the same time by default: well under a database pool's size."""
+
+
+@dataclass(frozen=True)
+class Backoff:
+    """How long a deadline whose firing failed waits before it is tried again: ``first``, then
+    twice as long after each failure, never longer than ``longest``."""
+
+    first: timedelta = timedelta(seconds=1)
+    longest: timedelta = timedelta(seconds=60)
+
+    def __post_init__(self) -> None:
+        if not timedelta(0) < self.first <= self.longest:
+            raise ValueError("a backoff needs 0 < first <= longest")
+
+    def waits(self) -> Iterator[timedelta]:
+        """The waits before the second, third ... attempt: endless."""
+        wait = self.first
+        while True:
+            yield wait
+            wait = min(wait * 2, self.longest)
 
 
 def _require_aware(moment: datetime, what: str) -> None:
@@ -184,20 +219,40 @@ class VirtualClock:
 
 
 class ReactionTimers:
-    """One timer per open reaction window.
+    """One timer per open reaction window (or other deadline).
 
-    ``on_expire(key)`` is awaited exactly once for each armed window whose deadline passes
-    before it is cancelled, re-armed or :meth:`close`\\ d. It runs in the timer's own task, after
-    the timer has been forgotten, so it may freely arm, re-arm or cancel any window, its own
-    included. An exception it raises is logged (with the key) and affects no other timer.
+    When a window's deadline passes before it is cancelled, re-armed or :meth:`close`\\ d, the
+    timers ask ``still_due(key)`` (if given) and, while it is, await ``on_expire(key)``. Either
+    raising anything is logged (with the key) and tried again after the next wait of ``backoff``
+    on the timers' clock, until ``on_expire`` returns or ``still_due`` says False. So
+    ``on_expire`` must return only once its work is stored, and raise otherwise; it should check
+    again, under its own lock, that the work is still to do.
+
+    ``on_expire`` runs in the timer's own task, after the timer has been forgotten, so it may
+    freely arm, re-arm or cancel any window, its own included (a failed attempt is then not
+    tried again if the key was armed meanwhile). At most ``limit`` attempts run at once (a
+    semaphore; pass the same one to several timers to share it). ``retries`` counts the
+    attempts made again after a failure.
 
     All methods except :meth:`close` are synchronous but must be called while an asyncio event
     loop is running (timers are asyncio tasks).
     """
 
-    def __init__(self, clock: Clock, on_expire: Callable[[WindowKey], Awaitable[None]]) -> None:
+    def __init__(
+        self,
+        clock: Clock,
+        on_expire: Callable[[WindowKey], Awaitable[None]],
+        *,
+        still_due: Callable[[WindowKey], Awaitable[bool]] | None = None,
+        backoff: Backoff = Backoff(),
+        limit: asyncio.Semaphore | None = None,
+    ) -> None:
         self.clock = clock
         self.on_expire = on_expire
+        self.still_due = still_due
+        self.backoff = backoff
+        self.limit = asyncio.Semaphore(FIRING_AT_ONCE) if limit is None else limit
+        self.retries = 0
         self._waiting: dict[WindowKey, asyncio.Task[None]] = {}
         self._deadlines: dict[WindowKey, datetime] = {}
         # Timers whose callback is running; kept so that the tasks are not garbage-collected
@@ -222,7 +277,7 @@ class ReactionTimers:
         self._waiting[key] = task
 
     def cancel(self, key: WindowKey) -> bool:
-        """The window was answered: stop its timer.
+        """The window was answered: stop its timer (and its retries, if it failed before).
 
         Returns True if a timer was waiting, False if there was none (never armed, already
         cancelled, or already fired — including while its callback is still running).
@@ -253,19 +308,21 @@ class ReactionTimers:
         return max(deadline - self.clock.now(), timedelta(0))
 
     def deadline(self, key: WindowKey) -> datetime | None:
-        """The deadline the window is armed with, or None if no timer is waiting."""
+        """The deadline the window is armed with (also while it waits to be tried again), or
+        None if no timer is waiting."""
         return self._deadlines.get(key)
 
     @property
     def armed(self) -> frozenset[WindowKey]:
-        """The keys of the windows whose timer is still waiting."""
+        """The keys of the windows whose timer is still waiting (or waiting to try again)."""
         return frozenset(self._waiting)
 
     async def close(self) -> None:
         """Shut down: cancel every waiting timer, then wait for callbacks already running.
 
         Callbacks that have started are allowed to finish (so a "no reaction" being written is
-        not cut off half-way). After close, :meth:`arm` raises ``RuntimeError``.
+        not cut off half-way); one that fails is not tried again. After close, :meth:`arm`
+        raises ``RuntimeError``.
         """
         self._closed = True
         waiting = list(self._waiting.values())
@@ -280,18 +337,40 @@ class ReactionTimers:
             self._firing.difference_update(firing)
 
     async def _wait(self, key: WindowKey, deadline: datetime) -> None:
-        """The body of one timer: sleep, then hand the window to ``on_expire`` once."""
-        await self.clock.sleep_until(deadline)
+        """The body of one timer: sleep, then fire until done, waiting longer after each failure."""
         me = asyncio.current_task()
-        if self._waiting.get(key) is not me:  # replaced or cancelled just as it woke
-            return
-        del self._waiting[key]
-        del self._deadlines[key]
         assert me is not None
-        self._firing.add(me)
-        try:
-            await self.on_expire(key)
-        except Exception:
-            log.exception("closing reaction window %r at its deadline failed", key)
-        finally:
-            self._firing.discard(me)
+        await self.clock.sleep_until(deadline)
+        for wait in self.backoff.waits():
+            if self._waiting.get(key) is not me:  # replaced or cancelled just as it woke
+                return
+            del self._waiting[key]
+            del self._deadlines[key]
+            self._firing.add(me)
+            try:
+                if await self._attempt(key, wait):
+                    return
+            finally:
+                self._firing.discard(me)
+            if self._closed or key in self._waiting:  # shut down, or armed again meanwhile
+                return
+            self._waiting[key] = me
+            self._deadlines[key] = deadline
+            self.retries += 1
+            await self.clock.sleep_until(self.clock.now() + wait)
+
+    async def _attempt(self, key: WindowKey, wait: timedelta) -> bool:
+        """Fire once, if still due: True when done, False (the failure logged) to try again."""
+        async with self.limit:
+            try:
+                if self.still_due is None or await self.still_due(key):
+                    await self.on_expire(key)
+                return True
+            except Exception:
+                log.warning(
+                    "deadline %r could not be handled; trying again in %s s",
+                    key,
+                    wait.total_seconds(),
+                    exc_info=True,
+                )
+                return False

@@ -84,27 +84,24 @@ class CampaignService:
         self.on_reveal = on_reveal
         self.when = when
         self.who = who
-        self.timers = ReactionTimers(self.clock, self._ring)
+        self.timers = ReactionTimers(self.clock, self._ring, still_due=self._alarm_due)
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._closed = False
 
     async def resume(self) -> None:
         """After a start-up: ring the alarms of every unfinished campaign that came due while
         the bot was down, earliest first, before it takes any command (a close reveals its
-        phase, once); then arm the timers of the rest."""
+        phase, once); then arm the timers of the rest. An alarm that fails to ring here is left
+        to its timer, which tries it again until it is done."""
         for stored in await self.campaigns.unfinished():
             now = self.clock.now()
             due = sorted((a for a in phases.alarms(stored.campaign) if a.at <= now), key=lambda a: a.at)
             for alarm in due:
                 try:
                     await self._ring((stored.id, alarm.phase, alarm.name))
-                except StaleCampaign:  # another process rang it; the timer armed below finds it done
-                    log.info("alarm rung elsewhere", extra={"channel": stored.channel_id})
-                except Exception:  # an announcement Discord refused: the books are saved, go on
-                    log.exception("an overdue alarm of channel %s failed", stored.channel_id)
-            fresh = await self.campaigns.load(stored.id)
-            assert fresh is not None
-            self._follow(fresh)
+                except Exception:  # a locked database, or an announcement Discord refused
+                    log.warning("an overdue alarm of channel %s failed", stored.channel_id, exc_info=True)
+            self._arm(stored)
 
     async def close(self) -> None:
         """Stop the timers; a submission or alarm still being handled is saved and announced,
@@ -270,7 +267,25 @@ class CampaignService:
                 self.timers.cancel(key)
         self.timers.rearm((key, at) for key, at in wanted.items() if self.timers.deadline(key) != at)
 
+    def _arm(self, stored: StoredCampaign) -> None:
+        """Arm each alarm of the campaign as read that no timer waits for yet (cancelling none:
+        one rung since finds, when it fires, that it is no longer due)."""
+        if not self._closed:
+            alarms = [((stored.id, a.phase, a.name), a.at) for a in phases.alarms(stored.campaign)]
+            self.timers.rearm((key, at) for key, at in alarms if key not in self.timers.armed)
+
+    async def _alarm_due(self, key: WindowKey) -> bool:
+        """An alarm still rings while its campaign's open phase has it and its moment has come."""
+        campaign_id, phase, name = key  # type: ignore[misc]
+        stored = await self.campaigns.load(campaign_id)
+        return stored is not None and any(
+            (a.phase, a.name) == (phase, name) and a.at <= self.clock.now()
+            for a in phases.alarms(stored.campaign)
+        )
+
     async def _ring(self, key: WindowKey) -> None:
+        """Ring an alarm: save what it changes, then tell the channel. A failure is raised, for
+        the timers to try again while the alarm is due."""
         campaign_id, phase, name = key  # type: ignore[misc]
         notice: tuple[list[str], str] | None = None
         async with self._locks[campaign_id]:

@@ -52,7 +52,12 @@ class ClockService:
 
     def __init__(self, games: GameService) -> None:
         self.games = games
-        self.deadlines = ReactionTimers(games.clock, self._deadline_passed)
+        self.deadlines = ReactionTimers(
+            games.clock, self._deadline_passed, still_due=self._deadline_due, limit=games.timers.limit
+        )
+        # what the game did at a deadline whose stored deadline is still to be dropped (a retry
+        # after that write failed must not act a second time)
+        self._done_at: dict[PlayerDeadline, tuple[str, Outcome | None]] = {}
         self.on_deadline_passed: Callable[[str, str, Outcome | None], Awaitable[None]] | None = None
         self.resumed: list[Callable[[str], Awaitable[None]]] = []  # other timers of a channel to re-arm
 
@@ -84,6 +89,14 @@ class ClockService:
             await clock_store.drop_player_deadlines(self.games.store, channel_id, ended)
             for side in ended:
                 self.deadlines.cancel((channel_id, side))
+
+    async def window_due(self, channel_id: str, window: int) -> bool:
+        """A window still has to close at its deadline while it is the one stored open, its
+        deadline has passed and the game's clock is not paused."""
+        stored = await clock_store.window_of(self.games.store, channel_id)
+        if stored is None or stored.window != window or stored.deadline > self.games.clock.now():
+            return False
+        return not await self.is_paused(channel_id)
 
     async def rearm(self) -> None:
         """After a start-up: every stored window and deadline runs again with the time it has
@@ -180,38 +193,56 @@ class ClockService:
             raise GameError("Only the game's referees may do that")
         return state
 
-    async def _deadline_passed(self, key: WindowKey) -> None:
-        """A side's deadline fell due: pass or decline for it, unless it acted in time."""
+    async def _due_deadline(self, key: WindowKey) -> PlayerDeadline | None:
+        """The side's stored deadline, if it has passed and the game's clock runs."""
         channel_id, side = key  # type: ignore[misc]
         stored = await clock_store.player_deadlines(self.games.store, channel_id)
         due = next((d for d in stored if d.side == side), None)
+        if due is None or due.deadline > self.games.clock.now() or await self.is_paused(channel_id):
+            return None
+        return due
+
+    async def _deadline_due(self, key: WindowKey) -> bool:
+        return await self._due_deadline(key) is not None
+
+    async def _deadline_passed(self, key: WindowKey) -> None:
+        """A side's deadline fell due: pass or decline for it, unless it acted in time; then
+        drop the stored deadline. A failure is raised, for the timers to try again."""
+        due = await self._due_deadline(key)
         if due is None:  # the side acted just as it fell due
             return
-        await clock_store.drop_player_deadlines(self.games.store, channel_id, [side])
-        try:
-            state = await self.games.game(channel_id)
-        except GameError:
-            return
-        command = pass_for_absent(state, side)
-        outcome = None
-        if command is None:
-            text = (
+        if due not in self._done_at:
+            self._done_at[due] = await self._act_for_absent(due)
+        await clock_store.drop_player_deadlines(self.games.store, due.channel_id, [due.side])
+        text, outcome = self._done_at.pop(due)
+        log.info("deadline passed", extra={"channel": due.channel_id, "side": due.side})
+        if self.on_deadline_passed:
+            await self.on_deadline_passed(due.channel_id, text, outcome)
+
+    async def _act_for_absent(self, due: PlayerDeadline) -> tuple[str, Outcome | None]:
+        """Pass or decline for a side that missed its deadline: what to tell the channel, and
+        the outcome if the game did it. A refusal of the game as it stands is told; any other
+        failure is raised."""
+        side = due.side
+        game = await self.games.store.load(due.channel_id)
+        if game is None or (command := pass_for_absent(game.state, side)) is None:
+            return (
                 f"The referee's deadline for {side} has passed, but the game is not waiting for them "
                 "to act or react: nothing is done"
-            )
-        else:
-            done, what = (
-                ("passes the initiative", "pass the initiative")
-                if isinstance(command, PassInitiative)
-                else ("declines the reaction", "decline the reaction")
-            )
-            try:
-                outcome = await self.games.act(channel_id, due.referee, command)
-                text = f"{side} did not act by the referee's deadline: the game {done} for them"
-            except GameError as refusal:
-                text = f"{side} did not act by the referee's deadline, but the game cannot {what}: {refusal}"
-                if isinstance(command, PassInitiative):  # the rule stands (p. 5); the referee may step in
-                    text += ". A referee may give the initiative to the other side: /ref initiative"
-        log.info("deadline passed", extra={"channel": channel_id, "side": side})
-        if self.on_deadline_passed:
-            await self.on_deadline_passed(channel_id, text, outcome)
+            ), None
+        done, what = (
+            ("passes the initiative", "pass the initiative")
+            if isinstance(command, PassInitiative)
+            else ("declines the reaction", "decline the reaction")
+        )
+        try:
+            outcome = await self.games.act(due.channel_id, due.referee, command)
+        except GameError as refusal:
+            now = await self.games.store.load(due.channel_id)
+            if now is None or now.version != game.version:
+                raise  # refused on a game that has changed since (a lost race): tried again
+            text = f"{side} did not act by the referee's deadline, but the game cannot {what}: {refusal}"
+            if isinstance(command, PassInitiative):  # the rule stands (p. 5); the referee may step in
+                text += ". A referee may give the initiative to the other side: /ref initiative"
+            return text, None
+        return f"{side} did not act by the referee's deadline: the game {done} for them", outcome

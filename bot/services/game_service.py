@@ -77,7 +77,7 @@ class GameService:
         # told (channel, user, state before, state after) after every stored action, under the
         # channel's lock: the turn pings (bot.services.ping_service) follow whom the game waits for
         self.after_action: list[Callable[[str, str, GameState, GameState], Awaitable[None]]] = []
-        self.timers = ReactionTimers(self.clock, self._window_expired)
+        self.timers = ReactionTimers(self.clock, self._window_expired, still_due=self._window_due)
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         from bot.services.clock_service import ClockService  # it builds on this module
 
@@ -258,8 +258,14 @@ class GameService:
                 await hook(channel_id, user_id, game.state, stored.state)
             return Outcome(stored.state, produced[-1], stored.version, deadline, stored.closed_window_message)
 
+    async def _window_due(self, key: WindowKey) -> bool:
+        """Whether a window's timer still has to close it (see :meth:`ClockService.window_due`)."""
+        channel_id, window = key  # type: ignore[misc]
+        return await self.clocks.window_due(channel_id, window)
+
     async def _window_expired(self, key: WindowKey) -> None:
-        """The deadline passed: answer the window as "no reaction", unless it was answered."""
+        """The deadline passed: answer the window as "no reaction", unless it was answered. A
+        failure is raised, so that the timers try again while the window is still due."""
         channel_id, window = key  # type: ignore[misc]
         state = await self.game(channel_id)
         if state.phase is not Phase.REACTION or state.pending is None or state.pending.window != window:
@@ -268,6 +274,8 @@ class GameService:
         try:
             outcome = await self._act(channel_id, TIMER, lambda _: decline)
         except GameError:
+            if await self._window_due(key):
+                raise  # a write that lost its race twice: tried again
             return  # answered by a player at the same moment
         if self.on_window_closed:
             await self.on_window_closed(channel_id, outcome)

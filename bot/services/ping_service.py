@@ -79,7 +79,9 @@ class TurnPings:
         self.games = games
         self.store = games.store
         self.on_ping = on_ping
-        self.timers = ReactionTimers(games.clock, self._due)
+        self.timers = ReactionTimers(
+            games.clock, self._due, still_due=self._ping_due, limit=games.timers.limit
+        )
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)  # one change at a time
         games.after_action.append(self.after_action)
         games.clocks.resumed.append(self._rearm)
@@ -198,32 +200,47 @@ class TurnPings:
         paused_at = await clock_store.paused_since(self.store, channel_id)
         return (paused_at or self.games.clock.now()) + timedelta(minutes=minutes)
 
-    async def _due(self, key: WindowKey) -> None:
+    async def _ping_due(self, key: WindowKey) -> bool:
+        """A ping is still to send while its moment has passed and the referee has not stopped
+        the clock (the ping then waits for the resume)."""
         channel_id = str(key)
         ping = await ping_of(self.store, channel_id)
         if ping.due is None or ping.due > self.games.clock.now():
+            return False
+        return await clock_store.paused_since(self.store, channel_id) is None
+
+    async def _due(self, key: WindowKey) -> None:
+        """Send the ping that fell due: what to tell is read first, then the ping is claimed (its
+        one write), then sent. A failure is raised, for the timers to try again while it is due."""
+        channel_id = str(key)
+        ping = await ping_of(self.store, channel_id)
+        if ping.due is None:
             return
-        if await clock_store.paused_since(self.store, channel_id) is not None:
-            return  # the referee stopped the clock: the ping waits for the resume
+        told = await self._ping_for(ping)
         async with self._locks[channel_id]:  # not while the delay changes
             if not await claim_ping(self.store, ping):
                 return
+        if told is None:
+            return  # the game moved on without this service hearing of it
+        log.info("pinged", extra={"channel": channel_id, "players": len(told.mention) + len(told.dm)})
+        if (told.mention or told.dm) and self.on_ping:
+            await self.on_ping(told)
+
+    async def _ping_for(self, ping: TurnPing) -> Ping | None:
+        """Whom to tell and how, if the game still waits for the players of ``ping``."""
         try:
-            state = await self.games.game(channel_id)
+            state = await self.games.game(ping.channel_id)
         except GameError:
-            return
+            return None
         wait = game_wait(state)
         if wait is None or wait.players != ping.players:
-            return  # the game moved on without this service hearing of it
+            return None
         choices = await ping_choices(self.store, wait.players)
-        closes = (await deadlines(self.store)).first(channel_id, state, wait.players)
-        told = Ping(
-            channel_id,
+        closes = (await deadlines(self.store)).first(ping.channel_id, state, wait.players)
+        return Ping(
+            ping.channel_id,
             mention=tuple(p for p in wait.players if choices.get(p, "mention") == "mention"),
             dm=tuple(p for p in wait.players if choices.get(p) == "dm"),
             what=wait.what,
             closes=closes,
         )
-        log.info("pinged", extra={"channel": channel_id, "players": len(told.mention) + len(told.dm)})
-        if (told.mention or told.dm) and self.on_ping:
-            await self.on_ping(told)

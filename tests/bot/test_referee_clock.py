@@ -35,17 +35,17 @@ async def store(tmp_path):
     await store.close()
 
 
-async def refereed(service, reaction_seconds=120):
+async def refereed(service, reaction_seconds=120, channel="c1"):
     """Ann (allies) against Otto (axis), refereed by Ref; axis has the initiative."""
     state = quick_battle()
     state.referees = ["ref"]
-    await service.new_game("c1", state, reaction_seconds=reaction_seconds)
-    await service.act("c1", "ann", JoinSide(side="allies", player="ann"))
-    await service.act("c1", "otto", JoinSide(side="axis", player="otto"))
+    await service.new_game(channel, state, reaction_seconds=reaction_seconds)
+    await service.act(channel, "ann", JoinSide(side="allies", player="ann"))
+    await service.act(channel, "otto", JoinSide(side="axis", player="otto"))
     service.dice = lambda: ScriptedDice([d6(2), d6(5)])
-    await service.act("c1", "otto", StartGame())
+    await service.act(channel, "otto", StartGame())
     service.dice = lambda: ScriptedDice([])
-    await service.act("c1", "otto", ChooseInitiative(side="axis", go_first=True))
+    await service.act(channel, "otto", ChooseInitiative(side="axis", go_first=True))
 
 
 def listening(service):

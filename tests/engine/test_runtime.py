@@ -1,8 +1,10 @@
-"""Reaction-window timers, run in virtual time (no real waiting except one 20 ms SystemClock test)."""
+"""Reaction-window timers and their retries, run in virtual time (no real waiting except one 20 ms
+SystemClock test)."""
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 from datetime import UTC, datetime, timedelta
 
@@ -11,7 +13,7 @@ import pytest
 from engine.commands import Declare, DeclineReaction, Move, UnitOrder
 from engine.dice import ScriptedDice
 from engine.game import apply
-from engine.runtime import ReactionTimers, SystemClock, VirtualClock
+from engine.runtime import Backoff, ReactionTimers, SystemClock, VirtualClock
 from engine.setup import make_unit
 from engine.state import Phase, Point
 from tests.engine.helpers import game, started
@@ -168,27 +170,125 @@ async def test_one_window_fires_completely_before_the_next_even_if_its_callback_
     assert log == ["start x", "end x", "start y", "end y"]
 
 
-async def test_an_exception_in_one_callback_is_logged_and_does_not_stop_the_others(clock, caplog):
+async def test_a_failing_callback_is_logged_and_tried_again_with_a_growing_wait(clock, caplog):
     fired = []
 
     async def on_expire(key):
-        fired.append(key)
-        if key == "b":
-            raise RuntimeError("storage down")
+        fired.append((key, clock.now() - START))
+        if key == "b" and len([k for k, _ in fired if k == "b"]) <= 8:
+            raise RuntimeError("database is locked")
 
     timers = ReactionTimers(clock, on_expire)
     for key, after in [("c", 300), ("a", 15), ("b", 120)]:
         timers.arm(key, clock.now() + seconds(after))
-    with caplog.at_level(logging.ERROR, logger="engine.runtime"):
-        await clock.advance(300)
-    assert fired == ["a", "b", "c"]
-    [record] = caplog.records
-    assert "'b'" in record.getMessage() and record.exc_info[0] is RuntimeError
+    with caplog.at_level(logging.WARNING, logger="engine.runtime"):
+        await clock.advance(120)
+        assert timers.armed == {"b", "c"}, "a failed window keeps its timer"
+        assert timers.deadline("b") == START + seconds(120) and timers.time_left("b") == seconds(0)
+        await clock.advance(3600)
+    attempts = [at for key, at in fired if key == "b"]
+    waits = [(later - earlier).total_seconds() for earlier, later in itertools.pairwise(attempts)]
+    assert waits == [1, 2, 4, 8, 16, 32, 60, 60], "doubling from 1 s, never longer than a minute"
+    assert [key for key, _ in fired].count("b") == 9 and ("c", seconds(300)) in fired
+    assert timers.retries == 8 and timers.armed == frozenset()
+    assert len(caplog.records) == 8
+    assert "'b'" in caplog.records[0].getMessage() and caplog.records[0].exc_info[0] is RuntimeError
 
     # the timers are still usable afterwards
     timers.arm("d", clock.now() + seconds(15))
     await clock.advance(15)
-    assert fired == ["a", "b", "c", "d"]
+    assert fired[-1][0] == "d"
+
+
+async def test_a_deadline_no_longer_due_is_dropped_without_firing(clock):
+    fired = []
+    due = {"answered": False, "flaky": True, "open": True}
+    checks = []
+
+    async def still_due(key):
+        checks.append(key)
+        if key == "flaky" and checks.count("flaky") == 1:
+            raise TimeoutError("QueuePool limit reached")
+        return due[key]
+
+    async def on_expire(key):
+        fired.append(key)
+        if key == "open" and fired.count("open") == 1:
+            due["open"] = False  # say the write went through but the announcement failed
+            raise RuntimeError("403 Forbidden")
+
+    timers = ReactionTimers(clock, on_expire, still_due=still_due)
+    timers.rearm([(key, START - seconds(60)) for key in due])
+    await clock.advance(10)
+    assert fired == ["open", "flaky"]
+    assert checks.count("answered") == 1 and checks.count("flaky") == 2 and checks.count("open") == 2
+    assert timers.retries == 2 and timers.armed == frozenset()
+
+
+async def test_cancelling_or_closing_stops_the_retries(clock):
+    fired = []
+
+    async def on_expire(key):
+        fired.append(key)
+        raise RuntimeError("database is locked")
+
+    timers = ReactionTimers(clock, on_expire)
+    timers.rearm([("answered", START), ("shut", START)])
+    await clock.advance(0)
+    assert fired == ["answered", "shut"] and timers.armed == {"answered", "shut"}
+    assert timers.cancel("answered")
+    await clock.advance(1)
+    assert fired == ["answered", "shut", "shut"]
+    await timers.close()
+    await clock.advance(3600)
+    assert fired == ["answered", "shut", "shut"] and clock.sleepers == 0
+
+
+async def test_a_key_armed_again_by_its_failing_callback_keeps_the_new_deadline(clock):
+    fired = []
+    timers: ReactionTimers
+
+    async def on_expire(key):
+        fired.append(clock.now() - START)
+        if len(fired) == 1:
+            timers.arm(key, clock.now() + seconds(30))
+            raise RuntimeError("after arming")
+
+    timers = ReactionTimers(clock, on_expire)
+    timers.arm("w", START + seconds(10))
+    await clock.advance(10)
+    assert timers.deadline("w") == START + seconds(40)
+    await clock.advance(100)
+    assert fired == [seconds(10), seconds(40)] and timers.retries == 0
+
+
+async def test_at_most_limit_callbacks_run_at_once_and_a_limit_may_be_shared(clock):
+    running, most, fired = 0, 0, []
+
+    async def on_expire(key):
+        nonlocal running, most
+        running += 1
+        most = max(most, running)
+        await asyncio.sleep(0)  # a database round trip: the others get their turn meanwhile
+        await asyncio.sleep(0)
+        running -= 1
+        fired.append(key)
+
+    windows = ReactionTimers(clock, on_expire, limit=asyncio.Semaphore(3))
+    pings = ReactionTimers(clock, on_expire, limit=windows.limit)
+    windows.rearm((f"w{n}", START - seconds(n)) for n in range(500))
+    pings.rearm((f"p{n}", START - seconds(n)) for n in range(500))
+    await clock.advance(0)
+    assert most == 3
+    assert sorted(fired) == sorted([f"w{n}" for n in range(500)] + [f"p{n}" for n in range(500)])
+
+
+def test_a_backoff_needs_a_positive_first_wait_no_longer_than_the_longest():
+    for first, longest in [(0, 60), (-1, 60), (61, 60)]:
+        with pytest.raises(ValueError):
+            Backoff(seconds(first), seconds(longest))
+    waits = Backoff(seconds(5), seconds(12)).waits()
+    assert [next(waits).total_seconds() for _ in range(4)] == [5, 10, 12, 12]
 
 
 async def test_a_callback_may_arm_and_cancel_other_windows(clock, caplog):
