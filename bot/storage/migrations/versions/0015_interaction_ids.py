@@ -2,14 +2,14 @@
 recognised and never applied twice.
 
 Revision ID: 0015
-Revises: 0012
+Revises: 0013
 """
 
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0015"
-down_revision = "0012"
+down_revision = "0013"
 branch_labels = None
 depends_on = None
 

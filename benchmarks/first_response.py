@@ -1,0 +1,154 @@
+"""First responses under load: 50 channels act at once through the real discord.py command tree.
+
+Each channel has a started quick battle; then every channel's player sends ``/act`` at the same
+moment. For each interaction this measures the time from its arrival to its first response (the
+acknowledgement Discord must see within 3 s) and to its full answer (the result with its
+picture), and, all the while, the event loop's worst stall (how late a 5 ms sleep wakes).
+Also: one stored action against a plain write of the same bytes to the same kind of file.
+
+    .venv/bin/python benchmarks/first_response.py [--channels 50]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+from discord.webhook.async_ import AsyncWebhookAdapter
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.text_orders import OrderWords, unit_order  # noqa: E402
+from engine.commands import Declare  # noqa: E402
+from engine.dice import SeededDice  # noqa: E402
+from tests.bot.discord_harness import OTTO, close_bot, open_bot, started_game  # noqa: E402
+
+
+class Stalls:
+    """How late the event loop wakes a task that sleeps 5 ms: the worst is the longest stall."""
+
+    def __init__(self) -> None:
+        self.worst = 0.0
+        self.running = True
+
+    async def watch(self) -> None:
+        while self.running:
+            asked = time.perf_counter()
+            await asyncio.sleep(0.005)
+            self.worst = max(self.worst, time.perf_counter() - asked - 0.005)
+
+
+async def first_responses(channels: int, folder: Path) -> None:
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        bot, discord = await open_bot(f"sqlite+aiosqlite:///{folder / 'load.db'}", monkeypatch)
+        for n in range(channels):
+            await started_game(bot, discord, channel=str(1000 + n))
+            await discord.slash("initiative", user=OTTO, channel=str(1000 + n), choice="start")
+        bot.games.dice = lambda: SeededDice(7)
+        arrived: dict[str, float] = {}
+        first: dict[str, float] = {}
+        done: dict[str, float] = {}
+        request = AsyncWebhookAdapter.request
+
+        async def timed(adapter, route, *args, **kwargs):
+            key = route.webhook_token
+            if route.path.endswith("/callback"):
+                first.setdefault(key, time.perf_counter())
+            elif route.method == "PATCH":
+                done[key] = time.perf_counter()
+            return await request(adapter, route, *args, **kwargs)
+
+        monkeypatch.setattr(AsyncWebhookAdapter, "request", timed)
+        payloads = []
+        for n in range(channels):
+            payloads.append(
+                discord._payload(
+                    2,
+                    OTTO,
+                    str(1000 + n),
+                    {
+                        "id": "9",
+                        "name": "act",
+                        "type": 1,
+                        "options": [
+                            {"name": "unit", "type": 3, "value": "Gruppe 3"},
+                            {"name": "move", "type": 3, "value": "50,39"},
+                        ],
+                    },
+                )
+            )
+        stalls = Stalls()
+        watcher = asyncio.create_task(stalls.watch())
+        for n, payload in enumerate(payloads):  # all at once, as Discord's gateway hands them over
+            payload["token"] = f"token-{n}"
+            arrived[payload["token"]] = time.perf_counter()
+            bot._connection.parse_interaction_create(payload)
+        while len(done) < channels:
+            await asyncio.sleep(0.01)
+            if time.perf_counter() - min(arrived.values()) > 120:
+                raise SystemExit(f"only {len(done)} of {channels} answered in 2 minutes")
+        stalls.running = False
+        await watcher
+        to_first = sorted(first[k] - arrived[k] for k in arrived)
+        to_done = sorted(done[k] - arrived[k] for k in arrived)
+        print(f"{channels} channels acting at once (ms):")
+        print(
+            f"  first response: p50 {statistics.median(to_first) * 1000:.0f}, "
+            f"max {to_first[-1] * 1000:.0f}, under 1 s: {sum(t < 1 for t in to_first)}/{channels}"
+        )
+        print(f"  whole answer:   p50 {statistics.median(to_done) * 1000:.0f}, max {to_done[-1] * 1000:.0f}")
+        print(f"  worst event-loop stall: {stalls.worst * 1000:.0f} ms")
+        await close_bot(bot)
+
+
+async def stored_action_against_plain_write(folder: Path, repeats: int = 200) -> None:
+    """One action's storing (``GameStore.append``, with its version check) against writing the
+    same bytes with the sqlite3 module in one transaction."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        bot, discord = await open_bot(f"sqlite+aiosqlite:///{folder / 'one.db'}", monkeypatch)
+        await started_game(bot, discord, channel="1")
+        store = bot.games.store
+        game = await store.load("1")
+        command = Declare(side="axis", order=unit_order(game.state, "axis", OrderWords("Gruppe 3", "50,39")))
+        state_json = game.state.model_dump_json()
+        timings = []
+        for _ in range(repeats):
+            started = time.perf_counter()
+            game = await store.append(game, OTTO, command, [], game.state)
+            timings.append(time.perf_counter() - started)
+        await close_bot(bot)
+    plain = sqlite3.connect(folder / "plain.db", isolation_level=None)
+    plain.execute("PRAGMA journal_mode=WAL")
+    plain.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT)")
+    writes = []
+    for n in range(repeats):
+        started = time.perf_counter()
+        plain.execute("BEGIN")
+        plain.execute("INSERT INTO t VALUES (?, ?)", (n, state_json))
+        plain.execute("COMMIT")
+        writes.append(time.perf_counter() - started)
+    print(f"storing one action ({len(state_json):,} bytes of state), median of {repeats} (ms):")
+    print(
+        f"  GameStore.append {statistics.median(timings) * 1000:.2f}, "
+        f"plain sqlite3 write {statistics.median(writes) * 1000:.2f}"
+    )
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--channels", type=int, default=50)
+    options = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        await first_responses(options.channels, Path(folder))
+        await stored_action_against_plain_write(Path(folder))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
