@@ -69,7 +69,7 @@ def appoint_referee(state: GameState, command: AppointReferee, log: EventLog) ->
     if not command.appoint:
         if user not in state.referees:
             raise IllegalCommand(f"{user} is not a referee of this game")
-        state.referees = [r for r in state.referees if r != user]  # the list is shared with forks
+        state.referees.remove(user)
         log.emit("referee", f"{user} is no longer a referee of this game (by {command.by})")
         return
     if user in state.referees:
@@ -77,7 +77,7 @@ def appoint_referee(state: GameState, command: AppointReferee, log: EventLog) ->
     playing = next((name for name, side in state.sides.items() if user in side.players), None)
     if playing is not None:
         raise IllegalCommand(f"{user} plays {playing}: a player cannot referee the same game")
-    state.referees = [*state.referees, user]
+    state.referees.append(user)
     log.emit("referee", f"{user} is a referee of this game (by {command.by})")
 
 
