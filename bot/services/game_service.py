@@ -20,7 +20,7 @@ from engine.events import Event
 from engine.game import apply, replay
 from engine.game_state import GameState
 from engine.quick_battle import quick_battle, quick_forces, quick_tables
-from engine.referee import actions_to_undo, live_history
+from engine.referee import actions_to_undo, live_actions, live_history
 from engine.runtime import Clock, ReactionTimers, SystemClock, WindowKey
 from engine.scenarios import find_scenario
 from engine.state import Phase
@@ -186,21 +186,19 @@ class GameService:
             self.timers.arm((channel_id, after.pending.window), deadline)
 
     async def undo(self, channel_id: str, user_id: str, count: int, reason: str) -> Outcome:
-        """A referee takes back the last ``count`` actions: the game is rebuilt from the state
-        it started in by replaying every command still in force with its recorded dice, and the
-        undo is stored as a command of its own, so the log keeps what was undone and why."""
+        """A referee takes back the last ``count`` actions: the game is rebuilt from the newest
+        snapshot before the first of them by replaying every command since that is still in
+        force, with its recorded dice, off the event loop; the undo is stored as a command of its
+        own, so the log keeps what was undone and why."""
         async with self._locks[channel_id]:
             game = await self._load(channel_id)
             if user_id not in game.state.referees:
                 raise GameError("Only the game's referees may do that")
             if not reason.strip():
                 raise GameError("Give a reason: every correction is logged with it")
-            initial, history = await self.store.history(channel_id)
-            with refusals():
-                undo = UndoActions(referee=user_id, reason=reason, undone=actions_to_undo(history, count))
-                state, produced = replay(initial, live_history([*history, (undo, [])]))
-            window = await self.clocks.window_time(game, state)
             try:
+                undo, state, produced = await self._rebuilt_without(channel_id, user_id, count, reason)
+                window = await self.clocks.window_time(game, state)
                 stored = await self.store.append(game, user_id, undo, produced[-1], state, window.deadline)
             except StaleGame:
                 raise GameError("The game changed under this command: try again") from None
@@ -209,6 +207,34 @@ class GameService:
             for hook in self.after_action:
                 await hook(channel_id, user_id, game.state, stored.state)
             return Outcome(stored.state, produced[-1], stored.version, deadline, stored.closed_window_message)
+
+    async def _rebuilt_without(
+        self, channel_id: str, user_id: str, count: int, reason: str
+    ) -> tuple[UndoActions, GameState, list[list[Event]]]:
+        """The undo of the last ``count`` actions, the game rebuilt without them (replayed off
+        the event loop) and the events of every command replayed, the undo's last."""
+        since, log = await self._log_to_undo(channel_id, count)
+        with refusals():
+            undo = UndoActions(referee=user_id, reason=reason, undone=actions_to_undo(log, count, since + 1))
+            start = await self.store.state_at(channel_id, since)
+            state, produced = await asyncio.to_thread(
+                replay, start, live_history([*log, (undo, [])], first=since + 1)
+            )
+        return undo, state, produced
+
+    async def _log_to_undo(
+        self, channel_id: str, count: int
+    ) -> tuple[int, list[tuple[Command, list[Event]]]]:
+        """The newest snapshot with ``count`` actions in force after it (or the game's start),
+        and the log since: an undo reads and replays only that much, however long the game."""
+        snapshots = await self.store.snapshot_seqs(channel_id)
+        since = snapshots.pop()
+        log = await self.store.log_between(channel_id, since)
+        while snapshots and len(live_actions(log, first=since + 1)) < count:
+            earlier = snapshots.pop()
+            log = [*await self.store.log_between(channel_id, earlier, through=since), *log]
+            since = earlier
+        return since, log
 
     async def _window_expired(self, key: WindowKey) -> None:
         """The deadline passed: answer the window as "no reaction", unless it was answered."""
