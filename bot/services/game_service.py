@@ -208,25 +208,31 @@ class GameService:
                 await hook(channel_id, user_id, game.state, stored.state)
             return Outcome(stored.state, produced[-1], stored.version, deadline, stored.closed_window_message)
 
+    async def undo_command(self, channel_id: str, user_id: str, count: int, reason: str) -> UndoActions:
+        """The undo of the last ``count`` actions as :meth:`undo` would store it now (to try it
+        before a referee's seat is taken), read from the newest snapshot's log, not the whole."""
+        undo, _, _ = await self._undo_in_log(channel_id, user_id, count, reason)
+        return undo
+
     async def _rebuilt_without(
         self, channel_id: str, user_id: str, count: int, reason: str
     ) -> tuple[UndoActions, GameState, list[list[Event]]]:
         """The undo of the last ``count`` actions, the game rebuilt without them (replayed off
         the event loop) and the events of every command replayed, the undo's last."""
-        since, log = await self._log_to_undo(channel_id, count)
+        undo, since, log = await self._undo_in_log(channel_id, user_id, count, reason)
         with refusals():
-            undo = UndoActions(referee=user_id, reason=reason, undone=actions_to_undo(log, count, since + 1))
             start = await self.store.state_at(channel_id, since)
             state, produced = await asyncio.to_thread(
                 replay, start, live_history([*log, (undo, [])], first=since + 1)
             )
         return undo, state, produced
 
-    async def _log_to_undo(
-        self, channel_id: str, count: int
-    ) -> tuple[int, list[tuple[Command, list[Event]]]]:
-        """The newest snapshot with ``count`` actions in force after it (or the game's start),
-        and the log since: an undo reads and replays only that much, however long the game."""
+    async def _undo_in_log(
+        self, channel_id: str, user_id: str, count: int, reason: str
+    ) -> tuple[UndoActions, int, list[tuple[Command, list[Event]]]]:
+        """The undo of the last ``count`` actions, the newest snapshot with that many actions in
+        force after it (or the game's start, 0), and the log since: an undo reads and replays
+        only that much, however long the game."""
         snapshots = await self.store.snapshot_seqs(channel_id)
         since = snapshots.pop()
         log = await self.store.log_between(channel_id, since)
@@ -234,7 +240,9 @@ class GameService:
             earlier = snapshots.pop()
             log = [*await self.store.log_between(channel_id, earlier, through=since), *log]
             since = earlier
-        return since, log
+        with refusals():
+            undone = actions_to_undo(log, count, first=since + 1)
+        return UndoActions(referee=user_id, reason=reason, undone=undone), since, log
 
     async def _window_expired(self, key: WindowKey) -> None:
         """The deadline passed: answer the window as "no reaction", unless it was answered."""

@@ -103,8 +103,9 @@ async def test_at_more_than_50_commands_an_undo_replays_from_the_snapshot_and_ma
     assert await store.state_at(CHANNEL, 50) == replay(initial, history[:50])[0]
     assert await store.log_between(CHANNEL, 50) == history[50:]
     assert await store.log_between(CHANNEL, 10, through=50) == history[10:50]
-    outcome = await service.undo(CHANNEL, "ref", 3, "three orders given out of turn")
     undo = UndoActions(referee="ref", reason="three orders given out of turn", undone=(51, 52, 53))
+    assert await service.undo_command(CHANNEL, "ref", 3, "three orders given out of turn") == undo
+    outcome = await service.undo(CHANNEL, "ref", 3, "three orders given out of turn")
     assert replay(initial, live_history([*history, (undo, [])]))[0] == outcome.state
     assert await store.snapshot_seqs(CHANNEL) == [0, 50]
     await check_against_full_replay(store)
