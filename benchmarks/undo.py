@@ -111,12 +111,22 @@ async def timed(action) -> tuple[float, float]:
     return took, worst
 
 
+def median(timings: list[tuple[float, float]], which: int) -> float:
+    return statistics.median(timing[which] for timing in timings)
+
+
+def worst(timings: list[tuple[float, float]]) -> float:
+    return max(stall for _, stall in timings)
+
+
 async def measure(lengths: list[int], repeats: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
         store = await GameStore.open(f"sqlite+aiosqlite:///{folder}/undo.db")
         service = GameService(store)
-        print(f"snapshot every {SNAPSHOT_EVERY} commands; median of {repeats} undos of one action each")
-        print(f"{'commands':>9} {'before s':>9} {'stall s':>8} {'after ms':>9} {'stall ms':>9} {'same':>5}")
+        _, idle = await timed(partial(asyncio.sleep, 1.0))
+        print(f"snapshot every {SNAPSHOT_EVERY} commands; median of {repeats} undos of one action each;")
+        print(f"stall: the loop's worst gap in an undo, median and worst (idle: {idle * 1000:.0f} ms)")
+        print(f"{'commands':>9} {'before s':>9} {'stall s':>13} {'after ms':>9} {'stall ms':>13} {'same':>5}")
         for length in lengths:
             before_channel, after_channel = f"before-{length}", f"after-{length}"
             for channel in (before_channel, after_channel):
@@ -128,10 +138,11 @@ async def measure(lengths: list[int], repeats: int) -> None:
                 await timed(partial(service.undo, after_channel, REFEREE, 1, "bench")) for _ in range(repeats)
             ]
             same = (await store.load(before_channel)).state == (await store.load(after_channel)).state
+            after_ms = [(took * 1000, stall * 1000) for took, stall in after]
             print(
-                f"{length:>9,} {statistics.median(t for t, _ in before):>9.2f} "
-                f"{max(s for _, s in before):>8.2f} {statistics.median(t for t, _ in after) * 1000:>9.1f} "
-                f"{max(s for _, s in after) * 1000:>9.1f} {'yes' if same else 'NO':>5}"
+                f"{length:>9,} {median(before, 0):>9.2f} {median(before, 1):>6.2f} {worst(before):>6.2f} "
+                f"{median(after_ms, 0):>9.1f} {median(after_ms, 1):>6.1f} {worst(after_ms):>6.1f} "
+                f"{'yes' if same else 'NO':>5}"
             )
         started = time.perf_counter()
         await store.history(f"after-{lengths[-1]}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -263,5 +264,9 @@ class GameStore:
         if through is not None:
             query = query.where(CommandRow.seq <= through)
         async with self.sessions() as session:
-            rows = (await session.execute(query.order_by(CommandRow.seq))).scalars()
-            return [(COMMAND.validate_json(r.command), EVENTS.validate_json(r.events)) for r in rows]
+            rows = list((await session.execute(query.order_by(CommandRow.seq))).scalars())
+        return await asyncio.to_thread(_read_log, rows)  # parsing a long log would hold the event loop
+
+
+def _read_log(rows: list[CommandRow]) -> list[tuple[Command, list[Event]]]:
+    return [(COMMAND.validate_json(row.command), EVENTS.validate_json(row.events)) for row in rows]
