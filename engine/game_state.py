@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from functools import cache
+from typing import Literal, get_args, get_origin
 
 from pydantic import BaseModel, Field
 
@@ -150,29 +151,9 @@ class GameState(BaseModel):
     result: GameResult | None = None
 
     def fork(self) -> GameState:
-        """A copy to change freely. Profiles, terrain, points and orders are immutable and
-        shared; units, sides, lists and the pending declaration are copied."""
-        return self.model_copy(
-            update={
-                "units": {key: unit.model_copy() for key, unit in self.units.items()},
-                "sides": {
-                    key: side.model_copy(
-                        update={
-                            "players": list(side.players),
-                            "team": side.team.model_copy(deep=True) if side.team else None,
-                        }
-                    )
-                    for key, side in self.sides.items()
-                },
-                "breached_wire": list(self.breached_wire),
-                "objectives": list(self.objectives),
-                "fire_markers": list(self.fire_markers),
-                "smoke_screens": list(self.smoke_screens),
-                "fires": dict(self.fires),
-                "burnt": list(self.burnt),
-                "pending": self.pending.model_copy(deep=True) if self.pending else None,
-            }
-        )
+        """A copy to change freely: every list, dict and unfrozen model in it is the copy's own.
+        Frozen models (profiles, terrain, points, orders) cannot change, so both share them."""
+        return _forked(self)
 
     def other_side(self, side: str) -> str:
         (other,) = (name for name in self.sides if name != side)
@@ -183,3 +164,43 @@ class GameState(BaseModel):
 
     def unit(self, unit_id: str) -> Unit:
         return self.units[unit_id]
+
+
+@cache
+def _changeable_fields(model: type[BaseModel]) -> tuple[str, ...] | None:
+    """The fields of a model that may hold something the engine changes in place; None for a
+    frozen model, which is shared whole (it must hold nothing changeable itself)."""
+    if model.model_config.get("frozen", False):
+        return None
+    return tuple(name for name, field in model.model_fields.items() if _may_change(field.annotation))
+
+
+def _may_change(annotation: object) -> bool:
+    """Whether a value of this type could be changed in place: a list, dict or set, an
+    unfrozen model, or a tuple or union with one of them in it."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return _changeable_fields(annotation) is not None
+    origin = get_origin(annotation)
+    if origin in (list, dict, set):
+        return True
+    return origin is not Literal and any(_may_change(arg) for arg in get_args(annotation))
+
+
+def _forked(value):
+    """``value`` with everything in it that may change copied, and the rest shared."""
+    if isinstance(value, BaseModel):
+        fields = _changeable_fields(type(value))
+        if fields is None:
+            return value
+        if not fields:
+            return value.model_copy()
+        return value.model_copy(update={name: _forked(value.__dict__[name]) for name in fields})
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return [_forked(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _forked(item) for key, item in value.items()}
+    if isinstance(value, set | tuple):
+        return type(value)(_forked(item) for item in value)
+    return value

@@ -69,7 +69,7 @@ def appoint_referee(state: GameState, command: AppointReferee, log: EventLog) ->
     if not command.appoint:
         if user not in state.referees:
             raise IllegalCommand(f"{user} is not a referee of this game")
-        state.referees = [r for r in state.referees if r != user]  # the list is shared with forks
+        state.referees.remove(user)
         log.emit("referee", f"{user} is no longer a referee of this game (by {command.by})")
         return
     if user in state.referees:
@@ -77,7 +77,7 @@ def appoint_referee(state: GameState, command: AppointReferee, log: EventLog) ->
     playing = next((name for name, side in state.sides.items() if user in side.players), None)
     if playing is not None:
         raise IllegalCommand(f"{user} plays {playing}: a player cannot referee the same game")
-    state.referees = [*state.referees, user]
+    state.referees.append(user)
     log.emit("referee", f"{user} is a referee of this game (by {command.by})")
 
 
@@ -91,28 +91,37 @@ def note_undo(state: GameState, command: UndoActions, log: EventLog) -> None:
 
 
 def live_history(
-    history: Sequence[tuple[Command, list[Event]]],
+    history: Sequence[tuple[Command, list[Event]]], first: int = 1
 ) -> list[tuple[Command, list[Event]]]:
     """The commands of a game's log that still count: all but those a later undo took back
-    (positions in the log count from 1), and the referee's clock requests, which change nothing
-    in the game and could not be asked again of a game rebuilt without the window they timed."""
+    (positions in the log count from 1; ``first`` is the position of ``history``'s first entry,
+    for the part of a log after a snapshot), and the referee's clock requests, which change
+    nothing in the game and could not be asked again of a game rebuilt without the window they
+    timed."""
     undone = _undone(history)
     return [
         entry
-        for n, entry in enumerate(history, start=1)
+        for n, entry in enumerate(history, start=first)
         if n not in undone and not isinstance(entry[0], RefereeClock)
     ]
 
 
-def actions_to_undo(history: Sequence[tuple[Command, list[Event]]], count: int) -> tuple[int, ...]:
-    """The log positions of the last ``count`` actions still in force (undos, clock requests
-    and referees' seats aside)."""
+def live_actions(history: Sequence[tuple[Command, list[Event]]], first: int = 1) -> list[int]:
+    """The log positions of the actions still in force, which an undo may take back (undos,
+    clock requests and referees' seats aside)."""
     undone = _undone(history)
-    live = [
+    return [
         n
-        for n, (command, _) in enumerate(history, start=1)
+        for n, (command, _) in enumerate(history, start=first)
         if n not in undone and not isinstance(command, UndoActions | RefereeClock | AppointReferee)
     ]
+
+
+def actions_to_undo(
+    history: Sequence[tuple[Command, list[Event]]], count: int, first: int = 1
+) -> tuple[int, ...]:
+    """The log positions of the last ``count`` actions still in force."""
+    live = live_actions(history, first)
     if not 1 <= count <= len(live):
         raise IllegalCommand(f"There are {len(live)} actions to take back; choose 1 to {len(live)}")
     return tuple(live[-count:])

@@ -21,10 +21,9 @@ from bot.discord_adapter.referee_clock_commands import ClockCommands, PrepComman
 from bot.discord_adapter.referees import act, is_referee, take_seat, tell, with_seat
 from bot.services.game_service import GameError
 from bot.text_orders import find_unit, parse_point
-from engine.commands import AppointReferee, Command, RefereeCorrection, RefereeRuling, UndoActions
+from engine.commands import AppointReferee, Command, RefereeCorrection, RefereeRuling
 from engine.events import REFEREE, told
 from engine.game_state import GameState
-from engine.referee import actions_to_undo
 
 Side = Literal["allies", "axis"]
 REASON = "Why: it goes in the log and is shown to the players"
@@ -191,8 +190,7 @@ class RefereeCommands(app_commands.Group):
     ) -> None:
         await _referee(interaction)
         channel, user = str(interaction.channel_id), str(interaction.user.id)
-        _, history = await games(interaction).store.history(channel)
-        undo = UndoActions(referee=user, reason=reason, undone=actions_to_undo(history, count))
+        undo = await games(interaction).undo_command(channel, user, count, reason)
         seat = await take_seat(interaction, undo)
         outcome = await games(interaction).undo(channel, user, count, reason)
         await tell(interaction, with_seat(seat, outcome), REFEREE, summary(outcome.state))

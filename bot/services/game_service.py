@@ -20,7 +20,7 @@ from engine.events import Event
 from engine.game import apply, replay
 from engine.game_state import GameState
 from engine.quick_battle import quick_battle, quick_forces, quick_tables
-from engine.referee import actions_to_undo, live_history
+from engine.referee import actions_to_undo, live_actions, live_history
 from engine.runtime import Clock, ReactionTimers, SystemClock, WindowKey
 from engine.scenarios import find_scenario
 from engine.state import Phase
@@ -234,21 +234,19 @@ class GameService:
             self.timers.arm((channel_id, after.pending.window), deadline)
 
     async def undo(self, channel_id: str, user_id: str, count: int, reason: str) -> Outcome:
-        """A referee takes back the last ``count`` actions: the game is rebuilt from the state
-        it started in by replaying every command still in force with its recorded dice, and the
-        undo is stored as a command of its own, so the log keeps what was undone and why."""
+        """A referee takes back the last ``count`` actions: the game is rebuilt from the newest
+        snapshot before the first of them by replaying every command since that is still in
+        force, with its recorded dice, off the event loop; the undo is stored as a command of its
+        own, so the log keeps what was undone and why."""
         async with self._locks[channel_id]:
             game = await self._load(channel_id)
             if user_id not in game.state.referees:
                 raise GameError("Only the game's referees may do that")
             if not reason.strip():
                 raise GameError("Give a reason: every correction is logged with it")
-            initial, history = await self.store.history(channel_id)
-            with refusals():
-                undo = UndoActions(referee=user_id, reason=reason, undone=actions_to_undo(history, count))
-                state, produced = replay(initial, live_history([*history, (undo, [])]))
-            window = await self.clocks.window_time(game, state)
             try:
+                undo, state, produced = await self._rebuilt_without(channel_id, user_id, count, reason)
+                window = await self.clocks.window_time(game, state)
                 stored = await self.store.append(game, user_id, undo, produced[-1], state, window.deadline)
             except StaleGame:
                 raise GameError("The game changed under this command: try again") from None
@@ -262,6 +260,42 @@ class GameService:
         """Whether a window's timer still has to close it (see :meth:`ClockService.window_due`)."""
         channel_id, window = key  # type: ignore[misc]
         return await self.clocks.window_due(channel_id, window)
+
+    async def undo_command(self, channel_id: str, user_id: str, count: int, reason: str) -> UndoActions:
+        """The undo of the last ``count`` actions as :meth:`undo` would store it now (to try it
+        before a referee's seat is taken), read from the newest snapshot's log, not the whole."""
+        undo, _, _ = await self._undo_in_log(channel_id, user_id, count, reason)
+        return undo
+
+    async def _rebuilt_without(
+        self, channel_id: str, user_id: str, count: int, reason: str
+    ) -> tuple[UndoActions, GameState, list[list[Event]]]:
+        """The undo of the last ``count`` actions, the game rebuilt without them (replayed off
+        the event loop) and the events of every command replayed, the undo's last."""
+        undo, since, log = await self._undo_in_log(channel_id, user_id, count, reason)
+        with refusals():
+            start = await self.store.state_at(channel_id, since)
+            state, produced = await asyncio.to_thread(
+                replay, start, live_history([*log, (undo, [])], first=since + 1)
+            )
+        return undo, state, produced
+
+    async def _undo_in_log(
+        self, channel_id: str, user_id: str, count: int, reason: str
+    ) -> tuple[UndoActions, int, list[tuple[Command, list[Event]]]]:
+        """The undo of the last ``count`` actions, the newest snapshot with that many actions in
+        force after it (or the game's start, 0), and the log since: an undo reads and replays
+        only that much, however long the game."""
+        snapshots = await self.store.snapshot_seqs(channel_id)
+        since = snapshots.pop()
+        log = await self.store.log_between(channel_id, since)
+        while snapshots and len(live_actions(log, first=since + 1)) < count:
+            earlier = snapshots.pop()
+            log = [*await self.store.log_between(channel_id, earlier, through=since), *log]
+            since = earlier
+        with refusals():
+            undone = actions_to_undo(log, count, first=since + 1)
+        return UndoActions(referee=user_id, reason=reason, undone=undone), since, log
 
     async def _window_expired(self, key: WindowKey) -> None:
         """The deadline passed: answer the window as "no reaction", unless it was answered. A

@@ -19,16 +19,18 @@ from bot.storage.tables import (
     PausedClockRow,
     PlayerDeadlineRow,
     SideThreadRow,
+    SnapshotRow,
     WindowRow,
     utcnow,
 )
-from engine.commands import Command
+from engine.commands import Command, UndoActions
 from engine.events import Event
 from engine.game_state import GameState
 from engine.state import Phase
 
 COMMAND = TypeAdapter(Command)
 EVENTS = TypeAdapter(list[Event])
+SNAPSHOT_EVERY = 50  # commands between two snapshots of a game's state
 
 
 class StaleGame(Exception):
@@ -100,6 +102,7 @@ class GameStore:
             await self._archive_finished(session, channel_id)
             for table in (  # a new game: new threads, a running clock, no deadlines
                 WindowRow,
+                SnapshotRow,
                 CommandRow,
                 SideThreadRow,
                 PausedClockRow,
@@ -165,7 +168,8 @@ class GameStore:
 
         The channel's open reaction window is recorded in the same transaction: the one the
         new state has open (closing at ``window_deadline``, its buttons on ``window_message``
-        when that is known already), or none.
+        when that is known already), or none; and so are the game's snapshots (see
+        :meth:`_keep_snapshots`).
         """
         version = game.version + 1
         state_json, command_json, events_json = await asyncio.to_thread(
@@ -183,6 +187,7 @@ class GameStore:
             )
             if result.rowcount != 1:
                 raise StaleGame(game.channel_id)
+            await self._keep_snapshots(session, game.channel_id, version, command, state_json)
             session.add(
                 CommandRow(
                     channel_id=game.channel_id,
@@ -241,16 +246,56 @@ class GameStore:
         ]
         return [game for game in games if game.state.phase is not Phase.OVER]
 
+    @staticmethod
+    async def _keep_snapshots(session, channel_id: str, seq: int, command: Command, as_json: str) -> None:
+        """An undo drops the snapshots from the first command it takes back on (they hold what
+        is no longer in force); every ``SNAPSHOT_EVERY`` commands the new state is kept."""
+        if isinstance(command, UndoActions) and command.undone:
+            await session.execute(
+                delete(SnapshotRow).where(
+                    SnapshotRow.channel_id == channel_id, SnapshotRow.seq >= min(command.undone)
+                )
+            )
+        if seq % SNAPSHOT_EVERY == 0:
+            session.add(SnapshotRow(channel_id=channel_id, seq=seq, state=as_json))
+
     async def history(self, channel_id: str) -> tuple[GameState, list[tuple[Command, list[Event]]]]:
         """The state a game started from and every command since, with its events."""
+        return await self.state_at(channel_id, 0), await self.log_between(channel_id, 0)
+
+    async def snapshot_seqs(self, channel_id: str) -> list[int]:
+        """The commands after which the game's state was kept, oldest first; 0 is its start."""
         async with self.sessions() as session:
-            game = await session.get(GameRow, channel_id)
-            rows = (
-                await session.execute(
-                    select(CommandRow).where(CommandRow.channel_id == channel_id).order_by(CommandRow.seq)
-                )
-            ).scalars()
-            log = [(COMMAND.validate_json(r.command), EVENTS.validate_json(r.events)) for r in rows]
-        if game is None:
-            raise KeyError(channel_id)
-        return GameState.model_validate_json(game.initial_state), log
+            query = (
+                select(SnapshotRow.seq).where(SnapshotRow.channel_id == channel_id).order_by(SnapshotRow.seq)
+            )
+            return [0, *(await session.execute(query)).scalars()]
+
+    async def state_at(self, channel_id: str, seq: int) -> GameState:
+        """The game's state right after command ``seq`` (0: as it started), from a snapshot; a
+        snapshot gone since it was listed means an undo by another writer (:class:`StaleGame`)."""
+        async with self.sessions() as session:
+            if seq == 0:
+                row = await session.get(GameRow, channel_id)
+                as_json = row.initial_state if row else None
+            else:
+                row = await session.get(SnapshotRow, (channel_id, seq))
+                as_json = row.state if row else None
+        if as_json is None:
+            raise KeyError(channel_id) if seq == 0 else StaleGame(channel_id)
+        return GameState.model_validate_json(as_json)
+
+    async def log_between(
+        self, channel_id: str, after: int, through: int | None = None
+    ) -> list[tuple[Command, list[Event]]]:
+        """The commands after command ``after`` up to ``through`` (or the last), with their events."""
+        query = select(CommandRow).where(CommandRow.channel_id == channel_id, CommandRow.seq > after)
+        if through is not None:
+            query = query.where(CommandRow.seq <= through)
+        async with self.sessions() as session:
+            rows = list((await session.execute(query.order_by(CommandRow.seq))).scalars())
+        return await asyncio.to_thread(_read_log, rows)  # parsing a long log would hold the event loop
+
+
+def _read_log(rows: list[CommandRow]) -> list[tuple[Command, list[Event]]]:
+    return [(COMMAND.validate_json(row.command), EVENTS.validate_json(row.events)) for row in rows]

@@ -42,6 +42,19 @@ class CommandRow(SQLModel, table=True):
     interaction_id: str | None = None  # unique (migration 0015)
 
 
+class SnapshotRow(SQLModel, table=True):
+    """The game's state right after command ``seq``, kept every few commands so an undo replays
+    only the commands since the newest snapshot before the first one it takes back. Only
+    snapshots of the line still in force are kept: an undo drops those from the first command
+    it takes back on."""
+
+    __tablename__ = "game_snapshots"
+
+    channel_id: str = Field(primary_key=True, foreign_key="games.channel_id")
+    seq: int = Field(primary_key=True)
+    state: str  # GameState JSON
+
+
 class WindowRow(SQLModel, table=True):
     """The channel's open reaction window and when it closes by itself (ISO 8601, UTC)."""
 

@@ -167,7 +167,9 @@ class Harness:
             )
             if route.path.endswith("/callback"):
                 harness.original = str(next(_ids))  # the answer's message, "thinking..." till written
-                return {"interaction": {"id": str(next(_ids)), "type": 2, "response_message_id": harness.original}}
+                return {
+                    "interaction": {"id": str(next(_ids)), "type": 2, "response_message_id": harness.original}
+                }
             if route.method == "PATCH":  # the deferred answer written over "thinking..."
                 return _message(0, (payload or {}).get("content", ""), harness.original)
             if route.method == "POST":  # a follow-up

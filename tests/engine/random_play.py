@@ -7,6 +7,7 @@ import random
 
 from engine.battlefield import live_units, visible_enemies
 from engine.commands import (
+    AnswerReserve,
     CallReserves,
     ChooseInitiative,
     ChooseTarget,
@@ -15,11 +16,13 @@ from engine.commands import (
     DeclineReaction,
     FallBackOrder,
     Fire,
+    GiveBonusTokens,
     MoraleTestOrder,
     Move,
     PassInitiative,
     React,
     RemoveMarkers,
+    RequestReserve,
     StartGame,
     UnitOrder,
 )
@@ -30,6 +33,7 @@ from engine.game import apply, awaiting
 from engine.game_state import GameState
 from engine.rules.movement import movement_allowance
 from engine.state import Phase, Point, Unit
+from engine.teams import co_lost
 
 
 def _step_towards(state: GameState, unit: Unit, rng: random.Random, scale: float) -> Point:
@@ -83,6 +87,36 @@ def entering_order(state: GameState, unit: Unit, rng: random.Random) -> UnitOrde
     return UnitOrder(unit=unit.id, actions=(Move(path=(entry, step)),))
 
 
+def _payer(state: GameState, side: str, rng: random.Random) -> str | None:
+    """In a team game, a player of the side whose tokens pay for an order that names no unit."""
+    team = state.sides[side].team
+    if team is None:
+        return None
+    holding = sorted(player for player, tokens in team.tokens.items() if tokens > 0)
+    return rng.choice(holding) if holding else team.co
+
+
+def team_business(state: GameState, rng: random.Random) -> Command | None:
+    """In a team game, the active side's CO hands out the turn's bonus tokens while they can;
+    now and then a player asks for a unit of the CO's reserve pool and the CO answers (p. 25)."""
+    side = state.active_side
+    team = state.sides[side].team if side and state.phase is Phase.ACTIVE else None
+    if team is None:
+        return None
+    players = state.sides[side].players
+    if team.bonus and not co_lost(state, side):
+        return GiveBonusTokens(side=side, player=team.co, shares=((rng.choice(players), team.bonus),))
+    if rng.random() < 0.5:
+        return None
+    if team.requests:
+        unit = rng.choice(team.requests).unit
+        return AnswerReserve(side=side, player=team.co, unit=unit, grant=rng.random() < 0.7)
+    pool = [u.id for u in state.units_of(side) if u.in_reserve and not (u.destroyed or u.reserve_available)]
+    if pool and rng.random() < 0.3:
+        return RequestReserve(side=side, player=rng.choice(players), unit=rng.choice(pool))
+    return None
+
+
 def random_command(state: GameState, rng: random.Random) -> Command:
     side = awaiting(state)
     if state.phase is Phase.SETUP:
@@ -103,23 +137,37 @@ def random_command(state: GameState, rng: random.Random) -> Command:
         assert pending
         if rng.random() < 0.6:
             return DeclineReaction(side=side, window=pending.window)
-        order = MoraleTestOrder() if rng.random() < 0.15 else random_unit_order(state, side, rng)
-        return React(side=side, window=pending.window, order=order)
+        if rng.random() < 0.15:
+            return React(
+                side=side, window=pending.window, order=MoraleTestOrder(), player=_payer(state, side, rng)
+            )
+        return React(side=side, window=pending.window, order=random_unit_order(state, side, rng))
     roll = rng.random()
     if roll < 0.08:
         return PassInitiative(side=side)
     if roll < 0.16:
-        return Declare(side=side, order=MoraleTestOrder())
+        return Declare(side=side, order=MoraleTestOrder(), player=_payer(state, side, rng))
     arriving = [u for u in state.units_of(side) if u.reserve_available]
     if arriving and rng.random() < 0.5:
         return Declare(side=side, order=entering_order(state, rng.choice(arriving), rng))
     return Declare(side=side, order=random_unit_order(state, side, rng))
 
 
+def apply_purely(state: GameState, command: Command, dice: SeededDice) -> tuple[GameState, list[Event]]:
+    """Apply a command and check the engine's promise: the state given to it reads exactly as
+    before, whether the command was played or refused."""
+    before = state.model_dump_json()
+    try:
+        return apply(state, command, dice)
+    finally:
+        assert state.model_dump_json() == before, f"{command!r} changed the state it was given"
+
+
 def play_random_game(
     state: GameState, seed: int, max_commands: int = 3000
 ) -> tuple[GameState, list[tuple[Command, list[Event]]]]:
-    """Play until the game is over; returns the final state and the (command, events) history."""
+    """Play until the game is over; returns the final state and the (command, events) history.
+    Every command, played or refused, is checked to leave the state it was given unchanged."""
     rng = random.Random(seed)
     dice = SeededDice(seed)
     history: list[tuple[Command, list[Event]]] = []
@@ -128,8 +176,8 @@ def play_random_game(
             break
         for _attempt in range(40):
             try:
-                command = random_command(state, rng)
-                state, events = apply(state, command, dice)
+                command = team_business(state, rng) or random_command(state, rng)
+                state, events = apply_purely(state, command, dice)
             except IllegalCommand:
                 continue
             history.append((command, events))
@@ -137,10 +185,10 @@ def play_random_game(
         else:
             side = awaiting(state)
             command = (
-                Declare(side=side, order=MoraleTestOrder())
+                Declare(side=side, order=MoraleTestOrder(), player=_payer(state, side, rng))
                 if state.phase is Phase.ACTIVE
                 else DeclineReaction(side=side, window=state.pending.window)
             )
-            state, events = apply(state, command, dice)
+            state, events = apply_purely(state, command, dice)
             history.append((command, events))
     return state, history

@@ -2,14 +2,14 @@
 recognised and never applied twice.
 
 Revision ID: 0015
-Revises: 0013
+Revises: 0014
 """
 
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0015"
-down_revision = "0013"
+down_revision = "0014"
 branch_labels = None
 depends_on = None
 
