@@ -104,10 +104,15 @@ class GameService:
         if reaction_seconds not in REACTION_SECONDS:
             raise GameError("A reaction window lasts from 15 seconds to 48 hours")
         async with self._locks[channel_id]:
-            current = await self.store.load(channel_id)
-            if current is not None:
-                refuse_replacing(current.state, user_id)
-            stored = await self.store.create(channel_id, state or quick_battle(), reaction_seconds)
+            try:
+                stored = await self.store.create(
+                    channel_id,
+                    state or quick_battle(),
+                    reaction_seconds,
+                    may_replace=lambda current: refuse_replacing(current, user_id),
+                )
+            except StaleGame:
+                raise GameError("Another game was set up here at the same moment: see /game status") from None
         return Outcome(stored.state, [], stored.version)
 
     async def remember_window_message(self, channel_id: str, window: int, message_id: str) -> None:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
 from pydantic import TypeAdapter
 from sqlalchemy import delete, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker, create_async_engine
 from sqlmodel import select
 
@@ -95,37 +97,55 @@ class GameStore:
         already = Applied(done.seq, EVENTS.validate_json(done.events)) if done else None
         return StoredGame(channel_id, row.version, state, row.reaction_seconds, already=already)
 
-    async def create(self, channel_id: str, state: GameState, reaction_seconds: int = 120) -> StoredGame:
-        """Start a channel's game afresh, replacing a finished one and its log."""
+    async def create(
+        self,
+        channel_id: str,
+        state: GameState,
+        reaction_seconds: int = 120,
+        may_replace: Callable[[GameState], None] = lambda _game: None,
+    ) -> StoredGame:
+        """Start a channel's game afresh, replacing a finished one and its log. ``may_replace``
+        sees the game in the channel, in the same transaction (row locked), and raises to keep
+        it; two creations at once in a channel without a game: one wins, the other is
+        :class:`StaleGame`."""
         as_json = state.model_dump_json()
-        async with self.sessions() as session, session.begin():
-            await self._archive_finished(session, channel_id)
-            for table in (  # a new game: new threads, a running clock, no deadlines
-                WindowRow,
-                SnapshotRow,
-                CommandRow,
-                SideThreadRow,
-                PausedClockRow,
-                PlayerDeadlineRow,
-                GameRow,
-            ):
-                await session.execute(delete(table).where(table.channel_id == channel_id))
-            session.add(
-                GameRow(
-                    channel_id=channel_id,
-                    initial_state=as_json,
-                    state=as_json,
-                    reaction_seconds=reaction_seconds,
+        try:
+            async with self.sessions() as session, session.begin():
+                current = await session.get(GameRow, channel_id, with_for_update=True)
+                if current is not None:
+                    old = GameState.model_validate_json(current.state)
+                    may_replace(old)
+                    await self._archive_finished(session, channel_id, old)
+                await self._clear_channel(session, channel_id)
+                session.add(
+                    GameRow(
+                        channel_id=channel_id,
+                        initial_state=as_json,
+                        state=as_json,
+                        reaction_seconds=reaction_seconds,
+                    )
                 )
-            )
+        except IntegrityError:
+            raise StaleGame(channel_id) from None
         return StoredGame(channel_id, 0, state, reaction_seconds)
 
-    async def _archive_finished(self, session, channel_id: str) -> None:
+    @staticmethod
+    async def _clear_channel(session, channel_id: str) -> None:
+        """A new game: new threads, a running clock, no deadlines, no log."""
+        for table in (
+            WindowRow,
+            SnapshotRow,
+            CommandRow,
+            SideThreadRow,
+            PausedClockRow,
+            PlayerDeadlineRow,
+            GameRow,
+        ):
+            await session.execute(delete(table).where(table.channel_id == channel_id))
+
+    @staticmethod
+    async def _archive_finished(session, channel_id: str, state: GameState) -> None:
         """Keep a finished game's result and log before a new game takes the channel."""
-        game = await session.get(GameRow, channel_id)
-        if game is None:
-            return
-        state = GameState.model_validate_json(game.state)
         if state.result is None:
             return
         rows = (
