@@ -205,7 +205,7 @@ def _tally(sides: int, purpose: str, counted: Counter[int]) -> FaceTally:
         mean=sum(face * count for face, count in enumerate(counts, start=1)) / dice,
         expected_mean=(sides + 1) / 2,
         chi_square=statistic,
-        p_value=chi_square_p_value(statistic, sides - 1),
+        p_value=chi_square_p_value(statistic, sides - 1) if sides > 1 else 1.0,  # a d1 cannot be unfair
     )
 
 

@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 
 from bot.services.game_service import GameError, refusals
+from bot.services.limits import MAX_CPP, MAX_DURATION_DAYS, NAME, bounded_text, quoted, whole_number
 from bot.storage.campaign_store import CampaignStore, StaleCampaign, StoredCampaign
 from bot.storage.store import GameStore
 from engine.campaign import phases
@@ -45,12 +46,18 @@ _UNITS = {"w": "weeks", "d": "days", "h": "hours", "m": "minutes", "s": "seconds
 
 def parse_duration(text: str) -> timedelta:
     """``"24h"``, ``"1d12h"``, ``"90m"``, ``"2w"`` -> a length of time."""
-    compact = "".join(text.casefold().split())
+    compact = "".join(bounded_text("A length of time", text, NAME).casefold().split())
     if not compact or _DURATION.sub("", compact):
-        raise GameError(f"Cannot read {text!r} as a length of time: write e.g. 24h, 90m, 1d12h or 2w")
-    return sum(
-        (timedelta(**{_UNITS[unit]: int(count)}) for count, unit in _DURATION.findall(compact)), timedelta(0)
-    )
+        raise GameError(f"Cannot read {quoted(text)} as a length of time: write e.g. 24h, 90m, 1d12h or 2w")
+    most = timedelta(days=MAX_DURATION_DAYS)
+    counts = [
+        (whole_number(_UNITS[unit], count, 0, most // timedelta(seconds=1)), unit)
+        for count, unit in _DURATION.findall(compact)
+    ]
+    length = sum((timedelta(**{_UNITS[unit]: count}) for count, unit in counts), timedelta(0))
+    if length > most:
+        raise GameError(f"A length of time here is at most {MAX_DURATION_DAYS} days, not {quoted(text)}")
+    return length
 
 
 def parse_reminders(text: str | None) -> tuple[timedelta, ...]:
@@ -135,6 +142,8 @@ class CampaignService:
         the next CG Day. Refused while the channel's campaign is unfinished."""
         if not 1 <= days <= 30:
             raise GameError("A campaign has 1 to 30 CG Days")
+        for side, points in cpp.items():
+            whole_number(f"{side} CPP a CG Day", points, 0, MAX_CPP)
         if every <= timedelta(0):
             raise GameError("Give each phase a positive length, e.g. 24h")
         current = await self.campaigns.current(channel_id)
@@ -370,5 +379,3 @@ class CampaignService:
         fresh = await self.campaigns.load(stored.id)
         assert fresh is not None
         return fresh
-
-

@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 
+from bot.services.limits import REACTION_SECONDS, bounded_command
 from bot.services.permissions import Refused, authorise
 from bot.storage.store import GameStore, StaleGame, StoredGame
 from engine.commands import Command, DeclineReaction, UndoActions
@@ -52,7 +53,6 @@ class Outcome:
     closed_window_message: str | None = None  # the message whose buttons should now go
 
 
-REACTION_SECONDS = range(15, 48 * 3600 + 1)  # a window lasts 15 s to 48 h
 
 
 class GameService:
@@ -127,6 +127,7 @@ class GameService:
         """Apply a user's command, if the permission table lets them (``server_roles``: the ids of
         the user's Discord roles). Two at once are serialised; a write that lost a race with
         another process is retried once on the fresh state."""
+        bounded_command(command)
         return await self._act(
             channel_id,
             user_id,
