@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from bot.console import ConsoleTable, Line
 
 CHANNEL = "console"
+LEDGER_ENTRY = 'The ledger entry (entry:12 to:void reason:"why")'
 SIDES_RB = ("german", "russian")  # the sides of a Red Barricades campaign
 USAGE = (
     "Try /campaign new name:NAME german:ann,bob russian:cat german_cpp:N russian_cpp:N [days:3] "
@@ -128,7 +129,7 @@ class CampaignDesk:
     async def correct(self, line: Line) -> str:
         """``/campaign correct entry:N to:VALUE reason:WHY``: the referee corrects a ledger entry."""
         o = line.options
-        entry = whole_number("entry", o.get("entry", ""), 1, MAX_ENTRIES)
+        entry = whole_number(LEDGER_ENTRY, o.get("entry", ""), 0, MAX_ENTRIES)
         to, reason = o.get("to", ""), o.get("reason", "")
         return await self.service.correct(CHANNEL, line.player, entry, to, reason)
 

@@ -53,8 +53,6 @@ class Outcome:
     closed_window_message: str | None = None  # the message whose buttons should now go
 
 
-
-
 class GameService:
     """Games by channel. Reaction windows close by themselves at their deadline through the
     same "no reaction" command a player would send; ``on_window_closed`` hears about it."""
