@@ -10,6 +10,7 @@ from sqlalchemy import desc, insert
 from sqlmodel import or_, select
 
 from bot.services.game_service import GameError
+from bot.services.limits import NAME, bounded_text
 from bot.storage.store import GameStore
 from bot.storage.tables import RollRow, utcnow
 from engine.dice import DiceSource, DieRoll, SeededDice
@@ -68,6 +69,8 @@ class DiceService:
         self, channel_id: str, user_id: str, chart: str, choices: str = "", *, secret: bool = False
     ) -> Rolled:
         """Roll on a named chart with the user's choices, and log it."""
+        bounded_text("A chart's name", chart, NAME)
+        bounded_text("A chart's choices", choices)
         try:
             found = find_chart(chart)
             rolled = roll_on_chart(found, choices, self.dice())
