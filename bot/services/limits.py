@@ -68,10 +68,13 @@ def reaction_seconds(typed: str) -> int:
 
 def measure(what: str, typed: str | float, least: float = -MEASURE, most: float = MEASURE) -> float:
     """A number that may have a fraction (inches, degrees, hours), from ``least`` to ``most``."""
-    try:
-        number = float(typed) if len(str(typed)) <= NUMBER_DIGITS + 4 else math.nan
-    except ValueError:
-        number = math.nan
+    if isinstance(typed, str):
+        try:
+            number = float(typed) if len(typed.strip()) <= 2 * NUMBER_DIGITS else math.nan
+        except ValueError:
+            number = math.nan
+    else:
+        number = typed
     if not least <= number <= most:  # also refuses nan
         shown = quoted(typed) if isinstance(typed, str) else f"{typed:g}"
         raise IllegalCommand(f"{what} is a number from {least:,g} to {most:,g}, not {shown}")
