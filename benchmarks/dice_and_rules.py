@@ -2,6 +2,10 @@
 
 * Rolls per second for typical expressions through :func:`engine.rolls.expressions.roll`
   (our dice source, wargame forms, limits) beside the same dice in the ``d20`` library.
+* Milliseconds per ``/roll`` through :class:`DiceService` (the roll and its one INSERT into the roll
+  log of a real SQLite file, committed before it is shown) beside ``d20.roll`` of the same
+  expression: with SQLite's defaults, and in WAL mode with ``synchronous=NORMAL``.
+* ``/stats`` after the largest rolls allowed (ten ``100d1000`` in one command), 1, 10 and 100 times.
 * Milliseconds to work out exact odds for a few shots and tests.
 * Lookup latency on a rules library of ``--sections`` numbered sections (5,000 by default),
   imported through :class:`RulesService` into a real SQLite file: by section number and by words.
@@ -25,9 +29,15 @@ import d20
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from sqlalchemy import event  # noqa: E402
+
+from bot.services.dice_service import DiceService  # noqa: E402
+from bot.services.game_service import GameError  # noqa: E402
 from bot.services.rules_service import RulesService  # noqa: E402
+from bot.services.stats_service import StatsService  # noqa: E402
 from bot.storage.store import GameStore  # noqa: E402
 from engine.dice import SeededDice  # noqa: E402
+from engine.errors import IllegalCommand  # noqa: E402
 from engine.odds import ShotSetup, SuccessTest, setup_shot, shot_odds, successes  # noqa: E402
 from engine.rolls.expressions import roll  # noqa: E402
 
@@ -83,6 +93,50 @@ def bench_rolls() -> None:
         print(f"  {ours:<8} {mine:>9,.0f}/s | {theirs:<7} {plain:>9,.0f}/s  ({mine / plain:.2f}x)")
 
 
+async def bench_roll_service(rolls: int) -> None:
+    print(f"/roll through DiceService (ms, median of {rolls}) | d20.roll of the same expression")
+    for journal in ("delete", "wal"):
+        with tempfile.TemporaryDirectory() as folder:
+            store = await GameStore.open(f"sqlite+aiosqlite:///{folder}/rolls.db")
+            if journal == "wal":
+                event.listen(store.engine.sync_engine, "connect", _wal)
+            dice = DiceService(store)
+            for ours, theirs in EXPRESSIONS:
+                times = []
+                for _ in range(rolls):
+                    start = time.perf_counter()
+                    await dice.roll("bench", "ann", ours)
+                    times.append((time.perf_counter() - start) * 1000)
+                plain = statistics.median(milliseconds(lambda theirs=theirs: d20.roll(theirs), rolls))
+                print(
+                    f"  {journal:<6} {ours:<8} {statistics.median(times):6.2f} ms"
+                    f" (p99 {percentile(times, 99):6.2f}) | {theirs:<7} {plain:6.3f} ms"
+                )
+            await store.close()
+
+
+def _wal(connection, _) -> None:
+    connection.execute("PRAGMA journal_mode = WAL")
+    connection.execute("PRAGMA synchronous = NORMAL")
+
+
+async def bench_stats_after_the_largest_rolls() -> None:
+    largest = ";".join(["100d1000"] * 10)  # ten rolls of the most dice, of the most sides
+    print(f"/stats after commands of {largest[:17]}... (1,000 dice each)")
+    with tempfile.TemporaryDirectory() as folder:
+        store = await GameStore.open(f"sqlite+aiosqlite:///{folder}/stats.db")
+        dice, stats, done = DiceService(store), StatsService(store), 0
+        for commands in (1, 10, 100):
+            while done < commands:
+                await dice.roll("bench", f"player {done % 3}", largest)
+                done += 1
+            start = time.perf_counter()
+            await stats.text("bench")
+            took = (time.perf_counter() - start) * 1000
+            print(f"  {commands:>3} commands ({commands * 1000:,} dice): {took:.0f} ms")
+        await store.close()
+
+
 def bench_odds() -> None:
     print("Exact odds (milliseconds, median of 20)")
     for setup in SHOTS:
@@ -121,6 +175,7 @@ async def bench_lookup(sections: int, queries: int) -> None:
             "by number": lambda: f"A{rng.randint(1, sections // 100)}.{rng.randint(1, 100)}",
             "by two words": lambda: f"{rng.choice(WORDS)} {rng.choice(WORDS)}",
             "by one word": lambda: rng.choice(WORDS),
+            "by 12 words": lambda: " ".join(rng.sample(WORDS, 12)),  # the most a search takes
         }
         for kind, query in kinds.items():
             times = []
@@ -133,6 +188,12 @@ async def bench_lookup(sections: int, queries: int) -> None:
                 f"  lookup {kind:<13} p50 {percentile(times, 50):5.1f} ms,"
                 f" p99 {percentile(times, 99):5.1f} ms"
             )
+        thousand = " ".join(rng.choice(WORDS) for _ in range(1000))
+        start = time.perf_counter()
+        try:
+            await rules.lookup("bench", thousand)
+        except (GameError, IllegalCommand) as refusal:
+            print(f"  a 1,000-word search: {(time.perf_counter() - start) * 1000:.1f} ms, refused: {refusal}")
         await store.close()
 
 
@@ -140,8 +201,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sections", type=int, default=5000)
     parser.add_argument("--queries", type=int, default=300)
+    parser.add_argument("--rolls", type=int, default=200)
     args = parser.parse_args()
     bench_rolls()
+    asyncio.run(bench_roll_service(args.rolls))
+    asyncio.run(bench_stats_after_the_largest_rolls())
     bench_odds()
     asyncio.run(bench_lookup(args.sections, args.queries))
 

@@ -31,8 +31,18 @@ from bot.services.game_service import (
     scenario_text,
     setup_text,
 )
+from bot.services.limits import (
+    MAX_POINTS,
+    MAX_TEAM,
+    UNDO_MOST,
+    bounded_text,
+    measure,
+    quoted,
+    reaction_seconds,
+    whole_number,
+)
 from bot.services.ping_service import ping_delay
-from bot.services.rules_service import RulesService
+from bot.services.rules_service import MAX_BYTES, RulesService
 from bot.services.stats_service import StatsService
 from bot.services.team_view import team_text
 from bot.storage.ping_store import DEFAULT_MINUTES
@@ -236,6 +246,20 @@ def _after_verb(text: str, verb: str) -> str:
     return re.split(rf"(?:^|\s)/?{verb}(?:\s|$)", text, maxsplit=1)[-1].strip()
 
 
+def typed_file(typed: str) -> Path:
+    """The file a console line names, there and no larger than the rules library takes."""
+    path = Path(bounded_text("A file name", typed, 1000)).expanduser()
+    try:
+        size = path.stat().st_size if path.is_file() else None
+    except OSError:
+        size = None
+    if size is None:
+        raise IllegalCommand(f"There is no file {quoted(str(path))}")
+    if size > MAX_BYTES:
+        raise IllegalCommand(f"{path.name} is {size / 1e6:.1f} MB; the limit is {MAX_BYTES / 1e6:.0f} MB")
+    return path
+
+
 class ConsoleTable:
     """The console's game: one channel ("console") in the same store and service as Discord."""
 
@@ -383,7 +407,7 @@ class ConsoleTable:
         if "at" not in line.options or not line.named_unit():
             raise IllegalCommand("Try /deploy unit:UNIT at:X,Y [facing:DEGREES], or /deploy done")
         facing = line.options.get("facing")
-        face = float(facing) if facing else FACING_FROM_EDGE[self.state.sides[side].entry_edge]
+        face = measure("facing", facing) if facing else FACING_FROM_EDGE[self.state.sides[side].entry_edge]
         unit = find_unit(self.state, line.unit("/deploy unit:UNIT at:X,Y"), side)
         decoy = parse_point(line.options["decoy"]) if "decoy" in line.options else None
         return Deploy(side=side, unit=unit, at=parse_point(line.options["at"]), facing=face, decoy=decoy)
@@ -393,6 +417,11 @@ class ConsoleTable:
         if choice not in ("start", "first", "pass"):
             raise IllegalCommand("Choose: /initiative start (go first) or /initiative pass")
         return ChooseInitiative(side=side, go_first=choice != "pass")
+
+    @staticmethod
+    def number(line: Line, option: str) -> int | None:
+        """A whole number option (``/history number:2``), or None when it was not given."""
+        return whole_number(option, line.options[option], 1, 10**6) if option in line.options else None
 
     def window(self) -> int:
         pending = self.state.pending
@@ -508,7 +537,7 @@ class ConsoleTable:
                 "history": lambda: finished_games_text(
                     self.service.store,
                     self.CHANNEL,
-                    int(line.options["number"]) if "number" in line.options else None,
+                    self.number(line, "number"),
                 ),
             }
             if line.verb in views:
@@ -519,11 +548,9 @@ class ConsoleTable:
             if line.verb == "ref" and line.words[:1] == ["list"]:
                 return prep_text(self.state, self.reader(line.player))
             if line.verb == "ref" and line.words[:1] == ["undo"]:
-                count = line.options.get("count", "1")
-                if not count.isdigit():
-                    raise IllegalCommand(f"count is a whole number of actions, not {count!r}")
-                reason = line.options.get("reason", "")
-                outcome = await self.service.undo(self.CHANNEL, line.player, int(count), reason)
+                count = whole_number("count", line.options.get("count", "1"), 1, UNDO_MOST)
+                reason = bounded_text("reason", line.options.get("reason", ""))
+                outcome = await self.service.undo(self.CHANNEL, line.player, count, reason)
             elif (clocked := clock_request(self.service, self.CHANNEL, line)) is not None:
                 outcome = await clocked
             else:
@@ -596,9 +623,7 @@ class ConsoleTable:
         if kind == "sources":
             return await self.rules.sources(self.CHANNEL)
         if kind == "import" and len(line.words) > 1:
-            path = Path(line.words[1]).expanduser()
-            if not path.is_file():
-                raise IllegalCommand(f"There is no file {path}")
+            path = typed_file(line.words[1])
             return await self.rules.import_document(
                 self.CHANNEL, line.player, path.name, path.read_bytes(), line.options.get("name")
             )
@@ -611,9 +636,7 @@ class ConsoleTable:
         ``/cards use action:play card:NAME``: Tactical Advantage Cards, as in Discord."""
         kind = line.words[0].casefold() if line.words else "hand"
         if kind == "deck" and len(line.words) > 1:
-            path = Path(line.words[1]).expanduser()
-            if not path.is_file():
-                raise IllegalCommand(f"There is no file {path}")
+            path = typed_file(line.words[1])
             return await self.decks.save(
                 "console", line.options.get("name", path.stem), path.read_text("utf-8")
             )
@@ -647,19 +670,13 @@ class ConsoleTable:
         if kind == "list":
             return await forces.listing(*where)
         if kind == "import" and len(line.words) > 1:
-            path = Path(line.words[1]).expanduser()
-            if not path.is_file():
-                raise IllegalCommand(f"There is no file {path}")
+            path = typed_file(line.words[1])
             return await forces.import_text(
                 *where, path.read_text(encoding="utf-8"), replace=line.flag("replace")
             )
         if kind == "new":
-            points = o.get("points", "")
-            if not points.isdigit():
-                raise IllegalCommand("Give the force's points limit as a whole number: points:500")
-            return await forces.create(
-                *where, o.get("nation", ""), o.get("name", ""), int(points), o.get("date")
-            )
+            points = whole_number("points", o.get("points", ""), 1, MAX_POINTS)
+            return await forces.create(*where, o.get("nation", ""), o.get("name", ""), points, o.get("date"))
         name, unit = o.get("force", ""), o.get("unit", "")
         simple = {
             "show": lambda: forces.show(*where, name),
@@ -689,13 +706,11 @@ class ConsoleTable:
 
     async def new_game(self, line: Line) -> str:
         table, forces = line.options.get("table", "village"), line.options.get("forces", "us")
-        seconds = line.options.get("reaction_seconds", "120")
-        if not seconds.isdigit():
-            raise IllegalCommand(f"reaction_seconds is a whole number of seconds, not {seconds!r}")
+        seconds = reaction_seconds(line.options.get("reaction_seconds", "120"))
         scenario = line.options.get("scenario", "quick")
         if scenario == "quick":
             battle = quick_battle(table, forces)
-            text = setup_text(table, forces, int(seconds)) + "\n/start to roll for the initiative"
+            text = setup_text(table, forces, seconds) + "\n/start to roll for the initiative"
         else:
             battle = scenario_battle(
                 scenario,
@@ -704,15 +719,16 @@ class ConsoleTable:
                 line.options.get("attacker_choice"),
                 line.options.get("deployment") == "plotted",
             )
-            text = scenario_text(battle, table, int(seconds))
+            text = scenario_text(battle, table, seconds)
         battle = with_rule_set(battle, line.options.get("ruleset", "core_2015"))
         if "teams" in line.options:
-            if scenario == "quick" or not line.options["teams"].isdigit():
+            if scenario == "quick":
                 raise IllegalCommand("A team game is a scenario game: teams:N players a side, with scenario:")
-            make_team_game(battle, int(line.options["teams"]), line.options.get("bonus", "even"))
+            teams = whole_number("teams", line.options["teams"], 1, MAX_TEAM)
+            make_team_game(battle, teams, line.options.get("bonus", "even"))
         battle.referees = [r for r in line.options.get("referee", "").split(",") if r]
         minutes = ping_delay(line.options.get("ping_minutes", str(DEFAULT_MINUTES)))
-        outcome = await self.service.new_game(self.CHANNEL, battle, int(seconds), line.player)
+        outcome = await self.service.new_game(self.CHANNEL, battle, seconds, line.player)
         await self.owed.pings.set_delay(self.CHANNEL, minutes)
         self.state, self.log = outcome.state, []
         return text

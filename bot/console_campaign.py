@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from bot.services.campaign_service import CampaignService, parse_duration, parse_reminders, utc_text
 from bot.services.game_service import GameError, GameService, duration_text
+from bot.services.limits import MAX_CPP, MAX_DAYS, MAX_ENTRIES, MAX_POINTS, reaction_seconds, whole_number
 from bot.services.linked_campaign_service import LinkedCampaignService
 from engine.campaign.linked import SIDES
 
@@ -20,6 +21,8 @@ if TYPE_CHECKING:
     from bot.console import ConsoleTable, Line
 
 CHANNEL = "console"
+LEDGER_ENTRY = 'The ledger entry (entry:12 to:void reason:"why")'
+SIDES_RB = ("german", "russian")  # the sides of a Red Barricades campaign
 USAGE = (
     "Try /campaign new name:NAME german:ann,bob russian:cat german_cpp:N russian_cpp:N [days:3] "
     "[start:17 Oct] [every:24h] [grace:2h] [reminders:24h,1h|none] [referee:NAME] [carry_over:yes|no], "
@@ -73,14 +76,12 @@ class CampaignDesk:
         elif kind == "submit":
             orders = line.options.get("buy", " ".join(line.words[1:]))
             phase = line.options.get("phase")
-            if phase is not None and not phase.isdigit():
-                raise GameError(f"phase is a phase number, not {phase!r}")
             answer = await self.service.submit(
                 CHANNEL,
                 line.player,
                 orders,
                 line.options.get("side"),
-                int(phase) if phase else None,
+                whole_number("phase", phase, 1, MAX_DAYS) if phase else None,
                 line.options.get("fortify", ""),
             )
         elif kind == "status":
@@ -105,13 +106,8 @@ class CampaignDesk:
         o = line.options
         if not o:
             raise GameError(USAGE)
-        cpp = {side: o.get(f"{side}_cpp", "") for side in ("german", "russian")}
-        for side, points in cpp.items():
-            if not points.isdigit():
-                raise GameError(f"Give the {side} CPP per CG Day as a whole number: {side}_cpp:12")
-        days = o.get("days", "3")
-        if not days.isdigit():
-            raise GameError(f"days is a whole number of CG Days, not {days!r}")
+        cpp = {side: whole_number(f"{side}_cpp", o.get(f"{side}_cpp", ""), 0, MAX_CPP) for side in SIDES_RB}
+        days = whole_number("days", o.get("days", "3"), 1, MAX_DAYS)
         carry_over = o.get("carry_over", "yes").casefold()
         if carry_over not in ("yes", "no"):
             raise GameError(f"carry_over is yes (unspent CPP carry over) or no, not {carry_over!r}")
@@ -120,8 +116,8 @@ class CampaignDesk:
             o.get("name", ""),
             {side: [p for p in o.get(side, "").split(",") if p] for side in ("german", "russian")},
             o.get("start", "17 Oct"),
-            {side: int(points) for side, points in cpp.items()},
-            int(days),
+            cpp,
+            days,
             parse_duration(o.get("every", "24h")),
             parse_duration(o.get("grace", "0s")),
             parse_reminders(o.get("reminders")),
@@ -133,21 +129,20 @@ class CampaignDesk:
     async def correct(self, line: Line) -> str:
         """``/campaign correct entry:N to:VALUE reason:WHY``: the referee corrects a ledger entry."""
         o = line.options
-        entry = o.get("entry", "")
-        if not entry.isdigit():
-            raise GameError(f'Name the ledger entry by number (entry:12 to:void reason:"why"), not {entry!r}')
+        entry = whole_number(LEDGER_ENTRY, o.get("entry", ""), 0, MAX_ENTRIES)
         to, reason = o.get("to", ""), o.get("reason", "")
-        return await self.service.correct(CHANNEL, line.player, int(entry), to, reason)
+        return await self.service.correct(CHANNEL, line.player, entry, to, reason)
 
     async def linked_campaign(self, line: Line) -> str:
         """``/campaign linked new|battle|buy|command|retire|standings|end``: linked Iron Cross battles."""
         kind = line.words[1].casefold() if len(line.words) > 1 else "standings"
         o, linked = line.options, self.linked
         if kind == "new":
-            for option in RULE_NUMBERS:
-                if not o.get(option, "0").isdigit():
-                    raise GameError(f"{option} is a whole number of reinforcement points, not {o[option]!r}")
-            rules = {field: int(o[option]) for option, field in RULE_NUMBERS.items() if option in o}
+            rules = {
+                field: whole_number(option, o[option], 0, MAX_POINTS)
+                for option, field in RULE_NUMBERS.items()
+                if option in o
+            }
             return await linked.create(
                 CHANNEL,
                 CHANNEL,
@@ -156,9 +151,7 @@ class CampaignDesk:
                 {**rules, **({"damaged": o["damaged"]} if "damaged" in o else {})},
             )
         if kind == "battle":
-            seconds = o.get("reaction_seconds", "120")
-            if not seconds.isdigit():
-                raise GameError(f"reaction_seconds is a whole number of seconds, not {seconds!r}")
+            seconds = reaction_seconds(o.get("reaction_seconds", "120"))
             text, outcome = await linked.battle(
                 CHANNEL,
                 line.player,
@@ -166,7 +159,7 @@ class CampaignDesk:
                 o.get("table", "village"),
                 o.get("attacker"),
                 o.get("attacker_choice"),
-                int(seconds),
+                seconds,
             )
             if self.table is not None:
                 self.table.state, self.table.log = outcome.state, []

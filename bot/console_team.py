@@ -18,6 +18,7 @@ import shlex
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, get_args
 
+from bot.services.limits import MAX_POINTS, MEASURE, measure, whole_number
 from bot.text_orders import find_unit, parse_point
 from engine.commands import (
     AnswerReserve,
@@ -50,9 +51,9 @@ def team_command(state: GameState, side: str, line: Line) -> Command:
     if what == "give":
         shares = []
         for player, count in line.options.items():
-            if not count.isdigit():
-                raise IllegalCommand(f"Give a whole number of tokens to {player}, not {count!r}")
-            shares.append((_player(state, side, player), int(count)))
+            shares.append(
+                (_player(state, side, player), whole_number(f"tokens for {player}", count, 0, 10**6))
+            )
         return GiveBonusTokens(side=side, player=line.player, shares=tuple(shares))
     if what in ("request", "grant", "refuse"):
         named = line.options.get("unit") or " ".join(line.words[1:])
@@ -77,7 +78,7 @@ def referee_command(state: GameState, line: Line, text: str) -> Command:
         audience = options.get("to", "")
         return RefereeSpecialRule(referee=line.player, audience=audience, text=_free_text(text, what))
     if what == "force":
-        points = int(_number(line, "points", int))
+        points = whole_number("points", options.get("points", ""), 1, MAX_POINTS)
         text = _free_text(text, what)
         side = options.get("side", "")
         return RefereeForceGuideline(referee=line.player, side=side, points=points, text=text)
@@ -101,8 +102,6 @@ def referee_command(state: GameState, line: Line, text: str) -> Command:
             f"/ref objective|special|brief|force|zone|list or /ref {'|'.join(CHANGES)}"
         )
     value = options.get("value", options.get("count"))
-    if value is not None and not value.isdigit():
-        raise IllegalCommand(f"value is a whole number, not {value!r}")
     facing = options.get("facing")
     return RefereeCorrection(
         referee=line.player,
@@ -113,8 +112,8 @@ def referee_command(state: GameState, line: Line, text: str) -> Command:
         player=options.get("player"),
         to=options.get("to"),
         at=parse_point(options["at"]) if "at" in options else None,
-        facing=float(facing) if facing is not None else None,
-        value=int(value) if value is not None else None,
+        facing=measure("facing", facing) if facing is not None else None,
+        value=whole_number("value", value, 0, 10**6) if value is not None else None,
     )
 
 
@@ -130,31 +129,30 @@ def clock_request(service: GameService, channel_id: str, line: Line) -> Awaitabl
     if what == "close":
         return clocks.close_window(channel_id, referee)
     if what == "extend":
-        return clocks.extend(channel_id, referee, int(_number(line, "minutes", int)))
+        return clocks.extend(channel_id, referee, int(_number(line, "minutes")))
     if what == "deadline":
         return _deadline(service, channel_id, line)
     return None
 
 
 async def _deadline(service: GameService, channel_id: str, line: Line) -> Outcome:
-    side, hours = line.options.get("side", ""), _number(line, "hours", float)
+    side, hours = line.options.get("side", ""), _number(line, "hours")
     outcome, _ = await service.clocks.set_deadline(channel_id, line.player, side, hours)
     return outcome
 
 
-def _number(line: Line, name: str, kind: type[int] | type[float]) -> int | float:
-    try:
-        return kind(line.options[name])
-    except (KeyError, ValueError):
-        raise IllegalCommand(f"Give {name}:N, a number") from None
+def _number(line: Line, name: str) -> float:
+    if name not in line.options:
+        raise IllegalCommand(f"Give {name}:N, a number")
+    return measure(name, line.options[name], 0, MEASURE)
 
 
 def _rectangle(text: str) -> tuple[float, float, float, float]:
     """``area:X1,Y1,X2,Y2``: two opposite corners of a rectangle, in inches."""
-    try:
-        x1, y1, x2, y2 = (float(v) for v in text.split(","))
-    except ValueError:
-        raise IllegalCommand("Give the zone as area:X1,Y1,X2,Y2, two opposite corners in inches") from None
+    corners = text.split(",")
+    if len(corners) != 4:
+        raise IllegalCommand("Give the zone as area:X1,Y1,X2,Y2, two opposite corners in inches")
+    x1, y1, x2, y2 = (measure("area", corner) for corner in corners)
     return x1, y1, x2, y2
 
 

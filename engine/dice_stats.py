@@ -18,6 +18,7 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from enum import StrEnum
+from functools import lru_cache
 from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict
@@ -68,6 +69,7 @@ _PURPOSE_STARTS: tuple[tuple[str, Category], ...] = (
 )
 
 
+@lru_cache(maxsize=4096)  # a game's dice share a few hundred purposes
 def purpose_category(purpose: str) -> Category:
     """The category of a die from its purpose: "reaction test, Panther 1" is a reaction die."""
     lowered = purpose.casefold()
@@ -184,10 +186,15 @@ class DiceReport(BaseModel):
 
 def face_tally(sides: int, purpose: str, faces: Iterable[int]) -> FaceTally:
     """Counts, mean and the chi-square test against a fair die for these faces."""
-    counted = Counter(faces)
+    return _tally(sides, purpose, Counter(faces))
+
+
+def _tally(sides: int, purpose: str, counted: Counter[int]) -> FaceTally:
+    """:func:`face_tally` from the faces already counted: the work grows with the die's size, not
+    with the number of dice."""
     counts = tuple(counted.get(face, 0) for face in range(1, sides + 1))
     dice = sum(counts)
-    if dice == 0 or dice != sum(counted.values()):
+    if dice == 0 or dice != counted.total():
         raise ValueError(f"faces of a d{sides} must be 1..{sides}, and at least one")
     expected = dice / sides
     statistic = sum((count - expected) ** 2 / expected for count in counts)
@@ -198,31 +205,39 @@ def face_tally(sides: int, purpose: str, faces: Iterable[int]) -> FaceTally:
         mean=sum(face * count for face, count in enumerate(counts, start=1)) / dice,
         expected_mean=(sides + 1) / 2,
         chi_square=statistic,
-        p_value=chi_square_p_value(statistic, sides - 1),
+        p_value=chi_square_p_value(statistic, sides - 1) if sides > 1 else 1.0,  # a d1 cannot be unfair
     )
 
 
 def _player_dice(player: str, dice: list[DieRoll]) -> PlayerDice:
+    """One pass over the dice counts the faces of each size and category; the tallies and the
+    luck are worked out from those counts."""
+    faces: defaultdict[tuple[int, Category], Counter[int]] = defaultdict(Counter)
+    thrown: defaultdict[Category, list[DieRoll]] = defaultdict(list)
+    for die in dice:
+        category = purpose_category(die.purpose)
+        faces[die.sides, category][die.value] += 1
+        if thrown_against_a_score(die):
+            thrown[category].append(die)
     tallies = []
-    for sides in sorted({d.sides for d in dice}):
-        sized = [d for d in dice if d.sides == sides]
+    for sides in sorted({sides for sides, _ in faces}):
+        every_purpose: Counter[int] = Counter()
         for category in Category:
-            faces = [d.value for d in sized if purpose_category(d.purpose) is category]
-            if faces:
-                tallies.append(face_tally(sides, category.value, faces))
-        tallies.append(face_tally(sides, ALL, [d.value for d in sized]))
-    luck = []
-    for category in Category:
-        thrown = [d for d in dice if thrown_against_a_score(d) and purpose_category(d.purpose) is category]
-        if thrown:
-            luck.append(
-                Luck(
-                    purpose=category,
-                    dice=len(thrown),
-                    scored=sum(1 for d in thrown if die_passed(d)),
-                    expected=sum(die_chance(d) for d in thrown),
-                )
-            )
+            counted = faces.get((sides, category))
+            if counted:
+                tallies.append(_tally(sides, category.value, counted))
+                every_purpose.update(counted)
+        tallies.append(_tally(sides, ALL, every_purpose))
+    luck = [
+        Luck(
+            purpose=category,
+            dice=len(thrown[category]),
+            scored=sum(1 for d in thrown[category] if die_passed(d)),
+            expected=sum(die_chance(d) for d in thrown[category]),
+        )
+        for category in Category
+        if thrown[category]
+    ]
     return PlayerDice(player=player, tallies=tuple(tallies), luck=tuple(luck))
 
 

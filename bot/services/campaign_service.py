@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 
 from bot.services.game_service import GameError, refusals
+from bot.services.limits import MAX_CPP, MAX_DURATION_DAYS, NAME, bounded_text, quoted, whole_number
 from bot.storage.campaign_store import CampaignRunning, CampaignStore, StaleCampaign, StoredCampaign
 from bot.storage.store import GameStore
 from engine.campaign import phases
@@ -45,12 +46,16 @@ _UNITS = {"w": "weeks", "d": "days", "h": "hours", "m": "minutes", "s": "seconds
 
 def parse_duration(text: str) -> timedelta:
     """``"24h"``, ``"1d12h"``, ``"90m"``, ``"2w"`` -> a length of time."""
-    compact = "".join(text.casefold().split())
+    compact = "".join(bounded_text("A length of time", text, NAME).casefold().split())
     if not compact or _DURATION.sub("", compact):
-        raise GameError(f"Cannot read {text!r} as a length of time: write e.g. 24h, 90m, 1d12h or 2w")
-    return sum(
-        (timedelta(**{_UNITS[unit]: int(count)}) for count, unit in _DURATION.findall(compact)), timedelta(0)
-    )
+        raise GameError(f"Cannot read {quoted(text)} as a length of time: write e.g. 24h, 90m, 1d12h or 2w")
+    most, length = timedelta(days=MAX_DURATION_DAYS), timedelta(0)
+    for count, unit in _DURATION.findall(compact):
+        one = timedelta(**{_UNITS[unit]: 1})
+        length += one * whole_number(_UNITS[unit], count, 0, most // one)
+    if length > most:
+        raise GameError(f"A length of time here is at most {MAX_DURATION_DAYS} days, not {quoted(text)}")
+    return length
 
 
 def parse_reminders(text: str | None) -> tuple[timedelta, ...]:
@@ -130,8 +135,11 @@ class CampaignService:
         ``every`` from now and each next one ``every`` later; ``organiser``, who sets it up,
         corrects the ledger when there is no referee; ``carry_over``: unspent CPP carry over to
         the next CG Day. Refused while the channel's campaign is unfinished."""
+        bounded_text("A campaign's name", name, NAME)
         if not 1 <= days <= 30:
             raise GameError("A campaign has 1 to 30 CG Days")
+        for side, points in cpp.items():
+            whole_number(f"{side} CPP a CG Day", points, 0, MAX_CPP)
         if every <= timedelta(0):
             raise GameError("Give each phase a positive length, e.g. 24h")
         current = await self.campaigns.current(channel_id)
@@ -171,6 +179,8 @@ class CampaignService:
         """Seal a side's orders: RGs and fortifications as typed, commas or one a line (``phase``
         counts from 1; the open phase if None). The reply is for the submitter's eyes only; a
         reveal that follows goes to ``on_reveal``."""
+        bounded_text("The orders", orders)
+        bounded_text("The fortifications", fortifications)
         with refusals():
             submission = phases.parse_submission(orders, fortifications)
         stored = await self._current(channel_id)
@@ -236,6 +246,8 @@ class CampaignService:
     async def correct(self, channel_id: str, user_id: str, entry: int, to: str, reason: str) -> str:
         """The referee (or the organiser, with no referee) corrects ledger entry ``entry``: the
         reply shows the correction's ledger line, for the channel."""
+        bounded_text("A correction", to, NAME)
+        bounded_text("A reason", reason)
         campaign = await self._keep_books(
             channel_id, "correction", lambda c: phases.correct(c, user_id, entry, to, reason)
         )
@@ -246,6 +258,7 @@ class CampaignService:
     async def retain(self, channel_id: str, user_id: str, side: str, units: str) -> str:
         """The referee (or the organiser, with no referee) records units a side retains into the
         next CG scenario, typed with commas or one a line: the reply shows the ledger line."""
+        bounded_text("The units retained", units)
         retained = [unit.strip() for unit in re.split(r"[,\n]", units) if unit.strip()]
         campaign = await self._keep_books(
             channel_id, "record of retained units", lambda c: phases.retain(c, user_id, side, retained)

@@ -6,6 +6,7 @@ from sqlalchemy import delete, func
 from sqlmodel import select
 
 from bot.services.game_service import GameError
+from bot.services.limits import bounded_text
 from bot.storage.store import GameStore
 from bot.storage.tables import CardDeckRow
 from bot.storage.writes import take_name
@@ -13,6 +14,7 @@ from engine.cards import Card, Cards, read_deck
 from engine.errors import IllegalCommand
 
 MAX_NAME = 60
+DECK_CHARS = 100_000  # a deck's text: hundreds of cards
 
 
 def hand_text(cards: Cards, side: str) -> str:
@@ -31,7 +33,8 @@ class CardService:
         self.store = store
 
     async def save(self, guild_id: str, name: str, text: str) -> str:
-        name = " ".join(name.split())
+        name = " ".join(bounded_text("A deck's name", name, MAX_NAME).split())
+        bounded_text("A deck", text, DECK_CHARS)
         if not name or len(name) > MAX_NAME:
             raise GameError(f"Give the deck a name of 1 to {MAX_NAME} characters")
         try:

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
-from sqlalchemy import desc
+from sqlalchemy import desc, insert
 from sqlmodel import or_, select
 
 from bot.services.game_service import GameError
+from bot.services.limits import NAME, bounded_text
 from bot.storage.store import GameStore
-from bot.storage.tables import RollRow
-from engine.dice import DiceSource, SeededDice
+from bot.storage.tables import RollRow, utcnow
+from engine.dice import DiceSource, DieRoll, SeededDice
 from engine.errors import IllegalCommand
 from engine.rolls.charts import find_chart, roll_on_chart
 from engine.rolls.expressions import Roll, roll
@@ -22,6 +24,23 @@ LOG_LINES = 20
 def roll_text(rolls: list[Roll]) -> str:
     """The lines a /roll shows (and logs): each roll, after its label if it has one."""
     return "\n".join(f"{r.label}: {r.text}" if r.label else r.text for r in rolls)
+
+
+def dice_text(dice: Iterable[DieRoll]) -> str:
+    """The dice of a logged roll as stored: ``"6:3 6:5 10:7"`` (sides:face)."""
+    return " ".join(f"{die.sides}:{die.value}" for die in dice)
+
+
+def logged_dice_of(row: RollRow) -> list[DieRoll]:
+    """The dice stored with a logged roll, each with what was asked as its purpose."""
+    return [_logged_die(die, row.asked) for die in (row.dice or "").split()]
+
+
+@lru_cache(maxsize=65_536)
+def _logged_die(stored: str, purpose: str) -> DieRoll:
+    """One die as :func:`dice_text` stored it; the same die of the same roll is made once."""
+    sides, _, value = stored.partition(":")
+    return DieRoll(sides=int(sides), value=int(value), purpose=purpose)
 
 
 @dataclass(frozen=True)
@@ -43,19 +62,22 @@ class DiceService:
             rolls = roll(expression, self.dice())
         except IllegalCommand as refusal:
             raise GameError(str(refusal)) from refusal
-        return await self._log(channel_id, user_id, expression.strip(), roll_text(rolls), secret)
+        dice = [die for rolled in rolls for die in rolled.dice]
+        return await self._log(channel_id, user_id, expression.strip(), roll_text(rolls), dice, secret)
 
     async def chart(
         self, channel_id: str, user_id: str, chart: str, choices: str = "", *, secret: bool = False
     ) -> Rolled:
         """Roll on a named chart with the user's choices, and log it."""
+        bounded_text("A chart's name", chart, NAME)
+        bounded_text("A chart's choices", choices)
         try:
             found = find_chart(chart)
             rolled = roll_on_chart(found, choices, self.dice())
         except IllegalCommand as refusal:
             raise GameError(str(refusal)) from refusal
         asked = f"chart {found.id}" + (f": {choices.strip()}" if choices.strip() else "")
-        return await self._log(channel_id, user_id, asked, rolled.text, secret)
+        return await self._log(channel_id, user_id, asked, rolled.text, rolled.dice, secret)
 
     async def log(
         self, channel_id: str, viewer_id: str, lines: int = LOG_LINES, *, referee: bool = False
@@ -70,9 +92,19 @@ class DiceService:
             rows = list((await session.execute(query)).scalars())
         return rows[::-1]
 
-    async def _log(self, channel_id: str, user_id: str, asked: str, result: str, secret: bool) -> Rolled:
-        async with self.store.sessions() as session, session.begin():
-            session.add(
-                RollRow(channel_id=channel_id, user_id=user_id, asked=asked, result=result, secret=secret)
-            )
+    async def _log(
+        self, channel_id: str, user_id: str, asked: str, result: str, dice: Iterable[DieRoll], secret: bool
+    ) -> Rolled:
+        """One INSERT, committed before the roll is shown: a roll that was seen is in the log."""
+        row = {
+            "channel_id": channel_id,
+            "user_id": user_id,
+            "asked": asked,
+            "result": result,
+            "dice": dice_text(dice),
+            "secret": secret,
+            "created_at": utcnow(),
+        }
+        async with self.store.engine.begin() as connection:
+            await connection.execute(insert(RollRow), row)
         return Rolled(result, secret)

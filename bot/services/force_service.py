@@ -12,6 +12,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
 from bot.services.game_service import GameError
+from bot.services.limits import MAX_POINTS, NAME, bounded_text, whole_number
 from bot.storage.store import GameStore
 from bot.storage.tables import ForceRow, utcnow
 from bot.storage.writes import TRIES, back_off, take_name
@@ -80,7 +81,8 @@ class ForceService:
     async def create(
         self, guild_id: str, owner_id: str, nation: str, name: str, points: int, date: str | None = None
     ) -> str:
-        force = _refusing(lambda: new_force(nation, name, points, date))
+        whole_number("points", points, 1, MAX_POINTS)
+        force = _refusing(lambda: new_force(nation, bounded_text("A force's name", name, NAME), points, date))
         await self._add(guild_id, owner_id, force)
         return describe_force(force)
 

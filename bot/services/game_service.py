@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 
+from bot.services.limits import REACTION_SECONDS, bounded_command
 from bot.services.permissions import Refused, authorise
 from bot.storage.store import GameStore, StaleGame, StoredGame
 from engine.commands import Command, DeclineReaction, UndoActions
@@ -52,9 +53,6 @@ class Outcome:
     closed_window_message: str | None = None  # the message whose buttons should now go
     before: GameState | None = None  # the game as the command found it
     repeated: bool = False  # the command's interaction had been applied before: nothing new
-
-
-REACTION_SECONDS = range(15, 48 * 3600 + 1)  # a window lasts 15 s to 48 h
 
 
 class GameService:
@@ -146,7 +144,7 @@ class GameService:
 
         def check(state: GameState) -> Command:
             with refusals():
-                made = build(state)
+                made = bounded_command(build(state))
             return permitted(state, user_id, made, admin, server_roles)
 
         return await self._act(

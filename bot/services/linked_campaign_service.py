@@ -20,6 +20,7 @@ from pydantic import ValidationError
 
 from bot.services.force_service import ForceService
 from bot.services.game_service import GameError, GameService, Outcome, duration_text, refusals
+from bot.services.limits import NAME, bounded_text
 from bot.services.stats_service import StatsService
 from bot.storage.campaign_store import CampaignRunning, CampaignStore, StaleCampaign, StoredCampaign
 from bot.storage.writes import TRIES, back_off
@@ -61,6 +62,7 @@ class LinkedCampaignService:
     ) -> str:
         """A campaign between the players' saved forces: ``players`` maps allies and axis to
         (player, force name); ``rules`` sets the options of :class:`LinkedRules`."""
+        bounded_text("A campaign's name", name, NAME)
         try:
             options = LinkedRules.model_validate(rules or {})
         except ValidationError as error:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from bot.services.game_service import GameError, GameService, duration_text
+from bot.services.limits import quoted
 from bot.services.owed_service import deadlines, game_wait
 from bot.services.permissions import Role, roles_of
 from bot.storage import clock_store
@@ -52,9 +53,10 @@ CHOICES = {
 
 def ping_delay(text: str, option: str = "ping_minutes") -> int:
     """The minutes a game waits before a ping, as typed in ``option``: 0 (never) to a week."""
-    if not text.isdigit() or int(text) > MAX_MINUTES:
-        raise GameError(f"{option} is 0 (no pings) to {MAX_MINUTES} (a week), not {text!r}")
-    return int(text)
+    digits = text.strip()
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 6 or int(digits) > MAX_MINUTES:
+        raise GameError(f"{option} is 0 (no pings) to {MAX_MINUTES} (a week), not {quoted(text)}")
+    return int(digits)
 
 
 @dataclass(frozen=True)

@@ -9,15 +9,21 @@ from __future__ import annotations
 
 import hashlib
 import re
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
-from sqlalchemy import delete, func, text
+from sqlalchemy import delete, func, insert, text
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col, select
 
 from bot.library.sections import Section, is_section_number, split_document
 from bot.services.game_service import GameError
+from bot.services.limits import NAME, bounded_text
 from bot.storage.store import GameStore
 from bot.storage.tables import RuleSectionRow, RuleSourceRow
 from bot.storage.writes import take_name
@@ -27,7 +33,12 @@ SHIPPED = ""  # the guild id of the documents that come with the bot
 MAX_BYTES = 5_000_000
 MAX_SECTIONS = 10_000
 MAX_SOURCES = 25
-MAX_NAME = 80
+MAX_NAME = NAME
+MAX_SECTION_CHARS = 100_000  # one section's text; a longer one is a document without headings
+MAX_QUERY_CHARS = 200  # a /rule query
+MAX_QUERY_WORDS = 12  # different words searched for; more only slow the search and blur its ranking
+SEARCH_SECONDS = 0.5  # a word search taking longer is stopped
+SEARCH_STEPS = 10_000  # SQLite steps between looks at the clock
 TEXT_SUFFIXES = (".txt", ".md", ".markdown", ".text")
 RESULTS = 5
 SNIPPET_WORDS = 24
@@ -78,6 +89,39 @@ def is_subsection(number: str, of: str) -> bool:
     return following == "." or (following.isdigit() and "." in of)
 
 
+def search_words(query: str) -> list[str]:
+    """The different words of a /rule query, in order; a query of too many words to search quickly
+    is refused with the limit."""
+    words = list(dict.fromkeys(re.findall(r"[\w']+", query.casefold())))
+    if not words:
+        raise GameError("Give some words to search for, or a section number")
+    if len(words) > MAX_QUERY_WORDS:
+        raise GameError(
+            f"Search with at most {MAX_QUERY_WORDS} different words ({len(words)} given): "
+            "the fewer, the better the match"
+        )
+    return words
+
+
+@asynccontextmanager
+async def _time_limit(session: AsyncSession) -> AsyncIterator[None]:
+    """Stop a search that runs past :data:`SEARCH_SECONDS` (SQLite's progress handler looks at the
+    clock every :data:`SEARCH_STEPS` steps), refusing it: no lookup holds the database long."""
+    connection = (await (await session.connection()).get_raw_connection()).driver_connection
+    deadline = time.monotonic() + SEARCH_SECONDS
+    await connection.set_progress_handler(lambda: time.monotonic() > deadline, SEARCH_STEPS)
+    try:
+        yield
+    except OperationalError as stopped:
+        if "interrupted" not in str(stopped):
+            raise
+        raise GameError(
+            f"That search ran past {SEARCH_SECONDS:g} s and was stopped: search with fewer, rarer words"
+        ) from None
+    finally:
+        await connection.set_progress_handler(None, 0)
+
+
 class RulesService:
     def __init__(self, store: GameStore) -> None:
         self.store = store
@@ -97,7 +141,7 @@ class RulesService:
 
     async def lookup(self, guild_id: str, query: str) -> str:
         """A section number gives that section, whole; words give the best sections with snippets."""
-        query = query.strip()
+        query = bounded_text("A rules search", query.strip(), MAX_QUERY_CHARS)
         if not query:
             raise GameError("Give a section number (63.22, IC6.1, RB9) or some words (smoke dissipate)")
         if not is_section_number(query):
@@ -155,9 +199,7 @@ class RulesService:
     async def _by_words(self, guild_id: str, query: str) -> str:
         if self.store.engine.dialect.name != "sqlite":
             raise GameError("Searching by words needs the SQLite database (FTS5); look up a section number")
-        words = re.findall(r"[\w']+", query.casefold())
-        if not words:
-            raise GameError("Give some words to search for, or a section number")
+        words = search_words(query)
         rows = []
         for any_word in (False, True):
             params = {
@@ -167,7 +209,7 @@ class RulesService:
                 "words": SNIPPET_WORDS,
                 "limit": RESULTS,
             }
-            async with self.store.sessions() as session:
+            async with self.store.sessions() as session, _time_limit(session):
                 rows = (await session.execute(SEARCH, params)).all()
             if rows or len(words) == 1:
                 break
@@ -209,7 +251,13 @@ class RulesService:
                 "nothing to index"
             )
         if len(sections) > MAX_SECTIONS:
-            raise GameError(f"{filename} has {len(sections)} sections; the limit is {MAX_SECTIONS}")
+            raise GameError(f"{filename} has {len(sections):,} sections; the limit is {MAX_SECTIONS:,}")
+        longest = max(sections, key=lambda s: len(s.body))
+        if len(longest.body) > MAX_SECTION_CHARS:
+            raise GameError(
+                f"{filename}: section {longest.number or longest.title!r} has {len(longest.body):,} "
+                f"characters; a section may have {MAX_SECTION_CHARS:,} (split it with headings)"
+            )
         replaced = await self._replace(guild_id, user_id, Document(title, filename, content, sections))
         return _report(title, filename, content, sections, replaced) + encoding
 
@@ -287,16 +335,19 @@ class RulesService:
             )
             session.add(source)
             await session.flush()
-            session.add_all(
-                RuleSectionRow(
-                    source_id=source.id,
-                    position=i,
-                    number=s.number,
-                    number_key=s.number.casefold(),
-                    title=s.title,
-                    body=s.body,
-                )
-                for i, s in enumerate(document.sections)
+            await session.execute(
+                insert(RuleSectionRow),
+                [
+                    {
+                        "source_id": source.id,
+                        "position": i,
+                        "number": s.number,
+                        "number_key": s.number.casefold(),
+                        "title": s.title,
+                        "body": s.body,
+                    }
+                    for i, s in enumerate(document.sections)
+                ],
             )
         return old
 

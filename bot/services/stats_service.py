@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from sqlmodel import select
 
-from bot.services.dice_service import roll_text
+from bot.services.dice_service import logged_dice_of, roll_text
 from bot.storage.store import EVENTS, GameStore
 from bot.storage.tables import CommandRow, GameRow, RollRow
 from engine.dice import DiceSource, DieRoll
@@ -27,6 +28,8 @@ from engine.rolls.charts import find_chart, roll_on_chart
 from engine.rolls.expressions import roll
 from engine.rolls.readback import dice_behind
 from engine.state import Unit
+
+READ_BACK_SECONDS = 0.3  # at most this long reading back the dice of rolls logged before they were kept
 
 
 @dataclass(frozen=True)
@@ -171,11 +174,19 @@ class Owners:
 
 
 def logged_dice(rolls: Iterable[RollRow]) -> tuple[list[PlayerDie], int]:
-    """The dice of the logged rolls with their rollers, and how many rolls could not be read back."""
+    """The dice of the logged rolls with their rollers, and how many rolls could not be read.
+
+    A roll keeps its dice (since migration 0016); an older one's are read back from its text
+    (:mod:`engine.rolls.readback`), within :data:`READ_BACK_SECONDS` in all: past it, the older
+    rolls left are counted unread, so no roll log makes /stats slow."""
     dice: list[PlayerDie] = []
     unread = 0
+    deadline = time.monotonic() + READ_BACK_SECONDS
     for row in rolls:
-        found = dice_behind(row.result, _replay(row.asked))
+        if row.dice is not None:
+            dice += [PlayerDie(row.user_id, die) for die in logged_dice_of(row)]
+            continue
+        found = dice_behind(row.result, _replay(row.asked)) if time.monotonic() < deadline else None
         if found is None:
             unread += 1
         else:

@@ -78,6 +78,7 @@ class RollRow(SQLModel, table=True):
     result: str  # the lines shown
     secret: bool = False
     created_at: datetime = Field(default_factory=utcnow)
+    dice: str | None = None  # each die as "sides:face", space-separated; None in rolls logged before 0016
 
 
 class RuleSourceRow(SQLModel, table=True):

@@ -113,9 +113,10 @@ def _roll_d20(expression: str, dice: DiceSource) -> tuple[d20.RollResult, list[D
     try:
         with _d20_rolling_with(source):
             result = _ROLLER.roll(parsed)
+            _ = result.total  # d20 works the arithmetic out only when asked: dividing by zero shows here
     except d20.TooManyRolls:
         raise IllegalCommand(f"A roll has at most {MAX_DICE} dice, rerolls and explosions included") from None
-    except d20.RollError as problem:
+    except (d20.RollError, ArithmeticError) as problem:
         raise IllegalCommand(f"{expression!r} cannot be rolled: {problem}") from None
     return result, source.rolled
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from engine.dice import DiceSource, DieRoll
 from engine.errors import IllegalCommand
 
-MAX_REPLAYS = 4000  # rolls of many dice with many different faces are left unread
+MAX_REPLAYS = 300  # rolls of many dice with many different faces are left unread
 
 
 class _NeedsAnotherDie(Exception):

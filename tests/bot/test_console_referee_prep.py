@@ -116,7 +116,11 @@ async def test_the_referee_limits_a_sides_force_and_draws_its_zone_at_the_consol
     await ok(table, "/game new scenario:meeting table:village referee:ref")
     told = await ok(table, 'as ref /ref force side:allies points:40 "one platoon, no tanks"')
     assert "Referee: allies brings a force of at most 40 points: one platoon, no tanks" in told
-    await refused(table, "as ref /ref force side:allies points:lots", "Give points:N, a number")
+    await refused(
+        table,
+        "as ref /ref force side:allies points:lots",
+        "points is a whole number from 1 to 100,000, not 'lots'",
+    )
     await refused(
         table,
         "as ann /game join side:allies force:F",

@@ -155,3 +155,10 @@ async def test_odds_for_a_test_with_a_reroll(bot_and_discord):
     _, discord = bot_and_discord
     text, _ = reply(await discord.slash("odds test", user=ANN, channel="5", needs=4, reroll="failed"))
     assert text == "4+ on a d6, failed dice rolled again once: 75.0%"
+
+
+async def test_dividing_by_zero_is_refused_privately_and_not_logged(bot_and_discord):
+    bot, discord = bot_and_discord
+    sent = await discord.slash("roll", user=ANN, channel="7", dice="1d6/0")
+    assert reply(sent) == ("'1d6/0' cannot be rolled: Cannot divide by zero.", True)
+    assert await bot.dice.log("7", ANN) == []

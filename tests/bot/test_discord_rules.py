@@ -76,3 +76,10 @@ def test_split_message_breaks_between_paragraphs_lines_and_words_and_keeps_code_
     code = "```\n" + "\n".join(f"row {n}" for n in range(200)) + "\n```"
     pieces = split_message(code, limit=300)
     assert len(pieces) > 1 and all(p.startswith("```\n") and p.endswith("\n```") for p in pieces)
+
+
+async def test_a_search_past_the_limits_is_refused_privately_with_them(bot_and_discord):
+    _, discord = bot_and_discord
+    words = " ".join(["smoke", "fire", "move", "rally", "tank"] * 200)
+    text, private = reply(await discord.slash("rule", user=EVE, channel="5", query=words))
+    assert private and text == "A rules search has at most 200 characters; this one has 5,399"

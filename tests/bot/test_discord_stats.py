@@ -3,11 +3,13 @@ the service beneath it: several channels add up, hidden units' dice stay out."""
 
 import pytest
 
+from bot.services.dice_service import roll_text
 from bot.services.stats_service import StatsService, game_dice
 from bot.storage.store import EVENTS
-from bot.storage.tables import CommandRow
+from bot.storage.tables import CommandRow, RollRow
 from engine.dice import DieRoll, ScriptedDice, d6, d10
 from engine.events import Event
+from engine.rolls.expressions import roll
 from engine.setup import make_unit, new_game
 from tests.bot.discord_harness import ANN, EVE, OTTO, attachments, close_bot, open_bot, reply
 from tests.renderer.pixels import png
@@ -103,11 +105,25 @@ async def test_stats_add_up_over_several_channels(bot_and_discord):
     bot.dice.dice = lambda: ScriptedDice([d6(3), d6(6)])
     await discord.slash("roll", user=ANN, channel="22", dice="DR")
     bot.dice.dice = lambda: ScriptedDice([d6(1), d6(5), d6(6), d6(6)])
-    await discord.slash("roll", user=ANN, channel="22", dice="4d6kh3 5+")  # the dropped 1 is not shown
+    await discord.slash("roll", user=ANN, channel="22", dice="4d6kh3 5+")  # the dropped 1 is kept too
     stats = await StatsService(bot.games.store).stats(["21", "22"])
     (ann,) = stats.report.players
-    assert (ann.player, ann.faces(6).counts) == (ANN, (0, 0, 2, 0, 0, 1))
-    assert stats.unread_rolls == 1
+    assert (ann.player, ann.faces(6).counts) == (ANN, (1, 0, 2, 0, 1, 3))
+    assert stats.unread_rolls == 0
+
+
+async def test_rolls_logged_before_their_dice_were_kept_are_read_back_from_their_text(bot_and_discord):
+    bot, _ = bot_and_discord
+    shown = {
+        "2d6": roll_text(roll("2d6", ScriptedDice([d6(3), d6(6)]))),
+        "4d6kh3 5+": roll_text(roll("4d6kh3 5+", ScriptedDice([d6(1), d6(5), d6(6), d6(6)]))),
+    }
+    async with bot.games.store.sessions() as session, session.begin():
+        session.add_all(RollRow(channel_id="23", user_id=ANN, asked=a, result=r) for a, r in shown.items())
+    stats = await StatsService(bot.games.store).stats(["23"])
+    (ann,) = stats.report.players
+    assert ann.faces(6).counts == (0, 0, 1, 0, 0, 1)
+    assert stats.unread_rolls == 1  # the dropped die of the second is not in its text
     assert stats.text().endswith(
         "(1 logged roll(s) left out: their dice cannot be told for sure from what was shown)"
     )

@@ -30,7 +30,7 @@ async def table(tmp_path):
 async def test_bad_input_is_refused_and_changes_nothing(table):
     for line, refusal in [
         (NEW.replace("Able", "Baker"), "You have no force called 'Baker': see /force list"),
-        (NEW + " winner:lots", "winner is a whole number of reinforcement points, not 'lots'"),
+        (NEW + " winner:lots", "winner is a whole number from 0 to 100,000, not 'lots'"),
         (NEW + " damaged:never", "damaged: Input should be 'return' or 'sit_out'"),
         (NEW + " loser:5000", "loser_points: Input should be less than or equal to 1000"),
         ("/campaign linked standings", "There is no linked campaign in this channel"),

@@ -1,0 +1,108 @@
+"""How much any one input may ask for: the size of every free text and the range of every number.
+
+Every option a member types (a name, a label, a ruling, a search, a number of points or hours)
+goes through one of these checks before any work is done, so no input costs more than a bounded
+amount of work, and going past a limit is refused with a sentence that says the limit. A
+refusal quotes at most the start of what was typed.
+"""
+
+from __future__ import annotations
+
+import math
+
+from pydantic import BaseModel
+
+from engine.errors import IllegalCommand
+
+NAME = 80  # a force, document, deck, campaign or unit label
+TEXT = 1000  # a ruling, a reason, a brief, a special rule, a chart's choices
+LINE = 2000  # a whole console line or a form's answer
+NUMBER_DIGITS = 12  # no whole number in the game needs more digits
+QUOTED = 40  # characters of a refused input quoted back
+MEASURE = 100_000  # inches, degrees, hours: no measure in the game comes near it
+ITEMS = 1000  # units in one order, players in one list ...
+REACTION_SECONDS = range(15, 48 * 3600 + 1)  # a window lasts 15 s to 48 h
+MAX_POINTS = 100_000  # a force's points limit
+MAX_TEAM = 8  # players a side in a team game
+UNDO_MOST = 1000  # actions a referee takes back at once
+MAX_DAYS = 30  # CG Days in a campaign
+MAX_CPP = 1000  # campaign purchase points a side gets a CG Day
+MAX_ENTRIES = 1_000_000  # a campaign ledger's entry numbers
+MAX_DURATION_DAYS = 365  # a campaign phase, a grace period, a reminder
+
+
+def quoted(text: str) -> str:
+    """What was typed, quoted, cut short when long: ``'aaaa…' (6,000 characters)``."""
+    if len(text) <= QUOTED:
+        return repr(text)
+    return f"{text[:QUOTED]!r}… ({len(text):,} characters)"
+
+
+def bounded_text(what: str, text: str, most: int = TEXT) -> str:
+    """``text`` itself, or a refusal if it is longer than ``most`` characters."""
+    if len(text) > most:
+        raise IllegalCommand(f"{what} has at most {most:,} characters; this one has {len(text):,}")
+    return text
+
+
+def whole_number(what: str, typed: str | int, least: int, most: int) -> int:
+    """A whole number typed as text (or given), from ``least`` to ``most``; anything else is
+    refused with the range. Only the digits 0-9 are read, and never more than a few of them."""
+    if isinstance(typed, int):
+        number = typed
+    else:
+        text = typed.strip()
+        digits = text.removeprefix("-")
+        if not (digits.isascii() and digits.isdigit()) or len(digits) > NUMBER_DIGITS:
+            raise IllegalCommand(f"{what} is a whole number from {least:,} to {most:,}, not {quoted(text)}")
+        number = int(text)
+    if not least <= number <= most:
+        raise IllegalCommand(f"{what} is a whole number from {least:,} to {most:,}, not {number:,}")
+    return number
+
+
+def reaction_seconds(typed: str) -> int:
+    """How long a reaction window stays open, as typed: 15 s to 48 h."""
+    return whole_number("reaction_seconds", typed, REACTION_SECONDS.start, REACTION_SECONDS.stop - 1)
+
+
+def measure(what: str, typed: str | float, least: float = -MEASURE, most: float = MEASURE) -> float:
+    """A number that may have a fraction (inches, degrees, hours), from ``least`` to ``most``."""
+    if isinstance(typed, str):
+        try:
+            number = float(typed) if len(typed.strip()) <= 2 * NUMBER_DIGITS else math.nan
+        except ValueError:
+            number = math.nan
+    else:
+        number = typed
+    if not least <= number <= most:  # also refuses nan
+        shown = quoted(typed) if isinstance(typed, str) else f"{typed:g}"
+        raise IllegalCommand(f"{what} is a number from {least:,g} to {most:,g}, not {shown}")
+    return number
+
+
+def bounded_command(command: BaseModel) -> BaseModel:
+    """A command whose every text, number and list is within the limits, else a refusal naming
+    the field: the one check every command passes before the game works on it."""
+    for name, field in command:
+        _check_field(name, field)
+    return command
+
+
+def _check_field(name: str, field: object) -> None:
+    if isinstance(field, str):
+        bounded_text(name, field)
+    elif isinstance(field, bool) or field is None:
+        return
+    elif isinstance(field, int):
+        whole_number(name, field, -(10**NUMBER_DIGITS), 10**NUMBER_DIGITS)
+    elif isinstance(field, float):
+        measure(name, field)
+    elif isinstance(field, BaseModel):
+        bounded_command(field)
+    elif isinstance(field, list | tuple | set | frozenset | dict):
+        items = list(field.items()) if isinstance(field, dict) else list(field)
+        if len(items) > ITEMS:
+            raise IllegalCommand(f"{name} has at most {ITEMS:,} items; this one has {len(items):,}")
+        for item in items:
+            _check_field(name, item)

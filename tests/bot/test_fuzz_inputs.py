@@ -1,0 +1,183 @@
+"""Every input costs bounded work: over 20,000 random and adversarial console lines and service
+calls (see :mod:`tests.bot.fuzz_inputs`), none is answered "Something went wrong" or with Python's
+own error text, none hangs, and a refused one stores nothing.
+
+Each input runs under a timeout; the slowest answer is printed (``-s``) and only a generous bound
+fails the test, so a busy machine does not make it flaky: speed is measured in ``benchmarks/``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import random
+import sqlite3
+import time
+from collections.abc import Awaitable, Callable
+
+import pytest
+from sqlalchemy import event
+
+from bot.console import ConsoleTable
+from bot.services.campaign_service import CampaignService, parse_duration
+from bot.services.dice_service import DiceService
+from bot.services.force_service import ForceService
+from bot.services.game_service import GameError, GameService
+from bot.services.rules_service import RulesService
+from bot.services.stats_service import StatsService
+from bot.storage.store import GameStore
+from engine.dice import SeededDice
+from engine.errors import IllegalCommand
+from tests.bot.fuzz_inputs import NASTY, console_lines, mixed_lines
+
+TIMEOUT = 10.0  # seconds before an input counts as hung
+SLOW = 5.0  # seconds: an answer slower than this fails the test (the target is under one)
+INTERNAL = (  # what a player must never read: our internal-error answer, or Python's own words
+    "Something went wrong",
+    "invalid literal",
+    "Exceeds the limit",
+    "could not convert",
+    "Traceback",
+    "object has no attribute",
+    "NoneType",
+    "unsupported operand",
+    "OverflowError",
+    "[Errno",
+)
+
+
+class Watch:
+    """Times each input and tells whether the database file took a commit meanwhile."""
+
+    def __init__(self, path: str) -> None:
+        self.database = sqlite3.connect(path)  # its data_version moves when another connection commits
+        self.slowest = (0.0, "")
+        self.inputs = 0
+
+    def version(self) -> int:
+        return self.database.execute("PRAGMA data_version").fetchone()[0]
+
+    async def answer(self, asked: str, call: Callable[[], Awaitable[str]]) -> tuple[str, bool]:
+        """The answer to one input and whether it stored anything; fails on a hang or a slow one."""
+        before, started = self.version(), time.perf_counter()
+        try:
+            answer = await asyncio.wait_for(call(), TIMEOUT)
+        except TimeoutError:
+            pytest.fail(f"no answer in {TIMEOUT} s to {asked[:200]!r}")
+        took = time.perf_counter() - started
+        assert took < SLOW, f"{took:.1f} s for {asked[:200]!r}"
+        self.slowest = max(self.slowest, (took, asked[:80]))
+        self.inputs += 1
+        return answer, self.version() != before
+
+    def close(self) -> None:
+        self.database.close()
+        print(f"\n{self.inputs} inputs, the slowest {self.slowest[0] * 1000:.0f} ms: {self.slowest[1]!r}")
+
+
+def assert_no_internal_error(asked: str, answer: str) -> None:
+    for words in INTERNAL:
+        assert words.casefold() not in answer.casefold(), f"{asked[:200]!r} was answered {answer[:300]!r}"
+
+
+def no_waiting_for_the_disk(connection, _) -> None:
+    """Commits without fsync, to a write-ahead log: what is measured here is the work an input
+    costs, not the disk."""
+    connection.execute("PRAGMA journal_mode = WAL")
+    connection.execute("PRAGMA synchronous = OFF")
+
+
+@pytest.fixture
+async def table(tmp_path):
+    """A console table on its own SQLite file, with the bot's rules library and a campaign desk."""
+    path = tmp_path / "fuzz.db"
+    store = await GameStore.open(f"sqlite+aiosqlite:///{path}")
+    event.listen(store.engine.sync_engine, "connect", no_waiting_for_the_disk)
+    service = GameService(store, lambda: SeededDice(7))
+    console, _ = await ConsoleTable.open(service)
+    await console.rules.ship()
+    await console.campaigns.open(io.StringIO())
+    await console.owed.open(io.StringIO())
+    watch = Watch(str(path))
+    yield console, watch
+    watch.close()
+    await console.campaigns.close()
+    await console.owed.close()
+    await service.close()
+    await store.close()
+
+
+async def play(table, lines) -> None:
+    console, watch = table
+    for line in lines:
+        answer, stored = await watch.answer(line, lambda line=line: console.handle(line))
+        assert_no_internal_error(line, answer)
+        if answer.startswith("Not allowed"):
+            assert not stored, f"{line[:200]!r} was refused ({answer[:200]!r}) but stored a change"
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+async def test_random_console_lines_are_answered_quickly_and_refusals_store_nothing(table, seed):
+    await play(table, console_lines(seed, 3000))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+async def test_working_and_mutated_console_lines_are_answered_quickly_and_refusals_store_nothing(table, seed):
+    await play(table, mixed_lines(seed, 2000))
+
+
+def nasty_text(rng: random.Random) -> str:
+    """A nasty value, or a few of them run together."""
+    return "".join(rng.choice(NASTY) for _ in range(rng.randint(1, 3)))
+
+
+async def test_services_called_directly_refuse_clearly_and_store_nothing_when_they_refuse(table):
+    console, watch = table
+    store = console.service.store
+    rng = random.Random(11)
+    dice, rules, forces = DiceService(store), RulesService(store), ForceService(store)
+    campaigns, stats = CampaignService(store), StatsService(store)
+    await dice.roll("fuzz", "ann", ";".join(["100d1000"] * 10))  # the largest roll there is, for /stats
+    calls: list[Callable[[], Awaitable[object]]] = [
+        lambda: dice.roll("fuzz", "ann", nasty_text(rng), secret=rng.random() < 0.5),
+        lambda: dice.chart("fuzz", "ann", rng.choice(["rb-rg-strength", nasty_text(rng)]), nasty_text(rng)),
+        lambda: rules.lookup("fuzz", nasty_text(rng)),
+        lambda: rules.import_document("fuzz", "ann", rng.choice(["a.md", "a.exe"]), nasty_text(rng).encode()),
+        lambda: forces.create(
+            "fuzz",
+            "ann",
+            rng.choice(["german", "us", nasty_text(rng)]),
+            nasty_text(rng),
+            rng.randint(-9, 10**40),
+        ),
+        lambda: campaigns.create(
+            "fuzz",
+            nasty_text(rng),
+            {"german": ["ann"], "russian": ["bob"]},
+            rng.choice(["17 Oct", nasty_text(rng)]),
+            {"german": rng.randint(-5, 10**30), "russian": 5},
+            rng.randint(-1, 40),
+            parse_duration(rng.choice(["24h", "1d12h", "90m"])),
+        ),
+        lambda: asyncio.sleep(0, parse_duration(nasty_text(rng))),
+    ]
+    for number in range(8000):
+        await refused_or_answered(watch, f"service call {number}", calls[number % len(calls)])
+        if number % 1000 == 0:
+            await refused_or_answered(watch, "/stats", lambda: stats.text("fuzz"))
+    await campaigns.close()
+
+
+async def refused_or_answered(watch: Watch, asked: str, call: Callable[[], Awaitable[object]]) -> None:
+    """A service call answers or refuses clearly; a refusal stores nothing."""
+
+    async def answered() -> str:
+        try:
+            return str(await call())
+        except (GameError, IllegalCommand) as refusal:
+            return f"Not allowed: {refusal}"
+
+    answer, stored = await watch.answer(asked, answered)
+    assert_no_internal_error(asked, answer)
+    if answer.startswith("Not allowed"):
+        assert not stored, f"{asked} was refused ({answer[:200]!r}) but stored a change"
