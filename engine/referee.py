@@ -269,6 +269,8 @@ def _give_units(state: GameState, c: RefereeCorrection, log: EventLog) -> None:
         raise IllegalCommand("Name the absent player (player:) and who takes over (to:)")
     if any(c.to in s.players for s in state.sides.values() if s is not side):
         raise IllegalCommand(f"{c.to} plays the other side")
+    if c.to in state.referees:
+        raise IllegalCommand(f"{c.to} referees this game: a referee plays no side (p. 25)")
     for unit in state.units_of(side.name):
         if unit.player == c.player:
             unit.player = c.to

@@ -96,7 +96,7 @@ def commands(user):
 ALLIED_PLAYERS = {"ann", "bob"}
 REFEREES = {"ref", "rolf"}  # named, or holding the game's referee role
 EXPECTED = {  # who may send each kind of command for the allies
-    "join_side": set(USERS),
+    "join_side": set(USERS) - REFEREES,  # a referee plays no side; the engine refuses a late join
     "start_game": {"ann", "bob", "cat", "ref", "rolf"},
     "deal_cards": {"ann", "bob", "cat", "ref", "rolf"},
     "deploy": {"bob"},  # his own unit only
