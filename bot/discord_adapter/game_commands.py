@@ -18,7 +18,7 @@ from bot.discord_adapter.common import (
 )
 from bot.discord_adapter.force_commands import force_service, own_forces, where
 from bot.discord_adapter.owed_commands import pings
-from bot.discord_adapter.referees import eyes_of
+from bot.discord_adapter.referees import act, eyes_of
 from bot.discord_adapter.side_threads import open_for_set_up, open_side_threads, tell_privately
 from bot.discord_adapter.team_commands import make_teams_and_referees
 from bot.services.game_service import finished_games_text, scenario_text, setup_text
@@ -103,7 +103,7 @@ class GameCommands(app_commands.Group):
             command = await force_service(interaction).joining(
                 *where(interaction), side, force, planned.roles[side]
             )
-        outcome = await games(interaction).act(channel, user, command)
+        outcome = await act(interaction, command)  # with the server roles: a referee plays no side
         news = told_lines(outcome.events, state=outcome.state)
         header = summary(outcome.state)
         await interaction.response.send_message(f"<@{user}> joins **{side}**.\n{news}\n{header}")
