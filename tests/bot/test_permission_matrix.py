@@ -119,22 +119,23 @@ def nudge_sherman(state: GameState) -> dict[str, Any]:
     return {"unit": SHERMAN, "move": f"{at.x},{at.y + 1}"}
 
 
-MATRIX = (
-    cell("game new", set(USERS.values()), "game over"),  # a finished game is replaced by anyone
-    cell("game join", (), options=fixed(side="allies")),  # nobody joins once set-up has begun
-    cell("game start", ()),
+NOT_HERE = ()  # no phase of this game where the command, as written, applies
+EVERYONE = set(USERS.values())
+MATRIX = (  # who may send it (the permission table), and in which phases it changes the game
+    cell("game new", EVERYONE, "game over"),  # a finished game is replaced by anyone
+    cell("game join", EVERYONE - REFEREES, NOT_HERE, fixed(side="allies")),  # seats go at set-up
+    cell("game start", ALLIES | AXIS | REFEREES, NOT_HERE),  # setting up, or started
     cell("game concede", ALLIES | AXIS),
-    cell("initiative", (), options=fixed(choice="start")),
+    cell("initiative", ALLIES, NOT_HERE, fixed(choice="start")),  # chosen before turn start
     cell("act", {BOB}, PLAYING, nudge_sherman),  # his own unit (p. 25)
     cell("cmt", ALLIES, PLAYING),
-    cell("fallback", (), options=fixed(unit=SHERMAN, to="1,1")),
-    cell("pass", ALLIES | REFEREES, "running"),  # not before a token is spent; a referee passes for
-    # an absent side (p. 25)
+    cell("fallback", ALLIES, NOT_HERE, fixed(unit=SHERMAN, to="1,1")),  # no morale to fall back on
+    cell("pass", ALLIES | REFEREES, "running"),  # once a token is spent; a referee for the absent
     cell("react", AXIS, "window open", fixed(cmt=True)),
     cell("noreact", AXIS | REFEREES, "window open"),
-    cell("choose", (), options=fixed(unit=SHERMAN)),
-    cell("reserves", (), options=fixed(units="Infantry Detachment 2")),
-    cell("deploy", {ANN}, "set-up", next_to_set_up),
+    cell("choose", ALLIES, NOT_HERE, fixed(unit=SHERMAN)),  # nothing to choose
+    cell("reserves", ALLIES, NOT_HERE, fixed(units="Infantry Detachment 2")),  # none called for
+    cell("deploy", {ANN}, "set-up", next_to_set_up),  # her unit sets up next
     cell("React", AXIS, "window open", kind="button"),  # opens the form, changes nothing
     cell("No reaction", AXIS | REFEREES, "window open", kind="button"),
     cell("React form", AXIS, "window open", kind="form"),
@@ -142,40 +143,34 @@ MATRIX = (
     cell("team request", ALLIES, options=fixed(unit=POOL["allies"])),
     cell("team grant", {OTTO}, STARTED, fixed(unit=POOL["axis"])),  # Dan's request
     cell("team refuse", {OTTO}, STARTED, fixed(unit=POOL["axis"])),
-    cell("cards deal", ALLIES | AXIS, "set-up", fixed(deck="Generic")),
+    cell("cards deal", ALLIES | AXIS, "set-up", fixed(deck="Generic")),  # dealt by turn start
     cell("cards use", ALLIES, STARTED, allied_card),
     cell("games delay", ALLIES | AXIS | REFEREES, options=fixed(minutes=5)),
     cell("ref move", REFEREES, options=fixed(unit=SHERMAN, at="30,20", reason="r")),
     cell("ref markers", REFEREES, options=fixed(unit=SHERMAN, count=1, reason="r")),
-    cell(
-        "ref tokens",
-        REFEREES,
-        options=lambda s: {"side": "allies", "player": Pick(BOB), "count": 1, "reason": "r"},
-    ),
+    cell("ref tokens", REFEREES, options=fixed(side="allies", player=Pick(BOB), count=1, reason="r")),
     cell("ref turn", REFEREES, options=fixed(number=3, reason="r")),
     cell("ref initiative", REFEREES, PLAYING, fixed(side="axis", reason="r")),
-    cell("ref reveal", (), options=fixed(unit=SHERMAN, reason="r")),
+    cell("ref reveal", REFEREES, NOT_HERE, fixed(unit=SHERMAN, reason="r")),  # nothing hidden
     cell("ref hide", REFEREES, options=fixed(unit=SHERMAN, reason="r")),
     cell("ref destroy", REFEREES, options=fixed(unit=SHERMAN, reason="r")),
-    cell("ref restore", (), options=fixed(unit=SHERMAN, reason="r")),
-    cell("ref give_units", REFEREES, options=lambda s: {"player": Pick(BOB), "to": Pick(EVE), "reason": "r"}),
+    cell("ref restore", REFEREES, NOT_HERE, fixed(unit=SHERMAN, reason="r")),  # nothing destroyed
+    cell("ref give_units", REFEREES, options=fixed(player=Pick(BOB), to=Pick(EVE), reason="r")),
     cell("ref ruling", REFEREES, options=fixed(text="the ford is deep")),
     # a finished game can be taken back, but takes no new referee's seat
     cell("ref undo", REFEREES, PHASES, fixed(count=1, reason="r"), but=[("game over", {REF})]),
-    cell("ref appoint", REFEREES | {BOSS}, options=lambda s: {"referee": Pick(EVE)}),
-    cell("ref dismiss", REFEREES | {BOSS}, options=lambda s: {"referee": Pick(REF)}),
+    cell("ref appoint", REFEREES | {BOSS}, options=fixed(referee=Pick(EVE))),
+    cell("ref dismiss", REFEREES | {BOSS}, options=fixed(referee=Pick(REF))),
     cell("ref clock pause", REFEREES),
-    cell("ref clock resume", ()),
+    cell("ref clock resume", REFEREES, NOT_HERE),  # the clock runs
     cell("ref clock extend", REFEREES, "window open", fixed(minutes=5)),
     cell("ref clock close", REFEREES, "window open"),
     cell("ref clock deadline", REFEREES, PLAYING, fixed(side="allies", hours=2)),
     cell("ref prep objective", REFEREES, options=fixed(id="ford", at="30,20", side="allies")),
     cell("ref prep special", REFEREES, options=fixed(to="allies", text="the ford is deep")),
     cell("ref prep brief", REFEREES, options=fixed(side="axis", text="tanks to the north")),
-    cell("ref prep force", (), options=fixed(side="allies", points=400)),  # only before the forces join
-    cell(
-        "ref prep zone", REFEREES, "set-up", fixed(side="allies", x1=0, y1=0, x2=20, y2=10)
-    ),  # while setting up
+    cell("ref prep force", REFEREES, NOT_HERE, fixed(side="allies", points=400)),  # before forces join
+    cell("ref prep zone", REFEREES, "set-up", fixed(side="allies", x1=0, y1=0, x2=20, y2=10)),
 )
 
 
