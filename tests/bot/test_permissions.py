@@ -50,11 +50,13 @@ from engine.state import Phase, Point
 from tests.engine.team_games import HELD_BACK, turn_one
 
 BOBS_TANK = "allies-sherman-75mm-1"
-# allied CO, allied player, axis CO, spectator, referee, server admin, holder of the referee role
-USERS = ("ann", "bob", "cat", "zed", "ref", "boss", "rolf")
+# allied CO, allied player, axis CO, axis player holding the referee role, spectator, referee,
+# server admin, holder of the referee role
+USERS = ("ann", "bob", "cat", "dan", "zed", "ref", "boss", "rolf")
 ON_DISCORD = {  # what Discord tells of them: Manage Server, and the ids of their server roles
     "boss": {"admin": True},
     "rolf": {"server_roles": ("umpires",)},
+    "dan": {"server_roles": ("umpires",)},  # a player is no referee of their own game (p. 25)
     "zed": {"server_roles": ("fans",)},
 }
 
@@ -99,8 +101,8 @@ ALLIED_PLAYERS = {"ann", "bob"}
 REFEREES = {"ref", "rolf"}  # named, or holding the game's referee role
 EXPECTED = {  # who may send each kind of command for the allies
     "join_side": set(USERS) - REFEREES,  # a referee plays no side; the engine refuses a late join
-    "start_game": {"ann", "bob", "cat", "ref", "rolf"},
-    "deal_cards": {"ann", "bob", "cat", "ref", "rolf"},
+    "start_game": {"ann", "bob", "cat", "dan", "ref", "rolf"},
+    "deal_cards": {"ann", "bob", "cat", "dan", "ref", "rolf"},
     "deploy": {"bob"},  # his own unit only
     "finish_deployment": ALLIED_PLAYERS,
     "call_reserves": ALLIED_PLAYERS,
