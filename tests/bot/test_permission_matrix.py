@@ -1,13 +1,14 @@
 """Every command, button and form that changes a channel's game, sent by every role, in every
-phase of a refereed team game (p. 25), through the real discord.py command tree.
+phase of a refereed team game (p. 25), through the real discord.py command tree; and the same for
+a Red Barricades campaign's sealed orders.
 
-The matrix is data: who may change the game with each command (ROLES: the users, by their seat),
-and in which phases the command, as written here, changes it (WHEN). A cell is expected to change
+The matrix is data: a row per command, saying who may send it (``may``, the users by their seat)
+and in which phases it changes the game as written here (``when``). A cell is expected to change
 the store exactly when both say so. Each phase is built once and its database file copied; every
-cell runs on that copy and the whole database (every row of every table) is compared before and
-after. A cell that may not change it is refused privately and leaves it byte-identical; one that
-may must change it (so the table cannot pass by refusing everything), after which the copy is
-restored for the next cell.
+cell runs on that copy and the whole database (every row of every table, of every channel) is
+compared before and after. A cell that may not change it is refused privately and leaves it
+byte-identical; one that may must change it (so the table cannot pass by refusing everything),
+after which the copy is put back for the next cell.
 """
 
 from __future__ import annotations
@@ -77,8 +78,10 @@ class Cell:
     may: frozenset[str]
     when: frozenset[str]
     options: Callable[[GameState], dict[str, Any]]
-    kind: str  # "slash", "button" (the name is its label) or "form" (the React form)
+    kind: str  # "slash", "button" (the name is its label) or "form" (the setting's form)
     but: tuple[tuple[str, frozenset[str]], ...]  # phases where fewer may: (phase, who)
+    answer: str  # what it does for those who may: "changed" the store, or opened a "form"
+    command: str  # the slash command, when the name is a label
 
     def may_in(self, phase: str) -> frozenset[str]:
         """Who changes the game with it in ``phase``."""
@@ -87,12 +90,14 @@ class Cell:
         return dict(self.but).get(phase, self.may)
 
 
-def cell(name, may, when=EVERY_PHASE_BUT_OVER, options=None, kind="slash", but=()) -> Cell:
+def cell(
+    name, may, when=EVERY_PHASE_BUT_OVER, options=None, kind="slash", but=(), answer="changed", command=""
+) -> Cell:
     """A row of the matrix; ``when`` a phase or several, ``options`` computed from the phase's
     game (or ``fixed``)."""
     when = frozenset([when] if isinstance(when, str) else when)
     but = tuple((phase, frozenset(who)) for phase, who in but)
-    return Cell(name, frozenset(may), when, options or (lambda state: {}), kind, but)
+    return Cell(name, frozenset(may), when, options or (lambda state: {}), kind, but, answer, command or name)
 
 
 def fixed(**options) -> Callable[[GameState], dict[str, Any]]:
@@ -136,7 +141,7 @@ MATRIX = (  # who may send it (the permission table), and in which phases it cha
     cell("choose", ALLIES, NOT_HERE, fixed(unit=SHERMAN)),  # nothing to choose
     cell("reserves", ALLIES, NOT_HERE, fixed(units="Infantry Detachment 2")),  # none called for
     cell("deploy", {ANN}, "set-up", next_to_set_up),  # her unit sets up next
-    cell("React", AXIS, "window open", kind="button"),  # opens the form, changes nothing
+    cell("React", AXIS, "window open", kind="button", answer="form"),
     cell("No reaction", AXIS | REFEREES, "window open", kind="button"),
     cell("React form", AXIS, "window open", kind="form"),
     cell("team give", {ANN}, "turn start", fixed(player=BOB, tokens=1)),  # the CO's bonus (p. 25)
@@ -248,21 +253,20 @@ async def build(directory: Path, monkeypatch) -> dict[str, Snapshot]:
         "allies": [f"{x},{y}" for y in (3, 9) for x in range(6, 72, 12)],
         "axis": [f"{x},{y}" for y in (45, 39) for x in range(6, 72, 12)],
     }
+
+    async def set_up(unit: str, owner: str, side: str) -> None:
+        """The unit goes to the next of its side's spots that takes it."""
+        while True:
+            sent = await discord.slash("deploy", user=owner, channel=CHANNEL, unit=unit, at=spots[side].pop())
+            if "sets up" in answer(sent)[0]:
+                return
+
     while (state := await bot.games.game(CHANNEL)).deployment and (side := whose_turn(state.deployment)):
         waiting = [u for u in state.deployment.sides[side].waiting if u != POOL[side]]
         if not waiting:
             await discord.slash("deploy", user=state.sides[side].team.co, channel=CHANNEL, done=True)
             continue
-        owner = state.units[waiting[0]].player
-        while (
-            "sets up"
-            not in answer(
-                await discord.slash(
-                    "deploy", user=owner, channel=CHANNEL, unit=waiting[0], at=spots[side].pop()
-                )
-            )[0]
-        ):
-            pass
+        await set_up(waiting[0], state.units[waiting[0]].player, side)
     bot.games.dice = lambda: ScriptedDice([d6(6), d6(1)])  # the allies win the initiative 6-1
     await discord.slash("game start", user=ANN, channel=CHANNEL)
     bot.games.dice = lambda: SeededDice(2)
@@ -332,20 +336,42 @@ def answer(sent: list[dict[str, Any]]) -> tuple[str, str]:
     return "\n".join(texts), how
 
 
-async def send(discord: Harness, window: Snapshot, state: GameState, entry: Cell, user: str):
-    """Send a cell's command as ``user``; the window's buttons and form are sent in every phase,
-    as a stale message's would be."""
+@dataclass(frozen=True)
+class Setting:
+    """What a matrix plays in: its channel, its roles' users and its rows; its form, opened
+    anew for each cell by a user who may (``opener``, by a click on ``opened_by`` or by that
+    slash command), and what is typed into it."""
+
+    channel: str
+    users: dict[str, str]
+    rows: tuple[Cell, ...]
+    opener: str
+    opened_by: str
+    typed: dict[str, str]
+
+
+async def send(discord: Harness, setting: Setting, extras: Snapshot, state: Any, entry: Cell, user: str):
+    """Send a cell's command as ``user``. Buttons are those of ``extras``, clicked in every
+    phase as a stale message's would be; a form is opened by the setting's opener (a stale one
+    when it cannot be) and sent by ``user``."""
+    channel = setting.channel
     if entry.kind == "button":
-        return await discord.click(window.buttons[entry.name], user=user, channel=CHANNEL)
-    if entry.kind == "form":  # opened by a player who may react, when the window is open
-        opened = await discord.click(window.buttons["React"], user=OTTO, channel=CHANNEL)
-        reaction = form(opened) if answer(opened)[1] == "form" else window.form
-        assert reaction is not None
-        return await discord.submit(reaction, {"Reacting unit": "cmt"}, user=user, channel=CHANNEL)
-    return await discord.slash(entry.name, user=user, channel=CHANNEL, **entry.options(state))
+        return await discord.click(extras.buttons[entry.name], user=user, channel=channel)
+    if entry.kind == "form":
+        if setting.opened_by in extras.buttons:
+            opened = await discord.click(
+                extras.buttons[setting.opened_by], user=setting.opener, channel=channel
+            )
+        else:
+            opened = await discord.slash(setting.opened_by, user=setting.opener, channel=channel)
+        filled = form(opened) if answer(opened)[1] == "form" else extras.form
+        assert filled is not None
+        return await discord.submit(filled, setting.typed, user=user, channel=channel)
+    return await discord.slash(entry.command, user=user, channel=channel, **entry.options(state))
 
 
 def restore(snap: Snapshot, path: Path) -> None:
+    """A fresh copy of the phase's database, for a bot not yet open on it."""
     for leftover in path.parent.glob(path.name + "-*"):  # a journal or write-ahead log
         leftover.unlink()
     shutil.copyfile(snap.path, path)
@@ -367,35 +393,48 @@ def changed_tables(path: Path, pristine: dict[str, list[str]], bytes_before: lis
 
 
 def expected(entry: Cell, user: str, phase: str) -> set[str]:
-    """What a cell should do: change the store, open the reaction form, or be refused privately
-    (a form submitted where no window is open goes unanswered)."""
+    """What a cell should do: change the store, open a form, or be refused privately (a stale
+    form, which no bot has open, goes unanswered)."""
     if user in entry.may_in(phase):
-        return {"form"} if entry.kind == "button" and entry.name == "React" else {"changed"}
+        return {entry.answer}
     return {"private", "nothing"} if entry.kind == "form" else {"private"}
 
 
-@pytest.mark.parametrize("phase", PHASES)
-async def test_every_command_as_every_role(phase, phases, scratch, monkeypatch):
-    """Each cell of the matrix in ``phase``: the store changes exactly where the table says."""
-    snap, path = phases[phase], scratch / "game.db"
+async def run_matrix(setting: Setting, phase: str, snap: Snapshot, extras: Snapshot, path: Path, monkeypatch):
+    """Every row of ``setting`` as every user, on the phase's copy; the store is put back after
+    each cell that changed it (under the running bot: no timer runs, the clock is virtual).
+    Returns the cells that went otherwise than the table says."""
     restore(snap, path)
     pristine = dump(path)
     bot, discord = await open_table(path, monkeypatch)
     bytes_before = fingerprint(path)
-    state = await bot.games.game(CHANNEL)
+    stored = await bot.games.store.load(setting.channel)
+    state = stored and stored.state  # the game's, where options are read from it
     wrong = []
-    for entry in MATRIX:
-        for role_name, user in USERS.items():
-            text, how = answer(await send(discord, phases["window open"], state, entry, user))
+    for entry in setting.rows:
+        for role_name, user in setting.users.items():
+            text, how = answer(await send(discord, setting, extras, state, entry, user))
             changed = changed_tables(path, pristine, bytes_before)
-            if changed:  # back to the phase's game, under the running bot (no timer runs: the
-                # clock is virtual)
+            if changed:
                 keep(snap.path, path)
                 bytes_before = fingerprint(path)
             got = "changed" if changed else how
             if got not in expected(entry, user, phase) or "Something went wrong" in text:
-                wrong.append(f"/{entry.name} by the {role_name}: {got} {changed or ''}: {text[:150]!r}")
+                wrong.append(f"{entry.name} by the {role_name}: {got} {changed or ''}: {text[:150]!r}")
+    await bot.campaigns.close()
     await close_bot(bot)
+    return wrong
+
+
+GAME = Setting(CHANNEL, USERS, MATRIX, opener=OTTO, opened_by="React", typed={"Reacting unit": "cmt"})
+
+
+@pytest.mark.parametrize("phase", PHASES)
+async def test_every_command_as_every_role(phase, phases, scratch, monkeypatch):
+    """Each cell of the game's matrix in ``phase``: the store changes exactly where the table says."""
+    wrong = await run_matrix(
+        GAME, phase, phases[phase], phases["window open"], scratch / "game.db", monkeypatch
+    )
     assert not wrong, "\n".join(wrong)
 
 
@@ -415,7 +454,7 @@ async def test_nobody_takes_over_a_side_of_a_running_quick_battle(tmp_path, monk
     before = dump(tmp_path / "games.db")
     for user in (EVE, BOSS, REF):
         text, how = answer(await discord.slash("game join", user=user, channel=CHANNEL, side="allies"))
-        assert how == "private" and "nobody joins a side now" in text or "plays no side" in text, text
+        assert how == "private" and ("nobody joins a side now" in text or "plays no side" in text), text
     for command in ("noreact", "game concede"):
         text, how = answer(await discord.slash(command, user=EVE, channel=CHANNEL))
         assert how == "private" and "You are not playing in this game" in text, text
@@ -425,13 +464,11 @@ async def test_nobody_takes_over_a_side_of_a_running_quick_battle(tmp_path, monk
 
 async def test_a_referee_never_holds_a_side(phases, tmp_path, monkeypatch):
     """The named referee and a referee role's holder may not join, before the game starts or
-    while the sides set up; a
-    player holding the referee role reads the game with their own side's eyes only, and the
-    referees' powers are not theirs."""
+    while the sides set up; a player holding the referee role reads the game with their own
+    side's eyes only, and the referees' powers are not theirs."""
     path = tmp_path / "game.db"
     restore(phases["set-up"], path)
     bot, discord = await open_table(path, monkeypatch)
-    before = dump(path)
     await discord.slash("game new", user=EVE, channel="9", referee=Pick(REF), referee_role=role(UMPIRES))
     before = dump(path)
     for user, channel in itertools.product((REF, RUTH), (CHANNEL, "9")):
@@ -443,3 +480,65 @@ async def test_a_referee_never_holds_a_side(phases, tmp_path, monkeypatch):
     assert (text, how) == ("Turn 0, axis view", "private")
     assert dump(path) == before
     await close_bot(bot)
+
+
+CAMPAIGN, OTHER_CAMPAIGN = "11", "12"
+CAMPAIGN_USERS = {
+    "German player": ANN,
+    "Russian player": OTTO,
+    "referee": REF,
+    "organiser": DAN,  # who set it up: with a referee named, no more than a spectator
+    "spectator": EVE,
+    "server admin": BOSS,
+    "player of another channel's campaign": PAT,
+}
+PLAYERS = {ANN, OTTO}
+FOR_GERMANS = fixed(buy="none", side="german")  # a player names their own side; the referee must name one
+ANOTHER = fixed(name="B", german=f"<@{EVE}>", russian=f"<@{BOB}>", german_cpp=1, russian_cpp=1)
+CAMPAIGN_ROWS = (  # Red Barricades, phase 1 open: one phase, so every row applies in it or never
+    cell("campaign submit", PLAYERS, "open", fixed(buy="none")),  # each their own side's orders
+    cell("campaign submit side:german", {ANN, REF}, "open", FOR_GERMANS, command="campaign submit"),
+    cell("Submit orders", PLAYERS, "open", kind="button", answer="form"),
+    cell("Sealed orders form", PLAYERS, "open", kind="form"),
+    cell("campaign correct", {REF}, "open", fixed(entry=1, to="9", reason="r")),
+    cell("campaign retain", {REF}, "open", fixed(side="german", units="9 x 4-6-7")),
+    cell("campaign new", EVERYONE, NOT_HERE, ANOTHER),  # one campaign a channel
+)
+CAMPAIGN_SETTING = Setting(
+    CAMPAIGN, CAMPAIGN_USERS, CAMPAIGN_ROWS, opener=ANN, opened_by="campaign submit", typed={"RG": "none"}
+)
+
+
+async def test_every_campaign_order_as_every_role(scratch, monkeypatch):
+    """The sealed orders of a Red Barricades campaign: the slash command, the phase's button and
+    the form, and the referee's ledger, by every role."""
+    live = scratch / "campaign-live.db"
+    bot, discord = await open_table(live, monkeypatch)
+    await discord.slash(
+        "campaign new",
+        user=PAT,
+        channel=OTHER_CAMPAIGN,
+        name="Other",
+        german=f"<@{PAT}>",
+        russian=f"<@{BOB}>",
+        german_cpp=10,
+        russian_cpp=12,
+    )
+    sent = await discord.slash(
+        "campaign new",
+        user=DAN,
+        channel=CAMPAIGN,
+        name="Barrikady",
+        german=f"<@{ANN}>",
+        russian=f"<@{OTTO}>",
+        german_cpp=10,
+        russian_cpp=12,
+        referee=f"<@{REF}>",
+    )
+    opened = Snapshot(scratch / "campaign-open.db", buttons=buttons(sent))
+    opened.form = form(await discord.slash("campaign submit", user=ANN, channel=CAMPAIGN))
+    keep(live, opened.path)
+    await bot.campaigns.close()
+    await close_bot(bot)
+    wrong = await run_matrix(CAMPAIGN_SETTING, "open", opened, opened, scratch / "campaign.db", monkeypatch)
+    assert not wrong, "\n".join(wrong)
