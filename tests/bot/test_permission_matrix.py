@@ -514,27 +514,21 @@ async def test_every_campaign_order_as_every_role(scratch, monkeypatch):
     the form, and the referee's ledger, by every role."""
     live = scratch / "campaign-live.db"
     bot, discord = await open_table(live, monkeypatch)
-    await discord.slash(
-        "campaign new",
-        user=PAT,
-        channel=OTHER_CAMPAIGN,
-        name="Other",
-        german=f"<@{PAT}>",
-        russian=f"<@{BOB}>",
-        german_cpp=10,
-        russian_cpp=12,
-    )
-    sent = await discord.slash(
-        "campaign new",
-        user=DAN,
-        channel=CAMPAIGN,
-        name="Barrikady",
-        german=f"<@{ANN}>",
-        russian=f"<@{OTTO}>",
-        german_cpp=10,
-        russian_cpp=12,
-        referee=f"<@{REF}>",
-    )
+    for organiser, channel, german, russian, referee in (
+        (PAT, OTHER_CAMPAIGN, PAT, BOB, {}),
+        (DAN, CAMPAIGN, ANN, OTTO, {"referee": f"<@{REF}>"}),
+    ):
+        sent = await discord.slash(
+            "campaign new",
+            user=organiser,
+            channel=channel,
+            name=f"Barrikady {channel}",
+            german=f"<@{german}>",
+            russian=f"<@{russian}>",
+            german_cpp=10,
+            russian_cpp=12,
+            **referee,
+        )
     opened = Snapshot(scratch / "campaign-open.db", buttons=buttons(sent))
     opened.form = form(await discord.slash("campaign submit", user=ANN, channel=CAMPAIGN))
     keep(live, opened.path)
