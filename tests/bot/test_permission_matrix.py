@@ -125,6 +125,8 @@ def nudge_sherman(state: GameState) -> dict[str, Any]:
 
 
 NOT_HERE = ()  # no phase of this game where the command, as written, applies
+A_PLAYER = fixed(referee=Pick(BOB))  # a player referees no game of theirs (p. 25)
+TO_THE_REFEREE = fixed(player=Pick(BOB), to=Pick(REF), reason="r")  # a referee plays no side (p. 25)
 EVERYONE = set(USERS.values())
 MATRIX = (  # who may send it (the permission table), and in which phases it changes the game
     cell("game new", EVERYONE, "game over"),  # a finished game is replaced by anyone
@@ -161,10 +163,12 @@ MATRIX = (  # who may send it (the permission table), and in which phases it cha
     cell("ref destroy", REFEREES, options=fixed(unit=SHERMAN, reason="r")),
     cell("ref restore", REFEREES, NOT_HERE, fixed(unit=SHERMAN, reason="r")),  # nothing destroyed
     cell("ref give_units", REFEREES, options=fixed(player=Pick(BOB), to=Pick(EVE), reason="r")),
+    cell("ref give_units to:referee", REFEREES, NOT_HERE, TO_THE_REFEREE, command="ref give_units"),
     cell("ref ruling", REFEREES, options=fixed(text="the ford is deep")),
     # a finished game can be taken back, but takes no new referee's seat
     cell("ref undo", REFEREES, PHASES, fixed(count=1, reason="r"), but=[("game over", {REF})]),
     cell("ref appoint", REFEREES | {BOSS}, options=fixed(referee=Pick(EVE))),
+    cell("ref appoint referee:player", REFEREES | {BOSS}, NOT_HERE, A_PLAYER, command="ref appoint"),
     cell("ref dismiss", REFEREES | {BOSS}, options=fixed(referee=Pick(REF))),
     cell("ref clock pause", REFEREES),
     cell("ref clock resume", REFEREES, NOT_HERE),  # the clock runs
