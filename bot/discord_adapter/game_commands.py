@@ -112,9 +112,7 @@ class GameCommands(app_commands.Group):
 
     @app_commands.command(name="start", description="Roll for the initiative and begin")
     async def start(self, interaction: discord.Interaction) -> None:
-        outcome = await games(interaction).act(
-            str(interaction.channel_id), str(interaction.user.id), StartGame()
-        )
+        outcome = await act(interaction, StartGame())  # a referee role's holder may start it
         news = told_lines(outcome.events, state=outcome.state)
         await interaction.response.send_message(news + "\n\n" + summary(outcome.state))
         await open_side_threads(interaction, outcome.state)

@@ -62,10 +62,10 @@ USERS = {  # each role, by the seat its user holds
 }
 ALLIES, AXIS = {ANN, BOB}, {OTTO, DAN}
 REFEREES = {REF, RUTH}
-PHASES = ("set-up", "turn start", "running", "window open", "game over")
+PHASES = ("set-up", "ready", "initiative", "turn start", "running", "window open", "game over")
 DECK = "\n".join(f"Card {n} | {n % 3} | any time | does thing {n}" for n in range(1, 21))  # 4 left to draw
 EVERY_PHASE_BUT_OVER = frozenset(PHASES) - {"game over"}
-STARTED = EVERY_PHASE_BUT_OVER - {"set-up"}
+SET_UP_DONE = EVERY_PHASE_BUT_OVER - {"set-up"}
 PLAYING = {"turn start", "running"}  # the allies hold the initiative, no window open
 
 
@@ -105,11 +105,11 @@ def fixed(**options) -> Callable[[GameState], dict[str, Any]]:
 
 
 def next_to_set_up(state: GameState) -> dict[str, Any]:
-    """The unit whose turn it is to set up, somewhere in its side's zone (once set up, Bob's
-    Sherman)."""
-    if state.deployment is None:
+    """The unit whose turn it is to set up, somewhere in its side's zone (once all are set up,
+    Bob's Sherman)."""
+    side = state.deployment and whose_turn(state.deployment)
+    if side is None:
         return {"unit": SHERMAN, "at": "36,2"}
-    side = whose_turn(state.deployment)
     unit = state.deployment.sides[side].waiting[0]
     return {"unit": unit, "at": "36,2" if side == "allies" else "36,46"}
 
@@ -131,9 +131,9 @@ EVERYONE = set(USERS.values())
 MATRIX = (  # who may send it (the permission table), and in which phases it changes the game
     cell("game new", EVERYONE, "game over"),  # a finished game is replaced by anyone
     cell("game join", EVERYONE - REFEREES, NOT_HERE, fixed(side="allies")),  # seats go at set-up
-    cell("game start", ALLIES | AXIS | REFEREES, NOT_HERE),  # setting up, or started
+    cell("game start", ALLIES | AXIS | REFEREES, "ready"),
     cell("game concede", ALLIES | AXIS),
-    cell("initiative", ALLIES, NOT_HERE, fixed(choice="start")),  # chosen before turn start
+    cell("initiative", ALLIES, "initiative", fixed(choice="start")),  # the allies won it
     cell("act", {BOB}, PLAYING, nudge_sherman),  # his own unit (p. 25)
     cell("cmt", ALLIES, PLAYING),
     cell("fallback", ALLIES, NOT_HERE, fixed(unit=SHERMAN, to="1,1")),  # no morale to fall back on
@@ -146,12 +146,12 @@ MATRIX = (  # who may send it (the permission table), and in which phases it cha
     cell("React", AXIS, "window open", kind="button", answer="form"),
     cell("No reaction", AXIS | REFEREES, "window open", kind="button"),
     cell("React form", AXIS, "window open", kind="form"),
-    cell("team give", {ANN}, "turn start", fixed(player=BOB, tokens=1)),  # the CO's bonus (p. 25)
+    cell("team give", {ANN}, {"initiative", "turn start"}, fixed(player=BOB, tokens=1)),  # CO's bonus (p. 25)
     cell("team request", ALLIES, options=fixed(unit=POOL["allies"])),
-    cell("team grant", {OTTO}, STARTED, fixed(unit=POOL["axis"])),  # Dan's request
-    cell("team refuse", {OTTO}, STARTED, fixed(unit=POOL["axis"])),
+    cell("team grant", {OTTO}, SET_UP_DONE, fixed(unit=POOL["axis"])),  # Dan's request
+    cell("team refuse", {OTTO}, SET_UP_DONE, fixed(unit=POOL["axis"])),
     cell("cards deal", ALLIES | AXIS, "set-up", fixed(deck="Generic")),  # dealt by turn start
-    cell("cards use", ALLIES, STARTED, allied_card),
+    cell("cards use", ALLIES, SET_UP_DONE, allied_card),  # dealt during set-up
     cell("games delay", ALLIES | AXIS | REFEREES, options=fixed(minutes=5)),
     cell("ref move", REFEREES, options=fixed(unit=SHERMAN, at="30,20", reason="r")),
     cell("ref markers", REFEREES, options=fixed(unit=SHERMAN, count=1, reason="r")),
@@ -271,11 +271,13 @@ async def build(directory: Path, monkeypatch) -> dict[str, Snapshot]:
             await discord.slash("deploy", user=state.sides[side].team.co, channel=CHANNEL, done=True)
             continue
         await set_up(waiting[0], state.units[waiting[0]].player, side)
+    await discord.slash("team request", user=DAN, channel=CHANNEL, unit=POOL["axis"])
+    snapshot("ready")
     bot.games.dice = lambda: ScriptedDice([d6(6), d6(1)])  # the allies win the initiative 6-1
     await discord.slash("game start", user=ANN, channel=CHANNEL)
     bot.games.dice = lambda: SeededDice(2)
+    snapshot("initiative")
     await discord.slash("initiative", user=ANN, channel=CHANNEL, choice="start")
-    await discord.slash("team request", user=DAN, channel=CHANNEL, unit=POOL["axis"])
     snapshot("turn start")
 
     state = await bot.games.game(CHANNEL)
