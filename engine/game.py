@@ -115,7 +115,7 @@ from engine.orders import (
     check_unit_order,
 )
 from engine.profiles import Special
-from engine.referee import appoint_referee, correct, note_undo, rule, run_clock
+from engine.referee import PLAYS_NO_SIDE, appoint_referee, correct, note_undo, rule, run_clock
 from engine.referee_prep import (
     add_objective,
     add_special_rule,
@@ -238,7 +238,7 @@ def _join_side(state: GameState, command: JoinSide, log: EventLog) -> None:
         if command.player in side.players:
             raise IllegalCommand(f"You are already playing {name}")
     if command.player in state.referees:
-        raise IllegalCommand("You referee this game: a referee sees everything and plays no side (p. 25)")
+        raise IllegalCommand(f"You referee this game: {PLAYS_NO_SIDE}")
     if state.phase is not Phase.SETUP or state.deployment is not None:
         raise IllegalCommand(
             "The game has started: nobody joins a side now (a referee can hand an absent player's "

@@ -24,6 +24,7 @@ from enum import StrEnum
 
 from engine.commands import Command, Declare, Deploy, React
 from engine.game_state import GameState
+from engine.referee import PLAYS_NO_SIDE
 
 
 class Role(StrEnum):
@@ -73,11 +74,12 @@ MATRIX: dict[str, frozenset[Role]] = {
     "appoint_referee": frozenset({Role.REFEREE, Role.ADMIN}),
 }
 
-# Roles that bar a command whatever other role the user holds: a referee (named, or holding a
-# referee role) sees every side's secrets, so takes no seat on a side (p. 25). Who joins when is
-# the engine's rule: only while the game is being set up.
-BARRED: dict[str, frozenset[Role]] = {"join_side": frozenset({Role.REFEREE})}
-BARRED_WHY = {"join_side": "You referee this game: a referee sees everything and plays no side (p. 25)"}
+# Roles that bar a command whatever other role the user holds, and why: a referee (named, or
+# holding a referee role) sees every side's secrets, so takes no seat on a side (p. 25). Who
+# joins when is the engine's rule: only while the game is being set up.
+BARRED: dict[str, tuple[frozenset[Role], str]] = {
+    "join_side": (frozenset({Role.REFEREE}), f"You referee this game: {PLAYS_NO_SIDE}"),
+}
 
 
 def roles_of(
@@ -123,8 +125,9 @@ def authorise(
         raise Refused("You can only act as yourself")
     side = getattr(command, "side", None)
     roles = roles_of(state, user, side, admin=admin, server_roles=server_roles)
-    if roles & BARRED.get(command.kind, frozenset()):
-        raise Refused(BARRED_WHY[command.kind])
+    barred, why = BARRED.get(command.kind, (frozenset(), ""))
+    if roles & barred:
+        raise Refused(why)
     if not any(s.players for s in state.sides.values()) and command.kind not in _REFEREE_ONLY:
         return command  # the hot-seat table: nobody has joined yet
     allowed = MATRIX[command.kind]
