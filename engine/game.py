@@ -115,7 +115,7 @@ from engine.orders import (
     check_unit_order,
 )
 from engine.profiles import Special
-from engine.referee import appoint_referee, correct, note_undo, rule, run_clock
+from engine.referee import PLAYS_NO_SIDE, appoint_referee, correct, note_undo, rule, run_clock
 from engine.referee_prep import (
     add_objective,
     add_special_rule,
@@ -221,11 +221,29 @@ def awaiting(state: GameState) -> str | None:
 
 
 def _join_side(state: GameState, command: JoinSide, log: EventLog) -> None:
+    """A player takes a seat while the game is being set up, never afterwards, and never a
+    referee.
+
+    Once a quick battle has started, or a scenario game's set-up has begun (its forces are here
+    and the sides may be setting up hidden or in secret), a seat is a window onto a side's
+    secrets and a hand on its orders. In a team game each player commands the force they
+    brought, and a table the rules do not foresee (a player gone) is the referee's to settle
+    (p. 25): an absent player's units change hands only by the referee's correction
+    (``/ref give_units``). In other games this is our own rule, for the same reasons. A referee
+    sees every side's secrets, so plays none (p. 25 has them prepare what one side may not know).
+    """
     if command.side not in state.sides:
         raise IllegalCommand(f"There is no side called {command.side!r}: choose {' or '.join(state.sides)}")
     for name, side in state.sides.items():
         if command.player in side.players:
             raise IllegalCommand(f"You are already playing {name}")
+    if command.player in state.referees:
+        raise IllegalCommand(f"You referee this game: {PLAYS_NO_SIDE}")
+    if state.phase is not Phase.SETUP or state.deployment is not None:
+        raise IllegalCommand(
+            "The game has started: nobody joins a side now (a referee can hand an absent player's "
+            "units to you with /ref give_units)"
+        )
     check_room_in_team(state, command.side)
     if command.units:
         _bring_force(state, command, log)

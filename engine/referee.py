@@ -38,6 +38,7 @@ from engine.losses import destroy
 from engine.state import Phase, Unit
 
 DEADLINE_HOURS = 168  # the longest a referee's deadline for an absent side may run
+PLAYS_NO_SIDE = "a referee sees everything and plays no side (p. 25)"
 
 
 def check_referee(state: GameState, user: str) -> None:
@@ -278,6 +279,8 @@ def _give_units(state: GameState, c: RefereeCorrection, log: EventLog) -> None:
         raise IllegalCommand("Name the absent player (player:) and who takes over (to:)")
     if any(c.to in s.players for s in state.sides.values() if s is not side):
         raise IllegalCommand(f"{c.to} plays the other side")
+    if c.to in state.referees:
+        raise IllegalCommand(f"{c.to} referees this game: {PLAYS_NO_SIDE}")
     for unit in state.units_of(side.name):
         if unit.player == c.player:
             unit.player = c.to

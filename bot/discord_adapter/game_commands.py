@@ -104,7 +104,7 @@ class GameCommands(app_commands.Group):
             command = await force_service(interaction).joining(
                 *where(interaction), side, force, planned.roles[side]
             )
-        outcome = await act(interaction, command)
+        outcome = await act(interaction, command)  # with the server roles: a referee plays no side
         news = told_lines(outcome.events, state=outcome.state)
         header = summary(outcome.state)
         await answer(interaction, f"<@{user}> joins **{side}**.\n{news}\n{header}")
@@ -113,7 +113,7 @@ class GameCommands(app_commands.Group):
 
     @app_commands.command(name="start", description="Roll for the initiative and begin")
     async def start(self, interaction: discord.Interaction) -> None:
-        outcome = await act(interaction, StartGame())
+        outcome = await act(interaction, StartGame())  # a referee role's holder may start it
         news = told_lines(outcome.events, state=outcome.state)
         await answer(interaction, news + "\n\n" + summary(outcome.state))
         await open_side_threads(interaction, outcome.state)

@@ -11,7 +11,7 @@ role takes a referee's seat first, as for the other ``/ref`` commands.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
@@ -19,10 +19,10 @@ from discord import app_commands
 from bot.discord_adapter.answers import answer
 from bot.discord_adapter.common import games, summary, told_lines
 from bot.discord_adapter.reaction_buttons import retire_buttons, show_result
-from bot.discord_adapter.referees import act, eyes_of, take_seat, tell, with_seat
+from bot.discord_adapter.referees import act, eyes_of, is_referee, take_seat, tell, with_seat
 from bot.discord_adapter.side_threads import post_to_threads
 from bot.services.clock_service import ClockService
-from bot.services.game_service import Outcome
+from bot.services.game_service import GameError, Outcome
 from bot.text_orders import parse_point
 from engine.commands import (
     Command,
@@ -47,9 +47,16 @@ def _where(interaction: discord.Interaction) -> tuple[str, str]:
     return str(interaction.channel_id), str(interaction.user.id)
 
 
-async def _seat(interaction: discord.Interaction) -> Outcome | None:
-    """A referee role's holder takes a seat before touching the clock."""
-    return await take_seat(interaction, RefereeClock(referee=str(interaction.user.id), action="pause"))
+async def _seat(interaction: discord.Interaction, action: str, **details: Any) -> Outcome | None:
+    """A referee role's holder takes a seat before touching the clock, only if the clock takes
+    the request: a refused one stores nothing, not even the seat."""
+    channel = str(interaction.channel_id)
+    if not is_referee(await games(interaction).game(channel), interaction):
+        raise GameError("Only the game's referees may do that")
+    if action in ("pause", "resume"):
+        await clocks(interaction).check_paused(channel, paused=action == "resume")
+    request = RefereeClock(referee=str(interaction.user.id), action=action, **details)
+    return await take_seat(interaction, request)
 
 
 async def _tell_channel(interaction: discord.Interaction, outcome: Outcome, closes: str = "") -> None:
@@ -74,13 +81,13 @@ class ClockCommands(app_commands.Group):
         name="pause", description="Stop every timer of this game; the open window keeps its time"
     )
     async def pause(self, interaction: discord.Interaction) -> None:
-        seat = await _seat(interaction)
+        seat = await _seat(interaction, "pause")
         outcome = with_seat(seat, await clocks(interaction).pause(*_where(interaction)))
         await _tell_channel(interaction, outcome)
 
     @app_commands.command(name="resume", description="Start the timers again with the time they had left")
     async def resume(self, interaction: discord.Interaction) -> None:
-        seat = await _seat(interaction)
+        seat = await _seat(interaction, "resume")
         outcome = with_seat(seat, await clocks(interaction).resume(*_where(interaction)))
         await _tell_channel(interaction, outcome, _closes(outcome))
 
@@ -89,13 +96,13 @@ class ClockCommands(app_commands.Group):
     async def extend(
         self, interaction: discord.Interaction, minutes: app_commands.Range[int, 1, 2880]
     ) -> None:
-        seat = await _seat(interaction)
+        seat = await _seat(interaction, "extend", minutes=minutes)
         outcome = with_seat(seat, await clocks(interaction).extend(*_where(interaction), minutes))
         await _tell_channel(interaction, outcome, _closes(outcome))
 
     @app_commands.command(name="close", description="Close the open reaction window now: no reaction")
     async def close(self, interaction: discord.Interaction) -> None:
-        seat = await _seat(interaction)
+        seat = await _seat(interaction, "extend", minutes=1)  # closing, like extending, needs a window
         outcome = with_seat(seat, await clocks(interaction).close_window(*_where(interaction)))
         await show_result(interaction, outcome)
 
@@ -106,7 +113,7 @@ class ClockCommands(app_commands.Group):
     async def deadline(
         self, interaction: discord.Interaction, side: Side, hours: app_commands.Range[float, 0.1, 168.0]
     ) -> None:
-        seat = await _seat(interaction)
+        seat = await _seat(interaction, "deadline", side=side, hours=hours)
         outcome, due = await clocks(interaction).set_deadline(*_where(interaction), side, hours)
         outcome = with_seat(seat, outcome)
         when = f"Deadline: <t:{int(due.timestamp())}:f>." if due else "The deadline runs once the clock does."

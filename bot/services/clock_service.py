@@ -117,8 +117,7 @@ class ClockService:
     async def pause(self, channel_id: str, user_id: str) -> Outcome:
         """Stop every timer of the game; the open window keeps the time it has left."""
         await self._refereed(channel_id, user_id)
-        if await clock_store.paused_since(self.games.store, channel_id) is not None:
-            raise GameError("The clock is already paused: /ref resume starts it again")
+        await self.check_paused(channel_id, paused=False)
         outcome = await self.games.act(channel_id, user_id, RefereeClock(referee=user_id, action="pause"))
         await clock_store.pause(self.games.store, channel_id, self.games.clock.now())
         for timers in (self.games.timers, self.deadlines):
@@ -130,8 +129,7 @@ class ClockService:
         """Start the clock again: the open window and each deadline get back the time they had
         left, from now."""
         await self._refereed(channel_id, user_id)
-        if await clock_store.paused_since(self.games.store, channel_id) is None:
-            raise GameError("The clock is not paused: there is nothing to resume")
+        await self.check_paused(channel_id, paused=True)
         outcome = await self.games.act(channel_id, user_id, RefereeClock(referee=user_id, action="resume"))
         await clock_store.resume(self.games.store, channel_id, self.games.clock.now())
         window = await clock_store.window_of(self.games.store, channel_id)
@@ -182,6 +180,15 @@ class ClockService:
             return outcome, None
         self.deadlines.arm((channel_id, side), due)
         return outcome, due
+
+    async def check_paused(self, channel_id: str, paused: bool) -> None:
+        """Refuse a pause of a paused clock (``paused=False``), or a resume of a running one."""
+        if await self.is_paused(channel_id) is not paused:
+            raise GameError(
+                "The clock is not paused: there is nothing to resume"
+                if paused
+                else "The clock is already paused: /ref resume starts it again"
+            )
 
     async def is_paused(self, channel_id: str) -> bool:
         return await clock_store.paused_since(self.games.store, channel_id) is not None

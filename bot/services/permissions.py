@@ -9,6 +9,11 @@ A server admin's one power over a game is its referees: appointing or dismissing
 a game's referee has gone. A holder of a referee role takes a referee's seat (logged) before
 their first referee's command, as the engine knows referees only by name.
 
+A referee never holds a side (p. 25: the referee sees what each side may not): a referee cannot
+join one, and a player who holds a referee role is no referee of their own game (nor can a
+player take a referee's seat: the engine refuses it). A side's seats are taken only while the
+game is being set up (the engine's rule); later they change hands only through the referee.
+
 A game nobody has joined (the console's hot-seat table) lets anyone act for either side.
 """
 
@@ -19,6 +24,7 @@ from enum import StrEnum
 
 from engine.commands import Command, Declare, Deploy, React
 from engine.game_state import GameState
+from engine.referee import PLAYS_NO_SIDE
 
 
 class Role(StrEnum):
@@ -68,6 +74,13 @@ MATRIX: dict[str, frozenset[Role]] = {
     "appoint_referee": frozenset({Role.REFEREE, Role.ADMIN}),
 }
 
+# Roles that bar a command whatever other role the user holds, and why: a referee (named, or
+# holding a referee role) sees every side's secrets, so takes no seat on a side (p. 25). Who
+# joins when is the engine's rule: only while the game is being set up.
+BARRED: dict[str, tuple[frozenset[Role], str]] = {
+    "join_side": (frozenset({Role.REFEREE}), f"You referee this game: {PLAYS_NO_SIDE}"),
+}
+
 
 def roles_of(
     state: GameState,
@@ -81,11 +94,11 @@ def roles_of(
     where playing either side counts as a player). ``server_roles``: the ids of the server roles
     the user holds, on Discord."""
     roles = {Role.ADMIN} if admin else set()
-    if user in state.referees or set(server_roles) & set(state.referee_roles):
-        roles.add(Role.REFEREE)
     playing = next((name for name, s in state.sides.items() if user in s.players), None)
     if playing is None:
         roles.add(Role.SPECTATOR)
+        if user in state.referees or set(server_roles) & set(state.referee_roles):
+            roles.add(Role.REFEREE)  # a player holding a referee role is no referee of their game
     elif side is None or playing == side:
         roles.add(Role.PLAYER)
         team = state.sides[playing].team
@@ -110,10 +123,13 @@ def authorise(
         raise Refused("You can only join a side yourself")
     if getattr(command, "by", user) != user:
         raise Refused("You can only act as yourself")
-    if not any(s.players for s in state.sides.values()) and command.kind not in _REFEREE_ONLY:
-        return command  # the hot-seat table: nobody has joined yet
     side = getattr(command, "side", None)
     roles = roles_of(state, user, side, admin=admin, server_roles=server_roles)
+    barred, why = BARRED.get(command.kind, (frozenset(), ""))
+    if roles & barred:
+        raise Refused(why)
+    if not any(s.players for s in state.sides.values()) and command.kind not in _REFEREE_ONLY:
+        return command  # the hot-seat table: nobody has joined yet
     allowed = MATRIX[command.kind]
     if command.kind == "start_game" and Role.REFEREE not in roles:
         empty = [name for name, s in state.sides.items() if not s.players]

@@ -1,10 +1,12 @@
 """The permission table: every command as each role, in a refereed team game (p. 25), with the
 Discord-only roles: a server admin (Manage Server) and the holder of the game's referee role."""
 
+import io
 from typing import get_args
 
 import pytest
 
+from bot.console import play_console
 from bot.services.game_service import GameError, GameService
 from bot.services.permissions import MATRIX, Refused, authorise
 from bot.storage.store import GameStore
@@ -44,15 +46,17 @@ from engine.commands import (
     UnitOrder,
 )
 from engine.dice import SeededDice
-from engine.state import Point
+from engine.state import Phase, Point
 from tests.engine.team_games import HELD_BACK, turn_one
 
 BOBS_TANK = "allies-sherman-75mm-1"
-# allied CO, allied player, axis CO, spectator, referee, server admin, holder of the referee role
-USERS = ("ann", "bob", "cat", "zed", "ref", "boss", "rolf")
+# allied CO, allied player, axis CO, axis player holding the referee role, spectator, referee,
+# server admin, holder of the referee role
+USERS = ("ann", "bob", "cat", "dan", "zed", "ref", "boss", "rolf")
 ON_DISCORD = {  # what Discord tells of them: Manage Server, and the ids of their server roles
     "boss": {"admin": True},
     "rolf": {"server_roles": ("umpires",)},
+    "dan": {"server_roles": ("umpires",)},  # a player is no referee of their own game (p. 25)
     "zed": {"server_roles": ("fans",)},
 }
 
@@ -96,9 +100,9 @@ def commands(user):
 ALLIED_PLAYERS = {"ann", "bob"}
 REFEREES = {"ref", "rolf"}  # named, or holding the game's referee role
 EXPECTED = {  # who may send each kind of command for the allies
-    "join_side": set(USERS),
-    "start_game": {"ann", "bob", "cat", "ref", "rolf"},
-    "deal_cards": {"ann", "bob", "cat", "ref", "rolf"},
+    "join_side": set(USERS) - REFEREES,  # a referee plays no side; the engine refuses a late join
+    "start_game": {"ann", "bob", "cat", "dan", "ref", "rolf"},
+    "deal_cards": {"ann", "bob", "cat", "dan", "ref", "rolf"},
     "deploy": {"bob"},  # his own unit only
     "finish_deployment": ALLIED_PLAYERS,
     "call_reserves": ALLIED_PLAYERS,
@@ -190,4 +194,23 @@ async def test_refused_commands_leave_the_stored_game_byte_identical(tmp_path):
     after = await store.load("c1")
     assert after.version == before.version
     assert after.state.model_dump_json() == before.state.model_dump_json()
+    await store.close()
+
+
+async def test_a_spectator_cannot_take_over_a_running_game(tmp_path):
+    """Issue 19's takeover, at the console: once the quick battle has started, eve's /game join is
+    refused, so her /concede (for the side the game waits for) is too, and the stored game is as it was."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'console.db'}"
+    started = "as ann /game join side:allies\nas otto /game join side:axis\nas otto /start\n"
+    assert await play_console(io.StringIO(started), io.StringIO(), url, dice=lambda: SeededDice(1)) == 0
+    store = await GameStore.open(url)
+    before = await store.load("console")
+    out = io.StringIO()
+    takeover = "as eve /game join side:allies\nas eve /concede\nas eve /game map\n"
+    assert await play_console(io.StringIO(takeover), out, url, dice=lambda: SeededDice(1)) == 0
+    assert "Not allowed: The game has started: nobody joins a side now" in out.getvalue()
+    assert "Not allowed: Only axis's players may act for axis" in out.getvalue()
+    after = await store.load("console")
+    assert (after.version, after.state.model_dump_json()) == (before.version, before.state.model_dump_json())
+    assert after.state.sides["allies"].players == ["ann"] and after.state.phase is not Phase.OVER
     await store.close()

@@ -116,6 +116,8 @@ def test_an_absent_players_units_go_to_a_team_mate_or_a_newcomer():
     assert newcomer.sides["allies"].players == ["eve", "bob"] and newcomer.sides["allies"].team.co == "eve"
     with pytest.raises(IllegalCommand, match="plays the other side"):
         play(state, fix("give_units", player="ann", to="cat"))
+    with pytest.raises(IllegalCommand, match="ref referees this game: a referee sees everything"):
+        play(state, fix("give_units", player="ann", to="ref", reason="I will play her units"))
 
 
 def test_a_ruling_is_logged_for_everyone():

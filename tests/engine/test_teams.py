@@ -49,14 +49,30 @@ def test_a_second_force_with_the_same_unit_names_gets_the_players_place_as_a_suf
 
 
 def test_a_side_takes_no_more_players_than_the_game_was_made_for():
+    state = scenario_battle("meeting", "village")
+    make_team_game(state, 2)
+    for player in ("ann", "bob", "eve"):
+        force = a_force("us", ("Infantry Detachment",))
+        join = JoinSide(side="allies", player=player, units=tuple(force_units(force, "allies")))
+        if player == "eve":
+            with pytest.raises(IllegalCommand, match="already has its 2 players"):
+                apply(state, join, SeededDice(0))
+        else:
+            state, _ = apply(state, join, SeededDice(0))
+
+
+def test_once_the_forces_are_in_nobody_joins_and_a_referee_never_does():
     state = team_game()
     force = a_force("us", ("Infantry Detachment",))
-    with pytest.raises(IllegalCommand, match="already has its 2 players"):
-        apply(
-            state,
-            JoinSide(side="allies", player="eve", units=tuple(force_units(force, "allies"))),
-            SeededDice(0),
-        )
+    join = JoinSide(side="allies", player="eve", units=tuple(force_units(force, "allies")))
+    with pytest.raises(IllegalCommand, match="The game has started: nobody joins"):
+        apply(state, join, SeededDice(0))
+    with pytest.raises(IllegalCommand, match="The game has started: nobody joins"):
+        apply(state, JoinSide(side="allies", player="eve"), SeededDice(0))
+    state = scenario_battle("meeting", "village")
+    state.referees = ["ref"]
+    with pytest.raises(IllegalCommand, match="referee sees everything and plays no side"):
+        apply(state, join.model_copy(update={"player": "ref"}), SeededDice(0))
 
 
 def test_each_player_draws_for_their_own_units_and_the_co_gets_four_bonus_tokens():
