@@ -1,0 +1,89 @@
+"""Shared database fixtures.
+
+``database_url`` is a fresh database at the latest revision, ``store`` a ``GameStore`` on it.
+They are cheap: the migrations run once per test run into a template that every test copies
+(SQLite) or clones (PostgreSQL). A test marked ``both_databases`` runs twice, on SQLite and on
+a real local PostgreSQL server started for the run; the PostgreSQL run is skipped only when
+the server's binaries are not installed (``apt-get install postgresql``).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.storage.store import GameStore
+from tests.storage.databases import seed_sqlite
+from tests.storage.postgres import PostgresServer, binaries
+from tests.storage.upgrade_kills import upgrade
+
+BACKENDS = ("sqlite", "postgresql")
+
+
+def pytest_configure(config) -> None:
+    config.addinivalue_line("markers", "both_databases: run on SQLite and on PostgreSQL")
+
+
+def pytest_generate_tests(metafunc) -> None:
+    marked = metafunc.definition.get_closest_marker("both_databases")
+    if marked and "database_backend" in metafunc.fixturenames:
+        metafunc.parametrize("database_backend", BACKENDS, indirect=True)
+
+
+@pytest.fixture
+def database_backend(request) -> str:
+    """``sqlite``, or ``postgresql`` in the second run of a ``both_databases`` test."""
+    return getattr(request, "param", "sqlite")
+
+
+@pytest.fixture(scope="session")
+def postgres_server(tmp_path_factory):
+    """A local PostgreSQL server for the whole run (skips the test when it is not installed)."""
+    if binaries() is None:
+        pytest.skip("PostgreSQL's server binaries are not installed")
+    server = PostgresServer.start(tmp_path_factory.mktemp("postgres"))
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def postgres_template(postgres_server) -> str:
+    """The name of a PostgreSQL database at the latest revision, to clone."""
+    name = "ironcross_template"
+    postgres_server.create_database(name=name)
+    upgrade(postgres_server.url(name))
+    return name
+
+
+@pytest.fixture
+def new_empty_database(database_backend, tmp_path, request):
+    """Makes new databases with no tables yet (each call another), on the test's backend."""
+    if database_backend == "postgresql":
+        server = request.getfixturevalue("postgres_server")
+        return server.create_database
+    names = iter(range(1_000_000))
+    return lambda: f"sqlite+aiosqlite:///{tmp_path / f'empty{next(names)}.db'}"
+
+
+@pytest.fixture
+def new_database(database_backend, tmp_path, request):
+    """Makes new databases at the latest revision (each call another), on the test's backend."""
+    if database_backend == "postgresql":
+        server = request.getfixturevalue("postgres_server")
+        template = request.getfixturevalue("postgres_template")
+        return lambda: server.create_database(template=template)
+    names = iter(range(1_000_000))
+    return lambda: seed_sqlite(f"sqlite+aiosqlite:///{tmp_path / f'games{next(names)}.db'}")
+
+
+@pytest.fixture
+def database_url(new_database) -> str:
+    """A fresh database at the latest revision, on the test's backend."""
+    return new_database()
+
+
+@pytest.fixture
+async def store(database_url):
+    """A ``GameStore`` on a fresh database (already migrated, so opened without migrating)."""
+    store = GameStore(database_url)
+    yield store
+    await store.close()
