@@ -63,7 +63,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         run("sqlite", sqlite_databases(Path(folder)), args.kills, rng)
         if args.postgres and binaries():
-            server = PostgresServer.start(Path(folder) / "postgres")
+            server = PostgresServer.start()
             try:
                 run("postgresql", postgres_databases(server), args.kills, rng)
             finally:

@@ -12,9 +12,8 @@ from __future__ import annotations
 import pytest
 
 from bot.storage.store import GameStore
-from tests.storage.databases import seed_sqlite
+from tests.storage.databases import migrate, seed_sqlite
 from tests.storage.postgres import PostgresServer, binaries
-from tests.storage.upgrade_kills import upgrade
 
 BACKENDS = ("sqlite", "postgresql")
 
@@ -36,11 +35,11 @@ def database_backend(request) -> str:
 
 
 @pytest.fixture(scope="session")
-def postgres_server(tmp_path_factory):
+def postgres_server():
     """A local PostgreSQL server for the whole run (skips the test when it is not installed)."""
     if binaries() is None:
         pytest.skip("PostgreSQL's server binaries are not installed")
-    server = PostgresServer.start(tmp_path_factory.mktemp("postgres"))
+    server = PostgresServer.start()
     yield server
     server.stop()
 
@@ -50,7 +49,7 @@ def postgres_template(postgres_server) -> str:
     """The name of a PostgreSQL database at the latest revision, to clone."""
     name = "ironcross_template"
     postgres_server.create_database(name=name)
-    upgrade(postgres_server.url(name))
+    migrate(postgres_server.url(name))
     return name
 
 

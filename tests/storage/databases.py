@@ -10,6 +10,7 @@ import atexit
 import functools
 import shutil
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from sqlalchemy.engine import make_url
@@ -23,8 +24,14 @@ def sqlite_template() -> Path:
     folder = Path(tempfile.mkdtemp(prefix="ironcross-template-"))
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     template = folder / "template.db"
-    upgrade(f"sqlite+aiosqlite:///{template}")
+    migrate(f"sqlite+aiosqlite:///{template}")
     return template
+
+
+def migrate(database_url: str) -> None:
+    """Upgrade to head from anywhere, also inside a running event loop (as a first test's is)."""
+    with ThreadPoolExecutor(1) as worker:
+        worker.submit(upgrade, database_url).result()
 
 
 def seed_sqlite(database_url: str) -> str:

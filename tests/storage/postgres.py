@@ -1,9 +1,10 @@
 """A throw-away local PostgreSQL server for the tests, when its binaries are on the machine.
 
-``PostgresServer.start(folder)`` runs ``initdb`` and ``pg_ctl`` from ``/usr/lib/postgresql/*/bin``
-(Debian's ``postgresql`` package; CI installs it) on a loopback port, with its data in
-``folder``. PostgreSQL refuses to run as root, so under root the folder is handed to the
-``postgres`` user the package creates and the server runs as that user (``runuser``).
+``PostgresServer.start()`` runs ``initdb`` and ``pg_ctl`` from ``/usr/lib/postgresql/*/bin``
+(Debian's ``postgresql`` package; CI installs it) on a loopback port, with its data in a new
+folder under the system's tmp. PostgreSQL refuses to run as root, so under root the folder is
+handed to the ``postgres`` user the package creates and the server runs as that user
+(``runuser``).
 Each test gets its own database, made with ``CREATE DATABASE ... TEMPLATE``.
 """
 
@@ -17,6 +18,7 @@ import pwd
 import shutil
 import socket
 import subprocess
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,18 +53,14 @@ class PostgresServer:
     _names: itertools.count = field(default_factory=itertools.count)
 
     @classmethod
-    def start(cls, folder: Path) -> PostgresServer:
-        """initdb a cluster in ``folder`` and start it on a free loopback port."""
+    def start(cls) -> PostgresServer:
+        """initdb a cluster in a new folder under the system's tmp and start it on a free loopback port."""
         bin_folder = binaries()
         if bin_folder is None:
             raise RuntimeError("no PostgreSQL server binaries in /usr/lib/postgresql")
-        folder.mkdir(parents=True, exist_ok=True)
-        if os.geteuid() == 0:
+        folder = Path(tempfile.mkdtemp(prefix="ironcross-postgres-"))
+        if os.geteuid() == 0:  # the server runs as the package's postgres user
             user = pwd.getpwnam("postgres")
-            for path in (folder, *folder.parents):  # the server user must reach its folder
-                if path == Path("/"):
-                    break
-                os.chmod(path, os.stat(path).st_mode | 0o011)
             shutil.chown(folder, user.pw_uid, user.pw_gid)
         server = cls(folder, _free_port(), bin_folder)
         data = folder / "data"
@@ -72,15 +70,18 @@ class PostgresServer:
         return server
 
     def _run(self, program: str, *args: str) -> None:
-        subprocess.run(
-            _as_server_user([str(self.bin / program), *args]),
-            check=True,
-            capture_output=True,
-            cwd=self.folder,
+        done = subprocess.run(
+            _as_server_user([str(self.bin / program), *args]), capture_output=True, text=True, cwd=self.folder
         )
+        if done.returncode:
+            raise RuntimeError(f"{program} failed ({done.returncode}): {done.stderr or done.stdout}")
 
     def stop(self) -> None:
-        self._run("pg_ctl", "-D", str(self.folder / "data"), "-m", "immediate", "-w", "stop")
+        """Stop the server and remove its folder."""
+        try:
+            self._run("pg_ctl", "-D", str(self.folder / "data"), "-m", "immediate", "-w", "stop")
+        finally:
+            shutil.rmtree(self.folder, ignore_errors=True)
 
     def url(self, database: str) -> str:
         return f"postgresql+asyncpg://postgres@127.0.0.1:{self.port}/{database}"

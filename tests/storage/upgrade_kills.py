@@ -112,6 +112,6 @@ def kill_and_restart(new_database: Callable[[], str], kill: Kill, start_at: str 
     if start_at:
         upgrade(database_url, start_at)
     status = upgrade_killed(database_url, kill)
-    if status not in (KILLED, 0):
-        return f"the killed upgrade ended with status {status}"
+    if status != KILLED:
+        return f"the upgrade was to be killed at {kill} but ended with status {status}"
     return restart_fault(database_url)
