@@ -6,11 +6,11 @@ import pytest
 
 from tests.storage.upgrade_kills import HOOKS, Kill, kill_and_restart, statements_in_upgrade, upgrade
 
-KILLS = 10
+KILLS = 6  # per case: 12 kills per database, over two cases
 
 
 def kill_points(total: int, rng: random.Random) -> list[Kill]:
-    """``KILLS`` statements drawn over the whole upgrade: one at random in each tenth of it."""
+    """``KILLS`` statements drawn over the whole upgrade: one at random in each ``KILLS``-th part of it."""
     return [
         Kill(rng.randint(total * part // KILLS + 1, total * (part + 1) // KILLS), rng.choice(HOOKS))
         for part in range(KILLS)
