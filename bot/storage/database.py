@@ -16,7 +16,9 @@ SQLite, as the bot uses it (several channels at once, perhaps a second process o
   ``BEGIN IMMEDIATE``: it takes the write lock before it reads anything, so it can never find
   mid-way that another writer changed its snapshot (WAL's ``SQLITE_BUSY_SNAPSHOT``, which no
   amount of waiting cures and which surfaced as "database is locked"). Reads outside
-  ``session.begin()`` start with a plain, deferred BEGIN and take no lock.
+  ``session.begin()`` start with a plain, deferred BEGIN and take no lock. So every write goes
+  inside ``async with sessions() as session, session.begin():``; a session that reads and then
+  commits a write without it could still meet that error.
 - **A write waits its turn.** Writers queue on the lock through SQLite's busy timeout, in this
   process and across processes alike; the wait happens in the driver's thread, not on the event
   loop. Only a writer stuck longer than ``BUSY_TIMEOUT_SECONDS`` would fail.

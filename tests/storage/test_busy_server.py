@@ -34,11 +34,11 @@ async def test_twelve_busy_channels_in_one_process_never_fail(store):
 async def test_two_processes_of_twelve_busy_channels_on_one_database_never_fail(store, database_url):
     here, there = await with_second_process(
         database_url,
-        lambda: busy_server(store, "here", CHANNELS, ACTIONS, seed=2),
-        "there",
-        CHANNELS,
-        ACTIONS,
-        3,
+        lambda: busy_server(store, "here", CHANNELS, ACTIONS_EACH, seed=2),
+        prefix="there",
+        channels=CHANNELS,
+        actions=ACTIONS_EACH,
+        seed=3,
     )
     assert (dict(here.failures), dict(there.failures)) == ({}, {})
     assert here.actions == there.actions == CHANNELS * ACTIONS_EACH
