@@ -26,13 +26,6 @@ from engine.state import Phase, Point
 from tests.engine.random_play import play_random_game
 
 
-@pytest.fixture
-async def store(tmp_path):
-    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")
-    yield store
-    await store.close()
-
-
 async def started(service, channel="c1"):
     await service.new_game(channel)
     await service.act(channel, "ann", JoinSide(side="allies", player="ann"))
