@@ -12,6 +12,7 @@ being upgraded to the current release.
 from __future__ import annotations
 
 import argparse
+import itertools
 import random
 import sys
 import tempfile
@@ -27,8 +28,8 @@ OLDER = "0006"
 
 
 def sqlite_databases(folder: Path):
-    names = iter(range(1_000_000))
-    return lambda: f"sqlite+aiosqlite:///{folder / f'kill{next(names)}.db'}"
+    files = itertools.count()
+    return lambda: f"sqlite+aiosqlite:///{folder / f'kill{next(files)}.db'}"
 
 
 def postgres_databases(server: PostgresServer):

@@ -9,6 +9,8 @@ the server's binaries are not installed (``apt-get install postgresql``).
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from bot.storage.store import GameStore
@@ -59,8 +61,8 @@ def new_empty_database(database_backend, tmp_path, request):
     if database_backend == "postgresql":
         server = request.getfixturevalue("postgres_server")
         return server.create_database
-    names = iter(range(1_000_000))
-    return lambda: f"sqlite+aiosqlite:///{tmp_path / f'empty{next(names)}.db'}"
+    files = itertools.count()
+    return lambda: f"sqlite+aiosqlite:///{tmp_path / f'empty{next(files)}.db'}"
 
 
 @pytest.fixture
@@ -70,8 +72,8 @@ def new_database(database_backend, tmp_path, request):
         server = request.getfixturevalue("postgres_server")
         template = request.getfixturevalue("postgres_template")
         return lambda: server.create_database(template=template)
-    names = iter(range(1_000_000))
-    return lambda: seed_sqlite(f"sqlite+aiosqlite:///{tmp_path / f'games{next(names)}.db'}")
+    files = itertools.count()
+    return lambda: seed_sqlite(f"sqlite+aiosqlite:///{tmp_path / f'games{next(files)}.db'}")
 
 
 @pytest.fixture
