@@ -1,4 +1,8 @@
-"""Bring the database schema up to date at start-up (Alembic)."""
+"""Bring the database schema up to date at start-up (Alembic).
+
+The upgrade runs in one transaction with its version stamp (``migrations/env.py``): a start-up
+killed part-way leaves the database at its old revision, and the next start upgrades it again.
+"""
 
 from __future__ import annotations
 

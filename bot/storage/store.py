@@ -10,9 +10,9 @@ from datetime import datetime
 from pydantic import TypeAdapter
 from sqlalchemy import delete, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import async_sessionmaker, create_async_engine
 from sqlmodel import select
 
+from bot.storage.database import make_engine, make_sessions
 from bot.storage.migrate import upgrade_to_head
 from bot.storage.tables import (
     ArchivedGameRow,
@@ -68,8 +68,8 @@ class OpenWindow:
 class GameStore:
     def __init__(self, database_url: str) -> None:
         self.database_url = database_url
-        self.engine = create_async_engine(database_url)
-        self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        self.engine = make_engine(database_url)
+        self.sessions = make_sessions(self.engine)
 
     @classmethod
     async def open(cls, database_url: str) -> GameStore:

@@ -20,6 +20,7 @@ from bot.services.game_service import GameService
 from bot.storage.store import GameStore
 from engine.dice import ScriptedDice, d6
 from engine.runtime import VirtualClock
+from tests.storage.databases import seed_sqlite
 
 GUILD = "100"
 _HANDLERS = ("CommandTree-invoker", "discord-ui")
@@ -444,7 +445,7 @@ ANN, OTTO, EVE = "301", "302", "303"  # two players and a spectator
 
 async def open_bot(database_url: str, monkeypatch) -> tuple[IronCrossBot, Harness]:
     """The bot on a real SQLite store and a virtual clock, ready to take interactions."""
-    store = await GameStore.open(database_url)
+    store = await GameStore.open(seed_sqlite(database_url))  # a new file starts migrated
     bot = IronCrossBot(GameService(store, clock=VirtualClock()))
     await bot._async_setup_hook()
     await bot.rules.ship()

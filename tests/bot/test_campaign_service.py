@@ -17,13 +17,6 @@ DAY = timedelta(days=1)
 PLAYERS = {"german": ["ann", "bob"], "russian": ["cat"]}
 
 
-@pytest.fixture
-async def store(tmp_path):
-    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'campaigns.db'}")
-    yield store
-    await store.close()
-
-
 class Heard:
     """What the service told the channel."""
 

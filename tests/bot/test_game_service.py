@@ -26,13 +26,6 @@ from engine.state import Phase, Point
 from tests.engine.random_play import play_random_game
 
 
-@pytest.fixture
-async def store(tmp_path):
-    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")
-    yield store
-    await store.close()
-
-
 async def started(service, channel="c1"):
     await service.new_game(channel)
     await service.act(channel, "ann", JoinSide(side="allies", player="ann"))
@@ -46,6 +39,7 @@ async def started(service, channel="c1"):
 ADVANCE = Declare(side="axis", order=UnitOrder(unit="gruppe-3", actions=(Move(path=(Point(x=50, y=39),)),)))
 
 
+@pytest.mark.both_databases
 async def test_migrations_create_the_tables(store):
     engine = create_async_engine(store.database_url)
     async with engine.connect() as connection:
@@ -54,6 +48,7 @@ async def test_migrations_create_the_tables(store):
     assert {"games", "game_commands", "alembic_version"} <= set(names)
 
 
+@pytest.mark.both_databases
 async def test_a_game_survives_a_restart_and_its_log_replays_exactly(store, tmp_path):
     service = GameService(store)
     await started(service)
@@ -122,6 +117,7 @@ async def test_a_game_not_yet_started_may_be_set_up_again_by_its_own_players_onl
     assert (await store.load("c1")).state.table.width == 48
 
 
+@pytest.mark.both_databases
 async def test_two_processes_answering_one_window_never_both_win(store):
     """Two services on one database (two bot processes): both load the open window; the
     version check lets exactly one answer land, and the other is refused on the fresh state."""
@@ -138,6 +134,7 @@ async def test_two_processes_answering_one_window_never_both_win(store):
     await second.store.close()
 
 
+@pytest.mark.both_databases
 async def test_a_stale_write_is_rejected_by_the_store(store):
     service = GameService(store)
     await started(service)
@@ -173,6 +170,7 @@ async def test_killing_the_service_between_every_two_commands_loses_nothing(tmp_
     await store.close()
 
 
+@pytest.mark.both_databases
 async def test_overlapping_commands_on_one_channel_are_each_applied_once_or_refused(store):
     """Eight commands arrive together on one channel, from two services sharing the database
     (two bot processes): the same declaration twice, both answers to its window, a pass and

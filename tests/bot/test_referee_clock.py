@@ -28,13 +28,6 @@ ADVANCE = Declare(side="axis", order=UnitOrder(unit="gruppe-3", actions=(Move(pa
 HOUR = 3600
 
 
-@pytest.fixture
-async def store(tmp_path):
-    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")
-    yield store
-    await store.close()
-
-
 async def refereed(service, reaction_seconds=120, channel="c1"):
     """Ann (allies) against Otto (axis), refereed by Ref; axis has the initiative."""
     state = quick_battle()

@@ -15,18 +15,15 @@ from bot.services.rules_service import (
     is_subsection,
     match_query,
 )
-from bot.storage.store import GameStore
 
 NUMBERED = (Path(__file__).parent / "data" / "numbered-rules.txt").read_bytes()
 
 
 @pytest.fixture
-async def library(tmp_path):
-    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")
+async def library(store):
     rules = RulesService(store)
     await rules.ship()
-    yield rules
-    await store.close()
+    return rules
 
 
 def test_a_document_splits_at_headings_and_numbered_sections():

@@ -11,7 +11,6 @@ from bot.services.game_service import GameError, GameService
 from bot.services.owed_service import Wait, game_wait
 from bot.services.ping_service import Ping, TurnPings
 from bot.storage.ping_store import ping_choices, ping_of
-from bot.storage.store import GameStore
 from engine.commands import ChooseInitiative, Concede, Declare, JoinSide, Move, StartGame, UnitOrder
 from engine.deployment_plan import DeploymentPlan, SidePlan, Zone
 from engine.dice import ScriptedDice, d6
@@ -22,13 +21,6 @@ from engine.state import Phase, Point, Team
 MINUTE = 60
 ADVANCE = Declare(side="axis", order=UnitOrder(unit="gruppe-3", actions=(Move(path=(Point(x=50, y=39),)),)))
 AXIS_TO_ACT = "axis to act: declare an order or pass (/act, /pass)"
-
-
-@pytest.fixture
-async def store(tmp_path):
-    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")
-    yield store
-    await store.close()
 
 
 class Bot:
