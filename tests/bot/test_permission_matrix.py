@@ -377,10 +377,12 @@ async def send(discord: Harness, setting: Setting, extras: Snapshot, state: Any,
 
 
 def restore(snap: Snapshot, path: Path) -> None:
-    """A fresh copy of the phase's database, for a bot not yet open on it."""
-    for leftover in path.parent.glob(path.name + "-*"):  # a journal or write-ahead log
-        leftover.unlink()
-    shutil.copyfile(snap.path, path)
+    """A fresh copy of the phase's database (through SQLite, which keeps the write-ahead log of
+    a copy made before consistent)."""
+    if path.exists():
+        keep(snap.path, path)
+    else:
+        shutil.copyfile(snap.path, path)
 
 
 def fingerprint(path: Path) -> list[bytes]:
