@@ -7,7 +7,6 @@ databases that broke them, keeping the oldest."""
 
 import asyncio
 import json
-import shutil
 import sqlite3
 import sys
 from dataclasses import replace
@@ -44,19 +43,11 @@ from tests.bot.concurrent_writer import (
 from tests.bot.test_console_linked_campaign import FORCES
 from tests.engine.test_cards import DECK
 
+pytestmark = pytest.mark.both_databases
 ROOT = Path(__file__).resolve().parents[2]
 RB = "red_barricades"
 RUNNING = "is still running in this channel"  # the refusal of a second campaign, of either kind
 CHANGED = "KG changed under you: try again"  # an edit that lost the race to another one TRIES times
-
-
-@pytest.fixture(scope="module")
-def prepared(tmp_path_factory) -> Path:
-    """A migrated database file holding ann's force KG to add units to, and the forces of a
-    linked campaign: made once, copied for each test."""
-    path = tmp_path_factory.mktemp("prepared") / "busy.db"
-    asyncio.run(prepare(f"sqlite+aiosqlite:///{path}"))
-    return path
 
 
 async def prepare(url: str) -> None:
@@ -72,11 +63,12 @@ async def prepare(url: str) -> None:
 
 
 @pytest.fixture
-def url(prepared, tmp_path) -> str:
-    """A fresh copy of the prepared database; SQLite waits up to 30 s for another process's write."""
-    path = tmp_path / "busy.db"
-    shutil.copyfile(prepared, path)
-    return f"sqlite+aiosqlite:///{path}?timeout=30"
+async def url(new_database) -> str:
+    """A fresh database holding ann's force KG to add units to, and the forces of a linked
+    campaign, on SQLite or PostgreSQL."""
+    url = new_database()
+    await prepare(url)
+    return url
 
 
 @pytest.fixture

@@ -2,17 +2,26 @@
 interaction is acknowledged before any work, a failure after the order was stored says so, and
 an interaction sent again is never applied twice."""
 
+import asyncio
+
 import pytest
 
 from bot.discord_adapter import reaction_buttons
+from bot.services.game_service import GameService
+from bot.storage.store import GameStore
 from bot.storage.tables import CommandRow
+from bot.text_orders import OrderWords, unit_order
+from engine.commands import Declare
 from engine.dice import ScriptedDice, d6
+from engine.runtime import VirtualClock
 from tests.bot.discord_harness import ANN, OTTO, buttons, close_bot, open_bot, reply, started_game
+
+pytestmark = pytest.mark.both_databases
 
 
 @pytest.fixture
-async def table(tmp_path, monkeypatch):
-    bot, discord = await open_bot(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", monkeypatch)
+async def table(database_url, monkeypatch):
+    bot, discord = await open_bot(database_url, monkeypatch)
     await started_game(bot, discord)
     await discord.slash("initiative", user=OTTO, channel="1", choice="start")
     yield bot, discord
@@ -108,3 +117,21 @@ async def test_a_button_clicked_twice_with_one_interaction_answers_once(table):
     text, private = reply(await discord.resend())
     assert private and text.startswith(f"Already done (action {version})")
     assert (await bot.games.store.load("1")).version == version
+
+
+async def test_one_interaction_sent_to_two_services_at_once_is_applied_once(table):
+    """Two bot processes (two services, two connection pools on one database) handed the same
+    interaction at the same moment: one applies it, the other finds it applied."""
+    bot, _ = table
+    other = GameService(GameStore(bot.games.store.database_url), clock=VirtualClock())
+    version = (await bot.games.store.load("1")).version
+    state = (await bot.games.store.load("1")).state
+    order = Declare(side="axis", order=unit_order(state, "axis", OrderWords("Gruppe 3", "50,39")))
+    outcomes = await asyncio.gather(
+        *(service.act("1", OTTO, order, interaction_id="4242") for service in (bot.games, other))
+    )
+    assert sorted(outcome.repeated for outcome in outcomes) == [False, True]
+    assert {outcome.version for outcome in outcomes} == {version + 1}
+    assert (await bot.games.store.load("1")).version == version + 1
+    await other.close()
+    await other.store.close()
