@@ -2,8 +2,10 @@
 (Discord shows "thinking..." for up to 15 minutes), and answered afterwards.
 
 The first answer takes the place of the "thinking..." message when it is as private as that
-was; otherwise the placeholder is deleted and the answer sent fresh, so a refusal after a public
-acknowledgement still reaches only the user who asked. Later answers follow it.
+was. Otherwise (a refusal after a public acknowledgement, say) the placeholder is first written
+over with a stub, since Discord would take a first follow-up as the placeholder's own answer and
+make it as private as that; the answer follows with its own privacy, and the stub is deleted.
+Later answers follow the first.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ DEFERRED = "deferred"  # interaction.extras: "public" or "private" while the pla
 PLACEHOLDER = "placeholder"  # interaction.extras: the id of a public placeholder message
 SENT = "sent"  # interaction.extras: a game command was sent to the game service
 STORED = "stored"  # interaction.extras: the game version the interaction's command made
+SEATED = "seated"  # interaction.extras: the game version at which the user took a referee's seat
+STUB = "…"  # what stands for a moment where an answer of the other privacy follows
 
 
 async def acknowledge(interaction: discord.Interaction, *, private: bool = False) -> None:
@@ -46,10 +50,10 @@ def placeholder_id(interaction: discord.Interaction) -> str | None:
     return str(interaction.extras[PLACEHOLDER])
 
 
-def stored(interaction: discord.Interaction, outcome) -> None:
-    """The interaction's command is in the game's log (``outcome``: the service's): from now
-    on a failure must say so."""
-    interaction.extras[STORED] = outcome.version
+def stored(interaction: discord.Interaction, outcome, *, seat: bool = False) -> None:
+    """The interaction's command (or the referee's seat taken for it) is in the game's log
+    (``outcome``: the service's): from now on a failure must say so."""
+    interaction.extras[SEATED if seat else STORED] = outcome.version
 
 
 def apology(interaction: discord.Interaction) -> str:
@@ -62,16 +66,18 @@ def apology(interaction: discord.Interaction) -> str:
             "failed: `/game log` has it. Do not send it again."
         )
     if interaction.extras.get(SENT):
-        return "Something went wrong on our side; your command was not stored. Please try again."
+        seated = interaction.extras.get(SEATED)
+        seat = f" You took your referee's seat (action {seated}), which stands." if seated else ""
+        return f"Something went wrong on our side; your command was not stored.{seat} Please try again."
     return "Something went wrong on our side. Check what it changed before you send it again."
 
 
-def sending(interaction: discord.Interaction) -> str:
+def sending(interaction: discord.Interaction, *, seat: bool = False) -> str:
     """A game command is on its way to the game service: the id by which the service knows it
-    if the interaction comes again (the interaction's own, numbered from the second command on,
-    as when a referee takes a seat before their command)."""
-    count = interaction.extras[SENT] = interaction.extras.get(SENT, 0) + 1
-    return str(interaction.id) if count == 1 else f"{interaction.id}/{count}"
+    if the interaction comes again (the interaction's own; a referee's seat taken for the
+    command has its own)."""
+    interaction.extras[SENT] = True
+    return f"{interaction.id}/seat" if seat else str(interaction.id)
 
 
 async def answer(
@@ -94,10 +100,15 @@ async def answer(
         )
         return message.id
     if placeholder is not None:
-        await interaction.delete_original_response()
+        # Discord takes the first follow-up of a deferred interaction as the answer, as private
+        # as the acknowledgement was: so the "thinking..." is written over first (with nothing
+        # to read), the answer follows with its own privacy, and the stub goes
+        await interaction.edit_original_response(content=STUB)
     message = await interaction.followup.send(
         content or MISSING, ephemeral=ephemeral, view=view, file=file, wait=True
     )
+    if placeholder is not None:
+        await interaction.delete_original_response()
     return message.id
 
 

@@ -110,5 +110,18 @@ class IronCrossBot(discord.Client):
         command = interaction.command
         if interaction.type is discord.InteractionType.application_command and command is not None:
             if not command.extras.get("form"):
-                await acknowledge(interaction, private=command.extras.get("private", False))
+                private = command.extras.get("private", False) or secret_asked(interaction.data)
+                await acknowledge(interaction, private=private)
         return True
+
+
+def secret_asked(data) -> bool:
+    """The command was given ``secret:true`` (a roll only its roller sees), at any depth of
+    subcommands."""
+    options = list((data or {}).get("options", []))
+    while options:
+        option = options.pop()
+        if option.get("name") == "secret" and option.get("value") is True:
+            return True
+        options.extend(option.get("options", []))
+    return False

@@ -149,7 +149,9 @@ class ForceCommands(app_commands.Group):
         await send_long(interaction, answer, ephemeral=True)
 
     @app_commands.command(
-        name="upgrade", description="IAW, transport, command unit or sub-commander for a unit"
+        name="upgrade",
+        description="IAW, transport, command unit or sub-commander for a unit",
+        extras=PRIVATE,
     )
     @app_commands.describe(
         iaw="The infantry detachment carries the nation's anti-tank weapon",

@@ -67,7 +67,9 @@ def eyes_of(state: GameState, interaction: discord.Interaction) -> str | None:
     return next((name for name, side in state.sides.items() if user in side.players), None)
 
 
-async def act(interaction: discord.Interaction, command: Command | Callable[[GameState], Command]) -> Outcome:
+async def act(
+    interaction: discord.Interaction, command: Command | Callable[[GameState], Command], *, seat: bool = False
+) -> Outcome:
     """Apply the user's command (or the command made from the game as loaded) with their server
     roles and Manage Server permission counted, once per interaction; anyone it seats (a referee,
     a player taking over units) joins their private thread."""
@@ -78,10 +80,10 @@ async def act(interaction: discord.Interaction, command: Command | Callable[[Gam
         command,
         admin=is_admin(interaction),
         server_roles=server_roles(interaction),
-        interaction_id=sending(interaction),
+        interaction_id=sending(interaction, seat=seat),
         window_message=placeholder_id(interaction),
     )
-    stored(interaction, outcome)
+    stored(interaction, outcome, seat=seat)
     if outcome.before is not None and not outcome.repeated:
         await admit_newcomers(interaction.client, channel, outcome.before, outcome.state)
     return outcome
@@ -96,10 +98,10 @@ async def take_seat(interaction: discord.Interaction, then: Command) -> Outcome 
     user = str(interaction.user.id)
     if user in state.referees or not set(server_roles(interaction)) & set(state.referee_roles):
         return None
-    seat = AppointReferee(by=user, user=user)
-    seated, _ = apply(state, seat, SeededDice(0))
+    appointment = AppointReferee(by=user, user=user)
+    seated, _ = apply(state, appointment, SeededDice(0))
     apply(seated, then, SeededDice(0))  # only its refusal counts; the tree tells it
-    return await act(interaction, seat)
+    return await act(interaction, appointment, seat=True)
 
 
 def with_seat(seat: Outcome | None, outcome: Outcome) -> Outcome:

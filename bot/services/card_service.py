@@ -6,7 +6,7 @@ from sqlalchemy import delete, func
 from sqlmodel import select
 
 from bot.services.game_service import GameError
-from bot.services.limits import bounded_text
+from bot.services.limits import bounded_command, bounded_text
 from bot.storage.store import GameStore
 from bot.storage.tables import CardDeckRow
 from bot.storage.writes import take_name
@@ -39,6 +39,8 @@ class CardService:
             raise GameError(f"Give the deck a name of 1 to {MAX_NAME} characters")
         try:
             cards = read_deck(text)
+            for card in cards:  # each card within what a game takes, so the deck can be dealt
+                bounded_command(card)
         except IllegalCommand as refusal:
             raise GameError(str(refusal)) from refusal
         async with self.store.sessions() as session, session.begin():

@@ -216,17 +216,18 @@ class GameService:
         raise AssertionError("unreachable")
 
     async def _after_commit(self, channel_id: str, user_id: str, before: GameState, after: GameState) -> None:
-        """What follows a stored action (deadlines off, game-over news, turn pings). The action
-        stands whatever happens here, so a failure is logged, never passed on as the action's."""
-        try:
-            await self.clocks.after_command(channel_id, user_id, after)
-            if after.phase is Phase.OVER and before.phase is not Phase.OVER:
-                for hook in self.on_game_over:
-                    await hook(channel_id, after)
-            for hook in self.after_action:
-                await hook(channel_id, user_id, before, after)
-        except Exception:
-            log.exception("after a stored action in channel %s", channel_id)
+        """What follows a stored action (deadlines off, game-over news, turn pings), each step on
+        its own. The action stands whatever happens here, so a failure is logged, never passed
+        on as the action's, and never keeps the next step from running."""
+        steps = [lambda: self.clocks.after_command(channel_id, user_id, after)]
+        if after.phase is Phase.OVER and before.phase is not Phase.OVER:
+            steps += [lambda hook=hook: hook(channel_id, after) for hook in self.on_game_over]
+        steps += [lambda hook=hook: hook(channel_id, user_id, before, after) for hook in self.after_action]
+        for step in steps:
+            try:
+                await step()
+            except Exception:
+                log.exception("after a stored action in channel %s", channel_id)
 
     def _follow_windows(
         self, channel_id: str, before: GameState, after: GameState, deadline: datetime | None
@@ -245,8 +246,6 @@ class GameService:
             game = await self._load(channel_id)
             if user_id not in game.state.referees:
                 raise GameError("Only the game's referees may do that")
-            if not reason.strip():
-                raise GameError("Give a reason: every correction is logged with it")
             try:
                 undo, state, produced = await self._rebuilt_without(channel_id, user_id, count, reason)
                 window = await self.clocks.window_time(game, state)
@@ -255,8 +254,7 @@ class GameService:
                 raise GameError("The game changed under this command: try again") from None
             deadline = window.running
             self._follow_windows(channel_id, game.state, state, deadline)
-            for hook in self.after_action:
-                await hook(channel_id, user_id, game.state, stored.state)
+            await self._after_commit(channel_id, user_id, game.state, stored.state)
             return Outcome(stored.state, produced[-1], stored.version, deadline, stored.closed_window_message)
 
     async def _window_due(self, key: WindowKey) -> bool:
@@ -289,6 +287,8 @@ class GameService:
         """The undo of the last ``count`` actions, the newest snapshot with that many actions in
         force after it (or the game's start, 0), and the log since: an undo reads and replays
         only that much, however long the game."""
+        if not reason.strip():
+            raise GameError("Give a reason: every correction is logged with it")
         snapshots = await self.store.snapshot_seqs(channel_id)
         since = snapshots.pop()
         log = await self.store.log_between(channel_id, since)

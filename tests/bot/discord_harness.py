@@ -15,6 +15,7 @@ import discord
 from discord.http import HTTPClient
 from discord.webhook.async_ import AsyncWebhookAdapter
 
+from bot.discord_adapter.answers import STUB
 from bot.discord_adapter.client import IronCrossBot
 from bot.services.game_service import GameService
 from bot.storage.store import GameStore
@@ -352,42 +353,32 @@ def attachments(sent: list[dict[str, Any]]) -> list[bytes]:
 
 
 def messages(sent: list[dict[str, Any]]) -> list[str]:
-    """Every text the bot sent in answer: the reply, then its follow-ups."""
+    """Every text the bot sent in answer: the reply, then its follow-ups (not a stub that stood
+    for a moment over a "thinking...")."""
     texts = []
     for entry in sent:
         body = callback_payload(entry) if "multipart" in entry else entry["payload"]
         content = (body or {}).get("data", body or {}).get("content")
-        if content:
+        if content and content != STUB:
             texts.append(content)
     return texts
 
 
 def answer_of(sent: list[dict[str, Any]]) -> tuple[dict[str, Any], bool]:
     """The interaction's answer among what was sent, and whether it was ephemeral: the callback's
-    message, or for an acknowledged (deferred) interaction the message that took the place of
-    its "thinking..." (written over it, or sent fresh after deleting it)."""
-    entries = iter(sent)
-    for entry in entries:
-        if not entry["route"].endswith("/callback"):
-            continue
-        callback = callback_payload(entry)
-        data = callback.get("data") or {}
-        if callback["type"] != 5:
-            return data, bool(data.get("flags", 0) & 64)
-        for later in entries:
-            if later["route"].startswith("PATCH /webhooks/"):
-                return callback_payload(later), bool(data.get("flags", 0) & 64)
-            if later["route"].startswith("DELETE /webhooks/"):
-                following = next(e for e in entries if e["route"].startswith("POST /webhooks/"))
-                body = callback_payload(following)
-                return body, bool(body.get("flags", 0) & 64)
-        raise AssertionError(f"an acknowledged interaction was never answered: {sent}")
-    raise AssertionError(f"no interaction reply in {sent}")
+    message, or for an acknowledged (deferred) interaction the message written over its
+    "thinking...", or the follow-up after a stub written there (an answer of the other privacy)."""
+    answers = answers_in(sent)
+    if not answers:
+        raise AssertionError(f"no interaction reply in {sent}")
+    body, private, _ = answers[0]
+    return body, private
 
 
 def answers_in(sent: list[dict[str, Any]]) -> list[tuple[dict[str, Any], bool, dict[str, Any]]]:
     """Every message of the interaction's answer, in order: its body, whether only the user who
-    asked can see it (a written-over "thinking..." is as private as it was), and the entry."""
+    asked can see it (a written-over "thinking..." is as private as it was), and the entry. A
+    stub that stands for a moment over the "thinking..." is no answer."""
     found = []
     deferred = False
     for entry in sent:
@@ -401,7 +392,9 @@ def answers_in(sent: list[dict[str, Any]]) -> list[tuple[dict[str, Any], bool, d
             elif callback["type"] == 4:
                 found.append((data, private, entry))
         elif route.startswith("PATCH /webhooks/"):
-            found.append((callback_payload(entry), deferred, entry))
+            body = callback_payload(entry)
+            if body.get("content") != STUB:
+                found.append((body, deferred, entry))
         elif route.startswith("POST /webhooks/"):
             body = callback_payload(entry)
             found.append((body, bool(body.get("flags", 0) & 64), entry))

@@ -220,10 +220,11 @@ async def test_the_referees_clock_moves_each_deadline_once(url, store):
     await other.close()
 
 
-async def test_upgrading_keeps_the_oldest_of_rows_the_new_rules_refuse(tmp_path):
+async def test_upgrading_keeps_one_of_the_rows_the_new_rules_refuse(tmp_path):
     """A database at 0012 with two unfinished campaigns of a kind in a channel, one force and one
     deck under two cases of a name, and a rule document imported twice: after the upgrade the
-    oldest of each stands, finished campaigns are marked, and the rules hold."""
+    newest running campaign (the one the bot read) and the oldest of the others stand, finished
+    campaigns are marked, and the rules hold."""
     path = tmp_path / "old.db"
     url = f"sqlite+aiosqlite:///{path}"
     await asyncio.to_thread(command.upgrade, alembic_config(url), "0012")
@@ -267,7 +268,7 @@ async def test_upgrading_keeps_the_oldest_of_rows_the_new_rules_refuse(tmp_path)
         kept = db.execute("SELECT id, kind, finished FROM campaigns ORDER BY id").fetchall()
         assert kept == [
             (1, "red_barricades", 1),
-            (2, "red_barricades", 0),
+            (3, "red_barricades", 0),  # the newest running one, which the channel was using
             (4, "linked", 1),
             (5, "linked", 0),
         ]

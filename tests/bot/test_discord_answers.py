@@ -135,3 +135,14 @@ async def test_one_interaction_sent_to_two_services_at_once_is_applied_once(tabl
     assert (await bot.games.store.load("1")).version == version + 1
     await other.close()
     await other.store.close()
+
+
+async def test_a_secret_roll_is_private_from_its_first_response(table):
+    """Not even the "thinking..." of a secret roll shows in the channel."""
+    _, discord = table
+    sent = await discord.slash("roll", user=OTTO, channel="1", dice="2d6", secret=True)
+    assert sent[0]["payload"] == {"type": 5, "data": {"flags": 64}}
+    text, private = reply(sent)
+    assert private and text.startswith(f"<@{OTTO}> rolls `2d6`")
+    sent = await discord.slash("roll", user=OTTO, channel="1", dice="2d6")
+    assert sent[0]["payload"] == {"type": 5} and not reply(sent)[1]

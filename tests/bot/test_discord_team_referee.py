@@ -283,3 +283,35 @@ async def test_a_team_game_is_a_scenario_game(bot_and_discord):
     _, discord = bot_and_discord
     text, private = await slash(discord, "game new", ANN, teams=2)
     assert private and text == "A team game is a scenario game: choose a scenario as well as teams"
+
+
+async def test_a_seat_taken_before_a_command_that_failed_is_told_as_the_seat_alone(
+    bot_and_discord, monkeypatch
+):
+    """The referee role's holder takes a seat, then their ruling fails to be stored: they read
+    that the ruling was not stored (and that the seat was), never "do not send it again"."""
+    bot, discord = bot_and_discord
+    await set_up(bot, discord)
+    append, writes = bot.games.store.append, []
+
+    async def second_write_fails(*args, **kwargs):
+        writes.append(args[2].kind)
+        if len(writes) == 2:
+            raise OSError("disk full")
+        return await append(*args, **kwargs)
+
+    monkeypatch.setattr(bot.games.store, "append", second_write_fails)
+    text, private = await slash(discord, "ref ruling", RUTH, text="the stream is fordable")
+    assert writes == ["appoint_referee", "referee_ruling"]
+    assert private and "your command was not stored" in text and "Do not send it again" not in text
+    assert "You took your referee's seat (action" in text
+
+
+async def test_an_undo_refused_for_want_of_a_reason_takes_no_seat(bot_and_discord):
+    bot, discord = bot_and_discord
+    await set_up(bot, discord)
+    before = await bot.games.store.load(CHANNEL)
+    text, private = await slash(discord, "ref undo", RUTH, count=1, reason="   ")
+    assert private and "Give a reason" in text
+    after = await bot.games.store.load(CHANNEL)
+    assert (after.version, after.state.referees) == (before.version, before.state.referees)

@@ -9,11 +9,14 @@ import random
 import pytest
 
 from bot.services import rules_service
+from bot.services.card_service import CardService
 from bot.services.dice_service import DiceService
+from bot.services.game_service import GameError
 from bot.services.rules_service import MAX_BYTES, MAX_SECTIONS, RulesService
 from bot.services.stats_service import StatsService
 from engine.errors import IllegalCommand
 from tests.bot.test_fuzz_inputs import table  # noqa: F401  (the fuzz test's console table)
+from tests.engine.test_cards import DECK
 
 
 async def say(table, line: str) -> tuple[str, bool]:  # noqa: F811
@@ -167,3 +170,13 @@ def test_limits_read_only_plain_digits():
     for typed in ("nan", "inf", "1e400", "x"):
         with pytest.raises(IllegalCommand):
             measure("x", typed)
+
+
+async def test_a_deck_whose_card_no_game_could_deal_is_refused_when_saved(table):  # noqa: F811
+    """A card's text longer than a game command takes would make the deck impossible to deal:
+    the deck is refused when written, not when dealt."""
+    console, _ = table
+    cards = CardService(console.service.store)
+    with pytest.raises(GameError, match="1,000"):
+        await cards.save("g", "Too long", DECK + "\nEndless | 1 | any time | " + "x" * 1_200)
+    assert await cards.names("g") == []

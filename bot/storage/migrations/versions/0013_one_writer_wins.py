@@ -3,7 +3,8 @@ since it read; a channel runs one unfinished campaign of each kind; a player's f
 server's decks and its rule documents each have one of a name, in any case.
 
 Rows that two writers racing each other created before these rules existed are cleaned first,
-keeping the oldest, so the upgrade never fails on them.
+so the upgrade never fails on them: of campaigns the newest (the one the bot went on reading),
+of names the oldest.
 
 Revision ID: 0013
 Revises: 0012
@@ -36,8 +37,8 @@ def upgrade() -> None:
 
 
 def _one_running_campaign() -> None:
-    """Mark each stored campaign finished or not, keep the oldest unfinished one of each kind in
-    a channel, and let no second one in."""
+    """Mark each stored campaign finished or not, keep the newest unfinished one of each kind in
+    a channel (the one the bot read), and let no second one in."""
     op.add_column("campaigns", sa.Column("finished", sa.Boolean(), nullable=False, server_default=sa.false()))
     bind = op.get_bind()
     campaigns = sa.table(
@@ -52,7 +53,7 @@ def _one_running_campaign() -> None:
         bind.execute(campaigns.update().where(campaigns.c.id.in_(done)).values(finished=True))
     op.execute(
         "DELETE FROM campaigns WHERE NOT finished AND id NOT IN "
-        "(SELECT MIN(id) FROM campaigns WHERE NOT finished GROUP BY channel_id, kind)"
+        "(SELECT MAX(id) FROM campaigns WHERE NOT finished GROUP BY channel_id, kind)"
     )
     op.create_index(
         "one_running_campaign",
