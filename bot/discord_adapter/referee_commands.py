@@ -15,8 +15,9 @@ from typing import Any, Literal
 import discord
 from discord import app_commands
 
-from bot.discord_adapter.answers import answer
+from bot.discord_adapter.answers import answer, sending, stored
 from bot.discord_adapter.common import battlefield_file, games, send_long, summary, with_mentions
+from bot.discord_adapter.reaction_buttons import show_result
 from bot.discord_adapter.referee_clock_commands import ClockCommands, PrepCommands
 from bot.discord_adapter.referees import act, is_referee, take_seat, tell, with_seat
 from bot.services.game_service import GameError
@@ -192,7 +193,11 @@ class RefereeCommands(app_commands.Group):
         channel, user = str(interaction.channel_id), str(interaction.user.id)
         undo = await games(interaction).undo_command(channel, user, count, reason)
         seat = await take_seat(interaction, undo)
-        outcome = await games(interaction).undo(channel, user, count, reason)
+        outcome = await games(interaction).undo(channel, user, count, reason, sending(interaction))
+        stored(interaction, outcome)
+        if outcome.repeated:
+            await show_result(interaction, outcome)  # "Already done"
+            return
         await tell(interaction, with_seat(seat, outcome), REFEREE, summary(outcome.state))
 
     @app_commands.command(name="map", description="The true picture: every unit, hidden or not (only you)")

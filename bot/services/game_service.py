@@ -237,19 +237,26 @@ class GameService:
         if deadline and after.pending:
             self.timers.arm((channel_id, after.pending.window), deadline)
 
-    async def undo(self, channel_id: str, user_id: str, count: int, reason: str) -> Outcome:
+    async def undo(
+        self, channel_id: str, user_id: str, count: int, reason: str, interaction_id: str | None = None
+    ) -> Outcome:
         """A referee takes back the last ``count`` actions: the game is rebuilt from the newest
         snapshot before the first of them by replaying every command since that is still in
         force, with its recorded dice, off the event loop; the undo is stored as a command of its
         own, so the log keeps what was undone and why."""
         async with self._locks[channel_id]:
-            game = await self._load(channel_id)
+            game = await self._load(channel_id, interaction_id)
+            if game.already is not None:  # the same interaction again: undone once
+                done = game.already
+                return Outcome(game.state, done.events, done.version, before=game.state, repeated=True)
             if user_id not in game.state.referees:
                 raise GameError("Only the game's referees may do that")
             try:
                 undo, state, produced = await self._rebuilt_without(channel_id, user_id, count, reason)
                 window = await self.clocks.window_time(game, state)
-                stored = await self.store.append(game, user_id, undo, produced[-1], state, window.deadline)
+                stored = await self.store.append(
+                    game, user_id, undo, produced[-1], state, window.deadline, interaction_id=interaction_id
+                )
             except StaleGame:
                 raise GameError("The game changed under this command: try again") from None
             deadline = window.running

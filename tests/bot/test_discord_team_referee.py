@@ -315,3 +315,15 @@ async def test_an_undo_refused_for_want_of_a_reason_takes_no_seat(bot_and_discor
     assert private and "Give a reason" in text
     after = await bot.games.store.load(CHANNEL)
     assert (after.version, after.state.referees) == (before.version, before.state.referees)
+
+
+async def test_an_undo_sent_twice_takes_back_once(bot_and_discord):
+    bot, discord = bot_and_discord
+    await set_up(bot, discord)
+    await slash(discord, "ref ruling", RUTH, text="the stream is fordable")
+    await slash(discord, "ref ruling", RUTH, text="the bridge holds one tank")
+    await slash(discord, "ref undo", RUTH, count=1, reason="said twice")
+    version = (await bot.games.store.load(CHANNEL)).version
+    text, private = reply(await discord.resend())
+    assert private and text.startswith(f"Already done (action {version})")
+    assert (await bot.games.store.load(CHANNEL)).version == version
