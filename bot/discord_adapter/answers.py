@@ -56,10 +56,20 @@ def stored(interaction: discord.Interaction, outcome, *, seat: bool = False) -> 
     interaction.extras[SEATED if seat else STORED] = outcome.version
 
 
-def apology(interaction: discord.Interaction) -> str:
+async def apology(interaction: discord.Interaction) -> str:
     """What to tell a user when something failed on our side, truthfully: whether their command
-    was stored, so a player who reads it does not send the order twice."""
+    was stored (asking the store when the failure came too late to know), so a player who reads
+    it does not send the order twice."""
     version = interaction.extras.get(STORED)
+    if version is None and interaction.extras.get(SENT):
+        try:
+            version = await _stored_version(interaction)
+        except Exception:
+            log.exception("could not look up interaction %s", interaction.id)
+            return (
+                "Something went wrong on our side, and whether your command was stored cannot be "
+                "told now: look at `/game log` before you send it again."
+            )
     if version is not None:
         return (
             f"Your command was stored (action {version} of this game), but showing its result "
@@ -70,6 +80,15 @@ def apology(interaction: discord.Interaction) -> str:
         seat = f" You took your referee's seat (action {seated}), which stands." if seated else ""
         return f"Something went wrong on our side; your command was not stored.{seat} Please try again."
     return "Something went wrong on our side. Check what it changed before you send it again."
+
+
+async def _stored_version(interaction: discord.Interaction) -> int | None:
+    """The version the interaction's command made, if the store has it (a failure during or
+    after the commit leaves the outcome unknown to the command's own path)."""
+    game = await interaction.client.games.store.load(  # type: ignore[attr-defined]
+        str(interaction.channel_id), str(interaction.id)
+    )
+    return game.already.version if game is not None and game.already is not None else None
 
 
 def sending(interaction: discord.Interaction, *, seat: bool = False) -> str:
@@ -121,4 +140,4 @@ async def carry_out(interaction: discord.Interaction, work: Callable[[], Awaitab
         await answer(interaction, str(refusal), ephemeral=True)
     except Exception:
         log.exception("a button or form failed in channel %s", interaction.channel_id)
-        await answer(interaction, apology(interaction), ephemeral=True)
+        await answer(interaction, await apology(interaction), ephemeral=True)

@@ -98,7 +98,7 @@ class SubmissionForm(discord.ui.Modal, title="Sealed orders"):
             text = f"Nothing was sealed: {problem}"
         except Exception:
             log.exception("the orders form failed in channel %s", interaction.channel_id)
-            text = apology(interaction)
+            text = await apology(interaction)
         await answer(interaction, text, ephemeral=True)
 
 

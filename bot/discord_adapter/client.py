@@ -100,7 +100,7 @@ class IronCrossBot(discord.Client):
             text = str(cause)
         else:
             log.error("command failed in channel %s", interaction.channel_id, exc_info=cause)
-            text = apology(interaction)
+            text = await apology(interaction)
         await answer(interaction, text, ephemeral=True)
 
     async def acknowledge_first(self, interaction: discord.Interaction) -> bool:

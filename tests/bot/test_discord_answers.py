@@ -146,3 +146,18 @@ async def test_a_secret_roll_is_private_from_its_first_response(table):
     assert private and text.startswith(f"<@{OTTO}> rolls `2d6`")
     sent = await discord.slash("roll", user=OTTO, channel="1", dice="2d6")
     assert sent[0]["payload"] == {"type": 5} and not reply(sent)[1]
+
+
+async def test_a_failure_inside_the_service_after_its_commit_is_told_as_stored(table, monkeypatch):
+    """The command's own path never learns it was stored (the service failed just after the
+    commit): the store is asked before the user is told."""
+    bot, discord = table
+    version = (await bot.games.store.load("1")).version
+
+    def timers_broken(*args):
+        raise RuntimeError("the timers fell over")
+
+    monkeypatch.setattr(bot.games, "_follow_windows", timers_broken)
+    text, private = reply(await discord.slash("act", user=OTTO, channel="1", unit="Gruppe 3", move="50,39"))
+    assert private and text.startswith(f"Your command was stored (action {version + 1} of this game)")
+    assert (await bot.games.store.load("1")).version == version + 1
