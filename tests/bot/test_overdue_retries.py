@@ -28,6 +28,7 @@ from tests.bot.overdue import channel, store_overdue_windows
 from tests.bot.test_reaction_windows import ADVANCE
 from tests.bot.test_referee_clock import refereed
 
+pytestmark = pytest.mark.both_databases
 HOUR = timedelta(hours=1)
 WINDOWS = 200
 WRITE = re.compile(r"\s*(?:UPDATE|INSERT INTO|DELETE FROM)\s+(\w+)", re.IGNORECASE)
@@ -97,13 +98,6 @@ class Bot:
     def retries(self) -> int:
         timers = (self.games.timers, self.games.clocks.deadlines, self.pings.timers, self.campaigns.timers)
         return sum(t.retries for t in timers)
-
-
-@pytest.fixture
-async def store(tmp_path):
-    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")
-    yield store
-    await store.close()
 
 
 async def declines(store: GameStore, channel_id: str) -> int:
@@ -191,10 +185,10 @@ async def test_a_window_whose_write_keeps_failing_is_tried_again_until_it_closes
     await restarted.close()
 
 
-async def test_a_restart_with_hundreds_of_overdue_windows_closes_each_once(tmp_path):
+async def test_a_restart_with_hundreds_of_overdue_windows_closes_each_once(database_url):
     """Far more windows than the database pool has connections (15) fire at once: each is closed
     once (benchmarks/restart_overdue.py does 10,000; each close costs some 40 ms today)."""
-    url = f"sqlite+aiosqlite:///{tmp_path / 'busy.db'}"
+    url = database_url
     clock = VirtualClock()
     await store_overdue_windows(url, WINDOWS, clock, small=True)
     await clock.advance(HOUR)
