@@ -11,6 +11,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 
+from sqlalchemy.ext.asyncio import AsyncSession
+
 from bot.services.limits import REACTION_SECONDS, bounded_command
 from bot.services.permissions import Refused, authorise
 from bot.storage.store import GameStore, StaleGame, StoredGame
@@ -55,6 +57,9 @@ class Outcome:
     repeated: bool = False  # the command's interaction had been applied before: nothing new
 
 
+InCommit = Callable[[AsyncSession, str, str, GameState], Awaitable[Callable[[], None] | None]]
+
+
 class GameService:
     """Games by channel. Reaction windows close by themselves at their deadline through the
     same "no reaction" command a player would send; ``on_window_closed`` hears about it."""
@@ -75,6 +80,9 @@ class GameService:
         # told (channel, user, state before, state after) after every stored action, under the
         # channel's lock: the turn pings (bot.services.ping_service) follow whom the game waits for
         self.after_action: list[Callable[[str, str, GameState, GameState], Awaitable[None]]] = []
+        # given (transaction, channel, user, state after) inside every action's own write, so what
+        # follows the game (the turn pings) is stored with it; returns what to do once committed
+        self.in_commit: list[InCommit] = []
         self.timers = ReactionTimers(self.clock, self._window_expired, still_due=self._window_due)
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         from bot.services.clock_service import ClockService  # it builds on this module
@@ -177,6 +185,7 @@ class GameService:
                     )
                     raise GameError(str(refusal)) from refusal
                 window = await self.clocks.window_time(game, state)
+                committed: list[Callable[[], None]] = []
                 try:
                     stored = await self.store.append(
                         game,
@@ -187,6 +196,7 @@ class GameService:
                         window.deadline,
                         interaction_id=interaction_id,
                         window_message=window_message,
+                        also=self._writing_with(channel_id, user_id, state, committed),
                     )
                 except StaleGame:
                     if attempt == 2:
@@ -194,6 +204,8 @@ class GameService:
                     continue
                 deadline = window.running  # none while a referee has the clock paused
                 self._follow_windows(channel_id, game.state, state, deadline)
+                for then in committed:
+                    then()
                 log.info(
                     "applied",
                     extra={
@@ -214,6 +226,20 @@ class GameService:
                     before=game.state,
                 )
         raise AssertionError("unreachable")
+
+    def _writing_with(
+        self, channel_id: str, user_id: str, after: GameState, committed: list[Callable[[], None]]
+    ) -> Callable[[AsyncSession], Awaitable[None]]:
+        """The writes that go into an action's own transaction (:attr:`in_commit`); what each
+        asks to be done once it is committed is put in ``committed``."""
+
+        async def write(session: AsyncSession) -> None:
+            for hook in self.in_commit:
+                then = await hook(session, channel_id, user_id, after)
+                if then is not None:
+                    committed.append(then)
+
+        return write
 
     async def _after_commit(self, channel_id: str, user_id: str, before: GameState, after: GameState) -> None:
         """What follows a stored action (deadlines off, game-over news, turn pings), each step on
@@ -254,13 +280,23 @@ class GameService:
             try:
                 undo, state, produced = await self._rebuilt_without(channel_id, user_id, count, reason)
                 window = await self.clocks.window_time(game, state)
+                committed: list[Callable[[], None]] = []
                 stored = await self.store.append(
-                    game, user_id, undo, produced[-1], state, window.deadline, interaction_id=interaction_id
+                    game,
+                    user_id,
+                    undo,
+                    produced[-1],
+                    state,
+                    window.deadline,
+                    interaction_id=interaction_id,
+                    also=self._writing_with(channel_id, user_id, state, committed),
                 )
             except StaleGame:
                 raise GameError("The game changed under this command: try again") from None
             deadline = window.running
             self._follow_windows(channel_id, game.state, state, deadline)
+            for then in committed:
+                then()
             await self._after_commit(channel_id, user_id, game.state, stored.state)
             return Outcome(stored.state, produced[-1], stored.version, deadline, stored.closed_window_message)
 

@@ -22,6 +22,8 @@ from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
+from sqlalchemy.ext.asyncio import AsyncSession
+
 from bot.services.game_service import GameError, GameService, duration_text
 from bot.services.limits import quoted
 from bot.services.owed_service import deadlines, game_wait
@@ -31,10 +33,12 @@ from bot.storage.ping_store import (
     TurnPing,
     claim_ping,
     due_pings,
+    held_ping,
     ping_choices,
     ping_of,
     save_ping,
     set_ping_choice,
+    write_ping,
 )
 from bot.storage.writes import TRIES, back_off
 from engine.game_state import GameState
@@ -85,7 +89,7 @@ class TurnPings:
             games.clock, self._due, still_due=self._ping_due, limit=games.timers.limit
         )
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)  # one change at a time
-        games.after_action.append(self.after_action)
+        games.in_commit.append(self.follow)
         games.clocks.resumed.append(self._rearm)
 
     async def resume(self) -> None:
@@ -157,25 +161,24 @@ class TurnPings:
         await set_ping_choice(self.store, user_id, how)
         return CHOICES[how]
 
-    async def after_action(self, channel_id: str, user_id: str, before: GameState, after: GameState) -> None:
-        """The game hook: start a new wait's delay, or leave the wait going on alone. A failure
-        is logged: the action itself stands."""
-        try:
-            await self._follow(channel_id, user_id, after)
-        except Exception:
-            log.exception("following the turn ping of channel %s failed", channel_id)
-
-    async def _follow(self, channel_id: str, user_id: str, after: GameState) -> None:
+    async def follow(
+        self, session: AsyncSession, channel_id: str, user_id: str, after: GameState
+    ) -> Callable[[], None] | None:
+        """Written with each action (``session``: its transaction): a new wait starts its delay;
+        a wait going on is left alone. Once the action is stored, the timer follows."""
         wait = game_wait(after)
         players = wait.players if wait else ()
-
-        async def followed(ping: TurnPing) -> TurnPing:
-            if players == ping.players and user_id not in players:
-                return ping  # the same wait goes on
-            due = await self._after_delay(channel_id, ping.minutes) if players and ping.minutes else None
-            return replace(ping, players=players, due=due)
-
-        await self._rewrite(channel_id, followed)
+        ping = await held_ping(session, channel_id)
+        if players == ping.players and user_id not in players:
+            return None  # the same wait goes on
+        due = await self._after_delay(channel_id, ping.minutes) if players and ping.minutes else None
+        changed = replace(ping, players=players, due=due)
+        if changed == ping:
+            return None
+        await write_ping(session, changed)
+        if due is None:
+            return lambda: self.timers.cancel(channel_id)
+        return lambda: self.timers.arm(channel_id, due)
 
     async def _rewrite(self, channel_id: str, change: Callable[[TurnPing], Awaitable[TurnPing]]) -> None:
         """The channel's ping, changed by ``change``, stored over the version it was read at (made

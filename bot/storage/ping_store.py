@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import update
+from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import select
 
 from bot.storage.store import GameStore
@@ -39,6 +40,24 @@ async def ping_of(store: GameStore, channel_id: str) -> TurnPing:
     async with store.sessions() as session:
         row = await session.get(TurnPingRow, channel_id)
     return TurnPing(channel_id) if row is None else _ping(row)
+
+
+async def held_ping(session: AsyncSession, channel_id: str) -> TurnPing:
+    """The channel's ping, read and locked inside the transaction that will write it."""
+    row = await session.get(TurnPingRow, channel_id, with_for_update=True)
+    return TurnPing(channel_id) if row is None else _ping(row)
+
+
+async def write_ping(session: AsyncSession, ping: TurnPing) -> None:
+    """Store a ping read with :func:`held_ping` in the same transaction (its row is held)."""
+    row = TurnPingRow(
+        channel_id=ping.channel_id,
+        minutes=ping.minutes,
+        players=",".join(ping.players),
+        due=ping.due.isoformat() if ping.due else None,
+        version=ping.version + 1,
+    )
+    await upsert(session, row, ("channel_id",))
 
 
 async def save_ping(store: GameStore, ping: TurnPing) -> bool:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
 
 from pydantic import TypeAdapter
 from sqlalchemy import delete, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import select
 
 from bot.storage.database import make_engine, make_sessions
@@ -182,6 +183,7 @@ class GameStore:
         *,
         interaction_id: str | None = None,
         window_message: str | None = None,
+        also: Callable[[AsyncSession], Awaitable[None]] | None = None,
     ) -> StoredGame:
         """Store one command, its events and the new state, if nobody else wrote first: one
         transaction, the JSON made off the event loop.
@@ -236,6 +238,8 @@ class GameStore:
                         message_id=previous.message_id if still_open and previous else window_message,
                     )
                 )
+            if also is not None:
+                await also(session)
         return StoredGame(game.channel_id, version, state, game.reaction_seconds, closed)
 
     async def set_window_message(self, channel_id: str, window: int, message_id: str) -> None:

@@ -5,9 +5,11 @@ an interaction sent again is never applied twice."""
 import asyncio
 
 import pytest
+from sqlalchemy import event
 
 from bot.discord_adapter import reaction_buttons
 from bot.services.game_service import GameService
+from bot.storage.ping_store import ping_of
 from bot.storage.store import GameStore
 from bot.storage.tables import CommandRow
 from bot.text_orders import OrderWords, unit_order
@@ -161,3 +163,14 @@ async def test_a_failure_inside_the_service_after_its_commit_is_told_as_stored(t
     text, private = reply(await discord.slash("act", user=OTTO, channel="1", unit="Gruppe 3", move="50,39"))
     assert private and text.startswith(f"Your command was stored (action {version + 1} of this game)")
     assert (await bot.games.store.load("1")).version == version + 1
+
+
+async def test_an_action_is_stored_in_one_write_with_its_turn_ping(table):
+    """The command, the game, its reaction window and the turn ping it starts: one transaction."""
+    bot, discord = table
+    commits = []
+    event.listen(bot.games.store.engine.sync_engine, "commit", lambda connection: commits.append(1))
+    await discord.slash("act", user=OTTO, channel="1", unit="Gruppe 3", move="50,39")
+    assert len(commits) == 1
+    ping = await ping_of(bot.games.store, "1")
+    assert ping.players == (ANN,) and ping.due is not None  # the allies are waited for, and told
