@@ -77,9 +77,6 @@ class GameService:
         self.on_window_closed = on_window_closed
         # told (channel, final state) when a game ends, under the channel's lock: not to act on it
         self.on_game_over: list[Callable[[str, GameState], Awaitable[None]]] = []
-        # told (channel, user, state before, state after) after every stored action, under the
-        # channel's lock: the turn pings (bot.services.ping_service) follow whom the game waits for
-        self.after_action: list[Callable[[str, str, GameState, GameState], Awaitable[None]]] = []
         # given (transaction, channel, user, state after) inside every action's own write, so what
         # follows the game (the turn pings) is stored with it; returns what to do once committed
         self.in_commit: list[InCommit] = []
@@ -242,13 +239,12 @@ class GameService:
         return write
 
     async def _after_commit(self, channel_id: str, user_id: str, before: GameState, after: GameState) -> None:
-        """What follows a stored action (deadlines off, game-over news, turn pings), each step on
-        its own. The action stands whatever happens here, so a failure is logged, never passed
-        on as the action's, and never keeps the next step from running."""
+        """What follows a stored action (deadlines off, game-over news), each step on its own. The
+        action stands whatever happens here, so a failure is logged, never passed on as the
+        action's, and never keeps the next step from running."""
         steps = [lambda: self.clocks.after_command(channel_id, user_id, after)]
         if after.phase is Phase.OVER and before.phase is not Phase.OVER:
             steps += [lambda hook=hook: hook(channel_id, after) for hook in self.on_game_over]
-        steps += [lambda hook=hook: hook(channel_id, user_id, before, after) for hook in self.after_action]
         for step in steps:
             try:
                 await step()

@@ -78,8 +78,8 @@ Pinged = Callable[[Ping], Awaitable[None]]
 
 
 class TurnPings:
-    """Pings for every game of ``games``: it hears of each action through ``after_action``; the
-    adapter sends what ``on_ping`` is given."""
+    """Pings for every game of ``games``: each action's ping is written in the action's own
+    transaction (``GameService.in_commit``); the adapter sends what ``on_ping`` is given."""
 
     def __init__(self, games: GameService, on_ping: Pinged | None = None) -> None:
         self.games = games

@@ -205,9 +205,9 @@ async def test_overlapping_commands_on_one_channel_are_each_applied_once_or_refu
     await second.store.close()
 
 
-async def test_a_step_after_a_stored_action_that_fails_keeps_neither_the_action_nor_the_next_steps(store):
+async def test_a_step_after_a_stored_action_that_fails_keeps_neither_the_action_nor_the_next_step(store):
     """The deadlines' clean-up fails after a concession is stored: the concession stands, the
-    game-over news and the after-action hooks still run, and nothing is passed to the player."""
+    game-over news still goes out, and nothing is passed to the player."""
     service = GameService(store)
     await service.new_game("c1")
     await service.act("c1", "ann", JoinSide(side="allies", player="ann"))
@@ -220,14 +220,10 @@ async def test_a_step_after_a_stored_action_that_fails_keeps_neither_the_action_
     async def game_over(channel, state):
         heard.append(("over", channel))
 
-    async def after_action(channel, user, before, after):
-        heard.append(("after", user))
-
     service.clocks.after_command = broken_clean_up
     service.on_game_over.append(game_over)
-    service.after_action.append(after_action)
     outcome = await service.act("c1", "ann", Concede(side="allies"))
     assert outcome.state.phase is Phase.OVER
     assert (await store.load("c1")).state.phase is Phase.OVER
-    assert heard == [("over", "c1"), ("after", "ann")]
+    assert heard == [("over", "c1")]
     await service.close()
