@@ -1,13 +1,18 @@
 """Named charts for ``/chart``: a roll, its modifiers, and the band or test it is read against.
 
-Charts are data (``engine/data/charts/*.yaml``), validated on load. A chart names its dice
-(``DR``, ``dr``, ``d6``, ``d10``, ``2d6`` ...) and either result bands (the final roll is read
-against them) or a test (``needs``: the score the roll must reach, with modifiers raising or
-lowering it, and a natural 6 that always passes where the rules say so). Modifiers are
+Charts are data (``engine/data/charts/*.yaml``, one file per book), validated on load. A chart
+names its dice (``DR``, ``dr``, ``d6``, ``d10``, ``2d6`` ..., or ``d66``: two dice read as tens and
+units) and either result bands (the final roll is read against them; a chart may keep one set of
+bands per value of a parameter, ``bands_by``) or a test (``needs``: the score the roll must
+reach, with modifiers raising or lowering it, and a natural 6 that always passes where the rules
+say so). Modifiers are
 - options the player names (``value``), or counts the player gives (``per``);
 - derived from the chart's parameters: looked up in a table (the Red Barricades historical DRM
   by side and date), read from a number (a balance DRM), or stepped (the sixth Rifle Coy);
 and may apply only ``when`` a parameter has a given value. ``halve`` halves the roll.
+
+Bands are checked on load: in order, never overlapping, every unmodified roll read by exactly one
+band, and, on a chart with modifiers, open at both ends with no gap, so any modified roll is read.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from __future__ import annotations
 import math
 import re
 from functools import cache
+from itertools import pairwise, product
 from typing import Any
 
 import yaml
@@ -24,7 +30,10 @@ from engine.dice import DiceSource, DieRoll
 from engine.errors import IllegalCommand
 from engine.profiles import DATA_DIR
 
-_DICE = re.compile(r"^(?P<kind>DR|dr)$|^(?P<count>\d*)d(?P<sides>\d+)$")
+_DICE = re.compile(r"^(?P<kind>DR|dr|d66)$|^(?P<count>\d*)d(?P<sides>\d+)$")
+
+BOOKS = {"iron-cross": "Iron Cross", "red-barricades": "Red Barricades", "cross-of-iron": "Cross of Iron"}
+"""The book of each chart file (``engine/data/charts/<stem>.yaml``), in the order ``/chart list`` shows."""
 
 
 class _Frozen(BaseModel):
@@ -89,11 +98,14 @@ class Chart(_Frozen):
     title: str
     source: str
     dice: str
+    book: str = ""  # set by the loader from the chart's file
     note: str | None = None
     parameters: tuple[Parameter, ...] = ()
     tables: dict[str, Any] = Field(default_factory=dict)
     modifiers: tuple[Modifier, ...] = ()
     bands: tuple[Band, ...] = ()
+    bands_by: str | None = None  # the parameter whose value picks one of ``band_sets``
+    band_sets: dict[str, tuple[Band, ...]] = Field(default_factory=dict)
     needs: int | Lookup | None = None  # a test: the score the roll must reach
     needs_range: tuple[int, int] | None = None  # the score needed is held within this range
     natural_six_passes: bool = False
@@ -101,11 +113,20 @@ class Chart(_Frozen):
 
     @model_validator(mode="after")
     def _one_kind(self) -> Chart:
-        if (self.needs is None) == (not self.bands):
-            raise ValueError(f"chart {self.id}: give either bands or needs")
+        if (self.needs is None) == (not self.bands and not self.band_sets):
+            raise ValueError(f"chart {self.id}: give either bands (or band sets) or needs")
         if not _DICE.match(self.dice):
             raise ValueError(f"chart {self.id}: cannot roll {self.dice!r}")
         names = {p.name for p in self.parameters}
+        if bool(self.band_sets) != bool(self.bands_by) or (self.bands and self.band_sets):
+            raise ValueError(f"chart {self.id}: band sets need bands_by (and no plain bands)")
+        if self.bands_by:
+            param = next((p for p in self.parameters if p.name == self.bands_by), None)
+            if param is None or set(param.choices) != set(self.band_sets):
+                raise ValueError(f"chart {self.id}: one band set for each choice of {self.bands_by}")
+        for name, bands in (("", self.bands), *self.band_sets.items()):
+            if bands:
+                _check_bands(f"chart {self.id}{' ' + name if name else ''}", bands, self)
         for mod in self.modifiers:
             for key in (
                 *(mod.lookup.keys if mod.lookup else ()),
@@ -122,6 +143,45 @@ class Chart(_Frozen):
 
     def options(self) -> list[Modifier]:
         return [m for m in self.modifiers if m.chosen]
+
+    def bands_for(self, values: dict[str, str]) -> tuple[Band, ...]:
+        """The bands the roll is read against (the set the ``bands_by`` parameter picks)."""
+        return self.band_sets[values[self.bands_by]] if self.bands_by else self.bands
+
+
+def dice_of(spec: str) -> tuple[int, int]:
+    """How many dice of how many sides: ``DR`` (and ``d66``) two d6, ``dr`` one, ``3d10`` three d10."""
+    match = _DICE.match(spec)
+    assert match
+    if match["kind"]:
+        return (1, 6) if match["kind"] == "dr" else (2, 6)
+    return int(match["count"] or 1), int(match["sides"])
+
+
+def natural_roll(spec: str, faces: tuple[int, ...] | list[int]) -> int:
+    """The unmodified roll: the dice added up, or for ``d66`` the first die as tens, the second as units."""
+    return 10 * faces[0] + faces[1] if spec == "d66" else sum(faces)
+
+
+def possible_rolls(spec: str) -> set[int]:
+    """Every unmodified roll the dice can give."""
+    count, sides = dice_of(spec)
+    return {natural_roll(spec, faces) for faces in product(range(1, sides + 1), repeat=count)}
+
+
+def _check_bands(where: str, bands: tuple[Band, ...], chart: Chart) -> None:
+    """Bands in order with no overlap; each unmodified roll read by one band; modified rolls (any
+    modifier, or a halved roll) read by open-ended bands with no gap between them."""
+    for low, high in pairwise(bands):
+        if low.max is None or high.min is None or high.min <= low.max:
+            raise ValueError(f"{where}: bands {low.label()} and {high.label()} overlap or are out of order")
+        if chart.modifiers and high.min != low.max + 1:
+            raise ValueError(f"{where}: a modified roll between {low.label()} and {high.label()} has no band")
+    if chart.modifiers and (bands[0].min is not None or bands[-1].max is not None):
+        raise ValueError(f"{where}: with modifiers, the first and last bands must be open-ended")
+    for natural in sorted(possible_rolls(chart.dice)):
+        if sum(band.holds(natural) for band in bands) != 1:
+            raise ValueError(f"{where}: a roll of {natural} is read by no band")
 
 
 class ChartRoll(BaseModel):
@@ -143,14 +203,25 @@ def load_charts() -> dict[str, Chart]:
 @cache
 def _load_charts() -> tuple[tuple[str, Chart], ...]:
     charts: list[Chart] = []
-    for path in sorted((DATA_DIR / "charts").glob("*.yaml")):
-        for raw in yaml.safe_load(path.read_text("utf-8")):
-            charts.append(Chart.model_validate(raw))
+    unknown = {path.stem for path in (DATA_DIR / "charts").glob("*.yaml")} - set(BOOKS)
+    if unknown:
+        raise ValueError(f"chart files of no known book: {sorted(unknown)}")
+    for stem, book in BOOKS.items():
+        for raw in yaml.safe_load((DATA_DIR / "charts" / f"{stem}.yaml").read_text("utf-8")):
+            charts.append(Chart.model_validate({**raw, "book": book}))
     ids = [c.id for c in charts]
     duplicates = {i for i in ids if ids.count(i) > 1}
     if duplicates:
         raise ValueError(f"chart ids used twice: {sorted(duplicates)}")
     return tuple((c.id, c) for c in charts)
+
+
+def charts_by_book() -> dict[str, list[Chart]]:
+    """Every chart under its book, books in :data:`BOOKS` order."""
+    books: dict[str, list[Chart]] = {book: [] for book in BOOKS.values()}
+    for chart in load_charts().values():
+        books[chart.book].append(chart)
+    return books
 
 
 def find_chart(name: str) -> Chart:
@@ -250,15 +321,7 @@ def _unknown(chart: Chart, chosen: dict[str, str]) -> list[str]:
 
 
 def _roll_dice(chart: Chart, dice: DiceSource) -> list[DieRoll]:
-    match = _DICE.match(chart.dice)
-    assert match
-    count, sides = (
-        (2, 6)
-        if match["kind"] == "DR"
-        else (1, 6)
-        if match["kind"]
-        else (int(match["count"] or 1), int(match["sides"]))
-    )
+    count, sides = dice_of(chart.dice)
     purpose = f"chart {chart.id}"
     return [DieRoll(sides=sides, value=dice.roll(sides, purpose), purpose=purpose) for _ in range(count)]
 
@@ -277,12 +340,13 @@ def roll_on_chart(chart: Chart, choices: str, dice: DiceSource) -> ChartRoll:
     if chart.is_test:
         return _test(chart, values, modifiers, dice)
     faces = _roll_dice(chart, dice)
-    natural = sum(f.value for f in faces)
-    shown = " + ".join(str(f.value) for f in faces) if len(faces) > 1 else str(natural)
+    natural = natural_roll(chart.dice, [f.value for f in faces])
+    joint = ", " if chart.dice == "d66" else " + "
+    shown = joint.join(str(f.value) for f in faces) if len(faces) > 1 else str(natural)
     mods_text = "".join(f", {value:+d} {name}" for name, value in modifiers)
     rolled = math.ceil(natural / 2) if halve else natural
     final = rolled + sum(v for _, v in modifiers)
-    band = next((b for b in chart.bands if b.holds(final)), None)
+    band = next((b for b in chart.bands_for(values) if b.holds(final)), None)
     if band is None:
         raise AssertionError(f"chart {chart.id} has no band for {final}")
     halved = f" halved to {rolled}" if halve else ""
@@ -315,7 +379,7 @@ def _test(
             chart=chart.id, result="impossible", text=text, modifiers=tuple(modifiers), final=needed
         )
     faces = _roll_dice(chart, dice)
-    natural = sum(f.value for f in faces)
+    natural = natural_roll(chart.dice, [f.value for f in faces])
     shown = " + ".join(str(f.value) for f in faces) if len(faces) > 1 else str(natural)
     passed = natural >= needed or (chart.natural_six_passes and natural == 6)
     six = " (a natural 6)" if passed and natural < needed else ""
@@ -352,6 +416,8 @@ def describe_chart(chart: Chart) -> str:
         lines.append(f"  {mod.id if mod.chosen else '(auto)'}: {mod.name} {how}{when}")
     if chart.bands:
         lines.append("  " + "; ".join(f"{b.label()} {b.result}" for b in chart.bands))
+    for value, bands in chart.band_sets.items():
+        lines.append(f"  {chart.bands_by}={value}: " + "; ".join(f"{b.label()} {b.result}" for b in bands))
     if chart.note:
         lines.append(f"  note: {chart.note}")
     return "\n".join(lines)
