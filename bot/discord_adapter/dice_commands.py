@@ -8,8 +8,8 @@ from typing import Literal
 import discord
 from discord import app_commands
 
-from bot.discord_adapter.answers import PRIVATE
-from bot.discord_adapter.common import games, send_long, side_of
+from bot.discord_adapter.answers import PRIVATE, answer
+from bot.discord_adapter.common import DISCORD_TEXT_LIMIT, games, send_long, side_of
 from bot.services.dice_service import DiceService
 from bot.text_orders import find_unit
 from engine.odds import (
@@ -67,7 +67,8 @@ async def chart_names(interaction: discord.Interaction, current: str) -> list[ap
 class ChartCommands(app_commands.Group):
     def __init__(self) -> None:
         super().__init__(
-            name="chart", description="Roll on named charts: Iron Cross tests, Red Barricades tables"
+            name="chart",
+            description="Roll on named charts: Iron Cross tests, Red Barricades and Cross of Iron tables",
         )
 
     @app_commands.command(name="roll", description="Roll on a chart")
@@ -86,10 +87,10 @@ class ChartCommands(app_commands.Group):
         )
         await send_long(interaction, f"<@{user}> {rolled.text}", ephemeral=secret)
 
-    @app_commands.command(name="list", description="Every chart, with what it takes", extras=PRIVATE)
+    @app_commands.command(name="list", description="Every chart, by book", extras=PRIVATE)
     async def list(self, interaction: discord.Interaction) -> None:
-        lines = [f"**{c.id}**: {c.title}" for c in load_charts().values()]
-        await send_long(interaction, "\n".join(lines) + "\n`/chart show` explains one", ephemeral=True)
+        for page in dice_service(interaction).chart_list(DISCORD_TEXT_LIMIT):
+            await answer(interaction, page, ephemeral=True)
 
     @app_commands.command(name="show", description="What a chart takes and gives", extras=PRIVATE)
     @app_commands.autocomplete(chart=chart_names)

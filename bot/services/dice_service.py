@@ -15,7 +15,7 @@ from bot.storage.store import GameStore
 from bot.storage.tables import RollRow, utcnow
 from engine.dice import DiceSource, DieRoll, SeededDice
 from engine.errors import IllegalCommand
-from engine.rolls.charts import find_chart, roll_on_chart
+from engine.rolls.charts import charts_by_book, find_chart, roll_on_chart
 from engine.rolls.expressions import Roll, roll
 
 LOG_LINES = 20
@@ -78,6 +78,33 @@ class DiceService:
             raise GameError(str(refusal)) from refusal
         asked = f"chart {found.id}" + (f": {choices.strip()}" if choices.strip() else "")
         return await self._log(channel_id, user_id, asked, rolled.text, rolled.dice, secret)
+
+    @staticmethod
+    def chart_list(limit: int) -> list[str]:
+        """``/chart list``: every chart under its book's heading, in pages of at most ``limit``
+        characters (one message each). A book that does not fit in the rest of a page starts a
+        new one; a book too long for any page goes on over the next, its heading repeated."""
+        pages: list[list[str]] = [[]]
+
+        def fits(lines: list[str]) -> bool:
+            return len("\n".join(pages[-1] + lines).strip()) <= limit
+
+        for book, charts in charts_by_book().items():
+            heading = f"__**{book}**__ ({len(charts)} charts)"
+            lines = [f"**{chart.id}**: {chart.title.removesuffix(f' ({book})')}" for chart in charts]
+            if not fits(["", heading, *lines]) and len("\n".join([heading, *lines])) <= limit:
+                pages.append([])  # the whole book fits on a page of its own
+            for i, line in enumerate(lines):
+                added = [line] if i else ["", heading, line]
+                if not fits(added):
+                    pages.append([])
+                    added = [heading + (" (continued)" if i else ""), line]
+                pages[-1] += added
+        footer = ["", "`/chart show CHART` explains one"]
+        if not fits(footer):
+            pages.append([])
+        pages[-1] += footer
+        return ["\n".join(page).strip() for page in pages]
 
     async def log(
         self, channel_id: str, viewer_id: str, lines: int = LOG_LINES, *, referee: bool = False

@@ -11,6 +11,7 @@ from tests.bot.discord_harness import (
     MANAGE_MESSAGES,
     OTTO,
     close_bot,
+    messages,
     open_bot,
     reply,
     started_game,
@@ -75,8 +76,14 @@ async def test_chart_roll_list_and_show(bot_and_discord):
     assert not private and "DR 3 + 3, +2 historical DRM = **8**: Full Strength" in text
     text, private = reply(await discord.slash("chart roll", user=ANN, channel="5", chart="leaders"))
     assert private and "Did you mean rb-german-leaders, rb-russian-leaders" in text
-    listed, private = reply(await discord.slash("chart list", user=ANN, channel="5"))
-    assert private and "**ic-reaction**" in listed and "**rb-sewer-emergence**" in listed
+    sent = await discord.slash("chart list", user=ANN, channel="5")
+    listed, private = reply(sent)
+    pages = messages(sent)
+    assert private and pages[0] == listed and all(len(page) <= 2000 for page in pages)
+    listing = "\n".join(pages)
+    assert listing.index("__**Iron Cross**__") < listing.index("**ic-reaction**: Reaction test")
+    assert listing.index("__**Red Barricades**__") < listing.index("**rb-sewer-emergence**")
+    assert listing.index("__**Cross of Iron**__") < listing.index("**coi-wind-change**: Wind change check")
     shown, _ = reply(await discord.slash("chart show", user=ANN, channel="5", chart="ic-terrain"))
     assert "unit=... (wheeled, halftrack" in shown
     assert await discord.autocomplete("chart roll", "chart", "sewer", user=ANN, channel="5") == [
