@@ -69,6 +69,10 @@ class ActionType(Generic[A]):
     command: type[A]
     what: str  # the action in words, for the refusal under a rule set that lacks it
     counts_as_moving = False  # for the firer-moved penalty (p. 10)
+    is_shot = False  # an activation has one shot at most (p. 5)
+    # for units that may move or fire in an activation, not both (House Rules V1.0, s. 4)
+    moves_unit = False
+    fires = False
     may_be_interrupted = False  # a reaction may name a point along it (p. 6)
     closes_reaction_route = False  # no reaction point after it: its dice are rolled (p. 6)
 

@@ -28,6 +28,7 @@ class MoveAction(ActionType[Move]):
     command = Move
     what = "Moving"
     counts_as_moving = True
+    moves_unit = True
     may_be_interrupted = True
 
     def check(self, activation: Activation, index: int, action: Move) -> None:
@@ -134,6 +135,7 @@ class EnterBuildingAction(ActionType[EnterBuilding]):
     command = EnterBuilding
     what = "Occupying buildings"
     counts_as_moving = True
+    moves_unit = True
 
     def check(self, activation: Activation, index: int, action: EnterBuilding) -> None:
         check_enter_building(activation.state, activation.current, action.building)
@@ -154,6 +156,7 @@ class LeaveBuildingAction(ActionType[LeaveBuilding]):
     command = LeaveBuilding
     what = "Occupying buildings"
     counts_as_moving = True
+    moves_unit = True
 
     def check(self, activation: Activation, index: int, action: LeaveBuilding) -> None:
         check_leave_building(activation.state, activation.current, action.to)

@@ -1,4 +1,5 @@
 """The action registry: every kind of action there is, by the name rule sets list it under.
+An action is registered by writing its :class:`ActionType` subclass in one of :data:`ACTION_MODULES`.
 
 The game flow never asks what class an action is: it asks the game's rule set's action for it
 (:func:`action_type`), which checks, carries out and words it.
@@ -8,47 +9,26 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.actions.assaulting import CloseCombatAction
+from engine.actions import assaulting, moving, shooting
 from engine.actions.base import ActionType
-from engine.actions.moving import (
-    DisembarkAction,
-    EmbarkAction,
-    EnterBuildingAction,
-    HouseMoveAction,
-    LeaveBuildingAction,
-    MoveAction,
-)
-from engine.actions.shooting import (
-    BombardAction,
-    FireAction,
-    RequestFireAction,
-    ShellBuildingAction,
-    SmokeAction,
-    SmokeRoundAction,
-)
 from engine.commands import Action
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
 from engine.rulesets import RULE_SETS, rules_of
 
-ACTIONS: dict[str, ActionType] = {
-    kind.name: kind
-    for kind in (
-        MoveAction(),
-        HouseMoveAction(),
-        FireAction(),
-        EmbarkAction(),
-        DisembarkAction(),
-        SmokeAction(),
-        SmokeRoundAction(),
-        CloseCombatAction(),
-        RequestFireAction(),
-        BombardAction(),
-        EnterBuildingAction(),
-        LeaveBuildingAction(),
-        ShellBuildingAction(),
-    )
-}
+ACTION_MODULES = (moving, shooting, assaulting)  # where the actions are written
+
+
+def _every_action(kind: type[ActionType]) -> list[ActionType]:
+    """One object for every action class written: the subclasses of :class:`ActionType`, each
+    naming its own action."""
+    found = []
+    for subclass in kind.__subclasses__():
+        found += [subclass(), *_every_action(subclass)]
+    return found
+
+
+ACTIONS: dict[str, ActionType] = {action.name: action for action in _every_action(ActionType)}
 
 
 def action_type(state: GameState, action: Action) -> ActionType:

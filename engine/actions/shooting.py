@@ -23,6 +23,8 @@ class FireAction(ActionType[Fire]):
     name = "fire"
     command = Fire
     what = "Firing"
+    is_shot = True
+    fires = True
     closes_reaction_route = True
 
     def check(self, activation: Activation, index: int, action: Fire) -> None:
@@ -96,6 +98,8 @@ class SmokeAction(ActionType[LaySmoke]):
     name = "smoke"
     command = LaySmoke
     what = "Smoke"
+    is_shot = True
+    fires = True
     closes_reaction_route = True
 
     def check(self, activation: Activation, index: int, action: LaySmoke) -> None:
@@ -129,6 +133,8 @@ class ShellBuildingAction(ActionType[ShellBuilding]):
     name = "shell_building"
     command = ShellBuilding
     what = "Firing at a building as a whole"
+    is_shot = True
+    fires = True
 
     def check(self, activation: Activation, index: int, action: ShellBuilding) -> None:
         check_shell_building(activation.state, activation.current, action.building)
@@ -165,6 +171,7 @@ class BombardAction(ActionType[Bombard]):
     name = "bombard"
     command = Bombard
     what = "Indirect fire with spotters"
+    fires = True
 
     def check(self, activation: Activation, index: int, action: Bombard) -> None:
         check_bombard(activation.state, activation.current, activation.kinds)

@@ -7,6 +7,7 @@ from typing import get_args
 
 import pytest
 
+from engine.actions.base import ActionType
 from engine.actions.registry import ACTIONS
 from engine.commands import (
     Action,
@@ -80,6 +81,16 @@ def test_rule_sets_carry_no_feature_flags():
         if isinstance(value, bool)
     }
     assert flags == set()
+
+
+def test_every_action_class_written_is_registered_under_its_own_name():
+    classes = _subclasses(ActionType)
+    assert len(classes) > 10
+    assert sorted(type(action).__name__ for action in ACTIONS.values()) == sorted(c.__name__ for c in classes)
+
+
+def _subclasses(cls: type) -> list[type]:
+    return [sub for direct in cls.__subclasses__() for sub in (direct, *_subclasses(direct))]
 
 
 def test_every_action_command_has_exactly_one_action_in_each_rule_set_that_offers_it():
