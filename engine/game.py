@@ -26,15 +26,9 @@ from engine.battlefield import (
     tokens_for_turn,
     visible_enemies,
 )
-from engine.buildings import (
-    spread_fires,
-)
+from engine.buildings import spread_fires
 from engine.cards import add_token, deal, exchange, play, trigger
-from engine.close_combat import (
-    after_first_round,
-    fight,
-    initiation_test,
-)
+from engine.close_combat import after_first_round, fight, initiation_test
 from engine.commands import (
     AnswerReserve,
     AppointReferee,
@@ -89,11 +83,7 @@ from engine.hidden_deployment import (
 from engine.indirect_fire import expire_fire_markers
 from engine.interrupts import interrupt_point, interrupted_move, split_move
 from engine.losses import add_markers
-from engine.orders import (
-    check_fall_back,
-    check_may_activate,
-    check_platoon_order,
-)
+from engine.orders import check_fall_back, check_may_activate, check_platoon_order
 from engine.profiles import Special
 from engine.referee import PLAYS_NO_SIDE, appoint_referee, correct, note_undo, rule, run_clock
 from engine.referee_prep import (
@@ -104,9 +94,7 @@ from engine.referee_prep import (
     set_deployment_zone,
     set_force_guideline,
 )
-from engine.resolve import (
-    execute_move,
-)
+from engine.resolve import execute_move
 from engine.rules.activation import (
     TestScore,
     initiative_winner,
