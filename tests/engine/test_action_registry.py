@@ -2,6 +2,7 @@
 actions a game has, and no core module asks an action's class or a rule set's name."""
 
 import ast
+from functools import cache
 from pathlib import Path
 from typing import get_args
 
@@ -30,11 +31,15 @@ HOUSE = r"is part of the House Rules V1\.0$"
 ACTION_CLASSES = {cls.__name__: cls for cls in get_args(get_args(Action)[0])}
 
 
-def _modules():
-    for package in ("engine", "bot", "renderer"):
-        for path in sorted((ROOT / package).rglob("*.py")):
-            if REGISTRY not in path.parents:
-                yield path, ast.parse(path.read_text(), filename=str(path))
+@cache
+def _modules() -> list[tuple[Path, ast.Module]]:
+    """Every module of the engine, the bot and the renderer outside the registry, parsed once."""
+    return [
+        (path, ast.parse(path.read_text(), filename=str(path)))
+        for package in ("engine", "bot", "renderer")
+        for path in sorted((ROOT / package).rglob("*.py"))
+        if REGISTRY not in path.parents
+    ]
 
 
 def _names_in(node: ast.AST) -> set[str]:
