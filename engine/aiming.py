@@ -108,7 +108,7 @@ def measure_shot(
         firer_stationary=not (order_moves or to_post),
         target_moved=target.moved_this_turn or target_declared_move,
         target_in_smoke=obscured_by_smoke(firer, target),
-        enemy_infantry_close=(firer.is_vehicle or rules_of(state).infantry_threat_to_every_firer)
+        enemy_infantry_close=rules_of(state).infantry_nearby_spoils_aim(firer)
         and bool(unscreened_enemy_infantry(state, firer, seen_only=False)),
         cover=cover_of(state, target, firer),
         target_in_building=in_building(state, target),

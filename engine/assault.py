@@ -17,15 +17,12 @@ from engine.hidden_deployment import as_seen
 from engine.house.close_combat import CLOSE_COMBAT_RANGE, may_close_within_3
 from engine.house.shot import traits_of
 from engine.profiles import TroopType
-from engine.rulesets import rules_of
 from engine.state import Unit
 
 
 def check_close_combat(state: GameState, attacker: Unit, action: CloseCombat) -> Unit:
     """The defender of a legal assault by ``attacker`` (where it stands when the assault comes),
     or refused with the reason."""
-    if rules_of(state).name != "house_v1":
-        raise IllegalCommand("Close combat is part of the House Rules V1.0 (/game new ruleset:house_v1)")
     target = state.units.get(action.target)
     if target is None or target.side == attacker.side or not target.on_table or target.hidden:
         raise IllegalCommand(f"There is no enemy unit {action.target!r} to assault")
@@ -61,9 +58,9 @@ def check_close_combat(state: GameState, attacker: Unit, action: CloseCombat) ->
 
 
 def check_closing(state: GameState, mover: Unit, assaulting: str | None) -> None:
-    """s. 4 Closing with the enemy: under the house rules no unit ends a move nearer than 3" to
-    an enemy it can see, unless it goes on to assault that enemy; enclosed AFVs may."""
-    if rules_of(state).name != "house_v1" or may_close_within_3(traits_of(as_seen(mover))):
+    """s. 4 Closing with the enemy: no unit ends a move nearer than 3" to an enemy it can see,
+    unless it goes on to assault that enemy; enclosed AFVs may."""
+    if may_close_within_3(traits_of(as_seen(mover))):
         return
     for enemy in live_units(state):
         if (

@@ -12,7 +12,9 @@ from collections.abc import Callable, Iterable
 from functools import partial
 from operator import attrgetter
 
-from engine.assault import check_close_combat
+from engine.actions.activation import carry_out, check_unit_order, describe_actions
+from engine.actions.assaulting import charge_of, fire_instead, has_close_combat, immediate_close_combat
+from engine.actions.base import actions_of
 from engine.battlefield import (
     COMMAND_UNIT_TOKENS,
     area_cover,
@@ -24,49 +26,29 @@ from engine.battlefield import (
     tokens_for_turn,
     visible_enemies,
 )
-from engine.buildings import (
-    after_shot_at_building,
-    enter_building,
-    leave_building,
-    shell_building,
-    spread_fires,
-    take_post,
-)
+from engine.buildings import spread_fires
 from engine.cards import add_token, deal, exchange, play, trigger
-from engine.close_combat import (
-    after_first_round,
-    building_defence_choice,
-    fall_back_choice,
-    fight,
-    initiation_test,
-)
+from engine.close_combat import after_first_round, fight, initiation_test
 from engine.commands import (
     AnswerReserve,
     AppointReferee,
-    Bombard,
     CallReserves,
     CardAction,
     ChooseDefender,
     ChooseFallBack,
     ChooseInitiative,
     ChooseTarget,
-    CloseCombat,
     Command,
     Concede,
     DealCards,
     Declare,
     DeclineReaction,
     Deploy,
-    Disembark,
-    Embark,
-    EnterBuilding,
     FallBackOrder,
     FinishDeployment,
     Fire,
     GiveBonusTokens,
     JoinSide,
-    LaySmoke,
-    LeaveBuilding,
     MoraleTestOrder,
     Move,
     Order,
@@ -82,9 +64,7 @@ from engine.commands import (
     RefereeRuling,
     RefereeSpecialRule,
     RemoveMarkers,
-    RequestFire,
     RequestReserve,
-    ShellBuilding,
     StartGame,
     UndoActions,
     UnitOrder,
@@ -99,21 +79,11 @@ from engine.hidden_deployment import (
     check_marker_reveals,
     known_as,
     must_keep_spending,
-    reveal_marker,
-    under_marker,
 )
-from engine.indirect_fire import bombard, expire_fire_markers, request_fire
-from engine.indirect_orders import check_bombard
+from engine.indirect_fire import expire_fire_markers
 from engine.interrupts import interrupt_point, interrupted_move, split_move
 from engine.losses import add_markers
-from engine.orders import (
-    activation_moves,
-    check_embark,
-    check_fall_back,
-    check_may_activate,
-    check_platoon_order,
-    check_unit_order,
-)
+from engine.orders import check_fall_back, check_may_activate, check_platoon_order
 from engine.profiles import Special
 from engine.referee import PLAYS_NO_SIDE, appoint_referee, correct, note_undo, rule, run_clock
 from engine.referee_prep import (
@@ -124,16 +94,7 @@ from engine.referee_prep import (
     set_deployment_zone,
     set_force_guideline,
 )
-from engine.resolve import (
-    execute_disembark,
-    execute_embark,
-    execute_entry,
-    execute_fire,
-    execute_move,
-    execute_smoke,
-    retarget_options,
-    valid_target,
-)
+from engine.resolve import execute_move
 from engine.rules.activation import (
     TestScore,
     initiative_winner,
@@ -163,7 +124,6 @@ from engine.rulesets import rules_of
 from engine.scenario_play import breakthrough_result, capture_result, objectives_held
 from engine.scenario_setup import apply_scenario
 from engine.scenarios import find_scenario
-from engine.smoke_screens import fire_smoke_round, thin_smoke
 from engine.state import Phase, Point, Side, Unit
 from engine.summary import game_summary
 from engine.teams import (
@@ -589,8 +549,7 @@ def _after_declaration(state: GameState, log: EventLog) -> None:
 def _end_turn(state: GameState, log: EventLog) -> None:
     """End of turn: smoke clears (p. 12); reserves that were available but did not come on are
     lost (p. 26); then each side tests its break point (p. 27)."""
-    if rules_of(state).smoke_screens:
-        thin_smoke(state, log)
+    rules_of(state).end_of_turn(state, log)
     spread_fires(state, log)
     for unit in state.units.values():
         unit.smoke = None
@@ -720,13 +679,13 @@ def _declare(state: GameState, command: Declare, log: EventLog) -> None:
     log.emit("declare", text, side=command.side, public=public)
 
     reactor = state.sides[pending.reactor_side]
-    charging = _immediate_close_combat(order)
+    charging = immediate_close_combat(order)
     if charging is not None:
         pending.initiated = initiation_test(
             state, state.units[order.unit], pending.tokens_before.get(order.unit, 0), log
         )
         if not pending.initiated:
-            pending.order = _fire_instead(order, charging)
+            pending.order = fire_instead(order, charging)
     if isinstance(order, MoraleTestOrder) and pending.first_action:
         log.emit(
             "no_reaction",
@@ -745,29 +704,6 @@ def _declare(state: GameState, command: Declare, log: EventLog) -> None:
         )
         return
     _resolve_without_reaction(state, log)
-
-
-def _firing_out_of(fire: Fire) -> str:
-    """The side and storey of its building a shot is declared from (House Rules V1.0, s. 5)."""
-    where = [f"side {fire.face}" if fire.face.isdigit() else f"the {fire.face} side"] if fire.face else []
-    if fire.storey is not None:
-        where.append(f"storey {fire.storey}" if fire.storey else "the ground floor")
-    return f" from {', '.join(where)}" if where else ""
-
-
-def _immediate_close_combat(order: Order) -> CloseCombat | None:
-    """A close combat that is the activation's first action (House Rules s. 6)."""
-    if isinstance(order, UnitOrder) and order.actions and isinstance(order.actions[0], CloseCombat):
-        return order.actions[0]
-    return None
-
-
-def _fire_instead(order: UnitOrder, charge: CloseCombat) -> UnitOrder:
-    """s. 6: a unit that fails its initiation test may fire at its target instead, unless it
-    has already fired in this activation."""
-    fired = any(isinstance(a, Fire) for a in order.actions)
-    kept = tuple(a for a in order.actions if a is not charge)
-    return order.model_copy(update={"actions": kept if fired else (*kept, Fire(target=charge.target))})
 
 
 def _place_token(state: GameState, pending: Pending, order: Order) -> None:
@@ -792,17 +728,17 @@ def _note_declared_actions(state: GameState, pending: Pending, order: Order) -> 
     if unit_id is None:
         return
     unit = state.units[unit_id]
-    if isinstance(order, UnitOrder) and any(isinstance(a, Move) for a in order.actions):
+    actions = order.actions if isinstance(order, UnitOrder) else ()
+    if actions_of(actions, Move):
         pending.fire_target_moved.append(unit_id)
     if isinstance(order, FallBackOrder | PlatoonOrder):
         pending.fire_target_moved.extend(_order_units(order))
-    for action in order.actions if isinstance(order, UnitOrder) else ():
-        if isinstance(action, Fire):
-            pending.aims[unit_id] = Aim(
-                target=action.target,
-                at=state.units[action.target].position,
-                visible=[e.id for e in visible_enemies(state, unit)],
-            )
+    for action in actions_of(actions, Fire):
+        pending.aims[unit_id] = Aim(
+            target=action.target,
+            at=state.units[action.target].position,
+            visible=[e.id for e in visible_enemies(state, unit)],
+        )
 
 
 def _order_unit(order: Order) -> str | None:
@@ -828,32 +764,7 @@ def describe_order(state: GameState, order: Order, name: Callable[[Unit], str] =
     unit = state.units[order.unit]
     if isinstance(order, FallBackOrder):
         return f"{name(unit)} falls back to {order.path[-1]}"
-    parts = []
-    for action in order.actions:
-        if isinstance(action, Move):
-            how = "rapid move" if action.rapid else ("reverse" if action.reverse else "move")
-            parts.append(f"{how} to {action.path[-1]}")
-        elif isinstance(action, Fire):
-            parts.append(f"fire at {state.units[action.target].name}{_firing_out_of(action)}")
-        elif isinstance(action, Embark):
-            parts.append(f"embark in {state.units[action.transport].name}")
-        elif isinstance(action, Disembark):
-            parts.append(f"disembark at {action.to}")
-        elif isinstance(action, LaySmoke):
-            parts.append(f"fire smoke at {action.at}" if action.at else "lay smoke")
-        elif isinstance(action, CloseCombat):
-            parts.append(f"close combat with {state.units[action.target].name}")
-        elif isinstance(action, RequestFire):
-            parts.append(f"call for fire at {action.at}")
-        elif isinstance(action, Bombard):
-            parts.append("fire at the fire marker")
-        elif isinstance(action, EnterBuilding):
-            parts.append(f"go into {action.building}")
-        elif isinstance(action, LeaveBuilding):
-            parts.append(f"come out to {action.to}")
-        elif isinstance(action, ShellBuilding):
-            parts.append(f"fire HE at {action.building}")
-    return f"{name(unit)}: " + ", then ".join(parts)
+    return f"{name(unit)}: " + describe_actions(state, order.actions)
 
 
 def _in_the_open(state: GameState, order: Order) -> bool:
@@ -888,7 +799,7 @@ def _react(state: GameState, command: React, log: EventLog) -> None:
     order = command.order
     if isinstance(order, PlatoonOrder):
         raise IllegalCommand("A platoon move cannot be a reaction")
-    if _has_close_combat(pending.order) and isinstance(order, UnitOrder) and len(order.actions) > 1:
+    if has_close_combat(pending.order) and isinstance(order, UnitOrder) and len(order.actions) > 1:
         raise IllegalCommand("Before a close combat the enemy may react by firing or moving, not both (s. 6)")
     interrupt = _interrupt(state, pending, command.at)
     check_order(_as_at_interrupt(state, pending, interrupt), command.side, order)
@@ -936,15 +847,11 @@ def _react(state: GameState, command: React, log: EventLog) -> None:
     _run_steps(state, log)
 
 
-def _has_close_combat(order: Order) -> bool:
-    return isinstance(order, UnitOrder) and any(isinstance(a, CloseCombat) for a in order.actions)
-
-
 def _interrupt(state: GameState, pending: Pending, at: Point | None) -> Interrupt | None:
     """Where a reaction cuts into the active unit's move (p. 6), checked before any token is spent."""
     if at is None:
         return None
-    index = interrupted_move(pending.order)
+    index = interrupted_move(state, pending.order)
     point = interrupt_point(state, pending.order, at)
     to_point, onward = split_move(state, pending.order, index, point)
     return Interrupt(index=index, at=point, to_point=to_point, onward=onward)
@@ -1113,139 +1020,7 @@ def _step_act(state: GameState, pending: Pending, step: Step, log: EventLog) -> 
     order = pending.unit_order(step.who)
     if unit is None or order is None:
         return True
-    action = order.actions[step.index]
-    if step.leg != "whole" and pending.interrupt is not None:
-        action = pending.interrupt.to_point if step.leg == "to_interrupt" else pending.interrupt.onward
-    if isinstance(action, Move) and unit.in_reserve:
-        action = execute_entry(state, unit, action, log)
-    if isinstance(action, Move) and action.path:
-        if not execute_move(state, unit, action, log):
-            pending.stopped.append(step.who)
-    elif isinstance(action, Embark):
-        try:
-            check_embark(state, unit, action)
-        except IllegalCommand as problem:
-            log.emit("wasted", f"{unit.name} cannot embark: {problem}", unit.id, side=unit.side)
-            return True
-        execute_embark(state, unit, action, log)
-    elif isinstance(action, Disembark):
-        execute_disembark(state, unit, action, log)
-    elif isinstance(action, LaySmoke) and rules_of(state).smoke_screens:
-        fire_smoke_round(state, unit, action.at or unit.position, log)
-    elif isinstance(action, LaySmoke):
-        execute_smoke(state, unit, action, log)
-    elif isinstance(action, Fire):
-        return _fire_step(state, pending, step, unit, order, action, log)
-    elif isinstance(action, CloseCombat):
-        return _close_combat_step(state, pending, step, unit, order, action, log)
-    elif isinstance(action, RequestFire):
-        request_fire(state, unit, action.at, log)
-    elif isinstance(action, Bombard):
-        _bombard_step(state, unit, action.smoke, log)
-    elif isinstance(action, EnterBuilding):
-        enter_building(state, unit, action.building, log)
-    elif isinstance(action, LeaveBuilding):
-        leave_building(state, unit, action.to, log)
-    elif isinstance(action, ShellBuilding):
-        shell_building(state, unit, action.building, log)
-    return True
-
-
-def _bombard_step(state: GameState, unit: Unit, smoke: bool, log: EventLog) -> None:
-    """Indirect fire at the marker (House Rules s. 5), if it is still there to fire at."""
-    try:
-        check_bombard(state, unit)
-    except IllegalCommand as problem:
-        log.emit("wasted", f"{unit.name} cannot fire: {problem}", unit.id, side=unit.side)
-        return
-    bombard(state, unit, log, smoke=smoke)
-
-
-def _close_combat_step(
-    state: GameState,
-    pending: Pending,
-    step: Step,
-    unit: Unit,
-    order: UnitOrder,
-    charge: CloseCombat,
-    log: EventLog,
-) -> bool:
-    """House Rules s. 6: the initiation test (unless passed at declaration), then the fight; a
-    unit that fails fires instead if it has not fired yet."""
-    defender = state.units[charge.target]
-    if defender.destroyed or not defender.on_table:
-        log.emit("wasted", f"{unit.name} has nobody left to assault", unit.id, side=unit.side)
-        return True
-    try:
-        check_close_combat(state, unit, charge)
-    except IllegalCommand as problem:
-        log.emit("wasted", f"{unit.name} cannot assault: {problem}", unit.id, side=unit.side)
-        return True
-    tokens = pending.tokens_before.get(unit.id, 0)
-    if (step.who == "active" and pending.initiated) or initiation_test(state, unit, tokens, log):
-        pending.choice = building_defence_choice(state, unit, defender, step.who, log)  # s. 6
-        if pending.choice is not None:
-            return False
-        if fight(state, unit, defender, log, overrun=charge.overrun):
-            return True
-        pending.choice = fall_back_choice(defender, step.who, log)  # s. 6: the vehicle may fall back
-        return False
-    if any(isinstance(a, Fire) for a in order.actions):
-        return True
-    return _fire_step(state, pending, step, unit, order, Fire(target=charge.target), log)
-
-
-def _fire_step(
-    state: GameState,
-    pending: Pending,
-    step: Step,
-    unit: Unit,
-    order: UnitOrder,
-    fire: Fire,
-    log: EventLog,
-) -> bool:
-    """Fire at the declared target, or choose another if it was lost (changing target, p. 7)."""
-    if unit.id in pending.target_override:
-        target_id = pending.target_override[unit.id]
-        if target_id is None:
-            log.emit("wasted", f"{unit.name}'s shot is wasted", unit.id, side=unit.side)
-            return True
-    else:
-        target_id = fire.target
-    target = valid_target(state, unit, target_id)
-    if target is None:
-        aim = pending.aims.get(unit.id)
-        options = retarget_options(state, unit, aim.at, aim.visible) if aim else []
-        if not options or unit.id in pending.target_override:
-            log.emit(
-                "wasted", f"{unit.name} has lost its target: the shot is wasted", unit.id, side=unit.side
-            )
-            return True
-        pending.choice = Choice(kind="choose_target", side=unit.side, options=options, who=step.who)
-        log.emit(
-            "choice",
-            f'{unit.name} has lost its target: choose a new one within 4" '
-            f"({', '.join(state.units[o].name for o in options)}) or none",
-            unit.id,
-            side=unit.side,
-        )
-        return False
-    target_declared_move = target.id in pending.fire_target_moved
-    if under_marker(unit):
-        reveal_marker(state, unit, log, "it fires")  # before the shot tells what it is (p. 26)
-    fired = execute_fire(
-        state,
-        unit,
-        target,
-        fire,
-        log,
-        order_moves=activation_moves(order.actions),
-        target_declared_move=target_declared_move,
-    )
-    if fired is not None:
-        take_post(state, fired[0], log)
-        after_shot_at_building(state, *fired, log)
-    return True
+    return carry_out(state, pending, step, unit, order, log)
 
 
 def _step_morale_test(state: GameState, pending: Pending, step: Step, log: EventLog) -> bool:
@@ -1375,8 +1150,7 @@ def _choose_fall_back(state: GameState, command: ChooseFallBack, log: EventLog) 
     step = pending.steps[0]
     order = pending.unit_order(step.who)
     assert order is not None
-    charge = order.actions[step.index]
-    assert isinstance(charge, CloseCombat)
+    charge = charge_of(order, step.index)
     attacker, defender = state.units[order.unit], state.units[charge.target]
     after_first_round(state, attacker, defender, command.fall_back, log)
     _resume(state, log)
@@ -1393,7 +1167,6 @@ def _choose_defender(state: GameState, command: ChooseDefender, log: EventLog) -
     step = pending.steps[0]
     order = pending.unit_order(step.who)
     assert order is not None
-    assert isinstance(order.actions[step.index], CloseCombat)
     fight(state, state.units[order.unit], state.units[command.unit], log)  # troops inside: no vehicle
     _resume(state, log)
 

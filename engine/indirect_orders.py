@@ -14,7 +14,6 @@ from engine.house.indirect import minimum_range
 from engine.house.shot import traits_of
 from engine.house.sight import spot_in_sight
 from engine.profiles import HEClass, Special
-from engine.rulesets import rules_of
 from engine.smoke_screens import blocked_by_smoke
 from engine.state import FireMarker, Point, Unit
 
@@ -24,11 +23,6 @@ INDIRECT_WEAPONS = (Special.MORTAR, Special.INFANTRY_GUN, Special.HOWITZER)
 STILL_FOR_LIGHT_MORTAR = frozenset(
     {"move", "embark", "disembark", "enter_building", "leave_building", "fire"}
 )
-
-
-def _house_rules(state: GameState) -> None:
-    if rules_of(state).name != "house_v1":
-        raise IllegalCommand("Indirect fire with spotters is part of the House Rules V1.0")
 
 
 def is_spotter(unit: Unit) -> bool:
@@ -51,7 +45,6 @@ def check_request_fire(state: GameState, unit: Unit, at: Point, actions: int) ->
     """s. 5 Request fire: a spotter's whole activation, at a spot it can see (s. 8: looking down
     from an upper storey or a hill as any unit does, :func:`spot_in_sight`); one marker a turn
     for each company command."""
-    _house_rules(state)
     if actions != 1:
         raise IllegalCommand("A spotter calling for fire does nothing else in that activation")
     if not is_spotter(unit):
@@ -71,7 +64,6 @@ def check_bombard(state: GameState, unit: Unit, kinds: Collection[str] = ()) -> 
     """s. 5 Firing: mortars, infantry guns and howitzers (and a command squad's light mortar),
     at their side's marker of this turn, no nearer than 18" (mortars) or 24" (the others).
     ``kinds``: the kinds of the activation's actions, when the order is declared."""
-    _house_rules(state)
     light = traits_of(unit).light_mortar
     if light:
         check_light_mortar_indirect(unit, kinds)

@@ -8,11 +8,15 @@ the active unit carries on with the rest of its action.
 
 from __future__ import annotations
 
+from typing import cast
+
 from shapely.geometry import LineString
 from shapely.geometry import Point as ShapelyPoint
 
 from engine import geometry
-from engine.commands import Disembark, Fire, LaySmoke, Move, Order, UnitOrder
+from engine.actions.base import actions_of
+from engine.actions.registry import action_type
+from engine.commands import Disembark, Move, Order, UnitOrder
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
 from engine.state import Going, Point
@@ -20,25 +24,25 @@ from engine.state import Going, Point
 ON_THE_PATH = 1.0  # inches: how near the declared path the named point must be
 
 
-def interrupted_move(order: Order) -> int:
+def interrupted_move(state: GameState, order: Order) -> int:
     """The index of the move a reaction can interrupt: the active order's first move, if no
     shot or smoke comes before it (their dice would already be rolled)."""
     if not isinstance(order, UnitOrder):
         raise IllegalCommand("Only a unit's declared move can be interrupted partway (a reaction point)")
     for index, action in enumerate(order.actions):
-        if isinstance(action, Move):
+        kind = action_type(state, action)
+        if kind.may_be_interrupted:
             return index
-        if isinstance(action, Fire | LaySmoke):
+        if kind.closes_reaction_route:
             break
     raise IllegalCommand("The enemy's action has no move before its dice are rolled: react without a point")
 
 
 def _path(state: GameState, order: UnitOrder, index: int) -> list[Point]:
     """The whole route of the interrupted move, from where its mover starts."""
-    move = order.actions[index]
-    assert isinstance(move, Move)
+    move = cast(Move, order.actions[index])
     unit = state.units[order.unit]
-    earlier = [a for a in order.actions[:index] if isinstance(a, Disembark)]
+    earlier = actions_of(order.actions[:index], Disembark)
     if earlier:
         start = earlier[-1].to
     elif unit.in_reserve:
@@ -55,7 +59,7 @@ def _path(state: GameState, order: UnitOrder, index: int) -> list[Point]:
 def interrupt_point(state: GameState, order: Order, at: Point) -> Point:
     """The point on the enemy's declared route nearest ``at``; refused if ``at`` is off the route
     or inside terrain the mover must test for (the move would be tested twice)."""
-    index = interrupted_move(order)
+    index = interrupted_move(state, order)
     assert isinstance(order, UnitOrder)
     route = LineString([(p.x, p.y) for p in _path(state, order, index)])
     wanted = ShapelyPoint(at.x, at.y)
@@ -73,8 +77,7 @@ def interrupt_point(state: GameState, order: Order, at: Point) -> Point:
 def split_move(state: GameState, order: UnitOrder, index: int, at: Point) -> tuple[Move, Move]:
     """The declared move cut at the interrupt point: the way there, and the rest of the way
     (which keeps the declared final facing)."""
-    move = order.actions[index]
-    assert isinstance(move, Move)
+    move = cast(Move, order.actions[index])
     path = _path(state, order, index)
     split = LineString([(p.x, p.y) for p in path]).project(ShapelyPoint(at.x, at.y))
     walked, before, after = 0.0, [], []

@@ -9,41 +9,27 @@ move is carried out (by then a reaction may have changed the situation).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from engine import geometry
+from engine.actions.base import actions_of
 from engine.aiming import measure_shot, shot_problem, target_in_sight
-from engine.assault import check_close_combat, check_closing
 from engine.battlefield import live_units, unscreened_enemy_infantry
-from engine.buildings import (
-    check_enter_building,
-    check_leave_building,
-    check_not_into_buildings,
-    check_shell_building,
-)
 from engine.commands import (
     Action,
-    Bombard,
-    CloseCombat,
     Disembark,
     Embark,
-    EnterBuilding,
     FallBackOrder,
     Fire,
     LaySmoke,
-    LeaveBuilding,
     Move,
     PlatoonOrder,
-    RequestFire,
-    ShellBuilding,
     UnitOrder,
 )
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
-from engine.hidden_deployment import as_seen, check_marker_order, under_marker
-from engine.indirect_orders import check_bombard, check_request_fire
-from engine.profiles import MoveClass, Special
+from engine.hidden_deployment import as_seen, under_marker
+from engine.profiles import Special
 from engine.rules.morale import FALL_BACK_ENEMY_RANGE
 from engine.rules.movement import (
     PLATOON_SIZE,
@@ -58,8 +44,6 @@ from engine.rules.movement import (
     unit_may_cross_wire,
     vehicle_turn_limit,
 )
-from engine.rulesets import rules_of
-from engine.smoke_screens import check_smoke_round
 from engine.state import Going, Point, TerrainFeature, Unit
 
 EMBARK_REACH = 6.0  # an infantry normal move (p. 9)
@@ -108,9 +92,10 @@ ON_THE_EDGE = 0.5  # inches
 def entering_order(state: GameState, unit: Unit, order: UnitOrder) -> tuple[Unit, tuple[Action, ...]]:
     """A reserve unit comes on (p. 26) with a move only, no shot: its first point is where it
     enters, on its side's edge. Returns the unit placed there and what is left to check."""
-    if len(order.actions) != 1 or not isinstance(order.actions[0], Move):
+    moves = actions_of(order.actions, Move)
+    if len(order.actions) != 1 or not moves:
         raise IllegalCommand(f"{unit.name} comes on from reserve with a move only, and may not fire (p. 26)")
-    move = order.actions[0]
+    move = moves[0]
     edge = state.sides[unit.side].entry_edge
     entry = move.path[0]
     _on_table(state, entry)
@@ -288,108 +273,8 @@ def check_moves_away(state: GameState, unit: Unit, end: Point) -> None:
         raise IllegalCommand(f"{unit.name} must move further away from " + ", ".join(e.name for e in closer))
 
 
-def activation_moves(actions: Iterable[Action]) -> bool:
-    """Whether an activation includes movement, for the firer-moved penalty (p. 10)."""
-    return any(isinstance(a, Move | Embark | Disembark | EnterBuilding | LeaveBuilding) for a in actions)
-
-
 def moved_pose(unit: Unit, plan: MovePlan) -> Unit:
     return unit.model_copy(update={"position": plan.end, "facing": plan.facing})
-
-
-def check_unit_order(state: GameState, side: str, order: UnitOrder) -> None:
-    """Check an activation before any die is rolled (pp. 4-5, 8-12)."""
-    unit = unit_of_side(state, side, order.unit, entering=True)
-    check_may_activate(unit)
-    actions = order.actions
-    if unit.in_reserve and actions:
-        unit, actions = entering_order(state, unit, order)
-        state = state.model_copy(update={"units": {**state.units, unit.id: unit}})
-        if not actions:
-            return
-    if not actions:
-        raise IllegalCommand(f"Say what {unit.name} does: move, fire, embark, disembark or smoke")
-    if sum(a.action_cost for a in actions) > 2:
-        raise IllegalCommand("An activation allows two actions; a rapid move counts as two (p. 5)")
-    kinds = [a.kind for a in actions]
-    shots = kinds.count("fire") + kinds.count("smoke") + kinds.count("shell_building")
-    if len(set(kinds)) != len(kinds) or shots > 1:
-        raise IllegalCommand("The two actions of an activation must differ, with one shot at most")
-    if "embark" in kinds and "disembark" in kinds:
-        raise IllegalCommand("A unit may not embark and disembark in the same activation (p. 9)")
-    if "close_combat" in kinds[:-1]:
-        raise IllegalCommand("Close combat ends an activation: nothing may follow it (House Rules s. 6)")
-    check_marker_order(unit, kinds)
-    moving = {"move", "enter_building", "leave_building"} & set(kinds)
-    if moving and {"fire", "smoke", "bombard", "shell_building"} & set(kinds):
-        problem = rules_of(state).move_and_fire_problem(unit)
-        if problem:
-            raise IllegalCommand(problem)
-    rapid = any(isinstance(a, Move) and a.rapid for a in actions)
-    if rapid and ("embark" in kinds or "disembark" in kinds):
-        raise IllegalCommand("No embarking or disembarking in an activation with a rapid move")
-    if unit.must_move_away and "move" not in kinds:
-        raise IllegalCommand(f"{unit.name} fell back this turn: it must move further away")
-
-    moves = activation_moves(actions)
-    current = unit
-    transport = state.units.get(unit.embarked_in or unit.transport or "")
-    for index, action in enumerate(actions):
-        if isinstance(action, Move):
-            if rules_of(state).buildings:
-                check_not_into_buildings(state, current, action.path)
-                if (
-                    current.embarked_in is None
-                    and current.profile.house
-                    and current.profile.house.move is MoveClass.NONE
-                ):
-                    raise IllegalCommand(f"{current.name} cannot move on its own: it must be towed")
-            plan = plan_move(state, current, action)
-            if plan.mover in (unit.id, current.embarked_in):
-                if unit.must_move_away:
-                    check_moves_away(state, unit, plan.end)
-                current = moved_pose(current, plan)
-                following = actions[index + 1] if index + 1 < len(actions) else None
-                check_closing(
-                    state, current, following.target if isinstance(following, CloseCombat) else None
-                )
-            if transport is not None and plan.mover == transport.id:
-                transport = moved_pose(transport, plan)
-        elif isinstance(action, Fire):
-            check_fire_target(state, current, action, order_moves=moves, rapid_move=rapid)
-        elif isinstance(action, Embark):
-            transport = check_embark(state, current, action)
-            current = current.model_copy(update={"embarked_in": transport.id, "position": transport.position})
-        elif isinstance(action, Disembark):
-            check_disembark(state, current, action, transport)
-            current = current.model_copy(update={"embarked_in": None, "position": action.to})
-        elif isinstance(action, LaySmoke) and rules_of(state).smoke_screens:
-            check_smoke_round(state, current, action.at)
-        elif isinstance(action, LaySmoke):
-            check_smoke(state, current, action)
-        elif isinstance(action, CloseCombat):
-            check_close_combat(state, current, action)
-        elif isinstance(action, RequestFire):
-            check_request_fire(state, current, action.at, len(actions))
-        elif isinstance(action, Bombard):
-            check_bombard(state, current, kinds)
-        elif isinstance(action, EnterBuilding | LeaveBuilding):
-            current = _in_or_out(state, current, action)
-        elif isinstance(action, ShellBuilding):
-            if not rules_of(state).buildings:
-                raise IllegalCommand("Firing at a building as a whole is part of the House Rules V1.0")
-            check_shell_building(state, current, action.building)
-
-
-def _in_or_out(state: GameState, unit: Unit, action: EnterBuilding | LeaveBuilding) -> Unit:
-    """Checks going into or out of a building (House Rules V1.0 only); the unit as it will be."""
-    if not rules_of(state).buildings:
-        raise IllegalCommand("Occupying buildings is part of the House Rules V1.0")
-    if isinstance(action, EnterBuilding):
-        check_enter_building(state, unit, action.building)
-        return unit.model_copy(update={"in_building": action.building})
-    check_leave_building(state, unit, action.to)
-    return unit.model_copy(update={"in_building": None, "position": action.to})
 
 
 def check_smoke(state: GameState, unit: Unit, smoke: LaySmoke) -> None:

@@ -46,7 +46,7 @@ from engine.rules.activation import (
 from engine.rules.armour import kaboom_radius
 from engine.rules.firing import Shot
 from engine.rules.shot_resolution import ShotResult, resolve_shot
-from engine.smoke_screens import blocked_by_smoke
+from engine.smoke_screens import blocked_by_smoke, thin_smoke
 from engine.state import CoverKind, Point, TerrainFeature, Unit
 
 SNIPER_SPOT_RANGE = 4.0  # p. 20
@@ -57,9 +57,8 @@ class RuleSet:
 
     name = "core_2015"
     title = "Iron Cross 2015"
-    smoke_screens = False  # smoke hides the unit that lays it (p. 12)
-    buildings = False  # buildings are terrain only (p. 9)
-    infantry_threat_to_every_firer = False  # enemy infantry near spoils a vehicle's aim only (p. 10)
+    # the actions a unit may take (p. 5), by their names in :mod:`engine.actions.registry`
+    actions: tuple[str, ...] = ("move", "fire", "embark", "disembark", "smoke")
 
     def unit(self, unit: Unit) -> Unit:
         """A unit as this rule set fields it."""
@@ -88,6 +87,15 @@ class RuleSet:
     def extra_tokens(self, units: list[Unit], log: EventLog) -> int:
         """Tokens a side's ``units`` gain or lose beyond their count (none in the 2015 rules)."""
         return 0
+
+    def end_of_turn(self, state: GameState, log: EventLog) -> None:
+        """What this rule set clears away at the end of a turn beyond the shared steps (p. 12:
+        the smoke a unit laid goes, which the game flow does for both rule sets)."""
+
+    def infantry_nearby_spoils_aim(self, firer: Unit) -> bool:
+        """Whether unscreened enemy infantry near the firer counts against its shot (p. 10:
+        against a vehicle's only)."""
+        return firer.is_vehicle
 
     def fire_problem(self, state: GameState, shot: Shot) -> str | None:
         """Why this rule set forbids a shot the 2015 checks allow, or None."""
@@ -154,9 +162,21 @@ class HouseRules(RuleSet):
 
     name = "house_v1"
     title = "House Rules V1.0"
-    smoke_screens = True  # 2" puffs fired at a spot, in screens that thin with the wind (s. 5)
-    buildings = True  # troops occupy buildings like transports; vehicles keep out (s. 4)
-    infantry_threat_to_every_firer = True  # s. 5: the -1 for AP and HE fire from any firer
+    # s. 4: moves keep out of buildings and 3" from the enemy, and troops go into buildings;
+    # s. 5: smoke rounds fired at a spot, HE at buildings, indirect fire; s. 6: close combat
+    actions = (
+        "house_move",
+        "fire",
+        "embark",
+        "disembark",
+        "smoke_round",
+        "close_combat",
+        "request_fire",
+        "bombard",
+        "enter_building",
+        "leave_building",
+        "shell_building",
+    )
 
     def unit(self, unit: Unit) -> Unit:
         """The quick reference's statistics where it lists the unit (House Rules V1.0, s. 2)."""
@@ -201,6 +221,14 @@ class HouseRules(RuleSet):
                 side=unit.side,
             )
         return change
+
+    def end_of_turn(self, state: GameState, log: EventLog) -> None:
+        """s. 5: smoke screens thin with the wind."""
+        thin_smoke(state, log)
+
+    def infantry_nearby_spoils_aim(self, firer: Unit) -> bool:
+        """s. 5: the -1 for AP and HE fire applies to any firer."""
+        return True
 
     def fire_problem(self, state: GameState, shot: Shot) -> str | None:
         """s. 5: the firer must have a weapon for that target, within its range; s. 2: a

@@ -1,0 +1,96 @@
+"""What every kind of action is (p. 5): a command it answers to, a check made when the order is
+declared, the carrying out when its turn comes, and the words that tell it.
+
+An action is checked against an :class:`Activation` (the unit as it will stand after the actions
+before it) and carried out in a :class:`Turn` (the pending declaration and the log). A rule set
+offers an action by naming it (:attr:`engine.rulesets.RuleSet.actions`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+from engine.commands import Action, UnitOrder
+from engine.events import EventLog
+from engine.game_state import GameState, Pending, Step
+from engine.state import Unit
+
+if TYPE_CHECKING:
+    from engine.rulesets import RuleSet
+
+A = TypeVar("A")
+
+
+@dataclass
+class Activation:
+    """An activation being checked before any die is rolled, one action after another."""
+
+    state: GameState
+    unit: Unit  # the unit ordered, as it stands when the order is declared
+    actions: tuple[Action, ...]
+    moves: bool  # the activation includes movement (the firer-moved penalty, p. 10)
+    rapid: bool  # the activation includes a rapid move
+    current: Unit  # the unit as it will stand after the actions checked so far
+    transport: Unit | None  # its transport, likewise
+
+    @property
+    def kinds(self) -> list[str]:
+        return [a.kind for a in self.actions]
+
+    def following(self, index: int) -> Action | None:
+        return self.actions[index + 1] if index + 1 < len(self.actions) else None
+
+
+@dataclass
+class Turn:
+    """One action of a declared order being carried out."""
+
+    state: GameState
+    pending: Pending
+    step: Step
+    unit: Unit
+    order: UnitOrder
+    order_moves: bool  # the activation includes movement (p. 10)
+    log: EventLog
+
+    def wasted(self, text: str) -> bool:
+        """The action is lost, told in the log; the declaration goes on."""
+        self.log.emit("wasted", text, self.unit.id, side=self.unit.side)
+        return True
+
+
+class ActionType(Generic[A]):
+    """One kind of action. Subclasses say which command they answer (``command``) and how the
+    action is checked, carried out and told."""
+
+    name: str  # how rule sets list it
+    command: type[A]
+    what: str  # the action in words, for the refusal under a rule set that lacks it
+    counts_as_moving = False  # for the firer-moved penalty (p. 10)
+    is_shot = False  # an activation has one shot at most (p. 5)
+    # for units that may move or fire in an activation, not both (House Rules V1.0, s. 4)
+    moves_unit = False
+    fires = False
+    may_be_interrupted = False  # a reaction may name a point along it (p. 6)
+    closes_reaction_route = False  # no reaction point after it: its dice are rolled (p. 6)
+
+    def check(self, activation: Activation, index: int, action: A) -> None:
+        """Raise :class:`~engine.errors.IllegalCommand` if the action may not be declared."""
+
+    def execute(self, turn: Turn, action: A) -> bool:
+        """Carry the action out; False when a player must choose before the rest can follow."""
+        raise NotImplementedError
+
+    def describe(self, state: GameState, action: A) -> str:
+        raise NotImplementedError
+
+    def refusal(self, offering: Sequence[RuleSet]) -> str:
+        """Why a game under another rule set may not take this action."""
+        return f"{self.what} is part of the {' and '.join(r.title for r in offering)}"
+
+
+def actions_of(actions: Sequence[Action], command: type[A]) -> list[A]:
+    """The actions of one command class among an activation's, in order."""
+    return [a for a in actions if isinstance(a, command)]
