@@ -150,6 +150,13 @@ def _retained(books: Campaign, index: int, entry: LedgerEntry, value: str) -> Co
     return new, f"Retained: {', '.join(units) or 'none'}", 0, units
 
 
+def _rule(books: Campaign, index: int, entry: LedgerEntry, value: str) -> Corrected:
+    raise IllegalCommand(
+        f"Entry #{index} records a rule applied ({entry.text}): it is not corrected; "
+        "set the value again, or void the purchase it applied to"
+    )
+
+
 def _not_again(books: Campaign, index: int, entry: LedgerEntry, value: str) -> Corrected:
     raise IllegalCommand(
         f"Entry #{index} is a correction of #{entry.corrects}: correct #{entry.corrects} again"
@@ -162,6 +169,7 @@ _CORRECTIONS: dict[str, Callable[[Campaign, int, LedgerEntry, str], Corrected]] 
     "roll": _roll,
     "retained": _retained,
     "correction": _not_again,
+    "rule": _rule,
 }
 
 
