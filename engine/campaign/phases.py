@@ -28,7 +28,13 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from engine.campaign import red_barricades
 from engine.campaign.calendar import CG_DAYS, SIDE_NAMES, SIDES, Side, cg_day, check_side, day_label
 from engine.campaign.corrections import correct_books
-from engine.campaign.purchase_rules import exchange_spw_251_1, spw_exchange_refusal
+from engine.campaign.purchase_rules import (
+    battery_access_chit,
+    exchange_spw_251_1,
+    set_balance_provision,
+    set_cg_ii,
+    spw_exchange_refusal,
+)
 from engine.campaign.purchases import (
     fortification_text,
     keep_hidden,
@@ -723,10 +729,43 @@ def retain(campaign: Campaign, user: str, side: str, units: Sequence[str]) -> Ca
     into the next CG scenario (SSR CG10; 11.4; :func:`red_barricades.retain_units`), dated the
     open phase's CG Day, or the last CG Day once every phase is revealed. Refused for anyone else."""
     _require_bookkeeper(campaign, user, "record retained units")
-    index = campaign.open_phase
-    day = campaign.phases[-1 if index is None else index].day
     new = campaign.model_copy(deep=True)
-    new.books = red_barricades.retain_units(campaign.books, side, day, units)
+    new.books = red_barricades.retain_units(campaign.books, side, _books_day(campaign), units)
+    return new
+
+
+def _books_day(campaign: Campaign) -> datetime.date:
+    """The CG Day the referee's entries are dated: the open phase's, else the last one's."""
+    index = campaign.open_phase
+    return campaign.phases[-1 if index is None else index].day
+
+
+def set_balance(campaign: Campaign, user: str, side: str, drm: int) -> Campaign:
+    """The referee (the organiser, in a campaign with no referee) sets the Balance provision DRM
+    (11.32) of a side's later RG strength, gun battery and OBA ammo rolls
+    (:func:`engine.campaign.purchase_rules.set_balance_provision`). Refused for anyone else."""
+    _require_bookkeeper(campaign, user, "set a Balance provision DRM")
+    new = campaign.model_copy(deep=True)
+    new.books = set_balance_provision(campaign.books, side, _books_day(campaign), drm)
+    return new
+
+
+def set_cg_ii_scenarios(campaign: Campaign, user: str, cg_ii: bool) -> Campaign:
+    """The referee (the organiser, with no referee) says whether the CG scenarios are CG II ones,
+    for the German Leader DRM (:func:`engine.campaign.purchase_rules.set_cg_ii`)."""
+    _require_bookkeeper(campaign, user, "say which CG is played")
+    new = campaign.model_copy(deep=True)
+    new.books = set_cg_ii(campaign.books, _books_day(campaign), cg_ii)
+    return new
+
+
+def draw_chit(campaign: Campaign, user: str, purchase: int, colour: str) -> Campaign:
+    """The referee (the organiser, with no referee) records a Battery Access chit drawn for the
+    OBA module of purchase #``purchase`` (:func:`engine.campaign.purchase_rules.battery_access_chit`,
+    compilation rule 11). Refused for anyone else."""
+    _require_bookkeeper(campaign, user, "record a Battery Access chit")
+    new = campaign.model_copy(deep=True)
+    new.books = battery_access_chit(campaign.books, purchase, colour, _books_day(campaign))
     return new
 
 
