@@ -286,14 +286,15 @@ class CampaignService:
         log.info("cg ii", extra={"channel": channel_id, "user": user_id})
         return "CG setting recorded:\n" + self._last_ledger_line(campaign)
 
-    async def chit(self, channel_id: str, user_id: str, purchase: int, colour: str) -> str:
+    async def chit(self, channel_id: str, user_id: str, entry: int, colour: str) -> str:
         """The referee (or the organiser, with no referee) records a Battery Access chit drawn for
-        an OBA module (purchase #``purchase``; compilation rule 11): the reply shows the ledger line."""
+        the OBA module bought in ledger entry ``entry`` (compilation rule 11): the reply shows the
+        ledger line."""
         bounded_text("A chit's colour", colour, NAME)
         campaign = await self._keep_books(
-            channel_id, "chit draw", lambda c: phases.draw_chit(c, user_id, purchase, colour)
+            channel_id, "chit draw", lambda c: phases.draw_chit(c, user_id, entry, colour)
         )
-        log.info("chit", extra={"channel": channel_id, "user": user_id, "purchase": purchase})
+        log.info("chit", extra={"channel": channel_id, "user": user_id, "entry": entry})
         return "Battery Access chit recorded:\n" + self._last_ledger_line(campaign)
 
     # -- timers ---------------------------------------------------------------------------------

@@ -759,13 +759,13 @@ def set_cg_ii_scenarios(campaign: Campaign, user: str, cg_ii: bool) -> Campaign:
     return new
 
 
-def draw_chit(campaign: Campaign, user: str, purchase: int, colour: str) -> Campaign:
+def draw_chit(campaign: Campaign, user: str, entry: int, colour: str) -> Campaign:
     """The referee (the organiser, with no referee) records a Battery Access chit drawn for the
-    OBA module of purchase #``purchase`` (:func:`engine.campaign.purchase_rules.battery_access_chit`,
+    OBA module bought in ledger entry ``entry`` (:func:`engine.campaign.purchase_rules.battery_access_chit`,
     compilation rule 11). Refused for anyone else."""
     _require_bookkeeper(campaign, user, "record a Battery Access chit")
     new = campaign.model_copy(deep=True)
-    new.books = battery_access_chit(campaign.books, purchase, colour, _books_day(campaign))
+    new.books = battery_access_chit(campaign.books, entry, colour, _books_day(campaign))
     return new
 
 

@@ -30,6 +30,11 @@ ENTRENCHMENTS_AND_WIRE = ("Foxhole", "Trench", "A-T Ditch", "Wire")  # B27 entre
 BLACK, RED = "black", "red"
 
 
+def _ledger_entry(campaign: Campaign, purchase: int) -> int:
+    """The number of the ledger entry that made purchase #``purchase``."""
+    return next(n for n, e in enumerate(campaign.ledger) if e.kind == "purchase" and e.purchase == purchase)
+
+
 def _rule_entry(day: datetime.date, side: Side, text: str, purchase: int | None = None) -> LedgerEntry:
     return LedgerEntry(day=day, side=side, kind="rule", text=text, purchase=purchase)
 
@@ -161,7 +166,7 @@ def _assign(
     if not free:
         raise IllegalCommand(f"Every {SIDE_NAMES[side]} {module.label} has its {rg.name} already ({limit})")
     served = free[-1]
-    where = f"{module.label} of {day_label(served.day)} (purchase #{served.purchase})"
+    where = f"{module.label} of {day_label(served.day)} (ledger #{_ledger_entry(campaign, served.purchase)})"
     return served.purchase, (f"serves {where}; Retained while it is",)
 
 
@@ -294,20 +299,27 @@ def second_red_chit_returned(black_removed: int, red_removed: int) -> bool:
     return red_removed == 1 and black_removed < 2
 
 
-def battery_access_chit(
-    campaign: Campaign, purchase: int, colour: str, date: datetime.date | str
-) -> Campaign:
-    """Record a chit drawn for Battery Access with an OBA module, as the referee reports it
-    (:func:`second_red_chit_returned` decides a second red chit's fate), and what it leaves
-    permanently out of the module's Draw Pile. A black chit reported is one permanently removed.
-    Refused for a purchase that is no OBA module, or a colour other than black or red."""
+def battery_access_chit(campaign: Campaign, entry: int, colour: str, date: datetime.date | str) -> Campaign:
+    """Record a chit drawn for Battery Access with the OBA module bought in ledger entry
+    ``entry``, as the referee reports it (:func:`second_red_chit_returned` decides a second red
+    chit's fate), and what it leaves permanently out of the module's Draw Pile. A black chit
+    reported is one permanently removed. Refused for an entry that is not the purchase of an OBA
+    module still in the order of battle, or a colour other than black or red."""
     day = cg_day(date)
-    if not 0 <= purchase < len(campaign.purchases):
-        raise IllegalCommand(f"There is no purchase #{purchase}")
-    bought = campaign.purchases[purchase]
+    if not 0 <= entry < len(campaign.ledger):
+        raise IllegalCommand(f"The ledger has no entry #{entry}")
+    purchase = campaign.ledger[entry].purchase
+    bought = (
+        None
+        if campaign.ledger[entry].kind != "purchase" or purchase is None
+        else campaign.purchases[purchase]
+    )
+    if bought is None or bought.voided or find_reinforcement_group(bought.side, bought.rg_id).kind != "oba":
+        raise IllegalCommand(
+            f"Ledger entry #{entry} is not the purchase of an OBA module in the order of battle"
+        )
+    assert purchase is not None
     rg = find_reinforcement_group(bought.side, bought.rg_id)
-    if rg.kind != "oba" or bought.voided:
-        raise IllegalCommand(f"Purchase #{purchase} ({rg.label}) is no OBA module in the order of battle")
     wanted = colour.strip().casefold()
     if wanted not in (BLACK, RED):
         raise IllegalCommand(f"A Draw Pile chit is black or red, not {colour!r}")
@@ -325,6 +337,6 @@ def battery_access_chit(
         module.red_chits_removed += 1
         what = "red chit permanently removed"
     totals = f"{module.black_chits_removed} black, {module.red_chits_removed} red out"
-    text = f"{rg.label} (purchase #{purchase}) Battery Access: {what}; {totals}"
+    text = f"{rg.label} (ledger #{entry}) Battery Access: {what}; {totals}"
     new.ledger.append(_rule_entry(day, bought.side, text, purchase))
     return new

@@ -293,9 +293,9 @@ async def test_the_referee_sets_the_balance_provision_and_cg_ii_and_records_chit
     assert (books.cg_ii, books.order_of_battle["russian"].formations[0].ammo) == (True, "Normal ammo")
     assert "-1 balance provision = 4" in books.ledger[-3].text
     with pytest.raises(GameError, match="^A Draw Pile chit is black or red, not 'blue'$"):
-        await service.chit("c1", "ref", 0, "blue")
-    reply = await service.chit("c1", "ref", 0, "black")
+        await service.chit("c1", "ref", 4, "blue")
+    reply = await service.chit("c1", "ref", 4, "black")
     assert reply.endswith(
-        "O1 Lt Arty (purchase #0) Battery Access: black chit permanently removed; 1 black, 0 red out"
+        "O1 Lt Arty (ledger #4) Battery Access: black chit permanently removed; 1 black, 0 red out"
     )
     await service.close()

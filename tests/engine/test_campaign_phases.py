@@ -528,7 +528,7 @@ def test_a_reveal_applies_notes_g_s_and_w():
     assert dice.remaining == 0
     german_ledger = [text for side, _, text, _ in texts(c, 2) if side == "german"]
     assert german_ledger[1] == (
-        "Bought O6 Spotter Plane (1 CPP); 5 CPP left; serves O2 Med Arty of 17 Oct (purchase #0); "
+        "Bought O6 Spotter Plane (1 CPP); 5 CPP left; serves O2 Med Arty of 17 Oct (ledger #2); "
         "Retained while it is; one Spotter Plane flies per CG scenario, none in Overcast/Fog/Heavy Mist/Mist "
         "(compilation rule 10)"
     )
@@ -593,11 +593,11 @@ def test_the_referee_sets_the_balance_provision_and_cg_ii_and_records_chits():
     c, _, _ = submit(c, "cat", [], NOW)
     c = reveal(c, 0, ScriptedDice([d6(3), d6(3)]), NOW)  # 6 -2 historical +1 balance = 5: Normal ammo
     assert c.books.order_of_battle["german"].formations[0].ammo == "Normal ammo"
-    c = draw_chit(c, "ref", 0, "red")
+    c = draw_chit(c, "ref", 4, "red")
     assert texts(c)[-1] == (
         "german",
         "rule",
-        "O2 Med Arty (purchase #0) Battery Access: red chit permanently removed; 0 black, 1 red out",
+        "O2 Med Arty (ledger #4) Battery Access: red chit permanently removed; 0 black, 1 red out",
         "",
     )
 

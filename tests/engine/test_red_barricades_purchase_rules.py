@@ -113,7 +113,7 @@ def test_note_o_an_observer_serves_one_module_and_is_retained_with_it():
     observer = c.order_of_battle["german"].formations[1]
     assert observer.serves == 0
     assert c.ledger[-1].text == (
-        "Bought O5 Offb'd Observer (1 CPP); 55 CPP left; serves O2 Med Arty of 2 Nov (purchase #0); "
+        "Bought O5 Offb'd Observer (1 CPP); 55 CPP left; serves O2 Med Arty of 2 Nov (ledger #1); "
         "Retained while it is"
     )
     assert refused(buy, c, "german", "O5", serves="O2") == (
@@ -394,30 +394,31 @@ def test_rule_11_the_second_red_chit_needs_two_black_chits_removed_first(black, 
 
 def test_rule_11_chit_draws_are_kept_per_module_in_the_ledger():
     c = bought("german", "O2", "2 Nov")
-    c = battery_access_chit(c, 0, "red", "2 Nov")
+    c = battery_access_chit(c, 1, "red", "2 Nov")
     assert (
         c.ledger[-1].text
-        == "O2 Med Arty (purchase #0) Battery Access: red chit permanently removed; 0 black, 1 red out"
+        == "O2 Med Arty (ledger #1) Battery Access: red chit permanently removed; 0 black, 1 red out"
     )
-    c = battery_access_chit(c, 0, "Red", "2 Nov")
+    c = battery_access_chit(c, 1, "Red", "2 Nov")
     assert c.ledger[-1].text == (
-        "O2 Med Arty (purchase #0) Battery Access: second red chit returned to the Draw Pile, only 0 black "
+        "O2 Med Arty (ledger #1) Battery Access: second red chit returned to the Draw Pile, only 0 black "
         "removed; the Observer's OBA actions end this Player Turn (compilation rule 11); 0 black, 1 red out"
     )
-    c = battery_access_chit(battery_access_chit(c, 0, "black", "2 Nov"), 0, "black", "2 Nov")
-    c = battery_access_chit(c, 0, "red", "2 Nov")
+    c = battery_access_chit(battery_access_chit(c, 1, "black", "2 Nov"), 1, "black", "2 Nov")
+    c = battery_access_chit(c, 1, "red", "2 Nov")
     module = c.order_of_battle["german"].formations[0]
     assert (module.black_chits_removed, module.red_chits_removed) == (2, 2)
     assert "chits out of its Draw Pile: 2 black, 2 red" in order_of_battle_text(c, "german")
 
 
 def test_rule_11_refuses_what_is_no_module_or_no_chit():
-    c = bought("german", "A1", "2 Nov", campaign=bought("german", "O2", "2 Nov"))
-    assert refused(battery_access_chit, c, 1, "red", "2 Nov") == (
-        "Purchase #1 (A1 StuG B Pltn) is no OBA module in the order of battle"
-    )
+    c = bought("german", "A1", "2 Nov", campaign=bought("german", "O2", "2 Nov"))  # ledger #1 O2, #2 A1
+    for entry in (0, 2):  # the CPP entry, the StuG platoon
+        assert refused(battery_access_chit, c, entry, "red", "2 Nov") == (
+            f"Ledger entry #{entry} is not the purchase of an OBA module in the order of battle"
+        )
     assert (
-        refused(battery_access_chit, c, 0, "green", "2 Nov")
+        refused(battery_access_chit, c, 1, "green", "2 Nov")
         == "A Draw Pile chit is black or red, not 'green'"
     )
-    assert refused(battery_access_chit, c, 5, "red", "2 Nov") == "There is no purchase #5"
+    assert refused(battery_access_chit, c, 5, "red", "2 Nov") == "The ledger has no entry #5"
