@@ -180,6 +180,12 @@ def spw_exchange_refusal(rg: ReinforcementGroup) -> str | None:
     return f"Only an SPW Pltn (A9) may exchange an {SPW_251_1} for an {SPW_251_10} (note g), not {rg.label}"
 
 
+def with_spw_251_10(units: tuple[str, ...]) -> tuple[str, ...]:
+    """An SPW Pltn's units (``("4 x SPW 251/1",)``) with one SPW 251/1 made an SPW 251/10 (note g)."""
+    count = int(units[0].split(" x ")[0])
+    return (f"{count - 1} x {SPW_251_1}", f"1 x {SPW_251_10}")
+
+
 def exchange_spw_251_1(campaign: Campaign, purchase: int) -> Campaign:
     """German RG chart note g: once the Strength of a just-bought SPW Pltn is known (11.6201),
     the German may exchange one of its SPW 251/1 for one SPW 251/10. Refused before its
@@ -200,8 +206,7 @@ def exchange_spw_251_1(campaign: Campaign, purchase: int) -> Campaign:
         )
     new = campaign.model_copy(deep=True)
     formation = new.order_of_battle[bought.side].formation_for(purchase)
-    count = int(re.match(r"(\d+) x ", formation.units[0])[1])  # type: ignore[index]
-    formation.units = (f"{count - 1} x {SPW_251_1}", f"1 x {SPW_251_10}")
+    formation.units = with_spw_251_10(formation.units)
     formation.spw_exchanged = True
     received = ", ".join(formation.units)
     text = f"{rg.label}: one {SPW_251_1} exchanged for an {SPW_251_10} (note g) -> {received}"

@@ -5,6 +5,7 @@ its rule; dice are scripted."""
 
 import pytest
 
+from engine.campaign.corrections import correct_books
 from engine.campaign.purchase_rules import (
     battery_access_chit,
     exchange_spw_251_1,
@@ -88,6 +89,12 @@ def test_note_g_one_spw_251_1_is_exchanged_for_a_251_10_once_strength_is_rolled(
         "rule",
         f"A9 SPW Pltn: one SPW 251/1 exchanged for an SPW 251/10 (note g) -> {', '.join(units)}",
     )
+
+
+def test_note_g_the_exchange_stands_when_the_referee_corrects_the_strength():
+    c = exchange_spw_251_1(rolled(bought("german", "A9", "2 Nov"), 0, 2, 4), 0)  # Full: 3 + 1
+    c = correct_books(c, 2, "depleted", "misread the dice")
+    assert c.order_of_battle["german"].formations[0].units == ("2 x SPW 251/1", "1 x SPW 251/10")
 
 
 def test_note_g_refuses_before_the_strength_roll_a_second_exchange_and_other_rgs():
