@@ -2,8 +2,10 @@
 (ephemeral replies, or a form opened by ``/campaign submit`` with no orders or by the *Submit
 orders* button under a phase's announcement) and stay sealed until the reveal; reminders
 mention the players who still owe orders; times are Discord relative timestamps. The referee
-(else the organiser) corrects the ledger with ``/campaign correct`` and records the units a side
-retains into the next CG scenario with ``/campaign retain``.
+(else the organiser) corrects the ledger with ``/campaign correct``, records the units a side
+retains into the next CG scenario with ``/campaign retain``, sets a side's Balance provision DRM
+with ``/campaign balance``, says whether CG II scenarios are played with ``/campaign cg2`` and
+records a Battery Access chit drawn for an OBA module with ``/campaign chit``.
 
 ``/campaign linked``: linked Iron Cross battles, each side's force carrying its losses from one
 scenario game to the next; the end of each battle is posted in the channel."""
@@ -63,7 +65,7 @@ class SubmissionForm(discord.ui.Modal, title="Sealed orders"):
     groups = discord.ui.TextInput(
         label="RG purchases: one ID a line, or none",
         style=discord.TextStyle.paragraph,
-        placeholder="I1\nO2 2 hexes\nM1",
+        placeholder="I1\nO2 2 hexes\nO6 for O2\nM1",
         required=False,
         max_length=1000,
     )
@@ -303,6 +305,45 @@ class CampaignCommands(app_commands.Group):
     ) -> None:
         text = await campaigns(interaction).retain(
             str(interaction.channel_id), str(interaction.user.id), side, units
+        )
+        await send_long(interaction, text)
+
+    @app_commands.command(
+        name="balance", description="The referee sets a side's Balance provision DRM (RB 11.32)"
+    )
+    @app_commands.describe(drm="Added to the side's RG strength, gun battery and OBA ammo rolls")
+    async def balance(
+        self,
+        interaction: discord.Interaction,
+        side: Literal["german", "russian"],
+        drm: app_commands.Range[int, -6, 6],
+    ) -> None:
+        text = await campaigns(interaction).balance(
+            str(interaction.channel_id), str(interaction.user.id), side, drm
+        )
+        await send_long(interaction, text)
+
+    @app_commands.command(name="cg2", description="The referee says whether CG II scenarios are played")
+    @app_commands.describe(on="CG II scenarios: +1 German Leader DRM")
+    async def cg2(self, interaction: discord.Interaction, on: bool) -> None:
+        text = await campaigns(interaction).cg_ii(str(interaction.channel_id), str(interaction.user.id), on)
+        await send_long(interaction, text)
+
+    @app_commands.command(
+        name="chit", description="The referee records a Battery Access chit for an OBA module"
+    )
+    @app_commands.describe(
+        entry="The ledger entry that bought the module (the # column of /campaign ledger)",
+        colour="The chit drawn",
+    )
+    async def chit(
+        self,
+        interaction: discord.Interaction,
+        entry: app_commands.Range[int, 0, 100000],
+        colour: Literal["black", "red"],
+    ) -> None:
+        text = await campaigns(interaction).chit(
+            str(interaction.channel_id), str(interaction.user.id), entry, colour
         )
         await send_long(interaction, text)
 

@@ -267,6 +267,36 @@ class CampaignService:
         ledger = campaign.books.ledger
         return "Retained units recorded:\n" + ledger_table(ledger).splitlines()[len(ledger)]
 
+    async def balance(self, channel_id: str, user_id: str, side: str, drm: int) -> str:
+        """The referee (or the organiser, with no referee) sets a side's Balance provision DRM
+        (11.32) for its later RG strength, gun battery and OBA ammo rolls: the reply shows the
+        ledger line."""
+        campaign = await self._keep_books(
+            channel_id, "Balance provision", lambda c: phases.set_balance(c, user_id, side, drm)
+        )
+        log.info("balance", extra={"channel": channel_id, "user": user_id, "side": side})
+        return "Balance provision set:\n" + self._last_ledger_line(campaign)
+
+    async def cg_ii(self, channel_id: str, user_id: str, cg_ii: bool) -> str:
+        """The referee (or the organiser, with no referee) says whether the CG scenarios are CG II
+        ones (+1 German Leader DRM): the reply shows the ledger line."""
+        campaign = await self._keep_books(
+            channel_id, "CG setting", lambda c: phases.set_cg_ii_scenarios(c, user_id, cg_ii)
+        )
+        log.info("cg ii", extra={"channel": channel_id, "user": user_id})
+        return "CG setting recorded:\n" + self._last_ledger_line(campaign)
+
+    async def chit(self, channel_id: str, user_id: str, entry: int, colour: str) -> str:
+        """The referee (or the organiser, with no referee) records a Battery Access chit drawn for
+        the OBA module bought in ledger entry ``entry`` (compilation rule 11): the reply shows the
+        ledger line."""
+        bounded_text("A chit's colour", colour, NAME)
+        campaign = await self._keep_books(
+            channel_id, "chit draw", lambda c: phases.draw_chit(c, user_id, entry, colour)
+        )
+        log.info("chit", extra={"channel": channel_id, "user": user_id, "entry": entry})
+        return "Battery Access chit recorded:\n" + self._last_ledger_line(campaign)
+
     # -- timers ---------------------------------------------------------------------------------
 
     def _follow(self, stored: StoredCampaign) -> None:
@@ -381,6 +411,11 @@ class CampaignService:
             except StaleCampaign:
                 raise GameError(f"The campaign changed under this {what}: try again") from None
         return campaign
+
+    @staticmethod
+    def _last_ledger_line(campaign: Campaign) -> str:
+        ledger = campaign.books.ledger
+        return ledger_table(ledger).splitlines()[len(ledger)]
 
     def _players(self, users: Sequence[str]) -> str:
         return ", ".join(self.who(user) for user in users)

@@ -24,6 +24,7 @@ from collections.abc import Callable
 
 from engine.campaign.calendar import SIDE_NAMES, day_label
 from engine.campaign.ledger import LedgerEntry, correct_entry, entry_to_correct
+from engine.campaign.purchase_rules import with_spw_251_10
 from engine.campaign.red_barricades import Campaign, cpp_left, fpp_left, with_cpp
 from engine.campaign.refit_rolls import DEPLETED, FULL_STRENGTH
 from engine.campaign.rg_chart import find_reinforcement_group
@@ -114,6 +115,8 @@ def _roll(books: Campaign, index: int, entry: LedgerEntry, value: str) -> Correc
         depleted = _strength(value)
         formation.strength = DEPLETED if depleted else FULL_STRENGTH
         formation.units = rg.units_received(depleted)
+        if formation.spw_exchanged:  # note g's exchange stands whatever the strength
+            formation.units = with_spw_251_10(formation.units)
         text = f"{rg.label}: {formation.strength} -> {', '.join(formation.units)}"
     elif entry.sets == "leaders":
         leaders = _listed(value)
@@ -150,6 +153,13 @@ def _retained(books: Campaign, index: int, entry: LedgerEntry, value: str) -> Co
     return new, f"Retained: {', '.join(units) or 'none'}", 0, units
 
 
+def _rule(books: Campaign, index: int, entry: LedgerEntry, value: str) -> Corrected:
+    raise IllegalCommand(
+        f"Entry #{index} records a rule applied ({entry.text}): it is not corrected; "
+        "set the value again, or void the purchase it applied to"
+    )
+
+
 def _not_again(books: Campaign, index: int, entry: LedgerEntry, value: str) -> Corrected:
     raise IllegalCommand(
         f"Entry #{index} is a correction of #{entry.corrects}: correct #{entry.corrects} again"
@@ -162,6 +172,7 @@ _CORRECTIONS: dict[str, Callable[[Campaign, int, LedgerEntry, str], Corrected]] 
     "roll": _roll,
     "retained": _retained,
     "correction": _not_again,
+    "rule": _rule,
 }
 
 

@@ -19,7 +19,7 @@ from engine.campaign.calendar import SIDE_NAMES, Side, day_label
 from engine.dice import DieRoll
 from engine.errors import IllegalCommand
 
-LedgerKind = Literal["cpp", "purchase", "roll", "retained", "correction"]
+LedgerKind = Literal["cpp", "purchase", "roll", "retained", "correction", "rule"]
 RollSets = Literal["strength", "leaders", "support_weapons", "ammo"]
 
 

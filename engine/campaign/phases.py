@@ -28,7 +28,19 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from engine.campaign import red_barricades
 from engine.campaign.calendar import CG_DAYS, SIDE_NAMES, SIDES, Side, cg_day, check_side, day_label
 from engine.campaign.corrections import correct_books
-from engine.campaign.purchases import fortification_text, purchase_fortification, purchase_reinforcement_group
+from engine.campaign.purchase_rules import (
+    battery_access_chit,
+    exchange_spw_251_1,
+    set_balance_provision,
+    set_cg_ii,
+    spw_exchange_refusal,
+)
+from engine.campaign.purchases import (
+    fortification_text,
+    keep_hidden,
+    purchase_fortification,
+    purchase_reinforcement_group,
+)
 from engine.campaign.refit_rolls import roll_after_purchase
 from engine.campaign.rg_chart import find_fortification, find_reinforcement_group, rg_charts
 from engine.dice import DiceSource
@@ -53,45 +65,71 @@ def _require_aware(moment: datetime.datetime) -> datetime.datetime:
 
 
 class RGOrder(BaseModel):
-    """One RG a side means to buy on the phase's CG Day (RePh 11.619)."""
+    """One RG a side means to buy on the phase's CG Day (RePh 11.619), with the options the RG
+    chart notes give: a Stuka at 2 CPP (note b), a Russian AFV Pltn Dug-In (note w), an SPW
+    251/1 exchanged for a 251/10 once the platoon's strength is rolled (note g), the OBA module
+    an Offboard Observer or Spotter Plane serves (notes o, s)."""
 
     model_config = ConfigDict(frozen=True)
 
     rg_id: str
     preregistered_hexes: int = 0
+    at_two_cpp: bool = False
+    dug_in: bool = False
+    exchange_spw: bool = False
+    serves: str | None = None
+
+    def _options(self) -> str:
+        return (
+            (" at 2 CPP" if self.at_two_cpp else "")
+            + (" dug-in" if self.dug_in else "")
+            + (" 251/10" if self.exchange_spw else "")
+            + (f" for {self.serves}" if self.serves else "")
+        )
 
     def text(self, side: Side) -> str:
         label = find_reinforcement_group(side, self.rg_id).label
         hexes = self.preregistered_hexes
-        return f"{label} with {hexes} Pre-Registered hex{'es' if hexes != 1 else ''}" if hexes else label
+        what = f"{label} with {hexes} Pre-Registered hex{'es' if hexes != 1 else ''}" if hexes else label
+        return what + self._options()
 
     @property
     def typed(self) -> str:
-        """The order as a player types it: ``"I1"``, ``"O2 2 hexes"``."""
+        """The order as a player types it: ``"I1"``, ``"O2 2 hexes"``, ``"O6 for O2"``."""
         hexes = self.preregistered_hexes
-        return f"{self.rg_id} {hexes} hex{'es' if hexes != 1 else ''}" if hexes else self.rg_id
+        what = f"{self.rg_id} {hexes} hex{'es' if hexes != 1 else ''}" if hexes else self.rg_id
+        return what + self._options()
 
 
 class FortificationOrder(BaseModel):
     """Fortifications a side means to buy with the FPP of the day's Fortifications RGs: so many
     items (or mine factors) of a Fortification Table line, at the ``rate`` named where the table
-    prints several costs; a Pillbox from its counter's three numbers."""
+    prints several costs; a Pillbox from its counter's three numbers; HIP naming what it
+    ``hides``. With ``keep``: a unit still hidden from the last CG scenario that stays hidden
+    (compilation rule 3), a ``gun`` free, any other unit at the HIP ``rate``."""
 
     model_config = ConfigDict(frozen=True)
 
-    name: str
+    name: str = ""
     quantity: int = 1
     rate: int | None = None
     pillbox: tuple[int, int, int] | None = None
+    hides: str | None = None
+    keep: str | None = None
+    gun: bool = False
 
     @property
     def text(self) -> str:
-        """``"2 x Trench"``, ``"6 A-P Mine factors at 3"``, ``"1 x Pillbox 1+5+1"``."""
+        """``"2 x Trench"``, ``"6 A-P Mine factors at 3"``, ``"1 x Pillbox 1+5+1"``,
+        ``"keep 4-4-7 hidden at 5"``."""
+        rate = f" at {self.rate}" if self.rate is not None else ""
+        if self.keep is not None:
+            return f"keep {'gun ' if self.gun else ''}{self.keep} hidden{rate}"
         line = next(f for f in rg_charts().fortifications if f.name == self.name)
         what = fortification_text(line, self.quantity)
         if self.pillbox:
             what += " " + "+".join(str(n) for n in self.pillbox)
-        return what + (f" at {self.rate}" if self.rate is not None else "")
+        return what + rate + (f" for {self.hides}" if self.hides else "")
 
 
 class Submission(BaseModel):
@@ -297,7 +335,10 @@ def describe_phase(number: int, phase: Phase, start: bool = False) -> str:
 # --- submitting ------------------------------------------------------------------------------------
 
 
-_ORDER = re.compile(r"^(?P<id>[a-z]\d+)(?:\s+(?P<hexes>\d+)\s+(?:pre-?registered\s+)?hex(?:es)?)?$")
+_ORDER = re.compile(
+    r"^(?P<id>[a-z]\d+)(?:\s+(?P<hexes>\d+)\s+(?:pre-?registered\s+)?hex(?:es)?)?"
+    r"(?P<two>\s+at\s+2\s+cpp)?(?P<dug>\s+dug[- ]in)?(?P<spw>\s+251/10)?(?:\s+for\s+(?P<serves>[a-z]\d+))?$"
+)
 
 
 _NONE = ("", "none", "nothing", "no purchase")
@@ -319,16 +360,27 @@ def parse_orders(text: str) -> tuple[RGOrder, ...]:
         if not match:
             raise IllegalCommand(
                 f"Cannot read {part.strip()!r} as an RG: write its ID from the RG chart, e.g. "
-                '"I1, O2 2 hexes", or "none" for no purchase'
+                '"I1, O2 2 hexes, S1 at 2 CPP, A1 dug-in, A9 251/10, O5 for O2", or "none" for no purchase'
             )
-        orders.append(RGOrder(rg_id=match["id"].upper(), preregistered_hexes=int(match["hexes"] or 0)))
+        orders.append(
+            RGOrder(
+                rg_id=match["id"].upper(),
+                preregistered_hexes=int(match["hexes"] or 0),
+                at_two_cpp=bool(match["two"]),
+                dug_in=bool(match["dug"]),
+                exchange_spw=bool(match["spw"]),
+                serves=match["serves"].upper() if match["serves"] else None,
+            )
+        )
     return tuple(orders)
 
 
 _FORTIFICATION = re.compile(
     r"^(?:(?P<quantity>\d+)\s*(?:x\s+)?)?(?P<name>[a-z][a-z -]*?)(?:\s+factors?)?"
-    r"(?:\s+(?P<a>\d+)\s*\+\s*(?P<b>\d+)\s*\+\s*(?P<c>\d+))?(?:\s+(?:at|@)\s*(?P<rate>\d+))?$"
+    r"(?:\s+(?P<a>\d+)\s*\+\s*(?P<b>\d+)\s*\+\s*(?P<c>\d+))?(?:\s+(?:at|@)\s*(?P<rate>\d+))?"
+    r"(?:\s+for\s+(?P<hides>\S.*))?$"
 )
+_KEEP = re.compile(r"^keep\s+(?P<gun>gun\s+)?(?P<unit>\S.*?)\s+hidden(?:\s+(?:at|@)\s*(?P<rate>\d+))?$")
 
 
 def parse_fortifications(text: str) -> tuple[FortificationOrder, ...]:
@@ -338,12 +390,20 @@ def parse_fortifications(text: str) -> tuple[FortificationOrder, ...]:
         return ()
     orders = []
     for part in _lines(text):
-        match = _FORTIFICATION.match(" ".join(part.split()).casefold())
+        typed = " ".join(part.split())
+        kept = _KEEP.match(typed.casefold())
+        if kept:
+            unit = typed[kept.start("unit") : kept.end("unit")]
+            rate = int(kept["rate"]) if kept["rate"] else None
+            orders.append(FortificationOrder(keep=unit, gun=bool(kept["gun"]), rate=rate))
+            continue
+        match = _FORTIFICATION.match(typed.casefold())
         if not match:
             raise IllegalCommand(
                 f"Cannot read {part.strip()!r} as fortifications: write how many and the Fortification "
                 'Table line, with its rate where the table prints several, e.g. "2 x Trench, '
-                '3 Foxhole at 2, 6 A-P Mine at 3, Pillbox 1+5+1"'
+                '3 Foxhole at 2, 6 A-P Mine at 3, Pillbox 1+5+1, HIP at 5 for 4-6-7"; or a unit '
+                'still hidden: "keep 4-6-7 hidden at 5", "keep gun 75L PaK 40 hidden"'
             )
         pillbox = (int(match["a"]), int(match["b"]), int(match["c"])) if match["a"] else None
         orders.append(
@@ -352,6 +412,7 @@ def parse_fortifications(text: str) -> tuple[FortificationOrder, ...]:
                 quantity=int(match["quantity"] or 1),
                 rate=int(match["rate"]) if match["rate"] else None,
                 pillbox=pillbox,
+                hides=typed[match.start("hides") : match.end("hides")] if match["hides"] else None,
             )
         )
     return tuple(orders)
@@ -371,7 +432,20 @@ def _bought(
     """The books with the side's RGs bought in order (RePh 11.619), and the purchases' indexes."""
     bought = []
     for order in orders:
-        books = purchase_reinforcement_group(books, side, order.rg_id, day, order.preregistered_hexes)
+        if order.exchange_spw:
+            refusal = spw_exchange_refusal(find_reinforcement_group(side, order.rg_id))
+            if refusal:
+                raise IllegalCommand(refusal)
+        books = purchase_reinforcement_group(
+            books,
+            side,
+            order.rg_id,
+            day,
+            order.preregistered_hexes,
+            at_two_cpp=order.at_two_cpp,
+            dug_in=order.dug_in,
+            serves=order.serves,
+        )
         bought.append(len(books.purchases) - 1)
     return books, bought
 
@@ -381,9 +455,12 @@ def _fortified(
 ) -> red_barricades.Campaign:
     """The books with the side's fortifications bought in order with the day's FPP."""
     for order in orders:
-        books = purchase_fortification(
-            books, side, order.name, day, order.quantity, order.rate, order.pillbox
-        )
+        if order.keep is not None:
+            books = keep_hidden(books, side, day, order.keep, order.rate, order.gun)
+        else:
+            books = purchase_fortification(
+                books, side, order.name, day, order.quantity, order.rate, order.pillbox, order.hides
+            )
     return books
 
 
@@ -394,7 +471,9 @@ def _checked(
     the day: each RG as its purchase would be checked, then each fortification with the FPP
     left after them; refused otherwise."""
     fortifications = tuple(
-        order.model_copy(update={"name": find_fortification(side, order.name).name})
+        order
+        if order.keep is not None
+        else order.model_copy(update={"name": find_fortification(side, order.name).name})
         for order in submission.fortifications
     )
     books, _ = _bought(books, side, day, submission.groups)
@@ -484,10 +563,10 @@ def sealed_text(campaign: Campaign, index: int, side: Side) -> str:
     if submission is None:
         return f"{SIDE_NAMES[side]} has sealed nothing for {describe_phase(index, phase)} yet"
     orders = submission.groups
-    cost = sum(find_reinforcement_group(side, o.rg_id).cost + o.preregistered_hexes for o in orders)
-    spent = f"{cost} CPP of {red_barricades.cpp_left(campaign.books, side, phase.day)} left"
+    books, _ = _bought(campaign.books, side, phase.day, orders)
+    cpp = red_barricades.cpp_left(campaign.books, side, phase.day)
+    spent = f"{cpp - red_barricades.cpp_left(books, side, phase.day)} CPP of {cpp} left"
     if submission.fortifications:
-        books, _ = _bought(campaign.books, side, phase.day, orders)
         fpp = red_barricades.fpp_left(books, side, phase.day)
         fortified = _fortified(books, side, phase.day, submission.fortifications)
         spent += f"; {fpp - red_barricades.fpp_left(fortified, side, phase.day)} FPP of {fpp}"
@@ -571,9 +650,11 @@ def reveal(campaign: Campaign, index: int, dice: DiceSource, now: datetime.datet
     for side in SIDES:
         submission = phase.sealed.get(side, Submission())
         books, bought = _bought(books, side, phase.day, submission.groups)
-        for purchase in bought:
+        for order, purchase in zip(submission.groups, bought, strict=True):
             if books.purchases[purchase].awaiting_rolls:
                 books = roll_after_purchase(books, purchase, dice)
+            if order.exchange_spw:
+                books = exchange_spw_251_1(books, purchase)
         books = _fortified(books, side, phase.day, submission.fortifications)
     phase.ledger_to = len(books.ledger)
     phase.state = "revealed"
@@ -648,10 +729,43 @@ def retain(campaign: Campaign, user: str, side: str, units: Sequence[str]) -> Ca
     into the next CG scenario (SSR CG10; 11.4; :func:`red_barricades.retain_units`), dated the
     open phase's CG Day, or the last CG Day once every phase is revealed. Refused for anyone else."""
     _require_bookkeeper(campaign, user, "record retained units")
-    index = campaign.open_phase
-    day = campaign.phases[-1 if index is None else index].day
     new = campaign.model_copy(deep=True)
-    new.books = red_barricades.retain_units(campaign.books, side, day, units)
+    new.books = red_barricades.retain_units(campaign.books, side, _books_day(campaign), units)
+    return new
+
+
+def _books_day(campaign: Campaign) -> datetime.date:
+    """The CG Day the referee's entries are dated: the open phase's, else the last one's."""
+    index = campaign.open_phase
+    return campaign.phases[-1 if index is None else index].day
+
+
+def set_balance(campaign: Campaign, user: str, side: str, drm: int) -> Campaign:
+    """The referee (the organiser, in a campaign with no referee) sets the Balance provision DRM
+    (11.32) of a side's later RG strength, gun battery and OBA ammo rolls
+    (:func:`engine.campaign.purchase_rules.set_balance_provision`). Refused for anyone else."""
+    _require_bookkeeper(campaign, user, "set a Balance provision DRM")
+    new = campaign.model_copy(deep=True)
+    new.books = set_balance_provision(campaign.books, side, _books_day(campaign), drm)
+    return new
+
+
+def set_cg_ii_scenarios(campaign: Campaign, user: str, cg_ii: bool) -> Campaign:
+    """The referee (the organiser, with no referee) says whether the CG scenarios are CG II ones,
+    for the German Leader DRM (:func:`engine.campaign.purchase_rules.set_cg_ii`)."""
+    _require_bookkeeper(campaign, user, "say which CG is played")
+    new = campaign.model_copy(deep=True)
+    new.books = set_cg_ii(campaign.books, _books_day(campaign), cg_ii)
+    return new
+
+
+def draw_chit(campaign: Campaign, user: str, entry: int, colour: str) -> Campaign:
+    """The referee (the organiser, with no referee) records a Battery Access chit drawn for the
+    OBA module bought in ledger entry ``entry`` (:func:`engine.campaign.purchase_rules.battery_access_chit`,
+    compilation rule 11). Refused for anyone else."""
+    _require_bookkeeper(campaign, user, "record a Battery Access chit")
+    new = campaign.model_copy(deep=True)
+    new.books = battery_access_chit(campaign.books, entry, colour, _books_day(campaign))
     return new
 
 

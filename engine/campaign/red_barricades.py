@@ -61,6 +61,12 @@ class Formation(BaseModel):
     support_weapons: tuple[str, ...] = ()
     ammo: str | None = None  # an OBA module's ammo, once rolled
     preregistered_hexes: int = 0
+    serves: int | None = None  # an Offboard Observer's or Spotter Plane's module (its purchase index)
+    dug_in: bool = False  # a Russian AFV Pltn bought Dug-In (note w)
+    spw_exchanged: bool = False  # an SPW 251/1 of this platoon was exchanged for a 251/10 (note g)
+    black_chits_removed: int = 0  # an OBA module's chits permanently out of its Draw Pile
+    red_chits_removed: int = 0
+    notes: tuple[str, ...] = ()  # what the chart notes and compilation rules say of it, with their citation
 
 
 class OrderOfBattle(BaseModel):
@@ -88,6 +94,10 @@ class Campaign(BaseModel):
         default_factory=lambda: {"german": OrderOfBattle(), "russian": OrderOfBattle()}
     )
     ledger: list[LedgerEntry] = Field(default_factory=list)
+    # the DRM a CG scenario Balance provision (11.32) gives each side's RG strength, gun battery
+    # and OBA ammo rolls; the referee sets it
+    balance_drm: dict[Side, int] = Field(default_factory=lambda: {"german": 0, "russian": 0})
+    cg_ii: bool = False  # the CG scenarios are CG II ones: German Leader DRM +1
 
 
 def _cpp_left_each_day(campaign: Campaign, side: Side) -> dict[datetime.date, int]:
@@ -180,6 +190,12 @@ def _formation_text(formation: Formation) -> str:
     if formation.preregistered_hexes:
         hexes = formation.preregistered_hexes
         parts.append(f"{hexes} Pre-Registered hex{'es' if hexes != 1 else ''}")
+    if formation.black_chits_removed or formation.red_chits_removed:
+        parts.append(
+            f"chits out of its Draw Pile: {formation.black_chits_removed} black, "
+            f"{formation.red_chits_removed} red"
+        )
+    parts += formation.notes
     return f"{day_label(formation.day)}  {formation.rg_id} {formation.name}: {'; '.join(parts)}"
 
 

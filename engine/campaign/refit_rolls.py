@@ -3,7 +3,7 @@ on the Red Barricades charts (``engine/data/charts/red-barricades.yaml``) and ke
 
 from __future__ import annotations
 
-from engine.campaign.calendar import SIDE_NAMES, day_label
+from engine.campaign.calendar import SIDE_NAMES, Side, day_label
 from engine.campaign.ledger import LedgerEntry, RollSets
 from engine.campaign.red_barricades import Campaign, Purchase
 from engine.campaign.rg_chart import ReinforcementGroup, find_reinforcement_group, rg_charts
@@ -48,14 +48,32 @@ def _awaiting(campaign: Campaign, purchase: int) -> Purchase:
     return bought
 
 
-def _strength(rg: ReinforcementGroup, bought: Purchase, dice: DiceSource) -> tuple[bool, ChartRoll | None]:
+def balance_provision_drm(campaign: Campaign, side: Side) -> str:
+    """The RG Strength Table and the Gun Battery/OBA Module tables add the DRM of the CG
+    scenario Balance provision (11.32) in effect, as the referee set it for the side
+    (:func:`engine.campaign.purchase_rules.set_balance_provision`): the chart choice for it."""
+    return f"balance={campaign.balance_drm[side]}"
+
+
+def cg_ii_leader_drm(campaign: Campaign, side: Side) -> list[str]:
+    """The German Leader DRM adds +1 in a CG II scenario (Leader DRM table): the chart choice
+    for it when the referee says the campaign plays CG II scenarios; the Russian Leader DRM has
+    no such line."""
+    return ["cg2"] if side == "german" and campaign.cg_ii else []
+
+
+def _strength(
+    campaign: Campaign, rg: ReinforcementGroup, bought: Purchase, dice: DiceSource
+) -> tuple[bool, ChartRoll | None]:
     """RG Strength (11.6201): a DR on the RG Strength Table (the Gun Battery table for a battery)
-    plus the side's Historical DRM for the CG Day; Assault Engineers (rule 6) and Militia
-    (rule 7) companies are always Full Strength. Returns (depleted, the roll if one was made)."""
+    plus the side's Historical DRM for the CG Day and its Balance provision DRM; Assault
+    Engineers (rule 6) and Militia (rule 7) companies are always Full Strength. Returns
+    (depleted, the roll if one was made)."""
     if rg.always_full_strength:
         return False, None
     chart = "rb-gun-battery" if rg.kind == "battery" else "rb-rg-strength"
-    rolled = _roll(chart, f"side={bought.side}, date={day_label(bought.day)}", dice)
+    balance = balance_provision_drm(campaign, bought.side)
+    rolled = _roll(chart, f"side={bought.side}, date={day_label(bought.day)}, {balance}", dice)
     return rolled.result.startswith(DEPLETED), rolled
 
 
@@ -77,9 +95,10 @@ def _leaders(
     campaign: Campaign, purchase: int, rg: ReinforcementGroup, depleted: bool, dice: DiceSource
 ) -> ChartRoll:
     """Leaders (11.6205-11.6207): a DR on the side's Leader Table with the Leader DRM for the
-    company type and a Depleted company, and for the sixth and later German Rifle Coy bought."""
+    company type and a Depleted company, for the sixth and later German Rifle Coy bought, and
+    for a German company in a CG II scenario."""
     side = campaign.purchases[purchase].side
-    choices = [f"company={rg.leader_company}"]
+    choices = [f"company={rg.leader_company}", *cg_ii_leader_drm(campaign, side)]
     if side == "german" and rg.leader_company == "rifle":
         choices.append(f"rifle_number={_rifle_coy_number(campaign, purchase)}")
     if depleted:
@@ -108,11 +127,12 @@ def roll_after_purchase(campaign: Campaign, purchase: int, dice: DiceSource) -> 
     formation = new.order_of_battle[bought.side].formation_for(purchase)
     entries: list[LedgerEntry] = []
     if rg.kind == "oba":
-        rolled = _roll(f"rb-{bought.side}-oba-ammo", f"date={day_label(bought.day)}", dice)
+        balance = balance_provision_drm(campaign, bought.side)
+        rolled = _roll(f"rb-{bought.side}-oba-ammo", f"date={day_label(bought.day)}, {balance}", dice)
         formation.ammo = rolled.result
         entries.append(_entry(purchase, bought, "ammo", f"{rg.label}: {rolled.text}", rolled))
     else:
-        depleted, rolled = _strength(rg, bought, dice)
+        depleted, rolled = _strength(campaign, rg, bought, dice)
         formation.strength = DEPLETED if depleted else FULL_STRENGTH
         formation.units = rg.units_received(depleted)
         received = ", ".join(formation.units)

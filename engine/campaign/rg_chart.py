@@ -65,6 +65,8 @@ class ReinforcementGroup(_Frozen):
     from_date: datetime.date | None = None
     until_date: datetime.date | None = None
     preregistration: bool = False
+    oba_mm: int | None = None  # an OBA module's calibre class: 100 for "100+mm"
+    rocket: bool = False  # rocket OBA (NebelWerfer, Katyusha)
     fpp: int | None = None
     leader_company: str | None = None
     sw_company: str | None = None
@@ -84,6 +86,8 @@ class ReinforcementGroup(_Frozen):
             raise ValueError(f"RG {self.id}: an {self.kind} RG needs its Full/Depleted strength")
         if self.kind == "infantry" and (self.leader_company is None or self.sw_company is None):
             raise ValueError(f"RG {self.id}: an infantry RG needs its leader_company and sw_company")
+        if (self.kind == "oba") != (self.oba_mm is not None):
+            raise ValueError(f"RG {self.id}: oba_mm is for OBA modules only, and each has one")
         if (self.kind == "fortifications") != (self.fpp is not None):
             raise ValueError(f"RG {self.id}: fpp is for the Fortifications RG only")
         return self

@@ -265,3 +265,37 @@ def test_moments_are_written_in_utc():
     from datetime import datetime, timezone
 
     assert utc_text(datetime(2026, 1, 1, 3, 0, tzinfo=timezone(timedelta(hours=2)))) == "2026-01-01 01:00 UTC"
+
+
+async def test_the_referee_sets_the_balance_provision_and_cg_ii_and_records_chits(store):
+    """RG Strength/OBA tables' Balance provision DRM (11.32), the CG II Leader DRM and compilation
+    rule 11's chit draws go through the service into the stored ledger; refusals change nothing."""
+    service = service_for(store, VirtualClock(), Heard(), dice=[d6(3), d6(3)])
+    await start(service)
+    campaigns = CampaignStore(store)
+    version = (await campaigns.current("c1")).version
+    with pytest.raises(GameError, match="^Only the campaign's referee may set a Balance provision DRM$"):
+        await service.balance("c1", "ann", "german", 1)
+    with pytest.raises(GameError, match="^A Balance provision DRM is -6 to \\+6, not 9$"):
+        await service.balance("c1", "ref", "german", 9)
+    assert (await campaigns.current("c1")).version == version
+    reply = await service.balance("c1", "ref", "russian", -1)
+    assert reply.startswith("Balance provision set:\n2  17 Oct  Russian  rule")
+    assert reply.endswith(
+        "Balance provision (11.32) DRM -1 (was +0) on RG strength, gun battery and OBA ammo rolls"
+    )
+    assert (await service.cg_ii("c1", "ref", True)).endswith(
+        "CG II scenarios: +1 German Leader DRM (Leader DRM table)"
+    )
+    await service.submit("c1", "cat", "O1")
+    await service.submit("c1", "ann", "none")  # reveals: Russian O1 ammo 3+3 -1 historical -1 balance = 4
+    books = (await campaigns.current("c1")).campaign.books
+    assert (books.cg_ii, books.order_of_battle["russian"].formations[0].ammo) == (True, "Normal ammo")
+    assert "-1 balance provision = 4" in books.ledger[-3].text
+    with pytest.raises(GameError, match="^A Draw Pile chit is black or red, not 'blue'$"):
+        await service.chit("c1", "ref", 4, "blue")
+    reply = await service.chit("c1", "ref", 4, "black")
+    assert reply.endswith(
+        "O1 Lt Arty (ledger #4) Battery Access: black chit permanently removed; 1 black, 0 red out"
+    )
+    await service.close()

@@ -130,7 +130,8 @@ async def test_a_three_day_red_barricades_campaign_at_the_console(url):
             "DR 2 + 2, -1 Russian historical DRM = 3: Normal ammo",
             "9   18 Oct  German   cpp                    CPP for 18 Oct set to 10; 12 CPP left",
             "10  18 Oct  Russian  cpp                    CPP for 18 Oct set to 12; 22 CPP left",
-            "11  18 Oct  German   purchase  3 CPP        Bought A4 Pz III H Pltn (3 CPP); 9 CPP left",
+            "11  18 Oct  German   purchase  3 CPP        Bought A4 Pz III H Pltn (3 CPP); 9 CPP left; "
+            "no Platoon Withdrawal, MG Exchange compulsory (compilation rule 9)",
             "12  18 Oct  German   roll             6+6   A4 Pz III H Pltn: RG strength (Red Barricades): "
             "DR 6 + 6, -2 historical DRM = 10: Depleted -> 2 x Pz IIIH",
             "13  19 Oct  German   cpp                    CPP for 19 Oct set to 10; 19 CPP left",

@@ -146,7 +146,7 @@ async def test_orders_are_sealed_through_a_form_from_the_command_or_the_phase_bu
     (refusal,) = private(sent)
     assert refusal == (
         "Nothing was sealed: Cannot read 'two tanks' as an RG: write its ID from the RG chart, e.g. "
-        '"I1, O2 2 hexes", or "none" for no purchase',
+        '"I1, O2 2 hexes, S1 at 2 CPP, A1 dug-in, A9 251/10, O5 for O2", or "none" for no purchase',
         True,
     )
     opened = form(await discord.slash("campaign submit", user=OTTO, channel="1"))
@@ -384,3 +384,23 @@ async def test_the_organiser_may_say_unspent_cpp_do_not_carry_over(bot_and_disco
     table, _ = reply(await discord.slash("campaign ledger", user=EVE, channel="1"))
     assert "CPP for 18 Oct set to 10; 10 CPP left" in table  # 9 unspent on 17 Oct, not carried over
     assert "CPP for 18 Oct set to 12; 12 CPP left" in table
+
+
+async def test_the_referee_sets_the_balance_provision_cg_ii_and_records_chits(bot_and_discord):
+    """/campaign balance (RB 11.32), cg2 (German Leader DRM) and chit (compilation rule 11)."""
+    bot, discord = bot_and_discord
+    await new_campaign(discord)
+    sent = await discord.slash("campaign balance", user=ANN, channel="1", side="russian", drm=-1)
+    assert private(sent) == [("Only the campaign's referee may set a Balance provision DRM", True)]
+    text, ephemeral = reply(
+        await discord.slash("campaign balance", user=REF, channel="1", side="russian", drm=-1)
+    )
+    assert not ephemeral and text.endswith(
+        "Balance provision (11.32) DRM -1 (was +0) on RG strength, gun battery and OBA ammo rolls"
+    )
+    text, _ = reply(await discord.slash("campaign cg2", user=REF, channel="1", on=True))
+    assert text.endswith("CG II scenarios: +1 German Leader DRM (Leader DRM table)")
+    sent = await discord.slash("campaign chit", user=REF, channel="1", entry=0, colour="red")
+    assert private(sent) == [
+        ("Ledger entry #0 is not the purchase of an OBA module in the order of battle", True)
+    ]

@@ -15,6 +15,7 @@ from engine.campaign.phases import (
     alarms,
     announce_grace,
     correct,
+    draw_chit,
     new_campaign,
     owed_by,
     own_sealed,
@@ -27,6 +28,8 @@ from engine.campaign.phases import (
     reveal_due,
     reveal_text,
     sealed_text,
+    set_balance,
+    set_cg_ii_scenarios,
     status_text,
     submit,
 )
@@ -492,3 +495,122 @@ def test_a_correction_that_would_break_a_sealed_submission_waits_for_the_reveal(
         "be bought: make it after the reveal"
     )
     assert cpp_left(correct(c, "ref", 0, "4", "fewer CPP").books, "german", "17 Oct") == 4
+
+
+# --- the chart notes and compilation rules in sealed orders (RB CG compilation) -------------------
+
+
+def test_orders_carry_the_rg_chart_note_options_and_read_back_the_same():
+    orders = parse_orders("S1 at 2 CPP, a2 dug-in, A9 251/10, O5 for o2, O2 1 hex for O3")
+    assert orders == (
+        RGOrder(rg_id="S1", at_two_cpp=True),  # note b
+        RGOrder(rg_id="A2", dug_in=True),  # note w
+        RGOrder(rg_id="A9", exchange_spw=True),  # note g
+        RGOrder(rg_id="O5", serves="O2"),  # note o
+        RGOrder(rg_id="O2", preregistered_hexes=1, serves="O3"),
+    )
+    assert parse_orders("\n".join(order.typed for order in orders)) == orders
+    assert parse_fortifications("keep 4-4-7 hidden at 5, keep gun 76L ART hidden, HIP at 3 for 2-2-8") == (
+        FortificationOrder(keep="4-4-7", rate=5),  # compilation rule 3
+        FortificationOrder(keep="76L ART", gun=True),
+        FortificationOrder(name="hip", rate=3, hides="2-2-8"),
+    )
+
+
+def test_a_reveal_applies_notes_g_s_and_w():
+    german = parse_submission("O2, O6 for O2, A9 251/10")
+    c, _, _ = submit(campaign(), "ann", german, NOW)
+    assert sealed_text(c, 0, "german").endswith("(7 CPP of 10 left)")
+    c, _, _ = submit(c, "cat", parse_submission("A2 dug-in"), NOW)
+    # 17 Oct: O2 ammo 3+3 -2 = 4 Plentiful; A9 strength 3+3 -2 = 4 Full; Russian A2 3+3 -1 = 5 Full
+    dice = ScriptedDice([d6(3)] * 6)
+    c = reveal(c, 0, dice, NOW)
+    assert dice.remaining == 0
+    german_ledger = [text for side, _, text, _ in texts(c, 2) if side == "german"]
+    assert german_ledger[1] == (
+        "Bought O6 Spotter Plane (1 CPP); 5 CPP left; serves O2 Med Arty of 17 Oct (ledger #2); "
+        "Retained while it is; one Spotter Plane flies per CG scenario, none in Overcast/Fog/Heavy Mist/Mist "
+        "(compilation rule 10)"
+    )
+    assert german_ledger[-3:-1] == [
+        "A9 SPW Pltn: RG strength (Red Barricades): DR 3 + 3, -2 historical DRM = 4: Full Strength "
+        "-> 4 x SPW 251/1",
+        "A9 SPW Pltn: one SPW 251/1 exchanged for an SPW 251/10 (note g) -> 3 x SPW 251/1, 1 x SPW 251/10",
+    ]
+    platoon = c.books.order_of_battle["russian"].formations[0]
+    assert platoon.dug_in and platoon.units == ("3 x T-70",)
+    assert "Russian: A2 T-70 Pltn dug-in" in reveal_text(c, 0)
+
+
+@pytest.mark.parametrize(
+    ("user", "rgs", "fortifications", "refusal"),
+    [
+        ("ann", "O4, O6 for O4", "", "A Spotter Plane is only for non-rocket OBA of 100+mm (note s; "),
+        ("ann", "O6", "", "O6 Spotter Plane is bought for one OBA module (note s): name it"),
+        ("ann", "A1 251/10", "", "Only an SPW Pltn (A9) may exchange an SPW 251/1"),
+        ("ann", "A1 dug-in", "", "Only a Russian AFV Platoon may be bought Dug-In (note w)"),
+        ("ann", "A1 at 2 CPP", "", "Only the Stuka (S1) may be bought at 2 CPP (note b)"),
+        ("cat", "M1", "HIP at 5 for Trench", "Russian Entrenchments and Wire never set up hidden (RB7)"),
+        ("cat", "M1", "keep 4-4-7 hidden", "Keeping 4-4-7 hidden costs HIP FPP (compilation rule 3)"),
+    ],
+)
+def test_orders_a_purchase_rule_refuses_are_not_sealed(user, rgs, fortifications, refusal):
+    c = campaign()
+    before = c.model_dump_json()
+    with pytest.raises(IllegalCommand) as refused:
+        submit(c, user, parse_submission(rgs, fortifications), NOW)
+    assert str(refused.value).startswith(refusal)
+    assert c.model_dump_json() == before
+
+
+def test_units_kept_hidden_are_sealed_and_paid_with_fpp_at_the_reveal():
+    orders = parse_submission("M1", "keep 4-4-7 hidden at 5\nkeep gun 76L ART hidden\nHIP at 3 for 2-2-8")
+    c, _, _ = submit(campaign(), "cat", orders, NOW)
+    sealed = own_sealed(c, "cat", NOW)
+    assert sealed.typed == ("M1", "keep 4-4-7 hidden at 5\nkeep gun 76L ART hidden\n1 x HIP at 3 for 2-2-8")
+    assert sealed_text(c, 0, "russian").endswith("(1 CPP of 12 left; 8 FPP of 40)")
+    c, _, _ = submit(c, "ann", [], NOW)
+    c = reveal(c, 0, ScriptedDice([]), NOW)
+    assert [text for side, _, text, _ in texts(c, 2) if side == "russian"][1:-1] == [
+        "Bought 4-4-7 kept hidden at the HIP rate 5 FPP (compilation rule 3) (5 FPP); 35 FPP left",
+        "Bought gun 76L ART kept hidden free: a Gun (compilation rule 3) (0 FPP); 35 FPP left",
+        "Bought 1 x HIP for 2-2-8 at 3 FPP per item (3 FPP); 32 FPP left",
+    ]
+
+
+def test_the_referee_sets_the_balance_provision_and_cg_ii_and_records_chits():
+    c = campaign()
+    for call, what in [
+        (lambda user: set_balance(c, user, "german", 1), "set a Balance provision DRM"),
+        (lambda user: set_cg_ii_scenarios(c, user, True), "say which CG is played"),
+        (lambda user: draw_chit(c, user, 0, "red"), "record a Battery Access chit"),
+    ]:
+        with pytest.raises(IllegalCommand, match=f"^Only the campaign's referee may {what}$"):
+            call("ann")
+    c = set_cg_ii_scenarios(set_balance(c, "ref", "german", 1), "ref", True)
+    assert (c.books.balance_drm, c.books.cg_ii) == ({"german": 1, "russian": 0}, True)
+    c, _, _ = submit(c, "ann", parse_submission("O2"), NOW)
+    c, _, _ = submit(c, "cat", [], NOW)
+    c = reveal(c, 0, ScriptedDice([d6(3), d6(3)]), NOW)  # 6 -2 historical +1 balance = 5: Normal ammo
+    assert c.books.order_of_battle["german"].formations[0].ammo == "Normal ammo"
+    c = draw_chit(c, "ref", 4, "red")
+    assert texts(c)[-1] == (
+        "german",
+        "rule",
+        "O2 Med Arty (ledger #4) Battery Access: red chit permanently removed; 0 black, 1 red out",
+        "",
+    )
+
+
+def test_campaigns_stored_before_the_purchase_rules_still_load():
+    c, _, _ = submit(campaign(), "ann", parse_submission("O2"), NOW)
+    c, _, _ = submit(c, "cat", [], NOW)
+    c = reveal(c, 0, ScriptedDice([d6(3), d6(3)]), NOW)
+    stored = c.model_dump(mode="json")
+    del stored["books"]["balance_drm"], stored["books"]["cg_ii"]
+    formation = stored["books"]["order_of_battle"]["german"]["formations"][0]
+    for field in ("serves", "dug_in", "spw_exchanged", "black_chits_removed", "red_chits_removed", "notes"):
+        del formation[field]
+    for order in stored["phases"][0]["sealed"]["german"]["groups"]:
+        del order["at_two_cpp"], order["dug_in"], order["exchange_spw"], order["serves"]
+    assert Campaign.model_validate(stored) == c

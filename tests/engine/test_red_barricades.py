@@ -216,7 +216,7 @@ THREE_DAY_LEDGER = """\
 13  17 Oct  Russian  purchase  14 FPP        Bought 2 x Trench at 7 FPP per item (14 FPP); 26 FPP left
 14  18 Oct  German   cpp                     CPP for 18 Oct set to 5; 11 CPP left
 15  18 Oct  Russian  cpp                     CPP for 18 Oct set to 6; 15 CPP left
-16  18 Oct  German   purchase  3 CPP         Bought A4 Pz III H Pltn (3 CPP); 8 CPP left
+16  18 Oct  German   purchase  3 CPP         Bought A4 Pz III H Pltn (3 CPP); 8 CPP left; no Platoon Withdrawal, MG Exchange compulsory (compilation rule 9)
 17  18 Oct  German   roll              4+4   A4 Pz III H Pltn: RG strength (Red Barricades): DR 4 + 4, -2 historical DRM = 6: Full Strength -> 3 x Pz IIIH
 18  18 Oct  Russian  purchase  4 CPP         Bought I5 Militia Coy (4 CPP); 11 CPP left
 19  18 Oct  Russian  roll                    I5 Militia Coy: always Full Strength, no roll (compilation rule 7, Militia) -> 12 x 4-2-6

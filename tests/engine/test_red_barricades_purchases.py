@@ -30,7 +30,10 @@ def test_a_purchase_spends_its_cost_and_joins_the_order_of_battle_awaiting_its_r
     )
     (formation,) = c.order_of_battle["german"].formations
     assert (formation.purchase, formation.kind, formation.units, formation.strength) == (0, "armor", (), None)
-    assert c.ledger[-1].text == "Bought A1 StuG B Pltn (4 CPP); 8 CPP left"
+    assert c.ledger[-1].text == (
+        "Bought A1 StuG B Pltn (4 CPP); 8 CPP left; no Platoon Withdrawal, MG Exchange compulsory "
+        "(compilation rule 9)"
+    )
 
 
 def test_a_purchase_needing_no_roll_is_received_at_once():
@@ -301,7 +304,7 @@ def test_fortification_ledger_text():
             {},
             "The Fortification Table has no 'Moat': it lists Foxhole, Trench, A-T Ditch, "
             "A-P Mine, A-T Mine, Roadblock, Wire, Pillbox, Fortified Building, Tunnel, HIP, "
-            "Booby Traps, Set DC",
+            "Booby Traps, Unlabelled, Set DC",
         ),
     ],
 )
