@@ -1,32 +1,52 @@
-"""Splitting a rules document into numbered sections for the rules library.
+"""Splitting a rules document into sections for the rules library.
 
-A section starts at a Markdown heading (``## IC6.1 Smoke``, ``# Scenarios``) or at a line that
-opens with a section number followed by a capitalised word: ``63.22 Smoke ...``,
-``A10.51 Fire ...``, ``O11.6133 ...``, ``RB9 ...``, ``CG9 ...``, or a chapter number over a title
-in capitals (``63. SMOKE``). Plain numbers without a dot or a letter prefix (``1945 ...``),
-numbered list items in prose (``1. Roll ...``) and numbers followed by lower-case prose
-(``1.5 inches ...``) do not start a section.
+Rulebooks come as Markdown, as plain text with one rule a line, or as text taken from a printed
+page where many numbered rules run on in one paragraph. A section starts at:
+
+- a Markdown heading: ``## IC6.1 Smoke``, ``# Scenarios``;
+- a section number wherever it stands, at the start of a line or mid-paragraph after the end of
+  a sentence, followed by a capitalised title or rule sentence: ``... end. 63.22 SMOKE − Any``,
+  ``A10.51 Fire ...``, ``O11.6133 ...``, ``RB9. German ...``, ``►66.1 RANDOM ...``;
+- a chapter number over a title in capitals: ``63. SMOKE``, ``85.PANZERSCHRECK−``,
+  ``1. VICTORY CONDITIONS:``;
+- a heading on a line of its own, in capitals (``INITIATIVE``, ``SEWER EMERGENCE CHART``) or
+  naming a chart or table (``Sewer Emergence Chart``, ``Table 21: Gun set-up``).
+
+What is not a section: a number inside a sentence or in brackets (a reference such as
+``(63.22)`` or ``see Spraying Fire 63.23``), a number followed by lower-case prose (``1.5 inches``),
+plain numbers (``1945``, a page number), numbered list items (``1. Roll ...``) and the rows of a
+table (lines with tabs or ``|`` cells).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 SECTION_NUMBER = r"(?:[A-Z]{1,3}\d+(?:\.\d+)*[a-z]?|\d+(?:\.\d+)+[a-z]?)"
-_NUMBERED_LINE = re.compile(
-    rf"^\s*({SECTION_NUMBER})\.?\s+(?=[A-Z\"'(\[])(.*)$"  # 63.22 Smoke ..., RB9 Rubble ...
-    r"|^\s*(\d+)\.\s+([A-Z][A-Z0-9 ,'&()/-]*)$"  # 63. SMOKE (a chapter heading in capitals)
+# a candidate start: an optional ► mark, then a section number and its following space, or a
+# chapter number with its full stop directly before a word in capitals
+_NUMBER = re.compile(
+    rf"(?:►\s*)?(?:(?P<number>{SECTION_NUMBER})\.?\s+|(?P<chapter>\d{{1,3}})\.\s*(?=[A-Z]{{2}}))"
 )
+_SENTENCE_END = ".?!;”\"’−–—►"  # what may come before a number that starts a section mid-line
+_RULE_OPENING = re.compile(r"[A-Z\"“'(\[]|(?:\d+|l\d+)mm\b")  # a capital, a quote, or a calibre (60mm)
 _HEADING = re.compile(r"^#{1,6}\s+(.*?)\s*#*\s*$")
-_HEADING_NUMBER = re.compile(rf"^({SECTION_NUMBER})\.?\s+(.*)$")
+_HEADING_NUMBER = re.compile(rf"^({SECTION_NUMBER}|\d{{1,3}})\.?\s+(.*)$")
+_CHART_HEADING = re.compile(r"^(?:[A-Z][\w'’/&-]*\s+){0,6}(?:Chart|Table)\W*$")  # Sewer Emergence Chart
+_NUMBERED_TABLE = re.compile(r"^(?:Chart|Table)\s+\d+:\s+[A-Z]")  # Table 21: Gun set-up ...
+_CHAPTER_HEADING = re.compile(r"^(?:(\d{1,3})\s+)?(.*)$")  # 2 TROOP TYPES
+_TITLE_CUT = re.compile(r"\s*(?:[:−–—]|\s-\s)|(?<=[a-z0-9)])\.(?:\s|$)")
+_GLUED_TITLE = re.compile(r"[A-Z][A-Z0-9 &'’/,()-]*[A-Z](?=[A-Z][a-z])")  # "CHARACTERISTICSThis expansion"
 _WHOLE_NUMBER = re.compile(rf"^{SECTION_NUMBER}$", re.IGNORECASE)
 TITLE_LENGTH = 80
+HEADING_LENGTH = 60  # a longer line in capitals is text, not a heading
 
 
 @dataclass(frozen=True)
 class Section:
-    number: str  # "63.22", "IC6.1"; empty for a heading without a number
+    number: str  # "63.22", "IC6.1", "63" for a chapter; empty for a heading without a number
     title: str
     body: str
 
@@ -34,6 +54,11 @@ class Section:
 def is_section_number(text: str) -> bool:
     """Whether a query looks like a section number rather than words (any letter case)."""
     return bool(_WHOLE_NUMBER.match(text.strip()))
+
+
+def is_chapter_number(text: str) -> bool:
+    """Whether a query may be a chapter's number ("63"), though it may as well be a word ("1945")."""
+    return text.strip().isdigit() and len(text.strip()) <= 3
 
 
 def split_document(text: str) -> list[Section]:
@@ -48,25 +73,71 @@ def split_document(text: str) -> list[Section]:
             sections.append(Section(number, title or _title_from(content), content))
 
     for line in text.splitlines():
-        heading = _HEADING.match(line)
-        numbered = None if heading else _NUMBERED_LINE.match(line)
-        if not heading and not numbered:
+        heading = _heading(line)
+        if heading is not None:
+            close()
+            (number, title), body = heading, []
+            continue
+        starts = [] if _is_table_row(line) else list(_numbered_starts(line))
+        if not starts:
             body.append(line)
             continue
-        close()
-        if heading:
-            named = _HEADING_NUMBER.match(heading.group(1))
-            number, title = (named.group(1), named.group(2)) if named else ("", heading.group(1))
-            body = []
-        else:
-            number, rest = numbered.group(1) or numbered.group(3), numbered.group(2) or numbered.group(4)
-            title, body = _title_from(rest), [rest]
+        if line[: starts[0][0]].strip():
+            body.append(line[: starts[0][0]].rstrip())
+        for (_, start_number, rest_at), following in zip(starts, [*starts[1:], None], strict=True):
+            close()
+            rest = line[rest_at : following[0] if following else len(line)].strip()
+            number, title, body = start_number, _title_from(rest), [rest]
     close()
     return sections
 
 
+def _heading(line: str) -> tuple[str, str] | None:
+    """(number, title) if the line is a heading of its own: Markdown, capitals or a chart's name."""
+    markdown = _HEADING.match(line)
+    if markdown:
+        named = _HEADING_NUMBER.match(markdown.group(1))
+        return (named.group(1), named.group(2)) if named else ("", markdown.group(1))
+    stripped = line.strip()
+    if not stripped or _is_table_row(line) or next(_numbered_starts(stripped), (1,))[0] == 0:
+        return None  # "63. SMOKE" is a chapter, not a title
+    if _NUMBERED_TABLE.match(stripped):
+        return "", _shortened(re.sub(r"[^\w)]+$", "", stripped))
+    if len(stripped) > HEADING_LENGTH:
+        return None
+    chapter, title = _CHAPTER_HEADING.match(stripped).groups()
+    in_capitals = not any(c.islower() for c in title) and sum(c.isalpha() for c in title) >= 4
+    if in_capitals and title[0].isupper():
+        return chapter or "", re.sub(r"[^\w)]+$", "", title)
+    if _CHART_HEADING.match(stripped):
+        return "", re.sub(r"[^\w)]+$", "", stripped)
+    return None
+
+
+def _is_table_row(line: str) -> bool:
+    return "\t" in line or line.lstrip().startswith("|")
+
+
+def _numbered_starts(line: str) -> Iterator[tuple[int, str, int]]:
+    """(where it starts, number, where its text starts) for each section starting in the line."""
+    for found in _NUMBER.finditer(line):
+        start = found.start()
+        before = line[:start].rstrip()
+        if before and (before[-1] not in _SENTENCE_END or start == len(before) and line[start] != "►"):
+            continue  # inside a sentence, in brackets or glued to a word: a reference, not a rule
+        if found["number"] and not _RULE_OPENING.match(line, found.end()):
+            continue  # "1.5 inches": a measure, not a rule
+        yield start, found["number"] or found["chapter"], found.end()
+
+
 def _title_from(text: str) -> str:
-    """A title from the start of a section's text: up to its first full stop or colon."""
+    """A title from the start of a section's text: up to its first colon or dash, or its first
+    full stop."""
     first = text.strip().splitlines()[0] if text.strip() else ""
-    cut = re.split(r"(?<=[a-z0-9)])[.:](?:\s|$)", first, maxsplit=1)[0]
-    return cut if len(cut) <= TITLE_LENGTH else cut[: TITLE_LENGTH - 1].rsplit(" ", 1)[0] + "…"
+    cut = _TITLE_CUT.split(first, maxsplit=1)[0].strip() or first
+    glued = _GLUED_TITLE.match(cut)
+    return _shortened(glued.group() if glued else cut)
+
+
+def _shortened(title: str) -> str:
+    return title if len(title) <= TITLE_LENGTH else title[: TITLE_LENGTH - 1].rsplit(" ", 1)[0] + "…"

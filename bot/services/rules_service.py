@@ -21,7 +21,7 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col, select
 
-from bot.library.sections import Section, is_section_number, split_document
+from bot.library.sections import Section, is_chapter_number, is_section_number, split_document
 from bot.services.game_service import GameError
 from bot.services.limits import NAME, bounded_text
 from bot.storage.store import GameStore
@@ -144,14 +144,14 @@ class RulesService:
         query = bounded_text("A rules search", query.strip(), MAX_QUERY_CHARS)
         if not query:
             raise GameError("Give a section number (63.22, IC6.1, RB9) or some words (smoke dissipate)")
-        if not is_section_number(query):
+        if not is_section_number(query) and not is_chapter_number(query):
             return await self._by_words(guild_id, query)
         try:
             return await self._by_number(guild_id, query)
         except GameError as no_section:
-            if "." in query:  # a dotted number is only ever a section number
+            if "." in query:  # a dotted number is only ever a section number; "63" or "MG34" may be words
                 raise
-            try:  # "MG34" looks like a number but may be a word in the rules
+            try:
                 return await self._by_words(guild_id, query)
             except GameError:
                 raise no_section from None
