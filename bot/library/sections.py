@@ -30,8 +30,18 @@ SECTION_NUMBER = r"(?:[A-Z]{1,3}\d+(?:\.\d+)*[a-z]?|\d+(?:\.\d+)+[a-z]?)"
 _NUMBER = re.compile(
     rf"(?:►\s*)?(?:(?P<number>{SECTION_NUMBER})\.?\s+|(?P<chapter>\d{{1,3}})\.\s*(?=[A-Z]{{2}}))"
 )
-_SENTENCE_END = ".?!;”\"’−–—►"  # what may come before a number that starts a section mid-line
-_RULE_OPENING = re.compile(r"[A-Z\"“'(\[]|(?:\d+|l\d+)mm\b")  # a capital, a quote, or a calibre (60mm)
+_SENTENCE_END = ".?!:;”\"’−–—►"  # what may come before a number that starts a section mid-line
+# what a rule's text opens with: a capital, a quote, a calibre or angle (60mm, 76-82mm, 360°), "vs X"
+_RULE_OPENING = re.compile(r"[A-Z\"“'(\[]|(?:\d+|l\d+)(?:-\d+)?(?:mm|°)|vs\.?\s+[A-Z]")
+# words that put a number inside a sentence as a reference ("see 63.22", "rules of 46.2 Smoke")
+_REFERENCE_WORDS = frozenset(
+    "see per in of rule rules and or to under with also at from by than step steps as use using vs "
+    "section sections chapter page pages p pp nor on into after before".split()
+)
+# what follows a number in a book's index: more entries (a capitalised word and its number) or
+# dot leaders: "64.2 Rarity factor Pg 61 Red Units 18.41 Repair 18.2", "98.3 Americans …… 50"
+_INDEX_ENTRIES = re.compile(r"(?:\b[A-Z][\w)]*\s+\d+(?:\.\d+)?\b.*){2}|…|\. \. \.")
+INDEX_WINDOW = 60
 _HEADING = re.compile(r"^#{1,6}\s+(.*?)\s*#*\s*$")
 _HEADING_NUMBER = re.compile(rf"^({SECTION_NUMBER}|\d{{1,3}})\.?\s+(.*)$")
 _CHART_HEADING = re.compile(r"^(?:[A-Z][\w'’/&-]*\s+){0,6}(?:Chart|Table)\W*$")  # Sewer Emergence Chart
@@ -78,7 +88,7 @@ def split_document(text: str) -> list[Section]:
             close()
             (number, title), body = heading, []
             continue
-        starts = [] if _is_table_row(line) else list(_numbered_starts(line))
+        starts = [] if _is_table_row(line) else list(_numbered_starts(line, number))
         if not starts:
             body.append(line)
             continue
@@ -102,15 +112,15 @@ def _heading(line: str) -> tuple[str, str] | None:
     if not stripped or _is_table_row(line) or next(_numbered_starts(stripped), (1,))[0] == 0:
         return None  # "63. SMOKE" is a chapter, not a title
     if _NUMBERED_TABLE.match(stripped):
-        return "", _shortened(re.sub(r"[^\w)]+$", "", stripped))
+        return "", _shortened(_without_marks(stripped))
     if len(stripped) > HEADING_LENGTH:
         return None
     chapter, title = _CHAPTER_HEADING.match(stripped).groups()
     in_capitals = not any(c.islower() for c in title) and sum(c.isalpha() for c in title) >= 4
     if in_capitals and title[0].isupper():
-        return chapter or "", re.sub(r"[^\w)]+$", "", title)
+        return chapter or "", _without_marks(title)
     if _CHART_HEADING.match(stripped):
-        return "", re.sub(r"[^\w)]+$", "", stripped)
+        return "", _without_marks(stripped)
     return None
 
 
@@ -118,16 +128,41 @@ def _is_table_row(line: str) -> bool:
     return "\t" in line or line.lstrip().startswith("|")
 
 
-def _numbered_starts(line: str) -> Iterator[tuple[int, str, int]]:
-    """(where it starts, number, where its text starts) for each section starting in the line."""
+def _numbered_starts(line: str, previous: str = "") -> Iterator[tuple[int, str, int]]:
+    """(where it starts, number, where its text starts) for each section starting in the line;
+    ``previous`` is the number of the section the line starts in."""
     for found in _NUMBER.finditer(line):
-        start = found.start()
+        number, start = found["number"] or found["chapter"], found.start()
         before = line[:start].rstrip()
-        if before and (before[-1] not in _SENTENCE_END or start == len(before) and line[start] != "►"):
-            continue  # inside a sentence, in brackets or glued to a word: a reference, not a rule
+        if before and start == len(before) and line[start] != "►":
+            continue  # glued to a word or in brackets: "B25.11", "(63.22"
         if found["number"] and not _RULE_OPENING.match(line, found.end()):
             continue  # "1.5 inches": a measure, not a rule
-        yield start, found["number"] or found["chapter"], found.end()
+        if before and before[-1] not in _SENTENCE_END and not _next_in_chapter(previous, number, before):
+            continue  # inside a sentence: "see Spraying Fire 63.23 ..." is a reference
+        if _INDEX_ENTRIES.search(line, found.end(), found.end() + INDEX_WINDOW):
+            continue  # "64.2 Rarity factor Pg 61 Red Units 18.41 Repair 18.2": a book's index
+        yield start, number, found.end()
+        previous = number
+
+
+def _next_in_chapter(previous: str, number: str, before: str) -> bool:
+    """Whether a number inside a sentence still starts a rule: the page lost the full stop before
+    it (``... of breakdown 81.32 Once a combination ...``) or a reference ends the sentence before
+    it (``... horses. (92.88) 92.83 Cavalry ...``). It must be the next rule of the chapter the text
+    is in, and the word before it must not make it a reference (``see``, ``of``, ``rule``)."""
+    word = re.search(r"([A-Za-z]+)\W*$", before)
+    after_reference = before.endswith(")")  # "(92.88) 92.83 Cavalry ..."
+    referring = word is None or not word.group(1).islower() or word.group(1) in _REFERENCE_WORDS
+    if not after_reference and referring:
+        return False
+    chapter, _, rest = number.partition(".")
+    previous_chapter, _, previous_rest = previous.partition(".")
+    return bool(rest) and chapter == previous_chapter and _order(rest) > _order(previous_rest)
+
+
+def _order(number: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in re.findall(r"\d+", number))
 
 
 def _title_from(text: str) -> str:
@@ -137,6 +172,11 @@ def _title_from(text: str) -> str:
     cut = _TITLE_CUT.split(first, maxsplit=1)[0].strip() or first
     glued = _GLUED_TITLE.match(cut)
     return _shortened(glued.group() if glued else cut)
+
+
+def _without_marks(title: str) -> str:
+    """A heading without the marks printed after it: "SEWER EMERGENCE CHART Δ", "SW CHART*"."""
+    return re.sub(r"[^\w)!?]+$", "", title)
 
 
 def _shortened(title: str) -> str:

@@ -187,6 +187,8 @@ class RulesService:
             rows = (await session.execute(query)).all()
         exact = [(s, source) for s, source in rows if s.number_key == key]
         inside = [s.number for s, _ in rows if is_subsection(s.number_key, key)]
+        if not exact and not inside and re.fullmatch(r"\d+\.0", number):
+            return await self._by_number(guild_id, number[:-2])  # indexes call chapter 63 "63.0"
         if not exact and not inside:
             raise GameError(
                 f"No section {number} in this server's rules library: try words, or /rules sources"
