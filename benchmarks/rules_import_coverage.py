@@ -52,7 +52,7 @@ def red_barricades_numbers(text: str) -> list[str]:
 
 def red_barricades_charts(text: str) -> list[str]:
     return [
-        re.sub(r"[^\w)]+$", "", line.strip())
+        re.sub(r"(?:\s+[^\sA-Za-z0-9]{1,2}|[^\w)!?])+$", "", line.strip())
         for line in dict.fromkeys(text.splitlines())
         if re.fullmatch(r"[^a-z]*\b(?:CHART|TABLE|MODULE|DRM)\b[^a-z]*", line.strip()) and "\t" not in line
     ]

@@ -30,7 +30,7 @@ SECTION_NUMBER = r"(?:[A-Z]{1,3}\d+(?:\.\d+)*[a-z]?|\d+(?:\.\d+)+[a-z]?)"
 _NUMBER = re.compile(
     rf"(?:►\s*)?(?:(?P<number>{SECTION_NUMBER})\.?\s+|(?P<chapter>\d{{1,3}})\.\s*(?=[A-Z]{{2}}))"
 )
-_SENTENCE_END = ".?!:;”\"’−–—►"  # what may come before a number that starts a section mid-line
+_SENTENCE_END = ".?!;”\"’−–—►"  # what may come before a number that starts a section mid-line
 # what a rule's text opens with: a capital, a quote, a calibre or angle (60mm, 76-82mm, 360°), "vs X"
 _RULE_OPENING = re.compile(r"[A-Z\"“'(\[]|(?:\d+|l\d+)(?:-\d+)?(?:mm|°)|vs\.?\s+[A-Z]")
 # words that put a number inside a sentence as a reference ("see 63.22", "rules of 46.2 Smoke")
@@ -148,11 +148,12 @@ def _numbered_starts(line: str, previous: str = "") -> Iterator[tuple[int, str, 
 
 def _next_in_chapter(previous: str, number: str, before: str) -> bool:
     """Whether a number inside a sentence still starts a rule: the page lost the full stop before
-    it (``... of breakdown 81.32 Once a combination ...``) or a reference ends the sentence before
-    it (``... horses. (92.88) 92.83 Cavalry ...``). It must be the next rule of the chapter the text
-    is in, and the word before it must not make it a reference (``see``, ``of``, ``rule``)."""
+    it (``... of breakdown 81.32 Once a combination ...``), or a reference or a colon ends the
+    sentence before it (``... horses. (92.88) 92.83 Cavalry ...``). It must be the next rule of
+    the chapter the text is in, and the word before it must not make it a reference (``see``,
+    ``of``, ``rule``)."""
     word = re.search(r"([A-Za-z]+)\W*$", before)
-    after_reference = before.endswith(")")  # "(92.88) 92.83 Cavalry ..."
+    after_reference = before.endswith((")", ":"))  # "(92.88) 92.83 Cavalry", "as follows: 99.21 All"
     referring = word is None or not word.group(1).islower() or word.group(1) in _REFERENCE_WORDS
     if not after_reference and referring:
         return False
@@ -176,7 +177,7 @@ def _title_from(text: str) -> str:
 
 def _without_marks(title: str) -> str:
     """A heading without the marks printed after it: "SEWER EMERGENCE CHART Δ", "SW CHART*"."""
-    return re.sub(r"[^\w)!?]+$", "", title)
+    return re.sub(r"(?:\s+[^\sA-Za-z0-9]{1,2}|[^\w)!?])+$", "", title)
 
 
 def _shortened(title: str) -> str:
