@@ -153,3 +153,38 @@ async def test_a_bare_number_that_is_no_chapter_searches_the_words(library):
     assert (await library.lookup("g", "1945")).startswith("**40.3 YEARS** · kitchens\n")
     with pytest.raises(GameError, match="No section 39 in"):
         await library.lookup("g", "39")
+
+
+SEARCHED = (
+    "# Made-up Field Manual\n"
+    "## FM1 Smoke\nA smoke screen hides units behind it until it drifts away.\n"
+    "## FM2 Wind\nThe wind moves smoke one zone a turn and may dissipate it; strong wind dissipates smoke "
+    "at once, and smoke never lasts in a gale.\n"
+    "## FM3 Rally\nA broken squad rallies beside a leader.\n"
+    "## FM4 Burning Vehicles\nA burning wreck gives off smoke as long as it burns.\n"
+    "## FM5 Leaders\nA leader adds to the rally roll of every squad with him, and leads assaults.\n"
+)
+
+
+def top_results(answer: str) -> list[str]:
+    return [part.split("**")[1] for part in answer.split("\n\n") if part.startswith("**")]
+
+
+@pytest.mark.both_databases
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("smoke", ["FM1 Smoke", "FM2 Wind", "FM4 Burning Vehicles"]),
+        ("smoke dissipates", ["FM2 Wind"]),
+        ("leader rally", ["FM3 Rally", "FM5 Leaders"]),  # a word of the title weighs more than the text
+        # no section has all three words: any of them, the rarer ones further down ranked apart
+        ("burning leaders gale", ["FM4 Burning Vehicles", "FM5 Leaders"]),
+        ("the wind", ["FM2 Wind"]),
+    ],
+)
+async def test_word_search_ranks_alike_on_sqlite_and_postgresql(store, query, expected):
+    library = RulesService(store)
+    await library.import_document("g", "admin", "manual.md", SEARCHED.encode())
+    answer = await library.lookup("g", query)
+    assert top_results(answer)[: len(expected)] == expected
+    assert "**" in answer.split("\n", 1)[1]  # the snippet marks the words found
