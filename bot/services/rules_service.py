@@ -143,9 +143,10 @@ def search_words(query: str) -> list[str]:
     return words
 
 
-TOO_SLOW = GameError(
-    f"That search ran past {SEARCH_SECONDS:g} s and was stopped: search with fewer, rarer words"
-)
+def _too_slow() -> GameError:
+    return GameError(
+        f"That search ran past {SEARCH_SECONDS:g} s and was stopped: search with fewer, rarer words"
+    )
 
 
 @asynccontextmanager
@@ -153,13 +154,14 @@ async def _postgres_time_limit(session: AsyncSession) -> AsyncIterator[None]:
     """Stop a search that runs past :data:`SEARCH_SECONDS` (PostgreSQL's statement timeout, for
     this transaction only), refusing it."""
     async with session.begin():
-        await session.execute(text(f"SET LOCAL statement_timeout = {int(SEARCH_SECONDS * 1000)}"))
+        milliseconds = max(1, round(SEARCH_SECONDS * 1000))  # 0 would be no limit at all
+        await session.execute(text(f"SET LOCAL statement_timeout = {milliseconds}"))
         try:
             yield
         except DBAPIError as stopped:
             if "statement timeout" not in str(stopped):
                 raise
-            raise TOO_SLOW from None
+            raise _too_slow() from None
 
 
 @asynccontextmanager
@@ -178,7 +180,7 @@ async def _time_limit(session: AsyncSession, dialect: str) -> AsyncIterator[None
     except OperationalError as stopped:
         if "interrupted" not in str(stopped):
             raise
-        raise TOO_SLOW from None
+        raise _too_slow() from None
     finally:
         await connection.set_progress_handler(None, 0)
 

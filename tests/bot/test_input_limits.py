@@ -25,7 +25,7 @@ async def say(table, line: str) -> tuple[str, bool]:  # noqa: F811
     return await watch.answer(line, lambda: console.handle(line))
 
 
-@pytest.mark.parametrize("expression", ["1/0", "1d6/0", "5%0", "5//0", "2d6+1d6//0 5+"])
+@pytest.mark.parametrize("expression", ["1d6+1/0", "1d6/0", "1d6+5%0", "1d6+5//0", "2d6+1d6//0 5+"])
 async def test_dice_that_divide_by_zero_are_refused(table, expression):  # noqa: F811
     answer, stored = await say(table, f"/roll {expression}")
     assert answer.startswith("Not allowed: ") and "Cannot divide by zero" in answer

@@ -3,8 +3,10 @@ rules running on mid-paragraph, lettered numbers, chapters, headings in capitals
 headings, and the numbers that must not start a section."""
 
 import pytest
+from sqlalchemy import text
 
 from bot.library.sections import split_document
+from bot.services import rules_service
 from bot.services.game_service import GameError
 from bot.services.rules_service import RulesService
 
@@ -188,3 +190,19 @@ async def test_word_search_ranks_alike_on_sqlite_and_postgresql(store, query, ex
     answer = await library.lookup("g", query)
     assert top_results(answer)[: len(expected)] == expected
     assert "**" in answer.split("\n", 1)[1]  # the snippet marks the words found
+
+
+SLOW_QUERIES = {
+    "sqlite": "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000000) "
+    "SELECT count(*) FROM n",
+    "postgresql": "SELECT pg_sleep(5)",
+}
+
+
+@pytest.mark.both_databases
+async def test_a_search_past_its_time_is_stopped_on_either_database(store, monkeypatch):
+    monkeypatch.setattr(rules_service, "SEARCH_SECONDS", 0.05)
+    dialect = store.engine.dialect.name
+    with pytest.raises(GameError, match="That search ran past 0.05 s and was stopped"):
+        async with store.sessions() as session, rules_service._time_limit(session, dialect):
+            await session.execute(text(SLOW_QUERIES[dialect]))
