@@ -46,6 +46,7 @@ _HEADING = re.compile(r"^#{1,6}\s+(.*?)\s*#*\s*$")
 _HEADING_NUMBER = re.compile(rf"^({SECTION_NUMBER}|\d{{1,3}})\.?\s+(.*)$")
 _CHART_HEADING = re.compile(r"^(?:[A-Z][\w'’/&-]*\s+){0,6}(?:Chart|Table)\W*$")  # Sewer Emergence Chart
 _NUMBERED_TABLE = re.compile(r"^(?:Chart|Table)\s+\d+:\s+[A-Z]")  # Table 21: Gun set-up ...
+_LOWER_CASE_HEADING = re.compile(r"^[a-z]+(?: [a-z]+){0,3}$")  # "meeting engagement"
 _CHAPTER_HEADING = re.compile(r"^(?:(\d{1,3})\s+)?(.*)$")  # 2 TROOP TYPES
 _TITLE_CUT = re.compile(r"\s*(?:[:−–—]|\s-\s)|(?<=[a-z0-9)])\.(?:\s|$)")
 _GLUED_TITLE = re.compile(r"[A-Z][A-Z0-9 &'’/,()-]*[A-Z](?=[A-Z][a-z])")  # "CHARACTERISTICSThis expansion"
@@ -82,8 +83,10 @@ def split_document(text: str) -> list[Section]:
         if content or number or title:
             sections.append(Section(number, title or _title_from(content), content))
 
-    for line in text.splitlines():
-        heading = _heading(line)
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        alone = (i == 0 or not lines[i - 1].strip()) and (i + 1 == len(lines) or not lines[i + 1].strip())
+        heading = _heading(line, alone)
         if heading is not None:
             close()
             (number, title), body = heading, []
@@ -102,8 +105,9 @@ def split_document(text: str) -> list[Section]:
     return sections
 
 
-def _heading(line: str) -> tuple[str, str] | None:
-    """(number, title) if the line is a heading of its own: Markdown, capitals or a chart's name."""
+def _heading(line: str, alone: bool) -> tuple[str, str] | None:
+    """(number, title) if the line is a heading of its own: Markdown, capitals, a chart's name, or
+    a few words in lower case ``alone`` between blank lines (a display font read as lower case)."""
     markdown = _HEADING.match(line)
     if markdown:
         named = _HEADING_NUMBER.match(markdown.group(1))
@@ -119,7 +123,7 @@ def _heading(line: str) -> tuple[str, str] | None:
     in_capitals = not any(c.islower() for c in title) and sum(c.isalpha() for c in title) >= 4
     if in_capitals and title[0].isupper():
         return chapter or "", _without_marks(title)
-    if _CHART_HEADING.match(stripped):
+    if _CHART_HEADING.match(stripped) or alone and _LOWER_CASE_HEADING.match(stripped):
         return "", _without_marks(stripped)
     return None
 

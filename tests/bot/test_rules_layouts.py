@@ -119,6 +119,14 @@ def test_headings_in_capitals_chapters_and_charts_on_their_own_lines():
     assert sections[5].body == "dr\tResult\n1\tExit where planned"
 
 
+def test_a_few_lower_case_words_alone_between_blank_lines_are_a_heading():
+    text = "INTRODUCTION\nA quick game.\n\nmoving\n\nUnits move by type.\nthe enemy\nmay react.\n"
+    assert [(s.title, s.body) for s in split_document(text)] == [
+        ("INTRODUCTION", "A quick game."),
+        ("moving", "Units move by type.\nthe enemy\nmay react."),  # a wrapped line is not alone
+    ]
+
+
 @pytest.fixture
 async def library(store):
     return RulesService(store)
