@@ -312,8 +312,8 @@ class RulesService:
         sections = split_document(content)
         if len(sections) < 2 and not any(s.number for s in sections):
             raise GameError(
-                f"{filename} has no headings (# Title) or numbered sections (63.22, A10.51, RB9): "
-                "nothing to index"
+                f"{filename} has no headings (# Title, a line in capitals) or numbered sections "
+                "(63.22, A10.51, RB9): nothing to index"
             )
         if len(sections) > MAX_SECTIONS:
             raise GameError(f"{filename} has {len(sections):,} sections; the limit is {MAX_SECTIONS:,}")
