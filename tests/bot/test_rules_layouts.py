@@ -2,6 +2,8 @@
 rules running on mid-paragraph, lettered numbers, chapters, headings in capitals, chart and table
 headings, and the numbers that must not start a section."""
 
+from pathlib import Path
+
 import pytest
 from sqlalchemy import text
 
@@ -11,18 +13,7 @@ from bot.services.game_service import GameError
 from bot.services.rules_service import RulesService
 
 # a printed page run together: many rules in one paragraph, a chapter title glued to its text
-RUN_ON = (
-    "Front matter of a made-up booklet.\n\n"
-    "►40. FIELD KITCHENSEach kitchen feeds the troops nearby. 40.1 PLACEMENT − A kitchen is set up in any "
-    "village square. 40.11 Unless told otherwise, one kitchen serves a whole company. 40.12 SOUP − Any "
-    "kitchen may serve soup to two units a turn. See the soup rules (40.12) and the rules of 40.2 Bread "
-    "for more.\n\n"
-    "40.13 360° SERVICE − Cooks may turn to face any way. 40.14 60mm pots are carried by one cook.\n\n"
-    "40.2 BREAD: Loaves last three turns, baked at 6.5 inches from the oven, on a roll of 2d6. The cart "
-    "holds no loaves 40.21 Once a loaf is eaten it is gone. A cook keeps a list of 40.22 Fresh loaves.\n"
-    "(40.13) 40.23 Burnt loaves are thrown away.\n"
-    "41.PANTRY− ►41.1 The pantry holds food for one day.\n"
-)
+RUN_ON = (Path(__file__).parent / "data" / "run-on-rules.txt").read_text(encoding="utf-8")
 
 
 def numbers(text: str) -> list[str]:
