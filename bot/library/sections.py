@@ -42,6 +42,7 @@ _REFERENCE_WORDS = frozenset(
 # dot leaders: "64.2 Rarity factor Pg 61 Red Units 18.41 Repair 18.2", "98.3 Americans …… 50"
 _INDEX_ENTRIES = re.compile(r"(?:\b[A-Z][\w)]*\s+\d+(?:\.\d+)?\b.*){2}|…|\. \. \.")
 INDEX_WINDOW = 60
+LOOK_BACK = 80  # characters before a number read to tell where it stands
 _HEADING = re.compile(r"^#{1,6}\s+(.*?)\s*#*\s*$")
 _HEADING_NUMBER = re.compile(rf"^({SECTION_NUMBER}|\d{{1,3}})\.?\s+(.*)$")
 _CHART_HEADING = re.compile(r"^(?:[A-Z][\w'’/&-]*\s+){0,6}(?:Chart|Table)\W*$")  # Sewer Emergence Chart
@@ -52,6 +53,7 @@ _TITLE_CUT = re.compile(r"\s*(?:[:−–—]|\s-\s)|(?<=[a-z0-9)])\.(?:\s|$)")
 _GLUED_TITLE = re.compile(r"[A-Z][A-Z0-9 &'’/,()-]*[A-Z](?=[A-Z][a-z])")  # "CHARACTERISTICSThis expansion"
 _WHOLE_NUMBER = re.compile(rf"^{SECTION_NUMBER}$", re.IGNORECASE)
 TITLE_LENGTH = 80
+TITLE_SCAN = 1000  # characters of a section read for its title
 HEADING_LENGTH = 60  # a longer line in capitals is text, not a heading
 
 
@@ -72,9 +74,10 @@ def is_chapter_number(text: str) -> bool:
     return text.strip().isdigit() and len(text.strip()) <= 3
 
 
-def split_document(text: str) -> list[Section]:
+def split_document(text: str, most: int | None = None) -> list[Section]:
     """The document's sections in order. Text before the first section becomes an unnumbered
-    section titled from its first line."""
+    section titled from its first line. Splitting stops past ``most`` sections (a document the
+    caller will refuse)."""
     sections: list[Section] = []
     number, title, body = "", "", []
 
@@ -89,18 +92,24 @@ def split_document(text: str) -> list[Section]:
         heading = _heading(line, alone)
         if heading is not None:
             close()
+            if most is not None and len(sections) > most:
+                return sections
             (number, title), body = heading, []
             continue
-        starts = [] if _is_table_row(line) else list(_numbered_starts(line, number))
-        if not starts:
+        starts = iter(()) if _is_table_row(line) else _numbered_starts(line, number)
+        start = next(starts, None)
+        if start is None:
             body.append(line)
             continue
-        if line[: starts[0][0]].strip():
-            body.append(line[: starts[0][0]].rstrip())
-        for (_, start_number, rest_at), following in zip(starts, [*starts[1:], None], strict=True):
+        if line[: start[0]].strip():
+            body.append(line[: start[0]].rstrip())
+        while start is not None:  # one at a time: a long line may hold thousands
+            following = next(starts, None)
             close()
-            rest = line[rest_at : following[0] if following else len(line)].strip()
-            number, title, body = start_number, _title_from(rest), [rest]
+            if most is not None and len(sections) > most:
+                return sections
+            rest = line[start[2] : following[0] if following else len(line)].strip()
+            number, title, body, start = start[1], _title_from(rest), [rest], following
     close()
     return sections
 
@@ -137,8 +146,9 @@ def _numbered_starts(line: str, previous: str = "") -> Iterator[tuple[int, str, 
     ``previous`` is the number of the section the line starts in."""
     for found in _NUMBER.finditer(line):
         number, start = found["number"] or found["chapter"], found.start()
-        before = line[:start].rstrip()
-        if before and start == len(before) and line[start] != "►":
+        head = line[max(0, start - LOOK_BACK) : start]  # bounded: a document may be one long line
+        before = head.rstrip()
+        if before and len(before) == len(head) and line[start] != "►":
             continue  # glued to a word or in brackets: "B25.11", "(63.22"
         if found["number"] and not _RULE_OPENING.match(line, found.end()):
             continue  # "1.5 inches": a measure, not a rule
@@ -173,7 +183,7 @@ def _order(number: str) -> tuple[int, ...]:
 def _title_from(text: str) -> str:
     """A title from the start of a section's text: up to its first colon or dash, or its first
     full stop."""
-    first = text.strip().splitlines()[0] if text.strip() else ""
+    first = text.lstrip()[:TITLE_SCAN].split("\n", 1)[0].strip()
     cut = _TITLE_CUT.split(first, maxsplit=1)[0].strip() or first
     glued = _GLUED_TITLE.match(cut)
     return _shortened(glued.group() if glued else cut)
