@@ -1,32 +1,65 @@
-"""Splitting a rules document into numbered sections for the rules library.
+"""Splitting a rules document into sections for the rules library.
 
-A section starts at a Markdown heading (``## IC6.1 Smoke``, ``# Scenarios``) or at a line that
-opens with a section number followed by a capitalised word: ``63.22 Smoke ...``,
-``A10.51 Fire ...``, ``O11.6133 ...``, ``RB9 ...``, ``CG9 ...``, or a chapter number over a title
-in capitals (``63. SMOKE``). Plain numbers without a dot or a letter prefix (``1945 ...``),
-numbered list items in prose (``1. Roll ...``) and numbers followed by lower-case prose
-(``1.5 inches ...``) do not start a section.
+Rulebooks come as Markdown, as plain text with one rule a line, or as text taken from a printed
+page where many numbered rules run on in one paragraph. A section starts at:
+
+- a Markdown heading: ``## IC6.1 Smoke``, ``# Scenarios``;
+- a section number wherever it stands, at the start of a line or mid-paragraph after the end of
+  a sentence, followed by a capitalised title or rule sentence: ``... end. 63.22 SMOKE − Any``,
+  ``A10.51 Fire ...``, ``O11.6133 ...``, ``RB9. German ...``, ``►66.1 RANDOM ...``;
+- a chapter number over a title in capitals: ``63. SMOKE``, ``85.PANZERSCHRECK−``,
+  ``1. VICTORY CONDITIONS:``;
+- a heading on a line of its own, in capitals (``INITIATIVE``, ``SEWER EMERGENCE CHART``) or
+  naming a chart or table (``Sewer Emergence Chart``, ``Table 21: Gun set-up``).
+
+What is not a section: a number inside a sentence or in brackets (a reference such as
+``(63.22)`` or ``see Spraying Fire 63.23``), a number followed by lower-case prose (``1.5 inches``),
+plain numbers (``1945``, a page number), numbered list items (``1. Roll ...``) and the rows of a
+table (lines with tabs or ``|`` cells).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 SECTION_NUMBER = r"(?:[A-Z]{1,3}\d+(?:\.\d+)*[a-z]?|\d+(?:\.\d+)+[a-z]?)"
-_NUMBERED_LINE = re.compile(
-    rf"^\s*({SECTION_NUMBER})\.?\s+(?=[A-Z\"'(\[])(.*)$"  # 63.22 Smoke ..., RB9 Rubble ...
-    r"|^\s*(\d+)\.\s+([A-Z][A-Z0-9 ,'&()/-]*)$"  # 63. SMOKE (a chapter heading in capitals)
+# a candidate start: an optional ► mark, then a section number and its following space, or a
+# chapter number with its full stop directly before a word in capitals
+_NUMBER = re.compile(
+    rf"(?:►\s*)?(?:(?P<number>{SECTION_NUMBER})\.?\s+|(?P<chapter>\d{{1,3}})\.\s*(?=[A-Z]{{2}}))"
 )
+_SENTENCE_END = ".?!;”\"’−–—►"  # what may come before a number that starts a section mid-line
+# what a rule's text opens with: a capital, a quote, a calibre or angle (60mm, 76-82mm, 360°), "vs X"
+_RULE_OPENING = re.compile(r"[A-Z\"“'(\[]|(?:\d+|l\d+)(?:-\d+)?(?:mm|°)|vs\.?\s+[A-Z]")
+# words that put a number inside a sentence as a reference ("see 63.22", "rules of 46.2 Smoke")
+_REFERENCE_WORDS = frozenset(
+    "see per in of rule rules and or to under with also at from by than step steps as use using vs "
+    "section sections chapter page pages p pp nor on into after before".split()
+)
+# what follows a number in a book's index: more entries (a capitalised word and its number) or
+# dot leaders: "64.2 Rarity factor Pg 61 Red Units 18.41 Repair 18.2", "98.3 Americans …… 50"
+_INDEX_ENTRIES = re.compile(r"(?:\b[A-Z][\w)]*\s+\d+(?:\.\d+)?\b.*){2}|…|\. \. \.")
+INDEX_WINDOW = 60
+LOOK_BACK = 80  # characters before a number read to tell where it stands
 _HEADING = re.compile(r"^#{1,6}\s+(.*?)\s*#*\s*$")
-_HEADING_NUMBER = re.compile(rf"^({SECTION_NUMBER})\.?\s+(.*)$")
+_HEADING_NUMBER = re.compile(rf"^({SECTION_NUMBER}|\d{{1,3}})\.?\s+(.*)$")
+_CHART_HEADING = re.compile(r"^(?:[A-Z][\w'’/&-]*\s+){0,6}(?:Chart|Table)\W*$")  # Sewer Emergence Chart
+_NUMBERED_TABLE = re.compile(r"^(?:Chart|Table)\s+\d+:\s+[A-Z]")  # Table 21: Gun set-up ...
+_LOWER_CASE_HEADING = re.compile(r"^[a-z]+(?: [a-z]+){0,3}$")  # "meeting engagement"
+_CHAPTER_HEADING = re.compile(r"^(?:(\d{1,3})\s+)?(.*)$")  # 2 TROOP TYPES
+_TITLE_CUT = re.compile(r"\s*(?:[:−–—]|\s-\s)|(?<=[a-z0-9)])\.(?:\s|$)")
+_GLUED_TITLE = re.compile(r"[A-Z][A-Z0-9 &'’/,()-]*[A-Z](?=[A-Z][a-z])")  # "CHARACTERISTICSThis expansion"
 _WHOLE_NUMBER = re.compile(rf"^{SECTION_NUMBER}$", re.IGNORECASE)
 TITLE_LENGTH = 80
+TITLE_SCAN = 1000  # characters of a section read for its title
+HEADING_LENGTH = 60  # a longer line in capitals is text, not a heading
 
 
 @dataclass(frozen=True)
 class Section:
-    number: str  # "63.22", "IC6.1"; empty for a heading without a number
+    number: str  # "63.22", "IC6.1", "63" for a chapter; empty for a heading without a number
     title: str
     body: str
 
@@ -36,9 +69,15 @@ def is_section_number(text: str) -> bool:
     return bool(_WHOLE_NUMBER.match(text.strip()))
 
 
-def split_document(text: str) -> list[Section]:
+def is_chapter_number(text: str) -> bool:
+    """Whether a query may be a chapter's number ("63"), though it may as well be a word ("1945")."""
+    return text.strip().isdigit() and len(text.strip()) <= 3
+
+
+def split_document(text: str, most: int | None = None) -> list[Section]:
     """The document's sections in order. Text before the first section becomes an unnumbered
-    section titled from its first line."""
+    section titled from its first line. Splitting stops past ``most`` sections (a document the
+    caller will refuse)."""
     sections: list[Section] = []
     number, title, body = "", "", []
 
@@ -47,26 +86,113 @@ def split_document(text: str) -> list[Section]:
         if content or number or title:
             sections.append(Section(number, title or _title_from(content), content))
 
-    for line in text.splitlines():
-        heading = _HEADING.match(line)
-        numbered = None if heading else _NUMBERED_LINE.match(line)
-        if not heading and not numbered:
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        alone = (i == 0 or not lines[i - 1].strip()) and (i + 1 == len(lines) or not lines[i + 1].strip())
+        heading = _heading(line, alone)
+        if heading is not None:
+            close()
+            if most is not None and len(sections) > most:
+                return sections
+            (number, title), body = heading, []
+            continue
+        starts = iter(()) if _is_table_row(line) else _numbered_starts(line, number)
+        start = next(starts, None)
+        if start is None:
             body.append(line)
             continue
-        close()
-        if heading:
-            named = _HEADING_NUMBER.match(heading.group(1))
-            number, title = (named.group(1), named.group(2)) if named else ("", heading.group(1))
-            body = []
-        else:
-            number, rest = numbered.group(1) or numbered.group(3), numbered.group(2) or numbered.group(4)
-            title, body = _title_from(rest), [rest]
+        if line[: start[0]].strip():
+            body.append(line[: start[0]].rstrip())
+        while start is not None:  # one at a time: a long line may hold thousands
+            following = next(starts, None)
+            close()
+            if most is not None and len(sections) > most:
+                return sections
+            rest = line[start[2] : following[0] if following else len(line)].strip()
+            number, title, body, start = start[1], _title_from(rest), [rest], following
     close()
     return sections
 
 
+def _heading(line: str, alone: bool) -> tuple[str, str] | None:
+    """(number, title) if the line is a heading of its own: Markdown, capitals, a chart's name, or
+    a few words in lower case ``alone`` between blank lines (a display font read as lower case)."""
+    markdown = _HEADING.match(line)
+    if markdown:
+        named = _HEADING_NUMBER.match(markdown.group(1))
+        return (named.group(1), named.group(2)) if named else ("", markdown.group(1))
+    stripped = line.strip()
+    if not stripped or _is_table_row(line) or next(_numbered_starts(stripped), (1,))[0] == 0:
+        return None  # "63. SMOKE" is a chapter, not a title
+    if _NUMBERED_TABLE.match(stripped):
+        return "", _shortened(_without_marks(stripped))
+    if len(stripped) > HEADING_LENGTH:
+        return None
+    chapter, title = _CHAPTER_HEADING.match(stripped).groups()
+    in_capitals = not any(c.islower() for c in title) and sum(c.isalpha() for c in title) >= 4
+    if in_capitals and title[0].isupper():
+        return chapter or "", _without_marks(title)
+    if _CHART_HEADING.match(stripped) or alone and _LOWER_CASE_HEADING.match(stripped):
+        return "", _without_marks(stripped)
+    return None
+
+
+def _is_table_row(line: str) -> bool:
+    return "\t" in line or line.lstrip().startswith("|")
+
+
+def _numbered_starts(line: str, previous: str = "") -> Iterator[tuple[int, str, int]]:
+    """(where it starts, number, where its text starts) for each section starting in the line;
+    ``previous`` is the number of the section the line starts in."""
+    for found in _NUMBER.finditer(line):
+        number, start = found["number"] or found["chapter"], found.start()
+        head = line[max(0, start - LOOK_BACK) : start]  # bounded: a document may be one long line
+        before = head.rstrip()
+        if before and len(before) == len(head) and line[start] != "►":
+            continue  # glued to a word or in brackets: "B25.11", "(63.22"
+        if found["number"] and not _RULE_OPENING.match(line, found.end()):
+            continue  # "1.5 inches": a measure, not a rule
+        if before and before[-1] not in _SENTENCE_END and not _next_in_chapter(previous, number, before):
+            continue  # inside a sentence: "see Spraying Fire 63.23 ..." is a reference
+        if _INDEX_ENTRIES.search(line, found.end(), found.end() + INDEX_WINDOW):
+            continue  # "64.2 Rarity factor Pg 61 Red Units 18.41 Repair 18.2": a book's index
+        yield start, number, found.end()
+        previous = number
+
+
+def _next_in_chapter(previous: str, number: str, before: str) -> bool:
+    """Whether a number inside a sentence still starts a rule: the page lost the full stop before
+    it (``... of breakdown 81.32 Once a combination ...``), or a reference or a colon ends the
+    sentence before it (``... horses. (92.88) 92.83 Cavalry ...``). It must be the next rule of
+    the chapter the text is in, and the word before it must not make it a reference (``see``,
+    ``of``, ``rule``)."""
+    word = re.search(r"([A-Za-z]+)\W*$", before)
+    after_reference = before.endswith((")", ":"))  # "(92.88) 92.83 Cavalry", "as follows: 99.21 All"
+    referring = word is None or not word.group(1).islower() or word.group(1) in _REFERENCE_WORDS
+    if not after_reference and referring:
+        return False
+    chapter, _, rest = number.partition(".")
+    previous_chapter, _, previous_rest = previous.partition(".")
+    return bool(rest) and chapter == previous_chapter and _order(rest) > _order(previous_rest)
+
+
+def _order(number: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in re.findall(r"\d+", number))
+
+
 def _title_from(text: str) -> str:
-    """A title from the start of a section's text: up to its first full stop or colon."""
-    first = text.strip().splitlines()[0] if text.strip() else ""
-    cut = re.split(r"(?<=[a-z0-9)])[.:](?:\s|$)", first, maxsplit=1)[0]
-    return cut if len(cut) <= TITLE_LENGTH else cut[: TITLE_LENGTH - 1].rsplit(" ", 1)[0] + "…"
+    """A title from the start of a section's text: up to its first colon or dash, or its first
+    full stop."""
+    first = text.lstrip()[:TITLE_SCAN].split("\n", 1)[0].strip()
+    cut = _TITLE_CUT.split(first, maxsplit=1)[0].strip() or first
+    glued = _GLUED_TITLE.match(cut)
+    return _shortened(glued.group() if glued else cut)
+
+
+def _without_marks(title: str) -> str:
+    """A heading without the marks printed after it: "SEWER EMERGENCE CHART Δ", "SW CHART*"."""
+    return re.sub(r"(?:\s+[^\sA-Za-z0-9]{1,2}|[^\w)!?])+$", "", title)
+
+
+def _shortened(title: str) -> str:
+    return title if len(title) <= TITLE_LENGTH else title[: TITLE_LENGTH - 1].rsplit(" ", 1)[0] + "…"

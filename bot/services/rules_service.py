@@ -2,11 +2,14 @@
 
 The bot ships its own summaries of the Iron Cross rules (``bot/library/data/*.md``, guild
 ""); a server's admins add documents the server owns, which only that server sees. Word search
-runs on SQLite's FTS5 index (see migration 0004); section numbers are plain lookups.
+runs on SQLite's FTS5 index (migration 0004) or on PostgreSQL's full-text search (migration 0017),
+ranked alike: a section titled exactly as asked first, then by relevance with a word in the number
+weighing 10, in the title 4 and in the text 1. Section numbers are plain lookups.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import re
 import time
@@ -17,11 +20,11 @@ from pathlib import Path
 
 import yaml
 from sqlalchemy import delete, func, insert, text
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col, select
 
-from bot.library.sections import Section, is_section_number, split_document
+from bot.library.sections import Section, is_chapter_number, is_section_number, split_document
 from bot.services.game_service import GameError
 from bot.services.limits import NAME, bounded_text
 from bot.storage.store import GameStore
@@ -50,9 +53,33 @@ SEARCH = text(
     JOIN rule_sections AS s ON s.id = rule_search.rowid
     JOIN rule_sources AS src ON src.id = s.source_id
     WHERE rule_search MATCH :query AND src.guild_id IN ('', :guild)
-    ORDER BY lower(s.title) = :exact DESC, bm25(rule_search, 10.0, 4.0, 1.0)
+    ORDER BY lower(s.title) = :exact DESC, bm25(rule_search, 10.0, 4.0, 1.0), s.id
     LIMIT :limit
     """
+)
+# PostgreSQL: the weights of ts_rank are those of D (text), C (unused), B (title), A (number), in the
+# proportions of the bm25 weights above; rank normalisation 1 divides by the log of the length, as
+# bm25 favours short sections. The snippets are made for the few sections shown only.
+POSTGRES_SEARCH = """
+    WITH found AS (
+        SELECT s.id, s.number, s.title, s.body, src.name, q.query,
+               lower(s.title) = :exact AS exact,
+               ts_rank('{0.1, 0, 0.4, 1.0}'::float4[], s.search, q.query, 1) AS rank
+        FROM rule_sections AS s
+        JOIN rule_sources AS src ON src.id = s.source_id
+        CROSS JOIN (SELECT %(query)s AS query) AS q
+        WHERE s.search @@ q.query AND src.guild_id IN ('', :guild)
+        ORDER BY exact DESC, rank DESC, s.id
+        LIMIT :limit
+    )
+    SELECT id, number, title, name,
+           ts_headline('english', body, query, :headline) AS snippet
+    FROM found
+    ORDER BY exact DESC, rank DESC, id
+"""
+HEADLINE = (
+    f"StartSel=**, StopSel=**, MaxWords={SNIPPET_WORDS}, MinWords=8, MaxFragments=1, "
+    'FragmentDelimiter=" … "'
 )
 
 
@@ -81,6 +108,20 @@ def match_query(words: list[str], aliases: dict[str, list[str]], *, any_word: bo
     return (" OR " if any_word else " AND ").join(terms)
 
 
+def postgres_query(words: list[str], aliases: dict[str, list[str]], *, any_word: bool) -> tuple[str, dict]:
+    """The tsquery of :func:`match_query` for PostgreSQL, as SQL with its parameters: each word and
+    alias a phrase (never read as an operator), all words required unless ``any_word``."""
+    params: dict[str, str] = {}
+    terms = []
+    for i, word in enumerate(words):
+        phrases = []
+        for j, phrase in enumerate([word, *aliases.get(word, [])]):
+            params[f"w{i}_{j}"] = phrase
+            phrases.append(f"phraseto_tsquery('english', :w{i}_{j})")
+        terms.append("(" + " || ".join(phrases) + ")")
+    return (" || " if any_word else " && ").join(terms), params
+
+
 def is_subsection(number: str, of: str) -> bool:
     """``A10.51`` is inside ``A10.5`` and ``A1.1`` inside ``A1``, but ``A10`` is not inside ``A1``."""
     if not number.startswith(of) or number == of:
@@ -103,10 +144,35 @@ def search_words(query: str) -> list[str]:
     return words
 
 
+def _too_slow() -> GameError:
+    return GameError(
+        f"That search ran past {SEARCH_SECONDS:g} s and was stopped: search with fewer, rarer words"
+    )
+
+
 @asynccontextmanager
-async def _time_limit(session: AsyncSession) -> AsyncIterator[None]:
+async def _postgres_time_limit(session: AsyncSession) -> AsyncIterator[None]:
+    """Stop a search that runs past :data:`SEARCH_SECONDS` (PostgreSQL's statement timeout, for
+    this transaction only), refusing it."""
+    async with session.begin():
+        milliseconds = max(1, round(SEARCH_SECONDS * 1000))  # 0 would be no limit at all
+        await session.execute(text(f"SET LOCAL statement_timeout = {milliseconds}"))
+        try:
+            yield
+        except DBAPIError as stopped:
+            if "statement timeout" not in str(stopped):
+                raise
+            raise _too_slow() from None
+
+
+@asynccontextmanager
+async def _time_limit(session: AsyncSession, dialect: str) -> AsyncIterator[None]:
     """Stop a search that runs past :data:`SEARCH_SECONDS` (SQLite's progress handler looks at the
     clock every :data:`SEARCH_STEPS` steps), refusing it: no lookup holds the database long."""
+    if dialect == "postgresql":
+        async with _postgres_time_limit(session):
+            yield
+        return
     connection = (await (await session.connection()).get_raw_connection()).driver_connection
     deadline = time.monotonic() + SEARCH_SECONDS
     await connection.set_progress_handler(lambda: time.monotonic() > deadline, SEARCH_STEPS)
@@ -115,9 +181,7 @@ async def _time_limit(session: AsyncSession) -> AsyncIterator[None]:
     except OperationalError as stopped:
         if "interrupted" not in str(stopped):
             raise
-        raise GameError(
-            f"That search ran past {SEARCH_SECONDS:g} s and was stopped: search with fewer, rarer words"
-        ) from None
+        raise _too_slow() from None
     finally:
         await connection.set_progress_handler(None, 0)
 
@@ -144,14 +208,14 @@ class RulesService:
         query = bounded_text("A rules search", query.strip(), MAX_QUERY_CHARS)
         if not query:
             raise GameError("Give a section number (63.22, IC6.1, RB9) or some words (smoke dissipate)")
-        if not is_section_number(query):
+        if not is_section_number(query) and not is_chapter_number(query):
             return await self._by_words(guild_id, query)
         try:
             return await self._by_number(guild_id, query)
         except GameError as no_section:
-            if "." in query:  # a dotted number is only ever a section number
+            if "." in query:  # a dotted number is only ever a section number; "63" or "MG34" may be words
                 raise
-            try:  # "MG34" looks like a number but may be a word in the rules
+            try:
                 return await self._by_words(guild_id, query)
             except GameError:
                 raise no_section from None
@@ -187,6 +251,8 @@ class RulesService:
             rows = (await session.execute(query)).all()
         exact = [(s, source) for s, source in rows if s.number_key == key]
         inside = [s.number for s, _ in rows if is_subsection(s.number_key, key)]
+        if not exact and not inside and re.fullmatch(r"\d+\.0", number):
+            return await self._by_number(guild_id, number[:-2])  # indexes call chapter 63 "63.0"
         if not exact and not inside:
             raise GameError(
                 f"No section {number} in this server's rules library: try words, or /rules sources"
@@ -197,20 +263,20 @@ class RulesService:
         return "\n\n".join(parts)
 
     async def _by_words(self, guild_id: str, query: str) -> str:
-        if self.store.engine.dialect.name != "sqlite":
-            raise GameError("Searching by words needs the SQLite database (FTS5); look up a section number")
         words = search_words(query)
         rows = []
         for any_word in (False, True):
-            params = {
-                "query": match_query(words, self.aliases, any_word=any_word),
-                "guild": guild_id,
-                "exact": query.casefold(),
-                "words": SNIPPET_WORDS,
-                "limit": RESULTS,
-            }
-            async with self.store.sessions() as session, _time_limit(session):
-                rows = (await session.execute(SEARCH, params)).all()
+            params = {"guild": guild_id, "exact": query.casefold(), "limit": RESULTS}
+            if self.store.engine.dialect.name == "postgresql":
+                tsquery, words_params = postgres_query(words, self.aliases, any_word=any_word)
+                search = text(POSTGRES_SEARCH % {"query": tsquery})
+                params |= words_params | {"headline": HEADLINE}
+            else:
+                search = SEARCH
+                params |= {"query": match_query(words, self.aliases, any_word=any_word)}
+                params |= {"words": SNIPPET_WORDS}
+            async with self.store.sessions() as session, _time_limit(session, self.store.engine.dialect.name):
+                rows = (await session.execute(search, params)).all()
             if rows or len(words) == 1:
                 break
         if not rows:
@@ -244,14 +310,14 @@ class RulesService:
         title = (name or Path(filename).stem).strip()
         if not title or len(title) > MAX_NAME:
             raise GameError(f"Give the document a name of 1 to {MAX_NAME} characters")
-        sections = split_document(content)
+        sections = await asyncio.to_thread(split_document, content, MAX_SECTIONS)  # seconds for 5 MB
         if len(sections) < 2 and not any(s.number for s in sections):
             raise GameError(
-                f"{filename} has no headings (# Title) or numbered sections (63.22, A10.51, RB9): "
-                "nothing to index"
+                f"{filename} has no headings (# Title, a line in capitals) or numbered sections "
+                "(63.22, A10.51, RB9): nothing to index"
             )
         if len(sections) > MAX_SECTIONS:
-            raise GameError(f"{filename} has {len(sections):,} sections; the limit is {MAX_SECTIONS:,}")
+            raise GameError(f"{filename} has more than {MAX_SECTIONS:,} sections, the limit")
         longest = max(sections, key=lambda s: len(s.body))
         if len(longest.body) > MAX_SECTION_CHARS:
             raise GameError(

@@ -90,6 +90,35 @@ def _check_limits(node: diceast.Node) -> None:
         _check_limits(child)
 
 
+def _dice_in(node: diceast.Node) -> list[diceast.Dice]:
+    found = [node] if isinstance(node, diceast.Dice) else []
+    for child in node.children:
+        found.extend(_dice_in(child))
+    return found
+
+
+def _check_something_is_rolled(expression: str, parsed: diceast.Expression) -> None:
+    """Refuse what rolls nothing: a word glued to the dice (``2q7``: q is no die), zero dice, dice
+    without sides, or a bare number (``2 q7`` would read ``q7`` as a label on the number 2)."""
+    comment = parsed.comment or ""
+    before = expression[: len(expression) - len(comment)] if comment else expression
+    if comment and not before[-1:].isspace():
+        raise IllegalCommand(
+            f"{expression!r} cannot be rolled: {comment.split()[0]!r} is not a die; "
+            "write dice as NdS (2d6, 1d10)"
+        )
+    dice = _dice_in(parsed)
+    if not dice:
+        raise IllegalCommand(
+            f"{expression!r} cannot be rolled: it has no dice in it; write dice as NdS (2d6)"
+        )
+    for die in dice:
+        if die.num == 0:
+            raise IllegalCommand(f"{expression!r} cannot be rolled: {die} rolls zero dice")
+        if die.size == 0:
+            raise IllegalCommand(f"{expression!r} cannot be rolled: {die} asks for dice with no sides")
+
+
 _ROLLER = d20.Roller(context=d20.RollContext(max_rolls=MAX_DICE))
 
 
@@ -104,6 +133,7 @@ def _parse(expression: str) -> diceast.Expression:
             f"I can't read {expression!r} as dice: try 2d6+1, 4d6kh3, 2d10 5+, DR +1 or dr"
         ) from None
     _check_limits(parsed)
+    _check_something_is_rolled(expression, parsed)
     return parsed
 
 

@@ -1,8 +1,11 @@
 """/roll and /chart through the real command tree, and the roll log over a restart."""
 
+import re
+
 import pytest
 
 from bot.services.dice_service import DiceService
+from bot.services.game_service import GameError
 from bot.storage.store import GameStore
 from engine.dice import ScriptedDice
 from tests.bot.discord_harness import (
@@ -168,4 +171,28 @@ async def test_dividing_by_zero_is_refused_privately_and_not_logged(bot_and_disc
     bot, discord = bot_and_discord
     sent = await discord.slash("roll", user=ANN, channel="7", dice="1d6/0")
     assert reply(sent) == ("'1d6/0' cannot be rolled: Cannot divide by zero.", True)
+    assert await bot.dice.log("7", ANN) == []
+
+
+@pytest.mark.parametrize(
+    ("asked", "reason"),
+    [
+        ("2q7", "'q7' is not a die"),
+        ("0d6", "0d6 rolls zero dice"),
+        ("3d0", "3d0 asks for dice with no sides"),
+        ("2 q7", "it has no dice in it"),
+    ],
+)
+async def test_the_service_refuses_what_rolls_nothing_and_logs_nothing(store, asked, reason):
+    dice = ScriptedDice([])
+    service = DiceService(store, dice=lambda: dice)
+    with pytest.raises(GameError, match=f"^'{asked}' cannot be rolled: {re.escape(reason)}"):
+        await service.roll("5", ANN, asked)
+    assert await service.log("5", ANN) == [] and dice.remaining == 0
+
+
+async def test_a_die_the_bot_does_not_know_is_refused_through_the_command(bot_and_discord):
+    bot, discord = bot_and_discord
+    sent = await discord.slash("roll", user=ANN, channel="7", dice="2q7")
+    assert reply(sent) == ("'2q7' cannot be rolled: 'q7' is not a die; write dice as NdS (2d6, 1d10)", True)
     assert await bot.dice.log("7", ANN) == []

@@ -8,6 +8,7 @@ from bot.discord_adapter.common import split_message
 from tests.bot.discord_harness import ANN, EVE, MANAGE_GUILD, Upload, close_bot, messages, open_bot, reply
 
 NUMBERED = (Path(__file__).parent / "data" / "numbered-rules.txt").read_bytes()
+RUN_ON = (Path(__file__).parent / "data" / "run-on-rules.txt").read_bytes()
 
 
 @pytest.fixture
@@ -83,3 +84,15 @@ async def test_a_search_past_the_limits_is_refused_privately_with_them(bot_and_d
     words = " ".join(["smoke", "fire", "move", "rally", "tank"] * 200)
     text, private = reply(await discord.slash("rule", user=EVE, channel="5", query=words))
     assert private and text == "A rules search has at most 200 characters; this one has 5,399"
+
+
+async def test_rules_mid_paragraph_and_chapters_through_the_commands(bot_and_discord):
+    _, discord = bot_and_discord
+    sent = await discord.slash("rules import", user=ANN, channel="5", document=Upload("mess.txt", RUN_ON))
+    assert messages(sent)[-1].startswith(
+        "Indexed **mess** from mess.txt: 12 sections (11 numbered, numbered 40 to 41.1)"
+    )
+    text, _ = reply(await discord.slash("rule", user=EVE, channel="5", query="40.12"))
+    assert text.startswith("**40.12 SOUP** · mess\nSOUP − Any kitchen may serve soup")
+    text, _ = reply(await discord.slash("rule", user=EVE, channel="5", query="41"))
+    assert text.startswith("**41 PANTRY** · mess") and text.endswith("Sections inside it: 41.1")

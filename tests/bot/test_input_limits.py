@@ -25,7 +25,7 @@ async def say(table, line: str) -> tuple[str, bool]:  # noqa: F811
     return await watch.answer(line, lambda: console.handle(line))
 
 
-@pytest.mark.parametrize("expression", ["1/0", "1d6/0", "5%0", "5//0", "2d6+1d6//0 5+"])
+@pytest.mark.parametrize("expression", ["1d6+1/0", "1d6/0", "1d6+5%0", "1d6+5//0", "2d6+1d6//0 5+"])
 async def test_dice_that_divide_by_zero_are_refused(table, expression):  # noqa: F811
     answer, stored = await say(table, f"/roll {expression}")
     assert answer.startswith("Not allowed: ") and "Cannot divide by zero" in answer
@@ -97,7 +97,7 @@ async def test_an_oversized_import_is_refused_before_any_work(table):  # noqa: F
     with pytest.raises(Exception, match=r"big.md is 5.0 MB; the limit is 5 MB"):
         await rules.import_document("guild", "admin", "big.md", b"# A\n" + b"x" * MAX_BYTES)
     many = "\n".join(f"# Heading {n}\ntext" for n in range(MAX_SECTIONS + 1))
-    with pytest.raises(Exception, match=r"many.md has 10,001 sections; the limit is 10,000"):
+    with pytest.raises(Exception, match=r"many.md has more than 10,000 sections, the limit"):
         await rules.import_document("guild", "admin", "many.md", many.encode())
     long = "# Short\ntext\n# Long\n" + "word " * 30_000
     with pytest.raises(Exception, match=r"section 'Long' has 149,999 characters; a section may have 100,000"):

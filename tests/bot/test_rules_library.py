@@ -14,6 +14,7 @@ from bot.services.rules_service import (
     RulesService,
     is_subsection,
     match_query,
+    postgres_query,
 )
 
 NUMBERED = (Path(__file__).parent / "data" / "numbered-rules.txt").read_bytes()
@@ -84,8 +85,14 @@ def test_words_are_quoted_and_aliases_widened():
         '("iaw" OR "infantry anti-tank weapon" OR "piat") AND "range"'
     )
     assert match_query(['or"', "near"], {}, any_word=True) == '"or" OR "near"'
+    assert postgres_query(["iaw", "range"], aliases, any_word=False) == (
+        "(phraseto_tsquery('english', :w0_0) || phraseto_tsquery('english', :w0_1) || "
+        "phraseto_tsquery('english', :w0_2)) && (phraseto_tsquery('english', :w1_0))",
+        {"w0_0": "iaw", "w0_1": "infantry anti-tank weapon", "w0_2": "piat", "w1_0": "range"},
+    )
 
 
+@pytest.mark.both_databases
 async def test_the_iron_cross_summaries_work_out_of_the_box(library):
     answer = await library.lookup("g", "IC12.6")
     assert answer.startswith("**IC12.6 Smoke (p. 12)** · Iron Cross (2015): rule summaries\n")
@@ -124,6 +131,7 @@ async def test_import_then_look_up_by_number_whole_with_its_source(library):
         assert (await library.lookup("g", number)).startswith(f"**{number} ")
 
 
+@pytest.mark.both_databases
 async def test_words_rank_sections_with_highlighted_snippets(library):
     await library.import_document("g", "admin", "numbered-rules.txt", NUMBERED)
     answer = await library.lookup("g", "smoke dissipate")
@@ -132,6 +140,7 @@ async def test_words_rank_sections_with_highlighted_snippets(library):
     assert "**Smoke** counters **dissipate**" in first
 
 
+@pytest.mark.both_databases
 async def test_another_server_never_sees_an_import(library):
     await library.import_document("g", "admin", "numbered-rules.txt", NUMBERED)
     with pytest.raises(GameError, match="No section 63.22"):
