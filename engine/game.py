@@ -73,6 +73,7 @@ from engine.deployment import finish_deployment, place_unit, reveal_plotted_depl
 from engine.dice import DiceSource, ScriptedDice
 from engine.errors import IllegalCommand
 from engine.events import Event, EventLog
+from engine.forces import units_points
 from engine.game_state import Aim, Choice, GameResult, GameState, Interrupt, Pending, Step, Who
 from engine.hidden_deployment import (
     as_seen,
@@ -109,6 +110,7 @@ from engine.rules.morale import (
 )
 from engine.rules.scenario import (
     BOMBARDMENT_HITS_ON,
+    ForceValue,
     aggressive_command_tokens,
     another_turn,
     capture_defender_extra_tokens,
@@ -238,8 +240,10 @@ def _bring_force(state: GameState, command: JoinSide, log: EventLog) -> None:
     scenario = find_scenario(state.planned_scenario.id)
     role = state.planned_scenario.roles[command.side]
     other = state.sides[state.other_side(command.side)]
-    theirs = None if state.team_size else other.points_limit  # a referee balances team games (p. 25)
-    problem = scenario_points_problem(scenario.points, role, command.points_limit, theirs) or (
+    mine = ForceValue(command.points_limit, units_points(units))
+    brought = [] if state.team_size else state.units_of(other.name)  # a referee balances team games (p. 25)
+    theirs = ForceValue(other.points_limit, units_points(brought)) if brought else None
+    problem = scenario_points_problem(scenario.points, role, mine, theirs) or (
         role == "defender"
         and scenario.defender_infantry_half
         and infantry_share_problem([u.profile for u in command.units], command.points_limit or 0)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 
 from engine.profiles import UnitProfile
@@ -96,19 +97,44 @@ def attacker_points(defender_points: int) -> int:
     return 2 * defender_points
 
 
+@dataclass(frozen=True)
+class ForceValue:
+    """A force brought to a scenario: the points limit it was bought within and what it costs."""
+
+    limit: int | None
+    cost: int
+
+
 def scenario_points_problem(
-    scenario_points: str, role: str, mine: int | None, theirs: int | None
+    scenario_points: str, role: str, mine: ForceValue | None, theirs: ForceValue | None
 ) -> str | None:
-    """Forces' points (pp. 28-31): equal, or in Capture the attacker twice the defender's.
-    Checked against the other side's force once it is there."""
+    """Forces' points (pp. 28-31): equal limits, or in Capture the attacker twice as strong
+    (:func:`capture_twice_as_strong`). Checked against the other side's force once it is there."""
     if mine is None or theirs is None:
         return None
-    if scenario_points == "equal" and mine != theirs:
-        return f"both forces have the same points; this one is {mine} and the other {theirs}"
+    if scenario_points == "equal" and mine.limit != theirs.limit:
+        return f"both forces have the same points; this one is {mine.limit} and the other {theirs.limit}"
     if scenario_points == "attacker_double":
         attacker, defender = (mine, theirs) if role == "attacker" else (theirs, mine)
-        if attacker != attacker_points(defender):
-            return f"the attacker has twice the defender's points: {attacker} against {defender}"
+        return capture_twice_as_strong(attacker.cost, defender.cost, defender.limit)
+    return None
+
+
+def capture_twice_as_strong(attacker_cost: int, defender_cost: int, defender_limit: int | None) -> str | None:
+    """Capture (p. 30): the attacker's force is worth double the defender's. Forces are bought in
+    whole units, so we read it as: what the attacker fields costs at least twice what the defender
+    fields, and no more than twice the defender's points limit (:func:`attacker_points`). Why
+    not, or None."""
+    if attacker_cost < 2 * defender_cost:
+        return (
+            f"the attacker's force is worth at least twice the defender's: it costs {attacker_cost} "
+            f"points against {defender_cost}, {2 * defender_cost - attacker_cost} short"
+        )
+    if defender_limit is not None and attacker_cost > attacker_points(defender_limit):
+        return (
+            f"the attacker's force is worth at most twice the defender's {defender_limit}-point limit: "
+            f"it costs {attacker_cost}, {attacker_cost - attacker_points(defender_limit)} over"
+        )
     return None
 
 

@@ -50,6 +50,7 @@ def joined(scenario, options):
             "Infantry Detachment",
             "Infantry Detachment",
             "Panther",
+            *(("Panther",) if scenario == "capture" else ()),  # twice the defender's 120 points (p. 30)
         ),
     }
     dice = SeededDice(0)

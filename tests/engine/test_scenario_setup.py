@@ -148,7 +148,8 @@ def test_forces_must_have_the_scenarios_points_p28_p30():
     state, _ = play(capture, joining("allies", us))
     with pytest.raises(
         IllegalCommand,
-        match="Capture \\(p. 30\\): the attacker has twice the defender's points: 1000 against 1000",
+        match="Capture \\(p. 30\\): the attacker's force is worth at least twice the defender's: "
+        "it costs 25 points against 25, 25 short",
     ):
         play(state, joining("axis", german))
 
