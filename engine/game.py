@@ -103,6 +103,7 @@ from engine.rules.activation import (
     seizes_initiative,
 )
 from engine.rules.firing import CASUALTY_SCORE
+from engine.rules.force import sniper_problem
 from engine.rules.morale import (
     MoraleTestResult,
     company_morale_test,
@@ -114,6 +115,7 @@ from engine.rules.scenario import (
     aggressive_command_tokens,
     another_turn,
     capture_defender_extra_tokens,
+    defends,
     dug_in_seizes_initiative,
     infantry_share_problem,
     preliminary_bombardment_markers,
@@ -243,7 +245,10 @@ def _bring_force(state: GameState, command: JoinSide, log: EventLog) -> None:
     mine = ForceValue(command.points_limit, units_points(units))
     brought = [] if state.team_size else state.units_of(other.name)  # a referee balances team games (p. 25)
     theirs = ForceValue(other.points_limit, units_points(brought)) if brought else None
-    problem = scenario_points_problem(scenario.points, role, mine, theirs) or (
+    snipers = sniper_problem([u.profile for u in units], defending=defends(role))
+    if snipers:
+        snipers += f" (p. 20): {command.side} {'attacks' if role == 'attacker' else 'defends nothing'} here"
+    problem = scenario_points_problem(scenario.points, role, mine, theirs) or snipers or (
         role == "defender"
         and scenario.defender_infantry_half
         and infantry_share_problem([u.profile for u in command.units], command.points_limit or 0)

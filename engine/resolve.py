@@ -6,6 +6,8 @@ Each function changes the (already copied) state and reports what happened to th
 
 from __future__ import annotations
 
+import re
+
 from engine import geometry
 from engine.aiming import (
     arc_problem,
@@ -299,7 +301,7 @@ def execute_fire(
     gained = result.markers - target.morale_markers
     if bearer is target:
         target.morale_markers = result.markers
-    log.emit("fire", result.text, firer.id, target.id, side=firer.side)
+    log.emit("fire", result.text, firer.id, target.id, side=firer.side, public=_unnamed(firer, result.text))
     if bearer is not target and gained > 0:
         log.emit(
             "markers", f"{bearer.name}, carried, takes the {gained} marker(s)", bearer.id, side=bearer.side
@@ -326,6 +328,13 @@ def _next_aim(firer: Unit, target: Unit):
     return MortarAim(target=target.id, at=at, shots=previous + 1)
 
 
+def _unnamed(unit: Unit, text: str) -> str | None:
+    """What the enemy reads of an event about a hidden sniper team: the text with the team
+    called by its marker (p. 20), or None when its name is known."""
+    seen_as = known_as(unit)
+    return None if seen_as == unit.name else re.sub(rf"\b{re.escape(unit.name)}\b", seen_as, text)
+
+
 def _check_loss(state: GameState, unit: Unit, log: EventLog) -> None:
     if not unit.destroyed and is_destroyed_by_markers(unit):
         destroy(
@@ -347,6 +356,6 @@ def _after_fire(state: GameState, shot: Shot, log: EventLog) -> None:
             reveal(firer, log, cite("the enemy rolled a 6", "8.2"))
         else:
             text = cite(f"{firer.name} stays hidden (spotting roll {roll})", "8.2")
-            log.emit("sniper", text, firer.id, side=firer.side)
+            log.emit("sniper", text, firer.id, side=firer.side, public=_unnamed(firer, text))
     elif firer.hidden:
         reveal(firer, log, "it fired")

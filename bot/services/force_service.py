@@ -31,6 +31,7 @@ from engine.forces import (
     unit_points,
 )
 from engine.profiles import find_profile
+from engine.rules.scenario import defends
 
 MAX_FORCES = 50  # per player and server
 
@@ -118,10 +119,9 @@ class ForceService:
 
     async def joining(self, guild_id: str, owner_id: str, side: str, name: str, role: str) -> JoinSide:
         """The command that brings a saved force to a scenario game on ``side``, in its ``role``
-        (attacker or defender decides whether it may field a sniper); refused unless legal."""
+        (only a defender may field a sniper, p. 20); refused unless legal."""
         force = await self.force(guild_id, owner_id, name)
-        defending = role == "defender" if role in ("attacker", "defender") else None
-        problems = force_problems(force, defending=defending)
+        problems = force_problems(force, defending=defends(role))
         if not force.units or problems:
             reasons = "\n".join(f"- {p}" for p in problems) or "- it has no units"
             raise GameError(f"{force.name} is not ready to fight:\n{reasons}")

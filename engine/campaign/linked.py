@@ -59,6 +59,7 @@ from engine.forces import (
 from engine.game_state import GameState
 from engine.profiles import Special, find_profile
 from engine.rules.force import command_unit_problem
+from engine.rules.scenario import defends
 from engine.scenarios import find_scenario
 from engine.state import Phase
 
@@ -191,20 +192,14 @@ def new_linked_campaign(
 # --- a battle --------------------------------------------------------------------------------------
 
 
-def _defending(role: str) -> bool | None:
-    """Whether a scenario role defends; None in the scenarios without attacker and defender."""
-    return role == "defender" if role in ("attacker", "defender") else None
-
-
 def fielded_force(side: LinkedSide, role: str) -> Force:
     """The units a side takes into a battle in ``role``: all but those resting, and, when it
-    attacks, but its sniper teams (only a defending force may take one, p. 20)."""
-    attacking = _defending(role) is False
+    does not defend, but its sniper teams (only a defending side may field one, p. 20)."""
     units = tuple(
         unit
         for unit in side.force.units
         if not side.record(unit.label).resting
-        and not (attacking and find_profile(side.force.nation, unit.profile).has(Special.SNIPER))
+        and not (not defends(role) and find_profile(side.force.nation, unit.profile).has(Special.SNIPER))
     )
     return side.force.model_copy(update={"units": units})
 

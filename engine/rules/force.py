@@ -31,7 +31,7 @@ def sniper_problem(units: Sequence[UnitProfile], *, defending: bool | None) -> s
     one-team limit applies."""
     snipers = sum(1 for u in units if u.has(Special.SNIPER))
     if snipers and defending is False:
-        return "only a defending force may include a sniper team"
+        return "only a defending side may field a sniper team"
     if snipers > 1:
         return f"a force may field one sniper team; this one has {snipers}"
     return None

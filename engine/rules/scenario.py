@@ -138,6 +138,13 @@ def capture_twice_as_strong(attacker_cost: int, defender_cost: int, defender_lim
     return None
 
 
+def defends(role: str) -> bool:
+    """Whether a side in this scenario role is a defending side, the only kind that may field a
+    sniper team (p. 20): the defender of Capture and Breakthrough (pp. 30-31). In the Meeting and
+    Escalating Engagements (pp. 28-29) the two sides meet and neither defends."""
+    return role == "defender"
+
+
 def infantry_share_problem(forces: Sequence[UnitProfile], points_limit: int) -> str | None:
     """Breakthrough (p. 31): the defender spends at least half its points on infantry units,
     anti-tank guns, mortars and other support squads included."""

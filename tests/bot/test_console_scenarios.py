@@ -56,7 +56,9 @@ async def build_forces(table: ConsoleTable, scenario: str) -> None:
         answers.append(await table.handle(f'as ann /force add force:Easy unit:"{profile}" label:{label}'))
     answers.append(await table.handle("as ann /force upgrade force:Easy unit:Able command"))
     answers.append(await table.handle(f"as otto /force new nation:german name:KG points:{german_limit}"))
-    for profile in GERMAN:
+    # in Capture, twice what the defender's 138 points cost (p. 30)
+    extra = ["Panther", "Infantry Detachment", "PaK40 Anti-tank Gun"] if scenario == "capture" else []
+    for profile in GERMAN + extra:
         answers.append(await table.handle(f'as otto /force add force:KG unit:"{profile}"'))
     answers.append(await table.handle('as otto /force upgrade force:KG unit:"Infantry Detachment 1" command'))
     assert not [a for a in answers if a.startswith("Not allowed")]

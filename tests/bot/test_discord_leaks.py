@@ -66,6 +66,10 @@ GERMAN = [
     ("Infantry Detachment", "Berta"),
     ("Infantry Detachment", "Caesar"),
     ("Panzer IV G (late) to J", "Dora"),
+    # Capture: at least twice what the defender's 138 points cost (p. 30)
+    ("Panther", "Emil"),
+    ("Infantry Detachment", "Friedrich"),
+    ("PaK40 Anti-tank Gun", "Gustav"),
 ]
 STEPS = 80  # set-up, start and play
 SIDE_ONLY_PREPARATION = (  # the referee's rules, briefing and objective for one side (or none)
@@ -158,8 +162,8 @@ def order_options(order) -> dict:
     return options
 
 
-def as_slash(command: Command) -> tuple[str, dict]:
-    """The slash command and options a player would use for ``command``."""
+def as_slash(command: Command) -> tuple[str, dict] | None:
+    """The slash command and options a player would use for ``command``, or None if none says it."""
     match command:
         case ChooseInitiative(go_first=first):
             return "initiative", {"choice": "start" if first else "pass"}
@@ -173,6 +177,8 @@ def as_slash(command: Command) -> tuple[str, dict]:
             return "act", order_options(order)
         case PassInitiative():
             return "pass", {}
+        case React(order=FallBackOrder()):
+            return None  # /react has no fall back
         case React(order=order):
             return "react", order_options(order)
         case DeclineReaction():
@@ -197,9 +203,10 @@ async def random_step(table: Table, rng: random.Random) -> None:
     for _attempt in range(40):
         state = await table.bot.games.game(CHANNEL)
         command = random_command(state, rng)
-        if aims_at_hidden(state, command):
+        slash = as_slash(command)
+        if aims_at_hidden(state, command) or slash is None:
             continue
-        name, options = as_slash(command)
+        name, options = slash
         before = (await table.bot.games.store.load(CHANNEL)).version
         await table.slash(name, PLAYERS[awaiting(state)], **options)
         if (await table.bot.games.store.load(CHANNEL)).version > before:

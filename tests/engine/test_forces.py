@@ -336,7 +336,7 @@ def test_only_defenders_take_a_sniper_team_p20():
     assert force_problems(force) == []  # its part in the scenario is not yet known
     assert force_problems(force, defending=True) == []
     assert force_problems(force, defending=False) == [
-        "Sniper team (p. 20): only a defending force may include a sniper team"
+        "Sniper team (p. 20): only a defending side may field a sniper team"
     ]
 
 

@@ -46,3 +46,28 @@ def test_capture_attacker_stays_within_twice_the_defenders_limit_p30():
     assert capture_twice_as_strong(610, 113, 300) == (
         "the attacker's force is worth at most twice the defender's 300-point limit: it costs 610, 10 over"
     )
+
+
+@pytest.mark.parametrize(("scenario", "page"), [("meeting", 28), ("escalating", 29)])
+def test_no_side_fields_a_sniper_team_in_the_engagements_p20(scenario, page):
+    title = {"meeting": "Meeting Engagement", "escalating": "Escalating Engagement"}[scenario]
+    state = scenario_battle(scenario, "village")
+    snipers = joining("allies", "us", "Infantry Detachment", "Infantry Detachment", "Sniper Team", limit=100)
+    with pytest.raises(
+        IllegalCommand,
+        match=f"^{title} \\(p. {page}\\): only a defending side may field a sniper team \\(p. 20\\): "
+        "allies defends nothing here$",
+    ):
+        play(state, snipers)
+    assert not state.units_of("allies")
+
+
+def test_only_the_defender_fields_a_sniper_team_in_capture_p20():
+    state = scenario_battle("capture", "village", attacker="allies")
+    with pytest.raises(
+        IllegalCommand,
+        match="only a defending side may field a sniper team \\(p. 20\\): allies attacks here$",
+    ):
+        play(state, joining("allies", "us", "Infantry Detachment", "Sniper Team", limit=600))
+    state, events = play(state, joining("axis", "german", "Infantry Detachment", "Sniper Team"))
+    assert "axis brings 2 units" in text(events)
