@@ -132,7 +132,9 @@ class OrderWords:
     call_fire: str | None = None  # a spotter calls indirect fire here (House Rules V1.0)
     bombard: bool = False  # fire indirectly at the side's fire marker (House Rules V1.0)
     smoke_at: str | None = None  # a gun's smoke round at this spot (House Rules V1.0)
-    weapon: str | None = None  # a vehicle's gun, mg, hull_mg (+hull_mg), or light_mortar (House Rules V1.0)
+    # a vehicle's gun, mg, hull_mg (+hull_mg), or light_mortar (House Rules V1.0); a flame tank's
+    # flamethrower, a British infantry command unit's light_mortar (its 2" mortar; both p. 22)
+    weapon: str | None = None
     overrun: bool = True  # an AFV's assault drives through, or else falls back (House Rules V1.0)
     enter: str | None = None  # a building to go into, after any move (House Rules V1.0)
     leave: str | None = None  # come out of the building to here first (House Rules V1.0)
@@ -157,10 +159,12 @@ def unit_order(state: GameState, side: str, words: OrderWords) -> UnitOrder:
         actions.append(Move(path=path, rapid=words.rapid, reverse=words.reverse, road=words.road))
     if (words.face or words.storey) and not words.fire:
         raise IllegalCommand("A side (face:) and storey (storey:) of a building go with a target (fire:)")
+    weapon = _weapon(words.weapon)
     shot = (
         Fire(
             target=find_unit(state, words.fire, targets=True),
-            weapon=_weapon(words.weapon),
+            flamethrower=weapon == "flamethrower",
+            weapon=None if weapon == "flamethrower" else weapon,
             face=words.face.strip() if words.face else None,
             storey=_storey(words.storey),
         )
@@ -191,13 +195,14 @@ def unit_order(state: GameState, side: str, words: OrderWords) -> UnitOrder:
     return UnitOrder(unit=unit_id, actions=tuple(actions))
 
 
-WeaponName = Literal["gun", "mg", "hull_mg", "gun+hull_mg", "mg+hull_mg", "light_mortar"]
+WeaponName = Literal["gun", "mg", "hull_mg", "gun+hull_mg", "mg+hull_mg", "light_mortar", "flamethrower"]
 WEAPONS: tuple[str, ...] = get_args(WeaponName)
 
 
 def _weapon(named: str | None) -> WeaponName | None:
     """A weapon as a player names it: a vehicle's gun, mg (coaxial) or hull_mg, the gun or mg with
-    the hull MG joining in (gun+hull_mg), or a squad's light_mortar."""
+    the hull MG joining in (gun+hull_mg), a squad's light_mortar (the 2015 rules: a British infantry
+    command unit's 2" mortar, p. 22), or a flame tank's flamethrower (p. 22)."""
     if named is None:
         return None
     key = named.strip().casefold().replace(" ", "_")

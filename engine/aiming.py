@@ -19,7 +19,7 @@ from engine.battlefield import (
 from engine.commands import Fire
 from engine.game_state import GameState
 from engine.profiles import Special, UnitClass
-from engine.rules.firing import Shot, why_cannot_fire
+from engine.rules.firing import Shot, fires_flamethrower, why_cannot_fire
 from engine.rules.movement import TURRET_FREE_TRAVERSE
 from engine.rulesets import rules_of
 from engine.state import Unit
@@ -112,8 +112,7 @@ def measure_shot(
         and bool(unscreened_enemy_infantry(state, firer, seen_only=False)),
         cover=cover_of(state, target, firer),
         target_in_building=in_building(state, target),
-        flamethrower=fire.flamethrower
-        or (firer.profile.has(Special.FLAMETHROWER) and firer.profile.weapon is None),
+        flamethrower=fires_flamethrower(firer, fire.flamethrower),
         weapon=fire.weapon,
         mortar_previous_shots=mortar_previous_shots(firer, target),
         aspect=geometry.aspect(target, firer.position) if target.is_vehicle else None,

@@ -49,9 +49,10 @@ class Move(_Action):
 class Fire(_Action):
     kind: Literal["fire"] = "fire"
     target: str
-    flamethrower: bool = False  # a tank with both a gun and a flamethrower fires the flame
+    flamethrower: bool = False  # a tank with both a gun and a flamethrower fires the flame (p. 22)
     # House Rules V1.0: which of a vehicle's weapons (s. 5; "+hull_mg": the hull MG joins in), or a
-    # squad's light mortar firing direct HE (s. 5 Light mortars)
+    # squad's light mortar firing direct HE (s. 5 Light mortars); the 2015 rules: "light_mortar", a
+    # British infantry command unit's 2" mortar (p. 22)
     weapon: Literal["gun", "mg", "hull_mg", "gun+hull_mg", "mg+hull_mg", "light_mortar"] | None = None
     # House Rules V1.0, s. 5 Firing from buildings: the side and storey a unit in a building fires out
     # of (None: the side facing the target, and the storey it holds, else the ground floor)

@@ -194,6 +194,15 @@ class IAWUpgrade(BaseModel):
     limit: str = Field(pattern="^(all|half)$")  # all detachments, or up to half of them
 
 
+class CommandMortar(BaseModel):
+    """A light mortar a nation's infantry command unit fires as a mortar team (British 2", p. 22)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    casualty_score: int = Field(ge=2, le=6)  # the d6 for its extra marker on infantry in the open
+
+
 class Orbat(BaseModel):
     """A nation's order of battle (pp. 21-24)."""
 
@@ -204,6 +213,7 @@ class Orbat(BaseModel):
     iaw: IAWUpgrade
     units: tuple[UnitProfile, ...]
     lend_lease: tuple[str, ...] = ()  # names of foreign profiles this nation may field
+    command_mortar: CommandMortar | None = None
 
     def profile(self, name: str) -> UnitProfile:
         for unit in self.units:

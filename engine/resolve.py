@@ -295,7 +295,7 @@ def execute_fire(
     rules = rules_of(state)
     result = rules.resolve_shot(shot, log)
     firer.fired_this_turn = True
-    if firer.profile.has(Special.MORTAR):
+    if shot.firer.profile.has(Special.MORTAR):  # a mortar team, or a command unit's light mortar (p. 22)
         firer.mortar_aim = _next_aim(firer, target)
     bearer = rules.marker_bearer(target, passengers_of(state, target))
     gained = result.markers - target.morale_markers

@@ -44,7 +44,7 @@ from engine.rules.activation import (
     reactivation_score_needed,
 )
 from engine.rules.armour import kaboom_radius
-from engine.rules.firing import Shot
+from engine.rules.firing import LIGHT_MORTAR, Shot, firing_command_mortar
 from engine.rules.shot_resolution import ShotResult, resolve_shot
 from engine.smoke_screens import blocked_by_smoke, thin_smoke
 from engine.state import CoverKind, Point, TerrainFeature, Unit
@@ -126,6 +126,14 @@ class RuleSet:
         rules, where it stands."""
         if fire.face is not None or fire.storey is not None:
             raise IllegalCommand("Firing out of a building's side and storey is part of the House Rules V1.0")
+        if fire.weapon == LIGHT_MORTAR:
+            mortar = firing_command_mortar(firer)
+            if mortar is None:
+                raise IllegalCommand(
+                    f"{firer.name} has no light mortar: British infantry command units have a 2\" mortar "
+                    "(p. 22)"
+                )
+            return mortar, False
         return firer, False
 
     def resolve_shot(self, shot: Shot, dice: DiceSource) -> ShotResult:

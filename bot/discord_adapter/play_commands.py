@@ -99,7 +99,9 @@ POSITION = "x,y in inches or a grid square like D3; separate waypoints with ;"
     call_fire="House rules: a spotter calls indirect fire onto this spot (its whole activation)",
     bombard="House rules: a mortar, infantry gun or howitzer fires at your fire marker (with smoke: smoke)",
     smoke_at='House rules: a gun fires a smoke round at this spot (a 2" puff)',
-    weapon="House rules: which weapon fires (default: the gun, or the MG at troops); +hull_mg: it joins in",
+    weapon=(
+        "Which weapon fires: flamethrower (flame tank), light_mortar; house rules: gun, mg, +hull_mg joins in"
+    ),
     overrun="House rules: an AFV's assault drives through after the round (default), or falls back",
     enter="House rules: the building to go into (after any move), e.g. church",
     leave="House rules: come out of the building to here first (x,y or a grid square)",

@@ -40,7 +40,8 @@ class FireAction(ActionType[Fire]):
         return fire_at(turn, action)
 
     def describe(self, state: GameState, action: Fire) -> str:
-        return f"fire at {state.units[action.target].name}{_firing_out_of(action)}"
+        flame = " its flamethrower" if action.flamethrower else ""  # a flame tank's choice (p. 22)
+        return f"fire{flame} at {state.units[action.target].name}{_firing_out_of(action)}"
 
 
 def fire_at(turn: Turn, fire: Fire) -> bool:

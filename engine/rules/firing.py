@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.profiles import Special, UnitClass
+from engine.profiles import CommandMortar, Special, UnitClass, load_orbat
 from engine.state import CoverKind, Unit
 
 CLOSE_RANGE = 12.0  # inches (p. 10)
@@ -17,6 +17,7 @@ FLAMETHROWER_RANGE = 8.0  # p. 18
 MORTAR_MINIMUM_RANGE = 12.0  # p. 20
 POINT_BLANK = 6.0  # +1 to the weapon value against armour (p. 12)
 CASUALTY_SCORE = {CoverKind.OPEN: 4, CoverKind.COVER: 5, CoverKind.FORTIFICATION: 6}
+LIGHT_MORTAR = "light_mortar"  # the weapon a command unit names to fire its light mortar (p. 22)
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,40 @@ def is_tank_gun_7_plus(firer: Unit) -> bool:
 def counts_as_infantry_target(target: Unit) -> bool:
     """Infantry detachments and support squads (AT, MG, mortar and infantry guns count as such)."""
     return not target.is_vehicle
+
+
+def fires_flamethrower(firer: Unit, chosen: bool) -> bool:
+    """Whether a unit's shot is flame (p. 18): a flamethrower team has no other weapon, and a
+    flame tank that also has a gun, the Churchill Crocodile, fires one or the other as its player
+    chooses (p. 22)."""
+    return chosen or (firer.profile.has(Special.FLAMETHROWER) and firer.profile.weapon is None)
+
+
+def command_mortar(unit: Unit) -> CommandMortar | None:
+    """The light mortar the unit fires as a mortar team, or None: a British infantry command
+    unit has a 2" mortar (p. 22); the other nations' command units have none."""
+    mortar = load_orbat(unit.profile.nation).command_mortar
+    if mortar is None or not unit.is_command or unit.unit_class is not UnitClass.INFANTRY:
+        return None
+    return mortar
+
+
+def firing_command_mortar(unit: Unit) -> Unit | None:
+    """The command unit as it fires its light mortar (p. 22): a mortar team's rules (p. 20) are
+    its rules for the shot. None if it has no light mortar."""
+    if command_mortar(unit) is None:
+        return None
+    profile = unit.profile.model_copy(update={"specials": unit.profile.specials | {Special.MORTAR}})
+    return unit.model_copy(update={"profile": profile})
+
+
+def weapon_named(shot: Shot) -> str:
+    """The weapon a unit with a choice of two fires, as the shot's words name it (p. 22)."""
+    firer = shot.firer
+    if shot.flamethrower and firer.profile.weapon is not None:
+        return "its flamethrower"
+    mortar = command_mortar(firer) if shot.weapon == LIGHT_MORTAR else None
+    return f"its {mortar.name}" if mortar else ""
 
 
 def dice_to_fire(shot: Shot) -> int:
@@ -166,6 +201,9 @@ def casualty_score_needed(shot: Shot) -> int:
         score -= 1
     if firer.has(Special.SNIPER):
         score += 1
+    mortar = command_mortar(shot.firer) if shot.weapon == LIGHT_MORTAR else None
+    if mortar is not None:  # p. 22: the 2" mortar's extra marker needs one more than a mortar team's
+        score += mortar.casualty_score - CASUALTY_SCORE[CoverKind.OPEN]
     if shot.target.profile.has(Special.FLAMETHROWER):
         score -= 1
     return max(2, min(6, score))
@@ -218,7 +256,7 @@ def why_cannot_fire(shot: Shot, *, rapid_move: bool) -> str | None:
         return f"{name} makes a rapid move and may not fire in the same activation"
     if firer.smoke is not None:
         return f"{name} is hidden in smoke and may not fire this turn"
-    if shot.flamethrower or (profile.has(Special.FLAMETHROWER) and profile.weapon is None):
+    if fires_flamethrower(firer, shot.flamethrower):
         if not profile.has(Special.FLAMETHROWER):
             return f"{name} has no flamethrower"
         if not shot.firer_stationary:

@@ -33,6 +33,7 @@ from engine.rules.firing import (
     dice_to_fire,
     markers_for_hits,
     to_hit_score_needed,
+    weapon_named,
 )
 
 
@@ -66,8 +67,9 @@ def resolve_shot(shot: Shot, dice: DiceSource) -> ShotResult:
         for _ in range(dice_to_fire(shot))
     ]
     hits = sum(1 for r in rolls if r >= score.needed)
+    fires = " ".join(filter(None, ("fires", weapon_named(shot))))
     text = (
-        f'{firer.name} fires at {target.name} ({shot.range:.1f}"): needs {score.describe()}; '
+        f'{firer.name} {fires} at {target.name} ({shot.range:.1f}"): needs {score.describe()}; '
         f"rolled {', '.join(map(str, rolls))}: " + (f"{hits} hit{'s' * (hits != 1)}" if hits else "miss")
     )
     if not hits:

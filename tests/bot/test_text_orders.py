@@ -73,10 +73,28 @@ def test_house_rules_orders_in_words():
     assert order.actions == (LeaveBuilding(to=Point(x=30, y=40)), Fire(target="gren"))
     order = unit_order(state, "allies", OrderWords("gis", call_fire="D3"))
     assert order.actions == (RequestFire(at=Point(x=21, y=15)),)
-    named = r"Name the weapon gun, mg, hull_mg, gun\+hull_mg, mg\+hull_mg or light_mortar, not 'cannon'"
+    named = (
+        r"Name the weapon gun, mg, hull_mg, gun\+hull_mg, mg\+hull_mg, light_mortar or flamethrower, "
+        "not 'cannon'"
+    )
     with pytest.raises(IllegalCommand, match=named):
         unit_order(state, "allies", OrderWords("gis", fire="gren", weapon="cannon"))
     order = unit_order(state, "allies", OrderWords("gis", fire="gren", weapon="gun+hull_mg"))
     assert order.actions == (Fire(target="gren", weapon="gun+hull_mg"),)
     order = unit_order(state, "allies", OrderWords("gis", assault="gren", overrun=False))
     assert order.actions == (CloseCombat(target="gren", overrun=False),)
+
+
+def test_a_flame_tank_names_its_flamethrower_and_a_british_command_unit_its_mortar_p22():
+    state = new_game(
+        {"allies": "british", "axis": "german"},
+        [
+            make_unit("british", "Churchill Crocodile", "allies", (30, 30), unit_id="croc"),
+            make_unit("british", "Infantry Detachment", "allies", (40, 30), unit_id="hq", command=True),
+            make_unit("german", "Infantry Detachment", "axis", (30, 36), unit_id="gren"),
+        ],
+    )
+    order = unit_order(state, "allies", OrderWords("croc", fire="gren", weapon="Flamethrower"))
+    assert order.actions == (Fire(target="gren", flamethrower=True),)
+    order = unit_order(state, "allies", OrderWords("hq", fire="gren", weapon="light_mortar"))
+    assert order.actions == (Fire(target="gren", weapon="light_mortar"),)

@@ -3,12 +3,16 @@ its page."""
 
 import pytest
 
-from engine.commands import JoinSide
+from engine.commands import Fire, JoinSide, Move
+from engine.dice import d6, d10
 from engine.errors import IllegalCommand
 from engine.quick_battle import scenario_battle
 from engine.rules.scenario import capture_twice_as_strong
 from engine.setup import make_unit
-from tests.engine.helpers import play, text
+from engine.state import CoverKind, Going
+from tests.engine.helpers import P, act, box, declare, fire_text, game, play, started, text
+
+BRITISH = {"allies": "british", "axis": "german"}
 
 
 def joining(side, nation, *profiles, limit=300):
@@ -71,3 +75,155 @@ def test_only_the_defender_fields_a_sniper_team_in_capture_p20():
         play(state, joining("allies", "us", "Infantry Detachment", "Sniper Team", limit=600))
     state, events = play(state, joining("axis", "german", "Infantry Detachment", "Sniper Team"))
     assert "axis brings 2 units" in text(events)
+
+
+# --- the Churchill Crocodile's flamethrower (pp. 18, 22) ----------------------------------------
+
+
+def crocodile_game(target="Infantry Detachment", at=(50, 35)):
+    """A Churchill Crocodile facing a German unit in woods, 10" between centres."""
+    woods = box("woods", "woods", 40, 30, 60, 40, going=Going.ROUGH, cover=CoverKind.COVER)
+    return started(
+        game(
+            make_unit("british", "Churchill Crocodile", "allies", (50, 45), facing=270, unit_id="croc"),
+            make_unit("german", target, "axis", at, unit_id="target", name="Grenadiers"),
+            sides=BRITISH,
+            terrain=[woods],
+        ),
+        "allies",
+    )
+
+
+def test_the_crocodile_flames_infantry_ignoring_cover_a_marker_per_hit_p18_p22():
+    state, events = act(
+        crocodile_game(),
+        "allies",
+        "croc",
+        Fire(target="target", flamethrower=True),
+        faces=(d10(5), d10(9), d6(4), d6(3)),
+    )
+    # two dice at infantry; each hit a marker; the casualty roll as in the open (4+), not cover
+    assert fire_text(events) == (
+        'Churchill Crocodile fires its flamethrower at Grenadiers (6.8"): needs 5+ (+1 close range, '
+        '-1 enemy infantry within 12"); rolled 5, 9: 2 hits; 2 markers, casualty 4+ rolled 4, 3: '
+        "+1 -> Grenadiers has 3"
+    )
+    _, declared = declare(crocodile_game(), "allies", "croc", Fire(target="target", flamethrower=True))
+    assert "Churchill Crocodile: fire its flamethrower at Grenadiers" in text(declared)
+    assert state.units["target"].morale_markers == 3
+
+
+def test_the_crocodile_fires_its_gun_unless_the_flamethrower_is_named_p22():
+    state, events = act(
+        crocodile_game(), "allies", "croc", Fire(target="target"), faces=(d10(5), d10(9), d6(4), d6(5))
+    )
+    # the gun (weapon 8): one marker for the hits, cover counts as open for a 7+ gun (p. 10)
+    assert fire_text(events) == (
+        'Churchill Crocodile fires at Grenadiers (6.8"): needs 5+ (+1 close range, -1 enemy infantry '
+        'within 12"); rolled 5, 9: 2 hits; 1 marker, casualty 4+ rolled 4, 5: +2 -> Grenadiers has 3'
+    )
+
+
+def test_the_crocodiles_flame_reaches_8_inches_and_only_when_stationary_p18():
+    far = crocodile_game(at=(50, 33))
+    with pytest.raises(IllegalCommand, match='Grenadiers is 8.8" away: flamethrowers reach 8"'):
+        declare(far, "allies", "croc", Fire(target="target", flamethrower=True))
+    with pytest.raises(IllegalCommand, match="Churchill Crocodile's flamethrower fires only when stationary"):
+        declare(
+            crocodile_game(),
+            "allies",
+            "croc",
+            Move(path=(P(50, 46),)),
+            Fire(target="target", flamethrower=True),
+        )
+
+
+def test_the_crocodiles_flame_only_rattles_an_enclosed_tank_p18():
+    state, events = act(
+        crocodile_game(target="Panzer IV G (late) to J"),
+        "allies",
+        "croc",
+        Fire(target="target", flamethrower=True),
+        faces=(d10(8),),
+    )
+    assert fire_text(events).endswith("rolled 8: 1 hit; the flame only rattles the enclosed crew: 1 marker")
+    assert state.units["target"].morale_markers == 1 and not state.units["target"].destroyed
+
+
+# --- the British infantry command unit's 2" mortar (p. 22) ---------------------------------------
+
+
+def two_inch_mortar_game(gap=20.0):
+    """The British command unit (Able), a plain detachment (Baker), and German infantry in woods
+    ``gap`` inches from Able's centre."""
+    woods = box("woods", "woods", 40, 30, 60, 40, going=Going.ROUGH, cover=CoverKind.COVER)
+    return started(
+        game(
+            make_unit(
+                "british",
+                "Infantry Detachment",
+                "allies",
+                (50, 35 + gap),
+                unit_id="able",
+                name="Able",
+                command=True,
+            ),
+            make_unit(
+                "british", "Infantry Detachment", "allies", (60, 35 + gap), unit_id="baker", name="Baker"
+            ),
+            make_unit(
+                "german",
+                "Infantry Detachment",
+                "axis",
+                (50, 35),
+                unit_id="target",
+                name="Grenadiers",
+                command=True,
+            ),
+            sides=BRITISH,
+            terrain=[woods],
+        ),
+        "allies",
+    )
+
+
+def test_the_command_unit_fires_its_2_inch_mortar_as_a_mortar_team_converting_on_5_p22():
+    state, events = act(
+        two_inch_mortar_game(),
+        "allies",
+        "able",
+        Fire(target="target", weapon="light_mortar"),
+        faces=(d10(8), d6(4)),
+    )
+    # a mortar's 8+ (p. 20), cover ignored, and its extra marker on a 5+ where a mortar team's is 4+
+    assert fire_text(events) == (
+        'Able fires its 2" mortar at Grenadiers (18.0"): needs 8+; rolled 8: 1 hit; 1 marker, '
+        "casualty 5+ rolled 4: +0 -> Grenadiers has 1"
+    )
+    assert state.units["able"].mortar_aim.shots == 1  # ranged in for its next shot at them (p. 20)
+    state, events = act(
+        two_inch_mortar_game(),
+        "allies",
+        "able",
+        Fire(target="target", weapon="light_mortar"),
+        faces=(d10(10), d6(5)),
+    )
+    assert fire_text(events).endswith("casualty 5+ rolled 5: +1 -> Grenadiers has 2")
+
+
+def test_the_2_inch_mortar_keeps_a_mortars_limits_and_only_the_command_unit_has_one_p20_p22():
+    with pytest.raises(IllegalCommand, match='Grenadiers is 8.0" away: mortars may not fire under 12"'):
+        declare(two_inch_mortar_game(gap=10), "allies", "able", Fire(target="target", weapon="light_mortar"))
+    with pytest.raises(IllegalCommand, match="Able fires only when stationary"):
+        declare(
+            two_inch_mortar_game(),
+            "allies",
+            "able",
+            Move(path=(P(50, 56),)),
+            Fire(target="target", weapon="light_mortar"),
+        )
+    with pytest.raises(
+        IllegalCommand,
+        match='Baker has no light mortar: British infantry command units have a 2" mortar \\(p. 22\\)',
+    ):
+        declare(two_inch_mortar_game(), "allies", "baker", Fire(target="target", weapon="light_mortar"))
