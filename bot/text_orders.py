@@ -9,7 +9,6 @@ toward a unit: ``6 toward panzer-iv``.
 from __future__ import annotations
 
 import difflib
-import math
 import re
 from dataclasses import dataclass
 from typing import Literal, get_args
@@ -31,6 +30,7 @@ from engine.commands import (
 )
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
+from engine.orders import toward
 from engine.state import Point
 
 GRID = 6.0
@@ -62,22 +62,13 @@ def parse_path(text: str) -> tuple[Point, ...]:
 
 
 def parse_move(state: GameState, unit_id: str, text: str) -> tuple[Point, ...]:
-    """A move's waypoints, or a straight move of some inches toward a unit."""
-    toward = _TOWARD.match(text.strip())
-    if not toward:
+    """A move's waypoints, or a straight move of some inches toward a unit, stopping in contact."""
+    toward_unit = _TOWARD.match(text.strip())
+    if not toward_unit:
         return parse_path(text)
     unit = state.units[unit_id]
-    start = state.units[unit.embarked_in].position if unit.embarked_in else unit.position
-    goal = state.units[find_unit(state, toward.group(2), known_to=unit.side)].position
-    gap = math.dist((start.x, start.y), (goal.x, goal.y))
-    if gap == 0:
-        raise IllegalCommand("That unit is already there")
-    step = min(float(toward.group(1)), gap) / gap
-    return (
-        Point(
-            x=round(start.x + (goal.x - start.x) * step, 2), y=round(start.y + (goal.y - start.y) * step, 2)
-        ),
-    )
+    goal = state.units[find_unit(state, toward_unit.group(2), known_to=unit.side)]
+    return (toward(state, unit, goal, float(toward_unit.group(1))),)
 
 
 def _key(name: str) -> str:

@@ -10,7 +10,7 @@ command, and hashing a whole pydantic feature costs more than building that key)
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -85,6 +85,36 @@ def distance(a: Unit, b: Unit) -> float:
 def distance_to_point(unit: Unit, point: Point) -> float:
     """Distance from the edge of the unit's footprint to a point (0 if the point is under it)."""
     return footprint(unit).distance(ShapelyPoint(point.x, point.y))
+
+
+OVERLAP_TOLERANCE = 0.01  # square inches: bases that touch, or meet within a rounding, do not overlap
+
+
+def overlap(a: BaseGeometry, b: BaseGeometry) -> bool:
+    """Whether two pieces of ground share more than an edge."""
+    return a.intersects(b) and a.intersection(b).area > OVERLAP_TOLERANCE
+
+
+def swept_ground(unit_class: UnitClass, path: Sequence[Point], facing: float) -> BaseGeometry:
+    """The ground a unit's base covers moving along the path (its start included) and ending
+    with that facing: a corridor as wide as the base, and the base where it stops."""
+    end = footprint_at(unit_class, path[-1], facing)
+    if path_length(path) < 1e-9:
+        return end
+    corridor = LineString([(p.x, p.y) for p in path]).buffer(FOOTPRINT[unit_class][1] / 2.0, cap_style="flat")
+    return corridor.union(end)
+
+
+def furthest_clear(length: float, blocked: Callable[[float], bool], step_back: float = 0.01) -> float:
+    """The furthest distance up to ``length`` a move may go before ``blocked`` (which only grows
+    with the distance) stops it, a hair short of the contact so the bases touch, not overlap."""
+    if not blocked(length):
+        return length
+    clear, stop = 0.0, length
+    while stop - clear > 1e-3:
+        middle = (clear + stop) / 2.0
+        clear, stop = (clear, middle) if blocked(middle) else (middle, stop)
+    return max(0.0, clear - step_back)
 
 
 # --- angles --------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ move is carried out (by then a reaction may have changed the situation).
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from engine import geometry
@@ -28,7 +29,7 @@ from engine.commands import (
 )
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
-from engine.hidden_deployment import as_seen, under_marker
+from engine.hidden_deployment import as_seen, known_as, under_marker
 from engine.profiles import Special
 from engine.rules.morale import FALL_BACK_ENEMY_RANGE
 from engine.rules.movement import (
@@ -128,9 +129,11 @@ def plan_move(
     *,
     fall_back: bool = False,
     strict: bool = True,
+    moving_with: Iterable[str] = (),
 ) -> MovePlan:
-    """Measure a move (pp. 8-9, fall back p. 13). With ``strict`` a move that is too long is
-    illegal; otherwise (when carried out after a reaction) it is cut short at the allowance."""
+    """Measure a move (pp. 8-9, fall back p. 13). With ``strict`` a move that is too long, or
+    that crosses or ends on another unit, is illegal; otherwise (when carried out after a
+    reaction) it is cut short at the allowance, or in contact with the unit in its way."""
     mover = _mover(state, unit, move)
     profile = as_seen(mover).profile  # a hidden marker moves at infantry rates (p. 26)
     if not move.path:
@@ -204,7 +207,90 @@ def plan_move(
                 f"{limit:.0f} degrees in a {'rapid' if limit < 180 else 'normal'} move"
             )
     facing = geometry.end_facing(mover.facing, path, move.reverse, move.facing)
+    in_the_way = unit_in_the_way(state, mover, path, facing, moving_with)
+    if in_the_way is not None:
+        if strict:
+            raise IllegalCommand(in_the_way)
+        path, facing = _stop_before_units(state, mover, path, move, moving_with)
+        length = geometry.path_length(path)
+        tests = [test for test in tests if test.entry < length]
     return MovePlan(mover.id, path, length, allowance, facing, tuple(tests))
+
+
+def unit_in_the_way(
+    state: GameState, mover: Unit, path: tuple[Point, ...], facing: float, moving_with: Iterable[str] = ()
+) -> str | None:
+    """Models on a table cannot overlap: a move may neither end on another unit's base nor pass
+    through one (the book, pp. 8-9, gives no way through; units meet in contact, p. 11). Why
+    this move may not be made, or None. Units ``moving_with`` it in a platoon (p. 9) make way."""
+    ground = geometry.swept_ground(mover.unit_class, path, facing)
+    end = geometry.footprint_at(mover.unit_class, path[-1], facing)
+    for other in _bases(state, mover, moving_with):
+        base = geometry.footprint(other)
+        if geometry.overlap(base, end):
+            return (
+                f"{mover.name} would end on top of {known_as(other)}: units may not overlap on the "
+                "table (stop in contact with it)"
+            )
+        if geometry.overlap(base, ground):
+            return f"{mover.name} would move through {known_as(other)}: units may not pass through each other"
+    return None
+
+
+def _bases(state: GameState, mover: Unit, moving_with: Iterable[str]) -> list[Unit]:
+    """The bases a move must keep off: every unit on the table but those carried or inside a
+    building, fellow platoon members, and enemy sniper teams the mover's side does not know of
+    (p. 20). One the mover already overlaps it may leave."""
+    start = geometry.footprint(mover)
+    skipped = {mover.id, *moving_with}
+    return [
+        u
+        for u in state.units.values()
+        if u.on_table
+        and u.id not in skipped
+        and u.embarked_in is None
+        and u.in_building is None
+        and not (u.side != mover.side and known_as(u) != u.name and not under_marker(u))
+        and not geometry.overlap(geometry.footprint(u), start)
+    ]
+
+
+def _stop_before_units(
+    state: GameState, mover: Unit, path: tuple[Point, ...], move: Move, moving_with: Iterable[str]
+) -> tuple[tuple[Point, ...], float]:
+    """A declared move carried out after the table changed: it stops in contact with the first
+    unit now in its way (:func:`unit_in_the_way`)."""
+
+    def part(reach: float) -> tuple[tuple[Point, ...], float]:
+        kept = _truncate(path, reach) if reach > 0 else (path[0],)
+        return kept, geometry.end_facing(mover.facing, kept, move.reverse, move.facing)
+
+    def blocked(reach: float) -> bool:
+        return unit_in_the_way(state, mover, *part(reach), moving_with) is not None
+
+    return part(geometry.furthest_clear(geometry.path_length(path), blocked))
+
+
+def toward(state: GameState, unit: Unit, goal: Unit, inches: float) -> Point:
+    """The point ``inches`` straight toward another unit, stopping in contact with its base
+    rather than on it (units meet in contact, p. 11; :func:`unit_in_the_way`)."""
+    mover = state.units[unit.embarked_in] if unit.embarked_in else unit
+    start, centre = mover.position, goal.position
+    gap = math.dist((start.x, start.y), (centre.x, centre.y))
+    if gap == 0:
+        raise IllegalCommand("That unit is already there")
+    heading = geometry.bearing(start, centre)
+
+    def at(reach: float) -> Point:
+        step = reach / gap
+        return Point(x=start.x + (centre.x - start.x) * step, y=start.y + (centre.y - start.y) * step)
+
+    def on_it(reach: float) -> bool:
+        base = geometry.footprint_at(mover.unit_class, at(reach), heading)
+        return geometry.overlap(base, geometry.footprint(goal))
+
+    end = at(geometry.furthest_clear(min(inches, gap), on_it))
+    return Point(x=round(end.x, 2), y=round(end.y, 2))
 
 
 def _truly_impassable(mover: Unit, feature: TerrainFeature, breached: bool) -> bool:
@@ -388,6 +474,6 @@ def check_platoon_order(state: GameState, side: str, order: PlatoonOrder, nation
     for unit, member in zip(members, order.members, strict=True):
         if member.move.rapid:
             raise IllegalCommand("Platoons make normal moves only")
-        plan = plan_move(state, unit, member.move)
+        plan = plan_move(state, unit, member.move, moving_with=[u.id for u in members])
         if kampfgruppe and plan.length > slowest + 1e-6:
             raise IllegalCommand(f"A Kampfgruppe moves at its slowest member's rate ({slowest:g}\")")

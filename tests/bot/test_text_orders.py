@@ -5,6 +5,7 @@ import pytest
 from bot.text_orders import OrderWords, find_unit, parse_move, parse_path, parse_point, unit_order
 from engine.commands import CloseCombat, EnterBuilding, Fire, LeaveBuilding, Move, RequestFire
 from engine.errors import IllegalCommand
+from engine.geometry import bearing, distance
 from engine.quick_battle import quick_battle
 from engine.setup import make_unit, new_game
 from engine.state import Point
@@ -39,7 +40,10 @@ def test_a_move_toward_a_unit_goes_that_far_on_the_straight_line():
     (end,) = parse_move(state, "sherman-1", "10 toward Panzer IV")
     assert (end.x, end.y) == (12.62, 17.98)
     (stop,) = parse_move(state, "sherman-1", '50" toward panzer-iv')
-    assert (stop.x, stop.y) == (14, 40)
+    assert (stop.x, stop.y) == (13.75, 35.96)  # in contact with the Panzer IV's base, not on it
+    facing = bearing(Point(x=12, y=8), stop)
+    arrived = state.units["sherman-1"].model_copy(update={"position": stop, "facing": facing})
+    assert distance(arrived, state.units["panzer-iv"]) < 0.02
     assert parse_move(state, "sherman-1", "D3") == (Point(x=21, y=15),)
 
 

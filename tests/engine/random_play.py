@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import random
 
+from engine import geometry
 from engine.battlefield import live_units, visible_enemies
 from engine.commands import (
     AnswerReserve,
@@ -31,6 +32,7 @@ from engine.errors import IllegalCommand
 from engine.events import Event
 from engine.game import apply, awaiting
 from engine.game_state import GameState
+from engine.orders import unit_in_the_way
 from engine.rules.movement import movement_allowance
 from engine.state import Phase, Point, Unit
 from engine.teams import co_lost
@@ -49,7 +51,15 @@ def _step_towards(state: GameState, unit: Unit, rng: random.Random, scale: float
     dist = rng.uniform(0.3, 1.0) * reach
     x = min(max(mover.position.x + dist * math.cos(heading), 0.5), state.table.width - 0.5)
     y = min(max(mover.position.y + dist * math.sin(heading), 0.5), state.table.depth - 0.5)
-    return Point(x=round(x, 2), y=round(y, 2))
+    path = (mover.position, Point(x=x, y=y))
+    facing = geometry.end_facing(mover.facing, path)
+
+    def blocked(reach: float) -> bool:  # stop in contact with the first unit in the way
+        way = (mover.position, geometry.point_along(path, reach))
+        return unit_in_the_way(state, mover, way, facing) is not None
+
+    end = geometry.point_along(path, geometry.furthest_clear(geometry.path_length(path), blocked))
+    return Point(x=round(end.x, 2), y=round(end.y, 2))
 
 
 def random_unit_order(state: GameState, side: str, rng: random.Random) -> UnitOrder | FallBackOrder:

@@ -259,7 +259,7 @@ def test_infantry_that_rapid_moved_this_turn_reveals_nothing_p26():
     state, events = act(state, "axis", "gren", Move(path=(P(30, 54),), rapid=True))
     assert state.units["allies-dummy-1"].hidden and all(e.kind != "revealed" for e in events)
     state.active_side = "allies"
-    state, events = act(state, "allies", "allies-dummy-1", Move(path=(P(30, 53),)))
+    state, events = act(state, "allies", "allies-dummy-1", Move(path=(P(30, 52),)))
     assert state.units["allies-dummy-1"].hidden  # the marker came closer, but that infantry ran
 
 

@@ -6,6 +6,8 @@ import pytest
 from engine.commands import Fire, JoinSide, Move
 from engine.dice import d6, d10
 from engine.errors import IllegalCommand
+from engine.geometry import distance
+from engine.orders import plan_move
 from engine.quick_battle import scenario_battle
 from engine.rules.scenario import capture_twice_as_strong
 from engine.setup import make_unit
@@ -227,3 +229,45 @@ def test_the_2_inch_mortar_keeps_a_mortars_limits_and_only_the_command_unit_has_
         match='Baker has no light mortar: British infantry command units have a 2" mortar \\(p. 22\\)',
     ):
         declare(two_inch_mortar_game(), "allies", "baker", Fire(target="target", weapon="light_mortar"))
+
+
+# --- units may not overlap on the table (pp. 8-9, 11) --------------------------------------------
+
+
+def two_sections(at=(13, 10)):
+    """Two British sections on 2" bases: Able at (10, 10), Baker at ``at``."""
+    return started(
+        game(
+            make_unit("british", "Infantry Detachment", "allies", (10, 10), unit_id="able", name="Able"),
+            make_unit("british", "Infantry Detachment", "allies", at, unit_id="baker", name="Baker"),
+            make_unit("german", "Infantry Detachment", "axis", (60, 40), unit_id="gren"),
+            sides=BRITISH,
+        ),
+        "allies",
+    )
+
+
+def test_a_move_may_not_end_on_another_unit_nor_pass_through_it_pp8_9():
+    with pytest.raises(
+        IllegalCommand,
+        match="^Able would end on top of Baker: units may not overlap on the table "
+        "\\(stop in contact with it\\)$",
+    ):
+        declare(two_sections(at=(15, 10)), "allies", "able", Move(path=(P(15, 10),)))
+    with pytest.raises(
+        IllegalCommand, match="^Able would move through Baker: units may not pass through each other$"
+    ):
+        declare(two_sections(at=(13, 10)), "allies", "able", Move(path=(P(16, 10),)))
+
+
+def test_a_move_may_end_in_contact_p11():
+    state, events = act(two_sections(at=(15, 10)), "allies", "able", Move(path=(P(13, 10),)))
+    assert 'Able moves 3.0" to (13, 10)' in text(events)
+    assert distance(state.units["able"], state.units["baker"]) == 0.0
+
+
+def test_a_move_carried_out_after_the_table_changed_stops_in_contact_p6():
+    state = two_sections(at=(13, 10))
+    plan = plan_move(state, state.units["able"], Move(path=(P(16, 10),)), strict=False)
+    assert plan.end.x == pytest.approx(11, abs=0.01) and plan.end.y == 10  # Baker's base starts at 12
+    assert plan.end.x < 11 and plan.length == plan.end.x - 10
