@@ -109,8 +109,9 @@ def scenario_points_problem(
     scenario_points: str, role: str, mine: ForceValue | None, theirs: ForceValue | None
 ) -> str | None:
     """Forces' points (pp. 28-31): equal limits, or in Capture the attacker twice as strong
-    (:func:`capture_twice_as_strong`). Checked against the other side's force once it is there."""
-    if mine is None or theirs is None:
+    (:func:`capture_twice_as_strong`). Checked against the other side's force once it is there;
+    forces brought without a points limit (a linked campaign's) are not held to it."""
+    if mine is None or theirs is None or mine.limit is None or theirs.limit is None:
         return None
     if scenario_points == "equal" and mine.limit != theirs.limit:
         return f"both forces have the same points; this one is {mine.limit} and the other {theirs.limit}"

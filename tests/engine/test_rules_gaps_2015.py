@@ -9,7 +9,7 @@ from engine.errors import IllegalCommand
 from engine.geometry import distance
 from engine.orders import plan_move
 from engine.quick_battle import scenario_battle
-from engine.rules.scenario import capture_twice_as_strong
+from engine.rules.scenario import ForceValue, capture_twice_as_strong, scenario_points_problem
 from engine.setup import make_unit
 from engine.state import CoverKind, Going
 from tests.engine.helpers import P, act, box, declare, fire_text, game, play, started, text
@@ -44,6 +44,11 @@ def test_capture_compares_what_the_forces_cost_not_their_limits_p30():
 
 
 def test_capture_attacker_stays_within_twice_the_defenders_limit_p30():
+    # a linked campaign's forces come without a points limit and are not held to it
+    assert (
+        scenario_points_problem("attacker_double", "attacker", ForceValue(None, 105), ForceValue(None, 145))
+        is None
+    )
     assert capture_twice_as_strong(226, 113, 300) is None
     assert capture_twice_as_strong(225, 113, 300) == (
         "the attacker's force is worth at least twice the defender's: "
