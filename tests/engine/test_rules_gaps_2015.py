@@ -276,3 +276,26 @@ def test_a_move_carried_out_after_the_table_changed_stops_in_contact_p6():
     plan = plan_move(state, state.units["able"], Move(path=(P(16, 10),)), strict=False)
     assert plan.end.x == pytest.approx(11, abs=0.01) and plan.end.y == 10  # Baker's base starts at 12
     assert plan.end.x < 11 and plan.length == plan.end.x - 10
+
+
+# --- a hidden sniper team's shot (p. 20) ---------------------------------------------------------
+
+
+def test_a_hidden_sniper_that_fires_is_not_named_to_the_enemy_p20():
+    state = started(
+        game(
+            make_unit("british", "Sniper Team", "allies", (10, 10), unit_id="elm", name="Elm", hidden=True),
+            make_unit("german", "Infantry Detachment", "axis", (10, 30), unit_id="target", name="Grenadiers"),
+            sides=BRITISH,
+        ),
+        "allies",
+    )
+    state, events = act(state, "allies", "elm", Fire(target="target"), faces=(d10(2), d6(3)))
+    assert [e.told_to("axis") for e in events if e.kind in ("fire", "sniper")] == [
+        'a sniper marker fires at Grenadiers (18.0"): needs 3+ (+2 sniper); rolled 2: miss',
+        "a sniper marker stays hidden (spotting roll 3)",
+    ]
+    assert [e.told_to("allies") for e in events if e.kind == "sniper"] == [
+        "Elm stays hidden (spotting roll 3)"
+    ]
+    assert state.units["elm"].hidden
