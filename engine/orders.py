@@ -45,6 +45,7 @@ from engine.rules.movement import (
     unit_may_cross_wire,
     vehicle_turn_limit,
 )
+from engine.rulesets import rules_of
 from engine.state import Going, Point, TerrainFeature, Unit
 
 EMBARK_REACH = 6.0  # an infantry normal move (p. 9)
@@ -394,7 +395,7 @@ def check_fire_target(
         raise IllegalCommand(f"{target.name} is inside a transport: fire at the transport")
     if target.hidden:
         raise IllegalCommand(f"{target.name} has not been spotted")
-    if not target_in_sight(state, firer, target):
+    if not target_in_sight(state, rules_of(state).weapon_firer(firer, fire), target):
         raise IllegalCommand(f"{firer.name} cannot see {target.name}")
     shot = measure_shot(state, firer, target, fire, order_moves=order_moves, target_declared_move=False)
     problem = shot_problem(state, shot, rapid_move=rapid_move)

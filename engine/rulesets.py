@@ -126,15 +126,19 @@ class RuleSet:
         rules, where it stands."""
         if fire.face is not None or fire.storey is not None:
             raise IllegalCommand("Firing out of a building's side and storey is part of the House Rules V1.0")
-        if fire.weapon == LIGHT_MORTAR:
-            mortar = firing_command_mortar(firer)
-            if mortar is None:
-                raise IllegalCommand(
-                    f"{firer.name} has no light mortar: British infantry command units have a 2\" mortar "
-                    "(p. 22)"
-                )
-            return mortar, False
-        return firer, False
+        return self.weapon_firer(firer, fire), False
+
+    def weapon_firer(self, firer: Unit, fire: Fire) -> Unit:
+        """The firer as the weapon it names fires: a British infantry command unit's 2" mortar
+        as a mortar team (p. 22), seeing what its friends see too (p. 20)."""
+        if fire.weapon != LIGHT_MORTAR:
+            return firer
+        mortar = firing_command_mortar(firer)
+        if mortar is None:
+            raise IllegalCommand(
+                f"{firer.name} has no light mortar: British infantry command units have a 2\" mortar (p. 22)"
+            )
+        return mortar
 
     def resolve_shot(self, shot: Shot, dice: DiceSource) -> ShotResult:
         return resolve_shot(shot, dice)
@@ -289,6 +293,10 @@ class HouseRules(RuleSet):
     ) -> bool:
         """s. 8 Blocking terrain: by the height of each piece, and from upper storeys and hills."""
         return house_sight_clear(state, viewer, target, terrain)
+
+    def weapon_firer(self, firer: Unit, fire: Fire) -> Unit:
+        """s. 5 Light mortars: a squad's light mortar is one of its weapons (:func:`house_fire`)."""
+        return firer
 
     def firing_post(self, state: GameState, firer: Unit, fire: Fire, target: Unit) -> tuple[Unit, bool]:
         """s. 5 Firing from buildings: a unit inside fires from a side and storey of it."""

@@ -14,6 +14,7 @@ from engine.indirect_fire import bombard, request_fire
 from engine.indirect_orders import check_bombard, check_request_fire
 from engine.orders import check_fire_target, check_smoke
 from engine.resolve import execute_fire, execute_smoke, retarget_options, valid_target
+from engine.rulesets import rules_of
 from engine.smoke_screens import check_smoke_round, fire_smoke_round
 
 
@@ -53,7 +54,7 @@ def fire_at(turn: Turn, fire: Fire) -> bool:
             return turn.wasted(f"{unit.name}'s shot is wasted")
     else:
         target_id = fire.target
-    target = valid_target(state, unit, target_id)
+    target = valid_target(state, rules_of(state).weapon_firer(unit, fire), target_id)
     if target is None:
         aim = pending.aims.get(unit.id)
         options = retarget_options(state, unit, aim.at, aim.visible) if aim else []

@@ -236,6 +236,37 @@ def test_the_2_inch_mortar_keeps_a_mortars_limits_and_only_the_command_unit_has_
         declare(two_inch_mortar_game(), "allies", "baker", Fire(target="target", weapon="light_mortar"))
 
 
+def test_the_2_inch_mortar_fires_at_what_a_friend_sees_p20_p22():
+    woods = box("woods", "woods", 45, 44, 55, 46, going=Going.ROUGH, cover=CoverKind.COVER, blocks_sight=True)
+    state = started(
+        game(
+            make_unit(
+                "british",
+                "Infantry Detachment",
+                "allies",
+                (50, 55),
+                unit_id="able",
+                name="Able",
+                command=True,
+            ),
+            make_unit("british", "Infantry Detachment", "allies", (65, 50), unit_id="baker", name="Baker"),
+            make_unit("german", "Infantry Detachment", "axis", (50, 35), unit_id="target", name="Grenadiers"),
+            sides=BRITISH,
+            terrain=[woods],
+        ),
+        "allies",
+    )
+    with pytest.raises(IllegalCommand, match="^Able cannot see Grenadiers$"):
+        declare(state, "allies", "able", Fire(target="target"))  # its rifles need its own sight
+    state, events = act(
+        state, "allies", "able", Fire(target="target", weapon="light_mortar"), faces=(d10(8), d6(5))
+    )
+    assert fire_text(events) == (
+        'Able fires its 2" mortar at Grenadiers (18.0"): needs 8+; rolled 8: 1 hit; 1 marker, '
+        "casualty 5+ rolled 5: +1 -> Grenadiers has 2"
+    )
+
+
 # --- units may not overlap on the table (pp. 8-9, 11) --------------------------------------------
 
 
