@@ -14,3 +14,4 @@ class Settings(BaseSettings):
     pictures_dir: str = "pictures"  # where the console table saves the battlefield after each action
     log_level: str = "INFO"  # the console table logs warnings only, to keep the terminal clear
     log_json: bool = True  # JSON lines; false for plain text
+    metrics_port: int | None = None  # serve Prometheus metrics on this port (bot.metrics); off if unset
