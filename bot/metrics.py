@@ -70,17 +70,17 @@ def overdue(rows: Iterable[tuple[str, str]], paused: set[str], now: datetime) ->
 
 
 @asynccontextmanager
-async def served(port: int | None, store: GameStore) -> AsyncIterator[None]:
-    """While the block runs, serve the metrics on ``port`` (nothing if None) and keep the
-    gauges fresh; a failed sample is logged and tried again at the next turn."""
+async def served(port: int | None, store: GameStore) -> AsyncIterator[int | None]:
+    """While the block runs, serve the metrics on ``port`` (nothing if None; any free port if
+    0) and keep the gauges fresh; the block is given the port served."""
     if port is None:
-        yield
+        yield None
         return
     server, thread = start_http_server(port)
-    log.info("metrics served", extra={"port": port})
+    log.info("metrics served", extra={"port": server.server_port})
     sampling = asyncio.create_task(keep_sampling(store))
     try:
-        yield
+        yield server.server_port
     finally:
         sampling.cancel()
         with contextlib.suppress(asyncio.CancelledError):
@@ -90,6 +90,7 @@ async def served(port: int | None, store: GameStore) -> AsyncIterator[None]:
 
 
 async def keep_sampling(store: GameStore) -> None:
+    """Sample the gauges every ``SAMPLE_SECONDS``; a failed sample is logged and tried again."""
     while True:
         try:
             await sample(store)
