@@ -11,6 +11,7 @@ from pathlib import Path
 from bot.config import Settings
 from bot.console import run_console
 from bot.logs import configure_logging
+from bot.shard_claim import ClaimLost
 from bot.startup import StartupError, check
 
 log = logging.getLogger("bot")
@@ -18,7 +19,8 @@ log = logging.getLogger("bot")
 
 def main() -> int:
     """With DISCORD_TOKEN set, run the Discord bot (``--sync`` publishes the slash commands);
-    otherwise the offline console table. A start-up failure is logged as one line, exit 1."""
+    otherwise the offline console table. A start-up failure, or the loss of this process's
+shard claim, is logged as one line, exit 1."""
     settings = Settings()
     if "--check" in sys.argv:
         return health_check(settings)
@@ -30,6 +32,9 @@ def main() -> int:
             asyncio.run(run_discord(settings, sync_commands="--sync" in sys.argv))
         except StartupError as failure:
             log.error("start-up failed: %s", failure)
+            return 1
+        except ClaimLost as failure:
+            log.error("stopped: %s", failure)
             return 1
         return 0
     configure_logging("WARNING", settings.log_json, sys.stderr)
