@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from sqlalchemy import text
+from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.startup import engine_for
@@ -27,6 +28,21 @@ SHARDS = 0x1C_0002  # the advisory lock class of the shard claims (the second ke
 
 class ClaimLost(Exception):
     """The connection holding this process's shard failed: the process must stop."""
+
+
+@asynccontextmanager
+async def shards_to_run(
+    database_url: str, shard_ids: list[int] | None, shard_count: int | None
+) -> AsyncIterator[list[int] | None]:
+    """The shards this process runs while the block lasts: those it was given (``SHARD_IDS``);
+    else, with ``SHARD_COUNT`` on PostgreSQL, the one it claims; else None (one process runs
+    them all)."""
+    on_postgresql = make_url(database_url).get_backend_name() == "postgresql"
+    if shard_ids is not None or shard_count is None or not on_postgresql:
+        yield shard_ids
+        return
+    async with claimed_shard(database_url, shard_count) as shard:
+        yield [shard]
 
 
 @asynccontextmanager

@@ -6,7 +6,7 @@ import asyncio
 import pytest
 from sqlalchemy import text
 
-from bot.shard_claim import ClaimLost, claimed_shard
+from bot.shard_claim import ClaimLost, claimed_shard, shards_to_run
 from bot.startup import engine_for
 
 
@@ -46,3 +46,14 @@ async def test_a_process_whose_claim_connection_dies_stops(postgres_url):
                 )
             await asyncio.sleep(10)  # the bot at work, until stopped
     await engine.dispose()
+
+
+async def test_a_process_claims_a_shard_only_on_postgresql_when_given_a_count_and_no_shards(postgres_url):
+    async with shards_to_run(postgres_url, None, 3) as claimed, shards_to_run(postgres_url, None, 3) as other:
+        assert sorted(claimed + other) == [0, 1]
+    async with shards_to_run(postgres_url, [2], 3) as given:
+        assert given == [2]
+    async with shards_to_run(postgres_url, None, None) as every:
+        assert every is None
+    async with shards_to_run("sqlite+aiosqlite:///games.db", None, 3) as every:
+        assert every is None  # one process on SQLite runs them all
