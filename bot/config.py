@@ -11,6 +11,7 @@ class Settings(BaseSettings):
     discord_token: str | None = None
     database_url: str = "sqlite+aiosqlite:///ironcross.db"
     reaction_seconds: int = 120
+    metrics_port: int | None = None  # serve Prometheus metrics on this port (bot.metrics); off if unset
     pictures_dir: str = "pictures"  # where the console table saves the battlefield after each action
     log_level: str = "INFO"  # the console table logs warnings only, to keep the terminal clear
     log_json: bool = True  # JSON lines; false for plain text

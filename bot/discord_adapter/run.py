@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+from bot import metrics
 from bot.config import Settings
 from bot.discord_adapter.client import IronCrossBot
 from bot.services.game_service import GameService
-from bot.storage.store import GameStore
+from bot.startup import log_in, open_database
 
 
 async def run_discord(settings: Settings, *, sync_commands: bool) -> None:
-    store = await GameStore.open(settings.database_url)
+    store = await open_database(settings.database_url)
     games = GameService(store)
     client = IronCrossBot(games, sync_commands=sync_commands)
     try:
-        async with client:
-            await client.start(settings.discord_token or "")
+        async with client, metrics.served(settings.metrics_port, store):
+            await log_in(client, settings.discord_token or "")
+            await client.connect()
     finally:
         await games.close()
         await store.close()

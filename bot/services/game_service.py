@@ -13,6 +13,7 @@ from datetime import datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot import metrics
 from bot.services.limits import REACTION_SECONDS, bounded_command
 from bot.services.permissions import Refused, authorise
 from bot.storage.store import GameStore, StaleGame, StoredGame
@@ -152,9 +153,13 @@ class GameService:
                 made = bounded_command(build(state))
             return permitted(state, user_id, made, admin, server_roles)
 
-        return await self._act(
-            channel_id, user_id, check, interaction_id=interaction_id, window_message=window_message
-        )
+        try:
+            return await self._act(
+                channel_id, user_id, check, interaction_id=interaction_id, window_message=window_message
+            )
+        except GameError:
+            metrics.REFUSALS.inc()
+            raise
 
     async def _act(
         self,
@@ -213,6 +218,7 @@ class GameService:
                         "ms": round((time.perf_counter() - started) * 1000, 1),
                     },
                 )
+                metrics.ACTIONS.labels(command.kind).inc()
                 await self._after_commit(channel_id, user_id, game.state, stored.state)
                 return Outcome(
                     stored.state,
