@@ -8,17 +8,16 @@ they come when the console gives a writer; otherwise they wait and head the next
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
+from bot.console_grammar import Line
 from bot.services.campaign_service import CampaignService, parse_duration, parse_reminders, utc_text
-from bot.services.game_service import GameError, GameService, duration_text
+from bot.services.game_service import GameError, GameService, Outcome, duration_text
 from bot.services.limits import MAX_CPP, MAX_DAYS, MAX_ENTRIES, MAX_POINTS, reaction_seconds, whole_number
 from bot.services.linked_campaign_service import LinkedCampaignService
 from engine.campaign.linked import SIDES
-
-if TYPE_CHECKING:
-    from bot.console import ConsoleTable, Line
 
 CHANNEL = "console"
 LEDGER_ENTRY = 'The ledger entry (entry:12 to:void reason:"why")'
@@ -47,10 +46,10 @@ RULE_NUMBERS = {"winner": "winner_points", "loser": "loser_points", "draw": "dra
 class CampaignDesk:
     """The console's campaigns, on the game service's store, dice and clock."""
 
-    def __init__(self, games: GameService, table: ConsoleTable | None = None) -> None:
+    def __init__(self, games: GameService, on_battle: Callable[[Outcome], None] | None = None) -> None:
         self.out: TextIO | None = None
         self.waiting: list[str] = []
-        self.table = table
+        self.on_battle = on_battle  # a linked battle set up here becomes the table's game
         self.linked = LinkedCampaignService(games, on_carried=self._carried)
         self.service = CampaignService(
             games.store,
@@ -74,7 +73,7 @@ class CampaignDesk:
         if kind == "new":
             answer = await self.new(line)
         elif kind == "submit":
-            orders = line.options.get("buy", " ".join(line.words[1:]))
+            orders = line.options.get("buy", "")
             phase = line.options.get("phase")
             answer = await self.service.submit(
                 CHANNEL,
@@ -87,7 +86,7 @@ class CampaignDesk:
         elif kind == "status":
             answer = await self.service.status(CHANNEL)
         elif kind == "ledger":
-            answer = await self.service.ledger(CHANNEL, csv="csv" in line.words)
+            answer = await self.service.ledger(CHANNEL, csv=line.flag("csv"))
         elif kind == "orbat":
             answer = await self.service.order_of_battle(CHANNEL, line.options.get("side"))
         elif kind == "correct":
@@ -161,8 +160,8 @@ class CampaignDesk:
                 o.get("attacker_choice"),
                 seconds,
             )
-            if self.table is not None:
-                self.table.state, self.table.log = outcome.state, []
+            if self.on_battle is not None:
+                self.on_battle(outcome)
             return text
         if kind in ("buy", "command", "retire"):
             side, unit = o.get("side", ""), o.get("unit", "")

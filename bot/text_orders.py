@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Literal, get_args
 
 from engine.commands import (
@@ -139,6 +139,9 @@ class OrderWords:
     shell: str | None = None  # fire HE at this building as a whole (House Rules V1.0)
     face: str | None = None  # the side of its building a unit fires out of (House Rules V1.0)
     storey: str | None = None  # and the storey: 0 or "ground", 1, 2... (House Rules V1.0)
+
+
+ORDER_WORDS = frozenset(f.name for f in fields(OrderWords))
 
 
 def unit_order(state: GameState, side: str, words: OrderWords) -> UnitOrder:
