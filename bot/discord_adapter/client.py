@@ -96,6 +96,8 @@ class IronCrossBot(discord.Client):
         """Refusals go privately to the user who asked; anything else is logged, and the user is
         told truthfully whether their command was stored."""
         cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        if isinstance(error, app_commands.TransformerError) and error.__cause__ is not None:
+            cause = error.__cause__  # an option that could not be read, such as a position
         if isinstance(cause, GameError | IllegalCommand):
             text = str(cause)
         else:
