@@ -195,7 +195,7 @@ SPECS: tuple[Spec, ...] = (
     spec(
         "game join",
         "Take a side in this channel's game",
-        choice("side", "", ("allies", "axis"), required=True),
+        choice("side", "The side you play", ("allies", "axis"), required=True),
         text("force", "In a scenario game, the force you bring (one of your /force list)", suggest=True),
     ),
     spec(
@@ -232,7 +232,7 @@ SPECS: tuple[Spec, ...] = (
     spec(
         "initiative",
         "Having won the initiative, start or pass it over",
-        choice("choice", "", ("start", "pass"), required=True),
+        choice("choice", "Go first (start), or let the other side", ("start", "pass"), required=True),
         words=("choice",),
     ),
     spec(
@@ -380,12 +380,12 @@ SPECS: tuple[Spec, ...] = (
     ),
     spec(
         "chart list",
-        "Every chart, with what it takes",
+        "Every chart, by book",
     ),
     spec(
         "chart show",
         "What a chart takes and gives",
-        text("chart", "", required=True, suggest=True),
+        text("chart", "The chart (type to search)", required=True, suggest=True),
         words=("chart",),
     ),
     spec(
@@ -479,14 +479,14 @@ SPECS: tuple[Spec, ...] = (
     spec(
         "force remove",
         "Take a unit (and its transport) out of a force",
-        text("force", "", required=True, suggest=True),
-        text("unit", "", required=True, suggest=True),
+        text("force", "Your force", required=True, suggest=True),
+        text("unit", "The unit to take out", required=True, suggest=True),
     ),
     spec(
         "force upgrade",
         "IAW, transport, command unit or sub-commander for a unit",
-        text("force", "", required=True, suggest=True),
-        text("unit", "", required=True, suggest=True),
+        text("force", "Your force", required=True, suggest=True),
+        text("unit", "The unit to upgrade", required=True, suggest=True),
         flag("iaw", "The infantry detachment carries the nation's anti-tank weapon"),
         text("transport", "A transport bought for it (none sells it back)", suggest=True),
         flag("command", "Make it the command unit"),
@@ -495,7 +495,7 @@ SPECS: tuple[Spec, ...] = (
     spec(
         "force show",
         "A force with its points, break points and problems",
-        text("force", "", required=True, suggest=True),
+        text("force", "Your force", required=True, suggest=True),
     ),
     spec(
         "force list",
@@ -504,13 +504,13 @@ SPECS: tuple[Spec, ...] = (
     spec(
         "force copy",
         "Copy a force under a new name",
-        text("force", "", required=True, suggest=True),
-        text("name", "", required=True),
+        text("force", "The force to copy", required=True, suggest=True),
+        text("name", "The copy's name", required=True),
     ),
     spec(
         "force export",
         "The force as text to paste or keep",
-        text("force", "", required=True, suggest=True),
+        text("force", "Your force", required=True, suggest=True),
     ),
     spec(
         "force import",
@@ -522,19 +522,19 @@ SPECS: tuple[Spec, ...] = (
     spec(
         "force delete",
         "Delete one of your forces",
-        text("force", "", required=True, suggest=True),
+        text("force", "The force to delete", required=True, suggest=True),
     ),
     spec(
         "cards deck",
         "Write one of this server's decks (Manage Server)",
-        text("name", "", required=True),
+        text("name", "The deck's name", required=True),
         file("file", "The deck, one card a line, read from this file (Discord opens a form)"),
         words=("file",),
     ),
     spec(
         "cards deal",
         "Deal a deck in this channel's game: 2 set aside, 7 each",
-        text("deck", "", required=True, suggest=True),
+        text("deck", "One of this server's decks", required=True, suggest=True),
     ),
     spec(
         "cards hand",
@@ -554,7 +554,7 @@ SPECS: tuple[Spec, ...] = (
     spec(
         "campaign linked new",
         "Set up linked Iron Cross battles between two saved forces",
-        text("name", "", required=True),
+        text("name", "The campaign's name", required=True),
         text("allies", "The allied player (@mention)", required=True),
         text("allies_force", "The allied player's force (one of their /force list)", required=True),
         text("axis", "The axis player (@mention)", required=True),
@@ -604,21 +604,21 @@ SPECS: tuple[Spec, ...] = (
     spec(
         "campaign linked buy",
         "Buy a unit for your side with its reinforcement points",
-        choice("side", "", ("allies", "axis"), required=True),
+        choice("side", "Your side", ("allies", "axis"), required=True),
         text("unit", "A unit of your force's order of battle", required=True),
         text("label", "What to call it"),
     ),
     spec(
         "campaign linked command",
         "Make another of your units the command unit",
-        choice("side", "", ("allies", "axis"), required=True),
-        text("unit", "", required=True),
+        choice("side", "Your side", ("allies", "axis"), required=True),
+        text("unit", "The new command unit", required=True),
     ),
     spec(
         "campaign linked retire",
         "Take a unit out of your force for good (no points back)",
-        choice("side", "", ("allies", "axis"), required=True),
-        text("unit", "", required=True),
+        choice("side", "Your side", ("allies", "axis"), required=True),
+        text("unit", "The unit to retire", required=True),
     ),
     spec(
         "campaign linked end",
@@ -631,7 +631,7 @@ SPECS: tuple[Spec, ...] = (
     spec(
         "campaign new",
         "Set up a Red Barricades campaign in this channel",
-        text("name", "", required=True),
+        text("name", "The campaign's name", required=True),
         text("german", "The German players (@mentions)", required=True),
         text("russian", "The Russian players (@mentions)", required=True),
         integer(
@@ -673,12 +673,12 @@ SPECS: tuple[Spec, ...] = (
     spec(
         "campaign ledger",
         "Every purchase, roll and change of the campaign",
-        flag("csv", ""),
+        flag("csv", "As a CSV file"),
     ),
     spec(
         "campaign orbat",
         "Each side's order of battle: formations, fortifications",
-        choice("side", "", ("german", "russian")),
+        choice("side", "One side only", ("german", "russian")),
         words=("side",),
     ),
     spec(
@@ -701,8 +701,37 @@ SPECS: tuple[Spec, ...] = (
     spec(
         "campaign retain",
         "The referee records units a side retains into the next CG scenario",
-        choice("side", "", ("german", "russian"), required=True),
+        choice("side", "The side that retains them", ("german", "russian"), required=True),
         text("units", 'The units retained, with commas: "2 x 4-6-7, 9-1, HMG"', required=True),
+    ),
+    spec(
+        "campaign balance",
+        "The referee sets a side's Balance provision DRM (RB 11.32)",
+        choice("side", "The side", ("german", "russian"), required=True),
+        integer(
+            "drm",
+            "Added to the side's RG strength, gun battery and OBA ammo rolls",
+            required=True,
+            low=-6,
+            high=6,
+        ),
+    ),
+    spec(
+        "campaign cg2",
+        "The referee says whether CG II scenarios are played",
+        flag("on", "CG II scenarios: +1 German Leader DRM", required=True),
+    ),
+    spec(
+        "campaign chit",
+        "The referee records a Battery Access chit for an OBA module",
+        integer(
+            "entry",
+            "The ledger entry that bought the module (the # column of /campaign ledger)",
+            required=True,
+            low=0,
+            high=100000,
+        ),
+        choice("colour", "The chit drawn", ("black", "red"), required=True),
     ),
     spec(
         "games mine",

@@ -20,6 +20,7 @@ from bot.discord_adapter.reaction_buttons import NoReactionButton, ReactButton, 
 from bot.discord_adapter.referee_clock_commands import hear_deadlines
 from bot.discord_adapter.referee_commands import RefereeCommands
 from bot.discord_adapter.rule_commands import RulesCommands, rule_command
+from bot.discord_adapter.schema_commands import check_tree
 from bot.discord_adapter.side_threads import post_to_threads
 from bot.discord_adapter.stats_commands import stats_command
 from bot.discord_adapter.team_commands import TeamCommands
@@ -71,6 +72,7 @@ class IronCrossBot(discord.Client):
         self.tree.add_command(stats_command)
         self.tree.add_command(RefereeCommands())
         self.tree.add_command(TeamCommands())
+        check_tree(self.tree)  # every command is one of the schema's, with its options
         self.add_dynamic_items(ReactButton, NoReactionButton)
 
     async def setup_hook(self) -> None:

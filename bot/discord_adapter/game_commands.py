@@ -20,6 +20,7 @@ from bot.discord_adapter.common import (
 from bot.discord_adapter.force_commands import force_service, own_forces, where
 from bot.discord_adapter.owed_commands import pings
 from bot.discord_adapter.referees import act, eyes_of
+from bot.discord_adapter.schema_commands import schema_command
 from bot.discord_adapter.side_threads import open_for_set_up, open_side_threads, tell_privately
 from bot.discord_adapter.team_commands import make_teams_and_referees
 from bot.services.game_service import finished_games_text, scenario_text, setup_text
@@ -35,24 +36,7 @@ class GameCommands(app_commands.Group):
     def __init__(self) -> None:
         super().__init__(name="game", description="Set up and follow this channel's Iron Cross game")
 
-    @app_commands.command(
-        name="new", description="Set up a quick battle, or a book scenario, in this channel"
-    )
-    @app_commands.describe(
-        table="The battlefield (default: village, 6' x 4')",
-        forces="Quick battle: the allied force facing the German one (default: us)",
-        reaction_seconds="How long the other side has to react (15 s to 48 h, default 120)",
-        scenario="A scenario of the book, played with the forces the players bring (/force)",
-        attacker="Capture and Breakthrough: the attacking side",
-        attacker_choice="Breakthrough: the attacker's aggressive command or preliminary bombardment",
-        deployment="Meeting and Escalating: set up turn about, or both at once in secret (plotted)",
-        ruleset="The Iron Cross 2015 rules, or the House Rules V1.0",
-        ping_minutes="Minutes before the players the game waits for are told (0: never, default 10)",
-        teams="A scenario for teams: players a side, each bringing a force (p. 25; default 1)",
-        bonus="Teams: the CO's bonus tokens not handed out go out evenly, or all to the CO",
-        referee="A referee, who sees and may correct everything (more: /ref appoint)",
-        referee_role="A server role whose holders may referee this game",
-    )
+    @schema_command("game new")
     @app_commands.choices(
         table=[app_commands.Choice(name=title[:100], value=name) for name, title in quick_tables().items()],
         forces=[app_commands.Choice(name=quick_forces()[name][:100], value=name) for name in allied_forces()],
@@ -91,8 +75,7 @@ class GameCommands(app_commands.Group):
         await pings(interaction).set_delay(channel, ping_minutes)
         await answer(interaction, text + "\n" + summary(outcome.state))
 
-    @app_commands.command(name="join", description="Take a side in this channel's game")
-    @app_commands.describe(force="In a scenario game, the force you bring (one of your /force list)")
+    @schema_command("game join")
     @app_commands.autocomplete(force=own_forces)
     async def join(
         self, interaction: discord.Interaction, side: Literal["allies", "axis"], force: str | None = None
@@ -111,7 +94,7 @@ class GameCommands(app_commands.Group):
         await open_for_set_up(interaction, outcome.state)
         await tell_privately(interaction, outcome)
 
-    @app_commands.command(name="start", description="Roll for the initiative and begin")
+    @schema_command("game start")
     async def start(self, interaction: discord.Interaction) -> None:
         outcome = await act(interaction, StartGame())  # a referee role's holder may start it
         news = told_lines(outcome.events, state=outcome.state)
@@ -119,14 +102,12 @@ class GameCommands(app_commands.Group):
         await open_side_threads(interaction, outcome.state)
         await tell_privately(interaction, outcome)
 
-    @app_commands.command(name="status", description="Show the state of this channel's game", extras=PRIVATE)
+    @schema_command("game status", extras=PRIVATE)
     async def status(self, interaction: discord.Interaction) -> None:
         state = await games(interaction).game(str(interaction.channel_id))
         await answer(interaction, summary(state), ephemeral=True)
 
-    @app_commands.command(
-        name="log", description="The last things that happened, with every die", extras=PRIVATE
-    )
+    @schema_command("game log", extras=PRIVATE)
     async def log(self, interaction: discord.Interaction) -> None:
         channel = str(interaction.channel_id)
         state = await games(interaction).game(channel)
@@ -136,23 +117,18 @@ class GameCommands(app_commands.Group):
         text = with_mentions("\n".join(lines), state) or "Nothing has happened yet"
         await answer(interaction, text[-1990:], ephemeral=True)
 
-    @app_commands.command(
-        name="history", description="This channel's finished games, and their logs", extras=PRIVATE
-    )
-    @app_commands.describe(number="Show this game's whole log (1 is the latest)")
+    @schema_command("game history", extras=PRIVATE)
     async def history(self, interaction: discord.Interaction, number: int | None = None) -> None:
         text = await finished_games_text(games(interaction).store, str(interaction.channel_id), number)
         await send_long(interaction, text, ephemeral=True)
 
-    @app_commands.command(name="concede", description="Concede the game for your side")
+    @schema_command("game concede")
     async def concede(self, interaction: discord.Interaction) -> None:
         user = str(interaction.user.id)
         outcome = await act(interaction, lambda state: Concede(side=side_of(state, user)))
         await answer(interaction, told_lines(outcome.events, state=outcome.state))
 
-    @app_commands.command(
-        name="map", description="The battlefield as your side sees it (only you see it)", extras=PRIVATE
-    )
+    @schema_command("game map", extras=PRIVATE)
     async def map(self, interaction: discord.Interaction) -> None:
         state = await games(interaction).game(str(interaction.channel_id))
         viewer = eyes_of(state, interaction)  # a referee sees everything

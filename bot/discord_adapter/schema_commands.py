@@ -51,17 +51,21 @@ class PositionTransformer(app_commands.Transformer):
 Position = app_commands.Transform[Point, PositionTransformer]
 
 
-def schema_command(path: str, **extras: Any) -> Callable[[Callable], app_commands.Command]:
+def schema_command(
+    path: str, group: app_commands.Group | None = None, **extras: Any
+) -> Callable[[Callable], app_commands.Command]:
     """``@schema_command("force new", extras=PRIVATE)``: the command named by ``path``, with the
-    spec's descriptions, its parameters checked against the spec."""
+    spec's descriptions, its parameters checked against the spec; in ``group`` if given (a group
+    inside a group)."""
     spec = COMMANDS[path]
 
     def make(callback: Callable) -> app_commands.Command:
         described = app_commands.describe(**descriptions(spec))(callback)
-        command = app_commands.command(name=spec.path.split()[-1], description=spec.description, **extras)(
-            described
-        )
+        name = spec.path.split()[-1]
+        command = app_commands.command(name=name, description=spec.description, **extras)(described)
         check(command, spec)
+        if group is not None:
+            group.add_command(command)
         return command
 
     return make

@@ -14,21 +14,18 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from bot.services.game_service import GameError, Outcome
+from bot.services.outcome import GameError, Outcome
 from bot.services.permissions import Role, roles_of
 from bot.storage import clock_store
 from bot.storage.clock_store import PlayerDeadline
-from bot.storage.store import StoredGame
-from engine.commands import DeclineReaction, PassInitiative, RefereeClock
+from bot.storage.store import GameStore, StoredGame
+from engine.commands import Command, DeclineReaction, PassInitiative, RefereeClock
 from engine.game_state import GameState
 from engine.referee import pass_for_absent
-from engine.runtime import ReactionTimers, WindowKey
+from engine.runtime import Clock, ReactionTimers, WindowKey
 from engine.state import Phase
-
-if TYPE_CHECKING:
-    from bot.services.game_service import GameService
 
 log = logging.getLogger(__name__)
 
@@ -46,11 +43,24 @@ class WindowTime:
         return None if self.paused else self.deadline
 
 
+class Games(Protocol):
+    """What the clock needs of the game service that makes it: its store, clock and reaction
+    timers, the game of a channel, and a way to act in it."""
+
+    store: GameStore
+    clock: Clock
+    timers: ReactionTimers
+
+    async def game(self, channel_id: str) -> GameState: ...
+
+    async def act(self, channel_id: str, user_id: str, command: Command) -> Outcome: ...
+
+
 class ClockService:
     """The timers a referee controls, beside the game service's reaction windows.
     ``on_deadline_passed(channel, text, outcome)`` hears what the game did at a deadline."""
 
-    def __init__(self, games: GameService) -> None:
+    def __init__(self, games: Games) -> None:
         self.games = games
         self.deadlines = ReactionTimers(
             games.clock, self._deadline_passed, still_due=self._deadline_due, limit=games.timers.limit

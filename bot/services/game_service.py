@@ -6,15 +6,15 @@ import asyncio
 import logging
 import time
 from collections import defaultdict
-from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot import metrics
+from bot.services.clock_service import ClockService
 from bot.services.limits import REACTION_SECONDS, bounded_command
+from bot.services.outcome import GameError, Outcome, refusals
 from bot.services.permissions import Refused, authorise
 from bot.storage.store import GameStore, StaleGame, StoredGame
 from engine.commands import Command, DeclineReaction, UndoActions
@@ -32,30 +32,6 @@ from engine.state import Phase
 log = logging.getLogger(__name__)
 
 TIMER = "reaction-timer"  # the user id recorded when a window closes at its deadline
-
-
-class GameError(Exception):
-    """A refusal to show the user: what was wrong and what to do instead."""
-
-
-@contextmanager
-def refusals() -> Iterator[None]:
-    """The engine's refusals, passed on as the service's."""
-    try:
-        yield
-    except IllegalCommand as refusal:
-        raise GameError(str(refusal)) from refusal
-
-
-@dataclass(frozen=True)
-class Outcome:
-    state: GameState
-    events: list[Event]
-    version: int
-    window_deadline: datetime | None = None  # when the reaction window now open closes
-    closed_window_message: str | None = None  # the message whose buttons should now go
-    before: GameState | None = None  # the game as the command found it
-    repeated: bool = False  # the command's interaction had been applied before: nothing new
 
 
 InCommit = Callable[[AsyncSession, str, str, GameState], Awaitable[Callable[[], None] | None]]
@@ -83,8 +59,6 @@ class GameService:
         self.in_commit: list[InCommit] = []
         self.timers = ReactionTimers(self.clock, self._window_expired, still_due=self._window_due)
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
-        from bot.services.clock_service import ClockService  # it builds on this module
-
         self.clocks = ClockService(self)  # the referee's pause, extensions and deadlines
 
     async def resume(self) -> None:
