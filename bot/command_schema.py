@@ -19,12 +19,20 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bot.services.limits import MAX_DAYS, MAX_POINTS, REACTION_SECONDS
+from engine.quick_battle import allied_forces, quick_tables
+from engine.rulesets import RULE_SETS
+from engine.scenarios import load_scenarios
 
 Kind = Literal[
     "text", "integer", "number", "flag", "choice", "position", "path", "unit", "user", "role", "attachment"
 ]
 POSITION = "x,y in inches or a grid square like D3"
 PATH = f"{POSITION}; separate waypoints with ;"
+# the choices the data and the rule sets' registry offer
+SCENARIOS = tuple(load_scenarios())
+RULE_SET_NAMES = tuple(RULE_SETS)
+TABLES = tuple(quick_tables())
+ALLIED_FORCES = tuple(allied_forces())
 
 
 @dataclass(frozen=True)
@@ -129,13 +137,13 @@ SPECS: tuple[Spec, ...] = (
         choice(
             "table",
             "The battlefield (default: village, 6' x 4')",
-            ("village", "crossroads"),
+            TABLES,
             default="village",
         ),
         choice(
             "forces",
             "Quick battle: the allied force facing the German one (default: us)",
-            ("us", "british", "soviet"),
+            ALLIED_FORCES,
             default="us",
         ),
         integer(
@@ -148,7 +156,7 @@ SPECS: tuple[Spec, ...] = (
         choice(
             "scenario",
             "A scenario of the book, played with the forces the players bring (/force)",
-            ("quick", "meeting", "escalating", "capture", "breakthrough"),
+            ("quick", *SCENARIOS),
             default="quick",
         ),
         choice("attacker", "Capture and Breakthrough: the attacking side", ("allies", "axis")),
@@ -166,7 +174,7 @@ SPECS: tuple[Spec, ...] = (
         choice(
             "ruleset",
             "The Iron Cross 2015 rules, or the House Rules V1.0",
-            ("core_2015", "house_v1"),
+            RULE_SET_NAMES,
             default="core_2015",
         ),
         integer(
@@ -583,10 +591,10 @@ SPECS: tuple[Spec, ...] = (
         choice(
             "scenario",
             "The book scenario to fight",
-            ("meeting", "escalating", "capture", "breakthrough"),
+            SCENARIOS,
             required=True,
         ),
-        choice("table", "The battlefield (default: village)", ("village", "crossroads"), default="village"),
+        choice("table", "The battlefield (default: village)", TABLES, default="village"),
         choice("attacker", "Capture and Breakthrough: the attacking side", ("allies", "axis")),
         choice(
             "attacker_choice",

@@ -11,12 +11,14 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, cast
 
+from bot.command_schema import ALLIED_FORCES, RULE_SET_NAMES, SCENARIOS, TABLES
 from bot.console_campaign import CampaignDesk
 from bot.console_grammar import Line
 from bot.console_owed import OwedDesk
 from bot.console_team import clock_request, referee_command, team_command
+from bot.plain_text import PlainWriter
 from bot.services.campaign_stats import CampaignStats
 from bot.services.card_service import CardService, hand_text
 from bot.services.dice_service import DiceService
@@ -109,11 +111,13 @@ from renderer.visibility import sees
 
 log = logging.getLogger(__name__)
 
-HELP = """\
+_or = "|".join  # a list of choices in /help
+
+HELP = f"""\
 The same commands as in Discord, typed as text (options as name:value, quote values with spaces):
-  /game new [table:village|crossroads] [forces:us|british|soviet] [reaction_seconds:N]
-       [ruleset:core-2015|house-v1]  the 2015 rules (default) or the House Rules V1.0
-  /game new scenario:meeting|escalating|capture|breakthrough [attacker:allies|axis]
+  /game new [table:{_or(TABLES)}] [forces:{_or(ALLIED_FORCES)}] [reaction_seconds:N]
+       [ruleset:{_or(RULE_SET_NAMES)}]  the 2015 rules (default) or the House Rules V1.0
+  /game new scenario:{_or(SCENARIOS)} [attacker:allies|axis]
        [attacker_choice:aggressive_command|preliminary_bombardment] [deployment:plotted]
        a book scenario (plotted: both sides set up at once, in secret); then
   /game join side:allies force:NAME   /deploy unit:UNIT at:X,Y [facing:N] [decoy:X,Y]   /deploy done
@@ -690,6 +694,7 @@ async def play_console(
     dice: Callable[[], DiceSource] = SeededDice,
     pictures: Path | None = None,
 ) -> int:
+    stdout = cast(TextIO, PlainWriter(stdout))  # Discord's marks are taken out, in this one place
     store = await GameStore.open(database_url)
 
     async def window_closed(channel_id: str, outcome: Outcome) -> None:

@@ -16,7 +16,6 @@ import io
 import logging
 import re
 from datetime import datetime
-from typing import Literal
 
 import discord
 from discord import app_commands
@@ -226,7 +225,7 @@ class CampaignCommands(app_commands.Group):
         interaction: discord.Interaction,
         buy: str | None = None,
         fortify: str | None = None,
-        side: Literal["german", "russian"] | None = None,
+        side: str | None = None,
         phase: app_commands.Range[int, 1, 30] | None = None,
     ) -> None:
         if buy is None and fortify is None:
@@ -252,9 +251,7 @@ class CampaignCommands(app_commands.Group):
             await send_long(interaction, f"```\n{text}\n```")
 
     @schema_command("campaign orbat")
-    async def orbat(
-        self, interaction: discord.Interaction, side: Literal["german", "russian"] | None = None
-    ) -> None:
+    async def orbat(self, interaction: discord.Interaction, side: str | None = None) -> None:
         text = await campaigns(interaction).order_of_battle(str(interaction.channel_id), side)
         await send_long(interaction, text)
 
@@ -272,9 +269,7 @@ class CampaignCommands(app_commands.Group):
         await send_long(interaction, text)
 
     @schema_command("campaign retain")
-    async def retain(
-        self, interaction: discord.Interaction, side: Literal["german", "russian"], units: str
-    ) -> None:
+    async def retain(self, interaction: discord.Interaction, side: str, units: str) -> None:
         text = await campaigns(interaction).retain(
             str(interaction.channel_id), str(interaction.user.id), side, units
         )
@@ -321,7 +316,7 @@ class CampaignCommands(app_commands.Group):
         winner: app_commands.Range[int, 0, 1000] = 50,
         loser: app_commands.Range[int, 0, 1000] = 30,
         draw: app_commands.Range[int, 0, 1000] = 40,
-        damaged: Literal["return", "sit_out"] = "return",
+        damaged: str = "return",
     ) -> None:
         text = await linked_campaigns(interaction).create(
             str(interaction.channel_id),
@@ -342,10 +337,10 @@ class CampaignCommands(app_commands.Group):
     async def linked_battle(
         self,
         interaction: discord.Interaction,
-        scenario: Literal["meeting", "escalating", "capture", "breakthrough"],
+        scenario: str,
         table: str = "village",
-        attacker: Literal["allies", "axis"] | None = None,
-        attacker_choice: Literal["aggressive_command", "preliminary_bombardment"] | None = None,
+        attacker: str | None = None,
+        attacker_choice: str | None = None,
         reaction_seconds: app_commands.Range[int, 15, 172800] = 120,
     ) -> None:
         text, _ = await linked_campaigns(interaction).battle(
@@ -363,7 +358,7 @@ class CampaignCommands(app_commands.Group):
     async def linked_buy(
         self,
         interaction: discord.Interaction,
-        side: Literal["allies", "axis"],
+        side: str,
         unit: str,
         label: str | None = None,
     ) -> None:
@@ -373,18 +368,14 @@ class CampaignCommands(app_commands.Group):
         await send_long(interaction, text)
 
     @schema_command("campaign linked command", group=linked)
-    async def linked_command(
-        self, interaction: discord.Interaction, side: Literal["allies", "axis"], unit: str
-    ) -> None:
+    async def linked_command(self, interaction: discord.Interaction, side: str, unit: str) -> None:
         text = await linked_campaigns(interaction).command(
             str(interaction.channel_id), str(interaction.user.id), side, unit
         )
         await answer(interaction, text)
 
     @schema_command("campaign linked retire", group=linked)
-    async def linked_retire(
-        self, interaction: discord.Interaction, side: Literal["allies", "axis"], unit: str
-    ) -> None:
+    async def linked_retire(self, interaction: discord.Interaction, side: str, unit: str) -> None:
         text = await linked_campaigns(interaction).retire(
             str(interaction.channel_id), str(interaction.user.id), side, unit
         )

@@ -3,8 +3,6 @@ cards are dealt, and each player sees only their own side's hand."""
 
 from __future__ import annotations
 
-from typing import Literal
-
 import discord
 from discord import app_commands
 
@@ -104,7 +102,7 @@ class CardCommands(app_commands.Group):
     async def use(
         self,
         interaction: discord.Interaction,
-        action: Literal["exchange", "play", "token", "trigger"],
+        action: str,
         card: str,
     ) -> None:
         await play(interaction, lambda state, side: CardAction(side=side, action=action, card=card))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Literal
 
 import discord
 from discord import app_commands
@@ -107,8 +106,8 @@ class OddsCommands(app_commands.Group):
         firer: str,
         target: str,
         range: app_commands.Range[float, 0, 200],
-        aspect: Literal["front", "side"] = "front",
-        cover: Literal["open", "cover", "fortification"] = "open",
+        aspect: str = "front",
+        cover: str = "open",
         firer_moved: bool = False,
         target_moved: bool = False,
         smoke: bool = False,
@@ -145,7 +144,7 @@ class OddsCommands(app_commands.Group):
         needs: app_commands.Range[int, 1, 1000],
         sides: app_commands.Range[int, 2, 1000] = 6,
         dice: app_commands.Range[int, 1, 50] = 1,
-        reroll: Literal["none", "failed", "one"] = "none",
+        reroll: str = "none",
         at_least: app_commands.Range[int, 1, 50] = 1,
     ) -> None:
         test = read_options(

@@ -6,8 +6,6 @@ own business until the game starts.
 
 from __future__ import annotations
 
-from typing import Literal
-
 import discord
 from discord import app_commands
 
@@ -25,7 +23,6 @@ from engine.forces import (
 from engine.profiles import load_orbat
 from engine.rules.force import nation_transports
 
-Nation = Literal["german", "british", "us", "soviet"]
 CHOICES = 25
 
 
@@ -110,7 +107,7 @@ class ForceCommands(app_commands.Group):
     async def new(
         self,
         interaction: discord.Interaction,
-        nation: Nation,
+        nation: str,
         name: str,
         points: app_commands.Range[int, 1, 10000],
         date: str | None = None,

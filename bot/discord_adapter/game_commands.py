@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
 import discord
 from discord import app_commands
 
@@ -47,14 +45,14 @@ class GameCommands(app_commands.Group):
         table: str = "village",
         forces: str = "us",
         reaction_seconds: app_commands.Range[int, 15, 172800] = 120,
-        scenario: Literal["quick", "meeting", "escalating", "capture", "breakthrough"] = "quick",
-        attacker: Literal["allies", "axis"] | None = None,
-        attacker_choice: Literal["aggressive_command", "preliminary_bombardment"] | None = None,
-        deployment: Literal["alternating", "plotted"] = "alternating",
-        ruleset: Literal["core_2015", "house_v1"] = "core_2015",
+        scenario: str = "quick",
+        attacker: str | None = None,
+        attacker_choice: str | None = None,
+        deployment: str = "alternating",
+        ruleset: str = "core_2015",
         ping_minutes: app_commands.Range[int, 0, MAX_MINUTES] = DEFAULT_MINUTES,
         teams: app_commands.Range[int, 1, 4] = 1,
-        bonus: Literal["even", "co"] = "even",
+        bonus: str = "even",
         referee: discord.User | None = None,
         referee_role: discord.Role | None = None,
     ) -> None:
@@ -77,9 +75,7 @@ class GameCommands(app_commands.Group):
 
     @schema_command("game join")
     @app_commands.autocomplete(force=own_forces)
-    async def join(
-        self, interaction: discord.Interaction, side: Literal["allies", "axis"], force: str | None = None
-    ) -> None:
+    async def join(self, interaction: discord.Interaction, side: str, force: str | None = None) -> None:
         channel, user = str(interaction.channel_id), str(interaction.user.id)
         command = JoinSide(side=side, player=user)
         planned = (await games(interaction).game(channel)).planned_scenario

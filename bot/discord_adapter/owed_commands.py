@@ -7,7 +7,6 @@ channel when Discord refuses it (the player's DMs are closed)."""
 from __future__ import annotations
 
 import logging
-from typing import Literal
 
 import discord
 from discord import app_commands
@@ -68,9 +67,7 @@ class GamesCommands(app_commands.Group):
         await send_long(interaction, text, ephemeral=True)
 
     @schema_command("games ping", extras=PRIVATE)
-    async def ping(
-        self, interaction: discord.Interaction, how: Literal["mention", "dm", "off"] | None = None
-    ) -> None:
+    async def ping(self, interaction: discord.Interaction, how: str | None = None) -> None:
         text = await pings(interaction).choose(str(interaction.user.id), how, str(interaction.channel_id))
         await answer(interaction, text, ephemeral=True)
 

@@ -11,7 +11,7 @@ role takes a referee's seat first, as for the other ``/ref`` commands.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -36,8 +36,6 @@ from engine.commands import (
 )
 from engine.events import REFEREE
 from engine.referee_prep import prep_text
-
-Side = Literal["allies", "axis"]
 
 
 def clocks(interaction: discord.Interaction) -> ClockService:
@@ -106,7 +104,7 @@ class ClockCommands(app_commands.Group):
 
     @schema_command("ref clock deadline")
     async def deadline(
-        self, interaction: discord.Interaction, side: Side, hours: app_commands.Range[float, 0.1, 168.0]
+        self, interaction: discord.Interaction, side: str, hours: app_commands.Range[float, 0.1, 168.0]
     ) -> None:
         seat = await _seat(interaction, "deadline", side=side, hours=hours)
         outcome, due = await clocks(interaction).set_deadline(*_where(interaction), side, hours)
@@ -122,22 +120,18 @@ class PrepCommands(app_commands.Group):
         )
 
     @schema_command("ref prep objective")
-    async def objective(
-        self, interaction: discord.Interaction, id: str, at: str, side: Literal["allies", "axis", "both"]
-    ) -> None:
+    async def objective(self, interaction: discord.Interaction, id: str, at: str, side: str) -> None:
         user = str(interaction.user.id)
         whose = None if side == "both" else side
         await _prepare(interaction, RefereeObjective(referee=user, id=id, at=parse_point(at), side=whose))
 
     @schema_command("ref prep special")
-    async def special(
-        self, interaction: discord.Interaction, to: Literal["allies", "axis", "both", "referee"], text: str
-    ) -> None:
+    async def special(self, interaction: discord.Interaction, to: str, text: str) -> None:
         user = str(interaction.user.id)
         await _prepare(interaction, RefereeSpecialRule(referee=user, audience=to, text=text))
 
     @schema_command("ref prep brief")
-    async def brief(self, interaction: discord.Interaction, side: Side, text: str) -> None:
+    async def brief(self, interaction: discord.Interaction, side: str, text: str) -> None:
         user = str(interaction.user.id)
         await _prepare(interaction, RefereeBriefing(referee=user, side=side, text=text))
 
@@ -145,7 +139,7 @@ class PrepCommands(app_commands.Group):
     async def force(
         self,
         interaction: discord.Interaction,
-        side: Side,
+        side: str,
         points: app_commands.Range[int, 1, 100000],
         guideline: str = "",
     ) -> None:
@@ -156,7 +150,7 @@ class PrepCommands(app_commands.Group):
 
     @schema_command("ref prep zone")
     async def zone(
-        self, interaction: discord.Interaction, side: Side, x1: float, y1: float, x2: float, y2: float
+        self, interaction: discord.Interaction, side: str, x1: float, y1: float, x2: float, y2: float
     ) -> None:
         user = str(interaction.user.id)
         await _prepare(

@@ -10,7 +10,7 @@ name a referee (``/ref appoint``, ``/ref dismiss``): the game's referees and the
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -26,8 +26,6 @@ from bot.text_orders import find_unit, parse_point
 from engine.commands import AppointReferee, Command, RefereeCorrection, RefereeRuling
 from engine.events import REFEREE, told
 from engine.game_state import GameState
-
-Side = Literal["allies", "axis"]
 
 
 async def every_unit(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -120,7 +118,7 @@ class RefereeCommands(app_commands.Group):
     async def tokens(
         self,
         interaction: discord.Interaction,
-        side: Side,
+        side: str,
         count: app_commands.Range[int, 0, 50],
         reason: str,
         player: discord.User | None = None,
@@ -134,7 +132,7 @@ class RefereeCommands(app_commands.Group):
         await correct(interaction, "turn", reason, value=number)
 
     @schema_command("ref initiative")
-    async def initiative(self, interaction: discord.Interaction, side: Side, reason: str) -> None:
+    async def initiative(self, interaction: discord.Interaction, side: str, reason: str) -> None:
         await correct(interaction, "initiative", reason, side=side)
 
     @schema_command("ref reveal")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Awaitable, Callable, Iterator
-from typing import Any, Literal, Optional
+from typing import Any, Optional
 
 import discord
 from discord import app_commands
@@ -55,12 +55,21 @@ def schema_command(
     path: str, group: app_commands.Group | None = None, **extras: Any
 ) -> Callable[[Callable], app_commands.Command]:
     """``@schema_command("force new", extras=PRIVATE)``: the command named by ``path``, with the
-    spec's descriptions, its parameters checked against the spec; in ``group`` if given (a group
-    inside a group)."""
+    spec's descriptions and choices (a callback's own ``app_commands.choices`` may name them for
+    Discord), its parameters checked against the spec; in ``group`` if given (a group inside a
+    group)."""
     spec = COMMANDS[path]
 
     def make(callback: Callable) -> app_commands.Command:
         described = app_commands.describe(**descriptions(spec))(callback)
+        given = getattr(callback, "__discord_app_commands_param_choices__", {})
+        offered = {
+            option.name: [app_commands.Choice(name=value, value=value) for value in option.choices]
+            for option in spec.shared()
+            if option.choices and option.name not in given
+        }
+        if offered:
+            described = app_commands.choices(**offered)(described)
         name = spec.path.split()[-1]
         command = app_commands.command(name=name, description=spec.description, **extras)(described)
         check(command, spec)
@@ -105,8 +114,6 @@ def _parameter(option: Option) -> inspect.Parameter:
         "role": discord.Role,
         "attachment": discord.Attachment,
     }.get(option.kind, str)
-    if option.choices:
-        annotation = Literal[option.choices]  # type: ignore[valid-type]
     if option.low is not None or option.high is not None:
         annotation = app_commands.Range[annotation, option.low, option.high]
     default = inspect.Parameter.empty if option.required else option.default
