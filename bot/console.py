@@ -167,6 +167,7 @@ The same commands as in Discord, typed as text (options as name:value, quote val
        [fortify:"2 x Trench, 3 Foxhole at 2"]   fortifications with the day's FPP;  /campaign orbat [side]
   /campaign correct entry:N to:VALUE|void reason:WHY   the referee (else the organiser) corrects the ledger
   /campaign retain side:german units:"2 x 4-6-7, 9-1"   the referee records units retained for the next CG day
+  /campaign balance side:german drm:N | cg2 on:yes|no | chit entry:N colour:black|red   the referee's books
   /campaign linked new|battle|buy|command|retire|standings|end   linked Iron Cross battles: forces carry
        their losses from one scenario to the next
   /stats                         dice statistics: each player's faces against fair dice, hits vs expected
@@ -187,6 +188,7 @@ The same commands as in Discord, typed as text (options as name:value, quote val
        absent side hours to act (then the game passes or declines for them)
        /ref objective side:allies|axis|both id:NAME at:X,Y   /ref special to:allies|axis|both|referee TEXT
        /ref brief side:axis TEXT (only axis reads it)   /ref list   special rules and objectives you may see
+       /ref map | log   the whole picture and log   /ref appoint|dismiss referee:NAME
        /ref force side:axis points:N [TEXT]   the most a side's force may cost, before it joins
        /ref zone side:axis area:X1,Y1,X2,Y2   where a side sets up, before set-up begins
   /units   /help   /quit
@@ -465,6 +467,8 @@ class ConsoleTable:
                 return team_text(self.state, self.reader(line.player))
             if line.verb == "ref" and line.words[:1] == ["list"]:
                 return prep_text(self.state, self.reader(line.player))
+            if line.verb == "ref" and line.words[:1] in (["map"], ["log"]):
+                return await self.referee_view(line)
             if line.verb == "ref" and line.words[:1] == ["undo"]:
                 count = whole_number("count", line.options.get("count", "1"), 1, UNDO_MOST)
                 reason = bounded_text("reason", line.options.get("reason", ""))
@@ -657,6 +661,14 @@ class ConsoleTable:
         return await self.forces.joining(
             "console", line.player, side, line.options["force"], planned.roles[side]
         )
+
+    async def referee_view(self, line: Line) -> str:
+        """``/ref map`` and ``/ref log``: the whole picture and the whole log, for a referee."""
+        if line.player not in self.state.referees:
+            raise IllegalCommand("Only the game's referees may do that")
+        if line.words[0] == "map":
+            return await self.save_map(line)
+        return "\n".join(told(self.log, REFEREE)) or "Nothing has happened yet"
 
     async def save_map(self, line: Line) -> str:
         """The battlefield as the player sees it (their side's view, a referee's whole view), to

@@ -27,7 +27,8 @@ USAGE = (
     "[start:17 Oct] [every:24h] [grace:2h] [reminders:24h,1h|none] [referee:NAME] [carry_over:yes|no], "
     '/campaign submit buy:"A4, O1 2 hexes, M1" [fortify:"2 x Trench, 3 Foxhole at 2"] [side:german] '
     "[phase:N], /campaign status, /campaign orbat [side:german], /campaign ledger [csv], "
-    '/campaign correct entry:N to:VALUE reason:"WHY", /campaign retain side:german units:"2 x 4-6-7, 9-1" '
+    '/campaign correct entry:N to:VALUE reason:"WHY", /campaign retain side:german units:"2 x 4-6-7, 9-1", '
+    "/campaign balance side:german drm:N, /campaign cg2 on:yes|no, /campaign chit entry:N colour:black|red "
     "(the referee); "
     "linked Iron Cross battles: /campaign linked new|battle|buy|command|retire|standings|end"
 )
@@ -96,6 +97,8 @@ class CampaignDesk:
             answer = await self.service.retain(CHANNEL, line.player, o.get("side", ""), o.get("units", ""))
         elif kind == "linked":
             answer = await self.linked_campaign(line)
+        elif kind in ("balance", "cg2", "chit"):
+            answer = await self.books(line)
         else:
             raise GameError(USAGE)
         waiting, self.waiting = self.waiting, []
@@ -124,6 +127,17 @@ class CampaignDesk:
             line.player,
             carry_over == "yes",
         )
+
+    async def books(self, line: Line) -> str:
+        """The referee's campaign books: ``/campaign balance side: drm:`` (RB 11.32), ``/campaign
+        cg2 on:yes|no`` and ``/campaign chit entry: colour:``."""
+        kind, o = line.words[0], line.options
+        if kind == "balance":
+            return await self.service.balance(CHANNEL, line.player, o.get("side", ""), line.whole("drm"))
+        if kind == "cg2":
+            return await self.service.cg_ii(CHANNEL, line.player, line.flag("on"))
+        entry = line.whole("entry", LEDGER_ENTRY)
+        return await self.service.chit(CHANNEL, line.player, entry, o.get("colour", ""))
 
     async def correct(self, line: Line) -> str:
         """``/campaign correct entry:N to:VALUE reason:WHY``: the referee corrects a ledger entry."""

@@ -16,6 +16,7 @@ import shlex
 from dataclasses import dataclass, field
 
 from bot.command_schema import COMMANDS, Spec
+from bot.services.limits import whole_number
 from engine.errors import IllegalCommand
 
 SKIPPED = ("game", "clock", "prep")  # inner groups a console line may leave out
@@ -76,6 +77,13 @@ class Line:
         if name in self.options:
             return self.options[name].casefold() in YES
         return name in self.words or default
+
+    def whole(self, name: str, what: str | None = None) -> int:
+        """A whole-number option, within the bounds its spec declares."""
+        option = self.spec.option(name) if self.spec else None
+        low, high = (option.low, option.high) if option else (None, None)
+        least, most = int(low if low is not None else 0), int(high if high is not None else 10**6)
+        return whole_number(what or name, self.options.get(name, ""), least, most)
 
     def named_unit(self) -> str | None:
         """The unit the line names, by ``unit:NAME`` or by the bare word in its place."""

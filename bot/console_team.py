@@ -21,6 +21,7 @@ from bot.services.limits import MAX_POINTS, MEASURE, measure, whole_number
 from bot.text_orders import find_unit, parse_point
 from engine.commands import (
     AnswerReserve,
+    AppointReferee,
     Command,
     GiveBonusTokens,
     RefereeBriefing,
@@ -71,6 +72,8 @@ def referee_command(state: GameState, line: Line) -> Command:
     what = line.words[0].casefold() if line.words else ""
     options = line.options
     text = options.get("text", "")
+    if what in ("appoint", "dismiss"):
+        return AppointReferee(by=line.player, user=options.get("referee", ""), appoint=what == "appoint")
     if what == "ruling":
         return RefereeRuling(referee=line.player, ruling=text)
     if what == "brief":

@@ -279,7 +279,7 @@ class CampaignCommands(app_commands.Group):
     async def balance(
         self,
         interaction: discord.Interaction,
-        side: Literal["german", "russian"],
+        side: str,
         drm: app_commands.Range[int, -6, 6],
     ) -> None:
         text = await campaigns(interaction).balance(
@@ -297,7 +297,7 @@ class CampaignCommands(app_commands.Group):
         self,
         interaction: discord.Interaction,
         entry: app_commands.Range[int, 0, 100000],
-        colour: Literal["black", "red"],
+        colour: str,
     ) -> None:
         text = await campaigns(interaction).chit(
             str(interaction.channel_id), str(interaction.user.id), entry, colour

@@ -66,3 +66,19 @@ async def test_the_referee_map_at_the_console_is_the_referees_view(table, tmp_pa
 async def test_an_option_the_command_does_not_have_is_refused_by_name(table):
     reply = await table.handle("/act unit:sherman-1 move:12,14 speed:fast")
     assert reply == "Not allowed: I don't understand speed (see /help)"
+
+
+async def test_the_referees_discord_commands_work_at_the_console_too(table, tmp_path):
+    table.pictures = tmp_path / "pictures"
+    await ok(table, "/game new scenario:meeting referee:ref")
+    assert (await ok(table, "as ref /ref map")).startswith("referee view: ")
+    assert await table.handle("as ann /ref map") == "Not allowed: Only the game's referees may do that"
+    assert "bob is a referee of this game (by ref)" in await ok(table, "as ref /ref appoint referee:bob")
+    assert "bob is a referee of this game (by ref)" in await ok(table, "as bob /ref log")
+    await ok(table, "as bob /ref dismiss referee:ref")
+    assert table.state.referees == ["bob"]
+
+
+async def test_a_number_is_refused_outside_the_bounds_the_schema_declares(table):
+    reply = await table.handle("/campaign balance side:german drm:9")
+    assert reply == "Not allowed: drm is a whole number from -6 to 6, not 9"
