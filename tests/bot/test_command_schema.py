@@ -66,6 +66,7 @@ async def test_discord_has_every_command_of_the_schema_with_its_options(tree):
 
 
 def test_the_console_takes_every_option_of_every_command_by_name():
+    assert len({console_path(spec) for spec in COMMANDS.values()}) == len(COMMANDS)  # no two alike
     for spec in COMMANDS.values():
         for typed_path in {console_path(spec), tuple(spec.path.split())}:
             for option in spec.options:
