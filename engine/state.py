@@ -72,7 +72,7 @@ class TerrainFeature(BaseModel):
     building: bool = False
     hull_down: bool = False  # vehicles behind or in it may count as hull down (p. 12)
     storeys: int = 1  # a building's floors: 1 the ground floor only (House Rules V1.0, s. 5)
-    height: TerrainHeight | None = None  # None: as its kind says (engine.house.sight.terrain_height)
+    height: TerrainHeight | None = None  # None: as its kind says (house_v1.sight.terrain_height)
 
     def going_for(self, profile: UnitProfile) -> Going:
         if profile.is_vehicle and self.going_for_vehicles is not None:
@@ -150,7 +150,7 @@ class SmokeScreen(BaseModel):
 
 class BuildingPost(BaseModel):
     """Where a unit in a building fires out from (House Rules V1.0, s. 5 Firing from buildings):
-    a side of the building, named as :func:`engine.house.posts.building_sides` names them, and a
+    a side of the building, named as :func:`engine.variants.house_v1.posts.building_sides` names them, and a
     storey (0 the ground floor, 1 the first upper storey...)."""
 
     model_config = ConfigDict(frozen=True)
