@@ -181,4 +181,5 @@ def with_rule_set(state: GameState, name: str) -> GameState:
     game = state.model_copy(deep=True)
     game.ruleset = rules.name
     game.units = {unit_id: rules.unit(unit) for unit_id, unit in game.units.items()}
+    game.add_rule_set_parts()
     return game

@@ -3,18 +3,7 @@ the dice it is given and the exact result (sections as in the house rules)."""
 
 import pytest
 
-from engine.profiles import (
-    Drive,
-    Experience,
-    HEClass,
-    HouseTraits,
-    Motivation,
-    MoveClass,
-    Special,
-    TroopType,
-    UnitClass,
-    find_profile,
-)
+from engine.profiles import Drive, Special, UnitClass, find_profile
 from engine.rules.movement import movement_allowance, terrain_test_score_needed
 from engine.state import Going
 from engine.variants.house_v1.activation import (
@@ -59,6 +48,7 @@ from engine.variants.house_v1.indirect import (
     request_fire_succeeds,
 )
 from engine.variants.house_v1.smoke import End, puff_removed_from
+from engine.variants.house_v1.traits import Experience, HEClass, HouseTraits, Motivation, MoveClass, TroopType
 from engine.variants.house_v1.units import (
     find_house_profile,
     he_class_from_calibre,

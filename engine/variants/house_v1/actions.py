@@ -29,7 +29,6 @@ from engine.commands import (
 from engine.errors import IllegalCommand
 from engine.events import EventLog
 from engine.game_state import GameState, Pending
-from engine.profiles import MoveClass
 from engine.state import Unit
 from engine.variants.house_v1.assault import check_close_combat, check_closing
 from engine.variants.house_v1.buildings import (
@@ -50,6 +49,7 @@ from engine.variants.house_v1.close_combat import (
 from engine.variants.house_v1.indirect_fire import bombard, request_fire
 from engine.variants.house_v1.indirect_orders import check_bombard, check_request_fire
 from engine.variants.house_v1.smoke_screens import check_smoke_round, fire_smoke_round
+from engine.variants.house_v1.traits import MoveClass
 
 if TYPE_CHECKING:
     from engine.rulesets import RuleSet

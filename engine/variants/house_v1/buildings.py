@@ -19,10 +19,10 @@ from engine.errors import IllegalCommand
 from engine.events import EventLog
 from engine.game_state import GameState
 from engine.losses import add_markers
-from engine.profiles import HEClass, TroopType, UnitClass
+from engine.profiles import UnitClass
 from engine.rules.firing import Shot
 from engine.rules.shot_resolution import ShotResult
-from engine.state import BuildingPost, Point, Unit
+from engine.state import Point, Unit
 from engine.variants.house_v1.citation import cited
 from engine.variants.house_v1.firing import (
     FireCategory,
@@ -37,6 +37,8 @@ from engine.variants.house_v1.indirect import building_collateral_marker
 from engine.variants.house_v1.posts import attacked_side, building, holds, occupants
 from engine.variants.house_v1.shot import house_fire, traits_of
 from engine.variants.house_v1.sight import fire_through_problem, troops_in_the_way
+from engine.variants.house_v1.state import BuildingPost
+from engine.variants.house_v1.traits import HEClass, TroopType
 
 ENTRY_REACH = 6.0  # as embarking: an infantry normal move (p. 9)
 ADJACENT = 1.0  # inches between buildings for fire to spread (our reading of "adjacent")

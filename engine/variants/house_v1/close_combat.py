@@ -15,7 +15,7 @@ from engine.commands import Fire
 from engine.events import EventLog
 from engine.game_state import Choice, GameState, Who
 from engine.losses import add_markers, destroy, explode, passengers_of
-from engine.profiles import Special, TroopType, UnitClass
+from engine.profiles import Special, UnitClass
 from engine.resolve import execute_fire
 from engine.rules.movement import movement_allowance
 from engine.rulesets import rules_of
@@ -47,6 +47,7 @@ from engine.variants.house_v1.firing import (
     vehicle_mg_bears,
 )
 from engine.variants.house_v1.shot import PROTECTION, mg_crew_problem, traits_of
+from engine.variants.house_v1.traits import TroopType
 
 FALL_BACK_STEP = 0.5  # inches: how finely a fall back is cut short of a building
 OVERRUN_BEYOND = 3.0  # inches past the overrun unit's centre (our reading of "moving through")

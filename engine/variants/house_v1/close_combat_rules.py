@@ -4,8 +4,8 @@ is :mod:`engine.variants.house_v1.close_combat`."""
 
 from __future__ import annotations
 
-from engine.profiles import HouseTraits, Motivation, TroopType
 from engine.variants.house_v1.firing import CasualtyWeapon
+from engine.variants.house_v1.traits import HouseTraits, Motivation, TroopType
 
 CLOSE_COMBAT_RANGE = 3.0  # s. 4: no closer than this without close combat
 INFANTRY_ROUNDS = 2  # s. 6: two rounds, the defenders first in each

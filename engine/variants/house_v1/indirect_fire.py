@@ -14,8 +14,7 @@ from engine.events import EventLog
 from engine.game_state import GameState
 from engine.hidden_deployment import reveal_marker, under_marker
 from engine.losses import destroy
-from engine.profiles import HEClass, TroopType
-from engine.state import FireMarker, Point, Unit
+from engine.state import Point, Unit
 from engine.variants.house_v1.buildings import collateral, occupants
 from engine.variants.house_v1.citation import cited
 from engine.variants.house_v1.close_combat import markers_to_bearer
@@ -37,6 +36,8 @@ from engine.variants.house_v1.indirect import (
 from engine.variants.house_v1.indirect_orders import active_marker, indirect_he, marker_at
 from engine.variants.house_v1.shot import PROTECTION, traits_of
 from engine.variants.house_v1.smoke_screens import add_puff
+from engine.variants.house_v1.state import FireMarker
+from engine.variants.house_v1.traits import HEClass, TroopType
 
 EFFECT_REACH = 3.0  # beyond this the distance table gives no dice
 

@@ -10,12 +10,14 @@ from collections.abc import Collection
 from engine import geometry
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
-from engine.profiles import HEClass, Special
-from engine.state import FireMarker, Point, Unit
+from engine.profiles import Special
+from engine.state import Point, Unit
 from engine.variants.house_v1.indirect import minimum_range
 from engine.variants.house_v1.shot import traits_of
 from engine.variants.house_v1.sight import spot_in_sight
 from engine.variants.house_v1.smoke_screens import blocked_by_smoke
+from engine.variants.house_v1.state import FireMarker
+from engine.variants.house_v1.traits import HEClass
 
 SAME_SPOT = 1.0  # inches: a request this close to an earlier one is at the same spot (our reading)
 INDIRECT_WEAPONS = (Special.MORTAR, Special.INFANTRY_GUN, Special.HOWITZER)

@@ -12,7 +12,7 @@ from engine.dice import DiceSource
 from engine.errors import IllegalCommand
 from engine.events import EventLog
 from engine.game_state import GameState
-from engine.profiles import Experience, Special, TroopType
+from engine.profiles import Special
 from engine.rules.activation import TestScore
 from engine.rules.firing import Shot
 from engine.rules.shot_resolution import ShotResult
@@ -40,6 +40,8 @@ from engine.variants.house_v1.posts import moves_to_post, post_problem, posted_f
 from engine.variants.house_v1.shot import house_fire, mg_crew_problem, resolve_house_shot, traits_of
 from engine.variants.house_v1.sight import fire_through_problem, house_sight_clear, troops_in_the_way
 from engine.variants.house_v1.smoke_screens import blocked_by_smoke, thin_smoke
+from engine.variants.house_v1.state import HouseUnit
+from engine.variants.house_v1.traits import Experience, TroopType
 from engine.variants.house_v1.units import house_equivalent
 from engine.variants.house_v1.visibility import can_observe, observed_as
 
@@ -67,7 +69,9 @@ class HouseRules(RuleSet):
 
     def unit(self, unit: Unit) -> Unit:
         """The quick reference's statistics where it lists the unit (House Rules V1.0, s. 2)."""
-        return unit.model_copy(update={"profile": house_equivalent(unit.profile)})
+        return unit.model_copy(
+            update={"profile": house_equivalent(unit.profile), "variant": unit.variant or HouseUnit()}
+        )
 
     def reactivation_score(self, unit: Unit, tokens: int, *, falling_back: bool) -> TestScore:
         purpose = Purpose.FALL_BACK if falling_back else Purpose.ACTION

@@ -13,7 +13,7 @@ from engine import geometry
 from engine.dice import DiceSource, roll_needing
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
-from engine.profiles import HEClass, HouseTraits, Special, TroopType
+from engine.profiles import Special
 from engine.rules.firing import Shot
 from engine.rules.shot_resolution import Fate, ShotResult
 from engine.state import CoverKind, Unit
@@ -46,6 +46,7 @@ from engine.variants.house_v1.firing import (
     to_hit_modifiers,
     transport_mg_crewed,
 )
+from engine.variants.house_v1.traits import HEClass, HouseTraits, TroopType
 from engine.variants.house_v1.units import house_view
 
 PROTECTION = {

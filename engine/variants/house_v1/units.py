@@ -12,19 +12,8 @@ from typing import Any
 
 import yaml
 
-from engine.profiles import (
-    DATA_DIR,
-    Drive,
-    HEClass,
-    HouseTraits,
-    Motivation,
-    MoveClass,
-    Special,
-    TroopType,
-    UnitClass,
-    UnitProfile,
-    find_profile,
-)
+from engine.profiles import DATA_DIR, Drive, Special, UnitClass, UnitProfile, find_profile
+from engine.variants.house_v1.traits import HEClass, HouseTraits, Motivation, MoveClass, TroopType
 
 _VEHICLE_CLASS = {
     MoveClass.FAST: UnitClass.LIGHT,

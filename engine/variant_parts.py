@@ -1,0 +1,106 @@
+"""Where a rule set keeps what only it has on the core models: one part per object, in the
+object's ``variant`` field, written by the rule set's package and registered with
+:func:`register_part`. The core declares the slot and never names what is in it.
+
+A part's fields read and write as the object's own (``unit.in_building`` is
+``unit.variant.in_building``), so rule code and stored games keep their words; an object
+without a part reads that part's defaults. A game stored before its rule set had a part (its
+fields flat on the object) loads into the part: :meth:`WithVariant._lift_into_part`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, model_validator
+
+
+class VariantPart(BaseModel):
+    """A rule set's own fields on one kind of core object; subclasses name their rule set."""
+
+    rules: str  # the rule set whose part it is, so that a stored part loads as its own class
+
+
+class FrozenVariantPart(VariantPart):
+    """A part of a frozen object (a unit profile), itself frozen."""
+
+    model_config = ConfigDict(frozen=True)
+
+
+# core model -> attribute name -> the part class that has it; and core model -> rule set -> part
+_ATTRIBUTES: dict[type[BaseModel], dict[str, type[VariantPart]]] = {}
+_PARTS: dict[type[BaseModel], dict[str, type[VariantPart]]] = {}
+
+
+def register_part(model: type[WithVariant], part: type[VariantPart]) -> None:
+    """Give ``model`` objects the fields of ``part`` (a rule set package calls this on import)."""
+    names = [name for name in part.model_fields if name != "rules"]
+    attributes = _ATTRIBUTES.setdefault(model, {})
+    taken = [n for n in names if n in attributes or n in model.model_fields]
+    if taken:
+        raise ValueError(f"{part.__name__}: {model.__name__} already has {', '.join(taken)}")
+    attributes.update(dict.fromkeys(names, part))
+    _PARTS.setdefault(model, {})[part.model_fields["rules"].default] = part
+
+
+class WithVariant(BaseModel):
+    """A core model with a slot for one rule set's part (subclasses declare ``variant``)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _lift_into_part(cls, data: Any) -> Any:
+        """A stored part becomes its own class; fields given flat (an object written before its
+        rule set had a part, or built by name) go into the part, unless they hold the defaults."""
+        if not isinstance(data, dict):
+            return data
+        attributes = _ATTRIBUTES.get(cls, {})
+        flat = {name: data[name] for name in attributes if name in data}
+        part = data.get("variant")
+        if not flat and not isinstance(part, dict):
+            return data
+        data = {key: value for key, value in data.items() if key not in attributes}
+        if isinstance(part, VariantPart):
+            part = part.model_dump()
+        given = {
+            name: value
+            for name, value in flat.items()
+            if value != attributes[name].model_fields[name].get_default(call_default_factory=True)
+        }
+        if part is None and not given:
+            return data
+        kind = _PARTS[cls][part["rules"]] if part else next(attributes[name] for name in given)
+        data["variant"] = kind.model_validate({**(part or {}), **given})
+        return data
+
+    def __getattr__(self, name: str) -> Any:
+        kind = _ATTRIBUTES.get(type(self), {}).get(name)
+        if kind is None:
+            return super().__getattr__(name)  # type: ignore[misc]
+        part = self.__dict__.get("variant")
+        if part is None:
+            return kind.model_fields[name].get_default(call_default_factory=True)
+        return getattr(part, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        kind = _ATTRIBUTES.get(type(self), {}).get(name)
+        if kind is None:
+            super().__setattr__(name, value)
+            return
+        # a new part, never a change to one that a copy of this object may share
+        super().__setattr__(
+            "variant", (self.__dict__.get("variant") or kind()).model_copy(update={name: value})
+        )
+
+    def model_copy(self, *, update: dict[str, Any] | None = None, deep: bool = False) -> Any:
+        attributes = _ATTRIBUTES.get(type(self), {})
+        own = {key: value for key, value in (update or {}).items() if key not in attributes}
+        forwarded = {key: value for key, value in (update or {}).items() if key in attributes}
+        if forwarded:
+            part = self.__dict__.get("variant") or attributes[next(iter(forwarded))]()
+            own["variant"] = part.model_copy(update=forwarded, deep=deep)
+        return super().model_copy(update=own or None, deep=deep)
+
+
+def part_for(model: type[WithVariant], rules: str) -> type[VariantPart] | None:
+    """The part a rule set gives objects of ``model``, if it has one."""
+    return _PARTS.get(model, {}).get(rules)
