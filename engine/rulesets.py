@@ -112,7 +112,10 @@ class RuleSet:
         """Where the firer fires from, and whether getting there counts as moving: in the 2015
         rules, where it stands."""
         if fire.face is not None or fire.storey is not None:
-            raise IllegalCommand("Firing out of a building's side and storey is part of the House Rules V1.0")
+            having = " and ".join(
+                r.title for r in RULE_SETS.values() if type(r).firing_post is not RuleSet.firing_post
+            )
+            raise IllegalCommand(f"Firing out of a building's side and storey is part of the {having}")
         return firer, False
 
     def resolve_shot(self, shot: Shot, dice: DiceSource) -> ShotResult:
@@ -168,7 +171,7 @@ def rules_of(state: GameState) -> RuleSet:
 
 
 def find_rule_set(name: str) -> RuleSet:
-    """A rule set by its name, as players type it (``house-v1`` or ``house_v1``)."""
+    """A rule set by its name, as players type it (dashes or underscores, any case)."""
     key = name.strip().casefold().replace("-", "_")
     if key not in RULE_SETS:
         raise IllegalCommand(f"There is no rule set {name!r}: choose {' or '.join(RULE_SETS)}")

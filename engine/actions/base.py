@@ -77,6 +77,7 @@ class ActionType(Generic[A]):
     fires = False
     may_be_interrupted = False  # a reaction may name a point along it (p. 6)
     closes_reaction_route = False  # no reaction point after it: its dice are rolled (p. 6)
+    last_in_activation: str | None = None  # why no action may follow it, if none may
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         """Every action class written is registered under its own name."""

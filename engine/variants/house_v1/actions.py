@@ -199,6 +199,7 @@ class CloseCombatAction(ActionType[CloseCombat]):
     name = "close_combat"
     command = CloseCombat
     what = "Close combat"
+    last_in_activation = "Close combat ends an activation: nothing may follow it (House Rules s. 6)"
 
     def check(self, activation: Activation, index: int, action: CloseCombat) -> None:
         check_close_combat(activation.state, activation.current, action)

@@ -182,8 +182,10 @@ class HouseRules(RuleSet):
     def sight_clear(
         self, state: GameState, viewer: Unit, target: Unit, terrain: Sequence[TerrainFeature]
     ) -> bool:
-        """s. 8 Blocking terrain: by the height of each piece, and from upper storeys and hills."""
-        return house_sight_clear(state, viewer, target, terrain)
+        """s. 8 Blocking terrain: by the height of each piece, and from upper storeys and hills; a
+        unit inside a building sees out through its own walls (s. 4)."""
+        inside = (viewer.in_building, target.in_building)
+        return house_sight_clear(state, viewer, target, tuple(f for f in terrain if f.id not in inside))
 
     def firing_post(self, state: GameState, firer: Unit, fire: Fire, target: Unit) -> tuple[Unit, bool]:
         """s. 5 Firing from buildings: a unit inside fires from a side and storey of it."""
