@@ -102,7 +102,8 @@ from engine.odds import (
 from engine.quick_battle import quick_battle, scenario_battle
 from engine.referee_prep import prep_text
 from engine.rolls.charts import describe_chart, find_chart, load_charts
-from engine.rulesets import rules_of, with_rule_set
+from engine.rulesets import rule_set_choices, rules_of, with_rule_set
+from engine.scenarios import load_scenarios
 from engine.state import Phase
 from engine.teams import make_team_game
 from renderer import render
@@ -113,8 +114,8 @@ log = logging.getLogger(__name__)
 HELP = """\
 The same commands as in Discord, typed as text (options as name:value, quote values with spaces):
   /game new [table:village|crossroads] [forces:us|british|soviet] [reaction_seconds:N]
-       [ruleset:core-2015|house-v1]  the 2015 rules (default) or the House Rules V1.0
-  /game new scenario:meeting|escalating|capture|breakthrough [attacker:allies|axis]
+       [ruleset:{rule_sets}]  {rule_set_titles}
+  /game new scenario:{scenarios} [attacker:allies|axis]
        [attacker_choice:aggressive_command|preliminary_bombardment] [deployment:plotted]
        a book scenario (plotted: both sides set up at once, in secret); then
   /game join side:allies force:NAME   /deploy unit:UNIT at:X,Y [facing:N] [decoy:X,Y]   /deploy done
@@ -189,7 +190,11 @@ The same commands as in Discord, typed as text (options as name:value, quote val
   /units   /help   /quit
 Hot-seat: nobody needs to join; each line acts for the side the game waits for (or its
 unit's side). Players who have joined prefix their lines with their name: as ann /pass
-Positions: inches x,y (30,18), a 6" grid square (D3 or D3+1,-2), or "6 toward panzer-iv"."""
+Positions: inches x,y (30,18), a 6" grid square (D3 or D3+1,-2), or "6 toward panzer-iv".""".format(
+    rule_sets="|".join(name.replace("_", "-") for name in rule_set_choices()),
+    rule_set_titles=" (default) or ".join(rule_set_choices().values()),
+    scenarios="|".join(load_scenarios()),
+)
 
 FLAGS = ("rapid", "road", "reverse", "smoke", "cmt", "fallback", "bombard")
 

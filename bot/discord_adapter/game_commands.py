@@ -28,7 +28,8 @@ from bot.storage.ping_store import DEFAULT_MINUTES
 from engine.commands import Concede, JoinSide, StartGame
 from engine.events import told
 from engine.quick_battle import allied_forces, quick_battle, quick_forces, quick_tables, scenario_battle
-from engine.rulesets import with_rule_set
+from engine.rulesets import rule_set_choices, with_rule_set
+from engine.scenarios import load_scenarios
 
 
 class GameCommands(app_commands.Group):
@@ -46,7 +47,7 @@ class GameCommands(app_commands.Group):
         attacker="Capture and Breakthrough: the attacking side",
         attacker_choice="Breakthrough: the attacker's aggressive command or preliminary bombardment",
         deployment="Meeting and Escalating: set up turn about, or both at once in secret (plotted)",
-        ruleset="The Iron Cross 2015 rules, or the House Rules V1.0",
+        ruleset="The rules played: " + ", ".join(rule_set_choices().values()),
         ping_minutes="Minutes before the players the game waits for are told (0: never, default 10)",
         teams="A scenario for teams: players a side, each bringing a force (p. 25; default 1)",
         bonus="Teams: the CO's bonus tokens not handed out go out evenly, or all to the CO",
@@ -56,6 +57,13 @@ class GameCommands(app_commands.Group):
     @app_commands.choices(
         table=[app_commands.Choice(name=title[:100], value=name) for name, title in quick_tables().items()],
         forces=[app_commands.Choice(name=quick_forces()[name][:100], value=name) for name in allied_forces()],
+        scenario=[
+            app_commands.Choice(name="quick", value="quick"),
+            *(app_commands.Choice(name=name, value=name) for name in load_scenarios()),
+        ],
+        ruleset=[
+            app_commands.Choice(name=title[:100], value=name) for name, title in rule_set_choices().items()
+        ],
     )
     async def new(
         self,
@@ -63,11 +71,11 @@ class GameCommands(app_commands.Group):
         table: str = "village",
         forces: str = "us",
         reaction_seconds: app_commands.Range[int, 15, 172800] = 120,
-        scenario: Literal["quick", "meeting", "escalating", "capture", "breakthrough"] = "quick",
+        scenario: str = "quick",
         attacker: Literal["allies", "axis"] | None = None,
         attacker_choice: Literal["aggressive_command", "preliminary_bombardment"] | None = None,
         deployment: Literal["alternating", "plotted"] = "alternating",
-        ruleset: Literal["core_2015", "house_v1"] = "core_2015",
+        ruleset: str = "core_2015",
         ping_minutes: app_commands.Range[int, 0, MAX_MINUTES] = DEFAULT_MINUTES,
         teams: app_commands.Range[int, 1, 4] = 1,
         bonus: Literal["even", "co"] = "even",
