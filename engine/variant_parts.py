@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
 
 class VariantPart(BaseModel):
@@ -46,31 +46,39 @@ def register_part(model: type[WithVariant], part: type[VariantPart]) -> None:
 class WithVariant(BaseModel):
     """A core model with a slot for one rule set's part (subclasses declare ``variant``)."""
 
-    @model_validator(mode="before")
+    # fields it does not declare are taken in only to be lifted into the part, then dropped
+    model_config = ConfigDict(extra="allow")
+
+    @field_validator("variant", mode="before", check_fields=False)
     @classmethod
-    def _lift_into_part(cls, data: Any) -> Any:
-        """A stored part becomes its own class; fields given flat (an object written before its
-        rule set had a part, or built by name) go into the part, unless they hold the defaults."""
-        if not isinstance(data, dict):
-            return data
-        attributes = _ATTRIBUTES.get(cls, {})
-        flat = {name: data[name] for name in attributes if name in data}
-        part = data.get("variant")
-        if not flat and not isinstance(part, dict):
-            return data
-        data = {key: value for key, value in data.items() if key not in attributes}
-        if isinstance(part, VariantPart):
-            part = part.model_dump()
+    def _part_of_its_own_class(cls, value: Any) -> Any:
+        """A stored part loads as the class of the rule set it names."""
+        if isinstance(value, dict):
+            return _PARTS[cls][value["rules"]].model_validate(value)
+        return value
+
+    @model_validator(mode="after")
+    def _lift_into_part(self) -> Any:
+        """Fields given flat (an object stored before its rule set had a part, or built by name)
+        go into the part unless they hold the part's defaults; any other field it does not
+        declare is ignored."""
+        flat = self.__pydantic_extra__
+        if not flat:
+            return self
+        self.__pydantic_extra__ = {}
+        attributes = _ATTRIBUTES.get(type(self), {})
         given = {
             name: value
             for name, value in flat.items()
-            if value != attributes[name].model_fields[name].get_default(call_default_factory=True)
+            if name in attributes
+            and value != attributes[name].model_fields[name].get_default(call_default_factory=True)
         }
-        if part is None and not given:
-            return data
-        kind = _PARTS[cls][part["rules"]] if part else next(attributes[name] for name in given)
-        data["variant"] = kind.model_validate({**(part or {}), **given})
-        return data
+        if given:
+            part = self.__dict__.get("variant")
+            kind = type(part) if part is not None else attributes[next(iter(given))]
+            stored = part.model_dump() if part is not None else {}
+            self.__dict__["variant"] = kind.model_validate({**stored, **given})  # frozen models too
+        return self
 
     def __getattr__(self, name: str) -> Any:
         kind = _ATTRIBUTES.get(type(self), {}).get(name)
