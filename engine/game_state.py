@@ -63,7 +63,7 @@ class Choice(BaseModel):
     who: Who = "active"
 
 
-class Pending(BaseModel):
+class Pending(WithVariant):
     """A declared order between its declaration and the end of its resolution."""
 
     window: int
@@ -81,7 +81,7 @@ class Pending(BaseModel):
     tokens_before: dict[str, int] = Field(default_factory=dict)  # by unit id
     fire_target_moved: list[str] = Field(default_factory=list)  # units that declared moves
     interrupt: Interrupt | None = None
-    initiated: bool = False  # an immediate close combat passed its initiation test at declaration
+    variant: SerializeAsAny[VariantPart] | None = None  # what only the game's rule set has (engine.variants)
 
     def order_of(self, who: Who) -> Order | None:
         return self.order if who == "active" else self.reaction

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.actions.base import ActionType, Activation, Turn
-from engine.commands import CloseCombat, Disembark, Embark, Move
+from engine.commands import Action, Disembark, Embark, Move
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
 from engine.orders import check_disembark, check_embark, check_moves_away, moved_pose, plan_move
@@ -29,17 +29,16 @@ class MoveAction(ActionType[Move]):
             if unit.must_move_away:
                 check_moves_away(state, unit, plan.end)
             activation.current = moved_pose(current, plan)
-            following = activation.following(index)
-            assaulting = following.target if isinstance(following, CloseCombat) else None
-            self.check_end(state, activation.current, assaulting)
+            self.check_end(state, activation.current, activation.following(index))
         if activation.transport is not None and plan.mover == activation.transport.id:
             activation.transport = moved_pose(activation.transport, plan)
 
     def check_route(self, state: GameState, mover: Unit, move: Move) -> None:
         """Where the rule set forbids the way itself (the 2015 rules: only the terrain, p. 8)."""
 
-    def check_end(self, state: GameState, mover: Unit, assaulting: str | None) -> None:
-        """Where the rule set forbids the move to end (the 2015 rules: anywhere)."""
+    def check_end(self, state: GameState, mover: Unit, following: Action | None) -> None:
+        """Where the rule set forbids the move to end, given the action after it (the 2015 rules:
+        anywhere)."""
 
     def execute(self, turn: Turn, action: Move) -> bool:
         if turn.unit.in_reserve:

@@ -9,7 +9,7 @@ from engine.commands import ChooseDefender
 from engine.dice import d6, d10
 from engine.game_state import GameState
 from engine.setup import make_unit
-from engine.variants.house_v1.state import HouseGame, HouseProfile, HouseUnit
+from engine.variants.house_v1.state import HouseGame, HousePending, HouseProfile, HouseUnit
 from tests.engine.helpers import game, play, texts
 
 DATA = Path(__file__).parent / "data"
@@ -25,6 +25,7 @@ def test_the_old_flat_fields_load_into_the_house_rules_parts():
     assert isinstance(state.variant, HouseGame)
     assert state.variant.smoke_screens[0].puffs[0].x == 30 and state.variant.fire_markers[0].placed
     assert state.variant.fires == {"barn": 2}
+    assert isinstance(state.pending.variant, HousePending) and state.pending.variant.initiated
     gruppe, tommies = state.units["gruppe"], state.units["tommies"]
     assert isinstance(gruppe.variant, HouseUnit) and gruppe.variant.in_building == "church"
     assert isinstance(tommies.variant, HouseUnit) and tommies.variant.in_building is None

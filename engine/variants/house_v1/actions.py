@@ -14,6 +14,7 @@ from engine.actions.base import ActionType, Activation, Turn, actions_of
 from engine.actions.moving import MoveAction
 from engine.actions.shooting import FireAction, SmokeAction
 from engine.commands import (
+    Action,
     Bombard,
     CloseCombat,
     EnterBuilding,
@@ -69,8 +70,10 @@ class HouseMoveAction(MoveAction):
         if mover.embarked_in is None and house and house.move is MoveClass.NONE:
             raise IllegalCommand(f"{mover.name} cannot move on its own: it must be towed")
 
-    def check_end(self, state: GameState, mover: Unit, assaulting: str | None) -> None:
-        check_closing(state, mover, assaulting)
+    def check_end(self, state: GameState, mover: Unit, following: Action | None) -> None:
+        """s. 4: no nearer than 3" to an enemy, unless the move leads into close combat with it."""
+        charges = actions_of([following] if following is not None else [], CloseCombat)
+        check_closing(state, mover, charges[0].target if charges else None)
 
 
 class SmokeRoundAction(SmokeAction):

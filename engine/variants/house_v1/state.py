@@ -1,6 +1,7 @@
 """What only a game under the House Rules V1.0 holds, as the rule-set parts of the core models
 (:mod:`engine.variant_parts`): fire markers, smoke screens, burning buildings and breaches on the
-game; a unit's building and the post it fires from; a profile's house traits. Their fields read
+game; a unit's building and the post it fires from; whether a charge passed its initiation test
+at declaration; a profile's house traits. Their fields read
 as the objects' own (``state.smoke_screens``, ``unit.in_building``, ``profile.house``)."""
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine.game_state import GameState
+from engine.game_state import GameState, Pending
 from engine.profiles import UnitProfile
 from engine.state import Point, Unit
 from engine.variant_parts import FrozenVariantPart, VariantPart, register_part
@@ -74,6 +75,13 @@ class HouseUnit(VariantPart):
     firing_post: BuildingPost | None = None  # the side and storey it fired out from this turn (s. 5)
 
 
+class HousePending(VariantPart):
+    """A declaration's own house-rules state."""
+
+    rules: Literal["house_v1"] = RULES
+    initiated: bool = False  # an immediate close combat passed its initiation test at declaration (s. 6)
+
+
 class HouseProfile(FrozenVariantPart):
     """A unit profile as the house rules see it."""
 
@@ -83,4 +91,5 @@ class HouseProfile(FrozenVariantPart):
 
 register_part(GameState, HouseGame)
 register_part(Unit, HouseUnit)
+register_part(Pending, HousePending)
 register_part(UnitProfile, HouseProfile)
