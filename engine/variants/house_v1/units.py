@@ -17,7 +17,6 @@ from engine.profiles import Drive, Special, UnitClass, UnitProfile, find_profile
 from engine.variants.house_v1.traits import HEClass, HouseTraits, Motivation, MoveClass, TroopType
 
 HOUSE_DATA = Path(__file__).parent / "data"  # the quick reference's units
-
 _VEHICLE_CLASS = {
     MoveClass.FAST: UnitClass.LIGHT,
     MoveClass.MEDIUM: UnitClass.MEDIUM,
