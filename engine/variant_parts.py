@@ -4,7 +4,8 @@ object's ``variant`` field, written by the rule set's package and registered wit
 
 A part's fields read and write as the object's own (``unit.in_building`` is
 ``unit.variant.in_building``), so rule code and stored games keep their words; an object
-without a part reads that part's defaults. A game stored before its rule set had a part (its
+without a part reads that part's defaults (a game whose rule set has parts always carries them:
+:meth:`engine.game_state.GameState.add_rule_set_parts`). A game stored before its rule set had a part (its
 fields flat on the object) loads into the part: :meth:`WithVariant._lift_into_part`.
 """
 
@@ -85,7 +86,7 @@ class WithVariant(BaseModel):
         if kind is None:
             return super().__getattr__(name)  # type: ignore[misc]
         part = self.__dict__.get("variant")
-        if part is None:
+        if not isinstance(part, kind):  # none, or another rule set's
             return kind.model_fields[name].get_default(call_default_factory=True)
         return getattr(part, name)
 
@@ -94,18 +95,20 @@ class WithVariant(BaseModel):
         if kind is None:
             super().__setattr__(name, value)
             return
-        # a new part, never a change to one that a copy of this object may share
-        super().__setattr__(
-            "variant", (self.__dict__.get("variant") or kind()).model_copy(update={name: value})
-        )
+        super().__setattr__("variant", self._part_with(kind, {name: value}, deep=False))
+
+    def _part_with(self, kind: type[VariantPart], fields: dict[str, Any], *, deep: bool) -> VariantPart:
+        """A new part with these fields changed: never a change to one a copy of this object may
+        share."""
+        part = self.__dict__.get("variant")
+        return (part if isinstance(part, kind) else kind()).model_copy(update=fields, deep=deep)
 
     def model_copy(self, *, update: dict[str, Any] | None = None, deep: bool = False) -> Any:
         attributes = _ATTRIBUTES.get(type(self), {})
         own = {key: value for key, value in (update or {}).items() if key not in attributes}
         forwarded = {key: value for key, value in (update or {}).items() if key in attributes}
         if forwarded:
-            part = self.__dict__.get("variant") or attributes[next(iter(forwarded))]()
-            own["variant"] = part.model_copy(update=forwarded, deep=deep)
+            own["variant"] = self._part_with(attributes[next(iter(forwarded))], forwarded, deep=deep)
         return super().model_copy(update=own or None, deep=deep)
 
 
