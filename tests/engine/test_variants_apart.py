@@ -2,6 +2,7 @@
 nor names one; the packages register themselves and the registry lists them."""
 
 import ast
+from functools import cache
 from pathlib import Path
 from typing import Literal
 
@@ -22,7 +23,9 @@ VARIANTS = ENGINE / "variants"
 REGISTERING = ENGINE / "__init__.py"  # imports engine.variants once, so the packages register
 
 
+@cache
 def _core_modules() -> list[tuple[Path, ast.Module]]:
+    """Every core module of the engine, parsed once."""
     return [
         (path, ast.parse(path.read_text(), filename=str(path)))
         for path in sorted(ENGINE.rglob("*.py"))
