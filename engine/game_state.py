@@ -55,7 +55,7 @@ class Aim(BaseModel):
 class Choice(BaseModel):
     """A decision the resolution waits for."""
 
-    kind: Literal["remove_markers", "choose_target", "close_combat_fall_back", "building_defender"]
+    kind: str  # remove_markers, choose_target, or a choice only the game's rule set has
     side: str
     options: list[str]
     remove_all: bool = False  # Company Morale Test of 6
