@@ -103,7 +103,7 @@ from engine.odds import (
 from engine.quick_battle import quick_battle, scenario_battle
 from engine.referee_prep import prep_text
 from engine.rolls.charts import describe_chart, find_chart, load_charts
-from engine.rulesets import rules_of, with_rule_set
+from engine.rulesets import rule_set_choices, rules_of, with_rule_set
 from engine.state import Phase
 from engine.teams import make_team_game
 from renderer import render
@@ -116,7 +116,7 @@ _or = "|".join  # a list of choices in /help
 HELP = f"""\
 The same commands as in Discord, typed as text (options as name:value, quote values with spaces):
   /game new [table:{_or(TABLES)}] [forces:{_or(ALLIED_FORCES)}] [reaction_seconds:N]
-       [ruleset:{_or(RULE_SET_NAMES)}]  the 2015 rules (default) or the House Rules V1.0
+       [ruleset:{_or(RULE_SET_NAMES)}]  {' (default) or '.join(rule_set_choices().values())}
   /game new scenario:{_or(SCENARIOS)} [attacker:allies|axis]
        [attacker_choice:aggressive_command|preliminary_bombardment] [deployment:plotted]
        a book scenario (plotted: both sides set up at once, in secret); then

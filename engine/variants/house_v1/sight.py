@@ -1,7 +1,7 @@
 """Sight on the table under the House Rules V1.0, s. 8 Blocking terrain and Seeing through other
 units: how tall each terrain piece is, who looks down from an upper storey or a hill, what walls,
 woods and buildings hide from them, and the troops a shot may not pass through. The rules
-themselves are in :mod:`engine.house.visibility`.
+themselves are in :mod:`engine.variants.house_v1.visibility`.
 """
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ from shapely.geometry.base import BaseGeometry
 
 from engine import geometry
 from engine.game_state import GameState
-from engine.house.posts import building
-from engine.house.shot import traits_of
-from engine.house.visibility import (
+from engine.state import Point, TerrainFeature, TerrainHeight, Unit
+from engine.variants.house_v1.posts import building
+from engine.variants.house_v1.shot import traits_of
+from engine.variants.house_v1.visibility import (
     ADJACENT,
     HEIGHT_OF_KIND,
     HILLS,
@@ -27,7 +28,6 @@ from engine.house.visibility import (
     overlooked_low_terrain_hides,
     tucked_in_behind,
 )
-from engine.state import Point, TerrainFeature, TerrainHeight, Unit
 
 _ORDER = (TerrainHeight.LOW, TerrainHeight.MEDIUM, TerrainHeight.HIGH)
 

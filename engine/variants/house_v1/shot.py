@@ -12,8 +12,13 @@ from dataclasses import dataclass, replace
 from engine import geometry
 from engine.dice import DiceSource, roll_needing
 from engine.errors import IllegalCommand
-from engine.house.citation import cited
-from engine.house.firing import (
+from engine.game_state import GameState
+from engine.profiles import Special
+from engine.rules.firing import Shot
+from engine.rules.shot_resolution import Fate, ShotResult
+from engine.state import CoverKind, Unit
+from engine.variants.house_v1.citation import cited
+from engine.variants.house_v1.firing import (
     FRONT_ARC,
     HE_COLUMN,
     HIT_SCORE,
@@ -39,12 +44,10 @@ from engine.house.firing import (
     light_mortar_reaches,
     to_hit_dice,
     to_hit_modifiers,
+    transport_mg_crewed,
 )
-from engine.house.units import house_view
-from engine.profiles import HEClass, HouseTraits, Special, TroopType
-from engine.rules.firing import Shot
-from engine.rules.shot_resolution import Fate, ShotResult
-from engine.state import CoverKind, Unit
+from engine.variants.house_v1.traits import HEClass, HouseTraits, TroopType
+from engine.variants.house_v1.units import house_view
 
 PROTECTION = {
     CoverKind.OPEN: Protection.OPEN,
@@ -360,3 +363,25 @@ def _casualties(shot: Shot, fire: HouseFire, scored: int, dice: DiceSource, text
     )
     flame = fire.category is FireCategory.FLAMETHROWER
     return ShotResult(cited(text, "5.8" if flame else "5.7"), scored, total)
+
+
+def mg_crew_problem(state: GameState, vehicle: Unit) -> str | None:
+    """House Rules V1.0, s. 2: why a transport's machine gun may not fire for want of a crew
+    (neither carrying its unit nor with a friendly infantry squad adjacent), or None."""
+    if not (vehicle.profile.has(Special.TRANSPORT) and traits_of(vehicle).mg):
+        return None
+    carrying = any(u.embarked_in == vehicle.id and not u.destroyed for u in state.units.values())
+    squads = [
+        geometry.distance(vehicle, u)
+        for u in state.units.values()
+        if u.side == vehicle.side
+        and u.on_table
+        and u.embarked_in is None
+        and traits_of(u).troop_type is TroopType.INFANTRY
+    ]
+    if transport_mg_crewed(carrying=carrying, nearest_squad=min(squads, default=None)):
+        return None
+    return (
+        f"{vehicle.name}'s machine gun has no crew: it fires while carrying its unit "
+        "or with an infantry squad beside it"
+    )

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from engine.profiles import HEClass
+from engine.variants.house_v1.traits import HEClass
 
 HIT_SCORE = 5  # s. 5: each modified d10 of 5 or more hits
 CLOSE_RANGE = 12.0

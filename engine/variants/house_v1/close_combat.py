@@ -1,6 +1,6 @@
 """Close combat in play (House Rules V1.0, s. 6): the initiation test, the rounds of fire
 between the two sides, the attackers' fall back if the defenders stand, and AFV overruns.
-What may be assaulted is checked in :mod:`engine.assault`. Every roll's message names the
+What may be assaulted is checked in :mod:`engine.variants.house_v1.assault`. Every roll's message names the
 house-rules section that decided it."""
 
 from __future__ import annotations
@@ -11,13 +11,19 @@ from dataclasses import dataclass
 from engine import geometry
 from engine.aiming import turret_traverse
 from engine.battlefield import area_cover
-from engine.buildings import breach, building_assault, building_defenders, enter_building
 from engine.commands import Fire
 from engine.events import EventLog
 from engine.game_state import Choice, GameState, Who
-from engine.house.activation import close_combat_initiation_passes
-from engine.house.citation import cited
-from engine.house.close_combat import (
+from engine.losses import add_markers, destroy, explode, passengers_of
+from engine.profiles import Special, UnitClass
+from engine.resolve import execute_fire
+from engine.rules.movement import movement_allowance
+from engine.rulesets import rules_of
+from engine.state import Going, Point, Unit
+from engine.variants.house_v1.activation import close_combat_initiation_passes
+from engine.variants.house_v1.buildings import breach, building_assault, building_defenders, enter_building
+from engine.variants.house_v1.citation import cited
+from engine.variants.house_v1.close_combat_rules import (
     ATTACKER_FALL_BACK,
     FALL_BACK_OPTIONS,
     INFANTRY_ROUNDS,
@@ -27,7 +33,7 @@ from engine.house.close_combat import (
     overrun_mg_dice,
     vehicle_may_fall_back,
 )
-from engine.house.firing import (
+from engine.variants.house_v1.firing import (
     CasualtyWeapon,
     Damage,
     Protection,
@@ -40,13 +46,8 @@ from engine.house.firing import (
     hull_mg_bears,
     vehicle_mg_bears,
 )
-from engine.house.shot import PROTECTION, traits_of
-from engine.losses import add_markers, destroy, explode, passengers_of
-from engine.profiles import Special, TroopType, UnitClass
-from engine.resolve import execute_fire
-from engine.rules.movement import movement_allowance
-from engine.rulesets import mg_crew_problem, rules_of
-from engine.state import Going, Point, Unit
+from engine.variants.house_v1.shot import PROTECTION, mg_crew_problem, traits_of
+from engine.variants.house_v1.traits import TroopType
 
 FALL_BACK_STEP = 0.5  # inches: how finely a fall back is cut short of a building
 OVERRUN_BEYOND = 3.0  # inches past the overrun unit's centre (our reading of "moving through")

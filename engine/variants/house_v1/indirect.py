@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.house.firing import HIT_SCORE
-from engine.profiles import HEClass
+from engine.variants.house_v1.firing import HIT_SCORE
+from engine.variants.house_v1.traits import HEClass
 
 MORTAR_MINIMUM_RANGE = 18.0
 GUN_MINIMUM_RANGE = 24.0

@@ -1,7 +1,7 @@
 """Indirect fire in play (House Rules V1.0, s. 5 Indirect Fire): a spotter calls fire onto a
 spot it can see, mortars, infantry guns and howitzers fire at that marker, each shot lands
 where the dice say, and the unit nearest to where it lands takes the effect. What may be
-ordered is checked in :mod:`engine.indirect_orders`. Every roll's message names the
+ordered is checked in :mod:`engine.variants.house_v1.indirect_orders`. Every roll's message names the
 house-rules section that decided it."""
 
 from __future__ import annotations
@@ -10,13 +10,15 @@ import math
 
 from engine import geometry
 from engine.battlefield import area_cover
-from engine.buildings import collateral, occupants
-from engine.close_combat import markers_to_bearer
 from engine.events import EventLog
 from engine.game_state import GameState
 from engine.hidden_deployment import reveal_marker, under_marker
-from engine.house.citation import cited
-from engine.house.firing import (
+from engine.losses import destroy
+from engine.state import Point, Unit
+from engine.variants.house_v1.buildings import collateral, occupants
+from engine.variants.house_v1.citation import cited
+from engine.variants.house_v1.close_combat import markers_to_bearer
+from engine.variants.house_v1.firing import (
     HE_COLUMN,
     FireCategory,
     FireSituation,
@@ -24,19 +26,18 @@ from engine.house.firing import (
     casualty_score_needed,
     to_hit_modifiers,
 )
-from engine.house.indirect import (
+from engine.variants.house_v1.indirect import (
     AFV_DIRECT_HIT,
     afv_destroyed_by_direct_hit,
     effect_dice,
     landing,
     request_fire_succeeds,
 )
-from engine.house.shot import PROTECTION, traits_of
-from engine.indirect_orders import active_marker, indirect_he, marker_at
-from engine.losses import destroy
-from engine.profiles import HEClass, TroopType
-from engine.smoke_screens import add_puff
-from engine.state import FireMarker, Point, Unit
+from engine.variants.house_v1.indirect_orders import active_marker, indirect_he, marker_at
+from engine.variants.house_v1.shot import PROTECTION, traits_of
+from engine.variants.house_v1.smoke_screens import add_puff
+from engine.variants.house_v1.state import FireMarker
+from engine.variants.house_v1.traits import HEClass, TroopType
 
 EFFECT_REACH = 3.0  # beyond this the distance table gives no dice
 

@@ -5,7 +5,7 @@ by side and storey, what fire does to the troops inside, assaults on them, and b
 Each building feature of the table is one building. Any number of infantry and support squads
 may be inside, but not wheeled heavy weapons, and never vehicles. A unit inside stands at the
 building's centre until it fires out; then it stands at the middle of the side it fired from,
-holding that side and storey (its post, :mod:`engine.house.posts`) until the turn ends.
+holding that side and storey (its post, :mod:`engine.variants.house_v1.posts`) until the turn ends.
 """
 
 from __future__ import annotations
@@ -18,8 +18,13 @@ from engine import geometry
 from engine.errors import IllegalCommand
 from engine.events import EventLog
 from engine.game_state import GameState
-from engine.house.citation import cited
-from engine.house.firing import (
+from engine.losses import add_markers
+from engine.profiles import UnitClass
+from engine.rules.firing import Shot
+from engine.rules.shot_resolution import ShotResult
+from engine.state import Point, Unit
+from engine.variants.house_v1.citation import cited
+from engine.variants.house_v1.firing import (
     FireCategory,
     FireSituation,
     Weapon,
@@ -28,15 +33,12 @@ from engine.house.firing import (
     to_hit_dice,
     to_hit_modifiers,
 )
-from engine.house.indirect import building_collateral_marker
-from engine.house.posts import attacked_side, building, holds, occupants
-from engine.house.shot import house_fire, traits_of
-from engine.house.sight import fire_through_problem, troops_in_the_way
-from engine.losses import add_markers
-from engine.profiles import HEClass, TroopType, UnitClass
-from engine.rules.firing import Shot
-from engine.rules.shot_resolution import ShotResult
-from engine.state import BuildingPost, Point, Unit
+from engine.variants.house_v1.indirect import building_collateral_marker
+from engine.variants.house_v1.posts import attacked_side, building, holds, occupants
+from engine.variants.house_v1.shot import house_fire, traits_of
+from engine.variants.house_v1.sight import fire_through_problem, troops_in_the_way
+from engine.variants.house_v1.state import BuildingPost
+from engine.variants.house_v1.traits import HEClass, TroopType
 
 ENTRY_REACH = 6.0  # as embarking: an infantry normal move (p. 9)
 ADJACENT = 1.0  # inches between buildings for fire to spread (our reading of "adjacent")

@@ -1,5 +1,5 @@
 """Unit data under the House Rules V1.0: the quick reference's German and British statistics
-(``engine/data/house_v1.yaml``), and any unit of the 2015 lists seen the house rules' way.
+(``data/units.yaml`` in this package), and any unit of the 2015 lists seen the house rules' way.
 
 A house unit is an ordinary :class:`UnitProfile` (so movement, geometry and the table work as
 before) carrying :class:`HouseTraits`: troop type, move class, AP and HE class, and notes.
@@ -8,24 +8,15 @@ before) carrying :class:`HouseTraits`: troop type, move class, AP and HE class, 
 from __future__ import annotations
 
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import yaml
 
-from engine.profiles import (
-    DATA_DIR,
-    Drive,
-    HEClass,
-    HouseTraits,
-    Motivation,
-    MoveClass,
-    Special,
-    TroopType,
-    UnitClass,
-    UnitProfile,
-    find_profile,
-)
+from engine.profiles import Drive, Special, UnitClass, UnitProfile, find_profile
+from engine.variants.house_v1.traits import HEClass, HouseTraits, Motivation, MoveClass, TroopType
 
+HOUSE_DATA = Path(__file__).parent / "data"  # the quick reference's units
 _VEHICLE_CLASS = {
     MoveClass.FAST: UnitClass.LIGHT,
     MoveClass.MEDIUM: UnitClass.MEDIUM,
@@ -105,7 +96,7 @@ def _weapon_value(traits: HouseTraits) -> int | None:
 
 @cache
 def _quick_reference() -> dict[str, Any]:
-    return yaml.safe_load((DATA_DIR / "house_v1.yaml").read_text(encoding="utf-8"))
+    return yaml.safe_load((HOUSE_DATA / "units.yaml").read_text(encoding="utf-8"))
 
 
 @cache
@@ -134,13 +125,13 @@ def he_class_from_calibre(calibre: int) -> HEClass:
 
 def main_weapon(profile: UnitProfile) -> int | str | None:
     """The calibre of a 2015 unit's main gun, "mg" if a machine gun is its only weapon, or None
-    for a unit with neither (``main_weapons`` in ``house_v1.yaml``)."""
+    for a unit with neither (``main_weapons`` in ``units.yaml``)."""
     return _quick_reference()["main_weapons"].get(profile.nation, {}).get(profile.name)
 
 
 def has_hull_mg(profile: UnitProfile) -> bool:
     """Whether a 2015 unit the quick reference does not list has a hull-mounted MG (s. 5;
-    ``hull_mgs`` in ``house_v1.yaml``, with its sources)."""
+    ``hull_mgs`` in ``units.yaml``, with its sources)."""
     return profile.name in _quick_reference()["hull_mgs"].get(profile.nation, [])
 
 

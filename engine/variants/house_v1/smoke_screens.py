@@ -12,12 +12,20 @@ from engine import geometry
 from engine.errors import IllegalCommand
 from engine.events import EventLog
 from engine.game_state import GameState
-from engine.house.citation import cited
-from engine.house.firing import FireCategory, FireSituation, Weapon, hits, to_hit_dice, to_hit_modifiers
-from engine.house.shot import traits_of
-from engine.house.smoke import PUFF_WIDTH, End, puff_removed_from
 from engine.profiles import Special, UnitClass
-from engine.state import Point, SmokeScreen, Unit
+from engine.state import Point, Unit
+from engine.variants.house_v1.citation import cited
+from engine.variants.house_v1.firing import (
+    FireCategory,
+    FireSituation,
+    Weapon,
+    hits,
+    to_hit_dice,
+    to_hit_modifiers,
+)
+from engine.variants.house_v1.shot import traits_of
+from engine.variants.house_v1.smoke import PUFF_WIDTH, End, puff_removed_from
+from engine.variants.house_v1.state import SmokeScreen
 
 
 def check_smoke_round(state: GameState, unit: Unit, at: Point | None) -> None:

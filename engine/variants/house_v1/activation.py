@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import StrEnum
 
-from engine.profiles import Experience, HouseTraits, Motivation
 from engine.rules.activation import TestScore
+from engine.variants.house_v1.traits import Experience, HouseTraits, Motivation
 
 QUALITY_TOKEN_ON = 6  # s. 3
 COMMAND_TOKENS = 2  # s. 3

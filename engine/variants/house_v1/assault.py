@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from engine import geometry
 from engine.battlefield import live_units
-from engine.buildings import building
 from engine.commands import CloseCombat
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
 from engine.hidden_deployment import as_seen
-from engine.house.close_combat import CLOSE_COMBAT_RANGE, may_close_within_3
-from engine.house.shot import traits_of
-from engine.profiles import TroopType
 from engine.state import Unit
+from engine.variants.house_v1.buildings import building
+from engine.variants.house_v1.close_combat_rules import CLOSE_COMBAT_RANGE, may_close_within_3
+from engine.variants.house_v1.shot import traits_of
+from engine.variants.house_v1.traits import TroopType
 
 
 def check_close_combat(state: GameState, attacker: Unit, action: CloseCombat) -> Unit:

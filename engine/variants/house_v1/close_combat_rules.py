@@ -1,11 +1,11 @@
 """Close combat under the House Rules V1.0, s. 6 (and s. 4, Closing with the Enemy): the 3"
 limit, and the fire each side exchanges once contact is made. The game flow that uses these
-is :mod:`engine.close_combat`."""
+is :mod:`engine.variants.house_v1.close_combat`."""
 
 from __future__ import annotations
 
-from engine.house.firing import CasualtyWeapon
-from engine.profiles import HouseTraits, Motivation, TroopType
+from engine.variants.house_v1.firing import CasualtyWeapon
+from engine.variants.house_v1.traits import HouseTraits, Motivation, TroopType
 
 CLOSE_COMBAT_RANGE = 3.0  # s. 4: no closer than this without close combat
 INFANTRY_ROUNDS = 2  # s. 6: two rounds, the defenders first in each

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from engine.profiles import HouseTraits, Special, TroopType, UnitProfile
+from engine.profiles import Special, UnitProfile
 from engine.state import TerrainHeight
+from engine.variants.house_v1.traits import HouseTraits, TroopType
 
 SPOTTER_BONUS = 6.0
 

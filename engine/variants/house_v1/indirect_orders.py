@@ -1,6 +1,6 @@
 """Ordering indirect fire (House Rules V1.0, s. 5 Indirect Fire): who may call for fire and
 where, who may fire at the marker and from how far. Carrying it out is
-:mod:`engine.indirect_fire`."""
+:mod:`engine.variants.house_v1.indirect_fire`."""
 
 from __future__ import annotations
 
@@ -10,12 +10,14 @@ from collections.abc import Collection
 from engine import geometry
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
-from engine.house.indirect import minimum_range
-from engine.house.shot import traits_of
-from engine.house.sight import spot_in_sight
-from engine.profiles import HEClass, Special
-from engine.smoke_screens import blocked_by_smoke
-from engine.state import FireMarker, Point, Unit
+from engine.profiles import Special
+from engine.state import Point, Unit
+from engine.variants.house_v1.indirect import minimum_range
+from engine.variants.house_v1.shot import traits_of
+from engine.variants.house_v1.sight import spot_in_sight
+from engine.variants.house_v1.smoke_screens import blocked_by_smoke
+from engine.variants.house_v1.state import FireMarker
+from engine.variants.house_v1.traits import HEClass
 
 SAME_SPOT = 1.0  # inches: a request this close to an earlier one is at the same spot (our reading)
 INDIRECT_WEAPONS = (Special.MORTAR, Special.INFANTRY_GUN, Special.HOWITZER)

@@ -28,7 +28,8 @@ from engine import geometry
 from engine.commands import Fire
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
-from engine.state import BuildingPost, Point, TerrainFeature, Unit
+from engine.state import Point, TerrainFeature, Unit
+from engine.variants.house_v1.state import BuildingPost
 
 FIRING_ARC = 90.0  # s. 5: 45 degrees either side of straight out
 COMPASS_4 = ("east", "north", "west", "south")
