@@ -15,8 +15,12 @@ from bot.services.game_service import GameError
 from bot.services.rules_service import MAX_BYTES, MAX_SECTIONS, RulesService
 from bot.services.stats_service import StatsService
 from engine.errors import IllegalCommand
-from tests.bot.test_fuzz_inputs import table  # noqa: F401  (the fuzz test's console table)
+from tests.bot.test_fuzz_inputs import library_on_postgres, table  # noqa: F401  (the fuzz test's table)
 from tests.engine.test_cards import DECK
+
+# Marked ``both_databases``: run through the fuzz test's table on SQLite and on PostgreSQL. The
+# searches by words are SQLite's alone (FTS5); on PostgreSQL they are refused at once, see
+# test_a_word_search_on_postgresql_is_refused_at_once_and_stores_nothing.
 
 
 async def say(table, line: str) -> tuple[str, bool]:  # noqa: F811
@@ -25,6 +29,7 @@ async def say(table, line: str) -> tuple[str, bool]:  # noqa: F811
     return await watch.answer(line, lambda: console.handle(line))
 
 
+@pytest.mark.both_databases
 @pytest.mark.parametrize("expression", ["1/0", "1d6/0", "5%0", "5//0", "2d6+1d6//0 5+"])
 async def test_dice_that_divide_by_zero_are_refused(table, expression):  # noqa: F811
     answer, stored = await say(table, f"/roll {expression}")
@@ -41,6 +46,7 @@ async def test_dice_that_divide_by_zero_are_refused(table, expression):  # noqa:
         ("1d1001", "Dice have at most 1000 sides; d1001 is too many"),
     ],
 )
+@pytest.mark.both_databases
 async def test_dice_past_a_limit_are_refused_with_it(table, expression, limit):  # noqa: F811
     answer, stored = await say(table, f"/roll {expression}")
     assert limit in answer
@@ -92,6 +98,7 @@ async def test_other_channels_write_while_the_library_is_searched(table):  # noq
         assert len(await dice.log(f"channel {n}", "ann")) == 1
 
 
+@pytest.mark.both_databases
 async def test_an_oversized_import_is_refused_before_any_work(table):  # noqa: F811
     rules = table[0].rules
     with pytest.raises(Exception, match=r"big.md is 5.0 MB; the limit is 5 MB"):
@@ -143,12 +150,14 @@ async def test_an_oversized_import_is_refused_before_any_work(table):  # noqa: F
         ("as ref /ref zone side:axis area:0,0,nan,1", "area is a number from -100,000 to 100,000, not 'nan'"),
     ],
 )
+@pytest.mark.both_databases
 async def test_numbers_and_texts_past_their_limits_are_refused_with_them(table, line, refusal):  # noqa: F811
     answer, stored = await say(table, line)
     assert answer.startswith("Not allowed: ") and refusal in answer
     assert not stored
 
 
+@pytest.mark.both_databases
 async def test_stats_count_every_die_of_the_largest_rolls_and_a_one_sided_die(table):  # noqa: F811
     dice, stats = DiceService(table[0].service.store), StatsService(table[0].service.store)
     await dice.roll("big", "ann", ";".join(["100d1000"] * 10))
@@ -172,6 +181,7 @@ def test_limits_read_only_plain_digits():
             measure("x", typed)
 
 
+@pytest.mark.both_databases
 async def test_a_deck_whose_card_no_game_could_deal_is_refused_when_saved(table):  # noqa: F811
     """A card's text longer than a game command takes would make the deck impossible to deal:
     the deck is refused when written, not when dealt."""
@@ -180,3 +190,22 @@ async def test_a_deck_whose_card_no_game_could_deal_is_refused_when_saved(table)
     with pytest.raises(GameError, match="1,000"):
         await cards.save("g", "Too long", DECK + "\nEndless | 1 | any time | " + "x" * 1_200)
     assert await cards.names("g") == []
+
+
+@pytest.mark.both_databases
+async def test_a_word_search_on_postgresql_is_refused_at_once_and_stores_nothing(table, database_backend):  # noqa: F811
+    """PostgreSQL has no FTS5: a search by words is refused with the way that works (a section
+    number) after the length limit, which holds on both; a section number is found on both."""
+    answer, stored = await say(table, "/rule " + "smoke " * 200)
+    assert "A rules search has at most 200 characters" in answer and not stored
+    answer, stored = await say(table, "/rule smoke dissipate")
+    if database_backend == "postgresql":
+        assert (
+            answer
+            == "Not allowed: Searching by words needs the SQLite database (FTS5); look up a section number"
+        )
+    else:
+        assert "Smoke" in answer
+    assert not stored
+    answer, _ = await say(table, "/rule IC4.1")
+    assert not answer.startswith("Not allowed")
