@@ -36,6 +36,7 @@ from tests.bot.discord_harness import (
     OTTO,
     Harness,
     Pick,
+    Upload,
     buttons,
     callback_payload,
     close_bot,
@@ -280,6 +281,22 @@ async def build(copies: Copies, monkeypatch) -> dict[str, Snapshot]:
     await discord.slash("game concede", user=ANN, channel=CHANNEL)
     assert (await bot.games.game(CHANNEL)).phase is Phase.OVER
     await snapshot("game over")
+
+    house = "# House\n## H1 Fords\nDeep.\n"
+    await discord.slash(
+        "rules import", user=BOSS, channel=LINKED, document=Upload("house.md", house.encode())
+    )
+    await discord.slash(
+        "campaign linked new",
+        user=ANN,
+        channel=LINKED,
+        name="Normandy",
+        allies=f"<@{ANN}>",
+        allies_force="F",
+        axis=f"<@{OTTO}>",
+        axis_force="F",
+    )
+    await snapshot("server")
     await close_bot(bot)
     await copies.close()
     return kept
@@ -362,6 +379,7 @@ class Setting:
     opener: str
     opened_by: str
     typed: dict[str, str]
+    opened_with: dict[str, Any] = field(default_factory=dict)  # the opening slash command's options
 
 
 async def send(discord: Harness, setting: Setting, extras: Snapshot, state: Any, entry: Cell, user: str):
@@ -377,7 +395,9 @@ async def send(discord: Harness, setting: Setting, extras: Snapshot, state: Any,
                 extras.buttons[setting.opened_by], user=setting.opener, channel=channel
             )
         else:
-            opened = await discord.slash(setting.opened_by, user=setting.opener, channel=channel)
+            opened = await discord.slash(
+                setting.opened_by, user=setting.opener, channel=channel, **setting.opened_with
+            )
         filled = form(opened) if answer(opened)[1] == "form" else extras.form
         assert filled is not None
         return await discord.submit(filled, setting.typed, user=user, channel=channel)
@@ -553,4 +573,44 @@ async def test_every_campaign_order_as_every_role(copies, monkeypatch):
     await bot.campaigns.close()
     await close_bot(bot)
     wrong = await run_matrix(CAMPAIGN_SETTING, "open", opened, copies, monkeypatch)
+    assert not wrong, "\n".join(wrong)
+
+
+LINKED = "13"  # a channel running a linked campaign between Ann's and Otto's forces "F"
+OWNERS = ALLIES | AXIS  # each keeps a force "F" in this server (made before the game)
+MORE_RULES = Upload("more.md", b"# More\n## M1 Mud\nSlow.\n")
+SERVER_ROWS = (  # what the server keeps apart from a channel's game: one phase, "server"
+    cell("force new", EVERYONE, "server", fixed(nation="us", name="G", points=300)),  # one's own
+    cell("force add", OWNERS, "server", fixed(force="F", unit="Infantry Detachment")),  # to one's own F
+    cell("force remove", OWNERS, "server", fixed(force="F", unit="Infantry Detachment 1")),
+    cell("force copy", OWNERS, "server", fixed(force="F", name="H")),
+    cell("force delete", OWNERS, "server", fixed(force="F")),
+    # Ann's and Otto's F have a second detachment to take the command (Bob's and Dan's have none)
+    cell(
+        "force upgrade", {ANN, OTTO}, "server", fixed(force="F", unit="Infantry Detachment 2", command=True)
+    ),
+    cell("rules import", {BOSS}, "server", fixed(document=MORE_RULES)),  # Manage Server
+    cell("rules remove", {BOSS}, "server", fixed(name="House")),
+    cell("cards deck", {BOSS}, "server", fixed(name="Generic"), answer="form"),
+    cell("Deck form", {BOSS}, "server", kind="form"),
+    cell("campaign linked command", {ANN}, "server", fixed(side="allies", unit="Infantry Detachment 2")),
+    cell("campaign linked retire", {ANN}, "server", fixed(side="allies", unit="Infantry Detachment 2")),
+    cell("campaign linked battle", {ANN, OTTO}, "server", fixed(scenario="meeting")),
+    cell("campaign linked end", {ANN, OTTO}, "server"),
+)
+SERVER = Setting(
+    LINKED,
+    USERS,
+    SERVER_ROWS,
+    opener=BOSS,
+    opened_by="cards deck",
+    typed={"One card": DECK},
+    opened_with={"name": "Generic"},
+)
+
+
+async def test_every_server_level_change_as_every_role(phases, copies, monkeypatch):
+    """Forces, the rules library, the card decks and a linked campaign: only their owners (a
+    force's maker, the server's admins, the campaign's players) change them."""
+    wrong = await run_matrix(SERVER, "server", Snapshot("server"), copies, monkeypatch)
     assert not wrong, "\n".join(wrong)
