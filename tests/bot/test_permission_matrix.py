@@ -579,6 +579,7 @@ async def test_every_campaign_order_as_every_role(copies, monkeypatch):
 LINKED = "13"  # a channel running a linked campaign between Ann's and Otto's forces "F"
 OWNERS = ALLIES | AXIS  # each keeps a force "F" in this server (made before the game)
 MORE_RULES = Upload("more.md", b"# More\n## M1 Mud\nSlow.\n")
+LINK_AGAIN = fixed(name="N", allies=f"<@{BOB}>", allies_force="F", axis=f"<@{DAN}>", axis_force="F")
 SERVER_ROWS = (  # what the server keeps apart from a channel's game: one phase, "server"
     cell("force new", EVERYONE, "server", fixed(nation="us", name="G", points=300)),  # one's own
     cell("force add", OWNERS, "server", fixed(force="F", unit="Infantry Detachment")),  # to one's own F
@@ -597,6 +598,9 @@ SERVER_ROWS = (  # what the server keeps apart from a channel's game: one phase,
     cell("campaign linked retire", {ANN}, "server", fixed(side="allies", unit="Infantry Detachment 2")),
     cell("campaign linked battle", {ANN, OTTO}, "server", fixed(scenario="meeting")),
     cell("campaign linked end", {ANN, OTTO}, "server"),
+    # no battle fought yet, so no reinforcement points to buy with; one campaign a channel
+    cell("campaign linked buy", {ANN}, NOT_HERE, fixed(side="allies", unit="Infantry Detachment")),
+    cell("campaign linked new", EVERYONE, NOT_HERE, LINK_AGAIN),
 )
 SERVER = Setting(
     LINKED,
