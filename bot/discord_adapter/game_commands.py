@@ -7,7 +7,7 @@ from typing import Literal
 import discord
 from discord import app_commands
 
-from bot.discord_adapter.answers import PRIVATE, answer
+from bot.discord_adapter.answers import PRIVATE, answer, sending, stored
 from bot.discord_adapter.common import (
     battlefield_file,
     games,
@@ -87,8 +87,18 @@ class GameCommands(app_commands.Group):
         battle = with_rule_set(battle, ruleset)
         teamed = make_teams_and_referees(battle, teams, bonus, referee, referee_role)
         text = "\n".join(filter(None, [text, teamed]))
-        outcome = await games(interaction).new_game(channel, battle, reaction_seconds, user)
+        outcome = await games(interaction).new_game(
+            channel, battle, reaction_seconds, user, interaction_id=sending(interaction)
+        )
+        stored(interaction, outcome)
         await pings(interaction).set_delay(channel, ping_minutes)
+        if outcome.repeated:  # the same interaction again: the game it set up stands
+            await answer(
+                interaction,
+                f"Already done: this set up the channel's game.\n{summary(outcome.state)}",
+                ephemeral=True,
+            )
+            return
         await answer(interaction, text + "\n" + summary(outcome.state))
 
     @app_commands.command(name="join", description="Take a side in this channel's game")

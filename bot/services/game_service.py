@@ -58,6 +58,7 @@ class Outcome:
 
 
 InCommit = Callable[[AsyncSession, str, str, GameState], Awaitable[Callable[[], None] | None]]
+Also = Callable[[AsyncSession], Awaitable[None]]  # a write of the caller's, in the action's transaction
 
 
 class GameService:
@@ -101,9 +102,12 @@ class GameService:
         state: GameState | None = None,
         reaction_seconds: int = 120,
         user_id: str | None = None,
+        interaction_id: str | None = None,
     ) -> Outcome:
         """Set up a game in a channel (the quick battle unless a state is given). It replaces a
-        finished game, or one not yet started that nobody else has joined."""
+        finished game, or one not yet started that nobody else has joined. A Discord
+        interaction (``interaction_id``) that set up the channel's game before finds it, as it
+        stands now, marked ``repeated``."""
         if reaction_seconds not in REACTION_SECONDS:
             raise GameError("A reaction window lasts from 15 seconds to 48 hours")
         async with self._locks[channel_id]:
@@ -113,10 +117,11 @@ class GameService:
                     state or quick_battle(),
                     reaction_seconds,
                     may_replace=lambda current: refuse_replacing(current, user_id),
+                    interaction_id=interaction_id,
                 )
             except StaleGame:
                 raise GameError("Another game was set up here at the same moment: see /game status") from None
-        return Outcome(stored.state, [], stored.version)
+        return Outcome(stored.state, [], stored.version, repeated=stored.already is not None)
 
     async def remember_window_message(self, channel_id: str, window: int, message_id: str) -> None:
         """The message that shows a window's buttons, reported back when the window closes."""
@@ -135,6 +140,7 @@ class GameService:
         server_roles: tuple[str, ...] = (),
         interaction_id: str | None = None,
         window_message: str | None = None,
+        also: Also | None = None,
     ) -> Outcome:
         """Apply a user's command, if the permission table lets them (``server_roles``: the ids of
         the user's Discord roles). ``command`` may be made from the game as loaded (a front end's
@@ -142,9 +148,10 @@ class GameService:
 
         A Discord interaction (``interaction_id``) already applied is not applied again: its
         stored outcome comes back, marked ``repeated``. ``window_message``: the message that
-        will show the buttons of a reaction window this command opens. Two commands at once are
-        serialised; a write that lost a race with another process is retried once on the fresh
-        state."""
+        will show the buttons of a reaction window this command opens. ``also``: the caller's
+        own write that goes with the command, in its transaction (a :class:`GameError` it
+        raises refuses the command: nothing is stored). Two commands at once are serialised; a
+        write that lost a race with another process is retried once on the fresh state."""
         build = command if callable(command) else (lambda _state: command)
 
         def check(state: GameState) -> Command:
@@ -153,7 +160,12 @@ class GameService:
             return permitted(state, user_id, made, admin, server_roles)
 
         return await self._act(
-            channel_id, user_id, check, interaction_id=interaction_id, window_message=window_message
+            channel_id,
+            user_id,
+            check,
+            interaction_id=interaction_id,
+            window_message=window_message,
+            also=also,
         )
 
     async def _act(
@@ -164,6 +176,7 @@ class GameService:
         *,
         interaction_id: str | None = None,
         window_message: str | None = None,
+        also: Also | None = None,
     ) -> Outcome:
         """Load the game once, decide off the event loop, write once."""
         async with self._locks[channel_id]:
@@ -193,7 +206,7 @@ class GameService:
                         window.deadline,
                         interaction_id=interaction_id,
                         window_message=window_message,
-                        also=self._writing_with(channel_id, user_id, state, committed),
+                        also=self._writing_with(channel_id, user_id, state, committed, also),
                     )
                 except StaleGame:
                     if attempt == 2:
@@ -225,16 +238,24 @@ class GameService:
         raise AssertionError("unreachable")
 
     def _writing_with(
-        self, channel_id: str, user_id: str, after: GameState, committed: list[Callable[[], None]]
-    ) -> Callable[[AsyncSession], Awaitable[None]]:
-        """The writes that go into an action's own transaction (:attr:`in_commit`); what each
-        asks to be done once it is committed is put in ``committed``."""
+        self,
+        channel_id: str,
+        user_id: str,
+        after: GameState,
+        committed: list[Callable[[], None]],
+        also: Also | None = None,
+    ) -> Also:
+        """The writes that go into an action's own transaction (:attr:`in_commit`'s, then the
+        caller's ``also``, which sees theirs); what each hook asks to be done once it is
+        committed is put in ``committed``."""
 
         async def write(session: AsyncSession) -> None:
             for hook in self.in_commit:
                 then = await hook(session, channel_id, user_id, after)
                 if then is not None:
                     committed.append(then)
+            if also is not None:
+                await also(session)
 
         return write
 

@@ -48,6 +48,9 @@ class Applied:
     events: list[Event]
 
 
+SET_UP = Applied(0, [])  # what an interaction that set a game up made: its version 0
+
+
 @dataclass(frozen=True)
 class StoredGame:
     channel_id: str
@@ -83,11 +86,11 @@ class GameStore:
 
     async def load(self, channel_id: str, interaction_id: str | None = None) -> StoredGame | None:
         """The channel's game (parsed off the event loop), and whether ``interaction_id`` (a
-        Discord interaction) already sent a command to it."""
+        Discord interaction) already sent a command to it, or set it up (as version 0)."""
         async with self.sessions() as session:
             row = await session.get(GameRow, channel_id)
             done = None
-            if row is not None and interaction_id is not None:
+            if row is not None and interaction_id is not None and row.interaction_id != interaction_id:
                 query = select(CommandRow).where(
                     CommandRow.channel_id == channel_id, CommandRow.interaction_id == interaction_id
                 )
@@ -96,6 +99,8 @@ class GameStore:
             return None
         state = await asyncio.to_thread(GameState.model_validate_json, row.state)
         already = Applied(done.seq, EVENTS.validate_json(done.events)) if done else None
+        if interaction_id is not None and row.interaction_id == interaction_id:
+            already = SET_UP
         return StoredGame(channel_id, row.version, state, row.reaction_seconds, already=already)
 
     async def create(
@@ -104,15 +109,23 @@ class GameStore:
         state: GameState,
         reaction_seconds: int = 120,
         may_replace: Callable[[GameState], None] = lambda _game: None,
+        interaction_id: str | None = None,
     ) -> StoredGame:
         """Start a channel's game afresh, replacing a finished one and its log. ``may_replace``
         sees the game in the channel, in the same transaction (row locked), and raises to keep
         it; two creations at once in a channel without a game: one wins, the other is
-        :class:`StaleGame`."""
+        :class:`StaleGame`. A Discord interaction (``interaction_id``) that set up the game in
+        the channel already finds it (``already``) and replaces nothing."""
         as_json = state.model_dump_json()
         try:
             async with self.sessions() as session, session.begin():
                 current = await session.get(GameRow, channel_id, with_for_update=True)
+                if (
+                    current is not None
+                    and interaction_id is not None
+                    and current.interaction_id == interaction_id
+                ):
+                    return await self._set_up_before(current)
                 if current is not None:
                     old = GameState.model_validate_json(current.state)
                     may_replace(old)
@@ -124,11 +137,22 @@ class GameStore:
                         initial_state=as_json,
                         state=as_json,
                         reaction_seconds=reaction_seconds,
+                        interaction_id=interaction_id,
                     )
                 )
-        except IntegrityError:
-            raise StaleGame(channel_id) from None
+        except IntegrityError:  # set up at the same moment: by this same interaction, or another
+            async with self.sessions() as session:
+                current = await session.get(GameRow, channel_id)
+            if current is None or interaction_id is None or current.interaction_id != interaction_id:
+                raise StaleGame(channel_id) from None
+            return await self._set_up_before(current)
         return StoredGame(channel_id, 0, state, reaction_seconds)
+
+    @staticmethod
+    async def _set_up_before(row: GameRow) -> StoredGame:
+        """The game an interaction set up before, as it stands now."""
+        state = await asyncio.to_thread(GameState.model_validate_json, row.state)
+        return StoredGame(row.channel_id, row.version, state, row.reaction_seconds, already=SET_UP)
 
     @staticmethod
     async def _clear_channel(session, channel_id: str) -> None:
