@@ -182,10 +182,13 @@ class ClockService:
     async def close_window(self, channel_id: str, user_id: str, interaction_id: str | None = None) -> Outcome:
         """Close the open reaction window now, as its deadline would: the reacting side did not
         react."""
-        state = await self._refereed(channel_id, user_id)
-        if state.phase is not Phase.REACTION or state.pending is None:
-            raise GameError("No reaction window is open")
-        decline = DeclineReaction(side=state.pending.reactor_side, window=state.pending.window)
+        await self._refereed(channel_id, user_id)
+
+        def decline(state: GameState) -> DeclineReaction:
+            if state.phase is not Phase.REACTION or state.pending is None:
+                raise GameError("No reaction window is open")
+            return DeclineReaction(side=state.pending.reactor_side, window=state.pending.window)
+
         return await self.games.act(channel_id, user_id, decline, interaction_id=interaction_id)
 
     async def set_deadline(
