@@ -14,7 +14,7 @@ from datetime import datetime
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.services.limits import REACTION_SECONDS, bounded_command
-from bot.services.permissions import Refused, authorise
+from bot.services.permissions import Refused, authorise, held_by_referees
 from bot.storage.store import GameStore, StaleGame, StoredGame
 from engine.commands import Command, DeclineReaction, UndoActions
 from engine.dice import DiceSource, SeededDice
@@ -386,7 +386,8 @@ class GameService:
 
 def refuse_replacing(state: GameState, user_id: str | None) -> None:
     """A new game may replace a finished one, or one in setup whose players (if any) include
-    the user asking."""
+    the user asking; one with referees that nobody has joined, only its seated referees (a
+    referee role's holder takes a seat with any referee's command first)."""
     if state.phase is Phase.OVER:
         return
     if state.phase is not Phase.SETUP:
@@ -394,6 +395,8 @@ def refuse_replacing(state: GameState, user_id: str | None) -> None:
     others = [p for side in state.sides.values() for p in side.players if p != user_id]
     if others:
         raise GameError("Players have joined the game set up here: only they may replace it")
+    if user_id is not None and held_by_referees(state, user_id):
+        raise GameError("The game set up here has referees: only they may replace it before it starts")
 
 
 def setup_text(table: str, forces: str, reaction_seconds: int) -> str:

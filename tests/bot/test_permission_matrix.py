@@ -65,9 +65,9 @@ USERS = {  # each role, by the seat its user holds
 }
 ALLIES, AXIS = {ANN, BOB}, {OTTO, DAN}
 REFEREES = {REF, RUTH}
-PHASES = ("set-up", "ready", "initiative", "turn start", "running", "window open", "game over")
+PHASES = ("new", "set-up", "ready", "initiative", "turn start", "running", "window open", "game over")
 DECK = "\n".join(f"Card {n} | {n % 3} | any time | does thing {n}" for n in range(1, 21))  # 4 left to draw
-EVERY_PHASE_BUT_OVER = frozenset(PHASES) - {"game over"}
+EVERY_PHASE_BUT_OVER = frozenset(PHASES) - {"game over", "new"}  # once the sides have joined
 SET_UP_DONE = EVERY_PHASE_BUT_OVER - {"set-up"}
 PLAYING = {"turn start", "running"}  # the allies hold the initiative, no window open
 
@@ -123,17 +123,24 @@ def allied_card(state: GameState) -> dict[str, Any]:
 
 
 def nudge_sherman(state: GameState) -> dict[str, Any]:
-    at = state.units[SHERMAN].position
-    return {"unit": SHERMAN, "move": f"{at.x},{at.y + 1}"}
+    """Bob's Sherman a step on (anywhere, before he joins with it)."""
+    at = state.units[SHERMAN].position if SHERMAN in state.units else None
+    return {"unit": SHERMAN, "move": f"{at.x},{at.y + 1}" if at else "36,2"}
 
 
 NOT_HERE = ()  # no phase of this game where the command, as written, applies
+ZONE = fixed(side="allies", x1=0, y1=0, x2=20, y2=10)
 A_PLAYER = fixed(referee=Pick(BOB))  # a player referees no game of theirs (p. 25)
 TO_THE_REFEREE = fixed(player=Pick(BOB), to=Pick(REF), reason="r")  # a referee plays no side (p. 25)
 EVERYONE = set(USERS.values())
+UNSEATED = REFEREES | {DAN}  # before anyone joins, Dan (who holds the referee role) referees too
+BEFORE_OVER = PHASES[:-1]
 MATRIX = (  # who may send it (the permission table), and in which phases it changes the game
-    cell("game new", EVERYONE, "game over"),  # a finished game is replaced by anyone
-    cell("game join", EVERYONE - REFEREES, NOT_HERE, fixed(side="allies")),  # seats go at set-up
+    # a finished game is replaced by anyone; one set up with referees, by its named referee alone
+    cell("game new", EVERYONE, {"new", "game over"}, but=[("new", {REF})]),
+    # seats go before set-up, each with a force of one's own: Ann's, Bob's and Otto's "F" (Dan
+    # holds the referee role by then; the others keep no force)
+    cell("game join", {ANN, BOB, OTTO}, "new", fixed(side="allies", force="F")),
     cell("game start", ALLIES | AXIS | REFEREES, "ready"),
     cell("game concede", ALLIES | AXIS),
     cell("initiative", ALLIES, "initiative", fixed(choice="start")),  # the allies won it
@@ -155,11 +162,13 @@ MATRIX = (  # who may send it (the permission table), and in which phases it cha
     cell("team refuse", {OTTO}, SET_UP_DONE, fixed(unit=POOL["axis"])),
     cell("cards deal", ALLIES | AXIS, "set-up", fixed(deck="Generic")),  # dealt by turn start
     cell("cards use", ALLIES, SET_UP_DONE, allied_card),  # dealt during set-up
-    cell("games delay", ALLIES | AXIS | REFEREES, options=fixed(minutes=5)),
+    cell("games delay", ALLIES | AXIS | REFEREES, BEFORE_OVER, fixed(minutes=5), but=[("new", UNSEATED)]),
     cell("ref move", REFEREES, options=fixed(unit=SHERMAN, at="30,20", reason="r")),
     cell("ref markers", REFEREES, options=fixed(unit=SHERMAN, count=1, reason="r")),
     cell("ref tokens", REFEREES, options=fixed(side="allies", player=Pick(BOB), count=1, reason="r")),
-    cell("ref turn", REFEREES, options=fixed(number=3, reason="r")),
+    cell(
+        "ref turn", REFEREES, options=fixed(number=3, reason="r"), when=BEFORE_OVER, but=[("new", UNSEATED)]
+    ),
     cell("ref initiative", REFEREES, PLAYING, fixed(side="axis", reason="r")),
     cell("ref reveal", REFEREES, NOT_HERE, fixed(unit=SHERMAN, reason="r")),  # nothing hidden
     cell("ref hide", REFEREES, options=fixed(unit=SHERMAN, reason="r")),
@@ -167,22 +176,61 @@ MATRIX = (  # who may send it (the permission table), and in which phases it cha
     cell("ref restore", REFEREES, NOT_HERE, fixed(unit=SHERMAN, reason="r")),  # nothing destroyed
     cell("ref give_units", REFEREES, options=fixed(player=Pick(BOB), to=Pick(EVE), reason="r")),
     cell("ref give_units to:referee", REFEREES, NOT_HERE, TO_THE_REFEREE, command="ref give_units"),
-    cell("ref ruling", REFEREES, options=fixed(text="the ford is deep")),
+    cell(
+        "ref ruling",
+        REFEREES,
+        options=fixed(text="the ford is deep"),
+        when=BEFORE_OVER,
+        but=[("new", UNSEATED)],
+    ),
     # a finished game can be taken back, but takes no new referee's seat
-    cell("ref undo", REFEREES, PHASES, fixed(count=1, reason="r"), but=[("game over", {REF})]),
-    cell("ref appoint", REFEREES | {BOSS}, options=fixed(referee=Pick(EVE))),
-    cell("ref appoint referee:player", REFEREES | {BOSS}, NOT_HERE, A_PLAYER, command="ref appoint"),
-    cell("ref dismiss", REFEREES | {BOSS}, options=fixed(referee=Pick(REF))),
-    cell("ref clock pause", REFEREES),
+    cell(
+        "ref undo", REFEREES, PHASES[1:], fixed(count=1, reason="r"), but=[("game over", {REF})]
+    ),  # once acted
+    cell(
+        "ref appoint",
+        REFEREES | {BOSS},
+        BEFORE_OVER,
+        fixed(referee=Pick(EVE)),
+        but=[("new", UNSEATED | {BOSS})],
+    ),
+    # Bob may be appointed only before he joins (and may then join no side)
+    cell("ref appoint referee:player", UNSEATED | {BOSS}, "new", A_PLAYER, command="ref appoint"),
+    cell(
+        "ref dismiss",
+        REFEREES | {BOSS},
+        BEFORE_OVER,
+        fixed(referee=Pick(REF)),
+        but=[("new", UNSEATED | {BOSS})],
+    ),
+    cell("ref clock pause", REFEREES, when=BEFORE_OVER, but=[("new", UNSEATED)]),
     cell("ref clock resume", REFEREES, NOT_HERE),  # the clock runs
     cell("ref clock extend", REFEREES, "window open", fixed(minutes=5)),
     cell("ref clock close", REFEREES, "window open"),
     cell("ref clock deadline", REFEREES, PLAYING, fixed(side="allies", hours=2)),
-    cell("ref prep objective", REFEREES, options=fixed(id="ford", at="30,20", side="allies")),
-    cell("ref prep special", REFEREES, options=fixed(to="allies", text="the ford is deep")),
-    cell("ref prep brief", REFEREES, options=fixed(side="axis", text="tanks to the north")),
-    cell("ref prep force", REFEREES, NOT_HERE, fixed(side="allies", points=400)),  # before forces join
-    cell("ref prep zone", REFEREES, "set-up", fixed(side="allies", x1=0, y1=0, x2=20, y2=10)),
+    cell(
+        "ref prep objective",
+        REFEREES,
+        options=fixed(id="ford", at="30,20", side="allies"),
+        when=BEFORE_OVER,
+        but=[("new", UNSEATED)],
+    ),
+    cell(
+        "ref prep special",
+        REFEREES,
+        options=fixed(to="allies", text="the ford is deep"),
+        when=BEFORE_OVER,
+        but=[("new", UNSEATED)],
+    ),
+    cell(
+        "ref prep brief",
+        REFEREES,
+        options=fixed(side="axis", text="tanks to the north"),
+        when=BEFORE_OVER,
+        but=[("new", UNSEATED)],
+    ),
+    cell("ref prep force", UNSEATED, "new", fixed(side="allies", points=400)),  # before forces join
+    cell("ref prep zone", REFEREES, {"new", "set-up"}, ZONE, but=[("new", UNSEATED)]),
 )
 
 
@@ -237,6 +285,7 @@ async def build(copies: Copies, monkeypatch) -> dict[str, Snapshot]:
         referee=Pick(REF),
         referee_role=role(UMPIRES),
     )
+    await snapshot("new")
     del discord.roles[DAN]  # a referee role's holder may not join: Dan gets it once he plays
     for player, (side, _, _) in FORCES.items():
         await discord.slash("game join", user=player, channel=CHANNEL, side=side, force="F")
@@ -516,6 +565,29 @@ async def test_a_referee_never_holds_a_side(phases, copies, monkeypatch):
     text, how = answer(await discord.slash("game map", user=DAN, channel=CHANNEL))
     assert (text, how) == ("Turn 0, axis view", "private")
     assert await copies.rows() == before
+    await close_bot(bot)
+    await copies.close()
+
+
+async def test_a_refereed_game_nobody_has_joined_is_its_referees_not_anyones(phases, copies, monkeypatch):
+    """The hole the "new" phase found: a game set up with a referee was, until a player joined,
+    anyone's to replace (wiping the referee's preparation) or to re-time. Now a spectator, a
+    server admin and a player of another channel are refused both privately, nothing stored;
+    the named referee still may."""
+    await copies.restore("new")
+    bot, discord = await open_table(copies.url, monkeypatch)
+    before = await copies.rows()
+    for user in (EVE, BOSS, PAT):
+        text, how = answer(await discord.slash("game new", user=user, channel=CHANNEL))
+        assert (text, how) == (
+            "The game set up here has referees: only they may replace it before it starts",
+            "private",
+        )
+        text, how = answer(await discord.slash("games delay", user=user, channel=CHANNEL, minutes=5))
+        assert how == "private" and "Only the game's players and referees may change" in text, text
+    assert await copies.rows() == before
+    text, how = answer(await discord.slash("game new", user=REF, channel=CHANNEL))
+    assert how == "public" and text.startswith("A quick battle"), text
     await close_bot(bot)
     await copies.close()
 
