@@ -128,7 +128,10 @@ def nudge_sherman(state: GameState) -> dict[str, Any]:
     return {"unit": SHERMAN, "move": f"{at.x},{at.y + 1}" if at else "36,2"}
 
 
-NOT_HERE = ()  # no phase of this game where the command, as written, applies
+# No phase kept here where the command, as written, applies: each row below says why. Such a row
+# still checks that every role is refused privately and nothing is stored; the engine's and the
+# services' own tests play the command where it applies.
+NOT_HERE = ()
 ZONE = fixed(side="allies", x1=0, y1=0, x2=20, y2=10)
 A_PLAYER = fixed(referee=Pick(BOB))  # a player referees no game of theirs (p. 25)
 TO_THE_REFEREE = fixed(player=Pick(BOB), to=Pick(REF), reason="r")  # a referee plays no side (p. 25)
@@ -146,12 +149,16 @@ MATRIX = (  # who may send it (the permission table), and in which phases it cha
     cell("initiative", ALLIES, "initiative", fixed(choice="start")),  # the allies won it
     cell("act", {BOB}, PLAYING, nudge_sherman),  # his own unit (p. 25)
     cell("cmt", ALLIES, PLAYING),
-    cell("fallback", ALLIES, NOT_HERE, fixed(unit=SHERMAN, to="1,1")),  # no morale to fall back on
+    # a fall back answers a failed morale test or close combat: no such result in these phases
+    cell("fallback", ALLIES, NOT_HERE, fixed(unit=SHERMAN, to="1,1")),
     cell("pass", ALLIES | REFEREES, "running"),  # once a token is spent; a referee for the absent
     cell("react", AXIS, "window open", fixed(cmt=True)),
     cell("noreact", AXIS | REFEREES, "window open"),
-    cell("choose", ALLIES, NOT_HERE, fixed(unit=SHERMAN)),  # nothing to choose
-    cell("reserves", ALLIES, NOT_HERE, fixed(units="Infantry Detachment 2")),  # none called for
+    # the engine asks for a choice (markers lost, a new target) only after fire: none is pending
+    cell("choose", ALLIES, NOT_HERE, fixed(unit=SHERMAN)),
+    # reserves are called at a turn's start in scenarios that keep some off the table; the
+    # Meeting Engagement keeps none
+    cell("reserves", ALLIES, NOT_HERE, fixed(units="Infantry Detachment 2")),
     cell("deploy", {ANN}, "set-up", next_to_set_up),  # her unit sets up next
     cell("React", AXIS, "window open", kind="button", answer="form"),
     cell("No reaction", AXIS | REFEREES, "window open", kind="button"),
@@ -170,11 +177,14 @@ MATRIX = (  # who may send it (the permission table), and in which phases it cha
         "ref turn", REFEREES, options=fixed(number=3, reason="r"), when=BEFORE_OVER, but=[("new", UNSEATED)]
     ),
     cell("ref initiative", REFEREES, PLAYING, fixed(side="axis", reason="r")),
-    cell("ref reveal", REFEREES, NOT_HERE, fixed(unit=SHERMAN, reason="r")),  # nothing hidden
+    # the Sherman is never hidden when a phase is kept (``ref hide`` hides it only in a cell)
+    cell("ref reveal", REFEREES, NOT_HERE, fixed(unit=SHERMAN, reason="r")),
     cell("ref hide", REFEREES, options=fixed(unit=SHERMAN, reason="r")),
     cell("ref destroy", REFEREES, options=fixed(unit=SHERMAN, reason="r")),
-    cell("ref restore", REFEREES, NOT_HERE, fixed(unit=SHERMAN, reason="r")),  # nothing destroyed
+    # nor is it ever destroyed when a phase is kept (``ref destroy`` only in a cell)
+    cell("ref restore", REFEREES, NOT_HERE, fixed(unit=SHERMAN, reason="r")),
     cell("ref give_units", REFEREES, options=fixed(player=Pick(BOB), to=Pick(EVE), reason="r")),
+    # never: a referee plays no side (p. 25), so nobody may hand one a player's units
     cell("ref give_units to:referee", REFEREES, NOT_HERE, TO_THE_REFEREE, command="ref give_units"),
     cell(
         "ref ruling",
@@ -204,7 +214,9 @@ MATRIX = (  # who may send it (the permission table), and in which phases it cha
         but=[("new", UNSEATED | {BOSS})],
     ),
     cell("ref clock pause", REFEREES, when=BEFORE_OVER, but=[("new", UNSEATED)]),
-    cell("ref clock resume", REFEREES, NOT_HERE),  # the clock runs
+    # the clock runs in every kept phase (``ref clock pause`` stops it only in a cell); resuming is
+    # tested in tests/bot/test_discord_referee_clock.py and test_resent_interactions.py
+    cell("ref clock resume", REFEREES, NOT_HERE),
     cell("ref clock extend", REFEREES, "window open", fixed(minutes=5)),
     cell("ref clock close", REFEREES, "window open"),
     cell("ref clock deadline", REFEREES, PLAYING, fixed(side="allies", hours=2)),
@@ -612,7 +624,7 @@ CAMPAIGN_ROWS = (  # Red Barricades, phase 1 open: one phase, so every row appli
     cell("Sealed orders form", PLAYERS, "open", kind="form"),
     cell("campaign correct", {REF}, "open", fixed(entry=1, to="9", reason="r")),
     cell("campaign retain", {REF}, "open", fixed(side="german", units="9 x 4-6-7")),
-    cell("campaign new", EVERYONE, NOT_HERE, ANOTHER),  # one campaign a channel
+    cell("campaign new", EVERYONE, NOT_HERE, ANOTHER),  # never: one campaign a channel, running here
 )
 CAMPAIGN_SETTING = Setting(
     CAMPAIGN, CAMPAIGN_USERS, CAMPAIGN_ROWS, opener=ANN, opened_by="campaign submit", typed={"RG": "none"}
@@ -670,7 +682,8 @@ SERVER_ROWS = (  # what the server keeps apart from a channel's game: one phase,
     cell("campaign linked retire", {ANN}, "server", fixed(side="allies", unit="Infantry Detachment 2")),
     cell("campaign linked battle", {ANN, OTTO}, "server", fixed(scenario="meeting")),
     cell("campaign linked end", {ANN, OTTO}, "server"),
-    # no battle fought yet, so no reinforcement points to buy with; one campaign a channel
+    # no battle fought yet, so no reinforcement points to buy with; never a second campaign in
+    # a channel running one
     cell("campaign linked buy", {ANN}, NOT_HERE, fixed(side="allies", unit="Infantry Detachment")),
     cell("campaign linked new", EVERYONE, NOT_HERE, LINK_AGAIN),
 )
