@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Literal
 
 import discord
@@ -119,7 +120,7 @@ class GameCommands(app_commands.Group):
         header = summary(outcome.state)
         await answer(interaction, f"<@{user}> joins **{side}**.\n{news}\n{header}")
         await open_for_set_up(interaction, outcome.state)
-        await tell_privately(interaction, outcome)
+        await tell_privately(interaction, replace(outcome, threads=None))  # opened just now?
 
     @app_commands.command(name="start", description="Roll for the initiative and begin")
     async def start(self, interaction: discord.Interaction) -> None:
@@ -127,7 +128,7 @@ class GameCommands(app_commands.Group):
         news = told_lines(outcome.events, state=outcome.state)
         await answer(interaction, news + "\n\n" + summary(outcome.state))
         await open_side_threads(interaction, outcome.state)
-        await tell_privately(interaction, outcome)
+        await tell_privately(interaction, replace(outcome, threads=None))  # opened just now?
 
     @app_commands.command(name="status", description="Show the state of this channel's game", extras=PRIVATE)
     async def status(self, interaction: discord.Interaction) -> None:

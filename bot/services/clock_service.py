@@ -70,25 +70,27 @@ class ClockService:
 
     async def window_time(self, game: StoredGame, after: GameState) -> WindowTime:
         """A window still open after a command keeps its deadline; a new one gets the game's
-        full time, counted from now or, while the clock is paused, from the pause."""
+        full time, counted from now or, while the clock is paused, from the pause (both as
+        loaded with the game)."""
         if after.phase is not Phase.REACTION or after.pending is None:
             return WindowTime(None)
-        paused_at = await clock_store.paused_since(self.games.store, game.channel_id)
+        paused_at = game.paused_at
         before = game.state.pending
         if game.state.phase is Phase.REACTION and before and before.window == after.pending.window:
-            stored = await clock_store.window_of(self.games.store, game.channel_id)
+            stored = game.window
             if stored is not None and stored.window == before.window:
                 return WindowTime(stored.deadline, paused_at is not None)
         start = paused_at or self.games.clock.now()
         return WindowTime(start + timedelta(seconds=game.reaction_seconds), paused_at is not None)
 
-    async def after_command(self, channel_id: str, user_id: str, state: GameState) -> None:
-        """A player of a side with a deadline has acted: the deadline is off. A finished game
-        keeps none."""
+    async def after_command(self, game: StoredGame, user_id: str, state: GameState) -> None:
+        """A player of a side with a deadline (as loaded with ``game``) has acted: the deadline
+        is off. A finished game keeps none."""
+        channel_id = game.channel_id
         ended = [
-            d.side
-            for d in await clock_store.player_deadlines(self.games.store, channel_id)
-            if state.phase is Phase.OVER or user_id in getattr(state.sides.get(d.side), "players", ())
+            side
+            for side in sorted(game.deadline_sides)
+            if state.phase is Phase.OVER or user_id in getattr(state.sides.get(side), "players", ())
         ]
         if ended:
             await clock_store.drop_player_deadlines(self.games.store, channel_id, ended)

@@ -55,6 +55,7 @@ class Outcome:
     closed_window_message: str | None = None  # the message whose buttons should now go
     before: GameState | None = None  # the game as the command found it
     repeated: bool = False  # the command's interaction had been applied before: nothing new
+    threads: dict[str, str] | None = None  # the game's private threads, as loaded (None: not read)
 
 
 InCommit = Callable[[AsyncSession, str, str, GameState], Awaitable[Callable[[], None] | None]]
@@ -226,7 +227,7 @@ class GameService:
                         "ms": round((time.perf_counter() - started) * 1000, 1),
                     },
                 )
-                await self._after_commit(channel_id, user_id, game.state, stored.state)
+                await self._after_commit(game, user_id, stored.state)
                 return Outcome(
                     stored.state,
                     events,
@@ -234,6 +235,7 @@ class GameService:
                     deadline,
                     stored.closed_window_message,
                     before=game.state,
+                    threads=game.threads,
                 )
         raise AssertionError("unreachable")
 
@@ -259,11 +261,12 @@ class GameService:
 
         return write
 
-    async def _after_commit(self, channel_id: str, user_id: str, before: GameState, after: GameState) -> None:
+    async def _after_commit(self, game: StoredGame, user_id: str, after: GameState) -> None:
         """What follows a stored action (deadlines off, game-over news), each step on its own. The
         action stands whatever happens here, so a failure is logged, never passed on as the
         action's, and never keeps the next step from running."""
-        steps = [lambda: self.clocks.after_command(channel_id, user_id, after)]
+        channel_id, before = game.channel_id, game.state
+        steps = [lambda: self.clocks.after_command(game, user_id, after)]
         if after.phase is Phase.OVER and before.phase is not Phase.OVER:
             steps += [lambda hook=hook: hook(channel_id, after) for hook in self.on_game_over]
         for step in steps:
@@ -314,7 +317,7 @@ class GameService:
             self._follow_windows(channel_id, game.state, state, deadline)
             for then in committed:
                 then()
-            await self._after_commit(channel_id, user_id, game.state, stored.state)
+            await self._after_commit(game, user_id, stored.state)
             return Outcome(stored.state, produced[-1], stored.version, deadline, stored.closed_window_message)
 
     async def _window_due(self, key: WindowKey) -> bool:

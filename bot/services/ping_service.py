@@ -174,7 +174,9 @@ class TurnPings:
         ping = await held_ping(session, channel_id)
         if players == ping.players and user_id not in players:
             return None  # the same wait goes on
-        due = await self._after_delay(channel_id, ping.minutes) if players and ping.minutes else None
+        due = None
+        if players and ping.minutes:  # the clock's pause read in the action's own transaction
+            due = self._after(await clock_store.paused_since_in(session, channel_id), ping.minutes)
         changed = replace(ping, players=players, due=due)
         if changed == ping:
             return None
@@ -205,7 +207,9 @@ class TurnPings:
     async def _after_delay(self, channel_id: str, minutes: int) -> datetime:
         """When a wait beginning now is told: ``minutes`` from now, or from the pause while the
         referee holds the clock (resuming moves the stored moment on by the time it stood)."""
-        paused_at = await clock_store.paused_since(self.store, channel_id)
+        return self._after(await clock_store.paused_since(self.store, channel_id), minutes)
+
+    def _after(self, paused_at: datetime | None, minutes: int) -> datetime:
         return (paused_at or self.games.clock.now()) + timedelta(minutes=minutes)
 
     async def _ping_due(self, key: WindowKey) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from pydantic import TypeAdapter
@@ -48,6 +48,14 @@ class Applied:
     events: list[Event]
 
 
+@dataclass(frozen=True)
+class OpenWindow:
+    channel_id: str
+    window: int
+    deadline: datetime
+    message_id: str | None = None
+
+
 SET_UP = Applied(0, [])  # what an interaction that set a game up made: its version 0
 
 
@@ -59,14 +67,11 @@ class StoredGame:
     reaction_seconds: int = 120
     closed_window_message: str | None = None  # the message of a window this write closed
     already: Applied | None = None  # the interaction asked about was applied before
-
-
-@dataclass(frozen=True)
-class OpenWindow:
-    channel_id: str
-    window: int
-    deadline: datetime
-    message_id: str | None = None
+    # read with the game, in its one load (the referee's clock, the deadlines, the threads):
+    paused_at: datetime | None = None  # when the referee stopped the game's clock
+    window: OpenWindow | None = None  # the reaction window stored open
+    deadline_sides: frozenset[str] = frozenset()  # the sides the referee gave a deadline
+    threads: dict[str, str] = field(default_factory=dict)  # audience -> private thread id
 
 
 class GameStore:
@@ -86,22 +91,50 @@ class GameStore:
 
     async def load(self, channel_id: str, interaction_id: str | None = None) -> StoredGame | None:
         """The channel's game (parsed off the event loop), and whether ``interaction_id`` (a
-        Discord interaction) already sent a command to it, or set it up (as version 0)."""
+        Discord interaction) already sent a command to it, or set it up (as version 0); with
+        what an action needs besides (the clock's pause, the open window, the sides with a
+        deadline, the private threads), all in one session."""
+        game = (
+            select(GameRow, PausedClockRow.paused_at, WindowRow)
+            .outerjoin(PausedClockRow, PausedClockRow.channel_id == GameRow.channel_id)
+            .outerjoin(WindowRow, WindowRow.channel_id == GameRow.channel_id)
+            .where(GameRow.channel_id == channel_id)
+        )
         async with self.sessions() as session:
-            row = await session.get(GameRow, channel_id)
+            found = (await session.execute(game)).first()
+            if found is None:
+                return None
+            row, paused_at, window = found
             done = None
-            if row is not None and interaction_id is not None and row.interaction_id != interaction_id:
+            if interaction_id is not None and row.interaction_id != interaction_id:
                 query = select(CommandRow).where(
                     CommandRow.channel_id == channel_id, CommandRow.interaction_id == interaction_id
                 )
                 done = (await session.execute(query)).scalars().first()
-        if row is None:
-            return None
+            sides = select(PlayerDeadlineRow.side).where(PlayerDeadlineRow.channel_id == channel_id)
+            deadline_sides = frozenset((await session.execute(sides)).scalars())
+            threads = select(SideThreadRow.side, SideThreadRow.thread_id).where(
+                SideThreadRow.channel_id == channel_id
+            )
+            thread_ids = {side: thread for side, thread in (await session.execute(threads)).all()}
         state = await asyncio.to_thread(GameState.model_validate_json, row.state)
         already = Applied(done.seq, EVENTS.validate_json(done.events)) if done else None
         if interaction_id is not None and row.interaction_id == interaction_id:
             already = SET_UP
-        return StoredGame(channel_id, row.version, state, row.reaction_seconds, already=already)
+        return StoredGame(
+            channel_id,
+            row.version,
+            state,
+            row.reaction_seconds,
+            already=already,
+            paused_at=datetime.fromisoformat(paused_at) if paused_at else None,
+            window=window
+            and OpenWindow(
+                channel_id, window.window, datetime.fromisoformat(window.deadline), window.message_id
+            ),
+            deadline_sides=deadline_sides,
+            threads=thread_ids,
+        )
 
     async def create(
         self,
