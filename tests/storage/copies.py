@@ -97,15 +97,28 @@ class PostgresCopies:
 
     async def restore(self, name: str) -> None:
         """The kept tables' rows back in place of the working ones (sequences go on counting,
-        so a new row never takes a kept row's id); foreign keys are not checked meanwhile."""
+        so a new row never takes a kept row's id; generated columns are made again by the
+        server); foreign keys are not checked meanwhile."""
         db, tables = await self._connection(), await self._tables()
         listed = ", ".join(f'public."{table}"' for table in tables)
+        columns = await self._stored_columns()
         copies = "; ".join(
-            f'INSERT INTO public."{table}" OVERRIDING SYSTEM VALUE TABLE "kept_{name}"."{table}"'
+            f'INSERT INTO public."{table}" ({columns[table]}) OVERRIDING SYSTEM VALUE'
+            f' SELECT {columns[table]} FROM "kept_{name}"."{table}"'
             for table in tables
         )
         async with db.transaction():
             await db.execute(f"SET LOCAL session_replication_role = replica; TRUNCATE {listed}; {copies}")
+
+    async def _stored_columns(self) -> dict[str, str]:
+        """Each public table's columns that are written, not generated, quoted and listed."""
+        db = await self._connection()
+        found = await db.fetch(
+            "SELECT table_name, string_agg(quote_ident(column_name), ', ' ORDER BY ordinal_position)"
+            " FROM information_schema.columns WHERE table_schema = 'public' AND is_generated = 'NEVER'"
+            " GROUP BY table_name"
+        )
+        return {row[0]: row[1] for row in found}
 
     async def rows(self) -> Rows:
         db = await self._connection()
