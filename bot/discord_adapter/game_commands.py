@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import discord
 from discord import app_commands
 
-from bot.discord_adapter.answers import PRIVATE, answer
+from bot.discord_adapter.answers import PRIVATE, answer, sending, stored
 from bot.discord_adapter.common import (
     battlefield_file,
     games,
@@ -69,8 +71,18 @@ class GameCommands(app_commands.Group):
         battle = with_rule_set(battle, ruleset)
         teamed = make_teams_and_referees(battle, teams, bonus, referee, referee_role)
         text = "\n".join(filter(None, [text, teamed]))
-        outcome = await games(interaction).new_game(channel, battle, reaction_seconds, user)
+        outcome = await games(interaction).new_game(
+            channel, battle, reaction_seconds, user, interaction_id=sending(interaction)
+        )
+        stored(interaction, outcome)
         await pings(interaction).set_delay(channel, ping_minutes)
+        if outcome.repeated:  # the same interaction again: the game it set up stands
+            await answer(
+                interaction,
+                f"Already done: this set up the channel's game.\n{summary(outcome.state)}",
+                ephemeral=True,
+            )
+            return
         await answer(interaction, text + "\n" + summary(outcome.state))
 
     @schema_command("game join")
@@ -88,7 +100,7 @@ class GameCommands(app_commands.Group):
         header = summary(outcome.state)
         await answer(interaction, f"<@{user}> joins **{side}**.\n{news}\n{header}")
         await open_for_set_up(interaction, outcome.state)
-        await tell_privately(interaction, outcome)
+        await tell_privately(interaction, replace(outcome, threads=None))  # opened just now?
 
     @schema_command("game start")
     async def start(self, interaction: discord.Interaction) -> None:
@@ -96,7 +108,7 @@ class GameCommands(app_commands.Group):
         news = told_lines(outcome.events, state=outcome.state)
         await answer(interaction, news + "\n\n" + summary(outcome.state))
         await open_side_threads(interaction, outcome.state)
-        await tell_privately(interaction, outcome)
+        await tell_privately(interaction, replace(outcome, threads=None))  # opened just now?
 
     @schema_command("game status", extras=PRIVATE)
     async def status(self, interaction: discord.Interaction) -> None:

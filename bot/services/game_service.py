@@ -15,7 +15,7 @@ from bot import metrics
 from bot.services.clock_service import ClockService
 from bot.services.limits import REACTION_SECONDS, bounded_command
 from bot.services.outcome import GameError, Outcome, refusals
-from bot.services.permissions import Refused, authorise
+from bot.services.permissions import Refused, authorise, held_by_referees
 from bot.storage.store import GameStore, StaleGame, StoredGame
 from engine.commands import Command, DeclineReaction, UndoActions
 from engine.dice import DiceSource, SeededDice
@@ -35,6 +35,7 @@ TIMER = "reaction-timer"  # the user id recorded when a window closes at its dea
 
 
 InCommit = Callable[[AsyncSession, str, str, GameState], Awaitable[Callable[[], None] | None]]
+Also = Callable[[AsyncSession], Awaitable[None]]  # a write of the caller's, in the action's transaction
 
 
 class GameService:
@@ -76,9 +77,12 @@ class GameService:
         state: GameState | None = None,
         reaction_seconds: int = 120,
         user_id: str | None = None,
+        interaction_id: str | None = None,
     ) -> Outcome:
         """Set up a game in a channel (the quick battle unless a state is given). It replaces a
-        finished game, or one not yet started that nobody else has joined."""
+        finished game, or one not yet started that nobody else has joined. A Discord
+        interaction (``interaction_id``) that set up the channel's game before finds it, as it
+        stands now, marked ``repeated``."""
         if reaction_seconds not in REACTION_SECONDS:
             raise GameError("A reaction window lasts from 15 seconds to 48 hours")
         async with self._locks[channel_id]:
@@ -88,10 +92,11 @@ class GameService:
                     state or quick_battle(),
                     reaction_seconds,
                     may_replace=lambda current: refuse_replacing(current, user_id),
+                    interaction_id=interaction_id,
                 )
             except StaleGame:
                 raise GameError("Another game was set up here at the same moment: see /game status") from None
-        return Outcome(stored.state, [], stored.version)
+        return Outcome(stored.state, [], stored.version, repeated=stored.already is not None)
 
     async def remember_window_message(self, channel_id: str, window: int, message_id: str) -> None:
         """The message that shows a window's buttons, reported back when the window closes."""
@@ -110,6 +115,7 @@ class GameService:
         server_roles: tuple[str, ...] = (),
         interaction_id: str | None = None,
         window_message: str | None = None,
+        also: Also | None = None,
     ) -> Outcome:
         """Apply a user's command, if the permission table lets them (``server_roles``: the ids of
         the user's Discord roles). ``command`` may be made from the game as loaded (a front end's
@@ -117,9 +123,10 @@ class GameService:
 
         A Discord interaction (``interaction_id``) already applied is not applied again: its
         stored outcome comes back, marked ``repeated``. ``window_message``: the message that
-        will show the buttons of a reaction window this command opens. Two commands at once are
-        serialised; a write that lost a race with another process is retried once on the fresh
-        state."""
+        will show the buttons of a reaction window this command opens. ``also``: the caller's
+        own write that goes with the command, in its transaction (a :class:`GameError` it
+        raises refuses the command: nothing is stored). Two commands at once are serialised; a
+        write that lost a race with another process is retried once on the fresh state."""
         build = command if callable(command) else (lambda _state: command)
 
         def check(state: GameState) -> Command:
@@ -129,7 +136,12 @@ class GameService:
 
         try:
             return await self._act(
-                channel_id, user_id, check, interaction_id=interaction_id, window_message=window_message
+                channel_id,
+                user_id,
+                check,
+                interaction_id=interaction_id,
+                window_message=window_message,
+                also=also,
             )
         except GameError:
             metrics.REFUSALS.inc()
@@ -143,6 +155,7 @@ class GameService:
         *,
         interaction_id: str | None = None,
         window_message: str | None = None,
+        also: Also | None = None,
     ) -> Outcome:
         """Load the game once, decide off the event loop, write once."""
         async with self._locks[channel_id]:
@@ -172,7 +185,7 @@ class GameService:
                         window.deadline,
                         interaction_id=interaction_id,
                         window_message=window_message,
-                        also=self._writing_with(channel_id, user_id, state, committed),
+                        also=self._writing_with(channel_id, user_id, state, committed, also),
                     )
                 except StaleGame:
                     if attempt == 2:
@@ -193,7 +206,7 @@ class GameService:
                     },
                 )
                 metrics.ACTIONS.labels(command.kind).inc()
-                await self._after_commit(channel_id, user_id, game.state, stored.state)
+                await self._after_commit(game, user_id, stored.state)
                 return Outcome(
                     stored.state,
                     events,
@@ -201,28 +214,38 @@ class GameService:
                     deadline,
                     stored.closed_window_message,
                     before=game.state,
+                    threads=game.threads,
                 )
         raise AssertionError("unreachable")
 
     def _writing_with(
-        self, channel_id: str, user_id: str, after: GameState, committed: list[Callable[[], None]]
-    ) -> Callable[[AsyncSession], Awaitable[None]]:
-        """The writes that go into an action's own transaction (:attr:`in_commit`); what each
-        asks to be done once it is committed is put in ``committed``."""
+        self,
+        channel_id: str,
+        user_id: str,
+        after: GameState,
+        committed: list[Callable[[], None]],
+        also: Also | None = None,
+    ) -> Also:
+        """The writes that go into an action's own transaction (:attr:`in_commit`'s, then the
+        caller's ``also``, which sees theirs); what each hook asks to be done once it is
+        committed is put in ``committed``."""
 
         async def write(session: AsyncSession) -> None:
             for hook in self.in_commit:
                 then = await hook(session, channel_id, user_id, after)
                 if then is not None:
                     committed.append(then)
+            if also is not None:
+                await also(session)
 
         return write
 
-    async def _after_commit(self, channel_id: str, user_id: str, before: GameState, after: GameState) -> None:
+    async def _after_commit(self, game: StoredGame, user_id: str, after: GameState) -> None:
         """What follows a stored action (deadlines off, game-over news), each step on its own. The
         action stands whatever happens here, so a failure is logged, never passed on as the
         action's, and never keeps the next step from running."""
-        steps = [lambda: self.clocks.after_command(channel_id, user_id, after)]
+        channel_id, before = game.channel_id, game.state
+        steps = [lambda: self.clocks.after_command(game, user_id, after)]
         if after.phase is Phase.OVER and before.phase is not Phase.OVER:
             steps += [lambda hook=hook: hook(channel_id, after) for hook in self.on_game_over]
         for step in steps:
@@ -273,7 +296,7 @@ class GameService:
             self._follow_windows(channel_id, game.state, state, deadline)
             for then in committed:
                 then()
-            await self._after_commit(channel_id, user_id, game.state, stored.state)
+            await self._after_commit(game, user_id, stored.state)
             return Outcome(stored.state, produced[-1], stored.version, deadline, stored.closed_window_message)
 
     async def _window_due(self, key: WindowKey) -> bool:
@@ -345,7 +368,8 @@ class GameService:
 
 def refuse_replacing(state: GameState, user_id: str | None) -> None:
     """A new game may replace a finished one, or one in setup whose players (if any) include
-    the user asking."""
+    the user asking; one with referees that nobody has joined, only its seated referees (a
+    referee role's holder takes a seat with any referee's command first)."""
     if state.phase is Phase.OVER:
         return
     if state.phase is not Phase.SETUP:
@@ -353,6 +377,8 @@ def refuse_replacing(state: GameState, user_id: str | None) -> None:
     others = [p for side in state.sides.values() for p in side.players if p != user_id]
     if others:
         raise GameError("Players have joined the game set up here: only they may replace it")
+    if user_id is not None and held_by_referees(state, user_id):
+        raise GameError("The game set up here has referees: only they may replace it before it starts")
 
 
 def setup_text(table: str, forces: str, reaction_seconds: int) -> str:

@@ -23,6 +23,7 @@ class GameRow(SQLModel, table=True):
     initial_state: str  # GameState JSON as created
     state: str  # GameState JSON after the last command (the snapshot)
     reaction_seconds: int = 120  # how long a reaction window stays open in this game
+    interaction_id: str | None = None  # the Discord interaction that set the game up
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
 
