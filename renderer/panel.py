@@ -1,0 +1,96 @@
+"""The panel beside the table: the roster (each side with its tokens, then each unit's tag spelt
+out with its badges; in a team game the units under the player who holds them) and the legend.
+
+The panel is a list of cells of one size; the frame decides where each goes (see
+:class:`renderer.layout.Frame`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.game_state import GameState
+from engine.state import Unit
+from renderer import palette as pal
+from renderer.canvas import Canvas, fit_text, text_width
+from renderer.layout import CELL_H, CELL_W, TEXT_FONT, Frame
+from renderer.legend import ITEMS, draw_item
+from renderer.tags import CHIP_H, badge_width, badges, chip_text, chip_width, draw_badge, draw_tag
+from renderer.visibility import View
+
+Cell = Callable[[Canvas, float, float], None]  # draws itself with its top-left corner at (x, y)
+SWATCH = 18
+
+
+def player_names(state: GameState, side: str) -> dict[str, str]:
+    """A short name for each player of a team side, in joining order ("P1", "P2"...), the
+    commanding officer marked "(CO)". Player ids are not shown: they may be raw user ids."""
+    team = state.sides[side].team
+    if team is None:
+        return {}
+    players = list(dict.fromkeys([*state.sides[side].players, *team.tokens]))
+    return {p: f"P{i}" + (" (CO)" if p == team.co else "") for i, p in enumerate(players, start=1)}
+
+
+def _heading(text: str, style: pal.SideStyle | None) -> Cell:
+    def cell(canvas: Canvas, x: float, y: float) -> None:
+        mid = y + CELL_H / 2
+        if style is not None:
+            canvas.draw.rectangle([x, mid - SWATCH / 2, x + SWATCH, mid + SWATCH / 2], fill=style.fill,
+                                  outline=pal.INK, width=2)
+        canvas.text((x + (SWATCH + 6 if style else 24), mid), fit_text(text, TEXT_FONT, CELL_W - 30),
+                    size=TEXT_FONT, anchor="lm")
+    return cell
+
+
+def _unit_line(unit: Unit, tag: str, passengers: int, style: pal.SideStyle) -> Cell:
+    text = chip_text(unit, tag, passengers)
+    marks = badges(unit)
+    name = ("HQ " if unit.is_command else "") + (unit.true_name or unit.name)
+
+    def cell(canvas: Canvas, x: float, y: float) -> None:
+        top = y + (CELL_H - CHIP_H) / 2
+        draw_tag(canvas, (x, top, x, top), text, None if unit.destroyed else style, [])
+        left = x + chip_width(text) + 6
+        room = CELL_W - 12 - (left - x) - sum(badge_width(n) + 3 for _, n in marks)
+        shown = fit_text(name, TEXT_FONT, room)
+        ink = pal.MUTED_INK if unit.destroyed else pal.INK
+        canvas.text((left, y + CELL_H / 2), shown, size=TEXT_FONT, fill=ink, anchor="lm")
+        left += text_width(shown, TEXT_FONT) + 4
+        for colour, count in marks:
+            left += draw_badge(canvas, left, y + CELL_H / 2, colour, count) + 3
+    return cell
+
+
+def _legend(key: str) -> Cell:
+    def cell(canvas: Canvas, x: float, y: float) -> None:
+        draw_item(canvas, key, x, y + CELL_H / 2)
+    return cell
+
+
+def roster_cells(state: GameState, view: View, styles: dict[str, pal.SideStyle],
+                 tags: dict[str, str]) -> list[Cell]:
+    cells: list[Cell] = []
+    for name, side in state.sides.items():
+        broken = " (broken)" if side.broken else ""
+        cells.append(_heading(f"{name}: {side.tokens} tokens{broken}", styles[name]))
+        units = [u for u in view.units if u.side == name]
+        names = player_names(state, name)
+        for player in [*names, None] if names else [None]:
+            held = [u for u in units if (u.player if names else None) == player]
+            if names and held:
+                tokens = state.sides[name].team.tokens.get(player, 0) if player else 0
+                title = f"{names[player]}: {tokens} tokens" if player else "no player"
+                cells.append(_heading(title, None))
+            cells += [_unit_line(u, tags[u.id], view.passengers.get(u.id, 0), styles[name]) for u in held]
+    return cells
+
+
+def legend_cells(shows: set[str]) -> list[Cell]:
+    return [_legend(key) for key in ITEMS if key in shows]
+
+
+def draw_panel(canvas: Canvas, frame: Frame, cells: list[Cell]) -> None:
+    for index, cell in enumerate(cells):
+        x, y = frame.cell(index)
+        cell(canvas, x, y)
