@@ -98,6 +98,7 @@ def picture(
             draw_leader(canvas, mark, box)
         canvas.text((box[0] - x0, box[1] - y0), text, size=TEXT_FONT, halo=True)
     draw_terrain_names(canvas, state.terrain, frame, placer, {o.id for o in state.objectives})
+    canvas.frame = frame
     canvas.labels, canvas.counters = placer.labels, placer.counters
     draw_header(canvas, state, frame, viewer)
     draw_panel(canvas, frame, cells)

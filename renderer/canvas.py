@@ -69,6 +69,7 @@ class Canvas:
         self.texts: list[tuple[Box, str]] = []
         self.labels: list[Box] = []  # the boxes of the labels placed on the table
         self.counters: list[Box] = []  # the boxes of the counters and marks they keep clear of
+        self.frame = None  # the renderer.layout.Frame it was laid out on
 
     def text(self, xy: tuple[float, float], text: str, *, size: int, fill=pal.INK, anchor: str = "la",
              halo: bool = False) -> None:
