@@ -24,7 +24,7 @@ from renderer.encode import encode_png
 from renderer.header import draw_header
 from renderer.labels import Placer
 from renderer.layout import TEXT_FONT, frame_for
-from renderer.markers import draw_breaches, draw_fire_markers, draw_objectives, draw_zones
+from renderer.markers import draw_breaches, draw_fire_markers, draw_objectives, draw_zones, zones_shown
 from renderer.overlay import last_action
 from renderer.panel import draw_panel, legend_cells, roster_cells
 from renderer.tags import tags_for
@@ -70,8 +70,7 @@ def picture(
     view = view_for(state, viewer)
     tags = tags_for(view.units)
     overlay = last_action(last_events, view, viewer, state=state, before=before)
-    zoned = state.phase.value == "setup" and bool(state.deployment_zones or state.deployment)
-    shows = _shows(state, view, overlay.shows) | ({"zone"} if zoned else set())
+    shows = _shows(state, view, overlay.shows) | ({"zone"} if zones_shown(state) else set())
     cells = roster_cells(state, view, styles, tags) + legend_cells(shows)
     frame = frame_for(state.table.width, state.table.depth, len(cells), scale)
     base = base_layer(state.terrain, state.table, frame.scale)

@@ -23,11 +23,11 @@ MIN_SCALE, MAX_SCALE = 4, 24
 TEXT_FONT = 28  # every text on the picture: capitals 19 px tall, 9.5 px at the inline size
 HEADER_FONT = 28
 HEADER_H = 40
-LABEL_W = 40  # grid numbers left of the table
+LABEL_W = 34  # grid numbers left of the table
 LABEL_H = 32  # grid letters above the table
-GAP = 14  # between the table and the panel
-MARGIN = 10
-CELL_W = 270  # a roster or legend cell
+GAP = 8  # between the table and the panel
+MARGIN = 6
+CELL_W = 250  # a roster or legend cell
 CELL_H = 32
 
 

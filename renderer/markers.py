@@ -34,25 +34,32 @@ def zone_rectangle(zone: Zone, state: GameState) -> tuple[float, float, float, f
     return width - far, 0, width - near, depth
 
 
+def zones_shown(state: GameState) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """The set-up zones to draw: the referee's, else the scenario's for each side still setting
+    up; none once set-up is over."""
+    if state.phase is not Phase.SETUP:
+        return []
+    if state.deployment_zones:
+        return [(z.side, (z.x1, z.y1, z.x2, z.y2)) for z in state.deployment_zones]
+    if state.deployment is None:
+        return []
+    return [(side, zone_rectangle(plan.zone, state)) for side, plan in state.deployment.sides.items()
+            if not plan.done]
+
+
 def draw_zones(
     canvas: Canvas, state: GameState, frame: Frame, styles: dict[str, pal.SideStyle]
 ) -> list[Caption]:
     """During set-up, each side's zone: a dashed outline in its colour, named in a corner."""
-    if state.phase is not Phase.SETUP:
-        return []
-    zones = [(z.side, (z.x1, z.y1, z.x2, z.y2)) for z in state.deployment_zones]
-    if not zones and state.deployment is not None:
-        zones = [(side, zone_rectangle(plan.zone, state)) for side, plan in state.deployment.sides.items()
-                 if not plan.done]
     captions = []
-    for side, (x1, y1, x2, y2) in zones:
+    for side, (x1, y1, x2, y2) in zones_shown(state):
         if side not in styles:
             continue
         (px0, py0), (px1, py1) = frame.px(x1, y2), frame.px(x2, y1)
         box = (px0 + 3, py0 + 3, px1 - 3, py1 - 3)
         shapes.dashed_box(canvas.draw, box, pal.HALO, width=7)
         shapes.dashed_box(canvas.draw, box, styles[side].fill, width=4)
-        captions.append(((px0 + 3, py0 + 3, px0 + 4, py0 + 4), f"{side} set up"))
+        captions.append(((px0 + 8, py0 + 8, px0 + 9, py0 + 9), f"{side} set up"))
     return captions
 
 

@@ -7,6 +7,7 @@ The panel is a list of cells of one size; the frame decides where each goes (see
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from engine.game_state import GameState
@@ -20,6 +21,26 @@ from renderer.visibility import View
 
 Cell = Callable[[Canvas, float, float], None]  # draws itself with its top-left corner at (x, y)
 SWATCH = 18
+_ABBREVIATIONS = {
+    "infantry": "Inf",
+    "detachment": "Det",
+    "squad": "Sqd",
+    "section": "Sec",
+    "platoon": "Plt",
+    "company": "Coy",
+    "command": "Cmd",
+    "anti-tank": "AT",
+    "destroyer": "TD",
+}
+
+
+def roster_name(name: str, room: float) -> str:
+    """The name, with long words abbreviated and brackets dropped if it is wider than room, then
+    cut short."""
+    if text_width(name, TEXT_FONT) > room:
+        name = re.sub(r"\s*\([^)]*\)", "", name).strip()
+        name = " ".join(_ABBREVIATIONS.get(w.casefold(), w) for w in name.split())
+    return fit_text(name, TEXT_FONT, room)
 
 
 def player_names(state: GameState, side: str) -> dict[str, str]:
@@ -53,7 +74,7 @@ def _unit_line(unit: Unit, tag: str, passengers: int, style: pal.SideStyle) -> C
         draw_tag(canvas, (x, top, x, top), text, None if unit.destroyed else style, [])
         left = x + chip_width(text) + 6
         room = CELL_W - 12 - (left - x) - sum(badge_width(n) + 3 for _, n in marks)
-        shown = fit_text(name, TEXT_FONT, room)
+        shown = roster_name(name, room)
         ink = pal.MUTED_INK if unit.destroyed else pal.INK
         canvas.text((left, y + CELL_H / 2), shown, size=TEXT_FONT, fill=ink, anchor="lm")
         left += text_width(shown, TEXT_FONT) + 4

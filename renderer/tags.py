@@ -33,34 +33,38 @@ def unit_tag(name: str) -> str:
         return words[0][:3]
     letters, numbers = "", ""
     for word in words:
-        if word[0].isdigit():
+        if re.fullmatch(r"\d+(st|nd|rd|th)?", word):
             numbers += re.match(r"\d+", word).group()  # "1st" -> "1"
+        elif word[0].isdigit():
+            continue  # a calibre such as "75mm" says little
         elif _ROMAN.match(word):
             numbers += word
         elif not letters:
             letters = re.sub(r"\W", "", word)[:2]
         elif len(letters) < 3 and not numbers:
             letters += word[0].upper()
-    lead = "".join(w[0] for w in words[:1] if w[0].isdigit())  # "1st Squad" keeps its number first
+    lead = "".join(w[0] for w in words[:1] if re.fullmatch(r"\d+(st|nd|rd|th)?", w))  # "1st Squad" -> "1Sq"
     if lead:
         return (lead + letters)[:MAX_TAG]
     return (letters[: max(1, MAX_TAG - len(numbers))] + numbers)[:MAX_TAG]
 
 
 def tags_for(units: Iterable[Unit]) -> dict[str, str]:
-    """A tag per unit id, unique among these units (a clash takes a, b, c... after it)."""
+    """A tag per unit id, unique among each side's units (the chip's colour tells the sides
+    apart); a clash takes a, b, c... after it."""
     tags: dict[str, str] = {}
-    taken: dict[str, int] = {}
+    taken: dict[tuple[str, str], int] = {}
     units = list(units)
-    wanted = {u.id: unit_tag(u.true_name or u.name) for u in units}
-    counts: dict[str, int] = {}
-    for tag in wanted.values():
-        counts[tag] = counts.get(tag, 0) + 1
+    wanted = {u.id: (u.side, unit_tag(u.true_name or u.name)) for u in units}
+    counts: dict[tuple[str, str], int] = {}
+    for key in wanted.values():
+        counts[key] = counts.get(key, 0) + 1
     for unit in units:
-        tag = wanted[unit.id]
-        if counts[tag] > 1:
-            taken[tag] = taken.get(tag, 0) + 1
-            tag = tag[: MAX_TAG - 1] + "abcdefghijklmnopqrstuvwxyz"[(taken[tag] - 1) % 26]
+        key = wanted[unit.id]
+        tag = key[1]
+        if counts[key] > 1:
+            taken[key] = taken.get(key, 0) + 1
+            tag = tag[: MAX_TAG - 1] + "abcdefghijklmnopqrstuvwxyz"[(taken[key] - 1) % 26]
         tags[unit.id] = tag
     return tags
 
