@@ -27,7 +27,7 @@ LABEL_W = 34  # grid numbers left of the table
 LABEL_H = 32  # grid letters above the table
 GAP = 8  # between the table and the panel
 MARGIN = 6
-CELL_W = 250  # a roster or legend cell
+CELL_W = 260  # a roster or legend cell
 CELL_H = 32
 
 

@@ -44,7 +44,7 @@ def _target(c: Canvas, x: float, y: float) -> None:
 
 
 def _hidden(c: Canvas, x: float, y: float) -> None:
-    shapes.hidden_marker(c, x, y, 14, TEXT_FONT - 6)
+    shapes.hidden_marker(c, x, y, 16, 36)
 
 
 def _wreck(c: Canvas, x: float, y: float) -> None:

@@ -73,7 +73,7 @@ def _unit_line(unit: Unit, tag: str, passengers: int, style: pal.SideStyle) -> C
         top = y + (CELL_H - CHIP_H) / 2
         draw_tag(canvas, (x, top, x, top), text, None if unit.destroyed else style, [])
         left = x + chip_width(text) + 6
-        room = CELL_W - 12 - (left - x) - sum(badge_width(n) + 3 for _, n in marks)
+        room = CELL_W - 4 - (left - x) - sum(badge_width(n) + 3 for _, n in marks)
         shown = roster_name(name, room)
         ink = pal.MUTED_INK if unit.destroyed else pal.INK
         canvas.text((left, y + CELL_H / 2), shown, size=TEXT_FONT, fill=ink, anchor="lm")

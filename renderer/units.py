@@ -21,6 +21,8 @@ from renderer.visibility import View
 
 FACING_OVERHANG = 0.5  # inches the facing tick reaches past the front edge
 MARKER_R = 1.1  # inches: radius of a "?" marker
+MARKER_MIN_R = 18  # pixels: a "?" marker is never smaller, so that its "?" reads inline
+MARKER_FONT = 36  # the "?" glyph is shorter than a capital
 LOST_R = 0.8  # inches: half-size of a lost infantry unit's cross
 def corners(unit: Unit, frame: Frame, pad: float = 0.0) -> list[tuple[float, float]]:
     """The unit's footprint corners in pixels (engine.geometry.footprint), grown by pad inches."""
@@ -118,9 +120,13 @@ def counter_box(unit: Unit, frame: Frame) -> Box:
     return x0 - 1, y0 - 1, x1 + 1, y1 + 1
 
 
+def marker_radius(frame: Frame) -> float:
+    return max(MARKER_MIN_R, MARKER_R * frame.scale)
+
+
 def marker_box(at: Point, frame: Frame) -> Box:
     x, y = frame.px(at.x, at.y)
-    r = MARKER_R * frame.scale + 1
+    r = marker_radius(frame) + 1
     return x - r, y - r, x + r, y + r
 
 
@@ -182,4 +188,4 @@ def draw_units(
         overlay(draw)
     for at, _ in view.markers + view.dummies:
         x, y = frame.px(at.x, at.y)
-        shapes.hidden_marker(canvas, x, y, MARKER_R * frame.scale, TEXT_FONT)
+        shapes.hidden_marker(canvas, x, y, marker_radius(frame), MARKER_FONT)

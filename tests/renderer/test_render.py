@@ -40,10 +40,12 @@ def test_scale_sets_pixels_per_inch():
     assert frame_of(state, 8).table_px == (72 * 8, 48 * 8)
 
 
-def test_a_large_table_is_about_as_wide_as_a_small_one():
+def test_a_large_table_fits_the_same_box_at_a_smaller_scale():
     state, _ = quick_started()
     big = state.model_copy(update={"table": TableSize(width=96, depth=72)})
-    assert abs(png(render(big, None)).size[0] - png(render(state, None)).size[0]) < 60
+    width, height = png(render(big, None)).size
+    assert width <= BOX_W and height <= BOX_H
+    assert frame_of(big).scale < frame_of(state).scale
 
 
 def test_same_state_gives_identical_bytes():
