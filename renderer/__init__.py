@@ -87,7 +87,7 @@ def picture(
     counters = [counter_box(u, frame) for u in view.units]
     counters += [marker_box(at, frame) for at, _ in view.markers + view.dummies]
     counters += [box for box, _ in captions]
-    placer = Placer((frame.left, frame.top, frame.left + w, frame.top + h), counters)
+    placer = Placer((frame.left, frame.top, frame.left + w, frame.top + h), counters, overlay.segments(frame))
     draw_unit_tags(canvas, view, frame, styles, tags, placer)
     draw_marker_captions(canvas, view, frame, placer)
     for mark, text in captions:

@@ -1,4 +1,5 @@
-"""Placing labels where they cover neither another label nor a counter.
+"""Placing labels where they cover neither another label nor a counter (and, where they can,
+no arrow of the overlay).
 
 Each label tries spots around its counter, nearest first (below, above, right, left, then the
 corners), ring after ring further out; it takes the first spot that is on the table and free.
@@ -14,6 +15,8 @@ from renderer.canvas import Box
 
 GAP = 2  # pixels between a counter and its label
 MAX_RINGS = 8
+LINE_CLASH = 50.0  # what crossing an arrow counts for, against square pixels of overlap
+XY = tuple[float, float]
 
 
 def intersects(a: Box, b: Box) -> bool:
@@ -24,6 +27,26 @@ def _overlap(a: Box, b: Box) -> float:
     w = min(a[2], b[2]) - max(a[0], b[0])
     h = min(a[3], b[3]) - max(a[1], b[1])
     return w * h if w > 0 and h > 0 else 0.0
+
+
+def crosses(box: Box, a: XY, b: XY) -> bool:
+    """Whether the segment a-b passes through the box (Liang-Barsky clipping)."""
+    (x0, y0), (x1, y1) = a, b
+    dx, dy = x1 - x0, y1 - y0
+    low, high = 0.0, 1.0
+    for p, q in ((-dx, x0 - box[0]), (dx, box[2] - x0), (-dy, y0 - box[1]), (dy, box[3] - y0)):
+        if p == 0:
+            if q < 0:
+                return False
+            continue
+        t = q / p
+        if p < 0:
+            low = max(low, t)
+        else:
+            high = min(high, t)
+        if low > high:
+            return False
+    return True
 
 
 def _spots(around: Box, w: float, h: float, ring: int) -> list[Box]:
@@ -47,9 +70,10 @@ def _spots(around: Box, w: float, h: float, ring: int) -> list[Box]:
 class Placer:
     """Free room on the table: counters and the labels placed so far are taken."""
 
-    def __init__(self, bounds: Box, counters: Iterable[Box]) -> None:
+    def __init__(self, bounds: Box, counters: Iterable[Box], lines: Iterable[tuple[XY, XY]] = ()) -> None:
         self.bounds = bounds
         self.counters = list(counters)
+        self.lines = list(lines)  # the overlay's arrows, as segments: better not covered
         self.labels: list[Box] = []
 
     def _inside(self, box: Box) -> bool:
@@ -57,7 +81,8 @@ class Placer:
                 and box[2] <= self.bounds[2] and box[3] <= self.bounds[3])
 
     def _clash(self, box: Box) -> float:
-        return sum(_overlap(box, other) for other in (*self.counters, *self.labels))
+        clash = sum(_overlap(box, other) for other in (*self.counters, *self.labels))
+        return clash + LINE_CLASH * sum(crosses(box, a, b) for a, b in self.lines)
 
     def place(self, around: Box, w: float, h: float, rings: int = MAX_RINGS) -> tuple[Box, bool]:
         """A box of w x h near ``around`` (a counter's box), and whether it moved off the

@@ -40,12 +40,24 @@ class Overlay:
     trails: list[tuple[list[Point], str]] = field(default_factory=list)  # points, side
     declared: list[list[Point]] = field(default_factory=list)
     targets: list[Unit] = field(default_factory=list)
+    aims: list[tuple[Point, Unit]] = field(default_factory=list)  # where a declared shot comes from
 
     @property
     def shows(self) -> set[str]:
         kinds = {"last": self.named, "fire": self.shots, "moved": self.trails, "declared": self.declared,
                  "target": self.targets}
         return {k for k, v in kinds.items() if v}
+
+    def segments(self, frame: Frame) -> list[tuple[XY, XY]]:
+        """The arrows' segments in pixels (labels keep off them where they can)."""
+        lines = [[u.position for u in (firer, target)] for firer, target, _ in self.shots]
+        lines += [points for points, _ in self.trails] + self.declared
+        lines += [[at, target.position] for at, target in self.aims]
+        out = []
+        for points in lines:
+            pixels = [frame.px(p.x, p.y) for p in points]
+            out += list(zip(pixels, pixels[1:], strict=False))
+        return out
 
     def draw(self, draw: ImageDraw.ImageDraw, frame: Frame, styles: dict[str, pal.SideStyle]) -> None:
         for points, side in self.trails:
@@ -54,6 +66,9 @@ class Overlay:
             _highlight(draw, unit, frame)
         for firer, target, repeat in self.shots:
             _line_of_fire(draw, firer, target, frame, repeat)
+        for at, target in self.aims:
+            shapes.dashed_line(draw, [frame.px(at.x, at.y), frame.px(target.position.x, target.position.y)],
+                               pal.FIRE_LINE)
         for points in self.declared:
             shapes.dashed_arrow(draw, [frame.px(p.x, p.y) for p in points])
         for unit in self.targets:
@@ -133,10 +148,16 @@ def _declared(overlay: Overlay, order, by_id: dict[str, Unit]) -> None:
             if unit not in overlay.named:
                 overlay.named.append(unit)
     if isinstance(order, UnitOrder):
+        unit = by_id.get(order.unit)
+        at = unit.position if unit is not None else None
         for action in order.actions:
+            if isinstance(action, Move) and action.path:
+                at = action.path[-1] if at is not None else None
             target = by_id.get(action.target) if isinstance(action, Fire) else None
             if target is not None and target not in overlay.targets:
                 overlay.targets.append(target)
+                if at is not None:
+                    overlay.aims.append((at, target))
         if order.unit in by_id and by_id[order.unit] not in overlay.named:
             overlay.named.append(by_id[order.unit])
 

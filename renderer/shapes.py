@@ -99,6 +99,13 @@ def dashed_arrow(draw: ImageDraw.ImageDraw, points: list[XY], head: float = 16.0
     arrow(draw, back, points[-1], pal.INK, width=1, head=head)
 
 
+def dashed_line(draw: ImageDraw.ImageDraw, points: list[XY], colour) -> None:
+    """A declared line of fire: dashes in ``colour`` over white."""
+    for a, b in _dashes(points, 10, 10):
+        draw.line([a, b], fill=pal.HALO, width=7)
+        draw.line([a, b], fill=colour, width=3)
+
+
 def trail(draw: ImageDraw.ImageDraw, points: list[XY], colour) -> None:
     """The way a unit moved: a line in its side's colour over white, ending in a small head."""
     if len(points) < 2:
