@@ -18,7 +18,7 @@ from PIL import Image
 from engine.events import Event
 from engine.game_state import GameState
 from renderer import palette as pal
-from renderer.base import base_layer, draw_grid_labels, draw_terrain_names
+from renderer.base import background, draw_terrain_names
 from renderer.canvas import Canvas, text_box
 from renderer.encode import encode_png
 from renderer.header import draw_header
@@ -73,10 +73,9 @@ def picture(
     shows = _shows(state, view, overlay.shows) | ({"zone"} if zones_shown(state) else set())
     cells = roster_cells(state, view, styles, tags) + legend_cells(shows)
     frame = frame_for(state.table.width, state.table.depth, len(cells), scale)
-    base = base_layer(state.terrain, state.table, frame.scale)
-    canvas = Canvas(Image.new("RGB", frame.size, pal.MARGIN_BG), base.palette)
-    canvas.image.paste(base.image, (frame.left, frame.top))
-    draw_grid_labels(canvas, frame)
+    under = background(state.terrain, state.table, frame)
+    canvas = Canvas(under.image.copy(), under.palette)
+    canvas.texts = list(under.texts)
     captions = draw_zones(canvas, state, frame, styles)
     captions += draw_breaches(canvas, state, frame)
     captions += draw_objectives(canvas, state, frame, styles, viewer)

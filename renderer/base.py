@@ -44,6 +44,17 @@ def base_layer(terrain: tuple[TerrainFeature, ...], table: TableSize, scale: int
     return Base(image, palette_for(image))
 
 
+@lru_cache(maxsize=8)
+def background(terrain: tuple[TerrainFeature, ...], table: TableSize, frame: Frame) -> Canvas:
+    """The cached picture under everything a render draws: the margin, the table from its base
+    layer and the grid labels, at the frame's size. Copy its image before drawing on it."""
+    base = base_layer(terrain, table, frame.scale)
+    canvas = Canvas(Image.new("RGB", frame.size, pal.MARGIN_BG), base.palette)
+    canvas.image.paste(base.image, (frame.left, frame.top))
+    draw_grid_labels(canvas, frame)
+    return canvas
+
+
 # --- terrain ------------------------------------------------------------------------------------
 
 

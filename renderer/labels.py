@@ -23,12 +23,6 @@ def intersects(a: Box, b: Box) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-def _overlap(a: Box, b: Box) -> float:
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    return w * h if w > 0 and h > 0 else 0.0
-
-
 def crosses(box: Box, a: XY, b: XY) -> bool:
     """Whether the segment a-b passes through the box (Liang-Barsky clipping)."""
     (x0, y0), (x1, y1) = a, b
@@ -75,14 +69,23 @@ class Placer:
         self.counters = list(counters)
         self.lines = list(lines)  # the overlay's arrows, as segments: better not covered
         self.labels: list[Box] = []
+        self._taken = list(self.counters)  # counters and labels placed so far
 
     def _inside(self, box: Box) -> bool:
         return (box[0] >= self.bounds[0] and box[1] >= self.bounds[1]
                 and box[2] <= self.bounds[2] and box[3] <= self.bounds[3])
 
     def _clash(self, box: Box) -> float:
-        clash = sum(_overlap(box, other) for other in (*self.counters, *self.labels))
+        x0, y0, x1, y1 = box
+        clash = 0.0
+        for a0, b0, a1, b1 in self._taken:
+            if a0 < x1 and x0 < a1 and b0 < y1 and y0 < b1:
+                clash += (min(x1, a1) - max(x0, a0)) * (min(y1, b1) - max(y0, b0))
         return clash + LINE_CLASH * sum(crosses(box, a, b) for a, b in self.lines)
+
+    def _take(self, box: Box) -> None:
+        self.labels.append(box)
+        self._taken.append(box)
 
     def place(self, around: Box, w: float, h: float, rings: int = MAX_RINGS) -> tuple[Box, bool]:
         """A box of w x h near ``around`` (a counter's box), and whether it moved off the
@@ -94,12 +97,12 @@ class Placer:
                     continue
                 clash = self._clash(box)
                 if clash == 0:
-                    self.labels.append(box)
+                    self._take(box)
                     return box, ring > 0
                 if best is None or clash < best[0]:
                     best = (clash, box, ring > 0)
         box, moved = (best[1], best[2]) if best else (_spots(around, w, h, 0)[0], False)
-        self.labels.append(box)
+        self._take(box)
         return box, moved
 
 
@@ -108,7 +111,7 @@ class Placer:
         be left out, such as terrain names)."""
         for box in _spots(around, w, h, 0):
             if self._inside(box) and self._clash(box) == 0:
-                self.labels.append(box)
+                self._take(box)
                 return box
         return None
 

@@ -8,7 +8,9 @@ The panel is a list of cells of one size; the frame decides where each goes (see
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from functools import lru_cache
+
+from PIL import Image
 
 from engine.game_state import GameState
 from engine.state import Unit
@@ -19,7 +21,7 @@ from renderer.legend import ITEMS, draw_item
 from renderer.tags import CHIP_H, badge_width, badges, chip_text, chip_width, draw_badge, draw_tag
 from renderer.visibility import View
 
-Cell = Callable[[Canvas, float, float], None]  # draws itself with its top-left corner at (x, y)
+Cell = tuple  # ("heading", text, style), ("unit", chip, style, name, badges) or ("legend", key)
 SWATCH = 18
 _ABBREVIATIONS = {
     "infantry": "Inf",
@@ -53,40 +55,48 @@ def player_names(state: GameState, side: str) -> dict[str, str]:
     return {p: f"P{i}" + (" (CO)" if p == team.co else "") for i, p in enumerate(players, start=1)}
 
 
-def _heading(text: str, style: pal.SideStyle | None) -> Cell:
-    def cell(canvas: Canvas, x: float, y: float) -> None:
-        mid = y + CELL_H / 2
-        if style is not None:
-            canvas.draw.rectangle([x, mid - SWATCH / 2, x + SWATCH, mid + SWATCH / 2], fill=style.fill,
-                                  outline=pal.INK, width=2)
-        canvas.text((x + (SWATCH + 6 if style else 24), mid), fit_text(text, TEXT_FONT, CELL_W - 30),
-                    size=TEXT_FONT, anchor="lm")
-    return cell
+def _heading(canvas: Canvas, text: str, style: pal.SideStyle | None) -> None:
+    mid = CELL_H / 2
+    if style is not None:
+        canvas.draw.rectangle([0, mid - SWATCH / 2, SWATCH, mid + SWATCH / 2], fill=style.fill,
+                              outline=pal.INK, width=2)
+    canvas.text((SWATCH + 6 if style else 24, mid), fit_text(text, TEXT_FONT, CELL_W - 30), size=TEXT_FONT,
+                anchor="lm")
 
 
-def _unit_line(unit: Unit, tag: str, passengers: int, style: pal.SideStyle) -> Cell:
-    text = chip_text(unit, tag, passengers)
-    marks = badges(unit)
+def _unit_line(canvas: Canvas, text: str, style: pal.SideStyle | None, name: str,
+               marks: tuple[tuple[pal.RGB, int], ...]) -> None:
+    top = (CELL_H - CHIP_H) / 2
+    draw_tag(canvas, (0, top, 0, top), text, style, [])
+    left = chip_width(text) + 6
+    room = CELL_W - 4 - left - sum(badge_width(n) + 3 for _, n in marks)
+    shown = roster_name(name, room)
+    ink = pal.INK if style else pal.MUTED_INK
+    canvas.text((left, CELL_H / 2), shown, size=TEXT_FONT, fill=ink, anchor="lm")
+    left += text_width(shown, TEXT_FONT) + 4
+    for colour, count in marks:
+        left += draw_badge(canvas, left, CELL_H / 2, colour, count) + 3
+
+
+def _legend(canvas: Canvas, key: str) -> None:
+    draw_item(canvas, key, 0, CELL_H / 2)
+
+
+_DRAW = {"heading": _heading, "unit": _unit_line, "legend": _legend}
+
+
+@lru_cache(maxsize=1024)
+def tile(cell: Cell) -> Canvas:
+    """A cell drawn once on its own (the same cells come back render after render)."""
+    canvas = Canvas(Image.new("RGB", (CELL_W, CELL_H), pal.MARGIN_BG))
+    _DRAW[cell[0]](canvas, *cell[1:])
+    return canvas
+
+
+def _unit_cell(unit: Unit, tag: str, passengers: int, style: pal.SideStyle) -> Cell:
     name = ("HQ " if unit.is_command else "") + (unit.true_name or unit.name)
-
-    def cell(canvas: Canvas, x: float, y: float) -> None:
-        top = y + (CELL_H - CHIP_H) / 2
-        draw_tag(canvas, (x, top, x, top), text, None if unit.destroyed else style, [])
-        left = x + chip_width(text) + 6
-        room = CELL_W - 4 - (left - x) - sum(badge_width(n) + 3 for _, n in marks)
-        shown = roster_name(name, room)
-        ink = pal.MUTED_INK if unit.destroyed else pal.INK
-        canvas.text((left, y + CELL_H / 2), shown, size=TEXT_FONT, fill=ink, anchor="lm")
-        left += text_width(shown, TEXT_FONT) + 4
-        for colour, count in marks:
-            left += draw_badge(canvas, left, y + CELL_H / 2, colour, count) + 3
-    return cell
-
-
-def _legend(key: str) -> Cell:
-    def cell(canvas: Canvas, x: float, y: float) -> None:
-        draw_item(canvas, key, x, y + CELL_H / 2)
-    return cell
+    marks = tuple(badges(unit))
+    return ("unit", chip_text(unit, tag, passengers), None if unit.destroyed else style, name, marks)
 
 
 def roster_cells(state: GameState, view: View, styles: dict[str, pal.SideStyle],
@@ -94,7 +104,7 @@ def roster_cells(state: GameState, view: View, styles: dict[str, pal.SideStyle],
     cells: list[Cell] = []
     for name, side in state.sides.items():
         broken = " (broken)" if side.broken else ""
-        cells.append(_heading(f"{name}: {side.tokens} tokens{broken}", styles[name]))
+        cells.append(("heading", f"{name}: {side.tokens} tokens{broken}", styles[name]))
         units = [u for u in view.units if u.side == name]
         names = player_names(state, name)
         for player in [*names, None] if names else [None]:
@@ -102,16 +112,18 @@ def roster_cells(state: GameState, view: View, styles: dict[str, pal.SideStyle],
             if names and held:
                 tokens = state.sides[name].team.tokens.get(player, 0) if player else 0
                 title = f"{names[player]}: {tokens} tokens" if player else "no player"
-                cells.append(_heading(title, None))
-            cells += [_unit_line(u, tags[u.id], view.passengers.get(u.id, 0), styles[name]) for u in held]
+                cells.append(("heading", title, None))
+            cells += [_unit_cell(u, tags[u.id], view.passengers.get(u.id, 0), styles[name]) for u in held]
     return cells
 
 
 def legend_cells(shows: set[str]) -> list[Cell]:
-    return [_legend(key) for key in ITEMS if key in shows]
+    return [("legend", key) for key in ITEMS if key in shows]
 
 
 def draw_panel(canvas: Canvas, frame: Frame, cells: list[Cell]) -> None:
     for index, cell in enumerate(cells):
         x, y = frame.cell(index)
-        cell(canvas, x, y)
+        drawn = tile(cell)
+        canvas.image.paste(drawn.image, (x, y))
+        canvas.texts += [((x0 + x, y0 + y, x1 + x, y1 + y), text) for (x0, y0, x1, y1), text in drawn.texts]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from engine.state import Unit
 from renderer import palette as pal
@@ -20,6 +21,7 @@ BADGE_GAP = 3
 _ROMAN = re.compile(r"^[IVX]+$")
 
 
+@lru_cache(maxsize=1024)
 def unit_tag(name: str) -> str:
     """A short tag for a unit's name: short names whole ("M10", "StuG", "MG42"); otherwise the
     first word's first two letters, then numbers and roman numerals whole and other words'

@@ -9,7 +9,8 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from engine.geometry import FOOTPRINT, footprint
+from engine.geometry import FOOTPRINT, footprint_at
+from engine.profiles import UnitClass
 from engine.state import Point, Unit
 from renderer import palette as pal
 from renderer import shapes
@@ -26,10 +27,16 @@ MARKER_FONT = 36  # the "?" glyph is shorter than a capital
 LOST_R = 0.8  # inches: half-size of a lost infantry unit's cross
 def corners(unit: Unit, frame: Frame, pad: float = 0.0) -> list[tuple[float, float]]:
     """The unit's footprint corners in pixels (engine.geometry.footprint), grown by pad inches."""
-    poly = footprint(unit)
+    return list(_corners(unit.unit_class, unit.position.x, unit.position.y, unit.facing, frame, pad))
+
+
+@lru_cache(maxsize=1024)
+def _corners(unit_class: UnitClass, x: float, y: float, facing: float, frame: Frame,
+             pad: float) -> tuple[tuple[float, float], ...]:
+    poly = footprint_at(unit_class, Point(x=x, y=y), facing)
     if pad:
         poly = poly.buffer(pad, join_style="mitre")
-    return [frame.px(x, y) for x, y in list(poly.exterior.coords)[:-1]]
+    return tuple(frame.px(px, py) for px, py in list(poly.exterior.coords)[:-1])
 
 
 def _bbox(points: Iterable[tuple[float, float]]) -> tuple[float, float, float, float]:
