@@ -24,7 +24,14 @@ from renderer.encode import encode_png
 from renderer.header import draw_header
 from renderer.labels import Placer
 from renderer.layout import TEXT_FONT, frame_for
-from renderer.markers import draw_breaches, draw_fire_markers, draw_objectives, draw_zones, zones_shown
+from renderer.markers import (
+    draw_breaches,
+    draw_fire_markers,
+    draw_objectives,
+    draw_zones,
+    write_zone_names,
+    zones_shown,
+)
 from renderer.overlay import last_action
 from renderer.panel import draw_panel, legend_cells, roster_cells
 from renderer.tags import tags_for
@@ -76,8 +83,8 @@ def picture(
     under = background(state.terrain, state.table, frame)
     canvas = Canvas(under.image.copy(), under.palette)
     canvas.texts = list(under.texts)
-    captions = draw_zones(canvas, state, frame, styles)
-    captions += draw_breaches(canvas, state, frame)
+    zone_names = draw_zones(canvas, state, frame, styles)
+    captions = draw_breaches(canvas, state, frame)
     captions += draw_objectives(canvas, state, frame, styles, viewer)
     draw_units(canvas, view, frame, styles, overlay=lambda draw: overlay.draw(draw, frame, styles))
     draw_smoke_puffs(canvas, (p for screen in state.smoke_screens for p in screen.puffs), frame)
@@ -87,6 +94,7 @@ def picture(
     counters += [marker_box(at, frame) for at, _ in view.markers + view.dummies]
     counters += [box for box, _ in captions]
     placer = Placer((frame.left, frame.top, frame.left + w, frame.top + h), counters, overlay.segments(frame))
+    write_zone_names(canvas, zone_names, placer)
     draw_unit_tags(canvas, view, frame, styles, tags, placer)
     draw_marker_captions(canvas, view, frame, placer)
     for mark, text in captions:

@@ -83,7 +83,11 @@ class Placer:
                 clash += (min(x1, a1) - max(x0, a0)) * (min(y1, b1) - max(y0, b0))
         return clash + LINE_CLASH * sum(crosses(box, a, b) for a, b in self.lines)
 
-    def _take(self, box: Box) -> None:
+    def free(self, box: Box) -> bool:
+        """Whether the box is on the table and clear of counters and labels."""
+        return self._inside(box) and self._clash(box) == 0
+
+    def take(self, box: Box) -> None:
         self.labels.append(box)
         self._taken.append(box)
 
@@ -97,12 +101,12 @@ class Placer:
                     continue
                 clash = self._clash(box)
                 if clash == 0:
-                    self._take(box)
+                    self.take(box)
                     return box, ring > 0
                 if best is None or clash < best[0]:
                     best = (clash, box, ring > 0)
         box, moved = (best[1], best[2]) if best else (_spots(around, w, h, 0)[0], False)
-        self._take(box)
+        self.take(box)
         return box, moved
 
 
@@ -110,8 +114,8 @@ class Placer:
         """A free box of w x h right by ``around``, or None if there is none (for names that may
         be left out, such as terrain names)."""
         for box in _spots(around, w, h, 0):
-            if self._inside(box) and self._clash(box) == 0:
-                self._take(box)
+            if self.free(box):
+                self.take(box)
                 return box
         return None
 

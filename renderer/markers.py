@@ -10,8 +10,9 @@ from engine.referee_prep import objective_known_to
 from engine.state import Phase
 from renderer import palette as pal
 from renderer import shapes
-from renderer.canvas import Box, Canvas
-from renderer.layout import Frame
+from renderer.canvas import Box, Canvas, text_box
+from renderer.labels import Placer
+from renderer.layout import TEXT_FONT, Frame
 
 STAR_R = 0.9  # inches
 Caption = tuple[Box, str]
@@ -49,8 +50,9 @@ def zones_shown(state: GameState) -> list[tuple[str, tuple[float, float, float, 
 
 def draw_zones(
     canvas: Canvas, state: GameState, frame: Frame, styles: dict[str, pal.SideStyle]
-) -> list[Caption]:
-    """During set-up, each side's zone: a dashed outline in its colour, named in a corner."""
+) -> list[tuple[list[Box], str]]:
+    """During set-up, each side's zone: a dashed outline in its colour. Returns, for each zone, its
+    name and the boxes of its four corners where it may be written (see write_zone_names)."""
     captions = []
     for side, (x1, y1, x2, y2) in zones_shown(state):
         if side not in styles:
@@ -59,8 +61,23 @@ def draw_zones(
         box = (px0 + 3, py0 + 3, px1 - 3, py1 - 3)
         shapes.dashed_box(canvas.draw, box, pal.HALO, width=7)
         shapes.dashed_box(canvas.draw, box, styles[side].fill, width=4)
-        captions.append(((px0 + 8, py0 + 8, px0 + 9, py0 + 9), f"{side} set up"))
+        text = f"{side} set up"
+        x0, y0, x1, y1 = text_box(text, TEXT_FONT, (0, 0))
+        w, h = x1 - x0, y1 - y0
+        corners = [(x, y) for y in (py0 + 8, py1 - 8 - h) for x in (px0 + 8, px1 - 8 - w)]
+        captions.append(([(x, y, x + w, y + h) for x, y in corners], text))
     return captions
+
+
+def write_zone_names(canvas: Canvas, names: list[tuple[list[Box], str]], placer: Placer) -> None:
+    """Each zone's name in the first of its corners where no counter stands (none if there is no
+    such corner); the unit tags placed after keep clear of it."""
+    for corners, text in names:
+        box = next((box for box in corners if placer.free(box)), None)
+        if box is not None:
+            placer.take(box)
+            left, top, _, _ = text_box(text, TEXT_FONT, (0, 0))
+            canvas.text((box[0] - left, box[1] - top), text, size=TEXT_FONT, halo=True)
 
 
 def draw_objectives(
