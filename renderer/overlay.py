@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from PIL import ImageDraw
 from shapely.geometry import LineString
 
-from engine.commands import FallBackOrder, Fire, Move, PlatoonOrder, UnitOrder
+from engine.commands import Order
 from engine.events import Event
 from engine.game_state import GameState
 from engine.geometry import footprint
@@ -127,19 +127,18 @@ def _trails(
     return trails
 
 
-def _declared_paths(order) -> dict[str, list[Point]]:
-    """The points each unit of an order declared to move through."""
-    if isinstance(order, UnitOrder):
-        moves = [a for a in order.actions if isinstance(a, Move)]
-        return {order.unit: [p for m in moves for p in m.path]} if moves else {}
-    if isinstance(order, FallBackOrder):
-        return {order.unit: list(order.path)}
-    if isinstance(order, PlatoonOrder):
+def _declared_paths(order: Order) -> dict[str, list[Point]]:
+    """The points each unit of an order declared to move through: the paths of a unit's moves
+    (the actions that have one), of a fall back, or of each member of a platoon."""
+    if hasattr(order, "members"):
         return {m.unit: list(m.move.path) for m in order.members}
-    return {}
+    if hasattr(order, "path"):
+        return {order.unit: list(order.path)}
+    points = [p for action in getattr(order, "actions", ()) for p in getattr(action, "path", ())]
+    return {order.unit: points} if points else {}
 
 
-def _declared(overlay: Overlay, order, by_id: dict[str, Unit]) -> None:
+def _declared(overlay: Overlay, order: Order, by_id: dict[str, Unit]) -> None:
     """The declared order of an open reaction window: its moves and its targets."""
     for uid, path in _declared_paths(order).items():
         unit = by_id.get(uid)
@@ -147,19 +146,18 @@ def _declared(overlay: Overlay, order, by_id: dict[str, Unit]) -> None:
             overlay.declared.append([unit.position, *path])
             if unit not in overlay.named:
                 overlay.named.append(unit)
-    if isinstance(order, UnitOrder):
-        unit = by_id.get(order.unit)
-        at = unit.position if unit is not None else None
-        for action in order.actions:
-            if isinstance(action, Move) and action.path:
-                at = action.path[-1] if at is not None else None
-            target = by_id.get(action.target) if isinstance(action, Fire) else None
-            if target is not None and target not in overlay.targets:
-                overlay.targets.append(target)
-                if at is not None:
-                    overlay.aims.append((at, target))
-        if order.unit in by_id and by_id[order.unit] not in overlay.named:
-            overlay.named.append(by_id[order.unit])
+    unit = by_id.get(getattr(order, "unit", ""))
+    at = unit.position if unit is not None else None
+    for action in getattr(order, "actions", ()):  # a unit's order: shots and assaults have targets
+        if getattr(action, "path", ()) and at is not None:
+            at = action.path[-1]
+        target = by_id.get(getattr(action, "target", None) or "")
+        if target is not None and target not in overlay.targets:
+            overlay.targets.append(target)
+            if at is not None:
+                overlay.aims.append((at, target))
+    if unit is not None and unit not in overlay.named:
+        overlay.named.append(unit)
 
 
 def _highlight(draw: ImageDraw.ImageDraw, unit: Unit, frame: Frame) -> None:

@@ -12,11 +12,6 @@ from renderer.canvas import Canvas
 XY = tuple[float, float]
 
 
-def pip(draw: ImageDraw.ImageDraw, x: float, y: float, r: float, fill) -> None:
-    """A round marker pip with a black edge."""
-    draw.ellipse([x - r, y - r, x + r, y + r], fill=fill, outline=pal.PIP_EDGE, width=1)
-
-
 def star(draw: ImageDraw.ImageDraw, x: float, y: float, r: float, fill, outline=pal.INK) -> None:
     """A five-pointed star (objectives)."""
     points = []
