@@ -12,6 +12,7 @@ layer (see :mod:`renderer.base`); each call draws the rest around and over it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from PIL import Image
 
@@ -23,7 +24,7 @@ from renderer.canvas import Canvas, text_box
 from renderer.encode import encode_png
 from renderer.header import draw_header
 from renderer.labels import Placer
-from renderer.layout import TEXT_FONT, frame_for
+from renderer.layout import BOX_H, TEXT_FONT, frame_for
 from renderer.markers import (
     draw_breaches,
     draw_fire_markers,
@@ -80,6 +81,10 @@ def picture(
     shows = _shows(state, view, overlay.shows) | ({"zone"} if zones_shown(state) else set())
     cells = roster_cells(state, view, styles, tags) + legend_cells(shows)
     frame = frame_for(state.table.width, state.table.depth, len(cells), scale)
+    if frame.size[1] > BOX_H and not scale:  # a roster too long even for the smallest table
+        room = max(n for n in range(len(cells)) if replace(frame, cells=n).size[1] <= BOX_H)
+        cells = [*cells[: room - 1], ("heading", f"and {len(cells) - room + 1} more", None)]
+        frame = replace(frame, cells=len(cells))
     under = background(state.terrain, state.table, frame)
     canvas = Canvas(under.image.copy(), under.palette)
     canvas.texts = list(under.texts)

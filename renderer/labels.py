@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from renderer.canvas import Box
 
 GAP = 2  # pixels between a counter and its label
-MAX_RINGS = 8
+MAX_RINGS = 5
 LINE_CLASH = 50.0  # what crossing an arrow counts for, against square pixels of overlap
 XY = tuple[float, float]
 

@@ -112,13 +112,16 @@ class Frame:
 
 def fitting_scale(width_in: float, depth_in: float, cells: int) -> int:
     """The largest scale (pixels per inch) at which the table, its labels and ``cells`` panel
-    cells fit within BOX_W x BOX_H (MIN_SCALE if none does)."""
+    cells fit within BOX_W x BOX_H. The table gives up at most a quarter of its scale to the
+    panel: past that, the panel is cut short (see renderer.picture)."""
     across = (BOX_W - LABEL_W - GAP - CELL_W - MARGIN) / width_in
     down = (BOX_H - HEADER_H - LABEL_H - MARGIN) / depth_in
-    for scale in range(min(MAX_SCALE, math.floor(min(across, down))), MIN_SCALE, -1):
+    largest = max(MIN_SCALE, min(MAX_SCALE, math.floor(min(across, down))))
+    smallest = max(MIN_SCALE, math.ceil(largest * 0.75))
+    for scale in range(largest, smallest - 1, -1):
         if Frame(width_in, depth_in, scale, cells).size[1] <= BOX_H:
             return scale
-    return MIN_SCALE
+    return smallest
 
 
 def frame_for(width_in: float, depth_in: float, cells: int, scale: int | None = None) -> Frame:

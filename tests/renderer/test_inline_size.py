@@ -12,6 +12,7 @@ import pytest
 from PIL import Image
 
 from engine.quick_battle import allied_forces, quick_battle, quick_tables
+from engine.setup import make_unit
 from engine.state import Point
 from renderer import picture, render
 from renderer.labels import intersects
@@ -85,4 +86,23 @@ def test_labels_never_overprint_each_other_or_a_counter(viewer):
 def test_the_packed_squads_stay_readable_inline():
     state, events = quick_after_moves()
     height, text, _ = smallest_inline_text(packed(state), "referee", events)
+    assert height >= MIN_INLINE_PX, f"{text!r} is {height:.1f} px tall inline"
+
+
+def test_a_roster_too_long_for_the_box_ends_with_how_many_more():
+    """Forty squads a side: the table shrinks to its smallest scale, the roster stops where the
+    box ends and says how many units it leaves out; everything drawn still reads inline."""
+    state, _ = quick_after_moves()
+    state = state.fork()
+    for side, y in (("allies", 10.0), ("axis", 38.0)):
+        for i in range(40):
+            state.units[f"{side}-extra-{i}"] = make_unit(
+                "german", "Infantry Detachment", side, (2 + (i % 20) * 3.5, y + (i // 20) * 3),
+                unit_id=f"{side}-extra-{i}", name=f"Extra {i}",
+            )
+    canvas = picture(state, "referee")
+    width, height = canvas.image.size
+    assert width <= 2 * INLINE_BOX[0] and height <= 2 * INLINE_BOX[1]
+    assert any(text.startswith("and ") and text.endswith(" more") for _, text in canvas.texts)
+    height, text, _ = smallest_inline_text(state, "referee")
     assert height >= MIN_INLINE_PX, f"{text!r} is {height:.1f} px tall inline"
