@@ -1,4 +1,4 @@
-"""The header line: turn, phase and who acts, and whose picture it is."""
+"""The header line: turn, phase and who acts, the rule set and whose picture it is."""
 
 from __future__ import annotations
 
@@ -43,11 +43,11 @@ def audience_text(viewer: str | None) -> str:
 
 
 def draw_header(canvas: Canvas, state: GameState, frame: Frame, viewer: str | None) -> None:
-    """Turn and status on the left; whose picture this is on the right (the sides, their colours
-    and tokens head the roster)."""
+    """Turn and status on the left; the rule set and whose picture this is on the right (the
+    sides, their colours and tokens head the roster)."""
     y = HEADER_H / 2
     right = frame.size[0] - MARGIN
-    corner = audience_text(viewer)
+    corner = f"{state.ruleset} | {audience_text(viewer)}"
     canvas.text((right, y), corner, size=HEADER_FONT, fill=pal.MUTED_INK, anchor="rm")
     room = right - text_width(corner, HEADER_FONT) - GAP - MARGIN
     status = fit_text(f"{turn_text(state)} | {phase_text(state)}", HEADER_FONT, room)
