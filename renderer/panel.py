@@ -95,6 +95,8 @@ def tile(cell: Cell) -> Canvas:
 
 def _unit_cell(unit: Unit, tag: str, passengers: int, style: pal.SideStyle) -> Cell:
     name = ("HQ " if unit.is_command else "") + (unit.true_name or unit.name)
+    if unit.hidden and unit.marker is not None:  # its own side knows which marker it is under
+        name += f" (?{unit.marker})"
     marks = tuple(badges(unit))
     return ("unit", chip_text(unit, tag, passengers), None if unit.destroyed else style, name, marks)
 

@@ -114,3 +114,16 @@ def test_team_games_show_which_player_holds_which_unit():
     texts = [text for _, text in canvas.texts if text.startswith("P")]
     assert any(t.startswith("P1 (CO):") for t in texts) and any(t.startswith("P2:") for t in texts)
     assert not any("ann" in text or "bob" in text for _, text in canvas.texts)  # no raw player ids
+
+
+def test_under_hidden_deployment_the_owner_reads_which_marker_hides_which_unit():
+    plain, _ = quick_started()
+    state = plain.fork()
+    unit = state.units["gruppe-2"]
+    unit.hidden, unit.marker, unit.true_name, unit.name = True, 3, unit.name, "Marker 3"
+    own = {text for _, text in picture(state, "axis").texts}
+    enemy = [text for _, text in picture(state, "allies").texts]
+    assert {"?Gr2", "Gruppe 2 (?3)"} <= own
+    assert not any("Gr2" in t or "Gruppe 2" in t for t in enemy)
+    before = [text for _, text in picture(plain, "allies").texts]
+    assert enemy.count("3") == before.count("3") + 1  # the marker's number under it
