@@ -19,6 +19,7 @@ CHIP_H = 30
 BADGE_D = 30  # a badge's diameter
 BADGE_GAP = 3
 _ROMAN = re.compile(r"^[IVX]+$")
+_SHORT = {"panzer": "Pz", "sturmgeschütz": "StuG"}  # the usual shortenings of a first word
 
 
 @lru_cache(maxsize=1024)
@@ -42,7 +43,7 @@ def unit_tag(name: str) -> str:
         elif _ROMAN.match(word):
             numbers += word
         elif not letters:
-            letters = re.sub(r"\W", "", word)[:2]
+            letters = _SHORT.get(word.casefold()) or re.sub(r"\W", "", word)[:2]
         elif len(letters) < 3 and not numbers:
             letters += word[0].upper()
     lead = "".join(w[0] for w in words[:1] if re.fullmatch(r"\d+(st|nd|rd|th)?", w))  # "1st Squad" -> "1Sq"

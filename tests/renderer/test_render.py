@@ -169,5 +169,5 @@ def test_the_base_layer_is_drawn_once_and_reused(monkeypatch):
 
 def test_unit_tags():
     names = ["Sherman 1", "1st Squad", "Sd.Kfz 222", "MG 42", "StuG", "Panzer IV G (late) to J", "Vickers"]
-    assert [unit_tag(n) for n in names] == ["Sh1", "1Sq", "Sd222", "MG42", "StuG", "PaIV", "Vic"]
+    assert [unit_tag(n) for n in names] == ["Sh1", "1Sq", "Sd222", "MG42", "StuG", "PzIV", "Vic"]
     assert len(unit_tag("A very long name indeed")) <= 5
