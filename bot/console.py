@@ -688,7 +688,9 @@ class ConsoleTable:
         """Draw the table after the action (off the event loop) to ``pictures/latest.png``."""
         if self.pictures is None:
             return []
-        png = await asyncio.to_thread(render, outcome.state, None, last_events=tuple(outcome.events))
+        png = await asyncio.to_thread(
+            render, outcome.state, None, last_events=tuple(outcome.events), before=outcome.before
+        )
         return [f"Picture: {self._write('latest', png)}"]
 
     def _write(self, name: str, png: bytes) -> Path:

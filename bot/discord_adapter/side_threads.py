@@ -193,7 +193,9 @@ async def post_to_threads(client: discord.Client, channel_id: str, outcome: Outc
     }
     shared = view_for(state, None)  # true pictures only where they show more: hidden units, dummies
     pictured = [audience for audience in news if view_for(state, audience) != shared]
-    pictures = await asyncio.gather(*(battlefield_file(state, audience, events) for audience in pictured))
+    pictures = await asyncio.gather(
+        *(battlefield_file(state, audience, events, outcome.before) for audience in pictured)
+    )
     files = dict(zip(pictured, pictures, strict=True))
     unreached = set()
     for audience, lines in news.items():
