@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 
+from bot.command_schema import COMMANDS
 from bot.discord_adapter import common
 from bot.discord_adapter.answers import STUB
 from engine.deployment import whose_turn
@@ -625,10 +626,34 @@ CAMPAIGN_ROWS = (  # Red Barricades, phase 1 open: one phase, so every row appli
     cell("campaign correct", {REF}, "open", fixed(entry=1, to="9", reason="r")),
     cell("campaign retain", {REF}, "open", fixed(side="german", units="9 x 4-6-7")),
     cell("campaign new", EVERYONE, NOT_HERE, ANOTHER),  # never: one campaign a channel, running here
+    cell("campaign balance", {REF}, "open", fixed(side="german", drm=2)),  # RB 11.32
+    cell("campaign cg2", {REF}, "open", fixed(on=True)),
+    # no OBA module is bought in phase 1 yet, so there is no ledger entry to draw a chit for
+    cell("campaign chit", {REF}, NOT_HERE, fixed(entry=1, colour="red")),
 )
 CAMPAIGN_SETTING = Setting(
     CAMPAIGN, CAMPAIGN_USERS, CAMPAIGN_ROWS, opener=ANN, opened_by="campaign submit", typed={"RG": "none"}
 )
+
+
+# The commands no matrix row sends: those that read and store nothing, and those that write only
+# the sender's own record (its own dice log, its own way of being told, a force of its own).
+READS_ONLY = {
+    "campaign ledger", "campaign linked standings", "campaign orbat", "campaign status", "cards hand",
+    "chart list", "chart show", "force export", "force list", "force show", "game history", "game log",
+    "game map", "game status", "games mine", "odds fire", "odds shot", "odds test", "ref log", "ref map",
+    "ref prep list", "rule", "rules sources", "stats", "team show",
+}  # fmt: skip
+OWN_RECORDS = {"roll", "chart roll", "games ping", "force import"}
+
+
+def test_every_command_is_in_a_matrix_or_changes_nothing_of_anyone_elses():
+    """A command added to the schema fails here until a matrix row sends it by every role, or it
+    is named above as changing nothing that another user or a game holds."""
+    sent = {row.command for rows in (MATRIX, CAMPAIGN_ROWS, SERVER_ROWS) for row in rows}
+    assert not sent & (READS_ONLY | OWN_RECORDS)
+    assert sorted(set(COMMANDS) - sent - READS_ONLY - OWN_RECORDS) == []
+    assert sorted((READS_ONLY | OWN_RECORDS) - set(COMMANDS)) == []
 
 
 async def test_every_campaign_order_as_every_role(copies, monkeypatch):
