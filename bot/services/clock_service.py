@@ -20,6 +20,7 @@ from bot.services.game_service import GameError, Outcome
 from bot.services.permissions import Role, roles_of
 from bot.storage import clock_store
 from bot.storage.clock_store import PlayerDeadline
+from bot.storage.deadline_claims import REFEREE_DEADLINES
 from bot.storage.store import StoredGame
 from engine.commands import DeclineReaction, PassInitiative, RefereeClock
 from engine.game_state import GameState
@@ -210,7 +211,10 @@ class ClockService:
         return due
 
     async def _deadline_due(self, key: WindowKey) -> bool:
-        return await self._due_deadline(key) is not None
+        """Due, and this process holds its claim (bot.storage.deadline_claims)."""
+        if await self._due_deadline(key) is None:
+            return False
+        return await self.games.claims.take(REFEREE_DEADLINES, key, self.games.clock.now())  # type: ignore[arg-type]
 
     async def _deadline_passed(self, key: WindowKey) -> None:
         """A side's deadline fell due: pass or decline for it, unless it acted in time; then
@@ -242,8 +246,8 @@ class ClockService:
             if isinstance(command, PassInitiative)
             else ("declines the reaction", "decline the reaction")
         )
-        try:
-            outcome = await self.games.act(due.channel_id, due.referee, command)
+        try:  # the deadline is dropped with the game's change: a second firer finds it gone
+            outcome = await self.games.act(due.channel_id, due.referee, command, also=_dropping(due))
         except GameError as refusal:
             now = await self.games.store.load(due.channel_id)
             if now is None or now.version != game.version:
@@ -253,3 +257,12 @@ class ClockService:
                 text += ". A referee may give the initiative to the other side: /ref initiative"
             return text, None
         return f"{side} did not act by the referee's deadline: the game {done} for them", outcome
+
+
+def _dropping(due: PlayerDeadline):
+    """Drop a side's deadline in the transaction of what the game did at it."""
+
+    async def drop(session, channel_id: str, seq: int) -> None:
+        await clock_store.drop_held_deadline(session, due.channel_id, due.side)
+
+    return drop

@@ -16,6 +16,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot import metrics
 from bot.services.limits import REACTION_SECONDS, bounded_command
 from bot.services.permissions import Refused, authorise
+from bot.storage import clock_store
+from bot.storage.deadline_claims import WINDOWS, Claims, process_name
 from bot.storage.store import GameStore, StaleGame, StoredGame
 from engine.commands import Command, DeclineReaction, UndoActions
 from engine.dice import DiceSource, SeededDice
@@ -59,6 +61,7 @@ class Outcome:
 
 
 InCommit = Callable[[AsyncSession, str, str, GameState], Awaitable[Callable[[], None] | None]]
+Also = Callable[[AsyncSession, str, int], Awaitable[None]]  # one action's own extra write: channel, seq
 
 
 class GameService:
@@ -71,8 +74,11 @@ class GameService:
         dice: Callable[[], DiceSource] = SeededDice,
         clock: Clock | None = None,
         on_window_closed: Callable[[str, Outcome], Awaitable[None]] | None = None,
+        claims: Claims | None = None,
     ) -> None:
         self.store = store
+        # which deadlines this process fires (bot.storage.deadline_claims): those it claims
+        self.claims = claims or Claims(store, process_name())
         self.dice = dice
         self.clock = clock or SystemClock()
         self.on_window_closed = on_window_closed
@@ -86,6 +92,9 @@ class GameService:
         from bot.services.clock_service import ClockService  # it builds on this module
 
         self.clocks = ClockService(self)  # the referee's pause, extensions and deadlines
+        from bot.services.window_notices import WindowNotices  # it builds on this module
+
+        self.notices = WindowNotices(self)  # the "window closed" posts, made once
 
     async def resume(self) -> None:
         """After a start-up: re-arm every stored window and referee's deadline (not in a game
@@ -95,6 +104,7 @@ class GameService:
     async def close(self) -> None:
         await self.clocks.close()
         await self.timers.close()
+        await self.notices.close()
 
     async def new_game(
         self,
@@ -136,6 +146,7 @@ class GameService:
         server_roles: tuple[str, ...] = (),
         interaction_id: str | None = None,
         window_message: str | None = None,
+        also: Also | None = None,
     ) -> Outcome:
         """Apply a user's command, if the permission table lets them (``server_roles``: the ids of
         the user's Discord roles). ``command`` may be made from the game as loaded (a front end's
@@ -155,7 +166,12 @@ class GameService:
 
         try:
             return await self._act(
-                channel_id, user_id, check, interaction_id=interaction_id, window_message=window_message
+                channel_id,
+                user_id,
+                check,
+                interaction_id=interaction_id,
+                window_message=window_message,
+                also=also,
             )
         except GameError:
             metrics.REFUSALS.inc()
@@ -169,6 +185,7 @@ class GameService:
         *,
         interaction_id: str | None = None,
         window_message: str | None = None,
+        also: Also | None = None,
     ) -> Outcome:
         """Load the game once, decide off the event loop, write once."""
         async with self._locks[channel_id]:
@@ -198,7 +215,9 @@ class GameService:
                         window.deadline,
                         interaction_id=interaction_id,
                         window_message=window_message,
-                        also=self._writing_with(channel_id, user_id, state, committed),
+                        also=self._writing_with(
+                            channel_id, user_id, state, committed, also, game.version + 1
+                        ),
                     )
                 except StaleGame:
                     if attempt == 2:
@@ -231,12 +250,21 @@ class GameService:
         raise AssertionError("unreachable")
 
     def _writing_with(
-        self, channel_id: str, user_id: str, after: GameState, committed: list[Callable[[], None]]
+        self,
+        channel_id: str,
+        user_id: str,
+        after: GameState,
+        committed: list[Callable[[], None]],
+        also: Also | None = None,
+        seq: int = 0,
     ) -> Callable[[AsyncSession], Awaitable[None]]:
-        """The writes that go into an action's own transaction (:attr:`in_commit`); what each
-        asks to be done once it is committed is put in ``committed``."""
+        """The writes that go into an action's own transaction (:attr:`in_commit`, and the
+        action's own ``also``, told the ``seq`` written); what each asks to be done once it is
+        committed is put in ``committed``."""
 
         async def write(session: AsyncSession) -> None:
+            if also is not None:
+                await also(session, channel_id, seq)
             for hook in self.in_commit:
                 then = await hook(session, channel_id, user_id, after)
                 if then is not None:
@@ -303,9 +331,12 @@ class GameService:
             return Outcome(stored.state, produced[-1], stored.version, deadline, stored.closed_window_message)
 
     async def _window_due(self, key: WindowKey) -> bool:
-        """Whether a window's timer still has to close it (see :meth:`ClockService.window_due`)."""
+        """Whether a window's timer still has to close it (see :meth:`ClockService.window_due`),
+        in this process: the one that holds its claim."""
         channel_id, window = key  # type: ignore[misc]
-        return await self.clocks.window_due(channel_id, window)
+        return await self.clocks.window_due(channel_id, window) and await self.claims.take(
+            WINDOWS, (channel_id,), self.clock.now()
+        )
 
     async def undo_command(self, channel_id: str, user_id: str, count: int, reason: str) -> UndoActions:
         """The undo of the last ``count`` actions as :meth:`undo` would store it now (to try it
@@ -353,14 +384,15 @@ class GameService:
         if state.phase is not Phase.REACTION or state.pending is None or state.pending.window != window:
             return
         decline = DeclineReaction(side=state.pending.reactor_side, window=window)
-        try:
-            outcome = await self._act(channel_id, TIMER, lambda _: decline)
+        stored = await clock_store.window_of(self.store, channel_id)
+        notice = self.notices.writing(stored.message_id if stored else None)
+        try:  # the close and its notice still to post, in one transaction
+            outcome = await self._act(channel_id, TIMER, lambda _: decline, also=notice)
         except GameError:
             if await self._window_due(key):
                 raise  # a write that lost its race twice: tried again
             return  # answered by a player at the same moment
-        if self.on_window_closed:
-            await self.on_window_closed(channel_id, outcome)
+        await self.notices.post(channel_id, outcome)  # if this fails, the notice is posted again
 
     async def _load(self, channel_id: str, interaction_id: str | None = None) -> StoredGame:
         game = await self.store.load(channel_id, interaction_id)

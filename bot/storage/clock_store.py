@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import delete
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import select
 
 from bot.storage.store import GameStore, OpenWindow
@@ -115,6 +116,15 @@ async def set_player_deadline(store: GameStore, deadline: PlayerDeadline) -> Non
     )
     async with store.sessions() as session, session.begin():
         await upsert(session, row, ("channel_id", "side"))
+
+
+async def drop_held_deadline(session: AsyncSession, channel_id: str, side: str) -> None:
+    """Drop a side's deadline inside a transaction that writes something else with it."""
+    await session.execute(
+        delete(PlayerDeadlineRow).where(
+            PlayerDeadlineRow.channel_id == channel_id, PlayerDeadlineRow.side == side
+        )
+    )
 
 
 async def drop_player_deadlines(store: GameStore, channel_id: str, sides: Iterable[str]) -> None:
