@@ -4,11 +4,13 @@ database, without a gateway; what it would send to Discord is caught at discord.
 boundary and written to ``OUT`` as JSON lines, with each action it committed.
 
     python -m tests.bot.deadline_worker DATABASE_URL OUT CHANNELS [--every S] [--lease S] [--spacing S]
+        [--window S] [--answer] [--at-once N]
 
-It says "ready", waits for "go" on its input, then opens a reaction window (1 second long) in
-each channel of the comma-separated ``CHANNELS``, ``--spacing`` seconds apart, and keeps firing
-deadlines until its input says "stop" (or ends). A channel named "-" stands for none: the process
-only fires deadlines.
+It says "ready", waits for "go" on its input, then opens a reaction window (``--window``
+seconds long) in each channel of the comma-separated ``CHANNELS``, ``--spacing`` seconds apart
+(``--at-once`` channels at a time), the reacting side answering it at once if ``--answer``; says
+"played" and keeps firing deadlines until its input says "stop" (or ends). A channel named "-"
+stands for none: the process only fires deadlines.
 """
 
 from __future__ import annotations
@@ -29,13 +31,12 @@ from bot.services.deadline_loop import DeadlineLoop
 from bot.services.game_service import GameService
 from bot.storage.deadline_claims import Claims, process_name
 from bot.storage.store import GameStore
-from engine.commands import Declare, Move, UnitOrder
+from engine.commands import Declare, DeclineReaction, Move, UnitOrder
 from engine.setup import make_unit
 from engine.state import Point
 from tests.bot.discord_harness import APPLICATION, _message
 from tests.engine.helpers import game, started
 
-WINDOW_SECONDS = 1
 ADVANCE = Declare(side="axis", order=UnitOrder(unit="gren", actions=(Move(path=(Point(x=80, y=56),)),)))
 
 
@@ -82,11 +83,17 @@ def stub_discord(client: discord.Client, recorder: Recorder) -> None:
     HTTPClient.request = request  # type: ignore[method-assign]
 
 
-async def play(games: GameService, channel: str, recorder: Recorder) -> None:
-    """A game whose 1-second window opens with its first action (the window is armed here)."""
-    await games.store.create(channel, skirmish(), reaction_seconds=WINDOW_SECONDS)
+async def play(games: GameService, channel: str, recorder: Recorder, window: int, answer: bool) -> None:
+    """A game whose window opens with its first action (its timer is armed here), answered by
+    the reacting side if ``answer``; each action committed is written down."""
+    await games.store.create(channel, skirmish(), reaction_seconds=window)
     outcome = await games.act(channel, "otto", ADVANCE)
     recorder.write(kind="action", channel=channel, version=outcome.version, at=time.time())
+    if answer:
+        pending = outcome.state.pending
+        no = DeclineReaction(side=pending.reactor_side, window=pending.window)
+        outcome = await games.act(channel, "ann", no)
+        recorder.write(kind="action", channel=channel, version=outcome.version, at=time.time())
 
 
 async def main(args: argparse.Namespace) -> None:
@@ -100,9 +107,14 @@ async def main(args: argparse.Namespace) -> None:
     print("ready", flush=True)
     await asyncio.to_thread(sys.stdin.readline)
     channels = [c for c in args.channels.split(",") if c != "-"]
-    for channel in channels:
-        await play(games, channel, recorder)
-        await asyncio.sleep(args.spacing)
+    at_once = asyncio.Semaphore(args.at_once)
+
+    async def one(channel: str) -> None:
+        async with at_once:
+            await play(games, channel, recorder, args.window, args.answer)
+            await asyncio.sleep(args.spacing)
+
+    await asyncio.gather(*(one(channel) for channel in channels))
     print("played", flush=True)
     await asyncio.to_thread(sys.stdin.readline)  # "stop"
     await loop.close()
@@ -120,4 +132,7 @@ if __name__ == "__main__":
     parser.add_argument("--every", type=float, default=0.1)
     parser.add_argument("--lease", type=float, default=1.5)
     parser.add_argument("--spacing", type=float, default=0.03)
+    parser.add_argument("--window", type=int, default=1)
+    parser.add_argument("--answer", action="store_true")
+    parser.add_argument("--at-once", type=int, default=1)
     asyncio.run(main(parser.parse_args()))
