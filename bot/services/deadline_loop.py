@@ -89,7 +89,7 @@ class DeadlineLoop:
             self.pings.taken_over([read_ping(row) for row in pings])
             claimed += len(pings)
         if self.campaigns is not None:
-            campaigns = await claims.claim_due(CAMPAIGN_ALARMS, now, room)
+            campaigns = await self.campaigns.claims.claim_due(CAMPAIGN_ALARMS, now, room)
             await self.campaigns.taken_over(campaigns)
             claimed += len(campaigns)
         return claimed

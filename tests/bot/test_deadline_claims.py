@@ -13,11 +13,12 @@ from bot.config import Settings
 from bot.discord_adapter.run import client_for
 from bot.services.deadline_loop import DeadlineLoop
 from bot.services.game_service import GameService
+from bot.storage.clock_store import player_deadlines
 from bot.storage.deadline_claims import WINDOWS, Claims
 from bot.storage.store import GameStore
 from engine.runtime import VirtualClock
 from tests.bot.overdue import channel, store_overdue_windows
-from tests.bot.test_overdue_retries import declines
+from tests.bot.test_overdue_retries import Bot, declines, every_kind_of_deadline
 
 LEASE = timedelta(seconds=30)
 
@@ -76,6 +77,29 @@ async def test_a_window_claimed_by_a_process_that_died_is_closed_by_another_once
     assert not await dead.take(WINDOWS, (channel(0),), clock.now()), "closed: nothing left to claim"
     await alive.games.close()
     await store.close()
+
+
+@pytest.mark.both_databases
+async def test_every_kind_of_deadline_a_stopped_process_left_is_fired_once_by_the_claim_loops(store):
+    clock = VirtualClock()
+    await every_kind_of_deadline(store, clock)
+    await clock.advance(timedelta(days=1, hours=2))  # its process is gone: no timer of it runs
+    bots = [Bot(store, clock) for _ in range(2)]  # two others, not re-arming at start-up
+    loops = [DeadlineLoop(bot.games, bot.pings, bot.campaigns) for bot in bots]
+    assert [await loop.claim_once() for loop in loops] == [4, 0]  # a window, ping, deadline, campaign
+    await clock.advance(timedelta(hours=1))
+    assert [await loop.claim_once() for loop in loops] == [0, 0]
+    assert [bot.closed for bot in bots] == [["window"], []]
+    assert bots[0].pinged == [("ping", ("otto",))]
+    assert bots[0].deadlines == [
+        ("deadline", "allies did not act by the referee's deadline: the game declines the reaction for them")
+    ]
+    assert bots[0].reveals == [("campaign", 1)]
+    assert (bots[1].pinged, bots[1].deadlines, bots[1].reveals) == ([], [], [])
+    assert await declines(store, "window") == await declines(store, "deadline") == 1
+    assert await player_deadlines(store) == [] and await store.open_windows() == []
+    for bot in bots:
+        await bot.stop()
 
 
 def test_a_process_runs_the_shards_its_settings_give_it(store, monkeypatch):
