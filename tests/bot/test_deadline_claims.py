@@ -13,6 +13,7 @@ from bot.config import Settings
 from bot.discord_adapter.run import client_for
 from bot.services.deadline_loop import DeadlineLoop
 from bot.services.game_service import GameService
+from bot.shard_claim import shards_to_run
 from bot.storage.clock_store import player_deadlines
 from bot.storage.deadline_claims import WINDOWS, Claims
 from bot.storage.store import GameStore
@@ -102,12 +103,13 @@ async def test_every_kind_of_deadline_a_stopped_process_left_is_fired_once_by_th
         await bot.stop()
 
 
-def test_a_process_runs_the_shards_its_settings_give_it(store, monkeypatch):
+async def test_a_process_runs_the_shards_its_settings_give_it(store, monkeypatch):
     monkeypatch.setenv("SHARD_IDS", "2, 0")
     monkeypatch.setenv("SHARD_COUNT", "3")
     monkeypatch.setenv("DEADLINE_LEASE_SECONDS", "12")
     settings = Settings(_env_file=None)
-    client = client_for(settings, store)
+    async with shards_to_run(store.database_url, settings.shards, settings.shard_count) as shard_ids:
+        client = client_for(settings, store, shard_ids)
     assert (client.shard_ids, client.shard_count) == ([0, 2], 3)
     assert client.games.claims.lease == timedelta(seconds=12)
     assert client_for(Settings(_env_file=None, shard_ids="", shard_count=None), store).shard_ids is None
