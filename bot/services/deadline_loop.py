@@ -60,8 +60,8 @@ class DeadlineLoop:
         return timers + ([self.campaigns.timers] if self.campaigns else [])
 
     def overdue(self) -> int:
-        """Deadlines this process has armed that have fallen due and wait to fire."""
-        return sum(t.time_left(key) == timedelta(0) for t in self._timers() for key in t.armed)
+        """Deadlines this process has armed that have fallen due and are not done yet."""
+        return sum(timers.overdue for timers in self._timers())
 
     async def claim_once(self) -> int:
         """One round: claim and arm what has fallen due, as much as there is room for; how many
