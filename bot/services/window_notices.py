@@ -35,7 +35,7 @@ class WindowNotices:
             games.clock, self._post_again, still_due=self._mine, limit=games.timers.limit
         )
 
-    def writing(self, message_id: str | None) -> Callable[[AsyncSession, int], Awaitable[None]]:
+    def writing(self, message_id: str | None) -> Callable[[AsyncSession, str, int], Awaitable[None]]:
         """What a close writes beside itself (command ``seq`` of the channel): its notice,
         claimed by this process for a lease."""
 
