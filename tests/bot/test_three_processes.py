@@ -51,6 +51,16 @@ def read_lines(paths: list[Path]) -> list[dict]:
     return [json.loads(line) | {"process": n} for n, path in enumerate(paths) for line in path.open()]
 
 
+async def committed(log: Path, actions: int, seconds: float = 20) -> None:
+    """Wait until a process has committed ``actions`` actions."""
+    limit = time.monotonic() + seconds
+    while time.monotonic() < limit:
+        if log.exists() and log.read_text().count('"kind": "action"') >= actions:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"no {actions} actions in {seconds} s")
+
+
 async def settled(store: GameStore, seconds: float) -> None:
     """Wait until no window is open and no closed post is still to make."""
     limit = time.monotonic() + seconds
@@ -78,7 +88,7 @@ async def test_three_processes_close_every_window_once_though_one_is_killed(post
         for worker in workers:
             worker.stdin.write("go\n")
             worker.stdin.flush()
-        await asyncio.sleep(1.2)  # the victim has opened windows, closed some, not all
+        await committed(logs[VICTIM], 8)  # mid-run: windows it opened are still open
         os.kill(workers[VICTIM].pid, signal.SIGKILL)
         workers[VICTIM].wait()
         store = GameStore(postgres_url)
