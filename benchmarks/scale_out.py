@@ -74,7 +74,7 @@ def stop(workers: list[subprocess.Popen]) -> None:
         process.stdin.write("stop\n")
         process.stdin.flush()
     for process in workers:
-        process.wait(timeout=60)
+        process.wait(timeout=600)
 
 
 def actions_per_second(
@@ -119,12 +119,12 @@ def overdue_pick_up(server: PostgresServer, count: int, folder: Path) -> None:
     while asyncio.run(outstanding(url)):
         time.sleep(0.5)
     took = time.perf_counter() - started
-    stop([process])
     posts = Counter(json.loads(line)["channel"] for line in out.open() if "window closed" in line)
     print(
         f"a restarted process fired {count:,} overdue windows in {took:.1f} s ({count / took:.0f} a second); "
         f"posted: {len(posts):,}, twice: {sum(n > 1 for n in posts.values())}"
     )
+    stop([process])
 
 
 def main() -> None:
@@ -140,7 +140,7 @@ def main() -> None:
     try:
         with tempfile.TemporaryDirectory() as folder:
             rates = {}
-            for processes in [int(n) for n in args.processes.split(",")]:
+            for processes in [int(n) for n in args.processes.split(",") if n]:
                 rates[processes] = actions_per_second(
                     server, processes, args.channels, args.at_once, Path(folder)
                 )
