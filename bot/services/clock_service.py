@@ -22,6 +22,7 @@ from bot.services.outcome import GameError, Outcome
 from bot.services.permissions import Role, roles_of
 from bot.storage import clock_store
 from bot.storage.clock_store import PlayerDeadline
+from bot.storage.deadline_claims import REFEREE_DEADLINES
 from bot.storage.store import GameStore, StoredGame
 from engine.commands import Command, DeclineReaction, PassInitiative, RefereeClock
 from engine.game_state import GameState
@@ -65,7 +66,7 @@ class Games(Protocol):
         command: Command,
         *,
         interaction_id: str | None = None,
-        also: Callable[[AsyncSession], Awaitable[None]] | None = None,
+        also: Callable[[AsyncSession, str, int], Awaitable[None]] | None = None,
     ) -> Outcome: ...
 
 
@@ -145,7 +146,7 @@ class ClockService:
         await self._refereed(channel_id, user_id)
         now = self.games.clock.now()
 
-        async def stop(session: AsyncSession) -> None:
+        async def stop(session: AsyncSession, _channel: str, _seq: int) -> None:
             if not await clock_store.pause_in(session, channel_id, now):
                 raise GameError(ALREADY_PAUSED)
 
@@ -162,7 +163,7 @@ class ClockService:
         await self._refereed(channel_id, user_id)
         now = self.games.clock.now()
 
-        async def start(session: AsyncSession) -> None:
+        async def start(session: AsyncSession, _channel: str, _seq: int) -> None:
             if not await clock_store.resume_in(session, channel_id, now):
                 raise GameError(NOT_PAUSED)
 
@@ -185,7 +186,7 @@ class ClockService:
         """Give the open reaction window ``minutes`` more."""
         await self._refereed(channel_id, user_id)
 
-        async def extend(session: AsyncSession) -> None:
+        async def extend(session: AsyncSession, _channel: str, _seq: int) -> None:
             if await clock_store.extend_window_in(session, channel_id, timedelta(minutes=minutes)) is None:
                 raise GameError("No reaction window is open")  # the engine saw one: never reached
 
@@ -220,7 +221,7 @@ class ClockService:
         await self._refereed(channel_id, user_id)
         now = self.games.clock.now()
 
-        async def keep(session: AsyncSession) -> None:
+        async def keep(session: AsyncSession, _channel: str, _seq: int) -> None:
             due = (await clock_store.paused_since_in(session, channel_id) or now) + timedelta(hours=hours)
             await clock_store.set_player_deadline_in(session, PlayerDeadline(channel_id, side, due, user_id))
 
@@ -257,7 +258,10 @@ class ClockService:
         return due
 
     async def _deadline_due(self, key: WindowKey) -> bool:
-        return await self._due_deadline(key) is not None
+        """Due, and this process holds its claim (bot.storage.deadline_claims)."""
+        if await self._due_deadline(key) is None:
+            return False
+        return await self.games.claims.take(REFEREE_DEADLINES, key, self.games.clock.now())  # type: ignore[arg-type]
 
     async def _deadline_passed(self, key: WindowKey) -> None:
         """A side's deadline fell due: pass or decline for it, unless it acted in time; then
@@ -289,8 +293,8 @@ class ClockService:
             if isinstance(command, PassInitiative)
             else ("declines the reaction", "decline the reaction")
         )
-        try:
-            outcome = await self.games.act(due.channel_id, due.referee, command)
+        try:  # the deadline is dropped with the game's change: a second firer finds it gone
+            outcome = await self.games.act(due.channel_id, due.referee, command, also=_dropping(due))
         except GameError as refusal:
             now = await self.games.store.load(due.channel_id)
             if now is None or now.version != game.version:
@@ -300,3 +304,12 @@ class ClockService:
                 text += ". A referee may give the initiative to the other side: /ref initiative"
             return text, None
         return f"{side} did not act by the referee's deadline: the game {done} for them", outcome
+
+
+def _dropping(due: PlayerDeadline):
+    """Drop a side's deadline in the transaction of what the game did at it."""
+
+    async def drop(session: AsyncSession, _channel: str, _seq: int) -> None:
+        await clock_store.drop_held_deadline(session, due.channel_id, due.side)
+
+    return drop

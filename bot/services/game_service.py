@@ -16,6 +16,8 @@ from bot.services.clock_service import ClockService
 from bot.services.limits import REACTION_SECONDS, bounded_command
 from bot.services.outcome import GameError, Outcome, refusals
 from bot.services.permissions import Refused, authorise, held_by_referees
+from bot.storage import clock_store
+from bot.storage.deadline_claims import WINDOWS, Claims, process_name
 from bot.storage.store import GameStore, StaleGame, StoredGame
 from engine.commands import Command, DeclineReaction, UndoActions
 from engine.dice import DiceSource, SeededDice
@@ -35,7 +37,8 @@ TIMER = "reaction-timer"  # the user id recorded when a window closes at its dea
 
 
 InCommit = Callable[[AsyncSession, str, str, GameState], Awaitable[Callable[[], None] | None]]
-Also = Callable[[AsyncSession], Awaitable[None]]  # a write of the caller's, in the action's transaction
+# a write of the caller's in the action's own transaction, told the channel and the seq written
+Also = Callable[[AsyncSession, str, int], Awaitable[None]]
 
 
 class GameService:
@@ -48,8 +51,11 @@ class GameService:
         dice: Callable[[], DiceSource] = SeededDice,
         clock: Clock | None = None,
         on_window_closed: Callable[[str, Outcome], Awaitable[None]] | None = None,
+        claims: Claims | None = None,
     ) -> None:
         self.store = store
+        # which deadlines this process fires (bot.storage.deadline_claims): those it claims
+        self.claims = claims or Claims(store, process_name())
         self.dice = dice
         self.clock = clock or SystemClock()
         self.on_window_closed = on_window_closed
@@ -61,6 +67,9 @@ class GameService:
         self.timers = ReactionTimers(self.clock, self._window_expired, still_due=self._window_due)
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self.clocks = ClockService(self)  # the referee's pause, extensions and deadlines
+        from bot.services.window_notices import WindowNotices  # it builds on this module
+
+        self.notices = WindowNotices(self)  # the "window closed" posts, made once
 
     async def resume(self) -> None:
         """After a start-up: re-arm every stored window and referee's deadline (not in a game
@@ -70,6 +79,7 @@ class GameService:
     async def close(self) -> None:
         await self.clocks.close()
         await self.timers.close()
+        await self.notices.close()
 
     async def new_game(
         self,
@@ -185,7 +195,9 @@ class GameService:
                         window.deadline,
                         interaction_id=interaction_id,
                         window_message=window_message,
-                        also=self._writing_with(channel_id, user_id, state, committed, also),
+                        also=self._writing_with(
+                            channel_id, user_id, state, committed, also, game.version + 1
+                        ),
                     )
                 except StaleGame:
                     if attempt == 2:
@@ -225,10 +237,11 @@ class GameService:
         after: GameState,
         committed: list[Callable[[], None]],
         also: Also | None = None,
-    ) -> Also:
+        seq: int = 0,
+    ) -> Callable[[AsyncSession], Awaitable[None]]:
         """The writes that go into an action's own transaction (:attr:`in_commit`'s, then the
-        caller's ``also``, which sees theirs); what each hook asks to be done once it is
-        committed is put in ``committed``."""
+        caller's ``also``, which sees theirs, told the ``seq`` written); what each hook asks to be
+        done once it is committed is put in ``committed``."""
 
         async def write(session: AsyncSession) -> None:
             for hook in self.in_commit:
@@ -236,7 +249,7 @@ class GameService:
                 if then is not None:
                     committed.append(then)
             if also is not None:
-                await also(session)
+                await also(session, channel_id, seq)
 
         return write
 
@@ -300,9 +313,12 @@ class GameService:
             return Outcome(stored.state, produced[-1], stored.version, deadline, stored.closed_window_message)
 
     async def _window_due(self, key: WindowKey) -> bool:
-        """Whether a window's timer still has to close it (see :meth:`ClockService.window_due`)."""
+        """Whether a window's timer still has to close it (see :meth:`ClockService.window_due`),
+        in this process: the one that holds its claim."""
         channel_id, window = key  # type: ignore[misc]
-        return await self.clocks.window_due(channel_id, window)
+        return await self.clocks.window_due(channel_id, window) and await self.claims.take(
+            WINDOWS, (channel_id,), self.clock.now()
+        )
 
     async def undo_command(self, channel_id: str, user_id: str, count: int, reason: str) -> UndoActions:
         """The undo of the last ``count`` actions as :meth:`undo` would store it now (to try it
@@ -350,14 +366,15 @@ class GameService:
         if state.phase is not Phase.REACTION or state.pending is None or state.pending.window != window:
             return
         decline = DeclineReaction(side=state.pending.reactor_side, window=window)
-        try:
-            outcome = await self._act(channel_id, TIMER, lambda _: decline)
+        stored = await clock_store.window_of(self.store, channel_id)
+        notice = self.notices.writing(stored.message_id if stored else None)
+        try:  # the close and its notice still to post, in one transaction
+            outcome = await self._act(channel_id, TIMER, lambda _: decline, also=notice)
         except GameError:
             if await self._window_due(key):
                 raise  # a write that lost its race twice: tried again
             return  # answered by a player at the same moment
-        if self.on_window_closed:
-            await self.on_window_closed(channel_id, outcome)
+        await self.notices.post(channel_id, outcome)  # if this fails, the notice is posted again
 
     async def _load(self, channel_id: str, interaction_id: str | None = None) -> StoredGame:
         game = await self.store.load(channel_id, interaction_id)

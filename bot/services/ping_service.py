@@ -29,6 +29,7 @@ from bot.services.limits import quoted
 from bot.services.owed_service import deadlines, game_wait
 from bot.services.permissions import Role, held_by_referees, roles_of
 from bot.storage import clock_store
+from bot.storage.deadline_claims import TURN_PINGS
 from bot.storage.ping_store import (
     TurnPing,
     claim_ping,
@@ -95,6 +96,12 @@ class TurnPings:
     async def resume(self) -> None:
         """After a start-up: arm every stored ping; those already due are sent at once."""
         self.timers.rearm((ping.channel_id, ping.due) for ping in await due_pings(self.store) if ping.due)
+
+    def taken_over(self, pings: list[TurnPing]) -> None:
+        """Pings this process claimed (bot.services.deadline_loop): armed unless they are already."""
+        self.timers.rearm(
+            (p.channel_id, p.due) for p in pings if p.due and p.channel_id not in self.timers.armed
+        )
 
     async def close(self) -> None:
         await self.timers.close()
@@ -214,12 +221,15 @@ class TurnPings:
 
     async def _ping_due(self, key: WindowKey) -> bool:
         """A ping is still to send while its moment has passed and the referee has not stopped
-        the clock (the ping then waits for the resume)."""
+        the clock (the ping then waits for the resume); this process sends it if it holds its
+        claim (bot.storage.deadline_claims)."""
         channel_id = str(key)
         ping = await ping_of(self.store, channel_id)
         if ping.due is None or ping.due > self.games.clock.now():
             return False
-        return await clock_store.paused_since(self.store, channel_id) is None
+        if await clock_store.paused_since(self.store, channel_id) is not None:
+            return False
+        return await self.games.claims.take(TURN_PINGS, (channel_id,), self.games.clock.now())
 
     async def _due(self, key: WindowKey) -> None:
         """Send the ping that fell due: what to tell is read first, then the ping is claimed (its

@@ -23,6 +23,7 @@ from bot.storage.tables import (
     PlayerDeadlineRow,
     SideThreadRow,
     SnapshotRow,
+    WindowNoticeRow,
     WindowRow,
     utcnow,
 )
@@ -189,9 +190,11 @@ class GameStore:
 
     @staticmethod
     async def _clear_channel(session, channel_id: str) -> None:
-        """A new game: new threads, a running clock, no deadlines, no log."""
+        """A new game: new threads, a running clock, no deadlines, no log, no post of the old
+        game still to make."""
         for table in (
             WindowRow,
+            WindowNoticeRow,
             SnapshotRow,
             CommandRow,
             SideThreadRow,
