@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
-import shlex
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, cast
 
+from bot.command_schema import ALLIED_FORCES, RULE_SET_NAMES, SCENARIOS, TABLES
 from bot.console_campaign import CampaignDesk
+from bot.console_grammar import Line
 from bot.console_owed import OwedDesk
 from bot.console_team import clock_request, referee_command, team_command
+from bot.plain_text import PlainWriter
 from bot.services.campaign_stats import CampaignStats
 from bot.services.card_service import CardService, hand_text
 from bot.services.dice_service import DiceService
@@ -49,6 +49,7 @@ from bot.storage.ping_store import DEFAULT_MINUTES
 from bot.storage.store import GameStore
 from bot.text_orders import (
     FACING_FROM_EDGE,
+    ORDER_WORDS,
     OrderWords,
     find_unit,
     parse_path,
@@ -102,7 +103,7 @@ from engine.odds import (
 from engine.quick_battle import quick_battle, scenario_battle
 from engine.referee_prep import prep_text
 from engine.rolls.charts import describe_chart, find_chart, load_charts
-from engine.rulesets import rules_of, with_rule_set
+from engine.rulesets import rule_set_choices, rules_of, with_rule_set
 from engine.state import Phase
 from engine.teams import make_team_game
 from renderer import render
@@ -110,11 +111,13 @@ from renderer.visibility import sees
 
 log = logging.getLogger(__name__)
 
-HELP = """\
+_or = "|".join  # a list of choices in /help
+
+HELP = f"""\
 The same commands as in Discord, typed as text (options as name:value, quote values with spaces):
-  /game new [table:village|crossroads] [forces:us|british|soviet] [reaction_seconds:N]
-       [ruleset:core-2015|house-v1]  the 2015 rules (default) or the House Rules V1.0
-  /game new scenario:meeting|escalating|capture|breakthrough [attacker:allies|axis]
+  /game new [table:{_or(TABLES)}] [forces:{_or(ALLIED_FORCES)}] [reaction_seconds:N]
+       [ruleset:{_or(RULE_SET_NAMES)}]  {' (default) or '.join(rule_set_choices().values())}
+  /game new scenario:{_or(SCENARIOS)} [attacker:allies|axis]
        [attacker_choice:aggressive_command|preliminary_bombardment] [deployment:plotted]
        a book scenario (plotted: both sides set up at once, in secret); then
   /game join side:allies force:NAME   /deploy unit:UNIT at:X,Y [facing:N] [decoy:X,Y]   /deploy done
@@ -165,6 +168,7 @@ The same commands as in Discord, typed as text (options as name:value, quote val
        [fortify:"2 x Trench, 3 Foxhole at 2"]   fortifications with the day's FPP;  /campaign orbat [side]
   /campaign correct entry:N to:VALUE|void reason:WHY   the referee (else the organiser) corrects the ledger
   /campaign retain side:german units:"2 x 4-6-7, 9-1"   the referee records units retained for the next CG day
+  /campaign balance side:german drm:N | cg2 on:yes|no | chit entry:N colour:black|red   the referee's books
   /campaign linked new|battle|buy|command|retire|standings|end   linked Iron Cross battles: forces carry
        their losses from one scenario to the next
   /stats                         dice statistics: each player's faces against fair dice, hits vs expected
@@ -185,66 +189,13 @@ The same commands as in Discord, typed as text (options as name:value, quote val
        absent side hours to act (then the game passes or declines for them)
        /ref objective side:allies|axis|both id:NAME at:X,Y   /ref special to:allies|axis|both|referee TEXT
        /ref brief side:axis TEXT (only axis reads it)   /ref list   special rules and objectives you may see
+       /ref map | log   the whole picture and log   /ref appoint|dismiss referee:NAME
        /ref force side:axis points:N [TEXT]   the most a side's force may cost, before it joins
        /ref zone side:axis area:X1,Y1,X2,Y2   where a side sets up, before set-up begins
   /units   /help   /quit
 Hot-seat: nobody needs to join; each line acts for the side the game waits for (or its
 unit's side). Players who have joined prefix their lines with their name: as ann /pass
 Positions: inches x,y (30,18), a 6" grid square (D3 or D3+1,-2), or "6 toward panzer-iv"."""
-
-FLAGS = ("rapid", "road", "reverse", "smoke", "cmt", "fallback", "bombard")
-
-
-@dataclass(frozen=True)
-class Line:
-    """One typed command: who speaks, the verb, bare words and name:value options."""
-
-    player: str
-    verb: str
-    words: list[str]
-    options: dict[str, str]
-
-    @classmethod
-    def read(cls, text: str, default_player: str) -> Line | None:
-        try:
-            tokens = shlex.split(text)
-        except ValueError as problem:
-            raise IllegalCommand(f"I can't read that line: {problem}") from None
-        player = default_player
-        if len(tokens) >= 2 and tokens[0].casefold() == "as":
-            player, tokens = tokens[1], tokens[2:]
-        if not tokens:
-            return None
-        verb, rest = tokens[0].lstrip("/").casefold(), tokens[1:]
-        if verb == "game" and rest:
-            verb, rest = rest[0].casefold(), rest[1:]
-        words, options = [], {}
-        for token in rest:
-            name, colon, value = token.partition(":")
-            if colon and name.isidentifier():
-                options[name.casefold()] = value
-            else:
-                words.append(token)
-        return cls(player, verb, words, options)
-
-    def flag(self, name: str) -> bool:
-        value = self.options.get(name)
-        return name in self.words or (value is not None and value.casefold() in ("true", "yes", "1"))
-
-    def named_unit(self) -> str | None:
-        """The unit the line names: ``unit:NAME`` or the first plain word."""
-        return self.options.get("unit") or next((w for w in self.words if w not in FLAGS), None)
-
-    def unit(self, usage: str) -> str:
-        named = self.named_unit()
-        if not named:
-            raise IllegalCommand(f"Name the unit: {usage}")
-        return named
-
-
-def _after_verb(text: str, verb: str) -> str:
-    """What was typed after ``/verb`` (dice expressions keep their own spacing and quotes)."""
-    return re.split(rf"(?:^|\s)/?{verb}(?:\s|$)", text, maxsplit=1)[-1].strip()
 
 
 def typed_file(typed: str) -> Path:
@@ -273,7 +224,7 @@ class ConsoleTable:
         self.rules = RulesService(service.store)
         self.forces = ForceService(service.store)
         self.decks = CardService(service.store)
-        self.campaigns = CampaignDesk(service, self)
+        self.campaigns = CampaignDesk(service, on_battle=self.new_battle)
         self.owed = OwedDesk(service, self.CHANNEL)
         self.state = state
         self.log: list[Event] = []
@@ -295,56 +246,27 @@ class ConsoleTable:
             table.log = [event for _, events in history for event in events]
         return table, resumed
 
+    def new_battle(self, outcome: Outcome) -> None:
+        """A battle set up elsewhere (a linked campaign's) becomes the table's game."""
+        self.state, self.log = outcome.state, []
+
     # -- parsing ---------------------------------------------------------------------------
 
     def unit_order(self, side: str, line: Line) -> UnitOrder:
-        o = line.options
-        words = OrderWords(
-            unit=line.unit("/act unit:UNIT move:X,Y fire:TARGET"),
-            move=o.get("move"),
-            fire=o.get("fire"),
-            first="fire" if o.get("first", "").casefold() == "fire" else "move",
-            rapid=line.flag("rapid"),
-            reverse=line.flag("reverse"),
-            road=line.flag("road"),
-            smoke=line.flag("smoke"),
-            embark=o.get("embark"),
-            disembark=o.get("disembark"),
-            assault=o.get("assault"),
-            call_fire=o.get("call_fire"),
-            bombard=line.flag("bombard"),
-            smoke_at=o.get("smoke_at"),
-            weapon=o.get("weapon"),
-            overrun=o.get("overrun", "yes").casefold() not in ("no", "false"),
-            enter=o.get("enter"),
-            leave=o.get("leave"),
-            shell=o.get("shell"),
-            face=o.get("face"),
-            storey=o.get("storey"),
-        )
-        known = {
-            "unit",
-            "move",
-            "fire",
-            "first",
-            "embark",
-            "disembark",
-            "assault",
-            "call_fire",
-            "smoke_at",
-            "weapon",
-            "overrun",
-            "enter",
-            "leave",
-            "shell",
-            "face",
-            "storey",
-            *FLAGS,
-        }
-        unknown = set(o) - known
-        if unknown:
-            raise IllegalCommand(f"I don't understand {', '.join(sorted(unknown))} (see /help)")
-        return unit_order(self.state, side, words)
+        """The order the line gives a unit: the options ``/act`` and ``/react`` share with
+        :class:`OrderWords`, read as their spec says."""
+        assert line.spec is not None
+        words: dict[str, object] = {}
+        for option in line.spec.shared():
+            if option.name not in ORDER_WORDS:
+                continue
+            if option.kind == "flag":
+                words[option.name] = line.flag(option.name, bool(option.default))
+            elif option.name in line.options:
+                words[option.name] = line.options[option.name]
+        words["unit"] = line.unit("/act unit:UNIT move:X,Y fire:TARGET")
+        words["first"] = "fire" if str(words.get("first", "")).casefold() == "fire" else "move"
+        return unit_order(self.state, side, OrderWords(**words))  # type: ignore[arg-type]
 
     def fall_back(self, side: str, line: Line) -> FallBackOrder:
         named = line.unit("/fallback unit:UNIT to:X,Y")
@@ -374,7 +296,7 @@ class ConsoleTable:
             return REFEREE
         return REFEREE if not any(side.players for side in self.state.sides.values()) else None
 
-    def parse(self, line: Line, text: str = "") -> Command:
+    def parse(self, line: Line) -> Command:
         verb, side = line.verb, self.acting_side(line)
         simple: dict[str, Callable[[], Command]] = {
             "start": StartGame,
@@ -390,10 +312,8 @@ class ConsoleTable:
             "choose": lambda: self.choice(side, line),
             "deploy": lambda: self.deployment(side, line),
             "team": lambda: team_command(self.state, side, line),
-            "ref": lambda: referee_command(self.state, line, text),
-            "reserves": lambda: reserve_call(
-                self.state, side, line.options.get("units", " ".join(line.words))
-            ),
+            "ref": lambda: referee_command(self.state, line),
+            "reserves": lambda: reserve_call(self.state, side, line.options.get("units", "")),
         }
         if verb not in simple:
             raise IllegalCommand(f"Unknown command /{verb}: see /help")
@@ -414,7 +334,7 @@ class ConsoleTable:
         return Deploy(side=side, unit=unit, at=parse_point(line.options["at"]), facing=face, decoy=decoy)
 
     def initiative(self, side: str, line: Line) -> ChooseInitiative:
-        choice = (line.options.get("choice") or (line.words or [""])[0]).casefold()
+        choice = line.options.get("choice", "").casefold()
         if choice not in ("start", "first", "pass"):
             raise IllegalCommand("Choose: /initiative start (go first) or /initiative pass")
         return ChooseInitiative(side=side, go_first=choice != "pass")
@@ -435,7 +355,7 @@ class ConsoleTable:
         order: Order
         if line.flag("cmt"):
             order = MoraleTestOrder()
-        elif "fallback" in line.words:
+        elif line.flag("fallback"):
             order = self.fall_back(side, line)
         else:
             order = self.unit_order(side, line)
@@ -446,7 +366,7 @@ class ConsoleTable:
         choice = self.state.pending.choice if self.state.pending else None
         if choice is None:
             raise IllegalCommand("Nothing is waiting to be chosen")
-        named = line.options.get("unit") or (line.words[0] if line.words else "none")
+        named = line.options.get("unit") or line.options.get("close_combat") or "none"
         if choice.kind == "close_combat_fall_back":
             if named.casefold() not in choice.options:
                 raise IllegalCommand("Choose /choose fall_back or /choose fight_on")
@@ -521,16 +441,16 @@ class ConsoleTable:
                 ),
                 "map": lambda: self.save_map(line),
                 "new": lambda: self.new_game(line),
-                "roll": lambda: self.roll(line, text),
-                "chart": lambda: self.chart(text),
+                "roll": lambda: self.roll(line),
+                "chart": lambda: self.chart(line),
                 "odds": lambda: self.odds(line),
-                "rule": lambda: self.rules.lookup(self.CHANNEL, _after_verb(text, "rule")),
+                "rule": lambda: self.rules.lookup(self.CHANNEL, line.options.get("query", "")),
                 "rules": lambda: self.library(line),
                 "force": lambda: self.force(line),
                 "cards": lambda: self.cards(line),
                 "stats": lambda: (
                     CampaignStats(self.service.store).text(self.CHANNEL)
-                    if "campaign" in line.words
+                    if line.flag("campaign")
                     else StatsService(self.service.store).text(self.CHANNEL)
                 ),
                 "campaign": lambda: self.campaigns.handle(line),
@@ -544,10 +464,12 @@ class ConsoleTable:
             if line.verb in views:
                 answer = views[line.verb]()
                 return answer if isinstance(answer, str) else await answer
-            if line.verb == "team" and not line.words:
+            if line.verb == "team" and line.words[:1] == ["show"]:
                 return team_text(self.state, self.reader(line.player))
             if line.verb == "ref" and line.words[:1] == ["list"]:
                 return prep_text(self.state, self.reader(line.player))
+            if line.verb == "ref" and line.words[:1] in (["map"], ["log"]):
+                return await self.referee_view(line)
             if line.verb == "ref" and line.words[:1] == ["undo"]:
                 count = whole_number("count", line.options.get("count", "1"), 1, UNDO_MOST)
                 reason = bounded_text("reason", line.options.get("reason", ""))
@@ -556,7 +478,7 @@ class ConsoleTable:
                 outcome = await clocked
             else:
                 joining = line.verb == "join" and "force" in line.options
-                command = await self.joining(line) if joining else self.parse(line, text)
+                command = await self.joining(line) if joining else self.parse(line)
                 outcome = await self.service.act(self.CHANNEL, line.player, command)
         except (IllegalCommand, GameError, ValueError) as problem:
             return f"Not allowed: {problem}"
@@ -569,10 +491,10 @@ class ConsoleTable:
         reader = self.reader(line.player)
         return "\n".join(lines + ["", self.status(reader)] + await self.save_picture(outcome))
 
-    async def roll(self, line: Line, text: str) -> str:
+    async def roll(self, line: Line) -> str:
         """``/roll EXPRESSION [secret]`` or ``/roll log``, as in Discord: a secret roll is shown
         only to its roller, and in the log to them and the game's referees."""
-        expression = _after_verb(text, "roll")
+        expression, secret = line.options.get("dice", ""), line.flag("secret")
         if expression.casefold() == "log":
             referee = line.player in self.state.referees
             rows = await self.dice.log(self.CHANNEL, line.player, referee=referee)
@@ -580,21 +502,19 @@ class ConsoleTable:
                 "\n".join(f"{r.user_id} {r.asked}{' (secret)' * r.secret}: {r.result}" for r in rows)
                 or "No rolls here yet"
             )
-        secret = expression.casefold().endswith(" secret")
-        expression = expression[: -len(" secret")] if secret else expression
         rolled = await self.dice.roll(self.CHANNEL, line.player, expression, secret=secret)
         return rolled.text + ("\n(secret: only you, and referees in /roll log, see it)" if secret else "")
 
-    async def chart(self, text: str) -> str:
+    async def chart(self, line: Line) -> str:
         """``/chart list``, ``/chart show CHART``, ``/chart roll CHART [choices]``."""
-        words = _after_verb(text, "chart").split(maxsplit=2)
-        if not words or words[0] == "list":
+        kind, chart = line.words[0] if line.words else "", line.options.get("chart")
+        if kind == "list":
             return "\n".join(f"{c.id}: {c.title}" for c in load_charts().values())
-        if words[0] == "show" and len(words) > 1:
-            return describe_chart(find_chart(words[1]))
-        if words[0] == "roll" and len(words) > 1:
-            choices = words[2] if len(words) > 2 else ""
-            return (await self.dice.chart(self.CHANNEL, self.PLAYER, words[1], choices)).text
+        if kind == "show" and chart:
+            return describe_chart(find_chart(chart))
+        if kind == "roll" and chart:
+            choices = line.options.get("choices", "")
+            return (await self.dice.chart(self.CHANNEL, self.PLAYER, chart, choices)).text
         raise IllegalCommand(
             "Try /chart list, /chart show CHART or /chart roll CHART side=german, date=2 Nov"
         )
@@ -623,8 +543,8 @@ class ConsoleTable:
         kind = line.words[0].casefold() if line.words else "sources"
         if kind == "sources":
             return await self.rules.sources(self.CHANNEL)
-        if kind == "import" and len(line.words) > 1:
-            path = typed_file(line.words[1])
+        if kind == "import" and "document" in line.options:
+            path = typed_file(line.options["document"])
             return await self.rules.import_document(
                 self.CHANNEL, line.player, path.name, path.read_bytes(), line.options.get("name")
             )
@@ -636,8 +556,8 @@ class ConsoleTable:
         """``/cards deck FILE name:NAME``, ``/cards deal deck:NAME``, ``/cards hand``,
         ``/cards use action:play card:NAME``: Tactical Advantage Cards, as in Discord."""
         kind = line.words[0].casefold() if line.words else "hand"
-        if kind == "deck" and len(line.words) > 1:
-            path = typed_file(line.words[1])
+        if kind == "deck" and "file" in line.options:
+            path = typed_file(line.options["file"])
             return await self.decks.save(
                 "console", line.options.get("name", path.stem), path.read_text("utf-8")
             )
@@ -670,8 +590,8 @@ class ConsoleTable:
         forces = self.forces
         if kind == "list":
             return await forces.listing(*where)
-        if kind == "import" and len(line.words) > 1:
-            path = typed_file(line.words[1])
+        if kind == "import" and "file" in line.options:
+            path = typed_file(line.options["file"])
             return await forces.import_text(
                 *where, path.read_text(encoding="utf-8"), replace=line.flag("replace")
             )
@@ -743,11 +663,22 @@ class ConsoleTable:
             "console", line.player, side, line.options["force"], planned.roles[side]
         )
 
+    async def referee_view(self, line: Line) -> str:
+        """``/ref map`` and ``/ref log``: the whole picture and the whole log, for a referee."""
+        if line.player not in self.state.referees:
+            raise IllegalCommand("Only the game's referees may do that")
+        if line.words[0] == "map":
+            return await self.save_map(line)
+        return "\n".join(told(self.log, REFEREE)) or "Nothing has happened yet"
+
     async def save_map(self, line: Line) -> str:
-        """The battlefield as the player's side sees it, to ``pictures/map-<side>.png``."""
+        """The battlefield as the player sees it (their side's view, a referee's whole view), to
+        ``pictures/map-<viewer>.png``."""
         joined = [name for name, side in self.state.sides.items() if line.player in side.players]
         viewer = joined[0] if joined else line.options.get("side")
-        if viewer is not None and viewer not in self.state.sides:
+        if line.player in self.state.referees:
+            viewer = REFEREE  # a referee sees everything, as with /game map in Discord
+        if viewer not in (None, REFEREE, *self.state.sides):
             raise IllegalCommand(f"There is no side {viewer!r}: allies or axis")
         if self.pictures is None:
             return "Pictures are off at this table"
@@ -758,7 +689,9 @@ class ConsoleTable:
         """Draw the table after the action (off the event loop) to ``pictures/latest.png``."""
         if self.pictures is None:
             return []
-        png = await asyncio.to_thread(render, outcome.state, None, last_events=tuple(outcome.events))
+        png = await asyncio.to_thread(
+            render, outcome.state, None, last_events=tuple(outcome.events), before=outcome.before
+        )
         return [f"Picture: {self._write('latest', png)}"]
 
     def _write(self, name: str, png: bytes) -> Path:
@@ -776,6 +709,7 @@ async def play_console(
     dice: Callable[[], DiceSource] = SeededDice,
     pictures: Path | None = None,
 ) -> int:
+    stdout = cast(TextIO, PlainWriter(stdout))  # Discord's marks are taken out, in this one place
     store = await GameStore.open(database_url)
 
     async def window_closed(channel_id: str, outcome: Outcome) -> None:

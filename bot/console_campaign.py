@@ -8,17 +8,16 @@ they come when the console gives a writer; otherwise they wait and head the next
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
+from bot.console_grammar import Line
 from bot.services.campaign_service import CampaignService, parse_duration, parse_reminders, utc_text
-from bot.services.game_service import GameError, GameService, duration_text
+from bot.services.game_service import GameError, GameService, Outcome, duration_text
 from bot.services.limits import MAX_CPP, MAX_DAYS, MAX_ENTRIES, MAX_POINTS, reaction_seconds, whole_number
 from bot.services.linked_campaign_service import LinkedCampaignService
 from engine.campaign.linked import SIDES
-
-if TYPE_CHECKING:
-    from bot.console import ConsoleTable, Line
 
 CHANNEL = "console"
 LEDGER_ENTRY = 'The ledger entry (entry:12 to:void reason:"why")'
@@ -28,7 +27,8 @@ USAGE = (
     "[start:17 Oct] [every:24h] [grace:2h] [reminders:24h,1h|none] [referee:NAME] [carry_over:yes|no], "
     '/campaign submit buy:"A4, O1 2 hexes, M1" [fortify:"2 x Trench, 3 Foxhole at 2"] [side:german] '
     "[phase:N], /campaign status, /campaign orbat [side:german], /campaign ledger [csv], "
-    '/campaign correct entry:N to:VALUE reason:"WHY", /campaign retain side:german units:"2 x 4-6-7, 9-1" '
+    '/campaign correct entry:N to:VALUE reason:"WHY", /campaign retain side:german units:"2 x 4-6-7, 9-1", '
+    "/campaign balance side:german drm:N, /campaign cg2 on:yes|no, /campaign chit entry:N colour:black|red "
     "(the referee); "
     "linked Iron Cross battles: /campaign linked new|battle|buy|command|retire|standings|end"
 )
@@ -47,10 +47,10 @@ RULE_NUMBERS = {"winner": "winner_points", "loser": "loser_points", "draw": "dra
 class CampaignDesk:
     """The console's campaigns, on the game service's store, dice and clock."""
 
-    def __init__(self, games: GameService, table: ConsoleTable | None = None) -> None:
+    def __init__(self, games: GameService, on_battle: Callable[[Outcome], None] | None = None) -> None:
         self.out: TextIO | None = None
         self.waiting: list[str] = []
-        self.table = table
+        self.on_battle = on_battle  # a linked battle set up here becomes the table's game
         self.linked = LinkedCampaignService(games, on_carried=self._carried)
         self.service = CampaignService(
             games.store,
@@ -74,7 +74,7 @@ class CampaignDesk:
         if kind == "new":
             answer = await self.new(line)
         elif kind == "submit":
-            orders = line.options.get("buy", " ".join(line.words[1:]))
+            orders = line.options.get("buy", "")
             phase = line.options.get("phase")
             answer = await self.service.submit(
                 CHANNEL,
@@ -87,7 +87,7 @@ class CampaignDesk:
         elif kind == "status":
             answer = await self.service.status(CHANNEL)
         elif kind == "ledger":
-            answer = await self.service.ledger(CHANNEL, csv="csv" in line.words)
+            answer = await self.service.ledger(CHANNEL, csv=line.flag("csv"))
         elif kind == "orbat":
             answer = await self.service.order_of_battle(CHANNEL, line.options.get("side"))
         elif kind == "correct":
@@ -97,6 +97,8 @@ class CampaignDesk:
             answer = await self.service.retain(CHANNEL, line.player, o.get("side", ""), o.get("units", ""))
         elif kind == "linked":
             answer = await self.linked_campaign(line)
+        elif kind in ("balance", "cg2", "chit"):
+            answer = await self.books(line)
         else:
             raise GameError(USAGE)
         waiting, self.waiting = self.waiting, []
@@ -125,6 +127,17 @@ class CampaignDesk:
             line.player,
             carry_over == "yes",
         )
+
+    async def books(self, line: Line) -> str:
+        """The referee's campaign books: ``/campaign balance side: drm:`` (RB 11.32), ``/campaign
+        cg2 on:yes|no`` and ``/campaign chit entry: colour:``."""
+        kind, o = line.words[0], line.options
+        if kind == "balance":
+            return await self.service.balance(CHANNEL, line.player, o.get("side", ""), line.whole("drm"))
+        if kind == "cg2":
+            return await self.service.cg_ii(CHANNEL, line.player, line.flag("on"))
+        entry = line.whole("entry", LEDGER_ENTRY)
+        return await self.service.chit(CHANNEL, line.player, entry, o.get("colour", ""))
 
     async def correct(self, line: Line) -> str:
         """``/campaign correct entry:N to:VALUE reason:WHY``: the referee corrects a ledger entry."""
@@ -161,8 +174,8 @@ class CampaignDesk:
                 o.get("attacker_choice"),
                 seconds,
             )
-            if self.table is not None:
-                self.table.state, self.table.log = outcome.state, []
+            if self.on_battle is not None:
+                self.on_battle(outcome)
             return text
         if kind in ("buy", "command", "retire"):
             side, unit = o.get("side", ""), o.get("unit", "")

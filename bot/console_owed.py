@@ -7,15 +7,13 @@ message as a note to its player; otherwise they wait and head the next /games re
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
+from bot.console_grammar import Line
 from bot.services.campaign_service import utc_text
 from bot.services.game_service import GameError, GameService
 from bot.services.owed_service import OwedService
 from bot.services.ping_service import Ping, TurnPings, ping_delay
-
-if TYPE_CHECKING:
-    from bot.console import Line
 
 USAGE = "Try /games mine, /games ping how:mention|dm|off, or /games delay minutes:N"
 

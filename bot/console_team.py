@@ -13,15 +13,15 @@ go to the game service's clock).
 
 from __future__ import annotations
 
-import re
-import shlex
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, get_args
 
+from bot.console_grammar import Line
 from bot.services.limits import MAX_POINTS, MEASURE, measure, whole_number
 from bot.text_orders import find_unit, parse_point
 from engine.commands import (
     AnswerReserve,
+    AppointReferee,
     Command,
     GiveBonusTokens,
     RefereeBriefing,
@@ -37,9 +37,9 @@ from engine.errors import IllegalCommand
 from engine.game_state import GameState
 
 if TYPE_CHECKING:
-    from bot.console import Line
     from bot.services.game_service import GameService, Outcome
 
+CORNERS = ("x1", "y1", "x2", "y2")
 CHANGES = get_args(RefereeCorrection.model_fields["change"].annotation)
 
 
@@ -49,14 +49,15 @@ def team_command(state: GameState, side: str, line: Line) -> Command:
         raise IllegalCommand("Join a side of this team game first (/game join side: force:)")
     what = line.words[0].casefold()
     if what == "give":
-        shares = []
-        for player, count in line.options.items():
-            shares.append(
-                (_player(state, side, player), whole_number(f"tokens for {player}", count, 0, 10**6))
-            )
+        given = line.options
+        pairs = [(given["player"], given.get("tokens", ""))] if "player" in given else list(given.items())
+        shares = [
+            (_player(state, side, player), whole_number(f"tokens for {player}", count, 0, 10**6))
+            for player, count in pairs
+        ]
         return GiveBonusTokens(side=side, player=line.player, shares=tuple(shares))
     if what in ("request", "grant", "refuse"):
-        named = line.options.get("unit") or " ".join(line.words[1:])
+        named = line.options.get("unit")
         if not named:
             raise IllegalCommand(f"Name the unit: /team {what} unit:NAME")
         unit = find_unit(state, named, side)
@@ -66,24 +67,26 @@ def team_command(state: GameState, side: str, line: Line) -> Command:
     raise IllegalCommand("Try /team, /team give PLAYER:N ..., /team request|grant|refuse unit:NAME")
 
 
-def referee_command(state: GameState, line: Line, text: str) -> Command:
+def referee_command(state: GameState, line: Line) -> Command:
     """``/ref ruling TEXT`` or ``/ref CHANGE ...``."""
     what = line.words[0].casefold() if line.words else ""
     options = line.options
+    text = options.get("text", "")
+    if what in ("appoint", "dismiss"):
+        return AppointReferee(by=line.player, user=options.get("referee", ""), appoint=what == "appoint")
     if what == "ruling":
-        return RefereeRuling(referee=line.player, ruling=text.split("ruling", 1)[1].strip())
+        return RefereeRuling(referee=line.player, ruling=text)
     if what == "brief":
-        return RefereeBriefing(referee=line.player, side=options.get("side", ""), text=_free_text(text, what))
+        return RefereeBriefing(referee=line.player, side=options.get("side", ""), text=text)
     if what == "special":
         audience = options.get("to", "")
-        return RefereeSpecialRule(referee=line.player, audience=audience, text=_free_text(text, what))
+        return RefereeSpecialRule(referee=line.player, audience=audience, text=text)
     if what == "force":
         points = whole_number("points", options.get("points", ""), 1, MAX_POINTS)
-        text = _free_text(text, what)
-        side = options.get("side", "")
-        return RefereeForceGuideline(referee=line.player, side=side, points=points, text=text)
+        side, guideline = options.get("side", ""), options.get("guideline", "")
+        return RefereeForceGuideline(referee=line.player, side=side, points=points, text=guideline)
     if what == "zone":
-        x1, y1, x2, y2 = _rectangle(options.get("area", ""))
+        x1, y1, x2, y2 = _rectangle(options)
         side = options.get("side", "")
         return RefereeDeploymentZone(referee=line.player, side=side, x1=x1, y1=y1, x2=x2, y2=y2)
     if what == "objective":
@@ -101,7 +104,7 @@ def referee_command(state: GameState, line: Line, text: str) -> Command:
             "Try /ref ruling TEXT, /ref undo count:N reason:WHY, /ref pause|resume|close|extend|deadline, "
             f"/ref objective|special|brief|force|zone|list or /ref {'|'.join(CHANGES)}"
         )
-    value = options.get("value", options.get("count"))
+    value = options.get("value", options.get("count", options.get("number")))
     facing = options.get("facing")
     return RefereeCorrection(
         referee=line.player,
@@ -147,24 +150,14 @@ def _number(line: Line, name: str) -> float:
     return measure(name, line.options[name], 0, MEASURE)
 
 
-def _rectangle(text: str) -> tuple[float, float, float, float]:
-    """``area:X1,Y1,X2,Y2``: two opposite corners of a rectangle, in inches."""
-    corners = text.split(",")
-    if len(corners) != 4:
-        raise IllegalCommand("Give the zone as area:X1,Y1,X2,Y2, two opposite corners in inches")
+def _rectangle(options: dict[str, str]) -> tuple[float, float, float, float]:
+    """Two opposite corners of a rectangle, in inches: ``x1: y1: x2: y2:`` as in Discord, or
+    ``area:X1,Y1,X2,Y2`` at once."""
+    corners = options["area"].split(",") if "area" in options else [options.get(c, "") for c in CORNERS]
+    if len(corners) != 4 or not all(corners):
+        raise IllegalCommand("Give the zone as area:X1,Y1,X2,Y2 (or x1: y1: x2: y2:), two opposite corners")
     x1, y1, x2, y2 = (measure("area", corner) for corner in corners)
     return x1, y1, x2, y2
-
-
-def _free_text(text: str, word: str) -> str:
-    """What the referee wrote after ``/ref WORD``, without the ``side:``, ``to:`` or ``points:``
-    option."""
-    rest = re.split(rf"(?:^|\s){word}(?:\s|$)", text, maxsplit=1, flags=re.IGNORECASE)[-1]
-    try:
-        words = shlex.split(rest)
-    except ValueError as problem:
-        raise IllegalCommand(f"I can't read that text: {problem}") from None
-    return " ".join(w for w in words if not w.casefold().startswith(("side:", "to:", "points:")))
 
 
 def _player(state: GameState, side: str, name: str) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Literal, get_args
 
 from engine.commands import (
@@ -39,7 +39,10 @@ _TOWARD = re.compile(r"^(\d+(?:\.\d+)?)\s*(?:\"|in)?\s+toward\s+(.+)$", re.IGNOR
 _SQUARE = re.compile(r"^([A-Za-z])(\d{1,2})(?:\+(-?\d+(?:\.\d+)?),(-?\d+(?:\.\d+)?))?$")
 
 
-def parse_point(text: str) -> Point:
+def parse_point(text: str | Point) -> Point:
+    """A position as typed; one already read (a Discord option's) is taken as it is."""
+    if isinstance(text, Point):
+        return text
     text = text.strip().replace(" ", "")
     square = _SQUARE.match(text)
     if square:
@@ -118,20 +121,23 @@ class OrderWords:
     road: bool = False
     smoke: bool = False
     embark: str | None = None
-    disembark: str | None = None
+    disembark: str | Point | None = None
     assault: str | None = None  # close combat under the House Rules V1.0
-    call_fire: str | None = None  # a spotter calls indirect fire here (House Rules V1.0)
+    call_fire: str | Point | None = None  # a spotter calls indirect fire here (House Rules V1.0)
     bombard: bool = False  # fire indirectly at the side's fire marker (House Rules V1.0)
-    smoke_at: str | None = None  # a gun's smoke round at this spot (House Rules V1.0)
+    smoke_at: str | Point | None = None  # a gun's smoke round at this spot (House Rules V1.0)
     # a vehicle's gun, mg, hull_mg (+hull_mg), or light_mortar (House Rules V1.0); a flame tank's
     # flamethrower, a British infantry command unit's light_mortar (its 2" mortar; both p. 22)
     weapon: str | None = None
     overrun: bool = True  # an AFV's assault drives through, or else falls back (House Rules V1.0)
     enter: str | None = None  # a building to go into, after any move (House Rules V1.0)
-    leave: str | None = None  # come out of the building to here first (House Rules V1.0)
+    leave: str | Point | None = None  # come out of the building to here first (House Rules V1.0)
     shell: str | None = None  # fire HE at this building as a whole (House Rules V1.0)
     face: str | None = None  # the side of its building a unit fires out of (House Rules V1.0)
     storey: str | None = None  # and the storey: 0 or "ground", 1, 2... (House Rules V1.0)
+
+
+ORDER_WORDS = frozenset(f.name for f in fields(OrderWords))
 
 
 def unit_order(state: GameState, side: str, words: OrderWords) -> UnitOrder:

@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable
 import discord
 from discord.utils import MISSING
 
+from bot import metrics
 from bot.services.game_service import GameError
 from engine.errors import IllegalCommand
 
@@ -37,6 +38,7 @@ async def acknowledge(interaction: discord.Interaction, *, private: bool = False
     if interaction.response.is_done():
         return
     callback = await interaction.response.defer(thinking=True, ephemeral=private)  # a button's too
+    metrics.FIRST_RESPONSE.observe((discord.utils.utcnow() - interaction.created_at).total_seconds())
     interaction.extras[DEFERRED] = "private" if private else "public"
     if not private and callback is not None:
         interaction.extras[PLACEHOLDER] = callback.message_id

@@ -16,13 +16,13 @@ import io
 import logging
 import re
 from datetime import datetime
-from typing import Literal
 
 import discord
 from discord import app_commands
 
 from bot.discord_adapter.answers import FORM, acknowledge, answer, apology
 from bot.discord_adapter.common import send_long
+from bot.discord_adapter.schema_commands import schema_command
 from bot.services.campaign_service import CampaignService, parse_duration, parse_reminders
 from bot.services.game_service import GameError
 from bot.services.linked_campaign_service import LinkedCampaignService
@@ -169,6 +169,7 @@ class CampaignCommands(app_commands.Group):
             on_reveal=self.announce_reveal,
             when=relative_time,
             who=mention,
+            claims=games.claims,  # the process's one claimer of deadlines
         )
         client.linked_campaigns = LinkedCampaignService(  # type: ignore[attr-defined]
             games, on_carried=self.post, who=mention
@@ -186,20 +187,7 @@ class CampaignCommands(app_commands.Group):
     async def remind(self, channel_id: str, users: list[str], text: str) -> None:
         await self.post(channel_id, text)  # the text mentions each player who owes orders
 
-    @app_commands.command(name="new", description="Set up a Red Barricades campaign in this channel")
-    @app_commands.describe(
-        german="The German players (@mentions)",
-        russian="The Russian players (@mentions)",
-        german_cpp="German CPP each CG Day (set by the organiser, from the full CG rules)",
-        russian_cpp="Russian CPP each CG Day",
-        days="How many CG Days (phases)",
-        start="The first CG Day, e.g. 17 Oct",
-        every="Each phase's length: 24h, 3d, 90m ...",
-        grace="A grace period after each deadline: 2h ...",
-        reminders="When to remind before a deadline: 24h,1h (the default), or none",
-        referee="The referee (@mention), who may submit for a side",
-        carry_over="Unspent CPP carry over to the next CG Day, as your CG rules say (default yes)",
-    )
+    @schema_command("campaign new")
     async def new(
         self,
         interaction: discord.Interaction,
@@ -232,21 +220,13 @@ class CampaignCommands(app_commands.Group):
         )
         await send_long(interaction, text, view=submit_view(str(interaction.channel_id), 1))
 
-    @app_commands.command(
-        name="submit", description="Seal your side's orders (only you see this)", extras=FORM
-    )
-    @app_commands.describe(
-        buy='RG IDs from your chart: "I1, O2 2 hexes, M1", or none; leave buy and fortify out for a form',
-        fortify='Fortifications with the FPP of the day\'s M1: "2 x Trench, 3 Foxhole at 2"',
-        side="The referee names the side",
-        phase="A phase number (the open phase if left out)",
-    )
+    @schema_command("campaign submit", extras=FORM)
     async def submit(
         self,
         interaction: discord.Interaction,
         buy: str | None = None,
         fortify: str | None = None,
-        side: Literal["german", "russian"] | None = None,
+        side: str | None = None,
         phase: app_commands.Range[int, 1, 30] | None = None,
     ) -> None:
         if buy is None and fortify is None:
@@ -258,11 +238,11 @@ class CampaignCommands(app_commands.Group):
         )
         await answer(interaction, text, ephemeral=True)
 
-    @app_commands.command(name="status", description="Every phase, who has submitted, the time left")
+    @schema_command("campaign status")
     async def status(self, interaction: discord.Interaction) -> None:
         await send_long(interaction, await campaigns(interaction).status(str(interaction.channel_id)))
 
-    @app_commands.command(name="ledger", description="Every purchase, roll and change of the campaign")
+    @schema_command("campaign ledger")
     async def ledger(self, interaction: discord.Interaction, csv: bool = False) -> None:
         text = await campaigns(interaction).ledger(str(interaction.channel_id), csv=csv)
         if csv:
@@ -271,19 +251,12 @@ class CampaignCommands(app_commands.Group):
         else:
             await send_long(interaction, f"```\n{text}\n```")
 
-    @app_commands.command(name="orbat", description="Each side's order of battle: formations, fortifications")
-    async def orbat(
-        self, interaction: discord.Interaction, side: Literal["german", "russian"] | None = None
-    ) -> None:
+    @schema_command("campaign orbat")
+    async def orbat(self, interaction: discord.Interaction, side: str | None = None) -> None:
         text = await campaigns(interaction).order_of_battle(str(interaction.channel_id), side)
         await send_long(interaction, text)
 
-    @app_commands.command(name="correct", description="The referee corrects a ledger entry, with a reason")
-    @app_commands.describe(
-        entry="The entry's number (the # column of /campaign ledger)",
-        to="What it should have been: CPP, void, full/depleted, leaders, SW, ammo or retained units",
-        reason="Why: kept in the ledger",
-    )
+    @schema_command("campaign correct")
     async def correct(
         self,
         interaction: discord.Interaction,
@@ -296,26 +269,18 @@ class CampaignCommands(app_commands.Group):
         )
         await send_long(interaction, text)
 
-    @app_commands.command(
-        name="retain", description="The referee records units a side retains into the next CG scenario"
-    )
-    @app_commands.describe(units='The units retained, with commas: "2 x 4-6-7, 9-1, HMG"')
-    async def retain(
-        self, interaction: discord.Interaction, side: Literal["german", "russian"], units: str
-    ) -> None:
+    @schema_command("campaign retain")
+    async def retain(self, interaction: discord.Interaction, side: str, units: str) -> None:
         text = await campaigns(interaction).retain(
             str(interaction.channel_id), str(interaction.user.id), side, units
         )
         await send_long(interaction, text)
 
-    @app_commands.command(
-        name="balance", description="The referee sets a side's Balance provision DRM (RB 11.32)"
-    )
-    @app_commands.describe(drm="Added to the side's RG strength, gun battery and OBA ammo rolls")
+    @schema_command("campaign balance")
     async def balance(
         self,
         interaction: discord.Interaction,
-        side: Literal["german", "russian"],
+        side: str,
         drm: app_commands.Range[int, -6, 6],
     ) -> None:
         text = await campaigns(interaction).balance(
@@ -323,41 +288,24 @@ class CampaignCommands(app_commands.Group):
         )
         await send_long(interaction, text)
 
-    @app_commands.command(name="cg2", description="The referee says whether CG II scenarios are played")
-    @app_commands.describe(on="CG II scenarios: +1 German Leader DRM")
+    @schema_command("campaign cg2")
     async def cg2(self, interaction: discord.Interaction, on: bool) -> None:
         text = await campaigns(interaction).cg_ii(str(interaction.channel_id), str(interaction.user.id), on)
         await send_long(interaction, text)
 
-    @app_commands.command(
-        name="chit", description="The referee records a Battery Access chit for an OBA module"
-    )
-    @app_commands.describe(
-        entry="The ledger entry that bought the module (the # column of /campaign ledger)",
-        colour="The chit drawn",
-    )
+    @schema_command("campaign chit")
     async def chit(
         self,
         interaction: discord.Interaction,
         entry: app_commands.Range[int, 0, 100000],
-        colour: Literal["black", "red"],
+        colour: str,
     ) -> None:
         text = await campaigns(interaction).chit(
             str(interaction.channel_id), str(interaction.user.id), entry, colour
         )
         await send_long(interaction, text)
 
-    @linked.command(name="new", description="Set up linked Iron Cross battles between two saved forces")
-    @app_commands.describe(
-        allies="The allied player (@mention)",
-        allies_force="The allied player's force (one of their /force list)",
-        axis="The axis player (@mention)",
-        axis_force="The axis player's force",
-        winner="Reinforcement points for a win (our campaign rule; default 50)",
-        loser="Reinforcement points for a loss (default 30)",
-        draw="Reinforcement points for each side in a draw (default 40)",
-        damaged="Units left with morale markers: back for the next battle, or sitting it out",
-    )
+    @schema_command("campaign linked new", group=linked)
     async def linked_new(
         self,
         interaction: discord.Interaction,
@@ -369,7 +317,7 @@ class CampaignCommands(app_commands.Group):
         winner: app_commands.Range[int, 0, 1000] = 50,
         loser: app_commands.Range[int, 0, 1000] = 30,
         draw: app_commands.Range[int, 0, 1000] = 40,
-        damaged: Literal["return", "sit_out"] = "return",
+        damaged: str = "return",
     ) -> None:
         text = await linked_campaigns(interaction).create(
             str(interaction.channel_id),
@@ -383,24 +331,17 @@ class CampaignCommands(app_commands.Group):
         )
         await send_long(interaction, text)
 
-    @linked.command(name="battle", description="Set up the next battle here, both forces as they stand")
-    @app_commands.describe(
-        scenario="The book scenario to fight",
-        table="The battlefield (default: village)",
-        attacker="Capture and Breakthrough: the attacking side",
-        attacker_choice="Breakthrough: the attacker's aggressive command or preliminary bombardment",
-        reaction_seconds="How long the other side has to react (15 s to 48 h, default 120)",
-    )
+    @schema_command("campaign linked battle", group=linked)
     @app_commands.choices(
         table=[app_commands.Choice(name=title[:100], value=name) for name, title in quick_tables().items()]
     )
     async def linked_battle(
         self,
         interaction: discord.Interaction,
-        scenario: Literal["meeting", "escalating", "capture", "breakthrough"],
+        scenario: str,
         table: str = "village",
-        attacker: Literal["allies", "axis"] | None = None,
-        attacker_choice: Literal["aggressive_command", "preliminary_bombardment"] | None = None,
+        attacker: str | None = None,
+        attacker_choice: str | None = None,
         reaction_seconds: app_commands.Range[int, 15, 172800] = 120,
     ) -> None:
         text, _ = await linked_campaigns(interaction).battle(
@@ -414,12 +355,11 @@ class CampaignCommands(app_commands.Group):
         )
         await send_long(interaction, text)
 
-    @linked.command(name="buy", description="Buy a unit for your side with its reinforcement points")
-    @app_commands.describe(unit="A unit of your force's order of battle", label="What to call it")
+    @schema_command("campaign linked buy", group=linked)
     async def linked_buy(
         self,
         interaction: discord.Interaction,
-        side: Literal["allies", "axis"],
+        side: str,
         unit: str,
         label: str | None = None,
     ) -> None:
@@ -428,31 +368,27 @@ class CampaignCommands(app_commands.Group):
         )
         await send_long(interaction, text)
 
-    @linked.command(name="command", description="Make another of your units the command unit")
-    async def linked_command(
-        self, interaction: discord.Interaction, side: Literal["allies", "axis"], unit: str
-    ) -> None:
+    @schema_command("campaign linked command", group=linked)
+    async def linked_command(self, interaction: discord.Interaction, side: str, unit: str) -> None:
         text = await linked_campaigns(interaction).command(
             str(interaction.channel_id), str(interaction.user.id), side, unit
         )
         await answer(interaction, text)
 
-    @linked.command(name="retire", description="Take a unit out of your force for good (no points back)")
-    async def linked_retire(
-        self, interaction: discord.Interaction, side: Literal["allies", "axis"], unit: str
-    ) -> None:
+    @schema_command("campaign linked retire", group=linked)
+    async def linked_retire(self, interaction: discord.Interaction, side: str, unit: str) -> None:
         text = await linked_campaigns(interaction).retire(
             str(interaction.channel_id), str(interaction.user.id), side, unit
         )
         await send_long(interaction, text)
 
-    @linked.command(name="end", description="End the campaign between battles: result and final standings")
+    @schema_command("campaign linked end", group=linked)
     async def linked_end(self, interaction: discord.Interaction) -> None:
         channel, user = str(interaction.channel_id), str(interaction.user.id)
         text = await linked_campaigns(interaction).end(channel, user)
         await send_long(interaction, text)
 
-    @linked.command(name="standings", description="Each side's results, points and force, and the history")
+    @schema_command("campaign linked standings", group=linked)
     async def linked_standings(self, interaction: discord.Interaction) -> None:
         text = await linked_campaigns(interaction).standings(str(interaction.channel_id))
         await send_long(interaction, text)

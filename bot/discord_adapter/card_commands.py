@@ -3,8 +3,6 @@ cards are dealt, and each player sees only their own side's hand."""
 
 from __future__ import annotations
 
-from typing import Literal
-
 import discord
 from discord import app_commands
 
@@ -14,6 +12,7 @@ from bot.discord_adapter.play_commands import play
 from bot.discord_adapter.reaction_buttons import show_result
 from bot.discord_adapter.referees import act
 from bot.discord_adapter.rule_commands import require_admin
+from bot.discord_adapter.schema_commands import schema_command
 from bot.services.card_service import CardService, hand_text
 from bot.services.game_service import GameError
 from engine.commands import CardAction, DealCards
@@ -72,14 +71,12 @@ class CardCommands(app_commands.Group):
     def __init__(self) -> None:
         super().__init__(name="cards", description="Tactical Advantage Cards")
 
-    @app_commands.command(
-        name="deck", description="Write one of this server's decks (Manage Server)", extras=FORM
-    )
+    @schema_command("cards deck", extras=FORM)
     async def deck(self, interaction: discord.Interaction, name: str) -> None:
         require_admin(interaction)
         await interaction.response.send_modal(DeckForm(name))
 
-    @app_commands.command(name="deal", description="Deal a deck in this channel's game: 2 set aside, 7 each")
+    @schema_command("cards deal")
     @app_commands.autocomplete(deck=deck_names)
     async def deal(self, interaction: discord.Interaction, deck: str) -> None:
         cards = await card_service(interaction).deck(str(interaction.guild_id or "dm"), deck)
@@ -92,7 +89,7 @@ class CardCommands(app_commands.Group):
         outcome = await act(interaction, deal_cards)
         await show_result(interaction, outcome)
 
-    @app_commands.command(name="hand", description="Your side's cards (only you see them)", extras=PRIVATE)
+    @schema_command("cards hand", extras=PRIVATE)
     async def hand(self, interaction: discord.Interaction) -> None:
         state = await games(interaction).game(str(interaction.channel_id))
         side = side_of(state, str(interaction.user.id))
@@ -100,18 +97,12 @@ class CardCommands(app_commands.Group):
             raise GameError("No cards have been dealt in this game: /cards deal")
         await send_long(interaction, hand_text(state.cards, side), ephemeral=True)
 
-    @app_commands.command(
-        name="use", description="Exchange, play, put a token on, or trigger one of your cards"
-    )
-    @app_commands.describe(
-        action="exchange (once), play (pays its cost), token (on a lasting card in play), trigger",
-        card="One of your cards",
-    )
+    @schema_command("cards use")
     @app_commands.autocomplete(card=own_cards)
     async def use(
         self,
         interaction: discord.Interaction,
-        action: Literal["exchange", "play", "token", "trigger"],
+        action: str,
         card: str,
     ) -> None:
         await play(interaction, lambda state, side: CardAction(side=side, action=action, card=card))

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
+from datetime import timedelta
 
 import discord
 from discord import app_commands
@@ -20,10 +22,12 @@ from bot.discord_adapter.reaction_buttons import NoReactionButton, ReactButton, 
 from bot.discord_adapter.referee_clock_commands import hear_deadlines
 from bot.discord_adapter.referee_commands import RefereeCommands
 from bot.discord_adapter.rule_commands import RulesCommands, rule_command
+from bot.discord_adapter.schema_commands import check_tree
 from bot.discord_adapter.side_threads import post_to_threads
 from bot.discord_adapter.stats_commands import stats_command
 from bot.discord_adapter.team_commands import TeamCommands
 from bot.services.card_service import CardService
+from bot.services.deadline_loop import EVERY, DeadlineLoop
 from bot.services.dice_service import DiceService
 from bot.services.force_service import ForceService
 from bot.services.game_service import GameError, GameService, Outcome
@@ -33,8 +37,12 @@ from engine.errors import IllegalCommand
 log = logging.getLogger(__name__)
 
 
-class IronCrossBot(discord.Client):
-    """Holds the services; commands reach them through ``interaction.client``."""
+class IronCrossBot(discord.AutoShardedClient):
+    """Holds the services; commands reach them through ``interaction.client``.
+
+    The process runs the Discord shards ``shard_ids`` of ``shard_count`` (all of them, as many
+    as Discord recommends, when not given): several processes on one PostgreSQL share a bot's
+    servers that way, and its deadlines through :class:`~bot.services.deadline_loop.DeadlineLoop`."""
 
     def __init__(
         self,
@@ -43,8 +51,13 @@ class IronCrossBot(discord.Client):
         rules: RulesService | None = None,
         *,
         sync_commands: bool = False,
+        shard_ids: list[int] | None = None,
+        shard_count: int | None = None,
+        deadline_every: timedelta = EVERY,
     ) -> None:
-        super().__init__(intents=discord.Intents.default())
+        super().__init__(intents=discord.Intents.default(), shard_ids=shard_ids, shard_count=shard_count)
+        self.deadline_every = deadline_every
+        self.deadlines: DeadlineLoop | None = None
         self.games = games
         self.dice = dice or DiceService(games.store)
         self.rules = rules or RulesService(games.store)
@@ -71,22 +84,38 @@ class IronCrossBot(discord.Client):
         self.tree.add_command(stats_command)
         self.tree.add_command(RefereeCommands())
         self.tree.add_command(TeamCommands())
+        check_tree(self.tree)  # every command is one of the schema's, with its options
         self.add_dynamic_items(ReactButton, NoReactionButton)
 
     async def setup_hook(self) -> None:
-        """Re-arm stored reaction windows and index the bot's own rule summaries; sync the slash
-        commands only when asked (Discord allows 200 command creations a day per guild)."""
+        """Index the bot's own rule summaries, then start firing the stored deadlines: on SQLite
+        (one process) every stored timer is re-armed, as before; on PostgreSQL, where several
+        processes may share the database, each claims its share of what falls due
+        (:mod:`bot.services.deadline_loop`), and the loop also runs on SQLite to take over a
+        claim a process left behind. Sync the slash commands only when asked (Discord allows 200
+        command creations a day per guild)."""
         if self.sync_commands:
             await self.tree.sync()
         await self.rules.ship()
-        await self.games.resume()
-        await self.campaigns.resume()
-        await self.pings.resume()
+        if self.games.store.engine.dialect.name == "sqlite":
+            await self.games.resume()
+            await self.campaigns.resume()
+            await self.pings.resume()
+        self.deadlines = DeadlineLoop(self.games, self.pings, self.campaigns, every=self.deadline_every)
+        self.deadlines.start()
+
+    async def close(self) -> None:
+        if self.deadlines is not None:
+            await self.deadlines.close()
+        await super().close()
 
     async def announce(self, channel_id: str, outcome: Outcome) -> None:
         """Post what happened when a reaction window closed by itself."""
         text = told_lines(outcome.events, state=outcome.state)
-        await self.get_partial_messageable(int(channel_id)).send("The reaction window closed.\n" + text)
+        channel = self.get_partial_messageable(int(channel_id))  # the nonce: posted once, though sent again
+        await channel.send(
+            "The reaction window closed.\n" + text, nonce=post_nonce(channel_id, outcome.version)
+        )
         await post_to_threads(self, channel_id, outcome)
         await retire_buttons(self, channel_id, outcome.closed_window_message)
 
@@ -96,6 +125,8 @@ class IronCrossBot(discord.Client):
         """Refusals go privately to the user who asked; anything else is logged, and the user is
         told truthfully whether their command was stored."""
         cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        if isinstance(error, app_commands.TransformerError) and error.__cause__ is not None:
+            cause = error.__cause__  # an option that could not be read, such as a position
         if isinstance(cause, GameError | IllegalCommand):
             text = str(cause)
         else:
@@ -113,6 +144,15 @@ class IronCrossBot(discord.Client):
                 private = command.extras.get("private", False) or secret_asked(interaction.data)
                 await acknowledge(interaction, private=private)
         return True
+
+
+def post_nonce(channel_id: str, seq: int) -> int:
+    """The nonce of the post of command ``seq`` in a channel: Discord returns the message already
+    posted with the same nonce (``enforce_nonce``) instead of posting it again, so a post made
+    again after its process died (:mod:`bot.services.window_notices`) shows once. An integer of
+    at most 19 digits (Discord takes 25 characters)."""
+    digest = hashlib.blake2b(f"{channel_id}:{seq}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest) >> 1
 
 
 def secret_asked(data) -> bool:

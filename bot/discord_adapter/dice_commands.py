@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Literal
 
 import discord
 from discord import app_commands
 
 from bot.discord_adapter.answers import PRIVATE, answer
 from bot.discord_adapter.common import DISCORD_TEXT_LIMIT, games, send_long, side_of
+from bot.discord_adapter.schema_commands import schema_command
 from bot.services.dice_service import DiceService
 from bot.text_orders import find_unit
 from engine.odds import (
@@ -36,13 +36,7 @@ def is_channel_referee(interaction: discord.Interaction) -> bool:
     return bool(interaction.guild_id) and interaction.permissions.manage_messages
 
 
-@app_commands.command(
-    name="roll", description="Roll dice: 3d6+1, 4d6kh3, 2d10 5+ label, DR +1, dr; 'log' lists rolls"
-)
-@app_commands.describe(
-    dice="e.g. 2d10 5+ Panther at Sherman; DR +2; 1d6. Type log for the channel's roll log",
-    secret="Only you (and the channel's referees, in /roll log) see the result",
-)
+@schema_command("roll")
 async def roll_command(interaction: discord.Interaction, dice: str, secret: bool = False) -> None:
     channel, user = str(interaction.channel_id), str(interaction.user.id)
     service = dice_service(interaction)
@@ -71,12 +65,7 @@ class ChartCommands(app_commands.Group):
             description="Roll on named charts: Iron Cross tests, Red Barricades and Cross of Iron tables",
         )
 
-    @app_commands.command(name="roll", description="Roll on a chart")
-    @app_commands.describe(
-        chart="The chart (type to search)",
-        choices="Parameters and modifiers, comma separated: side=german, date=2 Nov, depleted",
-        secret="Only you (and the channel's referees, in /roll log) see the result",
-    )
+    @schema_command("chart roll")
     @app_commands.autocomplete(chart=chart_names)
     async def roll(
         self, interaction: discord.Interaction, chart: str, choices: str = "", secret: bool = False
@@ -87,12 +76,12 @@ class ChartCommands(app_commands.Group):
         )
         await send_long(interaction, f"<@{user}> {rolled.text}", ephemeral=secret)
 
-    @app_commands.command(name="list", description="Every chart, by book", extras=PRIVATE)
+    @schema_command("chart list", extras=PRIVATE)
     async def list(self, interaction: discord.Interaction) -> None:
         for page in dice_service(interaction).chart_list(DISCORD_TEXT_LIMIT):
             await answer(interaction, page, ephemeral=True)
 
-    @app_commands.command(name="show", description="What a chart takes and gives", extras=PRIVATE)
+    @schema_command("chart show", extras=PRIVATE)
     @app_commands.autocomplete(chart=chart_names)
     async def show(self, interaction: discord.Interaction, chart: str) -> None:
         await send_long(interaction, describe_chart(find_chart(chart)), ephemeral=True)
@@ -109,25 +98,7 @@ class OddsCommands(app_commands.Group):
     def __init__(self) -> None:
         super().__init__(name="odds", description="Exact chances before you roll: a shot, or any test")
 
-    @app_commands.command(name="shot", description="Any Iron Cross shot: firer, target, range and modifiers")
-    @app_commands.describe(
-        firer="Unit firing (type to search the orders of battle)",
-        target="Unit fired at",
-        range="Inches, edge to edge (0 is contact)",
-        aspect="The vehicle's side facing the firer",
-        cover="The target's cover",
-        firer_moved="The firer moves in this activation",
-        target_moved="The target moved this turn",
-        smoke="The target is behind smoke",
-        hull_down="The target vehicle is hull down",
-        firer_markers="Morale markers on the firer",
-        target_markers="Morale markers on the target",
-        infantry_close='Unscreened enemy infantry within 12" of the firing vehicle',
-        ranged_in="A mortar's earlier shots at this spot this turn",
-        in_building="The target is in a building",
-        flamethrower="The firer uses its flamethrower",
-        iaw="The infantry firer has its anti-tank weapon",
-    )
+    @schema_command("odds shot")
     @app_commands.autocomplete(firer=unit_profiles, target=unit_profiles)
     async def shot(
         self,
@@ -135,8 +106,8 @@ class OddsCommands(app_commands.Group):
         firer: str,
         target: str,
         range: app_commands.Range[float, 0, 200],
-        aspect: Literal["front", "side"] = "front",
-        cover: Literal["open", "cover", "fortification"] = "open",
+        aspect: str = "front",
+        cover: str = "open",
         firer_moved: bool = False,
         target_moved: bool = False,
         smoke: bool = False,
@@ -154,10 +125,7 @@ class OddsCommands(app_commands.Group):
         text = await asyncio.to_thread(lambda: describe_shot_odds(shot_odds(setup_shot(setup))))
         await send_long(interaction, text)
 
-    @app_commands.command(
-        name="fire", description="A shot in this channel's game, measured on the table", extras=PRIVATE
-    )
-    @app_commands.describe(unit="Your unit", target="The unit it would fire at", moving="It also moves first")
+    @schema_command("odds fire", extras=PRIVATE)
     async def fire(
         self, interaction: discord.Interaction, unit: str, target: str, moving: bool = False
     ) -> None:
@@ -169,21 +137,14 @@ class OddsCommands(app_commands.Group):
         text = await asyncio.to_thread(lambda: describe_shot_odds(shot_odds(shot)))
         await send_long(interaction, text, ephemeral=True)
 
-    @app_commands.command(name="test", description="Any test: needs 4+ on a d6, with a re-roll, several dice")
-    @app_commands.describe(
-        needs="The score each die needs",
-        sides="Sides of each die",
-        dice="How many dice",
-        reroll="Roll failed dice again: none, every failed die once, or one failed die",
-        at_least="Successes wanted",
-    )
+    @schema_command("odds test")
     async def test(
         self,
         interaction: discord.Interaction,
         needs: app_commands.Range[int, 1, 1000],
         sides: app_commands.Range[int, 2, 1000] = 6,
         dice: app_commands.Range[int, 1, 50] = 1,
-        reroll: Literal["none", "failed", "one"] = "none",
+        reroll: str = "none",
         at_least: app_commands.Range[int, 1, 50] = 1,
     ) -> None:
         test = read_options(

@@ -6,13 +6,12 @@ own business until the game starts.
 
 from __future__ import annotations
 
-from typing import Literal
-
 import discord
 from discord import app_commands
 
 from bot.discord_adapter.answers import FORM, PRIVATE, acknowledge, carry_out
 from bot.discord_adapter.common import send_long
+from bot.discord_adapter.schema_commands import schema_command
 from bot.services.force_service import ForceService
 from bot.services.game_service import GameError
 from engine.forces import (
@@ -24,7 +23,6 @@ from engine.forces import (
 from engine.profiles import load_orbat
 from engine.rules.force import nation_transports
 
-Nation = Literal["german", "british", "us", "soviet"]
 CHOICES = 25
 
 
@@ -105,19 +103,11 @@ class ForceCommands(app_commands.Group):
     def __init__(self) -> None:
         super().__init__(name="force", description="Build and keep your Iron Cross forces")
 
-    @app_commands.command(
-        name="new", description="Start a force from a nation's order of battle", extras=PRIVATE
-    )
-    @app_commands.describe(
-        nation="Its order of battle",
-        name="Your name for it",
-        points="Its points limit",
-        date="When it fights, e.g. 1944-09 or 1945 (checks 1945-only and late-1944 units)",
-    )
+    @schema_command("force new", extras=PRIVATE)
     async def new(
         self,
         interaction: discord.Interaction,
-        nation: Nation,
+        nation: str,
         name: str,
         points: app_commands.Range[int, 1, 10000],
         date: str | None = None,
@@ -125,10 +115,7 @@ class ForceCommands(app_commands.Group):
         answer = await force_service(interaction).create(*where(interaction), nation, name, points, date)
         await send_long(interaction, answer, ephemeral=True)
 
-    @app_commands.command(
-        name="add", description="Add a unit from the force's order of battle", extras=PRIVATE
-    )
-    @app_commands.describe(force="One of your forces", unit="The order of battle entry", label="Its name")
+    @schema_command("force add", extras=PRIVATE)
     @app_commands.autocomplete(force=own_forces, unit=orbat_units)
     async def add(
         self, interaction: discord.Interaction, force: str, unit: str, label: str | None = None
@@ -138,9 +125,7 @@ class ForceCommands(app_commands.Group):
         )
         await send_long(interaction, answer, ephemeral=True)
 
-    @app_commands.command(
-        name="remove", description="Take a unit (and its transport) out of a force", extras=PRIVATE
-    )
+    @schema_command("force remove", extras=PRIVATE)
     @app_commands.autocomplete(force=own_forces, unit=force_units)
     async def remove(self, interaction: discord.Interaction, force: str, unit: str) -> None:
         answer = await force_service(interaction).edit(
@@ -148,17 +133,7 @@ class ForceCommands(app_commands.Group):
         )
         await send_long(interaction, answer, ephemeral=True)
 
-    @app_commands.command(
-        name="upgrade",
-        description="IAW, transport, command unit or sub-commander for a unit",
-        extras=PRIVATE,
-    )
-    @app_commands.describe(
-        iaw="The infantry detachment carries the nation's anti-tank weapon",
-        transport="A transport bought for it (none sells it back)",
-        command="Make it the command unit",
-        subcommander="Make it the German sub-commander",
-    )
+    @schema_command("force upgrade", extras=PRIVATE)
     @app_commands.autocomplete(force=own_forces, unit=force_units, transport=transports)
     async def upgrade(
         self,
@@ -176,39 +151,36 @@ class ForceCommands(app_commands.Group):
         answer = await force_service(interaction).edit(*where(interaction), force, change)
         await send_long(interaction, answer, ephemeral=True)
 
-    @app_commands.command(
-        name="show", description="A force with its points, break points and problems", extras=PRIVATE
-    )
+    @schema_command("force show", extras=PRIVATE)
     @app_commands.autocomplete(force=own_forces)
     async def show(self, interaction: discord.Interaction, force: str) -> None:
         await send_long(
             interaction, await force_service(interaction).show(*where(interaction), force), ephemeral=True
         )
 
-    @app_commands.command(name="list", description="Your forces in this server", extras=PRIVATE)
+    @schema_command("force list", extras=PRIVATE)
     async def list(self, interaction: discord.Interaction) -> None:
         await send_long(
             interaction, await force_service(interaction).listing(*where(interaction)), ephemeral=True
         )
 
-    @app_commands.command(name="copy", description="Copy a force under a new name", extras=PRIVATE)
+    @schema_command("force copy", extras=PRIVATE)
     @app_commands.autocomplete(force=own_forces)
     async def copy(self, interaction: discord.Interaction, force: str, name: str) -> None:
         answer = await force_service(interaction).copy(*where(interaction), force, name)
         await send_long(interaction, answer, ephemeral=True)
 
-    @app_commands.command(name="export", description="The force as text to paste or keep", extras=PRIVATE)
+    @schema_command("force export", extras=PRIVATE)
     @app_commands.autocomplete(force=own_forces)
     async def export(self, interaction: discord.Interaction, force: str) -> None:
         text = await force_service(interaction).export(*where(interaction), force)
         await send_long(interaction, f"```\n{text}\n```", ephemeral=True)
 
-    @app_commands.command(name="import", description="Paste a force's text (opens a form)", extras=FORM)
-    @app_commands.describe(replace="Replace your force of the same name")
+    @schema_command("force import", extras=FORM)
     async def import_(self, interaction: discord.Interaction, replace: bool = False) -> None:
         await interaction.response.send_modal(ImportForm(replace))
 
-    @app_commands.command(name="delete", description="Delete one of your forces", extras=PRIVATE)
+    @schema_command("force delete", extras=PRIVATE)
     @app_commands.autocomplete(force=own_forces)
     async def delete(self, interaction: discord.Interaction, force: str) -> None:
         answer = await force_service(interaction).delete(*where(interaction), force)

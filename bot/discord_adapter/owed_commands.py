@@ -7,7 +7,6 @@ channel when Discord refuses it (the player's DMs are closed)."""
 from __future__ import annotations
 
 import logging
-from typing import Literal
 
 import discord
 from discord import app_commands
@@ -16,6 +15,7 @@ from bot.discord_adapter.answers import PRIVATE, answer
 from bot.discord_adapter.campaign_commands import mention, relative_time
 from bot.discord_adapter.common import send_long
 from bot.discord_adapter.referees import server_roles
+from bot.discord_adapter.schema_commands import schema_command
 from bot.services.owed_service import OwedService
 from bot.services.ping_service import MAX_MINUTES, Ping, TurnPings
 
@@ -61,27 +61,17 @@ class GamesCommands(app_commands.Group):
                 f"{players}: the game waits for you: {what}"
             )
 
-    @app_commands.command(
-        name="mine", description="Every game and campaign, in any channel, waiting for you", extras=PRIVATE
-    )
+    @schema_command("games mine", extras=PRIVATE)
     async def mine(self, interaction: discord.Interaction) -> None:
         text = await interaction.client.owed.mine(str(interaction.user.id))  # type: ignore[attr-defined]
         await send_long(interaction, text, ephemeral=True)
 
-    @app_commands.command(
-        name="ping", description="How you are told that a game waits for you", extras=PRIVATE
-    )
-    @app_commands.describe(
-        how="A mention in the game's channel, a direct message, or nothing (empty: what you chose)"
-    )
-    async def ping(
-        self, interaction: discord.Interaction, how: Literal["mention", "dm", "off"] | None = None
-    ) -> None:
+    @schema_command("games ping", extras=PRIVATE)
+    async def ping(self, interaction: discord.Interaction, how: str | None = None) -> None:
         text = await pings(interaction).choose(str(interaction.user.id), how, str(interaction.channel_id))
         await answer(interaction, text, ephemeral=True)
 
-    @app_commands.command(name="delay", description="How long this channel's game waits before a turn ping")
-    @app_commands.describe(minutes="Minutes before the players the game waits for are told (0: never)")
+    @schema_command("games delay")
     async def delay(
         self, interaction: discord.Interaction, minutes: app_commands.Range[int, 0, MAX_MINUTES]
     ) -> None:

@@ -6,20 +6,22 @@ for the referees alone) is answered only to the referee and goes on to that side
 thread; the channel reads nothing of it. A side's force guideline (``/ref prep force``) and
 deployment zone (``/ref prep zone``) are its own. ``/ref prep list`` shows anyone the
 special rules, objectives, guidelines and zones they may see. A holder of the game's referee
-role takes a referee's seat first, as for the other ``/ref`` commands.
+role takes a referee's seat first, as for the other ``/ref`` commands. The clock's requests
+are stored once per interaction: one sent again is only reminded of.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.discord_adapter.answers import answer
+from bot.discord_adapter.answers import answer, sending, stored
 from bot.discord_adapter.common import games, summary, told_lines
 from bot.discord_adapter.reaction_buttons import retire_buttons, show_result
 from bot.discord_adapter.referees import act, eyes_of, is_referee, take_seat, tell, with_seat
+from bot.discord_adapter.schema_commands import schema_command
 from bot.discord_adapter.side_threads import post_to_threads
 from bot.services.clock_service import ClockService
 from bot.services.game_service import GameError, Outcome
@@ -36,8 +38,6 @@ from engine.commands import (
 from engine.events import REFEREE
 from engine.referee_prep import prep_text
 
-Side = Literal["allies", "axis"]
-
 
 def clocks(interaction: discord.Interaction) -> ClockService:
     return games(interaction).clocks
@@ -51,15 +51,20 @@ async def _seat(interaction: discord.Interaction, action: str, **details: Any) -
     """A referee role's holder takes a seat before touching the clock, only if the clock takes
     the request: a refused one stores nothing, not even the seat."""
     channel = str(interaction.channel_id)
-    if not is_referee(await games(interaction).game(channel), interaction):
+    state = await games(interaction).game(channel)
+    if not is_referee(state, interaction):
         raise GameError("Only the game's referees may do that")
-    if action in ("pause", "resume"):
+    if action in ("pause", "resume") and str(interaction.user.id) not in state.referees:  # a seat to take
         await clocks(interaction).check_paused(channel, paused=action == "resume")
     request = RefereeClock(referee=str(interaction.user.id), action=action, **details)
     return await take_seat(interaction, request)
 
 
 async def _tell_channel(interaction: discord.Interaction, outcome: Outcome, closes: str = "") -> None:
+    stored(interaction, outcome)
+    if outcome.repeated:
+        await show_result(interaction, outcome)  # "Already done"
+        return
     news = told_lines(outcome.events, state=outcome.state)
     lines = [news, closes, "", summary(outcome.state)]
     await answer(interaction, "\n".join(filter(None, lines)))
@@ -77,44 +82,45 @@ class ClockCommands(app_commands.Group):
             name="clock", description="Referees: pause or resume the timers, extend or close a window"
         )
 
-    @app_commands.command(
-        name="pause", description="Stop every timer of this game; the open window keeps its time"
-    )
+    @schema_command("ref clock pause")
     async def pause(self, interaction: discord.Interaction) -> None:
         seat = await _seat(interaction, "pause")
-        outcome = with_seat(seat, await clocks(interaction).pause(*_where(interaction)))
+        outcome = with_seat(seat, await clocks(interaction).pause(*_where(interaction), sending(interaction)))
         await _tell_channel(interaction, outcome)
 
-    @app_commands.command(name="resume", description="Start the timers again with the time they had left")
+    @schema_command("ref clock resume")
     async def resume(self, interaction: discord.Interaction) -> None:
         seat = await _seat(interaction, "resume")
-        outcome = with_seat(seat, await clocks(interaction).resume(*_where(interaction)))
+        outcome = with_seat(
+            seat, await clocks(interaction).resume(*_where(interaction), sending(interaction))
+        )
         await _tell_channel(interaction, outcome, _closes(outcome))
 
-    @app_commands.command(name="extend", description="Give the open reaction window more minutes")
-    @app_commands.describe(minutes="How many minutes more (1 to 2880)")
+    @schema_command("ref clock extend")
     async def extend(
         self, interaction: discord.Interaction, minutes: app_commands.Range[int, 1, 2880]
     ) -> None:
         seat = await _seat(interaction, "extend", minutes=minutes)
-        outcome = with_seat(seat, await clocks(interaction).extend(*_where(interaction), minutes))
+        outcome = with_seat(
+            seat, await clocks(interaction).extend(*_where(interaction), minutes, sending(interaction))
+        )
         await _tell_channel(interaction, outcome, _closes(outcome))
 
-    @app_commands.command(name="close", description="Close the open reaction window now: no reaction")
+    @schema_command("ref clock close")
     async def close(self, interaction: discord.Interaction) -> None:
         seat = await _seat(interaction, "extend", minutes=1)  # closing, like extending, needs a window
-        outcome = with_seat(seat, await clocks(interaction).close_window(*_where(interaction)))
-        await show_result(interaction, outcome)
+        outcome = await clocks(interaction).close_window(*_where(interaction), sending(interaction))
+        stored(interaction, outcome)
+        await show_result(interaction, with_seat(seat, outcome))
 
-    @app_commands.command(
-        name="deadline", description="Give an absent side hours to act; then the game passes for it"
-    )
-    @app_commands.describe(side="The side the game waits for", hours="Hours they have (up to 168)")
+    @schema_command("ref clock deadline")
     async def deadline(
-        self, interaction: discord.Interaction, side: Side, hours: app_commands.Range[float, 0.1, 168.0]
+        self, interaction: discord.Interaction, side: str, hours: app_commands.Range[float, 0.1, 168.0]
     ) -> None:
         seat = await _seat(interaction, "deadline", side=side, hours=hours)
-        outcome, due = await clocks(interaction).set_deadline(*_where(interaction), side, hours)
+        outcome, due = await clocks(interaction).set_deadline(
+            *_where(interaction), side, hours, sending(interaction)
+        )
         outcome = with_seat(seat, outcome)
         when = f"Deadline: <t:{int(due.timestamp())}:f>." if due else "The deadline runs once the clock does."
         await _tell_channel(interaction, outcome, when)
@@ -126,39 +132,27 @@ class PrepCommands(app_commands.Group):
             name="prep", description="Referees: objectives, rules, briefings, forces and zones per side"
         )
 
-    @app_commands.command(name="objective", description="Set an objective for one side, or for both")
-    @app_commands.describe(
-        id="The objective's name", at="Where: x,y in inches or a grid square like D3", side="Whose objective"
-    )
-    async def objective(
-        self, interaction: discord.Interaction, id: str, at: str, side: Literal["allies", "axis", "both"]
-    ) -> None:
+    @schema_command("ref prep objective")
+    async def objective(self, interaction: discord.Interaction, id: str, at: str, side: str) -> None:
         user = str(interaction.user.id)
         whose = None if side == "both" else side
         await _prepare(interaction, RefereeObjective(referee=user, id=id, at=parse_point(at), side=whose))
 
-    @app_commands.command(
-        name="special", description="A special rule read by one side, both, or the referees"
-    )
-    @app_commands.describe(to="Who may read it", text="The rule")
-    async def special(
-        self, interaction: discord.Interaction, to: Literal["allies", "axis", "both", "referee"], text: str
-    ) -> None:
+    @schema_command("ref prep special")
+    async def special(self, interaction: discord.Interaction, to: str, text: str) -> None:
         user = str(interaction.user.id)
         await _prepare(interaction, RefereeSpecialRule(referee=user, audience=to, text=text))
 
-    @app_commands.command(name="brief", description="Send one side intelligence that only it reads")
-    @app_commands.describe(side="The side briefed", text="The intelligence")
-    async def brief(self, interaction: discord.Interaction, side: Side, text: str) -> None:
+    @schema_command("ref prep brief")
+    async def brief(self, interaction: discord.Interaction, side: str, text: str) -> None:
         user = str(interaction.user.id)
         await _prepare(interaction, RefereeBriefing(referee=user, side=side, text=text))
 
-    @app_commands.command(name="force", description="The most a side's force may cost, before it joins")
-    @app_commands.describe(side="The side", points="Its points limit", guideline="A guideline only it reads")
+    @schema_command("ref prep force")
     async def force(
         self,
         interaction: discord.Interaction,
-        side: Side,
+        side: str,
         points: app_commands.Range[int, 1, 100000],
         guideline: str = "",
     ) -> None:
@@ -167,23 +161,16 @@ class PrepCommands(app_commands.Group):
             interaction, RefereeForceGuideline(referee=user, side=side, points=points, text=guideline)
         )
 
-    @app_commands.command(name="zone", description="The rectangle a side sets up in, before set-up begins")
-    @app_commands.describe(
-        side="The side",
-        x1="One corner, inches across",
-        y1="One corner, inches deep",
-        x2="The opposite corner, across",
-        y2="The opposite corner, deep",
-    )
+    @schema_command("ref prep zone")
     async def zone(
-        self, interaction: discord.Interaction, side: Side, x1: float, y1: float, x2: float, y2: float
+        self, interaction: discord.Interaction, side: str, x1: float, y1: float, x2: float, y2: float
     ) -> None:
         user = str(interaction.user.id)
         await _prepare(
             interaction, RefereeDeploymentZone(referee=user, side=side, x1=x1, y1=y1, x2=x2, y2=y2)
         )
 
-    @app_commands.command(name="list", description="The special rules and objectives you may see (only you)")
+    @schema_command("ref prep list")
     async def listing(self, interaction: discord.Interaction) -> None:
         state = await games(interaction).game(str(interaction.channel_id))
         await answer(interaction, prep_text(state, eyes_of(state, interaction)), ephemeral=True)

@@ -10,7 +10,7 @@ name a referee (``/ref appoint``, ``/ref dismiss``): the game's referees and the
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -20,14 +20,12 @@ from bot.discord_adapter.common import battlefield_file, games, send_long, summa
 from bot.discord_adapter.reaction_buttons import show_result
 from bot.discord_adapter.referee_clock_commands import ClockCommands, PrepCommands
 from bot.discord_adapter.referees import act, is_referee, take_seat, tell, with_seat
+from bot.discord_adapter.schema_commands import schema_command
 from bot.services.game_service import GameError
 from bot.text_orders import find_unit, parse_point
 from engine.commands import AppointReferee, Command, RefereeCorrection, RefereeRuling
 from engine.events import REFEREE, told
 from engine.game_state import GameState
-
-Side = Literal["allies", "axis"]
-REASON = "Why: it goes in the log and is shown to the players"
 
 
 async def every_unit(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -97,10 +95,7 @@ class RefereeCommands(app_commands.Group):
 
     # -- corrections (engine.referee.CORRECTIONS) -----------------------------------------------
 
-    @app_commands.command(name="move", description="Put a unit somewhere else (or on the table)")
-    @app_commands.describe(
-        unit="Any unit", at="x,y in inches or a grid square like D3", facing="Degrees", reason=REASON
-    )
+    @schema_command("ref move")
     @app_commands.autocomplete(unit=every_unit)
     async def move(
         self,
@@ -112,66 +107,55 @@ class RefereeCommands(app_commands.Group):
     ) -> None:
         await correct(interaction, "move", reason, unit=unit, at=parse_point(at), facing=facing)
 
-    @app_commands.command(name="markers", description="Set a unit's morale markers")
-    @app_commands.describe(unit="Any unit", count="Morale markers it has", reason=REASON)
+    @schema_command("ref markers")
     @app_commands.autocomplete(unit=every_unit)
     async def markers(
         self, interaction: discord.Interaction, unit: str, count: app_commands.Range[int, 0, 20], reason: str
     ) -> None:
         await correct(interaction, "markers", reason, unit=unit, value=count)
 
-    @app_commands.command(name="tokens", description="Set the tokens in a side's (or a team player's) hand")
-    @app_commands.describe(
-        side="The side", count="Tokens in hand", player="In a team game: whose", reason=REASON
-    )
+    @schema_command("ref tokens")
     async def tokens(
         self,
         interaction: discord.Interaction,
-        side: Side,
+        side: str,
         count: app_commands.Range[int, 0, 50],
         reason: str,
         player: discord.User | None = None,
     ) -> None:
         await correct(interaction, "tokens", reason, side=side, value=count, player=_user(player))
 
-    @app_commands.command(name="turn", description="Set the turn number")
-    @app_commands.describe(number="The turn it is", reason=REASON)
+    @schema_command("ref turn")
     async def turn(
         self, interaction: discord.Interaction, number: app_commands.Range[int, 1, 99], reason: str
     ) -> None:
         await correct(interaction, "turn", reason, value=number)
 
-    @app_commands.command(name="initiative", description="Give a side the initiative, between actions")
-    @app_commands.describe(side="The side that has it", reason=REASON)
-    async def initiative(self, interaction: discord.Interaction, side: Side, reason: str) -> None:
+    @schema_command("ref initiative")
+    async def initiative(self, interaction: discord.Interaction, side: str, reason: str) -> None:
         await correct(interaction, "initiative", reason, side=side)
 
-    @app_commands.command(name="reveal", description="Reveal a hidden unit or marker")
-    @app_commands.describe(unit="A hidden unit", reason=REASON)
+    @schema_command("ref reveal")
     @app_commands.autocomplete(unit=every_unit)
     async def reveal(self, interaction: discord.Interaction, unit: str, reason: str) -> None:
         await correct(interaction, "reveal", reason, unit=unit)
 
-    @app_commands.command(name="hide", description="Hide a unit under a marker again")
-    @app_commands.describe(unit="A unit in the open", reason=REASON)
+    @schema_command("ref hide")
     @app_commands.autocomplete(unit=every_unit)
     async def hide(self, interaction: discord.Interaction, unit: str, reason: str) -> None:
         await correct(interaction, "hide", reason, unit=unit)
 
-    @app_commands.command(name="destroy", description="Take a unit out of the game")
-    @app_commands.describe(unit="Any unit", reason=REASON)
+    @schema_command("ref destroy")
     @app_commands.autocomplete(unit=every_unit)
     async def destroy(self, interaction: discord.Interaction, unit: str, reason: str) -> None:
         await correct(interaction, "destroy", reason, unit=unit)
 
-    @app_commands.command(name="restore", description="Bring a destroyed unit back into play")
-    @app_commands.describe(unit="A destroyed unit", reason=REASON)
+    @schema_command("ref restore")
     @app_commands.autocomplete(unit=every_unit)
     async def restore(self, interaction: discord.Interaction, unit: str, reason: str) -> None:
         await correct(interaction, "restore", reason, unit=unit)
 
-    @app_commands.command(name="give_units", description="Hand an absent player's units and seat to another")
-    @app_commands.describe(player="The absent player", to="Who takes over", reason=REASON)
+    @schema_command("ref give_units")
     async def give_units(
         self, interaction: discord.Interaction, player: discord.User, to: discord.User, reason: str
     ) -> None:
@@ -179,13 +163,11 @@ class RefereeCommands(app_commands.Group):
 
     # -- rulings, undo, and seeing everything ---------------------------------------------------
 
-    @app_commands.command(name="ruling", description="Rule on a situation the rules do not cover (logged)")
-    @app_commands.describe(text="The ruling")
+    @schema_command("ref ruling")
     async def ruling(self, interaction: discord.Interaction, text: str) -> None:
         await referee_does(interaction, lambda state, referee: RefereeRuling(referee=referee, ruling=text))
 
-    @app_commands.command(name="undo", description="Take back the last actions; the game is rebuilt")
-    @app_commands.describe(count="How many actions", reason=REASON)
+    @schema_command("ref undo")
     async def undo(
         self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 50], reason: str
     ) -> None:
@@ -200,7 +182,7 @@ class RefereeCommands(app_commands.Group):
             return
         await tell(interaction, with_seat(seat, outcome), REFEREE, summary(outcome.state))
 
-    @app_commands.command(name="map", description="The true picture: every unit, hidden or not (only you)")
+    @schema_command("ref map")
     async def map(self, interaction: discord.Interaction) -> None:
         state = await _referee(interaction)
         await answer(
@@ -210,7 +192,7 @@ class RefereeCommands(app_commands.Group):
             ephemeral=True,
         )
 
-    @app_commands.command(name="log", description="The whole log as the referees read it (only you)")
+    @schema_command("ref log")
     async def log(self, interaction: discord.Interaction) -> None:
         state = await _referee(interaction)
         _, history = await games(interaction).store.history(str(interaction.channel_id))
@@ -220,13 +202,11 @@ class RefereeCommands(app_commands.Group):
 
     # -- who referees ---------------------------------------------------------------------------
 
-    @app_commands.command(name="appoint", description="Referees and server admins: make someone a referee")
-    @app_commands.describe(referee="The new referee (not a player of this game)")
+    @schema_command("ref appoint")
     async def appoint(self, interaction: discord.Interaction, referee: discord.User) -> None:
         await _seat(interaction, referee, appoint=True)
 
-    @app_commands.command(name="dismiss", description="Referees and server admins: end someone's refereeing")
-    @app_commands.describe(referee="The referee who stops")
+    @schema_command("ref dismiss")
     async def dismiss(self, interaction: discord.Interaction, referee: discord.User) -> None:
         await _seat(interaction, referee, appoint=False)
 

@@ -11,6 +11,7 @@ from discord import app_commands
 
 from bot.discord_adapter.answers import PRIVATE, answer
 from bot.discord_adapter.common import send_long
+from bot.discord_adapter.schema_commands import schema_command
 from bot.services.game_service import GameError
 from bot.services.rules_service import SHIPPED, RulesService
 
@@ -38,11 +39,7 @@ async def section_names(interaction: discord.Interaction, current: str) -> list[
     return [app_commands.Choice(name=label[:100], value=value[:100]) for label, value in suggestions]
 
 
-@app_commands.command(name="rule", description="Look up a rule: a section number (63.22, IC12.6) or words")
-@app_commands.describe(
-    query="A section number such as IC12.6, 63.22, RB9, or words such as smoke dissipate",
-    private="Only you see the answer",
-)
+@schema_command("rule")
 @app_commands.autocomplete(query=section_names)
 async def rule_command(interaction: discord.Interaction, query: str, private: bool = False) -> None:
     answer = await rules_service(interaction).lookup(library_of(interaction), query)
@@ -53,19 +50,13 @@ class RulesCommands(app_commands.Group):
     def __init__(self) -> None:
         super().__init__(name="rules", description="The rules library: the server's own documents")
 
-    @app_commands.command(name="sources", description="The documents /rule searches here", extras=PRIVATE)
+    @schema_command("rules sources", extras=PRIVATE)
     async def sources(self, interaction: discord.Interaction) -> None:
         await send_long(
             interaction, await rules_service(interaction).sources(library_of(interaction)), ephemeral=True
         )
 
-    @app_commands.command(
-        name="import", description="Index a text or Markdown document for this server", extras=PRIVATE
-    )
-    @app_commands.describe(
-        document="A .txt or .md file the server owns, with headings or numbered sections (63.22, A10.51)",
-        name="The name it is listed under (default: the file name); importing it again replaces it",
-    )
+    @schema_command("rules import", extras=PRIVATE)
     async def import_(
         self, interaction: discord.Interaction, document: discord.Attachment, name: str | None = None
     ) -> None:
@@ -76,10 +67,7 @@ class RulesCommands(app_commands.Group):
         )
         await answer(interaction, report, ephemeral=True)
 
-    @app_commands.command(
-        name="remove", description="Take one of this server's documents out of the library", extras=PRIVATE
-    )
-    @app_commands.describe(name="The document's name, as /rules sources lists it")
+    @schema_command("rules remove", extras=PRIVATE)
     async def remove(self, interaction: discord.Interaction, name: str) -> None:
         guild = require_admin(interaction)
         await answer(interaction, await rules_service(interaction).remove(guild, name), ephemeral=True)

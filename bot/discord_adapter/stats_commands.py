@@ -8,9 +8,9 @@ import asyncio
 import io
 
 import discord
-from discord import app_commands
 
 from bot.discord_adapter.common import games, send_long
+from bot.discord_adapter.schema_commands import schema_command
 from bot.services.campaign_stats import CampaignStats
 from bot.services.stats_service import StatsService
 from renderer.stats_chart import dice_chart
@@ -32,10 +32,7 @@ def display_name(interaction: discord.Interaction, player: str) -> str:
     return member.display_name if member else f"user {player}"
 
 
-@app_commands.command(
-    name="stats", description="Dice statistics of this channel's game or campaign: faces, luck of key rolls"
-)
-@app_commands.describe(campaign="Every battle of this channel's campaign instead of its game alone")
+@schema_command("stats")
 async def stats_command(interaction: discord.Interaction, campaign: bool = False) -> None:
     store, channel = games(interaction).store, str(interaction.channel_id)
     if campaign:

@@ -11,6 +11,7 @@ from discord import app_commands
 from bot.discord_adapter.answers import answer
 from bot.discord_adapter.common import games, players_game, side_of
 from bot.discord_adapter.referees import act, eyes_of, tell
+from bot.discord_adapter.schema_commands import schema_command
 from bot.services.game_service import GameError
 from bot.services.team_view import team_text
 from bot.text_orders import find_unit
@@ -87,7 +88,7 @@ class TeamCommands(app_commands.Group):
     def __init__(self) -> None:
         super().__init__(name="team", description="Team games: who commands what, bonus tokens, reserves")
 
-    @app_commands.command(name="show", description="Each side's players, their units and tokens")
+    @schema_command("team show")
     async def show(self, interaction: discord.Interaction) -> None:
         state = await games(interaction).game(str(interaction.channel_id))
         if state.team_size is None:
@@ -96,8 +97,7 @@ class TeamCommands(app_commands.Group):
         text = team_text(state, seen_by, mention)
         await answer(interaction, text, ephemeral=text != team_text(state, None, mention))
 
-    @app_commands.command(name="give", description="CO: hand bonus tokens to a player of your side")
-    @app_commands.describe(player="The player who gets them", tokens="How many of your bonus tokens")
+    @schema_command("team give")
     @app_commands.autocomplete(player=side_players)
     async def give(
         self, interaction: discord.Interaction, player: str, tokens: app_commands.Range[int, 1, BONUS_TOKENS]
@@ -107,8 +107,7 @@ class TeamCommands(app_commands.Group):
 
         await _team_act(interaction, build)
 
-    @app_commands.command(name="request", description="Ask your CO for a unit of the reserve pool")
-    @app_commands.describe(unit="The reserve unit")
+    @schema_command("team request")
     @app_commands.autocomplete(unit=reserve_pool)
     async def request(self, interaction: discord.Interaction, unit: str) -> None:
         def build(state: GameState, side: str, user: str) -> Command:
@@ -116,14 +115,12 @@ class TeamCommands(app_commands.Group):
 
         await _team_act(interaction, build)
 
-    @app_commands.command(name="grant", description="CO: send a player the reserve unit they asked for")
-    @app_commands.describe(unit="The unit asked for")
+    @schema_command("team grant")
     @app_commands.autocomplete(unit=requests)
     async def grant(self, interaction: discord.Interaction, unit: str) -> None:
         await _answer(interaction, unit, grant=True)
 
-    @app_commands.command(name="refuse", description="CO: refuse a player the reserve unit they asked for")
-    @app_commands.describe(unit="The unit asked for")
+    @schema_command("team refuse")
     @app_commands.autocomplete(unit=requests)
     async def refuse(self, interaction: discord.Interaction, unit: str) -> None:
         await _answer(interaction, unit, grant=False)

@@ -83,7 +83,7 @@ async def test_forces_are_built_and_exported_at_the_console(tmp_path):
     exported = out[out.index("Force: Easy") :].split("\n**")[0]
     (tmp_path / "easy.txt").write_text(exported.replace("Force: Easy", "Force: Easy Two"))
     again = await run(f"/force import {tmp_path / 'easy.txt'}\n/force add force:Easy unit:Panther\n", url)
-    assert "**Easy Two** (US): 30 of 200 points, 4 BP" in again
+    assert "Easy Two (US): 30 of 200 points, 4 BP" in again  # plain text, no Markdown
     assert "Not allowed: the US Army 1944/45 has no 'Panther'" in again
 
 
@@ -107,7 +107,7 @@ async def test_a_scenario_game_is_set_up_at_the_console(tmp_path):
         "as otto /game start",
     ]
     out = await run("\n".join(lines) + "\n", url)
-    assert "**Capture** (p. 30) on the Crossroads" in out
+    assert "Capture (p. 30) on the Crossroads" in out and "**" not in out
     assert "Both forces are here: Capture (p. 30). Set up with /deploy" in out
     # hidden deployment (p. 26): the defender reads what it put under each marker
     assert "allies sets up Infantry Detachment 1 as Marker 1 at (24, 20)" in out
@@ -130,8 +130,8 @@ async def test_tactical_advantage_cards_at_the_console(tmp_path):
         "/cards use action:exchange card:nothing",
     ]
     out = await run("\n".join(lines) + "\n", url)
-    assert "Saved the deck **Generic**: 16 cards" in out
-    assert "seven dealt to each side" in out and "**axis's hand** (exchange still yours to use" in out
+    assert "Saved the deck Generic: 16 cards" in out
+    assert "seven dealt to each side" in out and "axis's hand (exchange still yours to use" in out
     assert "Not allowed: The deck is empty: nothing to exchange for" in out
 
 

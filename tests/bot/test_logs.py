@@ -17,7 +17,7 @@ async def test_each_applied_command_logs_one_json_line_with_its_latency(tmp_path
     await service.act("c1", "ann", JoinSide(side="allies", player="ann"))
     await store.close()
     logging.getLogger().handlers.clear()
-    lines = [json.loads(line) for line in capsys.readouterr().err.splitlines() if line.startswith("{")]
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
     applied = [line for line in lines if line["message"] == "applied"]
     assert len(applied) == 1
     assert applied[0]["channel"] == "c1" and applied[0]["command"] == "join_side"

@@ -1,0 +1,38 @@
+"""What the game service answers: the outcome of a command, or a refusal to show the user. The
+services built on the game service (its clock, campaigns) share them without importing it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+
+from engine.errors import IllegalCommand
+from engine.events import Event
+from engine.game_state import GameState
+
+
+class GameError(Exception):
+    """A refusal to show the user: what was wrong and what to do instead."""
+
+
+@contextmanager
+def refusals() -> Iterator[None]:
+    """The engine's refusals, passed on as the service's."""
+    try:
+        yield
+    except IllegalCommand as refusal:
+        raise GameError(str(refusal)) from refusal
+
+
+@dataclass(frozen=True)
+class Outcome:
+    state: GameState
+    events: list[Event]
+    version: int
+    window_deadline: datetime | None = None  # when the reaction window now open closes
+    closed_window_message: str | None = None  # the message whose buttons should now go
+    before: GameState | None = None  # the game as the command found it
+    repeated: bool = False  # the command's interaction had been applied before: nothing new
+    threads: dict[str, str] | None = None  # the game's private threads, as loaded (None: not read)

@@ -1,0 +1,84 @@
+"""The console reads its lines with the command schema: the four lines a new user typed, as the
+README and /help give them, that the console used to misread."""
+
+import pytest
+
+from bot.console import ConsoleTable
+from bot.console_grammar import Line
+from bot.services.game_service import GameService
+from bot.storage.store import GameStore
+from engine.commands import React
+from engine.dice import SeededDice
+from engine.events import REFEREE
+from engine.state import Point
+from renderer import render
+
+
+@pytest.fixture
+async def table(tmp_path):
+    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
+    service = GameService(store, dice=lambda: SeededDice(1))
+    table, _ = await ConsoleTable.open(service)
+    yield table
+    await service.close()
+    await store.close()
+
+
+async def ok(table: ConsoleTable, text: str) -> str:
+    reply = await table.handle(text)
+    assert not reply.startswith(("Not allowed", "Something went wrong")), (text, reply)
+    return reply
+
+
+async def test_a_reaction_at_a_point_of_the_enemy_move_is_understood(table):
+    for text in ("/start", "/initiative first", "/act gruppe-2 move:36,36"):
+        await ok(table, text)
+    typed = "/react unit:2nd-squad fire:gruppe-2 at:36,38"
+    command = table.parse(Line.read(typed, table.PLAYER))
+    assert isinstance(command, React) and command.at == Point(x=36, y=38)
+    assert "allies reacts with 2nd Squad: fire at Gruppe 2" in await ok(table, typed)
+    _, history = await table.service.store.history(table.CHANNEL)
+    assert history[-1][0] == command
+
+
+async def test_a_chart_named_by_its_option_is_that_chart(table):
+    by_option = await ok(table, "/chart show chart:rb-german-leaders")
+    assert by_option.startswith("**rb-german-leaders**: German leaders received")
+    assert by_option == await ok(table, "/chart show rb-german-leaders")
+
+
+async def test_a_rule_asked_for_by_its_option_is_that_section(table):
+    await table.rules.ship()
+    answer = await ok(table, "/rule query:IC12.6")
+    assert answer.startswith("**IC12.6 Smoke (p. 12)**")
+    assert answer == await ok(table, "/rule IC12.6")
+
+
+async def test_the_referee_map_at_the_console_is_the_referees_view(table, tmp_path):
+    table.pictures = tmp_path / "pictures"
+    await ok(table, "/game new scenario:meeting referee:ref")
+    reply = await ok(table, "as ref /game map")
+    assert reply.startswith("referee view: ")
+    drawn = (tmp_path / "pictures" / "map-referee.png").read_bytes()
+    assert drawn == render(table.state, REFEREE) != render(table.state, None)
+
+
+async def test_an_option_the_command_does_not_have_is_refused_by_name(table):
+    reply = await table.handle("/act unit:sherman-1 move:12,14 speed:fast")
+    assert reply == "Not allowed: I don't understand speed (see /help)"
+
+
+async def test_the_referees_discord_commands_work_at_the_console_too(table, tmp_path):
+    table.pictures = tmp_path / "pictures"
+    await ok(table, "/game new scenario:meeting referee:ref")
+    assert (await ok(table, "as ref /ref map")).startswith("referee view: ")
+    assert await table.handle("as ann /ref map") == "Not allowed: Only the game's referees may do that"
+    assert "bob is a referee of this game (by ref)" in await ok(table, "as ref /ref appoint referee:bob")
+    assert "bob is a referee of this game (by ref)" in await ok(table, "as bob /ref log")
+    await ok(table, "as bob /ref dismiss referee:ref")
+    assert table.state.referees == ["bob"]
+
+
+async def test_a_number_is_refused_outside_the_bounds_the_schema_declares(table):
+    reply = await table.handle("/campaign balance side:german drm:9")
+    assert reply == "Not allowed: drm is a whole number from -6 to 6, not 9"
