@@ -1,0 +1,149 @@
+"""A table a player builds: its size and its pieces, checked as a whole, and the edits that
+build it (add, move, turn, remove). Every edit gives a new table or a refusal that names the
+problem; the table it was made from is never changed."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+from shapely.geometry import box
+from shapely.geometry.base import BaseGeometry
+
+from engine import geometry
+from engine.errors import IllegalCommand
+from engine.state import Point, TableSize, TerrainFeature
+from engine.tables.pieces import Piece, PieceKind
+
+SMALLEST = 24.0  # inches a side: a 2' x 2' skirmish
+LARGEST = 192.0  # 16': twice the 8' x 6' table the scenarios assume (pp. 3, 27)
+MOST_PIECES = 150
+TABLE_NAME = 80
+TOUCH = 0.01  # square inches of overlap that count as touching, not overlapping
+_BLOCKED_BY_BUILDINGS = ("band", "line")
+
+
+class BattleTable(BaseModel):
+    """A table: its name, size in inches and pieces; ``seed`` if :mod:`engine.tables.generate`
+    laid it out."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = Field(min_length=1, max_length=TABLE_NAME)
+    width: float = Field(ge=SMALLEST, le=LARGEST)
+    depth: float = Field(ge=SMALLEST, le=LARGEST)
+    pieces: tuple[Piece, ...] = Field(default=(), max_length=MOST_PIECES)
+    seed: int | None = None
+
+    @field_validator("name")
+    @classmethod
+    def _trimmed(cls, name: str) -> str:
+        if not name.strip():
+            raise ValueError("give the table a name")
+        return name.strip()
+
+    @property
+    def size(self) -> TableSize:
+        return TableSize(width=self.width, depth=self.depth)
+
+    def terrain(self) -> tuple[TerrainFeature, ...]:
+        return tuple(piece.feature() for piece in self.pieces)
+
+    def piece(self, piece_id: str) -> Piece:
+        for piece in self.pieces:
+            if piece.id.casefold() == piece_id.strip().casefold():
+                return piece
+        names = ", ".join(p.id for p in self.pieces) or "none yet"
+        raise IllegalCommand(f"{self.name} has no piece called {piece_id!r} (its pieces: {names})")
+
+
+def _footprint(feature: TerrainFeature) -> BaseGeometry:
+    return geometry.feature_shape(feature)
+
+
+def table_problems(table: BattleTable) -> list[str]:
+    """What makes the table unplayable: a piece off the table, two pieces sharing a name, or
+    overlapping where they may not (solid pieces, woods, buildings and fortifications, never
+    overlap; a building has no road, stream, hedge, wall or wire through it; hills and rough
+    ground do not overlap each other)."""
+    problems: list[str] = []
+    seen: set[str] = set()
+    for piece in table.pieces:
+        if piece.id.casefold() in seen:
+            problems.append(f"two pieces are called {piece.id}: give each its own name")
+        seen.add(piece.id.casefold())
+    edge = box(0, 0, table.width, table.depth)
+    shapes = [(piece, _footprint(piece.feature())) for piece in table.pieces]
+    for piece, shape in shapes:
+        if shape.difference(edge).area > TOUCH:
+            problems.append(f'{piece.id} reaches off the {table.width:g}" x {table.depth:g}" table')
+    for (a, shape_a), (b, shape_b) in combinations(shapes, 2):
+        if not shape_a.intersects(shape_b):
+            continue
+        problem = overlap_problem(a, b)
+        if problem and shape_a.intersection(shape_b).area > TOUCH:
+            problems.append(problem)
+    return problems
+
+
+def overlap_problem(a: Piece, b: Piece) -> str | None:
+    """Why two pieces may not overlap, or None if they may."""
+    layers = {a.rules.layer, b.rules.layer}
+    if a.rules.layer == "solid" and b.rules.layer == "solid":
+        return f"{a.id} and {b.id} overlap: woods, buildings and fortifications may not"
+    for one, other in ((a, b), (b, a)):
+        if one.kind is PieceKind.BUILDING and other.rules.layer in _BLOCKED_BY_BUILDINGS:
+            return f"the {other.kind} {other.id} runs through the building {one.id}"
+    if layers == {"ground"}:
+        return f"{a.id} and {b.id} overlap: hills and rough ground may not (make them one piece)"
+    return None
+
+
+def check_table(table: BattleTable) -> BattleTable:
+    """The table itself, or a refusal naming every problem."""
+    problems = table_problems(table)
+    if problems:
+        raise IllegalCommand("That table cannot be played:\n" + "\n".join(f"- {p}" for p in problems))
+    return table
+
+
+def _with_changed(table: BattleTable, piece: Piece, changed: Piece) -> BattleTable:
+    """The table with one piece changed in its place, checked."""
+    pieces = tuple(changed if p is piece else p for p in table.pieces)
+    return check_table(table.model_copy(update={"pieces": pieces, "seed": None}))
+
+
+def add_piece(table: BattleTable, piece: Piece) -> BattleTable:
+    if any(p.id.casefold() == piece.id.casefold() for p in table.pieces):
+        raise IllegalCommand(f"{table.name} already has a piece called {piece.id}: pick another name")
+    if len(table.pieces) >= MOST_PIECES:
+        raise IllegalCommand(f"A table has at most {MOST_PIECES} pieces")
+    return check_table(table.model_copy(update={"pieces": (*table.pieces, piece), "seed": None}))
+
+
+def move_piece(table: BattleTable, piece_id: str, to: Point) -> BattleTable:
+    piece = table.piece(piece_id)
+    return _with_changed(table, piece, piece.moved_to(to))
+
+
+def turn_piece(table: BattleTable, piece_id: str, degrees: float) -> BattleTable:
+    piece = table.piece(piece_id)
+    return _with_changed(table, piece, piece.turned_by(degrees))
+
+
+def remove_piece(table: BattleTable, piece_id: str) -> BattleTable:
+    piece = table.piece(piece_id)
+    return table.model_copy(update={"pieces": tuple(p for p in table.pieces if p is not piece), "seed": None})
+
+
+def describe_table(table: BattleTable) -> str:
+    """The table in a few lines: size, then each piece with where it stands."""
+    source = f", laid out from seed {table.seed}" if table.seed is not None else ""
+    lines = [f'**{table.name}**: {table.width:g}" x {table.depth:g}"{source}, {len(table.pieces)} pieces']
+    for piece in table.pieces:
+        where = piece.middle()
+        size = f', {piece.size[0]:g}" x {piece.size[1]:g}"' if piece.size else ""
+        extra = f", {piece.storeys} storeys" if piece.storeys > 1 else ""
+        extra += f", {piece.height}" if piece.height else ""
+        lines.append(f"- {piece.id}: {piece.kind.replace('_', ' ')} at {where}{size}{extra}")
+    return "\n".join(lines)
