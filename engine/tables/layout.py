@@ -10,7 +10,6 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from shapely.geometry import box
 from shapely.geometry.base import BaseGeometry
 
-from engine import geometry
 from engine.errors import IllegalCommand
 from engine.state import Point, TableSize, TerrainFeature
 from engine.tables.pieces import Piece, PieceKind
@@ -57,8 +56,21 @@ class BattleTable(BaseModel):
         raise IllegalCommand(f"{self.name} has no piece called {piece_id!r} (its pieces: {names})")
 
 
-def _footprint(feature: TerrainFeature) -> BaseGeometry:
-    return geometry.feature_shape(feature)
+def off_table(shape: BaseGeometry, width: float, depth: float) -> bool:
+    """Whether more than a touch of the shape lies beyond the table's edges."""
+    minx, miny, maxx, maxy = shape.bounds
+    if minx >= 0 and miny >= 0 and maxx <= width and maxy <= depth:
+        return False
+    return shape.difference(box(0, 0, width, depth)).area > TOUCH
+
+
+def overlapping(a: BaseGeometry, b: BaseGeometry) -> bool:
+    """Whether two shapes share more than a touch of ground."""
+    ax0, ay0, ax1, ay1 = a.bounds
+    bx0, by0, bx1, by1 = b.bounds
+    if ax1 < bx0 or bx1 < ax0 or ay1 < by0 or by1 < ay0:
+        return False
+    return a.intersects(b) and a.intersection(b).area > TOUCH
 
 
 def table_problems(table: BattleTable) -> list[str]:
@@ -72,16 +84,15 @@ def table_problems(table: BattleTable) -> list[str]:
         if piece.id.casefold() in seen:
             problems.append(f"two pieces are called {piece.id}: give each its own name")
         seen.add(piece.id.casefold())
-    edge = box(0, 0, table.width, table.depth)
-    shapes = [(piece, _footprint(piece.feature())) for piece in table.pieces]
+    shapes = [(piece, piece.shape()) for piece in table.pieces]
     for piece, shape in shapes:
-        if shape.difference(edge).area > TOUCH:
+        if not shape.is_valid:
+            problems.append(f"the outline of {piece.id} crosses itself")
+        elif off_table(shape, table.width, table.depth):
             problems.append(f'{piece.id} reaches off the {table.width:g}" x {table.depth:g}" table')
     for (a, shape_a), (b, shape_b) in combinations(shapes, 2):
-        if not shape_a.intersects(shape_b):
-            continue
         problem = overlap_problem(a, b)
-        if problem and shape_a.intersection(shape_b).area > TOUCH:
+        if problem and shape_a.is_valid and shape_b.is_valid and overlapping(shape_a, shape_b):
             problems.append(problem)
     return problems
 

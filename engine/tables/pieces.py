@@ -16,7 +16,8 @@ from enum import StrEnum
 from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
-from shapely.geometry import LineString
+from shapely.geometry import LineString, Polygon
+from shapely.geometry.base import BaseGeometry
 
 from engine.errors import IllegalCommand
 from engine.state import CoverKind, Going, Point, TerrainFeature, TerrainHeight
@@ -170,6 +171,12 @@ class Piece(BaseModel):
         """The outline of an area, or the path of a line or band, in table inches."""
         if self.points is not None:
             return self.points
+        return tuple(Point(x=x, y=y) for x, y in self.corners())
+
+    def corners(self) -> list[tuple[float, float]]:
+        """:meth:`path` as plain pairs, rounded to a hundredth of an inch."""
+        if self.points is not None:
+            return [(p.x, p.y) for p in self.points]
         assert self.centre is not None and self.size is not None
         cx, cy = self.centre.x, self.centre.y
         turn = math.radians(self.turn)
@@ -184,7 +191,24 @@ class Piece(BaseModel):
         else:
             half = self.size[0] / 2
             corners = [(-half, 0.0), (half, 0.0)]
-        return tuple(_rounded(cx + x * cos - y * sin, cy + x * sin + y * cos) for x, y in corners)
+        return [
+            (round(cx + x * cos - y * sin, 2) + 0.0, round(cy + x * sin + y * cos, 2) + 0.0)
+            for x, y in corners
+        ]
+
+    def band(self) -> Polygon:
+        """A road's or stream's ground: its path widened, square at the ends."""
+        return LineString(self.corners()).buffer(
+            self.line_width / 2, cap_style="flat", join_style="round", quad_segs=2
+        )
+
+    def shape(self) -> BaseGeometry:
+        """The ground the piece covers, as :func:`engine.geometry.feature_shape` sees it."""
+        if self.rules.shape == "band":
+            return self.band()
+        if self.rules.shape == "line":
+            return LineString(self.corners()).buffer(self.line_width / 2)
+        return Polygon(self.corners())
 
     def middle(self) -> Point:
         """Where the piece stands: its centre, or the middle of its points' extent."""
@@ -225,10 +249,7 @@ class Piece(BaseModel):
         path = self.path()
         linear = rules.shape == "line"
         if rules.shape == "band":
-            band = LineString([(p.x, p.y) for p in path]).buffer(
-                self.line_width / 2, cap_style="flat", join_style="round", quad_segs=2
-            )
-            path = tuple(_rounded(x, y) for x, y in list(band.exterior.coords)[:-1])
+            path = tuple(_rounded(x, y) for x, y in list(self.band().exterior.coords)[:-1])
         return TerrainFeature(
             id=self.id,
             kind=self.kind.value,
