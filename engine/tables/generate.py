@@ -65,7 +65,9 @@ class _Layout:
         if off_table(shape, self.width, self.depth):
             return None
         for other, other_shape in self.placed:
-            if overlap_problem(piece, other) is not None and overlapping(shape, other_shape):
+            if (overlap_problem(piece, other) is not None or _kept_apart(piece, other)) and overlapping(
+                shape, other_shape
+            ):
                 return None
         return shape
 
@@ -80,6 +82,15 @@ class _Layout:
             shapes.append(shape)
             self.placed.append((piece, shape))
         return True
+
+
+def _kept_apart(a: Piece, b: Piece) -> bool:
+    """Pieces a random table keeps apart though a player need not: only roads and streams cross
+    each other and the lie of the land, and buildings and woods stand on hills."""
+    layers = {a.rules.layer, b.rules.layer}
+    kinds = {a.kind, b.kind}
+    on_hill = PieceKind.HILL in kinds and bool(kinds & {PieceKind.BUILDING, PieceKind.WOODS})
+    return not (layers in ({"band"}, {"band", "ground"}) or on_hill)
 
 
 class _Draw(NamedTuple):
@@ -108,7 +119,7 @@ def _pair(draw: _Draw, layout: _Layout, name: str, kind: PieceKind, near: tuple[
             x=round(rng.uniform(reach, draw.width - reach), 1),
             y=round(rng.uniform(max(near[0], 1.0), near[1]), 1),
         )
-        turn = rng.choice((0, 0, 15, 30, 45, 60, 90, 120, 150, 165))
+        turn = rng.choice((0, 0, 0, 90, 90, 15, 30, 45, 60, 120, 150, 165))
         piece = Piece(id=f"{name}-1", kind=kind, centre=at, size=size, turn=turn)
         across = draw.turned_end_for_end(at)
         for shift in (rng.uniform(-4, 4), 0.0):
