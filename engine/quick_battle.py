@@ -138,6 +138,8 @@ def scenario_battle(
         raise IllegalCommand(
             f"In {scenario.title} the defender sets up first: there is no plotted deployment"
         )
+    if along not in (None, "long", "short"):
+        raise IllegalCommand("The sides set up along the table's long edges or its short ones: long or short")
     size, terrain, layout = _table(table)
     if isinstance(table, BattleTable):
         objectives = scenario_objectives(scenario, size, terrain)

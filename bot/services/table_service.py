@@ -22,6 +22,7 @@ from bot.storage.store import GameStore
 from bot.storage.tables import SavedTableRow, utcnow
 from bot.storage.writes import TRIES, back_off, take_name
 from engine.errors import IllegalCommand
+from engine.quick_battle import quick_tables
 from engine.state import Point
 from engine.tables.file import export_table, import_table
 from engine.tables.generate import random_table
@@ -158,6 +159,18 @@ class TableService:
         async with self.store.sessions() as session:
             row = await self._row(session, guild_id, name)
         return BattleTable.model_validate_json(row.layout)
+
+    async def battlefield(
+        self, guild_id: str, typed: str, seed: str | int | None = None
+    ) -> str | BattleTable:
+        """The table a game is fought on: a built-in one by name, ``random`` (a 6' x 4' table
+        from ``seed``), or one saved in the server."""
+        if typed in quick_tables():
+            return typed
+        if typed.strip().casefold() == "random":
+            seed = whole_number("seed", seed if seed is not None else 0, 0, MOST_SEED)
+            return await asyncio.to_thread(random_table, seed, 72.0, 48.0)
+        return await self.table(guild_id, typed)
 
     async def show(self, guild_id: str, name: str) -> str:
         return describe_table(await self.table(guild_id, name))

@@ -11,6 +11,8 @@ from shapely.geometry import box
 from shapely.geometry.base import BaseGeometry
 
 from engine.errors import IllegalCommand
+from engine.game_state import GameState
+from engine.setup import new_game
 from engine.state import Point, TableSize, TerrainFeature
 from engine.tables.pieces import Piece, PieceKind
 
@@ -147,6 +149,11 @@ def remove_piece(table: BattleTable, piece_id: str) -> BattleTable:
     return table.model_copy(update={"pieces": tuple(p for p in table.pieces if p is not piece), "seed": None})
 
 
+def table_game(table: BattleTable) -> GameState:
+    """A game with the table's terrain and nothing on it, to draw the table by itself."""
+    return new_game({}, [], terrain=table.terrain(), table=table.size)
+
+
 def describe_table(table: BattleTable) -> str:
     """The table in a few lines: size, then each piece with where it stands."""
     source = f", laid out from seed {table.seed}" if table.seed is not None else ""
@@ -154,7 +161,8 @@ def describe_table(table: BattleTable) -> str:
     for piece in table.pieces:
         where = piece.middle()
         size = f', {piece.size[0]:g}" x {piece.size[1]:g}"' if piece.size else ""
-        extra = f", {piece.storeys} storeys" if piece.storeys > 1 else ""
+        extra = f", turned {piece.turn:g} degrees" if piece.turn else ""
+        extra += f", {piece.storeys} storeys" if piece.storeys > 1 else ""
         extra += f", {piece.height}" if piece.height else ""
         lines.append(f"- {piece.id}: {piece.kind.replace('_', ' ')} at {where}{size}{extra}")
     return "\n".join(lines)
