@@ -21,14 +21,26 @@ from bot.discord_adapter.force_commands import force_service, own_forces, where
 from bot.discord_adapter.owed_commands import pings
 from bot.discord_adapter.referees import act, eyes_of
 from bot.discord_adapter.side_threads import open_for_set_up, open_side_threads, tell_privately
+from bot.discord_adapter.table_commands import server, table_service
 from bot.discord_adapter.team_commands import make_teams_and_referees
 from bot.services.game_service import finished_games_text, scenario_text, setup_text
 from bot.services.ping_service import MAX_MINUTES
+from bot.services.table_service import MOST_SEED
 from bot.storage.ping_store import DEFAULT_MINUTES
 from engine.commands import Concede, JoinSide, StartGame
 from engine.events import told
 from engine.quick_battle import allied_forces, quick_battle, quick_forces, quick_tables, scenario_battle
 from engine.rulesets import with_rule_set
+
+
+async def battlefields(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The built-in tables, random, and the server's own, as the user types."""
+    words = current.casefold().split()
+    named = {name: title for name, title in quick_tables().items()}
+    named["random"] = "random: a table laid out from the seed option"
+    named.update({name: name for name in await table_service(interaction).names(server(interaction))})
+    found = [(n, t) for n, t in named.items() if all(w in t.casefold() or w in n.casefold() for w in words)]
+    return [app_commands.Choice(name=t[:100], value=n[:100]) for n, t in found[:25]]
 
 
 class GameCommands(app_commands.Group):
@@ -39,7 +51,9 @@ class GameCommands(app_commands.Group):
         name="new", description="Set up a quick battle, or a book scenario, in this channel"
     )
     @app_commands.describe(
-        table="The battlefield (default: village, 6' x 4')",
+        table="The battlefield: a built-in one (default: village, 6' x 4'), one of /table list, or random",
+        seed="With table:random, the seed it is laid out from (the same seed, the same table)",
+        edges="Scenarios: the sides set up along the long edges (default) or the short ones",
         forces="Quick battle: the allied force facing the German one (default: us)",
         reaction_seconds="How long the other side has to react (15 s to 48 h, default 120)",
         scenario="A scenario of the book, played with the forces the players bring (/force)",
@@ -53,8 +67,8 @@ class GameCommands(app_commands.Group):
         referee="A referee, who sees and may correct everything (more: /ref appoint)",
         referee_role="A server role whose holders may referee this game",
     )
+    @app_commands.autocomplete(table=battlefields)
     @app_commands.choices(
-        table=[app_commands.Choice(name=title[:100], value=name) for name, title in quick_tables().items()],
         forces=[app_commands.Choice(name=quick_forces()[name][:100], value=name) for name in allied_forces()],
     )
     async def new(
@@ -62,6 +76,8 @@ class GameCommands(app_commands.Group):
         interaction: discord.Interaction,
         table: str = "village",
         forces: str = "us",
+        seed: app_commands.Range[int, 0, MOST_SEED] | None = None,
+        edges: Literal["long", "short"] | None = None,
         reaction_seconds: app_commands.Range[int, 15, 172800] = 120,
         scenario: Literal["quick", "meeting", "escalating", "capture", "breakthrough"] = "quick",
         attacker: Literal["allies", "axis"] | None = None,
@@ -75,15 +91,18 @@ class GameCommands(app_commands.Group):
         referee_role: discord.Role | None = None,
     ) -> None:
         channel, user = str(interaction.channel_id), str(interaction.user.id)
+        ground = await table_service(interaction).battlefield(server(interaction), table, seed)
         if scenario == "quick":
-            battle = quick_battle(table, forces)
+            battle = quick_battle(ground, forces)
             text = (
-                setup_text(table, forces, reaction_seconds)
+                setup_text(ground, forces, reaction_seconds)
                 + "\nTake a side with `/game join`, then `/game start`."
             )
         else:
-            battle = scenario_battle(scenario, table, attacker, attacker_choice, deployment == "plotted")
-            text = scenario_text(battle, table, reaction_seconds)
+            battle = scenario_battle(
+                scenario, ground, attacker, attacker_choice, deployment == "plotted", edges
+            )
+            text = scenario_text(battle, ground, reaction_seconds)
         battle = with_rule_set(battle, ruleset)
         teamed = make_teams_and_referees(battle, teams, bonus, referee, referee_role)
         text = "\n".join(filter(None, [text, teamed]))

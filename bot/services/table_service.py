@@ -170,7 +170,13 @@ class TableService:
         if typed.strip().casefold() == "random":
             seed = whole_number("seed", seed if seed is not None else 0, 0, MOST_SEED)
             return await asyncio.to_thread(random_table, seed, 72.0, 48.0)
-        return await self.table(guild_id, typed)
+        try:
+            return await self.table(guild_id, typed)
+        except GameError:
+            built_in = ", ".join(quick_tables())
+            raise GameError(
+                f"There is no table {typed!r}: choose {built_in}, random (with a seed) or one of /table list"
+            ) from None
 
     async def show(self, guild_id: str, name: str) -> str:
         return describe_table(await self.table(guild_id, name))
