@@ -4,12 +4,17 @@ Terrain is drawn at SUPERSAMPLE times the size and reduced (box filter), which s
 of woods, roads and hedges; since the layer is cached, that cost (about 0.1 s) is paid once per
 game. The cache key is the terrain tuple, the table size and the scale: all immutable and
 hashable, and equal after a game is reloaded from storage, so a reloaded game hits the cache too.
+
+The cache is bounded by the memory its pictures take (:data:`CACHE_BYTES`), not by a count of
+tables: a 6' x 4' table's layer takes about 1.7 MB at the usual scale, so some 150 tables in
+use at once keep theirs, and a few huge tables cannot take more than the budget either.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from functools import lru_cache
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
 from typing import NamedTuple
 
 from PIL import Image, ImageChops, ImageDraw
@@ -29,15 +34,70 @@ ROAD_ORDER = 4  # roads go over woods and water (as a ford or bridge), under bui
 ROAD_ALPHA = 220
 BUILDING_ORDER = 5
 WOOD_KINDS = {"woods", "wood", "trees", "forest", "orchard", "jungle"}
+CACHE_BYTES = 256 * 1024 * 1024  # pictures the base-layer cache may hold
 
 
 class Base(NamedTuple):
     image: Image.Image  # RGB; copy it before drawing on it
     palette: Image.Image  # the 64-colour palette the finished picture is mapped onto
 
+    @property
+    def size_bytes(self) -> int:
+        return sum(len(i.getbands()) * i.width * i.height for i in (self.image, self.palette))
 
-@lru_cache(maxsize=8)
-def base_layer(terrain: tuple[TerrainFeature, ...], table: TableSize, scale: int) -> Base:
+
+class CacheInfo(NamedTuple):
+    hits: int
+    misses: int
+    currsize: int  # layers held
+    held_bytes: int
+
+
+class LayerCache:
+    """Least recently used base layers, held while their pictures take at most ``limit`` bytes
+    (the newest always kept). Safe to call from several threads: a layer two threads ask for at
+    once may be drawn twice, and is kept once."""
+
+    def __init__(self, draw: Callable[..., Base], limit: int) -> None:
+        self.draw, self.limit = draw, limit
+        self._layers: OrderedDict[Hashable, Base] = OrderedDict()
+        self._lock = threading.Lock()
+        self._hits = self._misses = self._bytes = 0
+        self.__doc__, self.__wrapped__ = draw.__doc__, draw
+
+    def __call__(self, terrain: tuple[TerrainFeature, ...], table: TableSize, scale: int) -> Base:
+        key = (terrain, table, scale)
+        with self._lock:
+            layer = self._layers.get(key)
+            if layer is not None:
+                self._layers.move_to_end(key)
+                self._hits += 1
+                return layer
+            self._misses += 1
+        layer = self.draw(terrain, table, scale)
+        with self._lock:
+            if key not in self._layers:
+                self._layers[key] = layer
+                self._bytes += layer.size_bytes
+            while self._bytes > self.limit and len(self._layers) > 1:
+                _, dropped = self._layers.popitem(last=False)
+                self._bytes -= dropped.size_bytes
+        return layer
+
+    def cache_info(self) -> CacheInfo:
+        with self._lock:
+            return CacheInfo(self._hits, self._misses, len(self._layers), self._bytes)
+
+    def held_bytes(self) -> int:
+        return self.cache_info().held_bytes
+
+    def cache_clear(self) -> None:
+        with self._lock:
+            self._layers.clear()
+            self._hits = self._misses = self._bytes = 0
+
+
+def _draw_base_layer(terrain: tuple[TerrainFeature, ...], table: TableSize, scale: int) -> Base:
     """The cached base picture for this terrain, table size and scale (all hashable)."""
     frame = Frame(table.width, table.depth, scale)
     image = Image.new("RGB", frame.size, pal.MARGIN_BG)
@@ -47,6 +107,9 @@ def base_layer(terrain: tuple[TerrainFeature, ...], table: TableSize, scale: int
     _draw_terrain_names(canvas, terrain, frame)
     draw_legend(canvas, frame)
     return Base(image, palette_for(image))
+
+
+base_layer = LayerCache(_draw_base_layer, CACHE_BYTES)
 
 
 # --- terrain ------------------------------------------------------------------------------------
