@@ -97,7 +97,7 @@ def _walk(node: Node, path: tuple[Any, ...], lines: Lines, seen: set[int]) -> No
     if id(node) in seen:
         raise TableFileError(node.start_mark.line + 1, "anchors and aliases (& and *) are not allowed")
     seen.add(id(node))
-    lines[path] = node.start_mark.line + 1
+    lines.setdefault(path, node.start_mark.line + 1)  # an entry's line is its key's
     if isinstance(node, MappingNode):
         for key, value in node.value:
             name = key.value if isinstance(key.value, str) else str(key.value)

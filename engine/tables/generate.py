@@ -19,7 +19,7 @@ from typing import NamedTuple
 from shapely.geometry.base import BaseGeometry
 
 from engine.state import Point
-from engine.tables.layout import BattleTable, off_table, overlap_problem, overlapping
+from engine.tables.layout import BattleTable, overlap_problem, overlapping, piece_off_table
 from engine.tables.pieces import Piece, PieceKind
 
 STRIP = 12.0  # inches along each long edge where a side sets up (Meeting Engagement's area, p. 28)
@@ -62,7 +62,7 @@ class _Layout:
 
     def fits(self, piece: Piece) -> BaseGeometry | None:
         shape = piece.shape()
-        if off_table(shape, self.width, self.depth):
+        if piece_off_table(piece, shape, self.width, self.depth):
             return None
         for other, other_shape in self.placed:
             if (overlap_problem(piece, other) is not None or _kept_apart(piece, other)) and overlapping(

@@ -58,6 +58,14 @@ class BattleTable(BaseModel):
         raise IllegalCommand(f"{self.name} has no piece called {piece_id!r} (its pieces: {names})")
 
 
+def piece_off_table(piece: Piece, shape: BaseGeometry, width: float, depth: float) -> bool:
+    """Whether the piece reaches off the table: a road's or stream's path (its banks may run
+    past an edge it leaves the table by), any other piece's ground."""
+    if piece.rules.shape == "band":
+        return any(not (0 <= x <= width and 0 <= y <= depth) for x, y in piece.corners())
+    return off_table(shape, width, depth)
+
+
 def off_table(shape: BaseGeometry, width: float, depth: float) -> bool:
     """Whether more than a touch of the shape lies beyond the table's edges."""
     minx, miny, maxx, maxy = shape.bounds
@@ -90,7 +98,7 @@ def table_problems(table: BattleTable) -> list[str]:
     for piece, shape in shapes:
         if not shape.is_valid:
             problems.append(f"the outline of {piece.id} crosses itself")
-        elif off_table(shape, table.width, table.depth):
+        elif piece_off_table(piece, shape, table.width, table.depth):
             problems.append(f'{piece.id} reaches off the {table.width:g}" x {table.depth:g}" table')
     for (a, shape_a), (b, shape_b) in combinations(shapes, 2):
         problem = overlap_problem(a, b)
