@@ -17,7 +17,7 @@ from engine.game_state import GameState
 from engine.hidden_deployment import hide_under_marker
 from engine.profiles import Special
 from engine.referee_prep import deployment_zone
-from engine.rules.scenario import breakthrough_spacing, units_on_table_at_start
+from engine.rules.scenario import breakthrough_spacing_on, units_on_table_at_start
 from engine.scenarios import Scenario
 from engine.state import Point, Unit
 
@@ -49,7 +49,7 @@ def plan_deployment(
             if scenario.id == "breakthrough":
                 third = (state.table.depth if start_line in ("near", "far") else state.table.width) / 3
                 nearest = max(nearest, third)
-                spacing = breakthrough_spacing(state.table.is_small)
+                spacing = breakthrough_spacing_on(state.table.width, state.table.depth)
             zone = Zone(edge=start_line, nearest=nearest)
         else:
             zone = Zone(edge=own, within_one_move=True)

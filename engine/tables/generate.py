@@ -14,17 +14,21 @@ from __future__ import annotations
 
 import math
 import random
+from functools import cached_property
 from typing import NamedTuple
 
+import shapely
+from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
 from engine.state import Point
-from engine.tables.layout import BattleTable, overlap_problem, overlapping, piece_off_table
+from engine.tables.layout import BattleTable, overlap_problem, piece_off_table
 from engine.tables.pieces import Piece, PieceKind
 
 STRIP = 12.0  # inches along each long edge where a side sets up (Meeting Engagement's area, p. 28)
 BASE_AREA = 72.0 * 48.0  # the 6' x 4' table the counts below are for
-TRIES = 12  # places tried for each piece
+TRIES = 8  # places tried for each piece
+VARIETY = 6  # kinds of piece on every table (roads and buildings among them), where they fit
 # Pieces laid on each half of a 6' x 4' table, as (kind, least, most), more on bigger tables.
 HALF_TABLE = (
     (PieceKind.WOODS, 1, 2),
@@ -53,34 +57,78 @@ SIZES = {  # width x depth (areas) or length x width (lines), least and most
 }
 
 
+def prepared(shape: BaseGeometry) -> BaseGeometry:
+    shapely.prepare(shape)
+    return shape
+
+
+def _piece(**fields: object) -> Piece:
+    """A piece the generator tries, made without checking its fields (they are the
+    generator's own); the pieces kept are checked when the table is made."""
+    return Piece.model_construct(**fields)
+
+
+class _Laid:
+    """A piece laid, with the box around it; its shape drawn only when a neighbour needs it."""
+
+    def __init__(self, piece: Piece) -> None:
+        self.piece = piece
+        self.box = piece.extent()
+
+    @cached_property
+    def shape(self) -> BaseGeometry:
+        """The piece's ground, a line's drawn as a rectangle holding its rounded ends."""
+        piece = self.piece
+        if piece.rules.shape != "line" or len(piece.corners()) != 2:
+            return prepared(piece.shape())
+        (ax, ay), (bx, by) = piece.corners()
+        length = math.hypot(bx - ax, by - ay) or 1.0
+        half = piece.line_width / 2
+        ux, uy = (bx - ax) / length * half, (by - ay) / length * half  # along, half a width long
+        corners = [
+            (ax - ux - uy, ay - uy + ux),
+            (bx + ux - uy, by + uy + ux),
+            (bx + ux + uy, by + uy - ux),
+            (ax - ux + uy, ay - uy - ux),
+        ]
+        return prepared(Polygon(corners))
+
+
 class _Layout:
-    """The pieces laid so far, with their shapes, refusing any that would not fit."""
+    """The pieces laid so far, refusing any that would not fit."""
 
     def __init__(self, width: float, depth: float) -> None:
         self.width, self.depth = width, depth
-        self.placed: list[tuple[Piece, BaseGeometry]] = []
+        self.placed: list[_Laid] = []
 
-    def fits(self, piece: Piece) -> BaseGeometry | None:
-        shape = piece.shape()
-        if piece_off_table(piece, shape, self.width, self.depth):
-            return None
-        for other, other_shape in self.placed:
-            if (overlap_problem(piece, other) is not None or _kept_apart(piece, other)) and overlapping(
-                shape, other_shape
-            ):
+    def fits(self, piece: Piece) -> _Laid | None:
+        laid = _Laid(piece)
+        x0, y0, x1, y1 = laid.box
+        if piece.rules.shape == "band":
+            if piece_off_table(piece, None, self.width, self.depth):
                 return None
-        return shape
+        elif x0 < 0 or y0 < 0 or x1 > self.width or y1 > self.depth:
+            return None
+        for other in self.placed:
+            a0, b0, a1, b1 = other.box
+            if x1 < a0 or a1 < x0 or y1 < b0 or b1 < y0:
+                continue
+            if (
+                overlap_problem(piece, other.piece) is not None or _kept_apart(piece, other.piece)
+            ) and laid.shape.intersects(other.shape):  # stricter than the rules: not even touching
+                return None
+        return laid
 
     def lay(self, *pieces: Piece) -> bool:
         """Lay all of the pieces, or none of them."""
-        shapes = []
+        laid = []
         for piece in pieces:
-            shape = self.fits(piece)
-            if shape is None:
-                del self.placed[len(self.placed) - len(shapes) :]
+            fitted = self.fits(piece)
+            if fitted is None:
+                del self.placed[len(self.placed) - len(laid) :]
                 return False
-            shapes.append(shape)
-            self.placed.append((piece, shape))
+            laid.append(fitted)
+            self.placed.append(fitted)
         return True
 
 
@@ -99,10 +147,13 @@ class _Draw(NamedTuple):
     depth: float
 
     def size(self, kind: PieceKind) -> tuple[float, float]:
+        """A piece's size, smaller on a table smaller than 6' x 4'."""
         (w0, d0), (w1, d1) = SIZES[kind]
-        return round(self.rng.uniform(w0, w1)), round(self.rng.uniform(d0, d1), 1) if d1 < 2 else round(
-            self.rng.uniform(d0, d1)
-        )
+        shrink = min(1.0, max(0.75, (self.width * self.depth / BASE_AREA) ** 0.5))
+        length = max(2, round(self.rng.uniform(w0, w1) * shrink))
+        if d1 < 2:  # a line's width
+            return length, round(self.rng.uniform(d0, d1), 1)
+        return length, max(2, round(self.rng.uniform(d0, d1) * shrink))
 
     def turned_end_for_end(self, at: Point) -> Point:
         return Point(x=self.width - at.x, y=self.depth - at.y)
@@ -120,11 +171,11 @@ def _pair(draw: _Draw, layout: _Layout, name: str, kind: PieceKind, near: tuple[
             y=round(rng.uniform(max(near[0], 1.0), near[1]), 1),
         )
         turn = rng.choice((0, 0, 0, 90, 90, 15, 30, 45, 60, 120, 150, 165))
-        piece = Piece(id=f"{name}-1", kind=kind, centre=at, size=size, turn=turn)
+        piece = _piece(id=f"{name}-1", kind=kind, centre=at, size=size, turn=turn)
         across = draw.turned_end_for_end(at)
         for shift in (rng.uniform(-4, 4), 0.0):
             there = Point(x=round(across.x + shift, 1), y=across.y)
-            twin = Piece(id=f"{name}-2", kind=kind, centre=there, size=size, turn=(turn + 180) % 360)
+            twin = _piece(id=f"{name}-2", kind=kind, centre=there, size=size, turn=(turn + 180) % 360)
             if layout.lay(piece, twin):
                 return True
     return False
@@ -171,14 +222,17 @@ def _stream(draw: _Draw, layout: _Layout) -> None:
 def _village(draw: _Draw, layout: _Layout) -> None:
     """Two to six buildings about the centre, in pairs set end for end."""
     rng, w, d = draw.rng, draw.width, draw.depth
-    houses = rng.randint(1, 2 + round(w * d / BASE_AREA))
+    houses = rng.randint(1, 1 + round(w * d / BASE_AREA))
     for number in range(houses):
         size = draw.size(PieceKind.BUILDING)
         storeys = rng.choice((1, 1, 2, 2, 3))
-        for _ in range(TRIES):
-            at = Point(x=round(w / 2 + rng.uniform(-10, 10), 1), y=round(d / 2 - rng.uniform(3, 9), 1))
+        for attempt in range(3 * TRIES):  # further from the crossroads after each miss
+            spread = 10 + attempt
+            at = Point(
+                x=round(w / 2 + rng.uniform(-spread, spread), 1), y=round(d / 2 - rng.uniform(3, 9), 1)
+            )
             turn = rng.choice((0, 0, 10, 20, 90))
-            house = Piece(
+            house = _piece(
                 id=f"house-{2 * number + 1}",
                 kind=PieceKind.BUILDING,
                 centre=at,
@@ -204,14 +258,24 @@ def random_table(seed: int, width: float = 72.0, depth: float = 48.0, name: str 
     layout = _Layout(width, depth)
     _roads(draw, layout)
     _stream(draw, layout)
-    _village(draw, layout)
     more = width * depth / BASE_AREA
-    for number in range(1 + (more > 2)):
-        kind = rng.choice(EDGE_COVER)
-        _pair(draw, layout, f"edge-{kind.value}-{number + 1}", kind, (2.0, STRIP - 2.0))
-    for kind, least, most in HALF_TABLE:
-        count = rng.randint(least, most) * max(1, math.floor(more))
-        for number in range(count):
-            _pair(draw, layout, f"{kind.value.replace('_', '-')}-{number + 1}", kind, (STRIP, depth / 2 - 2))
-    pieces = tuple(piece for piece, _ in layout.placed)
+    for number in range(1 + (more > 2)):  # each strip's own cover, before anything else can crowd it
+        for kind in rng.sample(EDGE_COVER, len(EDGE_COVER)):
+            if _pair(draw, layout, f"edge-{kind.value}-{number + 1}", kind, (2.0, STRIP - 2.0)):
+                break
+    _village(draw, layout)
+    counts = {
+        kind: round(rng.randint(least, most) * max(0.5, more) + 0.01) for kind, least, most in HALF_TABLE
+    }
+    laid = dict.fromkeys(counts, 0)
+    middle = (STRIP, depth / 2 - 2)
+    for kind in rng.sample(list(counts), len(counts)):  # variety first: a pair of each new kind that fits
+        if len({placed.piece.kind for placed in layout.placed}) >= VARIETY:
+            break
+        if all(placed.piece.kind is not kind for placed in layout.placed):
+            laid[kind] += _pair(draw, layout, f"{kind.value.replace('_', '-')}-1", kind, middle)
+    for kind, count in counts.items():
+        for number in range(laid[kind], count):
+            _pair(draw, layout, f"{kind.value.replace('_', '-')}-{number + 1}", kind, middle)
+    pieces = tuple(Piece.model_validate(laid.piece.model_dump()) for laid in layout.placed)
     return BattleTable(name=name or f"random-{seed}", width=width, depth=depth, pieces=pieces, seed=seed)

@@ -58,11 +58,12 @@ class BattleTable(BaseModel):
         raise IllegalCommand(f"{self.name} has no piece called {piece_id!r} (its pieces: {names})")
 
 
-def piece_off_table(piece: Piece, shape: BaseGeometry, width: float, depth: float) -> bool:
+def piece_off_table(piece: Piece, shape: BaseGeometry | None, width: float, depth: float) -> bool:
     """Whether the piece reaches off the table: a road's or stream's path (its banks may run
     past an edge it leaves the table by), any other piece's ground."""
     if piece.rules.shape == "band":
         return any(not (0 <= x <= width and 0 <= y <= depth) for x, y in piece.corners())
+    assert shape is not None
     return off_table(shape, width, depth)
 
 
@@ -94,15 +95,27 @@ def table_problems(table: BattleTable) -> list[str]:
         if piece.id.casefold() in seen:
             problems.append(f"two pieces are called {piece.id}: give each its own name")
         seen.add(piece.id.casefold())
-    shapes = [(piece, piece.shape()) for piece in table.pieces]
-    for piece, shape in shapes:
-        if not shape.is_valid:
+    shapes: dict[int, BaseGeometry] = {}
+
+    def shape(index: int) -> BaseGeometry:
+        if index not in shapes:
+            shapes[index] = table.pieces[index].shape()
+        return shapes[index]
+
+    boxes = [piece.extent() for piece in table.pieces]
+    for index, piece in enumerate(table.pieces):
+        x0, y0, x1, y1 = boxes[index]
+        inside = x0 >= 0 and y0 >= 0 and x1 <= table.width and y1 <= table.depth
+        if piece.rules.shape == "area" and not shape(index).is_valid:
             problems.append(f"the outline of {piece.id} crosses itself")
-        elif piece_off_table(piece, shape, table.width, table.depth):
+        elif not inside and piece_off_table(piece, shape(index), table.width, table.depth):
             problems.append(f'{piece.id} reaches off the {table.width:g}" x {table.depth:g}" table')
-    for (a, shape_a), (b, shape_b) in combinations(shapes, 2):
-        problem = overlap_problem(a, b)
-        if problem and shape_a.is_valid and shape_b.is_valid and overlapping(shape_a, shape_b):
+    for i, j in combinations(range(len(table.pieces)), 2):
+        (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = boxes[i], boxes[j]
+        if ax1 < bx0 or bx1 < ax0 or ay1 < by0 or by1 < ay0:
+            continue
+        problem = overlap_problem(table.pieces[i], table.pieces[j])
+        if problem and shape(i).is_valid and shape(j).is_valid and overlapping(shape(i), shape(j)):
             problems.append(problem)
     return problems
 

@@ -196,6 +196,13 @@ class Piece(BaseModel):
             for x, y in corners
         ]
 
+    def extent(self) -> tuple[float, float, float, float]:
+        """The box around the ground the piece covers: left, near, right, far."""
+        corners = self.corners()
+        pad = 0.0 if self.rules.shape == "area" else self.line_width / 2
+        xs, ys = [x for x, _ in corners], [y for _, y in corners]
+        return min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad
+
     def band(self) -> Polygon:
         """A road's or stream's ground: its path widened, square at the ends."""
         return LineString(self.corners()).buffer(

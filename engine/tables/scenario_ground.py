@@ -156,18 +156,24 @@ def add_objectives_for_points(state: GameState, scenario: Scenario) -> list[Obje
 # --- where a unit may be set up ------------------------------------------------------------------
 
 
-def zone_ground(zone: Zone, table: TableSize, reach: float) -> BaseGeometry:
-    """The ground of a scenario's set-up area (``reach``: how deep "one normal move" goes)."""
+def zone_bounds(zone: Zone, table: TableSize, reach: float) -> tuple[float, float, float, float]:
+    """The box of a scenario's set-up area (``reach``: how deep "one normal move" goes): left,
+    near, right and far, in inches."""
     furthest = reach if zone.within_one_move else zone.furthest
     deep = table.depth if zone.edge in ("near", "far") else table.width
     far = min(deep, furthest if furthest is not None else deep)
     near = zone.nearest
     return {
-        "near": box(0, near, table.width, far),
-        "far": box(0, table.depth - far, table.width, table.depth - near),
-        "left": box(near, 0, far, table.depth),
-        "right": box(table.width - far, 0, table.width - near, table.depth),
+        "near": (0.0, near, table.width, far),
+        "far": (0.0, table.depth - far, table.width, table.depth - near),
+        "left": (near, 0.0, far, table.depth),
+        "right": (table.width - far, 0.0, table.width - near, table.depth),
     }[zone.edge]
+
+
+def zone_ground(zone: Zone, table: TableSize, reach: float) -> BaseGeometry:
+    """The ground of a scenario's set-up area, as :func:`zone_bounds` draws it."""
+    return box(*zone_bounds(zone, table, reach))
 
 
 def cover_in(ground: BaseGeometry, terrain: Sequence[TerrainFeature]) -> list[TerrainFeature]:
@@ -178,14 +184,40 @@ def cover_in(ground: BaseGeometry, terrain: Sequence[TerrainFeature]) -> list[Te
         for f in terrain
         if (f.cover is not CoverKind.OPEN or f.blocks_sight or f.kind == "hill")
         and geometry.feature_shape(f).intersects(ground)
-        and geometry.feature_shape(f).intersection(ground).area > 1.0
+        and round(geometry.feature_shape(f).intersection(ground).area, 3) > 1.0
     ]
 
 
-def may_stand(unit: Unit, terrain: Sequence[TerrainFeature]) -> bool:
-    """Whether a unit may stand where it is: no ground under it that it could never cross
-    (p. 9: buildings for vehicles, very rough ground for wheeled vehicles and guns)."""
-    for feature in geometry.features_under(unit, terrain):
+Ground = list[tuple[TerrainFeature, BaseGeometry, tuple[float, float, float, float]]]
+
+
+_GROUNDS: dict[int, tuple[Sequence[TerrainFeature], Ground]] = {}
+_GROUNDS_KEPT = 16
+
+
+def _ground(terrain: Sequence[TerrainFeature]) -> Ground:
+    """Each piece with its shape and the box around it, for the many places tried; kept for
+    the last few terrains (by identity: a game's terrain tuple is made once)."""
+    kept = _GROUNDS.get(id(terrain))
+    if kept is not None and kept[0] is terrain:
+        return kept[1]
+    ground = [(f, geometry.feature_shape(f), geometry.feature_shape(f).bounds) for f in terrain]
+    if len(_GROUNDS) >= _GROUNDS_KEPT:
+        _GROUNDS.pop(next(iter(_GROUNDS)))
+    _GROUNDS[id(terrain)] = (terrain, ground)
+    return ground
+
+
+def may_stand(unit: Unit, terrain: Sequence[TerrainFeature] | Ground, at: Point | None = None) -> bool:
+    """Whether a unit may stand where it is (or at ``at``, facing as it does): no ground under
+    it that it could never cross (p. 9: buildings for vehicles, very rough ground for wheeled
+    vehicles and guns)."""
+    foot = geometry.footprint_at(unit.unit_class, at or unit.position, unit.facing)
+    x0, y0, x1, y1 = foot.bounds
+    ground = terrain if terrain and isinstance(terrain[0], tuple) else _ground(terrain)  # type: ignore[arg-type]
+    for feature, shape, (fx0, fy0, fx1, fy1) in ground:
+        if fx1 < x0 or x1 < fx0 or fy1 < y0 or y1 < fy0 or not shape.intersects(foot):
+            continue
         if unit.is_vehicle and feature.building:
             return False
         if terrain_test_score_needed(unit.profile, feature.going_for(unit.profile), wire=feature.wire) == 7:
@@ -194,36 +226,60 @@ def may_stand(unit: Unit, terrain: Sequence[TerrainFeature]) -> bool:
 
 
 def set_up_spot(
-    state: GameState, unit: Unit, zone: Zone, facing: float, taken: Sequence[Unit]
+    state: GameState, unit: Unit, zone: Zone, facing: float, taken: Sequence[Unit], spacing: float = 0.0
 ) -> Point | None:
-    """The first place in the zone, from its edge out, where the unit may set up: inside the
-    zone, on ground it may stand on, clear of the units in ``taken``; None if there is none."""
-    table = state.table
+    """The first place in the zone, row by row from its edge out, where the unit may set up:
+    inside the zone, on ground it may stand on, clear of the units in ``taken`` (and
+    ``spacing`` from those of its own side, Breakthrough's defender, p. 31); None if none."""
     reach = movement_allowance(unit.profile, rapid=False, road=False)
-    minx, miny, maxx, maxy = zone_ground(zone, table, reach).bounds
+    minx, miny, maxx, maxy = zone_bounds(zone, state.table, reach)
     across = zone.edge in ("near", "far")
-    steps_along = int((maxx - minx if across else maxy - miny) // SPOT_STEP)
-    steps_out = int((maxy - miny if across else maxx - minx) // SPOT_STEP)
-    for out in range(steps_out + 1):
-        for along in range(steps_along + 1):
-            d_out = SPOT_STEP * (out + 0.5)
-            d_along = SPOT_STEP * (along + 0.5)
-            x, y = {
-                "near": (minx + d_along, miny + d_out),
-                "far": (minx + d_along, maxy - d_out),
-                "left": (minx + d_out, miny + d_along),
-                "right": (maxx - d_out, miny + d_along),
-            }[zone.edge]
+    low, high = (minx, maxx) if across else (miny, maxy)  # along the edge
+    rows = int(((maxy - miny) if across else (maxx - minx)) // SPOT_STEP)
+    outward = {"near": (miny, 1), "far": (maxy, -1), "left": (minx, 1), "right": (maxx, -1)}[zone.edge]
+    facing_unit = unit.model_copy(update={"facing": facing})
+    ground = _ground(state.terrain)
+    radius = _radius(unit)
+    others = [
+        (o.position, max(APART, spacing if o.side == unit.side else 0.0), _radius(o), geometry.footprint(o))
+        for o in taken
+    ]
+    for row in range(rows + 1):
+        out = outward[0] + outward[1] * SPOT_STEP * (row + 0.5)
+        along = low + SPOT_STEP / 2
+        while along <= high:
+            x, y = (along, out) if across else (out, along)
+            blocker = _blocking(unit.unit_class, x, y, facing, radius, others)
+            if blocker is not None:  # past the unit in the way, then on
+                centre, gap, other_radius, _ = blocker
+                past = (centre.x if across else centre.y) + gap + radius + other_radius
+                along = max(along + SPOT_STEP, low + SPOT_STEP * math.ceil((past - low) / SPOT_STEP))
+                continue
             at = Point(x=round(x, 2), y=round(y, 2))
-            if zone.problem(unit, at, state) is not None:
-                continue
-            placed = unit.model_copy(update={"position": at, "facing": facing})
-            foot = geometry.footprint(placed)
-            if any(foot.distance(geometry.footprint(other)) < APART for other in taken):
-                continue
-            if may_stand(placed, state.terrain):
+            if zone.problem(unit, at, state) is None and may_stand(facing_unit, ground, at):
                 return at
+            along += SPOT_STEP
     return None
+
+
+def _blocking(unit_class, x: float, y: float, facing: float, radius: float, others) -> tuple | None:
+    """The first of ``others`` (centre, gap to keep, reach, footprint) a base at (x, y) would
+    come within its gap of."""
+    foot = None
+    for other in others:
+        centre, gap, other_radius, other_foot = other
+        if math.hypot(x - centre.x, y - centre.y) >= gap + radius + other_radius:
+            continue
+        foot = foot or geometry.footprint_at(unit_class, Point.model_construct(x=x, y=y), facing)
+        if foot.distance(other_foot) < gap:
+            return other
+    return None
+
+
+def _radius(unit: Unit) -> float:
+    """Half the diagonal of the unit's base: no part of it is further from its centre."""
+    length, width = geometry.FOOTPRINT[unit.unit_class]
+    return math.hypot(length, width) / 2
 
 
 def nearest_set_up_spot(state: GameState, unit: Unit, zone: Zone, taken: Sequence[Unit]) -> Point | None:
@@ -231,12 +287,11 @@ def nearest_set_up_spot(state: GameState, unit: Unit, zone: Zone, taken: Sequenc
     stand on, clear of the units in ``taken``; None if there is none."""
 
     def free(at: Point) -> bool:
-        placed = unit.model_copy(update={"position": at})
-        foot = geometry.footprint(placed)
+        foot = geometry.footprint_at(unit.unit_class, at, unit.facing)
         return (
             zone.problem(unit, at, state) is None
             and all(foot.distance(geometry.footprint(other)) >= APART for other in taken)
-            and may_stand(placed, state.terrain)
+            and may_stand(unit, state.terrain, at)
         )
 
     here = unit.position
