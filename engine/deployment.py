@@ -20,6 +20,7 @@ from engine.referee_prep import deployment_zone
 from engine.rules.scenario import breakthrough_spacing_on, units_on_table_at_start
 from engine.scenarios import Scenario
 from engine.state import Point, Unit
+from engine.tables.scenario_ground import may_stand
 
 
 def _counted(unit: Unit) -> bool:
@@ -127,6 +128,8 @@ def place_unit(
     if problem:
         raise IllegalCommand(problem)
     placed = unit.model_copy(update={"position": at, "facing": facing})
+    if not sniper and not may_stand(placed, state.terrain):
+        raise IllegalCommand(f"{unit.name} cannot stand at {at}: the ground there is impassable to it (p. 9)")
     for other in [] if sniper else on_table:
         gap = geometry.distance(placed, other)
         if gap < mine.spacing:
