@@ -106,4 +106,6 @@ def _check_field(name: str, field: object) -> None:
             raise IllegalCommand(f"{name} has at most {ITEMS:,} items; this one has {len(items):,}")
         for item in items:
             _check_field(name, item)
+
+
 TABLE_FILE = 100_000  # characters of a table's YAML file (a full 16' table takes about 15,000)

@@ -261,10 +261,7 @@ class TableService:
                         f"This server has {MAX_TABLES} tables, the most it may keep: delete one first"
                     )
         except IntegrityError:
-            raise GameError(
-                f"There is already a table called {table.name} here: pick another name"
-                + (", or replace it" if not replace else "")
-            ) from None
+            raise GameError(f"There is already a table called {table.name} here: pick another name") from None
 
     @staticmethod
     async def _row(session, guild_id: str, name: str, *, missing_ok: bool = False) -> SavedTableRow:
