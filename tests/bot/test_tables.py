@@ -142,3 +142,42 @@ async def test_a_table_built_by_commands_is_shown_exported_imported_and_fought_o
     assert import_table(copy.decode()) == original.model_copy(update={"name": "Farm copy"})
     text, _ = reply(await discord_.slash("game new", user=ANN, channel="2", table="Farm", scenario="meeting"))
     assert text.startswith('**Meeting Engagement** (p. 28) on the Farm (72" x 48", 3 pieces)')
+
+
+async def test_a_table_is_built_at_the_console_exported_to_a_file_and_imported_again(tmp_path, store):
+    from bot.console import ConsoleTable
+    from bot.services.game_service import GameService
+
+    console, _ = await ConsoleTable.open(GameService(store))
+    console.pictures = tmp_path / "pictures"
+    lines = [
+        "/table new name:'Hill 112' width:96 depth:72",
+        "/table add table:'Hill 112' piece:hill kind:hill at:H7 size:24x12 height:medium",
+        "/table add table:'Hill 112' piece:copse kind:woods at:H7 size:6x5",
+        "/table add table:'Hill 112' piece:lane kind:road points:0,10;96,14 width:2.5",
+        "/table add table:'Hill 112' piece:hedge kind:hedge at:C4 size:14x0.6 turn:30",
+        "/table turn table:'Hill 112' piece:hedge degrees:-30",
+        "/table move table:'Hill 112' piece:copse to:50,40",
+    ]
+    for typed in lines:
+        answer = await console.handle(typed)
+        assert not answer.startswith("Not allowed"), (typed, answer)
+    assert answer.endswith(f"Picture: {tmp_path / 'pictures' / 'table.png'}")
+    assert (tmp_path / "pictures" / "table.png").read_bytes().startswith(b"\x89PNG")
+    text = await console.handle("/table export table:'hill 112'")
+    assert "- {id: hedge, kind: hedge, at: C4, size: [14, 0.6]}" in text  # turned back to no turn
+    (tmp_path / "hill.yaml").write_text(text.replace("name: Hill 112", "name: Hill 113"), encoding="utf-8")
+    assert (await console.handle(f"/table import {tmp_path / 'hill.yaml'}")).startswith(
+        '**Hill 113**: 96" x 72"'
+    )
+    tables = TableService(store)
+    first, second = await tables.table("console", "Hill 112"), await tables.table("console", "Hill 113")
+    assert second == first.model_copy(update={"name": "Hill 113"})
+    answer = await console.handle("/table add table:'Hill 112' piece:farm kind:building at:50,12 size:5x4")
+    assert (
+        answer == "Not allowed: That table cannot be played:\n- the road lane runs through the building farm"
+    )
+    assert await tables.table("console", "Hill 112") == first
+    news = await console.handle("/game new scenario:capture attacker:axis table:'Hill 113'")
+    assert 'on the Hill 113 (96" x 72", 4 pieces)' in news
+    assert console.state.objectives and all(abs(o.position.y - 36) <= 6 for o in console.state.objectives)
