@@ -62,12 +62,6 @@ def prepared(shape: BaseGeometry) -> BaseGeometry:
     return shape
 
 
-def _piece(**fields: object) -> Piece:
-    """A piece the generator tries, made without checking its fields (they are the
-    generator's own); the pieces kept are checked when the table is made."""
-    return Piece.model_construct(**fields)
-
-
 class _Laid:
     """A piece laid, with the box around it; its shape drawn only when a neighbour needs it."""
 
@@ -171,11 +165,11 @@ def _pair(draw: _Draw, layout: _Layout, name: str, kind: PieceKind, near: tuple[
             y=round(rng.uniform(max(near[0], 1.0), near[1]), 1),
         )
         turn = rng.choice((0, 0, 0, 90, 90, 15, 30, 45, 60, 120, 150, 165))
-        piece = _piece(id=f"{name}-1", kind=kind, centre=at, size=size, turn=turn)
+        piece = Piece(id=f"{name}-1", kind=kind, centre=at, size=size, turn=turn)
         across = draw.turned_end_for_end(at)
         for shift in (rng.uniform(-4, 4), 0.0):
             there = Point(x=round(across.x + shift, 1), y=across.y)
-            twin = _piece(id=f"{name}-2", kind=kind, centre=there, size=size, turn=(turn + 180) % 360)
+            twin = Piece(id=f"{name}-2", kind=kind, centre=there, size=size, turn=(turn + 180) % 360)
             if layout.lay(piece, twin):
                 return True
     return False
@@ -232,7 +226,7 @@ def _village(draw: _Draw, layout: _Layout) -> None:
                 x=round(w / 2 + rng.uniform(-spread, spread), 1), y=round(d / 2 - rng.uniform(3, 9), 1)
             )
             turn = rng.choice((0, 0, 10, 20, 90))
-            house = _piece(
+            house = Piece(
                 id=f"house-{2 * number + 1}",
                 kind=PieceKind.BUILDING,
                 centre=at,
@@ -277,5 +271,5 @@ def random_table(seed: int, width: float = 72.0, depth: float = 48.0, name: str 
     for kind, count in counts.items():
         for number in range(laid[kind], count):
             _pair(draw, layout, f"{kind.value.replace('_', '-')}-{number + 1}", kind, middle)
-    pieces = tuple(Piece.model_validate(laid.piece.model_dump()) for laid in layout.placed)
+    pieces = tuple(laid.piece for laid in layout.placed)
     return BattleTable(name=name or f"random-{seed}", width=width, depth=depth, pieces=pieces, seed=seed)

@@ -270,7 +270,7 @@ def _blocking(unit_class, x: float, y: float, facing: float, radius: float, othe
         centre, gap, other_radius, other_foot = other
         if math.hypot(x - centre.x, y - centre.y) >= gap + radius + other_radius:
             continue
-        foot = foot or geometry.footprint_at(unit_class, Point.model_construct(x=x, y=y), facing)
+        foot = foot or geometry.footprint_at(unit_class, Point(x=x, y=y), facing)
         if foot.distance(other_foot) < gap:
             return other
     return None
