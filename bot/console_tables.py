@@ -26,6 +26,7 @@ from bot.services.limits import measure, whole_number
 from bot.services.table_service import MOST_SEED, TableService, read_piece, read_position
 from engine.tables.layout import BattleTable, describe_table, move_piece, remove_piece, table_game, turn_piece
 from engine.tables.layout import add_piece as add_to
+from engine.tables.pieces import Piece
 from renderer import render
 
 if TYPE_CHECKING:
@@ -99,7 +100,7 @@ class TableDesk:
         return await self._shown(await made[kind]())
 
     @staticmethod
-    def _piece(line: Line):
+    def _piece(line: Line) -> Piece:
         o = line.options
         return read_piece(
             o.get("piece", ""),
