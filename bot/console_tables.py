@@ -24,7 +24,16 @@ from typing import TYPE_CHECKING
 from bot.services.game_service import GameError
 from bot.services.limits import measure, whole_number
 from bot.services.table_service import MOST_SEED, TableService, read_piece, read_position
-from engine.tables.layout import BattleTable, describe_table, move_piece, remove_piece, table_game, turn_piece
+from engine.tables.layout import (
+    LARGEST,
+    SMALLEST,
+    BattleTable,
+    describe_table,
+    move_piece,
+    remove_piece,
+    table_game,
+    turn_piece,
+)
 from engine.tables.layout import add_piece as add_to
 from engine.tables.pieces import Piece
 from renderer import render
@@ -60,15 +69,15 @@ class TableDesk:
                 GUILD,
                 player,
                 o.get("name", ""),
-                measure("width", o.get("width", "72")),
-                measure("depth", o.get("depth", "48")),
+                measure("width", o.get("width", "72"), SMALLEST, LARGEST),
+                measure("depth", o.get("depth", "48"), SMALLEST, LARGEST),
             ),
             "random": lambda: self.tables.generate(
                 GUILD,
                 player,
                 o.get("name", f"random-{o.get('seed', '0')}"),
-                measure("width", o.get("width", "72")),
-                measure("depth", o.get("depth", "48")),
+                measure("width", o.get("width", "72"), SMALLEST, LARGEST),
+                measure("depth", o.get("depth", "48"), SMALLEST, LARGEST),
                 whole_number("seed", o.get("seed", "0"), 0, MOST_SEED),
             ),
             "copy": lambda: self.tables.copy(GUILD, player, name, o.get("name", "")),

@@ -22,7 +22,7 @@ from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
 from engine.state import Point
-from engine.tables.layout import BattleTable, overlap_problem, piece_off_table
+from engine.tables.layout import MOST_PIECES, BattleTable, overlap_problem, piece_off_table
 from engine.tables.pieces import Piece, PieceKind
 
 STRIP = 12.0  # inches along each long edge where a side sets up (Meeting Engagement's area, p. 28)
@@ -114,7 +114,9 @@ class _Layout:
         return laid
 
     def lay(self, *pieces: Piece) -> bool:
-        """Lay all of the pieces, or none of them."""
+        """Lay all of the pieces, or none of them (nor any past the most a table holds)."""
+        if len(self.placed) + len(pieces) > MOST_PIECES:
+            return False
         laid = []
         for piece in pieces:
             fitted = self.fits(piece)

@@ -18,7 +18,7 @@ from engine.tables.pieces import Piece, PieceKind
 
 SMALLEST = 24.0  # inches a side: a 2' x 2' skirmish
 LARGEST = 192.0  # 16': twice the 8' x 6' table the scenarios assume (pp. 3, 27)
-MOST_PIECES = 150
+MOST_PIECES = 300
 TABLE_NAME = 80
 TOUCH = 0.01  # square inches of overlap that count as touching, not overlapping
 _BLOCKED_BY_BUILDINGS = ("band", "line")
@@ -106,7 +106,9 @@ def table_problems(table: BattleTable) -> list[str]:
     for index, piece in enumerate(table.pieces):
         x0, y0, x1, y1 = boxes[index]
         inside = x0 >= 0 and y0 >= 0 and x1 <= table.width and y1 <= table.depth
-        if piece.rules.shape == "area" and not shape(index).is_valid:
+        if piece.rules.shape == "area" and shape(index).area < TOUCH:
+            problems.append(f"the outline of {piece.id} covers no ground")
+        elif piece.rules.shape == "area" and not shape(index).is_valid:
             problems.append(f"the outline of {piece.id} crosses itself")
         elif not inside and piece_off_table(piece, shape(index), table.width, table.depth):
             problems.append(f'{piece.id} reaches off the {table.width:g}" x {table.depth:g}" table')

@@ -147,6 +147,9 @@ class Piece(BaseModel):
             least = 3 if self.rules.shape == "area" else 2
             if len(self.points) < least:
                 raise ValueError(f"a {self.kind} given by points needs at least {least} of them")
+        if self.points is not None and self.rules.shape != "area":
+            if all(p == self.points[0] for p in self.points):
+                raise ValueError(f"a {self.kind} needs at least two different points")
         if self.storeys != 1 and self.kind is not PieceKind.BUILDING:
             raise ValueError("only buildings have storeys")
         if self.height is not None and self.kind is not PieceKind.HILL:

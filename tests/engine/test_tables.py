@@ -143,6 +143,12 @@ GOOD = "name: Farm\nwidth: 72\ndepth: 48\npieces:\n- {id: wood, kind: woods, at:
         (GOOD + "- {id: x, kind: woods, at: 'over there', size: [2, 2]}\n", 6, "not a grid square"),
         (GOOD + "- {id: x, kind: woods, at: C5, size: [2, 2], colour: green}\n", 6, "colour: Extra inputs"),
         (GOOD + "- just a wood\n", 6, "each piece is a mapping"),
+        (
+            GOOD + "- {id: r, kind: road, points: [[1, 1], [1, 1]]}\n",
+            6,
+            "needs at least two different points",
+        ),
+        (GOOD + "- {id: f, kind: woods, points: [[1, 1], [2, 2], [3, 3]]}\n", 6, "covers no ground"),
         (GOOD.replace("depth: 48", "depth: 480"), 3, "depth: Input should be less than or equal to 192"),
         (GOOD.replace("name: Farm", "nme: Farm"), 1, "unknown entry 'nme'"),
         (GOOD.replace("[12, 9]}", "[12, 9]"), 6, "not YAML"),
@@ -160,6 +166,6 @@ def test_a_bad_file_is_refused_with_its_line_and_problem(text, line, problem):
 
 
 def test_a_file_with_too_many_pieces_is_refused_before_any_is_read():
-    many = "".join(f"- {{id: w{n}, kind: woods, at: [1, 1], size: [1, 1]}}\n" for n in range(151))
-    with pytest.raises(TableFileError, match="line 4: a table has at most 150 pieces; this one has 151"):
+    many = "".join(f"- {{id: w{n}, kind: woods, at: [1, 1], size: [1, 1]}}\n" for n in range(301))
+    with pytest.raises(TableFileError, match="line 4: a table has at most 300 pieces; this one has 301"):
         import_table("name: Big\nwidth: 72\ndepth: 48\npieces:\n" + many)
