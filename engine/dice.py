@@ -100,7 +100,8 @@ class ScriptedDice:
         scripted_sides, value = self._queue[0]
         if scripted_sides != sides:
             raise DiceScriptError(
-                f"asked for a d{sides} ({purpose}) but the next scripted die is a d{scripted_sides}={value}"
+                f"asked for a d{sides} ({purpose}) but the next scripted die is "
+                f"a d{scripted_sides}={value}"
             )
         self._queue.popleft()
         return value
@@ -127,7 +128,9 @@ class RecordingDice:
         self.source = source
         self.rolls: list[DieRoll] = []
 
-    def roll(self, sides: int, purpose: str, needs: int | None = None, at_most: int | None = None) -> DieRoll:
+    def roll(
+        self, sides: int, purpose: str, needs: int | None = None, at_most: int | None = None
+    ) -> DieRoll:
         value = self.source.roll(sides, purpose)
         if not 1 <= value <= sides:
             raise ValueError(f"dice source returned {value} for a d{sides}")

@@ -299,7 +299,8 @@ def test_the_referees_zone_replaces_the_scenarios_area_at_set_up():
         play(state, zone())
     assert prep_text(state, "allies").endswith("\nDeployment zones:\n- (0, 20) to (30, 30)")
     assert prep_text(state, REFEREE).endswith(
-        "\nDeployment zones:\n- (for allies only) (0, 20) to (30, 30)\n- (for axis only) (40, 30) to (72, 48)"
+        "\nDeployment zones:\n- (for allies only) (0, 20) to (30, 30)"
+        "\n- (for axis only) (40, 30) to (72, 48)"
     )
 
 
