@@ -15,7 +15,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
-from typing import NamedTuple
+from typing import Generic, NamedTuple, TypeVar
 
 from PIL import Image, ImageChops, ImageDraw
 
@@ -41,9 +41,13 @@ class Base(NamedTuple):
     image: Image.Image  # RGB; copy it before drawing on it
     palette: Image.Image  # the 64-colour palette the finished picture is mapped onto
 
-    @property
-    def size_bytes(self) -> int:
-        return sum(len(i.getbands()) * i.width * i.height for i in (self.image, self.palette))
+
+def picture_bytes(*images: Image.Image) -> int:
+    """The memory the pictures' pixels take."""
+    return sum(len(image.getbands()) * image.width * image.height for image in images)
+
+
+Layer = TypeVar("Layer")
 
 
 class CacheInfo(NamedTuple):
@@ -53,35 +57,36 @@ class CacheInfo(NamedTuple):
     held_bytes: int
 
 
-class LayerCache:
-    """Least recently used base layers, held while their pictures take at most ``limit`` bytes
-    (the newest always kept). Safe to call from several threads: a layer two threads ask for at
-    once may be drawn twice, and is kept once."""
+class LayerCache(Generic[Layer]):
+    """What ``draw`` drew for each key (its arguments, all hashable), least recently used
+    first out, held while the pictures take at most ``limit`` bytes as ``size_of`` counts them
+    (the newest always kept). Safe to call from several threads: a layer two threads ask for
+    at once may be drawn twice, and is kept once."""
 
-    def __init__(self, draw: Callable[..., Base], limit: int) -> None:
-        self.draw, self.limit = draw, limit
-        self._layers: OrderedDict[Hashable, Base] = OrderedDict()
+    def __init__(self, draw: Callable[..., Layer], limit: int, size_of: Callable[[Layer], int]) -> None:
+        self.draw, self.limit, self.size_of = draw, limit, size_of
+        self._layers: OrderedDict[Hashable, tuple[Layer, int]] = OrderedDict()
         self._lock = threading.Lock()
         self._hits = self._misses = self._bytes = 0
         self.__doc__, self.__wrapped__ = draw.__doc__, draw
 
-    def __call__(self, terrain: tuple[TerrainFeature, ...], table: TableSize, scale: int) -> Base:
-        key = (terrain, table, scale)
+    def __call__(self, *key: Hashable) -> Layer:
         with self._lock:
-            layer = self._layers.get(key)
-            if layer is not None:
+            held = self._layers.get(key)
+            if held is not None:
                 self._layers.move_to_end(key)
                 self._hits += 1
-                return layer
+                return held[0]
             self._misses += 1
-        layer = self.draw(terrain, table, scale)
+        layer = self.draw(*key)
+        size = self.size_of(layer)
         with self._lock:
             if key not in self._layers:
-                self._layers[key] = layer
-                self._bytes += layer.size_bytes
+                self._layers[key] = (layer, size)
+                self._bytes += size
             while self._bytes > self.limit and len(self._layers) > 1:
-                _, dropped = self._layers.popitem(last=False)
-                self._bytes -= dropped.size_bytes
+                _, (_, dropped) = self._layers.popitem(last=False)
+                self._bytes -= dropped
         return layer
 
     def cache_info(self) -> CacheInfo:
@@ -109,7 +114,7 @@ def _draw_base_layer(terrain: tuple[TerrainFeature, ...], table: TableSize, scal
     return Base(image, palette_for(image))
 
 
-base_layer = LayerCache(_draw_base_layer, CACHE_BYTES)
+base_layer = LayerCache(_draw_base_layer, CACHE_BYTES, lambda base: picture_bytes(base.image, base.palette))
 
 
 # --- terrain ------------------------------------------------------------------------------------

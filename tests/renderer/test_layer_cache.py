@@ -3,7 +3,7 @@
 from PIL import Image
 
 from engine.state import TableSize
-from renderer.base import Base, LayerCache
+from renderer.base import Base, LayerCache, picture_bytes
 
 
 def _counting_draw(drawn: list[int]):
@@ -16,7 +16,9 @@ def _counting_draw(drawn: list[int]):
 
 def test_layers_are_kept_while_they_fit_in_the_budget_and_the_oldest_goes_first():
     drawn: list[int] = []
-    cache = LayerCache(_counting_draw(drawn), limit=3 * 30_001)
+    cache = LayerCache(
+        _counting_draw(drawn), size_of=lambda b: picture_bytes(b.image, b.palette), limit=3 * 30_001
+    )
     table = TableSize()
     for scale in (1, 2, 3, 1, 2, 3):  # three layers fit: each drawn once
         cache((), table, scale)
@@ -31,7 +33,9 @@ def test_layers_are_kept_while_they_fit_in_the_budget_and_the_oldest_goes_first(
 
 def test_fifty_tables_in_turn_are_each_drawn_once_under_the_default_budget():
     drawn: list[int] = []
-    cache = LayerCache(_counting_draw(drawn), limit=256 * 1024 * 1024)
+    cache = LayerCache(
+        _counting_draw(drawn), size_of=lambda b: picture_bytes(b.image, b.palette), limit=256 * 1024 * 1024
+    )
     for _ in range(3):
         for scale in range(50):
             cache((), TableSize(), scale)
@@ -40,7 +44,7 @@ def test_fifty_tables_in_turn_are_each_drawn_once_under_the_default_budget():
 
 def test_the_newest_layer_is_kept_even_when_it_alone_is_over_the_budget():
     drawn: list[int] = []
-    cache = LayerCache(_counting_draw(drawn), limit=10)
+    cache = LayerCache(_counting_draw(drawn), size_of=lambda b: picture_bytes(b.image, b.palette), limit=10)
     cache((), TableSize(), 1)
     cache((), TableSize(), 1)
     assert drawn == [1] and cache.cache_info().currsize == 1
