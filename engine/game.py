@@ -213,13 +213,16 @@ def _join_side(state: GameState, command: JoinSide, log: EventLog) -> None:
     forces_in = teams_complete(state) if state.team_size else all(state.units_of(n) for n in state.sides)
     if planned is not None and forces_in:
         scenario = find_scenario(planned.id)
-        apply_scenario(
+        added = apply_scenario(
             state, scenario, planned.roles, attacker_choice=planned.attacker_choice, plotted=planned.plotted
         )
         state.planned_scenario = None
         log.emit(
             "scenario", f"Both forces are here: {scenario.title} (p. {scenario.page}). Set up with /deploy"
         )
+        if added:
+            places = ", ".join(f"{o.id} at {o.position}" for o in added)
+            log.emit("scenario", f"Forces over 1,000 points: more objectives (p. 28): {places}")
 
 
 def _bring_force(state: GameState, command: JoinSide, log: EventLog) -> None:

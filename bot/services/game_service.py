@@ -25,11 +25,12 @@ from engine.errors import IllegalCommand
 from engine.events import Event
 from engine.game import apply, replay
 from engine.game_state import GameState
-from engine.quick_battle import quick_battle, quick_forces, quick_tables
+from engine.quick_battle import quick_battle, quick_forces, table_title
 from engine.referee import actions_to_undo, live_actions, live_history
 from engine.runtime import Clock, ReactionTimers, SystemClock, WindowKey
 from engine.scenarios import find_scenario
 from engine.state import Phase
+from engine.tables.layout import BattleTable
 
 log = logging.getLogger(__name__)
 
@@ -398,10 +399,10 @@ def refuse_replacing(state: GameState, user_id: str | None) -> None:
         raise GameError("The game set up here has referees: only they may replace it before it starts")
 
 
-def setup_text(table: str, forces: str, reaction_seconds: int) -> str:
+def setup_text(table: str | BattleTable, forces: str, reaction_seconds: int) -> str:
     """What a new quick battle holds, in a few lines."""
     return (
-        f"A quick battle on the {quick_tables()[table]}.\n"
+        f"A quick battle on the {table_title(table)}.\n"
         f"**allies**: {quick_forces()[forces]}\n**axis**: {quick_forces()['german']}\n"
         f"Reaction windows stay open {duration_text(reaction_seconds)}."
     )
@@ -425,7 +426,7 @@ async def finished_games_text(store: GameStore, channel_id: str, number: int | N
     return f"**{game.result}**\n{game.log}"
 
 
-def scenario_text(state: GameState, table: str, reaction_seconds: int) -> str:
+def scenario_text(state: GameState, table: str | BattleTable, reaction_seconds: int) -> str:
     """What a new scenario game is, who plays which part, and what to do next."""
     planned = state.planned_scenario
     assert planned is not None
@@ -437,7 +438,7 @@ def scenario_text(state: GameState, table: str, reaction_seconds: int) -> str:
         else ""
     )
     return (
-        f"**{scenario.title}** (p. {scenario.page}) on the {quick_tables()[table]}: {scenario.summary}\n"
+        f"**{scenario.title}** (p. {scenario.page}) on the {table_title(table)}: {scenario.summary}\n"
         f"{roles}.{choice} Reaction windows stay open {duration_text(reaction_seconds)}.\n"
         "Each side joins with its force (`/game join side: force:`), then sets up with `/deploy`, "
         + ("both at once and in secret until the game starts, " if planned.plotted else "")
