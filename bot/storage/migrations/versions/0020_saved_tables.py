@@ -1,15 +1,15 @@
 """Tables the players of a server built, imported or generated: one of a name, in any case,
 per server.
 
-Revision ID: 0017
-Revises: 0016
+Revision ID: 0020
+Revises: 0019
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0017"
-down_revision = "0016"
+revision = "0020"
+down_revision = "0019"
 branch_labels = None
 depends_on = None
 
