@@ -104,7 +104,7 @@ from engine.odds import (
 )
 from engine.quick_battle import quick_battle, scenario_battle
 from engine.referee_prep import prep_text
-from engine.rolls.charts import describe_chart, find_chart, load_charts
+from engine.rolls.charts import describe_chart, find_chart
 from engine.rulesets import rule_set_choices, rules_of, with_rule_set
 from engine.state import Phase
 from engine.teams import make_team_game
@@ -112,6 +112,7 @@ from renderer import render
 from renderer.visibility import sees
 
 log = logging.getLogger(__name__)
+CONSOLE_PAGE = 100_000  # a terminal takes the chart list in one piece
 
 _or = "|".join  # a list of choices in /help
 
@@ -519,7 +520,7 @@ class ConsoleTable:
         """``/chart list``, ``/chart show CHART``, ``/chart roll CHART [choices]``."""
         kind, chart = line.words[0] if line.words else "", line.options.get("chart")
         if kind == "list":
-            return "\n".join(f"{c.id}: {c.title}" for c in load_charts().values())
+            return "\n\n".join(self.dice.chart_list(CONSOLE_PAGE))  # grouped by book, as in Discord
         if kind == "show" and chart:
             return describe_chart(find_chart(chart))
         if kind == "roll" and chart:

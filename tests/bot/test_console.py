@@ -60,7 +60,7 @@ async def test_console_saves_the_battlefield_after_each_action(tmp_path):
 async def test_console_rolls_dice_and_charts_like_discord(tmp_path):
     out = await run(
         "/roll 2d10 5+ Panther\nas troll /roll dr\n/roll 1d9999\n"
-        "/chart roll ic-company-morale\n/chart frob\n/roll log\n",
+        "/chart roll ic-company-morale\n/chart frob\n/roll log\n/chart list\n",
         f"sqlite+aiosqlite:///{tmp_path / 'console.db'}",
     )
     assert "Panther: 2d10 5+: " in out and "success" in out
@@ -68,6 +68,8 @@ async def test_console_rolls_dice_and_charts_like_discord(tmp_path):
     assert "Company Morale Test (Iron Cross): d6 " in out
     assert "Not allowed: Try /chart list" in out
     assert "troll dr: " in out and "console 2d10 5+ Panther: " in out  # the log
+    listed = out[out.index("Iron Cross (") :]  # /chart list: by book, as in Discord
+    assert listed.index("Iron Cross (") < listed.index("Red Barricades (") < listed.index("Cross of Iron (")
 
 
 async def test_forces_are_built_and_exported_at_the_console(tmp_path):
