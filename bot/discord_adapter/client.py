@@ -111,7 +111,10 @@ class IronCrossBot(discord.AutoShardedClient):
     async def close(self) -> None:
         if self.deadlines is not None:
             await self.deadlines.close()
-        await super().close()
+        if self.shards:  # connected: the sharded client closes its shards
+            await super().close()
+        else:  # never connected (a start-up that failed, a test): only what a client opens
+            await discord.Client.close(self)
 
     async def announce(self, channel_id: str, outcome: Outcome) -> None:
         """Post what happened when a reaction window closed by itself."""

@@ -31,7 +31,7 @@ from bot.storage.ping_store import DEFAULT_MINUTES
 from engine.commands import Concede, JoinSide, StartGame
 from engine.events import told
 from engine.quick_battle import allied_forces, quick_battle, quick_forces, quick_tables, scenario_battle
-from engine.rulesets import with_rule_set
+from engine.rulesets import rule_set_choices, with_rule_set
 
 
 async def battlefields(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -52,6 +52,9 @@ class GameCommands(app_commands.Group):
     @app_commands.autocomplete(table=battlefields)
     @app_commands.choices(
         forces=[app_commands.Choice(name=quick_forces()[name][:100], value=name) for name in allied_forces()],
+        ruleset=[
+            app_commands.Choice(name=title[:100], value=name) for name, title in rule_set_choices().items()
+        ],
     )
     async def new(
         self,

@@ -16,6 +16,7 @@ from bot.services.clock_service import ClockService
 from bot.services.limits import REACTION_SECONDS, bounded_command
 from bot.services.outcome import GameError, Outcome, refusals
 from bot.services.permissions import Refused, authorise, held_by_referees
+from bot.services.window_notices import WindowNotices
 from bot.storage import clock_store
 from bot.storage.deadline_claims import WINDOWS, Claims, process_name
 from bot.storage.store import GameStore, StaleGame, StoredGame
@@ -68,8 +69,6 @@ class GameService:
         self.timers = ReactionTimers(self.clock, self._window_expired, still_due=self._window_due)
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self.clocks = ClockService(self)  # the referee's pause, extensions and deadlines
-        from bot.services.window_notices import WindowNotices  # it builds on this module
-
         self.notices = WindowNotices(self)  # the "window closed" posts, made once
 
     async def resume(self) -> None:

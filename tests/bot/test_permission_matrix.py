@@ -257,7 +257,7 @@ class Snapshot:
     form: dict[str, Any] | None = None
 
 
-def unpictured(state, viewer, last_events=()) -> bytes:
+def unpictured(state, viewer, last_events=(), before=None) -> bytes:
     """Pictures are not what this test is about: a blank one is drawn at once."""
     return b"\x89PNG\r\n\x1a\n"
 
