@@ -42,7 +42,13 @@ from engine.variants.house_v1.sight import fire_through_problem, house_sight_cle
 from engine.variants.house_v1.smoke_screens import blocked_by_smoke, thin_smoke
 from engine.variants.house_v1.state import HouseUnit
 from engine.variants.house_v1.traits import Experience, TroopType
-from engine.variants.house_v1.units import house_equivalent
+from engine.variants.house_v1.units import (
+    QUALITIES,
+    find_house_profile,
+    house_equivalent,
+    quick_reference_entries,
+    troop_quality,
+)
 from engine.variants.house_v1.visibility import can_observe, observed_as
 
 
@@ -67,11 +73,24 @@ class HouseRules(RuleSet):
         "shell_building",
     )
 
+    qualities = QUALITIES  # s. 2 Troop quality
+
     def unit(self, unit: Unit) -> Unit:
         """The quick reference's statistics where it lists the unit (House Rules V1.0, s. 2)."""
         return unit.model_copy(
             update={"profile": house_equivalent(unit.profile), "variant": unit.variant or HouseUnit()}
         )
+
+    def own_units(self, nation: str) -> dict[str, str]:
+        """The quick reference's units, each bought as the 2015 entry it counts as (s. 2)."""
+        return quick_reference_entries(nation)
+
+    def fielded(self, unit: Unit, entry: str, quality: Sequence[str]) -> Unit:
+        """The quick reference's own unit if the force bought it by that name (else the 2015
+        unit's equivalent), with its troop quality (s. 2)."""
+        listed = entry in quick_reference_entries(unit.profile.nation)
+        profile = find_house_profile(unit.profile.nation, entry) if listed else unit.profile
+        return self.unit(unit.model_copy(update={"profile": troop_quality(profile, quality)}))
 
     def reactivation_score(self, unit: Unit, tokens: int, *, falling_back: bool) -> TestScore:
         purpose = Purpose.FALL_BACK if falling_back else Purpose.ACTION
