@@ -476,6 +476,12 @@ SPECS: tuple[Spec, ...] = (
         text("name", "Your name for it", required=True),
         integer("points", "Its points limit", required=True, low=1, high=10000),
         text("date", "When it fights, e.g. 1944-09 or 1945 (checks 1945-only and late-1944 units)"),
+        choice(
+            "ruleset",
+            "The rules it is built under: the 2015 lists, or the House Rules' quick reference too",
+            RULE_SET_NAMES,
+            default="core_2015",
+        ),
     ),
     spec(
         "force add",
@@ -483,6 +489,9 @@ SPECS: tuple[Spec, ...] = (
         text("force", "One of your forces", required=True, suggest=True),
         text("unit", "The order of battle entry", required=True, suggest=True),
         text("label", "Its name"),
+        text(
+            "quality", "House rules: veteran or inexperienced, elite or weak, or one of each (veteran elite)"
+        ),
     ),
     spec(
         "force remove",

@@ -150,7 +150,7 @@ class Force(BaseModel):
                 if spelt != name:
                     raise ValueError(f"{unit.label}: the book spells {name!r} as {spelt!r}")
             if unit.quality and not RULE_SETS[self.rules].qualities:
-                raise ValueError(f"{unit.label}: the {RULE_SETS[self.rules].title} have no troop quality")
+                raise ValueError(f"{unit.label}: troop quality is not part of {RULE_SETS[self.rules].title}")
             if unit.quality:
                 RULE_SETS[self.rules].fielded(_unit_of(self, unit.profile), unit.profile, unit.quality)
         _check_distinct(_game_names(self))
@@ -375,6 +375,11 @@ def unit_points(force: Force, unit: ForceUnit) -> int:
     if unit.transport:
         points += _entry(force, unit.transport).points
     return points
+
+
+def unit_break_points(force: Force, unit: ForceUnit) -> int:
+    """A unit's Break Point value (p. 18); its transport adds none."""
+    return _entry(force, unit.profile).break_points
 
 
 def force_points(force: Force) -> int:
