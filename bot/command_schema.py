@@ -270,7 +270,7 @@ SPECS: tuple[Spec, ...] = (
         choice(
             "weapon",
             "House rules: which weapon fires (default: the gun, or the MG at troops); +hull_mg: it joins in",
-            ("gun", "mg", "hull_mg", "gun+hull_mg", "mg+hull_mg", "light_mortar"),
+            ("gun", "mg", "hull_mg", "gun+hull_mg", "mg+hull_mg", "light_mortar", "second_gun"),
         ),
         text("enter", "House rules: the building to go into (after any move), e.g. church"),
         position("leave", "House rules: come out of the building to here first (x,y or a grid square)"),

@@ -129,7 +129,7 @@ The same commands as in Discord, typed as text (options as name:value, quote val
        [assault:TARGET]   house rules: close combat with an enemy within 3" (after any move)
        [call_fire:X,Y] [bombard [smoke]]   house rules: a spotter calls indirect fire; a mortar fires at it
        [smoke_at:X,Y]     house rules: a gun fires a smoke round (a 2" puff) at a spot
-       [weapon:gun|mg|hull_mg|gun+hull_mg|mg+hull_mg|light_mortar]   house rules: which weapon fires
+       [weapon:gun|mg|hull_mg|gun+hull_mg|mg+hull_mg|light_mortar|second_gun]  house rules: the weapon
        [overrun:no]       house rules: an AFV's assault falls back after the round instead of driving through
        [enter:BUILDING] [leave:X,Y]   house rules: go into a building, or come out of it
        [shell:BUILDING]   house rules: medium or heavy HE at a building as a whole

@@ -8,6 +8,7 @@ from engine.commands import (
     ChooseInitiative,
     CloseCombat,
     Declare,
+    Fire,
     MoraleTestOrder,
     Move,
     React,
@@ -30,7 +31,7 @@ from engine.setup import make_unit, new_game
 from engine.state import Point, Unit
 from engine.variants.house_v1.traits import Experience, Motivation
 from engine.variants.house_v1.units import find_house_profile, quick_reference_entries
-from tests.engine.helpers import P, act, declare, play, started
+from tests.engine.helpers import P, act, declare, fire_text, play, started
 
 HOUSE = "house_v1"
 
@@ -160,3 +161,35 @@ def test_a_quality_the_rules_do_not_have_is_refused(rules, quality, refusal):
     force = new_force("british", "B Company", 500, rules=rules)
     with pytest.raises(IllegalCommand, match=refusal):
         add_unit(force, "Infantry Detachment", "Able", quality)
+
+
+def grant_facing_a_panzer():
+    """A Grant bought from the quick reference, a Pz IV F1 10" ahead of it, a German squad beside."""
+    force = add_unit(new_force("british", "C Squadron", 500, rules=HOUSE), "Grant", "Lee")
+    (grant,) = force_units(force, "allies")
+    grant = grant.model_copy(update={"position": Point(x=30, y=10), "facing": 90.0})
+    german = add_unit(new_force("german", "KG", 500, rules=HOUSE), "Pz IV F1", "Fritz")
+    (panzer,) = force_units(german, "axis")
+    panzer = panzer.model_copy(update={"position": Point(x=30, y=24), "facing": 270.0})
+    gruppe = make_unit("german", "Infantry Detachment", "axis", (40, 24), unit_id="gruppe")
+    units = [grant, panzer, gruppe]
+    return started(
+        with_rule_set(new_game({"allies": "british", "axis": "german"}, units), "house-v1"), "allies"
+    )
+
+
+def test_a_grant_fires_its_turret_37mm_with_the_second_ap_rating_s5():
+    state = grant_facing_a_panzer()
+    assert [u.profile.name for u in state.units.values()][:2] == ["Grant", "Pz IV F1"]
+    shot = Fire(target="axis-fritz", weapon="second_gun")
+    # 10" off: two d10 to hit, one hit; penetration d10 7 + AP 5 = 12, the Pz IV's front armour:
+    # a second marker (the main gun's AP 8 would have gone through)
+    state, events = act(state, "allies", "allies-lee", shot, faces=[d10(6), d10(2), d10(7)])
+    assert "penetration 7+5 against front armour 12: equal, +1 marker" in fire_text(events)
+    assert state.units["axis-fritz"].morale_markers == 2
+
+
+def test_a_grants_second_gun_has_no_he_for_troops_s5():
+    state = grant_facing_a_panzer()
+    with pytest.raises(IllegalCommand, match="second gun has no HE class: fire its main gun or MG"):
+        declare(state, "allies", "allies-lee", Fire(target="gruppe", weapon="second_gun"))
