@@ -12,6 +12,7 @@ from engine.commands import (
     MoraleTestOrder,
     Move,
     React,
+    RequestFire,
     StartGame,
     UnitOrder,
 )
@@ -193,3 +194,29 @@ def test_a_grants_second_gun_has_no_he_for_troops_s5():
     state = grant_facing_a_panzer()
     with pytest.raises(IllegalCommand, match="second gun has no HE class: fire its main gun or MG"):
         declare(state, "allies", "allies-lee", Fire(target="gruppe", weapon="second_gun"))
+
+
+def bought(nation: str, name: str, side: str, at: Point, facing: float = 90.0) -> Unit:
+    """One quick-reference unit of a house-rules force, placed."""
+    force = add_unit(new_force(nation, "Force", 1000, rules=HOUSE), name, name)
+    (unit,) = force_units(force, side)
+    return unit.model_copy(update={"position": at, "facing": facing})
+
+
+def test_an_op_team_from_a_force_calls_indirect_fire_s2_s5():
+    op = bought("british", "OP team", "allies", Point(x=30, y=10))
+    gruppe = make_unit("german", "Infantry Detachment", "axis", (30, 30), unit_id="gruppe")
+    state = with_rule_set(new_game({"allies": "british", "axis": "german"}, [op, gruppe]), "house-v1")
+    state, events = act(started(state, "allies"), "allies", op.id, RequestFire(at=P(30, 30)), faces=[d10(5)])
+    assert state.fire_markers[0].at == P(30, 30) and state.fire_markers[0].placed
+
+
+def test_a_squad_with_a_2_inch_mortar_from_a_force_fires_direct_light_he_s5():
+    squad = bought("british", 'Infantry squad with 2" mortar', "allies", Point(x=30, y=10))
+    gruppe = make_unit("german", "Infantry Detachment", "axis", (30, 20), unit_id="gruppe")
+    state = with_rule_set(new_game({"allies": "british", "axis": "german"}, [squad, gruppe]), "house-v1")
+    # within 12": two d10, one hits; light HE in the open, 5+: a 5 adds a second marker
+    fire = Fire(target="gruppe", weapon="light_mortar")
+    state, events = act(started(state, "allies"), "allies", squad.id, fire, faces=[d10(5), d10(1), d6(5)])
+    assert "light mortar" in fire_text(events)
+    assert state.units["gruppe"].morale_markers == 2
