@@ -186,14 +186,14 @@ def _lookup(nation: str, name: str, rules: str = RuleSet.name) -> str:
         raise ValueError(f"the {orbat.title} has no {_tidy(name)!r}{hint}") from None
 
 
-def _entry(force: Force, name: str) -> UnitProfile:
-    """The order of battle entry a unit counts as for points and the force rules: itself, or
-    for a rule set's own unit the entry that rule set names."""
+def bought_as(force: Force, name: str) -> UnitProfile:
+    """The order of battle entry a unit of the force counts as for points and the force rules:
+    itself, or for a rule set's own unit the entry that rule set names."""
     return find_profile(force.nation, RULE_SETS[force.rules].own_units(force.nation).get(name, name))
 
 
 def _unit_of(force: Force, name: str) -> Unit:
-    return make_unit(force.nation, _entry(force, name).name, "", ORIGIN)
+    return make_unit(force.nation, bought_as(force, name).name, "", ORIGIN)
 
 
 def _game_names(force: Force) -> Iterator[str]:
@@ -268,7 +268,7 @@ def add_unit(force: Force, profile: str, label: str | None = None, quality: Sequ
     except ValueError as error:
         raise IllegalCommand(str(error)) from None
     label = label or next_label(force, name)
-    problem = unbought_transport_problem(label, _entry(force, name))
+    problem = unbought_transport_problem(label, bought_as(force, name))
     if problem:
         raise IllegalCommand(f"{problem}: add the unit it carries, then set its transport")
     unit = _build(ForceUnit, label=label, profile=name, quality=tuple(quality))
@@ -298,7 +298,7 @@ def remove_unit(force: Force, label: str) -> Force:
 def set_iaw(force: Force, label: str, carries: bool = True) -> Force:
     """Give an infantry detachment the nation's IAW (p. 19), or take it away."""
     unit = find_unit(force, label)
-    problem = iaw_carrier_problem(unit.label, _entry(force, unit.profile)) if carries else None
+    problem = iaw_carrier_problem(unit.label, bought_as(force, unit.profile)) if carries else None
     if problem:
         raise IllegalCommand(problem)
     return _changed(force, label, iaw=carries)
@@ -315,7 +315,7 @@ def set_transport(force: Force, label: str, transport: str | None) -> Force:
     except ValueError as error:
         raise IllegalCommand(f"{error} (transports: {', '.join(nation_transports(orbat))})") from None
     problem = transport_problem(
-        unit.label, _entry(force, unit.profile), _entry(force, bought), orbat, command=unit.command
+        unit.label, bought_as(force, unit.profile), bought_as(force, bought), orbat, command=unit.command
     )
     if problem:
         raise IllegalCommand(problem)
@@ -369,17 +369,17 @@ def upgrade(
 
 def unit_points(force: Force, unit: ForceUnit) -> int:
     """A unit's cost with its upgrades: its IAW and its transport."""
-    points = _entry(force, unit.profile).points
+    points = bought_as(force, unit.profile).points
     if unit.iaw:
         points += load_orbat(force.nation).iaw.cost
     if unit.transport:
-        points += _entry(force, unit.transport).points
+        points += bought_as(force, unit.transport).points
     return points
 
 
 def unit_break_points(force: Force, unit: ForceUnit) -> int:
     """A unit's Break Point value (p. 18); its transport adds none."""
-    return _entry(force, unit.profile).break_points
+    return bought_as(force, unit.profile).break_points
 
 
 def force_points(force: Force) -> int:
@@ -399,7 +399,7 @@ def units_points(units: Sequence[Unit]) -> int:
 def force_break_points(force: Force) -> int:
     """The force's total Break Point value, the sum of its units' BP (p. 18); transports add 0."""
     return sum(
-        _entry(force, name).break_points
+        bought_as(force, name).break_points
         for unit in force.units
         for name in (unit.profile, unit.transport)
         if name
@@ -416,12 +416,12 @@ def _cite(rule: str, pages: int | str) -> str:
 def _unit_problems(force: Force, unit: ForceUnit) -> Iterator[tuple[str, str | None]]:
     """What the book forbids about this one unit and its upgrades."""
     orbat = load_orbat(force.nation)
-    profile = _entry(force, unit.profile)
+    profile = bought_as(force, unit.profile)
     yield _cite("Transports", 20), unbought_transport_problem(unit.label, profile)
     if unit.iaw:
         yield _cite("IAW", 19), iaw_carrier_problem(unit.label, profile)
     if unit.transport:
-        transport = _entry(force, unit.transport)
+        transport = bought_as(force, unit.transport)
         yield (
             _cite("Transports", ORBAT_PAGE[force.nation]),
             transport_problem(unit.label, profile, transport, orbat, command=unit.command),
@@ -439,7 +439,7 @@ def force_problems(force: Force, *, defending: bool | None = None) -> list[str]:
     rule and page. ``defending`` is the force's part in the scenario, if already known (snipers)."""
     orbat = load_orbat(force.nation)
     page = ORBAT_PAGE[force.nation]
-    profiles = [_entry(force, u.profile) for u in force.units]
+    profiles = [bought_as(force, u.profile) for u in force.units]
     detachments = [
         u for u, p in zip(force.units, profiles, strict=True) if p.unit_class is UnitClass.INFANTRY
     ]
@@ -613,7 +613,7 @@ def force_units(force: Force, side: str) -> list[Unit]:
             name = entry.transport_label
             carrier = make_unit(
                 force.nation,
-                _entry(force, entry.transport).name,
+                bought_as(force, entry.transport).name,
                 side,
                 ORIGIN,
                 name=name,
@@ -622,7 +622,7 @@ def force_units(force: Force, side: str) -> list[Unit]:
             transport = rules.fielded(carrier, entry.transport, ())
         bought = make_unit(
             force.nation,
-            _entry(force, entry.profile).name,
+            bought_as(force, entry.profile).name,
             side,
             ORIGIN,
             name=entry.label,
