@@ -191,6 +191,7 @@ class JoinSide(_Frozen):
     nation: str | None = None
     units: tuple[Unit, ...] = ()
     points_limit: int | None = None  # the force's points limit, for the scenario's points rule
+    rules: str | None = None  # the rule set the force was built under, if it has units of its own
 
 
 class StartGame(_Frozen):

@@ -144,7 +144,12 @@ class ForceService:
             raise GameError(f"{force.name} is not ready to fight:\n{reasons}")
         units = tuple(force_units(force, side))
         return JoinSide(
-            side=side, player=owner_id, nation=force.nation, units=units, points_limit=force.points_limit
+            side=side,
+            player=owner_id,
+            nation=force.nation,
+            units=units,
+            points_limit=force.points_limit,
+            rules=force.rules,
         )
 
     async def show(self, guild_id: str, owner_id: str, name: str) -> str:

@@ -9,6 +9,7 @@ from engine.commands import (
     CloseCombat,
     Declare,
     Fire,
+    JoinSide,
     MoraleTestOrder,
     Move,
     React,
@@ -20,6 +21,7 @@ from engine.dice import d6, d10
 from engine.errors import IllegalCommand
 from engine.forces import (
     add_unit,
+    choose_command,
     export_force,
     force_points,
     force_units,
@@ -27,6 +29,7 @@ from engine.forces import (
     new_force,
     set_transport,
 )
+from engine.quick_battle import scenario_battle
 from engine.rulesets import with_rule_set
 from engine.setup import make_unit, new_game
 from engine.state import Point, Unit
@@ -220,3 +223,24 @@ def test_a_squad_with_a_2_inch_mortar_from_a_force_fires_direct_light_he_s5():
     state, events = act(started(state, "allies"), "allies", squad.id, fire, faces=[d10(5), d10(1), d6(5)])
     assert "light mortar" in fire_text(events)
     assert state.units["gruppe"].morale_markers == 2
+
+
+@pytest.mark.parametrize("ruleset, joins", [("core_2015", False), ("house-v1", True)])
+def test_a_house_rules_force_joins_only_a_house_rules_game(ruleset, joins):
+    force = add_unit(new_force("british", "Able", 150, rules=HOUSE), "Infantry squad", "Able", ["veteran"])
+    force = choose_command(force, "Able")
+    state = with_rule_set(scenario_battle("meeting", "village"), ruleset)
+    join = JoinSide(
+        side="allies",
+        player="ann",
+        nation="british",
+        units=tuple(force_units(force, "allies")),
+        points_limit=150,
+        rules=force.rules,
+    )
+    if not joins:
+        with pytest.raises(IllegalCommand, match="built under the House Rules V1.0, and this game is played"):
+            play(state, join)
+        return
+    state, _ = play(state, join)
+    assert state.units["allies-able"].profile.house.experience is Experience.VETERAN
