@@ -75,7 +75,11 @@ async def transports(interaction: discord.Interaction, current: str) -> list[app
     force = await _chosen_force(interaction)
     if force is None:
         return []
-    return _choices(["none", *nation_transports(load_orbat(force.nation))], current)
+    carriers = nation_transports(load_orbat(force.nation))
+    own = [
+        name for name, entry in RULE_SETS[force.rules].own_units(force.nation).items() if entry in carriers
+    ]
+    return _choices(["none", *own, *carriers], current)
 
 
 class ImportForm(discord.ui.Modal, title="Import a force"):
