@@ -149,10 +149,11 @@ class Force(BaseModel):
                 spelt = _lookup(self.nation, name, self.rules)
                 if spelt != name:
                     raise ValueError(f"{unit.label}: the book spells {name!r} as {spelt!r}")
-            if unit.quality and not RULE_SETS[self.rules].qualities:
-                raise ValueError(f"{unit.label}: troop quality is not part of {RULE_SETS[self.rules].title}")
-            if unit.quality:
-                RULE_SETS[self.rules].fielded(_unit_of(self, unit.profile), unit.profile, unit.quality)
+            problem = RULE_SETS[self.rules].force_unit_problem(
+                self.nation, unit.profile, iaw=unit.iaw, quality=unit.quality
+            )
+            if problem:
+                raise ValueError(f"{unit.label}: {problem}")
         _check_distinct(_game_names(self))
         return self
 
@@ -190,10 +191,6 @@ def bought_as(force: Force, name: str) -> UnitProfile:
     """The order of battle entry a unit of the force counts as for points and the force rules:
     itself, or for a rule set's own unit the entry that rule set names."""
     return find_profile(force.nation, RULE_SETS[force.rules].own_units(force.nation).get(name, name))
-
-
-def _unit_of(force: Force, name: str) -> Unit:
-    return make_unit(force.nation, bought_as(force, name).name, "", ORIGIN)
 
 
 def _game_names(force: Force) -> Iterator[str]:

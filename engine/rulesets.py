@@ -52,6 +52,13 @@ class RuleSet:
         the order of battle entry it counts as for points and the force rules (none here)."""
         return {}
 
+    def force_unit_problem(self, nation: str, entry: str, *, iaw: bool, quality: Sequence[str]) -> str | None:
+        """What this rule set forbids about a force's unit bought as ``entry`` with these
+        upgrades, beyond the orders of battle (the 2015 rules: troop quality, which they lack)."""
+        if quality:
+            return f"troop quality is not part of {self.title}"
+        return None
+
     def fielded(self, unit: Unit, entry: str, quality: Sequence[str]) -> Unit:
         """A force's unit as this rule set fields it: ``entry`` is the name the force bought it
         under (the 2015 one, or one of :meth:`own_units`), ``quality`` its troop qualities."""

@@ -27,6 +27,7 @@ from engine.forces import (
     force_units,
     import_force,
     new_force,
+    set_iaw,
     set_transport,
 )
 from engine.quick_battle import scenario_battle
@@ -244,3 +245,10 @@ def test_a_house_rules_force_joins_only_a_house_rules_game(ruleset, joins):
         return
     state, _ = play(state, join)
     assert state.units["allies-able"].profile.house.experience is Experience.VETERAN
+
+
+def test_a_light_mortar_squad_takes_no_iaw_s2():
+    force = add_unit(new_force("german", "KG", 500, rules=HOUSE), "Infantry squad with 5cm mortar", "Max")
+    with pytest.raises(IllegalCommand, match="carries an IAW or a light mortar, not both"):
+        set_iaw(force, "Max")
+    assert set_iaw(add_unit(force, "Infantry squad", "Moritz"), "Moritz").units[1].iaw

@@ -12,7 +12,7 @@ from engine.dice import DiceSource
 from engine.errors import IllegalCommand
 from engine.events import EventLog
 from engine.game_state import GameState
-from engine.profiles import Special
+from engine.profiles import Special, find_profile
 from engine.rules.activation import TestScore
 from engine.rules.firing import Shot
 from engine.rules.shot_resolution import ShotResult
@@ -46,6 +46,7 @@ from engine.variants.house_v1.units import (
     QUALITIES,
     find_house_profile,
     house_equivalent,
+    light_weapon_problem,
     quick_reference_entries,
     troop_quality,
 )
@@ -84,6 +85,19 @@ class HouseRules(RuleSet):
     def own_units(self, nation: str) -> dict[str, str]:
         """The quick reference's units, each bought as the 2015 entry it counts as (s. 2)."""
         return quick_reference_entries(nation)
+
+    def force_unit_problem(self, nation: str, entry: str, *, iaw: bool, quality: Sequence[str]) -> str | None:
+        """s. 2 Troop quality: one experience and one motivation at most; s. 2 Light weapons: a
+        squad carries an IAW or a light mortar, not both."""
+        listed = entry in quick_reference_entries(nation)
+        profile = find_house_profile(nation, entry) if listed else find_profile(nation, entry)
+        try:
+            fielded = troop_quality(profile, quality)
+        except IllegalCommand as problem:
+            return str(problem)
+        if iaw and fielded.house is not None and fielded.house.light_mortar:
+            return light_weapon_problem(fielded.name)
+        return None
 
     def fielded(self, unit: Unit, entry: str, quality: Sequence[str]) -> Unit:
         """The quick reference's own unit if the force bought it by that name (else the 2015

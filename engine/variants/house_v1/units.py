@@ -243,6 +243,12 @@ def troop_quality(profile: UnitProfile, quality: Sequence[str]) -> UnitProfile:
     return house_equivalent(profile).model_copy(update={"house": traits.model_copy(update=update)})
 
 
+def light_weapon_problem(name: str) -> str:
+    """House Rules V1.0, s. 2 Light weapons: an infantry squad carries one extra weapon, an IAW
+    or a light mortar; a squad bought with its light mortar takes no IAW."""
+    return f"an {name} has its light mortar, and a squad carries an IAW or a light mortar, not both (s. 2)"
+
+
 QUALITIES = (
     Experience.VETERAN.value,
     Experience.INEXPERIENCED.value,
