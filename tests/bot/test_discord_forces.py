@@ -185,9 +185,7 @@ async def test_a_house_rules_force_fields_the_quick_reference_with_troop_quality
             quality="weak inexperienced veteran",
         )
     )
-    assert (
-        text
-        == "Marder III 1: a unit is veteran or inexperienced, and elite or weak: one of each pair at most (s. 2)"
-    )
+    pairs = "a unit is veteran or inexperienced, and elite or weak: one of each pair at most (s. 2)"
+    assert text == f"Marder III 1: {pairs}"
     text, _ = reply(await discord_.slash("force export", user=OTTO, channel="1", force="KG Hoth"))
     assert "Rules: house_v1" in text and "- Pz IV F1 1: Pz IV F1 [veteran, elite]" in text
