@@ -508,6 +508,7 @@ SPECS: tuple[Spec, ...] = (
         text("transport", "A transport bought for it (none sells it back)", suggest=True),
         flag("command", "Make it the command unit"),
         flag("subcommander", "Make it the German sub-commander"),
+        text("quality", "House rules: its troop quality now, e.g. veteran elite (regular: back to none)"),
     ),
     spec(
         "force show",

@@ -157,7 +157,7 @@ The same commands as in Discord, typed as text (options as name:value, quote val
   /force show force:KG | /force add force:KG unit:Panther [label:Lion] [quality:"veteran elite"]
   /force remove force:KG unit:Lion
   /force upgrade force:KG unit:"Infantry Detachment 1" [iaw] [transport:"251 Halftrack"] [command]
-       [subcommander] | /force copy force:KG name:KG2 | /force export force:KG
+       [subcommander] [quality:veteran] | /force copy force:KG name:KG2 | /force export force:KG
   /force import FILE [replace] | /force delete force:KG
   /cards deck FILE name:NAME | /cards deal deck:NAME | /cards hand | /cards use action:play card:NAME
        Tactical Advantage Cards; a deck file has one card a line: name | cost | when | what it does
@@ -625,6 +625,7 @@ class ConsoleTable:
                     transport=o.get("transport"),
                     command=line.flag("command"),
                     subcommander=line.flag("subcommander"),
+                    quality=troop_quality(o["quality"]) if "quality" in o else None,
                 ),
             ),
         }

@@ -347,9 +347,13 @@ def upgrade(
     transport: str | None = None,
     command: bool = False,
     subcommander: bool = False,
+    quality: Sequence[str] | None = None,
 ) -> Force:
-    """Several upgrades to one unit at once, in the order IAW, transport ("none" sells it back),
-    command unit, sub-commander; any refusal leaves the force as it was."""
+    """Several upgrades to one unit at once, in the order troop quality (empty: regular), IAW,
+    transport ("none" sells it back), command unit, sub-commander; any refusal leaves the force
+    as it was."""
+    if quality is not None:
+        force = _changed(force, label, quality=tuple(quality))
     if iaw is not None:
         force = set_iaw(force, label, iaw)
     if transport is not None:

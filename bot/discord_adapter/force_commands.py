@@ -158,9 +158,19 @@ class ForceCommands(app_commands.Group):
         transport: str | None = None,
         command: bool = False,
         subcommander: bool = False,
+        quality: str | None = None,
     ) -> None:
         def change(f: Force) -> Force:
-            return upgrade(f, unit, iaw=iaw, transport=transport, command=command, subcommander=subcommander)
+            qualities = None if quality is None else troop_quality(quality)
+            return upgrade(
+                f,
+                unit,
+                iaw=iaw,
+                transport=transport,
+                command=command,
+                subcommander=subcommander,
+                quality=qualities,
+            )
 
         answer = await force_service(interaction).edit(*where(interaction), force, change)
         await send_long(interaction, answer, ephemeral=True)

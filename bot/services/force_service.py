@@ -34,6 +34,7 @@ from engine.forces import (
 from engine.rulesets import RULE_SETS, RuleSet
 
 MAX_FORCES = 50  # per player and server
+REGULAR = "regular"  # troop quality left at the default
 
 
 def describe_force(force: Force) -> str:
@@ -65,9 +66,10 @@ def describe_force(force: Force) -> str:
 
 
 def troop_quality(text: str | None) -> tuple[str, ...]:
-    """The troop quality words typed for a unit ("veteran elite", "veteran, elite"), bounded."""
+    """The troop quality words typed for a unit ("veteran elite", "veteran, elite"), bounded;
+    "regular" is the default, so no word of its own."""
     words = bounded_text("A troop quality", text or "", NAME).replace(",", " ").replace("+", " ")
-    return tuple(word.casefold() for word in words.split())
+    return tuple(word.casefold() for word in words.split() if word.casefold() != REGULAR)
 
 
 def _refusing(action: Callable[[], Force]) -> Force:

@@ -189,3 +189,22 @@ async def test_a_house_rules_force_fields_the_quick_reference_with_troop_quality
     assert text == f"Marder III 1: {pairs}"
     text, _ = reply(await discord_.slash("force export", user=OTTO, channel="1", force="KG Hoth"))
     assert "Rules: house_v1" in text and "- Pz IV F1 1: Pz IV F1 [veteran, elite]" in text
+
+
+async def test_a_units_troop_quality_is_changed_and_set_back_to_regular(discord_):
+    await discord_.slash(
+        "force new", user=OTTO, channel="1", nation="british", name="Able", points=300, ruleset="house_v1"
+    )
+    await discord_.slash("force add", user=OTTO, channel="1", force="Able", unit="Vickers MG", label="Vic")
+    text, _ = reply(
+        await discord_.slash(
+            "force upgrade", user=OTTO, channel="1", force="Able", unit="Vic", quality="weak"
+        )
+    )
+    assert "- Vic: Vickers MG [weak], 20 pts" in text
+    text, _ = reply(
+        await discord_.slash(
+            "force upgrade", user=OTTO, channel="1", force="Able", unit="Vic", quality="regular"
+        )
+    )
+    assert "- Vic: Vickers MG, 20 pts" in text

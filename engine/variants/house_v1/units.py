@@ -226,8 +226,8 @@ def troop_quality(profile: UnitProfile, quality: Sequence[str]) -> UnitProfile:
     Company Morale Test (s. 7). The house rules put no price on it, so points are unchanged."""
     traits = house_equivalent(profile).house
     assert traits is not None
-    experiences = [Experience(q) for q in quality if q in Experience.__members__.values()]
-    motivations = [Motivation(q) for q in quality if q in Motivation.__members__.values()]
+    experiences = [Experience(q) for q in quality if q in (Experience.VETERAN, Experience.INEXPERIENCED)]
+    motivations = [Motivation(q) for q in quality if q in (Motivation.ELITE, Motivation.WEAK)]
     unknown = [q for q in quality if q not in (*experiences, *motivations)]
     if unknown:
         raise IllegalCommand(f"{', '.join(unknown)} is not a troop quality: choose {', '.join(QUALITIES)}")
