@@ -364,7 +364,7 @@ SPECS: tuple[Spec, ...] = (
         choice(
             "weapon",
             "House rules: which weapon fires (default: the gun, or the MG at troops); +hull_mg: it joins in",
-            ("gun", "mg", "hull_mg", "gun+hull_mg", "mg+hull_mg", "light_mortar"),
+            ("gun", "mg", "hull_mg", "gun+hull_mg", "mg+hull_mg", "light_mortar", "second_gun"),
         ),
         text("enter", "House rules: the building to go into (after any move), e.g. church"),
         position("leave", "House rules: come out of the building to here first (x,y or a grid square)"),
@@ -570,6 +570,12 @@ SPECS: tuple[Spec, ...] = (
         text("name", "Your name for it", required=True),
         integer("points", "Its points limit", required=True, low=1, high=10000),
         text("date", "When it fights, e.g. 1944-09 or 1945 (checks 1945-only and late-1944 units)"),
+        choice(
+            "ruleset",
+            "The rules it is built under: the 2015 lists, or the House Rules' quick reference too",
+            RULE_SET_NAMES,
+            default="core_2015",
+        ),
     ),
     spec(
         "force add",
@@ -577,6 +583,9 @@ SPECS: tuple[Spec, ...] = (
         text("force", "One of your forces", required=True, suggest=True),
         text("unit", "The order of battle entry", required=True, suggest=True),
         text("label", "Its name"),
+        text(
+            "quality", "House rules: veteran or inexperienced, elite or weak, or one of each (veteran elite)"
+        ),
     ),
     spec(
         "force remove",
@@ -593,6 +602,7 @@ SPECS: tuple[Spec, ...] = (
         text("transport", "A transport bought for it (none sells it back)", suggest=True),
         flag("command", "Make it the command unit"),
         flag("subcommander", "Make it the German sub-commander"),
+        text("quality", "House rules: its troop quality now, e.g. veteran elite (regular: back to none)"),
     ),
     spec(
         "force show",

@@ -23,7 +23,7 @@ from bot.plain_text import PlainWriter
 from bot.services.campaign_stats import CampaignStats
 from bot.services.card_service import CardService, hand_text
 from bot.services.dice_service import DiceService
-from bot.services.force_service import ForceService
+from bot.services.force_service import ForceService, troop_quality
 from bot.services.game_service import (
     GameError,
     GameService,
@@ -105,7 +105,7 @@ from engine.odds import (
 from engine.quick_battle import quick_battle, scenario_battle
 from engine.referee_prep import prep_text
 from engine.rolls.charts import describe_chart, find_chart
-from engine.rulesets import rule_set_choices, rules_of, with_rule_set
+from engine.rulesets import RuleSet, rule_set_choices, rules_of, with_rule_set
 from engine.state import Phase
 from engine.teams import make_team_game
 from renderer import render
@@ -132,7 +132,7 @@ The same commands as in Discord, typed as text (options as name:value, quote val
        [assault:TARGET]   house rules: close combat with an enemy within 3" (after any move)
        [call_fire:X,Y] [bombard [smoke]]   house rules: a spotter calls indirect fire; a mortar fires at it
        [smoke_at:X,Y]     house rules: a gun fires a smoke round (a 2" puff) at a spot
-       [weapon:gun|mg|hull_mg|gun+hull_mg|mg+hull_mg|light_mortar]   house rules: which weapon fires
+       [weapon:gun|mg|hull_mg|gun+hull_mg|mg+hull_mg|light_mortar|second_gun]  house rules: the weapon
        [overrun:no]       house rules: an AFV's assault falls back after the round instead of driving through
        [enter:BUILDING] [leave:X,Y]   house rules: go into a building, or come out of it
        [shell:BUILDING]   house rules: medium or heavy HE at a building as a whole
@@ -156,10 +156,11 @@ The same commands as in Discord, typed as text (options as name:value, quote val
   /odds test needs:4 [sides:6] [dice:1] [reroll:failed|one] [at_least:N]
   /rule IC12.6 | /rule smoke dissipate      the rules library, by section number or words
   /rules sources | /rules import FILE [name:NAME] | /rules remove name:NAME
-  /force new nation:german name:KG points:500 [date:1944-12] | /force list | /force show force:KG
-  /force add force:KG unit:Panther [label:Lion] | /force remove force:KG unit:Lion
+  /force new nation:german name:KG points:500 [date:1944-12] [ruleset:house_v1] | /force list
+  /force show force:KG | /force add force:KG unit:Panther [label:Lion] [quality:"veteran elite"]
+  /force remove force:KG unit:Lion
   /force upgrade force:KG unit:"Infantry Detachment 1" [iaw] [transport:"251 Halftrack"] [command]
-       [subcommander] | /force copy force:KG name:KG2 | /force export force:KG
+       [subcommander] [quality:veteran] | /force copy force:KG name:KG2 | /force export force:KG
   /force import FILE [replace] | /force delete force:KG
   /table new name:NAME [width:72 depth:48] | /table random name:NAME seed:N [width: depth:]
   /table add table:T piece:ID kind:woods|building|hill|hedge|wall|bocage|wire|road|stream|fortification|
@@ -608,14 +609,23 @@ class ConsoleTable:
             )
         if kind == "new":
             points = whole_number("points", o.get("points", ""), 1, MAX_POINTS)
-            return await forces.create(*where, o.get("nation", ""), o.get("name", ""), points, o.get("date"))
+            return await forces.create(
+                *where,
+                o.get("nation", ""),
+                o.get("name", ""),
+                points,
+                o.get("date"),
+                o.get("ruleset", RuleSet.name),
+            )
         name, unit = o.get("force", ""), o.get("unit", "")
         simple = {
             "show": lambda: forces.show(*where, name),
             "export": lambda: forces.export(*where, name),
             "delete": lambda: forces.delete(*where, name),
             "copy": lambda: forces.copy(*where, name, o.get("name", "")),
-            "add": lambda: forces.edit(*where, name, lambda f: add_unit(f, unit, o.get("label"))),
+            "add": lambda: forces.edit(
+                *where, name, lambda f: add_unit(f, unit, o.get("label"), troop_quality(o.get("quality")))
+            ),
             "remove": lambda: forces.edit(*where, name, lambda f: remove_unit(f, unit)),
             "upgrade": lambda: forces.edit(
                 *where,
@@ -627,6 +637,7 @@ class ConsoleTable:
                     transport=o.get("transport"),
                     command=line.flag("command"),
                     subcommander=line.flag("subcommander"),
+                    quality=troop_quality(o["quality"]) if "quality" in o else None,
                 ),
             ),
         }

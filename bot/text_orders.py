@@ -135,7 +135,7 @@ class OrderWords:
     call_fire: str | Point | None = None  # a spotter calls indirect fire here (House Rules V1.0)
     bombard: bool = False  # fire indirectly at the side's fire marker (House Rules V1.0)
     smoke_at: str | Point | None = None  # a gun's smoke round at this spot (House Rules V1.0)
-    weapon: str | None = None  # a vehicle's gun, mg, hull_mg (+hull_mg), or light_mortar (House Rules V1.0)
+    weapon: str | None = None  # gun, mg, hull_mg (+hull_mg), light_mortar, second_gun (House Rules V1.0)
     overrun: bool = True  # an AFV's assault drives through, or else falls back (House Rules V1.0)
     enter: str | None = None  # a building to go into, after any move (House Rules V1.0)
     leave: str | Point | None = None  # come out of the building to here first (House Rules V1.0)
@@ -197,7 +197,7 @@ def unit_order(state: GameState, side: str, words: OrderWords) -> UnitOrder:
     return UnitOrder(unit=unit_id, actions=tuple(actions))
 
 
-WeaponName = Literal["gun", "mg", "hull_mg", "gun+hull_mg", "mg+hull_mg", "light_mortar"]
+WeaponName = Literal["gun", "mg", "hull_mg", "gun+hull_mg", "mg+hull_mg", "light_mortar", "second_gun"]
 WEAPONS: tuple[str, ...] = get_args(WeaponName)
 
 

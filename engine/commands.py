@@ -52,7 +52,9 @@ class Fire(_Action):
     flamethrower: bool = False  # a tank with both a gun and a flamethrower fires the flame
     # House Rules V1.0: which of a vehicle's weapons (s. 5; "+hull_mg": the hull MG joins in), or a
     # squad's light mortar firing direct HE (s. 5 Light mortars)
-    weapon: Literal["gun", "mg", "hull_mg", "gun+hull_mg", "mg+hull_mg", "light_mortar"] | None = None
+    weapon: (
+        Literal["gun", "mg", "hull_mg", "gun+hull_mg", "mg+hull_mg", "light_mortar", "second_gun"] | None
+    ) = None
     # House Rules V1.0, s. 5 Firing from buildings: the side and storey a unit in a building fires out
     # of (None: the side facing the target, and the storey it holds, else the ground floor)
     face: str | None = None
@@ -189,6 +191,7 @@ class JoinSide(_Frozen):
     nation: str | None = None
     units: tuple[Unit, ...] = ()
     points_limit: int | None = None  # the force's points limit, for the scenario's points rule
+    rules: str | None = None  # the rule set the force was built under, if it has units of its own
 
 
 class StartGame(_Frozen):

@@ -115,7 +115,7 @@ from engine.rules.scenario import (
     scenario_points_problem,
 )
 from engine.rules.victory import BreakTest, break_point_test, turn_outcome
-from engine.rulesets import rules_of
+from engine.rulesets import RULE_SETS, RuleSet, rules_of
 from engine.scenario_play import breakthrough_result, capture_result, objectives_held
 from engine.scenario_setup import apply_scenario
 from engine.scenarios import find_scenario
@@ -229,6 +229,11 @@ def _bring_force(state: GameState, command: JoinSide, log: EventLog) -> None:
     """A side's force arrives for a scenario game, off the table until it is set up."""
     if state.planned_scenario is None or state.phase is not Phase.SETUP:
         raise IllegalCommand("Forces are brought to a scenario game before it is set up")
+    if command.rules not in (None, RuleSet.name, state.ruleset):
+        raise IllegalCommand(
+            f"That force is built under the {RULE_SETS[command.rules].title}, and this game is played "
+            f"under the {rules_of(state).title}: bring a force built for it"
+        )
     units = command.units
     if state.team_size:
         units = tuple(join_team(state, command.side, command.player, units))

@@ -46,6 +46,7 @@ from engine.forces import (
     Force,
     ForceUnit,
     add_unit,
+    bought_as,
     choose_command,
     find_unit,
     force_points,
@@ -57,7 +58,7 @@ from engine.forces import (
     unit_points,
 )
 from engine.game_state import GameState
-from engine.profiles import Special, find_profile
+from engine.profiles import Special
 from engine.rules.force import command_unit_problem
 from engine.scenarios import find_scenario
 from engine.state import Phase
@@ -204,7 +205,7 @@ def fielded_force(side: LinkedSide, role: str) -> Force:
         unit
         for unit in side.force.units
         if not side.record(unit.label).resting
-        and not (attacking and find_profile(side.force.nation, unit.profile).has(Special.SNIPER))
+        and not (attacking and bought_as(side.force, unit.profile).has(Special.SNIPER))
     )
     return side.force.model_copy(update={"units": units})
 

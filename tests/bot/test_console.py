@@ -89,6 +89,15 @@ async def test_forces_are_built_and_exported_at_the_console(tmp_path):
     assert "Not allowed: the US Army 1944/45 has no 'Panther'" in again
 
 
+async def test_a_house_rules_force_with_troop_quality_at_the_console(tmp_path):
+    lines = [
+        "/force new nation:british name:Able points:300 ruleset:house_v1",
+        '/force add force:Able unit:"M10 Wolverine" quality:"inexperienced weak"',
+    ]
+    out = await run("\n".join(lines) + "\n", f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
+    assert "- M10 Wolverine 1: M10 Wolverine [inexperienced, weak], 60 pts" in out
+
+
 async def test_a_scenario_game_is_set_up_at_the_console(tmp_path):
     url = f"sqlite+aiosqlite:///{tmp_path / 'console.db'}"
     lines = [

@@ -73,7 +73,10 @@ def test_house_rules_orders_in_words():
     assert order.actions == (LeaveBuilding(to=Point(x=30, y=40)), Fire(target="gren"))
     order = unit_order(state, "allies", OrderWords("gis", call_fire="D3"))
     assert order.actions == (RequestFire(at=Point(x=21, y=15)),)
-    named = r"Name the weapon gun, mg, hull_mg, gun\+hull_mg, mg\+hull_mg or light_mortar, not 'cannon'"
+    named = (
+        r"Name the weapon gun, mg, hull_mg, gun\+hull_mg, mg\+hull_mg, light_mortar or second_gun, "
+        r"not 'cannon'"
+    )
     with pytest.raises(IllegalCommand, match=named):
         unit_order(state, "allies", OrderWords("gis", fire="gren", weapon="cannon"))
     order = unit_order(state, "allies", OrderWords("gis", fire="gren", weapon="gun+hull_mg"))
