@@ -17,12 +17,13 @@ from bot.command_schema import ALLIED_FORCES, RULE_SET_NAMES, SCENARIOS, TABLES
 from bot.console_campaign import CampaignDesk
 from bot.console_grammar import Line
 from bot.console_owed import OwedDesk
+from bot.console_tables import GUILD, TableDesk
 from bot.console_team import clock_request, referee_command, team_command
 from bot.plain_text import PlainWriter
 from bot.services.campaign_stats import CampaignStats
 from bot.services.card_service import CardService, hand_text
 from bot.services.dice_service import DiceService
-from bot.services.force_service import ForceService
+from bot.services.force_service import ForceService, troop_quality
 from bot.services.game_service import (
     GameError,
     GameService,
@@ -44,6 +45,7 @@ from bot.services.limits import (
 from bot.services.ping_service import ping_delay
 from bot.services.rules_service import MAX_BYTES, RulesService
 from bot.services.stats_service import StatsService
+from bot.services.table_service import TableService
 from bot.services.team_view import team_text
 from bot.storage.ping_store import DEFAULT_MINUTES
 from bot.storage.store import GameStore
@@ -102,14 +104,15 @@ from engine.odds import (
 )
 from engine.quick_battle import quick_battle, scenario_battle
 from engine.referee_prep import prep_text
-from engine.rolls.charts import describe_chart, find_chart, load_charts
-from engine.rulesets import rule_set_choices, rules_of, with_rule_set
+from engine.rolls.charts import describe_chart, find_chart
+from engine.rulesets import RuleSet, rule_set_choices, rules_of, with_rule_set
 from engine.state import Phase
 from engine.teams import make_team_game
 from renderer import render
 from renderer.visibility import sees
 
 log = logging.getLogger(__name__)
+CONSOLE_PAGE = 100_000  # a terminal takes the chart list in one piece
 
 _or = "|".join  # a list of choices in /help
 
@@ -130,7 +133,7 @@ The same commands as in Discord, typed as text (options as name:value, quote val
        [call_fire:X,Y] [bombard [smoke]]   house rules: a spotter calls indirect fire; a mortar fires at it
        [smoke_at:X,Y]     house rules: a gun fires a smoke round (a 2" puff) at a spot
        [weapon:flamethrower|light_mortar]   a flame tank's flamethrower, a British command unit's 2" mortar
-       [weapon:gun|mg|hull_mg|gun+hull_mg|mg+hull_mg|light_mortar]   house rules: which weapon fires
+       [weapon:gun|mg|hull_mg|gun+hull_mg|mg+hull_mg|light_mortar|second_gun]  house rules: the weapon
        [overrun:no]       house rules: an AFV's assault falls back after the round instead of driving through
        [enter:BUILDING] [leave:X,Y]   house rules: go into a building, or come out of it
        [shell:BUILDING]   house rules: medium or heavy HE at a building as a whole
@@ -154,11 +157,19 @@ The same commands as in Discord, typed as text (options as name:value, quote val
   /odds test needs:4 [sides:6] [dice:1] [reroll:failed|one] [at_least:N]
   /rule IC12.6 | /rule smoke dissipate      the rules library, by section number or words
   /rules sources | /rules import FILE [name:NAME] | /rules remove name:NAME
-  /force new nation:german name:KG points:500 [date:1944-12] | /force list | /force show force:KG
-  /force add force:KG unit:Panther [label:Lion] | /force remove force:KG unit:Lion
+  /force new nation:german name:KG points:500 [date:1944-12] [ruleset:house_v1] | /force list
+  /force show force:KG | /force add force:KG unit:Panther [label:Lion] [quality:"veteran elite"]
+  /force remove force:KG unit:Lion
   /force upgrade force:KG unit:"Infantry Detachment 1" [iaw] [transport:"251 Halftrack"] [command]
-       [subcommander] | /force copy force:KG name:KG2 | /force export force:KG
+       [subcommander] [quality:veteran] | /force copy force:KG name:KG2 | /force export force:KG
   /force import FILE [replace] | /force delete force:KG
+  /table new name:NAME [width:72 depth:48] | /table random name:NAME seed:N [width: depth:]
+  /table add table:T piece:ID kind:woods|building|hill|hedge|wall|bocage|wire|road|stream|fortification|
+       rough|very_rough at:D3|X,Y size:WxD [turn:DEG] [storeys:N] [height:low|medium|high] or points:X,Y;X,Y
+       [width:N] | /table move table:T piece:ID to:D4 | /table turn table:T piece:ID degrees:45
+  /table remove table:T piece:ID | /table show|export|delete table:T | /table copy table:T name:NEW
+  /table list | /table import FILE [replace]   tables of this server; /game new table:NAME or
+       table:random seed:N [edges:long|short] plays on one   (pictures/table.png after each change)
   /cards deck FILE name:NAME | /cards deal deck:NAME | /cards hand | /cards use action:play card:NAME
        Tactical Advantage Cards; a deck file has one card a line: name | cost | when | what it does
   /campaign new name:NAME german:ann,bob russian:cat german_cpp:N russian_cpp:N [days:3] [start:17 Oct]
@@ -226,6 +237,7 @@ class ConsoleTable:
         self.decks = CardService(service.store)
         self.campaigns = CampaignDesk(service, on_battle=self.new_battle)
         self.owed = OwedDesk(service, self.CHANNEL)
+        self.tables = TableDesk(TableService(service.store), lambda: self.pictures)
         self.state = state
         self.log: list[Event] = []
         self.pictures = pictures
@@ -447,6 +459,7 @@ class ConsoleTable:
                 "rule": lambda: self.rules.lookup(self.CHANNEL, line.options.get("query", "")),
                 "rules": lambda: self.library(line),
                 "force": lambda: self.force(line),
+                "table": lambda: self.tables.handle(line, lambda typed: typed_file(typed).read_text("utf-8")),
                 "cards": lambda: self.cards(line),
                 "stats": lambda: (
                     CampaignStats(self.service.store).text(self.CHANNEL)
@@ -509,7 +522,7 @@ class ConsoleTable:
         """``/chart list``, ``/chart show CHART``, ``/chart roll CHART [choices]``."""
         kind, chart = line.words[0] if line.words else "", line.options.get("chart")
         if kind == "list":
-            return "\n".join(f"{c.id}: {c.title}" for c in load_charts().values())
+            return "\n\n".join(self.dice.chart_list(CONSOLE_PAGE))  # grouped by book, as in Discord
         if kind == "show" and chart:
             return describe_chart(find_chart(chart))
         if kind == "roll" and chart:
@@ -597,14 +610,23 @@ class ConsoleTable:
             )
         if kind == "new":
             points = whole_number("points", o.get("points", ""), 1, MAX_POINTS)
-            return await forces.create(*where, o.get("nation", ""), o.get("name", ""), points, o.get("date"))
+            return await forces.create(
+                *where,
+                o.get("nation", ""),
+                o.get("name", ""),
+                points,
+                o.get("date"),
+                o.get("ruleset", RuleSet.name),
+            )
         name, unit = o.get("force", ""), o.get("unit", "")
         simple = {
             "show": lambda: forces.show(*where, name),
             "export": lambda: forces.export(*where, name),
             "delete": lambda: forces.delete(*where, name),
             "copy": lambda: forces.copy(*where, name, o.get("name", "")),
-            "add": lambda: forces.edit(*where, name, lambda f: add_unit(f, unit, o.get("label"))),
+            "add": lambda: forces.edit(
+                *where, name, lambda f: add_unit(f, unit, o.get("label"), troop_quality(o.get("quality")))
+            ),
             "remove": lambda: forces.edit(*where, name, lambda f: remove_unit(f, unit)),
             "upgrade": lambda: forces.edit(
                 *where,
@@ -616,6 +638,7 @@ class ConsoleTable:
                     transport=o.get("transport"),
                     command=line.flag("command"),
                     subcommander=line.flag("subcommander"),
+                    quality=troop_quality(o["quality"]) if "quality" in o else None,
                 ),
             ),
         }
@@ -626,7 +649,8 @@ class ConsoleTable:
         return await simple[kind]()
 
     async def new_game(self, line: Line) -> str:
-        table, forces = line.options.get("table", "village"), line.options.get("forces", "us")
+        forces, seed = line.options.get("forces", "us"), line.options.get("seed")
+        table = await self.tables.tables.battlefield(GUILD, line.options.get("table", "village"), seed)
         seconds = reaction_seconds(line.options.get("reaction_seconds", "120"))
         scenario = line.options.get("scenario", "quick")
         if scenario == "quick":
@@ -639,6 +663,7 @@ class ConsoleTable:
                 line.options.get("attacker"),
                 line.options.get("attacker_choice"),
                 line.options.get("deployment") == "plotted",
+                line.options.get("edges"),
             )
             text = scenario_text(battle, table, seconds)
         battle = with_rule_set(battle, line.options.get("ruleset", "core_2015"))

@@ -126,7 +126,7 @@ class OrderWords:
     call_fire: str | Point | None = None  # a spotter calls indirect fire here (House Rules V1.0)
     bombard: bool = False  # fire indirectly at the side's fire marker (House Rules V1.0)
     smoke_at: str | Point | None = None  # a gun's smoke round at this spot (House Rules V1.0)
-    # a vehicle's gun, mg, hull_mg (+hull_mg), or light_mortar (House Rules V1.0); a flame tank's
+    # gun, mg, hull_mg (+hull_mg), light_mortar, second_gun (House Rules V1.0); a flame tank's
     # flamethrower, a British infantry command unit's light_mortar (its 2" mortar; both p. 22)
     weapon: str | None = None
     overrun: bool = True  # an AFV's assault drives through, or else falls back (House Rules V1.0)
@@ -192,7 +192,9 @@ def unit_order(state: GameState, side: str, words: OrderWords) -> UnitOrder:
     return UnitOrder(unit=unit_id, actions=tuple(actions))
 
 
-WeaponName = Literal["gun", "mg", "hull_mg", "gun+hull_mg", "mg+hull_mg", "light_mortar", "flamethrower"]
+WeaponName = Literal[
+    "gun", "mg", "hull_mg", "gun+hull_mg", "mg+hull_mg", "light_mortar", "second_gun", "flamethrower"
+]
 WEAPONS: tuple[str, ...] = get_args(WeaponName)
 
 

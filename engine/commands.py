@@ -53,7 +53,9 @@ class Fire(_Action):
     # House Rules V1.0: which of a vehicle's weapons (s. 5; "+hull_mg": the hull MG joins in), or a
     # squad's light mortar firing direct HE (s. 5 Light mortars); the 2015 rules: "light_mortar", a
     # British infantry command unit's 2" mortar (p. 22)
-    weapon: Literal["gun", "mg", "hull_mg", "gun+hull_mg", "mg+hull_mg", "light_mortar"] | None = None
+    weapon: (
+        Literal["gun", "mg", "hull_mg", "gun+hull_mg", "mg+hull_mg", "light_mortar", "second_gun"] | None
+    ) = None
     # House Rules V1.0, s. 5 Firing from buildings: the side and storey a unit in a building fires out
     # of (None: the side facing the target, and the storey it holds, else the ground floor)
     face: str | None = None
@@ -190,6 +192,7 @@ class JoinSide(_Frozen):
     nation: str | None = None
     units: tuple[Unit, ...] = ()
     points_limit: int | None = None  # the force's points limit, for the scenario's points rule
+    rules: str | None = None  # the rule set the force was built under, if it has units of its own
 
 
 class StartGame(_Frozen):

@@ -34,6 +34,7 @@ from engine.rules.force import (
     transport_problem,
     unbought_transport_problem,
 )
+from engine.rulesets import RULE_SETS, RuleSet, find_rule_set
 from engine.setup import make_unit, slug
 from engine.state import Unit
 
@@ -75,6 +76,7 @@ class ForceUnit(BaseModel):
     transport: str | None = None  # the transport profile bought to carry it
     command: bool = False
     subcommander: bool = False
+    quality: tuple[str, ...] = ()  # troop quality, where the force's rule set has it
 
     @field_validator("label")
     @classmethod
@@ -106,6 +108,15 @@ class Force(BaseModel):
     points_limit: int = Field(gt=0)
     date: str | None = None  # "1944-09" or "1945": which units served (pp. 22-23)
     units: tuple[ForceUnit, ...] = ()
+    rules: str = RuleSet.name  # the rule set it is built under: its own units and troop quality
+
+    @field_validator("rules")
+    @classmethod
+    def _rules(cls, rules: str) -> str:
+        try:
+            return find_rule_set(rules).name
+        except IllegalCommand as error:
+            raise ValueError(str(error)) from None
 
     @field_validator("nation")
     @classmethod
@@ -135,9 +146,14 @@ class Force(BaseModel):
     def _profiles_and_labels(self) -> Force:
         for unit in self.units:
             for name in filter(None, (unit.profile, unit.transport)):
-                spelt = _lookup(self.nation, name).name
+                spelt = _lookup(self.nation, name, self.rules)
                 if spelt != name:
                     raise ValueError(f"{unit.label}: the book spells {name!r} as {spelt!r}")
+            problem = RULE_SETS[self.rules].force_unit_problem(
+                self.nation, unit.profile, iaw=unit.iaw, quality=unit.quality
+            )
+            if problem:
+                raise ValueError(f"{unit.label}: {problem}")
         _check_distinct(_game_names(self))
         return self
 
@@ -151,19 +167,30 @@ def _nation_choices() -> str:
     return _either([NATION_NAMES[n] for n in NATIONS])
 
 
-def _lookup(nation: str, name: str) -> UnitProfile:
-    """A profile by name, ignoring case and extra spaces, with a hint when there is none."""
+def _lookup(nation: str, name: str, rules: str = RuleSet.name) -> str:
+    """A unit's name as its list spells it (the rule set's own units, then the order of battle),
+    ignoring case and extra spaces, with a hint when there is none."""
+    own = RULE_SETS[rules].own_units(nation)
+    for listed in own:
+        if listed.casefold() == _tidy(name).casefold():
+            return listed
     try:
-        return find_profile(nation, _tidy(name))
+        return find_profile(nation, _tidy(name)).name
     except KeyError:
         orbat = load_orbat(nation)
-        names = [u.name for u in orbat.units] + list(orbat.lend_lease)
+        names = [u.name for u in orbat.units] + list(orbat.lend_lease) + list(own)
         folded = {n.casefold(): n for n in names}
         close = [
             folded[n] for n in difflib.get_close_matches(_tidy(name).casefold(), folded, n=3, cutoff=0.5)
         ]
         hint = f"; did you mean {_either(close)}?" if close else "; see its order of battle"
         raise ValueError(f"the {orbat.title} has no {_tidy(name)!r}{hint}") from None
+
+
+def bought_as(force: Force, name: str) -> UnitProfile:
+    """The order of battle entry a unit of the force counts as for points and the force rules:
+    itself, or for a rule set's own unit the entry that rule set names."""
+    return find_profile(force.nation, RULE_SETS[force.rules].own_units(force.nation).get(name, name))
 
 
 def _game_names(force: Force) -> Iterator[str]:
@@ -202,9 +229,11 @@ def _reason(error: Any) -> str:
 # --- building a force -------------------------------------------------------------------------
 
 
-def new_force(nation: str, name: str, points_limit: int, date: str | None = None) -> Force:
-    """An empty force of one nation's order of battle."""
-    return _build(Force, nation=nation, name=name, points_limit=points_limit, date=date)
+def new_force(
+    nation: str, name: str, points_limit: int, date: str | None = None, rules: str = RuleSet.name
+) -> Force:
+    """An empty force of one nation's order of battle, under a rule set."""
+    return _build(Force, nation=nation, name=name, points_limit=points_limit, date=date, rules=rules)
 
 
 def _with_units(force: Force, units: Sequence[ForceUnit]) -> Force:
@@ -215,6 +244,7 @@ def _with_units(force: Force, units: Sequence[ForceUnit]) -> Force:
         points_limit=force.points_limit,
         date=force.date,
         units=tuple(units),
+        rules=force.rules,
     )
 
 
@@ -227,17 +257,18 @@ def next_label(force: Force, profile: str) -> str:
     return f"{profile} {number}"
 
 
-def add_unit(force: Force, profile: str, label: str | None = None) -> Force:
-    """The force with one more unit from its order of battle (or, for Soviets, the lend-lease list)."""
+def add_unit(force: Force, profile: str, label: str | None = None, quality: Sequence[str] = ()) -> Force:
+    """The force with one more unit from its order of battle (or, for Soviets, the lend-lease
+    list, or the rule set's own list), of a troop quality where the rule set has them."""
     try:
-        unit_profile = _lookup(force.nation, profile)
+        name = _lookup(force.nation, profile, force.rules)
     except ValueError as error:
         raise IllegalCommand(str(error)) from None
-    label = label or next_label(force, unit_profile.name)
-    problem = unbought_transport_problem(label, unit_profile)
+    label = label or next_label(force, name)
+    problem = unbought_transport_problem(label, bought_as(force, name))
     if problem:
         raise IllegalCommand(f"{problem}: add the unit it carries, then set its transport")
-    unit = _build(ForceUnit, label=label, profile=unit_profile.name)
+    unit = _build(ForceUnit, label=label, profile=name, quality=tuple(quality))
     return _with_units(force, [*force.units, unit])
 
 
@@ -264,7 +295,7 @@ def remove_unit(force: Force, label: str) -> Force:
 def set_iaw(force: Force, label: str, carries: bool = True) -> Force:
     """Give an infantry detachment the nation's IAW (p. 19), or take it away."""
     unit = find_unit(force, label)
-    problem = iaw_carrier_problem(unit.label, find_profile(force.nation, unit.profile)) if carries else None
+    problem = iaw_carrier_problem(unit.label, bought_as(force, unit.profile)) if carries else None
     if problem:
         raise IllegalCommand(problem)
     return _changed(force, label, iaw=carries)
@@ -277,15 +308,15 @@ def set_transport(force: Force, label: str, transport: str | None) -> Force:
         return _changed(force, label, transport=None)
     orbat = load_orbat(force.nation)
     try:
-        bought = _lookup(force.nation, transport)
+        bought = _lookup(force.nation, transport, force.rules)
     except ValueError as error:
         raise IllegalCommand(f"{error} (transports: {', '.join(nation_transports(orbat))})") from None
     problem = transport_problem(
-        unit.label, find_profile(force.nation, unit.profile), bought, orbat, command=unit.command
+        unit.label, bought_as(force, unit.profile), bought_as(force, bought), orbat, command=unit.command
     )
     if problem:
         raise IllegalCommand(problem)
-    return _changed(force, label, transport=bought.name)
+    return _changed(force, label, transport=bought)
 
 
 def choose_command(force: Force, label: str) -> Force:
@@ -316,9 +347,13 @@ def upgrade(
     transport: str | None = None,
     command: bool = False,
     subcommander: bool = False,
+    quality: Sequence[str] | None = None,
 ) -> Force:
-    """Several upgrades to one unit at once, in the order IAW, transport ("none" sells it back),
-    command unit, sub-commander; any refusal leaves the force as it was."""
+    """Several upgrades to one unit at once, in the order troop quality (empty: regular), IAW,
+    transport ("none" sells it back), command unit, sub-commander; any refusal leaves the force
+    as it was."""
+    if quality is not None:
+        force = _changed(force, label, quality=tuple(quality))
     if iaw is not None:
         force = set_iaw(force, label, iaw)
     if transport is not None:
@@ -335,12 +370,17 @@ def upgrade(
 
 def unit_points(force: Force, unit: ForceUnit) -> int:
     """A unit's cost with its upgrades: its IAW and its transport."""
-    points = find_profile(force.nation, unit.profile).points
+    points = bought_as(force, unit.profile).points
     if unit.iaw:
         points += load_orbat(force.nation).iaw.cost
     if unit.transport:
-        points += find_profile(force.nation, unit.transport).points
+        points += bought_as(force, unit.transport).points
     return points
+
+
+def unit_break_points(force: Force, unit: ForceUnit) -> int:
+    """A unit's Break Point value (p. 18); its transport adds none."""
+    return bought_as(force, unit.profile).break_points
 
 
 def force_points(force: Force) -> int:
@@ -360,7 +400,7 @@ def units_points(units: Sequence[Unit]) -> int:
 def force_break_points(force: Force) -> int:
     """The force's total Break Point value, the sum of its units' BP (p. 18); transports add 0."""
     return sum(
-        find_profile(force.nation, name).break_points
+        bought_as(force, name).break_points
         for unit in force.units
         for name in (unit.profile, unit.transport)
         if name
@@ -377,12 +417,12 @@ def _cite(rule: str, pages: int | str) -> str:
 def _unit_problems(force: Force, unit: ForceUnit) -> Iterator[tuple[str, str | None]]:
     """What the book forbids about this one unit and its upgrades."""
     orbat = load_orbat(force.nation)
-    profile = find_profile(force.nation, unit.profile)
+    profile = bought_as(force, unit.profile)
     yield _cite("Transports", 20), unbought_transport_problem(unit.label, profile)
     if unit.iaw:
         yield _cite("IAW", 19), iaw_carrier_problem(unit.label, profile)
     if unit.transport:
-        transport = find_profile(force.nation, unit.transport)
+        transport = bought_as(force, unit.transport)
         yield (
             _cite("Transports", ORBAT_PAGE[force.nation]),
             transport_problem(unit.label, profile, transport, orbat, command=unit.command),
@@ -400,7 +440,7 @@ def force_problems(force: Force, *, defending: bool | None = None) -> list[str]:
     rule and page. ``defending`` is the force's part in the scenario, if already known (snipers)."""
     orbat = load_orbat(force.nation)
     page = ORBAT_PAGE[force.nation]
-    profiles = [find_profile(force.nation, u.profile) for u in force.units]
+    profiles = [bought_as(force, u.profile) for u in force.units]
     detachments = [
         u for u, p in zip(force.units, profiles, strict=True) if p.unit_class is UnitClass.INFANTRY
     ]
@@ -423,14 +463,21 @@ def force_problems(force: Force, *, defending: bool | None = None) -> list[str]:
 
 # --- text export and import ----------------------------------------------------------------------
 
-HEADERS = {"force": "name", "nation": "nation", "points limit": "points_limit", "date": "date"}
+HEADERS = {
+    "force": "name",
+    "nation": "nation",
+    "points limit": "points_limit",
+    "date": "date",
+    "rules": "rules",
+}
+OPTIONAL_HEADERS = ("date", "rules")
 UNIT_LINE = re.compile(r"(?P<label>[^:]+):(?P<profile>[^\[\]]+)(?:\[(?P<upgrades>[^\[\]]*)\])?")
 BULLETS = "-*•"
 
 
 def _upgrades(unit: ForceUnit) -> list[str]:
     flags = [("command", unit.command), ("sub-commander", unit.subcommander), ("IAW", unit.iaw)]
-    words = [word for word, on in flags if on]
+    words = [word for word, on in flags if on] + list(unit.quality)
     return words + ([f"transport {unit.transport}"] if unit.transport else [])
 
 
@@ -443,6 +490,8 @@ def export_force(force: Force) -> str:
     ]
     if force.date:
         lines.append(f"Date: {force.date}")
+    if force.rules != RuleSet.name:
+        lines.append(f"Rules: {force.rules}")
     for unit in force.units:
         upgrades = _upgrades(unit)
         lines.append(f"- {unit.label}: {unit.profile}" + (f" [{', '.join(upgrades)}]" if upgrades else ""))
@@ -456,13 +505,17 @@ def _read_upgrades(text: str) -> dict[str, Any]:
         key = word.casefold().replace("-", "").replace(" ", "")
         if key in ("command", "subcommander", "iaw"):
             field, value = key, True
+        elif key in {q for rules in RULE_SETS.values() for q in rules.qualities}:
+            upgrades["quality"] = (*upgrades.get("quality", ()), key)
+            continue
         elif key.startswith("transport"):
             field, value = "transport", _tidy(word[len("transport") :])
             if not value:
                 raise ValueError("name the transport after the word transport, e.g. 'transport Truck/Jeep'")
         else:
             raise ValueError(
-                f"{word!r} is not an upgrade: use command, sub-commander, IAW or transport <name>"
+                f"{word!r} is not an upgrade: use command, sub-commander, IAW, transport <name> "
+                "or a troop quality"
             )
         if field in upgrades:
             raise ValueError(f"{word!r} is given twice")
@@ -470,14 +523,15 @@ def _read_upgrades(text: str) -> dict[str, Any]:
     return upgrades
 
 
-def _read_unit(nation: str, text: str) -> ForceUnit:
+def _read_unit(force: Force, text: str) -> ForceUnit:
     found = UNIT_LINE.fullmatch(text)
     if not found:
         raise ValueError("a unit line reads '- <label>: <unit> [upgrades]'")
     upgrades = _read_upgrades(found["upgrades"] or "")
     if "transport" in upgrades:
-        upgrades["transport"] = _lookup(nation, upgrades["transport"]).name
-    return _build(ForceUnit, label=found["label"], profile=_lookup(nation, found["profile"]).name, **upgrades)
+        upgrades["transport"] = _lookup(force.nation, upgrades["transport"], force.rules)
+    profile = _lookup(force.nation, found["profile"], force.rules)
+    return _build(ForceUnit, label=found["label"], profile=profile, **upgrades)
 
 
 def _read_header(text: str, header: dict[str, str]) -> str:
@@ -513,7 +567,9 @@ def _read_headers(header_lines: Sequence[tuple[int, str]]) -> Force:
         except ValueError as error:
             raise _refuse_line(number, line, error) from None
     missing = [
-        f"{key.capitalize()}:" for key, field in HEADERS.items() if field not in header and field != "date"
+        f"{key.capitalize()}:"
+        for key, field in HEADERS.items()
+        if field not in header and field not in OPTIONAL_HEADERS
     ]
     if missing:
         raise IllegalCommand(f"the force text has no {' or '.join(missing)} line")
@@ -531,7 +587,7 @@ def import_force(text: str) -> Force:
     for number, line in lines:
         if line[0] in BULLETS:
             try:
-                force = _with_units(force, [*force.units, _read_unit(force.nation, line[1:].strip())])
+                force = _with_units(force, [*force.units, _read_unit(force, line[1:].strip())])
             except (ValueError, IllegalCommand) as error:
                 raise _refuse_line(number, line, error) from None
     return force
@@ -547,30 +603,37 @@ def _game_id(side: str, name: str) -> str:
 
 
 def force_units(force: Force, side: str) -> list[Unit]:
-    """The force as game units for ``side``, all at the origin until deployed. A transport bought
-    for a unit becomes a unit of its own, named in the carried unit's ``transport``."""
+    """The force as game units for ``side``, all at the origin until deployed, as its rule set
+    fields them. A transport bought for a unit becomes a unit of its own, named in the carried
+    unit's ``transport``."""
+    rules = RULE_SETS[force.rules]
     units = []
     for entry in force.units:
         transport = None
         if entry.transport:
             name = entry.transport_label
-            transport = make_unit(
-                force.nation, entry.transport, side, ORIGIN, name=name, unit_id=_game_id(side, name)
-            )
-        units.append(
-            make_unit(
+            carrier = make_unit(
                 force.nation,
-                entry.profile,
+                bought_as(force, entry.transport).name,
                 side,
                 ORIGIN,
-                name=entry.label,
-                unit_id=_game_id(side, entry.label),
-                command=entry.command,
-                subcommander=entry.subcommander,
-                iaw=entry.iaw,
-                transport=transport.id if transport else None,
+                name=name,
+                unit_id=_game_id(side, name),
             )
+            transport = rules.fielded(carrier, entry.transport, ())
+        bought = make_unit(
+            force.nation,
+            bought_as(force, entry.profile).name,
+            side,
+            ORIGIN,
+            name=entry.label,
+            unit_id=_game_id(side, entry.label),
+            command=entry.command,
+            subcommander=entry.subcommander,
+            iaw=entry.iaw,
+            transport=transport.id if transport else None,
         )
+        units.append(rules.fielded(bought, entry.profile, entry.quality))
         if transport:
             units.append(transport)
     return units

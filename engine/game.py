@@ -119,7 +119,7 @@ from engine.rules.scenario import (
     scenario_points_problem,
 )
 from engine.rules.victory import BreakTest, break_point_test, turn_outcome
-from engine.rulesets import rules_of
+from engine.rulesets import RULE_SETS, RuleSet, rules_of
 from engine.scenario_play import breakthrough_result, capture_result, objectives_held
 from engine.scenario_setup import apply_scenario
 from engine.scenarios import find_scenario
@@ -217,19 +217,27 @@ def _join_side(state: GameState, command: JoinSide, log: EventLog) -> None:
     forces_in = teams_complete(state) if state.team_size else all(state.units_of(n) for n in state.sides)
     if planned is not None and forces_in:
         scenario = find_scenario(planned.id)
-        apply_scenario(
+        added = apply_scenario(
             state, scenario, planned.roles, attacker_choice=planned.attacker_choice, plotted=planned.plotted
         )
         state.planned_scenario = None
         log.emit(
             "scenario", f"Both forces are here: {scenario.title} (p. {scenario.page}). Set up with /deploy"
         )
+        if added:
+            places = ", ".join(f"{o.id} at {o.position}" for o in added)
+            log.emit("scenario", f"Forces over 1,000 points: more objectives (p. 28): {places}")
 
 
 def _bring_force(state: GameState, command: JoinSide, log: EventLog) -> None:
     """A side's force arrives for a scenario game, off the table until it is set up."""
     if state.planned_scenario is None or state.phase is not Phase.SETUP:
         raise IllegalCommand("Forces are brought to a scenario game before it is set up")
+    if command.rules not in (None, RuleSet.name, state.ruleset):
+        raise IllegalCommand(
+            f"That force is built under the {RULE_SETS[command.rules].title}, and this game is played "
+            f"under the {rules_of(state).title}: bring a force built for it"
+        )
     units = command.units
     if state.team_size:
         units = tuple(join_team(state, command.side, command.player, units))

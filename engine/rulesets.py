@@ -40,9 +40,29 @@ class RuleSet:
     # the actions a unit may take (p. 5), by their names in :mod:`engine.actions.registry`
     actions: tuple[str, ...] = ("move", "fire", "embark", "disembark", "smoke")
 
+    # the troop qualities a force may give a unit (the 2015 rules have none)
+    qualities: tuple[str, ...] = ()
+
     def unit(self, unit: Unit) -> Unit:
         """A unit as this rule set fields it."""
         return unit
+
+    def own_units(self, nation: str) -> dict[str, str]:
+        """The units this rule set lists for a nation beyond the 2015 order of battle, each with
+        the order of battle entry it counts as for points and the force rules (none here)."""
+        return {}
+
+    def force_unit_problem(self, nation: str, entry: str, *, iaw: bool, quality: Sequence[str]) -> str | None:
+        """What this rule set forbids about a force's unit bought as ``entry`` with these
+        upgrades, beyond the orders of battle (the 2015 rules: troop quality, which they lack)."""
+        if quality:
+            return f"troop quality is not part of {self.title}"
+        return None
+
+    def fielded(self, unit: Unit, entry: str, quality: Sequence[str]) -> Unit:
+        """A force's unit as this rule set fields it: ``entry`` is the name the force bought it
+        under (the 2015 one, or one of :meth:`own_units`), ``quality`` its troop qualities."""
+        return self.unit(unit)
 
     def reactivation_score(self, unit: Unit, tokens: int, *, falling_back: bool) -> TestScore:
         return reactivation_score_needed(unit, tokens, falling_back=falling_back)

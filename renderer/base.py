@@ -5,14 +5,19 @@ Terrain is drawn at SUPERSAMPLE times the size and reduced (box filter), which s
 of woods, roads and hedges; since the layer is cached, that cost (about 0.1 s) is paid once per
 game. The cache key is the terrain tuple, the table size and the scale: all immutable and
 hashable, and equal after a game is reloaded from storage, so a reloaded game hits the cache too.
+
+The cache is bounded by the memory its pictures take (:data:`CACHE_BYTES`), not by a count of
+tables: a 6' x 4' table's layer takes about 1.7 MB at the usual scale, so some 150 tables in
+use at once keep theirs, and a few huge tables cannot take more than the budget either.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from threading import Lock
 from typing import NamedTuple
 
+from cachetools import LRUCache, cached
 from PIL import Image, ImageChops, ImageDraw
 
 from engine.state import CoverKind, Going, TableSize, TerrainFeature
@@ -30,6 +35,7 @@ ROAD_ORDER = 4  # roads go over woods and water (as a ford or bridge), under bui
 ROAD_ALPHA = 220
 BUILDING_ORDER = 5
 WOOD_KINDS = {"woods", "wood", "trees", "forest", "orchard", "jungle"}
+CACHE_BYTES = 256 * 1024 * 1024  # pictures the two layer caches may hold together
 
 
 class Base(NamedTuple):
@@ -37,14 +43,25 @@ class Base(NamedTuple):
     palette: Image.Image  # the 64-colour palette the finished picture is mapped onto
 
 
-@lru_cache(maxsize=8)
+def picture_bytes(*images: Image.Image) -> int:
+    """The memory the pictures' pixels take."""
+    return sum(len(image.getbands()) * image.width * image.height for image in images)
+
+
+@cached(
+    LRUCache(CACHE_BYTES // 2, getsizeof=lambda base: picture_bytes(base.image, base.palette)),
+    lock=Lock(),
+    info=True,
+)
 def base_layer(terrain: tuple[TerrainFeature, ...], table: TableSize, scale: int) -> Base:
     """The cached table picture for this terrain, table size and scale (all hashable)."""
     image = _terrain_picture(terrain, Frame(table.width, table.depth, scale))
     return Base(image, palette_for(image))
 
 
-@lru_cache(maxsize=8)
+@cached(
+    LRUCache(CACHE_BYTES // 2, getsizeof=lambda canvas: picture_bytes(canvas.image)), lock=Lock(), info=True
+)
 def background(terrain: tuple[TerrainFeature, ...], table: TableSize, frame: Frame) -> Canvas:
     """The cached picture under everything a render draws: the margin, the table from its base
     layer and the grid labels, at the frame's size. Copy its image before drawing on it."""
@@ -208,8 +225,9 @@ def draw_grid_labels(canvas: Canvas, frame: Frame) -> None:
         canvas.text((left - 4, y), str(j + 1), size=TEXT_FONT, anchor="rm")
 
 
-def draw_terrain_names(canvas: Canvas, terrain: Sequence[TerrainFeature], frame: Frame, placer: Placer,
-                       skip: set[str]) -> None:
+def draw_terrain_names(
+    canvas: Canvas, terrain: Sequence[TerrainFeature], frame: Frame, placer: Placer, skip: set[str]
+) -> None:
     """Each piece's id in muted letters, just inside its top edge (a line's: above it), where that
     is free; roads are obvious and left unnamed, and so are the ids in ``skip`` (objectives
     already named so)."""
@@ -223,5 +241,6 @@ def draw_terrain_names(canvas: Canvas, terrain: Sequence[TerrainFeature], frame:
         mark = (x, y - 1, x, y) if not feature.linear else (x, y + 1, x, y + 2)
         spot = placer.place_free(mark, x1 - x0, y1 - y0)
         if spot is not None:
-            canvas.text((spot[0] - x0, spot[1] - y0), feature.id, size=TEXT_FONT, fill=pal.MUTED_INK,
-                        halo=True)
+            canvas.text(
+                (spot[0] - x0, spot[1] - y0), feature.id, size=TEXT_FONT, fill=pal.MUTED_INK, halo=True
+            )

@@ -25,6 +25,7 @@ from bot.discord_adapter.rule_commands import RulesCommands, rule_command
 from bot.discord_adapter.schema_commands import check_tree
 from bot.discord_adapter.side_threads import post_to_threads
 from bot.discord_adapter.stats_commands import stats_command
+from bot.discord_adapter.table_commands import TableCommands
 from bot.discord_adapter.team_commands import TeamCommands
 from bot.services.card_service import CardService
 from bot.services.deadline_loop import EVERY, DeadlineLoop
@@ -32,6 +33,7 @@ from bot.services.dice_service import DiceService
 from bot.services.force_service import ForceService
 from bot.services.game_service import GameError, GameService, Outcome
 from bot.services.rules_service import RulesService
+from bot.services.table_service import TableService
 from engine.errors import IllegalCommand
 
 log = logging.getLogger(__name__)
@@ -62,6 +64,7 @@ class IronCrossBot(discord.AutoShardedClient):
         self.dice = dice or DiceService(games.store)
         self.rules = rules or RulesService(games.store)
         self.forces = ForceService(games.store)
+        self.tables = TableService(games.store)
         self.cards = CardService(games.store)
         self.games.on_window_closed = self.announce
         hear_deadlines(self)  # a referee's deadline for an absent side is told to the channel
@@ -78,6 +81,7 @@ class IronCrossBot(discord.AutoShardedClient):
         self.tree.add_command(rule_command)
         self.tree.add_command(RulesCommands())
         self.tree.add_command(ForceCommands())
+        self.tree.add_command(TableCommands())
         self.tree.add_command(CardCommands())
         self.tree.add_command(CampaignCommands(self))
         self.tree.add_command(GamesCommands(self))
@@ -107,7 +111,10 @@ class IronCrossBot(discord.AutoShardedClient):
     async def close(self) -> None:
         if self.deadlines is not None:
             await self.deadlines.close()
-        await super().close()
+        if self.shards:  # connected: the sharded client closes its shards
+            await super().close()
+        else:  # never connected (a start-up that failed, a test): only what a client opens
+            await discord.Client.close(self)
 
     async def announce(self, channel_id: str, outcome: Outcome) -> None:
         """Post what happened when a reaction window closed by itself."""

@@ -12,7 +12,7 @@ from discord import app_commands
 from bot.discord_adapter.answers import FORM, PRIVATE, acknowledge, carry_out
 from bot.discord_adapter.common import send_long
 from bot.discord_adapter.schema_commands import schema_command
-from bot.services.force_service import ForceService
+from bot.services.force_service import ForceService, troop_quality
 from bot.services.game_service import GameError
 from engine.forces import (
     Force,
@@ -22,6 +22,7 @@ from engine.forces import (
 )
 from engine.profiles import load_orbat
 from engine.rules.force import nation_transports
+from engine.rulesets import RULE_SETS, RuleSet
 
 CHOICES = 25
 
@@ -61,7 +62,8 @@ async def orbat_units(interaction: discord.Interaction, current: str) -> list[ap
     if force is None:
         return []
     orbat = load_orbat(force.nation)
-    return _choices([u.name for u in orbat.units] + list(orbat.lend_lease), current)
+    own = list(RULE_SETS[force.rules].own_units(force.nation))
+    return _choices(own + [u.name for u in orbat.units] + list(orbat.lend_lease), current)
 
 
 async def force_units(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -73,7 +75,11 @@ async def transports(interaction: discord.Interaction, current: str) -> list[app
     force = await _chosen_force(interaction)
     if force is None:
         return []
-    return _choices(["none", *nation_transports(load_orbat(force.nation))], current)
+    carriers = nation_transports(load_orbat(force.nation))
+    own = [
+        name for name, entry in RULE_SETS[force.rules].own_units(force.nation).items() if entry in carriers
+    ]
+    return _choices(["none", *own, *carriers], current)
 
 
 class ImportForm(discord.ui.Modal, title="Import a force"):
@@ -111,17 +117,25 @@ class ForceCommands(app_commands.Group):
         name: str,
         points: app_commands.Range[int, 1, 10000],
         date: str | None = None,
+        ruleset: str = RuleSet.name,
     ) -> None:
-        answer = await force_service(interaction).create(*where(interaction), nation, name, points, date)
+        answer = await force_service(interaction).create(
+            *where(interaction), nation, name, points, date, ruleset
+        )
         await send_long(interaction, answer, ephemeral=True)
 
     @schema_command("force add", extras=PRIVATE)
     @app_commands.autocomplete(force=own_forces, unit=orbat_units)
     async def add(
-        self, interaction: discord.Interaction, force: str, unit: str, label: str | None = None
+        self,
+        interaction: discord.Interaction,
+        force: str,
+        unit: str,
+        label: str | None = None,
+        quality: str | None = None,
     ) -> None:
         answer = await force_service(interaction).edit(
-            *where(interaction), force, lambda f: add_unit(f, unit, label)
+            *where(interaction), force, lambda f: add_unit(f, unit, label, troop_quality(quality))
         )
         await send_long(interaction, answer, ephemeral=True)
 
@@ -144,9 +158,19 @@ class ForceCommands(app_commands.Group):
         transport: str | None = None,
         command: bool = False,
         subcommander: bool = False,
+        quality: str | None = None,
     ) -> None:
         def change(f: Force) -> Force:
-            return upgrade(f, unit, iaw=iaw, transport=transport, command=command, subcommander=subcommander)
+            qualities = None if quality is None else troop_quality(quality)
+            return upgrade(
+                f,
+                unit,
+                iaw=iaw,
+                transport=transport,
+                command=command,
+                subcommander=subcommander,
+                quality=qualities,
+            )
 
         answer = await force_service(interaction).edit(*where(interaction), force, change)
         await send_long(interaction, answer, ephemeral=True)

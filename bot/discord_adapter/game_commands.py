@@ -22,14 +22,26 @@ from bot.discord_adapter.owed_commands import pings
 from bot.discord_adapter.referees import act, eyes_of
 from bot.discord_adapter.schema_commands import schema_command
 from bot.discord_adapter.side_threads import open_for_set_up, open_side_threads, tell_privately
+from bot.discord_adapter.table_commands import server, table_service
 from bot.discord_adapter.team_commands import make_teams_and_referees
 from bot.services.game_service import finished_games_text, scenario_text, setup_text
+from bot.services.limits import MOST_SEED
 from bot.services.ping_service import MAX_MINUTES
 from bot.storage.ping_store import DEFAULT_MINUTES
 from engine.commands import Concede, JoinSide, StartGame
 from engine.events import told
 from engine.quick_battle import allied_forces, quick_battle, quick_forces, quick_tables, scenario_battle
-from engine.rulesets import with_rule_set
+from engine.rulesets import rule_set_choices, with_rule_set
+
+
+async def battlefields(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The built-in tables, random, and the server's own, as the user types."""
+    words = current.casefold().split()
+    named = {name: title for name, title in quick_tables().items()}
+    named["random"] = "random: a table laid out from the seed option"
+    named.update({name: name for name in await table_service(interaction).names(server(interaction))})
+    found = [(n, t) for n, t in named.items() if all(w in t.casefold() or w in n.casefold() for w in words)]
+    return [app_commands.Choice(name=t[:100], value=n[:100]) for n, t in found[:25]]
 
 
 class GameCommands(app_commands.Group):
@@ -37,15 +49,20 @@ class GameCommands(app_commands.Group):
         super().__init__(name="game", description="Set up and follow this channel's Iron Cross game")
 
     @schema_command("game new")
+    @app_commands.autocomplete(table=battlefields)
     @app_commands.choices(
-        table=[app_commands.Choice(name=title[:100], value=name) for name, title in quick_tables().items()],
         forces=[app_commands.Choice(name=quick_forces()[name][:100], value=name) for name in allied_forces()],
+        ruleset=[
+            app_commands.Choice(name=title[:100], value=name) for name, title in rule_set_choices().items()
+        ],
     )
     async def new(
         self,
         interaction: discord.Interaction,
         table: str = "village",
         forces: str = "us",
+        seed: app_commands.Range[int, 0, MOST_SEED] | None = None,
+        edges: str | None = None,
         reaction_seconds: app_commands.Range[int, 15, 172800] = 120,
         scenario: str = "quick",
         attacker: str | None = None,
@@ -59,15 +76,18 @@ class GameCommands(app_commands.Group):
         referee_role: discord.Role | None = None,
     ) -> None:
         channel, user = str(interaction.channel_id), str(interaction.user.id)
+        ground = await table_service(interaction).battlefield(server(interaction), table, seed)
         if scenario == "quick":
-            battle = quick_battle(table, forces)
+            battle = quick_battle(ground, forces)
             text = (
-                setup_text(table, forces, reaction_seconds)
+                setup_text(ground, forces, reaction_seconds)
                 + "\nTake a side with `/game join`, then `/game start`."
             )
         else:
-            battle = scenario_battle(scenario, table, attacker, attacker_choice, deployment == "plotted")
-            text = scenario_text(battle, table, reaction_seconds)
+            battle = scenario_battle(
+                scenario, ground, attacker, attacker_choice, deployment == "plotted", edges
+            )
+            text = scenario_text(battle, ground, reaction_seconds)
         battle = with_rule_set(battle, ruleset)
         teamed = make_teams_and_referees(battle, teams, bonus, referee, referee_role)
         text = "\n".join(filter(None, [text, teamed]))

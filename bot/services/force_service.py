@@ -28,17 +28,20 @@ from engine.forces import (
     force_units,
     import_force,
     new_force,
+    unit_break_points,
     unit_points,
 )
-from engine.profiles import find_profile
 from engine.rules.scenario import defends
+from engine.rulesets import RULE_SETS, RuleSet
 
 MAX_FORCES = 50  # per player and server
+REGULAR = "regular"  # troop quality left at the default
 
 
 def describe_force(force: Force) -> str:
     """The force with each unit's cost and break points, the totals, and what it breaks."""
     date = f", {force.date}" if force.date else ""
+    date += f", {RULE_SETS[force.rules].title}" if force.rules != RuleSet.name else ""
     lines = [
         f"**{force.name}** ({NATION_NAMES[force.nation]}{date}): {force_points(force)} of "
         f"{force.points_limit} points, {force_break_points(force)} BP"
@@ -49,9 +52,9 @@ def describe_force(force: Force) -> str:
             for w, on in (("command", unit.command), ("sub-commander", unit.subcommander), ("IAW", unit.iaw))
             if on
         ]
-        upgrades += [f"in a {unit.transport}"] if unit.transport else []
+        upgrades += list(unit.quality) + ([f"in a {unit.transport}"] if unit.transport else [])
         extra = f" [{', '.join(upgrades)}]" if upgrades else ""
-        bp = find_profile(force.nation, unit.profile).break_points
+        bp = unit_break_points(force, unit)
         lines.append(f"- {unit.label}: {unit.profile}{extra}, {unit_points(force, unit)} pts, {bp} BP")
     if not force.units:
         lines.append("No units yet: /force add")
@@ -61,6 +64,13 @@ def describe_force(force: Force) -> str:
     elif force.units:
         lines.append("Legal for any scenario role (snipers are checked once a role is known)")
     return "\n".join(lines)
+
+
+def troop_quality(text: str | None) -> tuple[str, ...]:
+    """The troop quality words typed for a unit ("veteran elite", "veteran, elite"), bounded;
+    "regular" is the default, so no word of its own."""
+    words = bounded_text("A troop quality", text or "", NAME).replace(",", " ").replace("+", " ")
+    return tuple(word.casefold() for word in words.split() if word.casefold() != REGULAR)
 
 
 def _refusing(action: Callable[[], Force]) -> Force:
@@ -80,10 +90,19 @@ class ForceService:
         self._locks: defaultdict[tuple[str, str], asyncio.Lock] = defaultdict(asyncio.Lock)
 
     async def create(
-        self, guild_id: str, owner_id: str, nation: str, name: str, points: int, date: str | None = None
+        self,
+        guild_id: str,
+        owner_id: str,
+        nation: str,
+        name: str,
+        points: int,
+        date: str | None = None,
+        rules: str = RuleSet.name,
     ) -> str:
         whole_number("points", points, 1, MAX_POINTS)
-        force = _refusing(lambda: new_force(nation, bounded_text("A force's name", name, NAME), points, date))
+        named = bounded_text("A force's name", name, NAME)
+        rules = bounded_text("A rule set", rules, NAME)
+        force = _refusing(lambda: new_force(nation, named, points, date, rules))
         await self._add(guild_id, owner_id, force)
         return describe_force(force)
 
@@ -127,7 +146,12 @@ class ForceService:
             raise GameError(f"{force.name} is not ready to fight:\n{reasons}")
         units = tuple(force_units(force, side))
         return JoinSide(
-            side=side, player=owner_id, nation=force.nation, units=units, points_limit=force.points_limit
+            side=side,
+            player=owner_id,
+            nation=force.nation,
+            units=units,
+            points_limit=force.points_limit,
+            rules=force.rules,
         )
 
     async def show(self, guild_id: str, owner_id: str, name: str) -> str:

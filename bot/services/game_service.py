@@ -16,6 +16,7 @@ from bot.services.clock_service import ClockService
 from bot.services.limits import REACTION_SECONDS, bounded_command
 from bot.services.outcome import GameError, Outcome, refusals
 from bot.services.permissions import Refused, authorise, held_by_referees
+from bot.services.window_notices import WindowNotices
 from bot.storage import clock_store
 from bot.storage.deadline_claims import WINDOWS, Claims, process_name
 from bot.storage.store import GameStore, StaleGame, StoredGame
@@ -25,11 +26,12 @@ from engine.errors import IllegalCommand
 from engine.events import Event
 from engine.game import apply, replay
 from engine.game_state import GameState
-from engine.quick_battle import quick_battle, quick_forces, quick_tables
+from engine.quick_battle import quick_battle, quick_forces, table_title
 from engine.referee import actions_to_undo, live_actions, live_history
 from engine.runtime import Clock, ReactionTimers, SystemClock, WindowKey
 from engine.scenarios import find_scenario
 from engine.state import Phase
+from engine.tables.layout import BattleTable
 
 log = logging.getLogger(__name__)
 
@@ -67,8 +69,6 @@ class GameService:
         self.timers = ReactionTimers(self.clock, self._window_expired, still_due=self._window_due)
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self.clocks = ClockService(self)  # the referee's pause, extensions and deadlines
-        from bot.services.window_notices import WindowNotices  # it builds on this module
-
         self.notices = WindowNotices(self)  # the "window closed" posts, made once
 
     async def resume(self) -> None:
@@ -398,10 +398,10 @@ def refuse_replacing(state: GameState, user_id: str | None) -> None:
         raise GameError("The game set up here has referees: only they may replace it before it starts")
 
 
-def setup_text(table: str, forces: str, reaction_seconds: int) -> str:
+def setup_text(table: str | BattleTable, forces: str, reaction_seconds: int) -> str:
     """What a new quick battle holds, in a few lines."""
     return (
-        f"A quick battle on the {quick_tables()[table]}.\n"
+        f"A quick battle on the {table_title(table)}.\n"
         f"**allies**: {quick_forces()[forces]}\n**axis**: {quick_forces()['german']}\n"
         f"Reaction windows stay open {duration_text(reaction_seconds)}."
     )
@@ -425,7 +425,7 @@ async def finished_games_text(store: GameStore, channel_id: str, number: int | N
     return f"**{game.result}**\n{game.log}"
 
 
-def scenario_text(state: GameState, table: str, reaction_seconds: int) -> str:
+def scenario_text(state: GameState, table: str | BattleTable, reaction_seconds: int) -> str:
     """What a new scenario game is, who plays which part, and what to do next."""
     planned = state.planned_scenario
     assert planned is not None
@@ -437,7 +437,7 @@ def scenario_text(state: GameState, table: str, reaction_seconds: int) -> str:
         else ""
     )
     return (
-        f"**{scenario.title}** (p. {scenario.page}) on the {quick_tables()[table]}: {scenario.summary}\n"
+        f"**{scenario.title}** (p. {scenario.page}) on the {table_title(table)}: {scenario.summary}\n"
         f"{roles}.{choice} Reaction windows stay open {duration_text(reaction_seconds)}.\n"
         "Each side joins with its force (`/game join side: force:`), then sets up with `/deploy`, "
         + ("both at once and in secret until the game starts, " if planned.plotted else "")

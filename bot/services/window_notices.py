@@ -13,23 +13,32 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from sqlalchemy import delete
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.storage.deadline_claims import WINDOW_NOTICES, stamp
+from bot.services.outcome import Outcome
+from bot.storage.deadline_claims import WINDOW_NOTICES, Claims, stamp
+from bot.storage.store import GameStore
 from bot.storage.tables import WindowNoticeRow
-from engine.runtime import ReactionTimers, WindowKey
+from engine.runtime import Clock, ReactionTimers, WindowKey
 
-if TYPE_CHECKING:
-    from bot.services.game_service import GameService, Outcome
+
+class Games(Protocol):
+    """What the notices need of the game service that makes them."""
+
+    store: GameStore
+    clock: Clock
+    timers: ReactionTimers
+    claims: Claims
+    on_window_closed: Callable[[str, Outcome], Awaitable[None]] | None
 
 
 class WindowNotices:
     """The closed windows of ``games`` still to post; each post goes to ``games.on_window_closed``."""
 
-    def __init__(self, games: GameService) -> None:
+    def __init__(self, games: Games) -> None:
         self.games = games
         self.timers = ReactionTimers(
             games.clock, self._post_again, still_due=self._mine, limit=games.timers.limit
@@ -85,8 +94,6 @@ class WindowNotices:
 
     async def _post_again(self, key: WindowKey) -> None:
         """Post a notice from the stored close: its events, the game as it is now."""
-        from bot.services.game_service import Outcome
-
         channel_id, seq, message_id = key  # type: ignore[misc]
         logged = await self.games.store.log_between(channel_id, seq - 1, through=seq)
         game = await self.games.store.load(channel_id)

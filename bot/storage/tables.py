@@ -146,6 +146,23 @@ class ForceRow(SQLModel, table=True):
     updated_at: datetime = Field(default_factory=utcnow)
 
 
+class SavedTableRow(SQLModel, table=True):
+    """A table a server's players built, imported or generated (engine.tables.layout.BattleTable
+    JSON): one of a name, in any case, per server; ``owner_id`` made it and alone changes or
+    deletes it; every edit advances ``version`` by exactly one."""
+
+    __tablename__ = "saved_tables"
+    __table_args__ = (Index("one_table_per_name", "guild_id", text("lower(name)"), unique=True),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: str = Field(index=True)
+    owner_id: str
+    name: str
+    version: int = 0
+    layout: str  # engine.tables.layout.BattleTable JSON
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
 class ArchivedGameRow(SQLModel, table=True):
     """A finished game's result and whole log, kept when a new game replaces it in the channel."""
 

@@ -46,6 +46,7 @@ from engine.forces import (
     Force,
     ForceUnit,
     add_unit,
+    bought_as,
     choose_command,
     find_unit,
     force_points,
@@ -57,7 +58,7 @@ from engine.forces import (
     unit_points,
 )
 from engine.game_state import GameState
-from engine.profiles import Special, find_profile
+from engine.profiles import Special
 from engine.rules.force import command_unit_problem
 from engine.rules.scenario import defends
 from engine.scenarios import find_scenario
@@ -199,7 +200,7 @@ def fielded_force(side: LinkedSide, role: str) -> Force:
         unit
         for unit in side.force.units
         if not side.record(unit.label).resting
-        and not (not defends(role) and find_profile(side.force.nation, unit.profile).has(Special.SNIPER))
+        and not (not defends(role) and bought_as(side.force, unit.profile).has(Special.SNIPER))
     )
     return side.force.model_copy(update={"units": units})
 

@@ -60,7 +60,7 @@ async def test_console_saves_the_battlefield_after_each_action(tmp_path):
 async def test_console_rolls_dice_and_charts_like_discord(tmp_path):
     out = await run(
         "/roll 2d10 5+ Panther\nas troll /roll dr\n/roll 1d9999\n"
-        "/chart roll ic-company-morale\n/chart frob\n/roll log\n",
+        "/chart roll ic-company-morale\n/chart frob\n/roll log\n/chart list\n",
         f"sqlite+aiosqlite:///{tmp_path / 'console.db'}",
     )
     assert "Panther: 2d10 5+: " in out and "success" in out
@@ -68,6 +68,8 @@ async def test_console_rolls_dice_and_charts_like_discord(tmp_path):
     assert "Company Morale Test (Iron Cross): d6 " in out
     assert "Not allowed: Try /chart list" in out
     assert "troll dr: " in out and "console 2d10 5+ Panther: " in out  # the log
+    listed = out[out.index("Iron Cross (") :]  # /chart list: by book, as in Discord
+    assert listed.index("Iron Cross (") < listed.index("Red Barricades (") < listed.index("Cross of Iron (")
 
 
 async def test_forces_are_built_and_exported_at_the_console(tmp_path):
@@ -85,6 +87,15 @@ async def test_forces_are_built_and_exported_at_the_console(tmp_path):
     again = await run(f"/force import {tmp_path / 'easy.txt'}\n/force add force:Easy unit:Panther\n", url)
     assert "Easy Two (US): 30 of 200 points, 4 BP" in again  # plain text, no Markdown
     assert "Not allowed: the US Army 1944/45 has no 'Panther'" in again
+
+
+async def test_a_house_rules_force_with_troop_quality_at_the_console(tmp_path):
+    lines = [
+        "/force new nation:british name:Able points:300 ruleset:house_v1",
+        '/force add force:Able unit:"M10 Wolverine" quality:"inexperienced weak"',
+    ]
+    out = await run("\n".join(lines) + "\n", f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
+    assert "- M10 Wolverine 1: M10 Wolverine [inexperienced, weak], 60 pts" in out
 
 
 async def test_a_scenario_game_is_set_up_at_the_console(tmp_path):

@@ -160,3 +160,51 @@ async def test_in_capture_the_channel_sees_markers_and_only_the_defender_learns_
     assert "Marker 1" in log and "Sherman" not in log
     log, _ = reply(await discord_.slash("game log", user=ANN, channel="5"))
     assert "Sherman 75mm 1 as Marker 1" in log
+
+
+async def test_a_house_rules_force_fields_the_quick_reference_with_troop_quality(discord_):
+    await discord_.slash(
+        "force new", user=OTTO, channel="1", nation="german", name="KG Hoth", points=300, ruleset="house_v1"
+    )
+    text, private = reply(
+        await discord_.slash(
+            "force add", user=OTTO, channel="1", force="KG Hoth", unit="pz iv f1", quality="veteran, elite"
+        )
+    )
+    assert (
+        private and text.splitlines()[0] == "**KG Hoth** (German, House Rules V1.0): 44 of 300 points, 6 BP"
+    )
+    assert "- Pz IV F1 1: Pz IV F1 [veteran, elite], 44 pts, 6 BP" in text
+    text, _ = reply(
+        await discord_.slash(
+            "force add",
+            user=OTTO,
+            channel="1",
+            force="KG Hoth",
+            unit="Marder III",
+            quality="weak inexperienced veteran",
+        )
+    )
+    pairs = "a unit is veteran or inexperienced, and elite or weak: one of each pair at most (s. 2)"
+    assert text == f"Marder III 1: {pairs}"
+    text, _ = reply(await discord_.slash("force export", user=OTTO, channel="1", force="KG Hoth"))
+    assert "Rules: house_v1" in text and "- Pz IV F1 1: Pz IV F1 [veteran, elite]" in text
+
+
+async def test_a_units_troop_quality_is_changed_and_set_back_to_regular(discord_):
+    await discord_.slash(
+        "force new", user=OTTO, channel="1", nation="british", name="Able", points=300, ruleset="house_v1"
+    )
+    await discord_.slash("force add", user=OTTO, channel="1", force="Able", unit="Vickers MG", label="Vic")
+    text, _ = reply(
+        await discord_.slash(
+            "force upgrade", user=OTTO, channel="1", force="Able", unit="Vic", quality="weak"
+        )
+    )
+    assert "- Vic: Vickers MG [weak], 20 pts" in text
+    text, _ = reply(
+        await discord_.slash(
+            "force upgrade", user=OTTO, channel="1", force="Able", unit="Vic", quality="regular"
+        )
+    )
+    assert "- Vic: Vickers MG, 20 pts" in text

@@ -257,7 +257,7 @@ class Snapshot:
     form: dict[str, Any] | None = None
 
 
-def unpictured(state, viewer, last_events=()) -> bytes:
+def unpictured(state, viewer, last_events=(), before=None) -> bytes:
     """Pictures are not what this test is about: a blank one is drawn at once."""
     return b"\x89PNG\r\n\x1a\n"
 
@@ -357,6 +357,10 @@ async def build(copies: Copies, monkeypatch) -> dict[str, Snapshot]:
         allies_force="F",
         axis=f"<@{OTTO}>",
         axis_force="F",
+    )
+    await discord.slash("table new", user=ANN, channel=LINKED, name="T", width=48.0, depth=48.0)
+    await discord.slash(
+        "table add", user=ANN, channel=LINKED, table="T", piece="wood", kind="woods", at="B2", size="9x9"
     )
     await snapshot("server")
     await close_bot(bot)
@@ -642,9 +646,13 @@ READS_ONLY = {
     "campaign ledger", "campaign linked standings", "campaign orbat", "campaign status", "cards hand",
     "chart list", "chart show", "force export", "force list", "force show", "game history", "game log",
     "game map", "game status", "games mine", "odds fire", "odds shot", "odds test", "ref log", "ref map",
-    "ref prep list", "rule", "rules sources", "stats", "team show",
+    "ref prep list", "rule", "rules sources", "stats", "team show", "table show", "table list",
+    "table export",
 }  # fmt: skip
-OWN_RECORDS = {"roll", "chart roll", "games ping", "force import"}
+OWN_RECORDS = {
+    "roll", "chart roll", "games ping", "force import", "table new", "table random", "table copy",
+    "table import",
+}  # fmt: skip
 
 
 def test_every_command_is_in_a_matrix_or_changes_nothing_of_anyone_elses():
@@ -699,6 +707,12 @@ SERVER_ROWS = (  # what the server keeps apart from a channel's game: one phase,
     cell(
         "force upgrade", {ANN, OTTO}, "server", fixed(force="F", unit="Infantry Detachment 2", command=True)
     ),
+    # Ann's table T, with a wood: only its maker changes it; anyone makes a table of their own
+    cell("table add", {ANN}, "server", fixed(table="T", piece="barn", kind="building", at="D4", size="6x6")),
+    cell("table move", {ANN}, "server", fixed(table="T", piece="wood", to="C3")),
+    cell("table turn", {ANN}, "server", fixed(table="T", piece="wood", degrees=30.0)),
+    cell("table remove", {ANN}, "server", fixed(table="T", piece="wood")),
+    cell("table delete", {ANN}, "server", fixed(table="T")),
     cell("rules import", {BOSS}, "server", fixed(document=MORE_RULES)),  # Manage Server
     cell("rules remove", {BOSS}, "server", fixed(name="House")),
     cell("cards deck", {BOSS}, "server", fixed(name="Generic"), answer="form"),

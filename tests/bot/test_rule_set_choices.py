@@ -13,5 +13,5 @@ def test_game_new_offers_the_registered_rule_sets_and_the_books_scenarios():
     rule_sets = {choice.value: choice.name for choice in options["ruleset"].choices}
     assert rule_sets == {name: rules.title for name, rules in RULE_SETS.items()}
     assert [choice.value for choice in options["scenario"].choices] == ["quick", *load_scenarios()]
-    assert "[ruleset:core-2015|house-v1]  Iron Cross 2015 (default) or House Rules V1.0" in HELP
+    assert "[ruleset:core_2015|house_v1]  Iron Cross 2015 (default) or House Rules V1.0" in HELP
     assert "/game new scenario:meeting|escalating|capture|breakthrough " in HELP

@@ -78,8 +78,8 @@ def test_house_rules_orders_in_words():
     order = unit_order(state, "allies", OrderWords("gis", call_fire="D3"))
     assert order.actions == (RequestFire(at=Point(x=21, y=15)),)
     named = (
-        r"Name the weapon gun, mg, hull_mg, gun\+hull_mg, mg\+hull_mg, light_mortar or flamethrower, "
-        "not 'cannon'"
+        r"Name the weapon gun, mg, hull_mg, gun\+hull_mg, mg\+hull_mg, light_mortar, second_gun or "
+        r"flamethrower, not 'cannon'"
     )
     with pytest.raises(IllegalCommand, match=named):
         unit_order(state, "allies", OrderWords("gis", fire="gren", weapon="cannon"))

@@ -552,7 +552,7 @@ NOT_AN_INTEGER = "Input should be a valid integer, unable to parse string as an 
         (
             HEADER + "- Cat: Panther [smoke]\n",
             "line 4 ('- Cat: Panther [smoke]'): 'smoke' is not an upgrade: "
-            "use command, sub-commander, IAW or transport <name>",
+            "use command, sub-commander, IAW, transport <name> or a troop quality",
         ),
         (
             HEADER + "- Cat: Panther [IAW, iaw]\n",

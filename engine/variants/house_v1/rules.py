@@ -12,7 +12,7 @@ from engine.dice import DiceSource
 from engine.errors import IllegalCommand
 from engine.events import EventLog
 from engine.game_state import GameState
-from engine.profiles import Special
+from engine.profiles import Special, find_profile
 from engine.rules.activation import TestScore
 from engine.rules.firing import Shot
 from engine.rules.shot_resolution import ShotResult
@@ -42,7 +42,14 @@ from engine.variants.house_v1.sight import fire_through_problem, house_sight_cle
 from engine.variants.house_v1.smoke_screens import blocked_by_smoke, thin_smoke
 from engine.variants.house_v1.state import HouseUnit
 from engine.variants.house_v1.traits import Experience, TroopType
-from engine.variants.house_v1.units import house_equivalent
+from engine.variants.house_v1.units import (
+    QUALITIES,
+    find_house_profile,
+    house_equivalent,
+    light_weapon_problem,
+    quick_reference_entries,
+    troop_quality,
+)
 from engine.variants.house_v1.visibility import can_observe, observed_as
 
 
@@ -67,11 +74,37 @@ class HouseRules(RuleSet):
         "shell_building",
     )
 
+    qualities = QUALITIES  # s. 2 Troop quality
+
     def unit(self, unit: Unit) -> Unit:
         """The quick reference's statistics where it lists the unit (House Rules V1.0, s. 2)."""
         return unit.model_copy(
             update={"profile": house_equivalent(unit.profile), "variant": unit.variant or HouseUnit()}
         )
+
+    def own_units(self, nation: str) -> dict[str, str]:
+        """The quick reference's units, each bought as the 2015 entry it counts as (s. 2)."""
+        return quick_reference_entries(nation)
+
+    def force_unit_problem(self, nation: str, entry: str, *, iaw: bool, quality: Sequence[str]) -> str | None:
+        """s. 2 Troop quality: one experience and one motivation at most; s. 2 Light weapons: a
+        squad carries an IAW or a light mortar, not both."""
+        listed = entry in quick_reference_entries(nation)
+        profile = find_house_profile(nation, entry) if listed else find_profile(nation, entry)
+        try:
+            fielded = troop_quality(profile, quality)
+        except IllegalCommand as problem:
+            return str(problem)
+        if iaw and fielded.house is not None and fielded.house.light_mortar:
+            return light_weapon_problem(fielded.name)
+        return None
+
+    def fielded(self, unit: Unit, entry: str, quality: Sequence[str]) -> Unit:
+        """The quick reference's own unit if the force bought it by that name (else the 2015
+        unit's equivalent), with its troop quality (s. 2)."""
+        listed = entry in quick_reference_entries(unit.profile.nation)
+        profile = find_house_profile(unit.profile.nation, entry) if listed else unit.profile
+        return self.unit(unit.model_copy(update={"profile": troop_quality(profile, quality)}))
 
     def reactivation_score(self, unit: Unit, tokens: int, *, falling_back: bool) -> TestScore:
         purpose = Purpose.FALL_BACK if falling_back else Purpose.ACTION

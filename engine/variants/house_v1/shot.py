@@ -142,6 +142,8 @@ def _chosen_weapon(shot: Shot, mine: HouseTraits, theirs: HouseTraits, weapon: s
         return light_mortar_fire(shot, mine, theirs)
     if not firer.is_vehicle:
         raise IllegalCommand(f"{firer.name} has one weapon: leave out the weapon choice")
+    if weapon == "second_gun":
+        return second_gun_fire(shot, mine, theirs)
     if weapon == "hull_mg" or weapon.endswith(HULL_MG_TOO):
         check_hull_mg(shot, mine)
     weapon = weapon.removesuffix(HULL_MG_TOO)
@@ -156,6 +158,20 @@ def _chosen_weapon(shot: Shot, mine: HouseTraits, theirs: HouseTraits, weapon: s
             raise IllegalCommand(f"{firer.name}'s gun has no HE round: use its machine gun")
         return HouseFire(Weapon.GUN, FireCategory.HE, he=mine.he)
     return _machine_gun_fire(Weapon.HULL_MG if weapon == "hull_mg" else Weapon.TURRET_MG, theirs)
+
+
+def second_gun_fire(shot: Shot, mine: HouseTraits, theirs: HouseTraits) -> HouseFire:
+    """s. 5 AFVs with multiple weapons, and the quick reference's second AP rating (the Grant's
+    turret 37mm, "8/M, 5"): a vehicle with two guns fires one of them at its one target in an
+    activation. The second gun has an AP rating and no HE class, so it fires AP, at vehicles."""
+    firer, target = shot.firer, shot.target
+    if mine.second_ap is None:
+        raise IllegalCommand(f"{firer.name} has no second gun")
+    if not (theirs.troop_type.is_afv or theirs.troop_type is TroopType.SOFT):
+        raise IllegalCommand(
+            f"{firer.name}'s second gun has no HE class: fire its main gun or MG at {target.name}"
+        )
+    return HouseFire(Weapon.GUN, FireCategory.AP, ap=mine.second_ap)
 
 
 def _machine_gun_fire(weapon: Weapon, theirs: HouseTraits) -> HouseFire:

@@ -7,14 +7,23 @@ before) carrying :class:`HouseTraits`: troop type, move class, AP and HE class, 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from engine.errors import IllegalCommand
 from engine.profiles import Drive, Special, UnitClass, UnitProfile, find_profile
-from engine.variants.house_v1.traits import HEClass, HouseTraits, Motivation, MoveClass, TroopType
+from engine.variants.house_v1.traits import (
+    Experience,
+    HEClass,
+    HouseTraits,
+    Motivation,
+    MoveClass,
+    TroopType,
+)
 
 HOUSE_DATA = Path(__file__).parent / "data"  # the quick reference's units
 _VEHICLE_CLASS = {
@@ -200,3 +209,49 @@ def house_equivalent(profile: UnitProfile) -> UnitProfile:
     ]
     chosen = (same_armour or matches or [None])[0]
     return chosen if chosen is not None else house_view(profile)
+
+
+def quick_reference_entries(nation: str) -> dict[str, str]:
+    """The quick reference's units of a nation, each with the 2015 order of battle entry it
+    counts as for points, break points and the force rules (its ``core``, else its ``like``);
+    none for a nation the quick reference leaves out."""
+    rows = _quick_reference().get(nation, {}).get("units", [])
+    return {row["name"]: row.get("core") or row["like"] for row in rows}
+
+
+def troop_quality(profile: UnitProfile, quality: Sequence[str]) -> UnitProfile:
+    """House Rules V1.0, s. 2 Troop quality: besides regular, a unit may be veteran or
+    inexperienced, and elite or weak; one of each pair at most. Its effects are the house
+    rules' own: tokens (s. 3), reactions and reactivations (s. 3), close combat (s. 6) and the
+    Company Morale Test (s. 7). The house rules put no price on it, so points are unchanged."""
+    traits = house_equivalent(profile).house
+    assert traits is not None
+    experiences = [Experience(q) for q in quality if q in (Experience.VETERAN, Experience.INEXPERIENCED)]
+    motivations = [Motivation(q) for q in quality if q in (Motivation.ELITE, Motivation.WEAK)]
+    unknown = [q for q in quality if q not in (*experiences, *motivations)]
+    if unknown:
+        raise IllegalCommand(f"{', '.join(unknown)} is not a troop quality: choose {', '.join(QUALITIES)}")
+    if len(experiences) > 1 or len(motivations) > 1:
+        raise IllegalCommand(
+            "a unit is veteran or inexperienced, and elite or weak: one of each pair at most (s. 2)"
+        )
+    update: dict[str, Any] = {}
+    if experiences:
+        update["experience"] = experiences[0]
+    if motivations:
+        update["motivation"] = motivations[0]
+    return house_equivalent(profile).model_copy(update={"house": traits.model_copy(update=update)})
+
+
+def light_weapon_problem(name: str) -> str:
+    """House Rules V1.0, s. 2 Light weapons: an infantry squad carries one extra weapon, an IAW
+    or a light mortar; a squad bought with its light mortar takes no IAW."""
+    return f"an {name} has its light mortar, and a squad carries an IAW or a light mortar, not both (s. 2)"
+
+
+QUALITIES = (
+    Experience.VETERAN.value,
+    Experience.INEXPERIENCED.value,
+    Motivation.ELITE.value,
+    Motivation.WEAK.value,
+)
