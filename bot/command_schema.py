@@ -363,7 +363,7 @@ SPECS: tuple[Spec, ...] = (
         position("smoke_at", 'House rules: a gun fires a smoke round at this spot (a 2" puff)'),
         choice(
             "weapon",
-            "Which weapon: flamethrower, light_mortar; house rules: gun, mg, hull_mg, +hull_mg (joins), "
+            "Which weapon: flamethrower, light_mortar; house rules: gun, mg, hull_mg, +hull_mg joins, "
             "second_gun",
             ("gun", "mg", "hull_mg", "gun+hull_mg", "mg+hull_mg", "light_mortar", "second_gun")
             + ("flamethrower",),
