@@ -66,7 +66,7 @@ from engine.commands import (
     UnitOrder,
 )
 from engine.deployment import finish_deployment, place_unit, reveal_plotted_deployment
-from engine.dice import DiceSource, ScriptedDice
+from engine.dice import DiceSource, DieCategory, ScriptedDice
 from engine.errors import IllegalCommand
 from engine.events import Event, EventLog
 from engine.game_state import Aim, Choice, GameResult, GameState, Interrupt, Pending, Step, Who
@@ -467,7 +467,7 @@ def _preliminary_bombardment(state: GameState, side: str, log: EventLog) -> None
         casualty = needed = None
         if roll >= BOMBARDMENT_HITS_ON and not unit.is_vehicle:
             needed = CASUALTY_SCORE[area_cover(state, unit)]
-            casualty = log.d6(f"bombardment casualty roll, {unit.name}")
+            casualty = log.d6(f"bombardment casualty roll, {unit.name}", DieCategory.CASUALTY)
         markers = preliminary_bombardment_markers(roll, casualty, needed)
         rolled = f"{roll}" + (f", casualty {needed}+ rolled {casualty}" if casualty else "")
         log.emit(
@@ -591,7 +591,11 @@ def _test_break_point(state: GameState, name: str, log: EventLog) -> BreakTest:
         commander_lost=command_unit_lost(state, name),
         break_point=state.sides[name].break_point,
     )
-    return test_on(log.roll_against(6, f"break point test, {name}", lambda face: not test_on(face).broken))
+    return test_on(
+        log.roll_against(
+            6, f"break point test, {name}", lambda face: not test_on(face).broken, DieCategory.MORALE
+        )
+    )
 
 
 def _finish_on_time(state: GameState, log: EventLog) -> None:
@@ -804,7 +808,13 @@ def _react(state: GameState, command: React, log: EventLog) -> None:
     _place_token(state, pending, order)
     label = unit.name if unit else f"{command.side} Company Morale Test"
     roll, passed = _roll_test(
-        state, log, f"reaction test, {label}", score, unit, getattr(order, "reroll", False)
+        state,
+        log,
+        f"reaction test, {label}",
+        score,
+        unit,
+        getattr(order, "reroll", False),
+        DieCategory.REACTION,
     )
     what = f"{command.side} reacts with {describe_order(state, order)}"
     said = f"{command.side} reacts with {describe_order(state, order, known_as)}"
@@ -880,9 +890,10 @@ def _roll_test(
     score: TestScore,
     unit: Unit | None,
     reroll: bool,
+    category: DieCategory,
 ) -> tuple[int, bool]:
     """Roll a d6 test, using the command re-roll on a failure if asked and allowed (p. 18)."""
-    roll = log.roll_against(6, purpose, score.passes)
+    roll = log.roll_against(6, purpose, score.passes, category)
     if score.passes(roll) or unit is None or not reroll:
         return roll, score.passes(roll)
     if not command_reroll_available(state, unit, rules_of(state).command_radius(state.table.is_small)):
@@ -895,7 +906,7 @@ def _roll_test(
         side=unit.side,
         public=f"{known_as(unit)} fails; the command unit orders a re-roll" if unit.hidden else None,
     )
-    roll = log.roll_against(6, f"{purpose} (command re-roll)", score.passes)
+    roll = log.roll_against(6, f"{purpose} (command re-roll)", score.passes, category)
     return roll, score.passes(roll)
 
 
@@ -975,7 +986,13 @@ def _step_test(state: GameState, pending: Pending, step: Step, log: EventLog) ->
     score = rules_of(state).reactivation_score(unit, tokens, falling_back=falling_back)
     order = pending.order_of(step.who)
     roll, passed = _roll_test(
-        state, log, f"reactivation test, {unit.name}", score, unit, getattr(order, "reroll", False)
+        state,
+        log,
+        f"reactivation test, {unit.name}",
+        score,
+        unit,
+        getattr(order, "reroll", False),
+        DieCategory.REACTIVATION,
     )
     outcome = "success" if passed else "failed, the token is spent"
     log.emit(
@@ -1016,7 +1033,10 @@ def _step_morale_test(state: GameState, pending: Pending, step: Step, log: Event
     """Company Morale Test (p. 13): roll, then the player picks the unit."""
     side = pending.side_of(step.who)
     roll = log.roll_against(
-        6, f"Company Morale Test, {side}", lambda face: company_morale_test(face) != MoraleTestResult.FAILED
+        6,
+        f"Company Morale Test, {side}",
+        lambda face: company_morale_test(face) != MoraleTestResult.FAILED,
+        DieCategory.MORALE,
     )
     result = company_morale_test(roll)
     candidates = [u.id for u in live_units(state, side) if u.morale_markers]
@@ -1061,7 +1081,7 @@ def _step_fall_back(state: GameState, pending: Pending, step: Step, log: EventLo
     execute_move(state, unit, Move(path=order.path, reverse=order.reverse), log, fall_back=True)
     if unit.destroyed:
         return True
-    roll = log.roll_against(6, f"fall back rally, {unit.name}", fall_back_removes_marker)
+    roll = log.roll_against(6, f"fall back rally, {unit.name}", fall_back_removes_marker, DieCategory.MORALE)
     rallied = fall_back_removes_marker(roll) and unit.morale_markers > 0
     unit.morale_markers -= 1 if rallied else 0
     log.emit(

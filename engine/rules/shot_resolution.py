@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from engine.dice import DiceSource, roll_needing
+from engine.dice import DiceSource, DieCategory, roll_as, roll_needing
 from engine.profiles import Special
 from engine.rules.armour import (
     Damage,
@@ -82,7 +82,10 @@ def _hit_infantry(shot: Shot, hits: int, dice: DiceSource, text: str) -> ShotRes
     target = shot.target
     markers = markers_for_hits(shot, hits)
     needed = casualty_score_needed(shot)
-    rolls = [dice.roll(6, f"casualty roll, {shot.firer.name} at {target.name}") for _ in range(hits)]
+    rolls = [
+        roll_as(dice, 6, f"casualty roll, {shot.firer.name} at {target.name}", DieCategory.CASUALTY)
+        for _ in range(hits)
+    ]
     extra = casualty_markers(shot, rolls)
     total = target.morale_markers + markers + extra
     text += (
@@ -101,7 +104,7 @@ def _hit_vehicle(shot: Shot, hits: int, dice: DiceSource, text: str) -> ShotResu
         if not target.profile.open_topped:
             text += "; the flame only rattles the enclosed crew: 1 marker"
             return ShotResult(text, hits, markers + 1)
-        roll = dice.roll(6, f"flame penetration, {firer.name} at {target.name}")
+        roll = roll_as(dice, 6, f"flame penetration, {firer.name} at {target.name}", DieCategory.PENETRATION)
         if not flamethrower_penetrates(target, roll):
             text += f"; 1 marker; flame on the open vehicle needs 2+, rolled {roll}: no effect"
             return ShotResult(text, hits, markers + 1)
@@ -115,7 +118,7 @@ def _hit_vehicle(shot: Shot, hits: int, dice: DiceSource, text: str) -> ShotResu
     if not weapon_can_exceed_armour(weapon, armour, shot):
         text += f"; weapon {weapon} cannot hurt {aspect} armour {armour}: no effect"
         return ShotResult(text, hits, markers)
-    roll = dice.roll(10, f"penetration, {firer.name} at {target.name}")
+    roll = roll_as(dice, 10, f"penetration, {firer.name} at {target.name}", DieCategory.PENETRATION)
     result = armour_penetration(roll, weapon, armour, shot)
     text += f"; 1 marker. Penetration ({aspect}) {result.explanation}"
     if result.outcome is Penetration.NONE:
@@ -128,7 +131,7 @@ def _hit_vehicle(shot: Shot, hits: int, dice: DiceSource, text: str) -> ShotResu
 def _damage(shot: Shot, hits: int, markers: int, dice: DiceSource, text: str) -> ShotResult:
     """The damage table (p. 12) with its modifiers, on a vehicle already carrying ``markers``."""
     target = shot.target
-    roll = dice.roll(6, f"damage, {shot.firer.name} at {target.name}")
+    roll = roll_as(dice, 6, f"damage, {shot.firer.name} at {target.name}", DieCategory.PENETRATION)
     score, how = damage_score(roll, shot)
     damage = damage_result(score)
     text += f". Damage {how}: {damage.value}"

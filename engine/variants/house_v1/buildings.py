@@ -15,6 +15,7 @@ import math
 from shapely.geometry import Point as ShapelyPoint
 
 from engine import geometry
+from engine.dice import DieCategory
 from engine.errors import IllegalCommand
 from engine.events import EventLog
 from engine.game_state import GameState
@@ -222,7 +223,7 @@ def collateral(
     if he is HEClass.LIGHT:
         return
     for other in inside:
-        roll = log.d6(f"collateral, {other.name}")
+        roll = log.d6(f"collateral, {other.name}", DieCategory.CASUALTY)
         hit = building_collateral_marker(roll, he)
         log.emit(
             "building",
@@ -262,7 +263,12 @@ def shell_building(state: GameState, unit: Unit, building_id: str, log: EventLog
     modifiers = to_hit_modifiers(FireSituation(FireCategory.HE, firer_markers=unit.morale_markers))
     modifier = sum(value for _, value in modifiers)
     rolls = [
-        log.roll_against(10, f"HE at {building_id}, {unit.name}", lambda face: hits([face], modifier) > 0)
+        log.roll_against(
+            10,
+            f"HE at {building_id}, {unit.name}",
+            lambda face: hits([face], modifier) > 0,
+            DieCategory.TO_HIT,
+        )
         for _ in range(to_hit_dice(Weapon.GUN, distance))
     ]
     scored = hits(rolls, modifier)

@@ -12,6 +12,7 @@ from engine import geometry
 from engine.aiming import turret_traverse
 from engine.battlefield import area_cover
 from engine.commands import Fire
+from engine.dice import DieCategory
 from engine.events import EventLog
 from engine.game_state import Choice, GameState, Who
 from engine.losses import add_markers, destroy, explode, passengers_of
@@ -75,6 +76,7 @@ def initiation_test(state: GameState, unit: Unit, tokens: int, log: EventLog, ve
         6,
         f"close combat initiation, {unit.name}",
         lambda face: close_combat_initiation_passes(traits, tokens, unit.morale_markers, face),
+        DieCategory.MORALE,
     )
     passed = close_combat_initiation_passes(traits, tokens, unit.morale_markers, roll)
     log.emit(
@@ -300,7 +302,10 @@ def _fire(
     modifiers = close_combat_modifier(traits_of(firer), firer.morale_markers)
     total = sum(value for _, value in modifiers)
     purpose = f"close combat round {round_number}, {firer.name}"
-    rolls = [log.roll_against(10, purpose, lambda face: hits([face], total) > 0) for _ in range(volley.dice)]
+    rolls = [
+        log.roll_against(10, purpose, lambda face: hits([face], total) > 0, DieCategory.TO_HIT)
+        for _ in range(volley.dice)
+    ]
     scored = hits(rolls, total)
     throw = describe_throw(modifiers, rolls, scored)
     text = f"Round {round_number}: {firer.name} fires at {target.name}: {throw}"
@@ -310,7 +315,10 @@ def _fire(
     markers = 0
     if scored:
         needed = casualty_score_needed(volley.column, volley.protection)
-        casualties = [log.d6(f"close combat casualty, {firer.name} at {target.name}") for _ in range(scored)]
+        casualties = [
+            log.d6(f"close combat casualty, {firer.name} at {target.name}", DieCategory.CASUALTY)
+            for _ in range(scored)
+        ]
         markers = casualty_markers(scored, casualties, needed)
         text += f"; casualty {needed}+ rolled {', '.join(map(str, casualties))}: {markers} marker(s)"
     log.emit("close_combat", cited(text, rule), firer.id, target.id, side=firer.side)
@@ -335,7 +343,7 @@ def _armour_attack(
     penetration throw against the side armour (+2 for a double hit) and the damage throw."""
     firer = volley.firer
     armour = target.profile.armour_side or 0
-    roll = log.d10(f"close combat penetration, {firer.name} at {target.name}")
+    roll = log.d10(f"close combat penetration, {firer.name} at {target.name}", DieCategory.PENETRATION)
     total = roll + (volley.ap or 0) + (2 if scored >= 2 else 0)
     text += f"; 1 marker; penetration {total} against side armour {armour}"
     if total <= armour:
@@ -349,7 +357,7 @@ def _armour_attack(
         )
         markers_to_bearer(state, target, 2 if equal else 1, log)
         return
-    damage_roll = log.d6(f"close combat damage, {firer.name} at {target.name}")
+    damage_roll = log.d6(f"close combat damage, {firer.name} at {target.name}", DieCategory.PENETRATION)
     damage = damage_result(damage_roll)
     text += f": penetrates. Damage {damage_roll}: {damage.value}"
     log.emit("close_combat", cited(text, rule), firer.id, target.id, side=firer.side)

@@ -10,6 +10,7 @@ import math
 
 from engine import geometry
 from engine.battlefield import area_cover
+from engine.dice import DieCategory
 from engine.events import EventLog
 from engine.game_state import GameState
 from engine.hidden_deployment import reveal_marker, under_marker
@@ -63,7 +64,9 @@ def request_fire(state: GameState, spotter: Unit, at: Point, log: EventLog) -> N
     modifier = sum(value for _, value in to_hit_modifiers(situation))
     purpose = f"request fire, {spotter.name}"
     rolls = [
-        log.roll_against(10, purpose, lambda face: request_fire_succeeds([face], modifier))
+        log.roll_against(
+            10, purpose, lambda face: request_fire_succeeds([face], modifier), DieCategory.TO_HIT
+        )
         for _ in range(2 if tried else 1)
     ]
     placed = request_fire_succeeds(rolls, modifier)
@@ -89,7 +92,9 @@ def bombard(state: GameState, firer: Unit, log: EventLog, *, smoke: bool = False
     marker = active_marker(state, firer.side)
     assert marker is not None
     later = firer.id in marker.fired_by
-    d10 = log.roll_against(10, f"indirect fire, {firer.name}", lambda face: not landing(face, [1]).failed)
+    d10 = log.roll_against(
+        10, f"indirect fire, {firer.name}", lambda face: not landing(face, [1]).failed, DieCategory.TO_HIT
+    )
     d6s = [log.d6(f"deviation, {firer.name}") for _ in range(2 if later else 1)]
     state.fire_markers[state.fire_markers.index(marker)] = marker.model_copy(
         update={"fired_by": (*marker.fired_by, firer.id)}
@@ -162,11 +167,11 @@ def _effect(state: GameState, firer: Unit, at: Point, log: EventLog) -> None:
         text = f'{victim.name} is {gap:.1f}" away: too far for {he.value} HE'
         log.emit("indirect", cited(text, "5.93"), victim.id, side=firer.side)
         return
-    rolls = [log.d6(f"indirect effect, {victim.name}") for _ in range(count)]
+    rolls = [log.d6(f"indirect effect, {victim.name}", DieCategory.CASUALTY) for _ in range(count)]
     direct_hit = victim.is_vehicle and gap <= AFV_DIRECT_HIT
     open_topped = kind in (TroopType.OPEN_AFV, TroopType.SOFT)
     if direct_hit and open_topped and he is HEClass.LIGHT and rolls[0] == 6:
-        rolls.append(log.d6(f"indirect effect, {victim.name}, a second die after a 6"))
+        rolls.append(log.d6(f"indirect effect, {victim.name}, a second die after a 6", DieCategory.CASUALTY))
     protection = _protection(state, victim)
     needed = casualty_score_needed(HE_COLUMN[he], protection)
     markers = sum(1 for roll in rolls[:count] if roll >= needed)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from engine import geometry
-from engine.dice import DiceSource, roll_needing
+from engine.dice import DiceSource, DieCategory, roll_as, roll_needing
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
 from engine.profiles import Special
@@ -304,7 +304,7 @@ def _armour_piercing(shot: Shot, fire: HouseFire, scored: int, dice: DiceSource,
     armour = (target.profile.armour_front if front else target.profile.armour_side) or 0
     assert fire.ap is not None
     markers = target.morale_markers
-    roll = dice.roll(10, f"penetration, {firer.name} at {target.name}")
+    roll = roll_as(dice, 10, f"penetration, {firer.name} at {target.name}", DieCategory.PENETRATION)
     double = scored >= 2
     result = armour_penetration(fire.ap, armour, shot.range, roll, double_hit=double)
     aspect = "front" if front else "side"
@@ -319,7 +319,7 @@ def _armour_piercing(shot: Shot, fire: HouseFire, scored: int, dice: DiceSource,
         text += f"; 1 marker; penetration {sum_text}: equal, +1 marker"
         return ShotResult(cited(text, "5.5"), scored, markers + 2)
     markers += 1
-    damage_roll = dice.roll(6, f"damage, {firer.name} at {target.name}")
+    damage_roll = roll_as(dice, 6, f"damage, {firer.name} at {target.name}", DieCategory.PENETRATION)
     machine_gun = fire.weapon in (Weapon.TRIPOD_MG, Weapon.TURRET_MG, Weapon.HULL_MG)
     score = damage_score(damage_roll, heavy_he=fire.he is HEClass.HEAVY, machine_gun=machine_gun)
     damage = damage_result(score)
@@ -353,7 +353,10 @@ def _casualties(shot: Shot, fire: HouseFire, scored: int, dice: DiceSource, text
     )
     protection = Protection.DEFENCES if target.in_building else PROTECTION[shot.cover]
     needed = casualty_score_needed(column, protection)
-    rolls = [dice.roll(6, f"casualty throw, {firer.name} at {target.name}") for _ in range(scored)]
+    rolls = [
+        roll_as(dice, 6, f"casualty throw, {firer.name} at {target.name}", DieCategory.CASUALTY)
+        for _ in range(scored)
+    ]
     added = casualty_markers(scored, rolls, needed)
     total = target.morale_markers + added
     text += (

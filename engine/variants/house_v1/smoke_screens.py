@@ -9,6 +9,7 @@ from shapely.geometry import LineString
 from shapely.geometry import Point as ShapelyPoint
 
 from engine import geometry
+from engine.dice import DieCategory
 from engine.errors import IllegalCommand
 from engine.events import EventLog
 from engine.game_state import GameState
@@ -50,7 +51,9 @@ def fire_smoke_round(state: GameState, unit: Unit, at: Point, log: EventLog) -> 
     situation = FireSituation(FireCategory.HE, firer_markers=unit.morale_markers)
     modifier = sum(value for _, value in to_hit_modifiers(situation))
     rolls = [
-        log.roll_against(10, f"smoke round, {unit.name}", lambda face: hits([face], modifier) > 0)
+        log.roll_against(
+            10, f"smoke round, {unit.name}", lambda face: hits([face], modifier) > 0, DieCategory.TO_HIT
+        )
         for _ in range(to_hit_dice(Weapon.GUN, distance))
     ]
     landed = hits(rolls, modifier) > 0

@@ -1,0 +1,105 @@
+"""What an event did, as data: who fired at whom and with what dice, who moved from where to
+where, markers placed, units destroyed, tests taken. One small model per kind of event, told apart
+by ``what``; :class:`~engine.events.Event` carries one in ``data`` (None for events stored before
+events had data, and for the events that carry none). Rule tests assert these numbers; the dice
+statistics and the picture overlay read them instead of the event's words.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.state import Point
+
+
+class _Data(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class ToHit(_Data):
+    """A to-hit throw: the score each die needs, the modifiers that made it, the faces rolled."""
+
+    needed: int
+    modifiers: tuple[tuple[str, int], ...] = ()
+    rolls: tuple[int, ...] = ()
+    hits: int = 0
+
+    def needs_text(self) -> str:
+        """``5+ (+1 moved, -1 cover)``."""
+        mods = ", ".join(f"{v:+d} {name}" for name, v in self.modifiers)
+        return f"{self.needed}+" + (f" ({mods})" if mods else "")
+
+    def result_text(self) -> str:
+        """``rolled 3, 7: 1 hit``, or ``... : miss``."""
+        outcome = f"{self.hits} hit{'s' * (self.hits != 1)}" if self.hits else "miss"
+        return f"rolled {', '.join(map(str, self.rolls))}: {outcome}"
+
+
+class FireData(_Data):
+    """One shot (a house close-combat volley or smoke round too): its to-hit throw and effect."""
+
+    what: Literal["fire"] = "fire"
+    firer: str
+    target: str
+    distance: float  # inches, edge to edge
+    to_hit: ToHit | None = None
+    markers_placed: int = 0  # morale markers the shot left on its target
+    markers: int = 0  # the target's markers after the shot
+    damage: str | None = None  # the damage table's result, when a hit got through armour
+    fate: str = "stands"  # stands, knocked out, destroyed, explodes
+
+
+class MoveData(_Data):
+    """A unit's move (or fall back) from one point to another."""
+
+    what: Literal["move"] = "move"
+    unit: str
+    start: Point
+    end: Point
+    distance: float
+    fall_back: bool = False
+
+
+class MarkersData(_Data):
+    """Morale markers placed on a unit (or removed: ``added`` below zero)."""
+
+    what: Literal["markers"] = "markers"
+    unit: str
+    added: int
+    total: int
+
+
+class DestroyedData(_Data):
+    """A unit removed from play."""
+
+    what: Literal["destroyed"] = "destroyed"
+    unit: str
+
+
+class TestData(_Data):
+    """A die thrown against a test: reaction, Company Morale Test, rally, break point, smoke..."""
+
+    what: Literal["test"] = "test"
+    test: str  # the test's name in the game's words: "company morale test", "fall back rally"
+    unit: str | None = None
+    side: str | None = None
+    needed: int | None = None  # the lowest face that passes
+    at_most: int | None = None  # the highest face that passes, for a test passed low
+    roll: int
+    passed: bool
+    result: str | None = None  # a test with more outcomes than pass and fail: what it gave
+
+
+class TokensData(_Data):
+    """Tokens a side gains (or spends: ``count`` below zero)."""
+
+    what: Literal["tokens"] = "tokens"
+    side: str
+    count: int
+
+
+EventData = Annotated[
+    FireData | MoveData | MarkersData | DestroyedData | TestData | TokensData, Field(discriminator="what")
+]
