@@ -7,10 +7,12 @@ statistics and the picture overlay read them instead of the event's words.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from engine.dice import passing_score
 from engine.state import Point
 
 
@@ -61,6 +63,10 @@ class MoveData(_Data):
     distance: float
     fall_back: bool = False
 
+    def went(self) -> str:
+        """``moves 6.0" to (12, 30)``."""
+        return f'{"falls back" if self.fall_back else "moves"} {self.distance:.1f}" to {self.end}'
+
 
 class MarkersData(_Data):
     """Morale markers placed on a unit (or removed: ``added`` below zero)."""
@@ -69,6 +75,10 @@ class MarkersData(_Data):
     unit: str
     added: int
     total: int
+
+    def carried_text(self, name: str) -> str:
+        """The markers a shot at a transport leaves on the unit that takes them for it."""
+        return f"{name}, carried, takes the {self.added} marker(s)"
 
 
 class DestroyedData(_Data):
@@ -90,6 +100,14 @@ class TestData(_Data):
     roll: int
     passed: bool
     result: str | None = None  # a test with more outcomes than pass and fail: what it gave
+
+    @classmethod
+    def of(
+        cls, test: str, passes: Callable[[int], bool], roll: int, *, sides: int = 6, **who: str | None
+    ) -> TestData:
+        """The test ``passes`` decides, taken with ``roll``; ``who``: its ``unit``, ``side``, ``result``."""
+        needed, at_most = passing_score(sides, passes)
+        return cls(test=test, needed=needed, at_most=at_most, roll=roll, passed=passes(roll), **who)
 
 
 class TokensData(_Data):

@@ -9,6 +9,7 @@ commands with the recorded dice gives the same events (see :func:`replay`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from functools import partial
 from operator import attrgetter
 
@@ -68,6 +69,7 @@ from engine.commands import (
 from engine.deployment import finish_deployment, place_unit, reveal_plotted_deployment
 from engine.dice import DiceSource, DieCategory, ScriptedDice
 from engine.errors import IllegalCommand
+from engine.event_data import MarkersData, TestData, TokensData
 from engine.events import Event, EventLog
 from engine.game_state import Aim, Choice, GameResult, GameState, Interrupt, Pending, Step, Who
 from engine.hidden_deployment import (
@@ -487,13 +489,19 @@ def _draw_tokens(state: GameState, name: str, log: EventLog) -> int:
     if side.aggressive_command and not command_unit_lost(state, name):
         roll = log.d6(f"aggressive command, {name}")
         tokens += aggressive_command_tokens(roll) - COMMAND_UNIT_TOKENS
-        log.emit("tokens", f"{name}'s aggressive command rolls {roll} tokens instead of 2", side=name)
+        gained = TokensData(side=name, count=aggressive_command_tokens(roll) - COMMAND_UNIT_TOKENS)
+        log.emit(
+            "tokens", f"{name}'s aggressive command rolls {roll} tokens instead of 2", side=name, data=gained
+        )
     tokens += rules_of(state).extra_tokens(live_units(state, name), log)
     if side.extra_token_dice:
         rolls = [log.d6(f"extra tokens, {name}") for _ in range(tokens)]
         extra = capture_defender_extra_tokens(rolls)
         log.emit(
-            "tokens", f"{name} rolls for extra tokens: {', '.join(map(str, rolls))}: +{extra}", side=name
+            "tokens",
+            f"{name} rolls for extra tokens: {', '.join(map(str, rolls))}: +{extra}",
+            side=name,
+            data=TokensData(side=name, count=extra),
         )
         tokens += extra
     return tokens
@@ -559,7 +567,8 @@ def _end_turn(state: GameState, log: EventLog) -> None:
         side.broken = test.broken
         broken[name] = test.broken
         told = f"End of turn {state.turn}, {name}: {test.describe()}"
-        log.emit("break_test", rules_of(state).cite(told, "1.1"), side=name)  # HR1.1: the 2015 test stands
+        held = _break_test_data(name, test)  # HR1.1: the 2015 test stands
+        log.emit("break_test", rules_of(state).cite(told, "1.1"), side=name, data=held)
     first, second = sorted(state.sides)
     outcome = turn_outcome(broken[first], broken[second])
     if outcome == "draw":
@@ -595,6 +604,12 @@ def _test_break_point(state: GameState, name: str, log: EventLog) -> BreakTest:
         log.roll_against(
             6, f"break point test, {name}", lambda face: not test_on(face).broken, DieCategory.MORALE
         )
+    )
+
+
+def _break_test_data(name: str, test: BreakTest) -> TestData:
+    return TestData.of(
+        "break point test", lambda face: not replace(test, roll=face).broken, test.roll, side=name
     )
 
 
@@ -824,6 +839,7 @@ def _react(state: GameState, command: React, log: EventLog) -> None:
         *(u for u in [unit_id] if u),
         side=command.side,
         public=f"{said}: {'success' if passed else 'failed'}" if unit and unit.hidden else None,
+        data=TestData.of("reaction test", score.passes, roll, unit=unit_id or None, side=command.side),
     )
     if not passed:
         return _resolve_without_reaction(state, log)
@@ -1001,6 +1017,7 @@ def _step_test(state: GameState, pending: Pending, step: Step, log: EventLog) ->
         unit.id,
         side=unit.side,
         public=f"{known_as(unit)} reactivates: {outcome}" if unit.hidden else None,
+        data=TestData.of("reactivation test", score.passes, roll, unit=unit.id, side=unit.side),
     )
     if not passed:
         pending.stopped.append(step.who)
@@ -1032,20 +1049,16 @@ def _step_act(state: GameState, pending: Pending, step: Step, log: EventLog) -> 
 def _step_morale_test(state: GameState, pending: Pending, step: Step, log: EventLog) -> bool:
     """Company Morale Test (p. 13): roll, then the player picks the unit."""
     side = pending.side_of(step.who)
-    roll = log.roll_against(
-        6,
-        f"Company Morale Test, {side}",
-        lambda face: company_morale_test(face) != MoraleTestResult.FAILED,
-        DieCategory.MORALE,
-    )
+    roll = log.roll_against(6, f"Company Morale Test, {side}", _morale_test_passes, DieCategory.MORALE)
     result = company_morale_test(roll)
     candidates = [u.id for u in live_units(state, side) if u.morale_markers]
-    text = f"{side} Company Morale Test: rolled {roll}: {result.value}"
+    test = TestData.of("company morale test", _morale_test_passes, roll, side=side, result=result.value)
+    text = f"{side} Company Morale Test: rolled {test.roll}: {test.result}"
     if result is MoraleTestResult.FAILED or not candidates:
         none = "" if candidates or result is MoraleTestResult.FAILED else " (no unit has markers)"
-        log.emit("morale_test", rules_of(state).cite(text + none, "7.1"), side=side)
+        log.emit("morale_test", rules_of(state).cite(text + none, "7.1"), side=side, data=test)
         return True
-    log.emit("morale_test", rules_of(state).cite(text, "7.1"), side=side)
+    log.emit("morale_test", rules_of(state).cite(text, "7.1"), side=side, data=test)
     remove_all = result is MoraleTestResult.REMOVE_ALL
     if len(candidates) == 1:
         _remove_markers(state, state.units[candidates[0]], remove_all, roll, log)
@@ -1056,17 +1069,23 @@ def _step_morale_test(state: GameState, pending: Pending, step: Step, log: Event
     return False
 
 
+def _morale_test_passes(roll: int) -> bool:
+    return company_morale_test(roll) != MoraleTestResult.FAILED
+
+
 def _remove_markers(state: GameState, unit: Unit, remove_all: bool, roll: int, log: EventLog) -> None:
     removed = unit.morale_markers if remove_all else rules_of(state).markers_rallied(unit, roll)
     removed = min(removed, unit.morale_markers)
     unit.morale_markers -= removed
-    told = f"{unit.name} loses {removed} morale marker{'s' * (removed != 1)} ({unit.morale_markers} left)"
+    lost = MarkersData(unit=unit.id, added=-removed, total=unit.morale_markers)
+    told = f"{unit.name} loses {removed} morale marker{'s' * (removed != 1)} ({lost.total} left)"
     log.emit(
         "rally",
         rules_of(state).cite(told, "7.1"),
         unit.id,
         side=unit.side,
         public="" if unit.hidden else None,  # markers on a hidden unit would tell it is real
+        data=lost,
     )
 
 
@@ -1084,6 +1103,7 @@ def _step_fall_back(state: GameState, pending: Pending, step: Step, log: EventLo
     roll = log.roll_against(6, f"fall back rally, {unit.name}", fall_back_removes_marker, DieCategory.MORALE)
     rallied = fall_back_removes_marker(roll) and unit.morale_markers > 0
     unit.morale_markers -= 1 if rallied else 0
+    test = TestData.of("fall back rally", fall_back_removes_marker, roll, unit=unit.id, side=unit.side)
     log.emit(
         "rally",
         f"{unit.name} rallies on {roll}: one marker removed"
@@ -1092,6 +1112,7 @@ def _step_fall_back(state: GameState, pending: Pending, step: Step, log: EventLo
         unit.id,
         side=unit.side,
         public="" if unit.hidden else None,  # a hidden unit's markers are its owner's business
+        data=test,
     )
     return True
 

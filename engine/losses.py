@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engine import geometry
 from engine.battlefield import live_units
+from engine.event_data import DestroyedData
 from engine.events import EventLog
 from engine.game_state import GameState
 from engine.hidden_deployment import reveal_marker, under_marker
@@ -35,7 +36,7 @@ def destroy(state: GameState, unit: Unit, log: EventLog, text: str, *, kaboom: b
         reveal_marker(state, unit, log, "destroyed")
     unit.destroyed = True
     unit.embarked_in = None
-    log.emit("destroyed", text, unit.id, side=unit.side)
+    log.emit("destroyed", text, unit.id, side=unit.side, data=DestroyedData(unit=unit.id))
     lose_co_bonus(state, unit, log)
     for passenger in passengers_of(state, unit):
         if kaboom:

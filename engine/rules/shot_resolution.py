@@ -8,10 +8,11 @@ disagree.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from engine.dice import DiceSource, DieCategory, roll_as, roll_needing
+from engine.event_data import ToHit
 from engine.profiles import Special
 from engine.rules.armour import (
     Damage,
@@ -55,6 +56,7 @@ class ShotResult:
     damage: Damage | None = None  # the damage table's result, if the shot penetrated
     fate: Fate = Fate.STANDS
     passengers_out: bool = False  # a loaded transport that survives must let its passengers out (p. 12)
+    to_hit: ToHit | None = None  # the to-hit throw
 
 
 def resolve_shot(shot: Shot, dice: DiceSource) -> ShotResult:
@@ -66,15 +68,16 @@ def resolve_shot(shot: Shot, dice: DiceSource) -> ShotResult:
         for _ in range(dice_to_fire(shot))
     ]
     hits = sum(1 for r in rolls if r >= score.needed)
-    text = (
-        f'{firer.name} fires at {target.name} ({shot.range:.1f}"): needs {score.describe()}; '
-        f"rolled {', '.join(map(str, rolls))}: " + (f"{hits} hit{'s' * (hits != 1)}" if hits else "miss")
-    )
+    to_hit = ToHit(needed=score.needed, modifiers=score.modifiers, rolls=tuple(rolls), hits=hits)
+    text = f'{firer.name} fires at {target.name} ({shot.range:.1f}"): needs {to_hit.needs_text()}; '
+    text += to_hit.result_text()
     if not hits:
-        return ShotResult(text, hits, target.morale_markers)
-    if counts_as_infantry_target(target):
-        return _hit_infantry(shot, hits, dice, text)
-    return _hit_vehicle(shot, hits, dice, text)
+        result = ShotResult(text, hits, target.morale_markers)
+    elif counts_as_infantry_target(target):
+        result = _hit_infantry(shot, hits, dice, text)
+    else:
+        result = _hit_vehicle(shot, hits, dice, text)
+    return replace(result, to_hit=to_hit)
 
 
 def _hit_infantry(shot: Shot, hits: int, dice: DiceSource, text: str) -> ShotResult:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from engine import geometry
 from engine.dice import DiceSource, DieCategory, roll_as, roll_needing
 from engine.errors import IllegalCommand
+from engine.event_data import ToHit
 from engine.game_state import GameState
 from engine.profiles import Special
 from engine.rules.firing import Shot
@@ -264,6 +265,7 @@ def hull_mg_joins_in(shot: Shot, main: ShotResult, dice: DiceSource) -> ShotResu
         text=f"{main.text}; with it, {extra.text}",
         hits=main.hits,
         passengers_out=main.passengers_out or extra.passengers_out,
+        to_hit=main.to_hit,
     )
 
 
@@ -290,11 +292,14 @@ def _resolve(shot: Shot, fire: HouseFire, dice: DiceSource) -> ShotResult:
         f"{firer.name} fires {fire.category.value} ({fire.weapon.value}) "
         f'at {target.name} ({shot.range:.1f}"): {describe_throw(modifiers, rolls, scored)}'
     )
+    to_hit = ToHit(needed=HIT_SCORE - total, modifiers=modifiers, rolls=tuple(rolls), hits=scored)
     if not scored:
-        return ShotResult(cited(text, "5.4"), 0, target.morale_markers)
-    if fire.category is FireCategory.AP:
-        return _armour_piercing(shot, fire, scored, dice, text)
-    return _casualties(shot, fire, scored, dice, text)
+        result = ShotResult(cited(text, "5.4"), 0, target.morale_markers)
+    elif fire.category is FireCategory.AP:
+        result = _armour_piercing(shot, fire, scored, dice, text)
+    else:
+        result = _casualties(shot, fire, scored, dice, text)
+    return replace(result, to_hit=to_hit)
 
 
 def _armour_piercing(shot: Shot, fire: HouseFire, scored: int, dice: DiceSource, text: str) -> ShotResult:
