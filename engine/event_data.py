@@ -44,11 +44,13 @@ class FireData(_Data):
 
     what: Literal["fire"] = "fire"
     firer: str
-    target: str
+    target: str | None  # None: a smoke round fired at a spot (``at``)
     distance: float  # inches, edge to edge
+    at: Point | None = None
+    close_combat_round: int | None = None  # a volley of close combat (House Rules V1.0, s. 6)
     to_hit: ToHit | None = None
     markers_placed: int = 0  # morale markers the shot left on its target
-    markers: int = 0  # the target's markers after the shot
+    markers: int | None = None  # the target's markers after the shot, when they went on it
     damage: str | None = None  # the damage table's result, when a hit got through armour
     fate: str = "stands"  # stands, knocked out, destroyed, explodes
 

@@ -12,7 +12,6 @@ from dataclasses import dataclass, replace
 from engine import geometry
 from engine.dice import DiceSource, DieCategory, roll_as, roll_needing
 from engine.errors import IllegalCommand
-from engine.event_data import ToHit
 from engine.game_state import GameState
 from engine.profiles import Special
 from engine.rules.firing import Shot
@@ -45,6 +44,7 @@ from engine.variants.house_v1.firing import (
     light_mortar_reaches,
     to_hit_dice,
     to_hit_modifiers,
+    to_hit_throw,
     transport_mg_crewed,
 )
 from engine.variants.house_v1.traits import HEClass, HouseTraits, TroopType
@@ -292,7 +292,7 @@ def _resolve(shot: Shot, fire: HouseFire, dice: DiceSource) -> ShotResult:
         f"{firer.name} fires {fire.category.value} ({fire.weapon.value}) "
         f'at {target.name} ({shot.range:.1f}"): {describe_throw(modifiers, rolls, scored)}'
     )
-    to_hit = ToHit(needed=HIT_SCORE - total, modifiers=modifiers, rolls=tuple(rolls), hits=scored)
+    to_hit = to_hit_throw(modifiers, rolls)
     if not scored:
         result = ShotResult(cited(text, "5.4"), 0, target.morale_markers)
     elif fire.category is FireCategory.AP:
