@@ -90,7 +90,7 @@ class DestroyedData(_Data):
     unit: str
 
 
-class TestData(_Data):
+class RolledTest(_Data):
     """A die thrown against a test: reaction, Company Morale Test, rally, break point, smoke..."""
 
     what: Literal["test"] = "test"
@@ -106,7 +106,7 @@ class TestData(_Data):
     @classmethod
     def of(
         cls, test: str, passes: Callable[[int], bool], roll: int, *, sides: int = 6, **who: str | None
-    ) -> TestData:
+    ) -> RolledTest:
         """The test ``passes`` decides, taken with ``roll``; ``who``: its ``unit``, ``side``, ``result``."""
         needed, at_most = passing_score(sides, passes)
         return cls(test=test, needed=needed, at_most=at_most, roll=roll, passed=passes(roll), **who)
@@ -121,5 +121,5 @@ class TokensData(_Data):
 
 
 EventData = Annotated[
-    FireData | MoveData | MarkersData | DestroyedData | TestData | TokensData, Field(discriminator="what")
+    FireData | MoveData | MarkersData | DestroyedData | RolledTest | TokensData, Field(discriminator="what")
 ]

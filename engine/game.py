@@ -69,7 +69,7 @@ from engine.commands import (
 from engine.deployment import finish_deployment, place_unit, reveal_plotted_deployment
 from engine.dice import DiceSource, DieCategory, ScriptedDice
 from engine.errors import IllegalCommand
-from engine.event_data import MarkersData, TestData, TokensData
+from engine.event_data import MarkersData, RolledTest, TokensData
 from engine.events import Event, EventLog
 from engine.game_state import Aim, Choice, GameResult, GameState, Interrupt, Pending, Step, Who
 from engine.hidden_deployment import (
@@ -607,8 +607,8 @@ def _test_break_point(state: GameState, name: str, log: EventLog) -> BreakTest:
     )
 
 
-def _break_test_data(name: str, test: BreakTest) -> TestData:
-    return TestData.of(
+def _break_test_data(name: str, test: BreakTest) -> RolledTest:
+    return RolledTest.of(
         "break point test", lambda face: not replace(test, roll=face).broken, test.roll, side=name
     )
 
@@ -839,7 +839,7 @@ def _react(state: GameState, command: React, log: EventLog) -> None:
         *(u for u in [unit_id] if u),
         side=command.side,
         public=f"{said}: {'success' if passed else 'failed'}" if unit and unit.hidden else None,
-        data=TestData.of("reaction test", score.passes, roll, unit=unit_id or None, side=command.side),
+        data=RolledTest.of("reaction test", score.passes, roll, unit=unit_id or None, side=command.side),
     )
     if not passed:
         return _resolve_without_reaction(state, log)
@@ -1017,7 +1017,7 @@ def _step_test(state: GameState, pending: Pending, step: Step, log: EventLog) ->
         unit.id,
         side=unit.side,
         public=f"{known_as(unit)} reactivates: {outcome}" if unit.hidden else None,
-        data=TestData.of("reactivation test", score.passes, roll, unit=unit.id, side=unit.side),
+        data=RolledTest.of("reactivation test", score.passes, roll, unit=unit.id, side=unit.side),
     )
     if not passed:
         pending.stopped.append(step.who)
@@ -1052,7 +1052,7 @@ def _step_morale_test(state: GameState, pending: Pending, step: Step, log: Event
     roll = log.roll_against(6, f"Company Morale Test, {side}", _morale_test_passes, DieCategory.MORALE)
     result = company_morale_test(roll)
     candidates = [u.id for u in live_units(state, side) if u.morale_markers]
-    test = TestData.of("company morale test", _morale_test_passes, roll, side=side, result=result.value)
+    test = RolledTest.of("company morale test", _morale_test_passes, roll, side=side, result=result.value)
     text = f"{side} Company Morale Test: rolled {test.roll}: {test.result}"
     if result is MoraleTestResult.FAILED or not candidates:
         none = "" if candidates or result is MoraleTestResult.FAILED else " (no unit has markers)"
@@ -1103,7 +1103,7 @@ def _step_fall_back(state: GameState, pending: Pending, step: Step, log: EventLo
     roll = log.roll_against(6, f"fall back rally, {unit.name}", fall_back_removes_marker, DieCategory.MORALE)
     rallied = fall_back_removes_marker(roll) and unit.morale_markers > 0
     unit.morale_markers -= 1 if rallied else 0
-    test = TestData.of("fall back rally", fall_back_removes_marker, roll, unit=unit.id, side=unit.side)
+    test = RolledTest.of("fall back rally", fall_back_removes_marker, roll, unit=unit.id, side=unit.side)
     log.emit(
         "rally",
         f"{unit.name} rallies on {roll}: one marker removed"

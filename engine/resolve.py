@@ -17,7 +17,7 @@ from engine.aiming import (
 )
 from engine.battlefield import can_see, live_units
 from engine.commands import Disembark, Embark, Fire, LaySmoke, Move
-from engine.event_data import FireData, MarkersData, MoveData
+from engine.event_data import FireData, MarkersData, MoveData, RolledTest
 from engine.events import EventLog
 from engine.game_state import GameState
 from engine.hidden_deployment import as_seen, check_marker_reveals, known_as, under_marker
@@ -231,15 +231,14 @@ def execute_smoke(state: GameState, unit: Unit, smoke: LaySmoke, log: EventLog) 
     """Smoke (p. 12): 5+ on a d10, no modifiers, rolled by the unit it hides even when a
     supporting unit fires it; the unit is obscured until the turn ends."""
     roll = log.d10(f"smoke, {unit.name}")
-    if roll >= SMOKE_SCORE:
+    test = RolledTest.of(
+        "smoke", lambda face: face >= SMOKE_SCORE, roll, sides=10, unit=unit.id, side=unit.side
+    )
+    if test.passed:
         unit.smoke = Smoke(from_bearing=smoke.from_bearing)
-        log.emit(
-            "smoke", f"{unit.name} lays smoke: needs 5+, rolled {roll}: obscured", unit.id, side=unit.side
-        )
-    else:
-        log.emit(
-            "smoke", f"{unit.name} lays smoke: needs 5+, rolled {roll}: no smoke", unit.id, side=unit.side
-        )
+    outcome = "obscured" if test.passed else "no smoke"
+    told = f"{unit.name} lays smoke: needs {test.needed}+, rolled {test.roll}: {outcome}"
+    log.emit("smoke", told, unit.id, side=unit.side, data=test)
 
 
 # --- firing --------------------------------------------------------------------------------

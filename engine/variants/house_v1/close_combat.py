@@ -13,7 +13,7 @@ from engine.aiming import turret_traverse
 from engine.battlefield import area_cover
 from engine.commands import Fire
 from engine.dice import DieCategory
-from engine.event_data import FireData, MarkersData, TestData
+from engine.event_data import FireData, MarkersData, RolledTest
 from engine.events import EventLog
 from engine.game_state import Choice, GameState, Who
 from engine.losses import add_markers, destroy, explode, passengers_of
@@ -79,7 +79,7 @@ def initiation_test(state: GameState, unit: Unit, tokens: int, log: EventLog, ve
         return close_combat_initiation_passes(traits, tokens, unit.morale_markers, face)
 
     roll = log.roll_against(6, f"close combat initiation, {unit.name}", passes, DieCategory.MORALE)
-    test = TestData.of("close combat initiation", passes, roll, unit=unit.id, side=unit.side)
+    test = RolledTest.of("close combat initiation", passes, roll, unit=unit.id, side=unit.side)
     outcome = "passed" if test.passed else "failed"
     log.emit(
         "close_combat",
