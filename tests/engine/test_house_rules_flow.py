@@ -23,6 +23,7 @@ from engine.commands import (
 )
 from engine.dice import ScriptedDice, d6, d10
 from engine.errors import IllegalCommand
+from engine.event_data import FireData, ToHit
 from engine.events import EventLog
 from engine.rulesets import find_rule_set, with_rule_set
 from engine.setup import make_unit
@@ -557,6 +558,11 @@ def test_a_smoke_round_that_hits_puts_a_2_inch_puff_which_blocks_sight_s5():
         "Sherman 75mm fires smoke at (20, 18): needs 5+; rolled 6: on target (House Rules HR5.97)",
         "A puff of smoke at (20, 18)",
     ]
+    fired = events[1].data
+    assert isinstance(fired, FireData)
+    assert (fired.firer, fired.target, fired.at) == ("sherman", None, P(20, 18))
+    assert round(fired.distance, 1) == 19.7
+    assert fired.to_hit == ToHit(needed=5, rolls=(6,), hits=1)
     with pytest.raises(IllegalCommand, match="cannot see"):
         declare(state, "allies", "tommies", Fire(target="gruppe"))
 
