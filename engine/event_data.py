@@ -45,14 +45,20 @@ class FireData(_Data):
     what: Literal["fire"] = "fire"
     firer: str
     target: str | None  # None: a smoke round fired at a spot (``at``)
-    distance: float  # inches, edge to edge
-    at: Point | None = None
+    distance: float  # inches, edge to edge (an indirect shell's effect: from where it fell)
+    at: Point | None = None  # where a smoke round or an indirect shot fell
     close_combat_round: int | None = None  # a volley of close combat (House Rules V1.0, s. 6)
+    indirect: bool = False  # a shell fired at a fire marker (House Rules V1.0, s. 5)
     to_hit: ToHit | None = None
     markers_placed: int = 0  # morale markers the shot left on its target
     markers: int | None = None  # the target's markers after the shot, when they went on it
     damage: str | None = None  # the damage table's result, when a hit got through armour
     fate: str = "stands"  # stands, knocked out, destroyed, explodes
+
+    @property
+    def along_a_line_of_fire(self) -> bool:
+        """A direct shot from the firer at its target (not a volley in contact, a shell or smoke)."""
+        return self.target is not None and self.close_combat_round is None and not self.indirect
 
 
 class MoveData(_Data):

@@ -94,8 +94,8 @@ def last_action(events: Sequence[Event], view: View, viewer: str | None = None,
             if uid in by_id and by_id[uid] not in overlay.named:
                 overlay.named.append(by_id[uid])
         fire = event.data
-        if isinstance(fire, FireData) and fire.target is not None and fire.close_combat_round is None:
-            firer, target = by_id.get(fire.firer), by_id.get(fire.target)
+        if isinstance(fire, FireData) and fire.along_a_line_of_fire:
+            firer, target = by_id.get(fire.firer), by_id.get(fire.target or "")
             if firer is not None and target is not None:
                 key = (firer.id, target.id)
                 pairs[key] = pairs.get(key, -1) + 1

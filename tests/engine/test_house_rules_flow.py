@@ -469,9 +469,21 @@ def test_a_spotter_places_a_marker_and_a_mortar_fires_at_it_s5():
         "(House Rules HR5.91)" in [e.text for e in events]
     )
     assert state.fire_markers[0].at == P(20, 40) and state.fire_markers[0].placed
+    request = next(e.data for e in events if e.kind == "indirect")
+    assert (request.test, request.unit, request.needed, request.roll, request.passed) == (
+        "request fire",
+        "hq",
+        5,
+        5,
+        True,
+    )
     # a d10 of 10 lands on the marker; the squad under it takes 2 medium HE dice needing 4+ (open)
     state, events = act(state, "allies", "mortar", Bombard(), faces=[d10(10), d6(3), d6(4), d6(2)])
     lines = [e.text for e in events]
+    landed, effect = [e.data for e in events if isinstance(e.data, FireData)]
+    assert (landed.firer, landed.target, landed.at, landed.indirect) == ("mortar", None, P(20, 40), True)
+    assert (effect.target, effect.distance, effect.markers_placed) == ("gruppe", 0.0, 1)
+    assert not effect.along_a_line_of_fire  # the overlay draws no arrow for a shell
     assert "Mortar Team fires at the marker: d10 10, d6 3: lands on the marker (House Rules HR5.92)" in lines
     assert (
         'Infantry Detachment (0.0" away, open) takes 2 medium HE dice needing 4+: rolled 4, 2: 1 marker(s) '

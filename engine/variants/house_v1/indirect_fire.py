@@ -11,6 +11,7 @@ import math
 from engine import geometry
 from engine.battlefield import area_cover
 from engine.dice import DieCategory
+from engine.event_data import FireData, RolledTest
 from engine.events import EventLog
 from engine.game_state import GameState
 from engine.hidden_deployment import reveal_marker, under_marker
@@ -78,11 +79,20 @@ def request_fire(state: GameState, spotter: Unit, at: Point, log: EventLog) -> N
     how = f"{modifier:+d}" if modifier else ""
     rolled = ", ".join(map(str, rolls))
     text = f"{spotter.name} calls for fire at {at}: needs 5+{how}; rolled {rolled}{best}: "
+    test = RolledTest.of(
+        "request fire",
+        lambda face: request_fire_succeeds([face], modifier),
+        max(rolls),  # the better of two dice counts
+        sides=10,
+        unit=spotter.id,
+        side=spotter.side,
+    )
     log.emit(
         "indirect",
         cited(text + ("marker placed" if placed else "no marker"), "5.91"),
         spotter.id,
         side=spotter.side,
+        data=test,
     )
 
 
@@ -101,14 +111,17 @@ def bombard(state: GameState, firer: Unit, log: EventLog, *, smoke: bool = False
     )
     falls = landing(d10, d6s)
     dice = f"d10 {d10}, d6 {' and '.join(map(str, d6s))}"
+    shell = FireData(
+        firer=firer.id, target=None, distance=geometry.distance_to_point(firer, marker.at), indirect=True
+    )
     if falls.failed:
         text = cited(f"{firer.name} fires at the marker: {dice}: the shot fails", "5.92")
-        log.emit("indirect", text, firer.id, side=firer.side)
+        log.emit("indirect", text, firer.id, side=firer.side, data=shell)
         return
     at = marker.at if falls.direct_hit else _deviated(state, marker.at, falls.inches, falls.bearing)
     where = "on the marker" if falls.direct_hit else f'{falls.inches}" off, at {at}'
     text = cited(f"{firer.name} fires at the marker: {dice}: lands {where}", "5.92")
-    log.emit("indirect", text, firer.id, side=firer.side)
+    log.emit("indirect", text, firer.id, side=firer.side, data=shell.model_copy(update={"at": at}))
     if smoke:
         add_puff(state, at, log)
     elif (hit := next((f for f in geometry.features_at(at, state.terrain) if f.building), None)) is not None:
@@ -179,7 +192,10 @@ def _effect(state: GameState, firer: Unit, at: Point, log: EventLog) -> None:
         f'{victim.name} ({gap:.1f}" away, {protection.value}) takes {count} {he.value} HE '
         f"dice needing {needed}+: rolled {', '.join(map(str, rolls))}: {markers} marker(s)"
     )
-    log.emit("indirect", cited(text, "5.94" if direct_hit else "5.93"), victim.id, side=firer.side)
+    hit = FireData(
+        firer=firer.id, target=victim.id, distance=gap, at=at, indirect=True, markers_placed=markers
+    )
+    log.emit("indirect", cited(text, "5.94" if direct_hit else "5.93"), victim.id, side=firer.side, data=hit)
     if direct_hit and afv_destroyed_by_direct_hit(rolls, open_topped=open_topped, he=he):
         destroy(state, victim, log, cited(f"{victim.name} is destroyed: the shell lands inside", "5.94"))
         return
