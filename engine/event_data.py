@@ -126,6 +126,15 @@ class TokensData(_Data):
     count: int
 
 
+class InitiativeData(_Data):
+    """The initiative roll: each side's die, and the side that won it."""
+
+    what: Literal["initiative"] = "initiative"
+    rolls: tuple[tuple[str, int], ...]
+    winner: str
+
+
 EventData = Annotated[
-    FireData | MoveData | MarkersData | DestroyedData | RolledTest | TokensData, Field(discriminator="what")
+    FireData | MoveData | MarkersData | DestroyedData | RolledTest | TokensData | InitiativeData,
+    Field(discriminator="what"),
 ]

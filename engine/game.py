@@ -69,7 +69,7 @@ from engine.commands import (
 from engine.deployment import finish_deployment, place_unit, reveal_plotted_deployment
 from engine.dice import DiceSource, DieCategory, ScriptedDice
 from engine.errors import IllegalCommand
-from engine.event_data import MarkersData, RolledTest, TokensData
+from engine.event_data import InitiativeData, MarkersData, RolledTest, TokensData
 from engine.events import Event, EventLog
 from engine.game_state import Aim, Choice, GameResult, GameState, Interrupt, Pending, Step, Who
 from engine.hidden_deployment import (
@@ -452,10 +452,12 @@ def _draw_and_roll_initiative(state: GameState, log: EventLog) -> None:
     state.initiative_winner = (first, second)[winner]
     state.phase = Phase.INITIATIVE
     state.active_side = None
+    won = InitiativeData(rolls=((first, a), (second, b)), winner=state.initiative_winner)
     log.emit(
         "initiative",
-        f"Initiative: {first} {a}, {second} {b}. {state.initiative_winner} chooses who starts",
-        side=state.initiative_winner,
+        f"Initiative: {first} {a}, {second} {b}. {won.winner} chooses who starts",
+        side=won.winner,
+        data=won,
     )
 
 
@@ -691,7 +693,7 @@ def _declare(state: GameState, command: Declare, log: EventLog) -> None:
     said = None if _in_the_open(state, order) else describe_order(state, order, known_as)
     public = None if said is None else f"{command.side} declares: {said}"
     text = f"{command.side} declares: {describe_order(state, order)}"
-    log.emit("declare", text, side=command.side, public=public)
+    log.emit("declare", text, side=command.side, public=public, data=TokensData(side=command.side, count=-1))
 
     reactor = state.sides[pending.reactor_side]
     barred = at_declaration(state, pending, log)
