@@ -17,7 +17,8 @@ class Event(BaseModel):
     ``data`` what it did as numbers and unit ids (None for events stored before events had data).
 
     An event about something hidden carries two texts: ``text``, the truth, for its ``side``
-    (and the referee), and ``public``, what everyone else is told ("" tells them nothing)."""
+    (and the referee), and ``public``, what everyone else is told ("" tells them nothing).
+    ``data`` is the truth too: of a secret event, only its side and the referee may be shown it."""
 
     model_config = ConfigDict(frozen=True)
 
