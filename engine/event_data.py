@@ -94,6 +94,11 @@ class DestroyedData(_Data):
 
     what: Literal["destroyed"] = "destroyed"
     unit: str
+    markers: int | None = None  # destroyed by its morale markers: how many it had...
+    morale: int | None = None  # ...against its morale
+
+    def markers_text(self, name: str) -> str:
+        return f"{name} has {self.markers} morale markers (morale {self.morale}): destroyed"
 
 
 class RolledTest(_Data):

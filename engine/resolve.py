@@ -21,7 +21,7 @@ from engine.event_data import FireData, MarkersData, MoveData, RolledTest
 from engine.events import EventLog
 from engine.game_state import GameState
 from engine.hidden_deployment import as_seen, check_marker_reveals, known_as, under_marker
-from engine.losses import add_markers, beside, destroy, explode, passengers_of
+from engine.losses import add_markers, beside, destroy, destroy_by_markers, explode, passengers_of
 from engine.orders import plan_move
 from engine.profiles import Special
 from engine.rules.firing import Shot
@@ -339,12 +339,7 @@ def _next_aim(firer: Unit, target: Unit):
 
 def _check_loss(state: GameState, unit: Unit, log: EventLog) -> None:
     if not unit.destroyed and is_destroyed_by_markers(unit):
-        destroy(
-            state,
-            unit,
-            log,
-            f"{unit.name} has {unit.morale_markers} morale markers (morale {unit.profile.morale}): destroyed",
-        )
+        destroy_by_markers(state, unit, log)
 
 
 def _after_fire(state: GameState, shot: Shot, log: EventLog) -> None:
