@@ -44,9 +44,10 @@ class FireData(_Data):
 
     what: Literal["fire"] = "fire"
     firer: str
-    target: str | None  # None: a smoke round fired at a spot (``at``)
+    target: str | None  # None: a shot at a spot (``at``: smoke, a shell) or at a ``building``
     distance: float  # inches, edge to edge (an indirect shell's effect: from where it fell)
     at: Point | None = None  # where a smoke round or an indirect shot fell
+    building: str | None = None  # HE fired at a building (House Rules V1.0, s. 5)
     close_combat_round: int | None = None  # a volley of close combat (House Rules V1.0, s. 6)
     indirect: bool = False  # a shell fired at a fire marker (House Rules V1.0, s. 5)
     to_hit: ToHit | None = None

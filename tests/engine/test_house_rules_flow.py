@@ -778,6 +778,8 @@ def test_medium_he_at_a_building_as_a_whole_may_mark_everyone_inside_s5():
     )
     lines = [e.text for e in events]
     assert lines[1] == "Sherman 75mm fires HE at church: needs 5+; rolled 5: 1 hit (House Rules HR5.72)"
+    shot = events[1].data
+    assert (shot.firer, shot.target, shot.building, shot.to_hit.hits) == ("sherman", None, "church", 1)
     assert lines[2:] == [
         "Infantry Detachment, in church, rolls 6: 1 marker (House Rules HR5.72)",
         "MG Team, in church, rolls 3: unharmed (House Rules HR5.72)",
