@@ -14,6 +14,8 @@ from bot.discord_adapter.common import told_lines
 from bot.discord_adapter.dice_commands import ChartCommands, OddsCommands, roll_command
 from bot.discord_adapter.force_commands import ForceCommands
 from bot.discord_adapter.game_commands import GameCommands
+from bot.discord_adapter.help_command import TopicSelect, TurnButton, help_command
+from bot.discord_adapter.measure_command import measure_command
 from bot.discord_adapter.owed_commands import GamesCommands
 from bot.discord_adapter.play_commands import PLAY_COMMANDS
 from bot.discord_adapter.reaction_buttons import NoReactionButton, ReactButton, retire_buttons
@@ -43,6 +45,7 @@ class IronCrossBot(discord.Client):
         dice: DiceService | None = None,
         rules: RulesService | None = None,
         *,
+        sync_guild: int | None = None,
         sync_commands: bool = False,
     ) -> None:
         super().__init__(intents=discord.Intents.default())
@@ -54,12 +57,15 @@ class IronCrossBot(discord.Client):
         self.games.on_window_closed = self.announce
         hear_deadlines(self)  # a referee's deadline for an absent side is told to the channel
         self.sync_commands = sync_commands
+        self.sync_guild = sync_guild  # a test server to publish the commands to, not every server
         self.tree = app_commands.CommandTree(self)
         self.tree.on_error = self.on_app_command_error
         self.tree.interaction_check = self.acknowledge_first
         self.tree.add_command(GameCommands())
         for command in PLAY_COMMANDS:
             self.tree.add_command(command)
+        self.tree.add_command(help_command)
+        self.tree.add_command(measure_command)
         self.tree.add_command(roll_command)
         self.tree.add_command(ChartCommands())
         self.tree.add_command(OddsCommands())
@@ -73,17 +79,28 @@ class IronCrossBot(discord.Client):
         self.tree.add_command(RefereeCommands())
         self.tree.add_command(TeamCommands())
         check_tree(self.tree)  # every command is one of the schema's, with its options
-        self.add_dynamic_items(ReactButton, NoReactionButton)
+        self.add_dynamic_items(ReactButton, NoReactionButton, TurnButton, TopicSelect)
 
     async def setup_hook(self) -> None:
         """Re-arm stored reaction windows and index the bot's own rule summaries; sync the slash
         commands only when asked (Discord allows 200 command creations a day per guild)."""
         if self.sync_commands:
-            await self.tree.sync()
+            await self.publish_commands()
         await self.rules.ship()
         await self.games.resume()
         await self.campaigns.resume()
         await self.pings.resume()
+
+    async def publish_commands(self) -> None:
+        """Publish the slash commands: to every server (Discord takes up to an hour to show
+        changes), or, given a test server, there only as a copy of them, shown at once."""
+        if self.sync_guild is None:
+            await self.tree.sync()
+            return
+        guild = discord.Object(id=self.sync_guild)
+        self.tree.copy_global_to(guild=guild)
+        await self.tree.sync(guild=guild)
+        log.info("published the commands to the test server %s only", self.sync_guild)
 
     async def announce(self, channel_id: str, outcome: Outcome) -> None:
         """Post what happened when a reaction window closed by itself."""
