@@ -19,6 +19,7 @@ import icepool
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engine.aiming import measure_shot, shot_problem, target_in_sight
+from engine.battlefield import cannot_see
 from engine.commands import Fire
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
@@ -234,7 +235,7 @@ def table_shot(state: GameState, firer_id: str, target_id: str, *, moving: bool 
     if target.hidden or target.embarked_in:
         raise IllegalCommand(f"{firer.name} has no shot at {target.name}")
     if not target_in_sight(state, firer, target):
-        raise IllegalCommand(f"{firer.name} cannot see {target.name}")
+        raise IllegalCommand(cannot_see(state, firer, target))
     shot = measure_shot(
         state, firer, target, Fire(target=target_id), order_moves=moving, target_declared_move=False
     )

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from engine import geometry
 from engine.actions.base import actions_of
 from engine.aiming import measure_shot, shot_problem, target_in_sight
-from engine.battlefield import live_units, unscreened_enemy_infantry
+from engine.battlefield import cannot_see, live_units, unscreened_enemy_infantry
 from engine.commands import (
     Action,
     Disembark,
@@ -309,7 +309,7 @@ def check_fire_target(
     if target.hidden:
         raise IllegalCommand(f"{target.name} has not been spotted")
     if not target_in_sight(state, firer, target):
-        raise IllegalCommand(f"{firer.name} cannot see {target.name}")
+        raise IllegalCommand(cannot_see(state, firer, target))
     shot = measure_shot(state, firer, target, fire, order_moves=order_moves, target_declared_move=False)
     problem = shot_problem(state, shot, rapid_move=rapid_move)
     if problem:

@@ -16,6 +16,8 @@ from bot.discord_adapter.common import told_lines
 from bot.discord_adapter.dice_commands import ChartCommands, OddsCommands, roll_command
 from bot.discord_adapter.force_commands import ForceCommands
 from bot.discord_adapter.game_commands import GameCommands
+from bot.discord_adapter.help_command import TopicSelect, TurnButton, help_command
+from bot.discord_adapter.measure_command import measure_command
 from bot.discord_adapter.owed_commands import GamesCommands
 from bot.discord_adapter.play_commands import PLAY_COMMANDS
 from bot.discord_adapter.reaction_buttons import NoReactionButton, ReactButton, retire_buttons
@@ -52,6 +54,7 @@ class IronCrossBot(discord.AutoShardedClient):
         dice: DiceService | None = None,
         rules: RulesService | None = None,
         *,
+        sync_guild: int | None = None,
         sync_commands: bool = False,
         shard_ids: list[int] | None = None,
         shard_count: int | None = None,
@@ -69,12 +72,15 @@ class IronCrossBot(discord.AutoShardedClient):
         self.games.on_window_closed = self.announce
         hear_deadlines(self)  # a referee's deadline for an absent side is told to the channel
         self.sync_commands = sync_commands
+        self.sync_guild = sync_guild  # a test server to publish the commands to, not every server
         self.tree = app_commands.CommandTree(self)
         self.tree.on_error = self.on_app_command_error
         self.tree.interaction_check = self.acknowledge_first
         self.tree.add_command(GameCommands())
         for command in PLAY_COMMANDS:
             self.tree.add_command(command)
+        self.tree.add_command(help_command)
+        self.tree.add_command(measure_command)
         self.tree.add_command(roll_command)
         self.tree.add_command(ChartCommands())
         self.tree.add_command(OddsCommands())
@@ -89,7 +95,7 @@ class IronCrossBot(discord.AutoShardedClient):
         self.tree.add_command(RefereeCommands())
         self.tree.add_command(TeamCommands())
         check_tree(self.tree)  # every command is one of the schema's, with its options
-        self.add_dynamic_items(ReactButton, NoReactionButton)
+        self.add_dynamic_items(ReactButton, NoReactionButton, TurnButton, TopicSelect)
 
     async def setup_hook(self) -> None:
         """Index the bot's own rule summaries, then start firing the stored deadlines: on SQLite
@@ -99,7 +105,7 @@ class IronCrossBot(discord.AutoShardedClient):
         claim a process left behind. Sync the slash commands only when asked (Discord allows 200
         command creations a day per guild)."""
         if self.sync_commands:
-            await self.tree.sync()
+            await self.publish_commands()
         await self.rules.ship()
         if self.games.store.engine.dialect.name == "sqlite":
             await self.games.resume()
@@ -115,6 +121,17 @@ class IronCrossBot(discord.AutoShardedClient):
             await super().close()
         else:  # never connected (a start-up that failed, a test): only what a client opens
             await discord.Client.close(self)
+
+    async def publish_commands(self) -> None:
+        """Publish the slash commands: to every server (Discord takes up to an hour to show
+        changes), or, given a test server, there only as a copy of them, shown at once."""
+        if self.sync_guild is None:
+            await self.tree.sync()
+            return
+        guild = discord.Object(id=self.sync_guild)
+        self.tree.copy_global_to(guild=guild)
+        await self.tree.sync(guild=guild)
+        log.info("published the commands to the test server %s only", self.sync_guild)
 
     async def announce(self, channel_id: str, outcome: Outcome) -> None:
         """Post what happened when a reaction window closed by itself."""

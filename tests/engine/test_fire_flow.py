@@ -49,7 +49,8 @@ def sight_game(blocks_sight):
 
 
 def test_line_of_sight_blocked_by_woods_cannot_see_p10():
-    with pytest.raises(IllegalCommand, match="^Grenadiers cannot see GIs$"):
+    blocked = "^Grenadiers cannot see GIs: the woods block the line of sight$"
+    with pytest.raises(IllegalCommand, match=blocked):
         declare(sight_game(blocks_sight=True), "axis", "gren", Fire(target="gis"))
     _, events = fire(sight_game(blocks_sight=False), "axis", "gren", "gis", d10(4))
     assert fire_text(events) == 'Grenadiers fires at GIs (28.0"): needs 5+; rolled 4: miss'
