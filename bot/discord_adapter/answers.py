@@ -117,7 +117,8 @@ async def answer(
         return callback.message_id
     if placeholder == ("private" if ephemeral else "public"):
         message = await interaction.edit_original_response(
-            content=content, view=view, attachments=[file] if file is not MISSING else MISSING
+            content=MISSING if content is None else content,  # a card (Components V2) has none
+            view=view, attachments=[file] if file is not MISSING else MISSING
         )
         return message.id
     if placeholder is not None:

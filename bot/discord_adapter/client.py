@@ -7,10 +7,11 @@ import logging
 import discord
 from discord import app_commands
 
+from bot.discord_adapter.action_card import action_card, next_steps
 from bot.discord_adapter.answers import acknowledge, answer, apology
 from bot.discord_adapter.campaign_commands import CampaignCommands
 from bot.discord_adapter.card_commands import CardCommands
-from bot.discord_adapter.common import told_lines
+from bot.discord_adapter.common import battlefield_file, summary, told_lines
 from bot.discord_adapter.dice_commands import ChartCommands, OddsCommands, roll_command
 from bot.discord_adapter.force_commands import ForceCommands
 from bot.discord_adapter.game_commands import GameCommands
@@ -86,9 +87,13 @@ class IronCrossBot(discord.Client):
         await self.pings.resume()
 
     async def announce(self, channel_id: str, outcome: Outcome) -> None:
-        """Post what happened when a reaction window closed by itself."""
-        text = told_lines(outcome.events, state=outcome.state)
-        await self.get_partial_messageable(int(channel_id)).send("The reaction window closed.\n" + text)
+        """Post what happened when a reaction window closed by itself: a card with the picture
+        and the buttons for what comes next."""
+        text = "The reaction window closed.\n" + told_lines(outcome.events, state=outcome.state)
+        picture = await battlefield_file(outcome.state, None, outcome.events)
+        steps = next_steps(outcome.state, int(channel_id), outcome.version)
+        card = action_card(text + "\n\n" + summary(outcome.state), picture, steps)
+        await self.get_partial_messageable(int(channel_id)).send(view=card, file=picture)
         await post_to_threads(self, channel_id, outcome)
         await retire_buttons(self, channel_id, outcome.closed_window_message)
 

@@ -32,6 +32,7 @@ from engine.state import Phase
 log = logging.getLogger(__name__)
 
 TIMER = "reaction-timer"  # the user id recorded when a window closes at its deadline
+OUT_OF_DATE = "This card is out of date: the game has moved on. Use the newest card in the channel."
 
 
 InCommit = Callable[[AsyncSession, str, str, GameState], Awaitable[Callable[[], None] | None]]
@@ -100,6 +101,14 @@ class GameService:
     async def game(self, channel_id: str) -> GameState:
         return (await self._load(channel_id)).state
 
+    async def game_at(self, channel_id: str, version: int) -> GameState:
+        """The game, if it is still at ``version`` (a card's buttons are made for one version);
+        else a refusal that the card is out of date."""
+        game = await self._load(channel_id)
+        if game.version != version:
+            raise GameError(OUT_OF_DATE)
+        return game.state
+
     async def act(
         self,
         channel_id: str,
@@ -110,6 +119,7 @@ class GameService:
         server_roles: tuple[str, ...] = (),
         interaction_id: str | None = None,
         window_message: str | None = None,
+        version: int | None = None,
     ) -> Outcome:
         """Apply a user's command, if the permission table lets them (``server_roles``: the ids of
         the user's Discord roles). ``command`` may be made from the game as loaded (a front end's
@@ -117,7 +127,9 @@ class GameService:
 
         A Discord interaction (``interaction_id``) already applied is not applied again: its
         stored outcome comes back, marked ``repeated``. ``window_message``: the message that
-        will show the buttons of a reaction window this command opens. Two commands at once are
+        will show the buttons of a reaction window this command opens. ``version``: the game's
+        version the command was made for (a card's button), refused as out of date once the game
+        has moved on. Two commands at once are
         serialised; a write that lost a race with another process is retried once on the fresh
         state."""
         build = command if callable(command) else (lambda _state: command)
@@ -129,7 +141,12 @@ class GameService:
 
         try:
             return await self._act(
-                channel_id, user_id, check, interaction_id=interaction_id, window_message=window_message
+                channel_id,
+                user_id,
+                check,
+                interaction_id=interaction_id,
+                window_message=window_message,
+                version=version,
             )
         except GameError:
             metrics.REFUSALS.inc()
@@ -143,6 +160,7 @@ class GameService:
         *,
         interaction_id: str | None = None,
         window_message: str | None = None,
+        version: int | None = None,
     ) -> Outcome:
         """Load the game once, decide off the event loop, write once."""
         async with self._locks[channel_id]:
@@ -151,6 +169,8 @@ class GameService:
                 if game.already is not None:
                     done = game.already
                     return Outcome(game.state, done.events, done.version, before=game.state, repeated=True)
+                if version is not None and game.version != version:
+                    raise GameError(OUT_OF_DATE)
                 command = check(game.state)
                 started = time.perf_counter()
                 try:

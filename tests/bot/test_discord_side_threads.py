@@ -259,8 +259,10 @@ async def test_a_window_closing_at_its_deadline_tells_the_threads_too(bot_and_di
         (
             "1",
             'The reaction window closed.\nallies does not react\nGruppe moves 5.0" to (40, 45)\n'
-            "axis has no tokens left: allies takes the initiative",
-            0,
+            "axis has no tokens left: allies takes the initiative\n\n"
+            "Turn 1 · active · Iron Cross 2015\n"
+            "**allies** (us): <@301>, 4 tokens; **axis** (german): <@302>, 0 tokens\nWaiting for **allies**",
+            1,  # a card with the shared picture
         ),
         (threads["allies"], "Turn 1: the battlefield as you see it", 1),  # Marker 1 drawn as Able
         (threads[REFEREE], "Turn 1: the battlefield as you see it", 1),
