@@ -5,6 +5,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
+from bot.discord_adapter.action_card import action_card, next_steps
 from bot.discord_adapter.answers import PRIVATE, answer
 from bot.discord_adapter.common import (
     battlefield_file,
@@ -21,13 +22,39 @@ from bot.discord_adapter.referees import act, eyes_of
 from bot.discord_adapter.schema_commands import schema_command
 from bot.discord_adapter.side_threads import open_for_set_up, open_side_threads, tell_privately
 from bot.discord_adapter.team_commands import make_teams_and_referees
-from bot.services.game_service import finished_games_text, scenario_text, setup_text
+from bot.services.game_service import Outcome, finished_games_text, scenario_text, setup_text
 from bot.services.ping_service import MAX_MINUTES
 from bot.storage.ping_store import DEFAULT_MINUTES
 from engine.commands import Concede, JoinSide, StartGame
 from engine.events import told
 from engine.quick_battle import allied_forces, quick_battle, quick_forces, quick_tables, scenario_battle
 from engine.rulesets import with_rule_set
+
+
+def card_for(
+    interaction: discord.Interaction, outcome: Outcome, text: str, picture=None
+) -> discord.ui.LayoutView:
+    """The card of a set-up step, with the buttons for the next (join, start, the initiative)."""
+    steps = next_steps(outcome.state, int(interaction.channel_id or 0), outcome.version)
+    return action_card(text, picture, steps)
+
+
+async def show_joined(interaction: discord.Interaction, outcome: Outcome, side: str) -> None:
+    """A player took a side: the card, then a scenario's set-up threads and private news."""
+    news = told_lines(outcome.events, state=outcome.state)
+    text = f"<@{interaction.user.id}> joins **{side}**.\n{news}\n{summary(outcome.state)}"
+    await answer(interaction, view=card_for(interaction, outcome, text))
+    await open_for_set_up(interaction, outcome.state)
+    await tell_privately(interaction, outcome)
+
+
+async def show_started(interaction: discord.Interaction, outcome: Outcome) -> None:
+    """The game started: the card with the battlefield, then the side threads and private news."""
+    text = told_lines(outcome.events, state=outcome.state) + "\n\n" + summary(outcome.state)
+    picture = await battlefield_file(outcome.state, None, outcome.events)
+    await answer(interaction, view=card_for(interaction, outcome, text, picture), file=picture)
+    await open_side_threads(interaction, outcome.state)
+    await tell_privately(interaction, outcome)
 
 
 class GameCommands(app_commands.Group):
@@ -71,7 +98,7 @@ class GameCommands(app_commands.Group):
         text = "\n".join(filter(None, [text, teamed]))
         outcome = await games(interaction).new_game(channel, battle, reaction_seconds, user)
         await pings(interaction).set_delay(channel, ping_minutes)
-        await answer(interaction, text + "\n" + summary(outcome.state))
+        await answer(interaction, view=card_for(interaction, outcome, text + "\n" + summary(outcome.state)))
 
     @schema_command("game join")
     @app_commands.autocomplete(force=own_forces)
@@ -84,19 +111,12 @@ class GameCommands(app_commands.Group):
                 *where(interaction), side, force, planned.roles[side]
             )
         outcome = await act(interaction, command)  # with the server roles: a referee plays no side
-        news = told_lines(outcome.events, state=outcome.state)
-        header = summary(outcome.state)
-        await answer(interaction, f"<@{user}> joins **{side}**.\n{news}\n{header}")
-        await open_for_set_up(interaction, outcome.state)
-        await tell_privately(interaction, outcome)
+        await show_joined(interaction, outcome, side)
 
     @schema_command("game start")
     async def start(self, interaction: discord.Interaction) -> None:
         outcome = await act(interaction, StartGame())  # a referee role's holder may start it
-        news = told_lines(outcome.events, state=outcome.state)
-        await answer(interaction, news + "\n\n" + summary(outcome.state))
-        await open_side_threads(interaction, outcome.state)
-        await tell_privately(interaction, outcome)
+        await show_started(interaction, outcome)
 
     @schema_command("game status", extras=PRIVATE)
     async def status(self, interaction: discord.Interaction) -> None:
