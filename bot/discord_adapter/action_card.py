@@ -99,13 +99,19 @@ def next_steps(state: GameState, channel_id: int, version: int) -> list[discord.
 def action_card(
     text: str, picture: discord.File | None = None, buttons: Sequence[discord.ui.Item] = ()
 ) -> discord.ui.LayoutView:
-    """The card: the text, the picture sent with it (``attachment://``), the buttons in rows."""
+    """The card: the text, the picture sent with it (``attachment://``), the buttons (and menus)
+    in as few rows as they fit (a menu fills a row)."""
     card = discord.ui.LayoutView(timeout=None)
     box = discord.ui.Container(discord.ui.TextDisplay(clipped(text)))
     if picture is not None:
         box.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem(f"attachment://{picture.filename}")))
-    for start in range(0, len(buttons), ROW_WIDTH):
-        box.add_item(discord.ui.ActionRow(*buttons[start : start + ROW_WIDTH]))
+    rows: list[list[discord.ui.Item]] = []
+    for item in buttons:
+        if not rows or sum(i.width for i in rows[-1]) + item.width > ROW_WIDTH:
+            rows.append([])
+        rows[-1].append(item)
+    for row in rows:
+        box.add_item(discord.ui.ActionRow(*row))
     card.add_item(box)
     if card.total_children_count > COMPONENT_LIMIT:
         raise ValueError(f"a card holds at most {COMPONENT_LIMIT} components")

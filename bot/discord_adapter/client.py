@@ -24,6 +24,7 @@ from bot.discord_adapter.rule_commands import RulesCommands, rule_command
 from bot.discord_adapter.schema_commands import check_tree
 from bot.discord_adapter.side_threads import post_to_threads
 from bot.discord_adapter.stats_commands import stats_command
+from bot.discord_adapter.tap_orders import TurnButton, TurnSelect
 from bot.discord_adapter.team_commands import TeamCommands
 from bot.services.card_service import CardService
 from bot.services.dice_service import DiceService
@@ -74,7 +75,7 @@ class IronCrossBot(discord.Client):
         self.tree.add_command(RefereeCommands())
         self.tree.add_command(TeamCommands())
         check_tree(self.tree)  # every command is one of the schema's, with its options
-        self.add_dynamic_items(ReactButton, NoReactionButton)
+        self.add_dynamic_items(ReactButton, NoReactionButton, TurnButton, TurnSelect)
 
     async def setup_hook(self) -> None:
         """Re-arm stored reaction windows and index the bot's own rule summaries; sync the slash

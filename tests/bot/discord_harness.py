@@ -254,6 +254,15 @@ class Harness:
         data = {"custom_id": button["custom_id"], "component_type": 2}
         return await self._dispatch(self._payload(3, user, channel, data, message=message))
 
+    async def choose(
+        self, menu: dict[str, Any], values: list[str], *, user: str, channel: str
+    ) -> list[dict[str, Any]]:
+        """Pick ``values`` in a select menu the bot sent (as found by :func:`menus`)."""
+        message = _message(int(channel), "")
+        message["components"] = [{"type": 1, "components": [menu]}]
+        data = {"custom_id": menu["custom_id"], "component_type": 3, "values": values}
+        return await self._dispatch(self._payload(3, user, channel, data, message=message))
+
     async def submit(self, form: dict[str, Any], values: dict[str, str], *, user: str, channel: str):
         """Submit a form (modal) the bot opened, filling inputs whose label starts with a key."""
         rows = []
@@ -448,6 +457,11 @@ def buttons(sent: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return {
         item["label"]: item for item in walk(answer_of(sent)[0].get("components") or []) if item["type"] == 2
     }
+
+
+def menus(sent: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The select menus of the interaction's answer."""
+    return [item for item in walk(answer_of(sent)[0].get("components") or []) if item["type"] == 3]
 
 
 def form(sent: list[dict[str, Any]]) -> dict[str, Any]:
