@@ -22,6 +22,7 @@ from engine.state import Phase
 TEXT_LIMIT = 4000  # characters of text in one Components V2 message
 COMPONENT_LIMIT = 40  # components in one message, counted at every depth
 ROW_WIDTH = 5  # buttons in one action row
+NO_TARGET = "-"  # a choice menu's answer: no new target
 STEP = r"ic:(?P<channel>[0-9]+):v(?P<version>[0-9]+):"  # the start of a turn step's custom id
 
 
@@ -67,16 +68,39 @@ def step_button(
     )
 
 
-def next_steps(state: GameState, channel_id: int, version: int) -> list[discord.ui.Button]:
+def choice_menu(state: GameState, channel_id: int, version: int) -> discord.ui.Select:
+    """A choice the game waits for (which unit loses its markers, picks a new target, defends a
+    building; whether to fall back from close combat), as a menu. Hidden units are never named."""
+    choice = state.pending.choice  # type: ignore[union-attr]
+    assert choice is not None
+    if choice.kind == "close_combat_fall_back":
+        options = [
+            discord.SelectOption(label=o.replace("_", " ").capitalize(), value=o) for o in choice.options
+        ]
+    else:
+        units = [state.units[o] for o in choice.options if o in state.units]
+        options = [discord.SelectOption(label=u.name[:100], value=u.id) for u in units if not u.hidden]
+        if choice.kind == "choose_target":
+            options.append(discord.SelectOption(label="No target", value=NO_TARGET))
+    return discord.ui.Select(
+        custom_id=step_id(channel_id, version, "choice"),
+        placeholder=f"{choice.side}: choose ({choice.kind.replace('_', ' ')})"[:150],
+        options=options[:25],
+    )
+
+
+def next_steps(state: GameState, channel_id: int, version: int) -> list[discord.ui.Item]:
     """The buttons for what the game waits for now: joining and starting a quick battle, the
     initiative winner's choice, the active side's activation, CMT or pass, a reaction window's
-    answers. Steps still typed (set-up for a scenario, reserves, choices) have none."""
+    answers, a choice's menu. Steps still typed (set-up for a scenario, reserves) have none."""
     primary = discord.ButtonStyle.primary
     if state.phase is Phase.REACTION and state.pending is not None:
         return [
             react_button(channel_id, state.pending.window),
             no_reaction_button(channel_id, state.pending.window),
         ]
+    if state.phase is Phase.CHOICE and state.pending is not None and state.pending.choice is not None:
+        return [choice_menu(state, channel_id, version)]
     if state.phase is Phase.SETUP and state.deployment is None and state.planned_scenario is None:
         joins = [step_button(channel_id, version, "join", f"Join {side}", side) for side in state.sides]
         return [*joins, step_button(channel_id, version, "start", "Start", style=primary)]

@@ -18,10 +18,11 @@ from fractions import Fraction
 
 import discord
 
-from bot.discord_adapter.action_card import STEP, action_card, step_button, step_id
+from bot.discord_adapter.action_card import NO_TARGET, STEP, action_card, step_button, step_id
 from bot.discord_adapter.answers import acknowledge, answer, carry_out
 from bot.discord_adapter.common import games
 from bot.discord_adapter.game_commands import show_joined, show_started
+from bot.discord_adapter.play_commands import choice_command
 from bot.discord_adapter.reaction_buttons import show_result
 from bot.discord_adapter.referees import act, acting_side, is_admin, server_roles
 from bot.services.game_service import GameError, permitted
@@ -39,6 +40,7 @@ from engine.commands import (
 from engine.errors import IllegalCommand
 from engine.game import awaiting
 from engine.game_state import GameState
+from engine.house.close_combat import FALL_BACK_OPTIONS
 from engine.odds import hit_chance, table_shot
 from engine.orders import check_may_activate
 from engine.rules.movement import fall_back_allowance, movement_allowance
@@ -488,7 +490,7 @@ class TurnButton(
 
 class TurnSelect(
     discord.ui.DynamicItem[discord.ui.Select],
-    template=STEP + r"(?P<step>unit|to|off|at)(?P<arguments>(?::[^:]+)*)",
+    template=STEP + r"(?P<step>unit|to|off|at|choice)(?P<arguments>(?::[^:]+)*)",
 ):
     """Every menu of an order being built: the unit, the destination, the offset, the target."""
 
@@ -506,6 +508,9 @@ class TurnSelect(
     async def callback(self, interaction: discord.Interaction) -> None:
         (chosen,) = self.item.values
         channel, version = self.channel, self.version
+        if self.step == "choice":
+            await self._choose(interaction, chosen)
+            return
 
         def make(state: GameState, side: str):
             if self.step == "unit":
@@ -520,3 +525,16 @@ class TurnSelect(
             )
 
         await step_card(interaction, version, make)
+
+    async def _choose(self, interaction: discord.Interaction, chosen: str) -> None:
+        """A choice answered from the channel's card, as ``/choose`` answers it."""
+        unit = None if chosen in (NO_TARGET, *FALL_BACK_OPTIONS) else chosen
+        close_combat = chosen if chosen in FALL_BACK_OPTIONS else None
+
+        async def work() -> None:
+            def build(state: GameState) -> Command:
+                return choice_command(state, acting_side(state, interaction), unit, close_combat)
+
+            await show_result(interaction, await act(interaction, build, version=self.version))
+
+        await public_step(interaction, work)
