@@ -148,9 +148,6 @@ class GameCommands(app_commands.Group):
     async def map(self, interaction: discord.Interaction) -> None:
         state = await games(interaction).game(str(interaction.channel_id))
         viewer = eyes_of(state, interaction)  # a referee sees everything
-        await answer(
-            interaction,
-            f"Turn {state.turn}, {viewer or 'spectators'} view",
-            file=await battlefield_file(state, viewer),
-            ephemeral=True,
-        )
+        picture = await battlefield_file(state, viewer)
+        card = action_card(f"Turn {state.turn}, {viewer or 'spectators'} view", picture)
+        await answer(interaction, view=card, file=picture, ephemeral=True)

@@ -260,7 +260,7 @@ def unit_step(state: GameState, side: str, channel: int, version: int) -> discor
         )
     options = [
         discord.SelectOption(
-            label=u.name[:100],
+            label=f"{u.name}{f' = {u.true_name}' if u.true_name else ''}"[:100],  # its own side's eyes only
             value=str(place_of(state, u.id)),
             description=f"{u.profile.name}, {u.morale_markers} morale markers, {u.tokens} tokens"[:100],
         )
