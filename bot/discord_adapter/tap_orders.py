@@ -19,7 +19,7 @@ from fractions import Fraction
 import discord
 
 from bot.discord_adapter.action_card import NO_TARGET, STEP, action_card, step_button, step_id
-from bot.discord_adapter.answers import acknowledge, answer, carry_out
+from bot.discord_adapter.answers import acknowledge, acknowledge_in_place, answer, carry_out
 from bot.discord_adapter.common import games
 from bot.discord_adapter.game_commands import show_joined, show_started
 from bot.discord_adapter.play_commands import choice_command
@@ -387,7 +387,7 @@ async def step_card(
     if new:
         await acknowledge(interaction, private=True)
     else:
-        await interaction.response.defer()  # the private message is changed in place
+        await acknowledge_in_place(interaction)
 
     async def work() -> None:
         state = await games(interaction).game_at(str(interaction.channel_id), version)
