@@ -18,10 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from bot.services.limits import MAX_DAYS, MAX_POINTS, REACTION_SECONDS
+from bot.services.limits import MAX_DAYS, MAX_POINTS, MOST_SEED, REACTION_SECONDS
 from engine.quick_battle import allied_forces, quick_tables
 from engine.rulesets import RULE_SETS
 from engine.scenarios import load_scenarios
+from engine.tables.layout import LARGEST, SMALLEST
+from engine.tables.pieces import PieceKind
 
 Kind = Literal[
     "text", "integer", "number", "flag", "choice", "position", "path", "unit", "user", "role", "attachment"
@@ -33,6 +35,8 @@ SCENARIOS = tuple(load_scenarios())
 RULE_SET_NAMES = tuple(RULE_SETS)
 TABLES = tuple(quick_tables())
 ALLIED_FORCES = tuple(allied_forces())
+EDGES = ("long", "short")
+PIECE_KINDS = tuple(kind.value for kind in PieceKind)
 
 
 @dataclass(frozen=True)
@@ -130,15 +134,105 @@ def file(name: str, description: str) -> Option:
     return Option(name, "text", description, console_only=True)
 
 
+def _table(description: str) -> Option:
+    return text("table", description, required=True, suggest=True)
+
+
+def _size(name: str, description: str, default: float) -> Option:
+    return number(name, description, low=SMALLEST, high=LARGEST, default=default)
+
+
+TABLE_SPECS = (  # /table: build, generate and share this server's tables
+    spec(
+        "table new",
+        "An empty table to build on",
+        text("name", "Its name in this server", required=True),
+        _size("width", "Inches (72 for 6')", 72.0),
+        _size("depth", "Inches (48 for 4')", 48.0),
+    ),
+    spec(
+        "table random",
+        "A balanced table laid out from a seed",
+        text("name", "Its name in this server", required=True),
+        integer("seed", "The same seed and size give the same table", required=True, low=0, high=MOST_SEED),
+        _size("width", "Inches", 72.0),
+        _size("depth", "Inches", 48.0),
+    ),
+    spec(
+        "table add",
+        "Put a terrain piece on one of your tables",
+        _table("One of your tables"),
+        text("piece", "Its name on the table, e.g. church", required=True),
+        choice("kind", "What it is", PIECE_KINDS, required=True),
+        text("at", "Its centre: a grid square (D3) or inches (30,18)"),
+        text(
+            "size", "Width x depth in inches (12x9); for a hedge, wall, wire, road or stream: length x width"
+        ),
+        text("points", "Instead of at and size: inches x,y;x,y;... (an outline, or a line's path)"),
+        number("turn", "Degrees counter-clockwise", low=-360.0, high=360.0, default=0.0),
+        number("width", "A line's, road's or stream's width, with points", low=0.1, high=12.0),
+        integer("storeys", "A building's floors", low=1, high=6, default=1),
+        choice("height", "A hill's height (House Rules s. 8)", ("low", "medium", "high")),
+    ),
+    spec(
+        "table move",
+        "Move a piece of one of your tables",
+        _table("One of your tables"),
+        text("piece", "The piece to move", required=True),
+        text("to", "Its new centre: a grid square (D3) or inches (30,18)", required=True),
+    ),
+    spec(
+        "table turn",
+        "Turn a piece about its middle",
+        _table("One of your tables"),
+        text("piece", "The piece to turn", required=True),
+        number(
+            "degrees", "Counter-clockwise; negative turns clockwise", required=True, low=-360.0, high=360.0
+        ),
+    ),
+    spec(
+        "table remove",
+        "Take a piece off one of your tables",
+        _table("One of your tables"),
+        text("piece", "The piece to take off", required=True),
+    ),
+    spec("table show", "A table of this server, for everyone here", _table("A table of this server")),
+    spec("table list", "This server's tables"),
+    spec(
+        "table copy",
+        "Copy a table under a new name, yours to change",
+        _table("The table to copy"),
+        text("name", "The copy's name", required=True),
+    ),
+    spec("table export", "The table as a YAML file to edit and share", _table("A table of this server")),
+    spec(
+        "table import",
+        "A table from a YAML file (/table export)",
+        attachment("file", "The .yaml file", required=True),
+        flag("replace", "Replace your own table of the same name"),
+        words=("file",),
+    ),
+    spec("table delete", "Delete one of your tables", _table("One of your tables")),
+)
+
 SPECS: tuple[Spec, ...] = (
     spec(
         "game new",
         "Set up a quick battle, or a book scenario, in this channel",
-        choice(
+        text(
             "table",
-            "The battlefield (default: village, 6' x 4')",
-            TABLES,
+            "The battlefield: a built-in one (default: village, 6' x 4'), one of /table list, or random",
             default="village",
+            suggest=True,
+        ),
+        integer(
+            "seed",
+            "With table:random, the seed it is laid out from (the same seed, the same table)",
+            low=0,
+            high=MOST_SEED,
+        ),
+        choice(
+            "edges", "Scenarios: the sides set up along the long edges (default) or the short ones", EDGES
         ),
         choice(
             "forces",
@@ -741,6 +835,7 @@ SPECS: tuple[Spec, ...] = (
         ),
         choice("colour", "The chit drawn", ("black", "red"), required=True),
     ),
+    *TABLE_SPECS,
     spec(
         "games mine",
         "Every game and campaign, in any channel, waiting for you",

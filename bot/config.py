@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
+from pydantic import model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -15,3 +18,38 @@ class Settings(BaseSettings):
     pictures_dir: str = "pictures"  # where the console table saves the battlefield after each action
     log_level: str = "INFO"  # the console table logs warnings only, to keep the terminal clear
     log_json: bool = True  # JSON lines; false for plain text
+    # Several processes on one PostgreSQL: each runs the Discord shards it is given, "0,1" of
+    # SHARD_COUNT; unset, one process runs as many as Discord recommends.
+    shard_ids: str = ""
+    shard_count: int | None = None
+    deadline_every_seconds: float = 1.0  # how often a process claims the deadlines fallen due
+    deadline_lease_seconds: float = 30.0  # how long a claim holds if its process dies
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Settings:
+        ids = self.shards
+        if ids and self.shard_count is None:
+            raise ValueError("SHARD_IDS needs SHARD_COUNT, the number of shards of all processes together")
+        if self.shard_count is not None and self.shard_count < 1:
+            raise ValueError("SHARD_COUNT is at least 1")
+        if ids and not all(0 <= shard < self.shard_count for shard in ids):
+            raise ValueError(f"SHARD_IDS are 0 to {self.shard_count - 1} with SHARD_COUNT {self.shard_count}")
+        if self.deadline_every_seconds <= 0 or self.deadline_lease_seconds <= 0:
+            raise ValueError("DEADLINE_EVERY_SECONDS and DEADLINE_LEASE_SECONDS are positive")
+        return self
+
+    @property
+    def shards(self) -> list[int] | None:
+        """The shards this process runs (None: all of them), read from ``SHARD_IDS``."""
+        parts = [part.strip() for part in self.shard_ids.split(",") if part.strip()]
+        if not all(part.isascii() and part.isdigit() for part in parts):
+            raise ValueError(f"SHARD_IDS is a list of shard numbers such as 0,1 - not {self.shard_ids!r}")
+        return sorted({int(part) for part in parts}) or None
+
+    @property
+    def deadline_lease(self) -> timedelta:
+        return timedelta(seconds=self.deadline_lease_seconds)
+
+    @property
+    def deadline_every(self) -> timedelta:
+        return timedelta(seconds=self.deadline_every_seconds)

@@ -17,6 +17,7 @@ from bot.command_schema import ALLIED_FORCES, RULE_SET_NAMES, SCENARIOS, TABLES
 from bot.console_campaign import CampaignDesk
 from bot.console_grammar import Line
 from bot.console_owed import OwedDesk
+from bot.console_tables import GUILD, TableDesk
 from bot.console_team import clock_request, referee_command, team_command
 from bot.plain_text import PlainWriter
 from bot.services.campaign_stats import CampaignStats
@@ -44,6 +45,7 @@ from bot.services.limits import (
 from bot.services.ping_service import ping_delay
 from bot.services.rules_service import MAX_BYTES, RulesService
 from bot.services.stats_service import StatsService
+from bot.services.table_service import TableService
 from bot.services.team_view import team_text
 from bot.storage.ping_store import DEFAULT_MINUTES
 from bot.storage.store import GameStore
@@ -103,7 +105,7 @@ from engine.odds import (
 from engine.quick_battle import quick_battle, scenario_battle
 from engine.referee_prep import prep_text
 from engine.rolls.charts import describe_chart, find_chart, load_charts
-from engine.rulesets import rules_of, with_rule_set
+from engine.rulesets import rule_set_choices, rules_of, with_rule_set
 from engine.state import Phase
 from engine.teams import make_team_game
 from renderer import render
@@ -116,7 +118,7 @@ _or = "|".join  # a list of choices in /help
 HELP = f"""\
 The same commands as in Discord, typed as text (options as name:value, quote values with spaces):
   /game new [table:{_or(TABLES)}] [forces:{_or(ALLIED_FORCES)}] [reaction_seconds:N]
-       [ruleset:{_or(RULE_SET_NAMES)}]  the 2015 rules (default) or the House Rules V1.0
+       [ruleset:{_or(RULE_SET_NAMES)}]  {' (default) or '.join(rule_set_choices().values())}
   /game new scenario:{_or(SCENARIOS)} [attacker:allies|axis]
        [attacker_choice:aggressive_command|preliminary_bombardment] [deployment:plotted]
        a book scenario (plotted: both sides set up at once, in secret); then
@@ -158,6 +160,13 @@ The same commands as in Discord, typed as text (options as name:value, quote val
   /force upgrade force:KG unit:"Infantry Detachment 1" [iaw] [transport:"251 Halftrack"] [command]
        [subcommander] | /force copy force:KG name:KG2 | /force export force:KG
   /force import FILE [replace] | /force delete force:KG
+  /table new name:NAME [width:72 depth:48] | /table random name:NAME seed:N [width: depth:]
+  /table add table:T piece:ID kind:woods|building|hill|hedge|wall|bocage|wire|road|stream|fortification|
+       rough|very_rough at:D3|X,Y size:WxD [turn:DEG] [storeys:N] [height:low|medium|high] or points:X,Y;X,Y
+       [width:N] | /table move table:T piece:ID to:D4 | /table turn table:T piece:ID degrees:45
+  /table remove table:T piece:ID | /table show|export|delete table:T | /table copy table:T name:NEW
+  /table list | /table import FILE [replace]   tables of this server; /game new table:NAME or
+       table:random seed:N [edges:long|short] plays on one   (pictures/table.png after each change)
   /cards deck FILE name:NAME | /cards deal deck:NAME | /cards hand | /cards use action:play card:NAME
        Tactical Advantage Cards; a deck file has one card a line: name | cost | when | what it does
   /campaign new name:NAME german:ann,bob russian:cat german_cpp:N russian_cpp:N [days:3] [start:17 Oct]
@@ -225,6 +234,7 @@ class ConsoleTable:
         self.decks = CardService(service.store)
         self.campaigns = CampaignDesk(service, on_battle=self.new_battle)
         self.owed = OwedDesk(service, self.CHANNEL)
+        self.tables = TableDesk(TableService(service.store), lambda: self.pictures)
         self.state = state
         self.log: list[Event] = []
         self.pictures = pictures
@@ -446,6 +456,7 @@ class ConsoleTable:
                 "rule": lambda: self.rules.lookup(self.CHANNEL, line.options.get("query", "")),
                 "rules": lambda: self.library(line),
                 "force": lambda: self.force(line),
+                "table": lambda: self.tables.handle(line, lambda typed: typed_file(typed).read_text("utf-8")),
                 "cards": lambda: self.cards(line),
                 "stats": lambda: (
                     CampaignStats(self.service.store).text(self.CHANNEL)
@@ -625,7 +636,8 @@ class ConsoleTable:
         return await simple[kind]()
 
     async def new_game(self, line: Line) -> str:
-        table, forces = line.options.get("table", "village"), line.options.get("forces", "us")
+        forces, seed = line.options.get("forces", "us"), line.options.get("seed")
+        table = await self.tables.tables.battlefield(GUILD, line.options.get("table", "village"), seed)
         seconds = reaction_seconds(line.options.get("reaction_seconds", "120"))
         scenario = line.options.get("scenario", "quick")
         if scenario == "quick":
@@ -638,6 +650,7 @@ class ConsoleTable:
                 line.options.get("attacker"),
                 line.options.get("attacker_choice"),
                 line.options.get("deployment") == "plotted",
+                line.options.get("edges"),
             )
             text = scenario_text(battle, table, seconds)
         battle = with_rule_set(battle, line.options.get("ruleset", "core_2015"))
@@ -688,7 +701,9 @@ class ConsoleTable:
         """Draw the table after the action (off the event loop) to ``pictures/latest.png``."""
         if self.pictures is None:
             return []
-        png = await asyncio.to_thread(render, outcome.state, None, last_events=tuple(outcome.events))
+        png = await asyncio.to_thread(
+            render, outcome.state, None, last_events=tuple(outcome.events), before=outcome.before
+        )
         return [f"Picture: {self._write('latest', png)}"]
 
     def _write(self, name: str, png: bytes) -> Path:

@@ -32,3 +32,5 @@ Sherman 76mm is destroyed
 >>> [str(roll) for roll in events[1].rolls], events[1].rolls[0].purpose
 (['d10=9', 'd10=7'], 'to hit, Sherman 76mm at Panther')
 """
+
+import engine.variants  # noqa: E402,F401  the rule sets beyond the 2015 rules register themselves

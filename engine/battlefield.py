@@ -26,11 +26,8 @@ def can_see(state: GameState, viewer: Unit, target: Unit) -> bool:
     the rule set's observation distances (House Rules V1.0, s. 8)."""
     if target.hidden and target.side != viewer.side:
         return False
-    terrain = state.terrain
-    if viewer.in_building or target.in_building:  # a unit inside sees out through its own walls
-        terrain = tuple(f for f in terrain if f.id not in (viewer.in_building, target.in_building))
     rules = rules_of(state)
-    return rules.sight_clear(state, viewer, target, terrain) and rules.observed(state, viewer, target)
+    return rules.sight_clear(state, viewer, target, state.terrain) and rules.observed(state, viewer, target)
 
 
 def visible_enemies(state: GameState, unit: Unit) -> list[Unit]:

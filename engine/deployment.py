@@ -17,9 +17,10 @@ from engine.game_state import GameState
 from engine.hidden_deployment import hide_under_marker
 from engine.profiles import Special
 from engine.referee_prep import deployment_zone
-from engine.rules.scenario import breakthrough_spacing, units_on_table_at_start
+from engine.rules.scenario import breakthrough_spacing_on, units_on_table_at_start
 from engine.scenarios import Scenario
 from engine.state import Point, Unit
+from engine.tables.scenario_ground import may_stand
 
 
 def _counted(unit: Unit) -> bool:
@@ -49,7 +50,7 @@ def plan_deployment(
             if scenario.id == "breakthrough":
                 third = (state.table.depth if start_line in ("near", "far") else state.table.width) / 3
                 nearest = max(nearest, third)
-                spacing = breakthrough_spacing(state.table.is_small)
+                spacing = breakthrough_spacing_on(state.table.width, state.table.depth)
             zone = Zone(edge=start_line, nearest=nearest)
         else:
             zone = Zone(edge=own, within_one_move=True)
@@ -127,6 +128,8 @@ def place_unit(
     if problem:
         raise IllegalCommand(problem)
     placed = unit.model_copy(update={"position": at, "facing": facing})
+    if not sniper and not may_stand(placed, state.terrain):
+        raise IllegalCommand(f"{unit.name} cannot stand at {at}: the ground there is impassable to it (p. 9)")
     for other in [] if sniper else on_table:
         gap = geometry.distance(placed, other)
         if gap < mine.spacing:

@@ -41,8 +41,8 @@ class Category(StrEnum):
 ALL = "all"  # the tally of a die size over every purpose
 MAX_FACES_LISTED = 20  # larger dice (a d100) are tallied but their faces not listed one by one
 
-# How purposes begin (engine.game, engine.resolve, engine.rules.shot_resolution, engine.house.*,
-# engine.close_combat, engine.buildings, engine.indirect_fire); anything else is chart/other.
+# How purposes begin (engine.game, engine.resolve, engine.rules.shot_resolution, and the rule set
+# packages under engine.variants); anything else is chart/other.
 _PURPOSE_STARTS: tuple[tuple[str, Category], ...] = (
     ("to hit", Category.TO_HIT),
     ("close combat round", Category.TO_HIT),

@@ -13,8 +13,8 @@ from functools import partial
 from operator import attrgetter
 
 from engine.actions.activation import carry_out, check_unit_order, describe_actions
-from engine.actions.assaulting import charge_of, fire_instead, has_close_combat, immediate_close_combat
 from engine.actions.base import actions_of
+from engine.actions.registry import at_declaration, check_reaction_to
 from engine.battlefield import (
     COMMAND_UNIT_TOKENS,
     area_cover,
@@ -26,16 +26,12 @@ from engine.battlefield import (
     tokens_for_turn,
     visible_enemies,
 )
-from engine.buildings import spread_fires
 from engine.cards import add_token, deal, exchange, play, trigger
-from engine.close_combat import after_first_round, fight, initiation_test
 from engine.commands import (
     AnswerReserve,
     AppointReferee,
     CallReserves,
     CardAction,
-    ChooseDefender,
-    ChooseFallBack,
     ChooseInitiative,
     ChooseTarget,
     Command,
@@ -80,7 +76,6 @@ from engine.hidden_deployment import (
     known_as,
     must_keep_spending,
 )
-from engine.indirect_fire import expire_fire_markers
 from engine.interrupts import interrupt_point, interrupted_move, split_move
 from engine.losses import add_markers
 from engine.orders import check_fall_back, check_may_activate, check_platoon_order
@@ -146,7 +141,10 @@ def apply(state: GameState, command: Command, dice: DiceSource) -> tuple[GameSta
         raise IllegalCommand("The game is over")
     new = state.fork()
     log = EventLog(dice)
-    HANDLERS[type(command)](new, command, log)
+    handler = HANDLERS.get(type(command)) or rules_of(state).handlers().get(type(command))
+    if handler is None:  # a choice only another rule set has
+        raise IllegalCommand("Nothing of that kind is waiting to be chosen")
+    handler(new, command, log)
     return new, log.events
 
 
@@ -215,13 +213,16 @@ def _join_side(state: GameState, command: JoinSide, log: EventLog) -> None:
     forces_in = teams_complete(state) if state.team_size else all(state.units_of(n) for n in state.sides)
     if planned is not None and forces_in:
         scenario = find_scenario(planned.id)
-        apply_scenario(
+        added = apply_scenario(
             state, scenario, planned.roles, attacker_choice=planned.attacker_choice, plotted=planned.plotted
         )
         state.planned_scenario = None
         log.emit(
             "scenario", f"Both forces are here: {scenario.title} (p. {scenario.page}). Set up with /deploy"
         )
+        if added:
+            places = ", ".join(f"{o.id} at {o.position}" for o in added)
+            log.emit("scenario", f"Forces over 1,000 points: more objectives (p. 28): {places}")
 
 
 def _bring_force(state: GameState, command: JoinSide, log: EventLog) -> None:
@@ -352,7 +353,6 @@ def _start_game(state: GameState, command: StartGame, log: EventLog) -> None:
 def _begin_turn(state: GameState, log: EventLog) -> None:
     """Draw tokens and roll for the initiative (p. 4)."""
     state.turn += 1
-    expire_fire_markers(state)
     if state.turn > 1:
         for unit in state.units.values():
             unit.moved_this_turn = False
@@ -364,7 +364,7 @@ def _begin_turn(state: GameState, log: EventLog) -> None:
         unit.bogged = False
         unit.must_move_away = False
         unit.mortar_aim = None
-        unit.firing_post = None  # House Rules V1.0, s. 5: moving between posts is free between turns
+    rules_of(state).begin_turn(state)
     check_marker_reveals(state, log)  # at the start, and as rapid moves are forgotten (p. 26)
     due = [name for name in sorted(state.sides) if _reserves_callable(state, name)]
     if due:
@@ -550,7 +550,6 @@ def _end_turn(state: GameState, log: EventLog) -> None:
     """End of turn: smoke clears (p. 12); reserves that were available but did not come on are
     lost (p. 26); then each side tests its break point (p. 27)."""
     rules_of(state).end_of_turn(state, log)
-    spread_fires(state, log)
     for unit in state.units.values():
         unit.smoke = None
         if unit.reserve_available:
@@ -679,20 +678,14 @@ def _declare(state: GameState, command: Declare, log: EventLog) -> None:
     log.emit("declare", text, side=command.side, public=public)
 
     reactor = state.sides[pending.reactor_side]
-    charging = immediate_close_combat(order)
-    if charging is not None:
-        pending.initiated = initiation_test(
-            state, state.units[order.unit], pending.tokens_before.get(order.unit, 0), log
-        )
-        if not pending.initiated:
-            pending.order = fire_instead(order, charging)
+    barred = at_declaration(state, pending, log)
     if isinstance(order, MoraleTestOrder) and pending.first_action:
         log.emit(
             "no_reaction",
             "No reaction is allowed to a Company Morale Test taken first after gaining the initiative",
         )
-    elif pending.initiated:
-        log.emit("no_reaction", "No reaction is allowed to a close combat charged at once (House Rules s. 3)")
+    elif barred:
+        log.emit("no_reaction", barred)
     elif reactor.tokens == 0:
         log.emit("no_reaction", f"{pending.reactor_side} has no tokens to react with")
     else:
@@ -799,8 +792,7 @@ def _react(state: GameState, command: React, log: EventLog) -> None:
     order = command.order
     if isinstance(order, PlatoonOrder):
         raise IllegalCommand("A platoon move cannot be a reaction")
-    if has_close_combat(pending.order) and isinstance(order, UnitOrder) and len(order.actions) > 1:
-        raise IllegalCommand("Before a close combat the enemy may react by firing or moving, not both (s. 6)")
+    check_reaction_to(state, pending.order, order)
     interrupt = _interrupt(state, pending, command.at)
     check_order(_as_at_interrupt(state, pending, interrupt), command.side, order)
     payer = paying_player(state, command.side, _order_units(order), command.player)
@@ -1109,7 +1101,7 @@ STEPS: dict[str, Callable[[GameState, Pending, Step, EventLog], bool]] = {
 # --- choices -------------------------------------------------------------------------------
 
 
-def _expect_choice(state: GameState, side: str, kind: str) -> Choice:
+def expect_choice(state: GameState, side: str, kind: str) -> Choice:
     pending = state.pending
     choice = pending.choice if pending else None
     if state.phase is not Phase.CHOICE or choice is None or choice.kind != kind:
@@ -1120,16 +1112,16 @@ def _expect_choice(state: GameState, side: str, kind: str) -> Choice:
 
 
 def _choose_markers(state: GameState, command: RemoveMarkers, log: EventLog) -> None:
-    choice = _expect_choice(state, command.side, "remove_markers")
+    choice = expect_choice(state, command.side, "remove_markers")
     if command.unit not in choice.options:
         names = ", ".join(state.units[o].name for o in choice.options)
         raise IllegalCommand(f"Choose one of your units with morale markers: {names}")
     _remove_markers(state, state.units[command.unit], choice.remove_all, choice.roll, log)
-    _resume(state, log)
+    resume(state, log)
 
 
 def _choose_target(state: GameState, command: ChooseTarget, log: EventLog) -> None:
-    choice = _expect_choice(state, command.side, "choose_target")
+    choice = expect_choice(state, command.side, "choose_target")
     if command.target is not None and command.target not in choice.options:
         names = ", ".join(state.units[o].name for o in choice.options)
         raise IllegalCommand(f"Choose a new target among {names}, or none")
@@ -1142,36 +1134,7 @@ def _choose_target(state: GameState, command: ChooseTarget, log: EventLog) -> No
     _run_steps(state, log)
 
 
-def _choose_fall_back(state: GameState, command: ChooseFallBack, log: EventLog) -> None:
-    """House Rules s. 6: the defending vehicle's side falls back after the first round, or fights on."""
-    _expect_choice(state, command.side, "close_combat_fall_back")
-    pending = state.pending
-    assert pending is not None
-    step = pending.steps[0]
-    order = pending.unit_order(step.who)
-    assert order is not None
-    charge = charge_of(order, step.index)
-    attacker, defender = state.units[order.unit], state.units[charge.target]
-    after_first_round(state, attacker, defender, command.fall_back, log)
-    _resume(state, log)
-
-
-def _choose_defender(state: GameState, command: ChooseDefender, log: EventLog) -> None:
-    """House Rules s. 6 Attacking buildings: the unit the defending side puts up against the assault."""
-    choice = _expect_choice(state, command.side, "building_defender")
-    if command.unit not in choice.options:
-        names = ", ".join(state.units[o].name for o in choice.options)
-        raise IllegalCommand(f"Choose the unit that defends among {names}")
-    pending = state.pending
-    assert pending is not None
-    step = pending.steps[0]
-    order = pending.unit_order(step.who)
-    assert order is not None
-    fight(state, state.units[order.unit], state.units[command.unit], log)  # troops inside: no vehicle
-    _resume(state, log)
-
-
-def _resume(state: GameState, log: EventLog) -> None:
+def resume(state: GameState, log: EventLog) -> None:
     pending = state.pending
     assert pending is not None
     pending.choice = None
@@ -1194,8 +1157,6 @@ HANDLERS: dict[type, Callable[[GameState, object, EventLog], None]] = {
     DeclineReaction: _decline,
     RemoveMarkers: _choose_markers,
     ChooseTarget: _choose_target,
-    ChooseFallBack: _choose_fall_back,
-    ChooseDefender: _choose_defender,
     PassInitiative: _pass_initiative,
     GiveBonusTokens: lambda state, c, log: give_bonus_tokens(state, c.side, c.player, c.shares, log),
     RequestReserve: lambda state, c, log: request_reserve(state, c.side, c.player, c.unit, log),

@@ -5,24 +5,23 @@ from __future__ import annotations
 from functools import cache
 from typing import Literal, get_args, get_origin
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, SerializeAsAny, model_validator
 
 from engine.cards import Cards
 from engine.commands import Move, Order, UnitOrder
 from engine.deployment_plan import DeploymentPlan, RefereeZone
 from engine.state import (
-    FireMarker,
     ForceGuideline,
     Objective,
     Phase,
     Point,
     RefereeRule,
     Side,
-    SmokeScreen,
     TableSize,
     TerrainFeature,
     Unit,
 )
+from engine.variant_parts import VariantPart, WithVariant, part_for
 
 Who = Literal["active", "reactor"]
 
@@ -56,7 +55,7 @@ class Aim(BaseModel):
 class Choice(BaseModel):
     """A decision the resolution waits for."""
 
-    kind: Literal["remove_markers", "choose_target", "close_combat_fall_back", "building_defender"]
+    kind: str  # remove_markers, choose_target, or a choice only the game's rule set has
     side: str
     options: list[str]
     remove_all: bool = False  # Company Morale Test of 6
@@ -64,7 +63,7 @@ class Choice(BaseModel):
     who: Who = "active"
 
 
-class Pending(BaseModel):
+class Pending(WithVariant):
     """A declared order between its declaration and the end of its resolution."""
 
     window: int
@@ -82,7 +81,7 @@ class Pending(BaseModel):
     tokens_before: dict[str, int] = Field(default_factory=dict)  # by unit id
     fire_target_moved: list[str] = Field(default_factory=list)  # units that declared moves
     interrupt: Interrupt | None = None
-    initiated: bool = False  # an immediate close combat passed its initiation test at declaration
+    variant: SerializeAsAny[VariantPart] | None = None  # what only the game's rule set has (engine.variants)
 
     def order_of(self, who: Who) -> Order | None:
         return self.order if who == "active" else self.reaction
@@ -109,19 +108,12 @@ class GameResult(BaseModel):
     reason: str
 
 
-class GameState(BaseModel):
+class GameState(WithVariant):
     ruleset: str = "core_2015"
     table: TableSize = Field(default_factory=TableSize)
     terrain: tuple[TerrainFeature, ...] = ()
     breached_wire: list[str] = Field(default_factory=list)
     objectives: list[Objective] = Field(default_factory=list)
-    fire_markers: list[FireMarker] = Field(default_factory=list)  # House Rules V1.0 indirect fire
-    smoke_screens: list[SmokeScreen] = Field(default_factory=list)  # House Rules V1.0 smoke
-    wind: Literal["left", "right"] | None = None  # the end smoke screens last thinned from
-    fires: dict[str, int] = Field(default_factory=dict)  # burning buildings: turns they may still spread
-    burnt: list[str] = Field(default_factory=list)  # buildings that have burned: never occupied again
-    # House Rules V1.0, s. 6: building id -> {side: the building's side its attackers got in by}
-    breaches: dict[str, dict[str, str]] = Field(default_factory=dict)
     team_size: int | None = None  # players bringing a force to each side, in a team game (p. 25)
     referees: list[str] = Field(default_factory=list)  # users who see everything and may correct
     referee_roles: tuple[str, ...] = ()  # server roles whose holders may take a referee's seat
@@ -149,6 +141,22 @@ class GameState(BaseModel):
     declarations: int = 0
     pending: Pending | None = None
     result: GameResult | None = None
+    variant: SerializeAsAny[VariantPart] | None = None  # what only the game's rule set has (engine.variants)
+
+    @model_validator(mode="after")
+    def _with_rule_set_parts(self) -> GameState:
+        self.add_rule_set_parts()
+        return self
+
+    def add_rule_set_parts(self) -> None:
+        """Give the game and its units the parts their rule set has, where they lack them."""
+        part = part_for(GameState, self.ruleset)
+        if part is not None and self.variant is None:
+            self.variant = part()
+        part = part_for(Unit, self.ruleset)
+        if part is not None:
+            for unit in self.units.values():
+                unit.variant = unit.variant or part()
 
     def fork(self) -> GameState:
         """A copy to change freely: every list, dict and unfrozen model in it is the copy's own.

@@ -8,6 +8,7 @@ from typing import Any
 
 import yaml
 
+from engine.deployment_plan import Zone
 from engine.errors import IllegalCommand
 from engine.game_state import GameState, PlannedScenario
 from engine.profiles import DATA_DIR
@@ -15,8 +16,16 @@ from engine.scenario_setup import AttackerChoice, check_attacker_choice
 from engine.scenarios import find_scenario
 from engine.setup import make_unit, new_game
 from engine.state import Objective, Point, TableSize, TerrainFeature, Unit
+from engine.tables.layout import BattleTable
+from engine.tables.scenario_ground import (
+    Along,
+    deployment_edges,
+    nearest_set_up_spot,
+    scenario_objectives,
+)
 
 DATA_WIDTH = 72.0  # the table width the forces' x positions are written for
+QUICK_AREA_DEPTH = 12.0  # inches from its edge a quick battle's force stands in
 
 
 @cache
@@ -66,7 +75,32 @@ def _deploy(force_name: str, side: str, table: TableSize) -> list[Unit]:
     return units
 
 
-def _table(name: str) -> tuple[TableSize, list[TerrainFeature], dict[str, Any]]:
+def table_title(table: str | BattleTable) -> str:
+    """A built-in table's description, or a saved or generated table's name and size."""
+    if isinstance(table, BattleTable):
+        return f'{table.name} ({table.width:g}" x {table.depth:g}", {len(table.pieces)} pieces)'
+    return quick_tables()[table]
+
+
+def _clear_of_terrain(units: list[Unit], size: TableSize, terrain: list[TerrainFeature]) -> list[Unit]:
+    """Each unit moved, if it must be, to the nearest place in its side's 12" along its edge
+    where it may stand and touches no other unit."""
+    probe = new_game({"allies": "", "axis": ""}, [], terrain=terrain, table=size)
+    placed: list[Unit] = []
+    for unit in units:
+        zone = Zone(edge="near" if unit.side == "allies" else "far", furthest=QUICK_AREA_DEPTH)
+        spot = nearest_set_up_spot(probe, unit, zone, placed)
+        if spot is None:
+            raise IllegalCommand(f"{unit.name} finds no room along its edge of this table")
+        placed.append(unit.model_copy(update={"position": spot}))
+    return placed
+
+
+def _table(name: str | BattleTable) -> tuple[TableSize, list[TerrainFeature], dict[str, Any]]:
+    """A table's size, terrain and layout data (objectives); a saved table has no layout data:
+    its objectives are placed by :mod:`engine.tables.scenario_ground`."""
+    if isinstance(name, BattleTable):
+        return name.size, list(name.terrain()), {}
     tables = _data()["tables"]
     if name not in tables:
         raise IllegalCommand(f"There is no table {name!r}: choose {', '.join(tables)}")
@@ -81,14 +115,16 @@ def _table(name: str) -> tuple[TableSize, list[TerrainFeature], dict[str, Any]]:
 
 def scenario_battle(
     scenario_id: str,
-    table: str = "village",
+    table: str | BattleTable = "village",
     attacker: str | None = None,
     attacker_choice: AttackerChoice | None = None,
     plotted: bool = False,
+    along: Along | None = None,
 ) -> GameState:
-    """A book scenario on a built-in table, waiting for the two sides' forces (pp. 28-31). In
-    Capture and Breakthrough ``attacker`` names the attacking side; elsewhere the allies play
-    the first role and the axis the second."""
+    """A book scenario on a built-in, saved or generated table, waiting for the two sides'
+    forces (pp. 28-31). In Capture and Breakthrough ``attacker`` names the attacking side;
+    elsewhere the allies play the first role and the axis the second. The sides set up along
+    the table's long edges, or its short ones (``along``)."""
     scenario = find_scenario(scenario_id)
     sides = ("allies", "axis")
     if scenario.has_attacker:
@@ -102,32 +138,44 @@ def scenario_battle(
         raise IllegalCommand(
             f"In {scenario.title} the defender sets up first: there is no plotted deployment"
         )
+    if along not in (None, "long", "short"):
+        raise IllegalCommand("The sides set up along the table's long edges or its short ones: long or short")
     size, terrain, layout = _table(table)
-    places = layout.get("scenario_objectives", {}).get(scenario.id, [])
-    state = new_game(
-        {side: "" for side in sides},
-        [],
-        terrain=terrain,
-        table=size,
-        objectives=[Objective(id=o["id"], position=_point(o["position"])) for o in places],
-    )
+    if isinstance(table, BattleTable):
+        objectives = scenario_objectives(scenario, size, terrain)
+    else:
+        places = layout.get("scenario_objectives", {}).get(scenario.id, [])
+        objectives = [Objective(id=o["id"], position=_point(o["position"])) for o in places]
+    state = new_game({side: "" for side in sides}, [], terrain=terrain, table=size, objectives=objectives)
+    if along is not None or isinstance(table, BattleTable):
+        edges = deployment_edges(size, along or "long")
+        for side, edge in zip(sides, edges, strict=True):
+            state.sides[side].entry_edge = edge
     state.planned_scenario = PlannedScenario(
         id=scenario.id, roles=roles, attacker_choice=attacker_choice, plotted=plotted
     )
     return state
 
 
-def quick_battle(table: str = "village", allies: str = "us") -> GameState:
-    """A quick battle: ``allies`` (us, british or soviet) against the German force on ``table``."""
+def quick_battle(table: str | BattleTable = "village", allies: str = "us") -> GameState:
+    """A quick battle: ``allies`` (us, british or soviet) against the German force on ``table``.
+    On a saved or generated table each unit stands at the nearest place along its edge it may
+    stand on, with a Meeting Engagement's objectives (p. 28)."""
     raw = _data()
     if allies not in allied_forces():
         raise IllegalCommand(f"There is no allied force {allies!r}: choose {', '.join(allied_forces())}")
     size, terrain, layout = _table(table)
-    objectives = [Objective(id=o["id"], position=_point(o["position"])) for o in layout["objectives"]]
+    if isinstance(table, BattleTable):
+        objectives = scenario_objectives(find_scenario("meeting"), size, terrain)
+    else:
+        objectives = [Objective(id=o["id"], position=_point(o["position"])) for o in layout["objectives"]]
     forces = {"allies": allies, "axis": "german"}
+    units = [unit for side, name in forces.items() for unit in _deploy(name, side, size)]
+    if isinstance(table, BattleTable):
+        units = _clear_of_terrain(units, size, terrain)
     return new_game(
         {side: raw["forces"][name]["nation"] for side, name in forces.items()},
-        [unit for side, name in forces.items() for unit in _deploy(name, side, size)],
+        units,
         terrain=terrain,
         table=size,
         objectives=objectives,

@@ -313,6 +313,13 @@ class ReactionTimers:
         return self._deadlines.get(key)
 
     @property
+    def overdue(self) -> int:
+        """How many deadlines have fallen due and are not done yet: firing, waiting for their
+        turn to fire (see ``limit``), or waiting to be tried again."""
+        now = self.clock.now()
+        return len(self._firing) + sum(deadline <= now for deadline in self._deadlines.values())
+
+    @property
     def armed(self) -> frozenset[WindowKey]:
         """The keys of the windows whose timer is still waiting (or waiting to try again)."""
         return frozenset(self._waiting)

@@ -11,6 +11,8 @@ from engine.game_state import GameState
 from engine.hidden_deployment import add_dummy_markers
 from engine.rules.victory import force_break_point
 from engine.scenarios import Scenario
+from engine.state import Objective
+from engine.tables.scenario_ground import add_objectives_for_points
 
 AttackerChoice = Literal["aggressive_command", "preliminary_bombardment"]
 
@@ -49,9 +51,10 @@ def apply_scenario(
     *,
     attacker_choice: AttackerChoice | None = None,
     plotted: bool = False,
-) -> None:
+) -> list[Objective]:
     """Put the scenario's rules in force on the game itself (see :func:`set_up_scenario`);
-    ``plotted`` has both sides set up at once, in secret, instead of turn about."""
+    ``plotted`` has both sides set up at once, in secret, instead of turn about. Returns the
+    objectives added for forces over 1,000 points (Meeting Engagement, p. 28)."""
     if sorted(roles.values()) != sorted(scenario.roles) or set(roles) != set(game.sides):
         raise IllegalCommand(f"{scenario.title} needs one side as each of: {', '.join(scenario.roles)}")
     check_attacker_choice(scenario, attacker_choice)
@@ -90,3 +93,4 @@ def apply_scenario(
     for plan in game.deployment.sides.values():
         for unit_id in plan.waiting:
             game.units[unit_id].in_reserve = True  # off the table until set up
+    return add_objectives_for_points(game, scenario)

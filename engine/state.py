@@ -9,9 +9,10 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny
 
 from engine.profiles import UnitClass, UnitProfile
+from engine.variant_parts import VariantPart, WithVariant
 
 
 class Point(BaseModel):
@@ -72,7 +73,7 @@ class TerrainFeature(BaseModel):
     building: bool = False
     hull_down: bool = False  # vehicles behind or in it may count as hull down (p. 12)
     storeys: int = 1  # a building's floors: 1 the ground floor only (House Rules V1.0, s. 5)
-    height: TerrainHeight | None = None  # None: as its kind says (engine.house.sight.terrain_height)
+    height: TerrainHeight | None = None  # None: as its kind says (house_v1.sight.terrain_height)
 
     def going_for(self, profile: UnitProfile) -> Going:
         if profile.is_vehicle and self.going_for_vehicles is not None:
@@ -128,42 +129,7 @@ class MortarAim(BaseModel):
     shots: int
 
 
-class FireMarker(BaseModel):
-    """A spot a spotter has asked indirect fire on (House Rules V1.0, s. 5 Indirect Fire)."""
-
-    model_config = ConfigDict(frozen=True)
-
-    side: str
-    at: Point
-    turn: int  # the turn it was last placed or taken up again by a spotter
-    placed: bool = True  # False: only a failed request so far this turn (the next one throws two dice)
-    fired_by: tuple[str, ...] = ()  # units that have fired at it (later shots deviate by two d6)
-
-
-class SmokeScreen(BaseModel):
-    """A line of 2" smoke puffs (House Rules V1.0, s. 5 Smoke), from its left end to its right."""
-
-    model_config = ConfigDict(frozen=True)
-
-    puffs: tuple[Point, ...]
-
-
-class BuildingPost(BaseModel):
-    """Where a unit in a building fires out from (House Rules V1.0, s. 5 Firing from buildings):
-    a side of the building, named as :func:`engine.house.posts.building_sides` names them, and a
-    storey (0 the ground floor, 1 the first upper storey...)."""
-
-    model_config = ConfigDict(frozen=True)
-
-    side: str
-    storey: int = 0
-    displaced: bool = False  # another unit has taken it over since, this turn
-
-    def __str__(self) -> str:
-        return f"{self.side} side, {'ground floor' if self.storey == 0 else f'storey {self.storey}'}"
-
-
-class Unit(BaseModel):
+class Unit(WithVariant):
     """A unit on (or off) the table."""
 
     id: str  # stable key, e.g. "panther-1"
@@ -193,14 +159,13 @@ class Unit(BaseModel):
     dug_in: bool = False  # dug in and waiting, until first activated (p. 26)
     rapid_moved: bool = False  # made a rapid move this turn
     fired_this_turn: bool = False  # fired this turn, so it is seen (House Rules V1.0, s. 8)
-    in_building: str | None = None  # the building it occupies (House Rules V1.0, s. 4)
-    firing_post: BuildingPost | None = None  # the side and storey it fired out from this turn (s. 5)
     player: str | None = None  # in a team game, the player who commands it (p. 25)
     in_reserve: bool = False
     reserve_available: bool = False  # called this turn and rolled in: it must enter or be lost (p. 26)
     destroyed: bool = False
     smoke: Smoke | None = None
     mortar_aim: MortarAim | None = None
+    variant: SerializeAsAny[VariantPart] | None = None  # what only a rule set has (engine.variants)
 
     @property
     def unit_class(self) -> UnitClass:

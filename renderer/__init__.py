@@ -1,60 +1,147 @@
 """Pure drawing: the battlefield as a PNG for one audience.
 
-    png = render(state, "allies", last_events=events)
+    png = render(state, "allies", last_events=events, before=previous_state)
 
 ``viewer`` is a side name, ``"referee"`` (sees everything) or ``None`` (spectators, who see
-what neither side hides). Terrain and grid come from a cached base layer (see
-:mod:`renderer.base`); each call draws only the units, markers, header and overlay on a copy.
+what neither side hides). The picture is made to be read at the size Discord shows it inline
+(see :mod:`renderer.layout`): the table with short unit tags, and beside it the roster that
+spells the tags out and the legend of what the picture shows. Terrain comes from a cached base
+layer (see :mod:`renderer.base`); each call draws the rest around and over it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from PIL import Image
 
 from engine.events import Event
 from engine.game_state import GameState
-from renderer.base import base_layer
-from renderer.canvas import Canvas
+from renderer import palette as pal
+from renderer.base import background, draw_terrain_names
+from renderer.canvas import Canvas, text_box
 from renderer.encode import encode_png
 from renderer.header import draw_header
-from renderer.layout import Frame, choose_scale
-from renderer.markers import draw_breaches, draw_fire_markers, draw_objectives
+from renderer.labels import Placer
+from renderer.layout import BOX_H, TEXT_FONT, frame_for
+from renderer.markers import (
+    draw_breaches,
+    draw_fire_markers,
+    draw_objectives,
+    draw_zones,
+    write_zone_names,
+    zones_shown,
+)
 from renderer.overlay import last_action
-from renderer.palette import side_styles
-from renderer.units import draw_smoke_puffs, draw_units
-from renderer.visibility import REFEREE, view_for
+from renderer.panel import draw_panel, legend_cells, roster_cells
+from renderer.tags import tags_for
+from renderer.units import (
+    counter_box,
+    draw_leader,
+    draw_marker_captions,
+    draw_smoke_puffs,
+    draw_unit_tags,
+    draw_units,
+    marker_box,
+)
+from renderer.visibility import REFEREE, View, view_for
 
-__all__ = ["REFEREE", "compose", "render"]
+__all__ = ["REFEREE", "compose", "picture", "render"]
+
+
+def _shows(state: GameState, view: View, overlay_shows: set[str]) -> set[str]:
+    """The legend items this picture needs."""
+    live = [u for u in view.units if not u.destroyed]
+    lost = [u for u in view.units if u.destroyed]
+    shows = set(overlay_shows)
+    shows |= {"morale"} if any(u.morale_markers for u in live) else set()
+    shows |= {"tokens"} if any(u.tokens for u in live) else set()
+    shows |= {"hidden"} if view.markers or view.dummies else set()
+    shows |= {"wreck"} if any(u.is_vehicle for u in lost) else set()
+    shows |= {"lost"} if any(not u.is_vehicle for u in lost) else set()
+    shows |= {"smoke"} if state.smoke_screens or any(u.smoke for u in live) else set()
+    shows |= {"objective"} if state.objectives else set()
+    return shows
+
+
+def picture(
+    state: GameState,
+    viewer: str | None,
+    *,
+    last_events: Sequence[Event] = (),
+    before: GameState | None = None,
+    scale: int | None = None,
+) -> Canvas:
+    """The picture (RGB) before encoding, on its Canvas (which records every text drawn)."""
+    styles = pal.side_styles(state.sides)
+    view = view_for(state, viewer)
+    tags = tags_for(view.units)
+    overlay = last_action(last_events, view, viewer, state=state, before=before)
+    shows = _shows(state, view, overlay.shows) | ({"zone"} if zones_shown(state) else set())
+    cells = roster_cells(state, view, styles, tags) + legend_cells(shows)
+    frame = frame_for(state.table.width, state.table.depth, len(cells), scale)
+    if frame.size[1] > BOX_H and not scale:  # a roster too long even for the smallest table
+        room = max(n for n in range(len(cells)) if replace(frame, cells=n).size[1] <= BOX_H)
+        cells = [*cells[: room - 1], ("heading", f"and {len(cells) - room + 1} more", None)]
+        frame = replace(frame, cells=len(cells))
+    under = background(state.terrain, state.table, frame)
+    canvas = Canvas(under.image.copy(), under.palette)
+    canvas.texts = list(under.texts)
+    zone_names = draw_zones(canvas, state, frame, styles)
+    captions = draw_breaches(canvas, state, frame)
+    captions += draw_objectives(canvas, state, frame, styles, viewer)
+    draw_units(canvas, view, frame, styles, overlay=lambda draw: overlay.draw(draw, frame, styles))
+    draw_smoke_puffs(canvas, (p for screen in state.smoke_screens for p in screen.puffs), frame)
+    captions += draw_fire_markers(canvas, state, frame, styles)  # over the unit it falls on
+    w, h = frame.table_px
+    counters = [counter_box(u, frame) for u in view.units]
+    counters += [marker_box(at, frame) for at, _ in view.markers + view.dummies]
+    counters += [box for box, _ in captions]
+    placer = Placer((frame.left, frame.top, frame.left + w, frame.top + h), counters, overlay.segments(frame))
+    write_zone_names(canvas, zone_names, placer)
+    draw_unit_tags(canvas, view, frame, styles, tags, placer)
+    draw_marker_captions(canvas, view, frame, placer)
+    for mark, text in captions:
+        x0, y0, x1, y1 = text_box(text, TEXT_FONT, (0, 0))
+        box, moved = placer.place(mark, x1 - x0, y1 - y0)
+        if moved:
+            draw_leader(canvas, mark, box)
+        canvas.text((box[0] - x0, box[1] - y0), text, size=TEXT_FONT, halo=True)
+    draw_terrain_names(canvas, state.terrain, frame, placer, {o.id for o in state.objectives})
+    canvas.frame = frame
+    canvas.labels, canvas.counters = placer.labels, placer.counters
+    draw_header(canvas, state, frame, viewer)
+    draw_panel(canvas, frame, cells)
+    return canvas
 
 
 def compose(
-    state: GameState, viewer: str | None, *, last_events: Sequence[Event] = (), scale: int | None = None
+    state: GameState,
+    viewer: str | None,
+    *,
+    last_events: Sequence[Event] = (),
+    before: GameState | None = None,
+    scale: int | None = None,
 ) -> Image.Image:
     """The picture (RGB) before encoding."""
-    frame = Frame(state.table.width, state.table.depth, choose_scale(state.table.width, scale))
-    image = base_layer(state.terrain, state.table, frame.scale).image.copy()
-    styles = side_styles(state.sides)
-    view = view_for(state, viewer)
-    canvas = Canvas(image)
-    draw_header(canvas, state, frame, styles, viewer)
-    draw_breaches(canvas, state, frame)
-    draw_objectives(canvas, state, frame, styles, viewer)
-    draw_units(canvas, view, frame, styles, overlay=last_action(last_events, view, frame))
-    draw_smoke_puffs(canvas, (p for screen in state.smoke_screens for p in screen.puffs), frame)
-    draw_fire_markers(canvas, state, frame, styles)  # over the unit it falls on
-    return image
+    return picture(state, viewer, last_events=last_events, before=before, scale=scale).image
 
 
 def render(
-    state: GameState, viewer: str | None, *, last_events: Sequence[Event] = (), scale: int | None = None
+    state: GameState,
+    viewer: str | None,
+    *,
+    last_events: Sequence[Event] = (),
+    before: GameState | None = None,
+    scale: int | None = None,
 ) -> bytes:
     """The battlefield as a 64-colour PNG for one audience.
 
-    ``last_events`` (the events of the last command) are drawn as an overlay; ``scale`` is in
-    pixels per inch (default: the table about 860 px wide; held within 4..24).
+    ``last_events`` (the events of the last command) are drawn as an overlay, with a trail for
+    each unit that moved when ``before`` (the state the command was applied to) is given; an open
+    reaction window's declared order is drawn from ``state``. ``scale`` is in pixels per inch
+    (default: the largest that fits Discord's inline box; held within 4..24).
     """
-    scale = choose_scale(state.table.width, scale)
-    image = compose(state, viewer, last_events=last_events, scale=scale)
-    return encode_png(image, base_layer(state.terrain, state.table, scale).palette)
+    canvas = picture(state, viewer, last_events=last_events, before=before, scale=scale)
+    return encode_png(canvas.image, canvas.palette)

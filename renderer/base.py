@@ -1,25 +1,31 @@
-"""The base layer: table, terrain, grid, grid labels and legend, drawn once per game and cached.
+"""The base layer: the table with its terrain, grid lines and terrain names, drawn once per game
+and cached (the picture around it, which depends on the panel, is laid out per render).
 
 Terrain is drawn at SUPERSAMPLE times the size and reduced (box filter), which smooths the edges
 of woods, roads and hedges; since the layer is cached, that cost (about 0.1 s) is paid once per
 game. The cache key is the terrain tuple, the table size and the scale: all immutable and
 hashable, and equal after a game is reloaded from storage, so a reloaded game hits the cache too.
+
+The cache is bounded by the memory its pictures take (:data:`CACHE_BYTES`), not by a count of
+tables: a 6' x 4' table's layer takes about 1.7 MB at the usual scale, so some 150 tables in
+use at once keep theirs, and a few huge tables cannot take more than the budget either.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from threading import Lock
 from typing import NamedTuple
 
+from cachetools import LRUCache, cached
 from PIL import Image, ImageChops, ImageDraw
 
 from engine.state import CoverKind, Going, TableSize, TerrainFeature
 from renderer import palette as pal
-from renderer.canvas import Canvas
+from renderer.canvas import Canvas, text_box
 from renderer.encode import palette_for
-from renderer.layout import GRID, LABEL_FONT, SMALL_FONT, Frame, column_name
-from renderer.legend import draw_legend
+from renderer.labels import Placer
+from renderer.layout import GRID, TEXT_FONT, Frame, column_name
 
 SUPERSAMPLE = 3
 SUPERSAMPLE_MAX_PX = 16_000_000  # pixels of the enlarged terrain picture, for big tables and scales
@@ -29,24 +35,41 @@ ROAD_ORDER = 4  # roads go over woods and water (as a ford or bridge), under bui
 ROAD_ALPHA = 220
 BUILDING_ORDER = 5
 WOOD_KINDS = {"woods", "wood", "trees", "forest", "orchard", "jungle"}
+CACHE_BYTES = 256 * 1024 * 1024  # pictures the two layer caches may hold together
 
 
 class Base(NamedTuple):
-    image: Image.Image  # RGB; copy it before drawing on it
+    image: Image.Image  # RGB, the table only; paste it, never draw on it
     palette: Image.Image  # the 64-colour palette the finished picture is mapped onto
 
 
-@lru_cache(maxsize=8)
+def picture_bytes(*images: Image.Image) -> int:
+    """The memory the pictures' pixels take."""
+    return sum(len(image.getbands()) * image.width * image.height for image in images)
+
+
+@cached(
+    LRUCache(CACHE_BYTES // 2, getsizeof=lambda base: picture_bytes(base.image, base.palette)),
+    lock=Lock(),
+    info=True,
+)
 def base_layer(terrain: tuple[TerrainFeature, ...], table: TableSize, scale: int) -> Base:
-    """The cached base picture for this terrain, table size and scale (all hashable)."""
-    frame = Frame(table.width, table.depth, scale)
-    image = Image.new("RGB", frame.size, pal.MARGIN_BG)
-    image.paste(_terrain_picture(terrain, frame), (frame.left, frame.top))
-    canvas = Canvas(image)
-    _draw_grid_labels(canvas, frame)
-    _draw_terrain_names(canvas, terrain, frame)
-    draw_legend(canvas, frame)
+    """The cached table picture for this terrain, table size and scale (all hashable)."""
+    image = _terrain_picture(terrain, Frame(table.width, table.depth, scale))
     return Base(image, palette_for(image))
+
+
+@cached(
+    LRUCache(CACHE_BYTES // 2, getsizeof=lambda canvas: picture_bytes(canvas.image)), lock=Lock(), info=True
+)
+def background(terrain: tuple[TerrainFeature, ...], table: TableSize, frame: Frame) -> Canvas:
+    """The cached picture under everything a render draws: the margin, the table from its base
+    layer and the grid labels, at the frame's size. Copy its image before drawing on it."""
+    base = base_layer(terrain, table, frame.scale)
+    canvas = Canvas(Image.new("RGB", frame.size, pal.MARGIN_BG), base.palette)
+    canvas.image.paste(base.image, (frame.left, frame.top))
+    draw_grid_labels(canvas, frame)
+    return canvas
 
 
 # --- terrain ------------------------------------------------------------------------------------
@@ -188,34 +211,36 @@ def _wire_barbs(big: _Big, points: list[tuple[float, float]]) -> None:
 # --- grid and labels ------------------------------------------------------------------------------
 
 
-def _draw_grid_labels(canvas: Canvas, frame: Frame) -> None:
-    """The table edge and the square names: columns A, B... and rows 1, 2... from the bottom."""
+def draw_grid_labels(canvas: Canvas, frame: Frame) -> None:
+    """The table edge and the square names: columns A, B... above the table and rows 1, 2... from
+    the bottom, left of it."""
     w, h = frame.table_px
     left, top = frame.left, frame.top
     canvas.draw.rectangle([left - 1, top - 1, left + w, top + h], outline=pal.INK, width=1)
     for i in range(frame.columns()):
         x = left + (i * GRID + min(GRID, frame.width_in - i * GRID) / 2) * frame.scale
-        for y in (top - 8, top + h + 8):
-            canvas.text((x, y), column_name(i), size=LABEL_FONT, anchor="mm")
+        canvas.text((x, top - 4), column_name(i), size=TEXT_FONT, anchor="md")
     for j in range(frame.rows()):
         y = frame.px(0, j * GRID + min(GRID, frame.depth_in - j * GRID) / 2)[1]
-        for x in (left / 2, left + w + left / 2):
-            canvas.text((x, y), str(j + 1), size=LABEL_FONT, anchor="mm")
+        canvas.text((left - 4, y), str(j + 1), size=TEXT_FONT, anchor="rm")
 
 
-def _draw_terrain_names(canvas: Canvas, terrain: Sequence[TerrainFeature], frame: Frame) -> None:
-    """Each piece's id in small muted letters (roads are obvious and left unnamed)."""
+def draw_terrain_names(
+    canvas: Canvas, terrain: Sequence[TerrainFeature], frame: Frame, placer: Placer, skip: set[str]
+) -> None:
+    """Each piece's id in muted letters, just inside its top edge (a line's: above it), where that
+    is free; roads are obvious and left unnamed, and so are the ids in ``skip`` (objectives
+    already named so)."""
     for feature in terrain:
-        if feature.road or not feature.outline:
+        if feature.road or not feature.outline or feature.id in skip:
             continue
         xs = [p.x for p in feature.outline]
         ys = [p.y for p in feature.outline]
-        if feature.linear:
-            x, y = (min(xs) + max(xs)) / 2, max(ys) + feature.width / 2
-            anchor = "md"
-        else:
-            x, y = (min(xs) + max(xs)) / 2, max(ys)
-            anchor = "ma"
-        px, py = frame.px(x, y)
-        canvas.text((px, py + (2 if anchor == "ma" else -2)), feature.id, size=SMALL_FONT, fill=pal.MUTED_INK,
-                    anchor=anchor, halo=True)
+        x, y = frame.px((min(xs) + max(xs)) / 2, max(ys) + (feature.width / 2 if feature.linear else 0))
+        x0, y0, x1, y1 = text_box(feature.id, TEXT_FONT, (0, 0))
+        mark = (x, y - 1, x, y) if not feature.linear else (x, y + 1, x, y + 2)
+        spot = placer.place_free(mark, x1 - x0, y1 - y0)
+        if spot is not None:
+            canvas.text(
+                (spot[0] - x0, spot[1] - y0), feature.id, size=TEXT_FONT, fill=pal.MUTED_INK, halo=True
+            )

@@ -22,6 +22,7 @@ class Sprite(NamedTuple):
     halo: Image.Image | None  # "L" mask of the letters grown by the halo width
     dx: int  # where the masks' top-left corner lies from the anchor point
     dy: int
+    ink: tuple[int, int, int, int]  # the letters' own box within the masks (no halo)
 
 
 @lru_cache(maxsize=2048)
@@ -37,7 +38,7 @@ def sprite(text: str, size: int, anchor: str, halo: bool) -> Sprite:
         ring = Image.new("L", (w, h), 0)
         ImageDraw.Draw(ring).text((-left, -top), text, fill=255, font=font, anchor=anchor,
                                   stroke_width=stroke, stroke_fill=255)
-    return Sprite(fill, ring, int(left), int(top))
+    return Sprite(fill, ring, int(left), int(top), fill.getbbox() or (0, 0, 0, 0))
 
 
 @lru_cache(maxsize=2048)
@@ -54,12 +55,21 @@ def fit_text(text: str, size: int, max_px: float) -> str:
     return text.rstrip() + "..."
 
 
-class Canvas:
-    """The picture being drawn, its ImageDraw, and cached text."""
+Box = tuple[float, float, float, float]  # left, top, right, bottom in pixels
 
-    def __init__(self, image: Image.Image) -> None:
+
+class Canvas:
+    """The picture being drawn, its ImageDraw, and cached text. Every text drawn is recorded with
+    the box of its letters (``texts``), so that tests can measure what a reader sees."""
+
+    def __init__(self, image: Image.Image, palette: Image.Image | None = None) -> None:
         self.image = image
         self.draw = ImageDraw.Draw(image)
+        self.palette = palette  # the 64-colour palette it is encoded with (renderer.encode)
+        self.texts: list[tuple[Box, str]] = []
+        self.labels: list[Box] = []  # the boxes of the labels placed on the table
+        self.counters: list[Box] = []  # the boxes of the counters and marks they keep clear of
+        self.frame = None  # the renderer.layout.Frame it was laid out on
 
     def text(self, xy: tuple[float, float], text: str, *, size: int, fill=pal.INK, anchor: str = "la",
              halo: bool = False) -> None:
@@ -71,3 +81,11 @@ class Canvas:
         if s.halo is not None:
             self.image.paste(pal.HALO, (x, y), s.halo)
         self.image.paste(fill, (x, y), s.fill)
+        self.texts.append(((x + s.ink[0], y + s.ink[1], x + s.ink[2], y + s.ink[3]), text))
+
+
+def text_box(text: str, size: int, xy: tuple[float, float], anchor: str = "la") -> Box:
+    """The box (with halo) a text would cover if drawn at xy."""
+    s = sprite(text, size, anchor, True)
+    x, y = round(xy[0]) + s.dx, round(xy[1]) + s.dy
+    return x, y, x + s.fill.width, y + s.fill.height

@@ -1,5 +1,4 @@
-"""The header line: turn, phase and who acts, tokens per side (with the side colours, so it is
-the side legend too), and the rule set."""
+"""The header line: turn, phase and who acts, the rule set and whose picture it is."""
 
 from __future__ import annotations
 
@@ -7,10 +6,9 @@ from engine.game_state import GameState
 from engine.state import Phase
 from renderer import palette as pal
 from renderer.canvas import Canvas, fit_text, text_width
-from renderer.layout import HEADER_FONT, HEADER_H, Frame
+from renderer.layout import HEADER_FONT, HEADER_H, MARGIN, Frame
 from renderer.visibility import REFEREE
 
-SWATCH = 12
 GAP = 14
 
 
@@ -44,25 +42,13 @@ def audience_text(viewer: str | None) -> str:
     return "referee" if viewer == REFEREE else f"{viewer} view"
 
 
-def draw_header(canvas: Canvas, state: GameState, frame: Frame, styles: dict[str, pal.SideStyle],
-                viewer: str | None) -> None:
-    """Status on the left, then each side's swatch and tokens in hand; on the right the rule set
-    and whose picture this is."""
-    y = HEADER_H / 2 + 1
-    right = frame.size[0] - frame.left
+def draw_header(canvas: Canvas, state: GameState, frame: Frame, viewer: str | None) -> None:
+    """Turn and status on the left; the rule set and whose picture this is on the right (the
+    sides, their colours and tokens head the roster)."""
+    y = HEADER_H / 2
+    right = frame.size[0] - MARGIN
     corner = f"{state.ruleset} | {audience_text(viewer)}"
     canvas.text((right, y), corner, size=HEADER_FONT, fill=pal.MUTED_INK, anchor="rm")
-    sides = [
-        (styles[name], f"{name}: {side.tokens} tokens" + (" (broken)" if side.broken else ""))
-        for name, side in state.sides.items()
-    ]
-    sides_px = sum(SWATCH + 4 + text_width(text, HEADER_FONT) + GAP for _, text in sides)
-    room = right - text_width(corner, HEADER_FONT) - GAP - sides_px - frame.left - GAP
+    room = right - text_width(corner, HEADER_FONT) - GAP - MARGIN
     status = fit_text(f"{turn_text(state)} | {phase_text(state)}", HEADER_FONT, room)
-    canvas.text((frame.left, y), status, size=HEADER_FONT, anchor="lm")
-    x = frame.left + text_width(status, HEADER_FONT) + 2 * GAP
-    for style, text in sides:
-        swatch = [x, y - SWATCH / 2, x + SWATCH, y + SWATCH / 2]
-        canvas.draw.rectangle(swatch, fill=style.fill, outline=pal.INK)
-        canvas.text((x + SWATCH + 4, y), text, size=HEADER_FONT, anchor="lm")
-        x += SWATCH + 4 + text_width(text, HEADER_FONT) + GAP
+    canvas.text((MARGIN, y), status, size=HEADER_FONT, anchor="lm")

@@ -1,5 +1,10 @@
-"""Where things go on the picture: the table in inches mapped to pixels, with room around it for
-the header, the grid labels and the legend.
+"""Where things go on the picture: the table in inches mapped to pixels, the header above it, the
+grid labels along its top and left edges, and the panel of cells (roster and legend) beside it.
+
+The picture is made for the box Discord shows it in, inline in a channel: fit within 480 x 350
+(desktop previews go to about 550 x 350; phones are narrower, so the stricter box is the one to
+read at). Everything is drawn at twice that box (at most 960 x 700), so that at the inline size
+the smallest text, drawn at TEXT_FONT, is still about 9 px tall.
 
 x runs right from the table's left edge; y runs up from the near edge, so y = 0 is the bottom
 of the table on the picture.
@@ -11,35 +16,42 @@ import math
 from dataclasses import dataclass
 
 GRID = 6.0  # inches per grid square (the bot's text orders use the same squares)
-TARGET_TABLE_PX = 860  # default table width on the picture, so it reads at Discord's preview size
-MIN_SCALE, MAX_SCALE = 4, 24  # a 96" table at 24 px/in is 2,340 px wide
+INLINE_BOX = (480, 350)  # the box Discord fits a picture into inline (the stricter, phone-like one)
+BOX_W, BOX_H = 2 * INLINE_BOX[0], 2 * INLINE_BOX[1]  # the picture is drawn to fit twice that box
+MIN_SCALE, MAX_SCALE = 4, 24
 
-HEADER_H = 24
-LABEL_W = 18  # grid labels left and right of the table
-LABEL_H = 16  # grid labels above and below the table
-LEGEND_H = 22
-HEADER_FONT = 14
-LABEL_FONT = 12
-SMALL_FONT = 11
-
-
-def default_scale(width_in: float) -> int:
-    """Pixels per inch that make the table about TARGET_TABLE_PX wide."""
-    return max(MIN_SCALE, min(MAX_SCALE, round(TARGET_TABLE_PX / width_in)))
+TEXT_FONT = 28  # every text on the picture: capitals 19 px tall, 9.5 px at the inline size
+HEADER_FONT = 28
+HEADER_H = 40
+LABEL_W = 34  # grid numbers left of the table
+LABEL_H = 32  # grid letters above the table
+GAP = 8  # between the table and the panel
+MARGIN = 6
+CELL_W = 260  # a roster or legend cell
+CELL_H = 32
 
 
-def choose_scale(width_in: float, scale: int | None) -> int:
-    """The caller's scale held within MIN_SCALE..MAX_SCALE, or the default for the table."""
-    return default_scale(width_in) if not scale else max(MIN_SCALE, min(MAX_SCALE, scale))
+def column_name(index: int) -> str:
+    """A, B, ... Z, then AA, AB... (only huge tables go past Z)."""
+    name = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        name = chr(ord("A") + rest) + name
+    return name
 
 
 @dataclass(frozen=True)
 class Frame:
-    """The mapping from table inches to picture pixels (hashable, for the base-layer cache)."""
+    """The table's mapping from inches to pixels and the panel's cells beside and under it.
+
+    ``cells`` is how many roster and legend cells the picture needs: they fill the column right
+    of the table first, down to the table's bottom edge, then rows under the table."""
 
     width_in: float
     depth_in: float
     scale: int
+    cells: int = 0
 
     @property
     def left(self) -> int:
@@ -54,13 +66,38 @@ class Frame:
         return round(self.width_in * self.scale), round(self.depth_in * self.scale)
 
     @property
-    def size(self) -> tuple[int, int]:
-        w, h = self.table_px
-        return self.left + w + LABEL_W, self.top + h + LABEL_H + LEGEND_H
+    def table_bottom(self) -> int:
+        return self.top + self.table_px[1]
 
     @property
-    def legend_top(self) -> int:
-        return self.top + self.table_px[1] + LABEL_H
+    def panel_left(self) -> int:
+        return self.left + self.table_px[0] + GAP
+
+    @property
+    def width(self) -> int:
+        return self.panel_left + CELL_W + MARGIN
+
+    def side_cells(self) -> int:
+        """Cells in the column right of the table, down to its bottom edge."""
+        return max(0, (self.table_bottom - HEADER_H) // CELL_H)
+
+    def row_cells(self) -> int:
+        """Cells in each row under the table."""
+        return max(1, (self.width - MARGIN - MARGIN) // CELL_W)
+
+    def cell(self, index: int) -> tuple[int, int]:
+        """The top-left pixel of the index-th cell."""
+        side = self.side_cells()
+        if index < side:
+            return self.panel_left, HEADER_H + index * CELL_H
+        row, col = divmod(index - side, self.row_cells())
+        return MARGIN + col * CELL_W, self.table_bottom + MARGIN + row * CELL_H
+
+    @property
+    def size(self) -> tuple[int, int]:
+        rows = math.ceil(max(0, self.cells - self.side_cells()) / self.row_cells())
+        below = MARGIN + rows * CELL_H if rows else 0
+        return self.width, self.table_bottom + max(MARGIN, below)
 
     def px(self, x: float, y: float) -> tuple[float, float]:
         """The pixel at table inches (x, y)."""
@@ -73,11 +110,25 @@ class Frame:
         return math.ceil(self.depth_in / GRID - 1e-9)
 
 
-def column_name(index: int) -> str:
-    """A, B, ... Z, then AA, AB... (only huge tables go past Z)."""
-    name = ""
-    index += 1
-    while index:
-        index, rest = divmod(index - 1, 26)
-        name = chr(ord("A") + rest) + name
-    return name
+def fitting_scale(width_in: float, depth_in: float, cells: int) -> int:
+    """The largest scale (pixels per inch) at which the table, its labels and ``cells`` panel
+    cells fit within BOX_W x BOX_H. The table gives up at most a quarter of its scale to the
+    panel: past that, the panel is cut short (see renderer.picture)."""
+    across = (BOX_W - LABEL_W - GAP - CELL_W - MARGIN) / width_in
+    down = (BOX_H - HEADER_H - LABEL_H - MARGIN) / depth_in
+    largest = max(MIN_SCALE, min(MAX_SCALE, math.floor(min(across, down))))
+    smallest = max(MIN_SCALE, math.ceil(largest * 0.75))
+    for scale in range(largest, smallest - 1, -1):
+        if Frame(width_in, depth_in, scale, cells).size[1] <= BOX_H:
+            return scale
+    return smallest
+
+
+def frame_for(width_in: float, depth_in: float, cells: int, scale: int | None = None) -> Frame:
+    """The frame for a table and panel: at ``scale`` if given (held within MIN_SCALE..MAX_SCALE),
+    else at the largest scale that fits Discord's box."""
+    if scale:
+        scale = max(MIN_SCALE, min(MAX_SCALE, scale))
+    else:
+        scale = fitting_scale(width_in, depth_in, cells)
+    return Frame(width_in, depth_in, scale, cells)

@@ -1,35 +1,106 @@
-"""Table markers that are not units: objectives, breached wire and indirect-fire markers."""
+"""Table marks that are not units: set-up zones, objectives, breached wire and indirect-fire
+markers. Each drawing function returns its captions (the mark's box and its text), which are
+placed with the units' tags so that none covers another."""
 
 from __future__ import annotations
 
+from engine.deployment_plan import Zone
 from engine.game_state import GameState
 from engine.referee_prep import objective_known_to
+from engine.state import Phase
 from renderer import palette as pal
 from renderer import shapes
-from renderer.canvas import Canvas
-from renderer.layout import SMALL_FONT, Frame
+from renderer.canvas import Box, Canvas, text_box
+from renderer.labels import Placer
+from renderer.layout import TEXT_FONT, Frame
 
 STAR_R = 0.9  # inches
+Caption = tuple[Box, str]
+
+
+def zone_rectangle(zone: Zone, state: GameState) -> tuple[float, float, float, float]:
+    """A scenario's set-up zone as x1, y1, x2, y2 in inches (a zone reaching one move out is
+    drawn 12" deep)."""
+    width, depth = state.table.width, state.table.depth
+    near = zone.nearest
+    far = zone.furthest if zone.furthest is not None else (12.0 if zone.within_one_move else None)
+    along = depth if zone.edge in ("near", "far") else width
+    far = along if far is None else min(far, along)
+    if zone.edge == "near":
+        return 0, near, width, far
+    if zone.edge == "far":
+        return 0, depth - far, width, depth - near
+    if zone.edge == "left":
+        return near, 0, far, depth
+    return width - far, 0, width - near, depth
+
+
+def zones_shown(state: GameState) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """The set-up zones to draw: the referee's, else the scenario's for each side still setting
+    up; none once set-up is over."""
+    if state.phase is not Phase.SETUP:
+        return []
+    if state.deployment_zones:
+        return [(z.side, (z.x1, z.y1, z.x2, z.y2)) for z in state.deployment_zones]
+    if state.deployment is None:
+        return []
+    return [(side, zone_rectangle(plan.zone, state)) for side, plan in state.deployment.sides.items()
+            if not plan.done]
+
+
+def draw_zones(
+    canvas: Canvas, state: GameState, frame: Frame, styles: dict[str, pal.SideStyle]
+) -> list[tuple[list[Box], str]]:
+    """During set-up, each side's zone: a dashed outline in its colour. Returns, for each zone, its
+    name and the boxes of its four corners where it may be written (see write_zone_names)."""
+    captions = []
+    for side, (x1, y1, x2, y2) in zones_shown(state):
+        if side not in styles:
+            continue
+        (px0, py0), (px1, py1) = frame.px(x1, y2), frame.px(x2, y1)
+        box = (px0 + 3, py0 + 3, px1 - 3, py1 - 3)
+        shapes.dashed_box(canvas.draw, box, pal.HALO, width=7)
+        shapes.dashed_box(canvas.draw, box, styles[side].fill, width=4)
+        text = f"{side} set up"
+        x0, y0, x1, y1 = text_box(text, TEXT_FONT, (0, 0))
+        w, h = x1 - x0, y1 - y0
+        corners = [(x, y) for y in (py0 + 8, py1 - 8 - h) for x in (px0 + 8, px1 - 8 - w)]
+        captions.append(([(x, y, x + w, y + h) for x, y in corners], text))
+    return captions
+
+
+def write_zone_names(canvas: Canvas, names: list[tuple[list[Box], str]], placer: Placer) -> None:
+    """Each zone's name in the first of its corners where no counter stands (none if there is no
+    such corner); the unit tags placed after keep clear of it."""
+    for corners, text in names:
+        box = next((box for box in corners if placer.free(box)), None)
+        if box is not None:
+            placer.take(box)
+            left, top, _, _ = text_box(text, TEXT_FONT, (0, 0))
+            canvas.text((box[0] - left, box[1] - top), text, size=TEXT_FONT, halo=True)
 
 
 def draw_objectives(
     canvas: Canvas, state: GameState, frame: Frame, styles: dict[str, pal.SideStyle], viewer: str | None
-) -> None:
+) -> list[Caption]:
     """A gold star with its id; a held objective takes the holder's colour and name. An objective
     the referee set for one side shows only to that side and the referee."""
-    r = max(7.0, STAR_R * frame.scale)
+    r = max(12.0, STAR_R * frame.scale)
+    captions = []
     for objective in (o for o in state.objectives if objective_known_to(o, viewer)):
         x, y = frame.px(objective.position.x, objective.position.y)
         holder = styles.get(objective.held_by) if objective.held_by else None
         shapes.star(canvas.draw, x, y, r, holder.fill if holder else pal.OBJECTIVE)
         text = objective.id if not objective.held_by else f"{objective.id} ({objective.held_by})"
-        canvas.text((x + r + 2, y), text, size=SMALL_FONT, anchor="lm", halo=True)
+        captions.append(((x - r, y - r, x + r, y + r), text))
+    return captions
 
 
-def draw_breaches(canvas: Canvas, state: GameState, frame: Frame) -> None:
+def draw_breaches(canvas: Canvas, state: GameState, frame: Frame) -> list[Caption]:
     """A gap marked across each breached wire line (the wire itself is on the cached base)."""
+    captions: list[Caption] = []
     if not state.breached_wire:
-        return
+        return captions
     for feature in state.terrain:
         if feature.id in state.breached_wire and feature.outline:
             xs = [p.x for p in feature.outline]
@@ -37,20 +108,23 @@ def draw_breaches(canvas: Canvas, state: GameState, frame: Frame) -> None:
             x, y = frame.px((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2)
             r = 0.8 * frame.scale
             canvas.draw.ellipse([x - r, y - r, x + r, y + r], fill=pal.OPEN_GROUND, outline=pal.WIRE)
-            canvas.text((x, y + r + 1), "breached", size=SMALL_FONT, anchor="ma", halo=True)
+            captions.append(((x - r, y - r, x + r, y + r), "breached"))
+    return captions
 
 
 def draw_fire_markers(
     canvas: Canvas, state: GameState, frame: Frame, styles: dict[str, pal.SideStyle]
-) -> None:
+) -> list[Caption]:
     """Each side's indirect-fire marker (House Rules V1.0): a ring and cross in the side's colour."""
-    r = max(6.0, 0.8 * frame.scale)
+    r = max(10.0, 0.8 * frame.scale)
+    captions = []
     for marker in state.fire_markers:
         if not marker.placed:
             continue
         x, y = frame.px(marker.at.x, marker.at.y)
         colour = styles[marker.side].fill
-        canvas.draw.ellipse([x - r, y - r, x + r, y + r], outline=colour, width=2)
-        canvas.draw.line([(x - r - 3, y), (x + r + 3, y)], fill=colour, width=2)
-        canvas.draw.line([(x, y - r - 3), (x, y + r + 3)], fill=colour, width=2)
-        canvas.text((x + r + 2, y - r), "fire", size=SMALL_FONT, anchor="lm", halo=True)
+        canvas.draw.ellipse([x - r, y - r, x + r, y + r], outline=colour, width=3)
+        canvas.draw.line([(x - r - 3, y), (x + r + 3, y)], fill=colour, width=3)
+        canvas.draw.line([(x, y - r - 3), (x, y + r + 3)], fill=colour, width=3)
+        captions.append(((x - r - 3, y - r - 3, x + r + 3, y + r + 3), "fire"))
+    return captions

@@ -1,5 +1,7 @@
-"""The overlay of the last action: a thick yellow outline around every unit the last events name,
-and a line of fire from the first to the second unit of each "fire" event.
+"""The overlay of what just happened and what is about to: a thick yellow outline around every unit
+the last events name, a trail for each unit that moved (when the state before is given), an arrow
+for each shot, and, while a reaction window is open, the declared move as a dashed arrow and the
+declared targets ringed.
 
 Only units the viewer may see take part: an event naming a hidden sniper draws nothing that
 points at it (a shot from it highlights only its target).
@@ -7,64 +9,172 @@ points at it (a shot from it highlights only its target).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from PIL import ImageDraw
 from shapely.geometry import LineString
 
+from engine.commands import Order
 from engine.events import Event
+from engine.game_state import GameState
 from engine.geometry import footprint
-from engine.state import Unit
+from engine.state import Phase, Point, Unit
 from renderer import palette as pal
 from renderer import shapes
 from renderer.layout import Frame
 from renderer.units import LOST_R, corners
-from renderer.visibility import View
+from renderer.visibility import View, sees
 
 PAD = 0.35  # inches between a unit's edge and its highlight
+SHOT_SPREAD = 10  # pixels between two arrows of shots between the same units
+XY = tuple[float, float]
 
 
-def last_action(
-    events: Sequence[Event], view: View, frame: Frame
-) -> Callable[[ImageDraw.ImageDraw], None] | None:
-    """A function drawing the overlay, or None if the events name nothing the viewer sees."""
+@dataclass
+class Overlay:
+    """What to draw over the units, and which legend items that needs (``shows``)."""
+
+    named: list[Unit] = field(default_factory=list)
+    shots: list[tuple[Unit, Unit, int]] = field(default_factory=list)  # firer, target, repeat
+    trails: list[tuple[list[Point], str]] = field(default_factory=list)  # points, side
+    declared: list[list[Point]] = field(default_factory=list)
+    targets: list[Unit] = field(default_factory=list)
+    aims: list[tuple[Point, Unit]] = field(default_factory=list)  # where a declared shot comes from
+
+    @property
+    def shows(self) -> set[str]:
+        kinds = {"last": self.named, "fire": self.shots, "moved": self.trails, "declared": self.declared,
+                 "target": self.targets}
+        return {k for k, v in kinds.items() if v}
+
+    def segments(self, frame: Frame) -> list[tuple[XY, XY]]:
+        """The arrows' segments in pixels (labels keep off them where they can)."""
+        lines = [[u.position for u in (firer, target)] for firer, target, _ in self.shots]
+        lines += [points for points, _ in self.trails] + self.declared
+        lines += [[at, target.position] for at, target in self.aims]
+        out = []
+        for points in lines:
+            pixels = [frame.px(p.x, p.y) for p in points]
+            out += list(zip(pixels, pixels[1:], strict=False))
+        return out
+
+    def draw(self, draw: ImageDraw.ImageDraw, frame: Frame, styles: dict[str, pal.SideStyle]) -> None:
+        for points, side in self.trails:
+            shapes.trail(draw, [frame.px(p.x, p.y) for p in points], styles[side].fill)
+        for unit in self.named:
+            _highlight(draw, unit, frame)
+        for firer, target, repeat in self.shots:
+            _line_of_fire(draw, firer, target, frame, repeat)
+        for at, target in self.aims:
+            shapes.dashed_line(draw, [frame.px(at.x, at.y), frame.px(target.position.x, target.position.y)],
+                               pal.FIRE_LINE)
+        for points in self.declared:
+            shapes.dashed_arrow(draw, [frame.px(p.x, p.y) for p in points])
+        for unit in self.targets:
+            x, y = frame.px(unit.position.x, unit.position.y)
+            shapes.target_ring(draw, x, y, max(12.0, _radius(unit) * frame.scale))
+
+
+def _radius(unit: Unit) -> float:
+    x0, y0, x1, y1 = footprint(unit).bounds
+    return max(x1 - x0, y1 - y0) / 2 + PAD
+
+
+def last_action(events: Sequence[Event], view: View, viewer: str | None = None,
+                state: GameState | None = None, before: GameState | None = None) -> Overlay:
+    """The overlay for the last events; ``state`` (the state drawn) gives the declared order of an
+    open reaction window, ``before`` (the state before the events) the start of each move."""
     by_id = {u.id: u for u in view.units}
-    named: list[Unit] = []
-    shots: list[tuple[Unit, Unit]] = []
+    overlay = Overlay()
+    pairs: dict[tuple[str, str], int] = {}
     for event in events:
         for uid in event.units:
-            if uid in by_id and by_id[uid] not in named:
-                named.append(by_id[uid])
+            if uid in by_id and by_id[uid] not in overlay.named:
+                overlay.named.append(by_id[uid])
         if event.kind == "fire" and len(event.units) >= 2:
             firer, target = (by_id.get(uid) for uid in event.units[:2])
             if firer is not None and target is not None:
-                shots.append((firer, target))
-    if not named and not shots:
-        return None
+                key = (firer.id, target.id)
+                pairs[key] = pairs.get(key, -1) + 1
+                overlay.shots.append((firer, target, pairs[key]))
+    if before is not None:
+        overlay.trails = _trails(events, view, viewer, before)
+    if state is not None and state.phase is Phase.REACTION and state.pending is not None:
+        _declared(overlay, state.pending.order, by_id)
+    return overlay
 
-    def draw_overlay(draw: ImageDraw.ImageDraw) -> None:
-        for firer, target in shots:
-            _line_of_fire(draw, firer, target, frame)
-        for unit in named:
-            _highlight(draw, unit, frame)
 
-    return draw_overlay
+def _trails(
+    events: Sequence[Event], view: View, viewer: str | None, before: GameState
+) -> list[tuple[list[Point], str]]:
+    """Each visible unit the events name that stands elsewhere than before: its way, through the
+    declared path's points when it ended on the path's end, else straight."""
+    by_id = {u.id: u for u in view.units}
+    paths = _declared_paths(before.pending.order) if before.pending is not None else {}
+    trails = []
+    for uid in dict.fromkeys(uid for event in events for uid in event.units):
+        now, then = by_id.get(uid), before.units.get(uid)
+        if now is None or then is None or now.destroyed and not now.is_vehicle:
+            continue
+        if not sees(then, viewer) or then.embarked_in is not None or then.in_reserve:
+            continue
+        if then.position == now.position:
+            continue
+        path = paths.get(uid, [])
+        middle = path[:-1] if path and path[-1] == now.position else []
+        trails.append(([then.position, *middle, now.position], now.side))
+    return trails
+
+
+def _declared_paths(order: Order) -> dict[str, list[Point]]:
+    """The points each unit of an order declared to move through: the paths of a unit's moves
+    (the actions that have one), of a fall back, or of each member of a platoon."""
+    if hasattr(order, "members"):
+        return {m.unit: list(m.move.path) for m in order.members}
+    if hasattr(order, "path"):
+        return {order.unit: list(order.path)}
+    points = [p for action in getattr(order, "actions", ()) for p in getattr(action, "path", ())]
+    return {order.unit: points} if points else {}
+
+
+def _declared(overlay: Overlay, order: Order, by_id: dict[str, Unit]) -> None:
+    """The declared order of an open reaction window: its moves and its targets."""
+    for uid, path in _declared_paths(order).items():
+        unit = by_id.get(uid)
+        if unit is not None and path:
+            overlay.declared.append([unit.position, *path])
+            if unit not in overlay.named:
+                overlay.named.append(unit)
+    unit = by_id.get(getattr(order, "unit", ""))
+    at = unit.position if unit is not None else None
+    for action in getattr(order, "actions", ()):  # a unit's order: shots and assaults have targets
+        if getattr(action, "path", ()) and at is not None:
+            at = action.path[-1]
+        target = by_id.get(getattr(action, "target", None) or "")
+        if target is not None and target not in overlay.targets:
+            overlay.targets.append(target)
+            if at is not None:
+                overlay.aims.append((at, target))
+    if unit is not None and unit not in overlay.named:
+        overlay.named.append(unit)
 
 
 def _highlight(draw: ImageDraw.ImageDraw, unit: Unit, frame: Frame) -> None:
     if unit.destroyed and not unit.is_vehicle:
         x, y = frame.px(unit.position.x, unit.position.y)
         r = (LOST_R + PAD) * frame.scale
-        draw.ellipse([x - r, y - r, x + r, y + r], outline=pal.INK, width=5)
-        draw.ellipse([x - r, y - r, x + r, y + r], outline=pal.HIGHLIGHT, width=3)
+        draw.ellipse([x - r, y - r, x + r, y + r], outline=pal.INK, width=6)
+        draw.ellipse([x - r, y - r, x + r, y + r], outline=pal.HIGHLIGHT, width=4)
         return
     pts = corners(unit, frame, pad=PAD)
-    draw.polygon(pts, outline=pal.INK, width=5)
-    draw.polygon(pts, outline=pal.HIGHLIGHT, width=3)
+    draw.polygon(pts, outline=pal.INK, width=6)
+    draw.polygon(pts, outline=pal.HIGHLIGHT, width=4)
 
 
-def _line_of_fire(draw: ImageDraw.ImageDraw, firer: Unit, target: Unit, frame: Frame) -> None:
-    """An arrow from the firer's edge to the target's edge (white under red, to stand out)."""
+def _line_of_fire(draw: ImageDraw.ImageDraw, firer: Unit, target: Unit, frame: Frame, repeat: int) -> None:
+    """An arrow from the firer's edge to the target's edge (white under red, to stand out); a
+    second shot between the same units is drawn beside the first."""
     line = LineString([(firer.position.x, firer.position.y), (target.position.x, target.position.y)])
     if line.length == 0:
         return
@@ -73,5 +183,11 @@ def _line_of_fire(draw: ImageDraw.ImageDraw, firer: Unit, target: Unit, frame: F
         return
     (x0, y0), (x1, y1) = list(rest.coords)[0], list(rest.coords)[-1]
     start, end = frame.px(x0, y0), frame.px(x1, y1)
-    shapes.arrow(draw, start, end, pal.HALO, width=6, head=14)
-    shapes.arrow(draw, start, end, pal.FIRE_LINE, width=3, head=11)
+    if repeat:
+        dx, dy = end[0] - start[0], end[1] - start[1]
+        length = max(1.0, (dx * dx + dy * dy) ** 0.5)
+        side = SHOT_SPREAD * ((repeat + 1) // 2) * (1 if repeat % 2 else -1)
+        ox, oy = -dy / length * side, dx / length * side
+        start, end = (start[0] + ox, start[1] + oy), (end[0] + ox, end[1] + oy)
+    shapes.arrow(draw, start, end, pal.HALO, width=8, head=20)
+    shapes.arrow(draw, start, end, pal.FIRE_LINE, width=4, head=16)

@@ -54,6 +54,7 @@ SMOKE_SWATCH: RGB = (222, 222, 222)
 SMOKE_EDGE: RGB = (160, 160, 160)
 HIDDEN_MARKER: RGB = (70, 70, 70)
 HIDDEN_TEXT: RGB = (255, 255, 255)
+LEADER: RGB = (20, 20, 20)  # the line from a displaced label to its counter
 
 
 @dataclass(frozen=True)
@@ -61,10 +62,12 @@ class SideStyle:
     fill: RGB
     outline: RGB
     mark: str  # "dot" (a light dot) or "square" (a dark square) at the unit's centre
+    text: RGB  # letters on a chip of the side's colour
 
 
-ALLIES = SideStyle(fill=(0, 114, 178), outline=(255, 255, 255), mark="dot")  # blue, white edge
-AXIS = SideStyle(fill=(230, 159, 0), outline=(0, 0, 0), mark="square")  # orange, black edge
+# blue with a white edge; orange with a black edge
+ALLIES = SideStyle(fill=(0, 114, 178), outline=(255, 255, 255), mark="dot", text=(255, 255, 255))
+AXIS = SideStyle(fill=(230, 159, 0), outline=(0, 0, 0), mark="square", text=(0, 0, 0))
 _BY_NAME = {"allies": ALLIES, "axis": AXIS}
 
 

@@ -12,11 +12,6 @@ from renderer.canvas import Canvas
 XY = tuple[float, float]
 
 
-def pip(draw: ImageDraw.ImageDraw, x: float, y: float, r: float, fill) -> None:
-    """A round marker pip with a black edge."""
-    draw.ellipse([x - r, y - r, x + r, y + r], fill=fill, outline=pal.PIP_EDGE, width=1)
-
-
 def star(draw: ImageDraw.ImageDraw, x: float, y: float, r: float, fill, outline=pal.INK) -> None:
     """A five-pointed star (objectives)."""
     points = []
@@ -61,3 +56,72 @@ def arrow(draw: ImageDraw.ImageDraw, start: XY, end: XY, fill, width: int = 3, h
     left = (back[0] - uy * head * 0.5, back[1] + ux * head * 0.5)
     right = (back[0] + uy * head * 0.5, back[1] - ux * head * 0.5)
     draw.polygon([end, left, right], fill=fill)
+
+
+def _dashes(points: list[XY], dash: float, gap: float) -> list[tuple[XY, XY]]:
+    """The pieces of a polyline drawn dash, gap, dash..."""
+    pieces = []
+    on, left = True, dash
+    for (x0, y0), (x1, y1) in zip(points, points[1:], strict=False):
+        length = math.hypot(x1 - x0, y1 - y0)
+        at = 0.0
+        while length - at > 1e-9:
+            step = min(left, length - at)
+            a, b = at / length, (at + step) / length
+            if on:
+                dx, dy = x1 - x0, y1 - y0
+                pieces.append(((x0 + dx * a, y0 + dy * a), (x0 + dx * b, y0 + dy * b)))
+            at += step
+            left -= step
+            if left <= 1e-9:
+                on = not on
+                left = dash if on else gap
+    return pieces
+
+
+def dashed_arrow(draw: ImageDraw.ImageDraw, points: list[XY], head: float = 16.0) -> None:
+    """A declared move: a dashed black line over white along the points, with a solid head."""
+    if len(points) < 2 or math.hypot(points[-1][0] - points[-2][0], points[-1][1] - points[-2][1]) < 1:
+        return
+    (x0, y0), (x1, y1) = points[-2], points[-1]
+    length = math.hypot(x1 - x0, y1 - y0)
+    back = (x1 - (x1 - x0) / length * head * 0.8, y1 - (y1 - y0) / length * head * 0.8)
+    shaft = [*points[:-1], back]
+    draw.line(shaft, fill=pal.HALO, width=8, joint="curve")
+    for a, b in _dashes(shaft, 12, 8):
+        draw.line([a, b], fill=pal.INK, width=4)
+    arrow(draw, back, points[-1], pal.HALO, width=1, head=head + 4)
+    arrow(draw, back, points[-1], pal.INK, width=1, head=head)
+
+
+def dashed_line(draw: ImageDraw.ImageDraw, points: list[XY], colour) -> None:
+    """A declared line of fire: dashes in ``colour`` over white."""
+    for a, b in _dashes(points, 10, 10):
+        draw.line([a, b], fill=pal.HALO, width=7)
+        draw.line([a, b], fill=colour, width=3)
+
+
+def trail(draw: ImageDraw.ImageDraw, points: list[XY], colour) -> None:
+    """The way a unit moved: a line in its side's colour over white, ending in a small head."""
+    if len(points) < 2:
+        return
+    draw.line(points, fill=pal.HALO, width=8, joint="curve")
+    draw.line(points, fill=colour, width=4, joint="curve")
+    arrow(draw, points[-2], points[-1], colour, width=4, head=12)
+
+
+def target_ring(draw: ImageDraw.ImageDraw, x: float, y: float, r: float) -> None:
+    """A declared target: a red ring over white with four ticks."""
+    draw.ellipse([x - r, y - r, x + r, y + r], outline=pal.HALO, width=7)
+    draw.ellipse([x - r, y - r, x + r, y + r], outline=pal.FIRE_LINE, width=4)
+    for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        draw.line([(x + dx * r * 0.6, y + dy * r * 0.6), (x + dx * r * 1.35, y + dy * r * 1.35)],
+                  fill=pal.FIRE_LINE, width=3)
+
+
+def dashed_box(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], colour,
+               width: int = 3) -> None:
+    """A rectangle drawn in dashes (a set-up zone)."""
+    x0, y0, x1, y1 = box
+    for a, b in _dashes([(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)], 14, 8):
+        draw.line([a, b], fill=colour, width=width)

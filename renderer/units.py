@@ -1,62 +1,42 @@
-"""Units on the table: footprints turned to their facing, facing ticks, labels, pips, wrecks,
-smoke and the anonymous markers of hidden units."""
+"""Units on the table: footprints turned to their facing, facing ticks, tags, wrecks, smoke and
+the anonymous markers of hidden units."""
 
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from engine.geometry import FOOTPRINT, footprint
+from engine.geometry import FOOTPRINT, footprint_at
+from engine.profiles import UnitClass
 from engine.state import Point, Unit
 from renderer import palette as pal
 from renderer import shapes
-from renderer.canvas import Canvas
-from renderer.layout import LABEL_FONT, SMALL_FONT, Frame
+from renderer.canvas import Box, Canvas, text_box
+from renderer.labels import Placer, leader_ends
+from renderer.layout import TEXT_FONT, Frame
+from renderer.tags import CHIP_H, badges, chip_text, draw_tag, tag_width
 from renderer.visibility import View
 
-MAX_LABEL = 11  # characters
-PIP_R = 3.5
-PIP_STEP = 8
-MAX_PIPS = 6
 FACING_OVERHANG = 0.5  # inches the facing tick reaches past the front edge
 MARKER_R = 1.1  # inches: radius of a "?" marker
+MARKER_MIN_R = 18  # pixels: a "?" marker is never smaller, so that its "?" reads inline
+MARKER_FONT = 36  # the "?" glyph is shorter than a capital
 LOST_R = 0.8  # inches: half-size of a lost infantry unit's cross
-_ABBREVIATIONS = {
-    "infantry": "Inf",
-    "detachment": "Det",
-    "squad": "Sqd",
-    "section": "Sec",
-    "team": "Tm",
-    "platoon": "Plt",
-    "company": "Coy",
-    "command": "Cmd",
-    "anti-tank": "AT",
-    "destroyer": "TD",
-}
-
-
-def short_name(name: str) -> str:
-    """A label of at most MAX_LABEL characters: brackets dropped, long words abbreviated, then cut."""
-    if len(name) <= MAX_LABEL:
-        return name
-    name = re.sub(r"\s*\([^)]*\)", "", name).strip()
-    if len(name) > MAX_LABEL:
-        name = " ".join(_ABBREVIATIONS.get(w.casefold(), w) for w in name.split())
-    if len(name) > MAX_LABEL:
-        name = name[: MAX_LABEL - 1].rstrip(" ,.-") + "."
-    return name
-
-
 def corners(unit: Unit, frame: Frame, pad: float = 0.0) -> list[tuple[float, float]]:
     """The unit's footprint corners in pixels (engine.geometry.footprint), grown by pad inches."""
-    poly = footprint(unit)
+    return list(_corners(unit.unit_class, unit.position.x, unit.position.y, unit.facing, frame, pad))
+
+
+@lru_cache(maxsize=1024)
+def _corners(unit_class: UnitClass, x: float, y: float, facing: float, frame: Frame,
+             pad: float) -> tuple[tuple[float, float], ...]:
+    poly = footprint_at(unit_class, Point(x=x, y=y), facing)
     if pad:
         poly = poly.buffer(pad, join_style="mitre")
-    return [frame.px(x, y) for x, y in list(poly.exterior.coords)[:-1]]
+    return tuple(frame.px(px, py) for px, py in list(poly.exterior.coords)[:-1])
 
 
 def _bbox(points: Iterable[tuple[float, float]]) -> tuple[float, float, float, float]:
@@ -131,64 +111,64 @@ def draw_smoke_puffs(canvas: Canvas, puffs: Iterable[Point], frame: Frame) -> No
         canvas.image.paste(pal.SMOKE, (cx - r, cy - r), _puff_mask(r))
 
 
-def draw_marker(canvas: Canvas, at: Point, frame: Frame, caption: str = "") -> None:
-    """The "?" marker: a fixed size, no facing, no side; only its number (or, to its owner,
-    "dummy") under it."""
-    x, y = frame.px(at.x, at.y)
-    shapes.hidden_marker(canvas, x, y, MARKER_R * frame.scale, LABEL_FONT + 2)
-    if caption:
-        canvas.text((x, y + MARKER_R * frame.scale + 1), caption, size=SMALL_FONT, anchor="ma", halo=True)
+# --- tags ---------------------------------------------------------------------------------------
 
 
-# --- labels and pips -------------------------------------------------------------------------------
-
-
-def label_text(unit: Unit, passengers: int) -> str:
-    text = short_name(unit.true_name or unit.name)
-    if unit.is_command:
-        text = "HQ " + text
-    if unit.hidden:  # only its own side and the referee see a hidden unit's label
-        text = f"?{unit.marker or ''} " + text
-    if passengers:
-        text += f" +{passengers}"
-    return text
-
-
-def draw_label_and_pips(canvas: Canvas, unit: Unit, frame: Frame, passengers: int) -> None:
-    """The short name under the footprint; morale (red) and token (white) pips above it."""
-    if unit.destroyed:
+def counter_box(unit: Unit, frame: Frame) -> Box:
+    """The pixels a unit's counter covers: its footprint and facing tick, or its wreck or cross."""
+    if unit.destroyed and not unit.is_vehicle:
         x, y = frame.px(unit.position.x, unit.position.y)
-        r = LOST_R * frame.scale
-        box = corners(unit, frame) if unit.is_vehicle else [(x - r, y - r), (x + r, y + r)]
-        x0, y0, x1, y1 = _bbox(box)
-        canvas.text(
-            ((x0 + x1) / 2, y1 + 1),
-            short_name(unit.name),
-            size=SMALL_FONT,
-            fill=pal.MUTED_INK,
-            anchor="ma",
-            halo=True,
-        )
-        return
-    x0, y0, x1, y1 = _bbox([*corners(unit, frame), facing_tip(unit, frame)])
-    cx = frame.px(unit.position.x, unit.position.y)[0]
-    if y1 + LABEL_FONT + 3 <= frame.top + frame.table_px[1]:
-        canvas.text((cx, y1 + 1), label_text(unit, passengers), size=LABEL_FONT, anchor="ma", halo=True)
-    else:  # at the near edge the label goes above the unit, to stay on the table
-        canvas.text((cx, y0 - 1), label_text(unit, passengers), size=LABEL_FONT, anchor="md", halo=True)
-        y0 -= LABEL_FONT + 2
-    pips = [pal.MORALE_PIP] * min(unit.morale_markers, MAX_PIPS)
-    pips += [pal.TOKEN_PIP] * min(unit.tokens, MAX_PIPS)
-    extra = max(0, unit.morale_markers - MAX_PIPS) + max(0, unit.tokens - MAX_PIPS)
-    if not pips:
-        return
-    y = y0 - PIP_R - 2
-    x = cx - (len(pips) - 1) * PIP_STEP / 2
-    for colour in pips:
-        shapes.pip(canvas.draw, x, y, PIP_R, colour)
-        x += PIP_STEP
-    if extra:
-        canvas.text((x - PIP_STEP / 2 + 2, y), f"+{extra}", size=SMALL_FONT, anchor="lm", halo=True)
+        r = LOST_R * frame.scale + 1
+        return x - r, y - r, x + r, y + r
+    points = corners(unit, frame)
+    if not unit.destroyed:
+        points.append(facing_tip(unit, frame))
+    x0, y0, x1, y1 = _bbox(points)
+    return x0 - 1, y0 - 1, x1 + 1, y1 + 1
+
+
+def marker_radius(frame: Frame) -> float:
+    return max(MARKER_MIN_R, MARKER_R * frame.scale)
+
+
+def marker_box(at: Point, frame: Frame) -> Box:
+    x, y = frame.px(at.x, at.y)
+    r = marker_radius(frame) + 1
+    return x - r, y - r, x + r, y + r
+
+
+def draw_leader(canvas: Canvas, counter: Box, label: Box) -> None:
+    start, end = leader_ends(counter, label)
+    canvas.draw.line([start, end], fill=pal.HALO, width=4)
+    canvas.draw.line([start, end], fill=pal.LEADER, width=2)
+
+
+def draw_unit_tags(canvas: Canvas, view: View, frame: Frame, styles: dict[str, pal.SideStyle],
+                   tags: dict[str, str], placer: Placer) -> None:
+    """Each unit's tag chip and badges, placed clear of other labels and counters (top to
+    bottom, live units before wrecks), with a leader line when it had to move away."""
+    order = sorted(view.units, key=lambda u: (u.destroyed, -u.position.y, u.position.x))
+    for unit in order:
+        text = chip_text(unit, tags[unit.id], view.passengers.get(unit.id, 0))
+        marks = badges(unit)
+        counter = counter_box(unit, frame)
+        box, moved = placer.place(counter, tag_width(text, marks), CHIP_H)
+        if moved:
+            draw_leader(canvas, counter, box)
+        draw_tag(canvas, box, text, None if unit.destroyed else styles[unit.side], marks)
+
+
+def draw_marker_captions(canvas: Canvas, view: View, frame: Frame, placer: Placer) -> None:
+    """The numbers of "?" markers under hidden deployment (and "dummy" to their owner)."""
+    for at, caption in view.markers + view.dummies:
+        if not caption:
+            continue
+        counter = marker_box(at, frame)
+        x0, y0, x1, y1 = text_box(caption, TEXT_FONT, (0, 0))
+        box, moved = placer.place(counter, x1 - x0, y1 - y0)
+        if moved:
+            draw_leader(canvas, counter, box)
+        canvas.text((box[0] - x0, box[1] - y0), caption, size=TEXT_FONT, halo=True)
 
 
 def draw_units(
@@ -199,8 +179,8 @@ def draw_units(
     overlay: Callable[[ImageDraw.ImageDraw], None] | None = None,
 ) -> None:
     """Everything about the units the viewer may see, bottom to top: wrecks, live units, smoke,
-    the last action's overlay (drawn over the units and under the labels), "?" markers, then
-    labels and pips so that nothing covers them."""
+    the last action's overlay (drawn over the units), then "?" markers. Tags come last, once
+    every counter is down (see draw_unit_tags)."""
     draw = canvas.draw
     for unit in view.units:
         if unit.destroyed:
@@ -213,7 +193,6 @@ def draw_units(
             draw_smoke(canvas, unit, frame)
     if overlay is not None:
         overlay(draw)
-    for at, caption in view.markers + view.dummies:
-        draw_marker(canvas, at, frame, caption)
-    for unit in view.units:
-        draw_label_and_pips(canvas, unit, frame, view.passengers.get(unit.id, 0))
+    for at, _ in view.markers + view.dummies:
+        x, y = frame.px(at.x, at.y)
+        shapes.hidden_marker(canvas, x, y, marker_radius(frame), MARKER_FONT)

@@ -169,6 +169,7 @@ class CampaignCommands(app_commands.Group):
             on_reveal=self.announce_reveal,
             when=relative_time,
             who=mention,
+            claims=games.claims,  # the process's one claimer of deadlines
         )
         client.linked_campaigns = LinkedCampaignService(  # type: ignore[attr-defined]
             games, on_carried=self.post, who=mention

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
+from datetime import timedelta
 
 import discord
 from discord import app_commands
@@ -24,20 +26,27 @@ from bot.discord_adapter.rule_commands import RulesCommands, rule_command
 from bot.discord_adapter.schema_commands import check_tree
 from bot.discord_adapter.side_threads import post_to_threads
 from bot.discord_adapter.stats_commands import stats_command
+from bot.discord_adapter.table_commands import TableCommands
 from bot.discord_adapter.tap_orders import TurnButton, TurnSelect
 from bot.discord_adapter.team_commands import TeamCommands
 from bot.services.card_service import CardService
+from bot.services.deadline_loop import EVERY, DeadlineLoop
 from bot.services.dice_service import DiceService
 from bot.services.force_service import ForceService
 from bot.services.game_service import GameError, GameService, Outcome
 from bot.services.rules_service import RulesService
+from bot.services.table_service import TableService
 from engine.errors import IllegalCommand
 
 log = logging.getLogger(__name__)
 
 
-class IronCrossBot(discord.Client):
-    """Holds the services; commands reach them through ``interaction.client``."""
+class IronCrossBot(discord.AutoShardedClient):
+    """Holds the services; commands reach them through ``interaction.client``.
+
+    The process runs the Discord shards ``shard_ids`` of ``shard_count`` (all of them, as many
+    as Discord recommends, when not given): several processes on one PostgreSQL share a bot's
+    servers that way, and its deadlines through :class:`~bot.services.deadline_loop.DeadlineLoop`."""
 
     def __init__(
         self,
@@ -46,12 +55,18 @@ class IronCrossBot(discord.Client):
         rules: RulesService | None = None,
         *,
         sync_commands: bool = False,
+        shard_ids: list[int] | None = None,
+        shard_count: int | None = None,
+        deadline_every: timedelta = EVERY,
     ) -> None:
-        super().__init__(intents=discord.Intents.default())
+        super().__init__(intents=discord.Intents.default(), shard_ids=shard_ids, shard_count=shard_count)
+        self.deadline_every = deadline_every
+        self.deadlines: DeadlineLoop | None = None
         self.games = games
         self.dice = dice or DiceService(games.store)
         self.rules = rules or RulesService(games.store)
         self.forces = ForceService(games.store)
+        self.tables = TableService(games.store)
         self.cards = CardService(games.store)
         self.games.on_window_closed = self.announce
         hear_deadlines(self)  # a referee's deadline for an absent side is told to the channel
@@ -68,6 +83,7 @@ class IronCrossBot(discord.Client):
         self.tree.add_command(rule_command)
         self.tree.add_command(RulesCommands())
         self.tree.add_command(ForceCommands())
+        self.tree.add_command(TableCommands())
         self.tree.add_command(CardCommands())
         self.tree.add_command(CampaignCommands(self))
         self.tree.add_command(GamesCommands(self))
@@ -78,23 +94,36 @@ class IronCrossBot(discord.Client):
         self.add_dynamic_items(ReactButton, NoReactionButton, TurnButton, TurnSelect)
 
     async def setup_hook(self) -> None:
-        """Re-arm stored reaction windows and index the bot's own rule summaries; sync the slash
-        commands only when asked (Discord allows 200 command creations a day per guild)."""
+        """Index the bot's own rule summaries, then start firing the stored deadlines: on SQLite
+        (one process) every stored timer is re-armed, as before; on PostgreSQL, where several
+        processes may share the database, each claims its share of what falls due
+        (:mod:`bot.services.deadline_loop`), and the loop also runs on SQLite to take over a
+        claim a process left behind. Sync the slash commands only when asked (Discord allows 200
+        command creations a day per guild)."""
         if self.sync_commands:
             await self.tree.sync()
         await self.rules.ship()
-        await self.games.resume()
-        await self.campaigns.resume()
-        await self.pings.resume()
+        if self.games.store.engine.dialect.name == "sqlite":
+            await self.games.resume()
+            await self.campaigns.resume()
+            await self.pings.resume()
+        self.deadlines = DeadlineLoop(self.games, self.pings, self.campaigns, every=self.deadline_every)
+        self.deadlines.start()
+
+    async def close(self) -> None:
+        if self.deadlines is not None:
+            await self.deadlines.close()
+        await super().close()
 
     async def announce(self, channel_id: str, outcome: Outcome) -> None:
         """Post what happened when a reaction window closed by itself: a card with the picture
         and the buttons for what comes next."""
         text = "The reaction window closed.\n" + told_lines(outcome.events, state=outcome.state)
-        picture = await battlefield_file(outcome.state, None, outcome.events)
+        picture = await battlefield_file(outcome.state, None, outcome.events, outcome.before)
         steps = next_steps(outcome.state, int(channel_id), outcome.version)
         card = action_card(text + "\n\n" + summary(outcome.state), picture, steps)
-        await self.get_partial_messageable(int(channel_id)).send(view=card, file=picture)
+        channel = self.get_partial_messageable(int(channel_id))  # the nonce: posted once, though sent again
+        await channel.send(view=card, file=picture, nonce=post_nonce(channel_id, outcome.version))
         await post_to_threads(self, channel_id, outcome)
         await retire_buttons(self, channel_id, outcome.closed_window_message)
 
@@ -123,6 +152,15 @@ class IronCrossBot(discord.Client):
                 private = command.extras.get("private", False) or secret_asked(interaction.data)
                 await acknowledge(interaction, private=private)
         return True
+
+
+def post_nonce(channel_id: str, seq: int) -> int:
+    """The nonce of the post of command ``seq`` in a channel: Discord returns the message already
+    posted with the same nonce (``enforce_nonce``) instead of posting it again, so a post made
+    again after its process died (:mod:`bot.services.window_notices`) shows once. An integer of
+    at most 19 digits (Discord takes 25 characters)."""
+    digest = hashlib.blake2b(f"{channel_id}:{seq}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest) >> 1
 
 
 def secret_asked(data) -> bool:

@@ -102,11 +102,11 @@ def report(outcome: Outcome) -> str:
 
 
 async def battlefield_file(
-    state: GameState, viewer: str | None, events: Sequence[Event] = ()
+    state: GameState, viewer: str | None, events: Sequence[Event] = (), before: GameState | None = None
 ) -> discord.File:
     """The battlefield as ``viewer`` sees it (None: spectators, safe for a shared channel),
-    drawn off the event loop."""
-    png = await asyncio.to_thread(render, state, viewer, last_events=tuple(events))
+    drawn off the event loop; ``before`` (the game the events were applied to) adds the trails."""
+    png = await asyncio.to_thread(render, state, viewer, last_events=tuple(events), before=before)
     return discord.File(io.BytesIO(png), filename="battlefield.png")
 
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import discord
 from discord import app_commands
 
 from bot.discord_adapter.action_card import action_card, next_steps
-from bot.discord_adapter.answers import PRIVATE, answer
+from bot.discord_adapter.answers import PRIVATE, answer, sending, stored
 from bot.discord_adapter.common import (
     battlefield_file,
     games,
@@ -21,8 +23,10 @@ from bot.discord_adapter.owed_commands import pings
 from bot.discord_adapter.referees import act, eyes_of
 from bot.discord_adapter.schema_commands import schema_command
 from bot.discord_adapter.side_threads import open_for_set_up, open_side_threads, tell_privately
+from bot.discord_adapter.table_commands import server, table_service
 from bot.discord_adapter.team_commands import make_teams_and_referees
 from bot.services.game_service import Outcome, finished_games_text, scenario_text, setup_text
+from bot.services.limits import MOST_SEED
 from bot.services.ping_service import MAX_MINUTES
 from bot.storage.ping_store import DEFAULT_MINUTES
 from engine.commands import Concede, JoinSide, StartGame
@@ -45,16 +49,26 @@ async def show_joined(interaction: discord.Interaction, outcome: Outcome, side: 
     text = f"<@{interaction.user.id}> joins **{side}**.\n{news}\n{summary(outcome.state)}"
     await answer(interaction, view=card_for(interaction, outcome, text))
     await open_for_set_up(interaction, outcome.state)
-    await tell_privately(interaction, outcome)
+    await tell_privately(interaction, replace(outcome, threads=None))  # opened just now?
 
 
 async def show_started(interaction: discord.Interaction, outcome: Outcome) -> None:
     """The game started: the card with the battlefield, then the side threads and private news."""
     text = told_lines(outcome.events, state=outcome.state) + "\n\n" + summary(outcome.state)
-    picture = await battlefield_file(outcome.state, None, outcome.events)
+    picture = await battlefield_file(outcome.state, None, outcome.events, outcome.before)
     await answer(interaction, view=card_for(interaction, outcome, text, picture), file=picture)
     await open_side_threads(interaction, outcome.state)
-    await tell_privately(interaction, outcome)
+    await tell_privately(interaction, replace(outcome, threads=None))  # opened just now?
+
+
+async def battlefields(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The built-in tables, random, and the server's own, as the user types."""
+    words = current.casefold().split()
+    named = {name: title for name, title in quick_tables().items()}
+    named["random"] = "random: a table laid out from the seed option"
+    named.update({name: name for name in await table_service(interaction).names(server(interaction))})
+    found = [(n, t) for n, t in named.items() if all(w in t.casefold() or w in n.casefold() for w in words)]
+    return [app_commands.Choice(name=t[:100], value=n[:100]) for n, t in found[:25]]
 
 
 class GameCommands(app_commands.Group):
@@ -62,8 +76,8 @@ class GameCommands(app_commands.Group):
         super().__init__(name="game", description="Set up and follow this channel's Iron Cross game")
 
     @schema_command("game new")
+    @app_commands.autocomplete(table=battlefields)
     @app_commands.choices(
-        table=[app_commands.Choice(name=title[:100], value=name) for name, title in quick_tables().items()],
         forces=[app_commands.Choice(name=quick_forces()[name][:100], value=name) for name in allied_forces()],
     )
     async def new(
@@ -71,6 +85,8 @@ class GameCommands(app_commands.Group):
         interaction: discord.Interaction,
         table: str = "village",
         forces: str = "us",
+        seed: app_commands.Range[int, 0, MOST_SEED] | None = None,
+        edges: str | None = None,
         reaction_seconds: app_commands.Range[int, 15, 172800] = 120,
         scenario: str = "quick",
         attacker: str | None = None,
@@ -84,20 +100,33 @@ class GameCommands(app_commands.Group):
         referee_role: discord.Role | None = None,
     ) -> None:
         channel, user = str(interaction.channel_id), str(interaction.user.id)
+        ground = await table_service(interaction).battlefield(server(interaction), table, seed)
         if scenario == "quick":
-            battle = quick_battle(table, forces)
+            battle = quick_battle(ground, forces)
             text = (
-                setup_text(table, forces, reaction_seconds)
+                setup_text(ground, forces, reaction_seconds)
                 + "\nTake a side with `/game join`, then `/game start`."
             )
         else:
-            battle = scenario_battle(scenario, table, attacker, attacker_choice, deployment == "plotted")
-            text = scenario_text(battle, table, reaction_seconds)
+            battle = scenario_battle(
+                scenario, ground, attacker, attacker_choice, deployment == "plotted", edges
+            )
+            text = scenario_text(battle, ground, reaction_seconds)
         battle = with_rule_set(battle, ruleset)
         teamed = make_teams_and_referees(battle, teams, bonus, referee, referee_role)
         text = "\n".join(filter(None, [text, teamed]))
-        outcome = await games(interaction).new_game(channel, battle, reaction_seconds, user)
+        outcome = await games(interaction).new_game(
+            channel, battle, reaction_seconds, user, interaction_id=sending(interaction)
+        )
+        stored(interaction, outcome)
         await pings(interaction).set_delay(channel, ping_minutes)
+        if outcome.repeated:  # the same interaction again: the game it set up stands
+            await answer(
+                interaction,
+                f"Already done: this set up the channel's game.\n{summary(outcome.state)}",
+                ephemeral=True,
+            )
+            return
         await answer(interaction, view=card_for(interaction, outcome, text + "\n" + summary(outcome.state)))
 
     @schema_command("game join")

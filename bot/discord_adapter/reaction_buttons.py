@@ -82,7 +82,7 @@ async def show_result(interaction: discord.Interaction, outcome: Outcome) -> Non
     channel = str(interaction.channel_id)
     state = outcome.state
     header = for_absent(outcome.before, interaction) if outcome.before else ""
-    picture = await battlefield_file(state, None, outcome.events)
+    picture = await battlefield_file(state, None, outcome.events, outcome.before)
     stored_with = placeholder_id(interaction)  # the window's message, if stored with the action
     card = action_card(header + report(outcome), picture, next_steps(state, int(channel), outcome.version))
     message_id = await answer(interaction, view=card, file=picture)

@@ -6,7 +6,8 @@ for the referees alone) is answered only to the referee and goes on to that side
 thread; the channel reads nothing of it. A side's force guideline (``/ref prep force``) and
 deployment zone (``/ref prep zone``) are its own. ``/ref prep list`` shows anyone the
 special rules, objectives, guidelines and zones they may see. A holder of the game's referee
-role takes a referee's seat first, as for the other ``/ref`` commands.
+role takes a referee's seat first, as for the other ``/ref`` commands. The clock's requests
+are stored once per interaction: one sent again is only reminded of.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.discord_adapter.answers import answer
+from bot.discord_adapter.answers import answer, sending, stored
 from bot.discord_adapter.common import games, summary, told_lines
 from bot.discord_adapter.reaction_buttons import retire_buttons, show_result
 from bot.discord_adapter.referees import act, eyes_of, is_referee, take_seat, tell, with_seat
@@ -50,15 +51,20 @@ async def _seat(interaction: discord.Interaction, action: str, **details: Any) -
     """A referee role's holder takes a seat before touching the clock, only if the clock takes
     the request: a refused one stores nothing, not even the seat."""
     channel = str(interaction.channel_id)
-    if not is_referee(await games(interaction).game(channel), interaction):
+    state = await games(interaction).game(channel)
+    if not is_referee(state, interaction):
         raise GameError("Only the game's referees may do that")
-    if action in ("pause", "resume"):
+    if action in ("pause", "resume") and str(interaction.user.id) not in state.referees:  # a seat to take
         await clocks(interaction).check_paused(channel, paused=action == "resume")
     request = RefereeClock(referee=str(interaction.user.id), action=action, **details)
     return await take_seat(interaction, request)
 
 
 async def _tell_channel(interaction: discord.Interaction, outcome: Outcome, closes: str = "") -> None:
+    stored(interaction, outcome)
+    if outcome.repeated:
+        await show_result(interaction, outcome)  # "Already done"
+        return
     news = told_lines(outcome.events, state=outcome.state)
     lines = [news, closes, "", summary(outcome.state)]
     await answer(interaction, "\n".join(filter(None, lines)))
@@ -79,13 +85,15 @@ class ClockCommands(app_commands.Group):
     @schema_command("ref clock pause")
     async def pause(self, interaction: discord.Interaction) -> None:
         seat = await _seat(interaction, "pause")
-        outcome = with_seat(seat, await clocks(interaction).pause(*_where(interaction)))
+        outcome = with_seat(seat, await clocks(interaction).pause(*_where(interaction), sending(interaction)))
         await _tell_channel(interaction, outcome)
 
     @schema_command("ref clock resume")
     async def resume(self, interaction: discord.Interaction) -> None:
         seat = await _seat(interaction, "resume")
-        outcome = with_seat(seat, await clocks(interaction).resume(*_where(interaction)))
+        outcome = with_seat(
+            seat, await clocks(interaction).resume(*_where(interaction), sending(interaction))
+        )
         await _tell_channel(interaction, outcome, _closes(outcome))
 
     @schema_command("ref clock extend")
@@ -93,21 +101,26 @@ class ClockCommands(app_commands.Group):
         self, interaction: discord.Interaction, minutes: app_commands.Range[int, 1, 2880]
     ) -> None:
         seat = await _seat(interaction, "extend", minutes=minutes)
-        outcome = with_seat(seat, await clocks(interaction).extend(*_where(interaction), minutes))
+        outcome = with_seat(
+            seat, await clocks(interaction).extend(*_where(interaction), minutes, sending(interaction))
+        )
         await _tell_channel(interaction, outcome, _closes(outcome))
 
     @schema_command("ref clock close")
     async def close(self, interaction: discord.Interaction) -> None:
         seat = await _seat(interaction, "extend", minutes=1)  # closing, like extending, needs a window
-        outcome = with_seat(seat, await clocks(interaction).close_window(*_where(interaction)))
-        await show_result(interaction, outcome)
+        outcome = await clocks(interaction).close_window(*_where(interaction), sending(interaction))
+        stored(interaction, outcome)
+        await show_result(interaction, with_seat(seat, outcome))
 
     @schema_command("ref clock deadline")
     async def deadline(
         self, interaction: discord.Interaction, side: str, hours: app_commands.Range[float, 0.1, 168.0]
     ) -> None:
         seat = await _seat(interaction, "deadline", side=side, hours=hours)
-        outcome, due = await clocks(interaction).set_deadline(*_where(interaction), side, hours)
+        outcome, due = await clocks(interaction).set_deadline(
+            *_where(interaction), side, hours, sending(interaction)
+        )
         outcome = with_seat(seat, outcome)
         when = f"Deadline: <t:{int(due.timestamp())}:f>." if due else "The deadline runs once the clock does."
         await _tell_channel(interaction, outcome, when)

@@ -90,8 +90,8 @@ async def act(
         version=version,
     )
     stored(interaction, outcome, seat=seat)
-    if outcome.before is not None and not outcome.repeated:
-        await admit_newcomers(interaction.client, channel, outcome.before, outcome.state)
+    if not outcome.repeated:
+        await admit_newcomers(interaction.client, channel, outcome)
     return outcome
 
 

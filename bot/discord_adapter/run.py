@@ -6,17 +6,37 @@ from bot import metrics
 from bot.config import Settings
 from bot.discord_adapter.client import IronCrossBot
 from bot.services.game_service import GameService
+from bot.shard_claim import shards_to_run
 from bot.startup import log_in, open_database
+from bot.storage.deadline_claims import Claims, process_name
+from bot.storage.store import GameStore
 
 
 async def run_discord(settings: Settings, *, sync_commands: bool) -> None:
     store = await open_database(settings.database_url)
-    games = GameService(store)
-    client = IronCrossBot(games, sync_commands=sync_commands)
     try:
-        async with client, metrics.served(settings.metrics_port, store):
-            await log_in(client, settings.discord_token or "")
-            await client.connect()
+        async with shards_to_run(settings.database_url, settings.shards, settings.shard_count) as shard_ids:
+            client = client_for(settings, store, shard_ids, sync_commands=sync_commands)
+            try:
+                async with client, metrics.served(settings.metrics_port, store):
+                    await log_in(client, settings.discord_token or "")
+                    await client.connect()
+            finally:
+                await client.games.close()
     finally:
-        await games.close()
         await store.close()
+
+
+def client_for(
+    settings: Settings, store: GameStore, shard_ids: list[int] | None = None, *, sync_commands: bool = False
+) -> IronCrossBot:
+    """The client of this process: the shards it runs (``shard_ids``, of ``SHARD_COUNT``), how
+    it claims the deadlines it fires."""
+    games = GameService(store, claims=Claims(store, process_name(), settings.deadline_lease))
+    return IronCrossBot(
+        games,
+        sync_commands=sync_commands,
+        shard_ids=shard_ids,
+        shard_count=settings.shard_count,
+        deadline_every=settings.deadline_every,
+    )

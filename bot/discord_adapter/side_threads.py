@@ -61,6 +61,13 @@ def _called(audience: str) -> str:
     return "referees" if audience == REFEREE else audience
 
 
+async def _threads(client: discord.Client, channel_id: str, outcome: Outcome) -> dict[str, str]:
+    """The game's threads: as loaded with the action, else read."""
+    if outcome.threads is not None:
+        return outcome.threads
+    return await side_threads(client.games.store, channel_id)  # type: ignore[attr-defined]
+
+
 def game_title(state: GameState) -> str:
     return find_scenario(state.scenario).title if state.scenario else "quick battle"
 
@@ -103,12 +110,13 @@ def thread_members(state: GameState) -> dict[str, list[str]]:
     return members
 
 
-async def admit_newcomers(
-    client: discord.Client, channel_id: str, before: GameState, after: GameState
-) -> None:
+async def admit_newcomers(client: discord.Client, channel_id: str, outcome: Outcome) -> None:
     """A referee seated, or a player handed a side's units, after the threads opened joins the
     thread of their new audience."""
-    threads = await side_threads(client.games.store, channel_id)  # type: ignore[attr-defined]
+    before, after = outcome.before, outcome.state
+    if before is None or thread_members(before) == thread_members(after):
+        return
+    threads = await _threads(client, channel_id, outcome)
     old = thread_members(before)
     for audience, users in thread_members(after).items():
         for user in filter(str.isdigit, set(users) - set(old.get(audience, ()))):
@@ -175,7 +183,7 @@ def referee_news(events: Sequence[Event]) -> list[str]:
 async def post_to_threads(client: discord.Client, channel_id: str, outcome: Outcome) -> set[str] | None:
     """Send each audience's private news to its thread. None if the game has no threads; else
     the audiences whose thread could not be reached."""
-    threads = await side_threads(client.games.store, channel_id)  # type: ignore[attr-defined]
+    threads = await _threads(client, channel_id, outcome)
     if not threads:
         return None
     state, events = outcome.state, outcome.events
@@ -186,7 +194,9 @@ async def post_to_threads(client: discord.Client, channel_id: str, outcome: Outc
     }
     shared = view_for(state, None)  # true pictures only where they show more: hidden units, dummies
     pictured = [audience for audience in news if view_for(state, audience) != shared]
-    pictures = await asyncio.gather(*(battlefield_file(state, audience, events) for audience in pictured))
+    pictures = await asyncio.gather(
+        *(battlefield_file(state, audience, events, outcome.before) for audience in pictured)
+    )
     files = dict(zip(pictured, pictures, strict=True))
     unreached = set()
     for audience, lines in news.items():

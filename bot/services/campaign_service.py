@@ -21,7 +21,9 @@ from datetime import UTC, datetime, timedelta
 from bot.services.game_service import GameError, refusals
 from bot.services.limits import MAX_CPP, MAX_DURATION_DAYS, NAME, bounded_text, quoted, whole_number
 from bot.storage.campaign_store import CampaignRunning, CampaignStore, StaleCampaign, StoredCampaign
+from bot.storage.deadline_claims import CAMPAIGN_ALARMS, Claims, process_name
 from bot.storage.store import GameStore
+from bot.storage.tables import CampaignRow
 from engine.campaign import phases
 from engine.campaign.calendar import SIDES
 from engine.campaign.ledger import ledger_csv, ledger_table
@@ -81,8 +83,10 @@ class CampaignService:
         on_reveal: Revealed | None = None,
         when: Callable[[datetime], str] = utc_text,
         who: Callable[[str], str] = str,
+        claims: Claims | None = None,
     ) -> None:
         self.campaigns = CampaignStore(store)
+        self.claims = claims or Claims(store, process_name())  # an alarm rings in the process claiming it
         self.dice = dice
         self.clock = clock or SystemClock()
         self.on_reminder = on_reminder
@@ -107,6 +111,15 @@ class CampaignService:
                 except Exception:  # a locked database, or an announcement Discord refused
                     log.warning("an overdue alarm of channel %s failed", stored.channel_id, exc_info=True)
             self._arm(stored)
+
+    async def taken_over(self, rows: list[CampaignRow]) -> None:
+        """Campaigns whose next alarm this process claimed (bot.services.deadline_loop): their
+        alarms are armed; one kept from before its next alarm was stored gets it written."""
+        for row in rows:
+            stored = self.campaigns.stored(row)
+            self._arm(stored)
+            if row.due is None:
+                await self.campaigns.note_due(stored)
 
     async def close(self) -> None:
         """Stop the timers; a submission or alarm still being handled is saved and announced,
@@ -318,13 +331,15 @@ class CampaignService:
             self.timers.rearm((key, at) for key, at in alarms if key not in self.timers.armed)
 
     async def _alarm_due(self, key: WindowKey) -> bool:
-        """An alarm still rings while its campaign's open phase has it and its moment has come."""
+        """An alarm still rings while its campaign's open phase has it and its moment has come, in
+        the process that holds the campaign's claim (bot.storage.deadline_claims)."""
         campaign_id, phase, name = key  # type: ignore[misc]
         stored = await self.campaigns.load(campaign_id)
-        return stored is not None and any(
+        due = stored is not None and any(
             (a.phase, a.name) == (phase, name) and a.at <= self.clock.now()
             for a in phases.alarms(stored.campaign)
         )
+        return due and await self.claims.take(CAMPAIGN_ALARMS, (campaign_id,), self.clock.now())
 
     async def _ring(self, key: WindowKey) -> None:
         """Ring an alarm: save what it changes, then tell the channel. A failure is raised, for

@@ -16,10 +16,13 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Protocol
 
+from sqlalchemy.ext.asyncio import AsyncSession
+
 from bot.services.outcome import GameError, Outcome
 from bot.services.permissions import Role, roles_of
 from bot.storage import clock_store
 from bot.storage.clock_store import PlayerDeadline
+from bot.storage.deadline_claims import REFEREE_DEADLINES
 from bot.storage.store import GameStore, StoredGame
 from engine.commands import Command, DeclineReaction, PassInitiative, RefereeClock
 from engine.game_state import GameState
@@ -28,6 +31,9 @@ from engine.runtime import Clock, ReactionTimers, WindowKey
 from engine.state import Phase
 
 log = logging.getLogger(__name__)
+
+ALREADY_PAUSED = "The clock is already paused: /ref resume starts it again"
+NOT_PAUSED = "The clock is not paused: there is nothing to resume"
 
 
 @dataclass(frozen=True)
@@ -53,7 +59,15 @@ class Games(Protocol):
 
     async def game(self, channel_id: str) -> GameState: ...
 
-    async def act(self, channel_id: str, user_id: str, command: Command) -> Outcome: ...
+    async def act(
+        self,
+        channel_id: str,
+        user_id: str,
+        command: Command,
+        *,
+        interaction_id: str | None = None,
+        also: Callable[[AsyncSession, str, int], Awaitable[None]] | None = None,
+    ) -> Outcome: ...
 
 
 class ClockService:
@@ -75,25 +89,27 @@ class ClockService:
 
     async def window_time(self, game: StoredGame, after: GameState) -> WindowTime:
         """A window still open after a command keeps its deadline; a new one gets the game's
-        full time, counted from now or, while the clock is paused, from the pause."""
+        full time, counted from now or, while the clock is paused, from the pause (both as
+        loaded with the game)."""
         if after.phase is not Phase.REACTION or after.pending is None:
             return WindowTime(None)
-        paused_at = await clock_store.paused_since(self.games.store, game.channel_id)
+        paused_at = game.paused_at
         before = game.state.pending
         if game.state.phase is Phase.REACTION and before and before.window == after.pending.window:
-            stored = await clock_store.window_of(self.games.store, game.channel_id)
+            stored = game.window
             if stored is not None and stored.window == before.window:
                 return WindowTime(stored.deadline, paused_at is not None)
         start = paused_at or self.games.clock.now()
         return WindowTime(start + timedelta(seconds=game.reaction_seconds), paused_at is not None)
 
-    async def after_command(self, channel_id: str, user_id: str, state: GameState) -> None:
-        """A player of a side with a deadline has acted: the deadline is off. A finished game
-        keeps none."""
+    async def after_command(self, game: StoredGame, user_id: str, state: GameState) -> None:
+        """A player of a side with a deadline (as loaded with ``game``) has acted: the deadline
+        is off. A finished game keeps none."""
+        channel_id = game.channel_id
         ended = [
-            d.side
-            for d in await clock_store.player_deadlines(self.games.store, channel_id)
-            if state.phase is Phase.OVER or user_id in getattr(state.sides.get(d.side), "players", ())
+            side
+            for side in sorted(game.deadline_sides)
+            if state.phase is Phase.OVER or user_id in getattr(state.sides.get(side), "players", ())
         ]
         if ended:
             await clock_store.drop_player_deadlines(self.games.store, channel_id, ended)
@@ -124,24 +140,37 @@ class ClockService:
 
     # -- the referee's requests ------------------------------------------------------------
 
-    async def pause(self, channel_id: str, user_id: str) -> Outcome:
-        """Stop every timer of the game; the open window keeps the time it has left."""
+    async def pause(self, channel_id: str, user_id: str, interaction_id: str | None = None) -> Outcome:
+        """Stop every timer of the game; the open window keeps the time it has left. The pause
+        is stored with the referee's command, once per interaction (``interaction_id``)."""
         await self._refereed(channel_id, user_id)
-        await self.check_paused(channel_id, paused=False)
-        outcome = await self.games.act(channel_id, user_id, RefereeClock(referee=user_id, action="pause"))
-        await clock_store.pause(self.games.store, channel_id, self.games.clock.now())
+        now = self.games.clock.now()
+
+        async def stop(session: AsyncSession, _channel: str, _seq: int) -> None:
+            if not await clock_store.pause_in(session, channel_id, now):
+                raise GameError(ALREADY_PAUSED)
+
+        command = RefereeClock(referee=user_id, action="pause")
+        outcome = await self.games.act(channel_id, user_id, command, interaction_id=interaction_id, also=stop)
         for timers in (self.games.timers, self.deadlines):
             for key in [k for k in timers.armed if k[0] == channel_id]:  # type: ignore[index]
                 timers.cancel(key)
         return replace(outcome, window_deadline=None)
 
-    async def resume(self, channel_id: str, user_id: str) -> Outcome:
+    async def resume(self, channel_id: str, user_id: str, interaction_id: str | None = None) -> Outcome:
         """Start the clock again: the open window and each deadline get back the time they had
         left, from now."""
         await self._refereed(channel_id, user_id)
-        await self.check_paused(channel_id, paused=True)
-        outcome = await self.games.act(channel_id, user_id, RefereeClock(referee=user_id, action="resume"))
-        await clock_store.resume(self.games.store, channel_id, self.games.clock.now())
+        now = self.games.clock.now()
+
+        async def start(session: AsyncSession, _channel: str, _seq: int) -> None:
+            if not await clock_store.resume_in(session, channel_id, now):
+                raise GameError(NOT_PAUSED)
+
+        command = RefereeClock(referee=user_id, action="resume")
+        outcome = await self.games.act(
+            channel_id, user_id, command, interaction_id=interaction_id, also=start
+        )
         window = await clock_store.window_of(self.games.store, channel_id)
         if window is not None:
             self.games.timers.arm((channel_id, window.window), window.deadline)
@@ -151,54 +180,63 @@ class ClockService:
             await rearm(channel_id)
         return replace(outcome, window_deadline=window.deadline if window else None)
 
-    async def extend(self, channel_id: str, user_id: str, minutes: int) -> Outcome:
+    async def extend(
+        self, channel_id: str, user_id: str, minutes: int, interaction_id: str | None = None
+    ) -> Outcome:
         """Give the open reaction window ``minutes`` more."""
         await self._refereed(channel_id, user_id)
-        command = RefereeClock(referee=user_id, action="extend", minutes=minutes)
-        outcome = await self.games.act(channel_id, user_id, command)
-        window = await clock_store.extend_window(self.games.store, channel_id, timedelta(minutes=minutes))
-        if window is None:  # the engine saw a window open, so storage has it; never reached
-            raise GameError("No reaction window is open")
-        paused = await clock_store.paused_since(self.games.store, channel_id) is not None
-        if not paused:
-            self.games.timers.arm((channel_id, window.window), window.deadline)
-        return replace(outcome, window_deadline=None if paused else window.deadline)
 
-    async def close_window(self, channel_id: str, user_id: str) -> Outcome:
+        async def extend(session: AsyncSession, _channel: str, _seq: int) -> None:
+            if await clock_store.extend_window_in(session, channel_id, timedelta(minutes=minutes)) is None:
+                raise GameError("No reaction window is open")  # the engine saw one: never reached
+
+        command = RefereeClock(referee=user_id, action="extend", minutes=minutes)
+        outcome = await self.games.act(
+            channel_id, user_id, command, interaction_id=interaction_id, also=extend
+        )
+        window = await clock_store.window_of(self.games.store, channel_id)
+        if window is None or await self.is_paused(channel_id):
+            return replace(outcome, window_deadline=None)
+        self.games.timers.arm((channel_id, window.window), window.deadline)
+        return replace(outcome, window_deadline=window.deadline)
+
+    async def close_window(self, channel_id: str, user_id: str, interaction_id: str | None = None) -> Outcome:
         """Close the open reaction window now, as its deadline would: the reacting side did not
         react."""
-        state = await self._refereed(channel_id, user_id)
-        if state.phase is not Phase.REACTION or state.pending is None:
-            raise GameError("No reaction window is open")
-        decline = DeclineReaction(side=state.pending.reactor_side, window=state.pending.window)
-        return await self.games.act(channel_id, user_id, decline)
+        await self._refereed(channel_id, user_id)
+
+        def decline(state: GameState) -> DeclineReaction:
+            if state.phase is not Phase.REACTION or state.pending is None:
+                raise GameError("No reaction window is open")
+            return DeclineReaction(side=state.pending.reactor_side, window=state.pending.window)
+
+        return await self.games.act(channel_id, user_id, decline, interaction_id=interaction_id)
 
     async def set_deadline(
-        self, channel_id: str, user_id: str, side: str, hours: float
+        self, channel_id: str, user_id: str, side: str, hours: float, interaction_id: str | None = None
     ) -> tuple[Outcome, datetime | None]:
         """Give ``side``, which the game waits for, ``hours`` to act; then the game passes or
         declines for it in the referee's name. Also returns when the deadline falls (None while
         the clock is paused: it falls ``hours`` after the clock runs again)."""
         await self._refereed(channel_id, user_id)
+        now = self.games.clock.now()
+
+        async def keep(session: AsyncSession, _channel: str, _seq: int) -> None:
+            due = (await clock_store.paused_since_in(session, channel_id) or now) + timedelta(hours=hours)
+            await clock_store.set_player_deadline_in(session, PlayerDeadline(channel_id, side, due, user_id))
+
         command = RefereeClock(referee=user_id, action="deadline", side=side, hours=hours)
-        outcome = await self.games.act(channel_id, user_id, command)
-        paused_at = await clock_store.paused_since(self.games.store, channel_id)
-        due = (paused_at or self.games.clock.now()) + timedelta(hours=hours)
-        deadline = PlayerDeadline(channel_id, side, due, user_id)
-        await clock_store.set_player_deadline(self.games.store, deadline)
-        if paused_at is not None:
+        outcome = await self.games.act(channel_id, user_id, command, interaction_id=interaction_id, also=keep)
+        kept = [d for d in await clock_store.player_deadlines(self.games.store, channel_id) if d.side == side]
+        if not kept or await self.is_paused(channel_id):
             return outcome, None
-        self.deadlines.arm((channel_id, side), due)
-        return outcome, due
+        self.deadlines.arm((channel_id, side), kept[0].deadline)
+        return outcome, kept[0].deadline
 
     async def check_paused(self, channel_id: str, paused: bool) -> None:
         """Refuse a pause of a paused clock (``paused=False``), or a resume of a running one."""
         if await self.is_paused(channel_id) is not paused:
-            raise GameError(
-                "The clock is not paused: there is nothing to resume"
-                if paused
-                else "The clock is already paused: /ref resume starts it again"
-            )
+            raise GameError(NOT_PAUSED if paused else ALREADY_PAUSED)
 
     async def is_paused(self, channel_id: str) -> bool:
         return await clock_store.paused_since(self.games.store, channel_id) is not None
@@ -220,7 +258,10 @@ class ClockService:
         return due
 
     async def _deadline_due(self, key: WindowKey) -> bool:
-        return await self._due_deadline(key) is not None
+        """Due, and this process holds its claim (bot.storage.deadline_claims)."""
+        if await self._due_deadline(key) is None:
+            return False
+        return await self.games.claims.take(REFEREE_DEADLINES, key, self.games.clock.now())  # type: ignore[arg-type]
 
     async def _deadline_passed(self, key: WindowKey) -> None:
         """A side's deadline fell due: pass or decline for it, unless it acted in time; then
@@ -252,8 +293,8 @@ class ClockService:
             if isinstance(command, PassInitiative)
             else ("declines the reaction", "decline the reaction")
         )
-        try:
-            outcome = await self.games.act(due.channel_id, due.referee, command)
+        try:  # the deadline is dropped with the game's change: a second firer finds it gone
+            outcome = await self.games.act(due.channel_id, due.referee, command, also=_dropping(due))
         except GameError as refusal:
             now = await self.games.store.load(due.channel_id)
             if now is None or now.version != game.version:
@@ -263,3 +304,12 @@ class ClockService:
                 text += ". A referee may give the initiative to the other side: /ref initiative"
             return text, None
         return f"{side} did not act by the referee's deadline: the game {done} for them", outcome
+
+
+def _dropping(due: PlayerDeadline):
+    """Drop a side's deadline in the transaction of what the game did at it."""
+
+    async def drop(session: AsyncSession, _channel: str, _seq: int) -> None:
+        await clock_store.drop_held_deadline(session, due.channel_id, due.side)
+
+    return drop

@@ -15,7 +15,9 @@ from bot import metrics
 from bot.services.clock_service import ClockService
 from bot.services.limits import REACTION_SECONDS, bounded_command
 from bot.services.outcome import GameError, Outcome, refusals
-from bot.services.permissions import Refused, authorise
+from bot.services.permissions import Refused, authorise, held_by_referees
+from bot.storage import clock_store
+from bot.storage.deadline_claims import WINDOWS, Claims, process_name
 from bot.storage.store import GameStore, StaleGame, StoredGame
 from engine.commands import Command, DeclineReaction, UndoActions
 from engine.dice import DiceSource, SeededDice
@@ -23,11 +25,12 @@ from engine.errors import IllegalCommand
 from engine.events import Event
 from engine.game import apply, replay
 from engine.game_state import GameState
-from engine.quick_battle import quick_battle, quick_forces, quick_tables
+from engine.quick_battle import quick_battle, quick_forces, table_title
 from engine.referee import actions_to_undo, live_actions, live_history
 from engine.runtime import Clock, ReactionTimers, SystemClock, WindowKey
 from engine.scenarios import find_scenario
 from engine.state import Phase
+from engine.tables.layout import BattleTable
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +39,8 @@ OUT_OF_DATE = "This card is out of date: the game has moved on. Use the newest c
 
 
 InCommit = Callable[[AsyncSession, str, str, GameState], Awaitable[Callable[[], None] | None]]
+# a write of the caller's in the action's own transaction, told the channel and the seq written
+Also = Callable[[AsyncSession, str, int], Awaitable[None]]
 
 
 class GameService:
@@ -48,8 +53,11 @@ class GameService:
         dice: Callable[[], DiceSource] = SeededDice,
         clock: Clock | None = None,
         on_window_closed: Callable[[str, Outcome], Awaitable[None]] | None = None,
+        claims: Claims | None = None,
     ) -> None:
         self.store = store
+        # which deadlines this process fires (bot.storage.deadline_claims): those it claims
+        self.claims = claims or Claims(store, process_name())
         self.dice = dice
         self.clock = clock or SystemClock()
         self.on_window_closed = on_window_closed
@@ -61,6 +69,9 @@ class GameService:
         self.timers = ReactionTimers(self.clock, self._window_expired, still_due=self._window_due)
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self.clocks = ClockService(self)  # the referee's pause, extensions and deadlines
+        from bot.services.window_notices import WindowNotices  # it builds on this module
+
+        self.notices = WindowNotices(self)  # the "window closed" posts, made once
 
     async def resume(self) -> None:
         """After a start-up: re-arm every stored window and referee's deadline (not in a game
@@ -70,6 +81,7 @@ class GameService:
     async def close(self) -> None:
         await self.clocks.close()
         await self.timers.close()
+        await self.notices.close()
 
     async def new_game(
         self,
@@ -77,9 +89,12 @@ class GameService:
         state: GameState | None = None,
         reaction_seconds: int = 120,
         user_id: str | None = None,
+        interaction_id: str | None = None,
     ) -> Outcome:
         """Set up a game in a channel (the quick battle unless a state is given). It replaces a
-        finished game, or one not yet started that nobody else has joined."""
+        finished game, or one not yet started that nobody else has joined. A Discord
+        interaction (``interaction_id``) that set up the channel's game before finds it, as it
+        stands now, marked ``repeated``."""
         if reaction_seconds not in REACTION_SECONDS:
             raise GameError("A reaction window lasts from 15 seconds to 48 hours")
         async with self._locks[channel_id]:
@@ -89,10 +104,11 @@ class GameService:
                     state or quick_battle(),
                     reaction_seconds,
                     may_replace=lambda current: refuse_replacing(current, user_id),
+                    interaction_id=interaction_id,
                 )
             except StaleGame:
                 raise GameError("Another game was set up here at the same moment: see /game status") from None
-        return Outcome(stored.state, [], stored.version)
+        return Outcome(stored.state, [], stored.version, repeated=stored.already is not None)
 
     async def remember_window_message(self, channel_id: str, window: int, message_id: str) -> None:
         """The message that shows a window's buttons, reported back when the window closes."""
@@ -120,6 +136,7 @@ class GameService:
         interaction_id: str | None = None,
         window_message: str | None = None,
         version: int | None = None,
+        also: Also | None = None,
     ) -> Outcome:
         """Apply a user's command, if the permission table lets them (``server_roles``: the ids of
         the user's Discord roles). ``command`` may be made from the game as loaded (a front end's
@@ -127,11 +144,12 @@ class GameService:
 
         A Discord interaction (``interaction_id``) already applied is not applied again: its
         stored outcome comes back, marked ``repeated``. ``window_message``: the message that
-        will show the buttons of a reaction window this command opens. ``version``: the game's
-        version the command was made for (a card's button), refused as out of date once the game
-        has moved on. Two commands at once are
-        serialised; a write that lost a race with another process is retried once on the fresh
-        state."""
+        will show the buttons of a reaction window this command opens. ``also``: the caller's
+        own write that goes with the command, in its transaction (a :class:`GameError` it
+        raises refuses the command: nothing is stored). ``version``: the game's version the
+        command was made for (a card's button), refused as out of date once the game has moved
+        on. Two commands at once are serialised; a write that lost a race with another process
+        is retried once on the fresh state."""
         build = command if callable(command) else (lambda _state: command)
 
         def check(state: GameState) -> Command:
@@ -147,6 +165,7 @@ class GameService:
                 interaction_id=interaction_id,
                 window_message=window_message,
                 version=version,
+                also=also,
             )
         except GameError:
             metrics.REFUSALS.inc()
@@ -161,6 +180,7 @@ class GameService:
         interaction_id: str | None = None,
         window_message: str | None = None,
         version: int | None = None,
+        also: Also | None = None,
     ) -> Outcome:
         """Load the game once, decide off the event loop, write once."""
         async with self._locks[channel_id]:
@@ -192,7 +212,9 @@ class GameService:
                         window.deadline,
                         interaction_id=interaction_id,
                         window_message=window_message,
-                        also=self._writing_with(channel_id, user_id, state, committed),
+                        also=self._writing_with(
+                            channel_id, user_id, state, committed, also, game.version + 1
+                        ),
                     )
                 except StaleGame:
                     if attempt == 2:
@@ -213,7 +235,7 @@ class GameService:
                     },
                 )
                 metrics.ACTIONS.labels(command.kind).inc()
-                await self._after_commit(channel_id, user_id, game.state, stored.state)
+                await self._after_commit(game, user_id, stored.state)
                 return Outcome(
                     stored.state,
                     events,
@@ -221,28 +243,39 @@ class GameService:
                     deadline,
                     stored.closed_window_message,
                     before=game.state,
+                    threads=game.threads,
                 )
         raise AssertionError("unreachable")
 
     def _writing_with(
-        self, channel_id: str, user_id: str, after: GameState, committed: list[Callable[[], None]]
+        self,
+        channel_id: str,
+        user_id: str,
+        after: GameState,
+        committed: list[Callable[[], None]],
+        also: Also | None = None,
+        seq: int = 0,
     ) -> Callable[[AsyncSession], Awaitable[None]]:
-        """The writes that go into an action's own transaction (:attr:`in_commit`); what each
-        asks to be done once it is committed is put in ``committed``."""
+        """The writes that go into an action's own transaction (:attr:`in_commit`'s, then the
+        caller's ``also``, which sees theirs, told the ``seq`` written); what each hook asks to be
+        done once it is committed is put in ``committed``."""
 
         async def write(session: AsyncSession) -> None:
             for hook in self.in_commit:
                 then = await hook(session, channel_id, user_id, after)
                 if then is not None:
                     committed.append(then)
+            if also is not None:
+                await also(session, channel_id, seq)
 
         return write
 
-    async def _after_commit(self, channel_id: str, user_id: str, before: GameState, after: GameState) -> None:
+    async def _after_commit(self, game: StoredGame, user_id: str, after: GameState) -> None:
         """What follows a stored action (deadlines off, game-over news), each step on its own. The
         action stands whatever happens here, so a failure is logged, never passed on as the
         action's, and never keeps the next step from running."""
-        steps = [lambda: self.clocks.after_command(channel_id, user_id, after)]
+        channel_id, before = game.channel_id, game.state
+        steps = [lambda: self.clocks.after_command(game, user_id, after)]
         if after.phase is Phase.OVER and before.phase is not Phase.OVER:
             steps += [lambda hook=hook: hook(channel_id, after) for hook in self.on_game_over]
         for step in steps:
@@ -293,13 +326,16 @@ class GameService:
             self._follow_windows(channel_id, game.state, state, deadline)
             for then in committed:
                 then()
-            await self._after_commit(channel_id, user_id, game.state, stored.state)
+            await self._after_commit(game, user_id, stored.state)
             return Outcome(stored.state, produced[-1], stored.version, deadline, stored.closed_window_message)
 
     async def _window_due(self, key: WindowKey) -> bool:
-        """Whether a window's timer still has to close it (see :meth:`ClockService.window_due`)."""
+        """Whether a window's timer still has to close it (see :meth:`ClockService.window_due`),
+        in this process: the one that holds its claim."""
         channel_id, window = key  # type: ignore[misc]
-        return await self.clocks.window_due(channel_id, window)
+        return await self.clocks.window_due(channel_id, window) and await self.claims.take(
+            WINDOWS, (channel_id,), self.clock.now()
+        )
 
     async def undo_command(self, channel_id: str, user_id: str, count: int, reason: str) -> UndoActions:
         """The undo of the last ``count`` actions as :meth:`undo` would store it now (to try it
@@ -347,14 +383,15 @@ class GameService:
         if state.phase is not Phase.REACTION or state.pending is None or state.pending.window != window:
             return
         decline = DeclineReaction(side=state.pending.reactor_side, window=window)
-        try:
-            outcome = await self._act(channel_id, TIMER, lambda _: decline)
+        stored = await clock_store.window_of(self.store, channel_id)
+        notice = self.notices.writing(stored.message_id if stored else None)
+        try:  # the close and its notice still to post, in one transaction
+            outcome = await self._act(channel_id, TIMER, lambda _: decline, also=notice)
         except GameError:
             if await self._window_due(key):
                 raise  # a write that lost its race twice: tried again
             return  # answered by a player at the same moment
-        if self.on_window_closed:
-            await self.on_window_closed(channel_id, outcome)
+        await self.notices.post(channel_id, outcome)  # if this fails, the notice is posted again
 
     async def _load(self, channel_id: str, interaction_id: str | None = None) -> StoredGame:
         game = await self.store.load(channel_id, interaction_id)
@@ -365,7 +402,8 @@ class GameService:
 
 def refuse_replacing(state: GameState, user_id: str | None) -> None:
     """A new game may replace a finished one, or one in setup whose players (if any) include
-    the user asking."""
+    the user asking; one with referees that nobody has joined, only its seated referees (a
+    referee role's holder takes a seat with any referee's command first)."""
     if state.phase is Phase.OVER:
         return
     if state.phase is not Phase.SETUP:
@@ -373,12 +411,14 @@ def refuse_replacing(state: GameState, user_id: str | None) -> None:
     others = [p for side in state.sides.values() for p in side.players if p != user_id]
     if others:
         raise GameError("Players have joined the game set up here: only they may replace it")
+    if user_id is not None and held_by_referees(state, user_id):
+        raise GameError("The game set up here has referees: only they may replace it before it starts")
 
 
-def setup_text(table: str, forces: str, reaction_seconds: int) -> str:
+def setup_text(table: str | BattleTable, forces: str, reaction_seconds: int) -> str:
     """What a new quick battle holds, in a few lines."""
     return (
-        f"A quick battle on the {quick_tables()[table]}.\n"
+        f"A quick battle on the {table_title(table)}.\n"
         f"**allies**: {quick_forces()[forces]}\n**axis**: {quick_forces()['german']}\n"
         f"Reaction windows stay open {duration_text(reaction_seconds)}."
     )
@@ -402,7 +442,7 @@ async def finished_games_text(store: GameStore, channel_id: str, number: int | N
     return f"**{game.result}**\n{game.log}"
 
 
-def scenario_text(state: GameState, table: str, reaction_seconds: int) -> str:
+def scenario_text(state: GameState, table: str | BattleTable, reaction_seconds: int) -> str:
     """What a new scenario game is, who plays which part, and what to do next."""
     planned = state.planned_scenario
     assert planned is not None
@@ -414,7 +454,7 @@ def scenario_text(state: GameState, table: str, reaction_seconds: int) -> str:
         else ""
     )
     return (
-        f"**{scenario.title}** (p. {scenario.page}) on the {quick_tables()[table]}: {scenario.summary}\n"
+        f"**{scenario.title}** (p. {scenario.page}) on the {table_title(table)}: {scenario.summary}\n"
         f"{roles}.{choice} Reaction windows stay open {duration_text(reaction_seconds)}.\n"
         "Each side joins with its force (`/game join side: force:`), then sets up with `/deploy`, "
         + ("both at once and in secret until the game starts, " if planned.plotted else "")

@@ -106,3 +106,7 @@ def _check_field(name: str, field: object) -> None:
             raise IllegalCommand(f"{name} has at most {ITEMS:,} items; this one has {len(items):,}")
         for item in items:
             _check_field(name, item)
+
+
+MOST_SEED = 2**31 - 1  # a generated table's seed (fits a Discord integer option)
+TABLE_FILE = 100_000  # characters of a table's YAML file (a full 16' table takes about 15,000)

@@ -47,7 +47,9 @@ class LinkedCampaignService:
         self.games = games
         self.who = who
         self.forces = ForceService(games.store)
-        self.campaigns = CampaignStore(games.store, LinkedCampaign, KIND, finished=attrgetter("ended"))
+        self.campaigns = CampaignStore(
+            games.store, LinkedCampaign, KIND, finished=attrgetter("ended"), due=lambda _campaign: None
+        )
         self.on_carried = on_carried
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         games.on_game_over.append(self.game_over)

@@ -35,3 +35,4 @@ class Outcome:
     closed_window_message: str | None = None  # the message whose buttons should now go
     before: GameState | None = None  # the game as the command found it
     repeated: bool = False  # the command's interaction had been applied before: nothing new
+    threads: dict[str, str] | None = None  # the game's private threads, as loaded (None: not read)

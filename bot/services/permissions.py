@@ -14,7 +14,9 @@ join one, and a player who holds a referee role is no referee of their own game 
 player take a referee's seat: the engine refuses it). A side's seats are taken only while the
 game is being set up (the engine's rule); later they change hands only through the referee.
 
-A game nobody has joined (the console's hot-seat table) lets anyone act for either side.
+A game nobody has joined (the console's hot-seat table) lets anyone act for either side. A game
+set up with referees is theirs until its players join: only they change its turn pings' delay or
+set up another game in its place (:func:`held_by_referees`).
 """
 
 from __future__ import annotations
@@ -142,6 +144,17 @@ def authorise(
     if Role.PLAYER in roles and side in state.sides and state.sides[side].team is not None:
         return _own_units_only(state, user, command)
     return command
+
+
+def held_by_referees(state: GameState, user: str, server_roles: Collection[str] = ()) -> bool:
+    """Whether ``state`` is a game with referees (named or by a server role) that nobody has
+    joined yet, and ``user`` is not one of them: the table is not open to all, as a hot-seat
+    game is."""
+    if any(side.players for side in state.sides.values()):
+        return False
+    if not state.referees and not state.referee_roles:
+        return False
+    return Role.REFEREE not in roles_of(state, user, None, server_roles=server_roles)
 
 
 _REFEREE_ONLY = {kind for kind, roles in MATRIX.items() if roles <= {Role.REFEREE, Role.ADMIN}}

@@ -27,8 +27,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.services.game_service import GameError, GameService, duration_text
 from bot.services.limits import quoted
 from bot.services.owed_service import deadlines, game_wait
-from bot.services.permissions import Role, roles_of
+from bot.services.permissions import Role, held_by_referees, roles_of
 from bot.storage import clock_store
+from bot.storage.deadline_claims import TURN_PINGS
 from bot.storage.ping_store import (
     TurnPing,
     claim_ping,
@@ -96,6 +97,12 @@ class TurnPings:
         """After a start-up: arm every stored ping; those already due are sent at once."""
         self.timers.rearm((ping.channel_id, ping.due) for ping in await due_pings(self.store) if ping.due)
 
+    def taken_over(self, pings: list[TurnPing]) -> None:
+        """Pings this process claimed (bot.services.deadline_loop): armed unless they are already."""
+        self.timers.rearm(
+            (p.channel_id, p.due) for p in pings if p.due and p.channel_id not in self.timers.armed
+        )
+
     async def close(self) -> None:
         await self.timers.close()
 
@@ -117,16 +124,19 @@ class TurnPings:
         self, channel_id: str, user_id: str, minutes: int, server_roles: Collection[str] = ()
     ) -> str:
         """The channel's game pings after ``minutes`` from now on (0: never), if the user plays or
-        referees it (anyone at a table nobody has joined, as :mod:`bot.services.permissions` has
-        it). The wait going on keeps its start: a ping still to come falls ``minutes`` after the
-        wait began (at once if that moment has passed); a wait nobody was to be told of, as
-        pings were off, is told ``minutes`` from now. A wait already told is not told again."""
+        referees it (anyone at a table nobody has joined and no referee holds, as
+        :mod:`bot.services.permissions` has it). The wait going on keeps its start: a ping still
+        to come falls ``minutes`` after the wait began (at once if that moment has passed); a
+        wait nobody was to be told of, as pings were off, is told ``minutes`` from now. A wait
+        already told is not told again."""
         state = await self.games.game(channel_id)
         if state.phase is Phase.OVER:
             raise GameError("The game in this channel is over: it waits for nobody")
         joined = any(side.players for side in state.sides.values())
         roles = roles_of(state, user_id, None, server_roles=server_roles)
-        if joined and not roles & {Role.PLAYER, Role.REFEREE}:
+        if (joined and not roles & {Role.PLAYER, Role.REFEREE}) or held_by_referees(
+            state, user_id, server_roles
+        ):
             raise GameError("Only the game's players and referees may change when its turn pings come")
 
         async def delayed(ping: TurnPing) -> TurnPing:
@@ -171,7 +181,9 @@ class TurnPings:
         ping = await held_ping(session, channel_id)
         if players == ping.players and user_id not in players:
             return None  # the same wait goes on
-        due = await self._after_delay(channel_id, ping.minutes) if players and ping.minutes else None
+        due = None
+        if players and ping.minutes:  # the clock's pause read in the action's own transaction
+            due = self._after(await clock_store.paused_since_in(session, channel_id), ping.minutes)
         changed = replace(ping, players=players, due=due)
         if changed == ping:
             return None
@@ -202,17 +214,22 @@ class TurnPings:
     async def _after_delay(self, channel_id: str, minutes: int) -> datetime:
         """When a wait beginning now is told: ``minutes`` from now, or from the pause while the
         referee holds the clock (resuming moves the stored moment on by the time it stood)."""
-        paused_at = await clock_store.paused_since(self.store, channel_id)
+        return self._after(await clock_store.paused_since(self.store, channel_id), minutes)
+
+    def _after(self, paused_at: datetime | None, minutes: int) -> datetime:
         return (paused_at or self.games.clock.now()) + timedelta(minutes=minutes)
 
     async def _ping_due(self, key: WindowKey) -> bool:
         """A ping is still to send while its moment has passed and the referee has not stopped
-        the clock (the ping then waits for the resume)."""
+        the clock (the ping then waits for the resume); this process sends it if it holds its
+        claim (bot.storage.deadline_claims)."""
         channel_id = str(key)
         ping = await ping_of(self.store, channel_id)
         if ping.due is None or ping.due > self.games.clock.now():
             return False
-        return await clock_store.paused_since(self.store, channel_id) is None
+        if await clock_store.paused_since(self.store, channel_id) is not None:
+            return False
+        return await self.games.claims.take(TURN_PINGS, (channel_id,), self.games.clock.now())
 
     async def _due(self, key: WindowKey) -> None:
         """Send the ping that fell due: what to tell is read first, then the ping is claimed (its

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from operator import attrgetter
 from typing import Generic, TypeVar
 
@@ -16,15 +17,21 @@ from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 
+from bot.storage.deadline_claims import stamp
 from bot.storage.store import GameStore
 from bot.storage.tables import CampaignRow, utcnow
-from engine.campaign.phases import Campaign
+from engine.campaign.phases import Campaign, alarms
 
 C = TypeVar("C", bound=BaseModel)
 
 
 class StaleCampaign(Exception):
     """Another writer changed the campaign after it was loaded: reload and try again."""
+
+
+def next_alarm(campaign: Campaign) -> datetime | None:
+    """When a Red Barricades campaign's open phase next needs its timers, if ever."""
+    return min((alarm.at for alarm in alarms(campaign)), default=None)
 
 
 class CampaignRunning(Exception):
@@ -41,7 +48,9 @@ class StoredCampaign(Generic[C]):
 
 class CampaignStore(Generic[C]):
     """Campaigns of one ``kind`` in the game store's database (the ``campaigns`` table);
-    ``finished`` tells a campaign that is over, which the store writes beside it."""
+    ``finished`` tells a campaign that is over and ``due`` when its next alarm rings (found by
+    the processes' claim loops, :mod:`bot.services.deadline_loop`), which the store writes
+    beside it."""
 
     def __init__(
         self,
@@ -49,9 +58,14 @@ class CampaignStore(Generic[C]):
         model: type[C] = Campaign,
         kind: str = "red_barricades",
         finished: Callable[[C], bool] = attrgetter("finished"),
+        due: Callable[[C], datetime | None] = next_alarm,  # type: ignore[assignment]
     ) -> None:
         self.sessions = store.sessions
-        self.model, self.kind, self.finished = model, kind, finished
+        self.model, self.kind, self.finished, self.due = model, kind, finished, due
+
+    def _due(self, campaign: C) -> str | None:
+        moment = self.due(campaign)
+        return None if moment is None else stamp(moment)
 
     def _stored(self, row: CampaignRow) -> StoredCampaign[C]:
         assert row.id is not None
@@ -65,6 +79,7 @@ class CampaignStore(Generic[C]):
             kind=self.kind,
             campaign=campaign.model_dump_json(),
             finished=self.finished(campaign),
+            due=self._due(campaign),
         )
         try:
             async with self.sessions() as session, session.begin():
@@ -103,11 +118,28 @@ class CampaignStore(Generic[C]):
                     campaign=campaign.model_dump_json(),
                     finished=self.finished(campaign),
                     updated_at=utcnow(),
+                    due=self._due(campaign),
+                    claimed_by=None,  # its next alarm is claimed afresh
+                    claimed_until=None,
                 )
             )
             if result.rowcount != 1:
                 raise StaleCampaign(stored.id)
         return StoredCampaign(stored.id, stored.channel_id, version, campaign)
+
+    async def note_due(self, stored: StoredCampaign[C]) -> None:
+        """Write when the campaign's next alarm rings, if it is still as ``stored`` (a campaign
+        kept from before the store wrote it)."""
+        async with self.sessions() as session, session.begin():
+            await session.execute(
+                update(CampaignRow)
+                .where(CampaignRow.id == stored.id, CampaignRow.version == stored.version)
+                .values(due=self._due(stored.campaign))
+            )
+
+    def stored(self, row: CampaignRow) -> StoredCampaign[C]:
+        """A campaign as read by someone else (the claim loop)."""
+        return self._stored(row)
 
     async def unfinished(self) -> list[StoredCampaign[C]]:
         """Every campaign not yet finished, for re-arming its timers after a restart."""

@@ -29,7 +29,7 @@ class TurnPing:
     version: int = 0  # as stored; 0 also when nothing is stored yet
 
 
-def _ping(row: TurnPingRow) -> TurnPing:
+def read_ping(row: TurnPingRow) -> TurnPing:
     players = tuple(p for p in row.players.split(",") if p)
     due = datetime.fromisoformat(row.due) if row.due else None
     return TurnPing(row.channel_id, row.minutes, players, due, row.version)
@@ -39,13 +39,13 @@ async def ping_of(store: GameStore, channel_id: str) -> TurnPing:
     """The channel's ping, or the default one if the channel has none stored."""
     async with store.sessions() as session:
         row = await session.get(TurnPingRow, channel_id)
-    return TurnPing(channel_id) if row is None else _ping(row)
+    return TurnPing(channel_id) if row is None else read_ping(row)
 
 
 async def held_ping(session: AsyncSession, channel_id: str) -> TurnPing:
     """The channel's ping, read and locked inside the transaction that will write it."""
     row = await session.get(TurnPingRow, channel_id, with_for_update=True)
-    return TurnPing(channel_id) if row is None else _ping(row)
+    return TurnPing(channel_id) if row is None else read_ping(row)
 
 
 async def write_ping(session: AsyncSession, ping: TurnPing) -> None:
@@ -68,6 +68,8 @@ async def save_ping(store: GameStore, ping: TurnPing) -> bool:
         "players": ",".join(ping.players),
         "due": ping.due.isoformat() if ping.due else None,
         "version": ping.version + 1,
+        "claimed_by": None,  # a new moment is claimed afresh
+        "claimed_until": None,
     }
     async with store.sessions() as session, session.begin():
         result = await session.execute(
@@ -87,7 +89,7 @@ async def due_pings(store: GameStore) -> list[TurnPing]:
     """Every ping still to send, for re-arming after a restart."""
     async with store.sessions() as session:
         rows = (await session.execute(select(TurnPingRow).where(TurnPingRow.due.is_not(None)))).scalars()
-        return [_ping(row) for row in rows]
+        return [read_ping(row) for row in rows]
 
 
 async def claim_ping(store: GameStore, ping: TurnPing) -> bool:
@@ -98,7 +100,7 @@ async def claim_ping(store: GameStore, ping: TurnPing) -> bool:
         result = await session.execute(
             update(TurnPingRow)
             .where(TurnPingRow.channel_id == ping.channel_id, TurnPingRow.due == ping.due.isoformat())
-            .values(due=None, version=TurnPingRow.version + 1)
+            .values(due=None, version=TurnPingRow.version + 1, claimed_by=None, claimed_until=None)
         )
     return result.rowcount == 1
 

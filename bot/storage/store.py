@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from pydantic import TypeAdapter
@@ -23,6 +23,7 @@ from bot.storage.tables import (
     PlayerDeadlineRow,
     SideThreadRow,
     SnapshotRow,
+    WindowNoticeRow,
     WindowRow,
     utcnow,
 )
@@ -49,6 +50,17 @@ class Applied:
 
 
 @dataclass(frozen=True)
+class OpenWindow:
+    channel_id: str
+    window: int
+    deadline: datetime
+    message_id: str | None = None
+
+
+SET_UP = Applied(0, [])  # what an interaction that set a game up made: its version 0
+
+
+@dataclass(frozen=True)
 class StoredGame:
     channel_id: str
     version: int
@@ -56,14 +68,11 @@ class StoredGame:
     reaction_seconds: int = 120
     closed_window_message: str | None = None  # the message of a window this write closed
     already: Applied | None = None  # the interaction asked about was applied before
-
-
-@dataclass(frozen=True)
-class OpenWindow:
-    channel_id: str
-    window: int
-    deadline: datetime
-    message_id: str | None = None
+    # read with the game, in its one load (the referee's clock, the deadlines, the threads):
+    paused_at: datetime | None = None  # when the referee stopped the game's clock
+    window: OpenWindow | None = None  # the reaction window stored open
+    deadline_sides: frozenset[str] = frozenset()  # the sides the referee gave a deadline
+    threads: dict[str, str] = field(default_factory=dict)  # audience -> private thread id
 
 
 class GameStore:
@@ -83,20 +92,50 @@ class GameStore:
 
     async def load(self, channel_id: str, interaction_id: str | None = None) -> StoredGame | None:
         """The channel's game (parsed off the event loop), and whether ``interaction_id`` (a
-        Discord interaction) already sent a command to it."""
+        Discord interaction) already sent a command to it, or set it up (as version 0); with
+        what an action needs besides (the clock's pause, the open window, the sides with a
+        deadline, the private threads), all in one session."""
+        game = (
+            select(GameRow, PausedClockRow.paused_at, WindowRow)
+            .outerjoin(PausedClockRow, PausedClockRow.channel_id == GameRow.channel_id)
+            .outerjoin(WindowRow, WindowRow.channel_id == GameRow.channel_id)
+            .where(GameRow.channel_id == channel_id)
+        )
         async with self.sessions() as session:
-            row = await session.get(GameRow, channel_id)
+            found = (await session.execute(game)).first()
+            if found is None:
+                return None
+            row, paused_at, window = found
             done = None
-            if row is not None and interaction_id is not None:
+            if interaction_id is not None and row.interaction_id != interaction_id:
                 query = select(CommandRow).where(
                     CommandRow.channel_id == channel_id, CommandRow.interaction_id == interaction_id
                 )
                 done = (await session.execute(query)).scalars().first()
-        if row is None:
-            return None
+            sides = select(PlayerDeadlineRow.side).where(PlayerDeadlineRow.channel_id == channel_id)
+            deadline_sides = frozenset((await session.execute(sides)).scalars())
+            threads = select(SideThreadRow.side, SideThreadRow.thread_id).where(
+                SideThreadRow.channel_id == channel_id
+            )
+            thread_ids = {side: thread for side, thread in (await session.execute(threads)).all()}
         state = await asyncio.to_thread(GameState.model_validate_json, row.state)
         already = Applied(done.seq, EVENTS.validate_json(done.events)) if done else None
-        return StoredGame(channel_id, row.version, state, row.reaction_seconds, already=already)
+        if interaction_id is not None and row.interaction_id == interaction_id:
+            already = SET_UP
+        return StoredGame(
+            channel_id,
+            row.version,
+            state,
+            row.reaction_seconds,
+            already=already,
+            paused_at=datetime.fromisoformat(paused_at) if paused_at else None,
+            window=window
+            and OpenWindow(
+                channel_id, window.window, datetime.fromisoformat(window.deadline), window.message_id
+            ),
+            deadline_sides=deadline_sides,
+            threads=thread_ids,
+        )
 
     async def create(
         self,
@@ -104,15 +143,23 @@ class GameStore:
         state: GameState,
         reaction_seconds: int = 120,
         may_replace: Callable[[GameState], None] = lambda _game: None,
+        interaction_id: str | None = None,
     ) -> StoredGame:
         """Start a channel's game afresh, replacing a finished one and its log. ``may_replace``
         sees the game in the channel, in the same transaction (row locked), and raises to keep
         it; two creations at once in a channel without a game: one wins, the other is
-        :class:`StaleGame`."""
+        :class:`StaleGame`. A Discord interaction (``interaction_id``) that set up the game in
+        the channel already finds it (``already``) and replaces nothing."""
         as_json = state.model_dump_json()
         try:
             async with self.sessions() as session, session.begin():
                 current = await session.get(GameRow, channel_id, with_for_update=True)
+                if (
+                    current is not None
+                    and interaction_id is not None
+                    and current.interaction_id == interaction_id
+                ):
+                    return await self._set_up_before(current)
                 if current is not None:
                     old = GameState.model_validate_json(current.state)
                     may_replace(old)
@@ -124,17 +171,30 @@ class GameStore:
                         initial_state=as_json,
                         state=as_json,
                         reaction_seconds=reaction_seconds,
+                        interaction_id=interaction_id,
                     )
                 )
-        except IntegrityError:
-            raise StaleGame(channel_id) from None
+        except IntegrityError:  # set up at the same moment: by this same interaction, or another
+            async with self.sessions() as session:
+                current = await session.get(GameRow, channel_id)
+            if current is None or interaction_id is None or current.interaction_id != interaction_id:
+                raise StaleGame(channel_id) from None
+            return await self._set_up_before(current)
         return StoredGame(channel_id, 0, state, reaction_seconds)
 
     @staticmethod
+    async def _set_up_before(row: GameRow) -> StoredGame:
+        """The game an interaction set up before, as it stands now."""
+        state = await asyncio.to_thread(GameState.model_validate_json, row.state)
+        return StoredGame(row.channel_id, row.version, state, row.reaction_seconds, already=SET_UP)
+
+    @staticmethod
     async def _clear_channel(session, channel_id: str) -> None:
-        """A new game: new threads, a running clock, no deadlines, no log."""
+        """A new game: new threads, a running clock, no deadlines, no log, no post of the old
+        game still to make."""
         for table in (
             WindowRow,
+            WindowNoticeRow,
             SnapshotRow,
             CommandRow,
             SideThreadRow,

@@ -23,6 +23,7 @@ class GameRow(SQLModel, table=True):
     initial_state: str  # GameState JSON as created
     state: str  # GameState JSON after the last command (the snapshot)
     reaction_seconds: int = 120  # how long a reaction window stays open in this game
+    interaction_id: str | None = None  # the Discord interaction that set the game up
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
 
@@ -64,6 +65,22 @@ class WindowRow(SQLModel, table=True):
     window: int
     deadline: str
     message_id: str | None = None
+    claimed_by: str | None = None  # the process that fires it (bot.storage.deadline_claims)
+    claimed_until: str | None = None  # when its claim runs out, if it has not fired by then
+
+
+class WindowNoticeRow(SQLModel, table=True):
+    """A reaction window closed at its deadline by command ``seq`` whose "closed" post is still
+    to make: written with the close, dropped once posted, so a process that dies in between
+    leaves it to another."""
+
+    __tablename__ = "window_notices"
+
+    channel_id: str = Field(primary_key=True)
+    seq: int = Field(primary_key=True)
+    message_id: str | None = None  # the message whose buttons go
+    claimed_by: str | None = None  # the process that fires it (bot.storage.deadline_claims)
+    claimed_until: str | None = None  # when its claim runs out, if it has not fired by then
 
 
 class RollRow(SQLModel, table=True):
@@ -129,6 +146,23 @@ class ForceRow(SQLModel, table=True):
     updated_at: datetime = Field(default_factory=utcnow)
 
 
+class SavedTableRow(SQLModel, table=True):
+    """A table a server's players built, imported or generated (engine.tables.layout.BattleTable
+    JSON): one of a name, in any case, per server; ``owner_id`` made it and alone changes or
+    deletes it; every edit advances ``version`` by exactly one."""
+
+    __tablename__ = "saved_tables"
+    __table_args__ = (Index("one_table_per_name", "guild_id", text("lower(name)"), unique=True),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: str = Field(index=True)
+    owner_id: str
+    name: str
+    version: int = 0
+    layout: str  # engine.tables.layout.BattleTable JSON
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
 class ArchivedGameRow(SQLModel, table=True):
     """A finished game's result and whole log, kept when a new game replaces it in the channel."""
 
@@ -180,6 +214,9 @@ class CampaignRow(SQLModel, table=True):
     campaign: str
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
+    due: str | None = None  # its next alarm (ISO 8601, UTC); None: none, or not known yet
+    claimed_by: str | None = None  # the process that fires it (bot.storage.deadline_claims)
+    claimed_until: str | None = None  # when its claim runs out, if it has not fired by then
 
 
 class SideThreadRow(SQLModel, table=True):
@@ -211,6 +248,8 @@ class PlayerDeadlineRow(SQLModel, table=True):
     side: str = Field(primary_key=True)
     deadline: str
     referee: str
+    claimed_by: str | None = None  # the process that fires it (bot.storage.deadline_claims)
+    claimed_until: str | None = None  # when its claim runs out, if it has not fired by then
 
 
 class TurnPingRow(SQLModel, table=True):
@@ -225,6 +264,8 @@ class TurnPingRow(SQLModel, table=True):
     minutes: int = 10
     players: str = ""  # the players the game waits for, comma-separated
     due: str | None = None
+    claimed_by: str | None = None  # the process that fires it (bot.storage.deadline_claims)
+    claimed_until: str | None = None  # when its claim runs out, if it has not fired by then
 
 
 class PingChoiceRow(SQLModel, table=True):

@@ -45,7 +45,7 @@ def check_unit_order(state: GameState, side: str, order: UnitOrder) -> None:
 def check_combination(
     state: GameState, unit: Unit, actions: tuple[Action, ...], types: list[ActionType]
 ) -> None:
-    """What an activation's actions may be together (p. 5; pp. 9, 13, 26; House Rules s. 4, 6)."""
+    """What an activation's actions may be together (p. 5; pp. 9, 13, 26; and the rule set's)."""
     if sum(a.action_cost for a in actions) > 2:
         raise IllegalCommand("An activation allows two actions; a rapid move counts as two (p. 5)")
     kinds = [a.kind for a in actions]
@@ -53,8 +53,9 @@ def check_combination(
         raise IllegalCommand("The two actions of an activation must differ, with one shot at most")
     if "embark" in kinds and "disembark" in kinds:
         raise IllegalCommand("A unit may not embark and disembark in the same activation (p. 9)")
-    if "close_combat" in kinds[:-1]:
-        raise IllegalCommand("Close combat ends an activation: nothing may follow it (House Rules s. 6)")
+    for kind in types[:-1]:
+        if kind.last_in_activation:
+            raise IllegalCommand(kind.last_in_activation)
     check_marker_order(unit, kinds)
     if any(t.moves_unit for t in types) and any(t.fires for t in types):
         problem = rules_of(state).move_and_fire_problem(unit)

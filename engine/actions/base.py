@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, TypeVar
 
-from engine.commands import Action, UnitOrder
+from engine.commands import Action, Order, UnitOrder
 from engine.events import EventLog
 from engine.game_state import GameState, Pending, Step
 from engine.state import Unit
@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from engine.rulesets import RuleSet
 
 A = TypeVar("A")
+
+ACTIONS: dict[str, ActionType] = {}  # every kind of action there is, by the name rule sets list it under
 
 
 @dataclass
@@ -75,6 +77,14 @@ class ActionType(Generic[A]):
     fires = False
     may_be_interrupted = False  # a reaction may name a point along it (p. 6)
     closes_reaction_route = False  # no reaction point after it: its dice are rolled (p. 6)
+    last_in_activation: str | None = None  # why no action may follow it, if none may
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        """Every action class written is registered under its own name."""
+        super().__init_subclass__(**kwargs)
+        if cls.name in ACTIONS:
+            raise TypeError(f"{cls.__name__} needs a name of its own: {cls.name} is taken")
+        ACTIONS[cls.name] = cls()
 
     def check(self, activation: Activation, index: int, action: A) -> None:
         """Raise :class:`~engine.errors.IllegalCommand` if the action may not be declared."""
@@ -85,6 +95,15 @@ class ActionType(Generic[A]):
 
     def describe(self, state: GameState, action: A) -> str:
         raise NotImplementedError
+
+    def at_declaration(self, state: GameState, pending: Pending, log: EventLog) -> str | None:
+        """What happens as an order that begins with this action is declared, before any
+        reaction; why no reaction is allowed to it, or None."""
+        return None
+
+    def reaction_problem(self, reaction: Order) -> str | None:
+        """Why the enemy may not react this way to an order that includes this action, or None."""
+        return None
 
     def refusal(self, offering: Sequence[RuleSet]) -> str:
         """Why a game under another rule set may not take this action."""

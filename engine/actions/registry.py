@@ -1,5 +1,6 @@
 """The action registry: every kind of action there is, by the name rule sets list it under.
-An action is registered by writing its :class:`ActionType` subclass in one of :data:`ACTION_MODULES`.
+An action is registered by writing its :class:`ActionType` subclass, in :mod:`engine.actions` or
+in a rule set's package under :mod:`engine.variants`.
 
 The game flow never asks what class an action is: it asks the game's rule set's action for it
 (:func:`action_type`), which checks, carries out and words it.
@@ -9,26 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.actions import assaulting, moving, shooting
-from engine.actions.base import ActionType
-from engine.commands import Action
+from engine.actions import moving, shooting  # noqa: F401  the 2015 actions, registered as written
+from engine.actions.base import ACTIONS, ActionType
+from engine.commands import Action, Order, UnitOrder
 from engine.errors import IllegalCommand
-from engine.game_state import GameState
+from engine.events import EventLog
+from engine.game_state import GameState, Pending
 from engine.rulesets import RULE_SETS, rules_of
 
-ACTION_MODULES = (moving, shooting, assaulting)  # where the actions are written
-
-
-def _every_action(kind: type[ActionType]) -> list[ActionType]:
-    """One object for every action class written: the subclasses of :class:`ActionType`, each
-    naming its own action."""
-    found = []
-    for subclass in kind.__subclasses__():
-        found += [subclass(), *_every_action(subclass)]
-    return found
-
-
-ACTIONS: dict[str, ActionType] = {action.name: action for action in _every_action(ActionType)}
+__all__ = ["ACTIONS", "action_type", "activation_moves", "at_declaration", "check_reaction_to"]
 
 
 def action_type(state: GameState, action: Action) -> ActionType:
@@ -45,3 +35,22 @@ def action_type(state: GameState, action: Action) -> ActionType:
 def activation_moves(state: GameState, actions: Sequence[Action]) -> bool:
     """Whether an activation includes movement, for the firer-moved penalty (p. 10)."""
     return any(action_type(state, a).counts_as_moving for a in actions)
+
+
+def at_declaration(state: GameState, pending: Pending, log: EventLog) -> str | None:
+    """What the first action of the order just declared does before any reaction, and why no
+    reaction is allowed to it, or None."""
+    order = pending.order
+    if not isinstance(order, UnitOrder) or not order.actions:
+        return None
+    return action_type(state, order.actions[0]).at_declaration(state, pending, log)
+
+
+def check_reaction_to(state: GameState, order: Order, reaction: Order) -> None:
+    """Refuse a reaction that an action of the order forbids."""
+    if not isinstance(order, UnitOrder):
+        return
+    for action in order.actions:
+        problem = action_type(state, action).reaction_problem(reaction)
+        if problem:
+            raise IllegalCommand(problem)

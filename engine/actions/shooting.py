@@ -1,20 +1,14 @@
-"""Actions that fire: a shot at a unit (pp. 10-12), smoke (p. 12; House Rules V1.0, s. 5 smoke
-rounds), and under the House Rules V1.0 HE at a building (s. 5 Buildings) and indirect fire
-called by a spotter and fired at its marker (s. 5 Indirect Fire)."""
+"""Actions that fire: a shot at a unit (pp. 10-12) and smoke (p. 12)."""
 
 from __future__ import annotations
 
 from engine.actions.base import ActionType, Activation, Turn
-from engine.buildings import after_shot_at_building, check_shell_building, shell_building, take_post
-from engine.commands import Bombard, Fire, LaySmoke, RequestFire, ShellBuilding
-from engine.errors import IllegalCommand
+from engine.commands import Fire, LaySmoke
 from engine.game_state import Choice, GameState
 from engine.hidden_deployment import reveal_marker, under_marker
-from engine.indirect_fire import bombard, request_fire
-from engine.indirect_orders import check_bombard, check_request_fire
 from engine.orders import check_fire_target, check_smoke
 from engine.resolve import execute_fire, execute_smoke, retarget_options, valid_target
-from engine.smoke_screens import check_smoke_round, fire_smoke_round
+from engine.rulesets import rules_of
 
 
 class FireAction(ActionType[Fire]):
@@ -79,8 +73,7 @@ def fire_at(turn: Turn, fire: Fire) -> bool:
         target_declared_move=target.id in pending.fire_target_moved,
     )
     if fired is not None:
-        take_post(state, fired[0], log)
-        after_shot_at_building(state, *fired, log)
+        rules_of(state).after_shot(state, *fired, log)
     return True
 
 
@@ -111,79 +104,3 @@ class SmokeAction(ActionType[LaySmoke]):
 
     def describe(self, state: GameState, action: LaySmoke) -> str:
         return f"fire smoke at {action.at}" if action.at else "lay smoke"
-
-
-class SmokeRoundAction(SmokeAction):
-    """A smoke round fired at a spot, a 2" puff joining any screen beside it (House Rules V1.0,
-    s. 5)."""
-
-    name = "smoke_round"
-
-    def check(self, activation: Activation, index: int, action: LaySmoke) -> None:
-        check_smoke_round(activation.state, activation.current, action.at)
-
-    def execute(self, turn: Turn, action: LaySmoke) -> bool:
-        fire_smoke_round(turn.state, turn.unit, action.at or turn.unit.position, turn.log)
-        return True
-
-
-class ShellBuildingAction(ActionType[ShellBuilding]):
-    """Medium or heavy HE fired at a building as a whole (House Rules V1.0, s. 5 Buildings)."""
-
-    name = "shell_building"
-    command = ShellBuilding
-    what = "Firing at a building as a whole"
-    is_shot = True
-    fires = True
-
-    def check(self, activation: Activation, index: int, action: ShellBuilding) -> None:
-        check_shell_building(activation.state, activation.current, action.building)
-
-    def execute(self, turn: Turn, action: ShellBuilding) -> bool:
-        shell_building(turn.state, turn.unit, action.building, turn.log)
-        return True
-
-    def describe(self, state: GameState, action: ShellBuilding) -> str:
-        return f"fire HE at {action.building}"
-
-
-class RequestFireAction(ActionType[RequestFire]):
-    """A spotter calls indirect fire onto a spot it sees (House Rules V1.0, s. 5)."""
-
-    name = "request_fire"
-    command = RequestFire
-    what = "Indirect fire with spotters"
-
-    def check(self, activation: Activation, index: int, action: RequestFire) -> None:
-        check_request_fire(activation.state, activation.current, action.at, len(activation.actions))
-
-    def execute(self, turn: Turn, action: RequestFire) -> bool:
-        request_fire(turn.state, turn.unit, action.at, turn.log)
-        return True
-
-    def describe(self, state: GameState, action: RequestFire) -> str:
-        return f"call for fire at {action.at}"
-
-
-class BombardAction(ActionType[Bombard]):
-    """A mortar, infantry gun or howitzer fires at its side's fire marker (House Rules V1.0, s. 5)."""
-
-    name = "bombard"
-    command = Bombard
-    what = "Indirect fire with spotters"
-    fires = True
-
-    def check(self, activation: Activation, index: int, action: Bombard) -> None:
-        check_bombard(activation.state, activation.current, activation.kinds)
-
-    def execute(self, turn: Turn, action: Bombard) -> bool:
-        """Fired only if the marker is still there to fire at."""
-        try:
-            check_bombard(turn.state, turn.unit)
-        except IllegalCommand as problem:
-            return turn.wasted(f"{turn.unit.name} cannot fire: {problem}")
-        bombard(turn.state, turn.unit, turn.log, smoke=action.smoke)
-        return True
-
-    def describe(self, state: GameState, action: Bombard) -> str:
-        return "fire at the fire marker"

@@ -155,6 +155,18 @@ def breakthrough_spacing(small_table: bool) -> float:
     return BREAKTHROUGH_SPACING_SMALL if small_table else BREAKTHROUGH_SPACING
 
 
+def breakthrough_spacing_on(width: float, depth: float) -> float:
+    """Breakthrough's spacing on a table of this size: 24", 18" on a 6' x 4' table (p. 31); on
+    a table smaller still, 18" shrunk with its longer side (our reading of p. 27, which asks
+    players to modify the scenarios for small tables: seven units 18" apart do not fit in the
+    two thirds of a 4' x 4' table the defender may use)."""
+    small = width <= 72.0 and depth <= 48.0
+    spacing = breakthrough_spacing(small)
+    if small:
+        spacing *= min(1.0, max(width, depth) / 72.0)
+    return spacing
+
+
 def hidden_markers(units: int) -> int:
     """Hidden Deployment (p. 26): one and a half numbered markers per real unit, rounded up
     (sniper teams are left out of the count by the caller)."""

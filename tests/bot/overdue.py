@@ -45,11 +45,11 @@ async def quick_battle_window(service: GameService) -> None:
 
 
 async def store_overdue_windows(
-    database_url: str, count: int, clock: VirtualClock, small: bool = False
+    database_url: str, count: int, clock: VirtualClock, small: bool = False, name=channel
 ) -> None:
     """Migrate a fresh database and leave ``count`` channels each with a reaction window open
     (in a skirmish if ``small``, else in the quick battle), due ``REACTION_SECONDS`` after the
-    clock's time now (the caller then moves the clock on)."""
+    clock's time now (the caller then moves the clock on). Channel ``n`` is ``name(n)``."""
     store = await GameStore.open(database_url)
     try:
         service = GameService(store, clock=clock)
@@ -60,7 +60,7 @@ async def store_overdue_windows(
             window = (await session.execute(select(WindowRow))).scalar_one()
             games = [
                 {
-                    "channel_id": channel(n),
+                    "channel_id": name(n),
                     "version": game.version,
                     "initial_state": game.initial_state,
                     "state": game.state,
@@ -69,7 +69,7 @@ async def store_overdue_windows(
                 for n in range(count)
             ]
             windows = [
-                {"channel_id": channel(n), "window": window.window, "deadline": window.deadline}
+                {"channel_id": name(n), "window": window.window, "deadline": window.deadline}
                 for n in range(count)
             ]
             for table in (WindowRow, CommandRow, GameRow):  # the played game itself is not kept

@@ -1,7 +1,9 @@
 """Each of the book's four scenarios played to its result at the console table, as text typed
 by two joined players with seeded dice: forces built with /force, the game set up with
-/game new scenario:, forces brought with /game join, set up with /deploy, reserves called with
-/reserves, then random legal orders until the result (Iron Cross 2015, pp. 26-31).
+/game new scenario: on a table generated from a seed (table:random seed:N, so any table will
+do: its objectives and set-up areas are placed for the scenario), forces brought with /game
+join, set up with /deploy, reserves called with /reserves, then random legal orders until the
+result (Iron Cross 2015, pp. 26-31); and the game replayed from its log to the same end.
 
 In Capture the defender deploys hidden (p. 26); every reply the attacker reads, and the /units,
 /log and /game status it asks for along the way, are checked never to name what is under a
@@ -114,7 +116,10 @@ async def test_each_scenario_is_played_to_its_result_at_the_console(tmp_path, sc
     store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
     table, _ = await ConsoleTable.open(GameService(store, dice=lambda: SeededDice(3)))
     await build_forces(table, scenario)
-    assert "on the Village" in await table.handle(f"/game new scenario:{scenario} table:village{options}")
+    news = await table.handle(f"/game new scenario:{scenario} table:random seed:11{options}")
+    assert 'on the random-11 (72" x 48"' in news
+    objectives = {"meeting": 4, "escalating": 0, "capture": 1, "breakthrough": 0}[scenario]  # pp. 28-31
+    assert len(table.state.objectives) == objectives
     assert "joins allies" in await table.handle("as ann /game join side:allies force:Easy")
     assert "Both forces are here" in await table.handle("as otto /game join side:axis force:KG")
     rng = random.Random(7)

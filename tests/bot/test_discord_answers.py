@@ -174,3 +174,27 @@ async def test_an_action_is_stored_in_one_write_with_its_turn_ping(table):
     assert len(commits) == 1
     ping = await ping_of(bot.games.store, "1")
     assert ping.players == (ANN,) and ping.due is not None  # the allies are waited for, and told
+
+
+async def test_one_action_reads_in_one_session_and_writes_in_one_transaction(table):
+    """Issue 19, item 7: one /act takes two connections from the pool, one to load (the game
+    with its clock's pause, open window, deadlines and threads) and one to write; no other read
+    runs beside them. Before the clock's, deadlines' and threads' reads were folded into the
+    load it took seven, and 21 statements on SQLite (now 14)."""
+    bot, discord = table
+    engine = bot.games.store.engine.sync_engine
+    statements, checkouts = [], []
+
+    def executed(connection, cursor, statement, *args) -> None:
+        statements.append(statement.split(None, 1)[0].upper())
+
+    event.listen(engine, "before_cursor_execute", executed)
+    event.listen(engine.pool, "checkout", lambda *args: checkouts.append(1))
+    try:
+        await discord.slash("act", user=OTTO, channel="1", unit="Gruppe 3", move="50,39")
+    finally:
+        event.remove(engine, "before_cursor_execute", executed)
+    assert len(checkouts) == 2
+    # the load's four; in the write, the window it replaces, the turn ping and the clock's pause
+    assert statements.count("SELECT") == 7
+    assert len(statements) <= 14, statements

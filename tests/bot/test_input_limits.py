@@ -15,8 +15,11 @@ from bot.services.game_service import GameError
 from bot.services.rules_service import MAX_BYTES, MAX_SECTIONS, RulesService
 from bot.services.stats_service import StatsService
 from engine.errors import IllegalCommand
-from tests.bot.test_fuzz_inputs import table  # noqa: F401  (the fuzz test's console table)
+from tests.bot.test_fuzz_inputs import library_on_postgres, table  # noqa: F401  (the fuzz test's table)
 from tests.engine.test_cards import DECK
+
+# Marked ``both_databases``: run through the fuzz test's table on SQLite and on PostgreSQL (the
+# searches by words too: FTS5 on SQLite, PostgreSQL's own full-text search there).
 
 
 async def say(table, line: str) -> tuple[str, bool]:  # noqa: F811
@@ -25,6 +28,7 @@ async def say(table, line: str) -> tuple[str, bool]:  # noqa: F811
     return await watch.answer(line, lambda: console.handle(line))
 
 
+@pytest.mark.both_databases
 @pytest.mark.parametrize("expression", ["1d6+1/0", "1d6/0", "1d6+5%0", "1d6+5//0", "2d6+1d6//0 5+"])
 async def test_dice_that_divide_by_zero_are_refused(table, expression):  # noqa: F811
     answer, stored = await say(table, f"/roll {expression}")
@@ -41,12 +45,14 @@ async def test_dice_that_divide_by_zero_are_refused(table, expression):  # noqa:
         ("1d1001", "Dice have at most 1000 sides; d1001 is too many"),
     ],
 )
+@pytest.mark.both_databases
 async def test_dice_past_a_limit_are_refused_with_it(table, expression, limit):  # noqa: F811
     answer, stored = await say(table, f"/roll {expression}")
     assert limit in answer
     assert not stored
 
 
+@pytest.mark.both_databases
 async def test_a_long_rule_search_is_refused_with_the_limits(table):  # noqa: F811
     thousand = " ".join(
         random.Random(1).choice(["smoke", "fire", "move", "rally", "tank"]) for _ in range(1000)
@@ -64,6 +70,7 @@ async def test_a_long_rule_search_is_refused_with_the_limits(table):  # noqa: F8
     assert not answer.startswith("Not allowed")  # one word, said thirteen times
 
 
+@pytest.mark.both_databases
 async def test_a_search_past_its_time_is_stopped(table, monkeypatch):  # noqa: F811
     monkeypatch.setattr(rules_service, "SEARCH_SECONDS", 0)
     monkeypatch.setattr(rules_service, "SEARCH_STEPS", 10)
@@ -74,6 +81,7 @@ async def test_a_search_past_its_time_is_stopped(table, monkeypatch):  # noqa: F
     assert "Smoke" in answer
 
 
+@pytest.mark.both_databases
 async def test_other_channels_write_while_the_library_is_searched(table):  # noqa: F811
     console, _ = table
     store = console.service.store
@@ -92,6 +100,7 @@ async def test_other_channels_write_while_the_library_is_searched(table):  # noq
         assert len(await dice.log(f"channel {n}", "ann")) == 1
 
 
+@pytest.mark.both_databases
 async def test_an_oversized_import_is_refused_before_any_work(table):  # noqa: F811
     rules = table[0].rules
     with pytest.raises(Exception, match=r"big.md is 5.0 MB; the limit is 5 MB"):
@@ -143,12 +152,14 @@ async def test_an_oversized_import_is_refused_before_any_work(table):  # noqa: F
         ("as ref /ref zone side:axis area:0,0,nan,1", "area is a number from -100,000 to 100,000, not 'nan'"),
     ],
 )
+@pytest.mark.both_databases
 async def test_numbers_and_texts_past_their_limits_are_refused_with_them(table, line, refusal):  # noqa: F811
     answer, stored = await say(table, line)
     assert answer.startswith("Not allowed: ") and refusal in answer
     assert not stored
 
 
+@pytest.mark.both_databases
 async def test_stats_count_every_die_of_the_largest_rolls_and_a_one_sided_die(table):  # noqa: F811
     dice, stats = DiceService(table[0].service.store), StatsService(table[0].service.store)
     await dice.roll("big", "ann", ";".join(["100d1000"] * 10))
@@ -172,6 +183,7 @@ def test_limits_read_only_plain_digits():
             measure("x", typed)
 
 
+@pytest.mark.both_databases
 async def test_a_deck_whose_card_no_game_could_deal_is_refused_when_saved(table):  # noqa: F811
     """A card's text longer than a game command takes would make the deck impossible to deal:
     the deck is refused when written, not when dealt."""

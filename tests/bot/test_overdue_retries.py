@@ -105,8 +105,9 @@ async def declines(store: GameStore, channel_id: str) -> int:
     return sum(isinstance(command, DeclineReaction) for command, _ in log)
 
 
-async def test_every_kind_of_overdue_deadline_fires_once_though_its_writes_fail_at_first(store):
-    clock = VirtualClock()
+async def every_kind_of_deadline(store: GameStore, clock: VirtualClock) -> None:
+    """A bot that leaves a channel of each kind of deadline, then stops before any falls due:
+    a reaction window, a turn ping, a referee's deadline and a campaign phase."""
     before = Bot(store, clock)
     games = before.games
     await before.pings.set_delay("window", 0)  # each channel has one deadline only
@@ -127,6 +128,11 @@ async def test_every_kind_of_overdue_deadline_fires_once_though_its_writes_fail_
         timedelta(days=1),
     )
     await before.stop()
+
+
+async def test_every_kind_of_overdue_deadline_fires_once_though_its_writes_fail_at_first(store):
+    clock = VirtualClock()
+    await every_kind_of_deadline(store, clock)
     await clock.advance(timedelta(days=1, hours=2))  # the bot is down through every deadline
 
     restarted = GameStore(store.database_url)

@@ -329,10 +329,15 @@ async def test_a_spectator_may_not_change_the_delay_nor_anyone_once_the_game_is_
 
 
 async def test_a_referee_may_change_the_delay_and_anyone_at_a_table_nobody_joined(store):
+    """Anyone at a hot-seat table (no player, no referee); a refereed game nobody has joined
+    is its referees' (issue 19's matrix, phase "new")."""
     clock = VirtualClock()
     bot = await Bot(store, clock).start()
-    await bot.games.new_game("c1", quick_battle().model_copy(update={"referees": ["rita"]}))
+    await bot.games.new_game("c1", quick_battle())
     await bot.pings.change_delay("c1", "anyone", 20)  # the hot-seat table
+    await bot.games.new_game("c1", quick_battle().model_copy(update={"referees": ["rita"]}))
+    with pytest.raises(GameError, match="Only the game's players and referees"):
+        await bot.pings.change_delay("c1", "anyone", 30)
     await bot.games.act("c1", "ann", JoinSide(side="allies", player="ann"))
     await bot.pings.change_delay("c1", "rita", 45)
     assert (await ping_of(store, "c1")).minutes == 45

@@ -22,7 +22,8 @@ from engine.commands import (
 from engine.deployment import whose_turn
 from engine.errors import IllegalCommand
 from engine.game_state import GameState, _may_change
-from engine.state import BuildingPost, Point
+from engine.state import Point
+from engine.variants.house_v1.state import BuildingPost
 from tests.engine.helpers import game, play
 from tests.engine.team_games import deploy_all, team_game, turn_one
 from tests.engine.test_cards import DECK, IN_ORDER, dealt

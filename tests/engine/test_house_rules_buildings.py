@@ -6,10 +6,11 @@ import pytest
 from engine.commands import ChooseDefender, CloseCombat, Declare, EnterBuilding, Fire, UnitOrder
 from engine.dice import d6, d10
 from engine.errors import IllegalCommand
-from engine.house.posts import building_sides
 from engine.rulesets import with_rule_set
 from engine.setup import make_unit
-from engine.state import BuildingPost, CoverKind, Going, Phase, TerrainFeature
+from engine.state import CoverKind, Going, Phase, TerrainFeature
+from engine.variants.house_v1.posts import building_sides
+from engine.variants.house_v1.state import BuildingPost
 from tests.engine.helpers import P, act, box, declare, fire_text, game, play, started, texts
 
 

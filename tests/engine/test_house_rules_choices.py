@@ -8,9 +8,9 @@ import pytest
 from engine.commands import ChooseFallBack, CloseCombat, Declare, MoraleTestOrder, UnitOrder
 from engine.dice import d6, d10
 from engine.errors import IllegalCommand
-from engine.house.units import find_house_profile
 from engine.setup import make_unit
 from engine.state import Phase
+from engine.variants.house_v1.units import find_house_profile
 from tests.engine.helpers import P, declare, game, play, started, texts
 from tests.engine.test_house_rules_combat import carrier
 from tests.engine.test_house_rules_flow import charge, house, melee

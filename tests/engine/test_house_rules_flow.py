@@ -4,7 +4,6 @@ with scripted dice and exact outcomes."""
 
 import pytest
 
-from engine.buildings import spread_fires
 from engine.commands import (
     Bombard,
     ChooseDefender,
@@ -25,12 +24,14 @@ from engine.commands import (
 from engine.dice import ScriptedDice, d6, d10
 from engine.errors import IllegalCommand
 from engine.events import EventLog
-from engine.indirect_fire import expire_fire_markers
-from engine.profiles import Experience
 from engine.rulesets import find_rule_set, with_rule_set
 from engine.setup import make_unit
-from engine.smoke_screens import thin_smoke
-from engine.state import CoverKind, Going, Phase, SmokeScreen, TerrainFeature
+from engine.state import CoverKind, Going, Phase, TerrainFeature
+from engine.variants.house_v1.buildings import spread_fires
+from engine.variants.house_v1.indirect_fire import expire_fire_markers
+from engine.variants.house_v1.smoke_screens import thin_smoke
+from engine.variants.house_v1.state import SmokeScreen
+from engine.variants.house_v1.traits import Experience
 from tests.engine.helpers import P, act, box, declare, fire_text, game, play, started
 
 

@@ -6,17 +6,17 @@ import pytest
 from engine.battlefield import can_see
 from engine.commands import Fire
 from engine.errors import IllegalCommand
-from engine.house.sight import terrain_height
-from engine.house.visibility import (
+from engine.rulesets import with_rule_set
+from engine.setup import make_unit
+from engine.state import CoverKind, Going, Phase, TerrainFeature, TerrainHeight
+from engine.variants.house_v1.sight import terrain_height
+from engine.variants.house_v1.visibility import (
     Seen,
     may_fire_through_troops,
     medium_terrain_blocks,
     overlooked_low_terrain_hides,
     tucked_in_behind,
 )
-from engine.rulesets import with_rule_set
-from engine.setup import make_unit
-from engine.state import CoverKind, Going, Phase, TerrainFeature, TerrainHeight
 from tests.engine.helpers import P, box, declare, game, started
 
 LOW, MEDIUM, HIGH = TerrainHeight.LOW, TerrainHeight.MEDIUM, TerrainHeight.HIGH

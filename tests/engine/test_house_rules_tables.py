@@ -3,7 +3,10 @@ the dice it is given and the exact result (sections as in the house rules)."""
 
 import pytest
 
-from engine.house.activation import (
+from engine.profiles import Drive, Special, UnitClass, find_profile
+from engine.rules.movement import movement_allowance, terrain_test_score_needed
+from engine.state import Going
+from engine.variants.house_v1.activation import (
     Purpose,
     close_combat_initiation_passes,
     company_morale_markers_removed,
@@ -12,7 +15,7 @@ from engine.house.activation import (
     reaction_score_needed,
     reactivation_score_needed,
 )
-from engine.house.firing import (
+from engine.variants.house_v1.firing import (
     CasualtyWeapon,
     Cover,
     Damage,
@@ -35,7 +38,7 @@ from engine.house.firing import (
     to_hit_dice,
     to_hit_modifiers,
 )
-from engine.house.indirect import (
+from engine.variants.house_v1.indirect import (
     Landing,
     afv_destroyed_by_direct_hit,
     building_collateral_marker,
@@ -44,23 +47,15 @@ from engine.house.indirect import (
     minimum_range,
     request_fire_succeeds,
 )
-from engine.house.smoke import End, puff_removed_from
-from engine.house.units import find_house_profile, he_class_from_calibre, house_profiles, house_view
-from engine.house.visibility import Seen, can_observe, observation_distance
-from engine.profiles import (
-    Drive,
-    Experience,
-    HEClass,
-    HouseTraits,
-    Motivation,
-    MoveClass,
-    Special,
-    TroopType,
-    UnitClass,
-    find_profile,
+from engine.variants.house_v1.smoke import End, puff_removed_from
+from engine.variants.house_v1.traits import Experience, HEClass, HouseTraits, Motivation, MoveClass, TroopType
+from engine.variants.house_v1.units import (
+    find_house_profile,
+    he_class_from_calibre,
+    house_profiles,
+    house_view,
 )
-from engine.rules.movement import movement_allowance, terrain_test_score_needed
-from engine.state import Going
+from engine.variants.house_v1.visibility import Seen, can_observe, observation_distance
 
 
 def traits(**kw) -> HouseTraits:

@@ -7,10 +7,16 @@ import pytest
 from engine.commands import Bombard, Fire, RequestFire
 from engine.dice import d6, d10
 from engine.errors import IllegalCommand
-from engine.house.firing import transport_mg_crewed, vehicle_mg_bears
-from engine.house.units import _quick_reference, find_house_profile, house_equivalent, house_profiles
-from engine.profiles import NATIONS, HEClass, Special, UnitClass, find_profile, load_orbat
+from engine.profiles import NATIONS, Special, UnitClass, find_profile, load_orbat
 from engine.setup import make_unit
+from engine.variants.house_v1.firing import transport_mg_crewed, vehicle_mg_bears
+from engine.variants.house_v1.traits import HEClass
+from engine.variants.house_v1.units import (
+    _quick_reference,
+    find_house_profile,
+    house_equivalent,
+    house_profiles,
+)
 from tests.engine.helpers import P, act, declare, fire_text, started
 from tests.engine.test_house_rules_flow import house
 

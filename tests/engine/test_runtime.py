@@ -427,3 +427,30 @@ async def test_expiry_closes_the_window_through_the_no_reaction_command(clock):
     await clock.advance(1)
     assert games["channel-1"].phase is Phase.ACTIVE
     assert games["channel-1"].units["gren"].position == Point(x=80, y=56)
+
+
+async def test_overdue_counts_the_deadlines_due_and_not_done_firing_waiting_their_turn_or_a_retry():
+    clock = VirtualClock(START)
+    release = asyncio.Event()
+    failed_once: set = set()
+
+    async def slow(key) -> None:
+        await release.wait()
+        if key == "c" and key not in failed_once:
+            failed_once.add(key)
+            raise RuntimeError("database is locked")
+
+    timers = ReactionTimers(clock, slow, limit=asyncio.Semaphore(1))
+    for key in ("a", "b", "c"):
+        timers.arm(key, START - seconds(1))
+    timers.arm("later", START + timedelta(hours=1))
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert timers.armed == {"later"} and timers.overdue == 3  # one firing, two waiting their turn
+    release.set()
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert timers.armed == {"c", "later"} and timers.overdue == 1  # "c" waits to be tried again
+    await clock.advance(1)
+    assert timers.overdue == 0 and timers.armed == {"later"}
+    await timers.close()

@@ -8,11 +8,13 @@ from PIL import Image
 
 from engine.game_state import GameState
 from engine.state import Point
-from renderer.layout import Frame, default_scale
+from renderer import picture
+from renderer.layout import Frame
 
 
-def frame_of(state: GameState, scale: int | None = None) -> Frame:
-    return Frame(state.table.width, state.table.depth, scale or default_scale(state.table.width))
+def frame_of(state: GameState, scale: int | None = None, viewer: str | None = None, last_events=()) -> Frame:
+    """The frame the renderer lays this state out on for this viewer."""
+    return picture(state, viewer, scale=scale, last_events=last_events).frame
 
 
 def png(data: bytes) -> Image.Image:

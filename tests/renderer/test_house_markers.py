@@ -4,7 +4,8 @@ side's colour (a failed request draws nothing), and the 2" puffs of smoke screen
 from PIL import ImageStat
 
 from engine.quick_battle import quick_battle
-from engine.state import FireMarker, Point, SmokeScreen
+from engine.state import Point
+from engine.variants.house_v1.state import FireMarker, SmokeScreen
 from renderer import palette as pal
 from renderer import render
 from tests.renderer.pixels import around, colours, png

@@ -8,12 +8,12 @@ from PIL import Image
 
 from engine.game_state import GameState
 from engine.state import Point, TableSize
-from renderer import compose, render
+from renderer import compose, picture, render
 from renderer import palette as pal
-from renderer.base import base_layer
+from renderer.base import background, base_layer
 from renderer.encode import COLOURS
-from renderer.layout import GRID, LABEL_H, column_name
-from renderer.units import short_name
+from renderer.layout import BOX_H, BOX_W, GRID, LABEL_H, column_name
+from renderer.tags import unit_tag
 from tests.renderer.pixels import colours, frame_of, png, table_only
 from tests.renderer.scenes import busy_table, quick_after_moves, quick_started
 
@@ -28,7 +28,8 @@ def test_output_is_a_palette_png_of_the_expected_size_under_1_mib(viewer):
     assert image.format == "PNG"
     assert image.mode == "P"
     assert len(image.getpalette()) // 3 <= COLOURS
-    assert image.size == frame_of(state).size == (900, 654)  # 72" x 48" at 12 px an inch
+    assert image.size == frame_of(busy_table(), viewer=viewer, last_events=events).size
+    assert image.size[0] <= BOX_W and image.size[1] <= BOX_H
     assert len(data) < MiB
 
 
@@ -39,10 +40,12 @@ def test_scale_sets_pixels_per_inch():
     assert frame_of(state, 8).table_px == (72 * 8, 48 * 8)
 
 
-def test_a_large_table_is_about_as_wide_as_a_small_one():
+def test_a_large_table_fits_the_same_box_at_a_smaller_scale():
     state, _ = quick_started()
     big = state.model_copy(update={"table": TableSize(width=96, depth=72)})
-    assert abs(png(render(big, None)).size[0] - png(render(state, None)).size[0]) < 60
+    width, height = png(render(big, None)).size
+    assert width <= BOX_W and height <= BOX_H
+    assert frame_of(big).scale < frame_of(state).scale
 
 
 def test_same_state_gives_identical_bytes():
@@ -64,12 +67,12 @@ def test_grid_labels_are_drawn_in_every_column_and_row():
     letters = []
     for i in range(frame.columns()):
         cx = frame.left + (i + 0.5) * GRID * frame.scale
-        box = (round(cx - 8), frame.top - LABEL_H, round(cx + 8), frame.top - 1)
+        box = (round(cx - 16), frame.top - LABEL_H, round(cx + 16), frame.top - 1)
         letters.append(_ink(image.crop(box)))
     numbers = []
     for j in range(frame.rows()):
         cy = frame.px(0, (j + 0.5) * GRID)[1]
-        box = (0, round(cy - 8), frame.left - 1, round(cy + 8))
+        box = (0, round(cy - 16), frame.left - 1, round(cy + 16))
         numbers.append(_ink(image.crop(box)))
     for glyphs in (letters, numbers):
         assert all(g for g in glyphs), "a grid label is missing"
@@ -123,30 +126,30 @@ def test_the_last_action_is_highlighted_with_its_line_of_fire():
     assert pal.HIGHLIGHT not in plain and pal.FIRE_LINE not in plain
 
 
-def _above(image: Image.Image, state: GameState, unit_id: str) -> Image.Image:
-    """The strip just above a unit's footprint, where its pips go."""
-    frame = frame_of(state)
-    unit = state.units[unit_id]
-    x, y = frame.px(unit.position.x, unit.position.y)
-    top = y - frame.scale * 1.25 - 12  # an infantry footprint is 2" deep
-    return image.convert("RGB").crop((round(x - 25), round(top), round(x + 25), round(top + 12)))
-
-
-def test_morale_markers_and_tokens_show_as_pips():
+def test_morale_markers_and_tokens_show_as_numbered_badges_by_the_tag():
+    """The tag of a unit with 3 markers and 2 tokens grows two badges with "3" and "2" in them."""
     state, _ = quick_started()
     marked = state.fork()
-    marked.units["2nd-squad"].morale_markers = 2
-    marked.units["2nd-squad"].tokens = 1
-    before = _above(compose(state, "allies"), state, "2nd-squad")
-    after = _above(compose(marked, "allies"), marked, "2nd-squad")
-    assert pal.MORALE_PIP not in colours(before)
+    marked.units["2nd-squad"].morale_markers = 3
+    marked.units["2nd-squad"].tokens = 2
+    plain, badged = picture(state, "allies"), picture(marked, "allies")
+    assert "3" not in _texts(plain) and {"3", "2"} <= _texts(badged)
+    tag = next(box for box, text in badged.texts if text == "2Sq" and box[0] < badged.frame.panel_left)
+    after = badged.image.crop((round(tag[2]), round(tag[1]) - 8, round(tag[2]) + 80, round(tag[3]) + 8))
     assert {pal.MORALE_PIP, pal.TOKEN_PIP, pal.PIP_EDGE} <= colours(after)
+
+
+def _texts(canvas) -> set[str]:
+    frame = canvas.frame
+    on_table = [(box, text) for box, text in canvas.texts if frame.left <= box[0] < frame.panel_left]
+    return {text for box, text in on_table if box[1] > frame.top}
 
 
 def test_the_base_layer_is_drawn_once_and_reused(monkeypatch):
     import renderer.base as base
 
     base_layer.cache_clear()
+    background.cache_clear()
     drawn = []
     real = base._terrain_picture
     monkeypatch.setattr(base, "_terrain_picture", lambda *a: drawn.append(1) or real(*a))
@@ -157,14 +160,14 @@ def test_the_base_layer_is_drawn_once_and_reused(monkeypatch):
     moved.units["m10"].position = Point(x=40, y=20)
     render(moved, "axis")
     render(GameState.model_validate_json(moved.model_dump_json()), None)  # reloaded from storage
+    render(GameState.model_validate_json(moved.model_dump_json()), "axis")
     after = base_layer.cache_info()
     assert first.misses == after.misses == 1
-    assert after.hits > first.hits
+    assert background.cache_info().hits >= 1  # the same frame again: margin, table and grid reused
     assert drawn == [1]
 
 
-def test_short_names():
-    assert short_name("Sherman 1") == "Sherman 1"
-    assert short_name("Infantry Detachment") == "Inf Det"
-    assert short_name("Panzer IV G (late) to J") == "Panzer IV."
-    assert len(short_name("A very long name indeed")) <= 11
+def test_unit_tags():
+    names = ["Sherman 1", "1st Squad", "Sd.Kfz 222", "MG 42", "StuG", "Panzer IV G (late) to J", "Vickers"]
+    assert [unit_tag(n) for n in names] == ["Sh1", "1Sq", "Sd222", "MG42", "StuG", "PzIV", "Vic"]
+    assert len(unit_tag("A very long name indeed")) <= 5

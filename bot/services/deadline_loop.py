@@ -1,0 +1,117 @@
+"""The claim loop: how the deadlines stored by any process get fired by a live one.
+
+A process arms the timers of the deadlines its own commands start, and fires each once it holds
+its claim (:mod:`bot.storage.deadline_claims`). Every ``every`` seconds the loop also claims, a
+batch at a time, the deadlines that have fallen due and that nobody holds: those of a process
+that died (its lease ran out), those stored before this process started, those another process
+armed but did not get to. Each claimed deadline is armed on the timers of the service that fires
+it, and fires at once (its deadline has passed). Several processes' loops never claim the same
+deadline (``FOR UPDATE SKIP LOCKED``), and a process claims no more than it has room for (a
+batch, less what it has overdue and not yet fired), so a restart with 10,000 overdue deadlines
+is shared between the processes alive, without every process arming every timer, and a claim's
+lease does not run out while its deadline waits its turn.
+
+The loop runs on the services' clock, so a test moves it with a :class:`~engine.runtime.VirtualClock`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import datetime, timedelta
+
+from bot.services.campaign_service import CampaignService
+from bot.services.game_service import GameService
+from bot.services.ping_service import TurnPings
+from bot.storage.deadline_claims import (
+    CAMPAIGN_ALARMS,
+    REFEREE_DEADLINES,
+    TURN_PINGS,
+    WINDOW_NOTICES,
+    WINDOWS,
+)
+from bot.storage.ping_store import read_ping
+from engine.runtime import ReactionTimers
+
+log = logging.getLogger(__name__)
+
+EVERY = timedelta(seconds=1)  # between two claims of what has fallen due
+BATCH = 200  # deadlines of each kind claimed at a time
+
+
+class DeadlineLoop:
+    """Claims what has fallen due for the services of one process, and arms it on their timers."""
+
+    def __init__(
+        self,
+        games: GameService,
+        pings: TurnPings | None = None,
+        campaigns: CampaignService | None = None,
+        every: timedelta = EVERY,
+        batch: int = BATCH,
+    ) -> None:
+        self.games, self.pings, self.campaigns = games, pings, campaigns
+        self.every, self.batch = every, batch
+        self._task: asyncio.Task[None] | None = None
+
+    def _timers(self) -> list[ReactionTimers]:
+        timers = [self.games.timers, self.games.clocks.deadlines, self.games.notices.timers]
+        timers += [self.pings.timers] if self.pings else []
+        return timers + ([self.campaigns.timers] if self.campaigns else [])
+
+    def overdue(self) -> int:
+        """Deadlines this process has armed that have fallen due and are not done yet."""
+        return sum(timers.overdue for timers in self._timers())
+
+    async def claim_once(self) -> int:
+        """One round: claim and arm what has fallen due, as much as there is room for; how many
+        deadlines were claimed."""
+        room = self.batch - self.overdue()
+        if room <= 0:
+            return 0
+        games, claims, now = self.games, self.games.claims, self.games.clock.now()
+        claimed = 0
+        for row in await claims.claim_due(WINDOWS, now, room):
+            key = (row.channel_id, row.window)
+            if key not in games.timers.armed:
+                games.timers.arm(key, _moment(row.deadline))
+            claimed += 1
+        deadlines = games.clocks.deadlines
+        for row in await claims.claim_due(REFEREE_DEADLINES, now, room):
+            if (key := (row.channel_id, row.side)) not in deadlines.armed:
+                deadlines.arm(key, _moment(row.deadline))
+            claimed += 1
+        notices = await claims.claim_due(WINDOW_NOTICES, now, room)
+        games.notices.taken_over(notices)
+        claimed += len(notices)
+        if self.pings is not None:
+            pings = await claims.claim_due(TURN_PINGS, now, room)
+            self.pings.taken_over([read_ping(row) for row in pings])
+            claimed += len(pings)
+        if self.campaigns is not None:
+            campaigns = await self.campaigns.claims.claim_due(CAMPAIGN_ALARMS, now, room)
+            await self.campaigns.taken_over(campaigns)
+            claimed += len(campaigns)
+        return claimed
+
+    async def run(self) -> None:
+        """Claim round after round, ``every`` apart, until cancelled; a round that fails is
+        logged, and the next one tries again."""
+        while True:
+            try:
+                await self.claim_once()
+            except Exception:
+                log.warning("claiming the deadlines that fell due failed; trying again", exc_info=True)
+            await self.games.clock.sleep_until(self.games.clock.now() + self.every)
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self.run(), name="deadline claims")
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+
+
+def _moment(text: str) -> datetime:
+    return datetime.fromisoformat(text)

@@ -1,0 +1,41 @@
+"""The choices a close combat waits for (House Rules V1.0, s. 6): the defending vehicle's side
+falls back or fights on, and who defends a building against an assault."""
+
+from __future__ import annotations
+
+from engine.commands import ChooseDefender, ChooseFallBack
+from engine.errors import IllegalCommand
+from engine.events import EventLog
+from engine.game import expect_choice, resume
+from engine.game_state import GameState
+from engine.variants.house_v1.actions import charge_of
+from engine.variants.house_v1.close_combat import after_first_round, fight
+
+
+def choose_fall_back(state: GameState, command: ChooseFallBack, log: EventLog) -> None:
+    """House Rules s. 6: the defending vehicle's side falls back after the first round, or fights on."""
+    expect_choice(state, command.side, "close_combat_fall_back")
+    pending = state.pending
+    assert pending is not None
+    step = pending.steps[0]
+    order = pending.unit_order(step.who)
+    assert order is not None
+    charge = charge_of(order, step.index)
+    attacker, defender = state.units[order.unit], state.units[charge.target]
+    after_first_round(state, attacker, defender, command.fall_back, log)
+    resume(state, log)
+
+
+def choose_defender(state: GameState, command: ChooseDefender, log: EventLog) -> None:
+    """House Rules s. 6 Attacking buildings: the unit the defending side puts up against the assault."""
+    choice = expect_choice(state, command.side, "building_defender")
+    if command.unit not in choice.options:
+        names = ", ".join(state.units[o].name for o in choice.options)
+        raise IllegalCommand(f"Choose the unit that defends among {names}")
+    pending = state.pending
+    assert pending is not None
+    step = pending.steps[0]
+    order = pending.unit_order(step.who)
+    assert order is not None
+    fight(state, state.units[order.unit], state.units[command.unit], log)  # troops inside: no vehicle
+    resume(state, log)
