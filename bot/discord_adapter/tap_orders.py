@@ -40,7 +40,6 @@ from engine.commands import (
 from engine.errors import IllegalCommand
 from engine.game import awaiting
 from engine.game_state import GameState
-from engine.house.close_combat import FALL_BACK_OPTIONS
 from engine.odds import hit_chance, table_shot
 from engine.orders import check_may_activate
 from engine.rules.movement import fall_back_allowance, movement_allowance
@@ -528,12 +527,14 @@ class TurnSelect(
 
     async def _choose(self, interaction: discord.Interaction, chosen: str) -> None:
         """A choice answered from the channel's card, as ``/choose`` answers it."""
-        unit = None if chosen in (NO_TARGET, *FALL_BACK_OPTIONS) else chosen
-        close_combat = chosen if chosen in FALL_BACK_OPTIONS else None
 
         async def work() -> None:
             def build(state: GameState) -> Command:
-                return choice_command(state, acting_side(state, interaction), unit, close_combat)
+                choice = state.pending.choice if state.pending else None
+                if choice is not None and choice.kind == "close_combat_fall_back":
+                    return choice_command(state, acting_side(state, interaction), None, chosen)
+                unit = None if chosen == NO_TARGET else chosen
+                return choice_command(state, acting_side(state, interaction), unit, None)
 
             await show_result(interaction, await act(interaction, build, version=self.version))
 

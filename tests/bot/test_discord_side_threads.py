@@ -21,6 +21,7 @@ from tests.bot.discord_harness import (
     close_bot,
     open_bot,
     reply,
+    text_of,
 )
 
 REF = "309"
@@ -65,7 +66,7 @@ async def hidden_reaction(bot, discord) -> list[dict]:
 
 def follow_ups(sent: list[dict]) -> list[tuple[str, bool]]:
     """The interaction's follow-up messages: text, and whether only the user sees it."""
-    return [(body["content"], hidden) for body, hidden, _ in answers_in(sent)[1:]]
+    return [(text_of(body), hidden) for body, hidden, _ in answers_in(sent)[1:]]
 
 
 @pytest.fixture
