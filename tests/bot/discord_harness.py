@@ -173,7 +173,7 @@ class Harness:
                 return {
                     "interaction": {"id": str(next(_ids)), "type": 2, "response_message_id": harness.original}
                 }
-            body = _body(payload, multipart)
+            body = request_body(payload, multipart)
             if route.method == "PATCH":  # the deferred answer written over "thinking..."
                 return harness._kept(_message(0, body.get("content", ""), harness.original), body)
             if route.method == "POST":  # a follow-up
@@ -190,7 +190,7 @@ class Harness:
             if entry["route"] in harness.refused or (left is not None and left <= 0):
                 raise discord.Forbidden(_Refusal(), {"code": 50013, "message": "Missing Permissions"})
             if route.path.startswith("/channels/{channel_id}/messages") and route.method in ("POST", "PATCH"):
-                body = _body(payload, kwargs.get("form"))
+                body = request_body(payload, kwargs.get("form"))
                 return harness._kept(_message(route.channel_id, body.get("content", "")), body)
             if route.path == "/channels/{channel_id}/messages/{message_id}" and route.method == "GET":
                 message_id = route.url.rsplit("/", 1)[1]
@@ -355,7 +355,7 @@ class Harness:
         return self.sent[before:]
 
 
-def _body(payload: dict[str, Any] | None, multipart: list[dict[str, Any]] | None) -> dict[str, Any]:
+def request_body(payload: dict[str, Any] | None, multipart: list[dict[str, Any]] | None) -> dict[str, Any]:
     """A request's JSON, also when it was sent as multipart with files."""
     if payload is not None or not multipart:
         return payload or {}
@@ -383,7 +383,7 @@ def walk(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def callback_payload(entry: dict[str, Any]) -> dict[str, Any]:
     """An interaction callback's JSON, also when it was sent as multipart with files."""
-    return _body(entry["payload"], entry.get("multipart"))
+    return request_body(entry["payload"], entry.get("multipart"))
 
 
 def attachments(sent: list[dict[str, Any]]) -> list[bytes]:
