@@ -3,6 +3,7 @@ buttons outlive a restart, and an out-of-date card or a spectator's tap changes 
 
 import pytest
 
+from bot.text_orders import parse_point
 from engine.dice import SeededDice
 from engine.state import Phase
 from tests.bot.discord_harness import (
@@ -123,3 +124,35 @@ async def test_a_stale_card_or_a_spectator_changes_nothing_and_the_buttons_outli
     text, private = reply(await discord.click(shown["Pass (axis)"], user=OTTO, channel="1"))
     assert private and "This card is out of date" in text
     await close_bot(restarted)
+
+
+async def test_a_move_by_taps_goes_to_a_grid_square_and_offset_or_toward_a_unit(bot_and_discord):
+    bot, discord, _ = bot_and_discord
+    shown = await taps_to_start(bot, discord)
+    (units,) = menus(await discord.click(shown["Activate (axis)"], user=OTTO, channel="1"))
+    gruppe = next(o for o in units["options"] if o["label"] == "Gruppe 1")
+    actions = buttons(await discord.choose(units, [gruppe["value"]], user=OTTO, channel="1"))
+    step = await discord.click(actions["Move"], user=OTTO, channel="1")
+    (where,) = menus(step)
+    assert reply(step)[0] == '**Gruppe 1**: move, up to 6". Where to? (a grid square, or toward a unit)'
+    square = where["options"][0]["value"]
+    (spot,) = menus(await discord.choose(where, [square], user=OTTO, channel="1"))
+    assert len(spot["options"]) == 25 and spot["options"][12]["value"] == square  # the centre
+    confirm = buttons(await discord.choose(spot, [f"{square}+1,-1"], user=OTTO, channel="1"))
+    assert list(confirm) == ["Confirm"]
+    declared = await discord.click(confirm["Confirm"], user=OTTO, channel="1")
+    text, private = reply(declared)
+    assert not private and text.startswith("axis declares: Gruppe 1: move")
+    (move,) = (await bot.games.game("1")).pending.order.actions
+    assert move.path == (parse_point(f"{square}+1,-1"),)
+
+    shown = buttons(await discord.click(buttons(declared)["No reaction"], user=ANN, channel="1"))
+    (units,) = menus(await discord.click(shown["Activate (axis)"], user=OTTO, channel="1"))
+    gruppe = next(o for o in units["options"] if o["label"] == "Gruppe 2")
+    actions = buttons(await discord.choose(units, [gruppe["value"]], user=OTTO, channel="1"))
+    (where,) = menus(await discord.click(actions["Move"], user=OTTO, channel="1"))
+    toward = next(o for o in where["options"] if o["value"].startswith("~"))
+    assert toward["label"].startswith('6" toward ')
+    confirm = buttons(await discord.choose(where, [toward["value"]], user=OTTO, channel="1"))
+    text, private = reply(await discord.click(confirm["Confirm"], user=OTTO, channel="1"))
+    assert not private and "Gruppe 2: move" in text  # not refused as a path longer than 6"
