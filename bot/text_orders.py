@@ -76,11 +76,17 @@ def parse_move(state: GameState, unit_id: str, text: str) -> tuple[Point, ...]:
     if gap == 0:
         raise IllegalCommand("That unit is already there")
     step = min(float(toward.group(1)), gap) / gap
-    return (
-        Point(
-            x=round(start.x + (goal.x - start.x) * step, 2), y=round(start.y + (goal.y - start.y) * step, 2)
-        ),
-    )
+    x, y = start.x + (goal.x - start.x) * step, start.y + (goal.y - start.y) * step
+    return (Point(x=_hundredths_toward(x, start.x), y=_hundredths_toward(y, start.y)),)
+
+
+def _hundredths_toward(value: float, start: float) -> float:
+    """``value`` to 0.01", rounded toward ``start``: a move "N toward" a unit is never made
+    longer than N by the rounding (rounded to nearest, a full move came out 10.004")."""
+    hundredths = round(value * 100, 6)  # float noise off first: 14.0 stays 14.0
+    if value >= start:
+        return max(math.floor(hundredths) / 100, start)  # never past where it starts
+    return min(math.ceil(hundredths) / 100, start)
 
 
 def _key(name: str) -> str:

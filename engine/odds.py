@@ -135,6 +135,14 @@ def shot_odds(shot: Shot) -> ShotOdds:
     )
 
 
+def hit_chance(shot: Shot) -> Fraction:
+    """The exact chance of at least one hit (p. 10: each d10 rolled to fire hits on the score
+    needed or more), worked out directly: a menu of targets needs it for many shots at once,
+    where :func:`shot_odds` enumerates every die of every outcome."""
+    needed = min(max(to_hit_score_needed(shot).needed, 1), 11)
+    return 1 - Fraction(needed - 1, 10) ** dice_to_fire(shot)
+
+
 class ShotSetup(BaseModel):
     """A shot described in words rather than measured on a table, for ``/odds shot``."""
 

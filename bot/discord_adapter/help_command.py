@@ -24,8 +24,8 @@ def page_text(index: int) -> str:
 
 def page_view(index: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(TurnButton(index, "prev"))
-    view.add_item(TurnButton(index, "next"))
+    view.add_item(PageButton(index, "prev"))
+    view.add_item(PageButton(index, "next"))
     view.add_item(TopicSelect(index))
     return view
 
@@ -36,7 +36,7 @@ async def show_page(interaction: discord.Interaction, index: int) -> None:
     await interaction.edit_original_response(content=page_text(index), view=page_view(index))
 
 
-class TurnButton(
+class PageButton(
     discord.ui.DynamicItem[discord.ui.Button], template=r"ichelp:(?P<way>prev|next):(?P<page>[0-9]+)"
 ):
     """Previous or Next, from the page the message shows (round from the last to the first)."""

@@ -46,6 +46,7 @@ from tests.bot.discord_harness import (
     files_of,
     open_bot,
     reply,
+    text_of,
 )
 from tests.engine.random_play import random_command
 
@@ -101,7 +102,7 @@ class Table:
         self.threads = self.threads or await side_threads(self.bot.games.store, CHANNEL)
         readers_of = {thread: self._audience(name) for name, thread in self.threads.items()}
         for body, private, entry in answers_in(sent):
-            self._file([user] if private else list(self.read), body.get("content") or "", files_of(entry))
+            self._file([user] if private else list(self.read), text_of(body), files_of(entry))
         for where, text, files in channel_posts(sent):
             self._file(list(self.read) if where == CHANNEL else readers_of[where], text, files)
         return reply(sent)[0]

@@ -44,6 +44,7 @@ from tests.bot.discord_harness import (
     form,
     open_bot,
     role,
+    text_of,
 )
 from tests.bot.test_discord_forces import make_force
 from tests.bot.test_discord_team_referee import BOB, BOSS, DAN, FORCES, POOL, RUTH, SHERMAN, UMPIRES
@@ -428,7 +429,7 @@ def answer(sent: list[dict[str, Any]]) -> tuple[str, str]:
             data, private = body, False
         else:
             continue
-        texts.append(data.get("content") or "")
+        texts.append(text_of(data))  # a card's text too
         how = "public" if how == "public" or not private else "private"
     return "\n".join(texts), how
 
