@@ -1,8 +1,10 @@
 """``python -m bot``: the Discord bot when DISCORD_TOKEN is set, else the offline console table;
-``python -m bot --check``: is the database ready (the container's health check)."""
+``python -m bot --check``: is the database ready (the container's health check);
+``python -m bot --help``: the options and the environment it reads."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import sys
@@ -16,20 +18,85 @@ from bot.startup import StartupError, check
 
 log = logging.getLogger("bot")
 
+ENVIRONMENT = {  # what each setting is for; the rest are listed with their defaults
+    "DISCORD_TOKEN": "the bot's token (Discord developer portal); unset: the offline console table",
+    "DATABASE_URL": "sqlite+aiosqlite:///ironcross.db (the default) or postgresql+asyncpg://user:pw@host/db",
+    "DEV_GUILD_ID": "a test server's id: --sync publishes the commands there only, at once",
+    "REACTION_SECONDS": "not read yet: each game sets its own with /game new reaction_seconds:",
+    "METRICS_PORT": "serve Prometheus metrics on this port (off when unset)",
+    "PICTURES_DIR": "where the console table saves the battlefield after each action",
+    "LOG_LEVEL": "DEBUG, INFO, WARNING or ERROR (the console table logs warnings only)",
+    "LOG_JSON": "true: one JSON object a log line; false: plain text",
+    "SHARD_COUNT": "the number of Discord shards of all the bot's processes together",
+    "SHARD_IDS": "the shards this process runs, such as 0,1 (unset: claimed, or all)",
+}
 
-def main() -> int:
+
+def environment_help() -> str:
+    """Every setting the bot reads from the environment (or a .env file), one a line."""
+    lines = []
+    for name, field in Settings.model_fields.items():
+        variable = name.upper()
+        default = "unset" if field.default is None else repr(field.default)
+        lines.append(f"  {variable:18} {ENVIRONMENT.get(variable, f'default {default}')}")
+    return "environment (or a .env file in the working directory):\n" + "\n".join(lines)
+
+
+def arguments() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        description=(
+            "The Iron Cross bot. With DISCORD_TOKEN set it runs the Discord bot; without it, the "
+            "offline console table (type /help there)."
+        ),
+        epilog=environment_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="say whether the database is reachable and at the newest migration, then exit (0: ready)",
+    )
+    parser.add_argument(
+        "--sync",
+        action="store_true",
+        help="publish the slash commands to Discord as the bot starts (globally, or to DEV_GUILD_ID); "
+        "Discord allows 200 command creations a day per server",
+    )
+    parser.add_argument(
+        "--sync-guild",
+        type=int,
+        metavar="ID",
+        help="publish the slash commands to this one server only (they show there at once): for a "
+        "test server while developing; implies --sync and overrides DEV_GUILD_ID",
+    )
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
     """With DISCORD_TOKEN set, run the Discord bot (``--sync`` publishes the slash commands);
     otherwise the offline console table. A start-up failure, or the loss of this process's
-shard claim, is logged as one line, exit 1."""
+    shard claim, is logged as one line, exit 1."""
+    options = arguments().parse_args(argv)
     settings = Settings()
-    if "--check" in sys.argv:
+    if options.sync_guild is not None:
+        settings.dev_guild_id = options.sync_guild
+    syncing = options.sync or options.sync_guild is not None
+    if options.check:
         return health_check(settings)
+    if syncing and not settings.discord_token:
+        print(
+            "--sync needs DISCORD_TOKEN, the bot's token from the Discord developer portal, "
+            "in the environment or a .env file",
+            file=sys.stderr,
+        )
+        return 1
     if settings.discord_token:
         configure_logging(settings.log_level, settings.log_json)
         from bot.discord_adapter.run import run_discord
 
         try:
-            asyncio.run(run_discord(settings, sync_commands="--sync" in sys.argv))
+            asyncio.run(run_discord(settings, sync_commands=syncing))
         except StartupError as failure:
             log.error("start-up failed: %s", failure)
             return 1

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from bot.help_pages import PAGES
 from bot.services.limits import MAX_DAYS, MAX_POINTS, MOST_SEED, REACTION_SECONDS
 from engine.quick_battle import allied_forces, quick_tables
 from engine.rulesets import RULE_SETS
@@ -37,6 +38,7 @@ TABLES = tuple(quick_tables())
 ALLIED_FORCES = tuple(allied_forces())
 EDGES = ("long", "short")
 PIECE_KINDS = tuple(kind.value for kind in PieceKind)
+HELP_TOPICS = tuple(page.key for page in PAGES)
 
 
 @dataclass(frozen=True)
@@ -518,6 +520,19 @@ SPECS: tuple[Spec, ...] = (
         text("unit", "Your unit", required=True),
         text("target", "The unit it would fire at", required=True),
         flag("moving", "It also moves first"),
+    ),
+    spec(
+        "measure",
+        "Distance, line of sight (and what blocks it) and cover, from your unit",
+        unit("unit", "Your unit", required=True, suggest=True),
+        text("to", "A unit, or a spot: x,y in inches or a grid square like D3", required=True, suggest=True),
+        words=("unit", "to"),
+    ),
+    spec(
+        "help",
+        "How to play here: a page per topic",
+        choice("topic", "The page to open (default: getting started)", HELP_TOPICS, default=HELP_TOPICS[0]),
+        words=("topic",),
     ),
     spec(
         "odds test",

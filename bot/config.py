@@ -12,6 +12,7 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", extra="ignore")
 
     discord_token: str | None = None
+    dev_guild_id: int | None = None  # a test server: --sync publishes the commands there only
     database_url: str = "sqlite+aiosqlite:///ironcross.db"
     reaction_seconds: int = 120
     metrics_port: int | None = None  # serve Prometheus metrics on this port (bot.metrics); off if unset

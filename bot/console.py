@@ -19,6 +19,7 @@ from bot.console_grammar import Line
 from bot.console_owed import OwedDesk
 from bot.console_tables import GUILD, TableDesk
 from bot.console_team import clock_request, referee_command, team_command
+from bot.help_pages import help_text
 from bot.plain_text import PlainWriter
 from bot.services.campaign_stats import CampaignStats
 from bot.services.card_service import CardService, hand_text
@@ -47,6 +48,7 @@ from bot.services.rules_service import MAX_BYTES, RulesService
 from bot.services.stats_service import StatsService
 from bot.services.table_service import TableService
 from bot.services.team_view import team_text
+from bot.sight_text import console_measure
 from bot.storage.ping_store import DEFAULT_MINUTES
 from bot.storage.store import GameStore
 from bot.text_orders import (
@@ -119,7 +121,7 @@ _or = "|".join  # a list of choices in /help
 HELP = f"""\
 The same commands as in Discord, typed as text (options as name:value, quote values with spaces):
   /game new [table:{_or(TABLES)}] [forces:{_or(ALLIED_FORCES)}] [reaction_seconds:N]
-       [ruleset:{_or(RULE_SET_NAMES)}]  {' (default) or '.join(rule_set_choices().values())}
+       [ruleset:{_or(RULE_SET_NAMES)}]  {" (default) or ".join(rule_set_choices().values())}
   /game new scenario:{_or(SCENARIOS)} [attacker:allies|axis]
        [attacker_choice:aggressive_command|preliminary_bombardment] [deployment:plotted]
        a book scenario (plotted: both sides set up at once, in secret); then
@@ -154,6 +156,7 @@ The same commands as in Discord, typed as text (options as name:value, quote val
   /odds shot firer:Panther target:"Sherman 75mm (us)" range:18 [aspect:side] [cover:cover]
        [firer_moved] [target_moved] [smoke] [hull_down] [target_markers:N] ...   exact chances
   /odds fire unit:UNIT target:UNIT [moving]     a shot in this game, measured on the table
+  /measure unit:UNIT to:UNIT|X,Y|D3    distance, line of sight (what blocks it) and cover
   /odds test needs:4 [sides:6] [dice:1] [reroll:failed|one] [at_least:N]
   /rule IC12.6 | /rule smoke dissipate      the rules library, by section number or words
   /rules sources | /rules import FILE [name:NAME] | /rules remove name:NAME
@@ -203,7 +206,7 @@ The same commands as in Discord, typed as text (options as name:value, quote val
        /ref map | log   the whole picture and log   /ref appoint|dismiss referee:NAME
        /ref force side:axis points:N [TEXT]   the most a side's force may cost, before it joins
        /ref zone side:axis area:X1,Y1,X2,Y2   where a side sets up, before set-up begins
-  /units   /help   /quit
+  /units   /help [topic:start|turn|reactions|orders|teams|campaigns|library|admin]   /quit
 Hot-seat: nobody needs to join; each line acts for the side the game waits for (or its
 unit's side). Players who have joined prefix their lines with their name: as ann /pass
 Positions: inches x,y (30,18), a 6" grid square (D3 or D3+1,-2), or "6 toward panzer-iv"."""
@@ -445,7 +448,7 @@ class ConsoleTable:
             if line is None:
                 return ""
             views: dict[str, Callable[[], Awaitable[str] | str]] = {
-                "help": lambda: HELP,
+                "help": lambda: help_text(line.options.get("topic"), HELP),
                 "status": lambda: self.status(self.reader(line.player)),
                 "units": lambda: self.units(self.reader(line.player)),
                 "log": lambda: (
@@ -456,6 +459,9 @@ class ConsoleTable:
                 "roll": lambda: self.roll(line),
                 "chart": lambda: self.chart(line),
                 "odds": lambda: self.odds(line),
+                "measure": lambda: console_measure(
+                    self.state, self.reader(line.player), line.named_unit(), line.options.get("to")
+                ),
                 "rule": lambda: self.rules.lookup(self.CHANNEL, line.options.get("query", "")),
                 "rules": lambda: self.library(line),
                 "force": lambda: self.force(line),

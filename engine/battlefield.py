@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from shapely.geometry import LineString
+
 from engine import geometry
 from engine.game_state import GameState
 from engine.profiles import Special, UnitClass
 from engine.rulesets import rules_of
-from engine.state import CoverKind, Unit
+from engine.state import CoverKind, Point, TerrainFeature, Unit
 
 
 def live_units(state: GameState, side: str | None = None) -> list[Unit]:
@@ -28,6 +33,100 @@ def can_see(state: GameState, viewer: Unit, target: Unit) -> bool:
         return False
     rules = rules_of(state)
     return rules.sight_clear(state, viewer, target, state.terrain) and rules.observed(state, viewer, target)
+
+
+UNSPOTTED = "not spotted"  # a hidden enemy (p. 26)
+SMOKE = "smoke"
+OBSERVATION = "observation distance"  # under a rule set that has one (the rule set's observed)
+
+
+def what_blocks(state: GameState, viewer: Unit, target: Unit) -> list[str]:
+    """Why ``viewer`` does not see ``target`` (as :func:`can_see` judges it): each terrain piece
+    that alone would block the line under the game's rule set (a wood, a named building, a hill,
+    a wall), by name; else what keeps a target in sight from being observed under a rule set that
+    has observation (House Rules V1.0, s. 8): :data:`SMOKE` when it would be observed in clear
+    air, else :data:`OBSERVATION`; or :data:`UNSPOTTED` for a hidden enemy. Empty when the target
+    is seen."""
+    if target.hidden and target.side != viewer.side:
+        return [UNSPOTTED]
+    rules = rules_of(state)
+    if not rules.sight_clear(state, viewer, target, state.terrain):
+        line = LineString([(viewer.position.x, viewer.position.y), (target.position.x, target.position.y)])
+        on_line = [f for f in state.terrain if geometry.feature_shape(f).intersects(line)]
+        alone = [f for f in on_line if not rules.sight_clear(state, viewer, target, (f,))]
+        return [terrain_name(f) for f in alone] or ["the terrain between them"]
+    if rules.observed(state, viewer, target):
+        return []
+    clear_air = state.model_copy(update={"smoke_screens": []})
+    return [SMOKE if rules.observed(clear_air, viewer, target) else OBSERVATION]
+
+
+def blocked_because(blockers: Sequence[str]) -> str:
+    """What :func:`what_blocks` found, as the end of a sentence."""
+    if list(blockers) == [UNSPOTTED]:
+        return "it has not been spotted"
+    if list(blockers) == [OBSERVATION]:
+        return "it has neither moved nor fired and is beyond observation distance"
+    names = ", ".join(blockers[:-1]) + " and " + blockers[-1] if len(blockers) > 1 else blockers[0]
+    plural = len(blockers) > 1 or names.split(" (")[0].endswith("s")  # "the woods block"
+    return f"{names} {'block' if plural else 'blocks'} the line of sight"
+
+
+def cannot_see(state: GameState, viewer: Unit, target: Unit) -> str:
+    """The refusal of a shot at a target out of sight, saying what blocks the line."""
+    blockers = what_blocks(state, viewer, target)
+    return f"{viewer.name} cannot see {target.name}" + (f": {blocked_because(blockers)}" if blockers else "")
+
+
+def terrain_name(feature: TerrainFeature) -> str:
+    """A terrain piece as a player reads it: "the wood", "the church (building)"."""
+    name = feature.id.replace("-", " ").replace("_", " ")
+    if feature.kind in name or feature.kind.startswith(name):
+        return f"the {name}"
+    return f"the {name} ({feature.kind})"
+
+
+@dataclass(frozen=True)
+class Sighting:
+    """What a unit would see of a target or a spot: the distance (edge to edge, or from its edge
+    to the spot), what blocks the line (nothing: it is seen) and the cover the target, or a unit
+    like the viewer standing at the spot, would have against fire from the viewer, and whether
+    it would be hull down."""
+
+    distance: float
+    blocked_by: tuple[str, ...]
+    cover: CoverKind
+    hull_down: bool  # a vehicle half hidden by the ground or just behind it (p. 12)
+
+    @property
+    def seen(self) -> bool:
+        return not self.blocked_by
+
+
+def sighting(state: GameState, viewer: Unit, target: Unit | Point) -> Sighting:
+    """Measure from ``viewer`` to a unit or a spot on the table: distance, line of sight and
+    what blocks it (:func:`what_blocks`), and cover (p. 10). A spot is looked at as a unit like
+    the viewer standing there (inside the building there, if any) that has just moved, so
+    observation distances do not apply."""
+    if isinstance(target, Point):
+        distance = geometry.distance_to_point(viewer, target)
+        building = next((f.id for f in geometry.features_at(target, state.terrain) if f.building), None)
+        target = viewer.model_copy(
+            update={
+                "id": f"{viewer.id}@spot",
+                "name": str(target),
+                "side": "",
+                "position": target,
+                "in_building": building,
+                "hidden": False,
+                "moved_this_turn": True,
+            }
+        )
+    else:
+        distance = geometry.distance(viewer, target)
+    cover = geometry.cover_for(target, viewer.position, state.terrain)
+    hull_down = geometry.is_hull_down(target, viewer.position, state.terrain)
+    return Sighting(distance, tuple(what_blocks(state, viewer, target)), cover, hull_down)
 
 
 def visible_enemies(state: GameState, unit: Unit) -> list[Unit]:

@@ -10,13 +10,62 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Callable, Iterable
-from typing import Protocol, runtime_checkable
+from enum import StrEnum
+from typing import Any, Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_validator
+
+
+class DieCategory(StrEnum):
+    """What a die was rolled for, as ``/stats`` groups them."""
+
+    TO_HIT = "to-hit"
+    REACTION = "reaction"
+    REACTIVATION = "reactivation"
+    MORALE = "morale"
+    PENETRATION = "penetration/damage"
+    CASUALTY = "casualty"
+    OTHER = "chart/other"
+
+
+# How the purposes of dice stored before dice had a category began; a die without a category
+# (stored before, or rolled by hand with ``/roll``) takes the first that fits, else chart/other.
+_PURPOSE_STARTS: tuple[tuple[str, DieCategory], ...] = (
+    ("to hit", DieCategory.TO_HIT),
+    ("close combat round", DieCategory.TO_HIT),
+    ("he at ", DieCategory.TO_HIT),
+    ("smoke round", DieCategory.TO_HIT),
+    ("request fire", DieCategory.TO_HIT),
+    ("indirect fire", DieCategory.TO_HIT),
+    ("reaction test", DieCategory.REACTION),
+    ("reactivation test", DieCategory.REACTIVATION),
+    ("company morale test", DieCategory.MORALE),
+    ("break point test", DieCategory.MORALE),
+    ("fall back rally", DieCategory.MORALE),
+    ("close combat initiation", DieCategory.MORALE),
+    ("penetration", DieCategory.PENETRATION),
+    ("flame penetration", DieCategory.PENETRATION),
+    ("damage", DieCategory.PENETRATION),
+    ("close combat penetration", DieCategory.PENETRATION),
+    ("close combat damage", DieCategory.PENETRATION),
+    ("casualty", DieCategory.CASUALTY),
+    ("close combat casualty", DieCategory.CASUALTY),
+    ("bombardment casualty", DieCategory.CASUALTY),
+    ("collateral", DieCategory.CASUALTY),
+    ("indirect effect", DieCategory.CASUALTY),
+)
+
+
+def category_of_purpose(purpose: str) -> DieCategory:
+    """The category of a die that was stored without one, from its purpose's first words."""
+    lowered = purpose.casefold()
+    return next(
+        (category for start, category in _PURPOSE_STARTS if lowered.startswith(start)), DieCategory.OTHER
+    )
 
 
 class DieRoll(BaseModel):
-    """One die as rolled: its size, the face that came up and why it was rolled."""
+    """One die as rolled: its size, the face that came up, why it was rolled and its category."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -25,6 +74,15 @@ class DieRoll(BaseModel):
     purpose: str
     needs: int | None = None  # the score that succeeds, for a die thrown against one (to hit)
     at_most: int | None = None  # the highest face that succeeds, for a die that must roll low
+    category: DieCategory = DieCategory.OTHER
+
+    @model_validator(mode="before")
+    @classmethod
+    def _lift_category(cls, data: Any) -> Any:
+        """A die stored before dice had a category (or rolled by hand) takes it from its purpose."""
+        if isinstance(data, dict) and "category" not in data and isinstance(data.get("purpose"), str):
+            return {**data, "category": category_of_purpose(data["purpose"])}
+        return data
 
     def __str__(self) -> str:
         return f"d{self.sides}={self.value}"
@@ -40,14 +98,25 @@ class DiceSource(Protocol):
 class KeepsScores(Protocol):
     """A dice source that records each die with the score it had to reach (the EventLog)."""
 
-    def roll_needing(self, sides: int, purpose: str, needs: int) -> int: ...
+    def roll_needing(self, sides: int, purpose: str, needs: int, category: DieCategory = ...) -> int: ...
+
+    def roll_as(self, sides: int, purpose: str, category: DieCategory) -> int: ...
 
 
-def roll_needing(dice: DiceSource, sides: int, purpose: str, needs: int) -> int:
+def roll_needing(
+    dice: DiceSource, sides: int, purpose: str, needs: int, category: DieCategory = DieCategory.TO_HIT
+) -> int:
     """Roll a die that succeeds on ``needs`` or more; a source that keeps scores records it
-    with the die (``/stats`` counts hits expected from it)."""
+    with the die and its category (``/stats`` counts hits expected from it)."""
     if isinstance(dice, KeepsScores):
-        return dice.roll_needing(sides, purpose, needs)
+        return dice.roll_needing(sides, purpose, needs, category)
+    return dice.roll(sides, purpose)
+
+
+def roll_as(dice: DiceSource, sides: int, purpose: str, category: DieCategory) -> int:
+    """Roll a die of this category; a source that keeps scores records the category with it."""
+    if isinstance(dice, KeepsScores):
+        return dice.roll_as(sides, purpose, category)
     return dice.roll(sides, purpose)
 
 
@@ -100,8 +169,7 @@ class ScriptedDice:
         scripted_sides, value = self._queue[0]
         if scripted_sides != sides:
             raise DiceScriptError(
-                f"asked for a d{sides} ({purpose}) but the next scripted die is "
-                f"a d{scripted_sides}={value}"
+                f"asked for a d{sides} ({purpose}) but the next scripted die is a d{scripted_sides}={value}"
             )
         self._queue.popleft()
         return value
@@ -129,12 +197,19 @@ class RecordingDice:
         self.rolls: list[DieRoll] = []
 
     def roll(
-        self, sides: int, purpose: str, needs: int | None = None, at_most: int | None = None
+        self,
+        sides: int,
+        purpose: str,
+        needs: int | None = None,
+        at_most: int | None = None,
+        category: DieCategory = DieCategory.OTHER,
     ) -> DieRoll:
         value = self.source.roll(sides, purpose)
         if not 1 <= value <= sides:
             raise ValueError(f"dice source returned {value} for a d{sides}")
-        die = DieRoll(sides=sides, value=value, purpose=purpose, needs=needs, at_most=at_most)
+        die = DieRoll(
+            sides=sides, value=value, purpose=purpose, needs=needs, at_most=at_most, category=category
+        )
         self.rolls.append(die)
         return die
 

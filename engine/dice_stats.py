@@ -4,7 +4,8 @@ The input is one :class:`PlayerDie` per die (who rolled it and the :class:`~engi
 itself); the output is a :class:`DiceReport`. For each player and die size it gives the faces
 counted, their mean against a fair die's, and Pearson's chi-square statistic against the uniform
 distribution with its p-value (a small p says the faces were lopsided; with few dice it means
-little). The luck of the key rolls compares the successes scored with those expected: every die
+little). Each die counts under the category it was rolled with (``DieRoll.category``). The luck of
+the key rolls compares the successes scored with those expected: every die
 thrown against a score adds its chance of success. The engine records the score with each to-hit
 die (direct fire, smoke rounds, HE at buildings, request fire and the shot at the marker, close
 combat rounds), each reaction, reactivation and close-combat initiation test, and each Company
@@ -17,65 +18,17 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
-from enum import StrEnum
-from functools import lru_cache
 from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
-from engine.dice import DieRoll
+from engine.dice import DieCategory, DieRoll
 
-
-class Category(StrEnum):
-    """What a die was rolled for, read from the start of its purpose."""
-
-    TO_HIT = "to-hit"
-    REACTION = "reaction"
-    REACTIVATION = "reactivation"
-    MORALE = "morale"
-    PENETRATION = "penetration/damage"
-    CASUALTY = "casualty"
-    OTHER = "chart/other"
+Category = DieCategory  # what a die was rolled for, recorded with the die
 
 
 ALL = "all"  # the tally of a die size over every purpose
 MAX_FACES_LISTED = 20  # larger dice (a d100) are tallied but their faces not listed one by one
-
-# How purposes begin (engine.game, engine.resolve, engine.rules.shot_resolution, and the rule set
-# packages under engine.variants); anything else is chart/other.
-_PURPOSE_STARTS: tuple[tuple[str, Category], ...] = (
-    ("to hit", Category.TO_HIT),
-    ("close combat round", Category.TO_HIT),
-    ("he at ", Category.TO_HIT),
-    ("smoke round", Category.TO_HIT),
-    ("request fire", Category.TO_HIT),
-    ("indirect fire", Category.TO_HIT),
-    ("reaction test", Category.REACTION),
-    ("reactivation test", Category.REACTIVATION),
-    ("company morale test", Category.MORALE),
-    ("break point test", Category.MORALE),
-    ("fall back rally", Category.MORALE),
-    ("close combat initiation", Category.MORALE),
-    ("penetration", Category.PENETRATION),
-    ("flame penetration", Category.PENETRATION),
-    ("damage", Category.PENETRATION),
-    ("close combat penetration", Category.PENETRATION),
-    ("close combat damage", Category.PENETRATION),
-    ("casualty", Category.CASUALTY),
-    ("close combat casualty", Category.CASUALTY),
-    ("bombardment casualty", Category.CASUALTY),
-    ("collateral", Category.CASUALTY),
-    ("indirect effect", Category.CASUALTY),
-)
-
-
-@lru_cache(maxsize=4096)  # a game's dice share a few hundred purposes
-def purpose_category(purpose: str) -> Category:
-    """The category of a die from its purpose: "reaction test, Panther 1" is a reaction die."""
-    lowered = purpose.casefold()
-    return next(
-        (category for start, category in _PURPOSE_STARTS if lowered.startswith(start)), Category.OTHER
-    )
 
 
 def chi_square_p_value(statistic: float, freedom: int) -> float:
@@ -215,7 +168,7 @@ def _player_dice(player: str, dice: list[DieRoll]) -> PlayerDice:
     faces: defaultdict[tuple[int, Category], Counter[int]] = defaultdict(Counter)
     thrown: defaultdict[Category, list[DieRoll]] = defaultdict(list)
     for die in dice:
-        category = purpose_category(die.purpose)
+        category = die.category
         faces[die.sides, category][die.value] += 1
         if thrown_against_a_score(die):
             thrown[category].append(die)

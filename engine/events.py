@@ -6,16 +6,19 @@ from collections.abc import Callable, Iterable
 
 from pydantic import BaseModel, ConfigDict
 
-from engine.dice import DiceSource, DieRoll, RecordingDice, passing_score
+from engine.dice import DiceSource, DieCategory, DieRoll, RecordingDice, passing_score
+from engine.event_data import EventData
 
 REFEREE = "referee"  # the viewer who sees everything, hidden or not
 
 
 class Event(BaseModel):
-    """One thing that happened. ``rolls`` holds the dice rolled to decide it, in order.
+    """One thing that happened. ``rolls`` holds the dice rolled to decide it, in order, and
+    ``data`` what it did as numbers and unit ids (None for events stored before events had data).
 
     An event about something hidden carries two texts: ``text``, the truth, for its ``side``
-    (and the referee), and ``public``, what everyone else is told ("" tells them nothing)."""
+    (and the referee), and ``public``, what everyone else is told ("" tells them nothing).
+    ``data`` is the truth too: of a secret event, only its side and the referee may be shown it."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -25,6 +28,7 @@ class Event(BaseModel):
     units: tuple[str, ...] = ()
     side: str | None = None
     public: str | None = None  # None: the text itself is public
+    data: EventData | None = None
 
     def __str__(self) -> str:
         return self.text
@@ -52,29 +56,48 @@ class EventLog:
         self.dice = RecordingDice(dice)
         self.events: list[Event] = []
 
-    def roll(self, sides: int, purpose: str) -> int:
-        return self.dice.roll(sides, purpose).value
+    def roll(self, sides: int, purpose: str, category: DieCategory = DieCategory.OTHER) -> int:
+        return self.dice.roll(sides, purpose, category=category).value
 
-    def roll_needing(self, sides: int, purpose: str, needs: int) -> int:
-        return self.dice.roll(sides, purpose, needs).value
+    def roll_as(self, sides: int, purpose: str, category: DieCategory) -> int:
+        return self.roll(sides, purpose, category)
 
-    def roll_against(self, sides: int, purpose: str, passes: Callable[[int], bool]) -> int:
+    def roll_needing(
+        self, sides: int, purpose: str, needs: int, category: DieCategory = DieCategory.TO_HIT
+    ) -> int:
+        return self.dice.roll(sides, purpose, needs, category=category).value
+
+    def roll_against(
+        self, sides: int, purpose: str, passes: Callable[[int], bool], category: DieCategory
+    ) -> int:
         """Roll a die thrown against a test that ``passes`` decides; the die keeps the score the
         test needs (``/stats`` counts the successes expected from it)."""
         needs, at_most = passing_score(sides, passes)
-        return self.dice.roll(sides, purpose, needs, at_most).value
+        return self.dice.roll(sides, purpose, needs, at_most, category).value
 
-    def d6(self, purpose: str) -> int:
-        return self.roll(6, purpose)
+    def d6(self, purpose: str, category: DieCategory = DieCategory.OTHER) -> int:
+        return self.roll(6, purpose, category)
 
-    def d10(self, purpose: str) -> int:
-        return self.roll(10, purpose)
+    def d10(self, purpose: str, category: DieCategory = DieCategory.OTHER) -> int:
+        return self.roll(10, purpose, category)
 
     def emit(
-        self, kind: str, text: str, *units: str, side: str | None = None, public: str | None = None
+        self,
+        kind: str,
+        text: str,
+        *units: str,
+        side: str | None = None,
+        public: str | None = None,
+        data: EventData | None = None,
     ) -> Event:
         event = Event(
-            kind=kind, text=text, rolls=tuple(self.dice.take()), units=units, side=side, public=public
+            kind=kind,
+            text=text,
+            rolls=tuple(self.dice.take()),
+            units=units,
+            side=side,
+            public=public,
+            data=data,
         )
         self.events.append(event)
         return event

@@ -9,6 +9,7 @@ commands with the recorded dice gives the same events (see :func:`replay`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from functools import partial
 from operator import attrgetter
 
@@ -66,8 +67,9 @@ from engine.commands import (
     UnitOrder,
 )
 from engine.deployment import finish_deployment, place_unit, reveal_plotted_deployment
-from engine.dice import DiceSource, ScriptedDice
+from engine.dice import DiceSource, DieCategory, ScriptedDice
 from engine.errors import IllegalCommand
+from engine.event_data import InitiativeData, MarkersData, RolledTest, TokensData
 from engine.events import Event, EventLog
 from engine.forces import units_points
 from engine.game_state import Aim, Choice, GameResult, GameState, Interrupt, Pending, Step, Who
@@ -467,10 +469,12 @@ def _draw_and_roll_initiative(state: GameState, log: EventLog) -> None:
     state.initiative_winner = (first, second)[winner]
     state.phase = Phase.INITIATIVE
     state.active_side = None
+    won = InitiativeData(rolls=((first, a), (second, b)), winner=state.initiative_winner)
     log.emit(
         "initiative",
-        f"Initiative: {first} {a}, {second} {b}. {state.initiative_winner} chooses who starts",
-        side=state.initiative_winner,
+        f"Initiative: {first} {a}, {second} {b}. {won.winner} chooses who starts",
+        side=won.winner,
+        data=won,
     )
 
 
@@ -484,7 +488,7 @@ def _preliminary_bombardment(state: GameState, side: str, log: EventLog) -> None
         casualty = needed = None
         if roll >= BOMBARDMENT_HITS_ON and not unit.is_vehicle:
             needed = CASUALTY_SCORE[area_cover(state, unit)]
-            casualty = log.d6(f"bombardment casualty roll, {unit.name}")
+            casualty = log.d6(f"bombardment casualty roll, {unit.name}", DieCategory.CASUALTY)
         markers = preliminary_bombardment_markers(roll, casualty, needed)
         rolled = f"{roll}" + (f", casualty {needed}+ rolled {casualty}" if casualty else "")
         log.emit(
@@ -504,13 +508,19 @@ def _draw_tokens(state: GameState, name: str, log: EventLog) -> int:
     if side.aggressive_command and not command_unit_lost(state, name):
         roll = log.d6(f"aggressive command, {name}")
         tokens += aggressive_command_tokens(roll) - COMMAND_UNIT_TOKENS
-        log.emit("tokens", f"{name}'s aggressive command rolls {roll} tokens instead of 2", side=name)
+        gained = TokensData(side=name, count=aggressive_command_tokens(roll) - COMMAND_UNIT_TOKENS)
+        log.emit(
+            "tokens", f"{name}'s aggressive command rolls {roll} tokens instead of 2", side=name, data=gained
+        )
     tokens += rules_of(state).extra_tokens(live_units(state, name), log)
     if side.extra_token_dice:
         rolls = [log.d6(f"extra tokens, {name}") for _ in range(tokens)]
         extra = capture_defender_extra_tokens(rolls)
         log.emit(
-            "tokens", f"{name} rolls for extra tokens: {', '.join(map(str, rolls))}: +{extra}", side=name
+            "tokens",
+            f"{name} rolls for extra tokens: {', '.join(map(str, rolls))}: +{extra}",
+            side=name,
+            data=TokensData(side=name, count=extra),
         )
         tokens += extra
     return tokens
@@ -576,7 +586,8 @@ def _end_turn(state: GameState, log: EventLog) -> None:
         side.broken = test.broken
         broken[name] = test.broken
         told = f"End of turn {state.turn}, {name}: {test.describe()}"
-        log.emit("break_test", rules_of(state).cite(told, "1.1"), side=name)  # HR1.1: the 2015 test stands
+        held = _break_test_data(name, test)  # HR1.1: the 2015 test stands
+        log.emit("break_test", rules_of(state).cite(told, "1.1"), side=name, data=held)
     first, second = sorted(state.sides)
     outcome = turn_outcome(broken[first], broken[second])
     if outcome == "draw":
@@ -608,7 +619,17 @@ def _test_break_point(state: GameState, name: str, log: EventLog) -> BreakTest:
         commander_lost=command_unit_lost(state, name),
         break_point=state.sides[name].break_point,
     )
-    return test_on(log.roll_against(6, f"break point test, {name}", lambda face: not test_on(face).broken))
+    return test_on(
+        log.roll_against(
+            6, f"break point test, {name}", lambda face: not test_on(face).broken, DieCategory.MORALE
+        )
+    )
+
+
+def _break_test_data(name: str, test: BreakTest) -> RolledTest:
+    return RolledTest.of(
+        "break point test", lambda face: not replace(test, roll=face).broken, test.roll, side=name
+    )
 
 
 def _finish_on_time(state: GameState, log: EventLog) -> None:
@@ -689,7 +710,7 @@ def _declare(state: GameState, command: Declare, log: EventLog) -> None:
     said = None if _in_the_open(state, order) else describe_order(state, order, known_as)
     public = None if said is None else f"{command.side} declares: {said}"
     text = f"{command.side} declares: {describe_order(state, order)}"
-    log.emit("declare", text, side=command.side, public=public)
+    log.emit("declare", text, side=command.side, public=public, data=TokensData(side=command.side, count=-1))
 
     reactor = state.sides[pending.reactor_side]
     barred = at_declaration(state, pending, log)
@@ -821,7 +842,13 @@ def _react(state: GameState, command: React, log: EventLog) -> None:
     _place_token(state, pending, order)
     label = unit.name if unit else f"{command.side} Company Morale Test"
     roll, passed = _roll_test(
-        state, log, f"reaction test, {label}", score, unit, getattr(order, "reroll", False)
+        state,
+        log,
+        f"reaction test, {label}",
+        score,
+        unit,
+        getattr(order, "reroll", False),
+        DieCategory.REACTION,
     )
     what = f"{command.side} reacts with {describe_order(state, order)}"
     said = f"{command.side} reacts with {describe_order(state, order, known_as)}"
@@ -831,6 +858,7 @@ def _react(state: GameState, command: React, log: EventLog) -> None:
         *(u for u in [unit_id] if u),
         side=command.side,
         public=f"{said}: {'success' if passed else 'failed'}" if unit and unit.hidden else None,
+        data=RolledTest.of("reaction test", score.passes, roll, unit=unit_id or None, side=command.side),
     )
     if not passed:
         return _resolve_without_reaction(state, log)
@@ -897,9 +925,10 @@ def _roll_test(
     score: TestScore,
     unit: Unit | None,
     reroll: bool,
+    category: DieCategory,
 ) -> tuple[int, bool]:
     """Roll a d6 test, using the command re-roll on a failure if asked and allowed (p. 18)."""
-    roll = log.roll_against(6, purpose, score.passes)
+    roll = log.roll_against(6, purpose, score.passes, category)
     if score.passes(roll) or unit is None or not reroll:
         return roll, score.passes(roll)
     if not command_reroll_available(state, unit, rules_of(state).command_radius(state.table.is_small)):
@@ -912,7 +941,7 @@ def _roll_test(
         side=unit.side,
         public=f"{known_as(unit)} fails; the command unit orders a re-roll" if unit.hidden else None,
     )
-    roll = log.roll_against(6, f"{purpose} (command re-roll)", score.passes)
+    roll = log.roll_against(6, f"{purpose} (command re-roll)", score.passes, category)
     return roll, score.passes(roll)
 
 
@@ -992,7 +1021,13 @@ def _step_test(state: GameState, pending: Pending, step: Step, log: EventLog) ->
     score = rules_of(state).reactivation_score(unit, tokens, falling_back=falling_back)
     order = pending.order_of(step.who)
     roll, passed = _roll_test(
-        state, log, f"reactivation test, {unit.name}", score, unit, getattr(order, "reroll", False)
+        state,
+        log,
+        f"reactivation test, {unit.name}",
+        score,
+        unit,
+        getattr(order, "reroll", False),
+        DieCategory.REACTIVATION,
     )
     outcome = "success" if passed else "failed, the token is spent"
     log.emit(
@@ -1001,6 +1036,7 @@ def _step_test(state: GameState, pending: Pending, step: Step, log: EventLog) ->
         unit.id,
         side=unit.side,
         public=f"{known_as(unit)} reactivates: {outcome}" if unit.hidden else None,
+        data=RolledTest.of("reactivation test", score.passes, roll, unit=unit.id, side=unit.side),
     )
     if not passed:
         pending.stopped.append(step.who)
@@ -1032,17 +1068,16 @@ def _step_act(state: GameState, pending: Pending, step: Step, log: EventLog) -> 
 def _step_morale_test(state: GameState, pending: Pending, step: Step, log: EventLog) -> bool:
     """Company Morale Test (p. 13): roll, then the player picks the unit."""
     side = pending.side_of(step.who)
-    roll = log.roll_against(
-        6, f"Company Morale Test, {side}", lambda face: company_morale_test(face) != MoraleTestResult.FAILED
-    )
+    roll = log.roll_against(6, f"Company Morale Test, {side}", _morale_test_passes, DieCategory.MORALE)
     result = company_morale_test(roll)
     candidates = [u.id for u in live_units(state, side) if u.morale_markers]
-    text = f"{side} Company Morale Test: rolled {roll}: {result.value}"
+    test = RolledTest.of("company morale test", _morale_test_passes, roll, side=side, result=result.value)
+    text = f"{side} Company Morale Test: rolled {test.roll}: {test.result}"
     if result is MoraleTestResult.FAILED or not candidates:
         none = "" if candidates or result is MoraleTestResult.FAILED else " (no unit has markers)"
-        log.emit("morale_test", rules_of(state).cite(text + none, "7.1"), side=side)
+        log.emit("morale_test", rules_of(state).cite(text + none, "7.1"), side=side, data=test)
         return True
-    log.emit("morale_test", rules_of(state).cite(text, "7.1"), side=side)
+    log.emit("morale_test", rules_of(state).cite(text, "7.1"), side=side, data=test)
     remove_all = result is MoraleTestResult.REMOVE_ALL
     if len(candidates) == 1:
         _remove_markers(state, state.units[candidates[0]], remove_all, roll, log)
@@ -1053,17 +1088,23 @@ def _step_morale_test(state: GameState, pending: Pending, step: Step, log: Event
     return False
 
 
+def _morale_test_passes(roll: int) -> bool:
+    return company_morale_test(roll) != MoraleTestResult.FAILED
+
+
 def _remove_markers(state: GameState, unit: Unit, remove_all: bool, roll: int, log: EventLog) -> None:
     removed = unit.morale_markers if remove_all else rules_of(state).markers_rallied(unit, roll)
     removed = min(removed, unit.morale_markers)
     unit.morale_markers -= removed
-    told = f"{unit.name} loses {removed} morale marker{'s' * (removed != 1)} ({unit.morale_markers} left)"
+    lost = MarkersData(unit=unit.id, added=-removed, total=unit.morale_markers)
+    told = f"{unit.name} loses {removed} morale marker{'s' * (removed != 1)} ({lost.total} left)"
     log.emit(
         "rally",
         rules_of(state).cite(told, "7.1"),
         unit.id,
         side=unit.side,
         public="" if unit.hidden else None,  # markers on a hidden unit would tell it is real
+        data=lost,
     )
 
 
@@ -1078,9 +1119,10 @@ def _step_fall_back(state: GameState, pending: Pending, step: Step, log: EventLo
     execute_move(state, unit, Move(path=order.path, reverse=order.reverse), log, fall_back=True)
     if unit.destroyed:
         return True
-    roll = log.roll_against(6, f"fall back rally, {unit.name}", fall_back_removes_marker)
+    roll = log.roll_against(6, f"fall back rally, {unit.name}", fall_back_removes_marker, DieCategory.MORALE)
     rallied = fall_back_removes_marker(roll) and unit.morale_markers > 0
     unit.morale_markers -= 1 if rallied else 0
+    test = RolledTest.of("fall back rally", fall_back_removes_marker, roll, unit=unit.id, side=unit.side)
     log.emit(
         "rally",
         f"{unit.name} rallies on {roll}: one marker removed"
@@ -1089,6 +1131,7 @@ def _step_fall_back(state: GameState, pending: Pending, step: Step, log: EventLo
         unit.id,
         side=unit.side,
         public="" if unit.hidden else None,  # a hidden unit's markers are its owner's business
+        data=test,
     )
     return True
 

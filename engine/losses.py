@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engine import geometry
 from engine.battlefield import live_units
+from engine.event_data import DestroyedData
 from engine.events import EventLog
 from engine.game_state import GameState
 from engine.hidden_deployment import reveal_marker, under_marker
@@ -20,22 +21,31 @@ def add_markers(state: GameState, unit: Unit, count: int, log: EventLog) -> None
         return
     unit.morale_markers += count
     if is_destroyed_by_markers(unit):
-        destroy(
-            state,
-            unit,
-            log,
-            f"{unit.name} has {unit.morale_markers} morale markers (morale {unit.profile.morale}): destroyed",
-        )
+        destroy_by_markers(state, unit, log)
 
 
-def destroy(state: GameState, unit: Unit, log: EventLog, text: str, *, kaboom: bool = False) -> None:
+def destroy_by_markers(state: GameState, unit: Unit, log: EventLog) -> None:
+    """A unit with more morale markers than its morale is destroyed (p. 13)."""
+    lost = DestroyedData(unit=unit.id, markers=unit.morale_markers, morale=unit.profile.morale)
+    destroy(state, unit, log, lost.markers_text(unit.name), data=lost)
+
+
+def destroy(
+    state: GameState,
+    unit: Unit,
+    log: EventLog,
+    text: str,
+    *,
+    kaboom: bool = False,
+    data: DestroyedData | None = None,
+) -> None:
     """Remove a unit from play; its passengers bail out (p. 12). A hidden marker is turned over
     first: what was lost is no secret (p. 26)."""
     if under_marker(unit):
         reveal_marker(state, unit, log, "destroyed")
     unit.destroyed = True
     unit.embarked_in = None
-    log.emit("destroyed", text, unit.id, side=unit.side)
+    log.emit("destroyed", text, unit.id, side=unit.side, data=data or DestroyedData(unit=unit.id))
     lose_co_bonus(state, unit, log)
     for passenger in passengers_of(state, unit):
         if kaboom:

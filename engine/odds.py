@@ -19,6 +19,7 @@ import icepool
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engine.aiming import measure_shot, shot_problem, target_in_sight
+from engine.battlefield import cannot_see
 from engine.commands import Fire
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
@@ -134,6 +135,14 @@ def shot_odds(shot: Shot) -> ShotOdds:
     )
 
 
+def hit_chance(shot: Shot) -> Fraction:
+    """The exact chance of at least one hit (p. 10: each d10 rolled to fire hits on the score
+    needed or more), worked out directly: a menu of targets needs it for many shots at once,
+    where :func:`shot_odds` enumerates every die of every outcome."""
+    needed = min(max(to_hit_score_needed(shot).needed, 1), 11)
+    return 1 - Fraction(needed - 1, 10) ** dice_to_fire(shot)
+
+
 class ShotSetup(BaseModel):
     """A shot described in words rather than measured on a table, for ``/odds shot``."""
 
@@ -234,7 +243,7 @@ def table_shot(state: GameState, firer_id: str, target_id: str, *, moving: bool 
     if target.hidden or target.embarked_in:
         raise IllegalCommand(f"{firer.name} has no shot at {target.name}")
     if not target_in_sight(state, firer, target):
-        raise IllegalCommand(f"{firer.name} cannot see {target.name}")
+        raise IllegalCommand(cannot_see(state, firer, target))
     shot = measure_shot(
         state, firer, target, Fire(target=target_id), order_moves=moving, target_declared_move=False
     )

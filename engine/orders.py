@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from engine import geometry
 from engine.actions.base import actions_of
 from engine.aiming import measure_shot, shot_problem, target_in_sight
-from engine.battlefield import live_units, unscreened_enemy_infantry
+from engine.battlefield import cannot_see, live_units, unscreened_enemy_infantry
 from engine.commands import (
     Action,
     Disembark,
@@ -291,7 +291,16 @@ def toward(state: GameState, unit: Unit, goal: Unit, inches: float) -> Point:
         return geometry.overlap(base, geometry.footprint(goal))
 
     end = at(geometry.furthest_clear(min(inches, gap), on_it))
-    return Point(x=round(end.x, 2), y=round(end.y, 2))
+    return Point(x=_hundredths_toward(end.x, start.x), y=_hundredths_toward(end.y, start.y))
+
+
+def _hundredths_toward(value: float, start: float) -> float:
+    """``value`` to 0.01", rounded toward ``start``: a move "N toward" a unit is never made
+    longer than N by the rounding (rounded to nearest, a full move came out 10.004")."""
+    hundredths = round(value * 100, 6)  # float noise off first: 14.0 stays 14.0
+    if value >= start:
+        return max(math.floor(hundredths) / 100, start)  # never past where it starts
+    return min(math.ceil(hundredths) / 100, start)
 
 
 def _truly_impassable(mover: Unit, feature: TerrainFeature, breached: bool) -> bool:
@@ -396,7 +405,7 @@ def check_fire_target(
     if target.hidden:
         raise IllegalCommand(f"{target.name} has not been spotted")
     if not target_in_sight(state, rules_of(state).weapon_firer(firer, fire), target):
-        raise IllegalCommand(f"{firer.name} cannot see {target.name}")
+        raise IllegalCommand(cannot_see(state, firer, target))
     shot = measure_shot(state, firer, target, fire, order_moves=order_moves, target_declared_move=False)
     problem = shot_problem(state, shot, rapid_move=rapid_move)
     if problem:

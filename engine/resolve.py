@@ -19,10 +19,11 @@ from engine.aiming import (
 )
 from engine.battlefield import can_see, live_units
 from engine.commands import Disembark, Embark, Fire, LaySmoke, Move
+from engine.event_data import FireData, MarkersData, MoveData, RolledTest
 from engine.events import EventLog
 from engine.game_state import GameState
 from engine.hidden_deployment import as_seen, check_marker_reveals, known_as, under_marker
-from engine.losses import add_markers, beside, destroy, explode, passengers_of
+from engine.losses import add_markers, beside, destroy, destroy_by_markers, explode, passengers_of
 from engine.orders import plan_move
 from engine.profiles import Special
 from engine.rules.firing import Shot
@@ -96,6 +97,7 @@ def execute_move(state: GameState, unit: Unit, move: Move, log: EventLog, *, fal
     on a failed test, which ends its actions for the turn."""
     plan = plan_move(state, unit, move, fall_back=fall_back, strict=False)
     mover = state.units[plan.mover]
+    start = mover.position
     path = plan.path
     stopped_at: float | None = None
     for test in plan.tests:
@@ -137,13 +139,14 @@ def execute_move(state: GameState, unit: Unit, move: Move, log: EventLog, *, fal
     if move.rapid and mover.hidden and mover.profile.has(Special.SNIPER) and _seen_by_enemy(state, mover):
         reveal(mover, log, rules_of(state).cite("it made a rapid move", "8.2"))
     moved = plan.length if stopped_at is None else stopped_at
-    went = f'{"falls back" if fall_back else "moves"} {moved:.1f}" to {mover.position}'
+    moving = MoveData(unit=mover.id, start=start, end=mover.position, distance=moved, fall_back=fall_back)
     log.emit(
         "move",
-        f"{mover.name} {went}",
+        f"{mover.name} {moving.went()}",
         mover.id,
         side=mover.side,
-        public=None if known_as(mover) == mover.name else f"{known_as(mover)} {went}",
+        public=None if known_as(mover) == mover.name else f"{known_as(mover)} {moving.went()}",
+        data=moving,
     )
     spot_nearby_snipers(state, log)
     check_marker_reveals(state, log)
@@ -230,15 +233,14 @@ def execute_smoke(state: GameState, unit: Unit, smoke: LaySmoke, log: EventLog) 
     """Smoke (p. 12): 5+ on a d10, no modifiers, rolled by the unit it hides even when a
     supporting unit fires it; the unit is obscured until the turn ends."""
     roll = log.d10(f"smoke, {unit.name}")
-    if roll >= SMOKE_SCORE:
+    test = RolledTest.of(
+        "smoke", lambda face: face >= SMOKE_SCORE, roll, sides=10, unit=unit.id, side=unit.side
+    )
+    if test.passed:
         unit.smoke = Smoke(from_bearing=smoke.from_bearing)
-        log.emit(
-            "smoke", f"{unit.name} lays smoke: needs 5+, rolled {roll}: obscured", unit.id, side=unit.side
-        )
-    else:
-        log.emit(
-            "smoke", f"{unit.name} lays smoke: needs 5+, rolled {roll}: no smoke", unit.id, side=unit.side
-        )
+    outcome = "obscured" if test.passed else "no smoke"
+    told = f"{unit.name} lays smoke: needs {test.needed}+, rolled {test.roll}: {outcome}"
+    log.emit("smoke", told, unit.id, side=unit.side, data=test)
 
 
 # --- firing --------------------------------------------------------------------------------
@@ -301,11 +303,21 @@ def execute_fire(
     gained = result.markers - target.morale_markers
     if bearer is target:
         target.morale_markers = result.markers
-    log.emit("fire", result.text, firer.id, target.id, side=firer.side, public=_unnamed(firer, result.text))
+    fired = FireData(
+        firer=firer.id,
+        target=target.id,
+        distance=shot.range,
+        to_hit=result.to_hit,
+        markers_placed=gained,
+        markers=result.markers,
+        damage=result.damage.value if result.damage else None,
+        fate=result.fate.value,
+    )
+    public = _unnamed(firer, result.text)
+    log.emit("fire", result.text, firer.id, target.id, side=firer.side, data=fired, public=public)
     if bearer is not target and gained > 0:
-        log.emit(
-            "markers", f"{bearer.name}, carried, takes the {gained} marker(s)", bearer.id, side=bearer.side
-        )
+        carried = MarkersData(unit=bearer.id, added=gained, total=bearer.morale_markers + gained)
+        log.emit("markers", carried.carried_text(bearer.name), bearer.id, side=bearer.side, data=carried)
         add_markers(state, bearer, gained, log)
     if result.fate is Fate.KNOCKED_OUT:
         destroy(state, target, log, f"{target.name} is knocked out by the damage")
@@ -337,12 +349,7 @@ def _unnamed(unit: Unit, text: str) -> str | None:
 
 def _check_loss(state: GameState, unit: Unit, log: EventLog) -> None:
     if not unit.destroyed and is_destroyed_by_markers(unit):
-        destroy(
-            state,
-            unit,
-            log,
-            f"{unit.name} has {unit.morale_markers} morale markers (morale {unit.profile.morale}): destroyed",
-        )
+        destroy_by_markers(state, unit, log)
 
 
 def _after_fire(state: GameState, shot: Shot, log: EventLog) -> None:

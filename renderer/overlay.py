@@ -16,6 +16,7 @@ from PIL import ImageDraw
 from shapely.geometry import LineString
 
 from engine.commands import Order
+from engine.event_data import FireData
 from engine.events import Event
 from engine.game_state import GameState
 from engine.geometry import footprint
@@ -92,8 +93,9 @@ def last_action(events: Sequence[Event], view: View, viewer: str | None = None,
         for uid in event.units:
             if uid in by_id and by_id[uid] not in overlay.named:
                 overlay.named.append(by_id[uid])
-        if event.kind == "fire" and len(event.units) >= 2:
-            firer, target = (by_id.get(uid) for uid in event.units[:2])
+        fire = event.data
+        if isinstance(fire, FireData) and fire.along_a_line_of_fire:
+            firer, target = by_id.get(fire.firer), by_id.get(fire.target or "")
             if firer is not None and target is not None:
                 key = (firer.id, target.id)
                 pairs[key] = pairs.get(key, -1) + 1

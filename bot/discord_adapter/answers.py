@@ -44,6 +44,13 @@ async def acknowledge(interaction: discord.Interaction, *, private: bool = False
         interaction.extras[PLACEHOLDER] = callback.message_id
 
 
+async def acknowledge_in_place(interaction: discord.Interaction) -> None:
+    """Tell Discord the message a component is on will be changed in place (a private step of
+    an order being built), before any work."""
+    await interaction.response.defer()
+    metrics.FIRST_RESPONSE.observe((discord.utils.utcnow() - interaction.created_at).total_seconds())
+
+
 def placeholder_id(interaction: discord.Interaction) -> str | None:
     """The public "thinking..." message that a public answer will take the place of (so a
     reaction window's buttons are known to be on it before the answer is written)."""
@@ -117,7 +124,8 @@ async def answer(
         return callback.message_id
     if placeholder == ("private" if ephemeral else "public"):
         message = await interaction.edit_original_response(
-            content=content, view=view, attachments=[file] if file is not MISSING else MISSING
+            content=MISSING if content is None else content,  # a card (Components V2) has none
+            view=view, attachments=[file] if file is not MISSING else MISSING
         )
         return message.id
     if placeholder is not None:

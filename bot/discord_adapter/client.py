@@ -9,13 +9,16 @@ from datetime import timedelta
 import discord
 from discord import app_commands
 
+from bot.discord_adapter.action_card import action_card, next_steps
 from bot.discord_adapter.answers import acknowledge, answer, apology
 from bot.discord_adapter.campaign_commands import CampaignCommands
 from bot.discord_adapter.card_commands import CardCommands
-from bot.discord_adapter.common import told_lines
+from bot.discord_adapter.common import battlefield_file, summary, told_lines
 from bot.discord_adapter.dice_commands import ChartCommands, OddsCommands, roll_command
 from bot.discord_adapter.force_commands import ForceCommands
 from bot.discord_adapter.game_commands import GameCommands
+from bot.discord_adapter.help_command import PageButton, TopicSelect, help_command
+from bot.discord_adapter.measure_command import measure_command
 from bot.discord_adapter.owed_commands import GamesCommands
 from bot.discord_adapter.play_commands import PLAY_COMMANDS
 from bot.discord_adapter.reaction_buttons import NoReactionButton, ReactButton, retire_buttons
@@ -26,6 +29,7 @@ from bot.discord_adapter.schema_commands import check_tree
 from bot.discord_adapter.side_threads import post_to_threads
 from bot.discord_adapter.stats_commands import stats_command
 from bot.discord_adapter.table_commands import TableCommands
+from bot.discord_adapter.tap_orders import TurnButton, TurnSelect
 from bot.discord_adapter.team_commands import TeamCommands
 from bot.services.card_service import CardService
 from bot.services.deadline_loop import EVERY, DeadlineLoop
@@ -52,6 +56,7 @@ class IronCrossBot(discord.AutoShardedClient):
         dice: DiceService | None = None,
         rules: RulesService | None = None,
         *,
+        sync_guild: int | None = None,
         sync_commands: bool = False,
         shard_ids: list[int] | None = None,
         shard_count: int | None = None,
@@ -69,12 +74,15 @@ class IronCrossBot(discord.AutoShardedClient):
         self.games.on_window_closed = self.announce
         hear_deadlines(self)  # a referee's deadline for an absent side is told to the channel
         self.sync_commands = sync_commands
+        self.sync_guild = sync_guild  # a test server to publish the commands to, not every server
         self.tree = app_commands.CommandTree(self)
         self.tree.on_error = self.on_app_command_error
         self.tree.interaction_check = self.acknowledge_first
         self.tree.add_command(GameCommands())
         for command in PLAY_COMMANDS:
             self.tree.add_command(command)
+        self.tree.add_command(help_command)
+        self.tree.add_command(measure_command)
         self.tree.add_command(roll_command)
         self.tree.add_command(ChartCommands())
         self.tree.add_command(OddsCommands())
@@ -89,7 +97,7 @@ class IronCrossBot(discord.AutoShardedClient):
         self.tree.add_command(RefereeCommands())
         self.tree.add_command(TeamCommands())
         check_tree(self.tree)  # every command is one of the schema's, with its options
-        self.add_dynamic_items(ReactButton, NoReactionButton)
+        self.add_dynamic_items(ReactButton, NoReactionButton, TurnButton, TurnSelect, PageButton, TopicSelect)
 
     async def setup_hook(self) -> None:
         """Index the bot's own rule summaries, then start firing the stored deadlines: on SQLite
@@ -99,7 +107,7 @@ class IronCrossBot(discord.AutoShardedClient):
         claim a process left behind. Sync the slash commands only when asked (Discord allows 200
         command creations a day per guild)."""
         if self.sync_commands:
-            await self.tree.sync()
+            await self.publish_commands()
         await self.rules.ship()
         if self.games.store.engine.dialect.name == "sqlite":
             await self.games.resume()
@@ -116,13 +124,26 @@ class IronCrossBot(discord.AutoShardedClient):
         else:  # never connected (a start-up that failed, a test): only what a client opens
             await discord.Client.close(self)
 
+    async def publish_commands(self) -> None:
+        """Publish the slash commands: to every server (Discord takes up to an hour to show
+        changes), or, given a test server, there only as a copy of them, shown at once."""
+        if self.sync_guild is None:
+            await self.tree.sync()
+            return
+        guild = discord.Object(id=self.sync_guild)
+        self.tree.copy_global_to(guild=guild)
+        await self.tree.sync(guild=guild)
+        log.info("published the commands to the test server %s only", self.sync_guild)
+
     async def announce(self, channel_id: str, outcome: Outcome) -> None:
-        """Post what happened when a reaction window closed by itself."""
-        text = told_lines(outcome.events, state=outcome.state)
+        """Post what happened when a reaction window closed by itself: a card with the picture
+        and the buttons for what comes next."""
+        text = "The reaction window closed.\n" + told_lines(outcome.events, state=outcome.state)
+        picture = await battlefield_file(outcome.state, None, outcome.events, outcome.before)
+        steps = next_steps(outcome.state, int(channel_id), outcome.version)
+        card = action_card(text + "\n\n" + summary(outcome.state), picture, steps)
         channel = self.get_partial_messageable(int(channel_id))  # the nonce: posted once, though sent again
-        await channel.send(
-            "The reaction window closed.\n" + text, nonce=post_nonce(channel_id, outcome.version)
-        )
+        await channel.send(view=card, file=picture, nonce=post_nonce(channel_id, outcome.version))
         await post_to_threads(self, channel_id, outcome)
         await retire_buttons(self, channel_id, outcome.closed_window_message)
 

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 import discord
 
+from bot.discord_adapter.action_card import action_card
 from bot.discord_adapter.answers import answer
 from bot.services.game_service import GameError, GameService, Outcome
 from engine.events import Event, told
@@ -83,7 +84,8 @@ async def tell_secrets(interaction: discord.Interaction, outcome: Outcome) -> No
         return
     secrets = [event.text for event in outcome.events if event.secret and event.side == side]
     if secrets:
-        await interaction.followup.send("Only your side sees this:\n" + "\n".join(secrets), ephemeral=True)
+        card = action_card("Only your side sees this:\n" + "\n".join(secrets))
+        await interaction.followup.send(view=card, ephemeral=True)
 
 
 def report(outcome: Outcome) -> str:

@@ -7,6 +7,7 @@ from dataclasses import replace
 import discord
 from discord import app_commands
 
+from bot.discord_adapter.action_card import action_card, next_steps
 from bot.discord_adapter.answers import PRIVATE, answer, sending, stored
 from bot.discord_adapter.common import (
     battlefield_file,
@@ -24,7 +25,7 @@ from bot.discord_adapter.schema_commands import schema_command
 from bot.discord_adapter.side_threads import open_for_set_up, open_side_threads, tell_privately
 from bot.discord_adapter.table_commands import server, table_service
 from bot.discord_adapter.team_commands import make_teams_and_referees
-from bot.services.game_service import finished_games_text, scenario_text, setup_text
+from bot.services.game_service import Outcome, finished_games_text, scenario_text, setup_text
 from bot.services.limits import MOST_SEED
 from bot.services.ping_service import MAX_MINUTES
 from bot.storage.ping_store import DEFAULT_MINUTES
@@ -32,6 +33,32 @@ from engine.commands import Concede, JoinSide, StartGame
 from engine.events import told
 from engine.quick_battle import allied_forces, quick_battle, quick_forces, quick_tables, scenario_battle
 from engine.rulesets import rule_set_choices, with_rule_set
+
+
+def card_for(
+    interaction: discord.Interaction, outcome: Outcome, text: str, picture=None
+) -> discord.ui.LayoutView:
+    """The card of a set-up step, with the buttons for the next (join, start, the initiative)."""
+    steps = next_steps(outcome.state, int(interaction.channel_id or 0), outcome.version)
+    return action_card(text, picture, steps)
+
+
+async def show_joined(interaction: discord.Interaction, outcome: Outcome, side: str) -> None:
+    """A player took a side: the card, then a scenario's set-up threads and private news."""
+    news = told_lines(outcome.events, state=outcome.state)
+    text = f"<@{interaction.user.id}> joins **{side}**.\n{news}\n{summary(outcome.state)}"
+    await answer(interaction, view=card_for(interaction, outcome, text))
+    await open_for_set_up(interaction, outcome.state)
+    await tell_privately(interaction, replace(outcome, threads=None))  # opened just now?
+
+
+async def show_started(interaction: discord.Interaction, outcome: Outcome) -> None:
+    """The game started: the card with the battlefield, then the side threads and private news."""
+    text = told_lines(outcome.events, state=outcome.state) + "\n\n" + summary(outcome.state)
+    picture = await battlefield_file(outcome.state, None, outcome.events, outcome.before)
+    await answer(interaction, view=card_for(interaction, outcome, text, picture), file=picture)
+    await open_side_threads(interaction, outcome.state)
+    await tell_privately(interaction, replace(outcome, threads=None))  # opened just now?
 
 
 async def battlefields(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -103,7 +130,7 @@ class GameCommands(app_commands.Group):
                 ephemeral=True,
             )
             return
-        await answer(interaction, text + "\n" + summary(outcome.state))
+        await answer(interaction, view=card_for(interaction, outcome, text + "\n" + summary(outcome.state)))
 
     @schema_command("game join")
     @app_commands.autocomplete(force=own_forces)
@@ -116,19 +143,12 @@ class GameCommands(app_commands.Group):
                 *where(interaction), side, force, planned.roles[side]
             )
         outcome = await act(interaction, command)  # with the server roles: a referee plays no side
-        news = told_lines(outcome.events, state=outcome.state)
-        header = summary(outcome.state)
-        await answer(interaction, f"<@{user}> joins **{side}**.\n{news}\n{header}")
-        await open_for_set_up(interaction, outcome.state)
-        await tell_privately(interaction, replace(outcome, threads=None))  # opened just now?
+        await show_joined(interaction, outcome, side)
 
     @schema_command("game start")
     async def start(self, interaction: discord.Interaction) -> None:
         outcome = await act(interaction, StartGame())  # a referee role's holder may start it
-        news = told_lines(outcome.events, state=outcome.state)
-        await answer(interaction, news + "\n\n" + summary(outcome.state))
-        await open_side_threads(interaction, outcome.state)
-        await tell_privately(interaction, replace(outcome, threads=None))  # opened just now?
+        await show_started(interaction, outcome)
 
     @schema_command("game status", extras=PRIVATE)
     async def status(self, interaction: discord.Interaction) -> None:
@@ -160,9 +180,6 @@ class GameCommands(app_commands.Group):
     async def map(self, interaction: discord.Interaction) -> None:
         state = await games(interaction).game(str(interaction.channel_id))
         viewer = eyes_of(state, interaction)  # a referee sees everything
-        await answer(
-            interaction,
-            f"Turn {state.turn}, {viewer or 'spectators'} view",
-            file=await battlefield_file(state, viewer),
-            ephemeral=True,
-        )
+        picture = await battlefield_file(state, viewer)
+        card = action_card(f"Turn {state.turn}, {viewer or 'spectators'} view", picture)
+        await answer(interaction, view=card, file=picture, ephemeral=True)

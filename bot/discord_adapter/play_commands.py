@@ -121,7 +121,8 @@ def _noreact(state: GameState, side: str) -> Command:
     return DeclineReaction(side=side, window=_window(state))
 
 
-def _choose(state: GameState, side: str, unit: str | None, close_combat: str | None) -> Command:
+def choice_command(state: GameState, side: str, unit: str | None, close_combat: str | None) -> Command:
+    """The answer to what the game waits for a side to choose (``/choose``, or a card's menu)."""
     choice = state.pending.choice if state.pending else None
     if choice is None:
         raise IllegalCommand("Nothing is waiting to be chosen")
@@ -184,7 +185,7 @@ PLAY_COMMANDS = (
     play_command("pass", _pass),
     play_command("react", _react, unit=own_units, fire=enemy_units, assault=enemy_units),
     play_command("noreact", _noreact),
-    play_command("choose", _choose),
+    play_command("choose", choice_command),
     play_command("reserves", _reserves),
     play_command("deploy", _deploy, unit=waiting_units),
 )

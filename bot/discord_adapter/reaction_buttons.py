@@ -11,6 +11,13 @@ import logging
 
 import discord
 
+from bot.discord_adapter.action_card import (
+    action_card,
+    next_steps,
+    no_reaction_button,
+    react_button,
+    without_buttons,
+)
 from bot.discord_adapter.answers import acknowledge, answer, carry_out, placeholder_id
 from bot.discord_adapter.common import battlefield_file, games, report, told_lines
 from bot.discord_adapter.referees import act, acting_side, is_admin, server_roles
@@ -64,9 +71,10 @@ def for_absent(state: GameState, interaction: discord.Interaction) -> str:
 
 
 async def show_result(interaction: discord.Interaction, outcome: Outcome) -> None:
-    """Reply with what happened (with the buttons of a window it opened); make sure that message
-    is known as its window's, and take the buttons off a window that has just closed. An
-    interaction applied before is only reminded of."""
+    """Reply with one card: what happened, the picture, and the buttons for what comes next (a
+    window's it opened, the next side's steps); make sure that message is known as its window's,
+    and take the buttons off a window that has just closed. An interaction applied before is
+    only reminded of."""
     if outcome.repeated:
         done = told_lines(outcome.events, state=outcome.state)
         await answer(interaction, f"Already done (action {outcome.version}):\n{done}"[:2000], ephemeral=True)
@@ -76,9 +84,8 @@ async def show_result(interaction: discord.Interaction, outcome: Outcome) -> Non
     header = for_absent(outcome.before, interaction) if outcome.before else ""
     picture = await battlefield_file(state, None, outcome.events, outcome.before)
     stored_with = placeholder_id(interaction)  # the window's message, if stored with the action
-    message_id = await answer(
-        interaction, header + report(outcome), view=reaction_view(state, channel), file=picture
-    )
+    card = action_card(header + report(outcome), picture, next_steps(state, int(channel), outcome.version))
+    message_id = await answer(interaction, view=card, file=picture)
     opened = state.phase is Phase.REACTION and state.pending
     if opened and message_id and str(message_id) != stored_with:
         await games(interaction).remember_window_message(channel, state.pending.window, str(message_id))
@@ -87,34 +94,19 @@ async def show_result(interaction: discord.Interaction, outcome: Outcome) -> Non
 
 
 async def retire_buttons(client: discord.Client, channel_id: str, message_id: str | None) -> None:
+    """Take the buttons off a closed window's message: a card keeps its text and picture."""
     if message_id is None:
         return
     message = client.get_partial_messageable(int(channel_id)).get_partial_message(int(message_id))
     try:
-        await message.edit(view=None)
+        await message.edit(view=without_buttons(await message.fetch()))
     except discord.HTTPException:
         log.warning("could not take the buttons off message %s in channel %s", message_id, channel_id)
 
 
-def reaction_view(state: GameState, channel_id: str) -> discord.ui.View | discord.utils.MISSING:
-    """The two buttons, while a reaction window is open; otherwise no view."""
-    if state.pending is None or state.phase is not Phase.REACTION:
-        return discord.utils.MISSING
-    view = discord.ui.View(timeout=None)
-    view.add_item(ReactButton(int(channel_id), state.pending.window))
-    view.add_item(NoReactionButton(int(channel_id), state.pending.window))
-    return view
-
-
 class NoReactionButton(discord.ui.DynamicItem[discord.ui.Button], template=ID + r":noreact"):
     def __init__(self, channel_id: int, window: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="No reaction",
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"ic:{channel_id}:{window}:noreact",
-            )
-        )
+        super().__init__(no_reaction_button(channel_id, window))
         self.window = window
 
     @classmethod
@@ -127,11 +119,7 @@ class NoReactionButton(discord.ui.DynamicItem[discord.ui.Button], template=ID + 
 
 class ReactButton(discord.ui.DynamicItem[discord.ui.Button], template=ID + r":react"):
     def __init__(self, channel_id: int, window: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="React", style=discord.ButtonStyle.primary, custom_id=f"ic:{channel_id}:{window}:react"
-            )
-        )
+        super().__init__(react_button(channel_id, window))
         self.window = window
 
     @classmethod

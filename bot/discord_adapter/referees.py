@@ -68,11 +68,16 @@ def eyes_of(state: GameState, interaction: discord.Interaction) -> str | None:
 
 
 async def act(
-    interaction: discord.Interaction, command: Command | Callable[[GameState], Command], *, seat: bool = False
+    interaction: discord.Interaction,
+    command: Command | Callable[[GameState], Command],
+    *,
+    seat: bool = False,
+    version: int | None = None,
 ) -> Outcome:
     """Apply the user's command (or the command made from the game as loaded) with their server
     roles and Manage Server permission counted, once per interaction; anyone it seats (a referee,
-    a player taking over units) joins their private thread."""
+    a player taking over units) joins their private thread. ``version``: the game's version a
+    card's button was made for (refused once the game has moved on)."""
     channel = str(interaction.channel_id)
     outcome = await games(interaction).act(
         channel,
@@ -82,6 +87,7 @@ async def act(
         server_roles=server_roles(interaction),
         interaction_id=sending(interaction, seat=seat),
         window_message=placeholder_id(interaction),
+        version=version,
     )
     stored(interaction, outcome, seat=seat)
     if not outcome.repeated:

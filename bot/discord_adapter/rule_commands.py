@@ -46,6 +46,7 @@ async def rule_command(interaction: discord.Interaction, query: str, private: bo
     await send_long(interaction, answer, ephemeral=private)
 
 
+@app_commands.default_permissions(manage_guild=True)  # shown to admins; require_admin still checks
 class RulesCommands(app_commands.Group):
     def __init__(self) -> None:
         super().__init__(name="rules", description="The rules library: the server's own documents")

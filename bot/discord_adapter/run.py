@@ -36,6 +36,7 @@ def client_for(
     return IronCrossBot(
         games,
         sync_commands=sync_commands,
+        sync_guild=settings.dev_guild_id,
         shard_ids=shard_ids,
         shard_count=settings.shard_count,
         deadline_every=settings.deadline_every,

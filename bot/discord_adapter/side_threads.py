@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 import discord
 
+from bot.discord_adapter.action_card import TEXT_LIMIT, action_card
 from bot.discord_adapter.common import (
     battlefield_file,
     games,
@@ -211,6 +212,10 @@ async def post_to_threads(client: discord.Client, channel_id: str, outcome: Outc
 
 
 async def _send(thread: discord.PartialMessageable, text: str, picture: discord.File | None) -> None:
+    """One card (the text and the picture), or, for news too long for one, plain messages."""
+    if len(text) <= TEXT_LIMIT:
+        await thread.send(view=action_card(text, picture), file=picture or discord.utils.MISSING)
+        return
     pieces = split_message(text)
     for number, piece in enumerate(pieces, 1):
         attach = picture if number == len(pieces) and picture else discord.utils.MISSING

@@ -36,6 +36,7 @@ from engine.tables.layout import BattleTable
 log = logging.getLogger(__name__)
 
 TIMER = "reaction-timer"  # the user id recorded when a window closes at its deadline
+OUT_OF_DATE = "This card is out of date: the game has moved on. Use the newest card in the channel."
 
 
 InCommit = Callable[[AsyncSession, str, str, GameState], Awaitable[Callable[[], None] | None]]
@@ -115,6 +116,14 @@ class GameService:
     async def game(self, channel_id: str) -> GameState:
         return (await self._load(channel_id)).state
 
+    async def game_at(self, channel_id: str, version: int) -> GameState:
+        """The game, if it is still at ``version`` (a card's buttons are made for one version);
+        else a refusal that the card is out of date."""
+        game = await self._load(channel_id)
+        if game.version != version:
+            raise GameError(OUT_OF_DATE)
+        return game.state
+
     async def act(
         self,
         channel_id: str,
@@ -125,6 +134,7 @@ class GameService:
         server_roles: tuple[str, ...] = (),
         interaction_id: str | None = None,
         window_message: str | None = None,
+        version: int | None = None,
         also: Also | None = None,
     ) -> Outcome:
         """Apply a user's command, if the permission table lets them (``server_roles``: the ids of
@@ -135,8 +145,10 @@ class GameService:
         stored outcome comes back, marked ``repeated``. ``window_message``: the message that
         will show the buttons of a reaction window this command opens. ``also``: the caller's
         own write that goes with the command, in its transaction (a :class:`GameError` it
-        raises refuses the command: nothing is stored). Two commands at once are serialised; a
-        write that lost a race with another process is retried once on the fresh state."""
+        raises refuses the command: nothing is stored). ``version``: the game's version the
+        command was made for (a card's button), refused as out of date once the game has moved
+        on. Two commands at once are serialised; a write that lost a race with another process
+        is retried once on the fresh state."""
         build = command if callable(command) else (lambda _state: command)
 
         def check(state: GameState) -> Command:
@@ -151,6 +163,7 @@ class GameService:
                 check,
                 interaction_id=interaction_id,
                 window_message=window_message,
+                version=version,
                 also=also,
             )
         except GameError:
@@ -165,6 +178,7 @@ class GameService:
         *,
         interaction_id: str | None = None,
         window_message: str | None = None,
+        version: int | None = None,
         also: Also | None = None,
     ) -> Outcome:
         """Load the game once, decide off the event loop, write once."""
@@ -174,6 +188,8 @@ class GameService:
                 if game.already is not None:
                     done = game.already
                     return Outcome(game.state, done.events, done.version, before=game.state, repeated=True)
+                if version is not None and game.version != version:
+                    raise GameError(OUT_OF_DATE)
                 command = check(game.state)
                 started = time.perf_counter()
                 try:

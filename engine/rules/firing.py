@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.event_data import ToHit
 from engine.profiles import CommandMortar, Special, UnitClass, load_orbat
 from engine.state import CoverKind, Unit
 
@@ -55,8 +56,7 @@ class HitScore:
     modifiers: tuple[tuple[str, int], ...]
 
     def describe(self) -> str:
-        mods = ", ".join(f"{v:+d} {name}" for name, v in self.modifiers)
-        return f"{self.needed}+" + (f" ({mods})" if mods else "")
+        return ToHit(needed=self.needed, modifiers=self.modifiers).needs_text()
 
 
 def is_tank_gun_7_plus(firer: Unit) -> bool:

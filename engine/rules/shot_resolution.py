@@ -8,10 +8,11 @@ disagree.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from engine.dice import DiceSource, roll_needing
+from engine.dice import DiceSource, DieCategory, roll_as, roll_needing
+from engine.event_data import ToHit
 from engine.profiles import Special
 from engine.rules.armour import (
     Damage,
@@ -56,6 +57,7 @@ class ShotResult:
     damage: Damage | None = None  # the damage table's result, if the shot penetrated
     fate: Fate = Fate.STANDS
     passengers_out: bool = False  # a loaded transport that survives must let its passengers out (p. 12)
+    to_hit: ToHit | None = None  # the to-hit throw
 
 
 def resolve_shot(shot: Shot, dice: DiceSource) -> ShotResult:
@@ -67,16 +69,17 @@ def resolve_shot(shot: Shot, dice: DiceSource) -> ShotResult:
         for _ in range(dice_to_fire(shot))
     ]
     hits = sum(1 for r in rolls if r >= score.needed)
+    to_hit = ToHit(needed=score.needed, modifiers=score.modifiers, rolls=tuple(rolls), hits=hits)
     fires = " ".join(filter(None, ("fires", weapon_named(shot))))
-    text = (
-        f'{firer.name} {fires} at {target.name} ({shot.range:.1f}"): needs {score.describe()}; '
-        f"rolled {', '.join(map(str, rolls))}: " + (f"{hits} hit{'s' * (hits != 1)}" if hits else "miss")
-    )
+    text = f'{firer.name} {fires} at {target.name} ({shot.range:.1f}"): needs {to_hit.needs_text()}; '
+    text += to_hit.result_text()
     if not hits:
-        return ShotResult(text, hits, target.morale_markers)
-    if counts_as_infantry_target(target):
-        return _hit_infantry(shot, hits, dice, text)
-    return _hit_vehicle(shot, hits, dice, text)
+        result = ShotResult(text, hits, target.morale_markers)
+    elif counts_as_infantry_target(target):
+        result = _hit_infantry(shot, hits, dice, text)
+    else:
+        result = _hit_vehicle(shot, hits, dice, text)
+    return replace(result, to_hit=to_hit)
 
 
 def _hit_infantry(shot: Shot, hits: int, dice: DiceSource, text: str) -> ShotResult:
@@ -84,7 +87,10 @@ def _hit_infantry(shot: Shot, hits: int, dice: DiceSource, text: str) -> ShotRes
     target = shot.target
     markers = markers_for_hits(shot, hits)
     needed = casualty_score_needed(shot)
-    rolls = [dice.roll(6, f"casualty roll, {shot.firer.name} at {target.name}") for _ in range(hits)]
+    rolls = [
+        roll_as(dice, 6, f"casualty roll, {shot.firer.name} at {target.name}", DieCategory.CASUALTY)
+        for _ in range(hits)
+    ]
     extra = casualty_markers(shot, rolls)
     total = target.morale_markers + markers + extra
     text += (
@@ -103,7 +109,7 @@ def _hit_vehicle(shot: Shot, hits: int, dice: DiceSource, text: str) -> ShotResu
         if not target.profile.open_topped:
             text += "; the flame only rattles the enclosed crew: 1 marker"
             return ShotResult(text, hits, markers + 1)
-        roll = dice.roll(6, f"flame penetration, {firer.name} at {target.name}")
+        roll = roll_as(dice, 6, f"flame penetration, {firer.name} at {target.name}", DieCategory.PENETRATION)
         if not flamethrower_penetrates(target, roll):
             text += f"; 1 marker; flame on the open vehicle needs 2+, rolled {roll}: no effect"
             return ShotResult(text, hits, markers + 1)
@@ -117,7 +123,7 @@ def _hit_vehicle(shot: Shot, hits: int, dice: DiceSource, text: str) -> ShotResu
     if not weapon_can_exceed_armour(weapon, armour, shot):
         text += f"; weapon {weapon} cannot hurt {aspect} armour {armour}: no effect"
         return ShotResult(text, hits, markers)
-    roll = dice.roll(10, f"penetration, {firer.name} at {target.name}")
+    roll = roll_as(dice, 10, f"penetration, {firer.name} at {target.name}", DieCategory.PENETRATION)
     result = armour_penetration(roll, weapon, armour, shot)
     text += f"; 1 marker. Penetration ({aspect}) {result.explanation}"
     if result.outcome is Penetration.NONE:
@@ -130,7 +136,7 @@ def _hit_vehicle(shot: Shot, hits: int, dice: DiceSource, text: str) -> ShotResu
 def _damage(shot: Shot, hits: int, markers: int, dice: DiceSource, text: str) -> ShotResult:
     """The damage table (p. 12) with its modifiers, on a vehicle already carrying ``markers``."""
     target = shot.target
-    roll = dice.roll(6, f"damage, {shot.firer.name} at {target.name}")
+    roll = roll_as(dice, 6, f"damage, {shot.firer.name} at {target.name}", DieCategory.PENETRATION)
     score, how = damage_score(roll, shot)
     damage = damage_result(score)
     text += f". Damage {how}: {damage.value}"

@@ -34,7 +34,7 @@ from bot.storage.store import GameStore
 from engine.commands import Declare, DeclineReaction, Move, UnitOrder
 from engine.setup import make_unit
 from engine.state import Point
-from tests.bot.discord_harness import APPLICATION, _message
+from tests.bot.discord_harness import APPLICATION, _message, request_body, text_of
 from tests.engine.helpers import game, started
 
 ADVANCE = Declare(side="axis", order=UnitOrder(unit="gren", actions=(Move(path=(Point(x=80, y=56),)),)))
@@ -69,12 +69,12 @@ def stub_discord(client: discord.Client, recorder: Recorder) -> None:
     state.user = discord.ClientUser(state=state, data=me)
 
     async def request(http, route, **kwargs):
-        payload = kwargs.get("json") or {}
+        payload = request_body(kwargs.get("json"), kwargs.get("form"))  # a card comes with its picture
         recorder.write(
             kind="post",
             route=f"{route.method} {route.path}",
             channel=str(route.channel_id),
-            content=payload.get("content"),
+            content=text_of(payload),
             nonce=payload.get("nonce"),
             at=time.time(),
         )

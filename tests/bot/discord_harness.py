@@ -149,6 +149,7 @@ class Harness:
         self.refused_after: dict[str, int] = {}  # routes answered 403 once they have succeeded N times
         self.uploads: dict[str, bytes] = {}
         self.dm_channels: dict[str, str] = {}  # direct-message channel id -> its user
+        self.posted: dict[str, dict[str, Any]] = {}  # message id -> what was sent as it (for fetches)
         state = client._connection
         state.user = discord.ClientUser(  # as if logged in
             state=state,
@@ -172,10 +173,11 @@ class Harness:
                 return {
                     "interaction": {"id": str(next(_ids)), "type": 2, "response_message_id": harness.original}
                 }
+            body = request_body(payload, multipart)
             if route.method == "PATCH":  # the deferred answer written over "thinking..."
-                return _message(0, (payload or {}).get("content", ""), harness.original)
+                return harness._kept(_message(0, body.get("content", ""), harness.original), body)
             if route.method == "POST":  # a follow-up
-                return _message(0, (payload or {}).get("content", ""))
+                return harness._kept(_message(0, body.get("content", "")), body)
             return {}
 
         async def http_request(http, route, **kwargs):
@@ -188,7 +190,11 @@ class Harness:
             if entry["route"] in harness.refused or (left is not None and left <= 0):
                 raise discord.Forbidden(_Refusal(), {"code": 50013, "message": "Missing Permissions"})
             if route.path.startswith("/channels/{channel_id}/messages") and route.method in ("POST", "PATCH"):
-                return _message(route.channel_id, (payload or {}).get("content", ""))
+                body = request_body(payload, kwargs.get("form"))
+                return harness._kept(_message(route.channel_id, body.get("content", "")), body)
+            if route.path == "/channels/{channel_id}/messages/{message_id}" and route.method == "GET":
+                message_id = route.url.rsplit("/", 1)[1]
+                return harness.posted.get(message_id) or _message(route.channel_id, "", message_id)
             if route.path == "/channels/{channel_id}/threads":
                 return _thread(route.channel_id, payload)
             if route.path == "/users/@me/channels":  # a direct-message channel opened with a user
@@ -203,6 +209,13 @@ class Harness:
         monkeypatch.setattr(AsyncWebhookAdapter, "request", webhook_request)
         monkeypatch.setattr(HTTPClient, "request", http_request)
         monkeypatch.setattr(HTTPClient, "get_from_cdn", get_from_cdn)
+
+    def _kept(self, message: dict[str, Any], body: dict[str, Any]) -> dict[str, Any]:
+        """The message Discord sends back, with the components and flags it was sent with, kept
+        so that fetching it later gives them back."""
+        message = {**message, "components": body.get("components") or [], "flags": body.get("flags", 0)}
+        self.posted[message["id"]] = message
+        return message
 
     def direct_messages(self, sent: list[dict[str, Any]]) -> list[tuple[str, str]]:
         """The direct messages among what was sent: to whom (a user id), and the text."""
@@ -239,6 +252,15 @@ class Harness:
         message = _message(int(channel), "")
         message["components"] = [{"type": 1, "components": [button]}]
         data = {"custom_id": button["custom_id"], "component_type": 2}
+        return await self._dispatch(self._payload(3, user, channel, data, message=message))
+
+    async def choose(
+        self, menu: dict[str, Any], values: list[str], *, user: str, channel: str
+    ) -> list[dict[str, Any]]:
+        """Pick ``values`` in a select menu the bot sent (as found by :func:`menus`)."""
+        message = _message(int(channel), "")
+        message["components"] = [{"type": 1, "components": [menu]}]
+        data = {"custom_id": menu["custom_id"], "component_type": 3, "values": values}
         return await self._dispatch(self._payload(3, user, channel, data, message=message))
 
     async def submit(self, form: dict[str, Any], values: dict[str, str], *, user: str, channel: str):
@@ -333,12 +355,35 @@ class Harness:
         return self.sent[before:]
 
 
+def request_body(payload: dict[str, Any] | None, multipart: list[dict[str, Any]] | None) -> dict[str, Any]:
+    """A request's JSON, also when it was sent as multipart with files."""
+    if payload is not None or not multipart:
+        return payload or {}
+    (part,) = [p for p in multipart if p["name"] == "payload_json"]
+    return json.loads(part["value"])
+
+
+def text_of(body: dict[str, Any]) -> str:
+    """A message's text: its content, or a card's (Components V2) text displays."""
+    if body.get("content"):
+        return body["content"]
+    return "\n".join(c["content"] for c in walk(body.get("components") or []) if c.get("type") == 10)
+
+
+def walk(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every component at every depth (rows, containers, sections and what they hold)."""
+    found = []
+    for component in components:
+        found.append(component)
+        found += walk(component.get("components") or [])
+        if component.get("accessory"):
+            found += walk([component["accessory"]])
+    return found
+
+
 def callback_payload(entry: dict[str, Any]) -> dict[str, Any]:
     """An interaction callback's JSON, also when it was sent as multipart with files."""
-    if entry["payload"] is not None or not entry["multipart"]:
-        return entry["payload"] or {}
-    (part,) = [p for p in entry["multipart"] if p["name"] == "payload_json"]
-    return json.loads(part["value"])
+    return request_body(entry["payload"], entry.get("multipart"))
 
 
 def attachments(sent: list[dict[str, Any]]) -> list[bytes]:
@@ -358,7 +403,7 @@ def messages(sent: list[dict[str, Any]]) -> list[str]:
     texts = []
     for entry in sent:
         body = callback_payload(entry) if "multipart" in entry else entry["payload"]
-        content = (body or {}).get("data", body or {}).get("content")
+        content = text_of((body or {}).get("data", body or {}))
         if content and content != STUB:
             texts.append(content)
     return texts
@@ -404,16 +449,19 @@ def answers_in(sent: list[dict[str, Any]]) -> list[tuple[dict[str, Any], bool, d
 def reply(sent: list[dict[str, Any]]) -> tuple[str, bool]:
     """The text of the interaction's answer among what was sent, and whether it was ephemeral."""
     body, ephemeral = answer_of(sent)
-    return body.get("content") or "", ephemeral
+    return text_of(body), ephemeral
 
 
 def buttons(sent: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """The buttons of the interaction's answer, by label."""
-    found = {}
-    for row in answer_of(sent)[0].get("components") or []:
-        for item in row.get("components", []):
-            found[item["label"]] = item
-    return found
+    return {
+        item["label"]: item for item in walk(answer_of(sent)[0].get("components") or []) if item["type"] == 2
+    }
+
+
+def menus(sent: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The select menus of the interaction's answer."""
+    return [item for item in walk(answer_of(sent)[0].get("components") or []) if item["type"] == 3]
 
 
 def form(sent: list[dict[str, Any]]) -> dict[str, Any]:
@@ -468,7 +516,7 @@ def channel_posts(sent: list[dict[str, Any]]) -> list[tuple[str, str, list[bytes
     for entry in sent:
         if entry["route"] == "POST /channels/{channel_id}/messages":
             where = entry["url"].split("/channels/")[1].split("/")[0]
-            posts.append((where, callback_payload(entry).get("content") or "", files_of(entry)))
+            posts.append((where, text_of(callback_payload(entry)), files_of(entry)))
     return posts
 
 

@@ -164,6 +164,7 @@ GRAMMAR: dict[str, tuple[list[str], list[str]]] = {
         ["firer", "target", "range", "aspect", "cover", "target_markers", "unit", "needs", "sides"]
         + ["dice", "reroll", "at_least"],
     ),
+    "measure": ([], ["unit", "to"]),
     "rule": ([], []),
     "rules": (["sources", "remove", "import"], ["name"]),
     "force": (
@@ -245,6 +246,8 @@ TEMPLATES = [
     "/odds shot firer:Panther target:Sherman range:18 aspect:side target_markers:2",
     "/odds test needs:4 sides:6 dice:3 reroll:failed at_least:2",
     "/odds fire unit:panzer-iv target:sherman-1",
+    "/measure unit:panzer-iv to:sherman-1",
+    "/measure unit:gruppe-3 to:45.5,30",
     "/chart roll rb-rg-strength side=german, date=2 Nov",
     "/rules remove name:KG",
     "/force new nation:german name:KG points:500 date:1944-12",

@@ -2,7 +2,17 @@
 
 import pytest
 
-from tests.bot.discord_harness import ANN, OTTO, answers_in, close_bot, form, messages, open_bot, reply
+from tests.bot.discord_harness import (
+    ANN,
+    OTTO,
+    answers_in,
+    close_bot,
+    form,
+    messages,
+    open_bot,
+    reply,
+    text_of,
+)
 
 
 @pytest.fixture
@@ -151,7 +161,7 @@ async def test_in_capture_the_channel_sees_markers_and_only_the_defender_learns_
         (body, hidden) for body, hidden, _ in answers_in(sent) if "Only your side sees this" in str(body)
     ]
     assert len(secret) == 1 and secret[0][1]
-    assert "allies sets up Sherman 75mm 1 as Marker 1 at (30, 20)" in secret[0][0]["content"]
+    assert "allies sets up Sherman 75mm 1 as Marker 1 at (30, 20)" in text_of(secret[0][0])
     assert await discord_.autocomplete("act", "unit", "sherman", user=ANN, channel="5") == [
         "allies-sherman-75mm-1"
     ]  # the owner finds its marker by the true name

@@ -3,7 +3,18 @@
 import pytest
 
 from engine.dice import ScriptedDice, d6
-from tests.bot.discord_harness import ANN, EVE, OTTO, close_bot, open_bot, reply
+from tests.bot.discord_harness import (
+    ANN,
+    EVE,
+    OTTO,
+    callback_payload,
+    close_bot,
+    files_of,
+    open_bot,
+    reply,
+    text_of,
+    walk,
+)
 
 
 @pytest.fixture
@@ -61,17 +72,24 @@ async def test_game_new_options_choose_the_table_and_the_allied_force(discord_bo
     assert (await bot.games.store.load("2")) is None
 
 
-async def test_a_window_closing_by_itself_is_posted_to_its_channel(discord_bot):
+async def test_a_window_closing_by_itself_is_posted_to_its_channel_as_a_card(discord_bot):
     bot, discord = discord_bot
     from bot.services.game_service import Outcome
     from engine.events import Event
+    from engine.quick_battle import quick_battle
 
-    outcome = Outcome(state=None, events=[Event(kind="no_reaction", text="allies does not react")], version=3)
+    event = Event(kind="no_reaction", text="allies does not react")
+    outcome = Outcome(state=quick_battle(), events=[event], version=3)
     before = len(discord.sent)
     await bot.announce("4242", outcome)
     (message,) = discord.sent[before:]
     assert message["route"] == "POST /channels/{channel_id}/messages"
-    assert message["payload"]["content"] == "The reaction window closed.\nallies does not react"
+    body = callback_payload(message)
+    assert not body.get("content") and body["flags"] & 1 << 15  # Components V2: no content
+    assert text_of(body).startswith("The reaction window closed.\nallies does not react\n\nTurn 0")
+    (gallery,) = [c for c in walk(body["components"]) if c["type"] == 12]
+    assert gallery["items"][0]["media"]["url"] == "attachment://battlefield.png"
+    assert len(files_of(message)) == 1
 
 
 async def test_a_game_under_the_house_rules_says_so_in_its_header(discord_bot):

@@ -46,6 +46,7 @@ from tests.bot.discord_harness import (
     files_of,
     open_bot,
     reply,
+    text_of,
 )
 from tests.engine.random_play import random_command
 
@@ -97,6 +98,7 @@ class Table:
         self.step = 0
         self.read: dict[str, list[Read]] = {ANN: [], OTTO: [], REF: []}
         self.threads: dict[str, str] = {}
+        self.before: GameState | None = None  # the game as the last step found it (the trails drawn)
 
     async def slash(self, command: str, user: str, /, **options) -> str:
         """Send the command as ``user``; file what it sent under each reader. Returns the reply."""
@@ -104,7 +106,7 @@ class Table:
         self.threads = self.threads or await side_threads(self.bot.games.store, CHANNEL)
         readers_of = {thread: self._audience(name) for name, thread in self.threads.items()}
         for body, private, entry in answers_in(sent):
-            self._file([user] if private else list(self.read), body.get("content") or "", files_of(entry))
+            self._file([user] if private else list(self.read), text_of(body), files_of(entry))
         for where, text, files in channel_posts(sent):
             self._file(list(self.read) if where == CHANNEL else readers_of[where], text, files)
         return reply(sent)[0]
@@ -232,10 +234,14 @@ def said(word: str, text: str) -> bool:
     return re.search(rf"\b{re.escape(word)}\b", text) is not None
 
 
-def entitled_pictures(state: GameState, events: list[Event], side: str) -> set[bytes]:
+def entitled_pictures(
+    state: GameState, events: list[Event], side: str, before: GameState | None
+) -> set[bytes]:
     """Every picture ``side``'s player may see of this moment: their side's or the spectators',
-    with the last action drawn or without (/game map)."""
-    return {render(state, viewer, last_events=last) for viewer in (side, None) for last in (events, ())}
+    with the last action drawn (its trails from the game ``before`` it, or none) or without
+    (/game map)."""
+    drawn = ((events, before), (events, None), ((), None))
+    return {render(state, viewer, last_events=last, before=b) for viewer in (side, None) for last, b in drawn}
 
 
 async def check_step(table: Table) -> int:
@@ -249,10 +255,11 @@ async def check_step(table: Table) -> int:
     for user, side in SIDE_OF.items():
         now = [r for r in table.read[user] if r.step == table.step]
         assert [(r.text, word) for r in now for word in hidden_from(state, side) if said(word, r.text)] == []
-        allowed = entitled_pictures(state, events, side)
+        allowed = entitled_pictures(state, events, side, table.before)
         assert [p in allowed for r in now for p in r.pictures] == [True for r in now for _ in r.pictures]
         others = {render(state, v, last_events=events) for v in (REFEREE, state.other_side(side))}
         would_fail += len(others - allowed)
+    table.before = state
     return would_fail
 
 

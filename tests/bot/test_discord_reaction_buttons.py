@@ -3,7 +3,17 @@
 import pytest
 
 from engine.dice import ScriptedDice, d6, d10
-from tests.bot.discord_harness import ANN, OTTO, buttons, close_bot, form, open_bot, reply, started_game
+from tests.bot.discord_harness import (
+    ANN,
+    OTTO,
+    buttons,
+    close_bot,
+    form,
+    open_bot,
+    reply,
+    started_game,
+    walk,
+)
 
 
 @pytest.fixture
@@ -58,7 +68,10 @@ async def test_a_closed_window_loses_its_buttons(declared):
     assert message_id
     sent = await discord.slash("noreact", user=ANN, channel="1")
     edits = [e for e in sent if e["route"] == "PATCH /channels/{channel_id}/messages/{message_id}"]
-    assert len(edits) == 1 and edits[0]["payload"]["components"] == []
+    assert len(edits) == 1
+    kept = walk(edits[0]["payload"]["components"])  # the card keeps its text and picture
+    assert [c["type"] for c in kept] == [17, 10, 12]
+    assert "axis declares: Gruppe 3" in kept[1]["content"]
 
 
 async def test_a_window_closing_at_its_deadline_loses_its_buttons_too(declared):
@@ -68,5 +81,6 @@ async def test_a_window_closing_at_its_deadline_loses_its_buttons_too(declared):
     routes = [e["route"] for e in discord.sent[before:]]
     assert routes == [
         "POST /channels/{channel_id}/messages",
+        "GET /channels/{channel_id}/messages/{message_id}",
         "PATCH /channels/{channel_id}/messages/{message_id}",
     ]

@@ -21,6 +21,7 @@ from tests.bot.discord_harness import (
     close_bot,
     open_bot,
     reply,
+    text_of,
 )
 
 REF = "309"
@@ -65,7 +66,7 @@ async def hidden_reaction(bot, discord) -> list[dict]:
 
 def follow_ups(sent: list[dict]) -> list[tuple[str, bool]]:
     """The interaction's follow-up messages: text, and whether only the user sees it."""
-    return [(body["content"], hidden) for body, hidden, _ in answers_in(sent)[1:]]
+    return [(text_of(body), hidden) for body, hidden, _ in answers_in(sent)[1:]]
 
 
 @pytest.fixture
@@ -259,8 +260,10 @@ async def test_a_window_closing_at_its_deadline_tells_the_threads_too(bot_and_di
         (
             "1",
             'The reaction window closed.\nallies does not react\nGruppe moves 5.0" to (40, 45)\n'
-            "axis has no tokens left: allies takes the initiative",
-            0,
+            "axis has no tokens left: allies takes the initiative\n\n"
+            "Turn 1 · active · Iron Cross 2015\n"
+            "**allies** (us): <@301>, 4 tokens; **axis** (german): <@302>, 0 tokens\nWaiting for **allies**",
+            1,  # a card with the shared picture
         ),
         (threads["allies"], "Turn 1: the battlefield as you see it", 1),  # Marker 1 drawn as Able
         (threads[REFEREE], "Turn 1: the battlefield as you see it", 1),

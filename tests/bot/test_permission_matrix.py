@@ -44,6 +44,7 @@ from tests.bot.discord_harness import (
     form,
     open_bot,
     role,
+    text_of,
 )
 from tests.bot.test_discord_forces import make_force
 from tests.bot.test_discord_team_referee import BOB, BOSS, DAN, FORCES, POOL, RUTH, SHERMAN, UMPIRES
@@ -428,7 +429,7 @@ def answer(sent: list[dict[str, Any]]) -> tuple[str, str]:
             data, private = body, False
         else:
             continue
-        texts.append(data.get("content") or "")
+        texts.append(text_of(data))  # a card's text too
         how = "public" if how == "public" or not private else "private"
     return "\n".join(texts), how
 
@@ -647,7 +648,7 @@ READS_ONLY = {
     "chart list", "chart show", "force export", "force list", "force show", "game history", "game log",
     "game map", "game status", "games mine", "odds fire", "odds shot", "odds test", "ref log", "ref map",
     "ref prep list", "rule", "rules sources", "stats", "team show", "table show", "table list",
-    "table export",
+    "table export", "help", "measure",
 }  # fmt: skip
 OWN_RECORDS = {
     "roll", "chart roll", "games ping", "force import", "table new", "table random", "table copy",

@@ -1,5 +1,7 @@
 """Reading positions and unit names as players type them."""
 
+import math
+
 import pytest
 
 from bot.text_orders import OrderWords, find_unit, parse_move, parse_path, parse_point, unit_order
@@ -7,6 +9,7 @@ from engine.commands import CloseCombat, EnterBuilding, Fire, LeaveBuilding, Mov
 from engine.errors import IllegalCommand
 from engine.geometry import bearing, distance
 from engine.quick_battle import quick_battle
+from engine.rules.movement import movement_allowance
 from engine.setup import make_unit, new_game
 from engine.state import Point
 
@@ -40,11 +43,26 @@ def test_a_move_toward_a_unit_goes_that_far_on_the_straight_line():
     (end,) = parse_move(state, "sherman-1", "10 toward Panzer IV")
     assert (end.x, end.y) == (12.62, 17.98)
     (stop,) = parse_move(state, "sherman-1", '50" toward panzer-iv')
-    assert (stop.x, stop.y) == (13.75, 35.96)  # in contact with the Panzer IV's base, not on it
+    assert (stop.x, stop.y) == (13.74, 35.95)  # in contact with the Panzer IV's base, not on it
     facing = bearing(Point(x=12, y=8), stop)
     arrived = state.units["sherman-1"].model_copy(update={"position": stop, "facing": facing})
     assert distance(arrived, state.units["panzer-iv"]) < 0.02
     assert parse_move(state, "sherman-1", "D3") == (Point(x=21, y=15),)
+
+
+def test_a_full_move_toward_a_unit_is_never_refused_as_too_long_p8():
+    """A move "N toward" a unit, N the unit's whole allowance (p. 8), measures at most N after
+    rounding to 0.01": at the quick battles' start positions none is refused for its length."""
+    for table in ("village", "crossroads"):
+        state = quick_battle(table)
+        for unit in state.units.values():
+            for goal in state.units.values():
+                if goal.side == unit.side:
+                    continue
+                reach = movement_allowance(unit.profile, rapid=False, road=False)
+                (end,) = parse_move(state, unit.id, f"{reach:g} toward {goal.id}")
+                length = math.dist((unit.position.x, unit.position.y), (end.x, end.y))
+                assert length <= reach, (table, unit.id, goal.id, length)
 
 
 def test_a_hidden_unit_cannot_be_named_as_a_target():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.commands import Action, ChooseInitiative, Command, Declare, DeclineReaction, StartGame, UnitOrder
 from engine.dice import ScriptedDice, d6
+from engine.event_data import FireData
 from engine.events import Event
 from engine.game import apply
 from engine.game_state import GameState
@@ -71,4 +72,10 @@ def texts(events: list[Event]) -> list[str]:
 def fire_text(events: list[Event]) -> str:
     """The text of the one shot among the events."""
     (shot,) = [e.text for e in events if e.kind == "fire"]
+    return shot
+
+
+def fire_data(events: list[Event]) -> FireData:
+    """What the one shot among the events did, as numbers."""
+    (shot,) = [e.data for e in events if isinstance(e.data, FireData)]
     return shot

@@ -13,9 +13,10 @@ from engine.commands import (
     UnitOrder,
 )
 from engine.dice import d6, d10
+from engine.event_data import DestroyedData, FireData, MoveData, RolledTest, ToHit
 from engine.setup import make_unit
 from engine.state import Phase
-from tests.engine.helpers import P, game, play, started, text
+from tests.engine.helpers import P, fire_data, game, play, started, text
 
 
 def test_sherman_and_panther_reaction_and_modifiers_pp6_7():
@@ -59,6 +60,19 @@ def test_sherman_and_panther_reaction_and_modifiers_pp6_7():
     assert "needs 9+ (-2 moved, -1 target moved, -1 morale markers); rolled 9: 1 hit" in log
     order_of_moves = [e.units[0] for e in events if e.kind in ("move", "fire")]
     assert order_of_moves == ["sherman-75mm", "panther", "panther", "sherman-75mm"]
+    (reaction,) = [e.data for e in events if isinstance(e.data, RolledTest)]
+    assert (reaction.test, reaction.unit, reaction.needed, reaction.roll, reaction.passed) == (
+        "reaction test",
+        "sherman-75mm",
+        4,
+        4,
+        True,
+    )
+    panther_shot, sherman_shot = [e.data for e in events if isinstance(e.data, FireData)]
+    assert (panther_shot.firer, panther_shot.target) == ("panther", "sherman-75mm")
+    assert (panther_shot.to_hit.needed, panther_shot.to_hit.hits, panther_shot.markers_placed) == (8, 1, 1)
+    assert sherman_shot.to_hit.modifiers == (("moved", -2), ("target moved", -1), ("morale markers", -1))
+    assert (sherman_shot.to_hit.needed, sherman_shot.to_hit.rolls, sherman_shot.markers) == (9, (9,), 1)
     assert state.units["sherman-75mm"].morale_markers == 1
     assert state.units["panther"].morale_markers == 1
     assert state.active_side == "axis"
@@ -114,6 +128,9 @@ def test_casualty_roll_example_p10():
     assert "needs 4+ (+1 close range); rolled 5, 7: 2 hits" in text(events)
     assert "1 marker, casualty 4+ rolled 4, 6: +1" in text(events)
     assert state.units["gis"].morale_markers == 2
+    shot = fire_data(events)
+    assert shot.to_hit == ToHit(needed=4, modifiers=(("close range", 1),), rolls=(5, 7), hits=2)
+    assert (shot.markers_placed, shot.markers) == (2, 2)
 
 
 def test_mg_nest_falls_back_from_the_mortar_p13():
@@ -144,6 +161,11 @@ def test_mg_nest_falls_back_from_the_mortar_p13():
     assert "needs 9+ (-1 target moved)" in log
     assert state.units["mg-nest"].morale_markers == 3  # 3 - 1 rallied + 1 mortar hit
     assert state.units["mg-nest"].fell_back_this_turn
+    (moved,) = [e.data for e in events if isinstance(e.data, MoveData)]
+    assert (moved.unit, moved.start, moved.end, moved.fall_back) == ("mg-nest", P(30, 60), P(30, 69), True)
+    rally = next(e.data for e in events if e.kind == "rally")
+    assert (rally.test, rally.needed, rally.roll, rally.passed) == ("fall back rally", 4, 5, True)
+    assert fire_data(events).to_hit.needed == 9
 
 
 def test_evolution_of_a_game_turn_pp14_17():
@@ -228,6 +250,8 @@ def test_evolution_of_a_game_turn_pp14_17():
     assert "PIAT section reactivates: needs 2+ (1 token), rolled 3: success" in log
     assert '9+7+1 within 6"=17 vs 15: penetrates. Damage d6 4: Foom! Vehicle destroyed' in log
     assert state.units["stug"].destroyed
+    assert (fire_data(events).damage, fire_data(events).fate) == ("Foom! Vehicle destroyed", "destroyed")
+    assert [e.data for e in events if isinstance(e.data, DestroyedData)] == [DestroyedData(unit="stug")]
     assert state.units["piat"].position == P(26, 28)
     assert state.sides["allies"].tokens == 0
     assert state.active_side == "axis"

@@ -14,7 +14,6 @@ from engine.dice_stats import (
     chi_square_p_value,
     dice_report,
     face_tally,
-    purpose_category,
     report_text,
     success_chance,
 )
@@ -175,8 +174,9 @@ def test_success_chance_of_a_score_needed():
         ("/roll 2d10 5+", Category.OTHER),
     ],
 )
-def test_purpose_categories(purpose, category):
-    assert purpose_category(purpose) is category
+def test_a_die_stored_without_a_category_takes_it_from_its_purpose(purpose, category):
+    stored = DieRoll.model_validate_json(f'{{"sides": 10, "value": 3, "purpose": "{purpose}"}}')
+    assert stored.category is category
 
 
 def test_the_text_table_names_each_player_and_their_luck():

@@ -8,11 +8,12 @@ import pytest
 
 from engine.battlefield import visible_enemies
 from engine.commands import Declare, DeclineReaction, Fire, LaySmoke, Move, PassInitiative, React, UnitOrder
-from engine.dice import d6, d10
+from engine.dice import DieCategory, d6, d10
 from engine.errors import IllegalCommand
+from engine.event_data import RolledTest, ToHit
 from engine.setup import make_unit
 from engine.state import CoverKind, Going, TableSize, TerrainFeature
-from tests.engine.helpers import P, act, box, declare, fire_text, game, play, started, texts
+from tests.engine.helpers import P, act, box, declare, fire_data, fire_text, game, play, started, texts
 
 WALL = TerrainFeature(
     id="wall",
@@ -48,7 +49,8 @@ def sight_game(blocks_sight):
 
 
 def test_line_of_sight_blocked_by_woods_cannot_see_p10():
-    with pytest.raises(IllegalCommand, match="^Grenadiers cannot see GIs$"):
+    blocked = "^Grenadiers cannot see GIs: the woods block the line of sight$"
+    with pytest.raises(IllegalCommand, match=blocked):
         declare(sight_game(blocks_sight=True), "axis", "gren", Fire(target="gis"))
     _, events = fire(sight_game(blocks_sight=False), "axis", "gren", "gis", d10(4))
     assert fire_text(events) == 'Grenadiers fires at GIs (28.0"): needs 5+; rolled 4: miss'
@@ -95,6 +97,10 @@ def test_support_squad_fires_in_a_90_degree_arc_to_its_front_p11():
     state = arcs_game()
     _, events = fire(state, "axis", "mg", "ahead", d10(1), d10(1))
     assert fire_text(events) == 'MG fires at Ahead (8.0"): needs 4+ (+1 close range); rolled 1, 1: miss'
+    shot = fire_data(events)
+    assert (shot.firer, shot.target, shot.distance) == ("mg", "ahead", 8.0)
+    assert shot.to_hit == ToHit(needed=4, modifiers=(("close range", 1),), rolls=(1, 1), hits=0)
+    assert shot.markers_placed == 0
     _, events = fire(state, "axis", "mg", "edge", d10(1), d10(1))  # 39 degrees off its facing
     assert fire_text(events) == 'MG fires at Edge (10.0"): needs 4+ (+1 close range); rolled 1, 1: miss'
     with pytest.raises(
@@ -178,6 +184,19 @@ def test_hull_down_behind_a_wall_takes_one_off_the_damage_roll_p12():
         "Damage d6 3 -1 hull down: Crew cabin filled with smoke and shrapnel"
     )
     assert state.units["sherman"].morale_markers == 3
+    shot = fire_data(events)
+    assert (shot.to_hit.needed, shot.to_hit.rolls, shot.to_hit.hits) == (5, (7,), 1)
+    assert (shot.damage, shot.markers_placed, shot.markers, shot.fate) == (
+        "Crew cabin filled with smoke and shrapnel",
+        3,
+        3,
+        "stands",
+    )
+    assert [die.category for die in next(e for e in events if e.kind == "fire").rolls] == [
+        DieCategory.TO_HIT,
+        DieCategory.PENETRATION,
+        DieCategory.PENETRATION,
+    ]
     state, events = fire(hull_down_game([]), "axis", "panther", "sherman", d10(7), d10(6), d6(3))
     assert fire_text(events).endswith("Damage d6 3: Screech! Vehicle damaged")
     assert state.units["sherman"].morale_markers == 5
@@ -315,6 +334,8 @@ def test_smoke_needs_5_on_a_d10_with_no_modifiers_p12():
     state = smoke_game(morale_markers=2)
     smoked, events = act(state, "axis", "gren", Move(path=(P(54, 30),)), LaySmoke(), faces=[d10(5)])
     assert texts(events)[-1] == "Grenadiers lays smoke: needs 5+, rolled 5: obscured"
+    laid = RolledTest(test="smoke", unit="gren", side="axis", needed=5, roll=5, passed=True)
+    assert events[-1].data == laid
     assert smoked.units["gren"].smoke is not None
     clear, events = act(state, "axis", "gren", Move(path=(P(54, 30),)), LaySmoke(), faces=[d10(4)])
     assert texts(events)[-1] == "Grenadiers lays smoke: needs 5+, rolled 4: no smoke"
@@ -470,6 +491,11 @@ def test_tank_gun_7_plus_adds_up_to_two_extra_markers_on_infantry_in_cover_at_cl
     )
     assert fire_text(events) == SHOT + "1 marker, casualty 4+ rolled 4, 5: +2 -> GIs has 3"
     assert state.units["gis"].morale_markers == 3
+    shot = fire_data(events)
+    assert shot.to_hit == ToHit(
+        needed=5, modifiers=(("close range", 1), ('enemy infantry within 12"', -1)), rolls=(5, 9), hits=2
+    )
+    assert (shot.markers_placed, shot.markers) == (3, 3)
 
 
 def test_tank_gun_7_plus_adds_only_one_extra_marker_on_infantry_in_the_open_p10():

@@ -20,6 +20,7 @@ from engine.commands import (
 )
 from engine.dice import ScriptedDice, SeededDice, d6
 from engine.errors import IllegalCommand
+from engine.event_data import DestroyedData
 from engine.events import REFEREE, EventLog
 from engine.game import apply
 from engine.losses import add_markers
@@ -392,6 +393,7 @@ def test_a_hidden_unit_destroyed_is_turned_over_first_p26():
     add_markers(state, state.units["squad"], 6, log)
     assert [e.text for e in log.events][0] == "Marker 2 is revealed (destroyed): Infantry Detachment"
     assert state.units["squad"].destroyed and state.units["squad"].name == "Infantry Detachment"
+    assert log.events[-1].data == DestroyedData(unit="squad", markers=6, morale=5)
 
 
 def test_a_hidden_units_markers_coming_off_are_told_to_its_owner_only_p26():

@@ -4,6 +4,7 @@ s. 3, 5 and 6), with scripted dice and exact outcomes."""
 
 from engine.commands import Bombard, ChooseFallBack, Fire, RequestFire
 from engine.dice import d6, d10
+from engine.event_data import FireData, RolledTest, ToHit
 from engine.setup import make_unit
 from tests.engine.helpers import P, act, fire_text, game, play, started, texts
 from tests.engine.test_house_rules_flow import charge, house
@@ -61,6 +62,21 @@ def test_the_squad_a_transport_carries_fights_and_takes_the_markers_s6():
     ]
     markers = {unit_id: unit.morale_markers for unit_id, unit in state.units.items()}
     assert markers == {"tommies": 2, "sdkfz": 0, "gruppe": 2}
+    initiation = next(e.data for e in events if isinstance(e.data, RolledTest))
+    assert (initiation.test, initiation.unit, initiation.roll, initiation.passed) == (
+        "close combat initiation",
+        "tommies",
+        3,
+        True,
+    )
+    volleys = [e.data for e in events + more if isinstance(e.data, FireData)]
+    assert [(v.close_combat_round, v.firer, v.target, v.markers_placed) for v in volleys] == [
+        (1, "gruppe", "tommies", 0),
+        (1, "tommies", "sdkfz", 2),
+        (2, "gruppe", "tommies", 2),
+        (2, "tommies", "sdkfz", 0),
+    ]
+    assert volleys[2].to_hit == ToHit(needed=7, modifiers=(("2 morale marker(s)", -2),), rolls=(9,), hits=1)
 
 
 def test_a_transports_mg_fires_in_close_combat_only_at_an_attacker_in_its_arc_s5_s6():

@@ -23,6 +23,7 @@ from engine.commands import (
 )
 from engine.dice import ScriptedDice, d6, d10
 from engine.errors import IllegalCommand
+from engine.event_data import FireData, ToHit
 from engine.events import EventLog
 from engine.rulesets import find_rule_set, with_rule_set
 from engine.setup import make_unit
@@ -468,9 +469,21 @@ def test_a_spotter_places_a_marker_and_a_mortar_fires_at_it_s5():
         "(House Rules HR5.91)" in [e.text for e in events]
     )
     assert state.fire_markers[0].at == P(20, 40) and state.fire_markers[0].placed
+    request = next(e.data for e in events if e.kind == "indirect")
+    assert (request.test, request.unit, request.needed, request.roll, request.passed) == (
+        "request fire",
+        "hq",
+        5,
+        5,
+        True,
+    )
     # a d10 of 10 lands on the marker; the squad under it takes 2 medium HE dice needing 4+ (open)
     state, events = act(state, "allies", "mortar", Bombard(), faces=[d10(10), d6(3), d6(4), d6(2)])
     lines = [e.text for e in events]
+    landed, effect = [e.data for e in events if isinstance(e.data, FireData)]
+    assert (landed.firer, landed.target, landed.at, landed.indirect) == ("mortar", None, P(20, 40), True)
+    assert (effect.target, effect.distance, effect.markers_placed) == ("gruppe", 0.0, 1)
+    assert not effect.along_a_line_of_fire  # the overlay draws no arrow for a shell
     assert "Mortar Team fires at the marker: d10 10, d6 3: lands on the marker (House Rules HR5.92)" in lines
     assert (
         'Infantry Detachment (0.0" away, open) takes 2 medium HE dice needing 4+: rolled 4, 2: 1 marker(s) '
@@ -557,6 +570,11 @@ def test_a_smoke_round_that_hits_puts_a_2_inch_puff_which_blocks_sight_s5():
         "Sherman 75mm fires smoke at (20, 18): needs 5+; rolled 6: on target (House Rules HR5.97)",
         "A puff of smoke at (20, 18)",
     ]
+    fired = events[1].data
+    assert isinstance(fired, FireData)
+    assert (fired.firer, fired.target, fired.at) == ("sherman", None, P(20, 18))
+    assert round(fired.distance, 1) == 19.7
+    assert fired.to_hit == ToHit(needed=5, rolls=(6,), hits=1)
     with pytest.raises(IllegalCommand, match="cannot see"):
         declare(state, "allies", "tommies", Fire(target="gruppe"))
 
@@ -760,6 +778,8 @@ def test_medium_he_at_a_building_as_a_whole_may_mark_everyone_inside_s5():
     )
     lines = [e.text for e in events]
     assert lines[1] == "Sherman 75mm fires HE at church: needs 5+; rolled 5: 1 hit (House Rules HR5.72)"
+    shot = events[1].data
+    assert (shot.firer, shot.target, shot.building, shot.to_hit.hits) == ("sherman", None, "church", 1)
     assert lines[2:] == [
         "Infantry Detachment, in church, rolls 6: 1 marker (House Rules HR5.72)",
         "MG Team, in church, rolls 3: unharmed (House Rules HR5.72)",

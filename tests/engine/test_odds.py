@@ -19,6 +19,7 @@ from engine.odds import (
     describe_test_odds,
     enumerate_dice,
     find_any_profile,
+    hit_chance,
     read_options,
     setup_shot,
     shot_odds,
@@ -86,6 +87,17 @@ def test_infantry_in_cover_at_close_range_two_dice_and_casualty_rolls_p10():
         ShotOutcome.TWO_MARKERS: one_hit * converts_one + two_hits * converts_two,
     }
     assert odds.expected_hits == F(14, 10)
+
+
+def test_hit_chance_is_at_least_one_d10_reaching_the_score_p10():
+    """Two d10 hitting on 4+ miss together 3/10 x 3/10 of the time; one d10 on 5+ hits 6 in 10;
+    the direct figure agrees with enumerating every die of the shot."""
+    infantry = setup_shot(
+        ShotSetup(firer="Infantry Detachment (german)", target="Infantry Detachment (us)", range=8)
+    )
+    assert hit_chance(infantry) == 1 - F(3, 10) ** 2 == shot_odds(infantry).hit
+    panther = setup_shot(ShotSetup(firer="Panther", target="Sherman 75mm (us)", range=18))
+    assert hit_chance(panther) == F(6, 10) == shot_odds(panther).hit
 
 
 def test_a_target_at_its_limit_is_destroyed_by_one_more_marker_p13():

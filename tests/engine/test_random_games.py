@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.commands import CallReserves, GiveBonusTokens
+from engine.dice import DieCategory, category_of_purpose
 from engine.game import replay
 from engine.game_state import GameState
 from engine.quick_battle import quick_battle
@@ -55,9 +56,13 @@ def test_random_game_reaches_a_result_keeps_its_input_and_replays_exactly(kind, 
     assert replayed == final
 
 
-def test_every_die_is_recorded_with_its_purpose():
-    _, history = play_random_game(quick_battle(), seed=7)
+@pytest.mark.parametrize("kind", ["quick battle", "house rules"])
+def test_every_die_is_recorded_with_its_purpose_and_category(kind):
+    _, history = play_random_game(_start(kind), seed=7)
     rolls = [roll for _, events in history for event in events for roll in event.rolls]
     assert rolls, "a whole game rolls dice"
     assert all(roll.purpose and 1 <= roll.value <= roll.sides for roll in rolls)
     assert {roll.sides for roll in rolls} == {6, 10}
+    # each roll site names its die's category; /stats groups them as it did from the purposes
+    assert [roll.category for roll in rolls] == [category_of_purpose(roll.purpose) for roll in rolls]
+    assert {DieCategory.TO_HIT, DieCategory.REACTION, DieCategory.MORALE} <= {roll.category for roll in rolls}

@@ -256,7 +256,9 @@ def test_the_2_inch_mortar_fires_at_what_a_friend_sees_p20_p22():
         ),
         "allies",
     )
-    with pytest.raises(IllegalCommand, match="^Able cannot see Grenadiers$"):
+    with pytest.raises(
+        IllegalCommand, match="^Able cannot see Grenadiers: the woods block the line of sight$"
+    ):
         declare(state, "allies", "able", Fire(target="target"))  # its rifles need its own sight
     state, events = act(
         state, "allies", "able", Fire(target="target", weapon="light_mortar"), faces=(d10(8), d6(5))

@@ -593,7 +593,8 @@ def test_mortar_may_not_fire_from_woods_p20():
 
 def test_mortar_may_fire_at_a_target_only_a_friendly_unit_can_see_p20():
     hill = box("hill", "hill", 30, 20, 70, 24, blocks_sight=True)
-    with pytest.raises(IllegalCommand, match="^Mortar Team cannot see GIs$"):
+    blocked = "^Mortar Team cannot see GIs: the hill blocks the line of sight$"
+    with pytest.raises(IllegalCommand, match=blocked):
         declare(mortar_game(terrain=[hill]), "axis", "mortar", Fire(target="gis"))
     spotter = make_unit("german", "Infantry Detachment", "axis", (80, 40), unit_id="spotter")
     _, events = act(

@@ -13,6 +13,7 @@ from engine.commands import (
 )
 from engine.dice import d6
 from engine.errors import IllegalCommand
+from engine.event_data import InitiativeData
 from engine.setup import make_unit
 from engine.state import Phase
 from tests.engine.helpers import P, game, play, started, text
@@ -49,6 +50,8 @@ def test_initiative_tie_is_rolled_again_and_winner_chooses_p4():
     state, events = play(small_game(), StartGame(), d6(3), d6(3), d6(2), d6(5))
     assert "tie" in text(events)
     assert state.phase is Phase.INITIATIVE and state.initiative_winner == "axis"
+    won = [e.data for e in events if isinstance(e.data, InitiativeData)]
+    assert won == [InitiativeData(rolls=(("allies", 2), ("axis", 5)), winner="axis")]
     with pytest.raises(IllegalCommand, match="axis won the initiative"):
         play(state, ChooseInitiative(side="allies", go_first=True))
     state, _ = play(state, ChooseInitiative(side="axis", go_first=False))
@@ -150,6 +153,10 @@ def test_break_point_test_ends_the_game_p27():
     )
     log = text(events)
     assert "allies: lost 4 + d6 1 + 2 commander lost = 7 vs break point 6: breaks" in log
+    tests = {e.data.side: e.data for e in events if e.kind == "break_test"}
+    allies = tests["allies"]
+    assert (allies.test, allies.roll, allies.passed) == ("break point test", 1, False)
+    assert (tests["axis"].roll, tests["axis"].passed) == (2, True)
     assert state.phase is Phase.OVER
     assert state.result.winner == "axis"
 

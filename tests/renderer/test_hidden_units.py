@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from PIL import Image
 
+from engine.event_data import FireData
 from engine.events import Event
 from engine.game_state import GameState
 from engine.setup import make_unit
@@ -45,7 +46,13 @@ def near(image: Image.Image, state: GameState, at: Point) -> Image.Image:
 
 
 SNIPER_FIRES = (
-    Event(kind="fire", text="Sniper fires at 2nd Squad", units=("sniper", "2nd-squad"), side="axis"),
+    Event(
+        kind="fire",
+        text="Sniper fires at 2nd Squad",
+        units=("sniper", "2nd-squad"),
+        side="axis",
+        data=FireData(firer="sniper", target="2nd-squad", distance=20.0),
+    ),
     Event(kind="sniper", text="Sniper stays hidden (spotting roll 3)", units=("sniper",), side="axis"),
 )
 

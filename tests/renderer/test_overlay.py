@@ -8,6 +8,7 @@ import pytest
 
 from engine.commands import Declare, DeclineReaction, Fire, Move, UnitOrder
 from engine.dice import SeededDice
+from engine.event_data import FireData
 from engine.events import Event
 from engine.game import apply
 from engine.state import Phase
@@ -80,7 +81,8 @@ def test_a_move_leaves_a_trail_through_its_declared_path():
 
 def test_each_shot_is_its_own_arrow():
     state, _ = quick_started()
-    shots = [Event(kind="fire", text="shot", units=("m10", "stug")) for _ in range(2)]
+    shot = FireData(firer="m10", target="stug", distance=20.0)
+    shots = [Event(kind="fire", text="shot", units=("m10", "stug"), data=shot) for _ in range(2)]
     overlay = last_action(shots, view_for(state, None))
     assert [repeat for _, _, repeat in overlay.shots] == [0, 1]
     once = picture(state, None, last_events=shots[:1]).image

@@ -15,7 +15,9 @@ import math
 from shapely.geometry import Point as ShapelyPoint
 
 from engine import geometry
+from engine.dice import DieCategory
 from engine.errors import IllegalCommand
+from engine.event_data import FireData
 from engine.events import EventLog
 from engine.game_state import GameState
 from engine.losses import add_markers
@@ -32,6 +34,7 @@ from engine.variants.house_v1.firing import (
     hits,
     to_hit_dice,
     to_hit_modifiers,
+    to_hit_throw,
 )
 from engine.variants.house_v1.indirect import building_collateral_marker
 from engine.variants.house_v1.posts import attacked_side, building, holds, occupants
@@ -222,7 +225,7 @@ def collateral(
     if he is HEClass.LIGHT:
         return
     for other in inside:
-        roll = log.d6(f"collateral, {other.name}")
+        roll = log.d6(f"collateral, {other.name}", DieCategory.CASUALTY)
         hit = building_collateral_marker(roll, he)
         log.emit(
             "building",
@@ -262,12 +265,24 @@ def shell_building(state: GameState, unit: Unit, building_id: str, log: EventLog
     modifiers = to_hit_modifiers(FireSituation(FireCategory.HE, firer_markers=unit.morale_markers))
     modifier = sum(value for _, value in modifiers)
     rolls = [
-        log.roll_against(10, f"HE at {building_id}, {unit.name}", lambda face: hits([face], modifier) > 0)
+        log.roll_against(
+            10,
+            f"HE at {building_id}, {unit.name}",
+            lambda face: hits([face], modifier) > 0,
+            DieCategory.TO_HIT,
+        )
         for _ in range(to_hit_dice(Weapon.GUN, distance))
     ]
     scored = hits(rolls, modifier)
     text = f"{unit.name} fires HE at {building_id}: {describe_throw(modifiers, rolls, scored)}"
-    log.emit("fire", cited(text, "5.72"), unit.id, side=unit.side)
+    shot = FireData(
+        firer=unit.id,
+        target=None,
+        building=building_id,
+        distance=distance,
+        to_hit=to_hit_throw(modifiers, rolls),
+    )
+    log.emit("fire", cited(text, "5.72"), unit.id, side=unit.side, data=shot)
     unit.fired_this_turn = True
     if scored:
         collateral(state, occupants(state, building_id), building_id, he, log, rule="5.72")

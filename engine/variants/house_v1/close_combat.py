@@ -12,6 +12,8 @@ from engine import geometry
 from engine.aiming import turret_traverse
 from engine.battlefield import area_cover
 from engine.commands import Fire
+from engine.dice import DieCategory
+from engine.event_data import FireData, MarkersData, RolledTest
 from engine.events import EventLog
 from engine.game_state import Choice, GameState, Who
 from engine.losses import add_markers, destroy, explode, passengers_of
@@ -44,6 +46,7 @@ from engine.variants.house_v1.firing import (
     describe_throw,
     hits,
     hull_mg_bears,
+    to_hit_throw,
     vehicle_mg_bears,
 )
 from engine.variants.house_v1.shot import PROTECTION, mg_crew_problem, traits_of
@@ -71,21 +74,21 @@ def initiation_test(state: GameState, unit: Unit, tokens: int, log: EventLog, ve
     its own (``tokens``: those on the unit before this activation): the attacker's, or that of
     troops an AFV overruns."""
     traits = traits_of(unit)
-    roll = log.roll_against(
-        6,
-        f"close combat initiation, {unit.name}",
-        lambda face: close_combat_initiation_passes(traits, tokens, unit.morale_markers, face),
-    )
-    passed = close_combat_initiation_passes(traits, tokens, unit.morale_markers, roll)
+
+    def passes(face: int) -> bool:
+        return close_combat_initiation_passes(traits, tokens, unit.morale_markers, face)
+
+    roll = log.roll_against(6, f"close combat initiation, {unit.name}", passes, DieCategory.MORALE)
+    test = RolledTest.of("close combat initiation", passes, roll, unit=unit.id, side=unit.side)
+    outcome = "passed" if test.passed else "failed"
     log.emit(
         "close_combat",
-        cited(
-            f"{unit.name} {verb}: initiation test rolled {roll}: {'passed' if passed else 'failed'}", "6.2"
-        ),
+        cited(f"{unit.name} {verb}: initiation test rolled {roll}: {outcome}", "6.2"),
         unit.id,
         side=unit.side,
+        data=test,
     )
-    return passed
+    return test.passed
 
 
 def fight(state: GameState, attacker: Unit, defender: Unit, log: EventLog, *, overrun: bool = True) -> bool:
@@ -300,20 +303,34 @@ def _fire(
     modifiers = close_combat_modifier(traits_of(firer), firer.morale_markers)
     total = sum(value for _, value in modifiers)
     purpose = f"close combat round {round_number}, {firer.name}"
-    rolls = [log.roll_against(10, purpose, lambda face: hits([face], total) > 0) for _ in range(volley.dice)]
+    rolls = [
+        log.roll_against(10, purpose, lambda face: hits([face], total) > 0, DieCategory.TO_HIT)
+        for _ in range(volley.dice)
+    ]
     scored = hits(rolls, total)
     throw = describe_throw(modifiers, rolls, scored)
     text = f"Round {round_number}: {firer.name} fires at {target.name}: {throw}"
+    volley_data = FireData(
+        firer=firer.id,
+        target=target.id,
+        distance=0.0,
+        to_hit=to_hit_throw(modifiers, rolls),
+        close_combat_round=round_number,
+    )
     if scored and volley.ap is not None:
-        _armour_attack(state, volley, target, scored, text, rule, log)
+        _armour_attack(state, volley, target, scored, text, rule, log, volley_data)
         return
     markers = 0
     if scored:
         needed = casualty_score_needed(volley.column, volley.protection)
-        casualties = [log.d6(f"close combat casualty, {firer.name} at {target.name}") for _ in range(scored)]
+        casualties = [
+            log.d6(f"close combat casualty, {firer.name} at {target.name}", DieCategory.CASUALTY)
+            for _ in range(scored)
+        ]
         markers = casualty_markers(scored, casualties, needed)
         text += f"; casualty {needed}+ rolled {', '.join(map(str, casualties))}: {markers} marker(s)"
-    log.emit("close_combat", cited(text, rule), firer.id, target.id, side=firer.side)
+    volley_data = volley_data.model_copy(update={"markers_placed": markers})
+    log.emit("close_combat", cited(text, rule), firer.id, target.id, side=firer.side, data=volley_data)
     markers_to_bearer(state, target, markers, log)
 
 
@@ -322,37 +339,46 @@ def markers_to_bearer(state: GameState, target: Unit, count: int, log: EventLog)
     Transports: the rule set's marker bearer)."""
     bearer = rules_of(state).marker_bearer(target, passengers_of(state, target))
     if bearer is not target and count > 0:
-        log.emit(
-            "markers", f"{bearer.name}, carried, takes the {count} marker(s)", bearer.id, side=bearer.side
-        )
+        carried = MarkersData(unit=bearer.id, added=count, total=bearer.morale_markers + count)
+        log.emit("markers", carried.carried_text(bearer.name), bearer.id, side=bearer.side, data=carried)
     add_markers(state, bearer, count, log)
 
 
 def _armour_attack(
-    state: GameState, volley: Volley, target: Unit, scored: int, text: str, rule: str, log: EventLog
+    state: GameState,
+    volley: Volley,
+    target: Unit,
+    scored: int,
+    text: str,
+    rule: str,
+    log: EventLog,
+    volley_data: FireData,
 ) -> None:
     """s. 6: infantry at close quarters mark an AFV with any hit, whatever its armour; then the
     penetration throw against the side armour (+2 for a double hit) and the damage throw."""
     firer = volley.firer
     armour = target.profile.armour_side or 0
-    roll = log.d10(f"close combat penetration, {firer.name} at {target.name}")
+    roll = log.d10(f"close combat penetration, {firer.name} at {target.name}", DieCategory.PENETRATION)
     total = roll + (volley.ap or 0) + (2 if scored >= 2 else 0)
     text += f"; 1 marker; penetration {total} against side armour {armour}"
     if total <= armour:
         equal = total == armour
+        placed = 2 if equal else 1
         log.emit(
             "close_combat",
             cited(text + (": equal, +1 marker" if equal else ": bounces"), rule),
             firer.id,
             target.id,
             side=firer.side,
+            data=volley_data.model_copy(update={"markers_placed": placed}),
         )
         markers_to_bearer(state, target, 2 if equal else 1, log)
         return
-    damage_roll = log.d6(f"close combat damage, {firer.name} at {target.name}")
+    damage_roll = log.d6(f"close combat damage, {firer.name} at {target.name}", DieCategory.PENETRATION)
     damage = damage_result(damage_roll)
     text += f": penetrates. Damage {damage_roll}: {damage.value}"
-    log.emit("close_combat", cited(text, rule), firer.id, target.id, side=firer.side)
+    volley_data = volley_data.model_copy(update={"damage": damage.value})
+    log.emit("close_combat", cited(text, rule), firer.id, target.id, side=firer.side, data=volley_data)
     if damage is Damage.EXPLOSION:
         explode(state, target, log)
     elif damage is Damage.DESTROYED:

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from engine.event_data import ToHit
 from engine.variants.house_v1.traits import HEClass
 
 HIT_SCORE = 5  # s. 5: each modified d10 of 5 or more hits
@@ -151,6 +152,14 @@ def describe_throw(modifiers: Sequence[tuple[str, int]], rolls: Sequence[int], s
 def hits(rolls: Sequence[int], modifier: int) -> int:
     """s. 5: each d10 that scores 5 or more after the modifiers is a hit."""
     return sum(1 for roll in rolls if roll + modifier >= HIT_SCORE)
+
+
+def to_hit_throw(modifiers: Sequence[tuple[str, int]], rolls: Sequence[int]) -> ToHit:
+    """s. 5: the to-hit throw as data, the score each die needs once the modifiers are counted."""
+    total = sum(value for _, value in modifiers)
+    return ToHit(
+        needed=HIT_SCORE - total, modifiers=tuple(modifiers), rolls=tuple(rolls), hits=hits(rolls, total)
+    )
 
 
 # --- armour-piercing fire --------------------------------------------------------------------

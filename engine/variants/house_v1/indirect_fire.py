@@ -10,6 +10,8 @@ import math
 
 from engine import geometry
 from engine.battlefield import area_cover
+from engine.dice import DieCategory
+from engine.event_data import FireData, RolledTest
 from engine.events import EventLog
 from engine.game_state import GameState
 from engine.hidden_deployment import reveal_marker, under_marker
@@ -63,7 +65,9 @@ def request_fire(state: GameState, spotter: Unit, at: Point, log: EventLog) -> N
     modifier = sum(value for _, value in to_hit_modifiers(situation))
     purpose = f"request fire, {spotter.name}"
     rolls = [
-        log.roll_against(10, purpose, lambda face: request_fire_succeeds([face], modifier))
+        log.roll_against(
+            10, purpose, lambda face: request_fire_succeeds([face], modifier), DieCategory.TO_HIT
+        )
         for _ in range(2 if tried else 1)
     ]
     placed = request_fire_succeeds(rolls, modifier)
@@ -75,11 +79,20 @@ def request_fire(state: GameState, spotter: Unit, at: Point, log: EventLog) -> N
     how = f"{modifier:+d}" if modifier else ""
     rolled = ", ".join(map(str, rolls))
     text = f"{spotter.name} calls for fire at {at}: needs 5+{how}; rolled {rolled}{best}: "
+    test = RolledTest.of(
+        "request fire",
+        lambda face: request_fire_succeeds([face], modifier),
+        max(rolls),  # the better of two dice counts
+        sides=10,
+        unit=spotter.id,
+        side=spotter.side,
+    )
     log.emit(
         "indirect",
         cited(text + ("marker placed" if placed else "no marker"), "5.91"),
         spotter.id,
         side=spotter.side,
+        data=test,
     )
 
 
@@ -89,21 +102,26 @@ def bombard(state: GameState, firer: Unit, log: EventLog, *, smoke: bool = False
     marker = active_marker(state, firer.side)
     assert marker is not None
     later = firer.id in marker.fired_by
-    d10 = log.roll_against(10, f"indirect fire, {firer.name}", lambda face: not landing(face, [1]).failed)
+    d10 = log.roll_against(
+        10, f"indirect fire, {firer.name}", lambda face: not landing(face, [1]).failed, DieCategory.TO_HIT
+    )
     d6s = [log.d6(f"deviation, {firer.name}") for _ in range(2 if later else 1)]
     state.fire_markers[state.fire_markers.index(marker)] = marker.model_copy(
         update={"fired_by": (*marker.fired_by, firer.id)}
     )
     falls = landing(d10, d6s)
     dice = f"d10 {d10}, d6 {' and '.join(map(str, d6s))}"
+    shell = FireData(
+        firer=firer.id, target=None, distance=geometry.distance_to_point(firer, marker.at), indirect=True
+    )
     if falls.failed:
         text = cited(f"{firer.name} fires at the marker: {dice}: the shot fails", "5.92")
-        log.emit("indirect", text, firer.id, side=firer.side)
+        log.emit("indirect", text, firer.id, side=firer.side, data=shell)
         return
     at = marker.at if falls.direct_hit else _deviated(state, marker.at, falls.inches, falls.bearing)
     where = "on the marker" if falls.direct_hit else f'{falls.inches}" off, at {at}'
     text = cited(f"{firer.name} fires at the marker: {dice}: lands {where}", "5.92")
-    log.emit("indirect", text, firer.id, side=firer.side)
+    log.emit("indirect", text, firer.id, side=firer.side, data=shell.model_copy(update={"at": at}))
     if smoke:
         add_puff(state, at, log)
     elif (hit := next((f for f in geometry.features_at(at, state.terrain) if f.building), None)) is not None:
@@ -162,11 +180,11 @@ def _effect(state: GameState, firer: Unit, at: Point, log: EventLog) -> None:
         text = f'{victim.name} is {gap:.1f}" away: too far for {he.value} HE'
         log.emit("indirect", cited(text, "5.93"), victim.id, side=firer.side)
         return
-    rolls = [log.d6(f"indirect effect, {victim.name}") for _ in range(count)]
+    rolls = [log.d6(f"indirect effect, {victim.name}", DieCategory.CASUALTY) for _ in range(count)]
     direct_hit = victim.is_vehicle and gap <= AFV_DIRECT_HIT
     open_topped = kind in (TroopType.OPEN_AFV, TroopType.SOFT)
     if direct_hit and open_topped and he is HEClass.LIGHT and rolls[0] == 6:
-        rolls.append(log.d6(f"indirect effect, {victim.name}, a second die after a 6"))
+        rolls.append(log.d6(f"indirect effect, {victim.name}, a second die after a 6", DieCategory.CASUALTY))
     protection = _protection(state, victim)
     needed = casualty_score_needed(HE_COLUMN[he], protection)
     markers = sum(1 for roll in rolls[:count] if roll >= needed)
@@ -174,7 +192,10 @@ def _effect(state: GameState, firer: Unit, at: Point, log: EventLog) -> None:
         f'{victim.name} ({gap:.1f}" away, {protection.value}) takes {count} {he.value} HE '
         f"dice needing {needed}+: rolled {', '.join(map(str, rolls))}: {markers} marker(s)"
     )
-    log.emit("indirect", cited(text, "5.94" if direct_hit else "5.93"), victim.id, side=firer.side)
+    hit = FireData(
+        firer=firer.id, target=victim.id, distance=gap, at=at, indirect=True, markers_placed=markers
+    )
+    log.emit("indirect", cited(text, "5.94" if direct_hit else "5.93"), victim.id, side=firer.side, data=hit)
     if direct_hit and afv_destroyed_by_direct_hit(rolls, open_topped=open_topped, he=he):
         destroy(state, victim, log, cited(f"{victim.name} is destroyed: the shell lands inside", "5.94"))
         return

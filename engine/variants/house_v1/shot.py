@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from engine import geometry
-from engine.dice import DiceSource, roll_needing
+from engine.dice import DiceSource, DieCategory, roll_as, roll_needing
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
 from engine.profiles import Special
@@ -44,6 +44,7 @@ from engine.variants.house_v1.firing import (
     light_mortar_reaches,
     to_hit_dice,
     to_hit_modifiers,
+    to_hit_throw,
     transport_mg_crewed,
 )
 from engine.variants.house_v1.traits import HEClass, HouseTraits, TroopType
@@ -280,6 +281,7 @@ def hull_mg_joins_in(shot: Shot, main: ShotResult, dice: DiceSource) -> ShotResu
         text=f"{main.text}; with it, {extra.text}",
         hits=main.hits,
         passengers_out=main.passengers_out or extra.passengers_out,
+        to_hit=main.to_hit,
     )
 
 
@@ -306,11 +308,14 @@ def _resolve(shot: Shot, fire: HouseFire, dice: DiceSource) -> ShotResult:
         f"{firer.name} fires {fire.category.value} ({fire.weapon.value}) "
         f'at {target.name} ({shot.range:.1f}"): {describe_throw(modifiers, rolls, scored)}'
     )
+    to_hit = to_hit_throw(modifiers, rolls)
     if not scored:
-        return ShotResult(cited(text, "5.4"), 0, target.morale_markers)
-    if fire.category is FireCategory.AP:
-        return _armour_piercing(shot, fire, scored, dice, text)
-    return _casualties(shot, fire, scored, dice, text)
+        result = ShotResult(cited(text, "5.4"), 0, target.morale_markers)
+    elif fire.category is FireCategory.AP:
+        result = _armour_piercing(shot, fire, scored, dice, text)
+    else:
+        result = _casualties(shot, fire, scored, dice, text)
+    return replace(result, to_hit=to_hit)
 
 
 def _armour_piercing(shot: Shot, fire: HouseFire, scored: int, dice: DiceSource, text: str) -> ShotResult:
@@ -320,7 +325,7 @@ def _armour_piercing(shot: Shot, fire: HouseFire, scored: int, dice: DiceSource,
     armour = (target.profile.armour_front if front else target.profile.armour_side) or 0
     assert fire.ap is not None
     markers = target.morale_markers
-    roll = dice.roll(10, f"penetration, {firer.name} at {target.name}")
+    roll = roll_as(dice, 10, f"penetration, {firer.name} at {target.name}", DieCategory.PENETRATION)
     double = scored >= 2
     result = armour_penetration(fire.ap, armour, shot.range, roll, double_hit=double)
     aspect = "front" if front else "side"
@@ -335,7 +340,7 @@ def _armour_piercing(shot: Shot, fire: HouseFire, scored: int, dice: DiceSource,
         text += f"; 1 marker; penetration {sum_text}: equal, +1 marker"
         return ShotResult(cited(text, "5.5"), scored, markers + 2)
     markers += 1
-    damage_roll = dice.roll(6, f"damage, {firer.name} at {target.name}")
+    damage_roll = roll_as(dice, 6, f"damage, {firer.name} at {target.name}", DieCategory.PENETRATION)
     machine_gun = fire.weapon in (Weapon.TRIPOD_MG, Weapon.TURRET_MG, Weapon.HULL_MG)
     score = damage_score(damage_roll, heavy_he=fire.he is HEClass.HEAVY, machine_gun=machine_gun)
     damage = damage_result(score)
@@ -369,7 +374,10 @@ def _casualties(shot: Shot, fire: HouseFire, scored: int, dice: DiceSource, text
     )
     protection = Protection.DEFENCES if target.in_building else PROTECTION[shot.cover]
     needed = casualty_score_needed(column, protection)
-    rolls = [dice.roll(6, f"casualty throw, {firer.name} at {target.name}") for _ in range(scored)]
+    rolls = [
+        roll_as(dice, 6, f"casualty throw, {firer.name} at {target.name}", DieCategory.CASUALTY)
+        for _ in range(scored)
+    ]
     added = casualty_markers(scored, rolls, needed)
     total = target.morale_markers + added
     text += (

@@ -9,7 +9,9 @@ from shapely.geometry import LineString
 from shapely.geometry import Point as ShapelyPoint
 
 from engine import geometry
+from engine.dice import DieCategory
 from engine.errors import IllegalCommand
+from engine.event_data import FireData
 from engine.events import EventLog
 from engine.game_state import GameState
 from engine.profiles import Special, UnitClass
@@ -22,6 +24,7 @@ from engine.variants.house_v1.firing import (
     hits,
     to_hit_dice,
     to_hit_modifiers,
+    to_hit_throw,
 )
 from engine.variants.house_v1.shot import traits_of
 from engine.variants.house_v1.smoke import PUFF_WIDTH, End, puff_removed_from
@@ -48,14 +51,21 @@ def fire_smoke_round(state: GameState, unit: Unit, at: Point, log: EventLog) -> 
     """The normal direct-fire to-hit throw at the spot; a hit puts a puff there."""
     distance = geometry.distance_to_point(unit, at)
     situation = FireSituation(FireCategory.HE, firer_markers=unit.morale_markers)
-    modifier = sum(value for _, value in to_hit_modifiers(situation))
+    modifiers = to_hit_modifiers(situation)
+    modifier = sum(value for _, value in modifiers)
     rolls = [
-        log.roll_against(10, f"smoke round, {unit.name}", lambda face: hits([face], modifier) > 0)
+        log.roll_against(
+            10, f"smoke round, {unit.name}", lambda face: hits([face], modifier) > 0, DieCategory.TO_HIT
+        )
         for _ in range(to_hit_dice(Weapon.GUN, distance))
     ]
     landed = hits(rolls, modifier) > 0
     text = f"{unit.name} fires smoke at {at}: needs 5+; rolled {', '.join(map(str, rolls))}: "
-    log.emit("smoke", cited(text + ("on target" if landed else "wide"), "5.97"), unit.id, side=unit.side)
+    fired = FireData(
+        firer=unit.id, target=None, at=at, distance=distance, to_hit=to_hit_throw(modifiers, rolls)
+    )
+    told = cited(text + ("on target" if landed else "wide"), "5.97")
+    log.emit("smoke", told, unit.id, side=unit.side, data=fired)
     if landed:
         add_puff(state, at, log)
 

@@ -1,0 +1,92 @@
+"""``/help``: a page per topic (bot.help_pages), only to the member who asked, turned with
+Previous / Next buttons and a topic select.
+
+The buttons and the select are persistent ``DynamicItem``s: the custom id carries the page
+shown (``ichelp:next:3``), so they keep working after a restart. A click is acknowledged at once
+as an update of the message, then the page is written over it.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from bot.discord_adapter.answers import PRIVATE, answer
+from bot.discord_adapter.schema_commands import schema_command
+from bot.help_pages import PAGES
+
+
+def page_text(index: int) -> str:
+    page = PAGES[index]
+    footer = f"-# Page {index + 1} of {len(PAGES)}: turn with the buttons or pick a topic"
+    return f"## {page.title}\n{page.text}\n{footer}"
+
+
+def page_view(index: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(PageButton(index, "prev"))
+    view.add_item(PageButton(index, "next"))
+    view.add_item(TopicSelect(index))
+    return view
+
+
+async def show_page(interaction: discord.Interaction, index: int) -> None:
+    """Acknowledge the click as an update of its message, then show page ``index`` there."""
+    await interaction.response.defer()
+    await interaction.edit_original_response(content=page_text(index), view=page_view(index))
+
+
+class PageButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"ichelp:(?P<way>prev|next):(?P<page>[0-9]+)"
+):
+    """Previous or Next, from the page the message shows (round from the last to the first)."""
+
+    def __init__(self, page: int, way: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Previous" if way == "prev" else "Next",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"ichelp:{way}:{page}",
+            )
+        )
+        self.page, self.way = page, way
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["page"]), match["way"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        step = -1 if self.way == "prev" else 1
+        await show_page(interaction, (self.page + step) % len(PAGES))
+
+
+class TopicSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"ichelp:topic"):
+    """Every topic, the one shown marked as chosen."""
+
+    def __init__(self, page: int = 0) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id="ichelp:topic",
+                placeholder="Pick a topic",
+                options=[
+                    discord.SelectOption(label=p.title, value=p.key, default=i == page)
+                    for i, p in enumerate(PAGES)
+                ],
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls()
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        keys = [p.key for p in PAGES]
+        chosen = self.item.values[0] if self.item.values else keys[0]
+        await show_page(interaction, keys.index(chosen) if chosen in keys else 0)
+
+
+@schema_command("help", extras=PRIVATE)
+@app_commands.choices(topic=[app_commands.Choice(name=p.title, value=p.key) for p in PAGES])
+async def help_command(interaction: discord.Interaction, topic: str = PAGES[0].key) -> None:
+    index = next((i for i, p in enumerate(PAGES) if p.key == topic), 0)
+    await answer(interaction, page_text(index), ephemeral=True, view=page_view(index))

@@ -1,0 +1,541 @@
+"""A whole game by taps: the buttons of a card (join, start, the initiative choice, activate,
+CMT, pass), and an activation built step by step in messages only its player sees (a unit, what
+it does, where it goes, what it fires at, confirm), then declared like ``/act``.
+
+Every step's custom id (bot.discord_adapter.action_card.step_id) carries the game's version and
+the order so far, so a step works after a restart and a step of a card the game has moved past
+is refused as out of date. Units are named in ids by their place in the game's unit list (ids
+of the game at that version, so they cannot shift under the order).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from fractions import Fraction
+
+import discord
+
+from bot.discord_adapter.action_card import NO_TARGET, STEP, action_card, step_button, step_id
+from bot.discord_adapter.answers import acknowledge, acknowledge_in_place, answer, carry_out
+from bot.discord_adapter.common import games
+from bot.discord_adapter.game_commands import show_joined, show_started
+from bot.discord_adapter.play_commands import choice_command
+from bot.discord_adapter.reaction_buttons import show_result
+from bot.discord_adapter.referees import act, acting_side, is_admin, server_roles
+from bot.services.game_service import GameError, permitted
+from bot.text_orders import GRID, OrderWords, parse_move, unit_order
+from engine.commands import (
+    ChooseInitiative,
+    Command,
+    Declare,
+    FallBackOrder,
+    JoinSide,
+    MoraleTestOrder,
+    PassInitiative,
+    StartGame,
+)
+from engine.errors import IllegalCommand
+from engine.game import awaiting
+from engine.game_state import GameState
+from engine.odds import hit_chance, table_shot
+from engine.orders import check_may_activate
+from engine.rules.movement import fall_back_allowance, movement_allowance
+from engine.state import Phase, Unit
+
+OPTIONS = 25  # options in one select menu
+SQUARES = 20  # grid squares offered as destinations; the rest of the menu is "toward" a unit
+OFFSETS = range(-2, 3)  # inches from a square's centre, each way
+NONE = "-"  # no destination, or no target, in a custom id
+
+
+@dataclass(frozen=True)
+class Action:
+    """What a unit may be ordered to do by taps."""
+
+    label: str
+    moves: bool = False
+    fires: bool = False
+    rapid: bool = False
+    fire_first: bool = False
+    fall_back: bool = False
+
+
+ACTIONS = {
+    "move": Action("Move", moves=True),
+    "rapid": Action("Rapid move", moves=True, rapid=True),
+    "fire": Action("Fire", fires=True),
+    "movefire": Action("Move and fire", moves=True, fires=True),
+    "firemove": Action("Fire and move", moves=True, fires=True, fire_first=True),
+    "fallback": Action("Fall back", moves=True, fall_back=True),
+}
+
+
+@dataclass(frozen=True)
+class Draft:
+    """An order being built: the unit (its place in the game's unit list), what it does, where
+    it goes (a square such as ``D3+1,-2``, or ``~N``: toward unit N) and what it fires at."""
+
+    unit: int
+    action: str
+    to: str = NONE
+    target: int | None = None
+
+    @classmethod
+    def read(cls, arguments: tuple[str, ...]) -> Draft:
+        unit, action, to, target = (*arguments, NONE, NONE)[:4]
+        if action not in ACTIONS:
+            raise GameError("This card is out of date: tap Activate again")
+        return cls(int(unit), action, to, None if target == NONE else int(target))
+
+    @property
+    def does(self) -> Action:
+        return ACTIONS[self.action]
+
+    def arguments(self) -> tuple[object, ...]:
+        return (self.unit, self.action, self.to, NONE if self.target is None else self.target)
+
+
+# --- reading the game ------------------------------------------------------------------------
+
+
+def unit_at(state: GameState, place: int) -> Unit:
+    units = list(state.units.values())
+    if not 0 <= place < len(units):
+        raise GameError("This card is out of date: tap Activate again")
+    return units[place]
+
+
+def place_of(state: GameState, unit_id: str) -> int:
+    return list(state.units).index(unit_id)
+
+
+def may_act(unit: Unit) -> bool:
+    try:
+        check_may_activate(unit)
+    except IllegalCommand:
+        return False
+    return True
+
+
+def ready_units(state: GameState, side: str) -> list[Unit]:
+    """The side's units that may be activated by taps: on the table, not carried, not barred
+    from acting again this turn."""
+    return [
+        u
+        for u in state.units.values()
+        if u.side == side and u.on_table and not u.destroyed and not u.embarked_in and may_act(u)
+    ]
+
+
+def allowance(unit: Unit, action: Action) -> float:
+    if action.fall_back:
+        return fall_back_allowance(unit.profile, reverse=False)
+    return movement_allowance(unit.profile, rapid=action.rapid, road=False)
+
+
+def square_name(column: int, row: int) -> str:
+    return f"{chr(ord('A') + column)}{row + 1}"
+
+
+def squares_in_reach(state: GameState, unit: Unit, reach: float) -> list[str]:
+    """The grid squares whose centre (give or take an offset) the unit may reach, nearest first."""
+    here = unit.position
+    found = []
+    for column in range(math.ceil(state.table.width / GRID)):
+        for row in range(math.ceil(state.table.depth / GRID)):
+            x, y = column * GRID + GRID / 2, row * GRID + GRID / 2
+            gap = math.dist((here.x, here.y), (x, y))
+            if gap <= reach + max(OFFSETS) and x <= state.table.width and y <= state.table.depth:
+                found.append((gap, square_name(column, row)))
+    return [name for _, name in sorted(found)[:SQUARES]]
+
+
+def enemies(state: GameState, unit: Unit) -> list[Unit]:
+    """The enemy units the side may name (a hidden marker never: it would give itself away)."""
+    return sorted(
+        (u for u in state.units.values() if u.side != unit.side and u.on_table and not u.hidden),
+        key=lambda u: math.dist((unit.position.x, unit.position.y), (u.position.x, u.position.y)),
+    )
+
+
+def move_words(state: GameState, unit: Unit, draft: Draft) -> str | None:
+    """The move as ``/act`` takes it: a square with its offset, or a distance toward a unit."""
+    if not draft.does.moves or draft.to == NONE:
+        return None
+    if draft.to.startswith("~"):
+        goal = unit_at(state, int(draft.to[1:]))
+        return f"{allowance(unit, draft.does):g} toward {goal.id}"
+    return draft.to
+
+
+def at_destination(state: GameState, unit: Unit, draft: Draft) -> GameState:
+    """The game as it would stand with the unit at its destination (to measure its shots)."""
+    words = move_words(state, unit, draft)
+    if words is None:
+        return state
+    moved = state.fork()
+    moved.units[unit.id].position = parse_move(state, unit.id, words)[-1]
+    return moved
+
+
+def targets_in_sight(state: GameState, unit: Unit, draft: Draft) -> list[tuple[Unit, Fraction]]:
+    """The enemy units the unit could fire at (from its destination, if it moves first), with
+    the chance of at least one hit (engine.odds)."""
+    seen_from = at_destination(state, unit, draft) if not draft.does.fire_first else state
+    found = []
+    for enemy in enemies(state, unit):
+        try:
+            shot = table_shot(seen_from, unit.id, enemy.id, moving=draft.does.moves)
+        except IllegalCommand:
+            continue
+        found.append((enemy, hit_chance(shot)))
+    return found[:OPTIONS]
+
+
+def percent(chance: Fraction) -> str:
+    return f"{float(chance) * 100:.0f}%"
+
+
+def order_command(state: GameState, side: str, draft: Draft) -> Command:
+    """The declaration the draft stands for, made as ``/act`` (or ``/fallback``) makes it."""
+    unit = unit_at(state, draft.unit)
+    move = move_words(state, unit, draft)
+    if draft.does.moves and move is None:
+        raise GameError("Choose where the unit goes")
+    if draft.does.fall_back:
+        assert move is not None
+        return Declare(side=side, order=FallBackOrder(unit=unit.id, path=parse_move(state, unit.id, move)))
+    target = unit_at(state, draft.target).id if draft.does.fires and draft.target is not None else None
+    if draft.does.fires and target is None:
+        raise GameError("Choose what the unit fires at")
+    first = "fire" if draft.does.fire_first else "move"
+    words = OrderWords(unit=unit.id, move=move, fire=target, first=first, rapid=draft.does.rapid)
+    return Declare(side=side, order=unit_order(state, side, words))
+
+
+def may_order(state: GameState, interaction: discord.Interaction) -> str:
+    """The user's side, if it may declare an activation now; else a refusal to show them."""
+    side = acting_side(state, interaction)
+    declaration = Declare(side=side, order=MoraleTestOrder())
+    permitted(state, str(interaction.user.id), declaration, is_admin(interaction), server_roles(interaction))
+    if state.phase is not Phase.ACTIVE or state.active_side != side:
+        raise GameError(
+            f"It is not {side}'s turn to activate: the game waits for {awaiting(state) or 'nobody'}"
+        )
+    return side
+
+
+# --- the private steps -----------------------------------------------------------------------
+
+
+def private_card(text: str, *rows: list[discord.ui.Item]) -> discord.ui.LayoutView:
+    """A step only its player sees: the same card as an action's, without a picture."""
+    return action_card(text, None, [item for row in rows for item in row])
+
+
+def menu(channel: int, version: int, step: str, arguments: tuple[object, ...], placeholder: str, options):
+    return discord.ui.Select(
+        custom_id=step_id(channel, version, step, *arguments),
+        placeholder=placeholder[:150],
+        options=options[:OPTIONS],
+    )
+
+
+def turn_buttons(channel: int, version: int, side: str) -> list[discord.ui.Item]:
+    return [
+        step_button(channel, version, "cmt", f"CMT ({side})"),
+        step_button(channel, version, "pass", f"Pass ({side})"),
+    ]
+
+
+def unit_step(state: GameState, side: str, channel: int, version: int) -> discord.ui.LayoutView:
+    units = ready_units(state, side)
+    if not units:
+        return private_card(
+            f"No unit of {side} may act now: take a CMT or pass.", turn_buttons(channel, version, side)
+        )
+    options = [
+        discord.SelectOption(
+            label=f"{u.name}{f' = {u.true_name}' if u.true_name else ''}"[:100],  # its own side's eyes only
+            value=str(place_of(state, u.id)),
+            description=f"{u.profile.name}, {u.morale_markers} morale markers, {u.tokens} tokens"[:100],
+        )
+        for u in units
+    ]
+    return private_card(
+        f"**{side}**: choose the unit to activate.",
+        [menu(channel, version, "unit", (), "The unit to activate", options)],
+        turn_buttons(channel, version, side),
+    )
+
+
+def action_buttons(channel: int, version: int, place: int) -> list[discord.ui.Item]:
+    return [
+        step_button(channel, version, "do", action.label, place, name) for name, action in ACTIONS.items()
+    ]
+
+
+def action_step(state: GameState, side: str, channel: int, version: int, place: int) -> discord.ui.LayoutView:
+    unit = unit_at(state, place)
+    buttons = action_buttons(channel, version, place)
+    return private_card(
+        f"**{unit.name}**: what does it do?",
+        buttons[:5],
+        [*buttons[5:], *turn_buttons(channel, version, side)],
+    )
+
+
+def destination_step(state: GameState, channel: int, version: int, draft: Draft) -> discord.ui.LayoutView:
+    unit = unit_at(state, draft.unit)
+    reach = allowance(unit, draft.does)
+    options = [
+        discord.SelectOption(label=f"Square {name}", value=name)
+        for name in squares_in_reach(state, unit, reach)
+    ]
+    options += [
+        discord.SelectOption(
+            label=f'{reach:g}" toward {enemy.name}'[:100], value=f"~{place_of(state, enemy.id)}"
+        )
+        for enemy in enemies(state, unit)[: OPTIONS - len(options)]
+    ]
+    return private_card(
+        f'**{unit.name}**: {draft.does.label.lower()}, up to {reach:g}". '
+        "Where to? (a grid square, or toward a unit)",
+        [menu(channel, version, "to", (draft.unit, draft.action), "Destination", options)],
+    )
+
+
+def offset_step(
+    state: GameState, channel: int, version: int, draft: Draft, square: str
+) -> discord.ui.LayoutView:
+    unit = unit_at(state, draft.unit)
+    options = [
+        discord.SelectOption(
+            label=f"The centre of {square}" if dx == dy == 0 else f'{square} {dx:+d}" across, {dy:+d}" deep',
+            value=square if dx == dy == 0 else f"{square}+{dx},{dy}",
+        )
+        for dy in OFFSETS
+        for dx in OFFSETS
+    ]
+    return private_card(
+        f"**{unit.name}**: where in {square}?",
+        [menu(channel, version, "off", (draft.unit, draft.action), "Exactly where", options)],
+    )
+
+
+async def target_step(state: GameState, channel: int, version: int, draft: Draft) -> discord.ui.LayoutView:
+    unit = unit_at(state, draft.unit)
+    seen = await asyncio.to_thread(targets_in_sight, state, unit, draft)
+    if not seen:
+        return private_card(
+            f"**{unit.name}** can see no enemy unit to fire at{' from there' if draft.to != NONE else ''}: "
+            "choose another action.",
+            action_buttons(channel, version, draft.unit)[:5],
+        )
+    options = [
+        discord.SelectOption(
+            label=f"{enemy.name} ({percent(hit)} to hit)"[:100],
+            value=str(place_of(state, enemy.id)),
+            description=f"{enemy.profile.name}: at least one hit {percent(hit)}"[:100],
+        )
+        for enemy, hit in seen
+    ]
+    return private_card(
+        f"**{unit.name}**: fire at which unit? (the chance of at least one hit shown)",
+        [menu(channel, version, "at", (draft.unit, draft.action, draft.to), "Target", options)],
+    )
+
+
+def confirm_step(state: GameState, channel: int, version: int, draft: Draft) -> discord.ui.LayoutView:
+    unit = unit_at(state, draft.unit)
+    parts = [f"**{unit.name}**: {draft.does.label.lower()}"]
+    if draft.to.startswith("~"):
+        parts.append(f"toward {unit_at(state, int(draft.to[1:])).name}")
+    elif draft.to != NONE:
+        parts.append(f"to {draft.to}")
+    if draft.target is not None:
+        parts.append(f"at {unit_at(state, draft.target).name}")
+    confirm = step_button(
+        channel, version, "go", "Confirm", *draft.arguments(), style=discord.ButtonStyle.success
+    )
+    return private_card(" ".join(parts) + ". Confirm to declare it.", [confirm])
+
+
+def after_destination(state: GameState, channel: int, version: int, draft: Draft):
+    """Once the unit knows where it goes: its target next, if it fires; else confirm."""
+    if draft.does.fires:
+        return target_step(state, channel, version, draft)
+    return confirm_step(state, channel, version, draft)
+
+
+# --- the components that receive the taps ----------------------------------------------------
+
+
+async def step_card(
+    interaction: discord.Interaction,
+    version: int,
+    make: Callable[[GameState, str], discord.ui.LayoutView | Awaitable[discord.ui.LayoutView]],
+    *,
+    new: bool = False,
+) -> None:
+    """Acknowledge, check the card is current and the user may order, then show the next step
+    privately: in a new message (``new``, from a public card) or in place of this one."""
+    if new:
+        await acknowledge(interaction, private=True)
+    else:
+        await acknowledge_in_place(interaction)
+
+    async def work() -> None:
+        state = await games(interaction).game_at(str(interaction.channel_id), version)
+        card = make(state, may_order(state, interaction))
+        if not isinstance(card, discord.ui.LayoutView):
+            card = await card
+        if new:
+            await answer(interaction, view=card, ephemeral=True)
+        else:
+            await interaction.edit_original_response(view=card)
+
+    await carry_out(interaction, work)
+
+
+async def public_step(interaction: discord.Interaction, work: Callable[[], Awaitable[None]]) -> None:
+    """A step whose result the channel sees: acknowledged publicly first."""
+    await acknowledge(interaction)
+    await carry_out(interaction, work)
+
+
+class TurnButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=STEP + r"(?P<step>join|start|first|second|activate|cmt|pass|do|go)(?P<arguments>(?::[^:]+)*)",
+):
+    """Every button of a card and of an order being built."""
+
+    def __init__(
+        self, item: discord.ui.Button, channel: int, version: int, step: str, arguments: tuple[str, ...]
+    ):
+        super().__init__(item)
+        self.channel, self.version, self.step, self.arguments = channel, version, step, arguments
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        arguments = tuple(filter(None, match["arguments"].split(":")))
+        return cls(item, int(match["channel"]), int(match["version"]), match["step"], arguments)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await getattr(self, f"_{self.step}")(interaction)
+
+    async def _play(
+        self, interaction: discord.Interaction, build: Callable[[GameState, str], Command]
+    ) -> None:
+        async def work() -> None:
+            outcome = await act(
+                interaction, lambda state: build(state, acting_side(state, interaction)), version=self.version
+            )
+            await show_result(interaction, outcome)
+
+        await public_step(interaction, work)
+
+    async def _join(self, interaction: discord.Interaction) -> None:
+        side = self.arguments[0]
+
+        async def work() -> None:  # not held to the card's version: both players join from one card
+            outcome = await act(interaction, JoinSide(side=side, player=str(interaction.user.id)))
+            await show_joined(interaction, outcome, side)
+
+        await public_step(interaction, work)
+
+    async def _start(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            await show_started(interaction, await act(interaction, StartGame(), version=self.version))
+
+        await public_step(interaction, work)
+
+    async def _first(self, interaction: discord.Interaction) -> None:
+        await self._play(interaction, lambda state, side: ChooseInitiative(side=side, go_first=True))
+
+    async def _second(self, interaction: discord.Interaction) -> None:
+        await self._play(interaction, lambda state, side: ChooseInitiative(side=side, go_first=False))
+
+    async def _cmt(self, interaction: discord.Interaction) -> None:
+        await self._play(interaction, lambda state, side: Declare(side=side, order=MoraleTestOrder()))
+
+    async def _pass(self, interaction: discord.Interaction) -> None:
+        await self._play(interaction, lambda state, side: PassInitiative(side=side))
+
+    async def _go(self, interaction: discord.Interaction) -> None:
+        draft = Draft.read(self.arguments)
+        await self._play(interaction, lambda state, side: order_command(state, side, draft))
+
+    async def _activate(self, interaction: discord.Interaction) -> None:
+        channel, version = self.channel, self.version
+        await step_card(
+            interaction, version, lambda state, side: unit_step(state, side, channel, version), new=True
+        )
+
+    async def _do(self, interaction: discord.Interaction) -> None:
+        draft = Draft.read(self.arguments)
+        channel, version = self.channel, self.version
+
+        def make(state: GameState, side: str):
+            if draft.does.moves:
+                return destination_step(state, channel, version, draft)
+            return after_destination(state, channel, version, draft)
+
+        await step_card(interaction, version, make)
+
+
+class TurnSelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=STEP + r"(?P<step>unit|to|off|at|choice)(?P<arguments>(?::[^:]+)*)",
+):
+    """Every menu of an order being built: the unit, the destination, the offset, the target."""
+
+    def __init__(
+        self, item: discord.ui.Select, channel: int, version: int, step: str, arguments: tuple[str, ...]
+    ):
+        super().__init__(item)
+        self.channel, self.version, self.step, self.arguments = channel, version, step, arguments
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        arguments = tuple(filter(None, match["arguments"].split(":")))
+        return cls(item, int(match["channel"]), int(match["version"]), match["step"], arguments)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        (chosen,) = self.item.values
+        channel, version = self.channel, self.version
+        if self.step == "choice":
+            await self._choose(interaction, chosen)
+            return
+
+        def make(state: GameState, side: str):
+            if self.step == "unit":
+                return action_step(state, side, channel, version, int(chosen))
+            draft = Draft.read(self.arguments)
+            if self.step == "to" and not chosen.startswith("~"):
+                return offset_step(state, channel, version, draft, chosen)
+            if self.step in ("to", "off"):
+                return after_destination(state, channel, version, Draft(draft.unit, draft.action, chosen))
+            return confirm_step(
+                state, channel, version, Draft(draft.unit, draft.action, draft.to, int(chosen))
+            )
+
+        await step_card(interaction, version, make)
+
+    async def _choose(self, interaction: discord.Interaction, chosen: str) -> None:
+        """A choice answered from the channel's card, as ``/choose`` answers it."""
+
+        async def work() -> None:
+            def build(state: GameState) -> Command:
+                choice = state.pending.choice if state.pending else None
+                if choice is not None and choice.kind == "close_combat_fall_back":
+                    return choice_command(state, acting_side(state, interaction), None, chosen)
+                unit = None if chosen == NO_TARGET else chosen
+                return choice_command(state, acting_side(state, interaction), unit, None)
+
+            await show_result(interaction, await act(interaction, build, version=self.version))
+
+        await public_step(interaction, work)

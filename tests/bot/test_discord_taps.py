@@ -1,0 +1,158 @@
+"""A whole game by taps: after /game new, nothing typed, only buttons and menus; the cards'
+buttons outlive a restart, and an out-of-date card or a spectator's tap changes nothing."""
+
+import pytest
+
+from bot.text_orders import parse_point
+from engine.dice import SeededDice
+from engine.state import Phase
+from tests.bot.discord_harness import (
+    ANN,
+    EVE,
+    OTTO,
+    answers_in,
+    buttons,
+    close_bot,
+    menus,
+    open_bot,
+    reply,
+)
+
+PLAYERS = {"allies": ANN, "axis": OTTO}
+
+
+@pytest.fixture
+async def bot_and_discord(tmp_path, monkeypatch):
+    url = f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"
+    bot, discord = await open_bot(url, monkeypatch)
+    yield bot, discord, url
+    await close_bot(bot)
+
+
+def side_of_button(label: str) -> str:
+    """``Activate (axis)``, ``axis: go first`` -> the side the button is for."""
+    return next(side for side in PLAYERS if side in label)
+
+
+async def taps_to_start(bot, discord) -> dict:
+    """/game new, then joining and starting by taps; the buttons of the card after the start."""
+    new = buttons(await discord.slash("game new", user=ANN, channel="1", table="crossroads"))
+    assert set(new) == {"Join allies", "Join axis", "Start"}
+    await discord.click(new["Join allies"], user=ANN, channel="1")
+    sent = await discord.click(new["Join axis"], user=OTTO, channel="1")  # from the same card
+    assert reply(sent)[0].startswith("<@302> joins **axis**.")
+    joined = buttons(sent)
+    bot.games.dice = lambda: SeededDice(3)  # axis wins the initiative
+    started = buttons(await discord.click(joined["Start"], user=OTTO, channel="1"))
+    first = next(b for label, b in started.items() if label.endswith("go first"))
+    return buttons(await discord.click(first, user=PLAYERS[side_of_button(first["label"])], channel="1"))
+
+
+async def fire_by_taps(discord, activate: dict, user: str, may_pass: bool) -> list:
+    """Activate, the first unit that sees an enemy, Fire, the likeliest target, Confirm; when no
+    unit of the side sees one, pass (or, before the side has spent a token, take a CMT). What
+    the last tap sent."""
+    step = await discord.click(activate, user=user, channel="1")
+    (units,) = menus(step)
+    for option in units["options"]:
+        chosen = await discord.choose(units, [option["value"]], user=user, channel="1")
+        aimed = await discord.click(buttons(chosen)["Fire"], user=user, channel="1")
+        if menus(aimed):
+            (targets,) = menus(aimed)
+            best = max(targets["options"], key=lambda o: int(o["label"].rsplit("(", 1)[1].split("%")[0]))
+            confirm = await discord.choose(targets, [best["value"]], user=user, channel="1")
+            return await discord.click(buttons(confirm)["Confirm"], user=user, channel="1")
+    instead = next(b for label, b in buttons(step).items() if label.startswith("Pass" if may_pass else "CMT"))
+    return await discord.click(instead, user=user, channel="1")
+
+
+async def test_a_quick_battle_is_played_to_its_result_by_taps_alone(bot_and_discord):
+    bot, discord, _ = bot_and_discord
+    shown = await taps_to_start(bot, discord)
+    dice = SeededDice(2)
+    bot.games.dice = lambda: dice  # one seeded stream for the whole battle
+    taps = 0
+    while shown and taps < 400:
+        taps += 1
+        state = await bot.games.game("1")
+        first = [b for label, b in shown.items() if label.endswith("go first")]
+        if first:
+            sent = await discord.click(first[0], user=PLAYERS[side_of_button(first[0]["label"])], channel="1")
+        elif "No reaction" in shown:
+            sent = await discord.click(
+                shown["No reaction"], user=PLAYERS[state.pending.reactor_side], channel="1"
+            )
+        else:
+            label, button = next((label, b) for label, b in shown.items() if label.startswith("Activate"))
+            user = PLAYERS[side_of_button(label)]
+            sent = await fire_by_taps(discord, button, user, may_pass=state.spent_since_initiative > 0)
+        shown = buttons(sent) if any(not private for _, private, _ in answers_in(sent)) else {}
+    state = await bot.games.game("1")
+    assert state.phase is Phase.OVER, f"stopped at turn {state.turn}, {state.phase} after {taps} taps"
+    assert "Result: " in reply(sent)[0]
+    _, history = await bot.games.store.history("1")
+    fired = [e for _, events in history for e in events if e.kind == "fire"]
+    assert fired, "the battle had shots, all ordered by taps"
+
+
+async def test_a_stale_card_or_a_spectator_changes_nothing_and_the_buttons_outlive_a_restart(
+    bot_and_discord, monkeypatch
+):
+    bot, discord, url = bot_and_discord
+    shown = await taps_to_start(bot, discord)
+    version = (await bot.games.store.load("1")).version
+
+    text, private = reply(await discord.click(shown["Activate (axis)"], user=EVE, channel="1"))
+    assert private and "You are not playing in this game" in text
+    text, private = reply(await discord.click(shown["Pass (axis)"], user=ANN, channel="1"))
+    assert (text, private) == ("axis has the initiative, not allies", True)  # the other side's button
+    assert (await bot.games.store.load("1")).version == version
+
+    await bot.games.close()  # a restart: a new client reads the same custom ids
+    restarted, discord = await open_bot(url, monkeypatch)
+    step = await discord.click(shown["Activate (axis)"], user=OTTO, channel="1")
+    (units,) = menus(step)
+    assert reply(step) == ("**axis**: choose the unit to activate.", True)
+    assert [o["label"] for o in units["options"]][:3] == ["Gruppe 1", "Gruppe 2", "Gruppe 3"]
+    declared = await fire_by_taps(discord, shown["Activate (axis)"], OTTO, may_pass=False)
+    text, private = reply(declared)
+    assert not private and text.startswith("axis declares: Gruppe 1: fire at ")
+
+    chosen = await discord.choose(units, [units["options"][0]["value"]], user=OTTO, channel="1")
+    text, private = reply(chosen)
+    assert private and "This card is out of date" in text  # the game moved on with the shot
+    text, private = reply(await discord.click(shown["Pass (axis)"], user=OTTO, channel="1"))
+    assert private and "This card is out of date" in text
+    await close_bot(restarted)
+
+
+async def test_a_move_by_taps_goes_to_a_grid_square_and_offset_or_toward_a_unit(bot_and_discord):
+    bot, discord, _ = bot_and_discord
+    shown = await taps_to_start(bot, discord)
+    (units,) = menus(await discord.click(shown["Activate (axis)"], user=OTTO, channel="1"))
+    gruppe = next(o for o in units["options"] if o["label"] == "Gruppe 1")
+    actions = buttons(await discord.choose(units, [gruppe["value"]], user=OTTO, channel="1"))
+    step = await discord.click(actions["Move"], user=OTTO, channel="1")
+    (where,) = menus(step)
+    assert reply(step)[0] == '**Gruppe 1**: move, up to 6". Where to? (a grid square, or toward a unit)'
+    square = where["options"][0]["value"]
+    (spot,) = menus(await discord.choose(where, [square], user=OTTO, channel="1"))
+    assert len(spot["options"]) == 25 and spot["options"][12]["value"] == square  # the centre
+    confirm = buttons(await discord.choose(spot, [f"{square}+1,-1"], user=OTTO, channel="1"))
+    assert list(confirm) == ["Confirm"]
+    declared = await discord.click(confirm["Confirm"], user=OTTO, channel="1")
+    text, private = reply(declared)
+    assert not private and text.startswith("axis declares: Gruppe 1: move")
+    (move,) = (await bot.games.game("1")).pending.order.actions
+    assert move.path == (parse_point(f"{square}+1,-1"),)
+
+    shown = buttons(await discord.click(buttons(declared)["No reaction"], user=ANN, channel="1"))
+    (units,) = menus(await discord.click(shown["Activate (axis)"], user=OTTO, channel="1"))
+    gruppe = next(o for o in units["options"] if o["label"] == "Gruppe 2")
+    actions = buttons(await discord.choose(units, [gruppe["value"]], user=OTTO, channel="1"))
+    (where,) = menus(await discord.click(actions["Move"], user=OTTO, channel="1"))
+    toward = next(o for o in where["options"] if o["value"].startswith("~"))
+    assert toward["label"].startswith('6" toward ')
+    confirm = buttons(await discord.choose(where, [toward["value"]], user=OTTO, channel="1"))
+    text, private = reply(await discord.click(confirm["Confirm"], user=OTTO, channel="1"))
+    assert not private and "Gruppe 2: move" in text  # not refused as a path longer than 6"
