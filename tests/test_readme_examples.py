@@ -1,5 +1,6 @@
 """Every console example in README.md works as written: each is typed into the offline console
-on a fresh SQLite database, and no line of it is refused.
+on a fresh SQLite database, and no line of it is refused ("Not allowed: ..." or "Something went
+wrong ...", the console's answers to a line it cannot apply).
 
 How the examples are read from the README (kept simple on purpose):
 
@@ -27,35 +28,32 @@ from bot.console import play_console
 from engine.dice import SeededDice
 
 README = Path(__file__).resolve().parent.parent / "README.md"
-REFUSALS = ("Not allowed:", "I don't understand", "Something went wrong")
+REFUSALS = ("Not allowed:", "Something went wrong")  # the console's two answers to a refused line
 
 
-def forces(*owners: tuple[str, str, str]) -> list[str]:
-    """A small legal force for each (player, nation, name): three detachments, one in command."""
-    lines = []
-    for player, nation, name in owners:
-        lines.append(f"as {player} /force new nation:{nation} name:{name} points:150")
-        lines += [f'as {player} /force add force:{name} unit:"Infantry Detachment"'] * 3
-        lines.append(f'as {player} /force upgrade force:{name} unit:"Infantry Detachment 1" command')
-    return lines
+def force(player: str, nation: str, name: str, units: list[str]) -> list[str]:
+    """The lines that build a saved force of these units, the first one in command."""
+    return [
+        f"as {player} /force new nation:{nation} name:{name} points:200",
+        *[f'as {player} /force add force:{name} unit:"{unit}"' for unit in units],
+        f'as {player} /force upgrade force:{name} unit:"{units[0]} 1" command',
+    ]
 
 
-TEAM_FORCES = [  # player, nation, units: the team game's example brings these
+DETACHMENTS = ["Infantry Detachment"] * 3  # the linked campaign's forces, Able and KG
+TEAM_FORCES = [  # player, nation, units: each brings a force named F to the team game's example
     ("ann", "us", ["Infantry Detachment", "Infantry Detachment"]),
     ("bob", "us", ["Sherman 75mm"]),
     ("cat", "german", ["Infantry Detachment", "Infantry Detachment"]),
     ("dan", "german", ["Panzer IV G (late) to J"]),
 ]
 PRELUDES = {
-    "/campaign linked new": forces(("ann", "us", "Able"), ("otto", "german", "KG")),
+    "/campaign linked new": [
+        *force("ann", "us", "Able", DETACHMENTS),
+        *force("otto", "german", "KG", DETACHMENTS),
+    ],
     "/game new scenario:meeting table:village teams:2": [
-        line
-        for player, nation, units in TEAM_FORCES
-        for line in [
-            f"as {player} /force new nation:{nation} name:F points:200",
-            *[f'as {player} /force add force:F unit:"{unit}"' for unit in units],
-            f'as {player} /force upgrade force:F unit:"{units[0]} 1" command',
-        ]
+        line for player, nation, units in TEAM_FORCES for line in force(player, nation, "F", units)
     ],
 }
 
