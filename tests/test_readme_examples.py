@@ -1,0 +1,110 @@
+"""Every console example in README.md works as written: each is typed into the offline console
+on a fresh SQLite database, and no line of it is refused ("Not allowed: ..." or "Something went
+wrong ...", the console's answers to a line it cannot apply).
+
+How the examples are read from the README (kept simple on purpose):
+
+- An example is a fenced block, outside the "In Discord" section (whose blocks show Discord's
+  own options, names unquoted), whose every non-blank line starts with ``/`` or ``as ``.
+- On each line the command ends at the first run of three or more spaces; what follows is its
+  explanation and is not typed.
+- ``[...]`` marks an optional option: it is typed, without its brackets. ``a|b`` offers
+  choices: the first is typed.
+- An explanation reading ``... or: COMMAND`` offers an alternative to its line: the block is run
+  a second time with that command in the line's place.
+- Some blocks suppose what the README says before them (saved forces to bring): PRELUDES types
+  those lines first, and they must not be refused either.
+- Dice are seeded (``SeededDice(1)`` for each command): the first two d6 are 2 for the allies and
+  5 for the axis, so the axis wins the initiative, as the quick battle's example supposes.
+"""
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+
+from bot.console import play_console
+from engine.dice import SeededDice
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+REFUSALS = ("Not allowed:", "Something went wrong")  # the console's two answers to a refused line
+
+
+def force(player: str, nation: str, name: str, units: list[str]) -> list[str]:
+    """The lines that build a saved force of these units, the first one in command."""
+    return [
+        f"as {player} /force new nation:{nation} name:{name} points:200",
+        *[f'as {player} /force add force:{name} unit:"{unit}"' for unit in units],
+        f'as {player} /force upgrade force:{name} unit:"{units[0]} 1" command',
+    ]
+
+
+DETACHMENTS = ["Infantry Detachment"] * 3  # the linked campaign's forces, Able and KG
+TEAM_FORCES = [  # player, nation, units: each brings a force named F to the team game's example
+    ("ann", "us", ["Infantry Detachment", "Infantry Detachment"]),
+    ("bob", "us", ["Sherman 75mm"]),
+    ("cat", "german", ["Infantry Detachment", "Infantry Detachment"]),
+    ("dan", "german", ["Panzer IV G (late) to J"]),
+]
+PRELUDES = {
+    "/campaign linked new": [
+        *force("ann", "us", "Able", DETACHMENTS),
+        *force("otto", "german", "KG", DETACHMENTS),
+    ],
+    "/game new scenario:meeting table:village teams:2": [
+        line for player, nation, units in TEAM_FORCES for line in force(player, nation, "F", units)
+    ],
+}
+
+
+def typed(line: str) -> tuple[str, str | None]:
+    """The command a README line types, and the alternative its explanation offers, if any."""
+    command, explanation = (re.split(r" {3,}", line, maxsplit=1) + [""])[:2]
+    command = re.sub(r"\[([^\]]*)\]", r"\1", command)
+    command = re.sub(r"([\w,.-]+)(\|[\w,.-]+)+", r"\1", command)
+    alternative = re.search(r"\.\.\. or: (/.*)$", explanation.strip())
+    return command.strip(), alternative and typed(alternative.group(1))[0]
+
+
+def examples() -> list[tuple[str, list[str]]]:
+    """Each console example as (its first line, the lines to type), alternatives as runs of their own."""
+    text = README.read_text()
+    discord = text.index("\n## In Discord")
+    discord_end = text.index("\n## ", discord + 1)
+    runs = []
+    for block in re.finditer(r"^```[^\n]*\n(.*?)^```", text, re.S | re.M):
+        lines = [line for line in block.group(1).splitlines() if line.strip()]
+        if discord <= block.start() < discord_end or not lines:
+            continue
+        if not all(line.startswith(("/", "as ")) for line in lines):
+            continue
+        parsed = [typed(line) for line in lines]
+        prelude = next((p for start, p in PRELUDES.items() if lines[0].startswith(start)), [])
+        runs.append((lines[0], prelude + [command for command, _ in parsed]))
+        for at, (_, alternative) in enumerate(parsed):
+            if alternative:
+                swapped = [command for command, _ in parsed]
+                swapped[at] = alternative
+                runs.append((f"{lines[0]} (or: {alternative})", prelude + swapped))
+    return runs
+
+
+def test_the_readme_examples_are_found_with_their_alternatives():
+    firsts = [first for first, _ in examples()]
+    assert firsts[:2] == ["/game start", '/game start (or: /react unit:"Sherman 1" fire:"Panzer IV")']
+    assert [first.split()[:3] for first in firsts[2:]] == [
+        ["/campaign", "new", "name:Barrikady"],
+        ["/campaign", "linked", "new"],
+        ["/game", "new", "scenario:meeting"],
+    ]
+
+
+@pytest.mark.parametrize(("first", "lines"), [pytest.param(*run, id=run[0][:50]) for run in examples()])
+async def test_every_readme_example_works_as_written(tmp_path, first, lines):
+    out = io.StringIO()
+    url = f"sqlite+aiosqlite:///{tmp_path / 'readme.db'}"
+    await play_console(io.StringIO("\n".join(lines) + "\n"), out, url, dice=lambda: SeededDice(1))
+    answers = out.getvalue()
+    refused = [line for line in answers.splitlines() if line.startswith(REFUSALS)]
+    assert not refused, f"{first}\n{answers}"
