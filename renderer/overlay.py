@@ -21,11 +21,11 @@ from engine.events import Event
 from engine.game_state import GameState
 from engine.geometry import footprint
 from engine.state import Phase, Point, Unit
+from engine.view import View, sees
 from renderer import palette as pal
 from renderer import shapes
 from renderer.layout import Frame
 from renderer.units import LOST_R, corners
-from renderer.visibility import View, sees
 
 PAD = 0.35  # inches between a unit's edge and its highlight
 SHOT_SPREAD = 10  # pixels between two arrows of shots between the same units
