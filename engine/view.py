@@ -27,6 +27,7 @@ from engine.state import Objective, Point, RefereeRule, Unit
 
 if TYPE_CHECKING:
     from engine.cards import Card
+    from engine.commands import Order
     from engine.events import Event
     from engine.game_state import GameState
 
@@ -103,6 +104,16 @@ def sees_choice(state: GameState, audience: Audience) -> bool:
     """Whether a choice the game waits for is ``audience``'s to see (its side's, or the referee's)."""
     choice = state.pending.choice if state.pending else None
     return choice is not None and audience is not None and knows_secrets_of(choice.side, audience)
+
+
+def declared_order(state: GameState, audience: Audience) -> Order | None:
+    """The order being resolved, if ``audience`` may know every unit that gives it (a hidden
+    unit's order is told only in its events' public texts)."""
+    order = state.pending.order if state.pending else None
+    givers = [getattr(order, "unit", None), *(m.unit for m in getattr(order, "members", ()))]
+    if order is None or not all(sees(state.units[u], audience) for u in givers if u in state.units):
+        return None
+    return order
 
 
 def told(event: Event, audience: Audience) -> str:

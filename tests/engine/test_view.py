@@ -8,6 +8,7 @@ import re
 import pytest
 
 from engine.cards import Cards
+from engine.commands import Move
 from engine.dice import SeededDice
 from engine.errors import IllegalCommand
 from engine.events import Event
@@ -21,6 +22,7 @@ from engine.view import (
     REFEREE,
     SPECTATORS,
     audience_of,
+    declared_order,
     events_for,
     hand_of,
     knows_objective,
@@ -31,6 +33,7 @@ from engine.view import (
     view_for,
 )
 from renderer import picture
+from tests.engine.helpers import declare, started
 from tests.engine.random_play import apply_purely, random_command, team_business
 
 AUDIENCES = ("allies", "axis", REFEREE, SPECTATORS)
@@ -71,6 +74,16 @@ def test_a_hidden_unit_may_be_named_by_its_side_but_never_aimed_at():
     hide_under_marker(state, sherman)
     assert [sees(sherman, a) for a in AUDIENCES] == [True, False, True, False]
     assert may_name(sherman, "allies") and not may_name(sherman, "allies", aiming=True)
+
+
+def test_a_hidden_units_declared_order_is_known_to_its_side_and_the_referee_alone():
+    advance = Move(path=(Point(x=20, y=10),))
+    state = started(quick_battle(), "allies")
+    hide_under_marker(state, state.units["1st-squad"])
+    state, _ = declare(state, "allies", "1st-squad", advance)
+    assert [declared_order(state, a) is not None for a in AUDIENCES] == [True, False, True, False]
+    state, _ = declare(started(quick_battle(), "allies"), "allies", "1st-squad", advance)
+    assert declared_order(state, SPECTATORS) == state.pending.order
 
 
 def test_the_house_rules_show_a_placed_fire_marker_to_everyone_and_a_failed_request_to_no_one():
