@@ -86,7 +86,7 @@ from engine.commands import (
 )
 from engine.dice import DiceSource, SeededDice
 from engine.errors import IllegalCommand
-from engine.events import REFEREE, Event, told
+from engine.events import Event
 from engine.forces import (
     add_unit,
     remove_unit,
@@ -110,8 +110,8 @@ from engine.rolls.charts import describe_chart, find_chart
 from engine.rulesets import RuleSet, rule_set_choices, rules_of, with_rule_set
 from engine.state import Phase
 from engine.teams import make_team_game
+from engine.view import REFEREE, SPECTATORS, audience_of, events_for, sees, sees_choice
 from renderer import render
-from renderer.visibility import sees
 
 log = logging.getLogger(__name__)
 CONSOLE_PAGE = 100_000  # a terminal takes the chart list in one piece
@@ -304,12 +304,10 @@ class ConsoleTable:
     def reader(self, player: str | None) -> str | None:
         """Who reads a reply: the player's side once joined; the referee at a hot-seat table that
         nobody has joined (one keyboard plays both sides); otherwise the channel at large."""
-        joined = [name for name, side in self.state.sides.items() if player in side.players]
-        if joined:
-            return joined[0]
-        if player in self.state.referees:
+        audience = audience_of(self.state, player) if player is not None else SPECTATORS
+        if audience is SPECTATORS and not any(side.players for side in self.state.sides.values()):
             return REFEREE
-        return REFEREE if not any(side.players for side in self.state.sides.values()) else None
+        return audience
 
     def parse(self, line: Line) -> Command:
         verb, side = line.verb, self.acting_side(line)
@@ -410,7 +408,7 @@ class ConsoleTable:
         waiting = awaiting(s)
         if waiting:
             lines.append(f"Waiting for: {waiting}")
-        if s.pending and s.pending.choice and reader in (s.pending.choice.side, REFEREE):
+        if s.pending and s.pending.choice and sees_choice(s, reader):
             lines.append(f"Choose one of: {', '.join(s.pending.choice.options)} (/choose)")
         if s.result:
             lines.append(f"Result: {s.result.winner or 'draw'} ({s.result.reason})")
@@ -452,7 +450,8 @@ class ConsoleTable:
                 "status": lambda: self.status(self.reader(line.player)),
                 "units": lambda: self.units(self.reader(line.player)),
                 "log": lambda: (
-                    "\n".join(told(self.log, self.reader(line.player))[-30:]) or "Nothing has happened yet"
+                    "\n".join(events_for(self.reader(line.player), self.log)[-30:])
+                    or "Nothing has happened yet"
                 ),
                 "map": lambda: self.save_map(line),
                 "new": lambda: self.new_game(line),
@@ -506,7 +505,7 @@ class ConsoleTable:
             return "Something went wrong on our side; the game was not changed."
         self.state = outcome.state
         self.log.extend(outcome.events)
-        lines = told(outcome.events, self.reader(line.player))
+        lines = events_for(self.reader(line.player), outcome.events)
         reader = self.reader(line.player)
         return "\n".join(lines + ["", self.status(reader)] + await self.save_picture(outcome))
 
@@ -600,7 +599,7 @@ class ConsoleTable:
         outcome = await self.service.act(self.CHANNEL, line.player, command)
         self.state = outcome.state
         self.log.extend(outcome.events)
-        return "\n".join(told(outcome.events, self.reader(line.player)))
+        return "\n".join(events_for(self.reader(line.player), outcome.events))
 
     async def force(self, line: Line) -> str:
         """``/force <sub> name:value ...``, as in Discord; a force is imported from a file."""
@@ -700,15 +699,14 @@ class ConsoleTable:
             raise IllegalCommand("Only the game's referees may do that")
         if line.words[0] == "map":
             return await self.save_map(line)
-        return "\n".join(told(self.log, REFEREE)) or "Nothing has happened yet"
+        return "\n".join(events_for(REFEREE, self.log)) or "Nothing has happened yet"
 
     async def save_map(self, line: Line) -> str:
         """The battlefield as the player sees it (their side's view, a referee's whole view), to
         ``pictures/map-<viewer>.png``."""
-        joined = [name for name, side in self.state.sides.items() if line.player in side.players]
-        viewer = joined[0] if joined else line.options.get("side")
-        if line.player in self.state.referees:
-            viewer = REFEREE  # a referee sees everything, as with /game map in Discord
+        viewer = audience_of(self.state, line.player)  # a referee sees everything, as in Discord
+        if viewer is SPECTATORS:
+            viewer = line.options.get("side")
         if viewer not in (None, REFEREE, *self.state.sides):
             raise IllegalCommand(f"There is no side {viewer!r}: allies or axis")
         if self.pictures is None:
@@ -746,7 +744,7 @@ async def play_console(
     async def window_closed(channel_id: str, outcome: Outcome) -> None:
         table.state = outcome.state
         table.log.extend(outcome.events)
-        lines = told(outcome.events, table.reader(None))
+        lines = events_for(table.reader(None), outcome.events)
         status = table.status(table.reader(None))
         stdout.write("\n[the reaction window closed]\n" + "\n".join(lines + ["", status]) + "\n")
         stdout.flush()
@@ -756,7 +754,7 @@ async def play_console(
         if outcome is not None:
             table.state = outcome.state
             table.log.extend(outcome.events)
-            lines = told(outcome.events, table.reader(None))
+            lines = events_for(table.reader(None), outcome.events)
         stdout.write("\n".join([f"\n[{text}]", *lines]) + "\n")
         stdout.flush()
 

@@ -32,6 +32,7 @@ from engine.errors import IllegalCommand
 from engine.game_state import GameState
 from engine.orders import toward
 from engine.state import Point
+from engine.view import REFEREE, may_name, sees
 
 GRID = 6.0
 FACING_FROM_EDGE = {"near": 90.0, "far": 270.0, "left": 0.0, "right": 180.0}  # facing into the table
@@ -87,22 +88,22 @@ def find_unit(
     known_to: str | None = None,
 ) -> str:
     """A unit's id from its id or name (any case, spaces or dashes); suggests near misses.
-    ``targets`` leaves out hidden units: a name aimed at must not tell that one is there;
-    ``known_to`` leaves out those hidden from that side. A side's own hidden marker answers to
-    its true name too; near misses never name a unit the asker may not know of."""
+    :mod:`engine.view` decides which units may be named: ``targets`` leaves out hidden units (a
+    name aimed at must not tell that one is there); ``known_to`` leaves out those that side may
+    not know. A side's own hidden marker answers to its true name too; near misses never name a
+    unit the asker may not know of."""
     wanted = _key(name)
+    asker = REFEREE if known_to is None else known_to  # nobody named: any unit may be
     units = [
         u
         for u in state.units.values()
-        if (side is None or u.side == side)
-        and not (targets and u.hidden)
-        and not (known_to is not None and u.hidden and u.side != known_to)
+        if (side is None or u.side == side) and may_name(u, asker, aiming=targets)
     ]
     for unit in units:
         own_names = {_key(unit.true_name)} if unit.true_name and side == unit.side else set()
         if wanted in {unit.id, _key(unit.name), *own_names}:
             return unit.id
-    known = [u.id for u in units if not u.hidden or u.side == side]
+    known = [u.id for u in units if sees(u, side)]
     close = difflib.get_close_matches(wanted, known, n=3, cutoff=0.5)
     hint = f" Did you mean {', '.join(close)}?" if close else ""
     raise IllegalCommand(f"No unit called {name!r}.{hint}")

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 from pydantic import BaseModel, ConfigDict
 
 from engine.dice import DiceSource, DieCategory, DieRoll, RecordingDice, passing_score
 from engine.event_data import EventData
-
-REFEREE = "referee"  # the viewer who sees everything, hidden or not
 
 
 class Event(BaseModel):
@@ -36,17 +34,6 @@ class Event(BaseModel):
     @property
     def secret(self) -> bool:
         return self.public is not None
-
-    def told_to(self, viewer: str | None) -> str:
-        """What ``viewer`` (a side, :data:`REFEREE`, or None for the channel) is told."""
-        if self.public is None or viewer == REFEREE or (viewer is not None and viewer == self.side):
-            return self.text
-        return self.public
-
-
-def told(events: Iterable[Event], viewer: str | None) -> list[str]:
-    """The lines of these events that ``viewer`` may read, leaving out those they are not told."""
-    return [line for line in (event.told_to(viewer) for event in events) if line]
 
 
 class EventLog:

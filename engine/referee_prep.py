@@ -20,14 +20,13 @@ from engine.commands import (
 )
 from engine.deployment_plan import RefereeZone
 from engine.errors import IllegalCommand
-from engine.events import REFEREE, EventLog
+from engine.events import EventLog
 from engine.forces import units_points
 from engine.game_state import GameState
 from engine.referee import check_referee
 from engine.scenarios import find_scenario
 from engine.state import ForceGuideline, Objective, Phase, RefereeRule, Unit
-
-BOTH = "both"
+from engine.view import EVERYONE, REFEREE, knows_objective, knows_rule, knows_secrets_of
 
 
 def add_objective(state: GameState, command: RefereeObjective, log: EventLog) -> None:
@@ -39,7 +38,7 @@ def add_objective(state: GameState, command: RefereeObjective, log: EventLog) ->
     if any(o.id.casefold() == name.casefold() for o in state.objectives):
         raise IllegalCommand(f"There is already an objective called {name}")
     if side is not None and side not in state.sides:
-        raise IllegalCommand(f"Name the side it is for: {', '.join(state.sides)} or {BOTH}")
+        raise IllegalCommand(f"Name the side it is for: {', '.join(state.sides)} or {EVERYONE}")
     if not (0 <= at.x <= state.table.width and 0 <= at.y <= state.table.depth):
         raise IllegalCommand(f"{at} is off the table")
     state.objectives.append(Objective(id=name, position=at, side=side))
@@ -53,13 +52,13 @@ def add_special_rule(state: GameState, command: RefereeSpecialRule, log: EventLo
     """A special rule for this game, read only by its audience (and the referee)."""
     check_referee(state, command.referee)
     audience, text = command.audience, command.text.strip()
-    if audience not in (*state.sides, BOTH, REFEREE):
-        raise IllegalCommand(f"Say who may read it: {', '.join((*state.sides, BOTH, REFEREE))}")
+    if audience not in (*state.sides, EVERYONE, REFEREE):
+        raise IllegalCommand(f"Say who may read it: {', '.join((*state.sides, EVERYONE, REFEREE))}")
     if not text:
         raise IllegalCommand("Write the rule out")
     state.referee_rules = (*state.referee_rules, RefereeRule(audience=audience, text=text))
     told = f"Referee: a special rule {_for(audience)}: {text}"
-    if audience == BOTH:
+    if audience == EVERYONE:
         log.emit("referee", told)
     else:
         log.emit("referee", told, side=audience if audience in state.sides else None, public="")
@@ -145,15 +144,6 @@ def deployment_zone(state: GameState, side: str) -> RefereeZone | None:
     return next((z for z in state.deployment_zones if z.side == side), None)
 
 
-def objective_known_to(objective: Objective, viewer: str | None) -> bool:
-    """Whether ``viewer`` (a side, the referee, or None for the channel) may know the objective."""
-    return objective.side is None or viewer == REFEREE or viewer == objective.side
-
-
-def rule_known_to(rule: RefereeRule, viewer: str | None) -> bool:
-    return rule.audience == BOTH or viewer == REFEREE or viewer == rule.audience
-
-
 def prep_text(state: GameState, viewer: str | None) -> str:
     """The game's special rules, objectives, force guidelines and deployment zones that ``viewer``
     may read."""
@@ -162,26 +152,26 @@ def prep_text(state: GameState, viewer: str | None) -> str:
         scenario = find_scenario(state.scenario)
         named = ", ".join(rule.replace("_", " ") for rule in scenario.special_rules)
         lines.append(f"{scenario.title} (p. {scenario.page}) special rules: {named}")
-    rules = [rule for rule in state.referee_rules if rule_known_to(rule, viewer)]
+    rules = [rule for rule in state.referee_rules if knows_rule(rule, viewer)]
     if rules:
         lines.append("The referee's special rules:")
         lines += [f"- {_label(rule.audience, viewer)}{rule.text}" for rule in rules]
-    objectives = [o for o in state.objectives if objective_known_to(o, viewer)]
+    objectives = [o for o in state.objectives if knows_objective(o, viewer)]
     if objectives:
         lines.append("Objectives:")
         lines += [
-            f"- {_label(o.side or BOTH, viewer)}{o.id} at {o.position}"
+            f"- {_label(o.side or EVERYONE, viewer)}{o.id} at {o.position}"
             + (f", held by {o.held_by}" if o.held_by else "")
             for o in objectives
         ]
-    guidelines = [g for g in state.force_guidelines if viewer in (g.side, REFEREE)]
+    guidelines = [g for g in state.force_guidelines if knows_secrets_of(g.side, viewer)]
     if guidelines:
         lines.append("Force guidelines:")
         lines += [
             f"- {_label(g.side, viewer)}at most {g.points} points" + (g.text and f": {g.text}")
             for g in guidelines
         ]
-    zones = [z for z in state.deployment_zones if viewer in (z.side, REFEREE)]
+    zones = [z for z in state.deployment_zones if knows_secrets_of(z.side, viewer)]
     if zones:
         lines.append("Deployment zones:")
         lines += [f"- {_label(z.side, viewer)}{z}" for z in zones]
@@ -189,9 +179,9 @@ def prep_text(state: GameState, viewer: str | None) -> str:
 
 
 def _for(audience: str) -> str:
-    return {BOTH: "for both sides", REFEREE: "for the referee only"}.get(audience, f"for {audience} only")
+    return {EVERYONE: "for both sides", REFEREE: "for the referee only"}.get(audience, f"for {audience} only")
 
 
 def _label(audience: str, viewer: str | None) -> str:
     """Who else reads it, said to the referee (players know it is theirs)."""
-    return f"({_for(audience)}) " if viewer == REFEREE and audience != BOTH else ""
+    return f"({_for(audience)}) " if viewer == REFEREE and audience != EVERYONE else ""

@@ -10,7 +10,7 @@ tokens, initiative, the reaction sequence, movement, morale markers, break point
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import geometry
 from engine.commands import Fire
@@ -28,6 +28,9 @@ from engine.rules.armour import kaboom_radius
 from engine.rules.firing import LIGHT_MORTAR, Shot, firing_command_mortar
 from engine.rules.shot_resolution import ShotResult, resolve_shot
 from engine.state import Point, TerrainFeature, Unit
+
+if TYPE_CHECKING:
+    from engine.view import TableMark
 
 SNIPER_SPOT_RANGE = 4.0  # p. 20
 
@@ -176,6 +179,11 @@ class RuleSet:
     def move_and_fire_problem(self, unit: Unit) -> str | None:
         """Why the unit may not both move and fire in one activation, or None."""
         return None
+
+    def marks_seen(self, state: GameState, audience: str | None) -> Sequence[TableMark]:
+        """The marks of this rule set's own on the table that ``audience`` sees (:mod:`engine.view`;
+        the 2015 rules have none)."""
+        return ()
 
     def cite(self, text: str, section: str) -> str:
         """A result's message as this rule set words it (the 2015 rules name no section)."""

@@ -2,10 +2,11 @@
 
     png = render(state, "allies", last_events=events, before=previous_state)
 
-``viewer`` is a side name, ``"referee"`` (sees everything) or ``None`` (spectators, who see
-what neither side hides). The picture is made to be read at the size Discord shows it inline
-(see :mod:`renderer.layout`): the table with short unit tags, and beside it the roster that
-spells the tags out and the legend of what the picture shows. Terrain comes from a cached base
+``viewer`` is an audience of :mod:`engine.view`, which alone decides what it may see: a side
+name, ``"referee"`` (sees everything) or ``None`` (spectators, who see what neither side hides).
+The picture is made to be read at the size Discord shows it inline (see
+:mod:`renderer.layout`): the table with short unit tags, and beside it the roster that spells
+the tags out and the legend of what the picture shows. Terrain comes from a cached base
 layer (see :mod:`renderer.base`); each call draws the rest around and over it.
 """
 
@@ -18,6 +19,7 @@ from PIL import Image
 
 from engine.events import Event
 from engine.game_state import GameState
+from engine.view import REFEREE, View, view_for
 from renderer import palette as pal
 from renderer.base import background, draw_terrain_names
 from renderer.canvas import Canvas, text_box
@@ -45,7 +47,6 @@ from renderer.units import (
     draw_units,
     marker_box,
 )
-from renderer.visibility import REFEREE, View, view_for
 
 __all__ = ["REFEREE", "compose", "picture", "render"]
 
@@ -61,7 +62,7 @@ def _shows(state: GameState, view: View, overlay_shows: set[str]) -> set[str]:
     shows |= {"wreck"} if any(u.is_vehicle for u in lost) else set()
     shows |= {"lost"} if any(not u.is_vehicle for u in lost) else set()
     shows |= {"smoke"} if state.smoke_screens or any(u.smoke for u in live) else set()
-    shows |= {"objective"} if state.objectives else set()
+    shows |= {"objective"} if view.objectives else set()
     return shows
 
 
@@ -78,7 +79,7 @@ def picture(
     view = view_for(state, viewer)
     tags = tags_for(view.units)
     overlay = last_action(last_events, view, viewer, state=state, before=before)
-    shows = _shows(state, view, overlay.shows) | ({"zone"} if zones_shown(state) else set())
+    shows = _shows(state, view, overlay.shows) | ({"zone"} if zones_shown(state, view) else set())
     cells = roster_cells(state, view, styles, tags) + legend_cells(shows)
     frame = frame_for(state.table.width, state.table.depth, len(cells), scale)
     if frame.size[1] > BOX_H and not scale:  # a roster too long even for the smallest table
@@ -88,12 +89,12 @@ def picture(
     under = background(state.terrain, state.table, frame)
     canvas = Canvas(under.image.copy(), under.palette)
     canvas.texts = list(under.texts)
-    zone_names = draw_zones(canvas, state, frame, styles)
+    zone_names = draw_zones(canvas, state, view, frame, styles)
     captions = draw_breaches(canvas, state, frame)
-    captions += draw_objectives(canvas, state, frame, styles, viewer)
+    captions += draw_objectives(canvas, view, frame, styles)
     draw_units(canvas, view, frame, styles, overlay=lambda draw: overlay.draw(draw, frame, styles))
     draw_smoke_puffs(canvas, (p for screen in state.smoke_screens for p in screen.puffs), frame)
-    captions += draw_fire_markers(canvas, state, frame, styles)  # over the unit it falls on
+    captions += draw_fire_markers(canvas, view, frame, styles)  # over the unit it falls on
     w, h = frame.table_px
     counters = [counter_box(u, frame) for u in view.units]
     counters += [marker_box(at, frame) for at, _ in view.markers + view.dummies]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from engine.game_state import GameState
 from engine.state import Phase
+from engine.view import REFEREE
 from renderer import palette as pal
 from renderer.canvas import Canvas, fit_text, text_width
 from renderer.layout import HEADER_FONT, HEADER_H, MARGIN, Frame
-from renderer.visibility import REFEREE
 
 GAP = 14
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from engine.deployment_plan import Zone
 from engine.game_state import GameState
-from engine.referee_prep import objective_known_to
 from engine.state import Phase
+from engine.view import View, knows_secrets_of
 from renderer import palette as pal
 from renderer import shapes
 from renderer.canvas import Box, Canvas, text_box
@@ -35,13 +35,17 @@ def zone_rectangle(zone: Zone, state: GameState) -> tuple[float, float, float, f
     return width - far, 0, width - near, depth
 
 
-def zones_shown(state: GameState) -> list[tuple[str, tuple[float, float, float, float]]]:
-    """The set-up zones to draw: the referee's, else the scenario's for each side still setting
-    up; none once set-up is over."""
+def zones_shown(state: GameState, view: View) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """The set-up zones to draw: the referee's (each to its side and the referee alone), else
+    the scenario's for each side still setting up; none once set-up is over."""
     if state.phase is not Phase.SETUP:
         return []
     if state.deployment_zones:
-        return [(z.side, (z.x1, z.y1, z.x2, z.y2)) for z in state.deployment_zones]
+        return [
+            (z.side, (z.x1, z.y1, z.x2, z.y2))
+            for z in state.deployment_zones
+            if knows_secrets_of(z.side, view.audience)
+        ]
     if state.deployment is None:
         return []
     return [(side, zone_rectangle(plan.zone, state)) for side, plan in state.deployment.sides.items()
@@ -49,12 +53,12 @@ def zones_shown(state: GameState) -> list[tuple[str, tuple[float, float, float, 
 
 
 def draw_zones(
-    canvas: Canvas, state: GameState, frame: Frame, styles: dict[str, pal.SideStyle]
+    canvas: Canvas, state: GameState, view: View, frame: Frame, styles: dict[str, pal.SideStyle]
 ) -> list[tuple[list[Box], str]]:
     """During set-up, each side's zone: a dashed outline in its colour. Returns, for each zone, its
     name and the boxes of its four corners where it may be written (see write_zone_names)."""
     captions = []
-    for side, (x1, y1, x2, y2) in zones_shown(state):
+    for side, (x1, y1, x2, y2) in zones_shown(state, view):
         if side not in styles:
             continue
         (px0, py0), (px1, py1) = frame.px(x1, y2), frame.px(x2, y1)
@@ -81,13 +85,13 @@ def write_zone_names(canvas: Canvas, names: list[tuple[list[Box], str]], placer:
 
 
 def draw_objectives(
-    canvas: Canvas, state: GameState, frame: Frame, styles: dict[str, pal.SideStyle], viewer: str | None
+    canvas: Canvas, view: View, frame: Frame, styles: dict[str, pal.SideStyle]
 ) -> list[Caption]:
-    """A gold star with its id; a held objective takes the holder's colour and name. An objective
-    the referee set for one side shows only to that side and the referee."""
+    """A gold star with its id; a held objective takes the holder's colour and name. Only the
+    objectives the view holds are drawn (one the referee set for one side is that side's)."""
     r = max(12.0, STAR_R * frame.scale)
     captions = []
-    for objective in (o for o in state.objectives if objective_known_to(o, viewer)):
+    for objective in view.objectives:
         x, y = frame.px(objective.position.x, objective.position.y)
         holder = styles.get(objective.held_by) if objective.held_by else None
         shapes.star(canvas.draw, x, y, r, holder.fill if holder else pal.OBJECTIVE)
@@ -113,14 +117,13 @@ def draw_breaches(canvas: Canvas, state: GameState, frame: Frame) -> list[Captio
 
 
 def draw_fire_markers(
-    canvas: Canvas, state: GameState, frame: Frame, styles: dict[str, pal.SideStyle]
+    canvas: Canvas, view: View, frame: Frame, styles: dict[str, pal.SideStyle]
 ) -> list[Caption]:
-    """Each side's indirect-fire marker (House Rules V1.0): a ring and cross in the side's colour."""
+    """Each indirect-fire marker the view holds (House Rules V1.0): a ring and cross in the
+    side's colour."""
     r = max(10.0, 0.8 * frame.scale)
     captions = []
-    for marker in state.fire_markers:
-        if not marker.placed:
-            continue
+    for marker in (mark for mark in view.marks if mark.kind == "fire"):
         x, y = frame.px(marker.at.x, marker.at.y)
         colour = styles[marker.side].fill
         canvas.draw.ellipse([x - r, y - r, x + r, y + r], outline=colour, width=3)

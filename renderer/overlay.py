@@ -21,11 +21,11 @@ from engine.events import Event
 from engine.game_state import GameState
 from engine.geometry import footprint
 from engine.state import Phase, Point, Unit
+from engine.view import View, declared_order, sees
 from renderer import palette as pal
 from renderer import shapes
 from renderer.layout import Frame
 from renderer.units import LOST_R, corners
-from renderer.visibility import View, sees
 
 PAD = 0.35  # inches between a unit's edge and its highlight
 SHOT_SPREAD = 10  # pixels between two arrows of shots between the same units
@@ -102,8 +102,9 @@ def last_action(events: Sequence[Event], view: View, viewer: str | None = None,
                 overlay.shots.append((firer, target, pairs[key]))
     if before is not None:
         overlay.trails = _trails(events, view, viewer, before)
-    if state is not None and state.phase is Phase.REACTION and state.pending is not None:
-        _declared(overlay, state.pending.order, by_id)
+    declared = declared_order(state, viewer) if state is not None else None
+    if declared is not None and state is not None and state.phase is Phase.REACTION:
+        _declared(overlay, declared, by_id)
     return overlay
 
 

@@ -14,12 +14,12 @@ from PIL import Image
 
 from engine.game_state import GameState
 from engine.state import Unit
+from engine.view import View
 from renderer import palette as pal
 from renderer.canvas import Canvas, fit_text, text_width
 from renderer.layout import CELL_H, CELL_W, TEXT_FONT, Frame
 from renderer.legend import ITEMS, draw_item
 from renderer.tags import CHIP_H, badge_width, badges, chip_text, chip_width, draw_badge, draw_tag
-from renderer.visibility import View
 
 Cell = tuple  # ("heading", text, style), ("unit", chip, style, name, badges) or ("legend", key)
 SWATCH = 18

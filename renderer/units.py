@@ -12,13 +12,13 @@ from PIL import Image, ImageDraw
 from engine.geometry import FOOTPRINT, footprint_at
 from engine.profiles import UnitClass
 from engine.state import Point, Unit
+from engine.view import View
 from renderer import palette as pal
 from renderer import shapes
 from renderer.canvas import Box, Canvas, text_box
 from renderer.labels import Placer, leader_ends
 from renderer.layout import TEXT_FONT, Frame
 from renderer.tags import CHIP_H, badges, chip_text, draw_tag, tag_width
-from renderer.visibility import View
 
 FACING_OVERHANG = 0.5  # inches the facing tick reaches past the front edge
 MARKER_R = 1.1  # inches: radius of a "?" marker

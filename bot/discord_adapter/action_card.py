@@ -18,6 +18,7 @@ import discord
 
 from engine.game_state import GameState
 from engine.state import Phase
+from engine.view import may_name
 
 TEXT_LIMIT = 4000  # characters of text in one Components V2 message
 COMPONENT_LIMIT = 40  # components in one message, counted at every depth
@@ -79,7 +80,8 @@ def choice_menu(state: GameState, channel_id: int, version: int) -> discord.ui.S
         ]
     else:
         units = [state.units[o] for o in choice.options if o in state.units]
-        options = [discord.SelectOption(label=u.name[:100], value=u.id) for u in units if not u.hidden]
+        named = [u for u in units if may_name(u, choice.side, aiming=True)]  # never a hidden one
+        options = [discord.SelectOption(label=u.name[:100], value=u.id) for u in named]
         if choice.kind == "choose_target":
             options.append(discord.SelectOption(label="No target", value=NO_TARGET))
     return discord.ui.Select(

@@ -12,11 +12,12 @@ import discord
 from bot.discord_adapter.action_card import action_card
 from bot.discord_adapter.answers import answer
 from bot.services.game_service import GameError, GameService, Outcome
-from engine.events import Event, told
+from engine.events import Event
 from engine.game import awaiting
 from engine.game_state import GameState
 from engine.rulesets import rules_of
 from engine.state import Phase
+from engine.view import events_for, kept_from_spectators
 from renderer import render
 
 DISCORD_TEXT_LIMIT = 2000
@@ -63,7 +64,7 @@ async def players_game(interaction: discord.Interaction) -> tuple[GameState, str
 def told_lines(events: Sequence[Event], viewer: str | None = None, state: GameState | None = None) -> str:
     """The events as ``viewer`` (None: the whole channel) may read them; given the game, its
     players and referees are named as Discord mentions."""
-    text = "\n".join(told(events, viewer))
+    text = "\n".join(events_for(viewer, events))
     return text if state is None else with_mentions(text, state)
 
 
@@ -82,7 +83,7 @@ async def tell_secrets(interaction: discord.Interaction, outcome: Outcome) -> No
         side = side_of(outcome.state, str(interaction.user.id))
     except GameError:
         return
-    secrets = [event.text for event in outcome.events if event.secret and event.side == side]
+    secrets = events_for(side, kept_from_spectators(side, outcome.events))
     if secrets:
         card = action_card("Only your side sees this:\n" + "\n".join(secrets))
         await interaction.followup.send(view=card, ephemeral=True)

@@ -30,9 +30,9 @@ from bot.services.limits import MOST_SEED
 from bot.services.ping_service import MAX_MINUTES
 from bot.storage.ping_store import DEFAULT_MINUTES
 from engine.commands import Concede, JoinSide, StartGame
-from engine.events import told
 from engine.quick_battle import allied_forces, quick_battle, quick_forces, quick_tables, scenario_battle
 from engine.rulesets import rule_set_choices, with_rule_set
+from engine.view import events_for
 
 
 def card_for(
@@ -161,7 +161,7 @@ class GameCommands(app_commands.Group):
         state = await games(interaction).game(channel)
         _, history = await games(interaction).store.history(channel)
         viewer = eyes_of(state, interaction)  # a referee reads everything
-        lines = [line for _, events in history for line in told(events, viewer)][-25:]
+        lines = [line for _, events in history for line in events_for(viewer, events)][-25:]
         text = with_mentions("\n".join(lines), state) or "Nothing has happened yet"
         await answer(interaction, text[-1990:], ephemeral=True)
 

@@ -39,6 +39,7 @@ from engine.commands import (
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
 from engine.state import Phase
+from engine.view import may_name
 
 
 async def play(interaction: discord.Interaction, build) -> None:
@@ -65,7 +66,7 @@ async def _units(interaction: discord.Interaction, current: str, own: bool) -> l
         for u in state.units.values()
         if u.on_table
         and (u.side == side) == own
-        and (own or not u.hidden)
+        and may_name(u, side)
         and wanted in (u.id + u.name.casefold() + (u.true_name or "").casefold())
     ]
     return choices[:25]

@@ -35,8 +35,8 @@ from engine.commands import (
     RefereeObjective,
     RefereeSpecialRule,
 )
-from engine.events import REFEREE
 from engine.referee_prep import prep_text
+from engine.view import REFEREE
 
 
 def clocks(interaction: discord.Interaction) -> ClockService:

@@ -24,8 +24,8 @@ from bot.discord_adapter.schema_commands import schema_command
 from bot.services.game_service import GameError
 from bot.text_orders import find_unit, parse_point
 from engine.commands import AppointReferee, Command, RefereeCorrection, RefereeRuling
-from engine.events import REFEREE, told
 from engine.game_state import GameState
+from engine.view import REFEREE, events_for
 
 
 async def every_unit(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -196,7 +196,7 @@ class RefereeCommands(app_commands.Group):
     async def log(self, interaction: discord.Interaction) -> None:
         state = await _referee(interaction)
         _, history = await games(interaction).store.history(str(interaction.channel_id))
-        lines = [line for _, events in history for line in told(events, REFEREE)]
+        lines = [line for _, events in history for line in events_for(REFEREE, events)]
         text = with_mentions("\n".join(lines), state)
         await send_long(interaction, text or "Nothing has happened yet", ephemeral=True)
 

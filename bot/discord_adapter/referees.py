@@ -16,9 +16,9 @@ from bot.services.game_service import Outcome
 from bot.services.permissions import Role, roles_of
 from engine.commands import AppointReferee, Command
 from engine.dice import SeededDice
-from engine.events import REFEREE
 from engine.game import apply, awaiting
 from engine.game_state import GameState
+from engine.view import REFEREE, audience_of
 
 
 def server_roles(interaction: discord.Interaction) -> tuple[str, ...]:
@@ -63,8 +63,7 @@ def eyes_of(state: GameState, interaction: discord.Interaction) -> str | None:
     channel's (None)."""
     if is_referee(state, interaction):
         return REFEREE
-    user = str(interaction.user.id)
-    return next((name for name, side in state.sides.items() if user in side.players), None)
+    return audience_of(state, str(interaction.user.id))
 
 
 async def act(

@@ -27,10 +27,10 @@ from bot.discord_adapter.common import (
 )
 from bot.services.game_service import GameError, Outcome
 from bot.storage.thread_store import keep_side_threads, side_threads
-from engine.events import REFEREE, Event, told
+from engine.events import Event
 from engine.game_state import GameState
 from engine.scenarios import find_scenario
-from renderer.visibility import view_for
+from engine.view import REFEREE, events_for, kept_from_spectators, shows_more
 
 log = logging.getLogger(__name__)
 
@@ -165,19 +165,19 @@ async def _undo_thread(thread: discord.Thread, added: list[int]) -> None:
 def side_news(state: GameState, events: Sequence[Event], side: str) -> list[str]:
     """What only ``side`` is told of these events, and in a team game its own team's business."""
     team = state.sides[side].team is not None
+    secret = kept_from_spectators(side, events)
     return [
         event.text
         for event in events
-        if event.told_to(side) != event.told_to(None)
-        or (team and event.side == side and event.kind in TEAM_NEWS)
+        if event in secret or (team and event.side == side and event.kind in TEAM_NEWS)
     ]
 
 
 def referee_news(events: Sequence[Event]) -> list[str]:
     """The whole action as the referees read it, when any of it was kept from the channel."""
-    if all(event.told_to(REFEREE) == event.told_to(None) for event in events):
+    if not kept_from_spectators(REFEREE, events):
         return []
-    return told(events, REFEREE)
+    return events_for(REFEREE, events)
 
 
 async def post_to_threads(client: discord.Client, channel_id: str, outcome: Outcome) -> set[str] | None:
@@ -192,8 +192,7 @@ async def post_to_threads(client: discord.Client, channel_id: str, outcome: Outc
         for audience in threads
         if audience == REFEREE or audience in state.sides
     }
-    shared = view_for(state, None)  # true pictures only where they show more: hidden units, dummies
-    pictured = [audience for audience in news if view_for(state, audience) != shared]
+    pictured = [audience for audience in news if shows_more(state, audience)]  # hidden units, dummies
     pictures = await asyncio.gather(
         *(battlefield_file(state, audience, events, outcome.before) for audience in pictured)
     )

@@ -44,6 +44,7 @@ from engine.odds import hit_chance, table_shot
 from engine.orders import check_may_activate
 from engine.rules.movement import fall_back_allowance, movement_allowance
 from engine.state import Phase, Unit
+from engine.view import may_name
 
 OPTIONS = 25  # options in one select menu
 SQUARES = 20  # grid squares offered as destinations; the rest of the menu is "toward" a unit
@@ -156,7 +157,11 @@ def squares_in_reach(state: GameState, unit: Unit, reach: float) -> list[str]:
 def enemies(state: GameState, unit: Unit) -> list[Unit]:
     """The enemy units the side may name (a hidden marker never: it would give itself away)."""
     return sorted(
-        (u for u in state.units.values() if u.side != unit.side and u.on_table and not u.hidden),
+        (
+            u
+            for u in state.units.values()
+            if u.side != unit.side and u.on_table and may_name(u, unit.side, aiming=True)
+        ),
         key=lambda u: math.dist((unit.position.x, unit.position.y), (u.position.x, u.position.y)),
     )
 

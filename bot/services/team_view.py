@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.events import REFEREE
 from engine.game_state import GameState
+from engine.view import knows_secrets_of, sees
 
 
 def team_text(state: GameState, viewer: str | None, named: Callable[[str], str] = str) -> str:
@@ -21,15 +21,14 @@ def team_text(state: GameState, viewer: str | None, named: Callable[[str], str] 
         lines.append(f"**{name}** ({len(side.players)} of {state.team_size} players)")
         for player in side.players:
             own = [u for u in state.units_of(name) if u.player == player and not u.destroyed]
-            if viewer not in (name, REFEREE):  # the enemy sees only what stands in the open
-                own = [u for u in own if u.on_table and not u.hidden]
-            units = (
-                [u.true_name or u.name for u in own] if viewer in (name, REFEREE) else [u.name for u in own]
-            )
+            theirs = knows_secrets_of(name, viewer)
+            if not theirs:  # the enemy sees only what stands in the open
+                own = [u for u in own if u.on_table and sees(u, viewer)]
+            units = [u.true_name or u.name for u in own] if theirs else [u.name for u in own]
             co = " (CO)" if player == team.co else ""
             tokens, commands = team.tokens.get(player, 0), ", ".join(units) or "no units"
             lines.append(f"  {named(player)}{co}: {tokens} token{'s' * (tokens != 1)}; {commands}")
-        if viewer in (name, REFEREE):
+        if knows_secrets_of(name, viewer):
             if team.bonus:
                 lines.append(f"  bonus tokens still to hand out: {team.bonus} (/team give)")
             lines.extend(

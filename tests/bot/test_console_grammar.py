@@ -9,8 +9,8 @@ from bot.services.game_service import GameService
 from bot.storage.store import GameStore
 from engine.commands import React
 from engine.dice import SeededDice
-from engine.events import REFEREE
 from engine.state import Point
+from engine.view import REFEREE
 from renderer import render
 
 

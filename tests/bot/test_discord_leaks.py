@@ -29,12 +29,13 @@ from engine.commands import (
 )
 from engine.deployment import whose_turn
 from engine.dice import SeededDice
-from engine.events import REFEREE, Event
+from engine.events import Event
 from engine.game import awaiting
 from engine.game_state import GameState
 from engine.profiles import Special
 from engine.quick_battle import scenario_battle
 from engine.state import Phase
+from engine.view import REFEREE, told
 from renderer import render
 from tests.bot.discord_harness import (
     ANN,
@@ -227,7 +228,7 @@ def hidden_from(state: GameState, side: str) -> list[str]:
 def untold(events: list[Event], side: str) -> list[str]:
     """The texts of every event ``side`` is not told as it is (enemy secrets, referee-only notes,
     briefings for the other side)."""
-    return [e.text for e in events if e.told_to(side) != e.text and e.text.strip()]
+    return [e.text for e in events if told(e, side) != e.text and e.text.strip()]
 
 
 def said(word: str, text: str) -> bool:

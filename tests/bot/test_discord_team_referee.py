@@ -9,8 +9,8 @@ import pytest
 
 from engine.deployment import whose_turn
 from engine.dice import ScriptedDice, SeededDice, d6
-from engine.events import REFEREE
 from engine.state import Phase
+from engine.view import REFEREE
 from tests.bot.discord_harness import (
     ANN,
     EVE,

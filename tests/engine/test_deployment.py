@@ -11,6 +11,7 @@ from engine.quick_battle import scenario_battle
 from engine.scenario_setup import set_up_scenario
 from engine.scenarios import find_scenario
 from engine.setup import make_unit
+from engine.view import told
 from tests.engine.helpers import P, game, play, text
 
 
@@ -100,8 +101,8 @@ def test_a_plotted_deployment_is_made_by_both_sides_at_once_and_kept_secret_unti
     state, _ = deploy(state, "axis", "x2", 20, 67)
     state, events = deploy(state, "allies", "a1", 10, 5)
     (event,) = events
-    assert event.told_to("axis") == "allies sets up a unit in secret"
-    assert event.told_to("allies") == "allies sets up Infantry Detachment at (10, 5)"
+    assert told(event, "axis") == "allies sets up a unit in secret"
+    assert told(event, "allies") == "allies sets up Infantry Detachment at (10, 5)"
     assert state.units["a1"].hidden and state.units["x1"].hidden
     state, _ = play(state, FinishDeployment(side="allies"))
     state, _ = play(state, FinishDeployment(side="axis"))

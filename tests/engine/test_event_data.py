@@ -11,8 +11,8 @@ from engine.dice import DieCategory, DieRoll
 from engine.dice_stats import PlayerDie, dice_report
 from engine.event_data import FireData
 from engine.events import Event
+from engine.view import view_for
 from renderer.overlay import last_action
-from renderer.visibility import view_for
 from tests.renderer.scenes import quick_started
 
 ROOT = Path(__file__).parents[2]

@@ -21,7 +21,7 @@ from engine.commands import (
 from engine.dice import ScriptedDice, SeededDice, d6
 from engine.errors import IllegalCommand
 from engine.event_data import DestroyedData
-from engine.events import REFEREE, EventLog
+from engine.events import EventLog
 from engine.game import apply
 from engine.losses import add_markers
 from engine.rules.scenario import (
@@ -35,6 +35,7 @@ from engine.scenarios import find_scenario
 from engine.setup import make_unit
 from engine.state import CoverKind, Going
 from engine.summary import game_summary
+from engine.view import REFEREE, told
 from tests.engine.helpers import P, act, box, declare, game, play
 
 # --- the rules on their own ---------------------------------------------------------------
@@ -121,12 +122,12 @@ def test_each_unit_goes_down_as_the_next_numbered_marker_and_only_its_owner_know
     state = capture()
     state, events = deploy(state, "allies", "allies-dummy-2", 30, 50)
     (event,) = events
-    assert event.told_to("allies") == "allies sets up Dummy 2 as Marker 1 at (30, 50)"
-    assert event.told_to(REFEREE) == event.told_to("allies")
-    assert event.told_to("axis") == event.told_to(None) == "allies sets up Marker 1 at (30, 50)"
+    assert told(event, "allies") == "allies sets up Dummy 2 as Marker 1 at (30, 50)"
+    assert told(event, REFEREE) == told(event, "allies")
+    assert told(event, "axis") == told(event, None) == "allies sets up Marker 1 at (30, 50)"
     assert event.units == ()
     state, events = deploy(state, "allies", "sherman", 60, 40)
-    assert events[0].told_to("axis") == "allies sets up Marker 2 at (60, 40)"
+    assert told(events[0], "axis") == "allies sets up Marker 2 at (60, 40)"
     sherman = state.units["sherman"]
     assert (sherman.name, sherman.true_name, sherman.marker, sherman.hidden) == (
         "Marker 2",
@@ -161,7 +162,7 @@ def test_a_sniper_team_sets_up_anywhere_hidden_with_its_dummy_p20():
     state, events = deploy(state, "allies", "sniper", 50, 65, decoy=P(10, 30))  # even near the attacker
     sniper = state.units["sniper"]
     assert sniper.hidden and sniper.decoy == P(10, 30) and sniper.marker is None
-    assert events[0].told_to("axis") == "allies sets up a sniper team's two markers, at (10, 30) and (50, 65)"
+    assert told(events[0], "axis") == "allies sets up a sniper team's two markers, at (10, 30) and (50, 65)"
 
 
 def deployed():
@@ -206,12 +207,12 @@ def test_a_hidden_sniper_team_moves_unnamed_to_the_enemy_p20():
     state.active_side = "allies"
     state, declared = declare(state, "allies", "sniper", Move(path=(P(5, 9),)))
     (order,) = [e for e in declared if e.kind == "declare"]
-    assert order.told_to("allies") == "allies declares: Sniper Team: move to (5, 9)"
-    assert order.told_to("axis") == "allies declares: a sniper marker: move to (5, 9)"
+    assert told(order, "allies") == "allies declares: Sniper Team: move to (5, 9)"
+    assert told(order, "axis") == "allies declares: a sniper marker: move to (5, 9)"
     state, events = play(state, DeclineReaction(side="axis", window=state.pending.window))
     (moved,) = [e for e in events if e.kind == "move"]
-    assert moved.told_to(None) == 'a sniper marker moves 4.0" to (5, 9)'
-    assert moved.told_to(REFEREE) == 'Sniper Team moves 4.0" to (5, 9)'
+    assert told(moved, None) == 'a sniper marker moves 4.0" to (5, 9)'
+    assert told(moved, REFEREE) == 'Sniper Team moves 4.0" to (5, 9)'
     assert state.units["sniper"].hidden
 
 
@@ -307,8 +308,8 @@ def test_a_dug_in_units_first_reaction_that_succeeds_seizes_the_initiative_p26()
     state, _ = declare(state, "axis", "gren", Move(path=(P(30, 63),)))
     state, events = react(state, "squad", Move(path=(P(40, 36),)), faces=[d6(3)])
     test = next(e for e in events if e.kind == "reaction_test")
-    assert test.told_to("allies").endswith("needs 3+, rolled 3: success")
-    assert test.told_to("axis") == "allies reacts with Marker 2: move to (40, 36): success"
+    assert told(test, "allies").endswith("needs 3+, rolled 3: success")
+    assert told(test, "axis") == "allies reacts with Marker 2: move to (40, 36): success"
     assert "Dug in and waiting, and the first reaction succeeds: allies seizes the initiative" in [
         e.text for e in events
     ]
@@ -403,7 +404,7 @@ def test_a_hidden_units_markers_coming_off_are_told_to_its_owner_only_p26():
     state, events = play(state, Declare(side="allies", order=MoraleTestOrder()), d6(4))
     rally = next(e for e in events if e.kind == "rally")
     assert (
-        rally.told_to("allies") == "Marker 2 loses 1 morale marker (0 left)" and rally.told_to("axis") == ""
+        told(rally, "allies") == "Marker 2 loses 1 morale marker (0 left)" and told(rally, "axis") == ""
     )
 
 

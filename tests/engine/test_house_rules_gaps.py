@@ -17,6 +17,7 @@ from engine.scenario_setup import set_up_scenario
 from engine.scenarios import find_scenario
 from engine.setup import make_unit
 from engine.state import CoverKind, Going, TerrainFeature
+from engine.view import told
 from tests.engine.helpers import P, act, box, declare, game, play, started, texts
 
 SIDES = {"allies": "british", "axis": "german"}
@@ -44,7 +45,7 @@ def test_a_sniper_sets_up_hidden_with_one_dummy_marker_under_the_house_rules_hr8
     state, events = play(state, Deploy(side="allies", unit="sniper", at=P(50, 65), decoy=P(10, 30)))
     sniper = state.units["sniper"]
     assert sniper.hidden and sniper.decoy == P(10, 30)
-    assert events[0].told_to("axis") == "allies sets up a sniper team's two markers, at (10, 30) and (50, 65)"
+    assert told(events[0], "axis") == "allies sets up a sniper team's two markers, at (10, 30) and (50, 65)"
 
 
 WOODS = box("woods", "woods", 40, 49, 60, 60, going=Going.ROUGH, cover=CoverKind.COVER)

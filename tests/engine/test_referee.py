@@ -15,6 +15,7 @@ from engine.dice import ScriptedDice
 from engine.errors import IllegalCommand
 from engine.game import apply, replay
 from engine.referee import actions_to_undo, live_history
+from engine.view import told
 from tests.engine.helpers import P, play
 from tests.engine.team_games import HELD_BACK, turn_one
 
@@ -47,7 +48,7 @@ def test_the_referee_moves_a_unit_and_the_log_says_why():
     state, events = play(state, fix("move", unit=BOBS_TANK, at=P(40, 10), facing=450))
     tank = state.units[BOBS_TANK]
     assert (tank.position, tank.facing) == (P(40, 10), 90)
-    assert events[0].told_to(None) == "Referee puts Sherman 75mm 1 at (40, 10) (misplaced)"
+    assert told(events[0], None) == "Referee puts Sherman 75mm 1 at (40, 10) (misplaced)"
     with pytest.raises(IllegalCommand, match="off the table"):
         play(state, fix("move", unit=BOBS_TANK, at=P(90, 10)))
 
@@ -78,17 +79,17 @@ def test_a_unit_hidden_again_is_named_by_its_marker_to_the_other_side():
     tank = state.units[BOBS_TANK]
     assert tank.hidden and tank.name == "Marker 1" and tank.true_name == "Sherman 75mm 1"
     assert (
-        events[0].told_to("allies")
+        told(events[0], "allies")
         == "Referee: Sherman 75mm 1 is hidden again, as Marker 1 (revealed by mistake)"
     )
-    assert "Sherman" not in events[0].told_to("axis")
+    assert "Sherman" not in told(events[0], "axis")
     state, events = play(state, fix("move", unit=BOBS_TANK, at=P(40, 10)))
-    assert events[0].told_to("axis") == "Referee puts Marker 1 at (40, 10) (misplaced)"
-    assert events[0].told_to("allies") == "Referee puts Sherman 75mm 1 at (40, 10) (misplaced)"
+    assert told(events[0], "axis") == "Referee puts Marker 1 at (40, 10) (misplaced)"
+    assert told(events[0], "allies") == "Referee puts Sherman 75mm 1 at (40, 10) (misplaced)"
     state, events = play(state, fix("reveal", unit=BOBS_TANK, reason="seen"))
     assert not state.units[BOBS_TANK].hidden and state.units[BOBS_TANK].name == "Sherman 75mm 1"
     assert (
-        events[0].told_to("axis")
+        told(events[0], "axis")
         == "Marker 1 is revealed (by the referee: seen): Sherman 75mm 1 (Sherman 75mm)"
     )
 
@@ -124,7 +125,7 @@ def test_a_ruling_is_logged_for_everyone():
     state, events = play(
         refereed(), RefereeRuling(referee="ref", ruling="The bridge holds one tank at a time")
     )
-    assert events[0].told_to(None) == "Referee's ruling: The bridge holds one tank at a time"
+    assert told(events[0], None) == "Referee's ruling: The bridge holds one tank at a time"
 
 
 def test_undo_takes_back_the_last_actions_and_replays_to_the_state_without_them():

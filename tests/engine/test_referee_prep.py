@@ -21,7 +21,6 @@ from engine.commands import (
 )
 from engine.dice import d6
 from engine.errors import IllegalCommand
-from engine.events import REFEREE
 from engine.forces import (
     add_unit,
     choose_command,
@@ -37,6 +36,7 @@ from engine.referee_prep import prep_text
 from engine.scenario_play import objectives_held
 from engine.setup import make_unit
 from engine.state import Objective, Phase
+from engine.view import REFEREE, told
 from tests.engine.helpers import P, game, play, started
 
 
@@ -80,14 +80,14 @@ def test_a_sides_objective_is_told_to_that_side_and_the_referee_only():
     state, events = play(refereed(), objective(side="allies"))
     (event,) = events
     assert (
-        event.told_to("allies")
-        == event.told_to(REFEREE)
+        told(event, "allies")
+        == told(event, REFEREE)
         == "Referee: a new objective for allies, ford, at (12, 10)"
     )
-    assert event.told_to("axis") == event.told_to(None) == ""
+    assert told(event, "axis") == told(event, None) == ""
     assert state.objectives == [Objective(id="ford", position=P(12, 10), side="allies")]
     state, events = play(state, objective(name="bridge", at=(40, 30)))
-    assert events[0].told_to(None) == "Referee: a new objective, bridge, at (40, 30)"
+    assert told(events[0], None) == "Referee: a new objective, bridge, at (40, 30)"
 
 
 def test_special_rules_reach_only_their_audience_and_the_listing_shows_each_reader_its_own():
@@ -99,8 +99,8 @@ def test_special_rules_reach_only_their_audience_and_the_listing_shows_each_read
     }
     for audience, text in texts.items():
         state, events = play(state, RefereeSpecialRule(referee="ref", audience=audience, text=text))
-        told = {viewer: events[0].told_to(viewer) for viewer in ("allies", "axis", None, REFEREE)}
-        readers = {viewer for viewer, line in told.items() if line}
+        heard = {viewer: told(events[0], viewer) for viewer in ("allies", "axis", None, REFEREE)}
+        readers = {viewer for viewer, line in heard.items() if line}
         assert readers == {"allies": {"allies", REFEREE}, "both": {"allies", "axis", None, REFEREE}}.get(
             audience, {REFEREE}
         )
@@ -121,8 +121,8 @@ def test_special_rules_reach_only_their_audience_and_the_listing_shows_each_read
 def test_a_briefing_is_read_by_its_side_alone():
     state, events = play(refereed(), RefereeBriefing(referee="ref", side="axis", text="Shermans on the road"))
     assert events[0].side == "axis" and events[0].public == ""
-    assert events[0].told_to("axis") == "Intelligence for axis: Shermans on the road"
-    assert events[0].told_to("allies") == events[0].told_to(None) == ""
+    assert told(events[0], "axis") == "Intelligence for axis: Shermans on the road"
+    assert told(events[0], "allies") == told(events[0], None) == ""
 
 
 @pytest.mark.parametrize(
@@ -141,8 +141,8 @@ def test_an_objective_counts_for_the_victory_of_the_side_it_is_for_p25_p28(side,
     state, events = play(state, move, d6(1), d6(1))
     (claim,) = [e for e in events if e.kind == "objective"]
     assert claim.text == "allies claims objective ford"
-    assert claim.told_to("axis") == ("" if side == "allies" else "allies claims objective ford")
-    assert claim.told_to("allies") == ("" if side == "axis" else "allies claims objective ford")
+    assert told(claim, "axis") == ("" if side == "allies" else "allies claims objective ford")
+    assert told(claim, "allies") == ("" if side == "axis" else "allies claims objective ford")
     assert state.phase is Phase.OVER
     assert (state.result.winner, state.result.reason) == (winner, reason)
 
@@ -250,9 +250,9 @@ def test_a_force_guideline_is_told_to_its_side_and_the_referee_alone_and_a_new_o
     state, _ = play(planned(), guideline(points=300))
     state, events = play(state, guideline(points=80, text="one platoon, no tanks"))
     (event,) = events
-    told = "Referee: allies brings a force of at most 80 points: one platoon, no tanks"
-    assert event.told_to("allies") == event.told_to(REFEREE) == told
-    assert event.told_to("axis") == event.told_to(None) == ""
+    truth = "Referee: allies brings a force of at most 80 points: one platoon, no tanks"
+    assert told(event, "allies") == told(event, REFEREE) == truth
+    assert told(event, "axis") == told(event, None) == ""
     mine = "Force guidelines:\n- at most 80 points: one platoon, no tanks"
     assert prep_text(state, "allies").endswith(mine)
     assert prep_text(state, REFEREE).endswith(
@@ -282,9 +282,9 @@ def test_the_referees_zone_replaces_the_scenarios_area_at_set_up():
     state, _ = play(state, brought("axis", "german", "Infantry Detachment", "Infantry Detachment")[0])
     state, events = play(state, zone(side="axis", corners=(40, 30, 72, 48)))
     (event,) = events
-    told = "Referee: axis sets up within (40, 30) to (72, 48)"
-    assert event.told_to("axis") == event.told_to(REFEREE) == told
-    assert event.told_to("allies") == event.told_to(None) == ""
+    truth = "Referee: axis sets up within (40, 30) to (72, 48)"
+    assert told(event, "axis") == told(event, REFEREE) == truth
+    assert told(event, "allies") == told(event, None) == ""
     gis = state.deployment.sides["allies"].waiting[0]  # Meeting: one of two on the table (p. 28)
     refusal = r"^Infantry Detachment 1 must set up in the referee's zone for allies, \(0, 20\) to \(30, 30\)"
     with pytest.raises(IllegalCommand, match=refusal):

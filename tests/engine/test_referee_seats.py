@@ -8,6 +8,7 @@ from engine.dice import ScriptedDice
 from engine.errors import IllegalCommand
 from engine.game import apply, replay
 from engine.referee import actions_to_undo, live_history
+from engine.view import told
 from tests.engine.helpers import play
 from tests.engine.team_games import turn_one
 
@@ -16,7 +17,7 @@ def test_a_referee_is_appointed_and_dismissed_in_the_log():
     start = turn_one()
     state, events = play(start, AppointReferee(by="boss", user="rolf"))
     assert state.referees == ["rolf"] and start.referees == []
-    assert [e.told_to(None) for e in events] == ["rolf is a referee of this game (by boss)"]
+    assert [told(e, None) for e in events] == ["rolf is a referee of this game (by boss)"]
     with pytest.raises(IllegalCommand, match="rolf is already a referee"):
         play(state, AppointReferee(by="boss", user="rolf"))
     left, events = play(state, AppointReferee(by="rolf", user="rolf", appoint=False))

@@ -23,6 +23,7 @@ from engine.game import apply
 from engine.losses import destroy
 from engine.quick_battle import scenario_battle
 from engine.teams import make_team_game
+from engine.view import told
 from tests.engine.helpers import P, play
 from tests.engine.team_games import HELD_BACK, a_force, deploy_all, team_game, turn_one
 
@@ -83,7 +84,7 @@ def test_each_player_draws_for_their_own_units_and_the_co_gets_four_bonus_tokens
     assert allies.team.tokens == {"ann": 3, "bob": 4} and allies.tokens == 7
     assert allies.team.bonus == 4
     bonus = next(e for e in events if "bonus tokens to hand out" in e.text)
-    assert bonus.told_to("allies") and not bonus.told_to("axis") and not bonus.told_to(None)
+    assert told(bonus, "allies") and not told(bonus, "axis") and not told(bonus, None)
 
 
 def test_the_co_hands_out_bonus_tokens_and_only_the_co():
@@ -153,7 +154,7 @@ def test_a_player_asks_for_a_reserve_and_the_co_grants_it():
     with pytest.raises(IllegalCommand, match="reserve pool holds no unit"):
         play(state, RequestReserve(side="allies", player="bob", unit="allies-sherman-75mm-1"))
     state, events = play(state, RequestReserve(side="allies", player="bob", unit=HELD_BACK))
-    assert events[0].told_to("axis") == "" and "bob asks" in events[0].text
+    assert told(events[0], "axis") == "" and "bob asks" in events[0].text
     with pytest.raises(IllegalCommand, match="already been asked for"):
         play(state, RequestReserve(side="allies", player="bob", unit=HELD_BACK))
     with pytest.raises(IllegalCommand, match="Only allies's commanding officer"):

@@ -12,9 +12,9 @@ from engine.events import Event
 from engine.game_state import GameState
 from engine.setup import make_unit
 from engine.state import Point
+from engine.view import view_for
 from renderer import palette as pal
 from renderer import render
-from renderer.visibility import view_for
 from tests.renderer.pixels import around, colours, png, table_only
 from tests.renderer.scenes import quick_started
 

@@ -4,6 +4,7 @@ side's colour (a failed request draws nothing), and the 2" puffs of smoke screen
 from PIL import ImageStat
 
 from engine.quick_battle import quick_battle
+from engine.rulesets import with_rule_set
 from engine.state import Point
 from engine.variants.house_v1.state import FireMarker, SmokeScreen
 from renderer import palette as pal
@@ -14,7 +15,7 @@ SPOT = Point(x=60.0, y=30.0)
 
 
 def picture(*markers: FireMarker):
-    state = quick_battle()
+    state = with_rule_set(quick_battle(), "house_v1")  # whose rule set shows its fire markers
     state.fire_markers = list(markers)
     return state, png(render(state, None)).convert("RGB")
 

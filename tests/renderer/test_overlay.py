@@ -12,11 +12,11 @@ from engine.event_data import FireData
 from engine.events import Event
 from engine.game import apply
 from engine.state import Phase
+from engine.view import view_for
 from renderer import palette as pal
 from renderer import picture
 from renderer.overlay import last_action
 from renderer.panel import player_names
-from renderer.visibility import view_for
 from tests.engine.team_games import deploy_all, team_game
 from tests.renderer.pixels import colours
 from tests.renderer.scenes import P, quick_started

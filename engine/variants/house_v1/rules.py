@@ -51,6 +51,7 @@ from engine.variants.house_v1.units import (
     troop_quality,
 )
 from engine.variants.house_v1.visibility import can_observe, observed_as
+from engine.view import TableMark
 
 
 class HouseRules(RuleSet):
@@ -304,6 +305,11 @@ class HouseRules(RuleSet):
         if unit.is_infantry_or_support and traits_of(unit).troop_type is not TroopType.INFANTRY:
             return f"{unit.name} is a support squad: it may move or fire in one activation, not both"
         return None
+
+    def marks_seen(self, state: GameState, audience: str | None) -> Sequence[TableMark]:
+        """s. 5 Indirect Fire: every side sees a fire marker once it is placed; a request that
+        failed so far leaves no mark on the table."""
+        return [TableMark("fire", marker.at, marker.side) for marker in state.fire_markers if marker.placed]
 
     def cite(self, text: str, section: str) -> str:
         """Every result of a house-rules game names the section that decided it (issue 6)."""

@@ -1,0 +1,186 @@
+"""What each audience may know: the one place that decides it, for the game and for its events.
+
+An audience is a side (each of its players reads what the side reads), :data:`REFEREE` (who
+knows everything) or :data:`SPECTATORS` (the channel at large, who know only what is public).
+A player is read as their side, a referee as :data:`REFEREE`, anyone else as the spectators
+(:func:`audience_of`).
+
+A hidden unit (hidden deployment, p. 26; a hidden sniper team, p. 20) is known to its own side
+and the referee. Everyone else sees nothing of it, except that a hidden sniper with a dummy
+marker shows as two identical "?" markers, one where it is and one at the dummy, sorted by
+position so that not even the drawing order tells them apart; under hidden deployment every
+marker, unit or dummy, shows as the same "?" with its number. What belongs to one side alone
+(its hand of cards, the referee's objectives, guidelines and zones for it, a choice it must
+make) is known to that side and the referee. An event about something secret carries a
+``public`` text for those not told the truth. A rule set adds the marks of its own that an
+audience sees through :meth:`engine.rulesets.RuleSet.marks_seen`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from engine.rulesets import rules_of
+from engine.state import Objective, Point, RefereeRule, Unit
+
+if TYPE_CHECKING:
+    from engine.cards import Card
+    from engine.commands import Order
+    from engine.events import Event
+    from engine.game_state import GameState
+
+REFEREE = "referee"  # the audience who sees everything, hidden or not
+SPECTATORS = None  # the channel at large: what is public only
+EVERYONE = "both"  # a referee's note for both sides
+Audience = str | None  # a side's name, REFEREE, or SPECTATORS
+
+Marker = tuple[Point, str]  # where a "?" marker stands, and its caption ("" for none)
+
+
+@dataclass(frozen=True)
+class TableMark:
+    """A mark of a rule set's own on the table (e.g. an indirect-fire marker), as drawn."""
+
+    kind: str
+    at: Point
+    side: str
+
+
+@dataclass(frozen=True)
+class View:
+    """The table as one audience sees it."""
+
+    units: tuple[Unit, ...]  # drawn as themselves (live or destroyed)
+    markers: tuple[Marker, ...]  # "?" markers: anonymous, or numbered under hidden deployment
+    dummies: tuple[Marker, ...]  # dummy markers the audience knows are dummies (owner, referee)
+    known: frozenset[str]  # ids of the units drawn as themselves
+    passengers: dict[str, int]  # transport id -> units carried
+    objectives: tuple[Objective, ...] = ()
+    marks: tuple[TableMark, ...] = ()  # the rule set's own marks
+    audience: Audience = SPECTATORS  # whose view it is
+
+
+def audience_of(state: GameState, player: str) -> Audience:
+    """Whom a player reads as: their side once joined, the referee if they referee, else the
+    spectators."""
+    side = next((name for name, side in state.sides.items() if player in side.players), None)
+    if side is not None:
+        return side
+    return REFEREE if player in state.referees else SPECTATORS
+
+
+def knows_secrets_of(side: str | None, audience: Audience) -> bool:
+    """Whether ``audience`` may know what belongs to ``side`` alone (None: it belongs to nobody
+    in particular, so everyone may)."""
+    return side is None or audience == REFEREE or (audience is not None and audience == side)
+
+
+def sees(unit: Unit, audience: Audience) -> bool:
+    """Whether the audience may know this unit: it is not hidden, or it is theirs, or they referee."""
+    return not unit.hidden or knows_secrets_of(unit.side, audience)
+
+
+def knows_objective(objective: Objective, audience: Audience) -> bool:
+    """An objective the referee set for one side is that side's (p. 25)."""
+    return knows_secrets_of(objective.side, audience)
+
+
+def knows_rule(rule: RefereeRule, audience: Audience) -> bool:
+    """A referee's special rule is read by both sides, one side, or the referee alone (p. 25)."""
+    return rule.audience == EVERYONE or knows_secrets_of(rule.audience, audience)
+
+
+def hand_of(state: GameState, side: str, audience: Audience) -> list[Card] | None:
+    """A side's hand of Tactical Advantage Cards, if ``audience`` may see it (p. 33: each hand
+    is its side's secret); None if not, or if the game has no cards."""
+    if state.cards is None or not knows_secrets_of(side, audience):
+        return None
+    return list(state.cards.hands.get(side, []))
+
+
+def sees_choice(state: GameState, audience: Audience) -> bool:
+    """Whether a choice the game waits for is ``audience``'s to see (its side's, or the referee's)."""
+    choice = state.pending.choice if state.pending else None
+    return choice is not None and audience is not None and knows_secrets_of(choice.side, audience)
+
+
+def declared_order(state: GameState, audience: Audience) -> Order | None:
+    """The order being resolved, if ``audience`` may know every unit that gives it (a hidden
+    unit's order is told only in its events' public texts)."""
+    order = state.pending.order if state.pending else None
+    givers = [getattr(order, "unit", None), *(m.unit for m in getattr(order, "members", ()))]
+    if order is None or not all(sees(state.units[u], audience) for u in givers if u in state.units):
+        return None
+    return order
+
+
+def told(event: Event, audience: Audience) -> str:
+    """What ``audience`` is told of one event: the truth to its side and the referee, its public
+    text to everyone else ("" tells them nothing). A secret event of no side is the referee's."""
+    if event.public is None or audience == REFEREE or (audience is not None and audience == event.side):
+        return event.text
+    return event.public
+
+
+def events_for(audience: Audience, events: Iterable[Event]) -> list[str]:
+    """The lines of these events that ``audience`` may read, leaving out those it is not told."""
+    return [line for line in (told(event, audience) for event in events) if line]
+
+
+def kept_from_spectators(audience: Audience, events: Iterable[Event]) -> list[Event]:
+    """The events ``audience`` is told otherwise than the channel: its own secrets."""
+    return [event for event in events if told(event, audience) != told(event, SPECTATORS)]
+
+
+def may_name(unit: Unit, audience: Audience, *, aiming: bool = False) -> bool:
+    """Whether ``audience`` may name the unit in a command, a look-up or a suggestion; aiming at
+    it, never while it is hidden (a name aimed at must not tell that it is there)."""
+    return sees(unit, audience) and not (aiming and unit.hidden)
+
+
+def view_for(state: GameState, audience: Audience) -> View:
+    """The table as ``audience`` sees it: the units it knows, the markers of the others, the
+    objectives it may know and the rule set's marks."""
+    units: list[Unit] = []
+    markers: list[Marker] = []
+    dummies: list[Marker] = []
+    passengers: dict[str, int] = {}
+    for unit in state.units.values():
+        if unit.in_reserve or (unit.dummy and unit.destroyed):
+            continue
+        number = "" if unit.marker is None else str(unit.marker)
+        if not sees(unit, audience):
+            if unit.destroyed or unit.embarked_in is not None:
+                continue
+            if unit.marker is not None:
+                markers.append((unit.position, number))
+            elif unit.decoy is not None:
+                markers += [(unit.position, ""), (unit.decoy, "")]
+            continue
+        if unit.dummy:
+            dummies.append((unit.position, f"dummy {number}"))
+            continue
+        if unit.embarked_in is not None:
+            passengers[unit.embarked_in] = passengers.get(unit.embarked_in, 0) + 1
+            continue
+        units.append(unit)
+        if unit.hidden and unit.decoy is not None and not unit.destroyed:
+            dummies.append((unit.decoy, "dummy"))
+    return View(
+        units=tuple(units),
+        markers=tuple(sorted(markers, key=lambda m: (m[0].x, m[0].y))),
+        dummies=tuple(dummies),
+        known=frozenset(u.id for u in units),
+        passengers=passengers,
+        objectives=tuple(o for o in state.objectives if knows_objective(o, audience)),
+        marks=tuple(rules_of(state).marks_seen(state, audience)),
+        audience=audience,
+    )
+
+
+def shows_more(state: GameState, audience: Audience) -> bool:
+    """Whether ``audience`` sees more units than the spectators: hidden units, dummies."""
+    seen, shared = view_for(state, audience), view_for(state, SPECTATORS)
+    return replace(seen, objectives=(), audience=SPECTATORS) != replace(shared, objectives=())

@@ -1,0 +1,109 @@
+"""One view (issue 20, step 3): ``engine/view.py`` alone decides what each audience may see, and
+the renderer, the Discord replies, threads and autocomplete, the console and the unit look-ups
+ask it.
+
+Before, the same decision was written out in several places; these functions now live only in
+the view (or are gone): ``renderer/visibility.py`` ``view_for`` and ``sees``; ``engine/events.py``
+``Event.told_to`` and ``told``; ``engine/referee_prep.py`` ``objective_known_to`` and
+``rule_known_to``; and inline checks in ``bot/text_orders.py`` ``find_unit``,
+``play_commands._units`` (autocomplete), ``side_threads.side_news``/``referee_news`` and the
+thread pictures, ``referees.eyes_of``, ``console.reader``/``save_map``/``status`` and
+``team_view.team_text``. ``renderer/markers.py`` no longer imports a rules module to know
+which objectives a viewer may see.
+"""
+
+import ast
+import re
+from functools import cache
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+VIEW = ROOT / "engine" / "view.py"
+FRONT_ENDS = sorted(
+    [
+        *(ROOT / "renderer").glob("*.py"),
+        *(ROOT / "bot" / "discord_adapter").glob("*.py"),
+        *(ROOT / "bot").glob("console*.py"),
+    ]
+)
+# the modules that decide what an audience sees: each asks the view
+DECIDING = [
+    "renderer/__init__.py",
+    "renderer/markers.py",
+    "renderer/overlay.py",
+    "renderer/header.py",
+    "bot/console.py",
+    "bot/text_orders.py",
+    "bot/services/team_view.py",
+    "bot/discord_adapter/common.py",
+    "bot/discord_adapter/game_commands.py",
+    "bot/discord_adapter/play_commands.py",
+    "bot/discord_adapter/referee_commands.py",
+    "bot/discord_adapter/referees.py",
+    "bot/discord_adapter/side_threads.py",
+    "engine/referee_prep.py",
+]
+CONSOLIDATED = {"view_for", "sees", "told", "told_to", "objective_known_to", "rule_known_to"}
+WHO_MAY_SEE = re.compile(r"(known_to|told_to|visible_to|may_see)$")
+
+
+@cache
+def parsed(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(), filename=str(path))
+
+
+def imported(path: Path) -> set[str]:
+    names = set()
+    for node in ast.walk(parsed(path)):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names |= {node.module, *(f"{node.module}.{alias.name}" for alias in node.names)}
+    return names
+
+
+def test_the_modules_that_decide_what_an_audience_sees_import_the_view():
+    assert [name for name in DECIDING if "engine.view" not in imported(ROOT / name)] == []
+
+
+def test_the_renderer_imports_no_rules_module_to_know_what_a_viewer_sees():
+    rules = ("engine.referee_prep", "engine.rules", "engine.variants", "engine.hidden_deployment")
+    found = {
+        f"{path.relative_to(ROOT)}: {name}"
+        for path in (ROOT / "renderer").glob("*.py")
+        for name in imported(path)
+        if name.startswith(rules)
+    }
+    assert found == set()
+    assert not (ROOT / "renderer" / "visibility.py").exists()
+
+
+def test_no_other_module_defines_what_an_audience_may_see():
+    modules = [p for d in ("engine", "bot", "renderer") for p in (ROOT / d).rglob("*.py") if p != VIEW]
+    found = [
+        f"{path.relative_to(ROOT)}:{node.lineno} {node.name}"
+        for path in modules
+        for node in ast.walk(parsed(path))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and (node.name in CONSOLIDATED or WHO_MAY_SEE.search(node.name))
+    ]
+    assert found == []
+
+
+def test_front_ends_read_no_secret_directly():
+    """Discord, the console and the renderer read neither an event's public text nor whether a
+    unit is hidden to decide who sees it: the view does (the renderer's tags only mark a unit the
+    view already showed its owner as hidden)."""
+    marks_only = {ROOT / "renderer" / "tags.py", ROOT / "renderer" / "panel.py"}
+    found = [
+        f"{path.relative_to(ROOT)}:{node.lineno} .{node.attr}"
+        for path in [*FRONT_ENDS, ROOT / "bot" / "text_orders.py"]
+        for node in ast.walk(parsed(path))
+        if isinstance(node, ast.Attribute)
+        and (node.attr in ("public", "told_to") or (node.attr == "hidden" and path not in marks_only))
+    ]
+    assert found == []
+
+
+def test_the_engine_core_names_no_rule_set_for_what_it_hides():
+    assert not {name for name in imported(VIEW) if name.startswith("engine.variants")}
