@@ -12,6 +12,7 @@ from engine.quick_battle import scenario_battle
 from engine.rules.scenario import ForceValue, capture_twice_as_strong, scenario_points_problem
 from engine.setup import make_unit
 from engine.state import CoverKind, Going
+from engine.view import told
 from tests.engine.helpers import P, act, box, declare, fire_text, game, play, started, text
 
 BRITISH = {"allies": "british", "axis": "german"}
@@ -324,11 +325,11 @@ def test_a_hidden_sniper_that_fires_is_not_named_to_the_enemy_p20():
         "allies",
     )
     state, events = act(state, "allies", "elm", Fire(target="target"), faces=(d10(2), d6(3)))
-    assert [e.told_to("axis") for e in events if e.kind in ("fire", "sniper")] == [
+    assert [told(e, "axis") for e in events if e.kind in ("fire", "sniper")] == [
         'a sniper marker fires at Grenadiers (18.0"): needs 3+ (+2 sniper); rolled 2: miss',
         "a sniper marker stays hidden (spotting roll 3)",
     ]
-    assert [e.told_to("allies") for e in events if e.kind == "sniper"] == [
+    assert [told(e, "allies") for e in events if e.kind == "sniper"] == [
         "Elm stays hidden (spotting roll 3)"
     ]
     assert state.units["elm"].hidden
