@@ -10,7 +10,8 @@ tokens, initiative, the reaction sequence, movement, morale markers, break point
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 from engine import geometry
 from engine.commands import Fire
@@ -29,8 +30,15 @@ from engine.rules.firing import LIGHT_MORTAR, Shot, firing_command_mortar
 from engine.rules.shot_resolution import ShotResult, resolve_shot
 from engine.state import Point, TerrainFeature, Unit
 
-if TYPE_CHECKING:
-    from engine.view import TableMark
+
+@dataclass(frozen=True)
+class TableMark:
+    """A mark of a rule set's own on the table (e.g. an indirect-fire marker), as drawn."""
+
+    kind: str
+    at: Point
+    side: str
+
 
 SNIPER_SPOT_RANGE = 4.0  # p. 20
 

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from engine.rulesets import rules_of
+from engine.rulesets import TableMark, rules_of
 from engine.state import Objective, Point, RefereeRule, Unit
 
 if TYPE_CHECKING:
@@ -37,15 +37,6 @@ EVERYONE = "both"  # a referee's note for both sides
 Audience = str | None  # a side's name, REFEREE, or SPECTATORS
 
 Marker = tuple[Point, str]  # where a "?" marker stands, and its caption ("" for none)
-
-
-@dataclass(frozen=True)
-class TableMark:
-    """A mark of a rule set's own on the table (e.g. an indirect-fire marker), as drawn."""
-
-    kind: str
-    at: Point
-    side: str
 
 
 @dataclass(frozen=True)

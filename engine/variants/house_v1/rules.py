@@ -16,7 +16,7 @@ from engine.profiles import Special, find_profile
 from engine.rules.activation import TestScore
 from engine.rules.firing import Shot
 from engine.rules.shot_resolution import ShotResult
-from engine.rulesets import RuleSet, register_rule_set
+from engine.rulesets import RuleSet, TableMark, register_rule_set
 from engine.state import CoverKind, Point, TerrainFeature, Unit
 from engine.variants.house_v1.activation import (
     COMMAND_RETHROW_RANGE,
@@ -51,7 +51,6 @@ from engine.variants.house_v1.units import (
     troop_quality,
 )
 from engine.variants.house_v1.visibility import can_observe, observed_as
-from engine.view import TableMark
 
 
 class HouseRules(RuleSet):
