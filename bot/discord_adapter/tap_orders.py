@@ -412,22 +412,28 @@ async def public_step(interaction: discord.Interaction, work: Callable[[], Await
     await carry_out(interaction, work)
 
 
-class TurnButton(
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=STEP + r"(?P<step>join|start|first|second|activate|cmt|pass|do|go)(?P<arguments>(?::[^:]+)*)",
-):
-    """Every button of a card and of an order being built."""
+class StepItem:
+    """What a card's button or menu carries in its custom_id: the game's channel, the version the
+    card was drawn at, the step and its arguments."""
 
     def __init__(
-        self, item: discord.ui.Button, channel: int, version: int, step: str, arguments: tuple[str, ...]
+        self, item: discord.ui.Item, channel: int, version: int, step: str, arguments: tuple[str, ...]
     ):
-        super().__init__(item)
+        super().__init__(item)  # type: ignore[call-arg]
         self.channel, self.version, self.step, self.arguments = channel, version, step, arguments
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match):
         arguments = tuple(filter(None, match["arguments"].split(":")))
         return cls(item, int(match["channel"]), int(match["version"]), match["step"], arguments)
+
+
+class TurnButton(
+    StepItem,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=STEP + r"(?P<step>join|start|first|second|activate|cmt|pass|do|go)(?P<arguments>(?::[^:]+)*)",
+):
+    """Every button of a card and of an order being built."""
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await getattr(self, f"_{self.step}")(interaction)
@@ -493,21 +499,11 @@ class TurnButton(
 
 
 class TurnSelect(
+    StepItem,
     discord.ui.DynamicItem[discord.ui.Select],
     template=STEP + r"(?P<step>unit|to|off|at|choice)(?P<arguments>(?::[^:]+)*)",
 ):
     """Every menu of an order being built: the unit, the destination, the offset, the target."""
-
-    def __init__(
-        self, item: discord.ui.Select, channel: int, version: int, step: str, arguments: tuple[str, ...]
-    ):
-        super().__init__(item)
-        self.channel, self.version, self.step, self.arguments = channel, version, step, arguments
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        arguments = tuple(filter(None, match["arguments"].split(":")))
-        return cls(item, int(match["channel"]), int(match["version"]), match["step"], arguments)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         (chosen,) = self.item.values
