@@ -2,8 +2,9 @@
 calls (see :mod:`tests.bot.fuzz_inputs`), none is answered "Something went wrong" or with Python's
 own error text, none hangs, and a refused one stores nothing.
 
-Each input runs under a timeout; the slowest answer is printed (``-s``) and only a generous bound
-fails the test, so a busy machine does not make it flaky: speed is measured in ``benchmarks/``.
+Each input runs under a timeout (a hang), and the work it costs is bounded in CPU seconds of this
+process (the services and SQLite run here), not in wall time, so a busy machine does not make the
+bound flaky; the costliest input is printed (``-s``); speed is measured in ``benchmarks/``.
 
 Every test runs on SQLite and on PostgreSQL. On PostgreSQL the inputs are the first tenth of
 each seeded run (2,000 in all): the whole 20,000 would add more than a minute to the suite, and
@@ -40,8 +41,8 @@ from tests.storage.copies import PostgresCopies
 
 pytestmark = pytest.mark.both_databases
 
-TIMEOUT = 10.0  # seconds before an input counts as hung
-SLOW = 5.0  # seconds: an answer slower than this fails the test (the target is under one)
+TIMEOUT = 30.0  # wall seconds before an input counts as hung
+COSTLY = 5.0  # CPU seconds: an input costing more fails the test (the target is under one)
 INTERNAL = (  # what a player must never read: our internal-error answer, or Python's own words
     "Something went wrong",
     "invalid literal",
@@ -85,14 +86,14 @@ class Watch:
         return self._digest
 
     async def answer(self, asked: str, call: Callable[[], Awaitable[str]]) -> tuple[str, bool]:
-        """The answer to one input and whether it stored anything; fails on a hang or a slow one."""
-        before, started = await self.version(), time.perf_counter()
+        """The answer to one input and whether it stored anything; fails on a hang or a costly one."""
+        before, started = await self.version(), time.process_time()
         try:
             answer = await asyncio.wait_for(call(), TIMEOUT)
         except TimeoutError:
             pytest.fail(f"no answer in {TIMEOUT} s to {asked[:200]!r}")
-        took = time.perf_counter() - started
-        assert took < SLOW, f"{took:.1f} s for {asked[:200]!r}"
+        took = time.process_time() - started
+        assert took < COSTLY, f"{took:.1f} CPU s for {asked[:200]!r}"
         self.slowest = max(self.slowest, (took, asked[:80]))
         self.inputs += 1
         return answer, await self.version() != before
@@ -102,7 +103,8 @@ class Watch:
             await self.postgres.close()
         else:
             self.database.close()
-        print(f"\n{self.inputs} inputs, the slowest {self.slowest[0] * 1000:.0f} ms: {self.slowest[1]!r}")
+        costliest, asked = self.slowest
+        print(f"\n{self.inputs} inputs, the costliest {costliest * 1000:.0f} CPU ms: {asked!r}")
 
 
 def assert_no_internal_error(asked: str, answer: str) -> None:
