@@ -26,9 +26,11 @@ from dataclasses import dataclass
 
 SECTION_NUMBER = r"(?:[A-Z]{1,3}\d+(?:\.\d+)*[a-z]?|\d+(?:\.\d+)+[a-z]?)"
 # a candidate start: an optional ► mark, then a section number and its following space, or a
-# chapter number with its full stop directly before a word in capitals
+# chapter number with its full stop directly before a word in capitals. Never from inside a run of
+# digits (such a start is glued to what precedes it anyway): trying every digit of a long run
+# would cost the square of its length.
 _NUMBER = re.compile(
-    rf"(?:►\s*)?(?:(?P<number>{SECTION_NUMBER})\.?\s+|(?P<chapter>\d{{1,3}})\.\s*(?=[A-Z]{{2}}))"
+    rf"(?:►\s*)?(?<!\d)(?:(?P<number>{SECTION_NUMBER})\.?\s+|(?P<chapter>\d{{1,3}})\.\s*(?=[A-Z]{{2}}))"
 )
 _SENTENCE_END = ".?!;”\"’−–—►"  # what may come before a number that starts a section mid-line
 # what a rule's text opens with: a capital, a quote, a calibre or angle (60mm, 76-82mm, 360°), "vs X"

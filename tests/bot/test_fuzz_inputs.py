@@ -42,7 +42,7 @@ from tests.storage.copies import PostgresCopies
 pytestmark = pytest.mark.both_databases
 
 TIMEOUT = 30.0  # wall seconds before an input counts as hung
-COSTLY = 5.0  # CPU seconds: an input costing more fails the test (the target is under one)
+COSTLY = 1.0  # CPU seconds: an input costing more fails the test (the costliest is about 0.1)
 INTERNAL = (  # what a player must never read: our internal-error answer, or Python's own words
     "Something went wrong",
     "invalid literal",
