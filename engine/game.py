@@ -15,6 +15,7 @@ from operator import attrgetter
 
 from engine.actions.activation import carry_out, check_unit_order, describe_actions
 from engine.actions.base import actions_of
+from engine.actions.carrying_out import execute_move
 from engine.actions.registry import at_declaration, check_reaction_to
 from engine.battlefield import (
     COMMAND_UNIT_TOKENS,
@@ -66,21 +67,20 @@ from engine.commands import (
     UndoActions,
     UnitOrder,
 )
-from engine.deployment import finish_deployment, place_unit, reveal_plotted_deployment
-from engine.dice import DiceSource, DieCategory, ScriptedDice
-from engine.errors import IllegalCommand
-from engine.event_data import InitiativeData, MarkersData, RolledTest, TokensData
-from engine.events import Event, EventLog
-from engine.forces import units_points
-from engine.game_state import Aim, Choice, GameResult, GameState, Interrupt, Pending, Step, Who
-from engine.hidden_deployment import (
+from engine.deployment.hidden import (
     as_seen,
     check_marker_reveals,
     known_as,
     must_keep_spending,
 )
-from engine.interrupts import interrupt_point, interrupted_move, split_move
-from engine.losses import add_markers
+from engine.deployment.placing import finish_deployment, place_unit, reveal_plotted_deployment
+from engine.dice import DiceSource, DieCategory, ScriptedDice
+from engine.errors import IllegalCommand
+from engine.event_data import InitiativeData, MarkersData, RolledTest, TokensData
+from engine.events import Event, EventLog
+from engine.firing.losses import add_markers
+from engine.forces import units_points
+from engine.game_state import Aim, Choice, GameResult, GameState, Interrupt, Pending, Step, Who
 from engine.orders import check_fall_back, check_may_activate, check_platoon_order
 from engine.profiles import Special
 from engine.referee import PLAYS_NO_SIDE, appoint_referee, correct, note_undo, rule, run_clock
@@ -92,7 +92,6 @@ from engine.referee_prep import (
     set_deployment_zone,
     set_force_guideline,
 )
-from engine.resolve import execute_move
 from engine.rules.activation import (
     TestScore,
     initiative_winner,
@@ -122,9 +121,9 @@ from engine.rules.scenario import (
 )
 from engine.rules.victory import BreakTest, break_point_test, turn_outcome
 from engine.rulesets import RULE_SETS, RuleSet, rules_of
-from engine.scenario_play import breakthrough_result, capture_result, objectives_held
-from engine.scenario_setup import apply_scenario
-from engine.scenarios import find_scenario
+from engine.scenarios.book import find_scenario
+from engine.scenarios.setup import apply_scenario
+from engine.scenarios.winning import breakthrough_result, capture_result, objectives_held
 from engine.state import Phase, Point, Side, Unit
 from engine.summary import game_summary
 from engine.teams import (
@@ -139,6 +138,7 @@ from engine.teams import (
     spend_token,
     teams_complete,
 )
+from engine.turn.interrupts import interrupt_point, interrupted_move, split_move
 
 
 def apply(state: GameState, command: Command, dice: DiceSource) -> tuple[GameState, list[Event]]:

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 
 from engine import geometry
 from engine.actions.base import actions_of
-from engine.aiming import measure_shot, shot_problem, target_in_sight
 from engine.battlefield import cannot_see, live_units, unscreened_enemy_infantry
 from engine.commands import (
     Action,
@@ -27,9 +26,10 @@ from engine.commands import (
     PlatoonOrder,
     UnitOrder,
 )
+from engine.deployment.hidden import as_seen, known_as, under_marker
 from engine.errors import IllegalCommand
+from engine.firing.aiming import measure_shot, shot_problem, target_in_sight
 from engine.game_state import GameState
-from engine.hidden_deployment import as_seen, known_as, under_marker
 from engine.profiles import Special
 from engine.rules.morale import FALL_BACK_ENEMY_RANGE
 from engine.rules.movement import (

@@ -10,15 +10,15 @@ yet set up wait off the table; when a side says it has finished, the rest go int
 from __future__ import annotations
 
 from engine import geometry
-from engine.deployment_plan import MEETING_AREA_DEPTH, DeploymentPlan, Edge, SidePlan, Zone
+from engine.deployment.hidden import hide_under_marker
+from engine.deployment.plan import MEETING_AREA_DEPTH, DeploymentPlan, Edge, SidePlan, Zone
 from engine.errors import IllegalCommand
 from engine.events import EventLog
 from engine.game_state import GameState
-from engine.hidden_deployment import hide_under_marker
 from engine.profiles import Special
 from engine.referee_prep import deployment_zone
 from engine.rules.scenario import breakthrough_spacing_on, units_on_table_at_start
-from engine.scenarios import Scenario
+from engine.scenarios.book import Scenario
 from engine.state import Point, Unit
 from engine.tables.scenario_ground import may_stand
 

@@ -1,5 +1,5 @@
 """The deployment plan a scenario gives a game (pp. 28-31): each side's area, its waiting units,
-how many may start on the table and how far apart. :mod:`engine.deployment` applies it."""
+how many may start on the table and how far apart. :mod:`engine.deployment.placing` applies it."""
 
 from __future__ import annotations
 

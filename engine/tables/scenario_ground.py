@@ -20,7 +20,7 @@ from shapely.geometry import box
 from shapely.geometry.base import BaseGeometry
 
 from engine import geometry
-from engine.deployment_plan import Edge, Zone
+from engine.deployment.plan import Edge, Zone
 from engine.game_state import GameState
 from engine.rules.movement import movement_allowance, terrain_test_score_needed
 from engine.rules.scenario import (
@@ -28,7 +28,7 @@ from engine.rules.scenario import (
     OBJECTIVE_EDGE_DISTANCE,
     objectives_needed,
 )
-from engine.scenarios import Scenario
+from engine.scenarios.book import Scenario
 from engine.state import CoverKind, Objective, Point, TableSize, TerrainFeature, Unit
 
 Along = Literal["long", "short"]

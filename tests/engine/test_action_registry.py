@@ -21,7 +21,7 @@ from engine.commands import (
 )
 from engine.errors import IllegalCommand
 from engine.rulesets import RULE_SETS, RuleSet
-from engine.setup import make_unit
+from engine.scenarios.new_game import make_unit
 from engine.state import Point
 from tests.engine.helpers import declare, game, started
 

@@ -19,7 +19,7 @@ from engine.commands import (
     StartGame,
     UnitOrder,
 )
-from engine.deployment import whose_turn
+from engine.deployment.placing import whose_turn
 from engine.errors import IllegalCommand
 from engine.game_state import GameState, _may_change
 from engine.state import Point

@@ -13,7 +13,7 @@ from engine.forces import add_unit, choose_command, force_units, new_force, set_
 from engine.game import apply
 from engine.profiles import NATIONS, Special, load_orbat
 from engine.rulesets import RuleSet, with_rule_set
-from engine.setup import make_unit, new_game
+from engine.scenarios.new_game import make_unit, new_game
 from engine.state import Point, Unit
 from engine.variants.house_v1.state import FireMarker
 from engine.variants.house_v1.traits import MoveClass

@@ -7,7 +7,7 @@ from engine.commands import ChooseDefender, CloseCombat, Declare, EnterBuilding,
 from engine.dice import d6, d10
 from engine.errors import IllegalCommand
 from engine.rulesets import with_rule_set
-from engine.setup import make_unit
+from engine.scenarios.new_game import make_unit
 from engine.state import CoverKind, Going, Phase, TerrainFeature
 from engine.variants.house_v1.posts import building_sides
 from engine.variants.house_v1.state import BuildingPost

@@ -8,7 +8,7 @@ import pytest
 from engine.commands import ChooseFallBack, CloseCombat, Declare, MoraleTestOrder, UnitOrder
 from engine.dice import d6, d10
 from engine.errors import IllegalCommand
-from engine.setup import make_unit
+from engine.scenarios.new_game import make_unit
 from engine.state import Phase
 from engine.variants.house_v1.units import find_house_profile
 from tests.engine.helpers import P, declare, game, play, started, texts

@@ -5,7 +5,7 @@ s. 3, 5 and 6), with scripted dice and exact outcomes."""
 from engine.commands import Bombard, ChooseFallBack, Fire, RequestFire
 from engine.dice import d6, d10
 from engine.event_data import FireData, RolledTest, ToHit
-from engine.setup import make_unit
+from engine.scenarios.new_game import make_unit
 from tests.engine.helpers import P, act, fire_text, game, play, started, texts
 from tests.engine.test_house_rules_flow import charge, house
 

@@ -26,7 +26,7 @@ from engine.errors import IllegalCommand
 from engine.event_data import FireData, ToHit
 from engine.events import EventLog
 from engine.rulesets import find_rule_set, with_rule_set
-from engine.setup import make_unit
+from engine.scenarios.new_game import make_unit
 from engine.state import CoverKind, Going, Phase, TerrainFeature
 from engine.variants.house_v1.buildings import spread_fires
 from engine.variants.house_v1.indirect_fire import expire_fire_markers

@@ -18,7 +18,7 @@ from engine.commands import (
 )
 from engine.dice import d6, d10, passing_score
 from engine.dice_stats import Category, PlayerDie, dice_report, die_chance, die_passed
-from engine.setup import make_unit
+from engine.scenarios.new_game import make_unit
 from tests.engine.helpers import P, act, game, play, started
 from tests.engine.test_house_rules_combat import shelled
 from tests.engine.test_house_rules_flow import charge, house, melee

@@ -13,7 +13,7 @@ from engine.commands import LaySmoke, Move
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
 from engine.rulesets import RULE_SETS, RuleSet, rule_set_choices, with_rule_set
-from engine.setup import make_unit
+from engine.scenarios.new_game import make_unit
 from engine.state import Phase, Point
 from engine.variant_parts import VariantPart, register_part
 from tests.engine.helpers import declare, game, started

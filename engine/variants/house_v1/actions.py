@@ -31,7 +31,6 @@ from engine.errors import IllegalCommand
 from engine.events import EventLog
 from engine.game_state import GameState, Pending
 from engine.state import Unit
-from engine.variants.house_v1.assault import check_close_combat, check_closing
 from engine.variants.house_v1.buildings import (
     check_enter_building,
     check_leave_building,
@@ -41,7 +40,8 @@ from engine.variants.house_v1.buildings import (
     leave_building,
     shell_building,
 )
-from engine.variants.house_v1.close_combat import (
+from engine.variants.house_v1.close_combat.assault import check_close_combat, check_closing
+from engine.variants.house_v1.close_combat.play import (
     building_defence_choice,
     fall_back_choice,
     fight,

@@ -19,8 +19,8 @@ from engine.dice import DieCategory
 from engine.errors import IllegalCommand
 from engine.event_data import FireData
 from engine.events import EventLog
+from engine.firing.losses import add_markers
 from engine.game_state import GameState
-from engine.losses import add_markers
 from engine.profiles import UnitClass
 from engine.rules.firing import Shot
 from engine.rules.shot_resolution import ShotResult

@@ -10,16 +10,16 @@ import math
 
 from engine import geometry
 from engine.battlefield import area_cover
+from engine.deployment.hidden import reveal_marker, under_marker
 from engine.dice import DieCategory
 from engine.event_data import FireData, RolledTest
 from engine.events import EventLog
+from engine.firing.losses import destroy
 from engine.game_state import GameState
-from engine.hidden_deployment import reveal_marker, under_marker
-from engine.losses import destroy
 from engine.state import Point, Unit
 from engine.variants.house_v1.buildings import collateral, occupants
 from engine.variants.house_v1.citation import cited
-from engine.variants.house_v1.close_combat import markers_to_bearer
+from engine.variants.house_v1.close_combat.play import markers_to_bearer
 from engine.variants.house_v1.firing import (
     HE_COLUMN,
     FireCategory,

@@ -32,8 +32,8 @@ from engine.variants.house_v1.activation import (
     reactivation_score_needed as house_reactivation_score,
 )
 from engine.variants.house_v1.buildings import after_shot_at_building, spread_fires, take_post
-from engine.variants.house_v1.choices import choose_defender, choose_fall_back
 from engine.variants.house_v1.citation import cited, house_rule
+from engine.variants.house_v1.close_combat.choices import choose_defender, choose_fall_back
 from engine.variants.house_v1.firing import EXPLOSION_RADIUS, Weapon
 from engine.variants.house_v1.indirect_fire import expire_fire_markers
 from engine.variants.house_v1.posts import moves_to_post, post_problem, posted_firer

@@ -9,7 +9,7 @@ from engine.events import EventLog
 from engine.game import expect_choice, resume
 from engine.game_state import GameState
 from engine.variants.house_v1.actions import charge_of
-from engine.variants.house_v1.close_combat import after_first_round, fight
+from engine.variants.house_v1.close_combat.play import after_first_round, fight
 
 
 def choose_fall_back(state: GameState, command: ChooseFallBack, log: EventLog) -> None:
