@@ -124,7 +124,7 @@ def place_unit(
             else "Only a sniper team sets up with a decoy marker"
         )
     zone = deployment_zone(state, side) or mine.zone  # the referee's zone, if drawn (p. 25)
-    problem = None if sniper else zone.problem(unit, at, state)
+    problem = None if sniper else zone.problem(unit, at, state.table)
     if problem:
         raise IllegalCommand(problem)
     placed = unit.model_copy(update={"position": at, "facing": facing})

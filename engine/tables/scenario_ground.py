@@ -256,7 +256,7 @@ def set_up_spot(
                 along = max(along + SPOT_STEP, low + SPOT_STEP * math.ceil((past - low) / SPOT_STEP))
                 continue
             at = Point(x=round(x, 2), y=round(y, 2))
-            if zone.problem(unit, at, state) is None and may_stand(facing_unit, ground, at):
+            if zone.problem(unit, at, state.table) is None and may_stand(facing_unit, ground, at):
                 return at
             along += SPOT_STEP
     return None
@@ -289,7 +289,7 @@ def nearest_set_up_spot(state: GameState, unit: Unit, zone: Zone, taken: Sequenc
     def free(at: Point) -> bool:
         foot = geometry.footprint_at(unit.unit_class, at, unit.facing)
         return (
-            zone.problem(unit, at, state) is None
+            zone.problem(unit, at, state.table) is None
             and all(foot.distance(geometry.footprint(other)) >= APART for other in taken)
             and may_stand(unit, state.terrain, at)
         )
