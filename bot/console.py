@@ -63,8 +63,6 @@ from bot.text_orders import (
 )
 from engine.commands import (
     CardAction,
-    ChooseDefender,
-    ChooseFallBack,
     ChooseInitiative,
     ChooseTarget,
     Command,
@@ -110,6 +108,7 @@ from engine.rulesets import RuleSet, rule_set_choices, rules_of, with_rule_set
 from engine.scenarios.quick_battle import quick_battle, scenario_battle
 from engine.state import Phase
 from engine.teams import make_team_game
+from engine.variants.house_v1.commands import ChooseDefender, ChooseFallBack
 from engine.view import REFEREE, SPECTATORS, audience_of, events_for, sees, sees_choice
 from renderer import render
 

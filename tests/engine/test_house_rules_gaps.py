@@ -7,7 +7,7 @@ import pytest
 
 from engine import geometry
 from engine.battlefield import can_see
-from engine.commands import Deploy, Fire, Move, RequestFire
+from engine.commands import Deploy, Fire, Move
 from engine.dice import ScriptedDice, d6, d10
 from engine.errors import IllegalCommand
 from engine.events import EventLog
@@ -17,6 +17,7 @@ from engine.scenarios.book import find_scenario
 from engine.scenarios.new_game import make_unit
 from engine.scenarios.setup import set_up_scenario
 from engine.state import CoverKind, Going, TerrainFeature
+from engine.variants.house_v1.commands import RequestFire
 from engine.view import told
 from tests.engine.helpers import P, act, box, declare, game, play, started, texts
 

@@ -13,20 +13,7 @@ from typing import TYPE_CHECKING
 from engine.actions.base import ActionType, Activation, Turn, actions_of
 from engine.actions.moving import MoveAction
 from engine.actions.shooting import FireAction, SmokeAction
-from engine.commands import (
-    Action,
-    Bombard,
-    CloseCombat,
-    EnterBuilding,
-    Fire,
-    LaySmoke,
-    LeaveBuilding,
-    Move,
-    Order,
-    RequestFire,
-    ShellBuilding,
-    UnitOrder,
-)
+from engine.commands import Action, Fire, LaySmoke, Move, Order, UnitOrder
 from engine.errors import IllegalCommand
 from engine.events import EventLog
 from engine.game_state import GameState, Pending
@@ -46,6 +33,14 @@ from engine.variants.house_v1.close_combat.play import (
     fall_back_choice,
     fight,
     initiation_test,
+)
+from engine.variants.house_v1.commands import (
+    Bombard,
+    CloseCombat,
+    EnterBuilding,
+    LeaveBuilding,
+    RequestFire,
+    ShellBuilding,
 )
 from engine.variants.house_v1.indirect_fire import bombard, request_fire
 from engine.variants.house_v1.indirect_orders import check_bombard, check_request_fire

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine import geometry
-from engine.commands import ChooseDefender, ChooseFallBack, Fire
+from engine.commands import Fire
 from engine.dice import DiceSource
 from engine.errors import IllegalCommand
 from engine.events import EventLog
@@ -34,6 +34,7 @@ from engine.variants.house_v1.activation import (
 from engine.variants.house_v1.buildings import after_shot_at_building, spread_fires, take_post
 from engine.variants.house_v1.citation import cited, house_rule
 from engine.variants.house_v1.close_combat.choices import choose_defender, choose_fall_back
+from engine.variants.house_v1.commands import ChooseDefender, ChooseFallBack
 from engine.variants.house_v1.firing import EXPLOSION_RADIUS, Weapon
 from engine.variants.house_v1.indirect_fire import expire_fire_markers
 from engine.variants.house_v1.posts import moves_to_post, post_problem, posted_firer
