@@ -1,5 +1,5 @@
 """The game's façade: every command a front end sends comes in here and goes to the part of the
-turn flow that handles it (:mod:`engine.turn`: setting up, the turn sequence, activation, the
+turn flow that handles it (:mod:`engine.flow`: setting up, the turn sequence, activation, the
 reaction window, resolution, game over).
 
 ``apply(state, command, dice) -> (state, events)`` is the one entry point. It works on a copy
@@ -46,6 +46,13 @@ from engine.commands import (
 from engine.dice import DiceSource, ScriptedDice
 from engine.errors import IllegalCommand
 from engine.events import Event, EventLog
+from engine.flow.activation import declare, pass_initiative
+from engine.flow.game_over import concede
+from engine.flow.playing_cards import card_action, deal_cards
+from engine.flow.reaction import decline, react
+from engine.flow.resolution import choose_markers, choose_target
+from engine.flow.sequence import call_reserves, choose_initiative
+from engine.flow.setting_up import deploy, finish_deploying, join_side, start_game
 from engine.game_state import GameState
 from engine.referee import appoint_referee, correct, note_undo, rule, run_clock
 from engine.referee_prep import (
@@ -62,13 +69,6 @@ from engine.teams import (
     give_bonus_tokens,
     request_reserve,
 )
-from engine.turn.activation import declare, pass_initiative
-from engine.turn.game_over import concede
-from engine.turn.playing_cards import card_action, deal_cards
-from engine.turn.reaction import decline, react
-from engine.turn.resolution import choose_markers, choose_target
-from engine.turn.sequence import call_reserves, choose_initiative
-from engine.turn.setting_up import deploy, finish_deploying, join_side, start_game
 
 
 def apply(state: GameState, command: Command, dice: DiceSource) -> tuple[GameState, list[Event]]:

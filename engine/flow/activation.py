@@ -30,6 +30,8 @@ from engine.deployment.hidden import (
 from engine.errors import IllegalCommand
 from engine.event_data import TokensData
 from engine.events import EventLog
+from engine.flow.resolution import resolve_without_reaction
+from engine.flow.sequence import give_initiative
 from engine.game_state import Aim, GameState, Pending
 from engine.orders import check_fall_back, check_platoon_order, order_unit, order_units
 from engine.state import Phase, Unit
@@ -38,8 +40,6 @@ from engine.teams import (
     paying_player,
     spend_token,
 )
-from engine.turn.resolution import resolve_without_reaction
-from engine.turn.sequence import give_initiative
 
 
 def _expect_active(state: GameState, side: str) -> None:

@@ -24,6 +24,9 @@ from engine.dice import DieCategory
 from engine.errors import IllegalCommand
 from engine.event_data import RolledTest
 from engine.events import EventLog
+from engine.flow.activation import check_order, describe_order, note_declared_actions, place_token
+from engine.flow.interrupts import interrupt_point, interrupted_move, split_move
+from engine.flow.resolution import active_steps, resolve_without_reaction, roll_test, run_steps
 from engine.game_state import GameState, Interrupt, Pending, Step
 from engine.orders import check_may_activate, order_unit, order_units
 from engine.rules.activation import (
@@ -40,9 +43,6 @@ from engine.teams import (
     paying_player,
     spend_token,
 )
-from engine.turn.activation import check_order, describe_order, note_declared_actions, place_token
-from engine.turn.interrupts import interrupt_point, interrupted_move, split_move
-from engine.turn.resolution import active_steps, resolve_without_reaction, roll_test, run_steps
 
 
 def _expect_window(state: GameState, side: str, window: int) -> Pending:

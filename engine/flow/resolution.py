@@ -28,6 +28,7 @@ from engine.dice import DieCategory
 from engine.errors import IllegalCommand
 from engine.event_data import MarkersData, RolledTest
 from engine.events import EventLog
+from engine.flow.sequence import after_declaration
 from engine.game_state import Choice, GameState, Pending, Step, Who
 from engine.orders import order_unit
 from engine.rules.activation import (
@@ -40,7 +41,6 @@ from engine.rules.morale import (
 )
 from engine.rulesets import rules_of
 from engine.state import Phase, Unit
-from engine.turn.sequence import after_declaration
 
 
 def active_steps(order: Order) -> list[Step]:

@@ -23,6 +23,7 @@ from engine.errors import IllegalCommand
 from engine.event_data import InitiativeData, TokensData
 from engine.events import EventLog
 from engine.firing.losses import add_markers
+from engine.flow.game_over import break_test_data, finish_game, finish_on_time, take_break_point_test
 from engine.game_state import GameState
 from engine.profiles import Special
 from engine.rules.activation import (
@@ -45,7 +46,6 @@ from engine.state import Phase
 from engine.teams import (
     draw_team_tokens,
 )
-from engine.turn.game_over import break_test_data, finish_game, finish_on_time, take_break_point_test
 
 
 def begin_turn(state: GameState, log: EventLog) -> None:

@@ -15,6 +15,7 @@ from engine.commands import (
 from engine.deployment.placing import finish_deployment, place_unit, reveal_plotted_deployment
 from engine.errors import IllegalCommand
 from engine.events import EventLog
+from engine.flow.sequence import begin_turn, preliminary_bombardment
 from engine.forces import units_points
 from engine.game_state import GameState
 from engine.referee import PLAYS_NO_SIDE
@@ -37,7 +38,6 @@ from engine.teams import (
     join_team,
     teams_complete,
 )
-from engine.turn.sequence import begin_turn, preliminary_bombardment
 
 
 def join_side(state: GameState, command: JoinSide, log: EventLog) -> None:

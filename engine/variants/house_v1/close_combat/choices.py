@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from engine.errors import IllegalCommand
 from engine.events import EventLog
+from engine.flow.resolution import expect_choice, resume
 from engine.game_state import GameState
-from engine.turn.resolution import expect_choice, resume
 from engine.variants.house_v1.actions import charge_of
 from engine.variants.house_v1.close_combat.play import after_first_round, fight
 from engine.variants.house_v1.commands import ChooseDefender, ChooseFallBack
