@@ -64,11 +64,7 @@ from engine.referee_prep import (
 )
 from engine.rulesets import rules_of
 from engine.state import Phase
-from engine.teams import (
-    answer_reserve,
-    give_bonus_tokens,
-    request_reserve,
-)
+from engine.teams import answer_reserve, give_bonus_tokens, request_reserve
 
 
 def apply(state: GameState, command: Command, dice: DiceSource) -> tuple[GameState, list[Event]]:

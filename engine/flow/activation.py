@@ -9,9 +9,7 @@ from operator import attrgetter
 from engine.actions.activation import check_unit_order, describe_actions
 from engine.actions.base import actions_of
 from engine.actions.registry import at_declaration
-from engine.battlefield import (
-    visible_enemies,
-)
+from engine.battlefield import visible_enemies
 from engine.commands import (
     Declare,
     FallBackOrder,
@@ -23,10 +21,7 @@ from engine.commands import (
     PlatoonOrder,
     UnitOrder,
 )
-from engine.deployment.hidden import (
-    known_as,
-    must_keep_spending,
-)
+from engine.deployment.hidden import known_as, must_keep_spending
 from engine.errors import IllegalCommand
 from engine.event_data import TokensData
 from engine.events import EventLog
@@ -35,11 +30,7 @@ from engine.flow.sequence import give_initiative
 from engine.game_state import Aim, GameState, Pending
 from engine.orders import check_fall_back, check_platoon_order, order_unit, order_units
 from engine.state import Phase, Unit
-from engine.teams import (
-    hand_out_unclaimed_bonus,
-    paying_player,
-    spend_token,
-)
+from engine.teams import hand_out_unclaimed_bonus, paying_player, spend_token
 
 
 def _expect_active(state: GameState, side: str) -> None:

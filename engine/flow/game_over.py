@@ -6,13 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import partial
 
-from engine.battlefield import (
-    command_unit_lost,
-    lost_break_points,
-)
-from engine.commands import (
-    Concede,
-)
+from engine.battlefield import command_unit_lost, lost_break_points
+from engine.commands import Concede
 from engine.dice import DieCategory
 from engine.errors import IllegalCommand
 from engine.event_data import RolledTest

@@ -4,18 +4,12 @@ playing, loading or triggering its cards."""
 from __future__ import annotations
 
 from engine.cards import add_token, deal, exchange, play, trigger
-from engine.commands import (
-    CardAction,
-    DealCards,
-)
+from engine.commands import CardAction, DealCards
 from engine.errors import IllegalCommand
 from engine.events import EventLog
 from engine.game_state import GameState
 from engine.state import Phase, Side
-from engine.teams import (
-    hand_out_unclaimed_bonus,
-    spend_token,
-)
+from engine.teams import hand_out_unclaimed_bonus, spend_token
 
 
 def deal_cards(state: GameState, command: DealCards, log: EventLog) -> None:

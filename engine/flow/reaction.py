@@ -4,9 +4,7 @@ token and a reaction test, before, partway through or after the active unit's or
 from __future__ import annotations
 
 from engine.actions.registry import check_reaction_to
-from engine.battlefield import (
-    starts_in_cover,
-)
+from engine.battlefield import starts_in_cover
 from engine.commands import (
     DeclineReaction,
     FallBackOrder,
@@ -16,10 +14,7 @@ from engine.commands import (
     React,
     UnitOrder,
 )
-from engine.deployment.hidden import (
-    as_seen,
-    known_as,
-)
+from engine.deployment.hidden import as_seen, known_as
 from engine.dice import DieCategory
 from engine.errors import IllegalCommand
 from engine.event_data import RolledTest
@@ -29,20 +24,11 @@ from engine.flow.interrupts import interrupt_point, interrupted_move, split_move
 from engine.flow.resolution import active_steps, resolve_without_reaction, roll_test, run_steps
 from engine.game_state import GameState, Interrupt, Pending, Step
 from engine.orders import check_may_activate, order_unit, order_units
-from engine.rules.activation import (
-    TestScore,
-    morale_test_reaction_score_needed,
-    seizes_initiative,
-)
-from engine.rules.scenario import (
-    dug_in_seizes_initiative,
-)
+from engine.rules.activation import TestScore, morale_test_reaction_score_needed, seizes_initiative
+from engine.rules.scenario import dug_in_seizes_initiative
 from engine.rulesets import rules_of
 from engine.state import Phase, Point
-from engine.teams import (
-    paying_player,
-    spend_token,
-)
+from engine.teams import paying_player, spend_token
 
 
 def _expect_window(state: GameState, side: str, window: int) -> Pending:

@@ -8,10 +8,7 @@ from collections.abc import Callable
 
 from engine.actions.activation import carry_out
 from engine.actions.carrying_out import execute_move
-from engine.battlefield import (
-    command_reroll_available,
-    live_units,
-)
+from engine.battlefield import command_reroll_available, live_units
 from engine.commands import (
     ChooseTarget,
     FallBackOrder,
@@ -21,9 +18,7 @@ from engine.commands import (
     PlatoonOrder,
     RemoveMarkers,
 )
-from engine.deployment.hidden import (
-    known_as,
-)
+from engine.deployment.hidden import known_as
 from engine.dice import DieCategory
 from engine.errors import IllegalCommand
 from engine.event_data import MarkersData, RolledTest
@@ -31,14 +26,8 @@ from engine.events import EventLog
 from engine.flow.sequence import after_declaration
 from engine.game_state import Choice, GameState, Pending, Step, Who
 from engine.orders import order_unit
-from engine.rules.activation import (
-    TestScore,
-)
-from engine.rules.morale import (
-    MoraleTestResult,
-    company_morale_test,
-    fall_back_removes_marker,
-)
+from engine.rules.activation import TestScore
+from engine.rules.morale import MoraleTestResult, company_morale_test, fall_back_removes_marker
 from engine.rulesets import rules_of
 from engine.state import Phase, Unit
 

@@ -4,20 +4,9 @@ Beginning and ending call each other (a turn ends into the next), so both are he
 
 from __future__ import annotations
 
-from engine.battlefield import (
-    COMMAND_UNIT_TOKENS,
-    area_cover,
-    command_unit_lost,
-    live_units,
-    tokens_for_turn,
-)
-from engine.commands import (
-    CallReserves,
-    ChooseInitiative,
-)
-from engine.deployment.hidden import (
-    check_marker_reveals,
-)
+from engine.battlefield import COMMAND_UNIT_TOKENS, area_cover, command_unit_lost, live_units, tokens_for_turn
+from engine.commands import CallReserves, ChooseInitiative
+from engine.deployment.hidden import check_marker_reveals
 from engine.dice import DieCategory
 from engine.errors import IllegalCommand
 from engine.event_data import InitiativeData, TokensData
@@ -26,9 +15,7 @@ from engine.firing.losses import add_markers
 from engine.flow.game_over import break_test_data, finish_game, finish_on_time, take_break_point_test
 from engine.game_state import GameState
 from engine.profiles import Special
-from engine.rules.activation import (
-    initiative_winner,
-)
+from engine.rules.activation import initiative_winner
 from engine.rules.firing import CASUALTY_SCORE
 from engine.rules.scenario import (
     BOMBARDMENT_HITS_ON,
@@ -43,9 +30,7 @@ from engine.rules.victory import turn_outcome
 from engine.rulesets import rules_of
 from engine.scenarios.winning import capture_result
 from engine.state import Phase
-from engine.teams import (
-    draw_team_tokens,
-)
+from engine.teams import draw_team_tokens
 
 
 def begin_turn(state: GameState, log: EventLog) -> None:

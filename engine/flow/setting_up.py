@@ -3,15 +3,8 @@ scenario, units are set up, and the game starts with its first turn."""
 
 from __future__ import annotations
 
-from engine.battlefield import (
-    live_units,
-)
-from engine.commands import (
-    Deploy,
-    FinishDeployment,
-    JoinSide,
-    StartGame,
-)
+from engine.battlefield import live_units
+from engine.commands import Deploy, FinishDeployment, JoinSide, StartGame
 from engine.deployment.placing import finish_deployment, place_unit, reveal_plotted_deployment
 from engine.errors import IllegalCommand
 from engine.events import EventLog
@@ -19,25 +12,14 @@ from engine.flow.sequence import begin_turn, preliminary_bombardment
 from engine.forces import units_points
 from engine.game_state import GameState
 from engine.referee import PLAYS_NO_SIDE
-from engine.referee_prep import (
-    check_force_guideline,
-)
+from engine.referee_prep import check_force_guideline
 from engine.rules.force import sniper_problem
-from engine.rules.scenario import (
-    ForceValue,
-    defends,
-    infantry_share_problem,
-    scenario_points_problem,
-)
+from engine.rules.scenario import ForceValue, defends, infantry_share_problem, scenario_points_problem
 from engine.rulesets import RULE_SETS, RuleSet, rules_of
 from engine.scenarios.book import find_scenario
 from engine.scenarios.setup import apply_scenario
 from engine.state import Phase
-from engine.teams import (
-    check_room_in_team,
-    join_team,
-    teams_complete,
-)
+from engine.teams import check_room_in_team, join_team, teams_complete
 
 
 def join_side(state: GameState, command: JoinSide, log: EventLog) -> None:
