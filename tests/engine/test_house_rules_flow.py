@@ -31,8 +31,8 @@ from engine.variants.house_v1.commands import (
     RequestFire,
     ShellBuilding,
 )
-from engine.variants.house_v1.indirect_fire import expire_fire_markers
-from engine.variants.house_v1.smoke_screens import thin_smoke
+from engine.variants.house_v1.indirect_fire.play import expire_fire_markers
+from engine.variants.house_v1.smoke.screens import thin_smoke
 from engine.variants.house_v1.state import SmokeScreen
 from engine.variants.house_v1.traits import Experience
 from tests.engine.helpers import P, act, box, declare, fire_text, game, play, started

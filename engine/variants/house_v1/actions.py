@@ -42,9 +42,9 @@ from engine.variants.house_v1.commands import (
     RequestFire,
     ShellBuilding,
 )
-from engine.variants.house_v1.indirect_fire import bombard, request_fire
-from engine.variants.house_v1.indirect_orders import check_bombard, check_request_fire
-from engine.variants.house_v1.smoke_screens import check_smoke_round, fire_smoke_round
+from engine.variants.house_v1.indirect_fire.orders import check_bombard, check_request_fire
+from engine.variants.house_v1.indirect_fire.play import bombard, request_fire
+from engine.variants.house_v1.smoke.screens import check_smoke_round, fire_smoke_round
 from engine.variants.house_v1.traits import MoveClass
 
 if TYPE_CHECKING:

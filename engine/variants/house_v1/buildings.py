@@ -36,7 +36,7 @@ from engine.variants.house_v1.firing import (
     to_hit_modifiers,
     to_hit_throw,
 )
-from engine.variants.house_v1.indirect import building_collateral_marker
+from engine.variants.house_v1.indirect_fire.rules import building_collateral_marker
 from engine.variants.house_v1.posts import attacked_side, building, holds, occupants
 from engine.variants.house_v1.shot import house_fire, traits_of
 from engine.variants.house_v1.sight import fire_through_problem, troops_in_the_way
