@@ -38,7 +38,7 @@ from bot.services.stats_service import StatsService  # noqa: E402
 from bot.storage.store import GameStore  # noqa: E402
 from engine.dice import SeededDice  # noqa: E402
 from engine.errors import IllegalCommand  # noqa: E402
-from engine.odds import ShotSetup, SuccessTest, setup_shot, shot_odds, successes  # noqa: E402
+from engine.firing.odds import ShotSetup, SuccessTest, setup_shot, shot_odds, successes  # noqa: E402
 from engine.rolls.expressions import roll  # noqa: E402
 
 # ours, and the nearest plain d20 expression rolling the same dice

@@ -33,7 +33,7 @@ from bot.services.game_service import GameError, GameService  # noqa: E402
 from bot.storage.store import GameStore  # noqa: E402
 from engine.dice import SeededDice  # noqa: E402
 from engine.game_state import GameState  # noqa: E402
-from engine.quick_battle import allied_forces, quick_battle, quick_tables  # noqa: E402
+from engine.scenarios.quick_battle import allied_forces, quick_battle, quick_tables  # noqa: E402
 from engine.state import Phase  # noqa: E402
 from renderer import render  # noqa: E402
 from renderer.base import base_layer  # noqa: E402

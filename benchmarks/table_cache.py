@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.quick_battle import quick_battle  # noqa: E402
+from engine.scenarios.quick_battle import quick_battle  # noqa: E402
 from engine.tables.generate import random_table  # noqa: E402
 from renderer import render  # noqa: E402
 from renderer.base import background, base_layer  # noqa: E402

@@ -33,8 +33,8 @@ from engine.commands import Declare, Fire, React, UndoActions  # noqa: E402
 from engine.dice import SeededDice  # noqa: E402
 from engine.errors import IllegalCommand  # noqa: E402
 from engine.game import apply, replay  # noqa: E402
-from engine.quick_battle import quick_battle  # noqa: E402
 from engine.referee import actions_to_undo, live_history  # noqa: E402
+from engine.scenarios.quick_battle import quick_battle  # noqa: E402
 from tests.engine.random_play import random_command  # noqa: E402
 
 REFEREE = "ref"

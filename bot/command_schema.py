@@ -20,9 +20,9 @@ from typing import Literal
 
 from bot.help_pages import PAGES
 from bot.services.limits import MAX_DAYS, MAX_POINTS, MOST_SEED, REACTION_SECONDS
-from engine.quick_battle import allied_forces, quick_tables
 from engine.rulesets import RULE_SETS
-from engine.scenarios import load_scenarios
+from engine.scenarios.book import load_scenarios
+from engine.scenarios.quick_battle import allied_forces, quick_tables
 from engine.tables.layout import LARGEST, SMALLEST
 from engine.tables.pieces import PieceKind
 

@@ -63,8 +63,6 @@ from bot.text_orders import (
 )
 from engine.commands import (
     CardAction,
-    ChooseDefender,
-    ChooseFallBack,
     ChooseInitiative,
     ChooseTarget,
     Command,
@@ -87,14 +85,7 @@ from engine.commands import (
 from engine.dice import DiceSource, SeededDice
 from engine.errors import IllegalCommand
 from engine.events import Event
-from engine.forces import (
-    add_unit,
-    remove_unit,
-    upgrade,
-)
-from engine.game import awaiting
-from engine.game_state import GameState
-from engine.odds import (
+from engine.firing.odds import (
     ShotSetup,
     SuccessTest,
     describe_shot_odds,
@@ -104,12 +95,20 @@ from engine.odds import (
     shot_odds,
     table_shot,
 )
-from engine.quick_battle import quick_battle, scenario_battle
+from engine.forces import (
+    add_unit,
+    remove_unit,
+    upgrade,
+)
+from engine.game import awaiting
+from engine.game_state import GameState
 from engine.referee_prep import prep_text
 from engine.rolls.charts import describe_chart, find_chart
 from engine.rulesets import RuleSet, rule_set_choices, rules_of, with_rule_set
+from engine.scenarios.quick_battle import quick_battle, scenario_battle
 from engine.state import Phase
 from engine.teams import make_team_game
+from engine.variants.house_v1.commands import ChooseDefender, ChooseFallBack
 from engine.view import REFEREE, SPECTATORS, audience_of, events_for, sees, sees_choice
 from renderer import render
 

@@ -13,25 +13,19 @@ import re
 from dataclasses import dataclass, fields
 from typing import Literal, get_args
 
-from engine.commands import (
-    Bombard,
-    CallReserves,
-    CloseCombat,
-    Disembark,
-    Embark,
-    EnterBuilding,
-    Fire,
-    LaySmoke,
-    LeaveBuilding,
-    Move,
-    RequestFire,
-    ShellBuilding,
-    UnitOrder,
-)
+from engine.commands import CallReserves, Disembark, Embark, Fire, LaySmoke, Move, UnitOrder
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
 from engine.orders import toward
 from engine.state import Point
+from engine.variants.house_v1.commands import (
+    Bombard,
+    CloseCombat,
+    EnterBuilding,
+    LeaveBuilding,
+    RequestFire,
+    ShellBuilding,
+)
 from engine.view import REFEREE, may_name, sees
 
 GRID = 6.0

@@ -30,7 +30,7 @@ from engine.commands import (  # noqa: E402
 from engine.dice import ScriptedDice, SeededDice, d6  # noqa: E402
 from engine.game import apply  # noqa: E402
 from engine.game_state import GameState  # noqa: E402
-from engine.quick_battle import quick_battle  # noqa: E402
+from engine.scenarios.quick_battle import quick_battle  # noqa: E402
 from engine.state import Phase, Point  # noqa: E402
 from renderer import render  # noqa: E402
 

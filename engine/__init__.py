@@ -8,7 +8,7 @@ A Panther advances and fires; the Sherman reacts by firing first (Iron Cross 201
 >>> from engine.commands import ChooseInitiative, Declare, Fire, Move, React, StartGame, UnitOrder
 >>> from engine.dice import ScriptedDice, d6, d10
 >>> from engine.game import apply
->>> from engine.setup import make_unit, new_game
+>>> from engine.scenarios.new_game import make_unit, new_game
 >>> from engine.state import Point
 >>> units = [make_unit("german", "Panther", "axis", (20, 50), facing=270),
 ...          make_unit("german", "Infantry Detachment", "axis", (60, 60), unit_id="gren"),

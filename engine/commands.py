@@ -8,9 +8,10 @@ declares orders with :class:`Declare`; the other side answers the reaction windo
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from collections.abc import Callable
+from typing import Annotated, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PlainValidator, SerializeAsAny
 
 from engine.cards import Card
 from engine.state import Point, Unit
@@ -20,17 +21,59 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True)
 
 
+# --- kinds: each action and command adds itself as it is written ---------------------------
+
+
+ACTION_KINDS: dict[str, type[BaseAction]] = {}  # every kind of action, by its ``kind``
+COMMAND_KINDS: dict[str, type[BaseCommand]] = {}  # every kind of command, by its ``kind``
+
+
+class _Kind(_Frozen):
+    """A model told apart from its siblings by its ``kind``: each subclass, in this module or in
+    a rule set's package, adds itself to its family's table as it is written."""
+
+    _family: ClassVar[dict]
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: object) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        if "kind" not in cls.model_fields:  # the family's base
+            return
+        kind = cls.model_fields["kind"].default
+        if cls._family.get(kind, cls) is not cls:
+            raise TypeError(f"Two {cls.__name__} kinds are called {kind!r}")
+        cls._family[kind] = cls
+
+
+def _reader(base: type[_Kind], family: dict[str, type], what: str) -> Callable[[object], _Kind]:
+    """Read a model of ``family`` from its data, by the ``kind`` it names."""
+
+    def read(value: object) -> _Kind:
+        if isinstance(value, base):
+            return value
+        kind = value.get("kind") if isinstance(value, dict) else None
+        if kind not in family:
+            raise ValueError(f"There is no {what} of the kind {kind!r}")
+        return family[kind].model_validate(value)
+
+    return read
+
+
 # --- actions inside one activation (p. 5) -------------------------------------------------
 
 
-class _Action(_Frozen):
+class BaseAction(_Kind):
+    """One action of an activation; a rule set's package adds its own by subclassing."""
+
+    _family = ACTION_KINDS
+
     @property
     def action_cost(self) -> int:
         """Actions used of the two an activation allows: one, or two for a rapid move."""
         return 1
 
 
-class Move(_Action):
+class Move(BaseAction):
     """Move along ``path`` (waypoints after the start position). Rapid costs two actions."""
 
     kind: Literal["move"] = "move"
@@ -46,7 +89,7 @@ class Move(_Action):
         return 2 if self.rapid else 1
 
 
-class Fire(_Action):
+class Fire(BaseAction):
     kind: Literal["fire"] = "fire"
     target: str
     flamethrower: bool = False  # a tank with both a gun and a flamethrower fires the flame (p. 22)
@@ -62,17 +105,17 @@ class Fire(_Action):
     storey: int | None = None
 
 
-class Embark(_Action):
+class Embark(BaseAction):
     kind: Literal["embark"] = "embark"
     transport: str
 
 
-class Disembark(_Action):
+class Disembark(BaseAction):
     kind: Literal["disembark"] = "disembark"
     to: Point
 
 
-class LaySmoke(_Action):
+class LaySmoke(BaseAction):
     """The unit rolls to hide itself in smoke (p. 12): this is its fire action."""
 
     kind: Literal["smoke"] = "smoke"
@@ -81,65 +124,8 @@ class LaySmoke(_Action):
     at: Point | None = None  # House Rules V1.0: the spot a gun fires its smoke round at
 
 
-class CloseCombat(_Action):
-    """Assault an enemy within 3" (House Rules V1.0, s. 6): the last action of an activation."""
-
-    kind: Literal["close_combat"] = "close_combat"
-    target: str
-    overrun: bool = True  # an AFV overrunning: drive through after the round, or else fall back (s. 6)
-
-
-class EnterBuilding(_Action):
-    """Go into a building, as into a transport (House Rules V1.0, s. 4)."""
-
-    kind: Literal["enter_building"] = "enter_building"
-    building: str
-
-
-class LeaveBuilding(_Action):
-    """Come out of the building to this point, as out of a transport (House Rules V1.0, s. 4)."""
-
-    kind: Literal["leave_building"] = "leave_building"
-    to: Point
-
-
-class ShellBuilding(_Action):
-    """Medium or heavy HE fired at a building as a whole (House Rules V1.0, s. 5 Buildings)."""
-
-    kind: Literal["shell_building"] = "shell_building"
-    building: str
-
-
-class RequestFire(_Action):
-    """A spotter calls indirect fire onto a spot it can see (House Rules V1.0, s. 5): its whole
-    activation."""
-
-    kind: Literal["request_fire"] = "request_fire"
-    at: Point
-
-
-class Bombard(_Action):
-    """A mortar, infantry gun or howitzer fires indirectly at its side's fire marker (House
-    Rules V1.0, s. 5)."""
-
-    kind: Literal["bombard"] = "bombard"
-    smoke: bool = False  # a smoke round: a 2" puff where it lands
-
-
-Action = Annotated[
-    Move
-    | Fire
-    | Embark
-    | Disembark
-    | LaySmoke
-    | CloseCombat
-    | RequestFire
-    | Bombard
-    | EnterBuilding
-    | LeaveBuilding
-    | ShellBuilding,
-    Field(discriminator="kind"),
-]
+# any action of the table, read by its kind and written with all its fields
+Action = Annotated[SerializeAsAny[BaseAction], PlainValidator(_reader(BaseAction, ACTION_KINDS, "action"))]
 
 
 # --- orders (what a command token buys) ---------------------------------------------------
@@ -182,7 +168,13 @@ Order = Annotated[UnitOrder | FallBackOrder | MoraleTestOrder | PlatoonOrder, Fi
 # --- commands ----------------------------------------------------------------------------
 
 
-class JoinSide(_Frozen):
+class BaseCommand(_Kind):
+    """One command a player sends; a rule set's package adds its own by subclassing."""
+
+    _family = COMMAND_KINDS
+
+
+class JoinSide(BaseCommand):
     """A player takes a place on a side (several players may share one), in a scenario game
     bringing the side's force: its nation and its units, not yet on the table."""
 
@@ -195,11 +187,11 @@ class JoinSide(_Frozen):
     rules: str | None = None  # the rule set the force was built under, if it has units of its own
 
 
-class StartGame(_Frozen):
+class StartGame(BaseCommand):
     kind: Literal["start_game"] = "start_game"
 
 
-class Deploy(_Frozen):
+class Deploy(BaseCommand):
     """Set one unit up on the table before the game starts (pp. 28-31)."""
 
     kind: Literal["deploy"] = "deploy"
@@ -210,21 +202,21 @@ class Deploy(_Frozen):
     decoy: Point | None = None  # a sniper team's dummy marker (p. 20)
 
 
-class FinishDeployment(_Frozen):
+class FinishDeployment(BaseCommand):
     """A side has set up all it wants; the rest wait in reserve (pp. 26-29)."""
 
     kind: Literal["finish_deployment"] = "finish_deployment"
     side: str
 
 
-class DealCards(_Frozen):
+class DealCards(BaseCommand):
     """Shuffle the server's Tactical Advantage deck, set two aside, deal seven each (p. 33)."""
 
     kind: Literal["deal_cards"] = "deal_cards"
     deck: tuple[Card, ...]
 
 
-class CardAction(_Frozen):
+class CardAction(BaseCommand):
     """Exchange a card (once), play one for its cost, put a token on a lasting card in play, or
     trigger it (p. 33)."""
 
@@ -234,7 +226,7 @@ class CardAction(_Frozen):
     card: str
 
 
-class CallReserves(_Frozen):
+class CallReserves(BaseCommand):
     """At the start of a turn, the reserves a side calls in, in order of preference (p. 26)."""
 
     kind: Literal["call_reserves"] = "call_reserves"
@@ -242,20 +234,20 @@ class CallReserves(_Frozen):
     units: tuple[str, ...] = ()
 
 
-class ChooseInitiative(_Frozen):
+class ChooseInitiative(BaseCommand):
     kind: Literal["choose_initiative"] = "choose_initiative"
     side: str
     go_first: bool
 
 
-class Declare(_Frozen):
+class Declare(BaseCommand):
     kind: Literal["declare"] = "declare"
     side: str
     order: Order
     player: str | None = None  # in a team game, whose tokens pay (p. 25)
 
 
-class React(_Frozen):
+class React(BaseCommand):
     kind: Literal["react"] = "react"
     side: str
     window: int
@@ -264,13 +256,13 @@ class React(_Frozen):
     player: str | None = None  # in a team game, whose tokens pay (p. 25)
 
 
-class DeclineReaction(_Frozen):
+class DeclineReaction(BaseCommand):
     kind: Literal["decline_reaction"] = "decline_reaction"
     side: str
     window: int
 
 
-class RemoveMarkers(_Frozen):
+class RemoveMarkers(BaseCommand):
     """After a Company Morale Test: the unit that loses its marker(s) (p. 13)."""
 
     kind: Literal["remove_markers"] = "remove_markers"
@@ -278,7 +270,7 @@ class RemoveMarkers(_Frozen):
     unit: str
 
 
-class ChooseTarget(_Frozen):
+class ChooseTarget(BaseCommand):
     """After the declared target was lost: a new target within 4", or none (p. 7)."""
 
     kind: Literal["choose_target"] = "choose_target"
@@ -286,30 +278,12 @@ class ChooseTarget(_Frozen):
     target: str | None
 
 
-class ChooseFallBack(_Frozen):
-    """After the first round of close combat: a defending soft or open-topped vehicle falls
-    back, or fights the second round (House Rules V1.0, s. 6)."""
-
-    kind: Literal["choose_fall_back"] = "choose_fall_back"
-    side: str
-    fall_back: bool
-
-
-class ChooseDefender(_Frozen):
-    """The unit inside a building that meets an assault on it, chosen by its side among those
-    that may (House Rules V1.0, s. 6 Attacking buildings)."""
-
-    kind: Literal["choose_defender"] = "choose_defender"
-    side: str
-    unit: str
-
-
-class PassInitiative(_Frozen):
+class PassInitiative(BaseCommand):
     kind: Literal["pass_initiative"] = "pass_initiative"
     side: str
 
 
-class GiveBonusTokens(_Frozen):
+class GiveBonusTokens(BaseCommand):
     """The commanding officer hands out the turn's bonus tokens (p. 25)."""
 
     kind: Literal["give_bonus_tokens"] = "give_bonus_tokens"
@@ -318,7 +292,7 @@ class GiveBonusTokens(_Frozen):
     shares: tuple[tuple[str, int], ...]
 
 
-class RequestReserve(_Frozen):
+class RequestReserve(BaseCommand):
     """A player asks the commanding officer for a unit of the reserve pool (p. 25)."""
 
     kind: Literal["request_reserve"] = "request_reserve"
@@ -327,7 +301,7 @@ class RequestReserve(_Frozen):
     unit: str
 
 
-class AnswerReserve(_Frozen):
+class AnswerReserve(BaseCommand):
     """The commanding officer grants or refuses a request for reserves (p. 25)."""
 
     kind: Literal["answer_reserve"] = "answer_reserve"
@@ -337,7 +311,7 @@ class AnswerReserve(_Frozen):
     grant: bool
 
 
-class RefereeCorrection(_Frozen):
+class RefereeCorrection(BaseCommand):
     """A referee puts the game right (p. 25: the referee adjudicates), giving a reason that
     goes in the log. ``change`` says what is corrected; the other fields are its details."""
 
@@ -365,7 +339,7 @@ class RefereeCorrection(_Frozen):
     to: str | None = None  # give_units: the player who takes over
 
 
-class AppointReferee(_Frozen):
+class AppointReferee(BaseCommand):
     """``by`` makes ``user`` one of the game's referees, or (``appoint`` False) no longer one.
     Who may is the bot's to say (a referee, the holder of a referee role, a server admin)."""
 
@@ -375,7 +349,7 @@ class AppointReferee(_Frozen):
     appoint: bool = True
 
 
-class RefereeRuling(_Frozen):
+class RefereeRuling(BaseCommand):
     """A referee decides a situation the rules do not cover; the ruling is logged (p. 25)."""
 
     kind: Literal["referee_ruling"] = "referee_ruling"
@@ -383,7 +357,7 @@ class RefereeRuling(_Frozen):
     ruling: str
 
 
-class UndoActions(_Frozen):
+class UndoActions(BaseCommand):
     """A referee takes back the last actions: the game is rebuilt from its log without the
     commands numbered in ``undone`` (positions in the game's log, from 1)."""
 
@@ -393,7 +367,7 @@ class UndoActions(_Frozen):
     undone: tuple[int, ...]
 
 
-class RefereeClock(_Frozen):
+class RefereeClock(BaseCommand):
     """A referee runs the clock (p. 25): stops or restarts every timer of the game, gives the
     open reaction window more minutes, or gives the side the game waits for some hours to act,
     after which the game passes or declines for it. The times are the bot's to keep; the
@@ -407,7 +381,7 @@ class RefereeClock(_Frozen):
     hours: float | None = None  # deadline
 
 
-class RefereeObjective(_Frozen):
+class RefereeObjective(BaseCommand):
     """A referee sets an objective (p. 25: the sides may have different objectives): for one
     side only, or for both (``side`` None)."""
 
@@ -418,7 +392,7 @@ class RefereeObjective(_Frozen):
     side: str | None = None
 
 
-class RefereeSpecialRule(_Frozen):
+class RefereeSpecialRule(BaseCommand):
     """A referee adds a special rule known to one side, to both, or to the referee only (p. 25)."""
 
     kind: Literal["referee_special_rule"] = "referee_special_rule"
@@ -427,7 +401,7 @@ class RefereeSpecialRule(_Frozen):
     text: str
 
 
-class RefereeBriefing(_Frozen):
+class RefereeBriefing(BaseCommand):
     """A referee sends one side intelligence that only it reads (p. 25)."""
 
     kind: Literal["referee_briefing"] = "referee_briefing"
@@ -436,7 +410,7 @@ class RefereeBriefing(_Frozen):
     text: str
 
 
-class RefereeForceGuideline(_Frozen):
+class RefereeForceGuideline(BaseCommand):
     """A referee sets what force a side may bring to a scenario game (p. 25): a points limit,
     and a guideline in words read by that side alone."""
 
@@ -447,7 +421,7 @@ class RefereeForceGuideline(_Frozen):
     text: str = ""
 
 
-class RefereeDeploymentZone(_Frozen):
+class RefereeDeploymentZone(BaseCommand):
     """A referee sets the rectangle a side sets up in (p. 25), corner (x1, y1) to (x2, y2) in
     inches, in place of the scenario's area."""
 
@@ -460,41 +434,12 @@ class RefereeDeploymentZone(_Frozen):
     y2: float
 
 
-class Concede(_Frozen):
+class Concede(BaseCommand):
     kind: Literal["concede"] = "concede"
     side: str
 
 
+# any command of the table, read by its kind and written with all its fields
 Command = Annotated[
-    JoinSide
-    | StartGame
-    | Deploy
-    | FinishDeployment
-    | CallReserves
-    | DealCards
-    | CardAction
-    | ChooseInitiative
-    | Declare
-    | React
-    | DeclineReaction
-    | RemoveMarkers
-    | ChooseTarget
-    | ChooseFallBack
-    | ChooseDefender
-    | PassInitiative
-    | GiveBonusTokens
-    | RequestReserve
-    | AnswerReserve
-    | RefereeCorrection
-    | RefereeRuling
-    | UndoActions
-    | RefereeClock
-    | RefereeObjective
-    | RefereeSpecialRule
-    | RefereeBriefing
-    | RefereeForceGuideline
-    | RefereeDeploymentZone
-    | AppointReferee
-    | Concede,
-    Field(discriminator="kind"),
+    SerializeAsAny[BaseCommand], PlainValidator(_reader(BaseCommand, COMMAND_KINDS, "command"))
 ]

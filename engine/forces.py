@@ -35,7 +35,7 @@ from engine.rules.force import (
     unbought_transport_problem,
 )
 from engine.rulesets import RULE_SETS, RuleSet, find_rule_set
-from engine.setup import make_unit, slug
+from engine.scenarios.new_game import make_unit, slug
 from engine.state import Unit
 
 NATION_NAMES = {"german": "German", "british": "British", "us": "US", "soviet": "Soviet"}

@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field, SerializeAsAny, model_validator
 
 from engine.cards import Cards
 from engine.commands import Move, Order, UnitOrder
-from engine.deployment_plan import DeploymentPlan, RefereeZone
+from engine.deployment.plan import DeploymentPlan, RefereeZone
 from engine.state import (
     ForceGuideline,
     Objective,

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 
 from engine import geometry
 from engine.actions.base import actions_of
-from engine.aiming import measure_shot, shot_problem, target_in_sight
 from engine.battlefield import cannot_see, live_units, unscreened_enemy_infantry
 from engine.commands import (
     Action,
@@ -24,12 +23,14 @@ from engine.commands import (
     Fire,
     LaySmoke,
     Move,
+    Order,
     PlatoonOrder,
     UnitOrder,
 )
+from engine.deployment.hidden import as_seen, known_as, under_marker
 from engine.errors import IllegalCommand
+from engine.firing.aiming import measure_shot, shot_problem, target_in_sight
 from engine.game_state import GameState
-from engine.hidden_deployment import as_seen, known_as, under_marker
 from engine.profiles import Special
 from engine.rules.morale import FALL_BACK_ENEMY_RANGE
 from engine.rules.movement import (
@@ -487,3 +488,18 @@ def check_platoon_order(state: GameState, side: str, order: PlatoonOrder, nation
         plan = plan_move(state, unit, member.move, moving_with=[u.id for u in members])
         if kampfgruppe and plan.length > slowest + 1e-6:
             raise IllegalCommand(f"A Kampfgruppe moves at its slowest member's rate ({slowest:g}\")")
+
+
+def order_unit(order: Order) -> str | None:
+    """The unit an order activates: a platoon's first member, none for a morale test."""
+    units = order_units(order)
+    return units[0] if units else None
+
+
+def order_units(order: Order) -> list[str]:
+    """Every unit an order activates."""
+    if isinstance(order, UnitOrder | FallBackOrder):
+        return [order.unit]
+    if isinstance(order, PlatoonOrder):
+        return [m.unit for m in order.members]
+    return []

@@ -30,11 +30,11 @@ from engine.commands import (
     RefereeRuling,
     UndoActions,
 )
+from engine.deployment.hidden import hide_under_marker, reveal_marker, under_marker
 from engine.errors import IllegalCommand
 from engine.events import Event, EventLog
+from engine.firing.losses import destroy
 from engine.game_state import GameState
-from engine.hidden_deployment import hide_under_marker, reveal_marker, under_marker
-from engine.losses import destroy
 from engine.state import Phase, Unit
 
 DEADLINE_HOURS = 168  # the longest a referee's deadline for an absent side may run

@@ -18,13 +18,13 @@ from engine.commands import (
     RefereeObjective,
     RefereeSpecialRule,
 )
-from engine.deployment_plan import RefereeZone
+from engine.deployment.plan import RefereeZone
 from engine.errors import IllegalCommand
 from engine.events import EventLog
 from engine.forces import units_points
 from engine.game_state import GameState
 from engine.referee import check_referee
-from engine.scenarios import find_scenario
+from engine.scenarios.book import find_scenario
 from engine.state import ForceGuideline, Objective, Phase, RefereeRule, Unit
 from engine.view import EVERYONE, REFEREE, knows_objective, knows_rule, knows_secrets_of
 

@@ -4,7 +4,7 @@ placed with the units' tags so that none covers another."""
 
 from __future__ import annotations
 
-from engine.deployment_plan import Zone
+from engine.deployment.plan import Zone
 from engine.game_state import GameState
 from engine.state import Phase
 from engine.view import View, knows_secrets_of

@@ -1,8 +1,11 @@
-"""No import cycles in ``bot/``: each module's imports (those only for type checking too) are read
-with ast, and the graph of bot's modules has no strongly connected group of two or more."""
+"""No import cycles in ``engine/``, ``renderer/`` or ``bot/``: each module's imports (those only for
+type checking too) are read with ast, and the graph of a package's modules has no strongly
+connected group of two or more."""
 
 import ast
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -16,7 +19,9 @@ def modules(package: str, root: Path = ROOT) -> dict[str, Path]:
 
 
 def imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
-    """The modules of ``known`` that the module imports, by ``import`` or ``from ... import``."""
+    """The modules of ``known`` that the module imports, by ``import`` or ``from ... import``.
+    ``from package import module`` imports that module, not the package's ``__init__`` (as
+    ``from package.module import name`` does not count the ``__init__`` either)."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -28,8 +33,10 @@ def imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
                 base = ".".join(
                     [*package.split(".")[: len(package.split(".")) - node.level + 1], base]
                 ).strip(".")
-            found.add(base)
-            found.update(f"{base}.{alias.name}" for alias in node.names)
+            submodules = {f"{base}.{alias.name}" for alias in node.names} & known.keys()
+            found |= submodules
+            if len(submodules) < len(node.names):  # names defined in the package's __init__
+                found.add(base)
     return {module for module in found if module in known and module != name}
 
 
@@ -67,8 +74,9 @@ def cycles(package: str, root: Path = ROOT) -> list[list[str]]:
     return groups
 
 
-def test_bot_has_no_import_cycles():
-    assert cycles("bot") == []
+@pytest.mark.parametrize("package", ["engine", "renderer", "bot"])
+def test_no_import_cycles(package):
+    assert cycles(package) == []
 
 
 def test_a_cycle_through_a_type_checking_import_is_found(tmp_path):
@@ -85,3 +93,16 @@ def test_a_cycle_through_a_type_checking_import_is_found(tmp_path):
     assert cycles("pkg", tmp_path) == [["pkg.desk", "pkg.table"]]
     (package / "desk.py").write_text("")
     assert cycles("pkg", tmp_path) == []
+
+
+def test_importing_a_module_from_its_package_does_not_count_the_package(tmp_path):
+    """``from pkg import alone`` reads the module ``pkg.alone``: no cycle with a package
+    ``__init__`` that imports the importer; a name the ``__init__`` itself defines does count."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("from pkg import table\nLIMIT = 3\n")
+    (package / "table.py").write_text("from pkg import alone\n")
+    (package / "alone.py").write_text("X = 1\n")
+    assert cycles("pkg", tmp_path) == []
+    (package / "table.py").write_text("from pkg import LIMIT, alone\n")
+    assert cycles("pkg", tmp_path) == [["pkg", "pkg.table"]]

@@ -67,7 +67,7 @@ def test_the_modules_that_decide_what_an_audience_sees_import_the_view():
 
 
 def test_the_renderer_imports_no_rules_module_to_know_what_a_viewer_sees():
-    rules = ("engine.referee_prep", "engine.rules", "engine.variants", "engine.hidden_deployment")
+    rules = ("engine.referee_prep", "engine.rules", "engine.variants", "engine.deployment.hidden")
     found = {
         f"{path.relative_to(ROOT)}: {name}"
         for path in (ROOT / "renderer").glob("*.py")

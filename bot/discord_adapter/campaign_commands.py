@@ -27,7 +27,7 @@ from bot.services.campaign_service import CampaignService, parse_duration, parse
 from bot.services.game_service import GameError
 from bot.services.linked_campaign_service import LinkedCampaignService
 from engine.errors import IllegalCommand
-from engine.quick_battle import quick_tables
+from engine.scenarios.quick_battle import quick_tables
 
 _MENTION = re.compile(r"<@!?(\d+)>")
 log = logging.getLogger(__name__)

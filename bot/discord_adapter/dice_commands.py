@@ -12,7 +12,7 @@ from bot.discord_adapter.common import DISCORD_TEXT_LIMIT, games, send_long, sid
 from bot.discord_adapter.schema_commands import schema_command
 from bot.services.dice_service import DiceService
 from bot.text_orders import find_unit
-from engine.odds import (
+from engine.firing.odds import (
     ShotSetup,
     SuccessTest,
     describe_shot_odds,

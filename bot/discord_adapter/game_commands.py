@@ -30,8 +30,14 @@ from bot.services.limits import MOST_SEED
 from bot.services.ping_service import MAX_MINUTES
 from bot.storage.ping_store import DEFAULT_MINUTES
 from engine.commands import Concede, JoinSide, StartGame
-from engine.quick_battle import allied_forces, quick_battle, quick_forces, quick_tables, scenario_battle
 from engine.rulesets import rule_set_choices, with_rule_set
+from engine.scenarios.quick_battle import (
+    allied_forces,
+    quick_battle,
+    quick_forces,
+    quick_tables,
+    scenario_battle,
+)
 from engine.view import events_for
 
 

@@ -20,8 +20,6 @@ from bot.text_orders import (
     unit_order,
 )
 from engine.commands import (
-    ChooseDefender,
-    ChooseFallBack,
     ChooseInitiative,
     ChooseTarget,
     Command,
@@ -39,6 +37,7 @@ from engine.commands import (
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
 from engine.state import Phase
+from engine.variants.house_v1.commands import ChooseDefender, ChooseFallBack
 from engine.view import may_name
 
 

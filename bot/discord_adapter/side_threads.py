@@ -29,7 +29,7 @@ from bot.services.game_service import GameError, Outcome
 from bot.storage.thread_store import keep_side_threads, side_threads
 from engine.events import Event
 from engine.game_state import GameState
-from engine.scenarios import find_scenario
+from engine.scenarios.book import find_scenario
 from engine.view import REFEREE, events_for, kept_from_spectators, shows_more
 
 log = logging.getLogger(__name__)

@@ -38,9 +38,9 @@ from engine.commands import (
     StartGame,
 )
 from engine.errors import IllegalCommand
+from engine.firing.odds import hit_chance, table_shot
 from engine.game import awaiting
 from engine.game_state import GameState
-from engine.odds import hit_chance, table_shot
 from engine.orders import check_may_activate
 from engine.rules.movement import fall_back_allowance, movement_allowance
 from engine.state import Phase, Unit
@@ -188,7 +188,7 @@ def at_destination(state: GameState, unit: Unit, draft: Draft) -> GameState:
 
 def targets_in_sight(state: GameState, unit: Unit, draft: Draft) -> list[tuple[Unit, Fraction]]:
     """The enemy units the unit could fire at (from its destination, if it moves first), with
-    the chance of at least one hit (engine.odds)."""
+    the chance of at least one hit (engine.firing.odds)."""
     seen_from = at_destination(state, unit, draft) if not draft.does.fire_first else state
     found = []
     for enemy in enemies(state, unit):

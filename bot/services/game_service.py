@@ -26,10 +26,10 @@ from engine.errors import IllegalCommand
 from engine.events import Event
 from engine.game import apply, replay
 from engine.game_state import GameState
-from engine.quick_battle import quick_battle, quick_forces, table_title
 from engine.referee import actions_to_undo, live_actions, live_history
 from engine.runtime import Clock, ReactionTimers, SystemClock, WindowKey
-from engine.scenarios import find_scenario
+from engine.scenarios.book import find_scenario
+from engine.scenarios.quick_battle import quick_battle, quick_forces, table_title
 from engine.state import Phase
 from engine.tables.layout import BattleTable
 

@@ -28,8 +28,8 @@ from engine.campaign import linked
 from engine.campaign.linked import SIDES, LinkedCampaign, LinkedRules
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
-from engine.quick_battle import quick_tables, scenario_battle
-from engine.scenarios import find_scenario
+from engine.scenarios.book import find_scenario
+from engine.scenarios.quick_battle import quick_tables, scenario_battle
 
 log = logging.getLogger(__name__)
 

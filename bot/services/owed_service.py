@@ -26,7 +26,7 @@ from bot.storage.campaign_store import CampaignStore
 from bot.storage.store import GameStore
 from engine.campaign import phases
 from engine.campaign.calendar import SIDE_NAMES
-from engine.deployment import whose_turn
+from engine.deployment.placing import whose_turn
 from engine.game import awaiting
 from engine.game_state import GameState
 from engine.state import Phase

@@ -22,7 +22,7 @@ from bot.storage.store import GameStore
 from bot.storage.tables import SavedTableRow, utcnow
 from bot.storage.writes import TRIES, back_off, take_name
 from engine.errors import IllegalCommand
-from engine.quick_battle import quick_tables
+from engine.scenarios.quick_battle import quick_tables
 from engine.state import Point
 from engine.tables.file import export_table, import_table
 from engine.tables.generate import random_table

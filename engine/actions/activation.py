@@ -6,10 +6,10 @@ from __future__ import annotations
 from engine.actions.base import ActionType, Activation, Turn, actions_of
 from engine.actions.registry import action_type, activation_moves
 from engine.commands import Action, Move, UnitOrder
+from engine.deployment.hidden import check_marker_order
 from engine.errors import IllegalCommand
 from engine.events import EventLog
 from engine.game_state import GameState, Pending, Step
-from engine.hidden_deployment import check_marker_order
 from engine.orders import check_may_activate, entering_order, unit_of_side
 from engine.rulesets import rules_of
 from engine.state import Unit

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from engine.actions.base import ActionType, Activation, Turn
+from engine.actions.carrying_out import execute_disembark, execute_embark, execute_entry, execute_move
 from engine.commands import Action, Disembark, Embark, Move
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
 from engine.orders import check_disembark, check_embark, check_moves_away, moved_pose, plan_move
-from engine.resolve import execute_disembark, execute_embark, execute_entry, execute_move
 from engine.state import Unit
 
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from engine.actions.base import ActionType, Activation, Turn
+from engine.actions.carrying_out import execute_fire, execute_smoke, retarget_options, valid_target
 from engine.commands import Fire, LaySmoke
+from engine.deployment.hidden import reveal_marker, under_marker
 from engine.game_state import Choice, GameState
-from engine.hidden_deployment import reveal_marker, under_marker
 from engine.orders import check_fire_target, check_smoke
-from engine.resolve import execute_fire, execute_smoke, retarget_options, valid_target
 from engine.rulesets import rules_of
 
 

@@ -61,10 +61,10 @@ from engine.game_state import GameState
 from engine.profiles import Special
 from engine.rules.force import command_unit_problem
 from engine.rules.scenario import defends
-from engine.scenarios import find_scenario
+from engine.scenarios.book import find_scenario
 from engine.state import Phase
 
-SIDES = ("allies", "axis")  # the sides of a scenario game (engine.quick_battle.scenario_battle)
+SIDES = ("allies", "axis")  # the sides of a scenario game (engine.scenarios.quick_battle.scenario_battle)
 DamagedRule = Literal["return", "sit_out"]
 DAMAGED_RULES: dict[str, str] = {
     "return": "damaged units come back for the next battle",

@@ -12,7 +12,7 @@ from shapely.geometry.base import BaseGeometry
 
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
-from engine.setup import new_game
+from engine.scenarios.new_game import new_game
 from engine.state import Point, TableSize, TerrainFeature
 from engine.tables.pieces import Piece, PieceKind
 

@@ -20,7 +20,7 @@ from shapely.geometry import box
 from shapely.geometry.base import BaseGeometry
 
 from engine import geometry
-from engine.deployment_plan import Edge, Zone
+from engine.deployment.plan import Edge, Zone
 from engine.game_state import GameState
 from engine.rules.movement import movement_allowance, terrain_test_score_needed
 from engine.rules.scenario import (
@@ -28,7 +28,7 @@ from engine.rules.scenario import (
     OBJECTIVE_EDGE_DISTANCE,
     objectives_needed,
 )
-from engine.scenarios import Scenario
+from engine.scenarios.book import Scenario
 from engine.state import CoverKind, Objective, Point, TableSize, TerrainFeature, Unit
 
 Along = Literal["long", "short"]
@@ -256,7 +256,7 @@ def set_up_spot(
                 along = max(along + SPOT_STEP, low + SPOT_STEP * math.ceil((past - low) / SPOT_STEP))
                 continue
             at = Point(x=round(x, 2), y=round(y, 2))
-            if zone.problem(unit, at, state) is None and may_stand(facing_unit, ground, at):
+            if zone.problem(unit, at, state.table) is None and may_stand(facing_unit, ground, at):
                 return at
             along += SPOT_STEP
     return None
@@ -289,7 +289,7 @@ def nearest_set_up_spot(state: GameState, unit: Unit, zone: Zone, taken: Sequenc
     def free(at: Point) -> bool:
         foot = geometry.footprint_at(unit.unit_class, at, unit.facing)
         return (
-            zone.problem(unit, at, state) is None
+            zone.problem(unit, at, state.table) is None
             and all(foot.distance(geometry.footprint(other)) >= APART for other in taken)
             and may_stand(unit, state.terrain, at)
         )

@@ -14,7 +14,7 @@ from engine.commands import (
 from engine.dice import ScriptedDice, SeededDice, d6
 from engine.game import apply
 from engine.game_state import GameState
-from engine.quick_battle import quick_battle
+from engine.scenarios.quick_battle import quick_battle
 from engine.state import Phase, Point
 
 

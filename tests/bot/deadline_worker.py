@@ -32,7 +32,7 @@ from bot.services.game_service import GameService
 from bot.storage.deadline_claims import Claims, process_name
 from bot.storage.store import GameStore
 from engine.commands import Declare, DeclineReaction, Move, UnitOrder
-from engine.setup import make_unit
+from engine.scenarios.new_game import make_unit
 from engine.state import Point
 from tests.bot.discord_harness import APPLICATION, _message, request_body, text_of
 from tests.engine.helpers import game, started

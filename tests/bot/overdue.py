@@ -12,7 +12,7 @@ from bot.storage.store import GameStore
 from bot.storage.tables import CommandRow, GameRow, WindowRow
 from engine.commands import Declare, Move, UnitOrder
 from engine.runtime import VirtualClock
-from engine.setup import make_unit
+from engine.scenarios.new_game import make_unit
 from engine.state import Point
 from tests.bot.test_reaction_windows import ADVANCE, ready
 from tests.engine.helpers import game, started

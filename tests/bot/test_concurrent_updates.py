@@ -30,7 +30,7 @@ from engine.cards import read_deck
 from engine.commands import DealCards
 from engine.dice import SeededDice
 from engine.forces import Force, add_unit, upgrade
-from engine.quick_battle import quick_battle
+from engine.scenarios.quick_battle import quick_battle
 from tests.bot.concurrent_writer import (
     FORCE,
     GUILD,

@@ -12,8 +12,8 @@ from bot.console import ConsoleTable
 from bot.services.game_service import GameService
 from bot.storage.store import GameStore
 from engine.dice import ScriptedDice, d6
-from engine.quick_battle import quick_battle
 from engine.runtime import VirtualClock
+from engine.scenarios.quick_battle import quick_battle
 
 HOUR = timedelta(hours=1)
 NEW = (

@@ -11,8 +11,8 @@ from bot.services.game_service import GameService
 from bot.storage.store import GameStore
 from engine.commands import JoinSide, StartGame
 from engine.dice import ScriptedDice, d6
-from engine.quick_battle import quick_battle
 from engine.runtime import VirtualClock
+from engine.scenarios.quick_battle import quick_battle
 
 MINUTE = 60
 

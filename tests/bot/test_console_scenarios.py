@@ -18,7 +18,7 @@ from bot.console import ConsoleTable
 from bot.services.game_service import GameService
 from bot.storage.store import GameStore
 from engine.commands import CallReserves, Command
-from engine.deployment import whose_turn
+from engine.deployment.placing import whose_turn
 from engine.dice import SeededDice
 from engine.game import awaiting, replay
 from engine.profiles import Special

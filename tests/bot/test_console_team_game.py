@@ -72,7 +72,7 @@ async def set_up(table: ConsoleTable, rng: random.Random) -> None:
 
 
 def _deploying(table: ConsoleTable) -> str | None:
-    from engine.deployment import whose_turn
+    from engine.deployment.placing import whose_turn
 
     return whose_turn(table.state.deployment)
 

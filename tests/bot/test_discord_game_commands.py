@@ -76,7 +76,7 @@ async def test_a_window_closing_by_itself_is_posted_to_its_channel_as_a_card(dis
     bot, discord = discord_bot
     from bot.services.game_service import Outcome
     from engine.events import Event
-    from engine.quick_battle import quick_battle
+    from engine.scenarios.quick_battle import quick_battle
 
     event = Event(kind="no_reaction", text="allies does not react")
     outcome = Outcome(state=quick_battle(), events=[event], version=3)

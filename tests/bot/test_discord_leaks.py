@@ -27,13 +27,13 @@ from engine.commands import (
     React,
     RemoveMarkers,
 )
-from engine.deployment import whose_turn
+from engine.deployment.placing import whose_turn
 from engine.dice import SeededDice
 from engine.events import Event
 from engine.game import awaiting
 from engine.game_state import GameState
 from engine.profiles import Special
-from engine.quick_battle import scenario_battle
+from engine.scenarios.quick_battle import scenario_battle
 from engine.state import Phase
 from engine.view import REFEREE, told
 from renderer import render

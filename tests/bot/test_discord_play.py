@@ -3,7 +3,7 @@
 import pytest
 
 from engine.dice import ScriptedDice, d6
-from engine.setup import make_unit, new_game
+from engine.scenarios.new_game import make_unit, new_game
 from tests.bot.discord_harness import ANN, EVE, OTTO, attachments, close_bot, open_bot, reply, started_game
 
 

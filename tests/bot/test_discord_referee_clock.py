@@ -9,7 +9,7 @@ import pytest
 
 from bot.storage.thread_store import side_threads
 from engine.dice import ScriptedDice, d6
-from engine.quick_battle import quick_battle, scenario_battle
+from engine.scenarios.quick_battle import quick_battle, scenario_battle
 from engine.state import Phase
 from tests.bot.discord_harness import ANN, EVE, OTTO, THREADS, channel_posts, close_bot, open_bot, reply
 

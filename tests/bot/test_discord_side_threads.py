@@ -6,10 +6,10 @@ import pytest
 
 from bot.discord_adapter.side_threads import referee_news, side_news
 from bot.storage.thread_store import side_threads
+from engine.deployment.hidden import hide_under_marker
 from engine.dice import ScriptedDice, d6
 from engine.events import Event
-from engine.hidden_deployment import hide_under_marker
-from engine.setup import make_unit, new_game
+from engine.scenarios.new_game import make_unit, new_game
 from engine.teams import make_team_game
 from engine.view import REFEREE
 from tests.bot.discord_harness import (

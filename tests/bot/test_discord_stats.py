@@ -10,7 +10,7 @@ from bot.storage.tables import CommandRow, RollRow
 from engine.dice import DieRoll, ScriptedDice, d6, d10
 from engine.events import Event
 from engine.rolls.expressions import roll
-from engine.setup import make_unit, new_game
+from engine.scenarios.new_game import make_unit, new_game
 from tests.bot.discord_harness import ANN, EVE, OTTO, attachments, close_bot, open_bot, reply
 from tests.renderer.pixels import png
 

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from engine.deployment import whose_turn
+from engine.deployment.placing import whose_turn
 from engine.dice import ScriptedDice, SeededDice, d6
 from engine.state import Phase
 from engine.view import REFEREE

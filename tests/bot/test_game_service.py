@@ -21,7 +21,7 @@ from engine.commands import (
 )
 from engine.dice import ScriptedDice, d6
 from engine.game import replay
-from engine.quick_battle import quick_battle
+from engine.scenarios.quick_battle import quick_battle
 from engine.state import Phase, Point
 from tests.engine.random_play import play_random_game
 

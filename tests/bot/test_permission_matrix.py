@@ -26,7 +26,7 @@ import pytest
 from bot.command_schema import COMMANDS
 from bot.discord_adapter import common
 from bot.discord_adapter.answers import STUB
-from engine.deployment import whose_turn
+from engine.deployment.placing import whose_turn
 from engine.dice import ScriptedDice, SeededDice, d6
 from engine.game_state import GameState
 from engine.state import Phase

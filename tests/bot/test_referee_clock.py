@@ -20,8 +20,8 @@ from engine.commands import (
     UnitOrder,
 )
 from engine.dice import ScriptedDice, d6
-from engine.quick_battle import quick_battle
 from engine.runtime import VirtualClock
+from engine.scenarios.quick_battle import quick_battle
 from engine.state import Phase, Point
 
 ADVANCE = Declare(side="axis", order=UnitOrder(unit="gruppe-3", actions=(Move(path=(Point(x=50, y=39),)),)))

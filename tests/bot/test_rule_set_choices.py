@@ -4,7 +4,7 @@ registered rule sets and the scenarios of the data (issue 20, step 2)."""
 from bot.console import HELP
 from bot.discord_adapter.game_commands import GameCommands
 from engine.rulesets import RULE_SETS
-from engine.scenarios import load_scenarios
+from engine.scenarios.book import load_scenarios
 
 
 def test_game_new_offers_the_registered_rule_sets_and_the_books_scenarios():

@@ -10,7 +10,7 @@ from engine.commands import Declare, DeclineReaction, Fire, UnitOrder
 from engine.dice import DieCategory, ScriptedDice, d6, d10
 from engine.event_data import FireData
 from engine.game import apply
-from engine.setup import make_unit
+from engine.scenarios.new_game import make_unit
 from tests.engine.helpers import game, started
 
 

@@ -7,10 +7,10 @@ from pathlib import Path
 from sqlalchemy import update
 
 from bot.storage.tables import GameRow
-from engine.commands import ChooseDefender
 from engine.dice import ScriptedDice, d6, d10
 from engine.game import apply, replay
 from engine.game_state import GameState
+from engine.variants.house_v1.commands import ChooseDefender
 
 OLD = (Path(__file__).parents[1] / "engine" / "data" / "house_v1_game_before_variants.json").read_text()
 

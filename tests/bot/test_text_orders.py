@@ -5,13 +5,14 @@ import math
 import pytest
 
 from bot.text_orders import OrderWords, find_unit, parse_move, parse_path, parse_point, unit_order
-from engine.commands import CloseCombat, EnterBuilding, Fire, LeaveBuilding, Move, RequestFire
+from engine.commands import Fire, Move
 from engine.errors import IllegalCommand
 from engine.geometry import bearing, distance
-from engine.quick_battle import quick_battle
 from engine.rules.movement import movement_allowance
-from engine.setup import make_unit, new_game
+from engine.scenarios.new_game import make_unit, new_game
+from engine.scenarios.quick_battle import quick_battle
 from engine.state import Point
+from engine.variants.house_v1.commands import CloseCombat, EnterBuilding, LeaveBuilding, RequestFire
 
 
 def test_inches_and_grid_squares():

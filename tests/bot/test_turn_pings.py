@@ -12,10 +12,10 @@ from bot.services.owed_service import Wait, game_wait
 from bot.services.ping_service import Ping, TurnPings
 from bot.storage.ping_store import ping_choices, ping_of
 from engine.commands import ChooseInitiative, Concede, Declare, JoinSide, Move, StartGame, UnitOrder
-from engine.deployment_plan import DeploymentPlan, SidePlan, Zone
+from engine.deployment.plan import DeploymentPlan, SidePlan, Zone
 from engine.dice import ScriptedDice, d6
-from engine.quick_battle import quick_battle
 from engine.runtime import VirtualClock
+from engine.scenarios.quick_battle import quick_battle
 from engine.state import Phase, Point, Team
 
 MINUTE = 60

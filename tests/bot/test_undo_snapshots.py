@@ -21,8 +21,8 @@ from engine.errors import IllegalCommand
 from engine.events import Event
 from engine.game import apply, replay
 from engine.game_state import GameState
-from engine.quick_battle import quick_battle
 from engine.referee import live_actions, live_history
+from engine.scenarios.quick_battle import quick_battle
 from tests.engine.random_play import random_command
 
 CHANNEL = "c1"

@@ -1,6 +1,6 @@
 import pytest
 
-from engine.setup import make_unit
+from engine.scenarios.new_game import make_unit
 
 
 @pytest.fixture

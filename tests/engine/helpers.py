@@ -8,7 +8,7 @@ from engine.event_data import FireData
 from engine.events import Event
 from engine.game import apply
 from engine.game_state import GameState
-from engine.setup import new_game
+from engine.scenarios.new_game import new_game
 from engine.state import Point, TerrainFeature, Unit
 
 SIDES = {"allies": "us", "axis": "german"}

@@ -5,13 +5,13 @@ from __future__ import annotations
 import random
 
 from engine.commands import ChooseInitiative, Deploy, FinishDeployment, JoinSide, StartGame
-from engine.deployment import whose_turn
+from engine.deployment.placing import whose_turn
 from engine.dice import ScriptedDice, SeededDice, d6
 from engine.errors import IllegalCommand
 from engine.forces import add_unit, choose_command, force_units, new_force
 from engine.game import apply
 from engine.game_state import GameState
-from engine.quick_battle import scenario_battle
+from engine.scenarios.quick_battle import scenario_battle
 from engine.state import Point
 from engine.teams import make_team_game
 

@@ -4,14 +4,17 @@ actions a game has, and no core module asks an action's class or a rule set's na
 import ast
 from functools import cache
 from pathlib import Path
-from typing import get_args
 
 import pytest
 
 from engine.actions.base import ActionType
 from engine.actions.registry import ACTIONS
-from engine.commands import (
-    Action,
+from engine.commands import ACTION_KINDS
+from engine.errors import IllegalCommand
+from engine.rulesets import RULE_SETS, RuleSet
+from engine.scenarios.new_game import make_unit
+from engine.state import Point
+from engine.variants.house_v1.commands import (
     Bombard,
     CloseCombat,
     EnterBuilding,
@@ -19,16 +22,12 @@ from engine.commands import (
     RequestFire,
     ShellBuilding,
 )
-from engine.errors import IllegalCommand
-from engine.rulesets import RULE_SETS, RuleSet
-from engine.setup import make_unit
-from engine.state import Point
 from tests.engine.helpers import declare, game, started
 
 ROOT = Path(__file__).resolve().parents[2]
 REGISTRY = ROOT / "engine" / "actions"
 HOUSE = r"is part of the House Rules V1\.0$"
-ACTION_CLASSES = {cls.__name__: cls for cls in get_args(get_args(Action)[0])}
+ACTION_CLASSES = {cls.__name__: cls for cls in ACTION_KINDS.values()}
 
 
 @cache

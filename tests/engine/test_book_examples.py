@@ -14,7 +14,7 @@ from engine.commands import (
 )
 from engine.dice import d6, d10
 from engine.event_data import DestroyedData, FireData, MoveData, RolledTest, ToHit
-from engine.setup import make_unit
+from engine.scenarios.new_game import make_unit
 from engine.state import Phase
 from tests.engine.helpers import P, fire_data, game, play, started, text
 

@@ -5,7 +5,7 @@ import pytest
 from engine.cards import read_deck
 from engine.commands import CardAction, DealCards
 from engine.errors import IllegalCommand
-from engine.setup import make_unit
+from engine.scenarios.new_game import make_unit
 from tests.engine.helpers import game, play, started, text
 
 DECK = "\n".join(

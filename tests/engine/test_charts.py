@@ -13,7 +13,7 @@ from engine.rules.armour import damage_result, damage_score
 from engine.rules.firing import Shot
 from engine.rules.morale import company_morale_test
 from engine.rules.movement import terrain_test_score_needed
-from engine.setup import make_unit
+from engine.scenarios.new_game import make_unit
 from engine.state import Going
 
 

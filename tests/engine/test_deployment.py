@@ -4,13 +4,13 @@
 import pytest
 
 from engine.commands import Deploy, FinishDeployment, StartGame
-from engine.deployment import whose_turn
+from engine.deployment.placing import whose_turn
 from engine.dice import d6
 from engine.errors import IllegalCommand
-from engine.quick_battle import scenario_battle
-from engine.scenario_setup import set_up_scenario
-from engine.scenarios import find_scenario
-from engine.setup import make_unit
+from engine.scenarios.book import find_scenario
+from engine.scenarios.new_game import make_unit
+from engine.scenarios.quick_battle import scenario_battle
+from engine.scenarios.setup import set_up_scenario
 from engine.view import told
 from tests.engine.helpers import P, game, play, text
 

@@ -21,7 +21,7 @@ from engine.rolls.charts import find_chart, roll_on_chart
 from engine.rolls.expressions import roll
 from engine.rolls.readback import dice_behind
 from engine.rulesets import with_rule_set
-from engine.setup import make_unit
+from engine.scenarios.new_game import make_unit
 from tests.engine.helpers import act, game, play, started
 
 OWNERS = {"GIs": "ann", "allies": "ann", "Grenadiers": "otto", "axis": "otto"}

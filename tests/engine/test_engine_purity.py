@@ -10,7 +10,6 @@ from engine.commands import (
     AppointReferee,
     CallReserves,
     CardAction,
-    CloseCombat,
     DealCards,
     Declare,
     Deploy,
@@ -19,10 +18,11 @@ from engine.commands import (
     StartGame,
     UnitOrder,
 )
-from engine.deployment import whose_turn
+from engine.deployment.placing import whose_turn
 from engine.errors import IllegalCommand
 from engine.game_state import GameState, _may_change
 from engine.state import Point
+from engine.variants.house_v1.commands import CloseCombat
 from engine.variants.house_v1.state import BuildingPost
 from tests.engine.helpers import game, play
 from tests.engine.team_games import deploy_all, team_game, turn_one
@@ -138,12 +138,15 @@ def test_a_fork_shares_nothing_the_engine_may_change():
 
 
 def models_in(annotation: object, found: set[type[BaseModel]]) -> set[type[BaseModel]]:
-    """Every model class a value of this type may hold, however deep."""
+    """Every model class a value of this type may hold, however deep (a subclass too: an action
+    or command a rule set's package adds)."""
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         if annotation not in found:
             found.add(annotation)
             for field in annotation.model_fields.values():
                 models_in(field.annotation, found)
+            for subclass in annotation.__subclasses__():
+                models_in(subclass, found)
     for arg in get_args(annotation):
         models_in(arg, found)
     return found

@@ -6,15 +6,16 @@ from __future__ import annotations
 
 import pytest
 
-from engine.commands import Bombard, CloseCombat, Declare, DeclineReaction, Fire, Move, UnitOrder
+from engine.commands import Declare, DeclineReaction, Fire, Move, UnitOrder
 from engine.dice import SeededDice
 from engine.errors import IllegalCommand
 from engine.forces import add_unit, choose_command, force_units, new_force, set_transport
 from engine.game import apply
 from engine.profiles import NATIONS, Special, load_orbat
 from engine.rulesets import RuleSet, with_rule_set
-from engine.setup import make_unit, new_game
+from engine.scenarios.new_game import make_unit, new_game
 from engine.state import Point, Unit
+from engine.variants.house_v1.commands import Bombard, CloseCombat
 from engine.variants.house_v1.state import FireMarker
 from engine.variants.house_v1.traits import MoveClass
 from engine.variants.house_v1.units import quick_reference_entries

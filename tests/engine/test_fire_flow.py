@@ -11,7 +11,7 @@ from engine.commands import Declare, DeclineReaction, Fire, LaySmoke, Move, Pass
 from engine.dice import DieCategory, d6, d10
 from engine.errors import IllegalCommand
 from engine.event_data import RolledTest, ToHit
-from engine.setup import make_unit
+from engine.scenarios.new_game import make_unit
 from engine.state import CoverKind, Going, TableSize, TerrainFeature
 from tests.engine.helpers import P, act, box, declare, fire_data, fire_text, game, play, started, texts
 

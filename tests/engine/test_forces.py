@@ -28,7 +28,7 @@ from engine.forces import (
 )
 from engine.profiles import NATIONS, load_orbat
 from engine.rules.force import nation_transports
-from engine.setup import new_game
+from engine.scenarios.new_game import new_game
 
 
 def build(nation, *profiles, limit=1000, date=None):

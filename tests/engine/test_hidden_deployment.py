@@ -22,17 +22,17 @@ from engine.dice import ScriptedDice, SeededDice, d6
 from engine.errors import IllegalCommand
 from engine.event_data import DestroyedData
 from engine.events import EventLog
+from engine.firing.losses import add_markers
 from engine.game import apply
-from engine.losses import add_markers
 from engine.rules.scenario import (
     dug_in_seizes_initiative,
     marker_revealed_by_infantry,
     marker_revealed_in_open,
     may_stop_spending_tokens,
 )
-from engine.scenario_setup import set_up_scenario
-from engine.scenarios import find_scenario
-from engine.setup import make_unit
+from engine.scenarios.book import find_scenario
+from engine.scenarios.new_game import make_unit
+from engine.scenarios.setup import set_up_scenario
 from engine.state import CoverKind, Going
 from engine.summary import game_summary
 from engine.view import REFEREE, told

@@ -3,12 +3,13 @@ attacking buildings (s. 6 Attacking buildings), through the game flow with scrip
 
 import pytest
 
-from engine.commands import ChooseDefender, CloseCombat, Declare, EnterBuilding, Fire, UnitOrder
+from engine.commands import Declare, Fire, UnitOrder
 from engine.dice import d6, d10
 from engine.errors import IllegalCommand
 from engine.rulesets import with_rule_set
-from engine.setup import make_unit
+from engine.scenarios.new_game import make_unit
 from engine.state import CoverKind, Going, Phase, TerrainFeature
+from engine.variants.house_v1.commands import ChooseDefender, CloseCombat, EnterBuilding
 from engine.variants.house_v1.posts import building_sides
 from engine.variants.house_v1.state import BuildingPost
 from tests.engine.helpers import P, act, box, declare, fire_text, game, play, started, texts

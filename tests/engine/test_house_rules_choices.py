@@ -5,11 +5,12 @@ Test and break-test results (s. 7, s. 1), with scripted dice and exact outcomes.
 
 import pytest
 
-from engine.commands import ChooseFallBack, CloseCombat, Declare, MoraleTestOrder, UnitOrder
+from engine.commands import Declare, MoraleTestOrder, UnitOrder
 from engine.dice import d6, d10
 from engine.errors import IllegalCommand
-from engine.setup import make_unit
+from engine.scenarios.new_game import make_unit
 from engine.state import Phase
+from engine.variants.house_v1.commands import ChooseFallBack, CloseCombat
 from engine.variants.house_v1.units import find_house_profile
 from tests.engine.helpers import P, declare, game, play, started, texts
 from tests.engine.test_house_rules_combat import carrier

@@ -2,10 +2,11 @@
 answering with their own weapons, and the rule set named in every result (House Rules V1.0,
 s. 3, 5 and 6), with scripted dice and exact outcomes."""
 
-from engine.commands import Bombard, ChooseFallBack, Fire, RequestFire
+from engine.commands import Fire
 from engine.dice import d6, d10
 from engine.event_data import FireData, RolledTest, ToHit
-from engine.setup import make_unit
+from engine.scenarios.new_game import make_unit
+from engine.variants.house_v1.commands import Bombard, ChooseFallBack, RequestFire
 from tests.engine.helpers import P, act, fire_text, game, play, started, texts
 from tests.engine.test_house_rules_flow import charge, house
 

@@ -5,19 +5,13 @@ with scripted dice and exact outcomes."""
 import pytest
 
 from engine.commands import (
-    Bombard,
-    ChooseDefender,
-    CloseCombat,
     Declare,
     Embark,
-    EnterBuilding,
     Fire,
     LaySmoke,
     MoraleTestOrder,
     Move,
     React,
-    RequestFire,
-    ShellBuilding,
     StartGame,
     UnitOrder,
 )
@@ -26,11 +20,19 @@ from engine.errors import IllegalCommand
 from engine.event_data import FireData, ToHit
 from engine.events import EventLog
 from engine.rulesets import find_rule_set, with_rule_set
-from engine.setup import make_unit
+from engine.scenarios.new_game import make_unit
 from engine.state import CoverKind, Going, Phase, TerrainFeature
 from engine.variants.house_v1.buildings import spread_fires
-from engine.variants.house_v1.indirect_fire import expire_fire_markers
-from engine.variants.house_v1.smoke_screens import thin_smoke
+from engine.variants.house_v1.commands import (
+    Bombard,
+    ChooseDefender,
+    CloseCombat,
+    EnterBuilding,
+    RequestFire,
+    ShellBuilding,
+)
+from engine.variants.house_v1.indirect_fire.play import expire_fire_markers
+from engine.variants.house_v1.smoke.screens import thin_smoke
 from engine.variants.house_v1.state import SmokeScreen
 from engine.variants.house_v1.traits import Experience
 from tests.engine.helpers import P, act, box, declare, fire_text, game, play, started

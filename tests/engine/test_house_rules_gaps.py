@@ -7,16 +7,17 @@ import pytest
 
 from engine import geometry
 from engine.battlefield import can_see
-from engine.commands import Deploy, Fire, Move, RequestFire
+from engine.commands import Deploy, Fire, Move
 from engine.dice import ScriptedDice, d6, d10
 from engine.errors import IllegalCommand
 from engine.events import EventLog
-from engine.losses import add_markers
+from engine.firing.losses import add_markers
 from engine.rulesets import find_rule_set, with_rule_set
-from engine.scenario_setup import set_up_scenario
-from engine.scenarios import find_scenario
-from engine.setup import make_unit
+from engine.scenarios.book import find_scenario
+from engine.scenarios.new_game import make_unit
+from engine.scenarios.setup import set_up_scenario
 from engine.state import CoverKind, Going, TerrainFeature
+from engine.variants.house_v1.commands import RequestFire
 from engine.view import told
 from tests.engine.helpers import P, act, box, declare, game, play, started, texts
 

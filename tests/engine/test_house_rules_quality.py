@@ -6,14 +6,12 @@ import pytest
 
 from engine.commands import (
     ChooseInitiative,
-    CloseCombat,
     Declare,
     Fire,
     JoinSide,
     MoraleTestOrder,
     Move,
     React,
-    RequestFire,
     StartGame,
     UnitOrder,
 )
@@ -30,10 +28,11 @@ from engine.forces import (
     set_iaw,
     set_transport,
 )
-from engine.quick_battle import scenario_battle
 from engine.rulesets import with_rule_set
-from engine.setup import make_unit, new_game
+from engine.scenarios.new_game import make_unit, new_game
+from engine.scenarios.quick_battle import scenario_battle
 from engine.state import Point, Unit
+from engine.variants.house_v1.commands import CloseCombat, RequestFire
 from engine.variants.house_v1.traits import Experience, Motivation
 from engine.variants.house_v1.units import find_house_profile, quick_reference_entries
 from tests.engine.helpers import P, act, declare, fire_text, play, started

@@ -7,7 +7,7 @@ from engine.battlefield import can_see
 from engine.commands import Fire
 from engine.errors import IllegalCommand
 from engine.rulesets import with_rule_set
-from engine.setup import make_unit
+from engine.scenarios.new_game import make_unit
 from engine.state import CoverKind, Going, Phase, TerrainFeature, TerrainHeight
 from engine.variants.house_v1.sight import terrain_height
 from engine.variants.house_v1.visibility import (

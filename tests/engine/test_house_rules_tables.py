@@ -38,7 +38,7 @@ from engine.variants.house_v1.firing import (
     to_hit_dice,
     to_hit_modifiers,
 )
-from engine.variants.house_v1.indirect import (
+from engine.variants.house_v1.indirect_fire.rules import (
     Landing,
     afv_destroyed_by_direct_hit,
     building_collateral_marker,
@@ -47,7 +47,7 @@ from engine.variants.house_v1.indirect import (
     minimum_range,
     request_fire_succeeds,
 )
-from engine.variants.house_v1.smoke import End, puff_removed_from
+from engine.variants.house_v1.smoke.rules import End, puff_removed_from
 from engine.variants.house_v1.traits import Experience, HEClass, HouseTraits, Motivation, MoveClass, TroopType
 from engine.variants.house_v1.units import (
     find_house_profile,

@@ -4,11 +4,12 @@ transport's MG needs (s. 2), with scripted dice and exact outcomes."""
 
 import pytest
 
-from engine.commands import Bombard, Fire, RequestFire
+from engine.commands import Fire
 from engine.dice import d6, d10
 from engine.errors import IllegalCommand
 from engine.profiles import NATIONS, Special, UnitClass, find_profile, load_orbat
-from engine.setup import make_unit
+from engine.scenarios.new_game import make_unit
+from engine.variants.house_v1.commands import Bombard, RequestFire
 from engine.variants.house_v1.firing import transport_mg_crewed, vehicle_mg_bears
 from engine.variants.house_v1.traits import HEClass
 from engine.variants.house_v1.units import (

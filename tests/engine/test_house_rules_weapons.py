@@ -3,11 +3,12 @@ s. 5 Light mortars) in a house game, with scripted dice and exact outcomes."""
 
 import pytest
 
-from engine.commands import Bombard, Fire, Move, RequestFire
+from engine.commands import Fire, Move
 from engine.dice import d6, d10
 from engine.errors import IllegalCommand
 from engine.profiles import find_profile, load_orbat
-from engine.setup import make_unit
+from engine.scenarios.new_game import make_unit
+from engine.variants.house_v1.commands import Bombard, RequestFire
 from engine.variants.house_v1.units import _quick_reference, find_house_profile, house_equivalent
 from tests.engine.helpers import P, act, declare, fire_text, started
 from tests.engine.test_house_rules_flow import house

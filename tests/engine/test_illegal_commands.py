@@ -16,7 +16,7 @@ from engine.commands import (
 from engine.dice import ScriptedDice
 from engine.errors import IllegalCommand
 from engine.game import apply
-from engine.setup import make_unit
+from engine.scenarios.new_game import make_unit
 from engine.state import TerrainFeature
 from tests.engine.helpers import P, game, play, started
 

@@ -25,7 +25,7 @@ from engine.errors import IllegalCommand
 from engine.forces import add_unit, choose_command, force_points, new_force, set_transport
 from engine.game import apply
 from engine.game_state import GameResult
-from engine.quick_battle import scenario_battle
+from engine.scenarios.quick_battle import scenario_battle
 from engine.state import Phase
 
 MEETING = {"allies": "first", "axis": "second"}

@@ -20,7 +20,7 @@ from engine.commands import (
 )
 from engine.dice import d6
 from engine.errors import IllegalCommand
-from engine.setup import make_unit
+from engine.scenarios.new_game import make_unit
 from engine.state import CoverKind, Going, Phase, TerrainFeature
 from tests.engine.helpers import P, act, box, declare, game, play, started, text, texts
 

@@ -5,11 +5,11 @@ from fractions import Fraction
 
 import pytest
 
-from engine.aiming import measure_shot
 from engine.commands import Fire
 from engine.dice import d6, d10
 from engine.errors import IllegalCommand
-from engine.odds import (
+from engine.firing.aiming import measure_shot
+from engine.firing.odds import (
     Reroll,
     ShotOutcome,
     ShotSetup,
@@ -26,7 +26,7 @@ from engine.odds import (
     successes,
     table_shot,
 )
-from engine.setup import make_unit
+from engine.scenarios.new_game import make_unit
 from engine.state import CoverKind
 from tests.engine.helpers import act, game, started
 

@@ -9,8 +9,8 @@ from shapely.geometry import box
 from engine.errors import IllegalCommand
 from engine.geometry import features_under, footprint
 from engine.profiles import load_orbat
-from engine.quick_battle import allied_forces, quick_battle, quick_tables
 from engine.rules.force import iaw_problem, infantry_outnumber_support_problem, rare_units_problem
+from engine.scenarios.quick_battle import allied_forces, quick_battle, quick_tables
 from engine.state import Going, UnitClass
 
 BATTLES = list(itertools.product(quick_tables(), allied_forces()))

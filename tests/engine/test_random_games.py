@@ -13,8 +13,8 @@ from engine.commands import CallReserves, GiveBonusTokens
 from engine.dice import DieCategory, category_of_purpose
 from engine.game import replay
 from engine.game_state import GameState
-from engine.quick_battle import quick_battle
 from engine.rulesets import with_rule_set
+from engine.scenarios.quick_battle import quick_battle
 from engine.state import Phase
 from tests.engine.random_play import play_random_game
 from tests.engine.team_games import turn_one

@@ -7,12 +7,12 @@ from functools import cache
 
 import pytest
 
-from engine.deployment import plan_deployment
-from engine.deployment_plan import Zone
-from engine.quick_battle import quick_battle
+from engine.deployment.placing import plan_deployment
+from engine.deployment.plan import Zone
 from engine.rules.movement import movement_allowance
-from engine.scenarios import find_scenario
-from engine.setup import new_game
+from engine.scenarios.book import find_scenario
+from engine.scenarios.new_game import new_game
+from engine.scenarios.quick_battle import quick_battle
 from engine.tables.generate import STRIP, random_table
 from engine.tables.layout import table_problems
 from engine.tables.pieces import PieceKind

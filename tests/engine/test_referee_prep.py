@@ -30,11 +30,11 @@ from engine.forces import (
     set_iaw,
     set_transport,
 )
-from engine.quick_battle import scenario_battle
 from engine.referee import actions_to_undo, pass_for_absent
 from engine.referee_prep import prep_text
-from engine.scenario_play import objectives_held
-from engine.setup import make_unit
+from engine.scenarios.new_game import make_unit
+from engine.scenarios.quick_battle import scenario_battle
+from engine.scenarios.winning import objectives_held
 from engine.state import Objective, Phase
 from engine.view import REFEREE, told
 from tests.engine.helpers import P, game, play, started

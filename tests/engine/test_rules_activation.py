@@ -8,7 +8,7 @@ from engine.rules.activation import (
     reactivation_score_needed,
     seizes_initiative,
 )
-from engine.setup import make_unit
+from engine.scenarios.new_game import make_unit
 
 
 def sherman(**flags):

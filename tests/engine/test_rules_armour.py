@@ -15,7 +15,7 @@ from engine.rules.armour import (
     weapon_can_exceed_armour,
 )
 from engine.rules.firing import Shot
-from engine.setup import make_unit
+from engine.scenarios.new_game import make_unit
 
 
 def shot(firer, target, rng=20.0, **measured):

@@ -12,7 +12,7 @@ from engine.rules.firing import (
     to_hit_score_needed,
     why_cannot_fire,
 )
-from engine.setup import make_unit
+from engine.scenarios.new_game import make_unit
 from engine.state import CoverKind
 
 

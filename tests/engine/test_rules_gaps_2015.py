@@ -8,9 +8,9 @@ from engine.dice import d6, d10
 from engine.errors import IllegalCommand
 from engine.geometry import distance
 from engine.orders import plan_move
-from engine.quick_battle import scenario_battle
 from engine.rules.scenario import ForceValue, capture_twice_as_strong, scenario_points_problem
-from engine.setup import make_unit
+from engine.scenarios.new_game import make_unit
+from engine.scenarios.quick_battle import scenario_battle
 from engine.state import CoverKind, Going
 from engine.view import told
 from tests.engine.helpers import P, act, box, declare, fire_text, game, play, started, text

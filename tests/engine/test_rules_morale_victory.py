@@ -9,7 +9,7 @@ from engine.rules.morale import (
     is_destroyed_by_markers,
 )
 from engine.rules.victory import break_point_test, force_break_point, turn_outcome
-from engine.setup import make_unit
+from engine.scenarios.new_game import make_unit
 
 
 @pytest.mark.parametrize(

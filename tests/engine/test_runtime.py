@@ -14,7 +14,7 @@ from engine.commands import Declare, DeclineReaction, Move, UnitOrder
 from engine.dice import ScriptedDice
 from engine.game import apply
 from engine.runtime import Backoff, ReactionTimers, SystemClock, VirtualClock
-from engine.setup import make_unit
+from engine.scenarios.new_game import make_unit
 from engine.state import Phase, Point
 from tests.engine.helpers import game, started
 

@@ -4,7 +4,7 @@ import pytest
 
 from engine.commands import ChooseInitiative, Concede, Move, PassInitiative, StartGame
 from engine.dice import d6, d10
-from engine.setup import make_unit
+from engine.scenarios.new_game import make_unit
 from engine.state import CoverKind, Going, Objective, Phase, Point, TableSize
 from tests.engine.helpers import P, act, box, game, play, started, text
 

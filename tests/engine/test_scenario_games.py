@@ -6,12 +6,12 @@ import random
 import pytest
 
 from engine.commands import Deploy, FinishDeployment, JoinSide
-from engine.deployment import whose_turn
+from engine.deployment.placing import whose_turn
 from engine.dice import SeededDice
 from engine.errors import IllegalCommand
 from engine.forces import add_unit, choose_command, force_units, new_force
 from engine.game import apply, replay
-from engine.quick_battle import scenario_battle
+from engine.scenarios.quick_battle import scenario_battle
 from engine.state import Phase, Point
 from tests.engine.random_play import play_random_game
 

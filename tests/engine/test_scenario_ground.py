@@ -5,10 +5,10 @@ import pytest
 
 from engine.commands import Deploy, JoinSide
 from engine.errors import IllegalCommand
-from engine.quick_battle import scenario_battle
 from engine.rules.scenario import objectives_needed
-from engine.scenarios import find_scenario
-from engine.setup import make_unit
+from engine.scenarios.book import find_scenario
+from engine.scenarios.new_game import make_unit
+from engine.scenarios.quick_battle import scenario_battle
 from engine.state import TableSize
 from engine.tables.generate import random_table
 from engine.tables.layout import BattleTable, add_piece

@@ -6,10 +6,10 @@ from engine.commands import Deploy, FinishDeployment, JoinSide, StartGame
 from engine.dice import d6
 from engine.errors import IllegalCommand
 from engine.forces import add_unit, choose_command, force_units, new_force
-from engine.quick_battle import scenario_battle
-from engine.scenario_setup import set_up_scenario
-from engine.scenarios import find_scenario
-from engine.setup import make_unit
+from engine.scenarios.book import find_scenario
+from engine.scenarios.new_game import make_unit
+from engine.scenarios.quick_battle import scenario_battle
+from engine.scenarios.setup import set_up_scenario
 from engine.state import Phase
 from tests.engine.helpers import P, game, play, text
 

@@ -5,7 +5,7 @@ from fractions import Fraction
 import pytest
 
 from engine.errors import IllegalCommand
-from engine.scenarios import find_scenario, load_scenarios
+from engine.scenarios.book import find_scenario, load_scenarios
 from engine.state import Point, TableSize
 
 F = Fraction

@@ -5,20 +5,11 @@ indirect fire, each with scripted dice."""
 
 import pytest
 
-from engine.commands import (
-    Bombard,
-    Declare,
-    DeclineReaction,
-    FallBackOrder,
-    Fire,
-    MoraleTestOrder,
-    React,
-    RequestFire,
-    UnitOrder,
-)
+from engine.commands import Declare, DeclineReaction, FallBackOrder, Fire, MoraleTestOrder, React, UnitOrder
 from engine.dice import d6, d10, passing_score
 from engine.dice_stats import Category, PlayerDie, dice_report, die_chance, die_passed
-from engine.setup import make_unit
+from engine.scenarios.new_game import make_unit
+from engine.variants.house_v1.commands import Bombard, RequestFire
 from tests.engine.helpers import P, act, game, play, started
 from tests.engine.test_house_rules_combat import shelled
 from tests.engine.test_house_rules_flow import charge, house, melee

@@ -7,7 +7,7 @@ from engine.battlefield import OBSERVATION, UNSPOTTED, sighting, what_blocks
 from engine.commands import Fire
 from engine.errors import IllegalCommand
 from engine.rulesets import with_rule_set
-from engine.setup import make_unit
+from engine.scenarios.new_game import make_unit
 from engine.state import CoverKind, Going, TerrainFeature
 from tests.engine.helpers import P, box, declare, game, started
 

@@ -9,7 +9,7 @@ import pytest
 from engine.commands import ChooseInitiative, Declare, Fire, Move, PassInitiative, React, UnitOrder
 from engine.dice import d6, d10
 from engine.errors import IllegalCommand
-from engine.setup import make_unit
+from engine.scenarios.new_game import make_unit
 from engine.state import CoverKind, Going, TableSize
 from tests.engine.helpers import P, act, box, declare, fire_text, game, play, started, texts
 

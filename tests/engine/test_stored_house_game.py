@@ -5,10 +5,10 @@ close combat at a building waiting for the defenders' choice (House Rules V1.0, 
 import json
 from pathlib import Path
 
-from engine.commands import ChooseDefender
 from engine.dice import d6, d10
 from engine.game_state import GameState
-from engine.setup import make_unit
+from engine.scenarios.new_game import make_unit
+from engine.variants.house_v1.commands import ChooseDefender
 from engine.variants.house_v1.state import HouseGame, HousePending, HouseProfile, HouseUnit
 from tests.engine.helpers import game, play, texts
 

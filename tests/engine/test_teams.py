@@ -18,10 +18,10 @@ from engine.commands import (
 from engine.dice import SeededDice, d6
 from engine.errors import IllegalCommand
 from engine.events import EventLog
+from engine.firing.losses import destroy
 from engine.forces import force_units
 from engine.game import apply
-from engine.losses import destroy
-from engine.quick_battle import scenario_battle
+from engine.scenarios.quick_battle import scenario_battle
 from engine.teams import make_team_game
 from engine.view import told
 from tests.engine.helpers import P, play

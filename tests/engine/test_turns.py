@@ -14,7 +14,7 @@ from engine.commands import (
 from engine.dice import d6
 from engine.errors import IllegalCommand
 from engine.event_data import InitiativeData
-from engine.setup import make_unit
+from engine.scenarios.new_game import make_unit
 from engine.state import Phase
 from tests.engine.helpers import P, game, play, started, text
 

@@ -9,11 +9,11 @@ from typing import Literal
 import pytest
 
 from engine import variant_parts
-from engine.commands import LaySmoke, Move
+from engine.commands import ACTION_KINDS, BaseAction, LaySmoke, Move
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
 from engine.rulesets import RULE_SETS, RuleSet, rule_set_choices, with_rule_set
-from engine.setup import make_unit
+from engine.scenarios.new_game import make_unit
 from engine.state import Phase, Point
 from engine.variant_parts import VariantPart, register_part
 from tests.engine.helpers import declare, game, started
@@ -107,3 +107,13 @@ def test_a_third_rule_set_plugs_in_without_a_change_to_the_core(monkeypatch):
         declare(state, "allies", "gis", LaySmoke())
     state, _ = declare(state, "allies", "gis", Move(path=(Point(x=30, y=14),)))
     assert state.phase is Phase.REACTION and state.skirmish_rounds == 2
+
+
+def test_a_second_action_of_a_kind_already_written_is_refused():
+    """Stored orders are read by the action's kind, so two classes may not share one."""
+    with pytest.raises(TypeError, match="'move'"):
+
+        class Crawl(BaseAction):
+            kind: Literal["move"] = "move"
+
+    assert ACTION_KINDS["move"] is Move

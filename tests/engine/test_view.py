@@ -9,13 +9,13 @@ import pytest
 
 from engine.cards import Cards
 from engine.commands import Move
+from engine.deployment.hidden import add_dummy_markers, hide_under_marker
 from engine.dice import SeededDice
 from engine.errors import IllegalCommand
 from engine.events import Event
 from engine.game_state import GameState
-from engine.hidden_deployment import add_dummy_markers, hide_under_marker
-from engine.quick_battle import quick_battle
 from engine.rulesets import with_rule_set
+from engine.scenarios.quick_battle import quick_battle
 from engine.state import Objective, Phase, Point, RefereeRule
 from engine.variants.house_v1.state import FireMarker
 from engine.view import (

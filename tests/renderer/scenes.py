@@ -16,8 +16,8 @@ from engine.dice import ScriptedDice, SeededDice, d6
 from engine.events import Event
 from engine.game import apply
 from engine.game_state import GameState
-from engine.quick_battle import quick_battle
-from engine.setup import make_unit
+from engine.scenarios.new_game import make_unit
+from engine.scenarios.quick_battle import quick_battle
 from engine.state import Phase, Point, Smoke
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.game import replay
 from engine.game_state import GameResult
-from engine.quick_battle import quick_battle
+from engine.scenarios.quick_battle import quick_battle
 from engine.state import Phase
 from renderer import render
 from renderer.header import audience_text, phase_text, turn_text

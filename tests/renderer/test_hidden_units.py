@@ -10,7 +10,7 @@ from PIL import Image
 from engine.event_data import FireData
 from engine.events import Event
 from engine.game_state import GameState
-from engine.setup import make_unit
+from engine.scenarios.new_game import make_unit
 from engine.state import Point
 from engine.view import view_for
 from renderer import palette as pal

@@ -3,8 +3,8 @@ side's colour (a failed request draws nothing), and the 2" puffs of smoke screen
 
 from PIL import ImageStat
 
-from engine.quick_battle import quick_battle
 from engine.rulesets import with_rule_set
+from engine.scenarios.quick_battle import quick_battle
 from engine.state import Point
 from engine.variants.house_v1.state import FireMarker, SmokeScreen
 from renderer import palette as pal

@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 from PIL import Image
 
-from engine.quick_battle import allied_forces, quick_battle, quick_tables
-from engine.setup import make_unit
+from engine.scenarios.new_game import make_unit
+from engine.scenarios.quick_battle import allied_forces, quick_battle, quick_tables
 from engine.state import Point
 from renderer import picture, render
 from renderer.labels import intersects

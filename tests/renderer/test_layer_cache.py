@@ -1,7 +1,7 @@
 """The layer caches are bounded by the memory their pictures take, not by a count of tables: fifty
 tables in use at once each keep their layers, and the caches never hold more than their budget."""
 
-from engine.quick_battle import quick_battle
+from engine.scenarios.quick_battle import quick_battle
 from engine.tables.generate import random_table
 from renderer import render
 from renderer.base import CACHE_BYTES, background, base_layer

@@ -26,7 +26,7 @@ from bot.services.dice_service import DiceService
 from bot.services.game_service import GameError, GameService
 from bot.storage.store import GameStore
 from engine.dice import SeededDice
-from engine.quick_battle import quick_battle
+from engine.scenarios.quick_battle import quick_battle
 from engine.state import Phase
 from tests.engine.random_play import random_command
 

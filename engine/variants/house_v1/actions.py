@@ -13,25 +13,11 @@ from typing import TYPE_CHECKING
 from engine.actions.base import ActionType, Activation, Turn, actions_of
 from engine.actions.moving import MoveAction
 from engine.actions.shooting import FireAction, SmokeAction
-from engine.commands import (
-    Action,
-    Bombard,
-    CloseCombat,
-    EnterBuilding,
-    Fire,
-    LaySmoke,
-    LeaveBuilding,
-    Move,
-    Order,
-    RequestFire,
-    ShellBuilding,
-    UnitOrder,
-)
+from engine.commands import Action, Fire, LaySmoke, Move, Order, UnitOrder
 from engine.errors import IllegalCommand
 from engine.events import EventLog
 from engine.game_state import GameState, Pending
 from engine.state import Unit
-from engine.variants.house_v1.assault import check_close_combat, check_closing
 from engine.variants.house_v1.buildings import (
     check_enter_building,
     check_leave_building,
@@ -41,15 +27,24 @@ from engine.variants.house_v1.buildings import (
     leave_building,
     shell_building,
 )
-from engine.variants.house_v1.close_combat import (
+from engine.variants.house_v1.close_combat.assault import check_close_combat, check_closing
+from engine.variants.house_v1.close_combat.play import (
     building_defence_choice,
     fall_back_choice,
     fight,
     initiation_test,
 )
-from engine.variants.house_v1.indirect_fire import bombard, request_fire
-from engine.variants.house_v1.indirect_orders import check_bombard, check_request_fire
-from engine.variants.house_v1.smoke_screens import check_smoke_round, fire_smoke_round
+from engine.variants.house_v1.commands import (
+    Bombard,
+    CloseCombat,
+    EnterBuilding,
+    LeaveBuilding,
+    RequestFire,
+    ShellBuilding,
+)
+from engine.variants.house_v1.indirect_fire.orders import check_bombard, check_request_fire
+from engine.variants.house_v1.indirect_fire.play import bombard, request_fire
+from engine.variants.house_v1.smoke.screens import check_smoke_round, fire_smoke_round
 from engine.variants.house_v1.traits import MoveClass
 
 if TYPE_CHECKING:

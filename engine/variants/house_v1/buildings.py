@@ -19,8 +19,8 @@ from engine.dice import DieCategory
 from engine.errors import IllegalCommand
 from engine.event_data import FireData
 from engine.events import EventLog
+from engine.firing.losses import add_markers
 from engine.game_state import GameState
-from engine.losses import add_markers
 from engine.profiles import UnitClass
 from engine.rules.firing import Shot
 from engine.rules.shot_resolution import ShotResult
@@ -36,7 +36,7 @@ from engine.variants.house_v1.firing import (
     to_hit_modifiers,
     to_hit_throw,
 )
-from engine.variants.house_v1.indirect import building_collateral_marker
+from engine.variants.house_v1.indirect_fire.rules import building_collateral_marker
 from engine.variants.house_v1.posts import attacked_side, building, holds, occupants
 from engine.variants.house_v1.shot import house_fire, traits_of
 from engine.variants.house_v1.sight import fire_through_problem, troops_in_the_way

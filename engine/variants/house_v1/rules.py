@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine import geometry
-from engine.commands import ChooseDefender, ChooseFallBack, Fire
+from engine.commands import Fire
 from engine.dice import DiceSource
 from engine.errors import IllegalCommand
 from engine.events import EventLog
@@ -32,14 +32,15 @@ from engine.variants.house_v1.activation import (
     reactivation_score_needed as house_reactivation_score,
 )
 from engine.variants.house_v1.buildings import after_shot_at_building, spread_fires, take_post
-from engine.variants.house_v1.choices import choose_defender, choose_fall_back
 from engine.variants.house_v1.citation import cited, house_rule
+from engine.variants.house_v1.close_combat.choices import choose_defender, choose_fall_back
+from engine.variants.house_v1.commands import ChooseDefender, ChooseFallBack
 from engine.variants.house_v1.firing import EXPLOSION_RADIUS, Weapon
-from engine.variants.house_v1.indirect_fire import expire_fire_markers
+from engine.variants.house_v1.indirect_fire.play import expire_fire_markers
 from engine.variants.house_v1.posts import moves_to_post, post_problem, posted_firer
 from engine.variants.house_v1.shot import house_fire, mg_crew_problem, resolve_house_shot, traits_of
 from engine.variants.house_v1.sight import fire_through_problem, house_sight_clear, troops_in_the_way
-from engine.variants.house_v1.smoke_screens import blocked_by_smoke, thin_smoke
+from engine.variants.house_v1.smoke.screens import blocked_by_smoke, thin_smoke
 from engine.variants.house_v1.state import HouseUnit
 from engine.variants.house_v1.traits import Experience, TroopType
 from engine.variants.house_v1.units import (

@@ -1,6 +1,6 @@
 """Close combat under the House Rules V1.0, s. 6 (and s. 4, Closing with the Enemy): the 3"
 limit, and the fire each side exchanges once contact is made. The game flow that uses these
-is :mod:`engine.variants.house_v1.close_combat`."""
+is :mod:`engine.variants.house_v1.close_combat.play`."""
 
 from __future__ import annotations
 

@@ -1,18 +1,15 @@
 """The deployment plan a scenario gives a game (pp. 28-31): each side's area, its waiting units,
-how many may start on the table and how far apart. :mod:`engine.deployment` applies it."""
+how many may start on the table and how far apart. :mod:`engine.deployment.placing` applies it."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine import geometry
 from engine.rules.movement import movement_allowance
-from engine.state import Point, Unit
-
-if TYPE_CHECKING:
-    from engine.game_state import GameState
+from engine.state import Point, TableSize, Unit
 
 Edge = Literal["near", "far", "left", "right"]
 # The book leaves Meeting Engagement's areas to the players (p. 28); we offer each side the
@@ -28,8 +25,8 @@ class Zone(BaseModel):
     furthest: float | None = None  # None: up to the far edge
     within_one_move: bool = False  # no further from the edge than the unit's normal move
 
-    def problem(self, unit: Unit, at: Point, state: GameState) -> str | None:
-        gap = geometry.edge_gap(at, state.table, self.edge)
+    def problem(self, unit: Unit, at: Point, table: TableSize) -> str | None:
+        gap = geometry.edge_gap(at, table, self.edge)
         limit = self.furthest
         if self.within_one_move:
             limit = movement_allowance(unit.profile, rapid=False, road=False)
@@ -56,7 +53,7 @@ class RefereeZone(BaseModel):
     def __str__(self) -> str:
         return f"{Point(x=self.x1, y=self.y1)} to {Point(x=self.x2, y=self.y2)}"
 
-    def problem(self, unit: Unit, at: Point, state: GameState) -> str | None:
+    def problem(self, unit: Unit, at: Point, table: TableSize) -> str | None:
         if self.x1 <= at.x <= self.x2 and self.y1 <= at.y <= self.y2:
             return None
         return f"{unit.name} must set up in the referee's zone for {self.side}, {self}"

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Literal
 
-from engine.deployment import plan_deployment
+from engine.deployment.hidden import add_dummy_markers
+from engine.deployment.placing import plan_deployment
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
-from engine.hidden_deployment import add_dummy_markers
 from engine.rules.victory import force_break_point
-from engine.scenarios import Scenario
+from engine.scenarios.book import Scenario
 from engine.state import Objective
 from engine.tables.scenario_ground import add_objectives_for_points
 

@@ -1,6 +1,6 @@
 """Ordering indirect fire (House Rules V1.0, s. 5 Indirect Fire): who may call for fire and
 where, who may fire at the marker and from how far. Carrying it out is
-:mod:`engine.variants.house_v1.indirect_fire`."""
+:mod:`engine.variants.house_v1.indirect_fire.play`."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from engine.errors import IllegalCommand
 from engine.game_state import GameState
 from engine.profiles import Special
 from engine.state import Point, Unit
-from engine.variants.house_v1.indirect import minimum_range
+from engine.variants.house_v1.indirect_fire.rules import minimum_range
 from engine.variants.house_v1.shot import traits_of
 from engine.variants.house_v1.sight import spot_in_sight
-from engine.variants.house_v1.smoke_screens import blocked_by_smoke
+from engine.variants.house_v1.smoke.screens import blocked_by_smoke
 from engine.variants.house_v1.state import FireMarker
 from engine.variants.house_v1.traits import HEClass
 

@@ -9,7 +9,12 @@ from __future__ import annotations
 import re
 
 from engine import geometry
-from engine.aiming import (
+from engine.battlefield import can_see, live_units
+from engine.commands import Disembark, Embark, Fire, LaySmoke, Move
+from engine.deployment.hidden import as_seen, check_marker_reveals, known_as, under_marker
+from engine.event_data import FireData, MarkersData, MoveData, RolledTest
+from engine.events import EventLog
+from engine.firing.aiming import (
     arc_problem,
     measure_shot,
     mortar_previous_shots,
@@ -17,13 +22,8 @@ from engine.aiming import (
     target_in_sight,
     turret_traverse,
 )
-from engine.battlefield import can_see, live_units
-from engine.commands import Disembark, Embark, Fire, LaySmoke, Move
-from engine.event_data import FireData, MarkersData, MoveData, RolledTest
-from engine.events import EventLog
+from engine.firing.losses import add_markers, beside, destroy, destroy_by_markers, explode, passengers_of
 from engine.game_state import GameState
-from engine.hidden_deployment import as_seen, check_marker_reveals, known_as, under_marker
-from engine.losses import add_markers, beside, destroy, destroy_by_markers, explode, passengers_of
 from engine.orders import plan_move
 from engine.profiles import Special
 from engine.rules.firing import Shot

@@ -10,15 +10,15 @@ yet set up wait off the table; when a side says it has finished, the rest go int
 from __future__ import annotations
 
 from engine import geometry
-from engine.deployment_plan import MEETING_AREA_DEPTH, DeploymentPlan, Edge, SidePlan, Zone
+from engine.deployment.hidden import hide_under_marker
+from engine.deployment.plan import MEETING_AREA_DEPTH, DeploymentPlan, Edge, SidePlan, Zone
 from engine.errors import IllegalCommand
 from engine.events import EventLog
 from engine.game_state import GameState
-from engine.hidden_deployment import hide_under_marker
 from engine.profiles import Special
 from engine.referee_prep import deployment_zone
 from engine.rules.scenario import breakthrough_spacing_on, units_on_table_at_start
-from engine.scenarios import Scenario
+from engine.scenarios.book import Scenario
 from engine.state import Point, Unit
 from engine.tables.scenario_ground import may_stand
 
@@ -124,7 +124,7 @@ def place_unit(
             else "Only a sniper team sets up with a decoy marker"
         )
     zone = deployment_zone(state, side) or mine.zone  # the referee's zone, if drawn (p. 25)
-    problem = None if sniper else zone.problem(unit, at, state)
+    problem = None if sniper else zone.problem(unit, at, state.table)
     if problem:
         raise IllegalCommand(problem)
     placed = unit.model_copy(update={"position": at, "facing": facing})

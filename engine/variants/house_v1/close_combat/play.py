@@ -1,7 +1,7 @@
 """Close combat in play (House Rules V1.0, s. 6): the initiation test, the rounds of fire
 between the two sides, the attackers' fall back if the defenders stand, and AFV overruns.
-What may be assaulted is checked in :mod:`engine.variants.house_v1.assault`. Every roll's message names the
-house-rules section that decided it."""
+What may be assaulted is checked in :mod:`engine.variants.house_v1.close_combat.assault`.
+Every roll's message names the house-rules section that decided it."""
 
 from __future__ import annotations
 
@@ -9,23 +9,23 @@ import math
 from dataclasses import dataclass
 
 from engine import geometry
-from engine.aiming import turret_traverse
+from engine.actions.carrying_out import execute_fire
 from engine.battlefield import area_cover
 from engine.commands import Fire
 from engine.dice import DieCategory
 from engine.event_data import FireData, MarkersData, RolledTest
 from engine.events import EventLog
+from engine.firing.aiming import turret_traverse
+from engine.firing.losses import add_markers, destroy, explode, passengers_of
 from engine.game_state import Choice, GameState, Who
-from engine.losses import add_markers, destroy, explode, passengers_of
 from engine.profiles import Special, UnitClass
-from engine.resolve import execute_fire
 from engine.rules.movement import movement_allowance
 from engine.rulesets import rules_of
 from engine.state import Going, Point, Unit
 from engine.variants.house_v1.activation import close_combat_initiation_passes
 from engine.variants.house_v1.buildings import breach, building_assault, building_defenders, enter_building
 from engine.variants.house_v1.citation import cited
-from engine.variants.house_v1.close_combat_rules import (
+from engine.variants.house_v1.close_combat.rules import (
     ATTACKER_FALL_BACK,
     FALL_BACK_OPTIONS,
     INFANTRY_ROUNDS,

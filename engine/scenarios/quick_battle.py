@@ -8,13 +8,13 @@ from typing import Any
 
 import yaml
 
-from engine.deployment_plan import Zone
+from engine.deployment.plan import Zone
 from engine.errors import IllegalCommand
 from engine.game_state import GameState, PlannedScenario
 from engine.profiles import DATA_DIR
-from engine.scenario_setup import AttackerChoice, check_attacker_choice
-from engine.scenarios import find_scenario
-from engine.setup import make_unit, new_game
+from engine.scenarios.book import find_scenario
+from engine.scenarios.new_game import make_unit, new_game
+from engine.scenarios.setup import AttackerChoice, check_attacker_choice
 from engine.state import Objective, Point, TableSize, TerrainFeature, Unit
 from engine.tables.layout import BattleTable
 from engine.tables.scenario_ground import (

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from engine import geometry
 from engine.battlefield import live_units
-from engine.commands import CloseCombat
+from engine.deployment.hidden import as_seen
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
-from engine.hidden_deployment import as_seen
 from engine.state import Unit
 from engine.variants.house_v1.buildings import building
-from engine.variants.house_v1.close_combat_rules import CLOSE_COMBAT_RANGE, may_close_within_3
+from engine.variants.house_v1.close_combat.rules import CLOSE_COMBAT_RANGE, may_close_within_3
+from engine.variants.house_v1.commands import CloseCombat
 from engine.variants.house_v1.shot import traits_of
 from engine.variants.house_v1.traits import TroopType
 

@@ -18,10 +18,10 @@ from typing import TypeVar
 import icepool
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from engine.aiming import measure_shot, shot_problem, target_in_sight
 from engine.battlefield import cannot_see
 from engine.commands import Fire
 from engine.errors import IllegalCommand
+from engine.firing.aiming import measure_shot, shot_problem, target_in_sight
 from engine.game_state import GameState
 from engine.profiles import NATIONS, UnitProfile, find_profile, load_orbat
 from engine.rules.armour import Damage

@@ -1,7 +1,7 @@
 """Indirect fire in play (House Rules V1.0, s. 5 Indirect Fire): a spotter calls fire onto a
 spot it can see, mortars, infantry guns and howitzers fire at that marker, each shot lands
 where the dice say, and the unit nearest to where it lands takes the effect. What may be
-ordered is checked in :mod:`engine.variants.house_v1.indirect_orders`. Every roll's message names the
+ordered is checked in :mod:`engine.variants.house_v1.indirect_fire.orders`. Every roll's message names the
 house-rules section that decided it."""
 
 from __future__ import annotations
@@ -10,16 +10,16 @@ import math
 
 from engine import geometry
 from engine.battlefield import area_cover
+from engine.deployment.hidden import reveal_marker, under_marker
 from engine.dice import DieCategory
 from engine.event_data import FireData, RolledTest
 from engine.events import EventLog
+from engine.firing.losses import destroy
 from engine.game_state import GameState
-from engine.hidden_deployment import reveal_marker, under_marker
-from engine.losses import destroy
 from engine.state import Point, Unit
 from engine.variants.house_v1.buildings import collateral, occupants
 from engine.variants.house_v1.citation import cited
-from engine.variants.house_v1.close_combat import markers_to_bearer
+from engine.variants.house_v1.close_combat.play import markers_to_bearer
 from engine.variants.house_v1.firing import (
     HE_COLUMN,
     FireCategory,
@@ -28,16 +28,16 @@ from engine.variants.house_v1.firing import (
     casualty_score_needed,
     to_hit_modifiers,
 )
-from engine.variants.house_v1.indirect import (
+from engine.variants.house_v1.indirect_fire.orders import active_marker, indirect_he, marker_at
+from engine.variants.house_v1.indirect_fire.rules import (
     AFV_DIRECT_HIT,
     afv_destroyed_by_direct_hit,
     effect_dice,
     landing,
     request_fire_succeeds,
 )
-from engine.variants.house_v1.indirect_orders import active_marker, indirect_he, marker_at
 from engine.variants.house_v1.shot import PROTECTION, traits_of
-from engine.variants.house_v1.smoke_screens import add_puff
+from engine.variants.house_v1.smoke.screens import add_puff
 from engine.variants.house_v1.state import FireMarker
 from engine.variants.house_v1.traits import HEClass, TroopType
 

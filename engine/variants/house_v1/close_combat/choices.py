@@ -3,13 +3,13 @@ falls back or fights on, and who defends a building against an assault."""
 
 from __future__ import annotations
 
-from engine.commands import ChooseDefender, ChooseFallBack
 from engine.errors import IllegalCommand
 from engine.events import EventLog
-from engine.game import expect_choice, resume
+from engine.flow.resolution import expect_choice, resume
 from engine.game_state import GameState
 from engine.variants.house_v1.actions import charge_of
-from engine.variants.house_v1.close_combat import after_first_round, fight
+from engine.variants.house_v1.close_combat.play import after_first_round, fight
+from engine.variants.house_v1.commands import ChooseDefender, ChooseFallBack
 
 
 def choose_fall_back(state: GameState, command: ChooseFallBack, log: EventLog) -> None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from engine import geometry
 from engine.battlefield import live_units
+from engine.deployment.hidden import reveal_marker, under_marker
 from engine.event_data import DestroyedData
 from engine.events import EventLog
 from engine.game_state import GameState
-from engine.hidden_deployment import reveal_marker, under_marker
 from engine.rules.morale import is_destroyed_by_markers
 from engine.rulesets import rules_of
 from engine.state import Point, Unit

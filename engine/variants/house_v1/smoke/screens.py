@@ -27,7 +27,7 @@ from engine.variants.house_v1.firing import (
     to_hit_throw,
 )
 from engine.variants.house_v1.shot import traits_of
-from engine.variants.house_v1.smoke import PUFF_WIDTH, End, puff_removed_from
+from engine.variants.house_v1.smoke.rules import PUFF_WIDTH, End, puff_removed_from
 from engine.variants.house_v1.state import SmokeScreen
 
 

@@ -1,0 +1,171 @@
+"""The active side's turn to act (Iron Cross 2015, pp. 4-5): declaring an order with a command
+token, or passing the initiative back."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from operator import attrgetter
+
+from engine.actions.activation import check_unit_order, describe_actions
+from engine.actions.base import actions_of
+from engine.actions.registry import at_declaration
+from engine.battlefield import visible_enemies
+from engine.commands import (
+    Declare,
+    FallBackOrder,
+    Fire,
+    MoraleTestOrder,
+    Move,
+    Order,
+    PassInitiative,
+    PlatoonOrder,
+    UnitOrder,
+)
+from engine.deployment.hidden import known_as, must_keep_spending
+from engine.errors import IllegalCommand
+from engine.event_data import TokensData
+from engine.events import EventLog
+from engine.flow.resolution import resolve_without_reaction
+from engine.flow.sequence import give_initiative
+from engine.game_state import Aim, GameState, Pending
+from engine.orders import check_fall_back, check_platoon_order, order_unit, order_units
+from engine.state import Phase, Unit
+from engine.teams import hand_out_unclaimed_bonus, paying_player, spend_token
+
+
+def _expect_active(state: GameState, side: str) -> None:
+    if side not in state.sides:
+        raise IllegalCommand(f"There is no side called {side!r}")
+    if state.phase is Phase.REACTION:
+        raise IllegalCommand("Wait: a reaction window is open")
+    if state.phase is Phase.CHOICE:
+        raise IllegalCommand("Wait: a choice must be made first")
+    if state.phase is not Phase.ACTIVE:
+        raise IllegalCommand(f"The game is not in play (phase: {state.phase.value})")
+    if side != state.active_side:
+        raise IllegalCommand(f"{state.active_side} has the initiative, not {side}")
+
+
+def check_order(state: GameState, side: str, order: Order) -> None:
+    """Check an order against the rules without changing anything."""
+    if isinstance(order, UnitOrder):
+        check_unit_order(state, side, order)
+    elif isinstance(order, FallBackOrder):
+        check_fall_back(state, side, order)
+    elif isinstance(order, PlatoonOrder):
+        check_platoon_order(state, side, order, state.sides[side].nation)
+
+
+def declare(state: GameState, command: Declare, log: EventLog) -> None:
+    _expect_active(state, command.side)
+    side = state.sides[command.side]
+    if side.tokens < 1:
+        raise IllegalCommand("You have no command tokens left: pass the initiative")
+    order = command.order
+    check_order(state, command.side, order)
+    payer = paying_player(state, command.side, order_units(order), command.player)
+
+    spend_token(state, command.side, payer, log)
+    state.declarations += 1
+    pending = Pending(
+        window=state.declarations,
+        side=command.side,
+        order=order,
+        first_action=state.spent_since_initiative == 0,
+        reactor_side=state.other_side(command.side),
+    )
+    state.spent_since_initiative += 1
+    place_token(state, pending, order)
+    note_declared_actions(state, pending, order)
+    state.pending = pending
+    said = None if _in_the_open(state, order) else describe_order(state, order, known_as)
+    public = None if said is None else f"{command.side} declares: {said}"
+    text = f"{command.side} declares: {describe_order(state, order)}"
+    log.emit("declare", text, side=command.side, public=public, data=TokensData(side=command.side, count=-1))
+
+    reactor = state.sides[pending.reactor_side]
+    barred = at_declaration(state, pending, log)
+    if isinstance(order, MoraleTestOrder) and pending.first_action:
+        log.emit(
+            "no_reaction",
+            "No reaction is allowed to a Company Morale Test taken first after gaining the initiative",
+        )
+    elif barred:
+        log.emit("no_reaction", barred)
+    elif reactor.tokens == 0:
+        log.emit("no_reaction", f"{pending.reactor_side} has no tokens to react with")
+    else:
+        state.phase = Phase.REACTION
+        log.emit(
+            "reaction_window",
+            f"{pending.reactor_side} may react (window {pending.window})",
+            side=pending.reactor_side,
+        )
+        return
+    resolve_without_reaction(state, log)
+
+
+def pass_initiative(state: GameState, command: PassInitiative, log: EventLog) -> None:
+    """Passing (p. 5): a player who gained the initiative spends a token before passing back."""
+    _expect_active(state, command.side)
+    side = state.sides[command.side]
+    hand_out_unclaimed_bonus(state, command.side, log)
+    if side.tokens and state.spent_since_initiative == 0:
+        raise IllegalCommand("You must spend at least one command token before passing the initiative back")
+    if side.tokens and (problem := must_keep_spending(state, command.side)):
+        raise IllegalCommand(problem)
+    give_initiative(state, state.other_side(command.side), log, "takes the initiative")
+
+
+def place_token(state: GameState, pending: Pending, order: Order) -> None:
+    """The token spent goes on the unit it activates (p. 4); a platoon's on its first member."""
+    unit_id = order_unit(order)
+    if unit_id is None:
+        return
+    unit = state.units[unit_id]
+    pending.tokens_before[unit_id] = unit.tokens
+    unit.tokens += 1
+    unit.dug_in = False  # dug in until first activated (p. 26)
+    if isinstance(order, PlatoonOrder):
+        for member in order.members:
+            state.units[member.unit].platoon_moved = True
+
+
+def note_declared_actions(state: GameState, pending: Pending, order: Order) -> None:
+    """What an order that will happen declares: its movement (a target that has declared a
+    move counts as moving, p. 10) and its aim (for changing target, p. 7). A reaction that
+    fails its test declares nothing."""
+    unit_id = order_unit(order)
+    if unit_id is None:
+        return
+    unit = state.units[unit_id]
+    actions = order.actions if isinstance(order, UnitOrder) else ()
+    if actions_of(actions, Move):
+        pending.fire_target_moved.append(unit_id)
+    if isinstance(order, FallBackOrder | PlatoonOrder):
+        pending.fire_target_moved.extend(order_units(order))
+    for action in actions_of(actions, Fire):
+        pending.aims[unit_id] = Aim(
+            target=action.target,
+            at=state.units[action.target].position,
+            visible=[e.id for e in visible_enemies(state, unit)],
+        )
+
+
+def describe_order(state: GameState, order: Order, name: Callable[[Unit], str] = attrgetter("name")) -> str:
+    """The order in words, its units called by ``name`` (:func:`known_as` for the channel)."""
+    if isinstance(order, MoraleTestOrder):
+        return "Company Morale Test"
+    if isinstance(order, PlatoonOrder):
+        names = ", ".join(name(state.units[m.unit]) for m in order.members)
+        return f"platoon move of {names}"
+    unit = state.units[order.unit]
+    if isinstance(order, FallBackOrder):
+        return f"{name(unit)} falls back to {order.path[-1]}"
+    return f"{name(unit)}: " + describe_actions(state, order.actions)
+
+
+def _in_the_open(state: GameState, order: Order) -> bool:
+    """Whether the channel may read the order as it is: none of its units is a hidden sniper team
+    (units under markers are already named by their marker)."""
+    return all(known_as(state.units[u]) == state.units[u].name for u in order_units(order))

@@ -1,0 +1,67 @@
+"""How a game ends: a force breaks (p. 27), time runs out with the scenario's objectives
+counted (pp. 28-31), or a side concedes."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import partial
+
+from engine.battlefield import command_unit_lost, lost_break_points
+from engine.commands import Concede
+from engine.dice import DieCategory
+from engine.errors import IllegalCommand
+from engine.event_data import RolledTest
+from engine.events import EventLog
+from engine.game_state import GameResult, GameState
+from engine.rules.victory import BreakTest, break_point_test
+from engine.scenarios.winning import breakthrough_result, objectives_held
+from engine.state import Phase
+from engine.summary import game_summary
+
+
+def take_break_point_test(state: GameState, name: str, log: EventLog) -> BreakTest:
+    """A side's break point test (p. 27), its die held to the highest face that holds."""
+    test_on = partial(
+        break_point_test,
+        lost_break_points(state, name),
+        commander_lost=command_unit_lost(state, name),
+        break_point=state.sides[name].break_point,
+    )
+    return test_on(
+        log.roll_against(
+            6, f"break point test, {name}", lambda face: not test_on(face).broken, DieCategory.MORALE
+        )
+    )
+
+
+def break_test_data(name: str, test: BreakTest) -> RolledTest:
+    return RolledTest.of(
+        "break point test", lambda face: not replace(test, roll=face).broken, test.roll, side=name
+    )
+
+
+def finish_on_time(state: GameState, log: EventLog) -> None:
+    if state.scenario == "breakthrough" and state.attacker is not None:
+        result = breakthrough_result(state)
+        return finish_game(state, log, result.winner, result.reason)
+    held = objectives_held(state)
+    first, second = sorted(held)
+    if held[first] == held[second]:
+        return finish_game(state, log, None, "time ran out with the objectives shared")
+    winner = first if held[first] > held[second] else second
+    count = held[winner]
+    finish_game(state, log, winner, f"time ran out; {winner} holds {count} objective{'s' * (count != 1)}")
+
+
+def finish_game(state: GameState, log: EventLog, winner: str | None, reason: str) -> None:
+    state.phase = Phase.OVER
+    state.pending = None
+    state.result = GameResult(winner=winner, reason=reason)
+    log.emit("game_over", f"Game over: {winner + ' wins' if winner else 'draw'} ({reason})")
+    log.emit("summary", game_summary(state))
+
+
+def concede(state: GameState, command: Concede, log: EventLog) -> None:
+    if command.side not in state.sides:
+        raise IllegalCommand(f"There is no side called {command.side!r}")
+    finish_game(state, log, state.other_side(command.side), f"{command.side} conceded")

@@ -1,0 +1,157 @@
+"""The reaction window (Iron Cross 2015, pp. 6-7): the other side declines or reacts, with a
+token and a reaction test, before, partway through or after the active unit's order."""
+
+from __future__ import annotations
+
+from engine.actions.registry import check_reaction_to
+from engine.battlefield import starts_in_cover
+from engine.commands import (
+    DeclineReaction,
+    FallBackOrder,
+    MoraleTestOrder,
+    Order,
+    PlatoonOrder,
+    React,
+    UnitOrder,
+)
+from engine.deployment.hidden import as_seen, known_as
+from engine.dice import DieCategory
+from engine.errors import IllegalCommand
+from engine.event_data import RolledTest
+from engine.events import EventLog
+from engine.flow.activation import check_order, describe_order, note_declared_actions, place_token
+from engine.flow.interrupts import interrupt_point, interrupted_move, split_move
+from engine.flow.resolution import active_steps, resolve_without_reaction, roll_test, run_steps
+from engine.game_state import GameState, Interrupt, Pending, Step
+from engine.orders import check_may_activate, order_unit, order_units
+from engine.rules.activation import TestScore, morale_test_reaction_score_needed, seizes_initiative
+from engine.rules.scenario import dug_in_seizes_initiative
+from engine.rulesets import rules_of
+from engine.state import Phase, Point
+from engine.teams import paying_player, spend_token
+
+
+def _expect_window(state: GameState, side: str, window: int) -> Pending:
+    pending = state.pending
+    if state.phase is not Phase.REACTION or pending is None:
+        raise IllegalCommand("No reaction window is open")
+    if window != pending.window:
+        raise IllegalCommand(f"Reaction window {window} has closed (the open one is {pending.window})")
+    if side != pending.reactor_side:
+        raise IllegalCommand(f"Only {pending.reactor_side} may react now")
+    return pending
+
+
+def decline(state: GameState, command: DeclineReaction, log: EventLog) -> None:
+    _expect_window(state, command.side, command.window)
+    log.emit("no_reaction", f"{command.side} does not react", side=command.side)
+    resolve_without_reaction(state, log)
+
+
+def react(state: GameState, command: React, log: EventLog) -> None:
+    """Reacting (pp. 6-7): a token, a reaction test, then the reaction sequence."""
+    pending = _expect_window(state, command.side, command.window)
+    order = command.order
+    if isinstance(order, PlatoonOrder):
+        raise IllegalCommand("A platoon move cannot be a reaction")
+    check_reaction_to(state, pending.order, order)
+    interrupt = _interrupt(state, pending, command.at)
+    check_order(_as_at_interrupt(state, pending, interrupt), command.side, order)
+    payer = paying_player(state, command.side, order_units(order), command.player)
+    side = state.sides[command.side]
+    spend_token(state, command.side, payer, log)
+    pending.reaction = order
+    score = _reaction_score(state, pending, order)
+    unit_id = order_unit(order)
+    unit = state.units[unit_id] if unit_id else None
+    dug_in_first = unit is not None and unit.dug_in and not side.dug_in_tried
+    side.dug_in_tried = side.dug_in_tried or (unit is not None and unit.dug_in)
+    place_token(state, pending, order)
+    label = unit.name if unit else f"{command.side} Company Morale Test"
+    roll, passed = roll_test(
+        state,
+        log,
+        f"reaction test, {label}",
+        score,
+        unit,
+        getattr(order, "reroll", False),
+        DieCategory.REACTION,
+    )
+    what = f"{command.side} reacts with {describe_order(state, order)}"
+    said = f"{command.side} reacts with {describe_order(state, order, known_as)}"
+    log.emit(
+        "reaction_test",
+        f"{what}: needs {score.describe()}, rolled {roll}: {'success' if passed else 'failed'}",
+        *(u for u in [unit_id] if u),
+        side=command.side,
+        public=f"{said}: {'success' if passed else 'failed'}" if unit and unit.hidden else None,
+        data=RolledTest.of("reaction test", score.passes, roll, unit=unit_id or None, side=command.side),
+    )
+    if not passed:
+        return resolve_without_reaction(state, log)
+    note_declared_actions(state, pending, order)
+    pending.seized = seizes_initiative(roll) or dug_in_seizes_initiative(dug_in_first, passed)
+    if pending.seized:
+        how = "A 6!" if seizes_initiative(roll) else "Dug in and waiting, and the first reaction succeeds:"
+        log.emit("seize", f"{how} {command.side} seizes the initiative", side=command.side)
+    reactor_first, reactor_rest = _reaction_halves(order)
+    pending.interrupt = interrupt
+    if interrupt is None:
+        pending.steps = reactor_first + active_steps(pending.order) + reactor_rest
+    else:
+        test, *acts = active_steps(pending.order)
+        cut = interrupt.index
+        before = [*acts[:cut], acts[cut].model_copy(update={"leg": "to_interrupt"})]
+        after = [acts[cut].model_copy(update={"leg": "onward"}), *acts[cut + 1 :]]
+        pending.steps = [test, *before, *reactor_first, *after, *reactor_rest]
+    state.phase = Phase.ACTIVE
+    run_steps(state, log)
+
+
+def _interrupt(state: GameState, pending: Pending, at: Point | None) -> Interrupt | None:
+    """Where a reaction cuts into the active unit's move (p. 6), checked before any token is spent."""
+    if at is None:
+        return None
+    index = interrupted_move(state, pending.order)
+    point = interrupt_point(state, pending.order, at)
+    to_point, onward = split_move(state, pending.order, index, point)
+    return Interrupt(index=index, at=point, to_point=to_point, onward=onward)
+
+
+def _as_at_interrupt(state: GameState, pending: Pending, interrupt: Interrupt | None) -> GameState:
+    """The table as the reactor sees it when it reacts: the active unit at the interrupt point."""
+    if interrupt is None:
+        return state
+    probe = state.model_copy(deep=True)
+    active = probe.units[order_unit(pending.order) or ""]
+    carrier = active.transport if interrupt.to_point.own_transport else active.embarked_in
+    mover = probe.units[carrier] if carrier else active
+    mover.position = interrupt.at
+    return probe
+
+
+def _reaction_score(state: GameState, pending: Pending, order: Order) -> TestScore:
+    if isinstance(order, MoraleTestOrder):
+        return morale_test_reaction_score_needed()
+    unit = state.units[order_unit(order) or ""]
+    check_may_activate(unit)
+    enemy_ids = order_units(pending.order)
+    enemy = as_seen(state.units[enemy_ids[0]]) if enemy_ids else None  # a marker looks like infantry
+    return rules_of(state).reaction_score(
+        unit,
+        enemy=enemy,
+        enemy_started_in_cover=enemy is not None and starts_in_cover(state, enemy, unit),
+        falling_back=isinstance(order, FallBackOrder),
+    )
+
+
+def _reaction_halves(order: Order) -> tuple[list[Step], list[Step]]:
+    """The reactor's first half goes before the active unit's action, the rest after (p. 6)."""
+    if isinstance(order, MoraleTestOrder):
+        return [Step(kind="morale_test", who="reactor")], []
+    if isinstance(order, FallBackOrder):
+        return [Step(kind="fall_back", who="reactor")], []
+    assert isinstance(order, UnitOrder)
+    first = [Step(kind="act", who="reactor", index=0)]
+    rest = [Step(kind="act", who="reactor", index=i) for i in range(1, len(order.actions))]
+    return first, rest
