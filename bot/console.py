@@ -54,7 +54,6 @@ from bot.storage.store import GameStore
 from bot.text_orders import (
     FACING_FROM_EDGE,
     ORDER_WORDS,
-    OrderWords,
     find_unit,
     parse_path,
     parse_point,
@@ -267,20 +266,19 @@ class ConsoleTable:
     # -- parsing ---------------------------------------------------------------------------
 
     def unit_order(self, side: str, line: Line) -> UnitOrder:
-        """The order the line gives a unit: the options ``/act`` and ``/react`` share with
-        :class:`OrderWords`, read as their spec says."""
+        """The order the line gives a unit: the options of ``/act`` (``ORDER_WORDS``) that its
+        command takes, read as its spec says."""
         assert line.spec is not None
         words: dict[str, object] = {}
         for option in line.spec.shared():
-            if option.name not in ORDER_WORDS:
+            if option.name not in ORDER_WORDS or option.name == "unit":
                 continue
             if option.kind == "flag":
                 words[option.name] = line.flag(option.name, bool(option.default))
             elif option.name in line.options:
                 words[option.name] = line.options[option.name]
-        words["unit"] = line.unit("/act unit:UNIT move:X,Y fire:TARGET")
         words["first"] = "fire" if str(words.get("first", "")).casefold() == "fire" else "move"
-        return unit_order(self.state, side, OrderWords(**words))  # type: ignore[arg-type]
+        return unit_order(self.state, side, line.unit("/act unit:UNIT move:X,Y fire:TARGET"), **words)
 
     def fall_back(self, side: str, line: Line) -> FallBackOrder:
         named = line.unit("/fallback unit:UNIT to:X,Y")

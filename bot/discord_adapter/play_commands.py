@@ -13,12 +13,12 @@ from bot.discord_adapter.reaction_buttons import show_result
 from bot.discord_adapter.schema_commands import generated_command
 from bot.text_orders import (
     FACING_FROM_EDGE,
-    OrderWords,
     find_unit,
     parse_path,
     reserve_call,
     unit_order,
 )
+from engine.actions.registry import order_options
 from engine.commands import (
     ChooseInitiative,
     ChooseTarget,
@@ -79,8 +79,17 @@ async def enemy_units(interaction: discord.Interaction, current: str) -> list[ap
     return await _units(interaction, current, own=False)
 
 
-def _act(state: GameState, side: str, **options) -> Command:
-    return Declare(side=side, order=unit_order(state, side, OrderWords(**options)))
+def _act(state: GameState, side: str, unit: str, **options) -> Command:
+    return Declare(side=side, order=unit_order(state, side, unit, **options))
+
+
+def _unit_suggestions() -> dict[str, Callable]:
+    """Autocomplete for the options of /act that name a unit, the user's own or the enemy's."""
+    return {
+        option.name: own_units if option.whose == "own" else enemy_units
+        for option in order_options().values()
+        if option.kind == "unit"
+    }
 
 
 def _initiative(state: GameState, side: str, choice: str) -> Command:
@@ -111,7 +120,7 @@ def _react(state: GameState, side: str, unit, move, fire, first, cmt, at, assaul
     if cmt:
         order = MoraleTestOrder()
     elif unit:
-        order = unit_order(state, side, OrderWords(unit, move, fire, first, assault=assault))
+        order = unit_order(state, side, unit, move=move, fire=fire, first=first, assault=assault)
     else:
         raise IllegalCommand("Name the reacting unit, or set cmt")
     return React(side=side, window=_window(state), order=order, at=at)
@@ -179,7 +188,7 @@ def play_command(path: str, build: Callable[..., Command], **suggest: Callable) 
 
 PLAY_COMMANDS = (
     play_command("initiative", _initiative),
-    play_command("act", _act, unit=own_units, fire=enemy_units, embark=own_units, assault=enemy_units),
+    play_command("act", _act, unit=own_units, **_unit_suggestions()),
     play_command("cmt", _cmt),
     play_command("fallback", _fallback, unit=own_units),
     play_command("pass", _pass),

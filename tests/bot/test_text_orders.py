@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from bot.text_orders import OrderWords, find_unit, parse_move, parse_path, parse_point, unit_order
+from bot.text_orders import find_unit, parse_move, parse_path, parse_point, unit_order
 from engine.commands import Fire, Move
 from engine.errors import IllegalCommand
 from engine.geometry import bearing, distance
@@ -90,21 +90,21 @@ def test_house_rules_orders_in_words():
             make_unit("german", "Infantry Detachment", "axis", (10, 60), unit_id="gren"),
         ],
     )
-    order = unit_order(state, "allies", OrderWords("gis", move="30,26", enter="church"))
+    order = unit_order(state, "allies", "gis", move="30,26", enter="church")
     assert order.actions == (Move(path=(Point(x=30, y=26),)), EnterBuilding(building="church"))
-    order = unit_order(state, "allies", OrderWords("gis", leave="30,40", fire="gren"))
+    order = unit_order(state, "allies", "gis", leave="30,40", fire="gren")
     assert order.actions == (LeaveBuilding(to=Point(x=30, y=40)), Fire(target="gren"))
-    order = unit_order(state, "allies", OrderWords("gis", call_fire="D3"))
+    order = unit_order(state, "allies", "gis", call_fire="D3")
     assert order.actions == (RequestFire(at=Point(x=21, y=15)),)
     named = (
         r"Name the weapon gun, mg, hull_mg, gun\+hull_mg, mg\+hull_mg, light_mortar, second_gun or "
         r"flamethrower, not 'cannon'"
     )
     with pytest.raises(IllegalCommand, match=named):
-        unit_order(state, "allies", OrderWords("gis", fire="gren", weapon="cannon"))
-    order = unit_order(state, "allies", OrderWords("gis", fire="gren", weapon="gun+hull_mg"))
+        unit_order(state, "allies", "gis", fire="gren", weapon="cannon")
+    order = unit_order(state, "allies", "gis", fire="gren", weapon="gun+hull_mg")
     assert order.actions == (Fire(target="gren", weapon="gun+hull_mg"),)
-    order = unit_order(state, "allies", OrderWords("gis", assault="gren", overrun=False))
+    order = unit_order(state, "allies", "gis", assault="gren", overrun=False)
     assert order.actions == (CloseCombat(target="gren", overrun=False),)
 
 
@@ -117,7 +117,7 @@ def test_a_flame_tank_names_its_flamethrower_and_a_british_command_unit_its_mort
             make_unit("german", "Infantry Detachment", "axis", (30, 36), unit_id="gren"),
         ],
     )
-    order = unit_order(state, "allies", OrderWords("croc", fire="gren", weapon="Flamethrower"))
+    order = unit_order(state, "allies", "croc", fire="gren", weapon="Flamethrower")
     assert order.actions == (Fire(target="gren", flamethrower=True),)
-    order = unit_order(state, "allies", OrderWords("hq", fire="gren", weapon="light_mortar"))
+    order = unit_order(state, "allies", "hq", fire="gren", weapon="light_mortar")
     assert order.actions == (Fire(target="gren", weapon="light_mortar"),)
