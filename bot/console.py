@@ -578,9 +578,7 @@ class ConsoleTable:
             )
         side = self.acting_side(line)
         if kind == "hand":
-            if self.state.cards is None or side not in self.state.cards.hands:
-                raise IllegalCommand("No cards have been dealt to your side: /cards deal deck:NAME")
-            return hand_text(self.state.cards, side)
+            return hand_text(self.state, side, self.reader(line.player))
         if kind == "deal":
             command: Command = DealCards(
                 deck=tuple(await self.decks.deck("console", line.options.get("deck", "")))

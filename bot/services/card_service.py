@@ -10,18 +10,24 @@ from bot.services.limits import bounded_command, bounded_text
 from bot.storage.store import GameStore
 from bot.storage.tables import CardDeckRow
 from bot.storage.writes import take_name
-from engine.cards import Card, Cards, read_deck
+from engine.cards import Card, read_deck
 from engine.errors import IllegalCommand
+from engine.game_state import GameState
+from engine.view import Audience, hand_of
 
 MAX_NAME = 60
 DECK_CHARS = 100_000  # a deck's text: hundreds of cards
 
 
-def hand_text(cards: Cards, side: str) -> str:
-    """What one side holds and has in play: for its own eyes only."""
-    hand = [f"- {card.describe()}" for card in cards.hands[side]] or ["- no cards"]
-    lasting = [f"- {held.card.describe()} [{held.tokens} tokens on it]" for held in cards.in_play[side]]
-    exchanged = "used" if side in cards.exchanged else "still yours to use (/cards exchange)"
+def hand_text(state: GameState, side: str, audience: Audience) -> str:
+    """What one side holds and has in play, as :mod:`engine.view` shows it to ``audience``: its
+    own side (or the referee) only."""
+    held = hand_of(state, side, audience)
+    if held is None:
+        raise IllegalCommand("No cards have been dealt to your side: /cards deal deck:NAME")
+    hand = [f"- {card.describe()}" for card in held.cards] or ["- no cards"]
+    lasting = [f"- {card.card.describe()} [{card.tokens} tokens on it]" for card in held.in_play]
+    exchanged = "used" if held.exchanged else "still yours to use (/cards exchange)"
     return "\n".join(
         [f"**{side}'s hand** (exchange {exchanged}):", *hand]
         + (["**In play:**", *lasting] if lasting else [])
