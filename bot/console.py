@@ -54,6 +54,7 @@ from bot.storage.store import GameStore
 from bot.text_orders import (
     FACING_FROM_EDGE,
     ORDER_WORDS,
+    choice_command,
     find_unit,
     parse_path,
     parse_point,
@@ -63,7 +64,6 @@ from bot.text_orders import (
 from engine.commands import (
     CardAction,
     ChooseInitiative,
-    ChooseTarget,
     Command,
     Concede,
     DealCards,
@@ -77,7 +77,6 @@ from engine.commands import (
     Order,
     PassInitiative,
     React,
-    RemoveMarkers,
     StartGame,
     UnitOrder,
 )
@@ -107,7 +106,6 @@ from engine.rulesets import RuleSet, rule_set_choices, rules_of, with_rule_set
 from engine.scenarios.quick_battle import quick_battle, scenario_battle
 from engine.state import Phase
 from engine.teams import make_team_game
-from engine.variants.house_v1.commands import ChooseDefender, ChooseFallBack
 from engine.view import REFEREE, SPECTATORS, audience_of, events_for, sees, sees_choice
 from renderer import render
 
@@ -319,7 +317,9 @@ class ConsoleTable:
             "concede": lambda: Concede(side=side),
             "react": lambda: self.reaction(side, line),
             "noreact": lambda: DeclineReaction(side=side, window=self.window()),
-            "choose": lambda: self.choice(side, line),
+            "choose": lambda: choice_command(
+                self.state, side, line.options.get("unit"), line.options.get("close_combat")
+            ),
             "deploy": lambda: self.deployment(side, line),
             "team": lambda: team_command(self.state, side, line),
             "ref": lambda: referee_command(self.state, line),
@@ -371,26 +371,6 @@ class ConsoleTable:
             order = self.unit_order(side, line)
         at = parse_point(line.options["at"]) if "at" in line.options else None
         return React(side=side, window=window, order=order, at=at)
-
-    def choice(self, side: str, line: Line) -> Command:
-        choice = self.state.pending.choice if self.state.pending else None
-        if choice is None:
-            raise IllegalCommand("Nothing is waiting to be chosen")
-        named = line.options.get("unit") or line.options.get("close_combat") or "none"
-        if choice.kind == "close_combat_fall_back":
-            if named.casefold() not in choice.options:
-                raise IllegalCommand("Choose /choose fall_back or /choose fight_on")
-            return ChooseFallBack(side=side, fall_back=named.casefold() == "fall_back")
-        picked = None if named.casefold() == "none" else find_unit(self.state, named, known_to=side)
-        if choice.kind == "building_defender":
-            if picked is None:
-                raise IllegalCommand("Choose the unit that defends the building")
-            return ChooseDefender(side=side, unit=picked)
-        if choice.kind == "remove_markers":
-            if picked is None:
-                raise IllegalCommand("Choose the unit that loses its markers")
-            return RemoveMarkers(side=side, unit=picked)
-        return ChooseTarget(side=side, target=picked)
 
     # -- views -----------------------------------------------------------------------------
 

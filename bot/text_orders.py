@@ -13,11 +13,12 @@ import re
 
 from engine.actions.base import OrderOption
 from engine.actions.registry import order_actions, order_options
-from engine.commands import CallReserves, UnitOrder
+from engine.commands import CallReserves, ChooseTarget, Command, RemoveMarkers, UnitOrder
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
 from engine.orders import toward
 from engine.state import Point
+from engine.variants.house_v1.commands import ChooseDefender, ChooseFallBack
 from engine.view import REFEREE, may_name, sees
 
 GRID = 6.0
@@ -126,6 +127,32 @@ def _read(state: GameState, side: str, unit_id: str, option: OrderOption, value:
     if option.kind == "unit":
         return find_unit(state, str(value), targets=True)
     return value
+
+
+def choice_command(state: GameState, side: str, unit: str | None, close_combat: str | None) -> Command:
+    """The answer to what the game waits for a side to choose, as ``/choose`` gives it in Discord,
+    at the console (where a bare word fills ``unit``: ``/choose fall_back``) or by a card's menu:
+    the unit that loses its markers, a new target (none wastes the shot), the unit that defends
+    a building, or whether a vehicle in close combat falls back (House Rules V1.0, s. 6)."""
+    choice = state.pending.choice if state.pending else None
+    if choice is None:
+        raise IllegalCommand("Nothing is waiting to be chosen")
+    if choice.kind == "close_combat_fall_back":
+        answer = (close_combat or unit or "").strip().casefold()
+        if answer not in choice.options:
+            raise IllegalCommand("Choose close_combat: fall_back or fight_on")
+        return ChooseFallBack(side=side, fall_back=answer == "fall_back")
+    named = unit if unit and unit.strip().casefold() != "none" else None
+    picked = find_unit(state, named, known_to=side) if named else None
+    if choice.kind == "building_defender":
+        if picked is None:
+            raise IllegalCommand("Choose the unit that defends the building")
+        return ChooseDefender(side=side, unit=picked)
+    if choice.kind == "remove_markers":
+        if picked is None:
+            raise IllegalCommand("Choose the unit that loses its markers")
+        return RemoveMarkers(side=side, unit=picked)
+    return ChooseTarget(side=side, target=picked)
 
 
 def reserve_call(state: GameState, side: str, names: str) -> CallReserves:

@@ -13,6 +13,7 @@ from bot.discord_adapter.reaction_buttons import show_result
 from bot.discord_adapter.schema_commands import generated_command
 from bot.text_orders import (
     FACING_FROM_EDGE,
+    choice_command,
     find_unit,
     parse_path,
     reserve_call,
@@ -21,7 +22,6 @@ from bot.text_orders import (
 from engine.actions.registry import order_options
 from engine.commands import (
     ChooseInitiative,
-    ChooseTarget,
     Command,
     Declare,
     DeclineReaction,
@@ -32,12 +32,10 @@ from engine.commands import (
     Order,
     PassInitiative,
     React,
-    RemoveMarkers,
 )
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
 from engine.state import Phase
-from engine.variants.house_v1.commands import ChooseDefender, ChooseFallBack
 from engine.view import may_name
 
 
@@ -128,27 +126,6 @@ def _react(state: GameState, side: str, unit, move, fire, first, cmt, at, assaul
 
 def _noreact(state: GameState, side: str) -> Command:
     return DeclineReaction(side=side, window=_window(state))
-
-
-def choice_command(state: GameState, side: str, unit: str | None, close_combat: str | None) -> Command:
-    """The answer to what the game waits for a side to choose (``/choose``, or a card's menu)."""
-    choice = state.pending.choice if state.pending else None
-    if choice is None:
-        raise IllegalCommand("Nothing is waiting to be chosen")
-    if choice.kind == "close_combat_fall_back":
-        if close_combat is None:
-            raise IllegalCommand("Choose close_combat: fall_back or fight_on")
-        return ChooseFallBack(side=side, fall_back=close_combat == "fall_back")
-    picked = find_unit(state, unit, known_to=side) if unit else None
-    if choice.kind == "building_defender":
-        if picked is None:
-            raise IllegalCommand("Choose the unit that defends the building")
-        return ChooseDefender(side=side, unit=picked)
-    if choice.kind == "remove_markers":
-        if picked is None:
-            raise IllegalCommand("Choose the unit that loses its markers")
-        return RemoveMarkers(side=side, unit=picked)
-    return ChooseTarget(side=side, target=picked)
 
 
 def _reserves(state: GameState, side: str, units: str) -> Command:

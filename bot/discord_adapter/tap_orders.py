@@ -22,11 +22,10 @@ from bot.discord_adapter.action_card import NO_TARGET, STEP, action_card, step_b
 from bot.discord_adapter.answers import acknowledge, acknowledge_in_place, answer, carry_out
 from bot.discord_adapter.common import games
 from bot.discord_adapter.game_commands import show_joined, show_started
-from bot.discord_adapter.play_commands import choice_command
 from bot.discord_adapter.reaction_buttons import show_result
 from bot.discord_adapter.referees import act, acting_side, is_admin, server_roles
 from bot.services.game_service import GameError, permitted
-from bot.text_orders import GRID, parse_move, unit_order
+from bot.text_orders import GRID, choice_command, parse_move, unit_order
 from engine.commands import (
     ChooseInitiative,
     Command,

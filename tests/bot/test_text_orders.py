@@ -4,15 +4,24 @@ import math
 
 import pytest
 
-from bot.text_orders import find_unit, parse_move, parse_path, parse_point, unit_order
-from engine.commands import Fire, Move
+from bot.text_orders import choice_command, find_unit, parse_move, parse_path, parse_point, unit_order
+from engine.commands import ChooseTarget, Fire, MoraleTestOrder, Move, RemoveMarkers
 from engine.errors import IllegalCommand
+from engine.game_state import Choice, Pending
 from engine.geometry import bearing, distance
 from engine.rules.movement import movement_allowance
 from engine.scenarios.new_game import make_unit, new_game
 from engine.scenarios.quick_battle import quick_battle
 from engine.state import Point
-from engine.variants.house_v1.commands import CloseCombat, EnterBuilding, LeaveBuilding, RequestFire
+from engine.variants.house_v1.commands import (
+    ChooseDefender,
+    ChooseFallBack,
+    CloseCombat,
+    EnterBuilding,
+    LeaveBuilding,
+    RequestFire,
+)
+from tests.engine.helpers import game
 
 
 def test_inches_and_grid_squares():
@@ -121,3 +130,51 @@ def test_a_flame_tank_names_its_flamethrower_and_a_british_command_unit_its_mort
     assert order.actions == (Fire(target="gren", flamethrower=True),)
     order = unit_order(state, "allies", "hq", fire="gren", weapon="light_mortar")
     assert order.actions == (Fire(target="gren", weapon="light_mortar"),)
+
+
+def _waiting(kind: str, options: list[str]):
+    state = game(
+        make_unit("us", "Infantry Detachment", "allies", (30, 30), unit_id="gis"),
+        make_unit("german", "Infantry Detachment", "axis", (30, 36), unit_id="gren"),
+    )
+    state.pending = Pending(
+        window=1,
+        side="allies",
+        order=MoraleTestOrder(),
+        first_action=False,
+        reactor_side="axis",
+        choice=Choice(kind=kind, side="axis", options=options),
+    )
+    return state
+
+
+@pytest.mark.parametrize(
+    ("unit", "close_combat", "fall_back"),
+    [(None, "fall_back", True), (None, "FIGHT_ON", False), ("fall_back", None, True)],  # a bare word
+)
+def test_choose_answers_a_close_combat_choice_as_discord_or_the_console_give_it(
+    unit, close_combat, fall_back
+):
+    """/choose in Discord (close_combat:), at the console (a bare word) or by a card's menu: one
+    function makes the command (House Rules V1.0, s. 6)."""
+    state = _waiting("close_combat_fall_back", ["fall_back", "fight_on"])
+    assert choice_command(state, "axis", unit, close_combat) == ChooseFallBack(
+        side="axis", fall_back=fall_back
+    )
+    with pytest.raises(IllegalCommand, match="^Choose close_combat: fall_back or fight_on$"):
+        choice_command(state, "axis", "gren", None)
+
+
+def test_choose_names_a_unit_or_none_for_each_kind_of_choice():
+    state = _waiting("remove_markers", ["gren"])
+    assert choice_command(state, "axis", "Gren", None) == RemoveMarkers(side="axis", unit="gren")
+    with pytest.raises(IllegalCommand, match="^Choose the unit that loses its markers$"):
+        choice_command(state, "axis", "none", None)
+    state.pending.choice.kind = "building_defender"
+    assert choice_command(state, "axis", "gren", None) == ChooseDefender(side="axis", unit="gren")
+    state.pending.choice.kind = "choose_target"
+    assert choice_command(state, "axis", "none", None) == ChooseTarget(side="axis", target=None)
+    assert choice_command(state, "axis", "gis", None) == ChooseTarget(side="axis", target="gis")
+    state.pending = None
+    with pytest.raises(IllegalCommand, match="^Nothing is waiting to be chosen$"):
+        choice_command(state, "axis", "gis", None)
