@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TextIO, cast
 
+from bot.app import Services
 from bot.command_schema import ALLIED_FORCES, RULE_SET_NAMES, SCENARIOS, TABLES
 from bot.console_campaign import CampaignDesk
 from bot.console_grammar import Line
@@ -21,13 +22,10 @@ from bot.console_tables import GUILD, TableDesk
 from bot.console_team import clock_request, referee_command, team_command
 from bot.help_pages import help_text
 from bot.plain_text import PlainWriter
-from bot.services.campaign_stats import CampaignStats
-from bot.services.card_service import CardService, hand_text
-from bot.services.dice_service import DiceService
-from bot.services.force_service import ForceService, troop_quality
+from bot.services.card_service import hand_text
+from bot.services.force_service import troop_quality
 from bot.services.game_service import (
     GameError,
-    GameService,
     Outcome,
     finished_games_text,
     scenario_text,
@@ -44,9 +42,7 @@ from bot.services.limits import (
     whole_number,
 )
 from bot.services.ping_service import ping_delay
-from bot.services.rules_service import MAX_BYTES, RulesService
-from bot.services.stats_service import StatsService
-from bot.services.table_service import TableService
+from bot.services.rules_service import MAX_BYTES
 from bot.services.team_view import team_text
 from bot.sight_text import console_measure
 from bot.storage.ping_store import DEFAULT_MINUTES
@@ -228,22 +224,22 @@ class ConsoleTable:
     CHANNEL = "console"
     PLAYER = "console"
 
-    def __init__(self, service: GameService, state: GameState, pictures: Path | None = None) -> None:
-        self.service = service
-        self.dice = DiceService(service.store, service.dice)
-        self.rules = RulesService(service.store)
-        self.forces = ForceService(service.store)
-        self.decks = CardService(service.store)
-        self.campaigns = CampaignDesk(service, on_battle=self.new_battle)
-        self.owed = OwedDesk(service, self.CHANNEL)
-        self.tables = TableDesk(TableService(service.store), lambda: self.pictures)
+    def __init__(self, services: Services, state: GameState, pictures: Path | None = None) -> None:
+        self.services = services
+        self.service = services.games
+        self.dice, self.rules, self.forces = services.dice, services.rules, services.forces
+        self.decks = services.cards
+        self.campaigns = CampaignDesk(services, on_battle=self.new_battle)
+        self.owed = OwedDesk(services, self.CHANNEL)
+        self.tables = TableDesk(services.tables, lambda: self.pictures)
         self.state = state
         self.log: list[Event] = []
         self.pictures = pictures
 
     @classmethod
-    async def open(cls, service: GameService) -> tuple[ConsoleTable, bool]:
+    async def open(cls, services: Services) -> tuple[ConsoleTable, bool]:
         """Resume the unfinished console game, or set up a new quick battle."""
+        service = services.games
         try:
             state = await service.game(cls.CHANNEL)
             resumed = state.phase is not Phase.OVER
@@ -251,7 +247,7 @@ class ConsoleTable:
             resumed = False
         if not resumed:
             state = (await service.new_game(cls.CHANNEL)).state
-        table = cls(service, state)
+        table = cls(services, state)
         if resumed:
             _, history = await service.store.history(cls.CHANNEL)
             table.log = [event for _, events in history for event in events]
@@ -444,9 +440,9 @@ class ConsoleTable:
                 "table": lambda: self.tables.handle(line, lambda typed: typed_file(typed).read_text("utf-8")),
                 "cards": lambda: self.cards(line),
                 "stats": lambda: (
-                    CampaignStats(self.service.store).text(self.CHANNEL)
+                    self.services.campaign_stats.text(self.CHANNEL)
                     if line.flag("campaign")
-                    else StatsService(self.service.store).text(self.CHANNEL)
+                    else self.services.stats.text(self.CHANNEL)
                 ),
                 "campaign": lambda: self.campaigns.handle(line),
                 "games": lambda: self.owed.handle(line),
@@ -733,10 +729,12 @@ async def play_console(
         stdout.write("\n".join([f"\n[{text}]", *lines]) + "\n")
         stdout.flush()
 
-    service = GameService(store, dice, on_window_closed=window_closed)
+    services = Services.start(store, dice)
+    service = services.games
+    service.on_window_closed = window_closed
     service.clocks.on_deadline_passed = deadline_passed
     try:
-        table, resumed = await ConsoleTable.open(service)
+        table, resumed = await ConsoleTable.open(services)
         table.pictures = pictures
         await table.rules.ship()
         await service.resume()

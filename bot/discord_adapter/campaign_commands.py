@@ -147,9 +147,10 @@ def submit_view(channel_id: str, phase: int) -> discord.ui.View:
 
 
 class CampaignCommands(app_commands.Group):
-    """The group, and the client's CampaignService: reminders and reveals are posted in the
-    campaign's channel. The client calls ``client.campaigns.resume()`` when it starts. Linked
-    battles have a LinkedCampaignService of their own, ``client.linked_campaigns``."""
+    """The group; it tells the client's CampaignService to post reminders and reveals in the
+    campaign's channel, with Discord's mentions and times. The client calls
+    ``client.campaigns.resume()`` when it starts. Linked battles have a LinkedCampaignService of
+    their own, ``client.linked_campaigns``."""
 
     linked = app_commands.Group(
         name="linked", description="Linked Iron Cross battles: forces carry their losses between scenarios"
@@ -160,20 +161,11 @@ class CampaignCommands(app_commands.Group):
             name="campaign", description="Red Barricades campaigns with deadlines and sealed orders"
         )
         self.client = client
-        games = client.games  # type: ignore[attr-defined]
-        client.campaigns = CampaignService(  # type: ignore[attr-defined]
-            games.store,
-            games.dice,
-            games.clock,
-            on_reminder=self.remind,
-            on_reveal=self.announce_reveal,
-            when=relative_time,
-            who=mention,
-            claims=games.claims,  # the process's one claimer of deadlines
-        )
-        client.linked_campaigns = LinkedCampaignService(  # type: ignore[attr-defined]
-            games, on_carried=self.post, who=mention
-        )
+        campaigns: CampaignService = client.campaigns  # type: ignore[attr-defined]
+        campaigns.on_reminder, campaigns.on_reveal = self.remind, self.announce_reveal
+        campaigns.when, campaigns.who = relative_time, mention
+        linked: LinkedCampaignService = client.linked_campaigns  # type: ignore[attr-defined]
+        linked.on_carried, linked.who = self.post, mention
         client.add_dynamic_items(SubmitButton)
 
     async def post(self, channel_id: str, text: str) -> None:

@@ -31,17 +31,18 @@ def pings(interaction: discord.Interaction) -> TurnPings:
 
 
 class GamesCommands(app_commands.Group):
-    """The group, the client's OwedService (``client.owed``) and TurnPings (``client.pings``);
-    the client calls ``client.pings.resume()`` when it starts."""
+    """The group; it tells the client's OwedService (``client.owed``) how Discord writes times
+    and channels, and its TurnPings (``client.pings``) how to ping; the client calls
+    ``client.pings.resume()`` when it starts."""
 
     def __init__(self, client: discord.Client) -> None:
         super().__init__(
             name="games", description="Every game and campaign waiting for you, and how you hear"
         )
         self.client = client
-        games = client.games  # type: ignore[attr-defined]
-        client.owed = OwedService(games.store, when=relative_time, where=channel_link)  # type: ignore[attr-defined]
-        client.pings = TurnPings(games, on_ping=self.send_ping)  # type: ignore[attr-defined]
+        owed: OwedService = client.owed  # type: ignore[attr-defined]
+        owed.when, owed.where = relative_time, channel_link
+        client.pings.on_ping = self.send_ping  # type: ignore[attr-defined]
 
     async def send_ping(self, ping: Ping) -> None:
         """Tell the players: each by direct message if they chose it and Discord lets us, the

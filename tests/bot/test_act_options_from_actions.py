@@ -19,6 +19,7 @@ SCRIPT = """
 import asyncio, io, json, sys
 
 import tests.bot.throwaway_action  # noqa: F401  registered before the front ends are built
+from bot.app import Services
 from bot.command_schema import COMMANDS
 from bot.console import play_console
 from bot.console_grammar import Line
@@ -30,7 +31,7 @@ from engine.dice import SeededDice
 
 
 async def main(database_url):
-    bot = IronCrossBot(GameService(GameStore(database_url)))
+    bot = IronCrossBot(Services.around(GameService(GameStore(database_url))))
     check_tree(bot.tree)  # every command still takes exactly its spec's options
     act = next(c for c in walk(bot.tree.get_commands()) if c.qualified_name == "act")
     option = {p.name: p for p in act.parameters}["stand_fast"]

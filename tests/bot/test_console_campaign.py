@@ -8,6 +8,7 @@ from datetime import timedelta
 
 import pytest
 
+from bot.app import Services
 from bot.console import ConsoleTable
 from bot.services.game_service import GameService
 from bot.storage.store import GameStore
@@ -32,7 +33,7 @@ class Console:
     async def start(self):
         self.store = await GameStore.open(self.url)
         self.games = GameService(self.store, dice=lambda: self.dice, clock=self.clock)
-        self.table = ConsoleTable(self.games, quick_battle())
+        self.table = ConsoleTable(Services.around(self.games), quick_battle())
         await self.table.campaigns.open(self.out)
 
     async def stop(self):

@@ -6,6 +6,7 @@ import io
 
 import pytest
 
+from bot.app import Services
 from bot.console import ConsoleTable
 from bot.services.game_service import GameService
 from bot.storage.store import GameStore
@@ -21,7 +22,7 @@ MINUTE = 60
 async def console(tmp_path):
     store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")
     games = GameService(store, clock=VirtualClock())
-    table = ConsoleTable(games, quick_battle())
+    table = ConsoleTable(Services.around(games), quick_battle())
     yield table
     await table.owed.close()
     await table.campaigns.close()
