@@ -21,7 +21,8 @@ from bot.console_owed import OwedDesk
 from bot.console_tables import GUILD, TableDesk
 from bot.console_team import clock_request, referee_command, team_command
 from bot.help_pages import help_text
-from bot.plain_text import PlainWriter
+from bot.plain_text import PlainWriter, plain_reply
+from bot.reply import Reply
 from bot.services.card_service import hand_text
 from bot.services.force_service import troop_quality
 from bot.services.game_service import (
@@ -454,7 +455,9 @@ class ConsoleTable:
             }
             if line.verb in views:
                 answer = views[line.verb]()
-                return answer if isinstance(answer, str) else await answer
+                if not isinstance(answer, str | Reply):
+                    answer = await answer
+                return plain_reply(answer) if isinstance(answer, Reply) else answer
             if line.verb == "team" and line.words[:1] == ["show"]:
                 return team_text(self.state, self.reader(line.player))
             if line.verb == "ref" and line.words[:1] == ["list"]:
@@ -500,7 +503,8 @@ class ConsoleTable:
         """``/chart list``, ``/chart show CHART``, ``/chart roll CHART [choices]``."""
         kind, chart = line.words[0] if line.words else "", line.options.get("chart")
         if kind == "list":
-            return "\n\n".join(self.dice.chart_list(CONSOLE_PAGE))  # grouped by book, as in Discord
+            pages = self.dice.chart_list(CONSOLE_PAGE, plain_reply)  # grouped by book, as in Discord
+            return "\n\n".join(plain_reply(page) for page in pages)
         if kind == "show" and chart:
             return describe_chart(find_chart(chart))
         if kind == "roll" and chart:
@@ -631,7 +635,8 @@ class ConsoleTable:
         scenario = line.options.get("scenario", "quick")
         if scenario == "quick":
             battle = quick_battle(table, forces)
-            text = setup_text(table, forces, seconds) + "\n/start to roll for the initiative"
+            started = Reply.of("/start to roll for the initiative")
+            text = plain_reply(setup_text(table, forces, seconds) + started)
         else:
             battle = scenario_battle(
                 scenario,
@@ -641,7 +646,7 @@ class ConsoleTable:
                 line.options.get("deployment") == "plotted",
                 line.options.get("edges"),
             )
-            text = scenario_text(battle, table, seconds)
+            text = plain_reply(scenario_text(battle, table, seconds))
         battle = with_rule_set(battle, line.options.get("ruleset", "core_2015"))
         if "teams" in line.options:
             if scenario == "quick":

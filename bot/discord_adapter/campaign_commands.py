@@ -15,13 +15,13 @@ from __future__ import annotations
 import io
 import logging
 import re
-from datetime import datetime
 
 import discord
 from discord import app_commands
 
 from bot.discord_adapter.answers import FORM, acknowledge, answer, apology
 from bot.discord_adapter.common import send_long
+from bot.discord_adapter.markdown import mention, relative_time
 from bot.discord_adapter.schema_commands import schema_command
 from bot.services.campaign_service import CampaignService, parse_duration, parse_reminders
 from bot.services.game_service import GameError
@@ -32,14 +32,6 @@ from engine.scenarios.quick_battle import quick_tables
 _MENTION = re.compile(r"<@!?(\d+)>")
 log = logging.getLogger(__name__)
 SUBMIT_ID = r"icc:(?P<channel>[0-9]+):(?P<phase>[0-9]+):submit"
-
-
-def relative_time(moment: datetime) -> str:
-    return f"<t:{int(moment.timestamp())}:R>"
-
-
-def mention(user_id: str) -> str:
-    return f"<@{user_id}>"
 
 
 def mentioned(text: str, what: str) -> list[str]:

@@ -12,8 +12,8 @@ import discord
 from discord import app_commands
 
 from bot.discord_adapter.answers import PRIVATE, answer
-from bot.discord_adapter.campaign_commands import mention, relative_time
 from bot.discord_adapter.common import send_long
+from bot.discord_adapter.markdown import mention, relative_time
 from bot.discord_adapter.referees import server_roles
 from bot.discord_adapter.schema_commands import schema_command
 from bot.services.owed_service import OwedService
