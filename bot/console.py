@@ -547,7 +547,7 @@ class ConsoleTable:
             return await self.rules.remove(self.CHANNEL, line.options["name"])
         raise IllegalCommand("Try /rules sources, /rules import FILE [name:NAME] or /rules remove name:NAME")
 
-    async def cards(self, line: Line) -> str:
+    async def cards(self, line: Line) -> str | Reply:
         """``/cards deck FILE name:NAME``, ``/cards deal deck:NAME``, ``/cards hand``,
         ``/cards use action:play card:NAME``: Tactical Advantage Cards, as in Discord."""
         kind = line.words[0].casefold() if line.words else "hand"
