@@ -576,7 +576,7 @@ class ConsoleTable:
         self.log.extend(outcome.events)
         return "\n".join(events_for(self.reader(line.player), outcome.events))
 
-    async def force(self, line: Line) -> str:
+    async def force(self, line: Line) -> str | Reply:
         """``/force <sub> name:value ...``, as in Discord; a force is imported from a file."""
         kind = line.words[0].casefold() if line.words else "list"
         o, where = line.options, ("console", line.player)

@@ -7,8 +7,7 @@ import discord
 from discord import app_commands
 
 from bot.discord_adapter.answers import FORM, PRIVATE, acknowledge, carry_out
-from bot.discord_adapter.common import games, players_game, send_long, side_of
-from bot.discord_adapter.markdown import markdown
+from bot.discord_adapter.common import games, players_game, send_reply, side_of
 from bot.discord_adapter.play_commands import play
 from bot.discord_adapter.reaction_buttons import show_result
 from bot.discord_adapter.referees import act
@@ -65,7 +64,7 @@ class DeckForm(discord.ui.Modal, title="A Tactical Advantage deck"):
         async def save() -> None:
             guild = require_admin(interaction)
             reply = await card_service(interaction).save(guild, self.name, self.text.value)
-            await send_long(interaction, markdown(reply), ephemeral=reply.private)
+            await send_reply(interaction, reply)
 
         await carry_out(interaction, save)
 
@@ -100,7 +99,7 @@ class CardCommands(app_commands.Group):
         if state.cards is None:
             raise GameError("No cards have been dealt in this game: /cards deal")
         reply = hand_text(state, side, audience_of(state, user))
-        await send_long(interaction, markdown(reply), ephemeral=reply.private)
+        await send_reply(interaction, reply)
 
     @schema_command("cards use")
     @app_commands.autocomplete(card=own_cards)
