@@ -532,7 +532,7 @@ class ConsoleTable:
             raise IllegalCommand("Try /odds shot ..., /odds fire unit:UNIT target:UNIT or /odds test needs:4")
         return text.replace("```\n", "").replace("\n```", "")
 
-    async def library(self, line: Line) -> str:
+    async def library(self, line: Line) -> str | Reply:
         """``/rules sources``, ``/rules import FILE [name:NAME]``, ``/rules remove name:NAME``; the
         console's library is its own, like a server's."""
         kind = line.words[0].casefold() if line.words else "sources"
