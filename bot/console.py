@@ -459,7 +459,7 @@ class ConsoleTable:
                     answer = await answer
                 return plain_reply(answer) if isinstance(answer, Reply) else answer
             if line.verb == "team" and line.words[:1] == ["show"]:
-                return team_text(self.state, self.reader(line.player))
+                return plain_reply(team_text(self.state, self.reader(line.player)))
             if line.verb == "ref" and line.words[:1] == ["list"]:
                 return prep_text(self.state, self.reader(line.player))
             if line.verb == "ref" and line.words[:1] in (["map"], ["log"]):

@@ -30,8 +30,8 @@ def plain(text: str) -> str:
 
 
 def plain_reply(reply: Reply) -> str:
-    """The reply as the console shows it: emphasis dropped, a user as @id, a moment as its UTC
-    time; a command to type keeps its quotes."""
+    """The reply as the console shows it: emphasis dropped, a Discord user as @id (a name typed at
+    the console as it is), a moment as its UTC time; a command to type keeps its quotes."""
     return "\n".join("".join(_written(piece) for piece in line) for line in reply.lines)
 
 
@@ -42,7 +42,7 @@ def _written(piece: Piece) -> str:
         case Typed(text):
             return f"`{text}`"
         case Mention(user_id):
-            return f"@{user_id}"
+            return f"@{user_id}" if user_id.isdigit() else user_id
         case Moment(at):
             return utc_text(at)
     return piece

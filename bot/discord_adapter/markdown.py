@@ -13,7 +13,8 @@ def relative_time(moment: datetime) -> str:
 
 
 def mention(user_id: str) -> str:
-    return f"<@{user_id}>"
+    """A Discord user as a mention; a side or player nobody joined (a hot-seat game) by name."""
+    return f"<@{user_id}>" if user_id.isdigit() else user_id
 
 
 def markdown(reply: Reply) -> str:

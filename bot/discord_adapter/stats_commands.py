@@ -10,13 +10,9 @@ import io
 import discord
 
 from bot.discord_adapter.common import send_long
+from bot.discord_adapter.markdown import mention
 from bot.discord_adapter.schema_commands import schema_command
 from renderer.stats_chart import dice_chart
-
-
-def mention(player: str) -> str:
-    """A Discord user as a mention; a side nobody joined by its name."""
-    return f"<@{player}>" if player.isdigit() else player
 
 
 def display_name(interaction: discord.Interaction, player: str) -> str:
