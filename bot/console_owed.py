@@ -11,6 +11,7 @@ from typing import TextIO
 
 from bot.app import Services
 from bot.console_grammar import Line
+from bot.plain_text import plain_reply
 from bot.services.campaign_service import utc_text
 from bot.services.game_service import GameError
 from bot.services.ping_service import Ping, ping_delay
@@ -40,7 +41,7 @@ class OwedDesk:
     async def handle(self, line: Line) -> str:
         kind = line.words[0].casefold() if line.words else "mine"
         if kind == "mine":
-            answer = await self.owed.mine(line.player)
+            answer = plain_reply(await self.owed.mine(line.player))
         elif kind == "ping":
             how = line.options.get("how") or (line.words[1] if len(line.words) > 1 else None)
             answer = await self.pings.choose(line.player, how and how.casefold(), self.channel)

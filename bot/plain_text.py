@@ -11,7 +11,7 @@ import re
 from datetime import UTC, datetime
 from typing import TextIO
 
-from bot.reply import Heading, Mention, Moment, Piece, Reply, Strong, Typed
+from bot.reply import Channel, Heading, Mention, Moment, Piece, Reply, Strong, Typed
 from bot.services.campaign_service import utc_text
 
 _MARKS = re.compile(r"\*\*|__|~~|^```\w*\n?", re.MULTILINE)
@@ -43,6 +43,8 @@ def _written(piece: Piece) -> str:
             return f"`{text}`"
         case Mention(user_id):
             return f"@{user_id}" if user_id.isdigit() else user_id
+        case Channel(channel_id):
+            return f"#{channel_id}"
         case Moment(at):
             return utc_text(at)
     return piece

@@ -1,7 +1,8 @@
 """A reply as data (issue 20, step 5): what a service tells, and each front end writes it its own
 way. Its lines are pieces: plain words, an emphasised word (:class:`Strong`), a list's heading
-(:class:`Heading`), a command to type (:class:`Typed`), a user (:class:`Mention`, by id) and a
-moment (:class:`Moment`, a datetime). Whether only the asker may read it is :attr:`Reply.private`.
+(:class:`Heading`), a command to type (:class:`Typed`), a user (:class:`Mention`, by id), a
+channel (:class:`Channel`, by id) and a moment (:class:`Moment`, a datetime). Whether only the
+asker may read it is :attr:`Reply.private`.
 
 Discord writes a reply as Markdown with mentions and relative times
 (:func:`bot.discord_adapter.markdown.markdown`); the console as plain text
@@ -44,13 +45,20 @@ class Mention:
 
 
 @dataclass(frozen=True)
+class Channel:
+    """A channel, by id: a link in Discord."""
+
+    channel_id: str
+
+
+@dataclass(frozen=True)
 class Moment:
     """A moment: "in 2 hours" in Discord, its UTC time at the console."""
 
     at: datetime
 
 
-Piece = str | Strong | Heading | Typed | Mention | Moment
+Piece = str | Strong | Heading | Typed | Mention | Channel | Moment
 Line = tuple[Piece, ...]
 
 
@@ -72,6 +80,6 @@ class Reply:
 
 
 def _line(line: Piece | Iterable[Piece]) -> Line:
-    if isinstance(line, str | Strong | Heading | Typed | Mention | Moment):
+    if isinstance(line, str | Strong | Heading | Typed | Mention | Channel | Moment):
         return (line,)
     return tuple(line)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from bot.reply import Heading, Mention, Moment, Piece, Reply, Strong, Typed
+from bot.reply import Channel, Heading, Mention, Moment, Piece, Reply, Strong, Typed
 
 
 def relative_time(moment: datetime) -> str:
@@ -32,6 +32,8 @@ def _written(piece: Piece) -> str:
             return f"`{text}`"
         case Mention(user_id):
             return mention(user_id)
+        case Channel(channel_id):
+            return f"<#{channel_id}>"
         case Moment(at):
             return relative_time(at)
     return piece

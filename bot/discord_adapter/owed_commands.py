@@ -12,11 +12,10 @@ import discord
 from discord import app_commands
 
 from bot.discord_adapter.answers import PRIVATE, answer
-from bot.discord_adapter.common import send_long
+from bot.discord_adapter.common import send_reply
 from bot.discord_adapter.markdown import mention, relative_time
 from bot.discord_adapter.referees import server_roles
 from bot.discord_adapter.schema_commands import schema_command
-from bot.services.owed_service import OwedService
 from bot.services.ping_service import MAX_MINUTES, Ping, TurnPings
 
 log = logging.getLogger(__name__)
@@ -31,17 +30,14 @@ def pings(interaction: discord.Interaction) -> TurnPings:
 
 
 class GamesCommands(app_commands.Group):
-    """The group; it tells the client's OwedService (``client.owed``) how Discord writes times
-    and channels, and its TurnPings (``client.pings``) how to ping; the client calls
-    ``client.pings.resume()`` when it starts."""
+    """The group; it tells the client's TurnPings (``client.pings``) how to ping; the client
+    calls ``client.pings.resume()`` when it starts."""
 
     def __init__(self, client: discord.Client) -> None:
         super().__init__(
             name="games", description="Every game and campaign waiting for you, and how you hear"
         )
         self.client = client
-        owed: OwedService = client.owed  # type: ignore[attr-defined]
-        owed.when, owed.where = relative_time, channel_link
         client.pings.on_ping = self.send_ping  # type: ignore[attr-defined]
 
     async def send_ping(self, ping: Ping) -> None:
@@ -64,8 +60,8 @@ class GamesCommands(app_commands.Group):
 
     @schema_command("games mine", extras=PRIVATE)
     async def mine(self, interaction: discord.Interaction) -> None:
-        text = await interaction.client.owed.mine(str(interaction.user.id))  # type: ignore[attr-defined]
-        await send_long(interaction, text, ephemeral=True)
+        reply = await interaction.client.owed.mine(str(interaction.user.id))  # type: ignore[attr-defined]
+        await send_reply(interaction, reply)
 
     @schema_command("games ping", extras=PRIVATE)
     async def ping(self, interaction: discord.Interaction, how: str | None = None) -> None:

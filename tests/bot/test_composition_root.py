@@ -33,6 +33,6 @@ async def test_the_discord_client_serves_with_the_services_it_is_given(store):
         # the cogs plug Discord's ways in: posts, mentions and relative times
         assert services.games.on_window_closed == client.announce
         assert services.campaigns.who("301") == "<@301>" and services.linked_campaigns.who("301") == "<@301>"
-        assert services.owed.where("7") == "<#7>" and services.pings.on_ping is not None
+        assert services.pings.on_ping == client.tree.get_command("games").send_ping
     finally:
         await client.close()

@@ -53,7 +53,7 @@ async def test_games_mine_lists_games_and_campaigns_across_channels(console):
 
     assert await console.handle("as ann /games mine") == (
         "Waiting for you:\n"
-        "- #console: campaign **Barrikady**, phase 1 (17 Oct purchases): the German side owes its RG "
+        "- #console: campaign Barrikady, phase 1 (17 Oct purchases): the German side owes its RG "
         "purchases for the CG Day (or none) (/campaign submit), deadline 2026-01-02 00:00 UTC\n"
         "- #555: game: allies won the initiative: choose who starts (/initiative)"
     )

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 from bot.discord_adapter.markdown import markdown
 from bot.plain_text import plain, plain_reply
-from bot.reply import Heading, Mention, Moment, Reply, Strong, Typed
+from bot.reply import Channel, Heading, Mention, Moment, Reply, Strong, Typed
 from bot.services.dice_service import DiceService
 from bot.services.game_service import setup_text
 
@@ -16,14 +16,17 @@ NOON = datetime(2026, 11, 28, 12, 0, tzinfo=UTC)
 def test_each_front_end_writes_every_piece_its_own_way():
     reply = Reply.of(
         (Heading("Iron Cross"), " (2 charts)"),
-        (Strong("allies"), ": ", Mention("301"), " until ", Moment(NOON)),
+        (Strong("allies"), ": ", Mention("301"), " in ", Channel("55"), " until ", Moment(NOON)),
+        ("hot seat: ", Mention("ann")),
         (Typed("/game start"), " begins"),
     )
     assert markdown(reply) == (
-        "__**Iron Cross**__ (2 charts)\n**allies**: <@301> until <t:1795867200:R>\n`/game start` begins"
+        "__**Iron Cross**__ (2 charts)\n**allies**: <@301> in <#55> until <t:1795867200:R>\n"
+        "hot seat: ann\n`/game start` begins"
     )
     assert plain_reply(reply) == (
-        "Iron Cross (2 charts)\nallies: @301 until 2026-11-28 12:00 UTC\n`/game start` begins"
+        "Iron Cross (2 charts)\nallies: @301 in #55 until 2026-11-28 12:00 UTC\n"
+        "hot seat: ann\n`/game start` begins"
     )
     assert plain_reply(reply) == plain(markdown(reply))  # as the console showed Discord's text before
 
