@@ -17,24 +17,22 @@ from datetime import datetime
 
 
 @dataclass(frozen=True)
-class Strong:
+class Words:
+    """Words the front end marks in its own way."""
+
+    text: str
+
+
+class Strong(Words):
     """Words to stand out: a side's name, a game's result."""
 
-    text: str
 
-
-@dataclass(frozen=True)
-class Heading:
+class Heading(Words):
     """The heading of a part of a list: a book above its charts."""
 
-    text: str
 
-
-@dataclass(frozen=True)
-class Typed:
+class Typed(Words):
     """A command as the reader would type it: ``/game start``."""
-
-    text: str
 
 
 @dataclass(frozen=True)
@@ -58,7 +56,7 @@ class Moment:
     at: datetime
 
 
-Piece = str | Strong | Heading | Typed | Mention | Channel | Moment
+Piece = str | Words | Mention | Channel | Moment
 Line = tuple[Piece, ...]
 
 
@@ -80,6 +78,6 @@ class Reply:
 
 
 def _line(line: Piece | Iterable[Piece]) -> Line:
-    if isinstance(line, str | Strong | Heading | Typed | Mention | Channel | Moment):
+    if isinstance(line, str | Words | Mention | Channel | Moment):
         return (line,)
     return tuple(line)
