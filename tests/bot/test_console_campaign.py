@@ -225,7 +225,7 @@ async def test_fortifications_the_order_of_battle_and_a_referee_correction_at_th
         "Not allowed: Only the campaign's referee may correct its ledger"
     )
     assert await console.say("as ref /campaign correct entry:three to:void reason:x") == (
-        "Not allowed: The ledger entry (entry:12 to:void reason:\"why\") is a whole number "
+        'Not allowed: The ledger entry (entry:12 to:void reason:"why") is a whole number '
         "from 0 to 1,000,000, not 'three'"
     )
     assert await console.say("/campaign ledger") == ledger
