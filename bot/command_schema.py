@@ -383,9 +383,7 @@ SPECS: tuple[Spec, ...] = (
         "react",
         "React to the enemy's declared action",
         unit("unit", "Your reacting unit (leave empty with cmt)", suggest=True),
-        path("move", f"Where to ({PATH})"),
-        unit("fire", "The enemy to fire at", suggest=True),
-        choice("first", "With a move and a shot, which comes first", ("move", "fire"), default="move"),
+        *(_order_option(order_options()[name]) for name in ("move", "fire", "first")),  # as /act's
         flag("cmt", "React with a Company Morale Test instead"),
         position("at", f"React as the enemy reaches this point of its move ({POSITION})"),
         unit("assault", 'House rules: the enemy within 3" to close with', suggest=True),
