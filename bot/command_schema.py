@@ -7,6 +7,9 @@ is checked against these declarations when the bot builds it (the play commands 
 them), and the console reads its lines with them (:mod:`bot.console_grammar`), so a command
 cannot take an option in one front end that the other refuses.
 
+The options of ``/act`` are the ones the actions declare (:func:`engine.actions.registry.order_options`):
+a new action's option reaches both front ends from its own module.
+
 The console types without Discord's form, so a spec also says which options bare words fill, in
 order (``/chart show CHART``), which option takes the rest of the line (``/rule smoke
 dissipate``), and the few console-only options a keyboard needs (a file to read instead of an
@@ -20,6 +23,8 @@ from typing import Literal
 
 from bot.help_pages import PAGES
 from bot.services.limits import MAX_DAYS, MAX_POINTS, MOST_SEED, REACTION_SECONDS
+from engine.actions.base import OrderOption
+from engine.actions.registry import order_options
 from engine.rulesets import RULE_SETS
 from engine.scenarios.book import load_scenarios
 from engine.scenarios.quick_battle import allied_forces, quick_tables
@@ -134,6 +139,18 @@ def attachment(name: str, description: str = "", **more) -> Option:
 def file(name: str, description: str) -> Option:
     """A console-only file name, read where Discord takes an upload or a form."""
     return Option(name, "text", description, console_only=True)
+
+
+def _order_option(option: OrderOption) -> Option:
+    """An option of ``/act`` as the action that reads it declares it (:mod:`engine.actions`)."""
+    return Option(
+        option.name,
+        option.kind,
+        option.description,
+        choices=option.choices,
+        default=option.default,
+        suggest=option.kind == "unit",
+    )
 
 
 def _table(description: str) -> Option:
@@ -343,50 +360,7 @@ SPECS: tuple[Spec, ...] = (
         "act",
         "Activate a unit: move and/or fire",
         unit("unit", "Your unit", required=True, suggest=True),
-        path("move", f"Where to ({PATH})"),
-        unit("fire", "The enemy to fire at", suggest=True),
-        choice("first", "With a move and a shot, which comes first", ("move", "fire"), default="move"),
-        flag("rapid", "Rapid move (no firing)"),
-        flag("reverse", "Move in reverse (vehicles)"),
-        flag("road", "Rapid move along a road (set rapid too)"),
-        flag("smoke", "Lay smoke instead of firing"),
-        unit("embark", "Get into this transport (after any move)", suggest=True),
-        position("disembark", "Get out of the transport here first (x,y or a grid square)"),
-        unit(
-            "assault", 'House rules: the enemy within 3" (after any move) to close with, last', suggest=True
-        ),
-        position(
-            "call_fire", "House rules: a spotter calls indirect fire onto this spot (its whole activation)"
-        ),
-        flag(
-            "bombard",
-            "House rules: a mortar, infantry gun or howitzer fires at your fire marker (with smoke: smoke)",
-        ),
-        position("smoke_at", 'House rules: a gun fires a smoke round at this spot (a 2" puff)'),
-        choice(
-            "weapon",
-            "Which weapon: flamethrower, light_mortar; house rules: gun, mg, hull_mg, +hull_mg joins, "
-            "second_gun",
-            ("gun", "mg", "hull_mg", "gun+hull_mg", "mg+hull_mg", "light_mortar", "second_gun")
-            + ("flamethrower",),
-        ),
-        text("enter", "House rules: the building to go into (after any move), e.g. church"),
-        position("leave", "House rules: come out of the building to here first (x,y or a grid square)"),
-        text("shell", "House rules: fire medium or heavy HE at this building as a whole, e.g. church"),
-        flag(
-            "overrun",
-            "House rules: an AFV's assault drives through after the round (default), or falls back",
-            default=True,
-        ),
-        text(
-            "face",
-            "House rules: the building's side to fire out of: north, east... (default: facing the target)",
-        ),
-        text(
-            "storey",
-            "House rules: the storey to fire out of: ground (0), 1, 2... "
-            "(default: the one held, else ground)",
-        ),
+        *(_order_option(option) for option in order_options().values()),
         words=("unit",),
     ),
     spec(
@@ -409,9 +383,7 @@ SPECS: tuple[Spec, ...] = (
         "react",
         "React to the enemy's declared action",
         unit("unit", "Your reacting unit (leave empty with cmt)", suggest=True),
-        path("move", f"Where to ({PATH})"),
-        unit("fire", "The enemy to fire at", suggest=True),
-        choice("first", "With a move and a shot, which comes first", ("move", "fire"), default="move"),
+        *(_order_option(order_options()[name]) for name in ("move", "fire", "first")),  # as /act's
         flag("cmt", "React with a Company Morale Test instead"),
         position("at", f"React as the enemy reaches this point of its move ({POSITION})"),
         unit("assault", 'House rules: the enemy within 3" to close with', suggest=True),

@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TextIO, cast
 
+from bot.app import Services
 from bot.command_schema import ALLIED_FORCES, RULE_SET_NAMES, SCENARIOS, TABLES
 from bot.console_campaign import CampaignDesk
 from bot.console_grammar import Line
@@ -20,14 +21,12 @@ from bot.console_owed import OwedDesk
 from bot.console_tables import GUILD, TableDesk
 from bot.console_team import clock_request, referee_command, team_command
 from bot.help_pages import help_text
-from bot.plain_text import PlainWriter
-from bot.services.campaign_stats import CampaignStats
-from bot.services.card_service import CardService, hand_text
-from bot.services.dice_service import DiceService
-from bot.services.force_service import ForceService, troop_quality
+from bot.plain_text import PlainWriter, plain_reply
+from bot.reply import Reply
+from bot.services.card_service import hand_text
+from bot.services.force_service import troop_quality
 from bot.services.game_service import (
     GameError,
-    GameService,
     Outcome,
     finished_games_text,
     scenario_text,
@@ -44,9 +43,7 @@ from bot.services.limits import (
     whole_number,
 )
 from bot.services.ping_service import ping_delay
-from bot.services.rules_service import MAX_BYTES, RulesService
-from bot.services.stats_service import StatsService
-from bot.services.table_service import TableService
+from bot.services.rules_service import MAX_BYTES
 from bot.services.team_view import team_text
 from bot.sight_text import console_measure
 from bot.storage.ping_store import DEFAULT_MINUTES
@@ -54,7 +51,7 @@ from bot.storage.store import GameStore
 from bot.text_orders import (
     FACING_FROM_EDGE,
     ORDER_WORDS,
-    OrderWords,
+    choice_command,
     find_unit,
     parse_path,
     parse_point,
@@ -64,7 +61,6 @@ from bot.text_orders import (
 from engine.commands import (
     CardAction,
     ChooseInitiative,
-    ChooseTarget,
     Command,
     Concede,
     DealCards,
@@ -78,7 +74,6 @@ from engine.commands import (
     Order,
     PassInitiative,
     React,
-    RemoveMarkers,
     StartGame,
     UnitOrder,
 )
@@ -108,7 +103,6 @@ from engine.rulesets import RuleSet, rule_set_choices, rules_of, with_rule_set
 from engine.scenarios.quick_battle import quick_battle, scenario_battle
 from engine.state import Phase
 from engine.teams import make_team_game
-from engine.variants.house_v1.commands import ChooseDefender, ChooseFallBack
 from engine.view import REFEREE, SPECTATORS, audience_of, events_for, sees, sees_choice
 from renderer import render
 
@@ -231,22 +225,22 @@ class ConsoleTable:
     CHANNEL = "console"
     PLAYER = "console"
 
-    def __init__(self, service: GameService, state: GameState, pictures: Path | None = None) -> None:
-        self.service = service
-        self.dice = DiceService(service.store, service.dice)
-        self.rules = RulesService(service.store)
-        self.forces = ForceService(service.store)
-        self.decks = CardService(service.store)
-        self.campaigns = CampaignDesk(service, on_battle=self.new_battle)
-        self.owed = OwedDesk(service, self.CHANNEL)
-        self.tables = TableDesk(TableService(service.store), lambda: self.pictures)
+    def __init__(self, services: Services, state: GameState, pictures: Path | None = None) -> None:
+        self.services = services
+        self.service = services.games
+        self.dice, self.rules, self.forces = services.dice, services.rules, services.forces
+        self.decks = services.cards
+        self.campaigns = CampaignDesk(services, on_battle=self.new_battle)
+        self.owed = OwedDesk(services, self.CHANNEL)
+        self.tables = TableDesk(services.tables, lambda: self.pictures)
         self.state = state
         self.log: list[Event] = []
         self.pictures = pictures
 
     @classmethod
-    async def open(cls, service: GameService) -> tuple[ConsoleTable, bool]:
+    async def open(cls, services: Services) -> tuple[ConsoleTable, bool]:
         """Resume the unfinished console game, or set up a new quick battle."""
+        service = services.games
         try:
             state = await service.game(cls.CHANNEL)
             resumed = state.phase is not Phase.OVER
@@ -254,7 +248,7 @@ class ConsoleTable:
             resumed = False
         if not resumed:
             state = (await service.new_game(cls.CHANNEL)).state
-        table = cls(service, state)
+        table = cls(services, state)
         if resumed:
             _, history = await service.store.history(cls.CHANNEL)
             table.log = [event for _, events in history for event in events]
@@ -267,20 +261,19 @@ class ConsoleTable:
     # -- parsing ---------------------------------------------------------------------------
 
     def unit_order(self, side: str, line: Line) -> UnitOrder:
-        """The order the line gives a unit: the options ``/act`` and ``/react`` share with
-        :class:`OrderWords`, read as their spec says."""
+        """The order the line gives a unit: the options of ``/act`` (``ORDER_WORDS``) that its
+        command takes, read as its spec says."""
         assert line.spec is not None
         words: dict[str, object] = {}
         for option in line.spec.shared():
-            if option.name not in ORDER_WORDS:
+            if option.name not in ORDER_WORDS or option.name == "unit":
                 continue
             if option.kind == "flag":
                 words[option.name] = line.flag(option.name, bool(option.default))
             elif option.name in line.options:
                 words[option.name] = line.options[option.name]
-        words["unit"] = line.unit("/act unit:UNIT move:X,Y fire:TARGET")
         words["first"] = "fire" if str(words.get("first", "")).casefold() == "fire" else "move"
-        return unit_order(self.state, side, OrderWords(**words))  # type: ignore[arg-type]
+        return unit_order(self.state, side, line.unit("/act unit:UNIT move:X,Y fire:TARGET"), **words)
 
     def fall_back(self, side: str, line: Line) -> FallBackOrder:
         named = line.unit("/fallback unit:UNIT to:X,Y")
@@ -321,7 +314,9 @@ class ConsoleTable:
             "concede": lambda: Concede(side=side),
             "react": lambda: self.reaction(side, line),
             "noreact": lambda: DeclineReaction(side=side, window=self.window()),
-            "choose": lambda: self.choice(side, line),
+            "choose": lambda: choice_command(
+                self.state, side, line.options.get("unit"), line.options.get("close_combat")
+            ),
             "deploy": lambda: self.deployment(side, line),
             "team": lambda: team_command(self.state, side, line),
             "ref": lambda: referee_command(self.state, line),
@@ -373,26 +368,6 @@ class ConsoleTable:
             order = self.unit_order(side, line)
         at = parse_point(line.options["at"]) if "at" in line.options else None
         return React(side=side, window=window, order=order, at=at)
-
-    def choice(self, side: str, line: Line) -> Command:
-        choice = self.state.pending.choice if self.state.pending else None
-        if choice is None:
-            raise IllegalCommand("Nothing is waiting to be chosen")
-        named = line.options.get("unit") or line.options.get("close_combat") or "none"
-        if choice.kind == "close_combat_fall_back":
-            if named.casefold() not in choice.options:
-                raise IllegalCommand("Choose /choose fall_back or /choose fight_on")
-            return ChooseFallBack(side=side, fall_back=named.casefold() == "fall_back")
-        picked = None if named.casefold() == "none" else find_unit(self.state, named, known_to=side)
-        if choice.kind == "building_defender":
-            if picked is None:
-                raise IllegalCommand("Choose the unit that defends the building")
-            return ChooseDefender(side=side, unit=picked)
-        if choice.kind == "remove_markers":
-            if picked is None:
-                raise IllegalCommand("Choose the unit that loses its markers")
-            return RemoveMarkers(side=side, unit=picked)
-        return ChooseTarget(side=side, target=picked)
 
     # -- views -----------------------------------------------------------------------------
 
@@ -466,9 +441,9 @@ class ConsoleTable:
                 "table": lambda: self.tables.handle(line, lambda typed: typed_file(typed).read_text("utf-8")),
                 "cards": lambda: self.cards(line),
                 "stats": lambda: (
-                    CampaignStats(self.service.store).text(self.CHANNEL)
+                    self.services.campaign_stats.text(self.CHANNEL)
                     if line.flag("campaign")
-                    else StatsService(self.service.store).text(self.CHANNEL)
+                    else self.services.stats.text(self.CHANNEL)
                 ),
                 "campaign": lambda: self.campaigns.handle(line),
                 "games": lambda: self.owed.handle(line),
@@ -480,9 +455,11 @@ class ConsoleTable:
             }
             if line.verb in views:
                 answer = views[line.verb]()
-                return answer if isinstance(answer, str) else await answer
+                if not isinstance(answer, str | Reply):
+                    answer = await answer
+                return plain_reply(answer) if isinstance(answer, Reply) else answer
             if line.verb == "team" and line.words[:1] == ["show"]:
-                return team_text(self.state, self.reader(line.player))
+                return plain_reply(team_text(self.state, self.reader(line.player)))
             if line.verb == "ref" and line.words[:1] == ["list"]:
                 return prep_text(self.state, self.reader(line.player))
             if line.verb == "ref" and line.words[:1] in (["map"], ["log"]):
@@ -526,7 +503,8 @@ class ConsoleTable:
         """``/chart list``, ``/chart show CHART``, ``/chart roll CHART [choices]``."""
         kind, chart = line.words[0] if line.words else "", line.options.get("chart")
         if kind == "list":
-            return "\n\n".join(self.dice.chart_list(CONSOLE_PAGE))  # grouped by book, as in Discord
+            pages = self.dice.chart_list(CONSOLE_PAGE, plain_reply)  # grouped by book, as in Discord
+            return "\n\n".join(plain_reply(page) for page in pages)
         if kind == "show" and chart:
             return describe_chart(find_chart(chart))
         if kind == "roll" and chart:
@@ -554,7 +532,7 @@ class ConsoleTable:
             raise IllegalCommand("Try /odds shot ..., /odds fire unit:UNIT target:UNIT or /odds test needs:4")
         return text.replace("```\n", "").replace("\n```", "")
 
-    async def library(self, line: Line) -> str:
+    async def library(self, line: Line) -> str | Reply:
         """``/rules sources``, ``/rules import FILE [name:NAME]``, ``/rules remove name:NAME``; the
         console's library is its own, like a server's."""
         kind = line.words[0].casefold() if line.words else "sources"
@@ -569,7 +547,7 @@ class ConsoleTable:
             return await self.rules.remove(self.CHANNEL, line.options["name"])
         raise IllegalCommand("Try /rules sources, /rules import FILE [name:NAME] or /rules remove name:NAME")
 
-    async def cards(self, line: Line) -> str:
+    async def cards(self, line: Line) -> str | Reply:
         """``/cards deck FILE name:NAME``, ``/cards deal deck:NAME``, ``/cards hand``,
         ``/cards use action:play card:NAME``: Tactical Advantage Cards, as in Discord."""
         kind = line.words[0].casefold() if line.words else "hand"
@@ -580,9 +558,7 @@ class ConsoleTable:
             )
         side = self.acting_side(line)
         if kind == "hand":
-            if self.state.cards is None or side not in self.state.cards.hands:
-                raise IllegalCommand("No cards have been dealt to your side: /cards deal deck:NAME")
-            return hand_text(self.state.cards, side)
+            return hand_text(self.state, side, self.reader(line.player))
         if kind == "deal":
             command: Command = DealCards(
                 deck=tuple(await self.decks.deck("console", line.options.get("deck", "")))
@@ -600,7 +576,7 @@ class ConsoleTable:
         self.log.extend(outcome.events)
         return "\n".join(events_for(self.reader(line.player), outcome.events))
 
-    async def force(self, line: Line) -> str:
+    async def force(self, line: Line) -> str | Reply:
         """``/force <sub> name:value ...``, as in Discord; a force is imported from a file."""
         kind = line.words[0].casefold() if line.words else "list"
         o, where = line.options, ("console", line.player)
@@ -659,7 +635,8 @@ class ConsoleTable:
         scenario = line.options.get("scenario", "quick")
         if scenario == "quick":
             battle = quick_battle(table, forces)
-            text = setup_text(table, forces, seconds) + "\n/start to roll for the initiative"
+            started = Reply.of("/start to roll for the initiative")
+            text = plain_reply(setup_text(table, forces, seconds) + started)
         else:
             battle = scenario_battle(
                 scenario,
@@ -669,7 +646,7 @@ class ConsoleTable:
                 line.options.get("deployment") == "plotted",
                 line.options.get("edges"),
             )
-            text = scenario_text(battle, table, seconds)
+            text = plain_reply(scenario_text(battle, table, seconds))
         battle = with_rule_set(battle, line.options.get("ruleset", "core_2015"))
         if "teams" in line.options:
             if scenario == "quick":
@@ -757,10 +734,12 @@ async def play_console(
         stdout.write("\n".join([f"\n[{text}]", *lines]) + "\n")
         stdout.flush()
 
-    service = GameService(store, dice, on_window_closed=window_closed)
+    services = Services.start(store, dice)
+    service = services.games
+    service.on_window_closed = window_closed
     service.clocks.on_deadline_passed = deadline_passed
     try:
-        table, resumed = await ConsoleTable.open(service)
+        table, resumed = await ConsoleTable.open(services)
         table.pictures = pictures
         await table.rules.ship()
         await service.resume()

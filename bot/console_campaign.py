@@ -12,11 +12,11 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import TextIO
 
+from bot.app import Services
 from bot.console_grammar import Line
-from bot.services.campaign_service import CampaignService, parse_duration, parse_reminders, utc_text
-from bot.services.game_service import GameError, GameService, Outcome, duration_text
+from bot.services.campaign_service import parse_duration, parse_reminders, utc_text
+from bot.services.game_service import GameError, Outcome, duration_text
 from bot.services.limits import MAX_CPP, MAX_DAYS, MAX_ENTRIES, MAX_POINTS, reaction_seconds, whole_number
-from bot.services.linked_campaign_service import LinkedCampaignService
 from engine.campaign.linked import SIDES
 
 CHANNEL = "console"
@@ -45,21 +45,17 @@ RULE_NUMBERS = {"winner": "winner_points", "loser": "loser_points", "draw": "dra
 
 
 class CampaignDesk:
-    """The console's campaigns, on the game service's store, dice and clock."""
+    """The console's campaigns: the services' campaigns, told to write their notices here."""
 
-    def __init__(self, games: GameService, on_battle: Callable[[Outcome], None] | None = None) -> None:
+    def __init__(self, services: Services, on_battle: Callable[[Outcome], None] | None = None) -> None:
         self.out: TextIO | None = None
         self.waiting: list[str] = []
         self.on_battle = on_battle  # a linked battle set up here becomes the table's game
-        self.linked = LinkedCampaignService(games, on_carried=self._carried)
-        self.service = CampaignService(
-            games.store,
-            games.dice,
-            games.clock,
-            on_reminder=self._remind,
-            on_reveal=self._reveal,
-            when=self._when,
-        )
+        self.linked = services.linked_campaigns
+        self.linked.on_carried = self._carried
+        self.service = services.campaigns
+        self.service.on_reminder, self.service.on_reveal = self._remind, self._reveal
+        self.service.when = self._when
 
     async def open(self, out: TextIO) -> None:
         """Write notices to ``out`` as they come, and arm the stored campaigns' timers."""

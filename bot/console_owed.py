@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from typing import TextIO
 
+from bot.app import Services
 from bot.console_grammar import Line
+from bot.plain_text import plain_reply
 from bot.services.campaign_service import utc_text
-from bot.services.game_service import GameError, GameService
-from bot.services.owed_service import OwedService
-from bot.services.ping_service import Ping, TurnPings, ping_delay
+from bot.services.game_service import GameError
+from bot.services.ping_service import Ping, ping_delay
 
 USAGE = "Try /games mine, /games ping how:mention|dm|off, or /games delay minutes:N"
 
@@ -21,12 +22,13 @@ USAGE = "Try /games mine, /games ping how:mention|dm|off, or /games delay minute
 class OwedDesk:
     """The ``/games`` commands of the console's table, whose game is in ``channel``."""
 
-    def __init__(self, games: GameService, channel: str) -> None:
+    def __init__(self, services: Services, channel: str) -> None:
         self.channel = channel
         self.out: TextIO | None = None
         self.waiting: list[str] = []
-        self.owed = OwedService(games.store)
-        self.pings = TurnPings(games, on_ping=self._ping)
+        self.owed = services.owed
+        self.pings = services.pings
+        self.pings.on_ping = self._ping
 
     async def open(self, out: TextIO) -> None:
         """Write pings to ``out`` as they come, and arm the stored ones."""
@@ -39,7 +41,7 @@ class OwedDesk:
     async def handle(self, line: Line) -> str:
         kind = line.words[0].casefold() if line.words else "mine"
         if kind == "mine":
-            answer = await self.owed.mine(line.player)
+            answer = plain_reply(await self.owed.mine(line.player))
         elif kind == "ping":
             how = line.options.get("how") or (line.words[1] if len(line.words) > 1 else None)
             answer = await self.pings.choose(line.player, how and how.casefold(), self.channel)

@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bot.plain_text import plain_reply
 from bot.services.game_service import GameError
 from bot.services.limits import MOST_SEED, measure, whole_number
 from bot.services.table_service import TableService, read_piece, read_position
@@ -57,7 +58,7 @@ class TableDesk:
         o, player = line.options, line.player
         name = o.get("table", "")
         if kind == "list":
-            return await self.tables.listing(GUILD)
+            return plain_reply(await self.tables.listing(GUILD))
         if kind == "export":
             return await self.tables.export(GUILD, name)
         if kind == "delete":

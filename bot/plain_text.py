@@ -1,10 +1,7 @@
-"""Discord's Markdown as plain text, for the console: the services write their replies for
-Discord (``**bold**``, code fences, ``<@id>`` mentions, ``<t:seconds:R>`` timestamps), and the
-console shows them through :func:`plain`, its one formatter.
-
-What remains toward structured replies: the services still return one Markdown string; a reply
-made of text blocks, its readers, its pictures and its buttons would let each front end format
-it, instead of Discord's marks being taken back out here.
+"""Replies as plain text, for the console. A structured reply (:mod:`bot.reply`) is written by
+:func:`plain_reply`. The services not yet converted to replies still write Discord's Markdown
+(``**bold**``, code fences, ``<@id>`` mentions, ``<t:seconds:R>`` timestamps), which
+:func:`plain` takes back out: the console shows everything through it.
 """
 
 from __future__ import annotations
@@ -14,6 +11,7 @@ import re
 from datetime import UTC, datetime
 from typing import TextIO
 
+from bot.reply import Channel, Heading, Mention, Moment, Piece, Reply, Strong, Typed
 from bot.services.campaign_service import utc_text
 
 _MARKS = re.compile(r"\*\*|__|~~|^```\w*\n?", re.MULTILINE)
@@ -29,6 +27,27 @@ def plain(text: str) -> str:
     text = _MENTION.sub(r"@\1", text)
     text = _CHANNEL.sub(r"#\1", text)
     return _TIME.sub(lambda m: utc_text(datetime.fromtimestamp(int(m.group(1)), UTC)), text)
+
+
+def plain_reply(reply: Reply) -> str:
+    """The reply as the console shows it: emphasis dropped, a Discord user as @id (a name typed at
+    the console as it is), a moment as its UTC time; a command to type keeps its quotes."""
+    return "\n".join("".join(_written(piece) for piece in line) for line in reply.lines)
+
+
+def _written(piece: Piece) -> str:
+    match piece:
+        case Strong(text) | Heading(text):
+            return text
+        case Typed(text):
+            return f"`{text}`"
+        case Mention(user_id):
+            return f"@{user_id}" if user_id.isdigit() else user_id
+        case Channel(channel_id):
+            return f"#{channel_id}"
+        case Moment(at):
+            return utc_text(at)
+    return piece
 
 
 class PlainWriter(io.TextIOBase):

@@ -10,22 +10,15 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass, fields
-from typing import Literal, get_args
 
-from engine.commands import CallReserves, Disembark, Embark, Fire, LaySmoke, Move, UnitOrder
+from engine.actions.base import OrderOption
+from engine.actions.registry import order_actions, order_options
+from engine.commands import CallReserves, ChooseTarget, Command, RemoveMarkers, UnitOrder
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
 from engine.orders import toward
 from engine.state import Point
-from engine.variants.house_v1.commands import (
-    Bombard,
-    CloseCombat,
-    EnterBuilding,
-    LeaveBuilding,
-    RequestFire,
-    ShellBuilding,
-)
+from engine.variants.house_v1.commands import ChooseDefender, ChooseFallBack
 from engine.view import REFEREE, may_name, sees
 
 GRID = 6.0
@@ -103,119 +96,63 @@ def find_unit(
     raise IllegalCommand(f"No unit called {name!r}.{hint}")
 
 
-@dataclass(frozen=True)
-class OrderWords:
-    """A unit's order as a player gives it: the options of ``/act`` and ``/react``."""
-
-    unit: str
-    move: str | None = None
-    fire: str | None = None
-    first: Literal["move", "fire"] = "move"
-    rapid: bool = False
-    reverse: bool = False
-    road: bool = False
-    smoke: bool = False
-    embark: str | None = None
-    disembark: str | Point | None = None
-    assault: str | None = None  # close combat under the House Rules V1.0
-    call_fire: str | Point | None = None  # a spotter calls indirect fire here (House Rules V1.0)
-    bombard: bool = False  # fire indirectly at the side's fire marker (House Rules V1.0)
-    smoke_at: str | Point | None = None  # a gun's smoke round at this spot (House Rules V1.0)
-    # gun, mg, hull_mg (+hull_mg), light_mortar, second_gun (House Rules V1.0); a flame tank's
-    # flamethrower, a British infantry command unit's light_mortar (its 2" mortar; both p. 22)
-    weapon: str | None = None
-    overrun: bool = True  # an AFV's assault drives through, or else falls back (House Rules V1.0)
-    enter: str | None = None  # a building to go into, after any move (House Rules V1.0)
-    leave: str | Point | None = None  # come out of the building to here first (House Rules V1.0)
-    shell: str | None = None  # fire HE at this building as a whole (House Rules V1.0)
-    face: str | None = None  # the side of its building a unit fires out of (House Rules V1.0)
-    storey: str | None = None  # and the storey: 0 or "ground", 1, 2... (House Rules V1.0)
+ORDER_WORDS = frozenset({"unit", *order_options()})  # the options of /act
 
 
-ORDER_WORDS = frozenset(f.name for f in fields(OrderWords))
-
-
-def unit_order(state: GameState, side: str, words: OrderWords) -> UnitOrder:
-    """The order in play: get out of a transport first, then move and fire (or lay smoke) in
-    the order asked, and get into a transport last."""
-    unit_id = find_unit(state, words.unit, side)
-    if words.fire and words.smoke:
-        raise IllegalCommand("A unit either fires or lays smoke in one activation, not both")
-    actions: list = []
-    if words.disembark:
-        actions.append(Disembark(to=parse_point(words.disembark)))
-    if words.leave:
-        actions.append(LeaveBuilding(to=parse_point(words.leave)))
-    if words.move:
-        path = parse_move(state, unit_id, words.move)
-        actions.append(Move(path=path, rapid=words.rapid, reverse=words.reverse, road=words.road))
-    if (words.face or words.storey) and not words.fire:
-        raise IllegalCommand("A side (face:) and storey (storey:) of a building go with a target (fire:)")
-    weapon = _weapon(words.weapon)
-    shot = (
-        Fire(
-            target=find_unit(state, words.fire, targets=True),
-            flamethrower=weapon == "flamethrower",
-            weapon=None if weapon == "flamethrower" else weapon,
-            face=words.face.strip() if words.face else None,
-            storey=_storey(words.storey),
-        )
-        if words.fire
-        else LaySmoke(at=parse_point(words.smoke_at))
-        if words.smoke_at
-        else LaySmoke()
-        if words.smoke and not words.bombard
-        else None
-    )
-    if shot:
-        actions.insert(len(actions) - 1 if words.first == "fire" and words.move else len(actions), shot)
-    if words.embark:
-        actions.append(Embark(transport=find_unit(state, words.embark, side)))
-    if words.enter:
-        actions.append(EnterBuilding(building=words.enter.strip()))
-    if words.shell:
-        actions.append(ShellBuilding(building=words.shell.strip()))
-    if words.assault:
-        target = find_unit(state, words.assault, targets=True)
-        actions.append(CloseCombat(target=target, overrun=words.overrun))
-    if words.call_fire:
-        actions.append(RequestFire(at=parse_point(words.call_fire)))
-    if words.bombard:
-        actions.append(Bombard(smoke=words.smoke))
+def unit_order(state: GameState, side: str, unit: str, **options: object) -> UnitOrder:
+    """The order in play, from the options of ``/act`` as given (typed, or positions already
+    read): each read by its kind, then made into actions by the actions that declare them, in
+    their places (:func:`engine.actions.registry.order_actions`)."""
+    unit_id = find_unit(state, unit, side)
+    declared = order_options()
+    given = {
+        name: _read(state, side, unit_id, declared[name], value)
+        for name, value in options.items()
+        if value is not None and value != ""
+    }
+    actions = order_actions(given)
     if not actions:
         raise IllegalCommand("Say what the unit does: a move, a target to fire at, or both")
-    return UnitOrder(unit=unit_id, actions=tuple(actions))
+    return UnitOrder(unit=unit_id, actions=actions)
 
 
-WeaponName = Literal[
-    "gun", "mg", "hull_mg", "gun+hull_mg", "mg+hull_mg", "light_mortar", "second_gun", "flamethrower"
-]
-WEAPONS: tuple[str, ...] = get_args(WeaponName)
+def _read(state: GameState, side: str, unit_id: str, option: OrderOption, value: object) -> object:
+    """An option's value as its kind reads it: a point, a move's waypoints, a unit's id."""
+    if option.kind == "position":
+        return parse_point(value)  # type: ignore[arg-type]
+    if option.kind == "path":
+        return parse_move(state, unit_id, str(value))
+    if option.kind == "unit" and option.whose == "own":
+        return find_unit(state, str(value), side)
+    if option.kind == "unit":
+        return find_unit(state, str(value), targets=True)
+    return value
 
 
-def _weapon(named: str | None) -> WeaponName | None:
-    """A weapon as a player names it: a vehicle's gun, mg (coaxial) or hull_mg, the gun or mg with
-    the hull MG joining in (gun+hull_mg), a squad's light_mortar (the 2015 rules: a British infantry
-    command unit's 2" mortar, p. 22), or a flame tank's flamethrower (p. 22)."""
-    if named is None:
-        return None
-    key = named.strip().casefold().replace(" ", "_")
-    if key not in WEAPONS:
-        raise IllegalCommand(f"Name the weapon {', '.join(WEAPONS[:-1])} or {WEAPONS[-1]}, not {named!r}")
-    return key  # type: ignore[return-value]
-
-
-def _storey(named: str | None) -> int | None:
-    """A storey as a player names it: 0 or "ground" for the ground floor, 1 for the first upper
-    storey, and so on (House Rules V1.0, s. 5 Firing from buildings)."""
-    if named is None:
-        return None
-    key = named.strip().casefold()
-    if key in ("ground", "g"):
-        return 0
-    if not key.isdigit():
-        raise IllegalCommand(f"Name the storey 0 (or ground) for the ground floor, 1, 2... not {named!r}")
-    return int(key)
+def choice_command(state: GameState, side: str, unit: str | None, close_combat: str | None) -> Command:
+    """The answer to what the game waits for a side to choose, as ``/choose`` gives it in Discord,
+    at the console (where a bare word fills ``unit``: ``/choose fall_back``) or by a card's menu:
+    the unit that loses its markers, a new target (none wastes the shot), the unit that defends
+    a building, or whether a vehicle in close combat falls back (House Rules V1.0, s. 6)."""
+    choice = state.pending.choice if state.pending else None
+    if choice is None:
+        raise IllegalCommand("Nothing is waiting to be chosen")
+    if choice.kind == "close_combat_fall_back":
+        answer = (close_combat or unit or "").strip().casefold()
+        if answer not in choice.options:
+            raise IllegalCommand("Choose close_combat: fall_back or fight_on")
+        return ChooseFallBack(side=side, fall_back=answer == "fall_back")
+    named = unit if unit and unit.strip().casefold() != "none" else None
+    picked = find_unit(state, named, known_to=side) if named else None
+    if choice.kind == "building_defender":
+        if picked is None:
+            raise IllegalCommand("Choose the unit that defends the building")
+        return ChooseDefender(side=side, unit=picked)
+    if choice.kind == "remove_markers":
+        if picked is None:
+            raise IllegalCommand("Choose the unit that loses its markers")
+        return RemoveMarkers(side=side, unit=picked)
+    return ChooseTarget(side=side, target=picked)
 
 
 def reserve_call(state: GameState, side: str, names: str) -> CallReserves:

@@ -32,8 +32,12 @@ class Card(BaseModel):
     lasting: bool = False
 
     def describe(self) -> str:
+        return f"**{self.name}** {self.terms()}"
+
+    def terms(self) -> str:
+        """What it costs, when it is played and what it does, after its name."""
         lasting = ", stays in play until triggered" if self.lasting else ""
-        return f"**{self.name}** (cost {self.cost}{lasting}; {self.when}): {self.text}"
+        return f"(cost {self.cost}{lasting}; {self.when}): {self.text}"
 
 
 class CardInPlay(BaseModel):

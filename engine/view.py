@@ -26,7 +26,7 @@ from engine.rulesets import TableMark, rules_of
 from engine.state import Objective, Point, RefereeRule, Unit
 
 if TYPE_CHECKING:
-    from engine.cards import Card
+    from engine.cards import Card, CardInPlay
     from engine.commands import Order
     from engine.events import Event
     from engine.game_state import GameState
@@ -83,12 +83,22 @@ def knows_rule(rule: RefereeRule, audience: Audience) -> bool:
     return rule.audience == EVERYONE or knows_secrets_of(rule.audience, audience)
 
 
-def hand_of(state: GameState, side: str, audience: Audience) -> list[Card] | None:
-    """A side's hand of Tactical Advantage Cards, if ``audience`` may see it (p. 33: each hand
-    is its side's secret); None if not, or if the game has no cards."""
-    if state.cards is None or not knows_secrets_of(side, audience):
+@dataclass(frozen=True)
+class Hand:
+    """What one side holds of the Tactical Advantage Cards (p. 33)."""
+
+    cards: list[Card]
+    in_play: list[CardInPlay]  # its lasting cards, with the tokens on them
+    exchanged: bool  # its one exchange is used
+
+
+def hand_of(state: GameState, side: str, audience: Audience) -> Hand | None:
+    """A side's hand of Tactical Advantage Cards and its cards in play, if ``audience`` may see
+    them (p. 33: each hand is its side's secret); None if not, or if no cards were dealt to it."""
+    cards = state.cards
+    if cards is None or side not in cards.hands or not knows_secrets_of(side, audience):
         return None
-    return list(state.cards.hands.get(side, []))
+    return Hand(list(cards.hands[side]), list(cards.in_play.get(side, [])), side in cards.exchanged)
 
 
 def sees_choice(state: GameState, audience: Audience) -> bool:
@@ -110,9 +120,13 @@ def declared_order(state: GameState, audience: Audience) -> Order | None:
 def told(event: Event, audience: Audience) -> str:
     """What ``audience`` is told of one event: the truth to its side and the referee, its public
     text to everyone else ("" tells them nothing). A secret event of no side is the referee's."""
-    if event.public is None or audience == REFEREE or (audience is not None and audience == event.side):
-        return event.text
-    return event.public
+    return event.text if dice_shown(event, audience) else event.public or ""
+
+
+def dice_shown(event: Event, audience: Audience) -> bool:
+    """Whether ``audience`` is told the event as it happened, and so may see (and count) its dice:
+    a secret event's public text keeps them back from all but its side and the referee."""
+    return event.public is None or audience == REFEREE or (audience is not None and audience == event.side)
 
 
 def events_for(audience: Audience, events: Iterable[Event]) -> list[str]:

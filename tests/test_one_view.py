@@ -8,7 +8,8 @@ the view (or are gone): ``renderer/visibility.py`` ``view_for`` and ``sees``; ``
 ``rule_known_to``; and inline checks in ``bot/text_orders.py`` ``find_unit``,
 ``play_commands._units`` (autocomplete), ``side_threads.side_news``/``referee_news`` and the
 thread pictures, ``referees.eyes_of``, ``console.reader``/``save_map``/``status`` and
-``team_view.team_text``. ``renderer/markers.py`` no longer imports a rules module to know
+``team_view.team_text``; the card hands (``card_service.hand_text``, ``card_commands.own_cards``)
+and ``/stats`` (``stats_service.game_dice``). ``renderer/markers.py`` no longer imports a rules module to know
 which objectives a viewer may see.
 """
 
@@ -42,6 +43,16 @@ DECIDING = [
     "bot/discord_adapter/referees.py",
     "bot/discord_adapter/side_threads.py",
     "engine/referee_prep.py",
+    "bot/services/card_service.py",
+    "bot/services/stats_service.py",
+    "bot/discord_adapter/card_commands.py",
+]
+# where a hand of cards or a game's dice are shown: they ask the view (``hand_of``, ``dice_shown``)
+HANDS_AND_DICE = [
+    "bot/services/card_service.py",
+    "bot/services/stats_service.py",
+    "bot/discord_adapter/card_commands.py",
+    "bot/console.py",
 ]
 CONSOLIDATED = {"view_for", "sees", "told", "told_to", "objective_known_to", "rule_known_to"}
 WHO_MAY_SEE = re.compile(r"(known_to|told_to|visible_to|may_see)$")
@@ -107,3 +118,28 @@ def test_front_ends_read_no_secret_directly():
 
 def test_the_engine_core_names_no_rule_set_for_what_it_hides():
     assert not {name for name in imported(VIEW) if name.startswith("engine.variants")}
+
+
+def _reads_a_secret(node: ast.AST) -> bool:
+    """A read of where a game's cards are (``state.cards.hands``), or of an event's secrecy; a
+    logged roll's own ``secret`` flag (``RollRow.secret``) is its roller's choice, not a view."""
+    if not isinstance(node, ast.Attribute):
+        return False
+    owner = node.value
+    owner_name = owner.attr if isinstance(owner, ast.Attribute) else getattr(owner, "id", "")
+    if node.attr in ("hands", "in_play", "exchanged"):
+        return owner_name == "cards"
+    return node.attr in ("secret", "public") and owner_name not in ("RollRow", "r")
+
+
+def test_hands_and_dice_are_shown_as_the_view_says():
+    """A hand of cards, the cards in play and the dice of /stats are read through the view
+    (``hand_of``, ``dice_shown``): no module that shows them reads a side's hand or its cards in
+    play from the game, or whether an event is secret."""
+    found = [
+        f"{name}:{node.lineno} .{node.attr}"
+        for name in HANDS_AND_DICE
+        for node in ast.walk(parsed(ROOT / name))
+        if _reads_a_secret(node)
+    ]
+    assert found == []

@@ -15,13 +15,13 @@ from __future__ import annotations
 import io
 import logging
 import re
-from datetime import datetime
 
 import discord
 from discord import app_commands
 
 from bot.discord_adapter.answers import FORM, acknowledge, answer, apology
 from bot.discord_adapter.common import send_long
+from bot.discord_adapter.markdown import mention, relative_time
 from bot.discord_adapter.schema_commands import schema_command
 from bot.services.campaign_service import CampaignService, parse_duration, parse_reminders
 from bot.services.game_service import GameError
@@ -32,14 +32,6 @@ from engine.scenarios.quick_battle import quick_tables
 _MENTION = re.compile(r"<@!?(\d+)>")
 log = logging.getLogger(__name__)
 SUBMIT_ID = r"icc:(?P<channel>[0-9]+):(?P<phase>[0-9]+):submit"
-
-
-def relative_time(moment: datetime) -> str:
-    return f"<t:{int(moment.timestamp())}:R>"
-
-
-def mention(user_id: str) -> str:
-    return f"<@{user_id}>"
 
 
 def mentioned(text: str, what: str) -> list[str]:
@@ -147,9 +139,10 @@ def submit_view(channel_id: str, phase: int) -> discord.ui.View:
 
 
 class CampaignCommands(app_commands.Group):
-    """The group, and the client's CampaignService: reminders and reveals are posted in the
-    campaign's channel. The client calls ``client.campaigns.resume()`` when it starts. Linked
-    battles have a LinkedCampaignService of their own, ``client.linked_campaigns``."""
+    """The group; it tells the client's CampaignService to post reminders and reveals in the
+    campaign's channel, with Discord's mentions and times. The client calls
+    ``client.campaigns.resume()`` when it starts. Linked battles have a LinkedCampaignService of
+    their own, ``client.linked_campaigns``."""
 
     linked = app_commands.Group(
         name="linked", description="Linked Iron Cross battles: forces carry their losses between scenarios"
@@ -160,20 +153,11 @@ class CampaignCommands(app_commands.Group):
             name="campaign", description="Red Barricades campaigns with deadlines and sealed orders"
         )
         self.client = client
-        games = client.games  # type: ignore[attr-defined]
-        client.campaigns = CampaignService(  # type: ignore[attr-defined]
-            games.store,
-            games.dice,
-            games.clock,
-            on_reminder=self.remind,
-            on_reveal=self.announce_reveal,
-            when=relative_time,
-            who=mention,
-            claims=games.claims,  # the process's one claimer of deadlines
-        )
-        client.linked_campaigns = LinkedCampaignService(  # type: ignore[attr-defined]
-            games, on_carried=self.post, who=mention
-        )
+        campaigns: CampaignService = client.campaigns  # type: ignore[attr-defined]
+        campaigns.on_reminder, campaigns.on_reveal = self.remind, self.announce_reveal
+        campaigns.when, campaigns.who = relative_time, mention
+        linked: LinkedCampaignService = client.linked_campaigns  # type: ignore[attr-defined]
+        linked.on_carried, linked.who = self.post, mention
         client.add_dynamic_items(SubmitButton)
 
     async def post(self, channel_id: str, text: str) -> None:

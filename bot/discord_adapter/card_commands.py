@@ -7,7 +7,7 @@ import discord
 from discord import app_commands
 
 from bot.discord_adapter.answers import FORM, PRIVATE, acknowledge, carry_out
-from bot.discord_adapter.common import games, players_game, send_long, side_of
+from bot.discord_adapter.common import games, players_game, send_reply, side_of
 from bot.discord_adapter.play_commands import play
 from bot.discord_adapter.reaction_buttons import show_result
 from bot.discord_adapter.referees import act
@@ -17,6 +17,7 @@ from bot.services.card_service import CardService, hand_text
 from bot.services.game_service import GameError
 from engine.commands import CardAction, DealCards
 from engine.game_state import GameState
+from engine.view import audience_of, hand_of
 
 
 def card_service(interaction: discord.Interaction) -> CardService:
@@ -34,10 +35,11 @@ async def own_cards(interaction: discord.Interaction, current: str) -> list[app_
     if playing is None:
         return []
     state, side = playing
-    if state.cards is None:
+    held = hand_of(state, side, audience_of(state, str(interaction.user.id)))
+    if held is None:
         return []
     in_play = getattr(interaction.namespace, "action", "") in ("token", "trigger")
-    cards = [h.card for h in state.cards.in_play[side]] if in_play else state.cards.hands[side]
+    cards = [h.card for h in held.in_play] if in_play else held.cards
     return [
         app_commands.Choice(name=c.name[:100], value=c.name[:100])
         for c in cards
@@ -61,8 +63,8 @@ class DeckForm(discord.ui.Modal, title="A Tactical Advantage deck"):
 
         async def save() -> None:
             guild = require_admin(interaction)
-            text = await card_service(interaction).save(guild, self.name, self.text.value)
-            await send_long(interaction, text, ephemeral=True)
+            reply = await card_service(interaction).save(guild, self.name, self.text.value)
+            await send_reply(interaction, reply)
 
         await carry_out(interaction, save)
 
@@ -92,10 +94,12 @@ class CardCommands(app_commands.Group):
     @schema_command("cards hand", extras=PRIVATE)
     async def hand(self, interaction: discord.Interaction) -> None:
         state = await games(interaction).game(str(interaction.channel_id))
-        side = side_of(state, str(interaction.user.id))
+        user = str(interaction.user.id)
+        side = side_of(state, user)
         if state.cards is None:
             raise GameError("No cards have been dealt in this game: /cards deal")
-        await send_long(interaction, hand_text(state.cards, side), ephemeral=True)
+        reply = hand_text(state, side, audience_of(state, user))
+        await send_reply(interaction, reply)
 
     @schema_command("cards use")
     @app_commands.autocomplete(card=own_cards)

@@ -9,6 +9,7 @@ from datetime import timedelta
 import discord
 from discord import app_commands
 
+from bot.app import Services
 from bot.discord_adapter.action_card import action_card, next_steps
 from bot.discord_adapter.answers import acknowledge, answer, apology
 from bot.discord_adapter.campaign_commands import CampaignCommands
@@ -31,20 +32,16 @@ from bot.discord_adapter.stats_commands import stats_command
 from bot.discord_adapter.table_commands import TableCommands
 from bot.discord_adapter.tap_orders import TurnButton, TurnSelect
 from bot.discord_adapter.team_commands import TeamCommands
-from bot.services.card_service import CardService
 from bot.services.deadline_loop import EVERY, DeadlineLoop
-from bot.services.dice_service import DiceService
-from bot.services.force_service import ForceService
-from bot.services.game_service import GameError, GameService, Outcome
-from bot.services.rules_service import RulesService
-from bot.services.table_service import TableService
+from bot.services.game_service import GameError, Outcome
 from engine.errors import IllegalCommand
 
 log = logging.getLogger(__name__)
 
 
 class IronCrossBot(discord.AutoShardedClient):
-    """Holds the services; commands reach them through ``interaction.client``.
+    """Holds the services it is given (built once, :mod:`bot.app`); commands reach them through
+    ``interaction.client``.
 
     The process runs the Discord shards ``shard_ids`` of ``shard_count`` (all of them, as many
     as Discord recommends, when not given): several processes on one PostgreSQL share a bot's
@@ -52,9 +49,7 @@ class IronCrossBot(discord.AutoShardedClient):
 
     def __init__(
         self,
-        games: GameService,
-        dice: DiceService | None = None,
-        rules: RulesService | None = None,
+        services: Services,
         *,
         sync_guild: int | None = None,
         sync_commands: bool = False,
@@ -65,12 +60,12 @@ class IronCrossBot(discord.AutoShardedClient):
         super().__init__(intents=discord.Intents.default(), shard_ids=shard_ids, shard_count=shard_count)
         self.deadline_every = deadline_every
         self.deadlines: DeadlineLoop | None = None
-        self.games = games
-        self.dice = dice or DiceService(games.store)
-        self.rules = rules or RulesService(games.store)
-        self.forces = ForceService(games.store)
-        self.tables = TableService(games.store)
-        self.cards = CardService(games.store)
+        self.services = services
+        self.games, self.dice, self.rules = services.games, services.dice, services.rules
+        self.forces, self.tables, self.cards = services.forces, services.tables, services.cards
+        self.stats, self.campaign_stats = services.stats, services.campaign_stats
+        self.owed, self.pings = services.owed, services.pings
+        self.campaigns, self.linked_campaigns = services.campaigns, services.linked_campaigns
         self.games.on_window_closed = self.announce
         hear_deadlines(self)  # a referee's deadline for an absent side is told to the channel
         self.sync_commands = sync_commands

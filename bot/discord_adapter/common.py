@@ -11,6 +11,8 @@ import discord
 
 from bot.discord_adapter.action_card import action_card
 from bot.discord_adapter.answers import answer
+from bot.discord_adapter.markdown import markdown
+from bot.reply import Reply
 from bot.services.game_service import GameError, GameService, Outcome
 from engine.events import Event
 from engine.game import awaiting
@@ -128,6 +130,14 @@ def split_message(text: str, limit: int = DISCORD_TEXT_LIMIT) -> list[str]:
             pieces[i] += "\n" + FENCE
             pieces[i + 1] = FENCE + "\n" + pieces[i + 1]
     return pieces
+
+
+async def send_reply(
+    interaction: discord.Interaction, reply: Reply, *, view: discord.ui.View = discord.utils.MISSING
+) -> None:
+    """A service's reply, written for Discord (:mod:`bot.discord_adapter.markdown`): only to the
+    user who asked when it is for their eyes."""
+    await send_long(interaction, markdown(reply), ephemeral=reply.private, view=view)
 
 
 async def send_long(

@@ -9,6 +9,7 @@ from discord import app_commands
 
 from bot.discord_adapter.answers import PRIVATE, answer
 from bot.discord_adapter.common import DISCORD_TEXT_LIMIT, games, send_long, side_of
+from bot.discord_adapter.markdown import markdown
 from bot.discord_adapter.schema_commands import schema_command
 from bot.services.dice_service import DiceService
 from bot.text_orders import find_unit
@@ -78,8 +79,8 @@ class ChartCommands(app_commands.Group):
 
     @schema_command("chart list", extras=PRIVATE)
     async def list(self, interaction: discord.Interaction) -> None:
-        for page in dice_service(interaction).chart_list(DISCORD_TEXT_LIMIT):
-            await answer(interaction, page, ephemeral=True)
+        for page in dice_service(interaction).chart_list(DISCORD_TEXT_LIMIT, markdown):
+            await answer(interaction, markdown(page), ephemeral=True)
 
     @schema_command("chart show", extras=PRIVATE)
     @app_commands.autocomplete(chart=chart_names)

@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 
 from bot.discord_adapter.answers import FORM, PRIVATE, acknowledge, carry_out
-from bot.discord_adapter.common import send_long
+from bot.discord_adapter.common import send_long, send_reply
 from bot.discord_adapter.schema_commands import schema_command
 from bot.services.force_service import ForceService, troop_quality
 from bot.services.game_service import GameError
@@ -100,7 +100,7 @@ class ImportForm(discord.ui.Modal, title="Import a force"):
             text = await force_service(interaction).import_text(
                 *where(interaction), self.text.value, replace=self.replace
             )
-            await send_long(interaction, text, ephemeral=True)
+            await send_reply(interaction, text)
 
         await carry_out(interaction, import_force)
 
@@ -122,7 +122,7 @@ class ForceCommands(app_commands.Group):
         answer = await force_service(interaction).create(
             *where(interaction), nation, name, points, date, ruleset
         )
-        await send_long(interaction, answer, ephemeral=True)
+        await send_reply(interaction, answer)
 
     @schema_command("force add", extras=PRIVATE)
     @app_commands.autocomplete(force=own_forces, unit=orbat_units)
@@ -137,7 +137,7 @@ class ForceCommands(app_commands.Group):
         answer = await force_service(interaction).edit(
             *where(interaction), force, lambda f: add_unit(f, unit, label, troop_quality(quality))
         )
-        await send_long(interaction, answer, ephemeral=True)
+        await send_reply(interaction, answer)
 
     @schema_command("force remove", extras=PRIVATE)
     @app_commands.autocomplete(force=own_forces, unit=force_units)
@@ -145,7 +145,7 @@ class ForceCommands(app_commands.Group):
         answer = await force_service(interaction).edit(
             *where(interaction), force, lambda f: remove_unit(f, unit)
         )
-        await send_long(interaction, answer, ephemeral=True)
+        await send_reply(interaction, answer)
 
     @schema_command("force upgrade", extras=PRIVATE)
     @app_commands.autocomplete(force=own_forces, unit=force_units, transport=transports)
@@ -173,26 +173,22 @@ class ForceCommands(app_commands.Group):
             )
 
         answer = await force_service(interaction).edit(*where(interaction), force, change)
-        await send_long(interaction, answer, ephemeral=True)
+        await send_reply(interaction, answer)
 
     @schema_command("force show", extras=PRIVATE)
     @app_commands.autocomplete(force=own_forces)
     async def show(self, interaction: discord.Interaction, force: str) -> None:
-        await send_long(
-            interaction, await force_service(interaction).show(*where(interaction), force), ephemeral=True
-        )
+        await send_reply(interaction, await force_service(interaction).show(*where(interaction), force))
 
     @schema_command("force list", extras=PRIVATE)
     async def list(self, interaction: discord.Interaction) -> None:
-        await send_long(
-            interaction, await force_service(interaction).listing(*where(interaction)), ephemeral=True
-        )
+        await send_reply(interaction, await force_service(interaction).listing(*where(interaction)))
 
     @schema_command("force copy", extras=PRIVATE)
     @app_commands.autocomplete(force=own_forces)
     async def copy(self, interaction: discord.Interaction, force: str, name: str) -> None:
         answer = await force_service(interaction).copy(*where(interaction), force, name)
-        await send_long(interaction, answer, ephemeral=True)
+        await send_reply(interaction, answer)
 
     @schema_command("force export", extras=PRIVATE)
     @app_commands.autocomplete(force=own_forces)
@@ -208,4 +204,4 @@ class ForceCommands(app_commands.Group):
     @app_commands.autocomplete(force=own_forces)
     async def delete(self, interaction: discord.Interaction, force: str) -> None:
         answer = await force_service(interaction).delete(*where(interaction), force)
-        await send_long(interaction, answer, ephemeral=True)
+        await send_reply(interaction, answer)

@@ -19,12 +19,14 @@ from bot.discord_adapter.common import (
     with_mentions,
 )
 from bot.discord_adapter.force_commands import force_service, own_forces, where
+from bot.discord_adapter.markdown import markdown
 from bot.discord_adapter.owed_commands import pings
 from bot.discord_adapter.referees import act, eyes_of
 from bot.discord_adapter.schema_commands import schema_command
 from bot.discord_adapter.side_threads import open_for_set_up, open_side_threads, tell_privately
 from bot.discord_adapter.table_commands import server, table_service
 from bot.discord_adapter.team_commands import make_teams_and_referees
+from bot.reply import Reply, Typed
 from bot.services.game_service import Outcome, finished_games_text, scenario_text, setup_text
 from bot.services.limits import MOST_SEED
 from bot.services.ping_service import MAX_MINUTES
@@ -112,15 +114,15 @@ class GameCommands(app_commands.Group):
         ground = await table_service(interaction).battlefield(server(interaction), table, seed)
         if scenario == "quick":
             battle = quick_battle(ground, forces)
-            text = (
+            text = markdown(
                 setup_text(ground, forces, reaction_seconds)
-                + "\nTake a side with `/game join`, then `/game start`."
+                + Reply.of(("Take a side with ", Typed("/game join"), ", then ", Typed("/game start"), "."))
             )
         else:
             battle = scenario_battle(
                 scenario, ground, attacker, attacker_choice, deployment == "plotted", edges
             )
-            text = scenario_text(battle, ground, reaction_seconds)
+            text = markdown(scenario_text(battle, ground, reaction_seconds))
         battle = with_rule_set(battle, ruleset)
         teamed = make_teams_and_referees(battle, teams, bonus, referee, referee_role)
         text = "\n".join(filter(None, [text, teamed]))
@@ -173,8 +175,8 @@ class GameCommands(app_commands.Group):
 
     @schema_command("game history", extras=PRIVATE)
     async def history(self, interaction: discord.Interaction, number: int | None = None) -> None:
-        text = await finished_games_text(games(interaction).store, str(interaction.channel_id), number)
-        await send_long(interaction, text, ephemeral=True)
+        reply = await finished_games_text(games(interaction).store, str(interaction.channel_id), number)
+        await send_long(interaction, markdown(reply), ephemeral=True)
 
     @schema_command("game concede")
     async def concede(self, interaction: discord.Interaction) -> None:

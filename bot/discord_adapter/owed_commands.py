@@ -12,11 +12,10 @@ import discord
 from discord import app_commands
 
 from bot.discord_adapter.answers import PRIVATE, answer
-from bot.discord_adapter.campaign_commands import mention, relative_time
-from bot.discord_adapter.common import send_long
+from bot.discord_adapter.common import send_reply
+from bot.discord_adapter.markdown import mention, relative_time
 from bot.discord_adapter.referees import server_roles
 from bot.discord_adapter.schema_commands import schema_command
-from bot.services.owed_service import OwedService
 from bot.services.ping_service import MAX_MINUTES, Ping, TurnPings
 
 log = logging.getLogger(__name__)
@@ -31,17 +30,15 @@ def pings(interaction: discord.Interaction) -> TurnPings:
 
 
 class GamesCommands(app_commands.Group):
-    """The group, the client's OwedService (``client.owed``) and TurnPings (``client.pings``);
-    the client calls ``client.pings.resume()`` when it starts."""
+    """The group; it tells the client's TurnPings (``client.pings``) how to ping; the client
+    calls ``client.pings.resume()`` when it starts."""
 
     def __init__(self, client: discord.Client) -> None:
         super().__init__(
             name="games", description="Every game and campaign waiting for you, and how you hear"
         )
         self.client = client
-        games = client.games  # type: ignore[attr-defined]
-        client.owed = OwedService(games.store, when=relative_time, where=channel_link)  # type: ignore[attr-defined]
-        client.pings = TurnPings(games, on_ping=self.send_ping)  # type: ignore[attr-defined]
+        client.pings.on_ping = self.send_ping  # type: ignore[attr-defined]
 
     async def send_ping(self, ping: Ping) -> None:
         """Tell the players: each by direct message if they chose it and Discord lets us, the
@@ -63,8 +60,8 @@ class GamesCommands(app_commands.Group):
 
     @schema_command("games mine", extras=PRIVATE)
     async def mine(self, interaction: discord.Interaction) -> None:
-        text = await interaction.client.owed.mine(str(interaction.user.id))  # type: ignore[attr-defined]
-        await send_long(interaction, text, ephemeral=True)
+        reply = await interaction.client.owed.mine(str(interaction.user.id))  # type: ignore[attr-defined]
+        await send_reply(interaction, reply)
 
     @schema_command("games ping", extras=PRIVATE)
     async def ping(self, interaction: discord.Interaction, how: str | None = None) -> None:

@@ -13,15 +13,15 @@ from bot.discord_adapter.reaction_buttons import show_result
 from bot.discord_adapter.schema_commands import generated_command
 from bot.text_orders import (
     FACING_FROM_EDGE,
-    OrderWords,
+    choice_command,
     find_unit,
     parse_path,
     reserve_call,
     unit_order,
 )
+from engine.actions.registry import order_options
 from engine.commands import (
     ChooseInitiative,
-    ChooseTarget,
     Command,
     Declare,
     DeclineReaction,
@@ -32,12 +32,10 @@ from engine.commands import (
     Order,
     PassInitiative,
     React,
-    RemoveMarkers,
 )
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
 from engine.state import Phase
-from engine.variants.house_v1.commands import ChooseDefender, ChooseFallBack
 from engine.view import may_name
 
 
@@ -79,8 +77,17 @@ async def enemy_units(interaction: discord.Interaction, current: str) -> list[ap
     return await _units(interaction, current, own=False)
 
 
-def _act(state: GameState, side: str, **options) -> Command:
-    return Declare(side=side, order=unit_order(state, side, OrderWords(**options)))
+def _act(state: GameState, side: str, unit: str, **options) -> Command:
+    return Declare(side=side, order=unit_order(state, side, unit, **options))
+
+
+def _unit_suggestions() -> dict[str, Callable]:
+    """Autocomplete for the options of /act that name a unit, the user's own or the enemy's."""
+    return {
+        option.name: own_units if option.whose == "own" else enemy_units
+        for option in order_options().values()
+        if option.kind == "unit"
+    }
 
 
 def _initiative(state: GameState, side: str, choice: str) -> Command:
@@ -111,7 +118,7 @@ def _react(state: GameState, side: str, unit, move, fire, first, cmt, at, assaul
     if cmt:
         order = MoraleTestOrder()
     elif unit:
-        order = unit_order(state, side, OrderWords(unit, move, fire, first, assault=assault))
+        order = unit_order(state, side, unit, move=move, fire=fire, first=first, assault=assault)
     else:
         raise IllegalCommand("Name the reacting unit, or set cmt")
     return React(side=side, window=_window(state), order=order, at=at)
@@ -119,27 +126,6 @@ def _react(state: GameState, side: str, unit, move, fire, first, cmt, at, assaul
 
 def _noreact(state: GameState, side: str) -> Command:
     return DeclineReaction(side=side, window=_window(state))
-
-
-def choice_command(state: GameState, side: str, unit: str | None, close_combat: str | None) -> Command:
-    """The answer to what the game waits for a side to choose (``/choose``, or a card's menu)."""
-    choice = state.pending.choice if state.pending else None
-    if choice is None:
-        raise IllegalCommand("Nothing is waiting to be chosen")
-    if choice.kind == "close_combat_fall_back":
-        if close_combat is None:
-            raise IllegalCommand("Choose close_combat: fall_back or fight_on")
-        return ChooseFallBack(side=side, fall_back=close_combat == "fall_back")
-    picked = find_unit(state, unit, known_to=side) if unit else None
-    if choice.kind == "building_defender":
-        if picked is None:
-            raise IllegalCommand("Choose the unit that defends the building")
-        return ChooseDefender(side=side, unit=picked)
-    if choice.kind == "remove_markers":
-        if picked is None:
-            raise IllegalCommand("Choose the unit that loses its markers")
-        return RemoveMarkers(side=side, unit=picked)
-    return ChooseTarget(side=side, target=picked)
 
 
 def _reserves(state: GameState, side: str, units: str) -> Command:
@@ -179,7 +165,7 @@ def play_command(path: str, build: Callable[..., Command], **suggest: Callable) 
 
 PLAY_COMMANDS = (
     play_command("initiative", _initiative),
-    play_command("act", _act, unit=own_units, fire=enemy_units, embark=own_units, assault=enemy_units),
+    play_command("act", _act, unit=own_units, **_unit_suggestions()),
     play_command("cmt", _cmt),
     play_command("fallback", _fallback, unit=own_units),
     play_command("pass", _pass),

@@ -23,7 +23,7 @@ from bot.discord_adapter.common import battlefield_file, games, report, told_lin
 from bot.discord_adapter.referees import act, acting_side, is_admin, server_roles
 from bot.discord_adapter.side_threads import tell_privately
 from bot.services.game_service import GameError, Outcome, permitted
-from bot.text_orders import OrderWords, parse_point, unit_order
+from bot.text_orders import parse_point, unit_order
 from engine.commands import DeclineReaction, MoraleTestOrder, Order, React
 from engine.dice import SeededDice
 from engine.errors import IllegalCommand
@@ -157,8 +157,9 @@ class ReactionForm(discord.ui.Modal, title="React"):
                 order = MoraleTestOrder()
             else:
                 first = "fire" if self.first.value.strip().casefold() == "fire" else "move"
-                words = OrderWords(self.unit.value, self.move.value or None, self.fire.value or None, first)
-                order = unit_order(state, side, words)
+                order = unit_order(
+                    state, side, self.unit.value, move=self.move.value, fire=self.fire.value, first=first
+                )
             point = parse_point(self.at.value) if self.at.value.strip() else None
             return React(side=side, window=self.window, order=order, at=point)
 

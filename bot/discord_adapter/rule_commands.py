@@ -9,8 +9,8 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.discord_adapter.answers import PRIVATE, answer
-from bot.discord_adapter.common import send_long
+from bot.discord_adapter.answers import PRIVATE
+from bot.discord_adapter.common import send_long, send_reply
 from bot.discord_adapter.schema_commands import schema_command
 from bot.services.game_service import GameError
 from bot.services.rules_service import SHIPPED, RulesService
@@ -53,9 +53,7 @@ class RulesCommands(app_commands.Group):
 
     @schema_command("rules sources", extras=PRIVATE)
     async def sources(self, interaction: discord.Interaction) -> None:
-        await send_long(
-            interaction, await rules_service(interaction).sources(library_of(interaction)), ephemeral=True
-        )
+        await send_reply(interaction, await rules_service(interaction).sources(library_of(interaction)))
 
     @schema_command("rules import", extras=PRIVATE)
     async def import_(
@@ -66,9 +64,9 @@ class RulesCommands(app_commands.Group):
         report = await rules_service(interaction).import_document(
             guild, str(interaction.user.id), document.filename, data, name
         )
-        await answer(interaction, report, ephemeral=True)
+        await send_reply(interaction, report)
 
     @schema_command("rules remove", extras=PRIVATE)
     async def remove(self, interaction: discord.Interaction, name: str) -> None:
         guild = require_admin(interaction)
-        await answer(interaction, await rules_service(interaction).remove(guild, name), ephemeral=True)
+        await send_reply(interaction, await rules_service(interaction).remove(guild, name))

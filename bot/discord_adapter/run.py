@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from bot import metrics
+from bot.app import Services
 from bot.config import Settings
 from bot.discord_adapter.client import IronCrossBot
-from bot.services.game_service import GameService
 from bot.shard_claim import shards_to_run
 from bot.startup import log_in, open_database
 from bot.storage.deadline_claims import Claims, process_name
@@ -32,9 +32,9 @@ def client_for(
 ) -> IronCrossBot:
     """The client of this process: the shards it runs (``shard_ids``, of ``SHARD_COUNT``), how
     it claims the deadlines it fires."""
-    games = GameService(store, claims=Claims(store, process_name(), settings.deadline_lease))
+    claims = Claims(store, process_name(), settings.deadline_lease)
     return IronCrossBot(
-        games,
+        Services.start(store, claims=claims),
         sync_commands=sync_commands,
         sync_guild=settings.dev_guild_id,
         shard_ids=shard_ids,

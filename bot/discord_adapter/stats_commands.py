@@ -9,16 +9,10 @@ import io
 
 import discord
 
-from bot.discord_adapter.common import games, send_long
+from bot.discord_adapter.common import send_long
+from bot.discord_adapter.markdown import mention
 from bot.discord_adapter.schema_commands import schema_command
-from bot.services.campaign_stats import CampaignStats
-from bot.services.stats_service import StatsService
 from renderer.stats_chart import dice_chart
-
-
-def mention(player: str) -> str:
-    """A Discord user as a mention; a side nobody joined by its name."""
-    return f"<@{player}>" if player.isdigit() else player
 
 
 def display_name(interaction: discord.Interaction, player: str) -> str:
@@ -34,11 +28,11 @@ def display_name(interaction: discord.Interaction, player: str) -> str:
 
 @schema_command("stats")
 async def stats_command(interaction: discord.Interaction, campaign: bool = False) -> None:
-    store, channel = games(interaction).store, str(interaction.channel_id)
+    client, channel = interaction.client, str(interaction.channel_id)
     if campaign:
-        stats = await CampaignStats(store).stats(channel)
+        stats = await client.campaign_stats.stats(channel)  # type: ignore[attr-defined]
     else:
-        stats = await StatsService(store).stats([channel])
+        stats = await client.stats.stats([channel])  # type: ignore[attr-defined]
     await send_long(interaction, stats.text(mention, fenced=True))
     if stats.report.players:
         names = stats.named(lambda player: display_name(interaction, player))

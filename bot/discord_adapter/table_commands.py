@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 
 from bot.discord_adapter.answers import PRIVATE, answer
-from bot.discord_adapter.common import battlefield_file, send_long
+from bot.discord_adapter.common import battlefield_file, send_long, send_reply
 from bot.discord_adapter.schema_commands import schema_command
 from bot.services.game_service import GameError
 from bot.services.limits import MOST_SEED, TABLE_FILE
@@ -158,9 +158,7 @@ class TableCommands(app_commands.Group):
 
     @schema_command("table list", extras=PRIVATE)
     async def list(self, interaction: discord.Interaction) -> None:
-        await send_long(
-            interaction, await table_service(interaction).listing(server(interaction)), ephemeral=True
-        )
+        await send_reply(interaction, await table_service(interaction).listing(server(interaction)))
 
     @schema_command("table copy", extras=PRIVATE)
     @app_commands.autocomplete(table=server_tables)

@@ -22,11 +22,10 @@ from bot.discord_adapter.action_card import NO_TARGET, STEP, action_card, step_b
 from bot.discord_adapter.answers import acknowledge, acknowledge_in_place, answer, carry_out
 from bot.discord_adapter.common import games
 from bot.discord_adapter.game_commands import show_joined, show_started
-from bot.discord_adapter.play_commands import choice_command
 from bot.discord_adapter.reaction_buttons import show_result
 from bot.discord_adapter.referees import act, acting_side, is_admin, server_roles
 from bot.services.game_service import GameError, permitted
-from bot.text_orders import GRID, OrderWords, parse_move, unit_order
+from bot.text_orders import GRID, choice_command, parse_move, unit_order
 from engine.commands import (
     ChooseInitiative,
     Command,
@@ -217,8 +216,8 @@ def order_command(state: GameState, side: str, draft: Draft) -> Command:
     if draft.does.fires and target is None:
         raise GameError("Choose what the unit fires at")
     first = "fire" if draft.does.fire_first else "move"
-    words = OrderWords(unit=unit.id, move=move, fire=target, first=first, rapid=draft.does.rapid)
-    return Declare(side=side, order=unit_order(state, side, words))
+    order = unit_order(state, side, unit.id, move=move, fire=target, first=first, rapid=draft.does.rapid)
+    return Declare(side=side, order=order)
 
 
 def may_order(state: GameState, interaction: discord.Interaction) -> str:

@@ -10,6 +10,7 @@ from discord import app_commands
 
 from bot.discord_adapter.answers import answer
 from bot.discord_adapter.common import games, players_game, side_of
+from bot.discord_adapter.markdown import markdown
 from bot.discord_adapter.referees import act, eyes_of, tell
 from bot.discord_adapter.schema_commands import schema_command
 from bot.services.game_service import GameError
@@ -18,10 +19,6 @@ from bot.text_orders import find_unit
 from engine.commands import AnswerReserve, Command, GiveBonusTokens, RequestReserve
 from engine.game_state import GameState
 from engine.teams import BONUS_TOKENS, make_team_game
-
-
-def mention(user: str) -> str:
-    return f"<@{user}>" if user.isdigit() else user
 
 
 def display_name(interaction: discord.Interaction, user: str) -> str:
@@ -94,8 +91,8 @@ class TeamCommands(app_commands.Group):
         if state.team_size is None:
             raise GameError("This is not a team game: /game new scenario: teams: sets one up")
         seen_by = eyes_of(state, interaction)
-        text = team_text(state, seen_by, mention)
-        await answer(interaction, text, ephemeral=text != team_text(state, None, mention))
+        shown = team_text(state, seen_by)
+        await answer(interaction, markdown(shown), ephemeral=shown != team_text(state, None))
 
     @schema_command("team give")
     @app_commands.autocomplete(player=side_players)

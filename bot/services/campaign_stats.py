@@ -20,8 +20,8 @@ from engine.dice_stats import PlayerDie, dice_report, dice_words
 
 
 class CampaignStats:
-    def __init__(self, store: GameStore) -> None:
-        self.games = StatsService(store)
+    def __init__(self, store: GameStore, games: StatsService) -> None:
+        self.games = games
         self.linked = CampaignStore(store, LinkedCampaign, LINKED)
         self.red_barricades = CampaignStore(store, Campaign)
 

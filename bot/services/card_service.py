@@ -5,34 +5,42 @@ from __future__ import annotations
 from sqlalchemy import delete, func
 from sqlmodel import select
 
+from bot.reply import Reply, Strong
 from bot.services.game_service import GameError
 from bot.services.limits import bounded_command, bounded_text
 from bot.storage.store import GameStore
 from bot.storage.tables import CardDeckRow
 from bot.storage.writes import take_name
-from engine.cards import Card, Cards, read_deck
+from engine.cards import Card, read_deck
 from engine.errors import IllegalCommand
+from engine.game_state import GameState
+from engine.view import Audience, hand_of
 
 MAX_NAME = 60
 DECK_CHARS = 100_000  # a deck's text: hundreds of cards
 
 
-def hand_text(cards: Cards, side: str) -> str:
-    """What one side holds and has in play: for its own eyes only."""
-    hand = [f"- {card.describe()}" for card in cards.hands[side]] or ["- no cards"]
-    lasting = [f"- {held.card.describe()} [{held.tokens} tokens on it]" for held in cards.in_play[side]]
-    exchanged = "used" if side in cards.exchanged else "still yours to use (/cards exchange)"
-    return "\n".join(
-        [f"**{side}'s hand** (exchange {exchanged}):", *hand]
-        + (["**In play:**", *lasting] if lasting else [])
-    )
+def hand_text(state: GameState, side: str, audience: Audience) -> Reply:
+    """What one side holds and has in play, as :mod:`engine.view` shows it to ``audience``: its
+    own side (or the referee) only, and for the asker's eyes."""
+    held = hand_of(state, side, audience)
+    if held is None:
+        raise IllegalCommand("No cards have been dealt to your side: /cards deal deck:NAME")
+    hand = [("- ", Strong(card.name), f" {card.terms()}") for card in held.cards] or ["- no cards"]
+    lasting = [
+        ("- ", Strong(card.card.name), f" {card.card.terms()} [{card.tokens} tokens on it]")
+        for card in held.in_play
+    ]
+    exchanged = "used" if held.exchanged else "still yours to use (/cards exchange)"
+    heading = (Strong(f"{side}'s hand"), f" (exchange {exchanged}):")
+    return Reply.of(heading, *hand, *([Strong("In play:"), *lasting] if lasting else []), private=True)
 
 
 class CardService:
     def __init__(self, store: GameStore) -> None:
         self.store = store
 
-    async def save(self, guild_id: str, name: str, text: str) -> str:
+    async def save(self, guild_id: str, name: str, text: str) -> Reply:
         name = " ".join(bounded_text("A deck's name", name, MAX_NAME).split())
         bounded_text("A deck", text, DECK_CHARS)
         if not name or len(name) > MAX_NAME:
@@ -51,7 +59,7 @@ class CardService:
                 )
             )
             session.add(CardDeckRow(guild_id=guild_id, name=name, text=text))
-        return f"Saved the deck **{name}**: {len(cards)} cards"
+        return Reply.of(("Saved the deck ", Strong(name), f": {len(cards)} cards"), private=True)
 
     async def names(self, guild_id: str) -> list[str]:
         async with self.store.sessions() as session:

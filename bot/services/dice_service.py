@@ -9,6 +9,7 @@ from functools import lru_cache
 from sqlalchemy import desc, insert
 from sqlmodel import or_, select
 
+from bot.reply import Heading, Line, Reply, Strong, Typed
 from bot.services.game_service import GameError
 from bot.services.limits import NAME, bounded_text
 from bot.storage.store import GameStore
@@ -80,31 +81,37 @@ class DiceService:
         return await self._log(channel_id, user_id, asked, rolled.text, rolled.dice, secret)
 
     @staticmethod
-    def chart_list(limit: int) -> list[str]:
+    def chart_list(limit: int, written: Callable[[Reply], str]) -> list[Reply]:
         """``/chart list``: every chart under its book's heading, in pages of at most ``limit``
-        characters (one message each). A book that does not fit in the rest of a page starts a
-        new one; a book too long for any page goes on over the next, its heading repeated."""
-        pages: list[list[str]] = [[]]
+        characters as the front end writes them (one message each). A book that does not fit in
+        the rest of a page starts a new one; a book too long for any page goes on over the next,
+        its heading repeated."""
+        pages: list[list[Line]] = [[]]
 
-        def fits(lines: list[str]) -> bool:
-            return len("\n".join(pages[-1] + lines).strip()) <= limit
+        def length(lines: list[Line]) -> int:
+            return len(written(Reply(tuple(lines))).strip())
+
+        def fits(lines: list[Line]) -> bool:
+            return length(pages[-1] + lines) <= limit
 
         for book, charts in charts_by_book().items():
-            heading = f"__**{book}**__ ({len(charts)} charts)"
-            lines = [f"**{chart.id}**: {chart.title.removesuffix(f' ({book})')}" for chart in charts]
-            if not fits(["", heading, *lines]) and len("\n".join([heading, *lines])) <= limit:
+            heading: Line = (Heading(book), f" ({len(charts)} charts)")
+            lines: list[Line] = [
+                (Strong(chart.id), f": {chart.title.removesuffix(f' ({book})')}") for chart in charts
+            ]
+            if not fits([(), heading, *lines]) and length([heading, *lines]) <= limit:
                 pages.append([])  # the whole book fits on a page of its own
             for i, line in enumerate(lines):
-                added = [line] if i else ["", heading, line]
+                added = [line] if i else [(), heading, line]
                 if not fits(added):
                     pages.append([])
-                    added = [heading + (" (continued)" if i else ""), line]
+                    added = [(*heading, " (continued)") if i else heading, line]
                 pages[-1] += added
-        footer = ["", "`/chart show CHART` explains one"]
+        footer: list[Line] = [(), (Typed("/chart show CHART"), " explains one")]
         if not fits(footer):
             pages.append([])
         pages[-1] += footer
-        return ["\n".join(page).strip() for page in pages]
+        return [Reply(tuple(page[1:] if page and not page[0] else page)) for page in pages]
 
     async def log(
         self, channel_id: str, viewer_id: str, lines: int = LOG_LINES, *, referee: bool = False

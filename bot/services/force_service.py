@@ -11,6 +11,7 @@ from sqlalchemy import delete, func, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
+from bot.reply import Line, Reply, Strong
 from bot.services.game_service import GameError
 from bot.services.limits import MAX_POINTS, NAME, bounded_text, whole_number
 from bot.storage.store import GameStore
@@ -38,13 +39,17 @@ MAX_FORCES = 50  # per player and server
 REGULAR = "regular"  # troop quality left at the default
 
 
-def describe_force(force: Force) -> str:
-    """The force with each unit's cost and break points, the totals, and what it breaks."""
+def describe_force(force: Force) -> Reply:
+    """The force with each unit's cost and break points, the totals, and what it breaks: for its
+    owner's eyes."""
     date = f", {force.date}" if force.date else ""
     date += f", {RULE_SETS[force.rules].title}" if force.rules != RuleSet.name else ""
-    lines = [
-        f"**{force.name}** ({NATION_NAMES[force.nation]}{date}): {force_points(force)} of "
-        f"{force.points_limit} points, {force_break_points(force)} BP"
+    lines: list[Line | str] = [
+        (
+            Strong(force.name),
+            f" ({NATION_NAMES[force.nation]}{date}): {force_points(force)} of "
+            f"{force.points_limit} points, {force_break_points(force)} BP",
+        )
     ]
     for unit in force.units:
         upgrades = [
@@ -63,7 +68,7 @@ def describe_force(force: Force) -> str:
         lines += ["Not yet legal:", *(f"- {p}" for p in problems)]
     elif force.units:
         lines.append("Legal for any scenario role (snipers are checked once a role is known)")
-    return "\n".join(lines)
+    return Reply.of(*lines, private=True)
 
 
 def troop_quality(text: str | None) -> tuple[str, ...]:
@@ -98,7 +103,7 @@ class ForceService:
         points: int,
         date: str | None = None,
         rules: str = RuleSet.name,
-    ) -> str:
+    ) -> Reply:
         whole_number("points", points, 1, MAX_POINTS)
         named = bounded_text("A force's name", name, NAME)
         rules = bounded_text("A rule set", rules, NAME)
@@ -106,7 +111,7 @@ class ForceService:
         await self._add(guild_id, owner_id, force)
         return describe_force(force)
 
-    async def edit(self, guild_id: str, owner_id: str, name: str, change: Callable[[Force], Force]) -> str:
+    async def edit(self, guild_id: str, owner_id: str, name: str, change: Callable[[Force], Force]) -> Reply:
         """Apply a change from :mod:`engine.forces` to a saved force and save it; a refused
         change leaves the force as it was. The change is made again to the force as it then
         stands when another edit was saved since it was read (one player's edits in this
@@ -154,7 +159,7 @@ class ForceService:
             rules=force.rules,
         )
 
-    async def show(self, guild_id: str, owner_id: str, name: str) -> str:
+    async def show(self, guild_id: str, owner_id: str, name: str) -> Reply:
         return describe_force(await self.force(guild_id, owner_id, name))
 
     async def names(self, guild_id: str, owner_id: str) -> list[str]:
@@ -166,19 +171,22 @@ class ForceService:
             )
             return list((await session.execute(query)).scalars())
 
-    async def listing(self, guild_id: str, owner_id: str) -> str:
-        lines = []
+    async def listing(self, guild_id: str, owner_id: str) -> Reply:
+        lines: list[Line] = []
         for name in await self.names(guild_id, owner_id):
             force = await self.force(guild_id, owner_id, name)
             ok = "legal" if force.units and not force_problems(force) else "not yet legal"
             count = len(force.units)
+            points = f"{force_points(force)}/{force.points_limit} points"
             lines.append(
-                f"**{force.name}** ({NATION_NAMES[force.nation]}): "
-                f"{force_points(force)}/{force.points_limit} points, {count} unit{'s' * (count != 1)}, {ok}"
+                (
+                    Strong(force.name),
+                    f" ({NATION_NAMES[force.nation]}): {points}, {count} unit{'s' * (count != 1)}, {ok}",
+                )
             )
-        return "\n".join(lines) or "You have no forces here yet: /force new"
+        return Reply.of(*(lines or ["You have no forces here yet: /force new"]), private=True)
 
-    async def copy(self, guild_id: str, owner_id: str, name: str, new_name: str) -> str:
+    async def copy(self, guild_id: str, owner_id: str, name: str, new_name: str) -> Reply:
         source = await self.force(guild_id, owner_id, name)
         copied = _refusing(lambda: Force.model_validate({**source.model_dump(), "name": new_name}))
         await self._add(guild_id, owner_id, copied)
@@ -187,17 +195,17 @@ class ForceService:
     async def export(self, guild_id: str, owner_id: str, name: str) -> str:
         return export_force(await self.force(guild_id, owner_id, name))
 
-    async def import_text(self, guild_id: str, owner_id: str, text: str, *, replace: bool = False) -> str:
+    async def import_text(self, guild_id: str, owner_id: str, text: str, *, replace: bool = False) -> Reply:
         force = _refusing(lambda: import_force(text))
         await self._add(guild_id, owner_id, force, replace=replace)
         return describe_force(force)
 
-    async def delete(self, guild_id: str, owner_id: str, name: str, *, missing_ok: bool = False) -> str:
+    async def delete(self, guild_id: str, owner_id: str, name: str, *, missing_ok: bool = False) -> Reply:
         async with self.store.sessions() as session, session.begin():
             result = await session.execute(delete(ForceRow).where(*self._named(guild_id, owner_id, name)))
         if not result.rowcount and not missing_ok:
             raise GameError(f"You have no force called {name!r}: see /force list")
-        return f"Deleted {name}"
+        return Reply.of(f"Deleted {name}", private=True)
 
     async def _add(self, guild_id: str, owner_id: str, force: Force, *, replace: bool = False) -> None:
         """Save a new force (``replace``: in place of the player's force of that name, if any).

@@ -12,6 +12,7 @@ from datetime import datetime
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot import metrics
+from bot.reply import Reply, Strong, Typed
 from bot.services.clock_service import ClockService
 from bot.services.limits import REACTION_SECONDS, bounded_command
 from bot.services.outcome import GameError, Outcome, refusals
@@ -414,50 +415,60 @@ def refuse_replacing(state: GameState, user_id: str | None) -> None:
         raise GameError("The game set up here has referees: only they may replace it before it starts")
 
 
-def setup_text(table: str | BattleTable, forces: str, reaction_seconds: int) -> str:
+def setup_text(table: str | BattleTable, forces: str, reaction_seconds: int) -> Reply:
     """What a new quick battle holds, in a few lines."""
-    return (
-        f"A quick battle on the {table_title(table)}.\n"
-        f"**allies**: {quick_forces()[forces]}\n**axis**: {quick_forces()['german']}\n"
-        f"Reaction windows stay open {duration_text(reaction_seconds)}."
+    return Reply.of(
+        f"A quick battle on the {table_title(table)}.",
+        (Strong("allies"), f": {quick_forces()[forces]}"),
+        (Strong("axis"), f": {quick_forces()['german']}"),
+        f"Reaction windows stay open {duration_text(reaction_seconds)}.",
     )
 
 
-async def finished_games_text(store: GameStore, channel_id: str, number: int | None = None) -> str:
+async def finished_games_text(store: GameStore, channel_id: str, number: int | None = None) -> Reply:
     """The channel's finished games (newest is 1), or one game's whole log."""
     games = await store.archived(channel_id)
     if not games:
-        return "No finished games in this channel yet"
+        return Reply.of("No finished games in this channel yet")
     if number is None:
-        return (
-            "\n".join(
-                f"{n}. {g.finished_at:%Y-%m-%d %H:%M} UTC: {g.result}" for n, g in enumerate(games, start=1)
-            )
-            + "\n`/game history number:N` shows one game's log"
+        return Reply.of(
+            *(f"{n}. {g.finished_at:%Y-%m-%d %H:%M} UTC: {g.result}" for n, g in enumerate(games, start=1)),
+            (Typed("/game history number:N"), " shows one game's log"),
         )
     if not 1 <= number <= len(games):
         raise GameError(f"This channel has {len(games)} finished game(s): choose 1 to {len(games)}")
     game = games[number - 1]
-    return f"**{game.result}**\n{game.log}"
+    return Reply.of(Strong(game.result), game.log)
 
 
-def scenario_text(state: GameState, table: str | BattleTable, reaction_seconds: int) -> str:
+def scenario_text(state: GameState, table: str | BattleTable, reaction_seconds: int) -> Reply:
     """What a new scenario game is, who plays which part, and what to do next."""
     planned = state.planned_scenario
     assert planned is not None
     scenario = find_scenario(planned.id)
-    roles = ", ".join(f"**{side}** {role}" for side, role in planned.roles.items())
+    roles = [
+        piece
+        for i, (side, role) in enumerate(planned.roles.items())
+        for piece in ((", " if i else ""), Strong(side), f" {role}")
+    ]
+    plotted = "both at once and in secret until the game starts, " if planned.plotted else ""
     choice = (
         f" The attacker has chosen {planned.attacker_choice.replace('_', ' ')}."
         if planned.attacker_choice
         else ""
     )
-    return (
-        f"**{scenario.title}** (p. {scenario.page}) on the {table_title(table)}: {scenario.summary}\n"
-        f"{roles}.{choice} Reaction windows stay open {duration_text(reaction_seconds)}.\n"
-        "Each side joins with its force (`/game join side: force:`), then sets up with `/deploy`, "
-        + ("both at once and in secret until the game starts, " if planned.plotted else "")
-        + "then `/game start`."
+    return Reply.of(
+        (Strong(scenario.title), f" (p. {scenario.page}) on the {table_title(table)}: {scenario.summary}"),
+        (*roles, f".{choice} Reaction windows stay open {duration_text(reaction_seconds)}."),
+        (
+            "Each side joins with its force (",
+            Typed("/game join side: force:"),
+            "), then sets up with ",
+            Typed("/deploy"),
+            f", {plotted}then ",
+            Typed("/game start"),
+            ".",
+        ),
     )
 
 

@@ -42,11 +42,17 @@ class LinkedCampaignService:
     ``who`` writes a player for the adapter (a Discord mention, say)."""
 
     def __init__(
-        self, games: GameService, on_carried: Carried | None = None, who: Callable[[str], str] = str
+        self,
+        games: GameService,
+        forces: ForceService,
+        stats: StatsService,
+        on_carried: Carried | None = None,
+        who: Callable[[str], str] = str,
     ) -> None:
         self.games = games
         self.who = who
-        self.forces = ForceService(games.store)
+        self.forces = forces
+        self.stats = stats
         self.campaigns = CampaignStore(
             games.store, LinkedCampaign, KIND, finished=attrgetter("ended"), due=lambda _campaign: None
         )
@@ -175,7 +181,7 @@ class LinkedCampaignService:
                     stored = await self.campaigns.current(channel_id)
                     if stored is None or stored.campaign.battle is None:
                         return
-                    rolled = await StatsService(self.games.store).channel_dice(channel_id)
+                    rolled = await self.stats.channel_dice(channel_id)
                     campaign = linked.end_battle(
                         stored.campaign, final, tuple(rolled.dice), rolled.unread_rolls
                     )

@@ -16,11 +16,10 @@ up, every player is waited for to start it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from bot.services.campaign_service import utc_text
+from bot.reply import Channel, Line, Moment, Reply, Strong
 from bot.storage import clock_store
 from bot.storage.campaign_store import CampaignStore
 from bot.storage.store import GameStore
@@ -128,47 +127,41 @@ async def deadlines(store: GameStore) -> Deadlines:
 
 
 class OwedService:
-    """``/games mine``: ``when`` writes a moment and ``where`` a channel for the adapter (a
-    Discord relative timestamp and a channel link, say)."""
+    """``/games mine``: a reply whose channels and moments each front end writes (in Discord a
+    channel link and a relative timestamp)."""
 
-    def __init__(
-        self,
-        store: GameStore,
-        when: Callable[[datetime], str] = utc_text,
-        where: Callable[[str], str] = lambda channel: f"#{channel}",
-    ) -> None:
+    def __init__(self, store: GameStore) -> None:
         self.store = store
         self.campaigns = CampaignStore(store)
-        self.when, self.where = when, where
 
-    async def mine(self, user_id: str) -> str:
+    async def mine(self, user_id: str) -> Reply:
         """Every game and campaign waiting for the user, soonest deadline first."""
         owed = [*await self._games(user_id), *await self._campaigns(user_id)]
         if not owed:
-            return "Nothing waits for you: no game or campaign needs your move."
+            return Reply.of("Nothing waits for you: no game or campaign needs your move.", private=True)
         owed.sort(key=lambda item: (item[0] is None, item[0] or datetime.min.replace(tzinfo=UTC)))
-        return "Waiting for you:\n" + "\n".join(f"- {text}" for _, text in owed)
+        return Reply.of("Waiting for you:", *(("- ", *line) for _, line in owed), private=True)
 
-    async def _games(self, user_id: str) -> list[tuple[datetime | None, str]]:
+    async def _games(self, user_id: str) -> list[tuple[datetime | None, Line]]:
         due = await deadlines(self.store)
         owed = []
         for game in await self.store.unfinished():
             wait = game_wait(game.state)
             if wait is None or user_id not in wait.players:
                 continue
-            text = f"{self.where(game.channel_id)}: game: {wait.what}"
+            line: Line = (Channel(game.channel_id), f": game: {wait.what}")
             window = due.window(game.channel_id, game.state)
             if window is not None:
-                text += f", the window closes {self.when(window)}"
+                line += (", the window closes ", Moment(window))
             referees = due.referees(game.channel_id, game.state, (user_id,))
             if referees is not None:
-                text += f", the referee's deadline {self.when(referees)} (then the game acts for your side)"
+                line += (", the referee's deadline ", Moment(referees), " (then the game acts for your side)")
             if game.channel_id in due.paused:
-                text += ", the referee has stopped the clock"
-            owed.append((due.first(game.channel_id, game.state, (user_id,)), text))
+                line += (", the referee has stopped the clock",)
+            owed.append((due.first(game.channel_id, game.state, (user_id,)), line))
         return owed
 
-    async def _campaigns(self, user_id: str) -> list[tuple[datetime | None, str]]:
+    async def _campaigns(self, user_id: str) -> list[tuple[datetime | None, Line]]:
         owed = []
         for stored in await self.campaigns.unfinished():
             campaign, index = stored.campaign, stored.campaign.open_phase
@@ -176,14 +169,15 @@ class OwedService:
             if index is None or side is None or side not in phases.owing(campaign, index):
                 continue
             phase = campaign.phases[index]
-            grace = f", grace until {self.when(phase.closes_at)}" if phase.grace else ""
-            owed.append(
-                (
-                    phase.deadline,
-                    f"{self.where(stored.channel_id)}: campaign **{campaign.name}**, "
-                    f"{phases.describe_phase(index, phase)}: the {SIDE_NAMES[side]} side owes "
-                    f"{phases.WHAT_TO_SUBMIT[phase.kind]} (/campaign submit), "
-                    f"deadline {self.when(phase.deadline)}{grace}",
-                )
+            grace = (", grace until ", Moment(phase.closes_at)) if phase.grace else ()
+            line = (
+                Channel(stored.channel_id),
+                ": campaign ",
+                Strong(campaign.name),
+                f", {phases.describe_phase(index, phase)}: the {SIDE_NAMES[side]} side owes "
+                f"{phases.WHAT_TO_SUBMIT[phase.kind]} (/campaign submit), deadline ",
+                Moment(phase.deadline),
+                *grace,
             )
+            owed.append((phase.deadline, line))
         return owed

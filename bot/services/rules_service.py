@@ -25,6 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col, select
 
 from bot.library.sections import Section, is_chapter_number, is_section_number, split_document
+from bot.reply import Line, Mention, Moment, Reply, Strong
 from bot.services.game_service import GameError
 from bot.services.limits import NAME, bounded_text
 from bot.storage.store import GameStore
@@ -78,8 +79,7 @@ POSTGRES_SEARCH = """
     ORDER BY exact DESC, rank DESC, id
 """
 HEADLINE = (
-    f"StartSel=**, StopSel=**, MaxWords={SNIPPET_WORDS}, MinWords=8, MaxFragments=1, "
-    'FragmentDelimiter=" … "'
+    f'StartSel=**, StopSel=**, MaxWords={SNIPPET_WORDS}, MinWords=8, MaxFragments=1, FragmentDelimiter=" … "'
 )
 
 
@@ -293,7 +293,7 @@ class RulesService:
 
     async def import_document(
         self, guild_id: str, user_id: str, filename: str, data: bytes, name: str | None = None
-    ) -> str:
+    ) -> Reply:
         """Index a text or Markdown document for one server; the same name replaces the earlier one."""
         if guild_id == SHIPPED:
             raise GameError("Documents are imported into a server, not a direct message")
@@ -325,9 +325,9 @@ class RulesService:
                 f"characters; a section may have {MAX_SECTION_CHARS:,} (split it with headings)"
             )
         replaced = await self._replace(guild_id, user_id, Document(title, filename, content, sections))
-        return _report(title, filename, content, sections, replaced) + encoding
+        return _report(title, filename, content, sections, replaced, encoding)
 
-    async def sources(self, guild_id: str) -> str:
+    async def sources(self, guild_id: str) -> Reply:
         async with self.store.sessions() as session:
             query = (
                 select(RuleSourceRow)
@@ -335,17 +335,17 @@ class RulesService:
                 .order_by(RuleSourceRow.guild_id, RuleSourceRow.name)
             )
             rows = list((await session.execute(query)).scalars())
-        lines = []
+        lines: list[Line] = []
         for row in rows:
-            who = (
-                "ships with the bot"
+            who: Line = (
+                ("ships with the bot",)
                 if row.guild_id == SHIPPED
-                else f"imported by <@{row.imported_by}> <t:{int(row.imported_at.timestamp())}:R>"
+                else ("imported by ", Mention(row.imported_by), " ", Moment(row.imported_at))
             )
-            lines.append(f"**{row.name}** ({row.filename}): {row.sections} sections, {who}")
-        return "\n".join(lines) or "The library is empty"
+            lines.append((Strong(row.name), f" ({row.filename}): {row.sections} sections, ", *who))
+        return Reply.of(*(lines or ["The library is empty"]), private=True)
 
-    async def remove(self, guild_id: str, name: str) -> str:
+    async def remove(self, guild_id: str, name: str) -> Reply:
         async with self.store.sessions() as session, session.begin():
             await self._hold(session, guild_id, name)
             row = await self._source(session, guild_id, name)
@@ -353,7 +353,10 @@ class RulesService:
                 raise GameError(f"This server has imported no document called {name!r}: see /rules sources")
             await session.execute(delete(RuleSectionRow).where(col(RuleSectionRow.source_id) == row.id))
             await session.delete(row)
-        return f"Removed **{row.name}** and its {row.sections} sections from this server's library"
+        return Reply.of(
+            ("Removed ", Strong(row.name), f" and its {row.sections} sections from this server's library"),
+            private=True,
+        )
 
     async def _source(self, session, guild_id: str, name: str) -> RuleSourceRow | None:
         query = select(RuleSourceRow).where(*self._named(guild_id, name))
@@ -418,19 +421,26 @@ class RulesService:
         return old
 
 
-def _report(name: str, filename: str, content: str, sections: list[Section], replaced) -> str:
+def _report(
+    name: str, filename: str, content: str, sections: list[Section], replaced, encoding: str
+) -> Reply:
     numbers = [s.number for s in sections if s.number]
     seen: dict[str, int] = {}
     for number in numbers:
         seen[number] = seen.get(number, 0) + 1
     twice = [f"{n} ×{count}" for n, count in seen.items() if count > 1]
     span = f", numbered {numbers[0]} to {numbers[-1]}" if numbers else ""
-    lines = [
-        f"Indexed **{name}** from {filename}: {len(sections)} sections ({len(numbers)} numbered{span}), "
-        f"{len(content):,} characters. Only this server sees it."
+    lines: list[Line] = [
+        (
+            "Indexed ",
+            Strong(name),
+            f" from {filename}: {len(sections)} sections ({len(numbers)} numbered{span}), "
+            f"{len(content):,} characters. Only this server sees it.",
+        )
     ]
     if replaced is not None:
-        lines.append(f"It replaces the earlier import ({replaced.sections} sections).")
+        lines.append((f"It replaces the earlier import ({replaced.sections} sections).",))
     if twice:
-        lines.append("Numbers found more than once (all kept): " + ", ".join(twice[:20]))
-    return "\n".join(lines)
+        lines.append(("Numbers found more than once (all kept): " + ", ".join(twice[:20]),))
+    lines[-1] += (encoding,)  # how the text was read, when it was not UTF-8
+    return Reply.of(*lines, private=True)

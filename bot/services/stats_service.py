@@ -2,8 +2,9 @@
 
 The dice come from the stored commands' events, each die counted for the player who owns the
 unit it was rolled for, and from the channel's ``/roll`` and ``/chart`` log since the game began,
-each counted for its roller. Dice of secret events (hidden units) and secret rolls are left out:
-the statistics are shown to the whole channel. Several channels' dice add up into one report; a
+each counted for its roller. The statistics are shown to the whole channel, so they count the
+dice :mod:`engine.view` shows the spectators: secret events' (hidden units') are left out, and so
+are secret rolls. Several channels' dice add up into one report; a
 campaign's battles are counted by :mod:`bot.services.campaign_stats`.
 """
 
@@ -28,6 +29,7 @@ from engine.rolls.charts import find_chart, roll_on_chart
 from engine.rolls.expressions import roll
 from engine.rolls.readback import dice_behind
 from engine.state import Unit
+from engine.view import SPECTATORS, dice_shown
 
 READ_BACK_SECONDS = 0.3  # at most this long reading back the dice of rolls logged before they were kept
 
@@ -126,7 +128,7 @@ def game_dice(state: GameState | None, commands: Iterable[CommandRow]) -> list[P
         PlayerDie(owners.owner(die, event, row.user_id), die)
         for row in commands
         for event in EVENTS.validate_json(row.events)
-        if not event.secret
+        if dice_shown(event, SPECTATORS)  # the statistics are shown to the whole channel
         for die in event.rolls
     ]
 

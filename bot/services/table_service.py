@@ -16,6 +16,7 @@ from sqlalchemy import delete, func, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
+from bot.reply import Line, Mention, Reply, Strong
 from bot.services.game_service import GameError
 from bot.services.limits import MOST_SEED, NAME, TABLE_FILE, bounded_text, measure, whole_number
 from bot.storage.store import GameStore
@@ -189,20 +190,18 @@ class TableService:
             )
             return list((await session.execute(query)).scalars())
 
-    async def listing(self, guild_id: str) -> str:
+    async def listing(self, guild_id: str) -> Reply:
         async with self.store.sessions() as session:
             query = (
                 select(SavedTableRow).where(SavedTableRow.guild_id == guild_id).order_by(SavedTableRow.name)
             )
             rows = list((await session.execute(query)).scalars())
-        lines = []
+        lines: list[Line] = []
         for row in rows:
             table = BattleTable.model_validate_json(row.layout)
-            lines.append(
-                f'**{table.name}**: {table.width:g}" x {table.depth:g}", {len(table.pieces)} pieces, '
-                f"by <@{row.owner_id}>"
-            )
-        return "\n".join(lines) or "No tables here yet: /table new or /table random"
+            size = f'{table.width:g}" x {table.depth:g}", {len(table.pieces)} pieces'
+            lines.append((Strong(table.name), f": {size}, by ", Mention(row.owner_id)))
+        return Reply.of(*(lines or ["No tables here yet: /table new or /table random"]), private=True)
 
     async def copy(self, guild_id: str, owner_id: str, name: str, new_name: str) -> BattleTable:
         source = await self.table(guild_id, name)

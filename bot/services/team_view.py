@@ -2,23 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
+from bot.reply import Line, Mention, Reply, Strong
 from engine.game_state import GameState
 from engine.view import knows_secrets_of, sees
 
 
-def team_text(state: GameState, viewer: str | None, named: Callable[[str], str] = str) -> str:
-    """Each side's players, its CO and their tokens in hand. A side's hidden units and reserves,
-    its requests for reserves and the CO's bonus still to give are told only to that side and
-    the referees. ``named`` writes a player's name (on Discord a mention)."""
+def team_text(state: GameState, viewer: str | None) -> Reply:
+    """Each side's players (as mentions), its CO and their tokens in hand. A side's hidden units
+    and reserves, its requests for reserves and the CO's bonus still to give are told only to that
+    side and the referees."""
     if state.team_size is None:
         raise ValueError("This is not a team game")
-    lines = []
+    lines: list[Line] = []
     for name, side in state.sides.items():
         team = side.team
         assert team is not None
-        lines.append(f"**{name}** ({len(side.players)} of {state.team_size} players)")
+        lines.append((Strong(name), f" ({len(side.players)} of {state.team_size} players)"))
         for player in side.players:
             own = [u for u in state.units_of(name) if u.player == player and not u.destroyed]
             theirs = knows_secrets_of(name, viewer)
@@ -27,14 +26,21 @@ def team_text(state: GameState, viewer: str | None, named: Callable[[str], str] 
             units = [u.true_name or u.name for u in own] if theirs else [u.name for u in own]
             co = " (CO)" if player == team.co else ""
             tokens, commands = team.tokens.get(player, 0), ", ".join(units) or "no units"
-            lines.append(f"  {named(player)}{co}: {tokens} token{'s' * (tokens != 1)}; {commands}")
+            lines.append(("  ", Mention(player), f"{co}: {tokens} token{'s' * (tokens != 1)}; {commands}"))
         if knows_secrets_of(name, viewer):
             if team.bonus:
-                lines.append(f"  bonus tokens still to hand out: {team.bonus} (/team give)")
+                lines.append((f"  bonus tokens still to hand out: {team.bonus} (/team give)",))
             lines.extend(
-                f"  {named(r.player)} asks for {state.units[r.unit].name} (/team grant or /team refuse)"
+                (
+                    "  ",
+                    Mention(r.player),
+                    f" asks for {state.units[r.unit].name} (/team grant or /team refuse)",
+                )
                 for r in team.requests
             )
     if state.referees:
-        lines.append(f"Referees: {', '.join(map(named, state.referees))}")
-    return "\n".join(lines)
+        referees = [
+            piece for i, r in enumerate(state.referees) for piece in ((", ",) if i else ()) + (Mention(r),)
+        ]
+        lines.append(("Referees: ", *referees))
+    return Reply(tuple(lines))

@@ -4,7 +4,9 @@ out and its wording (:mod:`engine.actions.base`), registered by name as its clas
 (:attr:`engine.rulesets.RuleSet.actions`). The 2015 actions are here; a rule set's own actions
 are in its package (``engine/variants/<name>/actions.py``).
 
-A new action is its command in :mod:`engine.commands` (a member of ``Action``), its
-:class:`~engine.actions.base.ActionType` subclass (here, or in the package of the one rule set
-that has it), and its name in the ``actions`` of each rule set that offers it.
+A new action is its command (a :class:`~engine.commands.BaseAction` subclass, in
+:mod:`engine.commands` or the rule set's package), its :class:`~engine.actions.base.ActionType`
+subclass (here, or in the package of the one rule set that has it) with the option of ``/act``
+that asks for it (``options``, ``from_options``), and its name in the ``actions`` of each rule set
+that offers it: three files. Both front ends read ``/act`` from the actions, so neither changes.
 """

@@ -3,14 +3,16 @@ declared, the carrying out when its turn comes, and the words that tell it.
 
 An action is checked against an :class:`Activation` (the unit as it will stand after the actions
 before it) and carried out in a :class:`Turn` (the pending declaration and the log). A rule set
-offers an action by naming it (:attr:`engine.rulesets.RuleSet.actions`).
+offers an action by naming it (:attr:`engine.rulesets.RuleSet.actions`). Each action also declares
+the options of ``/act`` a player asks for it with (:class:`OrderOption`) and makes itself from
+them (:meth:`ActionType.from_options`): both front ends read ``/act`` from these declarations.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from engine.commands import Action, Order, UnitOrder
 from engine.events import EventLog
@@ -23,6 +25,22 @@ if TYPE_CHECKING:
 A = TypeVar("A")
 
 ACTIONS: dict[str, ActionType] = {}  # every kind of action there is, by the name rule sets list it under
+
+
+@dataclass(frozen=True)
+class OrderOption:
+    """An option of the order a player gives a unit (``/act``), declared by the action it asks for.
+    The front ends read the typed text by its kind before the action sees it: a ``position`` as a
+    point, a ``path`` as the waypoints of a move, a ``unit`` as the id of a unit (``whose`` says
+    which side's: the player's own, or the enemy's, aimed at); others as typed."""
+
+    name: str
+    kind: Literal["text", "flag", "choice", "position", "path", "unit"]
+    description: str
+    choices: tuple[str, ...] = ()
+    default: object = None
+    whose: Literal["own", "enemy"] | None = None
+    claims: tuple[str, ...] = ()  # options it takes over from other actions when given
 
 
 @dataclass
@@ -78,6 +96,9 @@ class ActionType(Generic[A]):
     may_be_interrupted = False  # a reaction may name a point along it (p. 6)
     closes_reaction_route = False  # no reaction point after it: its dice are rolled (p. 6)
     last_in_activation: str | None = None  # why no action may follow it, if none may
+    options: tuple[OrderOption, ...] = ()  # the options of /act that ask for it
+    place = 0  # where it stands among the actions of an order read from /act's options
+    place_if_first: int | None = None  # where it stands instead with first:fire (a shot)
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         """Every action class written is registered under its own name."""
@@ -85,6 +106,11 @@ class ActionType(Generic[A]):
         if cls.name in ACTIONS:
             raise TypeError(f"{cls.__name__} needs a name of its own: {cls.name} is taken")
         ACTIONS[cls.name] = cls()
+
+    def from_options(self, given: Mapping[str, Any]) -> A | None:
+        """The action that the order's options ask for (every option of /act, read, or its
+        default), or None when they ask for none."""
+        return None
 
     def check(self, activation: Activation, index: int, action: A) -> None:
         """Raise :class:`~engine.errors.IllegalCommand` if the action may not be declared."""

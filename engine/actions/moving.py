@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from engine.actions.base import ActionType, Activation, Turn
+from collections.abc import Mapping
+from typing import Any
+
+from engine.actions.base import ActionType, Activation, OrderOption, Turn
 from engine.actions.carrying_out import execute_disembark, execute_embark, execute_entry, execute_move
 from engine.commands import Action, Disembark, Embark, Move
 from engine.errors import IllegalCommand
@@ -20,6 +23,22 @@ class MoveAction(ActionType[Move]):
     counts_as_moving = True
     moves_unit = True
     may_be_interrupted = True
+    options = (
+        OrderOption(
+            "move",
+            "path",
+            "Where to (x,y in inches or a grid square like D3; separate waypoints with ;)",
+        ),
+        OrderOption("rapid", "flag", "Rapid move (no firing)", default=False),
+        OrderOption("reverse", "flag", "Move in reverse (vehicles)", default=False),
+        OrderOption("road", "flag", "Rapid move along a road (set rapid too)", default=False),
+    )
+    place = 30
+
+    def from_options(self, given: Mapping[str, Any]) -> Move | None:
+        if not given["move"]:
+            return None
+        return Move(path=given["move"], rapid=given["rapid"], reverse=given["reverse"], road=given["road"])
 
     def check(self, activation: Activation, index: int, action: Move) -> None:
         state, unit, current = activation.state, activation.unit, activation.current
@@ -59,6 +78,11 @@ class EmbarkAction(ActionType[Embark]):
     command = Embark
     what = "Embarking"
     counts_as_moving = True
+    options = (OrderOption("embark", "unit", "Get into this transport (after any move)", whose="own"),)
+    place = 50
+
+    def from_options(self, given: Mapping[str, Any]) -> Embark | None:
+        return Embark(transport=given["embark"]) if given["embark"] else None
 
     def check(self, activation: Activation, index: int, action: Embark) -> None:
         transport = check_embark(activation.state, activation.current, action)
@@ -86,6 +110,13 @@ class DisembarkAction(ActionType[Disembark]):
     command = Disembark
     what = "Disembarking"
     counts_as_moving = True
+    options = (
+        OrderOption("disembark", "position", "Get out of the transport here first (x,y or a grid square)"),
+    )
+    place = 10
+
+    def from_options(self, given: Mapping[str, Any]) -> Disembark | None:
+        return Disembark(to=given["disembark"]) if given["disembark"] else None
 
     def check(self, activation: Activation, index: int, action: Disembark) -> None:
         check_disembark(activation.state, activation.current, action, activation.transport)

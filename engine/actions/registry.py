@@ -3,22 +3,33 @@ An action is registered by writing its :class:`ActionType` subclass, in :mod:`en
 in a rule set's package under :mod:`engine.variants`.
 
 The game flow never asks what class an action is: it asks the game's rule set's action for it
-(:func:`action_type`), which checks, carries out and words it.
+(:func:`action_type`), which checks, carries out and words it. The options of ``/act`` are the
+ones the actions declare (:func:`order_options`), and each action makes itself from them
+(:func:`order_actions`), so a new action reaches both front ends with no change to them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from engine.actions import moving, shooting  # noqa: F401  the 2015 actions, registered as written
-from engine.actions.base import ACTIONS, ActionType
+from engine.actions.base import ACTIONS, ActionType, OrderOption
 from engine.commands import Action, Order, UnitOrder
 from engine.errors import IllegalCommand
 from engine.events import EventLog
 from engine.game_state import GameState, Pending
 from engine.rulesets import RULE_SETS, rules_of
 
-__all__ = ["ACTIONS", "action_type", "activation_moves", "at_declaration", "check_reaction_to"]
+__all__ = [
+    "ACTIONS",
+    "action_type",
+    "activation_moves",
+    "at_declaration",
+    "check_reaction_to",
+    "order_actions",
+    "order_options",
+]
 
 
 def action_type(state: GameState, action: Action) -> ActionType:
@@ -54,3 +65,38 @@ def check_reaction_to(state: GameState, order: Order, reaction: Order) -> None:
         problem = action_type(state, action).reaction_problem(reaction)
         if problem:
             raise IllegalCommand(problem)
+
+
+def order_options() -> dict[str, OrderOption]:
+    """Every option of ``/act`` but the unit's name, by name, as the actions declare them, in the
+    order they were written."""
+    options: dict[str, OrderOption] = {}
+    for kind in ACTIONS.values():
+        for option in kind.options:
+            options.setdefault(option.name, option)
+    return options
+
+
+def order_actions(given: Mapping[str, Any]) -> tuple[Action, ...]:
+    """The actions that the options of ``/act`` ask for (read, by name; those not given at their
+    default), each made by an action of its command, in their places: out of a transport or a
+    building first, then the move and the shot (the shot first with ``first:fire``), into a
+    transport or a building, and close combat or indirect fire last."""
+    options = order_options()
+    values = {name: option.default for name, option in options.items()}
+    values |= {name: value for name, value in given.items() if value is not None}
+    claimed = {name for option in options.values() if values[option.name] for name in option.claims}
+    first = values.get("first") == "fire"
+    makers = {kind.command: kind for kind in ACTIONS.values()}  # a rule set's own kind comes last
+    placed: list[tuple[int, Action]] = []
+    for kind in makers.values():
+        own_claims = {name for option in kind.options for name in option.claims}
+        seen = {
+            name: options[name].default if name in claimed - own_claims else value
+            for name, value in values.items()
+        }
+        action = kind.from_options(seen)
+        if action is not None:
+            at = kind.place_if_first if first and kind.place_if_first is not None else kind.place
+            placed.append((at, action))
+    return tuple(action for _, action in sorted(placed, key=lambda pair: pair[0]))

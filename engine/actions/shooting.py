@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
-from engine.actions.base import ActionType, Activation, Turn
+from collections.abc import Mapping
+from typing import Any, Literal, get_args
+
+from engine.actions.base import ActionType, Activation, OrderOption, Turn
 from engine.actions.carrying_out import execute_fire, execute_smoke, retarget_options, valid_target
 from engine.commands import Fire, LaySmoke
 from engine.deployment.hidden import reveal_marker, under_marker
+from engine.errors import IllegalCommand
 from engine.game_state import Choice, GameState
 from engine.orders import check_fire_target, check_smoke
 from engine.rulesets import rules_of
+
+WeaponName = Literal[
+    "gun", "mg", "hull_mg", "gun+hull_mg", "mg+hull_mg", "light_mortar", "second_gun", "flamethrower"
+]
+WEAPONS: tuple[str, ...] = get_args(WeaponName)
 
 
 class FireAction(ActionType[Fire]):
@@ -20,6 +29,48 @@ class FireAction(ActionType[Fire]):
     is_shot = True
     fires = True
     closes_reaction_route = True
+    options = (
+        OrderOption("fire", "unit", "The enemy to fire at", whose="enemy"),
+        OrderOption(
+            "first", "choice", "With a move and a shot, which comes first", ("move", "fire"), default="move"
+        ),
+        OrderOption(
+            "weapon",
+            "choice",
+            "Which weapon: flamethrower, light_mortar; house rules: gun, mg, hull_mg, +hull_mg joins, "
+            "second_gun",
+            WEAPONS,
+        ),
+        OrderOption(
+            "face",
+            "text",
+            "House rules: the building's side to fire out of: north, east... (default: facing the target)",
+        ),
+        OrderOption(
+            "storey",
+            "text",
+            "House rules: the storey to fire out of: ground (0), 1, 2... "
+            "(default: the one held, else ground)",
+        ),
+    )
+    place = 40
+    place_if_first = 25  # first:fire puts the shot before the move (place 30)
+
+    def from_options(self, given: Mapping[str, Any]) -> Fire | None:
+        if given["fire"] and given["smoke"]:
+            raise IllegalCommand("A unit either fires or lays smoke in one activation, not both")
+        if (given["face"] or given["storey"]) and not given["fire"]:
+            raise IllegalCommand("A side (face:) and storey (storey:) of a building go with a target (fire:)")
+        if not given["fire"]:
+            return None
+        weapon = weapon_named(given["weapon"])
+        return Fire(
+            target=given["fire"],
+            flamethrower=weapon == "flamethrower",
+            weapon=None if weapon == "flamethrower" else weapon,
+            face=given["face"].strip() if given["face"] else None,
+            storey=storey_named(given["storey"]),
+        )
 
     def check(self, activation: Activation, index: int, action: Fire) -> None:
         check_fire_target(
@@ -86,6 +137,31 @@ def _firing_out_of(fire: Fire) -> str:
     return f" from {', '.join(where)}" if where else ""
 
 
+def weapon_named(named: str | None) -> WeaponName | None:
+    """A weapon as a player names it: a vehicle's gun, mg (coaxial) or hull_mg, the gun or mg with
+    the hull MG joining in (gun+hull_mg), a squad's light_mortar (the 2015 rules: a British infantry
+    command unit's 2" mortar, p. 22), or a flame tank's flamethrower (p. 22)."""
+    if named is None:
+        return None
+    key = named.strip().casefold().replace(" ", "_")
+    if key not in WEAPONS:
+        raise IllegalCommand(f"Name the weapon {', '.join(WEAPONS[:-1])} or {WEAPONS[-1]}, not {named!r}")
+    return key  # type: ignore[return-value]
+
+
+def storey_named(named: str | None) -> int | None:
+    """A storey as a player names it: 0 or "ground" for the ground floor, 1 for the first upper
+    storey, and so on (House Rules V1.0, s. 5 Firing from buildings)."""
+    if named is None:
+        return None
+    key = named.strip().casefold()
+    if key in ("ground", "g"):
+        return 0
+    if not key.isdigit():
+        raise IllegalCommand(f"Name the storey 0 (or ground) for the ground floor, 1, 2... not {named!r}")
+    return int(key)
+
+
 class SmokeAction(ActionType[LaySmoke]):
     """The unit hides itself in smoke, its own or a supporting gun's (p. 12)."""
 
@@ -95,6 +171,12 @@ class SmokeAction(ActionType[LaySmoke]):
     is_shot = True
     fires = True
     closes_reaction_route = True
+    options = (OrderOption("smoke", "flag", "Lay smoke instead of firing", default=False),)
+    place = 40
+    place_if_first = 25
+
+    def from_options(self, given: Mapping[str, Any]) -> LaySmoke | None:
+        return LaySmoke() if given["smoke"] else None
 
     def check(self, activation: Activation, index: int, action: LaySmoke) -> None:
         check_smoke(activation.state, activation.current, action)

@@ -17,6 +17,7 @@ from bot.services.campaign_service import CampaignService
 from bot.services.force_service import ForceService
 from bot.services.game_service import GameError, GameService
 from bot.services.linked_campaign_service import LinkedCampaignService
+from bot.services.stats_service import StatsService
 from bot.storage.store import GameStore
 from engine.forces import add_unit
 
@@ -41,7 +42,7 @@ class Requests:
 
     def __init__(self, store: GameStore, name: str) -> None:
         self.forces, self.campaigns = ForceService(store), CampaignService(store)
-        self.linked = LinkedCampaignService(GameService(store))
+        self.linked = LinkedCampaignService(GameService(store), self.forces, StatsService(store))
         self.name = name
 
     def jobs(self) -> dict[str, Callable[[int], Awaitable[object]]]:

@@ -26,6 +26,7 @@ from typing import Any
 import discord
 from discord.http import HTTPClient
 
+from bot.app import Services
 from bot.discord_adapter.client import IronCrossBot
 from bot.services.deadline_loop import DeadlineLoop
 from bot.services.game_service import GameService
@@ -100,7 +101,7 @@ async def main(args: argparse.Namespace) -> None:
     recorder = Recorder(args.out)
     store = GameStore(args.database_url)
     games = GameService(store, claims=Claims(store, process_name(), timedelta(seconds=args.lease)))
-    client = IronCrossBot(games)
+    client = IronCrossBot(Services.around(games))
     stub_discord(client, recorder)
     loop = DeadlineLoop(client.games, client.pings, client.campaigns, every=timedelta(seconds=args.every))
     loop.start()  # as the client's setup_hook does, without the gateway

@@ -15,6 +15,7 @@ import discord
 from discord.http import HTTPClient
 from discord.webhook.async_ import AsyncWebhookAdapter
 
+from bot.app import Services
 from bot.discord_adapter.answers import STUB
 from bot.discord_adapter.client import IronCrossBot
 from bot.services.game_service import GameService
@@ -487,7 +488,7 @@ ANN, OTTO, EVE = "301", "302", "303"  # two players and a spectator
 async def open_bot(database_url: str, monkeypatch) -> tuple[IronCrossBot, Harness]:
     """The bot on a real SQLite store and a virtual clock, ready to take interactions."""
     store = await GameStore.open(seed_sqlite(database_url))  # a new file starts migrated
-    bot = IronCrossBot(GameService(store, clock=VirtualClock()))
+    bot = IronCrossBot(Services.around(GameService(store, clock=VirtualClock())))
     await bot._async_setup_hook()
     await bot.rules.ship()
     return bot, Harness(bot, monkeypatch)

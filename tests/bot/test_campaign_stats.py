@@ -5,9 +5,11 @@ import io
 
 import pytest
 
+from bot.app import Services
 from bot.console import ConsoleTable
 from bot.services.campaign_stats import CampaignStats
 from bot.services.game_service import GameError, GameService
+from bot.services.stats_service import StatsService
 from bot.storage.store import GameStore
 from engine.dice import ScriptedDice, d6, d10
 from engine.runtime import VirtualClock
@@ -48,7 +50,7 @@ class Table:
 @pytest.fixture
 async def table(store):
     faces = [ScriptedDice([])]
-    console, _ = await ConsoleTable.open(GameService(store, dice=lambda: faces[0]))
+    console, _ = await ConsoleTable.open(Services.around(GameService(store, dice=lambda: faces[0])))
     console.campaigns.out = io.StringIO()
     await build_forces(console)
     new = "/campaign linked new name:Normandy allies:ann allies_force:Able axis:otto axis_force:KG"
@@ -114,7 +116,7 @@ async def test_campaign_stats_add_up_every_battle_and_the_one_being_fought(table
 
 
 async def test_stats_of_a_channel_without_a_campaign_are_refused(store):
-    console, _ = await ConsoleTable.open(GameService(store, dice=lambda: ScriptedDice([])))
+    console, _ = await ConsoleTable.open(Services.around(GameService(store, dice=lambda: ScriptedDice([]))))
     assert await console.handle("/stats campaign") == (
         "Not allowed: There is no campaign in this channel: /stats without campaign counts the channel's game"
     )
@@ -126,7 +128,7 @@ async def test_a_red_barricades_campaign_counts_its_ledger_rolls_by_side(store):
     await start(service)
     await service.submit("c1", "ann", "A4, M2")
     await service.submit("c1", "cat", "none")
-    stats = await CampaignStats(store).stats("c1")
+    stats = await CampaignStats(store, StatsService(store)).stats("c1")
     (german,) = stats.report.players
     assert (german.player, german.faces(6).counts) == ("German", (0, 0, 0, 2, 0, 0))
     assert stats.text().splitlines()[:3] == [
@@ -135,5 +137,5 @@ async def test_a_red_barricades_campaign_counts_its_ledger_rolls_by_side(store):
         "",
     ]
     with pytest.raises(GameError, match="There is no campaign in this channel"):
-        await CampaignStats(store).stats("c2")
+        await CampaignStats(store, StatsService(store)).stats("c2")
     await service.close()

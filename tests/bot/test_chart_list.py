@@ -3,13 +3,14 @@ Discord message."""
 
 import pytest
 
+from bot.discord_adapter.markdown import markdown
 from bot.services.dice_service import DiceService
 from engine.rolls.charts import charts_by_book, load_charts
 
 
 @pytest.mark.parametrize("limit", [2000, 400, 120])
 def test_every_chart_once_under_its_book_in_pages_within_the_limit(limit):
-    pages = DiceService.chart_list(limit)
+    pages = [markdown(page) for page in DiceService.chart_list(limit, markdown)]
     assert all(len(page) <= limit for page in pages)
     book, listed = None, []
     for line in "\n".join(pages).splitlines():
@@ -24,11 +25,11 @@ def test_every_chart_once_under_its_book_in_pages_within_the_limit(limit):
 
 
 def test_a_book_that_fits_a_page_is_not_split_and_a_long_one_says_continued():
-    pages = DiceService.chart_list(2000)
+    pages = [markdown(page) for page in DiceService.chart_list(2000, markdown)]
     assert [page.splitlines()[0].split(" (")[0] for page in pages] == [
         "__**Iron Cross**__",  # with Red Barricades after it
         "__**Cross of Iron**__",  # too long for the rest of the first page: a page of its own
     ]
     count = len(charts_by_book()["Cross of Iron"])
-    small = DiceService.chart_list(400)
+    small = [markdown(page) for page in DiceService.chart_list(400, markdown)]
     assert any(page.startswith(f"__**Cross of Iron**__ ({count} charts) (continued)") for page in small)

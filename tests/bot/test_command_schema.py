@@ -4,6 +4,7 @@ the console's grammar are both made from it, and take the same options."""
 import discord
 import pytest
 
+from bot.app import Services
 from bot.command_schema import COMMANDS, Option
 from bot.console_grammar import Line, console_path
 from bot.discord_adapter.client import IronCrossBot
@@ -41,7 +42,7 @@ def sample(option: Option) -> str:
 
 @pytest.fixture
 async def tree(store):
-    bot = IronCrossBot(GameService(store))
+    bot = IronCrossBot(Services.around(GameService(store)))
     yield {command.qualified_name: command for command in walk(bot.tree.get_commands())}
     await bot.close()
 

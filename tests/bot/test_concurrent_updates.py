@@ -17,6 +17,7 @@ import pytest
 from alembic import command
 from sqlalchemy import func, select
 
+from bot.plain_text import plain_reply
 from bot.services.card_service import CardService
 from bot.services.force_service import ForceService
 from bot.services.game_service import GameError, GameService
@@ -175,7 +176,7 @@ async def test_a_deck_saved_six_times_at_once_is_one_deck(url, store):
     decks = [CardService(store), CardService(other)]
     names = ["Generic", "generic", "GENERIC"]
     saved = await asyncio.gather(*(decks[n % 2].save(GUILD, names[n % 3], DECK) for n in range(6)))
-    assert all(answer.startswith("Saved the deck") for answer in saved)
+    assert all(plain_reply(answer).startswith("Saved the deck") for answer in saved)
     async with store.sessions() as session:
         assert await session.scalar(select(func.count()).select_from(CardDeckRow)) == 1
     await other.close()

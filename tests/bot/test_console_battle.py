@@ -5,6 +5,7 @@ import random
 
 import pytest
 
+from bot.app import Services
 from bot.console import ConsoleTable
 from bot.services.game_service import GameService
 from bot.storage.store import GameStore
@@ -85,7 +86,7 @@ def as_text(command: Command) -> str:
 async def test_a_whole_quick_battle_is_played_to_its_result_as_typed_text(tmp_path, ruleset, title):
     store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
     service = GameService(store, dice=lambda: SeededDice(11))
-    table, _ = await ConsoleTable.open(service)
+    table, _ = await ConsoleTable.open(Services.around(service))
     assert "Crossroads" in await table.handle(f"/game new table:crossroads forces:british ruleset:{ruleset}")
     assert title in await table.handle("/status")
     for side, player in PLAYERS.items():
@@ -118,7 +119,7 @@ async def test_a_whole_quick_battle_is_played_to_its_result_as_typed_text(tmp_pa
 
 async def test_the_other_sides_player_is_refused_at_the_console(tmp_path):
     store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
-    table, _ = await ConsoleTable.open(GameService(store, dice=lambda: SeededDice(1)))
+    table, _ = await ConsoleTable.open(Services.around(GameService(store, dice=lambda: SeededDice(1))))
     await table.handle("as ann /game join side:allies")
     await table.handle("as otto /game join side:axis")
     await table.handle("as ann /game start")  # seed 1: axis wins the initiative

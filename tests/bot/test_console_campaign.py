@@ -8,6 +8,7 @@ from datetime import timedelta
 
 import pytest
 
+from bot.app import Services
 from bot.console import ConsoleTable
 from bot.services.game_service import GameService
 from bot.storage.store import GameStore
@@ -32,7 +33,7 @@ class Console:
     async def start(self):
         self.store = await GameStore.open(self.url)
         self.games = GameService(self.store, dice=lambda: self.dice, clock=self.clock)
-        self.table = ConsoleTable(self.games, quick_battle())
+        self.table = ConsoleTable(Services.around(self.games), quick_battle())
         await self.table.campaigns.open(self.out)
 
     async def stop(self):
@@ -224,7 +225,7 @@ async def test_fortifications_the_order_of_battle_and_a_referee_correction_at_th
         "Not allowed: Only the campaign's referee may correct its ledger"
     )
     assert await console.say("as ref /campaign correct entry:three to:void reason:x") == (
-        "Not allowed: The ledger entry (entry:12 to:void reason:\"why\") is a whole number "
+        'Not allowed: The ledger entry (entry:12 to:void reason:"why") is a whole number '
         "from 0 to 1,000,000, not 'three'"
     )
     assert await console.say("/campaign ledger") == ledger

@@ -3,6 +3,7 @@ README and /help give them, that the console used to misread."""
 
 import pytest
 
+from bot.app import Services
 from bot.console import ConsoleTable
 from bot.console_grammar import Line
 from bot.services.game_service import GameService
@@ -18,7 +19,7 @@ from renderer import render
 async def table(tmp_path):
     store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
     service = GameService(store, dice=lambda: SeededDice(1))
-    table, _ = await ConsoleTable.open(service)
+    table, _ = await ConsoleTable.open(Services.around(service))
     yield table
     await service.close()
     await store.close()

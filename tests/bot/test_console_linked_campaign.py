@@ -9,6 +9,7 @@ import io
 import random
 import re
 
+from bot.app import Services
 from bot.console import ConsoleTable
 from bot.services.game_service import GameService
 from bot.storage.store import GameStore
@@ -70,7 +71,7 @@ def fielded(table: ConsoleTable, side: str) -> list[str]:
 async def test_a_three_battle_linked_campaign_carries_losses_and_purchases(tmp_path):
     store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'linked.db'}")
     dice = SeededDice(5)
-    table, _ = await ConsoleTable.open(GameService(store, dice=lambda: dice))
+    table, _ = await ConsoleTable.open(Services.around(GameService(store, dice=lambda: dice)))
     out = io.StringIO()
     table.campaigns.out = out
     await build_forces(table)

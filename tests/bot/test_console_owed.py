@@ -6,6 +6,7 @@ import io
 
 import pytest
 
+from bot.app import Services
 from bot.console import ConsoleTable
 from bot.services.game_service import GameService
 from bot.storage.store import GameStore
@@ -21,7 +22,7 @@ MINUTE = 60
 async def console(tmp_path):
     store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")
     games = GameService(store, clock=VirtualClock())
-    table = ConsoleTable(games, quick_battle())
+    table = ConsoleTable(Services.around(games), quick_battle())
     yield table
     await table.owed.close()
     await table.campaigns.close()
@@ -52,7 +53,7 @@ async def test_games_mine_lists_games_and_campaigns_across_channels(console):
 
     assert await console.handle("as ann /games mine") == (
         "Waiting for you:\n"
-        "- #console: campaign **Barrikady**, phase 1 (17 Oct purchases): the German side owes its RG "
+        "- #console: campaign Barrikady, phase 1 (17 Oct purchases): the German side owes its RG "
         "purchases for the CG Day (or none) (/campaign submit), deadline 2026-01-02 00:00 UTC\n"
         "- #555: game: allies won the initiative: choose who starts (/initiative)"
     )

@@ -4,6 +4,7 @@ in virtual time."""
 
 import pytest
 
+from bot.app import Services
 from bot.console import HELP, ConsoleTable
 from bot.services.game_service import GameService
 from bot.storage.store import GameStore
@@ -34,7 +35,7 @@ async def refereed(tmp_path):
     store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
     clock = VirtualClock()
     service = GameService(store, dice=lambda: SeededDice(1), clock=clock)
-    table, _ = await ConsoleTable.open(service)
+    table, _ = await ConsoleTable.open(Services.around(service))
     await ok(table, "/game new referee:ref reaction_seconds:600")
     await ok(table, "as ann /game join side:allies")
     await ok(table, "as otto /game join side:axis")
@@ -107,7 +108,7 @@ async def test_the_help_names_the_referees_clock_and_preparation():
 async def test_the_referee_limits_a_sides_force_and_draws_its_zone_at_the_console(tmp_path):
     store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'prep.db'}")
     service = GameService(store, dice=lambda: SeededDice(1))
-    table, _ = await ConsoleTable.open(service)
+    table, _ = await ConsoleTable.open(Services.around(service))
     for player, nation in (("ann", "us"), ("otto", "german")):
         await ok(table, f"as {player} /force new nation:{nation} name:F points:1000")
         for _ in range(2):

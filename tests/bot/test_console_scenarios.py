@@ -14,6 +14,7 @@ import re
 
 import pytest
 
+from bot.app import Services
 from bot.console import ConsoleTable
 from bot.services.game_service import GameService
 from bot.storage.store import GameStore
@@ -116,7 +117,7 @@ def leaks(table: ConsoleTable, reply: str) -> list[str]:
 @pytest.mark.parametrize(("scenario", "options"), SCENARIOS, ids=[s for s, _ in SCENARIOS])
 async def test_each_scenario_is_played_to_its_result_at_the_console(tmp_path, scenario, options):
     store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
-    table, _ = await ConsoleTable.open(GameService(store, dice=lambda: SeededDice(3)))
+    table, _ = await ConsoleTable.open(Services.around(GameService(store, dice=lambda: SeededDice(3))))
     await build_forces(table, scenario)
     news = await table.handle(f"/game new scenario:{scenario} table:random seed:11{options}")
     assert 'on the random-11 (72" x 48"' in news

@@ -5,6 +5,7 @@ actions and rolls in secret, and the game runs to its result."""
 
 import random
 
+from bot.app import Services
 from bot.console import ConsoleTable
 from bot.services.game_service import GameService
 from bot.storage.store import GameStore
@@ -79,7 +80,7 @@ def _deploying(table: ConsoleTable) -> str | None:
 
 async def test_a_two_against_two_game_with_a_referee_at_the_console(tmp_path):
     store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
-    table, _ = await ConsoleTable.open(GameService(store, dice=lambda: SeededDice(5)))
+    table, _ = await ConsoleTable.open(Services.around(GameService(store, dice=lambda: SeededDice(5))))
     for player, (nation, units, command) in FORCES.items():
         await ok(table, f"as {player} /force new nation:{nation} name:F points:200")
         for profile in units:

@@ -12,7 +12,7 @@ from bot.services.game_service import GameService
 from bot.storage.ping_store import ping_of
 from bot.storage.store import GameStore
 from bot.storage.tables import CommandRow
-from bot.text_orders import OrderWords, unit_order
+from bot.text_orders import unit_order
 from engine.commands import Declare
 from engine.dice import ScriptedDice, d6
 from engine.runtime import VirtualClock
@@ -128,7 +128,7 @@ async def test_one_interaction_sent_to_two_services_at_once_is_applied_once(tabl
     other = GameService(GameStore(bot.games.store.database_url), clock=VirtualClock())
     version = (await bot.games.store.load("1")).version
     state = (await bot.games.store.load("1")).state
-    order = Declare(side="axis", order=unit_order(state, "axis", OrderWords("Gruppe 3", "50,39")))
+    order = Declare(side="axis", order=unit_order(state, "axis", "Gruppe 3", move="50,39"))
     outcomes = await asyncio.gather(
         *(service.act("1", OTTO, order, interaction_id="4242") for service in (bot.games, other))
     )

@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 from sqlalchemy import event
 
+from bot.app import Services
 from bot.console import ConsoleTable
 from bot.services.campaign_service import CampaignService, parse_duration
 from bot.services.dice_service import DiceService
@@ -152,7 +153,7 @@ async def table(database_backend, request):
     if database_backend == "sqlite":
         event.listen(store.engine.sync_engine, "connect", no_waiting_for_the_disk)
     service = GameService(store, lambda: SeededDice(7))
-    console, _ = await ConsoleTable.open(service)
+    console, _ = await ConsoleTable.open(Services.around(service))
     await console.rules.ship()
     await console.campaigns.open(io.StringIO())
     await console.owed.open(io.StringIO())

@@ -5,6 +5,7 @@ from datetime import timedelta
 
 import pytest
 
+from bot.app import Services
 from bot.console import ConsoleTable
 from bot.services.campaign_service import CampaignService
 from bot.services.game_service import GameService
@@ -20,7 +21,7 @@ NEW = "/campaign linked new name:Normandy allies:ann allies_force:Able axis:otto
 async def table(tmp_path):
     store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'linked.db'}")
     games = GameService(store, dice=lambda: SeededDice(1))
-    table, _ = await ConsoleTable.open(games)
+    table, _ = await ConsoleTable.open(Services.around(games))
     await build_forces(table)
     yield table
     await games.close()

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
+from bot.discord_adapter.markdown import markdown
 from bot.library.sections import split_document
 from bot.services import rules_service
 from bot.services.game_service import GameError
@@ -141,7 +142,7 @@ async def test_a_book_of_headings_in_capitals_imports_and_its_charts_are_entries
         "TUNNEL EXIT CHART\nA squad in a tunnel rolls to find where it comes out.\n"
         "TUNNELS\nA tunnel exit chart roll is made each turn a squad is in a tunnel.\n"
     )
-    report = await library.import_document("g", "admin", "skirmish.txt", text.encode())
+    report = markdown(await library.import_document("g", "admin", "skirmish.txt", text.encode()))
     assert report.startswith("Indexed **skirmish** from skirmish.txt: 3 sections (0 numbered)")
     found = await library.lookup("g", "tunnel exit chart")
     assert found.startswith("**TUNNEL EXIT CHART** · skirmish\n")  # the chart itself before the mentions

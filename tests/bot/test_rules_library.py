@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.discord_adapter.markdown import markdown
 from bot.library.sections import Section, is_section_number, split_document
 from bot.services.game_service import GameError
 from bot.services.rules_service import (
@@ -115,7 +116,7 @@ async def test_shipping_again_is_a_no_op_until_the_file_changes(library):
 
 
 async def test_import_then_look_up_by_number_whole_with_its_source(library):
-    report = await library.import_document("g", "admin", "numbered-rules.txt", NUMBERED)
+    report = markdown(await library.import_document("g", "admin", "numbered-rules.txt", NUMBERED))
     assert report == (
         "Indexed **numbered-rules** from numbered-rules.txt: 12 sections (11 numbered, numbered 7 to CG9), "
         f"{len(NUMBERED.decode()):,} characters. Only this server sees it."
@@ -147,19 +148,19 @@ async def test_another_server_never_sees_an_import(library):
         await library.lookup("other", "63.22")
     with pytest.raises(GameError, match="Nothing in this server's rules library mentions 'sewer exit'"):
         await library.lookup("other", "sewer exit")
-    assert "numbered-rules" not in await library.sources("other")
+    assert "numbered-rules" not in markdown(await library.sources("other"))
 
 
 async def test_reimport_replaces_and_remove_takes_it_out(library):
     await library.import_document("g", "admin", "numbered-rules.txt", NUMBERED)
     changed = NUMBERED.replace(b"RB9 Rubble", b"RB10 Rubble")
-    report = await library.import_document("g", "admin", "numbered-rules.txt", changed)
+    report = markdown(await library.import_document("g", "admin", "numbered-rules.txt", changed))
     assert "It replaces the earlier import (12 sections)." in report
     with pytest.raises(GameError):
         await library.lookup("g", "RB9")
     assert (await library.lookup("g", "RB10")).startswith("**RB10 Rubble**")
-    assert (await library.sources("g")).count("**numbered-rules**") == 1
-    assert await library.remove("g", "Numbered-Rules") == (
+    assert markdown(await library.sources("g")).count("**numbered-rules**") == 1
+    assert markdown(await library.remove("g", "Numbered-Rules")) == (
         "Removed **numbered-rules** and its 12 sections from this server's library"
     )
     with pytest.raises(GameError, match="No section RB10"):
@@ -193,7 +194,7 @@ async def test_windows_1252_text_is_read_and_said_so(library):
     report = await library.import_document(
         "g", "admin", "old.txt", "RB9 Rubble: caf\xe9 ruins.\n".encode("cp1252")
     )
-    assert report.endswith("(read as Windows-1252)")
+    assert markdown(report).endswith("(read as Windows-1252)")
     assert "café" in await library.lookup("g", "RB9")
 
 

@@ -7,6 +7,7 @@ import asyncio
 import pytest
 import yaml
 
+from bot.app import Services
 from bot.services.game_service import GameError
 from bot.services.table_service import TableService, read_piece
 from engine.errors import IllegalCommand
@@ -148,7 +149,7 @@ async def test_a_table_is_built_at_the_console_exported_to_a_file_and_imported_a
     from bot.console import ConsoleTable
     from bot.services.game_service import GameService
 
-    console, _ = await ConsoleTable.open(GameService(store))
+    console, _ = await ConsoleTable.open(Services.around(GameService(store)))
     console.pictures = tmp_path / "pictures"
     lines = [
         "/table new name:'Hill 112' width:96 depth:72",

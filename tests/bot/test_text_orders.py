@@ -4,15 +4,24 @@ import math
 
 import pytest
 
-from bot.text_orders import OrderWords, find_unit, parse_move, parse_path, parse_point, unit_order
-from engine.commands import Fire, Move
+from bot.text_orders import choice_command, find_unit, parse_move, parse_path, parse_point, unit_order
+from engine.commands import ChooseTarget, Fire, MoraleTestOrder, Move, RemoveMarkers
 from engine.errors import IllegalCommand
+from engine.game_state import Choice, Pending
 from engine.geometry import bearing, distance
 from engine.rules.movement import movement_allowance
 from engine.scenarios.new_game import make_unit, new_game
 from engine.scenarios.quick_battle import quick_battle
 from engine.state import Point
-from engine.variants.house_v1.commands import CloseCombat, EnterBuilding, LeaveBuilding, RequestFire
+from engine.variants.house_v1.commands import (
+    ChooseDefender,
+    ChooseFallBack,
+    CloseCombat,
+    EnterBuilding,
+    LeaveBuilding,
+    RequestFire,
+)
+from tests.engine.helpers import game
 
 
 def test_inches_and_grid_squares():
@@ -90,21 +99,21 @@ def test_house_rules_orders_in_words():
             make_unit("german", "Infantry Detachment", "axis", (10, 60), unit_id="gren"),
         ],
     )
-    order = unit_order(state, "allies", OrderWords("gis", move="30,26", enter="church"))
+    order = unit_order(state, "allies", "gis", move="30,26", enter="church")
     assert order.actions == (Move(path=(Point(x=30, y=26),)), EnterBuilding(building="church"))
-    order = unit_order(state, "allies", OrderWords("gis", leave="30,40", fire="gren"))
+    order = unit_order(state, "allies", "gis", leave="30,40", fire="gren")
     assert order.actions == (LeaveBuilding(to=Point(x=30, y=40)), Fire(target="gren"))
-    order = unit_order(state, "allies", OrderWords("gis", call_fire="D3"))
+    order = unit_order(state, "allies", "gis", call_fire="D3")
     assert order.actions == (RequestFire(at=Point(x=21, y=15)),)
     named = (
         r"Name the weapon gun, mg, hull_mg, gun\+hull_mg, mg\+hull_mg, light_mortar, second_gun or "
         r"flamethrower, not 'cannon'"
     )
     with pytest.raises(IllegalCommand, match=named):
-        unit_order(state, "allies", OrderWords("gis", fire="gren", weapon="cannon"))
-    order = unit_order(state, "allies", OrderWords("gis", fire="gren", weapon="gun+hull_mg"))
+        unit_order(state, "allies", "gis", fire="gren", weapon="cannon")
+    order = unit_order(state, "allies", "gis", fire="gren", weapon="gun+hull_mg")
     assert order.actions == (Fire(target="gren", weapon="gun+hull_mg"),)
-    order = unit_order(state, "allies", OrderWords("gis", assault="gren", overrun=False))
+    order = unit_order(state, "allies", "gis", assault="gren", overrun=False)
     assert order.actions == (CloseCombat(target="gren", overrun=False),)
 
 
@@ -117,7 +126,55 @@ def test_a_flame_tank_names_its_flamethrower_and_a_british_command_unit_its_mort
             make_unit("german", "Infantry Detachment", "axis", (30, 36), unit_id="gren"),
         ],
     )
-    order = unit_order(state, "allies", OrderWords("croc", fire="gren", weapon="Flamethrower"))
+    order = unit_order(state, "allies", "croc", fire="gren", weapon="Flamethrower")
     assert order.actions == (Fire(target="gren", flamethrower=True),)
-    order = unit_order(state, "allies", OrderWords("hq", fire="gren", weapon="light_mortar"))
+    order = unit_order(state, "allies", "hq", fire="gren", weapon="light_mortar")
     assert order.actions == (Fire(target="gren", weapon="light_mortar"),)
+
+
+def _waiting(kind: str, options: list[str]):
+    state = game(
+        make_unit("us", "Infantry Detachment", "allies", (30, 30), unit_id="gis"),
+        make_unit("german", "Infantry Detachment", "axis", (30, 36), unit_id="gren"),
+    )
+    state.pending = Pending(
+        window=1,
+        side="allies",
+        order=MoraleTestOrder(),
+        first_action=False,
+        reactor_side="axis",
+        choice=Choice(kind=kind, side="axis", options=options),
+    )
+    return state
+
+
+@pytest.mark.parametrize(
+    ("unit", "close_combat", "fall_back"),
+    [(None, "fall_back", True), (None, "FIGHT_ON", False), ("fall_back", None, True)],  # a bare word
+)
+def test_choose_answers_a_close_combat_choice_as_discord_or_the_console_give_it(
+    unit, close_combat, fall_back
+):
+    """/choose in Discord (close_combat:), at the console (a bare word) or by a card's menu: one
+    function makes the command (House Rules V1.0, s. 6)."""
+    state = _waiting("close_combat_fall_back", ["fall_back", "fight_on"])
+    assert choice_command(state, "axis", unit, close_combat) == ChooseFallBack(
+        side="axis", fall_back=fall_back
+    )
+    with pytest.raises(IllegalCommand, match="^Choose close_combat: fall_back or fight_on$"):
+        choice_command(state, "axis", "gren", None)
+
+
+def test_choose_names_a_unit_or_none_for_each_kind_of_choice():
+    state = _waiting("remove_markers", ["gren"])
+    assert choice_command(state, "axis", "Gren", None) == RemoveMarkers(side="axis", unit="gren")
+    with pytest.raises(IllegalCommand, match="^Choose the unit that loses its markers$"):
+        choice_command(state, "axis", "none", None)
+    state.pending.choice.kind = "building_defender"
+    assert choice_command(state, "axis", "gren", None) == ChooseDefender(side="axis", unit="gren")
+    state.pending.choice.kind = "choose_target"
+    assert choice_command(state, "axis", "none", None) == ChooseTarget(side="axis", target=None)
+    assert choice_command(state, "axis", "gis", None) == ChooseTarget(side="axis", target="gis")
+    state.pending = None
+    with pytest.raises(IllegalCommand, match="^Nothing is waiting to be chosen$"):
+        choice_command(state, "axis", "gis", None)

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from engine.actions.base import ActionType
-from engine.actions.registry import ACTIONS
-from engine.commands import ACTION_KINDS
+from engine.actions.registry import ACTIONS, order_actions, order_options
+from engine.commands import ACTION_KINDS, Disembark, Embark, Fire, LaySmoke, Move
 from engine.errors import IllegalCommand
 from engine.rulesets import RULE_SETS, RuleSet
 from engine.scenarios.new_game import make_unit
@@ -163,3 +163,51 @@ def _core_game():
 def test_a_2015_game_refuses_a_house_action_naming_the_rules_that_have_it(action, refusal):
     with pytest.raises(IllegalCommand, match=refusal):
         declare(_core_game(), "allies", "tommies", action)
+
+
+# --- the options of /act, declared by the actions -------------------------------------------------
+
+P1, P2 = Point(x=10, y=10), Point(x=12, y=14)
+
+
+def test_every_option_of_act_is_declared_once_by_an_action():
+    declared = [option.name for kind in ACTIONS.values() for option in kind.options]
+    assert set(order_options()) == set(declared) and len(order_options()) <= 24  # + unit: Discord's 25
+    assert [n for n in order_options() if n in ("move", "fire", "assault", "bombard")] == [
+        "move",
+        "fire",
+        "bombard",
+        "assault",
+    ]  # the order the actions were written in: the 2015 ones first
+
+
+def test_the_actions_of_an_order_stand_in_their_places_and_first_fire_puts_the_shot_first():
+    given = {"move": (P2,), "fire": "gren", "disembark": P1, "embark": "halftrack"}
+    assert order_actions(given) == (
+        Disembark(to=P1),
+        Move(path=(P2,)),
+        Fire(target="gren"),
+        Embark(transport="halftrack"),
+    )
+    assert order_actions({**given, "first": "fire"})[:3] == (
+        Disembark(to=P1),
+        Fire(target="gren"),
+        Move(path=(P2,)),
+    )
+    assert order_actions({"leave": P1, "assault": "gren", "overrun": False}) == (
+        LeaveBuilding(to=P1),
+        CloseCombat(target="gren", overrun=False),
+    )
+
+
+def test_bombard_takes_the_smoke_option_over_and_a_shot_and_smoke_are_refused_together():
+    assert order_actions({"bombard": True, "smoke": True}) == (Bombard(smoke=True),)
+    assert order_actions({"smoke": True}) == (LaySmoke(),)
+    assert order_actions({"smoke_at": P1}) == (LaySmoke(at=P1),)
+    with pytest.raises(
+        IllegalCommand, match="^A unit either fires or lays smoke in one activation, not both$"
+    ):
+        order_actions({"fire": "gren", "smoke": True})
+    with pytest.raises(IllegalCommand, match=r"go with a target \(fire:\)$"):
+        order_actions({"storey": "1"})
+    assert order_actions({}) == ()

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from engine.cards import Cards
+from engine.cards import Card, CardInPlay, Cards
 from engine.commands import Move
 from engine.deployment.hidden import add_dummy_markers, hide_under_marker
 from engine.dice import SeededDice
@@ -23,6 +23,7 @@ from engine.view import (
     SPECTATORS,
     audience_of,
     declared_order,
+    dice_shown,
     events_for,
     hand_of,
     knows_objective,
@@ -53,17 +54,27 @@ def test_a_secret_event_tells_its_side_and_the_referee_the_truth_and_the_others_
     assert [told(secret, a) for a in AUDIENCES] == [secret.text, secret.public, secret.text, secret.public]
     assert [told(referees_only, a) for a in AUDIENCES] == ["", "", referees_only.text, ""]
     assert events_for("axis", [secret, referees_only, public]) == ["allies sets up M1", "Gruppe 1 moves"]
+    assert [dice_shown(secret, a) for a in AUDIENCES] == [True, False, True, False]  # /stats: spectators
+    assert [dice_shown(public, a) for a in AUDIENCES] == [True, True, True, True]
 
 
 def test_what_belongs_to_one_side_is_known_to_it_and_the_referee():
     state = quick_battle()
-    state.cards = Cards(deck=[], set_aside=[], hands={"allies": [], "axis": []}, in_play={})
+    ambush = Card(id="c1", name="Ambush", cost=2, when="any time", text="A unit fires first", lasting=True)
+    state.cards = Cards(
+        deck=[],
+        set_aside=[],
+        hands={"allies": [ambush], "axis": []},
+        in_play={"allies": [CardInPlay(card=ambush)]},
+    )
     quarry = Objective(id="quarry", position=Point(x=1, y=1), side="axis")
     note = RefereeRule(audience="referee", text="Zephyr arrives on turn four")
     assert [knows_objective(quarry, a) for a in AUDIENCES] == [False, True, True, False]
     assert [knows_rule(note, a) for a in AUDIENCES] == [False, False, True, False]
     assert knows_rule(RefereeRule(audience="both", text="No air"), SPECTATORS)
     assert [hand_of(state, "allies", a) is not None for a in AUDIENCES] == [True, False, True, False]
+    held = hand_of(state, "allies", "allies")
+    assert (held.cards, [c.card for c in held.in_play], held.exchanged) == ([ambush], [ambush], False)
     state.objectives = [quarry]
     assert [len(view_for(state, a).objectives) for a in AUDIENCES] == [0, 1, 1, 0]
 

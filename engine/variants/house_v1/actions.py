@@ -7,10 +7,10 @@ declared and no reaction is allowed."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
-from engine.actions.base import ActionType, Activation, Turn, actions_of
+from engine.actions.base import ActionType, Activation, OrderOption, Turn, actions_of
 from engine.actions.moving import MoveAction
 from engine.actions.shooting import FireAction, SmokeAction
 from engine.commands import Action, Fire, LaySmoke, Move, Order, UnitOrder
@@ -76,6 +76,14 @@ class SmokeRoundAction(SmokeAction):
     s. 5)."""
 
     name = "smoke_round"
+    options = (
+        OrderOption(
+            "smoke_at", "position", 'House rules: a gun fires a smoke round at this spot (a 2" puff)'
+        ),
+    )
+
+    def from_options(self, given: Mapping[str, Any]) -> LaySmoke | None:
+        return LaySmoke(at=given["smoke_at"]) if given["smoke_at"] else super().from_options(given)
 
     def check(self, activation: Activation, index: int, action: LaySmoke) -> None:
         check_smoke_round(activation.state, activation.current, action.at)
@@ -93,6 +101,15 @@ class ShellBuildingAction(ActionType[ShellBuilding]):
     what = "Firing at a building as a whole"
     is_shot = True
     fires = True
+    options = (
+        OrderOption(
+            "shell", "text", "House rules: fire medium or heavy HE at this building as a whole, e.g. church"
+        ),
+    )
+    place = 70
+
+    def from_options(self, given: Mapping[str, Any]) -> ShellBuilding | None:
+        return ShellBuilding(building=given["shell"].strip()) if given["shell"] else None
 
     def check(self, activation: Activation, index: int, action: ShellBuilding) -> None:
         check_shell_building(activation.state, activation.current, action.building)
@@ -111,6 +128,17 @@ class RequestFireAction(ActionType[RequestFire]):
     name = "request_fire"
     command = RequestFire
     what = "Indirect fire with spotters"
+    options = (
+        OrderOption(
+            "call_fire",
+            "position",
+            "House rules: a spotter calls indirect fire onto this spot (its whole activation)",
+        ),
+    )
+    place = 90
+
+    def from_options(self, given: Mapping[str, Any]) -> RequestFire | None:
+        return RequestFire(at=given["call_fire"]) if given["call_fire"] else None
 
     def check(self, activation: Activation, index: int, action: RequestFire) -> None:
         check_request_fire(activation.state, activation.current, action.at, len(activation.actions))
@@ -130,6 +158,19 @@ class BombardAction(ActionType[Bombard]):
     command = Bombard
     what = "Indirect fire with spotters"
     fires = True
+    options = (
+        OrderOption(
+            "bombard",
+            "flag",
+            "House rules: a mortar, infantry gun or howitzer fires at your fire marker (with smoke: smoke)",
+            default=False,
+            claims=("smoke",),
+        ),
+    )
+    place = 100
+
+    def from_options(self, given: Mapping[str, Any]) -> Bombard | None:
+        return Bombard(smoke=given["smoke"]) if given["bombard"] else None
 
     def check(self, activation: Activation, index: int, action: Bombard) -> None:
         check_bombard(activation.state, activation.current, activation.kinds)
@@ -155,6 +196,13 @@ class EnterBuildingAction(ActionType[EnterBuilding]):
     what = "Occupying buildings"
     counts_as_moving = True
     moves_unit = True
+    options = (
+        OrderOption("enter", "text", "House rules: the building to go into (after any move), e.g. church"),
+    )
+    place = 60
+
+    def from_options(self, given: Mapping[str, Any]) -> EnterBuilding | None:
+        return EnterBuilding(building=given["enter"].strip()) if given["enter"] else None
 
     def check(self, activation: Activation, index: int, action: EnterBuilding) -> None:
         check_enter_building(activation.state, activation.current, action.building)
@@ -176,6 +224,15 @@ class LeaveBuildingAction(ActionType[LeaveBuilding]):
     what = "Occupying buildings"
     counts_as_moving = True
     moves_unit = True
+    options = (
+        OrderOption(
+            "leave", "position", "House rules: come out of the building to here first (x,y or a grid square)"
+        ),
+    )
+    place = 20
+
+    def from_options(self, given: Mapping[str, Any]) -> LeaveBuilding | None:
+        return LeaveBuilding(to=given["leave"]) if given["leave"] else None
 
     def check(self, activation: Activation, index: int, action: LeaveBuilding) -> None:
         check_leave_building(activation.state, activation.current, action.to)
@@ -198,6 +255,24 @@ class CloseCombatAction(ActionType[CloseCombat]):
     command = CloseCombat
     what = "Close combat"
     last_in_activation = "Close combat ends an activation: nothing may follow it (House Rules s. 6)"
+    options = (
+        OrderOption(
+            "assault",
+            "unit",
+            'House rules: the enemy within 3" (after any move) to close with, last',
+            whose="enemy",
+        ),
+        OrderOption(
+            "overrun",
+            "flag",
+            "House rules: an AFV's assault drives through after the round (default), or falls back",
+            default=True,
+        ),
+    )
+    place = 80
+
+    def from_options(self, given: Mapping[str, Any]) -> CloseCombat | None:
+        return CloseCombat(target=given["assault"], overrun=given["overrun"]) if given["assault"] else None
 
     def check(self, activation: Activation, index: int, action: CloseCombat) -> None:
         check_close_combat(activation.state, activation.current, action)

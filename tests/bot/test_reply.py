@@ -1,0 +1,47 @@
+"""Structured replies (issue 20, step 5): a service says what to tell (bot/reply.py), and each
+front end writes it: Discord in Markdown with mentions and relative times, the console in plain
+text. The words are the same in both."""
+
+from datetime import UTC, datetime
+
+from bot.discord_adapter.markdown import markdown
+from bot.plain_text import plain, plain_reply
+from bot.reply import Channel, Heading, Mention, Moment, Reply, Strong, Typed
+from bot.services.dice_service import DiceService
+from bot.services.game_service import setup_text
+
+NOON = datetime(2026, 11, 28, 12, 0, tzinfo=UTC)
+
+
+def test_each_front_end_writes_every_piece_its_own_way():
+    reply = Reply.of(
+        (Heading("Iron Cross"), " (2 charts)"),
+        (Strong("allies"), ": ", Mention("301"), " in ", Channel("55"), " until ", Moment(NOON)),
+        ("hot seat: ", Mention("ann")),
+        (Typed("/game start"), " begins"),
+    )
+    assert markdown(reply) == (
+        "__**Iron Cross**__ (2 charts)\n**allies**: <@301> in <#55> until <t:1795867200:R>\n"
+        "hot seat: ann\n`/game start` begins"
+    )
+    assert plain_reply(reply) == (
+        "Iron Cross (2 charts)\nallies: @301 in #55 until 2026-11-28 12:00 UTC\n"
+        "hot seat: ann\n`/game start` begins"
+    )
+    assert plain_reply(reply) == plain(markdown(reply))  # as the console showed Discord's text before
+
+
+def test_the_game_and_dice_services_replies_read_the_same_in_both_front_ends():
+    quick = setup_text("village", "us", 120)
+    assert markdown(quick).splitlines()[1].startswith("**allies**: ")
+    assert plain_reply(quick).splitlines()[1].startswith("allies: ")
+    assert plain_reply(quick) == plain(markdown(quick))
+    (console_page,) = DiceService.chart_list(100_000, plain_reply)
+    assert plain_reply(console_page) == plain(
+        "\n\n".join(markdown(p) for p in DiceService.chart_list(100_000, markdown))
+    )
+
+
+def test_replies_add_up_line_by_line_and_stay_private_if_either_is():
+    both = Reply.of("one") + Reply.of("two", private=True)
+    assert (both.lines, both.private) == ((("one",), ("two",)), True)
