@@ -1,0 +1,184 @@
+"""The permission matrix of tests/bot/test_permission_matrix.py for the buttons and menus of the
+action cards (issue 21): a game played by taps, sent by every role in every phase of the same
+refereed team game, the whole store compared before and after, on both databases (the same
+sample on PostgreSQL).
+
+Each phase sends the buttons of the card that reached it (the initiative's choice, the active
+side's Activate, CMT and Pass), and an order built by taps as Bob builds it there (his Sherman:
+Activate, the unit, Move, a square, a spot in it, Confirm). A phase whose card offers no such
+item sends the first kept card's, as a stale message's would be clicked. The steps before
+Confirm are private and change nothing: those who may order are shown the next step, the
+others are refused, and the store stays byte-identical for all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+from typing import Any
+
+import discord
+import pytest
+
+from bot.discord_adapter.action_card import NO_TARGET, step_button, step_id
+from bot.discord_adapter.tap_orders import square_name
+from bot.text_orders import GRID
+from engine.game_state import GameState
+from tests.bot.discord_harness import close_bot
+from tests.bot.test_discord_team_referee import SHERMAN
+from tests.bot.test_permission_matrix import (
+    ALLIES,
+    AXIS,
+    BOB,
+    CHANNEL,
+    GAME,
+    NOT_HERE,
+    PHASES,
+    PLAYING,
+    REFEREES,
+    Snapshot,
+    campaign,
+    card_items,
+    cell,
+    copies,
+    fixed,
+    open_table,
+    phases,
+    run_matrix,
+)
+
+__all__ = ["campaign", "copies", "phases"]  # the matrix's own fixtures, shared
+
+UNITS, DESTINATION, SPOT, TARGET = "The unit to activate", "Destination", "Exactly where", "Target"
+
+
+def place(state: GameState, unit_id: str | None) -> str:
+    """A unit's place in the game's unit list, as a tap order names it ("0" before it exists)."""
+    return str(list(state.units).index(unit_id)) if unit_id in state.units else "0"
+
+
+def the_sherman(state: GameState) -> dict[str, Any]:
+    return {"values": [place(state, SHERMAN)]}
+
+
+def its_square(state: GameState) -> dict[str, Any]:
+    """The grid square the Sherman stands in (A1 before it is on the table)."""
+    unit = state.units.get(SHERMAN)
+    at = unit.position if unit else None
+    return {"values": [square_name(int(at.x // GRID), int(at.y // GRID)) if at else "A1"]}
+
+
+def an_enemy(state: GameState) -> str | None:
+    return next((u.id for u in state.units.values() if u.side == "axis"), None)
+
+
+def toward_an_enemy(state: GameState) -> dict[str, Any]:
+    return {"values": [f"~{place(state, an_enemy(state))}"]}
+
+
+def at_an_enemy(state: GameState) -> dict[str, Any]:
+    return {"values": [place(state, an_enemy(state))]}
+
+
+STEP = "step"  # a private step of an order: shown to those who may order, nothing stored
+TAP_ROWS = (  # as the matrix's rows: who may, in which phases the item does what it says
+    # this scenario's sides join with a force (/game join force:): a quick battle's Join by tap is
+    # played in tests/bot/test_discord_taps.py; here every role is refused in every phase
+    cell("Join allies", ALLIES, NOT_HERE, kind="button"),
+    cell("Join axis", AXIS, NOT_HERE, kind="button"),
+    cell("Start", ALLIES | AXIS | REFEREES, "ready", kind="button"),  # as /game start
+    cell("allies: go first", ALLIES, "initiative", kind="button"),  # the allies won it
+    cell("allies: let axis start", ALLIES, "initiative", kind="button"),
+    cell("Activate (allies)", ALLIES, PLAYING, kind="button", answer=STEP),
+    cell("CMT (allies)", ALLIES, PLAYING, kind="button"),
+    cell("Pass (allies)", ALLIES | REFEREES, "running", kind="button"),  # once a token is spent
+    cell("unit menu", ALLIES, PLAYING, the_sherman, kind="menu", answer=STEP, command=UNITS),
+    cell("Move", ALLIES, PLAYING, kind="button", answer=STEP),
+    # no axis unit is in the Sherman's sight: the step says so and offers the other actions
+    cell("Fire", ALLIES, PLAYING, kind="button", answer=STEP),
+    cell("destination square", ALLIES, PLAYING, its_square, kind="menu", answer=STEP, command=DESTINATION),
+    cell(
+        "destination toward", ALLIES, PLAYING, toward_an_enemy, kind="menu", answer=STEP, command=DESTINATION
+    ),
+    cell("spot in the square", ALLIES, PLAYING, its_square, kind="menu", answer=STEP, command=SPOT),
+    cell("target menu", ALLIES, PLAYING, at_an_enemy, kind="menu", answer=STEP, command=TARGET),
+    cell("Confirm", {BOB}, PLAYING, kind="button"),  # his own unit's order (p. 25)
+    # the engine asks for a choice only after fire or a morale test: none is pending (as /choose)
+    cell("choice menu", ALLIES, NOT_HERE, fixed(values=[NO_TARGET]), kind="menu", command="choice"),
+)  # fmt: skip
+TAPS = replace(GAME, rows=TAP_ROWS)
+
+
+def made(state: GameState, version: int) -> dict[str, dict[str, Any]]:
+    """The items no card of this game offers, with the ids a card made at ``version`` would
+    carry: a quick battle's Join and Start (a card of an earlier game in this channel keeps
+    them, and versions start again with each game), the Sherman's target menu (no enemy is in
+    its sight here) and a pending choice's menu."""
+    channel = int(CHANNEL)
+    aiming = step_id(channel, version, "at", place(state, SHERMAN), "fire", "-")
+    menus = {
+        TARGET: discord.ui.Select(custom_id=aiming, options=[discord.SelectOption(label="?", value="0")]),
+        "choice": discord.ui.Select(
+            custom_id=step_id(channel, version, "choice"),
+            options=[discord.SelectOption(label="-", value="-")],
+        ),
+    }
+    buttons = [
+        step_button(channel, version, "join", "Join allies", "allies"),
+        step_button(channel, version, "join", "Join axis", "axis"),
+        step_button(channel, version, "start", "Start"),
+    ]
+    return {b.label: b.to_component_dict() for b in buttons} | {
+        name: menu.to_component_dict() for name, menu in menus.items()
+    }
+
+
+async def order_by_taps(discord, activate: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Bob's order for his Sherman, built by taps up to Confirm (not sent): every item shown on
+    the way, by label or placeholder."""
+    shown = card_items(await discord.click(activate, user=BOB, channel=CHANNEL))
+    sherman = next(o for o in shown[UNITS]["options"] if o["label"].startswith("Sherman"))
+    shown |= card_items(await discord.choose(shown[UNITS], [sherman["value"]], user=BOB, channel=CHANNEL))
+    shown |= card_items(await discord.click(shown["Move"], user=BOB, channel=CHANNEL))
+    square = shown[DESTINATION]["options"][0]["value"]
+    shown |= card_items(await discord.choose(shown[DESTINATION], [square], user=BOB, channel=CHANNEL))
+    shown |= card_items(await discord.choose(shown[SPOT], [square], user=BOB, channel=CHANNEL))
+    assert "Confirm" in shown, shown
+    return shown
+
+
+async def collect(phases: dict[str, Snapshot], copies, monkeypatch) -> dict[str, Snapshot]:
+    """Each phase's items to send: those of its own card and of Bob's order built there, else
+    the first kept card's and the first order's (stale), and the made ones at its version."""
+    first_kept: dict[str, dict[str, Any]] = {}
+    for phase in PHASES:
+        first_kept = phases[phase].buttons | first_kept
+    orders: dict[str, dict[str, dict[str, Any]]] = {}
+    kept = {}
+    for phase in sorted(PHASES, key=lambda phase: phase not in PLAYING):  # the orders first
+        await copies.restore(phase)
+        bot, discord = await open_table(copies.url, monkeypatch)
+        stored = await bot.games.store.load(CHANNEL)
+        items = made(stored.state, stored.version) | first_kept | phases[phase].buttons
+        if phase in PLAYING:
+            orders[phase] = await order_by_taps(discord, items["Activate (allies)"])
+        kept[phase] = Snapshot(phase, buttons=items | orders.get(phase, orders["turn start"]))
+        await bot.campaigns.close()
+        await close_bot(bot)
+        await copies.close()
+    return kept
+
+
+@pytest.fixture(scope="module")
+def cards(phases, copies) -> dict[str, Snapshot]:
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        return asyncio.run(collect(phases, copies, monkeypatch))
+
+
+@pytest.mark.parametrize("phase", PHASES)
+async def test_every_tap_as_every_role(phase, cards, copies, monkeypatch):
+    """Each button and menu of a game played by taps in ``phase``: the store changes exactly
+    where the table says; the private steps of an order show the next step to those who may
+    order and change nothing for anyone."""
+    wrong = await run_matrix(TAPS, phase, cards[phase], copies, monkeypatch)
+    assert not wrong, "\n".join(wrong)
