@@ -14,6 +14,7 @@ others are refused, and the store stays byte-identical for all.
 from __future__ import annotations
 
 import asyncio
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -21,6 +22,8 @@ import discord
 import pytest
 
 from bot.discord_adapter.action_card import NO_TARGET, step_button, step_id
+from bot.discord_adapter.client import IronCrossBot
+from bot.discord_adapter.help_command import PageButton, TopicSelect
 from bot.discord_adapter.tap_orders import square_name
 from bot.text_orders import GRID
 from engine.game_state import GameState
@@ -30,6 +33,7 @@ from tests.bot.test_permission_matrix import (
     ALLIES,
     AXIS,
     BOB,
+    CAMPAIGN_SETTING,
     CHANNEL,
     GAME,
     NOT_HERE,
@@ -94,8 +98,12 @@ TAP_ROWS = (  # as the matrix's rows: who may, in which phases the item does wha
     cell("Pass (allies)", ALLIES | REFEREES, "running", kind="button"),  # once a token is spent
     cell("unit menu", ALLIES, PLAYING, the_sherman, kind="menu", answer=STEP, command=UNITS),
     cell("Move", ALLIES, PLAYING, kind="button", answer=STEP),
+    cell("Rapid move", ALLIES, PLAYING, kind="button", answer=STEP),
     # no axis unit is in the Sherman's sight: the step says so and offers the other actions
     cell("Fire", ALLIES, PLAYING, kind="button", answer=STEP),
+    cell("Move and fire", ALLIES, PLAYING, kind="button", answer=STEP),
+    cell("Fire and move", ALLIES, PLAYING, kind="button", answer=STEP),
+    cell("Fall back", ALLIES, PLAYING, kind="button", answer=STEP),
     cell("destination square", ALLIES, PLAYING, its_square, kind="menu", answer=STEP, command=DESTINATION),
     cell(
         "destination toward", ALLIES, PLAYING, toward_an_enemy, kind="menu", answer=STEP, command=DESTINATION
@@ -182,3 +190,69 @@ async def test_every_tap_as_every_role(phase, cards, copies, monkeypatch):
     order and change nothing for anyone."""
     wrong = await run_matrix(TAPS, phase, cards[phase], copies, monkeypatch)
     assert not wrong, "\n".join(wrong)
+
+
+# The registered items no matrix row sends, each with why it changes nothing of anyone's.
+READ_ONLY_ITEMS = {
+    PageButton: "turns the help's pages in its own message; reads and stores nothing",
+    TopicSelect: "picks the help's topic in its own message; reads and stores nothing",
+}
+
+
+async def registered_items(copies, monkeypatch) -> list[type[discord.ui.DynamicItem]]:
+    """Every DynamicItem class the client registers as it sets up (its own and its command
+    groups', through ``add_dynamic_items``)."""
+    registered = []
+
+    def add_dynamic_items(client, *items):
+        registered.extend(items)
+        discord.Client.add_dynamic_items(client, *items)
+
+    monkeypatch.setattr(IronCrossBot, "add_dynamic_items", add_dynamic_items)
+    await copies.restore("empty")
+    bot, _ = await open_table(copies.url, monkeypatch)
+    await bot.campaigns.close()
+    await close_bot(bot)
+    await copies.close()
+    return registered
+
+
+def steps(item: type[discord.ui.DynamicItem]) -> list[str]:
+    """The steps a turn's item tells apart in its custom id (``(?P<step>join|start|...)``);
+    none for an item without."""
+    template = item.__discord_ui_compiled_template__  # discord.py's compiled ``template=``
+    found = re.search(r"\(\?P<step>([\w|]+)\)", template.pattern)
+    return found.group(1).split("|") if found else []
+
+
+def sent_by_rows(phases, cards, campaign) -> list[str]:
+    """The custom ids of every button and menu a matrix row sends, in every phase."""
+    sent = []
+    for setting, snapshots in (
+        (GAME, [phases["window open"]]),  # the window's buttons, sent in every phase
+        (TAPS, cards.values()),
+        (CAMPAIGN_SETTING, [campaign]),
+    ):
+        for row in setting.rows:
+            if row.kind in ("button", "menu"):
+                sent += [snapshot.buttons[row.command]["custom_id"] for snapshot in snapshots]
+    return sent
+
+
+async def test_every_button_and_menu_is_in_a_matrix_or_changes_nothing(
+    phases, cards, campaign, copies, monkeypatch
+):
+    """A DynamicItem the client registers fails here until a matrix row sends it (every step of
+    it, for a turn's items) or it is named above as changing nothing."""
+    registered = await registered_items(copies, monkeypatch)
+    sent = sent_by_rows(phases, cards, campaign)
+    assert set(READ_ONLY_ITEMS) <= set(registered)
+    for item in registered:
+        template = item.__discord_ui_compiled_template__
+        matched = [m for m in map(template.fullmatch, sent) if m]
+        if item in READ_ONLY_ITEMS:
+            assert not matched, f"{item.__name__} is named read-only but a row sends it"
+            continue
+        assert matched, f"{item.__name__} is sent by no matrix row and not named read-only"
+        missing = set(steps(item)) - {m.groupdict().get("step") for m in matched}
+        assert not missing, f"{item.__name__}: no matrix row sends its steps {sorted(missing)}"
