@@ -23,24 +23,32 @@ import pytest
 
 from bot.discord_adapter.action_card import NO_TARGET, step_button, step_id
 from bot.discord_adapter.client import IronCrossBot
-from bot.discord_adapter.help_command import PageButton, TopicSelect
+from bot.discord_adapter.help_command import PageButton, TopicSelect, page_text
 from bot.discord_adapter.tap_orders import square_name
+from bot.help_pages import PAGES
 from bot.text_orders import GRID
+from engine.dice import ScriptedDice, d6
 from engine.game_state import GameState
-from tests.bot.discord_harness import close_bot
+from tests.bot.discord_harness import ANN, EVE, OTTO, Pick, close_bot, menus
 from tests.bot.test_discord_team_referee import SHERMAN
 from tests.bot.test_permission_matrix import (
     ALLIES,
     AXIS,
     BOB,
+    BOSS,
     CAMPAIGN_SETTING,
     CHANNEL,
     GAME,
     NOT_HERE,
+    PAT,
     PHASES,
     PLAYING,
+    REF,
     REFEREES,
+    USERS,
+    Setting,
     Snapshot,
+    answer,
     campaign,
     card_items,
     cell,
@@ -192,6 +200,57 @@ async def test_every_tap_as_every_role(phase, cards, copies, monkeypatch):
     assert not wrong, "\n".join(wrong)
 
 
+CHOOSING = "14"  # a quick battle refereed by the matrix's referee, waiting for the axis' choice
+CHOOSERS = {
+    "axis player": OTTO,  # whose choice it is
+    "allied player": ANN,
+    "referee": REF,
+    "spectator": EVE,
+    "server admin": BOSS,
+    "player of another channel": PAT,
+}
+CHOICE_ROWS = (  # one phase, "choice": a morale test of 4 takes one marker off one of two units
+    cell("choice menu", {OTTO}, "choice", fixed(values=["gruppe-2"]), kind="menu", command="choice"),
+    cell("choose", {OTTO}, "choice", fixed(unit="gruppe-2")),
+)
+CHOICE = Setting(CHOOSING, CHOOSERS, CHOICE_ROWS, opener=OTTO, opened_by="", typed={})
+
+
+async def wait_for_a_choice(copies, monkeypatch) -> Snapshot:
+    """The card's choice menu of tests/bot/test_discord_action_cards.py, beside the matrix's
+    game (its "new" phase, with the other channel's), kept as the phase "choice"."""
+    await copies.restore("new")
+    bot, discord = await open_table(copies.url, monkeypatch)
+    await discord.slash("game new", user=ANN, channel=CHOOSING, referee=Pick(REF))
+    await discord.slash("game join", user=ANN, channel=CHOOSING, side="allies")
+    await discord.slash("game join", user=OTTO, channel=CHOOSING, side="axis")
+    bot.games.dice = lambda: ScriptedDice([d6(2), d6(5)])  # the axis win the initiative
+    await discord.slash("game start", user=OTTO, channel=CHOOSING)
+    await discord.slash("initiative", user=OTTO, channel=CHOOSING, choice="start")
+    for unit in ("gruppe-1", "gruppe-2"):
+        await discord.slash("ref markers", user=REF, channel=CHOOSING, unit=unit, count=1, reason="r")
+    bot.games.dice = lambda: ScriptedDice([d6(4)])
+    (menu,) = menus(await discord.slash("cmt", user=OTTO, channel=CHOOSING))
+    await copies.keep("choice")
+    await bot.campaigns.close()
+    await close_bot(bot)
+    await copies.close()
+    return Snapshot("choice", buttons={"choice": menu})
+
+
+@pytest.fixture(scope="module")
+def choosing(phases, copies) -> Snapshot:
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        return asyncio.run(wait_for_a_choice(copies, monkeypatch))
+
+
+async def test_a_pending_choice_as_every_role(choosing, copies, monkeypatch):
+    """The choice the game waits for, by the card's menu and by /choose: only the side it is
+    asked of answers it; everyone else is refused privately and nothing is stored."""
+    wrong = await run_matrix(CHOICE, "choice", choosing, copies, monkeypatch)
+    assert not wrong, "\n".join(wrong)
+
+
 # The registered items no matrix row sends, each with why it changes nothing of anyone's.
 READ_ONLY_ITEMS = {
     PageButton: "turns the help's pages in its own message; reads and stores nothing",
@@ -225,13 +284,14 @@ def steps(item: type[discord.ui.DynamicItem]) -> list[str]:
     return found.group(1).split("|") if found else []
 
 
-def sent_by_rows(phases, cards, campaign) -> list[str]:
+def sent_by_rows(phases, cards, campaign, choosing) -> list[str]:
     """The custom ids of every button and menu a matrix row sends, in every phase."""
     sent = []
     for setting, snapshots in (
         (GAME, [phases["window open"]]),  # the window's buttons, sent in every phase
         (TAPS, cards.values()),
         (CAMPAIGN_SETTING, [campaign]),
+        (CHOICE, [choosing]),
     ):
         for row in setting.rows:
             if row.kind in ("button", "menu"):
@@ -240,12 +300,12 @@ def sent_by_rows(phases, cards, campaign) -> list[str]:
 
 
 async def test_every_button_and_menu_is_in_a_matrix_or_changes_nothing(
-    phases, cards, campaign, copies, monkeypatch
+    phases, cards, campaign, choosing, copies, monkeypatch
 ):
     """A DynamicItem the client registers fails here until a matrix row sends it (every step of
     it, for a turn's items) or it is named above as changing nothing."""
     registered = await registered_items(copies, monkeypatch)
-    sent = sent_by_rows(phases, cards, campaign)
+    sent = sent_by_rows(phases, cards, campaign, choosing)
     assert set(READ_ONLY_ITEMS) <= set(registered)
     for item in registered:
         template = item.__discord_ui_compiled_template__
@@ -256,3 +316,23 @@ async def test_every_button_and_menu_is_in_a_matrix_or_changes_nothing(
         assert matched, f"{item.__name__} is sent by no matrix row and not named read-only"
         missing = set(steps(item)) - {m.groupdict().get("step") for m in matched}
         assert not missing, f"{item.__name__}: no matrix row sends its steps {sorted(missing)}"
+
+
+async def test_the_help_pages_change_nothing_for_anyone(phases, copies, monkeypatch):
+    """The help's buttons and topic menu, named read-only above: each role turns the pages and
+    picks a topic in a running game; each is shown the page, only to them, and the store stays
+    byte-identical."""
+    await copies.restore("running")
+    bot, discord = await open_table(copies.url, monkeypatch)
+    before = await copies.rows()
+    shown = card_items(await discord.slash("help", user=EVE, channel=CHANNEL))
+    for user in USERS.values():
+        for label, page in (("Previous", len(PAGES) - 1), ("Next", 1)):
+            sent = await discord.click(shown[label], user=user, channel=CHANNEL)
+            assert answer(sent) == (page_text(page), "step")
+        sent = await discord.choose(shown["Pick a topic"], [PAGES[2].key], user=user, channel=CHANNEL)
+        assert answer(sent) == (page_text(2), "step")
+    assert await copies.rows() == before
+    await bot.campaigns.close()
+    await close_bot(bot)
+    await copies.close()
