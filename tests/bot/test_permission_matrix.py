@@ -556,18 +556,24 @@ async def test_every_command_as_every_role(phase, phases, copies, monkeypatch):
     assert not wrong, "\n".join(wrong)
 
 
+async def axis_start_a_refereed_quick_battle(bot, discord: Harness, channel: str) -> None:
+    """A quick battle in ``channel`` refereed by the matrix's referee, Ann the allies, Otto the
+    axis; the axis win the initiative 5-2 and start."""
+    await discord.slash("game new", user=ANN, channel=channel, referee=Pick(REF))
+    await discord.slash("game join", user=ANN, channel=channel, side="allies")
+    await discord.slash("game join", user=OTTO, channel=channel, side="axis")
+    bot.games.dice = lambda: ScriptedDice([d6(2), d6(5)])
+    await discord.slash("game start", user=OTTO, channel=channel)
+    await discord.slash("initiative", user=OTTO, channel=channel, choice="start")
+
+
 async def test_nobody_takes_over_a_side_of_a_running_quick_battle(copies, monkeypatch):
     """Issue 19's takeover through Discord: a spectator, a server admin and the referee ask to
     join the allies of a started quick battle; each is refused privately and nothing is stored,
     so the spectator's "no reaction" and concession that followed are refused as well."""
     await copies.restore("empty")
     bot, discord = await open_table(copies.url, monkeypatch)
-    await discord.slash("game new", user=ANN, channel=CHANNEL, referee=Pick(REF))
-    await discord.slash("game join", user=ANN, channel=CHANNEL, side="allies")
-    await discord.slash("game join", user=OTTO, channel=CHANNEL, side="axis")
-    bot.games.dice = lambda: ScriptedDice([d6(2), d6(5)])  # the axis win the initiative
-    await discord.slash("game start", user=OTTO, channel=CHANNEL)
-    await discord.slash("initiative", user=OTTO, channel=CHANNEL, choice="start")
+    await axis_start_a_refereed_quick_battle(bot, discord, CHANNEL)
     bot.games.dice = lambda: SeededDice(2)
     await discord.slash("act", user=OTTO, channel=CHANNEL, unit="Gruppe 3", move="50,39")  # allies may react
     before = await copies.rows()

@@ -29,7 +29,7 @@ from bot.help_pages import PAGES
 from bot.text_orders import GRID
 from engine.dice import ScriptedDice, d6
 from engine.game_state import GameState
-from tests.bot.discord_harness import ANN, EVE, OTTO, Pick, close_bot, menus
+from tests.bot.discord_harness import ANN, EVE, OTTO, close_bot, menus
 from tests.bot.test_discord_team_referee import SHERMAN
 from tests.bot.test_permission_matrix import (
     ALLIES,
@@ -49,6 +49,7 @@ from tests.bot.test_permission_matrix import (
     Setting,
     Snapshot,
     answer,
+    axis_start_a_refereed_quick_battle,
     campaign,
     card_items,
     cell,
@@ -221,12 +222,7 @@ async def wait_for_a_choice(copies, monkeypatch) -> Snapshot:
     game (its "new" phase, with the other channel's), kept as the phase "choice"."""
     await copies.restore("new")
     bot, discord = await open_table(copies.url, monkeypatch)
-    await discord.slash("game new", user=ANN, channel=CHOOSING, referee=Pick(REF))
-    await discord.slash("game join", user=ANN, channel=CHOOSING, side="allies")
-    await discord.slash("game join", user=OTTO, channel=CHOOSING, side="axis")
-    bot.games.dice = lambda: ScriptedDice([d6(2), d6(5)])  # the axis win the initiative
-    await discord.slash("game start", user=OTTO, channel=CHOOSING)
-    await discord.slash("initiative", user=OTTO, channel=CHOOSING, choice="start")
+    await axis_start_a_refereed_quick_battle(bot, discord, CHOOSING)
     for unit in ("gruppe-1", "gruppe-2"):
         await discord.slash("ref markers", user=REF, channel=CHOOSING, unit=unit, count=1, reason="r")
     bot.games.dice = lambda: ScriptedDice([d6(4)])
