@@ -9,6 +9,9 @@ cell runs on that copy and the whole database (every row of every table, of ever
 compared before and after. A cell that may not change it is refused privately and leaves it
 byte-identical; one that may must change it (so the table cannot pass by refusing everything),
 after which the copy is put back for the next cell.
+
+The action cards' buttons and menus (a game played by taps) are rows of the same matrix in
+tests/bot/test_permission_matrix_taps.py, which shares this module's fixtures.
 """
 
 from __future__ import annotations
@@ -282,7 +285,7 @@ async def build(copies: Copies, monkeypatch) -> dict[str, Snapshot]:
     bot, discord = await open_table(copies.url, monkeypatch)
     kept: dict[str, Snapshot] = {}
 
-    async def snapshot(phase: str, card: list[dict[str, Any]] = ()) -> Snapshot:
+    async def snapshot(phase: str, card: list[dict[str, Any]] | None = None) -> Snapshot:
         kept[phase] = Snapshot(phase, buttons=card_items(card) if card else {})
         await copies.keep(phase)
         return kept[phase]

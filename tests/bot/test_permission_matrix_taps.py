@@ -9,6 +9,10 @@ Activate, the unit, Move, a square, a spot in it, Confirm). A phase whose card o
 item sends the first kept card's, as a stale message's would be clicked. The steps before
 Confirm are private and change nothing: those who may order are shown the next step, the
 others are refused, and the store stays byte-identical for all.
+
+Beside it: a pending choice answered by the card's menu and by /choose (a phase of its own, in
+another channel), the help's pages shown to change nothing, and a check that every
+``DynamicItem`` the client registers is sent by a row here or named as changing nothing.
 """
 
 from __future__ import annotations
@@ -104,7 +108,8 @@ TAP_ROWS = (  # as the matrix's rows: who may, in which phases the item does wha
     cell("allies: let axis start", ALLIES, "initiative", kind="button"),
     cell("Activate (allies)", ALLIES, PLAYING, kind="button", answer=STEP),
     cell("CMT (allies)", ALLIES, PLAYING, kind="button"),
-    cell("Pass (allies)", ALLIES | REFEREES, "running", kind="button"),  # once a token is spent
+    # once a token is spent; a referee for the absent (as /pass)
+    cell("Pass (allies)", ALLIES | REFEREES, "running", kind="button"),
     cell("unit menu", ALLIES, PLAYING, the_sherman, kind="menu", answer=STEP, command=UNITS),
     cell("Move", ALLIES, PLAYING, kind="button", answer=STEP),
     cell("Rapid move", ALLIES, PLAYING, kind="button", answer=STEP),
@@ -122,7 +127,7 @@ TAP_ROWS = (  # as the matrix's rows: who may, in which phases the item does wha
     cell("Confirm", {BOB}, PLAYING, kind="button"),  # his own unit's order (p. 25)
     # the engine asks for a choice only after fire or a morale test: none is pending (as /choose)
     cell("choice menu", ALLIES, NOT_HERE, fixed(values=[NO_TARGET]), kind="menu", command="choice"),
-)  # fmt: skip
+)
 TAPS = replace(GAME, rows=TAP_ROWS)
 
 
@@ -137,7 +142,7 @@ def made(state: GameState, version: int) -> dict[str, dict[str, Any]]:
         TARGET: discord.ui.Select(custom_id=aiming, options=[discord.SelectOption(label="?", value="0")]),
         "choice": discord.ui.Select(
             custom_id=step_id(channel, version, "choice"),
-            options=[discord.SelectOption(label="-", value="-")],
+            options=[discord.SelectOption(label="No target", value=NO_TARGET)],
         ),
     }
     buttons = [
