@@ -33,8 +33,8 @@ from bot.help_pages import PAGES
 from bot.text_orders import GRID
 from engine.dice import ScriptedDice, d6
 from engine.game_state import GameState
-from tests.bot.discord_harness import ANN, EVE, OTTO, close_bot, menus
-from tests.bot.test_discord_team_referee import SHERMAN
+from tests.bot.discord_harness import ANN, EVE, OTTO, Pick, close_bot, menus, role
+from tests.bot.test_discord_team_referee import RUTH, SHERMAN, UMPIRES
 from tests.bot.test_permission_matrix import (
     ALLIES,
     AXIS,
@@ -252,6 +252,72 @@ async def test_a_pending_choice_as_every_role(choosing, copies, monkeypatch):
     assert not wrong, "\n".join(wrong)
 
 
+QUICK = "15"  # a quick battle refereed by the matrix's referee and its referee role
+QUICK_USERS = {
+    "allied player": ANN,  # once joined (Otto the axis), by the card's buttons
+    "axis player": OTTO,
+    "referee": REF,
+    "referee role holder": RUTH,
+    "spectator": EVE,
+    "server admin": BOSS,
+    "player of another channel": PAT,
+}
+NEWCOMERS = {EVE, BOSS, PAT}
+QUICK_PHASES = ("quick new", "quick joined")  # before anyone joins; once both sides have
+# anyone but a referee takes a seat before the start (p. 25), Ann and Otto only once
+SEATS, ONCE = NEWCOMERS | {ANN, OTTO}, [("quick joined", NEWCOMERS)]
+# a game with referees is theirs to start while nobody plays it; then its players' too
+STARTERS, WHILE_NOBODY_PLAYS = {REF, RUTH, ANN, OTTO}, [("quick new", {REF, RUTH})]
+QUICK_ROWS = (
+    cell("Join allies", SEATS, QUICK_PHASES, kind="button", but=ONCE),
+    cell("Join axis", SEATS, QUICK_PHASES, kind="button", but=ONCE),
+    cell("game join", SEATS, QUICK_PHASES, fixed(side="axis"), but=ONCE),
+    cell("Start", STARTERS, QUICK_PHASES, kind="button", but=WHILE_NOBODY_PLAYS),
+    cell("game start", STARTERS, QUICK_PHASES, but=WHILE_NOBODY_PLAYS),
+)
+QUICK_BATTLE = Setting(QUICK, QUICK_USERS, QUICK_ROWS, opener=ANN, opened_by="", typed={})
+
+
+async def set_up_a_quick_battle(copies, monkeypatch) -> dict[str, Snapshot]:
+    """The quick battle beside the matrix's game (its "new" phase, with the other channel's),
+    kept before anyone joins and once Ann and Otto have joined by the card's buttons, each
+    phase with its card's buttons."""
+    await copies.restore("new")
+    bot, discord = await open_table(copies.url, monkeypatch)
+    new = await discord.slash(
+        "game new", user=EVE, channel=QUICK, referee=Pick(REF), referee_role=role(UMPIRES)
+    )
+    await copies.keep("quick new")
+    await discord.click(card_items(new)["Join allies"], user=ANN, channel=QUICK)
+    joined = await discord.click(card_items(new)["Join axis"], user=OTTO, channel=QUICK)
+    await copies.keep("quick joined")
+    await bot.campaigns.close()
+    await close_bot(bot)
+    await copies.close()
+    return {
+        "quick new": Snapshot("quick new", buttons=card_items(new)),
+        "quick joined": Snapshot("quick joined", buttons=card_items(joined)),
+    }
+
+
+@pytest.fixture(scope="module")
+def quick_battle(phases, copies) -> dict[str, Snapshot]:
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        return asyncio.run(set_up_a_quick_battle(copies, monkeypatch))
+
+
+@pytest.mark.parametrize("phase", QUICK_PHASES)
+async def test_joining_and_starting_a_refereed_quick_battle_as_every_role(
+    phase, quick_battle, copies, monkeypatch
+):
+    """The card's Join and Start buttons, and /game join and /game start beside them, by every
+    role before and after the sides have joined: seats for anyone but a referee, the start for
+    the referees while nobody plays (the hole this found: anyone could start it, and then nobody
+    could join) and for the players too once they do."""
+    wrong = await run_matrix(QUICK_BATTLE, phase, quick_battle[phase], copies, monkeypatch)
+    assert not wrong, "\n".join(wrong)
+
+
 # The registered items no matrix row sends, each with why it changes nothing of anyone's.
 READ_ONLY_ITEMS = {
     PageButton: "turns the help's pages in its own message; reads and stores nothing",
@@ -285,7 +351,7 @@ def steps(item: type[discord.ui.DynamicItem]) -> list[str]:
     return found.group(1).split("|") if found else []
 
 
-def sent_by_rows(phases, cards, campaign, choosing) -> list[str]:
+def sent_by_rows(phases, cards, campaign, choosing, quick_battle) -> list[str]:
     """The custom ids of every button and menu a matrix row sends, in every phase."""
     sent = []
     for setting, snapshots in (
@@ -293,6 +359,7 @@ def sent_by_rows(phases, cards, campaign, choosing) -> list[str]:
         (TAPS, cards.values()),
         (CAMPAIGN_SETTING, [campaign]),
         (CHOICE, [choosing]),
+        (QUICK_BATTLE, quick_battle.values()),
     ):
         for row in setting.rows:
             if row.kind in ("button", "menu"):
@@ -301,12 +368,12 @@ def sent_by_rows(phases, cards, campaign, choosing) -> list[str]:
 
 
 async def test_every_button_and_menu_is_in_a_matrix_or_changes_nothing(
-    phases, cards, campaign, choosing, copies, monkeypatch
+    phases, cards, campaign, choosing, quick_battle, copies, monkeypatch
 ):
     """A DynamicItem the client registers fails here until a matrix row sends it (every step of
     it, for a turn's items) or it is named above as changing nothing."""
     registered = await registered_items(copies, monkeypatch)
-    sent = sent_by_rows(phases, cards, campaign, choosing)
+    sent = sent_by_rows(phases, cards, campaign, choosing, quick_battle)
     assert set(READ_ONLY_ITEMS) <= set(registered)
     for item in registered:
         template = item.__discord_ui_compiled_template__
