@@ -15,7 +15,8 @@ player take a referee's seat: the engine refuses it). A side's seats are taken o
 game is being set up (the engine's rule); later they change hands only through the referee.
 
 A game nobody has joined (the console's hot-seat table) lets anyone act for either side. A game
-set up with referees is theirs until its players join: only they change its turn pings' delay or
+set up with referees is theirs until its players join: the table holds for it from the start
+(so only they start it while nobody plays a side), and only they change its turn pings' delay or
 set up another game in its place (:func:`held_by_referees`).
 """
 
@@ -130,7 +131,7 @@ def authorise(
     barred, why = BARRED.get(command.kind, (frozenset(), ""))
     if roles & barred:
         raise Refused(why)
-    if not any(s.players for s in state.sides.values()) and command.kind not in _REFEREE_ONLY:
+    if not joined(state) and not has_referees(state) and command.kind not in _REFEREE_ONLY:
         return command  # the hot-seat table: nobody has joined yet
     allowed = MATRIX[command.kind]
     if command.kind == "start_game" and Role.REFEREE not in roles:
@@ -150,11 +151,19 @@ def held_by_referees(state: GameState, user: str, server_roles: Collection[str] 
     """Whether ``state`` is a game with referees (named or by a server role) that nobody has
     joined yet, and ``user`` is not one of them: the table is not open to all, as a hot-seat
     game is."""
-    if any(side.players for side in state.sides.values()):
-        return False
-    if not state.referees and not state.referee_roles:
+    if joined(state) or not has_referees(state):
         return False
     return Role.REFEREE not in roles_of(state, user, None, server_roles=server_roles)
+
+
+def joined(state: GameState) -> bool:
+    """Whether anyone plays a side of the game."""
+    return any(side.players for side in state.sides.values())
+
+
+def has_referees(state: GameState) -> bool:
+    """Whether the game has referees, named or by a server role."""
+    return bool(state.referees or state.referee_roles)
 
 
 _REFEREE_ONLY = {kind for kind, roles in MATRIX.items() if roles <= {Role.REFEREE, Role.ADMIN}}

@@ -9,6 +9,9 @@ cell runs on that copy and the whole database (every row of every table, of ever
 compared before and after. A cell that may not change it is refused privately and leaves it
 byte-identical; one that may must change it (so the table cannot pass by refusing everything),
 after which the copy is put back for the next cell.
+
+The action cards' buttons and menus (a game played by taps) are rows of the same matrix in
+tests/bot/test_permission_matrix_taps.py, which shares this module's fixtures.
 """
 
 from __future__ import annotations
@@ -42,9 +45,11 @@ from tests.bot.discord_harness import (
     callback_payload,
     close_bot,
     form,
+    menus,
     open_bot,
     role,
     text_of,
+    walk,
 )
 from tests.bot.test_discord_forces import make_force
 from tests.bot.test_discord_team_referee import BOB, BOSS, DAN, FORCES, POOL, RUTH, SHERMAN, UMPIRES
@@ -83,10 +88,11 @@ class Cell:
     may: frozenset[str]
     when: frozenset[str]
     options: Callable[[GameState], dict[str, Any]]
-    kind: str  # "slash", "button" (the name is its label) or "form" (the setting's form)
+    kind: str  # "slash", "button" (by its label), "menu" (by its placeholder, ``options`` giving
+    # the ``values`` picked) or "form" (the setting's form)
     but: tuple[tuple[str, frozenset[str]], ...]  # phases where fewer may: (phase, who)
-    answer: str  # what it does for those who may: "changed" the store, or opened a "form"
-    command: str  # the slash command, when the name is a label
+    answer: str  # what it does for those who may: "changed" the store, opened a "form" or a "step"
+    command: str  # the slash command, button or menu, when the name says more
 
     def may_in(self, phase: str) -> frozenset[str]:
         """Who changes the game with it in ``phase``."""
@@ -250,8 +256,8 @@ MATRIX = (  # who may send it (the permission table), and in which phases it cha
 
 @dataclass
 class Snapshot:
-    """A phase's kept database (by the phase's name), and the window's buttons and form once one
-    is open."""
+    """A phase's kept database (by the phase's name); the buttons and menus of the card that
+    reached it (by label, a menu by its placeholder), and the window's form once one is open."""
 
     name: str
     buttons: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -279,8 +285,8 @@ async def build(copies: Copies, monkeypatch) -> dict[str, Snapshot]:
     bot, discord = await open_table(copies.url, monkeypatch)
     kept: dict[str, Snapshot] = {}
 
-    async def snapshot(phase: str) -> Snapshot:
-        kept[phase] = Snapshot(phase)
+    async def snapshot(phase: str, card: list[dict[str, Any]] | None = None) -> Snapshot:
+        kept[phase] = Snapshot(phase, buttons=card_items(card) if card else {})
         await copies.keep(phase)
         return kept[phase]
 
@@ -328,18 +334,17 @@ async def build(copies: Copies, monkeypatch) -> dict[str, Snapshot]:
     await discord.slash("team request", user=DAN, channel=CHANNEL, unit=POOL["axis"])
     await snapshot("ready")
     bot.games.dice = lambda: ScriptedDice([d6(6), d6(1)])  # the allies win the initiative 6-1
-    await discord.slash("game start", user=ANN, channel=CHANNEL)
+    started = await discord.slash("game start", user=ANN, channel=CHANNEL)
     bot.games.dice = lambda: SeededDice(2)
-    await snapshot("initiative")
-    await discord.slash("initiative", user=ANN, channel=CHANNEL, choice="start")
-    await snapshot("turn start")
+    await snapshot("initiative", started)
+    await snapshot("turn start", await discord.slash("initiative", user=ANN, channel=CHANNEL, choice="start"))
 
     state = await bot.games.game(CHANNEL)
-    window = buttons(await discord.slash("act", user=BOB, channel=CHANNEL, **nudge_sherman(state)))
-    (await snapshot("window open")).buttons = window
-    kept["window open"].form = form(await discord.click(window["React"], user=OTTO, channel=CHANNEL))
-    await discord.slash("noreact", user=OTTO, channel=CHANNEL)
-    await snapshot("running")
+    window = await snapshot(
+        "window open", await discord.slash("act", user=BOB, channel=CHANNEL, **nudge_sherman(state))
+    )
+    window.form = form(await discord.click(window.buttons["React"], user=OTTO, channel=CHANNEL))
+    await snapshot("running", await discord.slash("noreact", user=OTTO, channel=CHANNEL))
 
     await discord.slash("game concede", user=ANN, channel=CHANNEL)
     assert (await bot.games.game(CHANNEL)).phase is Phase.OVER
@@ -401,11 +406,19 @@ def phases(copies) -> dict[str, Snapshot]:
         return asyncio.run(build(copies, monkeypatch))
 
 
+def card_items(sent: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The buttons (by label) and menus (by placeholder) of the interaction's answer."""
+    return buttons(sent) | {menu["placeholder"]: menu for menu in menus(sent)}
+
+
 def answer(sent: list[dict[str, Any]]) -> tuple[str, str]:
     """What the user was shown, and how: "form" (a form opened), "private" (only to them),
-    "public" (anything the channel could read) or "nothing" (a form no bot has open is not
-    answered). A first response deferred privately keeps its follow-ups private."""
-    texts, how, deferred_private = [], "nothing", False
+    "step" (only to them, with buttons or menus for what comes next: a step of an order built by
+    taps), "public" (anything the channel could read) or "nothing" (a form no bot has open is not
+    answered). A first response deferred privately keeps its follow-ups private; so does one
+    that updates the clicked message in place, which only an order's private steps do
+    (bot.discord_adapter.tap_orders.step_card)."""
+    texts, how, deferred_private, steps = [], "nothing", False, False
     for entry in sent:
         route = entry["route"]
         body = (
@@ -418,8 +431,8 @@ def answer(sent: list[dict[str, Any]]) -> tuple[str, str]:
             if body.get("type") == 9:
                 return data.get("title", ""), "form"
             private = bool(data.get("flags", 0) & 64)
-            if body.get("type") == 5:
-                deferred_private = private
+            if body.get("type") in (5, 6):
+                deferred_private = private or body["type"] == 6
                 continue
         elif "/webhooks/" in route and route.split()[0] in ("POST", "PATCH"):
             if body.get("content") == STUB:
@@ -430,8 +443,9 @@ def answer(sent: list[dict[str, Any]]) -> tuple[str, str]:
         else:
             continue
         texts.append(text_of(data))  # a card's text too
+        steps = steps or any(item["type"] in (2, 3) for item in walk(data.get("components") or []))
         how = "public" if how == "public" or not private else "private"
-    return "\n".join(texts), how
+    return "\n".join(texts), "step" if how == "private" and steps else how
 
 
 @dataclass(frozen=True)
@@ -450,12 +464,16 @@ class Setting:
 
 
 async def send(discord: Harness, setting: Setting, extras: Snapshot, state: Any, entry: Cell, user: str):
-    """Send a cell's command as ``user``. Buttons are those of ``extras``, clicked in every
-    phase as a stale message's would be; a form is opened by the setting's opener (a stale one
-    when it cannot be) and sent by ``user``."""
+    """Send a cell's command as ``user``. Buttons and menus are those of ``extras``, clicked in
+    every phase as a stale message's would be; a form is opened by the setting's opener (a stale
+    one when it cannot be) and sent by ``user``."""
     channel = setting.channel
     if entry.kind == "button":
-        return await discord.click(extras.buttons[entry.name], user=user, channel=channel)
+        return await discord.click(extras.buttons[entry.command], user=user, channel=channel)
+    if entry.kind == "menu":
+        return await discord.choose(
+            extras.buttons[entry.command], **entry.options(state), user=user, channel=channel
+        )
     if entry.kind == "form":
         if setting.opened_by in extras.buttons:
             opened = await discord.click(
@@ -541,18 +559,24 @@ async def test_every_command_as_every_role(phase, phases, copies, monkeypatch):
     assert not wrong, "\n".join(wrong)
 
 
+async def axis_start_a_refereed_quick_battle(bot, discord: Harness, channel: str) -> None:
+    """A quick battle in ``channel`` refereed by the matrix's referee, Ann the allies, Otto the
+    axis; the axis win the initiative 5-2 and start."""
+    await discord.slash("game new", user=ANN, channel=channel, referee=Pick(REF))
+    await discord.slash("game join", user=ANN, channel=channel, side="allies")
+    await discord.slash("game join", user=OTTO, channel=channel, side="axis")
+    bot.games.dice = lambda: ScriptedDice([d6(2), d6(5)])
+    await discord.slash("game start", user=OTTO, channel=channel)
+    await discord.slash("initiative", user=OTTO, channel=channel, choice="start")
+
+
 async def test_nobody_takes_over_a_side_of_a_running_quick_battle(copies, monkeypatch):
     """Issue 19's takeover through Discord: a spectator, a server admin and the referee ask to
     join the allies of a started quick battle; each is refused privately and nothing is stored,
     so the spectator's "no reaction" and concession that followed are refused as well."""
     await copies.restore("empty")
     bot, discord = await open_table(copies.url, monkeypatch)
-    await discord.slash("game new", user=ANN, channel=CHANNEL, referee=Pick(REF))
-    await discord.slash("game join", user=ANN, channel=CHANNEL, side="allies")
-    await discord.slash("game join", user=OTTO, channel=CHANNEL, side="axis")
-    bot.games.dice = lambda: ScriptedDice([d6(2), d6(5)])  # the axis win the initiative
-    await discord.slash("game start", user=OTTO, channel=CHANNEL)
-    await discord.slash("initiative", user=OTTO, channel=CHANNEL, choice="start")
+    await axis_start_a_refereed_quick_battle(bot, discord, CHANNEL)
     bot.games.dice = lambda: SeededDice(2)
     await discord.slash("act", user=OTTO, channel=CHANNEL, unit="Gruppe 3", move="50,39")  # allies may react
     before = await copies.rows()
@@ -665,9 +689,9 @@ def test_every_command_is_in_a_matrix_or_changes_nothing_of_anyone_elses():
     assert sorted((READS_ONLY | OWN_RECORDS) - set(COMMANDS)) == []
 
 
-async def test_every_campaign_order_as_every_role(copies, monkeypatch):
-    """The sealed orders of a Red Barricades campaign: the slash command, the phase's button and
-    the form, and the referee's ledger, by every role."""
+async def open_campaign(copies: Copies, monkeypatch) -> Snapshot:
+    """Two Red Barricades campaigns (one in another channel), the matrix's with a referee, kept
+    with phase 1 open: its Submit orders button and its form."""
     await copies.restore("empty")
     bot, discord = await open_table(copies.url, monkeypatch)
     for organiser, channel, german, russian, referee in (
@@ -690,7 +714,20 @@ async def test_every_campaign_order_as_every_role(copies, monkeypatch):
     await copies.keep("open")
     await bot.campaigns.close()
     await close_bot(bot)
-    wrong = await run_matrix(CAMPAIGN_SETTING, "open", opened, copies, monkeypatch)
+    await copies.close()
+    return opened
+
+
+@pytest.fixture(scope="module")
+def campaign(copies) -> Snapshot:
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        return asyncio.run(open_campaign(copies, monkeypatch))
+
+
+async def test_every_campaign_order_as_every_role(campaign, copies, monkeypatch):
+    """The sealed orders of a Red Barricades campaign: the slash command, the phase's button and
+    the form, and the referee's ledger, by every role."""
+    wrong = await run_matrix(CAMPAIGN_SETTING, "open", campaign, copies, monkeypatch)
     assert not wrong, "\n".join(wrong)
 
 

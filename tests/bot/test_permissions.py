@@ -178,6 +178,24 @@ def test_nobody_appoints_a_referee_at_a_table_nobody_has_joined_but_referees_and
     assert authorise(state, "boss", AppointReferee(by="boss", user="zed"), admin=True).user == "zed"
 
 
+def test_a_refereed_game_nobody_has_joined_is_started_by_its_referees_alone():
+    """The hole the tap matrix found: a refereed quick battle nobody had joined was anyone's to
+    start (the card's Start button, or /game start), after which nobody could join it. Now a
+    spectator, a server admin and a player of another game are refused; its referees may; a
+    hot-seat game (no referees) stays anyone's."""
+    state = refereed()
+    for side in state.sides.values():
+        side.players = []
+    for user in ("zed", "boss", "ann"):
+        with pytest.raises(Refused, match="Nobody is playing allies, axis yet"):
+            authorise(state, user, StartGame(), **ON_DISCORD.get(user, {}))
+    for user in REFEREES:
+        assert authorise(state, user, StartGame(), **ON_DISCORD.get(user, {})) == StartGame()
+    assert authorise(state, "zed", JoinSide(side="allies", player="zed")).player == "zed"  # seats open
+    state.referees, state.referee_roles = [], ()
+    assert authorise(state, "zed", StartGame()) == StartGame()
+
+
 async def test_refused_commands_leave_the_stored_game_byte_identical(tmp_path):
     store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'perm.db'}")
     service = GameService(store, dice=lambda: SeededDice(1))

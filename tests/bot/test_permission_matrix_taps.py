@@ -1,0 +1,406 @@
+"""The permission matrix of tests/bot/test_permission_matrix.py for the buttons and menus of the
+action cards (issue 21): a game played by taps, sent by every role in every phase of the same
+refereed team game, the whole store compared before and after, on both databases (the same
+sample on PostgreSQL).
+
+Each phase sends the buttons of the card that reached it (the initiative's choice, the active
+side's Activate, CMT and Pass), and an order built by taps as Bob builds it there (his Sherman:
+Activate, the unit, Move, a square, a spot in it, Confirm). A phase whose card offers no such
+item sends the first kept card's, as a stale message's would be clicked. The steps before
+Confirm are private and change nothing: those who may order are shown the next step, the
+others are refused, and the store stays byte-identical for all.
+
+Beside it: a pending choice answered by the card's menu and by /choose (a phase of its own, in
+another channel), the help's pages shown to change nothing, and a check that every
+``DynamicItem`` the client registers is sent by a row here or named as changing nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from dataclasses import replace
+from typing import Any
+
+import discord
+import pytest
+
+from bot.discord_adapter.action_card import NO_TARGET, step_button, step_id
+from bot.discord_adapter.client import IronCrossBot
+from bot.discord_adapter.help_command import PageButton, TopicSelect, page_text
+from bot.discord_adapter.tap_orders import square_name
+from bot.help_pages import PAGES
+from bot.text_orders import GRID
+from engine.dice import ScriptedDice, d6
+from engine.game_state import GameState
+from tests.bot.discord_harness import ANN, EVE, OTTO, Pick, close_bot, menus, role
+from tests.bot.test_discord_team_referee import RUTH, SHERMAN, UMPIRES
+from tests.bot.test_permission_matrix import (
+    ALLIES,
+    AXIS,
+    BOB,
+    BOSS,
+    CAMPAIGN_SETTING,
+    CHANNEL,
+    GAME,
+    NOT_HERE,
+    PAT,
+    PHASES,
+    PLAYING,
+    REF,
+    REFEREES,
+    USERS,
+    Setting,
+    Snapshot,
+    answer,
+    axis_start_a_refereed_quick_battle,
+    campaign,
+    card_items,
+    cell,
+    copies,
+    fixed,
+    open_table,
+    phases,
+    run_matrix,
+)
+
+__all__ = ["campaign", "copies", "phases"]  # the matrix's own fixtures, shared
+
+UNITS, DESTINATION, SPOT, TARGET = "The unit to activate", "Destination", "Exactly where", "Target"
+
+
+def place(state: GameState, unit_id: str | None) -> str:
+    """A unit's place in the game's unit list, as a tap order names it ("0" before it exists)."""
+    return str(list(state.units).index(unit_id)) if unit_id in state.units else "0"
+
+
+def the_sherman(state: GameState) -> dict[str, Any]:
+    return {"values": [place(state, SHERMAN)]}
+
+
+def its_square(state: GameState) -> dict[str, Any]:
+    """The grid square the Sherman stands in (A1 before it is on the table)."""
+    unit = state.units.get(SHERMAN)
+    at = unit.position if unit else None
+    return {"values": [square_name(int(at.x // GRID), int(at.y // GRID)) if at else "A1"]}
+
+
+def an_enemy(state: GameState) -> str | None:
+    return next((u.id for u in state.units.values() if u.side == "axis"), None)
+
+
+def toward_an_enemy(state: GameState) -> dict[str, Any]:
+    return {"values": [f"~{place(state, an_enemy(state))}"]}
+
+
+def at_an_enemy(state: GameState) -> dict[str, Any]:
+    return {"values": [place(state, an_enemy(state))]}
+
+
+STEP = "step"  # a private step of an order: shown to those who may order, nothing stored
+TAP_ROWS = (  # as the matrix's rows: who may, in which phases the item does what it says
+    # this scenario's sides join with a force (/game join force:): a quick battle's Join by tap is
+    # played in tests/bot/test_discord_taps.py; here every role is refused in every phase
+    cell("Join allies", ALLIES, NOT_HERE, kind="button"),
+    cell("Join axis", AXIS, NOT_HERE, kind="button"),
+    cell("Start", ALLIES | AXIS | REFEREES, "ready", kind="button"),  # as /game start
+    cell("allies: go first", ALLIES, "initiative", kind="button"),  # the allies won it
+    cell("allies: let axis start", ALLIES, "initiative", kind="button"),
+    cell("Activate (allies)", ALLIES, PLAYING, kind="button", answer=STEP),
+    cell("CMT (allies)", ALLIES, PLAYING, kind="button"),
+    # once a token is spent; a referee for the absent (as /pass)
+    cell("Pass (allies)", ALLIES | REFEREES, "running", kind="button"),
+    cell("unit menu", ALLIES, PLAYING, the_sherman, kind="menu", answer=STEP, command=UNITS),
+    cell("Move", ALLIES, PLAYING, kind="button", answer=STEP),
+    cell("Rapid move", ALLIES, PLAYING, kind="button", answer=STEP),
+    # no axis unit is in the Sherman's sight: the step says so and offers the other actions
+    cell("Fire", ALLIES, PLAYING, kind="button", answer=STEP),
+    cell("Move and fire", ALLIES, PLAYING, kind="button", answer=STEP),
+    cell("Fire and move", ALLIES, PLAYING, kind="button", answer=STEP),
+    cell("Fall back", ALLIES, PLAYING, kind="button", answer=STEP),
+    cell("destination square", ALLIES, PLAYING, its_square, kind="menu", answer=STEP, command=DESTINATION),
+    cell(
+        "destination toward", ALLIES, PLAYING, toward_an_enemy, kind="menu", answer=STEP, command=DESTINATION
+    ),
+    cell("spot in the square", ALLIES, PLAYING, its_square, kind="menu", answer=STEP, command=SPOT),
+    cell("target menu", ALLIES, PLAYING, at_an_enemy, kind="menu", answer=STEP, command=TARGET),
+    cell("Confirm", {BOB}, PLAYING, kind="button"),  # his own unit's order (p. 25)
+    # the engine asks for a choice only after fire or a morale test: none is pending (as /choose)
+    cell("choice menu", ALLIES, NOT_HERE, fixed(values=[NO_TARGET]), kind="menu", command="choice"),
+)
+TAPS = replace(GAME, rows=TAP_ROWS)
+
+
+def made(state: GameState, version: int) -> dict[str, dict[str, Any]]:
+    """The items no card of this game offers, with the ids a card made at ``version`` would
+    carry: a quick battle's Join and Start (a card of an earlier game in this channel keeps
+    them, and versions start again with each game), the Sherman's target menu (no enemy is in
+    its sight here) and a pending choice's menu."""
+    channel = int(CHANNEL)
+    aiming = step_id(channel, version, "at", place(state, SHERMAN), "fire", "-")
+    menus = {
+        TARGET: discord.ui.Select(custom_id=aiming, options=[discord.SelectOption(label="?", value="0")]),
+        "choice": discord.ui.Select(
+            custom_id=step_id(channel, version, "choice"),
+            options=[discord.SelectOption(label="No target", value=NO_TARGET)],
+        ),
+    }
+    buttons = [
+        step_button(channel, version, "join", "Join allies", "allies"),
+        step_button(channel, version, "join", "Join axis", "axis"),
+        step_button(channel, version, "start", "Start"),
+    ]
+    return {b.label: b.to_component_dict() for b in buttons} | {
+        name: menu.to_component_dict() for name, menu in menus.items()
+    }
+
+
+async def order_by_taps(discord, activate: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Bob's order for his Sherman, built by taps up to Confirm (not sent): every item shown on
+    the way, by label or placeholder."""
+    shown = card_items(await discord.click(activate, user=BOB, channel=CHANNEL))
+    sherman = next(o for o in shown[UNITS]["options"] if o["label"].startswith("Sherman"))
+    shown |= card_items(await discord.choose(shown[UNITS], [sherman["value"]], user=BOB, channel=CHANNEL))
+    shown |= card_items(await discord.click(shown["Move"], user=BOB, channel=CHANNEL))
+    square = shown[DESTINATION]["options"][0]["value"]
+    shown |= card_items(await discord.choose(shown[DESTINATION], [square], user=BOB, channel=CHANNEL))
+    shown |= card_items(await discord.choose(shown[SPOT], [square], user=BOB, channel=CHANNEL))
+    assert "Confirm" in shown, shown
+    return shown
+
+
+async def collect(phases: dict[str, Snapshot], copies, monkeypatch) -> dict[str, Snapshot]:
+    """Each phase's items to send: those of its own card and of Bob's order built there, else
+    the first kept card's and the first order's (stale), and the made ones at its version."""
+    first_kept: dict[str, dict[str, Any]] = {}
+    for phase in PHASES:
+        first_kept = phases[phase].buttons | first_kept
+    orders: dict[str, dict[str, dict[str, Any]]] = {}
+    kept = {}
+    for phase in sorted(PHASES, key=lambda phase: phase not in PLAYING):  # the orders first
+        await copies.restore(phase)
+        bot, discord = await open_table(copies.url, monkeypatch)
+        stored = await bot.games.store.load(CHANNEL)
+        items = made(stored.state, stored.version) | first_kept | phases[phase].buttons
+        if phase in PLAYING:
+            orders[phase] = await order_by_taps(discord, items["Activate (allies)"])
+        kept[phase] = Snapshot(phase, buttons=items | orders.get(phase, orders["turn start"]))
+        await bot.campaigns.close()
+        await close_bot(bot)
+        await copies.close()
+    return kept
+
+
+@pytest.fixture(scope="module")
+def cards(phases, copies) -> dict[str, Snapshot]:
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        return asyncio.run(collect(phases, copies, monkeypatch))
+
+
+@pytest.mark.parametrize("phase", PHASES)
+async def test_every_tap_as_every_role(phase, cards, copies, monkeypatch):
+    """Each button and menu of a game played by taps in ``phase``: the store changes exactly
+    where the table says; the private steps of an order show the next step to those who may
+    order and change nothing for anyone."""
+    wrong = await run_matrix(TAPS, phase, cards[phase], copies, monkeypatch)
+    assert not wrong, "\n".join(wrong)
+
+
+CHOOSING = "14"  # a quick battle refereed by the matrix's referee, waiting for the axis' choice
+CHOOSERS = {
+    "axis player": OTTO,  # whose choice it is
+    "allied player": ANN,
+    "referee": REF,
+    "spectator": EVE,
+    "server admin": BOSS,
+    "player of another channel": PAT,
+}
+CHOICE_ROWS = (  # one phase, "choice": a morale test of 4 takes one marker off one of two units
+    cell("choice menu", {OTTO}, "choice", fixed(values=["gruppe-2"]), kind="menu", command="choice"),
+    cell("choose", {OTTO}, "choice", fixed(unit="gruppe-2")),
+)
+CHOICE = Setting(CHOOSING, CHOOSERS, CHOICE_ROWS, opener=OTTO, opened_by="", typed={})
+
+
+async def wait_for_a_choice(copies, monkeypatch) -> Snapshot:
+    """The card's choice menu of tests/bot/test_discord_action_cards.py, beside the matrix's
+    game (its "new" phase, with the other channel's), kept as the phase "choice"."""
+    await copies.restore("new")
+    bot, discord = await open_table(copies.url, monkeypatch)
+    await axis_start_a_refereed_quick_battle(bot, discord, CHOOSING)
+    for unit in ("gruppe-1", "gruppe-2"):
+        await discord.slash("ref markers", user=REF, channel=CHOOSING, unit=unit, count=1, reason="r")
+    bot.games.dice = lambda: ScriptedDice([d6(4)])
+    (menu,) = menus(await discord.slash("cmt", user=OTTO, channel=CHOOSING))
+    await copies.keep("choice")
+    await bot.campaigns.close()
+    await close_bot(bot)
+    await copies.close()
+    return Snapshot("choice", buttons={"choice": menu})
+
+
+@pytest.fixture(scope="module")
+def choosing(phases, copies) -> Snapshot:
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        return asyncio.run(wait_for_a_choice(copies, monkeypatch))
+
+
+async def test_a_pending_choice_as_every_role(choosing, copies, monkeypatch):
+    """The choice the game waits for, by the card's menu and by /choose: only the side it is
+    asked of answers it; everyone else is refused privately and nothing is stored."""
+    wrong = await run_matrix(CHOICE, "choice", choosing, copies, monkeypatch)
+    assert not wrong, "\n".join(wrong)
+
+
+QUICK = "15"  # a quick battle refereed by the matrix's referee and its referee role
+QUICK_USERS = {
+    "allied player": ANN,  # once joined (Otto the axis), by the card's buttons
+    "axis player": OTTO,
+    "referee": REF,
+    "referee role holder": RUTH,
+    "spectator": EVE,
+    "server admin": BOSS,
+    "player of another channel": PAT,
+}
+NEWCOMERS = {EVE, BOSS, PAT}
+QUICK_PHASES = ("quick new", "quick joined")  # before anyone joins; once both sides have
+# anyone but a referee takes a seat before the start (p. 25), Ann and Otto only once
+SEATS, ONCE = NEWCOMERS | {ANN, OTTO}, [("quick joined", NEWCOMERS)]
+# a game with referees is theirs to start while nobody plays it; then its players' too
+STARTERS, WHILE_NOBODY_PLAYS = {REF, RUTH, ANN, OTTO}, [("quick new", {REF, RUTH})]
+QUICK_ROWS = (
+    cell("Join allies", SEATS, QUICK_PHASES, kind="button", but=ONCE),
+    cell("Join axis", SEATS, QUICK_PHASES, kind="button", but=ONCE),
+    cell("game join", SEATS, QUICK_PHASES, fixed(side="axis"), but=ONCE),
+    cell("Start", STARTERS, QUICK_PHASES, kind="button", but=WHILE_NOBODY_PLAYS),
+    cell("game start", STARTERS, QUICK_PHASES, but=WHILE_NOBODY_PLAYS),
+)
+QUICK_BATTLE = Setting(QUICK, QUICK_USERS, QUICK_ROWS, opener=ANN, opened_by="", typed={})
+
+
+async def set_up_a_quick_battle(copies, monkeypatch) -> dict[str, Snapshot]:
+    """The quick battle beside the matrix's game (its "new" phase, with the other channel's),
+    kept before anyone joins and once Ann and Otto have joined by the card's buttons, each
+    phase with its card's buttons."""
+    await copies.restore("new")
+    bot, discord = await open_table(copies.url, monkeypatch)
+    new = await discord.slash(
+        "game new", user=EVE, channel=QUICK, referee=Pick(REF), referee_role=role(UMPIRES)
+    )
+    await copies.keep("quick new")
+    await discord.click(card_items(new)["Join allies"], user=ANN, channel=QUICK)
+    joined = await discord.click(card_items(new)["Join axis"], user=OTTO, channel=QUICK)
+    await copies.keep("quick joined")
+    await bot.campaigns.close()
+    await close_bot(bot)
+    await copies.close()
+    return {
+        "quick new": Snapshot("quick new", buttons=card_items(new)),
+        "quick joined": Snapshot("quick joined", buttons=card_items(joined)),
+    }
+
+
+@pytest.fixture(scope="module")
+def quick_battle(phases, copies) -> dict[str, Snapshot]:
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        return asyncio.run(set_up_a_quick_battle(copies, monkeypatch))
+
+
+@pytest.mark.parametrize("phase", QUICK_PHASES)
+async def test_joining_and_starting_a_refereed_quick_battle_as_every_role(
+    phase, quick_battle, copies, monkeypatch
+):
+    """The card's Join and Start buttons, and /game join and /game start beside them, by every
+    role before and after the sides have joined: seats for anyone but a referee, the start for
+    the referees while nobody plays (the hole this found: anyone could start it, and then nobody
+    could join) and for the players too once they do."""
+    wrong = await run_matrix(QUICK_BATTLE, phase, quick_battle[phase], copies, monkeypatch)
+    assert not wrong, "\n".join(wrong)
+
+
+# The registered items no matrix row sends, each with why it changes nothing of anyone's.
+READ_ONLY_ITEMS = {
+    PageButton: "turns the help's pages in its own message; reads and stores nothing",
+    TopicSelect: "picks the help's topic in its own message; reads and stores nothing",
+}
+
+
+async def registered_items(copies, monkeypatch) -> list[type[discord.ui.DynamicItem]]:
+    """Every DynamicItem class the client registers as it sets up (its own and its command
+    groups', through ``add_dynamic_items``)."""
+    registered = []
+
+    def add_dynamic_items(client, *items):
+        registered.extend(items)
+        discord.Client.add_dynamic_items(client, *items)
+
+    monkeypatch.setattr(IronCrossBot, "add_dynamic_items", add_dynamic_items)
+    await copies.restore("empty")
+    bot, _ = await open_table(copies.url, monkeypatch)
+    await bot.campaigns.close()
+    await close_bot(bot)
+    await copies.close()
+    return registered
+
+
+def steps(item: type[discord.ui.DynamicItem]) -> list[str]:
+    """The steps a turn's item tells apart in its custom id (``(?P<step>join|start|...)``);
+    none for an item without."""
+    template = item.__discord_ui_compiled_template__  # discord.py's compiled ``template=``
+    found = re.search(r"\(\?P<step>([\w|]+)\)", template.pattern)
+    return found.group(1).split("|") if found else []
+
+
+def sent_by_rows(phases, cards, campaign, choosing, quick_battle) -> list[str]:
+    """The custom ids of every button and menu a matrix row sends, in every phase."""
+    sent = []
+    for setting, snapshots in (
+        (GAME, [phases["window open"]]),  # the window's buttons, sent in every phase
+        (TAPS, cards.values()),
+        (CAMPAIGN_SETTING, [campaign]),
+        (CHOICE, [choosing]),
+        (QUICK_BATTLE, quick_battle.values()),
+    ):
+        for row in setting.rows:
+            if row.kind in ("button", "menu"):
+                sent += [snapshot.buttons[row.command]["custom_id"] for snapshot in snapshots]
+    return sent
+
+
+async def test_every_button_and_menu_is_in_a_matrix_or_changes_nothing(
+    phases, cards, campaign, choosing, quick_battle, copies, monkeypatch
+):
+    """A DynamicItem the client registers fails here until a matrix row sends it (every step of
+    it, for a turn's items) or it is named above as changing nothing."""
+    registered = await registered_items(copies, monkeypatch)
+    sent = sent_by_rows(phases, cards, campaign, choosing, quick_battle)
+    assert set(READ_ONLY_ITEMS) <= set(registered)
+    for item in registered:
+        template = item.__discord_ui_compiled_template__
+        matched = [m for m in map(template.fullmatch, sent) if m]
+        if item in READ_ONLY_ITEMS:
+            assert not matched, f"{item.__name__} is named read-only but a row sends it"
+            continue
+        assert matched, f"{item.__name__} is sent by no matrix row and not named read-only"
+        missing = set(steps(item)) - {m.groupdict().get("step") for m in matched}
+        assert not missing, f"{item.__name__}: no matrix row sends its steps {sorted(missing)}"
+
+
+async def test_the_help_pages_change_nothing_for_anyone(phases, copies, monkeypatch):
+    """The help's buttons and topic menu, named read-only above: each role turns the pages and
+    picks a topic in a running game; each is shown the page, only to them, and the store stays
+    byte-identical."""
+    await copies.restore("running")
+    bot, discord = await open_table(copies.url, monkeypatch)
+    before = await copies.rows()
+    shown = card_items(await discord.slash("help", user=EVE, channel=CHANNEL))
+    for user in USERS.values():
+        for label, page in (("Previous", len(PAGES) - 1), ("Next", 1)):
+            sent = await discord.click(shown[label], user=user, channel=CHANNEL)
+            assert answer(sent) == (page_text(page), "step")
+        sent = await discord.choose(shown["Pick a topic"], [PAGES[2].key], user=user, channel=CHANNEL)
+        assert answer(sent) == (page_text(2), "step")
+    assert await copies.rows() == before
+    await bot.campaigns.close()
+    await close_bot(bot)
+    await copies.close()
