@@ -277,6 +277,7 @@ def toward(state: GameState, unit: Unit, goal: Unit, inches: float) -> Point:
     """The point ``inches`` straight toward another unit, stopping in contact with its base
     rather than on it (units meet in contact, p. 11; :func:`unit_in_the_way`)."""
     mover = state.units[unit.embarked_in] if unit.embarked_in else unit
+    goal = goal if goal.side == unit.side else as_seen(goal)  # an enemy marker's base, not what is under it
     start, centre = mover.position, goal.position
     gap = math.dist((start.x, start.y), (centre.x, centre.y))
     if gap == 0:
@@ -403,6 +404,11 @@ def check_fire_target(
         raise IllegalCommand(f"{target.name} is not on the table")
     if target.embarked_in is not None:
         raise IllegalCommand(f"{target.name} is inside a transport: fire at the transport")
+    if under_marker(target):
+        raise IllegalCommand(
+            f"{target.name} is a hidden marker: it may be fired at once it is revealed (p. 26: enemy "
+            'infantry within 4" that did not rapid move this turn, or a vehicle in the open in sight)'
+        )
     if target.hidden:
         raise IllegalCommand(f"{target.name} has not been spotted")
     if not target_in_sight(state, rules_of(state).weapon_firer(firer, fire), target):

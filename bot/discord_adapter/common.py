@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 import io
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import discord
+from discord import app_commands
 
 from bot.discord_adapter.action_card import action_card
 from bot.discord_adapter.answers import answer
@@ -15,6 +16,7 @@ from bot.services.game_service import GameError, GameService, Outcome
 from engine.events import Event
 from engine.game import awaiting
 from engine.game_state import GameState
+from engine.names import ranked
 from engine.rulesets import rules_of
 from engine.state import Phase
 from engine.view import events_for, kept_from_spectators
@@ -59,6 +61,14 @@ async def players_game(interaction: discord.Interaction) -> tuple[GameState, str
         return state, side_of(state, str(interaction.user.id))
     except GameError:
         return None
+
+
+def suggestions(typed: str, offered: Mapping[str, str] | Iterable[str]) -> list[app_commands.Choice[str]]:
+    """An autocomplete's choices (at most 25), nearest to what was typed first: ``offered`` maps
+    what is shown to the value sent, or lists names sent as shown. Shown names, never ids."""
+    values = offered if isinstance(offered, Mapping) else {name: name for name in offered}
+    shown = {name[:100]: value[:100] for name, value in values.items()}
+    return [app_commands.Choice(name=name, value=shown[name]) for name in ranked(typed, shown)]
 
 
 def told_lines(events: Sequence[Event], viewer: str | None = None, state: GameState | None = None) -> str:

@@ -14,6 +14,7 @@ from bot.discord_adapter.common import (
     games,
     send_long,
     side_of,
+    suggestions,
     summary,
     told_lines,
     with_mentions,
@@ -69,12 +70,10 @@ async def show_started(interaction: discord.Interaction, outcome: Outcome) -> No
 
 async def battlefields(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """The built-in tables, random, and the server's own, as the user types."""
-    words = current.casefold().split()
-    named = {name: title for name, title in quick_tables().items()}
-    named["random"] = "random: a table laid out from the seed option"
+    named = {title: name for name, title in quick_tables().items()}
+    named["random: a table laid out from the seed option"] = "random"
     named.update({name: name for name in await table_service(interaction).names(server(interaction))})
-    found = [(n, t) for n, t in named.items() if all(w in t.casefold() or w in n.casefold() for w in words)]
-    return [app_commands.Choice(name=t[:100], value=n[:100]) for n, t in found[:25]]
+    return suggestions(current, named)
 
 
 class GameCommands(app_commands.Group):

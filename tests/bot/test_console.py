@@ -127,6 +127,58 @@ async def test_a_scenario_game_is_set_up_at_the_console(tmp_path):
     assert "Not allowed" not in out
 
 
+CAPTURE_SET_UP = [  # allies hide an Infantry Detachment under Marker 1 and a dummy under Marker 2
+    "as ann /force new nation:us name:Easy points:300",
+    'as ann /force add force:Easy unit:"Infantry Detachment"',
+    'as ann /force upgrade force:Easy unit:"Infantry Detachment 1" command',
+    "as otto /force new nation:german name:KG points:600",
+    'as otto /force add force:KG unit:"Infantry Detachment"',
+    'as otto /force add force:KG unit:"Infantry Detachment"',
+    'as otto /force upgrade force:KG unit:"Infantry Detachment 1" command',
+    "/game new scenario:capture attacker:axis table:crossroads",
+    "as ann /game join side:allies force:Easy",
+    "as otto /game join side:axis force:KG",
+    'as ann /deploy unit:"Infantry Detachment 1" at:24,20',
+    'as ann /deploy unit:"Dummy 1" at:30,20',
+    'as otto /deploy unit:"Infantry Detachment 1" at:24,44',
+    "as otto /deploy done",
+    "as otto /game start",
+]
+
+
+async def test_hidden_markers_are_named_by_their_label(tmp_path):
+    """An enemy marker listed by /units as "Marker 2" is named by that label as a target or a
+    "toward"; its id and true name stay unknown, answered like any name that is not there."""
+    lines = [
+        *CAPTURE_SET_UP,
+        "as otto /units",
+        'as otto /act unit:"Infantry Detachment 1" fire:"marker 1"',
+        'as otto /act unit:"Infantry Detachment 1" fire:allies-infantry-detachment-1',
+        'as otto /act unit:"Infantry Detachment 1" move:"3 toward Dummy 1"',
+        'as otto /act unit:"Infantry Detachment 1" move:"3 toward Marker 2"',
+    ]
+    out = await run("\n".join(lines) + "\n", f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
+    assert "allies  Marker 2 " in out
+    assert "Not allowed: Marker 1 is a hidden marker: it may be fired at once it is revealed (p. 26" in out
+    assert "Not allowed: No unit called 'allies-infantry-detachment-1'." in out
+    assert "Not allowed: No unit called 'Dummy 1'.\n" in out
+    assert "axis declares: Infantry Detachment 1: move to (24.7, 41.1)" in out  # 3" toward Marker 2
+
+
+async def test_name_matching_suggests_names_never_ids(tmp_path):
+    """Near misses are ranked by rapidfuzz: every word typed found in a name comes first; a unit
+    is suggested by its name, never its id."""
+    lines = [
+        "as otto /force new nation:german name:KG points:600",
+        'as otto /force add force:KG unit:"Panzer IV"',
+        "/start",
+        "/act unit:shermann move:1,1",
+    ]
+    out = await run("\n".join(lines) + "\n", f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
+    assert "has no 'Panzer IV'; did you mean Panzer IV G (late) to J, Jagdpanzer IV/Hetzer or" in out
+    assert "No unit called 'shermann'. Did you mean Sherman 1 or Sherman 2?" in out
+
+
 async def test_tactical_advantage_cards_at_the_console(tmp_path):
     from tests.engine.test_cards import DECK
 

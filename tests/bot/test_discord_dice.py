@@ -78,7 +78,7 @@ async def test_chart_roll_list_and_show(bot_and_discord):
     )
     assert not private and "DR 3 + 3, +2 historical DRM = **8**: Full Strength" in text
     text, private = reply(await discord.slash("chart roll", user=ANN, channel="5", chart="leaders"))
-    assert private and "Did you mean rb-german-leaders, rb-russian-leaders" in text
+    assert private and "Did you mean rb-german-leaders or rb-russian-leaders?" in text
     sent = await discord.slash("chart list", user=ANN, channel="5")
     listed, private = reply(sent)
     pages = messages(sent)
@@ -130,8 +130,11 @@ async def test_odds_for_a_shot_from_the_orders_of_battle(bot_and_discord):
         and refused == "Infantry Detachment has no anti-tank weapon: it must be in contact with Panther"
     )
     assert await discord.autocomplete("odds shot", "firer", "panzer iv", user=ANN, channel="5") == [
+        "Panzer IV G (late) to J (german)",  # the Panzer IV first, then the nearest names
         "Jagdpanzer IV/Hetzer (german)",
-        "Panzer IV G (late) to J (german)",
+        "Panzer III J (late)/K (german)",
+        "Panzer III L-N (german)",
+        "Panzer III M (F1) (german)",
     ]
 
 

@@ -165,7 +165,7 @@ async def test_in_capture_the_channel_sees_markers_and_only_the_defender_learns_
     assert await discord_.autocomplete("act", "unit", "sherman", user=ANN, channel="5") == [
         "allies-sherman-75mm-1"
     ]  # the owner finds its marker by the true name
-    assert await discord_.autocomplete("act", "fire", "", user=OTTO, channel="5") == []
+    assert await discord_.autocomplete("act", "fire", "", user=OTTO, channel="5") == ["Marker 1"]  # its label
     log, _ = reply(await discord_.slash("game log", user=OTTO, channel="5"))
     assert "Marker 1" in log and "Sherman" not in log
     log, _ = reply(await discord_.slash("game log", user=ANN, channel="5"))

@@ -547,7 +547,7 @@ NOT_AN_INTEGER = "Input should be a valid integer, unable to parse string as an 
         (
             HEADER + "- Cat: Panzer V\n",
             "line 4 ('- Cat: Panzer V'): the German Army 1944/45 has no 'Panzer V'; "
-            "did you mean Panther, Panzer III L-N or Jagdpanzer IV/Hetzer?",
+            "did you mean Panzer IV G (late) to J, Panzer III J (late)/K or Panzer III L-N?",
         ),
         (
             HEADER + "- Cat: Panther [smoke]\n",
