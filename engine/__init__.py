@@ -26,7 +26,7 @@ allies may react (window 1)
 >>> for event in events: print(event)
 allies reacts with Sherman 76mm: fire at Panther: needs 3+, rolled 5: success
 Sherman 76mm fires at Panther (26.0"): needs 6+ (-1 target moved); rolled 9: 1 hit; 1 marker. Penetration (front) 7+9=16 vs 17: bounces
-Panther moves 5.0" to (20, 45)
+Panther moves 5.0" to 20.0,45.0
 Panther fires at Sherman 76mm (21.0"): needs 8+ (-2 moved, -1 morale markers); rolled 8: 1 hit; 1 marker. Penetration (front) 6+10=16 vs 15: penetrates. Damage d6 4: Foom! Vehicle destroyed
 Sherman 76mm is destroyed
 >>> [str(roll) for roll in events[1].rolls], events[1].rolls[0].purpose

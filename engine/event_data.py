@@ -73,7 +73,7 @@ class MoveData(_Data):
     fall_back: bool = False
 
     def went(self) -> str:
-        """``moves 6.0" to (12, 30)``."""
+        """``moves 6.0" to 12.0,30.0``."""
         return f'{"falls back" if self.fall_back else "moves"} {self.distance:.1f}" to {self.end}'
 
 

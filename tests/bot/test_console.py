@@ -23,7 +23,7 @@ async def test_console_plays_and_resumes_after_a_restart(tmp_path):
     second = await run("/initiative first\n/act gruppe-3 move:50,39\n/noreact\n/log\n", url)
     assert "Resuming the game in progress." in second
     assert "axis starts as the active player" in second
-    assert 'Gruppe 3 moves 3.0" to (50, 39)' in second
+    assert 'Gruppe 3 moves 3.0" to 50.0,39.0' in second
     assert "Not allowed" not in second
 
 
@@ -121,8 +121,8 @@ async def test_a_scenario_game_is_set_up_at_the_console(tmp_path):
     assert "Capture (p. 30) on the Crossroads" in out and "**" not in out
     assert "Both forces are here: Capture (p. 30). Set up with /deploy" in out
     # hidden deployment (p. 26): the defender reads what it put under each marker
-    assert "allies sets up Infantry Detachment 1 as Marker 1 at (24, 20)" in out
-    assert "allies sets up Dummy 1 as Marker 2 at (30, 20)" in out
+    assert "allies sets up Infantry Detachment 1 as Marker 1 at 24.0,20.0" in out
+    assert "allies sets up Dummy 1 as Marker 2 at 30.0,20.0" in out
     assert "axis attacks and starts as the active player" in out
     assert "Not allowed" not in out
 
@@ -162,7 +162,7 @@ async def test_hidden_markers_are_named_by_their_label(tmp_path):
     assert "Not allowed: Marker 1 is a hidden marker: it may be fired at once it is revealed (p. 26" in out
     assert "Not allowed: No unit called 'allies-infantry-detachment-1'." in out
     assert "Not allowed: No unit called 'Dummy 1'.\n" in out
-    assert "axis declares: Infantry Detachment 1: move to (24.7, 41.1)" in out  # 3" toward Marker 2
+    assert "axis declares: Infantry Detachment 1: move to 24.7,41.1" in out  # 3" toward Marker 2
 
 
 async def test_name_matching_suggests_names_never_ids(tmp_path):
@@ -211,8 +211,8 @@ async def test_house_rules_orders_at_the_console(tmp_path):
         "/act unit:gruppe-2 assault:2-section overrun:no",
     ]
     out = await run("\n".join(lines) + "\n", url)
-    assert "axis declares: Gruppe 1: call for fire at (22, 34)" in out
-    assert "Gruppe 1 calls for fire at (22, 34): needs 5+; rolled" in out
+    assert "axis declares: Gruppe 1: call for fire at 22.0,34.0" in out
+    assert "Gruppe 1 calls for fire at 22.0,34.0: needs 5+; rolled" in out
     assert "Not allowed: MG 42 cannot fire indirectly: only mortars, infantry guns and howitzers" in out
     assert (
         'Not allowed: Gruppe 2 must be within 3" of 2 Section to assault it (34.1" away): move first' in out

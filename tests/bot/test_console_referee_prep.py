@@ -56,10 +56,10 @@ async def test_side_only_rules_objectives_and_briefings_reach_only_their_side(re
     await ok(table, "as ref /ref brief side:allies Tanks on the road at dawn")
     otto_sees, ann_sees = await ok(table, "as otto /ref list"), await ok(table, "as ann /ref list")
     assert "Night" in otto_sees and "ford" not in otto_sees and "mined" not in otto_sees
-    assert "Night" not in ann_sees and "ford at (12, 10)" in ann_sees and "Rain all day" in ann_sees
+    assert "Night" not in ann_sees and "ford at 12.0,10.0" in ann_sees and "Rain all day" in ann_sees
     referee_sees = await ok(table, "as ref /ref list")
     assert "(for the referee only) The bridge is mined" in referee_sees
-    assert "(for allies only) ford at (12, 10)" in referee_sees
+    assert "(for allies only) ford at 12.0,10.0" in referee_sees
     otto_log, ann_log = await ok(table, "as otto /log"), await ok(table, "as ann /log")
     assert "Tanks" not in otto_log and "ford" not in otto_log and "mined" not in otto_log
     assert "Intelligence for allies: Tanks on the road at dawn" in ann_log and "Night" not in ann_log
@@ -132,20 +132,20 @@ async def test_the_referee_limits_a_sides_force_and_draws_its_zone_at_the_consol
     assert "Both forces are here" in await ok(table, "as otto /game join side:axis force:F")
     await refused(table, "as ref /ref zone side:allies area:0,20,30", "Give the zone as area:X1,Y1,X2,Y2")
     await refused(table, "as ref /ref zone side:allies area:0,40,30,50", 'runs off the 72" by 48" table')
-    assert "Referee: allies sets up within (0, 20) to (30, 30)" in await ok(
+    assert "Referee: allies sets up within 0.0,20.0 to 30.0,30.0" in await ok(
         table, "as ref /ref zone side:allies area:0,20,30,30"
     )
     await refused(
         table,
         "as ann /deploy unit:allies-infantry-detachment-1 at:10,5",
-        "must set up in the referee's zone for allies, (0, 20) to (30, 30)",
+        "must set up in the referee's zone for allies, 0.0,20.0 to 30.0,30.0",
     )
     await ok(table, "as ann /deploy unit:allies-infantry-detachment-1 at:10,25")
     await refused(table, "as ref /ref zone side:axis area:0,0,72,12", "Set-up has begun")
     ann_sees, otto_sees = await ok(table, "as ann /ref list"), await ok(table, "as otto /ref list")
-    assert "at most 50 points" in ann_sees and "(0, 20) to (30, 30)" in ann_sees
-    assert "at most 50 points" not in otto_sees and "(0, 20)" not in otto_sees
+    assert "at most 50 points" in ann_sees and "0.0,20.0 to 30.0,30.0" in ann_sees
+    assert "at most 50 points" not in otto_sees and "0.0,20.0" not in otto_sees
     otto_log = await ok(table, "as otto /log")
-    assert "platoon" not in otto_log and "(0, 20)" not in otto_log
+    assert "platoon" not in otto_log and "0.0,20.0" not in otto_log
     await service.close()
     await store.close()

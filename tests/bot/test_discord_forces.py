@@ -156,12 +156,12 @@ async def test_in_capture_the_channel_sees_markers_and_only_the_defender_learns_
     ]
     sent = await discord_.slash("deploy", user=ANN, channel="5", unit="Sherman 75mm 1", at="30,20")
     text, private = reply(sent)
-    assert not private and text.startswith("allies sets up Marker 1 at (30, 20)") and "Sherman" not in text
+    assert not private and text.startswith("allies sets up Marker 1 at 30.0,20.0") and "Sherman" not in text
     secret = [
         (body, hidden) for body, hidden, _ in answers_in(sent) if "Only your side sees this" in str(body)
     ]
     assert len(secret) == 1 and secret[0][1]
-    assert "allies sets up Sherman 75mm 1 as Marker 1 at (30, 20)" in text_of(secret[0][0])
+    assert "allies sets up Sherman 75mm 1 as Marker 1 at 30.0,20.0" in text_of(secret[0][0])
     assert await discord_.autocomplete("act", "unit", "sherman", user=ANN, channel="5") == [
         "allies-sherman-75mm-1"
     ]  # the owner finds its marker by the true name

@@ -20,13 +20,13 @@ async def test_declare_then_the_other_side_is_told_its_window_and_answers(table)
     text, _ = reply(await discord.slash("initiative", user=OTTO, channel="1", choice="start"))
     assert "axis starts as the active player" in text
     text, private = reply(await discord.slash("act", user=OTTO, channel="1", unit="Gruppe 3", move="50,39"))
-    assert not private and "axis declares: Gruppe 3: move to (50, 39)" in text
+    assert not private and "axis declares: Gruppe 3: move to 50.0,39.0" in text
     deadline = int(bot.games.clock.now().timestamp()) + 120
     assert f"<@{ANN}> may react until <t:{deadline}:R>" in text
     text, private = reply(await discord.slash("act", user=ANN, channel="1", unit="sherman-1", move="12,12"))
     assert private and "Wait: a reaction window is open" in text
     text, _ = reply(await discord.slash("noreact", user=ANN, channel="1"))
-    assert 'allies does not react\nGruppe 3 moves 3.0" to (50, 39)' in text
+    assert 'allies does not react\nGruppe 3 moves 3.0" to 50.0,39.0' in text
     text, private = reply(await discord.slash("game log", user=EVE, channel="1"))
     assert private and 'Gruppe 3 moves 3.0"' in text
 
@@ -41,7 +41,7 @@ async def test_moves_by_grid_square_and_refusals_explain_themselves(table):
     text, private = reply(await discord.slash("act", user=EVE, channel="1", unit="gruppe-3", move="I7"))
     assert private and "You are not playing in this game" in text
     text, _ = reply(await discord.slash("act", user=OTTO, channel="1", unit="gruppe-3", move="I7"))
-    assert "move to (51, 39)" in text
+    assert "move to 51.0,39.0" in text
 
 
 async def test_autocomplete_offers_own_units_for_unit_and_enemies_for_fire(table):
@@ -100,16 +100,16 @@ async def test_react_at_a_point_of_the_enemy_move(table):
     text, private = reply(
         await discord.slash("react", user=ANN, channel="1", unit="2nd Squad", move="32,8", at="40,40")
     )
-    assert private and text == "(40, 40) is not on Gruppe 3's declared route"
+    assert private and text == "40.0,40.0 is not on Gruppe 3's declared route"
     bot.games.dice = lambda: ScriptedDice([d6(4)])
     text, _ = reply(
         await discord.slash("react", user=ANN, channel="1", unit="2nd Squad", move="32,8", at="50,40.5")
     )
     moves = [line for line in text.splitlines() if " moves " in line]
     assert moves == [
-        'Gruppe 3 moves 1.5" to (50, 40.5)',
-        '2nd Squad moves 2.0" to (32, 8)',
-        'Gruppe 3 moves 1.5" to (50, 39)',
+        'Gruppe 3 moves 1.5" to 50.0,40.5',
+        '2nd Squad moves 2.0" to 32.0,8.0',
+        'Gruppe 3 moves 1.5" to 50.0,39.0',
     ]
 
 

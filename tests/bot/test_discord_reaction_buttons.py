@@ -46,7 +46,7 @@ async def test_the_buttons_still_work_after_a_restart(declared, monkeypatch):
     await bot.games.close()
     restarted, discord = await open_bot(url, monkeypatch)
     text, _ = reply(await discord.click(shown["No reaction"], user=ANN, channel="1"))
-    assert 'Gruppe 3 moves 3.0" to (50, 39)' in text
+    assert 'Gruppe 3 moves 3.0" to 50.0,39.0' in text
     await close_bot(restarted)
 
 
@@ -59,7 +59,7 @@ async def test_react_opens_a_form_whose_answer_is_the_reaction(declared):
     assert (
         "allies reacts with Sherman 2: fire at Gruppe 3: needs 4+ (+1 vehicle reacting to infantry)" in text
     )
-    assert "Sherman 2 fires at Gruppe 3" in text and 'Gruppe 3 moves 3.0" to (50, 39)' in text
+    assert "Sherman 2 fires at Gruppe 3" in text and 'Gruppe 3 moves 3.0" to 50.0,39.0' in text
 
 
 async def test_a_closed_window_loses_its_buttons(declared):

@@ -124,7 +124,7 @@ async def test_side_only_preparation_reaches_only_that_sides_thread(bot_and_disc
     )
     assert (text, private) == ("Referee: a special rule for both sides: Rain", False)
     ann_list, private = reply(await discord.slash("ref prep list", user=ANN, channel="1"))
-    assert private and "ford at (12, 10)" in ann_list and "Rain" in ann_list and "mined" not in ann_list
+    assert private and "ford at 12.0,10.0" in ann_list and "Rain" in ann_list and "mined" not in ann_list
     otto_list, _ = reply(await discord.slash("ref prep list", user=OTTO, channel="1"))
     assert "ford" not in otto_list and "Rain" in otto_list
     ref_list, _ = reply(await discord.slash("ref prep list", user=REF, channel="1"))
@@ -169,14 +169,14 @@ async def test_a_sides_force_guideline_and_zone_are_told_to_the_referee_and_that
     off = {**corners, "y1": 40.0, "y2": 50.0}
     await refused(bot, discord, "ref prep zone", 'runs off the 72" by 48"', user=REF, side="allies", **off)
     sent = await discord.slash("ref prep zone", user=REF, channel="1", side="allies", **corners)
-    assert reply(sent) == ("Referee: allies sets up within (0, 20) to (30, 30)", True)
+    assert reply(sent) == ("Referee: allies sets up within 0.0,20.0 to 30.0,30.0", True)
     deploy = {"user": ANN, "channel": "1", "unit": "Infantry Detachment 1"}
     text, _ = reply(await discord.slash("deploy", **deploy, at="10,5"))
-    assert "must set up in the referee's zone for allies, (0, 20) to (30, 30)" in text
+    assert "must set up in the referee's zone for allies, 0.0,20.0 to 30.0,30.0" in text
     text, _ = reply(await discord.slash("deploy", **deploy, at="10,25"))
     assert "sets up" in text, text
     await refused(bot, discord, "ref prep zone", "Set-up has begun", user=REF, side="axis", **corners)
     ann_list, _ = reply(await discord.slash("ref prep list", user=ANN, channel="1"))
-    assert "at most 50 points" in ann_list and "(0, 20) to (30, 30)" in ann_list
+    assert "at most 50 points" in ann_list and "0.0,20.0 to 30.0,30.0" in ann_list
     otto_list, _ = reply(await discord.slash("ref prep list", user=OTTO, channel="1"))
-    assert "at most 50 points" not in otto_list and "(0, 20)" not in otto_list
+    assert "at most 50 points" not in otto_list and "0.0,20.0" not in otto_list

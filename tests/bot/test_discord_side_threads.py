@@ -31,7 +31,7 @@ CREATE_PRIVATE_THREADS = 1 << 36
 REACTION_TEST = "allies reacts with Marker 1: fire at Gruppe: needs 3+, rolled 2: failed"  # allies' secret
 TOLD_TO_AXIS = "allies reacts with Marker 1: fire at Gruppe: failed"
 REFEREE_READS = (  # the whole action, secret and all
-    f'{REACTION_TEST}\nGruppe moves 5.0" to (40, 45)\naxis has no tokens left: allies takes the initiative'
+    f'{REACTION_TEST}\nGruppe moves 5.0" to 40.0,45.0\naxis has no tokens left: allies takes the initiative'
 )
 
 
@@ -240,7 +240,7 @@ async def test_a_scenario_game_opens_its_threads_when_the_plotted_set_up_begins(
     public, _ = reply(sent)
     assert public.startswith("allies sets up a unit in secret") and "Sherman" not in public
     posts = [(where, text, len(files)) for where, text, files in channel_posts(sent)]
-    assert posts == [(threads["allies"], "allies sets up Sherman 75mm 1 at (10, 8)", 1)]
+    assert posts == [(threads["allies"], "allies sets up Sherman 75mm 1 at 10.0,8.0", 1)]
     await discord.slash("deploy", user=ANN, channel="4", done=True)
     await discord.slash("deploy", user=OTTO, channel="4", done=True)
     bot.games.dice = lambda: ScriptedDice([d6(2), d6(5)])
@@ -260,7 +260,7 @@ async def test_a_window_closing_at_its_deadline_tells_the_threads_too(bot_and_di
     assert posts == [
         (
             "1",
-            'The reaction window closed.\nallies does not react\nGruppe moves 5.0" to (40, 45)\n'
+            'The reaction window closed.\nallies does not react\nGruppe moves 5.0" to 40.0,45.0\n'
             "axis has no tokens left: allies takes the initiative\n\n"
             "Turn 1 · active · Iron Cross 2015\n"
             "**allies** (us): <@301>, 4 tokens; **axis** (german): <@302>, 0 tokens\nWaiting for **allies**",
@@ -280,7 +280,7 @@ def test_each_thread_gets_only_its_audiences_news():
         ],
     )
     events = [
-        Event(kind="move", text='Gruppe moves 3.0" to (40, 45)'),
+        Event(kind="move", text='Gruppe moves 3.0" to 40.0,45.0'),
         Event(kind="tokens", text="ann hands out bonus tokens: 3 to bob (1 left)", side="allies"),
         Event(kind="briefing", text="Axis briefing: the bridge is mined", side="axis", public=""),
         Event(kind="briefing", text="Referee: the mines are duds", side=REFEREE, public=""),

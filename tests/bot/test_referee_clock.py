@@ -251,7 +251,7 @@ async def test_a_restart_while_paused_with_a_deadline_pending(store):
         (
             "c1",
             "allies did not act by the referee's deadline: the game declines the reaction for them",
-            ["allies does not react", 'Gruppe 3 moves 3.0" to (50, 39)'],
+            ["allies does not react", 'Gruppe 3 moves 3.0" to 50.0,39.0'],
         )
     ]
     assert await phase(after) is Phase.ACTIVE

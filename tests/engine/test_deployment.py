@@ -42,7 +42,7 @@ def test_meeting_engagement_sides_take_turns_within_12_of_their_own_edge_p28():
     with pytest.raises(IllegalCommand, match="It is allies's turn to set up a unit"):
         deploy(state, "axis", "x1", 10, 70)
     state, events = deploy(state, "allies", "a1", 10, 11)
-    assert text(events) == "allies sets up Infantry Detachment at (10, 11)"
+    assert text(events) == "allies sets up Infantry Detachment at 10.0,11.0"
     with pytest.raises(IllegalCommand, match='must set up within 12" of the far edge \\(15.0"\\)'):
         deploy(state, "axis", "x1", 10, 57)
     state, _ = deploy(state, "axis", "x1", 10, 62)
@@ -102,14 +102,14 @@ def test_a_plotted_deployment_is_made_by_both_sides_at_once_and_kept_secret_unti
     state, events = deploy(state, "allies", "a1", 10, 5)
     (event,) = events
     assert told(event, "axis") == "allies sets up a unit in secret"
-    assert told(event, "allies") == "allies sets up Infantry Detachment at (10, 5)"
+    assert told(event, "allies") == "allies sets up Infantry Detachment at 10.0,5.0"
     assert state.units["a1"].hidden and state.units["x1"].hidden
     state, _ = play(state, FinishDeployment(side="allies"))
     state, _ = play(state, FinishDeployment(side="axis"))
     state, events = play(state, StartGame(), d6(6), d6(1))
     assert [e.text for e in events[:2]] == [
-        "allies's plotted set-up: Infantry Detachment at (10, 5)",
-        "axis's plotted set-up: Infantry Detachment at (10, 67), Infantry Detachment at (20, 67)",
+        "allies's plotted set-up: Infantry Detachment at 10.0,5.0",
+        "axis's plotted set-up: Infantry Detachment at 10.0,67.0, Infantry Detachment at 20.0,67.0",
     ]
     assert not any(u.hidden for u in state.units.values())
 

@@ -297,7 +297,7 @@ def test_one_unit_downstairs_without_a_post_still_defends_s6():
     assert "Rifles is the one of them not holding an upper storey: it defends (House Rules HR6.7)" in texts(
         events
     )
-    assert texts(events)[-1] == "Rifles holds: Tommies falls back to (42.5, 24.5)"  # 6" from contact
+    assert texts(events)[-1] == "Rifles holds: Tommies falls back to 42.5,24.5"  # 6" from contact
 
 
 def test_the_defending_side_chooses_which_unit_inside_meets_the_assault_s6():
@@ -319,7 +319,7 @@ def test_the_defending_side_chooses_which_unit_inside_meets_the_assault_s6():
         "Round 2: MG fires at Tommies: needs 5+; rolled 1: miss (House Rules HR6.7)",
         "Round 2: Tommies fires at MG: needs 5+; rolled 1, 1: miss (House Rules HR6.7)",
     ]
-    assert texts(events)[-1] == "MG holds: Tommies falls back to (42.5, 24.5)"
+    assert texts(events)[-1] == "MG holds: Tommies falls back to 42.5,24.5"
     assert state.phase is Phase.ACTIVE and state.pending is None
 
 

@@ -42,7 +42,7 @@ def test_a_halftrack_falls_back_its_normal_move_with_its_squad_and_the_fight_end
     contact = state.units["tommies"].position
     state, events = play(state, ChooseFallBack(side="axis", fall_back=True))  # no second round: no dice
     # a fast vehicle's normal move is 12": straight away from the section, from (30, 14)
-    assert texts(events) == ["251 Halftrack falls back out of the fight to (30, 26) (House Rules HR6.4)"]
+    assert texts(events) == ["251 Halftrack falls back out of the fight to 30.0,26.0 (House Rules HR6.4)"]
     assert state.units["sdkfz"].position == P(30, 26) and state.units["gruppe"].position == P(30, 26)
     assert state.units["tommies"].position == contact  # the attackers do not fall back
     assert state.phase is Phase.ACTIVE and state.pending is None
@@ -88,7 +88,7 @@ def test_an_afv_that_declared_it_falls_back_leaves_the_troops_it_charged_s6():
     state, events = play(overrun_mg_team(), Declare(side="allies", order=order), *faces)
     # the 3" dash puts it in contact at (45, 17); then a medium vehicle's normal move, 10",
     # straight away from the team
-    assert texts(events)[-1] == "Sherman 75mm falls back from MG Team to (45, 7) (House Rules HR6.6)"
+    assert texts(events)[-1] == "Sherman 75mm falls back from MG Team to 45.0,7.0 (House Rules HR6.6)"
     assert state.units["tank"].position == P(45, 7)
     assert not state.units["mg"].destroyed and state.units["mg"].morale_markers == 0
 

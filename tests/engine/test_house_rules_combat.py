@@ -59,7 +59,7 @@ def test_the_squad_a_transport_carries_fights_and_takes_the_markers_s6():
         "casualty 4+ rolled 4: 2 marker(s) (House Rules HR6.4)",
         "Round 2: Tommies fires at 251 Halftrack: needs 5+ (2 morale marker(s) -2); rolled 1, 1: miss "
         "(House Rules HR6.4)",
-        "251 Halftrack holds: Tommies falls back to (30, 5.5)",
+        "251 Halftrack holds: Tommies falls back to 30.0,5.5",
     ]
     markers = {unit_id: unit.morale_markers for unit_id, unit in state.units.items()}
     assert markers == {"tommies": 2, "sdkfz": 0, "gruppe": 2}

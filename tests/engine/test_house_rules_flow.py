@@ -256,7 +256,7 @@ def test_a_charge_at_once_that_passes_initiation_allows_no_reaction_and_fights_t
         "rolled 1, 1: miss (House Rules HR6.3)",
         "Round 2: Infantry Detachment fires at Infantry Detachment: needs 5+ (2 morale marker(s) -2); "
         "rolled 9, 7: 2 hits; casualty 4+ rolled 6, 6: 3 marker(s) (House Rules HR6.3)",
-        "Infantry Detachment holds: Infantry Detachment falls back to (30, 6)",
+        "Infantry Detachment holds: Infantry Detachment falls back to 30.0,6.0",
     ]
     assert (
         state.units["gruppe"].morale_markers == 5 and not state.units["gruppe"].destroyed
@@ -467,7 +467,7 @@ def battery():
 def test_a_spotter_places_a_marker_and_a_mortar_fires_at_it_s5():
     state, events = act(battery(), "allies", "hq", RequestFire(at=P(20, 40)), faces=[d10(5)])
     assert (
-        "Infantry Detachment calls for fire at (20, 40): needs 5+; rolled 5: marker placed "
+        "Infantry Detachment calls for fire at 20.0,40.0: needs 5+; rolled 5: marker placed "
         "(House Rules HR5.91)" in [e.text for e in events]
     )
     assert state.fire_markers[0].at == P(20, 40) and state.fire_markers[0].placed
@@ -502,7 +502,7 @@ def test_a_units_later_shots_stray_by_the_difference_of_two_d6_s5():
     # face 6 is half way round from the x axis: 2" toward the left edge; 1-2" off, one die
     lines = [e.text for e in events]
     assert (
-        'Mortar Team fires at the marker: d10 6, d6 6 and 4: lands 2" off, at (18, 40) (House Rules HR5.92)'
+        'Mortar Team fires at the marker: d10 6, d6 6 and 4: lands 2" off, at 18.0,40.0 (House Rules HR5.92)'
         in lines
     )
     assert (
@@ -569,8 +569,8 @@ def test_a_smoke_round_that_hits_puts_a_2_inch_puff_which_blocks_sight_s5():
     state.units["gruppe"].fired_this_turn = True  # seen at any range
     state, events = act(state, "allies", "sherman", LaySmoke(at=P(20, 18)), faces=[d10(6)])
     assert [e.text for e in events][1:3] == [
-        "Sherman 75mm fires smoke at (20, 18): needs 5+; rolled 6: on target (House Rules HR5.97)",
-        "A puff of smoke at (20, 18)",
+        "Sherman 75mm fires smoke at 20.0,18.0: needs 5+; rolled 6: on target (House Rules HR5.97)",
+        "A puff of smoke at 20.0,18.0",
     ]
     fired = events[1].data
     assert isinstance(fired, FireData)
@@ -590,7 +590,7 @@ def test_a_puff_within_2_of_a_screen_lengthens_it_and_the_wind_thins_it_s5():
     log = EventLog(ScriptedDice([d6(6), d6(2)]))  # a 6 is thrown again; 2: from the left
     thin_smoke(state, log)
     assert [e.text for e in log.events] == [
-        "The wind thins the screen from the left (d6 2): the puff at (20, 18) clears (House Rules HR5.97)"
+        "The wind thins the screen from the left (d6 2): the puff at 20.0,18.0 clears (House Rules HR5.97)"
     ]
     assert state.smoke_screens[0].puffs == (P(22, 18),) and state.wind == "left"  # one wind for all
     log = EventLog(ScriptedDice([]))
@@ -609,7 +609,7 @@ def test_only_a_gun_fires_smoke_and_at_a_spot_s5():
 def test_a_mortar_fires_smoke_at_the_marker_s5():
     state, _ = act(battery(), "allies", "hq", RequestFire(at=P(20, 40)), faces=[d10(5)])
     state, events = act(state, "allies", "mortar", Bombard(smoke=True), faces=[d10(10), d6(3)])
-    assert "A puff of smoke at (20, 40)" in [e.text for e in events]
+    assert "A puff of smoke at 20.0,40.0" in [e.text for e in events]
     assert state.units["gruppe"].morale_markers == 0
 
 
@@ -673,7 +673,7 @@ def test_troops_go_into_a_building_as_into_a_transport_and_vehicles_keep_out_s4(
     with pytest.raises(IllegalCommand, match="Sherman 75mm cannot go into a building"):
         declare(state, "allies", "sherman", EnterBuilding(building="church"))
     state.units["tommies"].position = P(56, 30)
-    with pytest.raises(IllegalCommand, match="To occupy barn, go in with an enter action"):
+    with pytest.raises(IllegalCommand, match="The move ends inside barn: a move stops outside a building"):
         declare(state, "allies", "tommies", Move(path=(P(52, 30),)))
 
 
@@ -886,7 +886,7 @@ def test_a_fall_back_stops_short_of_a_building_in_the_way_s6():
     )
     faces = [d6(3), d10(1), d10(1), d10(1), d10(1), d10(1), d10(1), d10(1), d10(1)]
     state, events = charge(state, "tommies", "gruppe", *faces)
-    assert events[-1].text == "Infantry Detachment holds: Infantry Detachment falls back to (30, 7.5)"
+    assert events[-1].text == "Infantry Detachment holds: Infantry Detachment falls back to 30.0,7.5"
 
 
 def test_a_mortar_fires_smoke_only_at_the_marker_s2_s5():

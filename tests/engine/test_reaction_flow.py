@@ -353,10 +353,10 @@ def test_a_reaction_can_fire_as_the_enemy_crosses_a_point_of_its_move_p6():
         state, React(side="axis", window=state.pending.window, order=fire, at=P(20.4, 25)), d6(4), d10(1)
     )
     lines = text(events).splitlines()
-    assert lines[1].startswith('Sherman 75mm moves 5.0" to (20, 25)')
+    assert lines[1].startswith('Sherman 75mm moves 5.0" to 20.0,25.0')
     assert lines[2].startswith("Panzer IV G (late) to J fires at Sherman 75mm")
     assert "-1 target moved" in lines[2]
-    assert lines[3].startswith('Sherman 75mm moves 5.0" to (20, 30)')
+    assert lines[3].startswith('Sherman 75mm moves 5.0" to 20.0,30.0')
     assert state.units["sherman"].position == P(20, 30)
 
 

@@ -82,12 +82,12 @@ def test_a_sides_objective_is_told_to_that_side_and_the_referee_only():
     assert (
         told(event, "allies")
         == told(event, REFEREE)
-        == "Referee: a new objective for allies, ford, at (12, 10)"
+        == "Referee: a new objective for allies, ford, at 12.0,10.0"
     )
     assert told(event, "axis") == told(event, None) == ""
     assert state.objectives == [Objective(id="ford", position=P(12, 10), side="allies")]
     state, events = play(state, objective(name="bridge", at=(40, 30)))
-    assert told(events[0], None) == "Referee: a new objective, bridge, at (40, 30)"
+    assert told(events[0], None) == "Referee: a new objective, bridge, at 40.0,30.0"
 
 
 def test_special_rules_reach_only_their_audience_and_the_listing_shows_each_reader_its_own():
@@ -106,14 +106,14 @@ def test_special_rules_reach_only_their_audience_and_the_listing_shows_each_read
         )
     state, _ = play(state, objective(side="axis", name="church", at=(50, 50)))
     assert prep_text(state, "axis") == (
-        "The referee's special rules:\n- Night: sight 12\"\nObjectives:\n- church at (50, 50)"
+        "The referee's special rules:\n- Night: sight 12\"\nObjectives:\n- church at 50.0,50.0"
     )
     assert prep_text(state, "allies") == (
         "The referee's special rules:\n- Air support from turn 3\n- Night: sight 12\""
     )
     assert prep_text(state, REFEREE) == (
         "The referee's special rules:\n- (for allies only) Air support from turn 3\n- Night: sight 12\"\n"
-        "- (for the referee only) Axis reserves are late\nObjectives:\n- (for axis only) church at (50, 50)"
+        "- (for the referee only) Axis reserves are late\nObjectives:\n- (for axis only) church at 50.0,50.0"
     )
     assert prep_text(refereed(), None) == "No special rules or objectives in this game"
 
@@ -282,7 +282,7 @@ def test_the_referees_zone_replaces_the_scenarios_area_at_set_up():
     state, _ = play(state, brought("axis", "german", "Infantry Detachment", "Infantry Detachment")[0])
     state, events = play(state, zone(side="axis", corners=(40, 30, 72, 48)))
     (event,) = events
-    truth = "Referee: axis sets up within (40, 30) to (72, 48)"
+    truth = "Referee: axis sets up within 40.0,30.0 to 72.0,48.0"
     assert told(event, "axis") == told(event, REFEREE) == truth
     assert told(event, "allies") == told(event, None) == ""
     gis = state.deployment.sides["allies"].waiting[0]  # Meeting: one of two on the table (p. 28)
@@ -297,10 +297,10 @@ def test_the_referees_zone_replaces_the_scenarios_area_at_set_up():
     begun = "^Set-up has begun: deployment zones are drawn before the first unit goes down$"
     with pytest.raises(IllegalCommand, match=begun):
         play(state, zone())
-    assert prep_text(state, "allies").endswith("\nDeployment zones:\n- (0, 20) to (30, 30)")
+    assert prep_text(state, "allies").endswith("\nDeployment zones:\n- 0.0,20.0 to 30.0,30.0")
     assert prep_text(state, REFEREE).endswith(
-        "\nDeployment zones:\n- (for allies only) (0, 20) to (30, 30)"
-        "\n- (for axis only) (40, 30) to (72, 48)"
+        "\nDeployment zones:\n- (for allies only) 0.0,20.0 to 30.0,30.0"
+        "\n- (for axis only) 40.0,30.0 to 72.0,48.0"
     )
 
 

@@ -60,7 +60,7 @@ def test_a_reserve_comes_on_with_a_move_from_its_sides_edge_p26():
     enter = UnitOrder(unit="r1", actions=(Move(path=(P(30, 0), P(30, 4))),))
     state, _ = play(state, Declare(side="allies", order=enter))
     state, events = play(state, DeclineReaction(side="axis", window=state.pending.window))
-    assert "Infantry Detachment comes on from reserve at (30, 0)" in text(events)
+    assert "Infantry Detachment comes on from reserve at 30.0,0.0" in text(events)
     unit = state.units["r1"]
     assert unit.position == P(30, 4) and unit.on_table and not unit.reserve_available
 

@@ -274,7 +274,7 @@ def test_the_2_inch_mortar_fires_at_what_a_friend_sees_p20_p22():
 
 
 def two_sections(at=(13, 10)):
-    """Two British sections on 2" bases: Able at (10, 10), Baker at ``at``."""
+    """Two British sections on 2" bases: Able at 10.0,10.0, Baker at ``at``."""
     return started(
         game(
             make_unit("british", "Infantry Detachment", "allies", (10, 10), unit_id="able", name="Able"),
@@ -301,7 +301,7 @@ def test_a_move_may_not_end_on_another_unit_nor_pass_through_it_pp8_9():
 
 def test_a_move_may_end_in_contact_p11():
     state, events = act(two_sections(at=(15, 10)), "allies", "able", Move(path=(P(13, 10),)))
-    assert 'Able moves 3.0" to (13, 10)' in text(events)
+    assert 'Able moves 3.0" to 13.0,10.0' in text(events)
     assert distance(state.units["able"], state.units["baker"]) == 0.0
 
 

@@ -89,7 +89,7 @@ def test_command_unit_rerolls_a_failed_reactivation_within_12_p18():
     assert texts(events)[1:] == [
         "Able fails with 1; the command unit orders a re-roll",
         "Able reactivates: needs 2+ (1 token), rolled 4: success",
-        'Able moves 4.0" to (20, 14)',
+        'Able moves 4.0" to 20.0,14.0',
     ]
     assert state.units["able"].position == P(20, 14)
 
@@ -126,7 +126,7 @@ def test_sub_commander_extends_the_command_reroll_range_p20():
     assert texts(events)[1:] == [
         "Baker fails with 1; the command unit orders a re-roll",
         "Baker reactivates: needs 2+ (1 token), rolled 2: success",
-        'Baker moves 4.0" to (40, 14)',
+        'Baker moves 4.0" to 40.0,14.0',
     ]
 
 
@@ -422,13 +422,13 @@ def react_move(state, *faces):
 
 def test_scout_car_reacts_on_2_ignoring_morale_markers_p19():
     _, events = react_move(scout_game("Sd.Kfz 234/2 8-Rad Puma", "Puma"), d6(2))
-    assert "axis reacts with Puma: move to (50, 46): needs 2+ (scout 2+), rolled 2: success" in texts(events)
+    assert "axis reacts with Puma: move to 50.0,46.0: needs 2+ (scout 2+), rolled 2: success" in texts(events)
 
 
 def test_scout_car_still_counts_command_tokens_to_react_p19():
     _, events = react_move(scout_game("Sd.Kfz 234/2 8-Rad Puma", "Puma", tokens=1), d6(2))
     assert (
-        "axis reacts with Puma: move to (50, 46): needs 3+ (scout 2+, +1 token), rolled 2: failed"
+        "axis reacts with Puma: move to 50.0,46.0: needs 3+ (scout 2+, +1 token), rolled 2: failed"
         in texts(events)
     )
 
@@ -436,7 +436,7 @@ def test_scout_car_still_counts_command_tokens_to_react_p19():
 def test_other_vehicles_count_morale_markers_to_react_p19():
     _, events = react_move(scout_game("Panzer IV G (late) to J", "Panzer"), d6(5))
     assert (
-        "axis reacts with Panzer: move to (50, 46): needs 6+ (+3 morale markers), rolled 5: failed"
+        "axis reacts with Panzer: move to 50.0,46.0: needs 6+ (+3 morale markers), rolled 5: failed"
         in texts(events)
     )
 
@@ -673,7 +673,7 @@ def test_sniper_dummy_marker_is_unmasked_by_an_enemy_within_4_p20():
     state.active_side = "allies"
     state.units["gis"].position = P(20, 42)
     state, events = act(state, "allies", "gis", Move(path=(P(20, 47),)))
-    assert "The hidden marker at (20, 50) was a dummy" in texts(events)
+    assert "The hidden marker at 20.0,50.0 was a dummy" in texts(events)
     assert state.units["sniper"].decoy is None and state.units["sniper"].hidden
 
 

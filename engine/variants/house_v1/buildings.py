@@ -91,7 +91,11 @@ def check_not_into_buildings(state: GameState, mover: Unit, path: tuple[Point, .
         raise IllegalCommand(f"{mover.name} may not drive into a building")
     inside = [f.id for f in geometry.features_at(path[-1], state.terrain) if f.building]
     if inside:
-        raise IllegalCommand(f"To occupy {inside[0]}, go in with an enter action (enter:{inside[0]})")
+        raise IllegalCommand(
+            f"The move ends inside {inside[0]}: a move stops outside a building, and going in is the "
+            f'enter action itself (enter:{inside[0]}, from within {ENTRY_REACH:g}" of it, as into a '
+            f"transport): end the move outside {inside[0]}, or leave the move out"
+        )
 
 
 def enter_building(state: GameState, unit: Unit, building_id: str, log: EventLog) -> None:
