@@ -110,6 +110,7 @@ from engine.state import Phase
 from engine.teams import make_team_game
 from engine.variants.house_v1.commands import ChooseDefender, ChooseFallBack
 from engine.view import REFEREE, SPECTATORS, audience_of, events_for, sees, sees_choice
+from engine.wording import counted
 from renderer import render
 
 log = logging.getLogger(__name__)
@@ -399,7 +400,8 @@ class ConsoleTable:
     def status(self, reader: str | None = None) -> str:
         s = self.state
         sides = ", ".join(
-            f"{name} ({side.nation or 'no force yet'}) {side.tokens} tokens" for name, side in s.sides.items()
+            f"{name} ({side.nation or 'no force yet'}) {counted(side.tokens, 'token')}"
+            for name, side in s.sides.items()
         )
         lines = [f"Turn {s.turn}, phase {s.phase.value}, {rules_of(s).title}; {sides}"]
         if s.active_side:
@@ -429,8 +431,8 @@ class ConsoleTable:
                 else "off the table"
                 if unit.in_reserve
                 else (
-                    f"at {unit.position} facing {unit.facing:.0f}, {unit.morale_markers} markers, "
-                    f"{unit.tokens} tokens" + (" [command]" if unit.is_command else "")
+                    f"at {unit.position} facing {unit.facing:.0f}, {counted(unit.morale_markers, 'marker')}, "
+                    f"{counted(unit.tokens, 'token')}" + (" [command]" if unit.is_command else "")
                 )
             )
             what = unit.profile.name + (f" ({unit.true_name}, {unit.name})" if unit.true_name else "")

@@ -48,6 +48,7 @@ from engine.rules.movement import (
 )
 from engine.rulesets import rules_of
 from engine.state import Going, Point, TerrainFeature, Unit
+from engine.wording import counted
 
 EMBARK_REACH = 6.0  # an infantry normal move (p. 9)
 
@@ -433,7 +434,7 @@ def check_embark(state: GameState, unit: Unit, embark: Embark) -> Unit:
     capacity = transport.profile.capacity
     aboard = sum(1 for u in state.units.values() if u.embarked_in == transport.id)
     if aboard >= capacity:
-        raise IllegalCommand(f"{transport.name} is full ({capacity} unit{'s' * (capacity > 1)})")
+        raise IllegalCommand(f"{transport.name} is full ({counted(capacity, 'unit')})")
     gap = geometry.distance(unit, transport)
     if gap > EMBARK_REACH:
         raise IllegalCommand(

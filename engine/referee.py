@@ -36,6 +36,7 @@ from engine.events import Event, EventLog
 from engine.firing.losses import destroy
 from engine.game_state import GameState
 from engine.state import Phase, Unit
+from engine.wording import counted
 
 DEADLINE_HOURS = 168  # the longest a referee's deadline for an absent side may run
 PLAYS_NO_SIDE = "a referee sees everything and plays no side (p. 25)"
@@ -86,9 +87,7 @@ def note_undo(state: GameState, command: UndoActions, log: EventLog) -> None:
     """The game has been rebuilt without the undone actions; this logs why."""
     check_referee(state, command.referee)
     count = len(command.undone)
-    log.emit(
-        "referee", f"The referee takes back the last {count} action{'s' * (count != 1)}: {command.reason}"
-    )
+    log.emit("referee", f"The referee takes back the last {counted(count, 'action')}: {command.reason}")
 
 
 def live_history(
@@ -143,7 +142,7 @@ def run_clock(state: GameState, command: RefereeClock, log: EventLog) -> None:
         minutes = command.minutes or 0
         if minutes < 1:
             raise IllegalCommand("Give the minutes to add, 1 or more")
-        longer = f"{minutes} minute{'s' * (minutes != 1)} longer"
+        longer = f"{counted(minutes, 'minute')} longer"
         log.emit("referee", f"Referee: the reaction window stays open {longer}")
     else:
         side, hours = command.side or "", command.hours or 0
@@ -209,7 +208,7 @@ def _tokens(state: GameState, c: RefereeCorrection, log: EventLog) -> None:
         side.team.tokens[c.player] = count
         side.tokens = sum(side.team.tokens.values())
         whose = c.player
-    log.emit("referee", f"Referee: {whose} has {count} token{'s' * (count != 1)} in hand ({c.reason})")
+    log.emit("referee", f"Referee: {whose} has {counted(count, 'token')} in hand ({c.reason})")
 
 
 def _turn(state: GameState, c: RefereeCorrection, log: EventLog) -> None:

@@ -20,6 +20,7 @@ from engine.names import ranked
 from engine.rulesets import rules_of
 from engine.state import Phase
 from engine.view import events_for, kept_from_spectators
+from engine.wording import counted
 from renderer import render
 
 DISCORD_TEXT_LIMIT = 2000
@@ -35,7 +36,7 @@ def summary(state: GameState) -> str:
     """A short header: turn, phase, sides with nations, players and tokens, who is awaited."""
     sides = "; ".join(
         f"**{name}** ({side.nation or 'no force yet'}): "
-        f"{', '.join(f'<@{p}>' for p in side.players) or 'no players yet'}, {side.tokens} tokens"
+        f"{', '.join(f'<@{p}>' for p in side.players) or 'no players yet'}, {counted(side.tokens, 'token')}"
         for name, side in state.sides.items()
     )
     waiting = awaiting(state)

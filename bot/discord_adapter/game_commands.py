@@ -50,10 +50,9 @@ def card_for(
     return action_card(text, picture, steps)
 
 
-async def show_joined(interaction: discord.Interaction, outcome: Outcome, side: str) -> None:
+async def show_joined(interaction: discord.Interaction, outcome: Outcome) -> None:
     """A player took a side: the card, then a scenario's set-up threads and private news."""
-    news = told_lines(outcome.events, state=outcome.state)
-    text = f"<@{interaction.user.id}> joins **{side}**.\n{news}\n{summary(outcome.state)}"
+    text = f"{told_lines(outcome.events, state=outcome.state)}\n{summary(outcome.state)}"  # names who joined
     await answer(interaction, view=card_for(interaction, outcome, text))
     await open_for_set_up(interaction, outcome.state)
     await tell_privately(interaction, replace(outcome, threads=None))  # opened just now?
@@ -148,7 +147,7 @@ class GameCommands(app_commands.Group):
                 *where(interaction), side, force, planned.roles[side]
             )
         outcome = await act(interaction, command)  # with the server roles: a referee plays no side
-        await show_joined(interaction, outcome, side)
+        await show_joined(interaction, outcome)
 
     @schema_command("game start")
     async def start(self, interaction: discord.Interaction) -> None:

@@ -12,6 +12,7 @@ from bot.storage.tables import CardDeckRow
 from bot.storage.writes import take_name
 from engine.cards import Card, Cards, read_deck
 from engine.errors import IllegalCommand
+from engine.wording import counted
 
 MAX_NAME = 60
 DECK_CHARS = 100_000  # a deck's text: hundreds of cards
@@ -20,7 +21,9 @@ DECK_CHARS = 100_000  # a deck's text: hundreds of cards
 def hand_text(cards: Cards, side: str) -> str:
     """What one side holds and has in play: for its own eyes only."""
     hand = [f"- {card.describe()}" for card in cards.hands[side]] or ["- no cards"]
-    lasting = [f"- {held.card.describe()} [{held.tokens} tokens on it]" for held in cards.in_play[side]]
+    lasting = [
+        f"- {held.card.describe()} [{counted(held.tokens, 'token')} on it]" for held in cards.in_play[side]
+    ]
     exchanged = "used" if side in cards.exchanged else "still yours to use (/cards exchange)"
     return "\n".join(
         [f"**{side}'s hand** (exchange {exchanged}):", *hand]

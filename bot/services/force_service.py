@@ -33,6 +33,7 @@ from engine.forces import (
 )
 from engine.rules.scenario import defends
 from engine.rulesets import RULE_SETS, RuleSet
+from engine.wording import counted
 
 MAX_FORCES = 50  # per player and server
 REGULAR = "regular"  # troop quality left at the default
@@ -174,7 +175,7 @@ class ForceService:
             count = len(force.units)
             lines.append(
                 f"**{force.name}** ({NATION_NAMES[force.nation]}): "
-                f"{force_points(force)}/{force.points_limit} points, {count} unit{'s' * (count != 1)}, {ok}"
+                f"{force_points(force)}/{force.points_limit} points, {counted(count, 'unit')}, {ok}"
             )
         return "\n".join(lines) or "You have no forces here yet: /force new"
 

@@ -32,6 +32,7 @@ from engine.scenarios.book import find_scenario
 from engine.scenarios.quick_battle import quick_battle, quick_forces, table_title
 from engine.state import Phase
 from engine.tables.layout import BattleTable
+from engine.wording import counted
 
 log = logging.getLogger(__name__)
 
@@ -436,7 +437,7 @@ async def finished_games_text(store: GameStore, channel_id: str, number: int | N
             + "\n`/game history number:N` shows one game's log"
         )
     if not 1 <= number <= len(games):
-        raise GameError(f"This channel has {len(games)} finished game(s): choose 1 to {len(games)}")
+        raise GameError(f"This channel has {counted(len(games), 'finished game')}: choose 1 to {len(games)}")
     game = games[number - 1]
     return f"**{game.result}**\n{game.log}"
 

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from engine.game_state import GameState
 from engine.view import knows_secrets_of, sees
+from engine.wording import counted
 
 
 def team_text(state: GameState, viewer: str | None, named: Callable[[str], str] = str) -> str:
@@ -27,7 +28,7 @@ def team_text(state: GameState, viewer: str | None, named: Callable[[str], str] 
             units = [u.true_name or u.name for u in own] if theirs else [u.name for u in own]
             co = " (CO)" if player == team.co else ""
             tokens, commands = team.tokens.get(player, 0), ", ".join(units) or "no units"
-            lines.append(f"  {named(player)}{co}: {tokens} token{'s' * (tokens != 1)}; {commands}")
+            lines.append(f"  {named(player)}{co}: {counted(tokens, 'token')}; {commands}")
         if knows_secrets_of(name, viewer):
             if team.bonus:
                 lines.append(f"  bonus tokens still to hand out: {team.bonus} (/team give)")

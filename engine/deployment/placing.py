@@ -21,6 +21,7 @@ from engine.rules.scenario import breakthrough_spacing_on, units_on_table_at_sta
 from engine.scenarios.book import Scenario
 from engine.state import Point, Unit
 from engine.tables.scenario_ground import may_stand
+from engine.wording import counted
 
 
 def _counted(unit: Unit) -> bool:
@@ -197,7 +198,7 @@ def finish_deployment(state: GameState, side: str) -> str:
     held = len(units)
     mine.waiting, mine.done = [], True
     state.sides[side].reserves_at_start = sum(1 for u in state.units_of(side) if u.in_reserve)
-    return f"{side} has finished setting up" + (f"; {held} unit(s) wait in reserve" if held else "")
+    return f"{side} has finished setting up" + (f"; {counted(held, 'unit')} held in reserve" if held else "")
 
 
 def _plan(state: GameState) -> DeploymentPlan:

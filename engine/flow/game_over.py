@@ -17,6 +17,7 @@ from engine.rules.victory import BreakTest, break_point_test
 from engine.scenarios.winning import breakthrough_result, objectives_held
 from engine.state import Phase
 from engine.summary import game_summary
+from engine.wording import counted
 
 
 def take_break_point_test(state: GameState, name: str, log: EventLog) -> BreakTest:
@@ -50,7 +51,7 @@ def finish_on_time(state: GameState, log: EventLog) -> None:
         return finish_game(state, log, None, "time ran out with the objectives shared")
     winner = first if held[first] > held[second] else second
     count = held[winner]
-    finish_game(state, log, winner, f"time ran out; {winner} holds {count} objective{'s' * (count != 1)}")
+    finish_game(state, log, winner, f"time ran out; {winner} holds {counted(count, 'objective')}")
 
 
 def finish_game(state: GameState, log: EventLog, winner: str | None, reason: str) -> None:

@@ -10,6 +10,7 @@ from engine.events import EventLog
 from engine.game_state import GameState
 from engine.state import Phase, Side
 from engine.teams import hand_out_unclaimed_bonus, spend_token
+from engine.wording import counted
 
 
 def deal_cards(state: GameState, command: DealCards, log: EventLog) -> None:
@@ -55,7 +56,7 @@ def card_action(state: GameState, command: CardAction, log: EventLog) -> None:
         held = trigger(cards, command.side, command.card)
         log.emit(
             "cards",
-            f"{command.side} triggers {held.card.name} ({held.tokens} tokens on it)",
+            f"{command.side} triggers {held.card.name} ({counted(held.tokens, 'token')} on it)",
             side=command.side,
         )
 

@@ -30,6 +30,7 @@ from engine.rules.activation import TestScore
 from engine.rules.morale import MoraleTestResult, company_morale_test, fall_back_removes_marker
 from engine.rulesets import rules_of
 from engine.state import Phase, Unit
+from engine.wording import counted
 
 
 def active_steps(order: Order) -> list[Step]:
@@ -196,7 +197,7 @@ def _remove_markers(state: GameState, unit: Unit, remove_all: bool, roll: int, l
     removed = min(removed, unit.morale_markers)
     unit.morale_markers -= removed
     lost = MarkersData(unit=unit.id, added=-removed, total=unit.morale_markers)
-    told = f"{unit.name} loses {removed} morale marker{'s' * (removed != 1)} ({lost.total} left)"
+    told = f"{unit.name} loses {counted(removed, 'morale marker')} ({lost.total} left)"
     log.emit(
         "rally",
         rules_of(state).cite(told, "7.1"),

@@ -31,6 +31,7 @@ from engine.rulesets import rules_of
 from engine.scenarios.winning import capture_result
 from engine.state import Phase
 from engine.teams import draw_team_tokens
+from engine.wording import counted
 
 
 def begin_turn(state: GameState, log: EventLog) -> None:
@@ -55,8 +56,8 @@ def begin_turn(state: GameState, log: EventLog) -> None:
         for name in due:
             log.emit(
                 "reserves",
-                f"Turn {state.turn}: {name} may call up to {_reserves_callable(state, name)} "
-                "reserve(s) before tokens are drawn",
+                f"Turn {state.turn}: {name} may call up to "
+                f"{counted(_reserves_callable(state, name), 'reserve')} before tokens are drawn",
                 side=name,
             )
         return
@@ -100,7 +101,8 @@ def call_reserves(state: GameState, command: CallReserves, log: EventLog) -> Non
         names = ", ".join(state.units[u].name for u in arriving) or "none"
         log.emit(
             "reserves",
-            f"{command.side} calls {len(command.units)} reserves: rolled {', '.join(map(str, rolls))}; "
+            f"{command.side} calls {counted(len(command.units), 'reserve')}: "
+            f"rolled {', '.join(map(str, rolls))}; "
             f"available this turn: {names}",
             *arriving,
             side=command.side,
@@ -160,7 +162,7 @@ def preliminary_bombardment(state: GameState, side: str, log: EventLog) -> None:
         rolled = f"{roll}" + (f", casualty {needed}+ rolled {casualty}" if casualty else "")
         log.emit(
             "bombardment",
-            f"Bombardment on {unit.name}: {rolled}: {markers} marker{'s' * (markers != 1)}",
+            f"Bombardment on {unit.name}: {rolled}: {counted(markers, 'marker')}",
             unit.id,
             side=side,
         )

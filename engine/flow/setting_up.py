@@ -20,6 +20,7 @@ from engine.scenarios.book import find_scenario
 from engine.scenarios.setup import apply_scenario
 from engine.state import Phase
 from engine.teams import check_room_in_team, join_team, teams_complete
+from engine.wording import counted
 
 
 def join_side(state: GameState, command: JoinSide, log: EventLog) -> None:
@@ -114,7 +115,7 @@ def _bring_force(state: GameState, command: JoinSide, log: EventLog) -> None:
     total = sum(u.profile.points for u in units)
     log.emit(
         "force",
-        f"{command.side} brings {len(units)} units ({total} points before upgrades)",
+        f"{command.side} brings {counted(len(units), 'unit')} ({total} points before upgrades)",
         side=command.side,
     )
 

@@ -129,7 +129,7 @@ async def test_reserves_are_called_by_slash_command(tmp_path, monkeypatch):
     await discord.slash("game join", user=OTTO, channel="7", side="axis")
     bot.games.dice = lambda: ScriptedDice([])
     text, _ = reply(await discord.slash("game start", user=OTTO, channel="7"))
-    assert "allies may call up to 1 reserve(s)" in text
+    assert "allies may call up to 1 reserve" in text
     text, private = reply(await discord.slash("reserves", user=OTTO, channel="7", units="Sherman 75mm"))
     assert private and "No unit called 'Sherman 75mm'" in text
     bot.games.dice = lambda: ScriptedDice([d6(5), d6(6), d6(2)])
@@ -147,7 +147,7 @@ async def test_a_finished_game_and_its_log_are_kept_when_a_new_one_starts(table)
     log, _ = reply(await discord.slash("game history", user=EVE, channel="1", number=1))
     assert log.startswith("**axis won: allies conceded**") and "Game over: axis wins (allies conceded)" in log
     refused, _ = reply(await discord.slash("game history", user=EVE, channel="1", number=2))
-    assert refused == "This channel has 1 finished game(s): choose 1 to 1"
+    assert refused == "This channel has 1 finished game: choose 1 to 1"
 
 
 async def test_a_hidden_enemy_is_never_offered_by_autocomplete(tmp_path, monkeypatch):

@@ -55,7 +55,7 @@ def test_playing_a_card_costs_its_tokens_and_a_lasting_card_stays_in_play_p33():
     state, events = play(state, CardAction(side="axis", action="token", card="Long Watch"))
     assert text(events) == "axis puts a token on Long Watch (1 now)" and state.sides["axis"].tokens == 8
     state, events = play(state, CardAction(side="axis", action="trigger", card="long watch"))
-    assert text(events) == "axis triggers Long Watch (1 tokens on it)" and state.cards.in_play["axis"] == []
+    assert text(events) == "axis triggers Long Watch (1 token on it)" and state.cards.in_play["axis"] == []
 
 
 def test_card_refusals():

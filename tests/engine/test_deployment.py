@@ -59,7 +59,7 @@ def test_three_quarters_on_the_table_and_the_rest_in_reserve_p28():
     with pytest.raises(IllegalCommand, match="must finish setting up first"):
         play(state, StartGame())
     state, events = play(state, FinishDeployment(side="allies"))
-    assert text(events) == "allies has finished setting up; 1 unit(s) wait in reserve"
+    assert text(events) == "allies has finished setting up; 1 unit held in reserve"
     state, _ = play(state, FinishDeployment(side="axis"))
     assert state.units["a4"].in_reserve and state.sides["allies"].reserves_at_start == 1
 

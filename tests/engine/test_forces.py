@@ -246,7 +246,7 @@ def test_infantry_detachments_must_outnumber_support_squads_p21():
     force = build("german", "Infantry Detachment", "MG Team")
     assert force_problems(force) == [
         "Infantry and support (p. 21): infantry detachments (1) must outnumber support squads (1): "
-        "add 1 detachment(s) or drop support squads"
+        "add 1 detachment or drop support squads"
     ]
 
 

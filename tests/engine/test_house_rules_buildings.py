@@ -87,7 +87,7 @@ def test_a_unit_inside_fires_out_of_the_side_facing_its_target_and_holds_that_po
     state, events = act(state, "axis", "gruppe", Fire(target="tommies"), faces=[d10(5), d10(3), d6(4)])
     assert fire_text(events) == (
         'Gruppe fires small arms (infantry squad) at Tommies (8.0"): needs 5+; rolled 5, 3: 1 hit; '
-        "casualty throw (infantry, open) 4+, rolled 4: 2 markers -> Tommies has 2 (House Rules HR5.7)"
+        "casualty throw (infantry, open) 4+, rolled 4: 2 markers -> Tommies has 2 markers (House Rules HR5.7)"
     )
     assert texts(events)[-1] == "Gruppe fires out of house's south side, ground floor (House Rules HR5.32)"
     gruppe = state.units["gruppe"]
@@ -157,7 +157,7 @@ def test_firing_out_of_another_side_later_in_the_turn_counts_as_moving_s5():
     assert fire_text(events) == (
         'Gruppe fires small arms (infantry squad) at Section (9.0"): needs 5+ (firer moves this activation '
         "-2); rolled 7, 6: 1 hit; casualty throw (infantry, open) 4+, rolled 4: "
-        "2 markers -> Section has 2 (House Rules HR5.7)"
+        "2 markers -> Section has 2 markers (House Rules HR5.7)"
     )
     assert state.units["gruppe"].firing_post == BuildingPost(side="east", storey=0)
 
@@ -169,7 +169,7 @@ def test_firing_again_from_the_post_it_holds_is_no_move_s5():
     state, events = act(state, "axis", "gruppe", Fire(target="tommies"), faces=faces)
     assert texts(events)[-1] == (
         'Gruppe fires small arms (infantry squad) at Tommies (8.0"): needs 5+; rolled 5, 4: 1 hit; '
-        "casualty throw (infantry, open) 4+, rolled 3: 1 marker -> Tommies has 1 (House Rules HR5.7)"
+        "casualty throw (infantry, open) 4+, rolled 3: 1 marker -> Tommies has 1 marker (House Rules HR5.7)"
     )  # and no new post taken
 
 
@@ -180,7 +180,7 @@ def test_taking_over_a_post_another_unit_holds_counts_as_moving_s5():
     state, events = act(state, "axis", "rifles", Fire(target="tommies"), faces=faces)
     assert fire_text(events) == (
         'Rifles fires small arms (infantry squad) at Tommies (8.0"): needs 5+ (firer moves this activation '
-        "-2); rolled 7, 6: 1 hit; casualty throw (infantry, open) 4+, rolled 1: 1 marker -> Tommies has 1 "
+        "-2); rolled 7, 6: 1 hit; casualty throw (infantry, open) 4+, rolled 1: 1 marker -> Tommies has 1 marker "
         "(House Rules HR5.7)"
     )
     assert texts(events)[-2:] == [

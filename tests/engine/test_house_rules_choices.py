@@ -63,7 +63,7 @@ def test_an_enclosed_afv_fights_its_one_round_with_no_choice_s6():
     state, events = charge(state, "tommies", "panzer", *faces)
     assert texts(events)[3] == (
         "Round 1: Panzer IV G (late) to J fires at Infantry Detachment: needs 5+; rolled 5, 1: 1 hit; "
-        "casualty 3+ rolled 3: 2 marker(s) (House Rules HR6.5)"
+        "casualty 3+ rolled 3: 2 markers (House Rules HR6.5)"
     )
     assert state.phase is Phase.ACTIVE
     assert (state.units["tommies"].morale_markers, state.units["panzer"].morale_markers) == (2, 1)

@@ -77,7 +77,7 @@ def test_infantry_fire_small_arms_two_d10_within_12_and_a_casualty_throw_s5():
     assert fire_text(events) == (
         'Infantry Detachment fires small arms (infantry squad) at Infantry Detachment (8.0"): needs 5+; '
         "rolled 5, 3: 1 hit; casualty throw (infantry, open) 4+, rolled 4: "
-        "2 markers -> Infantry Detachment has 2 (House Rules HR5.7)"
+        "2 markers -> Infantry Detachment has 2 markers (House Rules HR5.7)"
     )
     assert state.units["gruppe"].morale_markers == 2
 
@@ -88,7 +88,7 @@ def test_a_tank_fires_he_at_infantry_one_die_beyond_12_s5():
     text = fire_text(events)
     assert text.startswith("Sherman 75mm fires high explosive (gun) at Infantry Detachment")
     assert text.endswith(
-        "casualty throw (medium HE, open) 4+, rolled 3: 1 marker -> Infantry Detachment has 1 "
+        "casualty throw (medium HE, open) 4+, rolled 3: 1 marker -> Infantry Detachment has 1 marker "
         "(House Rules HR5.7)"
     )
 
@@ -154,7 +154,7 @@ def test_veterans_throw_for_each_token_they_bring_s3():
     # tokens are drawn allies first, then axis: the veteran's d6 comes with the axis draw
     state, events = play(state, StartGame(), d6(6), d6(4), d6(1))
     lines = [e.text for e in events]
-    assert "Infantry Detachment (veteran) rolls 6: +1 token(s) (House Rules HR3.1)" in lines
+    assert "Infantry Detachment (veteran) rolls 6: +1 token (House Rules HR3.1)" in lines
     assert state.sides["axis"].tokens == 3 + 1
 
 
@@ -249,13 +249,13 @@ def test_a_charge_at_once_that_passes_initiation_allows_no_reaction_and_fights_t
     ]
     assert lines[3:] == [
         "Round 1: Infantry Detachment fires at Infantry Detachment: needs 5+; rolled 5, 2: 1 hit; "
-        "casualty 4+ rolled 4: 2 marker(s) (House Rules HR6.3)",
-        "Round 1: Infantry Detachment fires at Infantry Detachment: needs 5+ (2 morale marker(s) -2); "
-        "rolled 7, 8: 2 hits; casualty 4+ rolled 1, 4: 2 marker(s) (House Rules HR6.3)",
-        "Round 2: Infantry Detachment fires at Infantry Detachment: needs 5+ (2 morale marker(s) -2); "
+        "casualty 4+ rolled 4: 2 markers (House Rules HR6.3)",
+        "Round 1: Infantry Detachment fires at Infantry Detachment: needs 5+ (2 morale markers -2); "
+        "rolled 7, 8: 2 hits; casualty 4+ rolled 1, 4: 2 markers (House Rules HR6.3)",
+        "Round 2: Infantry Detachment fires at Infantry Detachment: needs 5+ (2 morale markers -2); "
         "rolled 1, 1: miss (House Rules HR6.3)",
-        "Round 2: Infantry Detachment fires at Infantry Detachment: needs 5+ (2 morale marker(s) -2); "
-        "rolled 9, 7: 2 hits; casualty 4+ rolled 6, 6: 3 marker(s) (House Rules HR6.3)",
+        "Round 2: Infantry Detachment fires at Infantry Detachment: needs 5+ (2 morale markers -2); "
+        "rolled 9, 7: 2 hits; casualty 4+ rolled 6, 6: 3 markers (House Rules HR6.3)",
         "Infantry Detachment holds: Infantry Detachment falls back to 30.0,6.0",
     ]
     assert (
@@ -434,7 +434,7 @@ def test_markers_on_a_loaded_transport_go_on_the_unit_it_carries_s3_s5():
     assert state.units["lorry"].profile.name == "Soft vehicles"
     # tripod MG, 2 dice within 12"; a soft vehicle takes the casualty throw: MG in the open 3+
     state, events = act(state, "axis", "mg", Fire(target="lorry"), faces=[d10(6), d10(2), d6(3)])
-    assert "Infantry Detachment, carried, takes the 2 marker(s)" in [e.text for e in events]
+    assert "Infantry Detachment, carried, takes the 2 markers" in [e.text for e in events]
     assert state.units["tommies"].morale_markers == 2 and state.units["lorry"].morale_markers == 0
 
 
@@ -488,7 +488,7 @@ def test_a_spotter_places_a_marker_and_a_mortar_fires_at_it_s5():
     assert not effect.along_a_line_of_fire  # the overlay draws no arrow for a shell
     assert "Mortar Team fires at the marker: d10 10, d6 3: lands on the marker (House Rules HR5.92)" in lines
     assert (
-        'Infantry Detachment (0.0" away, open) takes 2 medium HE dice needing 4+: rolled 4, 2: 1 marker(s) '
+        'Infantry Detachment (0.0" away, open) takes 2 medium HE dice needing 4+: rolled 4, 2: 1 marker '
         "(House Rules HR5.93)" in lines
     )
     assert state.units["gruppe"].morale_markers == 1
@@ -506,7 +506,7 @@ def test_a_units_later_shots_stray_by_the_difference_of_two_d6_s5():
         in lines
     )
     assert (
-        'Infantry Detachment (2.0" away, open) takes 1 medium HE dice needing 4+: rolled 5: 1 marker(s) '
+        'Infantry Detachment (2.0" away, open) takes 1 medium HE dice needing 4+: rolled 5: 1 marker '
         "(House Rules HR5.93)" in lines
     )
 
@@ -685,7 +685,7 @@ def test_small_arms_reach_troops_inside_only_after_they_fired_out_s5():
     # in defences: the infantry column needs 6
     state, events = act(state, "allies", "tommies", Fire(target="gruppe"), faces=[d10(7), d10(1), d6(5)])
     assert fire_text(events).endswith(
-        "casualty throw (infantry, defences) 6+, rolled 5: 1 marker -> Infantry Detachment has 1 "
+        "casualty throw (infantry, defences) 6+, rolled 5: 1 marker -> Infantry Detachment has 1 marker "
         "(House Rules HR5.7)"
     )
 

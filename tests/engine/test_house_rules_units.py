@@ -95,7 +95,7 @@ def test_a_cromwell_fires_he_at_infantry_s2_s5():
     state, events = act(state, "allies", "cromwell", Fire(target="gruppe"), faces=[d10(7), d6(4)])
     assert fire_text(events) == (
         'Cromwell IV fires high explosive (gun) at Infantry Detachment (17.0"): needs 5+; rolled 7: 1 hit; '
-        "casualty throw (medium HE, open) 4+, rolled 4: 2 markers -> Infantry Detachment has 2 "
+        "casualty throw (medium HE, open) 4+, rolled 4: 2 markers -> Infantry Detachment has 2 markers "
         "(House Rules HR5.7)"
     )
 
@@ -216,7 +216,7 @@ def test_a_transport_carrying_its_squad_fires_its_mg_as_a_turret_mg_one_die_s2_s
     state, events = act(state, "axis", "sdkfz", Fire(target="section"), faces=[d10(5), d6(3)])
     assert fire_text(events) == (
         '251 Halftrack fires machine gun (turret MG) at Section (7.5"): needs 5+; rolled 5: 1 hit; '
-        "casualty throw (MG, open) 3+, rolled 3: 2 markers -> Section has 2 (House Rules HR5.7)"
+        "casualty throw (MG, open) 3+, rolled 3: 2 markers -> Section has 2 markers (House Rules HR5.7)"
     )
 
 

@@ -39,7 +39,7 @@ def with_reserves(from_turn=1, half_first=False, reserves=2):
 def test_reserves_are_called_before_tokens_each_3_plus_brings_one_and_a_token_p26():
     state, events = play(with_reserves(), StartGame())
     assert state.phase is Phase.RESERVES and awaiting(state) == "allies"
-    assert "Turn 1: allies may call up to 2 reserve(s) before tokens are drawn" in text(events)
+    assert "Turn 1: allies may call up to 2 reserves before tokens are drawn" in text(events)
     state, events = play(state, CallReserves(side="allies", units=("r2", "r1")), d6(3), d6(2), d6(6), d6(1))
     assert "allies calls 2 reserves: rolled 3, 2; available this turn: Infantry Detachment" in text(events)
     assert state.units["r2"].reserve_available and not state.units["r1"].reserve_available
@@ -92,7 +92,7 @@ def test_an_available_reserve_that_does_not_come_on_is_lost_p26():
     state, events = play(state, PassInitiative(side="allies"), d6(1), d6(1))
     assert "Infantry Detachment never came on: lost in the rear" in text(events)
     assert state.units["r1"].destroyed and state.units["r2"].in_reserve
-    assert "Turn 2: allies may call up to 1 reserve(s)" in text(events)
+    assert "Turn 2: allies may call up to 1 reserve" in text(events)
 
 
 def test_no_reserves_before_the_scenarios_turn_p28():

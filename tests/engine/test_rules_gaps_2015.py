@@ -114,7 +114,7 @@ def test_the_crocodile_flames_infantry_ignoring_cover_a_marker_per_hit_p18_p22()
     assert fire_text(events) == (
         'Churchill Crocodile fires its flamethrower at Grenadiers (6.8"): needs 5+ (+1 close range, '
         '-1 enemy infantry within 12"); rolled 5, 9: 2 hits; 2 markers, casualty 4+ rolled 4, 3: '
-        "+1 -> Grenadiers has 3"
+        "+1 -> Grenadiers has 3 markers"
     )
     _, declared = declare(crocodile_game(), "allies", "croc", Fire(target="target", flamethrower=True))
     assert "Churchill Crocodile: fire its flamethrower at Grenadiers" in text(declared)
@@ -128,7 +128,7 @@ def test_the_crocodile_fires_its_gun_unless_the_flamethrower_is_named_p22():
     # the gun (weapon 8): one marker for the hits, cover counts as open for a 7+ gun (p. 10)
     assert fire_text(events) == (
         'Churchill Crocodile fires at Grenadiers (6.8"): needs 5+ (+1 close range, -1 enemy infantry '
-        'within 12"); rolled 5, 9: 2 hits; 1 marker, casualty 4+ rolled 4, 5: +2 -> Grenadiers has 3'
+        'within 12"); rolled 5, 9: 2 hits; 1 marker, casualty 4+ rolled 4, 5: +2 -> Grenadiers has 3 markers'
     )
 
 
@@ -206,7 +206,7 @@ def test_the_command_unit_fires_its_2_inch_mortar_as_a_mortar_team_converting_on
     # a mortar's 8+ (p. 20), cover ignored, and its extra marker on a 5+ where a mortar team's is 4+
     assert fire_text(events) == (
         'Able fires its 2" mortar at Grenadiers (18.0"): needs 8+; rolled 8: 1 hit; 1 marker, '
-        "casualty 5+ rolled 4: +0 -> Grenadiers has 1"
+        "casualty 5+ rolled 4: +0 -> Grenadiers has 1 marker"
     )
     assert state.units["able"].mortar_aim.shots == 1  # ranged in for its next shot at them (p. 20)
     state, events = act(
@@ -216,7 +216,7 @@ def test_the_command_unit_fires_its_2_inch_mortar_as_a_mortar_team_converting_on
         Fire(target="target", weapon="light_mortar"),
         faces=(d10(10), d6(5)),
     )
-    assert fire_text(events).endswith("casualty 5+ rolled 5: +1 -> Grenadiers has 2")
+    assert fire_text(events).endswith("casualty 5+ rolled 5: +1 -> Grenadiers has 2 markers")
 
 
 def test_the_2_inch_mortar_keeps_a_mortars_limits_and_only_the_command_unit_has_one_p20_p22():
@@ -266,7 +266,7 @@ def test_the_2_inch_mortar_fires_at_what_a_friend_sees_p20_p22():
     )
     assert fire_text(events) == (
         'Able fires its 2" mortar at Grenadiers (18.0"): needs 8+; rolled 8: 1 hit; 1 marker, '
-        "casualty 5+ rolled 5: +1 -> Grenadiers has 2"
+        "casualty 5+ rolled 5: +1 -> Grenadiers has 2 markers"
     )
 
 

@@ -35,7 +35,7 @@ def test_anti_tank_gun_rolls_one_die_at_infantry_p18():
     state, events = act(pak_game(), "axis", "pak", Fire(target="gis"), faces=[d10(7), d6(4)])
     assert fire_text(events) == (
         'PaK40 Anti-tank Gun fires at GIs (6.0"): needs 4+ (+1 close range); rolled 7: 1 hit; '
-        "1 marker, casualty 4+ rolled 4: +1 -> GIs has 2"
+        "1 marker, casualty 4+ rolled 4: +1 -> GIs has 2 markers"
     )
 
 
@@ -164,7 +164,7 @@ def test_flamethrower_team_ignores_fortifications_and_marks_each_hit_p18():
     )
     assert fire_text(events) == (
         'Flamethrower Team fires at GIs (4.0"): needs 4+ (+1 close range); rolled 4, 7: 2 hits; '
-        "2 markers, casualty 4+ rolled 4, 1: +1 -> GIs has 3"
+        "2 markers, casualty 4+ rolled 4, 1: +1 -> GIs has 3 markers"
     )
     assert state.units["gis"].morale_markers == 3
 
@@ -274,7 +274,7 @@ def test_flamethrower_team_suffers_extra_markers_on_3_p18():
     _, events = act(state, "allies", "gis", Fire(target="flamer"), faces=[d10(4), d10(1), d6(3)])
     assert fire_text(events) == (
         'GIs fires at Flamethrower Team (8.0"): needs 4+ (+1 close range); rolled 4, 1: 1 hit; '
-        "1 marker, casualty 3+ rolled 3: +1 -> Flamethrower Team has 2"
+        "1 marker, casualty 3+ rolled 3: +1 -> Flamethrower Team has 2 markers"
     )
 
 
@@ -341,7 +341,7 @@ def test_howitzer_adds_a_marker_to_infantry_on_3_p19():
     state, events = act(state, "axis", "stuh", Fire(target="gis"), faces=[d10(5), d6(3)])
     assert fire_text(events) == (
         'StuH 42 fires at GIs (26.5"): needs 5+; rolled 5: 1 hit; 1 marker, '
-        "casualty 3+ rolled 3: +1 -> GIs has 2"
+        "casualty 3+ rolled 3: +1 -> GIs has 2 markers"
     )
 
 
@@ -361,10 +361,10 @@ def test_howitzer_ignores_the_cover_of_a_building_p19():
     _, events = act(state, "allies", "hmc", Fire(target="gren"), faces=[d10(5), d6(3)])
     assert fire_text(events) == (
         'M8 HMC fires at Grenadiers (27.5"): needs 5+; rolled 5: 1 hit; 1 marker, '
-        "casualty 3+ rolled 3: +1 -> Grenadiers has 2"
+        "casualty 3+ rolled 3: +1 -> Grenadiers has 2 markers"
     )
     _, events = act(state, "allies", "stuart", Fire(target="gren"), faces=[d10(5), d6(4)])
-    assert fire_text(events).endswith("casualty 5+ rolled 4: +0 -> Grenadiers has 1")  # no howitzer: cover
+    assert fire_text(events).endswith("casualty 5+ rolled 4: +0 -> Grenadiers has 1 marker")  # no howitzer: cover
 
 
 def flak_game():
@@ -381,7 +381,7 @@ def test_infantry_gun_adds_a_marker_on_3_and_rolls_two_dice_when_stationary_p19(
     state, events = act(flak_game(), "axis", "flak", Fire(target="gis"), faces=[d10(5), d10(2), d6(3)])
     assert fire_text(events) == (
         'Flakvierling 38 fires at GIs (6.0"): needs 4+ (+1 close range); rolled 5, 2: 1 hit; '
-        "1 marker, casualty 3+ rolled 3: +1 -> GIs has 2"
+        "1 marker, casualty 3+ rolled 3: +1 -> GIs has 2 markers"
     )
 
 
@@ -396,7 +396,7 @@ def test_infantry_gun_rolls_one_die_after_moving_p19():
     )
     assert fire_text(events) == (
         'Flakvierling 38 fires at GIs (6.0"): needs 6+ (-2 moved, +1 close range); rolled 6: 1 hit; '
-        "1 marker, casualty 3+ rolled 2: +0 -> GIs has 1"
+        "1 marker, casualty 3+ rolled 2: +0 -> GIs has 1 marker"
     )
 
 
@@ -452,7 +452,7 @@ def test_mg_team_inflicts_a_marker_per_hit_and_one_extra_at_most_p19():
     state, events = act(state, "axis", "mg", Fire(target="gis"), faces=[d10(5), d10(8), d6(4), d6(6)])
     assert fire_text(events) == (
         'MG Team fires at GIs (18.0"): needs 5+; rolled 5, 8: 2 hits; 2 markers, casualty 4+ rolled 4, 6: +1 '
-        "-> GIs has 3"
+        "-> GIs has 3 markers"
     )
     assert state.units["gis"].morale_markers == 3
 
@@ -467,7 +467,7 @@ def test_mg_team_rolls_one_die_after_moving_p19():
     )
     assert fire_text(events) == (
         'MG Team fires at GIs (18.0"): needs 7+ (-2 moved); rolled 7: 1 hit; 1 marker, '
-        "casualty 4+ rolled 1: +0 -> GIs has 1"
+        "casualty 4+ rolled 1: +0 -> GIs has 1 marker"
     )
 
 
@@ -487,7 +487,7 @@ def test_mortar_needs_8_for_a_first_shot_p20():
     state, events = act(mortar_game(), "axis", "mortar", Fire(target="gis"), faces=[d10(8), d6(1)])
     assert fire_text(events) == (
         'Mortar Team fires at GIs (28.0"): needs 8+; rolled 8: 1 hit; 1 marker, casualty 4+ rolled 1: +0 '
-        "-> GIs has 1"
+        "-> GIs has 1 marker"
     )
 
 
@@ -496,7 +496,7 @@ def test_mortar_needs_7_for_a_second_shot_at_the_same_target_in_the_same_spot_p2
     state, events = act(state, "axis", "mortar", Fire(target="gis"), faces=[d6(2), d10(7), d6(1)])
     assert fire_text(events) == (
         'Mortar Team fires at GIs (28.0"): needs 7+ (+1 ranged in); rolled 7: 1 hit; 1 marker, '
-        "casualty 4+ rolled 1: +0 -> GIs has 1"
+        "casualty 4+ rolled 1: +0 -> GIs has 1 marker"
     )
 
 
@@ -566,7 +566,7 @@ def test_mortar_may_fire_at_exactly_12_and_marks_each_hit_on_infantry_p20():
     )
     assert fire_text(events) == (
         'Mortar Team fires at GIs (12.0"): needs 7+ (+1 close range); rolled 7, 9: 2 hits; '
-        "2 markers, casualty 4+ rolled 1, 1: +0 -> GIs has 2"
+        "2 markers, casualty 4+ rolled 1, 1: +0 -> GIs has 2 markers"
     )
 
 
@@ -636,7 +636,7 @@ def test_sniper_hits_at_plus_2_and_stays_hidden_unless_the_opponent_rolls_a_6_p2
     state, events = act(sniper_game(), "axis", "sniper", Fire(target="gis"), faces=[d10(3), d6(5), d6(5)])
     assert fire_text(events) == (
         'Sniper Team fires at GIs (18.0"): needs 3+ (+2 sniper); rolled 3: 1 hit; 1 marker, '
-        "casualty 5+ rolled 5: +1 -> GIs has 2"
+        "casualty 5+ rolled 5: +1 -> GIs has 2 markers"
     )
     assert texts(events)[-1] == "Sniper Team stays hidden (spotting roll 5)"
     assert state.units["sniper"].hidden

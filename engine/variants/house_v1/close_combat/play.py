@@ -51,6 +51,7 @@ from engine.variants.house_v1.firing import (
 )
 from engine.variants.house_v1.shot import PROTECTION, mg_crew_problem, traits_of
 from engine.variants.house_v1.traits import TroopType
+from engine.wording import counted
 
 FALL_BACK_STEP = 0.5  # inches: how finely a fall back is cut short of a building
 OVERRUN_BEYOND = 3.0  # inches past the overrun unit's centre (our reading of "moving through")
@@ -328,7 +329,7 @@ def _fire(
             for _ in range(scored)
         ]
         markers = casualty_markers(scored, casualties, needed)
-        text += f"; casualty {needed}+ rolled {', '.join(map(str, casualties))}: {markers} marker(s)"
+        text += f"; casualty {needed}+ rolled {', '.join(map(str, casualties))}: {counted(markers, 'marker')}"
     volley_data = volley_data.model_copy(update={"markers_placed": markers})
     log.emit("close_combat", cited(text, rule), firer.id, target.id, side=firer.side, data=volley_data)
     markers_to_bearer(state, target, markers, log)
