@@ -134,7 +134,7 @@ async def test_a_meeting_engagement_with_the_players_forces_is_set_up_by_slash_c
         assert "sets up" in text, text
     await discord_.slash("deploy", user=ANN, channel="4", done=True)
     text, _ = reply(await discord_.slash("deploy", user=OTTO, channel="4", done=True))
-    assert "axis has finished setting up; 1 unit wait in reserve" in text
+    assert "axis has finished setting up; 1 unit held in reserve" in text
     text, _ = reply(await discord_.slash("game start", user=OTTO, channel="4"))
     assert "Turn 1: allies draws" in text
 
