@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TextIO, cast
 
@@ -109,8 +109,8 @@ from engine.scenarios.quick_battle import quick_battle, scenario_battle
 from engine.state import Phase
 from engine.teams import make_team_game
 from engine.variants.house_v1.commands import ChooseDefender, ChooseFallBack
-from engine.view import REFEREE, SPECTATORS, audience_of, events_for, sees, sees_choice
-from engine.wording import counted
+from engine.view import REFEREE, SPECTATORS, audience_of, events_for, kept_from_spectators, sees, sees_choice
+from engine.wording import counted, side_name
 from renderer import render
 
 log = logging.getLogger(__name__)
@@ -309,6 +309,18 @@ class ConsoleTable:
             return REFEREE
         return audience
 
+    def news(self, reader: str | None, events: Sequence[Event]) -> list[str]:
+        """What ``reader`` is told of these events, then, the table being a trusted hot seat, what
+        each other side alone was told, under a header naming it (its hidden units, its hand of
+        cards, its commanding officer's bonus tokens): nothing is lost for want of a thread."""
+        lines = events_for(reader, events)
+        if reader == REFEREE:
+            return lines  # the referee was told everything
+        for side in self.state.sides:
+            if side != reader and (theirs := events_for(side, kept_from_spectators(side, events))):
+                lines += [f"[for {side_name(side)} only]", *theirs]
+        return lines
+
     def parse(self, line: Line) -> Command:
         verb, side = line.verb, self.acting_side(line)
         simple: dict[str, Callable[[], Command]] = {
@@ -506,8 +518,8 @@ class ConsoleTable:
             return "Something went wrong on our side; the game was not changed."
         self.state = outcome.state
         self.log.extend(outcome.events)
-        lines = events_for(self.reader(line.player), outcome.events)
         reader = self.reader(line.player)
+        lines = self.news(reader, outcome.events)
         return "\n".join(lines + ["", self.status(reader)] + await self.save_picture(outcome))
 
     async def roll(self, line: Line) -> str:
@@ -600,7 +612,7 @@ class ConsoleTable:
         outcome = await self.service.act(self.CHANNEL, line.player, command)
         self.state = outcome.state
         self.log.extend(outcome.events)
-        return "\n".join(events_for(self.reader(line.player), outcome.events))
+        return "\n".join(self.news(self.reader(line.player), outcome.events))
 
     async def force(self, line: Line) -> str:
         """``/force <sub> name:value ...``, as in Discord; a force is imported from a file."""
@@ -745,7 +757,7 @@ async def play_console(
     async def window_closed(channel_id: str, outcome: Outcome) -> None:
         table.state = outcome.state
         table.log.extend(outcome.events)
-        lines = events_for(table.reader(None), outcome.events)
+        lines = table.news(table.reader(None), outcome.events)
         status = table.status(table.reader(None))
         stdout.write("\n[the reaction window closed]\n" + "\n".join(lines + ["", status]) + "\n")
         stdout.flush()
@@ -755,7 +767,7 @@ async def play_console(
         if outcome is not None:
             table.state = outcome.state
             table.log.extend(outcome.events)
-            lines = events_for(table.reader(None), outcome.events)
+            lines = table.news(table.reader(None), outcome.events)
         stdout.write("\n".join([f"\n[{text}]", *lines]) + "\n")
         stdout.flush()
 

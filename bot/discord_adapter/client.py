@@ -13,7 +13,7 @@ from bot.discord_adapter.action_card import action_card, next_steps
 from bot.discord_adapter.answers import acknowledge, answer, apology
 from bot.discord_adapter.campaign_commands import CampaignCommands
 from bot.discord_adapter.card_commands import CardCommands
-from bot.discord_adapter.common import battlefield_file, summary, told_lines
+from bot.discord_adapter.common import battlefield_file, refusal_text, summary, told_lines
 from bot.discord_adapter.dice_commands import ChartCommands, OddsCommands, roll_command
 from bot.discord_adapter.force_commands import ForceCommands
 from bot.discord_adapter.game_commands import GameCommands
@@ -156,7 +156,7 @@ class IronCrossBot(discord.AutoShardedClient):
         if isinstance(error, app_commands.TransformerError) and error.__cause__ is not None:
             cause = error.__cause__  # an option that could not be read, such as a position
         if isinstance(cause, GameError | IllegalCommand):
-            text = str(cause)
+            text = await refusal_text(interaction, cause)
         else:
             log.error("command failed in channel %s", interaction.channel_id, exc_info=cause)
             text = await apology(interaction)

@@ -79,6 +79,16 @@ def told_lines(events: Sequence[Event], viewer: str | None = None, state: GameSt
     return text if state is None else with_mentions(text, state)
 
 
+async def refusal_text(interaction: discord.Interaction, refusal: Exception) -> str:
+    """A refusal as the user reads it: the players and referees it names by user id shown as
+    Discord mentions, when the channel has a game."""
+    try:
+        state = await games(interaction).game(str(interaction.channel_id))
+    except GameError:
+        return str(refusal)
+    return with_mentions(str(refusal), state)
+
+
 def with_mentions(text: str, state: GameState) -> str:
     """The engine names people by their Discord user id; Discord shows ``<@id>`` as their name."""
     people = {p for side in state.sides.values() for p in side.players} | set(state.referees)

@@ -77,7 +77,8 @@ def _deploying(table: ConsoleTable) -> str | None:
     return whose_turn(table.state.deployment)
 
 
-async def test_a_two_against_two_game_with_a_referee_at_the_console(tmp_path):
+async def team_game_set_up(tmp_path) -> tuple[ConsoleTable, GameStore]:
+    """The four players' forces, the meeting scenario with a referee, every unit set up."""
     store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
     table, _ = await ConsoleTable.open(GameService(store, dice=lambda: SeededDice(5)))
     for player, (nation, units, command) in FORCES.items():
@@ -92,6 +93,23 @@ async def test_a_two_against_two_game_with_a_referee_at_the_console(tmp_path):
     assert table.state.planned_scenario is None and table.state.deployment is not None
     await refused(table, "as bob /deploy unit:allies-infantry-detachment-1 at:10,3", "another player's unit")
     await set_up(table, random.Random(3))
+    return table, store
+
+
+async def test_a_hot_seat_console_tells_each_side_its_private_news(tmp_path):
+    """One keyboard, no threads: the axis CO's bonus tokens, news for the axis alone, still reach
+    the axis when an allied player starts the turn, under a header naming the side."""
+    table, store = await team_game_set_up(tmp_path)
+    reply = await ok(table, "as ann /game start")
+    own = "ann, allies's commanding officer, has 4 bonus tokens to hand out (/team give)"
+    theirs = "cat, axis's commanding officer, has 4 bonus tokens to hand out (/team give)"
+    assert own in reply and f"[for the Axis only]\n{theirs}" in reply
+    assert reply.index(own) < reply.index("[for the Axis only]")
+    await store.close()
+
+
+async def test_a_two_against_two_game_with_a_referee_at_the_console(tmp_path):
+    table, store = await team_game_set_up(tmp_path)
     await ok(table, "as ann /game start")
 
     # turn 1: both COs hand out their bonus; a request granted, one refused

@@ -115,7 +115,7 @@ async def test_without_a_permission_the_channel_is_told_which_and_secrets_come_p
     assert follow_ups(sent) == [
         (
             f"I cannot open private threads for the sides here: I need **{missing}**. "
-            "Each player's private news will come as replies only they see.",
+            "Each player's private news will come as replies only they see, or as direct messages.",
             False,
         )
     ]

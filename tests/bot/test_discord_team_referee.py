@@ -20,6 +20,7 @@ from tests.bot.discord_harness import (
     attachments,
     buttons,
     callback_payload,
+    channel_posts,
     close_bot,
     form,
     messages,
@@ -91,6 +92,24 @@ async def refused(bot, discord, command, user, why, **options) -> None:
     assert after.state.model_dump_json() == before.state.model_dump_json()
 
 
+async def test_without_threads_each_sides_private_news_still_reaches_it(bot_and_discord):
+    """The bot may not open threads here: when Ann starts the turn, the axis CO's bonus tokens
+    (news for the axis alone) reach both axis players by direct message, her teammate Bob reads
+    the allies' own news the same way, and Ann hers in a reply only she sees; the channel reads
+    none of it."""
+    bot, discord = bot_and_discord
+    discord.app_permissions = 0
+    await set_up(bot, discord)
+    direct = dict(discord.direct_messages(discord.sent))
+    axis_news = f"<@{OTTO}>, axis's commanding officer, has 4 bonus tokens to hand out (/team give)"
+    assert sorted(direct) == sorted([BOB, OTTO, DAN])  # not Ann, who started the turn
+    assert direct[OTTO] == direct[DAN] and direct[OTTO].startswith(f"In <#{CHANNEL}>, for the Axis only:\n")
+    assert axis_news in direct[OTTO] and direct[BOB].startswith(f"In <#{CHANNEL}>, for the Allies only:\n")
+    assert "axis" not in direct[BOB]
+    posts = [t for where, t, _ in channel_posts(discord.sent) if where not in discord.dm_channels]
+    assert [t for t in posts if "bonus tokens to hand out" in t] == []
+
+
 async def test_the_cos_hand_out_bonus_tokens_and_answer_reserve_requests(bot_and_discord):
     bot, discord = bot_and_discord
     await set_up(bot, discord)
@@ -98,7 +117,7 @@ async def test_the_cos_hand_out_bonus_tokens_and_answer_reserve_requests(bot_and
     assert await discord.autocomplete("team give", "player", "", user=EVE, channel=CHANNEL) == []
     await refused(bot, discord, "team give", BOB, "Only allies's commanding officer", player=BOB, tokens=4)
     await refused(
-        bot, discord, "team give", ANN, f"{DAN} is not one of allies's players", player=DAN, tokens=1
+        bot, discord, "team give", ANN, f"<@{DAN}> is not one of allies's players", player=DAN, tokens=1
     )
     drawn = (await bot.games.game(CHANNEL)).sides["allies"].team.tokens[BOB]
     text, private = await slash(discord, "team give", ANN, player=BOB, tokens=3)
@@ -269,7 +288,7 @@ async def test_a_server_admin_appoints_and_dismisses_referees(bot_and_discord):
     bot, discord = bot_and_discord
     await set_up(bot, discord)
     await refused(bot, discord, "ref appoint", EVE, "referees or a server admin", referee=Pick(EVE))
-    await refused(bot, discord, "ref appoint", BOSS, f"{DAN} plays axis", referee=Pick(DAN))
+    await refused(bot, discord, "ref appoint", BOSS, f"<@{DAN}> plays axis", referee=Pick(DAN))
     text, private = await slash(discord, "ref appoint", BOSS, referee=Pick(EVE))
     assert not private and f"<@{EVE}> is a referee of this game (by {BOSS})" in text
     text, _ = await slash(discord, "ref ruling", EVE, text="night falls early")

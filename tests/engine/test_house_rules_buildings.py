@@ -180,8 +180,8 @@ def test_taking_over_a_post_another_unit_holds_counts_as_moving_s5():
     state, events = act(state, "axis", "rifles", Fire(target="tommies"), faces=faces)
     assert fire_text(events) == (
         'Rifles fires small arms (infantry squad) at Tommies (8.0"): needs 5+ (firer moves this activation '
-        "-2); rolled 7, 6: 1 hit; casualty throw (infantry, open) 4+, rolled 1: 1 marker -> Tommies has 1 marker "
-        "(House Rules HR5.7)"
+        "-2); rolled 7, 6: 1 hit; casualty throw (infantry, open) 4+, rolled 1: 1 marker -> Tommies has "
+        "1 marker (House Rules HR5.7)"
     )
     assert texts(events)[-2:] == [
         "Rifles takes over house's south side, ground floor from Gruppe (House Rules HR5.32)",

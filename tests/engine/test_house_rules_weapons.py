@@ -35,7 +35,8 @@ def test_a_hull_mg_fires_on_its_own_with_one_die_s5():
     )
     assert fire_text(events) == (
         'Sherman 75mm fires machine gun (hull MG) at Infantry Detachment (7.5"): needs 5+; rolled 6: 1 hit; '
-        "casualty throw (MG, open) 3+, rolled 3: 2 markers -> Infantry Detachment has 2 markers (House Rules HR5.7)"
+        "casualty throw (MG, open) 3+, rolled 3: 2 markers -> Infantry Detachment has 2 markers "
+        "(House Rules HR5.7)"
     )
     assert state.units["ahead"].morale_markers == 2
 
@@ -137,7 +138,8 @@ def test_a_light_mortar_fires_direct_light_he_beyond_6_s5():
     )
     assert fire_text(events) == (
         'Infantry Detachment fires high explosive (light mortar) at Gruppe (8.0"): needs 5+; rolled 9, 4: '
-        "1 hit; casualty throw (light HE, open) 5+, rolled 5: 2 markers -> Gruppe has 2 markers (House Rules HR5.7)"
+        "1 hit; casualty throw (light HE, open) 5+, rolled 5: 2 markers -> Gruppe has 2 markers "
+        "(House Rules HR5.7)"
     )
 
 

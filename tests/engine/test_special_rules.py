@@ -364,7 +364,8 @@ def test_howitzer_ignores_the_cover_of_a_building_p19():
         "casualty 3+ rolled 3: +1 -> Grenadiers has 2 markers"
     )
     _, events = act(state, "allies", "stuart", Fire(target="gren"), faces=[d10(5), d6(4)])
-    assert fire_text(events).endswith("casualty 5+ rolled 4: +0 -> Grenadiers has 1 marker")  # no howitzer: cover
+    # no howitzer: cover
+    assert fire_text(events).endswith("casualty 5+ rolled 4: +0 -> Grenadiers has 1 marker")
 
 
 def flak_game():
