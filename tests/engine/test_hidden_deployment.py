@@ -403,9 +403,7 @@ def test_a_hidden_units_markers_coming_off_are_told_to_its_owner_only_p26():
     state.active_side = "allies"
     state, events = play(state, Declare(side="allies", order=MoraleTestOrder()), d6(4))
     rally = next(e for e in events if e.kind == "rally")
-    assert (
-        told(rally, "allies") == "Marker 2 loses 1 morale marker (0 left)" and told(rally, "axis") == ""
-    )
+    assert told(rally, "allies") == "Marker 2 loses 1 morale marker (0 left)" and told(rally, "axis") == ""
 
 
 def test_a_hidden_tank_moves_at_infantry_rates_but_not_where_no_tank_may_go_p26():

@@ -329,7 +329,5 @@ def test_a_hidden_sniper_that_fires_is_not_named_to_the_enemy_p20():
         'a sniper marker fires at Grenadiers (18.0"): needs 3+ (+2 sniper); rolled 2: miss',
         "a sniper marker stays hidden (spotting roll 3)",
     ]
-    assert [told(e, "allies") for e in events if e.kind == "sniper"] == [
-        "Elm stays hidden (spotting roll 3)"
-    ]
+    assert [told(e, "allies") for e in events if e.kind == "sniper"] == ["Elm stays hidden (spotting roll 3)"]
     assert state.units["elm"].hidden
