@@ -561,8 +561,8 @@ SPECS: tuple[Spec, ...] = (
         rest="query",
     ),
     spec(
-        "rules sources",
-        "The documents /rule searches here",
+        "library",
+        "The documents /rule searches here: the bot's own and this server's",
     ),
     spec(
         "rules import",
@@ -578,7 +578,7 @@ SPECS: tuple[Spec, ...] = (
     spec(
         "rules remove",
         "Take one of this server's documents out of the library",
-        text("name", "The document's name, as /rules sources lists it", required=True),
+        text("name", "The document's name, as /library lists it", required=True),
     ),
     spec(
         "force new",

@@ -159,7 +159,7 @@ The same commands as in Discord, typed as text (options as name:value, quote val
   /measure unit:UNIT to:UNIT|X,Y|D3    distance, line of sight (what blocks it) and cover
   /odds test needs:4 [sides:6] [dice:1] [reroll:failed|one] [at_least:N]
   /rule IC12.6 | /rule smoke dissipate      the rules library, by section number or words
-  /rules sources | /rules import FILE [name:NAME] | /rules remove name:NAME
+  /library | /rules import FILE [name:NAME] | /rules remove name:NAME
   /force new nation:german name:KG points:500 [date:1944-12] [ruleset:house_v1] | /force list
   /force show force:KG | /force add force:KG unit:Panther [label:Lion] [quality:"veteran elite"]
   /force remove force:KG unit:Lion
@@ -475,6 +475,7 @@ class ConsoleTable:
                     self.state, self.reader(line.player), line.named_unit(), line.options.get("to")
                 ),
                 "rule": lambda: self.rules.lookup(self.CHANNEL, line.options.get("query", "")),
+                "library": lambda: self.rules.sources(self.CHANNEL),
                 "rules": lambda: self.library(line),
                 "force": lambda: self.force(line),
                 "table": lambda: self.tables.handle(line, lambda typed: typed_file(typed).read_text("utf-8")),
@@ -569,11 +570,9 @@ class ConsoleTable:
         return text.replace("```\n", "").replace("\n```", "")
 
     async def library(self, line: Line) -> str:
-        """``/rules sources``, ``/rules import FILE [name:NAME]``, ``/rules remove name:NAME``; the
-        console's library is its own, like a server's."""
-        kind = line.words[0].casefold() if line.words else "sources"
-        if kind == "sources":
-            return await self.rules.sources(self.CHANNEL)
+        """``/rules import FILE [name:NAME]``, ``/rules remove name:NAME``; the console's library
+        is its own, like a server's (``/library`` lists it)."""
+        kind = line.words[0].casefold() if line.words else ""
         if kind == "import" and "document" in line.options:
             path = typed_file(line.options["document"])
             return await self.rules.import_document(
@@ -581,7 +580,7 @@ class ConsoleTable:
             )
         if kind == "remove" and "name" in line.options:
             return await self.rules.remove(self.CHANNEL, line.options["name"])
-        raise IllegalCommand("Try /rules sources, /rules import FILE [name:NAME] or /rules remove name:NAME")
+        raise IllegalCommand("Try /library, /rules import FILE [name:NAME] or /rules remove name:NAME")
 
     async def cards(self, line: Line) -> str:
         """``/cards deck FILE name:NAME``, ``/cards deal deck:NAME``, ``/cards hand``,

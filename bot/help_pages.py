@@ -128,7 +128,7 @@ d6, and `secret:true` shows the roll only to you (and to moderators, in the roll
 `/odds test needs:4` of any test.
 `/rule query:IC12.6` or `/rule query:smoke dissipate` looks a rule up by section number or by \
 words, in the bot's own summaries and in the documents this server has added; \
-`private:true` keeps the answer to you.
+`private:true` keeps the answer to you. `/library` lists those documents.
 `/force new`, `/force add`, `/force show` and `/force list` build and check your own forces \
 for scenario games; `/cards deal deck:...`, `/cards hand` and `/cards use` play Tactical \
 Advantage Cards.""",
@@ -137,9 +137,10 @@ Advantage Cards.""",
         "admin",
         "Server admin",
         """Members with the Manage Server permission look after the server's own material:
-`/rules import document:... name:...` adds a text or Markdown document to the rules library, \
-`/rules sources` lists what `/rule` searches here, and `/rules remove name:...` takes a document \
-out. `/cards deck name:...` writes one of the server's Tactical Advantage Card decks.
+`/rules import document:... name:...` adds a text or Markdown document to the rules library \
+(`/library`, open to every member, lists what `/rule` searches here), and \
+`/rules remove name:...` takes a document out. `/cards deck name:...` writes one of the \
+server's Tactical Advantage Card decks.
 An admin may also appoint or dismiss a game's referees (`/ref appoint`, `/ref dismiss`) when \
 the game's own referee has gone.
 Discord shows `/rules` only to members with Manage Server; a server can change that under \

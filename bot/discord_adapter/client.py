@@ -24,7 +24,7 @@ from bot.discord_adapter.play_commands import PLAY_COMMANDS
 from bot.discord_adapter.reaction_buttons import NoReactionButton, ReactButton, retire_buttons
 from bot.discord_adapter.referee_clock_commands import hear_deadlines
 from bot.discord_adapter.referee_commands import RefereeCommands
-from bot.discord_adapter.rule_commands import RulesCommands, rule_command
+from bot.discord_adapter.rule_commands import RulesCommands, library_command, rule_command
 from bot.discord_adapter.schema_commands import check_tree
 from bot.discord_adapter.side_threads import post_to_threads
 from bot.discord_adapter.stats_commands import stats_command
@@ -87,6 +87,7 @@ class IronCrossBot(discord.AutoShardedClient):
         self.tree.add_command(ChartCommands())
         self.tree.add_command(OddsCommands())
         self.tree.add_command(rule_command)
+        self.tree.add_command(library_command)
         self.tree.add_command(RulesCommands())
         self.tree.add_command(ForceCommands())
         self.tree.add_command(TableCommands())
