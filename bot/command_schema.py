@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bot.help_pages import PAGES
-from bot.services.limits import MAX_DAYS, MAX_POINTS, MOST_SEED, REACTION_SECONDS
+from bot.services.limits import MAX_DAYS, MAX_POINTS, MOST_SEED, PACES, REACTION_SECONDS
 from engine.rulesets import RULE_SETS
 from engine.scenarios.book import load_scenarios
 from engine.scenarios.quick_battle import allied_forces, quick_tables
@@ -242,12 +242,17 @@ SPECS: tuple[Spec, ...] = (
             ALLIED_FORCES,
             default="us",
         ),
+        choice(
+            "pace",
+            "Played live at one sitting (2-minute reaction windows, the default) or daily, over days (24 h)",
+            tuple(PACES),
+            default="live",
+        ),
         integer(
             "reaction_seconds",
-            "How long the other side has to react (15 s to 48 h, default 120)",
+            "How long the other side has to react (15 s to 48 h), instead of the pace's",
             low=REACTION_SECONDS.start,
             high=REACTION_SECONDS.stop - 1,
-            default=120,
         ),
         choice(
             "scenario",

@@ -42,12 +42,14 @@ from bot.services.limits import (
     quoted,
     reaction_seconds,
     whole_number,
+    window_seconds,
 )
 from bot.services.ping_service import ping_delay
 from bot.services.rules_service import MAX_BYTES, RulesService
 from bot.services.stats_service import StatsService
 from bot.services.table_service import TableService
 from bot.services.team_view import team_text
+from bot.set_up_steps import set_up_steps
 from bot.sight_text import console_measure
 from bot.storage.ping_store import DEFAULT_MINUTES
 from bot.storage.store import GameStore
@@ -120,7 +122,7 @@ _or = "|".join  # a list of choices in /help
 
 HELP = f"""\
 The same commands as in Discord, typed as text (options as name:value, quote values with spaces):
-  /game new [table:{_or(TABLES)}] [forces:{_or(ALLIED_FORCES)}] [reaction_seconds:N]
+  /game new [table:{_or(TABLES)}] [forces:{_or(ALLIED_FORCES)}] [pace:live|daily] [reaction_seconds:N]
        [ruleset:{_or(RULE_SET_NAMES)}]  {" (default) or ".join(rule_set_choices().values())}
   /game new scenario:{_or(SCENARIOS)} [attacker:allies|axis]
        [attacker_choice:aggressive_command|preliminary_bombardment] [deployment:plotted]
@@ -425,6 +427,7 @@ class ConsoleTable:
             lines.append(f"Choose one of: {', '.join(s.pending.choice.options)} (/choose)")
         if s.result:
             lines.append(f"Result: {s.result.winner or 'draw'} ({s.result.reason})")
+        lines += filter(None, [set_up_steps(s)])
         return "\n".join(lines)
 
     def units(self, reader: str | None) -> str:
@@ -668,11 +671,12 @@ class ConsoleTable:
     async def new_game(self, line: Line) -> str:
         forces, seed = line.options.get("forces", "us"), line.options.get("seed")
         table = await self.tables.tables.battlefield(GUILD, line.options.get("table", "village"), seed)
-        seconds = reaction_seconds(line.options.get("reaction_seconds", "120"))
+        typed = line.options.get("reaction_seconds")
+        seconds = window_seconds(line.options.get("pace", "live"), reaction_seconds(typed) if typed else None)
         scenario = line.options.get("scenario", "quick")
         if scenario == "quick":
             battle = quick_battle(table, forces)
-            text = setup_text(table, forces, seconds) + "\n/start to roll for the initiative"
+            text = setup_text(table, forces, seconds)
         else:
             battle = scenario_battle(
                 scenario,
@@ -694,7 +698,7 @@ class ConsoleTable:
         outcome = await self.service.new_game(self.CHANNEL, battle, seconds, line.player)
         await self.owed.pings.set_delay(self.CHANNEL, minutes)
         self.state, self.log = outcome.state, []
-        return text
+        return f"{text}\n{set_up_steps(self.state)}"
 
     async def joining(self, line: Line) -> Command:
         """``/game join side:SIDE force:NAME`` brings a saved force to a scenario game."""

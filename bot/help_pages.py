@@ -22,8 +22,10 @@ PAGES: tuple[HelpPage, ...] = (
         "start",
         "Getting started",
         """A battle is played in a channel, one game per channel.
-1. `/game new` sets up a quick battle; choose a `table:`, the allied `forces:`, how long a \
-reaction may wait with `reaction_seconds:`, or a book scenario with `scenario:`.
+1. `/game new` sets up a quick battle; choose a `table:`, the allied `forces:`, the game's \
+`pace:` (`live`, played at one sitting: a reaction may wait 2 minutes; `daily`, played over \
+days: 24 hours; or any time with `reaction_seconds:`), or a book scenario with `scenario:`. \
+Every set-up message says what is still missing and the command for it.
 2. Each player takes a side: `/game join side:allies` and `/game join side:axis`. In a scenario \
 game, bring one of your own forces with `force:` (build it with `/force new`).
 3. `/game start` rolls for the initiative; whoever wins answers `/initiative choice:start` to \

@@ -13,6 +13,7 @@ from discord import app_commands
 from bot.discord_adapter.action_card import action_card
 from bot.discord_adapter.answers import answer
 from bot.services.game_service import GameError, GameService, Outcome
+from bot.set_up_steps import how_to_join, set_up_steps
 from engine.events import Event
 from engine.game import awaiting
 from engine.game_state import GameState
@@ -45,6 +46,7 @@ def summary(state: GameState) -> str:
         lines.append(f"Waiting for **{waiting}**")
     if state.result:
         lines.append(f"Result: {state.result.winner or 'draw'} ({state.result.reason})")
+    lines += filter(None, [set_up_steps(state, buttons=True)])
     return "\n".join(lines)
 
 
@@ -52,7 +54,7 @@ def side_of(state: GameState, user_id: str) -> str:
     for name, side in state.sides.items():
         if user_id in side.players:
             return name
-    raise GameError("You are not playing in this game: take a side with /game join")
+    raise GameError(how_to_join(state))
 
 
 async def players_game(interaction: discord.Interaction) -> tuple[GameState, str] | None:

@@ -27,7 +27,7 @@ from bot.discord_adapter.side_threads import open_for_set_up, open_side_threads,
 from bot.discord_adapter.table_commands import server, table_service
 from bot.discord_adapter.team_commands import make_teams_and_referees
 from bot.services.game_service import Outcome, finished_games_text, scenario_text, setup_text
-from bot.services.limits import MOST_SEED
+from bot.services.limits import MOST_SEED, window_seconds
 from bot.services.ping_service import MAX_MINUTES
 from bot.storage.ping_store import DEFAULT_MINUTES
 from engine.commands import Concede, JoinSide, StartGame
@@ -94,7 +94,8 @@ class GameCommands(app_commands.Group):
         forces: str = "us",
         seed: app_commands.Range[int, 0, MOST_SEED] | None = None,
         edges: str | None = None,
-        reaction_seconds: app_commands.Range[int, 15, 172800] = 120,
+        pace: str = "live",
+        reaction_seconds: app_commands.Range[int, 15, 172800] | None = None,
         scenario: str = "quick",
         attacker: str | None = None,
         attacker_choice: str | None = None,
@@ -107,13 +108,11 @@ class GameCommands(app_commands.Group):
         referee_role: discord.Role | None = None,
     ) -> None:
         channel, user = str(interaction.channel_id), str(interaction.user.id)
+        reaction_seconds = window_seconds(pace, reaction_seconds)
         ground = await table_service(interaction).battlefield(server(interaction), table, seed)
         if scenario == "quick":
             battle = quick_battle(ground, forces)
-            text = (
-                setup_text(ground, forces, reaction_seconds)
-                + "\nTake a side with `/game join`, then `/game start`."
-            )
+            text = setup_text(ground, forces, reaction_seconds)
         else:
             battle = scenario_battle(
                 scenario, ground, attacker, attacker_choice, deployment == "plotted", edges

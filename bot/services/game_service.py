@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot import metrics
 from bot.services.clock_service import ClockService
-from bot.services.limits import REACTION_SECONDS, bounded_command
+from bot.services.limits import PACES, REACTION_SECONDS, bounded_command
 from bot.services.outcome import GameError, Outcome, refusals
 from bot.services.permissions import Refused, authorise, held_by_referees
 from bot.services.window_notices import WindowNotices
@@ -420,7 +420,7 @@ def setup_text(table: str | BattleTable, forces: str, reaction_seconds: int) -> 
     return (
         f"A quick battle on the {table_title(table)}.\n"
         f"**allies**: {quick_forces()[forces]}\n**axis**: {quick_forces()['german']}\n"
-        f"Reaction windows stay open {duration_text(reaction_seconds)}."
+        f"{window_text(reaction_seconds)}"
     )
 
 
@@ -455,11 +455,22 @@ def scenario_text(state: GameState, table: str | BattleTable, reaction_seconds: 
     )
     return (
         f"**{scenario.title}** (p. {scenario.page}) on the {table_title(table)}: {scenario.summary}\n"
-        f"{roles}.{choice} Reaction windows stay open {duration_text(reaction_seconds)}.\n"
+        f"{roles}.{choice} {window_text(reaction_seconds)}\n"
         "Each side joins with its force (`/game join side: force:`), then sets up with `/deploy`, "
         + ("both at once and in secret until the game starts, " if planned.plotted else "")
         + "then `/game start`."
     )
+
+
+def window_text(seconds: int) -> str:
+    """How long reaction windows stay open, and the pace that gives it: ``pace:live`` (the
+    default) or ``pace:daily`` when the game is played over days."""
+    pace = next((name for name, pace_seconds in PACES.items() if pace_seconds == seconds), None)
+    how = {
+        "live": "the live pace; for a game played over days, pace:daily gives 24 hours",
+        "daily": "the daily pace, for a game played over days",
+    }.get(pace or "", "set with reaction_seconds")
+    return f"Reaction windows stay open {duration_text(seconds)} ({how})."
 
 
 def duration_text(seconds: int) -> str:

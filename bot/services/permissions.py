@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from enum import StrEnum
 
+from bot.set_up_steps import how_to_join
 from engine.commands import Command, Declare, Deploy, React
 from engine.game_state import GameState
 from engine.referee import PLAYS_NO_SIDE
@@ -138,7 +139,8 @@ def authorise(
         if empty:
             raise Refused(f"Nobody is playing {', '.join(empty)} yet: /game join first")
     if not roles & allowed:
-        raise Refused(_why(command.kind, side, allowed))
+        newcomer = roles <= {Role.SPECTATOR, Role.ADMIN}  # plays no side, referees nothing
+        raise Refused(_why(command.kind, side, allowed) + (f". {how_to_join(state)}" if newcomer else ""))
     if getattr(command, "player", None) not in (None, user) and Role.REFEREE not in roles:
         raise Refused("You can only act as yourself")
     if Role.PLAYER in roles and side in state.sides and state.sides[side].team is not None:

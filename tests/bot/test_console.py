@@ -2,7 +2,8 @@
 
 import io
 
-from bot.console import play_console
+from bot.console import ConsoleTable, play_console
+from bot.storage.store import GameStore
 from engine.dice import SeededDice
 
 
@@ -218,3 +219,47 @@ async def test_house_rules_orders_at_the_console(tmp_path):
         'Not allowed: Gruppe 2 must be within 3" of 2 Section to assault it (34.1" away): move first' in out
     )
     assert "Not allowed: Only an AFV overrunning chooses to fall back instead of driving through" in out
+
+
+async def test_set_up_messages_say_how_to_finish_set_up(tmp_path):
+    """Each set-up answer says what is still missing and the command that gives it: who is still
+    to join, then /game start; in a scenario, who sets up next and how many units are left."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'console.db'}"
+    quick = await run("/game new\nas ann /game join side:allies\nas otto /game join side:axis\n", url)
+    assert (
+        "Still to join, the Allies and the Axis: /game join side:allies or /game join side:axis; "
+        "or /game start at once to play both sides yourself" in quick
+    )
+    assert "ann joins allies\n" in quick and "Still to join, the Axis: /game join side:axis\n" in quick
+    assert quick.rstrip().endswith("Both sides have players: /game start rolls for the initiative")
+    scenario = await run("\n".join(CAPTURE_SET_UP[:10]) + "\n", f"sqlite+aiosqlite:///{tmp_path / 's.db'}")
+    assert "Still to join, the Allies and the Axis: /game join side:allies force:NAME or" in scenario
+    assert "To set up (the Allies: 2 units to place): /deploy unit:NAME at:X,Y, then /deploy done" in scenario
+
+
+async def test_a_bare_command_from_a_non_player_says_how_to_join(tmp_path):
+    """Someone who has joined no side is told the command that joins one, while one has room."""
+    lines = "/game new\nas ann /game join side:allies\nas eve /act unit:gruppe-3 move:I7\n"
+    out = await run(lines, f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
+    assert (
+        "Not allowed: Only axis's players may act for axis. "
+        "You are not playing in this game: join with /game join side:axis" in out
+    )
+
+
+async def test_the_pace_sets_the_reaction_window(tmp_path):
+    """pace:live (the default) keeps a window 2 minutes, pace:daily 24 hours, for a game played
+    over days; reaction_seconds overrides either; /game new says which."""
+    for typed, seconds, said in (
+        ("/game new", 120, "Reaction windows stay open 2 minutes (the live pace; for a game played over"),
+        ("/game new pace:daily", 86400, "Reaction windows stay open 24 hours (the daily pace, for a game"),
+        ("/game new pace:daily reaction_seconds:600", 600, "open 10 minutes (set with reaction_seconds)"),
+    ):
+        url = f"sqlite+aiosqlite:///{tmp_path / f'{seconds}.db'}"
+        assert said in await run(typed + "\n", url)
+        store = await GameStore.open(url)
+        assert (await store.load(ConsoleTable.CHANNEL)).reaction_seconds == seconds
+        await store.close()
+    assert "Not allowed: The pace is live or daily, not 'weekly'" in await run(
+        "/game new pace:weekly\n", f"sqlite+aiosqlite:///{tmp_path / 'weekly.db'}"
+    )

@@ -157,7 +157,7 @@ async def test_odds_for_a_shot_in_the_channels_game_and_without_one(bot_and_disc
     text, _ = reply(
         await discord.slash("odds fire", user=EVE, channel="1", unit="3rd Squad", target="Gruppe 1")
     )
-    assert text == "You are not playing in this game: take a side with /game join"
+    assert text == "You are not playing in this game, and no side can be joined now: watch with /game status"
     text, _ = reply(
         await discord.slash("odds fire", user=ANN, channel="1", unit="Gruppe 1", target="3rd Squad")
     )

@@ -40,7 +40,7 @@ async def taps_to_start(bot, discord) -> dict:
     assert set(new) == {"Join allies", "Join axis", "Start"}
     await discord.click(new["Join allies"], user=ANN, channel="1")
     sent = await discord.click(new["Join axis"], user=OTTO, channel="1")  # from the same card
-    assert reply(sent)[0].startswith("<@302> joins **axis**.")
+    assert reply(sent)[0].startswith("<@302> joins axis\n")
     joined = buttons(sent)
     bot.games.dice = lambda: SeededDice(3)  # axis wins the initiative
     started = buttons(await discord.click(joined["Start"], user=OTTO, channel="1"))

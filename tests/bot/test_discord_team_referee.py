@@ -41,6 +41,8 @@ FORCES = {  # player: (side, nation, units); the first of a side to join is its 
 }
 POOL = {"allies": "allies-infantry-detachment-2", "axis": "axis-infantry-detachment-2"}  # the COs' reserves
 SHERMAN = "allies-sherman-75mm-1"  # Bob's
+# to one who plays no side
+WATCH = "You are not playing in this game, and no side can be joined now: watch with /game status"
 
 
 @pytest.fixture
@@ -232,8 +234,8 @@ async def test_the_reaction_buttons_as_each_role(bot_and_discord):
     assert react == {
         ANN: ("Only axis may react now", True),
         BOB: ("Only axis may react now", True),
-        EVE: ("You are not playing in this game: take a side with /game join", True),
-        BOSS: ("You are not playing in this game: take a side with /game join", True),
+        EVE: (WATCH, True),
+        BOSS: (WATCH, True),
         RUTH: ("Only axis's players may act for axis", True),
     }
     assert await clicked(bot, discord, shown["React"], OTTO) == ("a form", True)

@@ -43,7 +43,9 @@ async def test_measure_is_from_your_own_units_only(bot_and_discord):
     bot, discord = bot_and_discord
     await started_game(bot, discord)
     text, private = reply(await discord.slash("measure", user=EVE, channel="1", unit="3rd Squad", to="D3"))
-    assert (text, private) == ("You are not playing in this game: take a side with /game join", True)
+    assert private and text == (
+        "You are not playing in this game, and no side can be joined now: watch with /game status"
+    )
     text, _ = reply(await discord.slash("measure", user=ANN, channel="1", unit="Gruppe 3", to="D3"))
     assert text.startswith("No unit called 'Gruppe 3'")
     text, _ = reply(await discord.slash("measure", user=ANN, channel="1", unit="3rd Squad", to="the moon"))
