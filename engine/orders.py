@@ -48,7 +48,7 @@ from engine.rules.movement import (
 )
 from engine.rulesets import rules_of
 from engine.state import Going, Point, TerrainFeature, Unit
-from engine.wording import counted
+from engine.wording import counted, side_name
 
 EMBARK_REACH = 6.0  # an infantry normal move (p. 9)
 
@@ -105,7 +105,7 @@ def entering_order(state: GameState, unit: Unit, order: UnitOrder) -> tuple[Unit
     _on_table(state, entry)
     if geometry.edge_gap(entry, state.table, edge) > ON_THE_EDGE:
         raise IllegalCommand(
-            f"{unit.name} must come on at {unit.side}'s {edge} table edge; {entry} is not on it"
+            f"{unit.name} must come on at {side_name(unit.side)}' {edge} table edge; {entry} is not on it"
         )
     placed = unit.model_copy(update={"position": entry, "in_reserve": False})
     rest = move.model_copy(update={"path": move.path[1:]})

@@ -36,7 +36,7 @@ from engine.events import Event, EventLog
 from engine.firing.losses import destroy
 from engine.game_state import GameState
 from engine.state import Phase, Unit
-from engine.wording import counted
+from engine.wording import counted, side_name
 
 DEADLINE_HOURS = 168  # the longest a referee's deadline for an absent side may run
 PLAYS_NO_SIDE = "a referee sees everything and plays no side (p. 25)"
@@ -155,7 +155,9 @@ def run_clock(state: GameState, command: RefereeClock, log: EventLog) -> None:
         if not 0 < hours <= DEADLINE_HOURS:
             raise IllegalCommand(f"Give the hours they have: more than 0 and at most {DEADLINE_HOURS}")
         what = "passes the initiative" if isinstance(on_time, PassInitiative) else "declines the reaction"
-        log.emit("referee", f"Referee: {side} has {hours:g} hours to act, or the game {what} for them")
+        log.emit(
+            "referee", f"Referee: {side_name(side)} have {hours:g} hours to act, or the game {what} for them"
+        )
 
 
 def pass_for_absent(state: GameState, side: str) -> PassInitiative | DeclineReaction | None:
@@ -224,7 +226,7 @@ def _initiative(state: GameState, c: RefereeCorrection, log: EventLog) -> None:
     if state.phase is not Phase.ACTIVE or state.pending is not None:
         raise IllegalCommand("The initiative can be given only between actions")
     state.active_side, state.spent_since_initiative = c.side, 0
-    log.emit("referee", f"Referee: {c.side} has the initiative ({c.reason})")
+    log.emit("referee", f"Referee: {side_name(c.side)} have the initiative ({c.reason})")
 
 
 def _reveal(state: GameState, c: RefereeCorrection, log: EventLog) -> None:
@@ -251,7 +253,7 @@ def _hide(state: GameState, c: RefereeCorrection, log: EventLog) -> None:
         f"Referee: {name} is hidden again, as Marker {number} ({c.reason})",
         unit.id,
         side=unit.side,
-        public=f"Referee: a unit of {unit.side} is hidden again, as Marker {number} ({c.reason})",
+        public=f"Referee: a unit of {side_name(unit.side)} is hidden again, as Marker {number} ({c.reason})",
     )
 
 

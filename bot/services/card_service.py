@@ -12,7 +12,7 @@ from bot.storage.tables import CardDeckRow
 from bot.storage.writes import take_name
 from engine.cards import Card, Cards, read_deck
 from engine.errors import IllegalCommand
-from engine.wording import counted
+from engine.wording import counted, side_name
 
 MAX_NAME = 60
 DECK_CHARS = 100_000  # a deck's text: hundreds of cards
@@ -26,7 +26,7 @@ def hand_text(cards: Cards, side: str) -> str:
     ]
     exchanged = "used" if side in cards.exchanged else "still yours to use (/cards exchange)"
     return "\n".join(
-        [f"**{side}'s hand** (exchange {exchanged}):", *hand]
+        [f"**{side_name(side)}' hand** (exchange {exchanged}):", *hand]
         + (["**In play:**", *lasting] if lasting else [])
     )
 

@@ -28,6 +28,7 @@ from bot.set_up_steps import how_to_join
 from engine.commands import Command, Declare, Deploy, React
 from engine.game_state import GameState
 from engine.referee import PLAYS_NO_SIDE
+from engine.wording import side_name
 
 
 class Role(StrEnum):
@@ -179,7 +180,7 @@ def _why(kind: str, side: str | None, allowed: frozenset[Role]) -> str:
     if allowed == {Role.REFEREE, Role.ADMIN}:
         return "Only the game's referees or a server admin (Manage Server) may do that"
     if allowed == {Role.CO}:
-        return f"Only {side}'s commanding officer may do that"
+        return f"Only {side_name(side)}' commanding officer may do that"
     if side is not None:
-        return f"Only {side}'s players may act for {side}"
+        return f"Only {side_name(side)}' players may act for {side_name(side)}"
     return "Only the game's players may do that"
