@@ -149,8 +149,8 @@ def run_clock(state: GameState, command: RefereeClock, log: EventLog) -> None:
         on_time = pass_for_absent(state, side)
         if on_time is None:
             raise IllegalCommand(
-                f"The game is not waiting for {side or 'that side'} to act or react: a deadline can only "
-                "pass the initiative or decline a reaction for an absent player"
+                f"The game is not waiting for {side_name(side) if side else 'that side'} to act or react: "
+                "a deadline can only pass the initiative or decline a reaction for an absent player"
             )
         if not 0 < hours <= DEADLINE_HOURS:
             raise IllegalCommand(f"Give the hours they have: more than 0 and at most {DEADLINE_HOURS}")

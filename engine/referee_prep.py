@@ -92,7 +92,7 @@ def set_force_guideline(state: GameState, command: RefereeForceGuideline, log: E
     if state.planned_scenario is None:
         raise IllegalCommand("Force guidelines are set for a scenario game, before the forces join")
     if state.units_of(side):
-        raise IllegalCommand(f"{side_name(side, start=True)} have already brought its force")
+        raise IllegalCommand(f"{side_name(side, start=True)} have already brought their force")
     if command.points < 1:
         raise IllegalCommand(f"Give the points {side_name(side)} may spend: a whole number above 0")
     guideline = ForceGuideline(side=side, points=command.points, text=text)
@@ -187,7 +187,8 @@ def prep_text(state: GameState, viewer: str | None) -> str:
 
 
 def _for(audience: str) -> str:
-    return {EVERYONE: "for both sides", REFEREE: "for the referee only"}.get(audience, f"for {audience} only")
+    named = {EVERYONE: "for both sides", REFEREE: "for the referee only"}
+    return named.get(audience, f"for {side_name(audience)} only")
 
 
 def _label(audience: str, viewer: str | None) -> str:

@@ -301,7 +301,7 @@ def join_team(state: GameState, side: str, player: str, units: tuple[Unit, ...])
 
 def check_room_in_team(state: GameState, side: str) -> None:
     if state.team_size and len(state.sides[side].players) >= state.team_size:
-        raise IllegalCommand(f"{side_name(side, start=True)} already has its {state.team_size} players")
+        raise IllegalCommand(f"{side_name(side, start=True)} already have their {state.team_size} players")
 
 
 def teams_complete(state: GameState) -> bool:

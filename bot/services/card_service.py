@@ -26,7 +26,7 @@ def hand_text(cards: Cards, side: str) -> str:
     ]
     exchanged = "used" if side in cards.exchanged else "still yours to use (/cards exchange)"
     return "\n".join(
-        [f"**{side_name(side)}' hand** (exchange {exchanged}):", *hand]
+        [f"**{side_name(side, start=True)}' hand** (exchange {exchanged}):", *hand]
         + (["**In play:**", *lasting] if lasting else [])
     )
 

@@ -60,9 +60,7 @@ def game_wait(state: GameState) -> Wait | None:
         players = _holding_tokens(state, side)
     else:
         players = tuple(state.sides[side].players)
-    return (
-        Wait(players, WAITING_FOR[state.phase].format(side=side_name(side, start=True))) if players else None
-    )
+    return Wait(players, WAITING_FOR[state.phase].format(side=side_name(side))) if players else None
 
 
 def _holding_tokens(state: GameState, side: str) -> tuple[str, ...]:
@@ -81,9 +79,7 @@ def _set_up_wait(state: GameState) -> Wait | None:
         placing = placing or [side for side in [whose_turn(plan)] if side]
         players = tuple(p for side in placing for p in _setting_up(state, side))
         setting_up = " and ".join(side_name(side) for side in placing)
-        return (
-            Wait(players, f"{setting_up[0].upper()}{setting_up[1:]} to set up (/deploy)") if players else None
-        )
+        return Wait(players, f"{setting_up} to set up (/deploy)") if players else None
     everyone = [p for side in state.sides.values() for p in side.players]
     if state.planned_scenario is None and all(side.players for side in state.sides.values()):
         return Wait(tuple(everyone), "everyone has joined: start the game (/game start)")

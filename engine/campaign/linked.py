@@ -63,7 +63,7 @@ from engine.rules.force import command_unit_problem
 from engine.rules.scenario import defends
 from engine.scenarios.book import find_scenario
 from engine.state import Phase
-from engine.wording import counted
+from engine.wording import counted, side_name
 
 SIDES = ("allies", "axis")  # the sides of a scenario game (engine.scenarios.quick_battle.scenario_battle)
 DamagedRule = Literal["return", "sit_out"]
@@ -210,7 +210,7 @@ def battle_problem(campaign: LinkedCampaign, name: str, role: str) -> str | None
     """Why a side cannot take the field in ``role``, if it cannot."""
     force = fielded_force(campaign.side(name), role)
     if not force.units:
-        return f"{name} has no unit fit to fight: buy reinforcements"
+        return f"{side_name(name, start=True)} have no unit fit to fight: buy reinforcements"
     problem = command_unit_problem([u.label for u in force.units if u.command])
     return f"{name}: Command unit (p. 18): {problem}" if problem else None
 
@@ -394,8 +394,8 @@ def spend_reinforcements(
     cost = unit_points(force, bought)
     if cost > side.points:
         raise IllegalCommand(
-            f"{name} has {side.points} reinforcement points but {spelt} costs {cost}: "
-            f"{cost - side.points} short"
+            f"{side_name(name, start=True)} have {side.points} reinforcement points but {spelt} costs "
+            f"{cost}: {cost - side.points} short"
         )
     force = force.model_copy(update={"points_limit": force.points_limit + cost})
     broken = _new_problems(side.force, force)

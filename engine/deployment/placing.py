@@ -106,7 +106,9 @@ def place_unit(
     if plan.order == "plotted" and not plan.sides[side].done:
         turn = side
     if turn != side:
-        raise IllegalCommand(f"It is {turn}'s turn to set up a unit" if turn else "Deployment is over")
+        raise IllegalCommand(
+            f"It is {side_name(turn)}' turn to set up a unit" if turn else "Deployment is over"
+        )
     mine = plan.sides[side]
     if unit_id not in mine.waiting:
         raise IllegalCommand(f"{state.units[unit_id].name} is not waiting to be set up")

@@ -68,7 +68,7 @@ def react(state: GameState, command: React, log: EventLog) -> None:
     dug_in_first = unit is not None and unit.dug_in and not side.dug_in_tried
     side.dug_in_tried = side.dug_in_tried or (unit is not None and unit.dug_in)
     place_token(state, pending, order)
-    label = unit.name if unit else f"{side_name(command.side, start=True)}' Company Morale Test"
+    label = unit.name if unit else f"{side_name(command.side)}' Company Morale Test"
     roll, passed = roll_test(
         state,
         log,

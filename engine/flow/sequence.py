@@ -127,7 +127,7 @@ def _draw_and_roll_initiative(state: GameState, log: EventLog) -> None:
             draw_team_tokens(state, name, state.sides[name].tokens, log)
     log.emit(
         "turn",
-        f"Turn {state.turn}: {side_name(first)} draw {state.sides[first].tokens} tokens, "
+        f"Turn {state.turn}: {side_name(first)} draw {counted(state.sides[first].tokens, 'token')}, "
         f"{side_name(second)} draw {state.sides[second].tokens}",
     )
     if state.turn == 1 and state.attacker_starts and state.attacker:
@@ -207,7 +207,8 @@ def choose_initiative(state: GameState, command: ChooseInitiative, log: EventLog
     if state.phase is not Phase.INITIATIVE:
         raise IllegalCommand("Nobody is choosing the initiative now")
     if command.side != state.initiative_winner:
-        raise IllegalCommand(f"{state.initiative_winner} won the initiative and chooses")
+        winner = side_name(state.initiative_winner or "", start=True)
+        raise IllegalCommand(f"{winner} won the initiative and choose who starts")
     active = command.side if command.go_first else state.other_side(command.side)
     give_initiative(state, active, log, "start as the active player")
 

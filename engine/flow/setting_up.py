@@ -83,7 +83,7 @@ def _bring_force(state: GameState, command: JoinSide, log: EventLog) -> None:
     if state.team_size:
         units = tuple(join_team(state, command.side, command.player, units))
     elif state.units_of(command.side):
-        raise IllegalCommand(f"{side_name(command.side, start=True)} already has its force")
+        raise IllegalCommand(f"{side_name(command.side, start=True)} already have their force")
     if any(unit.side != command.side or unit.id in state.units for unit in units):
         raise IllegalCommand("Those units do not fit this side")
     scenario = find_scenario(state.planned_scenario.id)

@@ -8,7 +8,7 @@ from engine.dice import SeededDice
 
 
 async def run(lines: str, url: str) -> str:
-    """Every command rolls with seed 1: the first two d6 are 2 and 5, so axis wins the initiative."""
+    """Every command rolls with seed 1: the first two d6 are 2 and 5, so the Axis win the initiative."""
     out = io.StringIO()
     assert await play_console(io.StringIO(lines), out, url, dice=lambda: SeededDice(1)) == 0
     return out.getvalue()
@@ -18,12 +18,12 @@ async def test_console_plays_and_resumes_after_a_restart(tmp_path):
     url = f"sqlite+aiosqlite:///{tmp_path / 'console.db'}"
     first = await run("/units\n/start\n/status\n/quit\n", url)
     assert "sherman-1" in first and "Panzer IV G (late) to J" in first
-    assert "Turn 1: allies draws 9 tokens, axis draws 9" in first
-    assert "Initiative: allies 2, axis 5. axis chooses who starts" in first
+    assert "Turn 1: the Allies draw 9 tokens, the Axis draw 9" in first
+    assert "Initiative: the Allies 2, the Axis 5. The Axis choose who starts" in first
 
     second = await run("/initiative first\n/act gruppe-3 move:50,39\n/noreact\n/log\n", url)
     assert "Resuming the game in progress." in second
-    assert "axis starts as the active player" in second
+    assert "The Axis start as the active player" in second
     assert 'Gruppe 3 moves 3.0" to 50.0,39.0' in second
     assert "Not allowed" not in second
 
@@ -122,9 +122,9 @@ async def test_a_scenario_game_is_set_up_at_the_console(tmp_path):
     assert "Capture (p. 30) on the Crossroads" in out and "**" not in out
     assert "Both forces are here: Capture (p. 30). Set up with /deploy" in out
     # hidden deployment (p. 26): the defender reads what it put under each marker
-    assert "allies sets up Infantry Detachment 1 as Marker 1 at 24.0,20.0" in out
-    assert "allies sets up Dummy 1 as Marker 2 at 30.0,20.0" in out
-    assert "axis attacks and starts as the active player" in out
+    assert "The Allies set up Infantry Detachment 1 as Marker 1 at 24.0,20.0" in out
+    assert "The Allies set up Dummy 1 as Marker 2 at 30.0,20.0" in out
+    assert "The Axis attack and start as the active player" in out
     assert "Not allowed" not in out
 
 
@@ -163,7 +163,7 @@ async def test_hidden_markers_are_named_by_their_label(tmp_path):
     assert "Not allowed: Marker 1 is a hidden marker: it may be fired at once it is revealed (p. 26" in out
     assert "Not allowed: No unit called 'allies-infantry-detachment-1'." in out
     assert "Not allowed: No unit called 'Dummy 1'.\n" in out
-    assert "axis declares: Infantry Detachment 1: move to 24.7,41.1" in out  # 3" toward Marker 2
+    assert "The Axis declare: Infantry Detachment 1: move to 24.7,41.1" in out  # 3" toward Marker 2
 
 
 async def test_name_matching_suggests_names_never_ids(tmp_path):
@@ -195,7 +195,7 @@ async def test_tactical_advantage_cards_at_the_console(tmp_path):
     ]
     out = await run("\n".join(lines) + "\n", url)
     assert "Saved the deck Generic: 16 cards" in out
-    assert "seven dealt to each side" in out and "axis's hand (exchange still yours to use" in out
+    assert "seven dealt to each side" in out and "The Axis' hand (exchange still yours to use" in out
     assert "Not allowed: The deck is empty: nothing to exchange for" in out
 
 
@@ -212,7 +212,7 @@ async def test_house_rules_orders_at_the_console(tmp_path):
         "/act unit:gruppe-2 assault:2-section overrun:no",
     ]
     out = await run("\n".join(lines) + "\n", url)
-    assert "axis declares: Gruppe 1: call for fire at 22.0,34.0" in out
+    assert "The Axis declare: Gruppe 1: call for fire at 22.0,34.0" in out
     assert "Gruppe 1 calls for fire at 22.0,34.0: needs 5+; rolled" in out
     assert "Not allowed: MG 42 cannot fire indirectly: only mortars, infantry guns and howitzers" in out
     assert (
@@ -230,7 +230,7 @@ async def test_set_up_messages_say_how_to_finish_set_up(tmp_path):
         "Still to join, the Allies and the Axis: /game join side:allies or /game join side:axis; "
         "or /game start at once to play both sides yourself" in quick
     )
-    assert "ann joins allies\n" in quick and "Still to join, the Axis: /game join side:axis\n" in quick
+    assert "ann joins the Allies\n" in quick and "Still to join, the Axis: /game join side:axis\n" in quick
     assert quick.rstrip().endswith("Both sides have players: /game start rolls for the initiative")
     scenario = await run("\n".join(CAPTURE_SET_UP[:10]) + "\n", f"sqlite+aiosqlite:///{tmp_path / 's.db'}")
     assert "Still to join, the Allies and the Axis: /game join side:allies force:NAME or" in scenario
@@ -242,7 +242,7 @@ async def test_a_bare_command_from_a_non_player_says_how_to_join(tmp_path):
     lines = "/game new\nas ann /game join side:allies\nas eve /act unit:gruppe-3 move:I7\n"
     out = await run(lines, f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
     assert (
-        "Not allowed: Only axis's players may act for axis. "
+        "Not allowed: Only the Axis' players may act for the Axis. "
         "You are not playing in this game: join with /game join side:axis" in out
     )
 

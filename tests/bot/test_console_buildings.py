@@ -34,7 +34,7 @@ async def test_a_squad_fires_out_of_the_churchs_upper_storey_at_the_console(tmp_
         "fire from another side" in text
     )
     assert "Not allowed: church has no storey 2: it has storeys 0 (the ground floor) to 1" in text
-    assert "axis declares: Gruppe 3: fire at 3 Section from the south side, storey 1" in text
+    assert "The Axis declare: Gruppe 3: fire at 3 Section from the south side, storey 1" in text
     assert "Gruppe 3 fires out of church's south side, storey 1 (House Rules HR5.32)" in text
     assert "gruppe-3               Infantry squad               at 45.5,27.0 facing 270" in text
 

@@ -101,8 +101,8 @@ async def test_a_hot_seat_console_tells_each_side_its_private_news(tmp_path):
     the axis when an allied player starts the turn, under a header naming the side."""
     table, store = await team_game_set_up(tmp_path)
     reply = await ok(table, "as ann /game start")
-    own = "ann, allies's commanding officer, has 4 bonus tokens to hand out (/team give)"
-    theirs = "cat, axis's commanding officer, has 4 bonus tokens to hand out (/team give)"
+    own = "ann, the Allies' commanding officer, has 4 bonus tokens to hand out (/team give)"
+    theirs = "cat, the Axis' commanding officer, has 4 bonus tokens to hand out (/team give)"
     assert own in reply and f"[for the Axis only]\n{theirs}" in reply
     assert reply.index(own) < reply.index("[for the Axis only]")
     await store.close()
@@ -113,7 +113,7 @@ async def test_a_two_against_two_game_with_a_referee_at_the_console(tmp_path):
     await ok(table, "as ann /game start")
 
     # turn 1: both COs hand out their bonus; a request granted, one refused
-    await refused(table, "as bob /team give bob:4", "Only allies's commanding officer")
+    await refused(table, "as bob /team give bob:4", "Only the Allies' commanding officer")
     await ok(table, "as ann /team give bob:3 ann:1")
     await ok(table, "as cat /team give dan:2 cat:2")
     assert "bob: " in await ok(table, "as ann /team")
@@ -178,7 +178,7 @@ async def test_a_two_against_two_game_with_a_referee_at_the_console(tmp_path):
         assert not reply.startswith("Something went wrong"), reply
         if co_lost and table.state.turn == 3 and "lost" not in getattr(table, "_seen_co", ""):
             log = await ok(table, "as cat /log")
-            assert "axis's commanding officer is lost: no bonus tokens this turn (p. 25)" in log
+            assert "The Axis' commanding officer is lost: no bonus tokens this turn (p. 25)" in log
             table._seen_co = "lost"
     assert undone and co_lost
     assert table.state.phase is Phase.OVER and table.state.result is not None

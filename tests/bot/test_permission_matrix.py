@@ -316,7 +316,7 @@ async def build(copies: Copies, monkeypatch) -> dict[str, Snapshot]:
         """The unit goes to the next of its side's spots that takes it."""
         while True:
             sent = await discord.slash("deploy", user=owner, channel=CHANNEL, unit=unit, at=spots[side].pop())
-            if "sets up" in answer(sent)[0]:
+            if "Allies set up" in answer(sent)[0] or "Axis set up" in answer(sent)[0]:
                 return
 
     while (state := await bot.games.game(CHANNEL)).deployment and (side := whose_turn(state.deployment)):

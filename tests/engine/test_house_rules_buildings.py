@@ -98,7 +98,7 @@ def test_the_side_and_storey_may_be_named_by_compass_or_number_s5():
     state = street()
     fire = Fire(target="section", face="2", storey=1)
     _, events = declare(state, "axis", "gruppe", fire)
-    assert "axis declares: Gruppe: fire at Section from side 2, storey 1" in texts(events)
+    assert "The Axis declare: Gruppe: fire at Section from side 2, storey 1" in texts(events)
     state, events = act(state, "axis", "gruppe", fire, faces=[d10(1), d10(1)])
     assert state.units["gruppe"].firing_post == BuildingPost(side="east", storey=1)
     assert state.units["gruppe"].position == P(45, 32.5)
@@ -277,7 +277,8 @@ def test_with_the_enemy_only_upstairs_the_attackers_get_in_after_the_initiation_
     assert texts(events)[-3:] == [
         "Tommies gets into house unopposed: the enemy holds only its upper storeys (House Rules HR6.7)",
         "Tommies goes into house",
-        "allies is established in house: more units may follow through its south side (House Rules HR6.7)",
+        "The Allies are established in house: more units may follow through its south side "
+        "(House Rules HR6.7)",
     ]
     assert state.units["tommies"].in_building == "house"
     # now both sides are inside: nobody fires out
@@ -306,10 +307,10 @@ def test_the_defending_side_chooses_which_unit_inside_meets_the_assault_s6():
     assert state.pending.choice.kind == "building_defender" and state.pending.choice.side == "axis"
     assert state.pending.choice.options == ["gruppe", "mg", "rifles"]
     assert texts(events)[-1] == (
-        "axis chooses who defends house against Tommies: Gruppe, MG, Rifles (/choose unit:...) "
+        "The Axis choose who defends house against Tommies: Gruppe, MG, Rifles (/choose unit:...) "
         "(House Rules HR6.7)"
     )
-    with pytest.raises(IllegalCommand, match="axis makes this choice"):
+    with pytest.raises(IllegalCommand, match="The Axis make this choice"):
         play(state, ChooseDefender(side="allies", unit="mg"))
     with pytest.raises(IllegalCommand, match="Choose the unit that defends among Gruppe, MG, Rifles"):
         play(state, ChooseDefender(side="axis", unit="tommies"))
@@ -335,7 +336,7 @@ def test_later_attackers_enter_only_by_the_side_the_first_got_in_by_s6():
     assert state.breaches == {"house": {"allies": "south"}}
     with pytest.raises(
         IllegalCommand,
-        match="allies got into house by its south side: later units follow that way, not by the east",
+        match="The Allies got into house by its south side: later units follow that way, not by the east",
     ):
         declare(state, "allies", "section", EnterBuilding(building="house"))
     state.units["section"].position = P(42.5, 27)  # 3" south of it

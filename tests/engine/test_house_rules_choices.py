@@ -33,7 +33,7 @@ def test_a_halftrack_that_comes_through_the_first_round_waits_for_its_sides_choi
         "251 Halftrack came through the first round: fall back or fight on (/choose fall_back|fight_on) "
         "(House Rules HR6.4)"
     )
-    with pytest.raises(IllegalCommand, match="axis makes this choice"):
+    with pytest.raises(IllegalCommand, match="The Axis make this choice"):
         play(state, ChooseFallBack(side="allies", fall_back=True))
 
 
@@ -128,10 +128,10 @@ def test_company_morale_test_and_break_test_results_carry_the_house_rules_tag_s7
     # the test 4: one marker off; then the break tests, allies 3 and axis 2 against break point 2
     state, events = play(state, Declare(side="allies", order=MoraleTestOrder()), d6(4), d6(3), d6(2))
     assert texts(events)[2:6] == [
-        "allies Company Morale Test: rolled 4: remove one marker (House Rules HR7.1)",
+        "The Allies' Company Morale Test: rolled 4: remove one marker (House Rules HR7.1)",
         "Infantry Detachment loses 1 morale marker (1 left) (House Rules HR7.1)",
-        "End of turn 1, allies: lost 0 + d6 3 = 3 vs break point 2: breaks (House Rules HR1.1)",
-        "End of turn 1, axis: lost 0 + d6 2 = 2 vs break point 2: holds (House Rules HR1.1)",
+        "End of turn 1, the Allies: lost 0 + d6 3 = 3 vs break point 2: breaks (House Rules HR1.1)",
+        "End of turn 1, the Axis: lost 0 + d6 2 = 2 vs break point 2: holds (House Rules HR1.1)",
     ]
     core = started(game(*units, sides={"allies": "british", "axis": "german"}), "allies")
     core.sides["allies"].tokens, core.sides["axis"].tokens = 1, 0

@@ -524,12 +524,12 @@ def test_indirect_fire_refusals_s5():
     state = battery()
     with pytest.raises(IllegalCommand, match="Mortar Team is not a spotter"):
         declare(state, "allies", "mortar", RequestFire(at=P(20, 40)))
-    with pytest.raises(IllegalCommand, match="allies has no fire marker this turn"):
+    with pytest.raises(IllegalCommand, match="The Allies have no fire marker this turn"):
         declare(state, "allies", "mortar", Bombard())
     state, _ = act(state, "allies", "hq", RequestFire(at=P(20, 40)), faces=[d10(5)])
     state.units["hq"].tokens = 0
     with pytest.raises(
-        IllegalCommand, match="allies already has its fire marker for this turn, at \\(20, 40\\)"
+        IllegalCommand, match="The Allies already have their fire marker for this turn, at 20.0,40.0"
     ):
         declare(state, "allies", "hq", RequestFire(at=P(40, 40)))
     state.units["mortar"].position = P(20, 25)
@@ -837,7 +837,7 @@ def test_a_gun_that_must_be_towed_does_not_move_on_its_own_qr():
 def test_a_mortar_does_not_fire_from_inside_a_building_and_a_marker_is_not_called_twice_s4_s5():
     state, _ = act(battery(), "allies", "hq", RequestFire(at=P(20, 40)), faces=[d10(5)])
     state.units["hq"].tokens = 0
-    with pytest.raises(IllegalCommand, match="allies's fire marker is already at \\(20, 40\\) this turn"):
+    with pytest.raises(IllegalCommand, match="The Allies' fire marker is already at 20.0,40.0 this turn"):
         declare(state, "allies", "hq", RequestFire(at=P(20, 40)))
     state.units["mortar"].in_building = "house"
     with pytest.raises(IllegalCommand, match="may not fire a mortar from inside house"):

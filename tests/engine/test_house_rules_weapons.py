@@ -63,9 +63,9 @@ def test_the_hull_mg_joins_the_gun_at_a_target_within_its_reach_s5():
     assert fire_text(events) == (
         'Sherman 75mm fires high explosive (gun) at Infantry Detachment (7.5"): needs 5+ (enemy infantry '
         'within 12" -1); rolled 8, 2: 1 hit; casualty throw (medium HE, open) 4+, rolled 4: 2 markers -> '
-        "Infantry Detachment has 2 (House Rules HR5.7); with it, Sherman 75mm fires machine gun (hull MG) "
-        'at Infantry Detachment (7.5"): needs 5+; rolled 5: 1 hit; casualty throw (MG, open) 3+, rolled 1: '
-        "1 marker -> Infantry Detachment has 3 markers (House Rules HR5.7)"
+        "Infantry Detachment has 2 markers (House Rules HR5.7); with it, Sherman 75mm fires machine gun "
+        '(hull MG) at Infantry Detachment (7.5"): needs 5+; rolled 5: 1 hit; casualty throw (MG, open) 3+, '
+        "rolled 1: 1 marker -> Infantry Detachment has 3 markers (House Rules HR5.7)"
     )
     assert state.units["ahead"].morale_markers == 3
 

@@ -85,7 +85,7 @@ def test_one_reaction_per_activation_and_stale_windows_are_refused_p6():
     state, _ = play(state, Declare(side="axis", order=move("gren", 80, 52)))
     with pytest.raises(IllegalCommand, match=f"Reaction window {window} has closed"):
         play(state, DeclineReaction(side="allies", window=window))
-    with pytest.raises(IllegalCommand, match="Only allies may react"):
+    with pytest.raises(IllegalCommand, match="Only the Allies may react"):
         play(state, DeclineReaction(side="axis", window=state.pending.window))
 
 
@@ -214,7 +214,7 @@ def test_seizing_player_must_spend_a_token_before_passing_back_p5_p7():
     state, events = play(
         state, React(side="allies", window=state.pending.window, order=move("a", 10, 14)), d6(6)
     )
-    assert "allies is now the active player" in text(events)
+    assert "The Allies are now the active player" in text(events)
     assert [e.units[0] for e in events if e.kind == "move"] == ["a", "gren"]
     with pytest.raises(IllegalCommand, match="spend at least one command token"):
         play(state, PassInitiative(side="allies"))

@@ -41,7 +41,7 @@ def test_capture_compares_what_the_forces_cost_not_their_limits_p30():
         play(state, five_squads)
     twice = joining("axis", "german", "Panther", *["Infantry Detachment"] * 4, "PaK40 Anti-tank Gun")
     state, events = play(state, twice)  # 230 against 113, within twice the defender's 300
-    assert "axis brings 6 units (230 points before upgrades)" in text(events)
+    assert "The Axis bring 6 units (230 points before upgrades)" in text(events)
 
 
 def test_capture_attacker_stays_within_twice_the_defenders_limit_p30():
@@ -68,7 +68,7 @@ def test_no_side_fields_a_sniper_team_in_the_engagements_p20(scenario, page):
     with pytest.raises(
         IllegalCommand,
         match=f"^{title} \\(p. {page}\\): only a defending side may field a sniper team \\(p. 20\\): "
-        "allies defends nothing here$",
+        "the Allies defend nothing here$",
     ):
         play(state, snipers)
     assert not state.units_of("allies")
@@ -78,11 +78,11 @@ def test_only_the_defender_fields_a_sniper_team_in_capture_p20():
     state = scenario_battle("capture", "village", attacker="allies")
     with pytest.raises(
         IllegalCommand,
-        match="only a defending side may field a sniper team \\(p. 20\\): allies attacks here$",
+        match="only a defending side may field a sniper team \\(p. 20\\): the Allies attack here$",
     ):
         play(state, joining("allies", "us", "Infantry Detachment", "Sniper Team", limit=600))
     state, events = play(state, joining("axis", "german", "Infantry Detachment", "Sniper Team"))
-    assert "axis brings 2 units" in text(events)
+    assert "The Axis bring 2 units" in text(events)
 
 
 # --- the Churchill Crocodile's flamethrower (pp. 18, 22) ----------------------------------------

@@ -53,7 +53,7 @@ def test_anti_tank_gun_shield_counts_as_cover_against_infantry_p18():
     _, events = act(state, "allies", "gis", Fire(target="pak"), faces=[d10(4), d10(1), d6(4)])
     assert fire_text(events) == (
         'GIs fires at PaK40 Anti-tank Gun (6.0"): needs 4+ (+1 close range); rolled 4, 1: 1 hit; '
-        "1 marker, casualty 5+ rolled 4: +0 -> PaK40 Anti-tank Gun has 1"
+        "1 marker, casualty 5+ rolled 4: +0 -> PaK40 Anti-tank Gun has 1 marker"
     )
 
 
@@ -423,13 +423,15 @@ def react_move(state, *faces):
 
 def test_scout_car_reacts_on_2_ignoring_morale_markers_p19():
     _, events = react_move(scout_game("Sd.Kfz 234/2 8-Rad Puma", "Puma"), d6(2))
-    assert "axis reacts with Puma: move to 50.0,46.0: needs 2+ (scout 2+), rolled 2: success" in texts(events)
+    assert "The Axis react with Puma: move to 50.0,46.0: needs 2+ (scout 2+), rolled 2: success" in texts(
+        events
+    )
 
 
 def test_scout_car_still_counts_command_tokens_to_react_p19():
     _, events = react_move(scout_game("Sd.Kfz 234/2 8-Rad Puma", "Puma", tokens=1), d6(2))
     assert (
-        "axis reacts with Puma: move to 50.0,46.0: needs 3+ (scout 2+, +1 token), rolled 2: failed"
+        "The Axis react with Puma: move to 50.0,46.0: needs 3+ (scout 2+, +1 token), rolled 2: failed"
         in texts(events)
     )
 
@@ -437,7 +439,7 @@ def test_scout_car_still_counts_command_tokens_to_react_p19():
 def test_other_vehicles_count_morale_markers_to_react_p19():
     _, events = react_move(scout_game("Panzer IV G (late) to J", "Panzer"), d6(5))
     assert (
-        "axis reacts with Panzer: move to 50.0,46.0: needs 6+ (+3 morale markers), rolled 5: failed"
+        "The Axis react with Panzer: move to 50.0,46.0: needs 6+ (+3 morale markers), rolled 5: failed"
         in texts(events)
     )
 
@@ -576,7 +578,8 @@ def test_mortar_ignores_cover_and_treats_trenches_as_cover_p10_p20(cover, needed
     area = box("area", "field", 40, 35, 60, 45, cover=cover)
     _, events = act(mortar_game(terrain=[area]), "axis", "mortar", Fire(target="gis"), faces=[d10(8), d6(4)])
     assert fire_text(events).endswith(
-        f"casualty {needed}+ rolled 4: +{int(4 >= needed)} -> GIs has {1 + (4 >= needed)}"
+        f"casualty {needed}+ rolled 4: +{int(4 >= needed)} -> GIs has "
+        f"{'2 markers' if 4 >= needed else '1 marker'}"
     )
 
 

@@ -49,7 +49,8 @@ def test_a_game_stored_in_the_old_shape_plays_on_identically():
         "casualty 4+ rolled 5, 5: 3 markers (House Rules HR6.7)",
         "Infantry Detachment has 8 morale markers (morale 5): destroyed",
         "Infantry Detachment goes into church",
-        "allies is established in church: more units may follow through its south side (House Rules HR6.7)",
+        "The Allies are established in church: more units may follow through its south side "
+        "(House Rules HR6.7)",
     ]
     assert after == stored("house_v1_game_before_variants_after_choice.json")
     assert after.breaches == {"church": {"allies": "south"}}

@@ -63,7 +63,7 @@ def check_request_fire(state: GameState, unit: Unit, at: Point, actions: int) ->
         )
     if active is not None and marker_at(state, unit.side, at) is not active:
         raise IllegalCommand(
-            f"{side_name(unit.side, start=True)} already has its fire marker for this turn, at {active.at}"
+            f"{side_name(unit.side, start=True)} already have their fire marker for this turn, at {active.at}"
         )
 
 
