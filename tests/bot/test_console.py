@@ -99,35 +99,6 @@ async def test_a_house_rules_force_with_troop_quality_at_the_console(tmp_path):
     assert "- M10 Wolverine 1: M10 Wolverine [inexperienced, weak], 60 pts" in out
 
 
-async def test_a_scenario_game_is_set_up_at_the_console(tmp_path):
-    url = f"sqlite+aiosqlite:///{tmp_path / 'console.db'}"
-    lines = [
-        "as ann /force new nation:us name:Easy points:300",
-        'as ann /force add force:Easy unit:"Infantry Detachment"',
-        'as ann /force upgrade force:Easy unit:"Infantry Detachment 1" command',
-        "as otto /force new nation:german name:KG points:600",
-        'as otto /force add force:KG unit:"Infantry Detachment"',
-        'as otto /force add force:KG unit:"Infantry Detachment"',
-        'as otto /force upgrade force:KG unit:"Infantry Detachment 1" command',
-        "/game new scenario:capture attacker:axis table:crossroads",
-        "as ann /game join side:allies force:Easy",
-        "as otto /game join side:axis force:KG",
-        'as ann /deploy unit:"Infantry Detachment 1" at:24,20',
-        'as ann /deploy unit:"Dummy 1" at:30,20',
-        'as otto /deploy unit:"Infantry Detachment 1" at:24,44',
-        "as otto /deploy done",
-        "as otto /game start",
-    ]
-    out = await run("\n".join(lines) + "\n", url)
-    assert "Capture (p. 30) on the Crossroads" in out and "**" not in out
-    assert "Both forces are here: Capture (p. 30). Set up with /deploy" in out
-    # hidden deployment (p. 26): the defender reads what it put under each marker
-    assert "The Allies set up Infantry Detachment 1 as Marker 1 at 24.0,20.0" in out
-    assert "The Allies set up Dummy 1 as Marker 2 at 30.0,20.0" in out
-    assert "The Axis attack and start as the active player" in out
-    assert "Not allowed" not in out
-
-
 CAPTURE_SET_UP = [  # allies hide an Infantry Detachment under Marker 1 and a dummy under Marker 2
     "as ann /force new nation:us name:Easy points:300",
     'as ann /force add force:Easy unit:"Infantry Detachment"',
@@ -145,6 +116,18 @@ CAPTURE_SET_UP = [  # allies hide an Infantry Detachment under Marker 1 and a du
     "as otto /deploy done",
     "as otto /game start",
 ]
+
+
+async def test_a_scenario_game_is_set_up_at_the_console(tmp_path):
+    url = f"sqlite+aiosqlite:///{tmp_path / 'console.db'}"
+    out = await run("\n".join(CAPTURE_SET_UP) + "\n", url)
+    assert "Capture (p. 30) on the Crossroads" in out and "**" not in out
+    assert "Both forces are here: Capture (p. 30). Set up with /deploy" in out
+    # hidden deployment (p. 26): the defender reads what it put under each marker
+    assert "The Allies set up Infantry Detachment 1 as Marker 1 at 24.0,20.0" in out
+    assert "The Allies set up Dummy 1 as Marker 2 at 30.0,20.0" in out
+    assert "The Axis attack and start as the active player" in out
+    assert "Not allowed" not in out
 
 
 async def test_hidden_markers_are_named_by_their_label(tmp_path):

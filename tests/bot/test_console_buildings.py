@@ -5,6 +5,7 @@ import io
 
 from bot.console import play_console
 from engine.dice import SeededDice
+from tests.bot.test_console import run
 
 
 async def test_a_squad_fires_out_of_the_churchs_upper_storey_at_the_console(tmp_path):
@@ -51,9 +52,7 @@ async def test_a_move_into_a_building_says_the_enter_action_is_the_way_in(tmp_pa
         "/act gruppe-3 move:H6 enter:church",
         "/act gruppe-3 move:47,37 enter:church",
     ]
-    out = io.StringIO()
-    assert await play_console(io.StringIO("\n".join(lines) + "\n"), out, url, dice=lambda: SeededDice(1)) == 0
-    text = out.getvalue()
+    text = await run("\n".join(lines) + "\n", url)
     assert (
         "Not allowed: The move ends inside church: a move stops outside a building, and going in is "
         'the enter action itself (enter:church, from within 6" of it, as into a transport): end the '

@@ -144,7 +144,7 @@ def test_a_purchase_short_of_points_is_refused_exactly():
     after = end_battle(linked, fought(linked, "axis"))
     with pytest.raises(IllegalCommand) as refusal:
         spend_reinforcements(after, "allies", "Sherman 75mm")
-    assert str(refusal.value) == "allies has 30 reinforcement points but Sherman 75mm costs 45: 15 short"
+    assert str(refusal.value) == "The Allies have 30 reinforcement points but Sherman 75mm costs 45: 15 short"
 
 
 def test_a_purchase_may_not_break_a_rule_the_force_keeps_but_losses_do_not_stop_one():
