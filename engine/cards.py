@@ -16,7 +16,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from engine.errors import IllegalCommand
-from engine.wording import side_name
+from engine.wording import counted, side_name
 
 DEALT = 7  # p. 33
 SET_ASIDE = 2
@@ -130,7 +130,8 @@ def play(cards: Cards, side: str, name: str, tokens: int) -> Card:
     """Play a card from the hand for its token cost; a lasting card stays in play (p. 33)."""
     card = _in_hand(cards, side, name)
     if tokens < card.cost:
-        raise IllegalCommand(f"{card.name} costs {card.cost} command tokens; {side_name(side)} have {tokens}")
+        cost, held = counted(card.cost, "command token"), counted(tokens, "token")
+        raise IllegalCommand(f"{card.name} costs {cost}; {side_name(side)} have {held}")
     cards.hands[side].remove(card)
     if card.lasting:
         cards.in_play[side].append(CardInPlay(card=card))

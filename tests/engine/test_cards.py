@@ -63,7 +63,7 @@ def test_card_refusals():
     with pytest.raises(IllegalCommand, match="The Allies hold no card called 'Card 10'"):
         play(state, CardAction(side="allies", action="play", card="Card 10"))
     state.sides["allies"].tokens = 1
-    with pytest.raises(IllegalCommand, match="Card 5 costs 2 command tokens; the Allies have 1"):
+    with pytest.raises(IllegalCommand, match="Card 5 costs 2 command tokens; the Allies have 1 token$"):
         play(state, CardAction(side="allies", action="play", card="Card 5"))
     with pytest.raises(IllegalCommand, match="already been dealt"):
         play(state, DealCards(deck=tuple(read_deck(DECK))))
