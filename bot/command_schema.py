@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bot.help_pages import PAGES
-from bot.services.limits import MAX_DAYS, MAX_POINTS, MOST_SEED, REACTION_SECONDS
+from bot.services.limits import MAX_DAYS, MAX_POINTS, MOST_SEED, PACES, REACTION_SECONDS
 from engine.actions.base import OrderOption
 from engine.actions.registry import order_options
 from engine.rulesets import RULE_SETS
@@ -259,12 +259,17 @@ SPECS: tuple[Spec, ...] = (
             ALLIED_FORCES,
             default="us",
         ),
+        choice(
+            "pace",
+            "Played live at one sitting (2-minute reaction windows, the default) or daily, over days (24 h)",
+            tuple(PACES),
+            default="live",
+        ),
         integer(
             "reaction_seconds",
-            "How long the other side has to react (15 s to 48 h, default 120)",
+            "How long the other side has to react (15 s to 48 h), instead of the pace's",
             low=REACTION_SECONDS.start,
             high=REACTION_SECONDS.stop - 1,
-            default=120,
         ),
         choice(
             "scenario",
@@ -533,8 +538,8 @@ SPECS: tuple[Spec, ...] = (
         rest="query",
     ),
     spec(
-        "rules sources",
-        "The documents /rule searches here",
+        "library",
+        "The documents /rule searches here: the bot's own and this server's",
     ),
     spec(
         "rules import",
@@ -550,7 +555,7 @@ SPECS: tuple[Spec, ...] = (
     spec(
         "rules remove",
         "Take one of this server's documents out of the library",
-        text("name", "The document's name, as /rules sources lists it", required=True),
+        text("name", "The document's name, as /library lists it", required=True),
     ),
     spec(
         "force new",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TextIO, cast
 
@@ -41,10 +41,12 @@ from bot.services.limits import (
     quoted,
     reaction_seconds,
     whole_number,
+    window_seconds,
 )
 from bot.services.ping_service import ping_delay
 from bot.services.rules_service import MAX_BYTES
 from bot.services.team_view import team_text
+from bot.set_up_steps import set_up_steps
 from bot.sight_text import console_measure
 from bot.storage.ping_store import DEFAULT_MINUTES
 from bot.storage.store import GameStore
@@ -103,7 +105,8 @@ from engine.rulesets import RuleSet, rule_set_choices, rules_of, with_rule_set
 from engine.scenarios.quick_battle import quick_battle, scenario_battle
 from engine.state import Phase
 from engine.teams import make_team_game
-from engine.view import REFEREE, SPECTATORS, audience_of, events_for, sees, sees_choice
+from engine.view import REFEREE, SPECTATORS, audience_of, events_for, kept_from_spectators, sees, sees_choice
+from engine.wording import counted, side_name
 from renderer import render
 
 log = logging.getLogger(__name__)
@@ -113,7 +116,7 @@ _or = "|".join  # a list of choices in /help
 
 HELP = f"""\
 The same commands as in Discord, typed as text (options as name:value, quote values with spaces):
-  /game new [table:{_or(TABLES)}] [forces:{_or(ALLIED_FORCES)}] [reaction_seconds:N]
+  /game new [table:{_or(TABLES)}] [forces:{_or(ALLIED_FORCES)}] [pace:live|daily] [reaction_seconds:N]
        [ruleset:{_or(RULE_SET_NAMES)}]  {" (default) or ".join(rule_set_choices().values())}
   /game new scenario:{_or(SCENARIOS)} [attacker:allies|axis]
        [attacker_choice:aggressive_command|preliminary_bombardment] [deployment:plotted]
@@ -152,7 +155,7 @@ The same commands as in Discord, typed as text (options as name:value, quote val
   /measure unit:UNIT to:UNIT|X,Y|D3    distance, line of sight (what blocks it) and cover
   /odds test needs:4 [sides:6] [dice:1] [reroll:failed|one] [at_least:N]
   /rule IC12.6 | /rule smoke dissipate      the rules library, by section number or words
-  /rules sources | /rules import FILE [name:NAME] | /rules remove name:NAME
+  /library | /rules import FILE [name:NAME] | /rules remove name:NAME
   /force new nation:german name:KG points:500 [date:1944-12] [ruleset:house_v1] | /force list
   /force show force:KG | /force add force:KG unit:Panther [label:Lion] [quality:"veteran elite"]
   /force remove force:KG unit:Lion
@@ -301,6 +304,18 @@ class ConsoleTable:
             return REFEREE
         return audience
 
+    def news(self, reader: str | None, events: Sequence[Event]) -> list[str]:
+        """What ``reader`` is told of these events, then, the table being a trusted hot seat, what
+        each other side alone was told, under a header naming it (its hidden units, its hand of
+        cards, its commanding officer's bonus tokens): nothing is lost for want of a thread."""
+        lines = events_for(reader, events)
+        if reader == REFEREE:
+            return lines  # the referee was told everything
+        for side in self.state.sides:
+            if side != reader and (theirs := events_for(side, kept_from_spectators(side, events))):
+                lines += [f"[for {side_name(side)} only]", *theirs]
+        return lines
+
     def parse(self, line: Line) -> Command:
         verb, side = line.verb, self.acting_side(line)
         simple: dict[str, Callable[[], Command]] = {
@@ -374,7 +389,8 @@ class ConsoleTable:
     def status(self, reader: str | None = None) -> str:
         s = self.state
         sides = ", ".join(
-            f"{name} ({side.nation or 'no force yet'}) {side.tokens} tokens" for name, side in s.sides.items()
+            f"{name} ({side.nation or 'no force yet'}) {counted(side.tokens, 'token')}"
+            for name, side in s.sides.items()
         )
         lines = [f"Turn {s.turn}, phase {s.phase.value}, {rules_of(s).title}; {sides}"]
         if s.active_side:
@@ -386,6 +402,7 @@ class ConsoleTable:
             lines.append(f"Choose one of: {', '.join(s.pending.choice.options)} (/choose)")
         if s.result:
             lines.append(f"Result: {s.result.winner or 'draw'} ({s.result.reason})")
+        lines += filter(None, [set_up_steps(s)])
         return "\n".join(lines)
 
     def units(self, reader: str | None) -> str:
@@ -404,8 +421,8 @@ class ConsoleTable:
                 else "off the table"
                 if unit.in_reserve
                 else (
-                    f"at {unit.position} facing {unit.facing:.0f}, {unit.morale_markers} markers, "
-                    f"{unit.tokens} tokens" + (" [command]" if unit.is_command else "")
+                    f"at {unit.position} facing {unit.facing:.0f}, {counted(unit.morale_markers, 'marker')}, "
+                    f"{counted(unit.tokens, 'token')}" + (" [command]" if unit.is_command else "")
                 )
             )
             what = unit.profile.name + (f" ({unit.true_name}, {unit.name})" if unit.true_name else "")
@@ -436,6 +453,7 @@ class ConsoleTable:
                     self.state, self.reader(line.player), line.named_unit(), line.options.get("to")
                 ),
                 "rule": lambda: self.rules.lookup(self.CHANNEL, line.options.get("query", "")),
+                "library": lambda: self.rules.sources(self.CHANNEL),
                 "rules": lambda: self.library(line),
                 "force": lambda: self.force(line),
                 "table": lambda: self.tables.handle(line, lambda typed: typed_file(typed).read_text("utf-8")),
@@ -481,8 +499,8 @@ class ConsoleTable:
             return "Something went wrong on our side; the game was not changed."
         self.state = outcome.state
         self.log.extend(outcome.events)
-        lines = events_for(self.reader(line.player), outcome.events)
         reader = self.reader(line.player)
+        lines = self.news(reader, outcome.events)
         return "\n".join(lines + ["", self.status(reader)] + await self.save_picture(outcome))
 
     async def roll(self, line: Line) -> str:
@@ -533,11 +551,9 @@ class ConsoleTable:
         return text.replace("```\n", "").replace("\n```", "")
 
     async def library(self, line: Line) -> str | Reply:
-        """``/rules sources``, ``/rules import FILE [name:NAME]``, ``/rules remove name:NAME``; the
-        console's library is its own, like a server's."""
-        kind = line.words[0].casefold() if line.words else "sources"
-        if kind == "sources":
-            return await self.rules.sources(self.CHANNEL)
+        """``/rules import FILE [name:NAME]``, ``/rules remove name:NAME``; the console's library
+        is its own, like a server's (``/library`` lists it)."""
+        kind = line.words[0].casefold() if line.words else ""
         if kind == "import" and "document" in line.options:
             path = typed_file(line.options["document"])
             return await self.rules.import_document(
@@ -545,7 +561,7 @@ class ConsoleTable:
             )
         if kind == "remove" and "name" in line.options:
             return await self.rules.remove(self.CHANNEL, line.options["name"])
-        raise IllegalCommand("Try /rules sources, /rules import FILE [name:NAME] or /rules remove name:NAME")
+        raise IllegalCommand("Try /library, /rules import FILE [name:NAME] or /rules remove name:NAME")
 
     async def cards(self, line: Line) -> str | Reply:
         """``/cards deck FILE name:NAME``, ``/cards deal deck:NAME``, ``/cards hand``,
@@ -574,7 +590,7 @@ class ConsoleTable:
         outcome = await self.service.act(self.CHANNEL, line.player, command)
         self.state = outcome.state
         self.log.extend(outcome.events)
-        return "\n".join(events_for(self.reader(line.player), outcome.events))
+        return "\n".join(self.news(self.reader(line.player), outcome.events))
 
     async def force(self, line: Line) -> str | Reply:
         """``/force <sub> name:value ...``, as in Discord; a force is imported from a file."""
@@ -631,12 +647,12 @@ class ConsoleTable:
     async def new_game(self, line: Line) -> str:
         forces, seed = line.options.get("forces", "us"), line.options.get("seed")
         table = await self.tables.tables.battlefield(GUILD, line.options.get("table", "village"), seed)
-        seconds = reaction_seconds(line.options.get("reaction_seconds", "120"))
+        typed = line.options.get("reaction_seconds")
+        seconds = window_seconds(line.options.get("pace", "live"), reaction_seconds(typed) if typed else None)
         scenario = line.options.get("scenario", "quick")
         if scenario == "quick":
             battle = quick_battle(table, forces)
-            started = Reply.of("/start to roll for the initiative")
-            text = plain_reply(setup_text(table, forces, seconds) + started)
+            text = plain_reply(setup_text(table, forces, seconds))
         else:
             battle = scenario_battle(
                 scenario,
@@ -658,7 +674,7 @@ class ConsoleTable:
         outcome = await self.service.new_game(self.CHANNEL, battle, seconds, line.player)
         await self.owed.pings.set_delay(self.CHANNEL, minutes)
         self.state, self.log = outcome.state, []
-        return text
+        return f"{text}\n{set_up_steps(self.state)}"
 
     async def joining(self, line: Line) -> Command:
         """``/game join side:SIDE force:NAME`` brings a saved force to a scenario game."""
@@ -720,7 +736,7 @@ async def play_console(
     async def window_closed(channel_id: str, outcome: Outcome) -> None:
         table.state = outcome.state
         table.log.extend(outcome.events)
-        lines = events_for(table.reader(None), outcome.events)
+        lines = table.news(table.reader(None), outcome.events)
         status = table.status(table.reader(None))
         stdout.write("\n[the reaction window closed]\n" + "\n".join(lines + ["", status]) + "\n")
         stdout.flush()
@@ -730,7 +746,7 @@ async def play_console(
         if outcome is not None:
             table.state = outcome.state
             table.log.extend(outcome.events)
-            lines = events_for(table.reader(None), outcome.events)
+            lines = table.news(table.reader(None), outcome.events)
         stdout.write("\n".join([f"\n[{text}]", *lines]) + "\n")
         stdout.flush()
 

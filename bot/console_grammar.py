@@ -28,7 +28,6 @@ EVERYDAY = {  # what a group alone asks for
     ("games",): "mine",
     ("cards",): "hand",
     ("chart",): "list",
-    ("rules",): "sources",
 }
 YES = ("true", "yes", "1")
 

@@ -35,6 +35,7 @@ from engine.commands import (
 )
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
+from engine.wording import side_name
 
 if TYPE_CHECKING:
     from bot.services.game_service import GameService, Outcome
@@ -164,4 +165,5 @@ def _player(state: GameState, side: str, name: str) -> str:
     for player in state.sides[side].players:
         if player.casefold() == name.casefold():
             return player
-    raise IllegalCommand(f"{name} is not one of {side}'s players: {', '.join(state.sides[side].players)}")
+    players = ", ".join(state.sides[side].players)
+    raise IllegalCommand(f"{name} is not one of {side_name(side)}' players: {players}")

@@ -22,8 +22,10 @@ PAGES: tuple[HelpPage, ...] = (
         "start",
         "Getting started",
         """A battle is played in a channel, one game per channel.
-1. `/game new` sets up a quick battle; choose a `table:`, the allied `forces:`, how long a \
-reaction may wait with `reaction_seconds:`, or a book scenario with `scenario:`.
+1. `/game new` sets up a quick battle; choose a `table:`, the allied `forces:`, the game's \
+`pace:` (`live`, played at one sitting: a reaction may wait 2 minutes; `daily`, played over \
+days: 24 hours; or any time with `reaction_seconds:`), or a book scenario with `scenario:`. \
+Every set-up message says what is still missing and the command for it.
 2. Each player takes a side: `/game join side:allies` and `/game join side:axis`. In a scenario \
 game, bring one of your own forces with `force:` (build it with `/force new`).
 3. `/game start` rolls for the initiative; whoever wins answers `/initiative choice:start` to \
@@ -128,7 +130,7 @@ d6, and `secret:true` shows the roll only to you (and to moderators, in the roll
 `/odds test needs:4` of any test.
 `/rule query:IC12.6` or `/rule query:smoke dissipate` looks a rule up by section number or by \
 words, in the bot's own summaries and in the documents this server has added; \
-`private:true` keeps the answer to you.
+`private:true` keeps the answer to you. `/library` lists those documents.
 `/force new`, `/force add`, `/force show` and `/force list` build and check your own forces \
 for scenario games; `/cards deal deck:...`, `/cards hand` and `/cards use` play Tactical \
 Advantage Cards.""",
@@ -137,9 +139,10 @@ Advantage Cards.""",
         "admin",
         "Server admin",
         """Members with the Manage Server permission look after the server's own material:
-`/rules import document:... name:...` adds a text or Markdown document to the rules library, \
-`/rules sources` lists what `/rule` searches here, and `/rules remove name:...` takes a document \
-out. `/cards deck name:...` writes one of the server's Tactical Advantage Card decks.
+`/rules import document:... name:...` adds a text or Markdown document to the rules library \
+(`/library`, open to every member, lists what `/rule` searches here), and \
+`/rules remove name:...` takes a document out. `/cards deck name:...` writes one of the \
+server's Tactical Advantage Card decks.
 An admin may also appoint or dismiss a game's referees (`/ref appoint`, `/ref dismiss`) when \
 the game's own referee has gone.
 Discord shows `/rules` only to members with Manage Server; a server can change that under \

@@ -8,7 +8,6 @@ toward a unit: ``6 toward panzer-iv``.
 
 from __future__ import annotations
 
-import difflib
 import re
 
 from engine.actions.base import OrderOption
@@ -16,10 +15,11 @@ from engine.actions.registry import order_actions, order_options
 from engine.commands import CallReserves, ChooseTarget, Command, RemoveMarkers, UnitOrder
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
+from engine.names import closest, either
 from engine.orders import toward
 from engine.state import Point
 from engine.variants.house_v1.commands import ChooseDefender, ChooseFallBack
-from engine.view import REFEREE, may_name, sees
+from engine.view import REFEREE, names_for, sees
 
 GRID = 6.0
 FACING_FROM_EDGE = {"near": 90.0, "far": 270.0, "left": 0.0, "right": 180.0}  # facing into the table
@@ -75,24 +75,23 @@ def find_unit(
     known_to: str | None = None,
 ) -> str:
     """A unit's id from its id or name (any case, spaces or dashes); suggests near misses.
-    :mod:`engine.view` decides which units may be named: ``targets`` leaves out hidden units (a
-    name aimed at must not tell that one is there); ``known_to`` leaves out those that side may
-    not know. A side's own hidden marker answers to its true name too; near misses never name a
-    unit the asker may not know of."""
+    :mod:`engine.view` decides which units may be named, and by what (:func:`names_for`):
+    ``targets`` leaves out hidden units (a name aimed at must not tell that one is there) but an
+    enemy marker answers to its label; ``known_to`` leaves out those that side may not know. A
+    side's own hidden marker answers to its true name too; near misses suggest names, never ids,
+    and never a unit the asker may not know of."""
     wanted = _key(name)
     asker = REFEREE if known_to is None else known_to  # nobody named: any unit may be
-    units = [
-        u
-        for u in state.units.values()
-        if (side is None or u.side == side) and may_name(u, asker, aiming=targets)
-    ]
-    for unit in units:
-        own_names = {_key(unit.true_name)} if unit.true_name and side == unit.side else set()
-        if wanted in {unit.id, _key(unit.name), *own_names}:
+    named = []  # what a near miss may suggest: only names the asker may know
+    for unit in state.units.values():
+        names = names_for(unit, asker, aiming=targets) if side is None or unit.side == side else ()
+        own_names = (unit.true_name,) if names and unit.true_name and side == unit.side else ()
+        if wanted in {_key(n) for n in (*names, *own_names)}:
             return unit.id
-    known = [u.id for u in units if sees(u, side)]
-    close = difflib.get_close_matches(wanted, known, n=3, cutoff=0.5)
-    hint = f" Did you mean {', '.join(close)}?" if close else ""
+        if names and (sees(unit, side) or unit.marker is not None):  # a marker by its label
+            named.append(unit.name)
+    close = closest(name, named)
+    hint = f" Did you mean {either(close)}?" if close else ""
     raise IllegalCommand(f"No unit called {name!r}.{hint}")
 
 

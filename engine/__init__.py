@@ -20,13 +20,13 @@ A Panther advances and fires; the Sherman reacts by firing first (Iron Cross 201
 >>> advance = UnitOrder(unit="panther", actions=(Move(path=(Point(x=20, y=45),)), Fire(target="sherman")))
 >>> state, events = apply(state, Declare(side="axis", order=advance), ScriptedDice([]))
 >>> print(events[-1])
-allies may react (window 1)
+The Allies may react (window 1)
 >>> reaction = React(side="allies", window=1, order=UnitOrder(unit="sherman", actions=(Fire(target="panther"),)))
 >>> state, events = apply(state, reaction, ScriptedDice([d6(5), d10(9), d10(7), d10(8), d10(6), d6(4)]))
 >>> for event in events: print(event)
-allies reacts with Sherman 76mm: fire at Panther: needs 3+, rolled 5: success
+The Allies react with Sherman 76mm: fire at Panther: needs 3+, rolled 5: success
 Sherman 76mm fires at Panther (26.0"): needs 6+ (-1 target moved); rolled 9: 1 hit; 1 marker. Penetration (front) 7+9=16 vs 17: bounces
-Panther moves 5.0" to (20, 45)
+Panther moves 5.0" to 20.0,45.0
 Panther fires at Sherman 76mm (21.0"): needs 8+ (-2 moved, -1 morale markers); rolled 8: 1 hit; 1 marker. Penetration (front) 6+10=16 vs 15: penetrates. Damage d6 4: Foom! Vehicle destroyed
 Sherman 76mm is destroyed
 >>> [str(roll) for roll in events[1].rolls], events[1].rolls[0].purpose

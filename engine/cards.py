@@ -16,6 +16,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from engine.errors import IllegalCommand
+from engine.wording import counted, side_name
 
 DEALT = 7  # p. 33
 SET_ASIDE = 2
@@ -112,13 +113,13 @@ def _in_hand(cards: Cards, side: str, name: str) -> Card:
     for card in cards.hands[side]:
         if card.name.casefold() == name.strip().casefold() or card.id == name:
             return card
-    raise IllegalCommand(f"{side} holds no card called {name!r}: see /cards hand")
+    raise IllegalCommand(f"{side_name(side, start=True)} hold no card called {name!r}: see /cards hand")
 
 
 def exchange(cards: Cards, side: str, name: str) -> Card:
     """A side may once discard a card from its hand for the top card of the deck (p. 33)."""
     if side in cards.exchanged:
-        raise IllegalCommand(f"{side} has already exchanged a card")
+        raise IllegalCommand(f"{side_name(side, start=True)} have already exchanged a card")
     if not cards.deck:
         raise IllegalCommand("The deck is empty: nothing to exchange for")
     card = _in_hand(cards, side, name)
@@ -133,7 +134,8 @@ def play(cards: Cards, side: str, name: str, tokens: int) -> Card:
     """Play a card from the hand for its token cost; a lasting card stays in play (p. 33)."""
     card = _in_hand(cards, side, name)
     if tokens < card.cost:
-        raise IllegalCommand(f"{card.name} costs {card.cost} command tokens; {side} has {tokens}")
+        cost, held = counted(card.cost, "command token"), counted(tokens, "token")
+        raise IllegalCommand(f"{card.name} costs {cost}; {side_name(side)} have {held}")
     cards.hands[side].remove(card)
     if card.lasting:
         cards.in_play[side].append(CardInPlay(card=card))
@@ -146,7 +148,7 @@ def _in_play(cards: Cards, side: str, name: str) -> CardInPlay:
     for held in cards.in_play[side]:
         if held.card.name.casefold() == name.strip().casefold() or held.card.id == name:
             return held
-    raise IllegalCommand(f"{side} has no card called {name!r} in play")
+    raise IllegalCommand(f"{side_name(side, start=True)} have no card called {name!r} in play")
 
 
 def add_token(cards: Cards, side: str, name: str) -> CardInPlay:

@@ -23,6 +23,7 @@ from typing import NamedTuple
 from pydantic import BaseModel, ConfigDict
 
 from engine.dice import DieCategory, DieRoll
+from engine.wording import counted
 
 Category = DieCategory  # what a die was rolled for, recorded with the die
 
@@ -204,7 +205,7 @@ def dice_report(dice: Iterable[PlayerDie]) -> DiceReport:
 
 def dice_words(count: int) -> str:
     """``1 die``, ``3 dice``."""
-    return f"{count} {'die' if count == 1 else 'dice'}"
+    return counted(count, "die", "dice")
 
 
 def luck_text(luck: Luck) -> str:

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine.dice import passing_score
 from engine.state import Point
+from engine.wording import counted
 
 
 class _Data(BaseModel):
@@ -35,7 +36,7 @@ class ToHit(_Data):
 
     def result_text(self) -> str:
         """``rolled 3, 7: 1 hit``, or ``... : miss``."""
-        outcome = f"{self.hits} hit{'s' * (self.hits != 1)}" if self.hits else "miss"
+        outcome = counted(self.hits, "hit") if self.hits else "miss"
         return f"rolled {', '.join(map(str, self.rolls))}: {outcome}"
 
 
@@ -73,7 +74,7 @@ class MoveData(_Data):
     fall_back: bool = False
 
     def went(self) -> str:
-        """``moves 6.0" to (12, 30)``."""
+        """``moves 6.0" to 12.0,30.0``."""
         return f'{"falls back" if self.fall_back else "moves"} {self.distance:.1f}" to {self.end}'
 
 
@@ -87,7 +88,7 @@ class MarkersData(_Data):
 
     def carried_text(self, name: str) -> str:
         """The markers a shot at a transport leaves on the unit that takes them for it."""
-        return f"{name}, carried, takes the {self.added} marker(s)"
+        return f"{name}, carried, takes the {counted(self.added, 'marker')}"
 
 
 class DestroyedData(_Data):

@@ -9,7 +9,6 @@ IllegalCommand, while restrictions on the force as a whole (points, counts, date
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -17,6 +16,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from engine.errors import IllegalCommand
+from engine.names import closest, either
 from engine.profiles import NATIONS, UnitClass, UnitProfile, find_profile, load_orbat
 from engine.rules.force import (
     ORBAT_PAGE,
@@ -158,13 +158,8 @@ class Force(BaseModel):
         return self
 
 
-def _either(choices: Sequence[str]) -> str:
-    """Choices joined for a sentence: a; a or b; a, b or c."""
-    return " or ".join(filter(None, (", ".join(choices[:-1]), choices[-1])))
-
-
 def _nation_choices() -> str:
-    return _either([NATION_NAMES[n] for n in NATIONS])
+    return either([NATION_NAMES[n] for n in NATIONS])
 
 
 def _lookup(nation: str, name: str, rules: str = RuleSet.name) -> str:
@@ -179,11 +174,8 @@ def _lookup(nation: str, name: str, rules: str = RuleSet.name) -> str:
     except KeyError:
         orbat = load_orbat(nation)
         names = [u.name for u in orbat.units] + list(orbat.lend_lease) + list(own)
-        folded = {n.casefold(): n for n in names}
-        close = [
-            folded[n] for n in difflib.get_close_matches(_tidy(name).casefold(), folded, n=3, cutoff=0.5)
-        ]
-        hint = f"; did you mean {_either(close)}?" if close else "; see its order of battle"
+        close = closest(_tidy(name), names)
+        hint = f"; did you mean {either(close)}?" if close else "; see its order of battle"
         raise ValueError(f"the {orbat.title} has no {_tidy(name)!r}{hint}") from None
 
 

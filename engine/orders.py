@@ -48,6 +48,7 @@ from engine.rules.movement import (
 )
 from engine.rulesets import rules_of
 from engine.state import Going, Point, TerrainFeature, Unit
+from engine.wording import counted, side_name
 
 EMBARK_REACH = 6.0  # an infantry normal move (p. 9)
 
@@ -104,7 +105,7 @@ def entering_order(state: GameState, unit: Unit, order: UnitOrder) -> tuple[Unit
     _on_table(state, entry)
     if geometry.edge_gap(entry, state.table, edge) > ON_THE_EDGE:
         raise IllegalCommand(
-            f"{unit.name} must come on at {unit.side}'s {edge} table edge; {entry} is not on it"
+            f"{unit.name} must come on at {side_name(unit.side)}' {edge} table edge; {entry} is not on it"
         )
     placed = unit.model_copy(update={"position": entry, "in_reserve": False})
     rest = move.model_copy(update={"path": move.path[1:]})
@@ -277,6 +278,7 @@ def toward(state: GameState, unit: Unit, goal: Unit, inches: float) -> Point:
     """The point ``inches`` straight toward another unit, stopping in contact with its base
     rather than on it (units meet in contact, p. 11; :func:`unit_in_the_way`)."""
     mover = state.units[unit.embarked_in] if unit.embarked_in else unit
+    goal = goal if goal.side == unit.side else as_seen(goal)  # an enemy marker's base, not what is under it
     start, centre = mover.position, goal.position
     gap = math.dist((start.x, start.y), (centre.x, centre.y))
     if gap == 0:
@@ -403,6 +405,11 @@ def check_fire_target(
         raise IllegalCommand(f"{target.name} is not on the table")
     if target.embarked_in is not None:
         raise IllegalCommand(f"{target.name} is inside a transport: fire at the transport")
+    if under_marker(target):
+        raise IllegalCommand(
+            f"{target.name} is a hidden marker: it may be fired at once it is revealed (p. 26: enemy "
+            'infantry within 4" that did not rapid move this turn, or a vehicle in the open in sight)'
+        )
     if target.hidden:
         raise IllegalCommand(f"{target.name} has not been spotted")
     if not target_in_sight(state, rules_of(state).weapon_firer(firer, fire), target):
@@ -427,7 +434,7 @@ def check_embark(state: GameState, unit: Unit, embark: Embark) -> Unit:
     capacity = transport.profile.capacity
     aboard = sum(1 for u in state.units.values() if u.embarked_in == transport.id)
     if aboard >= capacity:
-        raise IllegalCommand(f"{transport.name} is full ({capacity} unit{'s' * (capacity > 1)})")
+        raise IllegalCommand(f"{transport.name} is full ({counted(capacity, 'unit')})")
     gap = geometry.distance(unit, transport)
     if gap > EMBARK_REACH:
         raise IllegalCommand(

@@ -36,6 +36,7 @@ from engine.events import Event, EventLog
 from engine.firing.losses import destroy
 from engine.game_state import GameState
 from engine.state import Phase, Unit
+from engine.wording import counted, side_name
 
 DEADLINE_HOURS = 168  # the longest a referee's deadline for an absent side may run
 PLAYS_NO_SIDE = "a referee sees everything and plays no side (p. 25)"
@@ -86,9 +87,7 @@ def note_undo(state: GameState, command: UndoActions, log: EventLog) -> None:
     """The game has been rebuilt without the undone actions; this logs why."""
     check_referee(state, command.referee)
     count = len(command.undone)
-    log.emit(
-        "referee", f"The referee takes back the last {count} action{'s' * (count != 1)}: {command.reason}"
-    )
+    log.emit("referee", f"The referee takes back the last {counted(count, 'action')}: {command.reason}")
 
 
 def live_history(
@@ -143,20 +142,22 @@ def run_clock(state: GameState, command: RefereeClock, log: EventLog) -> None:
         minutes = command.minutes or 0
         if minutes < 1:
             raise IllegalCommand("Give the minutes to add, 1 or more")
-        longer = f"{minutes} minute{'s' * (minutes != 1)} longer"
+        longer = f"{counted(minutes, 'minute')} longer"
         log.emit("referee", f"Referee: the reaction window stays open {longer}")
     else:
         side, hours = command.side or "", command.hours or 0
         on_time = pass_for_absent(state, side)
         if on_time is None:
             raise IllegalCommand(
-                f"The game is not waiting for {side or 'that side'} to act or react: a deadline can only "
-                "pass the initiative or decline a reaction for an absent player"
+                f"The game is not waiting for {side_name(side) if side else 'that side'} to act or react: "
+                "a deadline can only pass the initiative or decline a reaction for an absent player"
             )
         if not 0 < hours <= DEADLINE_HOURS:
             raise IllegalCommand(f"Give the hours they have: more than 0 and at most {DEADLINE_HOURS}")
         what = "passes the initiative" if isinstance(on_time, PassInitiative) else "declines the reaction"
-        log.emit("referee", f"Referee: {side} has {hours:g} hours to act, or the game {what} for them")
+        log.emit(
+            "referee", f"Referee: {side_name(side)} have {hours:g} hours to act, or the game {what} for them"
+        )
 
 
 def pass_for_absent(state: GameState, side: str) -> PassInitiative | DeclineReaction | None:
@@ -209,7 +210,7 @@ def _tokens(state: GameState, c: RefereeCorrection, log: EventLog) -> None:
         side.team.tokens[c.player] = count
         side.tokens = sum(side.team.tokens.values())
         whose = c.player
-    log.emit("referee", f"Referee: {whose} has {count} token{'s' * (count != 1)} in hand ({c.reason})")
+    log.emit("referee", f"Referee: {whose} has {counted(count, 'token')} in hand ({c.reason})")
 
 
 def _turn(state: GameState, c: RefereeCorrection, log: EventLog) -> None:
@@ -225,7 +226,7 @@ def _initiative(state: GameState, c: RefereeCorrection, log: EventLog) -> None:
     if state.phase is not Phase.ACTIVE or state.pending is not None:
         raise IllegalCommand("The initiative can be given only between actions")
     state.active_side, state.spent_since_initiative = c.side, 0
-    log.emit("referee", f"Referee: {c.side} has the initiative ({c.reason})")
+    log.emit("referee", f"Referee: {side_name(c.side)} have the initiative ({c.reason})")
 
 
 def _reveal(state: GameState, c: RefereeCorrection, log: EventLog) -> None:
@@ -252,7 +253,7 @@ def _hide(state: GameState, c: RefereeCorrection, log: EventLog) -> None:
         f"Referee: {name} is hidden again, as Marker {number} ({c.reason})",
         unit.id,
         side=unit.side,
-        public=f"Referee: a unit of {unit.side} is hidden again, as Marker {number} ({c.reason})",
+        public=f"Referee: a unit of {side_name(unit.side)} is hidden again, as Marker {number} ({c.reason})",
     )
 
 

@@ -27,6 +27,7 @@ from engine.referee import check_referee
 from engine.scenarios.book import find_scenario
 from engine.state import ForceGuideline, Objective, Phase, RefereeRule, Unit
 from engine.view import EVERYONE, REFEREE, knows_objective, knows_rule, knows_secrets_of
+from engine.wording import side_name
 
 
 def add_objective(state: GameState, command: RefereeObjective, log: EventLog) -> None:
@@ -45,7 +46,12 @@ def add_objective(state: GameState, command: RefereeObjective, log: EventLog) ->
     if side is None:
         log.emit("referee", f"Referee: a new objective, {name}, at {at}")
     else:
-        log.emit("referee", f"Referee: a new objective for {side}, {name}, at {at}", side=side, public="")
+        log.emit(
+            "referee",
+            f"Referee: a new objective for {side_name(side)}, {name}, at {at}",
+            side=side,
+            public="",
+        )
 
 
 def add_special_rule(state: GameState, command: RefereeSpecialRule, log: EventLog) -> None:
@@ -71,7 +77,7 @@ def send_briefing(state: GameState, command: RefereeBriefing, log: EventLog) -> 
         raise IllegalCommand(f"Name the side to brief: {' or '.join(state.sides)}")
     if not command.text.strip():
         raise IllegalCommand("Write the briefing out")
-    told = f"Intelligence for {command.side}: {command.text.strip()}"
+    told = f"Intelligence for {side_name(command.side)}: {command.text.strip()}"
     log.emit("briefing", told, side=command.side, public="")
 
 
@@ -86,12 +92,14 @@ def set_force_guideline(state: GameState, command: RefereeForceGuideline, log: E
     if state.planned_scenario is None:
         raise IllegalCommand("Force guidelines are set for a scenario game, before the forces join")
     if state.units_of(side):
-        raise IllegalCommand(f"{side} has already brought its force")
+        raise IllegalCommand(f"{side_name(side, start=True)} have already brought their force")
     if command.points < 1:
-        raise IllegalCommand(f"Give the points {side} may spend: a whole number above 0")
+        raise IllegalCommand(f"Give the points {side_name(side)} may spend: a whole number above 0")
     guideline = ForceGuideline(side=side, points=command.points, text=text)
     state.force_guidelines = (*(g for g in state.force_guidelines if g.side != side), guideline)
-    told = f"Referee: {side} brings a force of at most {command.points} points" + (text and f": {text}")
+    told = f"Referee: {side_name(side)} bring a force of at most {command.points} points" + (
+        text and f": {text}"
+    )
     log.emit("referee", told, side=side, public="")
 
 
@@ -103,9 +111,9 @@ def check_force_guideline(state: GameState, side: str, units: Sequence[Unit]) ->
         return
     points = units_points([*state.units_of(side), *units])
     if points > guideline.points:
-        whose = f"{side}'s forces come" if state.units_of(side) else "this force comes"
+        whose = f"{side_name(side, start=True)}' forces come" if state.units_of(side) else "this force comes"
         raise IllegalCommand(
-            f"The referee allows {side} at most {guideline.points} points; {whose} to {points}"
+            f"The referee allows {side_name(side)} at most {guideline.points} points; {whose} to {points}"
         )
 
 
@@ -136,7 +144,7 @@ def set_deployment_zone(state: GameState, command: RefereeDeploymentZone, log: E
     if x1 == x2 or y1 == y2:
         raise IllegalCommand(f"The zone {zone} has no room: give it width and depth")
     state.deployment_zones = (*(z for z in state.deployment_zones if z.side != side), zone)
-    log.emit("referee", f"Referee: {side} sets up within {zone}", side=side, public="")
+    log.emit("referee", f"Referee: {side_name(side)} set up within {zone}", side=side, public="")
 
 
 def deployment_zone(state: GameState, side: str) -> RefereeZone | None:
@@ -179,7 +187,8 @@ def prep_text(state: GameState, viewer: str | None) -> str:
 
 
 def _for(audience: str) -> str:
-    return {EVERYONE: "for both sides", REFEREE: "for the referee only"}.get(audience, f"for {audience} only")
+    named = {EVERYONE: "for both sides", REFEREE: "for the referee only"}
+    return named.get(audience, f"for {side_name(audience)} only")
 
 
 def _label(audience: str, viewer: str | None) -> str:

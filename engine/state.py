@@ -22,7 +22,8 @@ class Point(BaseModel):
     y: float
 
     def __str__(self) -> str:
-        return f"({self.x:g}, {self.y:g})"
+        """Table inches to one decimal, as a player types a position: ``13.3,6.0``."""
+        return f"{self.x:.1f},{self.y:.1f}"
 
 
 class Going(StrEnum):

@@ -28,6 +28,7 @@ from engine.errors import IllegalCommand
 from engine.events import EventLog
 from engine.game_state import GameState
 from engine.state import ReserveRequest, Side, Team, Unit
+from engine.wording import counted, side_name
 
 BONUS_TOKENS = 4  # the CO's extra tokens each turn (p. 25)
 
@@ -74,17 +75,19 @@ def draw_team_tokens(state: GameState, side: str, side_total: int, log: EventLog
     team.tokens = own
     state.sides[side].tokens = sum(own.values())
     hands = ", ".join(f"{player} {count}" for player, count in own.items())
-    log.emit("tokens", f"{side}'s players draw their tokens: {hands}", side=side)
+    log.emit("tokens", f"{side_name(side, start=True)}' players draw their tokens: {hands}", side=side)
     if co_lost(state, side):
         team.bonus = 0
         log.emit(
-            "tokens", f"{side}'s commanding officer is lost: no bonus tokens this turn (p. 25)", side=side
+            "tokens",
+            f"{side_name(side, start=True)}' commanding officer is lost: no bonus tokens this turn (p. 25)",
+            side=side,
         )
     else:
         team.bonus = BONUS_TOKENS
         log.emit(
             "tokens",
-            f"{team.co}, {side}'s commanding officer, has {BONUS_TOKENS} bonus tokens "
+            f"{team.co}, {side_name(side)}' commanding officer, has {BONUS_TOKENS} bonus tokens "
             "to hand out (/team give)",
             side=side,
             public="",
@@ -99,7 +102,7 @@ def lose_co_bonus(state: GameState, unit: Unit, log: EventLog) -> None:
     team.bonus = 0
     log.emit(
         "tokens",
-        f"{unit.side}'s commanding officer is lost, and the bonus tokens not yet given",
+        f"{side_name(unit.side, start=True)}' commanding officer is lost, and the bonus tokens not yet given",
         side=unit.side,
     )
 
@@ -110,18 +113,22 @@ def give_bonus_tokens(
     """The CO hands out bonus tokens at the start of the turn (p. 25)."""
     team = _team(state, side)
     if player != team.co:
-        raise IllegalCommand(f"Only {side}'s commanding officer, {team.co}, hands out the bonus tokens")
+        raise IllegalCommand(
+            f"Only {side_name(side)}' commanding officer, {team.co}, hands out the bonus tokens"
+        )
     if co_lost(state, side):
         raise IllegalCommand("The commanding officer is lost, and the bonus tokens with them (p. 25)")
     shares = list(shares)
     for receiver, count in shares:
         if receiver not in state.sides[side].players:
-            raise IllegalCommand(f"{receiver} is not one of {side}'s players")
+            raise IllegalCommand(f"{receiver} is not one of {side_name(side)}' players")
         if count < 1:
             raise IllegalCommand("Give each player at least one token, or leave them out")
     total = sum(count for _, count in shares)
     if not shares or total > team.bonus:
-        raise IllegalCommand(f"The commanding officer has {team.bonus} bonus tokens to hand out, not {total}")
+        raise IllegalCommand(
+            f"The commanding officer has {counted(team.bonus, 'bonus token')} to hand out, not {total}"
+        )
     for receiver, count in shares:
         _add(state.sides[side], receiver, count)
     team.bonus -= total
@@ -154,7 +161,7 @@ def hand_out_unclaimed_bonus(state: GameState, side: str, log: EventLog) -> None
     given = ", ".join(f"{count} to {receiver}" for receiver, count in shares.items())
     log.emit(
         "tokens",
-        f"{team.co} did not hand out the bonus tokens before {side} acted: the game gives them "
+        f"{team.co} did not hand out the bonus tokens before {side_name(side)} acted: the game gives them "
         f"out ({team.bonus_rule}): {given}",
         side=side,
     )
@@ -196,7 +203,7 @@ def request_reserve(state: GameState, side: str, player: str, unit_id: str, log:
     team = _team(state, side)
     unit = _reserve_unit(state, side, unit_id)
     if player not in state.sides[side].players:
-        raise IllegalCommand(f"{player} is not one of {side}'s players")
+        raise IllegalCommand(f"{player} is not one of {side_name(side)}' players")
     if any(r.unit == unit.id for r in team.requests):
         raise IllegalCommand(f"{unit.name} has already been asked for")
     team.requests.append(ReserveRequest(unit=unit.id, player=player))
@@ -212,7 +219,9 @@ def answer_reserve(
     come on with their tokens (p. 25)."""
     team = _team(state, side)
     if player != team.co:
-        raise IllegalCommand(f"Only {side}'s commanding officer, {team.co}, answers requests for reserves")
+        raise IllegalCommand(
+            f"Only {side_name(side)}' commanding officer, {team.co}, answers requests for reserves"
+        )
     request = next((r for r in team.requests if r.unit == unit_id), None)
     if request is None:
         raise IllegalCommand("Nobody has asked for that unit")
@@ -234,7 +243,7 @@ def answer_reserve(
 def _reserve_unit(state: GameState, side: str, unit_id: str) -> Unit:
     unit = state.units.get(unit_id)
     if unit is None or unit.side != side or not unit.in_reserve or unit.destroyed or unit.reserve_available:
-        raise IllegalCommand(f"{side}'s reserve pool holds no unit {unit_id!r}")
+        raise IllegalCommand(f"{side_name(side, start=True)}' reserve pool holds no unit {unit_id!r}")
     return unit
 
 
@@ -292,7 +301,7 @@ def join_team(state: GameState, side: str, player: str, units: tuple[Unit, ...])
 
 def check_room_in_team(state: GameState, side: str) -> None:
     if state.team_size and len(state.sides[side].players) >= state.team_size:
-        raise IllegalCommand(f"{side} already has its {state.team_size} players")
+        raise IllegalCommand(f"{side_name(side, start=True)} already have their {state.team_size} players")
 
 
 def teams_complete(state: GameState) -> bool:

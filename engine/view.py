@@ -145,6 +145,18 @@ def may_name(unit: Unit, audience: Audience, *, aiming: bool = False) -> bool:
     return sees(unit, audience) and not (aiming and unit.hidden)
 
 
+def names_for(unit: Unit, audience: Audience, *, aiming: bool = False) -> tuple[str, ...]:
+    """The names ``audience`` may call the unit by in a command: its id and name if it may name
+    it (:func:`may_name`); an enemy's numbered marker on the table, which it sees only as a marker,
+    by the label it is shown under ("Marker 2"), never by its id or what is under it (p. 26);
+    none for a unit it may not name (a hidden sniper team, which has no label of its own)."""
+    if may_name(unit, audience, aiming=aiming):
+        return (unit.id, unit.name)
+    if unit.hidden and unit.marker is not None and unit.on_table and unit.embarked_in is None:
+        return (unit.name,)
+    return ()
+
+
 def view_for(state: GameState, audience: Audience) -> View:
     """The table as ``audience`` sees it: the units it knows, the markers of the others, the
     objectives it may know and the rule set's marks."""

@@ -7,7 +7,7 @@ import discord
 from discord import app_commands
 
 from bot.discord_adapter.answers import FORM, PRIVATE, acknowledge, carry_out
-from bot.discord_adapter.common import games, players_game, send_reply, side_of
+from bot.discord_adapter.common import games, players_game, send_reply, side_of, suggestions
 from bot.discord_adapter.play_commands import play
 from bot.discord_adapter.reaction_buttons import show_result
 from bot.discord_adapter.referees import act
@@ -26,7 +26,7 @@ def card_service(interaction: discord.Interaction) -> CardService:
 
 async def deck_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     names = await card_service(interaction).names(str(interaction.guild_id or "dm"))
-    return [app_commands.Choice(name=n, value=n) for n in names if current.casefold() in n.casefold()][:25]
+    return suggestions(current, names)
 
 
 async def own_cards(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -40,11 +40,7 @@ async def own_cards(interaction: discord.Interaction, current: str) -> list[app_
         return []
     in_play = getattr(interaction.namespace, "action", "") in ("token", "trigger")
     cards = [h.card for h in held.in_play] if in_play else held.cards
-    return [
-        app_commands.Choice(name=c.name[:100], value=c.name[:100])
-        for c in cards
-        if current.casefold() in c.name.casefold()
-    ][:25]
+    return suggestions(current, [c.name for c in cards])
 
 
 class DeckForm(discord.ui.Modal, title="A Tactical Advantage deck"):

@@ -14,7 +14,7 @@ from bot.discord_adapter.action_card import action_card, next_steps
 from bot.discord_adapter.answers import acknowledge, answer, apology
 from bot.discord_adapter.campaign_commands import CampaignCommands
 from bot.discord_adapter.card_commands import CardCommands
-from bot.discord_adapter.common import battlefield_file, summary, told_lines
+from bot.discord_adapter.common import battlefield_file, refusal_text, summary, told_lines
 from bot.discord_adapter.dice_commands import ChartCommands, OddsCommands, roll_command
 from bot.discord_adapter.force_commands import ForceCommands
 from bot.discord_adapter.game_commands import GameCommands
@@ -25,7 +25,7 @@ from bot.discord_adapter.play_commands import PLAY_COMMANDS
 from bot.discord_adapter.reaction_buttons import NoReactionButton, ReactButton, retire_buttons
 from bot.discord_adapter.referee_clock_commands import hear_deadlines
 from bot.discord_adapter.referee_commands import RefereeCommands
-from bot.discord_adapter.rule_commands import RulesCommands, rule_command
+from bot.discord_adapter.rule_commands import RulesCommands, library_command, rule_command
 from bot.discord_adapter.schema_commands import check_tree
 from bot.discord_adapter.side_threads import post_to_threads
 from bot.discord_adapter.stats_commands import stats_command
@@ -82,6 +82,7 @@ class IronCrossBot(discord.AutoShardedClient):
         self.tree.add_command(ChartCommands())
         self.tree.add_command(OddsCommands())
         self.tree.add_command(rule_command)
+        self.tree.add_command(library_command)
         self.tree.add_command(RulesCommands())
         self.tree.add_command(ForceCommands())
         self.tree.add_command(TableCommands())
@@ -151,7 +152,7 @@ class IronCrossBot(discord.AutoShardedClient):
         if isinstance(error, app_commands.TransformerError) and error.__cause__ is not None:
             cause = error.__cause__  # an option that could not be read, such as a position
         if isinstance(cause, GameError | IllegalCommand):
-            text = str(cause)
+            text = await refusal_text(interaction, cause)
         else:
             log.error("command failed in channel %s", interaction.channel_id, exc_info=cause)
             text = await apology(interaction)

@@ -5,21 +5,25 @@ from __future__ import annotations
 import asyncio
 import io
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import discord
+from discord import app_commands
 
 from bot.discord_adapter.action_card import action_card
 from bot.discord_adapter.answers import answer
 from bot.discord_adapter.markdown import markdown
 from bot.reply import Reply
 from bot.services.game_service import GameError, GameService, Outcome
+from bot.set_up_steps import how_to_join, set_up_steps
 from engine.events import Event
 from engine.game import awaiting
 from engine.game_state import GameState
+from engine.names import ranked
 from engine.rulesets import rules_of
 from engine.state import Phase
 from engine.view import events_for, kept_from_spectators
+from engine.wording import counted
 from renderer import render
 
 DISCORD_TEXT_LIMIT = 2000
@@ -35,7 +39,7 @@ def summary(state: GameState) -> str:
     """A short header: turn, phase, sides with nations, players and tokens, who is awaited."""
     sides = "; ".join(
         f"**{name}** ({side.nation or 'no force yet'}): "
-        f"{', '.join(f'<@{p}>' for p in side.players) or 'no players yet'}, {side.tokens} tokens"
+        f"{', '.join(f'<@{p}>' for p in side.players) or 'no players yet'}, {counted(side.tokens, 'token')}"
         for name, side in state.sides.items()
     )
     waiting = awaiting(state)
@@ -44,6 +48,7 @@ def summary(state: GameState) -> str:
         lines.append(f"Waiting for **{waiting}**")
     if state.result:
         lines.append(f"Result: {state.result.winner or 'draw'} ({state.result.reason})")
+    lines += filter(None, [set_up_steps(state, buttons=True)])
     return "\n".join(lines)
 
 
@@ -51,7 +56,7 @@ def side_of(state: GameState, user_id: str) -> str:
     for name, side in state.sides.items():
         if user_id in side.players:
             return name
-    raise GameError("You are not playing in this game: take a side with /game join")
+    raise GameError(how_to_join(state))
 
 
 async def players_game(interaction: discord.Interaction) -> tuple[GameState, str] | None:
@@ -63,11 +68,29 @@ async def players_game(interaction: discord.Interaction) -> tuple[GameState, str
         return None
 
 
+def suggestions(typed: str, offered: Mapping[str, str] | Iterable[str]) -> list[app_commands.Choice[str]]:
+    """An autocomplete's choices (at most 25), nearest to what was typed first: ``offered`` maps
+    what is shown to the value sent, or lists names sent as shown. Shown names, never ids."""
+    values = offered if isinstance(offered, Mapping) else {name: name for name in offered}
+    shown = {name[:100]: value[:100] for name, value in values.items()}
+    return [app_commands.Choice(name=name, value=shown[name]) for name in ranked(typed, shown)]
+
+
 def told_lines(events: Sequence[Event], viewer: str | None = None, state: GameState | None = None) -> str:
     """The events as ``viewer`` (None: the whole channel) may read them; given the game, its
     players and referees are named as Discord mentions."""
     text = "\n".join(events_for(viewer, events))
     return text if state is None else with_mentions(text, state)
+
+
+async def refusal_text(interaction: discord.Interaction, refusal: Exception) -> str:
+    """A refusal as the user reads it: the players and referees it names by user id shown as
+    Discord mentions, when the channel has a game."""
+    try:
+        state = await games(interaction).game(str(interaction.channel_id))
+    except GameError:
+        return str(refusal)
+    return with_mentions(str(refusal), state)
 
 
 def with_mentions(text: str, state: GameState) -> str:

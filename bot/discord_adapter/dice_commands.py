@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 
 from bot.discord_adapter.answers import PRIVATE, answer
-from bot.discord_adapter.common import DISCORD_TEXT_LIMIT, games, send_long, side_of
+from bot.discord_adapter.common import DISCORD_TEXT_LIMIT, games, send_long, side_of, suggestions
 from bot.discord_adapter.markdown import markdown
 from bot.discord_adapter.schema_commands import schema_command
 from bot.services.dice_service import DiceService
@@ -51,12 +51,7 @@ async def roll_command(interaction: discord.Interaction, dice: str, secret: bool
 
 
 async def chart_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    typed = current.casefold()
-    return [
-        app_commands.Choice(name=f"{c.id}: {c.title}"[:100], value=c.id)
-        for c in load_charts().values()
-        if typed in c.id or typed in c.title.casefold()
-    ][:25]
+    return suggestions(current, {f"{c.id}: {c.title}": c.id for c in load_charts().values()})
 
 
 class ChartCommands(app_commands.Group):
@@ -89,10 +84,8 @@ class ChartCommands(app_commands.Group):
 
 
 async def unit_profiles(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """Units whose "Name (nation)" holds every word typed."""
-    words = current.casefold().split()
-    labels = [label for label in profile_labels() if all(w in label.casefold() for w in words)]
-    return [app_commands.Choice(name=label, value=label) for label in labels[:25]]
+    """Units by "Name (nation)", nearest to what was typed first."""
+    return suggestions(current, profile_labels())
 
 
 class OddsCommands(app_commands.Group):

@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 
 from bot.discord_adapter.answers import FORM, PRIVATE, acknowledge, carry_out
-from bot.discord_adapter.common import send_long, send_reply
+from bot.discord_adapter.common import send_long, send_reply, suggestions
 from bot.discord_adapter.schema_commands import schema_command
 from bot.services.force_service import ForceService, troop_quality
 from bot.services.game_service import GameError
@@ -24,8 +24,6 @@ from engine.profiles import load_orbat
 from engine.rules.force import nation_transports
 from engine.rulesets import RULE_SETS, RuleSet
 
-CHOICES = 25
-
 
 def force_service(interaction: discord.Interaction) -> ForceService:
     return interaction.client.forces  # type: ignore[attr-defined]
@@ -36,14 +34,8 @@ def where(interaction: discord.Interaction) -> tuple[str, str]:
     return str(interaction.guild_id or "dm"), str(interaction.user.id)
 
 
-def _choices(names: list[str], typed: str) -> list[app_commands.Choice[str]]:
-    words = typed.casefold().split()
-    found = [n for n in names if all(w in n.casefold() for w in words)]
-    return [app_commands.Choice(name=n[:100], value=n[:100]) for n in found[:CHOICES]]
-
-
 async def own_forces(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    return _choices(await force_service(interaction).names(*where(interaction)), current)
+    return suggestions(current, await force_service(interaction).names(*where(interaction)))
 
 
 async def _chosen_force(interaction: discord.Interaction) -> Force | None:
@@ -63,12 +55,12 @@ async def orbat_units(interaction: discord.Interaction, current: str) -> list[ap
         return []
     orbat = load_orbat(force.nation)
     own = list(RULE_SETS[force.rules].own_units(force.nation))
-    return _choices(own + [u.name for u in orbat.units] + list(orbat.lend_lease), current)
+    return suggestions(current, own + [u.name for u in orbat.units] + list(orbat.lend_lease))
 
 
 async def force_units(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     force = await _chosen_force(interaction)
-    return _choices([u.label for u in force.units], current) if force else []
+    return suggestions(current, [u.label for u in force.units]) if force else []
 
 
 async def transports(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -79,7 +71,7 @@ async def transports(interaction: discord.Interaction, current: str) -> list[app
     own = [
         name for name, entry in RULE_SETS[force.rules].own_units(force.nation).items() if entry in carriers
     ]
-    return _choices(["none", *own, *carriers], current)
+    return suggestions(current, ["none", *own, *carriers])
 
 
 class ImportForm(discord.ui.Modal, title="Import a force"):

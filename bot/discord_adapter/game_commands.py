@@ -14,6 +14,7 @@ from bot.discord_adapter.common import (
     games,
     send_long,
     side_of,
+    suggestions,
     summary,
     told_lines,
     with_mentions,
@@ -26,9 +27,8 @@ from bot.discord_adapter.schema_commands import schema_command
 from bot.discord_adapter.side_threads import open_for_set_up, open_side_threads, tell_privately
 from bot.discord_adapter.table_commands import server, table_service
 from bot.discord_adapter.team_commands import make_teams_and_referees
-from bot.reply import Reply, Typed
 from bot.services.game_service import Outcome, finished_games_text, scenario_text, setup_text
-from bot.services.limits import MOST_SEED
+from bot.services.limits import MOST_SEED, window_seconds
 from bot.services.ping_service import MAX_MINUTES
 from bot.storage.ping_store import DEFAULT_MINUTES
 from engine.commands import Concede, JoinSide, StartGame
@@ -51,10 +51,9 @@ def card_for(
     return action_card(text, picture, steps)
 
 
-async def show_joined(interaction: discord.Interaction, outcome: Outcome, side: str) -> None:
+async def show_joined(interaction: discord.Interaction, outcome: Outcome) -> None:
     """A player took a side: the card, then a scenario's set-up threads and private news."""
-    news = told_lines(outcome.events, state=outcome.state)
-    text = f"<@{interaction.user.id}> joins **{side}**.\n{news}\n{summary(outcome.state)}"
+    text = f"{told_lines(outcome.events, state=outcome.state)}\n{summary(outcome.state)}"  # names who joined
     await answer(interaction, view=card_for(interaction, outcome, text))
     await open_for_set_up(interaction, outcome.state)
     await tell_privately(interaction, replace(outcome, threads=None))  # opened just now?
@@ -71,12 +70,10 @@ async def show_started(interaction: discord.Interaction, outcome: Outcome) -> No
 
 async def battlefields(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """The built-in tables, random, and the server's own, as the user types."""
-    words = current.casefold().split()
-    named = {name: title for name, title in quick_tables().items()}
-    named["random"] = "random: a table laid out from the seed option"
+    named = {title: name for name, title in quick_tables().items()}
+    named["random: a table laid out from the seed option"] = "random"
     named.update({name: name for name in await table_service(interaction).names(server(interaction))})
-    found = [(n, t) for n, t in named.items() if all(w in t.casefold() or w in n.casefold() for w in words)]
-    return [app_commands.Choice(name=t[:100], value=n[:100]) for n, t in found[:25]]
+    return suggestions(current, named)
 
 
 class GameCommands(app_commands.Group):
@@ -98,7 +95,8 @@ class GameCommands(app_commands.Group):
         forces: str = "us",
         seed: app_commands.Range[int, 0, MOST_SEED] | None = None,
         edges: str | None = None,
-        reaction_seconds: app_commands.Range[int, 15, 172800] = 120,
+        pace: str = "live",
+        reaction_seconds: app_commands.Range[int, 15, 172800] | None = None,
         scenario: str = "quick",
         attacker: str | None = None,
         attacker_choice: str | None = None,
@@ -111,13 +109,11 @@ class GameCommands(app_commands.Group):
         referee_role: discord.Role | None = None,
     ) -> None:
         channel, user = str(interaction.channel_id), str(interaction.user.id)
+        reaction_seconds = window_seconds(pace, reaction_seconds)
         ground = await table_service(interaction).battlefield(server(interaction), table, seed)
         if scenario == "quick":
             battle = quick_battle(ground, forces)
-            text = markdown(
-                setup_text(ground, forces, reaction_seconds)
-                + Reply.of(("Take a side with ", Typed("/game join"), ", then ", Typed("/game start"), "."))
-            )
+            text = markdown(setup_text(ground, forces, reaction_seconds))
         else:
             battle = scenario_battle(
                 scenario, ground, attacker, attacker_choice, deployment == "plotted", edges
@@ -151,7 +147,7 @@ class GameCommands(app_commands.Group):
                 *where(interaction), side, force, planned.roles[side]
             )
         outcome = await act(interaction, command)  # with the server roles: a referee plays no side
-        await show_joined(interaction, outcome, side)
+        await show_joined(interaction, outcome)
 
     @schema_command("game start")
     async def start(self, interaction: discord.Interaction) -> None:

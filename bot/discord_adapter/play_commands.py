@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 
 from bot.discord_adapter import referees
-from bot.discord_adapter.common import players_game
+from bot.discord_adapter.common import players_game, suggestions
 from bot.discord_adapter.reaction_buttons import show_result
 from bot.discord_adapter.schema_commands import generated_command
 from bot.text_orders import (
@@ -36,7 +36,7 @@ from engine.commands import (
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
 from engine.state import Phase
-from engine.view import may_name
+from engine.view import names_for
 
 
 async def play(interaction: discord.Interaction, build) -> None:
@@ -49,24 +49,21 @@ async def play(interaction: discord.Interaction, build) -> None:
 
 
 async def _units(interaction: discord.Interaction, current: str, own: bool) -> list[app_commands.Choice[str]]:
-    """Autocomplete (no deferring, at most 25): the user's units, or the enemy's that are not
-    hidden (a hidden sniper is never offered, so its presence is not given away)."""
+    """Autocomplete (no deferring, at most 25): the user's units, or the enemy's it may name (a
+    hidden sniper is never offered, so its presence is not given away; a marker only by its label,
+    so what is under it is not either), nearest to what was typed first."""
     playing = await players_game(interaction)
     if playing is None:
         return []
     state, side = playing
-    wanted = current.casefold()
-    choices = [
-        app_commands.Choice(
-            name=f"{u.name}{f' = {u.true_name}' if u.true_name else ''} ({u.profile.name})"[:100], value=u.id
-        )
-        for u in state.units.values()
-        if u.on_table
-        and (u.side == side) == own
-        and may_name(u, side)
-        and wanted in (u.id + u.name.casefold() + (u.true_name or "").casefold())
-    ]
-    return choices[:25]
+    offered: dict[str, str] = {}  # shown -> value
+    for u in state.units.values():
+        names = names_for(u, side) if u.on_table and (u.side == side) == own else ()
+        if u.id in names:
+            offered[f"{u.name}{f' = {u.true_name}' if u.true_name else ''} ({u.profile.name})"] = u.id
+        elif names:
+            offered[u.name] = u.name  # an enemy marker
+    return suggestions(current, offered)
 
 
 async def own_units(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -139,9 +136,7 @@ async def waiting_units(interaction: discord.Interaction, current: str) -> list[
         return []
     state, side = playing
     plan = state.deployment.sides.get(side) if state.deployment else None
-    wanted = current.casefold()
-    names = [state.units[u].name for u in (plan.waiting if plan else [])]
-    return [app_commands.Choice(name=n[:100], value=n[:100]) for n in names if wanted in n.casefold()][:25]
+    return suggestions(current, [state.units[u].name for u in (plan.waiting if plan else [])])
 
 
 def _deploy(state: GameState, side: str, unit, at, facing, done, decoy) -> Command:

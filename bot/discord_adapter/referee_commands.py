@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 
 from bot.discord_adapter.answers import answer, sending, stored
-from bot.discord_adapter.common import battlefield_file, games, send_long, summary, with_mentions
+from bot.discord_adapter.common import battlefield_file, games, send_long, suggestions, summary, with_mentions
 from bot.discord_adapter.reaction_buttons import show_result
 from bot.discord_adapter.referee_clock_commands import ClockCommands, PrepCommands
 from bot.discord_adapter.referees import act, is_referee, take_seat, tell, with_seat
@@ -37,15 +37,12 @@ async def every_unit(interaction: discord.Interaction, current: str) -> list[app
         return []
     if not is_referee(state, interaction):
         return []
-    wanted = current.casefold()
-    choices = []
+    offered = {}
     for unit in state.units.values():
         shown = f" (shown as {unit.name})" if unit.true_name else ""
         gone = ", destroyed" if unit.destroyed else ""
-        name = f"{unit.true_name or unit.name}{shown}: {unit.side}{gone}"
-        if wanted in name.casefold() or wanted in unit.id:
-            choices.append(app_commands.Choice(name=name[:100], value=unit.id))
-    return choices[:25]
+        offered[f"{unit.true_name or unit.name}{shown}: {unit.side}{gone}"] = unit.id
+    return suggestions(current, offered)
 
 
 async def _referee(interaction: discord.Interaction) -> GameState:

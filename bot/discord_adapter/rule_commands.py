@@ -1,7 +1,9 @@
-"""``/rule`` looks the rules up; ``/rules`` manages the server's own documents.
+"""``/rule`` looks the rules up, ``/library`` lists what it searches; ``/rules`` manages the
+server's own documents.
 
 Discord cannot run a command that has subcommands, so the lookup players use all the time is
-the plain ``/rule query:`` and the library's upkeep lives under ``/rules``.
+the plain ``/rule query:``, the list every member may read the plain ``/library``, and the
+library's upkeep, shown only to members who may manage the server, lives under ``/rules``.
 """
 
 from __future__ import annotations
@@ -46,14 +48,15 @@ async def rule_command(interaction: discord.Interaction, query: str, private: bo
     await send_long(interaction, answer, ephemeral=private)
 
 
+@schema_command("library", extras=PRIVATE)
+async def library_command(interaction: discord.Interaction) -> None:
+    await send_reply(interaction, await rules_service(interaction).sources(library_of(interaction)))
+
+
 @app_commands.default_permissions(manage_guild=True)  # shown to admins; require_admin still checks
 class RulesCommands(app_commands.Group):
     def __init__(self) -> None:
         super().__init__(name="rules", description="The rules library: the server's own documents")
-
-    @schema_command("rules sources", extras=PRIVATE)
-    async def sources(self, interaction: discord.Interaction) -> None:
-        await send_reply(interaction, await rules_service(interaction).sources(library_of(interaction)))
 
     @schema_command("rules import", extras=PRIVATE)
     async def import_(

@@ -5,7 +5,8 @@ After each action a side's thread gets what only that side may know (its secret 
 team game its CO's token hand-outs and reserve requests) and its true picture when that differs
 from the channel's; the referees' thread gets the whole truth. The channel keeps the shared
 picture. Without the permissions (or if Discord refuses), the channel is told which one is
-missing, and a player's own secrets come as replies only they see, as before threads existed.
+missing; the player who acted reads their side's secrets in a reply only they see, and every
+other player their side's news by direct message, so that nothing is lost for want of a thread.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from engine.events import Event
 from engine.game_state import GameState
 from engine.scenarios.book import find_scenario
 from engine.view import REFEREE, events_for, kept_from_spectators, shows_more
+from engine.wording import side_name
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +55,7 @@ def missing_permission(interaction: discord.Interaction) -> str | None:
 def fallback_text(missing: str) -> str:
     return (
         f"I cannot open private threads for the sides here: I need **{missing}**. "
-        "Each player's private news will come as replies only they see."
+        "Each player's private news will come as replies only they see, or as direct messages."
     )
 
 
@@ -222,15 +224,31 @@ async def _send(thread: discord.PartialMessageable, text: str, picture: discord.
 
 
 async def tell_privately(interaction: discord.Interaction, outcome: Outcome) -> None:
-    """After the public answer: private news to the threads, or, without them (or when the user's
-    own thread cannot be reached), the user's side's secrets in a reply only they see."""
-    unreached = await post_to_threads(interaction.client, str(interaction.channel_id), outcome)
-    if unreached is None:
-        await tell_secrets(interaction, outcome)
-        return
+    """After the public answer: private news to the threads, or, for each side without one (no
+    threads here, or its thread cannot be reached), to its players themselves: the user's side's
+    secrets in a reply only they see, every other player's side news by direct message."""
+    channel_id, state = str(interaction.channel_id), outcome.state
+    unreached = await post_to_threads(interaction.client, channel_id, outcome)
+    missed = set(state.sides) if unreached is None else unreached & set(state.sides)
+    user = str(interaction.user.id)
     try:
-        side = side_of(outcome.state, str(interaction.user.id))
+        if side_of(state, user) in missed:
+            await tell_secrets(interaction, outcome)
     except GameError:
-        return
-    if side in unreached:
-        await tell_secrets(interaction, outcome)
+        pass  # a spectator or referee acted: only the players' news remains to send
+    for side in sorted(missed):
+        news = side_news(state, outcome.events, side)
+        text = with_mentions(f"In <#{channel_id}>, for {side_name(side)} only:\n" + "\n".join(news), state)
+        for player in state.sides[side].players if news else ():
+            if player != user and player.isdigit():  # each of the side's other players
+                await _direct(interaction.client, player, text)
+
+
+async def _direct(client: discord.Client, player: str, text: str) -> None:
+    """A direct message to a player; if Discord refuses (their DMs are closed), it is logged."""
+    try:
+        channel = await client.create_dm(discord.Object(int(player)))
+        for piece in split_message(text):
+            await channel.send(piece)
+    except discord.HTTPException as refusal:
+        log.info("direct message refused", extra={"user": player, "status": refusal.status})

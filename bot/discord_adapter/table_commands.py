@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 
 from bot.discord_adapter.answers import PRIVATE, answer
-from bot.discord_adapter.common import battlefield_file, send_long, send_reply
+from bot.discord_adapter.common import battlefield_file, send_long, send_reply, suggestions
 from bot.discord_adapter.schema_commands import schema_command
 from bot.services.game_service import GameError
 from bot.services.limits import MOST_SEED, TABLE_FILE
@@ -28,7 +28,6 @@ from engine.tables.layout import (
 )
 
 Side = app_commands.Range[float, SMALLEST, LARGEST]
-CHOICES = 25
 
 
 def table_service(interaction: discord.Interaction) -> TableService:
@@ -40,10 +39,7 @@ def server(interaction: discord.Interaction) -> str:
 
 
 async def server_tables(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    words = current.casefold().split()
-    names = await table_service(interaction).names(server(interaction))
-    found = [n for n in names if all(w in n.casefold() for w in words)]
-    return [app_commands.Choice(name=n[:100], value=n[:100]) for n in found[:CHOICES]]
+    return suggestions(current, await table_service(interaction).names(server(interaction)))
 
 
 async def _show(interaction: discord.Interaction, table: BattleTable, *, private: bool = True) -> None:

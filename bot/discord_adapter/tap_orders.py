@@ -44,6 +44,7 @@ from engine.orders import check_may_activate
 from engine.rules.movement import fall_back_allowance, movement_allowance
 from engine.state import Phase, Unit
 from engine.view import may_name
+from engine.wording import counted
 
 OPTIONS = 25  # options in one select menu
 SQUARES = 20  # grid squares offered as destinations; the rest of the menu is "toward" a unit
@@ -265,7 +266,9 @@ def unit_step(state: GameState, side: str, channel: int, version: int) -> discor
         discord.SelectOption(
             label=f"{u.name}{f' = {u.true_name}' if u.true_name else ''}"[:100],  # its own side's eyes only
             value=str(place_of(state, u.id)),
-            description=f"{u.profile.name}, {u.morale_markers} morale markers, {u.tokens} tokens"[:100],
+            description=", ".join(
+                (u.profile.name, counted(u.morale_markers, "morale marker"), counted(u.tokens, "token"))
+            )[:100],
         )
         for u in units
     ]
@@ -453,7 +456,7 @@ class TurnButton(
 
         async def work() -> None:  # not held to the card's version: both players join from one card
             outcome = await act(interaction, JoinSide(side=side, player=str(interaction.user.id)))
-            await show_joined(interaction, outcome, side)
+            await show_joined(interaction, outcome)
 
         await public_step(interaction, work)
 

@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 
 from bot.discord_adapter.answers import answer
-from bot.discord_adapter.common import games, players_game, side_of
+from bot.discord_adapter.common import games, players_game, side_of, suggestions
 from bot.discord_adapter.markdown import markdown
 from bot.discord_adapter.referees import act, eyes_of, tell
 from bot.discord_adapter.schema_commands import schema_command
@@ -27,22 +27,13 @@ def display_name(interaction: discord.Interaction, user: str) -> str:
     return member.display_name if member else f"user {user}"
 
 
-def _matching(suggestions: list[tuple[str, str]], typed: str) -> list[app_commands.Choice[str]]:
-    wanted = typed.casefold()
-    return [
-        app_commands.Choice(name=name[:100], value=value)
-        for name, value in suggestions
-        if wanted in name.casefold() or wanted in value.casefold()
-    ][:25]
-
-
 async def side_players(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Autocomplete: the players of the user's side."""
     playing = await players_game(interaction)
     if playing is None:
         return []
     state, side = playing
-    return _matching([(display_name(interaction, p), p) for p in state.sides[side].players], current)
+    return suggestions(current, {display_name(interaction, p): p for p in state.sides[side].players})
 
 
 async def reserve_pool(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -57,7 +48,7 @@ async def reserve_pool(interaction: discord.Interaction, current: str) -> list[a
         for u in state.units_of(side)
         if u.in_reserve and not u.destroyed and not u.reserve_available and u.id not in asked
     ]
-    return _matching([(u.true_name or u.name, u.id) for u in pool], current)
+    return suggestions(current, {u.true_name or u.name: u.id for u in pool})
 
 
 async def requests(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -67,10 +58,8 @@ async def requests(interaction: discord.Interaction, current: str) -> list[app_c
         return []
     state = playing[0]
     asked = [(state.units[r.unit], r.player) for r in team.requests]
-    return _matching(
-        [(f"{u.true_name or u.name} for {display_name(interaction, player)}", u.id) for u, player in asked],
-        current,
-    )
+    shown = {f"{u.true_name or u.name} for {display_name(interaction, player)}": u.id for u, player in asked}
+    return suggestions(current, shown)
 
 
 async def _team_act(interaction: discord.Interaction, build) -> None:

@@ -17,6 +17,7 @@ from engine.campaign.calendar import SIDE_NAMES
 from engine.campaign.linked import LinkedCampaign
 from engine.campaign.phases import Campaign
 from engine.dice_stats import PlayerDie, dice_report, dice_words
+from engine.wording import counted
 
 
 class CampaignStats:
@@ -44,7 +45,7 @@ class CampaignStats:
     async def _linked(self, channel_id: str, campaign: LinkedCampaign) -> DiceStats:
         dice = [die for battle in campaign.history for die in battle.dice]
         unread = sum(battle.unread_rolls for battle in campaign.history)
-        fought = f"{len(campaign.history)} battle{'s' * (len(campaign.history) != 1)} fought"
+        fought = f"{counted(len(campaign.history), 'battle')} fought"
         if campaign.battle is not None:
             live = await self.games.channel_dice(channel_id)
             dice += live.dice
@@ -58,7 +59,5 @@ def ledger_stats(campaign: Campaign) -> DiceStats:
     """A Red Barricades campaign's ledger rolls, by side."""
     dice = [PlayerDie(SIDE_NAMES[entry.side], die) for entry in campaign.books.ledger for die in entry.dice]
     rolls = sum(1 for entry in campaign.books.ledger if entry.dice)
-    heading = (
-        f"Campaign **{campaign.name}**: {rolls} ledger roll{'s' * (rolls != 1)}, {dice_words(len(dice))}"
-    )
+    heading = f"Campaign **{campaign.name}**: {counted(rolls, 'ledger roll')}, {dice_words(len(dice))}"
     return DiceStats(dice_report(dice), 0, {}, heading)

@@ -15,6 +15,7 @@ from engine.cards import Card, read_deck
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
 from engine.view import Audience, hand_of
+from engine.wording import counted, side_name
 
 MAX_NAME = 60
 DECK_CHARS = 100_000  # a deck's text: hundreds of cards
@@ -28,11 +29,11 @@ def hand_text(state: GameState, side: str, audience: Audience) -> Reply:
         raise IllegalCommand("No cards have been dealt to your side: /cards deal deck:NAME")
     hand = [("- ", Strong(card.name), f" {card.terms()}") for card in held.cards] or ["- no cards"]
     lasting = [
-        ("- ", Strong(card.card.name), f" {card.card.terms()} [{card.tokens} tokens on it]")
+        ("- ", Strong(card.card.name), f" {card.card.terms()} [{counted(card.tokens, 'token')} on it]")
         for card in held.in_play
     ]
     exchanged = "used" if held.exchanged else "still yours to use (/cards exchange)"
-    heading = (Strong(f"{side}'s hand"), f" (exchange {exchanged}):")
+    heading = (Strong(f"{side_name(side, start=True)}' hand"), f" (exchange {exchanged}):")
     return Reply.of(heading, *hand, *([Strong("In play:"), *lasting] if lasting else []), private=True)
 
 

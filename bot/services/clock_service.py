@@ -29,6 +29,7 @@ from engine.game_state import GameState
 from engine.referee import pass_for_absent
 from engine.runtime import Clock, ReactionTimers, WindowKey
 from engine.state import Phase
+from engine.wording import side_name
 
 log = logging.getLogger(__name__)
 
@@ -285,8 +286,8 @@ class ClockService:
         game = await self.games.store.load(due.channel_id)
         if game is None or (command := pass_for_absent(game.state, side)) is None:
             return (
-                f"The referee's deadline for {side} has passed, but the game is not waiting for them "
-                "to act or react: nothing is done"
+                f"The referee's deadline for {side_name(side)} has passed, but the game is not waiting for "
+                "them to act or react: nothing is done"
             ), None
         done, what = (
             ("passes the initiative", "pass the initiative")
@@ -299,11 +300,17 @@ class ClockService:
             now = await self.games.store.load(due.channel_id)
             if now is None or now.version != game.version:
                 raise  # refused on a game that has changed since (a lost race): tried again
-            text = f"{side} did not act by the referee's deadline, but the game cannot {what}: {refusal}"
+            text = (
+                f"{side_name(side, start=True)} did not act by the referee's deadline, but the game cannot "
+                f"{what}: {refusal}"
+            )
             if isinstance(command, PassInitiative):  # the rule stands (p. 5); the referee may step in
                 text += ". A referee may give the initiative to the other side: /ref initiative"
             return text, None
-        return f"{side} did not act by the referee's deadline: the game {done} for them", outcome
+        return (
+            f"{side_name(side, start=True)} did not act by the referee's deadline: the game {done} for them",
+            outcome,
+        )
 
 
 def _dropping(due: PlayerDeadline):

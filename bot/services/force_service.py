@@ -34,6 +34,7 @@ from engine.forces import (
 )
 from engine.rules.scenario import defends
 from engine.rulesets import RULE_SETS, RuleSet
+from engine.wording import counted
 
 MAX_FORCES = 50  # per player and server
 REGULAR = "regular"  # troop quality left at the default
@@ -181,7 +182,7 @@ class ForceService:
             lines.append(
                 (
                     Strong(force.name),
-                    f" ({NATION_NAMES[force.nation]}): {points}, {count} unit{'s' * (count != 1)}, {ok}",
+                    f" ({NATION_NAMES[force.nation]}): {points}, {counted(count, 'unit')}, {ok}",
                 )
             )
         return Reply.of(*(lines or ["You have no forces here yet: /force new"]), private=True)

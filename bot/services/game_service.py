@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot import metrics
 from bot.reply import Reply, Strong, Typed
 from bot.services.clock_service import ClockService
-from bot.services.limits import REACTION_SECONDS, bounded_command
+from bot.services.limits import PACES, REACTION_SECONDS, bounded_command
 from bot.services.outcome import GameError, Outcome, refusals
 from bot.services.permissions import Refused, authorise, held_by_referees
 from bot.services.window_notices import WindowNotices
@@ -33,6 +33,7 @@ from engine.scenarios.book import find_scenario
 from engine.scenarios.quick_battle import quick_battle, quick_forces, table_title
 from engine.state import Phase
 from engine.tables.layout import BattleTable
+from engine.wording import counted
 
 log = logging.getLogger(__name__)
 
@@ -421,7 +422,7 @@ def setup_text(table: str | BattleTable, forces: str, reaction_seconds: int) -> 
         f"A quick battle on the {table_title(table)}.",
         (Strong("allies"), f": {quick_forces()[forces]}"),
         (Strong("axis"), f": {quick_forces()['german']}"),
-        f"Reaction windows stay open {duration_text(reaction_seconds)}.",
+        window_text(reaction_seconds),
     )
 
 
@@ -436,7 +437,7 @@ async def finished_games_text(store: GameStore, channel_id: str, number: int | N
             (Typed("/game history number:N"), " shows one game's log"),
         )
     if not 1 <= number <= len(games):
-        raise GameError(f"This channel has {len(games)} finished game(s): choose 1 to {len(games)}")
+        raise GameError(f"This channel has {counted(len(games), 'finished game')}: choose 1 to {len(games)}")
     game = games[number - 1]
     return Reply.of(Strong(game.result), game.log)
 
@@ -459,7 +460,7 @@ def scenario_text(state: GameState, table: str | BattleTable, reaction_seconds: 
     )
     return Reply.of(
         (Strong(scenario.title), f" (p. {scenario.page}) on the {table_title(table)}: {scenario.summary}"),
-        (*roles, f".{choice} Reaction windows stay open {duration_text(reaction_seconds)}."),
+        (*roles, f".{choice} {window_text(reaction_seconds)}"),
         (
             "Each side joins with its force (",
             Typed("/game join side: force:"),
@@ -470,6 +471,17 @@ def scenario_text(state: GameState, table: str | BattleTable, reaction_seconds: 
             ".",
         ),
     )
+
+
+def window_text(seconds: int) -> str:
+    """How long reaction windows stay open, and the pace that gives it: ``pace:live`` (the
+    default) or ``pace:daily`` when the game is played over days."""
+    pace = next((name for name, pace_seconds in PACES.items() if pace_seconds == seconds), None)
+    how = {
+        "live": "the live pace; for a game played over days, pace:daily gives 24 hours",
+        "daily": "the daily pace, for a game played over days",
+    }.get(pace or "", "set with reaction_seconds")
+    return f"Reaction windows stay open {duration_text(seconds)} ({how})."
 
 
 def duration_text(seconds: int) -> str:

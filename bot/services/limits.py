@@ -66,6 +66,18 @@ def reaction_seconds(typed: str) -> int:
     return whole_number("reaction_seconds", typed, REACTION_SECONDS.start, REACTION_SECONDS.stop - 1)
 
 
+# a game's pace: played live at one sitting, or over days with a move or two a day
+PACES = {"live": 120, "daily": 24 * 3600}
+
+
+def window_seconds(pace: str, seconds: int | None = None) -> int:
+    """How long a new game's reaction windows stay open: ``seconds`` if given, else its pace's
+    (live: 2 minutes; daily: 24 hours)."""
+    if pace not in PACES:
+        raise IllegalCommand(f"The pace is live or daily, not {quoted(pace)}")
+    return PACES[pace] if seconds is None else seconds
+
+
 def measure(what: str, typed: str | float, least: float = -MEASURE, most: float = MEASURE) -> float:
     """A number that may have a fraction (inches, degrees, hours), from ``least`` to ``most``."""
     if isinstance(typed, str):

@@ -30,6 +30,7 @@ from engine.errors import IllegalCommand
 from engine.game_state import GameState
 from engine.scenarios.book import find_scenario
 from engine.scenarios.quick_battle import quick_tables, scenario_battle
+from engine.wording import side_name
 
 log = logging.getLogger(__name__)
 
@@ -226,7 +227,8 @@ class LinkedCampaignService:
             with refusals():
                 stored.campaign.side(side)
             if stored.campaign.sides[side].player != user_id:
-                raise GameError(f"Only {side}'s player, {stored.campaign.sides[side].player}, may do that")
+                player = stored.campaign.sides[side].player
+                raise GameError(f"Only {side_name(side)}' player, {player}, may do that")
             with refusals():
                 campaign = change(stored.campaign)
             await self._save(stored, campaign)

@@ -29,10 +29,11 @@ from engine.deployment.placing import whose_turn
 from engine.game import awaiting
 from engine.game_state import GameState
 from engine.state import Phase
+from engine.wording import side_name
 
 WAITING_FOR = {
     Phase.INITIATIVE: "{side} won the initiative: choose who starts (/initiative)",
-    Phase.RESERVES: "{side} calls its reserves (/reserves)",
+    Phase.RESERVES: "{side} call their reserves (/reserves)",
     Phase.ACTIVE: "{side} to act: declare an order or pass (/act, /pass)",
     Phase.REACTION: "{side} may react (/react) or let it pass (/noreact)",
     Phase.CHOICE: "{side} to choose (/choose)",
@@ -58,7 +59,7 @@ def game_wait(state: GameState) -> Wait | None:
         players = _holding_tokens(state, side)
     else:
         players = tuple(state.sides[side].players)
-    return Wait(players, WAITING_FOR[state.phase].format(side=side)) if players else None
+    return Wait(players, WAITING_FOR[state.phase].format(side=side_name(side))) if players else None
 
 
 def _holding_tokens(state: GameState, side: str) -> tuple[str, ...]:
@@ -76,7 +77,8 @@ def _set_up_wait(state: GameState) -> Wait | None:
         placing = [s for s, p in plan.sides.items() if not p.done] if plan.order == "plotted" else []
         placing = placing or [side for side in [whose_turn(plan)] if side]
         players = tuple(p for side in placing for p in _setting_up(state, side))
-        return Wait(players, f"{' and '.join(placing)} to set up (/deploy)") if players else None
+        setting_up = " and ".join(side_name(side) for side in placing)
+        return Wait(players, f"{setting_up} to set up (/deploy)") if players else None
     everyone = [p for side in state.sides.values() for p in side.players]
     if state.planned_scenario is None and all(side.players for side in state.sides.values()):
         return Wait(tuple(everyone), "everyone has joined: start the game (/game start)")

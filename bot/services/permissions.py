@@ -25,9 +25,11 @@ from __future__ import annotations
 from collections.abc import Collection
 from enum import StrEnum
 
+from bot.set_up_steps import how_to_join
 from engine.commands import Command, Declare, Deploy, React
 from engine.game_state import GameState
 from engine.referee import PLAYS_NO_SIDE
+from engine.wording import side_name
 
 
 class Role(StrEnum):
@@ -139,7 +141,8 @@ def authorise(
         if empty:
             raise Refused(f"Nobody is playing {', '.join(empty)} yet: /game join first")
     if not roles & allowed:
-        raise Refused(_why(command.kind, side, allowed))
+        newcomer = roles <= {Role.SPECTATOR, Role.ADMIN}  # plays no side, referees nothing
+        raise Refused(_why(command.kind, side, allowed) + (f". {how_to_join(state)}" if newcomer else ""))
     if getattr(command, "player", None) not in (None, user) and Role.REFEREE not in roles:
         raise Refused("You can only act as yourself")
     if Role.PLAYER in roles and side in state.sides and state.sides[side].team is not None:
@@ -186,7 +189,7 @@ def _why(kind: str, side: str | None, allowed: frozenset[Role]) -> str:
     if allowed == {Role.REFEREE, Role.ADMIN}:
         return "Only the game's referees or a server admin (Manage Server) may do that"
     if allowed == {Role.CO}:
-        return f"Only {side}'s commanding officer may do that"
+        return f"Only {side_name(side)}' commanding officer may do that"
     if side is not None:
-        return f"Only {side}'s players may act for {side}"
+        return f"Only {side_name(side)}' players may act for {side_name(side)}"
     return "Only the game's players may do that"

@@ -254,9 +254,7 @@ class RulesService:
         if not exact and not inside and re.fullmatch(r"\d+\.0", number):
             return await self._by_number(guild_id, number[:-2])  # indexes call chapter 63 "63.0"
         if not exact and not inside:
-            raise GameError(
-                f"No section {number} in this server's rules library: try words, or /rules sources"
-            )
+            raise GameError(f"No section {number} in this server's rules library: try words, or /library")
         parts = [f"**{s.number} {s.title}** · {source}\n{s.body}" for s, source in exact]
         if inside:
             parts.append("Sections inside it: " + ", ".join(inside[:40]) + (" …" if len(inside) > 40 else ""))
@@ -350,7 +348,7 @@ class RulesService:
             await self._hold(session, guild_id, name)
             row = await self._source(session, guild_id, name)
             if row is None or guild_id == SHIPPED:
-                raise GameError(f"This server has imported no document called {name!r}: see /rules sources")
+                raise GameError(f"This server has imported no document called {name!r}: see /library")
             await session.execute(delete(RuleSectionRow).where(col(RuleSectionRow.source_id) == row.id))
             await session.delete(row)
         return Reply.of(

@@ -30,6 +30,7 @@ from engine.rolls.expressions import roll
 from engine.rolls.readback import dice_behind
 from engine.state import Unit
 from engine.view import SPECTATORS, dice_shown
+from engine.wording import counted
 
 READ_BACK_SECONDS = 0.3  # at most this long reading back the dice of rolls logged before they were kept
 
@@ -51,7 +52,7 @@ class DiceStats:
             text = f"{self.heading}\n{text}"
         if self.unread_rolls:
             text += (
-                f"\n({self.unread_rolls} logged roll(s) left out: their dice cannot be told "
+                f"\n({counted(self.unread_rolls, 'logged roll')} left out: their dice cannot be told "
                 "for sure from what was shown)"
             )
         return text

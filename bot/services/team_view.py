@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot.reply import Line, Mention, Reply, Strong
 from engine.game_state import GameState
 from engine.view import knows_secrets_of, sees
+from engine.wording import counted
 
 
 def team_text(state: GameState, viewer: str | None) -> Reply:
@@ -26,7 +27,7 @@ def team_text(state: GameState, viewer: str | None) -> Reply:
             units = [u.true_name or u.name for u in own] if theirs else [u.name for u in own]
             co = " (CO)" if player == team.co else ""
             tokens, commands = team.tokens.get(player, 0), ", ".join(units) or "no units"
-            lines.append(("  ", Mention(player), f"{co}: {tokens} token{'s' * (tokens != 1)}; {commands}"))
+            lines.append(("  ", Mention(player), f"{co}: {counted(tokens, 'token')}; {commands}"))
         if knows_secrets_of(name, viewer):
             if team.bonus:
                 lines.append((f"  bonus tokens still to hand out: {team.bonus} (/team give)",))

@@ -33,6 +33,7 @@ from engine.rules.scenario import objective_claimer
 from engine.rules.shot_resolution import Fate, ShotResult
 from engine.rulesets import rules_of
 from engine.state import Point, Smoke, Unit
+from engine.wording import side_name
 
 SMOKE_SCORE = 5  # p. 12
 SNIPER_SPOTTED_ON = 6  # p. 20
@@ -165,7 +166,7 @@ def claim_objectives(state: GameState, log: EventLog) -> None:
         side = objective_claimer(nearest)
         if side is not None and side != objective.held_by:
             state.objectives[index] = objective.model_copy(update={"held_by": side})
-            claimed = f"{side} claims objective {objective.id}"
+            claimed = f"{side_name(side, start=True)} claim objective {objective.id}"
             if objective.side is None:
                 log.emit("objective", claimed, side=side)
             else:  # a referee's objective for one side: only that side knows of it (p. 25)

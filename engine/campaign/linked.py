@@ -63,6 +63,7 @@ from engine.rules.force import command_unit_problem
 from engine.rules.scenario import defends
 from engine.scenarios.book import find_scenario
 from engine.state import Phase
+from engine.wording import counted, side_name
 
 SIDES = ("allies", "axis")  # the sides of a scenario game (engine.scenarios.quick_battle.scenario_battle)
 DamagedRule = Literal["return", "sit_out"]
@@ -209,7 +210,7 @@ def battle_problem(campaign: LinkedCampaign, name: str, role: str) -> str | None
     """Why a side cannot take the field in ``role``, if it cannot."""
     force = fielded_force(campaign.side(name), role)
     if not force.units:
-        return f"{name} has no unit fit to fight: buy reinforcements"
+        return f"{side_name(name, start=True)} have no unit fit to fight: buy reinforcements"
     problem = command_unit_problem([u.label for u in force.units if u.command])
     return f"{name}: Command unit (p. 18): {problem}" if problem else None
 
@@ -393,8 +394,8 @@ def spend_reinforcements(
     cost = unit_points(force, bought)
     if cost > side.points:
         raise IllegalCommand(
-            f"{name} has {side.points} reinforcement points but {spelt} costs {cost}: "
-            f"{cost - side.points} short"
+            f"{side_name(name, start=True)} have {side.points} reinforcement points but {spelt} costs "
+            f"{cost}: {cost - side.points} short"
         )
     force = force.model_copy(update={"points_limit": force.points_limit + cost})
     broken = _new_problems(side.force, force)
@@ -444,10 +445,6 @@ def campaign_winner(campaign: LinkedCampaign) -> str | None:
 # --- what to show ------------------------------------------------------------------------------------
 
 
-def _count(number: int, word: str, plural: str | None = None) -> str:
-    return f"{number} {word if number == 1 else plural or word + 's'}"
-
-
 def _unit_text(side: LinkedSide, unit: ForceUnit) -> str:
     notes = ["command"] * unit.command + [f"in a {unit.transport}"] * bool(unit.transport)
     record = side.record(unit.label)
@@ -461,7 +458,7 @@ def standings_text(campaign: LinkedCampaign, who: Callable[[str], str] = str) ->
     player (a mention, say)."""
     fought = len(campaign.history)
     lines = [
-        f"**{campaign.name}**{' (over)' * campaign.ended}: {_count(fought, 'battle')} fought; "
+        f"**{campaign.name}**{' (over)' * campaign.ended}: {counted(fought, 'battle')} fought; "
         f"winner {campaign.rules.winner_points}, "
         f"loser {campaign.rules.loser_points}, draw {campaign.rules.draw_points} reinforcement points; "
         f"{DAMAGED_RULES[campaign.rules.damaged]}"
@@ -470,9 +467,9 @@ def standings_text(campaign: LinkedCampaign, who: Callable[[str], str] = str) ->
         force = side.force
         lines.append(
             f"{name} ({who(side.player)}), {force.name} ({NATION_NAMES[force.nation]}): "
-            f"{_count(side.battles, 'battle')}, {_count(side.wins, 'win')}, {_count(side.draws, 'draw')}, "
-            f"{_count(side.losses, 'loss', 'losses')}; {side.points} reinforcement points; "
-            f"force {force_points(force)} points, {_count(len(force.units), 'unit')}"
+            f"{counted(side.battles, 'battle')}, {counted(side.wins, 'win')}, {counted(side.draws, 'draw')}, "
+            f"{counted(side.losses, 'loss', 'losses')}; {side.points} reinforcement points; "
+            f"force {force_points(force)} points, {counted(len(force.units), 'unit')}"
         )
         lines.append("   " + (", ".join(_unit_text(side, u) for u in force.units) or "no units left"))
         if side.fallen:
@@ -506,15 +503,15 @@ def battle_line(battle: Battle) -> str:
 
 def result_text(campaign: LinkedCampaign, who: Callable[[str], str] = str) -> str:
     """How the campaign ended: who took it, by wins."""
-    fought = _count(len(campaign.history), "battle")
+    fought = counted(len(campaign.history), "battle")
     winner = campaign_winner(campaign)
     if winner is None:
         wins = campaign.sides[SIDES[0]].wins
-        return f"**{campaign.name}** is over after {fought}: a draw, {_count(wins, 'win')} each"
+        return f"**{campaign.name}** is over after {fought}: a draw, {counted(wins, 'win')} each"
     loser = SIDES[1] if winner == SIDES[0] else SIDES[0]
     return (
         f"**{campaign.name}** is over after {fought}: {winner} ({who(campaign.sides[winner].player)}) "
-        f"wins the campaign, {_count(campaign.sides[winner].wins, 'win')} to {campaign.sides[loser].wins}"
+        f"wins the campaign, {counted(campaign.sides[winner].wins, 'win')} to {campaign.sides[loser].wins}"
     )
 
 

@@ -45,6 +45,7 @@ from engine.campaign.refit_rolls import roll_after_purchase
 from engine.campaign.rg_chart import find_fortification, find_reinforcement_group, rg_charts
 from engine.dice import DiceSource
 from engine.errors import IllegalCommand
+from engine.wording import counted
 
 PhaseKind = Literal["purchase"]
 PhaseState = Literal["waiting", "open", "revealed"]
@@ -90,7 +91,8 @@ class RGOrder(BaseModel):
     def text(self, side: Side) -> str:
         label = find_reinforcement_group(side, self.rg_id).label
         hexes = self.preregistered_hexes
-        what = f"{label} with {hexes} Pre-Registered hex{'es' if hexes != 1 else ''}" if hexes else label
+        what = f"{label} with {counted(hexes, 'Pre-Registered hex', 'Pre-Registered hexes')}"
+        what = what if hexes else label
         return what + self._options()
 
     @property
@@ -486,13 +488,13 @@ def submitting_side(campaign: Campaign, user: str, side: str | None = None) -> S
     someone who neither plays nor referees, the referee naming no side, a player naming the other."""
     own = side_of(campaign, user)
     if own is None and user != campaign.referee:
-        raise IllegalCommand(f"{user} does not play in the campaign {campaign.name}")
+        raise IllegalCommand(f"You do not play in the campaign {campaign.name}")
     if side is None and own is None:
         raise IllegalCommand("The referee names the side the orders are for: german or russian")
     chosen = check_side(side) if side is not None else own
     assert chosen is not None
     if own is not None and chosen != own:
-        raise IllegalCommand(f"{user} plays the {SIDE_NAMES[own]} side, not the {SIDE_NAMES[chosen]}")
+        raise IllegalCommand(f"You play the {SIDE_NAMES[own]} side, not the {SIDE_NAMES[chosen]}")
     return chosen
 
 

@@ -34,12 +34,13 @@ from engine.campaign.rg_chart import (
     find_reinforcement_group,
 )
 from engine.errors import IllegalCommand
+from engine.wording import counted
 
 HIP = "HIP"
 
 
 def _hexes(count: int) -> str:
-    return f"{count} Pre-Registered hex{'es' if count != 1 else ''}"
+    return counted(count, "Pre-Registered hex", "Pre-Registered hexes")
 
 
 def _check_preregistration(rg: ReinforcementGroup, hexes: int) -> None:

@@ -20,6 +20,7 @@ from engine.campaign.calendar import CG_DAYS, SIDE_NAMES, Side, cg_day, check_si
 from engine.campaign.ledger import LedgerEntry
 from engine.campaign.rg_chart import RGKind, find_reinforcement_group
 from engine.errors import IllegalCommand
+from engine.wording import counted
 
 
 class Purchase(BaseModel):
@@ -189,7 +190,7 @@ def _formation_text(formation: Formation) -> str:
         parts.append(formation.ammo)
     if formation.preregistered_hexes:
         hexes = formation.preregistered_hexes
-        parts.append(f"{hexes} Pre-Registered hex{'es' if hexes != 1 else ''}")
+        parts.append(counted(hexes, "Pre-Registered hex", "Pre-Registered hexes"))
     if formation.black_chits_removed or formation.red_chits_removed:
         parts.append(
             f"chits out of its Draw Pile: {formation.black_chits_removed} black, "

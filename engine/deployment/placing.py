@@ -21,6 +21,7 @@ from engine.rules.scenario import breakthrough_spacing_on, units_on_table_at_sta
 from engine.scenarios.book import Scenario
 from engine.state import Point, Unit
 from engine.tables.scenario_ground import may_stand
+from engine.wording import counted, side_name
 
 
 def _counted(unit: Unit) -> bool:
@@ -105,7 +106,9 @@ def place_unit(
     if plan.order == "plotted" and not plan.sides[side].done:
         turn = side
     if turn != side:
-        raise IllegalCommand(f"It is {turn}'s turn to set up a unit" if turn else "Deployment is over")
+        raise IllegalCommand(
+            f"It is {side_name(turn)}' turn to set up a unit" if turn else "Deployment is over"
+        )
     mine = plan.sides[side]
     if unit_id not in mine.waiting:
         raise IllegalCommand(f"{state.units[unit_id].name} is not waiting to be set up")
@@ -113,7 +116,9 @@ def place_unit(
     sniper = unit.profile.has(Special.SNIPER)
     on_table = [u for u in state.units_of(side) if u.on_table and u.id not in mine.waiting]
     if _counted(unit) and sum(1 for u in on_table if _counted(u)) >= mine.on_table_limit:
-        raise IllegalCommand(f"{side} may start with at most {mine.on_table_limit} units on the table")
+        raise IllegalCommand(
+            f"{side_name(side, start=True)} may start with at most {mine.on_table_limit} units on the table"
+        )
     for point in (at, decoy) if decoy else (at,):
         if not (0 <= point.x <= state.table.width and 0 <= point.y <= state.table.depth):
             raise IllegalCommand(f"{point} is off the table")
@@ -143,29 +148,32 @@ def place_unit(
     if sniper:
         unit.hidden, unit.decoy = True, decoy
         first, second = sorted((at, decoy), key=lambda p: (p.x, p.y))
-        public = f"{side} sets up a sniper team's two markers, at {first} and {second}"
+        public = f"{side_name(side, start=True)} set up a sniper team's two markers, at {first} and {second}"
         log.emit(
-            "deploy", f"{side} sets up {unit.name} at {at}, its dummy at {decoy}", side=side, public=public
+            "deploy",
+            f"{side_name(side, start=True)} set up {unit.name} at {at}, its dummy at {decoy}",
+            side=side,
+            public=public,
         )
     elif mine.under_markers:
         name = unit.name
         hide_under_marker(state, unit)
         log.emit(
             "deploy",
-            f"{side} sets up {name} as {unit.name} at {at}",
+            f"{side_name(side, start=True)} set up {name} as {unit.name} at {at}",
             side=side,
-            public=f"{side} sets up {unit.name} at {at}",
+            public=f"{side_name(side, start=True)} set up {unit.name} at {at}",
         )
     elif plan.order == "plotted":
         unit.hidden = True  # until both sides are done (p. 28)
         log.emit(
             "deploy",
-            f"{side} sets up {unit.name} at {at}",
+            f"{side_name(side, start=True)} set up {unit.name} at {at}",
             side=side,
-            public=f"{side} sets up a unit in secret",
+            public=f"{side_name(side, start=True)} set up a unit in secret",
         )
     else:
-        log.emit("deploy", f"{side} sets up {unit.name} at {at}", unit.id, side=side)
+        log.emit("deploy", f"{side_name(side, start=True)} set up {unit.name} at {at}", unit.id, side=side)
 
 
 def reveal_plotted_deployment(state: GameState, log: EventLog) -> None:
@@ -176,7 +184,12 @@ def reveal_plotted_deployment(state: GameState, log: EventLog) -> None:
             unit.hidden = False
         placed = [u for u in shown if u.on_table]
         where = ", ".join(f"{u.name} at {u.position}" for u in placed) or "nothing"
-        log.emit("deploy", f"{side}'s plotted set-up: {where}", *(u.id for u in placed), side=side)
+        log.emit(
+            "deploy",
+            f"{side_name(side, start=True)}' plotted set-up: {where}",
+            *(u.id for u in placed),
+            side=side,
+        )
 
 
 def finish_deployment(state: GameState, side: str) -> str:
@@ -184,11 +197,13 @@ def finish_deployment(state: GameState, side: str) -> str:
     plan = _plan(state)
     mine = plan.sides[side]
     if mine.done:
-        raise IllegalCommand(f"{side} has already finished setting up")
+        raise IllegalCommand(f"{side_name(side, start=True)} have already finished setting up")
     units = [u for u in mine.waiting if not state.units[u].dummy]
     if units and not mine.may_hold_back:
         names = ", ".join(state.units[u].name for u in units)
-        raise IllegalCommand(f"This scenario has no reserves: {side} must set up every unit ({names})")
+        raise IllegalCommand(
+            f"This scenario has no reserves: {side_name(side)} must set up every unit ({names})"
+        )
     for unit_id in mine.waiting:
         if state.units[unit_id].dummy:
             del state.units[unit_id]  # a dummy marker left unused is simply not put down
@@ -197,7 +212,9 @@ def finish_deployment(state: GameState, side: str) -> str:
     held = len(units)
     mine.waiting, mine.done = [], True
     state.sides[side].reserves_at_start = sum(1 for u in state.units_of(side) if u.in_reserve)
-    return f"{side} has finished setting up" + (f"; {held} unit(s) wait in reserve" if held else "")
+    return f"{side_name(side, start=True)} have finished setting up" + (
+        f"; {counted(held, 'unit')} held in reserve" if held else ""
+    )
 
 
 def _plan(state: GameState) -> DeploymentPlan:

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from engine import geometry
 from engine.rules.movement import movement_allowance
 from engine.state import Point, TableSize, Unit
+from engine.wording import side_name
 
 Edge = Literal["near", "far", "left", "right"]
 # The book leaves Meeting Engagement's areas to the players (p. 28); we offer each side the
@@ -56,7 +57,7 @@ class RefereeZone(BaseModel):
     def problem(self, unit: Unit, at: Point, table: TableSize) -> str | None:
         if self.x1 <= at.x <= self.x2 and self.y1 <= at.y <= self.y2:
             return None
-        return f"{unit.name} must set up in the referee's zone for {self.side}, {self}"
+        return f"{unit.name} must set up in the referee's zone for {side_name(self.side)}, {self}"
 
 
 class SidePlan(BaseModel):

@@ -13,6 +13,7 @@ from engine.rules.morale import is_destroyed_by_markers
 from engine.rulesets import rules_of
 from engine.state import Point, Unit
 from engine.teams import lose_co_bonus
+from engine.wording import counted
 
 
 def add_markers(state: GameState, unit: Unit, count: int, log: EventLog) -> None:
@@ -57,7 +58,7 @@ def destroy(
         passenger.morale_markers = max(passenger.morale_markers, morale)
         log.emit(
             "bail_out",
-            f"{passenger.name} bails out of the wreck with {passenger.morale_markers} markers",
+            f"{passenger.name} bails out of the wreck with {counted(passenger.morale_markers, 'marker')}",
             passenger.id,
             side=passenger.side,
         )

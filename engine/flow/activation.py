@@ -31,6 +31,7 @@ from engine.game_state import Aim, GameState, Pending
 from engine.orders import check_fall_back, check_platoon_order, order_unit, order_units
 from engine.state import Phase, Unit
 from engine.teams import hand_out_unclaimed_bonus, paying_player, spend_token
+from engine.wording import side_name
 
 
 def _expect_active(state: GameState, side: str) -> None:
@@ -43,7 +44,9 @@ def _expect_active(state: GameState, side: str) -> None:
     if state.phase is not Phase.ACTIVE:
         raise IllegalCommand(f"The game is not in play (phase: {state.phase.value})")
     if side != state.active_side:
-        raise IllegalCommand(f"{state.active_side} has the initiative, not {side}")
+        raise IllegalCommand(
+            f"{side_name(state.active_side, start=True)} have the initiative, not {side_name(side)}"
+        )
 
 
 def check_order(state: GameState, side: str, order: Order) -> None:
@@ -79,8 +82,8 @@ def declare(state: GameState, command: Declare, log: EventLog) -> None:
     note_declared_actions(state, pending, order)
     state.pending = pending
     said = None if _in_the_open(state, order) else describe_order(state, order, known_as)
-    public = None if said is None else f"{command.side} declares: {said}"
-    text = f"{command.side} declares: {describe_order(state, order)}"
+    public = None if said is None else f"{side_name(command.side, start=True)} declare: {said}"
+    text = f"{side_name(command.side, start=True)} declare: {describe_order(state, order)}"
     log.emit("declare", text, side=command.side, public=public, data=TokensData(side=command.side, count=-1))
 
     reactor = state.sides[pending.reactor_side]
@@ -93,12 +96,12 @@ def declare(state: GameState, command: Declare, log: EventLog) -> None:
     elif barred:
         log.emit("no_reaction", barred)
     elif reactor.tokens == 0:
-        log.emit("no_reaction", f"{pending.reactor_side} has no tokens to react with")
+        log.emit("no_reaction", f"{side_name(pending.reactor_side, start=True)} have no tokens to react with")
     else:
         state.phase = Phase.REACTION
         log.emit(
             "reaction_window",
-            f"{pending.reactor_side} may react (window {pending.window})",
+            f"{side_name(pending.reactor_side, start=True)} may react (window {pending.window})",
             side=pending.reactor_side,
         )
         return
@@ -114,7 +117,7 @@ def pass_initiative(state: GameState, command: PassInitiative, log: EventLog) ->
         raise IllegalCommand("You must spend at least one command token before passing the initiative back")
     if side.tokens and (problem := must_keep_spending(state, command.side)):
         raise IllegalCommand(problem)
-    give_initiative(state, state.other_side(command.side), log, "takes the initiative")
+    give_initiative(state, state.other_side(command.side), log, "take the initiative")
 
 
 def place_token(state: GameState, pending: Pending, order: Order) -> None:

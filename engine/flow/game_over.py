@@ -17,6 +17,7 @@ from engine.rules.victory import BreakTest, break_point_test
 from engine.scenarios.winning import breakthrough_result, objectives_held
 from engine.state import Phase
 from engine.summary import game_summary
+from engine.wording import counted, side_name
 
 
 def take_break_point_test(state: GameState, name: str, log: EventLog) -> BreakTest:
@@ -50,18 +51,18 @@ def finish_on_time(state: GameState, log: EventLog) -> None:
         return finish_game(state, log, None, "time ran out with the objectives shared")
     winner = first if held[first] > held[second] else second
     count = held[winner]
-    finish_game(state, log, winner, f"time ran out; {winner} holds {count} objective{'s' * (count != 1)}")
+    finish_game(state, log, winner, f"time ran out; {side_name(winner)} hold {counted(count, 'objective')}")
 
 
 def finish_game(state: GameState, log: EventLog, winner: str | None, reason: str) -> None:
     state.phase = Phase.OVER
     state.pending = None
     state.result = GameResult(winner=winner, reason=reason)
-    log.emit("game_over", f"Game over: {winner + ' wins' if winner else 'draw'} ({reason})")
+    log.emit("game_over", f"Game over: {side_name(winner) + ' win' if winner else 'draw'} ({reason})")
     log.emit("summary", game_summary(state))
 
 
 def concede(state: GameState, command: Concede, log: EventLog) -> None:
     if command.side not in state.sides:
         raise IllegalCommand(f"There is no side called {command.side!r}")
-    finish_game(state, log, state.other_side(command.side), f"{command.side} conceded")
+    finish_game(state, log, state.other_side(command.side), f"{side_name(command.side)} conceded")

@@ -10,6 +10,7 @@ from engine.events import EventLog
 from engine.game_state import GameState
 from engine.state import Phase, Side
 from engine.teams import hand_out_unclaimed_bonus, spend_token
+from engine.wording import counted, side_name
 
 
 def deal_cards(state: GameState, command: DealCards, log: EventLog) -> None:
@@ -36,26 +37,35 @@ def card_action(state: GameState, command: CardAction, log: EventLog) -> None:
         raise IllegalCommand("The game is over")
     if command.action == "exchange":
         exchange(cards, command.side, command.card)
-        log.emit("cards", f"{command.side} exchanges a card for one from the deck", side=command.side)
+        log.emit(
+            "cards",
+            f"{side_name(command.side, start=True)} exchange a card for one from the deck",
+            side=command.side,
+        )
     elif command.action == "play":
         hand_out_unclaimed_bonus(state, command.side, log)
         card = play(cards, command.side, command.card, _card_tokens(side))
         for _ in range(card.cost):
             spend_token(state, command.side, side.team.co if side.team else None, log)
-        log.emit("cards", f"{command.side} plays {card.describe()}", side=command.side)
+        log.emit("cards", f"{side_name(command.side, start=True)} play {card.describe()}", side=command.side)
     elif command.action == "token":
         if _card_tokens(side) < 1:
-            raise IllegalCommand(f"{command.side} has no command token to put on a card")
+            raise IllegalCommand(
+                f"{side_name(command.side, start=True)} have no command token to put on a card"
+            )
         held = add_token(cards, command.side, command.card)
         spend_token(state, command.side, side.team.co if side.team else None, log)
         log.emit(
-            "cards", f"{command.side} puts a token on {held.card.name} ({held.tokens} now)", side=command.side
+            "cards",
+            f"{side_name(command.side, start=True)} put a token on {held.card.name} ({held.tokens} now)",
+            side=command.side,
         )
     else:
         held = trigger(cards, command.side, command.card)
         log.emit(
             "cards",
-            f"{command.side} triggers {held.card.name} ({held.tokens} tokens on it)",
+            f"{side_name(command.side, start=True)} trigger {held.card.name} "
+            f"({counted(held.tokens, 'token')} on it)",
             side=command.side,
         )
 

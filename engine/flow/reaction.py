@@ -29,6 +29,7 @@ from engine.rules.scenario import dug_in_seizes_initiative
 from engine.rulesets import rules_of
 from engine.state import Phase, Point
 from engine.teams import paying_player, spend_token
+from engine.wording import side_name
 
 
 def _expect_window(state: GameState, side: str, window: int) -> Pending:
@@ -38,13 +39,13 @@ def _expect_window(state: GameState, side: str, window: int) -> Pending:
     if window != pending.window:
         raise IllegalCommand(f"Reaction window {window} has closed (the open one is {pending.window})")
     if side != pending.reactor_side:
-        raise IllegalCommand(f"Only {pending.reactor_side} may react now")
+        raise IllegalCommand(f"Only {side_name(pending.reactor_side)} may react now")
     return pending
 
 
 def decline(state: GameState, command: DeclineReaction, log: EventLog) -> None:
     _expect_window(state, command.side, command.window)
-    log.emit("no_reaction", f"{command.side} does not react", side=command.side)
+    log.emit("no_reaction", f"{side_name(command.side, start=True)} do not react", side=command.side)
     resolve_without_reaction(state, log)
 
 
@@ -67,7 +68,7 @@ def react(state: GameState, command: React, log: EventLog) -> None:
     dug_in_first = unit is not None and unit.dug_in and not side.dug_in_tried
     side.dug_in_tried = side.dug_in_tried or (unit is not None and unit.dug_in)
     place_token(state, pending, order)
-    label = unit.name if unit else f"{command.side} Company Morale Test"
+    label = unit.name if unit else f"{side_name(command.side)}' Company Morale Test"
     roll, passed = roll_test(
         state,
         log,
@@ -77,8 +78,8 @@ def react(state: GameState, command: React, log: EventLog) -> None:
         getattr(order, "reroll", False),
         DieCategory.REACTION,
     )
-    what = f"{command.side} reacts with {describe_order(state, order)}"
-    said = f"{command.side} reacts with {describe_order(state, order, known_as)}"
+    what = f"{side_name(command.side, start=True)} react with {describe_order(state, order)}"
+    said = f"{side_name(command.side, start=True)} react with {describe_order(state, order, known_as)}"
     log.emit(
         "reaction_test",
         f"{what}: needs {score.describe()}, rolled {roll}: {'success' if passed else 'failed'}",
@@ -93,7 +94,7 @@ def react(state: GameState, command: React, log: EventLog) -> None:
     pending.seized = seizes_initiative(roll) or dug_in_seizes_initiative(dug_in_first, passed)
     if pending.seized:
         how = "A 6!" if seizes_initiative(roll) else "Dug in and waiting, and the first reaction succeeds:"
-        log.emit("seize", f"{how} {command.side} seizes the initiative", side=command.side)
+        log.emit("seize", f"{how} {side_name(command.side)} seize the initiative", side=command.side)
     reactor_first, reactor_rest = _reaction_halves(order)
     pending.interrupt = interrupt
     if interrupt is None:

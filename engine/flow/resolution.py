@@ -30,6 +30,7 @@ from engine.rules.activation import TestScore
 from engine.rules.morale import MoraleTestResult, company_morale_test, fall_back_removes_marker
 from engine.rulesets import rules_of
 from engine.state import Phase, Unit
+from engine.wording import counted, side_name
 
 
 def active_steps(order: Order) -> list[Step]:
@@ -77,7 +78,11 @@ def _finish_declaration(state: GameState, log: EventLog) -> None:
     if pending.seized:
         state.active_side = pending.reactor_side
         state.spent_since_initiative = 0
-        log.emit("initiative", f"{pending.reactor_side} is now the active player", side=pending.reactor_side)
+        log.emit(
+            "initiative",
+            f"{side_name(pending.reactor_side, start=True)} are now the active player",
+            side=pending.reactor_side,
+        )
     after_declaration(state, log)
 
 
@@ -171,7 +176,7 @@ def _step_morale_test(state: GameState, pending: Pending, step: Step, log: Event
     result = company_morale_test(roll)
     candidates = [u.id for u in live_units(state, side) if u.morale_markers]
     test = RolledTest.of("company morale test", _morale_test_passes, roll, side=side, result=result.value)
-    text = f"{side} Company Morale Test: rolled {test.roll}: {test.result}"
+    text = f"{side_name(side, start=True)}' Company Morale Test: rolled {test.roll}: {test.result}"
     if result is MoraleTestResult.FAILED or not candidates:
         none = "" if candidates or result is MoraleTestResult.FAILED else " (no unit has markers)"
         log.emit("morale_test", rules_of(state).cite(text + none, "7.1"), side=side, data=test)
@@ -196,7 +201,7 @@ def _remove_markers(state: GameState, unit: Unit, remove_all: bool, roll: int, l
     removed = min(removed, unit.morale_markers)
     unit.morale_markers -= removed
     lost = MarkersData(unit=unit.id, added=-removed, total=unit.morale_markers)
-    told = f"{unit.name} loses {removed} morale marker{'s' * (removed != 1)} ({lost.total} left)"
+    told = f"{unit.name} loses {counted(removed, 'morale marker')} ({lost.total} left)"
     log.emit(
         "rally",
         rules_of(state).cite(told, "7.1"),
@@ -260,7 +265,7 @@ def expect_choice(state: GameState, side: str, kind: str) -> Choice:
     if state.phase is not Phase.CHOICE or choice is None or choice.kind != kind:
         raise IllegalCommand("Nothing of that kind is waiting to be chosen")
     if side != choice.side:
-        raise IllegalCommand(f"{choice.side} makes this choice")
+        raise IllegalCommand(f"{side_name(choice.side, start=True)} make this choice")
     return choice
 
 

@@ -31,6 +31,7 @@ from engine.rulesets import rules_of
 from engine.scenarios.winning import capture_result
 from engine.state import Phase
 from engine.teams import draw_team_tokens
+from engine.wording import counted, side_name
 
 
 def begin_turn(state: GameState, log: EventLog) -> None:
@@ -55,8 +56,8 @@ def begin_turn(state: GameState, log: EventLog) -> None:
         for name in due:
             log.emit(
                 "reserves",
-                f"Turn {state.turn}: {name} may call up to {_reserves_callable(state, name)} "
-                "reserve(s) before tokens are drawn",
+                f"Turn {state.turn}: {side_name(name)} may call up to "
+                f"{counted(_reserves_callable(state, name), 'reserve')} before tokens are drawn",
                 side=name,
             )
         return
@@ -87,11 +88,15 @@ def call_reserves(state: GameState, command: CallReserves, log: EventLog) -> Non
     if len(set(command.units)) != len(command.units):
         raise IllegalCommand("Name each reserve unit once")
     if len(command.units) > limit:
-        raise IllegalCommand(f"{command.side} may call at most {limit} reserves this turn")
+        raise IllegalCommand(
+            f"{side_name(command.side, start=True)} may call at most {limit} reserves this turn"
+        )
     for unit_id in command.units:
         unit = state.units.get(unit_id)
         if unit is None or unit.side != command.side or not unit.in_reserve or unit.destroyed:
-            raise IllegalCommand(f"{unit.name if unit else unit_id} is not one of {command.side}'s reserves")
+            raise IllegalCommand(
+                f"{unit.name if unit else unit_id} is not one of {side_name(command.side)}' reserves"
+            )
     rolls = [log.d6(f"reserves, {command.side}") for _ in command.units]
     arriving = command.units[: reserves_available(rolls, len(command.units))]
     for unit_id in arriving:
@@ -100,13 +105,14 @@ def call_reserves(state: GameState, command: CallReserves, log: EventLog) -> Non
         names = ", ".join(state.units[u].name for u in arriving) or "none"
         log.emit(
             "reserves",
-            f"{command.side} calls {len(command.units)} reserves: rolled {', '.join(map(str, rolls))}; "
+            f"{side_name(command.side, start=True)} call {counted(len(command.units), 'reserve')}: "
+            f"rolled {', '.join(map(str, rolls))}; "
             f"available this turn: {names}",
             *arriving,
             side=command.side,
         )
     else:
-        log.emit("reserves", f"{command.side} calls no reserves", side=command.side)
+        log.emit("reserves", f"{side_name(command.side, start=True)} call no reserves", side=command.side)
     state.reserve_calls_due.remove(command.side)
     if not state.reserve_calls_due:
         _draw_and_roll_initiative(state, log)
@@ -121,11 +127,11 @@ def _draw_and_roll_initiative(state: GameState, log: EventLog) -> None:
             draw_team_tokens(state, name, state.sides[name].tokens, log)
     log.emit(
         "turn",
-        f"Turn {state.turn}: {first} draws {state.sides[first].tokens} tokens, "
-        f"{second} draws {state.sides[second].tokens}",
+        f"Turn {state.turn}: {side_name(first)} draw {counted(state.sides[first].tokens, 'token')}, "
+        f"{side_name(second)} draw {state.sides[second].tokens}",
     )
     if state.turn == 1 and state.attacker_starts and state.attacker:
-        return give_initiative(state, state.attacker, log, "attacks and starts as the active player")
+        return give_initiative(state, state.attacker, log, "attack and start as the active player")
     while True:
         a = log.d6(f"initiative, {first}")
         b = log.d6(f"initiative, {second}")
@@ -139,7 +145,8 @@ def _draw_and_roll_initiative(state: GameState, log: EventLog) -> None:
     won = InitiativeData(rolls=((first, a), (second, b)), winner=state.initiative_winner)
     log.emit(
         "initiative",
-        f"Initiative: {first} {a}, {second} {b}. {won.winner} chooses who starts",
+        f"Initiative: {side_name(first)} {a}, {side_name(second)} {b}. "
+        f"{side_name(won.winner, start=True)} choose who starts",
         side=won.winner,
         data=won,
     )
@@ -160,7 +167,7 @@ def preliminary_bombardment(state: GameState, side: str, log: EventLog) -> None:
         rolled = f"{roll}" + (f", casualty {needed}+ rolled {casualty}" if casualty else "")
         log.emit(
             "bombardment",
-            f"Bombardment on {unit.name}: {rolled}: {markers} marker{'s' * (markers != 1)}",
+            f"Bombardment on {unit.name}: {rolled}: {counted(markers, 'marker')}",
             unit.id,
             side=side,
         )
@@ -177,7 +184,10 @@ def _draw_tokens(state: GameState, name: str, log: EventLog) -> int:
         tokens += aggressive_command_tokens(roll) - COMMAND_UNIT_TOKENS
         gained = TokensData(side=name, count=aggressive_command_tokens(roll) - COMMAND_UNIT_TOKENS)
         log.emit(
-            "tokens", f"{name}'s aggressive command rolls {roll} tokens instead of 2", side=name, data=gained
+            "tokens",
+            f"{side_name(name, start=True)}' aggressive command rolls {roll} tokens instead of 2",
+            side=name,
+            data=gained,
         )
     tokens += rules_of(state).extra_tokens(live_units(state, name), log)
     if side.extra_token_dice:
@@ -185,7 +195,7 @@ def _draw_tokens(state: GameState, name: str, log: EventLog) -> int:
         extra = capture_defender_extra_tokens(rolls)
         log.emit(
             "tokens",
-            f"{name} rolls for extra tokens: {', '.join(map(str, rolls))}: +{extra}",
+            f"{side_name(name, start=True)} roll for extra tokens: {', '.join(map(str, rolls))}: +{extra}",
             side=name,
             data=TokensData(side=name, count=extra),
         )
@@ -197,16 +207,17 @@ def choose_initiative(state: GameState, command: ChooseInitiative, log: EventLog
     if state.phase is not Phase.INITIATIVE:
         raise IllegalCommand("Nobody is choosing the initiative now")
     if command.side != state.initiative_winner:
-        raise IllegalCommand(f"{state.initiative_winner} won the initiative and chooses")
+        winner = side_name(state.initiative_winner or "", start=True)
+        raise IllegalCommand(f"{winner} won the initiative and choose who starts")
     active = command.side if command.go_first else state.other_side(command.side)
-    give_initiative(state, active, log, "starts as the active player")
+    give_initiative(state, active, log, "start as the active player")
 
 
 def give_initiative(state: GameState, side: str, log: EventLog, how: str) -> None:
     state.active_side = side
     state.phase = Phase.ACTIVE
     state.spent_since_initiative = 0
-    log.emit("initiative", f"{side} {how}", side=side)
+    log.emit("initiative", f"{side_name(side, start=True)} {how}", side=side)
     after_declaration(state, log)
 
 
@@ -222,7 +233,11 @@ def after_declaration(state: GameState, log: EventLog) -> None:
     elif state.sides[active].tokens == 0:
         state.active_side = other
         state.spent_since_initiative = 0
-        log.emit("initiative", f"{active} has no tokens left: {other} takes the initiative", side=other)
+        log.emit(
+            "initiative",
+            f"{side_name(active, start=True)} have no tokens left: {side_name(other)} take the initiative",
+            side=other,
+        )
 
 
 def _end_turn(state: GameState, log: EventLog) -> None:
@@ -240,7 +255,7 @@ def _end_turn(state: GameState, log: EventLog) -> None:
         test = take_break_point_test(state, name, log)
         side.broken = test.broken
         broken[name] = test.broken
-        told = f"End of turn {state.turn}, {name}: {test.describe()}"
+        told = f"End of turn {state.turn}, {side_name(name)}: {test.describe()}"
         held = break_test_data(name, test)  # HR1.1: the 2015 test stands
         log.emit("break_test", rules_of(state).cite(told, "1.1"), side=name, data=held)
     first, second = sorted(state.sides)
@@ -250,7 +265,7 @@ def _end_turn(state: GameState, log: EventLog) -> None:
     if outcome is not None:
         winner = first if outcome == "first" else second
         loser = state.other_side(winner)
-        return finish_game(state, log, winner, f"{loser}'s force broke")
+        return finish_game(state, log, winner, f"{side_name(loser)}' force broke")
     captured = capture_result(state)
     if captured is not None:
         return finish_game(state, log, captured.winner, captured.reason)

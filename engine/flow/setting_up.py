@@ -20,6 +20,7 @@ from engine.scenarios.book import find_scenario
 from engine.scenarios.setup import apply_scenario
 from engine.state import Phase
 from engine.teams import check_room_in_team, join_team, teams_complete
+from engine.wording import counted, side_name
 
 
 def join_side(state: GameState, command: JoinSide, log: EventLog) -> None:
@@ -52,7 +53,7 @@ def join_side(state: GameState, command: JoinSide, log: EventLog) -> None:
     elif state.planned_scenario is not None:
         raise IllegalCommand("This is a scenario game: join with your force (/game join side: force:)")
     state.sides[command.side].players.append(command.player)
-    log.emit("join", f"{command.player} joins {command.side}", side=command.side)
+    log.emit("join", f"{command.player} joins {side_name(command.side)}", side=command.side)
     planned = state.planned_scenario
     forces_in = teams_complete(state) if state.team_size else all(state.units_of(n) for n in state.sides)
     if planned is not None and forces_in:
@@ -82,7 +83,7 @@ def _bring_force(state: GameState, command: JoinSide, log: EventLog) -> None:
     if state.team_size:
         units = tuple(join_team(state, command.side, command.player, units))
     elif state.units_of(command.side):
-        raise IllegalCommand(f"{command.side} already has its force")
+        raise IllegalCommand(f"{side_name(command.side, start=True)} already have their force")
     if any(unit.side != command.side or unit.id in state.units for unit in units):
         raise IllegalCommand("Those units do not fit this side")
     scenario = find_scenario(state.planned_scenario.id)
@@ -93,7 +94,9 @@ def _bring_force(state: GameState, command: JoinSide, log: EventLog) -> None:
     theirs = ForceValue(other.points_limit, units_points(brought)) if brought else None
     snipers = sniper_problem([u.profile for u in units], defending=defends(role))
     if snipers:
-        snipers += f" (p. 20): {command.side} {'attacks' if role == 'attacker' else 'defends nothing'} here"
+        snipers += (
+            f" (p. 20): {side_name(command.side)} {'attack' if role == 'attacker' else 'defend nothing'} here"
+        )
     problem = (
         scenario_points_problem(scenario.points, role, mine, theirs)
         or snipers
@@ -114,7 +117,8 @@ def _bring_force(state: GameState, command: JoinSide, log: EventLog) -> None:
     total = sum(u.profile.points for u in units)
     log.emit(
         "force",
-        f"{command.side} brings {len(units)} units ({total} points before upgrades)",
+        f"{side_name(command.side, start=True)} bring {counted(len(units), 'unit')} "
+        f"({total} points before upgrades)",
         side=command.side,
     )
 
@@ -124,7 +128,7 @@ def deploy(state: GameState, command: Deploy, log: EventLog) -> None:
         raise IllegalCommand("The game has already started")
     unit = state.units.get(command.unit)
     if unit is None or unit.side != command.side:
-        raise IllegalCommand(f"{command.side} has no unit {command.unit!r}")
+        raise IllegalCommand(f"{side_name(command.side, start=True)} have no unit {command.unit!r}")
     place_unit(state, command.side, command.unit, command.at, command.facing, log, command.decoy)
 
 
@@ -148,7 +152,7 @@ def start_game(state: GameState, command: StartGame, log: EventLog) -> None:
         raise IllegalCommand("A game needs exactly two sides")
     for side in state.sides:
         if not live_units(state, side) and not any(u.in_reserve for u in state.units_of(side)):
-            raise IllegalCommand(f"{side} has no units")
+            raise IllegalCommand(f"{side_name(side, start=True)} have no units")
     for name, side in sorted(state.sides.items()):
         if side.bombarded:
             preliminary_bombardment(state, name, log)

@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from engine.dice import DiceSource, DieRoll
 from engine.errors import IllegalCommand
+from engine.names import closest, either
 from engine.profiles import DATA_DIR
 
 _DICE = re.compile(r"^(?P<kind>DR|dr|d66)$|^(?P<count>\d*)d(?P<sides>\d+)$")
@@ -232,7 +233,8 @@ def find_chart(name: str) -> Chart:
     close = [c.id for c in charts.values() if wanted in c.id or wanted in c.title.casefold()]
     if len(close) == 1:
         return charts[close[0]]
-    hint = f" Did you mean {', '.join(close[:5])}?" if close else " See /chart list."
+    close = close or closest(wanted, charts)
+    hint = f" Did you mean {either(close[:5])}?" if close else " See /chart list."
     raise IllegalCommand(f"No chart called {name!r}.{hint}")
 
 

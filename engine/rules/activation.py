@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from engine.profiles import Special
 from engine.state import Unit
+from engine.wording import counted
 
 
 @dataclass(frozen=True)
@@ -33,9 +34,9 @@ def reactivation_score_needed(unit: Unit, tokens: int, *, falling_back: bool = F
     """
     markers = 0 if falling_back else unit.morale_markers
     needed = tokens + markers + 1
-    reasons = [f"{tokens} token{'s' * (tokens != 1)}"]
+    reasons = [counted(tokens, "token")]
     if markers:
-        reasons.append(f"{markers} morale marker{'s' * (markers != 1)}")
+        reasons.append(counted(markers, "morale marker"))
     elif falling_back and unit.morale_markers:
         reasons.append("morale markers ignored to fall back")
     if unit.profile.is_heavy:
@@ -67,10 +68,10 @@ def reaction_score_needed(
     reasons: list[str] = ["scout 2+"] if scout else []
     if tokens:
         needed += tokens
-        reasons.append(f"+{tokens} token{'s' * (tokens != 1)}")
+        reasons.append(f"+{counted(tokens, 'token')}")
     if unit.morale_markers and not (scout or falling_back):
         needed += unit.morale_markers
-        reasons.append(f"+{unit.morale_markers} morale marker{'s' * (unit.morale_markers != 1)}")
+        reasons.append(f"+{counted(unit.morale_markers, 'morale marker')}")
     if unit.is_vehicle and enemy_is_foot_soldiers and not enemy_mounted:
         needed += 1
         reasons.append("+1 vehicle reacting to infantry")

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.profiles import Availability, IAWUpgrade, Orbat, Special, UnitClass, UnitProfile
+from engine.wording import counted
 
 ORBAT_PAGE = {"german": 21, "british": 22, "us": 23, "soviet": 24}  # each nation's order of battle
 COMMAND_HALFTRACK = "251/10 Halftrack"  # the German infantry command unit's upgrade (p. 21)
@@ -55,7 +56,7 @@ def infantry_outnumber_support_problem(units: Sequence[UnitProfile]) -> str | No
     if support and infantry <= support:
         return (
             f"infantry detachments ({infantry}) must outnumber support squads ({support}): "
-            f"add {support - infantry + 1} detachment(s) or drop support squads"
+            f"add {counted(support - infantry + 1, 'detachment')} or drop support squads"
         )
     return None
 
@@ -165,5 +166,5 @@ def availability_problem(label: str, profile: UnitProfile, year: int, month: int
     dated = f"{year}-{month:02d}" if month else str(year)
     return (
         f"{label} ({profile.name}) serves {profile.availability} ({start[0]}-{start[1]:02d} on) but the "
-        f"force is dated {dated}, {months_early} month{'s' * (months_early > 1)} too early"
+        f"force is dated {dated}, {counted(months_early, 'month')} too early"
     )

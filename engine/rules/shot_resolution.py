@@ -36,6 +36,7 @@ from engine.rules.firing import (
     to_hit_score_needed,
     weapon_named,
 )
+from engine.wording import counted
 
 
 class Fate(StrEnum):
@@ -94,8 +95,8 @@ def _hit_infantry(shot: Shot, hits: int, dice: DiceSource, text: str) -> ShotRes
     extra = casualty_markers(shot, rolls)
     total = target.morale_markers + markers + extra
     text += (
-        f"; {markers} marker{'s' * (markers != 1)}, casualty {needed}+ rolled "
-        f"{', '.join(map(str, rolls))}: +{extra} -> {target.name} has {total}"
+        f"; {counted(markers, 'marker')}, casualty {needed}+ rolled "
+        f"{', '.join(map(str, rolls))}: +{extra} -> {target.name} has {counted(total, 'marker')}"
     )
     return ShotResult(text, hits, total)
 

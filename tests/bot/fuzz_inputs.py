@@ -166,7 +166,8 @@ GRAMMAR: dict[str, tuple[list[str], list[str]]] = {
     ),
     "measure": ([], ["unit", "to"]),
     "rule": ([], []),
-    "rules": (["sources", "remove", "import"], ["name"]),
+    "library": ([], []),
+    "rules": (["remove", "import"], ["name"]),
     "force": (
         ["new", "list", "show", "add", "remove", "upgrade", "copy", "export", "delete", "import"]
         + ["iaw", "command", "subcommander", "replace"],

@@ -77,8 +77,8 @@ async def test_refused_submissions_change_nothing(store):
     await start(service)
     version = (await CampaignStore(store).current("c1")).version
     for user, orders, options, refusal in [
-        ("eve", "M2", {}, "eve does not play in the campaign Barrikady"),
-        ("ann", "M2", {"side": "russian"}, "ann plays the German side, not the Russian"),
+        ("eve", "M2", {}, "You do not play in the campaign Barrikady"),
+        ("ann", "M2", {"side": "russian"}, "You play the German side, not the Russian"),
         ("ann", "M2", {"phase": 2}, r"Phase 2 \(18 Oct purchases\) is not open yet"),
         ("ann", "I1, A4, M2", {}, r"German has 0 CPP left on 17 Oct; M2 Sniper costs 1 CPP \(1 short\)"),
         ("ann", "Z9", {}, "The German Reinforcement Group Chart has no 'Z9'"),

@@ -2,12 +2,13 @@
 
 import io
 
-from bot.console import play_console
+from bot.console import ConsoleTable, play_console
+from bot.storage.store import GameStore
 from engine.dice import SeededDice
 
 
 async def run(lines: str, url: str) -> str:
-    """Every command rolls with seed 1: the first two d6 are 2 and 5, so axis wins the initiative."""
+    """Every command rolls with seed 1: the first two d6 are 2 and 5, so the Axis win the initiative."""
     out = io.StringIO()
     assert await play_console(io.StringIO(lines), out, url, dice=lambda: SeededDice(1)) == 0
     return out.getvalue()
@@ -17,13 +18,13 @@ async def test_console_plays_and_resumes_after_a_restart(tmp_path):
     url = f"sqlite+aiosqlite:///{tmp_path / 'console.db'}"
     first = await run("/units\n/start\n/status\n/quit\n", url)
     assert "sherman-1" in first and "Panzer IV G (late) to J" in first
-    assert "Turn 1: allies draws 9 tokens, axis draws 9" in first
-    assert "Initiative: allies 2, axis 5. axis chooses who starts" in first
+    assert "Turn 1: the Allies draw 9 tokens, the Axis draw 9" in first
+    assert "Initiative: the Allies 2, the Axis 5. The Axis choose who starts" in first
 
     second = await run("/initiative first\n/act gruppe-3 move:50,39\n/noreact\n/log\n", url)
     assert "Resuming the game in progress." in second
-    assert "axis starts as the active player" in second
-    assert 'Gruppe 3 moves 3.0" to (50, 39)' in second
+    assert "The Axis start as the active player" in second
+    assert 'Gruppe 3 moves 3.0" to 50.0,39.0' in second
     assert "Not allowed" not in second
 
 
@@ -98,33 +99,68 @@ async def test_a_house_rules_force_with_troop_quality_at_the_console(tmp_path):
     assert "- M10 Wolverine 1: M10 Wolverine [inexperienced, weak], 60 pts" in out
 
 
+CAPTURE_SET_UP = [  # allies hide an Infantry Detachment under Marker 1 and a dummy under Marker 2
+    "as ann /force new nation:us name:Easy points:300",
+    'as ann /force add force:Easy unit:"Infantry Detachment"',
+    'as ann /force upgrade force:Easy unit:"Infantry Detachment 1" command',
+    "as otto /force new nation:german name:KG points:600",
+    'as otto /force add force:KG unit:"Infantry Detachment"',
+    'as otto /force add force:KG unit:"Infantry Detachment"',
+    'as otto /force upgrade force:KG unit:"Infantry Detachment 1" command',
+    "/game new scenario:capture attacker:axis table:crossroads",
+    "as ann /game join side:allies force:Easy",
+    "as otto /game join side:axis force:KG",
+    'as ann /deploy unit:"Infantry Detachment 1" at:24,20',
+    'as ann /deploy unit:"Dummy 1" at:30,20',
+    'as otto /deploy unit:"Infantry Detachment 1" at:24,44',
+    "as otto /deploy done",
+    "as otto /game start",
+]
+
+
 async def test_a_scenario_game_is_set_up_at_the_console(tmp_path):
     url = f"sqlite+aiosqlite:///{tmp_path / 'console.db'}"
-    lines = [
-        "as ann /force new nation:us name:Easy points:300",
-        'as ann /force add force:Easy unit:"Infantry Detachment"',
-        'as ann /force upgrade force:Easy unit:"Infantry Detachment 1" command',
-        "as otto /force new nation:german name:KG points:600",
-        'as otto /force add force:KG unit:"Infantry Detachment"',
-        'as otto /force add force:KG unit:"Infantry Detachment"',
-        'as otto /force upgrade force:KG unit:"Infantry Detachment 1" command',
-        "/game new scenario:capture attacker:axis table:crossroads",
-        "as ann /game join side:allies force:Easy",
-        "as otto /game join side:axis force:KG",
-        'as ann /deploy unit:"Infantry Detachment 1" at:24,20',
-        'as ann /deploy unit:"Dummy 1" at:30,20',
-        'as otto /deploy unit:"Infantry Detachment 1" at:24,44',
-        "as otto /deploy done",
-        "as otto /game start",
-    ]
-    out = await run("\n".join(lines) + "\n", url)
+    out = await run("\n".join(CAPTURE_SET_UP) + "\n", url)
     assert "Capture (p. 30) on the Crossroads" in out and "**" not in out
     assert "Both forces are here: Capture (p. 30). Set up with /deploy" in out
     # hidden deployment (p. 26): the defender reads what it put under each marker
-    assert "allies sets up Infantry Detachment 1 as Marker 1 at (24, 20)" in out
-    assert "allies sets up Dummy 1 as Marker 2 at (30, 20)" in out
-    assert "axis attacks and starts as the active player" in out
+    assert "The Allies set up Infantry Detachment 1 as Marker 1 at 24.0,20.0" in out
+    assert "The Allies set up Dummy 1 as Marker 2 at 30.0,20.0" in out
+    assert "The Axis attack and start as the active player" in out
     assert "Not allowed" not in out
+
+
+async def test_hidden_markers_are_named_by_their_label(tmp_path):
+    """An enemy marker listed by /units as "Marker 2" is named by that label as a target or a
+    "toward"; its id and true name stay unknown, answered like any name that is not there."""
+    lines = [
+        *CAPTURE_SET_UP,
+        "as otto /units",
+        'as otto /act unit:"Infantry Detachment 1" fire:"marker 1"',
+        'as otto /act unit:"Infantry Detachment 1" fire:allies-infantry-detachment-1',
+        'as otto /act unit:"Infantry Detachment 1" move:"3 toward Dummy 1"',
+        'as otto /act unit:"Infantry Detachment 1" move:"3 toward Marker 2"',
+    ]
+    out = await run("\n".join(lines) + "\n", f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
+    assert "allies  Marker 2 " in out
+    assert "Not allowed: Marker 1 is a hidden marker: it may be fired at once it is revealed (p. 26" in out
+    assert "Not allowed: No unit called 'allies-infantry-detachment-1'." in out
+    assert "Not allowed: No unit called 'Dummy 1'.\n" in out
+    assert "The Axis declare: Infantry Detachment 1: move to 24.7,41.1" in out  # 3" toward Marker 2
+
+
+async def test_name_matching_suggests_names_never_ids(tmp_path):
+    """Near misses are ranked by rapidfuzz: every word typed found in a name comes first; a unit
+    is suggested by its name, never its id."""
+    lines = [
+        "as otto /force new nation:german name:KG points:600",
+        'as otto /force add force:KG unit:"Panzer IV"',
+        "/start",
+        "/act unit:shermann move:1,1",
+    ]
+    out = await run("\n".join(lines) + "\n", f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
+    assert "has no 'Panzer IV'; did you mean Panzer IV G (late) to J, Jagdpanzer IV/Hetzer or" in out
+    assert "No unit called 'shermann'. Did you mean Sherman 1 or Sherman 2?" in out
 
 
 async def test_tactical_advantage_cards_at_the_console(tmp_path):
@@ -142,7 +178,7 @@ async def test_tactical_advantage_cards_at_the_console(tmp_path):
     ]
     out = await run("\n".join(lines) + "\n", url)
     assert "Saved the deck Generic: 16 cards" in out
-    assert "seven dealt to each side" in out and "axis's hand (exchange still yours to use" in out
+    assert "seven dealt to each side" in out and "The Axis' hand (exchange still yours to use" in out
     assert "Not allowed: The deck is empty: nothing to exchange for" in out
 
 
@@ -159,10 +195,54 @@ async def test_house_rules_orders_at_the_console(tmp_path):
         "/act unit:gruppe-2 assault:2-section overrun:no",
     ]
     out = await run("\n".join(lines) + "\n", url)
-    assert "axis declares: Gruppe 1: call for fire at (22, 34)" in out
-    assert "Gruppe 1 calls for fire at (22, 34): needs 5+; rolled" in out
+    assert "The Axis declare: Gruppe 1: call for fire at 22.0,34.0" in out
+    assert "Gruppe 1 calls for fire at 22.0,34.0: needs 5+; rolled" in out
     assert "Not allowed: MG 42 cannot fire indirectly: only mortars, infantry guns and howitzers" in out
     assert (
         'Not allowed: Gruppe 2 must be within 3" of 2 Section to assault it (34.1" away): move first' in out
     )
     assert "Not allowed: Only an AFV overrunning chooses to fall back instead of driving through" in out
+
+
+async def test_set_up_messages_say_how_to_finish_set_up(tmp_path):
+    """Each set-up answer says what is still missing and the command that gives it: who is still
+    to join, then /game start; in a scenario, who sets up next and how many units are left."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'console.db'}"
+    quick = await run("/game new\nas ann /game join side:allies\nas otto /game join side:axis\n", url)
+    assert (
+        "Still to join, the Allies and the Axis: /game join side:allies or /game join side:axis; "
+        "or /game start at once to play both sides yourself" in quick
+    )
+    assert "ann joins the Allies\n" in quick and "Still to join, the Axis: /game join side:axis\n" in quick
+    assert quick.rstrip().endswith("Both sides have players: /game start rolls for the initiative")
+    scenario = await run("\n".join(CAPTURE_SET_UP[:10]) + "\n", f"sqlite+aiosqlite:///{tmp_path / 's.db'}")
+    assert "Still to join, the Allies and the Axis: /game join side:allies force:NAME or" in scenario
+    assert "To set up (the Allies: 2 units to place): /deploy unit:NAME at:X,Y, then /deploy done" in scenario
+
+
+async def test_a_bare_command_from_a_non_player_says_how_to_join(tmp_path):
+    """Someone who has joined no side is told the command that joins one, while one has room."""
+    lines = "/game new\nas ann /game join side:allies\nas eve /act unit:gruppe-3 move:I7\n"
+    out = await run(lines, f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
+    assert (
+        "Not allowed: Only the Axis' players may act for the Axis. "
+        "You are not playing in this game: join with /game join side:axis" in out
+    )
+
+
+async def test_the_pace_sets_the_reaction_window(tmp_path):
+    """pace:live (the default) keeps a window 2 minutes, pace:daily 24 hours, for a game played
+    over days; reaction_seconds overrides either; /game new says which."""
+    for typed, seconds, said in (
+        ("/game new", 120, "Reaction windows stay open 2 minutes (the live pace; for a game played over"),
+        ("/game new pace:daily", 86400, "Reaction windows stay open 24 hours (the daily pace, for a game"),
+        ("/game new pace:daily reaction_seconds:600", 600, "open 10 minutes (set with reaction_seconds)"),
+    ):
+        url = f"sqlite+aiosqlite:///{tmp_path / f'{seconds}.db'}"
+        assert said in await run(typed + "\n", url)
+        store = await GameStore.open(url)
+        assert (await store.load(ConsoleTable.CHANNEL)).reaction_seconds == seconds
+        await store.close()
+    assert "Not allowed: The pace is live or daily, not 'weekly'" in await run(
+        "/game new pace:weekly\n", f"sqlite+aiosqlite:///{tmp_path / 'weekly.db'}"
+    )

@@ -123,9 +123,9 @@ async def test_the_other_sides_player_is_refused_at_the_console(tmp_path):
     await table.handle("as ann /game join side:allies")
     await table.handle("as otto /game join side:axis")
     await table.handle("as ann /game start")  # seed 1: axis wins the initiative
-    assert "axis won the initiative and chooses" in await table.handle("as ann /initiative start")
+    assert "The Axis won the initiative and choose" in await table.handle("as ann /initiative start")
     assert "Choose: /initiative start" in await table.handle("as otto /initiative maybe")
-    assert "axis starts as the active player" in await table.handle("as otto /initiative start")
+    assert "The Axis start as the active player" in await table.handle("as otto /initiative start")
     refused = await table.handle('as ann /act unit:"Sherman 1" move:12,12')
-    assert refused.startswith("Not allowed") and "axis" in refused
+    assert refused.startswith("Not allowed") and "Axis" in refused
     await store.close()

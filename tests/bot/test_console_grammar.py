@@ -37,7 +37,7 @@ async def test_a_reaction_at_a_point_of_the_enemy_move_is_understood(table):
     typed = "/react unit:2nd-squad fire:gruppe-2 at:36,38"
     command = table.parse(Line.read(typed, table.PLAYER))
     assert isinstance(command, React) and command.at == Point(x=36, y=38)
-    assert "allies reacts with 2nd Squad: fire at Gruppe 2" in await ok(table, typed)
+    assert "The Allies react with 2nd Squad: fire at Gruppe 2" in await ok(table, typed)
     _, history = await table.service.store.history(table.CHANNEL)
     assert history[-1][0] == command
 

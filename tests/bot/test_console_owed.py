@@ -55,14 +55,14 @@ async def test_games_mine_lists_games_and_campaigns_across_channels(console):
         "Waiting for you:\n"
         "- #console: campaign Barrikady, phase 1 (17 Oct purchases): the German side owes its RG "
         "purchases for the CG Day (or none) (/campaign submit), deadline 2026-01-02 00:00 UTC\n"
-        "- #555: game: allies won the initiative: choose who starts (/initiative)"
+        "- #555: game: the Allies won the initiative: choose who starts (/initiative)"
     )
     assert await console.handle("as otto /games mine") == (
-        "Waiting for you:\n- #console: game: axis won the initiative: choose who starts (/initiative)"
+        "Waiting for you:\n- #console: game: the Axis won the initiative: choose who starts (/initiative)"
     )
     await console.handle("as ann /campaign submit buy:none")
     assert await console.handle("as ann /games mine") == (
-        "Waiting for you:\n- #555: game: allies won the initiative: choose who starts (/initiative)"
+        "Waiting for you:\n- #555: game: the Allies won the initiative: choose who starts (/initiative)"
     )
     assert await console.handle("as eve /games mine") == (
         "Nothing waits for you: no game or campaign needs your move."
@@ -124,7 +124,7 @@ async def test_a_player_changes_the_delay_mid_game_and_a_spectator_may_not(conso
     await console.service.clock.advance(16 * MINUTE - 1)
     assert out.getvalue() == ""
     await console.service.clock.advance(1)
-    initiative = "axis won the initiative: choose who starts (/initiative)"
+    initiative = "the Axis won the initiative: choose who starts (/initiative)"
     assert out.getvalue() == f"\n[ping in #console] otto: {initiative}\n"
 
 
@@ -135,7 +135,7 @@ async def test_a_referees_deadline_and_paused_clock_show_in_games_mine_and_the_p
     await start(console, [d6(2), d6(5)])  # axis (Otto) won the initiative at 00:00
     await console.handle("as otto /initiative start")
     await console.handle("as rita /ref deadline side:axis hours:12")
-    act = "axis to act: declare an order or pass (/act, /pass)"
+    act = "the Axis to act: declare an order or pass (/act, /pass)"
     assert await console.handle("as otto /games mine") == (
         f"Waiting for you:\n- #console: game: {act}, the referee's deadline 2026-01-01 12:00 UTC "
         "(then the game acts for your side)"

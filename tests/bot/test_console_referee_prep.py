@@ -31,7 +31,7 @@ async def refused(table: ConsoleTable, text: str, why: str) -> None:
 
 @pytest.fixture
 async def refereed(tmp_path):
-    """Ann (allies) against Otto (axis), refereed by Ref, on a virtual clock; axis starts."""
+    """Ann (allies) against Otto (axis), refereed by Ref, on a virtual clock; the Axis start."""
     store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
     clock = VirtualClock()
     service = GameService(store, dice=lambda: SeededDice(1), clock=clock)
@@ -48,7 +48,7 @@ async def refereed(tmp_path):
 
 async def test_side_only_rules_objectives_and_briefings_reach_only_their_side(refereed):
     table, _ = refereed
-    assert "Referee: a special rule for axis only: Night: sight 12 inches" in await ok(
+    assert "Referee: a special rule for the Axis only: Night: sight 12 inches" in await ok(
         table, 'as ref /ref special to:axis "Night: sight 12 inches"'
     )
     await ok(table, "as ref /ref special to:both Rain all day")
@@ -57,13 +57,13 @@ async def test_side_only_rules_objectives_and_briefings_reach_only_their_side(re
     await ok(table, "as ref /ref brief side:allies Tanks on the road at dawn")
     otto_sees, ann_sees = await ok(table, "as otto /ref list"), await ok(table, "as ann /ref list")
     assert "Night" in otto_sees and "ford" not in otto_sees and "mined" not in otto_sees
-    assert "Night" not in ann_sees and "ford at (12, 10)" in ann_sees and "Rain all day" in ann_sees
+    assert "Night" not in ann_sees and "ford at 12.0,10.0" in ann_sees and "Rain all day" in ann_sees
     referee_sees = await ok(table, "as ref /ref list")
     assert "(for the referee only) The bridge is mined" in referee_sees
-    assert "(for allies only) ford at (12, 10)" in referee_sees
+    assert "(for the Allies only) ford at 12.0,10.0" in referee_sees
     otto_log, ann_log = await ok(table, "as otto /log"), await ok(table, "as ann /log")
     assert "Tanks" not in otto_log and "ford" not in otto_log and "mined" not in otto_log
-    assert "Intelligence for allies: Tanks on the road at dawn" in ann_log and "Night" not in ann_log
+    assert "Intelligence for the Allies: Tanks on the road at dawn" in ann_log and "Night" not in ann_log
 
 
 async def test_prep_refusals_say_why_and_change_nothing(refereed):
@@ -89,10 +89,10 @@ async def test_the_referee_runs_the_clock_at_the_console(refereed):
     await refused(table, "as ref /ref resume", "not paused")
     await refused(table, "as ref /ref extend", "Give minutes:N, a number")
     assert "stays open 5 minutes longer" in await ok(table, "as ref /ref extend minutes:5")
-    assert "allies does not react" in await ok(table, "as ref /ref close")
+    assert "The Allies do not react" in await ok(table, "as ref /ref close")
     await refused(table, "as ref /ref close", "No reaction window is open")
-    await refused(table, "as ref /ref deadline side:allies hours:2", "not waiting for allies")
-    assert "axis has 2 hours to act, or the game passes the initiative for them" in await ok(
+    await refused(table, "as ref /ref deadline side:allies hours:2", "not waiting for the Allies")
+    assert "the Axis have 2 hours to act, or the game passes the initiative for them" in await ok(
         table, "as ref /ref deadline side:axis hours:2"
     )
     await clock.advance(2 * HOUR)
@@ -116,7 +116,7 @@ async def test_the_referee_limits_a_sides_force_and_draws_its_zone_at_the_consol
         await ok(table, f'as {player} /force upgrade force:F unit:"Infantry Detachment 1" command')
     await ok(table, "/game new scenario:meeting table:village referee:ref")
     told = await ok(table, 'as ref /ref force side:allies points:40 "one platoon, no tanks"')
-    assert "Referee: allies brings a force of at most 40 points: one platoon, no tanks" in told
+    assert "Referee: the Allies bring a force of at most 40 points: one platoon, no tanks" in told
     await refused(
         table,
         "as ref /ref force side:allies points:lots",
@@ -125,28 +125,30 @@ async def test_the_referee_limits_a_sides_force_and_draws_its_zone_at_the_consol
     await refused(
         table,
         "as ann /game join side:allies force:F",
-        "The referee allows allies at most 40 points; this force comes to 50",
+        "The referee allows the Allies at most 40 points; this force comes to 50",
     )
     await ok(table, "as ref /ref force side:allies points:50")
-    assert "joins allies" in await ok(table, "as ann /game join side:allies force:F")
-    await refused(table, "as ref /ref force side:allies points:60", "allies has already brought its force")
+    assert "joins the Allies" in await ok(table, "as ann /game join side:allies force:F")
+    await refused(
+        table, "as ref /ref force side:allies points:60", "The Allies have already brought their force"
+    )
     assert "Both forces are here" in await ok(table, "as otto /game join side:axis force:F")
     await refused(table, "as ref /ref zone side:allies area:0,20,30", "Give the zone as area:X1,Y1,X2,Y2")
     await refused(table, "as ref /ref zone side:allies area:0,40,30,50", 'runs off the 72" by 48" table')
-    assert "Referee: allies sets up within (0, 20) to (30, 30)" in await ok(
+    assert "Referee: the Allies set up within 0.0,20.0 to 30.0,30.0" in await ok(
         table, "as ref /ref zone side:allies area:0,20,30,30"
     )
     await refused(
         table,
         "as ann /deploy unit:allies-infantry-detachment-1 at:10,5",
-        "must set up in the referee's zone for allies, (0, 20) to (30, 30)",
+        "must set up in the referee's zone for the Allies, 0.0,20.0 to 30.0,30.0",
     )
     await ok(table, "as ann /deploy unit:allies-infantry-detachment-1 at:10,25")
     await refused(table, "as ref /ref zone side:axis area:0,0,72,12", "Set-up has begun")
     ann_sees, otto_sees = await ok(table, "as ann /ref list"), await ok(table, "as otto /ref list")
-    assert "at most 50 points" in ann_sees and "(0, 20) to (30, 30)" in ann_sees
-    assert "at most 50 points" not in otto_sees and "(0, 20)" not in otto_sees
+    assert "at most 50 points" in ann_sees and "0.0,20.0 to 30.0,30.0" in ann_sees
+    assert "at most 50 points" not in otto_sees and "0.0,20.0" not in otto_sees
     otto_log = await ok(table, "as otto /log")
-    assert "platoon" not in otto_log and "(0, 20)" not in otto_log
+    assert "platoon" not in otto_log and "0.0,20.0" not in otto_log
     await service.close()
     await store.close()

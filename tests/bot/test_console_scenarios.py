@@ -123,7 +123,7 @@ async def test_each_scenario_is_played_to_its_result_at_the_console(tmp_path, sc
     assert 'on the random-11 (72" x 48"' in news
     objectives = {"meeting": 4, "escalating": 0, "capture": 1, "breakthrough": 0}[scenario]  # pp. 28-31
     assert len(table.state.objectives) == objectives
-    assert "joins allies" in await table.handle("as ann /game join side:allies force:Easy")
+    assert "joins the Allies" in await table.handle("as ann /game join side:allies force:Easy")
     assert "Both forces are here" in await table.handle("as otto /game join side:axis force:KG")
     rng = random.Random(7)
     replies = await set_up(table, rng)

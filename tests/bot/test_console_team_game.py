@@ -78,7 +78,8 @@ def _deploying(table: ConsoleTable) -> str | None:
     return whose_turn(table.state.deployment)
 
 
-async def test_a_two_against_two_game_with_a_referee_at_the_console(tmp_path):
+async def team_game_set_up(tmp_path) -> tuple[ConsoleTable, GameStore]:
+    """The four players' forces, the meeting scenario with a referee, every unit set up."""
     store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
     table, _ = await ConsoleTable.open(Services.around(GameService(store, dice=lambda: SeededDice(5))))
     for player, (nation, units, command) in FORCES.items():
@@ -93,10 +94,27 @@ async def test_a_two_against_two_game_with_a_referee_at_the_console(tmp_path):
     assert table.state.planned_scenario is None and table.state.deployment is not None
     await refused(table, "as bob /deploy unit:allies-infantry-detachment-1 at:10,3", "another player's unit")
     await set_up(table, random.Random(3))
+    return table, store
+
+
+async def test_a_hot_seat_console_tells_each_side_its_private_news(tmp_path):
+    """One keyboard, no threads: the axis CO's bonus tokens, news for the axis alone, still reach
+    the axis when an allied player starts the turn, under a header naming the side."""
+    table, store = await team_game_set_up(tmp_path)
+    reply = await ok(table, "as ann /game start")
+    own = "ann, the Allies' commanding officer, has 4 bonus tokens to hand out (/team give)"
+    theirs = "cat, the Axis' commanding officer, has 4 bonus tokens to hand out (/team give)"
+    assert own in reply and f"[for the Axis only]\n{theirs}" in reply
+    assert reply.index(own) < reply.index("[for the Axis only]")
+    await store.close()
+
+
+async def test_a_two_against_two_game_with_a_referee_at_the_console(tmp_path):
+    table, store = await team_game_set_up(tmp_path)
     await ok(table, "as ann /game start")
 
     # turn 1: both COs hand out their bonus; a request granted, one refused
-    await refused(table, "as bob /team give bob:4", "Only allies's commanding officer")
+    await refused(table, "as bob /team give bob:4", "Only the Allies' commanding officer")
     await ok(table, "as ann /team give bob:3 ann:1")
     await ok(table, "as cat /team give dan:2 cat:2")
     assert "bob: " in await ok(table, "as ann /team")
@@ -161,7 +179,7 @@ async def test_a_two_against_two_game_with_a_referee_at_the_console(tmp_path):
         assert not reply.startswith("Something went wrong"), reply
         if co_lost and table.state.turn == 3 and "lost" not in getattr(table, "_seen_co", ""):
             log = await ok(table, "as cat /log")
-            assert "axis's commanding officer is lost: no bonus tokens this turn (p. 25)" in log
+            assert "The Axis' commanding officer is lost: no bonus tokens this turn (p. 25)" in log
             table._seen_co = "lost"
     assert undone and co_lost
     assert table.state.phase is Phase.OVER and table.state.result is not None

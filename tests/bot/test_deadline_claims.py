@@ -95,7 +95,10 @@ async def test_every_kind_of_deadline_a_stopped_process_left_is_fired_once_by_th
     assert [bot.closed for bot in bots] == [["window"], []]
     assert bots[0].pinged == [("ping", ("otto",))]
     assert bots[0].deadlines == [
-        ("deadline", "allies did not act by the referee's deadline: the game declines the reaction for them")
+        (
+            "deadline",
+            "The Allies did not act by the referee's deadline: the game declines the reaction for them",
+        )
     ]
     assert bots[0].reveals == [("campaign", 1)]
     assert (bots[1].pinged, bots[1].deadlines, bots[1].reveals) == ([], [], [])

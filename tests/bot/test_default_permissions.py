@@ -4,7 +4,7 @@ while the bot still checks the permission itself: a server may show them to anyo
 from bot.discord_adapter.client import IronCrossBot
 from tests.bot.discord_harness import ANN, MANAGE_GUILD, Upload, close_bot, open_bot, reply
 
-ADMIN_ONLY = {"rules"}  # /rules import, /rules remove and /rules sources: the server's library upkeep
+ADMIN_ONLY = {"rules"}  # /rules import and /rules remove: the server's library upkeep (not /library)
 
 
 def published(bot: IronCrossBot) -> dict[str, dict]:
@@ -24,5 +24,19 @@ async def test_only_the_library_upkeep_is_hidden_and_the_bot_still_checks_it(tmp
         assert (
             private and text == "Only members with the Manage Server permission can change the rules library"
         )
+    finally:
+        await close_bot(bot)
+
+
+async def test_library_sources_are_listed_to_members_outside_the_hidden_rules_group(tmp_path, monkeypatch):
+    """/library (once /rules sources) is published without default permissions, so a member who
+    may not manage the server sees it and reads what /rule searches; /rules has no sources."""
+    bot, discord = await open_bot(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", monkeypatch)
+    try:
+        commands = published(bot)
+        assert commands["library"]["default_member_permissions"] is None
+        assert "sources" not in {option["name"] for option in commands["rules"]["options"]}
+        text, private = reply(await discord.slash("library", user=ANN, channel="1"))
+        assert private and "Iron Cross" in text
     finally:
         await close_bot(bot)

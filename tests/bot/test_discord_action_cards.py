@@ -46,7 +46,7 @@ async def test_an_action_card_holds_the_result_the_picture_and_the_next_steps(bo
     body, kinds, parts = card_of(sent)
     assert kinds == [10, 12, 1]  # text, media gallery, one action row
     text = parts[0]["content"]
-    assert "axis starts as the active player" in text and "Waiting for **axis**" in text
+    assert "The Axis start as the active player" in text and "Waiting for **axis**" in text
     assert parts[1]["items"][0]["media"]["url"] == "attachment://battlefield.png"
     assert attachments(sent)[0].startswith(b"\x89PNG")
     version = (await bot.games.store.load("1")).version
@@ -89,7 +89,7 @@ async def test_a_choice_the_game_waits_for_is_a_menu_on_the_card(tmp_path, monke
         ("Gruppe 2", "gruppe-2"),
     ]
     text, private = reply(await discord.choose(menu, ["gruppe-2"], user=ANN, channel="1"))
-    assert private and "axis" in text  # not the allies' choice
+    assert private and "Axis" in text  # not the allies' choice
     assert (await bot.games.store.load("1")).version == version
     text, private = reply(await discord.choose(menu, ["gruppe-2"], user=OTTO, channel="1"))
     state = await bot.games.game("1")

@@ -51,7 +51,7 @@ async def test_an_action_is_acknowledged_before_the_game_is_loaded(table, monkey
     assert len(seen_when_loaded) == 1  # one load for the whole action
     assert len(seen_when_loaded[0]) == before + 1  # ... after the acknowledgement and nothing else
     text, private = reply(sent)
-    assert not private and "axis declares: Gruppe 3: move to (50, 39)" in text
+    assert not private and "The Axis declare: Gruppe 3: move to 50.0,39.0" in text
     assert set(buttons(sent)) == {"React", "No reaction"}
 
 
@@ -84,7 +84,7 @@ async def test_a_failure_after_the_order_is_stored_says_so_and_the_order_is_not_
     monkeypatch.setattr(reaction_buttons, "battlefield_file", picture)
     text, private = reply(await discord.resend())  # the same interaction, with the same id
     assert private and text.startswith(f"Already done (action {version + 1})")
-    assert "axis declares: Gruppe 3: move to (50, 39)" in text
+    assert "The Axis declare: Gruppe 3: move to 50.0,39.0" in text
     assert (await bot.games.store.load("1")).version == version + 1
     assert await commands_stored(bot) == stored + 1
 
@@ -103,7 +103,7 @@ async def test_a_failure_before_the_order_is_stored_says_nothing_was_stored(tabl
     monkeypatch.setattr(bot.games.store, "append", append)
     assert (await bot.games.store.load("1")).version == version
     text, _ = reply(await discord.resend())  # now it goes through, once
-    assert "axis declares: Gruppe 3: move to (50, 39)" in text
+    assert "The Axis declare: Gruppe 3: move to 50.0,39.0" in text
     assert (await bot.games.store.load("1")).version == version + 1
 
 
@@ -114,7 +114,7 @@ async def test_a_button_clicked_twice_with_one_interaction_answers_once(table):
 
     bot.games.dice = lambda: ScriptedDice([d6(4)])
     text, _ = reply(await discord.click(no_reaction, user=ANN, channel="1"))
-    assert "allies does not react" in text
+    assert "The Allies do not react" in text
     version = (await bot.games.store.load("1")).version
     text, private = reply(await discord.resend())
     assert private and text.startswith(f"Already done (action {version})")

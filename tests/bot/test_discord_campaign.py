@@ -68,7 +68,7 @@ async def test_a_campaign_in_discord_seals_reminds_and_reveals(bot_and_discord):
     ]
     assert posted(sent) == []
     sent = await discord.slash("campaign submit", user=EVE, channel="1", buy="none")
-    assert private(sent) == [(f"{EVE} does not play in the campaign Barrikady", True)]
+    assert private(sent) == [("You do not play in the campaign Barrikady", True)]
 
     text, ephemeral = reply(await discord.slash("campaign status", user=OTTO, channel="1"))
     assert not ephemeral and f"German (<@{ANN}>): submitted" in text and "Sniper" not in text
@@ -134,7 +134,7 @@ async def test_orders_are_sealed_through_a_form_from_the_command_or_the_phase_bu
 
     # someone who does not play gets no form, only a private refusal
     sent = await discord.click(button, user=EVE, channel="1")
-    assert private(sent) == [(f"{EVE} does not play in the campaign Barrikady", True)]
+    assert private(sent) == [("You do not play in the campaign Barrikady", True)]
 
     # Otto opens the form from the button; an order that cannot be read seals nothing
     opened = form(await discord.click(button, user=OTTO, channel="1"))

@@ -78,7 +78,7 @@ async def test_chart_roll_list_and_show(bot_and_discord):
     )
     assert not private and "DR 3 + 3, +2 historical DRM = **8**: Full Strength" in text
     text, private = reply(await discord.slash("chart roll", user=ANN, channel="5", chart="leaders"))
-    assert private and "Did you mean rb-german-leaders, rb-russian-leaders" in text
+    assert private and "Did you mean rb-german-leaders or rb-russian-leaders?" in text
     sent = await discord.slash("chart list", user=ANN, channel="5")
     listed, private = reply(sent)
     pages = messages(sent)
@@ -130,8 +130,11 @@ async def test_odds_for_a_shot_from_the_orders_of_battle(bot_and_discord):
         and refused == "Infantry Detachment has no anti-tank weapon: it must be in contact with Panther"
     )
     assert await discord.autocomplete("odds shot", "firer", "panzer iv", user=ANN, channel="5") == [
+        "Panzer IV G (late) to J (german)",  # the Panzer IV first, then the nearest names
         "Jagdpanzer IV/Hetzer (german)",
-        "Panzer IV G (late) to J (german)",
+        "Panzer III J (late)/K (german)",
+        "Panzer III L-N (german)",
+        "Panzer III M (F1) (german)",
     ]
 
 
@@ -154,7 +157,7 @@ async def test_odds_for_a_shot_in_the_channels_game_and_without_one(bot_and_disc
     text, _ = reply(
         await discord.slash("odds fire", user=EVE, channel="1", unit="3rd Squad", target="Gruppe 1")
     )
-    assert text == "You are not playing in this game: take a side with /game join"
+    assert text == "You are not playing in this game, and no side can be joined now: watch with /game status"
     text, _ = reply(
         await discord.slash("odds fire", user=ANN, channel="1", unit="Gruppe 1", target="3rd Squad")
     )

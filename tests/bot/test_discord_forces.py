@@ -114,14 +114,14 @@ async def test_a_meeting_engagement_with_the_players_forces_is_set_up_by_slash_c
     text, private = reply(await discord_.slash("game join", user=ANN, channel="4", side="allies"))
     assert private and text == "This is a scenario game: join with your force (/game join side: force:)"
     text, _ = reply(await discord_.slash("game join", user=ANN, channel="4", side="allies", force="Easy"))
-    assert "allies brings 3 units" in text
+    assert "The Allies bring 3 units" in text
     text, _ = reply(await discord_.slash("game join", user=OTTO, channel="4", side="axis", force="KG"))
     assert "Both forces are here: Meeting Engagement (p. 28)" in text
     assert await discord_.autocomplete("deploy", "unit", "sher", user=ANN, channel="4") == ["Sherman 75mm 1"]
     text, private = reply(
         await discord_.slash("deploy", user=OTTO, channel="4", unit="Panther 1", at="10,40")
     )
-    assert private and text == "It is allies's turn to set up a unit"
+    assert private and text == "It is the Allies' turn to set up a unit"
     text, _ = reply(await discord_.slash("deploy", user=ANN, channel="4", unit="Sherman 75mm 1", at="10,30"))
     assert 'must set up within 12" of the near edge' in text
     for user, unit, at in (
@@ -131,12 +131,12 @@ async def test_a_meeting_engagement_with_the_players_forces_is_set_up_by_slash_c
         (OTTO, "Infantry Detachment 1", "20,42"),
     ):
         text, _ = reply(await discord_.slash("deploy", user=user, channel="4", unit=unit, at=at))
-        assert "sets up" in text, text
+        assert "Allies set up" in text or "Axis set up" in text, text
     await discord_.slash("deploy", user=ANN, channel="4", done=True)
     text, _ = reply(await discord_.slash("deploy", user=OTTO, channel="4", done=True))
-    assert "axis has finished setting up; 1 unit(s) wait in reserve" in text
+    assert "The Axis have finished setting up; 1 unit held in reserve" in text
     text, _ = reply(await discord_.slash("game start", user=OTTO, channel="4"))
-    assert "Turn 1: allies draws" in text
+    assert "Turn 1: the Allies draw" in text
 
 
 async def test_in_capture_the_channel_sees_markers_and_only_the_defender_learns_what_is_under_them(discord_):
@@ -156,16 +156,18 @@ async def test_in_capture_the_channel_sees_markers_and_only_the_defender_learns_
     ]
     sent = await discord_.slash("deploy", user=ANN, channel="5", unit="Sherman 75mm 1", at="30,20")
     text, private = reply(sent)
-    assert not private and text.startswith("allies sets up Marker 1 at (30, 20)") and "Sherman" not in text
+    assert (
+        not private and text.startswith("The Allies set up Marker 1 at 30.0,20.0") and "Sherman" not in text
+    )
     secret = [
         (body, hidden) for body, hidden, _ in answers_in(sent) if "Only your side sees this" in str(body)
     ]
     assert len(secret) == 1 and secret[0][1]
-    assert "allies sets up Sherman 75mm 1 as Marker 1 at (30, 20)" in text_of(secret[0][0])
+    assert "The Allies set up Sherman 75mm 1 as Marker 1 at 30.0,20.0" in text_of(secret[0][0])
     assert await discord_.autocomplete("act", "unit", "sherman", user=ANN, channel="5") == [
         "allies-sherman-75mm-1"
     ]  # the owner finds its marker by the true name
-    assert await discord_.autocomplete("act", "fire", "", user=OTTO, channel="5") == []
+    assert await discord_.autocomplete("act", "fire", "", user=OTTO, channel="5") == ["Marker 1"]  # its label
     log, _ = reply(await discord_.slash("game log", user=OTTO, channel="5"))
     assert "Marker 1" in log and "Sherman" not in log
     log, _ = reply(await discord_.slash("game log", user=ANN, channel="5"))

@@ -29,11 +29,11 @@ async def test_three_commands_from_an_empty_channel_to_the_initiative(discord_bo
     text, private = reply(await discord.slash("game new", user=ANN, channel="1"))
     assert "A quick battle on the Village" in text and not private
     text, _ = reply(await discord.slash("game join", user=ANN, channel="1", side="allies"))
-    assert f"<@{ANN}> joins **allies**" in text
+    assert text.startswith(f"<@{ANN}> joins the Allies\nTurn 0") and text.count("joins") == 1  # said once
     await discord.slash("game join", user=OTTO, channel="1", side="axis")
     bot.games.dice = lambda: ScriptedDice([d6(2), d6(5)])
     text, _ = reply(await discord.slash("game start", user=OTTO, channel="1"))
-    assert "Initiative: allies 2, axis 5. axis chooses who starts" in text
+    assert "Initiative: the Allies 2, the Axis 5. The Axis choose who starts" in text
     assert "Waiting for **axis**" in text
 
 
@@ -78,7 +78,7 @@ async def test_a_window_closing_by_itself_is_posted_to_its_channel_as_a_card(dis
     from engine.events import Event
     from engine.scenarios.quick_battle import quick_battle
 
-    event = Event(kind="no_reaction", text="allies does not react")
+    event = Event(kind="no_reaction", text="The Allies do not react")
     outcome = Outcome(state=quick_battle(), events=[event], version=3)
     before = len(discord.sent)
     await bot.announce("4242", outcome)
@@ -86,7 +86,7 @@ async def test_a_window_closing_by_itself_is_posted_to_its_channel_as_a_card(dis
     assert message["route"] == "POST /channels/{channel_id}/messages"
     body = callback_payload(message)
     assert not body.get("content") and body["flags"] & 1 << 15  # Components V2: no content
-    assert text_of(body).startswith("The reaction window closed.\nallies does not react\n\nTurn 0")
+    assert text_of(body).startswith("The reaction window closed.\nThe Allies do not react\n\nTurn 0")
     (gallery,) = [c for c in walk(body["components"]) if c["type"] == 12]
     assert gallery["items"][0]["media"]["url"] == "attachment://battlefield.png"
     assert len(files_of(message)) == 1

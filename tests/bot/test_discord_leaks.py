@@ -140,8 +140,9 @@ async def set_up_one(table: Table, state: GameState, rng: random.Random) -> None
         unit = state.units[plan.waiting[0]]
         x, y = rng.uniform(1, state.table.width - 1), rng.uniform(1, state.table.depth - 1)
         decoy = {"decoy": f"{x / 2:.1f},{y / 2:.1f}"} if unit.profile.has(Special.SNIPER) else {}
-        if "sets up" in await table.slash(
-            "deploy", PLAYERS[side], unit=unit.id, at=f"{x:.1f},{y:.1f}", **decoy
+        if re.search(
+            r"(Allies|Axis) set up ",
+            await table.slash("deploy", PLAYERS[side], unit=unit.id, at=f"{x:.1f},{y:.1f}", **decoy),
         ):
             return
     await table.slash("deploy", PLAYERS[side], done=True)

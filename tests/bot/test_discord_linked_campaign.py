@@ -69,14 +69,14 @@ async def test_a_linked_campaign_in_discord(bot_and_discord):
     sent = await discord.slash("game concede", user=ANN, channel="1")
     (carried,) = posted(sent)
     assert carried.startswith(
-        "**Normandy**, battle 1. Meeting Engagement: axis won (allies conceded); allies lost nothing, "
+        "**Normandy**, battle 1. Meeting Engagement: axis won (the Allies conceded); allies lost nothing, "
         "+30 points; axis lost nothing, +60 points"
     )
 
     text, ephemeral = reply(
         await discord.slash("campaign linked buy", user=ANN, channel="1", side="allies", unit="Sherman 75mm")
     )
-    assert ephemeral and text == "allies has 30 reinforcement points but Sherman 75mm costs 45: 15 short"
+    assert ephemeral and text == "The Allies have 30 reinforcement points but Sherman 75mm costs 45: 15 short"
     text, _ = reply(
         await discord.slash("campaign linked buy", user=OTTO, channel="1", side="axis", unit="MG Team")
     )

@@ -20,7 +20,7 @@ from tests.bot.discord_harness import (
 )
 
 MINUTE = timedelta(minutes=1)
-INITIATIVE = "axis won the initiative: choose who starts (/initiative)"
+INITIATIVE = "the Axis won the initiative: choose who starts (/initiative)"
 
 
 @pytest.fixture
@@ -54,7 +54,7 @@ async def test_games_mine_lists_what_waits_for_the_user_in_every_channel(bot_and
     text, private = reply(await discord.slash("games mine", user=ANN, channel="9"))
     assert private and text == (
         "Waiting for you:\n"
-        "- <#1>: game: allies may react (/react) or let it pass (/noreact), "
+        "- <#1>: game: the Allies may react (/react) or let it pass (/noreact), "
         f"the window closes <t:{closes}:R>\n"
         "- <#3>: campaign **Barrikady**, phase 1 (17 Oct purchases): the German side owes its RG purchases "
         f"for the CG Day (or none) (/campaign submit), deadline <t:{deadline}:R>"
@@ -116,7 +116,7 @@ async def test_by_default_the_player_is_mentioned_and_not_once_they_acted(bot_an
     assert channel_posts(discord.sent[before:]) == []
     await bot.games.clock.advance(MINUTE)
     posts = [(where, text) for where, text, _ in channel_posts(discord.sent[before:])]
-    act = "axis to act: declare an order or pass (/act, /pass)"
+    act = "the Axis to act: declare an order or pass (/act, /pass)"
     assert posts == [("1", f"<@{OTTO}>: the game waits for you: {act}")]
 
 

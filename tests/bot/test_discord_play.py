@@ -18,15 +18,15 @@ async def table(tmp_path, monkeypatch):
 async def test_declare_then_the_other_side_is_told_its_window_and_answers(table):
     bot, discord = table
     text, _ = reply(await discord.slash("initiative", user=OTTO, channel="1", choice="start"))
-    assert "axis starts as the active player" in text
+    assert "The Axis start as the active player" in text
     text, private = reply(await discord.slash("act", user=OTTO, channel="1", unit="Gruppe 3", move="50,39"))
-    assert not private and "axis declares: Gruppe 3: move to (50, 39)" in text
+    assert not private and "The Axis declare: Gruppe 3: move to 50.0,39.0" in text
     deadline = int(bot.games.clock.now().timestamp()) + 120
     assert f"<@{ANN}> may react until <t:{deadline}:R>" in text
     text, private = reply(await discord.slash("act", user=ANN, channel="1", unit="sherman-1", move="12,12"))
     assert private and "Wait: a reaction window is open" in text
     text, _ = reply(await discord.slash("noreact", user=ANN, channel="1"))
-    assert 'allies does not react\nGruppe 3 moves 3.0" to (50, 39)' in text
+    assert 'The Allies do not react\nGruppe 3 moves 3.0" to 50.0,39.0' in text
     text, private = reply(await discord.slash("game log", user=EVE, channel="1"))
     assert private and 'Gruppe 3 moves 3.0"' in text
 
@@ -41,7 +41,7 @@ async def test_moves_by_grid_square_and_refusals_explain_themselves(table):
     text, private = reply(await discord.slash("act", user=EVE, channel="1", unit="gruppe-3", move="I7"))
     assert private and "You are not playing in this game" in text
     text, _ = reply(await discord.slash("act", user=OTTO, channel="1", unit="gruppe-3", move="I7"))
-    assert "move to (51, 39)" in text
+    assert "move to 51.0,39.0" in text
 
 
 async def test_autocomplete_offers_own_units_for_unit_and_enemies_for_fire(table):
@@ -56,7 +56,7 @@ async def test_autocomplete_offers_own_units_for_unit_and_enemies_for_fire(table
 async def test_concede_ends_the_game(table):
     bot, discord = table
     text, _ = reply(await discord.slash("game concede", user=ANN, channel="1"))
-    assert "Game over: axis wins (allies conceded)" in text
+    assert "Game over: the Axis win (the Allies conceded)" in text
 
 
 async def test_every_action_posts_the_picture_and_map_is_private(table):
@@ -79,7 +79,7 @@ async def test_the_other_side_spectators_and_players_of_another_channel_cannot_a
     not_playing = "You are not playing in this game"
     attempts = [
         (ANN, "1", "act", {"unit": "gruppe-3", "move": "50,39"}, "No unit called 'gruppe-3'"),  # not hers
-        (ANN, "1", "pass", {}, "axis has the initiative, not allies"),
+        (ANN, "1", "pass", {}, "The Axis have the initiative, not the Allies"),
         (EVE, "1", "act", {"unit": "gruppe-3", "move": "50,39"}, not_playing),  # a spectator
         (EVE, "1", "cmt", {}, not_playing),
         (EVE, "1", "game concede", {}, not_playing),
@@ -100,16 +100,16 @@ async def test_react_at_a_point_of_the_enemy_move(table):
     text, private = reply(
         await discord.slash("react", user=ANN, channel="1", unit="2nd Squad", move="32,8", at="40,40")
     )
-    assert private and text == "(40, 40) is not on Gruppe 3's declared route"
+    assert private and text == "40.0,40.0 is not on Gruppe 3's declared route"
     bot.games.dice = lambda: ScriptedDice([d6(4)])
     text, _ = reply(
         await discord.slash("react", user=ANN, channel="1", unit="2nd Squad", move="32,8", at="50,40.5")
     )
     moves = [line for line in text.splitlines() if " moves " in line]
     assert moves == [
-        'Gruppe 3 moves 1.5" to (50, 40.5)',
-        '2nd Squad moves 2.0" to (32, 8)',
-        'Gruppe 3 moves 1.5" to (50, 39)',
+        'Gruppe 3 moves 1.5" to 50.0,40.5',
+        '2nd Squad moves 2.0" to 32.0,8.0',
+        'Gruppe 3 moves 1.5" to 50.0,39.0',
     ]
 
 
@@ -129,12 +129,12 @@ async def test_reserves_are_called_by_slash_command(tmp_path, monkeypatch):
     await discord.slash("game join", user=OTTO, channel="7", side="axis")
     bot.games.dice = lambda: ScriptedDice([])
     text, _ = reply(await discord.slash("game start", user=OTTO, channel="7"))
-    assert "allies may call up to 1 reserve(s)" in text
+    assert "the Allies may call up to 1 reserve" in text
     text, private = reply(await discord.slash("reserves", user=OTTO, channel="7", units="Sherman 75mm"))
     assert private and "No unit called 'Sherman 75mm'" in text
     bot.games.dice = lambda: ScriptedDice([d6(5), d6(6), d6(2)])
     text, _ = reply(await discord.slash("reserves", user=ANN, channel="7", units="Sherman 75mm"))
-    assert "available this turn: Sherman 75mm" in text and "allies draws 4 tokens" in text
+    assert "available this turn: Sherman 75mm" in text and "the Allies draw 4 tokens" in text
     await close_bot(bot)
 
 
@@ -143,11 +143,14 @@ async def test_a_finished_game_and_its_log_are_kept_when_a_new_one_starts(table)
     await discord.slash("game concede", user=ANN, channel="1")
     await discord.slash("game new", user=EVE, channel="1")
     listed, private = reply(await discord.slash("game history", user=EVE, channel="1"))
-    assert private and listed.splitlines()[0].endswith("UTC: axis won: allies conceded")
+    assert private and listed.splitlines()[0].endswith("UTC: axis won: the Allies conceded")
     log, _ = reply(await discord.slash("game history", user=EVE, channel="1", number=1))
-    assert log.startswith("**axis won: allies conceded**") and "Game over: axis wins (allies conceded)" in log
+    assert (
+        log.startswith("**axis won: the Allies conceded**")
+        and "Game over: the Axis win (the Allies conceded)" in log
+    )
     refused, _ = reply(await discord.slash("game history", user=EVE, channel="1", number=2))
-    assert refused == "This channel has 1 finished game(s): choose 1 to 1"
+    assert refused == "This channel has 1 finished game: choose 1 to 1"
 
 
 async def test_a_hidden_enemy_is_never_offered_by_autocomplete(tmp_path, monkeypatch):

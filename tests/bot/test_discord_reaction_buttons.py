@@ -34,9 +34,9 @@ async def test_a_declaration_carries_persistent_react_and_no_reaction_buttons(de
         "No reaction": "ic:1:1:noreact",
     }
     text, private = reply(await discord.click(shown["No reaction"], user=OTTO, channel="1"))
-    assert private and "Only allies may react" in text
+    assert private and "Only the Allies may react" in text
     text, _ = reply(await discord.click(shown["No reaction"], user=ANN, channel="1"))
-    assert "allies does not react" in text
+    assert "The Allies do not react" in text
     text, private = reply(await discord.click(shown["No reaction"], user=ANN, channel="1"))
     assert private and "No reaction window is open" in text
 
@@ -46,7 +46,7 @@ async def test_the_buttons_still_work_after_a_restart(declared, monkeypatch):
     await bot.games.close()
     restarted, discord = await open_bot(url, monkeypatch)
     text, _ = reply(await discord.click(shown["No reaction"], user=ANN, channel="1"))
-    assert 'Gruppe 3 moves 3.0" to (50, 39)' in text
+    assert 'Gruppe 3 moves 3.0" to 50.0,39.0' in text
     await close_bot(restarted)
 
 
@@ -57,9 +57,10 @@ async def test_react_opens_a_form_whose_answer_is_the_reaction(declared):
     answer = {"Reacting unit": "Sherman 2", "Fire at": "gruppe-3"}
     text, _ = reply(await discord.submit(opened, answer, user=ANN, channel="1"))
     assert (
-        "allies reacts with Sherman 2: fire at Gruppe 3: needs 4+ (+1 vehicle reacting to infantry)" in text
+        "The Allies react with Sherman 2: fire at Gruppe 3: needs 4+ (+1 vehicle reacting to infantry)"
+        in text
     )
-    assert "Sherman 2 fires at Gruppe 3" in text and 'Gruppe 3 moves 3.0" to (50, 39)' in text
+    assert "Sherman 2 fires at Gruppe 3" in text and 'Gruppe 3 moves 3.0" to 50.0,39.0' in text
 
 
 async def test_a_closed_window_loses_its_buttons(declared):
@@ -71,7 +72,7 @@ async def test_a_closed_window_loses_its_buttons(declared):
     assert len(edits) == 1
     kept = walk(edits[0]["payload"]["components"])  # the card keeps its text and picture
     assert [c["type"] for c in kept] == [17, 10, 12]
-    assert "axis declares: Gruppe 3" in kept[1]["content"]
+    assert "The Axis declare: Gruppe 3" in kept[1]["content"]
 
 
 async def test_a_window_closing_at_its_deadline_loses_its_buttons_too(declared):

@@ -25,8 +25,8 @@ async def bot_and_discord(tmp_path, monkeypatch):
 
 
 async def started(bot, discord, permissions=THREADS) -> None:
-    """Ann (allies) against Otto (axis), refereed by Ref; axis starts and moves Gruppe 3, so
-    a 2-minute reaction window is open for allies."""
+    """Ann (allies) against Otto (axis), refereed by Ref; the Axis start and moves Gruppe 3, so
+    a 2-minute reaction window is open for the Allies."""
     state = quick_battle()
     state.referees = [REF]
     await bot.games.new_game("1", state)
@@ -77,14 +77,14 @@ async def test_closing_the_window_and_a_deadline_the_channel_hears_about(bot_and
     await started(bot, discord)
     await refused(bot, discord, "ref clock close", "Only the game's referees may do that", user=EVE)
     text, private = reply(await discord.slash("ref clock close", user=REF, channel="1"))
-    assert not private and "allies does not react" in text
+    assert not private and "The Allies do not react" in text
     await refused(bot, discord, "ref clock close", "No reaction window is open", user=REF)
     await refused(
-        bot, discord, "ref clock deadline", "not waiting for allies", user=REF, side="allies", hours=2.0
+        bot, discord, "ref clock deadline", "not waiting for the Allies", user=REF, side="allies", hours=2.0
     )
     text, _ = reply(await discord.slash("ref clock deadline", user=REF, channel="1", side="axis", hours=2.0))
     due = int((clock.now() + timedelta(hours=2)).timestamp())
-    assert "axis has 2 hours to act, or the game passes the initiative for them" in text
+    assert "the Axis have 2 hours to act, or the game passes the initiative for them" in text
     assert f"Deadline: <t:{due}:f>." in text
     before = len(discord.sent)
     await clock.advance(2 * HOUR)
@@ -92,8 +92,8 @@ async def test_closing_the_window_and_a_deadline_the_channel_hears_about(bot_and
     assert posts == [
         (
             "1",
-            "axis did not act by the referee's deadline: the game passes the initiative for them\n"
-            "allies takes the initiative",
+            "The Axis did not act by the referee's deadline: the game passes the initiative for them\n"
+            "The Allies take the initiative",
         )
     ]
     assert (await bot.games.game("1")).active_side == "allies"
@@ -105,7 +105,7 @@ async def test_side_only_preparation_reaches_only_that_sides_thread(bot_and_disc
     threads = await side_threads(bot.games.store, "1")
     await refused(bot, discord, "ref prep brief", "Only the game's referees", user=ANN, side="axis", text="x")
     sent = await discord.slash("ref prep brief", user=REF, channel="1", side="axis", text="Shermans at dawn")
-    assert reply(sent) == ("Intelligence for axis: Shermans at dawn", True)
+    assert reply(sent) == ("Intelligence for the Axis: Shermans at dawn", True)
     sent += await discord.slash(
         "ref prep objective", user=REF, channel="1", id="ford", at="12,10", side="allies"
     )
@@ -114,8 +114,8 @@ async def test_side_only_preparation_reaches_only_that_sides_thread(bot_and_disc
     )
     posts = channel_posts(sent)
     assert [(where, text) for where, text, _ in posts if "Shermans" in text] == [
-        (threads["axis"], "Intelligence for axis: Shermans at dawn"),
-        (threads["referee"], "Intelligence for axis: Shermans at dawn"),
+        (threads["axis"], "Intelligence for the Axis: Shermans at dawn"),
+        (threads["referee"], "Intelligence for the Axis: Shermans at dawn"),
     ]
     assert [where for where, text, _ in posts if "ford" in text] == [threads["allies"], threads["referee"]]
     assert [where for where, text, _ in posts if "mined" in text] == [threads["referee"]]
@@ -124,7 +124,7 @@ async def test_side_only_preparation_reaches_only_that_sides_thread(bot_and_disc
     )
     assert (text, private) == ("Referee: a special rule for both sides: Rain", False)
     ann_list, private = reply(await discord.slash("ref prep list", user=ANN, channel="1"))
-    assert private and "ford at (12, 10)" in ann_list and "Rain" in ann_list and "mined" not in ann_list
+    assert private and "ford at 12.0,10.0" in ann_list and "Rain" in ann_list and "mined" not in ann_list
     otto_list, _ = reply(await discord.slash("ref prep list", user=OTTO, channel="1"))
     assert "ford" not in otto_list and "Rain" in otto_list
     ref_list, _ = reply(await discord.slash("ref prep list", user=REF, channel="1"))
@@ -135,7 +135,7 @@ async def test_without_threads_a_briefing_is_still_kept_from_the_channel(bot_and
     bot, discord = bot_and_discord
     await started(bot, discord, permissions=0)
     sent = await discord.slash("ref prep brief", user=REF, channel="1", side="allies", text="Panthers east")
-    assert reply(sent) == ("Intelligence for allies: Panthers east", True)
+    assert reply(sent) == ("Intelligence for the Allies: Panthers east", True)
     assert len([e for e in sent if "Panthers" in str(e["payload"])]) == 1  # the referee's reply alone
     ann_log = await discord.slash("game log", user=ANN, channel="1")
     otto_log = await discord.slash("game log", user=OTTO, channel="1")
@@ -159,8 +159,8 @@ async def test_a_sides_force_guideline_and_zone_are_told_to_the_referee_and_that
     sent = await discord.slash(
         "ref prep force", user=REF, channel="1", side="allies", points=40, guideline="one platoon"
     )
-    assert reply(sent) == ("Referee: allies brings a force of at most 40 points: one platoon", True)
-    over = "The referee allows allies at most 40 points; this force comes to 50"
+    assert reply(sent) == ("Referee: the Allies bring a force of at most 40 points: one platoon", True)
+    over = "The referee allows the Allies at most 40 points; this force comes to 50"
     await refused(bot, discord, "game join", over, user=ANN, side="allies", force="F")
     await discord.slash("ref prep force", user=REF, channel="1", side="allies", points=50)
     await discord.slash("game join", user=ANN, channel="1", side="allies", force="F")
@@ -169,14 +169,14 @@ async def test_a_sides_force_guideline_and_zone_are_told_to_the_referee_and_that
     off = {**corners, "y1": 40.0, "y2": 50.0}
     await refused(bot, discord, "ref prep zone", 'runs off the 72" by 48"', user=REF, side="allies", **off)
     sent = await discord.slash("ref prep zone", user=REF, channel="1", side="allies", **corners)
-    assert reply(sent) == ("Referee: allies sets up within (0, 20) to (30, 30)", True)
+    assert reply(sent) == ("Referee: the Allies set up within 0.0,20.0 to 30.0,30.0", True)
     deploy = {"user": ANN, "channel": "1", "unit": "Infantry Detachment 1"}
     text, _ = reply(await discord.slash("deploy", **deploy, at="10,5"))
-    assert "must set up in the referee's zone for allies, (0, 20) to (30, 30)" in text
+    assert "must set up in the referee's zone for the Allies, 0.0,20.0 to 30.0,30.0" in text
     text, _ = reply(await discord.slash("deploy", **deploy, at="10,25"))
-    assert "sets up" in text, text
+    assert "Allies set up" in text or "Axis set up" in text, text
     await refused(bot, discord, "ref prep zone", "Set-up has begun", user=REF, side="axis", **corners)
     ann_list, _ = reply(await discord.slash("ref prep list", user=ANN, channel="1"))
-    assert "at most 50 points" in ann_list and "(0, 20) to (30, 30)" in ann_list
+    assert "at most 50 points" in ann_list and "0.0,20.0 to 30.0,30.0" in ann_list
     otto_list, _ = reply(await discord.slash("ref prep list", user=OTTO, channel="1"))
-    assert "at most 50 points" not in otto_list and "(0, 20)" not in otto_list
+    assert "at most 50 points" not in otto_list and "0.0,20.0" not in otto_list

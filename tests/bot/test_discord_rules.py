@@ -36,7 +36,7 @@ async def test_an_admin_imports_a_document_for_the_server(bot_and_discord):
     assert messages(sent)[-1].startswith("Indexed **asl** from asl.txt: 12 sections")
     text, _ = reply(await discord.slash("rule", user=EVE, channel="5", query="O11.6133"))
     assert text.startswith("**O11.6133 Sewer Exit** · asl")
-    listed, private = reply(await discord.slash("rules sources", user=EVE, channel="5"))
+    listed, private = reply(await discord.slash("library", user=EVE, channel="5"))
     assert private and f"**asl** (asl.txt): 12 sections, imported by <@{ANN}>" in listed
 
 

@@ -28,10 +28,11 @@ from tests.bot.discord_harness import (
 REF = "309"
 EVE, DAN = "303", "304"  # a referee appointed later, and a newcomer taking over
 CREATE_PRIVATE_THREADS = 1 << 36
-REACTION_TEST = "allies reacts with Marker 1: fire at Gruppe: needs 3+, rolled 2: failed"  # allies' secret
-TOLD_TO_AXIS = "allies reacts with Marker 1: fire at Gruppe: failed"
+REACTION_TEST = "The Allies react with Marker 1: fire at Gruppe: needs 3+, rolled 2: failed"  # allies' secret
+TOLD_TO_AXIS = "The Allies react with Marker 1: fire at Gruppe: failed"
 REFEREE_READS = (  # the whole action, secret and all
-    f'{REACTION_TEST}\nGruppe moves 5.0" to (40, 45)\naxis has no tokens left: allies takes the initiative'
+    f'{REACTION_TEST}\nGruppe moves 5.0" to 40.0,45.0\n'
+    "The Axis have no tokens left: the Allies take the initiative"
 )
 
 
@@ -115,7 +116,7 @@ async def test_without_a_permission_the_channel_is_told_which_and_secrets_come_p
     assert follow_ups(sent) == [
         (
             f"I cannot open private threads for the sides here: I need **{missing}**. "
-            "Each player's private news will come as replies only they see.",
+            "Each player's private news will come as replies only they see, or as direct messages.",
             False,
         )
     ]
@@ -238,9 +239,9 @@ async def test_a_scenario_game_opens_its_threads_when_the_plotted_set_up_begins(
     threads = await side_threads(bot.games.store, "4")
     sent = await discord.slash("deploy", user=ANN, channel="4", unit="Sherman 75mm 1", at="10,8")
     public, _ = reply(sent)
-    assert public.startswith("allies sets up a unit in secret") and "Sherman" not in public
+    assert public.startswith("The Allies set up a unit in secret") and "Sherman" not in public
     posts = [(where, text, len(files)) for where, text, files in channel_posts(sent)]
-    assert posts == [(threads["allies"], "allies sets up Sherman 75mm 1 at (10, 8)", 1)]
+    assert posts == [(threads["allies"], "The Allies set up Sherman 75mm 1 at 10.0,8.0", 1)]
     await discord.slash("deploy", user=ANN, channel="4", done=True)
     await discord.slash("deploy", user=OTTO, channel="4", done=True)
     bot.games.dice = lambda: ScriptedDice([d6(2), d6(5)])
@@ -260,8 +261,8 @@ async def test_a_window_closing_at_its_deadline_tells_the_threads_too(bot_and_di
     assert posts == [
         (
             "1",
-            'The reaction window closed.\nallies does not react\nGruppe moves 5.0" to (40, 45)\n'
-            "axis has no tokens left: allies takes the initiative\n\n"
+            'The reaction window closed.\nThe Allies do not react\nGruppe moves 5.0" to 40.0,45.0\n'
+            "The Axis have no tokens left: the Allies take the initiative\n\n"
             "Turn 1 · active · Iron Cross 2015\n"
             "**allies** (us): <@301>, 4 tokens; **axis** (german): <@302>, 0 tokens\nWaiting for **allies**",
             1,  # a card with the shared picture
@@ -280,7 +281,7 @@ def test_each_thread_gets_only_its_audiences_news():
         ],
     )
     events = [
-        Event(kind="move", text='Gruppe moves 3.0" to (40, 45)'),
+        Event(kind="move", text='Gruppe moves 3.0" to 40.0,45.0'),
         Event(kind="tokens", text="ann hands out bonus tokens: 3 to bob (1 left)", side="allies"),
         Event(kind="briefing", text="Axis briefing: the bridge is mined", side="axis", public=""),
         Event(kind="briefing", text="Referee: the mines are duds", side=REFEREE, public=""),

@@ -125,7 +125,7 @@ async def test_rolls_logged_before_their_dice_were_kept_are_read_back_from_their
     assert ann.faces(6).counts == (0, 0, 1, 0, 0, 1)
     assert stats.unread_rolls == 1  # the dropped die of the second is not in its text
     assert stats.text().endswith(
-        "(1 logged roll(s) left out: their dice cannot be told for sure from what was shown)"
+        "(1 logged roll left out: their dice cannot be told for sure from what was shown)"
     )
 
 

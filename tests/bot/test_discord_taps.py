@@ -40,7 +40,7 @@ async def taps_to_start(bot, discord) -> dict:
     assert set(new) == {"Join allies", "Join axis", "Start"}
     await discord.click(new["Join allies"], user=ANN, channel="1")
     sent = await discord.click(new["Join axis"], user=OTTO, channel="1")  # from the same card
-    assert reply(sent)[0].startswith("<@302> joins **axis**.")
+    assert reply(sent)[0].startswith("<@302> joins the Axis\n")
     joined = buttons(sent)
     bot.games.dice = lambda: SeededDice(3)  # axis wins the initiative
     started = buttons(await discord.click(joined["Start"], user=OTTO, channel="1"))
@@ -105,7 +105,10 @@ async def test_a_stale_card_or_a_spectator_changes_nothing_and_the_buttons_outli
     text, private = reply(await discord.click(shown["Activate (axis)"], user=EVE, channel="1"))
     assert private and "You are not playing in this game" in text
     text, private = reply(await discord.click(shown["Pass (axis)"], user=ANN, channel="1"))
-    assert (text, private) == ("axis has the initiative, not allies", True)  # the other side's button
+    assert (text, private) == (
+        "The Axis have the initiative, not the Allies",
+        True,
+    )  # the other side's button
     assert (await bot.games.store.load("1")).version == version
 
     await bot.games.close()  # a restart: a new client reads the same custom ids
@@ -116,7 +119,7 @@ async def test_a_stale_card_or_a_spectator_changes_nothing_and_the_buttons_outli
     assert [o["label"] for o in units["options"]][:3] == ["Gruppe 1", "Gruppe 2", "Gruppe 3"]
     declared = await fire_by_taps(discord, shown["Activate (axis)"], OTTO, may_pass=False)
     text, private = reply(declared)
-    assert not private and text.startswith("axis declares: Gruppe 1: fire at ")
+    assert not private and text.startswith("The Axis declare: Gruppe 1: fire at ")
 
     chosen = await discord.choose(units, [units["options"][0]["value"]], user=OTTO, channel="1")
     text, private = reply(chosen)
@@ -142,7 +145,7 @@ async def test_a_move_by_taps_goes_to_a_grid_square_and_offset_or_toward_a_unit(
     assert list(confirm) == ["Confirm"]
     declared = await discord.click(confirm["Confirm"], user=OTTO, channel="1")
     text, private = reply(declared)
-    assert not private and text.startswith("axis declares: Gruppe 1: move")
+    assert not private and text.startswith("The Axis declare: Gruppe 1: move")
     (move,) = (await bot.games.game("1")).pending.order.actions
     assert move.path == (parse_point(f"{square}+1,-1"),)
 

@@ -20,6 +20,7 @@ from tests.bot.discord_harness import (
     attachments,
     buttons,
     callback_payload,
+    channel_posts,
     close_bot,
     form,
     messages,
@@ -40,6 +41,8 @@ FORCES = {  # player: (side, nation, units); the first of a side to join is its 
 }
 POOL = {"allies": "allies-infantry-detachment-2", "axis": "axis-infantry-detachment-2"}  # the COs' reserves
 SHERMAN = "allies-sherman-75mm-1"  # Bob's
+# to one who plays no side
+WATCH = "You are not playing in this game, and no side can be joined now: watch with /game status"
 
 
 @pytest.fixture
@@ -74,7 +77,7 @@ async def set_up(bot, discord) -> None:
         for _ in range(300):
             at = f"{rng.uniform(1, 71):.1f},{rng.uniform(1, 47):.1f}"
             text, _ = await slash(discord, "deploy", owner, unit=waiting[0], at=at)
-            if "sets up" in text:
+            if "Allies set up" in text or "Axis set up" in text:
                 break
     bot.games.dice = lambda: ScriptedDice([d6(6), d6(1)])  # allies win the initiative 6-1
     await slash(discord, "game start", ANN)
@@ -91,21 +94,39 @@ async def refused(bot, discord, command, user, why, **options) -> None:
     assert after.state.model_dump_json() == before.state.model_dump_json()
 
 
+async def test_without_threads_each_sides_private_news_still_reaches_it(bot_and_discord):
+    """The bot may not open threads here: when Ann starts the turn, the axis CO's bonus tokens
+    (news for the axis alone) reach both axis players by direct message, her teammate Bob reads
+    the allies' own news the same way, and Ann hers in a reply only she sees; the channel reads
+    none of it."""
+    bot, discord = bot_and_discord
+    discord.app_permissions = 0
+    await set_up(bot, discord)
+    direct = dict(discord.direct_messages(discord.sent))
+    axis_news = f"<@{OTTO}>, the Axis' commanding officer, has 4 bonus tokens to hand out (/team give)"
+    assert sorted(direct) == sorted([BOB, OTTO, DAN])  # not Ann, who started the turn
+    assert direct[OTTO] == direct[DAN] and direct[OTTO].startswith(f"In <#{CHANNEL}>, for the Axis only:\n")
+    assert axis_news in direct[OTTO] and direct[BOB].startswith(f"In <#{CHANNEL}>, for the Allies only:\n")
+    assert "axis" not in direct[BOB]
+    posts = [t for where, t, _ in channel_posts(discord.sent) if where not in discord.dm_channels]
+    assert [t for t in posts if "bonus tokens to hand out" in t] == []
+
+
 async def test_the_cos_hand_out_bonus_tokens_and_answer_reserve_requests(bot_and_discord):
     bot, discord = bot_and_discord
     await set_up(bot, discord)
     assert await discord.autocomplete("team give", "player", "", user=ANN, channel=CHANNEL) == [ANN, BOB]
     assert await discord.autocomplete("team give", "player", "", user=EVE, channel=CHANNEL) == []
-    await refused(bot, discord, "team give", BOB, "Only allies's commanding officer", player=BOB, tokens=4)
+    await refused(bot, discord, "team give", BOB, "Only the Allies' commanding officer", player=BOB, tokens=4)
     await refused(
-        bot, discord, "team give", ANN, f"{DAN} is not one of allies's players", player=DAN, tokens=1
+        bot, discord, "team give", ANN, f"<@{DAN}> is not one of the Allies' players", player=DAN, tokens=1
     )
     drawn = (await bot.games.game(CHANNEL)).sides["allies"].team.tokens[BOB]
     text, private = await slash(discord, "team give", ANN, player=BOB, tokens=3)
     assert not private and f"<@{ANN}> hands out bonus tokens: 3 to <@{BOB}> (1 left)" in text
     assert (await bot.games.game(CHANNEL)).sides["allies"].team.tokens[BOB] == drawn + 3
     await refused(
-        bot, discord, "team give", ANN, "has 1 bonus tokens to hand out, not 2", player=ANN, tokens=2
+        bot, discord, "team give", ANN, "has 1 bonus token to hand out, not 2", player=ANN, tokens=2
     )
 
     # requests: offered from the side's own pool, told to the side alone
@@ -125,7 +146,7 @@ async def test_the_cos_hand_out_bonus_tokens_and_answer_reserve_requests(bot_and
     assert await discord.autocomplete("team grant", "unit", "", user=ANN, channel=CHANNEL) == [POOL["allies"]]
     assert await discord.autocomplete("team grant", "unit", "", user=EVE, channel=CHANNEL) == []
 
-    await refused(bot, discord, "team grant", DAN, "Only axis's commanding officer", unit=POOL["axis"])
+    await refused(bot, discord, "team grant", DAN, "Only the Axis' commanding officer", unit=POOL["axis"])
     await refused(bot, discord, "team grant", EVE, "You are not playing in this game", unit=POOL["axis"])
     text, private = await slash(discord, "team grant", ANN, unit=POOL["allies"])
     assert private and f"<@{ANN}> sends Infantry Detachment 2 to <@{BOB}>" in text
@@ -156,7 +177,7 @@ async def test_a_correction_to_a_hidden_unit_is_told_without_naming_it_and_undon
     assert "Referee: Sherman 75mm 1 is hidden again, as Marker 1 (in the woods)" in truth
     private_truth, told = messages(sent)  # then the channel's version
     assert private_truth == truth
-    assert "Referee: a unit of allies is hidden again, as Marker 1 (in the woods)" in told
+    assert "Referee: a unit of the Allies is hidden again, as Marker 1 (in the woods)" in told
     assert "Sherman" not in told
     assert RUTH in (await bot.games.game(CHANNEL)).referees
     hidden = await bot.games.game(CHANNEL)
@@ -211,11 +232,11 @@ async def test_the_reaction_buttons_as_each_role(bot_and_discord):
 
     react = {user: await clicked(bot, discord, shown["React"], user) for user in (ANN, BOB, EVE, BOSS, RUTH)}
     assert react == {
-        ANN: ("Only axis may react now", True),
-        BOB: ("Only axis may react now", True),
-        EVE: ("You are not playing in this game: take a side with /game join", True),
-        BOSS: ("You are not playing in this game: take a side with /game join", True),
-        RUTH: ("Only axis's players may act for axis", True),
+        ANN: ("Only the Axis may react now", True),
+        BOB: ("Only the Axis may react now", True),
+        EVE: (WATCH, True),
+        BOSS: (WATCH, True),
+        RUTH: ("Only the Axis' players may act for the Axis", True),
     }
     assert await clicked(bot, discord, shown["React"], OTTO) == ("a form", True)
     assert await clicked(bot, discord, shown["React"], DAN) == ("a form", True)
@@ -224,14 +245,14 @@ async def test_the_reaction_buttons_as_each_role(bot_and_discord):
     }
     assert declined == {user: react[user] for user in (ANN, BOB, EVE, BOSS)}  # the same refusals
     text, private = await clicked(bot, discord, shown["No reaction"], RUTH)
-    assert not private and text.startswith(f"<@{RUTH}> (referee) answers for axis:\naxis does not react")
+    assert not private and text.startswith(f"<@{RUTH}> (referee) answers for axis:\nThe Axis do not react")
     text, private = await clicked(bot, discord, shown["No reaction"], DAN)
     assert (text, private) == ("No reaction window is open", True)
 
     # the referee passes the initiative for the absent allies, as /pass
     text, private = await slash(discord, "pass", RUTH)
     assert not private and text.startswith(
-        f"<@{RUTH}> (referee) answers for allies:\naxis takes the initiative"
+        f"<@{RUTH}> (referee) answers for allies:\nThe Axis take the initiative"
     )
     assert (await bot.games.game(CHANNEL)).active_side == "axis"
     await refused(bot, discord, "pass", EVE, "You are not playing in this game")
@@ -240,7 +261,7 @@ async def test_the_reaction_buttons_as_each_role(bot_and_discord):
         discord,
         "act",
         RUTH,
-        "Only axis's players may act for axis",
+        "Only the Axis' players may act for the Axis",
         unit="axis-infantry-detachment-1",
         move="1,1",
     )
@@ -269,7 +290,7 @@ async def test_a_server_admin_appoints_and_dismisses_referees(bot_and_discord):
     bot, discord = bot_and_discord
     await set_up(bot, discord)
     await refused(bot, discord, "ref appoint", EVE, "referees or a server admin", referee=Pick(EVE))
-    await refused(bot, discord, "ref appoint", BOSS, f"{DAN} plays axis", referee=Pick(DAN))
+    await refused(bot, discord, "ref appoint", BOSS, f"<@{DAN}> plays axis", referee=Pick(DAN))
     text, private = await slash(discord, "ref appoint", BOSS, referee=Pick(EVE))
     assert not private and f"<@{EVE}> is a referee of this game (by {BOSS})" in text
     text, _ = await slash(discord, "ref ruling", EVE, text="night falls early")

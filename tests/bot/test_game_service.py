@@ -78,7 +78,7 @@ async def test_illegal_command_is_refused_with_its_reason_and_stores_nothing(sto
 async def test_only_a_sides_players_act_for_it(store):
     service = GameService(store)
     await started(service)
-    with pytest.raises(GameError, match="Only axis's players may act for axis"):
+    with pytest.raises(GameError, match="Only the Axis' players may act for the Axis"):
         await service.act("c1", "ann", ADVANCE)
     with pytest.raises(GameError, match="already playing allies"):
         await service.act("c1", "ann", JoinSide(side="axis", player="ann"))

@@ -40,10 +40,13 @@ async def test_bad_input_is_refused_and_changes_nothing(table):
     assert (await table.handle(NEW + " winner:60 damaged:sit_out")).startswith("Linked campaign **Normandy**")
     standings = await table.handle("/campaign linked standings")
     for line, refusal in [
-        ('as otto /campaign linked buy side:allies unit:"MG Team"', "Only allies's player, ann, may do that"),
+        (
+            'as otto /campaign linked buy side:allies unit:"MG Team"',
+            "Only the Allies' player, ann, may do that",
+        ),
         (
             'as ann /campaign linked buy side:allies unit:"MG Team"',
-            "allies has 0 reinforcement points but MG Team costs 20: 20 short",
+            "The Allies have 0 reinforcement points but MG Team costs 20: 20 short",
         ),
         ("as ann /campaign linked buy side:navy unit:x", "There is no side 'navy' in Normandy"),
         ("as cat /campaign linked battle scenario:meeting", "Only the players of Normandy may do that"),
@@ -73,14 +76,16 @@ async def test_a_conceded_battle_is_carried_into_the_campaign(table):
     assert "being fought" in await table.handle("/campaign linked standings")
     await table.handle("as otto /game concede")
     standings = await table.handle("/campaign linked standings")
-    assert "[campaign] **Normandy**, battle 1. Meeting Engagement: allies won (axis conceded)" in standings
+    assert (
+        "[campaign] **Normandy**, battle 1. Meeting Engagement: allies won (the Axis conceded)" in standings
+    )
     assert "allies (ann), Able (US): 1 battle, 1 win, 0 draws, 0 losses; 50 reinforcement points" in standings
     assert "axis (otto), KG (German): 1 battle, 0 wins, 0 draws, 1 loss; 30 reinforcement points" in standings
     # a later game in the channel that is not a campaign battle carries nothing
     await table.handle("/game new")
     await table.handle("/game concede")
     assert (await table.handle("/campaign linked standings")).endswith(
-        "History:\n1. Meeting Engagement: allies won (axis conceded); allies lost nothing, +50 points; "
+        "History:\n1. Meeting Engagement: allies won (the Axis conceded); allies lost nothing, +50 points; "
         "axis lost nothing, +30 points"
     )
 
@@ -111,7 +116,7 @@ async def test_a_channel_runs_one_linked_campaign_until_its_players_end_it(table
     refused = await table.handle("as cat /campaign linked end")
     assert refused == "Not allowed: Only the players of Normandy may do that"
     assert await table.handle('as otto /campaign linked retire side:allies unit:"Infantry Detachment 2"') == (
-        "Not allowed: Only allies's player, ann, may do that"
+        "Not allowed: Only the Allies' player, ann, may do that"
     )
     ended = await table.handle("as ann /campaign linked end")
     assert ended.splitlines()[0] == "**Normandy** is over after 0 battles: a draw, 0 wins each"

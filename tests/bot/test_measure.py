@@ -34,7 +34,7 @@ async def test_measure_shows_distance_what_blocks_and_cover_privately(bot_and_di
         await discord.slash("measure", user=ANN, channel="1", unit="3rd Squad", to=behind_the_wall)
     )
     assert text.splitlines()[1:] == [
-        "Line of sight: clear, 3rd Squad sees (40, 37)",
+        "Line of sight: clear, 3rd Squad sees 40.0,37.0",
         "Cover: a unit like 3rd Squad standing there would be in cover against fire from 3rd Squad",
     ]
 
@@ -43,13 +43,15 @@ async def test_measure_is_from_your_own_units_only(bot_and_discord):
     bot, discord = bot_and_discord
     await started_game(bot, discord)
     text, private = reply(await discord.slash("measure", user=EVE, channel="1", unit="3rd Squad", to="D3"))
-    assert (text, private) == ("You are not playing in this game: take a side with /game join", True)
+    assert private and text == (
+        "You are not playing in this game, and no side can be joined now: watch with /game status"
+    )
     text, _ = reply(await discord.slash("measure", user=ANN, channel="1", unit="Gruppe 3", to="D3"))
     assert text.startswith("No unit called 'Gruppe 3'")
     text, _ = reply(await discord.slash("measure", user=ANN, channel="1", unit="3rd Squad", to="the moon"))
     assert text.startswith("No unit called 'the moon'") and text.endswith("or a grid square (D3)")
     text, _ = reply(await discord.slash("measure", user=ANN, channel="1", unit="3rd Squad", to="500,3"))
-    assert text == '(500, 3) is off the table (72" x 48"): measure to a spot on it'
+    assert text == '500.0,3.0 is off the table (72" x 48"): measure to a spot on it'
 
 
 async def test_the_console_measures_and_a_fire_order_names_what_blocks(tmp_path):

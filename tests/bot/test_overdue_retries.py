@@ -143,7 +143,10 @@ async def test_every_kind_of_overdue_deadline_fires_once_though_its_writes_fail_
     assert await declines(restarted, "window") == await declines(restarted, "deadline") == 1
     assert after.pinged == [("ping", ("otto",))]
     assert after.deadlines == [
-        ("deadline", "allies did not act by the referee's deadline: the game declines the reaction for them")
+        (
+            "deadline",
+            "The Allies did not act by the referee's deadline: the game declines the reaction for them",
+        )
     ]
     assert await player_deadlines(restarted) == []
     assert after.reveals == [("campaign", 1)]

@@ -322,7 +322,7 @@ async def build(copies: Copies, monkeypatch) -> dict[str, Snapshot]:
         """The unit goes to the next of its side's spots that takes it."""
         while True:
             sent = await discord.slash("deploy", user=owner, channel=CHANNEL, unit=unit, at=spots[side].pop())
-            if "sets up" in answer(sent)[0]:
+            if "Allies set up" in answer(sent)[0] or "Axis set up" in answer(sent)[0]:
                 return
 
     while (state := await bot.games.game(CHANNEL)).deployment and (side := whose_turn(state.deployment)):
@@ -671,7 +671,7 @@ READS_ONLY = {
     "campaign ledger", "campaign linked standings", "campaign orbat", "campaign status", "cards hand",
     "chart list", "chart show", "force export", "force list", "force show", "game history", "game log",
     "game map", "game status", "games mine", "odds fire", "odds shot", "odds test", "ref log", "ref map",
-    "ref prep list", "rule", "rules sources", "stats", "team show", "table show", "table list",
+    "ref prep list", "rule", "library", "stats", "team show", "table show", "table list",
     "table export", "help", "measure",
 }  # fmt: skip
 OWN_RECORDS = {

@@ -225,7 +225,7 @@ async def test_a_spectator_cannot_take_over_a_running_game(tmp_path):
     takeover = "as eve /game join side:allies\nas eve /concede\nas eve /game map\n"
     assert await play_console(io.StringIO(takeover), out, url, dice=lambda: SeededDice(1)) == 0
     assert "Not allowed: The game has started: nobody joins a side now" in out.getvalue()
-    assert "Not allowed: Only axis's players may act for axis" in out.getvalue()
+    assert "Not allowed: Only the Axis' players may act for the Axis" in out.getvalue()
     after = await store.load("console")
     assert (after.version, after.state.model_dump_json()) == (before.version, before.state.model_dump_json())
     assert after.state.sides["allies"].players == ["ann"] and after.state.phase is not Phase.OVER

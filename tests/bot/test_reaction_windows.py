@@ -49,7 +49,7 @@ async def test_an_unanswered_window_closes_as_no_reaction_at_its_deadline(store)
     await clock.advance(1)
     state = await service.game("c1")
     assert state.phase is Phase.ACTIVE and state.units["gruppe-3"].position == Point(x=50, y=39)
-    assert closed == [("c1", ["allies does not react", 'Gruppe 3 moves 3.0" to (50, 39)'])]
+    assert closed == [("c1", ["The Allies do not react", 'Gruppe 3 moves 3.0" to 50.0,39.0'])]
     assert await store.open_windows() == []
     _, log = await store.history("c1")
     assert isinstance(log[-1][0], DeclineReaction)

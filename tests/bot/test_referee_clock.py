@@ -29,7 +29,7 @@ HOUR = 3600
 
 
 async def refereed(service, reaction_seconds=120, channel="c1"):
-    """Ann (allies) against Otto (axis), refereed by Ref; axis has the initiative."""
+    """Ann (allies) against Otto (axis), refereed by Ref; the Axis have the initiative."""
     state = quick_battle()
     state.referees = ["ref"]
     await service.new_game(channel, state, reaction_seconds=reaction_seconds)
@@ -130,7 +130,7 @@ async def test_closing_the_window_is_a_no_reaction_and_takes_its_buttons_away(st
     await service.clocks.extend("c1", "ref", 1)  # a logged request keeps the window's message
     closed = await service.clocks.close_window("c1", "ref")
     assert closed.state.phase is Phase.ACTIVE and closed.closed_window_message == "555"
-    assert [e.text for e in closed.events][0] == "allies does not react"
+    assert [e.text for e in closed.events][0] == "The Allies do not react"
     _, log = await store.history("c1")
     assert isinstance(log[-1][0], DeclineReaction)
     assert service.timers.armed == frozenset()
@@ -148,7 +148,7 @@ async def test_refusals_say_why_and_change_nothing(store):
         (service.clocks.resume("c1", "ref"), "not paused: there is nothing to resume"),
         (service.clocks.extend("c1", "ref", 5), "No reaction window is open"),
         (service.clocks.close_window("c1", "ref"), "No reaction window is open"),
-        (service.clocks.set_deadline("c1", "ref", "allies", 2), "not waiting for allies"),
+        (service.clocks.set_deadline("c1", "ref", "allies", 2), "not waiting for the Allies"),
     ]
     for refused, why in refusals:
         with pytest.raises(GameError, match=why):
@@ -180,8 +180,8 @@ async def test_an_absent_side_passes_at_the_deadline_and_the_game_says_so(store)
     assert heard == [
         (
             "c1",
-            "axis did not act by the referee's deadline: the game passes the initiative for them",
-            ["allies takes the initiative"],
+            "The Axis did not act by the referee's deadline: the game passes the initiative for them",
+            ["The Allies take the initiative"],
         ),
     ]
     assert await player_deadlines(store) == []
@@ -198,7 +198,7 @@ async def test_a_deadline_that_cannot_pass_says_why(store):
     assert heard == [
         (
             "c1",
-            "axis did not act by the referee's deadline, but the game cannot pass the initiative: "
+            "The Axis did not act by the referee's deadline, but the game cannot pass the initiative: "
             "You must spend at least one command token before passing the initiative back. "
             "A referee may give the initiative to the other side: /ref initiative",
             None,
@@ -250,8 +250,8 @@ async def test_a_restart_while_paused_with_a_deadline_pending(store):
     assert heard == [
         (
             "c1",
-            "allies did not act by the referee's deadline: the game declines the reaction for them",
-            ["allies does not react", 'Gruppe 3 moves 3.0" to (50, 39)'],
+            "The Allies did not act by the referee's deadline: the game declines the reaction for them",
+            ["The Allies do not react", 'Gruppe 3 moves 3.0" to 50.0,39.0'],
         )
     ]
     assert await phase(after) is Phase.ACTIVE
@@ -274,7 +274,8 @@ async def test_a_running_deadline_survives_a_restart(store):
     assert heard == []
     await clock.advance(1)
     assert (
-        heard[0][1] == "allies did not act by the referee's deadline: the game declines the reaction for them"
+        heard[0][1]
+        == "The Allies did not act by the referee's deadline: the game declines the reaction for them"
     )
     await after.close()
     await after.store.close()

@@ -88,7 +88,7 @@ async def test_a_resent_deadline_and_close_are_each_applied_once(table, monkeypa
     assert deadline.deadline == bot.games.clock.now() + timedelta(hours=2)
     version = (await bot.games.store.load("1")).version
     text, _ = reply(await discord.slash("ref clock close", user=REF, channel="1"))
-    assert "allies does not react" in text
+    assert "The Allies do not react" in text
     text, private = reply(await discord.resend())
     assert private and text.startswith(f"Already done (action {version + 1})")
     assert (await bot.games.store.load("1")).version == version + 1

@@ -104,7 +104,7 @@ async def test_a_table_built_by_commands_is_shown_exported_imported_and_fought_o
         storeys=2,
     )
     text, private = reply(sent)
-    assert private and '- church: building at (45, 33), 7" x 6", 2 storeys' in text
+    assert private and '- church: building at 45.0,33.0, 7" x 6", 2 storeys' in text
     assert attachments(sent)[0].startswith(b"\x89PNG")  # the picture, drawn again
     text, private = reply(
         await discord_.slash("table move", user=OTTO, channel="1", table="Farm", piece="wood", to="D4")

@@ -42,7 +42,7 @@ def test_unit_names_by_id_or_name_with_suggestions():
     state = quick_battle()
     assert find_unit(state, "Sherman 1") == "sherman-1"
     assert find_unit(state, "PANZER-IV") == "panzer-iv"
-    with pytest.raises(IllegalCommand, match="Did you mean sherman-2, sherman-1"):
+    with pytest.raises(IllegalCommand, match="Did you mean Sherman 1 or Sherman 2"):
         find_unit(state, "shermann")
     with pytest.raises(IllegalCommand, match="No unit called 'sherman-1'"):
         find_unit(state, "sherman-1", side="axis")

@@ -20,7 +20,7 @@ from engine.state import Phase, Point, Team
 
 MINUTE = 60
 ADVANCE = Declare(side="axis", order=UnitOrder(unit="gruppe-3", actions=(Move(path=(Point(x=50, y=39),)),)))
-AXIS_TO_ACT = "axis to act: declare an order or pass (/act, /pass)"
+AXIS_TO_ACT = "the Axis to act: declare an order or pass (/act, /pass)"
 
 
 class Bot:
@@ -51,7 +51,7 @@ async def joined(games, reaction_seconds=120):
 
 
 async def axis_to_act(games, reaction_seconds=120):
-    """Ann plays allies, Otto axis; axis wins the initiative 5-2 and starts."""
+    """Ann plays allies, Otto axis; the Axis win the initiative 5-2 and starts."""
     await joined(games, reaction_seconds)
     games.dice = lambda: ScriptedDice([d6(2), d6(5)])
     await games.act("c1", "otto", StartGame())
@@ -82,7 +82,7 @@ async def test_acting_first_cancels_the_ping_and_the_next_player_is_pinged_with_
     await clock.advance(10 * MINUTE - 1)
     assert bot.sent == []  # Otto acted before his ping; Ann's delay started when he did
     await clock.advance(1)
-    react = "allies may react (/react) or let it pass (/noreact)"
+    react = "the Allies may react (/react) or let it pass (/noreact)"
     assert bot.sent == [Ping("c1", mention=("ann",), dm=(), what=react, closes=outcome.window_deadline)]
     await bot.stop()
 
@@ -187,7 +187,7 @@ def test_in_a_team_game_only_players_holding_tokens_are_waited_for():
     state.sides["allies"].players = ["ann", "bob", "cy"]
     state.sides["allies"].team = Team(co="ann", tokens={"ann": 0, "bob": 2, "cy": 0})
     state.phase, state.active_side = Phase.ACTIVE, "allies"
-    assert game_wait(state) == Wait(("bob",), "allies to act: declare an order or pass (/act, /pass)")
+    assert game_wait(state) == Wait(("bob",), "the Allies to act: declare an order or pass (/act, /pass)")
     state.sides["allies"].team.bonus = 4  # the CO still has bonus tokens to hand out
     assert game_wait(state).players == ("ann", "bob")
     state.sides["allies"].team = Team(co="ann", tokens={"ann": 0, "bob": 0, "cy": 0})
@@ -203,11 +203,11 @@ def test_in_set_up_the_side_placing_next_is_waited_for_both_when_plotted():
         order="alternating",
         first="axis",
     )
-    assert game_wait(state) == Wait(("otto",), "axis to set up (/deploy)")
+    assert game_wait(state) == Wait(("otto",), "the Axis to set up (/deploy)")
     state.deployment.last = "axis"
-    assert game_wait(state) == Wait(("ann",), "allies to set up (/deploy)")
+    assert game_wait(state) == Wait(("ann",), "the Allies to set up (/deploy)")
     state.deployment.order = "plotted"
-    assert game_wait(state) == Wait(("ann", "otto"), "allies and axis to set up (/deploy)")
+    assert game_wait(state) == Wait(("ann", "otto"), "the Allies and the Axis to set up (/deploy)")
 
 
 def test_a_hot_seat_game_nobody_joined_waits_for_nobody():
@@ -305,7 +305,7 @@ async def test_a_changed_delay_survives_a_restart_and_times_the_next_waits(store
     await clock.advance(30 * MINUTE - 1)
     assert len(second.sent) == 1
     await clock.advance(1)
-    react = "allies may react (/react) or let it pass (/noreact)"
+    react = "the Allies may react (/react) or let it pass (/noreact)"
     told_ann = Ping("c1", mention=("ann",), dm=(), what=react, closes=outcome.window_deadline)
     assert second.sent[1:] == [told_ann]
     await second.stop()

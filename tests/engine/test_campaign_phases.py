@@ -163,8 +163,8 @@ def test_the_referee_submits_for_the_side_they_name():
 @pytest.mark.parametrize(
     ("user", "orders", "options", "refusal"),
     [
-        ("eve", [], {}, "eve does not play in the campaign Barrikady"),
-        ("ann", [], {"side": "russian"}, "ann plays the German side, not the Russian"),
+        ("eve", [], {}, "You do not play in the campaign Barrikady"),
+        ("ann", [], {"side": "russian"}, "You play the German side, not the Russian"),
         ("ann", [], {"side": "italian"}, "The side is german or russian, not 'italian'"),
         (
             "ann",
@@ -373,7 +373,7 @@ def test_a_side_sees_its_sealed_orders_as_typed_and_they_read_back_the_same():
     assert own_sealed(c, "ref", NOW, side="russian") == sealed
     # nothing sealed yet: nothing to show; the other side's, or a phase not taking orders: refused
     assert own_sealed(c, "ann", NOW) is None
-    with pytest.raises(IllegalCommand, match="ann plays the German side, not the Russian"):
+    with pytest.raises(IllegalCommand, match="You play the German side, not the Russian"):
         own_sealed(c, "ann", NOW, side="russian")
     with pytest.raises(IllegalCommand, match=r"^Phase 2 \(18 Oct purchases\) is not open yet"):
         own_sealed(c, "cat", NOW, phase=1)

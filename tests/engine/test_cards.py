@@ -40,30 +40,30 @@ def test_one_exchange_each_for_the_top_of_the_deck_p33():
     state, _ = dealt()
     state.cards.deck = [state.cards.set_aside.pop()]  # a card left to draw
     state, events = play(state, CardAction(side="allies", action="exchange", card="card 3"))
-    assert text(events) == "allies exchanges a card for one from the deck"
+    assert text(events) == "The Allies exchange a card for one from the deck"
     assert "Card 3" not in [c.name for c in state.cards.hands["allies"]]
-    with pytest.raises(IllegalCommand, match="allies has already exchanged a card"):
+    with pytest.raises(IllegalCommand, match="The Allies have already exchanged a card"):
         play(state, CardAction(side="allies", action="exchange", card="card 4"))
 
 
 def test_playing_a_card_costs_its_tokens_and_a_lasting_card_stays_in_play_p33():
     state, _ = dealt()
     state, events = play(state, CardAction(side="allies", action="play", card="Card 5"))
-    assert text(events) == "allies plays **Card 5** (cost 2; any time): does thing 5"
+    assert text(events) == "The Allies play **Card 5** (cost 2; any time): does thing 5"
     assert state.sides["allies"].tokens == 8
     state, _ = play(state, CardAction(side="axis", action="play", card="Long Watch"))
     state, events = play(state, CardAction(side="axis", action="token", card="Long Watch"))
-    assert text(events) == "axis puts a token on Long Watch (1 now)" and state.sides["axis"].tokens == 8
+    assert text(events) == "The Axis put a token on Long Watch (1 now)" and state.sides["axis"].tokens == 8
     state, events = play(state, CardAction(side="axis", action="trigger", card="long watch"))
-    assert text(events) == "axis triggers Long Watch (1 tokens on it)" and state.cards.in_play["axis"] == []
+    assert text(events) == "The Axis trigger Long Watch (1 token on it)" and state.cards.in_play["axis"] == []
 
 
 def test_card_refusals():
     state, _ = dealt()
-    with pytest.raises(IllegalCommand, match="allies holds no card called 'Card 10'"):
+    with pytest.raises(IllegalCommand, match="The Allies hold no card called 'Card 10'"):
         play(state, CardAction(side="allies", action="play", card="Card 10"))
     state.sides["allies"].tokens = 1
-    with pytest.raises(IllegalCommand, match="Card 5 costs 2 command tokens; allies has 1"):
+    with pytest.raises(IllegalCommand, match="Card 5 costs 2 command tokens; the Allies have 1 token$"):
         play(state, CardAction(side="allies", action="play", card="Card 5"))
     with pytest.raises(IllegalCommand, match="already been dealt"):
         play(state, DealCards(deck=tuple(read_deck(DECK))))

@@ -39,10 +39,10 @@ def deploy(state, side, unit, x, y):
 def test_meeting_engagement_sides_take_turns_within_12_of_their_own_edge_p28():
     state = meeting()
     assert whose_turn(state.deployment) == "allies"
-    with pytest.raises(IllegalCommand, match="It is allies's turn to set up a unit"):
+    with pytest.raises(IllegalCommand, match="It is the Allies' turn to set up a unit"):
         deploy(state, "axis", "x1", 10, 70)
     state, events = deploy(state, "allies", "a1", 10, 11)
-    assert text(events) == "allies sets up Infantry Detachment at (10, 11)"
+    assert text(events) == "The Allies set up Infantry Detachment at 10.0,11.0"
     with pytest.raises(IllegalCommand, match='must set up within 12" of the far edge \\(15.0"\\)'):
         deploy(state, "axis", "x1", 10, 57)
     state, _ = deploy(state, "axis", "x1", 10, 62)
@@ -54,12 +54,12 @@ def test_three_quarters_on_the_table_and_the_rest_in_reserve_p28():
     for n in range(1, 4):
         state, _ = deploy(state, "allies", f"a{n}", 10 * n, 5)
         state, _ = deploy(state, "axis", f"x{n}", 10 * n, 67)
-    with pytest.raises(IllegalCommand, match="allies may start with at most 3 units on the table"):
+    with pytest.raises(IllegalCommand, match="The Allies may start with at most 3 units on the table"):
         deploy(state, "allies", "a4", 40, 5)
     with pytest.raises(IllegalCommand, match="must finish setting up first"):
         play(state, StartGame())
     state, events = play(state, FinishDeployment(side="allies"))
-    assert text(events) == "allies has finished setting up; 1 unit(s) wait in reserve"
+    assert text(events) == "The Allies have finished setting up; 1 unit held in reserve"
     state, _ = play(state, FinishDeployment(side="axis"))
     assert state.units["a4"].in_reserve and state.sides["allies"].reserves_at_start == 1
 
@@ -81,7 +81,7 @@ def test_breakthrough_defender_sets_up_first_out_of_the_attackers_third_and_24_a
     state, _ = deploy(state, "axis", "x1", 10, 40)
     with pytest.raises(IllegalCommand, match='Infantry Detachment must be 24" from Infantry Detachment'):
         deploy(state, "axis", "x2", 25, 40)
-    with pytest.raises(IllegalCommand, match="no reserves: axis must set up every unit"):
+    with pytest.raises(IllegalCommand, match="no reserves: the Axis must set up every unit"):
         play(state, FinishDeployment(side="axis"))
     for n, x in ((2, 40), (3, 70), (4, 94)):
         state, _ = deploy(state, "axis", f"x{n}", x, 40 if n != 4 else 70)
@@ -101,15 +101,15 @@ def test_a_plotted_deployment_is_made_by_both_sides_at_once_and_kept_secret_unti
     state, _ = deploy(state, "axis", "x2", 20, 67)
     state, events = deploy(state, "allies", "a1", 10, 5)
     (event,) = events
-    assert told(event, "axis") == "allies sets up a unit in secret"
-    assert told(event, "allies") == "allies sets up Infantry Detachment at (10, 5)"
+    assert told(event, "axis") == "The Allies set up a unit in secret"
+    assert told(event, "allies") == "The Allies set up Infantry Detachment at 10.0,5.0"
     assert state.units["a1"].hidden and state.units["x1"].hidden
     state, _ = play(state, FinishDeployment(side="allies"))
     state, _ = play(state, FinishDeployment(side="axis"))
     state, events = play(state, StartGame(), d6(6), d6(1))
     assert [e.text for e in events[:2]] == [
-        "allies's plotted set-up: Infantry Detachment at (10, 5)",
-        "axis's plotted set-up: Infantry Detachment at (10, 67), Infantry Detachment at (20, 67)",
+        "The Allies' plotted set-up: Infantry Detachment at 10.0,5.0",
+        "The Axis' plotted set-up: Infantry Detachment at 10.0,67.0, Infantry Detachment at 20.0,67.0",
     ]
     assert not any(u.hidden for u in state.units.values())
 

@@ -362,7 +362,7 @@ def test_smoked_unit_is_harder_to_hit_counts_as_in_cover_and_may_not_fire_p12():
     )
     assert fire_text(events) == (
         'GIs fires at Grenadiers (8.0"): needs 5+ (-1 smoke, +1 close range); rolled 5, 1: 1 hit; '
-        "1 marker, casualty 5+ rolled 4: +0 -> Grenadiers has 1"
+        "1 marker, casualty 5+ rolled 4: +0 -> Grenadiers has 1 marker"
     )
 
 
@@ -417,7 +417,7 @@ def test_close_combat_between_infantry_is_resolved_as_shooting_p12():
     state, events = fire(state, "axis", "gren", "gis", d10(4), d10(3), d6(4))
     assert fire_text(events) == (
         'Grenadiers fires at GIs (0.0"): needs 4+ (+1 close range); rolled 4, 3: 1 hit; '
-        "1 marker, casualty 4+ rolled 4: +1 -> GIs has 2"
+        "1 marker, casualty 4+ rolled 4: +1 -> GIs has 2 markers"
     )
     assert state.units["gis"].morale_markers == 2
 
@@ -489,7 +489,7 @@ def test_tank_gun_7_plus_adds_up_to_two_extra_markers_on_infantry_in_cover_at_cl
     state, events = fire(
         tank_gun_game(CoverKind.COVER), "axis", "panther", "gis", d10(5), d10(9), d6(4), d6(5)
     )
-    assert fire_text(events) == SHOT + "1 marker, casualty 4+ rolled 4, 5: +2 -> GIs has 3"
+    assert fire_text(events) == SHOT + "1 marker, casualty 4+ rolled 4, 5: +2 -> GIs has 3 markers"
     assert state.units["gis"].morale_markers == 3
     shot = fire_data(events)
     assert shot.to_hit == ToHit(
@@ -500,14 +500,14 @@ def test_tank_gun_7_plus_adds_up_to_two_extra_markers_on_infantry_in_cover_at_cl
 
 def test_tank_gun_7_plus_adds_only_one_extra_marker_on_infantry_in_the_open_p10():
     state, events = fire(tank_gun_game(None), "axis", "panther", "gis", d10(5), d10(9), d6(4), d6(5))
-    assert fire_text(events) == SHOT + "1 marker, casualty 4+ rolled 4, 5: +1 -> GIs has 2"
+    assert fire_text(events) == SHOT + "1 marker, casualty 4+ rolled 4, 5: +1 -> GIs has 2 markers"
 
 
 def test_tank_gun_7_plus_treats_fortifications_as_cover_with_one_extra_marker_p10():
     state, events = fire(
         tank_gun_game(CoverKind.FORTIFICATION), "axis", "panther", "gis", d10(5), d10(9), d6(5), d6(6)
     )
-    assert fire_text(events) == SHOT + "1 marker, casualty 5+ rolled 5, 6: +1 -> GIs has 2"
+    assert fire_text(events) == SHOT + "1 marker, casualty 5+ rolled 5, 6: +1 -> GIs has 2 markers"
 
 
 def infantry_behind_a_barn(*hidden_sniper):

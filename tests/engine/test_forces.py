@@ -246,7 +246,7 @@ def test_infantry_detachments_must_outnumber_support_squads_p21():
     force = build("german", "Infantry Detachment", "MG Team")
     assert force_problems(force) == [
         "Infantry and support (p. 21): infantry detachments (1) must outnumber support squads (1): "
-        "add 1 detachment(s) or drop support squads"
+        "add 1 detachment or drop support squads"
     ]
 
 
@@ -547,7 +547,7 @@ NOT_AN_INTEGER = "Input should be a valid integer, unable to parse string as an 
         (
             HEADER + "- Cat: Panzer V\n",
             "line 4 ('- Cat: Panzer V'): the German Army 1944/45 has no 'Panzer V'; "
-            "did you mean Panther, Panzer III L-N or Jagdpanzer IV/Hetzer?",
+            "did you mean Panzer IV G (late) to J, Panzer III J (late)/K or Panzer III L-N?",
         ),
         (
             HEADER + "- Cat: Panther [smoke]\n",

@@ -122,12 +122,12 @@ def test_each_unit_goes_down_as_the_next_numbered_marker_and_only_its_owner_know
     state = capture()
     state, events = deploy(state, "allies", "allies-dummy-2", 30, 50)
     (event,) = events
-    assert told(event, "allies") == "allies sets up Dummy 2 as Marker 1 at (30, 50)"
+    assert told(event, "allies") == "The Allies set up Dummy 2 as Marker 1 at 30.0,50.0"
     assert told(event, REFEREE) == told(event, "allies")
-    assert told(event, "axis") == told(event, None) == "allies sets up Marker 1 at (30, 50)"
+    assert told(event, "axis") == told(event, None) == "The Allies set up Marker 1 at 30.0,50.0"
     assert event.units == ()
     state, events = deploy(state, "allies", "sherman", 60, 40)
-    assert told(events[0], "axis") == "allies sets up Marker 2 at (60, 40)"
+    assert told(events[0], "axis") == "The Allies set up Marker 2 at 60.0,40.0"
     sherman = state.units["sherman"]
     assert (sherman.name, sherman.true_name, sherman.marker, sherman.hidden) == (
         "Marker 2",
@@ -150,7 +150,7 @@ def test_a_dummy_not_put_down_is_simply_left_out():
     state, _ = deploy(state, "allies", "sniper", 10, 30, decoy=P(80, 30))
     state, events = play(state, FinishDeployment(side="allies"))
     assert "allies-dummy-2" not in state.units
-    assert events[0].text == "allies has finished setting up"
+    assert events[0].text == "The Allies have finished setting up"
 
 
 def test_a_sniper_team_sets_up_anywhere_hidden_with_its_dummy_p20():
@@ -162,7 +162,9 @@ def test_a_sniper_team_sets_up_anywhere_hidden_with_its_dummy_p20():
     state, events = deploy(state, "allies", "sniper", 50, 65, decoy=P(10, 30))  # even near the attacker
     sniper = state.units["sniper"]
     assert sniper.hidden and sniper.decoy == P(10, 30) and sniper.marker is None
-    assert told(events[0], "axis") == "allies sets up a sniper team's two markers, at (10, 30) and (50, 65)"
+    assert (
+        told(events[0], "axis") == "The Allies set up a sniper team's two markers, at 10.0,30.0 and 50.0,65.0"
+    )
 
 
 def deployed():
@@ -207,12 +209,12 @@ def test_a_hidden_sniper_team_moves_unnamed_to_the_enemy_p20():
     state.active_side = "allies"
     state, declared = declare(state, "allies", "sniper", Move(path=(P(5, 9),)))
     (order,) = [e for e in declared if e.kind == "declare"]
-    assert told(order, "allies") == "allies declares: Sniper Team: move to (5, 9)"
-    assert told(order, "axis") == "allies declares: a sniper marker: move to (5, 9)"
+    assert told(order, "allies") == "The Allies declare: Sniper Team: move to 5.0,9.0"
+    assert told(order, "axis") == "The Allies declare: a sniper marker: move to 5.0,9.0"
     state, events = play(state, DeclineReaction(side="axis", window=state.pending.window))
     (moved,) = [e for e in events if e.kind == "move"]
-    assert told(moved, None) == 'a sniper marker moves 4.0" to (5, 9)'
-    assert told(moved, REFEREE) == 'Sniper Team moves 4.0" to (5, 9)'
+    assert told(moved, None) == 'a sniper marker moves 4.0" to 5.0,9.0'
+    assert told(moved, REFEREE) == 'Sniper Team moves 4.0" to 5.0,9.0'
     assert state.units["sniper"].hidden
 
 
@@ -309,8 +311,8 @@ def test_a_dug_in_units_first_reaction_that_succeeds_seizes_the_initiative_p26()
     state, events = react(state, "squad", Move(path=(P(40, 36),)), faces=[d6(3)])
     test = next(e for e in events if e.kind == "reaction_test")
     assert told(test, "allies").endswith("needs 3+, rolled 3: success")
-    assert told(test, "axis") == "allies reacts with Marker 2: move to (40, 36): success"
-    assert "Dug in and waiting, and the first reaction succeeds: allies seizes the initiative" in [
+    assert told(test, "axis") == "The Allies react with Marker 2: move to 40.0,36.0: success"
+    assert "Dug in and waiting, and the first reaction succeeds: the Allies seize the initiative" in [
         e.text for e in events
     ]
     assert state.active_side == "allies" and state.units["squad"].hidden
@@ -403,9 +405,7 @@ def test_a_hidden_units_markers_coming_off_are_told_to_its_owner_only_p26():
     state.active_side = "allies"
     state, events = play(state, Declare(side="allies", order=MoraleTestOrder()), d6(4))
     rally = next(e for e in events if e.kind == "rally")
-    assert (
-        told(rally, "allies") == "Marker 2 loses 1 morale marker (0 left)" and told(rally, "axis") == ""
-    )
+    assert told(rally, "allies") == "Marker 2 loses 1 morale marker (0 left)" and told(rally, "axis") == ""
 
 
 def test_a_hidden_tank_moves_at_infantry_rates_but_not_where_no_tank_may_go_p26():

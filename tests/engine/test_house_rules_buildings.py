@@ -87,7 +87,7 @@ def test_a_unit_inside_fires_out_of_the_side_facing_its_target_and_holds_that_po
     state, events = act(state, "axis", "gruppe", Fire(target="tommies"), faces=[d10(5), d10(3), d6(4)])
     assert fire_text(events) == (
         'Gruppe fires small arms (infantry squad) at Tommies (8.0"): needs 5+; rolled 5, 3: 1 hit; '
-        "casualty throw (infantry, open) 4+, rolled 4: 2 markers -> Tommies has 2 (House Rules HR5.7)"
+        "casualty throw (infantry, open) 4+, rolled 4: 2 markers -> Tommies has 2 markers (House Rules HR5.7)"
     )
     assert texts(events)[-1] == "Gruppe fires out of house's south side, ground floor (House Rules HR5.32)"
     gruppe = state.units["gruppe"]
@@ -98,7 +98,7 @@ def test_the_side_and_storey_may_be_named_by_compass_or_number_s5():
     state = street()
     fire = Fire(target="section", face="2", storey=1)
     _, events = declare(state, "axis", "gruppe", fire)
-    assert "axis declares: Gruppe: fire at Section from side 2, storey 1" in texts(events)
+    assert "The Axis declare: Gruppe: fire at Section from side 2, storey 1" in texts(events)
     state, events = act(state, "axis", "gruppe", fire, faces=[d10(1), d10(1)])
     assert state.units["gruppe"].firing_post == BuildingPost(side="east", storey=1)
     assert state.units["gruppe"].position == P(45, 32.5)
@@ -157,7 +157,7 @@ def test_firing_out_of_another_side_later_in_the_turn_counts_as_moving_s5():
     assert fire_text(events) == (
         'Gruppe fires small arms (infantry squad) at Section (9.0"): needs 5+ (firer moves this activation '
         "-2); rolled 7, 6: 1 hit; casualty throw (infantry, open) 4+, rolled 4: "
-        "2 markers -> Section has 2 (House Rules HR5.7)"
+        "2 markers -> Section has 2 markers (House Rules HR5.7)"
     )
     assert state.units["gruppe"].firing_post == BuildingPost(side="east", storey=0)
 
@@ -169,7 +169,7 @@ def test_firing_again_from_the_post_it_holds_is_no_move_s5():
     state, events = act(state, "axis", "gruppe", Fire(target="tommies"), faces=faces)
     assert texts(events)[-1] == (
         'Gruppe fires small arms (infantry squad) at Tommies (8.0"): needs 5+; rolled 5, 4: 1 hit; '
-        "casualty throw (infantry, open) 4+, rolled 3: 1 marker -> Tommies has 1 (House Rules HR5.7)"
+        "casualty throw (infantry, open) 4+, rolled 3: 1 marker -> Tommies has 1 marker (House Rules HR5.7)"
     )  # and no new post taken
 
 
@@ -180,8 +180,8 @@ def test_taking_over_a_post_another_unit_holds_counts_as_moving_s5():
     state, events = act(state, "axis", "rifles", Fire(target="tommies"), faces=faces)
     assert fire_text(events) == (
         'Rifles fires small arms (infantry squad) at Tommies (8.0"): needs 5+ (firer moves this activation '
-        "-2); rolled 7, 6: 1 hit; casualty throw (infantry, open) 4+, rolled 1: 1 marker -> Tommies has 1 "
-        "(House Rules HR5.7)"
+        "-2); rolled 7, 6: 1 hit; casualty throw (infantry, open) 4+, rolled 1: 1 marker -> Tommies has "
+        "1 marker (House Rules HR5.7)"
     )
     assert texts(events)[-2:] == [
         "Rifles takes over house's south side, ground floor from Gruppe (House Rules HR5.32)",
@@ -277,7 +277,8 @@ def test_with_the_enemy_only_upstairs_the_attackers_get_in_after_the_initiation_
     assert texts(events)[-3:] == [
         "Tommies gets into house unopposed: the enemy holds only its upper storeys (House Rules HR6.7)",
         "Tommies goes into house",
-        "allies is established in house: more units may follow through its south side (House Rules HR6.7)",
+        "The Allies are established in house: more units may follow through its south side "
+        "(House Rules HR6.7)",
     ]
     assert state.units["tommies"].in_building == "house"
     # now both sides are inside: nobody fires out
@@ -297,7 +298,7 @@ def test_one_unit_downstairs_without_a_post_still_defends_s6():
     assert "Rifles is the one of them not holding an upper storey: it defends (House Rules HR6.7)" in texts(
         events
     )
-    assert texts(events)[-1] == "Rifles holds: Tommies falls back to (42.5, 24.5)"  # 6" from contact
+    assert texts(events)[-1] == "Rifles holds: Tommies falls back to 42.5,24.5"  # 6" from contact
 
 
 def test_the_defending_side_chooses_which_unit_inside_meets_the_assault_s6():
@@ -306,10 +307,10 @@ def test_the_defending_side_chooses_which_unit_inside_meets_the_assault_s6():
     assert state.pending.choice.kind == "building_defender" and state.pending.choice.side == "axis"
     assert state.pending.choice.options == ["gruppe", "mg", "rifles"]
     assert texts(events)[-1] == (
-        "axis chooses who defends house against Tommies: Gruppe, MG, Rifles (/choose unit:...) "
+        "The Axis choose who defends house against Tommies: Gruppe, MG, Rifles (/choose unit:...) "
         "(House Rules HR6.7)"
     )
-    with pytest.raises(IllegalCommand, match="axis makes this choice"):
+    with pytest.raises(IllegalCommand, match="The Axis make this choice"):
         play(state, ChooseDefender(side="allies", unit="mg"))
     with pytest.raises(IllegalCommand, match="Choose the unit that defends among Gruppe, MG, Rifles"):
         play(state, ChooseDefender(side="axis", unit="tommies"))
@@ -319,7 +320,7 @@ def test_the_defending_side_chooses_which_unit_inside_meets_the_assault_s6():
         "Round 2: MG fires at Tommies: needs 5+; rolled 1: miss (House Rules HR6.7)",
         "Round 2: Tommies fires at MG: needs 5+; rolled 1, 1: miss (House Rules HR6.7)",
     ]
-    assert texts(events)[-1] == "MG holds: Tommies falls back to (42.5, 24.5)"
+    assert texts(events)[-1] == "MG holds: Tommies falls back to 42.5,24.5"
     assert state.phase is Phase.ACTIVE and state.pending is None
 
 
@@ -335,7 +336,7 @@ def test_later_attackers_enter_only_by_the_side_the_first_got_in_by_s6():
     assert state.breaches == {"house": {"allies": "south"}}
     with pytest.raises(
         IllegalCommand,
-        match="allies got into house by its south side: later units follow that way, not by the east",
+        match="The Allies got into house by its south side: later units follow that way, not by the east",
     ):
         declare(state, "allies", "section", EnterBuilding(building="house"))
     state.units["section"].position = P(42.5, 27)  # 3" south of it

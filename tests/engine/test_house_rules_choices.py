@@ -33,7 +33,7 @@ def test_a_halftrack_that_comes_through_the_first_round_waits_for_its_sides_choi
         "251 Halftrack came through the first round: fall back or fight on (/choose fall_back|fight_on) "
         "(House Rules HR6.4)"
     )
-    with pytest.raises(IllegalCommand, match="axis makes this choice"):
+    with pytest.raises(IllegalCommand, match="The Axis make this choice"):
         play(state, ChooseFallBack(side="allies", fall_back=True))
 
 
@@ -42,7 +42,7 @@ def test_a_halftrack_falls_back_its_normal_move_with_its_squad_and_the_fight_end
     contact = state.units["tommies"].position
     state, events = play(state, ChooseFallBack(side="axis", fall_back=True))  # no second round: no dice
     # a fast vehicle's normal move is 12": straight away from the section, from (30, 14)
-    assert texts(events) == ["251 Halftrack falls back out of the fight to (30, 26) (House Rules HR6.4)"]
+    assert texts(events) == ["251 Halftrack falls back out of the fight to 30.0,26.0 (House Rules HR6.4)"]
     assert state.units["sdkfz"].position == P(30, 26) and state.units["gruppe"].position == P(30, 26)
     assert state.units["tommies"].position == contact  # the attackers do not fall back
     assert state.phase is Phase.ACTIVE and state.pending is None
@@ -63,7 +63,7 @@ def test_an_enclosed_afv_fights_its_one_round_with_no_choice_s6():
     state, events = charge(state, "tommies", "panzer", *faces)
     assert texts(events)[3] == (
         "Round 1: Panzer IV G (late) to J fires at Infantry Detachment: needs 5+; rolled 5, 1: 1 hit; "
-        "casualty 3+ rolled 3: 2 marker(s) (House Rules HR6.5)"
+        "casualty 3+ rolled 3: 2 markers (House Rules HR6.5)"
     )
     assert state.phase is Phase.ACTIVE
     assert (state.units["tommies"].morale_markers, state.units["panzer"].morale_markers) == (2, 1)
@@ -88,7 +88,7 @@ def test_an_afv_that_declared_it_falls_back_leaves_the_troops_it_charged_s6():
     state, events = play(overrun_mg_team(), Declare(side="allies", order=order), *faces)
     # the 3" dash puts it in contact at (45, 17); then a medium vehicle's normal move, 10",
     # straight away from the team
-    assert texts(events)[-1] == "Sherman 75mm falls back from MG Team to (45, 7) (House Rules HR6.6)"
+    assert texts(events)[-1] == "Sherman 75mm falls back from MG Team to 45.0,7.0 (House Rules HR6.6)"
     assert state.units["tank"].position == P(45, 7)
     assert not state.units["mg"].destroyed and state.units["mg"].morale_markers == 0
 
@@ -128,10 +128,10 @@ def test_company_morale_test_and_break_test_results_carry_the_house_rules_tag_s7
     # the test 4: one marker off; then the break tests, allies 3 and axis 2 against break point 2
     state, events = play(state, Declare(side="allies", order=MoraleTestOrder()), d6(4), d6(3), d6(2))
     assert texts(events)[2:6] == [
-        "allies Company Morale Test: rolled 4: remove one marker (House Rules HR7.1)",
+        "The Allies' Company Morale Test: rolled 4: remove one marker (House Rules HR7.1)",
         "Infantry Detachment loses 1 morale marker (1 left) (House Rules HR7.1)",
-        "End of turn 1, allies: lost 0 + d6 3 = 3 vs break point 2: breaks (House Rules HR1.1)",
-        "End of turn 1, axis: lost 0 + d6 2 = 2 vs break point 2: holds (House Rules HR1.1)",
+        "End of turn 1, the Allies: lost 0 + d6 3 = 3 vs break point 2: breaks (House Rules HR1.1)",
+        "End of turn 1, the Axis: lost 0 + d6 2 = 2 vs break point 2: holds (House Rules HR1.1)",
     ]
     core = started(game(*units, sides={"allies": "british", "axis": "german"}), "allies")
     core.sides["allies"].tokens, core.sides["axis"].tokens = 1, 0

@@ -53,13 +53,13 @@ def test_the_squad_a_transport_carries_fights_and_takes_the_markers_s6():
     assert texts(events)[3:6] + texts(more) == [
         "Round 1: Gruppe fires at Tommies: needs 5+; rolled 2: miss (House Rules HR6.4)",
         "Round 1: Tommies fires at 251 Halftrack: needs 5+; rolled 6, 1: 1 hit; "
-        "casualty 5+ rolled 5: 2 marker(s) (House Rules HR6.4)",
-        "Gruppe, carried, takes the 2 marker(s)",
-        "Round 2: Gruppe fires at Tommies: needs 5+ (2 morale marker(s) -2); rolled 9: 1 hit; "
-        "casualty 4+ rolled 4: 2 marker(s) (House Rules HR6.4)",
-        "Round 2: Tommies fires at 251 Halftrack: needs 5+ (2 morale marker(s) -2); rolled 1, 1: miss "
+        "casualty 5+ rolled 5: 2 markers (House Rules HR6.4)",
+        "Gruppe, carried, takes the 2 markers",
+        "Round 2: Gruppe fires at Tommies: needs 5+ (2 morale markers -2); rolled 9: 1 hit; "
+        "casualty 4+ rolled 4: 2 markers (House Rules HR6.4)",
+        "Round 2: Tommies fires at 251 Halftrack: needs 5+ (2 morale markers -2); rolled 1, 1: miss "
         "(House Rules HR6.4)",
-        "251 Halftrack holds: Tommies falls back to (30, 5.5)",
+        "251 Halftrack holds: Tommies falls back to 30.0,5.5",
     ]
     markers = {unit_id: unit.morale_markers for unit_id, unit in state.units.items()}
     assert markers == {"tommies": 2, "sdkfz": 0, "gruppe": 2}
@@ -77,7 +77,7 @@ def test_the_squad_a_transport_carries_fights_and_takes_the_markers_s6():
         (2, "gruppe", "tommies", 2),
         (2, "tommies", "sdkfz", 0),
     ]
-    assert volleys[2].to_hit == ToHit(needed=7, modifiers=(("2 morale marker(s)", -2),), rolls=(9,), hits=1)
+    assert volleys[2].to_hit == ToHit(needed=7, modifiers=(("2 morale markers", -2),), rolls=(9,), hits=1)
 
 
 def test_a_transports_mg_fires_in_close_combat_only_at_an_attacker_in_its_arc_s5_s6():
@@ -142,9 +142,9 @@ def test_a_soft_vehicle_is_hit_like_troops_by_the_distance_table_and_its_load_ta
     # a direct hit on the marker; 1-2" from medium HE: one die, 4+ in the open
     state, events = act(state, "allies", "mortar", Bombard(), faces=[d10(10), d6(3), d6(4)])
     assert texts(events)[-2:] == [
-        'Truck/Kubelwagen (1.5" away, open) takes 1 medium HE dice needing 4+: rolled 4: 1 marker(s) '
+        'Truck/Kubelwagen (1.5" away, open) takes 1 medium HE dice needing 4+: rolled 4: 1 marker '
         "(House Rules HR5.93)",
-        "Infantry Detachment, carried, takes the 1 marker(s)",
+        "Infantry Detachment, carried, takes the 1 marker",
     ]
     assert (state.units["vehicle"].morale_markers, state.units["gruppe"].morale_markers) == (0, 1)
 
@@ -221,8 +221,8 @@ def test_infantry_answer_an_overrun_with_their_iaw_s6():
         "front armour 13: bounces (House Rules HR5.5)"
     )
     assert texts(events)[-2:] == [
-        "Round 1: Sherman 75mm fires at Infantry Detachment: needs 5+ (1 morale marker(s) -1); "
-        "rolled 5, 6: 1 hit; casualty 3+ rolled 3: 2 marker(s) (House Rules HR6.6)",
+        "Round 1: Sherman 75mm fires at Infantry Detachment: needs 5+ (1 morale marker -1); "
+        "rolled 5, 6: 1 hit; casualty 3+ rolled 3: 2 markers (House Rules HR6.6)",
         "Sherman 75mm drives through Infantry Detachment: +1 marker (House Rules HR6.6)",
     ]
     assert (state.units["sherman"].morale_markers, state.units["defender"].morale_markers) == (1, 3)

@@ -77,7 +77,7 @@ def test_infantry_fire_small_arms_two_d10_within_12_and_a_casualty_throw_s5():
     assert fire_text(events) == (
         'Infantry Detachment fires small arms (infantry squad) at Infantry Detachment (8.0"): needs 5+; '
         "rolled 5, 3: 1 hit; casualty throw (infantry, open) 4+, rolled 4: "
-        "2 markers -> Infantry Detachment has 2 (House Rules HR5.7)"
+        "2 markers -> Infantry Detachment has 2 markers (House Rules HR5.7)"
     )
     assert state.units["gruppe"].morale_markers == 2
 
@@ -88,7 +88,7 @@ def test_a_tank_fires_he_at_infantry_one_die_beyond_12_s5():
     text = fire_text(events)
     assert text.startswith("Sherman 75mm fires high explosive (gun) at Infantry Detachment")
     assert text.endswith(
-        "casualty throw (medium HE, open) 4+, rolled 3: 1 marker -> Infantry Detachment has 1 "
+        "casualty throw (medium HE, open) 4+, rolled 3: 1 marker -> Infantry Detachment has 1 marker "
         "(House Rules HR5.7)"
     )
 
@@ -154,7 +154,7 @@ def test_veterans_throw_for_each_token_they_bring_s3():
     # tokens are drawn allies first, then axis: the veteran's d6 comes with the axis draw
     state, events = play(state, StartGame(), d6(6), d6(4), d6(1))
     lines = [e.text for e in events]
-    assert "Infantry Detachment (veteran) rolls 6: +1 token(s) (House Rules HR3.1)" in lines
+    assert "Infantry Detachment (veteran) rolls 6: +1 token (House Rules HR3.1)" in lines
     assert state.sides["axis"].tokens == 3 + 1
 
 
@@ -249,14 +249,14 @@ def test_a_charge_at_once_that_passes_initiation_allows_no_reaction_and_fights_t
     ]
     assert lines[3:] == [
         "Round 1: Infantry Detachment fires at Infantry Detachment: needs 5+; rolled 5, 2: 1 hit; "
-        "casualty 4+ rolled 4: 2 marker(s) (House Rules HR6.3)",
-        "Round 1: Infantry Detachment fires at Infantry Detachment: needs 5+ (2 morale marker(s) -2); "
-        "rolled 7, 8: 2 hits; casualty 4+ rolled 1, 4: 2 marker(s) (House Rules HR6.3)",
-        "Round 2: Infantry Detachment fires at Infantry Detachment: needs 5+ (2 morale marker(s) -2); "
+        "casualty 4+ rolled 4: 2 markers (House Rules HR6.3)",
+        "Round 1: Infantry Detachment fires at Infantry Detachment: needs 5+ (2 morale markers -2); "
+        "rolled 7, 8: 2 hits; casualty 4+ rolled 1, 4: 2 markers (House Rules HR6.3)",
+        "Round 2: Infantry Detachment fires at Infantry Detachment: needs 5+ (2 morale markers -2); "
         "rolled 1, 1: miss (House Rules HR6.3)",
-        "Round 2: Infantry Detachment fires at Infantry Detachment: needs 5+ (2 morale marker(s) -2); "
-        "rolled 9, 7: 2 hits; casualty 4+ rolled 6, 6: 3 marker(s) (House Rules HR6.3)",
-        "Infantry Detachment holds: Infantry Detachment falls back to (30, 6)",
+        "Round 2: Infantry Detachment fires at Infantry Detachment: needs 5+ (2 morale markers -2); "
+        "rolled 9, 7: 2 hits; casualty 4+ rolled 6, 6: 3 markers (House Rules HR6.3)",
+        "Infantry Detachment holds: Infantry Detachment falls back to 30.0,6.0",
     ]
     assert (
         state.units["gruppe"].morale_markers == 5 and not state.units["gruppe"].destroyed
@@ -434,7 +434,7 @@ def test_markers_on_a_loaded_transport_go_on_the_unit_it_carries_s3_s5():
     assert state.units["lorry"].profile.name == "Soft vehicles"
     # tripod MG, 2 dice within 12"; a soft vehicle takes the casualty throw: MG in the open 3+
     state, events = act(state, "axis", "mg", Fire(target="lorry"), faces=[d10(6), d10(2), d6(3)])
-    assert "Infantry Detachment, carried, takes the 2 marker(s)" in [e.text for e in events]
+    assert "Infantry Detachment, carried, takes the 2 markers" in [e.text for e in events]
     assert state.units["tommies"].morale_markers == 2 and state.units["lorry"].morale_markers == 0
 
 
@@ -467,7 +467,7 @@ def battery():
 def test_a_spotter_places_a_marker_and_a_mortar_fires_at_it_s5():
     state, events = act(battery(), "allies", "hq", RequestFire(at=P(20, 40)), faces=[d10(5)])
     assert (
-        "Infantry Detachment calls for fire at (20, 40): needs 5+; rolled 5: marker placed "
+        "Infantry Detachment calls for fire at 20.0,40.0: needs 5+; rolled 5: marker placed "
         "(House Rules HR5.91)" in [e.text for e in events]
     )
     assert state.fire_markers[0].at == P(20, 40) and state.fire_markers[0].placed
@@ -488,7 +488,7 @@ def test_a_spotter_places_a_marker_and_a_mortar_fires_at_it_s5():
     assert not effect.along_a_line_of_fire  # the overlay draws no arrow for a shell
     assert "Mortar Team fires at the marker: d10 10, d6 3: lands on the marker (House Rules HR5.92)" in lines
     assert (
-        'Infantry Detachment (0.0" away, open) takes 2 medium HE dice needing 4+: rolled 4, 2: 1 marker(s) '
+        'Infantry Detachment (0.0" away, open) takes 2 medium HE dice needing 4+: rolled 4, 2: 1 marker '
         "(House Rules HR5.93)" in lines
     )
     assert state.units["gruppe"].morale_markers == 1
@@ -502,11 +502,11 @@ def test_a_units_later_shots_stray_by_the_difference_of_two_d6_s5():
     # face 6 is half way round from the x axis: 2" toward the left edge; 1-2" off, one die
     lines = [e.text for e in events]
     assert (
-        'Mortar Team fires at the marker: d10 6, d6 6 and 4: lands 2" off, at (18, 40) (House Rules HR5.92)'
+        'Mortar Team fires at the marker: d10 6, d6 6 and 4: lands 2" off, at 18.0,40.0 (House Rules HR5.92)'
         in lines
     )
     assert (
-        'Infantry Detachment (2.0" away, open) takes 1 medium HE dice needing 4+: rolled 5: 1 marker(s) '
+        'Infantry Detachment (2.0" away, open) takes 1 medium HE dice needing 4+: rolled 5: 1 marker '
         "(House Rules HR5.93)" in lines
     )
 
@@ -524,12 +524,12 @@ def test_indirect_fire_refusals_s5():
     state = battery()
     with pytest.raises(IllegalCommand, match="Mortar Team is not a spotter"):
         declare(state, "allies", "mortar", RequestFire(at=P(20, 40)))
-    with pytest.raises(IllegalCommand, match="allies has no fire marker this turn"):
+    with pytest.raises(IllegalCommand, match="The Allies have no fire marker this turn"):
         declare(state, "allies", "mortar", Bombard())
     state, _ = act(state, "allies", "hq", RequestFire(at=P(20, 40)), faces=[d10(5)])
     state.units["hq"].tokens = 0
     with pytest.raises(
-        IllegalCommand, match="allies already has its fire marker for this turn, at \\(20, 40\\)"
+        IllegalCommand, match="The Allies already have their fire marker for this turn, at 20.0,40.0"
     ):
         declare(state, "allies", "hq", RequestFire(at=P(40, 40)))
     state.units["mortar"].position = P(20, 25)
@@ -569,8 +569,8 @@ def test_a_smoke_round_that_hits_puts_a_2_inch_puff_which_blocks_sight_s5():
     state.units["gruppe"].fired_this_turn = True  # seen at any range
     state, events = act(state, "allies", "sherman", LaySmoke(at=P(20, 18)), faces=[d10(6)])
     assert [e.text for e in events][1:3] == [
-        "Sherman 75mm fires smoke at (20, 18): needs 5+; rolled 6: on target (House Rules HR5.97)",
-        "A puff of smoke at (20, 18)",
+        "Sherman 75mm fires smoke at 20.0,18.0: needs 5+; rolled 6: on target (House Rules HR5.97)",
+        "A puff of smoke at 20.0,18.0",
     ]
     fired = events[1].data
     assert isinstance(fired, FireData)
@@ -590,7 +590,7 @@ def test_a_puff_within_2_of_a_screen_lengthens_it_and_the_wind_thins_it_s5():
     log = EventLog(ScriptedDice([d6(6), d6(2)]))  # a 6 is thrown again; 2: from the left
     thin_smoke(state, log)
     assert [e.text for e in log.events] == [
-        "The wind thins the screen from the left (d6 2): the puff at (20, 18) clears (House Rules HR5.97)"
+        "The wind thins the screen from the left (d6 2): the puff at 20.0,18.0 clears (House Rules HR5.97)"
     ]
     assert state.smoke_screens[0].puffs == (P(22, 18),) and state.wind == "left"  # one wind for all
     log = EventLog(ScriptedDice([]))
@@ -609,7 +609,7 @@ def test_only_a_gun_fires_smoke_and_at_a_spot_s5():
 def test_a_mortar_fires_smoke_at_the_marker_s5():
     state, _ = act(battery(), "allies", "hq", RequestFire(at=P(20, 40)), faces=[d10(5)])
     state, events = act(state, "allies", "mortar", Bombard(smoke=True), faces=[d10(10), d6(3)])
-    assert "A puff of smoke at (20, 40)" in [e.text for e in events]
+    assert "A puff of smoke at 20.0,40.0" in [e.text for e in events]
     assert state.units["gruppe"].morale_markers == 0
 
 
@@ -673,7 +673,7 @@ def test_troops_go_into_a_building_as_into_a_transport_and_vehicles_keep_out_s4(
     with pytest.raises(IllegalCommand, match="Sherman 75mm cannot go into a building"):
         declare(state, "allies", "sherman", EnterBuilding(building="church"))
     state.units["tommies"].position = P(56, 30)
-    with pytest.raises(IllegalCommand, match="To occupy barn, go in with an enter action"):
+    with pytest.raises(IllegalCommand, match="The move ends inside barn: a move stops outside a building"):
         declare(state, "allies", "tommies", Move(path=(P(52, 30),)))
 
 
@@ -685,7 +685,7 @@ def test_small_arms_reach_troops_inside_only_after_they_fired_out_s5():
     # in defences: the infantry column needs 6
     state, events = act(state, "allies", "tommies", Fire(target="gruppe"), faces=[d10(7), d10(1), d6(5)])
     assert fire_text(events).endswith(
-        "casualty throw (infantry, defences) 6+, rolled 5: 1 marker -> Infantry Detachment has 1 "
+        "casualty throw (infantry, defences) 6+, rolled 5: 1 marker -> Infantry Detachment has 1 marker "
         "(House Rules HR5.7)"
     )
 
@@ -837,7 +837,7 @@ def test_a_gun_that_must_be_towed_does_not_move_on_its_own_qr():
 def test_a_mortar_does_not_fire_from_inside_a_building_and_a_marker_is_not_called_twice_s4_s5():
     state, _ = act(battery(), "allies", "hq", RequestFire(at=P(20, 40)), faces=[d10(5)])
     state.units["hq"].tokens = 0
-    with pytest.raises(IllegalCommand, match="allies's fire marker is already at \\(20, 40\\) this turn"):
+    with pytest.raises(IllegalCommand, match="The Allies' fire marker is already at 20.0,40.0 this turn"):
         declare(state, "allies", "hq", RequestFire(at=P(20, 40)))
     state.units["mortar"].in_building = "house"
     with pytest.raises(IllegalCommand, match="may not fire a mortar from inside house"):
@@ -886,7 +886,7 @@ def test_a_fall_back_stops_short_of_a_building_in_the_way_s6():
     )
     faces = [d6(3), d10(1), d10(1), d10(1), d10(1), d10(1), d10(1), d10(1), d10(1)]
     state, events = charge(state, "tommies", "gruppe", *faces)
-    assert events[-1].text == "Infantry Detachment holds: Infantry Detachment falls back to (30, 7.5)"
+    assert events[-1].text == "Infantry Detachment holds: Infantry Detachment falls back to 30.0,7.5"
 
 
 def test_a_mortar_fires_smoke_only_at_the_marker_s2_s5():

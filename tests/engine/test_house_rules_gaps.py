@@ -46,14 +46,16 @@ def test_a_sniper_sets_up_hidden_with_one_dummy_marker_under_the_house_rules_hr8
     state, events = play(state, Deploy(side="allies", unit="sniper", at=P(50, 65), decoy=P(10, 30)))
     sniper = state.units["sniper"]
     assert sniper.hidden and sniper.decoy == P(10, 30)
-    assert told(events[0], "axis") == "allies sets up a sniper team's two markers, at (10, 30) and (50, 65)"
+    assert (
+        told(events[0], "axis") == "The Allies set up a sniper team's two markers, at 10.0,30.0 and 50.0,65.0"
+    )
 
 
 WOODS = box("woods", "woods", 40, 49, 60, 60, going=Going.ROUGH, cover=CoverKind.COVER)
 
 
 def sniper_game(*extra):
-    """A German sniper hidden 1" inside a wood, its dummy marker out in the open at (20, 50);
+    """A German sniper hidden 1" inside a wood, its dummy marker out in the open at 20.0,50.0;
     British infantry 20" south of it."""
     sniper = make_unit("german", "Sniper Team", "axis", (50, 50), unit_id="sniper", hidden=True)
     sniper.decoy = P(20, 50)
@@ -123,7 +125,7 @@ def test_the_snipers_dummy_marker_is_found_as_the_sniper_would_be_hr8_2():
     state.active_side = "allies"
     state.units["tommies"].position = P(20, 42)
     state, events = act(state, "allies", "tommies", Move(path=(P(20, 47),)))
-    assert "The hidden marker at (20, 50) was a dummy (House Rules HR8.2)" in texts(events)
+    assert "The hidden marker at 20.0,50.0 was a dummy (House Rules HR8.2)" in texts(events)
     assert state.units["sniper"].decoy is None and state.units["sniper"].hidden
 
 
@@ -202,7 +204,7 @@ def battery(*terrain):
 
 
 def test_a_spotter_on_the_ground_cannot_call_fire_beyond_a_hedge_s5_s8():
-    with pytest.raises(IllegalCommand, match=r"Infantry Detachment cannot see \(20, 40\)"):
+    with pytest.raises(IllegalCommand, match=r"Infantry Detachment cannot see 20.0,40.0"):
         declare(battery(), "allies", "hq", RequestFire(at=P(20, 40)))
 
 
@@ -218,7 +220,7 @@ def test_a_spotter_in_an_upper_storey_looks_down_but_a_ground_floor_one_does_not
         state.units["hq"].in_building = "house"
         return state
 
-    with pytest.raises(IllegalCommand, match=r"cannot see \(20, 40\)"):
+    with pytest.raises(IllegalCommand, match=r"cannot see 20.0,40.0"):
         declare(in_house(1), "allies", "hq", RequestFire(at=P(20, 40)))
     state, _ = act(in_house(2), "allies", "hq", RequestFire(at=P(20, 40)), faces=[d10(5)])
     assert state.fire_markers[0].placed

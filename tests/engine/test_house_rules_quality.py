@@ -58,7 +58,7 @@ def begun(state, *quality_dice: int):
 
 
 def house_game(quality: str, *, markers: int = 0, tokens: int = 0):
-    """The section at (30, 10), a German squad 30" off; the game not yet started."""
+    """The section at 30.0,10.0, a German squad 30" off; the game not yet started."""
     able = squad_of(quality).model_copy(update={"position": Point(x=30, y=10), "morale_markers": markers})
     able.tokens = tokens
     gruppe = make_unit("german", "Infantry Detachment", "axis", (30, 40), unit_id="gruppe")

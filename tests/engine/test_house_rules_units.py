@@ -95,7 +95,7 @@ def test_a_cromwell_fires_he_at_infantry_s2_s5():
     state, events = act(state, "allies", "cromwell", Fire(target="gruppe"), faces=[d10(7), d6(4)])
     assert fire_text(events) == (
         'Cromwell IV fires high explosive (gun) at Infantry Detachment (17.0"): needs 5+; rolled 7: 1 hit; '
-        "casualty throw (medium HE, open) 4+, rolled 4: 2 markers -> Infantry Detachment has 2 "
+        "casualty throw (medium HE, open) 4+, rolled 4: 2 markers -> Infantry Detachment has 2 markers "
         "(House Rules HR5.7)"
     )
 
@@ -113,7 +113,7 @@ def test_a_light_aa_gun_fires_as_a_tripod_mg_two_dice_at_any_range_s2():
     assert fire_text(events) == (
         'Flakvierling 38 fires machine gun (tripod MG) at Infantry Detachment (18.0"): needs 5+; '
         "rolled 5, 6: 2 hits; casualty throw (MG, open) 3+, rolled 3, 1: 2 markers -> "
-        "Infantry Detachment has 2 (House Rules HR5.7)"
+        "Infantry Detachment has 2 markers (House Rules HR5.7)"
     )
 
 
@@ -176,7 +176,7 @@ def test_an_op_fires_its_light_weapons_one_die_within_12_s2_s5():
     assert fire_text(events) == (
         'OP fires small arms (support squad small arms) at Infantry Detachment (6.0"): needs 5+; '
         "rolled 6: 1 hit; casualty throw (infantry, open) 4+, rolled 2: 1 marker -> "
-        "Infantry Detachment has 1 (House Rules HR5.7)"
+        "Infantry Detachment has 1 marker (House Rules HR5.7)"
     )
 
 
@@ -216,7 +216,7 @@ def test_a_transport_carrying_its_squad_fires_its_mg_as_a_turret_mg_one_die_s2_s
     state, events = act(state, "axis", "sdkfz", Fire(target="section"), faces=[d10(5), d6(3)])
     assert fire_text(events) == (
         '251 Halftrack fires machine gun (turret MG) at Section (7.5"): needs 5+; rolled 5: 1 hit; '
-        "casualty throw (MG, open) 3+, rolled 3: 2 markers -> Section has 2 (House Rules HR5.7)"
+        "casualty throw (MG, open) 3+, rolled 3: 2 markers -> Section has 2 markers (House Rules HR5.7)"
     )
 
 

@@ -35,7 +35,8 @@ def test_a_hull_mg_fires_on_its_own_with_one_die_s5():
     )
     assert fire_text(events) == (
         'Sherman 75mm fires machine gun (hull MG) at Infantry Detachment (7.5"): needs 5+; rolled 6: 1 hit; '
-        "casualty throw (MG, open) 3+, rolled 3: 2 markers -> Infantry Detachment has 2 (House Rules HR5.7)"
+        "casualty throw (MG, open) 3+, rolled 3: 2 markers -> Infantry Detachment has 2 markers "
+        "(House Rules HR5.7)"
     )
     assert state.units["ahead"].morale_markers == 2
 
@@ -62,9 +63,9 @@ def test_the_hull_mg_joins_the_gun_at_a_target_within_its_reach_s5():
     assert fire_text(events) == (
         'Sherman 75mm fires high explosive (gun) at Infantry Detachment (7.5"): needs 5+ (enemy infantry '
         'within 12" -1); rolled 8, 2: 1 hit; casualty throw (medium HE, open) 4+, rolled 4: 2 markers -> '
-        "Infantry Detachment has 2 (House Rules HR5.7); with it, Sherman 75mm fires machine gun (hull MG) "
-        'at Infantry Detachment (7.5"): needs 5+; rolled 5: 1 hit; casualty throw (MG, open) 3+, rolled 1: '
-        "1 marker -> Infantry Detachment has 3 (House Rules HR5.7)"
+        "Infantry Detachment has 2 markers (House Rules HR5.7); with it, Sherman 75mm fires machine gun "
+        '(hull MG) at Infantry Detachment (7.5"): needs 5+; rolled 5: 1 hit; casualty throw (MG, open) 3+, '
+        "rolled 1: 1 marker -> Infantry Detachment has 3 markers (House Rules HR5.7)"
     )
     assert state.units["ahead"].morale_markers == 3
 
@@ -137,7 +138,8 @@ def test_a_light_mortar_fires_direct_light_he_beyond_6_s5():
     )
     assert fire_text(events) == (
         'Infantry Detachment fires high explosive (light mortar) at Gruppe (8.0"): needs 5+; rolled 9, 4: '
-        "1 hit; casualty throw (light HE, open) 5+, rolled 5: 2 markers -> Gruppe has 2 (House Rules HR5.7)"
+        "1 hit; casualty throw (light HE, open) 5+, rolled 5: 2 markers -> Gruppe has 2 markers "
+        "(House Rules HR5.7)"
     )
 
 
@@ -166,7 +168,7 @@ def test_a_command_squads_light_mortar_joins_in_indirect_fire_with_light_he_s5()
     # a direct hit on the marker; light HE within 1": one die, 5+ in the open
     state, events = act(state, "allies", "hq", Bombard(), faces=[d10(10), d6(2), d6(5)])
     assert [e.text for e in events][-1] == (
-        'Infantry Detachment (0.0" away, open) takes 1 light HE dice needing 5+: rolled 5: 1 marker(s) '
+        'Infantry Detachment (0.0" away, open) takes 1 light HE dice needing 5+: rolled 5: 1 marker '
         "(House Rules HR5.93)"
     )
     assert state.units["far"].morale_markers == 1

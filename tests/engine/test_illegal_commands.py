@@ -48,7 +48,7 @@ def act(unit, *actions, side="axis"):
 
 
 CASES = [
-    (act("gis", Move(path=(P(10, 12),)), side="allies"), "axis has the initiative, not allies"),
+    (act("gis", Move(path=(P(10, 12),)), side="allies"), "The Axis have the initiative, not the Allies"),
     (act("ghost", Move(path=(P(10, 12),))), "There is no unit called 'ghost'"),
     (act("gis", Move(path=(P(10, 12),))), "belongs to the other side"),
     (act("gren", Fire(target="mortar")), "is on your own side"),

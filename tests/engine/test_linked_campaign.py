@@ -144,7 +144,7 @@ def test_a_purchase_short_of_points_is_refused_exactly():
     after = end_battle(linked, fought(linked, "axis"))
     with pytest.raises(IllegalCommand) as refusal:
         spend_reinforcements(after, "allies", "Sherman 75mm")
-    assert str(refusal.value) == "allies has 30 reinforcement points but Sherman 75mm costs 45: 15 short"
+    assert str(refusal.value) == "The Allies have 30 reinforcement points but Sherman 75mm costs 45: 15 short"
 
 
 def test_a_purchase_may_not_break_a_rule_the_force_keeps_but_losses_do_not_stop_one():
@@ -156,7 +156,7 @@ def test_a_purchase_may_not_break_a_rule_the_force_keeps_but_losses_do_not_stop_
         spend_reinforcements(with_mg, "allies", "Mortar Team")
     assert str(refusal.value) == (
         "allies cannot buy Mortar Team: Infantry and support (p. 23): infantry detachments (2) must "
-        "outnumber support squads (2): add 1 detachment(s) or drop support squads"
+        "outnumber support squads (2): add 1 detachment or drop support squads"
     )
     # both detachments lost: the force breaks the rule already, and may still buy a detachment
     battle = start_battle(with_mg, "meeting", MEETING)

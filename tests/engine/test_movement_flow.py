@@ -64,7 +64,7 @@ def test_move_longer_than_the_allowance_is_refused_with_the_allowance_p8():
         declare(state, "allies", "gis", Move(path=(P(60, 29.5),), rapid=True))
 
     moved, events = act(state, "allies", "sherman", Move(path=(P(20, 30),)))
-    assert texts(events) == ["axis does not react", 'Sherman 75mm moves 10.0" to (20, 30)']
+    assert texts(events) == ["The Axis do not react", 'Sherman 75mm moves 10.0" to 20.0,30.0']
     assert moved.units["sherman"].position == P(20, 30)
 
     state.active_side = "axis"
@@ -85,7 +85,7 @@ def test_rapid_road_move_of_20_for_a_medium_tank_on_the_road_only_p8():
         "allies",
     )
     moved, events = act(state, "allies", "on-road", Move(path=(P(30, 30),), rapid=True, road=True))
-    assert texts(events) == ["axis does not react", 'Sherman 75mm moves 20.0" to (30, 30)']
+    assert texts(events) == ["The Axis do not react", 'Sherman 75mm moves 20.0" to 30.0,30.0']
     assert moved.units["on-road"].position == P(30, 30)
     with pytest.raises(IllegalCommand, match='may move 20" \\(rapid\\); that path is 20.5"'):
         declare(state, "allies", "on-road", Move(path=(P(30.5, 30),), rapid=True, road=True))
@@ -167,7 +167,7 @@ def test_vehicle_turns_up_to_90_at_rapid_rate_p8():
 def test_vehicle_may_reverse_at_any_speed_p8():
     state = turning_game()
     moved, events = act(state, "allies", "sherman", Move(path=(P(50, 15),), rapid=True, reverse=True))
-    assert texts(events) == ["axis does not react", 'Sherman 75mm moves 15.0" to (50, 15)']
+    assert texts(events) == ["The Axis do not react", 'Sherman 75mm moves 15.0" to 50.0,15.0']
     assert moved.units["sherman"].position == P(50, 15)
     assert moved.units["sherman"].facing == 90  # still facing forwards
 
@@ -264,7 +264,7 @@ def test_vehicle_near_visible_unscreened_enemy_infantry_moves_only_half_p8():
     ):
         declare(state, "axis", "panzer", Move(path=(P(50, 24),)))
     moved, events = act(state, "axis", "panzer", Move(path=(P(50, 25),)))
-    assert texts(events) == ["allies does not react", 'Panzer moves 5.0" to (50, 25)']
+    assert texts(events) == ["The Allies do not react", 'Panzer moves 5.0" to 50.0,25.0']
 
 
 def test_vehicle_near_unscreened_enemy_infantry_may_not_rapid_move_towards_it_p8():
@@ -276,19 +276,19 @@ def test_vehicle_near_unscreened_enemy_infantry_may_not_rapid_move_towards_it_p8
 def test_vehicle_moving_away_from_enemy_infantry_moves_its_full_distance_p8():
     state = caution_game()
     moved, events = act(state, "axis", "panzer", Move(path=(P(50, 40),), reverse=True))
-    assert texts(events) == ["allies does not react", 'Panzer moves 10.0" to (50, 40)']
+    assert texts(events) == ["The Allies do not react", 'Panzer moves 10.0" to 50.0,40.0']
 
 
 def test_friendly_infantry_closer_to_the_enemy_lifts_the_half_rate_p8():
     gren = make_unit("german", "Infantry Detachment", "axis", (44, 20), unit_id="gren", name="Grenadiers")
     moved, events = act(caution_game(gren), "axis", "panzer", Move(path=(P(56, 26),)))
-    assert texts(events) == ["allies does not react", 'Panzer moves 7.2" to (56, 26)']
+    assert texts(events) == ["The Allies do not react", 'Panzer moves 7.2" to 56.0,26.0']
 
 
 def test_enemy_infantry_out_of_sight_does_not_slow_a_vehicle_p8():
     hedge = box("bank", "bank", 46, 23, 54, 27, blocks_sight=True)
     moved, events = act(caution_game(terrain=[hedge]), "axis", "panzer", Move(path=(P(42, 25),)))
-    assert texts(events) == ["allies does not react", 'Panzer moves 9.4" to (42, 25)']
+    assert texts(events) == ["The Allies do not react", 'Panzer moves 9.4" to 42.0,25.0']
 
 
 # --- terrain (p. 9) ---------------------------------------------------------------------------
@@ -313,7 +313,7 @@ def test_terrain_test_failure_stops_a_tank_and_ends_its_turn_p9():
         state, "allies", "sherman", Move(path=(P(50, 44),)), Fire(target="gren"), faces=[d6(1)]
     )
     assert texts(events)[:2] == [
-        "axis does not react",
+        "The Axis do not react",
         "Sherman 75mm needs 2+ to cross woods: rolled 1, stuck; no more actions this turn",
     ]
     assert [e.kind for e in events] == ["no_reaction", "terrain_test", "move"]  # no shot
@@ -353,8 +353,8 @@ def test_terrain_test_wheeled_truck_needs_6_in_rough_ground_p9():
 @pytest.mark.parametrize(
     ("vehicle", "unit_id", "roll", "report"),
     [
-        ("Sherman 75mm", "sherman", 1, 'Sherman 75mm moves 8.0" to (50, 42)'),
-        ("Truck/Jeep", "truck", 5, 'Truck/Jeep moves 7.5" to (50, 41.5)'),
+        ("Sherman 75mm", "sherman", 1, 'Sherman 75mm moves 8.0" to 50.0,42.0'),
+        ("Truck/Jeep", "truck", 5, 'Truck/Jeep moves 7.5" to 50.0,41.5'),
     ],
 )
 def test_terrain_test_failure_reports_the_distance_actually_moved_p9(vehicle, unit_id, roll, report):
@@ -384,7 +384,7 @@ def test_terrain_test_heavy_tank_takes_no_test_in_rough_ground_p9():
         "axis",
     )
     moved, events = act(state, "axis", "tiger", Move(path=(P(50, 42),)))
-    assert texts(events) == ["allies does not react", 'Tiger I moves 8.0" to (50, 42)']
+    assert texts(events) == ["The Allies do not react", 'Tiger I moves 8.0" to 50.0,42.0']
 
 
 def test_terrain_test_very_rough_needs_4_for_infantry_and_rough_none_p9():
@@ -404,7 +404,7 @@ def test_terrain_test_very_rough_needs_4_for_infantry_and_rough_none_p9():
     assert "Grenadiers needs 4+ to cross rubble: rolled 4, through" in texts(events)
     assert through.units["gren"].position == P(25, 46)
     _, events = act(state, "axis", "woodsmen", Move(path=(P(50, 42),)))
-    assert texts(events) == ["allies does not react", 'Woodsmen moves 6.0" to (50, 42)']
+    assert texts(events) == ["The Allies do not react", 'Woodsmen moves 6.0" to 50.0,42.0']
 
 
 @pytest.mark.parametrize(
@@ -445,7 +445,7 @@ def test_terrain_test_scores_by_unit_type_p9(profile, going, needed):
         return
     faces = [] if needed == 0 else [d6(needed)]
     moved, events = act(state, "axis", "mover", move, faces=faces)
-    expected = ["allies does not react", 'Mover moves 5.0" to (50, 41)']
+    expected = ["The Allies do not react", 'Mover moves 5.0" to 50.0,41.0']
     if needed:
         expected.insert(1, f"Mover needs {needed}+ to cross {ground.kind}: rolled {needed}, through")
     assert texts(events) == expected
@@ -484,7 +484,7 @@ def test_anti_tank_guns_may_not_cross_wire_until_it_is_breached_p9():
         declare(state, "axis", "pak", Move(path=(P(30, 18),)))
     assert state.breached_wire == []
     state, events = act(state, "axis", "panther", Move(path=(P(60, 18),)))
-    assert texts(events) == ["allies does not react", 'Panther moves 8.0" to (60, 18)']
+    assert texts(events) == ["The Allies do not react", 'Panther moves 8.0" to 60.0,18.0']
     assert state.breached_wire == ["wire"]
     state, events = act(state, "axis", "pak", Move(path=(P(30, 18),)), faces=[d6(3)])
     assert state.units["pak"].position == P(30, 18)
@@ -507,7 +507,7 @@ def test_no_rapid_move_through_rough_ground_p9():
     with pytest.raises(IllegalCommand, match="^Sherman 75mm may not make a rapid move through rough ground$"):
         declare(state, "allies", "sherman", Move(path=(P(60, 46),), rapid=True))
     moved, events = act(state, "allies", "gis", Move(path=(P(49, 36),), rapid=True))
-    assert texts(events) == ["axis does not react", 'GIs moves 9.0" to (49, 36)']
+    assert texts(events) == ["The Axis do not react", 'GIs moves 9.0" to 49.0,36.0']
 
 
 # --- embarking and disembarking (p. 9; transports p. 20) -------------------------------------------
@@ -538,9 +538,9 @@ def test_embark_is_one_action_then_the_transport_makes_a_normal_move_carrying_th
     state = transport_game()
     moved, events = act(state, "allies", "gis", Embark(transport="ht"), Move(path=(P(50, 47),)))
     assert texts(events) == [
-        "axis does not react",
+        "The Axis do not react",
         "GIs embarks in Halftrack",
-        'Halftrack moves 12.0" to (50, 47)',
+        'Halftrack moves 12.0" to 50.0,47.0',
     ]
     assert moved.units["ht"].position == P(50, 47)
     assert moved.units["gis"].embarked_in == "ht" and moved.units["gis"].position == P(50, 47)
@@ -566,19 +566,17 @@ def test_disembark_within_6_inches_of_the_transport_p9():
     state.units["ht"].position = P(50, 47)
     state.units["gis"].position = P(50, 47)
     state.units["gis"].embarked_in = "ht"
-    with pytest.raises(
-        IllegalCommand, match='^\\(50, 55\\) is 6.5" from Halftrack; disembarking reaches 6"$'
-    ):
+    with pytest.raises(IllegalCommand, match='^50.0,55.0 is 6.5" from Halftrack; disembarking reaches 6"$'):
         declare(state, "allies", "gis", Disembark(to=P(50, 55)))
     out, events = act(state, "allies", "gis", Disembark(to=P(50, 54.5)))
-    assert texts(events) == ["axis does not react", "GIs disembarks from Halftrack at (50, 54.5)"]
+    assert texts(events) == ["The Axis do not react", "GIs disembarks from Halftrack at 50.0,54.5"]
     assert out.units["gis"].embarked_in is None and out.units["gis"].position == P(50, 54.5)
     # the transport's normal move, then disembarking up to 6" from where it now is
     out, events = act(state, "allies", "gis", Move(path=(P(50, 57),)), Disembark(to=P(50, 64.5)))
     assert texts(events) == [
-        "axis does not react",
-        'Halftrack moves 10.0" to (50, 57)',
-        "GIs disembarks from Halftrack at (50, 64.5)",
+        "The Axis do not react",
+        'Halftrack moves 10.0" to 50.0,57.0',
+        "GIs disembarks from Halftrack at 50.0,64.5",
     ]
     assert out.units["ht"].position == P(50, 57) and out.units["gis"].position == P(50, 64.5)
 

@@ -85,7 +85,7 @@ def test_one_reaction_per_activation_and_stale_windows_are_refused_p6():
     state, _ = play(state, Declare(side="axis", order=move("gren", 80, 52)))
     with pytest.raises(IllegalCommand, match=f"Reaction window {window} has closed"):
         play(state, DeclineReaction(side="allies", window=window))
-    with pytest.raises(IllegalCommand, match="Only allies may react"):
+    with pytest.raises(IllegalCommand, match="Only the Allies may react"):
         play(state, DeclineReaction(side="axis", window=state.pending.window))
 
 
@@ -214,7 +214,7 @@ def test_seizing_player_must_spend_a_token_before_passing_back_p5_p7():
     state, events = play(
         state, React(side="allies", window=state.pending.window, order=move("a", 10, 14)), d6(6)
     )
-    assert "allies is now the active player" in text(events)
+    assert "The Allies are now the active player" in text(events)
     assert [e.units[0] for e in events if e.kind == "move"] == ["a", "gren"]
     with pytest.raises(IllegalCommand, match="spend at least one command token"):
         play(state, PassInitiative(side="allies"))
@@ -353,10 +353,10 @@ def test_a_reaction_can_fire_as_the_enemy_crosses_a_point_of_its_move_p6():
         state, React(side="axis", window=state.pending.window, order=fire, at=P(20.4, 25)), d6(4), d10(1)
     )
     lines = text(events).splitlines()
-    assert lines[1].startswith('Sherman 75mm moves 5.0" to (20, 25)')
+    assert lines[1].startswith('Sherman 75mm moves 5.0" to 20.0,25.0')
     assert lines[2].startswith("Panzer IV G (late) to J fires at Sherman 75mm")
     assert "-1 target moved" in lines[2]
-    assert lines[3].startswith('Sherman 75mm moves 5.0" to (20, 30)')
+    assert lines[3].startswith('Sherman 75mm moves 5.0" to 20.0,30.0')
     assert state.units["sherman"].position == P(20, 30)
 
 

@@ -48,7 +48,7 @@ def test_the_referee_moves_a_unit_and_the_log_says_why():
     state, events = play(state, fix("move", unit=BOBS_TANK, at=P(40, 10), facing=450))
     tank = state.units[BOBS_TANK]
     assert (tank.position, tank.facing) == (P(40, 10), 90)
-    assert told(events[0], None) == "Referee puts Sherman 75mm 1 at (40, 10) (misplaced)"
+    assert told(events[0], None) == "Referee puts Sherman 75mm 1 at 40.0,10.0 (misplaced)"
     with pytest.raises(IllegalCommand, match="off the table"):
         play(state, fix("move", unit=BOBS_TANK, at=P(90, 10)))
 
@@ -84,8 +84,8 @@ def test_a_unit_hidden_again_is_named_by_its_marker_to_the_other_side():
     )
     assert "Sherman" not in told(events[0], "axis")
     state, events = play(state, fix("move", unit=BOBS_TANK, at=P(40, 10)))
-    assert told(events[0], "axis") == "Referee puts Marker 1 at (40, 10) (misplaced)"
-    assert told(events[0], "allies") == "Referee puts Sherman 75mm 1 at (40, 10) (misplaced)"
+    assert told(events[0], "axis") == "Referee puts Marker 1 at 40.0,10.0 (misplaced)"
+    assert told(events[0], "allies") == "Referee puts Sherman 75mm 1 at 40.0,10.0 (misplaced)"
     state, events = play(state, fix("reveal", unit=BOBS_TANK, reason="seen"))
     assert not state.units[BOBS_TANK].hidden and state.units[BOBS_TANK].name == "Sherman 75mm 1"
     assert (

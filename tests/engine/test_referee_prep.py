@@ -82,12 +82,12 @@ def test_a_sides_objective_is_told_to_that_side_and_the_referee_only():
     assert (
         told(event, "allies")
         == told(event, REFEREE)
-        == "Referee: a new objective for allies, ford, at (12, 10)"
+        == "Referee: a new objective for the Allies, ford, at 12.0,10.0"
     )
     assert told(event, "axis") == told(event, None) == ""
     assert state.objectives == [Objective(id="ford", position=P(12, 10), side="allies")]
     state, events = play(state, objective(name="bridge", at=(40, 30)))
-    assert told(events[0], None) == "Referee: a new objective, bridge, at (40, 30)"
+    assert told(events[0], None) == "Referee: a new objective, bridge, at 40.0,30.0"
 
 
 def test_special_rules_reach_only_their_audience_and_the_listing_shows_each_reader_its_own():
@@ -106,14 +106,15 @@ def test_special_rules_reach_only_their_audience_and_the_listing_shows_each_read
         )
     state, _ = play(state, objective(side="axis", name="church", at=(50, 50)))
     assert prep_text(state, "axis") == (
-        "The referee's special rules:\n- Night: sight 12\"\nObjectives:\n- church at (50, 50)"
+        "The referee's special rules:\n- Night: sight 12\"\nObjectives:\n- church at 50.0,50.0"
     )
     assert prep_text(state, "allies") == (
         "The referee's special rules:\n- Air support from turn 3\n- Night: sight 12\""
     )
     assert prep_text(state, REFEREE) == (
-        "The referee's special rules:\n- (for allies only) Air support from turn 3\n- Night: sight 12\"\n"
-        "- (for the referee only) Axis reserves are late\nObjectives:\n- (for axis only) church at (50, 50)"
+        "The referee's special rules:\n- (for the Allies only) Air support from turn 3\n- Night: sight 12\"\n"
+        "- (for the referee only) Axis reserves are late\nObjectives:\n"
+        "- (for the Axis only) church at 50.0,50.0"
     )
     assert prep_text(refereed(), None) == "No special rules or objectives in this game"
 
@@ -121,15 +122,15 @@ def test_special_rules_reach_only_their_audience_and_the_listing_shows_each_read
 def test_a_briefing_is_read_by_its_side_alone():
     state, events = play(refereed(), RefereeBriefing(referee="ref", side="axis", text="Shermans on the road"))
     assert events[0].side == "axis" and events[0].public == ""
-    assert told(events[0], "axis") == "Intelligence for axis: Shermans on the road"
+    assert told(events[0], "axis") == "Intelligence for the Axis: Shermans on the road"
     assert told(events[0], "allies") == told(events[0], None) == ""
 
 
 @pytest.mark.parametrize(
     ("side", "winner", "reason"),
     [
-        (None, "allies", "time ran out; allies holds 1 objective"),
-        ("allies", "allies", "time ran out; allies holds 1 objective"),
+        (None, "allies", "time ran out; the Allies hold 1 objective"),
+        ("allies", "allies", "time ran out; the Allies hold 1 objective"),
         ("axis", None, "time ran out with the objectives shared"),  # allies only denied it to axis
     ],
 )
@@ -140,9 +141,9 @@ def test_an_objective_counts_for_the_victory_of_the_side_it_is_for_p25_p28(side,
     move = Declare(side="axis", order=UnitOrder(unit="gren", actions=(Move(path=(P(80, 56),)),)))
     state, events = play(state, move, d6(1), d6(1))
     (claim,) = [e for e in events if e.kind == "objective"]
-    assert claim.text == "allies claims objective ford"
-    assert told(claim, "axis") == ("" if side == "allies" else "allies claims objective ford")
-    assert told(claim, "allies") == ("" if side == "axis" else "allies claims objective ford")
+    assert claim.text == "The Allies claim objective ford"
+    assert told(claim, "axis") == ("" if side == "allies" else "The Allies claim objective ford")
+    assert told(claim, "allies") == ("" if side == "axis" else "The Allies claim objective ford")
     assert state.phase is Phase.OVER
     assert (state.result.winner, state.result.reason) == (winner, reason)
 
@@ -168,12 +169,14 @@ def test_clock_requests_are_checked_and_logged():
     state = started(state, "axis")
     with pytest.raises(IllegalCommand, match="No reaction window is open"):
         play(state, RefereeClock(referee="ref", action="extend", minutes=5))
-    with pytest.raises(IllegalCommand, match="not waiting for allies"):
+    with pytest.raises(IllegalCommand, match="not waiting for the Allies"):
         play(state, RefereeClock(referee="ref", action="deadline", side="allies", hours=2))
     with pytest.raises(IllegalCommand, match="more than 0 and at most 168"):
         play(state, RefereeClock(referee="ref", action="deadline", side="axis", hours=0))
     _, events = play(state, RefereeClock(referee="ref", action="deadline", side="axis", hours=12))
-    assert events[0].text == "Referee: axis has 12 hours to act, or the game passes the initiative for them"
+    assert (
+        events[0].text == "Referee: the Axis have 12 hours to act, or the game passes the initiative for them"
+    )
     state, _ = play(
         state, Declare(side="axis", order=UnitOrder(unit="gren", actions=(Move(path=(P(80, 56),)),)))
     )
@@ -235,14 +238,16 @@ def test_a_force_guideline_is_refused_unless_a_referee_sets_it_before_the_force_
         play(state, guideline().model_copy(update={"referee": "ann"}))
     with pytest.raises(IllegalCommand, match="^Name the side: allies or axis$"):
         play(state, guideline(side="both"))
-    with pytest.raises(IllegalCommand, match="^Give the points allies may spend: a whole number above 0$"):
+    with pytest.raises(
+        IllegalCommand, match="^Give the points the Allies may spend: a whole number above 0$"
+    ):
         play(state, guideline(points=0))
     too_late = "^Force guidelines are set for a scenario game, before the forces join$"
     with pytest.raises(IllegalCommand, match=too_late):
         play(refereed(), guideline())
     join, _ = brought("allies", "us", "Infantry Detachment")
     state, _ = play(state, join)
-    with pytest.raises(IllegalCommand, match="^allies has already brought its force$"):
+    with pytest.raises(IllegalCommand, match="^The Allies have already brought their force$"):
         play(state, guideline())
 
 
@@ -250,13 +255,13 @@ def test_a_force_guideline_is_told_to_its_side_and_the_referee_alone_and_a_new_o
     state, _ = play(planned(), guideline(points=300))
     state, events = play(state, guideline(points=80, text="one platoon, no tanks"))
     (event,) = events
-    truth = "Referee: allies brings a force of at most 80 points: one platoon, no tanks"
+    truth = "Referee: the Allies bring a force of at most 80 points: one platoon, no tanks"
     assert told(event, "allies") == told(event, REFEREE) == truth
     assert told(event, "axis") == told(event, None) == ""
     mine = "Force guidelines:\n- at most 80 points: one platoon, no tanks"
     assert prep_text(state, "allies").endswith(mine)
     assert prep_text(state, REFEREE).endswith(
-        "Force guidelines:\n- (for allies only) at most 80 points: one platoon, no tanks"
+        "Force guidelines:\n- (for the Allies only) at most 80 points: one platoon, no tanks"
     )
     assert "Force guidelines" not in prep_text(state, "axis")
 
@@ -267,13 +272,13 @@ def test_a_force_over_the_referees_points_is_refused_counting_its_transports_and
     force = set_transport(set_iaw(force, "Infantry Detachment 1"), "Infantry Detachment 1", "Truck/Jeep")
     join = join.model_copy(update={"units": tuple(force_units(force, "allies"))})
     assert force_points(force) == 78  # 25 + 5 (Bazooka) + 3 (truck) + 45
-    over = "^The referee allows allies at most 77 points; this force comes to 78$"
+    over = "^The referee allows the Allies at most 77 points; this force comes to 78$"
     with pytest.raises(IllegalCommand, match=over):
         play(state, join)
     state, _ = play(state, guideline(points=78))
     state, events = play(state, join)
     assert len(state.units_of("allies")) == 3
-    assert "allies brings 3 units" in events[0].text
+    assert "The Allies bring 3 units" in events[0].text
 
 
 def test_the_referees_zone_replaces_the_scenarios_area_at_set_up():
@@ -282,25 +287,27 @@ def test_the_referees_zone_replaces_the_scenarios_area_at_set_up():
     state, _ = play(state, brought("axis", "german", "Infantry Detachment", "Infantry Detachment")[0])
     state, events = play(state, zone(side="axis", corners=(40, 30, 72, 48)))
     (event,) = events
-    truth = "Referee: axis sets up within (40, 30) to (72, 48)"
+    truth = "Referee: the Axis set up within 40.0,30.0 to 72.0,48.0"
     assert told(event, "axis") == told(event, REFEREE) == truth
     assert told(event, "allies") == told(event, None) == ""
     gis = state.deployment.sides["allies"].waiting[0]  # Meeting: one of two on the table (p. 28)
-    refusal = r"^Infantry Detachment 1 must set up in the referee's zone for allies, \(0, 20\) to \(30, 30\)"
+    refusal = (
+        r"^Infantry Detachment 1 must set up in the referee's zone for the Allies, 0.0,20.0 to 30.0,30.0"
+    )
     with pytest.raises(IllegalCommand, match=refusal):
         play(state, Deploy(side="allies", unit=gis, at=P(10, 5)))  # within the scenario's 12"
     state, _ = play(state, Deploy(side="allies", unit=gis, at=P(10, 25)))  # 25" out, in the referee's zone
     assert state.units[gis].position == P(10, 25)
     gren = state.deployment.sides["axis"].waiting[0]
-    with pytest.raises(IllegalCommand, match="must set up in the referee's zone for axis, \\(40, 30\\)"):
+    with pytest.raises(IllegalCommand, match="must set up in the referee's zone for the Axis, 40.0,30.0"):
         play(state, Deploy(side="axis", unit=gren, at=P(20, 45)))  # within the scenario's 12"
     begun = "^Set-up has begun: deployment zones are drawn before the first unit goes down$"
     with pytest.raises(IllegalCommand, match=begun):
         play(state, zone())
-    assert prep_text(state, "allies").endswith("\nDeployment zones:\n- (0, 20) to (30, 30)")
+    assert prep_text(state, "allies").endswith("\nDeployment zones:\n- 0.0,20.0 to 30.0,30.0")
     assert prep_text(state, REFEREE).endswith(
-        "\nDeployment zones:\n- (for allies only) (0, 20) to (30, 30)"
-        "\n- (for axis only) (40, 30) to (72, 48)"
+        "\nDeployment zones:\n- (for the Allies only) 0.0,20.0 to 30.0,30.0"
+        "\n- (for the Axis only) 40.0,30.0 to 72.0,48.0"
     )
 
 
@@ -310,10 +317,10 @@ def test_a_deployment_zone_is_refused_off_the_table_without_room_or_outside_a_sc
         play(state, zone().model_copy(update={"referee": "ann"}))
     with pytest.raises(IllegalCommand, match="^Name the side: allies or axis$"):
         play(state, zone(side="russians"))
-    off = r'^The zone \(0, 40\) to \(30, 50\) runs off the 72" by 48" table$'
+    off = r'^The zone 0.0,40.0 to 30.0,50.0 runs off the 72" by 48" table$'
     with pytest.raises(IllegalCommand, match=off):
         play(state, zone(corners=(0, 40, 30, 50)))
-    flat = r"^The zone \(0, 20\) to \(0, 30\) has no room: give it width and depth$"
+    flat = r"^The zone 0.0,20.0 to 0.0,30.0 has no room: give it width and depth$"
     with pytest.raises(IllegalCommand, match=flat):
         play(state, zone(corners=(0, 20, 0, 30)))
     no_set_up = "^Deployment zones are for a scenario game that has not been set up$"

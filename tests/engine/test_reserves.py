@@ -39,9 +39,9 @@ def with_reserves(from_turn=1, half_first=False, reserves=2):
 def test_reserves_are_called_before_tokens_each_3_plus_brings_one_and_a_token_p26():
     state, events = play(with_reserves(), StartGame())
     assert state.phase is Phase.RESERVES and awaiting(state) == "allies"
-    assert "Turn 1: allies may call up to 2 reserve(s) before tokens are drawn" in text(events)
+    assert "Turn 1: the Allies may call up to 2 reserves before tokens are drawn" in text(events)
     state, events = play(state, CallReserves(side="allies", units=("r2", "r1")), d6(3), d6(2), d6(6), d6(1))
-    assert "allies calls 2 reserves: rolled 3, 2; available this turn: Infantry Detachment" in text(events)
+    assert "The Allies call 2 reserves: rolled 3, 2; available this turn: Infantry Detachment" in text(events)
     assert state.units["r2"].reserve_available and not state.units["r1"].reserve_available
     assert (
         state.sides["allies"].tokens == 1 + 1 + 2
@@ -60,7 +60,7 @@ def test_a_reserve_comes_on_with_a_move_from_its_sides_edge_p26():
     enter = UnitOrder(unit="r1", actions=(Move(path=(P(30, 0), P(30, 4))),))
     state, _ = play(state, Declare(side="allies", order=enter))
     state, events = play(state, DeclineReaction(side="axis", window=state.pending.window))
-    assert "Infantry Detachment comes on from reserve at (30, 0)" in text(events)
+    assert "Infantry Detachment comes on from reserve at 30.0,0.0" in text(events)
     unit = state.units["r1"]
     assert unit.position == P(30, 4) and unit.on_table and not unit.reserve_available
 
@@ -72,7 +72,10 @@ def test_a_reserve_comes_on_with_a_move_from_its_sides_edge_p26():
             UnitOrder(unit="r1", actions=(Move(path=(P(30, 0),)), Fire(target="x"))),
             "move only, and may not fire",
         ),
-        (UnitOrder(unit="r1", actions=(Move(path=(P(30, 5),)),)), "must come on at allies's near table edge"),
+        (
+            UnitOrder(unit="r1", actions=(Move(path=(P(30, 5),)),)),
+            "must come on at the Allies' near table edge",
+        ),
         (UnitOrder(unit="r2", actions=(Move(path=(P(30, 0),)),)), "is in reserve and not on the table"),
     ],
 )
@@ -92,7 +95,7 @@ def test_an_available_reserve_that_does_not_come_on_is_lost_p26():
     state, events = play(state, PassInitiative(side="allies"), d6(1), d6(1))
     assert "Infantry Detachment never came on: lost in the rear" in text(events)
     assert state.units["r1"].destroyed and state.units["r2"].in_reserve
-    assert "Turn 2: allies may call up to 1 reserve(s)" in text(events)
+    assert "Turn 2: the Allies may call up to 1 reserve" in text(events)
 
 
 def test_no_reserves_before_the_scenarios_turn_p28():
@@ -102,11 +105,11 @@ def test_no_reserves_before_the_scenarios_turn_p28():
 
 def test_escalating_engagement_only_half_the_reserves_in_the_first_turn_p29():
     state, _ = play(with_reserves(half_first=True, reserves=5), StartGame())
-    with pytest.raises(IllegalCommand, match="allies may call at most 2 reserves this turn"):
+    with pytest.raises(IllegalCommand, match="The Allies may call at most 2 reserves this turn"):
         play(state, CallReserves(side="allies", units=("r1", "r2", "r3")))
 
 
 def test_only_the_sides_own_waiting_reserves_may_be_called():
     state, _ = play(with_reserves(), StartGame())
-    with pytest.raises(IllegalCommand, match="is not one of allies's reserves"):
+    with pytest.raises(IllegalCommand, match="is not one of the Allies' reserves"):
         play(state, CallReserves(side="allies", units=("a",)))

@@ -40,6 +40,5 @@ def test_infantry_detachments_must_outnumber_support_squads_p21():
     )
     problem = infantry_outnumber_support_problem(german("Infantry Detachment", "MG Team", "Mortar Team"))
     assert problem == (
-        "infantry detachments (1) must outnumber support squads (2): "
-        "add 2 detachment(s) or drop support squads"
+        "infantry detachments (1) must outnumber support squads (2): add 2 detachments or drop support squads"
     )

@@ -41,7 +41,7 @@ def test_capture_compares_what_the_forces_cost_not_their_limits_p30():
         play(state, five_squads)
     twice = joining("axis", "german", "Panther", *["Infantry Detachment"] * 4, "PaK40 Anti-tank Gun")
     state, events = play(state, twice)  # 230 against 113, within twice the defender's 300
-    assert "axis brings 6 units (230 points before upgrades)" in text(events)
+    assert "The Axis bring 6 units (230 points before upgrades)" in text(events)
 
 
 def test_capture_attacker_stays_within_twice_the_defenders_limit_p30():
@@ -68,7 +68,7 @@ def test_no_side_fields_a_sniper_team_in_the_engagements_p20(scenario, page):
     with pytest.raises(
         IllegalCommand,
         match=f"^{title} \\(p. {page}\\): only a defending side may field a sniper team \\(p. 20\\): "
-        "allies defends nothing here$",
+        "the Allies defend nothing here$",
     ):
         play(state, snipers)
     assert not state.units_of("allies")
@@ -78,11 +78,11 @@ def test_only_the_defender_fields_a_sniper_team_in_capture_p20():
     state = scenario_battle("capture", "village", attacker="allies")
     with pytest.raises(
         IllegalCommand,
-        match="only a defending side may field a sniper team \\(p. 20\\): allies attacks here$",
+        match="only a defending side may field a sniper team \\(p. 20\\): the Allies attack here$",
     ):
         play(state, joining("allies", "us", "Infantry Detachment", "Sniper Team", limit=600))
     state, events = play(state, joining("axis", "german", "Infantry Detachment", "Sniper Team"))
-    assert "axis brings 2 units" in text(events)
+    assert "The Axis bring 2 units" in text(events)
 
 
 # --- the Churchill Crocodile's flamethrower (pp. 18, 22) ----------------------------------------
@@ -114,7 +114,7 @@ def test_the_crocodile_flames_infantry_ignoring_cover_a_marker_per_hit_p18_p22()
     assert fire_text(events) == (
         'Churchill Crocodile fires its flamethrower at Grenadiers (6.8"): needs 5+ (+1 close range, '
         '-1 enemy infantry within 12"); rolled 5, 9: 2 hits; 2 markers, casualty 4+ rolled 4, 3: '
-        "+1 -> Grenadiers has 3"
+        "+1 -> Grenadiers has 3 markers"
     )
     _, declared = declare(crocodile_game(), "allies", "croc", Fire(target="target", flamethrower=True))
     assert "Churchill Crocodile: fire its flamethrower at Grenadiers" in text(declared)
@@ -128,7 +128,7 @@ def test_the_crocodile_fires_its_gun_unless_the_flamethrower_is_named_p22():
     # the gun (weapon 8): one marker for the hits, cover counts as open for a 7+ gun (p. 10)
     assert fire_text(events) == (
         'Churchill Crocodile fires at Grenadiers (6.8"): needs 5+ (+1 close range, -1 enemy infantry '
-        'within 12"); rolled 5, 9: 2 hits; 1 marker, casualty 4+ rolled 4, 5: +2 -> Grenadiers has 3'
+        'within 12"); rolled 5, 9: 2 hits; 1 marker, casualty 4+ rolled 4, 5: +2 -> Grenadiers has 3 markers'
     )
 
 
@@ -206,7 +206,7 @@ def test_the_command_unit_fires_its_2_inch_mortar_as_a_mortar_team_converting_on
     # a mortar's 8+ (p. 20), cover ignored, and its extra marker on a 5+ where a mortar team's is 4+
     assert fire_text(events) == (
         'Able fires its 2" mortar at Grenadiers (18.0"): needs 8+; rolled 8: 1 hit; 1 marker, '
-        "casualty 5+ rolled 4: +0 -> Grenadiers has 1"
+        "casualty 5+ rolled 4: +0 -> Grenadiers has 1 marker"
     )
     assert state.units["able"].mortar_aim.shots == 1  # ranged in for its next shot at them (p. 20)
     state, events = act(
@@ -216,7 +216,7 @@ def test_the_command_unit_fires_its_2_inch_mortar_as_a_mortar_team_converting_on
         Fire(target="target", weapon="light_mortar"),
         faces=(d10(10), d6(5)),
     )
-    assert fire_text(events).endswith("casualty 5+ rolled 5: +1 -> Grenadiers has 2")
+    assert fire_text(events).endswith("casualty 5+ rolled 5: +1 -> Grenadiers has 2 markers")
 
 
 def test_the_2_inch_mortar_keeps_a_mortars_limits_and_only_the_command_unit_has_one_p20_p22():
@@ -266,7 +266,7 @@ def test_the_2_inch_mortar_fires_at_what_a_friend_sees_p20_p22():
     )
     assert fire_text(events) == (
         'Able fires its 2" mortar at Grenadiers (18.0"): needs 8+; rolled 8: 1 hit; 1 marker, '
-        "casualty 5+ rolled 5: +1 -> Grenadiers has 2"
+        "casualty 5+ rolled 5: +1 -> Grenadiers has 2 markers"
     )
 
 
@@ -274,7 +274,7 @@ def test_the_2_inch_mortar_fires_at_what_a_friend_sees_p20_p22():
 
 
 def two_sections(at=(13, 10)):
-    """Two British sections on 2" bases: Able at (10, 10), Baker at ``at``."""
+    """Two British sections on 2" bases: Able at 10.0,10.0, Baker at ``at``."""
     return started(
         game(
             make_unit("british", "Infantry Detachment", "allies", (10, 10), unit_id="able", name="Able"),
@@ -301,7 +301,7 @@ def test_a_move_may_not_end_on_another_unit_nor_pass_through_it_pp8_9():
 
 def test_a_move_may_end_in_contact_p11():
     state, events = act(two_sections(at=(15, 10)), "allies", "able", Move(path=(P(13, 10),)))
-    assert 'Able moves 3.0" to (13, 10)' in text(events)
+    assert 'Able moves 3.0" to 13.0,10.0' in text(events)
     assert distance(state.units["able"], state.units["baker"]) == 0.0
 
 
@@ -329,7 +329,5 @@ def test_a_hidden_sniper_that_fires_is_not_named_to_the_enemy_p20():
         'a sniper marker fires at Grenadiers (18.0"): needs 3+ (+2 sniper); rolled 2: miss',
         "a sniper marker stays hidden (spotting roll 3)",
     ]
-    assert [told(e, "allies") for e in events if e.kind == "sniper"] == [
-        "Elm stays hidden (spotting roll 3)"
-    ]
+    assert [told(e, "allies") for e in events if e.kind == "sniper"] == ["Elm stays hidden (spotting roll 3)"]
     assert state.units["elm"].hidden

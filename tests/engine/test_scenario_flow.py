@@ -22,7 +22,7 @@ def test_aggressive_command_draws_a_d6_of_tokens_in_place_of_two_p26():
     state = two_small_forces()
     state.sides["axis"].aggressive_command = True
     state, events = play(state, StartGame(), d6(5), d6(6), d6(1))
-    assert "axis's aggressive command rolls 5 tokens instead of 2" in text(events)
+    assert "The Axis' aggressive command rolls 5 tokens instead of 2" in text(events)
     assert (state.sides["allies"].tokens, state.sides["axis"].tokens) == (4, 7)
 
 
@@ -38,7 +38,7 @@ def test_capture_defender_rolls_a_d6_per_token_and_gains_one_per_5_or_6_p30():
     state = two_small_forces()
     state.sides["allies"].extra_token_dice = True
     state, events = play(state, StartGame(), d6(5), d6(1), d6(6), d6(4), d6(6), d6(1))
-    assert "allies rolls for extra tokens: 5, 1, 6, 4: +2" in text(events)
+    assert "The Allies roll for extra tokens: 5, 1, 6, 4: +2" in text(events)
     assert (state.sides["allies"].tokens, state.sides["axis"].tokens) == (6, 4)
 
 
@@ -73,12 +73,12 @@ def objective_game():
 
 def test_an_objective_is_claimed_by_the_only_side_near_it_and_held_until_taken_p26():
     state, events = act(objective_game(), "allies", "gis", Move(path=(P(30, 28.5),)))
-    assert "allies claims objective church" in text(events)
+    assert "The Allies claim objective church" in text(events)
     state, events = act(state, "allies", "gis", Move(path=(P(30, 23),)), faces=[d6(6)])
     assert state.objectives[0].held_by == "allies" and "claims" not in text(events)
     state.active_side = "axis"
     state, events = act(state, "axis", "gren", Move(path=(P(30, 31.5),)))
-    assert "axis claims objective church" in text(events) and state.objectives[0].held_by == "axis"
+    assert "The Axis claim objective church" in text(events) and state.objectives[0].held_by == "axis"
 
 
 def test_an_objective_with_both_sides_near_it_does_not_change_hands_p26():

@@ -86,8 +86,8 @@ def test_a_vehicle_is_not_set_up_in_a_building_p9():
     ):
         state, _ = play(state, JoinSide(side=side, player=side, nation=nation, units=units, points_limit=500))
     with pytest.raises(
-        IllegalCommand, match="Sherman 75mm cannot stand at \\(10, 6\\): the ground there is impassable"
+        IllegalCommand, match="Sherman 75mm cannot stand at 10.0,6.0: the ground there is impassable"
     ):
         play(state, Deploy(side="allies", unit="sherman", at=P(10, 6)))
     state, events = play(state, Deploy(side="allies", unit="allies-1", at=P(10, 6)))  # infantry go in
-    assert text(events) == "allies sets up Infantry Detachment at (10, 6)"
+    assert text(events) == "The Allies set up Infantry Detachment at 10.0,6.0"

@@ -45,9 +45,9 @@ def test_capture_roles_break_points_length_and_the_attacker_starts_p30():
     state = deployed(state, ("axis", "x", (10, 70)))  # 2/3 of two units: one on the table (p. 30)
     assert state.units["panther"].in_reserve
     state, events = play(state, StartGame(), d6(1), d6(2), d6(5), d6(6))
-    assert "allies rolls for extra tokens: 1, 2, 5, 6: +2" in text(events)
+    assert "The Allies roll for extra tokens: 1, 2, 5, 6: +2" in text(events)
     assert state.phase is Phase.ACTIVE and state.active_side == "axis"
-    assert "axis attacks and starts as the active player" in text(events)
+    assert "The Axis attack and start as the active player" in text(events)
 
 
 def test_escalating_engagement_starts_the_command_unit_in_reserve_p29():
@@ -105,7 +105,7 @@ def test_a_scenario_game_waits_for_both_forces_then_sets_up_p30():
     state, events = play(
         state, JoinSide(side="allies", player="ann", nation="us", units=tuple(force_units(us, "allies")))
     )
-    assert "allies brings 3 units" in text(events) and state.deployment is None
+    assert "The Allies bring 3 units" in text(events) and state.deployment is None
     state, events = play(
         state, JoinSide(side="axis", player="otto", nation="german", units=tuple(force_units(german, "axis")))
     )

@@ -60,7 +60,7 @@ def test_a_company_morale_test_as_a_reaction_passes_on_3_or_more_p13():
         state, React(side="allies", window=state.pending.window, order=MoraleTestOrder()), d6(3), d6(2)
     )
     assert scores(events) == [
-        ("reaction test, allies Company Morale Test", 3, 3, None),
+        ("reaction test, the Allies' Company Morale Test", 3, 3, None),
         ("Company Morale Test, allies", 2, 3, None),
     ]
     assert luck(events) == {

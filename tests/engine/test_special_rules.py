@@ -35,7 +35,7 @@ def test_anti_tank_gun_rolls_one_die_at_infantry_p18():
     state, events = act(pak_game(), "axis", "pak", Fire(target="gis"), faces=[d10(7), d6(4)])
     assert fire_text(events) == (
         'PaK40 Anti-tank Gun fires at GIs (6.0"): needs 4+ (+1 close range); rolled 7: 1 hit; '
-        "1 marker, casualty 4+ rolled 4: +1 -> GIs has 2"
+        "1 marker, casualty 4+ rolled 4: +1 -> GIs has 2 markers"
     )
 
 
@@ -53,7 +53,7 @@ def test_anti_tank_gun_shield_counts_as_cover_against_infantry_p18():
     _, events = act(state, "allies", "gis", Fire(target="pak"), faces=[d10(4), d10(1), d6(4)])
     assert fire_text(events) == (
         'GIs fires at PaK40 Anti-tank Gun (6.0"): needs 4+ (+1 close range); rolled 4, 1: 1 hit; '
-        "1 marker, casualty 5+ rolled 4: +0 -> PaK40 Anti-tank Gun has 1"
+        "1 marker, casualty 5+ rolled 4: +0 -> PaK40 Anti-tank Gun has 1 marker"
     )
 
 
@@ -89,7 +89,7 @@ def test_command_unit_rerolls_a_failed_reactivation_within_12_p18():
     assert texts(events)[1:] == [
         "Able fails with 1; the command unit orders a re-roll",
         "Able reactivates: needs 2+ (1 token), rolled 4: success",
-        'Able moves 4.0" to (20, 14)',
+        'Able moves 4.0" to 20.0,14.0',
     ]
     assert state.units["able"].position == P(20, 14)
 
@@ -126,7 +126,7 @@ def test_sub_commander_extends_the_command_reroll_range_p20():
     assert texts(events)[1:] == [
         "Baker fails with 1; the command unit orders a re-roll",
         "Baker reactivates: needs 2+ (1 token), rolled 2: success",
-        'Baker moves 4.0" to (40, 14)',
+        'Baker moves 4.0" to 40.0,14.0',
     ]
 
 
@@ -164,7 +164,7 @@ def test_flamethrower_team_ignores_fortifications_and_marks_each_hit_p18():
     )
     assert fire_text(events) == (
         'Flamethrower Team fires at GIs (4.0"): needs 4+ (+1 close range); rolled 4, 7: 2 hits; '
-        "2 markers, casualty 4+ rolled 4, 1: +1 -> GIs has 3"
+        "2 markers, casualty 4+ rolled 4, 1: +1 -> GIs has 3 markers"
     )
     assert state.units["gis"].morale_markers == 3
 
@@ -274,7 +274,7 @@ def test_flamethrower_team_suffers_extra_markers_on_3_p18():
     _, events = act(state, "allies", "gis", Fire(target="flamer"), faces=[d10(4), d10(1), d6(3)])
     assert fire_text(events) == (
         'GIs fires at Flamethrower Team (8.0"): needs 4+ (+1 close range); rolled 4, 1: 1 hit; '
-        "1 marker, casualty 3+ rolled 3: +1 -> Flamethrower Team has 2"
+        "1 marker, casualty 3+ rolled 3: +1 -> Flamethrower Team has 2 markers"
     )
 
 
@@ -341,7 +341,7 @@ def test_howitzer_adds_a_marker_to_infantry_on_3_p19():
     state, events = act(state, "axis", "stuh", Fire(target="gis"), faces=[d10(5), d6(3)])
     assert fire_text(events) == (
         'StuH 42 fires at GIs (26.5"): needs 5+; rolled 5: 1 hit; 1 marker, '
-        "casualty 3+ rolled 3: +1 -> GIs has 2"
+        "casualty 3+ rolled 3: +1 -> GIs has 2 markers"
     )
 
 
@@ -361,10 +361,11 @@ def test_howitzer_ignores_the_cover_of_a_building_p19():
     _, events = act(state, "allies", "hmc", Fire(target="gren"), faces=[d10(5), d6(3)])
     assert fire_text(events) == (
         'M8 HMC fires at Grenadiers (27.5"): needs 5+; rolled 5: 1 hit; 1 marker, '
-        "casualty 3+ rolled 3: +1 -> Grenadiers has 2"
+        "casualty 3+ rolled 3: +1 -> Grenadiers has 2 markers"
     )
     _, events = act(state, "allies", "stuart", Fire(target="gren"), faces=[d10(5), d6(4)])
-    assert fire_text(events).endswith("casualty 5+ rolled 4: +0 -> Grenadiers has 1")  # no howitzer: cover
+    # no howitzer: cover
+    assert fire_text(events).endswith("casualty 5+ rolled 4: +0 -> Grenadiers has 1 marker")
 
 
 def flak_game():
@@ -381,7 +382,7 @@ def test_infantry_gun_adds_a_marker_on_3_and_rolls_two_dice_when_stationary_p19(
     state, events = act(flak_game(), "axis", "flak", Fire(target="gis"), faces=[d10(5), d10(2), d6(3)])
     assert fire_text(events) == (
         'Flakvierling 38 fires at GIs (6.0"): needs 4+ (+1 close range); rolled 5, 2: 1 hit; '
-        "1 marker, casualty 3+ rolled 3: +1 -> GIs has 2"
+        "1 marker, casualty 3+ rolled 3: +1 -> GIs has 2 markers"
     )
 
 
@@ -396,7 +397,7 @@ def test_infantry_gun_rolls_one_die_after_moving_p19():
     )
     assert fire_text(events) == (
         'Flakvierling 38 fires at GIs (6.0"): needs 6+ (-2 moved, +1 close range); rolled 6: 1 hit; '
-        "1 marker, casualty 3+ rolled 2: +0 -> GIs has 1"
+        "1 marker, casualty 3+ rolled 2: +0 -> GIs has 1 marker"
     )
 
 
@@ -422,13 +423,15 @@ def react_move(state, *faces):
 
 def test_scout_car_reacts_on_2_ignoring_morale_markers_p19():
     _, events = react_move(scout_game("Sd.Kfz 234/2 8-Rad Puma", "Puma"), d6(2))
-    assert "axis reacts with Puma: move to (50, 46): needs 2+ (scout 2+), rolled 2: success" in texts(events)
+    assert "The Axis react with Puma: move to 50.0,46.0: needs 2+ (scout 2+), rolled 2: success" in texts(
+        events
+    )
 
 
 def test_scout_car_still_counts_command_tokens_to_react_p19():
     _, events = react_move(scout_game("Sd.Kfz 234/2 8-Rad Puma", "Puma", tokens=1), d6(2))
     assert (
-        "axis reacts with Puma: move to (50, 46): needs 3+ (scout 2+, +1 token), rolled 2: failed"
+        "The Axis react with Puma: move to 50.0,46.0: needs 3+ (scout 2+, +1 token), rolled 2: failed"
         in texts(events)
     )
 
@@ -436,7 +439,7 @@ def test_scout_car_still_counts_command_tokens_to_react_p19():
 def test_other_vehicles_count_morale_markers_to_react_p19():
     _, events = react_move(scout_game("Panzer IV G (late) to J", "Panzer"), d6(5))
     assert (
-        "axis reacts with Panzer: move to (50, 46): needs 6+ (+3 morale markers), rolled 5: failed"
+        "The Axis react with Panzer: move to 50.0,46.0: needs 6+ (+3 morale markers), rolled 5: failed"
         in texts(events)
     )
 
@@ -452,7 +455,7 @@ def test_mg_team_inflicts_a_marker_per_hit_and_one_extra_at_most_p19():
     state, events = act(state, "axis", "mg", Fire(target="gis"), faces=[d10(5), d10(8), d6(4), d6(6)])
     assert fire_text(events) == (
         'MG Team fires at GIs (18.0"): needs 5+; rolled 5, 8: 2 hits; 2 markers, casualty 4+ rolled 4, 6: +1 '
-        "-> GIs has 3"
+        "-> GIs has 3 markers"
     )
     assert state.units["gis"].morale_markers == 3
 
@@ -467,7 +470,7 @@ def test_mg_team_rolls_one_die_after_moving_p19():
     )
     assert fire_text(events) == (
         'MG Team fires at GIs (18.0"): needs 7+ (-2 moved); rolled 7: 1 hit; 1 marker, '
-        "casualty 4+ rolled 1: +0 -> GIs has 1"
+        "casualty 4+ rolled 1: +0 -> GIs has 1 marker"
     )
 
 
@@ -487,7 +490,7 @@ def test_mortar_needs_8_for_a_first_shot_p20():
     state, events = act(mortar_game(), "axis", "mortar", Fire(target="gis"), faces=[d10(8), d6(1)])
     assert fire_text(events) == (
         'Mortar Team fires at GIs (28.0"): needs 8+; rolled 8: 1 hit; 1 marker, casualty 4+ rolled 1: +0 '
-        "-> GIs has 1"
+        "-> GIs has 1 marker"
     )
 
 
@@ -496,7 +499,7 @@ def test_mortar_needs_7_for_a_second_shot_at_the_same_target_in_the_same_spot_p2
     state, events = act(state, "axis", "mortar", Fire(target="gis"), faces=[d6(2), d10(7), d6(1)])
     assert fire_text(events) == (
         'Mortar Team fires at GIs (28.0"): needs 7+ (+1 ranged in); rolled 7: 1 hit; 1 marker, '
-        "casualty 4+ rolled 1: +0 -> GIs has 1"
+        "casualty 4+ rolled 1: +0 -> GIs has 1 marker"
     )
 
 
@@ -566,7 +569,7 @@ def test_mortar_may_fire_at_exactly_12_and_marks_each_hit_on_infantry_p20():
     )
     assert fire_text(events) == (
         'Mortar Team fires at GIs (12.0"): needs 7+ (+1 close range); rolled 7, 9: 2 hits; '
-        "2 markers, casualty 4+ rolled 1, 1: +0 -> GIs has 2"
+        "2 markers, casualty 4+ rolled 1, 1: +0 -> GIs has 2 markers"
     )
 
 
@@ -575,7 +578,8 @@ def test_mortar_ignores_cover_and_treats_trenches_as_cover_p10_p20(cover, needed
     area = box("area", "field", 40, 35, 60, 45, cover=cover)
     _, events = act(mortar_game(terrain=[area]), "axis", "mortar", Fire(target="gis"), faces=[d10(8), d6(4)])
     assert fire_text(events).endswith(
-        f"casualty {needed}+ rolled 4: +{int(4 >= needed)} -> GIs has {1 + (4 >= needed)}"
+        f"casualty {needed}+ rolled 4: +{int(4 >= needed)} -> GIs has "
+        f"{'2 markers' if 4 >= needed else '1 marker'}"
     )
 
 
@@ -636,7 +640,7 @@ def test_sniper_hits_at_plus_2_and_stays_hidden_unless_the_opponent_rolls_a_6_p2
     state, events = act(sniper_game(), "axis", "sniper", Fire(target="gis"), faces=[d10(3), d6(5), d6(5)])
     assert fire_text(events) == (
         'Sniper Team fires at GIs (18.0"): needs 3+ (+2 sniper); rolled 3: 1 hit; 1 marker, '
-        "casualty 5+ rolled 5: +1 -> GIs has 2"
+        "casualty 5+ rolled 5: +1 -> GIs has 2 markers"
     )
     assert texts(events)[-1] == "Sniper Team stays hidden (spotting roll 5)"
     assert state.units["sniper"].hidden
@@ -673,7 +677,7 @@ def test_sniper_dummy_marker_is_unmasked_by_an_enemy_within_4_p20():
     state.active_side = "allies"
     state.units["gis"].position = P(20, 42)
     state, events = act(state, "allies", "gis", Move(path=(P(20, 47),)))
-    assert "The hidden marker at (20, 50) was a dummy" in texts(events)
+    assert "The hidden marker at 20.0,50.0 was a dummy" in texts(events)
     assert state.units["sniper"].decoy is None and state.units["sniper"].hidden
 
 

@@ -43,13 +43,14 @@ def test_a_game_stored_in_the_old_shape_plays_on_identically():
     faces = [d10(1), d10(1), d10(9), d10(9), d6(5), d6(5)]
     after, events = play(state, ChooseDefender(side="axis", unit="gruppe"), *faces)
     assert texts(events) == [
-        "Round 1: Infantry Detachment fires at Infantry Detachment: needs 5+ (5 morale marker(s) -5); "
+        "Round 1: Infantry Detachment fires at Infantry Detachment: needs 5+ (5 morale markers -5); "
         "rolled 1, 1: miss (House Rules HR6.7)",
         "Round 1: Infantry Detachment fires at Infantry Detachment: needs 5+; rolled 9, 9: 2 hits; "
-        "casualty 4+ rolled 5, 5: 3 marker(s) (House Rules HR6.7)",
+        "casualty 4+ rolled 5, 5: 3 markers (House Rules HR6.7)",
         "Infantry Detachment has 8 morale markers (morale 5): destroyed",
         "Infantry Detachment goes into church",
-        "allies is established in church: more units may follow through its south side (House Rules HR6.7)",
+        "The Allies are established in church: more units may follow through its south side "
+        "(House Rules HR6.7)",
     ]
     assert after == stored("house_v1_game_before_variants_after_choice.json")
     assert after.breaches == {"church": {"allies": "south"}}

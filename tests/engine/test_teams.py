@@ -56,7 +56,7 @@ def test_a_side_takes_no_more_players_than_the_game_was_made_for():
         force = a_force("us", ("Infantry Detachment",))
         join = JoinSide(side="allies", player=player, units=tuple(force_units(force, "allies")))
         if player == "eve":
-            with pytest.raises(IllegalCommand, match="already has its 2 players"):
+            with pytest.raises(IllegalCommand, match="already have their 2 players"):
                 apply(state, join, SeededDice(0))
         else:
             state, _ = apply(state, join, SeededDice(0))
@@ -89,11 +89,11 @@ def test_each_player_draws_for_their_own_units_and_the_co_gets_four_bonus_tokens
 
 def test_the_co_hands_out_bonus_tokens_and_only_the_co():
     state = turn_one()
-    with pytest.raises(IllegalCommand, match="Only allies's commanding officer, ann"):
+    with pytest.raises(IllegalCommand, match="Only the Allies' commanding officer, ann"):
         play(state, GiveBonusTokens(side="allies", player="bob", shares=(("bob", 4),)))
     with pytest.raises(IllegalCommand, match="has 4 bonus tokens to hand out, not 5"):
         play(state, GiveBonusTokens(side="allies", player="ann", shares=(("bob", 5),)))
-    with pytest.raises(IllegalCommand, match="cat is not one of allies's players"):
+    with pytest.raises(IllegalCommand, match="cat is not one of the Allies' players"):
         play(state, GiveBonusTokens(side="allies", player="ann", shares=(("cat", 1),)))
     state, events = play(state, GiveBonusTokens(side="allies", player="ann", shares=(("bob", 3), ("ann", 1))))
     assert state.sides["allies"].team.tokens == {"ann": 4, "bob": 7}
@@ -143,7 +143,7 @@ def test_once_the_co_unit_is_lost_there_is_no_bonus():
     state.sides["axis"].tokens = 0
     state, events = play(state, PassInitiative(side="allies"), *[d6(1)] * 2, d6(3), d6(4))
     assert state.turn == 2
-    assert "allies's commanding officer is lost: no bonus tokens this turn (p. 25)" in [
+    assert "The Allies' commanding officer is lost: no bonus tokens this turn (p. 25)" in [
         e.text for e in events
     ]
     assert state.sides["allies"].team.bonus == 0 and state.sides["axis"].team.bonus == 4
@@ -157,7 +157,7 @@ def test_a_player_asks_for_a_reserve_and_the_co_grants_it():
     assert told(events[0], "axis") == "" and "bob asks" in events[0].text
     with pytest.raises(IllegalCommand, match="already been asked for"):
         play(state, RequestReserve(side="allies", player="bob", unit=HELD_BACK))
-    with pytest.raises(IllegalCommand, match="Only allies's commanding officer"):
+    with pytest.raises(IllegalCommand, match="Only the Allies' commanding officer"):
         play(state, AnswerReserve(side="allies", player="bob", unit=HELD_BACK, grant=True))
     state, _ = play(state, AnswerReserve(side="allies", player="ann", unit=HELD_BACK, grant=True))
     unit = state.units[HELD_BACK]

@@ -43,7 +43,7 @@ def test_tokens_one_per_unit_plus_two_for_command_unit_p4_p18():
     state, events = play(state, StartGame(), d6(4), d6(2))
     assert state.sides["allies"].tokens == 5
     assert state.sides["axis"].tokens == 3
-    assert "allies draws 5 tokens, axis draws 3" in text(events)
+    assert "the Allies draw 5 tokens, the Axis draw 3" in text(events)
 
 
 def test_initiative_tie_is_rolled_again_and_winner_chooses_p4():
@@ -52,7 +52,7 @@ def test_initiative_tie_is_rolled_again_and_winner_chooses_p4():
     assert state.phase is Phase.INITIATIVE and state.initiative_winner == "axis"
     won = [e.data for e in events if isinstance(e.data, InitiativeData)]
     assert won == [InitiativeData(rolls=(("allies", 2), ("axis", 5)), winner="axis")]
-    with pytest.raises(IllegalCommand, match="axis won the initiative"):
+    with pytest.raises(IllegalCommand, match="The Axis won the initiative"):
         play(state, ChooseInitiative(side="allies", go_first=True))
     state, _ = play(state, ChooseInitiative(side="axis", go_first=False))
     assert state.active_side == "allies"
@@ -86,7 +86,7 @@ def test_active_side_out_of_tokens_hands_over_then_turn_ends_when_both_spent_p4(
         state, Declare(side="axis", order=UnitOrder(unit="gren", actions=(Move(path=(P(80, 56),)),)))
     )
     state, events = play(state, DeclineReaction(side="allies", window=state.pending.window))
-    assert "axis has no tokens left: allies takes the initiative" in text(events)
+    assert "The Axis have no tokens left: the Allies take the initiative" in text(events)
     assert state.active_side == "allies"
     # axis has no tokens, so no reaction window opens; both sides are spent and the turn ends:
     # break point tests (allies, axis), then turn 2 draws tokens and rolls initiative
@@ -99,8 +99,8 @@ def test_active_side_out_of_tokens_hands_over_then_turn_ends_when_both_spent_p4(
         d6(6),
     )
     log = text(events)
-    assert "axis has no tokens to react with" in log
-    assert "End of turn 1, allies: lost 0 + d6 1 = 1 vs break point 2: holds" in log
+    assert "The Axis have no tokens to react with" in log
+    assert "End of turn 1, the Allies: lost 0 + d6 1 = 1 vs break point 2: holds" in log
     assert state.turn == 2 and state.phase is Phase.INITIATIVE
     assert state.initiative_winner == "axis"
     assert all(u.tokens == 0 and not u.moved_this_turn for u in state.units.values())
@@ -152,7 +152,7 @@ def test_break_point_test_ends_the_game_p27():
         d6(2),
     )
     log = text(events)
-    assert "allies: lost 4 + d6 1 + 2 commander lost = 7 vs break point 6: breaks" in log
+    assert "the Allies: lost 4 + d6 1 + 2 commander lost = 7 vs break point 6: breaks" in log
     tests = {e.data.side: e.data for e in events if e.kind == "break_test"}
     allies = tests["allies"]
     assert (allies.test, allies.roll, allies.passed) == ("break point test", 1, False)

@@ -48,12 +48,14 @@ def test_a_player_reads_as_their_side_a_referee_as_the_referee_anyone_else_as_th
 
 
 def test_a_secret_event_tells_its_side_and_the_referee_the_truth_and_the_others_its_public_text():
-    secret = Event(kind="deploy", text="allies sets up Sherman 1", side="allies", public="allies sets up M1")
+    secret = Event(
+        kind="deploy", text="The Allies set up Sherman 1", side="allies", public="The Allies set up M1"
+    )
     referees_only = Event(kind="referee", text="Reinforcements arrive on turn 4", public="")
     public = Event(kind="move", text="Gruppe 1 moves")
     assert [told(secret, a) for a in AUDIENCES] == [secret.text, secret.public, secret.text, secret.public]
     assert [told(referees_only, a) for a in AUDIENCES] == ["", "", referees_only.text, ""]
-    assert events_for("axis", [secret, referees_only, public]) == ["allies sets up M1", "Gruppe 1 moves"]
+    assert events_for("axis", [secret, referees_only, public]) == ["The Allies set up M1", "Gruppe 1 moves"]
     assert [dice_shown(secret, a) for a in AUDIENCES] == [True, False, True, False]  # /stats: spectators
     assert [dice_shown(public, a) for a in AUDIENCES] == [True, True, True, True]
 

@@ -25,7 +25,7 @@ ORDER = UnitOrder(unit="m10", actions=(Move(path=(P(30, 12), P(34, 16))), Fire(t
 
 
 def window_open():
-    """The allies declared: M10 moves through (30, 12) to (34, 16) and fires at the StuG."""
+    """The allies declared: M10 moves through 30.0,12.0 to 34.0,16.0 and fires at the StuG."""
     state, _ = quick_started()
     return apply(state, Declare(side="allies", order=ORDER), SeededDice(7))
 

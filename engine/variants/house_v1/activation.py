@@ -13,6 +13,7 @@ from enum import StrEnum
 
 from engine.rules.activation import TestScore
 from engine.variants.house_v1.traits import Experience, HouseTraits, Motivation
+from engine.wording import counted
 
 QUALITY_TOKEN_ON = 6  # s. 3
 COMMAND_TOKENS = 2  # s. 3
@@ -44,10 +45,6 @@ def quality_token_change(experience: Experience, rolls: Sequence[int]) -> int:
     return 0
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'s' * (count != 1)}"
-
-
 def reactivation_score_needed(
     traits: HouseTraits, tokens: int, markers: int, purpose: Purpose = Purpose.ACTION
 ) -> TestScore:
@@ -56,11 +53,11 @@ def reactivation_score_needed(
     except to fall back. Elite units ignore their markers (s. 2), also when they fall back of
     their own accord (s. 7). A 6 always succeeds."""
     needed = 1 + tokens
-    reasons = [_plural(tokens, "token")]
+    reasons = [counted(tokens, "token")]
     elite = traits.motivation is Motivation.ELITE
     if markers and not elite:
         needed += markers
-        reasons.append(_plural(markers, "morale marker"))
+        reasons.append(counted(markers, "morale marker"))
     elif markers:
         reasons.append("elite: markers ignored")
     if traits.heavy and purpose is not Purpose.MORALE_TEST:
@@ -95,10 +92,10 @@ def reaction_score_needed(traits: HouseTraits, tokens: int, markers: int, purpos
     needed = reaction_base_score(traits, purpose) + tokens
     reasons = [f"base {reaction_base_score(traits, purpose)}+"]
     if tokens:
-        reasons.append(f"+{_plural(tokens, 'token')}")
+        reasons.append(f"+{counted(tokens, 'token')}")
     if markers and reaction_markers_count(traits, purpose):
         needed += markers
-        reasons.append(f"+{_plural(markers, 'morale marker')}")
+        reasons.append(f"+{counted(markers, 'morale marker')}")
     elif markers:
         reasons.append("markers ignored")
     return TestScore(needed, tuple(reasons))

@@ -42,6 +42,7 @@ from engine.variants.house_v1.shot import house_fire, traits_of
 from engine.variants.house_v1.sight import fire_through_problem, troops_in_the_way
 from engine.variants.house_v1.state import BuildingPost
 from engine.variants.house_v1.traits import HEClass, TroopType
+from engine.wording import side_name
 
 ENTRY_REACH = 6.0  # as embarking: an infantry normal move (p. 9)
 ADJACENT = 1.0  # inches between buildings for fire to spread (our reading of "adjacent")
@@ -91,7 +92,11 @@ def check_not_into_buildings(state: GameState, mover: Unit, path: tuple[Point, .
         raise IllegalCommand(f"{mover.name} may not drive into a building")
     inside = [f.id for f in geometry.features_at(path[-1], state.terrain) if f.building]
     if inside:
-        raise IllegalCommand(f"To occupy {inside[0]}, go in with an enter action (enter:{inside[0]})")
+        raise IllegalCommand(
+            f"The move ends inside {inside[0]}: a move stops outside a building, and going in is the "
+            f'enter action itself (enter:{inside[0]}, from within {ENTRY_REACH:g}" of it, as into a '
+            f"transport): end the move outside {inside[0]}, or leave the move out"
+        )
 
 
 def enter_building(state: GameState, unit: Unit, building_id: str, log: EventLog) -> None:
@@ -181,7 +186,10 @@ def breach(state: GameState, attacker: Unit, building_id: str, log: EventLog) ->
     face = attacked_side(building(state, building_id), attacker).name
     state.breaches.setdefault(building_id, {})[attacker.side] = face
     enter_building(state, attacker, building_id, log)
-    text = f"{attacker.side} is established in {building_id}: more units may follow through its {face} side"
+    text = (
+        f"{side_name(attacker.side, start=True)} are established in {building_id}: more units may follow "
+        f"through its {face} side"
+    )
     log.emit("building", cited(text, "6.7"), attacker.id, side=attacker.side)
 
 
@@ -195,8 +203,8 @@ def entry_through_breach_problem(state: GameState, unit: Unit, building_id: str)
     coming_by = attacked_side(building(state, building_id), unit).name
     if coming_by != face:
         return (
-            f"{unit.side} got into {building_id} by its {face} side: later units follow that way, "
-            f"not by the {coming_by}"
+            f"{side_name(unit.side, start=True)} got into {building_id} by its {face} side: later units "
+            f"follow that way, not by the {coming_by}"
         )
     return None
 

@@ -11,6 +11,7 @@ from enum import StrEnum
 
 from engine.event_data import ToHit
 from engine.variants.house_v1.traits import HEClass
+from engine.wording import counted
 
 HIT_SCORE = 5  # s. 5: each modified d10 of 5 or more hits
 CLOSE_RANGE = 12.0
@@ -124,7 +125,8 @@ def to_hit_modifiers(situation: FireSituation) -> tuple[tuple[str, int], ...]:
     cover; small arms +1 for a sniper."""
     found: list[tuple[str, int]] = []
     if situation.firer_markers:
-        found.append((f"{situation.firer_markers} morale marker(s) on the firer", -situation.firer_markers))
+        markers = situation.firer_markers
+        found.append((f"{counted(markers, 'morale marker')} on the firer", -markers))
     if situation.firer_moves:
         found.append(("firer moves this activation", -2))
     if situation.category in (FireCategory.AP, FireCategory.HE):
@@ -144,7 +146,7 @@ def to_hit_modifiers(situation: FireSituation) -> tuple[tuple[str, int], ...]:
 def describe_throw(modifiers: Sequence[tuple[str, int]], rolls: Sequence[int], scored: int) -> str:
     """The to-hit throw in words: what it needs and why, the dice, and the hits."""
     detail = ", ".join(f"{name} {value:+d}" for name, value in modifiers)
-    outcome = f"{scored} hit{'s' * (scored != 1)}" if scored else "miss"
+    outcome = counted(scored, "hit") if scored else "miss"
     needs = f"needs {HIT_SCORE}+" + (f" ({detail})" if detail else "")
     return f"{needs}; rolled {', '.join(map(str, rolls))}: {outcome}"
 

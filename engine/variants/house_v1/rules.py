@@ -52,6 +52,7 @@ from engine.variants.house_v1.units import (
     troop_quality,
 )
 from engine.variants.house_v1.visibility import can_observe, observed_as
+from engine.wording import counted
 
 
 class HouseRules(RuleSet):
@@ -141,7 +142,11 @@ class HouseRules(RuleSet):
             change += gained
             log.emit(
                 "tokens",
-                cited(f"{unit.name} ({experience.value}) rolls {rolled}: {gained:+d} token(s)", "3.1"),
+                cited(
+                    f"{unit.name} ({experience.value}) rolls {rolled}: "
+                    f"{counted(gained, 'token', signed=True)}",
+                    "3.1",
+                ),
                 unit.id,
                 side=unit.side,
             )

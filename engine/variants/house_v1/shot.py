@@ -49,6 +49,7 @@ from engine.variants.house_v1.firing import (
 )
 from engine.variants.house_v1.traits import HEClass, HouseTraits, TroopType
 from engine.variants.house_v1.units import house_view
+from engine.wording import counted
 
 PROTECTION = {
     CoverKind.OPEN: Protection.OPEN,
@@ -383,7 +384,7 @@ def _casualties(shot: Shot, fire: HouseFire, scored: int, dice: DiceSource, text
     text += (
         f"; casualty throw ({column.value}, {protection.value}) {needed}+, "
         f"rolled {', '.join(map(str, rolls))}: "
-        f"{added} marker{'s' * (added != 1)} -> {target.name} has {total}"
+        f"{counted(added, 'marker')} -> {target.name} has {counted(total, 'marker')}"
     )
     flame = fire.category is FireCategory.FLAMETHROWER
     return ShotResult(cited(text, "5.8" if flame else "5.7"), scored, total)

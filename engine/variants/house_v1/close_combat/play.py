@@ -51,6 +51,7 @@ from engine.variants.house_v1.firing import (
 )
 from engine.variants.house_v1.shot import PROTECTION, mg_crew_problem, traits_of
 from engine.variants.house_v1.traits import TroopType
+from engine.wording import counted, side_name
 
 FALL_BACK_STEP = 0.5  # inches: how finely a fall back is cut short of a building
 OVERRUN_BEYOND = 3.0  # inches past the overrun unit's centre (our reading of "moving through")
@@ -146,7 +147,8 @@ def building_defence_choice(
     if len(defenders) < 2:
         return None
     names = ", ".join(u.name for u in defenders)
-    text = f"{named.side} chooses who defends {named.in_building} against {attacker.name}: {names}"
+    chooser = side_name(named.side, start=True)
+    text = f"{chooser} choose who defends {named.in_building} against {attacker.name}: {names}"
     text += " (/choose unit:...)"
     log.emit("choice", cited(text, "6.7"), *(u.id for u in defenders), side=named.side)
     return Choice(kind="building_defender", side=named.side, options=[u.id for u in defenders], who=who)
@@ -328,7 +330,7 @@ def _fire(
             for _ in range(scored)
         ]
         markers = casualty_markers(scored, casualties, needed)
-        text += f"; casualty {needed}+ rolled {', '.join(map(str, casualties))}: {markers} marker(s)"
+        text += f"; casualty {needed}+ rolled {', '.join(map(str, casualties))}: {counted(markers, 'marker')}"
     volley_data = volley_data.model_copy(update={"markers_placed": markers})
     log.emit("close_combat", cited(text, rule), firer.id, target.id, side=firer.side, data=volley_data)
     markers_to_bearer(state, target, markers, log)

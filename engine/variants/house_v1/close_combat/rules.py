@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from engine.variants.house_v1.firing import CasualtyWeapon
 from engine.variants.house_v1.traits import HouseTraits, Motivation, TroopType
+from engine.wording import counted
 
 CLOSE_COMBAT_RANGE = 3.0  # s. 4: no closer than this without close combat
 INFANTRY_ROUNDS = 2  # s. 6: two rounds, the defenders first in each
@@ -29,7 +30,7 @@ def close_combat_modifier(traits: HouseTraits, markers: int) -> tuple[tuple[str,
     -1. Everyone counts as in the open, so no cover."""
     found: list[tuple[str, int]] = []
     if markers and traits.motivation is not Motivation.ELITE:
-        found.append((f"{markers} morale marker(s)", -markers))
+        found.append((counted(markers, "morale marker"), -markers))
     if traits.motivation is Motivation.WEAK:
         found.append(("weak morale", -1))
     return tuple(found)

@@ -18,6 +18,7 @@ from engine.variants.house_v1.sight import spot_in_sight
 from engine.variants.house_v1.smoke.screens import blocked_by_smoke
 from engine.variants.house_v1.state import FireMarker
 from engine.variants.house_v1.traits import HEClass
+from engine.wording import side_name
 
 SAME_SPOT = 1.0  # inches: a request this close to an earlier one is at the same spot (our reading)
 INDIRECT_WEAPONS = (Special.MORTAR, Special.INFANTRY_GUN, Special.HOWITZER)
@@ -57,9 +58,13 @@ def check_request_fire(state: GameState, unit: Unit, at: Point, actions: int) ->
         raise IllegalCommand(f"{unit.name} cannot see {at}")
     active = active_marker(state, unit.side)
     if active is not None and marker_at(state, unit.side, at) is active:
-        raise IllegalCommand(f"{unit.side}'s fire marker is already at {active.at} this turn: fire at it")
+        raise IllegalCommand(
+            f"{side_name(unit.side, start=True)}' fire marker is already at {active.at} this turn: fire at it"
+        )
     if active is not None and marker_at(state, unit.side, at) is not active:
-        raise IllegalCommand(f"{unit.side} already has its fire marker for this turn, at {active.at}")
+        raise IllegalCommand(
+            f"{side_name(unit.side, start=True)} already have their fire marker for this turn, at {active.at}"
+        )
 
 
 def check_bombard(state: GameState, unit: Unit, kinds: Collection[str] = ()) -> None:
@@ -76,7 +81,10 @@ def check_bombard(state: GameState, unit: Unit, kinds: Collection[str] = ()) -> 
         raise IllegalCommand(f"{unit.name} may not fire a mortar from inside {unit.in_building} (s. 4)")
     marker = active_marker(state, unit.side)
     if marker is None:
-        raise IllegalCommand(f"{unit.side} has no fire marker this turn: a spotter must call for fire first")
+        raise IllegalCommand(
+            f"{side_name(unit.side, start=True)} have no fire marker this turn: "
+            "a spotter must call for fire first"
+        )
     nearest = minimum_range(mortar)
     gap = geometry.distance_to_point(unit, marker.at)
     if gap < nearest:

@@ -40,6 +40,7 @@ from engine.variants.house_v1.shot import PROTECTION, traits_of
 from engine.variants.house_v1.smoke.screens import add_puff
 from engine.variants.house_v1.state import FireMarker
 from engine.variants.house_v1.traits import HEClass, TroopType
+from engine.wording import counted
 
 EFFECT_REACH = 3.0  # beyond this the distance table gives no dice
 
@@ -190,7 +191,7 @@ def _effect(state: GameState, firer: Unit, at: Point, log: EventLog) -> None:
     markers = sum(1 for roll in rolls[:count] if roll >= needed)
     text = (
         f'{victim.name} ({gap:.1f}" away, {protection.value}) takes {count} {he.value} HE '
-        f"dice needing {needed}+: rolled {', '.join(map(str, rolls))}: {markers} marker(s)"
+        f"dice needing {needed}+: rolled {', '.join(map(str, rolls))}: {counted(markers, 'marker')}"
     )
     hit = FireData(
         firer=firer.id, target=victim.id, distance=gap, at=at, indirect=True, markers_placed=markers

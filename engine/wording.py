@@ -1,0 +1,18 @@
+"""Words as a player reads them: counts with their nouns, and the sides by name."""
+
+from __future__ import annotations
+
+SIDE_NAMES = {"allies": "the Allies", "axis": "the Axis"}  # each a plural: "the Allies draw"
+
+
+def counted(number: int, word: str, plural: str | None = None, *, signed: bool = False) -> str:
+    """A count with its noun, singular for one: 1 token, 2 tokens, 3 losses (``signed``: +1 token)."""
+    amount = f"{number:+d}" if signed else str(number)
+    return f"{amount} {word if abs(number) == 1 else plural or word + 's'}"
+
+
+def side_name(side: str, *, start: bool = False) -> str:
+    """A side as a sentence names it, read as a plural ("the Allies draw", "the Axis set up");
+    ``start`` capitalises it to open a sentence."""
+    name = SIDE_NAMES.get(side, f"the {side.capitalize()}")
+    return name[0].upper() + name[1:] if start else name
