@@ -123,14 +123,22 @@ def next_steps(state: GameState, channel_id: int, version: int) -> list[discord.
 
 
 def action_card(
-    text: str, picture: discord.File | None = None, buttons: Sequence[discord.ui.Item] = ()
+    text: str,
+    picture: discord.File | None = None,
+    buttons: Sequence[discord.ui.Item] = (),
+    *,
+    replay: discord.File | None = None,
 ) -> discord.ui.LayoutView:
-    """The card: the text, the picture sent with it (``attachment://``), the buttons (and menus)
-    in as few rows as they fit (a menu fills a row)."""
+    """The card: the text, the picture sent with it (``attachment://``) and at a game's end its
+    animated replay beside it, the buttons (and menus) in as few rows as they fit (a menu fills
+    a row)."""
     card = discord.ui.LayoutView(timeout=None)
     box = discord.ui.Container(discord.ui.TextDisplay(clipped(text)))
-    if picture is not None:
-        box.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem(f"attachment://{picture.filename}")))
+    shown = [f for f in (picture, replay) if f is not None]
+    if shown:
+        box.add_item(
+            discord.ui.MediaGallery(*(discord.MediaGalleryItem(f"attachment://{f.filename}") for f in shown))
+        )
     rows: list[list[discord.ui.Item]] = []
     for item in buttons:
         if not rows or sum(i.width for i in rows[-1]) + item.width > ROW_WIDTH:
