@@ -197,7 +197,7 @@ def targets_in_sight(state: GameState, unit: Unit, draft: Draft) -> list[tuple[U
         except IllegalCommand:
             continue
         found.append((enemy, hit_chance(shot)))
-    return found[:OPTIONS]
+    return found
 
 
 def percent(chance: Fraction) -> str:
@@ -249,6 +249,28 @@ def menu(channel: int, version: int, step: str, arguments: tuple[object, ...], p
     )
 
 
+def page_of(items: list, page: int) -> tuple[list, int, int]:
+    """The items one menu shows on page ``page`` (from 0, held to the pages there are), that
+    page and the number of pages: a menu holds at most :data:`OPTIONS`."""
+    pages = max(1, math.ceil(len(items) / OPTIONS))
+    page = min(max(page, 0), pages - 1)
+    return items[page * OPTIONS : (page + 1) * OPTIONS], page, pages
+
+
+def page_buttons(
+    channel: int, version: int, step: str, arguments: tuple[object, ...], page: int, pages: int
+) -> list[discord.ui.Item]:
+    """The buttons that turn a long menu's pages (none for a menu of one page)."""
+    turns = [(page - 1, f"Previous ({page} of {pages})"), (page + 1, f"More ({page + 2} of {pages})")]
+    return [
+        step_button(channel, version, step, label, *arguments, to) for to, label in turns if 0 <= to < pages
+    ]
+
+
+def of_pages(page: int, pages: int) -> str:
+    return f" (page {page + 1} of {pages})" if pages > 1 else ""
+
+
 def turn_buttons(channel: int, version: int, side: str) -> list[discord.ui.Item]:
     return [
         step_button(channel, version, "cmt", f"CMT ({side})"),
@@ -256,8 +278,11 @@ def turn_buttons(channel: int, version: int, side: str) -> list[discord.ui.Item]
     ]
 
 
-def unit_step(state: GameState, side: str, channel: int, version: int) -> discord.ui.LayoutView:
+def unit_step(
+    state: GameState, side: str, channel: int, version: int, page: int = 0
+) -> discord.ui.LayoutView:
     units = ready_units(state, side)
+    shown, page, pages = page_of(units, page)
     if not units:
         return private_card(
             f"No unit of {side} may act now: take a CMT or pass.", turn_buttons(channel, version, side)
@@ -268,12 +293,12 @@ def unit_step(state: GameState, side: str, channel: int, version: int) -> discor
             value=str(place_of(state, u.id)),
             description=f"{u.profile.name}, {u.morale_markers} morale markers, {u.tokens} tokens"[:100],
         )
-        for u in units
+        for u in shown
     ]
     return private_card(
-        f"**{side}**: choose the unit to activate.",
-        [menu(channel, version, "unit", (), "The unit to activate", options)],
-        turn_buttons(channel, version, side),
+        f"**{side}**: choose the unit to activate.{of_pages(page, pages)}",
+        [menu(channel, version, "unit", (), f"The unit to activate{of_pages(page, pages)}", options)],
+        [*page_buttons(channel, version, "units", (), page, pages), *turn_buttons(channel, version, side)],
     )
 
 
@@ -331,9 +356,12 @@ def offset_step(
     )
 
 
-async def target_step(state: GameState, channel: int, version: int, draft: Draft) -> discord.ui.LayoutView:
+async def target_step(
+    state: GameState, channel: int, version: int, draft: Draft, page: int = 0
+) -> discord.ui.LayoutView:
     unit = unit_at(state, draft.unit)
     seen = await asyncio.to_thread(targets_in_sight, state, unit, draft)
+    shown, page, pages = page_of(seen, page)
     if not seen:
         return private_card(
             f"**{unit.name}** can see no enemy unit to fire at{' from there' if draft.to != NONE else ''}: "
@@ -346,11 +374,13 @@ async def target_step(state: GameState, channel: int, version: int, draft: Draft
             value=str(place_of(state, enemy.id)),
             description=f"{enemy.profile.name}: at least one hit {percent(hit)}"[:100],
         )
-        for enemy, hit in seen
+        for enemy, hit in shown
     ]
+    drafted = (draft.unit, draft.action, draft.to)
     return private_card(
-        f"**{unit.name}**: fire at which unit? (the chance of at least one hit shown)",
-        [menu(channel, version, "at", (draft.unit, draft.action, draft.to), "Target", options)],
+        f"**{unit.name}**: fire at which unit? (the chance of at least one hit shown){of_pages(page, pages)}",
+        [menu(channel, version, "at", drafted, f"Target{of_pages(page, pages)}", options)],
+        page_buttons(channel, version, "targets", drafted, page, pages),
     )
 
 
@@ -431,7 +461,8 @@ class StepItem:
 class TurnButton(
     StepItem,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=STEP + r"(?P<step>join|start|first|second|activate|cmt|pass|do|go)(?P<arguments>(?::[^:]+)*)",
+    template=STEP
+    + r"(?P<step>join|start|first|second|activate|units|targets|cmt|pass|do|go)(?P<arguments>(?::[^:]+)*)",
 ):
     """Every button of a card and of an order being built."""
 
@@ -484,6 +515,21 @@ class TurnButton(
         channel, version = self.channel, self.version
         await step_card(
             interaction, version, lambda state, side: unit_step(state, side, channel, version), new=True
+        )
+
+    async def _units(self, interaction: discord.Interaction) -> None:
+        """Another page of the unit menu, in place."""
+        channel, version, page = self.channel, self.version, int(self.arguments[-1])
+        await step_card(
+            interaction, version, lambda state, side: unit_step(state, side, channel, version, page)
+        )
+
+    async def _targets(self, interaction: discord.Interaction) -> None:
+        """Another page of the target menu, in place."""
+        *drafted, page = self.arguments
+        draft, channel, version = Draft.read(tuple(drafted)), self.channel, self.version
+        await step_card(
+            interaction, version, lambda state, side: target_step(state, channel, version, draft, int(page))
         )
 
     async def _do(self, interaction: discord.Interaction) -> None:

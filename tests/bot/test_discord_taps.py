@@ -1,10 +1,17 @@
 """A whole game by taps: after /game new, nothing typed, only buttons and menus; the cards'
 buttons outlive a restart, and an out-of-date card or a spectator's tap changes nothing."""
 
+import asyncio
+
+import discord
 import pytest
 
+from bot.discord_adapter.tap_orders import Draft, place_of, target_step, targets_in_sight
 from bot.text_orders import parse_point
 from engine.dice import SeededDice
+from engine.game_state import GameState
+from engine.scenarios.new_game import make_unit
+from engine.scenarios.quick_battle import quick_battle
 from engine.state import Phase
 from tests.bot.discord_harness import (
     ANN,
@@ -156,3 +163,62 @@ async def test_a_move_by_taps_goes_to_a_grid_square_and_offset_or_toward_a_unit(
     confirm = buttons(await discord.choose(where, [toward["value"]], user=OTTO, channel="1"))
     text, private = reply(await discord.click(confirm["Confirm"], user=OTTO, channel="1"))
     assert not private and "Gruppe 2: move" in text  # not refused as a path longer than 6"
+
+
+def crowded_battle() -> GameState:
+    """The quick battle with 33 more German squads along the axis edge: 40 units a side for the
+    axis, more than one menu holds."""
+    state = quick_battle()
+    for n in range(33):
+        squad = make_unit("german", "Infantry Detachment", "axis", (3 + 2 * n, 46), unit_id=f"extra-{n}")
+        state.units[squad.id] = squad.model_copy(update={"name": f"Extra {n}"})
+    return state
+
+
+async def test_a_force_of_40_units_is_ordered_by_taps_through_the_menus_pages(bot_and_discord):
+    bot, discord, _ = bot_and_discord
+    await bot.games.new_game("1", crowded_battle())
+    await discord.slash("game join", user=ANN, channel="1", side="allies")
+    await discord.slash("game join", user=OTTO, channel="1", side="axis")
+    bot.games.dice = lambda: SeededDice(3)  # axis wins the initiative
+    await discord.slash("game start", user=OTTO, channel="1")
+    shown = buttons(await discord.slash("initiative", user=OTTO, channel="1", choice="start"))
+    assert len([u for u in (await bot.games.game("1")).units.values() if u.side == "axis"]) == 40
+
+    step = await discord.click(shown["Activate (axis)"], user=OTTO, channel="1")
+    (first,) = menus(step)
+    assert len(first["options"]) == 25 and reply(step)[0].endswith("(page 1 of 2)")
+    assert "Previous (0 of 2)" not in buttons(step)
+    text, private = reply(await discord.click(buttons(step)["More (2 of 2)"], user=EVE, channel="1"))
+    assert private and "You are not playing in this game" in text  # a spectator turns no page
+    step = await discord.click(buttons(step)["More (2 of 2)"], user=OTTO, channel="1")
+    (second,) = menus(step)
+    assert len(second["options"]) == 15 and "Previous (1 of 2)" in buttons(step)
+    labels = {o["label"]: o["value"] for o in second["options"]}
+    assert "Extra 32" in labels and not {o["label"] for o in first["options"]} & set(labels)
+
+    actions = buttons(await discord.choose(second, [labels["Extra 32"]], user=OTTO, channel="1"))
+    (where,) = menus(await discord.click(actions["Move"], user=OTTO, channel="1"))
+    square = next(o["value"] for o in where["options"] if not o["value"].startswith("~"))
+    (offsets,) = menus(await discord.choose(where, [square], user=OTTO, channel="1"))
+    confirm = buttons(await discord.choose(offsets, [square], user=OTTO, channel="1"))
+    text, private = reply(await discord.click(confirm["Confirm"], user=OTTO, channel="1"))
+    assert not private and text.startswith("axis declares: Extra 32: move")
+    assert (await bot.games.game("1")).pending.order.unit == "extra-32"
+
+
+def test_a_target_menu_pages_through_more_enemies_than_a_menu_holds():
+    """With 40 enemies in sight, the target menu shows 25, then the other 15 on its next page."""
+    state = crowded_battle()
+    state.units["sherman-1"] = state.units["sherman-1"].model_copy(update={"position": parse_point("36,40")})
+    sherman = place_of(state, "sherman-1")
+    draft = Draft(sherman, "fire")
+    seen = targets_in_sight(state, state.units["sherman-1"], draft)
+    assert len(seen) > 25
+    pages = [asyncio.run(target_step(state, 1, 7, draft, page)) for page in (0, 1)]
+    menus_shown = [[i for i in card.walk_children() if isinstance(i, discord.ui.Select)][0] for card in pages]
+    assert [len(m.options) for m in menus_shown] == [25, len(seen) - 25]
+    labels = [{o.value for o in m.options} for m in menus_shown]
+    assert not labels[0] & labels[1]
+    turns = [[i.label for i in card.walk_children() if isinstance(i, discord.ui.Button)] for card in pages]
+    assert turns == [["More (2 of 2)"], ["Previous (1 of 2)"]]
