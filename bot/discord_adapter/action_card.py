@@ -93,8 +93,9 @@ def choice_menu(state: GameState, channel_id: int, version: int) -> discord.ui.S
 
 def next_steps(state: GameState, channel_id: int, version: int) -> list[discord.ui.Item]:
     """The buttons for what the game waits for now: joining and starting a quick battle, the
-    initiative winner's choice, the active side's activation, CMT or pass, a reaction window's
-    answers, a choice's menu. Steps still typed (set-up for a scenario, reserves) have none."""
+    initiative winner's choice, each side's call of its reserves, the active side's activation,
+    CMT or pass, a reaction window's answers, a choice's menu. Set-up for a scenario is still
+    typed (/deploy)."""
     primary = discord.ButtonStyle.primary
     if state.phase is Phase.REACTION and state.pending is not None:
         return [
@@ -106,6 +107,15 @@ def next_steps(state: GameState, channel_id: int, version: int) -> list[discord.
     if state.phase is Phase.SETUP and state.deployment is None and state.planned_scenario is None:
         joins = [step_button(channel_id, version, "join", f"Join {side}", side) for side in state.sides]
         return [*joins, step_button(channel_id, version, "start", "Start", style=primary)]
+    if state.phase is Phase.RESERVES:
+        return [
+            button
+            for side in state.reserve_calls_due
+            for button in (
+                step_button(channel_id, version, "reserves", f"Call reserves ({side})", side, style=primary),
+                step_button(channel_id, version, "noreserves", f"No reserves ({side})", side),
+            )
+        ]
     if state.phase is Phase.INITIATIVE and state.initiative_winner:
         side = state.initiative_winner
         return [

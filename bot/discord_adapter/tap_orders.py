@@ -28,6 +28,7 @@ from bot.discord_adapter.referees import act, acting_side, is_admin, server_role
 from bot.services.game_service import GameError, permitted
 from bot.text_orders import GRID, OrderWords, parse_move, unit_order
 from engine.commands import (
+    CallReserves,
     ChooseInitiative,
     Command,
     Declare,
@@ -39,6 +40,7 @@ from engine.commands import (
 )
 from engine.errors import IllegalCommand
 from engine.firing.odds import hit_chance, table_shot
+from engine.flow.sequence import reserves_to_call
 from engine.game import awaiting
 from engine.game_state import GameState
 from engine.orders import check_may_activate
@@ -406,6 +408,40 @@ def after_destination(state: GameState, channel: int, version: int, draft: Draft
     return confirm_step(state, channel, version, draft)
 
 
+def reserves_step(state: GameState, side: str, channel: int, version: int) -> discord.ui.LayoutView:
+    """The side's reserves to call (p. 26), in one menu: those picked are called in the order
+    the menu lists them, which is the order a die's success brings them on."""
+    waiting = [u for u in state.units_of(side) if u.in_reserve and not u.destroyed][:OPTIONS]
+    most = min(reserves_to_call(state, side), len(waiting))
+    options = [
+        discord.SelectOption(
+            label=u.name[:100], value=str(place_of(state, u.id)), description=u.profile.name[:100]
+        )
+        for u in waiting
+    ]
+    call = discord.ui.Select(
+        custom_id=step_id(channel, version, "call", side),
+        placeholder=f"Call up to {most} (first listed, first to come)",
+        options=options,
+        min_values=1,
+        max_values=max(most, 1),
+    )
+    none = step_button(channel, version, "noreserves", "Call none", side)
+    return private_card(
+        f"**{side}** may call up to {most} reserve{'s' * (most != 1)}: each needs a 3+ on a d6, and "
+        "they come in the order listed.",
+        [call],
+        [none],
+    )
+
+
+def reserves_command(state: GameState, side: str, called: str, places: tuple[str, ...]) -> CallReserves:
+    """The call, for the user's own side only (a card's button names the side it is for)."""
+    if side != called:
+        raise GameError(f"These are {called}'s reserves, not {side}'s")
+    return CallReserves(side=side, units=tuple(unit_at(state, int(p)).id for p in places))
+
+
 # --- the components that receive the taps ----------------------------------------------------
 
 
@@ -415,9 +451,11 @@ async def step_card(
     make: Callable[[GameState, str], discord.ui.LayoutView | Awaitable[discord.ui.LayoutView]],
     *,
     new: bool = False,
+    may: Callable[[GameState, discord.Interaction], str] | None = None,
 ) -> None:
-    """Acknowledge, check the card is current and the user may order, then show the next step
-    privately: in a new message (``new``, from a public card) or in place of this one."""
+    """Acknowledge, check the card is current and the user may order (``may``: another check,
+    giving the user's side), then show the next step privately: in a new message (``new``, from
+    a public card) or in place of this one."""
     if new:
         await acknowledge(interaction, private=True)
     else:
@@ -425,7 +463,7 @@ async def step_card(
 
     async def work() -> None:
         state = await games(interaction).game_at(str(interaction.channel_id), version)
-        card = make(state, may_order(state, interaction))
+        card = make(state, (may or may_order)(state, interaction))
         if not isinstance(card, discord.ui.LayoutView):
             card = await card
         if new:
@@ -462,7 +500,8 @@ class TurnButton(
     StepItem,
     discord.ui.DynamicItem[discord.ui.Button],
     template=STEP
-    + r"(?P<step>join|start|first|second|activate|units|targets|cmt|pass|do|go)(?P<arguments>(?::[^:]+)*)",
+    + r"(?P<step>join|start|first|second|activate|units|targets|cmt|pass|do|go|reserves|noreserves)"
+    + r"(?P<arguments>(?::[^:]+)*)",
 ):
     """Every button of a card and of an order being built."""
 
@@ -517,6 +556,32 @@ class TurnButton(
             interaction, version, lambda state, side: unit_step(state, side, channel, version), new=True
         )
 
+    async def _reserves(self, interaction: discord.Interaction) -> None:
+        """The side's reserves to call, privately."""
+        called, channel, version = self.arguments[0], self.channel, self.version
+
+        def may_call(state: GameState, interaction: discord.Interaction) -> str:
+            side = acting_side(state, interaction)
+            command = reserves_command(state, side, called, ())
+            permitted(
+                state, str(interaction.user.id), command, is_admin(interaction), server_roles(interaction)
+            )
+            if side not in state.reserve_calls_due:
+                raise GameError(f"{side} has no reserves to call now")
+            return side
+
+        await step_card(
+            interaction,
+            version,
+            lambda state, side: reserves_step(state, side, channel, version),
+            new=True,
+            may=may_call,
+        )
+
+    async def _noreserves(self, interaction: discord.Interaction) -> None:
+        called = self.arguments[0]
+        await self._play(interaction, lambda state, side: reserves_command(state, side, called, ()))
+
     async def _units(self, interaction: discord.Interaction) -> None:
         """Another page of the unit menu, in place."""
         channel, version, page = self.channel, self.version, int(self.arguments[-1])
@@ -547,11 +612,14 @@ class TurnButton(
 class TurnSelect(
     StepItem,
     discord.ui.DynamicItem[discord.ui.Select],
-    template=STEP + r"(?P<step>unit|to|off|at|choice)(?P<arguments>(?::[^:]+)*)",
+    template=STEP + r"(?P<step>unit|to|off|at|choice|call)(?P<arguments>(?::[^:]+)*)",
 ):
     """Every menu of an order being built: the unit, the destination, the offset, the target."""
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        if self.step == "call":
+            await self._call(interaction, tuple(self.item.values))
+            return
         (chosen,) = self.item.values
         channel, version = self.channel, self.version
         if self.step == "choice":
@@ -571,6 +639,20 @@ class TurnSelect(
             )
 
         await step_card(interaction, version, make)
+
+    async def _call(self, interaction: discord.Interaction, places: tuple[str, ...]) -> None:
+        """The reserves picked, called as ``/reserves`` calls them, in the menu's order."""
+        called = self.arguments[0]
+
+        async def work() -> None:
+            def build(state: GameState) -> Command:
+                return reserves_command(
+                    state, acting_side(state, interaction), called, tuple(sorted(places, key=int))
+                )
+
+            await show_result(interaction, await act(interaction, build, version=self.version))
+
+        await public_step(interaction, work)
 
     async def _choose(self, interaction: discord.Interaction, chosen: str) -> None:
         """A choice answered from the channel's card, as ``/choose`` answers it."""

@@ -8,9 +8,9 @@ import pytest
 
 from bot.discord_adapter.tap_orders import Draft, place_of, target_step, targets_in_sight
 from bot.text_orders import parse_point
-from engine.dice import SeededDice
+from engine.dice import ScriptedDice, SeededDice, d6
 from engine.game_state import GameState
-from engine.scenarios.new_game import make_unit
+from engine.scenarios.new_game import make_unit, new_game
 from engine.scenarios.quick_battle import quick_battle
 from engine.state import Phase
 from tests.bot.discord_harness import (
@@ -222,3 +222,46 @@ def test_a_target_menu_pages_through_more_enemies_than_a_menu_holds():
     assert not labels[0] & labels[1]
     turns = [[i.label for i in card.walk_children() if isinstance(i, discord.ui.Button)] for card in pages]
     assert turns == [["More (2 of 2)"], ["Previous (1 of 2)"]]
+
+
+async def test_reserves_are_called_by_taps_and_only_by_their_own_side(bot_and_discord):
+    """At a turn's start a side may call its reserves (p. 26): the card's button opens a menu of
+    them for that side's player alone; the other side and a spectator change nothing."""
+    bot, discord, _ = bot_and_discord
+    state = new_game(
+        {"allies": "us", "axis": "german"},
+        [
+            make_unit("us", "Infantry Detachment", "allies", (10, 10), unit_id="a", command=True),
+            make_unit("us", "Sherman 75mm", "allies", (0, 0), unit_id="sherman", in_reserve=True),
+            make_unit("german", "Infantry Detachment", "axis", (10, 60), unit_id="x", command=True),
+        ],
+    )
+    state.sides["allies"].reserves_from_turn = 1
+    await bot.games.new_game("7", state)
+    await discord.slash("game join", user=ANN, channel="7", side="allies")
+    await discord.slash("game join", user=OTTO, channel="7", side="axis")
+    bot.games.dice = lambda: ScriptedDice([])
+    shown = buttons(await discord.slash("game start", user=OTTO, channel="7"))
+    assert set(shown) == {"Call reserves (allies)", "No reserves (allies)"}
+    version = (await bot.games.store.load("7")).version
+
+    for user, refusal in (
+        (OTTO, "These are allies's reserves, not axis's"),
+        (EVE, "You are not playing in this game"),
+    ):
+        for label in shown:
+            text, private = reply(await discord.click(shown[label], user=user, channel="7"))
+            assert private and refusal in text
+    assert (await bot.games.store.load("7")).version == version
+
+    step = await discord.click(shown["Call reserves (allies)"], user=ANN, channel="7")
+    (menu,) = menus(step)
+    assert reply(step)[1] and [o["label"] for o in menu["options"]] == ["Sherman 75mm"]
+    assert menu["max_values"] == 1
+    text, private = reply(await discord.choose(menu, [menu["options"][0]["value"]], user=OTTO, channel="7"))
+    assert private and "These are allies's reserves, not axis's" in text
+    bot.games.dice = lambda: ScriptedDice([d6(5), d6(6), d6(2)])
+    sent = await discord.choose(menu, [menu["options"][0]["value"]], user=ANN, channel="7")
+    text, private = reply(sent)
+    assert not private and "available this turn: Sherman 75mm" in text and "allies draws 4 tokens" in text
+    assert (await bot.games.game("7")).units["sherman"].reserve_available
