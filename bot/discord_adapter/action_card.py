@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 import discord
 
+from engine.deployment.placing import whose_turn
 from engine.game_state import GameState
 from engine.state import Phase
 from engine.view import may_name
@@ -91,11 +92,23 @@ def choice_menu(state: GameState, channel_id: int, version: int) -> discord.ui.S
     )
 
 
+def setting_up(state: GameState) -> list[str]:
+    """The sides that may set a unit up now: the one whose turn it is, or in a plotted set-up
+    every side not yet done."""
+    plan = state.deployment
+    if plan is None:
+        return []
+    if plan.order == "plotted":
+        return [side for side, p in plan.sides.items() if not p.done]
+    turn = whose_turn(plan)
+    return [turn] if turn else []
+
+
 def next_steps(state: GameState, channel_id: int, version: int) -> list[discord.ui.Item]:
     """The buttons for what the game waits for now: joining and starting a quick battle, the
     initiative winner's choice, each side's call of its reserves, the active side's activation,
-    CMT or pass, a reaction window's answers, a choice's menu. Set-up for a scenario is still
-    typed (/deploy)."""
+    CMT or pass, a reaction window's answers, a choice's menu; during a scenario's set-up, each
+    side's set-up steps, then Start."""
     primary = discord.ButtonStyle.primary
     if state.phase is Phase.REACTION and state.pending is not None:
         return [
@@ -104,6 +117,15 @@ def next_steps(state: GameState, channel_id: int, version: int) -> list[discord.
         ]
     if state.phase is Phase.CHOICE and state.pending is not None and state.pending.choice is not None:
         return [choice_menu(state, channel_id, version)]
+    if state.phase is Phase.SETUP and state.deployment is not None:
+        return [
+            button
+            for side in setting_up(state)
+            for button in (
+                step_button(channel_id, version, "setup", f"Set up a unit ({side})", side, style=primary),
+                step_button(channel_id, version, "setupdone", f"Done setting up ({side})", side),
+            )
+        ] or [step_button(channel_id, version, "start", "Start", style=primary)]
     if state.phase is Phase.SETUP and state.deployment is None and state.planned_scenario is None:
         joins = [step_button(channel_id, version, "join", f"Join {side}", side) for side in state.sides]
         return [*joins, step_button(channel_id, version, "start", "Start", style=primary)]

@@ -31,6 +31,7 @@ from bot.discord_adapter.side_threads import post_to_threads
 from bot.discord_adapter.stats_commands import stats_command
 from bot.discord_adapter.table_commands import TableCommands
 from bot.discord_adapter.tap_orders import TurnButton, TurnSelect
+from bot.discord_adapter.tap_setup import SetUpButton, SetUpSelect
 from bot.discord_adapter.team_commands import TeamCommands
 from bot.services.card_service import CardService
 from bot.services.deadline_loop import EVERY, DeadlineLoop
@@ -98,7 +99,16 @@ class IronCrossBot(discord.AutoShardedClient):
         self.tree.add_command(RefereeCommands())
         self.tree.add_command(TeamCommands())
         check_tree(self.tree)  # every command is one of the schema's, with its options
-        self.add_dynamic_items(ReactButton, NoReactionButton, TurnButton, TurnSelect, PageButton, TopicSelect)
+        self.add_dynamic_items(
+            ReactButton,
+            NoReactionButton,
+            TurnButton,
+            TurnSelect,
+            SetUpButton,
+            SetUpSelect,
+            PageButton,
+            TopicSelect,
+        )
 
     async def setup_hook(self) -> None:
         """Index the bot's own rule summaries, then start firing the stored deadlines: on SQLite

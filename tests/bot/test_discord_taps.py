@@ -8,10 +8,11 @@ import pytest
 
 from bot.discord_adapter.tap_orders import Draft, place_of, target_step, targets_in_sight
 from bot.text_orders import parse_point
+from engine.deployment.placing import whose_turn
 from engine.dice import ScriptedDice, SeededDice, d6
 from engine.game_state import GameState
 from engine.scenarios.new_game import make_unit, new_game
-from engine.scenarios.quick_battle import quick_battle
+from engine.scenarios.quick_battle import quick_battle, scenario_battle
 from engine.state import Phase
 from tests.bot.discord_harness import (
     ANN,
@@ -265,3 +266,67 @@ async def test_reserves_are_called_by_taps_and_only_by_their_own_side(bot_and_di
     text, private = reply(sent)
     assert not private and "available this turn: Sherman 75mm" in text and "allies draws 4 tokens" in text
     assert (await bot.games.game("7")).units["sherman"].reserve_available
+
+
+async def test_a_scenario_is_set_up_by_taps_turn_about_and_started(bot_and_discord):
+    """A Meeting Engagement (p. 28): each side's units go down by grid square and spot in its own
+    12" area, turn about; the other side and a spectator are refused; then Start."""
+    bot, discord, _ = bot_and_discord
+    await bot.games.new_game("1", scenario_battle("meeting"))
+    for user, nation in ((ANN, "us"), (OTTO, "german")):
+        await discord.slash("force new", user=user, channel="1", nation=nation, name="F", points=1000)
+        for _ in range(2):  # one may start on the table, the other waits in reserve
+            await discord.slash("force add", user=user, channel="1", force="F", unit="Infantry Detachment")
+        await discord.slash(
+            "force upgrade", user=user, channel="1", force="F", unit="Infantry Detachment 1", command=True
+        )
+    await discord.slash("game join", user=ANN, channel="1", side="allies", force="F")
+    shown = buttons(await discord.slash("game join", user=OTTO, channel="1", side="axis", force="F"))
+    state = await bot.games.game("1")
+    first = whose_turn(state.deployment)
+    other = state.other_side(first)
+    assert set(shown) == {f"Set up a unit ({first})", f"Done setting up ({first})"}
+    version = (await bot.games.store.load("1")).version
+    refusals = {
+        (PLAYERS[other], f"Set up a unit ({first})"): f"It is {first}'s turn to set up a unit",
+        (PLAYERS[other], f"Done setting up ({first})"): f"This button is for {first}, not {other}",
+        (EVE, f"Set up a unit ({first})"): "You are not playing in this game",
+        (EVE, f"Done setting up ({first})"): "You are not playing in this game",
+    }
+    for (user, label), refusal in refusals.items():
+        text, private = reply(await discord.click(shown[label], user=user, channel="1"))
+        assert private and refusal in text
+    assert (await bot.games.store.load("1")).version == version
+
+    for side in (first, other):
+        user = PLAYERS[side]
+        step = await discord.click(shown[f"Set up a unit ({side})"], user=user, channel="1")
+        (units,) = menus(step)
+        assert reply(step)[1] and [o["label"] for o in units["options"]] == [
+            "Infantry Detachment 1",
+            "Infantry Detachment 2",
+        ]
+        (squares,) = menus(
+            await discord.choose(units, [units["options"][0]["value"]], user=user, channel="1")
+        )
+        edge_rows = {"allies": ("1", "2"), "axis": ("7", "8")}[side]  # 12" from its own edge
+        assert squares["options"] and all(o["value"][1:] in edge_rows for o in squares["options"])
+        (spots,) = menus(
+            await discord.choose(squares, ["C2" if side == "allies" else "C7"], user=user, channel="1")
+        )
+        spot = next(o["value"] for o in spots["options"] if o["value"].endswith("+1,1"))
+        confirm = buttons(await discord.choose(spots, [spot], user=user, channel="1"))
+        sent = await discord.click(confirm["Set it up"], user=user, channel="1")
+        text, private = reply(sent)
+        assert not private and "sets up" in text, text
+        unit = (await bot.games.game("1")).units[f"{side}-infantry-detachment-1"]
+        assert unit.position == parse_point(spot) and unit.facing == {"allies": 90.0, "axis": 270.0}[side]
+        shown = buttons(sent)
+    for side in (first, other):
+        sent = await discord.click(shown[f"Done setting up ({side})"], user=PLAYERS[side], channel="1")
+        assert "has finished setting up" in reply(sent)[0]
+        shown = buttons(sent)
+    assert set(shown) == {"Start"}
+    bot.games.dice = lambda: SeededDice(3)
+    sent = await discord.click(shown["Start"], user=ANN, channel="1")
+    assert (await bot.games.game("1")).phase is Phase.INITIATIVE
