@@ -298,6 +298,7 @@ async def test_a_scenario_is_set_up_by_taps_turn_about_and_started(bot_and_disco
         assert private and refusal in text
     assert (await bot.games.store.load("1")).version == version
 
+    other_side = {first: other, other: first}
     for side in (first, other):
         user = PLAYERS[side]
         step = await discord.click(shown[f"Set up a unit ({side})"], user=user, channel="1")
@@ -316,6 +317,10 @@ async def test_a_scenario_is_set_up_by_taps_turn_about_and_started(bot_and_disco
         )
         spot = next(o["value"] for o in spots["options"] if o["value"].endswith("+1,1"))
         confirm = buttons(await discord.choose(spots, [spot], user=user, channel="1"))
+        text, private = reply(
+            await discord.click(confirm["Set it up"], user=PLAYERS[other_side[side]], channel="1")
+        )
+        assert private and f"is not one of {other_side[side]}'s units" in text
         sent = await discord.click(confirm["Set it up"], user=user, channel="1")
         text, private = reply(sent)
         assert not private and "sets up" in text, text
