@@ -340,10 +340,12 @@ def destination_step(state: GameState, channel: int, version: int, draft: Draft)
     )
 
 
-def offset_step(
-    state: GameState, channel: int, version: int, draft: Draft, square: str
+def spot_menu(
+    state: GameState, channel: int, version: int, step: str, arguments: tuple[object, ...], square: str
 ) -> discord.ui.LayoutView:
-    unit = unit_at(state, draft.unit)
+    """Where in a grid square the unit (the first argument, by place) goes: its centre or one of
+    the spots around it, an inch apart."""
+    unit = unit_at(state, int(str(arguments[0])))
     options = [
         discord.SelectOption(
             label=f"The centre of {square}" if dx == dy == 0 else f'{square} {dx:+d}" across, {dy:+d}" deep',
@@ -354,8 +356,14 @@ def offset_step(
     ]
     return private_card(
         f"**{unit.name}**: where in {square}?",
-        [menu(channel, version, "off", (draft.unit, draft.action), "Exactly where", options)],
+        [menu(channel, version, step, arguments, "Exactly where", options)],
     )
+
+
+def offset_step(
+    state: GameState, channel: int, version: int, draft: Draft, square: str
+) -> discord.ui.LayoutView:
+    return spot_menu(state, channel, version, "off", (draft.unit, draft.action), square)
 
 
 async def target_step(

@@ -17,7 +17,6 @@ import discord
 from bot.discord_adapter.action_card import STEP, setting_up, step_button
 from bot.discord_adapter.referees import acting_side, is_admin, server_roles
 from bot.discord_adapter.tap_orders import (
-    OFFSETS,
     TurnButton,
     TurnSelect,
     menu,
@@ -26,6 +25,7 @@ from bot.discord_adapter.tap_orders import (
     page_of,
     place_of,
     private_card,
+    spot_menu,
     square_name,
     step_card,
     unit_at,
@@ -117,19 +117,7 @@ def square_step(
 
 
 def spot_step(state: GameState, channel: int, version: int, place: int, square: str) -> discord.ui.LayoutView:
-    unit = unit_at(state, place)
-    options = [
-        discord.SelectOption(
-            label=f"The centre of {square}" if dx == dy == 0 else f'{square} {dx:+d}" across, {dy:+d}" deep',
-            value=square if dx == dy == 0 else f"{square}+{dx},{dy}",
-        )
-        for dy in OFFSETS
-        for dx in OFFSETS
-    ]
-    return private_card(
-        f"**{unit.name}**: where in {square}?",
-        [menu(channel, version, "setupspot", (place,), "Exactly where", options)],
-    )
+    return spot_menu(state, channel, version, "setupspot", (place,), square)
 
 
 def confirm_set_up(

@@ -11,7 +11,7 @@ from bot.text_orders import parse_point
 from engine.deployment.placing import whose_turn
 from engine.dice import ScriptedDice, SeededDice, d6
 from engine.game_state import GameState
-from engine.scenarios.new_game import make_unit, new_game
+from engine.scenarios.new_game import make_unit
 from engine.scenarios.quick_battle import quick_battle, scenario_battle
 from engine.state import Phase
 from tests.bot.discord_harness import (
@@ -25,6 +25,7 @@ from tests.bot.discord_harness import (
     open_bot,
     reply,
 )
+from tests.bot.test_discord_play import with_a_reserve
 
 PLAYERS = {"allies": ANN, "axis": OTTO}
 
@@ -229,16 +230,7 @@ async def test_reserves_are_called_by_taps_and_only_by_their_own_side(bot_and_di
     """At a turn's start a side may call its reserves (p. 26): the card's button opens a menu of
     them for that side's player alone; the other side and a spectator change nothing."""
     bot, discord, _ = bot_and_discord
-    state = new_game(
-        {"allies": "us", "axis": "german"},
-        [
-            make_unit("us", "Infantry Detachment", "allies", (10, 10), unit_id="a", command=True),
-            make_unit("us", "Sherman 75mm", "allies", (0, 0), unit_id="sherman", in_reserve=True),
-            make_unit("german", "Infantry Detachment", "axis", (10, 60), unit_id="x", command=True),
-        ],
-    )
-    state.sides["allies"].reserves_from_turn = 1
-    await bot.games.new_game("7", state)
+    await bot.games.new_game("7", with_a_reserve())
     await discord.slash("game join", user=ANN, channel="7", side="allies")
     await discord.slash("game join", user=OTTO, channel="7", side="axis")
     bot.games.dice = lambda: ScriptedDice([])

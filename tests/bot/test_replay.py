@@ -4,7 +4,6 @@ activation, rebuilt from the stored log) and the summary, on the game-over card,
 
 import io
 
-import pytest
 from PIL import Image
 
 from bot.console import play_console
@@ -24,13 +23,10 @@ from tests.bot.discord_harness import (
     ANN,
     OTTO,
     answers_in,
-    close_bot,
     files_of,
-    open_bot,
     reply,
-    started_game,
 )
-from tests.bot.test_discord_action_cards import card_of
+from tests.bot.test_discord_action_cards import bot_and_discord, card_of  # noqa: F401 (a fixture)
 from tests.engine.helpers import P, game, play, started
 from tests.engine.random_play import play_random_game
 
@@ -137,15 +133,7 @@ async def play_to_concede(discord) -> list:
     return await discord.slash("game concede", user=ANN, channel="1")
 
 
-@pytest.fixture
-async def bot_and_discord(tmp_path, monkeypatch):
-    bot, discord = await open_bot(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", monkeypatch)
-    await started_game(bot, discord)
-    yield bot, discord
-    await close_bot(bot)
-
-
-async def test_the_game_over_card_carries_the_replay_and_the_story(bot_and_discord):
+async def test_the_game_over_card_carries_the_replay_and_the_story(bot_and_discord):  # noqa: F811
     bot, discord = bot_and_discord
     sent = await play_to_concede(discord)
     body, kinds, parts = card_of(sent)
@@ -168,7 +156,7 @@ async def test_the_game_over_card_carries_the_replay_and_the_story(bot_and_disco
     assert "2 activations" in reply(sent)[0]
 
 
-async def test_the_replay_waits_for_the_end_and_changes_nothing(bot_and_discord):
+async def test_the_replay_waits_for_the_end_and_changes_nothing(bot_and_discord):  # noqa: F811
     bot, discord = bot_and_discord
     before = await bot.games.store.load("1")
     text, private = reply(await discord.slash("game replay", user=ANN, channel="1"))
