@@ -226,10 +226,11 @@ def test_a_target_menu_pages_through_more_enemies_than_a_menu_holds():
     assert turns == [["More (2 of 2)"], ["Previous (1 of 2)"]]
 
 
-async def test_reserves_are_called_by_taps_and_only_by_their_own_side(bot_and_discord):
+async def test_reserves_are_called_by_taps_and_only_by_their_own_side(bot_and_discord, monkeypatch):
     """At a turn's start a side may call its reserves (p. 26): the card's button opens a menu of
-    them for that side's player alone; the other side and a spectator change nothing."""
-    bot, discord, _ = bot_and_discord
+    them for that side's player alone; the other side and a spectator change nothing; the
+    buttons and the menu still work after a restart."""
+    bot, discord, url = bot_and_discord
     await bot.games.new_game("7", with_a_reserve())
     await discord.slash("game join", user=ANN, channel="7", side="allies")
     await discord.slash("game join", user=OTTO, channel="7", side="axis")
@@ -248,6 +249,8 @@ async def test_reserves_are_called_by_taps_and_only_by_their_own_side(bot_and_di
     assert (await bot.games.store.load("7")).version == version
 
     step = await discord.click(shown["Call reserves (allies)"], user=ANN, channel="7")
+    await bot.games.close()  # a restart: a new client reads the same custom ids
+    bot, discord = await open_bot(url, monkeypatch)
     (menu,) = menus(step)
     assert reply(step)[1] and [o["label"] for o in menu["options"]] == ["Sherman 75mm"]
     assert menu["max_values"] == 1
@@ -258,6 +261,7 @@ async def test_reserves_are_called_by_taps_and_only_by_their_own_side(bot_and_di
     text, private = reply(sent)
     assert not private and "available this turn: Sherman 75mm" in text and "allies draws 4 tokens" in text
     assert (await bot.games.game("7")).units["sherman"].reserve_available
+    await close_bot(bot)  # the restarted one (the fixture closes the first)
 
 
 async def test_a_scenario_is_set_up_by_taps_turn_about_and_started(bot_and_discord):
