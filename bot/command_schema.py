@@ -346,6 +346,10 @@ SPECS: tuple[Spec, ...] = (
         "Concede the game for your side",
     ),
     spec(
+        "game replay",
+        "Once the game is over: its animated replay and its story, as spectators saw it",
+    ),
+    spec(
         "game map",
         "The battlefield as your side sees it (only you see it)",
         choice(

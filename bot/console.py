@@ -44,6 +44,7 @@ from bot.services.limits import (
     window_seconds,
 )
 from bot.services.ping_service import ping_delay
+from bot.services.replay_service import REPLAY_FILE, stored_replay
 from bot.services.rules_service import MAX_BYTES
 from bot.services.team_view import team_text
 from bot.set_up_steps import set_up_steps
@@ -123,7 +124,8 @@ The same commands as in Discord, typed as text (options as name:value, quote val
        a book scenario (plotted: both sides set up at once, in secret); then
   /game join side:allies force:NAME   /deploy unit:UNIT at:X,Y [facing:N] [decoy:X,Y]   /deploy done
   /game join side:allies|axis    /game start    /game status    /game log    /game map
-  /game concede   /game history [number:N]   (the /game prefix may be left out: /start ...)
+  /game concede   /game history [number:N]   /game replay (once over: pictures/replay.gif)
+       (the /game prefix may be left out: /start ...)
   /initiative start|pass         the initiative winner chooses
   /act unit:UNIT [move:X,Y[;X,Y]] [fire:TARGET] [first:fire] [rapid] [road] [reverse]
        [smoke] [embark:TRANSPORT] [disembark:X,Y]        (or /act UNIT move:... fire:...)
@@ -445,6 +447,7 @@ class ConsoleTable:
                     or "Nothing has happened yet"
                 ),
                 "map": lambda: self.save_map(line),
+                "replay": self.save_replay,
                 "new": lambda: self.new_game(line),
                 "roll": lambda: self.roll(line),
                 "chart": lambda: self.chart(line),
@@ -501,7 +504,9 @@ class ConsoleTable:
         self.log.extend(outcome.events)
         reader = self.reader(line.player)
         lines = self.news(reader, outcome.events)
-        return "\n".join(lines + ["", self.status(reader)] + await self.save_picture(outcome))
+        over = outcome.state.phase is Phase.OVER and outcome.before and outcome.before.phase is not Phase.OVER
+        story = [await self.save_replay()] if over else []
+        return "\n".join(lines + ["", self.status(reader)] + await self.save_picture(outcome) + story)
 
     async def roll(self, line: Line) -> str:
         """``/roll EXPRESSION [secret]`` or ``/roll log``, as in Discord: a secret roll is shown
@@ -715,11 +720,20 @@ class ConsoleTable:
         )
         return [f"Picture: {self._write('latest', png)}"]
 
-    def _write(self, name: str, png: bytes) -> Path:
+    async def save_replay(self) -> str:
+        """The finished game's story, and its animated replay to ``pictures/replay.gif``."""
+        replay = await stored_replay(self.service.store, self.CHANNEL)
+        if self.pictures is None or replay.gif is None:
+            return replay.summary
+        frames = f"{replay.frames} frame{'s' * (replay.frames != 1)}, one per activation"
+        return f"{replay.summary}\nReplay ({frames}): {self._write(REPLAY_FILE, replay.gif)}"
+
+    def _write(self, name: str, picture: bytes) -> Path:
+        """Write a picture to the pictures folder (``name``: with its suffix, else a PNG)."""
         assert self.pictures is not None
         self.pictures.mkdir(parents=True, exist_ok=True)
-        target = self.pictures / f"{name}.png"
-        target.write_bytes(png)
+        target = self.pictures / (name if "." in name else f"{name}.png")
+        target.write_bytes(picture)
         return target
 
 

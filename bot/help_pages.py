@@ -30,11 +30,12 @@ Every set-up message says what is still missing and the command for it.
 game, bring one of your own forces with `force:` (build it with `/force new`).
 3. `/game start` rolls for the initiative; whoever wins answers `/initiative choice:start` to \
 go first or `/initiative choice:pass` to let the other side begin.
-A scenario game is set up first: place each unit with `/deploy unit:... at:...`, then \
-`/deploy done:true`.
+A scenario game is set up first: tap Set up a unit on the card, or place each unit with \
+`/deploy unit:... at:...`, then `/deploy done:true`.
 Along the way: `/game status` says who the game waits for, `/game map` shows the table as your \
 side sees it (only to you), `/game log` lists what happened with every die, and `/games mine` \
-finds every game waiting for you on any channel.""",
+finds every game waiting for you on any channel. When the game ends, its last card carries an \
+animated replay and the battle's story; `/game replay` shows them again.""",
     ),
     HelpPage(
         "turn",

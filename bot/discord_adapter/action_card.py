@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 import discord
 
+from engine.deployment.placing import whose_turn
 from engine.game_state import GameState
 from engine.state import Phase
 from engine.view import may_name
@@ -91,10 +92,23 @@ def choice_menu(state: GameState, channel_id: int, version: int) -> discord.ui.S
     )
 
 
+def setting_up(state: GameState) -> list[str]:
+    """The sides that may set a unit up now: the one whose turn it is, or in a plotted set-up
+    every side not yet done."""
+    plan = state.deployment
+    if plan is None:
+        return []
+    if plan.order == "plotted":
+        return [side for side, p in plan.sides.items() if not p.done]
+    turn = whose_turn(plan)
+    return [turn] if turn else []
+
+
 def next_steps(state: GameState, channel_id: int, version: int) -> list[discord.ui.Item]:
     """The buttons for what the game waits for now: joining and starting a quick battle, the
-    initiative winner's choice, the active side's activation, CMT or pass, a reaction window's
-    answers, a choice's menu. Steps still typed (set-up for a scenario, reserves) have none."""
+    initiative winner's choice, each side's call of its reserves, the active side's activation,
+    CMT or pass, a reaction window's answers, a choice's menu; during a scenario's set-up, each
+    side's set-up steps, then Start."""
     primary = discord.ButtonStyle.primary
     if state.phase is Phase.REACTION and state.pending is not None:
         return [
@@ -103,9 +117,27 @@ def next_steps(state: GameState, channel_id: int, version: int) -> list[discord.
         ]
     if state.phase is Phase.CHOICE and state.pending is not None and state.pending.choice is not None:
         return [choice_menu(state, channel_id, version)]
+    if state.phase is Phase.SETUP and state.deployment is not None:
+        return [
+            button
+            for side in setting_up(state)
+            for button in (
+                step_button(channel_id, version, "setup", f"Set up a unit ({side})", side, style=primary),
+                step_button(channel_id, version, "setupdone", f"Done setting up ({side})", side),
+            )
+        ] or [step_button(channel_id, version, "start", "Start", style=primary)]
     if state.phase is Phase.SETUP and state.deployment is None and state.planned_scenario is None:
         joins = [step_button(channel_id, version, "join", f"Join {side}", side) for side in state.sides]
         return [*joins, step_button(channel_id, version, "start", "Start", style=primary)]
+    if state.phase is Phase.RESERVES:
+        return [
+            button
+            for side in state.reserve_calls_due
+            for button in (
+                step_button(channel_id, version, "reserves", f"Call reserves ({side})", side, style=primary),
+                step_button(channel_id, version, "noreserves", f"No reserves ({side})", side),
+            )
+        ]
     if state.phase is Phase.INITIATIVE and state.initiative_winner:
         side = state.initiative_winner
         return [
@@ -123,14 +155,22 @@ def next_steps(state: GameState, channel_id: int, version: int) -> list[discord.
 
 
 def action_card(
-    text: str, picture: discord.File | None = None, buttons: Sequence[discord.ui.Item] = ()
+    text: str,
+    picture: discord.File | None = None,
+    buttons: Sequence[discord.ui.Item] = (),
+    *,
+    replay: discord.File | None = None,
 ) -> discord.ui.LayoutView:
-    """The card: the text, the picture sent with it (``attachment://``), the buttons (and menus)
-    in as few rows as they fit (a menu fills a row)."""
+    """The card: the text, the picture sent with it (``attachment://``) and at a game's end its
+    animated replay beside it, the buttons (and menus) in as few rows as they fit (a menu fills
+    a row)."""
     card = discord.ui.LayoutView(timeout=None)
     box = discord.ui.Container(discord.ui.TextDisplay(clipped(text)))
-    if picture is not None:
-        box.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem(f"attachment://{picture.filename}")))
+    shown = [f for f in (picture, replay) if f is not None]
+    if shown:
+        box.add_item(
+            discord.ui.MediaGallery(*(discord.MediaGalleryItem(f"attachment://{f.filename}") for f in shown))
+        )
     rows: list[list[discord.ui.Item]] = []
     for item in buttons:
         if not rows or sum(i.width for i in rows[-1]) + item.width > ROW_WIDTH:

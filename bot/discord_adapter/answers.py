@@ -11,7 +11,7 @@ Later answers follow the first.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 
 import discord
 from discord.utils import MISSING
@@ -115,17 +115,23 @@ async def answer(
     ephemeral: bool = False,
     view: discord.ui.View = MISSING,
     file: discord.File = MISSING,
+    files: Sequence[discord.File] = (),
 ) -> int | None:
-    """Answer the interaction (its first answer, or a follow-up); the id of the message, when
-    Discord gives one."""
+    """Answer the interaction (its first answer, or a follow-up) with ``file`` and ``files``; the
+    id of the message, when Discord gives one."""
     placeholder = interaction.extras.pop(DEFERRED, None)
+    every = [*([file] if file is not MISSING else []), *files]
+    sent = every or MISSING
     if not interaction.response.is_done():
-        callback = await interaction.response.send_message(content, ephemeral=ephemeral, view=view, file=file)
+        callback = await interaction.response.send_message(
+            content, ephemeral=ephemeral, view=view, files=sent
+        )
         return callback.message_id
     if placeholder == ("private" if ephemeral else "public"):
         message = await interaction.edit_original_response(
             content=MISSING if content is None else content,  # a card (Components V2) has none
-            view=view, attachments=[file] if file is not MISSING else MISSING
+            view=view,
+            attachments=sent,
         )
         return message.id
     if placeholder is not None:
@@ -134,7 +140,7 @@ async def answer(
         # to read), the answer follows with its own privacy, and the stub goes
         await interaction.edit_original_response(content=STUB)
     message = await interaction.followup.send(
-        content or MISSING, ephemeral=ephemeral, view=view, file=file, wait=True
+        content or MISSING, ephemeral=ephemeral, view=view, files=sent, wait=True
     )
     if placeholder is not None:
         await interaction.delete_original_response()

@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 
 from bot.app import Services
-from bot.discord_adapter.action_card import action_card, next_steps
+from bot.discord_adapter.action_card import next_steps
 from bot.discord_adapter.answers import acknowledge, answer, apology
 from bot.discord_adapter.campaign_commands import CampaignCommands
 from bot.discord_adapter.card_commands import CardCommands
@@ -25,12 +25,14 @@ from bot.discord_adapter.play_commands import PLAY_COMMANDS
 from bot.discord_adapter.reaction_buttons import NoReactionButton, ReactButton, retire_buttons
 from bot.discord_adapter.referee_clock_commands import hear_deadlines
 from bot.discord_adapter.referee_commands import RefereeCommands
+from bot.discord_adapter.replay_card import outcome_card
 from bot.discord_adapter.rule_commands import RulesCommands, library_command, rule_command
 from bot.discord_adapter.schema_commands import check_tree
 from bot.discord_adapter.side_threads import post_to_threads
 from bot.discord_adapter.stats_commands import stats_command
 from bot.discord_adapter.table_commands import TableCommands
 from bot.discord_adapter.tap_orders import TurnButton, TurnSelect
+from bot.discord_adapter.tap_setup import SetUpButton, SetUpSelect
 from bot.discord_adapter.team_commands import TeamCommands
 from bot.services.deadline_loop import EVERY, DeadlineLoop
 from bot.services.game_service import GameError, Outcome
@@ -93,7 +95,16 @@ class IronCrossBot(discord.AutoShardedClient):
         self.tree.add_command(RefereeCommands())
         self.tree.add_command(TeamCommands())
         check_tree(self.tree)  # every command is one of the schema's, with its options
-        self.add_dynamic_items(ReactButton, NoReactionButton, TurnButton, TurnSelect, PageButton, TopicSelect)
+        self.add_dynamic_items(
+            ReactButton,
+            NoReactionButton,
+            TurnButton,
+            TurnSelect,
+            SetUpButton,
+            SetUpSelect,
+            PageButton,
+            TopicSelect,
+        )
 
     async def setup_hook(self) -> None:
         """Index the bot's own rule summaries, then start firing the stored deadlines: on SQLite
@@ -137,9 +148,10 @@ class IronCrossBot(discord.AutoShardedClient):
         text = "The reaction window closed.\n" + told_lines(outcome.events, state=outcome.state)
         picture = await battlefield_file(outcome.state, None, outcome.events, outcome.before)
         steps = next_steps(outcome.state, int(channel_id), outcome.version)
-        card = action_card(text + "\n\n" + summary(outcome.state), picture, steps)
+        text += "\n\n" + summary(outcome.state)
+        card, files = await outcome_card(self.games, channel_id, outcome, text, picture, steps)
         channel = self.get_partial_messageable(int(channel_id))  # the nonce: posted once, though sent again
-        await channel.send(view=card, file=picture, nonce=post_nonce(channel_id, outcome.version))
+        await channel.send(view=card, files=files, nonce=post_nonce(channel_id, outcome.version))
         await post_to_threads(self, channel_id, outcome)
         await retire_buttons(self, channel_id, outcome.closed_window_message)
 

@@ -23,6 +23,7 @@ from bot.discord_adapter.force_commands import force_service, own_forces, where
 from bot.discord_adapter.markdown import markdown
 from bot.discord_adapter.owed_commands import pings
 from bot.discord_adapter.referees import act, eyes_of
+from bot.discord_adapter.replay_card import outcome_card, replay_file
 from bot.discord_adapter.schema_commands import schema_command
 from bot.discord_adapter.side_threads import open_for_set_up, open_side_threads, tell_privately
 from bot.discord_adapter.table_commands import server, table_service
@@ -30,6 +31,7 @@ from bot.discord_adapter.team_commands import make_teams_and_referees
 from bot.services.game_service import Outcome, finished_games_text, scenario_text, setup_text
 from bot.services.limits import MOST_SEED, window_seconds
 from bot.services.ping_service import MAX_MINUTES
+from bot.services.replay_service import stored_replay
 from bot.storage.ping_store import DEFAULT_MINUTES
 from engine.commands import Concede, JoinSide, StartGame
 from engine.rulesets import rule_set_choices, with_rule_set
@@ -178,7 +180,22 @@ class GameCommands(app_commands.Group):
     async def concede(self, interaction: discord.Interaction) -> None:
         user = str(interaction.user.id)
         outcome = await act(interaction, lambda state: Concede(side=side_of(state, user)))
-        await answer(interaction, told_lines(outcome.events, state=outcome.state))
+        channel = str(interaction.channel_id)
+        text = told_lines(outcome.events, state=outcome.state)
+        picture = await battlefield_file(outcome.state, None, outcome.events, outcome.before)
+        card, files = await outcome_card(games(interaction), channel, outcome, text, picture)
+        await answer(interaction, view=card, files=files)
+
+    @schema_command("game replay", extras=PRIVATE)
+    async def replay(self, interaction: discord.Interaction) -> None:
+        replay = await stored_replay(games(interaction).store, str(interaction.channel_id))
+        movie = replay_file(replay)
+        await answer(
+            interaction,
+            view=action_card(replay.summary, movie),
+            files=[movie] if movie else (),
+            ephemeral=True,
+        )
 
     @schema_command("game map", extras=PRIVATE)
     async def map(self, interaction: discord.Interaction) -> None:

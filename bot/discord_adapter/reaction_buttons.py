@@ -12,7 +12,6 @@ import logging
 import discord
 
 from bot.discord_adapter.action_card import (
-    action_card,
     next_steps,
     no_reaction_button,
     react_button,
@@ -21,6 +20,7 @@ from bot.discord_adapter.action_card import (
 from bot.discord_adapter.answers import acknowledge, answer, carry_out, placeholder_id
 from bot.discord_adapter.common import battlefield_file, games, report, told_lines
 from bot.discord_adapter.referees import act, acting_side, is_admin, server_roles
+from bot.discord_adapter.replay_card import outcome_card
 from bot.discord_adapter.side_threads import tell_privately
 from bot.services.game_service import GameError, Outcome, permitted
 from bot.text_orders import parse_point, unit_order
@@ -84,8 +84,11 @@ async def show_result(interaction: discord.Interaction, outcome: Outcome) -> Non
     header = for_absent(outcome.before, interaction) if outcome.before else ""
     picture = await battlefield_file(state, None, outcome.events, outcome.before)
     stored_with = placeholder_id(interaction)  # the window's message, if stored with the action
-    card = action_card(header + report(outcome), picture, next_steps(state, int(channel), outcome.version))
-    message_id = await answer(interaction, view=card, file=picture)
+    steps = next_steps(state, int(channel), outcome.version)
+    card, files = await outcome_card(
+        games(interaction), channel, outcome, header + report(outcome), picture, steps
+    )
+    message_id = await answer(interaction, view=card, files=files)
     opened = state.phase is Phase.REACTION and state.pending
     if opened and message_id and str(message_id) != stored_with:
         await games(interaction).remember_window_message(channel, state.pending.window, str(message_id))

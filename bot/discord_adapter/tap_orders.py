@@ -27,6 +27,7 @@ from bot.discord_adapter.referees import act, acting_side, is_admin, server_role
 from bot.services.game_service import GameError, permitted
 from bot.text_orders import GRID, choice_command, parse_move, unit_order
 from engine.commands import (
+    CallReserves,
     ChooseInitiative,
     Command,
     Declare,
@@ -38,6 +39,7 @@ from engine.commands import (
 )
 from engine.errors import IllegalCommand
 from engine.firing.odds import hit_chance, table_shot
+from engine.flow.sequence import reserves_to_call
 from engine.game import awaiting
 from engine.game_state import GameState
 from engine.orders import check_may_activate
@@ -197,7 +199,7 @@ def targets_in_sight(state: GameState, unit: Unit, draft: Draft) -> list[tuple[U
         except IllegalCommand:
             continue
         found.append((enemy, hit_chance(shot)))
-    return found[:OPTIONS]
+    return found
 
 
 def percent(chance: Fraction) -> str:
@@ -249,6 +251,28 @@ def menu(channel: int, version: int, step: str, arguments: tuple[object, ...], p
     )
 
 
+def page_of(items: list, page: int) -> tuple[list, int, int]:
+    """The items one menu shows on page ``page`` (from 0, held to the pages there are), that
+    page and the number of pages: a menu holds at most :data:`OPTIONS`."""
+    pages = max(1, math.ceil(len(items) / OPTIONS))
+    page = min(max(page, 0), pages - 1)
+    return items[page * OPTIONS : (page + 1) * OPTIONS], page, pages
+
+
+def page_buttons(
+    channel: int, version: int, step: str, arguments: tuple[object, ...], page: int, pages: int
+) -> list[discord.ui.Item]:
+    """The buttons that turn a long menu's pages (none for a menu of one page)."""
+    turns = [(page - 1, f"Previous ({page} of {pages})"), (page + 1, f"More ({page + 2} of {pages})")]
+    return [
+        step_button(channel, version, step, label, *arguments, to) for to, label in turns if 0 <= to < pages
+    ]
+
+
+def of_pages(page: int, pages: int) -> str:
+    return f" (page {page + 1} of {pages})" if pages > 1 else ""
+
+
 def turn_buttons(channel: int, version: int, side: str) -> list[discord.ui.Item]:
     return [
         step_button(channel, version, "cmt", f"CMT ({side})"),
@@ -256,8 +280,11 @@ def turn_buttons(channel: int, version: int, side: str) -> list[discord.ui.Item]
     ]
 
 
-def unit_step(state: GameState, side: str, channel: int, version: int) -> discord.ui.LayoutView:
+def unit_step(
+    state: GameState, side: str, channel: int, version: int, page: int = 0
+) -> discord.ui.LayoutView:
     units = ready_units(state, side)
+    shown, page, pages = page_of(units, page)
     if not units:
         return private_card(
             f"No unit of {side} may act now: take a CMT or pass.", turn_buttons(channel, version, side)
@@ -270,12 +297,12 @@ def unit_step(state: GameState, side: str, channel: int, version: int) -> discor
                 (u.profile.name, counted(u.morale_markers, "morale marker"), counted(u.tokens, "token"))
             )[:100],
         )
-        for u in units
+        for u in shown
     ]
     return private_card(
-        f"**{side}**: choose the unit to activate.",
-        [menu(channel, version, "unit", (), "The unit to activate", options)],
-        turn_buttons(channel, version, side),
+        f"**{side}**: choose the unit to activate.{of_pages(page, pages)}",
+        [menu(channel, version, "unit", (), f"The unit to activate{of_pages(page, pages)}", options)],
+        [*page_buttons(channel, version, "units", (), page, pages), *turn_buttons(channel, version, side)],
     )
 
 
@@ -315,10 +342,12 @@ def destination_step(state: GameState, channel: int, version: int, draft: Draft)
     )
 
 
-def offset_step(
-    state: GameState, channel: int, version: int, draft: Draft, square: str
+def spot_menu(
+    state: GameState, channel: int, version: int, step: str, arguments: tuple[object, ...], square: str
 ) -> discord.ui.LayoutView:
-    unit = unit_at(state, draft.unit)
+    """Where in a grid square the unit (the first argument, by place) goes: its centre or one of
+    the spots around it, an inch apart."""
+    unit = unit_at(state, int(str(arguments[0])))
     options = [
         discord.SelectOption(
             label=f"The centre of {square}" if dx == dy == 0 else f'{square} {dx:+d}" across, {dy:+d}" deep',
@@ -329,13 +358,22 @@ def offset_step(
     ]
     return private_card(
         f"**{unit.name}**: where in {square}?",
-        [menu(channel, version, "off", (draft.unit, draft.action), "Exactly where", options)],
+        [menu(channel, version, step, arguments, "Exactly where", options)],
     )
 
 
-async def target_step(state: GameState, channel: int, version: int, draft: Draft) -> discord.ui.LayoutView:
+def offset_step(
+    state: GameState, channel: int, version: int, draft: Draft, square: str
+) -> discord.ui.LayoutView:
+    return spot_menu(state, channel, version, "off", (draft.unit, draft.action), square)
+
+
+async def target_step(
+    state: GameState, channel: int, version: int, draft: Draft, page: int = 0
+) -> discord.ui.LayoutView:
     unit = unit_at(state, draft.unit)
     seen = await asyncio.to_thread(targets_in_sight, state, unit, draft)
+    shown, page, pages = page_of(seen, page)
     if not seen:
         return private_card(
             f"**{unit.name}** can see no enemy unit to fire at{' from there' if draft.to != NONE else ''}: "
@@ -348,11 +386,13 @@ async def target_step(state: GameState, channel: int, version: int, draft: Draft
             value=str(place_of(state, enemy.id)),
             description=f"{enemy.profile.name}: at least one hit {percent(hit)}"[:100],
         )
-        for enemy, hit in seen
+        for enemy, hit in shown
     ]
+    drafted = (draft.unit, draft.action, draft.to)
     return private_card(
-        f"**{unit.name}**: fire at which unit? (the chance of at least one hit shown)",
-        [menu(channel, version, "at", (draft.unit, draft.action, draft.to), "Target", options)],
+        f"**{unit.name}**: fire at which unit? (the chance of at least one hit shown){of_pages(page, pages)}",
+        [menu(channel, version, "at", drafted, f"Target{of_pages(page, pages)}", options)],
+        page_buttons(channel, version, "targets", drafted, page, pages),
     )
 
 
@@ -378,6 +418,40 @@ def after_destination(state: GameState, channel: int, version: int, draft: Draft
     return confirm_step(state, channel, version, draft)
 
 
+def reserves_step(state: GameState, side: str, channel: int, version: int) -> discord.ui.LayoutView:
+    """The side's reserves to call (p. 26), in one menu: those picked are called in the order
+    the menu lists them, which is the order a die's success brings them on."""
+    waiting = [u for u in state.units_of(side) if u.in_reserve and not u.destroyed][:OPTIONS]
+    most = min(reserves_to_call(state, side), len(waiting))
+    options = [
+        discord.SelectOption(
+            label=u.name[:100], value=str(place_of(state, u.id)), description=u.profile.name[:100]
+        )
+        for u in waiting
+    ]
+    call = discord.ui.Select(
+        custom_id=step_id(channel, version, "call", side),
+        placeholder=f"Call up to {most} (first listed, first to come)",
+        options=options,
+        min_values=1,
+        max_values=max(most, 1),
+    )
+    none = step_button(channel, version, "noreserves", "Call none", side)
+    return private_card(
+        f"**{side}** may call up to {most} reserve{'s' * (most != 1)}: each needs a 3+ on a d6, and "
+        "they come in the order listed.",
+        [call],
+        [none],
+    )
+
+
+def reserves_command(state: GameState, side: str, called: str, places: tuple[str, ...]) -> CallReserves:
+    """The call, for the user's own side only (a card's button names the side it is for)."""
+    if side != called:
+        raise GameError(f"These are {called}'s reserves, not {side}'s")
+    return CallReserves(side=side, units=tuple(unit_at(state, int(p)).id for p in places))
+
+
 # --- the components that receive the taps ----------------------------------------------------
 
 
@@ -387,9 +461,11 @@ async def step_card(
     make: Callable[[GameState, str], discord.ui.LayoutView | Awaitable[discord.ui.LayoutView]],
     *,
     new: bool = False,
+    may: Callable[[GameState, discord.Interaction], str] | None = None,
 ) -> None:
-    """Acknowledge, check the card is current and the user may order, then show the next step
-    privately: in a new message (``new``, from a public card) or in place of this one."""
+    """Acknowledge, check the card is current and the user may order (``may``: another check,
+    giving the user's side), then show the next step privately: in a new message (``new``, from
+    a public card) or in place of this one."""
     if new:
         await acknowledge(interaction, private=True)
     else:
@@ -397,7 +473,7 @@ async def step_card(
 
     async def work() -> None:
         state = await games(interaction).game_at(str(interaction.channel_id), version)
-        card = make(state, may_order(state, interaction))
+        card = make(state, (may or may_order)(state, interaction))
         if not isinstance(card, discord.ui.LayoutView):
             card = await card
         if new:
@@ -433,7 +509,9 @@ class StepItem:
 class TurnButton(
     StepItem,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=STEP + r"(?P<step>join|start|first|second|activate|cmt|pass|do|go)(?P<arguments>(?::[^:]+)*)",
+    template=STEP
+    + r"(?P<step>join|start|first|second|activate|units|targets|cmt|pass|do|go|reserves|noreserves)"
+    + r"(?P<arguments>(?::[^:]+)*)",
 ):
     """Every button of a card and of an order being built."""
 
@@ -488,6 +566,47 @@ class TurnButton(
             interaction, version, lambda state, side: unit_step(state, side, channel, version), new=True
         )
 
+    async def _reserves(self, interaction: discord.Interaction) -> None:
+        """The side's reserves to call, privately."""
+        called, channel, version = self.arguments[0], self.channel, self.version
+
+        def may_call(state: GameState, interaction: discord.Interaction) -> str:
+            side = acting_side(state, interaction)
+            command = reserves_command(state, side, called, ())
+            permitted(
+                state, str(interaction.user.id), command, is_admin(interaction), server_roles(interaction)
+            )
+            if side not in state.reserve_calls_due:
+                raise GameError(f"{side} has no reserves to call now")
+            return side
+
+        await step_card(
+            interaction,
+            version,
+            lambda state, side: reserves_step(state, side, channel, version),
+            new=True,
+            may=may_call,
+        )
+
+    async def _noreserves(self, interaction: discord.Interaction) -> None:
+        called = self.arguments[0]
+        await self._play(interaction, lambda state, side: reserves_command(state, side, called, ()))
+
+    async def _units(self, interaction: discord.Interaction) -> None:
+        """Another page of the unit menu, in place."""
+        channel, version, page = self.channel, self.version, int(self.arguments[-1])
+        await step_card(
+            interaction, version, lambda state, side: unit_step(state, side, channel, version, page)
+        )
+
+    async def _targets(self, interaction: discord.Interaction) -> None:
+        """Another page of the target menu, in place."""
+        *drafted, page = self.arguments
+        draft, channel, version = Draft.read(tuple(drafted)), self.channel, self.version
+        await step_card(
+            interaction, version, lambda state, side: target_step(state, channel, version, draft, int(page))
+        )
+
     async def _do(self, interaction: discord.Interaction) -> None:
         draft = Draft.read(self.arguments)
         channel, version = self.channel, self.version
@@ -503,11 +622,14 @@ class TurnButton(
 class TurnSelect(
     StepItem,
     discord.ui.DynamicItem[discord.ui.Select],
-    template=STEP + r"(?P<step>unit|to|off|at|choice)(?P<arguments>(?::[^:]+)*)",
+    template=STEP + r"(?P<step>unit|to|off|at|choice|call)(?P<arguments>(?::[^:]+)*)",
 ):
     """Every menu of an order being built: the unit, the destination, the offset, the target."""
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        if self.step == "call":
+            await self._call(interaction, tuple(self.item.values))
+            return
         (chosen,) = self.item.values
         channel, version = self.channel, self.version
         if self.step == "choice":
@@ -527,6 +649,20 @@ class TurnSelect(
             )
 
         await step_card(interaction, version, make)
+
+    async def _call(self, interaction: discord.Interaction, places: tuple[str, ...]) -> None:
+        """The reserves picked, called as ``/reserves`` calls them, in the menu's order."""
+        called = self.arguments[0]
+
+        async def work() -> None:
+            def build(state: GameState) -> Command:
+                return reserves_command(
+                    state, acting_side(state, interaction), called, tuple(sorted(places, key=int))
+                )
+
+            await show_result(interaction, await act(interaction, build, version=self.version))
+
+        await public_step(interaction, work)
 
     async def _choose(self, interaction: discord.Interaction, chosen: str) -> None:
         """A choice answered from the channel's card, as ``/choose`` answers it."""

@@ -50,21 +50,22 @@ def begin_turn(state: GameState, log: EventLog) -> None:
         unit.mortar_aim = None
     rules_of(state).begin_turn(state)
     check_marker_reveals(state, log)  # at the start, and as rapid moves are forgotten (p. 26)
-    due = [name for name in sorted(state.sides) if _reserves_callable(state, name)]
+    due = [name for name in sorted(state.sides) if reserves_to_call(state, name)]
     if due:
         state.phase, state.reserve_calls_due = Phase.RESERVES, due
         for name in due:
             log.emit(
                 "reserves",
                 f"Turn {state.turn}: {side_name(name)} may call up to "
-                f"{counted(_reserves_callable(state, name), 'reserve')} before tokens are drawn",
+                f"{counted(reserves_to_call(state, name), 'reserve')} before tokens are drawn",
                 side=name,
             )
         return
     _draw_and_roll_initiative(state, log)
 
 
-def _reserves_callable(state: GameState, name: str) -> int:
+def reserves_to_call(state: GameState, name: str) -> int:
+    """How many reserves a side may call at this turn's start (p. 26)."""
     side = state.sides[name]
     if side.team is not None:
         return 0  # a team's reserves are the CO's pool, sent on request (p. 25)
@@ -84,7 +85,7 @@ def call_reserves(state: GameState, command: CallReserves, log: EventLog) -> Non
     the player named them, and brings one token with it."""
     if state.phase is not Phase.RESERVES or command.side not in state.reserve_calls_due:
         raise IllegalCommand("Reserves are called at the start of a turn, when the bot asks for them")
-    limit = _reserves_callable(state, command.side)
+    limit = reserves_to_call(state, command.side)
     if len(set(command.units)) != len(command.units):
         raise IllegalCommand("Name each reserve unit once")
     if len(command.units) > limit:

@@ -3,6 +3,7 @@
 import pytest
 
 from engine.dice import ScriptedDice, d6
+from engine.game_state import GameState
 from engine.scenarios.new_game import make_unit, new_game
 from tests.bot.discord_harness import ANN, EVE, OTTO, attachments, close_bot, open_bot, reply, started_game
 
@@ -113,8 +114,8 @@ async def test_react_at_a_point_of_the_enemy_move(table):
     ]
 
 
-async def test_reserves_are_called_by_slash_command(tmp_path, monkeypatch):
-    bot, discord = await open_bot(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", monkeypatch)
+def with_a_reserve() -> GameState:
+    """A small game where the allies may call their one reserve, a Sherman, from turn 1."""
     state = new_game(
         {"allies": "us", "axis": "german"},
         [
@@ -124,7 +125,12 @@ async def test_reserves_are_called_by_slash_command(tmp_path, monkeypatch):
         ],
     )
     state.sides["allies"].reserves_from_turn = 1
-    await bot.games.new_game("7", state)
+    return state
+
+
+async def test_reserves_are_called_by_slash_command(tmp_path, monkeypatch):
+    bot, discord = await open_bot(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", monkeypatch)
+    await bot.games.new_game("7", with_a_reserve())
     await discord.slash("game join", user=ANN, channel="7", side="allies")
     await discord.slash("game join", user=OTTO, channel="7", side="axis")
     bot.games.dice = lambda: ScriptedDice([])

@@ -1,10 +1,18 @@
 """A whole game by taps: after /game new, nothing typed, only buttons and menus; the cards'
 buttons outlive a restart, and an out-of-date card or a spectator's tap changes nothing."""
 
+import asyncio
+
+import discord
 import pytest
 
+from bot.discord_adapter.tap_orders import Draft, place_of, target_step, targets_in_sight
 from bot.text_orders import parse_point
-from engine.dice import SeededDice
+from engine.deployment.placing import whose_turn
+from engine.dice import ScriptedDice, SeededDice, d6
+from engine.game_state import GameState
+from engine.scenarios.new_game import make_unit
+from engine.scenarios.quick_battle import quick_battle, scenario_battle
 from engine.state import Phase
 from tests.bot.discord_harness import (
     ANN,
@@ -17,6 +25,7 @@ from tests.bot.discord_harness import (
     open_bot,
     reply,
 )
+from tests.bot.test_discord_play import with_a_reserve
 
 PLAYERS = {"allies": ANN, "axis": OTTO}
 
@@ -159,3 +168,169 @@ async def test_a_move_by_taps_goes_to_a_grid_square_and_offset_or_toward_a_unit(
     confirm = buttons(await discord.choose(where, [toward["value"]], user=OTTO, channel="1"))
     text, private = reply(await discord.click(confirm["Confirm"], user=OTTO, channel="1"))
     assert not private and "Gruppe 2: move" in text  # not refused as a path longer than 6"
+
+
+def crowded_battle() -> GameState:
+    """The quick battle with 33 more German squads along the axis edge: 40 units a side for the
+    axis, more than one menu holds."""
+    state = quick_battle()
+    for n in range(33):
+        squad = make_unit("german", "Infantry Detachment", "axis", (3 + 2 * n, 46), unit_id=f"extra-{n}")
+        state.units[squad.id] = squad.model_copy(update={"name": f"Extra {n}"})
+    return state
+
+
+async def test_a_force_of_40_units_is_ordered_by_taps_through_the_menus_pages(bot_and_discord):
+    bot, discord, _ = bot_and_discord
+    await bot.games.new_game("1", crowded_battle())
+    await discord.slash("game join", user=ANN, channel="1", side="allies")
+    await discord.slash("game join", user=OTTO, channel="1", side="axis")
+    bot.games.dice = lambda: SeededDice(3)  # axis wins the initiative
+    await discord.slash("game start", user=OTTO, channel="1")
+    shown = buttons(await discord.slash("initiative", user=OTTO, channel="1", choice="start"))
+    assert len([u for u in (await bot.games.game("1")).units.values() if u.side == "axis"]) == 40
+
+    step = await discord.click(shown["Activate (axis)"], user=OTTO, channel="1")
+    (first,) = menus(step)
+    assert len(first["options"]) == 25 and reply(step)[0].endswith("(page 1 of 2)")
+    assert "Previous (0 of 2)" not in buttons(step)
+    text, private = reply(await discord.click(buttons(step)["More (2 of 2)"], user=EVE, channel="1"))
+    assert private and "You are not playing in this game" in text  # a spectator turns no page
+    step = await discord.click(buttons(step)["More (2 of 2)"], user=OTTO, channel="1")
+    (second,) = menus(step)
+    assert len(second["options"]) == 15 and "Previous (1 of 2)" in buttons(step)
+    labels = {o["label"]: o["value"] for o in second["options"]}
+    assert "Extra 32" in labels and not {o["label"] for o in first["options"]} & set(labels)
+
+    actions = buttons(await discord.choose(second, [labels["Extra 32"]], user=OTTO, channel="1"))
+    (where,) = menus(await discord.click(actions["Move"], user=OTTO, channel="1"))
+    square = next(o["value"] for o in where["options"] if not o["value"].startswith("~"))
+    (offsets,) = menus(await discord.choose(where, [square], user=OTTO, channel="1"))
+    confirm = buttons(await discord.choose(offsets, [square], user=OTTO, channel="1"))
+    text, private = reply(await discord.click(confirm["Confirm"], user=OTTO, channel="1"))
+    assert not private and text.startswith("axis declares: Extra 32: move")
+    assert (await bot.games.game("1")).pending.order.unit == "extra-32"
+
+
+def test_a_target_menu_pages_through_more_enemies_than_a_menu_holds():
+    """With 40 enemies in sight, the target menu shows 25, then the other 15 on its next page."""
+    state = crowded_battle()
+    state.units["sherman-1"] = state.units["sherman-1"].model_copy(update={"position": parse_point("36,40")})
+    sherman = place_of(state, "sherman-1")
+    draft = Draft(sherman, "fire")
+    seen = targets_in_sight(state, state.units["sherman-1"], draft)
+    assert len(seen) > 25
+    pages = [asyncio.run(target_step(state, 1, 7, draft, page)) for page in (0, 1)]
+    menus_shown = [[i for i in card.walk_children() if isinstance(i, discord.ui.Select)][0] for card in pages]
+    assert [len(m.options) for m in menus_shown] == [25, len(seen) - 25]
+    labels = [{o.value for o in m.options} for m in menus_shown]
+    assert not labels[0] & labels[1]
+    turns = [[i.label for i in card.walk_children() if isinstance(i, discord.ui.Button)] for card in pages]
+    assert turns == [["More (2 of 2)"], ["Previous (1 of 2)"]]
+
+
+async def test_reserves_are_called_by_taps_and_only_by_their_own_side(bot_and_discord, monkeypatch):
+    """At a turn's start a side may call its reserves (p. 26): the card's button opens a menu of
+    them for that side's player alone; the other side and a spectator change nothing; the
+    buttons and the menu still work after a restart."""
+    bot, discord, url = bot_and_discord
+    await bot.games.new_game("7", with_a_reserve())
+    await discord.slash("game join", user=ANN, channel="7", side="allies")
+    await discord.slash("game join", user=OTTO, channel="7", side="axis")
+    bot.games.dice = lambda: ScriptedDice([])
+    shown = buttons(await discord.slash("game start", user=OTTO, channel="7"))
+    assert set(shown) == {"Call reserves (allies)", "No reserves (allies)"}
+    version = (await bot.games.store.load("7")).version
+
+    for user, refusal in (
+        (OTTO, "These are allies's reserves, not axis's"),
+        (EVE, "You are not playing in this game"),
+    ):
+        for label in shown:
+            text, private = reply(await discord.click(shown[label], user=user, channel="7"))
+            assert private and refusal in text
+    assert (await bot.games.store.load("7")).version == version
+
+    step = await discord.click(shown["Call reserves (allies)"], user=ANN, channel="7")
+    await bot.games.close()  # a restart: a new client reads the same custom ids
+    bot, discord = await open_bot(url, monkeypatch)
+    (menu,) = menus(step)
+    assert reply(step)[1] and [o["label"] for o in menu["options"]] == ["Sherman 75mm"]
+    assert menu["max_values"] == 1
+    text, private = reply(await discord.choose(menu, [menu["options"][0]["value"]], user=OTTO, channel="7"))
+    assert private and "These are allies's reserves, not axis's" in text
+    bot.games.dice = lambda: ScriptedDice([d6(5), d6(6), d6(2)])
+    sent = await discord.choose(menu, [menu["options"][0]["value"]], user=ANN, channel="7")
+    text, private = reply(sent)
+    assert not private and "available this turn: Sherman 75mm" in text and "allies draws 4 tokens" in text
+    assert (await bot.games.game("7")).units["sherman"].reserve_available
+    await close_bot(bot)  # the restarted one (the fixture closes the first)
+
+
+async def test_a_scenario_is_set_up_by_taps_turn_about_and_started(bot_and_discord):
+    """A Meeting Engagement (p. 28): each side's units go down by grid square and spot in its own
+    12" area, turn about; the other side and a spectator are refused; then Start."""
+    bot, discord, _ = bot_and_discord
+    await bot.games.new_game("1", scenario_battle("meeting"))
+    for user, nation in ((ANN, "us"), (OTTO, "german")):
+        await discord.slash("force new", user=user, channel="1", nation=nation, name="F", points=1000)
+        for _ in range(2):  # one may start on the table, the other waits in reserve
+            await discord.slash("force add", user=user, channel="1", force="F", unit="Infantry Detachment")
+        await discord.slash(
+            "force upgrade", user=user, channel="1", force="F", unit="Infantry Detachment 1", command=True
+        )
+    await discord.slash("game join", user=ANN, channel="1", side="allies", force="F")
+    shown = buttons(await discord.slash("game join", user=OTTO, channel="1", side="axis", force="F"))
+    state = await bot.games.game("1")
+    first = whose_turn(state.deployment)
+    other = state.other_side(first)
+    assert set(shown) == {f"Set up a unit ({first})", f"Done setting up ({first})"}
+    version = (await bot.games.store.load("1")).version
+    refusals = {
+        (PLAYERS[other], f"Set up a unit ({first})"): f"It is {first}'s turn to set up a unit",
+        (PLAYERS[other], f"Done setting up ({first})"): f"This button is for {first}, not {other}",
+        (EVE, f"Set up a unit ({first})"): "You are not playing in this game",
+        (EVE, f"Done setting up ({first})"): "You are not playing in this game",
+    }
+    for (user, label), refusal in refusals.items():
+        text, private = reply(await discord.click(shown[label], user=user, channel="1"))
+        assert private and refusal in text
+    assert (await bot.games.store.load("1")).version == version
+
+    other_side = {first: other, other: first}
+    for side in (first, other):
+        user = PLAYERS[side]
+        step = await discord.click(shown[f"Set up a unit ({side})"], user=user, channel="1")
+        (units,) = menus(step)
+        assert reply(step)[1] and [o["label"] for o in units["options"]] == [
+            "Infantry Detachment 1",
+            "Infantry Detachment 2",
+        ]
+        (squares,) = menus(
+            await discord.choose(units, [units["options"][0]["value"]], user=user, channel="1")
+        )
+        edge_rows = {"allies": ("1", "2"), "axis": ("7", "8")}[side]  # 12" from its own edge
+        assert squares["options"] and all(o["value"][1:] in edge_rows for o in squares["options"])
+        (spots,) = menus(
+            await discord.choose(squares, ["C2" if side == "allies" else "C7"], user=user, channel="1")
+        )
+        spot = next(o["value"] for o in spots["options"] if o["value"].endswith("+1,1"))
+        confirm = buttons(await discord.choose(spots, [spot], user=user, channel="1"))
+        text, private = reply(
+            await discord.click(confirm["Set it up"], user=PLAYERS[other_side[side]], channel="1")
+        )
+        assert private and f"is not one of {other_side[side]}'s units" in text
+        sent = await discord.click(confirm["Set it up"], user=user, channel="1")
+        text, private = reply(sent)
+        assert not private and "sets up" in text, text
+        unit = (await bot.games.game("1")).units[f"{side}-infantry-detachment-1"]
+        assert unit.position == parse_point(spot) and unit.facing == {"allies": 90.0, "axis": 270.0}[side]
+        shown = buttons(sent)
+    for side in (first, other):
+        sent = await discord.click(shown[f"Done setting up ({side})"], user=PLAYERS[side], channel="1")
+        assert "has finished setting up" in reply(sent)[0]
+        shown = buttons(sent)
+    assert set(shown) == {"Start"}
+    bot.games.dice = lambda: SeededDice(3)
+    sent = await discord.click(shown["Start"], user=ANN, channel="1")
+    assert (await bot.games.game("1")).phase is Phase.INITIATIVE

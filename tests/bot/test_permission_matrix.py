@@ -671,7 +671,7 @@ READS_ONLY = {
     "campaign ledger", "campaign linked standings", "campaign orbat", "campaign status", "cards hand",
     "chart list", "chart show", "force export", "force list", "force show", "game history", "game log",
     "game map", "game status", "games mine", "odds fire", "odds shot", "odds test", "ref log", "ref map",
-    "ref prep list", "rule", "library", "stats", "team show", "table show", "table list",
+    "ref prep list", "game replay", "rule", "library", "stats", "team show", "table show", "table list",
     "table export", "help", "measure",
 }  # fmt: skip
 OWN_RECORDS = {

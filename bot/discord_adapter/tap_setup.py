@@ -1,0 +1,203 @@
+"""Setting up a scenario by taps (pp. 28-31): the card's "Set up a unit" opens private steps (a
+unit still waiting, a grid square of the side's set-up area, then a spot in it), each unit
+facing into the table from its side's edge, declared like ``/deploy``; "Done setting up" ends
+the side's set-up as ``/deploy done:true`` does. A sniper team, which needs a dummy marker's
+point too (p. 20), is set up by typing ``/deploy``.
+
+The custom ids are the turn steps' (bot.discord_adapter.action_card.step_id): each carries the
+game's version, so a step the game has moved past is refused as out of date.
+"""
+
+from __future__ import annotations
+
+import math
+
+import discord
+
+from bot.discord_adapter.action_card import STEP, setting_up, step_button
+from bot.discord_adapter.referees import acting_side, is_admin, server_roles
+from bot.discord_adapter.tap_orders import (
+    TurnButton,
+    TurnSelect,
+    menu,
+    of_pages,
+    page_buttons,
+    page_of,
+    place_of,
+    private_card,
+    spot_menu,
+    square_name,
+    step_card,
+    unit_at,
+)
+from bot.services.game_service import GameError, permitted
+from bot.text_orders import FACING_FROM_EDGE, GRID, parse_point
+from engine.commands import Command, Deploy, FinishDeployment
+from engine.game_state import GameState
+from engine.profiles import Special
+from engine.referee_prep import deployment_zone
+from engine.state import Point, Unit
+
+
+def own_side(side: str, called: str) -> str:
+    """A card's button names the side it is for: only that side's player (or referee) uses it."""
+    if side != called:
+        raise GameError(f"This button is for {called}, not {side}")
+    return side
+
+
+def may_set_up(state: GameState, interaction: discord.Interaction) -> str:
+    """The user's side, if it may set a unit up now; else a refusal to show them."""
+    side = acting_side(state, interaction)
+    permitted(
+        state,
+        str(interaction.user.id),
+        FinishDeployment(side=side),
+        is_admin(interaction),
+        server_roles(interaction),
+    )
+    if side not in setting_up(state):
+        turn = setting_up(state)
+        raise GameError(f"It is {turn[0]}'s turn to set up a unit" if turn else "Set-up is over")
+    return side
+
+
+def waiting(state: GameState, side: str) -> list[Unit]:
+    """The side's units still to set up that taps can place (a sniper team needs /deploy)."""
+    plan = state.deployment.sides[side]  # type: ignore[union-attr]
+    return [state.units[u] for u in plan.waiting if not state.units[u].profile.has(Special.SNIPER)]
+
+
+def squares_to_set_up_in(state: GameState, side: str, unit: Unit) -> list[str]:
+    """The grid squares whose centre lies in the side's set-up area (the referee's, if drawn)."""
+    zone = deployment_zone(state, side) or state.deployment.sides[side].zone  # type: ignore[union-attr]
+    found = []
+    for row in range(math.ceil(state.table.depth / GRID)):
+        for column in range(math.ceil(state.table.width / GRID)):
+            centre = Point(x=column * GRID + GRID / 2, y=row * GRID + GRID / 2)
+            if zone.problem(unit, centre, state.table) is None:
+                found.append(square_name(column, row))
+    return found
+
+
+def unit_menu_step(
+    state: GameState, side: str, channel: int, version: int, page: int = 0
+) -> discord.ui.LayoutView:
+    shown, page, pages = page_of(waiting(state, side), page)
+    if not shown:
+        return private_card(f"**{side}** has no unit left to set up by taps: tap Done setting up.")
+    options = [
+        discord.SelectOption(
+            label=f"{u.name}{f' = {u.true_name}' if u.true_name else ''}"[:100],
+            value=str(place_of(state, u.id)),
+            description=u.profile.name[:100],
+        )
+        for u in shown
+    ]
+    return private_card(
+        f"**{side}**: choose the unit to set up.{of_pages(page, pages)}",
+        [menu(channel, version, "placing", (), f"The unit to set up{of_pages(page, pages)}", options)],
+        page_buttons(channel, version, "setuppage", (), page, pages),
+    )
+
+
+def square_step(
+    state: GameState, side: str, channel: int, version: int, place: int, page: int = 0
+) -> discord.ui.LayoutView:
+    unit = unit_at(state, place)
+    shown, page, pages = page_of(squares_to_set_up_in(state, side, unit), page)
+    if not shown:
+        return private_card(f"No grid square's centre lies in {side}'s set-up area: use /deploy unit: at:.")
+    options = [discord.SelectOption(label=f"Square {name}", value=name) for name in shown]
+    return private_card(
+        f"**{unit.name}**: in which grid square of {side}'s set-up area?{of_pages(page, pages)}",
+        [menu(channel, version, "setupsquare", (place,), f"Grid square{of_pages(page, pages)}", options)],
+        page_buttons(channel, version, "setupsquares", (place,), page, pages),
+    )
+
+
+def spot_step(state: GameState, channel: int, version: int, place: int, square: str) -> discord.ui.LayoutView:
+    return spot_menu(state, channel, version, "setupspot", (place,), square)
+
+
+def confirm_set_up(
+    state: GameState, channel: int, version: int, place: int, spot: str
+) -> discord.ui.LayoutView:
+    unit = unit_at(state, place)
+    confirm = step_button(
+        channel, version, "deploy", "Set it up", place, spot, style=discord.ButtonStyle.success
+    )
+    return private_card(f"**{unit.name}**: set up at {spot}, facing into the table. Confirm?", [confirm])
+
+
+def deploy_command(state: GameState, side: str, place: int, spot: str) -> Command:
+    """The set-up the taps stand for, as ``/deploy`` makes it."""
+    unit = unit_at(state, place)
+    if unit.side != side:
+        raise GameError(f"{unit.name} is not one of {side}'s units")
+    facing = FACING_FROM_EDGE[state.sides[side].entry_edge]
+    return Deploy(side=side, unit=unit.id, at=parse_point(spot), facing=facing)
+
+
+class SetUpButton(
+    TurnButton,
+    template=STEP + r"(?P<step>setup|setupdone|setuppage|setupsquares|deploy)(?P<arguments>(?::[^:]+)*)",
+):
+    """The set-up card's buttons and those of a unit being set up."""
+
+    async def _setup(self, interaction: discord.Interaction) -> None:
+        called, channel, version = self.arguments[0], self.channel, self.version
+
+        def make(state: GameState, side: str) -> discord.ui.LayoutView:
+            own_side(side, called)
+            return unit_menu_step(state, side, channel, version)
+
+        await step_card(interaction, version, make, new=True, may=may_set_up)
+
+    async def _setuppage(self, interaction: discord.Interaction) -> None:
+        channel, version, page = self.channel, self.version, int(self.arguments[-1])
+        await step_card(
+            interaction,
+            version,
+            lambda state, side: unit_menu_step(state, side, channel, version, page),
+            may=may_set_up,
+        )
+
+    async def _setupsquares(self, interaction: discord.Interaction) -> None:
+        channel, version = self.channel, self.version
+        place, page = int(self.arguments[0]), int(self.arguments[1])
+        await step_card(
+            interaction,
+            version,
+            lambda state, side: square_step(state, side, channel, version, place, page),
+            may=may_set_up,
+        )
+
+    async def _setupdone(self, interaction: discord.Interaction) -> None:
+        called = self.arguments[0]
+        await self._play(interaction, lambda state, side: FinishDeployment(side=own_side(side, called)))
+
+    async def _deploy(self, interaction: discord.Interaction) -> None:
+        place, spot = int(self.arguments[0]), self.arguments[1]
+        await self._play(interaction, lambda state, side: deploy_command(state, side, place, spot))
+
+
+class SetUpSelect(
+    TurnSelect,
+    template=STEP + r"(?P<step>placing|setupsquare|setupspot)(?P<arguments>(?::[^:]+)*)",
+):
+    """The menus of a unit being set up: the unit, its grid square, its spot."""
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        (chosen,) = self.item.values
+        channel, version = self.channel, self.version
+
+        def make(state: GameState, side: str) -> discord.ui.LayoutView:
+            if self.step == "placing":
+                return square_step(state, side, channel, version, int(chosen))
+            place = int(self.arguments[0])
+            if self.step == "setupsquare":
+                return spot_step(state, channel, version, place, chosen)
+            return confirm_set_up(state, channel, version, place, chosen)
+
+        await step_card(interaction, version, make, may=may_set_up)

@@ -1,0 +1,107 @@
+"""A finished battle's story, rebuilt from its log: the table after each activation, the kills
+that decided it, and a summary in words, all as the spectators may know them (engine.view).
+
+An activation starts with a declaration (p. 12) and ends once the game no longer waits on it:
+its reaction window answered, any choice it raised made. A game replays exactly (every die is
+in the log), so the story of a stored game is the same however often it is told.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from engine.commands import Command, Declare
+from engine.event_data import FireData
+from engine.events import Event
+from engine.game import replay
+from engine.game_state import GameState
+from engine.state import Phase
+from engine.view import SPECTATORS, sees, told
+
+MID_ACTIVATION = (Phase.REACTION, Phase.CHOICE)
+
+
+@dataclass(frozen=True)
+class Moment:
+    """The table once an activation is over, what happened in it and the table before it (for
+    the trails)."""
+
+    state: GameState
+    events: tuple[Event, ...]
+    before: GameState
+
+
+@dataclass(frozen=True)
+class Kill:
+    """A unit destroyed: in which turn, and the line that tells the spectators how."""
+
+    turn: int
+    side: str  # the side that lost it
+    text: str
+
+
+@dataclass(frozen=True)
+class Story:
+    moments: tuple[Moment, ...]
+    kills: tuple[Kill, ...]
+    final: GameState
+
+
+def battle_story(start: GameState, history: Iterable[tuple[Command, list[Event]]]) -> Story:
+    """Replay the game's live log (undone actions left out) from its start, keeping the table
+    after every activation and every kill."""
+    moments: list[Moment] = []
+    kills: list[Kill] = []
+    state, opened, events = start, None, []
+    for command, stored in history:
+        before = state
+        state, (produced,) = replay(state, [(command, stored)])
+        if isinstance(command, Declare):
+            opened, events = before, []
+        events += produced
+        kills += kills_in(before, state, produced)
+        if opened is not None and state.phase not in MID_ACTIVATION:
+            moments.append(Moment(state, tuple(events), opened))
+            opened = None
+    return Story(tuple(moments), tuple(kills), state)
+
+
+def kills_in(before: GameState, after: GameState, events: list[Event]) -> list[Kill]:
+    """The units these events destroyed (dummy markers aside), as the spectators are told it,
+    with the unit whose shot did it when they may know that unit."""
+    shots = {e.data.target: e for e in events if isinstance(e.data, FireData) and e.data.fate != "stands"}
+    kills = []
+    for event in events:
+        unit = after.units.get(event.units[0]) if event.kind == "destroyed" and event.units else None
+        text = told(event, SPECTATORS) if unit is not None and not unit.dummy else ""
+        if not text:
+            continue
+        shot = shots.get(unit.id)
+        firer = after.units.get(shot.data.firer) if shot is not None and not shot.secret else None  # type: ignore[union-attr]
+        if firer is not None and sees(firer, SPECTATORS):
+            text = f"{firer.name} fires: {text}"
+        kills.append(Kill(before.turn, unit.side, text))
+    return kills
+
+
+def story_text(story: Story) -> str:
+    """The summary: turns played, who won and why, each side's losses by unit, the kills."""
+    final = story.final
+    result = final.result
+    lines = [f"**The battle's story**: {final.turn} turn{'s' * (final.turn != 1)} played, "
+             f"{len(story.moments)} activation{'s' * (len(story.moments) != 1)}."]  # fmt: skip
+    if result is not None:
+        lines.append(f"{f'**{result.winner}** won' if result.winner else 'A draw'}: {result.reason}.")
+    for side in sorted(final.sides):
+        lost = [u for u in final.units_of(side) if u.destroyed and not u.dummy]
+        named = [u.name for u in lost if sees(u, SPECTATORS)]
+        unseen = len(lost) - len(named)
+        names = ", ".join(named + ([f"{unseen} unit{'s' * (unseen != 1)} never seen"] if unseen else []))
+        lines.append(
+            f"{side} lost {len(lost)} unit{'s' * (len(lost) != 1)}" + (f": {names}" if names else "")
+        )
+    if story.kills:
+        lines.append("Decisive moments:")
+        lines += [f"- turn {kill.turn}: {kill.text}" for kill in story.kills]
+    return "\n".join(lines)
