@@ -15,6 +15,7 @@ from engine.deployment.plan import MEETING_AREA_DEPTH, DeploymentPlan, Edge, Sid
 from engine.errors import IllegalCommand
 from engine.events import EventLog
 from engine.game_state import GameState
+from engine.orders import check_set_down
 from engine.profiles import Special
 from engine.referee_prep import deployment_zone
 from engine.rules.scenario import breakthrough_spacing_on, units_on_table_at_start
@@ -130,6 +131,7 @@ def place_unit(
     placed = unit.model_copy(update={"position": at, "facing": facing})
     if not sniper and not may_stand(placed, state.terrain):
         raise IllegalCommand(f"{unit.name} cannot stand at {at}: the ground there is impassable to it (p. 9)")
+    check_set_down(state, placed, at)
     for other in [] if sniper else on_table:
         gap = geometry.distance(placed, other)
         if gap < mine.spacing:
