@@ -20,6 +20,7 @@ from typing import Literal
 
 from bot.help_pages import PAGES
 from bot.services.limits import MAX_DAYS, MAX_POINTS, MOST_SEED, REACTION_SECONDS
+from engine.deployment.areas import AREAS
 from engine.rulesets import RULE_SETS
 from engine.scenarios.book import load_scenarios
 from engine.scenarios.quick_battle import allied_forces, quick_tables
@@ -37,6 +38,7 @@ RULE_SET_NAMES = tuple(RULE_SETS)
 TABLES = tuple(quick_tables())
 ALLIED_FORCES = tuple(allied_forces())
 EDGES = ("long", "short")
+DEPLOYMENT_AREAS = AREAS
 PIECE_KINDS = tuple(kind.value for kind in PieceKind)
 HELP_TOPICS = tuple(page.key for page in PAGES)
 
@@ -235,6 +237,11 @@ SPECS: tuple[Spec, ...] = (
         ),
         choice(
             "edges", "Scenarios: the sides set up along the long edges (default) or the short ones", EDGES
+        ),
+        choice(
+            "areas",
+            "Scenarios: deployment areas along whole edges (default), opposite corners, roads, or flanks",
+            DEPLOYMENT_AREAS,
         ),
         choice(
             "forces",

@@ -96,6 +96,7 @@ class GameCommands(app_commands.Group):
         forces: str = "us",
         seed: app_commands.Range[int, 0, MOST_SEED] | None = None,
         edges: str | None = None,
+        areas: str = "edges",
         reaction_seconds: app_commands.Range[int, 15, 172800] = 120,
         scenario: str = "quick",
         attacker: str | None = None,
@@ -118,7 +119,7 @@ class GameCommands(app_commands.Group):
             )
         else:
             battle = scenario_battle(
-                scenario, ground, attacker, attacker_choice, deployment == "plotted", edges
+                scenario, ground, attacker, attacker_choice, deployment == "plotted", edges, areas
             )
             text = scenario_text(battle, ground, reaction_seconds)
         battle = with_rule_set(battle, ruleset)

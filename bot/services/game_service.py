@@ -21,6 +21,7 @@ from bot.storage import clock_store
 from bot.storage.deadline_claims import WINDOWS, Claims, process_name
 from bot.storage.store import GameStore, StaleGame, StoredGame
 from engine.commands import Command, DeclineReaction, UndoActions
+from engine.deployment.areas import AREA_WORDS
 from engine.dice import DiceSource, SeededDice
 from engine.errors import IllegalCommand
 from engine.events import Event
@@ -452,6 +453,8 @@ def scenario_text(state: GameState, table: str | BattleTable, reaction_seconds: 
         if planned.attacker_choice
         else ""
     )
+    if planned.areas != "edges":
+        choice += f" The sides set up {AREA_WORDS[planned.areas]} (pp. 28-31)."
     return (
         f"**{scenario.title}** (p. {scenario.page}) on the {table_title(table)}: {scenario.summary}\n"
         f"{roles}.{choice} Reaction windows stay open {duration_text(reaction_seconds)}.\n"
