@@ -219,22 +219,25 @@ TABLE_SPECS = (  # /table: build, generate and share this server's tables
     spec("table delete", "Delete one of your tables", _table("One of your tables")),
 )
 
+BATTLEFIELD = text(
+    "table",
+    "The battlefield: a built-in one (default: village, 6' x 4'), one of /table list, or random",
+    default="village",
+    suggest=True,
+)
+BATTLEFIELD_SEED = integer(
+    "seed",
+    "With table:random, the seed it is laid out from (the same seed, the same table)",
+    low=0,
+    high=MOST_SEED,
+)
+
 SPECS: tuple[Spec, ...] = (
     spec(
         "game new",
         "Set up a quick battle, or a book scenario, in this channel",
-        text(
-            "table",
-            "The battlefield: a built-in one (default: village, 6' x 4'), one of /table list, or random",
-            default="village",
-            suggest=True,
-        ),
-        integer(
-            "seed",
-            "With table:random, the seed it is laid out from (the same seed, the same table)",
-            low=0,
-            high=MOST_SEED,
-        ),
+        BATTLEFIELD,
+        BATTLEFIELD_SEED,
         choice(
             "edges", "Scenarios: the sides set up along the long edges (default) or the short ones", EDGES
         ),
@@ -722,7 +725,8 @@ SPECS: tuple[Spec, ...] = (
             SCENARIOS,
             required=True,
         ),
-        choice("table", "The battlefield (default: village)", TABLES, default="village"),
+        BATTLEFIELD,
+        BATTLEFIELD_SEED,
         choice("attacker", "Capture and Breakthrough: the attacking side", ("allies", "axis")),
         choice(
             "attacker_choice",

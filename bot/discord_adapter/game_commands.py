@@ -23,7 +23,7 @@ from bot.discord_adapter.owed_commands import pings
 from bot.discord_adapter.referees import act, eyes_of
 from bot.discord_adapter.schema_commands import schema_command
 from bot.discord_adapter.side_threads import open_for_set_up, open_side_threads, tell_privately
-from bot.discord_adapter.table_commands import server, table_service
+from bot.discord_adapter.table_commands import battlefields, server, table_service
 from bot.discord_adapter.team_commands import make_teams_and_referees
 from bot.services.game_service import Outcome, finished_games_text, scenario_text, setup_text
 from bot.services.limits import MOST_SEED
@@ -35,7 +35,6 @@ from engine.scenarios.quick_battle import (
     allied_forces,
     quick_battle,
     quick_forces,
-    quick_tables,
     scenario_battle,
 )
 from engine.view import events_for
@@ -65,16 +64,6 @@ async def show_started(interaction: discord.Interaction, outcome: Outcome) -> No
     await answer(interaction, view=card_for(interaction, outcome, text, picture), file=picture)
     await open_side_threads(interaction, outcome.state)
     await tell_privately(interaction, replace(outcome, threads=None))  # opened just now?
-
-
-async def battlefields(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """The built-in tables, random, and the server's own, as the user types."""
-    words = current.casefold().split()
-    named = {name: title for name, title in quick_tables().items()}
-    named["random"] = "random: a table laid out from the seed option"
-    named.update({name: name for name in await table_service(interaction).names(server(interaction))})
-    found = [(n, t) for n, t in named.items() if all(w in t.casefold() or w in n.casefold() for w in words)]
-    return [app_commands.Choice(name=t[:100], value=n[:100]) for n, t in found[:25]]
 
 
 class GameCommands(app_commands.Group):

@@ -15,6 +15,7 @@ from bot.discord_adapter.schema_commands import schema_command
 from bot.services.game_service import GameError
 from bot.services.limits import MOST_SEED, TABLE_FILE
 from bot.services.table_service import TableService, read_piece, read_position
+from engine.scenarios.quick_battle import quick_tables
 from engine.tables.layout import (
     LARGEST,
     SMALLEST,
@@ -37,6 +38,16 @@ def table_service(interaction: discord.Interaction) -> TableService:
 
 def server(interaction: discord.Interaction) -> str:
     return str(interaction.guild_id or "dm")
+
+
+async def battlefields(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The built-in tables, random, and the server's own, as the user types."""
+    words = current.casefold().split()
+    named = {name: title for name, title in quick_tables().items()}
+    named["random"] = "random: a table laid out from the seed option"
+    named.update({name: name for name in await table_service(interaction).names(server(interaction))})
+    found = [(n, t) for n, t in named.items() if all(w in t.casefold() or w in n.casefold() for w in words)]
+    return [app_commands.Choice(name=t[:100], value=n[:100]) for n, t in found[:25]]
 
 
 async def server_tables(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
