@@ -28,6 +28,7 @@ from bot.discord_adapter.rule_commands import RulesCommands, rule_command
 from bot.discord_adapter.schema_commands import check_tree
 from bot.discord_adapter.side_threads import post_to_threads
 from bot.discord_adapter.stats_commands import stats_command
+from bot.discord_adapter.table_buttons import AddPieceSelect, UndoPieceButton
 from bot.discord_adapter.table_commands import TableCommands
 from bot.discord_adapter.tap_orders import TurnButton, TurnSelect
 from bot.discord_adapter.team_commands import TeamCommands
@@ -97,7 +98,16 @@ class IronCrossBot(discord.AutoShardedClient):
         self.tree.add_command(RefereeCommands())
         self.tree.add_command(TeamCommands())
         check_tree(self.tree)  # every command is one of the schema's, with its options
-        self.add_dynamic_items(ReactButton, NoReactionButton, TurnButton, TurnSelect, PageButton, TopicSelect)
+        self.add_dynamic_items(
+            ReactButton,
+            NoReactionButton,
+            TurnButton,
+            TurnSelect,
+            PageButton,
+            TopicSelect,
+            AddPieceSelect,
+            UndoPieceButton,
+        )
 
     async def setup_hook(self) -> None:
         """Index the bot's own rule summaries, then start firing the stored deadlines: on SQLite

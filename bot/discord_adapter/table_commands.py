@@ -12,6 +12,7 @@ from discord import app_commands
 from bot.discord_adapter.answers import PRIVATE, answer
 from bot.discord_adapter.common import battlefield_file, send_long
 from bot.discord_adapter.schema_commands import schema_command
+from bot.discord_adapter.table_buttons import show_table_card
 from bot.services.game_service import GameError
 from bot.services.limits import MOST_SEED, TABLE_FILE
 from bot.services.table_service import TableService, read_piece, read_position
@@ -163,9 +164,8 @@ class TableCommands(app_commands.Group):
     @schema_command("table show")
     @app_commands.autocomplete(table=server_tables)
     async def show(self, interaction: discord.Interaction, table: str) -> None:
-        await _show(
-            interaction, await table_service(interaction).table(server(interaction), table), private=False
-        )
+        """The table with the buttons to build it (:mod:`bot.discord_adapter.table_buttons`)."""
+        await show_table_card(interaction, await table_service(interaction).table(server(interaction), table))
 
     @schema_command("table list", extras=PRIVATE)
     async def list(self, interaction: discord.Interaction) -> None:
