@@ -204,7 +204,7 @@ async def test_a_table_is_built_by_taps_on_its_card_and_only_its_maker_changes_i
     opened = form(await discord_.choose(menu, ["woods"], user=ANN, channel="1"))
     sent = await discord_.submit(opened, {"Grid square": "C3"}, user=ANN, channel="1")
     text, _ = reply(sent)
-    assert "- woods-1: woods at (15, 15), 10\" x 8\"" in text and attachments(sent)[0].startswith(b"\x89PNG")
+    assert '- woods-1: woods at (15, 15), 10" x 8"' in text and attachments(sent)[0].startswith(b"\x89PNG")
     assert buttons(sent)["Undo last piece"]["custom_id"] == "ictable:undo:Farm"  # the card again
     # a square off the table is refused, and nothing changes
     opened = form(await discord_.choose(menu, ["hill"], user=ANN, channel="1"))
