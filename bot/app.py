@@ -63,18 +63,18 @@ class Services:
         """Every other service, over the game service's store, and with its dice, clock and
         claimer of deadlines (one a process)."""
         store = games.store
-        forces, stats = ForceService(store), StatsService(store)
+        forces, stats, tables = ForceService(store), StatsService(store), TableService(store)
         return cls(
             games=games,
             dice=DiceService(store, games.dice),
             rules=RulesService(store),
             forces=forces,
-            tables=TableService(store),
+            tables=tables,
             cards=CardService(store),
             stats=stats,
             campaign_stats=CampaignStats(store, stats),
             owed=OwedService(store),
             pings=TurnPings(games),
             campaigns=CampaignService(store, games.dice, games.clock, claims=games.claims),
-            linked_campaigns=LinkedCampaignService(games, forces, stats),
+            linked_campaigns=LinkedCampaignService(games, forces, stats, tables),
         )

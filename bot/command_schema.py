@@ -25,6 +25,7 @@ from bot.help_pages import PAGES
 from bot.services.limits import MAX_DAYS, MAX_POINTS, MOST_SEED, PACES, REACTION_SECONDS
 from engine.actions.base import OrderOption
 from engine.actions.registry import order_options
+from engine.deployment.areas import AREAS
 from engine.rulesets import RULE_SETS
 from engine.scenarios.book import load_scenarios
 from engine.scenarios.quick_battle import allied_forces, quick_tables
@@ -42,6 +43,7 @@ RULE_SET_NAMES = tuple(RULE_SETS)
 TABLES = tuple(quick_tables())
 ALLIED_FORCES = tuple(allied_forces())
 EDGES = ("long", "short")
+DEPLOYMENT_AREAS = AREAS
 PIECE_KINDS = tuple(kind.value for kind in PieceKind)
 HELP_TOPICS = tuple(page.key for page in PAGES)
 
@@ -234,24 +236,32 @@ TABLE_SPECS = (  # /table: build, generate and share this server's tables
     spec("table delete", "Delete one of your tables", _table("One of your tables")),
 )
 
+BATTLEFIELD = text(
+    "table",
+    "The battlefield: a built-in one (default: village, 6' x 4'), one of /table list, or random",
+    default="village",
+    suggest=True,
+)
+BATTLEFIELD_SEED = integer(
+    "seed",
+    "With table:random, the seed it is laid out from (the same seed, the same table)",
+    low=0,
+    high=MOST_SEED,
+)
+
 SPECS: tuple[Spec, ...] = (
     spec(
         "game new",
         "Set up a quick battle, or a book scenario, in this channel",
-        text(
-            "table",
-            "The battlefield: a built-in one (default: village, 6' x 4'), one of /table list, or random",
-            default="village",
-            suggest=True,
-        ),
-        integer(
-            "seed",
-            "With table:random, the seed it is laid out from (the same seed, the same table)",
-            low=0,
-            high=MOST_SEED,
-        ),
+        BATTLEFIELD,
+        BATTLEFIELD_SEED,
         choice(
             "edges", "Scenarios: the sides set up along the long edges (default) or the short ones", EDGES
+        ),
+        choice(
+            "areas",
+            "Scenarios: deployment areas along whole edges (default), opposite corners, roads, or flanks",
+            DEPLOYMENT_AREAS,
         ),
         choice(
             "forces",
@@ -696,7 +706,8 @@ SPECS: tuple[Spec, ...] = (
             SCENARIOS,
             required=True,
         ),
-        choice("table", "The battlefield (default: village)", TABLES, default="village"),
+        BATTLEFIELD,
+        BATTLEFIELD_SEED,
         choice("attacker", "Capture and Breakthrough: the attacking side", ("allies", "axis")),
         choice(
             "attacker_choice",

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TextIO, cast
 
 from bot.app import Services
-from bot.command_schema import ALLIED_FORCES, RULE_SET_NAMES, SCENARIOS, TABLES
+from bot.command_schema import ALLIED_FORCES, DEPLOYMENT_AREAS, RULE_SET_NAMES, SCENARIOS, TABLES
 from bot.console_campaign import CampaignDesk
 from bot.console_grammar import Line
 from bot.console_owed import OwedDesk
@@ -121,7 +121,9 @@ The same commands as in Discord, typed as text (options as name:value, quote val
        [ruleset:{_or(RULE_SET_NAMES)}]  {" (default) or ".join(rule_set_choices().values())}
   /game new scenario:{_or(SCENARIOS)} [attacker:allies|axis]
        [attacker_choice:aggressive_command|preliminary_bombardment] [deployment:plotted]
-       a book scenario (plotted: both sides set up at once, in secret); then
+       [edges:long|short] [areas:{_or(DEPLOYMENT_AREAS)}]
+       a book scenario (plotted: both sides set up at once, in secret; areas: set-up areas along
+       whole edges, in opposite corners, along roads, or on the flanks, pp. 28-31); then
   /game join side:allies force:NAME   /deploy unit:UNIT at:X,Y [facing:N] [decoy:X,Y]   /deploy done
   /game join side:allies|axis    /game start    /game status    /game log    /game map
   /game concede   /game history [number:N]   /game replay (once over: pictures/replay.gif)
@@ -666,6 +668,7 @@ class ConsoleTable:
                 line.options.get("attacker_choice"),
                 line.options.get("deployment") == "plotted",
                 line.options.get("edges"),
+                line.options.get("areas", "edges"),
             )
             text = plain_reply(scenario_text(battle, table, seconds))
         battle = with_rule_set(battle, line.options.get("ruleset", "core_2015"))

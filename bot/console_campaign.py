@@ -35,7 +35,8 @@ USAGE = (
 LINKED_USAGE = (
     "Try /campaign linked new name:NAME allies:ann allies_force:FORCE axis:bob axis_force:FORCE "
     "[winner:50] [loser:30] [draw:40] [damaged:return|sit_out], "
-    "/campaign linked battle scenario:meeting [table:village] [attacker:allies|axis] [attacker_choice:...] "
+    "/campaign linked battle scenario:meeting [table:village|NAME|random seed:N] [attacker:allies|axis] "
+    "[attacker_choice:...] "
     '[reaction_seconds:N], as ann /campaign linked buy side:allies unit:"MG Team" [label:NAME], '
     'as ann /campaign linked command side:allies unit:"Sherman 75mm 1", '
     'as ann /campaign linked retire side:allies unit:"MG Team 1", /campaign linked standings, '
@@ -169,6 +170,8 @@ class CampaignDesk:
                 o.get("attacker"),
                 o.get("attacker_choice"),
                 seconds,
+                guild_id=CHANNEL,
+                seed=o.get("seed"),
             )
             if self.on_battle is not None:
                 self.on_battle(outcome)

@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field, SerializeAsAny, model_validator
 
 from engine.cards import Cards
 from engine.commands import Move, Order, UnitOrder
+from engine.deployment.areas import DeploymentAreas
 from engine.deployment.plan import DeploymentPlan, RefereeZone
 from engine.state import (
     ForceGuideline,
@@ -101,6 +102,7 @@ class PlannedScenario(BaseModel):
     roles: dict[str, str]  # side -> its role in the briefing
     attacker_choice: Literal["aggressive_command", "preliminary_bombardment"] | None = None
     plotted: bool = False  # both sides set up in secret at once, instead of turn about
+    areas: DeploymentAreas = "edges"  # the deployment areas' shape
 
 
 class GameResult(BaseModel):

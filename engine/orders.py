@@ -108,6 +108,7 @@ def entering_order(state: GameState, unit: Unit, order: UnitOrder) -> tuple[Unit
             f"{unit.name} must come on at {side_name(unit.side)}' {edge} table edge; {entry} is not on it"
         )
     placed = unit.model_copy(update={"position": entry, "in_reserve": False})
+    check_set_down(state, placed, entry)
     rest = move.model_copy(update={"path": move.path[1:]})
     return placed, (rest,) if rest.path else ()
 
@@ -221,18 +222,27 @@ def plan_move(
 
 
 def unit_in_the_way(
-    state: GameState, mover: Unit, path: tuple[Point, ...], facing: float, moving_with: Iterable[str] = ()
+    state: GameState,
+    mover: Unit,
+    path: tuple[Point, ...],
+    facing: float,
+    moving_with: Iterable[str] = (),
+    *,
+    set_down: bool = False,
 ) -> str | None:
     """Models on a table cannot overlap: a move may neither end on another unit's base nor pass
     through one (the book, pp. 8-9, gives no way through; units meet in contact, p. 11). Why
-    this move may not be made, or None. Units ``moving_with`` it in a platoon (p. 9) make way."""
+    this move may not be made, or None. Units ``moving_with`` it in a platoon (p. 9) make way.
+    A unit ``set_down`` (set up, coming on from reserve, out of a transport or a building) is a
+    move of one point: it may not be put on any base at all."""
     ground = geometry.swept_ground(mover.unit_class, path, facing)
     end = geometry.footprint_at(mover.unit_class, path[-1], facing)
-    for other in _bases(state, mover, moving_with):
+    for other in _bases(state, mover, moving_with, set_down):
         base = geometry.footprint(other)
         if geometry.overlap(base, end):
+            where = "be set down" if set_down else "end"
             return (
-                f"{mover.name} would end on top of {known_as(other)}: units may not overlap on the "
+                f"{mover.name} would {where} on top of {known_as(other)}: units may not overlap on the "
                 "table (stop in contact with it)"
             )
         if geometry.overlap(base, ground):
@@ -240,11 +250,19 @@ def unit_in_the_way(
     return None
 
 
-def _bases(state: GameState, mover: Unit, moving_with: Iterable[str]) -> list[Unit]:
+def check_set_down(state: GameState, unit: Unit, at: Point, facing: float | None = None) -> None:
+    """Refuse to put a unit on the table where it would overlap another (:func:`unit_in_the_way`,
+    pp. 8-9, 11)."""
+    problem = unit_in_the_way(state, unit, (at,), unit.facing if facing is None else facing, set_down=True)
+    if problem:
+        raise IllegalCommand(problem)
+
+
+def _bases(state: GameState, mover: Unit, moving_with: Iterable[str], set_down: bool = False) -> list[Unit]:
     """The bases a move must keep off: every unit on the table but those carried or inside a
     building, fellow platoon members, and enemy sniper teams the mover's side does not know of
-    (p. 20). One the mover already overlaps it may leave."""
-    start = geometry.footprint(mover)
+    (p. 20). One the mover already overlaps it may leave, unless it is being set down."""
+    start = None if set_down else geometry.footprint(mover)
     skipped = {mover.id, *moving_with}
     return [
         u
@@ -254,7 +272,7 @@ def _bases(state: GameState, mover: Unit, moving_with: Iterable[str]) -> list[Un
         and u.embarked_in is None
         and u.in_building is None
         and not (u.side != mover.side and known_as(u) != u.name and not under_marker(u))
-        and not geometry.overlap(geometry.footprint(u), start)
+        and (start is None or not geometry.overlap(geometry.footprint(u), start))
     ]
 
 
@@ -272,6 +290,15 @@ def _stop_before_units(
         return unit_in_the_way(state, mover, *part(reach), moving_with) is not None
 
     return part(geometry.furthest_clear(geometry.path_length(path), blocked))
+
+
+def stop_in_contact(state: GameState, mover: Unit, to: Point) -> Point:
+    """Where a straight move the rules make for a unit, facing as it faces (a close-combat dash,
+    a fall back out of a fight or a fire), ends: at ``to``, or in contact with the first unit in
+    its way, since units never overlap (:func:`unit_in_the_way`, pp. 8-9, 11)."""
+    move = Move(path=(to,), facing=mover.facing)
+    kept, _ = _stop_before_units(state, mover, (mover.position, to), move, ())
+    return kept[-1]
 
 
 def toward(state: GameState, unit: Unit, goal: Unit, inches: float) -> Point:
@@ -455,6 +482,7 @@ def check_disembark(
     gap = geometry.distance_to_point(transport, disembark.to)
     if gap > EMBARK_REACH:
         raise IllegalCommand(f'{disembark.to} is {gap:.1f}" from {transport.name}; disembarking reaches 6"')
+    check_set_down(state, unit, disembark.to)
 
 
 def check_fall_back(state: GameState, side: str, order: FallBackOrder) -> None:

@@ -4,7 +4,6 @@ placed with the units' tags so that none covers another."""
 
 from __future__ import annotations
 
-from engine.deployment.plan import Zone
 from engine.game_state import GameState
 from engine.state import Phase
 from engine.view import View, knows_secrets_of
@@ -18,21 +17,7 @@ STAR_R = 0.9  # inches
 Caption = tuple[Box, str]
 
 
-def zone_rectangle(zone: Zone, state: GameState) -> tuple[float, float, float, float]:
-    """A scenario's set-up zone as x1, y1, x2, y2 in inches (a zone reaching one move out is
-    drawn 12" deep)."""
-    width, depth = state.table.width, state.table.depth
-    near = zone.nearest
-    far = zone.furthest if zone.furthest is not None else (12.0 if zone.within_one_move else None)
-    along = depth if zone.edge in ("near", "far") else width
-    far = along if far is None else min(far, along)
-    if zone.edge == "near":
-        return 0, near, width, far
-    if zone.edge == "far":
-        return 0, depth - far, width, depth - near
-    if zone.edge == "left":
-        return near, 0, far, depth
-    return width - far, 0, width - near, depth
+ONE_MOVE_DRAWN = 12.0  # inches: how deep a zone reaching "one normal move" out is drawn
 
 
 def zones_shown(state: GameState, view: View) -> list[tuple[str, tuple[float, float, float, float]]]:
@@ -48,8 +33,12 @@ def zones_shown(state: GameState, view: View) -> list[tuple[str, tuple[float, fl
         ]
     if state.deployment is None:
         return []
-    return [(side, zone_rectangle(plan.zone, state)) for side, plan in state.deployment.sides.items()
-            if not plan.done]
+    return [
+        (side, part)
+        for side, plan in state.deployment.sides.items()
+        if not plan.done
+        for part in plan.zone.rectangles(state.table, ONE_MOVE_DRAWN)
+    ]
 
 
 def draw_zones(

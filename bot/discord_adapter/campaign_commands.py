@@ -23,11 +23,12 @@ from bot.discord_adapter.answers import FORM, acknowledge, answer, apology
 from bot.discord_adapter.common import send_long
 from bot.discord_adapter.markdown import mention, relative_time
 from bot.discord_adapter.schema_commands import schema_command
+from bot.discord_adapter.table_commands import battlefields, server
 from bot.services.campaign_service import CampaignService, parse_duration, parse_reminders
 from bot.services.game_service import GameError
+from bot.services.limits import MOST_SEED
 from bot.services.linked_campaign_service import LinkedCampaignService
 from engine.errors import IllegalCommand
-from engine.scenarios.quick_battle import quick_tables
 
 _MENTION = re.compile(r"<@!?(\d+)>")
 log = logging.getLogger(__name__)
@@ -316,14 +317,13 @@ class CampaignCommands(app_commands.Group):
         await send_long(interaction, text)
 
     @schema_command("campaign linked battle", group=linked)
-    @app_commands.choices(
-        table=[app_commands.Choice(name=title[:100], value=name) for name, title in quick_tables().items()]
-    )
+    @app_commands.autocomplete(table=battlefields)
     async def linked_battle(
         self,
         interaction: discord.Interaction,
         scenario: str,
         table: str = "village",
+        seed: app_commands.Range[int, 0, MOST_SEED] | None = None,
         attacker: str | None = None,
         attacker_choice: str | None = None,
         reaction_seconds: app_commands.Range[int, 15, 172800] = 120,
@@ -336,6 +336,8 @@ class CampaignCommands(app_commands.Group):
             attacker,
             attacker_choice,
             reaction_seconds,
+            guild_id=server(interaction),
+            seed=seed,
         )
         await send_long(interaction, text)
 

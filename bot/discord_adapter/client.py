@@ -30,6 +30,7 @@ from bot.discord_adapter.rule_commands import RulesCommands, library_command, ru
 from bot.discord_adapter.schema_commands import check_tree
 from bot.discord_adapter.side_threads import post_to_threads
 from bot.discord_adapter.stats_commands import stats_command
+from bot.discord_adapter.table_buttons import AddPieceSelect, UndoPieceButton
 from bot.discord_adapter.table_commands import TableCommands
 from bot.discord_adapter.tap_orders import TurnButton, TurnSelect
 from bot.discord_adapter.tap_setup import SetUpButton, SetUpSelect
@@ -104,6 +105,8 @@ class IronCrossBot(discord.AutoShardedClient):
             SetUpSelect,
             PageButton,
             TopicSelect,
+            AddPieceSelect,
+            UndoPieceButton,
         )
 
     async def setup_hook(self) -> None:

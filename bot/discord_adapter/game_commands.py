@@ -14,7 +14,6 @@ from bot.discord_adapter.common import (
     games,
     send_long,
     side_of,
-    suggestions,
     summary,
     told_lines,
     with_mentions,
@@ -26,7 +25,7 @@ from bot.discord_adapter.referees import act, eyes_of
 from bot.discord_adapter.replay_card import outcome_card, replay_file
 from bot.discord_adapter.schema_commands import schema_command
 from bot.discord_adapter.side_threads import open_for_set_up, open_side_threads, tell_privately
-from bot.discord_adapter.table_commands import server, table_service
+from bot.discord_adapter.table_commands import battlefields, server, table_service
 from bot.discord_adapter.team_commands import make_teams_and_referees
 from bot.services.game_service import Outcome, finished_games_text, scenario_text, setup_text
 from bot.services.limits import MOST_SEED, window_seconds
@@ -39,7 +38,6 @@ from engine.scenarios.quick_battle import (
     allied_forces,
     quick_battle,
     quick_forces,
-    quick_tables,
     scenario_battle,
 )
 from engine.view import events_for
@@ -70,14 +68,6 @@ async def show_started(interaction: discord.Interaction, outcome: Outcome) -> No
     await tell_privately(interaction, replace(outcome, threads=None))  # opened just now?
 
 
-async def battlefields(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """The built-in tables, random, and the server's own, as the user types."""
-    named = {title: name for name, title in quick_tables().items()}
-    named["random: a table laid out from the seed option"] = "random"
-    named.update({name: name for name in await table_service(interaction).names(server(interaction))})
-    return suggestions(current, named)
-
-
 class GameCommands(app_commands.Group):
     def __init__(self) -> None:
         super().__init__(name="game", description="Set up and follow this channel's Iron Cross game")
@@ -97,6 +87,7 @@ class GameCommands(app_commands.Group):
         forces: str = "us",
         seed: app_commands.Range[int, 0, MOST_SEED] | None = None,
         edges: str | None = None,
+        areas: str = "edges",
         pace: str = "live",
         reaction_seconds: app_commands.Range[int, 15, 172800] | None = None,
         scenario: str = "quick",
@@ -118,7 +109,7 @@ class GameCommands(app_commands.Group):
             text = markdown(setup_text(ground, forces, reaction_seconds))
         else:
             battle = scenario_battle(
-                scenario, ground, attacker, attacker_choice, deployment == "plotted", edges
+                scenario, ground, attacker, attacker_choice, deployment == "plotted", edges, areas
             )
             text = markdown(scenario_text(battle, ground, reaction_seconds))
         battle = with_rule_set(battle, ruleset)

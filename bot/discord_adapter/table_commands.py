@@ -12,9 +12,11 @@ from discord import app_commands
 from bot.discord_adapter.answers import PRIVATE, answer
 from bot.discord_adapter.common import battlefield_file, send_long, send_reply, suggestions
 from bot.discord_adapter.schema_commands import schema_command
+from bot.discord_adapter.table_buttons import show_table_card
 from bot.services.game_service import GameError
 from bot.services.limits import MOST_SEED, TABLE_FILE
 from bot.services.table_service import TableService, read_piece, read_position
+from engine.scenarios.quick_battle import quick_tables
 from engine.tables.layout import (
     LARGEST,
     SMALLEST,
@@ -36,6 +38,14 @@ def table_service(interaction: discord.Interaction) -> TableService:
 
 def server(interaction: discord.Interaction) -> str:
     return str(interaction.guild_id or "dm")
+
+
+async def battlefields(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The built-in tables, random, and the server's own, as the user types."""
+    named = {title: name for name, title in quick_tables().items()}
+    named["random: a table laid out from the seed option"] = "random"
+    named.update({name: name for name in await table_service(interaction).names(server(interaction))})
+    return suggestions(current, named)
 
 
 async def server_tables(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -148,9 +158,8 @@ class TableCommands(app_commands.Group):
     @schema_command("table show")
     @app_commands.autocomplete(table=server_tables)
     async def show(self, interaction: discord.Interaction, table: str) -> None:
-        await _show(
-            interaction, await table_service(interaction).table(server(interaction), table), private=False
-        )
+        """The table with the buttons to build it (:mod:`bot.discord_adapter.table_buttons`)."""
+        await show_table_card(interaction, await table_service(interaction).table(server(interaction), table))
 
     @schema_command("table list", extras=PRIVATE)
     async def list(self, interaction: discord.Interaction) -> None:

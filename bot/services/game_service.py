@@ -22,6 +22,7 @@ from bot.storage import clock_store
 from bot.storage.deadline_claims import WINDOWS, Claims, process_name
 from bot.storage.store import GameStore, StaleGame, StoredGame
 from engine.commands import Command, DeclineReaction, UndoActions
+from engine.deployment.areas import AREA_WORDS
 from engine.dice import DiceSource, SeededDice
 from engine.errors import IllegalCommand
 from engine.events import Event
@@ -458,6 +459,8 @@ def scenario_text(state: GameState, table: str | BattleTable, reaction_seconds: 
         if planned.attacker_choice
         else ""
     )
+    if planned.areas != "edges":
+        choice += f" The sides set up {AREA_WORDS[planned.areas]} (pp. 28-31)."
     return Reply.of(
         (Strong(scenario.title), f" (p. {scenario.page}) on the {table_title(table)}: {scenario.summary}"),
         (*roles, f".{choice} {window_text(reaction_seconds)}"),

@@ -22,6 +22,7 @@ from bot.services.force_service import ForceService
 from bot.services.game_service import GameError, GameService, Outcome, duration_text, refusals
 from bot.services.limits import NAME, bounded_text
 from bot.services.stats_service import StatsService
+from bot.services.table_service import TableService
 from bot.storage.campaign_store import CampaignRunning, CampaignStore, StaleCampaign, StoredCampaign
 from bot.storage.writes import TRIES, back_off
 from engine.campaign import linked
@@ -29,7 +30,8 @@ from engine.campaign.linked import SIDES, LinkedCampaign, LinkedRules
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
 from engine.scenarios.book import find_scenario
-from engine.scenarios.quick_battle import quick_tables, scenario_battle
+from engine.scenarios.quick_battle import scenario_battle, table_title
+from engine.tables.layout import BattleTable
 from engine.wording import side_name
 
 log = logging.getLogger(__name__)
@@ -47,6 +49,7 @@ class LinkedCampaignService:
         games: GameService,
         forces: ForceService,
         stats: StatsService,
+        tables: TableService,
         on_carried: Carried | None = None,
         who: Callable[[str], str] = str,
     ) -> None:
@@ -54,6 +57,7 @@ class LinkedCampaignService:
         self.who = who
         self.forces = forces
         self.stats = stats
+        self.tables = tables
         self.campaigns = CampaignStore(
             games.store, LinkedCampaign, KIND, finished=attrgetter("ended"), due=lambda _campaign: None
         )
@@ -101,11 +105,17 @@ class LinkedCampaignService:
         attacker: str | None = None,
         attacker_choice: str | None = None,
         reaction_seconds: int = 120,
+        *,
+        guild_id: str,
+        seed: str | int | None = None,
     ) -> tuple[str, Outcome]:
-        """Set up the campaign's next battle as the channel's game, both forces brought to it.
-        A campaign player asks; a game still running in the channel refuses it."""
+        """Set up the campaign's next battle as the channel's game, both forces brought to it,
+        on a built-in table, one saved in the server, or a random one from ``seed`` (as
+        ``/game new table:``). A campaign player asks; a game still running in the channel
+        refuses it."""
+        ground = await self.tables.battlefield(guild_id, table, seed)
         with refusals():
-            state = scenario_battle(scenario, table, attacker, attacker_choice)  # type: ignore[arg-type]
+            state = scenario_battle(scenario, ground, attacker, attacker_choice)  # type: ignore[arg-type]
         planned = state.planned_scenario
         assert planned is not None
         async with self._locks[channel_id]:
@@ -125,7 +135,7 @@ class LinkedCampaignService:
                 if stored.campaign.battle == campaign.battle:
                     await self._save(stored, stored.campaign.model_copy(update={"battle": None}))
             raise
-        return self._battle_text(campaign, table, reaction_seconds), outcome
+        return self._battle_text(campaign, ground, reaction_seconds), outcome
 
     async def buy(self, channel_id: str, user_id: str, side: str, unit: str, label: str | None = None) -> str:
         """A side's player buys a unit with the side's reinforcement points."""
@@ -203,7 +213,7 @@ class LinkedCampaignService:
 
     # -- helpers --------------------------------------------------------------------------------
 
-    def _battle_text(self, campaign: LinkedCampaign, table: str, reaction_seconds: int) -> str:
+    def _battle_text(self, campaign: LinkedCampaign, table: str | BattleTable, reaction_seconds: int) -> str:
         battle = campaign.battle
         assert battle is not None
         scenario = find_scenario(battle.scenario)
@@ -214,7 +224,7 @@ class LinkedCampaignService:
         )
         return (
             f"**{campaign.name}**, battle {battle.number}: **{scenario.title}** (p. {scenario.page}) "
-            f"on the {quick_tables()[table]}. {sides}.\n"
+            f"on the {table_title(table)}. {sides}.\n"
             f"Reaction windows stay open {duration_text(reaction_seconds)}. "
             "Both forces are here: set up with /deploy, then /game start."
         )

@@ -45,7 +45,7 @@ def disembark_under_fire(state: GameState, transport: Unit, log: EventLog) -> No
     destroyed, :func:`destroy` deals with them instead."""
     for passenger in passengers_of(state, transport):
         passenger.embarked_in = None
-        passenger.position = beside(transport)
+        passenger.position = beside(state, transport, passenger)
         log.emit(
             "forced_out",
             f"{passenger.name} is forced out of {transport.name}",

@@ -10,11 +10,13 @@ yet set up wait off the table; when a side says it has finished, the rest go int
 from __future__ import annotations
 
 from engine import geometry
+from engine.deployment.areas import DeploymentAreas, check_areas_allowed, deployment_area_spans
 from engine.deployment.hidden import hide_under_marker
 from engine.deployment.plan import MEETING_AREA_DEPTH, DeploymentPlan, Edge, SidePlan, Zone
 from engine.errors import IllegalCommand
 from engine.events import EventLog
 from engine.game_state import GameState
+from engine.orders import check_set_down
 from engine.profiles import Special
 from engine.referee_prep import deployment_zone
 from engine.rules.scenario import breakthrough_spacing_on, units_on_table_at_start
@@ -31,20 +33,30 @@ def _counted(unit: Unit) -> bool:
 
 
 def plan_deployment(
-    state: GameState, scenario: Scenario, roles: dict[str, str], *, plotted: bool = False
+    state: GameState,
+    scenario: Scenario,
+    roles: dict[str, str],
+    *,
+    plotted: bool = False,
+    areas: DeploymentAreas = "edges",
 ) -> DeploymentPlan:
-    """Each side's area and share of the table under the scenario (pp. 28-31)."""
+    """Each side's area and share of the table under the scenario (pp. 28-31), its areas shaped
+    as ``areas`` (:mod:`engine.deployment.areas`; a defender's is measured from the attacker's
+    edge whatever the shape of the attacker's start line)."""
+    check_areas_allowed(scenario.title, scenario.deployment_areas, areas)
     by_role = {role: side for side, role in roles.items()}
     attacker = by_role.get("attacker")
+    first_side = attacker or by_role.get("first") or sorted(roles)[0]
     plans = {}
     for side, role in roles.items():
         own: Edge = state.sides[side].entry_edge
+        spans = deployment_area_spans(areas, state.table, own, state.terrain, first=side == first_side)
         units = [u for u in state.units_of(side) if not u.destroyed]
         share = scenario.on_table_at_start[role]
         limit = units_on_table_at_start(sum(1 for u in units if _counted(u)), share)
         spacing = 0.0
         if scenario.id == "meeting":
-            zone = Zone(edge=own, furthest=MEETING_AREA_DEPTH)
+            zone = Zone(edge=own, furthest=MEETING_AREA_DEPTH, spans=spans)
         elif role == "defender" and attacker is not None:
             start_line: Edge = state.sides[attacker].entry_edge
             nearest = scenario.defender_distance_from_start_line or 0.0
@@ -54,7 +66,7 @@ def plan_deployment(
                 spacing = breakthrough_spacing_on(state.table.width, state.table.depth)
             zone = Zone(edge=start_line, nearest=nearest)
         else:
-            zone = Zone(edge=own, within_one_move=True)
+            zone = Zone(edge=own, within_one_move=True, spans=spans)
         hiding = role == "defender" and "hidden_deployment" in scenario.special_rules
         plans[side] = SidePlan(
             zone=zone,
@@ -135,6 +147,7 @@ def place_unit(
     placed = unit.model_copy(update={"position": at, "facing": facing})
     if not sniper and not may_stand(placed, state.terrain):
         raise IllegalCommand(f"{unit.name} cannot stand at {at}: the ground there is impassable to it (p. 9)")
+    check_set_down(state, placed, at)
     for other in [] if sniper else on_table:
         gap = geometry.distance(placed, other)
         if gap < mine.spacing:

@@ -13,6 +13,8 @@ from engine.state import Point, TableSize, Unit
 from engine.wording import side_name
 
 Edge = Literal["near", "far", "left", "right"]
+Span = tuple[float, float]  # from and to, in inches along an edge (x on near/far, y on left/right)
+Box = tuple[float, float, float, float]  # x1, y1, x2, y2 in inches
 # The book leaves Meeting Engagement's areas to the players (p. 28); we offer each side the
 # 12" along its own edge.
 MEETING_AREA_DEPTH = 12.0
@@ -25,6 +27,7 @@ class Zone(BaseModel):
     nearest: float = 0.0  # inches from the edge
     furthest: float | None = None  # None: up to the far edge
     within_one_move: bool = False  # no further from the edge than the unit's normal move
+    spans: tuple[Span, ...] | None = None  # parts of the edge it covers (corners, roads...); None: all
 
     def problem(self, unit: Unit, at: Point, table: TableSize) -> str | None:
         gap = geometry.edge_gap(at, table, self.edge)
@@ -36,7 +39,33 @@ class Zone(BaseModel):
             return f'{unit.name} must set up at least {self.nearest:g}" from {edge}'
         if limit is not None and gap > limit:
             return f'{unit.name} must set up within {limit:g}" of the {self.edge} edge ({gap:.1f}")'
+        along = at.x if self.edge in ("near", "far") else at.y
+        if self.spans is not None and not any(low <= along <= high for low, high in self.spans):
+            axis = "x" if self.edge in ("near", "far") else "y"
+            parts = " or ".join(f"{low:g} to {high:g}" for low, high in self.spans)
+            return f"{unit.name} must set up in its side's part of the {self.edge} edge: {axis} from {parts}"
         return None
+
+    def rectangles(self, table: TableSize, reach: float) -> list[Box]:
+        """The area as rectangles (one per part of the edge), ``reach`` deep where it reaches
+        one normal move out."""
+        furthest = reach if self.within_one_move else self.furthest
+        across = self.edge in ("near", "far")
+        deep = table.depth if across else table.width
+        far = min(deep, furthest if furthest is not None else deep)
+        near = self.nearest
+        length = table.width if across else table.depth
+        rectangles = []
+        for low, high in self.spans if self.spans is not None else ((0.0, length),):
+            rectangles.append(
+                {
+                    "near": (low, near, high, far),
+                    "far": (low, table.depth - far, high, table.depth - near),
+                    "left": (near, low, far, high),
+                    "right": (table.width - far, low, table.width - near, high),
+                }[self.edge]
+            )
+        return rectangles
 
 
 class RefereeZone(BaseModel):

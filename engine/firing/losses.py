@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
+import math
+
 from engine import geometry
 from engine.battlefield import live_units
 from engine.deployment.hidden import reveal_marker, under_marker
 from engine.event_data import DestroyedData
 from engine.events import EventLog
 from engine.game_state import GameState
+from engine.orders import unit_in_the_way
 from engine.rules.morale import is_destroyed_by_markers
 from engine.rulesets import rules_of
 from engine.state import Point, Unit
@@ -53,7 +56,7 @@ def destroy(
             destroy(state, passenger, log, f"{passenger.name} is lost with {unit.name}")
             continue
         passenger.embarked_in = None
-        passenger.position = beside(unit)
+        passenger.position = beside(state, unit, passenger)
         morale = passenger.profile.morale or 0
         passenger.morale_markers = max(passenger.morale_markers, morale)
         log.emit(
@@ -68,15 +71,23 @@ def passengers_of(state: GameState, transport: Unit) -> list[Unit]:
     return [u for u in state.units.values() if u.embarked_in == transport.id and not u.destroyed]
 
 
-def beside(vehicle: Unit) -> Point:
-    length, _ = geometry.FOOTPRINT[vehicle.unit_class]
-    behind = (vehicle.facing + 180.0) % 360.0
-    return geometry.point_along((vehicle.position, _offset(vehicle.position, behind, length)), length)
+def beside(state: GameState, vehicle: Unit, passenger: Unit) -> Point:
+    """Where a passenger forced or bailing out of a vehicle (p. 12) is put: just behind it, or,
+    if a unit is there, beside it or in front of it; units never overlap (pp. 8-9, 11)."""
+    length, width = geometry.FOOTPRINT[vehicle.unit_class]
+    clearance = geometry.FOOTPRINT[passenger.unit_class][0] / 2 + 0.05
+    spots = [
+        _offset(vehicle.position, vehicle.facing + turn, reach)
+        for turn, reach in ((180.0, length), (90.0, width / 2 + clearance), (270.0, width / 2 + clearance))
+    ]
+    spots.append(_offset(vehicle.position, vehicle.facing, length / 2 + clearance))
+    clear = (
+        s for s in spots if unit_in_the_way(state, passenger, (s,), passenger.facing, set_down=True) is None
+    )
+    return next(clear, spots[0])
 
 
 def _offset(point: Point, bearing: float, dist: float) -> Point:
-    import math
-
     rad = math.radians(bearing)
     return Point(x=point.x + dist * math.cos(rad), y=point.y + dist * math.sin(rad))
 

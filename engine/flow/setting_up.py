@@ -59,7 +59,12 @@ def join_side(state: GameState, command: JoinSide, log: EventLog) -> None:
     if planned is not None and forces_in:
         scenario = find_scenario(planned.id)
         added = apply_scenario(
-            state, scenario, planned.roles, attacker_choice=planned.attacker_choice, plotted=planned.plotted
+            state,
+            scenario,
+            planned.roles,
+            attacker_choice=planned.attacker_choice,
+            plotted=planned.plotted,
+            areas=planned.areas,
         )
         state.planned_scenario = None
         log.emit(

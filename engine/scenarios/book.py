@@ -52,6 +52,7 @@ class Scenario(BaseModel):
     special_rules: tuple[SpecialRule, ...]
     deployment: Literal["alternating", "hidden_defender_first", "defender_first"]
     deploy_within_one_move: bool = False
+    deployment_areas: tuple[str, ...] = ("edges",)  # the shapes its areas may take (engine.deployment.areas)
     defender_distance_from_start_line: float | None = None
     initiative: Literal["roll", "attacker"]
     counts_as_moved: Literal["all", "attacker"]

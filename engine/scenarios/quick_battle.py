@@ -8,6 +8,7 @@ from typing import Any
 
 import yaml
 
+from engine.deployment.areas import DeploymentAreas, check_areas_allowed, deployment_area_spans
 from engine.deployment.plan import Zone
 from engine.errors import IllegalCommand
 from engine.game_state import GameState, PlannedScenario
@@ -120,11 +121,13 @@ def scenario_battle(
     attacker_choice: AttackerChoice | None = None,
     plotted: bool = False,
     along: Along | None = None,
+    areas: DeploymentAreas = "edges",
 ) -> GameState:
     """A book scenario on a built-in, saved or generated table, waiting for the two sides'
     forces (pp. 28-31). In Capture and Breakthrough ``attacker`` names the attacking side;
     elsewhere the allies play the first role and the axis the second. The sides set up along
-    the table's long edges, or its short ones (``along``)."""
+    the table's long edges, or its short ones (``along``), their areas shaped as ``areas``
+    (opposite corners, along roads, flanks: :mod:`engine.deployment.areas`)."""
     scenario = find_scenario(scenario_id)
     sides = ("allies", "axis")
     if scenario.has_attacker:
@@ -151,8 +154,17 @@ def scenario_battle(
         edges = deployment_edges(size, along or "long")
         for side, edge in zip(sides, edges, strict=True):
             state.sides[side].entry_edge = edge
+    check_areas_allowed(scenario.title, scenario.deployment_areas, areas)
+    first = next(side for side in sides if roles[side] in ("attacker", "first"))
+    for side in sides:  # refused now if the table does not allow the shape (no road near an edge)
+        edge = state.sides[side].entry_edge
+        deployment_area_spans(areas, size, edge, terrain, first=side == first)
     state.planned_scenario = PlannedScenario(
-        id=scenario.id, roles=roles, attacker_choice=attacker_choice, plotted=plotted
+        id=scenario.id,
+        roles=roles,
+        attacker_choice=attacker_choice,
+        plotted=plotted,
+        areas=areas,
     )
     return state
 

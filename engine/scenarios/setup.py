@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from engine.deployment.areas import DeploymentAreas
 from engine.deployment.hidden import add_dummy_markers
 from engine.deployment.placing import plan_deployment
 from engine.errors import IllegalCommand
@@ -24,11 +25,12 @@ def set_up_scenario(
     *,
     attacker_choice: AttackerChoice | None = None,
     plotted: bool = False,
+    areas: DeploymentAreas = "edges",
 ) -> GameState:
     """A copy of the game (in its setup phase) with the scenario's rules in force. ``roles``
     gives each side its role in the briefing (first/second, or attacker/defender)."""
     game = state.model_copy(deep=True)
-    apply_scenario(game, scenario, roles, attacker_choice=attacker_choice, plotted=plotted)
+    apply_scenario(game, scenario, roles, attacker_choice=attacker_choice, plotted=plotted, areas=areas)
     return game
 
 
@@ -51,9 +53,11 @@ def apply_scenario(
     *,
     attacker_choice: AttackerChoice | None = None,
     plotted: bool = False,
+    areas: DeploymentAreas = "edges",
 ) -> list[Objective]:
     """Put the scenario's rules in force on the game itself (see :func:`set_up_scenario`);
-    ``plotted`` has both sides set up at once, in secret, instead of turn about. Returns the
+    ``plotted`` has both sides set up at once, in secret, instead of turn about; ``areas`` shapes
+    the deployment areas (:mod:`engine.deployment.areas`). Returns the
     objectives added for forces over 1,000 points (Meeting Engagement, p. 28)."""
     if sorted(roles.values()) != sorted(scenario.roles) or set(roles) != set(game.sides):
         raise IllegalCommand(f"{scenario.title} needs one side as each of: {', '.join(scenario.roles)}")
@@ -86,7 +90,7 @@ def apply_scenario(
             unit.moved_this_turn = moved
             unit.in_reserve = scenario.command_unit_in_reserve and unit.is_command
             unit.dug_in = role == "defender" and "dug_in_and_waiting" in scenario.special_rules
-    game.deployment = plan_deployment(game, scenario, roles, plotted=plotted)
+    game.deployment = plan_deployment(game, scenario, roles, plotted=plotted, areas=areas)
     if plotted:  # nothing of either force is shown until both have set up
         for unit in game.units.values():
             unit.hidden = True

@@ -18,6 +18,7 @@ from typing import Literal
 
 from shapely.geometry import box
 from shapely.geometry.base import BaseGeometry
+from shapely.ops import unary_union
 
 from engine import geometry
 from engine.deployment.plan import Edge, Zone
@@ -157,23 +158,20 @@ def add_objectives_for_points(state: GameState, scenario: Scenario) -> list[Obje
 
 
 def zone_bounds(zone: Zone, table: TableSize, reach: float) -> tuple[float, float, float, float]:
-    """The box of a scenario's set-up area (``reach``: how deep "one normal move" goes): left,
-    near, right and far, in inches."""
-    furthest = reach if zone.within_one_move else zone.furthest
-    deep = table.depth if zone.edge in ("near", "far") else table.width
-    far = min(deep, furthest if furthest is not None else deep)
-    near = zone.nearest
-    return {
-        "near": (0.0, near, table.width, far),
-        "far": (0.0, table.depth - far, table.width, table.depth - near),
-        "left": (near, 0.0, far, table.depth),
-        "right": (table.width - far, 0.0, table.width - near, table.depth),
-    }[zone.edge]
+    """The box around a scenario's set-up area (``reach``: how deep "one normal move" goes):
+    left, near, right and far, in inches."""
+    parts = zone.rectangles(table, reach)
+    return (
+        min(p[0] for p in parts),
+        min(p[1] for p in parts),
+        max(p[2] for p in parts),
+        max(p[3] for p in parts),
+    )
 
 
 def zone_ground(zone: Zone, table: TableSize, reach: float) -> BaseGeometry:
-    """The ground of a scenario's set-up area, as :func:`zone_bounds` draws it."""
-    return box(*zone_bounds(zone, table, reach))
+    """The ground of a scenario's set-up area, as :meth:`Zone.rectangles` draws it."""
+    return unary_union([box(*part) for part in zone.rectangles(table, reach)])
 
 
 def cover_in(ground: BaseGeometry, terrain: Sequence[TerrainFeature]) -> list[TerrainFeature]:

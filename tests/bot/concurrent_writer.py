@@ -18,6 +18,7 @@ from bot.services.force_service import ForceService
 from bot.services.game_service import GameError, GameService
 from bot.services.linked_campaign_service import LinkedCampaignService
 from bot.services.stats_service import StatsService
+from bot.services.table_service import TableService
 from bot.storage.store import GameStore
 from engine.forces import add_unit
 
@@ -42,7 +43,9 @@ class Requests:
 
     def __init__(self, store: GameStore, name: str) -> None:
         self.forces, self.campaigns = ForceService(store), CampaignService(store)
-        self.linked = LinkedCampaignService(GameService(store), self.forces, StatsService(store))
+        self.linked = LinkedCampaignService(
+            GameService(store), self.forces, StatsService(store), TableService(store)
+        )
         self.name = name
 
     def jobs(self) -> dict[str, Callable[[int], Awaitable[object]]]:

@@ -11,7 +11,9 @@ from bot.services.campaign_service import CampaignService
 from bot.services.game_service import GameService
 from bot.storage.store import GameStore
 from engine.dice import SeededDice
+from engine.scenarios.quick_battle import table_title
 from engine.state import Phase
+from engine.tables.generate import random_table
 from tests.bot.test_console_linked_campaign import build_forces
 
 NEW = "/campaign linked new name:Normandy allies:ann allies_force:Able axis:otto axis_force:KG"
@@ -88,6 +90,31 @@ async def test_a_conceded_battle_is_carried_into_the_campaign(table):
         "History:\n1. Meeting Engagement: allies won (the Axis conceded); allies lost nothing, +50 points; "
         "axis lost nothing, +30 points"
     )
+
+
+async def test_a_linked_battle_is_fought_on_a_saved_table_through_the_service(table):
+    await table.handle(NEW)
+    linked = table.campaigns.linked
+    saved = await linked.tables.create("console", "ann", "Hedgerows", 48, 48)
+    text, outcome = await linked.battle("console", "ann", "meeting", "hedgerows", guild_id="console")
+    assert 'on the Hedgerows (48" x 48", 0 pieces)' in text
+    assert (outcome.state.table.width, outcome.state.table.depth) == (saved.width, saved.depth) == (48, 48)
+    assert {side.name: side.entry_edge for side in outcome.state.sides.values()} == {
+        "allies": "near",
+        "axis": "far",
+    }
+
+
+async def test_a_linked_battle_on_a_random_table_at_the_console_and_a_missing_table_refused(table):
+    await table.handle(NEW)
+    refused = await table.handle("as ann /campaign linked battle scenario:meeting table:Nowhere")
+    assert refused.startswith("Not allowed: There is no table 'Nowhere': choose village, crossroads, random")
+    assert "being fought" not in await table.handle("/campaign linked standings")  # nothing changed
+    reply = await table.handle("as ann /campaign linked battle scenario:meeting table:random seed:7")
+    laid = random_table(7, 72.0, 48.0)
+    assert f"on the {table_title(laid)}" in reply
+    assert table.state.terrain == laid.terrain() and table.state.phase is Phase.SETUP
+    assert "being fought" in await table.handle("/campaign linked standings")
 
 
 async def test_red_barricades_and_linked_campaigns_share_a_channel(table):

@@ -750,6 +750,7 @@ SERVER_ROWS = (  # what the server keeps apart from a channel's game: one phase,
     cell("table move", {ANN}, "server", fixed(table="T", piece="wood", to="C3")),
     cell("table turn", {ANN}, "server", fixed(table="T", piece="wood", degrees=30.0)),
     cell("table remove", {ANN}, "server", fixed(table="T", piece="wood")),
+    cell("Undo last piece", {ANN}, "server", kind="button"),  # under T's /table show card
     cell("table delete", {ANN}, "server", fixed(table="T")),
     cell("rules import", {BOSS}, "server", fixed(document=MORE_RULES)),  # Manage Server
     cell("rules remove", {BOSS}, "server", fixed(name="House")),
@@ -778,5 +779,8 @@ SERVER = Setting(
 async def test_every_server_level_change_as_every_role(phases, copies, monkeypatch):
     """Forces, the rules library, the card decks and a linked campaign: only their owners (a
     force's maker, the server's admins, the campaign's players) change them."""
-    wrong = await run_matrix(SERVER, "server", Snapshot("server"), copies, monkeypatch)
+    card = {
+        "Undo last piece": {"type": 2, "style": 2, "label": "Undo last piece", "custom_id": "ictable:undo:T"}
+    }
+    wrong = await run_matrix(SERVER, "server", Snapshot("server", buttons=card), copies, monkeypatch)
     assert not wrong, "\n".join(wrong)

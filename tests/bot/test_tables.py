@@ -14,7 +14,18 @@ from engine.errors import IllegalCommand
 from engine.tables.file import import_table
 from engine.tables.layout import add_piece, move_piece
 from engine.tables.pieces import square_centre
-from tests.bot.discord_harness import ANN, OTTO, Upload, attachments, close_bot, open_bot, reply
+from tests.bot.discord_harness import (
+    ANN,
+    OTTO,
+    Upload,
+    attachments,
+    buttons,
+    close_bot,
+    form,
+    menus,
+    open_bot,
+    reply,
+)
 
 
 def _wood(name="wood", at="C3", size="12x9"):
@@ -182,3 +193,34 @@ async def test_a_table_is_built_at_the_console_exported_to_a_file_and_imported_a
     news = await console.handle("/game new scenario:capture attacker:axis table:'Hill 113'")
     assert 'on the Hill 113 (96" x 72", 4 pieces)' in news
     assert console.state.objectives and all(abs(o.position.y - 36) <= 6 for o in console.state.objectives)
+
+
+async def test_a_table_is_built_by_taps_on_its_card_and_only_its_maker_changes_it(discord_, tmp_path):
+    await discord_.slash("table new", user=ANN, channel="1", name="Farm", width=72.0, depth=48.0)
+    card = await discord_.slash("table show", user=ANN, channel="1", table="Farm")
+    (menu,) = menus(card)
+    assert [o["value"] for o in menu["options"]] == ["woods", "building", "hill", "rough", "hedge", "wall"]
+    undo = buttons(card)["Undo last piece"]
+    assert (menu["custom_id"], undo["custom_id"]) == ("ictable:add:Farm", "ictable:undo:Farm")
+    opened = form(await discord_.choose(menu, ["woods"], user=ANN, channel="1"))
+    sent = await discord_.submit(opened, {"Grid square": "C3"}, user=ANN, channel="1")
+    text, _ = reply(sent)
+    assert '- woods-1: woods at (15, 15), 10" x 8"' in text and attachments(sent)[0].startswith(b"\x89PNG")
+    assert buttons(sent)["Undo last piece"]["custom_id"] == "ictable:undo:Farm"  # the card again
+    # a square off the table is refused, and nothing changes
+    opened = form(await discord_.choose(menu, ["hill"], user=ANN, channel="1"))
+    text, private = reply(await discord_.submit(opened, {"Grid square": "Z99"}, user=ANN, channel="1"))
+    assert private and text.startswith("Nothing changed:")
+    # someone else taps: refused, nothing changes
+    opened = form(await discord_.choose(menu, ["hill"], user=OTTO, channel="1"))
+    text, private = reply(await discord_.submit(opened, {"Grid square": "E5"}, user=OTTO, channel="1"))
+    assert private and "Farm is <@" in text and "copy it to change it" in text
+    text, private = reply(await discord_.click(undo, user=OTTO, channel="1"))
+    assert private and "copy it to change it" in text
+    shown, _ = reply(await discord_.slash("table show", user=ANN, channel="1", table="Farm"))
+    assert "1 pieces" in shown and "woods-1" in shown and "hill" not in shown
+    # the maker undoes the last piece; with none left, undo is refused
+    text, _ = reply(await discord_.click(undo, user=ANN, channel="1"))
+    assert "0 pieces" in text and "woods-1" not in text
+    text, private = reply(await discord_.click(undo, user=ANN, channel="1"))
+    assert private and text == "Nothing changed: Farm has no pieces to take off"

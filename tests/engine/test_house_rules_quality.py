@@ -199,6 +199,34 @@ def test_a_grants_second_gun_has_no_he_for_troops_s5():
         declare(state, "allies", "allies-lee", Fire(target="gruppe", weapon="second_gun"))
 
 
+def test_a_grants_hull_mounted_75mm_fires_only_straight_ahead_its_37mm_turns_s5():
+    """s. 5 Arc of fire: a fixed vehicle weapon fires dead ahead only; the Grant's 75mm sits in
+    the hull, its 37mm and coaxial MG in the turret."""
+    state = grant_facing_a_panzer()
+    state.units["axis-fritz"].position = Point(x=42, y=20)  # 40 degrees off the Grant's centreline
+    outside = (
+        "^Infantry Detachment is outside the straight-ahead arc of Lee's hull-mounted gun: turn to face it "
+        "first, or fire the second gun \\(House Rules HR5.3\\)$"
+    )
+    with pytest.raises(IllegalCommand, match=outside):
+        declare(state, "allies", "allies-lee", Fire(target="gruppe", weapon="gun"))  # 36 degrees off
+    with pytest.raises(IllegalCommand, match="outside the straight-ahead arc of Lee's hull-mounted gun"):
+        declare(state, "allies", "allies-lee", Fire(target="axis-fritz", weapon="gun"))
+    declare(state, "allies", "allies-lee", Fire(target="gruppe", weapon="mg"))  # the turret's MG turns
+    # the 37mm turns to the panzer: 11" off, two d10, one hit; 7 + AP 5 = 12 against front armour 12
+    state, events = act(
+        state,
+        "allies",
+        "allies-lee",
+        Fire(target="axis-fritz", weapon="second_gun"),
+        faces=[d10(6), d10(2), d10(7)],
+    )
+    assert "penetration 7+5 against front armour 12: equal, +1 marker" in fire_text(events)
+    state = grant_facing_a_panzer()
+    state.units["gruppe"].position = Point(x=33, y=24)  # 12 degrees off: straight ahead enough
+    declare(state, "allies", "allies-lee", Fire(target="gruppe", weapon="gun"))
+
+
 def bought(nation: str, name: str, side: str, at: Point, facing: float = 90.0) -> Unit:
     """One quick-reference unit of a house-rules force, placed."""
     force = add_unit(new_force(nation, "Force", 1000, rules=HOUSE), name, name)

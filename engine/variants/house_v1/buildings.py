@@ -21,6 +21,7 @@ from engine.event_data import FireData
 from engine.events import EventLog
 from engine.firing.losses import add_markers
 from engine.game_state import GameState
+from engine.orders import check_set_down, unit_in_the_way
 from engine.profiles import UnitClass
 from engine.rules.firing import Shot
 from engine.rules.shot_resolution import ShotResult
@@ -49,6 +50,7 @@ ADJACENT = 1.0  # inches between buildings for fire to spread (our reading of "a
 SPREAD_ON = 5  # s. 5 Building on fire: a 5 or 6
 SPREAD_TURNS = 2
 CLEAR_OF_WALLS = 1.0  # where an evacuated unit stands, outside the walls
+FURTHER_OUT = 0.5  # inches: each step further out past a unit already standing there
 
 
 def check_enter_building(state: GameState, unit: Unit, building_id: str) -> None:
@@ -80,6 +82,7 @@ def check_leave_building(state: GameState, unit: Unit, to: Point) -> None:
         raise IllegalCommand(f"{to} is inside {unit.in_building}: come out to a point outside it")
     if shape.distance(spot) > ENTRY_REACH:
         raise IllegalCommand(f'{to} is more than {ENTRY_REACH:g}" from {unit.in_building}')
+    check_set_down(state, unit, to)
 
 
 def check_not_into_buildings(state: GameState, mover: Unit, path: tuple[Point, ...]) -> None:
@@ -305,7 +308,7 @@ def set_on_fire(state: GameState, building_id: str, log: EventLog) -> None:
     shape = geometry.feature_shape(building(state, building_id))
     for unit in occupants(state, building_id):
         unit.in_building, unit.firing_post = None, None
-        unit.position = _outside(shape, unit)
+        unit.position = _outside(state, shape, unit)
         log.emit(
             "fall_back", f"{unit.name} falls back out of the fire to {unit.position}", unit.id, side=unit.side
         )
@@ -331,12 +334,16 @@ def spread_fires(state: GameState, log: EventLog) -> None:
             state.fires[burning] = turns - 1
 
 
-def _outside(shape, unit: Unit) -> Point:
-    """Just outside the walls, on the side nearest where the unit stood."""
+def _outside(state: GameState, shape, unit: Unit) -> Point:
+    """Just outside the walls, on the side nearest where the unit stood; further out, past any
+    unit already there, since units never overlap (:func:`check_set_down`)."""
     centre = shape.centroid
     edge = shape.exterior.interpolate(shape.exterior.project(ShapelyPoint(unit.position.x, unit.position.y)))
     dx, dy = edge.x - centre.x, edge.y - centre.y
     length = math.hypot(dx, dy) or 1.0
-    return Point(
-        x=round(edge.x + dx / length * CLEAR_OF_WALLS, 2), y=round(edge.y + dy / length * CLEAR_OF_WALLS, 2)
-    )
+    spots = [
+        Point(x=round(edge.x + dx / length * out, 2), y=round(edge.y + dy / length * out, 2))
+        for out in (CLEAR_OF_WALLS + step * FURTHER_OUT for step in range(int(ENTRY_REACH / FURTHER_OUT)))
+    ]
+    clear = (at for at in spots if unit_in_the_way(state, unit, (at,), unit.facing, set_down=True) is None)
+    return next(clear, spots[0])

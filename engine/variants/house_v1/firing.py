@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from engine.event_data import ToHit
+from engine.firing.aiming import HULL_GUN_ARC
 from engine.variants.house_v1.traits import HEClass
 from engine.wording import counted
 
@@ -84,6 +85,14 @@ def in_range(weapon: Weapon, distance: float) -> bool:
 def light_mortar_reaches(distance: float) -> bool:
     """s. 5 Light mortars: a light mortar fires direct HE only at targets more than 6" away."""
     return distance > LIGHT_MORTAR_DIRECT_BEYOND
+
+
+def fixed_gun_bears(off_centreline: float) -> bool:
+    """s. 5 Arc of fire: a fixed vehicle-mounted weapon fires only dead ahead, read as the 2015
+    hull-mounted gun's arc (p. 11, :data:`HULL_GUN_ARC`, half of it each side), as a StuG's. The
+    Grant's 75mm is one: a hull (sponson) mount, though its 37mm turns in a turret (s. 5 AFVs with
+    multiple weapons)."""
+    return off_centreline <= HULL_GUN_ARC / 2
 
 
 def hull_mg_bears(off_centreline: float) -> bool:

@@ -37,6 +37,7 @@ from engine.variants.house_v1.firing import (
     damage_result,
     damage_score,
     describe_throw,
+    fixed_gun_bears,
     flamethrower_destroys,
     hits,
     hull_mg_bears,
@@ -226,6 +227,10 @@ def house_fire(shot: Shot) -> HouseFire:
     check_fire_into_building(shot, fire)
     if not in_range(fire.weapon, shot.range):
         raise IllegalCommand(f"{shot.firer.name}'s {fire.weapon.value} cannot reach {shot.range:.1f}\"")
+    hull_gun = fire.weapon is Weapon.GUN and mine.hull_gun and shot.weapon != "second_gun"
+    if hull_gun and not fixed_gun_bears(_off_centreline(shot)):
+        text = f"{shot.target.name} is outside the straight-ahead arc of {shot.firer.name}'s hull-mounted gun"
+        raise IllegalCommand(cited(f"{text}: turn to face it first, or fire the second gun", "5.3"))
     if fire.weapon is Weapon.HULL_MG and not hull_mg_bears(_off_centreline(shot)):
         raise IllegalCommand(  # fired on its own; joining the gun, it stays silent (hull_mg_joins_in)
             f"{shot.target.name} is outside {shot.firer.name}'s hull MG arc (45 degrees either side of "

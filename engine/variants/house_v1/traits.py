@@ -71,6 +71,7 @@ class HouseTraits(BaseModel):
     mg: bool = False  # its weapon is a machine gun
     flamethrower: bool = False
     second_ap: int | None = None  # a second main gun
+    hull_gun: bool = False  # the main gun is fixed in the hull, beside a turret for the second (s. 5)
     hull_mg: bool = False  # an AFV's hull-mounted MG: 12", one die, a pintle mount's arc (s. 2, 5)
     light_mortar: bool = False  # an infantry squad's light mortar, 50/60mm or 2" (s. 2, 5)
     small: bool = False  # small or low vehicles (observation, s. 8)

@@ -47,6 +47,7 @@ def _profile(nation: str, row: dict[str, Any]) -> UnitProfile:
         mg=row.get("mg", False),
         flamethrower=row.get("ft", False),
         second_ap=row.get("second_ap"),
+        hull_gun=row.get("hull_gun", False),
         hull_mg=row.get("hull_mg", False),
         light_mortar=row.get("light_mortar", False),
         small="small" in notes,

@@ -18,6 +18,7 @@ from engine.events import EventLog
 from engine.firing.aiming import turret_traverse
 from engine.firing.losses import add_markers, destroy, explode, passengers_of
 from engine.game_state import Choice, GameState, Who
+from engine.orders import stop_in_contact
 from engine.profiles import Special, UnitClass
 from engine.rules.movement import movement_allowance
 from engine.rulesets import rules_of
@@ -104,7 +105,7 @@ def fight(state: GameState, attacker: Unit, defender: Unit, log: EventLog, *, ov
     if defender is None:
         return True
     if attacker.in_building is None or attacker.in_building != defender.in_building:
-        _to_contact(attacker, defender)
+        _to_contact(state, attacker, defender)
     if attacker.is_vehicle:
         _overrun(state, attacker, defender, log, drive_through=overrun)
         return True
@@ -164,7 +165,7 @@ def after_first_round(
         _rounds(state, attacker, defender, 2, log)
         return
     reach = movement_allowance(defender.profile, rapid=False, road=False)
-    defender.position = _away(defender.position, attacker.position, reach, state)
+    defender.position = _away(state, defender, defender.position, attacker.position, reach)
     defender.moved_this_turn = True
     for passenger in passengers_of(state, defender):
         passenger.position = defender.position
@@ -184,7 +185,7 @@ def _after_the_rounds(state: GameState, attacker: Unit, defender: Unit, log: Eve
     if not attacker.destroyed and not defender.destroyed and inside:
         log.emit("close_combat", f"{defender.name} holds: {attacker.name} stays in {attacker.in_building}")
     elif not attacker.destroyed and not defender.destroyed:
-        attacker.position = _away(attacker.position, defender.position, ATTACKER_FALL_BACK, state)
+        attacker.position = _away(state, attacker, attacker.position, defender.position, ATTACKER_FALL_BACK)
         log.emit(
             "close_combat",
             f"{defender.name} holds: {attacker.name} falls back to {attacker.position}",
@@ -271,11 +272,11 @@ def _overrun(state: GameState, afv: Unit, defender: Unit, log: EventLog, *, driv
         return
     if not drive_through:
         reach = movement_allowance(afv.profile, rapid=False, road=False)
-        afv.position = _away(afv.position, defender.position, reach, state)
+        afv.position = _away(state, afv, afv.position, defender.position, reach)
         text = cited(f"{afv.name} falls back from {defender.name} to {afv.position}", OVERRUN)
         log.emit("close_combat", text, afv.id, side=afv.side)
         return
-    afv.position = _away(defender.position, afv.position, OVERRUN_BEYOND, state)
+    afv.position = _away(state, afv, defender.position, afv.position, OVERRUN_BEYOND)
     crushed = defender.unit_class is UnitClass.SUPPORT and not defender.profile.has(Special.SNIPER)
     if crushed and not traits_of(afv).light:
         destroy(state, defender, log, cited(f"{afv.name} drives over {defender.name}: crushed", OVERRUN))
@@ -392,31 +393,35 @@ def _armour_attack(
         markers_to_bearer(state, target, raised - target.morale_markers, log)
 
 
-def _to_contact(attacker: Unit, defender: Unit) -> None:
-    """The 3" dash: the attacker ends beside the defender, on its side of it."""
+def _to_contact(state: GameState, attacker: Unit, defender: Unit) -> None:
+    """The 3" dash: the attacker goes straight at the defender, as far as the gap between their
+    bases, ending beside it on its side of it; it stops in contact with any unit in its way
+    (units never overlap, :func:`stop_in_contact`)."""
     gap = geometry.distance(attacker, defender)
     start, end = attacker.position, defender.position
     centres = math.dist((start.x, start.y), (end.x, end.y))
     if centres > 0 and gap > 0:
         step = min(gap, centres) / centres
-        attacker.position = Point(
+        contact = Point(
             x=round(start.x + (end.x - start.x) * step, 2), y=round(start.y + (end.y - start.y) * step, 2)
         )
+        attacker.position = stop_in_contact(state, attacker, contact)
 
 
-def _away(point: Point, threat: Point, distance: float, state: GameState) -> Point:
-    """Up to ``distance`` straight away from ``threat``, kept on the table and stopping short of
-    any building or impassable ground on the way (never ending inside one)."""
-    dx, dy = point.x - threat.x, point.y - threat.y
+def _away(state: GameState, unit: Unit, start: Point, threat: Point, distance: float) -> Point:
+    """Where ``unit``, going from ``start`` up to ``distance`` straight away from ``threat``,
+    ends: kept on the table, short of any building or impassable ground on the way (never ending
+    inside one), and in contact with any unit in its way (:func:`stop_in_contact`)."""
+    dx, dy = start.x - threat.x, start.y - threat.y
     length = math.hypot(dx, dy) or 1.0
     reach = distance
     while reach > 0:
-        x = min(max(point.x + dx / length * reach, 0.5), state.table.width - 0.5)
-        y = min(max(point.y + dy / length * reach, 0.5), state.table.depth - 0.5)
+        x = min(max(start.x + dx / length * reach, 0.5), state.table.width - 0.5)
+        y = min(max(start.y + dy / length * reach, 0.5), state.table.depth - 0.5)
         end = Point(x=round(x, 2), y=round(y, 2))
         if not any(
             f.building or f.going is Going.IMPASSABLE for f in geometry.features_at(end, state.terrain)
         ):
-            return end
+            return stop_in_contact(state, unit.model_copy(update={"position": start}), end)
         reach -= FALL_BACK_STEP
-    return point
+    return unit.position
