@@ -69,9 +69,9 @@ def test_an_action_written_in_its_own_module_reaches_act_in_discord_and_at_the_c
     assert found["discord"] == ["boolean", "Hold the ground where the unit stands", False]
     assert found["console"] == {"unit": "gruppe-2", "stand_fast": "true"}
     played = found["played"]
-    assert "axis declares: Gruppe 2: stand fast" in played
+    assert "The Axis declare: Gruppe 2: stand fast" in played
     assert "Gruppe 2 stands fast" in played
-    assert "axis declares: Gruppe 3: move to (50, 40), then stand fast" in played
+    assert "The Axis declare: Gruppe 3: move to 50.0,40.0, then stand fast" in played
 
 
 def test_the_act_options_are_the_actions_own_in_every_front_end():
