@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from engine.deployment.hidden import under_marker
 from engine.rulesets import TableMark, rules_of
 from engine.state import Objective, Point, RefereeRule, Unit
 
@@ -152,7 +153,7 @@ def names_for(unit: Unit, audience: Audience, *, aiming: bool = False) -> tuple[
     none for a unit it may not name (a hidden sniper team, which has no label of its own)."""
     if may_name(unit, audience, aiming=aiming):
         return (unit.id, unit.name)
-    if unit.hidden and unit.marker is not None and unit.on_table and unit.embarked_in is None:
+    if under_marker(unit) and unit.on_table and unit.embarked_in is None:
         return (unit.name,)
     return ()
 
