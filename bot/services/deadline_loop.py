@@ -21,13 +21,13 @@ import logging
 from datetime import datetime, timedelta
 
 from bot.services.campaign_service import CampaignService
+from bot.services.deadline_posts import DeadlinePosts
 from bot.services.game_service import GameService
 from bot.services.ping_service import TurnPings
 from bot.storage.deadline_claims import (
     CAMPAIGN_ALARMS,
     REFEREE_DEADLINES,
     TURN_PINGS,
-    WINDOW_NOTICES,
     WINDOWS,
 )
 from bot.storage.ping_store import read_ping
@@ -54,8 +54,15 @@ class DeadlineLoop:
         self.every, self.batch = every, batch
         self._task: asyncio.Task[None] | None = None
 
+    def _outboxes(self) -> list[DeadlinePosts]:
+        """The outboxes of the posts the services make (the campaigns may have their own)."""
+        outboxes = [self.games.posts]
+        if self.campaigns is not None and self.campaigns.posts is not self.games.posts:
+            outboxes.append(self.campaigns.posts)
+        return outboxes
+
     def _timers(self) -> list[ReactionTimers]:
-        timers = [self.games.timers, self.games.clocks.deadlines, self.games.notices.timers]
+        timers = [self.games.timers, self.games.clocks.deadlines, *(o.timers for o in self._outboxes())]
         timers += [self.pings.timers] if self.pings else []
         return timers + ([self.campaigns.timers] if self.campaigns else [])
 
@@ -81,9 +88,8 @@ class DeadlineLoop:
             if (key := (row.channel_id, row.side)) not in deadlines.armed:
                 deadlines.arm(key, _moment(row.deadline))
             claimed += 1
-        notices = await claims.claim_due(WINDOW_NOTICES, now, room)
-        games.notices.taken_over(notices)
-        claimed += len(notices)
+        for outbox in self._outboxes():
+            claimed += await outbox.claim_due(now, room)
         if self.pings is not None:
             pings = await claims.claim_due(TURN_PINGS, now, room)
             self.pings.taken_over([read_ping(row) for row in pings])

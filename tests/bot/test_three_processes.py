@@ -20,10 +20,10 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from bot.discord_adapter.client import post_nonce
+from bot.discord_adapter.common import post_nonce
 from bot.services.game_service import TIMER
 from bot.storage.store import GameStore
-from bot.storage.tables import CommandRow, WindowNoticeRow, WindowRow
+from bot.storage.tables import CommandRow, DeadlinePostRow, WindowRow
 
 ROOT = Path(__file__).resolve().parents[2]
 CHANNELS = [str(1000 + n) for n in range(100)]  # Discord channel ids are numbers
@@ -69,7 +69,7 @@ async def settled(store: GameStore, seconds: float) -> None:
             left = sum(
                 [
                     (await session.execute(select(func.count()).select_from(table))).scalar_one()
-                    for table in (WindowRow, WindowNoticeRow)
+                    for table in (WindowRow, DeadlinePostRow)
                 ]
             )
         if left == 0:
@@ -124,7 +124,7 @@ async def test_three_processes_close_every_window_once_though_one_is_killed(post
     posts = [line for line in lines if line["kind"] == "post" and "window closed" in (line["content"] or "")]
     shown = Counter((line["channel"], line["nonce"]) for line in posts)
     assert sorted(c for c, _ in shown) == sorted(opened)
-    assert all(nonce == str(post_nonce(c, closes[c][0].seq)) for c, nonce in shown)
+    assert all(nonce == str(post_nonce(c, str(closes[c][0].seq))) for c, nonce in shown)
     # the survivors took the victim's windows over
     victims = set(shares[VICTIM])
     assert any(line["process"] != VICTIM and line["channel"] in victims for line in posts)
