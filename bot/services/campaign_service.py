@@ -6,7 +6,9 @@ grace period follows, the close) armed on :class:`engine.runtime.ReactionTimers`
 live in the stored campaign, so :meth:`CampaignService.resume` arms them again after a restart;
 a close that passed while the bot was down is rung at once and reveals the phase, once (the
 version check on the stored campaign keeps a second writer from revealing it again). Adapters
-hear of reminders and reveals through ``on_reminder`` and ``on_reveal`` and post them.
+hear of reminders and reveals through ``on_reminder`` and ``on_reveal`` and post them; an
+alarm's are written with the alarm's change to the outbox (:mod:`bot.services.deadline_posts`),
+so each is posted once, even if this process dies or Discord refuses it at first.
 """
 
 from __future__ import annotations

@@ -4,12 +4,13 @@ A process arms the timers of the deadlines its own commands start, and fires eac
 its claim (:mod:`bot.storage.deadline_claims`). Every ``every`` seconds the loop also claims, a
 batch at a time, the deadlines that have fallen due and that nobody holds: those of a process
 that died (its lease ran out), those stored before this process started, those another process
-armed but did not get to. Each claimed deadline is armed on the timers of the service that fires
-it, and fires at once (its deadline has passed). Several processes' loops never claim the same
-deadline (``FOR UPDATE SKIP LOCKED``), and a process claims no more than it has room for (a
-batch, less what it has overdue and not yet fired), so a restart with 10,000 overdue deadlines
-is shared between the processes alive, without every process arming every timer, and a claim's
-lease does not run out while its deadline waits its turn.
+armed but did not get to, and the posts of deadlines fired still to make
+(:mod:`bot.services.deadline_posts`). Each claimed deadline is armed on the timers of the
+service that fires it, and fires at once (its deadline has passed). Several processes' loops
+never claim the same deadline (``FOR UPDATE SKIP LOCKED``), and a process claims no more than it
+has room for (a batch, less what it has overdue and not yet fired), so a restart with 10,000
+overdue deadlines is shared between the processes alive, without every process arming every
+timer, and a claim's lease does not run out while its deadline waits its turn.
 
 The loop runs on the services' clock, so a test moves it with a :class:`~engine.runtime.VirtualClock`.
 """

@@ -1,13 +1,15 @@
 """Turn pings: after each action, the players a game waits for (:func:`game_wait`) are told,
 once the delay the game set has passed, unless they act first.
 
-A *wait* starts when the players waited for change, or when one of them acts (the game may
-wait for them again, for something new); each wait gets one ping at most. Actions by others that
+A *wait* starts when the players waited for change, or when one of them acts (the game may wait
+for them again, for something new); each wait gets one ping at most. Actions by others that
 leave the same players waited for (a referee's ruling, say) do not start the delay again. The
 moment is stored (``turn_pings``), so :meth:`TurnPings.resume` arms it again after a restart,
-and a ping that fell due while the bot was down is sent at once, once (the stored moment is
-claimed before sending). Each player chooses to be told by a mention in the game's channel
-(the default), by a direct message, or not at all. A ping never changes the game.
+and a ping that fell due while the bot was down is sent at once, once: the stored moment is
+cleared in the transaction that writes the ping's post to the outbox
+(:mod:`bot.services.deadline_posts`), which makes it even if this process dies. Each player
+chooses to be told by a mention in the game's channel (the default), by a direct message, or not
+at all. A ping never changes the game.
 
 The game's players and referees may change its delay mid-game (:meth:`TurnPings.change_delay`);
 the wait going on keeps its start.
