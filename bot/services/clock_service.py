@@ -341,12 +341,3 @@ def _said(text: str, seq: int | None = None, message_id: str | None = None) -> d
     """A referee deadline's post: its text, and the command the game made at it (its log's seq)
     with the window message whose buttons go."""
     return {"text": text, "seq": seq, "message_id": message_id}
-
-
-def _dropping(due: PlayerDeadline):
-    """Drop a side's deadline in the transaction of what the game did at it."""
-
-    async def drop(session: AsyncSession, _channel: str, _seq: int) -> None:
-        await clock_store.drop_held_deadline(session, due.channel_id, due.side)
-
-    return drop
