@@ -36,10 +36,12 @@ def post_nonce(channel_id: str, post: str) -> int:
     return int.from_bytes(digest) >> 1
 
 
-def deadline_nonce() -> int | None:
-    """The nonce of the deadline's post being made, if one is (None: a message of a command)."""
+def deadline_nonce(to: str = "") -> int | None:
+    """The nonce of the deadline's post being made, if one is (None: a message of a command);
+    ``to`` tells apart the messages of one post (a direct message to each player): Discord
+    checks a nonce among all its author's recent messages."""
     post = making.get()
-    return None if post is None else post_nonce(post.channel_id, post.post)
+    return None if post is None else post_nonce(post.channel_id, post.post + to)
 
 
 def games(interaction: discord.Interaction) -> GameService:

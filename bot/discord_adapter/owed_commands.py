@@ -52,7 +52,7 @@ class GamesCommands(app_commands.Group):
             try:
                 direct = await self.client.create_dm(discord.Object(int(player)))
                 text = f"The game in {channel_link(ping.channel_id)} waits for you: {what}"
-                await direct.send(text, nonce=deadline_nonce())  # shown once, though sent again
+                await direct.send(text, nonce=deadline_nonce(f" to {player}"))  # shown once, sent again
             except discord.HTTPException as refusal:
                 log.info("direct message refused", extra={"user": player, "status": refusal.status})
                 in_channel.append(player)
