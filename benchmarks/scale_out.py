@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 from sqlalchemy import func, select  # noqa: E402
 
 from bot.storage.store import GameStore  # noqa: E402
-from bot.storage.tables import WindowNoticeRow, WindowRow  # noqa: E402
+from bot.storage.tables import DeadlinePostRow, WindowRow  # noqa: E402
 from engine.runtime import SystemClock, VirtualClock  # noqa: E402
 from tests.bot.overdue import store_overdue_windows  # noqa: E402
 from tests.storage.databases import migrate  # noqa: E402
@@ -99,7 +99,7 @@ async def outstanding(url: str) -> int:
     store = GameStore(url)
     async with store.sessions() as session:
         left = 0
-        for table in (WindowRow, WindowNoticeRow):
+        for table in (WindowRow, DeadlinePostRow):
             left += (await session.execute(select(func.count()).select_from(table))).scalar_one()
     await store.close()
     return left

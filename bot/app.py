@@ -75,6 +75,6 @@ class Services:
             campaign_stats=CampaignStats(store, stats),
             owed=OwedService(store),
             pings=TurnPings(games),
-            campaigns=CampaignService(store, games.dice, games.clock, claims=games.claims),
+            campaigns=CampaignService(store, games.dice, games.clock, claims=games.claims, posts=games.posts),
             linked_campaigns=LinkedCampaignService(games, forces, stats, tables),
         )

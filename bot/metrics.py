@@ -18,8 +18,16 @@ from datetime import datetime, timedelta
 from prometheus_client import Counter, Gauge, Histogram, start_http_server
 from sqlalchemy import select
 
+from bot.storage.deadline_claims import CAMPAIGN_ALARMS
 from bot.storage.store import GameStore
-from bot.storage.tables import PausedClockRow, PlayerDeadlineRow, TurnPingRow, WindowRow, utcnow
+from bot.storage.tables import (
+    CampaignRow,
+    PausedClockRow,
+    PlayerDeadlineRow,
+    TurnPingRow,
+    WindowRow,
+    utcnow,
+)
 
 log = logging.getLogger(__name__)
 
@@ -55,9 +63,17 @@ async def sample(store: GameStore, now: datetime | None = None) -> None:
                 select(TurnPingRow.channel_id, TurnPingRow.due).where(TurnPingRow.due.is_not(None))
             )
         ).all()
+        campaigns = (
+            await session.execute(
+                select(CampaignRow.channel_id, CampaignRow.due).where(
+                    CAMPAIGN_ALARMS.kept, CampaignRow.due.is_not(None)
+                )
+            )
+        ).all()
     OPEN_WINDOWS.set(len(windows))
     for kind, rows in (("window", windows), ("player_deadline", deadlines), ("turn_ping", pings)):
         OVERDUE.labels(kind).set(overdue(rows, paused, now))
+    OVERDUE.labels("campaign_phase").set(overdue(campaigns, set(), now))  # no referee's pause holds it
 
 
 def overdue(rows: Iterable[tuple[str, str]], paused: set[str], now: datetime) -> int:

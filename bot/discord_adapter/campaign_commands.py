@@ -20,7 +20,7 @@ import discord
 from discord import app_commands
 
 from bot.discord_adapter.answers import FORM, acknowledge, answer, apology
-from bot.discord_adapter.common import send_long
+from bot.discord_adapter.common import deadline_nonce, send_long
 from bot.discord_adapter.markdown import mention, relative_time
 from bot.discord_adapter.schema_commands import schema_command
 from bot.discord_adapter.table_commands import battlefields, server
@@ -162,12 +162,14 @@ class CampaignCommands(app_commands.Group):
         client.add_dynamic_items(SubmitButton)
 
     async def post(self, channel_id: str, text: str) -> None:
-        await self.client.get_partial_messageable(int(channel_id)).send(text[:2000])
+        channel = self.client.get_partial_messageable(int(channel_id))
+        await channel.send(text[:2000], nonce=deadline_nonce())  # a deadline's: shown once, though sent again
 
     async def announce_reveal(self, channel_id: str, text: str, open_phase: int | None) -> None:
         """Post a reveal, with the *Submit orders* button when it opens the next phase."""
         view = discord.utils.MISSING if open_phase is None else submit_view(channel_id, open_phase + 1)
-        await self.client.get_partial_messageable(int(channel_id)).send(text[:2000], view=view)
+        channel = self.client.get_partial_messageable(int(channel_id))
+        await channel.send(text[:2000], view=view, nonce=deadline_nonce())
 
     async def remind(self, channel_id: str, users: list[str], text: str) -> None:
         await self.post(channel_id, text)  # the text mentions each player who owes orders

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import logging
 from datetime import timedelta
 
@@ -14,7 +13,7 @@ from bot.discord_adapter.action_card import next_steps
 from bot.discord_adapter.answers import acknowledge, answer, apology
 from bot.discord_adapter.campaign_commands import CampaignCommands
 from bot.discord_adapter.card_commands import CardCommands
-from bot.discord_adapter.common import battlefield_file, refusal_text, summary, told_lines
+from bot.discord_adapter.common import battlefield_file, deadline_nonce, refusal_text, summary, told_lines
 from bot.discord_adapter.dice_commands import ChartCommands, OddsCommands, roll_command
 from bot.discord_adapter.force_commands import ForceCommands
 from bot.discord_adapter.game_commands import GameCommands
@@ -154,7 +153,7 @@ class IronCrossBot(discord.AutoShardedClient):
         text += "\n\n" + summary(outcome.state)
         card, files = await outcome_card(self.games, channel_id, outcome, text, picture, steps)
         channel = self.get_partial_messageable(int(channel_id))  # the nonce: posted once, though sent again
-        await channel.send(view=card, files=files, nonce=post_nonce(channel_id, outcome.version))
+        await channel.send(view=card, files=files, nonce=deadline_nonce())
         await post_to_threads(self, channel_id, outcome)
         await retire_buttons(self, channel_id, outcome.closed_window_message)
 
@@ -183,15 +182,6 @@ class IronCrossBot(discord.AutoShardedClient):
                 private = command.extras.get("private", False) or secret_asked(interaction.data)
                 await acknowledge(interaction, private=private)
         return True
-
-
-def post_nonce(channel_id: str, seq: int) -> int:
-    """The nonce of the post of command ``seq`` in a channel: Discord returns the message already
-    posted with the same nonce (``enforce_nonce``) instead of posting it again, so a post made
-    again after its process died (:mod:`bot.services.window_notices`) shows once. An integer of
-    at most 19 digits (Discord takes 25 characters)."""
-    digest = hashlib.blake2b(f"{channel_id}:{seq}".encode(), digest_size=8).digest()
-    return int.from_bytes(digest) >> 1
 
 
 def secret_asked(data) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import io
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -14,6 +15,7 @@ from bot.discord_adapter.action_card import action_card
 from bot.discord_adapter.answers import answer
 from bot.discord_adapter.markdown import markdown
 from bot.reply import Reply
+from bot.services.deadline_posts import making
 from bot.services.game_service import GameError, GameService, Outcome
 from bot.set_up_steps import how_to_join, set_up_steps
 from engine.events import Event
@@ -29,6 +31,23 @@ from renderer import render
 DISCORD_TEXT_LIMIT = 2000
 MAX_PIECES = 10  # the most messages one answer is split into
 FENCE = "```"
+
+
+def post_nonce(channel_id: str, post: str) -> int:
+    """The nonce of a deadline's post (bot.services.deadline_posts) named ``post`` in a channel:
+    Discord returns the message already posted with the same nonce (``enforce_nonce``) instead
+    of posting it again, so a post made again after its process died shows once. An integer of
+    at most 19 digits (Discord takes 25 characters)."""
+    digest = hashlib.blake2b(f"{channel_id}:{post}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest) >> 1
+
+
+def deadline_nonce(to: str = "") -> int | None:
+    """The nonce of the deadline's post being made, if one is (None: a message of a command);
+    ``to`` tells apart the messages of one post (a direct message to each player): Discord
+    checks a nonce among all its author's recent messages."""
+    post = making.get()
+    return None if post is None else post_nonce(post.channel_id, post.post + to)
 
 
 def games(interaction: discord.Interaction) -> GameService:

@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 
 from bot.discord_adapter.answers import PRIVATE, answer
-from bot.discord_adapter.common import send_reply
+from bot.discord_adapter.common import deadline_nonce, send_reply
 from bot.discord_adapter.markdown import mention, relative_time
 from bot.discord_adapter.referees import server_roles
 from bot.discord_adapter.schema_commands import schema_command
@@ -48,14 +48,15 @@ class GamesCommands(app_commands.Group):
         for player in ping.dm:
             try:
                 direct = await self.client.create_dm(discord.Object(int(player)))
-                await direct.send(f"The game in {channel_link(ping.channel_id)} waits for you: {what}")
+                text = f"The game in {channel_link(ping.channel_id)} waits for you: {what}"
+                await direct.send(text, nonce=deadline_nonce(f" to {player}"))  # shown once, sent again
             except discord.HTTPException as refusal:
                 log.info("direct message refused", extra={"user": player, "status": refusal.status})
                 in_channel.append(player)
         if in_channel:
             players = " ".join(mention(player) for player in in_channel)
             await self.client.get_partial_messageable(int(ping.channel_id)).send(
-                f"{players}: the game waits for you: {what}"
+                f"{players}: the game waits for you: {what}", nonce=deadline_nonce()
             )
 
     @schema_command("games mine", extras=PRIVATE)

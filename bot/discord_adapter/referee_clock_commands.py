@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 
 from bot.discord_adapter.answers import answer, sending, stored
-from bot.discord_adapter.common import games, summary, told_lines
+from bot.discord_adapter.common import deadline_nonce, games, summary, told_lines
 from bot.discord_adapter.reaction_buttons import retire_buttons, show_result
 from bot.discord_adapter.referees import act, eyes_of, is_referee, take_seat, tell, with_seat
 from bot.discord_adapter.schema_commands import schema_command
@@ -189,7 +189,8 @@ def hear_deadlines(client: discord.Client) -> None:
 
     async def announce(channel_id: str, text: str, outcome: Outcome | None) -> None:
         lines = [text] + ([told_lines(outcome.events, state=outcome.state)] if outcome else [])
-        await client.get_partial_messageable(int(channel_id)).send("\n".join(lines))
+        channel = client.get_partial_messageable(int(channel_id))
+        await channel.send("\n".join(lines), nonce=deadline_nonce())  # shown once, though sent again
         if outcome is not None:
             await post_to_threads(client, channel_id, outcome)
             await retire_buttons(client, channel_id, outcome.closed_window_message)

@@ -6,7 +6,9 @@ grace period follows, the close) armed on :class:`engine.runtime.ReactionTimers`
 live in the stored campaign, so :meth:`CampaignService.resume` arms them again after a restart;
 a close that passed while the bot was down is rung at once and reveals the phase, once (the
 version check on the stored campaign keeps a second writer from revealing it again). Adapters
-hear of reminders and reveals through ``on_reminder`` and ``on_reveal`` and post them.
+hear of reminders and reveals through ``on_reminder`` and ``on_reveal`` and post them; an
+alarm's are written with the alarm's change to the outbox (:mod:`bot.services.deadline_posts`),
+so each is posted once, even if this process dies or Discord refuses it at first.
 """
 
 from __future__ import annotations
@@ -17,13 +19,15 @@ import re
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
+from functools import partial
 
+from bot.services.deadline_posts import DeadlinePost, DeadlinePosts
 from bot.services.game_service import GameError, refusals
 from bot.services.limits import MAX_CPP, MAX_DURATION_DAYS, NAME, bounded_text, quoted, whole_number
 from bot.storage.campaign_store import CampaignRunning, CampaignStore, StaleCampaign, StoredCampaign
 from bot.storage.deadline_claims import CAMPAIGN_ALARMS, Claims, process_name
 from bot.storage.store import GameStore
-from bot.storage.tables import CampaignRow
+from bot.storage.tables import CAMPAIGN_REMINDER, CAMPAIGN_REVEAL, CampaignRow
 from engine.campaign import phases
 from engine.campaign.calendar import SIDES
 from engine.campaign.ledger import ledger_csv, ledger_table
@@ -84,16 +88,22 @@ class CampaignService:
         when: Callable[[datetime], str] = utc_text,
         who: Callable[[str], str] = str,
         claims: Claims | None = None,
+        posts: DeadlinePosts | None = None,
     ) -> None:
         self.campaigns = CampaignStore(store)
         self.claims = claims or Claims(store, process_name())  # an alarm rings in the process claiming it
         self.dice = dice
         self.clock = clock or SystemClock()
+        # what the alarms post, each made once: the game service's outbox, or one of its own
+        self.posts = posts or DeadlinePosts(store, self.clock, self.claims)
+        self.posts.senders[CAMPAIGN_REMINDER] = self._post_reminder
+        self.posts.senders[CAMPAIGN_REVEAL] = self._post_reveal
         self.on_reminder = on_reminder
         self.on_reveal = on_reveal
         self.when = when
         self.who = who
-        self.timers = ReactionTimers(self.clock, self._ring, still_due=self._alarm_due)
+        fire = self.claims.renewing(CAMPAIGN_ALARMS, self.clock, self._ring, lambda key: key[:1])  # type: ignore[index]
+        self.timers = ReactionTimers(self.clock, fire, still_due=self._alarm_due)
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._closed = False
 
@@ -126,6 +136,7 @@ class CampaignService:
         and its campaign's timers are armed again by :meth:`resume` at the next start."""
         self._closed = True
         await self.timers.close()
+        await self.posts.close()
 
     # -- commands -------------------------------------------------------------------------------
 
@@ -342,10 +353,11 @@ class CampaignService:
         return due and await self.claims.take(CAMPAIGN_ALARMS, (campaign_id,), self.clock.now())
 
     async def _ring(self, key: WindowKey) -> None:
-        """Ring an alarm: save what it changes, then tell the channel. A failure is raised, for
-        the timers to try again while the alarm is due."""
+        """Ring an alarm: save what it changes, with what it tells the channel, then tell it
+        (bot.services.deadline_posts). A failure is raised, for the timers to try again while
+        the alarm is due."""
         campaign_id, phase, name = key  # type: ignore[misc]
-        notice: tuple[list[str], str] | None = None
+        post: DeadlinePost | None = None
         async with self._locks[campaign_id]:
             for attempt in (1, 2):
                 stored = await self.campaigns.load(campaign_id)
@@ -359,8 +371,10 @@ class CampaignService:
                 campaign, notice = self._rung(stored.campaign, alarm)
                 if campaign is stored.campaign:
                     return
+                post = self._alarm_post(stored, campaign, alarm, notice)
                 try:
-                    stored = await self.campaigns.save(stored, campaign)
+                    written = partial(self.posts.write, post=post) if post else None
+                    stored = await self.campaigns.save(stored, campaign, also=written)
                 except StaleCampaign:
                     if attempt == 2:
                         raise
@@ -368,9 +382,37 @@ class CampaignService:
                 break
         self._follow(stored)
         if name == CLOSE:
-            await self._announce_reveal(stored, phase)
-        elif notice and notice[0] and self.on_reminder:
-            await self.on_reminder(stored.channel_id, *notice)
+            log.info("revealed", extra={"channel": stored.channel_id, "phase": phase + 1})
+        if post is not None:
+            await self.posts.deliver(post)
+
+    def _alarm_post(
+        self,
+        stored: StoredCampaign,
+        campaign: Campaign,
+        alarm: phases.Alarm,
+        notice: tuple[list[str], str] | None,
+    ) -> DeadlinePost | None:
+        """What an alarm tells the campaign's channel: the reveal a close makes, or a reminder
+        to the players who owe orders (none if none do)."""
+        name = f"campaign {stored.id} {alarm.phase} {alarm.name}"
+        if alarm.name == CLOSE:
+            text, following = self._reveal_said(campaign, alarm.phase)
+            return DeadlinePost(
+                stored.channel_id, name, CAMPAIGN_REVEAL, {"text": text, "open_phase": following}
+            )
+        if notice and notice[0]:
+            users, text = notice
+            return DeadlinePost(stored.channel_id, name, CAMPAIGN_REMINDER, {"users": users, "text": text})
+        return None
+
+    async def _post_reminder(self, post: DeadlinePost) -> None:
+        if self.on_reminder:
+            await self.on_reminder(post.channel_id, post.payload["users"], post.payload["text"])
+
+    async def _post_reveal(self, post: DeadlinePost) -> None:
+        if self.on_reveal:
+            await self.on_reveal(post.channel_id, post.payload["text"], post.payload["open_phase"])
 
     def _rung(self, campaign: Campaign, alarm: phases.Alarm) -> tuple[Campaign, tuple[list[str], str] | None]:
         """The campaign after an alarm, and the players to remind with the reminder's text."""
@@ -395,7 +437,13 @@ class CampaignService:
         )
 
     async def _announce_reveal(self, stored: StoredCampaign, index: int) -> None:
-        campaign = stored.campaign
+        text, following = self._reveal_said(stored.campaign, index)
+        log.info("revealed", extra={"channel": stored.channel_id, "phase": index + 1})
+        if self.on_reveal:
+            await self.on_reveal(stored.channel_id, text, following)
+
+    def _reveal_said(self, campaign: Campaign, index: int) -> tuple[str, int | None]:
+        """What the reveal of phase ``index`` tells the channel, and the phase it opens."""
         text = phases.reveal_text(campaign, index)
         following = campaign.open_phase
         if following is not None:
@@ -406,9 +454,7 @@ class CampaignService:
             )
         else:
             text += f"\nThe campaign {campaign.name} is finished: see /campaign ledger"
-        log.info("revealed", extra={"channel": stored.channel_id, "phase": index + 1})
-        if self.on_reveal:
-            await self.on_reveal(stored.channel_id, text, following)
+        return text, following
 
     # -- helpers --------------------------------------------------------------------------------
 

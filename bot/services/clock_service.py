@@ -18,12 +18,14 @@ from typing import Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot.services.deadline_posts import DeadlinePost, DeadlinePosts, logged_outcome
 from bot.services.outcome import GameError, Outcome
 from bot.services.permissions import Role, roles_of
 from bot.storage import clock_store
 from bot.storage.clock_store import PlayerDeadline
-from bot.storage.deadline_claims import REFEREE_DEADLINES
+from bot.storage.deadline_claims import REFEREE_DEADLINES, Claims, stamp
 from bot.storage.store import GameStore, StoredGame
+from bot.storage.tables import REFEREE_DEADLINE
 from engine.commands import Command, DeclineReaction, PassInitiative, RefereeClock
 from engine.game_state import GameState
 from engine.referee import pass_for_absent
@@ -57,6 +59,8 @@ class Games(Protocol):
     store: GameStore
     clock: Clock
     timers: ReactionTimers
+    claims: Claims
+    posts: DeadlinePosts
 
     async def game(self, channel_id: str) -> GameState: ...
 
@@ -77,14 +81,13 @@ class ClockService:
 
     def __init__(self, games: Games) -> None:
         self.games = games
+        fire = games.claims.renewing(REFEREE_DEADLINES, games.clock, self._deadline_passed)
         self.deadlines = ReactionTimers(
-            games.clock, self._deadline_passed, still_due=self._deadline_due, limit=games.timers.limit
+            games.clock, fire, still_due=self._deadline_due, limit=games.timers.limit
         )
-        # what the game did at a deadline whose stored deadline is still to be dropped (a retry
-        # after that write failed must not act a second time)
-        self._done_at: dict[PlayerDeadline, tuple[str, Outcome | None]] = {}
         self.on_deadline_passed: Callable[[str, str, Outcome | None], Awaitable[None]] | None = None
         self.resumed: list[Callable[[str], Awaitable[None]]] = []  # other timers of a channel to re-arm
+        games.posts.senders[REFEREE_DEADLINE] = self._post_passed
 
     # -- what the game service asks ----------------------------------------------------------
 
@@ -265,39 +268,61 @@ class ClockService:
         return await self.games.claims.take(REFEREE_DEADLINES, key, self.games.clock.now())  # type: ignore[arg-type]
 
     async def _deadline_passed(self, key: WindowKey) -> None:
-        """A side's deadline fell due: pass or decline for it, unless it acted in time; then
-        drop the stored deadline. A failure is raised, for the timers to try again."""
+        """A side's deadline fell due: pass or decline for it, unless it acted in time, and drop
+        the stored deadline, writing what to tell the channel with it; then tell it. A failure
+        is raised, for the timers to try again."""
         due = await self._due_deadline(key)
         if due is None:  # the side acted just as it fell due
             return
-        if due not in self._done_at:
-            self._done_at[due] = await self._act_for_absent(due)
-        await clock_store.drop_player_deadlines(self.games.store, due.channel_id, [due.side])
-        text, outcome = self._done_at.pop(due)
+        post = await self._act_for_absent(due)
+        if post is None:  # another process dropped it first
+            return
         log.info("deadline passed", extra={"channel": due.channel_id, "side": due.side})
-        if self.on_deadline_passed:
-            await self.on_deadline_passed(due.channel_id, text, outcome)
+        await self.games.posts.deliver(post)
 
-    async def _act_for_absent(self, due: PlayerDeadline) -> tuple[str, Outcome | None]:
-        """Pass or decline for a side that missed its deadline: what to tell the channel, and
-        the outcome if the game did it. A refusal of the game as it stands is told; any other
-        failure is raised."""
+    async def _post_passed(self, post: DeadlinePost) -> None:
+        """Tell the channel a deadline passed, and what the game did (from its log)."""
+        seq = post.payload["seq"]
+        outcome = None
+        if seq is not None:
+            outcome = await logged_outcome(self.games.store, post.channel_id, seq, post.payload["message_id"])
+        if self.on_deadline_passed:
+            await self.on_deadline_passed(post.channel_id, post.payload["text"], outcome)
+
+    async def _act_for_absent(self, due: PlayerDeadline) -> DeadlinePost | None:
+        """Pass or decline for a side that missed its deadline, dropping it, in one transaction
+        with the post telling the channel; the post, or None if the deadline was gone. A
+        refusal of the game as it stands is told; any other failure is raised."""
         side = due.side
-        game = await self.games.store.load(due.channel_id)
+        channel_id = due.channel_id
+        post = DeadlinePost(channel_id, f"deadline {side} {stamp(due.deadline)}", REFEREE_DEADLINE, {})
+        game = await self.games.store.load(channel_id)
         if game is None or (command := pass_for_absent(game.state, side)) is None:
-            return (
+            text = (
                 f"The referee's deadline for {side_name(side)} has passed, but the game is not waiting for "
                 "them to act or react: nothing is done"
-            ), None
+            )
+            return await self._drop_telling(due, replace(post, payload=_said(text)))
         done, what = (
             ("passes the initiative", "pass the initiative")
             if isinstance(command, PassInitiative)
             else ("declines the reaction", "decline the reaction")
         )
+        window = await clock_store.window_of(self.games.store, channel_id)
+        message_id = window.message_id if window else None
+        text = (
+            f"{side_name(side, start=True)} did not act by the referee's deadline: the game {done} for them"
+        )
+
+        async def drop(session: AsyncSession, _channel: str, seq: int) -> None:
+            if not await clock_store.drop_held_deadline(session, channel_id, side):
+                raise GameError("The deadline was dropped meanwhile")  # by another process
+            self.games.posts.write(session, replace(post, payload=_said(text, seq, message_id)))
+
         try:  # the deadline is dropped with the game's change: a second firer finds it gone
-            outcome = await self.games.act(due.channel_id, due.referee, command, also=_dropping(due))
+            outcome = await self.games.act(channel_id, due.referee, command, also=drop)
         except GameError as refusal:
-            now = await self.games.store.load(due.channel_id)
+            now = await self.games.store.load(channel_id)
             if now is None or now.version != game.version:
                 raise  # refused on a game that has changed since (a lost race): tried again
             text = (
@@ -306,17 +331,19 @@ class ClockService:
             )
             if isinstance(command, PassInitiative):  # the rule stands (p. 5); the referee may step in
                 text += ". A referee may give the initiative to the other side: /ref initiative"
-            return text, None
-        return (
-            f"{side_name(side, start=True)} did not act by the referee's deadline: the game {done} for them",
-            outcome,
-        )
+            return await self._drop_telling(due, replace(post, payload=_said(text)))
+        return replace(post, payload=_said(text, outcome.version, message_id))
+
+    async def _drop_telling(self, due: PlayerDeadline, post: DeadlinePost) -> DeadlinePost | None:
+        """Drop the deadline, writing ``post`` with it; None if it was gone already."""
+        async with self.games.store.sessions() as session, session.begin():
+            if not await clock_store.drop_held_deadline(session, due.channel_id, due.side):
+                return None
+            self.games.posts.write(session, post)
+        return post
 
 
-def _dropping(due: PlayerDeadline):
-    """Drop a side's deadline in the transaction of what the game did at it."""
-
-    async def drop(session: AsyncSession, _channel: str, _seq: int) -> None:
-        await clock_store.drop_held_deadline(session, due.channel_id, due.side)
-
-    return drop
+def _said(text: str, seq: int | None = None, message_id: str | None = None) -> dict[str, object]:
+    """A referee deadline's post: its text, and the command the game made at it (its log's seq)
+    with the window message whose buttons go."""
+    return {"text": text, "seq": seq, "message_id": message_id}

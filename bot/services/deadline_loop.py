@@ -4,12 +4,13 @@ A process arms the timers of the deadlines its own commands start, and fires eac
 its claim (:mod:`bot.storage.deadline_claims`). Every ``every`` seconds the loop also claims, a
 batch at a time, the deadlines that have fallen due and that nobody holds: those of a process
 that died (its lease ran out), those stored before this process started, those another process
-armed but did not get to. Each claimed deadline is armed on the timers of the service that fires
-it, and fires at once (its deadline has passed). Several processes' loops never claim the same
-deadline (``FOR UPDATE SKIP LOCKED``), and a process claims no more than it has room for (a
-batch, less what it has overdue and not yet fired), so a restart with 10,000 overdue deadlines
-is shared between the processes alive, without every process arming every timer, and a claim's
-lease does not run out while its deadline waits its turn.
+armed but did not get to, and the posts of deadlines fired still to make
+(:mod:`bot.services.deadline_posts`). Each claimed deadline is armed on the timers of the
+service that fires it, and fires at once (its deadline has passed). Several processes' loops
+never claim the same deadline (``FOR UPDATE SKIP LOCKED``), and a process claims no more than it
+has room for (a batch, less what it has overdue and not yet fired), so a restart with 10,000
+overdue deadlines is shared between the processes alive, without every process arming every
+timer, and a claim's lease does not run out while its deadline waits its turn.
 
 The loop runs on the services' clock, so a test moves it with a :class:`~engine.runtime.VirtualClock`.
 """
@@ -21,13 +22,13 @@ import logging
 from datetime import datetime, timedelta
 
 from bot.services.campaign_service import CampaignService
+from bot.services.deadline_posts import DeadlinePosts
 from bot.services.game_service import GameService
 from bot.services.ping_service import TurnPings
 from bot.storage.deadline_claims import (
     CAMPAIGN_ALARMS,
     REFEREE_DEADLINES,
     TURN_PINGS,
-    WINDOW_NOTICES,
     WINDOWS,
 )
 from bot.storage.ping_store import read_ping
@@ -54,8 +55,15 @@ class DeadlineLoop:
         self.every, self.batch = every, batch
         self._task: asyncio.Task[None] | None = None
 
+    def _outboxes(self) -> list[DeadlinePosts]:
+        """The outboxes of the posts the services make (the campaigns may have their own)."""
+        outboxes = [self.games.posts]
+        if self.campaigns is not None and self.campaigns.posts is not self.games.posts:
+            outboxes.append(self.campaigns.posts)
+        return outboxes
+
     def _timers(self) -> list[ReactionTimers]:
-        timers = [self.games.timers, self.games.clocks.deadlines, self.games.notices.timers]
+        timers = [self.games.timers, self.games.clocks.deadlines, *(o.timers for o in self._outboxes())]
         timers += [self.pings.timers] if self.pings else []
         return timers + ([self.campaigns.timers] if self.campaigns else [])
 
@@ -81,9 +89,8 @@ class DeadlineLoop:
             if (key := (row.channel_id, row.side)) not in deadlines.armed:
                 deadlines.arm(key, _moment(row.deadline))
             claimed += 1
-        notices = await claims.claim_due(WINDOW_NOTICES, now, room)
-        games.notices.taken_over(notices)
-        claimed += len(notices)
+        for outbox in self._outboxes():
+            claimed += await outbox.claim_due(now, room)
         if self.pings is not None:
             pings = await claims.claim_due(TURN_PINGS, now, room)
             self.pings.taken_over([read_ping(row) for row in pings])

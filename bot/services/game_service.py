@@ -14,13 +14,14 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot import metrics
 from bot.reply import Reply, Strong, Typed
 from bot.services.clock_service import ClockService
+from bot.services.deadline_posts import DeadlinePost, DeadlinePosts, logged_outcome
 from bot.services.limits import PACES, REACTION_SECONDS, bounded_command
 from bot.services.outcome import GameError, Outcome, refusals
 from bot.services.permissions import Refused, authorise, held_by_referees
-from bot.services.window_notices import WindowNotices
 from bot.storage import clock_store
 from bot.storage.deadline_claims import WINDOWS, Claims, process_name
 from bot.storage.store import GameStore, StaleGame, StoredGame
+from bot.storage.tables import WINDOW_CLOSED
 from engine.commands import Command, DeclineReaction, UndoActions
 from engine.deployment.areas import AREA_WORDS
 from engine.dice import DiceSource, SeededDice
@@ -70,10 +71,13 @@ class GameService:
         # given (transaction, channel, user, state after) inside every action's own write, so what
         # follows the game (the turn pings) is stored with it; returns what to do once committed
         self.in_commit: list[InCommit] = []
-        self.timers = ReactionTimers(self.clock, self._window_expired, still_due=self._window_due)
+        fire = self.claims.renewing(WINDOWS, self.clock, self._window_expired, lambda key: key[:1])  # type: ignore[index]
+        self.timers = ReactionTimers(self.clock, fire, still_due=self._window_due)
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        # what the deadlines post, each made once (bot.services.deadline_posts)
+        self.posts = DeadlinePosts(store, self.clock, self.claims, limit=self.timers.limit)
+        self.posts.senders[WINDOW_CLOSED] = self._post_closed_again
         self.clocks = ClockService(self)  # the referee's pause, extensions and deadlines
-        self.notices = WindowNotices(self)  # the "window closed" posts, made once
 
     async def resume(self) -> None:
         """After a start-up: re-arm every stored window and referee's deadline (not in a game
@@ -83,7 +87,7 @@ class GameService:
     async def close(self) -> None:
         await self.clocks.close()
         await self.timers.close()
-        await self.notices.close()
+        await self.posts.close()
 
     async def new_game(
         self,
@@ -386,14 +390,30 @@ class GameService:
             return
         decline = DeclineReaction(side=state.pending.reactor_side, window=window)
         stored = await clock_store.window_of(self.store, channel_id)
-        notice = self.notices.writing(stored.message_id if stored else None)
-        try:  # the close and its notice still to post, in one transaction
+        said = {"message_id": stored.message_id if stored else None}
+
+        async def notice(session: AsyncSession, _channel: str, seq: int) -> None:
+            self.posts.write(session, DeadlinePost(channel_id, str(seq), WINDOW_CLOSED, said))
+
+        try:  # the close and its post still to make, in one transaction
             outcome = await self._act(channel_id, TIMER, lambda _: decline, also=notice)
         except GameError:
             if await self._window_due(key):
                 raise  # a write that lost its race twice: tried again
             return  # answered by a player at the same moment
-        await self.notices.post(channel_id, outcome)  # if this fails, the notice is posted again
+        post = DeadlinePost(channel_id, str(outcome.version), WINDOW_CLOSED, said)
+        await self.posts.deliver(post, lambda: self._post_closed(channel_id, outcome))
+
+    async def _post_closed(self, channel_id: str, outcome: Outcome) -> None:
+        if self.on_window_closed:
+            await self.on_window_closed(channel_id, outcome)
+
+    async def _post_closed_again(self, post: DeadlinePost) -> None:
+        """A window's "closed" post made from the stored close (the game as it is now)."""
+        seq, message_id = int(post.post), post.payload["message_id"]
+        outcome = await logged_outcome(self.store, post.channel_id, seq, message_id)
+        if outcome is not None:  # else a new game took the channel since: nothing to tell
+            await self._post_closed(post.channel_id, outcome)
 
     async def _load(self, channel_id: str, interaction_id: str | None = None) -> StoredGame:
         game = await self.store.load(channel_id, interaction_id)

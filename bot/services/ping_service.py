@@ -1,13 +1,15 @@
 """Turn pings: after each action, the players a game waits for (:func:`game_wait`) are told,
 once the delay the game set has passed, unless they act first.
 
-A *wait* starts when the players waited for change, or when one of them acts (the game may
-wait for them again, for something new); each wait gets one ping at most. Actions by others that
+A *wait* starts when the players waited for change, or when one of them acts (the game may wait
+for them again, for something new); each wait gets one ping at most. Actions by others that
 leave the same players waited for (a referee's ruling, say) do not start the delay again. The
 moment is stored (``turn_pings``), so :meth:`TurnPings.resume` arms it again after a restart,
-and a ping that fell due while the bot was down is sent at once, once (the stored moment is
-claimed before sending). Each player chooses to be told by a mention in the game's channel
-(the default), by a direct message, or not at all. A ping never changes the game.
+and a ping that fell due while the bot was down is sent at once, once: the stored moment is
+cleared in the transaction that writes the ping's post to the outbox
+(:mod:`bot.services.deadline_posts`), which makes it even if this process dies. Each player
+chooses to be told by a mention in the game's channel (the default), by a direct message, or not
+at all. A ping never changes the game.
 
 The game's players and referees may change its delay mid-game (:meth:`TurnPings.change_delay`);
 the wait going on keeps its start.
@@ -24,12 +26,13 @@ from datetime import datetime, timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot.services.deadline_posts import DeadlinePost
 from bot.services.game_service import GameError, GameService, duration_text
 from bot.services.limits import quoted
 from bot.services.owed_service import deadlines, game_wait
 from bot.services.permissions import Role, held_by_referees, roles_of
 from bot.storage import clock_store
-from bot.storage.deadline_claims import TURN_PINGS
+from bot.storage.deadline_claims import TURN_PINGS, stamp
 from bot.storage.ping_store import (
     TurnPing,
     claim_ping,
@@ -41,6 +44,7 @@ from bot.storage.ping_store import (
     set_ping_choice,
     write_ping,
 )
+from bot.storage.tables import TURN_PING
 from bot.storage.writes import TRIES, back_off
 from engine.game_state import GameState
 from engine.runtime import ReactionTimers, WindowKey
@@ -86,12 +90,12 @@ class TurnPings:
         self.games = games
         self.store = games.store
         self.on_ping = on_ping
-        self.timers = ReactionTimers(
-            games.clock, self._due, still_due=self._ping_due, limit=games.timers.limit
-        )
+        fire = games.claims.renewing(TURN_PINGS, games.clock, self._due, lambda key: (key,))
+        self.timers = ReactionTimers(games.clock, fire, still_due=self._ping_due, limit=games.timers.limit)
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)  # one change at a time
         games.in_commit.append(self.follow)
         games.clocks.resumed.append(self._rearm)
+        games.posts.senders[TURN_PING] = self._post_ping
 
     async def resume(self) -> None:
         """After a start-up: arm every stored ping; those already due are sent at once."""
@@ -233,20 +237,33 @@ class TurnPings:
 
     async def _due(self, key: WindowKey) -> None:
         """Send the ping that fell due: what to tell is read first, then the ping is claimed (its
-        one write), then sent. A failure is raised, for the timers to try again while it is due."""
+        one write, with the post to make), then sent (bot.services.deadline_posts). A failure
+        is raised, for the timers to try again while it is due."""
         channel_id = str(key)
         ping = await ping_of(self.store, channel_id)
         if ping.due is None:
             return
         told = await self._ping_for(ping)
+        post = None
+        if told is not None and (told.mention or told.dm):
+            post = DeadlinePost(channel_id, f"ping {stamp(ping.due)}", TURN_PING, _payload(told))
+        posts = self.games.posts
         async with self._locks[channel_id]:  # not while the delay changes
-            if not await claim_ping(self.store, ping):
+            if not await claim_ping(self.store, ping, (lambda s: posts.write(s, post)) if post else None):
                 return
         if told is None:
             return  # the game moved on without this service hearing of it
         log.info("pinged", extra={"channel": channel_id, "players": len(told.mention) + len(told.dm)})
-        if (told.mention or told.dm) and self.on_ping:
-            await self.on_ping(told)
+        if post is not None:
+            await posts.deliver(post)
+
+    async def _post_ping(self, post: DeadlinePost) -> None:
+        if self.on_ping:
+            said = post.payload
+            closes = datetime.fromisoformat(said["closes"]) if said["closes"] else None
+            await self.on_ping(
+                Ping(post.channel_id, tuple(said["mention"]), tuple(said["dm"]), said["what"], closes)
+            )
 
     async def _ping_for(self, ping: TurnPing) -> Ping | None:
         """Whom to tell and how, if the game still waits for the players of ``ping``."""
@@ -266,3 +283,9 @@ class TurnPings:
             what=wait.what,
             closes=closes,
         )
+
+
+def _payload(ping: Ping) -> dict[str, object]:
+    """A ping as its post keeps it (bot.services.deadline_posts)."""
+    closes = ping.closes.isoformat() if ping.closes else None
+    return {"mention": list(ping.mention), "dm": list(ping.dm), "what": ping.what, "closes": closes}

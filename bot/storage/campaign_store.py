@@ -15,6 +15,7 @@ from typing import Generic, TypeVar
 from pydantic import BaseModel
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col, select
 
 from bot.storage.deadline_claims import stamp
@@ -106,8 +107,11 @@ class CampaignStore(Generic[C]):
             row = (await session.execute(query)).scalars().first()
         return None if row is None else self._stored(row)
 
-    async def save(self, stored: StoredCampaign[C], campaign: C) -> StoredCampaign[C]:
-        """Write the campaign over the version ``stored`` was read at, or raise StaleCampaign."""
+    async def save(
+        self, stored: StoredCampaign[C], campaign: C, also: Callable[[AsyncSession], None] | None = None
+    ) -> StoredCampaign[C]:
+        """Write the campaign over the version ``stored`` was read at, with what ``also`` writes
+        in the same transaction, or raise StaleCampaign."""
         version = stored.version + 1
         async with self.sessions() as session, session.begin():
             result = await session.execute(
@@ -125,6 +129,8 @@ class CampaignStore(Generic[C]):
             )
             if result.rowcount != 1:
                 raise StaleCampaign(stored.id)
+            if also is not None:
+                also(session)
         return StoredCampaign(stored.id, stored.channel_id, version, campaign)
 
     async def note_due(self, stored: StoredCampaign[C]) -> None:

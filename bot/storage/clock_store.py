@@ -142,13 +142,15 @@ async def set_player_deadline_in(session: AsyncSession, deadline: PlayerDeadline
     await upsert(session, row, ("channel_id", "side"))
 
 
-async def drop_held_deadline(session: AsyncSession, channel_id: str, side: str) -> None:
-    """Drop a side's deadline inside a transaction that writes something else with it."""
-    await session.execute(
+async def drop_held_deadline(session: AsyncSession, channel_id: str, side: str) -> bool:
+    """Drop a side's deadline inside a transaction that writes something else with it: False if
+    it was gone already."""
+    result = await session.execute(
         delete(PlayerDeadlineRow).where(
             PlayerDeadlineRow.channel_id == channel_id, PlayerDeadlineRow.side == side
         )
     )
+    return result.rowcount == 1
 
 
 async def drop_player_deadlines(store: GameStore, channel_id: str, sides: Iterable[str]) -> None:

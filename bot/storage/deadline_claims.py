@@ -2,7 +2,7 @@
 and each deadline is fired by one process.
 
 Every stored deadline (a reaction window, a referee's deadline, a turn ping, a campaign's next
-alarm, a "window closed" post still to make) carries a claim: the process that fires it
+alarm, a deadline's post still to make) carries a claim: the process that fires it
 (``claimed_by``) and until when (``claimed_until``, a lease). A process fires a deadline only
 once it holds its claim:
 
@@ -11,7 +11,9 @@ once it holds its claim:
   with ``FOR UPDATE SKIP LOCKED`` on PostgreSQL, so processes claiming at once each get other
   rows and never wait for each other;
 - :func:`take` claims one deadline just before it fires (a timer this process armed itself), or
-  renews its own claim, unless another process holds it.
+  renews its own claim, unless another process holds it;
+- :meth:`Claims.renewing` renews a claim while its firing runs, so a firing slower than its
+  lease (a slow render) is not taken over mid-flight.
 
 What fires a deadline marks it done in the same transaction as its change to the game (the row
 goes, or its moment is cleared), under the game's version check; so a second process that took
@@ -23,10 +25,12 @@ Times are stored as ISO 8601 UTC text, as the deadlines themselves are; they com
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import os
 import socket
 import uuid
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -37,12 +41,15 @@ from sqlmodel import SQLModel
 from bot.storage.store import GameStore
 from bot.storage.tables import (
     CampaignRow,
+    DeadlinePostRow,
     PausedClockRow,
     PlayerDeadlineRow,
     TurnPingRow,
-    WindowNoticeRow,
     WindowRow,
 )
+from engine.runtime import Clock, WindowKey
+
+log = logging.getLogger(__name__)
 
 LEASE = timedelta(seconds=30)  # how long a claim holds before another process may take it over
 
@@ -86,7 +93,7 @@ CAMPAIGN_ALARMS = Deadlines(
     "due",  # None on a campaign stored before its next alarm was: claimed to be looked at
     kept=and_(CampaignRow.kind == "red_barricades", CampaignRow.finished == false()),
 )
-WINDOW_NOTICES = Deadlines(WindowNoticeRow, ("channel_id", "seq"), None)
+DEADLINE_POSTS = Deadlines(DeadlinePostRow, ("channel_id", "post"), None)
 
 
 def _free(deadlines: Deadlines, now: str, owner: str | None = None):
@@ -157,3 +164,35 @@ class Claims:
 
     async def claim_due(self, deadlines: Deadlines, now: datetime, limit: int = 500) -> list[Any]:
         return await claim_due(self.store, deadlines, self.owner, now, self.lease, limit)
+
+    def renewing(
+        self,
+        deadlines: Deadlines,
+        clock: Clock,
+        fire: Callable[[WindowKey], Awaitable[None]],
+        claimed: Callable[[WindowKey], Sequence[object]] | None = None,
+    ) -> Callable[[WindowKey], Awaitable[None]]:
+        """``fire`` (a timer's firing of a deadline this process claimed, whose row's key is
+        ``claimed(key)``), renewing the claim every third of the lease while it runs; the
+        renewals stop once the claim is gone (the firing marked the deadline done)."""
+
+        async def renewed(key: WindowKey) -> None:
+            task = asyncio.get_running_loop().create_task(
+                self._renew(deadlines, claimed(key) if claimed else key, clock)  # type: ignore[arg-type]
+            )
+            try:
+                await fire(key)
+            finally:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+
+        return renewed
+
+    async def _renew(self, deadlines: Deadlines, key: Sequence[object], clock: Clock) -> None:
+        while True:
+            await clock.sleep_until(clock.now() + self.lease / 3)
+            try:
+                if not await self.take(deadlines, key, clock.now()):
+                    return
+            except Exception:  # a lost connection: the next renewal tries again, inside the lease
+                log.warning("renewing the claim on %s failed", key, exc_info=True)

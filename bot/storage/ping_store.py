@@ -5,7 +5,7 @@ A channel's ping is written only over the version it was read at (:func:`save_pi
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -92,9 +92,11 @@ async def due_pings(store: GameStore) -> list[TurnPing]:
         return [read_ping(row) for row in rows]
 
 
-async def claim_ping(store: GameStore, ping: TurnPing) -> bool:
-    """Mark the ping sent, if it is still the one due at ``ping.due``: True for the one caller
-    that may send it."""
+async def claim_ping(
+    store: GameStore, ping: TurnPing, also: Callable[[AsyncSession], None] | None = None
+) -> bool:
+    """Mark the ping sent, if it is still the one due at ``ping.due``, with what ``also`` writes
+    in the same transaction (the post to make): True for the one caller that may send it."""
     assert ping.due is not None
     async with store.sessions() as session, session.begin():
         result = await session.execute(
@@ -102,6 +104,8 @@ async def claim_ping(store: GameStore, ping: TurnPing) -> bool:
             .where(TurnPingRow.channel_id == ping.channel_id, TurnPingRow.due == ping.due.isoformat())
             .values(due=None, version=TurnPingRow.version + 1, claimed_by=None, claimed_until=None)
         )
+        if result.rowcount == 1 and also is not None:
+            also(session)
     return result.rowcount == 1
 
 

@@ -16,14 +16,15 @@ from sqlmodel import select
 from bot.storage.database import make_engine, make_sessions
 from bot.storage.migrate import upgrade_to_head
 from bot.storage.tables import (
+    GAME_POSTS,
     ArchivedGameRow,
     CommandRow,
+    DeadlinePostRow,
     GameRow,
     PausedClockRow,
     PlayerDeadlineRow,
     SideThreadRow,
     SnapshotRow,
-    WindowNoticeRow,
     WindowRow,
     utcnow,
 )
@@ -192,9 +193,10 @@ class GameStore:
     async def _clear_channel(session, channel_id: str) -> None:
         """A new game: new threads, a running clock, no deadlines, no log, no post of the old
         game still to make."""
+        posts = DeadlinePostRow
+        await session.execute(delete(posts).where(posts.channel_id == channel_id, posts.kind.in_(GAME_POSTS)))
         for table in (
             WindowRow,
-            WindowNoticeRow,
             SnapshotRow,
             CommandRow,
             SideThreadRow,

@@ -69,18 +69,26 @@ class WindowRow(SQLModel, table=True):
     claimed_until: str | None = None  # when its claim runs out, if it has not fired by then
 
 
-class WindowNoticeRow(SQLModel, table=True):
-    """A reaction window closed at its deadline by command ``seq`` whose "closed" post is still
-    to make: written with the close, dropped once posted, so a process that dies in between
-    leaves it to another."""
+class DeadlinePostRow(SQLModel, table=True):
+    """A post a deadline made that is still to send (bot.services.deadline_posts): written in
+    the transaction that fired the deadline, dropped once posted, so a process that dies in
+    between leaves it to another. ``post`` names it in its channel, and with the channel gives
+    its Discord nonce; ``payload`` (JSON) is what its ``kind`` needs to make it."""
 
-    __tablename__ = "window_notices"
+    __tablename__ = "deadline_posts"
 
     channel_id: str = Field(primary_key=True)
-    seq: int = Field(primary_key=True)
-    message_id: str | None = None  # the message whose buttons go
-    claimed_by: str | None = None  # the process that fires it (bot.storage.deadline_claims)
-    claimed_until: str | None = None  # when its claim runs out, if it has not fired by then
+    post: str = Field(primary_key=True)
+    kind: str  # one of POST_KINDS
+    payload: str = "{}"
+    claimed_by: str | None = None  # the process that posts it (bot.storage.deadline_claims)
+    claimed_until: str | None = None  # when its claim runs out, if it has not posted by then
+
+
+WINDOW_CLOSED, REFEREE_DEADLINE, TURN_PING = "window_closed", "referee_deadline", "turn_ping"
+CAMPAIGN_REMINDER, CAMPAIGN_REVEAL = "campaign_reminder", "campaign_reveal"
+GAME_POSTS = (WINDOW_CLOSED, REFEREE_DEADLINE, TURN_PING)  # about a channel's game: gone with it
+POST_KINDS = (*GAME_POSTS, CAMPAIGN_REMINDER, CAMPAIGN_REVEAL)
 
 
 class RollRow(SQLModel, table=True):

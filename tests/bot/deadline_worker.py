@@ -4,11 +4,12 @@ database, without a gateway; what it would send to Discord is caught at discord.
 boundary and written to ``OUT`` as JSON lines, with each action it committed.
 
     python -m tests.bot.deadline_worker DATABASE_URL OUT CHANNELS [--every S] [--lease S] [--spacing S]
-        [--window S] [--answer] [--at-once N]
+        [--window S] [--answer] [--at-once N] [--campaigns]
 
 It says "ready", waits for "go" on its input, then opens a reaction window (``--window``
 seconds long) in each channel of the comma-separated ``CHANNELS``, ``--spacing`` seconds apart
-(``--at-once`` channels at a time), the reacting side answering it at once if ``--answer``; says
+(``--at-once`` channels at a time), the reacting side answering it at once if ``--answer``, and
+with ``--campaigns`` a one-phase campaign in each, revealed after as long; says
 "played" and keeps firing deadlines until its input says "stop" (or ends). A channel named "-"
 stands for none: the process only fires deadlines.
 """
@@ -84,9 +85,18 @@ def stub_discord(client: discord.Client, recorder: Recorder) -> None:
     HTTPClient.request = request  # type: ignore[method-assign]
 
 
-async def play(games: GameService, channel: str, recorder: Recorder, window: int, answer: bool) -> None:
+async def play(
+    client: IronCrossBot, channel: str, recorder: Recorder, window: int, answer: bool, campaign: bool
+) -> None:
     """A game whose window opens with its first action (its timer is armed here), answered by
-    the reacting side if ``answer``; each action committed is written down."""
+    the reacting side if ``answer``; each action committed is written down. With ``campaign``,
+    the channel also runs a campaign of one phase, revealed ``window`` seconds later."""
+    games = client.games
+    if campaign:
+        players, cpp = {"german": ["1"], "russian": ["2"]}, {"german": 1, "russian": 1}
+        every = timedelta(seconds=window)
+        await client.campaigns.create(channel, "K", players, "17 Oct", cpp, 1, every, reminders=())
+        recorder.write(kind="campaign", channel=channel, at=time.time())
     await games.store.create(channel, skirmish(), reaction_seconds=window)
     outcome = await games.act(channel, "otto", ADVANCE)
     recorder.write(kind="action", channel=channel, version=outcome.version, at=time.time())
@@ -112,7 +122,7 @@ async def main(args: argparse.Namespace) -> None:
 
     async def one(channel: str) -> None:
         async with at_once:
-            await play(games, channel, recorder, args.window, args.answer)
+            await play(client, channel, recorder, args.window, args.answer, args.campaigns)
             await asyncio.sleep(args.spacing)
 
     await asyncio.gather(*(one(channel) for channel in channels))
@@ -136,4 +146,5 @@ if __name__ == "__main__":
     parser.add_argument("--window", type=int, default=1)
     parser.add_argument("--answer", action="store_true")
     parser.add_argument("--at-once", type=int, default=1)
+    parser.add_argument("--campaigns", action="store_true")
     asyncio.run(main(parser.parse_args()))

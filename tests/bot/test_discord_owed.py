@@ -143,3 +143,20 @@ async def test_a_spectator_may_not_change_the_delay(bot_and_discord):
     assert await ping_of(bot.games.store, "1") == stored
     text, private = reply(await discord.slash("games delay", user=ANN, channel="2", minutes=5))
     assert private and text == "There is no game in this channel: start one with /game new"
+
+
+async def test_a_ping_discord_refuses_is_sent_again_with_the_same_nonce_until_it_is_posted(bot_and_discord):
+    bot, discord = bot_and_discord
+    await started_game(bot, discord)
+    discord.refused.add("POST /channels/{channel_id}/messages")  # say Discord is briefly down
+    before = len(discord.sent)
+    await bot.games.clock.advance(10 * MINUTE)
+    discord.refused.clear()
+    await bot.games.clock.advance(timedelta(seconds=5))  # the outbox tries it again
+    tries = [e for e in discord.sent[before:] if e["route"] == "POST /channels/{channel_id}/messages"]
+    assert len(tries) == 3  # refused, refused again at once, then posted a second later
+    assert {
+        (e["payload"]["content"], e["payload"]["nonce"], e["payload"]["enforce_nonce"]) for e in tries
+    } == {
+        (f"<@{OTTO}>: the game waits for you: {INITIATIVE}", tries[0]["payload"]["nonce"], True)
+    }  # one message as Discord shows it

@@ -9,10 +9,14 @@ from prometheus_client import REGISTRY
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot import metrics
+from bot.services.campaign_service import CampaignService
 from bot.services.game_service import GameService
+from engine.campaign import phases
 from engine.runtime import VirtualClock
 from tests.bot.discord_harness import ANN, close_bot, open_bot, reply, started_game
 from tests.bot.test_reaction_windows import ADVANCE, ready
+
+DAY = timedelta(days=1)
 
 WATCHED = {
     "joins": ("ironcross_actions_applied_total", {"command": "join_side"}),
@@ -69,3 +73,25 @@ async def test_open_windows_and_overdue_deadlines_are_read_from_the_database(sto
     await metrics.sample(store, now=window.deadline + metrics.OVERDUE_AFTER + timedelta(seconds=1))
     assert REGISTRY.get_sample_value("ironcross_overdue_deadlines", {"kind": "window"}) == 1
     await service.close()
+
+
+@pytest.mark.both_databases
+async def test_a_campaign_phase_past_its_alarm_counts_as_overdue(store):
+    clock = VirtualClock()
+    campaigns = CampaignService(store, clock=clock)
+    await campaigns.create(
+        "c1",
+        "Barrikady",
+        {"german": ["ann"], "russian": ["cat"]},
+        "17 Oct",
+        {"german": 1, "russian": 1},
+        1,
+        DAY,
+    )
+    await campaigns.close()  # its timers stopped: the alarms are not rung
+    (stored,) = await campaigns.campaigns.unfinished()
+    (first, *_) = sorted(alarm.at for alarm in phases.alarms(stored.campaign))
+    await metrics.sample(store, now=first + metrics.OVERDUE_AFTER)
+    assert REGISTRY.get_sample_value("ironcross_overdue_deadlines", {"kind": "campaign_phase"}) == 0
+    await metrics.sample(store, now=first + metrics.OVERDUE_AFTER + timedelta(seconds=1))
+    assert REGISTRY.get_sample_value("ironcross_overdue_deadlines", {"kind": "campaign_phase"}) == 1

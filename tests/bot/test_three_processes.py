@@ -18,12 +18,12 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import false, func, select
 
-from bot.discord_adapter.client import post_nonce
+from bot.discord_adapter.common import post_nonce
 from bot.services.game_service import TIMER
 from bot.storage.store import GameStore
-from bot.storage.tables import CommandRow, WindowNoticeRow, WindowRow
+from bot.storage.tables import CampaignRow, CommandRow, DeadlinePostRow, WindowRow
 
 ROOT = Path(__file__).resolve().parents[2]
 CHANNELS = [str(1000 + n) for n in range(100)]  # Discord channel ids are numbers
@@ -39,7 +39,10 @@ def postgres_url(postgres_server, postgres_template) -> str:
 
 def start_worker(url: str, out: Path, channels: list[str]) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-m", "tests.bot.deadline_worker", url, str(out), ",".join(channels) or "-"],
+        [
+            *(sys.executable, "-m", "tests.bot.deadline_worker", url, str(out), ",".join(channels) or "-"),
+            "--campaigns",
+        ],
         cwd=ROOT,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
@@ -62,20 +65,24 @@ async def committed(log: Path, actions: int, seconds: float = 20) -> None:
 
 
 async def settled(store: GameStore, seconds: float) -> None:
-    """Wait until no window is open and no closed post is still to make."""
+    """Wait until no window is open, no campaign is running and no post is still to make."""
     limit = time.monotonic() + seconds
+    running = select(func.count()).select_from(CampaignRow).where(CampaignRow.finished == false())
     while time.monotonic() < limit:
         async with store.sessions() as session:
-            left = sum(
-                [
-                    (await session.execute(select(func.count()).select_from(table))).scalar_one()
-                    for table in (WindowRow, WindowNoticeRow)
-                ]
+            left = (
+                sum(
+                    [
+                        (await session.execute(select(func.count()).select_from(table))).scalar_one()
+                        for table in (WindowRow, DeadlinePostRow)
+                    ]
+                )
+                + (await session.execute(running)).scalar_one()
             )
         if left == 0:
             return
         await asyncio.sleep(0.2)
-    raise AssertionError(f"{left} windows or posts still outstanding after {seconds} s")
+    raise AssertionError(f"{left} windows, campaigns or posts still outstanding after {seconds} s")
 
 
 async def test_three_processes_close_every_window_once_though_one_is_killed(postgres_url, tmp_path):
@@ -124,7 +131,13 @@ async def test_three_processes_close_every_window_once_though_one_is_killed(post
     posts = [line for line in lines if line["kind"] == "post" and "window closed" in (line["content"] or "")]
     shown = Counter((line["channel"], line["nonce"]) for line in posts)
     assert sorted(c for c, _ in shown) == sorted(opened)
-    assert all(nonce == str(post_nonce(c, closes[c][0].seq)) for c, nonce in shown)
+    assert all(nonce == str(post_nonce(c, str(closes[c][0].seq))) for c, nonce in shown)
+    # one reveal post per campaign, the victim's included: its alarm fired once, by whoever held it
+    campaigns = {line["channel"] for line in lines if line["kind"] == "campaign"}
+    reveals = [line for line in lines if line["kind"] == "post" and "revealed" in (line["content"] or "")]
+    revealed = Counter((line["channel"], line["nonce"]) for line in reveals)
+    assert campaigns & set(shares[VICTIM]), "the victim started campaigns"
+    assert sorted(c for c, _ in revealed) == sorted(campaigns)
     # the survivors took the victim's windows over
     victims = set(shares[VICTIM])
     assert any(line["process"] != VICTIM and line["channel"] in victims for line in posts)
