@@ -29,6 +29,7 @@ from engine.tables.file import export_table, import_table
 from engine.tables.generate import random_table
 from engine.tables.layout import LARGEST, SMALLEST, BattleTable, check_table, describe_table
 from engine.tables.pieces import Piece, square_centre
+from engine.wording import counted
 
 MAX_TABLES = 100  # per server
 
@@ -199,7 +200,7 @@ class TableService:
         lines: list[Line] = []
         for row in rows:
             table = BattleTable.model_validate_json(row.layout)
-            size = f'{table.width:g}" x {table.depth:g}", {len(table.pieces)} pieces'
+            size = f'{table.width:g}" x {table.depth:g}", {counted(len(table.pieces), "piece")}'
             lines.append((Strong(table.name), f": {size}, by ", Mention(row.owner_id)))
         return Reply.of(*(lines or ["No tables here yet: /table new or /table random"]), private=True)
 

@@ -24,6 +24,7 @@ from engine.tables.scenario_ground import (
     nearest_set_up_spot,
     scenario_objectives,
 )
+from engine.wording import counted
 
 DATA_WIDTH = 72.0  # the table width the forces' x positions are written for
 QUICK_AREA_DEPTH = 12.0  # inches from its edge a quick battle's force stands in
@@ -79,7 +80,7 @@ def _deploy(force_name: str, side: str, table: TableSize) -> list[Unit]:
 def table_title(table: str | BattleTable) -> str:
     """A built-in table's description, or a saved or generated table's name and size."""
     if isinstance(table, BattleTable):
-        return f'{table.name} ({table.width:g}" x {table.depth:g}", {len(table.pieces)} pieces)'
+        return f'{table.name} ({table.width:g}" x {table.depth:g}", {counted(len(table.pieces), "piece")})'
     return quick_tables()[table]
 
 

@@ -15,6 +15,7 @@ from engine.game_state import GameState
 from engine.scenarios.new_game import new_game
 from engine.state import Point, TableSize, TerrainFeature
 from engine.tables.pieces import Piece, PieceKind
+from engine.wording import counted
 
 SMALLEST = 24.0  # inches a side: a 2' x 2' skirmish
 LARGEST = 192.0  # 16': twice the 8' x 6' table the scenarios assume (pp. 3, 27)
@@ -180,7 +181,8 @@ def table_game(table: BattleTable) -> GameState:
 def describe_table(table: BattleTable) -> str:
     """The table in a few lines: size, then each piece with where it stands."""
     source = f", laid out from seed {table.seed}" if table.seed is not None else ""
-    lines = [f'**{table.name}**: {table.width:g}" x {table.depth:g}"{source}, {len(table.pieces)} pieces']
+    pieces = counted(len(table.pieces), "piece")
+    lines = [f'**{table.name}**: {table.width:g}" x {table.depth:g}"{source}, {pieces}']
     for piece in table.pieces:
         where = piece.middle()
         size = f', {piece.size[0]:g}" x {piece.size[1]:g}"' if piece.size else ""

@@ -205,7 +205,7 @@ async def test_a_table_is_built_by_taps_on_its_card_and_only_its_maker_changes_i
     opened = form(await discord_.choose(menu, ["woods"], user=ANN, channel="1"))
     sent = await discord_.submit(opened, {"Grid square": "C3"}, user=ANN, channel="1")
     text, _ = reply(sent)
-    assert '- woods-1: woods at (15, 15), 10" x 8"' in text and attachments(sent)[0].startswith(b"\x89PNG")
+    assert '- woods-1: woods at 15.0,15.0, 10" x 8"' in text and attachments(sent)[0].startswith(b"\x89PNG")
     assert buttons(sent)["Undo last piece"]["custom_id"] == "ictable:undo:Farm"  # the card again
     # a square off the table is refused, and nothing changes
     opened = form(await discord_.choose(menu, ["hill"], user=ANN, channel="1"))
@@ -218,7 +218,7 @@ async def test_a_table_is_built_by_taps_on_its_card_and_only_its_maker_changes_i
     text, private = reply(await discord_.click(undo, user=OTTO, channel="1"))
     assert private and "copy it to change it" in text
     shown, _ = reply(await discord_.slash("table show", user=ANN, channel="1", table="Farm"))
-    assert "1 pieces" in shown and "woods-1" in shown and "hill" not in shown
+    assert "1 piece\n" in shown and "woods-1" in shown and "hill" not in shown
     # the maker undoes the last piece; with none left, undo is refused
     text, _ = reply(await discord_.click(undo, user=ANN, channel="1"))
     assert "0 pieces" in text and "woods-1" not in text
