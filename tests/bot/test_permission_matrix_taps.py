@@ -152,7 +152,8 @@ TAP_ROWS = (  # as the matrix's rows: who may, in which phases the item does wha
     cell("Confirm", {BOB}, PLAYING, kind="button"),  # his own unit's order (p. 25)
     # the engine asks for a choice only after fire or a morale test: none is pending (as /choose)
     cell("choice menu", ALLIES, NOT_HERE, fixed(values=[NO_TARGET]), kind="menu", command="choice"),
-    # the pages of a long unit or target menu, turned in place: private steps like the menus'
+    # a long unit or target menu's next page, turned in place: a private step like the menus' (this
+    # game's menus fill one page, and the page asked for is held to the pages there are)
     cell("units page", ALLIES, PLAYING, kind="button", answer=STEP, command="More units"),
     cell("targets page", ALLIES, PLAYING, kind="button", answer=STEP, command="More targets"),
     # a scenario's set-up by taps, the allies' turn in "set-up": the steps are shown to either
@@ -182,8 +183,8 @@ def made(state: GameState, version: int) -> dict[str, dict[str, Any]]:
     carry: a quick battle's Join and Start (a card of an earlier game in this channel keeps
     them, and versions start again with each game), the Sherman's target menu (no enemy is in
     its sight here), a pending choice's menu, a side's reserve calls (a team calls none), the
-    set-up's steps (shown only in "set-up", whose card this file does not keep) with the next
-    unit set up where ``/deploy`` sets it, and the second page of each long menu."""
+    set-up's steps (the phase "set-up" is kept without its card) with the next unit set up
+    where ``/deploy`` sets it, and a long menu's second page."""
     channel = int(CHANNEL)
     sherman, unit = place(state, SHERMAN), place(state, next_to_set_up(state)["unit"])
 
