@@ -208,7 +208,7 @@ async def test_a_force_of_40_units_is_ordered_by_taps_through_the_menus_pages(bo
     (offsets,) = menus(await discord.choose(where, [square], user=OTTO, channel="1"))
     confirm = buttons(await discord.choose(offsets, [square], user=OTTO, channel="1"))
     text, private = reply(await discord.click(confirm["Confirm"], user=OTTO, channel="1"))
-    assert not private and text.startswith("axis declares: Extra 32: move")
+    assert not private and text.startswith("The Axis declare: Extra 32: move")
     assert (await bot.games.game("1")).pending.order.unit == "extra-32"
 
 
@@ -262,7 +262,7 @@ async def test_reserves_are_called_by_taps_and_only_by_their_own_side(bot_and_di
     bot.games.dice = lambda: ScriptedDice([d6(5), d6(6), d6(2)])
     sent = await discord.choose(menu, [menu["options"][0]["value"]], user=ANN, channel="7")
     text, private = reply(sent)
-    assert not private and "available this turn: Sherman 75mm" in text and "allies draws 4 tokens" in text
+    assert not private and "available this turn: Sherman 75mm" in text and "the Allies draw 4 tokens" in text
     assert (await bot.games.game("7")).units["sherman"].reserve_available
     await close_bot(bot)  # the restarted one (the fixture closes the first)
 
@@ -322,13 +322,13 @@ async def test_a_scenario_is_set_up_by_taps_turn_about_and_started(bot_and_disco
         assert private and f"is not one of {other_side[side]}'s units" in text
         sent = await discord.click(confirm["Set it up"], user=user, channel="1")
         text, private = reply(sent)
-        assert not private and "sets up" in text, text
+        assert not private and f"{side.capitalize()} set up Infantry Detachment 1 at " in text, text
         unit = (await bot.games.game("1")).units[f"{side}-infantry-detachment-1"]
         assert unit.position == parse_point(spot) and unit.facing == {"allies": 90.0, "axis": 270.0}[side]
         shown = buttons(sent)
     for side in (first, other):
         sent = await discord.click(shown[f"Done setting up ({side})"], user=PLAYERS[side], channel="1")
-        assert "has finished setting up" in reply(sent)[0]
+        assert reply(sent)[0].startswith(f"The {side.capitalize()} have finished setting up")
         shown = buttons(sent)
     assert set(shown) == {"Start"}
     bot.games.dice = lambda: SeededDice(3)

@@ -164,8 +164,8 @@ MATRIX = (  # who may send it (the permission table), and in which phases it cha
     cell("noreact", AXIS | REFEREES, "window open"),
     # the engine asks for a choice (markers lost, a new target) only after fire: none is pending
     cell("choose", ALLIES, NOT_HERE, fixed(unit=SHERMAN)),
-    # reserves are called at a turn's start from turn 3 of the Meeting Engagement (scenarios.yaml);
-    # every kept phase is before or in turn 1
+    # a team's reserves are its CO's pool, sent on request (p. 25): a team game's sides call none
+    # at a turn's start (a quick battle's calls are played in test_permission_matrix_taps.py)
     cell("reserves", ALLIES, NOT_HERE, fixed(units="Infantry Detachment 2")),
     cell("deploy", {ANN}, "set-up", next_to_set_up),  # her unit sets up next
     cell("React", AXIS, "window open", kind="button", answer="form"),

@@ -10,9 +10,15 @@ item sends the first kept card's, as a stale message's would be clicked. The ste
 Confirm are private and change nothing: those who may order are shown the next step, the
 others are refused, and the store stays byte-identical for all.
 
-Beside it: a pending choice answered by the card's menu and by /choose (a phase of its own, in
-another channel), the help's pages shown to change nothing, and a check that every
-``DynamicItem`` the client registers is sent by a row here or named as changing nothing.
+The same rows send a scenario's set-up by taps (the allies' steps, a unit set up, the side's
+set-up ended), the reserve calls and the turning of long menus' pages, each made at the phase's
+version where no card of that phase shows it.
+
+Beside it: a pending choice answered by the card's menu and by /choose, and the reserves a quick
+battle's side calls at a turn's start, by the card's buttons, its menu and /reserves (each a
+phase of its own, in another channel), the help's pages shown to change nothing, and a check
+that every ``DynamicItem`` the client registers is sent by a row here or named as changing
+nothing.
 """
 
 from __future__ import annotations
@@ -34,7 +40,8 @@ from bot.text_orders import GRID
 from engine.dice import ScriptedDice, d6
 from engine.game_state import GameState
 from tests.bot.discord_harness import ANN, EVE, OTTO, Pick, close_bot, menus, role
-from tests.bot.test_discord_team_referee import RUTH, SHERMAN, UMPIRES
+from tests.bot.test_discord_play import with_a_reserve
+from tests.bot.test_discord_team_referee import POOL, RUTH, SHERMAN, UMPIRES
 from tests.bot.test_permission_matrix import (
     ALLIES,
     AXIS,
@@ -59,6 +66,7 @@ from tests.bot.test_permission_matrix import (
     cell,
     copies,
     fixed,
+    next_to_set_up,
     open_table,
     phases,
     run_matrix,
@@ -67,6 +75,8 @@ from tests.bot.test_permission_matrix import (
 __all__ = ["campaign", "copies", "phases"]  # the matrix's own fixtures, shared
 
 UNITS, DESTINATION, SPOT, TARGET = "The unit to activate", "Destination", "Exactly where", "Target"
+TO_SET_UP, SQUARE, SET_UP_SPOT = "The unit to set up", "Grid square", "Exactly where (set-up)"
+RESERVES = "Call up to"  # the menu of a side's reserves to call
 
 
 def place(state: GameState, unit_id: str | None) -> str:
@@ -83,6 +93,21 @@ def its_square(state: GameState) -> dict[str, Any]:
     unit = state.units.get(SHERMAN)
     at = unit.position if unit else None
     return {"values": [square_name(int(at.x // GRID), int(at.y // GRID)) if at else "A1"]}
+
+
+def the_next_to_set_up(state: GameState) -> dict[str, Any]:
+    """The unit whose turn it is to set up (Ann's, in the phase "set-up")."""
+    return {"values": [place(state, next_to_set_up(state)["unit"])]}
+
+
+def in_their_area(state: GameState) -> dict[str, Any]:
+    """A grid square of the allies' set-up area (their first 12"), or a spot at its centre."""
+    return {"values": ["B1"]}
+
+
+def the_pool(state: GameState) -> dict[str, Any]:
+    """The allied CO's reserve (a team's reserves are the CO's pool, p. 25)."""
+    return {"values": [place(state, POOL["allies"])]}
 
 
 def an_enemy(state: GameState) -> str | None:
@@ -127,6 +152,28 @@ TAP_ROWS = (  # as the matrix's rows: who may, in which phases the item does wha
     cell("Confirm", {BOB}, PLAYING, kind="button"),  # his own unit's order (p. 25)
     # the engine asks for a choice only after fire or a morale test: none is pending (as /choose)
     cell("choice menu", ALLIES, NOT_HERE, fixed(values=[NO_TARGET]), kind="menu", command="choice"),
+    # a long unit or target menu's next page, turned in place: a private step like the menus' (this
+    # game's menus fill one page, and the page asked for is held to the pages there are)
+    cell("units page", ALLIES, PLAYING, kind="button", answer=STEP, command="More units"),
+    cell("targets page", ALLIES, PLAYING, kind="button", answer=STEP, command="More targets"),
+    # a scenario's set-up by taps, the allies' turn in "set-up": the steps are shown to either
+    # allied player (as /deploy's), a unit is set up by its own player (p. 25, Ann's next), and
+    # the side's set-up is ended by either, as /deploy done:true
+    cell("Set up a unit (allies)", ALLIES, "set-up", kind="button", answer=STEP),
+    cell("set-up units page", ALLIES, "set-up", kind="button", answer=STEP, command="More to set up"),
+    cell(
+        "set-up unit menu", ALLIES, "set-up", the_next_to_set_up, kind="menu", answer=STEP, command=TO_SET_UP
+    ),
+    cell("set-up squares page", ALLIES, "set-up", kind="button", answer=STEP, command="More squares"),
+    cell("set-up square menu", ALLIES, "set-up", in_their_area, kind="menu", answer=STEP, command=SQUARE),
+    cell("set-up spot menu", ALLIES, "set-up", in_their_area, kind="menu", answer=STEP, command=SET_UP_SPOT),
+    cell("Set it up", {ANN}, "set-up", kind="button"),
+    cell("Done setting up (allies)", ALLIES, "set-up", kind="button"),
+    # a team's reserves are its CO's pool, sent on request (p. 25): no side of this team game
+    # calls any at a turn's start, in any phase (a quick battle's calls are played below)
+    cell("Call reserves (allies)", ALLIES, NOT_HERE, kind="button", answer=STEP),
+    cell("No reserves (allies)", ALLIES, NOT_HERE, kind="button"),
+    cell("reserves menu", ALLIES, NOT_HERE, the_pool, kind="menu", command=RESERVES),
 )
 TAPS = replace(GAME, rows=TAP_ROWS)
 
@@ -135,20 +182,37 @@ def made(state: GameState, version: int) -> dict[str, dict[str, Any]]:
     """The items no card of this game offers, with the ids a card made at ``version`` would
     carry: a quick battle's Join and Start (a card of an earlier game in this channel keeps
     them, and versions start again with each game), the Sherman's target menu (no enemy is in
-    its sight here) and a pending choice's menu."""
+    its sight here), a pending choice's menu, a side's reserve calls (a team calls none), the
+    set-up's steps (the phase "set-up" is kept without its card) with the next unit set up
+    where ``/deploy`` sets it, and a long menu's second page."""
     channel = int(CHANNEL)
-    aiming = step_id(channel, version, "at", place(state, SHERMAN), "fire", "-")
+    sherman, unit = place(state, SHERMAN), place(state, next_to_set_up(state)["unit"])
+
+    def menu(step: str, *arguments: object) -> discord.ui.Select:
+        options = [discord.SelectOption(label="?", value="0")]
+        return discord.ui.Select(custom_id=step_id(channel, version, step, *arguments), options=options)
+
     menus = {
-        TARGET: discord.ui.Select(custom_id=aiming, options=[discord.SelectOption(label="?", value="0")]),
-        "choice": discord.ui.Select(
-            custom_id=step_id(channel, version, "choice"),
-            options=[discord.SelectOption(label="No target", value=NO_TARGET)],
-        ),
+        TARGET: menu("at", sherman, "fire", "-"),
+        "choice": menu("choice"),
+        RESERVES: menu("call", "allies"),
+        TO_SET_UP: menu("placing"),
+        SQUARE: menu("setupsquare", unit),
+        SET_UP_SPOT: menu("setupspot", unit),
     }
     buttons = [
         step_button(channel, version, "join", "Join allies", "allies"),
         step_button(channel, version, "join", "Join axis", "axis"),
         step_button(channel, version, "start", "Start"),
+        step_button(channel, version, "units", "More units", 1),
+        step_button(channel, version, "targets", "More targets", sherman, "fire", "-", 1),
+        step_button(channel, version, "reserves", "Call reserves (allies)", "allies"),
+        step_button(channel, version, "noreserves", "No reserves (allies)", "allies"),
+        step_button(channel, version, "setup", "Set up a unit (allies)", "allies"),
+        step_button(channel, version, "setuppage", "More to set up", 1),
+        step_button(channel, version, "setupsquares", "More squares", unit, 1),
+        step_button(channel, version, "deploy", "Set it up", unit, next_to_set_up(state)["at"]),
+        step_button(channel, version, "setupdone", "Done setting up (allies)", "allies"),
     ]
     return {b.label: b.to_component_dict() for b in buttons} | {
         name: menu.to_component_dict() for name, menu in menus.items()
@@ -252,6 +316,65 @@ async def test_a_pending_choice_as_every_role(choosing, copies, monkeypatch):
     assert not wrong, "\n".join(wrong)
 
 
+RESERVING = "16"  # a quick battle with a reserve, refereed by the matrix's referee and its role
+RESERVERS = {
+    "allied player": ANN,  # whose reserve is due
+    "axis player": OTTO,
+    "referee": REF,
+    "referee role holder": RUTH,
+    "spectator": EVE,
+    "server admin": BOSS,
+    "player of another channel": PAT,
+}
+
+
+def the_reserve(state: GameState) -> dict[str, Any]:
+    return {"values": [place(state, "sherman")]}
+
+
+RESERVE_ROWS = (  # one phase, "reserves": turn 1's start, the allies' Sherman may be called (p. 26)
+    cell("Call reserves (allies)", {ANN}, "reserves", kind="button", answer=STEP),
+    cell("No reserves (allies)", {ANN}, "reserves", kind="button"),
+    cell("reserves menu", {ANN}, "reserves", the_reserve, kind="menu", command=RESERVES),
+    cell("reserves", {ANN}, "reserves", fixed(units="Sherman 75mm")),
+)
+RESERVE_CALLS = Setting(RESERVING, RESERVERS, RESERVE_ROWS, opener=ANN, opened_by="", typed={})
+
+
+async def wait_for_reserves(copies, monkeypatch) -> Snapshot:
+    """The game of tests/bot/test_discord_taps.py whose allies may call a reserve from turn 1,
+    with the matrix's referee and referee role, beside the matrix's game (its "new" phase),
+    started and kept as the phase "reserves": the card's buttons and the menu Ann is shown."""
+    await copies.restore("new")
+    bot, discord = await open_table(copies.url, monkeypatch)
+    state = with_a_reserve()
+    state.referees, state.referee_roles = [REF], (UMPIRES,)
+    await bot.games.new_game(RESERVING, state)
+    await discord.slash("game join", user=ANN, channel=RESERVING, side="allies")
+    await discord.slash("game join", user=OTTO, channel=RESERVING, side="axis")
+    card = card_items(await discord.slash("game start", user=OTTO, channel=RESERVING))
+    await copies.keep("reserves")
+    (menu,) = menus(await discord.click(card["Call reserves (allies)"], user=ANN, channel=RESERVING))
+    await bot.campaigns.close()
+    await close_bot(bot)
+    await copies.close()
+    return Snapshot("reserves", buttons=card | {RESERVES: menu})
+
+
+@pytest.fixture(scope="module")
+def reserving(phases, copies) -> Snapshot:
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        return asyncio.run(wait_for_reserves(copies, monkeypatch))
+
+
+async def test_a_reserve_call_as_every_role(reserving, copies, monkeypatch):
+    """A side's reserves at a turn's start, by the card's buttons, its menu and /reserves: only
+    that side's player calls them or calls none; the other side, the referees (who play no side,
+    p. 25) and everyone else are refused privately and nothing is stored."""
+    wrong = await run_matrix(RESERVE_CALLS, "reserves", reserving, copies, monkeypatch)
+    assert not wrong, "\n".join(wrong)
+
+
 QUICK = "15"  # a quick battle refereed by the matrix's referee and its referee role
 QUICK_USERS = {
     "allied player": ANN,  # once joined (Otto the axis), by the card's buttons
@@ -351,7 +474,7 @@ def steps(item: type[discord.ui.DynamicItem]) -> list[str]:
     return found.group(1).split("|") if found else []
 
 
-def sent_by_rows(phases, cards, campaign, choosing, quick_battle) -> list[str]:
+def sent_by_rows(phases, cards, campaign, choosing, reserving, quick_battle) -> list[str]:
     """The custom ids of every button and menu a matrix row sends, in every phase."""
     sent = []
     for setting, snapshots in (
@@ -359,6 +482,7 @@ def sent_by_rows(phases, cards, campaign, choosing, quick_battle) -> list[str]:
         (TAPS, cards.values()),
         (CAMPAIGN_SETTING, [campaign]),
         (CHOICE, [choosing]),
+        (RESERVE_CALLS, [reserving]),
         (QUICK_BATTLE, quick_battle.values()),
     ):
         for row in setting.rows:
@@ -368,12 +492,12 @@ def sent_by_rows(phases, cards, campaign, choosing, quick_battle) -> list[str]:
 
 
 async def test_every_button_and_menu_is_in_a_matrix_or_changes_nothing(
-    phases, cards, campaign, choosing, quick_battle, copies, monkeypatch
+    phases, cards, campaign, choosing, reserving, quick_battle, copies, monkeypatch
 ):
     """A DynamicItem the client registers fails here until a matrix row sends it (every step of
     it, for a turn's items) or it is named above as changing nothing."""
     registered = await registered_items(copies, monkeypatch)
-    sent = sent_by_rows(phases, cards, campaign, choosing, quick_battle)
+    sent = sent_by_rows(phases, cards, campaign, choosing, reserving, quick_battle)
     assert set(READ_ONLY_ITEMS) <= set(registered)
     for item in registered:
         template = item.__discord_ui_compiled_template__
