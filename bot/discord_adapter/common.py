@@ -75,6 +75,8 @@ def side_of(state: GameState, user_id: str) -> str:
     for name, side in state.sides.items():
         if user_id in side.players:
             return name
+    if user_id in state.referees:  # a referee never holds a side (p. 25)
+        raise GameError("You referee this game and play no side: the /ref commands are yours")
     raise GameError(how_to_join(state))
 
 

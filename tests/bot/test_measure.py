@@ -6,7 +6,10 @@ import io
 import pytest
 
 from bot.console import play_console
+from bot.discord_adapter.common import side_of
+from bot.services.game_service import GameError
 from engine.dice import SeededDice
+from engine.scenarios.quick_battle import quick_battle
 from tests.bot.discord_harness import ANN, EVE, close_bot, open_bot, reply, started_game
 
 
@@ -72,3 +75,12 @@ async def test_the_console_measures_and_a_fire_order_names_what_blocks(tmp_path)
         and "Line of sight: none, the wood blocks the line of sight" in said
     )
     assert "Not allowed: Try /measure unit:UNIT to:UNIT" in said
+
+
+def test_a_referee_is_told_the_ref_commands_are_theirs_not_how_to_join():
+    """A referee never holds a side (p. 25): a command that needs one says so, not how to join."""
+    state = quick_battle("village", "us").model_copy(update={"referees": ["309"]})
+    with pytest.raises(GameError, match="You referee this game and play no side: the /ref commands"):
+        side_of(state, "309")
+    with pytest.raises(GameError, match="You are not playing in this game: join with /game join side:allies"):
+        side_of(state, "310")
