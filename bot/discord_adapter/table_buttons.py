@@ -102,6 +102,12 @@ class AddPieceSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"ictab
         if kind not in COMMON_PIECES:
             await answer(interaction, f"Pick one of: {', '.join(COMMON_PIECES)}", ephemeral=True)
             return
+        tables = interaction.client.tables  # type: ignore[attr-defined]
+        try:  # only its maker is asked where the piece goes
+            await tables.check_maker(str(interaction.guild_id or "dm"), str(interaction.user.id), self.table)
+        except GameError as problem:
+            await answer(interaction, f"Nothing changed: {problem}", ephemeral=True)
+            return
         await interaction.response.send_modal(SquareForm(self.table, kind))
 
 

@@ -135,17 +135,24 @@ class TableService:
         async with self._locks[(guild_id, name.casefold())]:
             for lost in range(TRIES):
                 await back_off(lost)
-                async with self.store.sessions() as session:
-                    row = await self._row(session, guild_id, name)
-                if row.owner_id != owner_id:
-                    raise GameError(
-                        f"{row.name} is <@{row.owner_id}>'s table: copy it to change it (/table copy)"
-                    )
+                row = await self._made_by(guild_id, owner_id, name)
                 before = BattleTable.model_validate_json(row.layout)
                 table = await asyncio.to_thread(_refusing, lambda t=before: change(t))
                 if await self._save_over(row, table):
                     return table
         raise GameError(f"{row.name} changed under you: try again")
+
+    async def check_maker(self, guild_id: str, user_id: str, name: str) -> None:
+        """Refuse anyone but the table's maker, before they are asked how to change it."""
+        await self._made_by(guild_id, user_id, name)
+
+    async def _made_by(self, guild_id: str, owner_id: str, name: str) -> SavedTableRow:
+        """The saved table, if ``owner_id`` made it: only its maker changes it."""
+        async with self.store.sessions() as session:
+            row = await self._row(session, guild_id, name)
+        if row.owner_id != owner_id:
+            raise GameError(f"{row.name} is <@{row.owner_id}>'s table: copy it to change it (/table copy)")
+        return row
 
     async def _save_over(self, row: SavedTableRow, table: BattleTable) -> bool:
         async with self.store.sessions() as session, session.begin():

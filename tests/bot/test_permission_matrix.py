@@ -475,10 +475,11 @@ async def send(discord: Harness, setting: Setting, extras: Snapshot, state: Any,
             extras.buttons[entry.command], **entry.options(state), user=user, channel=channel
         )
     if entry.kind == "form":
-        if setting.opened_by in extras.buttons:
-            opened = await discord.click(
-                extras.buttons[setting.opened_by], user=setting.opener, channel=channel
-            )
+        opener = extras.buttons.get(setting.opened_by)
+        if opener is not None and opener["type"] == 3:  # a menu that opens the form
+            opened = await discord.choose(opener, **setting.opened_with, user=setting.opener, channel=channel)
+        elif opener is not None:
+            opened = await discord.click(opener, user=setting.opener, channel=channel)
         else:
             opened = await discord.slash(
                 setting.opened_by, user=setting.opener, channel=channel, **setting.opened_with
@@ -776,11 +777,34 @@ SERVER = Setting(
 )
 
 
+# the building items under T's /table show card
+TABLE_CARD = {
+    "Undo last piece": {"type": 2, "style": 2, "label": "Undo last piece", "custom_id": "ictable:undo:T"},
+    "Add a piece": {
+        "type": 3,
+        "custom_id": "ictable:add:T",
+        "options": [{"label": "woods (10x8)", "value": "woods"}],
+    },
+}
+TABLE_BUILDING = Setting(  # the piece menu opens a form for the table's maker alone
+    LINKED,
+    USERS,
+    (
+        cell("Add a piece", {ANN}, "server", fixed(values=["woods"]), kind="menu", answer="form"),
+        cell("Piece form", {ANN}, "server", kind="form"),
+    ),
+    opener=ANN,
+    opened_by="Add a piece",
+    typed={"Grid square": "G7"},  # clear of the wood
+    opened_with={"values": ["woods"]},
+)
+
+
 async def test_every_server_level_change_as_every_role(phases, copies, monkeypatch):
-    """Forces, the rules library, the card decks and a linked campaign: only their owners (a
-    force's maker, the server's admins, the campaign's players) change them."""
-    card = {
-        "Undo last piece": {"type": 2, "style": 2, "label": "Undo last piece", "custom_id": "ictable:undo:T"}
-    }
-    wrong = await run_matrix(SERVER, "server", Snapshot("server", buttons=card), copies, monkeypatch)
-    assert not wrong, "\n".join(wrong)
+    """Forces, the rules library, the card decks, the tables and a linked campaign: only their
+    owners (a force's or a table's maker, the server's admins, the campaign's players) change them."""
+    for setting in (SERVER, TABLE_BUILDING):
+        wrong = await run_matrix(
+            setting, "server", Snapshot("server", buttons=TABLE_CARD), copies, monkeypatch
+        )
+        assert not wrong, "\n".join(wrong)

@@ -56,6 +56,9 @@ from tests.bot.test_permission_matrix import (
     PLAYING,
     REF,
     REFEREES,
+    SERVER,
+    TABLE_BUILDING,
+    TABLE_CARD,
     USERS,
     Setting,
     Snapshot,
@@ -484,6 +487,8 @@ def sent_by_rows(phases, cards, campaign, choosing, reserving, quick_battle) -> 
         (CHOICE, [choosing]),
         (RESERVE_CALLS, [reserving]),
         (QUICK_BATTLE, quick_battle.values()),
+        (SERVER, [Snapshot("server", buttons=TABLE_CARD)]),
+        (TABLE_BUILDING, [Snapshot("server", buttons=TABLE_CARD)]),
     ):
         for row in setting.rows:
             if row.kind in ("button", "menu"):

@@ -211,10 +211,13 @@ async def test_a_table_is_built_by_taps_on_its_card_and_only_its_maker_changes_i
     opened = form(await discord_.choose(menu, ["hill"], user=ANN, channel="1"))
     text, private = reply(await discord_.submit(opened, {"Grid square": "Z99"}, user=ANN, channel="1"))
     assert private and text.startswith("Nothing changed:")
-    # someone else taps: refused, nothing changes
-    opened = form(await discord_.choose(menu, ["hill"], user=OTTO, channel="1"))
-    text, private = reply(await discord_.submit(opened, {"Grid square": "E5"}, user=OTTO, channel="1"))
+    # someone else taps: refused before any form is opened; a form the maker opened, sent by
+    # someone else, is refused too; nothing changes
+    text, private = reply(await discord_.choose(menu, ["hill"], user=OTTO, channel="1"))
     assert private and "Farm is <@" in text and "copy it to change it" in text
+    opened = form(await discord_.choose(menu, ["hill"], user=ANN, channel="1"))
+    text, private = reply(await discord_.submit(opened, {"Grid square": "E5"}, user=OTTO, channel="1"))
+    assert private and "copy it to change it" in text
     text, private = reply(await discord_.click(undo, user=OTTO, channel="1"))
     assert private and "copy it to change it" in text
     shown, _ = reply(await discord_.slash("table show", user=ANN, channel="1", table="Farm"))
