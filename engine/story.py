@@ -18,6 +18,7 @@ from engine.game import replay
 from engine.game_state import GameState
 from engine.state import Phase
 from engine.view import SPECTATORS, sees, told
+from engine.wording import counted, side_name
 
 MID_ACTIVATION = (Phase.REACTION, Phase.CHOICE)
 
@@ -89,17 +90,19 @@ def story_text(story: Story) -> str:
     """The summary: turns played, who won and why, each side's losses by unit, the kills."""
     final = story.final
     result = final.result
-    lines = [f"**The battle's story**: {final.turn} turn{'s' * (final.turn != 1)} played, "
-             f"{len(story.moments)} activation{'s' * (len(story.moments) != 1)}."]  # fmt: skip
+    turns, activations = counted(final.turn, "turn"), counted(len(story.moments), "activation")
+    lines = [f"**The battle's story**: {turns} played, {activations}."]
     if result is not None:
-        lines.append(f"{f'**{result.winner}** won' if result.winner else 'A draw'}: {result.reason}.")
+        won = f"**{side_name(result.winner, start=True)}** won" if result.winner else "A draw"
+        lines.append(f"{won}: {result.reason}.")
     for side in sorted(final.sides):
         lost = [u for u in final.units_of(side) if u.destroyed and not u.dummy]
         named = [u.name for u in lost if sees(u, SPECTATORS)]
         unseen = len(lost) - len(named)
-        names = ", ".join(named + ([f"{unseen} unit{'s' * (unseen != 1)} never seen"] if unseen else []))
+        names = ", ".join(named + ([f"{counted(unseen, 'unit')} never seen"] if unseen else []))
         lines.append(
-            f"{side} lost {len(lost)} unit{'s' * (len(lost) != 1)}" + (f": {names}" if names else "")
+            f"{side_name(side, start=True)} lost {counted(len(lost), 'unit')}"
+            + (f": {names}" if names else "")
         )
     if story.kills:
         lines.append("Decisive moments:")

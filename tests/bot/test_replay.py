@@ -83,9 +83,9 @@ def test_the_story_of_a_scripted_game_counts_its_activations_losses_and_kills():
     ]
     assert story_text(story).splitlines() == [
         "**The battle's story**: 1 turn played, 2 activations.",
-        "**allies** won: the Axis conceded.",
-        "allies lost 0 units",
-        "axis lost 1 unit: Panzer IV G (late) to J",
+        "**The Allies** won: the Axis conceded.",
+        "The Allies lost 0 units",
+        "The Axis lost 1 unit: Panzer IV G (late) to J",
         "Decisive moments:",
         "- turn 1: Sherman 75mm fires: Panzer IV G (late) to J explodes!",
     ]
@@ -143,7 +143,7 @@ async def test_the_game_over_card_carries_the_replay_and_the_story(bot_and_disco
         f"attachment://{REPLAY_FILE}",
     ]
     text = parts[0]["content"]
-    assert "**axis** won: the Allies conceded." in text and "2 activations" in text
+    assert "**The Axis** won: the Allies conceded." in text and "2 activations" in text
     (entry,) = [entry for _, private, entry in answers_in(sent) if not private]
     picture, gif = files_of(entry)
     assert picture.startswith(b"\x89PNG") and gif.startswith(b"GIF89a")
