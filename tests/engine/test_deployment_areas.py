@@ -23,6 +23,7 @@ from engine.tables.scenario_ground import deployment_edges, set_up_spot
 from engine.view import REFEREE, view_for
 from renderer.markers import zones_shown
 from tests.engine.helpers import P, play, text
+from tests.engine.test_random_tables import FACING, ROLES, SIZES
 
 TABLE = TableSize(width=72, depth=48)
 
@@ -105,15 +106,7 @@ def test_the_scenario_pages_decide_which_areas_may_be_chosen_pp28_31():
 
 # --- every form on generated tables -------------------------------------------------------------
 
-SEEDS = range(6)
-SIZES = [(48.0, 48.0), (72.0, 48.0), (96.0, 72.0)]
-ROLES = {
-    "meeting": {"allies": "first", "axis": "second"},
-    "escalating": {"allies": "first", "axis": "second"},
-    "capture": {"allies": "attacker", "axis": "defender"},
-    "breakthrough": {"allies": "attacker", "axis": "defender"},
-}
-FACING = {"near": 90.0, "far": 270.0, "left": 0.0, "right": 180.0}
+SEEDS = range(6)  # SIZES, ROLES and FACING as the random-table test has them
 
 
 @cache
