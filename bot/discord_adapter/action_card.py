@@ -12,6 +12,7 @@ built without those modules:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import discord
@@ -24,7 +25,9 @@ from engine.view import may_name
 TEXT_LIMIT = 4000  # characters of text in one Components V2 message
 COMPONENT_LIMIT = 40  # components in one message, counted at every depth
 ROW_WIDTH = 5  # buttons in one action row
+OPTIONS = 25  # options in one select menu
 NO_TARGET = "-"  # a choice menu's answer: no new target
+OPENING = "open"  # a page turn's argument on the channel's card: it opens a private copy
 STEP = r"ic:(?P<channel>[0-9]+):v(?P<version>[0-9]+):"  # the start of a turn step's custom id
 
 
@@ -70,26 +73,58 @@ def step_button(
     )
 
 
-def choice_menu(state: GameState, channel_id: int, version: int) -> discord.ui.Select:
-    """A choice the game waits for (which unit loses its markers, picks a new target, defends a
-    building; whether to fall back from close combat), as a menu. Hidden units are never named."""
+def page_of(items: list, page: int) -> tuple[list, int, int]:
+    """The items one menu shows on page ``page`` (from 0, held to the pages there are), that
+    page and the number of pages: a menu holds at most :data:`OPTIONS`."""
+    pages = max(1, math.ceil(len(items) / OPTIONS))
+    page = min(max(page, 0), pages - 1)
+    return items[page * OPTIONS : (page + 1) * OPTIONS], page, pages
+
+
+def page_buttons(
+    channel: int, version: int, step: str, arguments: tuple[object, ...], page: int, pages: int
+) -> list[discord.ui.Item]:
+    """The buttons that turn a long menu's pages (none for a menu of one page)."""
+    turns = [(page - 1, f"Previous ({page} of {pages})"), (page + 1, f"More ({page + 2} of {pages})")]
+    return [
+        step_button(channel, version, step, label, *arguments, to) for to, label in turns if 0 <= to < pages
+    ]
+
+
+def of_pages(page: int, pages: int) -> str:
+    return f" (page {page + 1} of {pages})" if pages > 1 else ""
+
+
+def choice_options(state: GameState) -> list[discord.SelectOption]:
+    """The answers to the choice the game waits for (which unit loses its markers, picks a new
+    target, defends a building; whether to fall back from close combat). Hidden units are never
+    named."""
     choice = state.pending.choice  # type: ignore[union-attr]
     assert choice is not None
     if choice.kind == "close_combat_fall_back":
-        options = [
-            discord.SelectOption(label=o.replace("_", " ").capitalize(), value=o) for o in choice.options
-        ]
-    else:
-        units = [state.units[o] for o in choice.options if o in state.units]
-        named = [u for u in units if may_name(u, choice.side, aiming=True)]  # never a hidden one
-        options = [discord.SelectOption(label=u.name[:100], value=u.id) for u in named]
-        if choice.kind == "choose_target":
-            options.append(discord.SelectOption(label="No target", value=NO_TARGET))
-    return discord.ui.Select(
+        return [discord.SelectOption(label=o.replace("_", " ").capitalize(), value=o) for o in choice.options]
+    units = [state.units[o] for o in choice.options if o in state.units]
+    named = [u for u in units if may_name(u, choice.side, aiming=True)]  # never a hidden one
+    options = [discord.SelectOption(label=u.name[:100], value=u.id) for u in named]
+    if choice.kind == "choose_target":
+        options.append(discord.SelectOption(label="No target", value=NO_TARGET))
+    return options
+
+
+def choice_menu(
+    state: GameState, channel_id: int, version: int, page: int = 0, *opening: object
+) -> list[discord.ui.Item]:
+    """The choice's menu, one page of it, with the buttons that turn its pages (``opening``:
+    arguments they carry before the page, as the channel's card's do, whose turns open a private
+    copy)."""
+    choice = state.pending.choice  # type: ignore[union-attr]
+    shown, page, pages = page_of(choice_options(state), page)
+    menu = discord.ui.Select(
         custom_id=step_id(channel_id, version, "choice"),
-        placeholder=f"{choice.side}: choose ({choice.kind.replace('_', ' ')})"[:150],
-        options=options[:25],
+        placeholder=f"{choice.side}: choose ({choice.kind.replace('_', ' ')}){of_pages(page, pages)}"[:150],
+        options=shown,
     )
+    return [menu, *page_buttons(channel_id, version, "choices", opening, page, pages)]
 
 
 def setting_up(state: GameState) -> list[str]:
@@ -116,7 +151,7 @@ def next_steps(state: GameState, channel_id: int, version: int) -> list[discord.
             no_reaction_button(channel_id, state.pending.window),
         ]
     if state.phase is Phase.CHOICE and state.pending is not None and state.pending.choice is not None:
-        return [choice_menu(state, channel_id, version)]
+        return choice_menu(state, channel_id, version, 0, OPENING)
     if state.phase is Phase.SETUP and state.deployment is not None:
         return [
             button

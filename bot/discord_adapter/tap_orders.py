@@ -18,7 +18,18 @@ from fractions import Fraction
 
 import discord
 
-from bot.discord_adapter.action_card import NO_TARGET, STEP, action_card, step_button, step_id
+from bot.discord_adapter.action_card import (
+    NO_TARGET,
+    OPTIONS,
+    STEP,
+    action_card,
+    choice_menu,
+    of_pages,
+    page_buttons,
+    page_of,
+    step_button,
+    step_id,
+)
 from bot.discord_adapter.answers import acknowledge, acknowledge_in_place, answer, carry_out
 from bot.discord_adapter.common import games
 from bot.discord_adapter.game_commands import show_joined, show_started
@@ -29,6 +40,7 @@ from bot.text_orders import GRID, choice_command, parse_move, unit_order
 from engine.commands import (
     CallReserves,
     ChooseInitiative,
+    ChooseTarget,
     Command,
     Declare,
     FallBackOrder,
@@ -46,9 +58,8 @@ from engine.orders import check_may_activate
 from engine.rules.movement import fall_back_allowance, movement_allowance
 from engine.state import Phase, Unit
 from engine.view import may_name
-from engine.wording import counted
+from engine.wording import counted, side_name
 
-OPTIONS = 25  # options in one select menu
 SQUARES = 20  # grid squares offered as destinations; the rest of the menu is "toward" a unit
 OFFSETS = range(-2, 3)  # inches from a square's centre, each way
 NONE = "-"  # no destination, or no target, in a custom id
@@ -251,28 +262,6 @@ def menu(channel: int, version: int, step: str, arguments: tuple[object, ...], p
     )
 
 
-def page_of(items: list, page: int) -> tuple[list, int, int]:
-    """The items one menu shows on page ``page`` (from 0, held to the pages there are), that
-    page and the number of pages: a menu holds at most :data:`OPTIONS`."""
-    pages = max(1, math.ceil(len(items) / OPTIONS))
-    page = min(max(page, 0), pages - 1)
-    return items[page * OPTIONS : (page + 1) * OPTIONS], page, pages
-
-
-def page_buttons(
-    channel: int, version: int, step: str, arguments: tuple[object, ...], page: int, pages: int
-) -> list[discord.ui.Item]:
-    """The buttons that turn a long menu's pages (none for a menu of one page)."""
-    turns = [(page - 1, f"Previous ({page} of {pages})"), (page + 1, f"More ({page + 2} of {pages})")]
-    return [
-        step_button(channel, version, step, label, *arguments, to) for to, label in turns if 0 <= to < pages
-    ]
-
-
-def of_pages(page: int, pages: int) -> str:
-    return f" (page {page + 1} of {pages})" if pages > 1 else ""
-
-
 def turn_buttons(channel: int, version: int, side: str) -> list[discord.ui.Item]:
     return [
         step_button(channel, version, "cmt", f"CMT ({side})"),
@@ -322,7 +311,11 @@ def action_step(state: GameState, side: str, channel: int, version: int, place: 
     )
 
 
-def destination_step(state: GameState, channel: int, version: int, draft: Draft) -> discord.ui.LayoutView:
+def destination_step(
+    state: GameState, channel: int, version: int, draft: Draft, page: int = 0
+) -> discord.ui.LayoutView:
+    """Where the unit goes: the grid squares in its reach, then a full move toward each enemy
+    unit, a menu's page at a time."""
     unit = unit_at(state, draft.unit)
     reach = allowance(unit, draft.does)
     options = [
@@ -333,12 +326,15 @@ def destination_step(state: GameState, channel: int, version: int, draft: Draft)
         discord.SelectOption(
             label=f'{reach:g}" toward {enemy.name}'[:100], value=f"~{place_of(state, enemy.id)}"
         )
-        for enemy in enemies(state, unit)[: OPTIONS - len(options)]
+        for enemy in enemies(state, unit)
     ]
+    shown, page, pages = page_of(options, page)
+    drafted = (draft.unit, draft.action)
     return private_card(
         f'**{unit.name}**: {draft.does.label.lower()}, up to {reach:g}". '
-        "Where to? (a grid square, or toward a unit)",
-        [menu(channel, version, "to", (draft.unit, draft.action), "Destination", options)],
+        f"Where to? (a grid square, or toward a unit){of_pages(page, pages)}",
+        [menu(channel, version, "to", drafted, f"Destination{of_pages(page, pages)}", shown)],
+        page_buttons(channel, version, "dests", drafted, page, pages),
     )
 
 
@@ -416,6 +412,33 @@ def after_destination(state: GameState, channel: int, version: int, draft: Draft
     if draft.does.fires:
         return target_step(state, channel, version, draft)
     return confirm_step(state, channel, version, draft)
+
+
+def may_choose(state: GameState, interaction: discord.Interaction) -> str:
+    """The user's side, if the game waits for its choice; else a refusal to show them."""
+    side = acting_side(state, interaction)
+    permitted(
+        state,
+        str(interaction.user.id),
+        ChooseTarget(side=side, target=None),
+        is_admin(interaction),
+        server_roles(interaction),
+    )
+    choice = state.pending.choice if state.pending else None
+    if state.phase is not Phase.CHOICE or choice is None or choice.side != side:
+        raise GameError(
+            f"Nothing waits for {side_name(side)}' choice: the game waits for {awaiting(state) or 'nobody'}"
+        )
+    return side
+
+
+def choice_step(state: GameState, channel: int, version: int, page: int) -> discord.ui.LayoutView:
+    """A page of the choice the game waits for, shown to the side that makes it."""
+    choice = state.pending.choice  # type: ignore[union-attr]
+    return private_card(
+        f"**{side_name(choice.side, start=True)}** choose ({choice.kind.replace('_', ' ')}).",
+        choice_menu(state, channel, version, page),
+    )
 
 
 def reserves_step(state: GameState, side: str, channel: int, version: int) -> discord.ui.LayoutView:
@@ -510,7 +533,8 @@ class TurnButton(
     StepItem,
     discord.ui.DynamicItem[discord.ui.Button],
     template=STEP
-    + r"(?P<step>join|start|first|second|activate|units|targets|cmt|pass|do|go|reserves|noreserves)"
+    + r"(?P<step>join|start|first|second|activate|units|dests|targets|choices|cmt|pass|do|go"
+    + r"|reserves|noreserves)"
     + r"(?P<arguments>(?::[^:]+)*)",
 ):
     """Every button of a card and of an order being built."""
@@ -597,6 +621,29 @@ class TurnButton(
         channel, version, page = self.channel, self.version, int(self.arguments[-1])
         await step_card(
             interaction, version, lambda state, side: unit_step(state, side, channel, version, page)
+        )
+
+    async def _dests(self, interaction: discord.Interaction) -> None:
+        """Another page of the destination menu, in place."""
+        *drafted, page = self.arguments
+        draft, channel, version = Draft.read(tuple(drafted)), self.channel, self.version
+        await step_card(
+            interaction,
+            version,
+            lambda state, side: destination_step(state, channel, version, draft, int(page)),
+        )
+
+    async def _choices(self, interaction: discord.Interaction) -> None:
+        """Another page of the choice's menu: from the channel's card, in a private copy; then in
+        place."""
+        *opening, page = self.arguments
+        channel, version = self.channel, self.version
+        await step_card(
+            interaction,
+            version,
+            lambda state, side: choice_step(state, channel, version, int(page)),
+            new=bool(opening),
+            may=may_choose,
         )
 
     async def _targets(self, interaction: discord.Interaction) -> None:

@@ -2,6 +2,7 @@
 buttons outlive a restart, and an out-of-date card or a spectator's tap changes nothing."""
 
 import asyncio
+import math
 
 import discord
 import pytest
@@ -210,6 +211,88 @@ async def test_a_force_of_40_units_is_ordered_by_taps_through_the_menus_pages(bo
     text, private = reply(await discord.click(confirm["Confirm"], user=OTTO, channel="1"))
     assert not private and text.startswith("The Axis declare: Extra 32: move")
     assert (await bot.games.game("1")).pending.order.unit == "extra-32"
+
+
+async def crowded_and_started(bot, discord, choice: str = "start") -> dict:
+    """The crowded battle joined and started, the axis winning the initiative (``choice``:
+    whether it starts): the card's buttons."""
+    await discord.slash("game join", user=ANN, channel="1", side="allies")
+    await discord.slash("game join", user=OTTO, channel="1", side="axis")
+    bot.games.dice = lambda: SeededDice(3)  # axis wins the initiative
+    await discord.slash("game start", user=OTTO, channel="1")
+    return buttons(await discord.slash("initiative", user=OTTO, channel="1", choice=choice))
+
+
+async def test_a_move_toward_the_26th_unit_is_chosen_through_the_destination_menus_pages(bot_and_discord):
+    """40 enemies to move toward after the squares in reach: the destination menu turns its
+    pages, for the allies alone, and a move toward an enemy past the first 25 options is
+    declared."""
+    bot, discord, _ = bot_and_discord
+    await bot.games.new_game("1", crowded_battle())
+    shown = await crowded_and_started(bot, discord, "pass")
+    (units,) = menus(await discord.click(shown["Activate (allies)"], user=ANN, channel="1"))
+    actions = buttons(await discord.choose(units, [units["options"][0]["value"]], user=ANN, channel="1"))
+    step = await discord.click(actions["Move"], user=ANN, channel="1")
+    (first,) = menus(step)
+    assert len(first["options"]) == 25 and reply(step)[0].endswith("(page 1 of 2)")
+    assert set(buttons(step)) == {"More (2 of 2)"}
+    text, private = reply(await discord.click(buttons(step)["More (2 of 2)"], user=OTTO, channel="1"))
+    assert private and "It is not axis's turn to activate" in text
+    step = await discord.click(buttons(step)["More (2 of 2)"], user=ANN, channel="1")
+    (second,) = menus(step)
+    assert set(buttons(step)) == {"Previous (1 of 2)"}
+    assert all(o["value"].startswith("~") for o in second["options"])
+    toward = [o for o in first["options"] + second["options"] if o["value"].startswith("~")]
+    assert len(toward) == 40 and len({o["value"] for o in toward}) == 40  # every axis unit, once
+    the_26th = second["options"][0]
+    goal = list((await bot.games.game("1")).units)[int(the_26th["value"][1:])]
+    confirm = buttons(await discord.choose(second, [the_26th["value"]], user=ANN, channel="1"))
+    text, private = reply(await discord.click(confirm["Confirm"], user=ANN, channel="1"))
+    assert not private and text.startswith("The Allies declare: "), text
+    state = await bot.games.game("1")
+    (move,) = state.pending.order.actions
+    start, end = state.units[state.pending.order.unit].position, move.path[-1]
+    there = state.units[goal].position
+    assert math.dist((end.x, end.y), (there.x, there.y)) < math.dist((start.x, start.y), (there.x, there.y))
+
+
+def crowded_with_markers() -> GameState:
+    """The crowded battle with a morale marker on 30 of the axis' units."""
+    state = crowded_battle()
+    marked = [u for u in state.units.values() if u.side == "axis"][:30]
+    for unit in marked:
+        state.units[unit.id] = unit.model_copy(update={"morale_markers": 1})
+    return state
+
+
+async def test_the_26th_unit_of_a_choice_is_chosen_through_its_menus_pages(bot_and_discord):
+    """A Company Morale Test of 4 takes a marker off one of 30 units (p. 13): the card's menu
+    shows 25; its page button opens the next page privately, for the axis alone; the 26th unit
+    is chosen there, as /choose would."""
+    bot, discord, _ = bot_and_discord
+    await bot.games.new_game("1", crowded_with_markers())
+    shown = await crowded_and_started(bot, discord)
+    bot.games.dice = lambda: ScriptedDice([d6(4)])
+    card = await discord.click(shown["CMT (axis)"], user=OTTO, channel="1")
+    (first,) = menus(card)
+    assert len(first["options"]) == 25 and first["placeholder"].endswith("(page 1 of 2)")
+    version = (await bot.games.store.load("1")).version
+    for user, refusal in ((ANN, "Nothing waits for the Allies' choice"), (EVE, "You are not playing")):
+        text, private = reply(await discord.click(buttons(card)["More (2 of 2)"], user=user, channel="1"))
+        assert private and refusal in text, text
+    step = await discord.click(buttons(card)["More (2 of 2)"], user=OTTO, channel="1")
+    (second,) = menus(step)
+    assert reply(step)[1] and len(second["options"]) == 5 and set(buttons(step)) == {"Previous (1 of 2)"}
+    assert not {o["value"] for o in first["options"]} & {o["value"] for o in second["options"]}
+    back = await discord.click(buttons(step)["Previous (1 of 2)"], user=OTTO, channel="1")
+    assert [o["value"] for o in menus(back)[0]["options"]] == [o["value"] for o in first["options"]]
+    assert (await bot.games.store.load("1")).version == version  # turning pages stores nothing
+
+    the_26th = second["options"][0]["value"]
+    text, private = reply(await discord.choose(second, [the_26th], user=OTTO, channel="1"))
+    state = await bot.games.game("1")
+    assert not private and state.units[the_26th].morale_markers == 0, text
+    assert sum(u.morale_markers for u in state.units.values() if u.side == "axis") == 29
 
 
 def test_a_target_menu_pages_through_more_enemies_than_a_menu_holds():

@@ -31,7 +31,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.discord_adapter.action_card import NO_TARGET, step_button, step_id
+from bot.discord_adapter.action_card import NO_TARGET, OPENING, step_button, step_id
 from bot.discord_adapter.client import IronCrossBot
 from bot.discord_adapter.help_command import PageButton, TopicSelect, page_text
 from bot.discord_adapter.tap_orders import square_name
@@ -159,6 +159,10 @@ TAP_ROWS = (  # as the matrix's rows: who may, in which phases the item does wha
     # game's menus fill one page, and the page asked for is held to the pages there are)
     cell("units page", ALLIES, PLAYING, kind="button", answer=STEP, command="More units"),
     cell("targets page", ALLIES, PLAYING, kind="button", answer=STEP, command="More targets"),
+    cell("destinations page", ALLIES, PLAYING, kind="button", answer=STEP, command="More destinations"),
+    # a long choice's next page, opened privately from the card: no choice is pending here (the
+    # phase "choice" below turns it)
+    cell("choices page", ALLIES, NOT_HERE, kind="button", command="More choices"),
     # a scenario's set-up by taps, the allies' turn in "set-up": the steps are shown to either
     # allied player (as /deploy's), a unit is set up by its own player (p. 25, Ann's next), and
     # the side's set-up is ended by either, as /deploy done:true
@@ -209,6 +213,8 @@ def made(state: GameState, version: int) -> dict[str, dict[str, Any]]:
         step_button(channel, version, "start", "Start"),
         step_button(channel, version, "units", "More units", 1),
         step_button(channel, version, "targets", "More targets", sherman, "fire", "-", 1),
+        step_button(channel, version, "dests", "More destinations", sherman, "move", 1),
+        step_button(channel, version, "choices", "More choices", OPENING, 1),
         step_button(channel, version, "reserves", "Call reserves (allies)", "allies"),
         step_button(channel, version, "noreserves", "No reserves (allies)", "allies"),
         step_button(channel, version, "setup", "Set up a unit (allies)", "allies"),
@@ -285,6 +291,8 @@ CHOOSERS = {
 CHOICE_ROWS = (  # one phase, "choice": a morale test of 4 takes one marker off one of two units
     cell("choice menu", {OTTO}, "choice", fixed(values=["gruppe-2"]), kind="menu", command="choice"),
     cell("choose", {OTTO}, "choice", fixed(unit="gruppe-2")),
+    # the menu's next page, opened privately (a page past the last shows the last: two units here)
+    cell("choices page", {OTTO}, "choice", kind="button", answer=STEP, command="More choices"),
 )
 CHOICE = Setting(CHOOSING, CHOOSERS, CHOICE_ROWS, opener=OTTO, opened_by="", typed={})
 
@@ -299,11 +307,13 @@ async def wait_for_a_choice(copies, monkeypatch) -> Snapshot:
         await discord.slash("ref markers", user=REF, channel=CHOOSING, unit=unit, count=1, reason="r")
     bot.games.dice = lambda: ScriptedDice([d6(4)])
     (menu,) = menus(await discord.slash("cmt", user=OTTO, channel=CHOOSING))
+    version = (await bot.games.store.load(CHOOSING)).version
+    page = step_button(int(CHOOSING), version, "choices", "More choices", OPENING, 1).to_component_dict()
     await copies.keep("choice")
     await bot.campaigns.close()
     await close_bot(bot)
     await copies.close()
-    return Snapshot("choice", buttons={"choice": menu})
+    return Snapshot("choice", buttons={"choice": menu, "More choices": page})
 
 
 @pytest.fixture(scope="module")
