@@ -1,8 +1,9 @@
 """Setting up a scenario by taps (pp. 28-31): the card's "Set up a unit" opens private steps (a
 unit still waiting, a grid square of the side's set-up area, then a spot in it), each unit
 facing into the table from its side's edge, declared like ``/deploy``; "Done setting up" ends
-the side's set-up as ``/deploy done:true`` does. A sniper team, which needs a dummy marker's
-point too (p. 20), is set up by typing ``/deploy``.
+the side's set-up as ``/deploy done:true`` does. A sniper team (only a defending side fields
+one) goes anywhere on the table, hidden, with a dummy marker (p. 20): its square and spot, then
+its dummy's, the steps carrying its own spot on.
 
 The custom ids are the turn steps' (bot.discord_adapter.action_card.step_id): each carries the
 game's version, so a step the game has moved past is refused as out of date.
@@ -63,19 +64,24 @@ def may_set_up(state: GameState, interaction: discord.Interaction) -> str:
 
 
 def waiting(state: GameState, side: str) -> list[Unit]:
-    """The side's units still to set up that taps can place (a sniper team needs /deploy)."""
-    plan = state.deployment.sides[side]  # type: ignore[union-attr]
-    return [state.units[u] for u in plan.waiting if not state.units[u].profile.has(Special.SNIPER)]
+    """The side's units still to set up."""
+    return [state.units[u] for u in state.deployment.sides[side].waiting]  # type: ignore[union-attr]
+
+
+def is_sniper_team(unit: Unit) -> bool:
+    return unit.profile.has(Special.SNIPER)
 
 
 def squares_to_set_up_in(state: GameState, side: str, unit: Unit) -> list[str]:
-    """The grid squares whose centre lies in the side's set-up area (the referee's, if drawn)."""
+    """The grid squares whose centre lies in the side's set-up area (the referee's, if drawn);
+    for a sniper team, every square on the table (p. 20)."""
     zone = deployment_zone(state, side) or state.deployment.sides[side].zone  # type: ignore[union-attr]
     found = []
     for row in range(math.ceil(state.table.depth / GRID)):
         for column in range(math.ceil(state.table.width / GRID)):
             centre = Point(x=column * GRID + GRID / 2, y=row * GRID + GRID / 2)
-            if zone.problem(unit, centre, state.table) is None:
+            on_table = centre.x <= state.table.width and centre.y <= state.table.depth
+            if (is_sniper_team(unit) and on_table) or zone.problem(unit, centre, state.table) is None:
                 found.append(square_name(column, row))
     return found
 
@@ -101,42 +107,71 @@ def unit_menu_step(
     )
 
 
+def square_question(unit: Unit, side: str, placed: tuple[str, ...]) -> str:
+    if placed:
+        return f"**{unit.name}** goes at {placed[0]}: in which grid square does its dummy marker go?"
+    if is_sniper_team(unit):
+        return f"**{unit.name}**, a sniper team, sets up hidden anywhere (p. 20): in which grid square?"
+    return f"**{unit.name}**: in which grid square of {side}'s set-up area?"
+
+
 def square_step(
-    state: GameState, side: str, channel: int, version: int, place: int, page: int = 0
+    state: GameState, side: str, channel: int, version: int, place: int, page: int = 0, *placed: str
 ) -> discord.ui.LayoutView:
+    """The grid square the unit goes in (``placed``: a sniper team's own spot, once chosen: then
+    its dummy marker's square)."""
     unit = unit_at(state, place)
     shown, page, pages = page_of(squares_to_set_up_in(state, side, unit), page)
     if not shown:
         return private_card(f"No grid square's centre lies in {side}'s set-up area: use /deploy unit: at:.")
     options = [discord.SelectOption(label=f"Square {name}", value=name) for name in shown]
+    drafted = (place, *placed)
     return private_card(
-        f"**{unit.name}**: in which grid square of {side}'s set-up area?{of_pages(page, pages)}",
-        [menu(channel, version, "setupsquare", (place,), f"Grid square{of_pages(page, pages)}", options)],
-        page_buttons(channel, version, "setupsquares", (place,), page, pages),
+        square_question(unit, side, placed) + of_pages(page, pages),
+        [menu(channel, version, "setupsquare", drafted, f"Grid square{of_pages(page, pages)}", options)],
+        page_buttons(channel, version, "setupsquares", drafted, page, pages),
     )
 
 
-def spot_step(state: GameState, channel: int, version: int, place: int, square: str) -> discord.ui.LayoutView:
-    return spot_menu(state, channel, version, "setupspot", (place,), square)
+def spot_step(
+    state: GameState, channel: int, version: int, drafted: tuple[str, ...], square: str
+) -> discord.ui.LayoutView:
+    return spot_menu(state, channel, version, "setupspot", drafted, square)
 
 
 def confirm_set_up(
-    state: GameState, channel: int, version: int, place: int, spot: str
+    state: GameState, channel: int, version: int, place: int, *spots: str
 ) -> discord.ui.LayoutView:
+    """Confirm the unit's spot (and a sniper team's dummy marker's, the second spot)."""
     unit = unit_at(state, place)
     confirm = step_button(
-        channel, version, "deploy", "Set it up", place, spot, style=discord.ButtonStyle.success
+        channel, version, "deploy", "Set it up", place, *spots, style=discord.ButtonStyle.success
     )
-    return private_card(f"**{unit.name}**: set up at {spot}, facing into the table. Confirm?", [confirm])
+    if len(spots) == 2:
+        where = f"set up hidden at {spots[0]}, its dummy marker at {spots[1]}"
+    else:
+        where = f"set up at {spots[0]}, facing into the table"
+    return private_card(f"**{unit.name}**: {where}. Confirm?", [confirm])
 
 
-def deploy_command(state: GameState, side: str, place: int, spot: str) -> Command:
-    """The set-up the taps stand for, as ``/deploy`` makes it."""
+def after_spot(
+    state: GameState, side: str, channel: int, version: int, place: int, *spots: str
+) -> discord.ui.LayoutView:
+    """Once a spot is chosen: a sniper team's dummy marker next, if it has none yet; else confirm."""
+    if is_sniper_team(unit_at(state, place)) and len(spots) == 1:
+        return square_step(state, side, channel, version, place, 0, *spots)
+    return confirm_set_up(state, channel, version, place, *spots)
+
+
+def deploy_command(state: GameState, side: str, place: int, spot: str, decoy: str | None = None) -> Command:
+    """The set-up the taps stand for, as ``/deploy`` makes it (``decoy``: a sniper team's dummy
+    marker's spot)."""
     unit = unit_at(state, place)
     if unit.side != side:
         raise GameError(f"{unit.name} is not one of {side}'s units")
     facing = FACING_FROM_EDGE[state.sides[side].entry_edge]
-    return Deploy(side=side, unit=unit.id, at=parse_point(spot), facing=facing)
+    dummy = parse_point(decoy) if decoy else None
+    return Deploy(side=side, unit=unit.id, at=parse_point(spot), facing=facing, decoy=dummy)
 
 
 class SetUpButton(
@@ -165,11 +200,11 @@ class SetUpButton(
 
     async def _setupsquares(self, interaction: discord.Interaction) -> None:
         channel, version = self.channel, self.version
-        place, page = int(self.arguments[0]), int(self.arguments[1])
+        (place, *placed, page) = self.arguments
         await step_card(
             interaction,
             version,
-            lambda state, side: square_step(state, side, channel, version, place, page),
+            lambda state, side: square_step(state, side, channel, version, int(place), int(page), *placed),
             may=may_set_up,
         )
 
@@ -178,15 +213,19 @@ class SetUpButton(
         await self._play(interaction, lambda state, side: FinishDeployment(side=own_side(side, called)))
 
     async def _deploy(self, interaction: discord.Interaction) -> None:
-        place, spot = int(self.arguments[0]), self.arguments[1]
-        await self._play(interaction, lambda state, side: deploy_command(state, side, place, spot))
+        place, spot, *dummy = self.arguments
+        decoy = next(iter(dummy), None)
+        await self._play(
+            interaction, lambda state, side: deploy_command(state, side, int(place), spot, decoy)
+        )
 
 
 class SetUpSelect(
     TurnSelect,
     template=STEP + r"(?P<step>placing|setupsquare|setupspot)(?P<arguments>(?::[^:]+)*)",
 ):
-    """The menus of a unit being set up: the unit, its grid square, its spot."""
+    """The menus of a unit being set up: the unit, its grid square, its spot (and a sniper
+    team's dummy marker's)."""
 
     async def callback(self, interaction: discord.Interaction) -> None:
         (chosen,) = self.item.values
@@ -195,9 +234,9 @@ class SetUpSelect(
         def make(state: GameState, side: str) -> discord.ui.LayoutView:
             if self.step == "placing":
                 return square_step(state, side, channel, version, int(chosen))
-            place = int(self.arguments[0])
             if self.step == "setupsquare":
-                return spot_step(state, channel, version, place, chosen)
-            return confirm_set_up(state, channel, version, place, chosen)
+                return spot_step(state, channel, version, self.arguments, chosen)
+            place, *placed = self.arguments
+            return after_spot(state, side, channel, version, int(place), *placed, chosen)
 
         await step_card(interaction, version, make, may=may_set_up)

@@ -8,10 +8,12 @@ import discord
 import pytest
 
 from bot.discord_adapter.tap_orders import Draft, place_of, target_step, targets_in_sight
+from bot.discord_adapter.tap_setup import squares_to_set_up_in
 from bot.text_orders import parse_point
 from engine.deployment.placing import whose_turn
 from engine.dice import ScriptedDice, SeededDice, d6
 from engine.game_state import GameState
+from engine.profiles import Special
 from engine.scenarios.new_game import make_unit
 from engine.scenarios.quick_battle import quick_battle, scenario_battle
 from engine.state import Phase
@@ -417,3 +419,58 @@ async def test_a_scenario_is_set_up_by_taps_turn_about_and_started(bot_and_disco
     bot.games.dice = lambda: SeededDice(3)
     sent = await discord.click(shown["Start"], user=ANN, channel="1")
     assert (await bot.games.game("1")).phase is Phase.INITIATIVE
+
+
+async def test_a_defenders_sniper_team_is_set_up_by_taps_hidden_with_its_dummy_marker(bot_and_discord):
+    """Capture (p. 30), the allies defending with a sniper team (p. 20): the team is offered by
+    the allies' set-up menu, goes in any grid square (the menu's pages hold the whole table), then
+    its dummy marker's square and spot; the channel is told only of two markers, and the team is
+    set up hidden with its dummy where the taps put it. The axis cannot confirm it."""
+    bot, discord, _ = bot_and_discord
+    await bot.games.new_game("1", scenario_battle("capture", attacker="axis"))
+    forces = {
+        ANN: ("us", ["Infantry Detachment"] * 2 + ["Sniper Team"]),
+        OTTO: ("german", ["Infantry Detachment"] * 6),
+    }
+    for user, (nation, units) in forces.items():
+        await discord.slash("force new", user=user, channel="1", nation=nation, name="F", points=1000)
+        for unit in units:
+            await discord.slash("force add", user=user, channel="1", force="F", unit=unit)
+        await discord.slash(
+            "force upgrade", user=user, channel="1", force="F", unit="Infantry Detachment 1", command=True
+        )
+    await discord.slash("game join", user=ANN, channel="1", side="allies", force="F")
+    shown = buttons(await discord.slash("game join", user=OTTO, channel="1", side="axis", force="F"))
+    state = await bot.games.game("1")
+    while whose_turn(state.deployment) != "allies":  # the axis' turn first, if theirs: one unit down
+        await discord.slash("deploy", user=OTTO, channel="1", unit="Infantry Detachment 1", at="36,44")
+        state = await bot.games.game("1")
+        shown = buttons(await discord.slash("game status", user=OTTO, channel="1")) or shown
+    (units,) = menus(await discord.click(shown["Set up a unit (allies)"], user=ANN, channel="1"))
+    sniper = next(o for o in units["options"] if o["label"].startswith("Sniper Team"))
+    step = await discord.choose(units, [sniper["value"]], user=ANN, channel="1")
+    assert "a sniper team, sets up hidden anywhere (p. 20)" in reply(step)[0]
+    squads = [u for u in state.units.values() if u.side == "allies" and not u.profile.has(Special.SNIPER)]
+    their_area = set(squares_to_set_up_in(state, "allies", squads[0]))
+    offered = [o["value"] for o in menus(step)[0]["options"]]
+    for page in (2, 3, 4):  # 8 rows of 12 squares
+        step = await discord.click(buttons(step)[f"More ({page} of 4)"], user=ANN, channel="1")
+        offered += [o["value"] for o in menus(step)[0]["options"]]
+    assert len(set(offered)) == 96 and their_area < set(offered)
+    (squares,) = menus(step)
+    square = next(o["value"] for o in squares["options"] if o["value"] not in their_area)
+    (spots,) = menus(await discord.choose(squares, [square], user=ANN, channel="1"))
+    step = await discord.choose(spots, [f"{square}+1,1"], user=ANN, channel="1")
+    assert f"goes at {square}+1,1: in which grid square does its dummy marker go?" in reply(step)[0]
+    (squares,) = menus(step)
+    (spots,) = menus(await discord.choose(squares, [squares["options"][0]["value"]], user=ANN, channel="1"))
+    confirm = await discord.choose(spots, ["A1"], user=ANN, channel="1")
+    assert f"set up hidden at {square}+1,1, its dummy marker at A1" in reply(confirm)[0]
+    text, private = reply(await discord.click(buttons(confirm)["Set it up"], user=OTTO, channel="1"))
+    assert private and "is not one of axis's units" in text, text
+    sent = await discord.click(buttons(confirm)["Set it up"], user=ANN, channel="1")
+    text, private = reply(sent)
+    assert not private and "set up a sniper team's two markers" in text and "Sniper" not in text, text
+    state = await bot.games.game("1")
+    (team,) = [u for u in state.units.values() if u.profile.has(Special.SNIPER)]
+    assert team.hidden and team.position == parse_point(f"{square}+1,1") and team.decoy == parse_point("A1")

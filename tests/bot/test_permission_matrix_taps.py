@@ -175,6 +175,10 @@ TAP_ROWS = (  # as the matrix's rows: who may, in which phases the item does wha
     cell("set-up square menu", ALLIES, "set-up", in_their_area, kind="menu", answer=STEP, command=SQUARE),
     cell("set-up spot menu", ALLIES, "set-up", in_their_area, kind="menu", answer=STEP, command=SET_UP_SPOT),
     cell("Set it up", {ANN}, "set-up", kind="button"),
+    # a sniper team's set-up, its dummy marker's spot after its own (p. 20): only a defending side
+    # fields one, and none does in this Meeting Engagement, so the engine refuses a dummy for
+    # Ann's squad by every role (the sniper's taps are played in tests/bot/test_discord_taps.py)
+    cell("Set it up with its dummy", (), NOT_HERE, kind="button"),
     cell("Done setting up (allies)", ALLIES, "set-up", kind="button"),
     # a team's reserves are its CO's pool, sent on request (p. 25): no side of this team game
     # calls any at a turn's start, in any phase (a quick battle's calls are played below)
@@ -221,6 +225,9 @@ def made(state: GameState, version: int) -> dict[str, dict[str, Any]]:
         step_button(channel, version, "setuppage", "More to set up", 1),
         step_button(channel, version, "setupsquares", "More squares", unit, 1),
         step_button(channel, version, "deploy", "Set it up", unit, next_to_set_up(state)["at"]),
+        step_button(
+            channel, version, "deploy", "Set it up with its dummy", unit, next_to_set_up(state)["at"], "36,8"
+        ),
         step_button(channel, version, "setupdone", "Done setting up (allies)", "allies"),
     ]
     return {b.label: b.to_component_dict() for b in buttons} | {

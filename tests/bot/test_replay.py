@@ -9,12 +9,12 @@ from PIL import Image
 from bot.console import play_console
 from bot.services.replay_service import REPLAY_FILE, build_replay
 from engine.commands import Concede, Declare, DeclineReaction, Fire, Move, UnitOrder
-from engine.dice import SeededDice, d6, d10
+from engine.dice import ScriptedDice, SeededDice, d6, d10
 from engine.game_state import GameState
 from engine.referee import live_history
 from engine.scenarios.new_game import make_unit
 from engine.scenarios.quick_battle import quick_battle
-from engine.state import TableSize
+from engine.state import Phase, TableSize
 from engine.story import battle_story, story_text
 from engine.view import REFEREE, SPECTATORS, view_for
 from renderer.animation import replay_frames
@@ -23,10 +23,18 @@ from tests.bot.discord_harness import (
     ANN,
     OTTO,
     answers_in,
+    callback_payload,
+    close_bot,
     files_of,
+    open_bot,
     reply,
 )
-from tests.bot.test_discord_action_cards import bot_and_discord, card_of  # noqa: F401 (a fixture)
+from tests.bot.test_discord_action_cards import (  # noqa: F401 (a fixture)
+    COMPONENTS_V2,
+    REF,
+    bot_and_discord,
+    card_of,
+)
 from tests.engine.helpers import P, game, play, started
 from tests.engine.random_play import play_random_game
 
@@ -175,3 +183,48 @@ async def test_the_console_writes_the_replay_when_the_game_ends_and_on_demand(tm
     assert text.count(f"Replay (1 frame, one per activation): {pictures / REPLAY_FILE}") == 2
     assert "The battle's story: 1 turn played, 1 activation." in text
     assert Image.open(pictures / REPLAY_FILE).n_frames == 1
+
+
+async def test_a_window_closed_by_its_timer_that_ends_the_game_posts_the_game_over_card(
+    tmp_path, monkeypatch
+):
+    """The last turn's last token spent on a move, the allies' last one ruled spent by the referee
+    while its reaction window is open: nobody answers the window, its timer closes it, the move is
+    carried out, the turn ends and with it the battle (pp. 27-28). The
+    card posted to the channel is the game-over card: the story, the picture and the replay,
+    and no buttons."""
+    bot, discord = await open_bot(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", monkeypatch)
+    state = quick_battle().model_copy(update={"last_turn": 1, "random_length": False, "referees": [REF]})
+    await bot.games.new_game("1", state)
+    await discord.slash("game join", user=ANN, channel="1", side="allies")
+    await discord.slash("game join", user=OTTO, channel="1", side="axis")
+    bot.games.dice = lambda: ScriptedDice([d6(2), d6(5)])  # the axis win the initiative
+    await discord.slash("game start", user=OTTO, channel="1")
+    await discord.slash("initiative", user=OTTO, channel="1", choice="start")
+    for side in ("axis", "allies"):  # a token each left in the battle
+        await discord.slash("ref tokens", user=REF, channel="1", side=side, count=1, reason="last ones")
+    bot.games.dice = lambda: SeededDice(1)  # the break point tests
+    await discord.slash("act", user=OTTO, channel="1", unit="gruppe-3", move="50,39")
+    assert (await bot.games.game("1")).phase is Phase.REACTION
+    # the referee rules the allies' last token spent: the window stays open, nobody answers it
+    await discord.slash("ref tokens", user=REF, channel="1", side="allies", count=0, reason="spent")
+    assert (await bot.games.game("1")).phase is Phase.REACTION
+
+    before = len(discord.sent)
+    await bot.games.clock.advance(120)
+    assert (await bot.games.game("1")).phase is Phase.OVER
+    (post,) = [e for e in discord.sent[before:] if e["route"] == "POST /channels/{channel_id}/messages"]
+    body = callback_payload(post)
+    assert body["flags"] & COMPONENTS_V2
+    (container,) = body["components"]
+    parts = container["components"]
+    assert [part["type"] for part in parts] == [10, 12]  # the text and the gallery; no buttons
+    assert [item["media"]["url"] for item in parts[1]["items"]] == [
+        "attachment://battlefield.png",
+        f"attachment://{REPLAY_FILE}",
+    ]
+    text = parts[0]["content"]
+    assert text.startswith("The reaction window closed.") and "Game over" in text and "1 activation" in text
+    picture, gif = files_of(post)
+    assert picture.startswith(b"\x89PNG") and Image.open(io.BytesIO(gif)).n_frames == 1
+    await close_bot(bot)
