@@ -24,7 +24,7 @@ from renderer import palette as pal
 from renderer.base import background, draw_terrain_names
 from renderer.canvas import Canvas, text_box
 from renderer.encode import encode_png
-from renderer.header import draw_header
+from renderer.header import draw_header, header_lines
 from renderer.labels import Placer
 from renderer.layout import BOX_H, TEXT_FONT, frame_for
 from renderer.markers import (
@@ -81,7 +81,7 @@ def picture(
     overlay = last_action(last_events, view, viewer, state=state, before=before)
     shows = _shows(state, view, overlay.shows) | ({"zone"} if zones_shown(state, view) else set())
     cells = roster_cells(state, view, styles, tags) + legend_cells(shows)
-    frame = frame_for(state.table.width, state.table.depth, len(cells), scale)
+    frame = frame_for(state.table.width, state.table.depth, len(cells), scale, header_lines(state))
     if frame.size[1] > BOX_H and not scale:  # a roster too long even for the smallest table
         room = max(n for n in range(len(cells)) if replace(frame, cells=n).size[1] <= BOX_H)
         cells = [*cells[: room - 1], ("heading", f"and {len(cells) - room + 1} more", None)]

@@ -1,10 +1,13 @@
-"""The header line: turn, phase and who acts, the rule set and whose picture it is."""
+"""The header line: turn, phase and who acts, the rule set and whose picture it is; at a game's
+end a second line says why it ended. Sides are named as every sentence names them
+(engine.wording)."""
 
 from __future__ import annotations
 
 from engine.game_state import GameState
 from engine.state import Phase
 from engine.view import REFEREE
+from engine.wording import side_name
 from renderer import palette as pal
 from renderer.canvas import Canvas, fit_text, text_width
 from renderer.layout import HEADER_FONT, HEADER_H, MARGIN, Frame
@@ -16,18 +19,30 @@ def phase_text(state: GameState) -> str:
     if state.result is not None or state.phase is Phase.OVER:
         if state.result is None:
             return "Game over"
-        winner = f"{state.result.winner} won" if state.result.winner else "a draw"
-        return f"Game over: {winner} ({state.result.reason})"
+        winner = f"{side_name(state.result.winner)} win" if state.result.winner else "a draw"
+        return f"Game over: {winner}"
     if state.phase is Phase.SETUP:
         return "Setting up"
-    if state.phase is Phase.INITIATIVE:
-        return f"Initiative: {state.initiative_winner} chooses"
+    if state.phase is Phase.INITIATIVE and state.initiative_winner:
+        return f"Initiative: {side_name(state.initiative_winner, start=True)} choose"
     pending = state.pending
     if state.phase is Phase.REACTION and pending is not None:
-        return f"{pending.reactor_side} may react to {pending.side}"
+        return f"{side_name(pending.reactor_side, start=True)} may react to {side_name(pending.side)}"
     if state.phase is Phase.CHOICE and pending is not None and pending.choice is not None:
-        return f"{pending.choice.side} must choose"
-    return f"{state.active_side} to act" if state.active_side else state.phase.value
+        return f"{side_name(pending.choice.side, start=True)} must choose"
+    return f"{side_name(state.active_side, start=True)} to act" if state.active_side else state.phase.value
+
+
+def reason_text(state: GameState) -> str | None:
+    """Why the game ended, for the header's second line (None while it goes on)."""
+    if state.result is None or not state.result.reason:
+        return None
+    reason = state.result.reason
+    return reason[0].upper() + reason[1:]
+
+
+def header_lines(state: GameState) -> int:
+    return 1 if reason_text(state) is None else 2
 
 
 def turn_text(state: GameState) -> str:
@@ -52,3 +67,11 @@ def draw_header(canvas: Canvas, state: GameState, frame: Frame, viewer: str | No
     room = right - text_width(corner, HEADER_FONT) - GAP - MARGIN
     status = fit_text(f"{turn_text(state)} | {phase_text(state)}", HEADER_FONT, room)
     canvas.text((MARGIN, y), status, size=HEADER_FONT, anchor="lm")
+    reason = reason_text(state)
+    if reason is not None:
+        canvas.text(
+            (MARGIN, y + HEADER_H),
+            fit_text(reason, HEADER_FONT, right - MARGIN),
+            size=HEADER_FONT,
+            anchor="lm",
+        )

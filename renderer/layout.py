@@ -52,14 +52,19 @@ class Frame:
     depth_in: float
     scale: int
     cells: int = 0
+    header_lines: int = 1  # two at a game's end: who won, then why
 
     @property
     def left(self) -> int:
         return LABEL_W
 
     @property
+    def header_h(self) -> int:
+        return HEADER_H * self.header_lines
+
+    @property
     def top(self) -> int:
-        return HEADER_H + LABEL_H
+        return self.header_h + LABEL_H
 
     @property
     def table_px(self) -> tuple[int, int]:
@@ -79,7 +84,7 @@ class Frame:
 
     def side_cells(self) -> int:
         """Cells in the column right of the table, down to its bottom edge."""
-        return max(0, (self.table_bottom - HEADER_H) // CELL_H)
+        return max(0, (self.table_bottom - self.header_h) // CELL_H)
 
     def row_cells(self) -> int:
         """Cells in each row under the table."""
@@ -89,7 +94,7 @@ class Frame:
         """The top-left pixel of the index-th cell."""
         side = self.side_cells()
         if index < side:
-            return self.panel_left, HEADER_H + index * CELL_H
+            return self.panel_left, self.header_h + index * CELL_H
         row, col = divmod(index - side, self.row_cells())
         return MARGIN + col * CELL_W, self.table_bottom + MARGIN + row * CELL_H
 
@@ -110,25 +115,27 @@ class Frame:
         return math.ceil(self.depth_in / GRID - 1e-9)
 
 
-def fitting_scale(width_in: float, depth_in: float, cells: int) -> int:
-    """The largest scale (pixels per inch) at which the table, its labels and ``cells`` panel
-    cells fit within BOX_W x BOX_H. The table gives up at most a quarter of its scale to the
-    panel: past that, the panel is cut short (see renderer.picture)."""
+def fitting_scale(width_in: float, depth_in: float, cells: int, header_lines: int = 1) -> int:
+    """The largest scale (pixels per inch) at which the table, its labels, ``cells`` panel
+    cells and the header fit within BOX_W x BOX_H. The table gives up at most a quarter of its
+    scale to the panel: past that, the panel is cut short (see renderer.picture)."""
     across = (BOX_W - LABEL_W - GAP - CELL_W - MARGIN) / width_in
-    down = (BOX_H - HEADER_H - LABEL_H - MARGIN) / depth_in
+    down = (BOX_H - HEADER_H * header_lines - LABEL_H - MARGIN) / depth_in
     largest = max(MIN_SCALE, min(MAX_SCALE, math.floor(min(across, down))))
     smallest = max(MIN_SCALE, math.ceil(largest * 0.75))
     for scale in range(largest, smallest - 1, -1):
-        if Frame(width_in, depth_in, scale, cells).size[1] <= BOX_H:
+        if Frame(width_in, depth_in, scale, cells, header_lines).size[1] <= BOX_H:
             return scale
     return smallest
 
 
-def frame_for(width_in: float, depth_in: float, cells: int, scale: int | None = None) -> Frame:
-    """The frame for a table and panel: at ``scale`` if given (held within MIN_SCALE..MAX_SCALE),
-    else at the largest scale that fits Discord's box."""
+def frame_for(
+    width_in: float, depth_in: float, cells: int, scale: int | None = None, header_lines: int = 1
+) -> Frame:
+    """The frame for a table, panel and header: at ``scale`` if given (held within
+    MIN_SCALE..MAX_SCALE), else at the largest scale that fits Discord's box."""
     if scale:
         scale = max(MIN_SCALE, min(MAX_SCALE, scale))
     else:
-        scale = fitting_scale(width_in, depth_in, cells)
-    return Frame(width_in, depth_in, scale, cells)
+        scale = fitting_scale(width_in, depth_in, cells, header_lines)
+    return Frame(width_in, depth_in, scale, cells, header_lines)

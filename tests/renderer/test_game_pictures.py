@@ -7,7 +7,7 @@ from engine.game_state import GameResult
 from engine.scenarios.quick_battle import quick_battle
 from engine.state import Phase
 from renderer import render
-from renderer.header import audience_text, phase_text, turn_text
+from renderer.header import audience_text, phase_text, reason_text, turn_text
 from renderer.tags import chip_text, tags_for
 from tests.engine.random_play import play_random_game
 from tests.renderer.pixels import png
@@ -34,9 +34,10 @@ def test_header_texts():
     setup = quick_battle()
     assert (turn_text(setup), phase_text(setup)) == ("Before turn 1", "Setting up")
     state, _ = quick_started()
-    assert (turn_text(state), phase_text(state)) == ("Turn 1/7", "allies to act")
+    assert (turn_text(state), phase_text(state)) == ("Turn 1/7", "The Allies to act")
     over = state.model_copy(update={"phase": Phase.OVER, "result": GameResult(winner="axis", reason="a")})
-    assert phase_text(over) == "Game over: axis won (a)"
+    assert (phase_text(over), reason_text(over)) == ("Game over: the Axis win", "A")
+    assert reason_text(state) is None
     assert [audience_text(v) for v in ("allies", "referee", None)] == ["allies view", "referee", "spectators"]
 
 

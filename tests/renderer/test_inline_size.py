@@ -11,9 +11,10 @@ from __future__ import annotations
 import pytest
 from PIL import Image
 
+from engine.game_state import GameResult
 from engine.scenarios.new_game import make_unit
 from engine.scenarios.quick_battle import allied_forces, quick_battle, quick_tables
-from engine.state import Point
+from engine.state import Phase, Point
 from renderer import picture, render
 from renderer.labels import intersects
 from renderer.layout import INLINE_BOX
@@ -97,12 +98,30 @@ def test_a_roster_too_long_for_the_box_ends_with_how_many_more():
     for side, y in (("allies", 10.0), ("axis", 38.0)):
         for i in range(40):
             state.units[f"{side}-extra-{i}"] = make_unit(
-                "german", "Infantry Detachment", side, (2 + (i % 20) * 3.5, y + (i // 20) * 3),
-                unit_id=f"{side}-extra-{i}", name=f"Extra {i}",
+                "german",
+                "Infantry Detachment",
+                side,
+                (2 + (i % 20) * 3.5, y + (i // 20) * 3),
+                unit_id=f"{side}-extra-{i}",
+                name=f"Extra {i}",
             )
     canvas = picture(state, "referee")
     width, height = canvas.image.size
     assert width <= 2 * INLINE_BOX[0] and height <= 2 * INLINE_BOX[1]
     assert any(text.startswith("and ") and text.endswith(" more") for _, text in canvas.texts)
     height, text, _ = smallest_inline_text(state, "referee")
+    assert height >= MIN_INLINE_PX, f"{text!r} is {height:.1f} px tall inline"
+
+
+def test_the_game_over_header_says_who_won_and_why_in_full_and_reads_inline():
+    """The longest reason a game ends with (a Breakthrough's withdrawal, p. 31) goes on the
+    header's second line, uncut, as tall inline as every other text."""
+    state, _ = quick_after_moves()
+    why = "axis has 12 of 30 BP in the far third, short of a third: it withdraws"
+    over = state.model_copy(update={"phase": Phase.OVER, "result": GameResult(winner="allies", reason=why)})
+    canvas = picture(over, None)
+    texts = [text for _, text in canvas.texts]
+    assert "Turn 1/7 | Game over: the Allies win" in texts and "A" + why[1:] in texts
+    assert not any(text.endswith("...") for text in texts)
+    height, text, _ = smallest_inline_text(over, None)
     assert height >= MIN_INLINE_PX, f"{text!r} is {height:.1f} px tall inline"
