@@ -36,9 +36,8 @@ def sprite(text: str, size: int, anchor: str, halo: bool) -> Sprite:
     ring = None
     if halo:
         ring = Image.new("L", (w, h), 0)
-        ImageDraw.Draw(ring).text(
-            (-left, -top), text, fill=255, font=font, anchor=anchor, stroke_width=stroke, stroke_fill=255
-        )
+        ImageDraw.Draw(ring).text((-left, -top), text, fill=255, font=font, anchor=anchor,
+                                  stroke_width=stroke, stroke_fill=255)
     return Sprite(fill, ring, int(left), int(top), fill.getbbox() or (0, 0, 0, 0))
 
 
@@ -72,16 +71,8 @@ class Canvas:
         self.counters: list[Box] = []  # the boxes of the counters and marks they keep clear of
         self.frame = None  # the renderer.layout.Frame it was laid out on
 
-    def text(
-        self,
-        xy: tuple[float, float],
-        text: str,
-        *,
-        size: int,
-        fill=pal.INK,
-        anchor: str = "la",
-        halo: bool = False,
-    ) -> None:
+    def text(self, xy: tuple[float, float], text: str, *, size: int, fill=pal.INK, anchor: str = "la",
+             halo: bool = False) -> None:
         """Text at xy (anchored as in ImageDraw.text), over a white halo if asked."""
         if not text:
             return

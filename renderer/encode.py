@@ -32,30 +32,12 @@ def _distance(a: tuple[int, ...], b: tuple[int, ...]) -> int:
 
 def dynamic_colours() -> list[pal.RGB]:
     """Every colour the per-render drawing uses, including smoke laid over what it may cover."""
-    solid = [
-        pal.MARGIN_BG,
-        pal.INK,
-        pal.HALO,
-        pal.MUTED_INK,
-        pal.MORALE_PIP,
-        pal.TOKEN_PIP,
-        pal.PIP_EDGE,
-        pal.OBJECTIVE,
-        pal.HIGHLIGHT,
-        pal.FIRE_LINE,
-        pal.WRECK,
-        pal.WRECK_EDGE,
-        pal.HIDDEN_MARKER,
-        pal.HIDDEN_TEXT,
-        pal.ALLIES.fill,
-        pal.ALLIES.outline,
-        pal.AXIS.fill,
-        pal.AXIS.outline,
-    ]
-    smoked = [
-        _blend(c, pal.SMOKE, pal.SMOKE_ALPHA)
-        for c in (pal.OPEN_GROUND, pal.WOODS, pal.ROAD, pal.ALLIES.fill, pal.AXIS.fill, pal.WRECK)
-    ]
+    solid = [pal.MARGIN_BG, pal.INK, pal.HALO, pal.MUTED_INK,
+             pal.MORALE_PIP, pal.TOKEN_PIP, pal.PIP_EDGE, pal.OBJECTIVE,
+             pal.HIGHLIGHT, pal.FIRE_LINE, pal.WRECK, pal.WRECK_EDGE, pal.HIDDEN_MARKER, pal.HIDDEN_TEXT,
+             pal.ALLIES.fill, pal.ALLIES.outline, pal.AXIS.fill, pal.AXIS.outline]
+    smoked = [_blend(c, pal.SMOKE, pal.SMOKE_ALPHA)
+              for c in (pal.OPEN_GROUND, pal.WOODS, pal.ROAD, pal.ALLIES.fill, pal.AXIS.fill, pal.WRECK)]
     return list(dict.fromkeys([*solid, *smoked, *GREYS]))
 
 

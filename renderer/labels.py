@@ -72,12 +72,8 @@ class Placer:
         self._taken = list(self.counters)  # counters and labels placed so far
 
     def _inside(self, box: Box) -> bool:
-        return (
-            box[0] >= self.bounds[0]
-            and box[1] >= self.bounds[1]
-            and box[2] <= self.bounds[2]
-            and box[3] <= self.bounds[3]
-        )
+        return (box[0] >= self.bounds[0] and box[1] >= self.bounds[1]
+                and box[2] <= self.bounds[2] and box[3] <= self.bounds[3])
 
     def _clash(self, box: Box) -> float:
         x0, y0, x1, y1 = box
@@ -112,6 +108,7 @@ class Placer:
         box, moved = (best[1], best[2]) if best else (_spots(around, w, h, 0)[0], False)
         self.take(box)
         return box, moved
+
 
     def place_free(self, around: Box, w: float, h: float) -> Box | None:
         """A free box of w x h right by ``around``, or None if there is none (for names that may

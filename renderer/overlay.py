@@ -45,13 +45,8 @@ class Overlay:
 
     @property
     def shows(self) -> set[str]:
-        kinds = {
-            "last": self.named,
-            "fire": self.shots,
-            "moved": self.trails,
-            "declared": self.declared,
-            "target": self.targets,
-        }
+        kinds = {"last": self.named, "fire": self.shots, "moved": self.trails, "declared": self.declared,
+                 "target": self.targets}
         return {k for k, v in kinds.items() if v}
 
     def segments(self, frame: Frame) -> list[tuple[XY, XY]]:
@@ -73,9 +68,8 @@ class Overlay:
         for firer, target, repeat in self.shots:
             _line_of_fire(draw, firer, target, frame, repeat)
         for at, target in self.aims:
-            shapes.dashed_line(
-                draw, [frame.px(at.x, at.y), frame.px(target.position.x, target.position.y)], pal.FIRE_LINE
-            )
+            shapes.dashed_line(draw, [frame.px(at.x, at.y), frame.px(target.position.x, target.position.y)],
+                               pal.FIRE_LINE)
         for points in self.declared:
             shapes.dashed_arrow(draw, [frame.px(p.x, p.y) for p in points])
         for unit in self.targets:
@@ -88,13 +82,8 @@ def _radius(unit: Unit) -> float:
     return max(x1 - x0, y1 - y0) / 2 + PAD
 
 
-def last_action(
-    events: Sequence[Event],
-    view: View,
-    viewer: str | None = None,
-    state: GameState | None = None,
-    before: GameState | None = None,
-) -> Overlay:
+def last_action(events: Sequence[Event], view: View, viewer: str | None = None,
+                state: GameState | None = None, before: GameState | None = None) -> Overlay:
     """The overlay for the last events; ``state`` (the state drawn) gives the declared order of an
     open reaction window, ``before`` (the state before the events) the start of each move."""
     by_id = {u.id: u for u in view.units}

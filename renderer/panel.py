@@ -58,20 +58,14 @@ def player_names(state: GameState, side: str) -> dict[str, str]:
 def _heading(canvas: Canvas, text: str, style: pal.SideStyle | None) -> None:
     mid = CELL_H / 2
     if style is not None:
-        canvas.draw.rectangle(
-            [0, mid - SWATCH / 2, SWATCH, mid + SWATCH / 2], fill=style.fill, outline=pal.INK, width=2
-        )
-    canvas.text(
-        (SWATCH + 6 if style else 24, mid),
-        fit_text(text, TEXT_FONT, CELL_W - 30),
-        size=TEXT_FONT,
-        anchor="lm",
-    )
+        canvas.draw.rectangle([0, mid - SWATCH / 2, SWATCH, mid + SWATCH / 2], fill=style.fill,
+                              outline=pal.INK, width=2)
+    canvas.text((SWATCH + 6 if style else 24, mid), fit_text(text, TEXT_FONT, CELL_W - 30), size=TEXT_FONT,
+                anchor="lm")
 
 
-def _unit_line(
-    canvas: Canvas, text: str, style: pal.SideStyle | None, name: str, marks: tuple[tuple[pal.RGB, int], ...]
-) -> None:
+def _unit_line(canvas: Canvas, text: str, style: pal.SideStyle | None, name: str,
+               marks: tuple[tuple[pal.RGB, int], ...]) -> None:
     top = (CELL_H - CHIP_H) / 2
     draw_tag(canvas, (0, top, 0, top), text, style, [])
     left = chip_width(text) + 6
@@ -107,9 +101,8 @@ def _unit_cell(unit: Unit, tag: str, passengers: int, style: pal.SideStyle) -> C
     return ("unit", chip_text(unit, tag, passengers), None if unit.destroyed else style, name, marks)
 
 
-def roster_cells(
-    state: GameState, view: View, styles: dict[str, pal.SideStyle], tags: dict[str, str]
-) -> list[Cell]:
+def roster_cells(state: GameState, view: View, styles: dict[str, pal.SideStyle],
+                 tags: dict[str, str]) -> list[Cell]:
     cells: list[Cell] = []
     for name, side in state.sides.items():
         broken = " (broken)" if side.broken else ""

@@ -115,16 +115,12 @@ def target_ring(draw: ImageDraw.ImageDraw, x: float, y: float, r: float) -> None
     draw.ellipse([x - r, y - r, x + r, y + r], outline=pal.HALO, width=7)
     draw.ellipse([x - r, y - r, x + r, y + r], outline=pal.FIRE_LINE, width=4)
     for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-        draw.line(
-            [(x + dx * r * 0.6, y + dy * r * 0.6), (x + dx * r * 1.35, y + dy * r * 1.35)],
-            fill=pal.FIRE_LINE,
-            width=3,
-        )
+        draw.line([(x + dx * r * 0.6, y + dy * r * 0.6), (x + dx * r * 1.35, y + dy * r * 1.35)],
+                  fill=pal.FIRE_LINE, width=3)
 
 
-def dashed_box(
-    draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], colour, width: int = 3
-) -> None:
+def dashed_box(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], colour,
+               width: int = 3) -> None:
     """A rectangle drawn in dashes (a set-up zone)."""
     x0, y0, x1, y1 = box
     for a, b in _dashes([(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)], 14, 8):

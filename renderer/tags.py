@@ -104,17 +104,15 @@ def draw_badge(canvas: Canvas, x: float, y: float, colour: pal.RGB, count: int) 
     middle at y; returns its width."""
     w = badge_width(count)
     r = BADGE_D / 2
-    canvas.draw.rounded_rectangle(
-        [x, y - r, x + w, y + r], radius=r, fill=colour, outline=pal.PIP_EDGE, width=2
-    )
+    canvas.draw.rounded_rectangle([x, y - r, x + w, y + r], radius=r, fill=colour, outline=pal.PIP_EDGE,
+                                  width=2)
     ink = pal.HALO if colour == pal.MORALE_PIP else pal.INK
     canvas.text((x + w / 2, y + 1), str(count), size=TEXT_FONT, fill=ink, anchor="mm")
     return w
 
 
-def draw_tag(
-    canvas: Canvas, box: Box, text: str, style: pal.SideStyle | None, marks: list[tuple[pal.RGB, int]]
-) -> None:
+def draw_tag(canvas: Canvas, box: Box, text: str, style: pal.SideStyle | None,
+             marks: list[tuple[pal.RGB, int]]) -> None:
     """The chip (in the side's colours; grey for a destroyed unit, style None) and its badges,
     in ``box`` (from tag_width x CHIP_H)."""
     x, y0 = box[0], box[1]

@@ -25,17 +25,14 @@ MARKER_R = 1.1  # inches: radius of a "?" marker
 MARKER_MIN_R = 18  # pixels: a "?" marker is never smaller, so that its "?" reads inline
 MARKER_FONT = 36  # the "?" glyph is shorter than a capital
 LOST_R = 0.8  # inches: half-size of a lost infantry unit's cross
-
-
 def corners(unit: Unit, frame: Frame, pad: float = 0.0) -> list[tuple[float, float]]:
     """The unit's footprint corners in pixels (engine.geometry.footprint), grown by pad inches."""
     return list(_corners(unit.unit_class, unit.position.x, unit.position.y, unit.facing, frame, pad))
 
 
 @lru_cache(maxsize=1024)
-def _corners(
-    unit_class: UnitClass, x: float, y: float, facing: float, frame: Frame, pad: float
-) -> tuple[tuple[float, float], ...]:
+def _corners(unit_class: UnitClass, x: float, y: float, facing: float, frame: Frame,
+             pad: float) -> tuple[tuple[float, float], ...]:
     poly = footprint_at(unit_class, Point(x=x, y=y), facing)
     if pad:
         poly = poly.buffer(pad, join_style="mitre")
@@ -146,14 +143,8 @@ def draw_leader(canvas: Canvas, counter: Box, label: Box) -> None:
     canvas.draw.line([start, end], fill=pal.LEADER, width=2)
 
 
-def draw_unit_tags(
-    canvas: Canvas,
-    view: View,
-    frame: Frame,
-    styles: dict[str, pal.SideStyle],
-    tags: dict[str, str],
-    placer: Placer,
-) -> None:
+def draw_unit_tags(canvas: Canvas, view: View, frame: Frame, styles: dict[str, pal.SideStyle],
+                   tags: dict[str, str], placer: Placer) -> None:
     """Each unit's tag chip and badges, placed clear of other labels and counters (top to
     bottom, live units before wrecks), with a leader line when it had to move away."""
     order = sorted(view.units, key=lambda u: (u.destroyed, -u.position.y, u.position.x))
