@@ -324,7 +324,7 @@ class ConsoleTable:
         verb, side = line.verb, self.acting_side(line)
         simple: dict[str, Callable[[], Command]] = {
             "start": StartGame,
-            "join": lambda: JoinSide(side=line.options.get("side", ""), player=line.player),
+            "join": lambda: JoinSide(side=line.options.get("side", ""), player=line.player, name=line.player),
             "initiative": lambda: self.initiative(side, line),
             "act": lambda: Declare(side=side, order=self.unit_order(side, line)),
             "cmt": lambda: Declare(side=side, order=MoraleTestOrder()),

@@ -7,7 +7,7 @@
 - crossroads-axis-view.png: the crossroads table with a reaction window open, as the axis player
   sees it: the declared move (dashed) and the declared target (ringed);
 - setup-referee.png: a two-against-two game during set-up, as the referee sees it: the set-up
-  zones and which player holds which unit.
+  zones and which player holds which unit, by the name they go by.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from engine.commands import (  # noqa: E402
 from engine.dice import ScriptedDice, SeededDice, d6  # noqa: E402
 from engine.game import apply  # noqa: E402
 from engine.game_state import GameState  # noqa: E402
+from engine.roster import remember_name  # noqa: E402
 from engine.scenarios.quick_battle import quick_battle  # noqa: E402
 from engine.state import Phase, Point  # noqa: E402
 from renderer import render  # noqa: E402
@@ -86,6 +87,8 @@ def setup() -> bytes:
 
     state = deploy_all(team_game())
     state = state.model_copy(update={"deployment": team_game().deployment})  # zones still open
+    for player in ("ann", "bob", "cat", "dan"):  # the names they go by, as taken when they join
+        remember_name(state, player, player.capitalize())
     return render(state, "referee")
 
 

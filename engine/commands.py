@@ -174,6 +174,9 @@ class BaseCommand(_Kind):
     _family = COMMAND_KINDS
 
 
+DISPLAY_NAME_LIMIT = 100  # characters of a display name a command carries (engine.roster keeps fewer)
+
+
 class JoinSide(BaseCommand):
     """A player takes a place on a side (several players may share one), in a scenario game
     bringing the side's force: its nation and its units, not yet on the table."""
@@ -181,6 +184,7 @@ class JoinSide(BaseCommand):
     kind: Literal["join_side"] = "join_side"
     side: str
     player: str
+    name: str | None = Field(default=None, max_length=DISPLAY_NAME_LIMIT)  # the player's display name
     nation: str | None = None
     units: tuple[Unit, ...] = ()
     points_limit: int | None = None  # the force's points limit, for the scenario's points rule
@@ -337,6 +341,7 @@ class RefereeCorrection(BaseCommand):
     facing: float | None = None
     value: int | None = None
     to: str | None = None  # give_units: the player who takes over
+    to_name: str | None = Field(default=None, max_length=DISPLAY_NAME_LIMIT)  # give_units: their display name
 
 
 class AppointReferee(BaseCommand):

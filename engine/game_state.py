@@ -118,6 +118,7 @@ class GameState(WithVariant):
     objectives: list[Objective] = Field(default_factory=list)
     team_size: int | None = None  # players bringing a force to each side, in a team game (p. 25)
     referees: list[str] = Field(default_factory=list)  # users who see everything and may correct
+    player_names: dict[str, str] = Field(default_factory=dict)  # each player's shown name (engine.roster)
     referee_roles: tuple[str, ...] = ()  # server roles whose holders may take a referee's seat
     referee_rules: tuple[RefereeRule, ...] = ()  # special rules the referee added (p. 25)
     force_guidelines: tuple[ForceGuideline, ...] = ()  # what each side may bring, set by the referee (p. 25)

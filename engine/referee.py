@@ -35,6 +35,7 @@ from engine.errors import IllegalCommand
 from engine.events import Event, EventLog
 from engine.firing.losses import destroy
 from engine.game_state import GameState
+from engine.roster import remember_name
 from engine.state import Phase, Unit
 from engine.wording import counted, side_name
 
@@ -289,6 +290,7 @@ def _give_units(state: GameState, c: RefereeCorrection, log: EventLog) -> None:
         side.players.remove(c.player)
     else:
         side.players[side.players.index(c.player)] = c.to
+    remember_name(state, c.to, c.to_name)
     if side.team is not None:
         side.team.tokens[c.to] = side.team.tokens.get(c.to, 0) + side.team.tokens.pop(c.player, 0)
         side.team.co = c.to if side.team.co == c.player else side.team.co

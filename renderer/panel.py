@@ -13,8 +13,10 @@ from functools import lru_cache
 from PIL import Image
 
 from engine.game_state import GameState
+from engine.roster import name_of
 from engine.state import Unit
 from engine.view import View
+from engine.wording import counted
 from renderer import palette as pal
 from renderer.canvas import Canvas, fit_text, text_width
 from renderer.layout import CELL_H, CELL_W, TEXT_FONT, Frame
@@ -23,6 +25,7 @@ from renderer.tags import CHIP_H, badge_width, badges, chip_text, chip_width, dr
 
 Cell = tuple  # ("heading", text, style), ("unit", chip, style, name, badges) or ("legend", key)
 SWATCH = 18
+HEADING_ROOM = CELL_W - 30  # pixels a heading's text may take
 _ABBREVIATIONS = {
     "infantry": "Inf",
     "detachment": "Det",
@@ -46,13 +49,24 @@ def roster_name(name: str, room: float) -> str:
 
 
 def player_names(state: GameState, side: str) -> dict[str, str]:
-    """A short name for each player of a team side, in joining order ("P1", "P2"...), the
-    commanding officer marked "(CO)". Player ids are not shown: they may be raw user ids."""
+    """The name of each player of a team side, in joining order: the name they go by, kept
+    bounded when they joined (engine.roster), else "P1", "P2"... Player ids are not shown:
+    they may be raw user ids."""
     team = state.sides[side].team
     if team is None:
         return {}
     players = list(dict.fromkeys([*state.sides[side].players, *team.tokens]))
-    return {p: f"P{i}" + (" (CO)" if p == team.co else "") for i, p in enumerate(players, start=1)}
+    return {p: name_of(state, p) or f"P{i}" for i, p in enumerate(players, start=1)}
+
+
+def player_headings(name: str, co: bool, tokens: int) -> list[str]:
+    """A player's heading over the units they hold: their name, the commanding officer's mark
+    and their tokens on one line where they fit, else the name on a line of its own (cut short
+    only if it fills the line) and the mark and tokens under it."""
+    line = f"{name}{' (CO)' if co else ''}: {counted(tokens, 'token')}"
+    if text_width(line, TEXT_FONT) <= HEADING_ROOM:
+        return [line]
+    return [fit_text(name, TEXT_FONT, HEADING_ROOM), ("CO, " if co else "") + counted(tokens, "token")]
 
 
 def _heading(canvas: Canvas, text: str, style: pal.SideStyle | None) -> None:
@@ -60,7 +74,7 @@ def _heading(canvas: Canvas, text: str, style: pal.SideStyle | None) -> None:
     if style is not None:
         canvas.draw.rectangle([0, mid - SWATCH / 2, SWATCH, mid + SWATCH / 2], fill=style.fill,
                               outline=pal.INK, width=2)
-    canvas.text((SWATCH + 6 if style else 24, mid), fit_text(text, TEXT_FONT, CELL_W - 30), size=TEXT_FONT,
+    canvas.text((SWATCH + 6 if style else 24, mid), fit_text(text, TEXT_FONT, HEADING_ROOM), size=TEXT_FONT,
                 anchor="lm")
 
 
@@ -112,9 +126,13 @@ def roster_cells(state: GameState, view: View, styles: dict[str, pal.SideStyle],
         for player in [*names, None] if names else [None]:
             held = [u for u in units if (u.player if names else None) == player]
             if names and held:
-                tokens = state.sides[name].team.tokens.get(player, 0) if player else 0
-                title = f"{names[player]}: {tokens} tokens" if player else "no player"
-                cells.append(("heading", title, None))
+                team = state.sides[name].team
+                titles = (
+                    player_headings(names[player], player == team.co, team.tokens.get(player, 0))
+                    if player
+                    else ["no player"]
+                )
+                cells += [("heading", title, None) for title in titles]
             cells += [_unit_cell(u, tags[u.id], view.passengers.get(u.id, 0), styles[name]) for u in held]
     return cells
 

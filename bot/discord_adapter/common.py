@@ -18,6 +18,7 @@ from bot.reply import Reply
 from bot.services.deadline_posts import making
 from bot.services.game_service import GameError, GameService, Outcome
 from bot.set_up_steps import how_to_join, set_up_steps
+from engine.commands import DISPLAY_NAME_LIMIT
 from engine.events import Event
 from engine.game import awaiting
 from engine.game_state import GameState
@@ -48,6 +49,13 @@ def deadline_nonce(to: str = "") -> int | None:
     checks a nonce among all its author's recent messages."""
     post = making.get()
     return None if post is None else post_nonce(post.channel_id, post.post + to)
+
+
+def display_name(user: discord.abc.Snowflake) -> str | None:
+    """The name the user goes by here, as a command carries it (the engine keeps a bounded,
+    cleaned copy: engine.roster); None for a user Discord sent without their details."""
+    name = getattr(user, "display_name", None)
+    return name[:DISPLAY_NAME_LIMIT] if name else None
 
 
 def games(interaction: discord.Interaction) -> GameService:

@@ -11,6 +11,7 @@ from bot.discord_adapter.action_card import action_card, next_steps
 from bot.discord_adapter.answers import PRIVATE, answer, sending, stored
 from bot.discord_adapter.common import (
     battlefield_file,
+    display_name,
     games,
     send_long,
     side_of,
@@ -139,6 +140,7 @@ class GameCommands(app_commands.Group):
             command = await force_service(interaction).joining(
                 *where(interaction), side, force, planned.roles[side]
             )
+        command = command.model_copy(update={"name": display_name(interaction.user)})
         outcome = await act(interaction, command)  # with the server roles: a referee plays no side
         await show_joined(interaction, outcome)
 

@@ -16,7 +16,15 @@ import discord
 from discord import app_commands
 
 from bot.discord_adapter.answers import answer, sending, stored
-from bot.discord_adapter.common import battlefield_file, games, send_long, suggestions, summary, with_mentions
+from bot.discord_adapter.common import (
+    battlefield_file,
+    display_name,
+    games,
+    send_long,
+    suggestions,
+    summary,
+    with_mentions,
+)
 from bot.discord_adapter.reaction_buttons import show_result
 from bot.discord_adapter.referee_clock_commands import ClockCommands, PrepCommands
 from bot.discord_adapter.referees import act, is_referee, take_seat, tell, with_seat
@@ -156,7 +164,9 @@ class RefereeCommands(app_commands.Group):
     async def give_units(
         self, interaction: discord.Interaction, player: discord.User, to: discord.User, reason: str
     ) -> None:
-        await correct(interaction, "give_units", reason, player=_user(player), to=_user(to))
+        await correct(
+            interaction, "give_units", reason, player=_user(player), to=_user(to), to_name=display_name(to)
+        )
 
     # -- rulings, undo, and seeing everything ---------------------------------------------------
 

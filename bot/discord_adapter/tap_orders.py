@@ -31,7 +31,7 @@ from bot.discord_adapter.action_card import (
     step_id,
 )
 from bot.discord_adapter.answers import acknowledge, acknowledge_in_place, answer, carry_out
-from bot.discord_adapter.common import games
+from bot.discord_adapter.common import display_name, games
 from bot.discord_adapter.game_commands import show_joined, show_started
 from bot.discord_adapter.reaction_buttons import show_result
 from bot.discord_adapter.referees import act, acting_side, is_admin, server_roles
@@ -557,7 +557,10 @@ class TurnButton(
         side = self.arguments[0]
 
         async def work() -> None:  # not held to the card's version: both players join from one card
-            outcome = await act(interaction, JoinSide(side=side, player=str(interaction.user.id)))
+            joining = JoinSide(
+                side=side, player=str(interaction.user.id), name=display_name(interaction.user)
+            )
+            outcome = await act(interaction, joining)
             await show_joined(interaction, outcome)
 
         await public_step(interaction, work)

@@ -13,6 +13,7 @@ from engine.forces import units_points
 from engine.game_state import GameState
 from engine.referee import PLAYS_NO_SIDE
 from engine.referee_prep import check_force_guideline
+from engine.roster import remember_name
 from engine.rules.force import sniper_problem
 from engine.rules.scenario import ForceValue, defends, infantry_share_problem, scenario_points_problem
 from engine.rulesets import RULE_SETS, RuleSet, rules_of
@@ -53,6 +54,7 @@ def join_side(state: GameState, command: JoinSide, log: EventLog) -> None:
     elif state.planned_scenario is not None:
         raise IllegalCommand("This is a scenario game: join with your force (/game join side: force:)")
     state.sides[command.side].players.append(command.player)
+    remember_name(state, command.player, command.name)
     log.emit("join", f"{command.player} joins {side_name(command.side)}", side=command.side)
     planned = state.planned_scenario
     forces_in = teams_complete(state) if state.team_size else all(state.units_of(n) for n in state.sides)

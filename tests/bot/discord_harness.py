@@ -145,6 +145,7 @@ class Harness:
         self.sent: list[dict[str, Any]] = []
         self.permissions: dict[str, int] = {}  # each user's permission bits in every channel
         self.roles: dict[str, list[str]] = {}  # the ids of each user's server roles
+        self.nicks: dict[str, str] = {}  # each user's nickname on the server, if they set one
         self.app_permissions = 0  # the bot's own permission bits in every channel
         self.refused: set[str] = set()  # routes ("POST /channels/{channel_id}/threads") answered 403
         self.refused_after: dict[str, int] = {}  # routes answered 403 once they have succeeded N times
@@ -326,6 +327,7 @@ class Harness:
                     "avatar": None,
                 },
                 "roles": self.roles.get(user, []),
+                "nick": self.nicks.get(user),
                 "joined_at": "2026-01-01T00:00:00+00:00",
                 "deaf": False,
                 "mute": False,

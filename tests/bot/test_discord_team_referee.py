@@ -11,6 +11,8 @@ from engine.deployment.placing import whose_turn
 from engine.dice import ScriptedDice, SeededDice, d6
 from engine.state import Phase
 from engine.view import REFEREE
+from engine.wording import counted
+from renderer import picture
 from tests.bot.discord_harness import (
     ANN,
     EVE,
@@ -348,3 +350,28 @@ async def test_an_undo_sent_twice_takes_back_once(bot_and_discord):
     text, private = reply(await discord.resend())
     assert private and text.startswith(f"Already done (action {version})")
     assert (await bot.games.store.load(CHANNEL)).version == version
+
+
+async def test_the_picture_names_the_players_as_they_go_by_on_the_server(bot_and_discord):
+    """Each player's server name is taken as they join, bounded and cleaned (a nickname full of
+    Markdown and mentions, or too long for the picture), kept with the game, and drawn over the
+    units they hold; a player who never set one is named by their user name."""
+    bot, discord = bot_and_discord
+    discord.nicks[ANN] = "**Ann** <@&900> @everyone"
+    discord.nicks[BOB] = "Bob the Builder of Bridges Across the Rhine"
+    await set_up(bot, discord)
+    state = await bot.games.game(CHANNEL)
+    assert state.player_names == {
+        ANN: "Ann everyone",
+        BOB: "Bob the Builder of…",
+        OTTO: f"user{OTTO}",
+        DAN: f"user{DAN}",
+    }
+    texts = [text for _, text in picture(state, REFEREE).texts]
+    tokens = state.sides["allies"].team.tokens
+    ann = texts.index("Ann everyone")  # a name, the CO's mark and the tokens take two lines
+    assert texts[ann + 1] == f"CO, {counted(tokens[ANN], 'token')}"
+    bob = next(at for at, text in enumerate(texts) if text.startswith("Bob the Builder"))
+    assert texts[bob] != "Bob the Builder of…" and texts[bob + 1] == counted(tokens[BOB], "token")
+    assert f"user{DAN}: {counted(state.sides['axis'].team.tokens[DAN], 'token')}" in texts
+    assert not any(ANN in text or "@" in text or "*" in text for text in texts)  # no raw id, no marks

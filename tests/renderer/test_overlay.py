@@ -11,13 +11,16 @@ from engine.dice import SeededDice
 from engine.event_data import FireData
 from engine.events import Event
 from engine.game import apply
+from engine.roster import remember_name
 from engine.state import Phase
 from engine.view import view_for
+from engine.wording import counted
 from renderer import palette as pal
 from renderer import picture
+from renderer.layout import CELL_W
 from renderer.overlay import last_action
 from renderer.panel import player_names
-from tests.engine.team_games import deploy_all, team_game
+from tests.engine.team_games import deploy_all, team_game, turn_one
 from tests.renderer.pixels import colours
 from tests.renderer.scenes import P, quick_started
 
@@ -111,11 +114,27 @@ def test_set_up_zones_are_drawn_during_set_up_only(viewer):
 def test_team_games_show_which_player_holds_which_unit():
     state = deploy_all(team_game())
     names = player_names(state, "allies")
-    assert names == {"ann": "P1 (CO)", "bob": "P2"}
+    assert names == {"ann": "P1", "bob": "P2"}  # joined without a name: the console's players
     canvas = picture(state, "referee")
     texts = [text for _, text in canvas.texts if text.startswith("P")]
     assert any(t.startswith("P1 (CO):") for t in texts) and any(t.startswith("P2:") for t in texts)
     assert not any("ann" in text or "bob" in text for _, text in canvas.texts)  # no raw player ids
+
+
+def test_team_games_name_each_player_as_they_go_by_bounded_however_long_or_hostile():
+    state = turn_one().fork()
+    remember_name(state, "ann", "**Annabel** <@301> von Ahlefeldt-Laurvig-Bille")
+    remember_name(state, "bob", "Bob")
+    assert player_names(state, "allies") == {"ann": "Annabel von Ahlefel…", "bob": "Bob"}
+    tokens = state.sides["allies"].team.tokens
+    canvas = picture(state, "referee")
+    texts = [text for _, text in canvas.texts]
+    at = next(i for i, text in enumerate(texts) if text.startswith("Annabel von"))  # a line of its own
+    assert texts[at + 1] == f"CO, {counted(tokens['ann'], 'token')}"
+    assert f"Bob: {counted(tokens['bob'], 'token')}" in texts
+    assert any(text.startswith("P1 (CO): ") for text in texts)  # the axis joined without names
+    assert all(x1 - x0 <= CELL_W for (x0, _, x1, _), _ in canvas.texts if x0 >= canvas.frame.panel_left)
+    assert not any("*" in text or "@" in text or "<" in text for text in texts)
 
 
 def test_under_hidden_deployment_the_owner_reads_which_marker_hides_which_unit():
