@@ -19,7 +19,7 @@ from engine.names import closest, either
 from engine.orders import toward
 from engine.state import Point
 from engine.variants.house_v1.commands import ChooseDefender, ChooseFallBack
-from engine.view import REFEREE, names_for, sees
+from engine.view import REFEREE, names_for, sees, units_tagged
 
 GRID = 6.0
 FACING_FROM_EDGE = {"near": 90.0, "far": 270.0, "left": 0.0, "right": 180.0}  # facing into the table
@@ -74,7 +74,8 @@ def find_unit(
     targets: bool = False,
     known_to: str | None = None,
 ) -> str:
-    """A unit's id from its id or name (any case, spaces or dashes); suggests near misses.
+    """A unit's id from its id, name (any case, spaces or dashes) or the tag the asker sees it
+    under on the picture ("Gr1"); suggests near misses.
     :mod:`engine.view` decides which units may be named, and by what (:func:`names_for`):
     ``targets`` leaves out hidden units (a name aimed at must not tell that one is there) but an
     enemy marker answers to its label; ``known_to`` leaves out those that side may not know. A
@@ -83,13 +84,21 @@ def find_unit(
     wanted = _key(name)
     asker = REFEREE if known_to is None else known_to  # nobody named: any unit may be
     named = []  # what a near miss may suggest: only names the asker may know
+    nameable = set()  # the units the asker may name, by their tag too
     for unit in state.units.values():
         names = names_for(unit, asker, aiming=targets) if side is None or unit.side == side else ()
+        if unit.id in names:
+            nameable.add(unit.id)
         own_names = (unit.true_name,) if names and unit.true_name and side == unit.side else ()
         if wanted in {_key(n) for n in (*names, *own_names)}:
             return unit.id
         if names and (sees(unit, side) or unit.marker is not None):  # a marker by its label
             named.append(unit.name)
+    tagged = [unit for unit in units_tagged(state, asker, name, side) if unit.id in nameable]
+    if len(tagged) == 1:
+        return tagged[0].id
+    if tagged:
+        raise IllegalCommand(f"{name!r} is the tag of {either([u.name for u in tagged])}: name the unit")
     close = closest(name, named)
     hint = f" Did you mean {either(close)}?" if close else ""
     raise IllegalCommand(f"No unit called {name!r}.{hint}")
@@ -124,7 +133,7 @@ def _read(state: GameState, side: str, unit_id: str, option: OrderOption, value:
     if option.kind == "unit" and option.whose == "own":
         return find_unit(state, str(value), side)
     if option.kind == "unit":
-        return find_unit(state, str(value), targets=True)
+        return find_unit(state, str(value), targets=True, known_to=side)
     return value
 
 

@@ -115,6 +115,10 @@ class RuleSet:
         against a vehicle's only)."""
         return firer.is_vehicle
 
+    def turret_turns(self, shot: Shot) -> bool:
+        """Whether the shot's weapon turns a turret to bear (p. 8): every gun of a turreted vehicle."""
+        return shot.firer.is_vehicle and shot.firer.profile.turret
+
     def fire_problem(self, state: GameState, shot: Shot) -> str | None:
         """Why this rule set forbids a shot the 2015 checks allow, or None."""
         return None
@@ -157,7 +161,7 @@ class RuleSet:
         mortar = firing_command_mortar(firer)
         if mortar is None:
             raise IllegalCommand(
-                f"{firer.name} has no light mortar: British infantry command units have a 2\" mortar (p. 22)"
+                f'{firer.name} has no light mortar: British infantry command units have a 2" mortar (p. 22)'
             )
         return mortar
 

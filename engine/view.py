@@ -19,12 +19,13 @@ audience sees through :meth:`engine.rulesets.RuleSet.marks_seen`.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from engine.deployment.hidden import under_marker
 from engine.rulesets import TableMark, rules_of
 from engine.state import Objective, Point, RefereeRule, Unit
+from engine.tags import tags_for
 
 if TYPE_CHECKING:
     from engine.cards import Card, CardInPlay
@@ -52,6 +53,7 @@ class View:
     objectives: tuple[Objective, ...] = ()
     marks: tuple[TableMark, ...] = ()  # the rule set's own marks
     audience: Audience = SPECTATORS  # whose view it is
+    tags: dict[str, str] = field(default_factory=dict)  # unit id -> the tag it is shown under
 
 
 def audience_of(state: GameState, player: str) -> Audience:
@@ -195,7 +197,17 @@ def view_for(state: GameState, audience: Audience) -> View:
         objectives=tuple(o for o in state.objectives if knows_objective(o, audience)),
         marks=tuple(rules_of(state).marks_seen(state, audience)),
         audience=audience,
+        tags=tags_for(units),
     )
+
+
+def units_tagged(state: GameState, audience: Audience, tag: str, side: str | None = None) -> list[Unit]:
+    """The units ``audience`` sees under ``tag`` (any case) on its picture, of ``side`` if given:
+    a player may name a unit by what the picture shows. The two sides may share a tag."""
+    wanted = tag.strip().casefold()
+    tags = view_for(state, audience).tags
+    units = (state.units[unit_id] for unit_id, shown in tags.items() if shown.casefold() == wanted)
+    return [unit for unit in units if side is None or unit.side == side]
 
 
 def shows_more(state: GameState, audience: Audience) -> bool:

@@ -37,7 +37,6 @@ from renderer.markers import (
 )
 from renderer.overlay import last_action
 from renderer.panel import draw_panel, legend_cells, roster_cells
-from renderer.tags import tags_for
 from renderer.units import (
     counter_box,
     draw_leader,
@@ -77,7 +76,7 @@ def picture(
     """The picture (RGB) before encoding, on its Canvas (which records every text drawn)."""
     styles = pal.side_styles(state.sides)
     view = view_for(state, viewer)
-    tags = tags_for(view.units)
+    tags = view.tags
     overlay = last_action(last_events, view, viewer, state=state, before=before)
     shows = _shows(state, view, overlay.shows) | ({"zone"} if zones_shown(state, view) else set())
     cells = roster_cells(state, view, styles, tags) + legend_cells(shows)

@@ -35,6 +35,7 @@ ROAD_ORDER = 4  # roads go over woods and water (as a ford or bridge), under bui
 ROAD_ALPHA = 220
 BUILDING_ORDER = 5
 WOOD_KINDS = {"woods", "wood", "trees", "forest", "orchard", "jungle"}
+NAME_SPACE = 6  # pixels kept clear either side of a terrain name, so two names never run together
 CACHE_BYTES = 256 * 1024 * 1024  # pictures the two layer caches may hold together
 
 
@@ -239,8 +240,7 @@ def draw_terrain_names(
         x, y = frame.px((min(xs) + max(xs)) / 2, max(ys) + (feature.width / 2 if feature.linear else 0))
         x0, y0, x1, y1 = text_box(feature.id, TEXT_FONT, (0, 0))
         mark = (x, y - 1, x, y) if not feature.linear else (x, y + 1, x, y + 2)
-        spot = placer.place_free(mark, x1 - x0, y1 - y0)
+        spot = placer.place_free(mark, x1 - x0 + 2 * NAME_SPACE, y1 - y0)  # never name against name
         if spot is not None:
-            canvas.text(
-                (spot[0] - x0, spot[1] - y0), feature.id, size=TEXT_FONT, fill=pal.MUTED_INK, halo=True
-            )
+            at = (spot[0] + NAME_SPACE - x0, spot[1] - y0)
+            canvas.text(at, feature.id, size=TEXT_FONT, fill=pal.MUTED_INK, halo=True)

@@ -36,7 +36,7 @@ from engine.commands import (
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
 from engine.state import Phase
-from engine.view import names_for
+from engine.view import names_for, view_for
 
 
 async def play(interaction: discord.Interaction, build) -> None:
@@ -51,16 +51,18 @@ async def play(interaction: discord.Interaction, build) -> None:
 async def _units(interaction: discord.Interaction, current: str, own: bool) -> list[app_commands.Choice[str]]:
     """Autocomplete (no deferring, at most 25): the user's units, or the enemy's it may name (a
     hidden sniper is never offered, so its presence is not given away; a marker only by its label,
-    so what is under it is not either), nearest to what was typed first."""
+    so what is under it is not either), nearest to what was typed first, by name or by tag."""
     playing = await players_game(interaction)
     if playing is None:
         return []
     state, side = playing
     offered: dict[str, str] = {}  # shown -> value
+    tags = view_for(state, side).tags  # as the picture shows them: typing "Gr1" finds Gruppe 1
     for u in state.units.values():
         names = names_for(u, side) if u.on_table and (u.side == side) == own else ()
         if u.id in names:
-            offered[f"{u.name}{f' = {u.true_name}' if u.true_name else ''} ({u.profile.name})"] = u.id
+            tag = f" [{tags[u.id]}]" if u.id in tags else ""
+            offered[f"{u.name}{f' = {u.true_name}' if u.true_name else ''}{tag} ({u.profile.name})"] = u.id
         elif names:
             offered[u.name] = u.name  # an enemy marker
     return suggestions(current, offered)

@@ -290,12 +290,12 @@ def execute_fire(
     if reason:
         log.emit("fire_wasted", f"{firer.name} cannot fire: {reason}", firer.id, side=firer.side)
         return None
-    if firer.is_vehicle and firer.profile.turret:
+    rules = rules_of(state)
+    if rules.turret_turns(shot):
         if turret_traverse(firer, target) > TURRET_FREE_TRAVERSE:
             firer.moved_this_turn = True  # turning the turret past 90 degrees counts as moving (p. 8)
         firer.turret_facing = geometry.bearing(firer.position, target.position)
 
-    rules = rules_of(state)
     result = rules.resolve_shot(shot, log)
     firer.fired_this_turn = True
     if shot.firer.profile.has(Special.MORTAR):  # a mortar team, or a command unit's light mortar (p. 22)

@@ -6,7 +6,10 @@ Breakthrough give the attacker start lines on a table edge, perhaps along roads 
 that edge left out (pp. 30-31); the defender's area is measured from that edge as before.
 
 Each shape is the parts of a side's own edge its area covers (``Zone.spans``), worked out from
-the table's size (and its roads), so a shape fits any table.
+the table's size (and its roads), so a shape fits any table. The pages name the shapes but
+leave their measures to the players' agreement, so the measures here are the project's own: a
+corner is half of its edge, a road's area reaches 9" either side of it, and the middle third
+of an edge is what "flanks" leaves out. Each is one constant or one line, for a club to change.
 """
 
 from __future__ import annotations

@@ -7,6 +7,8 @@ die is rolled) and again when it is resolved.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine import geometry
 from engine.battlefield import (
     can_see,
@@ -98,17 +100,17 @@ def measure_shot(
 ) -> Shot:
     """Measure a shot on the table for the firing rules, from where the rule set has the firer
     fire (House Rules V1.0: the side and storey of its building)."""
-    firer, to_post = rules_of(state).firing_post(state, firer, fire, target)
-    traverse = turret_traverse(firer, target)
-    return Shot(
+    rules = rules_of(state)
+    firer, to_post = rules.firing_post(state, firer, fire, target)
+    shot = Shot(
         firer=firer,
         target=target,
         range=geometry.distance(firer, target),
-        firer_moved=order_moves or to_post or traverse > TURRET_FREE_TRAVERSE,
+        firer_moved=order_moves or to_post,
         firer_stationary=not (order_moves or to_post),
         target_moved=target.moved_this_turn or target_declared_move,
         target_in_smoke=obscured_by_smoke(firer, target),
-        enemy_infantry_close=rules_of(state).infantry_nearby_spoils_aim(firer)
+        enemy_infantry_close=rules.infantry_nearby_spoils_aim(firer)
         and bool(unscreened_enemy_infantry(state, firer, seen_only=False)),
         cover=cover_of(state, target, firer),
         target_in_building=in_building(state, target),
@@ -118,6 +120,9 @@ def measure_shot(
         aspect=geometry.aspect(target, firer.position) if target.is_vehicle else None,
         hull_down=target.is_vehicle and geometry.is_hull_down(target, firer.position, state.terrain),
     )
+    if turret_traverse(firer, target) > TURRET_FREE_TRAVERSE and rules.turret_turns(shot):
+        return replace(shot, firer_moved=True)  # turning the turret past 90 degrees (p. 8)
+    return shot
 
 
 def shot_problem(state: GameState, shot: Shot, *, rapid_move: bool) -> str | None:

@@ -7,7 +7,9 @@ road (sometimes two, crossing) through a village at its centre, perhaps a stream
 flank, and then pairs of pieces: each piece laid on the near half has a counterpart of the same
 kind and size on the far half, about where the table turned end for end would put it, so
 neither long edge (nor short one) is given more cover than the other. Each deployment strip
-(the 12" along each long edge) starts with a cover piece of its own.
+(the 12" along each long edge) starts with a cover piece of its own; last, every shape of
+deployment area the players may choose (flanks, opposite corners, along roads, on long or
+short edges) is given cover within one infantry move of its edge where it has none.
 """
 
 from __future__ import annotations
@@ -21,10 +23,14 @@ import shapely
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
-from engine.state import Point
+from engine.deployment.areas import flank_spans, road_spans
+from engine.deployment.plan import Edge, Span, Zone
+from engine.state import Point, TableSize, TerrainFeature
 from engine.tables.layout import MOST_PIECES, BattleTable, overlap_problem, piece_off_table
 from engine.tables.pieces import Piece, PieceKind
+from engine.tables.scenario_ground import cover_in, zone_ground
 
+COVER_DEPTH = 6.0  # inches from an edge within which each part of a side's area has cover: one infantry move
 STRIP = 12.0  # inches along each long edge where a side sets up (Meeting Engagement's area, p. 28)
 BASE_AREA = 72.0 * 48.0  # the 6' x 4' table the counts below are for
 TRIES = 8  # places tried for each piece
@@ -70,6 +76,10 @@ class _Laid:
         self.box = piece.extent()
 
     @cached_property
+    def feature(self) -> TerrainFeature:
+        return self.piece.feature()
+
+    @cached_property
     def shape(self) -> BaseGeometry:
         """The piece's ground, a line's drawn as a rectangle holding its rounded ends."""
         piece = self.piece
@@ -112,6 +122,9 @@ class _Layout:
             ) and laid.shape.intersects(other.shape):  # stricter than the rules: not even touching
                 return None
         return laid
+
+    def terrain(self) -> list[TerrainFeature]:
+        return [laid.feature for laid in self.placed]
 
     def lay(self, *pieces: Piece) -> bool:
         """Lay all of the pieces, or none of them (nor any past the most a table holds)."""
@@ -247,6 +260,53 @@ def _village(draw: _Draw, layout: _Layout) -> None:
                 break
 
 
+def _cover_in_every_area(draw: _Draw, layout: _Layout) -> None:
+    """Whichever deployment areas the players choose (pp. 28-31; :mod:`engine.deployment.areas`),
+    each side's has cover within one infantry move of its edge: both flank thirds of every edge
+    (so both halves too, for opposite corners) and the stretches along its roads. Where one of
+    the near or left edge's has none, a cover pair is laid in it; its twin, exactly end for end,
+    covers the far or right edge's part the same way."""
+    table = TableSize(width=draw.width, depth=draw.depth)
+    for edge in ("near", "left"):
+        roads = road_spans(table, edge, layout.terrain())
+        for number, spans in enumerate([*((span,) for span in flank_spans(table, edge)), roads]):
+            if not spans or _covered(layout, table, edge, spans):
+                continue
+            low, high = max(spans, key=lambda span: span[1] - span[0])
+            part = max(spans, key=lambda span: span[1] - span[0])
+            for kind in draw.rng.sample(EDGE_COVER, len(EDGE_COVER)):
+                if _along_edge(draw, layout, f"{edge}-{kind.value}-{number + 1}", kind, edge, part):
+                    break
+
+
+def _along_edge(draw: _Draw, layout: _Layout, name: str, kind: PieceKind, edge: Edge, part: Span) -> bool:
+    """A piece lying along the near or left edge close in, inside its part ``part``, and its
+    twin exactly end for end; True if both were laid."""
+    rng = draw.rng
+    length, breadth = draw.size(kind)
+    low, high = part
+    length = min(length, max(2, math.floor(high - low - 1)))
+    out = round(breadth / 2 + 0.5, 1)
+    for attempt in range(TRIES):  # shorter after each miss, to fit between roads and pieces
+        long = max(2, round(length * (1 - attempt / TRIES)))
+        along = round(rng.uniform(low + long / 2, max(low + long / 2, high - long / 2)), 1)
+        at = Point(x=along, y=out) if edge == "near" else Point(x=out, y=along)
+        turn = 0 if edge == "near" else 90
+        piece = Piece(id=f"{name}-1", kind=kind, centre=at, size=(long, breadth), turn=turn)
+        twin = piece.model_copy(
+            update={"id": f"{name}-2", "centre": draw.turned_end_for_end(at), "turn": turn + 180}
+        )
+        if layout.lay(piece, twin):
+            return True
+    return False
+
+
+def _covered(layout: _Layout, table: TableSize, edge: Edge, spans: tuple[Span, ...]) -> bool:
+    """Whether those parts of the edge have cover within :data:`COVER_DEPTH` of it."""
+    ground = zone_ground(Zone(edge=edge, furthest=COVER_DEPTH, spans=spans), table, COVER_DEPTH)
+    return bool(cover_in(ground, layout.terrain()))
+
+
 def random_table(seed: int, width: float = 72.0, depth: float = 48.0, name: str | None = None) -> BattleTable:
     """A playable table laid out from ``seed``: the same seed and size give the same table."""
     rng = random.Random(f"{seed}:{width:g}x{depth:g}")
@@ -273,5 +333,6 @@ def random_table(seed: int, width: float = 72.0, depth: float = 48.0, name: str 
     for kind, count in counts.items():
         for number in range(laid[kind], count):
             _pair(draw, layout, f"{kind.value.replace('_', '-')}-{number + 1}", kind, middle)
+    _cover_in_every_area(draw, layout)
     pieces = tuple(laid.piece for laid in layout.placed)
     return BattleTable(name=name or f"random-{seed}", width=width, depth=depth, pieces=pieces, seed=seed)

@@ -1,4 +1,4 @@
-"""One declaration of every command (bot/command_schema.py): the real Discord command tree and
+"""One declaration of every command (bot/command_schema/): the real Discord command tree and
 the console's grammar are both made from it, and take the same options."""
 
 import discord

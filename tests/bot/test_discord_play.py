@@ -51,6 +51,7 @@ async def test_autocomplete_offers_own_units_for_unit_and_enemies_for_fire(table
     assert own == ["gruppe-1", "gruppe-2", "gruppe-3"]
     enemies = await discord.autocomplete("act", "fire", "sher", user=OTTO, channel="1")
     assert enemies == ["sherman-1", "sherman-2"]
+    assert (await discord.autocomplete("act", "fire", "Sh2", user=OTTO, channel="1"))[0] == "sherman-2"
     assert await discord.autocomplete("act", "unit", "", user=EVE, channel="1") == []
 
 

@@ -18,7 +18,6 @@ from engine.state import Phase, TableSize
 from engine.story import battle_story, story_text
 from engine.view import REFEREE, SPECTATORS, view_for
 from renderer.animation import replay_frames
-from renderer.tags import tags_for
 from tests.bot.discord_harness import (
     ANN,
     OTTO,
@@ -112,7 +111,7 @@ def test_each_frame_is_the_spectators_picture_and_no_hidden_unit_is_drawn():
     for moment, canvas, frame in zip(story.moments, drawn, frames, strict=True):
         mapped = canvas.image.quantize(palette=canvas.palette, dither=Image.Dither.NONE).convert("RGB")
         assert frame.crop((0, 0, *mapped.size)).tobytes() == mapped.tobytes()
-        sniper_tag = tags_for(view_for(moment.state, REFEREE).units)["sniper"]
+        sniper_tag = view_for(moment.state, REFEREE).tags["sniper"]
         spectators = {text for _, text in canvas.texts}
         assert not {"Ghost", sniper_tag} & spectators
         assert "sniper" not in view_for(moment.state, SPECTATORS).known

@@ -91,6 +91,35 @@ def test_a_hidden_unit_cannot_be_named_as_a_target():
         parse_move(state, "gren", "3 toward sniper")
 
 
+def test_a_unit_is_named_by_the_tag_its_picture_shows():
+    """The picture labels Gruppe 1 "Gr1": a player types what they read, for their own unit, as a
+    target, or as the unit a move goes toward."""
+    state = quick_battle()
+    assert find_unit(state, "Gr1", side="axis") == "gruppe-1"
+    order = unit_order(state, "allies", "Sh1", fire="gr1")
+    assert order.unit == "sherman-1" and order.actions == (Fire(target="gruppe-1"),)
+    assert parse_move(state, "sherman-1", "6 toward PzIV") == parse_move(
+        state, "sherman-1", "6 toward Panzer IV"
+    )
+    with pytest.raises(IllegalCommand, match="^No unit called 'Gr1'.$"):
+        find_unit(state, "Gr1", side="allies")  # not one of the allies' own
+
+
+def test_a_hidden_unit_cannot_be_named_by_its_tag_either():
+    state = new_game(
+        {"allies": "us", "axis": "german"},
+        [
+            make_unit("us", "Sniper Team", "allies", (30, 30), unit_id="sniper", hidden=True),
+            make_unit("german", "Infantry Detachment", "axis", (10, 60), unit_id="gren"),
+        ],
+    )
+    assert find_unit(state, "SnT", side="allies") == "sniper"  # its own side reads the tag
+    with pytest.raises(IllegalCommand, match="^No unit called 'SnT'. Did you mean Infantry Detachment"):
+        find_unit(state, "SnT", targets=True, known_to="axis")
+    with pytest.raises(IllegalCommand, match="^No unit called 'SnT'. Did you mean Infantry Detachment"):
+        parse_move(state, "gren", "3 toward SnT")
+
+
 def test_house_rules_orders_in_words():
     state = new_game(
         {"allies": "us", "axis": "german"},

@@ -12,6 +12,7 @@ from engine.deployment.areas import deployment_area_spans, flank_spans, opposite
 from engine.deployment.placing import plan_deployment
 from engine.deployment.plan import Zone
 from engine.errors import IllegalCommand
+from engine.rules.movement import movement_allowance
 from engine.scenarios.book import find_scenario
 from engine.scenarios.new_game import make_unit, new_game
 from engine.scenarios.quick_battle import quick_battle, scenario_battle
@@ -19,7 +20,7 @@ from engine.state import TableSize
 from engine.tables.generate import random_table
 from engine.tables.layout import BattleTable, add_piece
 from engine.tables.pieces import Piece
-from engine.tables.scenario_ground import deployment_edges, set_up_spot
+from engine.tables.scenario_ground import cover_in, deployment_edges, set_up_spot, zone_ground
 from engine.view import REFEREE, view_for
 from renderer.markers import zones_shown
 from tests.engine.helpers import P, play, text
@@ -117,7 +118,7 @@ def forces():
 
 @pytest.mark.parametrize("areas", ["corners", "roads", "flanks"])
 @pytest.mark.parametrize("along", ["long", "short"])
-def test_every_unit_of_both_forces_sets_up_in_each_form_on_generated_tables(areas, along):
+def test_every_unit_of_both_forces_sets_up_with_cover_in_each_form_on_generated_tables(areas, along):
     planned = refused = 0
     for size in SIZES:
         for seed in SEEDS:
@@ -140,8 +141,12 @@ def test_every_unit_of_both_forces_sets_up_in_each_form_on_generated_tables(area
                 planned += 1
                 placed = []
                 for side, mine in plan.sides.items():
+                    units = state.units_of(side)
+                    reach = max(movement_allowance(u.profile, rapid=False, road=False) for u in units)
+                    ground = zone_ground(mine.zone, state.table, reach)
+                    assert cover_in(ground, state.terrain), (size, seed, scenario_id, side)
                     facing = FACING[state.sides[side].entry_edge]
-                    for unit in state.units_of(side):
+                    for unit in units:
                         spot = set_up_spot(state, unit, mine.zone, facing, placed, mine.spacing)
                         assert spot is not None, (size, seed, scenario_id, side, unit.name)
                         assert mine.zone.problem(unit, spot, state.table) is None

@@ -227,6 +227,31 @@ def test_a_grants_hull_mounted_75mm_fires_only_straight_ahead_its_37mm_turns_s5(
     declare(state, "allies", "allies-lee", Fire(target="gruppe", weapon="gun"))
 
 
+def test_a_grants_hull_75mm_turns_no_turret_its_37mm_does_s5():
+    """s. 5 Arcs of fire: a turret turned past 90 degrees counts as moving, but the Grant's 75mm
+    sits in the hull, so firing it turns nothing, even with the turret looking back; the 37mm
+    in the turret has to turn, and its shot takes the firer-moved -2."""
+    state = grant_facing_a_panzer()
+    state.units["allies-lee"].turret_facing = 270.0
+    # the 75mm: a 6 hits (5+ needed, nothing taken off); penetration 3 + AP 8 = 11 against front 12
+    state, events = act(
+        state, "allies", "allies-lee", Fire(target="axis-fritz", weapon="gun"), faces=[d10(6), d10(1), d10(3)]
+    )
+    assert "needs 5+; rolled 6, 1: 1 hit; 1 marker; penetration 3+8 against front armour 12" in fire_text(
+        events
+    )
+    lee = state.units["allies-lee"]
+    assert (lee.turret_facing, lee.moved_this_turn) == (270.0, False)
+    state = grant_facing_a_panzer()
+    state.units["allies-lee"].turret_facing = 270.0
+    state, events = act(
+        state, "allies", "allies-lee", Fire(target="axis-fritz", weapon="second_gun"), faces=[d10(6), d10(1)]
+    )
+    assert "needs 5+ (firer moves this activation -2); rolled 6, 1: miss" in fire_text(events)
+    lee = state.units["allies-lee"]
+    assert (lee.turret_facing, lee.moved_this_turn) == (90.0, True)
+
+
 def bought(nation: str, name: str, side: str, at: Point, facing: float = 90.0) -> Unit:
     """One quick-reference unit of a house-rules force, placed."""
     force = add_unit(new_force(nation, "Force", 1000, rules=HOUSE), name, name)

@@ -6,9 +6,10 @@ from engine.game import replay
 from engine.game_state import GameResult
 from engine.scenarios.quick_battle import quick_battle
 from engine.state import Phase
+from engine.tags import tags_for
 from renderer import render
 from renderer.header import audience_text, phase_text, reason_text, turn_text
-from renderer.tags import chip_text, tags_for
+from renderer.tags import chip_text
 from tests.engine.random_play import play_random_game
 from tests.renderer.pixels import png
 from tests.renderer.scenes import quick_started

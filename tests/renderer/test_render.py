@@ -13,7 +13,6 @@ from renderer import palette as pal
 from renderer.base import background, base_layer
 from renderer.encode import COLOURS
 from renderer.layout import BOX_H, BOX_W, GRID, LABEL_H, column_name
-from renderer.tags import unit_tag
 from tests.renderer.pixels import colours, frame_of, png, table_only
 from tests.renderer.scenes import busy_table, quick_after_moves, quick_started
 
@@ -165,9 +164,3 @@ def test_the_base_layer_is_drawn_once_and_reused(monkeypatch):
     assert first.misses == after.misses == 1
     assert background.cache_info().hits >= 1  # the same frame again: margin, table and grid reused
     assert drawn == [1]
-
-
-def test_unit_tags():
-    names = ["Sherman 1", "1st Squad", "Sd.Kfz 222", "MG 42", "StuG", "Panzer IV G (late) to J", "Vickers"]
-    assert [unit_tag(n) for n in names] == ["Sh1", "1Sq", "Sd222", "MG42", "StuG", "PzIV", "Vic"]
-    assert len(unit_tag("A very long name indeed")) <= 5

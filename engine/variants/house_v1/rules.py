@@ -38,7 +38,13 @@ from engine.variants.house_v1.commands import ChooseDefender, ChooseFallBack
 from engine.variants.house_v1.firing import EXPLOSION_RADIUS, Weapon
 from engine.variants.house_v1.indirect_fire.play import expire_fire_markers
 from engine.variants.house_v1.posts import moves_to_post, post_problem, posted_firer
-from engine.variants.house_v1.shot import house_fire, mg_crew_problem, resolve_house_shot, traits_of
+from engine.variants.house_v1.shot import (
+    fires_from_hull,
+    house_fire,
+    mg_crew_problem,
+    resolve_house_shot,
+    traits_of,
+)
 from engine.variants.house_v1.sight import fire_through_problem, house_sight_clear, troops_in_the_way
 from engine.variants.house_v1.smoke.screens import blocked_by_smoke, thin_smoke
 from engine.variants.house_v1.state import HouseUnit
@@ -171,6 +177,11 @@ class HouseRules(RuleSet):
     def infantry_nearby_spoils_aim(self, firer: Unit) -> bool:
         """s. 5: the -1 for AP and HE fire applies to any firer."""
         return True
+
+    def turret_turns(self, shot: Shot) -> bool:
+        """s. 5 Arcs of fire: only a turret or other rotary mount turns; a gun or MG fixed in the
+        hull (the Grant's 75mm, a hull MG fired on its own) leaves the turret where it is."""
+        return super().turret_turns(shot) and not fires_from_hull(shot)
 
     def fire_problem(self, state: GameState, shot: Shot) -> str | None:
         """s. 5: the firer must have a weapon for that target, within its range; s. 2: a

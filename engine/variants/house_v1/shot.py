@@ -227,8 +227,7 @@ def house_fire(shot: Shot) -> HouseFire:
     check_fire_into_building(shot, fire)
     if not in_range(fire.weapon, shot.range):
         raise IllegalCommand(f"{shot.firer.name}'s {fire.weapon.value} cannot reach {shot.range:.1f}\"")
-    hull_gun = fire.weapon is Weapon.GUN and mine.hull_gun and shot.weapon != "second_gun"
-    if hull_gun and not fixed_gun_bears(_off_centreline(shot)):
+    if _hull_gun(shot, fire, mine) and not fixed_gun_bears(_off_centreline(shot)):
         text = f"{shot.target.name} is outside the straight-ahead arc of {shot.firer.name}'s hull-mounted gun"
         raise IllegalCommand(cited(f"{text}: turn to face it first, or fire the second gun", "5.3"))
     if fire.weapon is Weapon.HULL_MG and not hull_mg_bears(_off_centreline(shot)):
@@ -237,6 +236,24 @@ def house_fire(shot: Shot) -> HouseFire:
             "its centreline): turn to face it first"
         )
     return fire
+
+
+def _hull_gun(shot: Shot, fire: HouseFire, mine: HouseTraits) -> bool:
+    """s. 5: the shot fires a main gun mounted in the hull (the Grant's 75mm), not its turret's."""
+    return fire.weapon is Weapon.GUN and mine.hull_gun and shot.weapon != "second_gun"
+
+
+def fires_from_hull(shot: Shot) -> bool:
+    """s. 5 Arcs of fire: the shot fires only hull-mounted weapons (a hull gun, or the hull MG on
+    its own), so no turret turns for it. A shot the firer may not take turns nothing either way:
+    its refusal comes from :func:`house_fire`."""
+    if shot.weapon == "hull_mg":
+        return True
+    try:
+        fire = house_fire(shot)
+    except IllegalCommand:
+        return False
+    return _hull_gun(shot, fire, traits_of(shot.firer))
 
 
 def check_fire_into_building(shot: Shot, fire: HouseFire) -> None:

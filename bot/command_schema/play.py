@@ -1,0 +1,232 @@
+"""The commands that set up and fight a battle in a channel: /game, the orders and the reactions."""
+
+from __future__ import annotations
+
+from bot.command_schema.options import (
+    ALLIED_FORCES,
+    DEPLOYMENT_AREAS,
+    EDGES,
+    PATH,
+    POSITION,
+    RULE_SET_NAMES,
+    SCENARIOS,
+    choice,
+    flag,
+    integer,
+    number,
+    order_option,
+    path,
+    position,
+    role,
+    spec,
+    text,
+    unit,
+    user,
+)
+from bot.command_schema.tables import BATTLEFIELD, BATTLEFIELD_SEED
+from bot.services.limits import PACES, REACTION_SECONDS
+from engine.actions.registry import order_options
+
+PLAY_SPECS = (
+    spec(
+        "game new",
+        "Set up a quick battle, or a book scenario, in this channel",
+        BATTLEFIELD,
+        BATTLEFIELD_SEED,
+        choice(
+            "edges", "Scenarios: the sides set up along the long edges (default) or the short ones", EDGES
+        ),
+        choice(
+            "areas",
+            "Scenarios: deployment areas along whole edges (default), opposite corners, roads, or flanks",
+            DEPLOYMENT_AREAS,
+        ),
+        choice(
+            "forces",
+            "Quick battle: the allied force facing the German one (default: us)",
+            ALLIED_FORCES,
+            default="us",
+        ),
+        choice(
+            "pace",
+            "Played live at one sitting (2-minute reaction windows, the default) or daily, over days (24 h)",
+            tuple(PACES),
+            default="live",
+        ),
+        integer(
+            "reaction_seconds",
+            "How long the other side has to react (15 s to 48 h), instead of the pace's",
+            low=REACTION_SECONDS.start,
+            high=REACTION_SECONDS.stop - 1,
+        ),
+        choice(
+            "scenario",
+            "A scenario of the book, played with the forces the players bring (/force)",
+            ("quick", *SCENARIOS),
+            default="quick",
+        ),
+        choice("attacker", "Capture and Breakthrough: the attacking side", ("allies", "axis")),
+        choice(
+            "attacker_choice",
+            "Breakthrough: the attacker's aggressive command or preliminary bombardment",
+            ("aggressive_command", "preliminary_bombardment"),
+        ),
+        choice(
+            "deployment",
+            "Meeting and Escalating: set up turn about, or both at once in secret (plotted)",
+            ("alternating", "plotted"),
+            default="alternating",
+        ),
+        choice(
+            "ruleset",
+            "The Iron Cross 2015 rules, or the House Rules V1.0",
+            RULE_SET_NAMES,
+            default="core_2015",
+        ),
+        integer(
+            "ping_minutes",
+            "Minutes before the players the game waits for are told (0: never, default 10)",
+            low=0,
+            high=10080,
+            default=10,
+        ),
+        integer(
+            "teams",
+            "A scenario for teams: players a side, each bringing a force (p. 25; default 1)",
+            low=1,
+            high=4,
+            default=1,
+        ),
+        choice(
+            "bonus",
+            "Teams: the CO's bonus tokens not handed out go out evenly, or all to the CO",
+            ("even", "co"),
+            default="even",
+        ),
+        user("referee", "A referee, who sees and may correct everything (more: /ref appoint)"),
+        role("referee_role", "A server role whose holders may referee this game"),
+    ),
+    spec(
+        "game join",
+        "Take a side in this channel's game",
+        choice("side", "The side you play", ("allies", "axis"), required=True),
+        text("force", "In a scenario game, the force you bring (one of your /force list)", suggest=True),
+    ),
+    spec(
+        "game start",
+        "Roll for the initiative and begin",
+    ),
+    spec(
+        "game status",
+        "Show the state of this channel's game",
+    ),
+    spec(
+        "game log",
+        "The last things that happened, with every die",
+    ),
+    spec(
+        "game history",
+        "This channel's finished games, and their logs",
+        integer("number", "Show this game's whole log (1 is the latest)"),
+    ),
+    spec(
+        "game concede",
+        "Concede the game for your side",
+    ),
+    spec(
+        "game replay",
+        "Once the game is over: its animated replay and its story, as spectators saw it",
+    ),
+    spec(
+        "game map",
+        "The battlefield as your side sees it (only you see it)",
+        choice(
+            "side",
+            "At the console, the side to look with when you have joined none",
+            ("allies", "axis"),
+            console_only=True,
+        ),
+    ),
+    spec(
+        "initiative",
+        "Having won the initiative, start or pass it over",
+        choice("choice", "Go first (start), or let the other side", ("start", "pass"), required=True),
+        words=("choice",),
+    ),
+    spec(
+        "act",
+        "Activate a unit: move and/or fire",
+        unit("unit", "Your unit", required=True, suggest=True),
+        *(order_option(option) for option in order_options().values()),
+        words=("unit",),
+    ),
+    spec(
+        "cmt",
+        "Spend a token on a Company Morale Test",
+    ),
+    spec(
+        "fallback",
+        "Fall back with a unit, away from the enemy",
+        unit("unit", "Your unit", required=True, suggest=True),
+        path("to", f"Where to ({PATH})", required=True),
+        flag("reverse", "Reverse (vehicles, normal rate)"),
+        words=("unit",),
+    ),
+    spec(
+        "pass",
+        "Pass the initiative to the other side",
+    ),
+    spec(
+        "react",
+        "React to the enemy's declared action",
+        unit("unit", "Your reacting unit (leave empty with cmt)", suggest=True),
+        *(order_option(order_options()[name]) for name in ("move", "fire", "first")),  # as /act's
+        flag("cmt", "React with a Company Morale Test instead"),
+        position("at", f"React as the enemy reaches this point of its move ({POSITION})"),
+        unit("assault", 'House rules: the enemy within 3" to close with', suggest=True),
+        flag("fallback", "At the console, react by falling back (with to:)", console_only=True),
+        path("to", "Where the unit falls back to, with fallback", console_only=True),
+        words=("unit",),
+    ),
+    spec(
+        "noreact",
+        "Let the enemy's declared action go ahead",
+    ),
+    spec(
+        "choose",
+        "Answer a choice: the unit that loses markers, or a new target",
+        unit(
+            "unit",
+            "The unit chosen: loses markers, new target (empty wastes the shot) or defends your building",
+        ),
+        choice(
+            "close_combat",
+            "House rules: your vehicle attacked in close combat falls back, or fights on",
+            ("fall_back", "fight_on"),
+        ),
+        words=("unit",),
+    ),
+    spec(
+        "reserves",
+        "Call reserves at the start of a turn: a d6 each, 3+ brings one",
+        text(
+            "units", "Reserve units, comma separated, most wanted first; leave empty to call none", default=""
+        ),
+        rest="units",
+    ),
+    spec(
+        "deploy",
+        "Set a unit up before a scenario game starts, or say you are done",
+        unit("unit", "A unit of yours still waiting", suggest=True),
+        position("at", f"Where ({POSITION})"),
+        number(
+            "facing",
+            "Degrees: 90 faces the far edge, 270 the near one (default: toward the enemy's edge)",
+            low=0,
+            high=360,
+        ),
+        flag("done", "You have set up all you want; the rest wait in reserve"),
+        position("decoy", "A sniper team only: where its dummy marker goes"),
+        words=("unit",),
+    ),
+)
