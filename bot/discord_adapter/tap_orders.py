@@ -60,7 +60,7 @@ from engine.state import Phase, Unit
 from engine.view import may_name
 from engine.wording import counted, side_name
 
-SQUARES = 20  # grid squares offered as destinations; the rest of the menu is "toward" a unit
+SQUARES = 20  # grid squares offered as destinations; the "toward" moves follow them, page by page
 OFFSETS = range(-2, 3)  # inches from a square's centre, each way
 NONE = "-"  # no destination, or no target, in a custom id
 
