@@ -5,6 +5,11 @@ from __future__ import annotations
 SIDE_NAMES = {"allies": "the Allies", "axis": "the Axis"}  # each a plural: "the Allies draw"
 
 
+def side_label(side: str) -> str:
+    """A side as a label names it, without the article: "Allies" on a roster or a set-up zone."""
+    return side_name(side).removeprefix("the ")
+
+
 def counted(number: int, word: str, plural: str | None = None, *, signed: bool = False) -> str:
     """A count with its noun, singular for one: 1 token, 2 tokens, 3 losses (``signed``: +1 token)."""
     amount = f"{number:+d}" if signed else str(number)

@@ -5,9 +5,10 @@ end a second line says why it ended. Sides are named as every sentence names the
 from __future__ import annotations
 
 from engine.game_state import GameState
+from engine.rulesets import rules_of
 from engine.state import Phase
 from engine.view import REFEREE
-from engine.wording import side_name
+from engine.wording import side_label, side_name
 from renderer import palette as pal
 from renderer.canvas import Canvas, fit_text, text_width
 from renderer.layout import HEADER_FONT, HEADER_H, MARGIN, Frame
@@ -54,7 +55,7 @@ def turn_text(state: GameState) -> str:
 def audience_text(viewer: str | None) -> str:
     if viewer is None:
         return "spectators"
-    return "referee" if viewer == REFEREE else f"{viewer} view"
+    return "referee" if viewer == REFEREE else f"{side_label(viewer)} view"
 
 
 def draw_header(canvas: Canvas, state: GameState, frame: Frame, viewer: str | None) -> None:
@@ -62,7 +63,7 @@ def draw_header(canvas: Canvas, state: GameState, frame: Frame, viewer: str | No
     sides, their colours and tokens head the roster)."""
     y = HEADER_H / 2
     right = frame.size[0] - MARGIN
-    corner = f"{state.ruleset} | {audience_text(viewer)}"
+    corner = f"{rules_of(state).title} | {audience_text(viewer)}"
     canvas.text((right, y), corner, size=HEADER_FONT, fill=pal.MUTED_INK, anchor="rm")
     room = right - text_width(corner, HEADER_FONT) - GAP - MARGIN
     status = fit_text(f"{turn_text(state)} | {phase_text(state)}", HEADER_FONT, room)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from engine.game_state import GameState
 from engine.state import Phase
 from engine.view import View, knows_secrets_of
+from engine.wording import side_label
 from renderer import palette as pal
 from renderer import shapes
 from renderer.canvas import Box, Canvas, text_box
@@ -54,7 +55,7 @@ def draw_zones(
         box = (px0 + 3, py0 + 3, px1 - 3, py1 - 3)
         shapes.dashed_box(canvas.draw, box, pal.HALO, width=7)
         shapes.dashed_box(canvas.draw, box, styles[side].fill, width=4)
-        text = f"{side} set up"
+        text = f"{side_label(side)} set up"
         x0, y0, x1, y1 = text_box(text, TEXT_FONT, (0, 0))
         w, h = x1 - x0, y1 - y0
         corners = [(x, y) for y in (py0 + 8, py1 - 8 - h) for x in (px0 + 8, px1 - 8 - w)]

@@ -16,7 +16,7 @@ from engine.game_state import GameState
 from engine.roster import name_of
 from engine.state import Unit
 from engine.view import View
-from engine.wording import counted
+from engine.wording import counted, side_label
 from renderer import palette as pal
 from renderer.canvas import Canvas, fit_text, text_width
 from renderer.layout import CELL_H, CELL_W, TEXT_FONT, Frame
@@ -120,7 +120,8 @@ def roster_cells(state: GameState, view: View, styles: dict[str, pal.SideStyle],
     cells: list[Cell] = []
     for name, side in state.sides.items():
         broken = " (broken)" if side.broken else ""
-        cells.append(("heading", f"{name}: {side.tokens} tokens{broken}", styles[name]))
+        heading = f"{side_label(name)}: {counted(side.tokens, 'token')}{broken}"
+        cells.append(("heading", heading, styles[name]))
         units = [u for u in view.units if u.side == name]
         names = player_names(state, name)
         for player in [*names, None] if names else [None]:

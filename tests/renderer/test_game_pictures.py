@@ -39,7 +39,7 @@ def test_header_texts():
     over = state.model_copy(update={"phase": Phase.OVER, "result": GameResult(winner="axis", reason="a")})
     assert (phase_text(over), reason_text(over)) == ("Game over: the Axis win", "A")
     assert reason_text(state) is None
-    assert [audience_text(v) for v in ("allies", "referee", None)] == ["allies view", "referee", "spectators"]
+    assert [audience_text(v) for v in ("allies", "referee", None)] == ["Allies view", "referee", "spectators"]
 
 
 def test_units_in_reserve_or_embarked_are_not_drawn_and_a_transport_shows_its_load():

@@ -105,7 +105,7 @@ def test_set_up_zones_are_drawn_during_set_up_only(viewer):
     assert pal.ALLIES.fill in strip(canvas, *edge, canvas.frame, r=4)
     assert pal.ALLIES.fill not in strip(bare, *edge, bare.frame, r=4)
     texts = {text for _, text in canvas.texts}
-    assert {"allies set up", "axis set up", "set-up zone"} <= texts
+    assert {"Allies set up", "Axis set up", "set-up zone"} <= texts
     deployed = deploy_all(team_game())
     assert all(plan.done for plan in deployed.deployment.sides.values())
     assert "set-up zone" not in {text for _, text in picture(deployed, viewer).texts}
