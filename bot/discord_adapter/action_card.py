@@ -21,6 +21,7 @@ from engine.deployment.placing import whose_turn
 from engine.game_state import GameState
 from engine.state import Phase
 from engine.view import may_name
+from engine.wording import side_label, side_name
 
 TEXT_LIMIT = 4000  # characters of text in one Components V2 message
 COMPONENT_LIMIT = 40  # components in one message, counted at every depth
@@ -157,34 +158,50 @@ def next_steps(state: GameState, channel_id: int, version: int) -> list[discord.
             button
             for side in setting_up(state)
             for button in (
-                step_button(channel_id, version, "setup", f"Set up a unit ({side})", side, style=primary),
-                step_button(channel_id, version, "setupdone", f"Done setting up ({side})", side),
+                step_button(
+                    channel_id, version, "setup", f"Set up a unit ({side_label(side)})", side, style=primary
+                ),
+                step_button(channel_id, version, "setupdone", f"Done setting up ({side_label(side)})", side),
             )
         ] or [step_button(channel_id, version, "start", "Start", style=primary)]
     if state.phase is Phase.SETUP and state.deployment is None and state.planned_scenario is None:
-        joins = [step_button(channel_id, version, "join", f"Join {side}", side) for side in state.sides]
+        joins = [
+            step_button(channel_id, version, "join", f"Join {side_name(side)}", side) for side in state.sides
+        ]
         return [*joins, step_button(channel_id, version, "start", "Start", style=primary)]
     if state.phase is Phase.RESERVES:
         return [
             button
             for side in state.reserve_calls_due
             for button in (
-                step_button(channel_id, version, "reserves", f"Call reserves ({side})", side, style=primary),
-                step_button(channel_id, version, "noreserves", f"No reserves ({side})", side),
+                step_button(
+                    channel_id,
+                    version,
+                    "reserves",
+                    f"Call reserves ({side_label(side)})",
+                    side,
+                    style=primary,
+                ),
+                step_button(channel_id, version, "noreserves", f"No reserves ({side_label(side)})", side),
             )
         ]
     if state.phase is Phase.INITIATIVE and state.initiative_winner:
         side = state.initiative_winner
         return [
-            step_button(channel_id, version, "first", f"{side}: go first", style=primary),
-            step_button(channel_id, version, "second", f"{side}: let {state.other_side(side)} start"),
+            step_button(channel_id, version, "first", f"{side_label(side)}: go first", style=primary),
+            step_button(
+                channel_id,
+                version,
+                "second",
+                f"{side_label(side)}: let {side_name(state.other_side(side))} start",
+            ),
         ]
     if state.phase is Phase.ACTIVE and state.active_side:
         side = state.active_side
         return [
-            step_button(channel_id, version, "activate", f"Activate ({side})", style=primary),
-            step_button(channel_id, version, "cmt", f"CMT ({side})"),
-            step_button(channel_id, version, "pass", f"Pass ({side})"),
+            step_button(channel_id, version, "activate", f"Activate ({side_label(side)})", style=primary),
+            step_button(channel_id, version, "cmt", f"CMT ({side_label(side)})"),
+            step_button(channel_id, version, "pass", f"Pass ({side_label(side)})"),
         ]
     return []
 

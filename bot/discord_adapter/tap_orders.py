@@ -58,7 +58,7 @@ from engine.orders import check_may_activate
 from engine.rules.movement import fall_back_allowance, movement_allowance
 from engine.state import Phase, Unit
 from engine.view import may_name
-from engine.wording import counted, side_name
+from engine.wording import counted, side_label, side_name
 
 SQUARES = 20  # grid squares offered as destinations; the "toward" moves follow them, page by page
 OFFSETS = range(-2, 3)  # inches from a square's centre, each way
@@ -264,8 +264,8 @@ def menu(channel: int, version: int, step: str, arguments: tuple[object, ...], p
 
 def turn_buttons(channel: int, version: int, side: str) -> list[discord.ui.Item]:
     return [
-        step_button(channel, version, "cmt", f"CMT ({side})"),
-        step_button(channel, version, "pass", f"Pass ({side})"),
+        step_button(channel, version, "cmt", f"CMT ({side_label(side)})"),
+        step_button(channel, version, "pass", f"Pass ({side_label(side)})"),
     ]
 
 
@@ -289,7 +289,7 @@ def unit_step(
         for u in shown
     ]
     return private_card(
-        f"**{side}**: choose the unit to activate.{of_pages(page, pages)}",
+        f"**{side_name(side, start=True)}**: choose the unit to activate.{of_pages(page, pages)}",
         [menu(channel, version, "unit", (), f"The unit to activate{of_pages(page, pages)}", options)],
         [*page_buttons(channel, version, "units", (), page, pages), *turn_buttons(channel, version, side)],
     )
@@ -461,8 +461,8 @@ def reserves_step(state: GameState, side: str, channel: int, version: int) -> di
     )
     none = step_button(channel, version, "noreserves", "Call none", side)
     return private_card(
-        f"**{side}** may call up to {most} reserve{'s' * (most != 1)}: each needs a 3+ on a d6, and "
-        "they come in the order listed.",
+        f"**{side_name(side, start=True)}** may call up to {counted(most, 'reserve')}: each needs a 3+ "
+        "on a d6, and they come in the order listed.",
         [call],
         [none],
     )

@@ -38,12 +38,13 @@ from engine.game_state import GameState
 from engine.profiles import Special
 from engine.referee_prep import deployment_zone
 from engine.state import Point, Unit
+from engine.wording import side_name
 
 
 def own_side(side: str, called: str) -> str:
     """A card's button names the side it is for: only that side's player (or referee) uses it."""
     if side != called:
-        raise GameError(f"This button is for {called}, not {side}")
+        raise GameError(f"This button is for {side_name(called)}, not {side_name(side)}")
     return side
 
 
@@ -59,7 +60,7 @@ def may_set_up(state: GameState, interaction: discord.Interaction) -> str:
     )
     if side not in setting_up(state):
         turn = setting_up(state)
-        raise GameError(f"It is {turn[0]}'s turn to set up a unit" if turn else "Set-up is over")
+        raise GameError(f"It is {side_name(turn[0])}' turn to set up a unit" if turn else "Set-up is over")
     return side
 
 
@@ -91,7 +92,9 @@ def unit_menu_step(
 ) -> discord.ui.LayoutView:
     shown, page, pages = page_of(waiting(state, side), page)
     if not shown:
-        return private_card(f"**{side}** has no unit left to set up by taps: tap Done setting up.")
+        return private_card(
+            f"**{side_name(side, start=True)}** have no unit left to set up by taps: tap Done setting up."
+        )
     options = [
         discord.SelectOption(
             label=f"{u.name}{f' = {u.true_name}' if u.true_name else ''}"[:100],
@@ -101,7 +104,7 @@ def unit_menu_step(
         for u in shown
     ]
     return private_card(
-        f"**{side}**: choose the unit to set up.{of_pages(page, pages)}",
+        f"**{side_name(side, start=True)}**: choose the unit to set up.{of_pages(page, pages)}",
         [menu(channel, version, "placing", (), f"The unit to set up{of_pages(page, pages)}", options)],
         page_buttons(channel, version, "setuppage", (), page, pages),
     )

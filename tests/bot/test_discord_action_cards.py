@@ -51,9 +51,9 @@ async def test_an_action_card_holds_the_result_the_picture_and_the_next_steps(bo
     assert attachments(sent)[0].startswith(b"\x89PNG")
     version = (await bot.games.store.load("1")).version
     assert {label: b["custom_id"] for label, b in buttons(sent).items()} == {
-        "Activate (axis)": f"ic:1:v{version}:activate",
-        "CMT (axis)": f"ic:1:v{version}:cmt",
-        "Pass (axis)": f"ic:1:v{version}:pass",
+        "Activate (Axis)": f"ic:1:v{version}:activate",
+        "CMT (Axis)": f"ic:1:v{version}:cmt",
+        "Pass (Axis)": f"ic:1:v{version}:pass",
     }
 
     sent = await discord.slash("act", user=OTTO, channel="1", unit="gruppe-3", move="50,39")
@@ -64,7 +64,7 @@ async def test_an_action_card_holds_the_result_the_picture_and_the_next_steps(bo
 
     sent = await discord.slash("noreact", user=ANN, channel="1")
     _, kinds, _ = card_of(sent)
-    assert kinds == [10, 12, 1] and set(buttons(sent)) == {"Activate (axis)", "CMT (axis)", "Pass (axis)"}
+    assert kinds == [10, 12, 1] and set(buttons(sent)) == {"Activate (Axis)", "CMT (Axis)", "Pass (Axis)"}
 
 
 async def test_a_choice_the_game_waits_for_is_a_menu_on_the_card(tmp_path, monkeypatch):

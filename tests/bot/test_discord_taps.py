@@ -17,6 +17,7 @@ from engine.profiles import Special
 from engine.scenarios.new_game import make_unit
 from engine.scenarios.quick_battle import quick_battle, scenario_battle
 from engine.state import Phase
+from engine.wording import side_label, side_name
 from tests.bot.discord_harness import (
     ANN,
     EVE,
@@ -42,16 +43,17 @@ async def bot_and_discord(tmp_path, monkeypatch):
 
 
 def side_of_button(label: str) -> str:
-    """``Activate (axis)``, ``axis: go first`` -> the side the button is for."""
-    return next(side for side in PLAYERS if side in label)
+    """``Activate (Axis)``, ``Axis: go first`` -> the side the button is for: the first named."""
+    named = {label.casefold().find(side): side for side in PLAYERS if side in label.casefold()}
+    return named[min(named)]
 
 
 async def taps_to_start(bot, discord) -> dict:
     """/game new, then joining and starting by taps; the buttons of the card after the start."""
     new = buttons(await discord.slash("game new", user=ANN, channel="1", table="crossroads"))
-    assert set(new) == {"Join allies", "Join axis", "Start"}
-    await discord.click(new["Join allies"], user=ANN, channel="1")
-    sent = await discord.click(new["Join axis"], user=OTTO, channel="1")  # from the same card
+    assert set(new) == {"Join the Allies", "Join the Axis", "Start"}
+    await discord.click(new["Join the Allies"], user=ANN, channel="1")
+    sent = await discord.click(new["Join the Axis"], user=OTTO, channel="1")  # from the same card
     assert reply(sent)[0].startswith("<@302> joins the Axis\n")
     joined = buttons(sent)
     bot.games.dice = lambda: SeededDice(3)  # axis wins the initiative
@@ -114,9 +116,9 @@ async def test_a_stale_card_or_a_spectator_changes_nothing_and_the_buttons_outli
     shown = await taps_to_start(bot, discord)
     version = (await bot.games.store.load("1")).version
 
-    text, private = reply(await discord.click(shown["Activate (axis)"], user=EVE, channel="1"))
+    text, private = reply(await discord.click(shown["Activate (Axis)"], user=EVE, channel="1"))
     assert private and "You are not playing in this game" in text
-    text, private = reply(await discord.click(shown["Pass (axis)"], user=ANN, channel="1"))
+    text, private = reply(await discord.click(shown["Pass (Axis)"], user=ANN, channel="1"))
     assert (text, private) == (
         "The Axis have the initiative, not the Allies",
         True,
@@ -125,18 +127,18 @@ async def test_a_stale_card_or_a_spectator_changes_nothing_and_the_buttons_outli
 
     await bot.games.close()  # a restart: a new client reads the same custom ids
     restarted, discord = await open_bot(url, monkeypatch)
-    step = await discord.click(shown["Activate (axis)"], user=OTTO, channel="1")
+    step = await discord.click(shown["Activate (Axis)"], user=OTTO, channel="1")
     (units,) = menus(step)
-    assert reply(step) == ("**axis**: choose the unit to activate.", True)
+    assert reply(step) == ("**The Axis**: choose the unit to activate.", True)
     assert [o["label"] for o in units["options"]][:3] == ["Gruppe 1", "Gruppe 2", "Gruppe 3"]
-    declared = await fire_by_taps(discord, shown["Activate (axis)"], OTTO, may_pass=False)
+    declared = await fire_by_taps(discord, shown["Activate (Axis)"], OTTO, may_pass=False)
     text, private = reply(declared)
     assert not private and text.startswith("The Axis declare: Gruppe 1: fire at ")
 
     chosen = await discord.choose(units, [units["options"][0]["value"]], user=OTTO, channel="1")
     text, private = reply(chosen)
     assert private and "This card is out of date" in text  # the game moved on with the shot
-    text, private = reply(await discord.click(shown["Pass (axis)"], user=OTTO, channel="1"))
+    text, private = reply(await discord.click(shown["Pass (Axis)"], user=OTTO, channel="1"))
     assert private and "This card is out of date" in text
     await close_bot(restarted)
 
@@ -144,7 +146,7 @@ async def test_a_stale_card_or_a_spectator_changes_nothing_and_the_buttons_outli
 async def test_a_move_by_taps_goes_to_a_grid_square_and_offset_or_toward_a_unit(bot_and_discord):
     bot, discord, _ = bot_and_discord
     shown = await taps_to_start(bot, discord)
-    (units,) = menus(await discord.click(shown["Activate (axis)"], user=OTTO, channel="1"))
+    (units,) = menus(await discord.click(shown["Activate (Axis)"], user=OTTO, channel="1"))
     gruppe = next(o for o in units["options"] if o["label"] == "Gruppe 1")
     actions = buttons(await discord.choose(units, [gruppe["value"]], user=OTTO, channel="1"))
     step = await discord.click(actions["Move"], user=OTTO, channel="1")
@@ -162,7 +164,7 @@ async def test_a_move_by_taps_goes_to_a_grid_square_and_offset_or_toward_a_unit(
     assert move.path == (parse_point(f"{square}+1,-1"),)
 
     shown = buttons(await discord.click(buttons(declared)["No reaction"], user=ANN, channel="1"))
-    (units,) = menus(await discord.click(shown["Activate (axis)"], user=OTTO, channel="1"))
+    (units,) = menus(await discord.click(shown["Activate (Axis)"], user=OTTO, channel="1"))
     gruppe = next(o for o in units["options"] if o["label"] == "Gruppe 2")
     actions = buttons(await discord.choose(units, [gruppe["value"]], user=OTTO, channel="1"))
     (where,) = menus(await discord.click(actions["Move"], user=OTTO, channel="1"))
@@ -193,7 +195,7 @@ async def test_a_force_of_40_units_is_ordered_by_taps_through_the_menus_pages(bo
     shown = buttons(await discord.slash("initiative", user=OTTO, channel="1", choice="start"))
     assert len([u for u in (await bot.games.game("1")).units.values() if u.side == "axis"]) == 40
 
-    step = await discord.click(shown["Activate (axis)"], user=OTTO, channel="1")
+    step = await discord.click(shown["Activate (Axis)"], user=OTTO, channel="1")
     (first,) = menus(step)
     assert len(first["options"]) == 25 and reply(step)[0].endswith("(page 1 of 2)")
     assert "Previous (0 of 2)" not in buttons(step)
@@ -232,7 +234,7 @@ async def test_a_move_toward_the_26th_unit_is_chosen_through_the_destination_men
     bot, discord, _ = bot_and_discord
     await bot.games.new_game("1", crowded_battle())
     shown = await crowded_and_started(bot, discord, "pass")
-    (units,) = menus(await discord.click(shown["Activate (allies)"], user=ANN, channel="1"))
+    (units,) = menus(await discord.click(shown["Activate (Allies)"], user=ANN, channel="1"))
     actions = buttons(await discord.choose(units, [units["options"][0]["value"]], user=ANN, channel="1"))
     step = await discord.click(actions["Move"], user=ANN, channel="1")
     (first,) = menus(step)
@@ -275,7 +277,7 @@ async def test_the_26th_unit_of_a_choice_is_chosen_through_its_menus_pages(bot_a
     await bot.games.new_game("1", crowded_with_markers())
     shown = await crowded_and_started(bot, discord)
     bot.games.dice = lambda: ScriptedDice([d6(4)])
-    card = await discord.click(shown["CMT (axis)"], user=OTTO, channel="1")
+    card = await discord.click(shown["CMT (Axis)"], user=OTTO, channel="1")
     (first,) = menus(card)
     assert len(first["options"]) == 25 and first["placeholder"].endswith("(page 1 of 2)")
     version = (await bot.games.store.load("1")).version
@@ -324,7 +326,7 @@ async def test_reserves_are_called_by_taps_and_only_by_their_own_side(bot_and_di
     await discord.slash("game join", user=OTTO, channel="7", side="axis")
     bot.games.dice = lambda: ScriptedDice([])
     shown = buttons(await discord.slash("game start", user=OTTO, channel="7"))
-    assert set(shown) == {"Call reserves (allies)", "No reserves (allies)"}
+    assert set(shown) == {"Call reserves (Allies)", "No reserves (Allies)"}
     version = (await bot.games.store.load("7")).version
 
     for user, refusal in (
@@ -336,7 +338,7 @@ async def test_reserves_are_called_by_taps_and_only_by_their_own_side(bot_and_di
             assert private and refusal in text
     assert (await bot.games.store.load("7")).version == version
 
-    step = await discord.click(shown["Call reserves (allies)"], user=ANN, channel="7")
+    step = await discord.click(shown["Call reserves (Allies)"], user=ANN, channel="7")
     await bot.games.close()  # a restart: a new client reads the same custom ids
     bot, discord = await open_bot(url, monkeypatch)
     (menu,) = menus(step)
@@ -369,13 +371,14 @@ async def test_a_scenario_is_set_up_by_taps_turn_about_and_started(bot_and_disco
     state = await bot.games.game("1")
     first = whose_turn(state.deployment)
     other = state.other_side(first)
-    assert set(shown) == {f"Set up a unit ({first})", f"Done setting up ({first})"}
+    label, named, other_named = side_label(first), side_name(first), side_name(other)
+    assert set(shown) == {f"Set up a unit ({label})", f"Done setting up ({label})"}
     version = (await bot.games.store.load("1")).version
     refusals = {
-        (PLAYERS[other], f"Set up a unit ({first})"): f"It is {first}'s turn to set up a unit",
-        (PLAYERS[other], f"Done setting up ({first})"): f"This button is for {first}, not {other}",
-        (EVE, f"Set up a unit ({first})"): "You are not playing in this game",
-        (EVE, f"Done setting up ({first})"): "You are not playing in this game",
+        (PLAYERS[other], f"Set up a unit ({label})"): f"It is {named}' turn to set up a unit",
+        (PLAYERS[other], f"Done setting up ({label})"): f"This button is for {named}, not {other_named}",
+        (EVE, f"Set up a unit ({label})"): "You are not playing in this game",
+        (EVE, f"Done setting up ({label})"): "You are not playing in this game",
     }
     for (user, label), refusal in refusals.items():
         text, private = reply(await discord.click(shown[label], user=user, channel="1"))
@@ -385,7 +388,7 @@ async def test_a_scenario_is_set_up_by_taps_turn_about_and_started(bot_and_disco
     other_side = {first: other, other: first}
     for side in (first, other):
         user = PLAYERS[side]
-        step = await discord.click(shown[f"Set up a unit ({side})"], user=user, channel="1")
+        step = await discord.click(shown[f"Set up a unit ({side_label(side)})"], user=user, channel="1")
         (units,) = menus(step)
         assert reply(step)[1] and [o["label"] for o in units["options"]] == [
             "Infantry Detachment 1",
@@ -412,7 +415,9 @@ async def test_a_scenario_is_set_up_by_taps_turn_about_and_started(bot_and_disco
         assert unit.position == parse_point(spot) and unit.facing == {"allies": 90.0, "axis": 270.0}[side]
         shown = buttons(sent)
     for side in (first, other):
-        sent = await discord.click(shown[f"Done setting up ({side})"], user=PLAYERS[side], channel="1")
+        sent = await discord.click(
+            shown[f"Done setting up ({side_label(side)})"], user=PLAYERS[side], channel="1"
+        )
         assert reply(sent)[0].startswith(f"The {side.capitalize()} have finished setting up")
         shown = buttons(sent)
     assert set(shown) == {"Start"}
@@ -446,7 +451,7 @@ async def test_a_defenders_sniper_team_is_set_up_by_taps_hidden_with_its_dummy_m
         await discord.slash("deploy", user=OTTO, channel="1", unit="Infantry Detachment 1", at="36,44")
         state = await bot.games.game("1")
         shown = buttons(await discord.slash("game status", user=OTTO, channel="1")) or shown
-    (units,) = menus(await discord.click(shown["Set up a unit (allies)"], user=ANN, channel="1"))
+    (units,) = menus(await discord.click(shown["Set up a unit (Allies)"], user=ANN, channel="1"))
     sniper = next(o for o in units["options"] if o["label"].startswith("Sniper Team"))
     step = await discord.choose(units, [sniper["value"]], user=ANN, channel="1")
     assert "a sniper team, sets up hidden anywhere (p. 20)" in reply(step)[0]

@@ -129,15 +129,15 @@ STEP = "step"  # a private step of an order: shown to those who may order, nothi
 TAP_ROWS = (  # as the matrix's rows: who may, in which phases the item does what it says
     # this scenario's sides join with a force (/game join force:): a quick battle's Join by tap is
     # played in tests/bot/test_discord_taps.py; here every role is refused in every phase
-    cell("Join allies", ALLIES, NOT_HERE, kind="button"),
-    cell("Join axis", AXIS, NOT_HERE, kind="button"),
+    cell("Join the Allies", ALLIES, NOT_HERE, kind="button"),
+    cell("Join the Axis", AXIS, NOT_HERE, kind="button"),
     cell("Start", ALLIES | AXIS | REFEREES, "ready", kind="button"),  # as /game start
-    cell("allies: go first", ALLIES, "initiative", kind="button"),  # the allies won it
-    cell("allies: let axis start", ALLIES, "initiative", kind="button"),
-    cell("Activate (allies)", ALLIES, PLAYING, kind="button", answer=STEP),
-    cell("CMT (allies)", ALLIES, PLAYING, kind="button"),
+    cell("Allies: go first", ALLIES, "initiative", kind="button"),  # the allies won it
+    cell("Allies: let the Axis start", ALLIES, "initiative", kind="button"),
+    cell("Activate (Allies)", ALLIES, PLAYING, kind="button", answer=STEP),
+    cell("CMT (Allies)", ALLIES, PLAYING, kind="button"),
     # once a token is spent; a referee for the absent (as /pass)
-    cell("Pass (allies)", ALLIES | REFEREES, "running", kind="button"),
+    cell("Pass (Allies)", ALLIES | REFEREES, "running", kind="button"),
     cell("unit menu", ALLIES, PLAYING, the_sherman, kind="menu", answer=STEP, command=UNITS),
     cell("Move", ALLIES, PLAYING, kind="button", answer=STEP),
     cell("Rapid move", ALLIES, PLAYING, kind="button", answer=STEP),
@@ -166,7 +166,7 @@ TAP_ROWS = (  # as the matrix's rows: who may, in which phases the item does wha
     # a scenario's set-up by taps, the allies' turn in "set-up": the steps are shown to either
     # allied player (as /deploy's), a unit is set up by its own player (p. 25, Ann's next), and
     # the side's set-up is ended by either, as /deploy done:true
-    cell("Set up a unit (allies)", ALLIES, "set-up", kind="button", answer=STEP),
+    cell("Set up a unit (Allies)", ALLIES, "set-up", kind="button", answer=STEP),
     cell("set-up units page", ALLIES, "set-up", kind="button", answer=STEP, command="More to set up"),
     cell(
         "set-up unit menu", ALLIES, "set-up", the_next_to_set_up, kind="menu", answer=STEP, command=TO_SET_UP
@@ -179,11 +179,11 @@ TAP_ROWS = (  # as the matrix's rows: who may, in which phases the item does wha
     # fields one, and none does in this Meeting Engagement, so the engine refuses a dummy for
     # Ann's squad by every role (the sniper's taps are played in tests/bot/test_discord_taps.py)
     cell("Set it up with its dummy", (), NOT_HERE, kind="button"),
-    cell("Done setting up (allies)", ALLIES, "set-up", kind="button"),
+    cell("Done setting up (Allies)", ALLIES, "set-up", kind="button"),
     # a team's reserves are its CO's pool, sent on request (p. 25): no side of this team game
     # calls any at a turn's start, in any phase (a quick battle's calls are played below)
-    cell("Call reserves (allies)", ALLIES, NOT_HERE, kind="button", answer=STEP),
-    cell("No reserves (allies)", ALLIES, NOT_HERE, kind="button"),
+    cell("Call reserves (Allies)", ALLIES, NOT_HERE, kind="button", answer=STEP),
+    cell("No reserves (Allies)", ALLIES, NOT_HERE, kind="button"),
     cell("reserves menu", ALLIES, NOT_HERE, the_pool, kind="menu", command=RESERVES),
 )
 TAPS = replace(GAME, rows=TAP_ROWS)
@@ -212,23 +212,23 @@ def made(state: GameState, version: int) -> dict[str, dict[str, Any]]:
         SET_UP_SPOT: menu("setupspot", unit),
     }
     buttons = [
-        step_button(channel, version, "join", "Join allies", "allies"),
-        step_button(channel, version, "join", "Join axis", "axis"),
+        step_button(channel, version, "join", "Join the Allies", "allies"),
+        step_button(channel, version, "join", "Join the Axis", "axis"),
         step_button(channel, version, "start", "Start"),
         step_button(channel, version, "units", "More units", 1),
         step_button(channel, version, "targets", "More targets", sherman, "fire", "-", 1),
         step_button(channel, version, "dests", "More destinations", sherman, "move", 1),
         step_button(channel, version, "choices", "More choices", OPENING, 1),
-        step_button(channel, version, "reserves", "Call reserves (allies)", "allies"),
-        step_button(channel, version, "noreserves", "No reserves (allies)", "allies"),
-        step_button(channel, version, "setup", "Set up a unit (allies)", "allies"),
+        step_button(channel, version, "reserves", "Call reserves (Allies)", "allies"),
+        step_button(channel, version, "noreserves", "No reserves (Allies)", "allies"),
+        step_button(channel, version, "setup", "Set up a unit (Allies)", "allies"),
         step_button(channel, version, "setuppage", "More to set up", 1),
         step_button(channel, version, "setupsquares", "More squares", unit, 1),
         step_button(channel, version, "deploy", "Set it up", unit, next_to_set_up(state)["at"]),
         step_button(
             channel, version, "deploy", "Set it up with its dummy", unit, next_to_set_up(state)["at"], "36,8"
         ),
-        step_button(channel, version, "setupdone", "Done setting up (allies)", "allies"),
+        step_button(channel, version, "setupdone", "Done setting up (Allies)", "allies"),
     ]
     return {b.label: b.to_component_dict() for b in buttons} | {
         name: menu.to_component_dict() for name, menu in menus.items()
@@ -263,7 +263,7 @@ async def collect(phases: dict[str, Snapshot], copies, monkeypatch) -> dict[str,
         stored = await bot.games.store.load(CHANNEL)
         items = made(stored.state, stored.version) | first_kept | phases[phase].buttons
         if phase in PLAYING:
-            orders[phase] = await order_by_taps(discord, items["Activate (allies)"])
+            orders[phase] = await order_by_taps(discord, items["Activate (Allies)"])
         kept[phase] = Snapshot(phase, buttons=items | orders.get(phase, orders["turn start"]))
         await bot.campaigns.close()
         await close_bot(bot)
@@ -353,8 +353,8 @@ def the_reserve(state: GameState) -> dict[str, Any]:
 
 
 RESERVE_ROWS = (  # one phase, "reserves": turn 1's start, the allies' Sherman may be called (p. 26)
-    cell("Call reserves (allies)", {ANN}, "reserves", kind="button", answer=STEP),
-    cell("No reserves (allies)", {ANN}, "reserves", kind="button"),
+    cell("Call reserves (Allies)", {ANN}, "reserves", kind="button", answer=STEP),
+    cell("No reserves (Allies)", {ANN}, "reserves", kind="button"),
     cell("reserves menu", {ANN}, "reserves", the_reserve, kind="menu", command=RESERVES),
     cell("reserves", {ANN}, "reserves", fixed(units="Sherman 75mm")),
 )
@@ -374,7 +374,7 @@ async def wait_for_reserves(copies, monkeypatch) -> Snapshot:
     await discord.slash("game join", user=OTTO, channel=RESERVING, side="axis")
     card = card_items(await discord.slash("game start", user=OTTO, channel=RESERVING))
     await copies.keep("reserves")
-    (menu,) = menus(await discord.click(card["Call reserves (allies)"], user=ANN, channel=RESERVING))
+    (menu,) = menus(await discord.click(card["Call reserves (Allies)"], user=ANN, channel=RESERVING))
     await bot.campaigns.close()
     await close_bot(bot)
     await copies.close()
@@ -412,8 +412,8 @@ SEATS, ONCE = NEWCOMERS | {ANN, OTTO}, [("quick joined", NEWCOMERS)]
 # a game with referees is theirs to start while nobody plays it; then its players' too
 STARTERS, WHILE_NOBODY_PLAYS = {REF, RUTH, ANN, OTTO}, [("quick new", {REF, RUTH})]
 QUICK_ROWS = (
-    cell("Join allies", SEATS, QUICK_PHASES, kind="button", but=ONCE),
-    cell("Join axis", SEATS, QUICK_PHASES, kind="button", but=ONCE),
+    cell("Join the Allies", SEATS, QUICK_PHASES, kind="button", but=ONCE),
+    cell("Join the Axis", SEATS, QUICK_PHASES, kind="button", but=ONCE),
     cell("game join", SEATS, QUICK_PHASES, fixed(side="axis"), but=ONCE),
     cell("Start", STARTERS, QUICK_PHASES, kind="button", but=WHILE_NOBODY_PLAYS),
     cell("game start", STARTERS, QUICK_PHASES, but=WHILE_NOBODY_PLAYS),
@@ -431,8 +431,8 @@ async def set_up_a_quick_battle(copies, monkeypatch) -> dict[str, Snapshot]:
         "game new", user=EVE, channel=QUICK, referee=Pick(REF), referee_role=role(UMPIRES)
     )
     await copies.keep("quick new")
-    await discord.click(card_items(new)["Join allies"], user=ANN, channel=QUICK)
-    joined = await discord.click(card_items(new)["Join axis"], user=OTTO, channel=QUICK)
+    await discord.click(card_items(new)["Join the Allies"], user=ANN, channel=QUICK)
+    joined = await discord.click(card_items(new)["Join the Axis"], user=OTTO, channel=QUICK)
     await copies.keep("quick joined")
     await bot.campaigns.close()
     await close_bot(bot)
