@@ -11,7 +11,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import TextIO, cast
+from typing import TextIO
 
 from bot.app import Services
 from bot.command_schema import ALLIED_FORCES, DEPLOYMENT_AREAS, RULE_SET_NAMES, SCENARIOS, TABLES
@@ -21,7 +21,7 @@ from bot.console_owed import OwedDesk
 from bot.console_tables import GUILD, TableDesk
 from bot.console_team import clock_request, referee_command, team_command
 from bot.help_pages import help_text
-from bot.plain_text import PlainWriter, plain_reply
+from bot.plain_text import plain_refusal, plain_reply
 from bot.reply import Reply
 from bot.services.card_service import hand_text
 from bot.services.force_service import troop_quality
@@ -498,7 +498,7 @@ class ConsoleTable:
                 command = await self.joining(line) if joining else self.parse(line)
                 outcome = await self.service.act(self.CHANNEL, line.player, command)
         except (IllegalCommand, GameError, ValueError) as problem:
-            return f"Not allowed: {problem}"
+            return f"Not allowed: {plain_refusal(problem)}"
         except Exception:
             log.exception("console command failed: %s", text)
             return "Something went wrong on our side; the game was not changed."
@@ -747,7 +747,6 @@ async def play_console(
     dice: Callable[[], DiceSource] = SeededDice,
     pictures: Path | None = None,
 ) -> int:
-    stdout = cast(TextIO, PlainWriter(stdout))  # Discord's marks are taken out, in this one place
     store = await GameStore.open(database_url)
 
     async def window_closed(channel_id: str, outcome: Outcome) -> None:

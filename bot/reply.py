@@ -1,8 +1,7 @@
 """A reply as data (issue 20, step 5): what a service tells, and each front end writes it its own
-way. Its lines are pieces: plain words, an emphasised word (:class:`Strong`), a list's heading
-(:class:`Heading`), a command to type (:class:`Typed`), a user (:class:`Mention`, by id), a
-channel (:class:`Channel`, by id) and a moment (:class:`Moment`, a datetime). Whether only the
-asker may read it is :attr:`Reply.private`.
+way. Its lines are the engine's pieces (:mod:`engine.rich_text`: plain words, :class:`Strong`,
+:class:`Heading`, :class:`Typed`, :class:`Mention`, :class:`Moment`...). Whether only the asker
+may read it is :attr:`Reply.private`.
 
 Discord writes a reply as Markdown with mentions and relative times
 (:func:`bot.discord_adapter.markdown.markdown`); the console as plain text
@@ -13,51 +12,35 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
 
+from engine.rich_text import (
+    Block,
+    Channel,
+    Heading,
+    Line,
+    Mention,
+    Moment,
+    Piece,
+    Strong,
+    Struck,
+    Typed,
+    Words,
+)
 
-@dataclass(frozen=True)
-class Words:
-    """Words the front end marks in its own way."""
-
-    text: str
-
-
-class Strong(Words):
-    """Words to stand out: a side's name, a game's result."""
-
-
-class Heading(Words):
-    """The heading of a part of a list: a book above its charts."""
-
-
-class Typed(Words):
-    """A command as the reader would type it: ``/game start``."""
-
-
-@dataclass(frozen=True)
-class Mention:
-    """A user, by id: named the way the front end names users."""
-
-    user_id: str
-
-
-@dataclass(frozen=True)
-class Channel:
-    """A channel, by id: a link in Discord."""
-
-    channel_id: str
-
-
-@dataclass(frozen=True)
-class Moment:
-    """A moment: "in 2 hours" in Discord, its UTC time at the console."""
-
-    at: datetime
-
-
-Piece = str | Words | Mention | Channel | Moment
-Line = tuple[Piece, ...]
+__all__ = [
+    "Block",
+    "Channel",
+    "Heading",
+    "Line",
+    "Mention",
+    "Moment",
+    "Piece",
+    "Reply",
+    "Strong",
+    "Struck",
+    "Typed",
+    "Words",
+]
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from discord import app_commands
 
 from bot.discord_adapter.answers import FORM, acknowledge, answer, apology
 from bot.discord_adapter.common import deadline_nonce, send_long
-from bot.discord_adapter.markdown import mention, relative_time
+from bot.discord_adapter.markdown import mention, refused, relative_time
 from bot.discord_adapter.schema_commands import schema_command
 from bot.discord_adapter.table_commands import battlefields, server
 from bot.services.campaign_service import CampaignService, parse_duration, parse_reminders
@@ -90,7 +90,7 @@ class SubmissionForm(discord.ui.Modal, title="Sealed orders"):
                 self.fortifications.value,
             )
         except (GameError, IllegalCommand) as problem:
-            text = f"Nothing was sealed: {problem}"
+            text = f"Nothing was sealed: {refused(problem)}"
         except Exception:
             log.exception("the orders form failed in channel %s", interaction.channel_id)
             text = await apology(interaction)
@@ -129,7 +129,7 @@ class SubmitButton(discord.ui.DynamicItem[discord.ui.Button], template=SUBMIT_ID
         try:
             await open_form(interaction, None, self.phase)
         except (GameError, IllegalCommand) as problem:
-            await answer(interaction, str(problem), ephemeral=True)
+            await answer(interaction, refused(problem), ephemeral=True)
 
 
 def submit_view(channel_id: str, phase: int) -> discord.ui.View:

@@ -13,6 +13,7 @@ import discord
 
 from bot.discord_adapter.answers import answer
 from bot.discord_adapter.common import battlefield_file
+from bot.discord_adapter.markdown import refused
 from bot.services.game_service import GameError
 from bot.services.table_service import read_piece
 from engine.errors import IllegalCommand
@@ -55,7 +56,7 @@ async def change_table(interaction: discord.Interaction, name: str, change) -> N
     try:
         changed = await tables.edit(guild, user, name, change)
     except (GameError, IllegalCommand) as problem:
-        await answer(interaction, f"Nothing changed: {problem}", ephemeral=True)
+        await answer(interaction, f"Nothing changed: {refused(problem)}", ephemeral=True)
         return
     await show_table_card(interaction, changed)
 
@@ -106,7 +107,7 @@ class AddPieceSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"ictab
         try:  # only its maker is asked where the piece goes
             await tables.check_maker(str(interaction.guild_id or "dm"), str(interaction.user.id), self.table)
         except GameError as problem:
-            await answer(interaction, f"Nothing changed: {problem}", ephemeral=True)
+            await answer(interaction, f"Nothing changed: {refused(problem)}", ephemeral=True)
             return
         await interaction.response.send_modal(SquareForm(self.table, kind))
 
