@@ -13,7 +13,8 @@ import discord
 
 from bot.discord_adapter.answers import answer
 from bot.discord_adapter.common import battlefield_file
-from bot.discord_adapter.markdown import refused
+from bot.discord_adapter.markdown import markdown, refused
+from bot.reply import Reply
 from bot.services.game_service import GameError
 from bot.services.table_service import read_piece
 from engine.errors import IllegalCommand
@@ -40,7 +41,9 @@ def table_view(name: str) -> discord.ui.View:
 async def show_table_card(interaction: discord.Interaction, table: BattleTable) -> None:
     """The table in words, its picture, and the buttons to build it."""
     picture = await battlefield_file(table_game(table), None)
-    await answer(interaction, describe_table(table)[:1900], file=picture, view=table_view(table.name))
+    await answer(
+        interaction, markdown(Reply(describe_table(table)))[:1900], file=picture, view=table_view(table.name)
+    )
 
 
 def next_name(table: BattleTable, kind: str) -> str:

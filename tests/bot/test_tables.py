@@ -8,6 +8,7 @@ import pytest
 import yaml
 
 from bot.app import Services
+from bot.reply import Mention
 from bot.services.game_service import GameError
 from bot.services.table_service import TableService, read_piece
 from engine.errors import IllegalCommand
@@ -41,8 +42,9 @@ async def test_tables_are_saved_per_server_and_only_their_maker_changes_them(sto
     assert await tables.names("g1") == ["Farm"] and await tables.names("g2") == []
     with pytest.raises(GameError, match="There is already a table called FARM here: pick another name"):
         await tables.create("g1", "otto", "FARM", 48, 48)
-    with pytest.raises(GameError, match="Farm is <@ann>'s table: copy it to change it"):
+    with pytest.raises(GameError, match="Farm is ann's table: copy it to change it") as refused:
         await tables.edit("g1", "otto", "Farm", _wood("copse", "H6"))
+    assert Mention("ann") in refused.value.words  # a mention in Discord, a name at the console
     copied = await tables.copy("g1", "otto", "Farm", "Otto's farm")
     assert (await tables.edit("g1", "otto", "otto's farm", _wood("copse", "H6"))).pieces[0] == copied.pieces[
         0
