@@ -37,7 +37,8 @@ def test_the_game_and_dice_services_replies_read_the_same_in_both_front_ends():
     assert plain_reply(quick).splitlines()[1].startswith("allies: ")
     (console_page,) = DiceService.chart_list(100_000, plain_reply)
     discord_pages = DiceService.chart_list(1900, markdown)
-    assert len(discord_pages) > 1 and "**rb-german-leaders**: German leaders received" in markdown(discord_pages[-1])
+    discord = "\n".join(markdown(page) for page in discord_pages)
+    assert len(discord_pages) > 1 and "\n**rb-german-leaders**: German leaders received" in discord
     assert "\nrb-german-leaders: German leaders received" in plain_reply(console_page)
     assert [line for page in discord_pages for line in page.lines if line and line != ()] == [
         line for line in console_page.lines if line and "(continued)" not in str(line)

@@ -181,9 +181,7 @@ async def test_a_table_is_built_at_the_console_exported_to_a_file_and_imported_a
     text = await console.handle("/table export table:'hill 112'")
     assert "- {id: hedge, kind: hedge, at: C4, size: [14, 0.6]}" in text  # turned back to no turn
     (tmp_path / "hill.yaml").write_text(text.replace("name: Hill 112", "name: Hill 113"), encoding="utf-8")
-    assert (await console.handle(f"/table import {tmp_path / 'hill.yaml'}")).startswith(
-        '**Hill 113**: 96" x 72"'
-    )
+    assert (await console.handle(f"/table import {tmp_path / 'hill.yaml'}")).startswith('Hill 113: 96" x 72"')
     tables = TableService(store)
     first, second = await tables.table("console", "Hill 112"), await tables.table("console", "Hill 113")
     assert second == first.model_copy(update={"name": "Hill 113"})
