@@ -24,6 +24,7 @@ from bot.help_pages import help_text
 from bot.plain_text import plain_refusal, plain_reply
 from bot.reply import Reply
 from bot.services.card_service import hand_text
+from bot.services.dice_service import logged_line
 from bot.services.force_service import troop_quality
 from bot.services.game_service import (
     GameError,
@@ -517,12 +518,13 @@ class ConsoleTable:
         if expression.casefold() == "log":
             referee = line.player in self.state.referees
             rows = await self.dice.log(self.CHANNEL, line.player, referee=referee)
-            return (
-                "\n".join(f"{r.user_id} {r.asked}{' (secret)' * r.secret}: {r.result}" for r in rows)
-                or "No rolls here yet"
-            )
+            logged = [
+                (f"{r.user_id} {r.asked}{' (secret)' * r.secret}: ", *logged_line(r.result)) for r in rows
+            ]
+            return plain_reply(Reply(tuple(logged))) or "No rolls here yet"
         rolled = await self.dice.roll(self.CHANNEL, line.player, expression, secret=secret)
-        return rolled.text + ("\n(secret: only you, and referees in /roll log, see it)" if secret else "")
+        secrecy = [("(secret: only you, and referees in /roll log, see it)",)] if secret else []
+        return plain_reply(Reply((*rolled.lines, *secrecy)))
 
     async def chart(self, line: Line) -> str:
         """``/chart list``, ``/chart show CHART``, ``/chart roll CHART [choices]``."""
@@ -531,10 +533,12 @@ class ConsoleTable:
             pages = self.dice.chart_list(CONSOLE_PAGE, plain_reply)  # grouped by book, as in Discord
             return "\n\n".join(plain_reply(page) for page in pages)
         if kind == "show" and chart:
-            return describe_chart(find_chart(chart))
+            return plain_reply(Reply(describe_chart(find_chart(chart))))
         if kind == "roll" and chart:
             choices = line.options.get("choices", "")
-            return (await self.dice.chart(self.CHANNEL, self.PLAYER, chart, choices)).text
+            return plain_reply(
+                Reply((await self.dice.chart(self.CHANNEL, self.PLAYER, chart, choices)).lines)
+            )
         raise IllegalCommand(
             "Try /chart list, /chart show CHART or /chart roll CHART side=german, date=2 Nov"
         )
@@ -544,18 +548,18 @@ class ConsoleTable:
         kind = line.words[0].casefold() if line.words else ""
         options = {**line.options, **{word: True for word in line.words[1:]}}
         if kind == "shot":
-            text = describe_shot_odds(shot_odds(setup_shot(read_options(ShotSetup, options))))
+            odds = describe_shot_odds(shot_odds(setup_shot(read_options(ShotSetup, options))))
         elif kind == "fire":
             unit = find_unit(self.state, line.options.get("unit", ""), self.acting_side(line))
             target = find_unit(self.state, line.options.get("target", ""), targets=True)
-            text = describe_shot_odds(
+            odds = describe_shot_odds(
                 shot_odds(table_shot(self.state, unit, target, moving=line.flag("moving")))
             )
         elif kind == "test":
-            text = describe_test_odds(read_options(SuccessTest, options))
+            odds = describe_test_odds(read_options(SuccessTest, options))
         else:
             raise IllegalCommand("Try /odds shot ..., /odds fire unit:UNIT target:UNIT or /odds test needs:4")
-        return text.replace("```\n", "").replace("\n```", "")
+        return plain_reply(Reply(odds))
 
     async def library(self, line: Line) -> str | Reply:
         """``/rules import FILE [name:NAME]``, ``/rules remove name:NAME``; the console's library

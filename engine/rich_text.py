@@ -31,7 +31,7 @@ class Heading(Words):
 
 
 class Typed(Words):
-    """A command as the reader would type it: ``/game start``."""
+    """Words as typed, in a fixed-width font: a command to type (``/game start``), a roll's total."""
 
 
 class Struck(Words):

@@ -157,7 +157,7 @@ class RuleSet:
         mortar = firing_command_mortar(firer)
         if mortar is None:
             raise IllegalCommand(
-                f"{firer.name} has no light mortar: British infantry command units have a 2\" mortar (p. 22)"
+                f'{firer.name} has no light mortar: British infantry command units have a 2" mortar (p. 22)'
             )
         return mortar
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from sqlmodel import select
 
-from bot.services.dice_service import logged_dice_of, roll_text
+from bot.services.dice_service import logged_dice_of, logged_text, roll_lines
 from bot.storage.store import EVENTS, GameStore
 from bot.storage.tables import CommandRow, GameRow, RollRow
 from engine.dice import DiceSource, DieRoll
@@ -201,5 +201,5 @@ def _replay(asked: str) -> Callable[[DiceSource], str]:
     """What the log says was asked, rolled again with the dice given: the text it shows."""
     if asked.startswith("chart "):
         chart, _, choices = asked.removeprefix("chart ").partition(": ")
-        return lambda dice: roll_on_chart(find_chart(chart), choices, dice).text
-    return lambda dice: roll_text(roll(asked, dice))
+        return lambda dice: logged_text([roll_on_chart(find_chart(chart), choices, dice).line])
+    return lambda dice: logged_text(roll_lines(roll(asked, dice)))

@@ -3,7 +3,7 @@ the service beneath it: several channels add up, hidden units' dice stay out."""
 
 import pytest
 
-from bot.services.dice_service import roll_text
+from bot.services.dice_service import logged_text, roll_lines
 from bot.services.stats_service import StatsService, game_dice
 from bot.storage.store import EVENTS
 from bot.storage.tables import CommandRow, RollRow
@@ -114,9 +114,12 @@ async def test_stats_add_up_over_several_channels(bot_and_discord):
 
 async def test_rolls_logged_before_their_dice_were_kept_are_read_back_from_their_text(bot_and_discord):
     bot, _ = bot_and_discord
+    assert (
+        logged_text(roll_lines(roll("2d6", ScriptedDice([d6(3), d6(6)])))) == "2d6 (3, **6**) = `9`"
+    )  # as logged before
     shown = {
-        "2d6": roll_text(roll("2d6", ScriptedDice([d6(3), d6(6)]))),
-        "4d6kh3 5+": roll_text(roll("4d6kh3 5+", ScriptedDice([d6(1), d6(5), d6(6), d6(6)]))),
+        "2d6": logged_text(roll_lines(roll("2d6", ScriptedDice([d6(3), d6(6)])))),
+        "4d6kh3 5+": logged_text(roll_lines(roll("4d6kh3 5+", ScriptedDice([d6(1), d6(5), d6(6), d6(6)])))),
     }
     async with bot.games.store.sessions() as session, session.begin():
         session.add_all(RollRow(channel_id="23", user_id=ANN, asked=a, result=r) for a, r in shown.items())

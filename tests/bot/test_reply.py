@@ -22,7 +22,8 @@ def test_each_front_end_writes_every_piece_its_own_way():
         (Typed("/game start"), " begins"),
     )
     assert markdown(reply) == (
-        "__**Iron Cross**__ (2 charts)\ndropped ~~1~~, odds:```\nhit  50%\n```\n**allies**: <@301> in <#55> until <t:1795867200:R>\n"
+        "__**Iron Cross**__ (2 charts)\ndropped ~~1~~, odds:```\nhit  50%\n```\n"
+        "**allies**: <@301> in <#55> until <t:1795867200:R>\n"
         "hot seat: ann\n`/game start` begins"
     )
     assert plain_reply(reply) == (
