@@ -731,9 +731,9 @@ class ConsoleTable:
         """The finished game's story, and its animated replay to ``pictures/replay.gif``."""
         replay = await stored_replay(self.service.store, self.CHANNEL)
         if self.pictures is None or replay.gif is None:
-            return replay.summary
+            return plain_reply(replay.summary)
         frames = f"{replay.frames} frame{'s' * (replay.frames != 1)}, one per activation"
-        return f"{replay.summary}\nReplay ({frames}): {self._write(REPLAY_FILE, replay.gif)}"
+        return f"{plain_reply(replay.summary)}\nReplay ({frames}): {self._write(REPLAY_FILE, replay.gif)}"
 
     def _write(self, name: str, picture: bytes) -> Path:
         """Write a picture to the pictures folder (``name``: with its suffix, else a PNG)."""
