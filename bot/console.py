@@ -465,9 +465,9 @@ class ConsoleTable:
                 "table": lambda: self.tables.handle(line, lambda typed: typed_file(typed).read_text("utf-8")),
                 "cards": lambda: self.cards(line),
                 "stats": lambda: (
-                    self.services.campaign_stats.text(self.CHANNEL)
+                    self.services.campaign_stats.reply(self.CHANNEL)
                     if line.flag("campaign")
-                    else self.services.stats.text(self.CHANNEL)
+                    else self.services.stats.reply(self.CHANNEL)
                 ),
                 "campaign": lambda: self.campaigns.handle(line),
                 "games": lambda: self.owed.handle(line),

@@ -3,6 +3,7 @@ the service beneath it: several channels add up, hidden units' dice stay out."""
 
 import pytest
 
+from bot.plain_text import plain_reply
 from bot.services.dice_service import logged_text, roll_lines
 from bot.services.stats_service import StatsService, game_dice
 from bot.storage.store import EVENTS
@@ -127,7 +128,7 @@ async def test_rolls_logged_before_their_dice_were_kept_are_read_back_from_their
     (ann,) = stats.report.players
     assert ann.faces(6).counts == (0, 0, 1, 0, 0, 1)
     assert stats.unread_rolls == 1  # the dropped die of the second is not in its text
-    assert stats.text().endswith(
+    assert plain_reply(stats.reply()).endswith(
         "(1 logged roll left out: their dice cannot be told for sure from what was shown)"
     )
 
