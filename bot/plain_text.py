@@ -3,15 +3,19 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 from bot.reply import Block, Channel, Heading, Mention, Moment, Piece, Reply, Strong, Struck, Typed
 from bot.services.campaign_service import utc_text
+from bot.services.game_service import duration_text
 from bot.services.outcome import GameError
 
 
-def plain_reply(reply: Reply) -> str:
+def plain_reply(reply: Reply, now: datetime | None = None) -> str:
     """The reply as the console shows it: emphasis dropped, a Discord user as @id (a name typed at
-    the console as it is), a moment as its UTC time; a command to type keeps its quotes."""
-    return "\n".join("".join(_written(piece) for piece in line) for line in reply.lines)
+    the console as it is), a moment as its UTC time (and, given ``now``, how far off it is); a
+    command to type keeps its quotes."""
+    return "\n".join("".join(_written(piece, now) for piece in line) for line in reply.lines)
 
 
 def plain_refusal(problem: Exception) -> str:
@@ -19,7 +23,7 @@ def plain_refusal(problem: Exception) -> str:
     return plain_reply(Reply.of(problem.words)) if isinstance(problem, GameError) else str(problem)
 
 
-def _written(piece: Piece) -> str:
+def _written(piece: Piece, now: datetime | None) -> str:
     match piece:
         case Strong(text) | Heading(text) | Struck(text) | Block(text):
             return text
@@ -30,5 +34,15 @@ def _written(piece: Piece) -> str:
         case Channel(channel_id):
             return f"#{channel_id}"
         case Moment(at):
-            return utc_text(at)
+            return utc_text(at) if now is None else _from_now(at, now)
     return piece
+
+
+def _from_now(moment: datetime, now: datetime) -> str:
+    """``2026-01-02 00:00 UTC (in 23 hours 59 minutes)``: the console's relative timestamp."""
+    left = moment - now
+    minutes = int(abs(left) // timedelta(minutes=1)) * 60
+    if not minutes:
+        return f"{utc_text(moment)} (now)"
+    span = duration_text(minutes)
+    return f"{utc_text(moment)} ({f'in {span}' if left > timedelta(0) else f'{span} ago'})"

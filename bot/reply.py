@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 
 from engine.rich_text import (
     Block,
@@ -64,3 +65,42 @@ def _line(line: Piece | Iterable[Piece]) -> Line:
     if isinstance(line, str | Words | Mention | Channel | Moment):
         return (line,)
     return tuple(line)
+
+
+_WORDS = {kind.__name__: kind for kind in (Words, Strong, Heading, Typed, Struck, Block)}
+
+
+def reply_to_json(reply: Reply) -> list[list[str | dict[str, str]]]:
+    """The reply as JSON, to keep until it is posted (a campaign's reminder)."""
+    return [[_stored(piece) for piece in line] for line in reply.lines]
+
+
+def _stored(piece: Piece) -> str | dict[str, str]:
+    match piece:
+        case Words(text):
+            return {type(piece).__name__: text}
+        case Mention(user_id):
+            return {"Mention": user_id}
+        case Channel(channel_id):
+            return {"Channel": channel_id}
+        case Moment(at):
+            return {"Moment": at.isoformat()}
+    return piece
+
+
+def reply_from_json(kept: list[list[str | dict[str, str]]] | str) -> Reply:
+    """A reply kept by :func:`reply_to_json`; text kept before replies were (already written) as it is."""
+    if isinstance(kept, str):
+        return Reply.of(kept)
+    return Reply(tuple(tuple(_read(piece) for piece in line) for line in kept))
+
+
+def _read(piece: str | dict[str, str]) -> Piece:
+    if isinstance(piece, str):
+        return piece
+    ((kind, value),) = piece.items()
+    if kind in _WORDS:
+        return _WORDS[kind](value)
+    if kind == "Moment":
+        return Moment(datetime.fromisoformat(value))
+    return Mention(value) if kind == "Mention" else Channel(value)

@@ -67,6 +67,14 @@ Piece = str | Words | Mention | Channel | Moment
 Line = tuple[Piece, ...]
 
 
+def listed(users: Iterable[str]) -> Line:
+    """Users as a list, each a :class:`Mention`, commas between."""
+    pieces: list[Piece] = []
+    for user in users:
+        pieces += [", ", Mention(user)] if pieces else [Mention(user)]
+    return tuple(pieces)
+
+
 def unmarked(line: Iterable[Piece]) -> str:
     """A line as bare text, its marks dropped and users by id (a ledger entry, a log row)."""
     return "".join(_unmarked(piece) for piece in line)
