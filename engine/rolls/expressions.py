@@ -56,16 +56,12 @@ _CLOSE = "\ue003"
 
 class _Pieces(d20.SimpleStringifier):
     """d20's Markdown layout with our pieces: a die showing 1 or its highest face stands out, a
-    dropped die is struck out, the total is set as typed. The marks are private characters that
-    :func:`_line` turns into pieces."""
+    dropped die is struck out (and nothing more), the total is set as typed. The marks are private
+    characters that :func:`_line` turns into pieces; one writer a roll."""
 
     def __init__(self) -> None:
         super().__init__()
         self.dropped = False
-
-    def stringify(self, the_roll: d20.Number) -> str:
-        self.dropped = False
-        return super().stringify(the_roll)
 
     def _stringify(self, node: d20.Number) -> str:
         if node.kept or self.dropped:
@@ -79,7 +75,9 @@ class _Pieces(d20.SimpleStringifier):
         return f"{self._stringify(node.roll)} = \ue002{int(node.total)}{_CLOSE}"
 
     def _str_die(self, node: d20.Die) -> str:
-        faces = [(self._stringify(value), value.number in (1, node.size)) for value in node.values]
+        faces = [
+            (self._stringify(value), value.kept and value.number in (1, node.size)) for value in node.values
+        ]
         return ", ".join(
             f"\ue000{face}{_CLOSE}" if high and not self.dropped else face for face, high in faces
         )
@@ -168,7 +166,6 @@ def _check_something_is_rolled(expression: str, parsed: diceast.Expression) -> N
 
 
 _ROLLER = d20.Roller(context=d20.RollContext(max_rolls=MAX_DICE))
-_WRITER = _Pieces()
 
 
 @lru_cache(maxsize=512)
@@ -191,7 +188,7 @@ def _roll_d20(expression: str, dice: DiceSource) -> tuple[d20.RollResult, list[D
     source = _DiceForD20(dice, f"/roll {expression}")
     try:
         with _d20_rolling_with(source):
-            result = _ROLLER.roll(parsed, stringifier=_WRITER)
+            result = _ROLLER.roll(parsed, stringifier=_Pieces())
             _ = result.total  # d20 works the arithmetic out only when asked: dividing by zero shows here
     except d20.TooManyRolls:
         raise IllegalCommand(f"A roll has at most {MAX_DICE} dice, rerolls and explosions included") from None

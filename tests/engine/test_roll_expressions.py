@@ -37,6 +37,8 @@ def test_keep_highest_and_drop_lowest_come_from_d20():
         Typed("13"),
     )
     assert one("4d6pl1", d(6, 2, 5, 1, 6)).total == 13
+    rerolled = one("1d6ro1", d(6, 1, 4))  # the 1 rolled again: struck out, no longer a result to mark
+    assert rerolled.line == ("1d6ro1 (", Struck("1"), ", 4) = ", Typed("4"))
     assert one("2d20kl1", d(20, 17, 3)).total == 3
 
 
