@@ -2,13 +2,27 @@
 front end writes it: Discord in Markdown with mentions and relative times, the console in plain
 text. The words are the same in both."""
 
+import json
 from datetime import UTC, datetime
 
-from bot.discord_adapter.markdown import markdown
-from bot.plain_text import plain_reply
-from bot.reply import Block, Channel, Heading, Mention, Moment, Reply, Strong, Struck, Typed
+from bot.discord_adapter.markdown import markdown, refused
+from bot.plain_text import plain_refusal, plain_reply
+from bot.reply import (
+    Block,
+    Channel,
+    Heading,
+    Mention,
+    Moment,
+    Reply,
+    Strong,
+    Struck,
+    Typed,
+    reply_from_json,
+    reply_to_json,
+)
 from bot.services.dice_service import DiceService
 from bot.services.game_service import setup_text
+from bot.services.outcome import GameError
 
 NOON = datetime(2026, 11, 28, 12, 0, tzinfo=UTC)
 
@@ -49,3 +63,23 @@ def test_the_game_and_dice_services_replies_read_the_same_in_both_front_ends():
 def test_replies_add_up_line_by_line_and_stay_private_if_either_is():
     both = Reply.of("one") + Reply.of("two", private=True)
     assert (both.lines, both.private) == ((("one",), ("two",)), True)
+
+
+def test_a_reply_kept_as_json_comes_back_the_same_and_old_text_as_it_was():
+    reply = Reply.of(
+        (Strong("Barrikady"), ": ", Mention("301"), " owes orders by ", Moment(NOON)),
+        (Heading("Odds"), Block("hit  50%"), Struck("1"), Typed("/campaign submit"), Channel("55")),
+    )
+    kept = json.loads(json.dumps(reply_to_json(reply)))  # as the outbox stores a reminder
+    assert reply_from_json(kept) == reply
+    assert reply_from_json("**Barrikady**: kept before replies were") == Reply.of(
+        "**Barrikady**: kept before replies were"
+    )
+
+
+def test_a_refusal_names_a_user_as_each_front_end_names_users():
+    refusal = GameError("Farm is ", Mention("301"), "'s table: only they may delete it")
+    assert str(refusal) == "Farm is 301's table: only they may delete it"  # for the logs
+    assert refused(refusal) == "Farm is <@301>'s table: only they may delete it"
+    assert plain_refusal(refusal) == "Farm is @301's table: only they may delete it"
+    assert plain_refusal(GameError("No game here")) == refused(GameError("No game here")) == "No game here"
