@@ -2,9 +2,10 @@
 front end this process runs (the Discord client, :mod:`bot.discord_adapter.client`, or the console
 table, :mod:`bot.console`).
 
-The services do not know the front end. Each front end plugs in what only it can do: where a
-notice is posted (``on_window_closed``, ``on_reminder``, ``on_ping``...) and how a user, a time or
-a channel is written (``who``, ``when``, ``where``: a Discord mention, ``<t:..:R>``, ``<#id>``).
+The services do not know the front end. They answer structured replies (:mod:`bot.reply`), which
+each front end writes its own way (Markdown and mentions in Discord, plain text at the console),
+and each front end plugs in where a notice is posted (``on_window_closed``, ``on_reminder``,
+``on_ping``...).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import TextIO, cast
+from typing import TextIO
 
 from bot.app import Services
 from bot.command_schema import ALLIED_FORCES, DEPLOYMENT_AREAS, RULE_SET_NAMES, SCENARIOS, TABLES
@@ -21,9 +21,10 @@ from bot.console_owed import OwedDesk
 from bot.console_tables import GUILD, TableDesk
 from bot.console_team import clock_request, referee_command, team_command
 from bot.help_pages import help_text
-from bot.plain_text import PlainWriter, plain_reply
+from bot.plain_text import plain_refusal, plain_reply
 from bot.reply import Reply
 from bot.services.card_service import hand_text
+from bot.services.dice_service import logged_line
 from bot.services.force_service import troop_quality
 from bot.services.game_service import (
     GameError,
@@ -464,9 +465,9 @@ class ConsoleTable:
                 "table": lambda: self.tables.handle(line, lambda typed: typed_file(typed).read_text("utf-8")),
                 "cards": lambda: self.cards(line),
                 "stats": lambda: (
-                    self.services.campaign_stats.text(self.CHANNEL)
+                    self.services.campaign_stats.reply(self.CHANNEL)
                     if line.flag("campaign")
-                    else self.services.stats.text(self.CHANNEL)
+                    else self.services.stats.reply(self.CHANNEL)
                 ),
                 "campaign": lambda: self.campaigns.handle(line),
                 "games": lambda: self.owed.handle(line),
@@ -498,7 +499,7 @@ class ConsoleTable:
                 command = await self.joining(line) if joining else self.parse(line)
                 outcome = await self.service.act(self.CHANNEL, line.player, command)
         except (IllegalCommand, GameError, ValueError) as problem:
-            return f"Not allowed: {problem}"
+            return f"Not allowed: {plain_refusal(problem)}"
         except Exception:
             log.exception("console command failed: %s", text)
             return "Something went wrong on our side; the game was not changed."
@@ -517,12 +518,13 @@ class ConsoleTable:
         if expression.casefold() == "log":
             referee = line.player in self.state.referees
             rows = await self.dice.log(self.CHANNEL, line.player, referee=referee)
-            return (
-                "\n".join(f"{r.user_id} {r.asked}{' (secret)' * r.secret}: {r.result}" for r in rows)
-                or "No rolls here yet"
-            )
+            logged = [
+                (f"{r.user_id} {r.asked}{' (secret)' * r.secret}: ", *logged_line(r.result)) for r in rows
+            ]
+            return plain_reply(Reply(tuple(logged))) or "No rolls here yet"
         rolled = await self.dice.roll(self.CHANNEL, line.player, expression, secret=secret)
-        return rolled.text + ("\n(secret: only you, and referees in /roll log, see it)" if secret else "")
+        secrecy = [("(secret: only you, and referees in /roll log, see it)",)] if secret else []
+        return plain_reply(Reply((*rolled.lines, *secrecy)))
 
     async def chart(self, line: Line) -> str:
         """``/chart list``, ``/chart show CHART``, ``/chart roll CHART [choices]``."""
@@ -531,10 +533,12 @@ class ConsoleTable:
             pages = self.dice.chart_list(CONSOLE_PAGE, plain_reply)  # grouped by book, as in Discord
             return "\n\n".join(plain_reply(page) for page in pages)
         if kind == "show" and chart:
-            return describe_chart(find_chart(chart))
+            return plain_reply(Reply(describe_chart(find_chart(chart))))
         if kind == "roll" and chart:
             choices = line.options.get("choices", "")
-            return (await self.dice.chart(self.CHANNEL, self.PLAYER, chart, choices)).text
+            return plain_reply(
+                Reply((await self.dice.chart(self.CHANNEL, self.PLAYER, chart, choices)).lines)
+            )
         raise IllegalCommand(
             "Try /chart list, /chart show CHART or /chart roll CHART side=german, date=2 Nov"
         )
@@ -544,18 +548,18 @@ class ConsoleTable:
         kind = line.words[0].casefold() if line.words else ""
         options = {**line.options, **{word: True for word in line.words[1:]}}
         if kind == "shot":
-            text = describe_shot_odds(shot_odds(setup_shot(read_options(ShotSetup, options))))
+            odds = describe_shot_odds(shot_odds(setup_shot(read_options(ShotSetup, options))))
         elif kind == "fire":
             unit = find_unit(self.state, line.options.get("unit", ""), self.acting_side(line))
             target = find_unit(self.state, line.options.get("target", ""), targets=True)
-            text = describe_shot_odds(
+            odds = describe_shot_odds(
                 shot_odds(table_shot(self.state, unit, target, moving=line.flag("moving")))
             )
         elif kind == "test":
-            text = describe_test_odds(read_options(SuccessTest, options))
+            odds = describe_test_odds(read_options(SuccessTest, options))
         else:
             raise IllegalCommand("Try /odds shot ..., /odds fire unit:UNIT target:UNIT or /odds test needs:4")
-        return text.replace("```\n", "").replace("\n```", "")
+        return plain_reply(Reply(odds))
 
     async def library(self, line: Line) -> str | Reply:
         """``/rules import FILE [name:NAME]``, ``/rules remove name:NAME``; the console's library
@@ -727,9 +731,9 @@ class ConsoleTable:
         """The finished game's story, and its animated replay to ``pictures/replay.gif``."""
         replay = await stored_replay(self.service.store, self.CHANNEL)
         if self.pictures is None or replay.gif is None:
-            return replay.summary
+            return plain_reply(replay.summary)
         frames = f"{replay.frames} frame{'s' * (replay.frames != 1)}, one per activation"
-        return f"{replay.summary}\nReplay ({frames}): {self._write(REPLAY_FILE, replay.gif)}"
+        return f"{plain_reply(replay.summary)}\nReplay ({frames}): {self._write(REPLAY_FILE, replay.gif)}"
 
     def _write(self, name: str, picture: bytes) -> Path:
         """Write a picture to the pictures folder (``name``: with its suffix, else a PNG)."""
@@ -747,7 +751,6 @@ async def play_console(
     dice: Callable[[], DiceSource] = SeededDice,
     pictures: Path | None = None,
 ) -> int:
-    stdout = cast(TextIO, PlainWriter(stdout))  # Discord's marks are taken out, in this one place
     store = await GameStore.open(database_url)
 
     async def window_closed(channel_id: str, outcome: Outcome) -> None:

@@ -9,13 +9,14 @@ they come when the console gives a writer; otherwise they wait and head the next
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime, timedelta
 from typing import TextIO
 
 from bot.app import Services
 from bot.console_grammar import Line
-from bot.services.campaign_service import parse_duration, parse_reminders, utc_text
-from bot.services.game_service import GameError, Outcome, duration_text
+from bot.plain_text import plain_reply
+from bot.reply import Reply
+from bot.services.campaign_service import parse_duration, parse_reminders
+from bot.services.game_service import GameError, Outcome
 from bot.services.limits import MAX_CPP, MAX_DAYS, MAX_ENTRIES, MAX_POINTS, reaction_seconds, whole_number
 from engine.campaign.linked import SIDES
 
@@ -56,7 +57,6 @@ class CampaignDesk:
         self.linked.on_carried = self._carried
         self.service = services.campaigns
         self.service.on_reminder, self.service.on_reveal = self._remind, self._reveal
-        self.service.when = self._when
 
     async def open(self, out: TextIO) -> None:
         """Write notices to ``out`` as they come, and arm the stored campaigns' timers."""
@@ -99,9 +99,9 @@ class CampaignDesk:
         else:
             raise GameError(USAGE)
         waiting, self.waiting = self.waiting, []
-        return "\n".join([*waiting, answer])
+        return "\n".join([*waiting, self._written(answer)])
 
-    async def new(self, line: Line) -> str:
+    async def new(self, line: Line) -> str | Reply:
         o = line.options
         if not o:
             raise GameError(USAGE)
@@ -125,7 +125,7 @@ class CampaignDesk:
             carry_over == "yes",
         )
 
-    async def books(self, line: Line) -> str:
+    async def books(self, line: Line) -> str | Reply:
         """The referee's campaign books: ``/campaign balance side: drm:`` (RB 11.32), ``/campaign
         cg2 on:yes|no`` and ``/campaign chit entry: colour:``."""
         kind, o = line.words[0], line.options
@@ -136,14 +136,14 @@ class CampaignDesk:
         entry = line.whole("entry", LEDGER_ENTRY)
         return await self.service.chit(CHANNEL, line.player, entry, o.get("colour", ""))
 
-    async def correct(self, line: Line) -> str:
+    async def correct(self, line: Line) -> str | Reply:
         """``/campaign correct entry:N to:VALUE reason:WHY``: the referee corrects a ledger entry."""
         o = line.options
         entry = whole_number(LEDGER_ENTRY, o.get("entry", ""), 0, MAX_ENTRIES)
         to, reason = o.get("to", ""), o.get("reason", "")
         return await self.service.correct(CHANNEL, line.player, entry, to, reason)
 
-    async def linked_campaign(self, line: Line) -> str:
+    async def linked_campaign(self, line: Line) -> str | Reply:
         """``/campaign linked new|battle|buy|command|retire|standings|end``: linked Iron Cross battles."""
         kind = line.words[1].casefold() if len(line.words) > 1 else "standings"
         o, linked = line.options, self.linked
@@ -189,23 +189,18 @@ class CampaignDesk:
             return await linked.standings(CHANNEL)
         raise GameError(LINKED_USAGE)
 
-    def _when(self, moment: datetime) -> str:
-        """``2026-01-02 00:00 UTC (in 23 hours 59 minutes)``: the console's relative timestamp."""
-        left = moment - self.service.clock.now()
-        minutes = int(abs(left) // timedelta(minutes=1)) * 60
-        if not minutes:
-            return f"{utc_text(moment)} (now)"
-        span = duration_text(minutes)
-        return f"{utc_text(moment)} ({f'in {span}' if left > timedelta(0) else f'{span} ago'})"
+    def _written(self, said: str | Reply) -> str:
+        """A campaign's reply at the console: its moments with how far off they are."""
+        return said if isinstance(said, str) else plain_reply(said, self.service.clock.now())
 
-    async def _remind(self, channel: str, users: list[str], text: str) -> None:
-        self._post(f"[reminder to {', '.join(users)}] {text}")
+    async def _remind(self, channel: str, users: list[str], said: Reply) -> None:
+        self._post(f"[reminder to {', '.join(users)}] {self._written(said)}")
 
-    async def _reveal(self, channel: str, text: str, open_phase: int | None) -> None:
-        self._post(f"[revealed] {text}")
+    async def _reveal(self, channel: str, said: Reply, open_phase: int | None) -> None:
+        self._post(f"[revealed] {self._written(said)}")
 
-    async def _carried(self, channel: str, text: str) -> None:
-        self._post(f"[campaign] {text}")
+    async def _carried(self, channel: str, said: Reply) -> None:
+        self._post(f"[campaign] {self._written(said)}")
 
     def _post(self, text: str) -> None:
         if self.out is None:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.plain_text import plain_reply
+from bot.reply import Reply
 from bot.services.game_service import GameError
 from bot.services.limits import MOST_SEED, measure, whole_number
 from bot.services.table_service import TableService, read_piece, read_position
@@ -126,7 +127,7 @@ class TableDesk:
 
     async def _shown(self, table: BattleTable) -> str:
         """The table in words, and its picture drawn again when pictures are on."""
-        text = describe_table(table)
+        text = plain_reply(Reply(describe_table(table)))
         folder = self.pictures()
         if folder is None:
             return text

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.reply import Line, Reply, Strong
 from bot.services.limits import quoted
 from engine.errors import IllegalCommand
 
@@ -14,14 +15,15 @@ from engine.errors import IllegalCommand
 class HelpPage:
     key: str
     title: str
-    text: str
+    text: Line  # words, a button's name Strong
 
 
 PAGES: tuple[HelpPage, ...] = (
     HelpPage(
         "start",
         "Getting started",
-        """A battle is played in a channel, one game per channel.
+        (
+            """A battle is played in a channel, one game per channel.
 1. `/game new` sets up a quick battle; choose a `table:`, the allied `forces:`, the game's \
 `pace:` (`live`, played at one sitting: a reaction may wait 2 minutes; `daily`, played over \
 days: 24 hours; or any time with `reaction_seconds:`), or a book scenario with `scenario:`. \
@@ -36,11 +38,13 @@ Along the way: `/game status` says who the game waits for, `/game map` shows the
 side sees it (only to you), `/game log` lists what happened with every die, and `/games mine` \
 finds every game waiting for you on any channel. When the game ends, its last card carries an \
 animated replay and the battle's story; `/game replay` shows them again.""",
+        ),
     ),
     HelpPage(
         "turn",
         "A turn",
-        """At the start of a turn each side draws command tokens: one for each of its units on the \
+        (
+            """At the start of a turn each side draws command tokens: one for each of its units on the \
 table and two more for its command unit. Both sides roll a die and the higher one chooses who \
 starts.
 The side with the initiative spends a token to activate one unit: `/act unit:...` with a move, \
@@ -52,12 +56,18 @@ for each token and morale marker on it.
 back. When both sides have spent their tokens, the next turn begins.
 `/reserves units:...` calls reserves at the start of a turn when the game asks for it.
 `/game concede` ends the game for your side.""",
+        ),
     ),
     HelpPage(
         "reactions",
         "Reactions",
-        """When a unit is ordered, the other side may interrupt it. The order is posted with two \
-buttons: **React** opens a short form, **No reaction** lets the order go ahead.
+        (
+            """When a unit is ordered, the other side may interrupt it. The order is posted with two \
+buttons: """,
+            Strong("React"),
+            """ opens a short form, """,
+            Strong("No reaction"),
+            """ lets the order go ahead.
 The same by command: `/react unit:... fire:...` or `move:`, with `first:` to say which comes \
 first, `at:` to strike when the enemy reaches a point of its declared move, or `cmt:true` for a \
 Company Morale Test; `/noreact` declines.
@@ -68,11 +78,13 @@ A window nobody answers closes by itself when its time runs out (set with \
 `/game new reaction_seconds:`), and the order goes ahead.
 Some results need an answer from you, such as which unit loses its morale markers or a new \
 target: `/choose unit:...`.""",
+        ),
     ),
     HelpPage(
         "orders",
         "Orders and positions",
-        """`/act unit:Panzer IV move:C6 fire:Sherman 1` moves then fires; add `first:fire` to fire \
+        (
+            """`/act unit:Panzer IV move:C6 fire:Sherman 1` moves then fires; add `first:fire` to fire \
 first, `rapid:true` for a rapid move (no shot), `reverse:true` or `road:true` for vehicles.
 Infantry get in and out of transports with `embark:` and `disembark:`.
 A position is inches across and up the table (`30,18`), a 6" grid square (`C6`, or `C6+1,-2` \
@@ -84,11 +96,13 @@ observation distance), and the cover a target there would have.
 A game under the House Rules V1.0 (`/game new ruleset:house_v1`) gives `/act` more orders: \
 `assault:` for close combat, `enter:` and `leave:` for buildings, `call_fire:` and \
 `bombard:true` for indirect fire, `smoke_at:` and `weapon:`.""",
+        ),
     ),
     HelpPage(
         "teams",
         "Teams and referees",
-        """A scenario game may be played in teams: `/game new scenario:meeting teams:2` seats two \
+        (
+            """A scenario game may be played in teams: `/game new scenario:meeting teams:2` seats two \
 players a side, each bringing a force with `/game join side:... force:...`; the first to join a \
 side is its commanding officer (CO), whose force holds the command unit.
 `/team show` lists who holds which units and tokens; the CO hands out \
@@ -102,27 +116,34 @@ not cover with `/ref ruling text:...`, see the truth with `/ref map` and `/ref l
 the clock with `/ref clock pause`, `/ref clock resume`, `/ref clock extend` and \
 `/ref clock deadline`. Before set-up they prepare the game with `/ref prep objective`, \
 `/ref prep zone`, `/ref prep brief` and `/ref prep force`.""",
+        ),
     ),
     HelpPage(
         "campaigns",
         "Campaigns",
-        """**Linked battles** carry two saved forces, losses and all, from one scenario to the \
+        (
+            Strong("Linked battles"),
+            """ carry two saved forces, losses and all, from one scenario to the \
 next: `/campaign linked new name:... allies:@... allies_force:... axis:@... axis_force:...`, \
 then `/campaign linked battle scenario:...` for each battle. Between battles a side spends its \
 reinforcement points with `/campaign linked buy`, and `/campaign linked standings` shows the \
 results; `/campaign linked end` closes it.
-**Red Barricades** runs a campaign a phase at a time: `/campaign new name:... german:... \
+""",
+            Strong("Red Barricades"),
+            """ runs a campaign a phase at a time: `/campaign new name:... german:... \
 russian:... german_cpp:... russian_cpp:...`. Each side seals its orders with \
 `/campaign submit buy:...` (only you see them); `/campaign status` shows who has submitted and \
 the time left, `/campaign ledger` every purchase and roll, `/campaign orbat` the orders of \
 battle. The referee corrects the ledger with `/campaign correct`.
 `/stats` shows how each player's dice ran, and `/stats campaign:true` over the whole \
 campaign.""",
+        ),
     ),
     HelpPage(
         "library",
         "Dice, charts and the rules library",
-        """These work in any channel, with or without a game.
+        (
+            """These work in any channel, with or without a game.
 `/roll dice:2d10 5+ Panther` rolls and counts successes; `dice:DR +1` is a coloured and a white \
 d6, and `secret:true` shows the roll only to you (and to moderators, in the roll log).
 `/chart list` names every chart, `/chart show chart:...` what it takes, and \
@@ -135,11 +156,13 @@ words, in the bot's own summaries and in the documents this server has added; \
 `/force new`, `/force add`, `/force show` and `/force list` build and check your own forces \
 for scenario games; `/cards deal deck:...`, `/cards hand` and `/cards use` play Tactical \
 Advantage Cards.""",
+        ),
     ),
     HelpPage(
         "admin",
         "Server admin",
-        """Members with the Manage Server permission look after the server's own material:
+        (
+            """Members with the Manage Server permission look after the server's own material:
 `/rules import document:... name:...` adds a text or Markdown document to the rules library \
 (`/library`, open to every member, lists what `/rule` searches here), and \
 `/rules remove name:...` takes a document out. `/cards deck name:...` writes one of the \
@@ -148,20 +171,25 @@ An admin may also appoint or dismiss a game's referees (`/ref appoint`, `/ref di
 the game's own referee has gone.
 Discord shows `/rules` only to members with Manage Server; a server can change that under \
 Server Settings > Integrations. The bot checks the permission itself either way.
-The bot needs **Create Private Threads** and **Send Messages in Threads** in a game's channel \
+The bot needs """,
+            Strong("Create Private Threads"),
+            """ and """,
+            Strong("Send Messages in Threads"),
+            """ in a game's channel \
 to give each side a private thread; without them a side's secrets come as replies only its \
 players see.
 Pings: a game's players set how long it waits before reminding whoever it waits for with \
 `/games delay minutes:...`; each member chooses how they are told with `/games ping how:...`.""",
+        ),
     ),
 )
 
 
-def help_text(topic: str | None, commands: str) -> str:
+def help_text(topic: str | None, commands: str) -> Reply:
     """``/help`` at the console: its list of ``commands``, or one topic's page."""
     if topic is None:
-        return commands
+        return Reply.of(commands)
     page = next((p for p in PAGES if p.key == topic.casefold()), None)
     if page is None:
         raise IllegalCommand(f"There is no help topic {quoted(topic)}: try {', '.join(p.key for p in PAGES)}")
-    return f"{page.title}\n{page.text}"
+    return Reply.of(page.title, page.text)

@@ -1,43 +1,31 @@
-"""Replies as plain text, for the console. A structured reply (:mod:`bot.reply`) is written by
-:func:`plain_reply`. The services not yet converted to replies still write Discord's Markdown
-(``**bold**``, code fences, ``<@id>`` mentions, ``<t:seconds:R>`` timestamps), which
-:func:`plain` takes back out: the console shows everything through it.
-"""
+"""Replies as plain text, for the console: a structured reply (:mod:`bot.reply`) written by
+:func:`plain_reply`, its emphasis dropped, users and moments named in words."""
 
 from __future__ import annotations
 
-import io
-import re
-from datetime import UTC, datetime
-from typing import TextIO
+from datetime import datetime, timedelta
 
-from bot.reply import Channel, Heading, Mention, Moment, Piece, Reply, Strong, Typed
+from bot.reply import Block, Channel, Heading, Mention, Moment, Piece, Reply, Strong, Struck, Typed
 from bot.services.campaign_service import utc_text
-
-_MARKS = re.compile(r"\*\*|__|~~|^```\w*\n?", re.MULTILINE)
-_MENTION = re.compile(r"<@[!&]?(\d+)>")
-_CHANNEL = re.compile(r"<#(\d+)>")
-_TIME = re.compile(r"<t:(-?\d{1,12})(?::[tTdDfFR])?>")
+from bot.services.game_service import duration_text
+from bot.services.outcome import GameError
 
 
-def plain(text: str) -> str:
-    """``text`` without Discord's marks: bold, underline and strike-through marks and code fences
-    go; a mention shows as @id, a channel as #id, a timestamp as its UTC time."""
-    text = _MARKS.sub("", text)
-    text = _MENTION.sub(r"@\1", text)
-    text = _CHANNEL.sub(r"#\1", text)
-    return _TIME.sub(lambda m: utc_text(datetime.fromtimestamp(int(m.group(1)), UTC)), text)
-
-
-def plain_reply(reply: Reply) -> str:
+def plain_reply(reply: Reply, now: datetime | None = None) -> str:
     """The reply as the console shows it: emphasis dropped, a Discord user as @id (a name typed at
-    the console as it is), a moment as its UTC time; a command to type keeps its quotes."""
-    return "\n".join("".join(_written(piece) for piece in line) for line in reply.lines)
+    the console as it is), a moment as its UTC time (and, given ``now``, how far off it is); a
+    command to type keeps its quotes."""
+    return "\n".join("".join(_written(piece, now) for piece in line) for line in reply.lines)
 
 
-def _written(piece: Piece) -> str:
+def plain_refusal(problem: Exception) -> str:
+    """A refusal as the console shows it: a service's refusal written as any reply."""
+    return plain_reply(Reply.of(problem.words)) if isinstance(problem, GameError) else str(problem)
+
+
+def _written(piece: Piece, now: datetime | None) -> str:
     match piece:
-        case Strong(text) | Heading(text):
+        case Strong(text) | Heading(text) | Struck(text) | Block(text):
             return text
         case Typed(text):
             return f"`{text}`"
@@ -46,19 +34,15 @@ def _written(piece: Piece) -> str:
         case Channel(channel_id):
             return f"#{channel_id}"
         case Moment(at):
-            return utc_text(at)
+            return utc_text(at) if now is None else _from_now(at, now)
     return piece
 
 
-class PlainWriter(io.TextIOBase):
-    """A text stream that writes everything it is given as :func:`plain` text."""
-
-    def __init__(self, out: TextIO) -> None:
-        super().__init__()
-        self.out = out
-
-    def write(self, text: str) -> int:  # type: ignore[override]
-        return self.out.write(plain(text))
-
-    def flush(self) -> None:
-        self.out.flush()
+def _from_now(moment: datetime, now: datetime) -> str:
+    """``2026-01-02 00:00 UTC (in 23 hours 59 minutes)``: the console's relative timestamp."""
+    left = moment - now
+    minutes = int(abs(left) // timedelta(minutes=1)) * 60
+    if not minutes:
+        return f"{utc_text(moment)} (now)"
+    span = duration_text(minutes)
+    return f"{utc_text(moment)} ({f'in {span}' if left > timedelta(0) else f'{span} ago'})"

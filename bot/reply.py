@@ -1,8 +1,7 @@
 """A reply as data (issue 20, step 5): what a service tells, and each front end writes it its own
-way. Its lines are pieces: plain words, an emphasised word (:class:`Strong`), a list's heading
-(:class:`Heading`), a command to type (:class:`Typed`), a user (:class:`Mention`, by id), a
-channel (:class:`Channel`, by id) and a moment (:class:`Moment`, a datetime). Whether only the
-asker may read it is :attr:`Reply.private`.
+way. Its lines are the engine's pieces (:mod:`engine.rich_text`: plain words, :class:`Strong`,
+:class:`Heading`, :class:`Typed`, :class:`Mention`, :class:`Moment`...). Whether only the asker
+may read it is :attr:`Reply.private`.
 
 Discord writes a reply as Markdown with mentions and relative times
 (:func:`bot.discord_adapter.markdown.markdown`); the console as plain text
@@ -15,49 +14,34 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
+from engine.rich_text import (
+    Block,
+    Channel,
+    Heading,
+    Line,
+    Mention,
+    Moment,
+    Piece,
+    Strong,
+    Struck,
+    Typed,
+    Words,
+)
 
-@dataclass(frozen=True)
-class Words:
-    """Words the front end marks in its own way."""
-
-    text: str
-
-
-class Strong(Words):
-    """Words to stand out: a side's name, a game's result."""
-
-
-class Heading(Words):
-    """The heading of a part of a list: a book above its charts."""
-
-
-class Typed(Words):
-    """A command as the reader would type it: ``/game start``."""
-
-
-@dataclass(frozen=True)
-class Mention:
-    """A user, by id: named the way the front end names users."""
-
-    user_id: str
-
-
-@dataclass(frozen=True)
-class Channel:
-    """A channel, by id: a link in Discord."""
-
-    channel_id: str
-
-
-@dataclass(frozen=True)
-class Moment:
-    """A moment: "in 2 hours" in Discord, its UTC time at the console."""
-
-    at: datetime
-
-
-Piece = str | Words | Mention | Channel | Moment
-Line = tuple[Piece, ...]
+__all__ = [
+    "Block",
+    "Channel",
+    "Heading",
+    "Line",
+    "Mention",
+    "Moment",
+    "Piece",
+    "Reply",
+    "Strong",
+    "Struck",
+    "Typed",
+    "Words",
+]
 
 
 @dataclass(frozen=True)
@@ -81,3 +65,42 @@ def _line(line: Piece | Iterable[Piece]) -> Line:
     if isinstance(line, str | Words | Mention | Channel | Moment):
         return (line,)
     return tuple(line)
+
+
+_WORDS = {kind.__name__: kind for kind in (Words, Strong, Heading, Typed, Struck, Block)}
+
+
+def reply_to_json(reply: Reply) -> list[list[str | dict[str, str]]]:
+    """The reply as JSON, to keep until it is posted (a campaign's reminder)."""
+    return [[_stored(piece) for piece in line] for line in reply.lines]
+
+
+def _stored(piece: Piece) -> str | dict[str, str]:
+    match piece:
+        case Words(text):
+            return {type(piece).__name__: text}
+        case Mention(user_id):
+            return {"Mention": user_id}
+        case Channel(channel_id):
+            return {"Channel": channel_id}
+        case Moment(at):
+            return {"Moment": at.isoformat()}
+    return piece
+
+
+def reply_from_json(kept: list[list[str | dict[str, str]]] | str) -> Reply:
+    """A reply kept by :func:`reply_to_json`; text kept before replies were (already written) as it is."""
+    if isinstance(kept, str):
+        return Reply.of(kept)
+    return Reply(tuple(tuple(_read(piece) for piece in line) for line in kept))
+
+
+def _read(piece: str | dict[str, str]) -> Piece:
+    if isinstance(piece, str):
+        return piece
+    ((kind, value),) = piece.items()
+    if kind in _WORDS:
+        return _WORDS[kind](value)
+    if kind == "Moment":
+        return Moment(datetime.fromisoformat(value))
+    return Mention(value) if kind == "Mention" else Channel(value)

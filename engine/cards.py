@@ -32,9 +32,6 @@ class Card(BaseModel):
     text: str
     lasting: bool = False
 
-    def describe(self) -> str:
-        return f"**{self.name}** {self.terms()}"
-
     def terms(self) -> str:
         """What it costs, when it is played and what it does, after its name."""
         lasting = ", stays in play until triggered" if self.lasting else ""

@@ -23,6 +23,7 @@ from typing import NamedTuple
 from pydantic import BaseModel, ConfigDict
 
 from engine.dice import DieCategory, DieRoll
+from engine.rich_text import Block, Line, Mention
 from engine.wording import counted
 
 Category = DieCategory  # what a die was rolled for, recorded with the die
@@ -214,28 +215,33 @@ def luck_text(luck: Luck) -> str:
     return f"{what} {luck.scored} vs {luck.expected:.1f} expected ({dice_words(luck.dice)})"
 
 
-def report_text(report: DiceReport, name_of: Callable[[str], str], *, fenced: bool = False) -> str:
-    """The report as text tables, one per player under their name (``name_of`` turns a player
-    key into what to show); ``fenced`` puts each table in a Markdown code block."""
+def report_text(report: DiceReport, sides_of: Callable[[str], str] = lambda player: "") -> tuple[Line, ...]:
+    """The report as text tables in columns, one per player under their name (a user the front
+    end names, then ``sides_of`` the player: " (allies)")."""
     if not report.players:
-        return "No dice have been rolled yet"
-    fence = ["```"] if fenced else []
-    lines = [f"Dice statistics: {dice_words(report.dice)}"]
+        return (("No dice have been rolled yet",),)
+    lines: list[Line] = [(f"Dice statistics: {dice_words(report.dice)}",)]
     for player in report.players:
-        lines += ["", f"{name_of(player.player)}: {dice_words(player.dice)}", *fence]
-        lines.append(f"{'die':4} {'purpose':18} {'n':>4} {'mean':>5} {'fair':>5} {'chi2':>6} {'p':>5}")
-        purposes = Counter(t.sides for t in player.tallies)
-        for t in player.tallies:
-            if t.purpose == ALL and purposes[t.sides] == 2:
-                continue  # a size rolled for one purpose only: its total says the same again
-            lines.append(
-                f"d{t.sides:<3} {t.purpose:18} {t.dice:>4} {t.mean:>5.2f} {t.expected_mean:>5.2f} "
-                f"{t.chi_square:>6.2f} {t.p_value:>5.2f}"
-            )
-        for sides in sorted({t.sides for t in player.tallies if t.sides <= MAX_FACES_LISTED}):
-            faces = player.faces(sides)
-            assert faces is not None
-            counts = " ".join(f"{face}:{count}" for face, count in enumerate(faces.counts, start=1))
-            lines.append(f"d{sides} faces {counts} (fair {faces.expected_count:.1f} each)")
-        lines += [luck_text(luck) for luck in player.luck] + fence
+        lines += [(), (Mention(player.player), f"{sides_of(player.player)}: {dice_words(player.dice)}")]
+        lines.append((Block(_table(player)),))
+    return tuple(lines)
+
+
+def _table(player: PlayerDice) -> str:
+    """A player's dice in columns: each size and purpose, each size's faces, and their luck."""
+    lines = [f"{'die':4} {'purpose':18} {'n':>4} {'mean':>5} {'fair':>5} {'chi2':>6} {'p':>5}"]
+    purposes = Counter(t.sides for t in player.tallies)
+    for t in player.tallies:
+        if t.purpose == ALL and purposes[t.sides] == 2:
+            continue  # a size rolled for one purpose only: its total says the same again
+        lines.append(
+            f"d{t.sides:<3} {t.purpose:18} {t.dice:>4} {t.mean:>5.2f} {t.expected_mean:>5.2f} "
+            f"{t.chi_square:>6.2f} {t.p_value:>5.2f}"
+        )
+    for sides in sorted({t.sides for t in player.tallies if t.sides <= MAX_FACES_LISTED}):
+        faces = player.faces(sides)
+        assert faces is not None
+        counts = " ".join(f"{face}:{count}" for face, count in enumerate(faces.counts, start=1))
+        lines.append(f"d{sides} faces {counts} (fair {faces.expected_count:.1f} each)")
+    lines += [luck_text(luck) for luck in player.luck]
     return "\n".join(lines)

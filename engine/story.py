@@ -16,6 +16,7 @@ from engine.event_data import FireData
 from engine.events import Event
 from engine.game import replay
 from engine.game_state import GameState
+from engine.rich_text import Line, Strong
 from engine.state import Phase
 from engine.view import SPECTATORS, sees, told
 from engine.wording import counted, side_name
@@ -86,25 +87,27 @@ def kills_in(before: GameState, after: GameState, events: list[Event]) -> list[K
     return kills
 
 
-def story_text(story: Story) -> str:
+def story_text(story: Story) -> tuple[Line, ...]:
     """The summary: turns played, who won and why, each side's losses by unit, the kills."""
     final = story.final
     result = final.result
     turns, activations = counted(final.turn, "turn"), counted(len(story.moments), "activation")
-    lines = [f"**The battle's story**: {turns} played, {activations}."]
+    lines: list[Line] = [(Strong("The battle's story"), f": {turns} played, {activations}.")]
     if result is not None:
-        won = f"**{side_name(result.winner, start=True)}** won" if result.winner else "A draw"
-        lines.append(f"{won}: {result.reason}.")
+        won: Line = (Strong(side_name(result.winner, start=True)), " won") if result.winner else ("A draw",)
+        lines.append((*won, f": {result.reason}."))
     for side in sorted(final.sides):
         lost = [u for u in final.units_of(side) if u.destroyed and not u.dummy]
         named = [u.name for u in lost if sees(u, SPECTATORS)]
         unseen = len(lost) - len(named)
         names = ", ".join(named + ([f"{counted(unseen, 'unit')} never seen"] if unseen else []))
         lines.append(
-            f"{side_name(side, start=True)} lost {counted(len(lost), 'unit')}"
-            + (f": {names}" if names else "")
+            (
+                f"{side_name(side, start=True)} lost {counted(len(lost), 'unit')}"
+                + (f": {names}" if names else ""),
+            )
         )
     if story.kills:
-        lines.append("Decisive moments:")
-        lines += [f"- turn {kill.turn}: {kill.text}" for kill in story.kills]
-    return "\n".join(lines)
+        lines.append(("Decisive moments:",))
+        lines += [(f"- turn {kill.turn}: {kill.text}",) for kill in story.kills]
+    return tuple(lines)

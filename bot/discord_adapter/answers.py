@@ -17,6 +17,7 @@ import discord
 from discord.utils import MISSING
 
 from bot import metrics
+from bot.discord_adapter.markdown import refused
 from bot.services.game_service import GameError
 from engine.errors import IllegalCommand
 
@@ -153,7 +154,7 @@ async def carry_out(interaction: discord.Interaction, work: Callable[[], Awaitab
     try:
         await work()
     except (GameError, IllegalCommand) as refusal:
-        await answer(interaction, str(refusal), ephemeral=True)
+        await answer(interaction, refused(refusal), ephemeral=True)
     except Exception:
         log.exception("a button or form failed in channel %s", interaction.channel_id)
         await answer(interaction, await apology(interaction), ephemeral=True)

@@ -21,9 +21,10 @@ from discord import app_commands
 
 from bot.discord_adapter.answers import FORM, acknowledge, answer, apology
 from bot.discord_adapter.common import deadline_nonce, send_long
-from bot.discord_adapter.markdown import mention, relative_time
+from bot.discord_adapter.markdown import markdown, refused
 from bot.discord_adapter.schema_commands import schema_command
 from bot.discord_adapter.table_commands import battlefields, server
+from bot.reply import Reply
 from bot.services.campaign_service import CampaignService, parse_duration, parse_reminders
 from bot.services.game_service import GameError
 from bot.services.limits import MOST_SEED
@@ -90,7 +91,7 @@ class SubmissionForm(discord.ui.Modal, title="Sealed orders"):
                 self.fortifications.value,
             )
         except (GameError, IllegalCommand) as problem:
-            text = f"Nothing was sealed: {problem}"
+            text = f"Nothing was sealed: {refused(problem)}"
         except Exception:
             log.exception("the orders form failed in channel %s", interaction.channel_id)
             text = await apology(interaction)
@@ -129,7 +130,7 @@ class SubmitButton(discord.ui.DynamicItem[discord.ui.Button], template=SUBMIT_ID
         try:
             await open_form(interaction, None, self.phase)
         except (GameError, IllegalCommand) as problem:
-            await answer(interaction, str(problem), ephemeral=True)
+            await answer(interaction, refused(problem), ephemeral=True)
 
 
 def submit_view(channel_id: str, phase: int) -> discord.ui.View:
@@ -156,23 +157,23 @@ class CampaignCommands(app_commands.Group):
         self.client = client
         campaigns: CampaignService = client.campaigns  # type: ignore[attr-defined]
         campaigns.on_reminder, campaigns.on_reveal = self.remind, self.announce_reveal
-        campaigns.when, campaigns.who = relative_time, mention
         linked: LinkedCampaignService = client.linked_campaigns  # type: ignore[attr-defined]
-        linked.on_carried, linked.who = self.post, mention
+        linked.on_carried = self.post
         client.add_dynamic_items(SubmitButton)
 
-    async def post(self, channel_id: str, text: str) -> None:
+    async def post(self, channel_id: str, said: Reply) -> None:
         channel = self.client.get_partial_messageable(int(channel_id))
-        await channel.send(text[:2000], nonce=deadline_nonce())  # a deadline's: shown once, though sent again
+        # a deadline's: shown once, though sent again
+        await channel.send(markdown(said)[:2000], nonce=deadline_nonce())
 
-    async def announce_reveal(self, channel_id: str, text: str, open_phase: int | None) -> None:
+    async def announce_reveal(self, channel_id: str, said: Reply, open_phase: int | None) -> None:
         """Post a reveal, with the *Submit orders* button when it opens the next phase."""
         view = discord.utils.MISSING if open_phase is None else submit_view(channel_id, open_phase + 1)
         channel = self.client.get_partial_messageable(int(channel_id))
-        await channel.send(text[:2000], view=view, nonce=deadline_nonce())
+        await channel.send(markdown(said)[:2000], view=view, nonce=deadline_nonce())
 
-    async def remind(self, channel_id: str, users: list[str], text: str) -> None:
-        await self.post(channel_id, text)  # the text mentions each player who owes orders
+    async def remind(self, channel_id: str, users: list[str], said: Reply) -> None:
+        await self.post(channel_id, said)  # it mentions each player who owes orders
 
     @schema_command("campaign new")
     async def new(
@@ -205,7 +206,7 @@ class CampaignCommands(app_commands.Group):
             str(interaction.user.id),
             carry_over,
         )
-        await send_long(interaction, text, view=submit_view(str(interaction.channel_id), 1))
+        await send_long(interaction, markdown(text), view=submit_view(str(interaction.channel_id), 1))
 
     @schema_command("campaign submit", extras=FORM)
     async def submit(
@@ -227,7 +228,9 @@ class CampaignCommands(app_commands.Group):
 
     @schema_command("campaign status")
     async def status(self, interaction: discord.Interaction) -> None:
-        await send_long(interaction, await campaigns(interaction).status(str(interaction.channel_id)))
+        await send_long(
+            interaction, markdown(await campaigns(interaction).status(str(interaction.channel_id)))
+        )
 
     @schema_command("campaign ledger")
     async def ledger(self, interaction: discord.Interaction, csv: bool = False) -> None:
@@ -241,7 +244,7 @@ class CampaignCommands(app_commands.Group):
     @schema_command("campaign orbat")
     async def orbat(self, interaction: discord.Interaction, side: str | None = None) -> None:
         text = await campaigns(interaction).order_of_battle(str(interaction.channel_id), side)
-        await send_long(interaction, text)
+        await send_long(interaction, markdown(text))
 
     @schema_command("campaign correct")
     async def correct(
@@ -316,7 +319,7 @@ class CampaignCommands(app_commands.Group):
             },
             {"winner_points": winner, "loser_points": loser, "draw_points": draw, "damaged": damaged},
         )
-        await send_long(interaction, text)
+        await send_long(interaction, markdown(text))
 
     @schema_command("campaign linked battle", group=linked)
     @app_commands.autocomplete(table=battlefields)
@@ -341,7 +344,7 @@ class CampaignCommands(app_commands.Group):
             guild_id=server(interaction),
             seed=seed,
         )
-        await send_long(interaction, text)
+        await send_long(interaction, markdown(text))
 
     @schema_command("campaign linked buy", group=linked)
     async def linked_buy(
@@ -354,7 +357,7 @@ class CampaignCommands(app_commands.Group):
         text = await linked_campaigns(interaction).buy(
             str(interaction.channel_id), str(interaction.user.id), side, unit, label
         )
-        await send_long(interaction, text)
+        await send_long(interaction, markdown(text))
 
     @schema_command("campaign linked command", group=linked)
     async def linked_command(self, interaction: discord.Interaction, side: str, unit: str) -> None:
@@ -368,15 +371,15 @@ class CampaignCommands(app_commands.Group):
         text = await linked_campaigns(interaction).retire(
             str(interaction.channel_id), str(interaction.user.id), side, unit
         )
-        await send_long(interaction, text)
+        await send_long(interaction, markdown(text))
 
     @schema_command("campaign linked end", group=linked)
     async def linked_end(self, interaction: discord.Interaction) -> None:
         channel, user = str(interaction.channel_id), str(interaction.user.id)
         text = await linked_campaigns(interaction).end(channel, user)
-        await send_long(interaction, text)
+        await send_long(interaction, markdown(text))
 
     @schema_command("campaign linked standings", group=linked)
     async def linked_standings(self, interaction: discord.Interaction) -> None:
         text = await linked_campaigns(interaction).standings(str(interaction.channel_id))
-        await send_long(interaction, text)
+        await send_long(interaction, markdown(text))

@@ -13,7 +13,7 @@ from discord import app_commands
 
 from bot.discord_adapter.action_card import action_card
 from bot.discord_adapter.answers import answer
-from bot.discord_adapter.markdown import markdown
+from bot.discord_adapter.markdown import markdown, refused
 from bot.reply import Reply
 from bot.services.deadline_posts import making
 from bot.services.game_service import GameError, GameService, Outcome
@@ -118,8 +118,8 @@ async def refusal_text(interaction: discord.Interaction, refusal: Exception) -> 
     try:
         state = await games(interaction).game(str(interaction.channel_id))
     except GameError:
-        return str(refusal)
-    return with_mentions(str(refusal), state)
+        return refused(refusal)
+    return with_mentions(refused(refusal), state)
 
 
 def with_mentions(text: str, state: GameState) -> str:

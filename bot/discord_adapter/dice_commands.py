@@ -11,7 +11,8 @@ from bot.discord_adapter.answers import PRIVATE, answer
 from bot.discord_adapter.common import DISCORD_TEXT_LIMIT, games, send_long, side_of, suggestions
 from bot.discord_adapter.markdown import markdown
 from bot.discord_adapter.schema_commands import schema_command
-from bot.services.dice_service import DiceService
+from bot.reply import Mention, Reply, Typed
+from bot.services.dice_service import DiceService, logged_line
 from bot.text_orders import find_unit
 from engine.firing.odds import (
     ShotSetup,
@@ -43,11 +44,15 @@ async def roll_command(interaction: discord.Interaction, dice: str, secret: bool
     service = dice_service(interaction)
     if dice.strip().casefold() == "log":
         rows = await service.log(channel, user, referee=is_channel_referee(interaction))
-        lines = [f"<@{r.user_id}> {r.asked}{' (secret)' if r.secret else ''}: {r.result}" for r in rows]
-        await send_long(interaction, "\n".join(lines) or "No rolls here yet", ephemeral=True)
+        lines = [
+            (Mention(r.user_id), f" {r.asked}{' (secret)' if r.secret else ''}: ", *logged_line(r.result))
+            for r in rows
+        ]
+        await send_long(interaction, markdown(Reply(tuple(lines))) or "No rolls here yet", ephemeral=True)
         return
     rolled = await service.roll(channel, user, dice, secret=secret)
-    await send_long(interaction, f"<@{user}> rolls `{dice.strip()}`\n{rolled.text}", ephemeral=secret)
+    said = Reply(((Mention(user), " rolls ", Typed(dice.strip())), *rolled.lines))
+    await send_long(interaction, markdown(said), ephemeral=secret)
 
 
 async def chart_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -70,7 +75,8 @@ class ChartCommands(app_commands.Group):
         rolled = await dice_service(interaction).chart(
             str(interaction.channel_id), user, chart, choices, secret=secret
         )
-        await send_long(interaction, f"<@{user}> {rolled.text}", ephemeral=secret)
+        (line,) = rolled.lines
+        await send_long(interaction, markdown(Reply.of((Mention(user), " ", *line))), ephemeral=secret)
 
     @schema_command("chart list", extras=PRIVATE)
     async def list(self, interaction: discord.Interaction) -> None:
@@ -80,7 +86,7 @@ class ChartCommands(app_commands.Group):
     @schema_command("chart show", extras=PRIVATE)
     @app_commands.autocomplete(chart=chart_names)
     async def show(self, interaction: discord.Interaction, chart: str) -> None:
-        await send_long(interaction, describe_chart(find_chart(chart)), ephemeral=True)
+        await send_long(interaction, markdown(Reply(describe_chart(find_chart(chart)))), ephemeral=True)
 
 
 async def unit_profiles(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -116,8 +122,8 @@ class OddsCommands(app_commands.Group):
     ) -> None:
         options = {name: value for name, value in locals().items() if name not in ("self", "interaction")}
         setup = read_options(ShotSetup, options)
-        text = await asyncio.to_thread(lambda: describe_shot_odds(shot_odds(setup_shot(setup))))
-        await send_long(interaction, text)
+        odds = await asyncio.to_thread(lambda: describe_shot_odds(shot_odds(setup_shot(setup))))
+        await send_long(interaction, markdown(Reply(odds)))
 
     @schema_command("odds fire", extras=PRIVATE)
     async def fire(
@@ -128,8 +134,8 @@ class OddsCommands(app_commands.Group):
         shot = table_shot(
             state, find_unit(state, unit, side), find_unit(state, target, targets=True), moving=moving
         )
-        text = await asyncio.to_thread(lambda: describe_shot_odds(shot_odds(shot)))
-        await send_long(interaction, text, ephemeral=True)
+        odds = await asyncio.to_thread(lambda: describe_shot_odds(shot_odds(shot)))
+        await send_long(interaction, markdown(Reply(odds)), ephemeral=True)
 
     @schema_command("odds test")
     async def test(
@@ -144,4 +150,4 @@ class OddsCommands(app_commands.Group):
         test = read_options(
             SuccessTest, dict(needs=needs, sides=sides, dice=dice, reroll=reroll, at_least=at_least)
         )
-        await send_long(interaction, describe_test_odds(test))
+        await send_long(interaction, markdown(Reply(describe_test_odds(test))))

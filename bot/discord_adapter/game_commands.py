@@ -185,7 +185,7 @@ class GameCommands(app_commands.Group):
         movie = replay_file(replay)
         await answer(
             interaction,
-            view=action_card(replay.summary, movie),
+            view=action_card(markdown(replay.summary), movie),
             files=[movie] if movie else (),
             ephemeral=True,
         )

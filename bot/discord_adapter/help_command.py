@@ -12,14 +12,16 @@ import discord
 from discord import app_commands
 
 from bot.discord_adapter.answers import PRIVATE, answer
+from bot.discord_adapter.markdown import markdown
 from bot.discord_adapter.schema_commands import schema_command
 from bot.help_pages import PAGES
+from bot.reply import Reply
 
 
 def page_text(index: int) -> str:
     page = PAGES[index]
     footer = f"-# Page {index + 1} of {len(PAGES)}: turn with the buttons or pick a topic"
-    return f"## {page.title}\n{page.text}\n{footer}"
+    return f"## {page.title}\n{markdown(Reply.of(page.text))}\n{footer}"
 
 
 def page_view(index: int) -> discord.ui.View:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from bot.reply import Channel, Heading, Mention, Moment, Piece, Reply, Strong, Typed
+from bot.reply import Block, Channel, Heading, Mention, Moment, Piece, Reply, Strong, Struck, Typed
+from bot.services.outcome import GameError
 
 
 def relative_time(moment: datetime) -> str:
@@ -15,6 +16,11 @@ def relative_time(moment: datetime) -> str:
 def mention(user_id: str) -> str:
     """A Discord user as a mention; a side or player nobody joined (a hot-seat game) by name."""
     return f"<@{user_id}>" if user_id.isdigit() else user_id
+
+
+def refused(problem: Exception) -> str:
+    """A refusal as Discord shows it: the users a service's refusal names as mentions."""
+    return markdown(Reply.of(problem.words)) if isinstance(problem, GameError) else str(problem)
 
 
 def markdown(reply: Reply) -> str:
@@ -30,6 +36,10 @@ def _written(piece: Piece) -> str:
             return f"__**{text}**__"
         case Typed(text):
             return f"`{text}`"
+        case Struck(text):
+            return f"~~{text}~~"
+        case Block(text):
+            return f"```\n{text}\n```"
         case Mention(user_id):
             return mention(user_id)
         case Channel(channel_id):

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.discord_adapter.action_card import action_card
+from bot.discord_adapter.markdown import markdown
 from bot.services.game_service import GameService, Outcome
 from bot.services.replay_service import REPLAY_FILE, Replay, stored_replay
 from engine.state import Phase
@@ -40,5 +41,5 @@ async def outcome_card(
         log.exception("could not make the replay of the game in channel %s", channel_id)
         return action_card(text, picture, buttons), [picture]
     movie = replay_file(replay)
-    card = action_card(text + "\n\n" + replay.summary, picture, buttons, replay=movie)
+    card = action_card(text + "\n\n" + markdown(replay.summary), picture, buttons, replay=movie)
     return card, [picture, *([movie] if movie else [])]

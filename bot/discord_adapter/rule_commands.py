@@ -13,6 +13,7 @@ from discord import app_commands
 
 from bot.discord_adapter.answers import PRIVATE
 from bot.discord_adapter.common import send_long, send_reply
+from bot.discord_adapter.markdown import markdown
 from bot.discord_adapter.schema_commands import schema_command
 from bot.services.game_service import GameError
 from bot.services.rules_service import SHIPPED, RulesService
@@ -45,7 +46,7 @@ async def section_names(interaction: discord.Interaction, current: str) -> list[
 @app_commands.autocomplete(query=section_names)
 async def rule_command(interaction: discord.Interaction, query: str, private: bool = False) -> None:
     answer = await rules_service(interaction).lookup(library_of(interaction), query)
-    await send_long(interaction, answer, ephemeral=private)
+    await send_long(interaction, markdown(answer), ephemeral=private)
 
 
 @schema_command("library", extras=PRIVATE)

@@ -10,7 +10,7 @@ import io
 import discord
 
 from bot.discord_adapter.common import send_long
-from bot.discord_adapter.markdown import mention
+from bot.discord_adapter.markdown import markdown
 from bot.discord_adapter.schema_commands import schema_command
 from renderer.stats_chart import dice_chart
 
@@ -33,7 +33,7 @@ async def stats_command(interaction: discord.Interaction, campaign: bool = False
         stats = await client.campaign_stats.stats(channel)  # type: ignore[attr-defined]
     else:
         stats = await client.stats.stats([channel])  # type: ignore[attr-defined]
-    await send_long(interaction, stats.text(mention, fenced=True))
+    await send_long(interaction, markdown(stats.reply()))
     if stats.report.players:
         names = stats.named(lambda player: display_name(interaction, player))
         png = await asyncio.to_thread(dice_chart, stats.report, names)

@@ -13,6 +13,8 @@ import discord
 
 from bot.discord_adapter.answers import answer
 from bot.discord_adapter.common import battlefield_file
+from bot.discord_adapter.markdown import markdown, refused
+from bot.reply import Reply
 from bot.services.game_service import GameError
 from bot.services.table_service import read_piece
 from engine.errors import IllegalCommand
@@ -39,7 +41,9 @@ def table_view(name: str) -> discord.ui.View:
 async def show_table_card(interaction: discord.Interaction, table: BattleTable) -> None:
     """The table in words, its picture, and the buttons to build it."""
     picture = await battlefield_file(table_game(table), None)
-    await answer(interaction, describe_table(table)[:1900], file=picture, view=table_view(table.name))
+    await answer(
+        interaction, markdown(Reply(describe_table(table)))[:1900], file=picture, view=table_view(table.name)
+    )
 
 
 def next_name(table: BattleTable, kind: str) -> str:
@@ -55,7 +59,7 @@ async def change_table(interaction: discord.Interaction, name: str, change) -> N
     try:
         changed = await tables.edit(guild, user, name, change)
     except (GameError, IllegalCommand) as problem:
-        await answer(interaction, f"Nothing changed: {problem}", ephemeral=True)
+        await answer(interaction, f"Nothing changed: {refused(problem)}", ephemeral=True)
         return
     await show_table_card(interaction, changed)
 
@@ -106,7 +110,7 @@ class AddPieceSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"ictab
         try:  # only its maker is asked where the piece goes
             await tables.check_maker(str(interaction.guild_id or "dm"), str(interaction.user.id), self.table)
         except GameError as problem:
-            await answer(interaction, f"Nothing changed: {problem}", ephemeral=True)
+            await answer(interaction, f"Nothing changed: {refused(problem)}", ephemeral=True)
             return
         await interaction.response.send_modal(SquareForm(self.table, kind))
 

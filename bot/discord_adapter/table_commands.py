@@ -11,8 +11,10 @@ from discord import app_commands
 
 from bot.discord_adapter.answers import PRIVATE, answer
 from bot.discord_adapter.common import battlefield_file, send_long, send_reply, suggestions
+from bot.discord_adapter.markdown import markdown
 from bot.discord_adapter.schema_commands import schema_command
 from bot.discord_adapter.table_buttons import show_table_card
+from bot.reply import Reply
 from bot.services.game_service import GameError
 from bot.services.limits import MOST_SEED, TABLE_FILE
 from bot.services.table_service import TableService, read_piece, read_position
@@ -54,7 +56,7 @@ async def server_tables(interaction: discord.Interaction, current: str) -> list[
 
 async def _show(interaction: discord.Interaction, table: BattleTable, *, private: bool = True) -> None:
     """The table in words with its picture."""
-    text = describe_table(table)
+    text = markdown(Reply(describe_table(table)))
     picture = await battlefield_file(table_game(table), None)
     if len(text) > 1900:
         await send_long(interaction, text, ephemeral=private)

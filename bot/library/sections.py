@@ -32,7 +32,7 @@ SECTION_NUMBER = r"(?:[A-Z]{1,3}\d+(?:\.\d+)*[a-z]?|\d+(?:\.\d+)+[a-z]?)"
 _NUMBER = re.compile(
     rf"(?:►\s*)?(?<!\d)(?:(?P<number>{SECTION_NUMBER})\.?\s+|(?P<chapter>\d{{1,3}})\.\s*(?=[A-Z]{{2}}))"
 )
-_SENTENCE_END = ".?!;”\"’−–—►"  # what may come before a number that starts a section mid-line
+_SENTENCE_END = '.?!;”"’−–—►'  # what may come before a number that starts a section mid-line
 # what a rule's text opens with: a capital, a quote, a calibre or angle (60mm, 76-82mm, 360°), "vs X"
 _RULE_OPENING = re.compile(r"[A-Z\"“'(\[]|(?:\d+|l\d+)(?:-\d+)?(?:mm|°)|vs\.?\s+[A-Z]")
 # words that put a number inside a sentence as a reference ("see 63.22", "rules of 46.2 Smoke")

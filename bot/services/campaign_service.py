@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from functools import partial
 
+from bot.reply import Mention, Moment, Reply, Strong, reply_from_json, reply_to_json
 from bot.services.deadline_posts import DeadlinePost, DeadlinePosts
 from bot.services.game_service import GameError, refusals
 from bot.services.limits import MAX_CPP, MAX_DURATION_DAYS, NAME, bounded_text, quoted, whole_number
@@ -34,12 +35,13 @@ from engine.campaign.ledger import ledger_csv, ledger_table
 from engine.campaign.phases import CLOSE, GRACE, Campaign
 from engine.campaign.red_barricades import order_of_battle_text
 from engine.dice import DiceSource, SeededDice
+from engine.rich_text import listed
 from engine.runtime import Clock, ReactionTimers, SystemClock, WindowKey
 
 log = logging.getLogger(__name__)
 
-Reminded = Callable[[str, list[str], str], Awaitable[None]]  # channel, players to remind, text
-Revealed = Callable[[str, str, int | None], Awaitable[None]]  # channel, what the reveal showed, open phase
+Reminded = Callable[[str, list[str], Reply], Awaitable[None]]  # channel, players to remind, the reminder
+Revealed = Callable[[str, Reply, int | None], Awaitable[None]]  # channel, what the reveal showed, open phase
 
 
 def utc_text(moment: datetime) -> str:
@@ -75,8 +77,8 @@ def parse_reminders(text: str | None) -> tuple[timedelta, ...]:
 
 
 class CampaignService:
-    """Campaigns by channel. ``when`` writes a moment and ``who`` a player for the adapter
-    (a Discord relative timestamp and a mention, say); replies and notices use them."""
+    """Campaigns by channel. Replies and notices name players and moments as pieces
+    (:class:`Mention`, :class:`Moment`), which each front end writes its own way."""
 
     def __init__(
         self,
@@ -85,8 +87,6 @@ class CampaignService:
         clock: Clock | None = None,
         on_reminder: Reminded | None = None,
         on_reveal: Revealed | None = None,
-        when: Callable[[datetime], str] = utc_text,
-        who: Callable[[str], str] = str,
         claims: Claims | None = None,
         posts: DeadlinePosts | None = None,
     ) -> None:
@@ -100,8 +100,6 @@ class CampaignService:
         self.posts.senders[CAMPAIGN_REVEAL] = self._post_reveal
         self.on_reminder = on_reminder
         self.on_reveal = on_reveal
-        self.when = when
-        self.who = who
         fire = self.claims.renewing(CAMPAIGN_ALARMS, self.clock, self._ring, lambda key: key[:1])  # type: ignore[index]
         self.timers = ReactionTimers(self.clock, fire, still_due=self._alarm_due)
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
@@ -154,7 +152,7 @@ class CampaignService:
         referee: str | None = None,
         organiser: str | None = None,
         carry_over: bool = True,
-    ) -> str:
+    ) -> Reply:
         """A Red Barricades campaign in the channel: ``days`` purchase phases, the first deadline
         ``every`` from now and each next one ``every`` later; ``organiser``, who sets it up,
         corrects the ledger when there is no referee; ``carry_over``: unspent CPP carry over to
@@ -189,7 +187,7 @@ class CampaignService:
         except CampaignRunning:  # the schema's rule: another was set up at the same moment
             raise GameError("Another campaign is still running in this channel: /campaign status") from None
         self._follow(stored)
-        return f"Campaign **{campaign.name}** set up.\n" + self._status_text(campaign)
+        return Reply.of(("Campaign ", Strong(campaign.name), " set up.")) + self._status(campaign)
 
     async def submit(
         self,
@@ -253,19 +251,20 @@ class CampaignService:
             sealed = phases.own_sealed(campaign, user_id, now, side, index)
         return index + 1, (sealed.typed if sealed else ("", ""))
 
-    async def status(self, channel_id: str) -> str:
-        return self._status_text((await self._current(channel_id)).campaign)
+    async def status(self, channel_id: str) -> Reply:
+        return self._status((await self._current(channel_id)).campaign)
 
     async def ledger(self, channel_id: str, csv: bool = False) -> str:
         """The books' ledger: only revealed phases have entries, so it shows nothing sealed."""
         campaign = (await self._current(channel_id)).campaign
         return (ledger_csv if csv else ledger_table)(campaign.books.ledger)
 
-    async def order_of_battle(self, channel_id: str, side: str | None = None) -> str:
+    async def order_of_battle(self, channel_id: str, side: str | None = None) -> Reply:
         """Each side's order of battle (or the one named), from the books: nothing sealed."""
         books = (await self._current(channel_id)).campaign.books
         with refusals():
-            return "\n\n".join(order_of_battle_text(books, s) for s in ([side] if side else SIDES))
+            sides = [order_of_battle_text(books, s) for s in ([side] if side else SIDES)]
+        return Reply(tuple(line for i, lines in enumerate(sides) for line in ((),) * bool(i) + lines))
 
     async def correct(self, channel_id: str, user_id: str, entry: int, to: str, reason: str) -> str:
         """The referee (or the organiser, with no referee) corrects ledger entry ``entry``: the
@@ -397,24 +396,33 @@ class CampaignService:
         to the players who owe orders (none if none do)."""
         name = f"campaign {stored.id} {alarm.phase} {alarm.name}"
         if alarm.name == CLOSE:
-            text, following = self._reveal_said(campaign, alarm.phase)
+            said, following = self._reveal_said(campaign, alarm.phase)
             return DeadlinePost(
-                stored.channel_id, name, CAMPAIGN_REVEAL, {"text": text, "open_phase": following}
+                stored.channel_id,
+                name,
+                CAMPAIGN_REVEAL,
+                {"text": reply_to_json(said), "open_phase": following},
             )
         if notice and notice[0]:
-            users, text = notice
-            return DeadlinePost(stored.channel_id, name, CAMPAIGN_REMINDER, {"users": users, "text": text})
+            users, said = notice
+            payload = {"users": users, "text": reply_to_json(said)}
+            return DeadlinePost(stored.channel_id, name, CAMPAIGN_REMINDER, payload)
         return None
 
     async def _post_reminder(self, post: DeadlinePost) -> None:
         if self.on_reminder:
-            await self.on_reminder(post.channel_id, post.payload["users"], post.payload["text"])
+            await self.on_reminder(
+                post.channel_id, post.payload["users"], reply_from_json(post.payload["text"])
+            )
 
     async def _post_reveal(self, post: DeadlinePost) -> None:
         if self.on_reveal:
-            await self.on_reveal(post.channel_id, post.payload["text"], post.payload["open_phase"])
+            said = reply_from_json(post.payload["text"])
+            await self.on_reveal(post.channel_id, said, post.payload["open_phase"])
 
-    def _rung(self, campaign: Campaign, alarm: phases.Alarm) -> tuple[Campaign, tuple[list[str], str] | None]:
+    def _rung(
+        self, campaign: Campaign, alarm: phases.Alarm
+    ) -> tuple[Campaign, tuple[list[str], Reply] | None]:
         """The campaign after an alarm, and the players to remind with the reminder's text."""
         now = self.clock.now()
         phase = campaign.phases[alarm.phase]
@@ -423,38 +431,32 @@ class CampaignService:
             return phases.reveal(campaign, alarm.phase, self.dice(), now), None
         if alarm.name == GRACE:
             campaign, users = phases.announce_grace(campaign, alarm, now)
-            return campaign, (
-                users,
-                f"{what}: the deadline has passed; grace until {self.when(phase.closes_at)}. "
-                f"Not submitted yet: {self._players(users)}",
-            )
+            passed = (f"{what}: the deadline has passed; grace until ", Moment(phase.closes_at), ". ")
+            return campaign, (users, Reply.of((*passed, "Not submitted yet: ", *listed(users))))
         campaign, users = phases.remind(campaign, alarm, now)
-        return campaign, (
-            users,
-            f"{what}: {self._players(users)}, your side still owes "
-            f"{phases.WHAT_TO_SUBMIT[phase.kind]}; deadline {self.when(phase.deadline)}. "
-            "Submit with /campaign submit",
-        )
+        owed = f", your side still owes {phases.WHAT_TO_SUBMIT[phase.kind]}; deadline "
+        said = (f"{what}: ", *listed(users), owed, Moment(phase.deadline), ". Submit with /campaign submit")
+        return campaign, (users, Reply.of(said))
 
     async def _announce_reveal(self, stored: StoredCampaign, index: int) -> None:
-        text, following = self._reveal_said(stored.campaign, index)
+        said, following = self._reveal_said(stored.campaign, index)
         log.info("revealed", extra={"channel": stored.channel_id, "phase": index + 1})
         if self.on_reveal:
-            await self.on_reveal(stored.channel_id, text, following)
+            await self.on_reveal(stored.channel_id, said, following)
 
-    def _reveal_said(self, campaign: Campaign, index: int) -> tuple[str, int | None]:
+    @staticmethod
+    def _reveal_said(campaign: Campaign, index: int) -> tuple[Reply, int | None]:
         """What the reveal of phase ``index`` tells the channel, and the phase it opens."""
-        text = phases.reveal_text(campaign, index)
+        said = Reply(phases.reveal_text(campaign, index))
         following = campaign.open_phase
-        if following is not None:
-            phase = campaign.phases[following]
-            text += (
-                f"\n{phases.describe_phase(following, phase, start=True)} is open: each side submits "
-                f"{phases.WHAT_TO_SUBMIT[phase.kind]} by {self.when(phase.deadline)}"
-            )
-        else:
-            text += f"\nThe campaign {campaign.name} is finished: see /campaign ledger"
-        return text, following
+        if following is None:
+            return said + Reply.of(f"The campaign {campaign.name} is finished: see /campaign ledger"), None
+        phase = campaign.phases[following]
+        opened = (
+            f"{phases.describe_phase(following, phase, start=True)} is open: each side submits "
+            f"{phases.WHAT_TO_SUBMIT[phase.kind]} by "
+        )
+        return said + Reply.of((opened, Moment(phase.deadline))), following
 
     # -- helpers --------------------------------------------------------------------------------
 
@@ -478,14 +480,10 @@ class CampaignService:
         ledger = campaign.books.ledger
         return ledger_table(ledger).splitlines()[len(ledger)]
 
-    def _players(self, users: Sequence[str]) -> str:
-        return ", ".join(self.who(user) for user in users)
-
-    def _status_text(self, campaign: Campaign) -> str:
-        text = phases.status_text(campaign, self.when, self.who)
-        if campaign.referee:
-            text += f"\nReferee: {self.who(campaign.referee)}"
-        return text
+    @staticmethod
+    def _status(campaign: Campaign) -> Reply:
+        referee = [("Referee: ", Mention(campaign.referee))] if campaign.referee else []
+        return Reply((*phases.status_text(campaign), *referee))
 
     async def _current(self, channel_id: str) -> StoredCampaign:
         stored = await self.campaigns.current(channel_id)

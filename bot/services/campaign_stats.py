@@ -8,6 +8,7 @@ for the side it was rolled for. The channel's newest campaign is the one counted
 
 from __future__ import annotations
 
+from bot.reply import Reply, Strong
 from bot.services.game_service import GameError
 from bot.services.linked_campaign_service import KIND as LINKED
 from bot.services.stats_service import DiceStats, StatsService
@@ -38,9 +39,9 @@ class CampaignStats:
             "There is no campaign in this channel: /stats without campaign counts the channel's game"
         )
 
-    async def text(self, channel_id: str) -> str:
-        """The campaign's statistics as plain text (the console's ``/stats campaign``)."""
-        return (await self.stats(channel_id)).text()
+    async def reply(self, channel_id: str) -> Reply:
+        """The campaign's statistics (the console's ``/stats campaign``)."""
+        return (await self.stats(channel_id)).reply()
 
     async def _linked(self, channel_id: str, campaign: LinkedCampaign) -> DiceStats:
         dice = [die for battle in campaign.history for die in battle.dice]
@@ -52,12 +53,18 @@ class CampaignStats:
             unread += live.unread_rolls
             fought += f", battle {campaign.battle.number} so far"
         sides = {side.player: [name] for name, side in campaign.sides.items()}
-        return DiceStats(dice_report(dice), unread, sides, f"Campaign **{campaign.name}**: {fought}")
+        return DiceStats(
+            dice_report(dice), unread, sides, ("Campaign ", Strong(campaign.name), f": {fought}")
+        )
 
 
 def ledger_stats(campaign: Campaign) -> DiceStats:
     """A Red Barricades campaign's ledger rolls, by side."""
     dice = [PlayerDie(SIDE_NAMES[entry.side], die) for entry in campaign.books.ledger for die in entry.dice]
     rolls = sum(1 for entry in campaign.books.ledger if entry.dice)
-    heading = f"Campaign **{campaign.name}**: {counted(rolls, 'ledger roll')}, {dice_words(len(dice))}"
+    heading = (
+        "Campaign ",
+        Strong(campaign.name),
+        f": {counted(rolls, 'ledger roll')}, {dice_words(len(dice))}",
+    )
     return DiceStats(dice_report(dice), 0, {}, heading)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -9,7 +10,7 @@ from functools import lru_cache
 from sqlalchemy import desc, insert
 from sqlmodel import or_, select
 
-from bot.reply import Heading, Line, Reply, Strong, Typed
+from bot.reply import Heading, Line, Piece, Reply, Strong, Struck, Typed, Words
 from bot.services.game_service import GameError
 from bot.services.limits import NAME, bounded_text
 from bot.storage.store import GameStore
@@ -22,9 +23,37 @@ from engine.rolls.expressions import Roll, roll
 LOG_LINES = 20
 
 
-def roll_text(rolls: list[Roll]) -> str:
+def roll_lines(rolls: list[Roll]) -> tuple[Line, ...]:
     """The lines a /roll shows (and logs): each roll, after its label if it has one."""
-    return "\n".join(f"{r.label}: {r.text}" if r.label else r.text for r in rolls)
+    return tuple((f"{r.label}: ", *r.line) if r.label else r.line for r in rolls)
+
+
+_LOGGED_MARKS: dict[type[Words], str] = {Strong: "**", Struck: "~~", Typed: "`"}
+_LOGGED_PIECE = re.compile(r"(\*\*[^*]+\*\*|~~[^~]+~~|`[^`]+`)")
+
+
+def logged_text(lines: Iterable[Line]) -> str:
+    """A roll's lines as the log keeps them: marked as Discord's Markdown, the form every roll
+    was logged in from the first (an older roll's dice are read back by showing it again)."""
+    return "\n".join("".join(_logged(piece) for piece in line) for line in lines)
+
+
+def _logged(piece: Piece) -> str:
+    mark = _LOGGED_MARKS.get(type(piece), "")
+    return f"{mark}{piece.text}{mark}" if isinstance(piece, Words) else str(piece)
+
+
+def logged_line(text: str) -> Line:
+    """A logged roll's text read back into pieces, its lines kept (a struck die keeps no other
+    mark)."""
+    return tuple(_read(part) for part in _LOGGED_PIECE.split(text) if part)
+
+
+def _read(part: str) -> Piece:
+    if _LOGGED_PIECE.fullmatch(part):
+        kind = next(kind for kind, mark in _LOGGED_MARKS.items() if part.startswith(mark))
+        return kind(part.strip("`*~"))
+    return part
 
 
 def dice_text(dice: Iterable[DieRoll]) -> str:
@@ -48,7 +77,7 @@ def _logged_die(stored: str, purpose: str) -> DieRoll:
 class Rolled:
     """What to show: the lines, and whether only the roller may see them."""
 
-    text: str
+    lines: tuple[Line, ...]
     secret: bool
 
 
@@ -64,7 +93,7 @@ class DiceService:
         except IllegalCommand as refusal:
             raise GameError(str(refusal)) from refusal
         dice = [die for rolled in rolls for die in rolled.dice]
-        return await self._log(channel_id, user_id, expression.strip(), roll_text(rolls), dice, secret)
+        return await self._log(channel_id, user_id, expression.strip(), roll_lines(rolls), dice, secret)
 
     async def chart(
         self, channel_id: str, user_id: str, chart: str, choices: str = "", *, secret: bool = False
@@ -78,7 +107,7 @@ class DiceService:
         except IllegalCommand as refusal:
             raise GameError(str(refusal)) from refusal
         asked = f"chart {found.id}" + (f": {choices.strip()}" if choices.strip() else "")
-        return await self._log(channel_id, user_id, asked, rolled.text, rolled.dice, secret)
+        return await self._log(channel_id, user_id, asked, (rolled.line,), rolled.dice, secret)
 
     @staticmethod
     def chart_list(limit: int, written: Callable[[Reply], str]) -> list[Reply]:
@@ -127,14 +156,20 @@ class DiceService:
         return rows[::-1]
 
     async def _log(
-        self, channel_id: str, user_id: str, asked: str, result: str, dice: Iterable[DieRoll], secret: bool
+        self,
+        channel_id: str,
+        user_id: str,
+        asked: str,
+        result: tuple[Line, ...],
+        dice: Iterable[DieRoll],
+        secret: bool,
     ) -> Rolled:
         """One INSERT, committed before the roll is shown: a roll that was seen is in the log."""
         row = {
             "channel_id": channel_id,
             "user_id": user_id,
             "asked": asked,
-            "result": result,
+            "result": logged_text(result),
             "dice": dice_text(dice),
             "secret": secret,
             "created_at": utcnow(),

@@ -18,6 +18,7 @@ from operator import attrgetter
 
 from pydantic import ValidationError
 
+from bot.reply import Mention, Piece, Reply, Strong
 from bot.services.force_service import ForceService
 from bot.services.game_service import GameError, GameService, Outcome, duration_text, refusals
 from bot.services.limits import NAME, bounded_text
@@ -37,12 +38,12 @@ from engine.wording import side_name
 log = logging.getLogger(__name__)
 
 KIND = "linked"
-Carried = Callable[[str, str], Awaitable[None]]  # channel, what the battle's end did to the campaign
+Carried = Callable[[str, Reply], Awaitable[None]]  # channel, what the battle's end did to the campaign
 
 
 class LinkedCampaignService:
     """Linked campaigns by channel, over the game service's store; it hears of every game's end.
-    ``who`` writes a player for the adapter (a Discord mention, say)."""
+    Its replies name players as :class:`Mention` pieces, each front end writing them its way."""
 
     def __init__(
         self,
@@ -51,10 +52,8 @@ class LinkedCampaignService:
         stats: StatsService,
         tables: TableService,
         on_carried: Carried | None = None,
-        who: Callable[[str], str] = str,
     ) -> None:
         self.games = games
-        self.who = who
         self.forces = forces
         self.stats = stats
         self.tables = tables
@@ -72,7 +71,7 @@ class LinkedCampaignService:
         name: str,
         players: Mapping[str, tuple[str, str]],
         rules: Mapping[str, int | str] | None = None,
-    ) -> str:
+    ) -> Reply:
         """A campaign between the players' saved forces: ``players`` maps allies and axis to
         (player, force name); ``rules`` sets the options of :class:`LinkedRules`."""
         bounded_text("A campaign's name", name, NAME)
@@ -94,7 +93,9 @@ class LinkedCampaignService:
             except CampaignRunning:  # set up at the same moment by another process
                 await self._refuse_if_running(channel_id)
                 raise GameError("This channel already runs a linked campaign") from None
-        return f"Linked campaign **{campaign.name}** set up.\n{linked.standings_text(campaign, self.who)}"
+        return Reply.of(
+            ("Linked campaign ", Strong(campaign.name), " set up."), *linked.standings_text(campaign)
+        )
 
     async def battle(
         self,
@@ -108,7 +109,7 @@ class LinkedCampaignService:
         *,
         guild_id: str,
         seed: str | int | None = None,
-    ) -> tuple[str, Outcome]:
+    ) -> tuple[Reply, Outcome]:
         """Set up the campaign's next battle as the channel's game, both forces brought to it,
         on a built-in table, one saved in the server, or a random one from ``seed`` (as
         ``/game new table:``). A campaign player asks; a game still running in the channel
@@ -137,17 +138,17 @@ class LinkedCampaignService:
             raise
         return self._battle_text(campaign, ground, reaction_seconds), outcome
 
-    async def buy(self, channel_id: str, user_id: str, side: str, unit: str, label: str | None = None) -> str:
+    async def buy(
+        self, channel_id: str, user_id: str, side: str, unit: str, label: str | None = None
+    ) -> Reply:
         """A side's player buys a unit with the side's reinforcement points."""
         campaign = await self._change(
             channel_id, user_id, side, lambda c: linked.spend_reinforcements(c, side, unit, label)
         )
         bought = campaign.sides[side].force.units[-1]
-        return (
-            f"{side} buys {bought.label} ({bought.profile}): "
-            f"{campaign.sides[side].points} reinforcement points left\n"
-            + linked.standings_text(campaign, self.who)
-        )
+        points = campaign.sides[side].points
+        left = f"{side} buys {bought.label} ({bought.profile}): {points} reinforcement points left"
+        return Reply.of(left, *linked.standings_text(campaign))
 
     async def command(self, channel_id: str, user_id: str, side: str, unit: str) -> str:
         """A side's player names another of its units the command unit."""
@@ -157,13 +158,13 @@ class LinkedCampaignService:
         chosen = next(u for u in campaign.sides[side].force.units if u.command)
         return f"{chosen.label} is now {side}'s command unit"
 
-    async def retire(self, channel_id: str, user_id: str, side: str, unit: str) -> str:
+    async def retire(self, channel_id: str, user_id: str, side: str, unit: str) -> Reply:
         """A side's player takes a unit out of the side's force for good."""
         campaign = await self._change(channel_id, user_id, side, lambda c: linked.retire_unit(c, side, unit))
         retired = campaign.sides[side].retired[-1]
-        return f"{side} retires {retired.label}\n{linked.standings_text(campaign, self.who)}"
+        return Reply.of(f"{side} retires {retired.label}", *linked.standings_text(campaign))
 
-    async def end(self, channel_id: str, user_id: str) -> str:
+    async def end(self, channel_id: str, user_id: str) -> Reply:
         """A campaign player ends the campaign between battles: its result, final standings and
         history."""
         async with self._locks[channel_id]:
@@ -172,14 +173,10 @@ class LinkedCampaignService:
             with refusals():
                 campaign = linked.end_campaign(stored.campaign)
             await self._save(stored, campaign)
-        return (
-            f"{linked.result_text(campaign, self.who)}\n{linked.standings_text(campaign, self.who)}\n"
-            f"History:\n{linked.history_text(campaign)}"
-        )
+        return Reply.of(linked.result_text(campaign)) + self._standings(campaign)
 
-    async def standings(self, channel_id: str) -> str:
-        campaign = (await self._current(channel_id)).campaign
-        return f"{linked.standings_text(campaign, self.who)}\nHistory:\n{linked.history_text(campaign)}"
+    async def standings(self, channel_id: str) -> Reply:
+        return self._standings((await self._current(channel_id)).campaign)
 
     async def game_over(self, channel_id: str, final: GameState) -> None:
         """The game service's hook: a game in the channel ended. If it was the campaign's battle,
@@ -208,25 +205,31 @@ class LinkedCampaignService:
             return
         log.info("battle carried", extra={"channel": channel_id, "battle": campaign.history[-1].number})
         if self.on_carried:
-            text = f"**{campaign.name}**, battle {linked.battle_line(campaign.history[-1])}"
-            await self.on_carried(channel_id, f"{text}\n{linked.standings_text(campaign, self.who)}")
+            carried = (Strong(campaign.name), f", battle {linked.battle_line(campaign.history[-1])}")
+            await self.on_carried(channel_id, Reply.of(carried, *linked.standings_text(campaign)))
 
     # -- helpers --------------------------------------------------------------------------------
 
-    def _battle_text(self, campaign: LinkedCampaign, table: str | BattleTable, reaction_seconds: int) -> str:
+    @staticmethod
+    def _standings(campaign: LinkedCampaign) -> Reply:
+        return Reply.of(*linked.standings_text(campaign), "History:", linked.history_text(campaign))
+
+    @staticmethod
+    def _battle_text(campaign: LinkedCampaign, table: str | BattleTable, reaction_seconds: int) -> Reply:
         battle = campaign.battle
         assert battle is not None
         scenario = find_scenario(battle.scenario)
-        sides = "; ".join(
-            f"**{side}** ({self.who(campaign.sides[side].player)}) {battle.roles[side]}: "
-            + ", ".join(battle.fielded[side])
-            for side in SIDES
-        )
-        return (
-            f"**{campaign.name}**, battle {battle.number}: **{scenario.title}** (p. {scenario.page}) "
-            f"on the {table_title(table)}. {sides}.\n"
+        sides: list[Piece] = []
+        for side in SIDES:
+            fielded = ", ".join(battle.fielded[side])
+            sides += ["; "] * bool(sides) + [Strong(side), " (", Mention(campaign.sides[side].player), ")"]
+            sides.append(f" {battle.roles[side]}: {fielded}")
+        heading = (Strong(campaign.name), f", battle {battle.number}: ", Strong(scenario.title))
+        where = f" (p. {scenario.page}) on the {table_title(table)}. "
+        return Reply.of(
+            (*heading, where, *sides, "."),
             f"Reaction windows stay open {duration_text(reaction_seconds)}. "
-            "Both forces are here: set up with /deploy, then /game start."
+            "Both forces are here: set up with /deploy, then /game start.",
         )
 
     async def _change(
@@ -238,7 +241,7 @@ class LinkedCampaignService:
                 stored.campaign.side(side)
             if stored.campaign.sides[side].player != user_id:
                 player = stored.campaign.sides[side].player
-                raise GameError(f"Only {side_name(side)}' player, {player}, may do that")
+                raise GameError(f"Only {side_name(side)}' player, ", Mention(player), ", may do that")
             with refusals():
                 campaign = change(stored.campaign)
             await self._save(stored, campaign)

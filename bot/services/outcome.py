@@ -11,10 +11,17 @@ from datetime import datetime
 from engine.errors import IllegalCommand
 from engine.events import Event
 from engine.game_state import GameState
+from engine.rich_text import Line, Piece, unmarked
 
 
 class GameError(Exception):
-    """A refusal to show the user: what was wrong and what to do instead."""
+    """A refusal to show the user: what was wrong and what to do instead. Its words may name a
+    user or a command to type as pieces (:mod:`engine.rich_text`), each front end writing them
+    its own way; ``str()`` gives them bare, for the logs."""
+
+    def __init__(self, *words: Piece) -> None:
+        super().__init__(unmarked(words))
+        self.words: Line = words
 
 
 @contextmanager

@@ -8,6 +8,7 @@ import asyncio
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from bot.reply import Reply
 from bot.services.outcome import GameError, refusals
 from bot.storage.store import GameStore
 from engine.commands import Command
@@ -23,7 +24,7 @@ REPLAY_FILE = "replay.gif"
 
 @dataclass(frozen=True)
 class Replay:
-    summary: str
+    summary: Reply  # the battle's story
     gif: bytes | None  # None: no activation was played, so there is nothing to animate
     frames: int
 
@@ -32,7 +33,7 @@ def build_replay(start: GameState, log: Iterable[tuple[Command, list[Event]]]) -
     """The story of a game's stored log (what an undo took back left out), told to spectators."""
     story = battle_story(start, live_history(list(log)))
     frames = replay_frames(story.moments)
-    return Replay(story_text(story), animated_gif(frames) if frames else None, len(frames))
+    return Replay(Reply(story_text(story)), animated_gif(frames) if frames else None, len(frames))
 
 
 async def stored_replay(store: GameStore, channel_id: str) -> Replay:

@@ -49,7 +49,7 @@ SNIPPET_WORDS = 24
 SEARCH = text(
     """
     SELECT s.id, s.number, s.title, src.name,
-           snippet(rule_search, 2, '**', '**', ' … ', :words) AS snippet
+           snippet(rule_search, 2, :found, :found_end, ' … ', :words) AS snippet
     FROM rule_search
     JOIN rule_sections AS s ON s.id = rule_search.rowid
     JOIN rule_sources AS src ON src.id = s.source_id
@@ -78,9 +78,22 @@ POSTGRES_SEARCH = """
     FROM found
     ORDER BY exact DESC, rank DESC, id
 """
+FOUND, FOUND_END = "\ue000", "\ue001"  # around the words a snippet found: private characters, made Strong
 HEADLINE = (
-    f'StartSel=**, StopSel=**, MaxWords={SNIPPET_WORDS}, MinWords=8, MaxFragments=1, FragmentDelimiter=" … "'
+    f"StartSel={FOUND}, StopSel={FOUND_END}, MaxWords={SNIPPET_WORDS}, MinWords=8, MaxFragments=1, "
+    'FragmentDelimiter=" … "'
 )
+
+
+def _snippet(snippet: str) -> Line:
+    """A snippet with the words it found Strong."""
+    parts = re.split(f"{FOUND}(.*?){FOUND_END}", snippet)
+    return tuple(Strong(part) if i % 2 else part for i, part in enumerate(parts) if part)
+
+
+def _apart(parts: list[Line]) -> Reply:
+    """Sections found, a blank line between each two."""
+    return Reply(tuple(line for i, part in enumerate(parts) for line in ([(), part] if i else [part])))
 
 
 @dataclass(frozen=True)
@@ -203,7 +216,7 @@ class RulesService:
 
     # --- looking up ---------------------------------------------------------------------------
 
-    async def lookup(self, guild_id: str, query: str) -> str:
+    async def lookup(self, guild_id: str, query: str) -> Reply:
         """A section number gives that section, whole; words give the best sections with snippets."""
         query = bounded_text("A rules search", query.strip(), MAX_QUERY_CHARS)
         if not query:
@@ -238,7 +251,7 @@ class RulesService:
             rows = (await session.execute(query)).all()
         return [(f"{number} {title}".strip(), number or title) for number, title in rows]
 
-    async def _by_number(self, guild_id: str, number: str) -> str:
+    async def _by_number(self, guild_id: str, number: str) -> Reply:
         key = number.casefold()
         async with self.store.sessions() as session:
             query = (
@@ -255,12 +268,16 @@ class RulesService:
             return await self._by_number(guild_id, number[:-2])  # indexes call chapter 63 "63.0"
         if not exact and not inside:
             raise GameError(f"No section {number} in this server's rules library: try words, or /library")
-        parts = [f"**{s.number} {s.title}** · {source}\n{s.body}" for s, source in exact]
+        parts: list[Line] = [
+            (Strong(f"{s.number} {s.title}"), f" · {source}\n{s.body}") for s, source in exact
+        ]
         if inside:
-            parts.append("Sections inside it: " + ", ".join(inside[:40]) + (" …" if len(inside) > 40 else ""))
-        return "\n\n".join(parts)
+            parts.append(
+                ("Sections inside it: " + ", ".join(inside[:40]) + (" …" if len(inside) > 40 else ""),)
+            )
+        return _apart(parts)
 
-    async def _by_words(self, guild_id: str, query: str) -> str:
+    async def _by_words(self, guild_id: str, query: str) -> Reply:
         words = search_words(query)
         rows = []
         for any_word in (False, True):
@@ -272,20 +289,20 @@ class RulesService:
             else:
                 search = SEARCH
                 params |= {"query": match_query(words, self.aliases, any_word=any_word)}
-                params |= {"words": SNIPPET_WORDS}
+                params |= {"words": SNIPPET_WORDS, "found": FOUND, "found_end": FOUND_END}
             async with self.store.sessions() as session, _time_limit(session, self.store.engine.dialect.name):
                 rows = (await session.execute(search, params)).all()
             if rows or len(words) == 1:
                 break
         if not rows:
             raise GameError(f"Nothing in this server's rules library mentions {query!r}")
-        found = [f"**{r.number + ' ' if r.number else ''}{r.title}** · {r.name}\n{r.snippet}" for r in rows]
-        note = (
-            ""
-            if len(rows) < RESULTS
-            else f"\n\nThe best {RESULTS}; /rule with a number shows a section whole."
-        )
-        return "\n\n".join(found) + note
+        found: list[Line] = [
+            (Strong(f"{r.number + ' ' if r.number else ''}{r.title}"), f" · {r.name}\n", *_snippet(r.snippet))
+            for r in rows
+        ]
+        if len(rows) == RESULTS:
+            found.append((f"The best {RESULTS}; /rule with a number shows a section whole.",))
+        return _apart(found)
 
     # --- the server's own documents -----------------------------------------------------------
 

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 
 from sqlmodel import select
 
-from bot.services.dice_service import logged_dice_of, roll_text
+from bot.reply import Line, Reply
+from bot.services.dice_service import logged_dice_of, logged_text, roll_lines
 from bot.storage.store import EVENTS, GameStore
 from bot.storage.tables import CommandRow, GameRow, RollRow
 from engine.dice import DiceSource, DieRoll
@@ -40,22 +41,27 @@ class DiceStats:
     report: DiceReport
     unread_rolls: int  # logged rolls whose dice could not be read back from their text
     sides: dict[str, list[str]]  # the sides each player played
-    heading: str = ""  # what the dice are of, when not the channel's game ("Normandy: 3 battles")
+    heading: Line = ()  # what the dice are of, when not the channel's game ("Normandy: 3 battles")
+
+    def sides_of(self, player: str) -> str:
+        """What follows a player's name: the sides they played, " (allies)"."""
+        return f" ({', '.join(self.sides[player])})" if player in self.sides else ""
 
     def named(self, name_of: Callable[[str], str]) -> Callable[[str], str]:
-        """``name_of`` with the player's sides after the name: "<@301> (allies)"."""
-        return lambda p: name_of(p) + (f" ({', '.join(self.sides[p])})" if p in self.sides else "")
+        """``name_of`` with the player's sides after the name: "Ann (allies)"."""
+        return lambda player: name_of(player) + self.sides_of(player)
 
-    def text(self, name_of: Callable[[str], str] = str, *, fenced: bool = False) -> str:
-        text = report_text(self.report, self.named(name_of), fenced=fenced)
-        if self.heading:
-            text = f"{self.heading}\n{text}"
-        if self.unread_rolls:
-            text += (
-                f"\n({counted(self.unread_rolls, 'logged roll')} left out: their dice cannot be told "
-                "for sure from what was shown)"
-            )
-        return text
+    def reply(self) -> Reply:
+        lines = report_text(self.report, self.sides_of)
+        unread: tuple[Line, ...] = (
+            (
+                f"({counted(self.unread_rolls, 'logged roll')} left out: their dice cannot be told "
+                "for sure from what was shown)",
+            ),
+        )
+        return Reply(
+            ((self.heading,) if self.heading else ()) + lines + (unread if self.unread_rolls else ())
+        )
 
 
 @dataclass(frozen=True)
@@ -100,9 +106,9 @@ class StatsService:
         logged, unread = await asyncio.to_thread(logged_dice, rolls)
         return ChannelDice(game_dice(game, commands) + logged, unread, sides)
 
-    async def text(self, channel_id: str) -> str:
-        """The channel's statistics as plain text (the console's ``/stats``)."""
-        return (await self.stats([channel_id])).text()
+    async def reply(self, channel_id: str) -> Reply:
+        """The channel's statistics (the console's ``/stats``)."""
+        return (await self.stats([channel_id])).reply()
 
     async def _load(self, channel_id: str) -> tuple[GameState | None, list[CommandRow], list[RollRow]]:
         async with self.store.sessions() as session:
@@ -201,5 +207,5 @@ def _replay(asked: str) -> Callable[[DiceSource], str]:
     """What the log says was asked, rolled again with the dice given: the text it shows."""
     if asked.startswith("chart "):
         chart, _, choices = asked.removeprefix("chart ").partition(": ")
-        return lambda dice: roll_on_chart(find_chart(chart), choices, dice).text
-    return lambda dice: roll_text(roll(asked, dice))
+        return lambda dice: logged_text([roll_on_chart(find_chart(chart), choices, dice).line])
+    return lambda dice: logged_text(roll_lines(roll(asked, dice)))

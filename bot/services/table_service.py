@@ -151,7 +151,9 @@ class TableService:
         async with self.store.sessions() as session:
             row = await self._row(session, guild_id, name)
         if row.owner_id != owner_id:
-            raise GameError(f"{row.name} is <@{row.owner_id}>'s table: copy it to change it (/table copy)")
+            raise GameError(
+                row.name, " is ", Mention(row.owner_id), "'s table: copy it to change it (/table copy)"
+            )
         return row
 
     async def _save_over(self, row: SavedTableRow, table: BattleTable) -> bool:
@@ -186,8 +188,8 @@ class TableService:
                 f"There is no table {typed!r}: choose {built_in}, random (with a seed) or one of /table list"
             ) from None
 
-    async def show(self, guild_id: str, name: str) -> str:
-        return describe_table(await self.table(guild_id, name))
+    async def show(self, guild_id: str, name: str) -> Reply:
+        return Reply(describe_table(await self.table(guild_id, name)))
 
     async def names(self, guild_id: str) -> list[str]:
         async with self.store.sessions() as session:
@@ -236,7 +238,7 @@ class TableService:
         async with self.store.sessions() as session, session.begin():
             row = await self._row(session, guild_id, name)
             if row.owner_id != owner_id:
-                raise GameError(f"{row.name} is <@{row.owner_id}>'s table: only they may delete it")
+                raise GameError(row.name, " is ", Mention(row.owner_id), "'s table: only they may delete it")
             await session.execute(delete(SavedTableRow).where(SavedTableRow.id == row.id))
         return f"Deleted {row.name}"
 
@@ -251,7 +253,7 @@ class TableService:
                     old = await self._row(session, guild_id, table.name, missing_ok=True)
                     if old is not None and old.owner_id != owner_id:
                         raise GameError(
-                            f"{old.name} is <@{old.owner_id}>'s table: import it under another name"
+                            old.name, " is ", Mention(old.owner_id), "'s table: import it under another name"
                         )
                     if old is not None:
                         await session.execute(delete(SavedTableRow).where(SavedTableRow.id == old.id))

@@ -33,7 +33,7 @@ also when it refuses with :class:`IllegalCommand`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -59,6 +59,7 @@ from engine.forces import (
 )
 from engine.game_state import GameState
 from engine.profiles import Special
+from engine.rich_text import Line, Mention, Strong
 from engine.rules.force import command_unit_problem
 from engine.rules.scenario import defends
 from engine.scenarios.book import find_scenario
@@ -453,32 +454,40 @@ def _unit_text(side: LinkedSide, unit: ForceUnit) -> str:
     return unit.label + (f" ({', '.join(notes)})" if notes else "")
 
 
-def standings_text(campaign: LinkedCampaign, who: Callable[[str], str] = str) -> str:
-    """Each side's battles, results, points in hand and force as it stands; ``who`` writes a
-    player (a mention, say)."""
+def standings_text(campaign: LinkedCampaign) -> tuple[Line, ...]:
+    """Each side's battles, results, points in hand and force as it stands; each player a
+    :class:`Mention`."""
     fought = len(campaign.history)
-    lines = [
-        f"**{campaign.name}**{' (over)' * campaign.ended}: {counted(fought, 'battle')} fought; "
-        f"winner {campaign.rules.winner_points}, "
-        f"loser {campaign.rules.loser_points}, draw {campaign.rules.draw_points} reinforcement points; "
-        f"{DAMAGED_RULES[campaign.rules.damaged]}"
+    lines: list[Line] = [
+        (
+            Strong(campaign.name),
+            f"{' (over)' * campaign.ended}: {counted(fought, 'battle')} fought; "
+            f"winner {campaign.rules.winner_points}, "
+            f"loser {campaign.rules.loser_points}, draw {campaign.rules.draw_points} reinforcement points; "
+            f"{DAMAGED_RULES[campaign.rules.damaged]}",
+        )
     ]
     for name, side in campaign.sides.items():
         force = side.force
         lines.append(
-            f"{name} ({who(side.player)}), {force.name} ({NATION_NAMES[force.nation]}): "
-            f"{counted(side.battles, 'battle')}, {counted(side.wins, 'win')}, {counted(side.draws, 'draw')}, "
-            f"{counted(side.losses, 'loss', 'losses')}; {side.points} reinforcement points; "
-            f"force {force_points(force)} points, {counted(len(force.units), 'unit')}"
+            (
+                f"{name} (",
+                Mention(side.player),
+                f"), {force.name} ({NATION_NAMES[force.nation]}): "
+                f"{counted(side.battles, 'battle')}, {counted(side.wins, 'win')}, "
+                f"{counted(side.draws, 'draw')}, {counted(side.losses, 'loss', 'losses')}; "
+                f"{side.points} reinforcement points; "
+                f"force {force_points(force)} points, {counted(len(force.units), 'unit')}",
+            )
         )
-        lines.append("   " + (", ".join(_unit_text(side, u) for u in force.units) or "no units left"))
+        lines.append(("   " + (", ".join(_unit_text(side, u) for u in force.units) or "no units left"),))
         if side.fallen:
-            lines.append(f"   lost: {', '.join(u.label for u in side.fallen)}")
+            lines.append((f"   lost: {', '.join(u.label for u in side.fallen)}",))
         if side.retired:
-            lines.append(f"   retired: {', '.join(u.label for u in side.retired)}")
+            lines.append((f"   retired: {', '.join(u.label for u in side.retired)}",))
     if campaign.battle is not None:
-        lines.append(f"Battle {campaign.battle.number} ({_title(campaign.battle)}) is being fought")
-    return "\n".join(lines)
+        lines.append((f"Battle {campaign.battle.number} ({_title(campaign.battle)}) is being fought",))
+    return tuple(lines)
 
 
 def _title(battle: Battle) -> str:
@@ -501,17 +510,19 @@ def battle_line(battle: Battle) -> str:
     return f"{battle.number}. {_title(battle)}: {result} ({battle.reason}); {sides}"
 
 
-def result_text(campaign: LinkedCampaign, who: Callable[[str], str] = str) -> str:
-    """How the campaign ended: who took it, by wins."""
+def result_text(campaign: LinkedCampaign) -> Line:
+    """How the campaign ended: who took it, by wins (the winner's player a :class:`Mention`)."""
     fought = counted(len(campaign.history), "battle")
     winner = campaign_winner(campaign)
     if winner is None:
         wins = campaign.sides[SIDES[0]].wins
-        return f"**{campaign.name}** is over after {fought}: a draw, {counted(wins, 'win')} each"
+        return (Strong(campaign.name), f" is over after {fought}: a draw, {counted(wins, 'win')} each")
     loser = SIDES[1] if winner == SIDES[0] else SIDES[0]
     return (
-        f"**{campaign.name}** is over after {fought}: {winner} ({who(campaign.sides[winner].player)}) "
-        f"wins the campaign, {counted(campaign.sides[winner].wins, 'win')} to {campaign.sides[loser].wins}"
+        Strong(campaign.name),
+        f" is over after {fought}: {winner} (",
+        Mention(campaign.sides[winner].player),
+        f") wins the campaign, {counted(campaign.sides[winner].wins, 'win')} to {campaign.sides[loser].wins}",
     )
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import datetime
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -45,6 +45,7 @@ from engine.campaign.refit_rolls import roll_after_purchase
 from engine.campaign.rg_chart import find_fortification, find_reinforcement_group, rg_charts
 from engine.dice import DiceSource
 from engine.errors import IllegalCommand
+from engine.rich_text import Line, Moment, Strong, listed
 from engine.wording import counted
 
 PhaseKind = Literal["purchase"]
@@ -667,49 +668,44 @@ def reveal(campaign: Campaign, index: int, dice: DiceSource, now: datetime.datet
     return new
 
 
-def reveal_text(campaign: Campaign, index: int) -> str:
+def reveal_text(campaign: Campaign, index: int) -> tuple[Line, ...]:
     """What a revealed phase showed: each side's orders (or its default) and the ledger entries
     of its purchases and rolls, numbered as in the ledger."""
     phase = campaign.phases[index]
     if phase.state != "revealed":
         raise IllegalCommand(f"{describe_phase(index, phase, start=True)} has not been revealed")
-    lines = [f"**{campaign.name}**: {describe_phase(index, phase)} revealed"]
+    lines: list[Line] = [(Strong(campaign.name), f": {describe_phase(index, phase)} revealed")]
     for side in SIDES:
         if side in phase.defaulted:
-            lines.append(f"{SIDE_NAMES[side]} missed the deadline: {DEFAULT_SUBMISSION[phase.kind]}")
+            lines.append((f"{SIDE_NAMES[side]} missed the deadline: {DEFAULT_SUBMISSION[phase.kind]}",))
         else:
-            lines.append(f"{SIDE_NAMES[side]}: {phase.sealed[side].text(side)}")
+            lines.append((f"{SIDE_NAMES[side]}: {phase.sealed[side].text(side)}",))
     entries = campaign.books.ledger[phase.ledger_from : phase.ledger_to]
     lines += [
-        f"#{phase.ledger_from + n} {SIDE_NAMES[entry.side]}: {entry.text}" for n, entry in enumerate(entries)
+        (f"#{phase.ledger_from + n} {SIDE_NAMES[entry.side]}: {entry.text}",)
+        for n, entry in enumerate(entries)
     ]
-    return "\n".join(lines)
+    return tuple(lines)
 
 
-def status_text(
-    campaign: Campaign,
-    when: Callable[[datetime.datetime], str],
-    who: Callable[[str], str],
-) -> str:
-    """Every phase, who has submitted to the open one, and its deadline as ``when`` writes a
-    moment (a Discord relative timestamp, say); players as ``who`` writes them. Never what a
-    side has sealed."""
-    lines = [f"**{campaign.name}**" + (" (finished)" if campaign.finished else "")]
+def status_text(campaign: Campaign) -> tuple[Line, ...]:
+    """Every phase, who has submitted to the open one (each player a :class:`Mention`), and its
+    deadline (a :class:`Moment`). Never what a side has sealed."""
+    lines: list[Line] = [(Strong(campaign.name), *[" (finished)"] * campaign.finished)]
     for index, phase in enumerate(campaign.phases):
         head = f"{index + 1}. {phase.title}"
-        grace = f", grace until {when(phase.closes_at)}" if phase.grace else ""
+        grace: Line = (", grace until ", Moment(phase.closes_at)) if phase.grace else ()
         if phase.state == "revealed":
             missed = ", ".join(SIDE_NAMES[side] for side in phase.defaulted)
-            lines.append(f"{head}: revealed" + (f" ({missed} missed the deadline)" if missed else ""))
+            lines.append((f"{head}: revealed" + (f" ({missed} missed the deadline)" if missed else ""),))
         elif phase.state == "waiting":
-            lines.append(f"{head}: opens after phase {index}; deadline {when(phase.deadline)}{grace}")
+            lines.append((f"{head}: opens after phase {index}; deadline ", Moment(phase.deadline), *grace))
         else:
-            lines.append(f"{head}: open, deadline {when(phase.deadline)}{grace}")
+            lines.append((f"{head}: open, deadline ", Moment(phase.deadline), *grace))
             for side in SIDES:
-                players = ", ".join(who(user) for user in campaign.players[side])
                 done = "submitted" if side in phase.sealed else "not yet submitted"
-                lines.append(f"   {SIDE_NAMES[side]} ({players}): {done}")
-    return "\n".join(lines)
+                lines.append((f"   {SIDE_NAMES[side]} (", *listed(campaign.players[side]), f"): {done}"))
+    return tuple(lines)
 
 
 # --- referee corrections ---------------------------------------------------------------------------

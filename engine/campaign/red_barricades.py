@@ -20,6 +20,7 @@ from engine.campaign.calendar import CG_DAYS, SIDE_NAMES, Side, cg_day, check_si
 from engine.campaign.ledger import LedgerEntry
 from engine.campaign.rg_chart import RGKind, find_reinforcement_group
 from engine.errors import IllegalCommand
+from engine.rich_text import Line, Strong
 from engine.wording import counted
 
 
@@ -200,13 +201,12 @@ def _formation_text(formation: Formation) -> str:
     return f"{day_label(formation.day)}  {formation.rg_id} {formation.name}: {'; '.join(parts)}"
 
 
-def order_of_battle_text(campaign: Campaign, side: str) -> str:
+def order_of_battle_text(campaign: Campaign, side: str) -> tuple[Line, ...]:
     """The side's running order of battle: each formation as received (strength, units, leaders,
     SW, OBA ammo and Pre-Registered hexes), the fortifications bought with FPP, the retained units."""
     side = check_side(side)
     books = campaign.order_of_battle[side]
-    lines = [f"**{SIDE_NAMES[side]} order of battle**"]
-    lines += [_formation_text(formation) for formation in books.formations]
+    lines = [_formation_text(formation) for formation in books.formations]
     lines += [
         f"{day_label(bought.day)}  Fortifications: {bought.text or bought.fortification} ({bought.cost} FPP)"
         for bought in campaign.fortifications
@@ -214,4 +214,5 @@ def order_of_battle_text(campaign: Campaign, side: str) -> str:
     ]
     if books.retained:
         lines.append(f"Retained: {', '.join(books.retained)}")
-    return "\n".join(lines) if len(lines) > 1 else f"{lines[0]}\nNothing bought or retained yet"
+    heading = Strong(f"{SIDE_NAMES[side]} order of battle")
+    return ((heading,), *((line,) for line in lines or ["Nothing bought or retained yet"]))

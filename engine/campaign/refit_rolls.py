@@ -26,7 +26,7 @@ def _entry(
         day=bought.day,
         side=bought.side,
         kind="roll",
-        text=text.replace("**", ""),
+        text=text,
         dice=rolled.dice if rolled else (),
         purchase=purchase,
         sets=sets,

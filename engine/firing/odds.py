@@ -24,6 +24,7 @@ from engine.errors import IllegalCommand
 from engine.firing.aiming import measure_shot, shot_problem, target_in_sight
 from engine.game_state import GameState
 from engine.profiles import NATIONS, UnitProfile, find_profile, load_orbat
+from engine.rich_text import Block, Line
 from engine.rules.armour import Damage
 from engine.rules.firing import Shot, dice_to_fire, to_hit_score_needed, why_cannot_fire
 from engine.rules.morale import is_destroyed_by_markers
@@ -261,20 +262,21 @@ def _percent(chance: Fraction) -> str:
     return f"{float(chance) * 100:5.1f}%"
 
 
-def describe_shot_odds(odds: ShotOdds) -> str:
+def describe_shot_odds(odds: ShotOdds) -> tuple[Line, ...]:
     """The shot, what it needs, and each outcome's chance with a bar."""
     shot = odds.shot
     score, dice = to_hit_score_needed(shot), dice_to_fire(shot)
     where = f"{shot.aspect}, " if shot.aspect else f"{shot.cover.value}, "
-    lines = [
-        f'{shot.firer.name} at {shot.target.name} ({where}{round(shot.range, 1):g}"): '
-        f"{dice}d10, each hits on {score.describe()}",
-        f"At least one hit {_percent(odds.hit).strip()}, {float(odds.expected_hits):.2f} hits expected",
-        "```",
-    ]
     width = max(len(o.value) for o in odds.outcomes)
-    lines += [f"{o.value:<{width}} {_percent(p)} {_bar(p)}" for o, p in odds.outcomes.items()]
-    return "\n".join([*lines, "```"])
+    rows = [f"{o.value:<{width}} {_percent(p)} {_bar(p)}" for o, p in odds.outcomes.items()]
+    return (
+        (
+            f'{shot.firer.name} at {shot.target.name} ({where}{round(shot.range, 1):g}"): '
+            f"{dice}d10, each hits on {score.describe()}",
+        ),
+        (f"At least one hit {_percent(odds.hit).strip()}, {float(odds.expected_hits):.2f} hits expected",),
+        (Block("\n".join(rows)),),
+    )
 
 
 # --- any test --------------------------------------------------------------------------------
@@ -325,13 +327,13 @@ def chance_of(test: SuccessTest) -> Fraction:
     return sum((p for n, p in successes(test).items() if n >= test.at_least), Fraction(0))
 
 
-def describe_test_odds(test: SuccessTest) -> str:
+def describe_test_odds(test: SuccessTest) -> tuple[Line, ...]:
     """The chance of passing, and with several dice the chance of each number of successes."""
-    text = f"{test.describe()}: {_percent(chance_of(test)).strip()}"
+    chance: Line = (f"{test.describe()}: {_percent(chance_of(test)).strip()}",)
     if test.dice == 1:
-        return text
+        return (chance,)
     rows = [
         f"{f'{n} success' + 'es' * (n != 1):<13} {_percent(p)} {_bar(p)}"
         for n, p in sorted(successes(test).items())
     ]
-    return "\n".join([text, "```", *rows, "```"])
+    return chance, (Block("\n".join(rows)),)

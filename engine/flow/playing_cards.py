@@ -47,7 +47,11 @@ def card_action(state: GameState, command: CardAction, log: EventLog) -> None:
         card = play(cards, command.side, command.card, _card_tokens(side))
         for _ in range(card.cost):
             spend_token(state, command.side, side.team.co if side.team else None, log)
-        log.emit("cards", f"{side_name(command.side, start=True)} play {card.describe()}", side=command.side)
+        log.emit(
+            "cards",
+            f"{side_name(command.side, start=True)} play {card.name} {card.terms()}",
+            side=command.side,
+        )
     elif command.action == "token":
         if _card_tokens(side) < 1:
             raise IllegalCommand(

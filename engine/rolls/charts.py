@@ -24,12 +24,13 @@ from itertools import pairwise, product
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, SkipValidation, model_validator
 
 from engine.dice import DiceSource, DieRoll
 from engine.errors import IllegalCommand
 from engine.names import closest, either
 from engine.profiles import DATA_DIR
+from engine.rich_text import Line, Strong, unmarked
 
 _DICE = re.compile(r"^(?P<kind>DR|dr|d66)$|^(?P<count>\d*)d(?P<sides>\d+)$")
 
@@ -190,11 +191,16 @@ class ChartRoll(BaseModel):
 
     chart: str
     result: str
-    text: str
+    line: SkipValidation[Line]  # the roll explained, its result Strong
     dice: tuple[DieRoll, ...] = ()  # none when nothing was rolled (no test needed, or impossible)
     natural: int = 0
     modifiers: tuple[tuple[str, int], ...] = ()
     final: int = 0  # the modified roll (bands), or the score needed (tests)
+
+    @property
+    def text(self) -> str:
+        """The roll explained in bare words (a campaign ledger's entry)."""
+        return unmarked(self.line)
 
 
 def load_charts() -> dict[str, Chart]:
@@ -352,7 +358,11 @@ def roll_on_chart(chart: Chart, choices: str, dice: DiceSource) -> ChartRoll:
     if band is None:
         raise AssertionError(f"chart {chart.id} has no band for {final}")
     halved = f" halved to {rolled}" if halve else ""
-    text = f"{chart.title}: {chart.dice} {shown}{halved}{mods_text} = **{final}**: {band.result}"
+    line = (
+        f"{chart.title}: {chart.dice} {shown}{halved}{mods_text} = ",
+        Strong(str(final)),
+        f": {band.result}",
+    )
     return ChartRoll(
         chart=chart.id,
         dice=tuple(faces),
@@ -360,7 +370,7 @@ def roll_on_chart(chart: Chart, choices: str, dice: DiceSource) -> ChartRoll:
         modifiers=tuple(modifiers),
         final=final,
         result=band.result,
-        text=text,
+        line=line,
     )
 
 
@@ -370,15 +380,15 @@ def _test(
     """A test: the score needed with its modifiers, then the roll (none if no test applies)."""
     base = chart.needs if isinstance(chart.needs, int) else _lookup(chart, chart.needs, values)  # type: ignore[arg-type]
     if base is None:
-        return ChartRoll(chart=chart.id, result="no test needed", text=f"{chart.title}: no test needed")
+        return ChartRoll(chart=chart.id, result="no test needed", line=(f"{chart.title}: no test needed",))
     needed = base + sum(v for _, v in modifiers)
     if chart.needs_range:
         needed = max(chart.needs_range[0], min(chart.needs_range[1], needed))
     mods_text = "".join(f" {value:+d} {name}" for name, value in modifiers)
     if chart.impossible_at is not None and needed >= chart.impossible_at:
-        text = f"{chart.title}: cannot be passed ({base}+{mods_text})"
+        line = (f"{chart.title}: cannot be passed ({base}+{mods_text})",)
         return ChartRoll(
-            chart=chart.id, result="impossible", text=text, modifiers=tuple(modifiers), final=needed
+            chart=chart.id, result="impossible", line=line, modifiers=tuple(modifiers), final=needed
         )
     faces = _roll_dice(chart, dice)
     natural = natural_roll(chart.dice, [f.value for f in faces])
@@ -386,7 +396,7 @@ def _test(
     passed = natural >= needed or (chart.natural_six_passes and natural == 6)
     six = " (a natural 6)" if passed and natural < needed else ""
     result = "passed" if passed else "failed"
-    text = f"{chart.title}: needs {base}+{mods_text} -> {needed}+; rolled {shown}{six}: **{result}**"
+    line = (f"{chart.title}: needs {base}+{mods_text} -> {needed}+; rolled {shown}{six}: ", Strong(result))
     return ChartRoll(
         chart=chart.id,
         dice=tuple(faces),
@@ -394,16 +404,16 @@ def _test(
         modifiers=tuple(modifiers),
         final=needed,
         result=result,
-        text=text,
+        line=line,
     )
 
 
-def describe_chart(chart: Chart) -> str:
-    """What a chart takes and what it gives, for ``/chart list`` and ``/chart show``."""
-    lines = [f"**{chart.id}**: {chart.title} ({chart.dice}; {chart.source})"]
+def describe_chart(chart: Chart) -> tuple[Line, ...]:
+    """What a chart takes and what it gives, for ``/chart show``."""
+    lines: list[Line] = [(Strong(chart.id), f": {chart.title} ({chart.dice}; {chart.source})")]
     for param in chart.parameters:
         choices = f" ({', '.join(param.choices)})" if param.choices else ""
-        lines.append(f"  {param.name}=...{choices}: {param.description}")
+        lines.append((f"  {param.name}=...{choices}: {param.description}",))
     for mod in chart.modifiers:
         how = (
             f"{mod.value:+d}"
@@ -415,11 +425,11 @@ def describe_chart(chart: Chart) -> str:
             else "from " + ", ".join(mod.lookup.keys if mod.lookup else [mod.parameter or ""])
         )
         when = f" when {', '.join(f'{k}={v}' for k, v in mod.when.items())}" if mod.when else ""
-        lines.append(f"  {mod.id if mod.chosen else '(auto)'}: {mod.name} {how}{when}")
+        lines.append((f"  {mod.id if mod.chosen else '(auto)'}: {mod.name} {how}{when}",))
     if chart.bands:
-        lines.append("  " + "; ".join(f"{b.label()} {b.result}" for b in chart.bands))
+        lines.append(("  " + "; ".join(f"{b.label()} {b.result}" for b in chart.bands),))
     for value, bands in chart.band_sets.items():
-        lines.append(f"  {chart.bands_by}={value}: " + "; ".join(f"{b.label()} {b.result}" for b in bands))
+        lines.append((f"  {chart.bands_by}={value}: " + "; ".join(f"{b.label()} {b.result}" for b in bands),))
     if chart.note:
-        lines.append(f"  note: {chart.note}")
-    return "\n".join(lines)
+        lines.append((f"  note: {chart.note}",))
+    return tuple(lines)

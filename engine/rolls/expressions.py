@@ -27,6 +27,7 @@ from d20 import diceast
 
 from engine.dice import DiceSource, DieRoll
 from engine.errors import IllegalCommand
+from engine.rich_text import Line, Piece, Strong, Struck, Typed
 
 MAX_LENGTH = 200  # characters in one command
 MAX_ROLLS = 10  # rolls separated by ";"
@@ -39,13 +40,58 @@ _SUCCESS = re.compile(r"^(?P<expr>.+?)\s+(?P<target>\d+)\+(?:\s+(?P<label>.*))?$
 
 @dataclass(frozen=True)
 class Roll:
-    """One roll: what was asked, its label, the dice and the line to show."""
+    """One roll: what was asked, its label, the dice and the line to show (its result
+    :class:`Strong`, a dropped die :class:`Struck`)."""
 
     expression: str
     label: str
     total: int
-    text: str
+    line: Line
     dice: tuple[DieRoll, ...]
+
+
+_MARKS = {"\ue000": Strong, "\ue001": Struck, "\ue002": Typed}  # each opens, "\ue003" closes
+_CLOSE = "\ue003"
+
+
+class _Pieces(d20.SimpleStringifier):
+    """d20's Markdown layout with our pieces: a die showing 1 or its highest face stands out, a
+    dropped die is struck out (and nothing more), the total is set as typed. The marks are private
+    characters that :func:`_line` turns into pieces; one writer a roll."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.dropped = False
+
+    def _stringify(self, node: d20.Number) -> str:
+        if node.kept or self.dropped:
+            return super()._stringify(node)
+        self.dropped = True
+        inside = super()._stringify(node)
+        self.dropped = False
+        return f"\ue001{inside}{_CLOSE}"
+
+    def _str_expression(self, node: d20.Expression) -> str:
+        return f"{self._stringify(node.roll)} = \ue002{int(node.total)}{_CLOSE}"
+
+    def _str_die(self, node: d20.Die) -> str:
+        faces = [
+            (self._stringify(value), value.kept and value.number in (1, node.size)) for value in node.values
+        ]
+        return ", ".join(
+            f"\ue000{face}{_CLOSE}" if high and not self.dropped else face for face, high in faces
+        )
+
+
+def _line(marked: str) -> Line:
+    """The pieces of a line :class:`_Pieces` wrote."""
+    pieces: list[Piece] = []
+    for part in re.split(f"([{''.join(_MARKS)}][^{_CLOSE}]*){_CLOSE}", marked):
+        if part[:1] in _MARKS:
+            pieces.append(_MARKS[part[0]](part[1:]))
+        elif part:
+            pieces.append(part)
+    return tuple(pieces)
 
 
 class _DiceForD20:
@@ -142,7 +188,7 @@ def _roll_d20(expression: str, dice: DiceSource) -> tuple[d20.RollResult, list[D
     source = _DiceForD20(dice, f"/roll {expression}")
     try:
         with _d20_rolling_with(source):
-            result = _ROLLER.roll(parsed)
+            result = _ROLLER.roll(parsed, stringifier=_Pieces())
             _ = result.total  # d20 works the arithmetic out only when asked: dividing by zero shows here
     except d20.TooManyRolls:
         raise IllegalCommand(f"A roll has at most {MAX_DICE} dice, rerolls and explosions included") from None
@@ -171,10 +217,13 @@ def _asl_roll(kind: str, drms_text: str, label: str, dice: DiceSource) -> Roll:
         name = "dr"
     final = original + sum(drms)
     if drms:
-        text = f"{shown}: Original {name} {original}, DRM {sum(drms):+d}, Final {name} **{final}**"
+        line: Line = (
+            f"{shown}: Original {name} {original}, DRM {sum(drms):+d}, Final {name} ",
+            Strong(str(final)),
+        )
     else:
-        text = f"{shown}: {name} **{original}**"
-    return Roll(f"{kind}{drms_text}".strip(), label, final, text, tuple(faces))
+        line = (f"{shown}: {name} ", Strong(str(original)))
+    return Roll(f"{kind}{drms_text}".strip(), label, final, line, tuple(faces))
 
 
 def _success_roll(expression: str, target: int, label: str, dice: DiceSource) -> Roll:
@@ -182,11 +231,11 @@ def _success_roll(expression: str, target: int, label: str, dice: DiceSource) ->
     result, faces = _roll_d20(expression, dice)
     kept = [die.number for die in _kept_dice(result.expr)]
     successes = sum(1 for value in kept if value >= target)
-    text = (
-        f"{expression} {target}+: {', '.join(map(str, kept))} -> "
-        f"**{successes} success{'es' * (successes != 1)}**"
+    line = (
+        f"{expression} {target}+: {', '.join(map(str, kept))} -> ",
+        Strong(f"{successes} success{'es' * (successes != 1)}"),
     )
-    return Roll(f"{expression} {target}+", label, successes, text, tuple(faces))
+    return Roll(f"{expression} {target}+", label, successes, line, tuple(faces))
 
 
 def _kept_dice(node: d20.Number) -> list[d20.Die]:
@@ -214,7 +263,7 @@ def roll_one(text: str, dice: DiceSource) -> Roll:
     result, faces = _roll_d20(text, dice)
     label = (result.comment or "").strip()
     expression = text[: len(text) - len(result.comment or "")].strip() if result.comment else text
-    return Roll(expression, label, result.total, result.result, tuple(faces))
+    return Roll(expression, label, result.total, _line(result.result), tuple(faces))
 
 
 def roll(command: str, dice: DiceSource) -> list[Roll]:

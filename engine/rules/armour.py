@@ -61,11 +61,9 @@ def armour_penetration(roll: int, weapon: int, armour: int, shot: Shot) -> Penet
     """
     point_blank = 1 if shot.range <= POINT_BLANK else 0
     total = roll + weapon + point_blank
-    sum_text = f"{roll}+{weapon}" + ("+1 within 6\"" if point_blank else "") + f"={total}"
+    sum_text = f"{roll}+{weapon}" + ('+1 within 6"' if point_blank else "") + f"={total}"
     if shot.contact and shot.firer.unit_class == "infantry" and roll == 10:
-        return PenetrationResult(
-            Penetration.PENETRATED, total, armour, "a 10 in contact always penetrates"
-        )
+        return PenetrationResult(Penetration.PENETRATED, total, armour, "a 10 in contact always penetrates")
     if total > armour and roll == 1:
         return PenetrationResult(
             Penetration.EQUAL, total, armour, f"{sum_text} vs {armour}: a natural 1 only equals"

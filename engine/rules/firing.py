@@ -149,7 +149,7 @@ def to_hit_score_needed(shot: Shot) -> HitScore:
     if shot.close:
         mods.append(("close range", +1))
     if firer.is_vehicle and shot.enemy_infantry_close:
-        mods.append(("enemy infantry within 12\"", -1))
+        mods.append(('enemy infantry within 12"', -1))
     if firer.morale_markers:
         mods.append(("morale markers", -firer.morale_markers))
     if firer.profile.has(Special.SNIPER):
@@ -168,11 +168,7 @@ def effective_cover(shot: Shot) -> CoverKind:
     target, firer = shot.target, shot.firer
     if shot.target_in_smoke and cover is CoverKind.OPEN:
         cover = CoverKind.COVER
-    if (
-        target.profile.gun_shield
-        and not firer.is_vehicle
-        and cover is CoverKind.OPEN
-    ):
+    if target.profile.gun_shield and not firer.is_vehicle and cover is CoverKind.OPEN:
         cover = CoverKind.COVER
     if shot.flamethrower:
         return CoverKind.OPEN
@@ -229,9 +225,7 @@ def markers_for_hits(shot: Shot, hits: int) -> int:
     if hits == 0:
         return 0
     firer = shot.firer.profile
-    per_hit = counts_as_infantry_target(shot.target) and (
-        firer.has(Special.MORTAR) or shot.flamethrower
-    )
+    per_hit = counts_as_infantry_target(shot.target) and (firer.has(Special.MORTAR) or shot.flamethrower)
     if firer.has(Special.MG_TEAM) or per_hit:
         return hits
     return 1
@@ -262,7 +256,7 @@ def why_cannot_fire(shot: Shot, *, rapid_move: bool) -> str | None:
         if not shot.firer_stationary:
             return f"{name}'s flamethrower fires only when stationary"
         if shot.range > FLAMETHROWER_RANGE:
-            return f"{target.name} is {shot.range:.1f}\" away: flamethrowers reach 8\""
+            return f'{target.name} is {shot.range:.1f}" away: flamethrowers reach 8"'
         return None
     if profile.has(Special.SNIPER):
         if not shot.firer_stationary:
@@ -272,23 +266,19 @@ def why_cannot_fire(shot: Shot, *, rapid_move: bool) -> str | None:
         return None
     if profile.weapon is None:
         return f"{name} has no weapon"
-    if (profile.has(Special.ANTI_TANK_GUN) or profile.has(Special.MORTAR)) and not (
-        shot.firer_stationary
-    ):
+    if (profile.has(Special.ANTI_TANK_GUN) or profile.has(Special.MORTAR)) and not (shot.firer_stationary):
         return f"{name} fires only when stationary"
     if profile.has(Special.MORTAR) and shot.range < MORTAR_MINIMUM_RANGE:
-        return f"{target.name} is {shot.range:.1f}\" away: mortars may not fire under 12\""
+        return f'{target.name} is {shot.range:.1f}" away: mortars may not fire under 12"'
     if firer.unit_class is UnitClass.INFANTRY and target.is_vehicle:
         if shot.contact and firer.iaw_weapon is None and shot.aspect == "front":
             return f"infantry may not attack {target.name} in contact from the front"
         if shot.contact:
             return None
         if firer.iaw_weapon is None:
-            return (
-                f"{name} has no anti-tank weapon: it must be in contact with {target.name}"
-            )
+            return f"{name} has no anti-tank weapon: it must be in contact with {target.name}"
         if shot.range > IAW_RANGE:
-            return f"{target.name} is {shot.range:.1f}\" away: anti-tank weapons reach 8\""
+            return f'{target.name} is {shot.range:.1f}" away: anti-tank weapons reach 8"'
     return None
 
 

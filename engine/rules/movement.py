@@ -18,9 +18,7 @@ PLATOON_SPACING = 12.0  # p. 9
 PLATOON_SIZE = 3
 
 
-def movement_allowance(
-    profile: UnitProfile, *, rapid: bool, road: bool, cautious: bool = False
-) -> float:
+def movement_allowance(profile: UnitProfile, *, rapid: bool, road: bool, cautious: bool = False) -> float:
     """How far a unit may move (p. 8 table).
 
     ``cautious``: a vehicle that starts within 12" of enemy infantry it can see, with no

@@ -12,6 +12,7 @@ from shapely.geometry.base import BaseGeometry
 
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
+from engine.rich_text import Line, Strong
 from engine.scenarios.new_game import new_game
 from engine.state import Point, TableSize, TerrainFeature
 from engine.tables.pieces import Piece, PieceKind
@@ -178,16 +179,16 @@ def table_game(table: BattleTable) -> GameState:
     return new_game({}, [], terrain=table.terrain(), table=table.size)
 
 
-def describe_table(table: BattleTable) -> str:
-    """The table in a few lines: size, then each piece with where it stands."""
+def describe_table(table: BattleTable) -> tuple[Line, ...]:
+    """The table in a few lines: its name and size, then each piece with where it stands."""
     source = f", laid out from seed {table.seed}" if table.seed is not None else ""
     pieces = counted(len(table.pieces), "piece")
-    lines = [f'**{table.name}**: {table.width:g}" x {table.depth:g}"{source}, {pieces}']
+    lines: list[Line] = [(Strong(table.name), f': {table.width:g}" x {table.depth:g}"{source}, {pieces}')]
     for piece in table.pieces:
         where = piece.middle()
         size = f', {piece.size[0]:g}" x {piece.size[1]:g}"' if piece.size else ""
         extra = f", turned {piece.turn:g} degrees" if piece.turn else ""
         extra += f", {piece.storeys} storeys" if piece.storeys > 1 else ""
         extra += f", {piece.height}" if piece.height else ""
-        lines.append(f"- {piece.id}: {piece.kind.replace('_', ' ')} at {where}{size}{extra}")
-    return "\n".join(lines)
+        lines.append((f"- {piece.id}: {piece.kind.replace('_', ' ')} at {where}{size}{extra}",))
+    return tuple(lines)

@@ -5,6 +5,7 @@ from datetime import timedelta
 
 import pytest
 
+from bot.plain_text import plain_reply
 from bot.services.campaign_service import CampaignService, utc_text
 from bot.services.game_service import GameError
 from bot.storage.campaign_store import CampaignStore
@@ -25,11 +26,11 @@ class Heard:
         self.reveals: list[tuple[str, str]] = []
         self.opened: list[int | None] = []  # the phase open after each reveal
 
-    async def reminder(self, channel, users, text):
-        self.reminders.append((channel, users, text))
+    async def reminder(self, channel, users, said):
+        self.reminders.append((channel, users, plain_reply(said)))
 
-    async def reveal(self, channel, text, open_phase):
-        self.reveals.append((channel, text))
+    async def reveal(self, channel, said, open_phase):
+        self.reveals.append((channel, plain_reply(said)))
         self.opened.append(open_phase)
 
 
@@ -52,10 +53,10 @@ async def start(service, days=3, grace=timedelta(0)):
 async def test_a_new_campaign_shows_its_calendar_and_one_runs_per_channel(store):
     clock = VirtualClock()
     service = service_for(store, clock, Heard())
-    text = await start(service)
+    text = plain_reply(await start(service))
     assert text.splitlines() == [
-        "Campaign **Barrikady** set up.",
-        "**Barrikady**",
+        "Campaign Barrikady set up.",
+        "Barrikady",
         "1. 17 Oct purchases: open, deadline 2026-01-02 00:00 UTC",
         "   German (ann, bob): not yet submitted",
         "   Russian (cat): not yet submitted",
@@ -103,7 +104,7 @@ async def test_both_sides_submitting_reveals_at_once_and_opens_the_next_phase(st
     ((channel, text),) = heard.reveals
     assert channel == "c1" and heard.opened == [1]  # phase 2 opens, counted from 0
     assert text.splitlines()[:3] == [
-        "**Barrikady**: phase 1 (17 Oct purchases) revealed",
+        "Barrikady: phase 1 (17 Oct purchases) revealed",
         "German: A4 Pz III H Pltn, M2 Sniper",
         "Russian: no purchase",
     ]
@@ -209,8 +210,8 @@ async def test_an_overdue_announcement_that_fails_does_not_stop_the_start(store)
     ]
     # the refused reveal was tried again, not dropped; then the next phase's
     assert [text.split(" revealed")[0] for _, text in heard.reveals] == [
-        "**Barrikady**: phase 1 (17 Oct purchases)",
-        "**Barrikady**: phase 2 (18 Oct purchases)",
+        "Barrikady: phase 1 (17 Oct purchases)",
+        "Barrikady: phase 2 (18 Oct purchases)",
     ]
     await after.close()
 
@@ -224,10 +225,10 @@ async def test_an_overdue_close_is_revealed_before_the_first_command_after_a_sta
     after = service_for(store, clock, heard)
     await after.resume()  # no timer has had a turn yet: the phase is revealed already
     assert [text.splitlines()[0] for _, text in heard.reveals] == [
-        "**Barrikady**: phase 1 (17 Oct purchases) revealed"
+        "Barrikady: phase 1 (17 Oct purchases) revealed"
     ]
     assert heard.reminders == []  # nobody is told of a grace period that is over
-    first = (await after.status("c1")).splitlines()[1]
+    first = plain_reply(await after.status("c1")).splitlines()[1]
     assert first == "1. 17 Oct purchases: revealed (German, Russian missed the deadline)"
     await clock.advance(0)
     assert len(heard.reveals) == 1

@@ -7,6 +7,7 @@ import pytest
 
 from bot.app import Services
 from bot.console import ConsoleTable
+from bot.plain_text import plain_reply
 from bot.services.campaign_stats import CampaignStats
 from bot.services.game_service import GameError, GameService
 from bot.services.stats_service import StatsService
@@ -86,7 +87,7 @@ async def test_campaign_stats_add_up_every_battle_and_the_one_being_fought(table
 
     text = await table.say("/stats campaign")
     top, ann, otto = text.split("\n\n")
-    assert top == "Campaign **Normandy**: 2 battles fought, battle 3 so far\nDice statistics: 14 dice"
+    assert top == "Campaign Normandy: 2 battles fought, battle 3 so far\nDice statistics: 14 dice"
     # Ann: initiative 5, 1, 3; casualties 4, 2 (both detachments are "Infantry Detachment 1": each
     # die counts for the firer its event names first); reaction 4; to hit 8, 6; /roll 7, 3
     assert ann.startswith("ann (allies): 10 dice\n")
@@ -109,10 +110,10 @@ async def test_campaign_stats_add_up_every_battle_and_the_one_being_fought(table
     ended = await table.say("as otto /campaign linked end")
     assert (
         ended.splitlines()[0]
-        == "**Normandy** is over after 3 battles: allies (ann) wins the campaign, 2 wins to 1"
+        == "Normandy is over after 3 battles: allies (ann) wins the campaign, 2 wins to 1"
     )
     after = await table.say("/stats campaign")
-    assert after.splitlines()[:2] == ["Campaign **Normandy**: 3 battles fought", "Dice statistics: 14 dice"]
+    assert after.splitlines()[:2] == ["Campaign Normandy: 3 battles fought", "Dice statistics: 14 dice"]
 
 
 async def test_stats_of_a_channel_without_a_campaign_are_refused(store):
@@ -131,8 +132,8 @@ async def test_a_red_barricades_campaign_counts_its_ledger_rolls_by_side(store):
     stats = await CampaignStats(store, StatsService(store)).stats("c1")
     (german,) = stats.report.players
     assert (german.player, german.faces(6).counts) == ("German", (0, 0, 0, 2, 0, 0))
-    assert stats.text().splitlines()[:3] == [
-        "Campaign **Barrikady**: 1 ledger roll, 2 dice",
+    assert plain_reply(stats.reply()).splitlines()[:3] == [
+        "Campaign Barrikady: 1 ledger roll, 2 dice",
         "Dice statistics: 2 dice",
         "",
     ]

@@ -30,9 +30,11 @@ async def test_the_discord_client_serves_with_the_services_it_is_given(store):
     try:
         for field in fields(Services):
             assert getattr(client, field.name) is getattr(services, field.name), field.name
-        # the cogs plug Discord's ways in: posts, mentions and relative times
+        # the cogs plug Discord's ways in: where notices are posted (replies are written as Markdown)
         assert services.games.on_window_closed == client.announce
-        assert services.campaigns.who("301") == "<@301>" and services.linked_campaigns.who("301") == "<@301>"
+        campaign = client.tree.get_command("campaign")
+        assert services.campaigns.on_reminder == campaign.remind  # type: ignore[union-attr]
+        assert services.linked_campaigns.on_carried == campaign.post  # type: ignore[union-attr]
         assert services.pings.on_ping == client.tree.get_command("games").send_ping
     finally:
         await client.close()

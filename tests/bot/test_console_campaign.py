@@ -67,7 +67,7 @@ async def test_a_three_day_red_barricades_campaign_at_the_console(url):
     dice = ScriptedDice([d6(4), d6(5), d6(3), d6(3), d6(2), d6(2), d6(6), d6(6), d6(1), d6(2)])
     console = Console(url, clock, dice)
     await console.start()
-    assert "Campaign **Barrikady** set up." in await console.say(NEW)
+    assert "Campaign Barrikady set up." in await console.say(NEW)
 
     # day 1: both sides seal their purchases; the second seal reveals them together
     assert await console.say('as ann /campaign submit buy:"I1, M2"') == (
@@ -79,7 +79,7 @@ async def test_a_three_day_red_barricades_campaign_at_the_console(url):
         "O2 Btl Mtr with 1 Pre-Registered hex (2 CPP of 12 left)"
     )
     revealed = console.notices()
-    assert "[revealed] **Barrikady**: phase 1 (17 Oct purchases) revealed" in revealed
+    assert "[revealed] Barrikady: phase 1 (17 Oct purchases) revealed" in revealed
     assert "Phase 2 (18 Oct purchases) is open" in revealed
 
     # day 2: the Germans seal early; only the Russian player is reminded, at 24 h before the deadline
@@ -215,7 +215,7 @@ async def test_fortifications_the_order_of_battle_and_a_referee_correction_at_th
     await console.say("as cat /campaign submit none")
     assert "German: M1 Fortifications; fortifications: 2 x Trench" in console.notices()
     assert await console.say("/campaign orbat side:german") == (
-        "**German order of battle**\n17 Oct  M1 Fortifications: 20 FPP\n"
+        "German order of battle\n17 Oct  M1 Fortifications: 20 FPP\n"
         "17 Oct  Fortifications: 2 x Trench (14 FPP)"
     )
 
@@ -276,7 +276,7 @@ async def test_the_referee_records_retained_units_into_the_order_of_battle(url):
         "Retained units recorded:\n5  18 Oct  Russian  retained               Retained: 2 x 4-4-7, 9-1"
     )
     assert await console.say("/campaign orbat side:russian") == (
-        "**Russian order of battle**\n17 Oct  M2 Sniper: SAN Increase +1\nRetained: 2 x 4-4-7, 9-1"
+        "Russian order of battle\n17 Oct  M2 Sniper: SAN Increase +1\nRetained: 2 x 4-4-7, 9-1"
     )
     # a retained entry is corrected like any other
     await console.say('as ref /campaign correct entry:5 to:"4-4-7" reason:"one squad broke"')
@@ -293,7 +293,7 @@ async def test_the_organiser_chooses_when_reminders_go_or_none(url, option, remi
     console = Console(url, clock, ScriptedDice([]))
     await console.start()
     answer = await console.say(f"{NEW.replace('days:3', 'days:1')} {option}")
-    assert answer.startswith("Campaign **Barrikady** set up.")
+    assert answer.startswith("Campaign Barrikady set up.")
     heard = []
     for half_hour in range(1, 48):
         await clock.advance(HOUR / 2)
@@ -321,7 +321,7 @@ async def test_reminders_that_cannot_be_read_set_up_nothing(url):
 async def test_the_organiser_says_whether_unspent_cpp_carry_over(url, option, left_on_18_oct):
     console = Console(url, VirtualClock(), ScriptedDice([]))
     await console.start()
-    assert (await console.say(f"{NEW} {option}")).startswith("Campaign **Barrikady** set up.")
+    assert (await console.say(f"{NEW} {option}")).startswith("Campaign Barrikady set up.")
     await console.say("as ann /campaign submit M2")  # 1 of the German 10 CPP spent on 17 Oct
     await console.say("as cat /campaign submit none")
     ledger = (await console.say("/campaign ledger")).splitlines()

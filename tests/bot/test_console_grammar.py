@@ -44,14 +44,14 @@ async def test_a_reaction_at_a_point_of_the_enemy_move_is_understood(table):
 
 async def test_a_chart_named_by_its_option_is_that_chart(table):
     by_option = await ok(table, "/chart show chart:rb-german-leaders")
-    assert by_option.startswith("**rb-german-leaders**: German leaders received")
+    assert by_option.startswith("rb-german-leaders: German leaders received")
     assert by_option == await ok(table, "/chart show rb-german-leaders")
 
 
 async def test_a_rule_asked_for_by_its_option_is_that_section(table):
     await table.rules.ship()
     answer = await ok(table, "/rule query:IC12.6")
-    assert answer.startswith("**IC12.6 Smoke (p. 12)**")
+    assert answer.startswith("IC12.6 Smoke (p. 12) · ")
     assert answer == await ok(table, "/rule IC12.6")
 
 

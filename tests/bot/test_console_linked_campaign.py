@@ -78,7 +78,7 @@ async def test_a_three_battle_linked_campaign_carries_losses_and_purchases(tmp_p
     created = await table.handle(
         "/campaign linked new name:Normandy allies:ann allies_force:Able axis:otto axis_force:KG"
     )
-    assert created.startswith("Linked campaign **Normandy** set up.")
+    assert created.startswith("Linked campaign Normandy set up.")
     rng = random.Random(11)
     lost_in_all, damaged, came_back, leaderless = 0, [], [], []
     purchases, wins, dice_per_battle = {}, {side: 0 for side in PLAYERS}, []
@@ -97,7 +97,7 @@ async def test_a_three_battle_linked_campaign_carries_losses_and_purchases(tmp_p
                 )
                 assert named == f"{forces[side][0]} is now {side}'s command unit"
             reply = await table.handle(f"as ann /campaign linked battle {battle}")
-        assert reply.startswith(f"**Normandy**, battle {number}:")
+        assert reply.startswith(f"Normandy, battle {number}:")
         # both forces are brought as they stand: losses gone, purchases there, and damaged units
         # back with their morale markers gone
         assert {side: fielded(table, side) for side in PLAYERS} == forces
@@ -115,7 +115,7 @@ async def test_a_three_battle_linked_campaign_carries_losses_and_purchases(tmp_p
         out.seek(0)
         out.truncate()
         # the game service's end-of-game hook carried the result into the campaign
-        assert notice.startswith(f"\n[campaign] **Normandy**, battle {number}. ")
+        assert notice.startswith(f"\n[campaign] Normandy, battle {number}. ")
         after = await table.handle("/campaign linked standings")
         damaged = [
             (u.side, label(u))
@@ -157,15 +157,15 @@ async def test_a_three_battle_linked_campaign_carries_losses_and_purchases(tmp_p
     ended = await table.handle("as otto /campaign linked end")
     first, then = sorted(PLAYERS, key=lambda side: -wins[side])
     assert ended.splitlines()[0] == (
-        f"**Normandy** is over after 3 battles: a draw, {wins[first]} win{'s' * (wins[first] != 1)} each"
+        f"Normandy is over after 3 battles: a draw, {wins[first]} win{'s' * (wins[first] != 1)} each"
         if wins[first] == wins[then]
-        else f"**Normandy** is over after 3 battles: {first} ({PLAYERS[first]}) wins the campaign, "
+        else f"Normandy is over after 3 battles: {first} ({PLAYERS[first]}) wins the campaign, "
         f"{wins[first]} win{'s' * (wins[first] != 1)} to {wins[then]}"
     )
-    assert ended.splitlines()[1].startswith("**Normandy** (over): 3 battles fought")
+    assert ended.splitlines()[1].startswith("Normandy (over): 3 battles fought")
     campaign_stats = await table.handle("/stats campaign")
     assert campaign_stats.splitlines()[:2] == [
-        "Campaign **Normandy**: 3 battles fought",
+        "Campaign Normandy: 3 battles fought",
         f"Dice statistics: {sum(dice_per_battle)} dice",
     ]
     await store.close()

@@ -49,4 +49,4 @@ async def test_a_deck_is_dealt_and_each_side_sees_only_its_own_hand(table):
     played, private = reply(
         await discord.slash("cards use", user=OTTO, channel="1", action="play", card="Card 11")
     )
-    assert not private and "The Axis play **Card 11** (cost 2; any time): does thing 11" in played
+    assert not private and "The Axis play Card 11 (cost 2; any time): does thing 11" in played

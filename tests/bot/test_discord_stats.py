@@ -3,7 +3,8 @@ the service beneath it: several channels add up, hidden units' dice stay out."""
 
 import pytest
 
-from bot.services.dice_service import roll_text
+from bot.plain_text import plain_reply
+from bot.services.dice_service import logged_text, roll_lines
 from bot.services.stats_service import StatsService, game_dice
 from bot.storage.store import EVENTS
 from bot.storage.tables import CommandRow, RollRow
@@ -114,9 +115,12 @@ async def test_stats_add_up_over_several_channels(bot_and_discord):
 
 async def test_rolls_logged_before_their_dice_were_kept_are_read_back_from_their_text(bot_and_discord):
     bot, _ = bot_and_discord
+    assert (
+        logged_text(roll_lines(roll("2d6", ScriptedDice([d6(3), d6(6)])))) == "2d6 (3, **6**) = `9`"
+    )  # as logged before
     shown = {
-        "2d6": roll_text(roll("2d6", ScriptedDice([d6(3), d6(6)]))),
-        "4d6kh3 5+": roll_text(roll("4d6kh3 5+", ScriptedDice([d6(1), d6(5), d6(6), d6(6)]))),
+        "2d6": logged_text(roll_lines(roll("2d6", ScriptedDice([d6(3), d6(6)])))),
+        "4d6kh3 5+": logged_text(roll_lines(roll("4d6kh3 5+", ScriptedDice([d6(1), d6(5), d6(6), d6(6)])))),
     }
     async with bot.games.store.sessions() as session, session.begin():
         session.add_all(RollRow(channel_id="23", user_id=ANN, asked=a, result=r) for a, r in shown.items())
@@ -124,7 +128,7 @@ async def test_rolls_logged_before_their_dice_were_kept_are_read_back_from_their
     (ann,) = stats.report.players
     assert ann.faces(6).counts == (0, 0, 1, 0, 0, 1)
     assert stats.unread_rolls == 1  # the dropped die of the second is not in its text
-    assert stats.text().endswith(
+    assert plain_reply(stats.reply()).endswith(
         "(1 logged roll left out: their dice cannot be told for sure from what was shown)"
     )
 

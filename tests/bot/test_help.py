@@ -9,7 +9,10 @@ from discord import app_commands
 
 from bot.console import play_console
 from bot.discord_adapter.client import IronCrossBot
+from bot.discord_adapter.markdown import markdown
 from bot.help_pages import PAGES
+from bot.reply import Reply
+from engine.rich_text import unmarked
 from tests.bot.discord_harness import ANN, _message, callback_payload, close_bot, open_bot, reply
 
 
@@ -62,10 +65,10 @@ async def test_every_command_and_option_the_help_names_exists(bot_and_discord):
     checked = 0
     for page in PAGES:
         last = None
-        for span in named_on(page.text):
+        for span in named_on(unmarked(page.text)):
             last = check_span(span, last, commands)
             checked += 1
-        assert len(page.text) < 1800  # a page fits one Discord message with its title
+        assert len(markdown(Reply.of(page.text))) < 1800  # a page fits one Discord message with its title
     assert checked > 80
     for wrong in ("/game begin", "/act unit:... aim:x", "/initiative choice:later"):
         with pytest.raises(AssertionError):

@@ -7,6 +7,7 @@ import pytest
 
 from bot.app import Services
 from bot.console import ConsoleTable
+from bot.plain_text import plain_reply
 from bot.services.campaign_service import CampaignService
 from bot.services.game_service import GameService
 from bot.storage.store import GameStore
@@ -39,7 +40,7 @@ async def test_bad_input_is_refused_and_changes_nothing(table):
         ("/campaign linked standings", "There is no linked campaign in this channel"),
     ]:
         assert (await table.handle(line)).startswith(f"Not allowed: {refusal}")
-    assert (await table.handle(NEW + " winner:60 damaged:sit_out")).startswith("Linked campaign **Normandy**")
+    assert (await table.handle(NEW + " winner:60 damaged:sit_out")).startswith("Linked campaign Normandy")
     standings = await table.handle("/campaign linked standings")
     for line, refusal in [
         (
@@ -78,9 +79,7 @@ async def test_a_conceded_battle_is_carried_into_the_campaign(table):
     assert "being fought" in await table.handle("/campaign linked standings")
     await table.handle("as otto /game concede")
     standings = await table.handle("/campaign linked standings")
-    assert (
-        "[campaign] **Normandy**, battle 1. Meeting Engagement: allies won (the Axis conceded)" in standings
-    )
+    assert "[campaign] Normandy, battle 1. Meeting Engagement: allies won (the Axis conceded)" in standings
     assert "allies (ann), Able (US): 1 battle, 1 win, 0 draws, 0 losses; 50 reinforcement points" in standings
     assert "axis (otto), KG (German): 1 battle, 0 wins, 0 draws, 1 loss; 30 reinforcement points" in standings
     # a later game in the channel that is not a campaign battle carries nothing
@@ -97,7 +96,7 @@ async def test_a_linked_battle_is_fought_on_a_saved_table_through_the_service(ta
     linked = table.campaigns.linked
     saved = await linked.tables.create("console", "ann", "Hedgerows", 48, 48)
     text, outcome = await linked.battle("console", "ann", "meeting", "hedgerows", guild_id="console")
-    assert 'on the Hedgerows (48" x 48", 0 pieces)' in text
+    assert 'on the Hedgerows (48" x 48", 0 pieces)' in plain_reply(text)
     assert (outcome.state.table.width, outcome.state.table.depth) == (saved.width, saved.depth) == (48, 48)
     assert {side.name: side.entry_edge for side in outcome.state.sides.values()} == {
         "allies": "near",
@@ -129,8 +128,8 @@ async def test_red_barricades_and_linked_campaigns_share_a_channel(table):
         1,
         timedelta(hours=24),
     )
-    assert "Barrikady" in await red_barricades.status("console")
-    assert (await table.handle("/campaign linked standings")).startswith("**Normandy**")
+    assert "Barrikady" in plain_reply(await red_barricades.status("console"))
+    assert (await table.handle("/campaign linked standings")).startswith("Normandy")
     await red_barricades.close()
 
 
@@ -146,7 +145,7 @@ async def test_a_channel_runs_one_linked_campaign_until_its_players_end_it(table
         "Not allowed: Only the Allies' player, ann, may do that"
     )
     ended = await table.handle("as ann /campaign linked end")
-    assert ended.splitlines()[0] == "**Normandy** is over after 0 battles: a draw, 0 wins each"
+    assert ended.splitlines()[0] == "Normandy is over after 0 battles: a draw, 0 wins each"
     assert ended.endswith("History:\nNormandy has fought no battle yet")
     arnhem = await table.handle(NEW.replace("Normandy", "Arnhem"))
-    assert arnhem.startswith("Linked campaign **Arnhem** set up.")
+    assert arnhem.startswith("Linked campaign Arnhem set up.")

@@ -12,6 +12,7 @@ from engine.commands import Concede, Declare, DeclineReaction, Fire, Move, UnitO
 from engine.dice import ScriptedDice, SeededDice, d6, d10
 from engine.game_state import GameState
 from engine.referee import live_history
+from engine.rich_text import Strong
 from engine.scenarios.new_game import make_unit
 from engine.scenarios.quick_battle import quick_battle
 from engine.state import Phase, TableSize
@@ -88,14 +89,14 @@ def test_the_story_of_a_scripted_game_counts_its_activations_losses_and_kills():
     assert [(k.turn, k.side, k.text) for k in story.kills] == [
         (1, "axis", "Sherman 75mm fires: Panzer IV G (late) to J explodes!")
     ]
-    assert story_text(story).splitlines() == [
-        "**The battle's story**: 1 turn played, 2 activations.",
-        "**The Allies** won: the Axis conceded.",
-        "The Allies lost 0 units",
-        "The Axis lost 1 unit: Panzer IV G (late) to J",
-        "Decisive moments:",
-        "- turn 1: Sherman 75mm fires: Panzer IV G (late) to J explodes!",
-    ]
+    assert story_text(story) == (
+        (Strong("The battle's story"), ": 1 turn played, 2 activations."),
+        (Strong("The Allies"), " won", ": the Axis conceded."),
+        ("The Allies lost 0 units",),
+        ("The Axis lost 1 unit: Panzer IV G (late) to J",),
+        ("Decisive moments:",),
+        ("- turn 1: Sherman 75mm fires: Panzer IV G (late) to J explodes!",),
+    )
 
 
 def test_each_frame_is_the_spectators_picture_and_no_hidden_unit_is_drawn():

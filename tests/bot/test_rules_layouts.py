@@ -127,11 +127,11 @@ async def library(store):
 async def test_a_book_of_run_on_rules_answers_every_number_and_its_chapters(library):
     await library.import_document("g", "admin", "kitchens.txt", RUN_ON.encode())
     for number in ("40.1", "40.11", "40.12", "40.13", "40.14", "40.2", "40.21", "40.23", "41.1"):
-        assert (await library.lookup("g", number)).startswith(f"**{number} ")
-    chapter = await library.lookup("g", "40")
+        assert markdown(await library.lookup("g", number)).startswith(f"**{number} ")
+    chapter = markdown(await library.lookup("g", "40"))
     assert chapter.startswith("**40 FIELD KITCHENS** · kitchens\n")
     assert chapter.endswith("Sections inside it: 40.1, 40.11, 40.12, 40.13, 40.14, 40.2, 40.21, 40.23")
-    assert (await library.lookup("g", "41.0")).startswith("**41 PANTRY**")  # an index's name for it
+    assert markdown(await library.lookup("g", "41.0")).startswith("**41 PANTRY**")  # an index's name for it
     with pytest.raises(GameError, match="No section 40.22"):
         await library.lookup("g", "40.22")
 
@@ -144,7 +144,7 @@ async def test_a_book_of_headings_in_capitals_imports_and_its_charts_are_entries
     )
     report = markdown(await library.import_document("g", "admin", "skirmish.txt", text.encode()))
     assert report.startswith("Indexed **skirmish** from skirmish.txt: 3 sections (0 numbered)")
-    found = await library.lookup("g", "tunnel exit chart")
+    found = markdown(await library.lookup("g", "tunnel exit chart"))
     assert found.startswith("**TUNNEL EXIT CHART** · skirmish\n")  # the chart itself before the mentions
     assert "**TUNNELS** · skirmish" in found
 
@@ -152,7 +152,7 @@ async def test_a_book_of_headings_in_capitals_imports_and_its_charts_are_entries
 async def test_a_bare_number_that_is_no_chapter_searches_the_words(library):
     years = RUN_ON + "40.3 YEARS: Kitchens of 1945 had stoves.\n"
     await library.import_document("g", "admin", "kitchens.txt", years.encode())
-    assert (await library.lookup("g", "1945")).startswith("**40.3 YEARS** · kitchens\n")
+    assert markdown(await library.lookup("g", "1945")).startswith("**40.3 YEARS** · kitchens\n")
     with pytest.raises(GameError, match="No section 39 in"):
         await library.lookup("g", "39")
 
@@ -187,7 +187,7 @@ def top_results(answer: str) -> list[str]:
 async def test_word_search_ranks_alike_on_sqlite_and_postgresql(store, query, expected):
     library = RulesService(store)
     await library.import_document("g", "admin", "manual.md", SEARCHED.encode())
-    answer = await library.lookup("g", query)
+    answer = markdown(await library.lookup("g", query))
     assert top_results(answer)[: len(expected)] == expected
     assert "**" in answer.split("\n", 1)[1]  # the snippet marks the words found
 

@@ -95,10 +95,10 @@ def test_words_are_quoted_and_aliases_widened():
 
 @pytest.mark.both_databases
 async def test_the_iron_cross_summaries_work_out_of_the_box(library):
-    answer = await library.lookup("g", "IC12.6")
+    answer = markdown(await library.lookup("g", "IC12.6"))
     assert answer.startswith("**IC12.6 Smoke (p. 12)** · Iron Cross (2015): rule summaries\n")
     assert "5+" in answer
-    searched = await library.lookup("g", "reactivation")
+    searched = markdown(await library.lookup("g", "reactivation"))
     assert searched.startswith("**IC5.2 Reactivation tests (p. 5)**")
     assert "**Reactivation**" in searched or "**reactivation**" in searched
 
@@ -121,21 +121,21 @@ async def test_import_then_look_up_by_number_whole_with_its_source(library):
         "Indexed **numbered-rules** from numbered-rules.txt: 12 sections (11 numbered, numbered 7 to CG9), "
         f"{len(NUMBERED.decode()):,} characters. Only this server sees it."
     )
-    answer = await library.lookup("g", "63.22")
+    answer = markdown(await library.lookup("g", "63.22"))
     assert answer == (
         "**63.22 Dispersal** · numbered-rules\n"
         "Dispersal: Smoke counters dissipate at the end of the player turn, the wind carrying them off.\n"
         "1.5 inches of drift is shown by turning the counter."
     )
-    assert (await library.lookup("g", "a10.5")).endswith("Sections inside it: A10.51")
+    assert markdown(await library.lookup("g", "a10.5")).endswith("Sections inside it: A10.51")
     for number in ("O11.6133", "RB9", "7.31", "CG9"):
-        assert (await library.lookup("g", number)).startswith(f"**{number} ")
+        assert markdown(await library.lookup("g", number)).startswith(f"**{number} ")
 
 
 @pytest.mark.both_databases
 async def test_words_rank_sections_with_highlighted_snippets(library):
     await library.import_document("g", "admin", "numbered-rules.txt", NUMBERED)
-    answer = await library.lookup("g", "smoke dissipate")
+    answer = markdown(await library.lookup("g", "smoke dissipate"))
     first = answer.split("\n\n")[0]
     assert first.startswith("**63.22 Dispersal** · numbered-rules\n")
     assert "**Smoke** counters **dissipate**" in first
@@ -158,7 +158,7 @@ async def test_reimport_replaces_and_remove_takes_it_out(library):
     assert "It replaces the earlier import (12 sections)." in report
     with pytest.raises(GameError):
         await library.lookup("g", "RB9")
-    assert (await library.lookup("g", "RB10")).startswith("**RB10 Rubble**")
+    assert markdown(await library.lookup("g", "RB10")).startswith("**RB10 Rubble**")
     assert markdown(await library.sources("g")).count("**numbered-rules**") == 1
     assert markdown(await library.remove("g", "Numbered-Rules")) == (
         "Removed **numbered-rules** and its 12 sections from this server's library"
@@ -195,7 +195,7 @@ async def test_windows_1252_text_is_read_and_said_so(library):
         "g", "admin", "old.txt", "RB9 Rubble: caf\xe9 ruins.\n".encode("cp1252")
     )
     assert markdown(report).endswith("(read as Windows-1252)")
-    assert "café" in await library.lookup("g", "RB9")
+    assert "café" in markdown(await library.lookup("g", "RB9"))
 
 
 async def test_empty_queries_and_suggestions(library):

@@ -8,6 +8,7 @@ import pytest
 import yaml
 
 from bot.app import Services
+from bot.reply import Mention
 from bot.services.game_service import GameError
 from bot.services.table_service import TableService, read_piece
 from engine.errors import IllegalCommand
@@ -41,8 +42,9 @@ async def test_tables_are_saved_per_server_and_only_their_maker_changes_them(sto
     assert await tables.names("g1") == ["Farm"] and await tables.names("g2") == []
     with pytest.raises(GameError, match="There is already a table called FARM here: pick another name"):
         await tables.create("g1", "otto", "FARM", 48, 48)
-    with pytest.raises(GameError, match="Farm is <@ann>'s table: copy it to change it"):
+    with pytest.raises(GameError, match="Farm is ann's table: copy it to change it") as refused:
         await tables.edit("g1", "otto", "Farm", _wood("copse", "H6"))
+    assert Mention("ann") in refused.value.words  # a mention in Discord, a name at the console
     copied = await tables.copy("g1", "otto", "Farm", "Otto's farm")
     assert (await tables.edit("g1", "otto", "otto's farm", _wood("copse", "H6"))).pieces[0] == copied.pieces[
         0
@@ -179,9 +181,7 @@ async def test_a_table_is_built_at_the_console_exported_to_a_file_and_imported_a
     text = await console.handle("/table export table:'hill 112'")
     assert "- {id: hedge, kind: hedge, at: C4, size: [14, 0.6]}" in text  # turned back to no turn
     (tmp_path / "hill.yaml").write_text(text.replace("name: Hill 112", "name: Hill 113"), encoding="utf-8")
-    assert (await console.handle(f"/table import {tmp_path / 'hill.yaml'}")).startswith(
-        '**Hill 113**: 96" x 72"'
-    )
+    assert (await console.handle(f"/table import {tmp_path / 'hill.yaml'}")).startswith('Hill 113: 96" x 72"')
     tables = TableService(store)
     first, second = await tables.table("console", "Hill 112"), await tables.table("console", "Hill 113")
     assert second == first.model_copy(update={"name": "Hill 113"})

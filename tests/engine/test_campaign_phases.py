@@ -36,6 +36,8 @@ from engine.campaign.phases import (
 from engine.campaign.red_barricades import cpp_left, order_of_battle_text
 from engine.dice import ScriptedDice, d6
 from engine.errors import IllegalCommand
+from engine.rich_text import Mention, Moment, Strong
+from tests.bare_text import bare
 
 NOW = datetime.datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 DAY = timedelta(days=1)
@@ -203,16 +205,22 @@ def test_a_phase_closes_at_its_deadline_and_once_revealed():
 
 def test_status_shows_who_has_submitted_but_never_what():
     c, _, _ = submit(campaign(), "ann", [I1], NOW)
-    text = status_text(c, lambda moment: moment.strftime("%d %b %H:%M"), str.upper)
-    assert text == (
-        "**Barrikady**\n"
-        "1. 17 Oct purchases: open, deadline 02 Mar 12:00\n"
-        "   German (ANN, BOB): submitted\n"
-        "   Russian (CAT): not yet submitted\n"
-        "2. 18 Oct purchases: opens after phase 1; deadline 03 Mar 12:00\n"
-        "3. 19 Oct purchases: opens after phase 2; deadline 04 Mar 12:00"
+    deadlines = [Moment(phase.deadline) for phase in c.phases]
+    assert [d.at.strftime("%d %b %H:%M") for d in deadlines] == [
+        "02 Mar 12:00",
+        "03 Mar 12:00",
+        "04 Mar 12:00",
+    ]
+    lines = status_text(c)
+    assert lines == (
+        (Strong("Barrikady"),),
+        ("1. 17 Oct purchases: open, deadline ", deadlines[0]),
+        ("   German (", Mention("ann"), ", ", Mention("bob"), "): submitted"),
+        ("   Russian (", Mention("cat"), "): not yet submitted"),
+        ("2. 18 Oct purchases: opens after phase 1; deadline ", deadlines[1]),
+        ("3. 19 Oct purchases: opens after phase 2; deadline ", deadlines[2]),
     )
-    assert "Rifle" not in text and "I1" not in text
+    assert "Rifle" not in bare(lines) and "I1" not in bare(lines)
 
 
 # --- the reveal ------------------------------------------------------------------------------------
@@ -247,9 +255,9 @@ def test_both_sides_submitted_reveals_and_resolves_with_the_rolls():
     # the next CG Day gets its CPP on top of those carried over: 10 - 8 + 10, 12 - 9 + 12
     assert entries[9][2] == "CPP for 18 Oct set to 10; 12 CPP left"
     assert (cpp_left(c.books, "german", "18 Oct"), cpp_left(c.books, "russian", "18 Oct")) == (12, 15)
-    text = reveal_text(c, 0)
+    text = bare(reveal_text(c, 0))
     assert text.splitlines()[:3] == [
-        "**Barrikady**: phase 1 (17 Oct purchases) revealed",
+        "Barrikady: phase 1 (17 Oct purchases) revealed",
         "German: I1 Rifle Coy, M2 Sniper",
         "Russian: I1 Gds Rifle Coy",
     ]
@@ -261,7 +269,7 @@ def test_a_side_that_misses_the_deadline_gets_no_purchase():
     assert reveal_due(c, NOW + DAY - timedelta(seconds=1)) is None
     c = reveal(c, 0, ScriptedDice([]), NOW + DAY)
     assert c.phases[0].defaulted == ("german",)
-    assert "German missed the deadline: no purchase" in reveal_text(c, 0)
+    assert "German missed the deadline: no purchase" in bare(reveal_text(c, 0))
     assert [p.side for p in c.books.purchases] == ["russian"]
     with pytest.raises(IllegalCommand, match="Phase 1 cannot be revealed now"):
         reveal(c, 0, ScriptedDice([]), NOW + DAY)
@@ -404,10 +412,10 @@ def test_a_side_seals_fortifications_paid_with_the_fpp_of_its_m1_bought_that_day
         ("german", "purchase", "Bought 2 x Trench at 7 FPP per item (14 FPP); 6 FPP left", ""),
         ("german", "purchase", "Bought 3 x Foxhole at 2 FPP per item (6 FPP); 0 FPP left", ""),
     ]
-    assert reveal_text(c, 0).splitlines()[1] == (
+    assert bare(reveal_text(c, 0)).splitlines()[1] == (
         "German: M1 Fortifications, M2 Sniper; fortifications: 2 x Trench, 3 x Foxhole at 2"
     )
-    assert "17 Oct  Fortifications: 3 x Foxhole (6 FPP)" in order_of_battle_text(c.books, "german")
+    assert "17 Oct  Fortifications: 3 x Foxhole (6 FPP)" in bare(order_of_battle_text(c.books, "german"))
 
 
 @pytest.mark.parametrize(
@@ -539,7 +547,7 @@ def test_a_reveal_applies_notes_g_s_and_w():
     ]
     platoon = c.books.order_of_battle["russian"].formations[0]
     assert platoon.dug_in and platoon.units == ("3 x T-70",)
-    assert "Russian: A2 T-70 Pltn dug-in" in reveal_text(c, 0)
+    assert "Russian: A2 T-70 Pltn dug-in" in bare(reveal_text(c, 0))
 
 
 @pytest.mark.parametrize(

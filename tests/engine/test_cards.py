@@ -49,7 +49,7 @@ def test_one_exchange_each_for_the_top_of_the_deck_p33():
 def test_playing_a_card_costs_its_tokens_and_a_lasting_card_stays_in_play_p33():
     state, _ = dealt()
     state, events = play(state, CardAction(side="allies", action="play", card="Card 5"))
-    assert text(events) == "The Allies play **Card 5** (cost 2; any time): does thing 5"
+    assert text(events) == "The Allies play Card 5 (cost 2; any time): does thing 5"
     assert state.sides["allies"].tokens == 8
     state, _ = play(state, CardAction(side="axis", action="play", card="Long Watch"))
     state, events = play(state, CardAction(side="axis", action="token", card="Long Watch"))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from engine.dice import ScriptedDice
+from engine.rich_text import Strong, unmarked
 from engine.rolls.charts import (
     Band,
     Chart,
@@ -216,11 +217,12 @@ def test_every_new_chart_has_book_values_typed_in():
 def test_d66_reads_tens_then_units_and_shows_both_dice():
     rolled = roll_on_chart(find_chart("coi-mistaken-air-attack"), "", ScriptedDice([(6, 6), (6, 2)]))
     assert rolled.natural == 62
-    assert rolled.text.startswith("Mistaken air attack (Cross of Iron): d66 6, 2 = **62**: mistaken")
+    assert rolled.line[:2] == ("Mistaken air attack (Cross of Iron): d66 6, 2 = ", Strong("62"))
+    assert rolled.text.startswith("Mistaken air attack (Cross of Iron): d66 6, 2 = 62: mistaken")
 
 
 def test_band_sets_show_each_set_and_refuse_an_unknown_choice():
-    shown = describe_chart(find_chart("coi-atm-dud"))
+    shown = "\n".join(unmarked(line) for line in describe_chart(find_chart("coi-atm-dud")))
     assert "side=german: <=11 goes off" in shown and "side=russian: <=9 goes off" in shown
     with pytest.raises(Exception, match="side is one of german, russian"):
         roll_on_chart(find_chart("coi-atm-dud"), "side=italian", ScriptedDice([]))

@@ -7,6 +7,7 @@ import pytest
 
 from engine.dice import ScriptedDice
 from engine.errors import IllegalCommand
+from engine.rich_text import Strong
 from engine.rolls.charts import describe_chart, find_chart, load_charts, roll_on_chart
 from engine.rules.activation import reaction_score_needed, reactivation_score_needed
 from engine.rules.armour import damage_result, damage_score
@@ -42,7 +43,7 @@ def test_every_shipped_chart_loads_and_describes_itself():
         "ic-casualty",
     } <= set(charts)
     for chart in charts.values():
-        assert chart.id in describe_chart(chart)
+        assert describe_chart(chart)[0][0] == Strong(chart.id)
 
 
 # --- Red Barricades ---------------------------------------------------------------------------

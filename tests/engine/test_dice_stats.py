@@ -17,6 +17,7 @@ from engine.dice_stats import (
     report_text,
     success_chance,
 )
+from engine.rich_text import Block, Mention, unmarked
 from engine.rolls.charts import find_chart, roll_on_chart
 from engine.rolls.expressions import roll
 from engine.rolls.readback import dice_behind
@@ -180,16 +181,19 @@ def test_a_die_stored_without_a_category_takes_it_from_its_purpose(purpose, cate
 
 
 def test_the_text_table_names_each_player_and_their_luck():
-    text = report_text(dice_report(players_dice(firefight())), str.upper)
-    assert "Dice statistics: 10 dice" in text
-    assert "ANN: 5 dice" in text and "OTTO: 5 dice" in text
-    assert "hits 1 vs 1.4 expected (2 dice)" in text and "hits 2 vs 1.2 expected (2 dice)" in text
-    assert "d6 faces 1:0 2:0 3:0 4:1 5:0 6:2 (fair 0.5 each)" in text
-    assert report_text(dice_report([]), str) == "No dice have been rolled yet"
+    lines = report_text(dice_report(players_dice(firefight())), lambda p: " (allies)" * (p == "ann"))
+    heading, _, ann, (ann_table,), _, otto, (otto_table,) = lines
+    assert heading == ("Dice statistics: 10 dice",)
+    assert ann == (Mention("ann"), " (allies): 5 dice")  # each front end names the player its way
+    assert otto == (Mention("otto"), ": 5 dice")
+    assert isinstance(ann_table, Block) and "hits 1 vs 1.4 expected (2 dice)" in ann_table.text
+    assert "hits 2 vs 1.2 expected (2 dice)" in ann_table.text + otto_table.text
+    assert "d6 faces 1:0 2:0 3:0 4:1 5:0 6:2 (fair 0.5 each)" in ann_table.text + otto_table.text
+    assert report_text(dice_report([])) == (("No dice have been rolled yet",),)
 
 
 def lines(rolls):
-    return "\n".join(f"{r.label}: {r.text}" if r.label else r.text for r in rolls)
+    return "\n".join(f"{r.label}: {unmarked(r.line)}" if r.label else unmarked(r.line) for r in rolls)
 
 
 @pytest.mark.parametrize(
@@ -217,5 +221,5 @@ def test_a_chart_roll_is_read_back_with_its_purpose():
 
 def test_a_roll_that_hides_a_die_is_left_unread():
     shown = lines(roll("4d6kh3 5+", ScriptedDice([d6(1), d6(5), d6(6), d6(6)])))
-    assert shown == "4d6kh3 5+: 5, 6, 6 -> **3 successes**"  # the dropped 1 is not shown
+    assert shown == "4d6kh3 5+: 5, 6, 6 -> 3 successes"  # the dropped 1 is not shown
     assert dice_behind(shown, lambda source: lines(roll("4d6kh3 5+", source))) is None

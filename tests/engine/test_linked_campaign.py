@@ -25,8 +25,10 @@ from engine.errors import IllegalCommand
 from engine.forces import add_unit, choose_command, force_points, new_force, set_transport
 from engine.game import apply
 from engine.game_state import GameResult
+from engine.rich_text import Strong, unmarked
 from engine.scenarios.quick_battle import scenario_battle
 from engine.state import Phase
+from tests.bare_text import bare
 
 MEETING = {"allies": "first", "axis": "second"}
 
@@ -106,7 +108,7 @@ def test_damaged_units_sit_out_one_battle_when_the_campaign_says_so():
         "allies": ("Infantry Detachment 1", "Sherman 75mm 1"),
         "axis": ("Infantry Detachment 1", "Infantry Detachment 2"),
     }
-    assert "Infantry Detachment 2 (in a Truck/Jeep, resting: damaged)" in standings_text(second)
+    assert "Infantry Detachment 2 (in a Truck/Jeep, resting: damaged)" in bare(standings_text(second))
     third = start_battle(end_battle(second, fought(second, "axis")), "meeting", MEETING)
     assert third.battle.fielded["allies"] == (
         "Infantry Detachment 1",
@@ -232,7 +234,7 @@ def test_a_retired_unit_leaves_the_force_for_good_with_no_points_back():
     assert labels(retired, "allies") == ["Infantry Detachment 1", "Infantry Detachment 2"]
     assert [u.label for u in side.retired] == ["Sherman 75mm 1"] and side.points == 60
     assert "Sherman 75mm 1" not in side.units
-    assert "   retired: Sherman 75mm 1" in standings_text(retired).splitlines()
+    assert "   retired: Sherman 75mm 1" in bare(standings_text(retired)).splitlines()
     # its label is not given again
     assert labels(spend_reinforcements(retired, "allies", "Sherman 75mm"), "allies")[-1] == "Sherman 75mm 2"
     assert start_battle(retired, "meeting", MEETING).battle.fielded["allies"] == (
@@ -282,8 +284,9 @@ def test_the_campaign_ends_between_battles_and_the_side_with_more_wins_takes_it(
             end_campaign(linked)
         linked = end_battle(linked, fought(linked, winner))
     ended = end_campaign(linked)
-    assert result_text(ended) == f"**Normandy** is over after {len(winners)} battles: {result}"
-    assert standings_text(ended).startswith(f"**Normandy** (over): {len(winners)} battles fought;")
+    assert unmarked(result_text(ended)) == f"Normandy is over after {len(winners)} battles: {result}"
+    assert result_text(ended)[0] == Strong("Normandy")
+    assert bare(standings_text(ended)).startswith(f"Normandy (over): {len(winners)} battles fought;")
     for change in (
         lambda: start_battle(ended, "meeting", MEETING),
         lambda: spend_reinforcements(ended, "allies", "MG Team"),

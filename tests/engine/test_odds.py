@@ -26,6 +26,7 @@ from engine.firing.odds import (
     successes,
     table_shot,
 )
+from engine.rich_text import Block
 from engine.scenarios.new_game import make_unit
 from engine.state import CoverKind
 from tests.engine.helpers import act, game, started
@@ -183,9 +184,9 @@ def test_odds_on_the_table_measure_the_shot_as_play_does():
     standing = table_shot(state, "sherman", "panther")
     moving = table_shot(state, "sherman", "panther", moving=True)
     assert (standing.aspect, standing.firer_moved, moving.firer_moved) == ("front", False, True)
-    text = describe_shot_odds(shot_odds(moving))
-    assert text.startswith("Sherman 75mm at Panther (front, ")
-    assert "each hits on 6+ (-2 moved, +1 close range)" in text
+    (said,), _, (table,) = describe_shot_odds(shot_odds(moving))
+    assert said.startswith("Sherman 75mm at Panther (front, ")
+    assert "each hits on 6+ (-2 moved, +1 close range)" in said and isinstance(table, Block)
     with pytest.raises(IllegalCommand, match="Sherman 75mm has no shot at Sniper Team"):
         table_shot(state, "sherman", "sniper")
     with pytest.raises(IllegalCommand, match="own side"):
@@ -193,11 +194,11 @@ def test_odds_on_the_table_measure_the_shot_as_play_does():
 
 
 def test_a_test_with_several_dice_lists_each_number_of_successes():
-    text = describe_test_odds(SuccessTest(needs=5, sides=10, dice=2, at_least=2))
-    assert text.splitlines()[0] == "5+ on 2d10, 2 or more successes: 36.0%"
-    assert "0 successes    16.0% ███" in text
+    (chance,), (table,) = describe_test_odds(SuccessTest(needs=5, sides=10, dice=2, at_least=2))
+    assert chance == "5+ on 2d10, 2 or more successes: 36.0%"
+    assert isinstance(table, Block) and "0 successes    16.0% ███" in table.text  # in columns
     assert describe_test_odds(SuccessTest(needs=4, reroll=Reroll.FAILED)) == (
-        "4+ on a d6, failed dice rolled again once: 75.0%"
+        ("4+ on a d6, failed dice rolled again once: 75.0%",),
     )
 
 

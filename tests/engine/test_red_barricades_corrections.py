@@ -21,6 +21,7 @@ from engine.campaign.red_barricades import (
     set_cpp,
 )
 from engine.errors import IllegalCommand
+from tests.bare_text import bare
 from tests.engine.test_red_barricades import three_cg_days
 
 
@@ -88,7 +89,7 @@ def test_the_fortifications_bought_with_an_m1s_fpp_are_voided_before_it(books):
         "-14 FPP        corrects #13: Void: 2 x Trench; 14 FPP back, 40 FPP left "
         "(reason: trenches not allowed here)"
     )
-    assert "Fortifications: 2 x Trench" not in order_of_battle_text(corrected, "russian")
+    assert "Fortifications: 2 x Trench" not in bare(order_of_battle_text(corrected, "russian"))
     corrected = correct_books(corrected, 12, "void", "no fortifications this day")
     assert (fpp_left(corrected, "russian", "17 Oct"), cpp_left(corrected, "russian", "17 Oct")) == (0, 10)
 
@@ -184,9 +185,9 @@ def test_a_void_purchase_is_not_voided_again_nor_its_rolls_corrected(books):
 
 
 def test_the_order_of_battle_lists_formations_fortifications_and_retained_units(books):
-    assert order_of_battle_text(books, "russian") == "\n".join(
+    assert bare(order_of_battle_text(books, "russian")) == "\n".join(
         [
-            "**Russian order of battle**",
+            "Russian order of battle",
             "17 Oct  I3 Rifle Coy: Depleted; 9 x 4-4-7; leaders 8-0, 7-0; SW HMG, MMG, LMG, ATR, LtMtr",
             "17 Oct  M1 Fortifications: 40 FPP",
             "18 Oct  I5 Militia Coy: Full Strength; 12 x 4-2-6; leaders 8-1, 8-0",
@@ -197,6 +198,6 @@ def test_the_order_of_battle_lists_formations_fortifications_and_retained_units(
         ]
     )
     assert (
-        order_of_battle_text(Campaign(), "german")
-        == "**German order of battle**\nNothing bought or retained yet"
+        bare(order_of_battle_text(Campaign(), "german"))
+        == "German order of battle\nNothing bought or retained yet"
     )

@@ -4,6 +4,7 @@ import pytest
 
 from engine.dice import ScriptedDice, SeededDice
 from engine.errors import IllegalCommand
+from engine.rich_text import Strong, Struck, Typed
 from engine.rolls.expressions import MAX_DICE, MAX_LENGTH, MAX_ROLLS, MAX_SIDES, roll
 
 
@@ -22,12 +23,22 @@ def test_a_plain_expression_sums_its_dice_and_modifier_and_keeps_the_label():
     result = one("3d6+2 morale check", d(6, 4, 1, 6))
     assert (result.expression, result.label, result.total) == ("3d6+2", "morale check", 13)
     assert [die.value for die in result.dice] == [4, 1, 6]
-    assert result.text == "3d6 (4, **1**, **6**) + 2 = `13`"
+    assert result.line == ("3d6 (4, ", Strong("1"), ", ", Strong("6"), ") + 2 = ", Typed("13"))
 
 
 def test_keep_highest_and_drop_lowest_come_from_d20():
-    assert one("4d6kh3", d(6, 2, 5, 1, 6)).total == 13
+    kept = one("4d6kh3", d(6, 2, 5, 1, 6))
+    assert kept.total == 13 and kept.line == (
+        "4d6kh3 (2, 5, ",
+        Struck("1"),
+        ", ",
+        Strong("6"),
+        ") = ",
+        Typed("13"),
+    )
     assert one("4d6pl1", d(6, 2, 5, 1, 6)).total == 13
+    rerolled = one("1d6ro1", d(6, 1, 4))  # the 1 rolled again: struck out, no longer a result to mark
+    assert rerolled.line == ("1d6ro1 (", Struck("1"), ", 4) = ", Typed("4"))
     assert one("2d20kl1", d(20, 17, 3)).total == 3
 
 
@@ -38,7 +49,7 @@ def test_success_counting_counts_each_die_at_or_over_the_target(faces, successes
     result = one("2d10 5+ Panther at Sherman", d(10, *faces))
     assert result.total == successes
     assert result.label == "Panther at Sherman" and result.expression == "2d10 5+"
-    assert result.text.endswith(f"**{successes} success{'es' * (successes != 1)}**")
+    assert result.line[-1] == Strong(f"{successes} success{'es' * (successes != 1)}")
 
 
 def test_success_counting_ignores_dropped_dice():
@@ -48,7 +59,7 @@ def test_success_counting_ignores_dropped_dice():
 def test_asl_dr_shows_both_dice_and_original_and_final_dr():
     result = one("DR +2 -1 sniper check", [(6, 3), (6, 4)])
     assert result.total == 8 and result.label == "sniper check"
-    assert result.text == "coloured 3, white 4: Original DR 7, DRM +1, Final DR **8**"
+    assert result.line == ("coloured 3, white 4: Original DR 7, DRM +1, Final DR ", Strong("8"))
     assert [die.purpose for die in result.dice] == [
         "/roll DR sniper check (coloured)",
         "/roll DR sniper check (white)",
@@ -57,12 +68,12 @@ def test_asl_dr_shows_both_dice_and_original_and_final_dr():
 
 def test_asl_dr_without_drm_and_doubles():
     result = one("DR", [(6, 6), (6, 6)])
-    assert result.total == 12 and result.text == "coloured 6, white 6 (doubles): DR **12**"
+    assert result.total == 12 and result.line == ("coloured 6, white 6 (doubles): DR ", Strong("12"))
 
 
 def test_asl_small_dr_is_one_die():
     result = one("dr -1 sewer emergence", [(6, 5)])
-    assert result.total == 4 and result.text == "5: Original dr 5, DRM -1, Final dr **4**"
+    assert result.total == 4 and result.line == ("5: Original dr 5, DRM -1, Final dr ", Strong("4"))
 
 
 def test_several_rolls_in_one_command():

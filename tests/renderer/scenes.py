@@ -70,6 +70,14 @@ def busy_table() -> GameState:
     units["3rd-squad"].destroyed = True
     units["panzer-iv"].smoke = Smoke(from_bearing=270)
     units["panzer-iv"].turret_facing = 300
-    units["sniper"] = make_unit("german", "Sniper Team", "axis", (40, 30), unit_id="sniper",
-                                name="Sniper", hidden=True, decoy=P(26, 38))
+    units["sniper"] = make_unit(
+        "german",
+        "Sniper Team",
+        "axis",
+        (40, 30),
+        unit_id="sniper",
+        name="Sniper",
+        hidden=True,
+        decoy=P(26, 38),
+    )
     return state

@@ -98,8 +98,12 @@ def test_a_roster_too_long_for_the_box_ends_with_how_many_more():
     for side, y in (("allies", 10.0), ("axis", 38.0)):
         for i in range(40):
             state.units[f"{side}-extra-{i}"] = make_unit(
-                "german", "Infantry Detachment", side, (2 + (i % 20) * 3.5, y + (i // 20) * 3),
-                unit_id=f"{side}-extra-{i}", name=f"Extra {i}",
+                "german",
+                "Infantry Detachment",
+                side,
+                (2 + (i % 20) * 3.5, y + (i // 20) * 3),
+                unit_id=f"{side}-extra-{i}",
+                name=f"Extra {i}",
             )
     canvas = picture(state, "referee")
     width, height = canvas.image.size

@@ -1,0 +1,93 @@
+"""Words with a little structure, for any front end to write its own way (issue 20, step 5).
+
+A line is a tuple of pieces: plain words (a ``str``), an emphasised word (:class:`Strong`: a dice
+result, a side's name), a list's heading (:class:`Heading`), a command to type (:class:`Typed`),
+a die that does not count (:class:`Struck`), lines kept as laid out (:class:`Block`: a table of
+odds), a user (:class:`Mention`, by id), a channel (:class:`Channel`, by id) and a moment
+(:class:`Moment`). The engine's formatters write lines of them; the bot's :class:`bot.reply.Reply`
+gathers lines, and Discord writes them as Markdown, the console as plain text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+
+@dataclass(frozen=True)
+class Words:
+    """Words the front end marks in its own way."""
+
+    text: str
+
+
+class Strong(Words):
+    """Words to stand out: a side's name, a game's result, a dice result."""
+
+
+class Heading(Words):
+    """The heading of a part of a list: a book above its charts."""
+
+
+class Typed(Words):
+    """Words as typed, in a fixed-width font: a command to type (``/game start``), a roll's total."""
+
+
+class Struck(Words):
+    """Words that no longer count: a die dropped from a roll."""
+
+
+class Block(Words):
+    """Lines kept as laid out, in columns: a table of odds, a dice report."""
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A user, by id: named the way the front end names users."""
+
+    user_id: str
+
+
+@dataclass(frozen=True)
+class Channel:
+    """A channel, by id: a link in Discord."""
+
+    channel_id: str
+
+
+@dataclass(frozen=True)
+class Moment:
+    """A moment: "in 2 hours" in Discord, its UTC time at the console."""
+
+    at: datetime
+
+
+Piece = str | Words | Mention | Channel | Moment
+Line = tuple[Piece, ...]
+
+
+def listed(users: Iterable[str]) -> Line:
+    """Users as a list, each a :class:`Mention`, commas between."""
+    pieces: list[Piece] = []
+    for user in users:
+        pieces += [", ", Mention(user)] if pieces else [Mention(user)]
+    return tuple(pieces)
+
+
+def unmarked(line: Iterable[Piece]) -> str:
+    """A line as bare text, its marks dropped and users by id (a ledger entry, a log row)."""
+    return "".join(_unmarked(piece) for piece in line)
+
+
+def _unmarked(piece: Piece) -> str:
+    match piece:
+        case Words(text):
+            return text
+        case Mention(user_id):
+            return user_id
+        case Channel(channel_id):
+            return channel_id
+        case Moment(at):
+            return at.isoformat()
+    return piece
