@@ -20,6 +20,7 @@ from bot.console_grammar import Line
 from bot.console_owed import OwedDesk
 from bot.console_tables import GUILD, TableDesk
 from bot.console_team import clock_request, referee_command, team_command
+from bot.game_status import game_status
 from bot.help_pages import help_text
 from bot.plain_text import plain_refusal, plain_reply
 from bot.reply import Reply
@@ -103,11 +104,11 @@ from engine.game import awaiting
 from engine.game_state import GameState
 from engine.referee_prep import prep_text
 from engine.rolls.charts import describe_chart, find_chart
-from engine.rulesets import RuleSet, rule_set_choices, rules_of, with_rule_set
+from engine.rulesets import RuleSet, rule_set_choices, with_rule_set
 from engine.scenarios.quick_battle import quick_battle, scenario_battle
 from engine.state import Phase
 from engine.teams import make_team_game
-from engine.view import REFEREE, SPECTATORS, audience_of, events_for, kept_from_spectators, sees, sees_choice
+from engine.view import REFEREE, SPECTATORS, audience_of, events_for, kept_from_spectators, sees
 from engine.wording import counted, side_name
 from renderer import render
 
@@ -392,23 +393,7 @@ class ConsoleTable:
     # -- views -----------------------------------------------------------------------------
 
     def status(self, reader: str | None = None) -> str:
-        s = self.state
-        sides = ", ".join(
-            f"{name} ({side.nation or 'no force yet'}) {counted(side.tokens, 'token')}"
-            for name, side in s.sides.items()
-        )
-        lines = [f"Turn {s.turn}, phase {s.phase.value}, {rules_of(s).title}; {sides}"]
-        if s.active_side:
-            lines.append(f"Active: {s.active_side}")
-        waiting = awaiting(s)
-        if waiting:
-            lines.append(f"Waiting for: {waiting}")
-        if s.pending and s.pending.choice and sees_choice(s, reader):
-            lines.append(f"Choose one of: {', '.join(s.pending.choice.options)} (/choose)")
-        if s.result:
-            lines.append(f"Result: {s.result.winner or 'draw'} ({s.result.reason})")
-        lines += filter(None, [set_up_steps(s)])
-        return "\n".join(lines)
+        return plain_reply(game_status(self.state, reader))
 
     def units(self, reader: str | None) -> str:
         """Every unit the reader may know; an enemy hidden marker only by its number and place."""

@@ -14,19 +14,17 @@ from discord import app_commands
 from bot.discord_adapter.action_card import action_card
 from bot.discord_adapter.answers import answer
 from bot.discord_adapter.markdown import markdown, refused
+from bot.game_status import game_status
 from bot.reply import Reply
 from bot.services.deadline_posts import making
 from bot.services.game_service import GameError, GameService, Outcome
-from bot.set_up_steps import how_to_join, set_up_steps
+from bot.set_up_steps import how_to_join
 from engine.commands import DISPLAY_NAME_LIMIT
 from engine.events import Event
-from engine.game import awaiting
 from engine.game_state import GameState
 from engine.names import ranked
-from engine.rulesets import rules_of
 from engine.state import Phase
-from engine.view import events_for, kept_from_spectators
-from engine.wording import counted
+from engine.view import SPECTATORS, events_for, kept_from_spectators
 from renderer import render
 
 DISCORD_TEXT_LIMIT = 2000
@@ -63,20 +61,8 @@ def games(interaction: discord.Interaction) -> GameService:
 
 
 def summary(state: GameState) -> str:
-    """A short header: turn, phase, sides with nations, players and tokens, who is awaited."""
-    sides = "; ".join(
-        f"**{name}** ({side.nation or 'no force yet'}): "
-        f"{', '.join(f'<@{p}>' for p in side.players) or 'no players yet'}, {counted(side.tokens, 'token')}"
-        for name, side in state.sides.items()
-    )
-    waiting = awaiting(state)
-    lines = [f"Turn {state.turn} · {state.phase.value} · {rules_of(state).title}", sides]
-    if waiting:
-        lines.append(f"Waiting for **{waiting}**")
-    if state.result:
-        lines.append(f"Result: {state.result.winner or 'draw'} ({state.result.reason})")
-    lines += filter(None, [set_up_steps(state, buttons=True)])
-    return "\n".join(lines)
+    """The game's state as the channel reads it (:func:`bot.game_status.game_status`)."""
+    return markdown(game_status(state, SPECTATORS, buttons=True))
 
 
 def side_of(state: GameState, user_id: str) -> str:

@@ -28,6 +28,7 @@ from engine.commands import (
 from engine.dice import SeededDice
 from engine.game import awaiting, replay
 from engine.state import Phase
+from engine.wording import side_name
 from tests.engine.random_play import random_command
 
 PLAYERS = {"allies": "ann", "axis": "otto"}
@@ -90,7 +91,9 @@ async def test_a_whole_quick_battle_is_played_to_its_result_as_typed_text(tmp_pa
     assert "Crossroads" in await table.handle(f"/game new table:crossroads forces:british ruleset:{ruleset}")
     assert title in await table.handle("/status")
     for side, player in PLAYERS.items():
-        assert f"{side}" in await table.handle(f"as {player} /game join side:{side}")
+        assert f"{player} joins {side_name(side)}" in await table.handle(
+            f"as {player} /game join side:{side}"
+        )
     rng = random.Random(5)
     replies = []
     for _ in range(3000):

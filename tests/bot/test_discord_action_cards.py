@@ -46,7 +46,7 @@ async def test_an_action_card_holds_the_result_the_picture_and_the_next_steps(bo
     body, kinds, parts = card_of(sent)
     assert kinds == [10, 12, 1]  # text, media gallery, one action row
     text = parts[0]["content"]
-    assert "The Axis start as the active player" in text and "Waiting for **axis**" in text
+    assert "The Axis start as the active player" in text and "Waiting for **the Axis**" in text
     assert parts[1]["items"][0]["media"]["url"] == "attachment://battlefield.png"
     assert attachments(sent)[0].startswith(b"\x89PNG")
     version = (await bot.games.store.load("1")).version

@@ -34,7 +34,7 @@ async def test_three_commands_from_an_empty_channel_to_the_initiative(discord_bo
     bot.games.dice = lambda: ScriptedDice([d6(2), d6(5)])
     text, _ = reply(await discord.slash("game start", user=OTTO, channel="1"))
     assert "Initiative: the Allies 2, the Axis 5. The Axis choose who starts" in text
-    assert "Waiting for **axis**" in text
+    assert "Waiting for **the Axis**" in text
 
 
 async def test_refusals_are_private_and_change_nothing(discord_bot):

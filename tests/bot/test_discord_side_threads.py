@@ -264,7 +264,8 @@ async def test_a_window_closing_at_its_deadline_tells_the_threads_too(bot_and_di
             'The reaction window closed.\nThe Allies do not react\nGruppe moves 5.0" to 40.0,45.0\n'
             "The Axis have no tokens left: the Allies take the initiative\n\n"
             "Turn 1 · active · Iron Cross 2015\n"
-            "**allies** (us): <@301>, 4 tokens; **axis** (german): <@302>, 0 tokens\nWaiting for **allies**",
+            "**Allies** (us): <@301>, 4 tokens; **Axis** (german): <@302>, 0 tokens\n"
+            "Waiting for **the Allies**",
             1,  # a card with the shared picture
         ),
         (threads["allies"], "Turn 1: the battlefield as you see it", 1),  # Marker 1 drawn as Able
