@@ -35,7 +35,7 @@ from engine.scenarios.book import find_scenario
 from engine.scenarios.quick_battle import quick_battle, quick_forces, table_title
 from engine.state import Phase
 from engine.tables.layout import BattleTable
-from engine.wording import counted
+from engine.wording import counted, side_name
 
 log = logging.getLogger(__name__)
 
@@ -471,7 +471,7 @@ def scenario_text(state: GameState, table: str | BattleTable, reaction_seconds: 
     roles = [
         piece
         for i, (side, role) in enumerate(planned.roles.items())
-        for piece in ((", " if i else ""), Strong(side), f" {role}")
+        for piece in ((", " if i else "Roles: "), Strong(side_name(side)), f" {role}")
     ]
     plotted = "both at once and in secret until the game starts, " if planned.plotted else ""
     choice = (
