@@ -535,8 +535,9 @@ class ConsoleTable:
         if kind == "shot":
             odds = describe_shot_odds(shot_odds(setup_shot(read_options(ShotSetup, options))))
         elif kind == "fire":
-            unit = find_unit(self.state, line.options.get("unit", ""), self.acting_side(line))
-            target = find_unit(self.state, line.options.get("target", ""), targets=True)
+            side = self.acting_side(line)
+            unit = find_unit(self.state, line.options.get("unit", ""), side)
+            target = find_unit(self.state, line.options.get("target", ""), aimed_by=side)
             odds = describe_shot_odds(
                 shot_odds(table_shot(self.state, unit, target, moving=line.flag("moving")))
             )

@@ -71,17 +71,20 @@ def find_unit(
     name: str,
     side: str | None = None,
     *,
-    targets: bool = False,
+    aimed_by: str | None = None,
     known_to: str | None = None,
 ) -> str:
     """A unit's id from its id, name (any case, spaces or dashes) or the tag the asker sees it
     under on the picture ("Gr1"); suggests near misses.
     :mod:`engine.view` decides which units may be named, and by what (:func:`names_for`):
-    ``targets`` leaves out hidden units (a name aimed at must not tell that one is there) but an
-    enemy marker answers to its label; ``known_to`` leaves out those that side may not know. A
+    ``aimed_by`` (the side aiming) leaves out hidden units (a name aimed at must not tell that one
+    is there) but an enemy marker answers to its label, and reads tags as that side's picture
+    shows them; ``known_to`` leaves out those that side may not know. A
     side's own hidden marker answers to its true name too; near misses suggest names, never ids,
     and never a unit the asker may not know of."""
     wanted = _key(name)
+    targets = aimed_by is not None
+    known_to = aimed_by or known_to
     asker = REFEREE if known_to is None else known_to  # nobody named: any unit may be
     named = []  # what a near miss may suggest: only names the asker may know
     nameable = set()  # the units the asker may name, by their tag too
@@ -133,7 +136,7 @@ def _read(state: GameState, side: str, unit_id: str, option: OrderOption, value:
     if option.kind == "unit" and option.whose == "own":
         return find_unit(state, str(value), side)
     if option.kind == "unit":
-        return find_unit(state, str(value), targets=True, known_to=side)
+        return find_unit(state, str(value), aimed_by=side)
     return value
 
 

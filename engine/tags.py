@@ -5,8 +5,11 @@ its tag in a command, as they read it off the picture (:attr:`engine.view.View.t
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Collection, Iterable, Iterator
 from functools import lru_cache
+from itertools import product
+from string import ascii_lowercase
 
 from engine.state import Unit
 
@@ -45,21 +48,36 @@ def unit_tag(name: str) -> str:
     return (letters[: max(1, MAX_TAG - len(numbers))] + numbers)[:MAX_TAG]
 
 
-def tags_for(units: Iterable[Unit]) -> dict[str, str]:
+def tags_for(units: Iterable[Unit], public: Collection[str] | None = None) -> dict[str, str]:
     """A tag per unit id, unique among each side's units (the chip's colour tells the sides
-    apart); a clash takes a, b, c... after it."""
-    tags: dict[str, str] = {}
-    taken: dict[tuple[str, str], int] = {}
+    apart); tags that clash take a, b, c... after them. The units the public sees (``public``,
+    ids; all of them if not given) are tagged first and among themselves, so each reads the
+    same on every audience's picture; a hidden unit its own side or the referee sees takes a
+    tag none of those has, and so never tells anyone else it is there."""
     units = list(units)
-    wanted = {u.id: (u.side, unit_tag(u.true_name or u.name)) for u in units}
-    counts: dict[tuple[str, str], int] = {}
-    for key in wanted.values():
-        counts[key] = counts.get(key, 0) + 1
+    shown = [u for u in units if public is None or u.id in public]
+    tags = _tagged(shown, set())
+    hidden = [u for u in units if u.id not in tags]
+    return tags | _tagged(hidden, {(u.side, tags[u.id]) for u in shown})
+
+
+def _tagged(units: list[Unit], taken: set[tuple[str, str]]) -> dict[str, str]:
+    """Tags for the units, none of them one of ``taken`` (side, tag) or another's."""
+    wanted = {u.id: unit_tag(u.true_name or u.name) for u in units}
+    clashes = Counter((u.side, wanted[u.id]) for u in units)
+    tags: dict[str, str] = {}
     for unit in units:
-        key = wanted[unit.id]
-        tag = key[1]
-        if counts[key] > 1:
-            taken[key] = taken.get(key, 0) + 1
-            tag = tag[: MAX_TAG - 1] + "abcdefghijklmnopqrstuvwxyz"[(taken[key] - 1) % 26]
+        tag = wanted[unit.id]
+        if clashes[unit.side, tag] > 1 or (unit.side, tag) in taken:
+            tag = next(t for t in _lettered(tag) if (unit.side, t) not in taken)
+        taken.add((unit.side, tag))
         tags[unit.id] = tag
     return tags
+
+
+def _lettered(tag: str) -> Iterator[str]:
+    """The tag with a letter after it (shortened to leave room), then with two."""
+    for letter in ascii_lowercase:
+        yield tag[: MAX_TAG - 1] + letter
+    for first, second in product(ascii_lowercase, repeat=2):
+        yield tag[: MAX_TAG - 2] + first + second

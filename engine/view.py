@@ -197,7 +197,7 @@ def view_for(state: GameState, audience: Audience) -> View:
         objectives=tuple(o for o in state.objectives if knows_objective(o, audience)),
         marks=tuple(rules_of(state).marks_seen(state, audience)),
         audience=audience,
-        tags=tags_for(units),
+        tags=tags_for(units, public={u.id for u in units if sees(u, SPECTATORS)}),
     )
 
 

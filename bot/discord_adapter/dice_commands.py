@@ -132,7 +132,7 @@ class OddsCommands(app_commands.Group):
         state = await games(interaction).game(str(interaction.channel_id))
         side = side_of(state, str(interaction.user.id))  # only your own units: no probing the enemy's
         shot = table_shot(
-            state, find_unit(state, unit, side), find_unit(state, target, targets=True), moving=moving
+            state, find_unit(state, unit, side), find_unit(state, target, aimed_by=side), moving=moving
         )
         odds = await asyncio.to_thread(lambda: describe_shot_odds(shot_odds(shot)))
         await send_long(interaction, markdown(Reply(odds)), ephemeral=True)

@@ -85,7 +85,7 @@ def test_a_hidden_unit_cannot_be_named_as_a_target():
     )
     assert find_unit(state, "Sniper Team") == "sniper"
     with pytest.raises(IllegalCommand, match="^No unit called 'Sniper Team'.$"):
-        find_unit(state, "Sniper Team", targets=True)
+        find_unit(state, "Sniper Team", aimed_by="axis")
     # nor steered toward: a move "toward" it is refused just as for a unit that does not exist
     with pytest.raises(IllegalCommand, match="^No unit called 'sniper'.$"):
         parse_move(state, "gren", "3 toward sniper")
@@ -115,7 +115,7 @@ def test_a_hidden_unit_cannot_be_named_by_its_tag_either():
     )
     assert find_unit(state, "SnT", side="allies") == "sniper"  # its own side reads the tag
     with pytest.raises(IllegalCommand, match="^No unit called 'SnT'. Did you mean Infantry Detachment"):
-        find_unit(state, "SnT", targets=True, known_to="axis")
+        find_unit(state, "SnT", aimed_by="axis")
     with pytest.raises(IllegalCommand, match="^No unit called 'SnT'. Did you mean Infantry Detachment"):
         parse_move(state, "gren", "3 toward SnT")
 
