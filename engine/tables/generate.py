@@ -23,13 +23,15 @@ import shapely
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
-from engine.deployment.areas import flank_spans, road_spans
+from engine.deployment.areas import along_edge, flank_spans, road_spans
 from engine.deployment.plan import Edge, Span, Zone
 from engine.state import Point, TableSize, TerrainFeature
 from engine.tables.layout import MOST_PIECES, BattleTable, overlap_problem, piece_off_table
 from engine.tables.pieces import Piece, PieceKind
 from engine.tables.scenario_ground import cover_in, zone_ground
 
+EDGES: tuple[Edge, ...] = ("near", "far", "left", "right")
+LAID_FROM: dict[Edge, Edge] = {"near": "near", "far": "near", "left": "left", "right": "left"}  # a twin the far way
 COVER_DEPTH = 6.0  # inches from an edge within which each part of a side's area has cover: one infantry move
 STRIP = 12.0  # inches along each long edge where a side sets up (Meeting Engagement's area, p. 28)
 BASE_AREA = 72.0 * 48.0  # the 6' x 4' table the counts below are for
@@ -263,19 +265,22 @@ def _village(draw: _Draw, layout: _Layout) -> None:
 def _cover_in_every_area(draw: _Draw, layout: _Layout) -> None:
     """Whichever deployment areas the players choose (pp. 28-31; :mod:`engine.deployment.areas`),
     each side's has cover within one infantry move of its edge: both flank thirds of every edge
-    (so both halves too, for opposite corners) and the stretches along its roads. Where one of
-    the near or left edge's has none, a cover pair is laid in it; its twin, exactly end for end,
-    covers the far or right edge's part the same way."""
+    (so both halves too, for opposite corners) and the stretches along its roads. Where one has
+    none, a cover pair is laid: one piece along the near or left edge, its twin exactly end for
+    end along the far or right one, so one of the two is the part that had none."""
     table = TableSize(width=draw.width, depth=draw.depth)
-    for edge in ("near", "left"):
+    for edge in EDGES:
         roads = road_spans(table, edge, layout.terrain())
         for number, spans in enumerate([*((span,) for span in flank_spans(table, edge)), roads]):
             if not spans or _covered(layout, table, edge, spans):
                 continue
             low, high = max(spans, key=lambda span: span[1] - span[0])
-            part = max(spans, key=lambda span: span[1] - span[0])
+            near_edge, part = LAID_FROM[edge], (low, high)
+            if near_edge != edge:  # that part of the far or right edge, seen from the near or left
+                length = along_edge(table, edge)
+                part = (length - high, length - low)
             for kind in draw.rng.sample(EDGE_COVER, len(EDGE_COVER)):
-                if _along_edge(draw, layout, f"{edge}-{kind.value}-{number + 1}", kind, edge, part):
+                if _along_edge(draw, layout, f"{edge}-{kind.value}-{number + 1}", kind, near_edge, part):
                     break
 
 

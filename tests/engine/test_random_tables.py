@@ -7,13 +7,14 @@ from functools import cache
 
 import pytest
 
+from engine.deployment.areas import flank_spans, road_spans
 from engine.deployment.placing import plan_deployment
 from engine.deployment.plan import Zone
 from engine.rules.movement import movement_allowance
 from engine.scenarios.book import find_scenario
 from engine.scenarios.new_game import new_game
 from engine.scenarios.quick_battle import quick_battle
-from engine.tables.generate import STRIP, random_table
+from engine.tables.generate import COVER_DEPTH, STRIP, random_table
 from engine.tables.layout import table_problems
 from engine.tables.pieces import PieceKind
 from engine.tables.scenario_ground import cover_in, deployment_edges, set_up_spot, zone_ground
@@ -84,3 +85,18 @@ def test_every_unit_of_both_forces_sets_up_with_cover_in_each_area(scenario_id, 
                 spot = set_up_spot(state, unit, mine.zone, facing, placed, mine.spacing)
                 assert spot is not None, (seed, side, unit.name)
                 placed.append(unit.model_copy(update={"position": spot, "facing": facing}))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]:g}x{s[1]:g}")
+def test_every_part_of_every_edge_a_side_may_set_up_on_has_cover_close_in(size):
+    """Whatever areas the players choose (pp. 28-31), each part has cover within one infantry
+    move of its edge: each flank third of each of the four edges (so each half, for opposite
+    corners), and the stretches along the roads near it."""
+    for seed in SEEDS:
+        laid = table(seed, size)
+        ground = terrain(seed, size)
+        for edge in ("near", "far", "left", "right"):
+            parts = [(span,) for span in flank_spans(laid.size, edge)] + [road_spans(laid.size, edge, ground)]
+            for spans in filter(None, parts):
+                zone = Zone(edge=edge, furthest=COVER_DEPTH, spans=spans)
+                assert cover_in(zone_ground(zone, laid.size, COVER_DEPTH), ground), (seed, edge, spans)
