@@ -10,11 +10,13 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
+from anyascii import anyascii
 from PIL import Image, ImageDraw
 
 from renderer import palette as pal
 
 HALO_WIDTH = 2
+TEXT_SIZE_PROBE = 20  # the size at which a glyph is looked for (any size tells the same)
 
 
 class Sprite(NamedTuple):
@@ -44,6 +46,31 @@ def sprite(text: str, size: int, anchor: str, halo: bool) -> Sprite:
 @lru_cache(maxsize=2048)
 def text_width(text: str, size: int) -> float:
     return pal.font(size).getlength(text)
+
+
+@lru_cache(maxsize=1)
+def _missing_glyph() -> bytes:
+    """What the font draws for a character it has no glyph for."""
+    return bytes(pal.font(TEXT_SIZE_PROBE).getmask("\uffff"))
+
+
+@lru_cache(maxsize=4096)
+def _drawable(char: str) -> bool:
+    return char.isascii() or bytes(pal.font(TEXT_SIZE_PROBE).getmask(char)) != _missing_glyph()
+
+
+def drawable_text(text: str) -> str:
+    """The text as the font can draw it: each character it has no glyph for spelt in Latin
+    letters (José -> Jose, Łukasz -> Lukasz, Дмитрий -> Dmitrij), or left out if it has no
+    spelling (most emoji), rather than drawn as an empty box."""
+    spelt = "".join(c if _drawable(c) else _spelling(c) for c in text)
+    return " ".join("".join(c for c in spelt if _drawable(c)).split())
+
+
+def _spelling(char: str) -> str:
+    """A character in Latin letters; nothing for an emoji (its spelling is a :shortcode:)."""
+    spelt = anyascii(char)
+    return "" if spelt.startswith(":") and spelt.endswith(":") else spelt
 
 
 def fit_text(text: str, size: int, max_px: float) -> str:

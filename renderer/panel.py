@@ -18,7 +18,7 @@ from engine.state import Unit
 from engine.view import View
 from engine.wording import counted, side_label
 from renderer import palette as pal
-from renderer.canvas import Canvas, fit_text, text_width
+from renderer.canvas import Canvas, drawable_text, fit_text, text_width
 from renderer.layout import CELL_H, CELL_W, TEXT_FONT, Frame
 from renderer.legend import ITEMS, draw_item
 from renderer.tags import CHIP_H, badge_width, badges, chip_text, chip_width, draw_badge, draw_tag
@@ -50,13 +50,19 @@ def roster_name(name: str, room: float) -> str:
 
 def player_names(state: GameState, side: str) -> dict[str, str]:
     """The name of each player of a team side, in joining order: the name they go by, kept
-    bounded when they joined (engine.roster), else "P1", "P2"... Player ids are not shown:
-    they may be raw user ids."""
+    bounded when they joined (engine.roster) and drawn as the font can (accents folded, other
+    scripts left out), else "P1", "P2"... Player ids are not shown: they may be raw user ids."""
     team = state.sides[side].team
     if team is None:
         return {}
     players = list(dict.fromkeys([*state.sides[side].players, *team.tokens]))
-    return {p: name_of(state, p) or f"P{i}" for i, p in enumerate(players, start=1)}
+    shown = {p: drawable_text(name_of(state, p) or "") for p in players}
+    return {p: shown[p] if _readable(shown[p]) else f"P{i}" for i, p in enumerate(players, start=1)}
+
+
+def _readable(name: str) -> bool:
+    """A name with two letters or digits at least, once what the font cannot draw is left out."""
+    return sum(c.isalnum() for c in name) >= 2
 
 
 def player_headings(name: str, co: bool, tokens: int) -> list[str]:

@@ -31,7 +31,8 @@ from engine.tables.pieces import Piece, PieceKind
 from engine.tables.scenario_ground import cover_in, zone_ground
 
 EDGES: tuple[Edge, ...] = ("near", "far", "left", "right")
-LAID_FROM: dict[Edge, Edge] = {"near": "near", "far": "near", "left": "left", "right": "left"}  # a twin the far way
+# the edge a cover pair is laid from, its twin going to the far or right edge
+LAID_FROM: dict[Edge, Edge] = {"near": "near", "far": "near", "left": "left", "right": "left"}
 COVER_DEPTH = 6.0  # inches from an edge within which each part of a side's area has cover: one infantry move
 STRIP = 12.0  # inches along each long edge where a side sets up (Meeting Engagement's area, p. 28)
 BASE_AREA = 72.0 * 48.0  # the 6' x 4' table the counts below are for
