@@ -179,8 +179,9 @@ class HouseRules(RuleSet):
         return True
 
     def turret_turns(self, shot: Shot) -> bool:
-        """s. 5 Arcs of fire: only a turret or other rotary mount turns; a gun or MG fixed in the
-        hull (the Grant's 75mm, a hull MG fired on its own) leaves the turret where it is."""
+        """s. 5 Arcs of fire: only a turret or other rotary mount turns; a shot from the hull (the
+        Grant's fixed 75mm, or the hull MG fired on its own, a mount of its own with a 45 degree
+        arc) leaves the turret where it is."""
         return super().turret_turns(shot) and not fires_from_hull(shot)
 
     def fire_problem(self, state: GameState, shot: Shot) -> str | None:
