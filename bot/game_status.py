@@ -6,10 +6,11 @@ set-up still needs. Discord writes it with mentions and bold sides, the console 
 
 from __future__ import annotations
 
-from bot.reply import Mention, Piece, Reply, Strong
+from bot.reply import Piece, Reply, Strong
 from bot.set_up_steps import set_up_steps
 from engine.game import awaiting
 from engine.game_state import GameState
+from engine.rich_text import listed
 from engine.rulesets import rules_of
 from engine.view import Audience, sees_choice
 from engine.wording import counted, side_label, side_name
@@ -20,10 +21,9 @@ def game_status(state: GameState, reader: Audience, *, buttons: bool = False) ->
     lines: list[tuple[Piece, ...]] = [(f"Turn {state.turn} · {state.phase.value} · {rules_of(state).title}",)]
     sides: list[Piece] = []
     for name, side in state.sides.items():
-        players: list[Piece] = [piece for p in side.players for piece in (", ", Mention(p))][1:]
         sides += ["; "] if sides else []
         sides += [Strong(side_label(name)), f" ({side.nation or 'no force yet'}): "]
-        sides += [*(players or ["no players yet"]), f", {counted(side.tokens, 'token')}"]
+        sides += [*(listed(side.players) or ["no players yet"]), f", {counted(side.tokens, 'token')}"]
     lines.append(tuple(sides))
     waiting = awaiting(state)
     if state.active_side and state.active_side != waiting:

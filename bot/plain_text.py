@@ -41,8 +41,8 @@ def _written(piece: Piece, now: datetime | None) -> str:
 def _from_now(moment: datetime, now: datetime) -> str:
     """``2026-01-02 00:00 UTC (in 23 hours 59 minutes)``: the console's relative timestamp."""
     left = moment - now
-    minutes = int(abs(left) // timedelta(minutes=1)) * 60
-    if not minutes:
+    seconds = int(abs(left) // timedelta(minutes=1)) * 60  # whole minutes
+    if not seconds:
         return f"{utc_text(moment)} (now)"
-    span = duration_text(minutes)
+    span = duration_text(seconds)
     return f"{utc_text(moment)} ({f'in {span}' if left > timedelta(0) else f'{span} ago'})"

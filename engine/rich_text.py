@@ -10,6 +10,7 @@ gathers lines, and Discord writes them as Markdown, the console as plain text.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -65,6 +66,23 @@ class Moment:
 
 Piece = str | Words | Mention | Channel | Moment
 Line = tuple[Piece, ...]
+
+
+STRONG, STRUCK, TYPED = "\ue000", "\ue001", "\ue002"  # private characters: each opens a mark...
+CLOSE = "\ue003"  # ... and this ends it, in text marked before it is made pieces (:func:`marked`)
+_MARKS = {STRONG: Strong, STRUCK: Struck, TYPED: Typed}
+
+
+def marked(text: str) -> Line:
+    """The pieces of text marked with the private characters above (a dice roller's layout, a
+    search's snippet): the words between a mark and :data:`CLOSE` as that piece."""
+    pieces: list[Piece] = []
+    for part in re.split(f"([{''.join(_MARKS)}][^{CLOSE}]*){CLOSE}", text):
+        if part[:1] in _MARKS:
+            pieces.append(_MARKS[part[0]](part[1:]))
+        elif part:
+            pieces.append(part)
+    return tuple(pieces)
 
 
 def listed(users: Iterable[str]) -> Line:

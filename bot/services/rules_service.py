@@ -31,6 +31,7 @@ from bot.services.limits import NAME, bounded_text
 from bot.storage.store import GameStore
 from bot.storage.tables import RuleSectionRow, RuleSourceRow
 from bot.storage.writes import take_name
+from engine.rich_text import CLOSE, STRONG, marked
 
 LIBRARY_DIR = Path(__file__).resolve().parent.parent / "library" / "data"
 SHIPPED = ""  # the guild id of the documents that come with the bot
@@ -78,17 +79,11 @@ POSTGRES_SEARCH = """
     FROM found
     ORDER BY exact DESC, rank DESC, id
 """
-FOUND, FOUND_END = "\ue000", "\ue001"  # around the words a snippet found: private characters, made Strong
+FOUND, FOUND_END = STRONG, CLOSE  # around the words a snippet found, made Strong (engine.rich_text.marked)
 HEADLINE = (
     f"StartSel={FOUND}, StopSel={FOUND_END}, MaxWords={SNIPPET_WORDS}, MinWords=8, MaxFragments=1, "
     'FragmentDelimiter=" … "'
 )
-
-
-def _snippet(snippet: str) -> Line:
-    """A snippet with the words it found Strong."""
-    parts = re.split(f"{FOUND}(.*?){FOUND_END}", snippet)
-    return tuple(Strong(part) if i % 2 else part for i, part in enumerate(parts) if part)
 
 
 def _apart(parts: list[Line]) -> Reply:
@@ -297,7 +292,7 @@ class RulesService:
         if not rows:
             raise GameError(f"Nothing in this server's rules library mentions {query!r}")
         found: list[Line] = [
-            (Strong(f"{r.number + ' ' if r.number else ''}{r.title}"), f" · {r.name}\n", *_snippet(r.snippet))
+            (Strong(f"{r.number + ' ' if r.number else ''}{r.title}"), f" · {r.name}\n", *marked(r.snippet))
             for r in rows
         ]
         if len(rows) == RESULTS:

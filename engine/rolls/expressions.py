@@ -27,7 +27,7 @@ from d20 import diceast
 
 from engine.dice import DiceSource, DieRoll
 from engine.errors import IllegalCommand
-from engine.rich_text import Line, Piece, Strong, Struck, Typed
+from engine.rich_text import CLOSE, STRONG, STRUCK, TYPED, Line, Strong, marked
 
 MAX_LENGTH = 200  # characters in one command
 MAX_ROLLS = 10  # rolls separated by ";"
@@ -50,14 +50,10 @@ class Roll:
     dice: tuple[DieRoll, ...]
 
 
-_MARKS = {"\ue000": Strong, "\ue001": Struck, "\ue002": Typed}  # each opens, "\ue003" closes
-_CLOSE = "\ue003"
-
-
 class _Pieces(d20.SimpleStringifier):
     """d20's Markdown layout with our pieces: a die showing 1 or its highest face stands out, a
     dropped die is struck out (and nothing more), the total is set as typed. The marks are private
-    characters that :func:`_line` turns into pieces; one writer a roll."""
+    characters that :func:`engine.rich_text.marked` turns into pieces; one writer a roll."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -69,29 +65,18 @@ class _Pieces(d20.SimpleStringifier):
         self.dropped = True
         inside = super()._stringify(node)
         self.dropped = False
-        return f"\ue001{inside}{_CLOSE}"
+        return f"{STRUCK}{inside}{CLOSE}"
 
     def _str_expression(self, node: d20.Expression) -> str:
-        return f"{self._stringify(node.roll)} = \ue002{int(node.total)}{_CLOSE}"
+        return f"{self._stringify(node.roll)} = {TYPED}{int(node.total)}{CLOSE}"
 
     def _str_die(self, node: d20.Die) -> str:
         faces = [
             (self._stringify(value), value.kept and value.number in (1, node.size)) for value in node.values
         ]
         return ", ".join(
-            f"\ue000{face}{_CLOSE}" if high and not self.dropped else face for face, high in faces
+            f"{STRONG}{face}{CLOSE}" if high and not self.dropped else face for face, high in faces
         )
-
-
-def _line(marked: str) -> Line:
-    """The pieces of a line :class:`_Pieces` wrote."""
-    pieces: list[Piece] = []
-    for part in re.split(f"([{''.join(_MARKS)}][^{_CLOSE}]*){_CLOSE}", marked):
-        if part[:1] in _MARKS:
-            pieces.append(_MARKS[part[0]](part[1:]))
-        elif part:
-            pieces.append(part)
-    return tuple(pieces)
 
 
 class _DiceForD20:
@@ -263,7 +248,7 @@ def roll_one(text: str, dice: DiceSource) -> Roll:
     result, faces = _roll_d20(text, dice)
     label = (result.comment or "").strip()
     expression = text[: len(text) - len(result.comment or "")].strip() if result.comment else text
-    return Roll(expression, label, result.total, _line(result.result), tuple(faces))
+    return Roll(expression, label, result.total, marked(result.result), tuple(faces))
 
 
 def roll(command: str, dice: DiceSource) -> list[Roll]:
