@@ -25,7 +25,9 @@ def plain_refusal(problem: Exception) -> str:
 
 def _written(piece: Piece, now: datetime | None) -> str:
     match piece:
-        case Strong(text) | Heading(text) | Struck(text) | Block(text):
+        case Struck(text):
+            return f"{text} dropped"  # no strike-through at a terminal
+        case Strong(text) | Heading(text) | Block(text):
             return text
         case Typed(text):
             return f"`{text}`"

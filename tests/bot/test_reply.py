@@ -30,18 +30,18 @@ NOON = datetime(2026, 11, 28, 12, 0, tzinfo=UTC)
 def test_each_front_end_writes_every_piece_its_own_way():
     reply = Reply.of(
         (Heading("Iron Cross"), " (2 charts)"),
-        ("dropped ", Struck("1"), ", odds:", Block("hit  50%")),
+        ("rolled 6, ", Struck("1"), ", odds:", Block("hit  50%")),
         (Strong("allies"), ": ", Mention("301"), " in ", Channel("55"), " until ", Moment(NOON)),
         ("hot seat: ", Mention("ann")),
         (Typed("/game start"), " begins"),
     )
     assert markdown(reply) == (
-        "__**Iron Cross**__ (2 charts)\ndropped ~~1~~, odds:```\nhit  50%\n```\n"
+        "__**Iron Cross**__ (2 charts)\nrolled 6, ~~1~~, odds:```\nhit  50%\n```\n"
         "**allies**: <@301> in <#55> until <t:1795867200:R>\n"
         "hot seat: ann\n`/game start` begins"
     )
     assert plain_reply(reply) == (
-        "Iron Cross (2 charts)\ndropped 1, odds:hit  50%\nallies: @301 in #55 until 2026-11-28 12:00 UTC\n"
+        "Iron Cross (2 charts)\nrolled 6, 1 dropped, odds:hit  50%\nallies: @301 in #55 until 2026-11-28 12:00 UTC\n"
         "hot seat: ann\n`/game start` begins"
     )
 
