@@ -241,7 +241,7 @@ def may_order(state: GameState, interaction: discord.Interaction) -> str:
     permitted(state, str(interaction.user.id), declaration, is_admin(interaction), server_roles(interaction))
     if state.phase is not Phase.ACTIVE or state.active_side != side:
         raise GameError(
-            f"It is not {side}'s turn to activate: the game waits for {awaiting(state) or 'nobody'}"
+            f"It is not {side_name(side)}' turn to activate: the game waits for {_waited_for(state)}"
         )
     return side
 
@@ -427,7 +427,7 @@ def may_choose(state: GameState, interaction: discord.Interaction) -> str:
     choice = state.pending.choice if state.pending else None
     if state.phase is not Phase.CHOICE or choice is None or choice.side != side:
         raise GameError(
-            f"Nothing waits for {side_name(side)}' choice: the game waits for {awaiting(state) or 'nobody'}"
+            f"Nothing waits for {side_name(side)}' choice: the game waits for {_waited_for(state)}"
         )
     return side
 
@@ -439,6 +439,11 @@ def choice_step(state: GameState, channel: int, version: int, page: int) -> disc
         f"**{side_name(choice.side, start=True)}** choose ({choice.kind.replace('_', ' ')}).",
         choice_menu(state, channel, version, page),
     )
+
+
+def _waited_for(state: GameState) -> str:
+    waiting = awaiting(state)
+    return side_name(waiting) if waiting else "nobody"
 
 
 def reserves_step(state: GameState, side: str, channel: int, version: int) -> discord.ui.LayoutView:
@@ -471,7 +476,7 @@ def reserves_step(state: GameState, side: str, channel: int, version: int) -> di
 def reserves_command(state: GameState, side: str, called: str, places: tuple[str, ...]) -> CallReserves:
     """The call, for the user's own side only (a card's button names the side it is for)."""
     if side != called:
-        raise GameError(f"These are {called}'s reserves, not {side}'s")
+        raise GameError(f"These are {side_name(called)}' reserves, not {side_name(side)}'")
     return CallReserves(side=side, units=tuple(unit_at(state, int(p)).id for p in places))
 
 

@@ -115,7 +115,7 @@ def square_question(unit: Unit, side: str, placed: tuple[str, ...]) -> str:
         return f"**{unit.name}** goes at {placed[0]}: in which grid square does its dummy marker go?"
     if is_sniper_team(unit):
         return f"**{unit.name}**, a sniper team, sets up hidden anywhere (p. 20): in which grid square?"
-    return f"**{unit.name}**: in which grid square of {side}'s set-up area?"
+    return f"**{unit.name}**: in which grid square of {side_name(side)}' set-up area?"
 
 
 def square_step(
@@ -126,7 +126,9 @@ def square_step(
     unit = unit_at(state, place)
     shown, page, pages = page_of(squares_to_set_up_in(state, side, unit), page)
     if not shown:
-        return private_card(f"No grid square's centre lies in {side}'s set-up area: use /deploy unit: at:.")
+        return private_card(
+            f"No grid square's centre lies in {side_name(side)}' set-up area: use /deploy unit: at:."
+        )
     options = [discord.SelectOption(label=f"Square {name}", value=name) for name in shown]
     drafted = (place, *placed)
     return private_card(
@@ -171,7 +173,7 @@ def deploy_command(state: GameState, side: str, place: int, spot: str, decoy: st
     marker's spot)."""
     unit = unit_at(state, place)
     if unit.side != side:
-        raise GameError(f"{unit.name} is not one of {side}'s units")
+        raise GameError(f"{unit.name} is not one of {side_name(side)}' units")
     facing = FACING_FROM_EDGE[state.sides[side].entry_edge]
     dummy = parse_point(decoy) if decoy else None
     return Deploy(side=side, unit=unit.id, at=parse_point(spot), facing=facing, decoy=dummy)

@@ -241,7 +241,7 @@ async def test_a_move_toward_the_26th_unit_is_chosen_through_the_destination_men
     assert len(first["options"]) == 25 and reply(step)[0].endswith("(page 1 of 2)")
     assert set(buttons(step)) == {"More (2 of 2)"}
     text, private = reply(await discord.click(buttons(step)["More (2 of 2)"], user=OTTO, channel="1"))
-    assert private and "It is not axis's turn to activate" in text
+    assert private and "It is not the Axis' turn to activate" in text
     step = await discord.click(buttons(step)["More (2 of 2)"], user=ANN, channel="1")
     (second,) = menus(step)
     assert set(buttons(step)) == {"Previous (1 of 2)"}
@@ -330,7 +330,7 @@ async def test_reserves_are_called_by_taps_and_only_by_their_own_side(bot_and_di
     version = (await bot.games.store.load("7")).version
 
     for user, refusal in (
-        (OTTO, "These are allies's reserves, not axis's"),
+        (OTTO, "These are the Allies' reserves, not the Axis'"),
         (EVE, "You are not playing in this game"),
     ):
         for label in shown:
@@ -345,7 +345,7 @@ async def test_reserves_are_called_by_taps_and_only_by_their_own_side(bot_and_di
     assert reply(step)[1] and [o["label"] for o in menu["options"]] == ["Sherman 75mm"]
     assert menu["max_values"] == 1
     text, private = reply(await discord.choose(menu, [menu["options"][0]["value"]], user=OTTO, channel="7"))
-    assert private and "These are allies's reserves, not axis's" in text
+    assert private and "These are the Allies' reserves, not the Axis'" in text
     bot.games.dice = lambda: ScriptedDice([d6(5), d6(6), d6(2)])
     sent = await discord.choose(menu, [menu["options"][0]["value"]], user=ANN, channel="7")
     text, private = reply(sent)
@@ -407,7 +407,7 @@ async def test_a_scenario_is_set_up_by_taps_turn_about_and_started(bot_and_disco
         text, private = reply(
             await discord.click(confirm["Set it up"], user=PLAYERS[other_side[side]], channel="1")
         )
-        assert private and f"is not one of {other_side[side]}'s units" in text
+        assert private and f"is not one of {side_name(other_side[side])}' units" in text
         sent = await discord.click(confirm["Set it up"], user=user, channel="1")
         text, private = reply(sent)
         assert not private and f"{side.capitalize()} set up Infantry Detachment 1 at " in text, text
@@ -472,7 +472,7 @@ async def test_a_defenders_sniper_team_is_set_up_by_taps_hidden_with_its_dummy_m
     confirm = await discord.choose(spots, ["A1"], user=ANN, channel="1")
     assert f"set up hidden at {square}+1,1, its dummy marker at A1" in reply(confirm)[0]
     text, private = reply(await discord.click(buttons(confirm)["Set it up"], user=OTTO, channel="1"))
-    assert private and "is not one of axis's units" in text, text
+    assert private and "is not one of the Axis' units" in text, text
     sent = await discord.click(buttons(confirm)["Set it up"], user=ANN, channel="1")
     text, private = reply(sent)
     assert not private and "set up a sniper team's two markers" in text and "Sniper" not in text, text

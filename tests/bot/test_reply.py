@@ -41,7 +41,8 @@ def test_each_front_end_writes_every_piece_its_own_way():
         "hot seat: ann\n`/game start` begins"
     )
     assert plain_reply(reply) == (
-        "Iron Cross (2 charts)\nrolled 6, 1 dropped, odds:hit  50%\nallies: @301 in #55 until 2026-11-28 12:00 UTC\n"
+        "Iron Cross (2 charts)\nrolled 6, 1 dropped, odds:hit  50%\n"
+        "allies: @301 in #55 until 2026-11-28 12:00 UTC\n"
         "hot seat: ann\n`/game start` begins"
     )
 
