@@ -72,15 +72,19 @@ def picture(
     last_events: Sequence[Event] = (),
     before: GameState | None = None,
     scale: int | None = None,
+    headers: int | None = None,
 ) -> Canvas:
-    """The picture (RGB) before encoding, on its Canvas (which records every text drawn)."""
+    """The picture (RGB) before encoding, on its Canvas (which records every text drawn);
+    ``headers``: the header's lines, if not as many as the state needs (a replay's frames all
+    have as many as its last)."""
     styles = pal.side_styles(state.sides)
     view = view_for(state, viewer)
     tags = view.tags
     overlay = last_action(last_events, view, viewer, state=state, before=before)
     shows = _shows(state, view, overlay.shows) | ({"zone"} if zones_shown(state, view) else set())
     cells = roster_cells(state, view, styles, tags) + legend_cells(shows)
-    frame = frame_for(state.table.width, state.table.depth, len(cells), scale, header_lines(state))
+    lines = header_lines(state) if headers is None else max(headers, header_lines(state))
+    frame = frame_for(state.table.width, state.table.depth, len(cells), scale, lines)
     if frame.size[1] > BOX_H and not scale:  # a roster too long even for the smallest table
         room = max(n for n in range(len(cells)) if replace(frame, cells=n).size[1] <= BOX_H)
         cells = [*cells[: room - 1], ("heading", f"and {len(cells) - room + 1} more", None)]

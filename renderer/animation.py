@@ -21,6 +21,7 @@ from renderer import palette as pal
 from renderer import picture
 from renderer.canvas import Canvas
 from renderer.encode import COLOURS
+from renderer.header import header_lines
 
 FRAME_MS = 1200  # each activation shows this long
 LAST_FRAME_MS = 4000  # the end of the battle stays a little longer
@@ -28,12 +29,20 @@ LAST_FRAME_MS = 4000  # the end of the battle stays a little longer
 
 def replay_frames(moments: Sequence[Moment]) -> list[Canvas]:
     """The spectators' picture after each activation, with its moves and shots drawn, all at the
-    first picture's scale."""
+    first picture's scale and with as many header lines as the last, so the table never jumps."""
     frames: list[Canvas] = []
+    headers = header_lines(moments[-1].state) if moments else None  # the result's line, in every frame
     for moment in moments:
         scale = frames[0].frame.scale if frames else None
         frames.append(
-            picture(moment.state, SPECTATORS, last_events=moment.events, before=moment.before, scale=scale)
+            picture(
+                moment.state,
+                SPECTATORS,
+                last_events=moment.events,
+                before=moment.before,
+                scale=scale,
+                headers=headers,
+            )
         )
     return frames
 

@@ -126,8 +126,12 @@ def test_a_whole_quick_battle_replays_under_two_mib_with_a_frame_per_activation(
     start = quick_battle()
     _, history = play_random_game(start, 3)
     replay = build_replay(start, history)
-    activations = len(battle_story(start, live_history(history)).moments)
+    story = battle_story(start, live_history(history))
+    activations = len(story.moments)
     assert replay.frames == activations == Image.open(io.BytesIO(replay.gif)).n_frames
+    assert story.moments[-1].state.result is not None  # the last frame says why under its header...
+    last_two = replay_frames(story.moments[-2:])
+    assert last_two[0].frame.top == last_two[1].frame.top  # ... and the table does not jump for it
     assert activations > 50
     assert len(replay.gif) < 2 * MIB
 
