@@ -17,6 +17,7 @@ from bot.app import Services
 from bot.command_schema import ALLIED_FORCES, DEPLOYMENT_AREAS, RULE_SET_NAMES, SCENARIOS, TABLES
 from bot.console_campaign import CampaignDesk
 from bot.console_grammar import Line
+from bot.console_next import next_line
 from bot.console_owed import OwedDesk
 from bot.console_tables import GUILD, TableDesk
 from bot.console_team import clock_request, referee_command, team_command
@@ -45,6 +46,7 @@ from bot.services.limits import (
     whole_number,
     window_seconds,
 )
+from bot.services.next_steps import waits_for
 from bot.services.ping_service import ping_delay
 from bot.services.replay_service import REPLAY_FILE, stored_replay
 from bot.services.rules_service import MAX_BYTES
@@ -393,7 +395,9 @@ class ConsoleTable:
     # -- views -----------------------------------------------------------------------------
 
     def status(self, reader: str | None = None) -> str:
-        return plain_reply(game_status(self.state, reader))
+        """The game's status, then the commands that take the game on (its "Next:" line)."""
+        steps = next_line(waits_for(self.state))
+        return plain_reply(game_status(self.state, reader)) + (f"\n{steps}" if steps else "")
 
     def units(self, reader: str | None) -> str:
         """Every unit the reader may know; an enemy hidden marker only by its number and place."""

@@ -8,6 +8,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 
+from bot.services.next_steps import NextStep, waits_for
 from engine.errors import IllegalCommand
 from engine.events import Event
 from engine.game_state import GameState
@@ -43,3 +44,8 @@ class Outcome:
     before: GameState | None = None  # the game as the command found it
     repeated: bool = False  # the command's interaction had been applied before: nothing new
     threads: dict[str, str] | None = None  # the game's private threads, as loaded (None: not read)
+
+    @property
+    def next(self) -> tuple[NextStep, ...]:
+        """What the game waits for after the command (:mod:`bot.services.next_steps`)."""
+        return waits_for(self.state)
