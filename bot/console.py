@@ -498,7 +498,8 @@ class ConsoleTable:
         lines = self.news(reader, outcome.events)
         over = outcome.state.phase is Phase.OVER and outcome.before and outcome.before.phase is not Phase.OVER
         story = [await self.save_replay()] if over else []
-        return "\n".join(lines + ["", self.status(reader)] + await self.save_picture(outcome) + story)
+        picture = await self.save_picture(outcome, line.player)
+        return "\n".join(lines + ["", self.status(reader)] + picture + story)
 
     async def roll(self, line: Line) -> str:
         """``/roll EXPRESSION [secret]`` or ``/roll log``, as in Discord: a secret roll is shown
@@ -707,12 +708,15 @@ class ConsoleTable:
         png = await asyncio.to_thread(render, self.state, viewer)
         return f"{viewer or 'spectators'} view: {self._write('map-' + (viewer or 'spectators'), png)}"
 
-    async def save_picture(self, outcome: Outcome) -> list[str]:
-        """Draw the table after the action (off the event loop) to ``pictures/latest.png``."""
+    async def save_picture(self, outcome: Outcome, player: str) -> list[str]:
+        """Draw the table after the action (off the event loop) to ``pictures/latest.png``, as the
+        outcome pictures it for the player's audience (their side's, a referee's; the spectators'
+        at a hot-seat table that nobody has joined)."""
         if self.pictures is None:
             return []
+        viewer = outcome.picture_for(audience_of(outcome.state, player))
         png = await asyncio.to_thread(
-            render, outcome.state, None, last_events=tuple(outcome.events), before=outcome.before
+            render, outcome.state, viewer, last_events=tuple(outcome.events), before=outcome.before
         )
         return [f"Picture: {self._write('latest', png)}"]
 
