@@ -17,6 +17,7 @@ from bot.app import Services
 from bot.command_schema import ALLIED_FORCES, DEPLOYMENT_AREAS, RULE_SET_NAMES, SCENARIOS, TABLES
 from bot.console_campaign import CampaignDesk
 from bot.console_grammar import Line
+from bot.console_next import next_line
 from bot.console_owed import OwedDesk
 from bot.console_tables import GUILD, TableDesk
 from bot.console_team import clock_request, referee_command, team_command
@@ -45,6 +46,7 @@ from bot.services.limits import (
     whole_number,
     window_seconds,
 )
+from bot.services.next_steps import waits_for
 from bot.services.ping_service import ping_delay
 from bot.services.replay_service import REPLAY_FILE, stored_replay
 from bot.services.rules_service import MAX_BYTES
@@ -393,7 +395,9 @@ class ConsoleTable:
     # -- views -----------------------------------------------------------------------------
 
     def status(self, reader: str | None = None) -> str:
-        return plain_reply(game_status(self.state, reader))
+        """The game's status, then the commands that take the game on (its "Next:" line)."""
+        steps = next_line(waits_for(self.state))
+        return plain_reply(game_status(self.state, reader)) + (f"\n{steps}" if steps else "")
 
     def units(self, reader: str | None) -> str:
         """Every unit the reader may know; an enemy hidden marker only by its number and place."""
@@ -494,7 +498,8 @@ class ConsoleTable:
         lines = self.news(reader, outcome.events)
         over = outcome.state.phase is Phase.OVER and outcome.before and outcome.before.phase is not Phase.OVER
         story = [await self.save_replay()] if over else []
-        return "\n".join(lines + ["", self.status(reader)] + await self.save_picture(outcome) + story)
+        picture = await self.save_picture(outcome, line.player)
+        return "\n".join(lines + ["", self.status(reader)] + picture + story)
 
     async def roll(self, line: Line) -> str:
         """``/roll EXPRESSION [secret]`` or ``/roll log``, as in Discord: a secret roll is shown
@@ -704,12 +709,15 @@ class ConsoleTable:
         png = await asyncio.to_thread(render, self.state, viewer)
         return f"{viewer or 'spectators'} view: {self._write('map-' + (viewer or 'spectators'), png)}"
 
-    async def save_picture(self, outcome: Outcome) -> list[str]:
-        """Draw the table after the action (off the event loop) to ``pictures/latest.png``."""
+    async def save_picture(self, outcome: Outcome, player: str) -> list[str]:
+        """Draw the table after the action (off the event loop) to ``pictures/latest.png``, as the
+        outcome pictures it for the player's audience (their side's, a referee's; the spectators'
+        at a hot-seat table that nobody has joined)."""
         if self.pictures is None:
             return []
+        viewer = outcome.picture_for(audience_of(outcome.state, player))
         png = await asyncio.to_thread(
-            render, outcome.state, None, last_events=tuple(outcome.events), before=outcome.before
+            render, outcome.state, viewer, last_events=tuple(outcome.events), before=outcome.before
         )
         return [f"Picture: {self._write('latest', png)}"]
 

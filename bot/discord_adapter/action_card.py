@@ -17,9 +17,9 @@ from collections.abc import Sequence
 
 import discord
 
-from engine.deployment.placing import whose_turn
+from bot.services.next_steps import NextStep
+from bot.services.outcome import Outcome
 from engine.game_state import GameState
-from engine.state import Phase
 from engine.view import may_name
 from engine.wording import side_label, side_name
 
@@ -128,82 +128,48 @@ def choice_menu(
     return [menu, *page_buttons(channel_id, version, "choices", opening, page, pages)]
 
 
-def setting_up(state: GameState) -> list[str]:
-    """The sides that may set a unit up now: the one whose turn it is, or in a plotted set-up
-    every side not yet done."""
-    plan = state.deployment
-    if plan is None:
-        return []
-    if plan.order == "plotted":
-        return [side for side, p in plan.sides.items() if not p.done]
-    turn = whose_turn(plan)
-    return [turn] if turn else []
+# each turn step's button: its custom id's step, its label (``{label}``: the side as a label,
+# ``{name}``: as in a sentence, ``{other}``: the other side), whether it is the main one, and
+# whether its custom id carries the side
+BUTTONS: dict[str, tuple[str, str, bool, bool]] = {
+    "join": ("join", "Join {name}", False, True),
+    "start": ("start", "Start", True, False),
+    "set_up": ("setup", "Set up a unit ({label})", True, True),
+    "set_up_done": ("setupdone", "Done setting up ({label})", False, True),
+    "reserves": ("reserves", "Call reserves ({label})", True, True),
+    "no_reserves": ("noreserves", "No reserves ({label})", False, True),
+    "go_first": ("first", "{label}: go first", True, False),
+    "let_start": ("second", "{label}: let {other} start", False, False),
+    "activate": ("activate", "Activate ({label})", True, False),
+    "cmt": ("cmt", "CMT ({label})", False, False),
+    "pass": ("pass", "Pass ({label})", False, False),
+}
 
 
-def next_steps(state: GameState, channel_id: int, version: int) -> list[discord.ui.Item]:
-    """The buttons for what the game waits for now: joining and starting a quick battle, the
-    initiative winner's choice, each side's call of its reserves, the active side's activation,
-    CMT or pass, a reaction window's answers, a choice's menu; during a scenario's set-up, each
-    side's set-up steps, then Start."""
-    primary = discord.ButtonStyle.primary
-    if state.phase is Phase.REACTION and state.pending is not None:
-        return [
-            react_button(channel_id, state.pending.window),
-            no_reaction_button(channel_id, state.pending.window),
-        ]
-    if state.phase is Phase.CHOICE and state.pending is not None and state.pending.choice is not None:
+def step_items(state: GameState, step: NextStep, channel_id: int, version: int) -> list[discord.ui.Item]:
+    """The button (or menu) that takes one step the game waits for."""
+    if step.kind == "react":
+        return [react_button(channel_id, step.window or 0)]
+    if step.kind == "no_reaction":
+        return [no_reaction_button(channel_id, step.window or 0)]
+    if step.kind == "choose":
         return choice_menu(state, channel_id, version, 0, OPENING)
-    if state.phase is Phase.SETUP and state.deployment is not None:
-        return [
-            button
-            for side in setting_up(state)
-            for button in (
-                step_button(
-                    channel_id, version, "setup", f"Set up a unit ({side_label(side)})", side, style=primary
-                ),
-                step_button(channel_id, version, "setupdone", f"Done setting up ({side_label(side)})", side),
-            )
-        ] or [step_button(channel_id, version, "start", "Start", style=primary)]
-    if state.phase is Phase.SETUP and state.deployment is None and state.planned_scenario is None:
-        joins = [
-            step_button(channel_id, version, "join", f"Join {side_name(side)}", side) for side in state.sides
-        ]
-        return [*joins, step_button(channel_id, version, "start", "Start", style=primary)]
-    if state.phase is Phase.RESERVES:
-        return [
-            button
-            for side in state.reserve_calls_due
-            for button in (
-                step_button(
-                    channel_id,
-                    version,
-                    "reserves",
-                    f"Call reserves ({side_label(side)})",
-                    side,
-                    style=primary,
-                ),
-                step_button(channel_id, version, "noreserves", f"No reserves ({side_label(side)})", side),
-            )
-        ]
-    if state.phase is Phase.INITIATIVE and state.initiative_winner:
-        side = state.initiative_winner
-        return [
-            step_button(channel_id, version, "first", f"{side_label(side)}: go first", style=primary),
-            step_button(
-                channel_id,
-                version,
-                "second",
-                f"{side_label(side)}: let {side_name(state.other_side(side))} start",
-            ),
-        ]
-    if state.phase is Phase.ACTIVE and state.active_side:
-        side = state.active_side
-        return [
-            step_button(channel_id, version, "activate", f"Activate ({side_label(side)})", style=primary),
-            step_button(channel_id, version, "cmt", f"CMT ({side_label(side)})"),
-            step_button(channel_id, version, "pass", f"Pass ({side_label(side)})"),
-        ]
-    return []
+    name, label, main, with_side = BUTTONS[step.kind]
+    side = step.side or ""
+    words = {"label": side_label(side), "name": side_name(side)} if side else {}
+    if step.kind == "let_start":
+        words["other"] = side_name(state.other_side(side))
+    style = discord.ButtonStyle.primary if main else discord.ButtonStyle.secondary
+    arguments = (side,) if with_side else ()
+    return [step_button(channel_id, version, name, label.format(**words), *arguments, style=style)]
+
+
+def next_steps(outcome: Outcome, channel_id: int) -> list[discord.ui.Item]:
+    """The buttons for what the game waits for after the outcome (:attr:`Outcome.next`), in its
+    order."""
+    return [
+        item for step in outcome.next for item in step_items(outcome.state, step, channel_id, outcome.version)
+    ]
 
 
 def action_card(

@@ -149,7 +149,7 @@ class IronCrossBot(discord.AutoShardedClient):
         and the buttons for what comes next."""
         text = "The reaction window closed.\n" + told_lines(outcome.events, state=outcome.state)
         picture = await battlefield_file(outcome.state, None, outcome.events, outcome.before)
-        steps = next_steps(outcome.state, int(channel_id), outcome.version)
+        steps = next_steps(outcome, int(channel_id))
         text += "\n\n" + summary(outcome.state)
         card, files = await outcome_card(self.games, channel_id, outcome, text, picture, steps)
         channel = self.get_partial_messageable(int(channel_id))  # the nonce: posted once, though sent again

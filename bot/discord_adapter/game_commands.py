@@ -48,7 +48,7 @@ def card_for(
     interaction: discord.Interaction, outcome: Outcome, text: str, picture=None
 ) -> discord.ui.LayoutView:
     """The card of a set-up step, with the buttons for the next (join, start, the initiative)."""
-    steps = next_steps(outcome.state, int(interaction.channel_id or 0), outcome.version)
+    steps = next_steps(outcome, int(interaction.channel_id or 0))
     return action_card(text, picture, steps)
 
 

@@ -84,7 +84,7 @@ async def show_result(interaction: discord.Interaction, outcome: Outcome) -> Non
     header = for_absent(outcome.before, interaction) if outcome.before else ""
     picture = await battlefield_file(state, None, outcome.events, outcome.before)
     stored_with = placeholder_id(interaction)  # the window's message, if stored with the action
-    steps = next_steps(state, int(channel), outcome.version)
+    steps = next_steps(outcome, int(channel))
     card, files = await outcome_card(
         games(interaction), channel, outcome, header + report(outcome), picture, steps
     )

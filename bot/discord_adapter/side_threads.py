@@ -31,7 +31,7 @@ from bot.storage.thread_store import keep_side_threads, side_threads
 from engine.events import Event
 from engine.game_state import GameState
 from engine.scenarios.book import find_scenario
-from engine.view import REFEREE, events_for, kept_from_spectators, shows_more
+from engine.view import REFEREE, events_for, kept_from_spectators
 from engine.wording import side_name
 
 log = logging.getLogger(__name__)
@@ -194,7 +194,7 @@ async def post_to_threads(client: discord.Client, channel_id: str, outcome: Outc
         for audience in threads
         if audience == REFEREE or audience in state.sides
     }
-    pictured = [audience for audience in news if shows_more(state, audience)]  # hidden units, dummies
+    pictured = [audience for audience in news if audience in outcome.pictured]  # hidden units, dummies
     pictures = await asyncio.gather(
         *(battlefield_file(state, audience, events, outcome.before) for audience in pictured)
     )

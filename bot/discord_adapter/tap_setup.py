@@ -15,7 +15,7 @@ import math
 
 import discord
 
-from bot.discord_adapter.action_card import STEP, setting_up, step_button
+from bot.discord_adapter.action_card import STEP, step_button
 from bot.discord_adapter.referees import acting_side, is_admin, server_roles
 from bot.discord_adapter.tap_orders import (
     TurnButton,
@@ -32,6 +32,7 @@ from bot.discord_adapter.tap_orders import (
     unit_at,
 )
 from bot.services.game_service import GameError, permitted
+from bot.services.next_steps import setting_up
 from bot.text_orders import FACING_FROM_EDGE, GRID, parse_point
 from engine.commands import Command, Deploy, FinishDeployment
 from engine.game_state import GameState

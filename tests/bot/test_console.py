@@ -214,7 +214,9 @@ async def test_set_up_messages_say_how_to_finish_set_up(tmp_path):
         "or /game start at once to play both sides yourself" in quick
     )
     assert "ann joins the Allies\n" in quick and "Still to join, the Axis: /game join side:axis\n" in quick
-    assert quick.rstrip().endswith("Both sides have players: /game start rolls for the initiative")
+    assert quick.rstrip().endswith(
+        "Both sides have players: /game start rolls for the initiative\nNext: /game start"
+    )
     scenario = await run("\n".join(CAPTURE_SET_UP[:10]) + "\n", f"sqlite+aiosqlite:///{tmp_path / 's.db'}")
     assert "Still to join, the Allies and the Axis: /game join side:allies force:NAME or" in scenario
     assert "To set up (the Allies: 2 units to place): /deploy unit:NAME at:X,Y, then /deploy done" in scenario
