@@ -34,7 +34,7 @@ def game_status(state: GameState, reader: Audience, *, buttons: bool = False) ->
     if choice is not None and sees_choice(state, reader):
         lines.append((f"Choose one of: {', '.join(choice.options)} (/choose)",))
     if state.result:
-        won = f"{side_name(state.result.winner, start=True)} won" if state.result.winner else "A draw"
+        won = f"{side_name(state.result.winner)} win" if state.result.winner else "a draw"  # as pictured
         lines.append((f"Result: {won} ({state.result.reason})",))
     steps = set_up_steps(state, buttons=buttons)
     if steps:

@@ -19,6 +19,7 @@ from bot.discord_adapter.action_card import (
 )
 from bot.discord_adapter.answers import acknowledge, answer, carry_out, placeholder_id
 from bot.discord_adapter.common import battlefield_file, games, report, told_lines
+from bot.discord_adapter.markdown import refused
 from bot.discord_adapter.referees import act, acting_side, is_admin, server_roles
 from bot.discord_adapter.replay_card import outcome_card
 from bot.discord_adapter.side_threads import tell_privately
@@ -133,7 +134,7 @@ class ReactButton(discord.ui.DynamicItem[discord.ui.Button], template=ID + r":re
         try:
             await may_react(interaction, self.window)
         except (GameError, IllegalCommand) as problem:
-            await answer(interaction, str(problem), ephemeral=True)
+            await answer(interaction, refused(problem), ephemeral=True)
             return
         await interaction.response.send_modal(ReactionForm(self.window))
 
