@@ -446,20 +446,24 @@ def _waited_for(state: GameState) -> str:
     return side_name(waiting) if waiting else "nobody"
 
 
-def reserves_step(state: GameState, side: str, channel: int, version: int) -> discord.ui.LayoutView:
-    """The side's reserves to call (p. 26), in one menu: those picked are called in the order
-    the menu lists them, which is the order a die's success brings them on."""
-    waiting = [u for u in state.units_of(side) if u.in_reserve and not u.destroyed][:OPTIONS]
-    most = min(reserves_to_call(state, side), len(waiting))
+def reserves_step(
+    state: GameState, side: str, channel: int, version: int, page: int = 0
+) -> discord.ui.LayoutView:
+    """The side's reserves to call (p. 26), one page of 25 in a menu: those picked are called in
+    the order the menu lists them, which is the order a die's success brings them on. A call
+    takes its units from one page; the others wait for a later turn's call (or /reserves)."""
+    waiting = [u for u in state.units_of(side) if u.in_reserve and not u.destroyed]
+    shown, page, pages = page_of(waiting, page)
+    most = min(reserves_to_call(state, side), len(shown))
     options = [
         discord.SelectOption(
             label=u.name[:100], value=str(place_of(state, u.id)), description=u.profile.name[:100]
         )
-        for u in waiting
+        for u in shown
     ]
     call = discord.ui.Select(
         custom_id=step_id(channel, version, "call", side),
-        placeholder=f"Call up to {most} (first listed, first to come)",
+        placeholder=f"Call up to {most} (first listed, first to come){of_pages(page, pages)}",
         options=options,
         min_values=1,
         max_values=max(most, 1),
@@ -467,9 +471,9 @@ def reserves_step(state: GameState, side: str, channel: int, version: int) -> di
     none = step_button(channel, version, "noreserves", "Call none", side)
     return private_card(
         f"**{side_name(side, start=True)}** may call up to {counted(most, 'reserve')}: each needs a 3+ "
-        "on a d6, and they come in the order listed.",
+        f"on a d6, and they come in the order listed.{of_pages(page, pages)}",
         [call],
-        [none],
+        [*page_buttons(channel, version, "reservespage", (side,), page, pages), none],
     )
 
 
@@ -539,7 +543,7 @@ class TurnButton(
     discord.ui.DynamicItem[discord.ui.Button],
     template=STEP
     + r"(?P<step>join|start|first|second|activate|units|dests|targets|choices|cmt|pass|do|go"
-    + r"|reserves|noreserves)"
+    + r"|reserves|reservespage|noreserves)"
     + r"(?P<arguments>(?::[^:]+)*)",
 ):
     """Every button of a card and of an order being built."""
@@ -600,7 +604,15 @@ class TurnButton(
 
     async def _reserves(self, interaction: discord.Interaction) -> None:
         """The side's reserves to call, privately."""
+        await self._reserves_page(interaction, new=True)
+
+    async def _reservespage(self, interaction: discord.Interaction) -> None:
+        """Another page of the reserves' menu, in place."""
+        await self._reserves_page(interaction, new=False)
+
+    async def _reserves_page(self, interaction: discord.Interaction, *, new: bool) -> None:
         called, channel, version = self.arguments[0], self.channel, self.version
+        page = int(self.arguments[1]) if len(self.arguments) > 1 else 0
 
         def may_call(state: GameState, interaction: discord.Interaction) -> str:
             side = acting_side(state, interaction)
@@ -609,14 +621,14 @@ class TurnButton(
                 state, str(interaction.user.id), command, is_admin(interaction), server_roles(interaction)
             )
             if side not in state.reserve_calls_due:
-                raise GameError(f"{side} has no reserves to call now")
+                raise GameError(f"{side_name(side, start=True)} have no reserves to call now")
             return side
 
         await step_card(
             interaction,
             version,
-            lambda state, side: reserves_step(state, side, channel, version),
-            new=True,
+            lambda state, side: reserves_step(state, side, channel, version, page),
+            new=new,
             may=may_call,
         )
 

@@ -354,6 +354,33 @@ async def test_reserves_are_called_by_taps_and_only_by_their_own_side(bot_and_di
     await close_bot(bot)  # the restarted one (the fixture closes the first)
 
 
+
+async def test_the_27th_reserve_is_called_from_the_menus_second_page(bot_and_discord):
+    """A side with 30 reserves: its menu shows 25 a page; the other side may not turn the page;
+    the allies turn it in place and call the 27th from it (p. 26)."""
+    bot, discord, _ = bot_and_discord
+    state = with_a_reserve()
+    for n in range(2, 31):
+        spare = make_unit("us", "Sherman 75mm", "allies", (0, 0), unit_id=f"sherman-{n}", in_reserve=True)
+        state.units[spare.id] = spare.model_copy(update={"name": f"Sherman {n}"})
+    await bot.games.new_game("7", state)
+    await discord.slash("game join", user=ANN, channel="7", side="allies")
+    await discord.slash("game join", user=OTTO, channel="7", side="axis")
+    bot.games.dice = lambda: ScriptedDice([])
+    shown = buttons(await discord.slash("game start", user=OTTO, channel="7"))
+    step = await discord.click(shown["Call reserves (Allies)"], user=ANN, channel="7")
+    (menu,) = menus(step)
+    assert len(menu["options"]) == 25 and "(page 1 of 2)" in menu["placeholder"]
+    more = buttons(step)["More (2 of 2)"]
+    text, private = reply(await discord.click(more, user=OTTO, channel="7"))
+    assert private and "These are the Allies' reserves, not the Axis'" in text
+    (second,) = menus(await discord.click(more, user=ANN, channel="7"))
+    assert [o["label"] for o in second["options"]] == [f"Sherman {n}" for n in range(26, 31)]
+    bot.games.dice = lambda: ScriptedDice([d6(5), d6(6), d6(2)])
+    sent = await discord.choose(second, [second["options"][1]["value"]], user=ANN, channel="7")
+    assert "available this turn: Sherman 27" in reply(sent)[0]
+    assert (await bot.games.game("7")).units["sherman-27"].reserve_available
+
 async def test_a_scenario_is_set_up_by_taps_turn_about_and_started(bot_and_discord):
     """A Meeting Engagement (p. 28): each side's units go down by grid square and spot in its own
     12" area, turn about; the other side and a spectator are refused; then Start."""

@@ -356,6 +356,8 @@ RESERVE_ROWS = (  # one phase, "reserves": turn 1's start, the allies' Sherman m
     cell("Call reserves (Allies)", {ANN}, "reserves", kind="button", answer=STEP),
     cell("No reserves (Allies)", {ANN}, "reserves", kind="button"),
     cell("reserves menu", {ANN}, "reserves", the_reserve, kind="menu", command=RESERVES),
+    # the menu's next page, turned in place (one reserve here: the page asked for shows the last)
+    cell("reserves page", {ANN}, "reserves", kind="button", answer=STEP, command="More reserves"),
     cell("reserves", {ANN}, "reserves", fixed(units="Sherman 75mm")),
 )
 RESERVE_CALLS = Setting(RESERVING, RESERVERS, RESERVE_ROWS, opener=ANN, opened_by="", typed={})
@@ -375,10 +377,12 @@ async def wait_for_reserves(copies, monkeypatch) -> Snapshot:
     card = card_items(await discord.slash("game start", user=OTTO, channel=RESERVING))
     await copies.keep("reserves")
     (menu,) = menus(await discord.click(card["Call reserves (Allies)"], user=ANN, channel=RESERVING))
+    version = (await bot.games.store.load(RESERVING)).version
+    page = step_button(int(RESERVING), version, "reservespage", "More reserves", "allies", 1)
     await bot.campaigns.close()
     await close_bot(bot)
     await copies.close()
-    return Snapshot("reserves", buttons=card | {RESERVES: menu})
+    return Snapshot("reserves", buttons=card | {RESERVES: menu, "More reserves": page.to_component_dict()})
 
 
 @pytest.fixture(scope="module")
