@@ -24,6 +24,21 @@ def pytest_configure(config) -> None:
     config.addinivalue_line("markers", "both_databases: run on SQLite and on PostgreSQL")
 
 
+@pytest.fixture(autouse=True)
+def discord_accepts_every_request():
+    """A test fails if the bot sent Discord anything Discord would refuse (the harness's check
+    against Discord's published schema and documented limits, :mod:`tests.bot.discord_rules`). A
+    test that breaks a rule on purpose takes the violations it expects off the list."""
+    from tests.bot.discord_harness import HARNESSES
+
+    HARNESSES.clear()
+    yield
+    broken = [rule for harness in HARNESSES for rule in harness.violations]
+    HARNESSES.clear()
+    if broken:
+        pytest.fail("Discord would refuse what the bot sent:\n" + "\n".join(dict.fromkeys(broken)))
+
+
 def pytest_generate_tests(metafunc) -> None:
     marked = metafunc.definition.get_closest_marker("both_databases")
     if marked and "database_backend" in metafunc.fixturenames:

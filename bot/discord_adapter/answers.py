@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Sequence
+from typing import TypeVar
 
 import discord
 from discord.utils import MISSING
@@ -22,6 +23,7 @@ from bot.services.game_service import GameError
 from engine.errors import IllegalCommand
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 PRIVATE = {"private": True}  # a command's extras: it answers only the user, so acknowledge privately
 FORM = {"form": True}  # a command's extras: it may open a form, which must be the first answer
@@ -32,13 +34,45 @@ SENT = "sent"  # interaction.extras: a game command was sent to the game service
 STORED = "stored"  # interaction.extras: the game version the interaction's command made
 SEATED = "seated"  # interaction.extras: the game version at which the user took a referee's seat
 STUB = "…"  # what stands for a moment where an answer of the other privacy follows
+AGAIN = "again"  # interaction.extras: the interaction has had its one callback; answers follow it
+ALREADY_ACKNOWLEDGED = 40060  # Discord's code for a second callback of one interaction
+
+
+def first_callback(interaction: discord.Interaction) -> bool:
+    """Whether the interaction may still be called back. Discord takes one callback an
+    interaction: one that comes again (the same id, sent twice by a client or the gateway) is
+    answered by follow-ups alone. The client remembers the interactions it called back for their
+    tokens' 15 minutes."""
+    if interaction.response.is_done() or interaction.extras.get(AGAIN):
+        return False
+    called = interaction.client.called_back  # type: ignore[attr-defined]
+    if interaction.id in called:
+        interaction.extras[AGAIN] = True
+        return False
+    called[interaction.id] = True
+    return True
+
+
+async def calling_back(interaction: discord.Interaction, callback: Awaitable[T]) -> T | None:
+    """Send the interaction's callback; when Discord says it had one already (another process
+    answered it, before a restart say), mark it so that its answers follow it."""
+    try:
+        return await callback
+    except discord.HTTPException as error:
+        if error.code != ALREADY_ACKNOWLEDGED:
+            raise
+        interaction.extras[AGAIN] = True
+        return None
 
 
 async def acknowledge(interaction: discord.Interaction, *, private: bool = False) -> None:
     """Tell Discord an answer is coming, unless it has already been answered."""
-    if interaction.response.is_done():
+    if not first_callback(interaction):
         return
-    callback = await interaction.response.defer(thinking=True, ephemeral=private)  # a button's too
+    # a button's too
+    callback = await calling_back(interaction, interaction.response.defer(thinking=True, ephemeral=private))
+    if interaction.extras.get(AGAIN):
+        return
     metrics.FIRST_RESPONSE.observe((discord.utils.utcnow() - interaction.created_at).total_seconds())
     interaction.extras[DEFERRED] = "private" if private else "public"
     if not private and callback is not None:
@@ -48,8 +82,15 @@ async def acknowledge(interaction: discord.Interaction, *, private: bool = False
 async def acknowledge_in_place(interaction: discord.Interaction) -> None:
     """Tell Discord the message a component is on will be changed in place (a private step of
     an order being built), before any work."""
-    await interaction.response.defer()
-    metrics.FIRST_RESPONSE.observe((discord.utils.utcnow() - interaction.created_at).total_seconds())
+    if first_callback(interaction):
+        await calling_back(interaction, interaction.response.defer())
+        metrics.FIRST_RESPONSE.observe((discord.utils.utcnow() - interaction.created_at).total_seconds())
+
+
+async def show_form(interaction: discord.Interaction, form: discord.ui.Modal) -> None:
+    """Open ``form`` as the interaction's answer; one that came again opened it the first time."""
+    if first_callback(interaction):
+        await calling_back(interaction, interaction.response.send_modal(form))
 
 
 def placeholder_id(interaction: discord.Interaction) -> str | None:
@@ -123,11 +164,11 @@ async def answer(
     placeholder = interaction.extras.pop(DEFERRED, None)
     every = [*([file] if file is not MISSING else []), *files]
     sent = every or MISSING
-    if not interaction.response.is_done():
-        callback = await interaction.response.send_message(
-            content, ephemeral=ephemeral, view=view, files=sent
-        )
-        return callback.message_id
+    if first_callback(interaction):
+        sending = interaction.response.send_message(content, ephemeral=ephemeral, view=view, files=sent)
+        callback = await calling_back(interaction, sending)
+        if callback is not None:
+            return callback.message_id
     if placeholder == ("private" if ephemeral else "public"):
         message = await interaction.edit_original_response(
             content=MISSING if content is None else content,  # a card (Components V2) has none

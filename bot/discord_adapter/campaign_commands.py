@@ -19,7 +19,7 @@ import re
 import discord
 from discord import app_commands
 
-from bot.discord_adapter.answers import FORM, acknowledge, answer, apology
+from bot.discord_adapter.answers import FORM, acknowledge, answer, apology, show_form
 from bot.discord_adapter.common import deadline_nonce, send_long
 from bot.discord_adapter.markdown import markdown, refused
 from bot.discord_adapter.schema_commands import schema_command
@@ -105,7 +105,7 @@ async def open_form(interaction: discord.Interaction, side: str | None, phase: i
     phase, sealed = await campaigns(interaction).sealed_orders(
         str(interaction.channel_id), str(interaction.user.id), side, phase
     )
-    await interaction.response.send_modal(SubmissionForm(side, phase, sealed))
+    await show_form(interaction, SubmissionForm(side, phase, sealed))
 
 
 class SubmitButton(discord.ui.DynamicItem[discord.ui.Button], template=SUBMIT_ID):

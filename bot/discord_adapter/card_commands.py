@@ -6,7 +6,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.discord_adapter.answers import FORM, PRIVATE, acknowledge, carry_out
+from bot.discord_adapter.answers import FORM, PRIVATE, acknowledge, carry_out, show_form
 from bot.discord_adapter.common import games, players_game, send_reply, side_of, suggestions
 from bot.discord_adapter.play_commands import play
 from bot.discord_adapter.reaction_buttons import show_result
@@ -45,7 +45,8 @@ async def own_cards(interaction: discord.Interaction, current: str) -> list[app_
 
 class DeckForm(discord.ui.Modal, title="A Tactical Advantage deck"):
     text = discord.ui.TextInput(
-        label="One card a line: name | cost | when | what it does",
+        label="Cards, one a line",
+        placeholder="name | cost | when | what it does",
         style=discord.TextStyle.paragraph,
         max_length=4000,
     )
@@ -72,7 +73,7 @@ class CardCommands(app_commands.Group):
     @schema_command("cards deck", extras=FORM)
     async def deck(self, interaction: discord.Interaction, name: str) -> None:
         require_admin(interaction)
-        await interaction.response.send_modal(DeckForm(name))
+        await show_form(interaction, DeckForm(name))
 
     @schema_command("cards deal")
     @app_commands.autocomplete(deck=deck_names)

@@ -6,6 +6,7 @@ import logging
 from datetime import timedelta
 
 import discord
+from cachetools import TTLCache
 from discord import app_commands
 
 from bot.app import Services
@@ -62,6 +63,8 @@ class IronCrossBot(discord.AutoShardedClient):
         super().__init__(intents=discord.Intents.default(), shard_ids=shard_ids, shard_count=shard_count)
         self.deadline_every = deadline_every
         self.deadlines: DeadlineLoop | None = None
+        # the interactions called back, for their tokens' 15 minutes (Discord takes one callback each)
+        self.called_back: TTLCache[int, bool] = TTLCache(maxsize=100_000, ttl=15 * 60)
         self.services = services
         self.games, self.dice, self.rules = services.games, services.dice, services.rules
         self.forces, self.tables, self.cards = services.forces, services.tables, services.cards

@@ -9,7 +9,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.discord_adapter.answers import FORM, PRIVATE, acknowledge, carry_out
+from bot.discord_adapter.answers import FORM, PRIVATE, acknowledge, carry_out, show_form
 from bot.discord_adapter.common import send_long, send_reply, suggestions
 from bot.discord_adapter.schema_commands import schema_command
 from bot.services.force_service import ForceService, troop_quality
@@ -190,7 +190,7 @@ class ForceCommands(app_commands.Group):
 
     @schema_command("force import", extras=FORM)
     async def import_(self, interaction: discord.Interaction, replace: bool = False) -> None:
-        await interaction.response.send_modal(ImportForm(replace))
+        await show_form(interaction, ImportForm(replace))
 
     @schema_command("force delete", extras=PRIVATE)
     @app_commands.autocomplete(force=own_forces)

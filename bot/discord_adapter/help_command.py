@@ -11,7 +11,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.discord_adapter.answers import PRIVATE, answer
+from bot.discord_adapter.answers import PRIVATE, acknowledge_in_place, answer
 from bot.discord_adapter.markdown import markdown
 from bot.discord_adapter.schema_commands import schema_command
 from bot.help_pages import PAGES
@@ -34,7 +34,7 @@ def page_view(index: int) -> discord.ui.View:
 
 async def show_page(interaction: discord.Interaction, index: int) -> None:
     """Acknowledge the click as an update of its message, then show page ``index`` there."""
-    await interaction.response.defer()
+    await acknowledge_in_place(interaction)
     await interaction.edit_original_response(content=page_text(index), view=page_view(index))
 
 

@@ -17,7 +17,7 @@ from bot.discord_adapter.action_card import (
     react_button,
     without_buttons,
 )
-from bot.discord_adapter.answers import acknowledge, answer, carry_out, placeholder_id
+from bot.discord_adapter.answers import acknowledge, answer, carry_out, placeholder_id, show_form
 from bot.discord_adapter.common import battlefield_file, games, report, told_lines
 from bot.discord_adapter.markdown import refused
 from bot.discord_adapter.referees import act, acting_side, is_admin, server_roles
@@ -136,13 +136,17 @@ class ReactButton(discord.ui.DynamicItem[discord.ui.Button], template=ID + r":re
         except (GameError, IllegalCommand) as problem:
             await answer(interaction, refused(problem), ephemeral=True)
             return
-        await interaction.response.send_modal(ReactionForm(self.window))
+        await show_form(interaction, ReactionForm(self.window))
 
 
 class ReactionForm(discord.ui.Modal, title="React"):
     """The reaction, typed like /react: a unit and its move and/or target, or cmt."""
 
-    unit = discord.ui.TextInput(label="Reacting unit, or cmt for a Company Morale Test", max_length=60)
+    unit = discord.ui.TextInput(
+        label="Reacting unit",
+        placeholder="a unit's name or tag, or cmt for a Company Morale Test",
+        max_length=60,
+    )
     move = discord.ui.TextInput(label="Move to (x,y or a grid square like D3)", required=False, max_length=60)
     fire = discord.ui.TextInput(label="Fire at", required=False, max_length=60)
     first = discord.ui.TextInput(label="First: move or fire", required=False, default="move", max_length=4)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.discord_adapter.answers import answer
+from bot.discord_adapter.answers import answer, show_form
 from bot.discord_adapter.common import battlefield_file
 from bot.discord_adapter.markdown import markdown, refused
 from bot.reply import Reply
@@ -112,7 +112,7 @@ class AddPieceSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"ictab
         except GameError as problem:
             await answer(interaction, f"Nothing changed: {refused(problem)}", ephemeral=True)
             return
-        await interaction.response.send_modal(SquareForm(self.table, kind))
+        await show_form(interaction, SquareForm(self.table, kind))
 
 
 class UndoPieceButton(discord.ui.DynamicItem[discord.ui.Button], template=r"ictable:undo:(?P<table>.+)"):

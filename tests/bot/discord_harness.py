@@ -22,6 +22,7 @@ from bot.services.game_service import GameService
 from bot.storage.store import GameStore
 from engine.dice import ScriptedDice, d6
 from engine.runtime import VirtualClock
+from tests.bot import discord_rules
 from tests.storage.databases import seed_sqlite
 
 GUILD = "100"
@@ -132,17 +133,27 @@ def _thread(channel_id: int, asked: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-class _Refusal:
+class _Response:
     """The HTTP response of a refused request, as discord.HTTPException reads it."""
 
-    status = 403
-    reason = "Forbidden"
+    def __init__(self, status: int) -> None:
+        self.status = status
+        self.reason = {400: "Bad Request", 403: "Forbidden"}.get(status, "Error")
+
+
+def _refused(status: int, code: int, message: str) -> discord.HTTPException:
+    kind = {403: discord.Forbidden, 404: discord.NotFound}.get(status, discord.HTTPException)
+    return kind(_Response(status), {"code": code, "message": message})
+
+
+HARNESSES: list[Harness] = []  # every harness of the running test, whose violations fail it
 
 
 class Harness:
     def __init__(self, client: discord.Client, monkeypatch) -> None:
         self.client = client
         self.sent: list[dict[str, Any]] = []
+        self.violations: list[str] = []  # what Discord would have refused, each naming its rule
         self.permissions: dict[str, int] = {}  # each user's permission bits in every channel
         self.roles: dict[str, list[str]] = {}  # the ids of each user's server roles
         self.nicks: dict[str, str] = {}  # each user's nickname on the server, if they set one
@@ -151,7 +162,9 @@ class Harness:
         self.refused_after: dict[str, int] = {}  # routes answered 403 once they have succeeded N times
         self.uploads: dict[str, bytes] = {}
         self.dm_channels: dict[str, str] = {}  # direct-message channel id -> its user
-        self.posted: dict[str, dict[str, Any]] = {}  # message id -> what was sent as it (for fetches)
+        self.posted: dict[str, dict[str, Any]] = {}  # message id -> the message Discord keeps (for fetches)
+        self.answered: set[str] = set()  # the interactions called back (Discord takes one callback each)
+        HARNESSES.append(self)
         state = client._connection
         state.user = discord.ClientUser(  # as if logged in
             state=state,
@@ -170,16 +183,29 @@ class Harness:
             harness.sent.append(
                 {"route": f"{route.method} {route.path}", "payload": payload, "multipart": multipart}
             )
+            body = request_body(payload, multipart)
             if route.path.endswith("/callback"):
+                interaction = route.url.split("/interactions/")[1].split("/")[0]
+                if interaction in harness.answered:
+                    harness._violated(f"{route.method} {route.path}: one callback per interaction (40060)")
+                    raise _refused(400, 40060, "Interaction has already been acknowledged.")
+                harness._check(route, body, multipart)
+                harness.answered.add(interaction)
                 harness.original = str(next(_ids))  # the answer's message, "thinking..." till written
+                if body.get("type") in (4, 7):
+                    message = harness.last_payload.get("message") if body["type"] == 7 else None
+                    kept_id = message["id"] if message else harness.original
+                    harness._kept(_message(0, "", kept_id), body.get("data") or {}, multipart)
                 return {
                     "interaction": {"id": str(next(_ids)), "type": 2, "response_message_id": harness.original}
                 }
-            body = request_body(payload, multipart)
-            if route.method == "PATCH":  # the deferred answer written over "thinking..."
-                return harness._kept(_message(0, body.get("content", ""), harness.original), body)
+            edited = route.url.rsplit("/", 1)[1] if route.method == "PATCH" else None
+            edited = harness.original if edited == "@original" else edited
+            harness._check(route, body, multipart, message_id=edited)
+            if route.method == "PATCH":  # the deferred answer written over "thinking...", or a follow-up
+                return harness._kept(_message(0, "", edited), body, multipart)
             if route.method == "POST":  # a follow-up
-                return harness._kept(_message(0, body.get("content", "")), body)
+                return harness._kept(_message(0, ""), body, multipart)
             return {}
 
         async def http_request(http, route, **kwargs):
@@ -190,10 +216,13 @@ class Harness:
             if left is not None:
                 harness.refused_after[entry["route"]] = left - 1
             if entry["route"] in harness.refused or (left is not None and left <= 0):
-                raise discord.Forbidden(_Refusal(), {"code": 50013, "message": "Missing Permissions"})
+                raise _refused(403, 50013, "Missing Permissions")
+            sending = payload is not None or kwargs.get("form")
+            body = request_body(payload, kwargs.get("form"))
+            edited = route.url.rsplit("/", 1)[1] if route.method == "PATCH" else None
+            harness._check(route, body if sending else None, kwargs.get("form"), message_id=edited)
             if route.path.startswith("/channels/{channel_id}/messages") and route.method in ("POST", "PATCH"):
-                body = request_body(payload, kwargs.get("form"))
-                return harness._kept(_message(route.channel_id, body.get("content", "")), body)
+                return harness._kept(_message(route.channel_id, "", edited), body, kwargs.get("form"))
             if route.path == "/channels/{channel_id}/messages/{message_id}" and route.method == "GET":
                 message_id = route.url.rsplit("/", 1)[1]
                 return harness.posted.get(message_id) or _message(route.channel_id, "", message_id)
@@ -212,10 +241,53 @@ class Harness:
         monkeypatch.setattr(HTTPClient, "request", http_request)
         monkeypatch.setattr(HTTPClient, "get_from_cdn", get_from_cdn)
 
-    def _kept(self, message: dict[str, Any], body: dict[str, Any]) -> dict[str, Any]:
-        """The message Discord sends back, with the components and flags it was sent with, kept
-        so that fetching it later gives them back."""
-        message = {**message, "components": body.get("components") or [], "flags": body.get("flags", 0)}
+    def _violated(self, rule: str) -> None:
+        self.violations.append(rule)
+
+    def _check(self, route, body, multipart, *, message_id: str | None = None) -> None:
+        """Refuse, as Discord does (400, Invalid Form Body), a request that breaks a rule of
+        Discord's, and keep the rule to fail the test with."""
+        kept = set()
+        if message_id is not None and message_id in self.posted:
+            attachments = self.posted[message_id]["attachments"]
+            keeping = body.get("attachments") if isinstance(body, dict) else None
+            ids = None if keeping is None else {str(a.get("id")) for a in keeping}
+            kept = {a["filename"] for a in attachments if ids is None or a["id"] in ids}
+        broken = discord_rules.violations(route.method, route.path, body, _uploaded(multipart), kept)
+        if broken:
+            self.violations += broken
+            raise _refused(400, 50035, "Invalid Form Body: " + "; ".join(broken))
+
+    def _kept(
+        self, message: dict[str, Any], body: dict[str, Any], multipart: list[dict[str, Any]] | None = None
+    ) -> dict[str, Any]:
+        """The message Discord keeps and sends back: what was sent, with each uploaded file as an
+        attachment on Discord's CDN and every ``attachment://`` reference resolved to it, as a
+        later fetch returns it. An edit keeps what it does not change."""
+        before = self.posted.get(message["id"], {})
+        files = [part for part in multipart or [] if part.get("filename")]
+        uploaded = {
+            part["filename"]: {
+                "id": str(next(_ids)),
+                "filename": part["filename"],
+                "size": 0,
+                "url": f"https://cdn.example/attachments/{message['id']}/{part['filename']}",
+                "proxy_url": f"https://media.example/attachments/{message['id']}/{part['filename']}",
+            }
+            for part in files
+        }
+        keeping = body.get("attachments")
+        ids = None if keeping is None else {str(a.get("id")) for a in keeping}
+        kept = [a for a in before.get("attachments", []) if ids is None or a["id"] in ids]
+        attachments = [a for a in kept if a["filename"] not in uploaded] + list(uploaded.values())
+        by_name = {a["filename"]: a for a in attachments}
+        message = {
+            **message,
+            "content": body.get("content", before.get("content", "")),
+            "components": _resolved(body.get("components", before.get("components")) or [], by_name),
+            "flags": body.get("flags", before.get("flags", 0)),
+            "attachments": attachments,
+        }
         self.posted[message["id"]] = message
         return message
 
@@ -251,8 +323,7 @@ class Harness:
 
     async def click(self, button: dict[str, Any], *, user: str, channel: str) -> list[dict[str, Any]]:
         """Click a button the bot sent (as found by :func:`buttons`)."""
-        message = _message(int(channel), "")
-        message["components"] = [{"type": 1, "components": [button]}]
+        message = self._carrying(button, channel)
         data = {"custom_id": button["custom_id"], "component_type": 2}
         return await self._dispatch(self._payload(3, user, channel, data, message=message))
 
@@ -260,10 +331,19 @@ class Harness:
         self, menu: dict[str, Any], values: list[str], *, user: str, channel: str
     ) -> list[dict[str, Any]]:
         """Pick ``values`` in a select menu the bot sent (as found by :func:`menus`)."""
-        message = _message(int(channel), "")
-        message["components"] = [{"type": 1, "components": [menu]}]
+        message = self._carrying(menu, channel)
         data = {"custom_id": menu["custom_id"], "component_type": 3, "values": values}
         return await self._dispatch(self._payload(3, user, channel, data, message=message))
+
+    def _carrying(self, component: dict[str, Any], channel: str) -> dict[str, Any]:
+        """The message a clicked component is on: the latest one the bot sent with it, as Discord
+        keeps it, or (for a component the bot never sent, such as a forged one) a bare message."""
+        for message in reversed(self.posted.values()):
+            if any(c.get("custom_id") == component["custom_id"] for c in walk(message["components"])):
+                return {**message, "channel_id": channel}
+        message = _message(int(channel), "")
+        message["components"] = [{"type": 1, "components": [component]}]
+        return message
 
     async def submit(self, form: dict[str, Any], values: dict[str, str], *, user: str, channel: str):
         """Submit a form (modal) the bot opened, filling inputs whose label starts with a key."""
@@ -366,6 +446,34 @@ def request_body(payload: dict[str, Any] | None, multipart: list[dict[str, Any]]
     return json.loads(part["value"])
 
 
+def _uploaded(multipart: list[dict[str, Any]] | None) -> set[str]:
+    """The names of the files a request uploads."""
+    return {part["filename"] for part in multipart or [] if part.get("filename")}
+
+
+def _resolved(value: Any, attachments: dict[str, dict[str, Any]]) -> Any:
+    """Components as Discord sends them back: each ``attachment://name`` media resolved to the
+    uploaded file on its CDN."""
+    if isinstance(value, list):
+        return [_resolved(item, attachments) for item in value]
+    if not isinstance(value, dict):
+        return value
+    resolved = {key: _resolved(item, attachments) for key, item in value.items()}
+    url = value.get("url")
+    if isinstance(url, str) and url.startswith("attachment://"):
+        attachment = attachments.get(url.removeprefix("attachment://"))
+        if attachment is not None:
+            resolved.update(
+                url=attachment["url"],
+                proxy_url=attachment["proxy_url"],
+                attachment_id=attachment["id"],
+                width=1200,
+                height=800,
+                content_type="image/png",
+            )
+    return resolved
+
+
 def text_of(body: dict[str, Any]) -> str:
     """A message's text: its content, or a card's (Components V2) text displays."""
     if body.get("content"):
@@ -375,13 +483,7 @@ def text_of(body: dict[str, Any]) -> str:
 
 def walk(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Every component at every depth (rows, containers, sections and what they hold)."""
-    found = []
-    for component in components:
-        found.append(component)
-        found += walk(component.get("components") or [])
-        if component.get("accessory"):
-            found += walk([component["accessory"]])
-    return found
+    return list(discord_rules.walk(components))
 
 
 def callback_payload(entry: dict[str, Any]) -> dict[str, Any]:

@@ -32,7 +32,7 @@ async def test_a_deck_is_dealt_and_each_side_sees_only_its_own_hand(table):
     refused, _ = reply(await discord.slash("cards deck", user=ANN, channel="1", name="Generic"))
     assert "Manage Server" in refused
     opened = form(await discord.slash("cards deck", user=EVE, channel="1", name="Generic"))
-    saved = messages(await discord.submit(opened, {"One card": DECK}, user=EVE, channel="1"))
+    saved = messages(await discord.submit(opened, {"Cards": DECK}, user=EVE, channel="1"))
     assert saved == ["Saved the deck **Generic**: 16 cards"]
     bot.games.dice = lambda: ScriptedDice(IN_ORDER)
     dealt, private = reply(await discord.slash("cards deal", user=ANN, channel="1", deck="Generic"))

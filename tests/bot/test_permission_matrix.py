@@ -293,7 +293,7 @@ async def build(copies: Copies, monkeypatch) -> dict[str, Snapshot]:
     await discord.slash("game new", user=PAT, channel=ELSEWHERE)
     await discord.slash("game join", user=PAT, channel=ELSEWHERE, side="allies")
     deck = form(await discord.slash("cards deck", user=BOSS, channel="1", name="Generic"))
-    await discord.submit(deck, {"One card": DECK}, user=BOSS, channel="1")
+    await discord.submit(deck, {"Cards": DECK}, user=BOSS, channel="1")
     for player, (_, nation, units) in FORCES.items():
         await make_force(discord, player, nation, "F", *units)
     await discord.slash(
@@ -772,7 +772,7 @@ SERVER = Setting(
     SERVER_ROWS,
     opener=BOSS,
     opened_by="cards deck",
-    typed={"One card": DECK},
+    typed={"Cards": DECK},
     opened_with={"name": "Generic"},
 )
 
