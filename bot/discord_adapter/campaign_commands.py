@@ -20,10 +20,10 @@ import discord
 from discord import app_commands
 
 from bot.discord_adapter.answers import FORM, acknowledge, answer, apology
-from bot.discord_adapter.common import deadline_nonce, send_long
+from bot.discord_adapter.common import deadline_nonce, owner_scope, send_long
 from bot.discord_adapter.markdown import markdown, refused
 from bot.discord_adapter.schema_commands import schema_command
-from bot.discord_adapter.table_commands import battlefields, server
+from bot.discord_adapter.table_commands import battlefields
 from bot.reply import Reply
 from bot.services.campaign_service import CampaignService, parse_duration, parse_reminders
 from bot.services.game_service import GameError
@@ -311,7 +311,7 @@ class CampaignCommands(app_commands.Group):
     ) -> None:
         text = await linked_campaigns(interaction).create(
             str(interaction.channel_id),
-            str(interaction.guild_id),
+            owner_scope(interaction),
             name,
             {
                 "allies": (mentioned(allies, "allied player")[0], allies_force),
@@ -341,7 +341,7 @@ class CampaignCommands(app_commands.Group):
             attacker,
             attacker_choice,
             reaction_seconds,
-            guild_id=server(interaction),
+            guild_id=owner_scope(interaction),
             seed=seed,
         )
         await send_long(interaction, markdown(text))
