@@ -147,12 +147,12 @@ class CampaignCommands(app_commands.Group):
     their own, ``client.linked_campaigns``."""
 
     linked = app_commands.Group(
-        name="linked", description="Linked Iron Cross battles: forces carry their losses between scenarios"
+        name="linked", description="Iron Cross battles whose forces keep their losses"
     )
 
     def __init__(self, client: discord.Client) -> None:
         super().__init__(
-            name="campaign", description="Red Barricades campaigns with deadlines and sealed orders"
+            name="campaign", description="Red Barricades campaigns and linked Iron Cross battles"
         )
         self.client = client
         campaigns: CampaignService = client.campaigns  # type: ignore[attr-defined]
