@@ -166,7 +166,7 @@ Advantage Cards.""",
 `/rules import document:... name:...` adds a text or Markdown document to the rules library \
 (`/library`, open to every member, lists what `/rule` searches here), and \
 `/rules remove name:...` takes a document out. `/cards deck name:...` writes one of the \
-server's Tactical Advantage Card decks.
+server's Tactical Advantage Card decks (in a direct message with the bot, one of your own).
 An admin may also appoint or dismiss a game's referees (`/ref appoint`, `/ref dismiss`) when \
 the game's own referee has gone.
 Discord shows `/rules` only to members with Manage Server; a server can change that under \

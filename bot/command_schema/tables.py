@@ -18,13 +18,13 @@ from bot.services.limits import MOST_SEED
 
 BATTLEFIELD = text(
     "table",
-    "The battlefield: a built-in one (default: village, 6' x 4'), one of /table list, or random",
+    "A built-in table (default village, 6' x 4'), one of /table list, or random",
     default="village",
     suggest=True,
 )
 BATTLEFIELD_SEED = integer(
     "seed",
-    "With table:random, the seed it is laid out from (the same seed, the same table)",
+    "With table:random, its seed (the same seed, the same table)",
     low=0,
     high=MOST_SEED,
 )

@@ -20,10 +20,10 @@ import discord
 from discord import app_commands
 
 from bot.discord_adapter.answers import FORM, acknowledge, answer, apology, show_form
-from bot.discord_adapter.common import deadline_nonce, send_long
+from bot.discord_adapter.common import deadline_nonce, owner_scope, send_long
 from bot.discord_adapter.markdown import markdown, refused
 from bot.discord_adapter.schema_commands import schema_command
-from bot.discord_adapter.table_commands import battlefields, server
+from bot.discord_adapter.table_commands import battlefields
 from bot.reply import Reply
 from bot.services.campaign_service import CampaignService, parse_duration, parse_reminders
 from bot.services.game_service import GameError
@@ -147,12 +147,12 @@ class CampaignCommands(app_commands.Group):
     their own, ``client.linked_campaigns``."""
 
     linked = app_commands.Group(
-        name="linked", description="Linked Iron Cross battles: forces carry their losses between scenarios"
+        name="linked", description="Iron Cross battles whose forces keep their losses"
     )
 
     def __init__(self, client: discord.Client) -> None:
         super().__init__(
-            name="campaign", description="Red Barricades campaigns with deadlines and sealed orders"
+            name="campaign", description="Red Barricades campaigns and linked Iron Cross battles"
         )
         self.client = client
         campaigns: CampaignService = client.campaigns  # type: ignore[attr-defined]
@@ -311,7 +311,7 @@ class CampaignCommands(app_commands.Group):
     ) -> None:
         text = await linked_campaigns(interaction).create(
             str(interaction.channel_id),
-            str(interaction.guild_id),
+            owner_scope(interaction),
             name,
             {
                 "allies": (mentioned(allies, "allied player")[0], allies_force),
@@ -341,7 +341,7 @@ class CampaignCommands(app_commands.Group):
             attacker,
             attacker_choice,
             reaction_seconds,
-            guild_id=server(interaction),
+            guild_id=owner_scope(interaction),
             seed=seed,
         )
         await send_long(interaction, markdown(text))

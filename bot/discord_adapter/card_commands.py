@@ -1,5 +1,6 @@
-"""``/cards``: Tactical Advantage Cards (p. 33). A server's admins write its decks; in a game the
-cards are dealt, and each player sees only their own side's hand."""
+"""``/cards``: Tactical Advantage Cards (p. 33). A server's admins write its decks (a user their
+own in a direct message); in a game the cards are dealt, and each player sees only their own
+side's hand."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import discord
 from discord import app_commands
 
 from bot.discord_adapter.answers import FORM, PRIVATE, acknowledge, carry_out, show_form
-from bot.discord_adapter.common import games, players_game, send_reply, side_of, suggestions
+from bot.discord_adapter.common import games, owner_scope, players_game, send_reply, side_of, suggestions
 from bot.discord_adapter.play_commands import play
 from bot.discord_adapter.reaction_buttons import show_result
 from bot.discord_adapter.referees import act
@@ -25,8 +26,14 @@ def card_service(interaction: discord.Interaction) -> CardService:
 
 
 async def deck_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    names = await card_service(interaction).names(str(interaction.guild_id or "dm"))
+    names = await card_service(interaction).names(owner_scope(interaction))
     return suggestions(current, names)
+
+
+def deck_keeper(interaction: discord.Interaction) -> str:
+    """Whose decks the user writes: the server's, if they may manage it (Manage Server); their
+    own in a direct message."""
+    return owner_scope(interaction) if interaction.guild_id is None else require_admin(interaction)
 
 
 async def own_cards(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -59,8 +66,8 @@ class DeckForm(discord.ui.Modal, title="A Tactical Advantage deck"):
         await acknowledge(interaction, private=True)
 
         async def save() -> None:
-            guild = require_admin(interaction)
-            reply = await card_service(interaction).save(guild, self.name, self.text.value)
+            keeper = deck_keeper(interaction)
+            reply = await card_service(interaction).save(keeper, self.name, self.text.value)
             await send_reply(interaction, reply)
 
         await carry_out(interaction, save)
@@ -72,13 +79,13 @@ class CardCommands(app_commands.Group):
 
     @schema_command("cards deck", extras=FORM)
     async def deck(self, interaction: discord.Interaction, name: str) -> None:
-        require_admin(interaction)
+        deck_keeper(interaction)
         await show_form(interaction, DeckForm(name))
 
     @schema_command("cards deal")
     @app_commands.autocomplete(deck=deck_names)
     async def deal(self, interaction: discord.Interaction, deck: str) -> None:
-        cards = await card_service(interaction).deck(str(interaction.guild_id or "dm"), deck)
+        cards = await card_service(interaction).deck(owner_scope(interaction), deck)
         user = str(interaction.user.id)
 
         def deal_cards(state: GameState) -> DealCards:

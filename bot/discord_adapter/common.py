@@ -56,6 +56,15 @@ def display_name(user: discord.abc.Snowflake) -> str | None:
     return name[:DISPLAY_NAME_LIMIT] if name else None
 
 
+def owner_scope(interaction: discord.Interaction) -> str:
+    """Whose saved things (tables, forces, card decks, the rules library) an interaction sees and
+    makes: a server's, by its id, in a server; the user's own in a direct message ("dm:<user id>"),
+    so no two users' direct messages share a name."""
+    if interaction.guild_id is None:
+        return f"dm:{interaction.user.id}"
+    return str(interaction.guild_id)
+
+
 def games(interaction: discord.Interaction) -> GameService:
     return interaction.client.games  # type: ignore[attr-defined]
 

@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 
 from bot.discord_adapter.answers import FORM, PRIVATE, acknowledge, carry_out, show_form
-from bot.discord_adapter.common import send_long, send_reply, suggestions
+from bot.discord_adapter.common import owner_scope, send_long, send_reply, suggestions
 from bot.discord_adapter.schema_commands import schema_command
 from bot.services.force_service import ForceService, troop_quality
 from bot.services.game_service import GameError
@@ -30,8 +30,8 @@ def force_service(interaction: discord.Interaction) -> ForceService:
 
 
 def where(interaction: discord.Interaction) -> tuple[str, str]:
-    """The server (or "dm") and the player a force belongs to."""
-    return str(interaction.guild_id or "dm"), str(interaction.user.id)
+    """The server (or the player's direct messages) and the player a force belongs to."""
+    return owner_scope(interaction), str(interaction.user.id)
 
 
 async def own_forces(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

@@ -13,6 +13,7 @@ from bot.discord_adapter.common import (
     battlefield_file,
     display_name,
     games,
+    owner_scope,
     send_long,
     side_of,
     summary,
@@ -26,7 +27,7 @@ from bot.discord_adapter.referees import act, eyes_of
 from bot.discord_adapter.replay_card import outcome_card, replay_file
 from bot.discord_adapter.schema_commands import schema_command
 from bot.discord_adapter.side_threads import open_for_set_up, open_side_threads, tell_privately
-from bot.discord_adapter.table_commands import battlefields, server, table_service
+from bot.discord_adapter.table_commands import battlefields, table_service
 from bot.discord_adapter.team_commands import make_teams_and_referees
 from bot.services.game_service import Outcome, finished_games_text, scenario_text, setup_text
 from bot.services.limits import MOST_SEED, window_seconds
@@ -104,7 +105,7 @@ class GameCommands(app_commands.Group):
     ) -> None:
         channel, user = str(interaction.channel_id), str(interaction.user.id)
         reaction_seconds = window_seconds(pace, reaction_seconds)
-        ground = await table_service(interaction).battlefield(server(interaction), table, seed)
+        ground = await table_service(interaction).battlefield(owner_scope(interaction), table, seed)
         if scenario == "quick":
             battle = quick_battle(ground, forces)
             text = markdown(setup_text(ground, forces, reaction_seconds))

@@ -12,46 +12,42 @@ import discord
 from discord import app_commands
 
 from bot.discord_adapter.answers import PRIVATE
-from bot.discord_adapter.common import send_long, send_reply
+from bot.discord_adapter.common import owner_scope, send_long, send_reply
 from bot.discord_adapter.markdown import markdown
 from bot.discord_adapter.schema_commands import schema_command
 from bot.services.game_service import GameError
-from bot.services.rules_service import SHIPPED, RulesService
+from bot.services.rules_service import RulesService
 
 
 def rules_service(interaction: discord.Interaction) -> RulesService:
     return interaction.client.rules  # type: ignore[attr-defined]
 
 
-def library_of(interaction: discord.Interaction) -> str:
-    """The server whose documents are searched besides the bot's own ("" in a direct message)."""
-    return str(interaction.guild_id) if interaction.guild_id else SHIPPED
-
-
 def require_admin(interaction: discord.Interaction) -> str:
-    """The server id, if the user may manage this server's library (Manage Server)."""
+    """The server id, if the user may manage this server's library (Manage Server): a direct
+    message has no library of its own, so its searches find the bot's documents alone."""
     if not interaction.guild_id:
         raise GameError("The rules library is managed in a server, not in a direct message")
     if not interaction.permissions.manage_guild:
         raise GameError("Only members with the Manage Server permission can change the rules library")
-    return str(interaction.guild_id)
+    return owner_scope(interaction)
 
 
 async def section_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    suggestions = await rules_service(interaction).suggest(library_of(interaction), current)
+    suggestions = await rules_service(interaction).suggest(owner_scope(interaction), current)
     return [app_commands.Choice(name=label[:100], value=value[:100]) for label, value in suggestions]
 
 
 @schema_command("rule")
 @app_commands.autocomplete(query=section_names)
 async def rule_command(interaction: discord.Interaction, query: str, private: bool = False) -> None:
-    answer = await rules_service(interaction).lookup(library_of(interaction), query)
+    answer = await rules_service(interaction).lookup(owner_scope(interaction), query)
     await send_long(interaction, markdown(answer), ephemeral=private)
 
 
 @schema_command("library", extras=PRIVATE)
 async def library_command(interaction: discord.Interaction) -> None:
-    await send_reply(interaction, await rules_service(interaction).sources(library_of(interaction)))
+    await send_reply(interaction, await rules_service(interaction).sources(owner_scope(interaction)))
 
 
 @app_commands.default_permissions(manage_guild=True)  # shown to admins; require_admin still checks

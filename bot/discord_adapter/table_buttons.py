@@ -12,7 +12,7 @@ from __future__ import annotations
 import discord
 
 from bot.discord_adapter.answers import answer, show_form
-from bot.discord_adapter.common import battlefield_file
+from bot.discord_adapter.common import battlefield_file, owner_scope
 from bot.discord_adapter.markdown import markdown, refused
 from bot.reply import Reply
 from bot.services.game_service import GameError
@@ -55,7 +55,7 @@ def next_name(table: BattleTable, kind: str) -> str:
 async def change_table(interaction: discord.Interaction, name: str, change) -> None:
     """Make the change as the one who tapped; show the table again, or tell them why not."""
     tables = interaction.client.tables  # type: ignore[attr-defined]
-    guild, user = str(interaction.guild_id or "dm"), str(interaction.user.id)
+    guild, user = owner_scope(interaction), str(interaction.user.id)
     try:
         changed = await tables.edit(guild, user, name, change)
     except (GameError, IllegalCommand) as problem:
@@ -108,7 +108,7 @@ class AddPieceSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"ictab
             return
         tables = interaction.client.tables  # type: ignore[attr-defined]
         try:  # only its maker is asked where the piece goes
-            await tables.check_maker(str(interaction.guild_id or "dm"), str(interaction.user.id), self.table)
+            await tables.check_maker(owner_scope(interaction), str(interaction.user.id), self.table)
         except GameError as problem:
             await answer(interaction, f"Nothing changed: {refused(problem)}", ephemeral=True)
             return

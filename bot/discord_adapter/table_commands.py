@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 
 from bot.discord_adapter.answers import PRIVATE, answer
-from bot.discord_adapter.common import battlefield_file, send_long, send_reply, suggestions
+from bot.discord_adapter.common import battlefield_file, owner_scope, send_long, send_reply, suggestions
 from bot.discord_adapter.markdown import markdown
 from bot.discord_adapter.schema_commands import schema_command
 from bot.discord_adapter.table_buttons import show_table_card
@@ -38,20 +38,16 @@ def table_service(interaction: discord.Interaction) -> TableService:
     return interaction.client.tables  # type: ignore[attr-defined]
 
 
-def server(interaction: discord.Interaction) -> str:
-    return str(interaction.guild_id or "dm")
-
-
 async def battlefields(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """The built-in tables, random, and the server's own, as the user types."""
     named = {title: name for name, title in quick_tables().items()}
     named["random: a table laid out from the seed option"] = "random"
-    named.update({name: name for name in await table_service(interaction).names(server(interaction))})
+    named.update({name: name for name in await table_service(interaction).names(owner_scope(interaction))})
     return suggestions(current, named)
 
 
 async def server_tables(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    return suggestions(current, await table_service(interaction).names(server(interaction)))
+    return suggestions(current, await table_service(interaction).names(owner_scope(interaction)))
 
 
 async def _show(interaction: discord.Interaction, table: BattleTable, *, private: bool = True) -> None:
@@ -74,7 +70,7 @@ class TableCommands(app_commands.Group):
         self, interaction: discord.Interaction, name: str, width: Side = 72.0, depth: Side = 48.0
     ) -> None:
         user = str(interaction.user.id)
-        table = await table_service(interaction).create(server(interaction), user, name, width, depth)
+        table = await table_service(interaction).create(owner_scope(interaction), user, name, width, depth)
         await _show(interaction, table)
 
     @schema_command("table random", extras=PRIVATE)
@@ -87,7 +83,9 @@ class TableCommands(app_commands.Group):
         depth: Side = 48.0,
     ) -> None:
         user = str(interaction.user.id)
-        table = await table_service(interaction).generate(server(interaction), user, name, width, depth, seed)
+        table = await table_service(interaction).generate(
+            owner_scope(interaction), user, name, width, depth, seed
+        )
         await _show(interaction, table)
 
     @schema_command("table add", extras=PRIVATE)
@@ -119,7 +117,7 @@ class TableCommands(app_commands.Group):
         )
         user = str(interaction.user.id)
         changed = await table_service(interaction).edit(
-            server(interaction), user, table, lambda t: add_piece(t, new)
+            owner_scope(interaction), user, table, lambda t: add_piece(t, new)
         )
         await _show(interaction, changed)
 
@@ -129,7 +127,7 @@ class TableCommands(app_commands.Group):
         where = read_position("to", to)
         user = str(interaction.user.id)
         changed = await table_service(interaction).edit(
-            server(interaction), user, table, lambda t: move_piece(t, piece, where)
+            owner_scope(interaction), user, table, lambda t: move_piece(t, piece, where)
         )
         await _show(interaction, changed)
 
@@ -144,7 +142,7 @@ class TableCommands(app_commands.Group):
     ) -> None:
         user = str(interaction.user.id)
         changed = await table_service(interaction).edit(
-            server(interaction), user, table, lambda t: turn_piece(t, piece, degrees)
+            owner_scope(interaction), user, table, lambda t: turn_piece(t, piece, degrees)
         )
         await _show(interaction, changed)
 
@@ -153,7 +151,7 @@ class TableCommands(app_commands.Group):
     async def remove(self, interaction: discord.Interaction, table: str, piece: str) -> None:
         user = str(interaction.user.id)
         changed = await table_service(interaction).edit(
-            server(interaction), user, table, lambda t: remove_piece(t, piece)
+            owner_scope(interaction), user, table, lambda t: remove_piece(t, piece)
         )
         await _show(interaction, changed)
 
@@ -161,24 +159,26 @@ class TableCommands(app_commands.Group):
     @app_commands.autocomplete(table=server_tables)
     async def show(self, interaction: discord.Interaction, table: str) -> None:
         """The table with the buttons to build it (:mod:`bot.discord_adapter.table_buttons`)."""
-        await show_table_card(interaction, await table_service(interaction).table(server(interaction), table))
+        await show_table_card(
+            interaction, await table_service(interaction).table(owner_scope(interaction), table)
+        )
 
     @schema_command("table list", extras=PRIVATE)
     async def list(self, interaction: discord.Interaction) -> None:
-        await send_reply(interaction, await table_service(interaction).listing(server(interaction)))
+        await send_reply(interaction, await table_service(interaction).listing(owner_scope(interaction)))
 
     @schema_command("table copy", extras=PRIVATE)
     @app_commands.autocomplete(table=server_tables)
     async def copy(self, interaction: discord.Interaction, table: str, name: str) -> None:
         user = str(interaction.user.id)
         await _show(
-            interaction, await table_service(interaction).copy(server(interaction), user, table, name)
+            interaction, await table_service(interaction).copy(owner_scope(interaction), user, table, name)
         )
 
     @schema_command("table export", extras=PRIVATE)
     @app_commands.autocomplete(table=server_tables)
     async def export(self, interaction: discord.Interaction, table: str) -> None:
-        text = await table_service(interaction).export(server(interaction), table)
+        text = await table_service(interaction).export(owner_scope(interaction), table)
         file = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"{table[:40]}.yaml")
         await answer(
             interaction, f"{table}: edit it and bring it back with /table import", file=file, ephemeral=True
@@ -195,7 +195,9 @@ class TableCommands(app_commands.Group):
         except UnicodeDecodeError:
             raise GameError(f"{file.filename} is not a text file (UTF-8)") from None
         user = str(interaction.user.id)
-        table = await table_service(interaction).import_text(server(interaction), user, text, replace=replace)
+        table = await table_service(interaction).import_text(
+            owner_scope(interaction), user, text, replace=replace
+        )
         await _show(interaction, table)
 
     @schema_command("table delete", extras=PRIVATE)
@@ -204,6 +206,6 @@ class TableCommands(app_commands.Group):
         user = str(interaction.user.id)
         await answer(
             interaction,
-            await table_service(interaction).delete(server(interaction), user, table),
+            await table_service(interaction).delete(owner_scope(interaction), user, table),
             ephemeral=True,
         )

@@ -161,7 +161,7 @@ class Harness:
         self.refused: set[str] = set()  # routes ("POST /channels/{channel_id}/threads") answered 403
         self.refused_after: dict[str, int] = {}  # routes answered 403 once they have succeeded N times
         self.uploads: dict[str, bytes] = {}
-        self.dm_channels: dict[str, str] = {}  # direct-message channel id -> its user
+        self.dm_channels: dict[str, str] = {}  # direct-message channel id -> its user (no server there)
         self.posted: dict[str, dict[str, Any]] = {}  # message id -> the message Discord keeps (for fetches)
         self.answered: set[str] = set()  # the interactions called back (Discord takes one callback each)
         HARNESSES.append(self)
@@ -379,7 +379,7 @@ class Harness:
     def _payload(
         self, kind: int, user: str, channel: str, data: dict[str, Any], **extra: Any
     ) -> dict[str, Any]:
-        return {
+        payload = {
             **extra,
             "id": str(next(_ids)),
             "application_id": APPLICATION,
@@ -422,6 +422,12 @@ class Harness:
             "attachment_size_limit": 8_388_608,
             "data": data,
         }
+        if channel in self.dm_channels:  # a direct message: no server, no member, the user alone
+            del payload["guild_id"], payload["guild_locale"]
+            payload["user"] = payload.pop("member")["user"]
+            payload["channel"] = {"id": channel, "type": 1, "recipients": [payload["user"]]}
+            payload["context"] = 1
+        return payload
 
     async def resend(self) -> list[dict[str, Any]]:
         """The last interaction again, with the same id, as when a client sends it twice."""
