@@ -23,6 +23,7 @@ from bot.storage.store import GameStore
 from engine.dice import ScriptedDice, d6
 from engine.runtime import VirtualClock
 from tests.bot import discord_rules
+from tests.bot.discord_double import FAULTS, SENDING, DiscordSession, Fault
 from tests.storage.databases import seed_sqlite
 
 GUILD = "100"
@@ -133,19 +134,6 @@ def _thread(channel_id: int, asked: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-class _Response:
-    """The HTTP response of a refused request, as discord.HTTPException reads it."""
-
-    def __init__(self, status: int) -> None:
-        self.status = status
-        self.reason = {400: "Bad Request", 403: "Forbidden"}.get(status, "Error")
-
-
-def _refused(status: int, code: int, message: str) -> discord.HTTPException:
-    kind = {403: discord.Forbidden, 404: discord.NotFound}.get(status, discord.HTTPException)
-    return kind(_Response(status), {"code": code, "message": message})
-
-
 HARNESSES: list[Harness] = []  # every harness of the running test, whose violations fail it
 
 
@@ -164,6 +152,9 @@ class Harness:
         self.dm_channels: dict[str, str] = {}  # direct-message channel id -> its user (no server there)
         self.posted: dict[str, dict[str, Any]] = {}  # message id -> the message Discord keeps (for fetches)
         self.answered: set[str] = set()  # the interactions called back (Discord takes one callback each)
+        self.nonces: dict[str, str] = {}  # a message's nonce -> the message posted with it
+        # the messages Discord posted or edited: (route, the message, whether only its user sees it)
+        self.delivered: list[tuple[str, dict[str, Any], bool]] = []
         HARNESSES.append(self)
         state = client._connection
         state.user = discord.ClientUser(  # as if logged in
@@ -178,75 +169,123 @@ class Harness:
         )
         state.application_id = int(APPLICATION)
         harness = self
+        # routes ("POST /channels/{channel_id}/messages", or "*" for all) -> how Discord fails them
+        self.faults: dict[str, list[Fault]] = {}
+        client.http._HTTPClient__session = DiscordSession(self._answer)  # discord.py's own requests run on it
+        client.http._global_over = asyncio.Event()  # as logging in leaves it: no global rate limit
+        client.http._global_over.set()
+        webhook, http = AsyncWebhookAdapter.request, HTTPClient.request
 
-        async def webhook_request(adapter, route, session=None, *, payload=None, multipart=None, **_):
+        async def webhook_request(adapter, route, session=None, *, payload=None, multipart=None, **kwargs):
             harness.sent.append(
                 {"route": f"{route.method} {route.path}", "payload": payload, "multipart": multipart}
             )
-            body = request_body(payload, multipart)
-            if route.path.endswith("/callback"):
-                interaction = route.url.split("/interactions/")[1].split("/")[0]
-                if interaction in harness.answered:
-                    harness._violated(f"{route.method} {route.path}: one callback per interaction (40060)")
-                    raise _refused(400, 40060, "Interaction has already been acknowledged.")
-                harness._check(route, body, multipart)
-                harness.answered.add(interaction)
-                harness.original = str(next(_ids))  # the answer's message, "thinking..." till written
-                if body.get("type") in (4, 7):
-                    message = harness.last_payload.get("message") if body["type"] == 7 else None
-                    kept_id = message["id"] if message else harness.original
-                    harness._kept(_message(0, "", kept_id), body.get("data") or {}, multipart)
-                return {
-                    "interaction": {"id": str(next(_ids)), "type": 2, "response_message_id": harness.original}
-                }
-            edited = route.url.rsplit("/", 1)[1] if route.method == "PATCH" else None
-            edited = harness.original if edited == "@original" else edited
-            harness._check(route, body, multipart, message_id=edited)
-            if route.method == "PATCH":  # the deferred answer written over "thinking...", or a follow-up
-                return harness._kept(_message(0, "", edited), body, multipart)
-            if route.method == "POST":  # a follow-up
-                return harness._kept(_message(0, ""), body, multipart)
-            return {}
+            sending = SENDING.set((route, payload, multipart))
+            try:
+                return await webhook(adapter, route, session, payload=payload, multipart=multipart, **kwargs)
+            finally:
+                SENDING.reset(sending)
 
-        async def http_request(http, route, **kwargs):
+        async def http_request(client_http, route, **kwargs):
             payload = kwargs.get("json")
             entry = {"route": f"{route.method} {route.path}", "payload": payload, "url": route.url}
             harness.sent.append({**entry, **({"multipart": kwargs["form"]} if kwargs.get("form") else {})})
-            left = harness.refused_after.get(entry["route"])
-            if left is not None:
-                harness.refused_after[entry["route"]] = left - 1
-            if entry["route"] in harness.refused or (left is not None and left <= 0):
-                raise _refused(403, 50013, "Missing Permissions")
-            sending = payload is not None or kwargs.get("form")
-            body = request_body(payload, kwargs.get("form"))
-            edited = route.url.rsplit("/", 1)[1] if route.method == "PATCH" else None
-            harness._check(route, body if sending else None, kwargs.get("form"), message_id=edited)
-            if route.path.startswith("/channels/{channel_id}/messages") and route.method in ("POST", "PATCH"):
-                return harness._kept(_message(route.channel_id, "", edited), body, kwargs.get("form"))
-            if route.path == "/channels/{channel_id}/messages/{message_id}" and route.method == "GET":
-                message_id = route.url.rsplit("/", 1)[1]
-                return harness.posted.get(message_id) or _message(route.channel_id, "", message_id)
-            if route.path == "/channels/{channel_id}/threads":
-                return _thread(route.channel_id, payload)
-            if route.path == "/users/@me/channels":  # a direct-message channel opened with a user
-                dm = str(next(_ids))
-                harness.dm_channels[dm] = str(payload["recipient_id"])
-                return {"id": dm, "type": 1, "recipients": []}
-            return {}
+            sending = SENDING.set((route, payload, kwargs.get("form")))
+            try:
+                return await http(client_http, route, **kwargs)
+            finally:
+                SENDING.reset(sending)
 
-        async def get_from_cdn(http, url):
+        async def get_from_cdn(client_http, url):
             return harness.uploads[url]
 
         monkeypatch.setattr(AsyncWebhookAdapter, "request", webhook_request)
         monkeypatch.setattr(HTTPClient, "request", http_request)
         monkeypatch.setattr(HTTPClient, "get_from_cdn", get_from_cdn)
 
-    def _violated(self, rule: str) -> None:
-        self.violations.append(rule)
+    def fail(self, route: str, fault: Fault | str) -> Fault:
+        """From now on Discord answers ``route`` (or every route: ``"*"``) with ``fault``: a
+        :class:`Fault` or the name of one of :data:`FAULTS`."""
+        fault = FAULTS[fault]() if isinstance(fault, str) else fault
+        self.faults.setdefault(route, []).append(fault)
+        return fault
 
-    def _check(self, route, body, multipart, *, message_id: str | None = None) -> None:
-        """Refuse, as Discord does (400, Invalid Form Body), a request that breaks a rule of
-        Discord's, and keep the rule to fail the test with."""
+    def _failing(self, key: str) -> Fault | None:
+        """The fault Discord answers this request of ``key`` with, if any (counting it down)."""
+        faults = [f for f in self.faults.get(key, []) + self.faults.get("*", []) if f.times != 0]
+        due = next((f for f in faults if f.after <= 0), None)
+        if due is None:
+            for fault in faults:
+                fault.after -= 1
+            left = self.refused_after.get(key)
+            if left is not None:
+                self.refused_after[key] = left - 1
+            if key in self.refused or (left is not None and left <= 0):
+                return FAULTS["missing permissions"]()
+            return None
+        if due.times is not None:
+            due.times -= 1
+        return due
+
+    def _answer(self, route, payload, multipart) -> tuple[int, Any]:
+        """What Discord answers a request: a status and its JSON body."""
+        key = f"{route.method} {route.path}"
+        fault = self._failing(key)
+        if fault is not None:
+            return fault.status, fault.body()
+        body = request_body(payload, multipart)
+        if route.path.endswith("/callback"):
+            interaction = route.url.split("/interactions/")[1].split("/")[0]
+            if interaction in self.answered:
+                self.violations.append(f"{key}: one callback per interaction (40060)")
+                return 400, FAULTS["already acknowledged"]().body()
+            if broken := self._broken(route, body, multipart):
+                return broken
+            self.answered.add(interaction)
+            self.original = str(next(_ids))  # the answer's message, "thinking..." till written
+            if body.get("type") in (4, 7):
+                message = self.last_payload.get("message") if body["type"] == 7 else None
+                kept_id = message["id"] if message else self.original
+                kept = self._kept(_message(0, "", kept_id), body.get("data") or {}, multipart)
+                self.delivered.append((key, kept, bool((body.get("data") or {}).get("flags", 0) & 64)))
+            callback = {"id": str(next(_ids)), "type": 2, "response_message_id": self.original}
+            return 200, {"interaction": callback}
+        edited = route.url.rsplit("/", 1)[1] if route.method == "PATCH" else None
+        if route.path.startswith("/webhooks/"):
+            edited = self.original if edited == "@original" else edited
+            if broken := self._broken(route, body, multipart, message_id=edited):
+                return broken
+            if route.method in ("PATCH", "POST"):  # the answer written over "thinking...", a follow-up
+                kept = self._kept(_message(0, "", edited), body, multipart)
+                self.delivered.append((key, kept, bool(body.get("flags", 0) & 64)))
+                return 200, kept
+            return 200, {}
+        sending = payload is not None or multipart
+        if broken := self._broken(route, body if sending else None, multipart, message_id=edited):
+            return broken
+        if route.path.startswith("/channels/{channel_id}/messages") and route.method in ("POST", "PATCH"):
+            nonce = body.get("nonce") if body.get("enforce_nonce") else None
+            if nonce is not None and nonce in self.nonces:  # Discord gives back what it posted
+                return 200, self.posted[self.nonces[nonce]]
+            message = self._kept(_message(route.channel_id, "", edited), body, multipart)
+            if nonce is not None:
+                self.nonces[nonce] = message["id"]
+            self.delivered.append((key, message, False))
+            return 200, message
+        if route.path == "/channels/{channel_id}/messages/{message_id}" and route.method == "GET":
+            message_id = route.url.rsplit("/", 1)[1]
+            return 200, self.posted.get(message_id) or _message(route.channel_id, "", message_id)
+        if route.path == "/channels/{channel_id}/threads":
+            return 200, _thread(route.channel_id, payload)
+        if route.path == "/users/@me/channels":  # a direct-message channel opened with a user
+            dm = str(next(_ids))
+            self.dm_channels[dm] = str(payload["recipient_id"])
+            return 200, {"id": dm, "type": 1, "recipients": []}
+        return 200, {}
+
+    def _broken(self, route, body, multipart, *, message_id: str | None = None) -> tuple[int, Any] | None:
+        """Discord's refusal (400, Invalid Form Body) of a request that breaks one of its rules,
+        each rule kept to fail the test with."""
         kept = set()
         if message_id is not None and message_id in self.posted:
             attachments = self.posted[message_id]["attachments"]
@@ -254,9 +293,10 @@ class Harness:
             ids = None if keeping is None else {str(a.get("id")) for a in keeping}
             kept = {a["filename"] for a in attachments if ids is None or a["id"] in ids}
         broken = discord_rules.violations(route.method, route.path, body, _uploaded(multipart), kept)
-        if broken:
-            self.violations += broken
-            raise _refused(400, 50035, "Invalid Form Body: " + "; ".join(broken))
+        if not broken:
+            return None
+        self.violations += broken
+        return 400, {"code": 50035, "message": "Invalid Form Body: " + "; ".join(broken)}
 
     def _kept(
         self, message: dict[str, Any], body: dict[str, Any], multipart: list[dict[str, Any]] | None = None
