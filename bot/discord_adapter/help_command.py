@@ -46,7 +46,7 @@ async def show_page(interaction: discord.Interaction, index: int) -> None:
 class PageButton(
     ReadFirst,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"ichelp:(?P<way>prev|next):(?P<page>[0-9]+)",
+    template=r"ichelp:(?P<way>prev|next):(?P<page>[^:]*)",
 ):
     """Previous or Next, from the page the message shows (round from the last to the first)."""
 
