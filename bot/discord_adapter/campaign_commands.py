@@ -21,6 +21,7 @@ from discord import app_commands
 
 from bot.discord_adapter.answers import FORM, acknowledge, answer, apology, show_form
 from bot.discord_adapter.common import deadline_nonce, owner_scope, send_long
+from bot.discord_adapter.custom_ids import ReadFirst, number_of, of_this_channel, out_of_date
 from bot.discord_adapter.markdown import markdown, refused
 from bot.discord_adapter.schema_commands import schema_command
 from bot.discord_adapter.table_commands import battlefields
@@ -108,11 +109,12 @@ async def open_form(interaction: discord.Interaction, side: str | None, phase: i
     await show_form(interaction, SubmissionForm(side, phase, sealed))
 
 
-class SubmitButton(discord.ui.DynamicItem[discord.ui.Button], template=SUBMIT_ID):
+class SubmitButton(ReadFirst, discord.ui.DynamicItem[discord.ui.Button], template=SUBMIT_ID):
     """*Submit orders* under a phase's announcement: opens the form for that phase (counted
-    from 1). Persistent: its custom id carries the channel and phase."""
+    from 1). Persistent: its custom id carries the channel and phase (one of another channel,
+    or of no phase, is out of date)."""
 
-    def __init__(self, channel_id: int, phase: int) -> None:
+    def __init__(self, channel_id: int | str, phase: int | str) -> None:
         super().__init__(
             discord.ui.Button(
                 label="Submit orders",
@@ -120,13 +122,19 @@ class SubmitButton(discord.ui.DynamicItem[discord.ui.Button], template=SUBMIT_ID
                 custom_id=f"icc:{channel_id}:{phase}:submit",
             )
         )
-        self.phase = phase
+        self.channel, self.given_phase = str(channel_id), str(phase)
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["channel"]), int(match["phase"]))
+        return cls(match["channel"], match["phase"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    def read(self, interaction: discord.Interaction) -> None:
+        of_this_channel(self.channel, interaction)
+        self.phase = number_of(self.given_phase)
+        if self.phase < 1:
+            raise out_of_date()
+
+    async def take(self, interaction: discord.Interaction) -> None:
         try:
             await open_form(interaction, None, self.phase)
         except (GameError, IllegalCommand) as problem:

@@ -3,7 +3,8 @@ Previous / Next buttons and a topic select.
 
 The buttons and the select are persistent ``DynamicItem``s: the custom id carries the page
 shown (``ichelp:next:3``), so they keep working after a restart. A click is acknowledged at once
-as an update of the message, then the page is written over it.
+as an update of the message, then the page is written over it. A page that is not there, or a
+topic the select does not offer (a forged id or value), is refused privately.
 """
 
 from __future__ import annotations
@@ -12,10 +13,14 @@ import discord
 from discord import app_commands
 
 from bot.discord_adapter.answers import PRIVATE, acknowledge_in_place, answer
+from bot.discord_adapter.custom_ids import ReadFirst, offered
 from bot.discord_adapter.markdown import markdown
 from bot.discord_adapter.schema_commands import schema_command
 from bot.help_pages import PAGES
 from bot.reply import Reply
+from bot.services.game_service import GameError
+
+OUT_OF_DATE = "This help card is out of date: use /help again."
 
 
 def page_text(index: int) -> str:
@@ -39,11 +44,13 @@ async def show_page(interaction: discord.Interaction, index: int) -> None:
 
 
 class PageButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"ichelp:(?P<way>prev|next):(?P<page>[0-9]+)"
+    ReadFirst,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"ichelp:(?P<way>prev|next):(?P<page>[^:]*)",
 ):
     """Previous or Next, from the page the message shows (round from the last to the first)."""
 
-    def __init__(self, page: int, way: str) -> None:
+    def __init__(self, page: int | str, way: str) -> None:
         super().__init__(
             discord.ui.Button(
                 label="Previous" if way == "prev" else "Next",
@@ -51,18 +58,23 @@ class PageButton(
                 custom_id=f"ichelp:{way}:{page}",
             )
         )
-        self.page, self.way = page, way
+        self.given_page, self.way = str(page), way
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["page"]), match["way"])
+        return cls(match["page"], match["way"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    def read(self, interaction: discord.Interaction) -> None:
+        if self.given_page not in {str(page) for page in range(len(PAGES))}:
+            raise GameError(OUT_OF_DATE)
+        self.page = int(self.given_page)
+
+    async def take(self, interaction: discord.Interaction) -> None:
         step = -1 if self.way == "prev" else 1
         await show_page(interaction, (self.page + step) % len(PAGES))
 
 
-class TopicSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"ichelp:topic"):
+class TopicSelect(ReadFirst, discord.ui.DynamicItem[discord.ui.Select], template=r"ichelp:topic"):
     """Every topic, the one shown marked as chosen."""
 
     def __init__(self, page: int = 0) -> None:
@@ -81,10 +93,14 @@ class TopicSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"ichelp:t
     async def from_custom_id(cls, interaction, item, match):
         return cls()
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        keys = [p.key for p in PAGES]
-        chosen = self.item.values[0] if self.item.values else keys[0]
-        await show_page(interaction, keys.index(chosen) if chosen in keys else 0)
+    def read(self, interaction: discord.Interaction) -> None:
+        try:
+            (self.chosen,) = offered(self.item.values, self.item.options)
+        except GameError:
+            raise GameError(OUT_OF_DATE) from None
+
+    async def take(self, interaction: discord.Interaction) -> None:
+        await show_page(interaction, [p.key for p in PAGES].index(self.chosen))
 
 
 @schema_command("help", extras=PRIVATE)

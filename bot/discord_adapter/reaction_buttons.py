@@ -2,7 +2,9 @@
 
 They are persistent ``DynamicItem``s: the custom id ``ic:<channel>:<window>:<action>`` carries
 everything needed, so a click works after a restart, and a click on a closed window is refused
-by the engine like any stale answer.
+by the engine like any stale answer. The id is read in the callback
+(bot.discord_adapter.custom_ids): one for another channel, or whose window does not read, is
+refused as out of date.
 """
 
 from __future__ import annotations
@@ -11,14 +13,10 @@ import logging
 
 import discord
 
-from bot.discord_adapter.action_card import (
-    next_steps,
-    no_reaction_button,
-    react_button,
-    without_buttons,
-)
+from bot.discord_adapter.action_card import next_steps, without_buttons
 from bot.discord_adapter.answers import acknowledge, answer, carry_out, placeholder_id, show_form
 from bot.discord_adapter.common import battlefield_file, games, report, told_lines
+from bot.discord_adapter.custom_ids import ReadFirst, number_of, of_this_channel
 from bot.discord_adapter.markdown import refused
 from bot.discord_adapter.referees import act, acting_side, is_admin, server_roles
 from bot.discord_adapter.replay_card import outcome_card
@@ -108,29 +106,29 @@ async def retire_buttons(client: discord.Client, channel_id: str, message_id: st
         log.warning("could not take the buttons off message %s in channel %s", message_id, channel_id)
 
 
-class NoReactionButton(discord.ui.DynamicItem[discord.ui.Button], template=ID + r":noreact"):
-    def __init__(self, channel_id: int, window: int) -> None:
-        super().__init__(no_reaction_button(channel_id, window))
-        self.window = window
+class WindowButton(ReadFirst):
+    """A reaction window's button: its custom id carries the channel and the window."""
+
+    def __init__(self, item: discord.ui.Button, channel: str, window: str) -> None:
+        super().__init__(item)  # type: ignore[call-arg]
+        self.channel, self.given_window = channel, window
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["channel"]), int(match["window"]))
+        return cls(item, match["channel"], match["window"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    def read(self, interaction: discord.Interaction) -> None:
+        of_this_channel(self.channel, interaction)
+        self.window = number_of(self.given_window)
+
+
+class NoReactionButton(WindowButton, discord.ui.DynamicItem[discord.ui.Button], template=ID + r":noreact"):
+    async def take(self, interaction: discord.Interaction) -> None:
         await answer_window(interaction, lambda state, side: DeclineReaction(side=side, window=self.window))
 
 
-class ReactButton(discord.ui.DynamicItem[discord.ui.Button], template=ID + r":react"):
-    def __init__(self, channel_id: int, window: int) -> None:
-        super().__init__(react_button(channel_id, window))
-        self.window = window
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["channel"]), int(match["window"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
+class ReactButton(WindowButton, discord.ui.DynamicItem[discord.ui.Button], template=ID + r":react"):
+    async def take(self, interaction: discord.Interaction) -> None:
         try:
             await may_react(interaction, self.window)
         except (GameError, IllegalCommand) as problem:

@@ -81,7 +81,7 @@ class SquareForm(discord.ui.Modal, title="Place the piece"):
         await change_table(interaction, self.table, place)
 
 
-class AddPieceSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"ictable:add:(?P<table>.+)"):
+class AddPieceSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"ictable:add:(?P<table>[\s\S]+)"):
     """A common piece to add; a form then asks for its grid square."""
 
     def __init__(self, table: str) -> None:
@@ -102,10 +102,10 @@ class AddPieceSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"ictab
         return cls(match["table"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        kind = self.item.values[0] if self.item.values else ""
-        if kind not in COMMON_PIECES:
+        if len(self.item.values) != 1 or self.item.values[0] not in COMMON_PIECES:
             await answer(interaction, f"Pick one of: {', '.join(COMMON_PIECES)}", ephemeral=True)
             return
+        (kind,) = self.item.values
         tables = interaction.client.tables  # type: ignore[attr-defined]
         try:  # only its maker is asked where the piece goes
             await tables.check_maker(owner_scope(interaction), str(interaction.user.id), self.table)
@@ -115,7 +115,7 @@ class AddPieceSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"ictab
         await show_form(interaction, SquareForm(self.table, kind))
 
 
-class UndoPieceButton(discord.ui.DynamicItem[discord.ui.Button], template=r"ictable:undo:(?P<table>.+)"):
+class UndoPieceButton(discord.ui.DynamicItem[discord.ui.Button], template=r"ictable:undo:(?P<table>[\s\S]+)"):
     """Take off the piece added last."""
 
     def __init__(self, table: str) -> None:

@@ -6,6 +6,11 @@ Every step's custom id (bot.discord_adapter.action_card.step_id) carries the gam
 the order so far, so a step works after a restart and a step of a card the game has moved past
 is refused as out of date. Units are named in ids by their place in the game's unit list (ids
 of the game at that version, so they cannot shift under the order).
+
+An id is input like any other (bot.discord_adapter.custom_ids): every argument is read by its
+kind, and every unit, destination and target it carries must be one the step's menu offers the
+user's side at that version (its own units ready to act; only enemies its view lets it name),
+so a forged id is answered as out of date, the same for every unit it may not know of.
 """
 
 from __future__ import annotations
@@ -20,10 +25,12 @@ import discord
 
 from bot.discord_adapter.action_card import (
     NO_TARGET,
+    OPENING,
     OPTIONS,
     STEP,
     action_card,
     choice_menu,
+    choice_options,
     of_pages,
     page_buttons,
     page_of,
@@ -32,6 +39,19 @@ from bot.discord_adapter.action_card import (
 )
 from bot.discord_adapter.answers import acknowledge, acknowledge_in_place, answer, carry_out
 from bot.discord_adapter.common import display_name, games
+from bot.discord_adapter.custom_ids import (
+    ARGUMENTS,
+    ReadFirst,
+    Shape,
+    given,
+    number,
+    number_of,
+    of_this_channel,
+    offered,
+    out_of_date,
+    parsed,
+    word,
+)
 from bot.discord_adapter.game_commands import show_joined, show_started
 from bot.discord_adapter.reaction_buttons import show_result
 from bot.discord_adapter.referees import act, acting_side, is_admin, server_roles
@@ -97,13 +117,6 @@ class Draft:
     to: str = NONE
     target: int | None = None
 
-    @classmethod
-    def read(cls, arguments: tuple[str, ...]) -> Draft:
-        unit, action, to, target = (*arguments, NONE, NONE)[:4]
-        if action not in ACTIONS:
-            raise GameError("This card is out of date: tap Activate again")
-        return cls(int(unit), action, to, None if target == NONE else int(target))
-
     @property
     def does(self) -> Action:
         return ACTIONS[self.action]
@@ -115,10 +128,22 @@ class Draft:
 # --- reading the game ------------------------------------------------------------------------
 
 
+def action(text: str) -> str:
+    """An action as an id names it (:data:`ACTIONS`)."""
+    if text not in ACTIONS:
+        raise ValueError(text)
+    return text
+
+
+def target(text: str) -> int | None:
+    """A target as an id names it: a place in the unit list, or none yet."""
+    return None if text == NONE else number(text)
+
+
 def unit_at(state: GameState, place: int) -> Unit:
     units = list(state.units.values())
     if not 0 <= place < len(units):
-        raise GameError("This card is out of date: tap Activate again")
+        raise out_of_date()
     return units[place]
 
 
@@ -222,13 +247,13 @@ def order_command(state: GameState, side: str, draft: Draft) -> Command:
     unit = unit_at(state, draft.unit)
     move = move_words(state, unit, draft)
     if draft.does.moves and move is None:
-        raise GameError("Choose where the unit goes")
+        raise out_of_date()  # a Confirm is drawn only once the unit knows where it goes
     if draft.does.fall_back:
         assert move is not None
         return Declare(side=side, order=FallBackOrder(unit=unit.id, path=parse_move(state, unit.id, move)))
     target = unit_at(state, draft.target).id if draft.does.fires and draft.target is not None else None
     if draft.does.fires and target is None:
-        raise GameError("Choose what the unit fires at")
+        raise out_of_date()  # and what it fires at
     first = "fire" if draft.does.fire_first else "move"
     order = unit_order(state, side, unit.id, move=move, fire=target, first=first, rapid=draft.does.rapid)
     return Declare(side=side, order=order)
@@ -269,16 +294,9 @@ def turn_buttons(channel: int, version: int, side: str) -> list[discord.ui.Item]
     ]
 
 
-def unit_step(
-    state: GameState, side: str, channel: int, version: int, page: int = 0
-) -> discord.ui.LayoutView:
-    units = ready_units(state, side)
-    shown, page, pages = page_of(units, page)
-    if not units:
-        return private_card(
-            f"No unit of {side} may act now: take a CMT or pass.", turn_buttons(channel, version, side)
-        )
-    options = [
+def unit_options(state: GameState, side: str) -> list[discord.SelectOption]:
+    """The side's units ready to act, as its unit menu offers them (every page)."""
+    return [
         discord.SelectOption(
             label=f"{u.name}{f' = {u.true_name}' if u.true_name else ''}"[:100],  # its own side's eyes only
             value=str(place_of(state, u.id)),
@@ -286,11 +304,22 @@ def unit_step(
                 (u.profile.name, counted(u.morale_markers, "morale marker"), counted(u.tokens, "token"))
             )[:100],
         )
-        for u in shown
+        for u in ready_units(state, side)
     ]
+
+
+def unit_step(
+    state: GameState, side: str, channel: int, version: int, page: int = 0
+) -> discord.ui.LayoutView:
+    options = unit_options(state, side)
+    shown, page, pages = page_of(options, page)
+    if not options:
+        return private_card(
+            f"No unit of {side} may act now: take a CMT or pass.", turn_buttons(channel, version, side)
+        )
     return private_card(
         f"**{side_name(side, start=True)}**: choose the unit to activate.{of_pages(page, pages)}",
-        [menu(channel, version, "unit", (), f"The unit to activate{of_pages(page, pages)}", options)],
+        [menu(channel, version, "unit", (), f"The unit to activate{of_pages(page, pages)}", shown)],
         [*page_buttons(channel, version, "units", (), page, pages), *turn_buttons(channel, version, side)],
     )
 
@@ -301,8 +330,75 @@ def action_buttons(channel: int, version: int, place: int) -> list[discord.ui.It
     ]
 
 
+def own_unit(state: GameState, side: str, place: int) -> Unit:
+    """The unit a step names, if the side's unit menu offers it; else the step is out of date (the
+    same for every unit not the side's own, known to it or not)."""
+    offered([str(place)], unit_options(state, side))
+    return unit_at(state, place)
+
+
+def spot_options(square: str) -> list[discord.SelectOption]:
+    """The spots of a grid square a menu offers: its centre and those around it, an inch apart."""
+    return [
+        discord.SelectOption(
+            label=f"The centre of {square}" if dx == dy == 0 else f'{square} {dx:+d}" across, {dy:+d}" deep',
+            value=square if dx == dy == 0 else f"{square}+{dx},{dy}",
+        )
+        for dy in OFFSETS
+        for dx in OFFSETS
+    ]
+
+
+def destination_options(state: GameState, unit: Unit, draft: Draft) -> list[discord.SelectOption]:
+    """Where the unit may go, as its destination menu offers it (every page): the grid squares
+    in its reach, then a full move toward each enemy unit the side may name."""
+    reach = allowance(unit, draft.does)
+    options = [
+        discord.SelectOption(label=f"Square {name}", value=name)
+        for name in squares_in_reach(state, unit, reach)
+    ]
+    return options + [
+        discord.SelectOption(
+            label=f'{reach:g}" toward {enemy.name}'[:100], value=f"~{place_of(state, enemy.id)}"
+        )
+        for enemy in enemies(state, unit)
+    ]
+
+
+def spots_in_reach(state: GameState, unit: Unit, draft: Draft) -> list[discord.SelectOption]:
+    """Every spot the unit's spot menus offer, whichever of its squares was chosen."""
+    return [
+        spot
+        for square in squares_in_reach(state, unit, allowance(unit, draft.does))
+        for spot in spot_options(square)
+    ]
+
+
+def drafted(state: GameState, side: str, draft: Draft) -> Unit:
+    """The draft's unit, if the side's menus offer it and where it goes (a unit that does not
+    move goes nowhere): else the step is out of date. Its target is checked where it is chosen
+    (:func:`aimed`)."""
+    unit = own_unit(state, side, draft.unit)
+    if draft.to != NONE:
+        if not draft.does.moves:
+            raise out_of_date()
+        toward = [o for o in destination_options(state, unit, draft) if o.value.startswith("~")]
+        offered([draft.to], spots_in_reach(state, unit, draft) + toward)
+    if draft.target is not None and not draft.does.fires:
+        raise out_of_date()
+    return unit
+
+
+def aimed(state: GameState, side: str, draft: Draft) -> Unit:
+    """The draft's unit (:func:`drafted`), if its target is one its target menu offers."""
+    unit = drafted(state, side, draft)
+    if draft.target is not None:
+        offered([str(draft.target)], target_options(state, targets_in_sight(state, unit, draft)))
+    return unit
+
+
 def action_step(state: GameState, side: str, channel: int, version: int, place: int) -> discord.ui.LayoutView:
-    unit = unit_at(state, place)
+    unit = own_unit(state, side, place)
     buttons = action_buttons(channel, version, place)
     return private_card(
         f"**{unit.name}**: what does it do?",
@@ -318,23 +414,13 @@ def destination_step(
     unit, a menu's page at a time."""
     unit = unit_at(state, draft.unit)
     reach = allowance(unit, draft.does)
-    options = [
-        discord.SelectOption(label=f"Square {name}", value=name)
-        for name in squares_in_reach(state, unit, reach)
-    ]
-    options += [
-        discord.SelectOption(
-            label=f'{reach:g}" toward {enemy.name}'[:100], value=f"~{place_of(state, enemy.id)}"
-        )
-        for enemy in enemies(state, unit)
-    ]
-    shown, page, pages = page_of(options, page)
-    drafted = (draft.unit, draft.action)
+    shown, page, pages = page_of(destination_options(state, unit, draft), page)
+    so_far = (draft.unit, draft.action)
     return private_card(
         f'**{unit.name}**: {draft.does.label.lower()}, up to {reach:g}". '
         f"Where to? (a grid square, or toward a unit){of_pages(page, pages)}",
-        [menu(channel, version, "to", drafted, f"Destination{of_pages(page, pages)}", shown)],
-        page_buttons(channel, version, "dests", drafted, page, pages),
+        [menu(channel, version, "to", so_far, f"Destination{of_pages(page, pages)}", shown)],
+        page_buttons(channel, version, "dests", so_far, page, pages),
     )
 
 
@@ -344,17 +430,9 @@ def spot_menu(
     """Where in a grid square the unit (the first argument, by place) goes: its centre or one of
     the spots around it, an inch apart."""
     unit = unit_at(state, int(str(arguments[0])))
-    options = [
-        discord.SelectOption(
-            label=f"The centre of {square}" if dx == dy == 0 else f'{square} {dx:+d}" across, {dy:+d}" deep',
-            value=square if dx == dy == 0 else f"{square}+{dx},{dy}",
-        )
-        for dy in OFFSETS
-        for dx in OFFSETS
-    ]
     return private_card(
         f"**{unit.name}**: where in {square}?",
-        [menu(channel, version, step, arguments, "Exactly where", options)],
+        [menu(channel, version, step, arguments, "Exactly where", spot_options(square))],
     )
 
 
@@ -364,11 +442,23 @@ def offset_step(
     return spot_menu(state, channel, version, "off", (draft.unit, draft.action), square)
 
 
+def target_options(state: GameState, seen: list[tuple[Unit, Fraction]]) -> list[discord.SelectOption]:
+    """The targets in sight as the target menu offers them (every page), with their chance."""
+    return [
+        discord.SelectOption(
+            label=f"{enemy.name} ({percent(hit)} to hit)"[:100],
+            value=str(place_of(state, enemy.id)),
+            description=f"{enemy.profile.name}: at least one hit {percent(hit)}"[:100],
+        )
+        for enemy, hit in seen
+    ]
+
+
 async def target_step(
     state: GameState, channel: int, version: int, draft: Draft, page: int = 0
 ) -> discord.ui.LayoutView:
     unit = unit_at(state, draft.unit)
-    seen = await asyncio.to_thread(targets_in_sight, state, unit, draft)
+    seen = target_options(state, await asyncio.to_thread(targets_in_sight, state, unit, draft))
     shown, page, pages = page_of(seen, page)
     if not seen:
         return private_card(
@@ -376,19 +466,11 @@ async def target_step(
             "choose another action.",
             action_buttons(channel, version, draft.unit)[:5],
         )
-    options = [
-        discord.SelectOption(
-            label=f"{enemy.name} ({percent(hit)} to hit)"[:100],
-            value=str(place_of(state, enemy.id)),
-            description=f"{enemy.profile.name}: at least one hit {percent(hit)}"[:100],
-        )
-        for enemy, hit in shown
-    ]
-    drafted = (draft.unit, draft.action, draft.to)
+    so_far = (draft.unit, draft.action, draft.to)
     return private_card(
         f"**{unit.name}**: fire at which unit? (the chance of at least one hit shown){of_pages(page, pages)}",
-        [menu(channel, version, "at", drafted, f"Target{of_pages(page, pages)}", options)],
-        page_buttons(channel, version, "targets", drafted, page, pages),
+        [menu(channel, version, "at", so_far, f"Target{of_pages(page, pages)}", shown)],
+        page_buttons(channel, version, "targets", so_far, page, pages),
     )
 
 
@@ -407,10 +489,12 @@ def confirm_step(state: GameState, channel: int, version: int, draft: Draft) -> 
     return private_card(" ".join(parts) + ". Confirm to declare it.", [confirm])
 
 
-def after_destination(state: GameState, channel: int, version: int, draft: Draft):
+async def after_destination(
+    state: GameState, channel: int, version: int, draft: Draft
+) -> discord.ui.LayoutView:
     """Once the unit knows where it goes: its target next, if it fires; else confirm."""
     if draft.does.fires:
-        return target_step(state, channel, version, draft)
+        return await target_step(state, channel, version, draft)
     return confirm_step(state, channel, version, draft)
 
 
@@ -452,19 +536,12 @@ def reserves_step(
     """The side's reserves to call (p. 26), one page of 25 in a menu: those picked are called in
     the order the menu lists them, which is the order a die's success brings them on. A call
     takes its units from one page; the others wait for a later turn's call (or /reserves)."""
-    waiting = [u for u in state.units_of(side) if u.in_reserve and not u.destroyed]
-    shown, page, pages = page_of(waiting, page)
+    shown, page, pages = page_of(reserve_options(state, side), page)
     most = min(reserves_to_call(state, side), len(shown))
-    options = [
-        discord.SelectOption(
-            label=u.name[:100], value=str(place_of(state, u.id)), description=u.profile.name[:100]
-        )
-        for u in shown
-    ]
     call = discord.ui.Select(
         custom_id=step_id(channel, version, "call", side),
         placeholder=f"Call up to {most} (first listed, first to come){of_pages(page, pages)}",
-        options=options,
+        options=shown,
         min_values=1,
         max_values=max(most, 1),
     )
@@ -477,11 +554,44 @@ def reserves_step(
     )
 
 
-def reserves_command(state: GameState, side: str, called: str, places: tuple[str, ...]) -> CallReserves:
-    """The call, for the user's own side only (a card's button names the side it is for)."""
-    if side != called:
+def reserve_options(state: GameState, side: str) -> list[discord.SelectOption]:
+    """The side's reserves as its menu offers them (every page)."""
+    return [
+        discord.SelectOption(
+            label=u.name[:100], value=str(place_of(state, u.id)), description=u.profile.name[:100]
+        )
+        for u in state.units_of(side)
+        if u.in_reserve and not u.destroyed
+    ]
+
+
+def picked_reserves(state: GameState, side: str, places: tuple[str, ...]) -> tuple[str, ...]:
+    """The reserves picked, if one page of the side's menu offers them all and lets pick that
+    many; else the menu is out of date."""
+    options = reserve_options(state, side)
+    for page in range(page_of(options, 0)[2]):
+        shown = page_of(options, page)[0]
+        if set(places) <= {o.value for o in shown}:
+            return offered(places, shown, max(min(reserves_to_call(state, side), len(shown)), 1))
+    raise out_of_date()
+
+
+def card_side(state: GameState, called: str) -> str:
+    """The side a card's button is for, as its id names it: one of the game's."""
+    if called not in state.sides:
+        raise out_of_date()
+    return called
+
+
+def reserves_command(
+    state: GameState, side: str, called: str, places: tuple[str, ...] | None = None
+) -> CallReserves:
+    """The call, for the user's own side only (a card's button names the side it is for), of
+    the reserves one page of its menu offers (None: the side calls none)."""
+    if side != card_side(state, called):
         raise GameError(f"These are {side_name(called)}' reserves, not {side_name(side)}'")
-    return CallReserves(side=side, units=tuple(unit_at(state, int(p)).id for p in places))
+    picked = () if places is None else sorted(picked_reserves(state, side, places), key=int)  # as listed
+    return CallReserves(side=side, units=tuple(unit_at(state, int(p)).id for p in picked))
 
 
 # --- the components that receive the taps ----------------------------------------------------
@@ -522,33 +632,83 @@ async def public_step(interaction: discord.Interaction, work: Callable[[], Await
     await carry_out(interaction, work)
 
 
-class StepItem:
+class StepItem(ReadFirst):
     """What a card's button or menu carries in its custom_id: the game's channel, the version the
-    card was drawn at, the step and its arguments."""
+    card was drawn at, the step and its arguments (``shapes``: the kinds of each step's
+    arguments, in the few shapes it may come in). All is read in the callback: an id that does
+    not read (a forged one) or is for another channel is refused there as out of date."""
+
+    shapes: dict[str, tuple[Shape, ...]]
 
     def __init__(
-        self, item: discord.ui.Item, channel: int, version: int, step: str, arguments: tuple[str, ...]
+        self, item: discord.ui.Item, channel: str, version: str, step: str, arguments: tuple[str, ...]
     ):
         super().__init__(item)  # type: ignore[call-arg]
-        self.channel, self.version, self.step, self.arguments = channel, version, step, arguments
+        self.channel, self.given_version, self.step, self.given = channel, version, step, arguments
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match):
-        arguments = tuple(filter(None, match["arguments"].split(":")))
-        return cls(item, int(match["channel"]), int(match["version"]), match["step"], arguments)
+        return cls(item, match["channel"], match["version"], match["step"], given(match["arguments"]))
+
+    def read(self, interaction: discord.Interaction) -> None:
+        of_this_channel(self.channel, interaction)
+        self.version = number_of(self.given_version)
+        self.arguments = parsed(self.given, self.shapes[self.step])
+
+    @property
+    def channel_id(self) -> int:
+        """The channel, as the ids of the next steps carry it (checked to be this one's)."""
+        return int(self.channel)
 
 
-class TurnButton(
-    StepItem,
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=STEP
-    + r"(?P<step>join|start|first|second|activate|units|dests|targets|choices|cmt|pass|do|go"
-    + r"|reserves|reservespage|noreserves)"
-    + r"(?P<arguments>(?::[^:]+)*)",
-):
+def opening(text: str) -> str:
+    """The argument of a page turn on the channel's card, which opens a private copy."""
+    if text != OPENING:
+        raise ValueError(text)
+    return text
+
+
+PAGE = (number,)
+DRAFT = (number, action)
+TURN_BUTTONS: dict[str, tuple[Shape, ...]] = {
+    "join": ((word,),),
+    "start": ((),),
+    "first": ((),),
+    "second": ((),),
+    "activate": ((),),
+    "units": (PAGE,),
+    "dests": ((*DRAFT, number),),
+    "targets": ((*DRAFT, word, number),),
+    "choices": (PAGE, (opening, number)),
+    "cmt": ((),),
+    "pass": ((),),
+    "do": (DRAFT,),
+    "go": ((*DRAFT, word, target),),
+    "reserves": ((word,),),
+    "reservespage": ((word, number),),
+    "noreserves": ((word,),),
+}
+TURN_MENUS: dict[str, tuple[Shape, ...]] = {
+    "unit": ((),),
+    "to": (DRAFT,),
+    "off": (DRAFT,),
+    "at": ((*DRAFT, word),),
+    "choice": ((),),
+    "call": ((word,),),
+}
+
+
+def step_template(steps: dict[str, tuple[Shape, ...]]) -> str:
+    """The custom-id template of an item that takes these steps."""
+    return STEP + f"(?P<step>{'|'.join(steps)})" + ARGUMENTS
+
+
+class TurnButton(StepItem, discord.ui.DynamicItem[discord.ui.Button], template=step_template(TURN_BUTTONS)):
     """Every button of a card and of an order being built."""
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    shapes = TURN_BUTTONS
+
+    async def take(self, interaction: discord.Interaction) -> None:
         await getattr(self, f"_{self.step}")(interaction)
 
     async def _play(
@@ -563,12 +723,13 @@ class TurnButton(
         await public_step(interaction, work)
 
     async def _join(self, interaction: discord.Interaction) -> None:
-        side = self.arguments[0]
+        (side,) = self.arguments
 
         async def work() -> None:  # not held to the card's version: both players join from one card
-            joining = JoinSide(
-                side=side, player=str(interaction.user.id), name=display_name(interaction.user)
-            )
+            def joining(state: GameState) -> JoinSide:
+                player, name = str(interaction.user.id), display_name(interaction.user)
+                return JoinSide(side=card_side(state, side), player=player, name=name)
+
             outcome = await act(interaction, joining)
             await show_joined(interaction, outcome)
 
@@ -593,30 +754,36 @@ class TurnButton(
         await self._play(interaction, lambda state, side: PassInitiative(side=side))
 
     async def _go(self, interaction: discord.Interaction) -> None:
-        draft = Draft.read(self.arguments)
-        await self._play(interaction, lambda state, side: order_command(state, side, draft))
+        draft = Draft(*self.arguments)
+
+        def build(state: GameState, side: str) -> Command:
+            aimed(state, side, draft)
+            return order_command(state, side, draft)
+
+        await self._play(interaction, build)
 
     async def _activate(self, interaction: discord.Interaction) -> None:
-        channel, version = self.channel, self.version
+        channel, version = self.channel_id, self.version
         await step_card(
             interaction, version, lambda state, side: unit_step(state, side, channel, version), new=True
         )
 
     async def _reserves(self, interaction: discord.Interaction) -> None:
         """The side's reserves to call, privately."""
-        await self._reserves_page(interaction, new=True)
+        await self._reserves_page(interaction, self.arguments[0], 0, new=True)
 
     async def _reservespage(self, interaction: discord.Interaction) -> None:
         """Another page of the reserves' menu, in place."""
-        await self._reserves_page(interaction, new=False)
+        await self._reserves_page(interaction, *self.arguments, new=False)
 
-    async def _reserves_page(self, interaction: discord.Interaction, *, new: bool) -> None:
-        called, channel, version = self.arguments[0], self.channel, self.version
-        page = int(self.arguments[1]) if len(self.arguments) > 1 else 0
+    async def _reserves_page(
+        self, interaction: discord.Interaction, called: str, page: int, *, new: bool
+    ) -> None:
+        channel, version = self.channel_id, self.version
 
         def may_call(state: GameState, interaction: discord.Interaction) -> str:
             side = acting_side(state, interaction)
-            command = reserves_command(state, side, called, ())
+            command = reserves_command(state, side, called)
             permitted(
                 state, str(interaction.user.id), command, is_admin(interaction), server_roles(interaction)
             )
@@ -633,52 +800,57 @@ class TurnButton(
         )
 
     async def _noreserves(self, interaction: discord.Interaction) -> None:
-        called = self.arguments[0]
-        await self._play(interaction, lambda state, side: reserves_command(state, side, called, ()))
+        (called,) = self.arguments
+        await self._play(interaction, lambda state, side: reserves_command(state, side, called))
 
     async def _units(self, interaction: discord.Interaction) -> None:
         """Another page of the unit menu, in place."""
-        channel, version, page = self.channel, self.version, int(self.arguments[-1])
+        channel, version, (page,) = self.channel_id, self.version, self.arguments
         await step_card(
             interaction, version, lambda state, side: unit_step(state, side, channel, version, page)
         )
 
     async def _dests(self, interaction: discord.Interaction) -> None:
         """Another page of the destination menu, in place."""
-        *drafted, page = self.arguments
-        draft, channel, version = Draft.read(tuple(drafted)), self.channel, self.version
-        await step_card(
-            interaction,
-            version,
-            lambda state, side: destination_step(state, channel, version, draft, int(page)),
-        )
+        *so_far, page = self.arguments
+        draft, channel, version = Draft(*so_far), self.channel_id, self.version
+
+        def make(state: GameState, side: str) -> discord.ui.LayoutView:
+            drafted(state, side, draft)
+            return destination_step(state, channel, version, draft, page)
+
+        await step_card(interaction, version, make)
 
     async def _choices(self, interaction: discord.Interaction) -> None:
         """Another page of the choice's menu: from the channel's card, in a private copy; then in
         place."""
         *opening, page = self.arguments
-        channel, version = self.channel, self.version
+        channel, version = self.channel_id, self.version
         await step_card(
             interaction,
             version,
-            lambda state, side: choice_step(state, channel, version, int(page)),
+            lambda state, side: choice_step(state, channel, version, page),
             new=bool(opening),
             may=may_choose,
         )
 
     async def _targets(self, interaction: discord.Interaction) -> None:
         """Another page of the target menu, in place."""
-        *drafted, page = self.arguments
-        draft, channel, version = Draft.read(tuple(drafted)), self.channel, self.version
-        await step_card(
-            interaction, version, lambda state, side: target_step(state, channel, version, draft, int(page))
-        )
+        *so_far, page = self.arguments
+        draft, channel, version = Draft(*so_far), self.channel_id, self.version
+
+        async def make(state: GameState, side: str) -> discord.ui.LayoutView:
+            drafted(state, side, draft)
+            return await target_step(state, channel, version, draft, page)
+
+        await step_card(interaction, version, make)
 
     async def _do(self, interaction: discord.Interaction) -> None:
-        draft = Draft.read(self.arguments)
-        channel, version = self.channel, self.version
+        draft = Draft(*self.arguments)
+        channel, version = self.channel_id, self.version
 
         def make(state: GameState, side: str):
+            drafted(state, side, draft)
             if draft.does.moves:
                 return destination_step(state, channel, version, draft)
             return after_destination(state, channel, version, draft)
@@ -686,61 +858,71 @@ class TurnButton(
         await step_card(interaction, version, make)
 
 
-class TurnSelect(
-    StepItem,
-    discord.ui.DynamicItem[discord.ui.Select],
-    template=STEP + r"(?P<step>unit|to|off|at|choice|call)(?P<arguments>(?::[^:]+)*)",
-):
-    """Every menu of an order being built: the unit, the destination, the offset, the target."""
+class TurnSelect(StepItem, discord.ui.DynamicItem[discord.ui.Select], template=step_template(TURN_MENUS)):
+    """Every menu of an order being built: the unit, the destination, the offset, the target;
+    and a choice's, and the reserves'."""
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    shapes = TURN_MENUS
+
+    async def take(self, interaction: discord.Interaction) -> None:
         if self.step == "call":
-            await self._call(interaction, tuple(self.item.values))
+            await self._call(interaction)
             return
-        (chosen,) = self.item.values
-        channel, version = self.channel, self.version
         if self.step == "choice":
-            await self._choose(interaction, chosen)
+            await self._choose(interaction)
             return
+        channel, version, values = self.channel_id, self.version, tuple(self.item.values)
 
-        def make(state: GameState, side: str):
+        async def make(state: GameState, side: str) -> discord.ui.LayoutView:
             if self.step == "unit":
+                (chosen,) = offered(values, unit_options(state, side))
                 return action_step(state, side, channel, version, int(chosen))
-            draft = Draft.read(self.arguments)
-            if self.step == "to" and not chosen.startswith("~"):
-                return offset_step(state, channel, version, draft, chosen)
-            if self.step in ("to", "off"):
-                return after_destination(state, channel, version, Draft(draft.unit, draft.action, chosen))
+            draft = Draft(*self.arguments)
+            unit = drafted(state, side, draft)
+            if self.step == "to":
+                (chosen,) = offered(values, destination_options(state, unit, draft))
+                if not chosen.startswith("~"):
+                    return offset_step(state, channel, version, draft, chosen)
+                return await after_destination(
+                    state, channel, version, Draft(draft.unit, draft.action, chosen)
+                )
+            if self.step == "off":
+                (chosen,) = offered(values, spots_in_reach(state, unit, draft))
+                return await after_destination(
+                    state, channel, version, Draft(draft.unit, draft.action, chosen)
+                )
+            seen = await asyncio.to_thread(targets_in_sight, state, unit, draft)
+            (chosen,) = offered(values, target_options(state, seen))
             return confirm_step(
                 state, channel, version, Draft(draft.unit, draft.action, draft.to, int(chosen))
             )
 
         await step_card(interaction, version, make)
 
-    async def _call(self, interaction: discord.Interaction, places: tuple[str, ...]) -> None:
+    async def _call(self, interaction: discord.Interaction) -> None:
         """The reserves picked, called as ``/reserves`` calls them, in the menu's order."""
-        called = self.arguments[0]
+        (called,), places = self.arguments, tuple(self.item.values)
 
         async def work() -> None:
             def build(state: GameState) -> Command:
-                return reserves_command(
-                    state, acting_side(state, interaction), called, tuple(sorted(places, key=int))
-                )
+                return reserves_command(state, acting_side(state, interaction), called, places)
 
             await show_result(interaction, await act(interaction, build, version=self.version))
 
         await public_step(interaction, work)
 
-    async def _choose(self, interaction: discord.Interaction, chosen: str) -> None:
+    async def _choose(self, interaction: discord.Interaction) -> None:
         """A choice answered from the channel's card, as ``/choose`` answers it."""
+        values = tuple(self.item.values)
 
         async def work() -> None:
             def build(state: GameState) -> Command:
-                choice = state.pending.choice if state.pending else None
-                if choice is not None and choice.kind == "close_combat_fall_back":
-                    return choice_command(state, acting_side(state, interaction), None, chosen)
+                side = may_choose(state, interaction)
+                (chosen,) = offered(values, choice_options(state))
+                if state.pending.choice.kind == "close_combat_fall_back":  # type: ignore[union-attr]
+                    return choice_command(state, side, None, chosen)
                 unit = None if chosen == NO_TARGET else chosen
-                return choice_command(state, acting_side(state, interaction), unit, None)
+                return choice_command(state, side, unit, None)
 
             await show_result(interaction, await act(interaction, build, version=self.version))
 

@@ -6,7 +6,8 @@ one) goes anywhere on the table, hidden, with a dummy marker (p. 20): its square
 its dummy's, the steps carrying its own spot on.
 
 The custom ids are the turn steps' (bot.discord_adapter.action_card.step_id): each carries the
-game's version, so a step the game has moved past is refused as out of date.
+game's version, so a step the game has moved past is refused as out of date; and, read as the
+turn steps' are, a unit, a square or a spot only if the side's menus offer it.
 """
 
 from __future__ import annotations
@@ -15,11 +16,13 @@ import math
 
 import discord
 
-from bot.discord_adapter.action_card import STEP, step_button
+from bot.discord_adapter.action_card import step_button
+from bot.discord_adapter.custom_ids import Shape, number, offered, out_of_date, word
 from bot.discord_adapter.referees import acting_side, is_admin, server_roles
 from bot.discord_adapter.tap_orders import (
     TurnButton,
     TurnSelect,
+    card_side,
     menu,
     of_pages,
     page_buttons,
@@ -27,8 +30,10 @@ from bot.discord_adapter.tap_orders import (
     place_of,
     private_card,
     spot_menu,
+    spot_options,
     square_name,
     step_card,
+    step_template,
     unit_at,
 )
 from bot.services.game_service import GameError, permitted
@@ -42,9 +47,9 @@ from engine.state import Point, Unit
 from engine.wording import side_name
 
 
-def own_side(side: str, called: str) -> str:
+def own_side(state: GameState, side: str, called: str) -> str:
     """A card's button names the side it is for: only that side's player (or referee) uses it."""
-    if side != called:
+    if side != card_side(state, called):
         raise GameError(f"This button is for {side_name(called)}, not {side_name(side)}")
     return side
 
@@ -66,8 +71,9 @@ def may_set_up(state: GameState, interaction: discord.Interaction) -> str:
 
 
 def waiting(state: GameState, side: str) -> list[Unit]:
-    """The side's units still to set up."""
-    return [state.units[u] for u in state.deployment.sides[side].waiting]  # type: ignore[union-attr]
+    """The side's units still to set up (none once set-up is over)."""
+    plan = state.deployment.sides.get(side) if state.deployment else None
+    return [state.units[u] for u in plan.waiting] if plan else []
 
 
 def is_sniper_team(unit: Unit) -> bool:
@@ -88,25 +94,50 @@ def squares_to_set_up_in(state: GameState, side: str, unit: Unit) -> list[str]:
     return found
 
 
-def unit_menu_step(
-    state: GameState, side: str, channel: int, version: int, page: int = 0
-) -> discord.ui.LayoutView:
-    shown, page, pages = page_of(waiting(state, side), page)
-    if not shown:
-        return private_card(
-            f"**{side_name(side, start=True)}** have no unit left to set up by taps: tap Done setting up."
-        )
-    options = [
+def waiting_options(state: GameState, side: str) -> list[discord.SelectOption]:
+    """The side's units still to set up, as its menu offers them (every page)."""
+    return [
         discord.SelectOption(
             label=f"{u.name}{f' = {u.true_name}' if u.true_name else ''}"[:100],
             value=str(place_of(state, u.id)),
             description=u.profile.name[:100],
         )
-        for u in shown
+        for u in waiting(state, side)
     ]
+
+
+def spots_to_set_up_in(state: GameState, side: str, unit: Unit) -> list[discord.SelectOption]:
+    """Every spot the unit's spot menus offer, whichever of its squares was chosen."""
+    return [spot for square in squares_to_set_up_in(state, side, unit) for spot in spot_options(square)]
+
+
+def placing(state: GameState, side: str, place: int, spots: tuple[str, ...], *, done: bool = False) -> Unit:
+    """The unit being set up, if the side's menu offers it, and its spots, if its menus offer
+    them: while it is set up, a sniper team's own spot as its dummy marker's is chosen; ``done``,
+    every spot it takes (a sniper team two, its own and its dummy marker's; another unit one).
+    Else the step is out of date."""
+    offered([str(place)], waiting_options(state, side))
+    unit = unit_at(state, place)
+    takes = 2 if is_sniper_team(unit) else 1
+    if len(spots) not in ((takes,) if done else range(takes)):
+        raise out_of_date()
+    shown = spots_to_set_up_in(state, side, unit)
+    for spot in spots:
+        offered([spot], shown)
+    return unit
+
+
+def unit_menu_step(
+    state: GameState, side: str, channel: int, version: int, page: int = 0
+) -> discord.ui.LayoutView:
+    shown, page, pages = page_of(waiting_options(state, side), page)
+    if not shown:
+        return private_card(
+            f"**{side_name(side, start=True)}** have no unit left to set up by taps: tap Done setting up."
+        )
     return private_card(
         f"**{side_name(side, start=True)}**: choose the unit to set up.{of_pages(page, pages)}",
-        [menu(channel, version, "placing", (), f"The unit to set up{of_pages(page, pages)}", options)],
+        [menu(channel, version, "placing", (), f"The unit to set up{of_pages(page, pages)}", shown)],
         page_buttons(channel, version, "setuppage", (), page, pages),
     )
 
@@ -119,22 +150,29 @@ def square_question(unit: Unit, side: str, placed: tuple[str, ...]) -> str:
     return f"**{unit.name}**: in which grid square of {side_name(side)}' set-up area?"
 
 
+def square_options(state: GameState, side: str, unit: Unit) -> list[discord.SelectOption]:
+    """The grid squares the unit may go in, as its menu offers them (every page)."""
+    return [
+        discord.SelectOption(label=f"Square {name}", value=name)
+        for name in squares_to_set_up_in(state, side, unit)
+    ]
+
+
 def square_step(
     state: GameState, side: str, channel: int, version: int, place: int, page: int = 0, *placed: str
 ) -> discord.ui.LayoutView:
     """The grid square the unit goes in (``placed``: a sniper team's own spot, once chosen: then
     its dummy marker's square)."""
     unit = unit_at(state, place)
-    shown, page, pages = page_of(squares_to_set_up_in(state, side, unit), page)
+    shown, page, pages = page_of(square_options(state, side, unit), page)
     if not shown:
         return private_card(
             f"No grid square's centre lies in {side_name(side)}' set-up area: use /deploy unit: at:."
         )
-    options = [discord.SelectOption(label=f"Square {name}", value=name) for name in shown]
     drafted = (place, *placed)
     return private_card(
         square_question(unit, side, placed) + of_pages(page, pages),
-        [menu(channel, version, "setupsquare", drafted, f"Grid square{of_pages(page, pages)}", options)],
+        [menu(channel, version, "setupsquare", drafted, f"Grid square{of_pages(page, pages)}", shown)],
         page_buttons(channel, version, "setupsquares", drafted, page, pages),
     )
 
@@ -171,32 +209,44 @@ def after_spot(
 
 def deploy_command(state: GameState, side: str, place: int, spot: str, decoy: str | None = None) -> Command:
     """The set-up the taps stand for, as ``/deploy`` makes it (``decoy``: a sniper team's dummy
-    marker's spot)."""
-    unit = unit_at(state, place)
-    if unit.side != side:
-        raise GameError(f"{unit.name} is not one of {side_name(side)}' units")
+    marker's spot, which it must have), of a unit and at spots the side's menus offer."""
+    unit = placing(state, side, place, (spot, decoy) if decoy else (spot,), done=True)
     facing = FACING_FROM_EDGE[state.sides[side].entry_edge]
     dummy = parse_point(decoy) if decoy else None
     return Deploy(side=side, unit=unit.id, at=parse_point(spot), facing=facing, decoy=dummy)
 
 
-class SetUpButton(
-    TurnButton,
-    template=STEP + r"(?P<step>setup|setupdone|setuppage|setupsquares|deploy)(?P<arguments>(?::[^:]+)*)",
-):
+PLACED = (number, word)  # a unit being set up, and its own spot (a sniper team's, before its dummy's)
+SET_UP_BUTTONS: dict[str, tuple[Shape, ...]] = {
+    "setup": ((word,),),
+    "setupdone": ((word,),),
+    "setuppage": ((number,),),
+    "setupsquares": ((number, number), (*PLACED, number)),
+    "deploy": (PLACED, (*PLACED, word)),
+}
+SET_UP_MENUS: dict[str, tuple[Shape, ...]] = {
+    "placing": ((),),
+    "setupsquare": ((number,), PLACED),
+    "setupspot": ((number,), PLACED),
+}
+
+
+class SetUpButton(TurnButton, template=step_template(SET_UP_BUTTONS)):
     """The set-up card's buttons and those of a unit being set up."""
 
+    shapes = SET_UP_BUTTONS
+
     async def _setup(self, interaction: discord.Interaction) -> None:
-        called, channel, version = self.arguments[0], self.channel, self.version
+        (called,), channel, version = self.arguments, self.channel_id, self.version
 
         def make(state: GameState, side: str) -> discord.ui.LayoutView:
-            own_side(side, called)
+            own_side(state, side, called)
             return unit_menu_step(state, side, channel, version)
 
         await step_card(interaction, version, make, new=True, may=may_set_up)
 
     async def _setuppage(self, interaction: discord.Interaction) -> None:
-        channel, version, page = self.channel, self.version, int(self.arguments[-1])
+        channel, version, (page,) = self.channel_id, self.version, self.arguments
         await step_card(
             interaction,
             version,
@@ -205,44 +255,46 @@ class SetUpButton(
         )
 
     async def _setupsquares(self, interaction: discord.Interaction) -> None:
-        channel, version = self.channel, self.version
+        channel, version = self.channel_id, self.version
         (place, *placed, page) = self.arguments
-        await step_card(
-            interaction,
-            version,
-            lambda state, side: square_step(state, side, channel, version, int(place), int(page), *placed),
-            may=may_set_up,
-        )
+
+        def make(state: GameState, side: str) -> discord.ui.LayoutView:
+            placing(state, side, place, tuple(placed))
+            return square_step(state, side, channel, version, place, page, *placed)
+
+        await step_card(interaction, version, make, may=may_set_up)
 
     async def _setupdone(self, interaction: discord.Interaction) -> None:
-        called = self.arguments[0]
-        await self._play(interaction, lambda state, side: FinishDeployment(side=own_side(side, called)))
+        (called,) = self.arguments
+        await self._play(
+            interaction, lambda state, side: FinishDeployment(side=own_side(state, side, called))
+        )
 
     async def _deploy(self, interaction: discord.Interaction) -> None:
         place, spot, *dummy = self.arguments
         decoy = next(iter(dummy), None)
-        await self._play(
-            interaction, lambda state, side: deploy_command(state, side, int(place), spot, decoy)
-        )
+        await self._play(interaction, lambda state, side: deploy_command(state, side, place, spot, decoy))
 
 
-class SetUpSelect(
-    TurnSelect,
-    template=STEP + r"(?P<step>placing|setupsquare|setupspot)(?P<arguments>(?::[^:]+)*)",
-):
+class SetUpSelect(TurnSelect, template=step_template(SET_UP_MENUS)):
     """The menus of a unit being set up: the unit, its grid square, its spot (and a sniper
     team's dummy marker's)."""
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        (chosen,) = self.item.values
-        channel, version = self.channel, self.version
+    shapes = SET_UP_MENUS
+
+    async def take(self, interaction: discord.Interaction) -> None:
+        channel, version, values = self.channel_id, self.version, tuple(self.item.values)
 
         def make(state: GameState, side: str) -> discord.ui.LayoutView:
             if self.step == "placing":
+                (chosen,) = offered(values, waiting_options(state, side))
                 return square_step(state, side, channel, version, int(chosen))
-            if self.step == "setupsquare":
-                return spot_step(state, channel, version, self.arguments, chosen)
             place, *placed = self.arguments
-            return after_spot(state, side, channel, version, int(place), *placed, chosen)
+            unit = placing(state, side, place, tuple(placed))
+            if self.step == "setupsquare":
+                (chosen,) = offered(values, square_options(state, side, unit))
+                return spot_step(state, channel, version, (str(place), *placed), chosen)
+            (chosen,) = offered(values, spots_to_set_up_in(state, side, unit))
+            return after_spot(state, side, channel, version, place, *placed, chosen)
 
         await step_card(interaction, version, make, may=may_set_up)

@@ -434,7 +434,7 @@ async def test_a_scenario_is_set_up_by_taps_turn_about_and_started(bot_and_disco
         text, private = reply(
             await discord.click(confirm["Set it up"], user=PLAYERS[other_side[side]], channel="1")
         )
-        assert private and f"is not one of {side_name(other_side[side])}' units" in text
+        assert private and "This card is out of date" in text  # not a unit of theirs to set up
         sent = await discord.click(confirm["Set it up"], user=user, channel="1")
         text, private = reply(sent)
         assert not private and f"{side.capitalize()} set up Infantry Detachment 1 at " in text, text
@@ -499,7 +499,7 @@ async def test_a_defenders_sniper_team_is_set_up_by_taps_hidden_with_its_dummy_m
     confirm = await discord.choose(spots, ["A1"], user=ANN, channel="1")
     assert f"set up hidden at {square}+1,1, its dummy marker at A1" in reply(confirm)[0]
     text, private = reply(await discord.click(buttons(confirm)["Set it up"], user=OTTO, channel="1"))
-    assert private and "is not one of the Axis' units" in text, text
+    assert private and "This card is out of date" in text and "Sniper" not in text, text
     sent = await discord.click(buttons(confirm)["Set it up"], user=ANN, channel="1")
     text, private = reply(sent)
     assert not private and "set up a sniper team's two markers" in text and "Sniper" not in text, text

@@ -98,6 +98,12 @@ def its_square(state: GameState) -> dict[str, Any]:
     return {"values": [square_name(int(at.x // GRID), int(at.y // GRID)) if at else "A1"]}
 
 
+def spot_of(at: str) -> str:
+    """The grid square a point lies in, as the set-up's spot menu offers its centre."""
+    x, y = (float(v) for v in at.split(","))
+    return square_name(int(x // GRID), int(y // GRID))
+
+
 def the_next_to_set_up(state: GameState) -> dict[str, Any]:
     """The unit whose turn it is to set up (Ann's, in the phase "set-up")."""
     return {"values": [place(state, next_to_set_up(state)["unit"])]}
@@ -151,7 +157,8 @@ TAP_ROWS = (  # as the matrix's rows: who may, in which phases the item does wha
         "destination toward", ALLIES, PLAYING, toward_an_enemy, kind="menu", answer=STEP, command=DESTINATION
     ),
     cell("spot in the square", ALLIES, PLAYING, its_square, kind="menu", answer=STEP, command=SPOT),
-    cell("target menu", ALLIES, PLAYING, at_an_enemy, kind="menu", answer=STEP, command=TARGET),
+    # no axis unit is in the Sherman's sight: its target menu never offers one (out of date)
+    cell("target menu", ALLIES, PLAYING, at_an_enemy, kind="menu", answer="private", command=TARGET),
     cell("Confirm", {BOB}, PLAYING, kind="button"),  # his own unit's order (p. 25)
     # the engine asks for a choice only after fire or a morale test: none is pending (as /choose)
     cell("choice menu", ALLIES, NOT_HERE, fixed(values=[NO_TARGET]), kind="menu", command="choice"),
@@ -176,8 +183,8 @@ TAP_ROWS = (  # as the matrix's rows: who may, in which phases the item does wha
     cell("set-up spot menu", ALLIES, "set-up", in_their_area, kind="menu", answer=STEP, command=SET_UP_SPOT),
     cell("Set it up", {ANN}, "set-up", kind="button"),
     # a sniper team's set-up, its dummy marker's spot after its own (p. 20): only a defending side
-    # fields one, and none does in this Meeting Engagement, so the engine refuses a dummy for
-    # Ann's squad by every role (the sniper's taps are played in tests/bot/test_discord_taps.py)
+    # fields one, and none does in this Meeting Engagement, so a dummy for Ann's squad is refused
+    # by every role (the sniper's taps are played in tests/bot/test_discord_taps.py)
     cell("Set it up with its dummy", (), NOT_HERE, kind="button"),
     cell("Done setting up (Allies)", ALLIES, "set-up", kind="button"),
     # a team's reserves are its CO's pool, sent on request (p. 25): no side of this team game
@@ -198,6 +205,7 @@ def made(state: GameState, version: int) -> dict[str, dict[str, Any]]:
     where ``/deploy`` sets it, and a long menu's second page."""
     channel = int(CHANNEL)
     sherman, unit = place(state, SHERMAN), place(state, next_to_set_up(state)["unit"])
+    spot = spot_of(next_to_set_up(state)["at"])  # where /deploy sets it, as the spot menu offers it
 
     def menu(step: str, *arguments: object) -> discord.ui.Select:
         options = [discord.SelectOption(label="?", value="0")]
@@ -224,10 +232,8 @@ def made(state: GameState, version: int) -> dict[str, dict[str, Any]]:
         step_button(channel, version, "setup", "Set up a unit (Allies)", "allies"),
         step_button(channel, version, "setuppage", "More to set up", 1),
         step_button(channel, version, "setupsquares", "More squares", unit, 1),
-        step_button(channel, version, "deploy", "Set it up", unit, next_to_set_up(state)["at"]),
-        step_button(
-            channel, version, "deploy", "Set it up with its dummy", unit, next_to_set_up(state)["at"], "36,8"
-        ),
+        step_button(channel, version, "deploy", "Set it up", unit, spot),
+        step_button(channel, version, "deploy", "Set it up with its dummy", unit, spot, "F2"),
         step_button(channel, version, "setupdone", "Done setting up (Allies)", "allies"),
     ]
     return {b.label: b.to_component_dict() for b in buttons} | {
