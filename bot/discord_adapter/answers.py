@@ -14,6 +14,7 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TypeVar
 
+import aiohttp
 import discord
 from discord.utils import MISSING
 
@@ -36,6 +37,8 @@ SEATED = "seated"  # interaction.extras: the game version at which the user took
 STUB = "…"  # what stands for a moment where an answer of the other privacy follows
 AGAIN = "again"  # interaction.extras: the interaction has had its one callback; answers follow it
 ALREADY_ACKNOWLEDGED = 40060  # Discord's code for a second callback of one interaction
+# what Discord failing a request raises: an error answer (after discord.py's own retries), or none
+UNREACHABLE = (discord.HTTPException, aiohttp.ClientError, TimeoutError)
 
 
 def first_callback(interaction: discord.Interaction) -> bool:
@@ -65,26 +68,40 @@ async def calling_back(interaction: discord.Interaction, callback: Awaitable[T])
         return None
 
 
-async def acknowledge(interaction: discord.Interaction, *, private: bool = False) -> None:
-    """Tell Discord an answer is coming, unless it has already been answered."""
+async def acknowledge(interaction: discord.Interaction, *, private: bool = False) -> bool:
+    """Tell Discord an answer is coming, unless it has already been answered. False when Discord
+    refused the acknowledgement (its three seconds passed, the token expired, Discord is down):
+    the interaction can no longer be answered, so its work is left undone, and the player, who
+    sees that it failed, may send it again."""
     if not first_callback(interaction):
-        return
-    # a button's too
-    callback = await calling_back(interaction, interaction.response.defer(thinking=True, ephemeral=private))
+        return True
+    deferring = interaction.response.defer(thinking=True, ephemeral=private)  # a button's too
+    try:
+        callback = await calling_back(interaction, deferring)
+    except UNREACHABLE:
+        log.warning("could not acknowledge interaction %s", interaction.id, exc_info=True)
+        return False
     if interaction.extras.get(AGAIN):
-        return
+        return True
     metrics.FIRST_RESPONSE.observe((discord.utils.utcnow() - interaction.created_at).total_seconds())
     interaction.extras[DEFERRED] = "private" if private else "public"
     if not private and callback is not None:
         interaction.extras[PLACEHOLDER] = callback.message_id
+    return True
 
 
-async def acknowledge_in_place(interaction: discord.Interaction) -> None:
+async def acknowledge_in_place(interaction: discord.Interaction) -> bool:
     """Tell Discord the message a component is on will be changed in place (a private step of
-    an order being built), before any work."""
-    if first_callback(interaction):
+    an order being built), before any work; False as :func:`acknowledge`."""
+    if not first_callback(interaction):
+        return True
+    try:
         await calling_back(interaction, interaction.response.defer())
-        metrics.FIRST_RESPONSE.observe((discord.utils.utcnow() - interaction.created_at).total_seconds())
+    except UNREACHABLE:
+        log.warning("could not acknowledge interaction %s", interaction.id, exc_info=True)
+        return False
+    metrics.FIRST_RESPONSE.observe((discord.utils.utcnow() - interaction.created_at).total_seconds())
+    return True
 
 
 async def show_form(interaction: discord.Interaction, form: discord.ui.Modal) -> None:
@@ -195,7 +212,15 @@ async def carry_out(interaction: discord.Interaction, work: Callable[[], Awaitab
     try:
         await work()
     except (GameError, IllegalCommand) as refusal:
-        await answer(interaction, refused(refusal), ephemeral=True)
+        await tell(interaction, refused(refusal))
     except Exception:
         log.exception("a button or form failed in channel %s", interaction.channel_id)
-        await answer(interaction, await apology(interaction), ephemeral=True)
+        await tell(interaction, await apology(interaction))
+
+
+async def tell(interaction: discord.Interaction, text: str) -> None:
+    """Tell the user alone, if Discord lets an answer reach them still (else it is logged)."""
+    try:
+        await answer(interaction, text, ephemeral=True)
+    except UNREACHABLE:
+        log.warning("could not tell %s in channel %s: %s", interaction.user.id, interaction.channel_id, text)

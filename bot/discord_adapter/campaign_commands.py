@@ -81,7 +81,8 @@ class SubmissionForm(discord.ui.Modal, title="Sealed orders"):
         self.fortifications.default = fortifications or None
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
-        await acknowledge(interaction, private=True)
+        if not await acknowledge(interaction, private=True):
+            return
         try:
             text = await campaigns(interaction).submit(
                 str(interaction.channel_id),
@@ -228,7 +229,8 @@ class CampaignCommands(app_commands.Group):
         if buy is None and fortify is None:
             await open_form(interaction, side, phase)
             return
-        await acknowledge(interaction, private=True)
+        if not await acknowledge(interaction, private=True):
+            return
         text = await campaigns(interaction).submit(
             str(interaction.channel_id), str(interaction.user.id), buy or "", side, phase, fortify or ""
         )

@@ -63,7 +63,8 @@ class DeckForm(discord.ui.Modal, title="A Tactical Advantage deck"):
         self.name = name
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
-        await acknowledge(interaction, private=True)
+        if not await acknowledge(interaction, private=True):
+            return
 
         async def save() -> None:
             keeper = deck_keeper(interaction)

@@ -11,7 +11,7 @@ from discord import app_commands
 
 from bot.app import Services
 from bot.discord_adapter.action_card import next_steps
-from bot.discord_adapter.answers import acknowledge, answer, apology
+from bot.discord_adapter.answers import acknowledge, apology, tell
 from bot.discord_adapter.campaign_commands import CampaignCommands
 from bot.discord_adapter.card_commands import CardCommands
 from bot.discord_adapter.common import battlefield_file, deadline_nonce, refusal_text, summary, told_lines
@@ -173,7 +173,7 @@ class IronCrossBot(discord.AutoShardedClient):
         else:
             log.error("command failed in channel %s", interaction.channel_id, exc_info=cause)
             text = await apology(interaction)
-        await answer(interaction, text, ephemeral=True)
+        await tell(interaction, text)
 
     async def acknowledge_first(self, interaction: discord.Interaction) -> bool:
         """Every slash command is acknowledged before its work starts, inside Discord's three
@@ -183,7 +183,7 @@ class IronCrossBot(discord.AutoShardedClient):
         if interaction.type is discord.InteractionType.application_command and command is not None:
             if not command.extras.get("form"):
                 private = command.extras.get("private", False) or secret_asked(interaction.data)
-                await acknowledge(interaction, private=private)
+                return await acknowledge(interaction, private=private)
         return True
 
 

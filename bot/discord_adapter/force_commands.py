@@ -86,7 +86,8 @@ class ImportForm(discord.ui.Modal, title="Import a force"):
         self.replace = replace
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
-        await acknowledge(interaction, private=True)
+        if not await acknowledge(interaction, private=True):
+            return
 
         async def import_force() -> None:
             text = await force_service(interaction).import_text(

@@ -39,8 +39,8 @@ def page_view(index: int) -> discord.ui.View:
 
 async def show_page(interaction: discord.Interaction, index: int) -> None:
     """Acknowledge the click as an update of its message, then show page ``index`` there."""
-    await acknowledge_in_place(interaction)
-    await interaction.edit_original_response(content=page_text(index), view=page_view(index))
+    if await acknowledge_in_place(interaction):
+        await interaction.edit_original_response(content=page_text(index), view=page_view(index))
 
 
 class PageButton(

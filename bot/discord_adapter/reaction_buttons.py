@@ -37,7 +37,8 @@ ID = r"ic:(?P<channel>[0-9]+):(?P<window>[0-9]+)"
 
 async def answer_window(interaction: discord.Interaction, build) -> None:
     """Apply the user's answer to the window; refusals go to the user alone."""
-    await acknowledge(interaction)
+    if not await acknowledge(interaction):
+        return
 
     async def work() -> None:
         outcome = await act(interaction, lambda state: build(state, acting_side(state, interaction)))

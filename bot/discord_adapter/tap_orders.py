@@ -608,10 +608,8 @@ async def step_card(
     """Acknowledge, check the card is current and the user may order (``may``: another check,
     giving the user's side), then show the next step privately: in a new message (``new``, from
     a public card) or in place of this one."""
-    if new:
-        await acknowledge(interaction, private=True)
-    else:
-        await acknowledge_in_place(interaction)
+    if not await (acknowledge(interaction, private=True) if new else acknowledge_in_place(interaction)):
+        return
 
     async def work() -> None:
         state = await games(interaction).game_at(str(interaction.channel_id), version)
@@ -628,8 +626,8 @@ async def step_card(
 
 async def public_step(interaction: discord.Interaction, work: Callable[[], Awaitable[None]]) -> None:
     """A step whose result the channel sees: acknowledged publicly first."""
-    await acknowledge(interaction)
-    await carry_out(interaction, work)
+    if await acknowledge(interaction):
+        await carry_out(interaction, work)
 
 
 class StepItem(ReadFirst):

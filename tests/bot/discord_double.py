@@ -37,6 +37,7 @@ class Fault:
     after: int = 0
     retry_after: float = 0.01  # a 429's wait
     is_global: bool = False  # a 429 of the whole bot, not of one route
+    hits: int = 0  # the requests it failed
 
     def body(self) -> dict[str, Any]:
         if self.status == 429:

@@ -225,6 +225,7 @@ class Harness:
             return None
         if due.times is not None:
             due.times -= 1
+        due.hits += 1
         return due
 
     def _answer(self, route, payload, multipart) -> tuple[int, Any]:

@@ -1,0 +1,106 @@
+"""Discord failing the bot's requests as it really does (issue 30): a slash command, a button and a
+deadline's post, each with every failure Discord sends, at each request the action makes. The game
+and its store are always as the action left them (its one command stored, or none), the player is
+told what became of it when an answer can still reach them, a deadline's post is made in the end,
+and nothing is posted twice."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.bot.discord_double import FAULTS, quick_retries
+from tests.bot.discord_harness import (
+    ANN,
+    OTTO,
+    buttons,
+    close_bot,
+    open_bot,
+    started_game,
+    text_of,
+)
+
+DECLARED = "The Axis declare: Gruppe 3: move to 50.0,39.0"
+MOVED = 'Gruppe 3 moves 3.0" to 50.0,39.0'
+
+
+async def declare(bot, discord) -> list:
+    return await discord.slash("act", user=OTTO, channel="1", unit="Gruppe 3", move="50,39")
+
+
+async def opening(bot, discord) -> None:
+    await discord.slash("initiative", user=OTTO, channel="1", choice="start")
+
+
+async def declared(bot, discord) -> None:
+    await opening(bot, discord)
+    discord.card = buttons(await declare(bot, discord))
+
+
+async def no_reaction(bot, discord) -> list:
+    return await discord.click(discord.card["No reaction"], user=ANN, channel="1")
+
+
+async def window_closes(bot, discord) -> list:
+    before = len(discord.sent)
+    await bot.games.clock.advance(120)
+    return discord.sent[before:]
+
+
+# each state-changing action: how its game is set up, the action, and what its answer says
+ACTIONS = {
+    "slash command": (opening, declare, DECLARED),
+    "button": (declared, no_reaction, MOVED),
+    "deadline post": (declared, window_closes, MOVED),
+}
+
+
+async def game_after(action: str, database_url: str, monkeypatch, fault: str | None = None, at: int = 0):
+    """Play ``action`` with Discord failing its request number ``at`` (and, for a lasting fault,
+    every one after) with ``fault``; then Discord is well again. The bot, the harness, what the
+    action sent, and the stored game before it."""
+    bot, discord = await open_bot(database_url, monkeypatch)
+    quick_retries(monkeypatch)
+    await started_game(bot, discord)
+    set_up, act, _ = ACTIONS[action]
+    await set_up(bot, discord)
+    before = await bot.games.store.load("1")
+    discord.delivered.clear()
+    failing = discord.fail("*", FAULTS[fault]()) if fault is not None else None
+    if failing is not None:
+        failing.after = at
+    sent = await act(bot, discord)
+    assert failing is None or failing.hits > 0, "the fault was never met"
+    discord.faults.clear()
+    await bot.games.clock.advance(5)  # the outbox tries a deadline's post again
+    return bot, discord, sent, before
+
+
+LASTING = {"server error", "bad gateway"}  # Discord fails every request from then on, till it is well
+
+
+@pytest.mark.parametrize("fault", list(FAULTS))
+@pytest.mark.parametrize("action", list(ACTIONS))
+async def test_a_failure_at_any_request_leaves_the_game_as_the_action_left_it(
+    action, fault, new_database, monkeypatch
+):
+    bot, discord, sent, _ = await game_after(action, new_database(), monkeypatch)
+    requests, finished = len(sent), await bot.games.store.load("1")
+    await close_bot(bot)
+    _, _, result = ACTIONS[action]
+    for at in range(requests):
+        bot, discord, sent, before = await game_after(action, new_database(), monkeypatch, fault, at)
+        where = f"{fault} at request {at + 1} of {requests} of the {action} ({sent[at]['route']})"
+        stored = await bot.games.store.load("1")
+        made = (stored.version, stored.state) == (finished.version, finished.state)
+        assert made or (stored.version, stored.state) == (before.version, before.state), where
+        assert made or action != "deadline post", where  # a deadline's command owes Discord nothing
+        told = [text_of(message) for _, message, _ in discord.delivered]
+        if made and fault not in LASTING and at > 0:  # an answer can reach the player
+            assert any(result in text or "Your command was stored" in text for text in told), (where, told)
+        if not made:
+            assert not any(result in text for text in told), (where, told)
+        posts = [message["id"] for route, message, _ in discord.delivered if route.startswith("POST")]
+        assert len(posts) == len(set(posts)), where  # nothing posted twice
+        if action == "deadline post":  # posted in the end, once
+            assert sum(text.startswith("The reaction window closed") for text in told) == 1, (where, told)
+        await close_bot(bot)
