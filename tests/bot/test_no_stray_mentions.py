@@ -16,6 +16,7 @@ from bot.services.ping_service import Ping
 from engine.dice import ScriptedDice, d6
 from tests.bot.discord_harness import (
     ANN,
+    GUILD,
     MANAGE_GUILD,
     OTTO,
     Pick,
@@ -251,4 +252,19 @@ async def test_a_turn_ping_pings_its_player_and_a_window_the_side_that_may_react
     declared = await discord.slash("act", user=OTTO, channel="1", unit="gruppe-3", move="50,39")
     assert {frozenset(pinged(body)) for body in posted(declared)} == {frozenset({ANN})}
     assert f"<@{ANN}> may react until" in text_of(posted(declared)[0])
+    await close_bot(bot)
+
+
+async def test_typed_names_lose_hidden_characters_and_line_breaks_where_they_come_in(tmp_path, monkeypatch):
+    """A zero-width space, a right-to-left override or a line break in a table's name is gone
+    when it is stored (the name found again as it looks), and a ruling keeps its lines."""
+    bot, discord = await open_bot(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", monkeypatch)
+    hidden = "Ka\u200bmpf\u202e\n  um\u2066 Berlin\x07"
+    await discord.slash("table new", user=ANN, channel="1", name=hidden, width=72.0, depth=48.0)
+    assert (await bot.tables.table(GUILD, "Kampf um Berlin")).name == "Kampf um Berlin"
+    await a_refereed_game(bot, discord)
+    sent = await discord.slash(
+        "ref ruling", user=REFEREE, channel="1", text="Smoke stays\nuntil\u200b turn 3"
+    )
+    assert any("Smoke stays\nuntil turn 3" in text_of(body) for body in posted(sent))
     await close_bot(bot)
