@@ -13,7 +13,6 @@ import pytest
 
 from bot.command_schema import COMMANDS, Option
 from bot.services.ping_service import Ping
-from engine.dice import ScriptedDice, d6
 from tests.bot.discord_harness import (
     ANN,
     GUILD,
@@ -36,7 +35,7 @@ BAIT = "@everyone @here <@&1> <@2>"
 LIVE = re.compile(r"@everyone|@here|<@&1>|<@!?2>")  # the bait's mentions, were they written as typed
 CODE = re.compile(r"```.*?```|``.*?``|`[^`\n]*`", re.S)  # Discord makes no mention inside code
 FREE_TEXT = ("text", "unit", "path", "position")
-REFEREE = "304"
+REFEREE, ADMIN = "304", "305"
 POSTING = ("/callback", "PATCH /webhooks/", "POST /webhooks/", "/channels/{channel_id}/messages")
 
 
@@ -112,13 +111,10 @@ def sample(option: Option) -> Any:
 
 
 async def a_refereed_game(bot, discord) -> None:
-    """Ann (allies) and Otto (axis) play with a referee; the Axis are to act."""
-    await discord.slash("game new", user=ANN, channel="1", referee=Pick(REFEREE))
-    await discord.slash("game join", user=ANN, channel="1", side="allies")
-    await discord.slash("game join", user=OTTO, channel="1", side="axis")
-    bot.games.dice = lambda: ScriptedDice([d6(2), d6(5)])
-    await discord.slash("game start", user=OTTO, channel="1")
-    bot.games.dice = lambda: ScriptedDice([])
+    """Ann (allies) and Otto (axis) play, a referee appointed by a server admin; the Axis are to act."""
+    await started_game(bot, discord)
+    discord.permissions[ADMIN] = MANAGE_GUILD
+    await discord.slash("ref appoint", user=ADMIN, channel="1", referee=Pick(REFEREE))
     await discord.slash("initiative", user=OTTO, channel="1", choice="start")
 
 
@@ -168,19 +164,17 @@ async def test_the_named_sources_show_the_text_as_typed(tmp_path, monkeypatch):
     campaign's name, a unit's label, a table's name."""
     bot, discord = await open_bot(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", monkeypatch)
     await a_refereed_game(bot, discord)
-    echoed = 0
+    await discord.slash("force new", user=ANN, channel="1", name="KG", nation="german", points=300)
     for path, options, user in [
         ("ref ruling", {"text": BAIT}, REFEREE),
         ("ref prep special", {"text": BAIT, "to": "both"}, REFEREE),
         ("roll", {"dice": f"2d6 {BAIT}"}, ANN),
-        ("force new", {"name": "KG", "nation": "german", "points": 300}, ANN),
         ("force add", {"force": "KG", "unit": "Panther", "label": f"Lion {BAIT}"}, ANN),
         ("force show", {"force": "KG"}, ANN),
         ("table show", {"table": f"Kampf {BAIT}"}, ANN),
         ("campaign new", {"name": BAIT, **CAMPAIGN}, ANN),
     ]:
-        echoed += assert_as_typed(await discord.slash(path, user=user, channel="1", **options), path)
-    assert echoed >= 6  # all but the force's making, and the force show or the label's refusal
+        assert assert_as_typed(await discord.slash(path, user=user, channel="1", **options), path), path
     await bot.campaigns.close()
     await close_bot(bot)
 
