@@ -19,7 +19,7 @@ import discord
 from discord.utils import MISSING
 
 from bot import metrics
-from bot.discord_adapter.markdown import refused
+from bot.discord_adapter.markdown import pinging, refused
 from bot.services.game_service import GameError
 from engine.errors import IllegalCommand
 
@@ -175,14 +175,18 @@ async def answer(
     view: discord.ui.View = MISSING,
     file: discord.File = MISSING,
     files: Sequence[discord.File] = (),
+    pinged: Sequence[str] = (),
 ) -> int | None:
-    """Answer the interaction (its first answer, or a follow-up) with ``file`` and ``files``; the
-    id of the message, when Discord gives one."""
+    """Answer the interaction (its first answer, or a follow-up) with ``file`` and ``files``,
+    pinging the users ``pinged`` (and nobody else); the id of the message, when Discord gives one."""
     placeholder = interaction.extras.pop(DEFERRED, None)
     every = [*([file] if file is not MISSING else []), *files]
     sent = every or MISSING
+    mentions = pinging(pinged) if pinged else MISSING  # else the client's: nobody
     if first_callback(interaction):
-        sending = interaction.response.send_message(content, ephemeral=ephemeral, view=view, files=sent)
+        sending = interaction.response.send_message(
+            content, ephemeral=ephemeral, view=view, files=sent, allowed_mentions=mentions
+        )
         callback = await calling_back(interaction, sending)
         if callback is not None:
             return callback.message_id
@@ -191,6 +195,7 @@ async def answer(
             content=MISSING if content is None else content,  # a card (Components V2) has none
             view=view,
             attachments=sent,
+            allowed_mentions=mentions,
         )
         return message.id
     if placeholder is not None:
@@ -199,7 +204,7 @@ async def answer(
         # to read), the answer follows with its own privacy, and the stub goes
         await interaction.edit_original_response(content=STUB)
     message = await interaction.followup.send(
-        content or MISSING, ephemeral=ephemeral, view=view, files=sent, wait=True
+        content or MISSING, ephemeral=ephemeral, view=view, files=sent, wait=True, allowed_mentions=mentions
     )
     if placeholder is not None:
         await interaction.delete_original_response()

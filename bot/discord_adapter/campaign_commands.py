@@ -22,7 +22,7 @@ from discord import app_commands
 from bot.discord_adapter.answers import FORM, acknowledge, answer, apology, show_form
 from bot.discord_adapter.common import deadline_nonce, owner_scope, send_long
 from bot.discord_adapter.custom_ids import ReadFirst, number_of, of_this_channel, out_of_date
-from bot.discord_adapter.markdown import markdown, refused
+from bot.discord_adapter.markdown import markdown, pinging, refused
 from bot.discord_adapter.schema_commands import schema_command
 from bot.discord_adapter.table_commands import battlefields
 from bot.reply import Reply
@@ -170,10 +170,12 @@ class CampaignCommands(app_commands.Group):
         linked.on_carried = self.post
         client.add_dynamic_items(SubmitButton)
 
-    async def post(self, channel_id: str, said: Reply) -> None:
+    async def post(self, channel_id: str, said: Reply, pinged: list[str] | None = None) -> None:
+        """Post a campaign's news, pinging the players ``pinged`` (nobody else)."""
         channel = self.client.get_partial_messageable(int(channel_id))
+        mentions = pinging(pinged) if pinged else discord.utils.MISSING
         # a deadline's: shown once, though sent again
-        await channel.send(markdown(said)[:2000], nonce=deadline_nonce())
+        await channel.send(markdown(said)[:2000], nonce=deadline_nonce(), allowed_mentions=mentions)
 
     async def announce_reveal(self, channel_id: str, said: Reply, open_phase: int | None) -> None:
         """Post a reveal, with the *Submit orders* button when it opens the next phase."""
@@ -182,7 +184,7 @@ class CampaignCommands(app_commands.Group):
         await channel.send(markdown(said)[:2000], view=view, nonce=deadline_nonce())
 
     async def remind(self, channel_id: str, users: list[str], said: Reply) -> None:
-        await self.post(channel_id, said)  # it mentions each player who owes orders
+        await self.post(channel_id, said, users)  # it pings each player who owes orders
 
     @schema_command("campaign new")
     async def new(

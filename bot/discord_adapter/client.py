@@ -48,7 +48,10 @@ class IronCrossBot(discord.AutoShardedClient):
 
     The process runs the Discord shards ``shard_ids`` of ``shard_count`` (all of them, as many
     as Discord recommends, when not given): several processes on one PostgreSQL share a bot's
-    servers that way, and its deadlines through :class:`~bot.services.deadline_loop.DeadlineLoop`."""
+    servers that way, and its deadlines through :class:`~bot.services.deadline_loop.DeadlineLoop`.
+
+    No message pings anyone unless it says whom (:func:`~bot.discord_adapter.markdown.pinging`): a
+    mention in a message otherwise only names the user, and @everyone, @here and roles never ping."""
 
     def __init__(
         self,
@@ -60,7 +63,12 @@ class IronCrossBot(discord.AutoShardedClient):
         shard_count: int | None = None,
         deadline_every: timedelta = EVERY,
     ) -> None:
-        super().__init__(intents=discord.Intents.default(), shard_ids=shard_ids, shard_count=shard_count)
+        super().__init__(
+            intents=discord.Intents.default(),
+            allowed_mentions=discord.AllowedMentions.none(),  # a send names the users it means to ping
+            shard_ids=shard_ids,
+            shard_count=shard_count,
+        )
         self.deadline_every = deadline_every
         self.deadlines: DeadlineLoop | None = None
         # the interactions called back, for their tokens' 15 minutes (Discord takes one callback each)

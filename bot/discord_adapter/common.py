@@ -13,7 +13,7 @@ from discord import app_commands
 
 from bot.discord_adapter.action_card import action_card
 from bot.discord_adapter.answers import answer
-from bot.discord_adapter.markdown import markdown, refused
+from bot.discord_adapter.markdown import markdown, plain, refused
 from bot.game_status import game_status
 from bot.reply import Reply
 from bot.services.deadline_posts import making
@@ -103,7 +103,13 @@ def suggestions(typed: str, offered: Mapping[str, str] | Iterable[str]) -> list[
 def told_lines(events: Sequence[Event], viewer: str | None = None, state: GameState | None = None) -> str:
     """The events as ``viewer`` (None: the whole channel) may read them; given the game, its
     players and referees are named as Discord mentions."""
-    text = "\n".join(events_for(viewer, events))
+    return shown_lines(events_for(viewer, events), state)
+
+
+def shown_lines(lines: Iterable[str], state: GameState | None = None) -> str:
+    """The engine's lines as Discord shows them: as written (names typed in them too: no Markdown,
+    no mention), and, given the game, its players and referees as Discord mentions."""
+    text = "\n".join(plain(line) for line in lines)
     return text if state is None else with_mentions(text, state)
 
 
@@ -134,18 +140,25 @@ async def tell_secrets(interaction: discord.Interaction, outcome: Outcome) -> No
         return
     secrets = events_for(side, kept_from_spectators(side, outcome.events))
     if secrets:
-        card = action_card("Only your side sees this:\n" + "\n".join(secrets))
+        card = action_card("Only your side sees this:\n" + shown_lines(secrets))
         await interaction.followup.send(view=card, ephemeral=True)
+
+
+def reactors(outcome: Outcome) -> list[str]:
+    """The players a reaction window the outcome opened waits for: its report pings them."""
+    pending = outcome.state.pending
+    if outcome.state.phase is Phase.REACTION and pending and outcome.window_deadline:
+        return outcome.state.sides[pending.reactor_side].players
+    return []
 
 
 def report(outcome: Outcome) -> str:
     """What happened, the game header, and whose reaction window is open until when."""
     text = told_lines(outcome.events, state=outcome.state) + "\n\n" + summary(outcome.state)
-    pending = outcome.state.pending
-    if outcome.state.phase is Phase.REACTION and pending and outcome.window_deadline:
-        reactors = " ".join(f"<@{p}>" for p in outcome.state.sides[pending.reactor_side].players)
+    if reactors(outcome):
+        named = " ".join(f"<@{p}>" for p in reactors(outcome))
         closes = int(outcome.window_deadline.timestamp())
-        text += f"\n{reactors} may react until <t:{closes}:R>: /react or /noreact"
+        text += f"\n{named} may react until <t:{closes}:R>: /react or /noreact"
     if len(text) > DISCORD_TEXT_LIMIT:
         text = text[: DISCORD_TEXT_LIMIT - 40] + "\n… (the rest is in /game log)"
     return text

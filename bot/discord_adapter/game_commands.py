@@ -15,10 +15,10 @@ from bot.discord_adapter.common import (
     games,
     owner_scope,
     send_long,
+    shown_lines,
     side_of,
     summary,
     told_lines,
-    with_mentions,
 )
 from bot.discord_adapter.force_commands import force_service, own_forces, where
 from bot.discord_adapter.markdown import markdown
@@ -162,7 +162,7 @@ class GameCommands(app_commands.Group):
         _, history = await games(interaction).store.history(channel)
         viewer = eyes_of(state, interaction)  # a referee reads everything
         lines = [line for _, events in history for line in events_for(viewer, events)][-25:]
-        text = with_mentions("\n".join(lines), state) or "Nothing has happened yet"
+        text = shown_lines(lines, state) or "Nothing has happened yet"
         await answer(interaction, text[-1990:], ephemeral=True)
 
     @schema_command("game history", extras=PRIVATE)

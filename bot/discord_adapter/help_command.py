@@ -17,7 +17,7 @@ from bot.discord_adapter.custom_ids import ReadFirst, offered
 from bot.discord_adapter.markdown import markdown
 from bot.discord_adapter.schema_commands import schema_command
 from bot.help_pages import PAGES
-from bot.reply import Reply
+from bot.reply import Line, Reply, Typed
 from bot.services.game_service import GameError
 
 OUT_OF_DATE = "This help card is out of date: use /help again."
@@ -26,7 +26,19 @@ OUT_OF_DATE = "This help card is out of date: use /help again."
 def page_text(index: int) -> str:
     page = PAGES[index]
     footer = f"-# Page {index + 1} of {len(PAGES)}: turn with the buttons or pick a topic"
-    return f"## {page.title}\n{markdown(Reply.of(page.text))}\n{footer}"
+    return f"## {page.title}\n{markdown(Reply.of(commands_typed(page.text)))}\n{footer}"
+
+
+def commands_typed(line: Line) -> Line:
+    """A page's words with each command written between backticks a :class:`Typed` piece, so
+    Discord shows it as code (the rest of the words as written)."""
+    pieces = []
+    for piece in line:
+        if isinstance(piece, str):
+            pieces += [Typed(part) if odd % 2 else part for odd, part in enumerate(piece.split("`")) if part]
+        else:
+            pieces.append(piece)
+    return tuple(pieces)
 
 
 def page_view(index: int) -> discord.ui.View:

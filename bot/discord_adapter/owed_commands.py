@@ -13,7 +13,7 @@ from discord import app_commands
 
 from bot.discord_adapter.answers import PRIVATE, answer
 from bot.discord_adapter.common import deadline_nonce, send_reply
-from bot.discord_adapter.markdown import mention, relative_time
+from bot.discord_adapter.markdown import mention, pinging, relative_time
 from bot.discord_adapter.referees import server_roles
 from bot.discord_adapter.schema_commands import schema_command
 from bot.services.ping_service import MAX_MINUTES, Ping, TurnPings
@@ -56,7 +56,9 @@ class GamesCommands(app_commands.Group):
         if in_channel:
             players = " ".join(mention(player) for player in in_channel)
             await self.client.get_partial_messageable(int(ping.channel_id)).send(
-                f"{players}: the game waits for you: {what}", nonce=deadline_nonce()
+                f"{players}: the game waits for you: {what}",
+                nonce=deadline_nonce(),
+                allowed_mentions=pinging(in_channel),
             )
 
     @schema_command("games mine", extras=PRIVATE)

@@ -15,7 +15,7 @@ import discord
 
 from bot.discord_adapter.action_card import next_steps, without_buttons
 from bot.discord_adapter.answers import acknowledge, answer, carry_out, placeholder_id, show_form
-from bot.discord_adapter.common import battlefield_file, games, report, told_lines
+from bot.discord_adapter.common import battlefield_file, games, reactors, report, told_lines
 from bot.discord_adapter.custom_ids import ReadFirst, number_of, of_this_channel
 from bot.discord_adapter.markdown import refused
 from bot.discord_adapter.referees import act, acting_side, is_admin, server_roles
@@ -88,7 +88,7 @@ async def show_result(interaction: discord.Interaction, outcome: Outcome) -> Non
     card, files = await outcome_card(
         games(interaction), channel, outcome, header + report(outcome), picture, steps
     )
-    message_id = await answer(interaction, view=card, files=files)
+    message_id = await answer(interaction, view=card, files=files, pinged=reactors(outcome))
     opened = state.phase is Phase.REACTION and state.pending
     if opened and message_id and str(message_id) != stored_with:
         await games(interaction).remember_window_message(channel, state.pending.window, str(message_id))

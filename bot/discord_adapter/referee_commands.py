@@ -21,9 +21,9 @@ from bot.discord_adapter.common import (
     display_name,
     games,
     send_long,
+    shown_lines,
     suggestions,
     summary,
-    with_mentions,
 )
 from bot.discord_adapter.reaction_buttons import show_result
 from bot.discord_adapter.referee_clock_commands import ClockCommands, PrepCommands
@@ -204,7 +204,7 @@ class RefereeCommands(app_commands.Group):
         state = await _referee(interaction)
         _, history = await games(interaction).store.history(str(interaction.channel_id))
         lines = [line for _, events in history for line in events_for(REFEREE, events)]
-        text = with_mentions("\n".join(lines), state)
+        text = shown_lines(lines, state)
         await send_long(interaction, text or "Nothing has happened yet", ephemeral=True)
 
     # -- who referees ---------------------------------------------------------------------------

@@ -21,10 +21,10 @@ from bot.discord_adapter.action_card import TEXT_LIMIT, action_card
 from bot.discord_adapter.common import (
     battlefield_file,
     games,
+    shown_lines,
     side_of,
     split_message,
     tell_secrets,
-    with_mentions,
 )
 from bot.services.game_service import GameError, Outcome
 from bot.storage.thread_store import keep_side_threads, side_threads
@@ -203,7 +203,7 @@ async def post_to_threads(client: discord.Client, channel_id: str, outcome: Outc
     for audience, lines in news.items():
         if not lines and audience not in files:
             continue
-        text = with_mentions("\n".join(lines), state) or f"Turn {state.turn}: the battlefield as you see it"
+        text = shown_lines(lines, state) or f"Turn {state.turn}: the battlefield as you see it"
         try:
             await _send(client.get_partial_messageable(int(threads[audience])), text, files.get(audience))
         except discord.HTTPException as problem:
@@ -238,7 +238,7 @@ async def tell_privately(interaction: discord.Interaction, outcome: Outcome) -> 
         pass  # a spectator or referee acted: only the players' news remains to send
     for side in sorted(missed):
         news = side_news(state, outcome.events, side)
-        text = with_mentions(f"In <#{channel_id}>, for {side_name(side)} only:\n" + "\n".join(news), state)
+        text = f"In <#{channel_id}>, for {side_name(side)} only:\n" + shown_lines(news, state)
         for player in state.sides[side].players if news else ():
             if player != user and player.isdigit():  # each of the side's other players
                 await _direct(interaction.client, player, text)

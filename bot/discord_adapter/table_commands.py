@@ -11,7 +11,7 @@ from discord import app_commands
 
 from bot.discord_adapter.answers import PRIVATE, answer
 from bot.discord_adapter.common import battlefield_file, owner_scope, send_long, send_reply, suggestions
-from bot.discord_adapter.markdown import markdown
+from bot.discord_adapter.markdown import markdown, plain
 from bot.discord_adapter.schema_commands import schema_command
 from bot.discord_adapter.table_buttons import show_table_card
 from bot.reply import Reply
@@ -181,7 +181,10 @@ class TableCommands(app_commands.Group):
         text = await table_service(interaction).export(owner_scope(interaction), table)
         file = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"{table[:40]}.yaml")
         await answer(
-            interaction, f"{table}: edit it and bring it back with /table import", file=file, ephemeral=True
+            interaction,
+            f"{plain(table)}: edit it and bring it back with /table import",
+            file=file,
+            ephemeral=True,
         )
 
     @schema_command("table import", extras=PRIVATE)
@@ -206,6 +209,6 @@ class TableCommands(app_commands.Group):
         user = str(interaction.user.id)
         await answer(
             interaction,
-            await table_service(interaction).delete(owner_scope(interaction), user, table),
+            plain(await table_service(interaction).delete(owner_scope(interaction), user, table)),
             ephemeral=True,
         )

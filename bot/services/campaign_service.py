@@ -24,7 +24,15 @@ from functools import partial
 from bot.reply import Mention, Moment, Reply, Strong, reply_from_json, reply_to_json
 from bot.services.deadline_posts import DeadlinePost, DeadlinePosts
 from bot.services.game_service import GameError, refusals
-from bot.services.limits import MAX_CPP, MAX_DURATION_DAYS, NAME, bounded_text, quoted, whole_number
+from bot.services.limits import (
+    MAX_CPP,
+    MAX_DURATION_DAYS,
+    NAME,
+    bounded_name,
+    bounded_text,
+    quoted,
+    whole_number,
+)
 from bot.storage.campaign_store import CampaignRunning, CampaignStore, StaleCampaign, StoredCampaign
 from bot.storage.deadline_claims import CAMPAIGN_ALARMS, Claims, process_name
 from bot.storage.store import GameStore
@@ -157,7 +165,7 @@ class CampaignService:
         ``every`` from now and each next one ``every`` later; ``organiser``, who sets it up,
         corrects the ledger when there is no referee; ``carry_over``: unspent CPP carry over to
         the next CG Day. Refused while the channel's campaign is unfinished."""
-        bounded_text("A campaign's name", name, NAME)
+        name = bounded_name("A campaign's name", name)
         if not 1 <= days <= 30:
             raise GameError("A campaign has 1 to 30 CG Days")
         for side, points in cpp.items():
@@ -201,8 +209,8 @@ class CampaignService:
         """Seal a side's orders: RGs and fortifications as typed, commas or one a line (``phase``
         counts from 1; the open phase if None). The reply is for the submitter's eyes only; a
         reveal that follows goes to ``on_reveal``."""
-        bounded_text("The orders", orders)
-        bounded_text("The fortifications", fortifications)
+        orders = bounded_text("The orders", orders)
+        fortifications = bounded_text("The fortifications", fortifications)
         with refusals():
             submission = phases.parse_submission(orders, fortifications)
         stored = await self._current(channel_id)
@@ -269,8 +277,8 @@ class CampaignService:
     async def correct(self, channel_id: str, user_id: str, entry: int, to: str, reason: str) -> str:
         """The referee (or the organiser, with no referee) corrects ledger entry ``entry``: the
         reply shows the correction's ledger line, for the channel."""
-        bounded_text("A correction", to, NAME)
-        bounded_text("A reason", reason)
+        to = bounded_name("A correction", to)
+        reason = bounded_text("A reason", reason)
         campaign = await self._keep_books(
             channel_id, "correction", lambda c: phases.correct(c, user_id, entry, to, reason)
         )
@@ -281,7 +289,7 @@ class CampaignService:
     async def retain(self, channel_id: str, user_id: str, side: str, units: str) -> str:
         """The referee (or the organiser, with no referee) records units a side retains into the
         next CG scenario, typed with commas or one a line: the reply shows the ledger line."""
-        bounded_text("The units retained", units)
+        units = bounded_text("The units retained", units)
         retained = [unit.strip() for unit in re.split(r"[,\n]", units) if unit.strip()]
         campaign = await self._keep_books(
             channel_id, "record of retained units", lambda c: phases.retain(c, user_id, side, retained)
@@ -313,7 +321,7 @@ class CampaignService:
         """The referee (or the organiser, with no referee) records a Battery Access chit drawn for
         the OBA module bought in ledger entry ``entry`` (compilation rule 11): the reply shows the
         ledger line."""
-        bounded_text("A chit's colour", colour, NAME)
+        colour = bounded_name("A chit's colour", colour)
         campaign = await self._keep_books(
             channel_id, "chit draw", lambda c: phases.draw_chit(c, user_id, entry, colour)
         )

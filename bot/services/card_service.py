@@ -7,7 +7,7 @@ from sqlmodel import select
 
 from bot.reply import Reply, Strong
 from bot.services.game_service import GameError
-from bot.services.limits import bounded_command, bounded_text
+from bot.services.limits import bounded_command, bounded_name, bounded_text
 from bot.storage.store import GameStore
 from bot.storage.tables import CardDeckRow
 from bot.storage.writes import take_name
@@ -42,8 +42,8 @@ class CardService:
         self.store = store
 
     async def save(self, guild_id: str, name: str, text: str) -> Reply:
-        name = " ".join(bounded_text("A deck's name", name, MAX_NAME).split())
-        bounded_text("A deck", text, DECK_CHARS)
+        name = bounded_name("A deck's name", name, MAX_NAME)
+        text = bounded_text("A deck", text, DECK_CHARS)
         if not name or len(name) > MAX_NAME:
             raise GameError(f"Give the deck a name of 1 to {MAX_NAME} characters")
         try:

@@ -12,7 +12,7 @@ from sqlmodel import or_, select
 
 from bot.reply import Heading, Line, Piece, Reply, Strong, Struck, Typed, Words
 from bot.services.game_service import GameError
-from bot.services.limits import NAME, bounded_text
+from bot.services.limits import bounded_name, bounded_text, cleaned
 from bot.storage.store import GameStore
 from bot.storage.tables import RollRow, utcnow
 from engine.dice import DiceSource, DieRoll, SeededDice
@@ -88,6 +88,7 @@ class DiceService:
 
     async def roll(self, channel_id: str, user_id: str, expression: str, *, secret: bool = False) -> Rolled:
         """Roll a dice expression (see :mod:`engine.rolls.expressions`) and log it."""
+        expression = cleaned(expression)  # a label on one line, with nothing hidden in it
         try:
             rolls = roll(expression, self.dice())
         except IllegalCommand as refusal:
@@ -99,8 +100,8 @@ class DiceService:
         self, channel_id: str, user_id: str, chart: str, choices: str = "", *, secret: bool = False
     ) -> Rolled:
         """Roll on a named chart with the user's choices, and log it."""
-        bounded_text("A chart's name", chart, NAME)
-        bounded_text("A chart's choices", choices)
+        chart = bounded_name("A chart's name", chart)
+        choices = bounded_text("A chart's choices", choices)
         try:
             found = find_chart(chart)
             rolled = roll_on_chart(found, choices, self.dice())

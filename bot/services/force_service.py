@@ -13,7 +13,7 @@ from sqlmodel import select
 
 from bot.reply import Line, Reply, Strong
 from bot.services.game_service import GameError
-from bot.services.limits import MAX_POINTS, NAME, bounded_text, whole_number
+from bot.services.limits import MAX_POINTS, NAME, bounded_name, bounded_text, whole_number
 from bot.storage.store import GameStore
 from bot.storage.tables import ForceRow, utcnow
 from bot.storage.writes import TRIES, back_off, take_name
@@ -106,7 +106,7 @@ class ForceService:
         rules: str = RuleSet.name,
     ) -> Reply:
         whole_number("points", points, 1, MAX_POINTS)
-        named = bounded_text("A force's name", name, NAME)
+        named = bounded_name("A force's name", name)
         rules = bounded_text("A rule set", rules, NAME)
         force = _refusing(lambda: new_force(nation, named, points, date, rules))
         await self._add(guild_id, owner_id, force)
@@ -189,6 +189,7 @@ class ForceService:
 
     async def copy(self, guild_id: str, owner_id: str, name: str, new_name: str) -> Reply:
         source = await self.force(guild_id, owner_id, name)
+        new_name = bounded_name("A force's name", new_name)
         copied = _refusing(lambda: Force.model_validate({**source.model_dump(), "name": new_name}))
         await self._add(guild_id, owner_id, copied)
         return describe_force(copied)

@@ -4,11 +4,17 @@ Every option a member types (a name, a label, a ruling, a search, a number of po
 goes through one of these checks before any work is done, so no input costs more than a bounded
 amount of work, and going past a limit is refused with a sentence that says the limit. A
 refusal quotes at most the start of what was typed.
+
+The same checks clean what was typed, once, where it comes in (:func:`cleaned`): no character
+that shows nothing or turns the text around reaches the game, so two names that look alike are
+alike. How a front end shows the words (Discord's Markdown and mentions) is its own business.
 """
 
 from __future__ import annotations
 
 import math
+import re
+import unicodedata
 
 from pydantic import BaseModel
 
@@ -38,11 +44,36 @@ def quoted(text: str) -> str:
     return f"{text[:QUOTED]!r}… ({len(text):,} characters)"
 
 
+_BREAKS = re.compile(r"\r\n?|[\v\f\x1c-\x1e\x85\u2028\u2029]")  # every other way to end a line
+_KEPT_IN_LINES = "\n\t"
+
+
+def cleaned(text: str, *, lines: bool = False) -> str:
+    """``text`` without the characters that show nothing or turn the rest around: control,
+    zero-width and direction characters (Unicode's Cc and Cf). With ``lines`` (a ruling, a brief,
+    a file) its line breaks stay, each written ``\\n``, and its tabs; else (a name) every run of
+    spaces and line breaks is one space, and none at either end."""
+    if lines:
+        text = _BREAKS.sub("\n", text)
+        return "".join(c for c in text if c in _KEPT_IN_LINES or unicodedata.category(c) not in ("Cc", "Cf"))
+    kept = "".join(
+        " " if c.isspace() else c for c in text if unicodedata.category(c) not in ("Cc", "Cf") or c.isspace()
+    )
+    return " ".join(kept.split())
+
+
 def bounded_text(what: str, text: str, most: int = TEXT) -> str:
-    """``text`` itself, or a refusal if it is longer than ``most`` characters."""
+    """``text`` cleaned with its lines kept (:func:`cleaned`), or a refusal if it is longer than
+    ``most`` characters."""
     if len(text) > most:
         raise IllegalCommand(f"{what} has at most {most:,} characters; this one has {len(text):,}")
-    return text
+    return cleaned(text, lines=True)
+
+
+def bounded_name(what: str, text: str, most: int = NAME) -> str:
+    """A name as typed, cleaned on one line (:func:`cleaned`), or a refusal if it is longer than
+    ``most`` characters."""
+    return cleaned(bounded_text(what, text, most))
 
 
 def whole_number(what: str, typed: str | int, least: int, most: int) -> int:
@@ -94,30 +125,31 @@ def measure(what: str, typed: str | float, least: float = -MEASURE, most: float 
 
 
 def bounded_command(command: BaseModel) -> BaseModel:
-    """A command whose every text, number and list is within the limits, else a refusal naming
-    the field: the one check every command passes before the game works on it."""
-    for name, field in command:
-        _check_field(name, field)
-    return command
+    """The command with its every text cleaned (:func:`bounded_text`), if its every text, number
+    and list is within the limits, else a refusal naming the field: the one check every command
+    passes before the game works on it."""
+    changed = {name: _bounded_field(name, field) for name, field in command}
+    return command.model_copy(update={name: v for name, v in changed.items() if v != getattr(command, name)})
 
 
-def _check_field(name: str, field: object) -> None:
+def _bounded_field(name: str, field: object) -> object:
     if isinstance(field, str):
-        bounded_text(name, field)
-    elif isinstance(field, bool) or field is None:
-        return
-    elif isinstance(field, int):
-        whole_number(name, field, -(10**NUMBER_DIGITS), 10**NUMBER_DIGITS)
-    elif isinstance(field, float):
-        measure(name, field)
-    elif isinstance(field, BaseModel):
-        bounded_command(field)
-    elif isinstance(field, list | tuple | set | frozenset | dict):
+        return bounded_text(name, field)
+    if isinstance(field, bool) or field is None:
+        return field
+    if isinstance(field, int):
+        return whole_number(name, field, -(10**NUMBER_DIGITS), 10**NUMBER_DIGITS)
+    if isinstance(field, float):
+        return measure(name, field)
+    if isinstance(field, BaseModel):
+        return bounded_command(field)
+    if isinstance(field, list | tuple | set | frozenset | dict):
         items = list(field.items()) if isinstance(field, dict) else list(field)
         if len(items) > ITEMS:
             raise IllegalCommand(f"{name} has at most {ITEMS:,} items; this one has {len(items):,}")
-        for item in items:
-            _check_field(name, item)
+        bounded = [_bounded_field(name, item) for item in items]
+        return dict(bounded) if isinstance(field, dict) else type(field)(bounded)
+    return field
 
 
 MOST_SEED = 2**31 - 1  # a generated table's seed (fits a Discord integer option)

@@ -21,7 +21,7 @@ from pydantic import ValidationError
 from bot.reply import Mention, Piece, Reply, Strong
 from bot.services.force_service import ForceService
 from bot.services.game_service import GameError, GameService, Outcome, duration_text, refusals
-from bot.services.limits import NAME, bounded_text
+from bot.services.limits import bounded_name
 from bot.services.stats_service import StatsService
 from bot.services.table_service import TableService
 from bot.storage.campaign_store import CampaignRunning, CampaignStore, StaleCampaign, StoredCampaign
@@ -74,7 +74,7 @@ class LinkedCampaignService:
     ) -> Reply:
         """A campaign between the players' saved forces: ``players`` maps allies and axis to
         (player, force name); ``rules`` sets the options of :class:`LinkedRules`."""
-        bounded_text("A campaign's name", name, NAME)
+        name = bounded_name("A campaign's name", name)
         try:
             options = LinkedRules.model_validate(rules or {})
         except ValidationError as error:

@@ -18,7 +18,7 @@ from sqlmodel import select
 
 from bot.reply import Line, Mention, Reply, Strong
 from bot.services.game_service import GameError
-from bot.services.limits import MOST_SEED, NAME, TABLE_FILE, bounded_text, measure, whole_number
+from bot.services.limits import MOST_SEED, TABLE_FILE, bounded_name, bounded_text, measure, whole_number
 from bot.storage.store import GameStore
 from bot.storage.tables import SavedTableRow, utcnow
 from bot.storage.writes import TRIES, back_off, take_name
@@ -57,7 +57,7 @@ def read_piece(
 ) -> Piece:
     """A piece as typed: ``at:D3 size:12x9`` or ``points:0,24;72,24`` (``;`` between points)."""
     fields: dict[str, object] = {
-        "id": bounded_text("A piece's name", name.strip(), NAME),
+        "id": bounded_name("A piece's name", name),
         "kind": kind.strip().casefold().replace(" ", "_"),
         "turn": measure("turn", turn),
         "storeys": storeys,
@@ -109,7 +109,7 @@ class TableService:
         width = measure("width", width, SMALLEST, LARGEST)
         depth = measure("depth", depth, SMALLEST, LARGEST)
         table = _refusing(
-            lambda: BattleTable(name=bounded_text("A table's name", name, NAME), width=width, depth=depth)
+            lambda: BattleTable(name=bounded_name("A table's name", name), width=width, depth=depth)
         )
         await self._add(guild_id, owner_id, table)
         return table
@@ -121,7 +121,7 @@ class TableService:
         width = measure("width", width, SMALLEST, LARGEST)
         depth = measure("depth", depth, SMALLEST, LARGEST)
         seed = whole_number("seed", seed, 0, MOST_SEED)
-        bounded_text("A table's name", name, NAME)
+        name = bounded_name("A table's name", name)
         table = await asyncio.to_thread(random_table, seed, width, depth, name)
         await self._add(guild_id, owner_id, table)
         return table
@@ -216,7 +216,7 @@ class TableService:
     async def copy(self, guild_id: str, owner_id: str, name: str, new_name: str) -> BattleTable:
         source = await self.table(guild_id, name)
         copied = _refusing(
-            lambda: source.model_copy(update={"name": bounded_text("A table's name", new_name, NAME)})
+            lambda: source.model_copy(update={"name": bounded_name("A table's name", new_name)})
         )
         copied = _refusing(lambda: BattleTable.model_validate(copied.model_dump()))
         await self._add(guild_id, owner_id, copied)
@@ -229,7 +229,7 @@ class TableService:
         self, guild_id: str, owner_id: str, text: str, *, replace: bool = False
     ) -> BattleTable:
         """A table from its file; a bad file is refused with its line and nothing is stored."""
-        bounded_text("A table's file", text, TABLE_FILE)
+        text = bounded_text("A table's file", text, TABLE_FILE)
         table = await asyncio.to_thread(_refusing, lambda: import_table(text))
         await self._add(guild_id, owner_id, table, replace=replace)
         return table
