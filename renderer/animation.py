@@ -54,11 +54,11 @@ def replay_description(moments: Sequence[Moment]) -> str:
     frame as the spectators' picture is described (renderer.description)."""
     if not moments:
         return "A replay of the battle: no activation was played."
-    first, last = moments[0].state, moments[-1]
-    turns = f"turns {first.turn} to {last.state.turn}"
-    frames = f"{counted(len(moments), 'frame')} (one after each activation, {turns})"
-    end = describe(last.state, SPECTATORS, last_events=last.events, before=last.before)
-    return within(f"An animated replay of the battle as the spectators saw it, in {frames}. The last: {end}")
+    first, last = moments[0].state.turn, moments[-1]
+    turns = f"turn {first}" if first == last.state.turn else f"turns {first} to {last.state.turn}"
+    frames = f"in {counted(len(moments), 'frame')} (one after each activation, {turns})"
+    end = "Its last frame: " + describe(last.state, SPECTATORS, last_events=last.events, before=last.before)
+    return within(f"An animated replay of the battle as the spectators saw it, {frames}. {end}")
 
 
 def animated_gif(frames: Sequence[Canvas]) -> bytes:

@@ -63,8 +63,11 @@ def chart_description(report: DiceReport, name_of: Callable[[str], str]) -> str:
     for player in report.players:
         words = [f"{name_of(player.player)}: {dice_words(player.dice)}"]
         for faces in filter(None, map(player.faces, CHARTED)):
-            counts = ", ".join(f"{face}: {count}" for face, count in enumerate(faces.counts, start=1))
-            words.append(f"d{faces.sides} faces {counts} (a fair die's count {faces.expected_count:.1f})")
+            counts = ", ".join(map(str, faces.counts))
+            words.append(
+                f"d{faces.sides}: faces 1 to {faces.sides} came up {counts} times"
+                f" (a fair die's count {faces.expected_count:.1f} each)"
+            )
         words += [luck_text(luck) for luck in player.luck]
         players.append("; ".join(words) + ".")
     return within("A chart of the dice rolled, for each player. " + " ".join(players))
