@@ -11,25 +11,27 @@ from engine.dice import ScriptedDice, d6
 from tests.bot.discord_harness import (
     ANN,
     EVE,
+    MANAGE_GUILD,
     OTTO,
     THREADS,
+    Pick,
     close_bot,
     described,
     form,
     menus,
     open_bot,
     posts_in,
-    role,
+    started_game,
 )
 
-RUTH, UMPIRES = "307", "900"  # a referee, and the server role whose holders referee
+RUTH, BOSS = "307", "308"  # a referee, and a server admin who appoints her
 
 
 @pytest.fixture
 async def bot_and_discord(tmp_path, monkeypatch):
     bot, discord = await open_bot(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", monkeypatch)
     discord.app_permissions = THREADS  # side threads, where the referee's pictures go
-    discord.roles[RUTH] = [UMPIRES]
+    discord.permissions[BOSS] = MANAGE_GUILD
     yield bot, discord
     await close_bot(bot)
 
@@ -38,11 +40,8 @@ async def test_every_picture_the_bot_posts_is_described(bot_and_discord):
     """A refereed game from its start to its replay, its maps and dice, and a table built by
     taps: every picture sent, in a card or as a file, has its description."""
     bot, discord = bot_and_discord
-    await discord.slash("game new", user=ANN, channel="1", referee_role=role(UMPIRES))
-    await discord.slash("game join", user=ANN, channel="1", side="allies")
-    await discord.slash("game join", user=OTTO, channel="1", side="axis")
-    bot.games.dice = lambda: ScriptedDice([d6(2), d6(5)])
-    await discord.slash("game start", user=OTTO, channel="1")
+    await started_game(bot, discord)
+    await discord.slash("ref appoint", user=BOSS, channel="1", referee=Pick(RUTH))
     await discord.slash("initiative", user=OTTO, channel="1", choice="start")
     await discord.slash("ref hide", user=RUTH, channel="1", unit="sherman-1", reason="in the woods")
     bot.games.dice = lambda: ScriptedDice([d6(6)] * 4)
