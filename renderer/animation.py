@@ -17,9 +17,11 @@ from PIL import Image
 
 from engine.story import Moment
 from engine.view import SPECTATORS
+from engine.wording import counted
 from renderer import palette as pal
 from renderer import picture
 from renderer.canvas import Canvas
+from renderer.description import describe, within
 from renderer.encode import COLOURS
 from renderer.header import header_lines
 
@@ -45,6 +47,18 @@ def replay_frames(moments: Sequence[Moment]) -> list[Canvas]:
             )
         )
     return frames
+
+
+def replay_description(moments: Sequence[Moment]) -> str:
+    """The replay in words, for its alt text: how many frames over which turns, and its last
+    frame as the spectators' picture is described (renderer.description)."""
+    if not moments:
+        return "A replay of the battle: no activation was played."
+    first, last = moments[0].state.turn, moments[-1]
+    turns = f"turn {first}" if first == last.state.turn else f"turns {first} to {last.state.turn}"
+    frames = f"in {counted(len(moments), 'frame')} (one after each activation, {turns})"
+    end = "Its last frame: " + describe(last.state, SPECTATORS, last_events=last.events, before=last.before)
+    return within(f"An animated replay of the battle as the spectators saw it, {frames}. {end}")
 
 
 def animated_gif(frames: Sequence[Canvas]) -> bytes:

@@ -2,6 +2,7 @@
 die would give, and the luck of their key rolls (to-hit throws, tests), as many to a line as fit.
 
     png = dice_chart(report, name_of)
+    text = chart_description(report, name_of)  # the same in words, for its alt text
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from PIL import Image
 from engine.dice_stats import DiceReport, FaceTally, Luck, PlayerDice, dice_words, luck_text
 from renderer import palette as pal
 from renderer.canvas import Canvas, fit_text, text_width
+from renderer.description import within
 from renderer.encode import encode_png
 
 CHARTED = (6, 10)  # the die sizes drawn; others are in the text table only
@@ -50,6 +52,25 @@ def dice_chart(report: DiceReport, name_of: Callable[[str], str]) -> bytes:
         _draw_player(canvas, player, name_of(player.player), top, lines)
         top += PANEL_H + (len(lines) - 1) * LUCK_ROW
     return encode_png(image)
+
+
+def chart_description(report: DiceReport, name_of: Callable[[str], str]) -> str:
+    """What the chart shows, in words: each player's dice, the count of each face of a d6 and a
+    d10 with a fair die's count, and their luck."""
+    if not report.players:
+        return "A chart of the dice rolled: no dice have been rolled yet."
+    players = []
+    for player in report.players:
+        words = [f"{name_of(player.player)}: {dice_words(player.dice)}"]
+        for faces in filter(None, map(player.faces, CHARTED)):
+            counts = ", ".join(map(str, faces.counts))
+            words.append(
+                f"d{faces.sides}: faces 1 to {faces.sides} came up {counts} times"
+                f" (a fair die's count {faces.expected_count:.1f} each)"
+            )
+        words += [luck_text(luck) for luck in player.luck]
+        players.append("; ".join(words) + ".")
+    return within("A chart of the dice rolled, for each player. " + " ".join(players))
 
 
 def _luck_lines(player: PlayerDice) -> list[list[Luck]]:

@@ -104,8 +104,8 @@ def test_no_other_module_defines_what_an_audience_may_see():
 def test_front_ends_read_no_secret_directly():
     """Discord, the console and the renderer read neither an event's public text nor whether a
     unit is hidden to decide who sees it: the view does (the renderer's tags only mark a unit the
-    view already showed its owner as hidden)."""
-    marks_only = {ROOT / "renderer" / "tags.py", ROOT / "renderer" / "panel.py"}
+    view already showed its owner as hidden, as do the roster and the picture's description)."""
+    marks_only = {ROOT / "renderer" / name for name in ("tags.py", "panel.py", "description.py")}
     found = [
         f"{path.relative_to(ROOT)}:{node.lineno} .{node.attr}"
         for path in [*FRONT_ENDS, ROOT / "bot" / "text_orders.py"]

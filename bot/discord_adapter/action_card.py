@@ -179,16 +179,14 @@ def action_card(
     *,
     replay: discord.File | None = None,
 ) -> discord.ui.LayoutView:
-    """The card: the text, the picture sent with it (``attachment://``) and at a game's end its
-    animated replay beside it, the buttons (and menus) in as few rows as they fit (a menu fills
-    a row)."""
+    """The card: the text, the picture sent with it (``attachment://``, described as the file is)
+    and at a game's end its animated replay beside it, the buttons (and menus) in as few rows as
+    they fit (a menu fills a row)."""
     card = discord.ui.LayoutView(timeout=None)
     box = discord.ui.Container(discord.ui.TextDisplay(clipped(text)))
     shown = [f for f in (picture, replay) if f is not None]
     if shown:
-        box.add_item(
-            discord.ui.MediaGallery(*(discord.MediaGalleryItem(f"attachment://{f.filename}") for f in shown))
-        )
+        box.add_item(discord.ui.MediaGallery(*map(discord.MediaGalleryItem, shown)))  # described as the files
     rows: list[list[discord.ui.Item]] = []
     for item in buttons:
         if not rows or sum(i.width for i in rows[-1]) + item.width > ROW_WIDTH:

@@ -248,7 +248,8 @@ class CampaignCommands(app_commands.Group):
     async def ledger(self, interaction: discord.Interaction, csv: bool = False) -> None:
         text = await campaigns(interaction).ledger(str(interaction.channel_id), csv=csv)
         if csv:
-            file = discord.File(io.BytesIO(text.encode()), filename="ledger.csv")
+            ledger = "The campaign ledger as CSV"
+            file = discord.File(io.BytesIO(text.encode()), filename="ledger.csv", description=ledger)
             await answer(interaction, "The campaign ledger", file=file)
         else:
             await send_long(interaction, f"```\n{text}\n```")

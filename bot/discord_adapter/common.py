@@ -26,6 +26,7 @@ from engine.names import ranked
 from engine.state import Phase
 from engine.view import SPECTATORS, events_for, kept_from_spectators
 from renderer import render
+from renderer.description import describe
 
 DISCORD_TEXT_LIMIT = 2000
 MAX_PIECES = 10  # the most messages one answer is split into
@@ -167,10 +168,14 @@ def report(outcome: Outcome) -> str:
 async def battlefield_file(
     state: GameState, viewer: str | None, events: Sequence[Event] = (), before: GameState | None = None
 ) -> discord.File:
-    """The battlefield as ``viewer`` sees it (None: spectators, safe for a shared channel),
-    drawn off the event loop; ``before`` (the game the events were applied to) adds the trails."""
-    png = await asyncio.to_thread(render, state, viewer, last_events=tuple(events), before=before)
-    return discord.File(io.BytesIO(png), filename="battlefield.png")
+    """The battlefield as ``viewer`` sees it (None: spectators, safe for a shared channel), with
+    the same in words as its alt text, drawn off the event loop; ``before`` (the game the events
+    were applied to) adds the trails."""
+    drawn = {"last_events": tuple(events), "before": before}
+    png, words = await asyncio.to_thread(
+        lambda: (render(state, viewer, **drawn), describe(state, viewer, **drawn))
+    )
+    return discord.File(io.BytesIO(png), filename="battlefield.png", description=words)
 
 
 def split_message(text: str, limit: int = DISCORD_TEXT_LIMIT) -> list[str]:

@@ -19,7 +19,9 @@ log = logging.getLogger(__name__)
 
 
 def replay_file(replay: Replay) -> discord.File | None:
-    return discord.File(io.BytesIO(replay.gif), filename=REPLAY_FILE) if replay.gif else None
+    if replay.gif is None:
+        return None
+    return discord.File(io.BytesIO(replay.gif), filename=REPLAY_FILE, description=replay.description)
 
 
 async def outcome_card(

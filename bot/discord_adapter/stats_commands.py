@@ -12,7 +12,7 @@ import discord
 from bot.discord_adapter.common import send_long
 from bot.discord_adapter.markdown import markdown
 from bot.discord_adapter.schema_commands import schema_command
-from renderer.stats_chart import dice_chart
+from renderer.stats_chart import chart_description, dice_chart
 
 
 def display_name(interaction: discord.Interaction, player: str) -> str:
@@ -37,4 +37,6 @@ async def stats_command(interaction: discord.Interaction, campaign: bool = False
     if stats.report.players:
         names = stats.named(lambda player: display_name(interaction, player))
         png = await asyncio.to_thread(dice_chart, stats.report, names)
-        await interaction.followup.send(file=discord.File(io.BytesIO(png), filename="dice-stats.png"))
+        words = chart_description(stats.report, names)
+        chart = discord.File(io.BytesIO(png), filename="dice-stats.png", description=words)
+        await interaction.followup.send(file=chart)

@@ -179,7 +179,8 @@ class TableCommands(app_commands.Group):
     @app_commands.autocomplete(table=server_tables)
     async def export(self, interaction: discord.Interaction, table: str) -> None:
         text = await table_service(interaction).export(owner_scope(interaction), table)
-        file = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"{table[:40]}.yaml")
+        yaml = io.BytesIO(text.encode("utf-8"))
+        file = discord.File(yaml, filename=f"{table[:40]}.yaml", description=f"The table {table} as YAML")
         await answer(
             interaction,
             f"{plain(table)}: edit it and bring it back with /table import",

@@ -17,7 +17,7 @@ from engine.game_state import GameState
 from engine.referee import live_history
 from engine.state import Phase
 from engine.story import battle_story, story_text
-from renderer.animation import animated_gif, replay_frames
+from renderer.animation import animated_gif, replay_description, replay_frames
 
 REPLAY_FILE = "replay.gif"
 
@@ -27,13 +27,15 @@ class Replay:
     summary: Reply  # the battle's story
     gif: bytes | None  # None: no activation was played, so there is nothing to animate
     frames: int
+    description: str  # the replay in words: its alt text
 
 
 def build_replay(start: GameState, log: Iterable[tuple[Command, list[Event]]]) -> Replay:
     """The story of a game's stored log (what an undo took back left out), told to spectators."""
     story = battle_story(start, live_history(list(log)))
     frames = replay_frames(story.moments)
-    return Replay(Reply(story_text(story)), animated_gif(frames) if frames else None, len(frames))
+    gif = animated_gif(frames) if frames else None
+    return Replay(Reply(story_text(story)), gif, len(frames), replay_description(story.moments))
 
 
 async def stored_replay(store: GameStore, channel_id: str) -> Replay:

@@ -533,6 +533,16 @@ def walk(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return list(discord_rules.walk(components))
 
 
+def described(entry: dict[str, Any]) -> list[tuple[str, str | None]]:
+    """Each picture one request sent, with its description (alt text; None for none): every
+    media gallery item (by its url) and every file attached (by its name)."""
+    body = callback_payload(entry)
+    body = body.get("data", body) if "type" in body and "data" in body else body
+    gallery = [c for c in walk(body.get("components") or []) if c.get("type") == 12]
+    found = [(item["media"]["url"], item.get("description")) for c in gallery for item in c["items"]]
+    return found + [(a.get("filename", ""), a.get("description")) for a in body.get("attachments") or []]
+
+
 def callback_payload(entry: dict[str, Any]) -> dict[str, Any]:
     """An interaction callback's JSON, also when it was sent as multipart with files."""
     return request_body(entry["payload"], entry.get("multipart"))
@@ -664,12 +674,17 @@ async def started_game(bot: IronCrossBot, discord: Harness, channel: str = "1") 
 def channel_posts(sent: list[dict[str, Any]]) -> list[tuple[str, str, list[bytes]]]:
     """The messages the bot posted to channels and threads itself (not as interaction replies):
     where (the channel or thread id), the text, and the files."""
-    posts = []
-    for entry in sent:
-        if entry["route"] == "POST /channels/{channel_id}/messages":
-            where = entry["url"].split("/channels/")[1].split("/")[0]
-            posts.append((where, text_of(callback_payload(entry)), files_of(entry)))
-    return posts
+    return [(where, text_of(callback_payload(entry)), files_of(entry)) for where, entry in posts_in(sent)]
+
+
+def posts_in(sent: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+    """The requests that posted messages to channels and threads: where (the channel or thread
+    id), and the request."""
+    return [
+        (entry["url"].split("/channels/")[1].split("/")[0], entry)
+        for entry in sent
+        if entry["route"] == "POST /channels/{channel_id}/messages"
+    ]
 
 
 def files_of(entry: dict[str, Any]) -> list[bytes]:

@@ -4,7 +4,8 @@ with a referee and private threads. Everything each player can read is collected
 messages, the replies only they see, and their own side's thread (not the other side's, nor the
 referees'). None of it may name an enemy unit still hidden, or carry the text of any event the
 player's side is not told (an enemy's secret, a referee-only note, a side-only briefing); every
-picture they see is exactly the one drawn for their own side or for spectators."""
+picture they see is exactly the one drawn for their own side or for spectators, and so is its
+description (alt text): an enemy's dummy is never told from a unit in it."""
 
 import random
 import re
@@ -37,15 +38,18 @@ from engine.scenarios.quick_battle import scenario_battle
 from engine.state import Phase
 from engine.view import REFEREE, told
 from renderer import render
+from renderer.description import describe
 from tests.bot.discord_harness import (
     ANN,
     OTTO,
     THREADS,
     answers_in,
-    channel_posts,
+    callback_payload,
     close_bot,
+    described,
     files_of,
     open_bot,
+    posts_in,
     reply,
     text_of,
 )
@@ -84,11 +88,17 @@ SIDE_ONLY_PREPARATION = (  # the referee's rules, briefing and objective for one
 
 @dataclass
 class Read:
-    """One message a player could read: when, its text and its pictures."""
+    """One message a player could read: when, its text, its pictures and their descriptions."""
 
     step: int
     text: str
     pictures: list[bytes] = field(default_factory=list)
+    descriptions: list[str] = field(default_factory=list)
+
+    @property
+    def words(self) -> list[str]:
+        """Everything read in it: its text and its pictures' descriptions."""
+        return [self.text, *self.descriptions]
 
 
 class Table:
@@ -107,17 +117,19 @@ class Table:
         self.threads = self.threads or await side_threads(self.bot.games.store, CHANNEL)
         readers_of = {thread: self._audience(name) for name, thread in self.threads.items()}
         for body, private, entry in answers_in(sent):
-            self._file([user] if private else list(self.read), text_of(body), files_of(entry))
-        for where, text, files in channel_posts(sent):
-            self._file(list(self.read) if where == CHANNEL else readers_of[where], text, files)
+            self._file([user] if private else list(self.read), text_of(body), entry)
+        for where, entry in posts_in(sent):
+            readers = list(self.read) if where == CHANNEL else readers_of[where]
+            self._file(readers, text_of(callback_payload(entry)), entry)
         return reply(sent)[0]
 
     def _audience(self, name: str) -> list[str]:
         return [REF] if name == REFEREE else [PLAYERS[name]]
 
-    def _file(self, readers: list[str], text: str, pictures: list[bytes]) -> None:
+    def _file(self, readers: list[str], text: str, entry: dict) -> None:
+        descriptions = [words or "" for _, words in described(entry)]
         for reader in readers:
-            self.read[reader].append(Read(self.step, text, pictures))
+            self.read[reader].append(Read(self.step, text, files_of(entry), descriptions))
 
 
 async def build_forces(table: Table) -> None:
@@ -237,13 +249,13 @@ def said(word: str, text: str) -> bool:
 
 
 def entitled_pictures(
-    state: GameState, events: list[Event], side: str, before: GameState | None
-) -> set[bytes]:
+    state: GameState, events: list[Event], side: str, before: GameState | None, draw=render
+) -> set:
     """Every picture ``side``'s player may see of this moment: their side's or the spectators',
     with the last action drawn (its trails from the game ``before`` it, or none) or without
-    (/game map)."""
+    (/game map); with ``draw=describe``, every description of them."""
     drawn = ((events, before), (events, None), ((), None))
-    return {render(state, viewer, last_events=last, before=b) for viewer in (side, None) for last, b in drawn}
+    return {draw(state, viewer, last_events=last, before=b) for viewer in (side, None) for last, b in drawn}
 
 
 async def check_step(table: Table) -> int:
@@ -256,11 +268,16 @@ async def check_step(table: Table) -> int:
     would_fail = 0
     for user, side in SIDE_OF.items():
         now = [r for r in table.read[user] if r.step == table.step]
-        assert [(r.text, word) for r in now for word in hidden_from(state, side) if said(word, r.text)] == []
+        secrets = hidden_from(state, side)
+        assert [(text, word) for r in now for text in r.words for word in secrets if said(word, text)] == []
         allowed = entitled_pictures(state, events, side, table.before)
         assert [p in allowed for r in now for p in r.pictures] == [True for r in now for _ in r.pictures]
+        told = entitled_pictures(state, events, side, table.before, draw=describe)
+        assert [d for r in now for d in r.descriptions if d not in told] == []
         others = {render(state, v, last_events=events) for v in (REFEREE, state.other_side(side))}
         would_fail += len(others - allowed)
+        others = {describe(state, v, last_events=events) for v in (REFEREE, state.other_side(side))}
+        would_fail += len(others - told)
     table.before = state
     return would_fail
 
@@ -302,9 +319,13 @@ async def test_no_player_reads_anything_their_side_may_not_know(tmp_path, monkey
     every_event = [event for _, events in history for event in events]
     final = await bot.games.game(CHANNEL)
     for user, side in SIDE_OF.items():
-        texts = [r.text for r in table.read[user]]
+        texts = [text for r in table.read[user] for text in r.words]
         assert [(t, w) for t in texts for w in hidden_from(final, side) if said(w, t)] == []
         assert [(t, secret) for t in texts for secret in untold(every_event, side) if secret in t] == []
+    # the allies' dummies are told apart from their units in their own pictures' descriptions only
+    dummies_told = {user: any("Dummy markers" in d for r in table.read[user] for d in r.descriptions)
+                    for user in (ANN, OTTO, REF)}
+    assert dummies_told == {ANN: True, OTTO: False, REF: True}
     # the test has teeth: allies hid things from axis, and allies' player and the referee read them
     kept_from_axis = untold([e for e in every_event if e.side == "allies"], "axis")
     assert final.turn >= 2 and len(kept_from_axis) >= 5 and hidden_pictures > 0

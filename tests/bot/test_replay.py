@@ -19,6 +19,7 @@ from engine.state import Phase, TableSize
 from engine.story import battle_story, story_text
 from engine.view import REFEREE, SPECTATORS, view_for
 from renderer.animation import replay_frames
+from renderer.description import describe
 from tests.bot.discord_harness import (
     ANN,
     OTTO,
@@ -116,10 +117,13 @@ def test_each_frame_is_the_spectators_picture_and_no_hidden_unit_is_drawn():
         spectators = {text for _, text in canvas.texts}
         assert not {"Ghost", sniper_tag} & spectators
         assert "sniper" not in view_for(moment.state, SPECTATORS).known
+    assert replay.description.startswith("An animated replay of the battle as the spectators saw it, in 2 ")
+    assert "Ghost" not in replay.description and f"({sniper_tag})" not in replay.description  # nor described
     from renderer import picture
 
     referee = {text for _, text in picture(story.final, REFEREE).texts}
     assert "Ghost" in referee  # the check above could see the sniper, were it drawn
+    assert "Ghost" in describe(story.final, REFEREE)  # or described
 
 
 def test_a_whole_quick_battle_replays_under_two_mib_with_a_frame_per_activation():

@@ -1,6 +1,7 @@
 """What each audience may see (engine/view.py): who a player reads as, what an event tells each
 audience, the secrets of one side, a rule set's own marks; and, over random games with hidden
-markers and dummies (p. 26), that nothing an audience is shown names a unit it may not know."""
+markers and dummies (p. 26), that nothing an audience is shown (its picture's description too)
+names a unit it may not know."""
 
 import random
 import re
@@ -34,6 +35,7 @@ from engine.view import (
     view_for,
 )
 from renderer import picture
+from renderer.description import describe
 from tests.engine.helpers import declare, started
 from tests.engine.random_play import apply_purely, random_command, team_business
 
@@ -142,11 +144,12 @@ def naming(texts: list[str], words: list[str]) -> list[tuple[str, str]]:
 
 
 def shown_to(state: GameState, audience, events: list[Event], before: GameState, drawn: bool) -> list[str]:
-    """Every text ``audience`` is shown: the names in its view, its lines of the events, and, when
-    ``drawn``, the texts recorded on its picture."""
+    """Every text ``audience`` is shown: the names in its view, its lines of the events, its
+    picture's description, and, when ``drawn``, the texts recorded on its picture."""
     view = view_for(state, audience)
     texts = [f"{u.name} {u.id}" for u in view.units] + [caption for _, caption in view.markers + view.dummies]
     texts += events_for(audience, events)
+    texts.append(describe(state, audience, last_events=events, before=before))
     if drawn:
         texts += [text for _, text in picture(state, audience, last_events=events, before=before).texts]
     return texts

@@ -1,6 +1,7 @@
 """Hidden information in the picture (Iron Cross p. 20: a sniper team deploys hidden, with a
-dummy marker). The enemy and spectators must learn nothing from the image: a hidden unit is
-not drawn at all, and a hidden unit with a dummy shows as two identical "?" markers."""
+dummy marker). The enemy and spectators must learn nothing from the image or its description
+(alt text): a hidden unit is not drawn at all, and a hidden unit with a dummy shows as two
+identical "?" markers."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from engine.state import Point
 from engine.view import view_for
 from renderer import palette as pal
 from renderer import render
+from renderer.description import describe
 from tests.renderer.pixels import around, colours, png, table_only
 from tests.renderer.scenes import quick_started
 
@@ -62,20 +64,23 @@ def test_the_enemy_cannot_tell_the_sniper_from_its_dummy(viewer):
     real_at_a = with_sniper(A, decoy=B)
     real_at_b = with_sniper(B, decoy=A)
     image = picture(real_at_a, viewer)
-    # the whole picture is the same whichever marker is real...
+    # the whole picture is the same whichever marker is real, and so is its description...
     assert render(real_at_a, viewer) == render(real_at_b, viewer)
+    assert describe(real_at_a, viewer) == describe(real_at_b, viewer)
     # ...and within it the two markers are pixel for pixel the same
     assert near(image, real_at_a, A).tobytes() == near(image, real_at_a, B).tobytes()
     # they are anonymous "?" markers, not the unit in the axis colours
     marker = colours(near(image, real_at_a, A))
     assert pal.HIDDEN_MARKER in marker and pal.AXIS.fill not in marker
-    # and the picture does show that there are markers
+    # and the picture does show that there are markers, and says so
     assert render(real_at_a, viewer) != render(with_sniper(None), viewer)
+    assert "Hidden markers: ? in F5, ? in I5." in describe(real_at_a, viewer)
 
 
 @pytest.mark.parametrize("viewer", ENEMIES)
 def test_a_hidden_unit_without_a_dummy_is_not_drawn_at_all(viewer):
     assert render(with_sniper(A), viewer) == render(with_sniper(None), viewer)
+    assert describe(with_sniper(A), viewer) == describe(with_sniper(None), viewer)
 
 
 @pytest.mark.parametrize("viewer", ENEMIES)
@@ -91,6 +96,11 @@ def test_the_last_action_of_a_hidden_sniper_does_not_point_at_it(viewer):
     assert render(with_sniper(A), viewer, last_events=SNIPER_FIRES) == render(
         with_sniper(None), viewer, last_events=SNIPER_FIRES
     )
+    described = [describe(with_sniper(*at), viewer, last_events=SNIPER_FIRES) for at in ((A, B), (B, A))]
+    assert described[0] == described[1] and "Last action: marked: 2nd Squad (2Sq)." in described[0]
+    assert describe(with_sniper(A), viewer, last_events=SNIPER_FIRES) == describe(
+        with_sniper(None), viewer, last_events=SNIPER_FIRES
+    )
 
 
 @pytest.mark.parametrize("viewer", KNOWING)
@@ -102,6 +112,9 @@ def test_the_owner_and_the_referee_see_the_sniper_and_know_the_dummy(viewer):
     assert pal.AXIS.fill in at_a and pal.HIGHLIGHT in at_a
     assert pal.FIRE_LINE in colours(table_only(image, real_at_a))
     assert near(image, real_at_a, A).tobytes() != near(image, real_at_a, B).tobytes()
+    told = describe(real_at_a, viewer, last_events=SNIPER_FIRES)
+    assert "Sniper (Sni) fired at 2nd Squad (2Sq)" in told and "Sniper (Sni) in F5, hidden" in told
+    assert "Dummy markers: dummy in I5." in told
 
 
 def test_who_sees_what():

@@ -17,6 +17,7 @@ from renderer.stats_chart import (
     PLOT_TOP,
     UNLUCKY,
     WIDTH,
+    chart_description,
     dice_chart,
 )
 from tests.renderer.pixels import colours, png
@@ -96,3 +97,12 @@ def test_luck_that_does_not_fit_on_one_line_goes_on_the_next():
     assert {LUCKY, UNLUCKY} <= colours(second_line)  # the reactivation and the rally
     first_line = image.crop((WIDTH - MARGIN, MARGIN + LUCK_TOP, WIDTH, MARGIN + LUCK_TOP + LUCK_ROW))
     assert not {LUCKY, UNLUCKY} & set(colours(first_line))  # nothing runs off the right
+
+
+def test_the_chart_is_described_in_words_for_its_alt_text():
+    dice = [PlayerDie("ann", die(6, 1)), PlayerDie("ann", die(10, 9, "to hit, GIs at X", needs=8))]
+    assert chart_description(dice_report(dice), str.upper) == (
+        "A chart of the dice rolled, for each player. ANN: 2 dice; d6: faces 1 to 6 came up 1, 0, 0, 0, 0, 0 "
+        "times (a fair die's count 0.2 each); d10: faces 1 to 10 came up 0, 0, 0, 0, 0, 0, 0, 0, 1, 0 times "
+        "(a fair die's count 0.1 each); hits 1 vs 0.3 expected (1 die)."
+    )
