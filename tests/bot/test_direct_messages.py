@@ -49,7 +49,7 @@ async def test_two_users_each_make_a_table_and_a_force_of_one_name_and_see_only_
 
 async def write_deck(discord, user: str, channel: str, name: str) -> list[str]:
     opened = form(await discord.slash("cards deck", user=user, channel=channel, name=name))
-    return messages(await discord.submit(opened, {"One card": DECK}, user=user, channel=channel))
+    return messages(await discord.submit(opened, {"Cards": DECK}, user=user, channel=channel))
 
 
 async def test_two_users_each_write_a_deck_of_one_name_in_their_direct_messages(discord_):
