@@ -36,7 +36,7 @@ from bot.discord_adapter.tap_orders import TurnButton, TurnSelect
 from bot.discord_adapter.tap_setup import SetUpButton, SetUpSelect
 from bot.discord_adapter.team_commands import TeamCommands
 from bot.services.deadline_loop import EVERY, DeadlineLoop
-from bot.services.game_service import GameError, Outcome
+from bot.services.game_service import OUT_OF_DATE, GameError, Outcome
 from engine.errors import IllegalCommand
 
 log = logging.getLogger(__name__)
@@ -71,6 +71,7 @@ class IronCrossBot(discord.AutoShardedClient):
         )
         self.deadline_every = deadline_every
         self.deadlines: DeadlineLoop | None = None
+        self.persistent_items: tuple[type[discord.ui.DynamicItem], ...] = ()  # each kind, as registered
         # the interactions called back, for their tokens' 15 minutes (Discord takes one callback each)
         self.called_back: TTLCache[int, bool] = TTLCache(maxsize=100_000, ttl=15 * 60)
         self.services = services
@@ -118,6 +119,12 @@ class IronCrossBot(discord.AutoShardedClient):
             AddPieceSelect,
             UndoPieceButton,
         )
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem]) -> None:
+        """Register buttons and menus that outlive the process (their custom ids carry what they
+        need), remembered to tell an id none of them reads."""
+        self.persistent_items += items
+        super().add_dynamic_items(*items)
 
     async def setup_hook(self) -> None:
         """Index the bot's own rule summaries, then start firing the stored deadlines: on SQLite
@@ -167,6 +174,16 @@ class IronCrossBot(discord.AutoShardedClient):
         await channel.send(view=card, files=files, nonce=deadline_nonce())
         await post_to_threads(self, channel_id, outcome)
         await retire_buttons(self, channel_id, outcome.closed_window_message)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A button or menu whose custom id none of the bot's items reads (forged, or of a kind
+        the bot no longer has) is answered as out of date, privately, rather than left to fail."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        templates = (item.__discord_ui_compiled_template__ for item in self.persistent_items)
+        if not any(template.fullmatch(custom_id) for template in templates):
+            await tell(interaction, OUT_OF_DATE)
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError

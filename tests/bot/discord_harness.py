@@ -27,7 +27,7 @@ from tests.bot.discord_double import FAULTS, SENDING, DiscordSession, Fault
 from tests.storage.databases import seed_sqlite
 
 GUILD = "100"
-_HANDLERS = ("CommandTree-invoker", "discord-ui")
+_HANDLERS = ("CommandTree-invoker", "discord-ui", "discord.py: on_interaction")
 APPLICATION = "200"
 _ids = itertools.count(10_000)
 

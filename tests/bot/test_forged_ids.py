@@ -9,10 +9,8 @@ import logging
 import random
 import re
 
-import discord as discord_py
 import pytest
 
-from bot.discord_adapter.client import IronCrossBot
 from engine.deployment.hidden import hide_under_marker, marker_profile
 from engine.dice import ScriptedDice, d6
 from engine.game_state import GameState
@@ -47,17 +45,8 @@ def hidden_battle() -> GameState:
 
 @pytest.fixture
 async def battle(tmp_path, monkeypatch, caplog):
-    """The battle joined and started, the axis to activate; the errors logged from then on kept,
-    and the persistent items the client registers (``bot.registered``)."""
-    registered = []
-
-    def add_dynamic_items(client, *items):
-        registered.extend(items)
-        discord_py.Client.add_dynamic_items(client, *items)
-
-    monkeypatch.setattr(IronCrossBot, "add_dynamic_items", add_dynamic_items)
+    """The battle joined and started, the axis to activate; the errors logged from then on kept."""
     bot, discord = await open_bot(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", monkeypatch)
-    bot.registered = registered
     await bot.games.new_game(CHANNEL, hidden_battle())
     await discord.slash("game join", user=ANN, channel=CHANNEL, side="allies")
     await discord.slash("game join", user=OTTO, channel=CHANNEL, side="axis")
@@ -158,6 +147,8 @@ def forged_ids(
         cases.append(("table menu", menu(f"ictable:add:{rng.choice(parts)}x"), values()))
         cases.append(("table undo", button(f"ictable:undo:{rng.choice(parts)}x"), None))
         cases.append(("campaign", button(f"icc:{channel}:{rng.choice(['0', '1', '9' * 40])}:submit"), None))
+    for forged in ("ic:1:v3:bogus", f"ic:abc:v{version}:unit", "ic:1:react:again", "ichelp:sideways:1", "x"):
+        cases.append(("no template", button(forged), None))  # matches no item of the bot's
     return cases
 
 
@@ -170,7 +161,7 @@ async def send(discord, item: dict, values: list[str] | None, user: str = OTTO, 
 async def test_every_forged_id_is_answered_and_changes_nothing(battle):
     bot, discord, caplog = battle
     before = await bot.games.store.load(CHANNEL)
-    cases = forged_ids(before.state, before.version, random.Random(30), bot.registered)
+    cases = forged_ids(before.state, before.version, random.Random(30), bot.persistent_items)
     unanswered, failed = [], []
     for name, item, values in cases:
         user, channel = random.Random(item["custom_id"]).choice([(OTTO, CHANNEL), (ANN, CHANNEL), (EVE, "2")])
@@ -189,11 +180,11 @@ async def test_every_forged_id_is_answered_and_changes_nothing(battle):
     assert (after.version, after.state) == (before.version, before.state)
     sent_to = {
         item
-        for item in bot.registered
+        for item in bot.persistent_items
         for _, forged, _ in cases
         if item.__discord_ui_compiled_template__.fullmatch(forged["custom_id"])
     }
-    assert sent_to == set(bot.registered) and len(cases) > 150  # every template, many times
+    assert sent_to == set(bot.persistent_items) and len(cases) > 150  # every template, many times
 
 
 def unit_ids(state: GameState, version: int, hidden: str) -> list[tuple[dict, list[str] | None]]:
