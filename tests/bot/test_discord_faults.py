@@ -1,5 +1,6 @@
-"""Discord failing the bot's requests as it really does (issue 30): a slash command, a button and a
-deadline's post, each with every failure Discord sends, at each request the action makes. The game
+"""Discord failing the bot's requests as it really does (issue 30): a slash command, a button, a
+form and two kinds of deadline post, each with every failure Discord sends, at each request the
+action makes. The game
 and its store are always as the action left them (its one command stored, or none), the player is
 told what became of it when an answer can still reach them, a deadline's post is made in the end,
 and nothing is posted twice."""
@@ -8,12 +9,14 @@ from __future__ import annotations
 
 import pytest
 
+from engine.dice import ScriptedDice, d6, d10
 from tests.bot.discord_double import FAULTS, quick_retries
 from tests.bot.discord_harness import (
     ANN,
     OTTO,
     buttons,
     close_bot,
+    form,
     open_bot,
     started_game,
     text_of,
@@ -40,17 +43,40 @@ async def no_reaction(bot, discord) -> list:
     return await discord.click(discord.card["No reaction"], user=ANN, channel="1")
 
 
-async def window_closes(bot, discord) -> list:
-    before = len(discord.sent)
-    await bot.games.clock.advance(120)
-    return discord.sent[before:]
+async def reacting(bot, discord) -> None:
+    await declared(bot, discord)
+    discord.react_form = form(await discord.click(discord.card["React"], user=ANN, channel="1"))
+    bot.games.dice = lambda: ScriptedDice([d6(5), d10(2)])
 
 
-# each state-changing action: how its game is set up, the action, and what its answer says
+async def react_by_form(bot, discord) -> list:
+    answer = {"Reacting unit": "Sherman 2", "Fire at": "gruppe-3"}
+    return await discord.submit(discord.react_form, answer, user=ANN, channel="1")
+
+
+def after(delay: int):
+    """Time passing, till a deadline is met and its post made."""
+
+    async def waiting(bot, discord) -> list:
+        before = len(discord.sent)
+        await bot.games.clock.advance(delay)
+        return discord.sent[before:]
+
+    return waiting
+
+
+async def nothing(bot, discord) -> None:
+    return None
+
+
+# each state-changing action: how its game is set up, the action, what its answer says, and for a
+# deadline the start of the post it must make once
 ACTIONS = {
-    "slash command": (opening, declare, DECLARED),
-    "button": (declared, no_reaction, MOVED),
-    "deadline post": (declared, window_closes, MOVED),
+    "slash command": (opening, declare, DECLARED, None),
+    "button": (declared, no_reaction, MOVED, None),
+    "form": (reacting, react_by_form, "Sherman 2 fires at Gruppe 3", None),
+    "window's deadline": (declared, after(120), MOVED, "The reaction window closed"),
+    "turn ping": (nothing, after(600), "the game waits for you", f"<@{OTTO}>: the game waits for you"),
 }
 
 
@@ -61,7 +87,7 @@ async def game_after(action: str, database_url: str, monkeypatch, fault: str | N
     bot, discord = await open_bot(database_url, monkeypatch)
     quick_retries(monkeypatch)
     await started_game(bot, discord)
-    set_up, act, _ = ACTIONS[action]
+    set_up, act, _, _ = ACTIONS[action]
     await set_up(bot, discord)
     before = await bot.games.store.load("1")
     discord.delivered.clear()
@@ -86,21 +112,21 @@ async def test_a_failure_at_any_request_leaves_the_game_as_the_action_left_it(
     bot, discord, sent, _ = await game_after(action, new_database(), monkeypatch)
     requests, finished = len(sent), await bot.games.store.load("1")
     await close_bot(bot)
-    _, _, result = ACTIONS[action]
+    _, _, result, deadline_post = ACTIONS[action]
     for at in range(requests):
         bot, discord, sent, before = await game_after(action, new_database(), monkeypatch, fault, at)
         where = f"{fault} at request {at + 1} of {requests} of the {action} ({sent[at]['route']})"
         stored = await bot.games.store.load("1")
         made = (stored.version, stored.state) == (finished.version, finished.state)
         assert made or (stored.version, stored.state) == (before.version, before.state), where
-        assert made or action != "deadline post", where  # a deadline's command owes Discord nothing
+        assert made or deadline_post is None, where  # a deadline's command owes Discord nothing
         told = [text_of(message) for _, message, _ in discord.delivered]
-        if made and fault not in LASTING and at > 0:  # an answer can reach the player
+        if made and deadline_post is None and fault not in LASTING and at > 0:  # an answer can reach them
             assert any(result in text or "Your command was stored" in text for text in told), (where, told)
         if not made:
             assert not any(result in text for text in told), (where, told)
         posts = [message["id"] for route, message, _ in discord.delivered if route.startswith("POST")]
         assert len(posts) == len(set(posts)), where  # nothing posted twice
-        if action == "deadline post":  # posted in the end, once
-            assert sum(text.startswith("The reaction window closed") for text in told) == 1, (where, told)
+        if deadline_post is not None:  # posted in the end, once
+            assert sum(text.startswith(deadline_post) for text in told) == 1, (where, told)
         await close_bot(bot)
