@@ -32,6 +32,7 @@ FORM = {"form": True}  # a command's extras: it may open a form, which must be t
 DEFERRED = "deferred"  # interaction.extras: "public" or "private" while the placeholder stands
 PLACEHOLDER = "placeholder"  # interaction.extras: the id of a public placeholder message
 SENT = "sent"  # interaction.extras: a game command was sent to the game service
+ANSWERING = "answering"  # interaction.extras: its work done, the command was being answered
 STORED = "stored"  # interaction.extras: the game version the interaction's command made
 SEATED = "seated"  # interaction.extras: the game version at which the user took a referee's seat
 STUB = "…"  # what stands for a moment where an answer of the other privacy follows
@@ -147,6 +148,8 @@ async def apology(interaction: discord.Interaction) -> str:
         seated = interaction.extras.get(SEATED)
         seat = f" You took your referee's seat (action {seated}), which stands." if seated else ""
         return f"Something went wrong on our side; your command was not stored.{seat} Please try again."
+    if interaction.extras.get(ANSWERING):
+        return "Your command was carried out; only showing its answer failed. Do not send it again."
     return "Something went wrong on our side. Check what it changed before you send it again."
 
 
@@ -179,6 +182,7 @@ async def answer(
 ) -> int | None:
     """Answer the interaction (its first answer, or a follow-up) with ``file`` and ``files``,
     pinging the users ``pinged`` (and nobody else); the id of the message, when Discord gives one."""
+    interaction.extras[ANSWERING] = True
     placeholder = interaction.extras.pop(DEFERRED, None)
     every = [*([file] if file is not MISSING else []), *files]
     sent = every or MISSING
