@@ -19,7 +19,7 @@ import discord
 from discord.utils import MISSING
 
 from bot import metrics
-from bot.discord_adapter.markdown import pinging, refused
+from bot.discord_adapter.markdown import mention, pinging, refused
 from bot.services.game_service import GameError
 from engine.errors import IllegalCommand
 
@@ -201,6 +201,13 @@ async def answer(
             attachments=sent,
             allowed_mentions=mentions,
         )
+        if pinged:  # Discord tells nobody of a mention an edit brings: a new message does (once,
+            # by its nonce, though discord.py sends it again after a 5xx)
+            await interaction.channel.send(  # type: ignore[union-attr]
+                " ".join(map(mention, pinged)),
+                allowed_mentions=mentions,
+                nonce=interaction.id,  # one ping an interaction
+            )
         return message.id
     if placeholder is not None:
         # Discord takes the first follow-up of a deferred interaction as the answer, as private

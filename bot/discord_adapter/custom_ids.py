@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
+from typing import ClassVar, get_args
 
 import discord
 
-from bot.discord_adapter.answers import answer
+from bot.discord_adapter.answers import tell
 from bot.discord_adapter.markdown import refused
 from bot.services.game_service import OUT_OF_DATE, GameError
 
@@ -80,7 +81,18 @@ def offered(values: Sequence[str], options: Iterable[discord.SelectOption], most
 class ReadFirst:
     """A persistent item whose callback reads its whole id first (:meth:`read`, which sets what
     the id carries on the item): a refusal there (out of date) is answered privately, and the
-    item's work (:meth:`take`) is done only with the id read."""
+    item's work (:meth:`take`) is done only with the id read. An id sent by a component of
+    another kind (a button's id from a menu) is out of date too."""
+
+    kind: ClassVar[discord.ComponentType]  # the kind of component the item is, from its class
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        for base in getattr(cls, "__orig_bases__", ()):
+            model = next(iter(get_args(base)), None)
+            if isinstance(model, type) and issubclass(model, discord.ui.Item):
+                button = issubclass(model, discord.ui.Button)
+                cls.kind = discord.ComponentType.button if button else discord.ComponentType.string_select
 
     def read(self, interaction: discord.Interaction) -> None:
         raise NotImplementedError
@@ -90,8 +102,10 @@ class ReadFirst:
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
+            if (interaction.data or {}).get("component_type") != self.kind.value:
+                raise out_of_date()
             self.read(interaction)
         except GameError as stale:
-            await answer(interaction, refused(stale), ephemeral=True)
+            await tell(interaction, refused(stale))
             return
         await self.take(interaction)

@@ -18,7 +18,15 @@ from sqlmodel import select
 
 from bot.reply import Line, Mention, Reply, Strong
 from bot.services.game_service import GameError
-from bot.services.limits import MOST_SEED, TABLE_FILE, bounded_name, bounded_text, measure, whole_number
+from bot.services.limits import (
+    MOST_SEED,
+    TABLE_FILE,
+    bounded_name,
+    bounded_text,
+    cleaned,
+    measure,
+    whole_number,
+)
 from bot.storage.store import GameStore
 from bot.storage.tables import SavedTableRow, utcnow
 from bot.storage.writes import TRIES, back_off, take_name
@@ -83,6 +91,15 @@ def read_piece(
         field = ".".join(str(p) for p in error["loc"])
         message = error["msg"].removeprefix("Value error, ")
         raise IllegalCommand(f"{field}: {message}" if field else message) from None
+
+
+def _cleaned(table: BattleTable) -> BattleTable:
+    """A table read from a file, its name and pieces' ids cleaned as typed names are: a file's
+    escapes (``\\u200b``) bring back what cleaning the file's text took out."""
+    data = table.model_dump()
+    data["name"] = cleaned(table.name)
+    data["pieces"] = [{**piece, "id": cleaned(piece["id"])} for piece in data["pieces"]]
+    return BattleTable.model_validate(data)
 
 
 def _refusing(action: Callable[[], BattleTable]) -> BattleTable:
@@ -230,7 +247,7 @@ class TableService:
     ) -> BattleTable:
         """A table from its file; a bad file is refused with its line and nothing is stored."""
         text = bounded_text("A table's file", text, TABLE_FILE)
-        table = await asyncio.to_thread(_refusing, lambda: import_table(text))
+        table = await asyncio.to_thread(_refusing, lambda: _cleaned(import_table(text)))
         await self._add(guild_id, owner_id, table, replace=replace)
         return table
 

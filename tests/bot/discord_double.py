@@ -38,6 +38,7 @@ class Fault:
     retry_after: float = 0.01  # a 429's wait
     is_global: bool = False  # a 429 of the whole bot, not of one route
     hits: int = 0  # the requests it failed
+    applied: bool = False  # Discord did what was asked, but its answer was lost (a 5xx after it)
 
     def body(self) -> dict[str, Any]:
         if self.status == 429:
@@ -51,14 +52,15 @@ FAULTS = {
     "invalid form": lambda: Fault(400, 50035, "Invalid Form Body"),
     "missing permissions": lambda: Fault(403, 50013, "Missing Permissions"),
     "unknown message": lambda: Fault(404, 10008, "Unknown Message"),
-    "unknown interaction": lambda: Fault(404, 10062, "Unknown interaction"),
+    "unknown interaction": lambda: Fault(404, 10062, "Unknown interaction", times=None),
     "already acknowledged": lambda: Fault(400, 40060, "Interaction has already been acknowledged."),
-    "token expired": lambda: Fault(401, 50027, "Invalid Webhook Token"),
+    "token expired": lambda: Fault(401, 50027, "Invalid Webhook Token", times=None),
     "rate limited": lambda: Fault(429, 0, retry_after=0.01),
     "globally rate limited": lambda: Fault(429, 0, retry_after=0.01, is_global=True),
     "server error": lambda: Fault(500, 0, "500: Internal Server Error", times=None),
     "bad gateway": lambda: Fault(502, 0, "502: Bad Gateway", times=None),
     "unavailable": lambda: Fault(503, 0, "503: Service Unavailable"),
+    "done, answer lost": lambda: Fault(500, 0, "500: Internal Server Error", applied=True),
     "timeout": lambda: Fault(TIMEOUT),
 }
 

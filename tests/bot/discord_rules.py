@@ -121,10 +121,12 @@ def _validator(method: str, path: str) -> Any:
 
 def route_known(method: str, path: str) -> bool:
     """Whether the spec describes the route at all (any body, or none)."""
-    blanked = _blanked(path)
-    return any(
-        _blanked(p) == blanked and method.lower() in operations for p, operations in _spec()["paths"].items()
-    )
+    return (method.lower(), _blanked(path)) in _routes()
+
+
+@cache
+def _routes() -> frozenset[tuple[str, str]]:
+    return frozenset((method, _blanked(path)) for path, ops in _spec()["paths"].items() for method in ops)
 
 
 def violations(

@@ -246,6 +246,9 @@ async def test_a_turn_ping_pings_its_player_and_a_window_the_side_that_may_react
     declared = await discord.slash("act", user=OTTO, channel="1", unit="gruppe-3", move="50,39")
     assert {frozenset(pinged(body)) for body in posted(declared)} == {frozenset({ANN})}
     assert f"<@{ANN}> may react until" in text_of(posted(declared)[0])
+    # Discord notifies nobody of a mention an edit brings: the ping is a message of its own
+    created = [callback_payload(e) for e in declared if e["route"].startswith("POST /")]
+    assert any(pinged(body) == {ANN} and f"<@{ANN}>" in text_of(body) for body in created)
     await close_bot(bot)
 
 
