@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine.scenarios.book import find_scenario, load_scenarios
+from engine.scenarios.winning import AT_THE_END, AT_TURN_END
 from tests.engine.random_play import play_random_game
 from tests.engine.test_scenario_games import SCENARIOS, deployed, joined
 
@@ -44,6 +45,12 @@ def test_a_copy_of_a_book_scenario_plays_the_same_events_with_the_same_dice(
     copy_final, copy_events = _played(copy.id, options, seed)
     assert [as_original(e) for e in copy_events] == events
     assert as_original(copy_final) == final
+
+
+def test_every_book_scenario_wins_by_conditions_registered_by_name():
+    for scenario in load_scenarios().values():
+        assert scenario.won_at_the_end in AT_THE_END, scenario.id
+        assert scenario.won_at_turn_end in (None, *AT_TURN_END), scenario.id
 
 
 def _compared_literals(node: ast.Compare) -> set[object]:
