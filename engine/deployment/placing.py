@@ -12,7 +12,7 @@ from __future__ import annotations
 from engine import geometry
 from engine.deployment.areas import DeploymentAreas, check_areas_allowed, deployment_area_spans
 from engine.deployment.hidden import hide_under_marker
-from engine.deployment.plan import MEETING_AREA_DEPTH, DeploymentPlan, Edge, SidePlan, Zone
+from engine.deployment.plan import DeploymentPlan, Edge, SidePlan, Zone
 from engine.errors import IllegalCommand
 from engine.events import EventLog
 from engine.game_state import GameState
@@ -30,6 +30,12 @@ def _counted(unit: Unit) -> bool:
     """Units count by number, transports aside (pp. 28-30); sniper teams follow their own
     deployment rule (p. 20) and dummy markers are not units (p. 26)."""
     return not (unit.profile.has(Special.TRANSPORT) or unit.profile.has(Special.SNIPER) or unit.dummy)
+
+
+def attackers_third(state: GameState, start_line: Edge) -> float:
+    """How deep the attacker's third of the table runs from his start line, where the defender
+    may not set up in Breakthrough (p. 31)."""
+    return (state.table.depth if start_line in ("near", "far") else state.table.width) / 3
 
 
 def plan_deployment(
@@ -55,18 +61,21 @@ def plan_deployment(
         share = scenario.on_table_at_start[role]
         limit = units_on_table_at_start(sum(1 for u in units if _counted(u)), share)
         spacing = 0.0
-        if scenario.id == "meeting":
-            zone = Zone(edge=own, furthest=MEETING_AREA_DEPTH, spans=spans)
-        elif role == "defender" and attacker is not None:
+        if role == "defender" and attacker is not None:
             start_line: Edge = state.sides[attacker].entry_edge
             nearest = scenario.defender_distance_from_start_line or 0.0
-            if scenario.id == "breakthrough":
-                third = (state.table.depth if start_line in ("near", "far") else state.table.width) / 3
-                nearest = max(nearest, third)
+            if scenario.defender_clear_of_attacker_third:
+                nearest = max(nearest, attackers_third(state, start_line))
+            if scenario.defenders_apart:
                 spacing = breakthrough_spacing_on(state.table.width, state.table.depth)
             zone = Zone(edge=start_line, nearest=nearest)
         else:
-            zone = Zone(edge=own, within_one_move=True, spans=spans)
+            zone = Zone(
+                edge=own,
+                furthest=scenario.deployment_area_depth,
+                within_one_move=scenario.deploy_within_one_move,
+                spans=spans,
+            )
         hiding = role == "defender" and "hidden_deployment" in scenario.special_rules
         plans[side] = SidePlan(
             zone=zone,

@@ -15,9 +15,6 @@ from engine.wording import side_name
 Edge = Literal["near", "far", "left", "right"]
 Span = tuple[float, float]  # from and to, in inches along an edge (x on near/far, y on left/right)
 Box = tuple[float, float, float, float]  # x1, y1, x2, y2 in inches
-# The book leaves Meeting Engagement's areas to the players (p. 28); we offer each side the
-# 12" along its own edge.
-MEETING_AREA_DEPTH = 12.0
 
 
 class Zone(BaseModel):

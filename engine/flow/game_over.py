@@ -14,10 +14,10 @@ from engine.event_data import RolledTest
 from engine.events import EventLog
 from engine.game_state import GameResult, GameState
 from engine.rules.victory import BreakTest, break_point_test
-from engine.scenarios.winning import breakthrough_result, objectives_held
+from engine.scenarios.winning import end_result
 from engine.state import Phase
 from engine.summary import game_summary
-from engine.wording import counted, side_name
+from engine.wording import side_name
 
 
 def take_break_point_test(state: GameState, name: str, log: EventLog) -> BreakTest:
@@ -42,16 +42,9 @@ def break_test_data(name: str, test: BreakTest) -> RolledTest:
 
 
 def finish_on_time(state: GameState, log: EventLog) -> None:
-    if state.scenario == "breakthrough" and state.attacker is not None:
-        result = breakthrough_result(state)
-        return finish_game(state, log, result.winner, result.reason)
-    held = objectives_held(state)
-    first, second = sorted(held)
-    if held[first] == held[second]:
-        return finish_game(state, log, None, "time ran out with the objectives shared")
-    winner = first if held[first] > held[second] else second
-    count = held[winner]
-    finish_game(state, log, winner, f"time ran out; {side_name(winner)} hold {counted(count, 'objective')}")
+    """The last turn is over: the scenario's condition for the end decides (pp. 28-31)."""
+    result = end_result(state)
+    finish_game(state, log, result.winner, result.reason)
 
 
 def finish_game(state: GameState, log: EventLog, winner: str | None, reason: str) -> None:

@@ -28,7 +28,7 @@ from engine.rules.scenario import (
 )
 from engine.rules.victory import turn_outcome
 from engine.rulesets import rules_of
-from engine.scenarios.winning import capture_result
+from engine.scenarios.winning import turn_end_result
 from engine.state import Phase
 from engine.teams import draw_team_tokens
 from engine.wording import counted, side_name
@@ -267,9 +267,9 @@ def _end_turn(state: GameState, log: EventLog) -> None:
         winner = first if outcome == "first" else second
         loser = state.other_side(winner)
         return finish_game(state, log, winner, f"{side_name(loser)}' force broke")
-    captured = capture_result(state)
-    if captured is not None:
-        return finish_game(state, log, captured.winner, captured.reason)
+    won = turn_end_result(state)
+    if won is not None:
+        return finish_game(state, log, won.winner, won.reason)
     if state.last_turn is not None and state.turn >= state.last_turn:
         if state.random_length and not state.extended:
             roll = log.d6("random operation length")

@@ -52,8 +52,11 @@ class Scenario(BaseModel):
     special_rules: tuple[SpecialRule, ...]
     deployment: Literal["alternating", "hidden_defender_first", "defender_first"]
     deploy_within_one_move: bool = False
+    deployment_area_depth: float | None = None  # inches from its own edge a side sets up in, if not a move
     deployment_areas: tuple[str, ...] = ("edges",)  # the shapes its areas may take (engine.deployment.areas)
     defender_distance_from_start_line: float | None = None
+    defender_clear_of_attacker_third: bool = False  # the defender keeps out of the attacker's third
+    defenders_apart: bool = False  # defending units set up spaced apart (rules.scenario)
     initiative: Literal["roll", "attacker"]
     counts_as_moved: Literal["all", "attacker"]
     reserves_from_turn: int | None  # None: no reserves
@@ -63,6 +66,9 @@ class Scenario(BaseModel):
     break_fraction: dict[str, Fraction]
     defender_extra_tokens: bool = False
     objectives: Literal["none", "per_points", "near_centreline", "far_third"]
+    # the ways to win besides breaking the enemy, by the names engine.scenarios.winning registers
+    won_at_turn_end: str | None = None  # checked at the end of each turn
+    won_at_the_end: str = "objectives_held"  # when the last turn is over
 
     @field_validator("on_table_at_start", mode="before")
     @classmethod

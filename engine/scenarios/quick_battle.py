@@ -148,7 +148,7 @@ def scenario_battle(
     if isinstance(table, BattleTable):
         objectives = scenario_objectives(scenario, size, terrain)
     else:
-        places = layout.get("scenario_objectives", {}).get(scenario.id, [])
+        places = layout.get("scenario_objectives", {}).get(scenario.objectives, [])
         objectives = [Objective(id=o["id"], position=_point(o["position"])) for o in places]
     state = new_game({side: "" for side in sides}, [], terrain=terrain, table=size, objectives=objectives)
     if along is not None or isinstance(table, BattleTable):

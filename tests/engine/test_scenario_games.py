@@ -11,6 +11,7 @@ from engine.dice import SeededDice
 from engine.errors import IllegalCommand
 from engine.forces import add_unit, choose_command, force_units, new_force
 from engine.game import apply, replay
+from engine.scenarios.book import find_scenario
 from engine.scenarios.quick_battle import scenario_battle
 from engine.state import Phase, Point
 from tests.engine.random_play import play_random_game
@@ -32,8 +33,9 @@ def a_force(nation, limit, *profiles):
 
 def joined(scenario, options):
     state = scenario_battle(scenario, "village", **options)
+    doubled = find_scenario(scenario).points == "attacker_double"
     defender_limit = 150
-    attacker_limit = 300 if scenario == "capture" else 150
+    attacker_limit = 300 if doubled else 150
     forces = {
         "allies": a_force(
             "us",
@@ -50,7 +52,7 @@ def joined(scenario, options):
             "Infantry Detachment",
             "Infantry Detachment",
             "Panther",
-            *(("Panther",) if scenario == "capture" else ()),  # twice the defender's 120 points (p. 30)
+            *(("Panther",) if doubled else ()),  # twice the defender's 120 points (p. 30)
         ),
     }
     dice = SeededDice(0)
