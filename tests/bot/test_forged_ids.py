@@ -136,6 +136,9 @@ def forged_ids(
                     arguments.append(rng.choice([*parts[: len(HIDDEN)], "bogus", "x" * 120]))
                 custom_id = ":".join([f"ic:{channel}:v{stale}:{step}", *arguments])
                 cases.append((step, kind(custom_id), values() if kind is menu else None))
+            other = button if kind is menu else menu  # the id sent by a component of another kind
+            forged = other(f"ic:{CHANNEL}:v{version}:{step}:{rng.choice(parts)}")
+            cases.append((f"{step} as a {forged['type']}", forged, values() if other is menu else None))
     for _ in range(8):
         channel, window = rng.choice(channels), rng.choice(["0", "1", "7", "9" * 40])
         cases.append(("react", button(f"ic:{channel}:{window}:react"), None))
@@ -172,8 +175,8 @@ async def test_every_forged_id_is_answered_and_changes_nothing(battle):
             e["route"].endswith("/callback") and e["payload"]["type"] == 9 for e in sent
         ):
             unanswered.append((name, item["custom_id"][:60], values))
-        if any("Something went wrong" in text for text in texts):
-            failed.append((name, item["custom_id"][:60], values, texts))
+        if any("Something went wrong" in text for text in texts) or not all(p for _, p, _ in answers):
+            failed.append((name, item["custom_id"][:60], values, texts))  # answered publicly, or failed
     assert unanswered == [] and failed == []
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
     after = await bot.games.store.load(CHANNEL)
