@@ -22,7 +22,7 @@ from discord import app_commands
 from bot.discord_adapter.answers import FORM, acknowledge, answer, apology, show_form
 from bot.discord_adapter.common import deadline_nonce, owner_scope, send_long
 from bot.discord_adapter.custom_ids import ReadFirst, number_of, of_this_channel, out_of_date
-from bot.discord_adapter.markdown import markdown, pinging, refused
+from bot.discord_adapter.markdown import fenced, markdown, pinging, refused
 from bot.discord_adapter.schema_commands import schema_command
 from bot.discord_adapter.table_commands import battlefields
 from bot.reply import Reply
@@ -252,7 +252,7 @@ class CampaignCommands(app_commands.Group):
             file = discord.File(io.BytesIO(text.encode()), filename="ledger.csv", description=ledger)
             await answer(interaction, "The campaign ledger", file=file)
         else:
-            await send_long(interaction, f"```\n{text}\n```")
+            await send_long(interaction, fenced(text))
 
     @schema_command("campaign orbat")
     async def orbat(self, interaction: discord.Interaction, side: str | None = None) -> None:

@@ -11,6 +11,7 @@ from discord import app_commands
 
 from bot.discord_adapter.answers import FORM, PRIVATE, acknowledge, carry_out, show_form
 from bot.discord_adapter.common import owner_scope, send_long, send_reply, suggestions
+from bot.discord_adapter.markdown import fenced
 from bot.discord_adapter.schema_commands import schema_command
 from bot.services.force_service import ForceService, troop_quality
 from bot.services.game_service import GameError
@@ -187,7 +188,7 @@ class ForceCommands(app_commands.Group):
     @app_commands.autocomplete(force=own_forces)
     async def export(self, interaction: discord.Interaction, force: str) -> None:
         text = await force_service(interaction).export(*where(interaction), force)
-        await send_long(interaction, f"```\n{text}\n```", ephemeral=True)
+        await send_long(interaction, fenced(text), ephemeral=True)
 
     @schema_command("force import", extras=FORM)
     async def import_(self, interaction: discord.Interaction, replace: bool = False) -> None:

@@ -30,8 +30,22 @@ def plain(text: str) -> str:
 
 
 def code(text: str) -> str:
-    """Words in a fixed-width font, shown as written: a backtick among them is fenced by two."""
-    return f"`` {text} ``" if "`" in text else f"`{text}`"
+    """Words in a fixed-width font, shown as written: a backtick among them is fenced by two
+    (and backticks in a row kept apart, so that none closes the fence)."""
+    return f"`` {_apart(text)} ``" if "`" in text else f"`{text}`"
+
+
+def fenced(text: str) -> str:
+    """Lines in a fixed-width block, shown as written: three backticks typed in them cannot
+    close it."""
+    return f"```\n{_apart(text)}\n```"
+
+
+def _apart(text: str) -> str:
+    """``text`` with a zero-width space between backticks in a row."""
+    while "``" in text:
+        text = text.replace("``", f"`{ZERO_WIDTH_SPACE}`")
+    return text
 
 
 def relative_time(moment: datetime) -> str:
@@ -71,7 +85,7 @@ def _written(piece: Piece) -> str:
         case Struck(text):
             return f"~~{plain(text)}~~"
         case Block(text):
-            return f"```\n{text}\n```"
+            return fenced(text)
         case Mention(user_id):
             return mention(user_id)
         case Channel(channel_id):

@@ -12,6 +12,7 @@ import discord as discord_py
 import pytest
 
 from bot.command_schema import COMMANDS, Option
+from bot.discord_adapter.markdown import code, fenced
 from bot.services.ping_service import Ping
 from tests.bot.discord_harness import (
     ANN,
@@ -265,3 +266,9 @@ async def test_typed_names_lose_hidden_characters_and_line_breaks_where_they_com
     )
     assert any("Smoke stays\nuntil turn 3" in text_of(body) for body in posted(sent))
     await close_bot(bot)
+
+
+def test_backticks_typed_in_a_block_or_code_cannot_close_it():
+    block = fenced("a reason ``` **bold** <@2>\nnext")
+    assert block.startswith("```\n") and block.endswith("\n```") and block[3:-3].count("```") == 0
+    assert code("a `` b").count("``") == 2  # only the fence's own
