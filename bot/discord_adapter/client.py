@@ -36,10 +36,11 @@ from bot.discord_adapter.tap_orders import TurnButton, TurnSelect
 from bot.discord_adapter.tap_setup import SetUpButton, SetUpSelect
 from bot.discord_adapter.team_commands import TeamCommands
 from bot.services.deadline_loop import EVERY, DeadlineLoop
-from bot.services.game_service import OUT_OF_DATE, GameError, Outcome
+from bot.services.game_service import GameError, Outcome
 from engine.errors import IllegalCommand
 
 log = logging.getLogger(__name__)
+STALE = "This button or menu is out of date: use the newest message."  # one no item of the bot's reads
 
 
 class IronCrossBot(discord.AutoShardedClient):
@@ -183,7 +184,7 @@ class IronCrossBot(discord.AutoShardedClient):
         custom_id = str((interaction.data or {}).get("custom_id", ""))
         templates = (item.__discord_ui_compiled_template__ for item in self.persistent_items)
         if not any(template.fullmatch(custom_id) for template in templates):
-            await tell(interaction, OUT_OF_DATE)
+            await tell(interaction, STALE)
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
