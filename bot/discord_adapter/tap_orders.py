@@ -236,9 +236,7 @@ def targets_in_sight(state: GameState, unit: Unit, draft: Draft) -> list[tuple[U
     it moves first) and hurt, with the chance of an effect (:func:`engine.legality.targets`),
     the whole order being one the engine takes."""
     seen_from = at_destination(state, unit, draft) if not draft.does.fire_first else state
-    effects = dict(
-        (enemy.id, effect) for enemy, effect in targets(seen_from, unit.id, moving=draft.does.moves)
-    )
+    effects = {enemy.id: effect for enemy, effect in targets(seen_from, unit.id, moving=draft.does.moves)}
     return [
         (enemy, effects[enemy.id])
         for enemy in enemies(state, unit)

@@ -13,7 +13,8 @@ from engine.game import apply
 from engine.game_state import GameState
 from engine.scenarios.quick_battle import quick_battle
 from engine.state import Point
-from tests.bot.discord_harness import ANN, OTTO, buttons, close_bot, menus, open_bot
+from tests.bot.discord_harness import OTTO, buttons, close_bot, menus, open_bot
+from tests.bot.test_discord_taps import crowded_and_started
 
 
 @pytest.fixture
@@ -51,11 +52,7 @@ async def every_option(discord, step) -> list[dict]:
 async def test_a_destination_menu_offers_no_move_the_engine_refuses(bot_and_discord):
     bot, discord = bot_and_discord
     await bot.games.new_game("1", stug_by_the_church())
-    await discord.slash("game join", user=ANN, channel="1", side="allies")
-    await discord.slash("game join", user=OTTO, channel="1", side="axis")
-    bot.games.dice = lambda: SeededDice(3)  # the axis wins the initiative
-    await discord.slash("game start", user=OTTO, channel="1")
-    shown = buttons(await discord.slash("initiative", user=OTTO, channel="1", choice="start"))
+    shown = await crowded_and_started(bot, discord)  # the axis to act first
     state = await bot.games.game("1")
     (units,) = menus(await discord.click(shown["Activate (Axis)"], user=OTTO, channel="1"))
     stug = next(o for o in units["options"] if o["label"] == "StuG")
@@ -90,11 +87,7 @@ async def test_a_target_menu_offers_no_target_the_shot_cannot_hurt(bot_and_disco
     can, with the chance of an effect."""
     bot, discord = bot_and_discord
     await bot.games.new_game("1", mg_facing_a_sherman())
-    await discord.slash("game join", user=ANN, channel="1", side="allies")
-    await discord.slash("game join", user=OTTO, channel="1", side="axis")
-    bot.games.dice = lambda: SeededDice(3)  # the axis wins the initiative
-    await discord.slash("game start", user=OTTO, channel="1")
-    shown = buttons(await discord.slash("initiative", user=OTTO, channel="1", choice="start"))
+    shown = await crowded_and_started(bot, discord)  # the axis to act first
     state = await bot.games.game("1")
     assert shot_odds(table_shot(state, "mg-42", "sherman-2")).outcomes == {ShotOutcome.NO_EFFECT: 1}
     (units,) = menus(await discord.click(shown["Activate (Axis)"], user=OTTO, channel="1"))
