@@ -21,6 +21,7 @@ from engine.commands import (
     ChooseInitiative,
     ChooseTarget,
     Command,
+    DealCards,
     Declare,
     DeclineReaction,
     FallBackOrder,
@@ -36,6 +37,7 @@ from engine.dice import DiceScriptError, ScriptedDice
 from engine.errors import IllegalCommand
 from engine.firing.odds import ShotOutcome, shot_odds, table_shot
 from engine.flow.activation import check_declaration, check_pass
+from engine.flow.playing_cards import check_dealing
 from engine.flow.reaction import check_decline, check_reaction, reaction_score
 from engine.flow.resolution import check_markers_choice, check_target_choice
 from engine.flow.sequence import check_initiative_choice, check_reserve_call
@@ -51,6 +53,7 @@ from engine.teams import paying_player
 
 CHECKS: dict[type, Callable[[GameState, Any], object]] = {
     StartGame: check_start,
+    DealCards: check_dealing,
     CallReserves: check_reserve_call,
     ChooseInitiative: check_initiative_choice,
     Declare: check_declaration,
@@ -60,7 +63,8 @@ CHECKS: dict[type, Callable[[GameState, Any], object]] = {
     RemoveMarkers: check_markers_choice,
     ChooseTarget: check_target_choice,
 }
-"""The checks of the commands that roll dice, each the one its handler calls before any die."""
+"""The checks of the commands that roll dice, each the one its handler calls before any die (a
+rule set's own commands have theirs from :meth:`engine.rulesets.RuleSet.checks`)."""
 
 MoveKind = Literal["move", "rapid", "fall_back"]
 SPACING = 1.0  # inches between the points :func:`destinations` tries when given none
@@ -87,7 +91,7 @@ def check(state: GameState, command: Command, *, after: Sequence[Command] = ()) 
         state = _played_without_dice(state, earlier)
     if state.phase is Phase.OVER:
         raise IllegalCommand("The game is over")
-    own_check = CHECKS.get(type(command))
+    own_check = CHECKS.get(type(command)) or rules_of(state).checks().get(type(command))
     if own_check is not None:
         own_check(state, command)
     else:

@@ -8,8 +8,9 @@ import random
 
 import pytest
 
-from engine.commands import Declare, Fire, UnitOrder
-from engine.dice import SeededDice
+from engine.cards import read_deck
+from engine.commands import DealCards, Declare, Fire, UnitOrder
+from engine.dice import DiceScriptError, ScriptedDice, SeededDice
 from engine.errors import IllegalCommand
 from engine.game import apply, awaiting
 from engine.game_state import GameState
@@ -25,8 +26,10 @@ from engine.legality import (
 from engine.rulesets import with_rule_set
 from engine.scenarios.quick_battle import quick_battle
 from engine.state import Phase
+from engine.variants.house_v1.commands import ChooseDefender, ChooseFallBack
 from tests.engine.random_play import random_command, team_business
 from tests.engine.team_games import turn_one
+from tests.engine.test_cards import DECK
 
 GAMES = {
     "quick battle": quick_battle,
@@ -107,3 +110,24 @@ def _first_turn() -> GameState:
         if is_legal(state, command):
             state = apply(state, command, dice)[0]
     return state
+
+
+def test_commands_that_roll_dice_are_checked_without_them():
+    """Dealing the cards shuffles with dice, a close combat's choice fights on with them: the
+    check takes or refuses each as ``apply`` does, with no die to roll."""
+    state = _first_turn()
+    deal = DealCards(deck=tuple(read_deck(DECK)))
+    with pytest.raises(DiceScriptError):
+        apply(state, deal, ScriptedDice([]))
+    assert why_illegal(state, deal) is None
+    dealt = apply(state, deal, SeededDice(1))[0]
+    assert (
+        why_illegal(dealt, deal) == refusal(dealt, deal) == "The cards have already been dealt in this game"
+    )
+    house = with_rule_set(state, "house-v1")
+    for choice in (ChooseDefender(side="axis", unit="gruppe-1"), ChooseFallBack(side="axis", fall_back=True)):
+        assert (
+            why_illegal(house, choice)
+            == refusal(house, choice)
+            == "Nothing of that kind is waiting to be chosen"
+        )
