@@ -110,6 +110,11 @@ class RuleSet:
         """How the game carries out the commands only this rule set has (the 2015 rules: none)."""
         return {}
 
+    def checks(self) -> dict[type, Callable[[GameState, Any], object]]:
+        """The checks its handlers run before any die, of the commands only this rule set has
+        that roll dice (:mod:`engine.legality`; the 2015 rules: none)."""
+        return {}
+
     def infantry_nearby_spoils_aim(self, firer: Unit) -> bool:
         """Whether unscreened enemy infantry near the firer counts against its shot (p. 10:
         against a vehicle's only)."""

@@ -136,6 +136,12 @@ def give_bonus_tokens(
     log.emit("tokens", f"{team.co} hands out bonus tokens: {given} ({team.bonus} left)", side=side)
 
 
+def bonus_to_hand_out(state: GameState, side: str) -> int:
+    """The bonus tokens :func:`hand_out_unclaimed_bonus` would give the side's players now."""
+    team = team_of(state, side)
+    return 0 if team is None or co_lost(state, side) else team.bonus
+
+
 def hand_out_unclaimed_bonus(state: GameState, side: str, log: EventLog) -> None:
     """Bonus tokens still in hand once the side begins to act are given out by the game's rule
     (see the module's readings)."""

@@ -24,10 +24,9 @@ from bot.discord_adapter.side_threads import tell_privately
 from bot.services.game_service import GameError, Outcome, permitted
 from bot.text_orders import parse_point, unit_order
 from engine.commands import DeclineReaction, MoraleTestOrder, Order, React
-from engine.dice import SeededDice
 from engine.errors import IllegalCommand
-from engine.game import apply
 from engine.game_state import GameState
+from engine.legality import check
 from engine.state import Phase
 
 log = logging.getLogger(__name__)
@@ -52,7 +51,7 @@ async def may_react(interaction: discord.Interaction, window: int) -> None:
     closed, or the permission table does not let them react for the side it is open to."""
     state = await games(interaction).game(str(interaction.channel_id))
     side = acting_side(state, interaction)
-    apply(state, DeclineReaction(side=side, window=window), SeededDice(0))  # the window's own refusals
+    check(state, DeclineReaction(side=side, window=window))  # the window's own refusals
     permitted(
         state,
         str(interaction.user.id),

@@ -15,9 +15,9 @@ from bot.discord_adapter.side_threads import admit_newcomers, post_to_threads
 from bot.services.game_service import Outcome
 from bot.services.permissions import Role, roles_of
 from engine.commands import AppointReferee, Command
-from engine.dice import SeededDice
-from engine.game import apply, awaiting
+from engine.game import awaiting
 from engine.game_state import GameState
+from engine.legality import check
 from engine.view import REFEREE, audience_of
 
 
@@ -104,8 +104,7 @@ async def take_seat(interaction: discord.Interaction, then: Command) -> Outcome 
     if user in state.referees or not set(server_roles(interaction)) & set(state.referee_roles):
         return None
     appointment = AppointReferee(by=user, user=user)
-    seated, _ = apply(state, appointment, SeededDice(0))
-    apply(seated, then, SeededDice(0))  # only its refusal counts; the tree tells it
+    check(state, then, after=[appointment])  # only its refusal counts; the tree tells it
     return await act(interaction, appointment, seat=True)
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import math
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 import discord
@@ -70,11 +70,10 @@ from engine.commands import (
     StartGame,
 )
 from engine.errors import IllegalCommand
-from engine.firing.odds import hit_chance, table_shot
 from engine.flow.sequence import reserves_to_call
 from engine.game import awaiting
 from engine.game_state import GameState
-from engine.orders import check_may_activate
+from engine.legality import MayAct, MoveKind, destinations, is_legal, targets, units_that_may_act
 from engine.rules.movement import fall_back_allowance, movement_allowance
 from engine.state import Phase, Unit
 from engine.view import may_name
@@ -151,22 +150,14 @@ def place_of(state: GameState, unit_id: str) -> int:
     return list(state.units).index(unit_id)
 
 
-def may_act(unit: Unit) -> bool:
-    try:
-        check_may_activate(unit)
-    except IllegalCommand:
-        return False
-    return True
+def ready_units(state: GameState, side: str) -> list[MayAct]:
+    """The side's units that may be activated by taps: those the engine lets it order now
+    (:func:`engine.legality.units_that_may_act`), on the table and not carried."""
+    return [may for may in units_that_may_act(state, side) if may.unit.on_table and not may.unit.embarked_in]
 
 
-def ready_units(state: GameState, side: str) -> list[Unit]:
-    """The side's units that may be activated by taps: on the table, not carried, not barred
-    from acting again this turn."""
-    return [
-        u
-        for u in state.units.values()
-        if u.side == side and u.on_table and not u.destroyed and not u.embarked_in and may_act(u)
-    ]
+def move_kind(action: Action) -> MoveKind:
+    return "fall_back" if action.fall_back else "rapid" if action.rapid else "move"
 
 
 def allowance(unit: Unit, action: Action) -> float:
@@ -224,18 +215,34 @@ def at_destination(state: GameState, unit: Unit, draft: Draft) -> GameState:
     return moved
 
 
-def targets_in_sight(state: GameState, unit: Unit, draft: Draft) -> list[tuple[Unit, Fraction]]:
-    """The enemy units the unit could fire at (from its destination, if it moves first), with
-    the chance of at least one hit (engine.firing.odds)."""
-    seen_from = at_destination(state, unit, draft) if not draft.does.fire_first else state
-    found = []
-    for enemy in enemies(state, unit):
+def reachable(state: GameState, unit: Unit, draft: Draft, values: list[str]) -> list[str]:
+    """Those of the destinations (spots of squares, or ``~N``: toward unit N) that the move rules
+    accept for the draft's move (:func:`engine.legality.destinations`); a move toward a unit
+    already in contact goes nowhere and is left out."""
+    points = {}
+    for value in values:
         try:
-            shot = table_shot(seen_from, unit.id, enemy.id, moving=draft.does.moves)
+            points[value] = parse_move(
+                state, unit.id, move_words(state, unit, replace(draft, to=value)) or ""
+            )
         except IllegalCommand:
             continue
-        found.append((enemy, hit_chance(shot)))
-    return found
+    kept = set(destinations(state, unit.id, move_kind(draft.does), [path[-1] for path in points.values()]))
+    return [value for value, path in points.items() if path[-1] in kept]
+
+
+def targets_in_sight(state: GameState, unit: Unit, draft: Draft) -> list[tuple[Unit, Fraction]]:
+    """The enemy units the side may name that the unit could fire at (from its destination, if
+    it moves first) and hurt, with the chance of an effect (:func:`engine.legality.targets`),
+    the whole order being one the engine takes."""
+    seen_from = at_destination(state, unit, draft) if not draft.does.fire_first else state
+    effects = {enemy.id: effect for enemy, effect in targets(seen_from, unit.id, moving=draft.does.moves)}
+    return [
+        (enemy, effects[enemy.id])
+        for enemy in enemies(state, unit)
+        if enemy.id in effects
+        and is_legal(state, order_command(state, unit.side, replace(draft, target=place_of(state, enemy.id))))
+    ]
 
 
 def percent(chance: Fraction) -> str:
@@ -301,10 +308,16 @@ def unit_options(state: GameState, side: str) -> list[discord.SelectOption]:
             label=f"{u.name}{f' = {u.true_name}' if u.true_name else ''}"[:100],  # its own side's eyes only
             value=str(place_of(state, u.id)),
             description=", ".join(
-                (u.profile.name, counted(u.morale_markers, "morale marker"), counted(u.tokens, "token"))
+                (
+                    u.profile.name,
+                    counted(u.morale_markers, "morale marker"),
+                    counted(u.tokens, "token"),
+                    *([f"needs {may.test.describe()}"] if may.test else []),
+                )
             )[:100],
         )
-        for u in ready_units(state, side)
+        for may in ready_units(state, side)
+        for u in [may.unit]
     ]
 
 
@@ -351,13 +364,25 @@ def spot_options(square: str) -> list[discord.SelectOption]:
 
 def destination_options(state: GameState, unit: Unit, draft: Draft) -> list[discord.SelectOption]:
     """Where the unit may go, as its destination menu offers it (every page): the grid squares
-    in its reach, then a full move toward each enemy unit the side may name."""
+    in its reach with a spot the move rules accept, then a full move toward each enemy unit the
+    side may name, where the rules accept it."""
     reach = allowance(unit, draft.does)
-    options = [
+    squares = [
         discord.SelectOption(label=f"Square {name}", value=name)
         for name in squares_in_reach(state, unit, reach)
+        if any(reachable(state, unit, draft, [spot.value]) for spot in spot_options(name))
     ]
-    return options + [
+    return squares + [
+        option
+        for option in toward_options(state, unit, draft)
+        if reachable(state, unit, draft, [option.value])
+    ]
+
+
+def toward_options(state: GameState, unit: Unit, draft: Draft) -> list[discord.SelectOption]:
+    """A full move toward each enemy unit the side may name."""
+    reach = allowance(unit, draft.does)
+    return [
         discord.SelectOption(
             label=f'{reach:g}" toward {enemy.name}'[:100], value=f"~{place_of(state, enemy.id)}"
         )
@@ -366,12 +391,19 @@ def destination_options(state: GameState, unit: Unit, draft: Draft) -> list[disc
 
 
 def spots_in_reach(state: GameState, unit: Unit, draft: Draft) -> list[discord.SelectOption]:
-    """Every spot the unit's spot menus offer, whichever of its squares was chosen."""
+    """Every spot of the squares in the unit's reach, whichever of them was chosen."""
     return [
         spot
         for square in squares_in_reach(state, unit, allowance(unit, draft.does))
         for spot in spot_options(square)
     ]
+
+
+def reachable_spots(state: GameState, unit: Unit, draft: Draft, square: str) -> list[discord.SelectOption]:
+    """The spots of a square its spot menu offers: those the move rules accept."""
+    spots = spot_options(square)
+    kept = set(reachable(state, unit, draft, [spot.value for spot in spots]))
+    return [spot for spot in spots if spot.value in kept]
 
 
 def drafted(state: GameState, side: str, draft: Draft) -> Unit:
@@ -382,8 +414,9 @@ def drafted(state: GameState, side: str, draft: Draft) -> Unit:
     if draft.to != NONE:
         if not draft.does.moves:
             raise out_of_date()
-        toward = [o for o in destination_options(state, unit, draft) if o.value.startswith("~")]
-        offered([draft.to], spots_in_reach(state, unit, draft) + toward)
+        offered([draft.to], spots_in_reach(state, unit, draft) + toward_options(state, unit, draft))
+        if not reachable(state, unit, draft, [draft.to]):
+            raise out_of_date()
     if draft.target is not None and not draft.does.fires:
         raise out_of_date()
     return unit
@@ -425,32 +458,39 @@ def destination_step(
 
 
 def spot_menu(
-    state: GameState, channel: int, version: int, step: str, arguments: tuple[object, ...], square: str
+    state: GameState,
+    channel: int,
+    version: int,
+    step: str,
+    arguments: tuple[object, ...],
+    square: str,
+    spots: list[discord.SelectOption] | None = None,
 ) -> discord.ui.LayoutView:
     """Where in a grid square the unit (the first argument, by place) goes: its centre or one of
-    the spots around it, an inch apart."""
+    the spots around it, an inch apart (``spots``: those of them offered, if not all)."""
     unit = unit_at(state, int(str(arguments[0])))
     return private_card(
         f"**{unit.name}**: where in {square}?",
-        [menu(channel, version, step, arguments, "Exactly where", spot_options(square))],
+        [menu(channel, version, step, arguments, "Exactly where", spots or spot_options(square))],
     )
 
 
 def offset_step(
     state: GameState, channel: int, version: int, draft: Draft, square: str
 ) -> discord.ui.LayoutView:
-    return spot_menu(state, channel, version, "off", (draft.unit, draft.action), square)
+    spots = reachable_spots(state, unit_at(state, draft.unit), draft, square)
+    return spot_menu(state, channel, version, "off", (draft.unit, draft.action), square, spots)
 
 
 def target_options(state: GameState, seen: list[tuple[Unit, Fraction]]) -> list[discord.SelectOption]:
     """The targets in sight as the target menu offers them (every page), with their chance."""
     return [
         discord.SelectOption(
-            label=f"{enemy.name} ({percent(hit)} to hit)"[:100],
+            label=f"{enemy.name} ({percent(effect)} to have an effect)"[:100],
             value=str(place_of(state, enemy.id)),
-            description=f"{enemy.profile.name}: at least one hit {percent(hit)}"[:100],
+            description=f"{enemy.profile.name}: a marker, damage or worse {percent(effect)}"[:100],
         )
-        for enemy, hit in seen
+        for enemy, effect in seen
     ]
 
 
@@ -468,7 +508,7 @@ async def target_step(
         )
     so_far = (draft.unit, draft.action, draft.to)
     return private_card(
-        f"**{unit.name}**: fire at which unit? (the chance of at least one hit shown){of_pages(page, pages)}",
+        f"**{unit.name}**: fire at which unit? (the chance of an effect shown){of_pages(page, pages)}",
         [menu(channel, version, "at", so_far, f"Target{of_pages(page, pages)}", shown)],
         page_buttons(channel, version, "targets", so_far, page, pages),
     )
@@ -886,6 +926,8 @@ class TurnSelect(StepItem, discord.ui.DynamicItem[discord.ui.Select], template=s
                 )
             if self.step == "off":
                 (chosen,) = offered(values, spots_in_reach(state, unit, draft))
+                if not reachable(state, unit, draft, [chosen]):
+                    raise out_of_date()
                 return await after_destination(
                     state, channel, version, Draft(draft.unit, draft.action, chosen)
                 )

@@ -146,14 +146,15 @@ def enemy_revealed(state: GameState, side: str) -> bool:
     )
 
 
-def must_keep_spending(state: GameState, side: str) -> str | None:
-    """Why the attacker facing hidden markers may not stop spending tokens yet, or None (p. 26)."""
+def must_keep_spending(state: GameState, side: str, tokens: int) -> str | None:
+    """Why the attacker facing hidden markers, with ``tokens`` in hand, may not stop spending
+    them yet, or None (p. 26)."""
     if side != state.attacker or not any(u.marker is not None for u in state.units.values()):
         return None
     mine = state.sides[side]
-    if may_stop_spending_tokens(enemy_revealed(state, side), mine.tokens_drawn, mine.tokens):
+    if may_stop_spending_tokens(enemy_revealed(state, side), mine.tokens_drawn, tokens):
         return None
-    spent = mine.tokens_drawn - mine.tokens
+    spent = mine.tokens_drawn - tokens
     return (
         "Until an enemy unit is revealed you must keep spending command tokens until half of them "
         f"are spent ({spent} of {mine.tokens_drawn} so far)"

@@ -30,7 +30,7 @@ from engine.flow.sequence import give_initiative
 from engine.game_state import Aim, GameState, Pending
 from engine.orders import check_fall_back, check_platoon_order, order_unit, order_units
 from engine.state import Phase, Unit
-from engine.teams import hand_out_unclaimed_bonus, paying_player, spend_token
+from engine.teams import bonus_to_hand_out, hand_out_unclaimed_bonus, paying_player, spend_token
 from engine.wording import side_name
 
 
@@ -59,15 +59,19 @@ def check_order(state: GameState, side: str, order: Order) -> None:
         check_platoon_order(state, side, order, state.sides[side].nation)
 
 
-def declare(state: GameState, command: Declare, log: EventLog) -> None:
+def check_declaration(state: GameState, command: Declare) -> str | None:
+    """Refuse a declaration the rules do not allow (pp. 4-5), before any token is spent or any
+    die rolled; the player whose token pays for it in a team game."""
     _expect_active(state, command.side)
-    side = state.sides[command.side]
-    if side.tokens < 1:
+    if state.sides[command.side].tokens < 1:
         raise IllegalCommand("You have no command tokens left: pass the initiative")
-    order = command.order
-    check_order(state, command.side, order)
-    payer = paying_player(state, command.side, order_units(order), command.player)
+    check_order(state, command.side, command.order)
+    return paying_player(state, command.side, order_units(command.order), command.player)
 
+
+def declare(state: GameState, command: Declare, log: EventLog) -> None:
+    payer = check_declaration(state, command)
+    order = command.order
     spend_token(state, command.side, payer, log)
     state.declarations += 1
     pending = Pending(
@@ -110,14 +114,21 @@ def declare(state: GameState, command: Declare, log: EventLog) -> None:
 
 def pass_initiative(state: GameState, command: PassInitiative, log: EventLog) -> None:
     """Passing (p. 5): a player who gained the initiative spends a token before passing back."""
-    _expect_active(state, command.side)
-    side = state.sides[command.side]
+    check_pass(state, command)
     hand_out_unclaimed_bonus(state, command.side, log)
-    if side.tokens and state.spent_since_initiative == 0:
-        raise IllegalCommand("You must spend at least one command token before passing the initiative back")
-    if side.tokens and (problem := must_keep_spending(state, command.side)):
-        raise IllegalCommand(problem)
     give_initiative(state, state.other_side(command.side), log, "take the initiative")
+
+
+def check_pass(state: GameState, command: PassInitiative) -> None:
+    """Refuse to pass the initiative back before a token is spent (p. 5), or while the attacker
+    facing hidden markers must keep spending (p. 26), counting the bonus tokens the game would
+    hand out as the side passes."""
+    _expect_active(state, command.side)
+    tokens = state.sides[command.side].tokens + bonus_to_hand_out(state, command.side)
+    if tokens and state.spent_since_initiative == 0:
+        raise IllegalCommand("You must spend at least one command token before passing the initiative back")
+    if tokens and (problem := must_keep_spending(state, command.side, tokens)):
+        raise IllegalCommand(problem)
 
 
 def place_token(state: GameState, pending: Pending, order: Order) -> None:

@@ -13,11 +13,16 @@ from engine.teams import hand_out_unclaimed_bonus, spend_token
 from engine.wording import counted, side_name
 
 
-def deal_cards(state: GameState, command: DealCards, log: EventLog) -> None:
+def check_dealing(state: GameState, command: DealCards) -> None:
+    """The cards are dealt once, before the game is over (p. 33)."""
     if state.cards is not None:
         raise IllegalCommand("The cards have already been dealt in this game")
     if state.phase is Phase.OVER:
         raise IllegalCommand("The game is over")
+
+
+def deal_cards(state: GameState, command: DealCards, log: EventLog) -> None:
+    check_dealing(state, command)
     state.cards = deal(
         list(command.deck), sorted(state.sides), lambda sides: log.roll(sides, "shuffling the cards")
     )

@@ -27,7 +27,7 @@ from engine.orders import check_may_activate, order_unit, order_units
 from engine.rules.activation import TestScore, morale_test_reaction_score_needed, seizes_initiative
 from engine.rules.scenario import dug_in_seizes_initiative
 from engine.rulesets import rules_of
-from engine.state import Phase, Point
+from engine.state import Phase, Point, Unit
 from engine.teams import paying_player, spend_token
 from engine.wording import side_name
 
@@ -44,13 +44,19 @@ def _expect_window(state: GameState, side: str, window: int) -> Pending:
 
 
 def decline(state: GameState, command: DeclineReaction, log: EventLog) -> None:
-    _expect_window(state, command.side, command.window)
+    check_decline(state, command)
     log.emit("no_reaction", f"{side_name(command.side, start=True)} do not react", side=command.side)
     resolve_without_reaction(state, log)
 
 
-def react(state: GameState, command: React, log: EventLog) -> None:
-    """Reacting (pp. 6-7): a token, a reaction test, then the reaction sequence."""
+def check_decline(state: GameState, command: DeclineReaction) -> None:
+    """Refuse to decline a window that is not open to the side."""
+    _expect_window(state, command.side, command.window)
+
+
+def check_reaction(state: GameState, command: React) -> tuple[Interrupt | None, str | None]:
+    """Refuse a reaction the rules do not allow (pp. 6-7), before any token is spent or any die
+    rolled; where it cuts into the enemy's move, and the player whose token pays for it."""
     pending = _expect_window(state, command.side, command.window)
     order = command.order
     if isinstance(order, PlatoonOrder):
@@ -58,7 +64,15 @@ def react(state: GameState, command: React, log: EventLog) -> None:
     check_reaction_to(state, pending.order, order)
     interrupt = _interrupt(state, pending, command.at)
     check_order(_as_at_interrupt(state, pending, interrupt), command.side, order)
-    payer = paying_player(state, command.side, order_units(order), command.player)
+    return interrupt, paying_player(state, command.side, order_units(order), command.player)
+
+
+def react(state: GameState, command: React, log: EventLog) -> None:
+    """Reacting (pp. 6-7): a token, a reaction test, then the reaction sequence."""
+    interrupt, payer = check_reaction(state, command)
+    pending = state.pending
+    assert pending is not None
+    order = command.order
     side = state.sides[command.side]
     spend_token(state, command.side, payer, log)
     pending.reaction = order
@@ -136,13 +150,20 @@ def _reaction_score(state: GameState, pending: Pending, order: Order) -> TestSco
         return morale_test_reaction_score_needed()
     unit = state.units[order_unit(order) or ""]
     check_may_activate(unit)
+    return reaction_score(state, pending, unit, falling_back=isinstance(order, FallBackOrder))
+
+
+def reaction_score(
+    state: GameState, pending: Pending, unit: Unit, *, falling_back: bool = False
+) -> TestScore:
+    """The score a unit's reaction test needs against the order declared (pp. 6, 13)."""
     enemy_ids = order_units(pending.order)
     enemy = as_seen(state.units[enemy_ids[0]]) if enemy_ids else None  # a marker looks like infantry
     return rules_of(state).reaction_score(
         unit,
         enemy=enemy,
         enemy_started_in_cover=enemy is not None and starts_in_cover(state, enemy, unit),
-        falling_back=isinstance(order, FallBackOrder),
+        falling_back=falling_back,
     )
 
 

@@ -269,20 +269,32 @@ def expect_choice(state: GameState, side: str, kind: str) -> Choice:
     return choice
 
 
-def choose_markers(state: GameState, command: RemoveMarkers, log: EventLog) -> None:
+def check_markers_choice(state: GameState, command: RemoveMarkers) -> Choice:
+    """Refuse a unit the Company Morale Test's choice does not offer (p. 13)."""
     choice = expect_choice(state, command.side, "remove_markers")
     if command.unit not in choice.options:
         names = ", ".join(state.units[o].name for o in choice.options)
         raise IllegalCommand(f"Choose one of your units with morale markers: {names}")
+    return choice
+
+
+def choose_markers(state: GameState, command: RemoveMarkers, log: EventLog) -> None:
+    choice = check_markers_choice(state, command)
     _remove_markers(state, state.units[command.unit], choice.remove_all, choice.roll, log)
     resume(state, log)
 
 
-def choose_target(state: GameState, command: ChooseTarget, log: EventLog) -> None:
+def check_target_choice(state: GameState, command: ChooseTarget) -> Choice:
+    """Refuse a new target the choice does not offer (changing target, p. 7)."""
     choice = expect_choice(state, command.side, "choose_target")
     if command.target is not None and command.target not in choice.options:
         names = ", ".join(state.units[o].name for o in choice.options)
         raise IllegalCommand(f"Choose a new target among {names}, or none")
+    return choice
+
+
+def choose_target(state: GameState, command: ChooseTarget, log: EventLog) -> None:
+    choice = check_target_choice(state, command)
     pending = state.pending
     assert pending is not None
     unit_id = order_unit(pending.order_of(choice.who))  # type: ignore[arg-type]

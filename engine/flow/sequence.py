@@ -80,9 +80,9 @@ def reserves_to_call(state: GameState, name: str) -> int:
     return min(limit, len(waiting))
 
 
-def call_reserves(state: GameState, command: CallReserves, log: EventLog) -> None:
-    """Reserves (p. 26): a d6 for each unit called; each 3+ makes one available, in the order
-    the player named them, and brings one token with it."""
+def check_reserve_call(state: GameState, command: CallReserves) -> None:
+    """Refuse a call of reserves out of its time, or of units that are not the side's waiting
+    reserves, or of more than the turn allows (p. 26)."""
     if state.phase is not Phase.RESERVES or command.side not in state.reserve_calls_due:
         raise IllegalCommand("Reserves are called at the start of a turn, when the bot asks for them")
     limit = reserves_to_call(state, command.side)
@@ -98,6 +98,12 @@ def call_reserves(state: GameState, command: CallReserves, log: EventLog) -> Non
             raise IllegalCommand(
                 f"{unit.name if unit else unit_id} is not one of {side_name(command.side)}' reserves"
             )
+
+
+def call_reserves(state: GameState, command: CallReserves, log: EventLog) -> None:
+    """Reserves (p. 26): a d6 for each unit called; each 3+ makes one available, in the order
+    the player named them, and brings one token with it."""
+    check_reserve_call(state, command)
     rolls = [log.d6(f"reserves, {command.side}") for _ in command.units]
     arriving = command.units[: reserves_available(rolls, len(command.units))]
     for unit_id in arriving:
@@ -204,12 +210,17 @@ def _draw_tokens(state: GameState, name: str, log: EventLog) -> int:
     return tokens
 
 
-def choose_initiative(state: GameState, command: ChooseInitiative, log: EventLog) -> None:
+def check_initiative_choice(state: GameState, command: ChooseInitiative) -> None:
+    """Only the side that won the initiative roll chooses who starts (p. 4)."""
     if state.phase is not Phase.INITIATIVE:
         raise IllegalCommand("Nobody is choosing the initiative now")
     if command.side != state.initiative_winner:
         winner = side_name(state.initiative_winner or "", start=True)
         raise IllegalCommand(f"{winner} won the initiative and choose who starts")
+
+
+def choose_initiative(state: GameState, command: ChooseInitiative, log: EventLog) -> None:
+    check_initiative_choice(state, command)
     active = command.side if command.go_first else state.other_side(command.side)
     give_initiative(state, active, log, "start as the active player")
 

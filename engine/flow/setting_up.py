@@ -145,21 +145,27 @@ def finish_deploying(state: GameState, command: FinishDeployment, log: EventLog)
     log.emit("deploy", finish_deployment(state, command.side), side=command.side)
 
 
-def start_game(state: GameState, command: StartGame, log: EventLog) -> None:
+def check_start(state: GameState, command: StartGame) -> None:
+    """Refuse to start a game already started, or whose two sides are not both set up."""
     if state.phase is not Phase.SETUP:
         raise IllegalCommand("The game has already started")
     if state.deployment is not None:
         waiting = [side for side, plan in state.deployment.sides.items() if not plan.done]
         if waiting:
             raise IllegalCommand(f"{' and '.join(waiting)} must finish setting up first (/deploy)")
-        if state.deployment.order == "plotted":
-            reveal_plotted_deployment(state, log)
-        state.deployment = None
     if len(state.sides) != 2:
         raise IllegalCommand("A game needs exactly two sides")
     for side in state.sides:
         if not live_units(state, side) and not any(u.in_reserve for u in state.units_of(side)):
             raise IllegalCommand(f"{side_name(side, start=True)} have no units")
+
+
+def start_game(state: GameState, command: StartGame, log: EventLog) -> None:
+    check_start(state, command)
+    if state.deployment is not None:
+        if state.deployment.order == "plotted":
+            reveal_plotted_deployment(state, log)
+        state.deployment = None
     for name, side in sorted(state.sides.items()):
         if side.bombarded:
             preliminary_bombardment(state, name, log)

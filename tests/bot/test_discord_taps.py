@@ -303,6 +303,8 @@ def test_a_target_menu_pages_through_more_enemies_than_a_menu_holds():
     """With 40 enemies in sight, the target menu shows 25, then the other 15 on its next page."""
     state = crowded_battle()
     state.units["sherman-1"] = state.units["sherman-1"].model_copy(update={"position": parse_point("36,40")})
+    state.phase, state.active_side = Phase.ACTIVE, "allies"  # the menu offers what they may declare
+    state.sides["allies"].tokens = 2
     sherman = place_of(state, "sherman-1")
     draft = Draft(sherman, "fire")
     seen = targets_in_sight(state, state.units["sherman-1"], draft)

@@ -34,7 +34,7 @@ import pytest
 from bot.discord_adapter.action_card import NO_TARGET, OPENING, step_button, step_id
 from bot.discord_adapter.client import IronCrossBot
 from bot.discord_adapter.help_command import PageButton, TopicSelect, page_text
-from bot.discord_adapter.tap_orders import square_name
+from bot.discord_adapter.tap_orders import Draft, destination_options, square_name
 from bot.help_pages import PAGES
 from bot.text_orders import GRID
 from engine.dice import ScriptedDice, d6
@@ -124,7 +124,12 @@ def an_enemy(state: GameState) -> str | None:
 
 
 def toward_an_enemy(state: GameState) -> dict[str, Any]:
-    return {"values": [f"~{place(state, an_enemy(state))}"]}
+    """A move toward an axis unit that the Sherman's destination menu offers (the way toward
+    some crosses a building), else toward the first."""
+    sherman = state.units.get(SHERMAN)
+    draft = Draft(int(place(state, SHERMAN)), "move")
+    offered = [o.value for o in destination_options(state, sherman, draft)] if sherman else []
+    return {"values": [next((v for v in offered if v.startswith("~")), f"~{place(state, an_enemy(state))}")]}
 
 
 def at_an_enemy(state: GameState) -> dict[str, Any]:

@@ -33,7 +33,12 @@ from engine.variants.house_v1.activation import (
 )
 from engine.variants.house_v1.buildings import after_shot_at_building, spread_fires, take_post
 from engine.variants.house_v1.citation import cited, house_rule
-from engine.variants.house_v1.close_combat.choices import choose_defender, choose_fall_back
+from engine.variants.house_v1.close_combat.choices import (
+    check_defender_choice,
+    check_fall_back_choice,
+    choose_defender,
+    choose_fall_back,
+)
 from engine.variants.house_v1.commands import ChooseDefender, ChooseFallBack
 from engine.variants.house_v1.firing import EXPLOSION_RADIUS, Weapon
 from engine.variants.house_v1.indirect_fire.play import expire_fire_markers
@@ -173,6 +178,10 @@ class HouseRules(RuleSet):
     def handlers(self) -> dict[type, Callable[[GameState, Any, EventLog], None]]:
         """s. 6: the choices a close combat waits for."""
         return {ChooseFallBack: choose_fall_back, ChooseDefender: choose_defender}
+
+    def checks(self) -> dict[type, Callable[[GameState, Any], object]]:
+        """s. 6: the close combat goes on with dice once a choice is made."""
+        return {ChooseFallBack: check_fall_back_choice, ChooseDefender: check_defender_choice}
 
     def infantry_nearby_spoils_aim(self, firer: Unit) -> bool:
         """s. 5: the -1 for AP and HE fire applies to any firer."""

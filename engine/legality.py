@@ -1,0 +1,213 @@
+"""Whether a command is legal, and why not, without rolling a die; and the legal choices of a
+step, for menus: the units that may act, where a unit may go, what it may fire at.
+
+:func:`why_illegal` runs the very checks :func:`engine.game.apply` runs before it rolls anything:
+a command that rolls dice has its check separated out (:data:`CHECKS`) and its handler calls that
+same function first, so the two can never disagree. A command that rolls no dice is checked by
+carrying it out on a copy with dice that cannot be rolled: its handler's refusals are its checks.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Literal
+
+from engine.battlefield import live_units
+from engine.commands import (
+    CallReserves,
+    ChooseInitiative,
+    ChooseTarget,
+    Command,
+    DealCards,
+    Declare,
+    DeclineReaction,
+    FallBackOrder,
+    Move,
+    Order,
+    PassInitiative,
+    React,
+    RemoveMarkers,
+    StartGame,
+    UnitOrder,
+)
+from engine.dice import DiceScriptError, ScriptedDice
+from engine.errors import IllegalCommand
+from engine.firing.odds import ShotOutcome, shot_odds, table_shot
+from engine.flow.activation import check_declaration, check_pass
+from engine.flow.playing_cards import check_dealing
+from engine.flow.reaction import check_decline, check_reaction, reaction_score
+from engine.flow.resolution import check_markers_choice, check_target_choice
+from engine.flow.sequence import check_initiative_choice, check_reserve_call
+from engine.flow.setting_up import check_start
+from engine.game import apply
+from engine.game_state import GameState
+from engine.orders import check_may_activate, unit_of_side
+from engine.rules.activation import TestScore
+from engine.rules.movement import fall_back_allowance, movement_allowance
+from engine.rulesets import rules_of
+from engine.state import Phase, Point, Unit
+from engine.teams import paying_player
+
+CHECKS: dict[type, Callable[[GameState, Any], object]] = {
+    StartGame: check_start,
+    DealCards: check_dealing,
+    CallReserves: check_reserve_call,
+    ChooseInitiative: check_initiative_choice,
+    Declare: check_declaration,
+    PassInitiative: check_pass,
+    React: check_reaction,
+    DeclineReaction: check_decline,
+    RemoveMarkers: check_markers_choice,
+    ChooseTarget: check_target_choice,
+}
+"""The checks of the commands that roll dice, each the one its handler calls before any die (a
+rule set's own commands have theirs from :meth:`engine.rulesets.RuleSet.checks`)."""
+
+MoveKind = Literal["move", "rapid", "fall_back"]
+SPACING = 1.0  # inches between the points :func:`destinations` tries when given none
+
+
+def why_illegal(state: GameState, command: Command, *, after: Sequence[Command] = ()) -> str | None:
+    """Why the engine would refuse the command, or None if it is legal (see :func:`check`)."""
+    try:
+        check(state, command, after=after)
+    except IllegalCommand as refusal:
+        return str(refusal)
+    return None
+
+
+def is_legal(state: GameState, command: Command) -> bool:
+    return why_illegal(state, command) is None
+
+
+def check(state: GameState, command: Command, *, after: Sequence[Command] = ()) -> None:
+    """Raise :class:`IllegalCommand` as :func:`engine.game.apply` would, rolling no die;
+    ``after``: once these commands, which roll no dice (taking a referee's seat, say), were
+    played first."""
+    for earlier in after:
+        state = _played_without_dice(state, earlier)
+    if state.phase is Phase.OVER:
+        raise IllegalCommand("The game is over")
+    own_check = CHECKS.get(type(command)) or rules_of(state).checks().get(type(command))
+    if own_check is not None:
+        own_check(state, command)
+    else:
+        _played_without_dice(state, command)
+
+
+def _played_without_dice(state: GameState, command: Command) -> GameState:
+    try:
+        return apply(state, command, ScriptedDice([]))[0]
+    except DiceScriptError as needing:
+        raise TypeError(f"{type(command).__name__} rolls dice: its check belongs in CHECKS") from needing
+
+
+# --- the choices of a step -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MayAct:
+    """A unit its side may give an order to now, and the test the order needs (a reactivation
+    or a reaction test), if any."""
+
+    unit: Unit
+    test: TestScore | None
+
+
+def units_that_may_act(state: GameState, side: str) -> list[MayAct]:
+    """On the side's turn to act, the units it may activate (a unit already holding a token
+    takes a reactivation test, p. 4); in a reaction window open to it, the units that may react
+    (each with its reaction test, p. 6). None whose token no one could pay (p. 25)."""
+    pending = state.pending
+    if state.phase is Phase.ACTIVE and side == state.active_side:
+
+        def test(unit: Unit) -> TestScore | None:
+            if not unit.tokens:
+                return None
+            return rules_of(state).reactivation_score(unit, unit.tokens, falling_back=False)
+
+    elif state.phase is Phase.REACTION and pending is not None and side == pending.reactor_side:
+
+        def test(unit: Unit) -> TestScore | None:
+            return reaction_score(state, pending, unit)
+
+    else:
+        return []
+    if side not in state.sides or state.sides[side].tokens < 1:
+        return []
+    found = []
+    for unit in state.units_of(side):
+        try:
+            check_may_activate(unit_of_side(state, side, unit.id, entering=True))
+            paying_player(state, side, [unit.id], None)  # in a team game its player has a token
+        except IllegalCommand:
+            continue
+        found.append(MayAct(unit, test(unit)))
+    return found
+
+
+def order_now(state: GameState, side: str, order: Order) -> Command:
+    """The command that gives the order now: a declaration on the side's turn to act, else a
+    reaction in the open window."""
+    if state.phase is Phase.REACTION and state.pending is not None:
+        return React(side=side, window=state.pending.window, order=order)
+    return Declare(side=side, order=order)
+
+
+def destinations(
+    state: GameState, unit_id: str, kind: MoveKind = "move", among: Iterable[Point] | None = None
+) -> list[Point]:
+    """The points (of ``among``; else of a grid an inch apart around the unit) that the unit may
+    be ordered to move straight to now, by the kind of move given: the move rules accept the
+    way there (its length by the unit's rate, terrain, other units, the table's edge)."""
+    unit = state.units[unit_id]
+    points = _around(state, unit, kind) if among is None else among
+    return [p for p in points if is_legal(state, order_now(state, unit.side, moving_to(unit_id, kind, p)))]
+
+
+def moving_to(unit_id: str, kind: MoveKind, point: Point) -> Order:
+    """The order that moves the unit straight to ``point`` by the kind of move given."""
+    if kind == "fall_back":
+        return FallBackOrder(unit=unit_id, path=(point,))
+    return UnitOrder(unit=unit_id, actions=(Move(path=(point,), rapid=kind == "rapid"),))
+
+
+def _around(state: GameState, unit: Unit, kind: MoveKind) -> list[Point]:
+    """The points an inch apart on the table within the mover's reach."""
+    mover = state.units.get(unit.embarked_in or "", unit)
+    if kind == "fall_back":
+        reach = fall_back_allowance(mover.profile, reverse=False)
+    else:
+        reach = movement_allowance(mover.profile, rapid=kind == "rapid", road=False)
+    here, steps = mover.position, math.floor(reach / SPACING)
+    found = []
+    for i in range(-steps, steps + 1):
+        for j in range(-steps, steps + 1):
+            x, y = here.x + i * SPACING, here.y + j * SPACING
+            inside = 0 <= x <= state.table.width and 0 <= y <= state.table.depth
+            if (i or j) and inside and math.hypot(i, j) * SPACING <= reach:
+                found.append(Point(x=round(x, 2), y=round(y, 2)))
+    return found
+
+
+def targets(state: GameState, unit_id: str, *, moving: bool = False) -> list[tuple[Unit, Fraction]]:
+    """The enemy units the unit sees and may fire at as the table stands (``moving``: in an
+    activation that also moves), each with the exact chance that the shot has an effect (a
+    marker or damage or worse, :func:`engine.firing.odds.shot_odds`); a shot that can have none
+    (a weapon too weak for the armour it meets) is left out."""
+    unit = state.units[unit_id]
+    found = []
+    for enemy in live_units(state):
+        if enemy.side == unit.side:
+            continue
+        try:
+            shot = table_shot(state, unit_id, enemy.id, moving=moving)
+        except IllegalCommand:
+            continue
+        effect = 1 - shot_odds(shot).outcomes.get(ShotOutcome.NO_EFFECT, Fraction(0))
+        if effect > 0:
+            found.append((enemy, effect))
+    return found
