@@ -24,8 +24,15 @@ from pathlib import Path
 
 import pytest
 
-from bot.console import play_console
+from bot.app import Services
+from bot.command_schema import COMMANDS
+from bot.console import ConsoleTable, play_console
+from bot.services.game_service import GameError, GameService
+from bot.storage.store import GameStore
 from engine.dice import SeededDice
+from engine.game import awaiting
+from engine.game_state import GameState
+from tests.bot.discord_harness import ANN, OTTO, answers_in, close_bot, open_bot, text_of
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 REFUSALS = ("Not allowed:", "Something went wrong")  # the console's two answers to a refused line
@@ -108,3 +115,104 @@ async def test_every_readme_example_works_as_written(tmp_path, first, lines):
     answers = out.getvalue()
     refused = [line for line in answers.splitlines() if line.startswith(REFUSALS)]
     assert not refused, f"{first}\n{answers}"
+
+
+# -- the Discord lines, at the console ---------------------------------------------------------
+
+PLAYERS = {ANN: "ann", OTTO: "otto"}  # the two players, by their Discord ids
+FOLLOW_UPS = {  # what a Discord line's explanation has the players type next
+    "/game join side:allies": ["/game join side:axis"],
+    "/game start": ["/initiative choice:start"],
+}
+NOT_COMPARED = {  # Discord lines the console gives by other means
+    "/cards deck name:Generic": "Discord takes the cards in a form, the console from a file (file:)",
+}
+DISCORD_PRELUDES = {  # what a block supposes the channel has already done
+    "/act unit:1 Section assault:Gruppe 2": [
+        "/game new ruleset:house_v1 forces:british",
+        "/game join side:allies",
+        "/game join side:axis",
+        "/game start",
+        "/initiative choice:start",
+    ],
+}
+MARKDOWN = re.compile(r"\*\*|__|`|^#+ |^-# .*$", re.M)
+
+
+def discord_blocks() -> list[tuple[str, list[str]]]:
+    """Each block of the "In Discord" section as (its first line, the lines to type)."""
+    text = README.read_text()
+    start = text.index("\n## In Discord")
+    end = text.index("\n## ", start + 1)
+    runs = []
+    for block in re.finditer(r"^```[^\n]*\n(.*?)^```", text[start:end], re.S | re.M):
+        lines = [command for command, _ in map(typed, block.group(1).splitlines()) if command]
+        lines = [line for line in lines if line not in NOT_COMPARED]
+        typed_lines = [*DISCORD_PRELUDES.get(lines[0], [])]
+        for line in lines:
+            typed_lines += [line, *FOLLOW_UPS.get(line, [])]
+        runs.append((lines[0], typed_lines))
+    return runs
+
+
+def slash(line: str) -> tuple[str, dict[str, object]]:
+    """A Discord line as Discord's client sends it: the command, and each option's value up to
+    the next option the command has, typed as the option's kind."""
+    words = line.removeprefix("/").split(" ")
+    size = max(size for size in (1, 2, 3) if " ".join(words[:size]) in COMMANDS)
+    spec = COMMANDS[" ".join(words[:size])]
+    names = "|".join(option.name for option in spec.shared())
+    parts = re.split(rf"(?:^|\s+)({names}):", " ".join(words[size:])) if names else [" ".join(words[size:])]
+    assert not parts[0].strip(), f"Discord takes no bare words: {line}"
+    kinds = {"flag": lambda value: value.casefold() == "true", "integer": int, "number": float}
+    options = {
+        name: kinds.get(spec.option(name).kind, str)(value.strip())
+        for name, value in zip(parts[1::2], parts[2::2], strict=True)
+    }
+    return spec.path, options
+
+
+def meaning(text: str) -> str:
+    """The first line of an answer, as either front end words it: without Markdown, players by
+    name, and a console refusal without its "Not allowed:"."""
+    text = MARKDOWN.sub("", text.removeprefix(REFUSALS[0]).strip())
+    for user, name in PLAYERS.items():
+        text = text.replace(f"<@{user}>", name)
+    return text.strip().splitlines()[0] if text.strip() else ""
+
+
+def typist(state: GameState | None, line: str) -> str:
+    """Who types a line: the next player to join a side, else the one the game waits for."""
+    if state is None:
+        return ANN
+    joined = {player for side in state.sides.values() for player in side.players}
+    if line.startswith("/game join"):
+        return next((user for user in PLAYERS if user not in joined), ANN)
+    side = awaiting(state)
+    players = state.sides[side].players if side in state.sides else []
+    return players[0] if players else ANN
+
+
+@pytest.mark.parametrize(("first", "lines"), [pytest.param(*run, id=run[0][:50]) for run in discord_blocks()])
+async def test_every_discord_line_means_the_same_at_the_console(tmp_path, monkeypatch, first, lines):
+    bot, discord = await open_bot(f"sqlite+aiosqlite:///{tmp_path / 'discord.db'}", monkeypatch)
+    bot.games.dice = bot.dice.dice = lambda: SeededDice(1)
+    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
+    service = GameService(store, dice=lambda: SeededDice(1))
+    table, _ = await ConsoleTable.open(Services.around(service))
+    await table.rules.ship()
+    try:
+        for line in lines:
+            try:
+                state = await bot.games.game("1")
+            except GameError:
+                state = None
+            user = typist(state, line)
+            path, options = slash(line)
+            in_discord = answers_in(await discord.slash(path, user=user, channel="1", **options))
+            at_console = await table.handle(f"as {PLAYERS[user]} {line}")
+            assert meaning(at_console) == meaning(text_of(in_discord[0][0])), line
+    finally:
+        await close_bot(bot)
+        await service.close()
+        await store.close()
