@@ -1,13 +1,15 @@
 """Reading a console line with the command schema: who speaks, which command, and its options.
 
-A line looks like the slash command it stands for: ``/act unit:"Sherman 1" move:20,14``. The
-command's :class:`~bot.command_schema.Spec` decides what the rest means: ``name:value`` gives an
-option the command has (any other name is refused, as Discord would); a bare word that names a
-yes/no option sets it; other bare words fill the options the spec lists for them, in order
-(``/chart show CHART``), then the option that takes the rest of the line (``/rule smoke
-dissipate``). The console may leave out a command's inner group (``/new`` for ``/game new``,
-``/ref pause`` for ``/ref clock pause``) and a group's everyday subcommand (``/force`` lists).
-Lines for console-only commands (``/help``, ``/units``) have no spec and keep their words.
+A line looks like the slash command it stands for, and its options are read as Discord reads
+them: ``/act unit:Sherman 1 move:20,14 fire:Panzer IV``, each value running to the next
+``name:`` of an option the command has (any other name is refused, as Discord would); quotes
+around a value are allowed and left out. The command's :class:`~bot.command_schema.Spec` says
+what bare words before the first option mean: one that names a yes/no option sets it; others
+fill the options the spec lists for them, in order (``/chart show CHART``), then the option that
+takes the rest of the line (``/rule smoke dissipate``, where every word is the search's). The
+console may leave out a command's inner group (``/new`` for ``/game new``, ``/ref pause`` for
+``/ref clock pause``) and a group's everyday subcommand (``/force`` lists). Lines for
+console-only commands (``/help``, ``/units``) have no spec and keep their words.
 """
 
 from __future__ import annotations
