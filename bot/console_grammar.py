@@ -159,8 +159,7 @@ def _values(spec: Spec, chunks: list[str]) -> tuple[dict[str, str], list[str]]:
     """The ``name:value`` options of the line, read as Discord reads them: a value runs to the
     next ``name:`` of an option the command has. A quoted value ends at its closing quote, and a
     yes/no, number or choice option takes one word, as Discord's own fields do: the words after
-    either (and a quoted word after any value) are bare. An unknown ``name:`` is refused, except
-    inside a text value."""
+    either are bare. An unknown ``name:`` is refused, except inside a text value."""
     named: dict[str, list[str]] = {}
     bare: list[str] = []
     unknown: list[str] = []
@@ -177,9 +176,8 @@ def _values(spec: Spec, chunks: list[str]) -> tuple[dict[str, str], list[str]]:
         value_option = spec.option(running) if running else None
         if name and spec.rest is None and not (value_option and value_option.kind == "text"):
             unknown.append(name)
-        elif running is None or chunk[:1] in QUOTES:
+        elif running is None:
             bare.append(_unquoted(chunk))
-            running = None
         else:
             named[running].append(chunk)
             if value_option is not None and value_option.kind in ONE_WORD:
