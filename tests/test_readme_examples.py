@@ -16,6 +16,11 @@ How the examples are read from the README (kept simple on purpose):
   those lines first, and they must not be refused either.
 - Dice are seeded (``SeededDice(1)`` for each command): the first two d6 are 2 for the allies and
   5 for the axis, so the axis wins the initiative, as the quick battle's example supposes.
+
+The Discord lines (the blocks of "In Discord", and of dice, charts and rules) are typed both
+through the real Discord command tree, as Discord's client sends them, and at the console as
+written (``as ann``, ``as otto``: the player Discord saw); each answer's first line at the
+console must be said in Discord's answer too (Markdown and mentions aside), refusals included.
 """
 
 import io
