@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.app import Services
-from bot.command_schema import ALLIED_FORCES, DEPLOYMENT_AREAS, RULE_SET_NAMES, SCENARIOS, TABLES
 from bot.console_campaign import CampaignDesk
 from bot.console_grammar import Line
+from bot.console_help import command_list
 from bot.console_next import next_line
 from bot.console_owed import OwedDesk
 from bot.console_tables import GUILD, TableDesk
@@ -51,7 +51,7 @@ from bot.services.ping_service import ping_delay
 from bot.services.replay_service import REPLAY_FILE, stored_replay
 from bot.services.rules_service import MAX_BYTES
 from bot.services.team_view import team_text
-from bot.set_up_steps import set_up_steps
+from bot.set_up_steps import how_to_join, set_up_steps
 from bot.sight_text import console_measure
 from bot.storage.ping_store import DEFAULT_MINUTES
 from bot.storage.store import GameStore
@@ -106,7 +106,7 @@ from engine.game import awaiting
 from engine.game_state import GameState
 from engine.referee_prep import prep_text
 from engine.rolls.charts import describe_chart, find_chart
-from engine.rulesets import RuleSet, rule_set_choices, with_rule_set
+from engine.rulesets import RuleSet, with_rule_set
 from engine.scenarios.quick_battle import quick_battle, scenario_battle
 from engine.state import Phase
 from engine.teams import make_team_game
@@ -116,104 +116,6 @@ from renderer import render
 
 log = logging.getLogger(__name__)
 CONSOLE_PAGE = 100_000  # a terminal takes the chart list in one piece
-
-_or = "|".join  # a list of choices in /help
-
-HELP = f"""\
-The same commands as in Discord, typed as text (options as name:value, quote values with spaces):
-  /game new [table:{_or(TABLES)}] [forces:{_or(ALLIED_FORCES)}] [pace:live|daily] [reaction_seconds:N]
-       [ruleset:{_or(RULE_SET_NAMES)}]  {" (default) or ".join(rule_set_choices().values())}
-  /game new scenario:{_or(SCENARIOS)} [attacker:allies|axis]
-       [attacker_choice:aggressive_command|preliminary_bombardment] [deployment:plotted]
-       [edges:long|short] [areas:{_or(DEPLOYMENT_AREAS)}]
-       a book scenario (plotted: both sides set up at once, in secret; areas: set-up areas along
-       whole edges, in opposite corners, along roads, or on the flanks, pp. 28-31); then
-  /game join side:allies force:NAME   /deploy unit:UNIT at:X,Y [facing:N] [decoy:X,Y]   /deploy done
-  /game join side:allies|axis    /game start    /game status    /game log    /game map
-  /game concede   /game history [number:N]   /game replay (once over: pictures/replay.gif)
-       (the /game prefix may be left out: /start ...)
-  /initiative start|pass         the initiative winner chooses
-  /act unit:UNIT [move:X,Y[;X,Y]] [fire:TARGET] [first:fire] [rapid] [road] [reverse]
-       [smoke] [embark:TRANSPORT] [disembark:X,Y]        (or /act UNIT move:... fire:...)
-       [assault:TARGET]   house rules: close combat with an enemy within 3" (after any move)
-       [call_fire:X,Y] [bombard [smoke]]   house rules: a spotter calls indirect fire; a mortar fires at it
-       [smoke_at:X,Y]     house rules: a gun fires a smoke round (a 2" puff) at a spot
-       [weapon:flamethrower|light_mortar]   a flame tank's flamethrower, a British command unit's 2" mortar
-       [weapon:gun|mg|hull_mg|gun+hull_mg|mg+hull_mg|light_mortar|second_gun]  house rules: the weapon
-       [overrun:no]       house rules: an AFV's assault falls back after the round instead of driving through
-       [enter:BUILDING] [leave:X,Y]   house rules: go into a building, or come out of it
-       [shell:BUILDING]   house rules: medium or heavy HE at a building as a whole
-       [face:north|east|south|west|N] [storey:ground|1|2...]   house rules: with fire:, the side and
-                          storey of its building a unit fires out of (default: the side facing the
-                          target; the storey it already holds, else the ground floor)
-  /cmt                           Company Morale Test
-  /fallback unit:UNIT to:X,Y [reverse]
-  /pass                          pass the initiative
-  /react unit:UNIT ... [at:X,Y] | /react cmt | /react fallback UNIT to:X,Y      /noreact
-       (at: react as the enemy reaches that point of its declared move)
-  /choose [unit:UNIT]            answer a choice (markers to remove, new target; none wastes it)
-  /choose fall_back|fight_on     house rules: a vehicle attacked in close combat, after the first round
-  /choose unit:UNIT              house rules: who defends your building against an assault
-  /reserves units:"A, B" | /reserves none     call reserves at the start of a turn (3+ each)
-  /roll 2d10 5+ LABEL | /roll DR +1 | /roll log           dice, as in Discord
-  /chart list | /chart show CHART | /chart roll CHART side=german, date=2 Nov
-  /odds shot firer:Panther target:"Sherman 75mm (us)" range:18 [aspect:side] [cover:cover]
-       [firer_moved] [target_moved] [smoke] [hull_down] [target_markers:N] ...   exact chances
-  /odds fire unit:UNIT target:UNIT [moving]     a shot in this game, measured on the table
-  /measure unit:UNIT to:UNIT|X,Y|D3    distance, line of sight (what blocks it) and cover
-  /odds test needs:4 [sides:6] [dice:1] [reroll:failed|one] [at_least:N]
-  /rule IC12.6 | /rule smoke dissipate      the rules library, by section number or words
-  /library | /rules import FILE [name:NAME] | /rules remove name:NAME
-  /force new nation:german name:KG points:500 [date:1944-12] [ruleset:house_v1] | /force list
-  /force show force:KG | /force add force:KG unit:Panther [label:Lion] [quality:"veteran elite"]
-  /force remove force:KG unit:Lion
-  /force upgrade force:KG unit:"Infantry Detachment 1" [iaw] [transport:"251 Halftrack"] [command]
-       [subcommander] [quality:veteran] | /force copy force:KG name:KG2 | /force export force:KG
-  /force import FILE [replace] | /force delete force:KG
-  /table new name:NAME [width:72 depth:48] | /table random name:NAME seed:N [width: depth:]
-  /table add table:T piece:ID kind:woods|building|hill|hedge|wall|bocage|wire|road|stream|fortification|
-       rough|very_rough at:D3|X,Y size:WxD [turn:DEG] [storeys:N] [height:low|medium|high] or points:X,Y;X,Y
-       [width:N] | /table move table:T piece:ID to:D4 | /table turn table:T piece:ID degrees:45
-  /table remove table:T piece:ID | /table show|export|delete table:T | /table copy table:T name:NEW
-  /table list | /table import FILE [replace]   tables of this server; /game new table:NAME or
-       table:random seed:N [edges:long|short] plays on one   (pictures/table.png after each change)
-  /cards deck FILE name:NAME | /cards deal deck:NAME | /cards hand | /cards use action:play card:NAME
-       Tactical Advantage Cards; a deck file has one card a line: name | cost | when | what it does
-  /campaign new name:NAME german:ann,bob russian:cat german_cpp:N russian_cpp:N [days:3] [start:17 Oct]
-       [every:24h] [grace:2h] [reminders:24h,1h|none] [referee:NAME]  a Red Barricades campaign, a phase a day
-       [carry_over:yes|no]   whether unspent CPP carry over to the next CG Day (default yes)
-  as ann /campaign submit buy:"A4, O1 2 hexes" | buy:none   sealed purchases   /campaign status | ledger [csv]
-       [fortify:"2 x Trench, 3 Foxhole at 2"]   fortifications with the day's FPP;  /campaign orbat [side]
-  /campaign correct entry:N to:VALUE|void reason:WHY   the referee (else the organiser) corrects the ledger
-  /campaign retain side:german units:"2 x 4-6-7, 9-1"   the referee records units retained for the next CG day
-  /campaign balance side:german drm:N | cg2 on:yes|no | chit entry:N colour:black|red   the referee's books
-  /campaign linked new|battle|buy|command|retire|standings|end   linked Iron Cross battles: forces carry
-       their losses from one scenario to the next
-  /stats                         dice statistics: each player's faces against fair dice, hits vs expected
-  /stats campaign                the same over every battle of the channel's campaign (Red Barricades:
-                                 the chart rolls of its ledger)
-  /games mine                    every game and campaign, in any channel, waiting for you
-  /games ping [how:mention|dm|off] how you are told a game waits for you, after the delay set by
-       /game new ping_minutes:N (default 10; 0: no pings)
-  /games delay minutes:N         a player or referee changes that delay mid-game (0: no pings)
-  /game new scenario:meeting teams:2 [bonus:even|co] [referee:ref]   a team game (p. 25): the first
-       to join a side is its CO; /team shows who commands what; the CO: /team give bob:3 ann:1,
-       /team grant|refuse unit:NAME; a player: /team request unit:NAME
-  as ref /ref move|markers|tokens|turn|initiative|reveal|hide|destroy|restore|give_units
-       unit: at: facing: value: side: player: to: reason:WHY   |  /ref ruling TEXT
-       /ref undo count:N reason:WHY   |  /roll 2d6 secret
-       /ref pause | resume | close | extend minutes:N | deadline side:axis hours:12   the clock: stop
-       and restart every timer, give the open reaction window more time or close it, give an
-       absent side hours to act (then the game passes or declines for them)
-       /ref objective side:allies|axis|both id:NAME at:X,Y   /ref special to:allies|axis|both|referee TEXT
-       /ref brief side:axis TEXT (only axis reads it)   /ref list   special rules and objectives you may see
-       /ref map | log   the whole picture and log   /ref appoint|dismiss referee:NAME
-       /ref force side:axis points:N [TEXT]   the most a side's force may cost, before it joins
-       /ref zone side:axis area:X1,Y1,X2,Y2   where a side sets up, before set-up begins
-  /units   /help [topic:start|turn|reactions|orders|teams|campaigns|library|admin]   /quit
-Hot-seat: nobody needs to join; each line acts for the side the game waits for (or its
-unit's side). Players who have joined prefix their lines with their name: as ann /pass
-Positions: inches x,y (30,18), a 6" grid square (D3 or D3+1,-2), or "6 toward panzer-iv"."""
 
 
 def typed_file(typed: str) -> Path:
@@ -352,7 +254,7 @@ class ConsoleTable:
     def deployment(self, side: str, line: Line) -> Command:
         """``/deploy unit:UNIT at:X,Y [facing:DEGREES]`` or ``/deploy done``."""
         if side not in self.state.sides:
-            raise IllegalCommand("Join a side with your force first: /game join side: force:")
+            raise IllegalCommand(how_to_join(self.state))
         if line.flag("done"):
             return FinishDeployment(side=side)
         if "at" not in line.options or not line.named_unit():
@@ -431,7 +333,7 @@ class ConsoleTable:
             if line is None:
                 return ""
             views: dict[str, Callable[[], Awaitable[str] | str]] = {
-                "help": lambda: help_text(line.options.get("topic"), HELP),
+                "help": lambda: help_text(line.options.get("topic"), command_list()),
                 "status": lambda: self.status(self.reader(line.player)),
                 "units": lambda: self.units(self.reader(line.player)),
                 "log": lambda: (

@@ -1,17 +1,20 @@
 """Reading a console line with the command schema: who speaks, which command, and its options.
 
-A line looks like the slash command it stands for: ``/act unit:"Sherman 1" move:20,14``. The
-command's :class:`~bot.command_schema.Spec` decides what the rest means: ``name:value`` gives an
-option the command has (any other name is refused, as Discord would); a bare word that names a
-yes/no option sets it; other bare words fill the options the spec lists for them, in order
-(``/chart show CHART``), then the option that takes the rest of the line (``/rule smoke
-dissipate``). The console may leave out a command's inner group (``/new`` for ``/game new``,
-``/ref pause`` for ``/ref clock pause``) and a group's everyday subcommand (``/force`` lists).
-Lines for console-only commands (``/help``, ``/units``) have no spec and keep their words.
+A line looks like the slash command it stands for, and its options are read as Discord reads
+them: ``/act unit:Sherman 1 move:20,14 fire:Panzer IV``, each value running to the next
+``name:`` of an option the command has (any other name is refused, as Discord would); quotes
+around a value are allowed and left out. The command's :class:`~bot.command_schema.Spec` says
+what bare words before the first option mean: one that names a yes/no option sets it; others
+fill the options the spec lists for them, in order (``/chart show CHART``), then the option that
+takes the rest of the line (``/rule smoke dissipate``, where every word is the search's). The
+console may leave out a command's inner group (``/new`` for ``/game new``, ``/ref pause`` for
+``/ref clock pause``) and a group's everyday subcommand (``/force`` lists). Lines for
+console-only commands (``/help``, ``/units``) have no spec and keep their words.
 """
 
 from __future__ import annotations
 
+import re
 import shlex
 from dataclasses import dataclass, field
 
@@ -30,6 +33,9 @@ EVERYDAY = {  # what a group alone asks for
     ("chart",): "list",
 }
 YES = ("true", "yes", "1")
+QUOTES = ('"', "'")
+ONE_WORD = ("flag", "integer", "number", "choice")  # Discord's fields for these take one word
+CHUNK = re.compile(r"""(?:[^\s"']+|"[^"]*"|'[^']*')+""")  # a word, quoted parts kept whole
 
 
 def console_path(spec: Spec) -> tuple[str, ...]:
@@ -55,20 +61,22 @@ class Line:
     @classmethod
     def read(cls, text: str, default_player: str) -> Line | None:
         try:
-            tokens = shlex.split(text)
+            shlex.split(text)  # quotes must pair up
         except ValueError as problem:
             raise IllegalCommand(f"I can't read that line: {problem}") from None
+        chunks = CHUNK.findall(text)
         player = default_player
-        if len(tokens) >= 2 and tokens[0].casefold() == "as":
-            player, tokens = tokens[1], tokens[2:]
-        if not tokens:
+        if len(chunks) >= 2 and chunks[0].casefold() == "as":
+            player, chunks = _unquoted(chunks[1]), chunks[2:]
+        if not chunks:
             return None
-        path, rest = _command(tokens)
+        path, rest = _command([_unquoted(chunk) for chunk in chunks])
+        chunks = chunks[len(chunks) - len(rest) :]
         spec = PATHS.get(path)
         if spec is None:
-            words, options = _loose(rest)
+            words, options = _loose([_unquoted(chunk) for chunk in chunks])
             return cls(player, path[0], [*path[1:], *words], options)
-        words, options = _options(spec, rest)
+        words, options = _options(spec, chunks)
         return cls(player, path[0], [*path[1:], *words], options, spec)
 
     def flag(self, name: str, default: bool = False) -> bool:
@@ -128,33 +136,68 @@ def _loose(tokens: list[str]) -> tuple[list[str], dict[str, str]]:
     return words, options
 
 
-def _options(spec: Spec, tokens: list[str]) -> tuple[list[str], dict[str, str]]:
+def _options(spec: Spec, chunks: list[str]) -> tuple[list[str], dict[str, str]]:
     """The options of ``spec`` given by name, by bare words, and by the rest of the line; bare
     words nothing takes are left over; an option the command does not have is refused."""
+    named, bare = _values(spec, chunks)
     options: dict[str, str] = {}
-    bare: list[str] = []
-    unknown: list[str] = []
-    for token in tokens:
-        name, colon, value = token.partition(":")
-        name = name.casefold()
-        option = spec.option(name) if colon and name.isidentifier() else None
-        if option is not None:
-            options[name] = value
-        elif colon and name.isidentifier() and spec.pairs:
-            options[name] = value
-        elif colon and name.isidentifier() and spec.rest is None:
-            unknown.append(name)
-        else:
-            yes_no = spec.option(token.casefold())
-            if yes_no is not None and yes_no.kind == "flag" and token.casefold() not in options:
-                options[token.casefold()] = "true"
-            else:
-                bare.append(token)
-    if unknown:
-        raise IllegalCommand(f"I don't understand {', '.join(sorted(set(unknown)))} (see /help)")
+    for word in bare:  # a bare word that names a yes/no option sets it
+        yes_no = spec.option(word.casefold())
+        if spec.rest is None and yes_no is not None and yes_no.kind == "flag":
+            options[word.casefold()] = "true"
+    bare = [word for word in bare if word.casefold() not in options]
+    options.update(named)
     positional = [name for name in spec.words if name not in options]
     while bare and positional:
         options[positional.pop(0)] = bare.pop(0)
     if spec.rest and bare and spec.rest not in options:
         options[spec.rest], bare = " ".join(bare), []
     return bare, options
+
+
+def _values(spec: Spec, chunks: list[str]) -> tuple[dict[str, str], list[str]]:
+    """The ``name:value`` options of the line, read as Discord reads them: a value runs to the
+    next ``name:`` of an option the command has. A quoted value ends at its closing quote, and a
+    yes/no, number or choice option takes one word, as Discord's own fields do: the words after
+    either are bare. An unknown ``name:`` is refused, except inside a text value."""
+    named: dict[str, list[str]] = {}
+    bare: list[str] = []
+    unknown: list[str] = []
+    running: str | None = None  # the option whose value the next chunks run on
+    for chunk in chunks:
+        name, colon, value = chunk.partition(":")
+        name = name.casefold() if colon and name.isidentifier() else ""
+        option = spec.option(name) if name else None
+        if option is not None or (name and spec.pairs):
+            named[name] = [_unquoted(value)] if value else []
+            one_word = option is not None and option.kind in ONE_WORD and bool(value)
+            running = None if value[:1] in QUOTES or one_word else name
+            continue
+        value_option = spec.option(running) if running else None
+        if name and spec.rest is None and not (value_option and value_option.kind == "text"):
+            unknown.append(name)
+        elif running is None:
+            bare.append(_unquoted(chunk))
+        else:
+            named[running].append(chunk)
+            if value_option is not None and value_option.kind in ONE_WORD:
+                running = None
+    if unknown:
+        raise IllegalCommand(f"I don't understand {', '.join(sorted(set(unknown)))} (see /help)")
+    for name, words in named.items():
+        _no_yes_no_word(spec, name, words)
+    return {name: " ".join(words) for name, words in named.items()}, bare
+
+
+def _no_yes_no_word(spec: Spec, name: str, words: list[str]) -> None:
+    """A value that is no text and ends in the name of a yes/no option (``move:12,14 rapid``)
+    is refused, as Discord refuses it, saying how to give the option."""
+    option, last = spec.option(name), words[-1].casefold() if len(words) > 1 else ""
+    yes_no = spec.option(last)
+    if option is not None and option.kind != "text" and yes_no is not None and yes_no.kind == "flag":
+        raise IllegalCommand(f"{name}:{' '.join(words)}: a value runs to the next option; write {last}:true")
+
+
+def _unquoted(chunk: str) -> str:
+    """A chunk of the line without its quotes (``"Sherman 1"`` is ``Sherman 1``)."""
+    return "".join(shlex.split(chunk)) if any(quote in chunk for quote in QUOTES) else chunk

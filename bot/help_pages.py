@@ -186,9 +186,10 @@ Pings: a game's players set how long it waits before reminding whoever it waits 
 
 
 def help_text(topic: str | None, commands: str) -> Reply:
-    """``/help`` at the console: its list of ``commands``, or one topic's page."""
+    """``/help`` at the console: one topic's page; with none named, the first, as in Discord,
+    then the console's list of ``commands``."""
     if topic is None:
-        return Reply.of(commands)
+        return Reply.of(PAGES[0].title, PAGES[0].text, "", commands)
     page = next((p for p in PAGES if p.key == topic.casefold()), None)
     if page is None:
         raise IllegalCommand(f"There is no help topic {quoted(topic)}: try {', '.join(p.key for p in PAGES)}")

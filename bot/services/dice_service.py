@@ -21,6 +21,7 @@ from engine.rolls.charts import charts_by_book, find_chart, roll_on_chart
 from engine.rolls.expressions import Roll, roll
 
 LOG_LINES = 20
+SECRET_LABEL = re.compile(r"\bsecret\s*(;|$)", re.IGNORECASE)  # a roll labelled secret, meant in secret
 
 
 def roll_lines(rolls: list[Roll]) -> tuple[Line, ...]:
@@ -89,6 +90,11 @@ class DiceService:
     async def roll(self, channel_id: str, user_id: str, expression: str, *, secret: bool = False) -> Rolled:
         """Roll a dice expression (see :mod:`engine.rolls.expressions`) and log it."""
         expression = cleaned(expression)  # a label on one line, with nothing hidden in it
+        if SECRET_LABEL.search(expression):
+            raise GameError(
+                "The word secret in the dice would be a label, shown to everyone: "
+                "to roll in secret, give the option secret:true"
+            )
         try:
             rolls = roll(expression, self.dice())
         except IllegalCommand as refusal:

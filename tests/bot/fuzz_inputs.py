@@ -238,7 +238,7 @@ TEMPLATES = [
     "/initiative start",
     "/act unit:gruppe-3 move:50,39",
     '/act unit:"Panzer IV" move:14,34 fire:"Sherman 1"',
-    "/act unit:sherman-1 move:D3 rapid",
+    "/act unit:sherman-1 move:D3 rapid:true",
     "/react unit:sherman-1 fire:panzer-iv at:C4",
     "/fallback unit:gruppe-2 to:36,46",
     "/deploy unit:Panther at:C2 facing:90",

@@ -75,9 +75,9 @@ def test_the_console_takes_every_option_of_every_command_by_name():
                 line = Line.read(f"/{' '.join(typed_path)} {option.name}:{value}", "ann")
                 assert line is not None and line.spec is spec, (spec.path, typed_path)
                 assert line.options[option.name] == value, (spec.path, option.name)
-                if option.kind == "flag":
+                if option.kind == "flag":  # a bare yes/no word sets it, unless the rest of the line is text
                     bare = Line.read(f"/{' '.join(typed_path)} {option.name}", "ann")
-                    assert bare.flag(option.name), (spec.path, option.name)
+                    assert bare.flag(option.name) is (spec.rest is None), (spec.path, option.name)
 
 
 def test_the_console_names_the_same_options_as_discord_and_refuses_others():

@@ -190,7 +190,7 @@ async def test_house_rules_orders_at_the_console(tmp_path):
         "/initiative start",
         "/act unit:gruppe-1 call_fire:22,34",  # the company command spots
         "/noreact",
-        "/act unit:mg-42 bombard",
+        "/act unit:mg-42 bombard:true",
         "/act unit:gruppe-2 assault:2-section",
         "/act unit:gruppe-2 assault:2-section overrun:no",
     ]

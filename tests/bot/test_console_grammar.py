@@ -83,3 +83,30 @@ async def test_the_referees_discord_commands_work_at_the_console_too(table, tmp_
 async def test_a_number_is_refused_outside_the_bounds_the_schema_declares(table):
     reply = await table.handle("/campaign balance side:german drm:9")
     assert reply == "Not allowed: drm is a whole number from -6 to 6, not 9"
+
+
+async def test_a_value_runs_to_the_next_option_as_in_discord(table):
+    assert "2d10 5+: 3, 10 -> 1 success" in await ok(table, "/roll dice:2d10 5+")
+    assert "Original DR 7, DRM +2, Final DR 9" in await ok(table, "/roll dice:DR +2")
+    reaction = await ok(table, "/chart roll chart:ic-reaction choices:tokens=1, markers=2")
+    assert "+2 morale marker" in reaction and "-> 6+" in reaction
+    assert Line.read("/rule query:smoke dissipate", "ann").options == {"query": "smoke dissipate"}
+    as_discord = table.parse(Line.read("/act unit:Sherman 1 move:12,14 fire:Panzer IV", table.PLAYER))
+    quoted = table.parse(Line.read('/act unit:"Sherman 1" move:12,14 fire:"Panzer IV"', table.PLAYER))
+    assert as_discord == quoted and as_discord.order.unit == "sherman-1"
+
+
+async def test_secret_is_the_option_secret_true_and_never_a_word_of_the_dice(table):
+    said = "Not allowed: The word secret in the dice would be a label, shown to everyone: to roll in secret"
+    for typed in ("/roll dice:2d6 secret", "/roll 2d6 secret", "/roll dice:1d6; 2d6 secret"):
+        assert (await table.handle(typed)).startswith(said), typed
+    assert await table.dice.log(table.CHANNEL, table.PLAYER) == []
+    assert "(secret: only you" in await ok(table, "/roll dice:2d6 secret:true")
+
+
+async def test_a_yes_no_word_at_the_end_of_a_value_is_refused_saying_how_to_give_it(table):
+    await ok(table, "/start")
+    await ok(table, "/initiative first")
+    reply = await table.handle("/act unit:gruppe-2 move:36,36 rapid")
+    assert reply == "Not allowed: move:36,36 rapid: a value runs to the next option; write rapid:true"
+    assert "Gruppe 2" in await ok(table, "/act gruppe-2 rapid move:36,36")

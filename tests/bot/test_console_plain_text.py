@@ -29,7 +29,7 @@ def session(deck: str) -> list[str]:
         "/help topic:reactions",
         "/help topic:campaigns",
         '/roll dice:"3d6+2; 4d6kh3; DR +1 sniper; dr; 2d10 5+ Panther"',
-        "/roll dice:1d20 secret",
+        "/roll dice:1d20 secret:true",
         "/roll dice:log",
         "/chart list",
         "/chart show chart:rb-german-leaders",

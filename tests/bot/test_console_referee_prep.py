@@ -5,7 +5,8 @@ in virtual time."""
 import pytest
 
 from bot.app import Services
-from bot.console import HELP, ConsoleTable
+from bot.console import ConsoleTable
+from bot.console_help import command_list
 from bot.services.game_service import GameService
 from bot.storage.store import GameStore
 from engine.dice import SeededDice
@@ -100,9 +101,11 @@ async def test_the_referee_runs_the_clock_at_the_console(refereed):
 
 
 async def test_the_help_names_the_referees_clock_and_preparation():
-    assert "/ref pause | resume | close | extend minutes:N | deadline side:axis hours:12" in HELP
-    assert "/ref special to:allies|axis|both|referee TEXT" in HELP
-    assert "/ref force side:axis points:N [TEXT]" in HELP and "/ref zone side:axis area:X1,Y1,X2,Y2" in HELP
+    listed = command_list()
+    assert "/ref clock pause\n" in listed and "/ref clock deadline side:allies|axis hours:N\n" in listed
+    assert "/ref prep special to:allies|axis|both|referee text:TEXT\n" in listed
+    assert "/ref prep force side:allies|axis points:N [guideline:TEXT]\n" in listed
+    assert "[area:TEXT]" in listed
 
 
 async def test_the_referee_limits_a_sides_force_and_draws_its_zone_at_the_console(tmp_path):

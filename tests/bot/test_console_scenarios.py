@@ -57,7 +57,7 @@ async def build_forces(table: ConsoleTable, scenario: str) -> None:
     answers = [await table.handle("as ann /force new nation:us name:Easy points:150")]
     for profile, label in allied_units:
         answers.append(await table.handle(f'as ann /force add force:Easy unit:"{profile}" label:{label}'))
-    answers.append(await table.handle("as ann /force upgrade force:Easy unit:Able command"))
+    answers.append(await table.handle("as ann /force upgrade force:Easy unit:Able command:true"))
     answers.append(await table.handle(f"as otto /force new nation:german name:KG points:{german_limit}"))
     # in Capture, twice what the defender's 138 points cost (p. 30)
     extra = ["Panther", "Infantry Detachment", "PaK40 Anti-tank Gun"] if scenario == "capture" else []

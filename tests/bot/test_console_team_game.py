@@ -135,7 +135,7 @@ async def test_a_two_against_two_game_with_a_referee_at_the_console(tmp_path):
     assert "Referee's ruling: the stream is fordable" in await ok(
         table, "as ref /ref ruling the stream is fordable"
     )
-    secret = await ok(table, "as ref /roll 2d6 secret")
+    secret = await ok(table, "as ref /roll 2d6 secret:true")
     assert "secret" in secret
     assert "2d6" not in await ok(table, "as ann /roll log")
     assert "2d6 (secret)" in await ok(table, "as ref /roll log")

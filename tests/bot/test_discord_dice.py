@@ -52,6 +52,13 @@ async def test_a_bad_expression_is_refused_privately_and_not_logged(bot_and_disc
     assert await bot.dice.log("5", ANN) == []
 
 
+async def test_the_word_secret_in_the_dice_is_refused_as_at_the_console(bot_and_discord):
+    bot, discord = bot_and_discord
+    text, private = reply(await discord.slash("roll", user=ANN, channel="5", dice="2d6 secret"))
+    assert private and text.endswith("to roll in secret, give the option secret:true")
+    assert await bot.dice.log("5", ANN) == []
+
+
 async def test_secret_rolls_never_reach_anyone_else(bot_and_discord):
     bot, discord = bot_and_discord
     script(bot, (6, 2), (6, 5))

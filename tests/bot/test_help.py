@@ -7,6 +7,7 @@ import re
 import pytest
 from discord import app_commands
 
+from bot.command_schema import COMMANDS
 from bot.console import play_console
 from bot.discord_adapter.client import IronCrossBot
 from bot.discord_adapter.markdown import markdown
@@ -145,5 +146,18 @@ async def test_the_console_shows_its_command_list_or_a_topic(tmp_path):
     await play_console(io.StringIO("/help topic:orders\n/help\n/help frob\n"), out, url)
     said = out.getvalue()
     assert "Orders and positions\n`/act unit:Panzer IV move:C6 fire:Sherman 1` moves then fires" in said
-    assert "  /units   /help [topic:" in said  # the console's own list
+    assert "Getting started\nA battle is played in a channel" in said  # the first page, as in Discord
+    assert "  /help [topic:start|turn|reactions" in said and "  /units " in said  # then the list
     assert "Not allowed: There is no help topic 'frob': try start, turn, reactions, orders" in said
+
+
+async def test_the_consoles_list_is_the_schemas_every_command_with_every_option(tmp_path):
+    out = io.StringIO()
+    await play_console(io.StringIO("/help\n"), out, f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
+    entries = re.split(r"\n  (?=/)", out.getvalue())
+    for spec in COMMANDS.values():
+        entry = next((e for e in entries if re.match(rf"/{spec.path}( |\n)", e)), None)
+        assert entry is not None, f"the console's /help lacks /{spec.path}"
+        for option in spec.options:
+            assert f"{option.name}:" in entry, f"the console's /help lacks /{spec.path} {option.name}:"
+        assert spec.description in " ".join(entry.split()), spec.path
