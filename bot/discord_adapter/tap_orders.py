@@ -494,11 +494,11 @@ def target_options(state: GameState, seen: list[tuple[Unit, Fraction]]) -> list[
     ]
 
 
-async def target_step(
+def target_step(
     state: GameState, channel: int, version: int, draft: Draft, page: int = 0
 ) -> discord.ui.LayoutView:
     unit = unit_at(state, draft.unit)
-    seen = target_options(state, await asyncio.to_thread(targets_in_sight, state, unit, draft))
+    seen = target_options(state, targets_in_sight(state, unit, draft))
     shown, page, pages = page_of(seen, page)
     if not seen:
         return private_card(
@@ -529,12 +529,12 @@ def confirm_step(state: GameState, channel: int, version: int, draft: Draft) -> 
     return private_card(" ".join(parts) + ". Confirm to declare it.", [confirm])
 
 
-async def after_destination(
+def after_destination(
     state: GameState, channel: int, version: int, draft: Draft
 ) -> discord.ui.LayoutView:
     """Once the unit knows where it goes: its target next, if it fires; else confirm."""
     if draft.does.fires:
-        return await target_step(state, channel, version, draft)
+        return target_step(state, channel, version, draft)
     return confirm_step(state, channel, version, draft)
 
 
@@ -640,22 +640,22 @@ def reserves_command(
 async def step_card(
     interaction: discord.Interaction,
     version: int,
-    make: Callable[[GameState, str], discord.ui.LayoutView | Awaitable[discord.ui.LayoutView]],
+    make: Callable[[GameState, str], discord.ui.LayoutView],
     *,
     new: bool = False,
     may: Callable[[GameState, discord.Interaction], str] | None = None,
 ) -> None:
     """Acknowledge, check the card is current and the user may order (``may``: another check,
     giving the user's side), then show the next step privately: in a new message (``new``, from
-    a public card) or in place of this one."""
+    a public card) or in place of this one. The step is made off the event loop: its menus ask
+    the engine what is legal (reach, sight, odds), which takes a while on a busy table."""
     if not await (acknowledge(interaction, private=True) if new else acknowledge_in_place(interaction)):
         return
 
     async def work() -> None:
         state = await games(interaction).game_at(str(interaction.channel_id), version)
-        card = make(state, (may or may_order)(state, interaction))
-        if not isinstance(card, discord.ui.LayoutView):
-            card = await card
+        side = (may or may_order)(state, interaction)
+        card = await asyncio.to_thread(make, state, side)
         if new:
             await answer(interaction, view=card, ephemeral=True)
         else:
@@ -877,9 +877,9 @@ class TurnButton(StepItem, discord.ui.DynamicItem[discord.ui.Button], template=s
         *so_far, page = self.arguments
         draft, channel, version = Draft(*so_far), self.channel_id, self.version
 
-        async def make(state: GameState, side: str) -> discord.ui.LayoutView:
+        def make(state: GameState, side: str) -> discord.ui.LayoutView:
             drafted(state, side, draft)
-            return await target_step(state, channel, version, draft, page)
+            return target_step(state, channel, version, draft, page)
 
         await step_card(interaction, version, make)
 
@@ -911,7 +911,7 @@ class TurnSelect(StepItem, discord.ui.DynamicItem[discord.ui.Select], template=s
             return
         channel, version, values = self.channel_id, self.version, tuple(self.item.values)
 
-        async def make(state: GameState, side: str) -> discord.ui.LayoutView:
+        def make(state: GameState, side: str) -> discord.ui.LayoutView:
             if self.step == "unit":
                 (chosen,) = offered(values, unit_options(state, side))
                 return action_step(state, side, channel, version, int(chosen))
@@ -921,17 +921,13 @@ class TurnSelect(StepItem, discord.ui.DynamicItem[discord.ui.Select], template=s
                 (chosen,) = offered(values, destination_options(state, unit, draft))
                 if not chosen.startswith("~"):
                     return offset_step(state, channel, version, draft, chosen)
-                return await after_destination(
-                    state, channel, version, Draft(draft.unit, draft.action, chosen)
-                )
+                return after_destination(state, channel, version, Draft(draft.unit, draft.action, chosen))
             if self.step == "off":
                 (chosen,) = offered(values, spots_in_reach(state, unit, draft))
                 if not reachable(state, unit, draft, [chosen]):
                     raise out_of_date()
-                return await after_destination(
-                    state, channel, version, Draft(draft.unit, draft.action, chosen)
-                )
-            seen = await asyncio.to_thread(targets_in_sight, state, unit, draft)
+                return after_destination(state, channel, version, Draft(draft.unit, draft.action, chosen))
+            seen = targets_in_sight(state, unit, draft)
             (chosen,) = offered(values, target_options(state, seen))
             return confirm_step(
                 state, channel, version, Draft(draft.unit, draft.action, draft.to, int(chosen))

@@ -1,7 +1,6 @@
 """A whole game by taps: after /game new, nothing typed, only buttons and menus; the cards'
 buttons outlive a restart, and an out-of-date card or a spectator's tap changes nothing."""
 
-import asyncio
 import math
 
 import discord
@@ -309,7 +308,7 @@ def test_a_target_menu_pages_through_more_enemies_than_a_menu_holds():
     draft = Draft(sherman, "fire")
     seen = targets_in_sight(state, state.units["sherman-1"], draft)
     assert len(seen) > 25
-    pages = [asyncio.run(target_step(state, 1, 7, draft, page)) for page in (0, 1)]
+    pages = [target_step(state, 1, 7, draft, page) for page in (0, 1)]
     menus_shown = [[i for i in card.walk_children() if isinstance(i, discord.ui.Select)][0] for card in pages]
     assert [len(m.options) for m in menus_shown] == [25, len(seen) - 25]
     labels = [{o.value for o in m.options} for m in menus_shown]
