@@ -184,8 +184,8 @@ PLAY_SPECS = (
         flag("cmt", "React with a Company Morale Test instead"),
         position("at", f"React as the enemy reaches this point of its move ({POSITION})"),
         unit("assault", 'House rules: the enemy within 3" to close with', suggest=True),
-        flag("fallback", "At the console, react by falling back (with to:)", console_only=True),
-        path("to", "Where the unit falls back to, with fallback", console_only=True),
+        flag("fallback", "React by falling back (with to:)"),
+        path("to", f"With fallback: where to ({PATH})"),
         words=("unit",),
     ),
     spec(

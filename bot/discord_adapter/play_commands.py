@@ -97,9 +97,12 @@ def _cmt(state: GameState, side: str) -> Command:
     return Declare(side=side, order=MoraleTestOrder())
 
 
+def _fall_back(state: GameState, side: str, unit: str, to: str, reverse: bool = False) -> FallBackOrder:
+    return FallBackOrder(unit=find_unit(state, unit, side), path=parse_path(to), reverse=reverse)
+
+
 def _fallback(state: GameState, side: str, unit: str, to: str, reverse: bool) -> Command:
-    order = FallBackOrder(unit=find_unit(state, unit, side), path=parse_path(to), reverse=reverse)
-    return Declare(side=side, order=order)
+    return Declare(side=side, order=_fall_back(state, side, unit, to, reverse))
 
 
 def _pass(state: GameState, side: str) -> Command:
@@ -112,15 +115,24 @@ def _window(state: GameState) -> int:
     return state.pending.window
 
 
-def _react(state: GameState, side: str, unit, move, fire, first, cmt, at, assault) -> Command:
+def _react(state: GameState, side: str, unit, move, fire, first, cmt, at, assault, fallback, to) -> Command:
+    """The reaction the options give: a Company Morale Test, falling back (``to:`` says where, and
+    only then), or the unit's move and/or fire, as ``/act`` reads them."""
+    window = _window(state)
     order: Order
+    if to and not fallback:
+        raise IllegalCommand("to: is where a unit falls back to: add fallback:true")
     if cmt:
         order = MoraleTestOrder()
+    elif fallback and unit:
+        if not to:
+            raise IllegalCommand("Say where to: /react unit:UNIT fallback:true to:X,Y")
+        order = _fall_back(state, side, unit, to)
     elif unit:
         order = unit_order(state, side, unit, move=move, fire=fire, first=first, assault=assault)
     else:
         raise IllegalCommand("Name the reacting unit, or set cmt")
-    return React(side=side, window=_window(state), order=order, at=at)
+    return React(side=side, window=window, order=order, at=at)
 
 
 def _noreact(state: GameState, side: str) -> Command:

@@ -15,8 +15,6 @@ from engine.errors import IllegalCommand
 
 CONSOLE_ONLY = {  # what a keyboard needs that Discord gives by a form, an upload or a user's seat
     ("game map", "side"),
-    ("react", "fallback"),
-    ("react", "to"),
     ("force import", "file"),
     ("cards deck", "file"),
     ("ref markers", "value"),
@@ -116,7 +114,12 @@ def test_a_group_alone_asks_for_its_everyday_subcommand():
 
 def test_act_declares_exactly_the_words_of_an_order():
     assert {option.name for option in COMMANDS["act"].shared()} == ORDER_WORDS
-    assert {option.name for option in COMMANDS["react"].shared()} <= ORDER_WORDS | {"cmt", "at"}
+    assert {option.name for option in COMMANDS["react"].shared()} <= ORDER_WORDS | {
+        "cmt",
+        "at",
+        "fallback",
+        "to",
+    }
 
 
 def test_a_command_whose_options_differ_from_its_spec_is_refused():

@@ -2,9 +2,12 @@
 
 import pytest
 
-from engine.dice import ScriptedDice, d6
+from engine.commands import ChooseInitiative, StartGame
+from engine.dice import ScriptedDice, d6, d10
+from engine.game import apply
 from engine.game_state import GameState
 from engine.scenarios.new_game import make_unit, new_game
+from engine.state import Point
 from tests.bot.discord_harness import ANN, EVE, OTTO, attachments, close_bot, open_bot, reply, started_game
 
 
@@ -175,4 +178,60 @@ async def test_a_hidden_enemy_is_never_offered_by_autocomplete(tmp_path, monkeyp
     await discord.slash("game join", user=OTTO, channel="8", side="axis")
     assert await discord.autocomplete("act", "fire", "", user=OTTO, channel="8") == ["gis"]
     assert await discord.autocomplete("act", "unit", "", user=ANN, channel="8") == ["gis", "sniper"]
+    await close_bot(bot)
+
+
+def mg_nest_under_the_mortar() -> GameState:
+    """p. 13's table: the allies to act, a British mortar 40" from a German MG nest that has
+    three morale markers and one activation token, a Cromwell away to the side."""
+    state = new_game(
+        {"allies": "british", "axis": "german"},
+        [
+            make_unit("german", "MG Team", "axis", (30, 60), unit_id="mg-nest", morale_markers=3),
+            make_unit("british", "Mortar Team", "allies", (30, 20), facing=90, unit_id="mortar"),
+            make_unit("british", "Cromwell IV", "allies", (60, 30), facing=90, unit_id="cromwell"),
+        ],
+    )
+    state.sides["allies"].players = [ANN]
+    state.sides["axis"].players = [OTTO]
+    state, _ = apply(state, StartGame(), ScriptedDice([d6(6), d6(1)]))
+    for side in state.sides.values():
+        side.tokens = 10
+    state, _ = apply(state, ChooseInitiative(side="allies", go_first=True), ScriptedDice([]))
+    state.units["mg-nest"].tokens = 1
+    return state
+
+
+async def test_react_by_falling_back_from_the_mortar_p13(tmp_path, monkeypatch):
+    """The MG nest reacts to the mortar's declared fire by falling back, on 4+ (+1 token, markers
+    ignored): it rallies a marker on its way and the mortar needs 9+ at a target that moved."""
+    bot, discord = await open_bot(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", monkeypatch)
+    await bot.games.new_game("13", mg_nest_under_the_mortar())
+    await discord.slash("act", user=ANN, channel="13", unit="mortar", fire="mg-nest")
+    bot.games.dice = lambda: ScriptedDice([d6(4), d6(5), d10(9), d6(3)])
+    text, private = reply(
+        await discord.slash("react", user=OTTO, channel="13", unit="mg-nest", fallback=True, to="30,69")
+    )
+    assert not private
+    assert "needs 4+ (+1 token), rolled 4: success" in text
+    assert "rallies on 5" in text and "needs 9+ (-1 target moved)" in text
+    nest = (await bot.games.store.load("13")).state.units["mg-nest"]
+    assert (nest.position, nest.morale_markers, nest.fell_back_this_turn) == (Point(x=30, y=69), 3, True)
+    await close_bot(bot)
+
+
+async def test_fallback_and_to_go_together_or_the_reaction_is_refused(tmp_path, monkeypatch):
+    bot, discord = await open_bot(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", monkeypatch)
+    await bot.games.new_game("13", mg_nest_under_the_mortar())
+    await discord.slash("act", user=ANN, channel="13", unit="mortar", fire="mg-nest")
+    before = await bot.games.store.load("13")
+    bot.games.dice = lambda: ScriptedDice([])
+    text, private = reply(
+        await discord.slash("react", user=OTTO, channel="13", unit="mg-nest", fallback=True)
+    )
+    assert private and text == "Say where to: /react unit:UNIT fallback:true to:X,Y"
+    text, private = reply(await discord.slash("react", user=OTTO, channel="13", unit="mg-nest", to="30,69"))
+    assert private and text == "to: is where a unit falls back to: add fallback:true"
+    after = await bot.games.store.load("13")
+    assert (after.version, after.state.units["mg-nest"].position) == (before.version, Point(x=30, y=60))
     await close_bot(bot)
