@@ -15,7 +15,9 @@ from engine.dice import ScriptedDice, d6, d10
 from tests.bot.discord_double import FAULTS, quick_retries
 from tests.bot.discord_harness import (
     ANN,
+    MANAGE_GUILD,
     OTTO,
+    Pick,
     buttons,
     close_bot,
     form,
@@ -71,6 +73,33 @@ async def nothing(bot, discord) -> None:
     return None
 
 
+REFEREE, ADMIN = "304", "305"
+
+
+async def refereed_with_a_deadline(bot, discord) -> None:
+    """A referee appointed by a server admin gives the Axis, who start, two hours to act."""
+    discord.permissions[ADMIN] = MANAGE_GUILD
+    await discord.slash("ref appoint", user=ADMIN, channel="1", referee=Pick(REFEREE))
+    await opening(bot, discord)
+    await discord.slash("ref clock deadline", user=REFEREE, channel="1", side="axis", hours=2.0)
+
+
+async def a_campaign_phase(bot, discord) -> None:
+    """A Red Barricades campaign in another channel, its first phase open a day, one side sealed."""
+    await discord.slash(
+        "campaign new",
+        user=ANN,
+        channel="5",
+        name="Barrikady",
+        german=f"<@{ANN}>",
+        russian=f"<@{OTTO}>",
+        german_cpp=10,
+        russian_cpp=12,
+        days=2,
+    )
+    await discord.slash("campaign submit", user=ANN, channel="5", buy="M2")
+
+
 # each state-changing action: how its game is set up, the action, what its answer says, and for a
 # deadline the start of the post it must make once
 ACTIONS = {
@@ -79,6 +108,9 @@ ACTIONS = {
     "form": (reacting, react_by_form, "Sherman 2 fires at Gruppe 3", None),
     "window's deadline": (declared, after(120), MOVED, "The reaction window closed"),
     "turn ping": (nothing, after(600), "the game waits for you", f"<@{OTTO}>: the game waits for you"),
+    "referee's deadline": (refereed_with_a_deadline, after(7200), "deadline", "The Axis did not act by"),
+    "campaign reminder": (a_campaign_phase, after(23 * 3600), "still owes", "Barrikady, phase 1"),
+    "campaign reveal": (a_campaign_phase, after(24 * 3600), "revealed", "**Barrikady**: phase 1"),
 }
 
 
@@ -120,6 +152,7 @@ async def test_a_failure_at_any_request_leaves_the_game_as_the_action_left_it(
     bot, discord, sent, _ = await game_after(action, new_database(), monkeypatch)
     requests, finished = len(sent), await bot.games.store.load("1")
     shown = posts(discord)
+    await bot.campaigns.close()
     await close_bot(bot)
     _, _, result, deadline_post = ACTIONS[action]
     for at in range(requests):
@@ -138,4 +171,5 @@ async def test_a_failure_at_any_request_leaves_the_game_as_the_action_left_it(
         assert not twice, (where, twice)  # nothing posted twice
         if deadline_post is not None:  # posted in the end, once
             assert sum(text.startswith(deadline_post) for text in told) == 1, (where, told)
-        await close_bot(bot)
+        await bot.campaigns.close()
+    await close_bot(bot)
