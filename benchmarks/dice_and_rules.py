@@ -131,7 +131,7 @@ async def bench_stats_after_the_largest_rolls() -> None:
                 await dice.roll("bench", f"player {done % 3}", largest)
                 done += 1
             start = time.perf_counter()
-            await stats.text("bench")
+            await stats.reply("bench")
             took = (time.perf_counter() - start) * 1000
             print(f"  {commands:>3} commands ({commands * 1000:,} dice): {took:.0f} ms")
         await store.close()

@@ -25,7 +25,7 @@ from discord.webhook.async_ import AsyncWebhookAdapter
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.text_orders import OrderWords, unit_order  # noqa: E402
+from bot.text_orders import unit_order  # noqa: E402
 from engine.commands import Declare  # noqa: E402
 from engine.dice import SeededDice  # noqa: E402
 from tests.bot.discord_harness import OTTO, close_bot, open_bot, started_game  # noqa: E402
@@ -117,7 +117,7 @@ async def stored_action_against_plain_write(folder: Path, repeats: int = 200) ->
         await started_game(bot, discord, channel="1")
         store = bot.games.store
         game = await store.load("1")
-        command = Declare(side="axis", order=unit_order(game.state, "axis", OrderWords("Gruppe 3", "50,39")))
+        command = Declare(side="axis", order=unit_order(game.state, "axis", "Gruppe 3", move="50,39"))
         state_json = game.state.model_dump_json()
         timings = []
         for _ in range(repeats):
