@@ -6,7 +6,7 @@ acknowledgement Discord must see within 3 s) and to its full answer (the result 
 picture), and, all the while, the event loop's worst stall (how late a 5 ms sleep wakes).
 Also: one stored action against a plain write of the same bytes to the same kind of file.
 
-    .venv/bin/python benchmarks/first_response.py [--channels 50]
+    .venv/bin/python benchmarks/first_response.py [--channels 50] [--repeats 200]
 """
 
 from __future__ import annotations
@@ -145,10 +145,11 @@ async def stored_action_against_plain_write(folder: Path, repeats: int = 200) ->
 async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--channels", type=int, default=50)
+    parser.add_argument("--repeats", type=int, default=200, help="stored actions timed against plain writes")
     options = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         await first_responses(options.channels, Path(folder))
-        await stored_action_against_plain_write(Path(folder))
+        await stored_action_against_plain_write(Path(folder), options.repeats)
 
 
 if __name__ == "__main__":
