@@ -11,6 +11,7 @@
   imported through :class:`RulesService` into a real SQLite file: by section number and by words.
 
     .venv/bin/python benchmarks/dice_and_rules.py
+    .venv/bin/python benchmarks/dice_and_rules.py --quick   # each part once, at its smallest: no figures
 """
 
 from __future__ import annotations
@@ -84,12 +85,12 @@ def percentile(values: list[float], q: int) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
 
 
-def bench_rolls() -> None:
+def bench_rolls(seconds: float) -> None:
     print("Rolls per second (ours through our dice source | d20 alone)")
     dice = SeededDice(1)
     for ours, theirs in EXPRESSIONS:
-        mine = per_second(lambda ours=ours: roll(ours, dice))
-        plain = per_second(lambda theirs=theirs: d20.roll(theirs))
+        mine = per_second(lambda ours=ours: roll(ours, dice), seconds)
+        plain = per_second(lambda theirs=theirs: d20.roll(theirs), seconds)
         print(f"  {ours:<8} {mine:>9,.0f}/s | {theirs:<7} {plain:>9,.0f}/s  ({mine / plain:.2f}x)")
 
 
@@ -120,41 +121,46 @@ def _wal(connection, _) -> None:
     connection.execute("PRAGMA synchronous = NORMAL")
 
 
-async def bench_stats_after_the_largest_rolls() -> None:
+async def bench_stats_after_the_largest_rolls(counts: tuple[int, ...]) -> None:
     largest = ";".join(["100d1000"] * 10)  # ten rolls of the most dice, of the most sides
     print(f"/stats after commands of {largest[:17]}... (1,000 dice each)")
     with tempfile.TemporaryDirectory() as folder:
         store = await GameStore.open(f"sqlite+aiosqlite:///{folder}/stats.db")
         dice, stats, done = DiceService(store), StatsService(store), 0
-        for commands in (1, 10, 100):
+        for commands in counts:
             while done < commands:
                 await dice.roll("bench", f"player {done % 3}", largest)
                 done += 1
             start = time.perf_counter()
-            await stats.text("bench")
+            await stats.reply("bench")
             took = (time.perf_counter() - start) * 1000
             print(f"  {commands:>3} commands ({commands * 1000:,} dice): {took:.0f} ms")
         await store.close()
 
 
-def bench_odds() -> None:
-    print("Exact odds (milliseconds, median of 20)")
+def bench_odds(repeat: int) -> None:
+    print(f"Exact odds (milliseconds, median of {repeat})")
     for setup in SHOTS:
         shot = setup_shot(setup)
-        ms = statistics.median(milliseconds(lambda shot=shot: shot_odds(shot), 20))
+        ms = statistics.median(milliseconds(lambda shot=shot: shot_odds(shot), repeat))
         print(f'  shot {setup.firer} at {setup.target} {setup.range:g}": {ms:.1f} ms')
     for test in TESTS:
-        ms = statistics.median(milliseconds(lambda test=test: successes(test), 20))
+        ms = statistics.median(milliseconds(lambda test=test: successes(test), repeat))
         print(f"  test {test.describe()}: {ms:.1f} ms")
+
+
+def section_number(n: int) -> str:
+    """The number of the library's ``n``-th section, from 0: a hundred sections a chapter."""
+    chapter, number = divmod(n, 100)
+    return f"A{chapter + 1}.{number + 1}"
 
 
 def library_text(sections: int, rng: random.Random) -> str:
     """A document of ``sections`` numbered sections (A1.1 ... ) of 40 to 120 words each."""
     lines = []
     for n in range(sections):
-        chapter, number = divmod(n, 100)
         words = " ".join(rng.choice(WORDS) for _ in range(rng.randint(40, 120)))
-        lines.append(f"A{chapter + 1}.{number + 1} {rng.choice(WORDS).title()} Rule: {words}.")
+        lines.append(f"{section_number(n)} {rng.choice(WORDS).title()} Rule: {words}.")
     return "\n".join(lines)
 
 
@@ -172,7 +178,7 @@ async def bench_lookup(sections: int, queries: int) -> None:
             f"in {time.perf_counter() - start:.2f} s"
         )
         kinds = {
-            "by number": lambda: f"A{rng.randint(1, sections // 100)}.{rng.randint(1, 100)}",
+            "by number": lambda: section_number(rng.randrange(sections)),
             "by two words": lambda: f"{rng.choice(WORDS)} {rng.choice(WORDS)}",
             "by one word": lambda: rng.choice(WORDS),
             "by 12 words": lambda: " ".join(rng.sample(WORDS, 12)),  # the most a search takes
@@ -202,11 +208,14 @@ def main() -> None:
     parser.add_argument("--sections", type=int, default=5000)
     parser.add_argument("--queries", type=int, default=300)
     parser.add_argument("--rolls", type=int, default=200)
+    parser.add_argument("--quick", action="store_true", help="each part once, at its smallest: no figures")
     args = parser.parse_args()
-    bench_rolls()
+    if args.quick:
+        args.sections, args.queries, args.rolls = 100, 2, 2
+    bench_rolls(0.01 if args.quick else 1.0)
     asyncio.run(bench_roll_service(args.rolls))
-    asyncio.run(bench_stats_after_the_largest_rolls())
-    bench_odds()
+    asyncio.run(bench_stats_after_the_largest_rolls((1,) if args.quick else (1, 10, 100)))
+    bench_odds(1 if args.quick else 20)
     asyncio.run(bench_lookup(args.sections, args.queries))
 
 

@@ -6,7 +6,7 @@ acknowledgement Discord must see within 3 s) and to its full answer (the result 
 picture), and, all the while, the event loop's worst stall (how late a 5 ms sleep wakes).
 Also: one stored action against a plain write of the same bytes to the same kind of file.
 
-    .venv/bin/python benchmarks/first_response.py [--channels 50]
+    .venv/bin/python benchmarks/first_response.py [--channels 50] [--repeats 200]
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from discord.webhook.async_ import AsyncWebhookAdapter
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.text_orders import OrderWords, unit_order  # noqa: E402
+from bot.text_orders import unit_order  # noqa: E402
 from engine.commands import Declare  # noqa: E402
 from engine.dice import SeededDice  # noqa: E402
 from tests.bot.discord_harness import OTTO, close_bot, open_bot, started_game  # noqa: E402
@@ -117,7 +117,7 @@ async def stored_action_against_plain_write(folder: Path, repeats: int = 200) ->
         await started_game(bot, discord, channel="1")
         store = bot.games.store
         game = await store.load("1")
-        command = Declare(side="axis", order=unit_order(game.state, "axis", OrderWords("Gruppe 3", "50,39")))
+        command = Declare(side="axis", order=unit_order(game.state, "axis", "Gruppe 3", move="50,39"))
         state_json = game.state.model_dump_json()
         timings = []
         for _ in range(repeats):
@@ -145,10 +145,11 @@ async def stored_action_against_plain_write(folder: Path, repeats: int = 200) ->
 async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--channels", type=int, default=50)
+    parser.add_argument("--repeats", type=int, default=200, help="stored actions timed against plain writes")
     options = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         await first_responses(options.channels, Path(folder))
-        await stored_action_against_plain_write(Path(folder))
+        await stored_action_against_plain_write(Path(folder), options.repeats)
 
 
 if __name__ == "__main__":

@@ -73,6 +73,7 @@ async def restart(database_url: str, windows: int) -> None:
     print(f"attempts made again after a failure: {games.timers.retries} {dict(failures.causes)}")
     await games.close()
     await store.close()
+    logging.getLogger().removeHandler(failures)
 
 
 def main() -> None:

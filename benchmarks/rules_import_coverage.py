@@ -30,6 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bot.discord_adapter.markdown import markdown  # noqa: E402
 from bot.services.game_service import GameError  # noqa: E402
 from bot.services.rules_service import RulesService  # noqa: E402
 from bot.storage.store import GameStore  # noqa: E402
@@ -71,7 +72,7 @@ def _order(number: str) -> tuple[int, ...]:
 async def resolves(rules: RulesService, book: str, number: str) -> bool:
     """The section itself; for a chapter (63), the chapter or the sections inside it."""
     try:
-        answer = await rules.lookup(book, number)
+        answer = markdown(await rules.lookup(book, number))
     except GameError:
         return False
     chapter = number.removesuffix(".0")
@@ -81,7 +82,7 @@ async def resolves(rules: RulesService, book: str, number: str) -> bool:
 
 async def first_match_is(rules: RulesService, book: str, title: str) -> bool:
     try:
-        answer = await rules.lookup(book, title)
+        answer = markdown(await rules.lookup(book, title))
     except GameError:
         return False
     return answer.casefold().startswith(f"**{title.casefold()}**")
@@ -102,7 +103,7 @@ async def report(rules: RulesService, book: str, what: str, text: str, names: li
         print(f"    missed {name!r}: … {where(text, name)} …")
 
 
-async def main(seeds: Path) -> None:
+async def coverage(seeds: Path) -> None:
     with tempfile.TemporaryDirectory() as folder:
         store = await GameStore.open(f"sqlite+aiosqlite:///{Path(folder) / 'library.db'}")
         rules = RulesService(store)
@@ -110,7 +111,7 @@ async def main(seeds: Path) -> None:
         for path in sorted(seeds.glob("*.txt")):
             texts[path.name] = path.read_text(encoding="utf-8")
             try:
-                print(await rules.import_document(path.stem, "admin", path.name, path.read_bytes()))
+                print(markdown(await rules.import_document(path.stem, "admin", path.name, path.read_bytes())))
             except GameError as refused:
                 print(f"{path.name}: refused: {refused}")
         print()
@@ -126,7 +127,11 @@ async def main(seeds: Path) -> None:
         await store.close()
 
 
-if __name__ == "__main__":
+def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=Path, default=Path("/work/shared/seeds"))
-    asyncio.run(main(parser.parse_args().seeds))
+    asyncio.run(coverage(parser.parse_args().seeds))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,5 +1,5 @@
 """Engine speed. CI runs these once as plain tests; for figures run
-``python -m pytest tests/benchmarks --benchmark-enable``."""
+``python -m pytest tests/benchmarks --benchmark-enable --dist no``."""
 
 from engine.commands import (
     ChooseInitiative,
