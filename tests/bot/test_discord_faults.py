@@ -85,7 +85,9 @@ async def refereed_with_a_deadline(bot, discord) -> None:
 
 
 async def a_campaign_phase(bot, discord) -> None:
-    """A Red Barricades campaign in another channel, its first phase open a day, one side sealed."""
+    """A Red Barricades campaign in another channel, its first phase open 90 minutes with a
+    reminder 30 minutes before its end, one side sealed (short phases: a lasting failure is
+    tried again through the phase's every minute)."""
     await discord.slash(
         "campaign new",
         user=ANN,
@@ -96,6 +98,8 @@ async def a_campaign_phase(bot, discord) -> None:
         german_cpp=10,
         russian_cpp=12,
         days=2,
+        every="90m",
+        reminders="30m",
     )
     await discord.slash("campaign submit", user=ANN, channel="5", buy="M2")
 
@@ -109,8 +113,8 @@ ACTIONS = {
     "window's deadline": (declared, after(120), MOVED, "The reaction window closed"),
     "turn ping": (nothing, after(600), "the game waits for you", f"<@{OTTO}>: the game waits for you"),
     "referee's deadline": (refereed_with_a_deadline, after(7200), "deadline", "The Axis did not act by"),
-    "campaign reminder": (a_campaign_phase, after(23 * 3600), "still owes", "Barrikady, phase 1"),
-    "campaign reveal": (a_campaign_phase, after(24 * 3600), "revealed", "**Barrikady**: phase 1"),
+    "campaign reminder": (a_campaign_phase, after(60 * 60), "still owes", "Barrikady, phase 1"),
+    "campaign reveal": (a_campaign_phase, after(90 * 60), "revealed", "**Barrikady**: phase 1"),
 }
 
 
