@@ -123,6 +123,11 @@ class GameService:
     async def game(self, channel_id: str) -> GameState:
         return (await self._load(channel_id)).state
 
+    async def game_now(self, channel_id: str) -> tuple[GameState, int]:
+        """The game and the version it stands at, for a card drawn from it now."""
+        game = await self._load(channel_id)
+        return game.state, game.version
+
     async def game_at(self, channel_id: str, version: int) -> GameState:
         """The game, if it is still at ``version`` (a card's buttons are made for one version);
         else a refusal that the card is out of date."""

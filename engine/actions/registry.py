@@ -27,6 +27,7 @@ __all__ = [
     "activation_moves",
     "at_declaration",
     "check_reaction_to",
+    "game_order_options",
     "order_actions",
     "order_options",
 ]
@@ -75,6 +76,11 @@ def order_options() -> dict[str, OrderOption]:
         for option in kind.options:
             options.setdefault(option.name, option)
     return options
+
+
+def game_order_options(state: GameState) -> dict[str, OrderOption]:
+    """The options of ``/act`` that the game's rule set's actions declare, by name."""
+    return {option.name: option for name in rules_of(state).actions for option in ACTIONS[name].options}
 
 
 def order_actions(given: Mapping[str, Any]) -> tuple[Action, ...]:

@@ -56,6 +56,27 @@ def _path(state: GameState, order: UnitOrder, index: int) -> list[Point]:
     return [start, *move.path]
 
 
+def points_on_route(state: GameState, order: Order, spacing: float) -> list[tuple[float, Point]]:
+    """Points ``spacing`` apart along the route of the move a reaction may interrupt, each with
+    its distance from the mover's start, where a reaction may name it (:func:`interrupt_point`
+    accepts it); none if the order has no such move."""
+    try:
+        index = interrupted_move(state, order)
+    except IllegalCommand:
+        return []
+    assert isinstance(order, UnitOrder)
+    route = LineString([(p.x, p.y) for p in _path(state, order, index)])
+    found = []
+    for step in range(1, int(route.length / spacing) + 1):
+        along = step * spacing
+        spot = route.interpolate(along)
+        try:
+            found.append((along, interrupt_point(state, order, Point(x=spot.x, y=spot.y))))
+        except IllegalCommand:
+            continue
+    return found
+
+
 def interrupt_point(state: GameState, order: Order, at: Point) -> Point:
     """The point on the enemy's declared route nearest ``at``; refused if ``at`` is off the route
     or inside terrain the mover must test for (the move would be tested twice)."""

@@ -133,6 +133,13 @@ def _interrupt(state: GameState, pending: Pending, at: Point | None) -> Interrup
     return Interrupt(index=index, at=point, to_point=to_point, onward=onward)
 
 
+def table_at_reaction_point(state: GameState, at: Point | None) -> GameState:
+    """The table as a reaction named at ``at`` on the declared route sees it (the active unit
+    there; p. 6), or as it stands for a reaction before the enemy acts."""
+    assert state.pending is not None
+    return _as_at_interrupt(state, state.pending, _interrupt(state, state.pending, at))
+
+
 def _as_at_interrupt(state: GameState, pending: Pending, interrupt: Interrupt | None) -> GameState:
     """The table as the reactor sees it when it reacts: the active unit at the interrupt point."""
     if interrupt is None:
