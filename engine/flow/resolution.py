@@ -26,6 +26,7 @@ from engine.wording import counted, side_name
 
 
 def active_steps(order: Order) -> list[Step]:
+    """The steps that carry out the active side's order, as its kind lays them out."""
     return order_kind(order).steps(order)
 
 
