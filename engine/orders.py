@@ -23,7 +23,6 @@ from engine.commands import (
     Fire,
     LaySmoke,
     Move,
-    Order,
     PlatoonOrder,
     UnitOrder,
 )
@@ -523,18 +522,3 @@ def check_platoon_order(state: GameState, side: str, order: PlatoonOrder, nation
         plan = plan_move(state, unit, member.move, moving_with=[u.id for u in members])
         if kampfgruppe and plan.length > slowest + 1e-6:
             raise IllegalCommand(f"A Kampfgruppe moves at its slowest member's rate ({slowest:g}\")")
-
-
-def order_unit(order: Order) -> str | None:
-    """The unit an order activates: a platoon's first member, none for a morale test."""
-    units = order_units(order)
-    return units[0] if units else None
-
-
-def order_units(order: Order) -> list[str]:
-    """Every unit an order activates."""
-    if isinstance(order, UnitOrder | FallBackOrder):
-        return [order.unit]
-    if isinstance(order, PlatoonOrder):
-        return [m.unit for m in order.members]
-    return []

@@ -122,8 +122,10 @@ class ActionType(Generic[A]):
     def describe(self, state: GameState, action: A) -> str:
         raise NotImplementedError
 
-    def at_declaration(self, state: GameState, pending: Pending, log: EventLog) -> str | None:
-        """What happens as an order that begins with this action is declared, before any
+    def at_declaration(
+        self, state: GameState, pending: Pending, order: UnitOrder, log: EventLog
+    ) -> str | None:
+        """What happens as ``order``, which begins with this action, is declared, before any
         reaction; why no reaction is allowed to it, or None."""
         return None
 

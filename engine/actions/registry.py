@@ -15,18 +15,15 @@ from typing import Any
 
 from engine.actions import moving, shooting  # noqa: F401  the 2015 actions, registered as written
 from engine.actions.base import ACTIONS, ActionType, OrderOption
-from engine.commands import Action, Order, UnitOrder
+from engine.commands import Action
 from engine.errors import IllegalCommand
-from engine.events import EventLog
-from engine.game_state import GameState, Pending
+from engine.game_state import GameState
 from engine.rulesets import RULE_SETS, rules_of
 
 __all__ = [
     "ACTIONS",
     "action_type",
     "activation_moves",
-    "at_declaration",
-    "check_reaction_to",
     "game_order_options",
     "order_actions",
     "order_options",
@@ -47,25 +44,6 @@ def action_type(state: GameState, action: Action) -> ActionType:
 def activation_moves(state: GameState, actions: Sequence[Action]) -> bool:
     """Whether an activation includes movement, for the firer-moved penalty (p. 10)."""
     return any(action_type(state, a).counts_as_moving for a in actions)
-
-
-def at_declaration(state: GameState, pending: Pending, log: EventLog) -> str | None:
-    """What the first action of the order just declared does before any reaction, and why no
-    reaction is allowed to it, or None."""
-    order = pending.order
-    if not isinstance(order, UnitOrder) or not order.actions:
-        return None
-    return action_type(state, order.actions[0]).at_declaration(state, pending, log)
-
-
-def check_reaction_to(state: GameState, order: Order, reaction: Order) -> None:
-    """Refuse a reaction that an action of the order forbids."""
-    if not isinstance(order, UnitOrder):
-        return
-    for action in order.actions:
-        problem = action_type(state, action).reaction_problem(reaction)
-        if problem:
-            raise IllegalCommand(problem)
 
 
 def order_options() -> dict[str, OrderOption]:

@@ -3,17 +3,8 @@ token and a reaction test, before, partway through or after the active unit's or
 
 from __future__ import annotations
 
-from engine.actions.registry import check_reaction_to
 from engine.battlefield import starts_in_cover
-from engine.commands import (
-    DeclineReaction,
-    FallBackOrder,
-    MoraleTestOrder,
-    Order,
-    PlatoonOrder,
-    React,
-    UnitOrder,
-)
+from engine.commands import DeclineReaction, Order, React
 from engine.deployment.hidden import as_seen, known_as
 from engine.dice import DieCategory
 from engine.errors import IllegalCommand
@@ -22,9 +13,10 @@ from engine.events import EventLog
 from engine.flow.activation import check_order, describe_order, note_declared_actions, place_token
 from engine.flow.interrupts import interrupt_point, interrupted_move, split_move
 from engine.flow.resolution import active_steps, resolve_without_reaction, roll_test, run_steps
-from engine.game_state import GameState, Interrupt, Pending, Step
-from engine.orders import check_may_activate, order_unit, order_units
-from engine.rules.activation import TestScore, morale_test_reaction_score_needed, seizes_initiative
+from engine.game_state import GameState, Interrupt, Pending
+from engine.order_kinds import order_kind, order_unit, order_units, reaction_problem
+from engine.orders import check_may_activate
+from engine.rules.activation import TestScore, seizes_initiative
 from engine.rules.scenario import dug_in_seizes_initiative
 from engine.rulesets import rules_of
 from engine.state import Phase, Point, Unit
@@ -59,9 +51,9 @@ def check_reaction(state: GameState, command: React) -> tuple[Interrupt | None, 
     rolled; where it cuts into the enemy's move, and the player whose token pays for it."""
     pending = _expect_window(state, command.side, command.window)
     order = command.order
-    if isinstance(order, PlatoonOrder):
-        raise IllegalCommand("A platoon move cannot be a reaction")
-    check_reaction_to(state, pending.order, order)
+    problem = reaction_problem(state, pending.order, order)
+    if problem:
+        raise IllegalCommand(problem)
     interrupt = _interrupt(state, pending, command.at)
     check_order(_as_at_interrupt(state, pending, interrupt), command.side, order)
     return interrupt, paying_player(state, command.side, order_units(order), command.player)
@@ -109,7 +101,7 @@ def react(state: GameState, command: React, log: EventLog) -> None:
     if pending.seized:
         how = "A 6!" if seizes_initiative(roll) else "Dug in and waiting, and the first reaction succeeds:"
         log.emit("seize", f"{how} {side_name(command.side)} seize the initiative", side=command.side)
-    reactor_first, reactor_rest = _reaction_halves(order)
+    reactor_first, reactor_rest = order_kind(order).reaction_halves(order)
     pending.interrupt = interrupt
     if interrupt is None:
         pending.steps = reactor_first + active_steps(pending.order) + reactor_rest
@@ -153,11 +145,13 @@ def _as_at_interrupt(state: GameState, pending: Pending, interrupt: Interrupt | 
 
 
 def _reaction_score(state: GameState, pending: Pending, order: Order) -> TestScore:
-    if isinstance(order, MoraleTestOrder):
-        return morale_test_reaction_score_needed()
+    kind = order_kind(order)
+    score = kind.set_reaction_score()
+    if score is not None:
+        return score
     unit = state.units[order_unit(order) or ""]
     check_may_activate(unit)
-    return reaction_score(state, pending, unit, falling_back=isinstance(order, FallBackOrder))
+    return reaction_score(state, pending, unit, falling_back=kind.falls_back)
 
 
 def reaction_score(
@@ -172,15 +166,3 @@ def reaction_score(
         enemy_started_in_cover=enemy is not None and starts_in_cover(state, enemy, unit),
         falling_back=falling_back,
     )
-
-
-def _reaction_halves(order: Order) -> tuple[list[Step], list[Step]]:
-    """The reactor's first half goes before the active unit's action, the rest after (p. 6)."""
-    if isinstance(order, MoraleTestOrder):
-        return [Step(kind="morale_test", who="reactor")], []
-    if isinstance(order, FallBackOrder):
-        return [Step(kind="fall_back", who="reactor")], []
-    assert isinstance(order, UnitOrder)
-    first = [Step(kind="act", who="reactor", index=0)]
-    rest = [Step(kind="act", who="reactor", index=i) for i in range(1, len(order.actions))]
-    return first, rest

@@ -9,15 +9,7 @@ from collections.abc import Callable
 from engine.actions.activation import carry_out
 from engine.actions.carrying_out import execute_move
 from engine.battlefield import command_reroll_available, live_units
-from engine.commands import (
-    ChooseTarget,
-    FallBackOrder,
-    MoraleTestOrder,
-    Move,
-    Order,
-    PlatoonOrder,
-    RemoveMarkers,
-)
+from engine.commands import ChooseTarget, Order, RemoveMarkers
 from engine.deployment.hidden import known_as
 from engine.dice import DieCategory
 from engine.errors import IllegalCommand
@@ -25,7 +17,7 @@ from engine.event_data import MarkersData, RolledTest
 from engine.events import EventLog
 from engine.flow.sequence import after_declaration
 from engine.game_state import Choice, GameState, Pending, Step, Who
-from engine.orders import order_unit
+from engine.order_kinds import activation_of, order_kind, order_unit
 from engine.rules.activation import TestScore
 from engine.rules.morale import MoraleTestResult, company_morale_test, fall_back_removes_marker
 from engine.rulesets import rules_of
@@ -34,15 +26,8 @@ from engine.wording import counted, side_name
 
 
 def active_steps(order: Order) -> list[Step]:
-    if isinstance(order, MoraleTestOrder):
-        return [Step(kind="morale_test", who="active")]
-    if isinstance(order, PlatoonOrder):
-        return [Step(kind="platoon", who="active")]
-    if isinstance(order, FallBackOrder):
-        return [Step(kind="test", who="active"), Step(kind="fall_back", who="active")]
-    return [Step(kind="test", who="active")] + [
-        Step(kind="act", who="active", index=i) for i in range(len(order.actions))
-    ]
+    """The steps that carry out the active side's order, as its kind lays them out."""
+    return order_kind(order).steps(order)
 
 
 def resolve_without_reaction(state: GameState, log: EventLog) -> None:
@@ -121,9 +106,9 @@ def _step_test(state: GameState, pending: Pending, step: Step, log: EventLog) ->
     tokens = pending.tokens_before.get(unit.id, 0)
     if tokens == 0:
         return True
-    falling_back = isinstance(pending.order_of(step.who), FallBackOrder)
-    score = rules_of(state).reactivation_score(unit, tokens, falling_back=falling_back)
     order = pending.order_of(step.who)
+    falling_back = order is not None and order_kind(order).falls_back
+    score = rules_of(state).reactivation_score(unit, tokens, falling_back=falling_back)
     roll, passed = roll_test(
         state,
         log,
@@ -163,7 +148,7 @@ def _live_actor(state: GameState, pending: Pending, who: Who, log: EventLog) -> 
 def _step_act(state: GameState, pending: Pending, step: Step, log: EventLog) -> bool:
     """One action of an activation (p. 5)."""
     unit = _live_actor(state, pending, step.who, log)
-    order = pending.unit_order(step.who)
+    order = activation_of(pending, step.who)
     if unit is None or order is None:
         return True
     return carry_out(state, pending, step, unit, order, log)
@@ -216,11 +201,12 @@ def _step_fall_back(state: GameState, pending: Pending, step: Step, log: EventLo
     """Fall back (p. 13): the move, then 4+ on a d6 removes a marker."""
     unit = _live_actor(state, pending, step.who, log)
     order = pending.order_of(step.who)
-    if unit is None or not isinstance(order, FallBackOrder):
+    if unit is None or order is None:
         return True
+    move = dict(order_kind(order).moves(order))[unit.id]
     unit.fell_back_this_turn = True
     unit.must_move_away = True
-    execute_move(state, unit, Move(path=order.path, reverse=order.reverse), log, fall_back=True)
+    execute_move(state, unit, move, log, fall_back=True)
     if unit.destroyed:
         return True
     roll = log.roll_against(6, f"fall back rally, {unit.name}", fall_back_removes_marker, DieCategory.MORALE)
@@ -241,12 +227,11 @@ def _step_fall_back(state: GameState, pending: Pending, step: Step, log: EventLo
 
 
 def _step_platoon(state: GameState, pending: Pending, step: Step, log: EventLog) -> bool:
-    order = pending.order
-    assert isinstance(order, PlatoonOrder)
-    for member in order.members:
-        unit = state.units[member.unit]
+    """Platoon movement (p. 9): each member on the table makes its move."""
+    for unit_id, move in order_kind(pending.order).moves(pending.order):
+        unit = state.units[unit_id]
         if unit.on_table:
-            execute_move(state, unit, member.move, log)
+            execute_move(state, unit, move, log)
     return True
 
 

@@ -31,14 +31,18 @@ ACTION_CLASSES = {cls.__name__: cls for cls in ACTION_KINDS.values()}
 
 
 @cache
-def _modules() -> list[tuple[Path, ast.Module]]:
-    """Every module of the engine, the bot and the renderer outside the registry, parsed once."""
+def source_modules() -> list[tuple[Path, ast.Module]]:
+    """Every module of the engine, the bot and the renderer, parsed once."""
     return [
         (path, ast.parse(path.read_text(), filename=str(path)))
         for package in ("engine", "bot", "renderer")
         for path in sorted((ROOT / package).rglob("*.py"))
-        if REGISTRY not in path.parents
     ]
+
+
+def _modules() -> list[tuple[Path, ast.Module]]:
+    """Every module of the engine, the bot and the renderer outside the registry."""
+    return [(path, tree) for path, tree in source_modules() if REGISTRY not in path.parents]
 
 
 def _names_in(node: ast.AST) -> set[str]:
