@@ -11,21 +11,26 @@ marker shows as two identical "?" markers, one where it is and one at the dummy,
 position so that not even the drawing order tells them apart; under hidden deployment every
 marker, unit or dummy, shows as the same "?" with its number. What belongs to one side alone
 (its hand of cards, the referee's objectives, guidelines and zones for it, a choice it must
-make) is known to that side and the referee. An event about something secret carries a
-``public`` text for those not told the truth. A rule set adds the marks of its own that an
-audience sees through :meth:`engine.rulesets.RuleSet.marks_seen`.
+make) is known to that side and the referee. An event about something secret carries what of
+it is kept from the others (a :class:`~engine.event_data.Secret`, made here: :data:`UNTOLD`,
+:func:`unnamed`, :func:`hidden_test`...), and the view words it for them (:func:`told`). A rule
+set adds the marks of its own that an audience sees through
+:meth:`engine.rulesets.RuleSet.marks_seen`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from engine.deployment.hidden import under_marker
+from engine.event_data import RolledTest, Secret, SetUpData
 from engine.rulesets import TableMark, rules_of
 from engine.state import Objective, Point, RefereeRule, Unit
 from engine.tags import tags_for
+from engine.wording import side_name
 
 if TYPE_CHECKING:
     from engine.cards import Card, CardInPlay
@@ -121,15 +126,121 @@ def declared_order(state: GameState, audience: Audience) -> Order | None:
 
 
 def told(event: Event, audience: Audience) -> str:
-    """What ``audience`` is told of one event: the truth to its side and the referee, its public
-    text to everyone else ("" tells them nothing). A secret event of no side is the referee's."""
-    return event.text if dice_shown(event, audience) else event.public or ""
+    """What ``audience`` is told of one event: the truth to its side and the referee; to everyone
+    else, the event as the view words it from what is kept from them ("" tells them nothing), or,
+    for an event stored before events carried that, the words stored for them. A secret event of
+    no side is the referee's."""
+    if dice_shown(event, audience):
+        return event.text
+    if event.kept is None:
+        return event.public or ""
+    return told_the_others(event, event.kept)
 
 
 def dice_shown(event: Event, audience: Audience) -> bool:
     """Whether ``audience`` is told the event as it happened, and so may see (and count) its dice:
-    a secret event's public text keeps them back from all but its side and the referee."""
-    return event.public is None or audience == REFEREE or (audience is not None and audience == event.side)
+    a secret event's wording for the others keeps them back from all but its side and the referee."""
+    return not event.secret or audience == REFEREE or (audience is not None and audience == event.side)
+
+
+UNMARKED = "a sniper marker"  # how the enemy reads a hidden sniper team (p. 20)
+
+UNTOLD = Secret(told=False)
+"""An event its side alone (and the referee) is told: the others are told nothing of it."""
+
+IN_SECRET = Secret()
+"""An event the others are told as the view words it from the event's data alone (a set-up)."""
+
+
+def known_as(unit: Unit) -> str:
+    """The name the enemy and the channel read for a unit: a hidden sniper team has no numbered
+    marker, and shows only as one of two identical markers (p. 20), so it goes unnamed; a unit
+    under a marker is already named by it."""
+    return UNMARKED if unit.hidden and unit.marker is None else unit.name
+
+
+def name_for(unit: Unit, audience: Audience) -> str:
+    """The name ``audience`` knows the unit by: its own name to its side and the referee, its
+    marker's (or none, for a hidden sniper team) to everyone else."""
+    return unit.true_name or unit.name if knows_secrets_of(unit.side, audience) else known_as(unit)
+
+
+def unnamed(*units: Unit) -> Secret | None:
+    """An event that names these units, as the others are told it: a hidden sniper team called by
+    what they know it as (p. 20); None when they know each unit by the name the event gives it."""
+    names = tuple((unit.name, known_as(unit)) for unit in units if known_as(unit) != unit.name)
+    return Secret(names=names) if names else None
+
+
+def hidden_test(unit: Unit | None, dice: str) -> Secret | None:
+    """A test a hidden unit takes, as the others are told it: its outcome, under the name they
+    know the unit by, without ``dice`` (the words that tell the score and the roll, which would
+    tell what is under a marker); None for a unit in the open, or no unit."""
+    if unit is None or not unit.hidden:
+        return None
+    return Secret(names=(unnamed(unit) or Secret()).names, withheld=(dice,))
+
+
+def untold_if_hidden(unit: Unit) -> Secret | None:
+    """An event about a hidden unit's morale markers: the others are told nothing, since a marker
+    that takes or loses them is no dummy."""
+    return UNTOLD if unit.hidden else None
+
+
+def under_its_marker(unit: Unit) -> Secret | None:
+    """An event that gives a unit under a marker its true name: the others read the marker's."""
+    true = unit.true_name or unit.name
+    return Secret(names=((true, unit.name),)) if true != unit.name else None
+
+
+def one_of_its_side(name: str, side: str) -> Secret:
+    """An event that names a unit the others may not know: they read it as a unit of its side."""
+    return Secret(names=((name, f"a unit of {side_name(side)}"),))
+
+
+def told_the_others(event: Event, kept: Secret) -> str:
+    """A secret event in the words of those not told the truth: worded from its data when it
+    has a wording of its own for them, else its text without the words withheld from them, each
+    unit called by the name they know it by."""
+    if not kept.told:
+        return ""
+    wording = next((words for fits, words in _WORDED_FOR_THE_OTHERS if fits(event)), None)
+    text = wording(event, kept) if wording else event.text
+    for words in kept.withheld:
+        text = text.replace(words, "")
+    for name, seen in kept.names:
+        text = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", seen, text)
+    return text
+
+
+def _set_up_unseen(event: Event, kept: Secret) -> str:
+    """A unit set up out of the enemy's sight: a sniper team as its two markers, in an order that
+    tells neither apart (p. 20); a unit under hidden deployment as its marker (p. 26); a unit of a
+    plotted set-up not at all until both sides are done (p. 28)."""
+    set_up = event.data
+    assert isinstance(set_up, SetUpData)
+    sides = side_name(event.side or "", start=True)
+    if set_up.decoy is not None:
+        first, second = sorted((set_up.at, set_up.decoy), key=lambda p: (p.x, p.y))
+        return f"{sides} set up a sniper team's two markers, at {first} and {second}"
+    if set_up.marker is not None:
+        return f"{sides} set up {set_up.marker} at {set_up.at}"
+    return f"{sides} set up a unit in secret"
+
+
+def _stuck(event: Event, kept: Secret) -> str:
+    """A hidden sniper team stuck crossing terrain: the others learn only that it stuck."""
+    return f"{kept.names[0][0]} is stuck"
+
+
+def _failed_terrain_test(event: Event) -> bool:
+    return isinstance(event.data, RolledTest) and event.data.test == "terrain test" and not event.data.passed
+
+
+_WORDED_FOR_THE_OTHERS: tuple[tuple[Callable[[Event], bool], Callable[[Event, Secret], str]], ...] = (
+    (lambda event: isinstance(event.data, SetUpData), _set_up_unseen),
+    (_failed_terrain_test, _stuck),
+)
 
 
 def events_for(audience: Audience, events: Iterable[Event]) -> list[str]:

@@ -21,7 +21,7 @@ from engine.commands import (
     PlatoonOrder,
     UnitOrder,
 )
-from engine.deployment.hidden import known_as, must_keep_spending
+from engine.deployment.hidden import must_keep_spending
 from engine.errors import IllegalCommand
 from engine.event_data import TokensData
 from engine.events import EventLog
@@ -31,6 +31,7 @@ from engine.game_state import Aim, GameState, Pending
 from engine.orders import check_fall_back, check_platoon_order, order_unit, order_units
 from engine.state import Phase, Unit
 from engine.teams import bonus_to_hand_out, hand_out_unclaimed_bonus, paying_player, spend_token
+from engine.view import unnamed
 from engine.wording import side_name
 
 
@@ -85,10 +86,9 @@ def declare(state: GameState, command: Declare, log: EventLog) -> None:
     place_token(state, pending, order)
     note_declared_actions(state, pending, order)
     state.pending = pending
-    said = None if _in_the_open(state, order) else describe_order(state, order, known_as)
-    public = None if said is None else f"{side_name(command.side, start=True)} declare: {said}"
     text = f"{side_name(command.side, start=True)} declare: {describe_order(state, order)}"
-    log.emit("declare", text, side=command.side, public=public, data=TokensData(side=command.side, count=-1))
+    kept = unnamed(*(state.units[u] for u in order_units(order)))
+    log.emit("declare", text, side=command.side, kept=kept, data=TokensData(side=command.side, count=-1))
 
     reactor = state.sides[pending.reactor_side]
     barred = at_declaration(state, pending, log)
@@ -177,9 +177,3 @@ def describe_order(state: GameState, order: Order, name: Callable[[Unit], str] =
     if isinstance(order, FallBackOrder):
         return f"{name(unit)} falls back to {order.path[-1]}"
     return f"{name(unit)}: " + describe_actions(state, order.actions)
-
-
-def _in_the_open(state: GameState, order: Order) -> bool:
-    """Whether the channel may read the order as it is: none of its units is a hidden sniper team
-    (units under markers are already named by their marker)."""
-    return all(known_as(state.units[u]) == state.units[u].name for u in order_units(order))
