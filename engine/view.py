@@ -21,7 +21,7 @@ set adds the marks of its own that an audience sees through
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -117,7 +117,7 @@ def sees_choice(state: GameState, audience: Audience) -> bool:
 
 def declared_order(state: GameState, audience: Audience) -> Order | None:
     """The order being resolved, if ``audience`` may know every unit that gives it (a hidden
-    unit's order is told only in its events' public texts)."""
+    unit's order is told only as its events are worded for the others)."""
     order = state.pending.order if state.pending else None
     givers = [getattr(order, "unit", None), *(m.unit for m in getattr(order, "members", ()))]
     if order is None or not all(sees(state.units[u], audience) for u in givers if u in state.units):
@@ -134,7 +134,7 @@ def told(event: Event, audience: Audience) -> str:
         return event.text
     if event.kept is None:
         return event.public or ""
-    return told_the_others(event, event.kept)
+    return _told_the_others(event, event.kept)
 
 
 def dice_shown(event: Event, audience: Audience) -> bool:
@@ -162,13 +162,13 @@ def known_as(unit: Unit) -> str:
 def name_for(unit: Unit, audience: Audience) -> str:
     """The name ``audience`` knows the unit by: its own name to its side and the referee, its
     marker's (or none, for a hidden sniper team) to everyone else."""
-    return unit.true_name or unit.name if knows_secrets_of(unit.side, audience) else known_as(unit)
+    return (unit.true_name or unit.name) if knows_secrets_of(unit.side, audience) else known_as(unit)
 
 
 def unnamed(*units: Unit) -> Secret | None:
     """An event that names these units, as the others are told it: a hidden sniper team called by
     what they know it as (p. 20); None when they know each unit by the name the event gives it."""
-    names = tuple((unit.name, known_as(unit)) for unit in units if known_as(unit) != unit.name)
+    names = _names_unknown(units)
     return Secret(names=names) if names else None
 
 
@@ -178,7 +178,7 @@ def hidden_test(unit: Unit | None, dice: str) -> Secret | None:
     tell what is under a marker); None for a unit in the open, or no unit."""
     if unit is None or not unit.hidden:
         return None
-    return Secret(names=(unnamed(unit) or Secret()).names, withheld=(dice,))
+    return Secret(names=_names_unknown((unit,)), withheld=(dice,))
 
 
 def untold_if_hidden(unit: Unit) -> Secret | None:
@@ -198,14 +198,16 @@ def one_of_its_side(name: str, side: str) -> Secret:
     return Secret(names=((name, f"a unit of {side_name(side)}"),))
 
 
-def told_the_others(event: Event, kept: Secret) -> str:
-    """A secret event in the words of those not told the truth: worded from its data when it
-    has a wording of its own for them, else its text without the words withheld from them, each
-    unit called by the name they know it by."""
+def _names_unknown(units: Iterable[Unit]) -> tuple[tuple[str, str], ...]:
+    return tuple((unit.name, known_as(unit)) for unit in units if known_as(unit) != unit.name)
+
+
+def _told_the_others(event: Event, kept: Secret) -> str:
+    """A secret event in the words of those not told the truth: its own wording for them, or its
+    text without the words withheld from them, each unit called by the name they know it by."""
     if not kept.told:
         return ""
-    wording = next((words for fits, words in _WORDED_FOR_THE_OTHERS if fits(event)), None)
-    text = wording(event, kept) if wording else event.text
+    text = _worded_for_the_others(event, kept)
     for words in kept.withheld:
         text = text.replace(words, "")
     for name, seen in kept.names:
@@ -213,34 +215,28 @@ def told_the_others(event: Event, kept: Secret) -> str:
     return text
 
 
-def _set_up_unseen(event: Event, kept: Secret) -> str:
+def _worded_for_the_others(event: Event, kept: Secret) -> str:
+    """The event's text, or, for an event the others are told otherwise, their words for it: a
+    unit set up out of their sight (:func:`_set_up_unseen`), a hidden sniper team's failed terrain
+    test (only that it is stuck: the roll and the score stay its side's)."""
+    data = event.data
+    if isinstance(data, SetUpData):
+        return _set_up_unseen(side_name(event.side or "", start=True), data)
+    if isinstance(data, RolledTest) and data.test == "terrain test" and not data.passed:
+        return f"{kept.names[0][0]} is stuck"
+    return event.text
+
+
+def _set_up_unseen(sides: str, set_up: SetUpData) -> str:
     """A unit set up out of the enemy's sight: a sniper team as its two markers, in an order that
     tells neither apart (p. 20); a unit under hidden deployment as its marker (p. 26); a unit of a
     plotted set-up not at all until both sides are done (p. 28)."""
-    set_up = event.data
-    assert isinstance(set_up, SetUpData)
-    sides = side_name(event.side or "", start=True)
     if set_up.decoy is not None:
         first, second = sorted((set_up.at, set_up.decoy), key=lambda p: (p.x, p.y))
         return f"{sides} set up a sniper team's two markers, at {first} and {second}"
     if set_up.marker is not None:
         return f"{sides} set up {set_up.marker} at {set_up.at}"
     return f"{sides} set up a unit in secret"
-
-
-def _stuck(event: Event, kept: Secret) -> str:
-    """A hidden sniper team stuck crossing terrain: the others learn only that it stuck."""
-    return f"{kept.names[0][0]} is stuck"
-
-
-def _failed_terrain_test(event: Event) -> bool:
-    return isinstance(event.data, RolledTest) and event.data.test == "terrain test" and not event.data.passed
-
-
-_WORDED_FOR_THE_OTHERS: tuple[tuple[Callable[[Event], bool], Callable[[Event, Secret], str]], ...] = (
-    (lambda event: isinstance(event.data, SetUpData), _set_up_unseen),
-    (_failed_terrain_test, _stuck),
-)
 
 
 def events_for(audience: Audience, events: Iterable[Event]) -> list[str]:
