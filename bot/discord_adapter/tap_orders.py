@@ -529,7 +529,9 @@ def confirm_step(state: GameState, channel: int, version: int, draft: Draft) -> 
     return private_card(" ".join(parts) + ". Confirm to declare it.", [confirm])
 
 
-def after_destination(state: GameState, channel: int, version: int, draft: Draft) -> discord.ui.LayoutView:
+def after_destination(
+    state: GameState, channel: int, version: int, draft: Draft
+) -> discord.ui.LayoutView:
     """Once the unit knows where it goes: its target next, if it fires; else confirm."""
     if draft.does.fires:
         return target_step(state, channel, version, draft)
