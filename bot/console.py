@@ -110,7 +110,7 @@ from engine.rulesets import RuleSet, with_rule_set
 from engine.scenarios.quick_battle import quick_battle, scenario_battle
 from engine.state import Phase
 from engine.teams import make_team_game
-from engine.view import REFEREE, SPECTATORS, audience_of, events_for, kept_from_spectators, sees
+from engine.view import REFEREE, SPECTATORS, audience_of, events_for, kept_from_spectators, names_for, sees
 from engine.wording import counted, side_name
 from renderer import render
 
@@ -306,8 +306,8 @@ class ConsoleTable:
         rows = []
         for unit in sorted(self.state.units.values(), key=lambda u: (u.side, u.marker or 0, u.id)):
             if not sees(unit, reader):
-                if unit.marker is not None and unit.on_table:
-                    rows.append(f"  {unit.side:7} {unit.name:22} {'hidden marker':28} at {unit.position}")
+                for label in names_for(unit, reader):
+                    rows.append(f"  {unit.side:7} {label:22} {'hidden marker':28} at {unit.position}")
                 continue
             if unit.dummy and unit.destroyed:
                 continue

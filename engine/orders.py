@@ -26,7 +26,7 @@ from engine.commands import (
     PlatoonOrder,
     UnitOrder,
 )
-from engine.deployment.hidden import as_seen, known_as, under_marker
+from engine.deployment.hidden import as_seen, under_marker
 from engine.errors import IllegalCommand
 from engine.firing.aiming import measure_shot, shot_problem, target_in_sight
 from engine.game_state import GameState
@@ -47,6 +47,7 @@ from engine.rules.movement import (
 )
 from engine.rulesets import rules_of
 from engine.state import Going, Point, TerrainFeature, Unit
+from engine.view import known_as
 from engine.wording import counted, side_name
 
 EMBARK_REACH = 6.0  # an infantry normal move (p. 9)

@@ -9,7 +9,7 @@ from operator import attrgetter
 from engine.actions.base import actions_of
 from engine.battlefield import visible_enemies
 from engine.commands import Declare, Fire, Order, PassInitiative
-from engine.deployment.hidden import known_as, must_keep_spending
+from engine.deployment.hidden import must_keep_spending
 from engine.errors import IllegalCommand
 from engine.event_data import TokensData
 from engine.events import EventLog
@@ -19,6 +19,7 @@ from engine.game_state import Aim, GameState, Pending
 from engine.order_kinds import declared_actions, order_kind, order_unit, order_units
 from engine.state import Phase, Unit
 from engine.teams import bonus_to_hand_out, hand_out_unclaimed_bonus, paying_player, spend_token
+from engine.view import unnamed
 from engine.wording import side_name
 
 
@@ -68,10 +69,9 @@ def declare(state: GameState, command: Declare, log: EventLog) -> None:
     place_token(state, pending, order)
     note_declared_actions(state, pending, order)
     state.pending = pending
-    said = None if _in_the_open(state, order) else describe_order(state, order, known_as)
-    public = None if said is None else f"{side_name(command.side, start=True)} declare: {said}"
     text = f"{side_name(command.side, start=True)} declare: {describe_order(state, order)}"
-    log.emit("declare", text, side=command.side, public=public, data=TokensData(side=command.side, count=-1))
+    kept = unnamed(*(state.units[u] for u in order_units(order)))
+    log.emit("declare", text, side=command.side, kept=kept, data=TokensData(side=command.side, count=-1))
 
     reactor = state.sides[pending.reactor_side]
     barred = order_kind(order).at_declaration(state, pending, order, log)
@@ -141,9 +141,3 @@ def note_declared_actions(state: GameState, pending: Pending, order: Order) -> N
 def describe_order(state: GameState, order: Order, name: Callable[[Unit], str] = attrgetter("name")) -> str:
     """The order in words, its units called by ``name`` (:func:`known_as` for the channel)."""
     return order_kind(order).describe(state, order, name)
-
-
-def _in_the_open(state: GameState, order: Order) -> bool:
-    """Whether the channel may read the order as it is: none of its units is a hidden sniper team
-    (units under markers are already named by their marker)."""
-    return all(known_as(state.units[u]) == state.units[u].name for u in order_units(order))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine.battlefield import starts_in_cover
 from engine.commands import DeclineReaction, Order, React
-from engine.deployment.hidden import as_seen, known_as
+from engine.deployment.hidden import as_seen
 from engine.dice import DieCategory
 from engine.errors import IllegalCommand
 from engine.event_data import RolledTest
@@ -21,6 +21,7 @@ from engine.rules.scenario import dug_in_seizes_initiative
 from engine.rulesets import rules_of
 from engine.state import Phase, Point, Unit
 from engine.teams import paying_player, spend_token
+from engine.view import hidden_test
 from engine.wording import side_name
 
 
@@ -85,13 +86,13 @@ def react(state: GameState, command: React, log: EventLog) -> None:
         DieCategory.REACTION,
     )
     what = f"{side_name(command.side, start=True)} react with {describe_order(state, order)}"
-    said = f"{side_name(command.side, start=True)} react with {describe_order(state, order, known_as)}"
+    dice = f"needs {score.describe()}, rolled {roll}: "
     log.emit(
         "reaction_test",
-        f"{what}: needs {score.describe()}, rolled {roll}: {'success' if passed else 'failed'}",
+        f"{what}: {dice}{'success' if passed else 'failed'}",
         *(u for u in [unit_id] if u),
         side=command.side,
-        public=f"{said}: {'success' if passed else 'failed'}" if unit and unit.hidden else None,
+        kept=hidden_test(unit, dice),
         data=RolledTest.of("reaction test", score.passes, roll, unit=unit_id or None, side=command.side),
     )
     if not passed:

@@ -10,7 +10,6 @@ from engine.actions.activation import carry_out
 from engine.actions.carrying_out import execute_move
 from engine.battlefield import command_reroll_available, live_units
 from engine.commands import ChooseTarget, Order, RemoveMarkers
-from engine.deployment.hidden import known_as
 from engine.dice import DieCategory
 from engine.errors import IllegalCommand
 from engine.event_data import MarkersData, RolledTest
@@ -22,6 +21,7 @@ from engine.rules.activation import TestScore
 from engine.rules.morale import MoraleTestResult, company_morale_test, fall_back_removes_marker
 from engine.rulesets import rules_of
 from engine.state import Phase, Unit
+from engine.view import hidden_test, untold_if_hidden
 from engine.wording import counted, side_name
 
 
@@ -87,12 +87,13 @@ def roll_test(
     if not command_reroll_available(state, unit, rules_of(state).command_radius(state.table.is_small)):
         return roll, False
     state.sides[unit.side].reroll_used = True
+    dice = f" with {roll}"
     log.emit(
         "reroll",
-        f"{unit.name} fails with {roll}; the command unit orders a re-roll",
+        f"{unit.name} fails{dice}; the command unit orders a re-roll",
         unit.id,
         side=unit.side,
-        public=f"{known_as(unit)} fails; the command unit orders a re-roll" if unit.hidden else None,
+        kept=hidden_test(unit, dice),
     )
     roll = log.roll_against(6, f"{purpose} (command re-roll)", score.passes, category)
     return roll, score.passes(roll)
@@ -119,12 +120,13 @@ def _step_test(state: GameState, pending: Pending, step: Step, log: EventLog) ->
         DieCategory.REACTIVATION,
     )
     outcome = "success" if passed else "failed, the token is spent"
+    dice = f"needs {score.describe()}, rolled {roll}: "
     log.emit(
         "activation_test",
-        f"{unit.name} reactivates: needs {score.describe()}, rolled {roll}: {outcome}",
+        f"{unit.name} reactivates: {dice}{outcome}",
         unit.id,
         side=unit.side,
-        public=f"{known_as(unit)} reactivates: {outcome}" if unit.hidden else None,
+        kept=hidden_test(unit, dice),
         data=RolledTest.of("reactivation test", score.passes, roll, unit=unit.id, side=unit.side),
     )
     if not passed:
@@ -192,7 +194,7 @@ def _remove_markers(state: GameState, unit: Unit, remove_all: bool, roll: int, l
         rules_of(state).cite(told, "7.1"),
         unit.id,
         side=unit.side,
-        public="" if unit.hidden else None,  # markers on a hidden unit would tell it is real
+        kept=untold_if_hidden(unit),
         data=lost,
     )
 
@@ -220,7 +222,7 @@ def _step_fall_back(state: GameState, pending: Pending, step: Step, log: EventLo
         else f"{unit.name} rolls {roll} to rally: no marker removed",
         unit.id,
         side=unit.side,
-        public="" if unit.hidden else None,  # a hidden unit's markers are its owner's business
+        kept=untold_if_hidden(unit),
         data=test,
     )
     return True
