@@ -49,10 +49,6 @@ class OrderKind(Generic[C]):
     def check(self, state: GameState, side: str, order: C) -> None:
         """Raise :class:`~engine.errors.IllegalCommand` if ``side`` may not declare the order now."""
 
-    def units(self, order: C) -> list[str]:
-        """Every unit the order activates, the one its token goes on first (p. 4)."""
-        return []
-
     def activation(self, order: C) -> UnitOrder | None:
         """The order as one unit's activation for its actions (p. 5), or None if it is not one."""
         return None
@@ -105,9 +101,6 @@ class UnitOrderKind(OrderKind[UnitOrder]):
     def check(self, state: GameState, side: str, order: UnitOrder) -> None:
         check_unit_order(state, side, order)
 
-    def units(self, order: UnitOrder) -> list[str]:
-        return [order.unit]
-
     def activation(self, order: UnitOrder) -> UnitOrder:
         return order
 
@@ -148,9 +141,6 @@ class FallBackKind(OrderKind[FallBackOrder]):
 
     def check(self, state: GameState, side: str, order: FallBackOrder) -> None:
         check_fall_back(state, side, order)
-
-    def units(self, order: FallBackOrder) -> list[str]:
-        return [order.unit]
 
     def moves(self, order: FallBackOrder) -> list[tuple[str, Move]]:
         return [(order.unit, Move(path=order.path, reverse=order.reverse))]
@@ -199,9 +189,6 @@ class PlatoonKind(OrderKind[PlatoonOrder]):
     def check(self, state: GameState, side: str, order: PlatoonOrder) -> None:
         check_platoon_order(state, side, order, state.sides[side].nation)
 
-    def units(self, order: PlatoonOrder) -> list[str]:
-        return [m.unit for m in order.members]
-
     def moves(self, order: PlatoonOrder) -> list[tuple[str, Move]]:
         return [(m.unit, m.move) for m in order.members]
 
@@ -223,8 +210,8 @@ def order_kind(order: Order) -> OrderKind:
 
 
 def order_units(order: Order) -> list[str]:
-    """Every unit an order activates."""
-    return order_kind(order).units(order)
+    """Every unit an order activates (:attr:`engine.commands.UnitOrder.units`)."""
+    return list(order.units)
 
 
 def order_unit(order: Order) -> str | None:

@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING
 
 from engine.deployment.hidden import under_marker
 from engine.event_data import RolledTest, Secret, SetUpData
-from engine.order_kinds import order_units
 from engine.rulesets import TableMark, rules_of
 from engine.state import Objective, Point, RefereeRule, Unit
 from engine.tags import tags_for
@@ -120,7 +119,7 @@ def declared_order(state: GameState, audience: Audience) -> Order | None:
     """The order being resolved, if ``audience`` may know every unit that gives it (a hidden
     unit's order is told only as its events are worded for the others)."""
     order = state.pending.order if state.pending else None
-    givers = order_units(order) if order is not None else []
+    givers = order.units if order is not None else ()
     if order is None or not all(sees(state.units[u], audience) for u in givers if u in state.units):
         return None
     return order

@@ -71,8 +71,7 @@ def points_on_route(state: GameState, order: Order, spacing: float) -> list[tupl
         index = interrupted_move(state, order)
     except IllegalCommand:
         return []
-    assert isinstance(order, UnitOrder)
-    route = LineString([(p.x, p.y) for p in _path(state, order, index)])
+    route = LineString([(p.x, p.y) for p in _path(state, _activation(order), index)])
     found = []
     for step in range(1, int(route.length / spacing) + 1):
         along = step * spacing
