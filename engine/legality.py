@@ -216,15 +216,18 @@ def _around(state: GameState, unit: Unit, kind: MoveKind) -> list[Point]:
     return found
 
 
-def targets(state: GameState, unit_id: str, *, moving: bool = False) -> list[tuple[Unit, Fraction]]:
-    """The enemy units the unit sees and may fire at as the table stands (``moving``: in an
-    activation that also moves), each with the exact chance that the shot has an effect (a
-    marker or damage or worse, :func:`engine.firing.odds.shot_odds`); a shot that can have none
-    (a weapon too weak for the armour it meets) is left out."""
+def targets(
+    state: GameState, unit_id: str, *, moving: bool = False, among: Iterable[str] | None = None
+) -> list[tuple[Unit, Fraction]]:
+    """The enemy units (of ``among``, if given) the unit sees and may fire at as the table stands
+    (``moving``: in an activation that also moves), each with the exact chance that the shot has
+    an effect (a marker or damage or worse, :func:`engine.firing.odds.shot_odds`); a shot that
+    can have none (a weapon too weak for the armour it meets) is left out."""
     unit = state.units[unit_id]
+    asked = None if among is None else set(among)
     found = []
     for enemy in live_units(state):
-        if enemy.side == unit.side:
+        if enemy.side == unit.side or asked is not None and enemy.id not in asked:
             continue
         try:
             shot = table_shot(state, unit_id, enemy.id, moving=moving)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import math
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -292,24 +292,26 @@ def reachable(state: GameState, unit: Unit, draft: Draft, values: list[str]) -> 
     return [value for value, path in points.items() if path[-1] in kept]
 
 
-def targets_in_sight(state: GameState, unit: Unit, draft: Draft) -> list[tuple[Unit, Fraction | None]]:
-    """The enemy units the side may name that the draft's order may be given against, the whole
-    order being one the engine takes: for a shot, those the unit could fire at (from its
-    destination, if it moves first; with the enemy where the reaction cuts in) and hurt, with the
-    chance of an effect (:func:`engine.legality.targets`); for an assault, those it may close
-    with (no chance shown)."""
+def targets_in_sight(
+    state: GameState, unit: Unit, draft: Draft, among: Iterable[str] | None = None
+) -> list[tuple[Unit, Fraction | None]]:
+    """The enemy units the side may name (of ``among``, if given) that the draft's order may be
+    given against, the whole order being one the engine takes: for a shot, those the unit could
+    fire at (from its destination, if it moves first; with the enemy where the reaction cuts in)
+    and hurt, with the chance of an effect (:func:`engine.legality.targets`); for an assault,
+    those it may close with (no chance shown)."""
+    named = [enemy for enemy in enemies(state, unit) if among is None or enemy.id in among]
     candidates: dict[str, Fraction | None]
     if draft.does.fires:
         table = seen_at(state, reaction_at(state, draft))
         seen_from = table if draft.does.fire_first else at_destination(state, table, unit, draft)
-        candidates = dict(
-            (enemy.id, effect) for enemy, effect in targets(seen_from, unit.id, moving=draft.does.moves)
-        )
+        aimed_at = targets(seen_from, unit.id, moving=draft.does.moves, among=[enemy.id for enemy in named])
+        candidates = {enemy.id: effect for enemy, effect in aimed_at}
     else:
-        candidates = dict.fromkeys(u.id for u in enemies(state, unit))
+        candidates = dict.fromkeys(enemy.id for enemy in named)
     return [
         (enemy, candidates[enemy.id])
-        for enemy in enemies(state, unit)
+        for enemy in named
         if enemy.id in candidates
         and is_legal(state, order_command(state, unit.side, replace(draft, target=place_of(state, enemy.id))))
     ]
@@ -538,7 +540,8 @@ def aimed(state: GameState, side: str, draft: Draft) -> Unit:
     """The draft's unit (:func:`drafted`), if its target is one its target menu offers."""
     unit = drafted(state, side, draft)
     if draft.target is not None:
-        offered([str(draft.target)], target_options(state, targets_in_sight(state, unit, draft)))
+        chosen = [unit_at(state, draft.target).id]  # only its own odds are worked out again
+        offered([str(draft.target)], target_options(state, targets_in_sight(state, unit, draft, chosen)))
     return unit
 
 
