@@ -25,6 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col, select
 
 from bot.library.sections import Section, is_chapter_number, is_section_number, split_document
+from bot.library.snippets import snippet
 from bot.reply import Line, Mention, Moment, Reply, Strong
 from bot.services.game_service import GameError
 from bot.services.limits import NAME, bounded_text
@@ -39,7 +40,8 @@ MAX_BYTES = 5_000_000
 MAX_SECTIONS = 10_000
 MAX_SOURCES = 25
 MAX_NAME = NAME
-MAX_SECTION_CHARS = 100_000  # one section's text; a longer one is a document without headings
+# one section's text (a rulebook's longest runs to some 6,500): a search reads each section it shows whole
+MAX_SECTION_CHARS = 20_000
 MAX_QUERY_CHARS = 200  # a /rule query
 MAX_QUERY_WORDS = 12  # different words searched for; more only slow the search and blur its ranking
 SEARCH_SECONDS = 0.5  # a word search taking longer is stopped
@@ -47,21 +49,30 @@ SEARCH_STEPS = 10_000  # SQLite steps between looks at the clock
 TEXT_SUFFIXES = (".txt", ".md", ".markdown", ".text")
 RESULTS = 5
 SNIPPET_WORDS = 24
+# The best few sections are ranked first, and only they are read with the words found marked
+# (highlight, linear in a section's length), for bot.library.snippets to cut a snippet from.
 SEARCH = text(
     """
-    SELECT s.id, s.number, s.title, src.name,
-           snippet(rule_search, 2, :found, :found_end, ' … ', :words) AS snippet
-    FROM rule_search
-    JOIN rule_sections AS s ON s.id = rule_search.rowid
-    JOIN rule_sources AS src ON src.id = s.source_id
-    WHERE rule_search MATCH :query AND src.guild_id IN ('', :guild)
-    ORDER BY lower(s.title) = :exact DESC, bm25(rule_search, 10.0, 4.0, 1.0), s.id
-    LIMIT :limit
+    WITH best AS (
+        SELECT s.id, s.number, s.title, src.name, lower(s.title) = :exact AS exact,
+               bm25(rule_search, 10.0, 4.0, 1.0) AS rank
+        FROM rule_search
+        JOIN rule_sections AS s ON s.id = rule_search.rowid
+        JOIN rule_sources AS src ON src.id = s.source_id
+        WHERE rule_search MATCH :query AND src.guild_id IN ('', :guild)
+        ORDER BY exact DESC, rank, s.id
+        LIMIT :limit
+    )
+    SELECT best.id, best.number, best.title, best.name,
+           highlight(rule_search, 2, :found, :found_end) AS marked
+    FROM best JOIN rule_search ON rule_search.rowid = best.id
+    WHERE rule_search MATCH :query
+    ORDER BY best.exact DESC, best.rank, best.id
     """
 )
 # PostgreSQL: the weights of ts_rank are those of D (text), C (unused), B (title), A (number), in the
 # proportions of the bm25 weights above; rank normalisation 1 divides by the log of the length, as
-# bm25 favours short sections. The snippets are made for the few sections shown only.
+# bm25 favours short sections. Only the few sections shown are read with the words found marked.
 POSTGRES_SEARCH = """
     WITH found AS (
         SELECT s.id, s.number, s.title, s.body, src.name, q.query,
@@ -75,15 +86,12 @@ POSTGRES_SEARCH = """
         LIMIT :limit
     )
     SELECT id, number, title, name,
-           ts_headline('english', body, query, :headline) AS snippet
+           ts_headline('english', body, query, :headline) AS marked
     FROM found
     ORDER BY exact DESC, rank DESC, id
 """
 FOUND, FOUND_END = STRONG, CLOSE  # around the words a snippet found, made Strong (engine.rich_text.marked)
-HEADLINE = (
-    f"StartSel={FOUND}, StopSel={FOUND_END}, MaxWords={SNIPPET_WORDS}, MinWords=8, MaxFragments=1, "
-    'FragmentDelimiter=" … "'
-)
+HEADLINE = f"StartSel={FOUND}, StopSel={FOUND_END}, HighlightAll=true"
 
 
 def _apart(parts: list[Line]) -> Reply:
@@ -284,7 +292,7 @@ class RulesService:
             else:
                 search = SEARCH
                 params |= {"query": match_query(words, self.aliases, any_word=any_word)}
-                params |= {"words": SNIPPET_WORDS, "found": FOUND, "found_end": FOUND_END}
+                params |= {"found": FOUND, "found_end": FOUND_END}
             async with self.store.sessions() as session, _time_limit(session, self.store.engine.dialect.name):
                 rows = (await session.execute(search, params)).all()
             if rows or len(words) == 1:
@@ -292,7 +300,11 @@ class RulesService:
         if not rows:
             raise GameError(f"Nothing in this server's rules library mentions {query!r}")
         found: list[Line] = [
-            (Strong(f"{r.number + ' ' if r.number else ''}{r.title}"), f" · {r.name}\n", *marked(r.snippet))
+            (
+                Strong(f"{r.number + ' ' if r.number else ''}{r.title}"),
+                f" · {r.name}\n",
+                *marked(snippet(r.marked, FOUND, FOUND_END, SNIPPET_WORDS)),
+            )
             for r in rows
         ]
         if len(rows) == RESULTS:
