@@ -9,28 +9,30 @@ weighing 10, in the title 4 and in the text 1. Section numbers are plain lookups
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import re
 import time
-from collections.abc import AsyncIterator
+import uuid
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 
 import yaml
-from sqlalchemy import delete, func, insert, text
+from sqlalchemy import delete, func, insert, text, update
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col, select
 
+from bot.library.apart import SPLIT_SECONDS, split_apart
 from bot.library.sections import Section, is_chapter_number, is_section_number, split_document
 from bot.library.snippets import snippet
 from bot.reply import Line, Mention, Moment, Reply, Strong
 from bot.services.game_service import GameError
 from bot.services.limits import NAME, bounded_text
 from bot.storage.store import GameStore
-from bot.storage.tables import RuleSectionRow, RuleSourceRow
+from bot.storage.tables import RuleSectionRow, RuleSourceRow, utcnow
 from bot.storage.writes import take_name
 from engine.rich_text import CLOSE, STRONG, marked
 
@@ -48,6 +50,11 @@ SEARCH_SECONDS = 0.5  # a word search taking longer is stopped
 SEARCH_STEPS = 10_000  # SQLite steps between looks at the clock
 TEXT_SUFFIXES = (".txt", ".md", ".markdown", ".text")
 RESULTS = 5
+# an import writes, and a removal deletes, this much a transaction: other channels write between two
+BATCH_CHARS = 100_000
+BATCH_ROWS = 500
+UNLISTED = "unlisted:"  # the owner of a document while it is written or deleted, then a random id
+UNFINISHED = timedelta(hours=1)  # a document unlisted this long was left by a process that stopped
 SNIPPET_WORDS = 24
 # The best few sections are ranked first, and only they are read with the words found marked
 # (highlight, linear in a section's length), for bot.library.snippets to cut a snippet from.
@@ -208,7 +215,9 @@ class RulesService:
         self.aliases = load_aliases()
 
     async def ship(self) -> None:
-        """Index the bot's own documents, again only when one has changed."""
+        """Index the bot's own documents, again only when one has changed; delete what an import
+        or a removal stopped midway left."""
+        await self._discard_unfinished()
         for path in sorted(LIBRARY_DIR.glob("*.md")):
             content = path.read_text(encoding="utf-8")
             sections = split_document(content)
@@ -332,7 +341,10 @@ class RulesService:
         title = (name or Path(filename).stem).strip()
         if not title or len(title) > MAX_NAME:
             raise GameError(f"Give the document a name of 1 to {MAX_NAME} characters")
-        sections = await asyncio.to_thread(split_document, content, MAX_SECTIONS)  # seconds for 5 MB
+        try:
+            sections = await split_apart(content, MAX_SECTIONS)  # seconds for 5 MB, off the loop's lock
+        except TimeoutError:
+            raise GameError(f"{filename} took over {SPLIT_SECONDS} s to read; split it in parts") from None
         if len(sections) < 2 and not any(s.number for s in sections):
             raise GameError(
                 f"{filename} has no headings (# Title, a line in capitals) or numbered sections "
@@ -373,8 +385,8 @@ class RulesService:
             row = await self._source(session, guild_id, name)
             if row is None or guild_id == SHIPPED:
                 raise GameError(f"This server has imported no document called {name!r}: see /library")
-            await session.execute(delete(RuleSectionRow).where(col(RuleSectionRow.source_id) == row.id))
-            await session.delete(row)
+            row.guild_id = _unlisted()
+        await self._discard(row.id)
         return Reply.of(
             ("Removed ", Strong(row.name), f" and its {row.sections} sections from this server's library"),
             private=True,
@@ -392,31 +404,53 @@ class RulesService:
     def _named(guild_id: str, name: str) -> tuple:
         return RuleSourceRow.guild_id == guild_id, func.lower(RuleSourceRow.name) == name.casefold()
 
+    @staticmethod
+    async def _check_room(session, guild_id: str) -> None:
+        """Refuse a new document to a server that has the most it may keep."""
+        count = await session.scalar(
+            select(func.count()).select_from(RuleSourceRow).where(RuleSourceRow.guild_id == guild_id)
+        )
+        if guild_id != SHIPPED and (count or 0) >= MAX_SOURCES:
+            raise GameError(f"This server has {MAX_SOURCES} documents, the most it may: /rules remove one")
+
     async def _replace(
         self, guild_id: str, user_id: str, document: Document, *, only_if_changed: bool = False
     ) -> RuleSourceRow | None:
-        """Store a document in one transaction, replacing one of the same name; returns the old one.
-        The transaction takes the name first, so two imports of a name at once replace in turn."""
+        """Store a document, replacing one of the same name; returns the old one. Its sections are
+        written unlisted, a batch a transaction (other channels write between two), then one short
+        transaction lists it in place of the old one, under the name (so two imports of a name at
+        once replace in turn); the old one's sections are deleted afterwards, in batches too."""
         checksum = hashlib.sha256(document.text.encode()).hexdigest()
-        async with self.store.sessions() as session, session.begin():
-            await self._hold(session, guild_id, document.name)
+        async with self.store.sessions() as session:
             old = await self._source(session, guild_id, document.name)
             if old is not None and only_if_changed and old.checksum == checksum:
                 return old
             if old is None:
-                count = await session.scalar(
-                    select(func.count()).select_from(RuleSourceRow).where(RuleSourceRow.guild_id == guild_id)
-                )
-                if guild_id != SHIPPED and (count or 0) >= MAX_SOURCES:
-                    raise GameError(
-                        f"This server has {MAX_SOURCES} documents, the most it may: /rules remove one"
-                    )
-            else:
-                await session.execute(delete(RuleSectionRow).where(col(RuleSectionRow.source_id) == old.id))
-                await session.delete(old)
-                await session.flush()
+                await self._check_room(session, guild_id)  # before the work, and again when listing it
+        staged = await self._stage(user_id, document, checksum)
+        try:
+            async with self.store.sessions() as session, session.begin():
+                await self._hold(session, guild_id, document.name)
+                old = await self._source(session, guild_id, document.name)
+                if old is None:
+                    await self._check_room(session, guild_id)
+                else:
+                    old.guild_id = _unlisted()
+                    await session.flush()
+                listed = update(RuleSourceRow).where(col(RuleSourceRow.id) == staged)
+                await session.execute(listed.values(guild_id=guild_id, imported_at=utcnow()))
+        except BaseException:
+            await self._discard(staged)
+            raise
+        if old is not None:
+            await self._discard(old.id)
+        return old
+
+    async def _stage(self, user_id: str, document: Document, checksum: str) -> int:
+        """Write a document unlisted (seen by no server), its sections a batch a transaction: its id."""
+        async with self.store.sessions() as session, session.begin():
             source = RuleSourceRow(
-                guild_id=guild_id,
+                guild_id=_unlisted(),
                 name=document.name,
                 filename=document.filename,
                 checksum=checksum,
@@ -426,21 +460,68 @@ class RulesService:
             )
             session.add(source)
             await session.flush()
-            await session.execute(
-                insert(RuleSectionRow),
-                [
+            staged = source.id
+        try:
+            for batch in _batches(document.sections):
+                rows = [
                     {
-                        "source_id": source.id,
-                        "position": i,
+                        "source_id": staged,
+                        "position": position,
                         "number": s.number,
                         "number_key": s.number.casefold(),
                         "title": s.title,
                         "body": s.body,
                     }
-                    for i, s in enumerate(document.sections)
-                ],
+                    for position, s in batch
+                ]
+                async with self.store.sessions() as session, session.begin():
+                    await session.execute(insert(RuleSectionRow), rows)
+        except BaseException:
+            await self._discard(staged)
+            raise
+        return staged
+
+    async def _discard(self, source_id: int) -> None:
+        """Delete an unlisted document: its sections a batch a transaction, then the document."""
+        sections = select(RuleSectionRow.id).where(col(RuleSectionRow.source_id) == source_id)
+        while True:
+            async with self.store.sessions() as session, session.begin():
+                batch = delete(RuleSectionRow).where(col(RuleSectionRow.id).in_(sections.limit(BATCH_ROWS)))
+                if not (await session.execute(batch)).rowcount:
+                    await session.execute(delete(RuleSourceRow).where(col(RuleSourceRow.id) == source_id))
+                    return
+
+    async def _discard_unfinished(self) -> None:
+        """Delete documents an import or a removal left unlisted when the process stopped midway
+        (those unlisted for an hour: another process may be writing a newer one)."""
+        before = utcnow() - UNFINISHED
+        async with self.store.sessions() as session:
+            query = select(RuleSourceRow.id).where(
+                col(RuleSourceRow.guild_id).startswith(UNLISTED), col(RuleSourceRow.imported_at) < before
             )
-        return old
+            left = list((await session.execute(query)).scalars())
+        for source_id in left:
+            await self._discard(source_id)
+
+
+def _unlisted() -> str:
+    """An owner no server is: a document's while it is written or deleted."""
+    return f"{UNLISTED}{uuid.uuid4().hex}"
+
+
+def _batches(sections: list[Section]) -> Iterator[list[tuple[int, Section]]]:
+    """The sections with their positions, in batches of at most :data:`BATCH_CHARS` characters
+    (or one section) and :data:`BATCH_ROWS` sections."""
+    batch: list[tuple[int, Section]] = []
+    size = 0
+    for position, section in enumerate(sections):
+        if batch and (size + len(section.body) > BATCH_CHARS or len(batch) == BATCH_ROWS):
+            yield batch
+            batch, size = [], 0
+        batch.append((position, section))
+        size += len(section.body)
+    if batch:
+        yield batch
 
 
 def _report(
