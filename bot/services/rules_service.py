@@ -26,7 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col, select
 
 from bot.library.apart import SPLIT_SECONDS, split_apart
-from bot.library.sections import Section, is_chapter_number, is_section_number, split_document
+from bot.library.sections import Section, is_chapter_number, is_section_number, printed_number, split_document
 from bot.library.snippets import snippet
 from bot.reply import Line, Mention, Moment, Reply, Strong
 from bot.services.game_service import GameError
@@ -231,6 +231,7 @@ class RulesService:
     async def lookup(self, guild_id: str, query: str) -> Reply:
         """A section number gives that section, whole; words give the best sections with snippets."""
         query = bounded_text("A rules search", query.strip(), MAX_QUERY_CHARS)
+        query = printed_number(query) or query
         if not query:
             raise GameError("Give a section number (63.22, IC6.1, RB9) or some words (smoke dissipate)")
         if not is_section_number(query) and not is_chapter_number(query):
@@ -264,18 +265,29 @@ class RulesService:
         return [(f"{number} {title}".strip(), number or title) for number, title in rows]
 
     async def _by_number(self, guild_id: str, number: str) -> Reply:
+        """The sections of that number, whole, and the numbers of those inside it: the bodies of
+        those alone are read, however many sections the number starts."""
         key = number.casefold()
+        listed = col(RuleSourceRow.guild_id).in_((SHIPPED, guild_id))
         async with self.store.sessions() as session:
+            query = (
+                select(RuleSectionRow.number, RuleSectionRow.number_key)
+                .join(RuleSourceRow, col(RuleSourceRow.id) == RuleSectionRow.source_id)
+                .where(listed, col(RuleSectionRow.number_key).startswith(key, autoescape=True))
+                .order_by(RuleSourceRow.guild_id, RuleSectionRow.position)
+            )
+            inside = [
+                found
+                for found, found_key in (await session.execute(query)).all()
+                if is_subsection(found_key, key)
+            ]
             query = (
                 select(RuleSectionRow, RuleSourceRow.name)
                 .join(RuleSourceRow, col(RuleSourceRow.id) == RuleSectionRow.source_id)
-                .where(col(RuleSourceRow.guild_id).in_((SHIPPED, guild_id)))
-                .where(col(RuleSectionRow.number_key).startswith(key, autoescape=True))
+                .where(listed, col(RuleSectionRow.number_key) == key)
                 .order_by(RuleSourceRow.guild_id, RuleSectionRow.position)
             )
-            rows = (await session.execute(query)).all()
-        exact = [(s, source) for s, source in rows if s.number_key == key]
-        inside = [s.number for s, _ in rows if is_subsection(s.number_key, key)]
+            exact = (await session.execute(query)).all()
         if not exact and not inside and re.fullmatch(r"\d+\.0", number):
             return await self._by_number(guild_id, number[:-2])  # indexes call chapter 63 "63.0"
         if not exact and not inside:
