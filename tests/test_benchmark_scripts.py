@@ -22,6 +22,7 @@ SMALLEST = {
     "first_response": ["--channels", "1", "--repeats", "5"],
     "migration_kills": ["--kills", "1"],
     "restart_overdue": ["--windows", "2"],
+    "rules_library_load": ["--quick"],
     "table_cache": ["--tables", "1", "--rounds", "1"],
     "undo": ["--lengths", "5", "--repeats", "1"],
 }
