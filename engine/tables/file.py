@@ -157,7 +157,7 @@ def _check_bounds(text: str) -> None:
     if unreadable:
         line = text.count("\n", 0, unreadable.start()) + 1
         code = f"U+{ord(unreadable.group()):04X}"
-        raise TableFileError(line, f"a table file has no control characters; this one has {code}")
+        raise TableFileError(line, f"a table file has only printable characters; this one has {code}")
     deepest = f"lists and mappings nest at most {MOST_NESTING} deep in a table file"
     events, nesting, values = _YAML(text), 0, 0
     try:

@@ -576,6 +576,17 @@ LIMITS = "a whole number from 1 to 100,000"
             HEADER + "- Cat: Panther\n\n- cat: Tiger I\n",
             "line 6 ('- cat: Tiger I'): 'cat' is too like 'Cat': give the unit another label",
         ),
+        (
+            HEADER + "".join(f"- Gruppe {n}: Infantry Detachment\n" for n in range(1, 300)),
+            "line 204 ('- Gruppe 201: Infantry Detachment'): a force has at most 200 units",
+        ),
+        (
+            HEADER
+            + "".join(f"- Gruppe {n}: Infantry Detachment\n" for n in range(1, 150))
+            + "- gruppe 7: MG Team\n",
+            "line 153 ('- gruppe 7: MG Team'): 'gruppe 7' is too like 'Gruppe 7': give the unit another "
+            "label",
+        ),
     ],
 )
 def test_import_refuses_a_malformed_line_by_its_number(text, message):
