@@ -26,6 +26,7 @@ from bot.help_pages import help_text
 from bot.plain_text import plain_refusal, plain_reply
 from bot.reply import Reply
 from bot.services.card_service import hand_text
+from bot.services.deadline_loop import DeadlineLoop
 from bot.services.dice_service import logged_line
 from bot.services.force_service import troop_quality
 from bot.services.game_service import (
@@ -670,6 +671,9 @@ async def play_console(
     service = services.games
     service.on_window_closed = window_closed
     service.clocks.on_deadline_passed = deadline_passed
+    # what fell due while the console was down, or was left by a process that died before
+    # telling it, and what falls free while it runs: claimed and told as the Discord client does
+    deadlines = DeadlineLoop(service, services.pings, services.campaigns)
     try:
         table, resumed = await ConsoleTable.open(services)
         table.pictures = pictures
@@ -678,6 +682,8 @@ async def play_console(
         await table.campaigns.open(stdout)
         await table.owed.open(stdout)
         stdout.write("Iron Cross console table.\n")
+        await deadlines.caught_up()
+        deadlines.start()
         if resumed:
             stdout.write(f"Resuming the game in progress.\n{table.status(table.reader(None))}\n")
         stdout.write("Type /help for the commands, /units for the forces, /start to begin.\n")
@@ -697,6 +703,7 @@ async def play_console(
         await table.campaigns.close()
         await table.owed.close()
     finally:
+        await deadlines.close()
         await service.close()
         await store.close()
     return 0
