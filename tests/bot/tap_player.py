@@ -15,14 +15,43 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.discord_adapter.action_card import next_steps
+from bot.discord_adapter.client import IronCrossBot
 from bot.discord_adapter.tap_orders import ACTIONS as TAP_ACTIONS
 from engine.game_state import GameState
+from engine.rulesets import with_rule_set
+from engine.scenarios.quick_battle import quick_battle
 from engine.state import Phase
-from tests.bot.discord_harness import Harness, answers_in, buttons, menus, reply
+from engine.tables.layout import BattleTable
+from tests.bot.discord_harness import ANN, OTTO, Harness, answers_in, buttons, menus, reply
 
 ACTIONS = tuple(action.label for action in TAP_ACTIONS.values())  # the buttons of what a unit does
 CMT = "CMT"
 Sent = list[dict[str, Any]]
+
+
+def unpictured(state, viewer, last_events=(), before=None) -> bytes:
+    """The pictures are not what these battles are about: a blank one is drawn at once."""
+    return b"\x89PNG\r\n\x1a\n"
+
+
+def small_battle(ruleset: str, table: str | BattleTable = "crossroads", units: int = 3) -> GameState:
+    """The quick battle with its first ``units`` units a side, under ``ruleset``: a whole battle
+    in a few hundred taps."""
+    state = with_rule_set(quick_battle(table), ruleset)  # which fields the rule set's own units
+    kept = {unit.id for side in state.sides for unit in state.units_of(side)[:units]}
+    state.units = {unit_id: unit for unit_id, unit in state.units.items() if unit_id in kept}
+    return state
+
+
+async def joined_and_started(bot: IronCrossBot, discord: Harness, battle: GameState) -> Sent:
+    """The battle set up in channel 1 (as /game new sets one up), then both sides join and
+    start by taps on its card's buttons: the card after the start."""
+    outcome = await bot.games.new_game("1", battle)
+    new = {item.label: item.to_component_dict() for item in next_steps(outcome, 1)}
+    await discord.click(new["Join the Allies"], user=ANN, channel="1")
+    joined = buttons(await discord.click(new["Join the Axis"], user=OTTO, channel="1"))
+    return await discord.click(joined["Start"], user=OTTO, channel="1")
 
 
 def public(sent: Sent) -> bool:

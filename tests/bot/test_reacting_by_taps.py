@@ -6,14 +6,10 @@ import random
 import pytest
 
 from bot.discord_adapter import common
-from bot.discord_adapter.action_card import next_steps
 from engine.dice import SeededDice
-from engine.game_state import GameState
-from engine.rulesets import with_rule_set
-from engine.scenarios.quick_battle import quick_battle
 from engine.state import Phase
-from tests.bot.discord_harness import ANN, OTTO, buttons, close_bot, open_bot
-from tests.bot.tap_player import CMT, TapPlayers
+from tests.bot.discord_harness import ANN, OTTO, close_bot, open_bot
+from tests.bot.tap_player import CMT, TapPlayers, joined_and_started, small_battle, unpictured
 
 PLAYERS = {"allies": ANN, "axis": OTTO}
 CORE_REACTIONS = ["Move", "Fire", "Move and fire", "Fire and move", "Fall back", CMT]
@@ -27,30 +23,6 @@ async def bot_and_discord(tmp_path, monkeypatch):
     await close_bot(bot)
 
 
-def unpictured(state, viewer, last_events=(), before=None) -> bytes:
-    """The pictures are not what these battles are about: a blank one is drawn at once."""
-    return b"\x89PNG\r\n\x1a\n"
-
-
-def small_battle(ruleset: str) -> GameState:
-    """The quick battle on the crossroads with its first three units a side, under ``ruleset``:
-    a whole battle in a few hundred taps."""
-    state = quick_battle("crossroads")
-    kept = {unit.id for side in state.sides for unit in state.units_of(side)[:3]}
-    state.units = {unit_id: unit for unit_id, unit in state.units.items() if unit_id in kept}
-    return with_rule_set(state, ruleset)
-
-
-async def joined_and_started(bot, discord, ruleset: str) -> list:
-    """The small battle set up in the channel, then both sides join and start by taps on its
-    card's buttons: the card after the start."""
-    outcome = await bot.games.new_game("1", small_battle(ruleset))  # as /game new sets it up
-    new = {item.label: item.to_component_dict() for item in next_steps(outcome, 1)}
-    await discord.click(new["Join the Allies"], user=ANN, channel="1")
-    joined = buttons(await discord.click(new["Join the Axis"], user=OTTO, channel="1"))
-    return await discord.click(joined["Start"], user=OTTO, channel="1")
-
-
 async def test_a_battle_by_taps_has_every_kind_of_reaction_and_no_confirm_refused(bot_and_discord):
     bot, discord = bot_and_discord
     dice = SeededDice(5)
@@ -58,7 +30,7 @@ async def test_a_battle_by_taps_has_every_kind_of_reaction_and_no_confirm_refuse
     players = TapPlayers(
         discord, PLAYERS, lambda: bot.games.game("1"), random.Random(3), wanted=list(CORE_REACTIONS)
     )
-    await players.play(await joined_and_started(bot, discord, "core_2015"), most_taps=3000)
+    await players.play(await joined_and_started(bot, discord, small_battle("core_2015")), most_taps=3000)
     assert (await bot.games.game("1")).phase is Phase.OVER
     reacted = {label for kind, label in players.declared if kind == "reaction"}
     assert set(CORE_REACTIONS) <= reacted, f"never reacted with {set(CORE_REACTIONS) - reacted}"
@@ -75,7 +47,7 @@ async def test_a_house_rules_battle_by_taps_has_an_assault_in_reaction(bot_and_d
     players = TapPlayers(
         discord, PLAYERS, lambda: bot.games.game("1"), random.Random(5), wanted=["Assault"], closing_in=True
     )
-    await players.play(await joined_and_started(bot, discord, "house_v1"), most_taps=3000)
+    await players.play(await joined_and_started(bot, discord, small_battle("house_v1")), most_taps=3000)
     assert (await bot.games.game("1")).phase is Phase.OVER
     assert ("reaction", "Assault") in players.declared, players.declared
     assert players.refused == [] and players.dead_ends == []
