@@ -54,7 +54,7 @@ async def closed_by_a_process_that_died_before_telling(url: str) -> None:
 
 async def test_a_window_closed_while_the_console_was_down_is_told_at_its_next_start(tmp_path):
     url = f"sqlite+aiosqlite:///{tmp_path / 'console.db'}"
-    first = await run("/start\n/initiative first\n/act gruppe-3 move:50,39\n", url)
+    first = await run("/start\n/initiative start\n/act gruppe-3 move:50,39\n", url)
     assert "The Allies may react (window 1)" in first
     await closed_by_a_process_that_died_before_telling(url)
 

@@ -47,7 +47,8 @@ async def test_a_house_rules_battle_by_taps_has_an_assault_in_reaction(bot_and_d
     players = TapPlayers(
         discord, PLAYERS, lambda: bot.games.game("1"), random.Random(5), wanted=["Assault"], closing_in=True
     )
-    await players.play(await joined_and_started(bot, discord, small_battle("house_v1")), most_taps=3000)
+    started = await joined_and_started(bot, discord, small_battle("house_v1", units=2))
+    await players.play(started, most_taps=3000)
     assert (await bot.games.game("1")).phase is Phase.OVER
     assert ("reaction", "Assault") in players.declared, players.declared
     assert players.refused == [] and players.dead_ends == []
