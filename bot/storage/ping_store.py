@@ -63,10 +63,9 @@ def held_ping(connection: Connection, channel_id: str) -> TurnPing:
     return TurnPing(channel_id) if row is None else read_ping(row)
 
 
-def write_ping(connection: Connection, ping: TurnPing) -> None:
-    """Store a ping read with :func:`held_ping` in the same transaction (its row is held)."""
-    row = {
-        "channel_id": ping.channel_id,
+def _written(ping: TurnPing) -> dict[str, object]:
+    """The columns a ping writes over its row, at the next version."""
+    return {
         "minutes": ping.minutes,
         "players": ",".join(ping.players),
         "due": ping.due.isoformat() if ping.due else None,
@@ -74,20 +73,18 @@ def write_ping(connection: Connection, ping: TurnPing) -> None:
         "claimed_by": None,  # a new moment is claimed afresh
         "claimed_until": None,
     }
+
+
+def write_ping(connection: Connection, ping: TurnPing) -> None:
+    """Store a ping read with :func:`held_ping` in the same transaction (its row is held)."""
+    row = {"channel_id": ping.channel_id, **_written(ping)}
     connection.execute(PING_WRITTEN[connection.dialect.name], row)
 
 
 async def save_ping(store: GameStore, ping: TurnPing) -> bool:
     """Store the ping over the version it was read at (``ping.version``): False if another
     writer stored the channel's ping since."""
-    values = {
-        "minutes": ping.minutes,
-        "players": ",".join(ping.players),
-        "due": ping.due.isoformat() if ping.due else None,
-        "version": ping.version + 1,
-        "claimed_by": None,  # a new moment is claimed afresh
-        "claimed_until": None,
-    }
+    values = _written(ping)
     async with store.sessions() as session, session.begin():
         result = await session.execute(
             update(TurnPingRow)
