@@ -14,7 +14,6 @@ from bot.discord_adapter.reaction_buttons import show_result
 from bot.discord_adapter.schema_commands import generated_command
 from bot.play_orders import PLAY_ORDERS
 from engine.actions.registry import order_options
-from engine.commands import Command
 from engine.view import names_for, view_for
 
 
@@ -74,12 +73,12 @@ async def waiting_units(interaction: discord.Interaction, current: str) -> list[
     return suggestions(current, [state.units[u].name for u in (plan.waiting if plan else [])])
 
 
-def play_command(path: str, build: Callable[..., Command], **suggest: Callable) -> app_commands.Command:
-    """The command ``path`` of the schema: ``build(state, side, **options)`` makes the engine's
-    command for the user's side from the game as loaded once."""
+def play_command(path: str, **suggest: Callable) -> app_commands.Command:
+    """The command ``path`` of the schema: its builder (:data:`bot.play_orders.PLAY_ORDERS`) makes
+    the engine's command for the user's side from the game as loaded once."""
 
     async def run(interaction: discord.Interaction, **options) -> None:
-        await play(interaction, lambda state, side: build(state, side, **options))
+        await play(interaction, lambda state, side: PLAY_ORDERS[path](state, side, **options))
 
     return generated_command(path, run, suggest)
 
@@ -90,6 +89,4 @@ SUGGESTED: dict[str, dict[str, Callable]] = {
     "react": {"unit": own_units, "fire": enemy_units, "assault": enemy_units},
     "deploy": {"unit": waiting_units},
 }
-PLAY_COMMANDS = tuple(
-    play_command(path, build, **SUGGESTED.get(path, {})) for path, build in PLAY_ORDERS.items()
-)
+PLAY_COMMANDS = tuple(play_command(path, **SUGGESTED.get(path, {})) for path in PLAY_ORDERS)
