@@ -20,7 +20,7 @@ from engine.view import names_for, view_for
 async def play(interaction: discord.Interaction, build) -> None:
     """Turn the options into a command for the user's side, from the game as loaded once, apply
     it and report."""
-    outcome = await referees.act(
+    outcome = await referees.apply_as_user(
         interaction, lambda state: build(state, referees.acting_side(state, interaction))
     )
     await show_result(interaction, outcome)

@@ -18,7 +18,7 @@ from bot.discord_adapter.action_card import next_steps, without_buttons
 from bot.discord_adapter.answers import acknowledge, answer, carry_out, placeholder_id
 from bot.discord_adapter.common import battlefield_file, games, reactors, report, told_lines
 from bot.discord_adapter.custom_ids import ReadFirst, number_of, of_this_channel
-from bot.discord_adapter.referees import act, acting_side
+from bot.discord_adapter.referees import acting_side, apply_as_user
 from bot.discord_adapter.replay_card import outcome_card
 from bot.discord_adapter.side_threads import tell_privately
 from bot.services.game_service import Outcome
@@ -37,7 +37,9 @@ async def answer_window(interaction: discord.Interaction, build) -> None:
         return
 
     async def work() -> None:
-        outcome = await act(interaction, lambda state: build(state, acting_side(state, interaction)))
+        outcome = await apply_as_user(
+            interaction, lambda state: build(state, acting_side(state, interaction))
+        )
         await show_result(interaction, outcome)
 
     await carry_out(interaction, work)

@@ -55,7 +55,7 @@ from bot.discord_adapter.custom_ids import (
 from bot.discord_adapter.game_commands import show_joined, show_started
 from bot.discord_adapter.reaction_buttons import ID as WINDOW
 from bot.discord_adapter.reaction_buttons import WindowButton, show_result
-from bot.discord_adapter.referees import act, acting_side, is_admin, server_roles
+from bot.discord_adapter.referees import acting_side, apply_as_user, is_admin, server_roles
 from bot.services.game_service import GameError, permitted
 from bot.text_orders import GRID, choice_command, parse_move, unit_order
 from engine.actions.registry import game_order_options
@@ -117,7 +117,7 @@ class Action:
         return self.fires or self.assaults
 
 
-ACTIONS = {
+ORDER_BUTTONS = {
     "move": Action("Move", moves=True),
     "rapid": Action("Rapid move", moves=True, rapid=True),
     "fire": Action("Fire", fires=True),
@@ -146,7 +146,7 @@ class Draft:
 
     @property
     def does(self) -> Action:
-        return ACTIONS[self.action]
+        return ORDER_BUTTONS[self.action]
 
     def arguments(self) -> tuple[object, ...]:
         return (self.unit, self.action, self.to, NONE if self.target is None else self.target, self.when)
@@ -156,8 +156,8 @@ class Draft:
 
 
 def action(text: str) -> str:
-    """An action as an id names it (:data:`ACTIONS`)."""
-    if text not in ACTIONS:
+    """An action as an id names it (:data:`ORDER_BUTTONS`)."""
+    if text not in ORDER_BUTTONS:
         raise ValueError(text)
     return text
 
@@ -194,7 +194,7 @@ def offered_actions(state: GameState) -> dict[str, Action]:
     """The actions the game's rule set has: close combat only where one of its actions declares
     the assault option."""
     has_assault = ASSAULT in game_order_options(state)
-    return {name: a for name, a in ACTIONS.items() if has_assault or not a.assaults}
+    return {name: a for name, a in ORDER_BUTTONS.items() if has_assault or not a.assaults}
 
 
 def move_kind(action: Action) -> MoveKind:
@@ -927,7 +927,7 @@ class TurnButton(StepItem, discord.ui.DynamicItem[discord.ui.Button], template=s
         self, interaction: discord.Interaction, build: Callable[[GameState, str], Command]
     ) -> None:
         async def work() -> None:
-            outcome = await act(
+            outcome = await apply_as_user(
                 interaction, lambda state: build(state, acting_side(state, interaction)), version=self.version
             )
             await show_result(interaction, outcome)
@@ -942,14 +942,16 @@ class TurnButton(StepItem, discord.ui.DynamicItem[discord.ui.Button], template=s
                 player, name = str(interaction.user.id), display_name(interaction.user)
                 return JoinSide(side=card_side(state, side), player=player, name=name)
 
-            outcome = await act(interaction, joining)
+            outcome = await apply_as_user(interaction, joining)
             await show_joined(interaction, outcome)
 
         await public_step(interaction, work)
 
     async def _start(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
-            await show_started(interaction, await act(interaction, StartGame(), version=self.version))
+            await show_started(
+                interaction, await apply_as_user(interaction, StartGame(), version=self.version)
+            )
 
         await public_step(interaction, work)
 
@@ -1122,7 +1124,7 @@ class TurnSelect(StepItem, discord.ui.DynamicItem[discord.ui.Select], template=s
             def build(state: GameState) -> Command:
                 return reserves_command(state, acting_side(state, interaction), called, places)
 
-            await show_result(interaction, await act(interaction, build, version=self.version))
+            await show_result(interaction, await apply_as_user(interaction, build, version=self.version))
 
         await public_step(interaction, work)
 
@@ -1139,7 +1141,7 @@ class TurnSelect(StepItem, discord.ui.DynamicItem[discord.ui.Select], template=s
                 unit = None if chosen == NO_TARGET else chosen
                 return choice_command(state, side, unit, None)
 
-            await show_result(interaction, await act(interaction, build, version=self.version))
+            await show_result(interaction, await apply_as_user(interaction, build, version=self.version))
 
         await public_step(interaction, work)
 

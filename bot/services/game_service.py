@@ -247,7 +247,7 @@ class GameService:
                         "ms": round((time.perf_counter() - started) * 1000, 1),
                     },
                 )
-                metrics.ACTIONS.labels(command.kind).inc()
+                metrics.COMMANDS_STORED.labels(command.kind).inc()
                 await self._after_commit(game, user_id, stored.state)
                 return Outcome(
                     stored.state,

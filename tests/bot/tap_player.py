@@ -17,7 +17,7 @@ from typing import Any
 
 from bot.discord_adapter.action_card import next_steps
 from bot.discord_adapter.client import IronCrossBot
-from bot.discord_adapter.tap_orders import ACTIONS as TAP_ACTIONS
+from bot.discord_adapter.tap_orders import ORDER_BUTTONS
 from engine.game_state import GameState
 from engine.rulesets import with_rule_set
 from engine.scenarios.quick_battle import quick_battle
@@ -25,7 +25,7 @@ from engine.state import Phase
 from engine.tables.layout import BattleTable
 from tests.bot.discord_harness import ANN, OTTO, Harness, answers_in, buttons, menus, reply
 
-ACTIONS = tuple(action.label for action in TAP_ACTIONS.values())  # the buttons of what a unit does
+ACTIONS = tuple(action.label for action in ORDER_BUTTONS.values())  # the buttons of what a unit does
 CMT = "CMT"
 Sent = list[dict[str, Any]]
 
