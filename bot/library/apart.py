@@ -15,10 +15,14 @@ import sys
 from bot.library.sections import Section, split_document
 
 SPLIT_SECONDS = 60  # a split taking longer is stopped (5 MB takes some 2 s)
+IN_PLACE = 100_000  # characters: a document this short splits in milliseconds, not worth a process
 
 
 async def split_apart(text: str, most: int) -> list[Section]:
-    """:func:`split_document` of ``text`` (stopping past ``most`` sections), in a child process."""
+    """:func:`split_document` of ``text`` (stopping past ``most`` sections), in a child process;
+    a short document in a worker thread (starting a Python costs more than its split)."""
+    if len(text) <= IN_PLACE:
+        return await asyncio.to_thread(split_document, text, most)
     child = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
