@@ -665,6 +665,7 @@ async def open_bot(database_url: str, monkeypatch) -> tuple[IronCrossBot, Harnes
 
 
 async def close_bot(bot: IronCrossBot) -> None:
+    await bot.stories.close()  # a finished game's story is posted
     await bot.pings.close()
     await bot.games.close()
     await bot.games.store.close()
