@@ -23,6 +23,7 @@ from engine.state import Phase
 log = logging.getLogger(__name__)
 
 STORY_FOLLOWS = "The battle's story and its replay follow (`/game replay` shows them again)."
+STORY_TASK = "battle's story"  # the name of the task that makes and posts it
 CARD_WAIT = 10.0  # seconds a made story waits for the game-over card's task to end, at most
 
 
@@ -72,7 +73,7 @@ class StoryPosts:
 
     async def game_over(self, channel_id: str, final: GameState) -> None:
         card = asyncio.current_task()  # the task that goes on to post the game-over card
-        task = asyncio.get_running_loop().create_task(self.follow(channel_id, card), name="battle's story")
+        task = asyncio.get_running_loop().create_task(self.follow(channel_id, card), name=STORY_TASK)
         self.posting.add(task)
         task.add_done_callback(self.posting.discard)
 

@@ -2,6 +2,7 @@
 activation, rebuilt from the stored log) and the summary, following the game-over card, by
 ``/game replay`` and at the console."""
 
+import asyncio
 import io
 import threading
 
@@ -212,11 +213,14 @@ async def test_the_game_over_card_posts_without_waiting_for_the_replay(bot_and_d
         return live_history(log)
 
     monkeypatch.setattr("bot.services.replay_service.live_history", held_back)
-    sent = await play_to_concede(discord)
-    assert "The battle's story and its replay follow" in card_of(sent)[2][0]["content"]
-    assert not story_posts(discord.sent)
+    before = len(discord.sent)
+    conceding = asyncio.create_task(play_to_concede(discord))  # done once the story is posted
+    while "its replay follow" not in str(discord.sent[before:]):  # the card
+        assert not conceding.done()
+        await asyncio.sleep(0.01)
+    assert not story_posts(discord.sent) and not conceding.done()
     let_go.set()
-    await bot.stories.close()
+    await conceding
     ((text, (gif,)),) = story_posts(discord.sent)
     assert "2 activations" in text and Image.open(io.BytesIO(gif)).n_frames == 2
 
