@@ -4,7 +4,8 @@ Each channel has a started quick battle; then every channel's player sends ``/ac
 moment. For each interaction this measures the time from its arrival to its first response (the
 acknowledgement Discord must see within 3 s) and to its full answer (the result with its
 picture), and, all the while, the event loop's worst stall (how late a 5 ms sleep wakes).
-Also: one stored action against a plain write of the same bytes to the same kind of file.
+Also: one stored action against a plain write of the same bytes to the same kind of file (alone
+with --storage).
 
     .venv/bin/python benchmarks/first_response.py [--channels 50] [--repeats 200]
 """
@@ -22,12 +23,16 @@ from pathlib import Path
 
 import pytest
 from discord.webhook.async_ import AsyncWebhookAdapter
+from sqlalchemy import event
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bot.services import game_service  # noqa: E402
+from bot.storage.store import COMMAND, EVENTS  # noqa: E402
 from bot.text_orders import unit_order  # noqa: E402
 from engine.commands import Declare  # noqa: E402
 from engine.dice import SeededDice  # noqa: E402
+from engine.game import apply  # noqa: E402
 from tests.bot.discord_harness import OTTO, close_bot, open_bot, started_game  # noqa: E402
 
 
@@ -109,46 +114,84 @@ async def first_responses(channels: int, folder: Path) -> None:
         await close_bot(bot)
 
 
+class Statements:
+    """The SQL statements and transactions the store sends, counted at the driver's cursor."""
+
+    def __init__(self, store) -> None:
+        self.sent = 0
+        self.begun = 0
+        for engine in store.engines:
+            event.listen(engine, "before_cursor_execute", self._sent)
+
+    def _sent(self, _connection, _cursor, statement: str, *_args) -> None:
+        self.sent += 1
+        self.begun += statement.startswith("BEGIN")
+
+
 async def stored_action_against_plain_write(folder: Path, repeats: int = 200) -> None:
-    """One action's storing (``GameStore.append``, with its version check) against writing the
-    same bytes with the sqlite3 module in one transaction."""
+    """One action's storing against writing the same bytes (the game's state, the command and
+    its events) with the sqlite3 module in one transaction, in the same run. The action goes
+    through ``GameService.act`` with the engine's answer made beforehand, so what is timed is
+    the store's part: the game loaded (with the interaction looked up), then the command, its
+    log entry, its reaction window and its turn ping written, and what follows the write."""
     with pytest.MonkeyPatch.context() as monkeypatch:
         bot, discord = await open_bot(f"sqlite+aiosqlite:///{folder / 'one.db'}", monkeypatch)
         await started_game(bot, discord, channel="1")
+        await discord.slash("initiative", user=OTTO, channel="1", choice="start")
         store = bot.games.store
         game = await store.load("1")
         command = Declare(side="axis", order=unit_order(game.state, "axis", "Gruppe 3", move="50,39"))
-        state_json = game.state.model_dump_json()
-        timings = []
-        for _ in range(repeats):
+        state, events = apply(game.state, command, SeededDice(7))
+        monkeypatch.setattr(game_service, "apply", lambda _state, _command, _dice: (state, events))
+        loads, appends, actions = [], [], []
+        for n in range(repeats):
             started = time.perf_counter()
-            game = await store.append(game, OTTO, command, [], game.state)
-            timings.append(time.perf_counter() - started)
+            await store.load("1", f"load-{n}")
+            loads.append(time.perf_counter() - started)
+        statements = Statements(store)
+        for n in range(repeats):
+            started = time.perf_counter()
+            await bot.games.act("1", OTTO, command, interaction_id=f"act-{n}")
+            actions.append(time.perf_counter() - started)
+        per_action = statements.sent / repeats, statements.begun / repeats
+        for _ in range(repeats):
+            game = await store.load("1")
+            started = time.perf_counter()
+            await store.append(game, OTTO, command, events, state)
+            appends.append(time.perf_counter() - started)
         await close_bot(bot)
+    state_json = state.model_dump_json()
+    log_json = COMMAND.dump_json(command).decode(), EVENTS.dump_json(events).decode()
     plain = sqlite3.connect(folder / "plain.db", isolation_level=None)
     plain.execute("PRAGMA journal_mode=WAL")
-    plain.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT)")
+    plain.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, state TEXT, command TEXT, events TEXT)")
     writes = []
     for n in range(repeats):
         started = time.perf_counter()
         plain.execute("BEGIN")
-        plain.execute("INSERT INTO t VALUES (?, ?)", (n, state_json))
+        plain.execute("INSERT INTO t VALUES (?, ?, ?, ?)", (n, state_json, *log_json))
         plain.execute("COMMIT")
         writes.append(time.perf_counter() - started)
-    print(f"storing one action ({len(state_json):,} bytes of state), median of {repeats} (ms):")
-    print(
-        f"  GameStore.append {statistics.median(timings) * 1000:.2f}, "
-        f"plain sqlite3 write {statistics.median(writes) * 1000:.2f}"
-    )
+    plain.close()
+    write = statistics.median(writes)
+    size = len(state_json) + sum(map(len, log_json))
+    print(f"storing one action ({size:,} bytes: state, command, events), median of {repeats} (ms):")
+    print(f"  plain sqlite3 write {write * 1000:.3f}")
+    for name, timings in (("stored action", actions), ("store.load", loads), ("store.append", appends)):
+        median = statistics.median(timings)
+        print(f"  {name} {median * 1000:.3f} ({median / write:.0f}x the plain write)")
+    print(f"  per stored action: {per_action[0]:.0f} SQL statements, {per_action[1]:.0f} transactions")
 
 
 async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--channels", type=int, default=50)
     parser.add_argument("--repeats", type=int, default=200, help="stored actions timed against plain writes")
+    parser.add_argument("--storage", action="store_true", help="only the stored action against a plain write")
     options = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        await first_responses(options.channels, Path(folder))
+        if not options.storage:
+            await first_responses(options.channels, Path(folder))
         await stored_action_against_plain_write(Path(folder), options.repeats)
 
 

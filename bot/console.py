@@ -25,8 +25,10 @@ from bot.console_team import clock_request, referee_command, team_command
 from bot.game_status import game_status
 from bot.help_pages import help_text
 from bot.plain_text import plain_refusal, plain_reply
+from bot.play_orders import PLAY_ORDERS
 from bot.reply import Reply
 from bot.services.card_service import hand_text
+from bot.services.deadline_loop import DeadlineLoop
 from bot.services.dice_service import logged_line
 from bot.services.force_service import troop_quality
 from bot.services.game_service import (
@@ -41,7 +43,6 @@ from bot.services.limits import (
     MAX_TEAM,
     UNDO_MOST,
     bounded_text,
-    measure,
     quoted,
     reaction_seconds,
     whole_number,
@@ -57,33 +58,15 @@ from bot.sight_text import console_measure
 from bot.storage.ping_store import DEFAULT_MINUTES
 from bot.storage.store import GameStore
 from bot.text_orders import (
-    FACING_FROM_EDGE,
-    ORDER_WORDS,
-    choice_command,
     find_unit,
-    parse_path,
-    parse_point,
-    reserve_call,
-    unit_order,
 )
 from engine.commands import (
     CardAction,
-    ChooseInitiative,
     Command,
     Concede,
     DealCards,
-    Declare,
-    DeclineReaction,
-    Deploy,
-    FallBackOrder,
-    FinishDeployment,
     JoinSide,
-    MoraleTestOrder,
-    Order,
-    PassInitiative,
-    React,
     StartGame,
-    UnitOrder,
 )
 from engine.dice import DiceSource, SeededDice
 from engine.errors import IllegalCommand
@@ -111,7 +94,7 @@ from engine.rulesets import RuleSet, with_rule_set
 from engine.scenarios.quick_battle import quick_battle, scenario_battle
 from engine.state import Phase
 from engine.teams import make_team_game
-from engine.view import REFEREE, SPECTATORS, audience_of, events_for, kept_from_spectators, sees
+from engine.view import REFEREE, SPECTATORS, audience_of, events_for, kept_from_spectators, names_for, sees
 from engine.wording import counted, side_name
 from renderer import render
 
@@ -174,28 +157,6 @@ class ConsoleTable:
 
     # -- parsing ---------------------------------------------------------------------------
 
-    def unit_order(self, side: str, line: Line) -> UnitOrder:
-        """The order the line gives a unit: the options of ``/act`` (``ORDER_WORDS``) that its
-        command takes, read as its spec says."""
-        assert line.spec is not None
-        words: dict[str, object] = {}
-        for option in line.spec.shared():
-            if option.name not in ORDER_WORDS or option.name == "unit":
-                continue
-            if option.kind == "flag":
-                words[option.name] = line.flag(option.name, bool(option.default))
-            elif option.name in line.options:
-                words[option.name] = line.options[option.name]
-        words["first"] = "fire" if str(words.get("first", "")).casefold() == "fire" else "move"
-        return unit_order(self.state, side, line.unit("/act unit:UNIT move:X,Y fire:TARGET"), **words)
-
-    def fall_back(self, side: str, line: Line) -> FallBackOrder:
-        named = line.unit("/fallback unit:UNIT to:X,Y")
-        if "to" not in line.options:
-            raise IllegalCommand("Say where to: /fallback unit:UNIT to:X,Y")
-        path = parse_path(line.options["to"])
-        return FallBackOrder(unit=find_unit(self.state, named, side), path=path, reverse=line.flag("reverse"))
-
     def acting_side(self, line: Line) -> str:
         """The side the player joined, else (hot-seat) the side of the unit named, else the one
         awaited."""
@@ -229,71 +190,25 @@ class ConsoleTable:
 
     def parse(self, line: Line) -> Command:
         verb, side = line.verb, self.acting_side(line)
+        if verb in PLAY_ORDERS and line.spec is not None and line.spec.path == verb:
+            if side not in self.state.sides:
+                raise IllegalCommand(how_to_join(self.state))
+            return PLAY_ORDERS[verb](self.state, side, **line.typed())  # as the slash command builds it
         simple: dict[str, Callable[[], Command]] = {
             "start": StartGame,
             "join": lambda: JoinSide(side=line.options.get("side", ""), player=line.player, name=line.player),
-            "initiative": lambda: self.initiative(side, line),
-            "act": lambda: Declare(side=side, order=self.unit_order(side, line)),
-            "cmt": lambda: Declare(side=side, order=MoraleTestOrder()),
-            "fallback": lambda: Declare(side=side, order=self.fall_back(side, line)),
-            "pass": lambda: PassInitiative(side=side),
             "concede": lambda: Concede(side=side),
-            "react": lambda: self.reaction(side, line),
-            "noreact": lambda: DeclineReaction(side=side, window=self.window()),
-            "choose": lambda: choice_command(
-                self.state, side, line.options.get("unit"), line.options.get("close_combat")
-            ),
-            "deploy": lambda: self.deployment(side, line),
             "team": lambda: team_command(self.state, side, line),
             "ref": lambda: referee_command(self.state, line),
-            "reserves": lambda: reserve_call(self.state, side, line.options.get("units", "")),
         }
         if verb not in simple:
             raise IllegalCommand(f"Unknown command /{verb}: see /help")
         return simple[verb]()
 
-    def deployment(self, side: str, line: Line) -> Command:
-        """``/deploy unit:UNIT at:X,Y [facing:DEGREES]`` or ``/deploy done``."""
-        if side not in self.state.sides:
-            raise IllegalCommand(how_to_join(self.state))
-        if line.flag("done"):
-            return FinishDeployment(side=side)
-        if "at" not in line.options or not line.named_unit():
-            raise IllegalCommand("Try /deploy unit:UNIT at:X,Y [facing:DEGREES], or /deploy done")
-        facing = line.options.get("facing")
-        face = measure("facing", facing) if facing else FACING_FROM_EDGE[self.state.sides[side].entry_edge]
-        unit = find_unit(self.state, line.unit("/deploy unit:UNIT at:X,Y"), side)
-        decoy = parse_point(line.options["decoy"]) if "decoy" in line.options else None
-        return Deploy(side=side, unit=unit, at=parse_point(line.options["at"]), facing=face, decoy=decoy)
-
-    def initiative(self, side: str, line: Line) -> ChooseInitiative:
-        choice = line.options.get("choice", "").casefold()
-        if choice not in ("start", "first", "pass"):
-            raise IllegalCommand("Choose: /initiative start (go first) or /initiative pass")
-        return ChooseInitiative(side=side, go_first=choice != "pass")
-
     @staticmethod
     def number(line: Line, option: str) -> int | None:
         """A whole number option (``/history number:2``), or None when it was not given."""
         return whole_number(option, line.options[option], 1, 10**6) if option in line.options else None
-
-    def window(self) -> int:
-        pending = self.state.pending
-        if pending is None or self.state.phase is not Phase.REACTION:
-            raise IllegalCommand("No reaction window is open")
-        return pending.window
-
-    def reaction(self, side: str, line: Line) -> React:
-        window = self.window()
-        order: Order
-        if line.flag("cmt"):
-            order = MoraleTestOrder()
-        elif line.flag("fallback"):
-            order = self.fall_back(side, line)
-        else:
-            order = self.unit_order(side, line)
-        at = parse_point(line.options["at"]) if "at" in line.options else None
-        return React(side=side, window=window, order=order, at=at)
 
     # -- views -----------------------------------------------------------------------------
 
@@ -307,8 +222,8 @@ class ConsoleTable:
         rows = []
         for unit in sorted(self.state.units.values(), key=lambda u: (u.side, u.marker or 0, u.id)):
             if not sees(unit, reader):
-                if unit.marker is not None and unit.on_table:
-                    rows.append(f"  {unit.side:7} {unit.name:22} {'hidden marker':28} at {unit.position}")
+                for label in names_for(unit, reader):
+                    rows.append(f"  {unit.side:7} {label:22} {'hidden marker':28} at {unit.position}")
                 continue
             if unit.dummy and unit.destroyed:
                 continue
@@ -690,6 +605,9 @@ async def play_console(
     service = services.games
     service.on_window_closed = window_closed
     service.clocks.on_deadline_passed = deadline_passed
+    # what fell due while the console was down, or was left by a process that died before
+    # telling it, and what falls free while it runs: claimed and told as the Discord client does
+    deadlines = DeadlineLoop(service, services.pings, services.campaigns)
     try:
         table, resumed = await ConsoleTable.open(services)
         table.pictures = pictures
@@ -698,6 +616,8 @@ async def play_console(
         await table.campaigns.open(stdout)
         await table.owed.open(stdout)
         stdout.write("Iron Cross console table.\n")
+        await deadlines.caught_up()
+        deadlines.start()
         if resumed:
             stdout.write(f"Resuming the game in progress.\n{table.status(table.reader(None))}\n")
         stdout.write("Type /help for the commands, /units for the forces, /start to begin.\n")
@@ -717,6 +637,7 @@ async def play_console(
         await table.campaigns.close()
         await table.owed.close()
     finally:
+        await deadlines.close()
         await service.close()
         await store.close()
     return 0

@@ -18,9 +18,11 @@ import re
 import shlex
 from dataclasses import dataclass, field
 
-from bot.command_schema import COMMANDS, Spec
-from bot.services.limits import whole_number
+from bot.command_schema import COMMANDS, Option, Spec
+from bot.services.limits import measure, whole_number
+from bot.text_orders import parse_point
 from engine.errors import IllegalCommand
+from engine.wording import quoted
 
 SKIPPED = ("game", "clock", "prep")  # inner groups a console line may leave out
 EVERYDAY = {  # what a group alone asks for
@@ -88,9 +90,26 @@ class Line:
     def whole(self, name: str, what: str | None = None) -> int:
         """A whole-number option, within the bounds its spec declares."""
         option = self.spec.option(name) if self.spec else None
-        low, high = (option.low, option.high) if option else (None, None)
-        least, most = int(low if low is not None else 0), int(high if high is not None else 10**6)
+        least, most = whole_bounds(option) if option else (0, 10**6)
         return whole_number(what or name, self.options.get(name, ""), least, most)
+
+    def typed(self) -> dict[str, object]:
+        """Every option the command shares with Discord, read as Discord reads it: a yes/no as a
+        bool, a whole number or a number within its bounds, a position as a point, a choice
+        among its choices, the rest as typed; one not given is its default (a required one not
+        given is refused, naming it)."""
+        assert self.spec is not None
+        read: dict[str, object] = {}
+        for option in self.spec.shared():
+            if option.kind == "flag":
+                read[option.name] = self.flag(option.name, bool(option.default))
+            elif option.name in self.options:
+                read[option.name] = _typed(option, self.options[option.name])
+            elif option.required:
+                raise IllegalCommand(f"/{self.spec.path} needs {option.name}: (see /help {self.spec.path})")
+            else:
+                read[option.name] = option.default
+        return read
 
     def named_unit(self) -> str | None:
         """The unit the line names, by ``unit:NAME`` or by the bare word in its place."""
@@ -196,6 +215,28 @@ def _no_yes_no_word(spec: Spec, name: str, words: list[str]) -> None:
     yes_no = spec.option(last)
     if option is not None and option.kind != "text" and yes_no is not None and yes_no.kind == "flag":
         raise IllegalCommand(f"{name}:{' '.join(words)}: a value runs to the next option; write {last}:true")
+
+
+def whole_bounds(option: Option) -> tuple[int, int]:
+    """The least and most a whole-number option takes (0 to a million, unless it says)."""
+    return (
+        int(option.low) if option.low is not None else 0,
+        int(option.high) if option.high is not None else 10**6,
+    )
+
+
+def _typed(option: Option, typed: str) -> object:
+    """One option's value as Discord would give it."""
+    if option.kind == "integer":
+        return whole_number(option.name, typed, *whole_bounds(option))
+    if option.kind == "number":
+        bounds = [bound for bound in (option.low, option.high) if bound is not None]
+        return measure(option.name, typed, *bounds) if len(bounds) == 2 else measure(option.name, typed)
+    if option.kind == "position":
+        return parse_point(typed)
+    if option.kind == "choice" and typed not in option.choices:
+        raise IllegalCommand(f"{option.name}: choose {' or '.join(option.choices)}, not {quoted(typed)}")
+    return typed
 
 
 def _unquoted(chunk: str) -> str:

@@ -34,7 +34,7 @@ log = logging.getLogger(__name__)
 SAMPLE_SECONDS = 15.0
 OVERDUE_AFTER = timedelta(seconds=60)  # a deadline this far past and still stored was not fired
 
-ACTIONS = Counter("ironcross_actions_applied", "Game commands stored", ["command"])
+COMMANDS_STORED = Counter("ironcross_actions_applied", "Game commands stored", ["command"])
 REFUSALS = Counter("ironcross_refusals", "Game commands refused (rules or permissions)")
 FIRST_RESPONSE = Histogram(
     "ironcross_first_response_seconds",

@@ -139,6 +139,11 @@ class UnitOrder(_Frozen):
     actions: tuple[Action, ...]
     reroll: bool = True  # use the command re-roll on a failed test if it is available
 
+    @property
+    def units(self) -> tuple[str, ...]:
+        """Every unit the order activates, the one its token goes on first (p. 4)."""
+        return (self.unit,)
+
 
 class FallBackOrder(_Frozen):
     kind: Literal["fall_back"] = "fall_back"
@@ -147,9 +152,17 @@ class FallBackOrder(_Frozen):
     reverse: bool = False
     reroll: bool = True
 
+    @property
+    def units(self) -> tuple[str, ...]:
+        return (self.unit,)
+
 
 class MoraleTestOrder(_Frozen):
     kind: Literal["company_morale_test"] = "company_morale_test"
+
+    @property
+    def units(self) -> tuple[str, ...]:
+        return ()
 
 
 class PlatoonMember(_Frozen):
@@ -160,6 +173,10 @@ class PlatoonMember(_Frozen):
 class PlatoonOrder(_Frozen):
     kind: Literal["platoon"] = "platoon"
     members: tuple[PlatoonMember, ...]
+
+    @property
+    def units(self) -> tuple[str, ...]:
+        return tuple(m.unit for m in self.members)
 
 
 Order = Annotated[UnitOrder | FallBackOrder | MoraleTestOrder | PlatoonOrder, Field(discriminator="kind")]

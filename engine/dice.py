@@ -11,7 +11,7 @@ import random
 from collections import deque
 from collections.abc import Callable, Iterable
 from enum import StrEnum
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
@@ -94,29 +94,22 @@ class DiceSource(Protocol):
         ...
 
 
-@runtime_checkable
-class KeepsScores(Protocol):
-    """A dice source that records each die with the score it had to reach (the EventLog)."""
-
-    def roll_needing(self, sides: int, purpose: str, needs: int, category: DieCategory = ...) -> int: ...
-
-    def roll_as(self, sides: int, purpose: str, category: DieCategory) -> int: ...
-
-
 def roll_needing(
     dice: DiceSource, sides: int, purpose: str, needs: int, category: DieCategory = DieCategory.TO_HIT
 ) -> int:
     """Roll a die that succeeds on ``needs`` or more; a source that keeps scores records it
     with the die and its category (``/stats`` counts hits expected from it)."""
-    if isinstance(dice, KeepsScores):
-        return dice.roll_needing(sides, purpose, needs, category)
+    keeping = getattr(dice, "roll_needing", None)  # an attribute test, not a protocol's: this is hot
+    if keeping is not None:
+        return keeping(sides, purpose, needs, category)
     return dice.roll(sides, purpose)
 
 
 def roll_as(dice: DiceSource, sides: int, purpose: str, category: DieCategory) -> int:
     """Roll a die of this category; a source that keeps scores records the category with it."""
-    if isinstance(dice, KeepsScores):
-        return dice.roll_as(sides, purpose, category)
+    keeping = getattr(dice, "roll_as", None)
+    if keeping is not None:
+        return keeping(sides, purpose, category)
     return dice.roll(sides, purpose)
 
 

@@ -2,7 +2,8 @@
 where, markers placed, units destroyed, tests taken. One small model per kind of event, told apart
 by ``what``; :class:`~engine.events.Event` carries one in ``data`` (None for events stored before
 events had data, and for the events that carry none). Rule tests assert these numbers; the dice
-statistics and the picture overlay read them instead of the event's words.
+statistics and the picture overlay read them instead of the event's words. A secret event also
+carries a :class:`Secret`: what of it the others may not know, from which the view words it for them.
 """
 
 from __future__ import annotations
@@ -141,7 +142,27 @@ class InitiativeData(_Data):
     winner: str
 
 
+class SetUpData(_Data):
+    """A unit set up on the table before the battle (p. 28), or a hidden sniper team with its
+    dummy marker (p. 20), or a unit under a numbered marker (p. 26)."""
+
+    what: Literal["set_up"] = "set_up"
+    unit: str
+    at: Point
+    decoy: Point | None = None  # a hidden sniper team's dummy marker
+    marker: str | None = None  # the marker a unit set up under hidden deployment goes under
+
+
 EventData = Annotated[
-    FireData | MoveData | MarkersData | DestroyedData | RolledTest | TokensData | InitiativeData,
+    FireData | MoveData | MarkersData | DestroyedData | RolledTest | TokensData | InitiativeData | SetUpData,
     Field(discriminator="what"),
 ]
+
+
+class Secret(_Data):
+    """What of an event is its side's alone (and the referee's), as facts: the view
+    (:func:`engine.view.told`) words the event for everyone else from them."""
+
+    told: bool = True  # False: the others are told nothing of it
+    names: tuple[tuple[str, str], ...] = ()  # a name the text gives, and the name the others know instead
+    withheld: tuple[str, ...] = ()  # words of the text the others are not told: its dice, a true name

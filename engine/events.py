@@ -7,16 +7,18 @@ from collections.abc import Callable
 from pydantic import BaseModel, ConfigDict
 
 from engine.dice import DiceSource, DieCategory, DieRoll, RecordingDice, passing_score
-from engine.event_data import EventData
+from engine.event_data import EventData, Secret
 
 
 class Event(BaseModel):
     """One thing that happened. ``rolls`` holds the dice rolled to decide it, in order, and
     ``data`` what it did as numbers and unit ids (None for events stored before events had data).
 
-    An event about something hidden carries two texts: ``text``, the truth, for its ``side``
-    (and the referee), and ``public``, what everyone else is told ("" tells them nothing).
-    ``data`` is the truth too: of a secret event, only its side and the referee may be shown it."""
+    An event about something hidden carries ``kept``: what of it is its ``side``'s alone (and the
+    referee's), from which :func:`engine.view.told` words it for everyone else; ``text`` is the
+    truth. An event stored before then carries instead ``public``, the words everyone else was
+    told ("" tells them nothing). ``data`` is the truth too: of a secret event, only its side and
+    the referee may be shown it."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -25,15 +27,16 @@ class Event(BaseModel):
     rolls: tuple[DieRoll, ...] = ()
     units: tuple[str, ...] = ()
     side: str | None = None
-    public: str | None = None  # None: the text itself is public
+    public: str | None = None  # an event stored before ``kept``: what the others read of it
     data: EventData | None = None
+    kept: Secret | None = None  # None (and no ``public``): the text itself is public
 
     def __str__(self) -> str:
         return self.text
 
     @property
     def secret(self) -> bool:
-        return self.public is not None
+        return self.kept is not None or self.public is not None
 
 
 class EventLog:
@@ -74,8 +77,8 @@ class EventLog:
         text: str,
         *units: str,
         side: str | None = None,
-        public: str | None = None,
         data: EventData | None = None,
+        kept: Secret | None = None,
     ) -> Event:
         event = Event(
             kind=kind,
@@ -83,8 +86,8 @@ class EventLog:
             rolls=tuple(self.dice.take()),
             units=units,
             side=side,
-            public=public,
             data=data,
+            kept=kept,
         )
         self.events.append(event)
         return event

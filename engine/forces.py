@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
 
 from engine.errors import IllegalCommand
 from engine.names import closest, either
@@ -37,10 +37,14 @@ from engine.rules.force import (
 from engine.rulesets import RULE_SETS, RuleSet, find_rule_set
 from engine.scenarios.new_game import make_unit, slug
 from engine.state import Unit
+from engine.wording import quoted
 
 NATION_NAMES = {"german": "German", "british": "British", "us": "US", "soviet": "Soviet"}
 LABEL_MAX = 50
 NAME_MAX = 80
+MOST_POINTS = 100_000  # a force's points limit
+MOST_UNITS = 200  # units bought for one force (a transport is bought with the unit it carries)
+TOO_MANY_UNITS = f"a force has at most {MOST_UNITS} units"
 LABEL_FORBIDDEN = ":[]"  # the export format's separators
 DATE = re.compile(r"(\d{4})(?:\s*-\s*(\d{1,2}))?")
 FIRST_YEAR, LAST_YEAR = 1939, 1945
@@ -105,7 +109,7 @@ class Force(BaseModel):
 
     nation: str
     name: str
-    points_limit: int = Field(gt=0)
+    points_limit: int
     date: str | None = None  # "1944-09" or "1945": which units served (pp. 22-23)
     units: tuple[ForceUnit, ...] = ()
     rules: str = RuleSet.name  # the rule set it is built under: its own units and troop quality
@@ -117,6 +121,17 @@ class Force(BaseModel):
             return find_rule_set(rules).name
         except IllegalCommand as error:
             raise ValueError(str(error)) from None
+
+    @field_validator("points_limit", mode="before")
+    @classmethod
+    def _points_limit(cls, points: object) -> int:
+        """A whole number from 1 to :data:`MOST_POINTS`, read from no more digits than it takes."""
+        text = "" if isinstance(points, bool) else str(points).strip()
+        if not (text.isascii() and text.isdigit() and len(text) <= len(str(MOST_POINTS))):
+            raise ValueError(f"a whole number from 1 to {MOST_POINTS:,}, not {quoted(text)}")
+        if not 1 <= int(text) <= MOST_POINTS:
+            raise ValueError(f"a whole number from 1 to {MOST_POINTS:,}, not {int(text):,}")
+        return int(text)
 
     @field_validator("nation")
     @classmethod
@@ -185,17 +200,22 @@ def bought_as(force: Force, name: str) -> UnitProfile:
     return find_profile(force.nation, RULE_SETS[force.rules].own_units(force.nation).get(name, name))
 
 
+def _unit_names(unit: ForceUnit) -> Iterator[str]:
+    yield unit.label
+    if unit.transport:
+        yield unit.transport_label
+
+
 def _game_names(force: Force) -> Iterator[str]:
     for unit in force.units:
-        yield unit.label
-        if unit.transport:
-            yield unit.transport_label
+        yield from _unit_names(unit)
 
 
-def _check_distinct(names: Iterator[str]) -> None:
+def _check_distinct(names: Iterator[str], seen: dict[str, str] | None = None) -> None:
     """Labels (and the names of bought transports) must stay apart once case and punctuation
-    are ignored, since a game keys its units that way."""
-    seen: dict[str, str] = {}
+    are ignored, since a game keys its units that way; ``seen`` holds the names met before, by
+    their slug, and takes these."""
+    seen = {} if seen is None else seen
     for name in names:
         clash = seen.get(slug(name))
         if clash == name:
@@ -229,6 +249,8 @@ def new_force(
 
 
 def _with_units(force: Force, units: Sequence[ForceUnit]) -> Force:
+    if len(units) > MOST_UNITS:
+        raise IllegalCommand(TOO_MANY_UNITS)
     return _build(
         Force,
         nation=force.nation,
@@ -546,7 +568,7 @@ def _numbered_lines(text: str) -> Iterator[tuple[int, str]]:
 
 
 def _refuse_line(number: int, line: str, reason: object) -> IllegalCommand:
-    return IllegalCommand(f"line {number} ({line!r}): {reason}")
+    return IllegalCommand(f"line {number} ({quoted(line, 80)}): {reason}")
 
 
 def _read_headers(header_lines: Sequence[tuple[int, str]]) -> Force:
@@ -573,16 +595,24 @@ def _read_headers(header_lines: Sequence[tuple[int, str]]) -> Force:
 
 
 def import_force(text: str) -> Force:
-    """A force read back from ``export_force`` text, tolerant of spacing and case."""
+    """A force read back from ``export_force`` text, tolerant of spacing and case. Each unit line
+    is checked by itself and against the labels before it, so the whole force is built once."""
     lines = list(_numbered_lines(text))
     force = _read_headers([(n, line) for n, line in lines if line[0] not in BULLETS])
+    units: list[ForceUnit] = []
+    labels: dict[str, str] = {}
     for number, line in lines:
         if line[0] in BULLETS:
             try:
-                force = _with_units(force, [*force.units, _read_unit(force, line[1:].strip())])
+                if len(units) == MOST_UNITS:
+                    raise IllegalCommand(TOO_MANY_UNITS)
+                unit = _read_unit(force, line[1:].strip())
+                _with_units(force, [unit])  # what its rule set says of the unit by itself
+                _check_distinct(_unit_names(unit), labels)
             except (ValueError, IllegalCommand) as error:
                 raise _refuse_line(number, line, error) from None
-    return force
+            units.append(unit)
+    return _with_units(force, units)
 
 
 # --- into a game ---------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from typing import Literal, get_args, get_origin
 from pydantic import BaseModel, Field, SerializeAsAny, model_validator
 
 from engine.cards import Cards
-from engine.commands import Move, Order, UnitOrder
+from engine.commands import Move, Order
 from engine.deployment.areas import DeploymentAreas
 from engine.deployment.plan import DeploymentPlan, RefereeZone
 from engine.state import (
@@ -89,10 +89,6 @@ class Pending(WithVariant):
 
     def side_of(self, who: Who) -> str:
         return self.side if who == "active" else self.reactor_side
-
-    def unit_order(self, who: Who) -> UnitOrder | None:
-        order = self.order_of(who)
-        return order if isinstance(order, UnitOrder) else None
 
 
 class PlannedScenario(BaseModel):

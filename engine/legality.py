@@ -37,8 +37,9 @@ from engine.dice import DiceScriptError, ScriptedDice
 from engine.errors import IllegalCommand
 from engine.firing.odds import ShotOutcome, shot_odds, table_shot
 from engine.flow.activation import check_declaration, check_pass
+from engine.flow.interrupts import points_on_route
 from engine.flow.playing_cards import check_dealing
-from engine.flow.reaction import check_decline, check_reaction, reaction_score
+from engine.flow.reaction import check_decline, check_reaction, reaction_score, table_at_reaction_point
 from engine.flow.resolution import check_markers_choice, check_target_choice
 from engine.flow.sequence import check_initiative_choice, check_reserve_call
 from engine.flow.setting_up import check_start
@@ -149,23 +150,45 @@ def units_that_may_act(state: GameState, side: str) -> list[MayAct]:
     return found
 
 
-def order_now(state: GameState, side: str, order: Order) -> Command:
+def order_now(state: GameState, side: str, order: Order, at: Point | None = None) -> Command:
     """The command that gives the order now: a declaration on the side's turn to act, else a
-    reaction in the open window."""
+    reaction in the open window (``at``: partway through the enemy's move, p. 6)."""
     if state.phase is Phase.REACTION and state.pending is not None:
-        return React(side=side, window=state.pending.window, order=order)
+        return React(side=side, window=state.pending.window, order=order, at=at)
     return Declare(side=side, order=order)
 
 
+def reaction_points(state: GameState, spacing: float = 1.0) -> list[tuple[float, Point]]:
+    """In an open reaction window, the points ``spacing`` apart along the enemy's declared move
+    at which a reaction may cut in (p. 6), each with how far along the route it lies; none when
+    the declared order has no move to interrupt."""
+    if state.phase is not Phase.REACTION or state.pending is None:
+        return []
+    return points_on_route(state, state.pending.order, spacing)
+
+
+def seen_at(state: GameState, at: Point | None) -> GameState:
+    """The table as a reaction at ``at`` on the enemy's route sees it (the enemy there); as it
+    stands for any other order."""
+    return state if at is None else table_at_reaction_point(state, at)
+
+
 def destinations(
-    state: GameState, unit_id: str, kind: MoveKind = "move", among: Iterable[Point] | None = None
+    state: GameState,
+    unit_id: str,
+    kind: MoveKind = "move",
+    among: Iterable[Point] | None = None,
+    at: Point | None = None,
 ) -> list[Point]:
     """The points (of ``among``; else of a grid an inch apart around the unit) that the unit may
-    be ordered to move straight to now, by the kind of move given: the move rules accept the
-    way there (its length by the unit's rate, terrain, other units, the table's edge)."""
+    be ordered to move straight to now, by the kind of move given (``at``: reacting at that
+    point of the enemy's move): the move rules accept the way there (its length by the unit's
+    rate, terrain, other units, the table's edge)."""
     unit = state.units[unit_id]
     points = _around(state, unit, kind) if among is None else among
-    return [p for p in points if is_legal(state, order_now(state, unit.side, moving_to(unit_id, kind, p)))]
+    return [
+        p for p in points if is_legal(state, order_now(state, unit.side, moving_to(unit_id, kind, p), at))
+    ]
 
 
 def moving_to(unit_id: str, kind: MoveKind, point: Point) -> Order:
@@ -193,15 +216,18 @@ def _around(state: GameState, unit: Unit, kind: MoveKind) -> list[Point]:
     return found
 
 
-def targets(state: GameState, unit_id: str, *, moving: bool = False) -> list[tuple[Unit, Fraction]]:
-    """The enemy units the unit sees and may fire at as the table stands (``moving``: in an
-    activation that also moves), each with the exact chance that the shot has an effect (a
-    marker or damage or worse, :func:`engine.firing.odds.shot_odds`); a shot that can have none
-    (a weapon too weak for the armour it meets) is left out."""
+def targets(
+    state: GameState, unit_id: str, *, moving: bool = False, among: Iterable[str] | None = None
+) -> list[tuple[Unit, Fraction]]:
+    """The enemy units (of ``among``, if given) the unit sees and may fire at as the table stands
+    (``moving``: in an activation that also moves), each with the exact chance that the shot has
+    an effect (a marker or damage or worse, :func:`engine.firing.odds.shot_odds`); a shot that
+    can have none (a weapon too weak for the armour it meets) is left out."""
     unit = state.units[unit_id]
+    asked = None if among is None else set(among)
     found = []
     for enemy in live_units(state):
-        if enemy.side == unit.side:
+        if enemy.side == unit.side or asked is not None and enemy.id not in asked:
             continue
         try:
             shot = table_shot(state, unit_id, enemy.id, moving=moving)

@@ -23,11 +23,10 @@ from engine.commands import (
     Fire,
     LaySmoke,
     Move,
-    Order,
     PlatoonOrder,
     UnitOrder,
 )
-from engine.deployment.hidden import as_seen, known_as, under_marker
+from engine.deployment.hidden import as_seen, under_marker
 from engine.errors import IllegalCommand
 from engine.firing.aiming import measure_shot, shot_problem, target_in_sight
 from engine.game_state import GameState
@@ -48,6 +47,7 @@ from engine.rules.movement import (
 )
 from engine.rulesets import rules_of
 from engine.state import Going, Point, TerrainFeature, Unit
+from engine.view import known_as
 from engine.wording import counted, side_name
 
 EMBARK_REACH = 6.0  # an infantry normal move (p. 9)
@@ -523,18 +523,3 @@ def check_platoon_order(state: GameState, side: str, order: PlatoonOrder, nation
         plan = plan_move(state, unit, member.move, moving_with=[u.id for u in members])
         if kampfgruppe and plan.length > slowest + 1e-6:
             raise IllegalCommand(f"A Kampfgruppe moves at its slowest member's rate ({slowest:g}\")")
-
-
-def order_unit(order: Order) -> str | None:
-    """The unit an order activates: a platoon's first member, none for a morale test."""
-    units = order_units(order)
-    return units[0] if units else None
-
-
-def order_units(order: Order) -> list[str]:
-    """Every unit an order activates."""
-    if isinstance(order, UnitOrder | FallBackOrder):
-        return [order.unit]
-    if isinstance(order, PlatoonOrder):
-        return [m.unit for m in order.members]
-    return []

@@ -37,6 +37,7 @@ from engine.firing.losses import destroy
 from engine.game_state import GameState
 from engine.roster import remember_name
 from engine.state import Phase, Unit
+from engine.view import one_of_its_side, under_its_marker
 from engine.wording import counted, side_name
 
 DEADLINE_HOURS = 168  # the longest a referee's deadline for an absent side may run
@@ -254,7 +255,7 @@ def _hide(state: GameState, c: RefereeCorrection, log: EventLog) -> None:
         f"Referee: {name} is hidden again, as Marker {number} ({c.reason})",
         unit.id,
         side=unit.side,
-        public=f"Referee: a unit of {side_name(unit.side)} is hidden again, as Marker {number} ({c.reason})",
+        kept=one_of_its_side(name, unit.side),
     )
 
 
@@ -330,5 +331,4 @@ def _tell(log: EventLog, unit: Unit, what: str, reason: str) -> None:
     """Log a correction to a unit: its true name for its side and the referee, its marker's
     name for everyone else."""
     true = f"Referee {what.format(unit.true_name or unit.name)} ({reason})"
-    seen = f"Referee {what.format(unit.name)} ({reason})"
-    log.emit("referee", true, unit.id, side=unit.side, public=seen if seen != true else None)
+    log.emit("referee", true, unit.id, side=unit.side, kept=under_its_marker(unit))

@@ -3,8 +3,8 @@ objectives, special rules may be known to one side, to both or to the referee al
 side may be fed intelligence before or during the game. The referee may also limit the force a
 side brings and draw the zone it sets up in.
 
-What only one side may know goes in an event with that side's name and nothing for anyone else
-(``public=""``); what only the referee may know goes in an event nobody else is told.
+What only one side may know goes in an event with that side's name, told to nobody else
+(:data:`~engine.view.UNTOLD`); what only the referee may know goes in an event nobody else is told.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from engine.game_state import GameState
 from engine.referee import check_referee
 from engine.scenarios.book import find_scenario
 from engine.state import ForceGuideline, Objective, Phase, RefereeRule, Unit
-from engine.view import EVERYONE, REFEREE, knows_objective, knows_rule, knows_secrets_of
+from engine.view import EVERYONE, REFEREE, UNTOLD, knows_objective, knows_rule, knows_secrets_of
 from engine.wording import side_name
 
 
@@ -50,7 +50,7 @@ def add_objective(state: GameState, command: RefereeObjective, log: EventLog) ->
             "referee",
             f"Referee: a new objective for {side_name(side)}, {name}, at {at}",
             side=side,
-            public="",
+            kept=UNTOLD,
         )
 
 
@@ -67,7 +67,7 @@ def add_special_rule(state: GameState, command: RefereeSpecialRule, log: EventLo
     if audience == EVERYONE:
         log.emit("referee", told)
     else:
-        log.emit("referee", told, side=audience if audience in state.sides else None, public="")
+        log.emit("referee", told, side=audience if audience in state.sides else None, kept=UNTOLD)
 
 
 def send_briefing(state: GameState, command: RefereeBriefing, log: EventLog) -> None:
@@ -78,7 +78,7 @@ def send_briefing(state: GameState, command: RefereeBriefing, log: EventLog) -> 
     if not command.text.strip():
         raise IllegalCommand("Write the briefing out")
     told = f"Intelligence for {side_name(command.side)}: {command.text.strip()}"
-    log.emit("briefing", told, side=command.side, public="")
+    log.emit("briefing", told, side=command.side, kept=UNTOLD)
 
 
 def set_force_guideline(state: GameState, command: RefereeForceGuideline, log: EventLog) -> None:
@@ -100,7 +100,7 @@ def set_force_guideline(state: GameState, command: RefereeForceGuideline, log: E
     told = f"Referee: {side_name(side)} bring a force of at most {command.points} points" + (
         text and f": {text}"
     )
-    log.emit("referee", told, side=side, public="")
+    log.emit("referee", told, side=side, kept=UNTOLD)
 
 
 def check_force_guideline(state: GameState, side: str, units: Sequence[Unit]) -> None:
@@ -144,7 +144,7 @@ def set_deployment_zone(state: GameState, command: RefereeDeploymentZone, log: E
     if x1 == x2 or y1 == y2:
         raise IllegalCommand(f"The zone {zone} has no room: give it width and depth")
     state.deployment_zones = (*(z for z in state.deployment_zones if z.side != side), zone)
-    log.emit("referee", f"Referee: {side_name(side)} set up within {zone}", side=side, public="")
+    log.emit("referee", f"Referee: {side_name(side)} set up within {zone}", side=side, kept=UNTOLD)
 
 
 def deployment_zone(state: GameState, side: str) -> RefereeZone | None:

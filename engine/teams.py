@@ -28,6 +28,7 @@ from engine.errors import IllegalCommand
 from engine.events import EventLog
 from engine.game_state import GameState
 from engine.state import ReserveRequest, Side, Team, Unit
+from engine.view import UNTOLD
 from engine.wording import counted, side_name
 
 BONUS_TOKENS = 4  # the CO's extra tokens each turn (p. 25)
@@ -90,7 +91,7 @@ def draw_team_tokens(state: GameState, side: str, side_total: int, log: EventLog
             f"{team.co}, {side_name(side)}' commanding officer, has {BONUS_TOKENS} bonus tokens "
             "to hand out (/team give)",
             side=side,
-            public="",
+            kept=UNTOLD,
         )
 
 
@@ -214,7 +215,7 @@ def request_reserve(state: GameState, side: str, player: str, unit_id: str, log:
         raise IllegalCommand(f"{unit.name} has already been asked for")
     team.requests.append(ReserveRequest(unit=unit.id, player=player))
     log.emit(
-        "reserves", f"{player} asks the commanding officer for {unit.name}", unit.id, side=side, public=""
+        "reserves", f"{player} asks the commanding officer for {unit.name}", unit.id, side=side, kept=UNTOLD
     )
 
 
@@ -234,7 +235,8 @@ def answer_reserve(
     team.requests.remove(request)
     unit = state.units[unit_id]
     if not grant:
-        log.emit("reserves", f"{team.co} refuses {request.player} {unit.name}", unit.id, side=side, public="")
+        refused = f"{team.co} refuses {request.player} {unit.name}"
+        log.emit("reserves", refused, unit.id, side=side, kept=UNTOLD)
         return
     unit.player, unit.reserve_available = request.player, True
     log.emit(
@@ -242,7 +244,7 @@ def answer_reserve(
         f"{team.co} sends {unit.name} to {request.player}: it comes on with their tokens this turn",
         unit.id,
         side=side,
-        public="",
+        kept=UNTOLD,
     )
 
 

@@ -11,21 +11,26 @@ marker shows as two identical "?" markers, one where it is and one at the dummy,
 position so that not even the drawing order tells them apart; under hidden deployment every
 marker, unit or dummy, shows as the same "?" with its number. What belongs to one side alone
 (its hand of cards, the referee's objectives, guidelines and zones for it, a choice it must
-make) is known to that side and the referee. An event about something secret carries a
-``public`` text for those not told the truth. A rule set adds the marks of its own that an
-audience sees through :meth:`engine.rulesets.RuleSet.marks_seen`.
+make) is known to that side and the referee. An event about something secret carries what of
+it is kept from the others (a :class:`~engine.event_data.Secret`, made here: :data:`UNTOLD`,
+:func:`unnamed`, :func:`hidden_test`...), and the view words it for them (:func:`told`). A rule
+set adds the marks of its own that an audience sees through
+:meth:`engine.rulesets.RuleSet.marks_seen`.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from engine.deployment.hidden import under_marker
+from engine.event_data import RolledTest, Secret, SetUpData
 from engine.rulesets import TableMark, rules_of
 from engine.state import Objective, Point, RefereeRule, Unit
 from engine.tags import tags_for
+from engine.wording import side_name
 
 if TYPE_CHECKING:
     from engine.cards import Card, CardInPlay
@@ -112,24 +117,126 @@ def sees_choice(state: GameState, audience: Audience) -> bool:
 
 def declared_order(state: GameState, audience: Audience) -> Order | None:
     """The order being resolved, if ``audience`` may know every unit that gives it (a hidden
-    unit's order is told only in its events' public texts)."""
+    unit's order is told only as its events are worded for the others)."""
     order = state.pending.order if state.pending else None
-    givers = [getattr(order, "unit", None), *(m.unit for m in getattr(order, "members", ()))]
+    givers = order.units if order is not None else ()
     if order is None or not all(sees(state.units[u], audience) for u in givers if u in state.units):
         return None
     return order
 
 
 def told(event: Event, audience: Audience) -> str:
-    """What ``audience`` is told of one event: the truth to its side and the referee, its public
-    text to everyone else ("" tells them nothing). A secret event of no side is the referee's."""
-    return event.text if dice_shown(event, audience) else event.public or ""
+    """What ``audience`` is told of one event: the truth to its side and the referee; to everyone
+    else, the event as the view words it from what is kept from them ("" tells them nothing), or,
+    for an event stored before events carried that, the words stored for them. A secret event of
+    no side is the referee's."""
+    if dice_shown(event, audience):
+        return event.text
+    if event.kept is None:
+        return event.public or ""
+    return _told_the_others(event, event.kept)
 
 
 def dice_shown(event: Event, audience: Audience) -> bool:
     """Whether ``audience`` is told the event as it happened, and so may see (and count) its dice:
-    a secret event's public text keeps them back from all but its side and the referee."""
-    return event.public is None or audience == REFEREE or (audience is not None and audience == event.side)
+    a secret event's wording for the others keeps them back from all but its side and the referee."""
+    return not event.secret or audience == REFEREE or (audience is not None and audience == event.side)
+
+
+UNMARKED = "a sniper marker"  # how the enemy reads a hidden sniper team (p. 20)
+
+UNTOLD = Secret(told=False)
+"""An event its side alone (and the referee) is told: the others are told nothing of it."""
+
+IN_SECRET = Secret()
+"""An event the others are told as the view words it from the event's data alone (a set-up)."""
+
+
+def known_as(unit: Unit) -> str:
+    """The name the enemy and the channel read for a unit: a hidden sniper team has no numbered
+    marker, and shows only as one of two identical markers (p. 20), so it goes unnamed; a unit
+    under a marker is already named by it."""
+    return UNMARKED if unit.hidden and unit.marker is None else unit.name
+
+
+def name_for(unit: Unit, audience: Audience) -> str:
+    """The name ``audience`` knows the unit by: its own name to its side and the referee, its
+    marker's (or none, for a hidden sniper team) to everyone else."""
+    return (unit.true_name or unit.name) if knows_secrets_of(unit.side, audience) else known_as(unit)
+
+
+def unnamed(*units: Unit) -> Secret | None:
+    """An event that names these units, as the others are told it: a hidden sniper team called by
+    what they know it as (p. 20); None when they know each unit by the name the event gives it."""
+    names = _names_unknown(units)
+    return Secret(names=names) if names else None
+
+
+def hidden_test(unit: Unit | None, dice: str) -> Secret | None:
+    """A test a hidden unit takes, as the others are told it: its outcome, under the name they
+    know the unit by, without ``dice`` (the words that tell the score and the roll, which would
+    tell what is under a marker); None for a unit in the open, or no unit."""
+    if unit is None or not unit.hidden:
+        return None
+    return Secret(names=_names_unknown((unit,)), withheld=(dice,))
+
+
+def untold_if_hidden(unit: Unit) -> Secret | None:
+    """An event about a hidden unit's morale markers: the others are told nothing, since a marker
+    that takes or loses them is no dummy."""
+    return UNTOLD if unit.hidden else None
+
+
+def under_its_marker(unit: Unit) -> Secret | None:
+    """An event that gives a unit under a marker its true name: the others read the marker's."""
+    true = unit.true_name or unit.name
+    return Secret(names=((true, unit.name),)) if true != unit.name else None
+
+
+def one_of_its_side(name: str, side: str) -> Secret:
+    """An event that names a unit the others may not know: they read it as a unit of its side."""
+    return Secret(names=((name, f"a unit of {side_name(side)}"),))
+
+
+def _names_unknown(units: Iterable[Unit]) -> tuple[tuple[str, str], ...]:
+    return tuple((unit.name, known_as(unit)) for unit in units if known_as(unit) != unit.name)
+
+
+def _told_the_others(event: Event, kept: Secret) -> str:
+    """A secret event in the words of those not told the truth: its own wording for them, or its
+    text without the words withheld from them, each unit called by the name they know it by."""
+    if not kept.told:
+        return ""
+    text = _worded_for_the_others(event, kept)
+    for words in kept.withheld:
+        text = text.replace(words, "")
+    for name, seen in kept.names:
+        text = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", seen, text)
+    return text
+
+
+def _worded_for_the_others(event: Event, kept: Secret) -> str:
+    """The event's text, or, for an event the others are told otherwise, their words for it: a
+    unit set up out of their sight (:func:`_set_up_unseen`), a hidden sniper team's failed terrain
+    test (only that it is stuck: the roll and the score stay its side's)."""
+    data = event.data
+    if isinstance(data, SetUpData):
+        return _set_up_unseen(side_name(event.side or "", start=True), data)
+    if isinstance(data, RolledTest) and data.test == "terrain test" and not data.passed:
+        return f"{kept.names[0][0]} is stuck"
+    return event.text
+
+
+def _set_up_unseen(sides: str, set_up: SetUpData) -> str:
+    """A unit set up out of the enemy's sight: a sniper team as its two markers, in an order that
+    tells neither apart (p. 20); a unit under hidden deployment as its marker (p. 26); a unit of a
+    plotted set-up not at all until both sides are done (p. 28)."""
+    if set_up.decoy is not None:
+        first, second = sorted((set_up.at, set_up.decoy), key=lambda p: (p.x, p.y))
+        return f"{sides} set up a sniper team's two markers, at {first} and {second}"
+    if set_up.marker is not None:
+        return f"{sides} set up {set_up.marker} at {set_up.at}"
+    return f"{sides} set up a unit in secret"
 
 
 def events_for(audience: Audience, events: Iterable[Event]) -> list[str]:

@@ -3,6 +3,14 @@
 from __future__ import annotations
 
 SIDE_NAMES = {"allies": "the Allies", "axis": "the Axis"}  # each a plural: "the Allies draw"
+QUOTED = 40  # characters of a refused input quoted back
+
+
+def quoted(text: str, most: int = QUOTED) -> str:
+    """What was typed, quoted, cut short when long: ``'aaaa…' (6,000 characters)``."""
+    if len(text) <= most:
+        return repr(text)
+    return f"{text[:most]!r}… ({len(text):,} characters)"
 
 
 def side_label(side: str) -> str:

@@ -20,9 +20,11 @@ SMALLEST = {
     "busy_channels": ["--channels", "1", "--actions", "2"],
     "dice_and_rules": ["--quick"],
     "first_response": ["--channels", "1", "--repeats", "5"],
+    "gc_pauses": ["--windows", "10", "--loads", "20"],
     "migration_kills": ["--kills", "1"],
     "replay": ["--lengths", "20", "--logs", "10", "--no-battle"],
     "restart_overdue": ["--windows", "2"],
+    "rules_library_load": ["--quick"],
     "table_cache": ["--tables", "1", "--rounds", "1"],
     "undo": ["--lengths", "5", "--repeats", "1"],
 }

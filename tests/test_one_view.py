@@ -9,7 +9,11 @@ the view (or are gone): ``renderer/visibility.py`` ``view_for`` and ``sees``; ``
 ``play_commands._units`` (autocomplete), ``side_threads.side_news``/``referee_news`` and the
 thread pictures, ``referees.eyes_of``, ``console.reader``/``save_map``/``status`` and
 ``team_view.team_text``; the card hands (``card_service.hand_text``, ``card_commands.own_cards``)
-and ``/stats`` (``stats_service.game_dice``). ``renderer/markers.py`` no longer imports a rules module to know
+and ``/stats`` (``stats_service.game_dice``). What the others are told of a secret event was
+chosen at each place that logged it (a ``public=`` text, in the flow, the actions, deployment,
+teams and the referee's modules), and the name the enemy reads for a hidden unit
+(``deployment.hidden.known_as``) outside the view: events now carry what is kept from the
+others, and the view words them. ``renderer/markers.py`` no longer imports a rules module to know
 which objectives a viewer may see.
 """
 
@@ -54,7 +58,7 @@ HANDS_AND_DICE = [
     "bot/discord_adapter/card_commands.py",
     "bot/console.py",
 ]
-CONSOLIDATED = {"view_for", "sees", "told", "told_to", "objective_known_to", "rule_known_to"}
+CONSOLIDATED = {"view_for", "sees", "told", "told_to", "objective_known_to", "rule_known_to", "known_as"}
 WHO_MAY_SEE = re.compile(r"(known_to|told_to|visible_to|may_see)$")
 
 
@@ -141,5 +145,39 @@ def test_hands_and_dice_are_shown_as_the_view_says():
         for name in HANDS_AND_DICE
         for node in ast.walk(parsed(ROOT / name))
         if _reads_a_secret(node)
+    ]
+    assert found == []
+
+
+MODULES = sorted(p for d in ("engine", "bot", "renderer") for p in (ROOT / d).rglob("*.py"))
+# the events' own model keeps the words stored, before events said what they keep, for the others
+STORED_WORDS = ROOT / "engine" / "events.py"
+
+
+def test_no_public_text_is_chosen_outside_the_view():
+    """No module but the view words an event for those not told the truth: nothing logs an
+    event with a ``public=`` text, and nothing but the view reads one back."""
+    scanned = {str(path.relative_to(ROOT)) for path in MODULES}
+    assert {"bot/console.py", "bot/services/team_view.py"} <= scanned
+    assert {"engine/flow", "engine/actions", "bot/services"} <= {name.rsplit("/", 1)[0] for name in scanned}
+    found = [
+        f"{path.relative_to(ROOT)}:{node.lineno}"
+        for path in MODULES
+        if path != VIEW
+        for node in ast.walk(parsed(path))
+        if (isinstance(node, ast.keyword) and node.arg == "public")
+        or (isinstance(node, ast.Attribute) and node.attr == "public" and path != STORED_WORDS)
+    ]
+    assert found == []
+
+
+def test_the_services_name_a_unit_as_the_view_does():
+    """A unit's true name (what is under a marker) is read for a reader through the view
+    (``name_for``), not in the services."""
+    found = [
+        f"{path.relative_to(ROOT)}:{node.lineno}"
+        for path in (ROOT / "bot" / "services").glob("*.py")
+        for node in ast.walk(parsed(path))
+        if isinstance(node, ast.Attribute) and node.attr == "true_name"
     ]
     assert found == []

@@ -11,7 +11,7 @@ from bot.discord_adapter.answers import FORM, PRIVATE, acknowledge, carry_out, s
 from bot.discord_adapter.common import games, owner_scope, players_game, send_reply, side_of, suggestions
 from bot.discord_adapter.play_commands import play
 from bot.discord_adapter.reaction_buttons import show_result
-from bot.discord_adapter.referees import act
+from bot.discord_adapter.referees import apply_as_user
 from bot.discord_adapter.rule_commands import require_admin
 from bot.discord_adapter.schema_commands import schema_command
 from bot.services.card_service import CardService, hand_text
@@ -93,7 +93,7 @@ class CardCommands(app_commands.Group):
             side_of(state, user)  # only players deal
             return DealCards(deck=tuple(cards))
 
-        outcome = await act(interaction, deal_cards)
+        outcome = await apply_as_user(interaction, deal_cards)
         await show_result(interaction, outcome)
 
     @schema_command("cards hand", extras=PRIVATE)

@@ -22,7 +22,7 @@ from bot.discord_adapter.help_command import PageButton, TopicSelect, help_comma
 from bot.discord_adapter.measure_command import measure_command
 from bot.discord_adapter.owed_commands import GamesCommands
 from bot.discord_adapter.play_commands import PLAY_COMMANDS
-from bot.discord_adapter.reaction_buttons import NoReactionButton, ReactButton, retire_buttons
+from bot.discord_adapter.reaction_buttons import NoReactionButton, retire_buttons
 from bot.discord_adapter.referee_clock_commands import hear_deadlines
 from bot.discord_adapter.referee_commands import RefereeCommands
 from bot.discord_adapter.replay_card import StoryPosts, outcome_card
@@ -32,7 +32,7 @@ from bot.discord_adapter.side_threads import post_to_threads
 from bot.discord_adapter.stats_commands import stats_command
 from bot.discord_adapter.table_buttons import AddPieceSelect, UndoPieceButton
 from bot.discord_adapter.table_commands import TableCommands
-from bot.discord_adapter.tap_orders import TurnButton, TurnSelect
+from bot.discord_adapter.tap_orders import ReactButton, TurnButton, TurnSelect
 from bot.discord_adapter.tap_setup import SetUpButton, SetUpSelect
 from bot.discord_adapter.team_commands import TeamCommands
 from bot.services.deadline_loop import EVERY, DeadlineLoop

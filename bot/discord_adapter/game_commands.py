@@ -24,7 +24,7 @@ from bot.discord_adapter.common import (
 from bot.discord_adapter.force_commands import force_service, own_forces, where
 from bot.discord_adapter.markdown import markdown
 from bot.discord_adapter.owed_commands import pings
-from bot.discord_adapter.referees import act, eyes_of
+from bot.discord_adapter.referees import apply_as_user, eyes_of
 from bot.discord_adapter.replay_card import outcome_card, stories, story_card
 from bot.discord_adapter.schema_commands import schema_command
 from bot.discord_adapter.side_threads import open_for_set_up, open_side_threads, tell_privately
@@ -142,12 +142,12 @@ class GameCommands(app_commands.Group):
                 *where(interaction), side, force, planned.roles[side]
             )
         command = command.model_copy(update={"name": display_name(interaction.user)})
-        outcome = await act(interaction, command)  # with the server roles: a referee plays no side
+        outcome = await apply_as_user(interaction, command)  # with the server roles: a referee plays no side
         await show_joined(interaction, outcome)
 
     @schema_command("game start")
     async def start(self, interaction: discord.Interaction) -> None:
-        outcome = await act(interaction, StartGame())  # a referee role's holder may start it
+        outcome = await apply_as_user(interaction, StartGame())  # a referee role's holder may start it
         await show_started(interaction, outcome)
 
     @schema_command("game status", extras=PRIVATE)
@@ -173,7 +173,7 @@ class GameCommands(app_commands.Group):
     @schema_command("game concede")
     async def concede(self, interaction: discord.Interaction) -> None:
         user = str(interaction.user.id)
-        outcome = await act(interaction, lambda state: Concede(side=side_of(state, user)))
+        outcome = await apply_as_user(interaction, lambda state: Concede(side=side_of(state, user)))
         channel = str(interaction.channel_id)
         text = told_lines(outcome.events, state=outcome.state)
         picture = await battlefield_file(outcome.state, None, outcome.events, outcome.before)

@@ -1,4 +1,5 @@
-"""Playing by slash commands: /act, /cmt, /fallback, /pass, /react, /noreact, /choose."""
+"""Playing by slash commands: /act, /cmt, /fallback, /pass, /react, /noreact, /choose and the rest
+of the play group, each made by its builder (bot.play_orders), as at the console."""
 
 from __future__ import annotations
 
@@ -11,38 +12,15 @@ from bot.discord_adapter import referees
 from bot.discord_adapter.common import players_game, suggestions
 from bot.discord_adapter.reaction_buttons import show_result
 from bot.discord_adapter.schema_commands import generated_command
-from bot.text_orders import (
-    FACING_FROM_EDGE,
-    choice_command,
-    find_unit,
-    parse_path,
-    reserve_call,
-    unit_order,
-)
+from bot.play_orders import PLAY_ORDERS
 from engine.actions.registry import order_options
-from engine.commands import (
-    ChooseInitiative,
-    Command,
-    Declare,
-    DeclineReaction,
-    Deploy,
-    FallBackOrder,
-    FinishDeployment,
-    MoraleTestOrder,
-    Order,
-    PassInitiative,
-    React,
-)
-from engine.errors import IllegalCommand
-from engine.game_state import GameState
-from engine.state import Phase
 from engine.view import names_for, view_for
 
 
 async def play(interaction: discord.Interaction, build) -> None:
     """Turn the options into a command for the user's side, from the game as loaded once, apply
     it and report."""
-    outcome = await referees.act(
+    outcome = await referees.apply_as_user(
         interaction, lambda state: build(state, referees.acting_side(state, interaction))
     )
     await show_result(interaction, outcome)
@@ -76,10 +54,6 @@ async def enemy_units(interaction: discord.Interaction, current: str) -> list[ap
     return await _units(interaction, current, own=False)
 
 
-def _act(state: GameState, side: str, unit: str, **options) -> Command:
-    return Declare(side=side, order=unit_order(state, side, unit, **options))
-
-
 def _unit_suggestions() -> dict[str, Callable]:
     """Autocomplete for the options of /act that name a unit, the user's own or the enemy's."""
     return {
@@ -87,60 +61,6 @@ def _unit_suggestions() -> dict[str, Callable]:
         for option in order_options().values()
         if option.kind == "unit"
     }
-
-
-def _initiative(state: GameState, side: str, choice: str) -> Command:
-    return ChooseInitiative(side=side, go_first=choice == "start")
-
-
-def _cmt(state: GameState, side: str) -> Command:
-    return Declare(side=side, order=MoraleTestOrder())
-
-
-def _fall_back(state: GameState, side: str, unit: str, to: str, reverse: bool = False) -> FallBackOrder:
-    return FallBackOrder(unit=find_unit(state, unit, side), path=parse_path(to), reverse=reverse)
-
-
-def _fallback(state: GameState, side: str, unit: str, to: str, reverse: bool) -> Command:
-    return Declare(side=side, order=_fall_back(state, side, unit, to, reverse))
-
-
-def _pass(state: GameState, side: str) -> Command:
-    return PassInitiative(side=side)
-
-
-def _window(state: GameState) -> int:
-    if state.phase is not Phase.REACTION or state.pending is None:
-        raise IllegalCommand("No reaction window is open")
-    return state.pending.window
-
-
-def _react(state: GameState, side: str, unit, move, fire, first, cmt, at, assault, fallback, to) -> Command:
-    """The reaction the options give: a Company Morale Test, falling back (``to:`` says where, and
-    only then), or the unit's move and/or fire, as ``/act`` reads them."""
-    window = _window(state)
-    order: Order
-    if to and not fallback:
-        raise IllegalCommand("to: is where a unit falls back to: add fallback:true")
-    if cmt:
-        order = MoraleTestOrder()
-    elif fallback and unit:
-        if not to:
-            raise IllegalCommand("Say where to: /react unit:UNIT fallback:true to:X,Y")
-        order = _fall_back(state, side, unit, to)
-    elif unit:
-        order = unit_order(state, side, unit, move=move, fire=fire, first=first, assault=assault)
-    else:
-        raise IllegalCommand("Name the reacting unit, or set cmt")
-    return React(side=side, window=window, order=order, at=at)
-
-
-def _noreact(state: GameState, side: str) -> Command:
-    return DeclineReaction(side=side, window=_window(state))
-
-
-def _reserves(state: GameState, side: str, units: str) -> Command:
-    return reserve_call(state, side, units)
 
 
 async def waiting_units(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -153,34 +73,20 @@ async def waiting_units(interaction: discord.Interaction, current: str) -> list[
     return suggestions(current, [state.units[u].name for u in (plan.waiting if plan else [])])
 
 
-def _deploy(state: GameState, side: str, unit, at, facing, done, decoy) -> Command:
-    if done:
-        return FinishDeployment(side=side)
-    if not unit or not at:
-        raise IllegalCommand("Name the unit and where it goes (unit: at:), or say done:true")
-    face = facing if facing is not None else FACING_FROM_EDGE[state.sides[side].entry_edge]
-    return Deploy(side=side, unit=find_unit(state, unit, side), at=at, facing=face, decoy=decoy)
-
-
-def play_command(path: str, build: Callable[..., Command], **suggest: Callable) -> app_commands.Command:
-    """The command ``path`` of the schema: ``build(state, side, **options)`` makes the engine's
-    command for the user's side from the game as loaded once."""
+def play_command(path: str, **suggest: Callable) -> app_commands.Command:
+    """The command ``path`` of the schema: its builder (:data:`bot.play_orders.PLAY_ORDERS`) makes
+    the engine's command for the user's side from the game as loaded once."""
 
     async def run(interaction: discord.Interaction, **options) -> None:
-        await play(interaction, lambda state, side: build(state, side, **options))
+        await play(interaction, lambda state, side: PLAY_ORDERS[path](state, side, **options))
 
     return generated_command(path, run, suggest)
 
 
-PLAY_COMMANDS = (
-    play_command("initiative", _initiative),
-    play_command("act", _act, unit=own_units, **_unit_suggestions()),
-    play_command("cmt", _cmt),
-    play_command("fallback", _fallback, unit=own_units),
-    play_command("pass", _pass),
-    play_command("react", _react, unit=own_units, fire=enemy_units, assault=enemy_units),
-    play_command("noreact", _noreact),
-    play_command("choose", choice_command),
-    play_command("reserves", _reserves),
-    play_command("deploy", _deploy, unit=waiting_units),
-)
+SUGGESTED: dict[str, dict[str, Callable]] = {
+    "act": {"unit": own_units, **_unit_suggestions()},
+    "fallback": {"unit": own_units},
+    "react": {"unit": own_units, "fire": enemy_units, "assault": enemy_units},
+    "deploy": {"unit": waiting_units},
+}
+PLAY_COMMANDS = tuple(play_command(path, **SUGGESTED.get(path, {})) for path in PLAY_ORDERS)

@@ -1,4 +1,5 @@
-"""The buttons under a declaration: React (opens a short form) and No reaction.
+"""The buttons under a declaration: React (bot.discord_adapter.tap_orders: the reaction built by
+taps) and No reaction.
 
 They are persistent ``DynamicItem``s: the custom id ``ic:<channel>:<window>:<action>`` carries
 everything needed, so a click works after a restart, and a click on a closed window is refused
@@ -14,19 +15,15 @@ import logging
 import discord
 
 from bot.discord_adapter.action_card import next_steps, without_buttons
-from bot.discord_adapter.answers import acknowledge, answer, carry_out, placeholder_id, show_form
+from bot.discord_adapter.answers import acknowledge, answer, carry_out, placeholder_id
 from bot.discord_adapter.common import battlefield_file, games, reactors, report, told_lines
 from bot.discord_adapter.custom_ids import ReadFirst, number_of, of_this_channel
-from bot.discord_adapter.markdown import refused
-from bot.discord_adapter.referees import act, acting_side, is_admin, server_roles
+from bot.discord_adapter.referees import acting_side, apply_as_user
 from bot.discord_adapter.replay_card import outcome_card
 from bot.discord_adapter.side_threads import tell_privately
-from bot.services.game_service import GameError, Outcome, permitted
-from bot.text_orders import parse_point, unit_order
-from engine.commands import DeclineReaction, MoraleTestOrder, Order, React
-from engine.errors import IllegalCommand
+from bot.services.game_service import Outcome
+from engine.commands import DeclineReaction
 from engine.game_state import GameState
-from engine.legality import check
 from engine.state import Phase
 
 log = logging.getLogger(__name__)
@@ -40,25 +37,12 @@ async def answer_window(interaction: discord.Interaction, build) -> None:
         return
 
     async def work() -> None:
-        outcome = await act(interaction, lambda state: build(state, acting_side(state, interaction)))
+        outcome = await apply_as_user(
+            interaction, lambda state: build(state, acting_side(state, interaction))
+        )
         await show_result(interaction, outcome)
 
     await carry_out(interaction, work)
-
-
-async def may_react(interaction: discord.Interaction, window: int) -> None:
-    """Refuse, before the form opens, a user who could not send its answer: the window has
-    closed, or the permission table does not let them react for the side it is open to."""
-    state = await games(interaction).game(str(interaction.channel_id))
-    side = acting_side(state, interaction)
-    check(state, DeclineReaction(side=side, window=window))  # the window's own refusals
-    permitted(
-        state,
-        str(interaction.user.id),
-        React(side=side, window=window, order=MoraleTestOrder()),
-        is_admin(interaction),
-        server_roles(interaction),
-    )
 
 
 def for_absent(state: GameState, interaction: discord.Interaction) -> str:
@@ -125,48 +109,3 @@ class WindowButton(ReadFirst):
 class NoReactionButton(WindowButton, discord.ui.DynamicItem[discord.ui.Button], template=ID + r":noreact"):
     async def take(self, interaction: discord.Interaction) -> None:
         await answer_window(interaction, lambda state, side: DeclineReaction(side=side, window=self.window))
-
-
-class ReactButton(WindowButton, discord.ui.DynamicItem[discord.ui.Button], template=ID + r":react"):
-    async def take(self, interaction: discord.Interaction) -> None:
-        try:
-            await may_react(interaction, self.window)
-        except (GameError, IllegalCommand) as problem:
-            await answer(interaction, refused(problem), ephemeral=True)
-            return
-        await show_form(interaction, ReactionForm(self.window))
-
-
-class ReactionForm(discord.ui.Modal, title="React"):
-    """The reaction, typed like /react: a unit and its move and/or target, or cmt."""
-
-    unit = discord.ui.TextInput(
-        label="Reacting unit",
-        placeholder="a unit's name or tag, or cmt for a Company Morale Test",
-        max_length=60,
-    )
-    move = discord.ui.TextInput(label="Move to (x,y or a grid square like D3)", required=False, max_length=60)
-    fire = discord.ui.TextInput(label="Fire at", required=False, max_length=60)
-    first = discord.ui.TextInput(label="First: move or fire", required=False, default="move", max_length=4)
-    at = discord.ui.TextInput(
-        label="React as the enemy reaches (x,y on its route)", required=False, max_length=30
-    )
-
-    def __init__(self, window: int) -> None:
-        super().__init__(timeout=None)
-        self.window = window
-
-    async def on_submit(self, interaction: discord.Interaction) -> None:
-        def build(state: GameState, side: str) -> React:
-            order: Order
-            if self.unit.value.strip().casefold() == "cmt":
-                order = MoraleTestOrder()
-            else:
-                first = "fire" if self.first.value.strip().casefold() == "fire" else "move"
-                order = unit_order(
-                    state, side, self.unit.value, move=self.move.value, fire=self.fire.value, first=first
-                )
-            point = parse_point(self.at.value) if self.at.value.strip() else None
-            return React(side=side, window=self.window, order=order, at=point)
-
-        await answer_window(interaction, build)

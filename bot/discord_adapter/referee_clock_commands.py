@@ -20,7 +20,7 @@ from discord import app_commands
 from bot.discord_adapter.answers import answer, sending, stored
 from bot.discord_adapter.common import deadline_nonce, games, summary, told_lines
 from bot.discord_adapter.reaction_buttons import retire_buttons, show_result
-from bot.discord_adapter.referees import act, eyes_of, is_referee, take_seat, tell, with_seat
+from bot.discord_adapter.referees import apply_as_user, eyes_of, is_referee, take_seat, tell, with_seat
 from bot.discord_adapter.schema_commands import schema_command
 from bot.discord_adapter.side_threads import post_to_threads
 from bot.services.clock_service import ClockService
@@ -180,7 +180,7 @@ async def _prepare(interaction: discord.Interaction, command: Command) -> None:
     """Apply the referee's preparation. What is secret is answered to the referee alone and goes
     to the side's (or the referees') thread; the channel reads only what everyone may."""
     seat = await take_seat(interaction, command)
-    outcome = with_seat(seat, await act(interaction, command))
+    outcome = with_seat(seat, await apply_as_user(interaction, command))
     await tell(interaction, outcome, REFEREE)
 
 

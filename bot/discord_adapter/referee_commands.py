@@ -27,7 +27,7 @@ from bot.discord_adapter.common import (
 )
 from bot.discord_adapter.reaction_buttons import show_result
 from bot.discord_adapter.referee_clock_commands import ClockCommands, PrepCommands
-from bot.discord_adapter.referees import act, is_referee, take_seat, tell, with_seat
+from bot.discord_adapter.referees import apply_as_user, is_referee, take_seat, tell, with_seat
 from bot.discord_adapter.schema_commands import schema_command
 from bot.services.game_service import GameError
 from bot.text_orders import find_unit, parse_point
@@ -67,7 +67,7 @@ async def referee_does(interaction: discord.Interaction, build: Callable[[GameSt
     state = await _referee(interaction)
     command = build(state, str(interaction.user.id))  # the tree tells refusals
     seat = await take_seat(interaction, command)
-    outcome = with_seat(seat, await act(interaction, command))
+    outcome = with_seat(seat, await apply_as_user(interaction, command))
     await tell(interaction, outcome, REFEREE, summary(outcome.state))
 
 
@@ -220,5 +220,5 @@ class RefereeCommands(app_commands.Group):
 
 async def _seat(interaction: discord.Interaction, referee: discord.abc.Snowflake, appoint: bool) -> None:
     by = str(interaction.user.id)
-    outcome = await act(interaction, AppointReferee(by=by, user=str(referee.id), appoint=appoint))
+    outcome = await apply_as_user(interaction, AppointReferee(by=by, user=str(referee.id), appoint=appoint))
     await tell(interaction, outcome, REFEREE)

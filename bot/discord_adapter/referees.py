@@ -66,7 +66,7 @@ def eyes_of(state: GameState, interaction: discord.Interaction) -> str | None:
     return audience_of(state, str(interaction.user.id))
 
 
-async def act(
+async def apply_as_user(
     interaction: discord.Interaction,
     command: Command | Callable[[GameState], Command],
     *,
@@ -105,7 +105,7 @@ async def take_seat(interaction: discord.Interaction, then: Command) -> Outcome 
         return None
     appointment = AppointReferee(by=user, user=user)
     check(state, then, after=[appointment])  # only its refusal counts; the tree tells it
-    return await act(interaction, appointment, seat=True)
+    return await apply_as_user(interaction, appointment, seat=True)
 
 
 def with_seat(seat: Outcome | None, outcome: Outcome) -> Outcome:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot import metrics
+from bot import collector, metrics
 from bot.app import Services
 from bot.config import Settings
 from bot.discord_adapter.client import IronCrossBot
@@ -13,6 +13,9 @@ from bot.storage.store import GameStore
 
 
 async def run_discord(settings: Settings, *, sync_commands: bool) -> None:
+    """The bot until it stops; once logged in (its start-up done: the rules shipped, the stored
+    timers re-armed), what lives on is kept out of the garbage collector's way."""
+    collector.tune()
     store = await open_database(settings.database_url)
     try:
         async with shards_to_run(settings.database_url, settings.shards, settings.shard_count) as shard_ids:
@@ -20,6 +23,7 @@ async def run_discord(settings: Settings, *, sync_commands: bool) -> None:
             try:
                 async with client, metrics.served(settings.metrics_port, store):
                     await log_in(client, settings.discord_token or "")
+                    collector.settle()
                     await client.connect()
             finally:
                 await client.games.close()

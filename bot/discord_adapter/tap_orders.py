@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import math
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -53,19 +53,22 @@ from bot.discord_adapter.custom_ids import (
     word,
 )
 from bot.discord_adapter.game_commands import show_joined, show_started
-from bot.discord_adapter.reaction_buttons import show_result
-from bot.discord_adapter.referees import act, acting_side, is_admin, server_roles
+from bot.discord_adapter.reaction_buttons import ID as WINDOW
+from bot.discord_adapter.reaction_buttons import WindowButton, show_result
+from bot.discord_adapter.referees import acting_side, apply_as_user, is_admin, server_roles
 from bot.services.game_service import GameError, permitted
 from bot.text_orders import GRID, choice_command, parse_move, unit_order
+from engine.actions.registry import game_order_options
 from engine.commands import (
     CallReserves,
     ChooseInitiative,
     ChooseTarget,
     Command,
-    Declare,
+    DeclineReaction,
     FallBackOrder,
     JoinSide,
     MoraleTestOrder,
+    Order,
     PassInitiative,
     StartGame,
 )
@@ -73,9 +76,20 @@ from engine.errors import IllegalCommand
 from engine.flow.sequence import reserves_to_call
 from engine.game import awaiting
 from engine.game_state import GameState
-from engine.legality import MayAct, MoveKind, destinations, is_legal, targets, units_that_may_act
+from engine.legality import (
+    MayAct,
+    MoveKind,
+    check,
+    destinations,
+    is_legal,
+    order_now,
+    reaction_points,
+    seen_at,
+    targets,
+    units_that_may_act,
+)
 from engine.rules.movement import fall_back_allowance, movement_allowance
-from engine.state import Phase, Unit
+from engine.state import Phase, Point, Unit
 from engine.view import may_name
 from engine.wording import counted, side_label, side_name
 
@@ -86,7 +100,8 @@ NONE = "-"  # no destination, or no target, in a custom id
 
 @dataclass(frozen=True)
 class Action:
-    """What a unit may be ordered to do by taps."""
+    """What a unit may be ordered to do by taps (``assaults``: closes with an enemy, where the
+    game's rule set has close combat)."""
 
     label: str
     moves: bool = False
@@ -94,42 +109,55 @@ class Action:
     rapid: bool = False
     fire_first: bool = False
     fall_back: bool = False
+    assaults: bool = False
+
+    @property
+    def aims(self) -> bool:
+        """Whether the order names an enemy: what it fires at or closes with."""
+        return self.fires or self.assaults
 
 
-ACTIONS = {
+ORDER_BUTTONS = {
     "move": Action("Move", moves=True),
     "rapid": Action("Rapid move", moves=True, rapid=True),
     "fire": Action("Fire", fires=True),
     "movefire": Action("Move and fire", moves=True, fires=True),
     "firemove": Action("Fire and move", moves=True, fires=True, fire_first=True),
     "fallback": Action("Fall back", moves=True, fall_back=True),
+    "assault": Action("Assault", assaults=True),
+    "moveassault": Action("Move and assault", moves=True, assaults=True),
 }
+ASSAULT = "assault"  # the order option that closes with an enemy (House Rules V1.0, s. 6)
+NOW = "now"  # a reaction's moment: before the enemy acts
 
 
 @dataclass(frozen=True)
 class Draft:
     """An order being built: the unit (its place in the game's unit list), what it does, where
-    it goes (a square such as ``D3+1,-2``, or ``~N``: toward unit N) and what it fires at."""
+    it goes (a square such as ``D3+1,-2``, or ``~N``: toward unit N), what it fires at or
+    assaults, and, for a reaction, when it cuts in (``now``, or how many inches along the
+    enemy's declared move; not asked yet while :data:`NONE`)."""
 
     unit: int
     action: str
     to: str = NONE
     target: int | None = None
+    when: str = NONE
 
     @property
     def does(self) -> Action:
-        return ACTIONS[self.action]
+        return ORDER_BUTTONS[self.action]
 
     def arguments(self) -> tuple[object, ...]:
-        return (self.unit, self.action, self.to, NONE if self.target is None else self.target)
+        return (self.unit, self.action, self.to, NONE if self.target is None else self.target, self.when)
 
 
 # --- reading the game ------------------------------------------------------------------------
 
 
 def action(text: str) -> str:
-    """An action as an id names it (:data:`ACTIONS`)."""
-    if text not in ACTIONS:
+    """An action as an id names it (:data:`ORDER_BUTTONS`)."""
+    if text not in ORDER_BUTTONS:
         raise ValueError(text)
     return text
 
@@ -150,10 +178,23 @@ def place_of(state: GameState, unit_id: str) -> int:
     return list(state.units).index(unit_id)
 
 
+def reacting(state: GameState) -> bool:
+    """Whether the order being built is a reaction: a window is open (the step's version says
+    which; the unit menu offers only the side's units that may react in it)."""
+    return state.phase is Phase.REACTION and state.pending is not None
+
+
 def ready_units(state: GameState, side: str) -> list[MayAct]:
-    """The side's units that may be activated by taps: those the engine lets it order now
-    (:func:`engine.legality.units_that_may_act`), on the table and not carried."""
+    """The side's units that may be ordered by taps: those the engine lets it activate, or react
+    with, now (:func:`engine.legality.units_that_may_act`), on the table and not carried."""
     return [may for may in units_that_may_act(state, side) if may.unit.on_table and not may.unit.embarked_in]
+
+
+def offered_actions(state: GameState) -> dict[str, Action]:
+    """The actions the game's rule set has: close combat only where one of its actions declares
+    the assault option."""
+    has_assault = ASSAULT in game_order_options(state)
+    return {name: a for name, a in ORDER_BUTTONS.items() if has_assault or not a.assaults}
 
 
 def move_kind(action: Action) -> MoveKind:
@@ -195,6 +236,23 @@ def enemies(state: GameState, unit: Unit) -> list[Unit]:
     )
 
 
+def moments(state: GameState) -> dict[str, Point]:
+    """When a reaction may cut in, by the value a menu gives it: inches along the enemy's declared
+    move (:func:`engine.legality.reaction_points`)."""
+    return {f"{along:g}": point for along, point in reaction_points(state)}
+
+
+def reaction_at(state: GameState, draft: Draft) -> Point | None:
+    """The point of the enemy's move the reaction cuts in at, or None (before it acts, or no
+    reaction); a moment the step's menu no longer offers is out of date."""
+    if draft.when in (NONE, NOW):
+        return None
+    point = moments(state).get(draft.when)
+    if point is None:
+        raise out_of_date()
+    return point
+
+
 def move_words(state: GameState, unit: Unit, draft: Draft) -> str | None:
     """The move as ``/act`` takes it: a square with its offset, or a distance toward a unit."""
     if not draft.does.moves or draft.to == NONE:
@@ -205,20 +263,22 @@ def move_words(state: GameState, unit: Unit, draft: Draft) -> str | None:
     return draft.to
 
 
-def at_destination(state: GameState, unit: Unit, draft: Draft) -> GameState:
-    """The game as it would stand with the unit at its destination (to measure its shots)."""
+def at_destination(state: GameState, table: GameState, unit: Unit, draft: Draft) -> GameState:
+    """The table (``table``: as the order sees it) with the unit at its destination, to measure
+    its shots."""
     words = move_words(state, unit, draft)
     if words is None:
-        return state
-    moved = state.fork()
+        return table
+    moved = table.fork()
     moved.units[unit.id].position = parse_move(state, unit.id, words)[-1]
     return moved
 
 
 def reachable(state: GameState, unit: Unit, draft: Draft, values: list[str]) -> list[str]:
     """Those of the destinations (spots of squares, or ``~N``: toward unit N) that the move rules
-    accept for the draft's move (:func:`engine.legality.destinations`); a move toward a unit
-    already in contact goes nowhere and is left out."""
+    accept for the draft's move, at its moment if it is a reaction
+    (:func:`engine.legality.destinations`); a move toward a unit already in contact goes nowhere
+    and is left out."""
     points = {}
     for value in values:
         try:
@@ -227,20 +287,32 @@ def reachable(state: GameState, unit: Unit, draft: Draft, values: list[str]) -> 
             )
         except IllegalCommand:
             continue
-    kept = set(destinations(state, unit.id, move_kind(draft.does), [path[-1] for path in points.values()]))
+    ends = [path[-1] for path in points.values()]
+    kept = set(destinations(state, unit.id, move_kind(draft.does), ends, reaction_at(state, draft)))
     return [value for value, path in points.items() if path[-1] in kept]
 
 
-def targets_in_sight(state: GameState, unit: Unit, draft: Draft) -> list[tuple[Unit, Fraction]]:
-    """The enemy units the side may name that the unit could fire at (from its destination, if
-    it moves first) and hurt, with the chance of an effect (:func:`engine.legality.targets`),
-    the whole order being one the engine takes."""
-    seen_from = at_destination(state, unit, draft) if not draft.does.fire_first else state
-    effects = {enemy.id: effect for enemy, effect in targets(seen_from, unit.id, moving=draft.does.moves)}
+def targets_in_sight(
+    state: GameState, unit: Unit, draft: Draft, among: Iterable[str] | None = None
+) -> list[tuple[Unit, Fraction | None]]:
+    """The enemy units the side may name (of ``among``, if given) that the draft's order may be
+    given against, the whole order being one the engine takes: for a shot, those the unit could
+    fire at (from its destination, if it moves first; with the enemy where the reaction cuts in)
+    and hurt, with the chance of an effect (:func:`engine.legality.targets`); for an assault,
+    those it may close with (no chance shown)."""
+    named = [enemy for enemy in enemies(state, unit) if among is None or enemy.id in among]
+    candidates: dict[str, Fraction | None]
+    if draft.does.fires:
+        table = seen_at(state, reaction_at(state, draft))
+        seen_from = table if draft.does.fire_first else at_destination(state, table, unit, draft)
+        aimed_at = targets(seen_from, unit.id, moving=draft.does.moves, among=[enemy.id for enemy in named])
+        candidates = {enemy.id: effect for enemy, effect in aimed_at}
+    else:
+        candidates = dict.fromkeys(enemy.id for enemy in named)
     return [
-        (enemy, effects[enemy.id])
-        for enemy in enemies(state, unit)
-        if enemy.id in effects
+        (enemy, candidates[enemy.id])
+        for enemy in named
+        if enemy.id in candidates
         and is_legal(state, order_command(state, unit.side, replace(draft, target=place_of(state, enemy.id))))
     ]
 
@@ -250,28 +322,42 @@ def percent(chance: Fraction) -> str:
 
 
 def order_command(state: GameState, side: str, draft: Draft) -> Command:
-    """The declaration the draft stands for, made as ``/act`` (or ``/fallback``) makes it."""
+    """The declaration, or the reaction, the draft stands for, its order made as ``/act`` (or
+    ``/fallback``) makes it."""
     unit = unit_at(state, draft.unit)
     move = move_words(state, unit, draft)
     if draft.does.moves and move is None:
         raise out_of_date()  # a Confirm is drawn only once the unit knows where it goes
+    order: Order
     if draft.does.fall_back:
         assert move is not None
-        return Declare(side=side, order=FallBackOrder(unit=unit.id, path=parse_move(state, unit.id, move)))
-    target = unit_at(state, draft.target).id if draft.does.fires and draft.target is not None else None
-    if draft.does.fires and target is None:
-        raise out_of_date()  # and what it fires at
-    first = "fire" if draft.does.fire_first else "move"
-    order = unit_order(state, side, unit.id, move=move, fire=target, first=first, rapid=draft.does.rapid)
-    return Declare(side=side, order=order)
+        order = FallBackOrder(unit=unit.id, path=parse_move(state, unit.id, move))
+    else:
+        aimed_at = unit_at(state, draft.target).id if draft.does.aims and draft.target is not None else None
+        if draft.does.aims and aimed_at is None:
+            raise out_of_date()  # and what it fires at or closes with
+        order = unit_order(
+            state,
+            side,
+            unit.id,
+            move=move,
+            fire=aimed_at if draft.does.fires else None,
+            first="fire" if draft.does.fire_first else "move",
+            rapid=draft.does.rapid,
+            **({ASSAULT: aimed_at} if draft.does.assaults else {}),
+        )
+    return order_now(state, side, order, reaction_at(state, draft))
 
 
 def may_order(state: GameState, interaction: discord.Interaction) -> str:
-    """The user's side, if it may declare an activation now; else a refusal to show them."""
+    """The user's side, if it may give an order now (declare one on its turn to act, or react in
+    a window open to it); else a refusal to show them."""
     side = acting_side(state, interaction)
-    declaration = Declare(side=side, order=MoraleTestOrder())
-    permitted(state, str(interaction.user.id), declaration, is_admin(interaction), server_roles(interaction))
-    if state.phase is not Phase.ACTIVE or state.active_side != side:
+    giving = order_now(state, side, MoraleTestOrder())
+    permitted(state, str(interaction.user.id), giving, is_admin(interaction), server_roles(interaction))
+    if reacting(state):
+        check(state, DeclineReaction(side=side, window=state.pending.window))  # type: ignore[union-attr]
+    elif state.phase is not Phase.ACTIVE or state.active_side != side:
         raise GameError(
             f"It is not {side_name(side)}' turn to activate: the game waits for {_waited_for(state)}"
         )
@@ -294,15 +380,18 @@ def menu(channel: int, version: int, step: str, arguments: tuple[object, ...], p
     )
 
 
-def turn_buttons(channel: int, version: int, side: str) -> list[discord.ui.Item]:
+def turn_buttons(state: GameState, channel: int, version: int, side: str) -> list[discord.ui.Item]:
+    """A side's other answers: a Company Morale Test, or passing (in a reaction window: no
+    reaction)."""
+    other = "No reaction" if reacting(state) else "Pass"
     return [
         step_button(channel, version, "cmt", f"CMT ({side_label(side)})"),
-        step_button(channel, version, "pass", f"Pass ({side_label(side)})"),
+        step_button(channel, version, "pass", f"{other} ({side_label(side)})"),
     ]
 
 
 def unit_options(state: GameState, side: str) -> list[discord.SelectOption]:
-    """The side's units ready to act, as its unit menu offers them (every page)."""
+    """The side's units ready to act, or to react, as its unit menu offers them (every page)."""
     return [
         discord.SelectOption(
             label=f"{u.name}{f' = {u.true_name}' if u.true_name else ''}"[:100],  # its own side's eyes only
@@ -326,20 +415,29 @@ def unit_step(
 ) -> discord.ui.LayoutView:
     options = unit_options(state, side)
     shown, page, pages = page_of(options, page)
+    verb = "react" if reacting(state) else "activate"
     if not options:
         return private_card(
-            f"No unit of {side} may act now: take a CMT or pass.", turn_buttons(channel, version, side)
+            f"No unit of {side} may {'react' if reacting(state) else 'act'} now: take a CMT or "
+            f"{'let the order go ahead' if reacting(state) else 'pass'}.",
+            turn_buttons(state, channel, version, side),
         )
+    ask = "react with (the score its test needs shown)" if reacting(state) else "activate"
     return private_card(
-        f"**{side_name(side, start=True)}**: choose the unit to activate.{of_pages(page, pages)}",
-        [menu(channel, version, "unit", (), f"The unit to activate{of_pages(page, pages)}", shown)],
-        [*page_buttons(channel, version, "units", (), page, pages), *turn_buttons(channel, version, side)],
+        f"**{side_name(side, start=True)}**: choose the unit to {ask}.{of_pages(page, pages)}",
+        [menu(channel, version, "unit", (), f"The unit to {verb}{of_pages(page, pages)}", shown)],
+        [
+            *page_buttons(channel, version, "units", (), page, pages),
+            *turn_buttons(state, channel, version, side),
+        ],
     )
 
 
-def action_buttons(channel: int, version: int, place: int) -> list[discord.ui.Item]:
+def action_buttons(state: GameState, channel: int, version: int, draft: Draft) -> list[discord.ui.Item]:
+    """What the draft's unit may be ordered to do, its moment kept (a reaction's)."""
     return [
-        step_button(channel, version, "do", action.label, place, name) for name, action in ACTIONS.items()
+        step_button(channel, version, "do", action.label, *replace(draft, action=name, to=NONE).arguments())
+        for name, action in offered_actions(state).items()
     ]
 
 
@@ -406,18 +504,34 @@ def reachable_spots(state: GameState, unit: Unit, draft: Draft, square: str) -> 
     return [spot for spot in spots if spot.value in kept]
 
 
+def when_options(state: GameState) -> list[discord.SelectOption]:
+    """When a reaction may cut in, as its menu offers it (every page): before the enemy acts, or
+    as it reaches a point of its declared move."""
+    return [
+        discord.SelectOption(label="Before it acts", value=NOW),
+        *(
+            discord.SelectOption(label=f'As it reaches {point} ({along}" along its move)'[:100], value=along)
+            for along, point in moments(state).items()
+        ),
+    ]
+
+
 def drafted(state: GameState, side: str, draft: Draft) -> Unit:
-    """The draft's unit, if the side's menus offer it and where it goes (a unit that does not
-    move goes nowhere): else the step is out of date. Its target is checked where it is chosen
-    (:func:`aimed`)."""
+    """The draft's unit, if the side's menus offer it, what it does, when (a reaction's moment)
+    and where it goes (a unit that does not move goes nowhere): else the step is out of date.
+    Its target is checked where it is chosen (:func:`aimed`)."""
     unit = own_unit(state, side, draft.unit)
+    if draft.action not in offered_actions(state):
+        raise out_of_date()
+    if draft.when != NONE:
+        offered([draft.when], when_options(state) if reacting(state) else [])
     if draft.to != NONE:
         if not draft.does.moves:
             raise out_of_date()
         offered([draft.to], spots_in_reach(state, unit, draft) + toward_options(state, unit, draft))
         if not reachable(state, unit, draft, [draft.to]):
             raise out_of_date()
-    if draft.target is not None and not draft.does.fires:
+    if draft.target is not None and not draft.does.aims:
         raise out_of_date()
     return unit
 
@@ -426,17 +540,44 @@ def aimed(state: GameState, side: str, draft: Draft) -> Unit:
     """The draft's unit (:func:`drafted`), if its target is one its target menu offers."""
     unit = drafted(state, side, draft)
     if draft.target is not None:
-        offered([str(draft.target)], target_options(state, targets_in_sight(state, unit, draft)))
+        chosen = [unit_at(state, draft.target).id]  # only its own odds are worked out again
+        offered([str(draft.target)], target_options(state, targets_in_sight(state, unit, draft, chosen)))
     return unit
 
 
 def action_step(state: GameState, side: str, channel: int, version: int, place: int) -> discord.ui.LayoutView:
     unit = own_unit(state, side, place)
-    buttons = action_buttons(channel, version, place)
+    buttons = action_buttons(state, channel, version, Draft(place, "move"))
+    rows = [buttons[i : i + 5] for i in range(0, len(buttons), 5)]
     return private_card(
-        f"**{unit.name}**: what does it do?",
-        buttons[:5],
-        [*buttons[5:], *turn_buttons(channel, version, side)],
+        f"**{unit.name}**: what does it do{' in reaction' if reacting(state) else ''}?",
+        *rows,
+        turn_buttons(state, channel, version, side),
+    )
+
+
+def when_step(
+    state: GameState, channel: int, version: int, draft: Draft, page: int = 0
+) -> discord.ui.LayoutView:
+    """When the reaction cuts in: before the enemy acts, or as it reaches a point on its route."""
+    unit = unit_at(state, draft.unit)
+    shown, page, pages = page_of(when_options(state), page)
+    return private_card(
+        f"**{unit.name}**: {draft.does.label.lower()}, when? (before the enemy acts, or as it "
+        f"reaches a point of its move){of_pages(page, pages)}",
+        [menu(channel, version, "when", draft.arguments(), f"When{of_pages(page, pages)}", shown)],
+        page_buttons(channel, version, "whens", draft.arguments(), page, pages),
+    )
+
+
+def other_actions(
+    state: GameState, channel: int, version: int, draft: Draft, problem: str
+) -> discord.ui.LayoutView:
+    """A step with nothing to offer: why, and the unit's other actions instead."""
+    buttons = action_buttons(state, channel, version, draft)
+    return private_card(
+        f"**{unit_at(state, draft.unit).name}** {problem}: choose another action.",
+        *[buttons[i : i + 5] for i in range(0, len(buttons), 5)],
     )
 
 
@@ -447,13 +588,15 @@ def destination_step(
     unit, a menu's page at a time."""
     unit = unit_at(state, draft.unit)
     reach = allowance(unit, draft.does)
-    shown, page, pages = page_of(destination_options(state, unit, draft), page)
-    so_far = (draft.unit, draft.action)
+    options = destination_options(state, unit, draft)
+    if not options:
+        return other_actions(state, channel, version, draft, f"has nowhere to {draft.does.label.lower()} to")
+    shown, page, pages = page_of(options, page)
     return private_card(
         f'**{unit.name}**: {draft.does.label.lower()}, up to {reach:g}". '
         f"Where to? (a grid square, or toward a unit){of_pages(page, pages)}",
-        [menu(channel, version, "to", so_far, f"Destination{of_pages(page, pages)}", shown)],
-        page_buttons(channel, version, "dests", so_far, page, pages),
+        [menu(channel, version, "to", draft.arguments(), f"Destination{of_pages(page, pages)}", shown)],
+        page_buttons(channel, version, "dests", draft.arguments(), page, pages),
     )
 
 
@@ -479,16 +622,22 @@ def offset_step(
     state: GameState, channel: int, version: int, draft: Draft, square: str
 ) -> discord.ui.LayoutView:
     spots = reachable_spots(state, unit_at(state, draft.unit), draft, square)
-    return spot_menu(state, channel, version, "off", (draft.unit, draft.action), square, spots)
+    return spot_menu(state, channel, version, "off", draft.arguments(), square, spots)
 
 
-def target_options(state: GameState, seen: list[tuple[Unit, Fraction]]) -> list[discord.SelectOption]:
-    """The targets in sight as the target menu offers them (every page), with their chance."""
+def target_options(state: GameState, seen: list[tuple[Unit, Fraction | None]]) -> list[discord.SelectOption]:
+    """The targets as the target menu offers them (every page), with the chance of a shot's effect."""
     return [
         discord.SelectOption(
-            label=f"{enemy.name} ({percent(effect)} to have an effect)"[:100],
+            label=(enemy.name if effect is None else f"{enemy.name} ({percent(effect)} to have an effect)")[
+                :100
+            ],
             value=str(place_of(state, enemy.id)),
-            description=f"{enemy.profile.name}: a marker, damage or worse {percent(effect)}"[:100],
+            description=(
+                enemy.profile.name
+                if effect is None
+                else f"{enemy.profile.name}: a marker, damage or worse {percent(effect)}"
+            )[:100],
         )
         for enemy, effect in seen
     ]
@@ -500,17 +649,15 @@ def target_step(
     unit = unit_at(state, draft.unit)
     seen = target_options(state, targets_in_sight(state, unit, draft))
     shown, page, pages = page_of(seen, page)
+    verb = "fire at" if draft.does.fires else "assault"
     if not seen:
-        return private_card(
-            f"**{unit.name}** can see no enemy unit to fire at{' from there' if draft.to != NONE else ''}: "
-            "choose another action.",
-            action_buttons(channel, version, draft.unit)[:5],
-        )
-    so_far = (draft.unit, draft.action, draft.to)
+        where = " from there" if draft.to != NONE else ""
+        return other_actions(state, channel, version, draft, f"has no enemy unit to {verb}{where}")
+    chance = " (the chance of an effect shown)" if draft.does.fires else ""
     return private_card(
-        f"**{unit.name}**: fire at which unit? (the chance of an effect shown){of_pages(page, pages)}",
-        [menu(channel, version, "at", so_far, f"Target{of_pages(page, pages)}", shown)],
-        page_buttons(channel, version, "targets", so_far, page, pages),
+        f"**{unit.name}**: {verb} which unit?{chance}{of_pages(page, pages)}",
+        [menu(channel, version, "at", draft.arguments(), f"Target{of_pages(page, pages)}", shown)],
+        page_buttons(channel, version, "targets", draft.arguments(), page, pages),
     )
 
 
@@ -522,18 +669,30 @@ def confirm_step(state: GameState, channel: int, version: int, draft: Draft) -> 
     elif draft.to != NONE:
         parts.append(f"to {draft.to}")
     if draft.target is not None:
-        parts.append(f"at {unit_at(state, draft.target).name}")
+        parts.append(f"{'at' if draft.does.fires else 'on'} {unit_at(state, draft.target).name}")
+    at = reaction_at(state, draft)
+    if at is not None:
+        parts.append(f"as the enemy reaches {at}")
     confirm = step_button(
         channel, version, "go", "Confirm", *draft.arguments(), style=discord.ButtonStyle.success
     )
-    return private_card(" ".join(parts) + ". Confirm to declare it.", [confirm])
+    declare = "react so" if reacting(state) else "declare it"
+    return private_card(" ".join(parts) + f". Confirm to {declare}.", [confirm])
 
 
-def after_destination(
-    state: GameState, channel: int, version: int, draft: Draft
-) -> discord.ui.LayoutView:
-    """Once the unit knows where it goes: its target next, if it fires; else confirm."""
-    if draft.does.fires:
+def after_action(state: GameState, channel: int, version: int, draft: Draft) -> discord.ui.LayoutView:
+    """Once the unit knows what it does: when, for a reaction that may cut into the enemy's
+    move; then where it goes, if it moves; else its target or confirm."""
+    if draft.when == NONE and reacting(state) and moments(state):
+        return when_step(state, channel, version, draft)
+    if draft.does.moves:
+        return destination_step(state, channel, version, draft)
+    return after_destination(state, channel, version, draft)
+
+
+def after_destination(state: GameState, channel: int, version: int, draft: Draft) -> discord.ui.LayoutView:
+    """Once the unit knows where it goes: its target next, if it fires or assaults; else confirm."""
+    if draft.does.aims:
         return target_step(state, channel, version, draft)
     return confirm_step(state, channel, version, draft)
 
@@ -634,28 +793,41 @@ def reserves_command(
     return CallReserves(side=side, units=tuple(unit_at(state, int(p)).id for p in picked))
 
 
+def passing(state: GameState, side: str) -> Command:
+    """The side lets the moment go: in a reaction window, no reaction; else it passes."""
+    if reacting(state):
+        return DeclineReaction(side=side, window=state.pending.window)  # type: ignore[union-attr]
+    return PassInitiative(side=side)
+
+
 # --- the components that receive the taps ----------------------------------------------------
 
 
 async def step_card(
     interaction: discord.Interaction,
-    version: int,
-    make: Callable[[GameState, str], discord.ui.LayoutView],
+    version: int | None,
+    make: Callable[[GameState, str, int], discord.ui.LayoutView],
     *,
     new: bool = False,
     may: Callable[[GameState, discord.Interaction], str] | None = None,
 ) -> None:
-    """Acknowledge, check the card is current and the user may order (``may``: another check,
-    giving the user's side), then show the next step privately: in a new message (``new``, from
-    a public card) or in place of this one. The step is made off the event loop: its menus ask
-    the engine what is legal (reach, sight, odds), which takes a while on a busy table."""
+    """Acknowledge, check the card is current (``version``: the one it was drawn at; None for a
+    button that outlives versions, such as a window's React) and the user may order (``may``:
+    another check, giving the user's side), then show the next step, made for the game's version,
+    privately: in a new message (``new``, from a public card) or in place of this one. The step
+    is made off the event loop: its menus ask the engine what is legal (reach, sight, odds),
+    which takes a while on a busy table."""
     if not await (acknowledge(interaction, private=True) if new else acknowledge_in_place(interaction)):
         return
 
     async def work() -> None:
-        state = await games(interaction).game_at(str(interaction.channel_id), version)
+        channel = str(interaction.channel_id)
+        if version is None:
+            state, at = await games(interaction).game_now(channel)
+        else:
+            state, at = await games(interaction).game_at(channel, version), version
         side = (may or may_order)(state, interaction)
-        card = await asyncio.to_thread(make, state, side)
+        card = await asyncio.to_thread(make, state, side, at)
         if new:
             await answer(interaction, view=card, ephemeral=True)
         else:
@@ -707,7 +879,7 @@ def opening(text: str) -> str:
 
 
 PAGE = (number,)
-DRAFT = (number, action)
+DRAFT = (number, action, word, target, word)  # the order so far (:meth:`Draft.arguments`)
 TURN_BUTTONS: dict[str, tuple[Shape, ...]] = {
     "join": ((word,),),
     "start": ((),),
@@ -716,12 +888,13 @@ TURN_BUTTONS: dict[str, tuple[Shape, ...]] = {
     "activate": ((),),
     "units": (PAGE,),
     "dests": ((*DRAFT, number),),
-    "targets": ((*DRAFT, word, number),),
+    "targets": ((*DRAFT, number),),
+    "whens": ((*DRAFT, number),),
     "choices": (PAGE, (opening, number)),
     "cmt": ((),),
     "pass": ((),),
     "do": (DRAFT,),
-    "go": ((*DRAFT, word, target),),
+    "go": (DRAFT,),
     "reserves": ((word,),),
     "reservespage": ((word, number),),
     "noreserves": ((word,),),
@@ -730,7 +903,8 @@ TURN_MENUS: dict[str, tuple[Shape, ...]] = {
     "unit": ((),),
     "to": (DRAFT,),
     "off": (DRAFT,),
-    "at": ((*DRAFT, word),),
+    "at": (DRAFT,),
+    "when": (DRAFT,),
     "choice": ((),),
     "call": ((word,),),
 }
@@ -753,7 +927,7 @@ class TurnButton(StepItem, discord.ui.DynamicItem[discord.ui.Button], template=s
         self, interaction: discord.Interaction, build: Callable[[GameState, str], Command]
     ) -> None:
         async def work() -> None:
-            outcome = await act(
+            outcome = await apply_as_user(
                 interaction, lambda state: build(state, acting_side(state, interaction)), version=self.version
             )
             await show_result(interaction, outcome)
@@ -768,14 +942,16 @@ class TurnButton(StepItem, discord.ui.DynamicItem[discord.ui.Button], template=s
                 player, name = str(interaction.user.id), display_name(interaction.user)
                 return JoinSide(side=card_side(state, side), player=player, name=name)
 
-            outcome = await act(interaction, joining)
+            outcome = await apply_as_user(interaction, joining)
             await show_joined(interaction, outcome)
 
         await public_step(interaction, work)
 
     async def _start(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
-            await show_started(interaction, await act(interaction, StartGame(), version=self.version))
+            await show_started(
+                interaction, await apply_as_user(interaction, StartGame(), version=self.version)
+            )
 
         await public_step(interaction, work)
 
@@ -786,10 +962,12 @@ class TurnButton(StepItem, discord.ui.DynamicItem[discord.ui.Button], template=s
         await self._play(interaction, lambda state, side: ChooseInitiative(side=side, go_first=False))
 
     async def _cmt(self, interaction: discord.Interaction) -> None:
-        await self._play(interaction, lambda state, side: Declare(side=side, order=MoraleTestOrder()))
+        """A Company Morale Test: declared, or in a window, the reaction."""
+        await self._play(interaction, lambda state, side: order_now(state, side, MoraleTestOrder()))
 
     async def _pass(self, interaction: discord.Interaction) -> None:
-        await self._play(interaction, lambda state, side: PassInitiative(side=side))
+        """Passing the initiative; in a window, no reaction."""
+        await self._play(interaction, passing)
 
     async def _go(self, interaction: discord.Interaction) -> None:
         draft = Draft(*self.arguments)
@@ -803,7 +981,10 @@ class TurnButton(StepItem, discord.ui.DynamicItem[discord.ui.Button], template=s
     async def _activate(self, interaction: discord.Interaction) -> None:
         channel, version = self.channel_id, self.version
         await step_card(
-            interaction, version, lambda state, side: unit_step(state, side, channel, version), new=True
+            interaction,
+            version,
+            lambda state, side, version: unit_step(state, side, channel, version),
+            new=True,
         )
 
     async def _reserves(self, interaction: discord.Interaction) -> None:
@@ -832,7 +1013,7 @@ class TurnButton(StepItem, discord.ui.DynamicItem[discord.ui.Button], template=s
         await step_card(
             interaction,
             version,
-            lambda state, side: reserves_step(state, side, channel, version, page),
+            lambda state, side, version: reserves_step(state, side, channel, version, page),
             new=new,
             may=may_call,
         )
@@ -845,19 +1026,28 @@ class TurnButton(StepItem, discord.ui.DynamicItem[discord.ui.Button], template=s
         """Another page of the unit menu, in place."""
         channel, version, (page,) = self.channel_id, self.version, self.arguments
         await step_card(
-            interaction, version, lambda state, side: unit_step(state, side, channel, version, page)
+            interaction, version, lambda state, side, version: unit_step(state, side, channel, version, page)
         )
 
     async def _dests(self, interaction: discord.Interaction) -> None:
         """Another page of the destination menu, in place."""
+        await self._draft_page(interaction, destination_step)
+
+    async def _whens(self, interaction: discord.Interaction) -> None:
+        """Another page of a reaction's moments, in place."""
+        await self._draft_page(interaction, when_step)
+
+    async def _draft_page(
+        self, interaction: discord.Interaction, page_step: Callable[..., discord.ui.LayoutView]
+    ) -> None:
         *so_far, page = self.arguments
-        draft, channel, version = Draft(*so_far), self.channel_id, self.version
+        draft, channel = Draft(*so_far), self.channel_id
 
-        def make(state: GameState, side: str) -> discord.ui.LayoutView:
+        def make(state: GameState, side: str, version: int) -> discord.ui.LayoutView:
             drafted(state, side, draft)
-            return destination_step(state, channel, version, draft, page)
+            return page_step(state, channel, version, draft, page)
 
-        await step_card(interaction, version, make)
+        await step_card(interaction, self.version, make)
 
     async def _choices(self, interaction: discord.Interaction) -> None:
         """Another page of the choice's menu: from the channel's card, in a private copy; then in
@@ -867,33 +1057,23 @@ class TurnButton(StepItem, discord.ui.DynamicItem[discord.ui.Button], template=s
         await step_card(
             interaction,
             version,
-            lambda state, side: choice_step(state, channel, version, page),
+            lambda state, side, version: choice_step(state, channel, version, page),
             new=bool(opening),
             may=may_choose,
         )
 
     async def _targets(self, interaction: discord.Interaction) -> None:
         """Another page of the target menu, in place."""
-        *so_far, page = self.arguments
-        draft, channel, version = Draft(*so_far), self.channel_id, self.version
-
-        def make(state: GameState, side: str) -> discord.ui.LayoutView:
-            drafted(state, side, draft)
-            return target_step(state, channel, version, draft, page)
-
-        await step_card(interaction, version, make)
+        await self._draft_page(interaction, target_step)
 
     async def _do(self, interaction: discord.Interaction) -> None:
-        draft = Draft(*self.arguments)
-        channel, version = self.channel_id, self.version
+        draft, channel = Draft(*self.arguments), self.channel_id
 
-        def make(state: GameState, side: str):
+        def make(state: GameState, side: str, version: int):
             drafted(state, side, draft)
-            if draft.does.moves:
-                return destination_step(state, channel, version, draft)
-            return after_destination(state, channel, version, draft)
+            return after_action(state, channel, version, draft)
 
-        await step_card(interaction, version, make)
+        await step_card(interaction, self.version, make)
 
 
 class TurnSelect(StepItem, discord.ui.DynamicItem[discord.ui.Select], template=step_template(TURN_MENUS)):
@@ -909,31 +1089,32 @@ class TurnSelect(StepItem, discord.ui.DynamicItem[discord.ui.Select], template=s
         if self.step == "choice":
             await self._choose(interaction)
             return
-        channel, version, values = self.channel_id, self.version, tuple(self.item.values)
+        channel, values = self.channel_id, tuple(self.item.values)
 
-        def make(state: GameState, side: str) -> discord.ui.LayoutView:
+        def make(state: GameState, side: str, version: int) -> discord.ui.LayoutView:
             if self.step == "unit":
                 (chosen,) = offered(values, unit_options(state, side))
                 return action_step(state, side, channel, version, int(chosen))
             draft = Draft(*self.arguments)
             unit = drafted(state, side, draft)
+            if self.step == "when":
+                (chosen,) = offered(values, when_options(state))
+                return after_action(state, channel, version, replace(draft, when=chosen))
             if self.step == "to":
                 (chosen,) = offered(values, destination_options(state, unit, draft))
                 if not chosen.startswith("~"):
                     return offset_step(state, channel, version, draft, chosen)
-                return after_destination(state, channel, version, Draft(draft.unit, draft.action, chosen))
+                return after_destination(state, channel, version, replace(draft, to=chosen))
             if self.step == "off":
                 (chosen,) = offered(values, spots_in_reach(state, unit, draft))
                 if not reachable(state, unit, draft, [chosen]):
                     raise out_of_date()
-                return after_destination(state, channel, version, Draft(draft.unit, draft.action, chosen))
+                return after_destination(state, channel, version, replace(draft, to=chosen))
             seen = targets_in_sight(state, unit, draft)
             (chosen,) = offered(values, target_options(state, seen))
-            return confirm_step(
-                state, channel, version, Draft(draft.unit, draft.action, draft.to, int(chosen))
-            )
+            return confirm_step(state, channel, version, replace(draft, target=int(chosen)))
 
-        await step_card(interaction, version, make)
+        await step_card(interaction, self.version, make)
 
     async def _call(self, interaction: discord.Interaction) -> None:
         """The reserves picked, called as ``/reserves`` calls them, in the menu's order."""
@@ -943,7 +1124,7 @@ class TurnSelect(StepItem, discord.ui.DynamicItem[discord.ui.Select], template=s
             def build(state: GameState) -> Command:
                 return reserves_command(state, acting_side(state, interaction), called, places)
 
-            await show_result(interaction, await act(interaction, build, version=self.version))
+            await show_result(interaction, await apply_as_user(interaction, build, version=self.version))
 
         await public_step(interaction, work)
 
@@ -960,6 +1141,27 @@ class TurnSelect(StepItem, discord.ui.DynamicItem[discord.ui.Select], template=s
                 unit = None if chosen == NO_TARGET else chosen
                 return choice_command(state, side, unit, None)
 
-            await show_result(interaction, await act(interaction, build, version=self.version))
+            await show_result(interaction, await apply_as_user(interaction, build, version=self.version))
 
         await public_step(interaction, work)
+
+
+class ReactButton(WindowButton, discord.ui.DynamicItem[discord.ui.Button], template=WINDOW + r":react"):
+    """A window's React: privately, the units of the side it is open to that may react, each
+    with the score its test needs, then the reaction built by taps like an activation. Drawn as
+    the game stands now: a window stays open while, say, a referee's note moves the game on."""
+
+    async def take(self, interaction: discord.Interaction) -> None:
+        channel, window = int(self.channel), self.window
+
+        def may_react(state: GameState, interaction: discord.Interaction) -> str:
+            check(state, DeclineReaction(side=acting_side(state, interaction), window=window))  # still open
+            return may_order(state, interaction)
+
+        await step_card(
+            interaction,
+            None,
+            lambda state, side, version: unit_step(state, side, channel, version),
+            new=True,
+            may=may_react,
+        )

@@ -239,7 +239,7 @@ class SetUpButton(TurnButton, template=step_template(SET_UP_BUTTONS)):
     async def _setup(self, interaction: discord.Interaction) -> None:
         (called,), channel, version = self.arguments, self.channel_id, self.version
 
-        def make(state: GameState, side: str) -> discord.ui.LayoutView:
+        def make(state: GameState, side: str, version: int) -> discord.ui.LayoutView:
             own_side(state, side, called)
             return unit_menu_step(state, side, channel, version)
 
@@ -250,7 +250,7 @@ class SetUpButton(TurnButton, template=step_template(SET_UP_BUTTONS)):
         await step_card(
             interaction,
             version,
-            lambda state, side: unit_menu_step(state, side, channel, version, page),
+            lambda state, side, version: unit_menu_step(state, side, channel, version, page),
             may=may_set_up,
         )
 
@@ -258,7 +258,7 @@ class SetUpButton(TurnButton, template=step_template(SET_UP_BUTTONS)):
         channel, version = self.channel_id, self.version
         (place, *placed, page) = self.arguments
 
-        def make(state: GameState, side: str) -> discord.ui.LayoutView:
+        def make(state: GameState, side: str, version: int) -> discord.ui.LayoutView:
             placing(state, side, place, tuple(placed))
             return square_step(state, side, channel, version, place, page, *placed)
 
@@ -285,7 +285,7 @@ class SetUpSelect(TurnSelect, template=step_template(SET_UP_MENUS)):
     async def take(self, interaction: discord.Interaction) -> None:
         channel, version, values = self.channel_id, self.version, tuple(self.item.values)
 
-        def make(state: GameState, side: str) -> discord.ui.LayoutView:
+        def make(state: GameState, side: str, version: int) -> discord.ui.LayoutView:
             if self.step == "placing":
                 (chosen,) = offered(values, waiting_options(state, side))
                 return square_step(state, side, channel, version, int(chosen))

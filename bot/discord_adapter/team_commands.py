@@ -11,7 +11,7 @@ from discord import app_commands
 from bot.discord_adapter.answers import answer
 from bot.discord_adapter.common import games, players_game, side_of, suggestions
 from bot.discord_adapter.markdown import markdown
-from bot.discord_adapter.referees import act, eyes_of, tell
+from bot.discord_adapter.referees import apply_as_user, eyes_of, tell
 from bot.discord_adapter.schema_commands import schema_command
 from bot.services.game_service import GameError
 from bot.services.team_view import team_text
@@ -67,7 +67,7 @@ async def _team_act(interaction: discord.Interaction, build) -> None:
     state = await games(interaction).game(str(interaction.channel_id))
     side = side_of(state, str(interaction.user.id))
     command: Command = build(state, side, str(interaction.user.id))  # the tree tells refusals
-    await tell(interaction, await act(interaction, command), side)
+    await tell(interaction, await apply_as_user(interaction, command), side)
 
 
 class TeamCommands(app_commands.Group):

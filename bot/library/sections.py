@@ -54,6 +54,7 @@ _CHAPTER_HEADING = re.compile(r"^(?:(\d{1,3})\s+)?(.*)$")  # 2 TROOP TYPES
 _TITLE_CUT = re.compile(r"\s*(?:[:−–—]|\s-\s)|(?<=[a-z0-9)])\.(?:\s|$)")
 _GLUED_TITLE = re.compile(r"[A-Z][A-Z0-9 &'’/,()-]*[A-Z](?=[A-Z][a-z])")  # "CHARACTERISTICSThis expansion"
 _WHOLE_NUMBER = re.compile(rf"^{SECTION_NUMBER}$", re.IGNORECASE)
+_PRINTED = re.compile(rf"[(\[►\s]*({SECTION_NUMBER})[.,;:)\]]*", re.IGNORECASE)
 TITLE_LENGTH = 80
 TITLE_SCAN = 1000  # characters of a section read for its title
 HEADING_LENGTH = 60  # a longer line in capitals is text, not a heading
@@ -69,6 +70,13 @@ class Section:
 def is_section_number(text: str) -> bool:
     """Whether a query looks like a section number rather than words (any letter case)."""
     return bool(_WHOLE_NUMBER.match(text.strip()))
+
+
+def printed_number(text: str) -> str | None:
+    """The section number in a query written as a book prints it, if it is one: ``RB9.``,
+    ``(63.22)``, ``►64.121``, ``B23.711,``."""
+    found = _PRINTED.fullmatch(text.strip())
+    return found.group(1) if found else None
 
 
 def is_chapter_number(text: str) -> bool:

@@ -18,6 +18,7 @@ The loop runs on the services' clock, so a test moves it with a :class:`~engine.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from datetime import datetime, timedelta
 
@@ -38,6 +39,7 @@ log = logging.getLogger(__name__)
 
 EVERY = timedelta(seconds=1)  # between two claims of what has fallen due
 BATCH = 200  # deadlines of each kind claimed at a time
+CATCHING_UP = 5.0  # seconds a start waits for what fell due while it was down
 
 
 class DeadlineLoop:
@@ -100,6 +102,17 @@ class DeadlineLoop:
             await self.campaigns.taken_over(campaigns)
             claimed += len(campaigns)
         return claimed
+
+    async def caught_up(self, most: float = CATCHING_UP) -> None:
+        """Claim what fell due (:meth:`claim_once`), then wait until all this process has overdue
+        is fired, or ``most`` seconds (real time: a deadline whose post keeps failing waits for
+        its next try on the timers), so a front end tells what passed while it was down before it
+        takes the first command."""
+        await self.claim_once()
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(most):
+                while self.overdue():
+                    await asyncio.sleep(0.01)
 
     async def run(self) -> None:
         """Claim round after round, ``every`` apart, until cancelled; a round that fails is

@@ -13,7 +13,7 @@ from sqlmodel import select
 
 from bot.reply import Line, Reply, Strong
 from bot.services.game_service import GameError
-from bot.services.limits import MAX_POINTS, NAME, bounded_name, bounded_text, whole_number
+from bot.services.limits import FORCE_TEXT, MAX_POINTS, NAME, bounded_name, bounded_text, whole_number
 from bot.storage.store import GameStore
 from bot.storage.tables import ForceRow, utcnow
 from bot.storage.writes import TRIES, back_off, take_name
@@ -198,7 +198,10 @@ class ForceService:
         return export_force(await self.force(guild_id, owner_id, name))
 
     async def import_text(self, guild_id: str, owner_id: str, text: str, *, replace: bool = False) -> Reply:
-        force = _refusing(lambda: import_force(text))
+        """A force from its text (``/force export``'s), read off the event loop; a bad text is
+        refused with its line and nothing is stored."""
+        text = bounded_text("A force's text", text, FORCE_TEXT)
+        force = await asyncio.to_thread(_refusing, lambda: import_force(text))
         await self._add(guild_id, owner_id, force, replace=replace)
         return describe_force(force)
 

@@ -9,6 +9,7 @@ from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 
+from sqlalchemy import Connection
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot import metrics
@@ -43,7 +44,9 @@ TIMER = "reaction-timer"  # the user id recorded when a window closes at its dea
 OUT_OF_DATE = "This card is out of date: the game has moved on. Use the newest card in the channel."
 
 
-InCommit = Callable[[AsyncSession, str, str, GameState], Awaitable[Callable[[], None] | None]]
+# a write that goes with every action, on its transaction's connection (off the event loop), told
+# the game as loaded, the user and the state after; returns what to do once committed
+InCommit = Callable[[Connection, StoredGame, str, GameState], Callable[[], None] | None]
 # a write of the caller's in the action's own transaction, told the channel and the seq written
 Also = Callable[[AsyncSession, str, int], Awaitable[None]]
 
@@ -68,8 +71,8 @@ class GameService:
         self.on_window_closed = on_window_closed
         # told (channel, final state) when a game ends, under the channel's lock: not to act on it
         self.on_game_over: list[Callable[[str, GameState], Awaitable[None]]] = []
-        # given (transaction, channel, user, state after) inside every action's own write, so what
-        # follows the game (the turn pings) is stored with it; returns what to do once committed
+        # called inside every action's own write, so what follows the game (the turn pings) is
+        # stored with it
         self.in_commit: list[InCommit] = []
         fire = self.claims.renewing(WINDOWS, self.clock, self._window_expired, lambda key: key[:1])  # type: ignore[index]
         self.timers = ReactionTimers(self.clock, fire, still_due=self._window_due)
@@ -122,6 +125,11 @@ class GameService:
 
     async def game(self, channel_id: str) -> GameState:
         return (await self._load(channel_id)).state
+
+    async def game_now(self, channel_id: str) -> tuple[GameState, int]:
+        """The game and the version it stands at, for a card drawn from it now."""
+        game = await self._load(channel_id)
+        return game.state, game.version
 
     async def game_at(self, channel_id: str, version: int) -> GameState:
         """The game, if it is still at ``version`` (a card's buttons are made for one version);
@@ -218,9 +226,8 @@ class GameService:
                         window.deadline,
                         interaction_id=interaction_id,
                         window_message=window_message,
-                        also=self._writing_with(
-                            channel_id, user_id, state, committed, also, game.version + 1
-                        ),
+                        with_it=self._writing_with(game, user_id, state, committed),
+                        also=_told(also, channel_id, game.version + 1),
                     )
                 except StaleGame:
                     if attempt == 2:
@@ -240,7 +247,7 @@ class GameService:
                         "ms": round((time.perf_counter() - started) * 1000, 1),
                     },
                 )
-                metrics.ACTIONS.labels(command.kind).inc()
+                metrics.COMMANDS_STORED.labels(command.kind).inc()
                 await self._after_commit(game, user_id, stored.state)
                 return Outcome(
                     stored.state,
@@ -254,25 +261,16 @@ class GameService:
         raise AssertionError("unreachable")
 
     def _writing_with(
-        self,
-        channel_id: str,
-        user_id: str,
-        after: GameState,
-        committed: list[Callable[[], None]],
-        also: Also | None = None,
-        seq: int = 0,
-    ) -> Callable[[AsyncSession], Awaitable[None]]:
-        """The writes that go into an action's own transaction (:attr:`in_commit`'s, then the
-        caller's ``also``, which sees theirs, told the ``seq`` written); what each hook asks to be
-        done once it is committed is put in ``committed``."""
+        self, game: StoredGame, user_id: str, after: GameState, committed: list[Callable[[], None]]
+    ) -> Callable[[Connection], None]:
+        """The writes of :attr:`in_commit` that go into an action's own transaction; what each
+        asks to be done once it is committed is put in ``committed``."""
 
-        async def write(session: AsyncSession) -> None:
+        def write(connection: Connection) -> None:
             for hook in self.in_commit:
-                then = await hook(session, channel_id, user_id, after)
+                then = hook(connection, game, user_id, after)
                 if then is not None:
                     committed.append(then)
-            if also is not None:
-                await also(session, channel_id, seq)
 
         return write
 
@@ -324,7 +322,7 @@ class GameService:
                     state,
                     window.deadline,
                     interaction_id=interaction_id,
-                    also=self._writing_with(channel_id, user_id, state, committed),
+                    with_it=self._writing_with(game, user_id, state, committed),
                 )
             except StaleGame:
                 raise GameError("The game changed under this command: try again") from None
@@ -420,6 +418,11 @@ class GameService:
         if game is None:
             raise GameError("There is no game in this channel: start one with /game new")
         return game
+
+
+def _told(also: Also | None, channel_id: str, seq: int) -> Callable[[AsyncSession], Awaitable[None]] | None:
+    """The caller's write for an action's transaction, told the channel and the seq it writes."""
+    return None if also is None else lambda session: also(session, channel_id, seq)
 
 
 def refuse_replacing(state: GameState, user_id: str | None) -> None:

@@ -19,29 +19,23 @@ import unicodedata
 from pydantic import BaseModel
 
 from engine.errors import IllegalCommand
+from engine.forces import MOST_POINTS
+from engine.wording import quoted
 
 NAME = 80  # a force, document, deck, campaign or unit label
 TEXT = 1000  # a ruling, a reason, a brief, a special rule, a chart's choices
 LINE = 2000  # a whole console line or a form's answer
 NUMBER_DIGITS = 12  # no whole number in the game needs more digits
-QUOTED = 40  # characters of a refused input quoted back
 MEASURE = 100_000  # inches, degrees, hours: no measure in the game comes near it
 ITEMS = 1000  # units in one order, players in one list ...
 REACTION_SECONDS = range(15, 48 * 3600 + 1)  # a window lasts 15 s to 48 h
-MAX_POINTS = 100_000  # a force's points limit
+MAX_POINTS = MOST_POINTS  # a force's points limit (the force builder's, engine.forces)
 MAX_TEAM = 8  # players a side in a team game
 UNDO_MOST = 1000  # actions a referee takes back at once
 MAX_DAYS = 30  # CG Days in a campaign
 MAX_CPP = 1000  # campaign purchase points a side gets a CG Day
 MAX_ENTRIES = 1_000_000  # a campaign ledger's entry numbers
 MAX_DURATION_DAYS = 365  # a campaign phase, a grace period, a reminder
-
-
-def quoted(text: str) -> str:
-    """What was typed, quoted, cut short when long: ``'aaaa…' (6,000 characters)``."""
-    if len(text) <= QUOTED:
-        return repr(text)
-    return f"{text[:QUOTED]!r}… ({len(text):,} characters)"
 
 
 _BREAKS = re.compile(r"\r\n?|[\v\f\x1c-\x1e\x85\u2028\u2029]")  # every other way to end a line
@@ -154,3 +148,4 @@ def _bounded_field(name: str, field: object) -> object:
 
 MOST_SEED = 2**31 - 1  # a generated table's seed (fits a Discord integer option)
 TABLE_FILE = 100_000  # characters of a table's YAML file (a full 16' table takes about 15,000)
+FORCE_TEXT = 40_000  # characters of a force's text (a force of 200 units takes about 17,000)

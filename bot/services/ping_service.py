@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import Connection
 
 from bot.services.deadline_posts import DeadlinePost
 from bot.services.game_service import GameError, GameService, duration_text
@@ -44,6 +44,7 @@ from bot.storage.ping_store import (
     set_ping_choice,
     write_ping,
 )
+from bot.storage.store import StoredGame
 from bot.storage.tables import TURN_PING
 from bot.storage.writes import TRIES, back_off
 from engine.game_state import GameState
@@ -175,23 +176,24 @@ class TurnPings:
         await set_ping_choice(self.store, user_id, how)
         return CHOICES[how]
 
-    async def follow(
-        self, session: AsyncSession, channel_id: str, user_id: str, after: GameState
+    def follow(
+        self, connection: Connection, game: StoredGame, user_id: str, after: GameState
     ) -> Callable[[], None] | None:
-        """Written with each action (``session``: its transaction): a new wait starts its delay;
+        """Written with each action (``connection``: its transaction): a new wait starts its delay;
         a wait going on is left alone. Once the action is stored, the timer follows."""
+        channel_id = game.channel_id
         wait = game_wait(after)
         players = wait.players if wait else ()
-        ping = await held_ping(session, channel_id)
+        ping = held_ping(connection, channel_id)
         if players == ping.players and user_id not in players:
             return None  # the same wait goes on
         due = None
-        if players and ping.minutes:  # the clock's pause read in the action's own transaction
-            due = self._after(await clock_store.paused_since_in(session, channel_id), ping.minutes)
+        if players and ping.minutes:  # the clock's pause as loaded: pausing changes the game's version
+            due = self._after(game.paused_at, ping.minutes)
         changed = replace(ping, players=players, due=due)
         if changed == ping:
             return None
-        await write_ping(session, changed)
+        write_ping(connection, changed)
         if due is None:
             return lambda: self.timers.cancel(channel_id)
         return lambda: self.timers.arm(channel_id, due)

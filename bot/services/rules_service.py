@@ -9,27 +9,30 @@ weighing 10, in the title 4 and in the text 1. Section numbers are plain lookups
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import re
 import time
-from collections.abc import AsyncIterator
+import uuid
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 
 import yaml
-from sqlalchemy import delete, func, insert, text
+from sqlalchemy import delete, func, insert, text, update
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col, select
 
-from bot.library.sections import Section, is_chapter_number, is_section_number, split_document
+from bot.library.apart import SPLIT_SECONDS, split_apart
+from bot.library.sections import Section, is_chapter_number, is_section_number, printed_number, split_document
+from bot.library.snippets import snippet
 from bot.reply import Line, Mention, Moment, Reply, Strong
 from bot.services.game_service import GameError
 from bot.services.limits import NAME, bounded_text
 from bot.storage.store import GameStore
-from bot.storage.tables import RuleSectionRow, RuleSourceRow
+from bot.storage.tables import RuleSectionRow, RuleSourceRow, utcnow
 from bot.storage.writes import take_name
 from engine.rich_text import CLOSE, STRONG, marked
 
@@ -39,29 +42,44 @@ MAX_BYTES = 5_000_000
 MAX_SECTIONS = 10_000
 MAX_SOURCES = 25
 MAX_NAME = NAME
-MAX_SECTION_CHARS = 100_000  # one section's text; a longer one is a document without headings
+# one section's text (a rulebook's longest runs to some 6,500): a search reads each section it shows whole
+MAX_SECTION_CHARS = 20_000
 MAX_QUERY_CHARS = 200  # a /rule query
 MAX_QUERY_WORDS = 12  # different words searched for; more only slow the search and blur its ranking
 SEARCH_SECONDS = 0.5  # a word search taking longer is stopped
 SEARCH_STEPS = 10_000  # SQLite steps between looks at the clock
 TEXT_SUFFIXES = (".txt", ".md", ".markdown", ".text")
 RESULTS = 5
+# an import writes, and a removal deletes, this much a transaction: other channels write between two
+BATCH_CHARS = 100_000
+BATCH_ROWS = 500
+UNLISTED = "unlisted:"  # the owner of a document while it is written or deleted, then a random id
+UNFINISHED = timedelta(hours=1)  # a document unlisted this long was left by a process that stopped
 SNIPPET_WORDS = 24
+# The best few sections are ranked first, and only they are read with the words found marked
+# (highlight, linear in a section's length), for bot.library.snippets to cut a snippet from.
 SEARCH = text(
     """
-    SELECT s.id, s.number, s.title, src.name,
-           snippet(rule_search, 2, :found, :found_end, ' … ', :words) AS snippet
-    FROM rule_search
-    JOIN rule_sections AS s ON s.id = rule_search.rowid
-    JOIN rule_sources AS src ON src.id = s.source_id
-    WHERE rule_search MATCH :query AND src.guild_id IN ('', :guild)
-    ORDER BY lower(s.title) = :exact DESC, bm25(rule_search, 10.0, 4.0, 1.0), s.id
-    LIMIT :limit
+    WITH best AS (
+        SELECT s.id, s.number, s.title, src.name, lower(s.title) = :exact AS exact,
+               bm25(rule_search, 10.0, 4.0, 1.0) AS rank
+        FROM rule_search
+        JOIN rule_sections AS s ON s.id = rule_search.rowid
+        JOIN rule_sources AS src ON src.id = s.source_id
+        WHERE rule_search MATCH :query AND src.guild_id IN ('', :guild)
+        ORDER BY exact DESC, rank, s.id
+        LIMIT :limit
+    )
+    SELECT best.id, best.number, best.title, best.name,
+           highlight(rule_search, 2, :found, :found_end) AS marked
+    FROM best JOIN rule_search ON rule_search.rowid = best.id
+    WHERE rule_search MATCH :query
+    ORDER BY best.exact DESC, best.rank, best.id
     """
 )
 # PostgreSQL: the weights of ts_rank are those of D (text), C (unused), B (title), A (number), in the
 # proportions of the bm25 weights above; rank normalisation 1 divides by the log of the length, as
-# bm25 favours short sections. The snippets are made for the few sections shown only.
+# bm25 favours short sections. Only the few sections shown are read with the words found marked.
 POSTGRES_SEARCH = """
     WITH found AS (
         SELECT s.id, s.number, s.title, s.body, src.name, q.query,
@@ -75,15 +93,12 @@ POSTGRES_SEARCH = """
         LIMIT :limit
     )
     SELECT id, number, title, name,
-           ts_headline('english', body, query, :headline) AS snippet
+           ts_headline('english', body, query, :headline) AS marked
     FROM found
     ORDER BY exact DESC, rank DESC, id
 """
 FOUND, FOUND_END = STRONG, CLOSE  # around the words a snippet found, made Strong (engine.rich_text.marked)
-HEADLINE = (
-    f"StartSel={FOUND}, StopSel={FOUND_END}, MaxWords={SNIPPET_WORDS}, MinWords=8, MaxFragments=1, "
-    'FragmentDelimiter=" … "'
-)
+HEADLINE = f"StartSel={FOUND}, StopSel={FOUND_END}, HighlightAll=true"
 
 
 def _apart(parts: list[Line]) -> Reply:
@@ -200,7 +215,9 @@ class RulesService:
         self.aliases = load_aliases()
 
     async def ship(self) -> None:
-        """Index the bot's own documents, again only when one has changed."""
+        """Index the bot's own documents, again only when one has changed; delete what an import
+        or a removal stopped midway left."""
+        await self._discard_unfinished()
         for path in sorted(LIBRARY_DIR.glob("*.md")):
             content = path.read_text(encoding="utf-8")
             sections = split_document(content)
@@ -214,6 +231,7 @@ class RulesService:
     async def lookup(self, guild_id: str, query: str) -> Reply:
         """A section number gives that section, whole; words give the best sections with snippets."""
         query = bounded_text("A rules search", query.strip(), MAX_QUERY_CHARS)
+        query = printed_number(query) or query
         if not query:
             raise GameError("Give a section number (63.22, IC6.1, RB9) or some words (smoke dissipate)")
         if not is_section_number(query) and not is_chapter_number(query):
@@ -247,18 +265,29 @@ class RulesService:
         return [(f"{number} {title}".strip(), number or title) for number, title in rows]
 
     async def _by_number(self, guild_id: str, number: str) -> Reply:
+        """The sections of that number, whole, and the numbers of those inside it: the bodies of
+        those alone are read, however many sections the number starts."""
         key = number.casefold()
+        listed = col(RuleSourceRow.guild_id).in_((SHIPPED, guild_id))
         async with self.store.sessions() as session:
+            query = (
+                select(RuleSectionRow.number, RuleSectionRow.number_key)
+                .join(RuleSourceRow, col(RuleSourceRow.id) == RuleSectionRow.source_id)
+                .where(listed, col(RuleSectionRow.number_key).startswith(key, autoescape=True))
+                .order_by(RuleSourceRow.guild_id, RuleSectionRow.position)
+            )
+            inside = [
+                found
+                for found, found_key in (await session.execute(query)).all()
+                if is_subsection(found_key, key)
+            ]
             query = (
                 select(RuleSectionRow, RuleSourceRow.name)
                 .join(RuleSourceRow, col(RuleSourceRow.id) == RuleSectionRow.source_id)
-                .where(col(RuleSourceRow.guild_id).in_((SHIPPED, guild_id)))
-                .where(col(RuleSectionRow.number_key).startswith(key, autoescape=True))
+                .where(listed, col(RuleSectionRow.number_key) == key)
                 .order_by(RuleSourceRow.guild_id, RuleSectionRow.position)
             )
-            rows = (await session.execute(query)).all()
-        exact = [(s, source) for s, source in rows if s.number_key == key]
-        inside = [s.number for s, _ in rows if is_subsection(s.number_key, key)]
+            exact = (await session.execute(query)).all()
         if not exact and not inside and re.fullmatch(r"\d+\.0", number):
             return await self._by_number(guild_id, number[:-2])  # indexes call chapter 63 "63.0"
         if not exact and not inside:
@@ -284,7 +313,7 @@ class RulesService:
             else:
                 search = SEARCH
                 params |= {"query": match_query(words, self.aliases, any_word=any_word)}
-                params |= {"words": SNIPPET_WORDS, "found": FOUND, "found_end": FOUND_END}
+                params |= {"found": FOUND, "found_end": FOUND_END}
             async with self.store.sessions() as session, _time_limit(session, self.store.engine.dialect.name):
                 rows = (await session.execute(search, params)).all()
             if rows or len(words) == 1:
@@ -292,7 +321,11 @@ class RulesService:
         if not rows:
             raise GameError(f"Nothing in this server's rules library mentions {query!r}")
         found: list[Line] = [
-            (Strong(f"{r.number + ' ' if r.number else ''}{r.title}"), f" · {r.name}\n", *marked(r.snippet))
+            (
+                Strong(f"{r.number + ' ' if r.number else ''}{r.title}"),
+                f" · {r.name}\n",
+                *marked(snippet(r.marked, FOUND, FOUND_END, SNIPPET_WORDS)),
+            )
             for r in rows
         ]
         if len(rows) == RESULTS:
@@ -320,7 +353,10 @@ class RulesService:
         title = (name or Path(filename).stem).strip()
         if not title or len(title) > MAX_NAME:
             raise GameError(f"Give the document a name of 1 to {MAX_NAME} characters")
-        sections = await asyncio.to_thread(split_document, content, MAX_SECTIONS)  # seconds for 5 MB
+        try:
+            sections = await split_apart(content, MAX_SECTIONS)  # seconds for 5 MB, off the loop's lock
+        except TimeoutError:
+            raise GameError(f"{filename} took over {SPLIT_SECONDS} s to read; split it in parts") from None
         if len(sections) < 2 and not any(s.number for s in sections):
             raise GameError(
                 f"{filename} has no headings (# Title, a line in capitals) or numbered sections "
@@ -361,8 +397,8 @@ class RulesService:
             row = await self._source(session, guild_id, name)
             if row is None or guild_id == SHIPPED:
                 raise GameError(f"This server has imported no document called {name!r}: see /library")
-            await session.execute(delete(RuleSectionRow).where(col(RuleSectionRow.source_id) == row.id))
-            await session.delete(row)
+            row.guild_id = _unlisted()
+        await self._discard(row.id)
         return Reply.of(
             ("Removed ", Strong(row.name), f" and its {row.sections} sections from this server's library"),
             private=True,
@@ -380,31 +416,53 @@ class RulesService:
     def _named(guild_id: str, name: str) -> tuple:
         return RuleSourceRow.guild_id == guild_id, func.lower(RuleSourceRow.name) == name.casefold()
 
+    @staticmethod
+    async def _check_room(session, guild_id: str) -> None:
+        """Refuse a new document to a server that has the most it may keep."""
+        count = await session.scalar(
+            select(func.count()).select_from(RuleSourceRow).where(RuleSourceRow.guild_id == guild_id)
+        )
+        if guild_id != SHIPPED and (count or 0) >= MAX_SOURCES:
+            raise GameError(f"This server has {MAX_SOURCES} documents, the most it may: /rules remove one")
+
     async def _replace(
         self, guild_id: str, user_id: str, document: Document, *, only_if_changed: bool = False
     ) -> RuleSourceRow | None:
-        """Store a document in one transaction, replacing one of the same name; returns the old one.
-        The transaction takes the name first, so two imports of a name at once replace in turn."""
+        """Store a document, replacing one of the same name; returns the old one. Its sections are
+        written unlisted, a batch a transaction (other channels write between two), then one short
+        transaction lists it in place of the old one, under the name (so two imports of a name at
+        once replace in turn); the old one's sections are deleted afterwards, in batches too."""
         checksum = hashlib.sha256(document.text.encode()).hexdigest()
-        async with self.store.sessions() as session, session.begin():
-            await self._hold(session, guild_id, document.name)
+        async with self.store.sessions() as session:
             old = await self._source(session, guild_id, document.name)
             if old is not None and only_if_changed and old.checksum == checksum:
                 return old
             if old is None:
-                count = await session.scalar(
-                    select(func.count()).select_from(RuleSourceRow).where(RuleSourceRow.guild_id == guild_id)
-                )
-                if guild_id != SHIPPED and (count or 0) >= MAX_SOURCES:
-                    raise GameError(
-                        f"This server has {MAX_SOURCES} documents, the most it may: /rules remove one"
-                    )
-            else:
-                await session.execute(delete(RuleSectionRow).where(col(RuleSectionRow.source_id) == old.id))
-                await session.delete(old)
-                await session.flush()
+                await self._check_room(session, guild_id)  # before the work, and again when listing it
+        staged = await self._stage(user_id, document, checksum)
+        try:
+            async with self.store.sessions() as session, session.begin():
+                await self._hold(session, guild_id, document.name)
+                old = await self._source(session, guild_id, document.name)
+                if old is None:
+                    await self._check_room(session, guild_id)
+                else:
+                    old.guild_id = _unlisted()
+                    await session.flush()
+                listed = update(RuleSourceRow).where(col(RuleSourceRow.id) == staged)
+                await session.execute(listed.values(guild_id=guild_id, imported_at=utcnow()))
+        except BaseException:
+            await self._discard(staged)
+            raise
+        if old is not None:
+            await self._discard(old.id)
+        return old
+
+    async def _stage(self, user_id: str, document: Document, checksum: str) -> int:
+        """Write a document unlisted (seen by no server), its sections a batch a transaction: its id."""
+        async with self.store.sessions() as session, session.begin():
             source = RuleSourceRow(
-                guild_id=guild_id,
+                guild_id=_unlisted(),
                 name=document.name,
                 filename=document.filename,
                 checksum=checksum,
@@ -414,21 +472,68 @@ class RulesService:
             )
             session.add(source)
             await session.flush()
-            await session.execute(
-                insert(RuleSectionRow),
-                [
+            staged = source.id
+        try:
+            for batch in _batches(document.sections):
+                rows = [
                     {
-                        "source_id": source.id,
-                        "position": i,
+                        "source_id": staged,
+                        "position": position,
                         "number": s.number,
                         "number_key": s.number.casefold(),
                         "title": s.title,
                         "body": s.body,
                     }
-                    for i, s in enumerate(document.sections)
-                ],
+                    for position, s in batch
+                ]
+                async with self.store.sessions() as session, session.begin():
+                    await session.execute(insert(RuleSectionRow), rows)
+        except BaseException:
+            await self._discard(staged)
+            raise
+        return staged
+
+    async def _discard(self, source_id: int) -> None:
+        """Delete an unlisted document: its sections a batch a transaction, then the document."""
+        sections = select(RuleSectionRow.id).where(col(RuleSectionRow.source_id) == source_id)
+        while True:
+            async with self.store.sessions() as session, session.begin():
+                batch = delete(RuleSectionRow).where(col(RuleSectionRow.id).in_(sections.limit(BATCH_ROWS)))
+                if not (await session.execute(batch)).rowcount:
+                    await session.execute(delete(RuleSourceRow).where(col(RuleSourceRow.id) == source_id))
+                    return
+
+    async def _discard_unfinished(self) -> None:
+        """Delete documents an import or a removal left unlisted when the process stopped midway
+        (those unlisted for an hour: another process may be writing a newer one)."""
+        before = utcnow() - UNFINISHED
+        async with self.store.sessions() as session:
+            query = select(RuleSourceRow.id).where(
+                col(RuleSourceRow.guild_id).startswith(UNLISTED), col(RuleSourceRow.imported_at) < before
             )
-        return old
+            left = list((await session.execute(query)).scalars())
+        for source_id in left:
+            await self._discard(source_id)
+
+
+def _unlisted() -> str:
+    """An owner no server is: a document's while it is written or deleted."""
+    return f"{UNLISTED}{uuid.uuid4().hex}"
+
+
+def _batches(sections: list[Section]) -> Iterator[list[tuple[int, Section]]]:
+    """The sections with their positions, in batches of at most :data:`BATCH_CHARS` characters
+    (or one section) and :data:`BATCH_ROWS` sections."""
+    batch: list[tuple[int, Section]] = []
+    size = 0
+    for position, section in enumerate(sections):
+        if batch and (size + len(section.body) > BATCH_CHARS or len(batch) == BATCH_ROWS):
+            yield batch
+            batch, size = [], 0
+        batch.append((position, section))
+        size += len(section.body)
+    if batch:
+        yield batch
 
 
 def _report(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.reply import Line, Mention, Reply, Strong
 from engine.game_state import GameState
-from engine.view import knows_secrets_of, sees
+from engine.view import knows_secrets_of, name_for, sees
 from engine.wording import counted
 
 
@@ -24,7 +24,7 @@ def team_text(state: GameState, viewer: str | None) -> Reply:
             theirs = knows_secrets_of(name, viewer)
             if not theirs:  # the enemy sees only what stands in the open
                 own = [u for u in own if u.on_table and sees(u, viewer)]
-            units = [u.true_name or u.name for u in own] if theirs else [u.name for u in own]
+            units = [name_for(u, viewer) for u in own]
             co = " (CO)" if player == team.co else ""
             tokens, commands = team.tokens.get(player, 0), ", ".join(units) or "no units"
             lines.append(("  ", Mention(player), f"{co}: {counted(tokens, 'token')}; {commands}"))

@@ -24,19 +24,39 @@ SQLite, as the bot uses it (several channels at once, perhaps a second process o
   loop. Only a writer stuck longer than ``BUSY_TIMEOUT_SECONDS`` would fail.
 
 PostgreSQL needs none of this: its DDL is transactional and its writers queue on row locks.
+
+**The hot path in one hand-off** (:class:`Transactions`): a game's load and an action's write are
+each one plain function over a SQLAlchemy Core connection. On a SQLite file it runs whole in one
+of the store's worker threads, on a synchronous connection of a second engine on the same file
+(:func:`make_thread_engine`, with the transactions above): the event loop hands it over once,
+however many statements it sends, instead of waiting on the driver's thread for each cursor,
+execute and fetch. Elsewhere (PostgreSQL, a database in memory) the same function runs on the
+async engine through ``run_sync``.
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
+from typing import TypeVar
 
-from sqlalchemy import event
+from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import Connection, make_url
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import (
+    AsyncConnection,
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
 from sqlalchemy.orm import Session, SessionTransaction
 
 BUSY_TIMEOUT_SECONDS = 30.0
 WRITING = "ironcross_writing"  # the execution option that marks a write transaction
+WORKERS = 5  # the store's threads on a SQLite file, each with a connection of its own
+Done = TypeVar("Done")
 
 
 def make_engine(database_url: str) -> AsyncEngine:
@@ -46,6 +66,23 @@ def make_engine(database_url: str) -> AsyncEngine:
     engine = create_async_engine(database_url, connect_args={"timeout": BUSY_TIMEOUT_SECONDS})
     event.listen(engine.sync_engine, "connect", _take_over_transactions)
     event.listen(engine.sync_engine, "begin", _begin)
+    return engine
+
+
+def make_thread_engine(database_url: str) -> Engine | None:
+    """On a SQLite file, a synchronous engine on the same file for the store's worker threads,
+    with the same transactions as :func:`make_engine`'s; elsewhere None."""
+    url = make_url(database_url)
+    if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
+        return None
+    engine = create_engine(
+        url.set(drivername="sqlite"),
+        connect_args={"timeout": BUSY_TIMEOUT_SECONDS, "check_same_thread": False},
+        pool_size=WORKERS,
+        max_overflow=0,
+    )
+    event.listen(engine, "connect", _take_over_transactions)
+    event.listen(engine, "begin", _begin)
     return engine
 
 
@@ -86,3 +123,58 @@ async def write_transaction(engine: AsyncEngine):
         connection: AsyncConnection = await connection.execution_options(**{WRITING: True})
         async with connection.begin():
             yield connection
+
+
+Body = Callable[[Connection], Done]
+
+
+class Transactions:
+    """A store's transactions, each a plain function over a Core connection (see the module's
+    notes): :meth:`read` in a read transaction, :meth:`write` in a write transaction."""
+
+    def __init__(self, engine: AsyncEngine, database_url: str) -> None:
+        self.engine = engine
+        self.threaded = make_thread_engine(database_url)  # None: everything through ``engine``
+        self._workers = ThreadPoolExecutor(WORKERS, "store") if self.threaded else None
+
+    async def read(self, body: Body[Done]) -> Done:
+        if self.threaded is not None:
+            return await self._in_thread(body, writing=False)
+        async with self.engine.connect() as connection:
+            return await connection.run_sync(body)
+
+    async def write(
+        self, body: Body[Done], also: Callable[[AsyncSession], Awaitable[None]] | None = None
+    ) -> Done:
+        """``body``'s writes committed together, with what ``also`` writes after them through a
+        session in the same transaction (on the async engine, as ``also`` awaits)."""
+        if self.threaded is not None and also is None:
+            return await self._in_thread(body, writing=True)
+        async with write_transaction(self.engine) as connection:
+            done = await connection.run_sync(body)
+            if also is not None:
+                async with AsyncSession(bind=connection, expire_on_commit=False) as session:
+                    await also(session)
+                    await session.flush()
+            return done
+
+    async def _in_thread(self, body: Body[Done], writing: bool) -> Done:
+        return await asyncio.get_running_loop().run_in_executor(
+            self._workers, _run, self.threaded, body, writing
+        )
+
+    async def close(self) -> None:
+        if self.threaded is not None:
+            self._workers.shutdown()
+            self.threaded.dispose()
+
+
+def _run(engine: Engine, body: Body[Done], writing: bool) -> Done:
+    """``body`` in one transaction on a connection of ``engine``: a write committed if it
+    returns, a read rolled back."""
+    with engine.connect() as connection:
+        if not writing:
+            return body(connection)
+        connection.execution_options(**{WRITING: True})
+        with connection.begin():
+            return body(connection)

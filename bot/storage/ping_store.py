@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import update
+from sqlalchemy import Connection, Insert, bindparam, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import select
 
@@ -18,6 +18,21 @@ from bot.storage.tables import PingChoiceRow, TurnPingRow
 from bot.storage.writes import INSERTS, upsert
 
 DEFAULT_MINUTES = 10  # a game's delay before a ping, unless it set its own
+PINGS = TurnPingRow.__table__  # type: ignore[attr-defined]
+
+
+def _upsert(dialect_insert) -> Insert:
+    """A ping's whole row written in place of the one stored, if one is."""
+    insert = dialect_insert(PINGS)
+    changes = {
+        column.name: insert.excluded[column.name] for column in PINGS.columns if not column.primary_key
+    }
+    return insert.on_conflict_do_update(index_elements=["channel_id"], set_=changes)
+
+
+# what an action reads and writes of its ping, made once (SQLAlchemy keeps each compiled)
+HELD_PING = select(PINGS).where(PINGS.c.channel_id == bindparam("channel")).with_for_update()
+PING_WRITTEN = {name: _upsert(dialect_insert) for name, dialect_insert in INSERTS.items()}
 
 
 @dataclass(frozen=True)
@@ -42,28 +57,15 @@ async def ping_of(store: GameStore, channel_id: str) -> TurnPing:
     return TurnPing(channel_id) if row is None else read_ping(row)
 
 
-async def held_ping(session: AsyncSession, channel_id: str) -> TurnPing:
+def held_ping(connection: Connection, channel_id: str) -> TurnPing:
     """The channel's ping, read and locked inside the transaction that will write it."""
-    row = await session.get(TurnPingRow, channel_id, with_for_update=True)
+    row = connection.execute(HELD_PING, {"channel": channel_id}).first()
     return TurnPing(channel_id) if row is None else read_ping(row)
 
 
-async def write_ping(session: AsyncSession, ping: TurnPing) -> None:
-    """Store a ping read with :func:`held_ping` in the same transaction (its row is held)."""
-    row = TurnPingRow(
-        channel_id=ping.channel_id,
-        minutes=ping.minutes,
-        players=",".join(ping.players),
-        due=ping.due.isoformat() if ping.due else None,
-        version=ping.version + 1,
-    )
-    await upsert(session, row, ("channel_id",))
-
-
-async def save_ping(store: GameStore, ping: TurnPing) -> bool:
-    """Store the ping over the version it was read at (``ping.version``): False if another
-    writer stored the channel's ping since."""
-    values = {
+def _written(ping: TurnPing) -> dict[str, object]:
+    """The columns a ping writes over its row, at the next version."""
+    return {
         "minutes": ping.minutes,
         "players": ",".join(ping.players),
         "due": ping.due.isoformat() if ping.due else None,
@@ -71,6 +73,18 @@ async def save_ping(store: GameStore, ping: TurnPing) -> bool:
         "claimed_by": None,  # a new moment is claimed afresh
         "claimed_until": None,
     }
+
+
+def write_ping(connection: Connection, ping: TurnPing) -> None:
+    """Store a ping read with :func:`held_ping` in the same transaction (its row is held)."""
+    row = {"channel_id": ping.channel_id, **_written(ping)}
+    connection.execute(PING_WRITTEN[connection.dialect.name], row)
+
+
+async def save_ping(store: GameStore, ping: TurnPing) -> bool:
+    """Store the ping over the version it was read at (``ping.version``): False if another
+    writer stored the channel's ping since."""
+    values = _written(ping)
     async with store.sessions() as session, session.begin():
         result = await session.execute(
             update(TurnPingRow)

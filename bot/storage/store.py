@@ -9,12 +9,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from pydantic import TypeAdapter
-from sqlalchemy import delete, update
+from sqlalchemy import Connection, Engine, Select, and_, bindparam, delete, func, insert, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import select
 
-from bot.storage.database import make_engine, make_sessions
+from bot.storage.database import Transactions, make_engine, make_sessions
 from bot.storage.migrate import upgrade_to_head
 from bot.storage.tables import (
     GAME_POSTS,
@@ -37,6 +37,15 @@ from engine.state import Phase
 COMMAND = TypeAdapter(Command)
 EVENTS = TypeAdapter(list[Event])
 SNAPSHOT_EVERY = 50  # commands between two snapshots of a game's state
+# the tables of the hot path, written through SQLAlchemy Core
+GAMES, COMMANDS, SNAPSHOTS, WINDOWS = (
+    row.__table__
+    for row in (GameRow, CommandRow, SnapshotRow, WindowRow)  # type: ignore[attr-defined]
+)
+CLOCKS, DEADLINES, THREADS = (
+    row.__table__
+    for row in (PausedClockRow, PlayerDeadlineRow, SideThreadRow)  # type: ignore[attr-defined]
+)
 
 
 class StaleGame(Exception):
@@ -82,6 +91,7 @@ class GameStore:
         self.database_url = database_url
         self.engine = make_engine(database_url)
         self.sessions = make_sessions(self.engine)
+        self.transactions = Transactions(self.engine, database_url)  # the hot path's
 
     @classmethod
     async def open(cls, database_url: str) -> GameStore:
@@ -89,54 +99,23 @@ class GameStore:
         await upgrade_to_head(database_url)
         return cls(database_url)
 
+    @property
+    def engines(self) -> list[Engine]:
+        """Every engine the store sends statements through, to listen to their events: its async
+        engine's, and the one of its worker threads on a SQLite file."""
+        return [self.engine.sync_engine, *filter(None, [self.transactions.threaded])]
+
     async def close(self) -> None:
+        await self.transactions.close()
         await self.engine.dispose()
 
     async def load(self, channel_id: str, interaction_id: str | None = None) -> StoredGame | None:
-        """The channel's game (parsed off the event loop), and whether ``interaction_id`` (a
-        Discord interaction) already sent a command to it, or set it up (as version 0); with
-        what an action needs besides (the clock's pause, the open window, the sides with a
-        deadline, the private threads), all in one session."""
-        game = (
-            select(GameRow, PausedClockRow.paused_at, WindowRow)
-            .outerjoin(PausedClockRow, PausedClockRow.channel_id == GameRow.channel_id)
-            .outerjoin(WindowRow, WindowRow.channel_id == GameRow.channel_id)
-            .where(GameRow.channel_id == channel_id)
-        )
-        async with self.sessions() as session:
-            found = (await session.execute(game)).first()
-            if found is None:
-                return None
-            row, paused_at, window = found
-            done = None
-            if interaction_id is not None and row.interaction_id != interaction_id:
-                query = select(CommandRow).where(
-                    CommandRow.channel_id == channel_id, CommandRow.interaction_id == interaction_id
-                )
-                done = (await session.execute(query)).scalars().first()
-            sides = select(PlayerDeadlineRow.side).where(PlayerDeadlineRow.channel_id == channel_id)
-            deadline_sides = frozenset((await session.execute(sides)).scalars())
-            threads = select(SideThreadRow.side, SideThreadRow.thread_id).where(
-                SideThreadRow.channel_id == channel_id
-            )
-            thread_ids = {side: thread for side, thread in (await session.execute(threads)).all()}
-        state = await asyncio.to_thread(GameState.model_validate_json, row.state)
-        already = Applied(done.seq, EVENTS.validate_json(done.events)) if done else None
-        if interaction_id is not None and row.interaction_id == interaction_id:
-            already = SET_UP
-        return StoredGame(
-            channel_id,
-            row.version,
-            state,
-            row.reaction_seconds,
-            already=already,
-            paused_at=datetime.fromisoformat(paused_at) if paused_at else None,
-            window=window
-            and OpenWindow(
-                channel_id, window.window, datetime.fromisoformat(window.deadline), window.message_id
-            ),
-            deadline_sides=deadline_sides,
-            threads=thread_ids,
+        """The channel's game, and whether ``interaction_id`` (a Discord interaction) already sent
+        a command to it, or set it up (as version 0); with what an action needs besides (the
+        clock's pause, the open window, the sides with a deadline, the private threads): one
+        statement, read and parsed off the event loop."""
+        return await self.transactions.read(
+            lambda connection: _stored(connection, channel_id, interaction_id)
         )
 
     async def create(
@@ -246,63 +225,48 @@ class GameStore:
         *,
         interaction_id: str | None = None,
         window_message: str | None = None,
+        with_it: Callable[[Connection], None] | None = None,
         also: Callable[[AsyncSession], Awaitable[None]] | None = None,
     ) -> StoredGame:
         """Store one command, its events and the new state, if nobody else wrote first: one
-        transaction, the JSON made off the event loop.
+        transaction, made (the JSON too) off the event loop.
 
         The channel's open reaction window is recorded in the same transaction: the one the
         new state has open (closing at ``window_deadline``, its buttons on ``window_message``
         when that is known already), or none; and so are the game's snapshots (see
-        :meth:`_keep_snapshots`).
+        :func:`_keep_snapshots`), what ``with_it`` writes on the transaction's connection (the
+        turn ping, the deadlines the action ends), then what ``also`` writes through a session.
         """
         version = game.version + 1
-        state_json, command_json, events_json = await asyncio.to_thread(
-            lambda: (
-                state.model_dump_json(),
-                COMMAND.dump_json(command).decode(),
-                EVENTS.dump_json(events).decode(),
+
+        def write(connection: Connection) -> str | None:
+            state_json = state.model_dump_json()
+            now = utcnow()
+            changed = connection.execute(
+                NEXT_VERSION,
+                {"channel": game.channel_id, "read": game.version, "version": version}
+                | {"state": state_json, "updated_at": now},
             )
-        )
-        async with self.sessions() as session, session.begin():
-            result = await session.execute(
-                update(GameRow)
-                .where(GameRow.channel_id == game.channel_id, GameRow.version == game.version)
-                .values(version=version, state=state_json, updated_at=utcnow())
-            )
-            if result.rowcount != 1:
+            if changed.rowcount != 1:
                 raise StaleGame(game.channel_id)
-            await self._keep_snapshots(session, game.channel_id, version, command, state_json)
-            session.add(
-                CommandRow(
-                    channel_id=game.channel_id,
-                    seq=version,
-                    user_id=user_id,
-                    command=command_json,
-                    events=events_json,
-                    interaction_id=interaction_id,
-                )
+            _keep_snapshots(connection, game.channel_id, version, command, state_json)
+            logged = {"channel_id": game.channel_id, "seq": version, "user_id": user_id}
+            connection.execute(
+                insert(COMMANDS),
+                logged
+                | {
+                    "command": COMMAND.dump_json(command).decode(),
+                    "events": EVENTS.dump_json(events).decode(),
+                    "created_at": now,
+                    "interaction_id": interaction_id,
+                },
             )
-            previous = await session.get(WindowRow, game.channel_id)
-            still_open = (
-                state.phase is Phase.REACTION
-                and state.pending
-                and previous is not None
-                and previous.window == state.pending.window
-            )
-            closed = previous.message_id if previous is not None and not still_open else None
-            await session.execute(delete(WindowRow).where(WindowRow.channel_id == game.channel_id))
-            if state.phase is Phase.REACTION and state.pending and window_deadline:
-                session.add(
-                    WindowRow(
-                        channel_id=game.channel_id,
-                        window=state.pending.window,
-                        deadline=window_deadline.isoformat(),
-                        message_id=previous.message_id if still_open and previous else window_message,
-                    )
-                )
-            if also is not None:
-                await also(session)
+            closed = _replace_window(connection, game.channel_id, state, window_deadline, window_message)
+            if with_it is not None:
+                with_it(connection)
+            return closed
+
+        closed = await self.transactions.write(write, also)
         return StoredGame(game.channel_id, version, state, game.reaction_seconds, closed)
 
     async def set_window_message(self, channel_id: str, window: int, message_id: str) -> None:
@@ -332,19 +296,6 @@ class GameStore:
             for r in rows
         ]
         return [game for game in games if game.state.phase is not Phase.OVER]
-
-    @staticmethod
-    async def _keep_snapshots(session, channel_id: str, seq: int, command: Command, as_json: str) -> None:
-        """An undo drops the snapshots from the first command it takes back on (they hold what
-        is no longer in force); every ``SNAPSHOT_EVERY`` commands the new state is kept."""
-        if isinstance(command, UndoActions) and command.undone:
-            await session.execute(
-                delete(SnapshotRow).where(
-                    SnapshotRow.channel_id == channel_id, SnapshotRow.seq >= min(command.undone)
-                )
-            )
-        if seq % SNAPSHOT_EVERY == 0:
-            session.add(SnapshotRow(channel_id=channel_id, seq=seq, state=as_json))
 
     async def history(self, channel_id: str) -> tuple[GameState, list[tuple[Command, list[Event]]]]:
         """The state a game started from and every command since, with its events."""
@@ -384,6 +335,114 @@ class GameStore:
         async with self.sessions() as session:
             rows = (await session.execute(query.order_by(CommandRow.seq))).all()
         return await asyncio.to_thread(_read_log, rows)  # parsing a long log would hold the event loop
+
+
+def _game_query(asked: bool) -> Select:
+    """The game of channel ``:channel`` with its clock's pause, its open window, its sides with a
+    deadline and its threads (each list in one string, an entry a line); if ``asked``, with the
+    command the interaction ``:interaction`` sent to it, if it sent one."""
+    here = GAMES.c.channel_id
+    sides = select(func.aggregate_strings(DEADLINES.c.side, "\n")).where(DEADLINES.c.channel_id == here)
+    threads = select(func.aggregate_strings(THREADS.c.side + " " + THREADS.c.thread_id, "\n")).where(
+        THREADS.c.channel_id == here
+    )
+    columns = [
+        GAMES.c.version,
+        GAMES.c.state,
+        GAMES.c.reaction_seconds,
+        GAMES.c.interaction_id,
+        CLOCKS.c.paused_at,
+        WINDOWS.c.window,
+        WINDOWS.c.deadline,
+        WINDOWS.c.message_id,
+        sides.scalar_subquery().label("deadline_sides"),
+        threads.scalar_subquery().label("threads"),
+    ]
+    joined = GAMES.outerjoin(CLOCKS, CLOCKS.c.channel_id == here).outerjoin(
+        WINDOWS, WINDOWS.c.channel_id == here
+    )
+    if asked:
+        columns += [COMMANDS.c.seq, COMMANDS.c.events]
+        joined = joined.outerjoin(
+            COMMANDS,
+            and_(COMMANDS.c.channel_id == here, COMMANDS.c.interaction_id == bindparam("interaction")),
+        )
+    return select(*columns).select_from(joined).where(here == bindparam("channel"))
+
+
+# the hot path's statements, made once: SQLAlchemy keeps each compiled, by dialect
+GAME, GAME_ASKED = _game_query(asked=False), _game_query(asked=True)
+NEXT_VERSION = update(GAMES).where(
+    GAMES.c.channel_id == bindparam("channel"), GAMES.c.version == bindparam("read")
+)
+WINDOW_REPLACED = (
+    delete(WINDOWS)
+    .where(WINDOWS.c.channel_id == bindparam("channel"))
+    .returning(WINDOWS.c.window, WINDOWS.c.message_id)
+)
+
+
+def _stored(connection: Connection, channel_id: str, interaction_id: str | None) -> StoredGame | None:
+    """The game :data:`GAME` finds, its state parsed."""
+    query = GAME if interaction_id is None else GAME_ASKED
+    row = connection.execute(query, {"channel": channel_id, "interaction": interaction_id}).first()
+    if row is None:
+        return None
+    already = None
+    if interaction_id is not None and row.interaction_id == interaction_id:
+        already = SET_UP
+    elif interaction_id is not None and row.seq is not None:
+        already = Applied(row.seq, EVENTS.validate_json(row.events))
+    threads = (line.rsplit(" ", 1) for line in (row.threads or "").splitlines())
+    window = None
+    if row.window is not None:
+        window = OpenWindow(channel_id, row.window, datetime.fromisoformat(row.deadline), row.message_id)
+    return StoredGame(
+        channel_id,
+        row.version,
+        GameState.model_validate_json(row.state),
+        row.reaction_seconds,
+        already=already,
+        paused_at=datetime.fromisoformat(row.paused_at) if row.paused_at else None,
+        window=window,
+        deadline_sides=frozenset((row.deadline_sides or "").splitlines()),
+        threads=dict(threads),
+    )
+
+
+def _keep_snapshots(
+    connection: Connection, channel_id: str, seq: int, command: Command, as_json: str
+) -> None:
+    """An undo drops the snapshots from the first command it takes back on (they hold what is no
+    longer in force); every ``SNAPSHOT_EVERY`` commands the new state is kept."""
+    if isinstance(command, UndoActions) and command.undone:
+        connection.execute(
+            delete(SNAPSHOTS).where(
+                SNAPSHOTS.c.channel_id == channel_id, SNAPSHOTS.c.seq >= min(command.undone)
+            )
+        )
+    if seq % SNAPSHOT_EVERY == 0:
+        connection.execute(insert(SNAPSHOTS), {"channel_id": channel_id, "seq": seq, "state": as_json})
+
+
+def _replace_window(
+    connection: Connection,
+    channel_id: str,
+    state: GameState,
+    deadline: datetime | None,
+    message_id: str | None,
+) -> str | None:
+    """Store the window ``state`` has open (closing at ``deadline``), or none, in place of the
+    channel's window before; the message of that window if this closed it. A window still open
+    keeps its message (on which its buttons are)."""
+    previous = connection.execute(WINDOW_REPLACED, {"channel": channel_id}).first()
+    open_now = state.pending.window if state.phase is Phase.REACTION and state.pending else None
+    still_open = previous is not None and open_now is not None and previous.window == open_now
+    if open_now is not None and deadline:
+        message_id = previous.message_id if still_open and previous else message_id
+        window = {"channel_id": channel_id, "window": open_now, "deadline": deadline.isoformat()}
+        connection.execute(insert(WINDOWS), {**window, "message_id": message_id})
+    return previous.message_id if previous is not None and not still_open else None
 
 
 def _read_log(rows: Sequence[tuple[str, str]]) -> list[tuple[Command, list[Event]]]:

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 A = TypeVar("A")
 
-ACTIONS: dict[str, ActionType] = {}  # every kind of action there is, by the name rule sets list it under
+ACTION_TYPES: dict[str, ActionType] = {}  # every kind of action there is, by the name rule sets list it under
 
 
 @dataclass(frozen=True)
@@ -103,9 +103,9 @@ class ActionType(Generic[A]):
     def __init_subclass__(cls, **kwargs: object) -> None:
         """Every action class written is registered under its own name."""
         super().__init_subclass__(**kwargs)
-        if cls.name in ACTIONS:
+        if cls.name in ACTION_TYPES:
             raise TypeError(f"{cls.__name__} needs a name of its own: {cls.name} is taken")
-        ACTIONS[cls.name] = cls()
+        ACTION_TYPES[cls.name] = cls()
 
     def from_options(self, given: Mapping[str, Any]) -> A | None:
         """The action that the order's options ask for (every option of /act, read, or its
@@ -122,8 +122,10 @@ class ActionType(Generic[A]):
     def describe(self, state: GameState, action: A) -> str:
         raise NotImplementedError
 
-    def at_declaration(self, state: GameState, pending: Pending, log: EventLog) -> str | None:
-        """What happens as an order that begins with this action is declared, before any
+    def at_declaration(
+        self, state: GameState, pending: Pending, order: UnitOrder, log: EventLog
+    ) -> str | None:
+        """What happens as ``order``, which begins with this action, is declared, before any
         reaction; why no reaction is allowed to it, or None."""
         return None
 

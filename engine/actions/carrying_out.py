@@ -6,12 +6,10 @@ Each function changes the (already copied) state and reports what happened to th
 
 from __future__ import annotations
 
-import re
-
 from engine import geometry
 from engine.battlefield import can_see, live_units
 from engine.commands import Disembark, Embark, Fire, LaySmoke, Move
-from engine.deployment.hidden import as_seen, check_marker_reveals, known_as, under_marker
+from engine.deployment.hidden import as_seen, check_marker_reveals, under_marker
 from engine.event_data import FireData, MarkersData, MoveData, RolledTest
 from engine.events import EventLog
 from engine.firing.aiming import (
@@ -33,6 +31,7 @@ from engine.rules.scenario import objective_claimer
 from engine.rules.shot_resolution import Fate, ShotResult
 from engine.rulesets import rules_of
 from engine.state import Point, Smoke, Unit
+from engine.view import UNTOLD, unnamed
 from engine.wording import side_name
 
 SMOKE_SCORE = 5  # p. 12
@@ -103,12 +102,18 @@ def execute_move(state: GameState, unit: Unit, move: Move, log: EventLog, *, fal
     stopped_at: float | None = None
     for test in plan.tests:
         roll = log.d6(f"terrain test, {mover.name} crossing {test.feature.kind}")
-        if roll >= test.needed:
+        passed = roll >= test.needed
+        crossing = RolledTest(
+            test="terrain test", unit=mover.id, side=mover.side, needed=test.needed, roll=roll, passed=passed
+        )
+        if passed:
             log.emit(
                 "terrain_test",
                 f"{mover.name} needs {test.needed}+ to cross {test.feature.kind}: rolled {roll}, through",
                 mover.id,
                 side=mover.side,
+                data=crossing,
+                kept=unnamed(mover),
             )
             continue
         stopped_at = _stop_distance(as_seen(mover), test, plan)
@@ -118,7 +123,8 @@ def execute_move(state: GameState, unit: Unit, move: Move, log: EventLog, *, fal
             "stuck; no more actions this turn",
             mover.id,
             side=mover.side,
-            public=None if known_as(mover) == mover.name else f"{known_as(mover)} is stuck",
+            data=crossing,
+            kept=unnamed(mover),
         )
         break
     if stopped_at is None:
@@ -146,7 +152,7 @@ def execute_move(state: GameState, unit: Unit, move: Move, log: EventLog, *, fal
         f"{mover.name} {moving.went()}",
         mover.id,
         side=mover.side,
-        public=None if known_as(mover) == mover.name else f"{known_as(mover)} {moving.went()}",
+        kept=unnamed(mover),
         data=moving,
     )
     spot_nearby_snipers(state, log)
@@ -170,7 +176,7 @@ def claim_objectives(state: GameState, log: EventLog) -> None:
             if objective.side is None:
                 log.emit("objective", claimed, side=side)
             else:  # a referee's objective for one side: only that side knows of it (p. 25)
-                log.emit("objective", claimed, side=objective.side, public="")
+                log.emit("objective", claimed, side=objective.side, kept=UNTOLD)
 
 
 def _seen_by_enemy(state: GameState, unit: Unit) -> bool:
@@ -314,8 +320,7 @@ def execute_fire(
         damage=result.damage.value if result.damage else None,
         fate=result.fate.value,
     )
-    public = _unnamed(firer, result.text)
-    log.emit("fire", result.text, firer.id, target.id, side=firer.side, data=fired, public=public)
+    log.emit("fire", result.text, firer.id, target.id, side=firer.side, data=fired, kept=unnamed(firer))
     if bearer is not target and gained > 0:
         carried = MarkersData(unit=bearer.id, added=gained, total=bearer.morale_markers + gained)
         log.emit("markers", carried.carried_text(bearer.name), bearer.id, side=bearer.side, data=carried)
@@ -341,13 +346,6 @@ def _next_aim(firer: Unit, target: Unit):
     return MortarAim(target=target.id, at=at, shots=previous + 1)
 
 
-def _unnamed(unit: Unit, text: str) -> str | None:
-    """What the enemy reads of an event about a hidden sniper team: the text with the team
-    called by its marker (p. 20), or None when its name is known."""
-    seen_as = known_as(unit)
-    return None if seen_as == unit.name else re.sub(rf"\b{re.escape(unit.name)}\b", seen_as, text)
-
-
 def _check_loss(state: GameState, unit: Unit, log: EventLog) -> None:
     if not unit.destroyed and is_destroyed_by_markers(unit):
         destroy_by_markers(state, unit, log)
@@ -364,6 +362,6 @@ def _after_fire(state: GameState, shot: Shot, log: EventLog) -> None:
             reveal(firer, log, cite("the enemy rolled a 6", "8.2"))
         else:
             text = cite(f"{firer.name} stays hidden (spotting roll {roll})", "8.2")
-            log.emit("sniper", text, firer.id, side=firer.side, public=_unnamed(firer, text))
+            log.emit("sniper", text, firer.id, side=firer.side, kept=unnamed(firer))
     elif firer.hidden:
         reveal(firer, log, "it fired")

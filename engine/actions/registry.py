@@ -14,19 +14,17 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.actions import moving, shooting  # noqa: F401  the 2015 actions, registered as written
-from engine.actions.base import ACTIONS, ActionType, OrderOption
-from engine.commands import Action, Order, UnitOrder
+from engine.actions.base import ACTION_TYPES, ActionType, OrderOption
+from engine.commands import Action
 from engine.errors import IllegalCommand
-from engine.events import EventLog
-from engine.game_state import GameState, Pending
+from engine.game_state import GameState
 from engine.rulesets import RULE_SETS, rules_of
 
 __all__ = [
-    "ACTIONS",
+    "ACTION_TYPES",
     "action_type",
     "activation_moves",
-    "at_declaration",
-    "check_reaction_to",
+    "game_order_options",
     "order_actions",
     "order_options",
 ]
@@ -34,11 +32,11 @@ __all__ = [
 
 def action_type(state: GameState, action: Action) -> ActionType:
     """The game's rule set's action for this command, or refused naming the rule sets that have it."""
-    offered = [ACTIONS[name] for name in rules_of(state).actions]
+    offered = [ACTION_TYPES[name] for name in rules_of(state).actions]
     found = next((kind for kind in offered if kind.command is type(action)), None)
     if found is not None:
         return found
-    elsewhere = [kind for kind in ACTIONS.values() if kind.command is type(action)]
+    elsewhere = [kind for kind in ACTION_TYPES.values() if kind.command is type(action)]
     offering = [r for r in RULE_SETS.values() if any(kind.name in r.actions for kind in elsewhere)]
     raise IllegalCommand(elsewhere[0].refusal(offering))
 
@@ -48,33 +46,19 @@ def activation_moves(state: GameState, actions: Sequence[Action]) -> bool:
     return any(action_type(state, a).counts_as_moving for a in actions)
 
 
-def at_declaration(state: GameState, pending: Pending, log: EventLog) -> str | None:
-    """What the first action of the order just declared does before any reaction, and why no
-    reaction is allowed to it, or None."""
-    order = pending.order
-    if not isinstance(order, UnitOrder) or not order.actions:
-        return None
-    return action_type(state, order.actions[0]).at_declaration(state, pending, log)
-
-
-def check_reaction_to(state: GameState, order: Order, reaction: Order) -> None:
-    """Refuse a reaction that an action of the order forbids."""
-    if not isinstance(order, UnitOrder):
-        return
-    for action in order.actions:
-        problem = action_type(state, action).reaction_problem(reaction)
-        if problem:
-            raise IllegalCommand(problem)
-
-
 def order_options() -> dict[str, OrderOption]:
     """Every option of ``/act`` but the unit's name, by name, as the actions declare them, in the
     order they were written."""
     options: dict[str, OrderOption] = {}
-    for kind in ACTIONS.values():
+    for kind in ACTION_TYPES.values():
         for option in kind.options:
             options.setdefault(option.name, option)
     return options
+
+
+def game_order_options(state: GameState) -> dict[str, OrderOption]:
+    """The options of ``/act`` that the game's rule set's actions declare, by name."""
+    return {option.name: option for name in rules_of(state).actions for option in ACTION_TYPES[name].options}
 
 
 def order_actions(given: Mapping[str, Any]) -> tuple[Action, ...]:
@@ -87,7 +71,7 @@ def order_actions(given: Mapping[str, Any]) -> tuple[Action, ...]:
     values |= {name: value for name, value in given.items() if value is not None}
     claimed = {name for option in options.values() if values[option.name] for name in option.claims}
     first = values.get("first") == "fire"
-    makers = {kind.command: kind for kind in ACTIONS.values()}  # a rule set's own kind comes last
+    makers = {kind.command: kind for kind in ACTION_TYPES.values()}  # a rule set's own kind comes last
     placed: list[tuple[int, Action]] = []
     for kind in makers.values():
         own_claims = {name for option in kind.options for name in option.claims}

@@ -43,16 +43,6 @@ def under_marker(unit: Unit) -> bool:
     return unit.hidden and unit.marker is not None
 
 
-UNMARKED = "a sniper marker"  # how the enemy reads a hidden sniper team (p. 20)
-
-
-def known_as(unit: Unit) -> str:
-    """The name the enemy and the channel read for a unit: a hidden sniper team has no numbered
-    marker, and shows only as one of two identical markers (p. 20), so it goes unnamed; a unit
-    under a marker is already named by it."""
-    return UNMARKED if unit.hidden and unit.marker is None else unit.name
-
-
 def as_seen(unit: Unit) -> Unit:
     """The unit as the enemy knows it: a hidden marker stands in for what is underneath (p. 26)."""
     if not under_marker(unit):

@@ -14,6 +14,7 @@ from engine.deployment.areas import DeploymentAreas, check_areas_allowed, deploy
 from engine.deployment.hidden import hide_under_marker
 from engine.deployment.plan import DeploymentPlan, Edge, SidePlan, Zone
 from engine.errors import IllegalCommand
+from engine.event_data import SetUpData
 from engine.events import EventLog
 from engine.game_state import GameState
 from engine.orders import check_set_down
@@ -23,6 +24,7 @@ from engine.rules.scenario import breakthrough_spacing_on, units_on_table_at_sta
 from engine.scenarios.book import Scenario
 from engine.state import Point, Unit
 from engine.tables.scenario_ground import may_stand
+from engine.view import IN_SECRET
 from engine.wording import counted, side_name
 
 
@@ -167,15 +169,15 @@ def place_unit(
     plan.last = side
     if not mine.waiting:
         mine.done = True
+    set_up = SetUpData(unit=unit.id, at=at)
     if sniper:
         unit.hidden, unit.decoy = True, decoy
-        first, second = sorted((at, decoy), key=lambda p: (p.x, p.y))
-        public = f"{side_name(side, start=True)} set up a sniper team's two markers, at {first} and {second}"
         log.emit(
             "deploy",
             f"{side_name(side, start=True)} set up {unit.name} at {at}, its dummy at {decoy}",
             side=side,
-            public=public,
+            data=set_up.model_copy(update={"decoy": decoy}),
+            kept=IN_SECRET,
         )
     elif mine.under_markers:
         name = unit.name
@@ -184,7 +186,8 @@ def place_unit(
             "deploy",
             f"{side_name(side, start=True)} set up {name} as {unit.name} at {at}",
             side=side,
-            public=f"{side_name(side, start=True)} set up {unit.name} at {at}",
+            data=set_up.model_copy(update={"marker": unit.name}),
+            kept=IN_SECRET,
         )
     elif plan.order == "plotted":
         unit.hidden = True  # until both sides are done (p. 28)
@@ -192,10 +195,12 @@ def place_unit(
             "deploy",
             f"{side_name(side, start=True)} set up {unit.name} at {at}",
             side=side,
-            public=f"{side_name(side, start=True)} set up a unit in secret",
+            data=set_up,
+            kept=IN_SECRET,
         )
     else:
-        log.emit("deploy", f"{side_name(side, start=True)} set up {unit.name} at {at}", unit.id, side=side)
+        text = f"{side_name(side, start=True)} set up {unit.name} at {at}"
+        log.emit("deploy", text, unit.id, side=side, data=set_up)
 
 
 def reveal_plotted_deployment(state: GameState, log: EventLog) -> None:

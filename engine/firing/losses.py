@@ -16,6 +16,7 @@ from engine.rules.morale import is_destroyed_by_markers
 from engine.rulesets import rules_of
 from engine.state import Point, Unit
 from engine.teams import lose_co_bonus
+from engine.view import untold_if_hidden
 from engine.wording import counted
 
 
@@ -103,6 +104,6 @@ def explode(state: GameState, vehicle: Unit, log: EventLog) -> None:
                 f"{unit.name} is shaken by the blast: +1 marker",
                 unit.id,
                 side=unit.side,
-                public="" if under_marker(unit) else None,  # dummies are never shaken: say nothing
+                kept=untold_if_hidden(unit),
             )
             add_markers(state, unit, 1, log)

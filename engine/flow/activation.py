@@ -6,31 +6,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from operator import attrgetter
 
-from engine.actions.activation import check_unit_order, describe_actions
 from engine.actions.base import actions_of
-from engine.actions.registry import at_declaration
 from engine.battlefield import visible_enemies
-from engine.commands import (
-    Declare,
-    FallBackOrder,
-    Fire,
-    MoraleTestOrder,
-    Move,
-    Order,
-    PassInitiative,
-    PlatoonOrder,
-    UnitOrder,
-)
-from engine.deployment.hidden import known_as, must_keep_spending
+from engine.commands import Declare, Fire, Order, PassInitiative
+from engine.deployment.hidden import must_keep_spending
 from engine.errors import IllegalCommand
 from engine.event_data import TokensData
 from engine.events import EventLog
 from engine.flow.resolution import resolve_without_reaction
 from engine.flow.sequence import give_initiative
 from engine.game_state import Aim, GameState, Pending
-from engine.orders import check_fall_back, check_platoon_order, order_unit, order_units
+from engine.order_kinds import declared_actions, order_kind, order_unit, order_units
 from engine.state import Phase, Unit
 from engine.teams import bonus_to_hand_out, hand_out_unclaimed_bonus, paying_player, spend_token
+from engine.view import unnamed
 from engine.wording import side_name
 
 
@@ -51,12 +40,7 @@ def _expect_active(state: GameState, side: str) -> None:
 
 def check_order(state: GameState, side: str, order: Order) -> None:
     """Check an order against the rules without changing anything."""
-    if isinstance(order, UnitOrder):
-        check_unit_order(state, side, order)
-    elif isinstance(order, FallBackOrder):
-        check_fall_back(state, side, order)
-    elif isinstance(order, PlatoonOrder):
-        check_platoon_order(state, side, order, state.sides[side].nation)
+    order_kind(order).check(state, side, order)
 
 
 def check_declaration(state: GameState, command: Declare) -> str | None:
@@ -85,19 +69,13 @@ def declare(state: GameState, command: Declare, log: EventLog) -> None:
     place_token(state, pending, order)
     note_declared_actions(state, pending, order)
     state.pending = pending
-    said = None if _in_the_open(state, order) else describe_order(state, order, known_as)
-    public = None if said is None else f"{side_name(command.side, start=True)} declare: {said}"
     text = f"{side_name(command.side, start=True)} declare: {describe_order(state, order)}"
-    log.emit("declare", text, side=command.side, public=public, data=TokensData(side=command.side, count=-1))
+    kept = unnamed(*(state.units[u] for u in order_units(order)))
+    log.emit("declare", text, side=command.side, kept=kept, data=TokensData(side=command.side, count=-1))
 
     reactor = state.sides[pending.reactor_side]
-    barred = at_declaration(state, pending, log)
-    if isinstance(order, MoraleTestOrder) and pending.first_action:
-        log.emit(
-            "no_reaction",
-            "No reaction is allowed to a Company Morale Test taken first after gaining the initiative",
-        )
-    elif barred:
+    barred = order_kind(order).at_declaration(state, pending, order, log)
+    if barred:
         log.emit("no_reaction", barred)
     elif reactor.tokens == 0:
         log.emit("no_reaction", f"{side_name(pending.reactor_side, start=True)} have no tokens to react with")
@@ -140,9 +118,7 @@ def place_token(state: GameState, pending: Pending, order: Order) -> None:
     pending.tokens_before[unit_id] = unit.tokens
     unit.tokens += 1
     unit.dug_in = False  # dug in until first activated (p. 26)
-    if isinstance(order, PlatoonOrder):
-        for member in order.members:
-            state.units[member.unit].platoon_moved = True
+    order_kind(order).mark_declared(state, order)
 
 
 def note_declared_actions(state: GameState, pending: Pending, order: Order) -> None:
@@ -153,12 +129,8 @@ def note_declared_actions(state: GameState, pending: Pending, order: Order) -> N
     if unit_id is None:
         return
     unit = state.units[unit_id]
-    actions = order.actions if isinstance(order, UnitOrder) else ()
-    if actions_of(actions, Move):
-        pending.fire_target_moved.append(unit_id)
-    if isinstance(order, FallBackOrder | PlatoonOrder):
-        pending.fire_target_moved.extend(order_units(order))
-    for action in actions_of(actions, Fire):
+    pending.fire_target_moved.extend(order_kind(order).movers(order))
+    for action in actions_of(declared_actions(order), Fire):
         pending.aims[unit_id] = Aim(
             target=action.target,
             at=state.units[action.target].position,
@@ -168,18 +140,4 @@ def note_declared_actions(state: GameState, pending: Pending, order: Order) -> N
 
 def describe_order(state: GameState, order: Order, name: Callable[[Unit], str] = attrgetter("name")) -> str:
     """The order in words, its units called by ``name`` (:func:`known_as` for the channel)."""
-    if isinstance(order, MoraleTestOrder):
-        return "Company Morale Test"
-    if isinstance(order, PlatoonOrder):
-        names = ", ".join(name(state.units[m.unit]) for m in order.members)
-        return f"platoon move of {names}"
-    unit = state.units[order.unit]
-    if isinstance(order, FallBackOrder):
-        return f"{name(unit)} falls back to {order.path[-1]}"
-    return f"{name(unit)}: " + describe_actions(state, order.actions)
-
-
-def _in_the_open(state: GameState, order: Order) -> bool:
-    """Whether the channel may read the order as it is: none of its units is a hidden sniper team
-    (units under markers are already named by their marker)."""
-    return all(known_as(state.units[u]) == state.units[u].name for u in order_units(order))
+    return order_kind(order).describe(state, order, name)

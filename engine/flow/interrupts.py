@@ -19,6 +19,7 @@ from engine.actions.registry import action_type
 from engine.commands import Disembark, Move, Order, UnitOrder
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
+from engine.order_kinds import order_kind
 from engine.state import Going, Point
 
 ON_THE_PATH = 1.0  # inches: how near the declared path the named point must be
@@ -27,15 +28,21 @@ ON_THE_PATH = 1.0  # inches: how near the declared path the named point must be
 def interrupted_move(state: GameState, order: Order) -> int:
     """The index of the move a reaction can interrupt: the active order's first move, if no
     shot or smoke comes before it (their dice would already be rolled)."""
-    if not isinstance(order, UnitOrder):
-        raise IllegalCommand("Only a unit's declared move can be interrupted partway (a reaction point)")
-    for index, action in enumerate(order.actions):
+    for index, action in enumerate(_activation(order).actions):
         kind = action_type(state, action)
         if kind.may_be_interrupted:
             return index
         if kind.closes_reaction_route:
             break
     raise IllegalCommand("The enemy's action has no move before its dice are rolled: react without a point")
+
+
+def _activation(order: Order) -> UnitOrder:
+    """The enemy's order as a unit's activation: no other kind of order moves partway."""
+    activation = order_kind(order).activation(order)
+    if activation is None:
+        raise IllegalCommand("Only a unit's declared move can be interrupted partway (a reaction point)")
+    return activation
 
 
 def _path(state: GameState, order: UnitOrder, index: int) -> list[Point]:
@@ -56,18 +63,38 @@ def _path(state: GameState, order: UnitOrder, index: int) -> list[Point]:
     return [start, *move.path]
 
 
+def points_on_route(state: GameState, order: Order, spacing: float) -> list[tuple[float, Point]]:
+    """Points ``spacing`` apart along the route of the move a reaction may interrupt, each with
+    its distance from the mover's start, where a reaction may name it (:func:`interrupt_point`
+    accepts it); none if the order has no such move."""
+    try:
+        index = interrupted_move(state, order)
+    except IllegalCommand:
+        return []
+    route = LineString([(p.x, p.y) for p in _path(state, _activation(order), index)])
+    found = []
+    for step in range(1, int(route.length / spacing) + 1):
+        along = step * spacing
+        spot = route.interpolate(along)
+        try:
+            found.append((along, interrupt_point(state, order, Point(x=spot.x, y=spot.y))))
+        except IllegalCommand:
+            continue
+    return found
+
+
 def interrupt_point(state: GameState, order: Order, at: Point) -> Point:
     """The point on the enemy's declared route nearest ``at``; refused if ``at`` is off the route
     or inside terrain the mover must test for (the move would be tested twice)."""
     index = interrupted_move(state, order)
-    assert isinstance(order, UnitOrder)
-    route = LineString([(p.x, p.y) for p in _path(state, order, index)])
+    activation = _activation(order)
+    route = LineString([(p.x, p.y) for p in _path(state, activation, index)])
     wanted = ShapelyPoint(at.x, at.y)
     if route.distance(wanted) > ON_THE_PATH:
-        raise IllegalCommand(f"{at} is not on {state.units[order.unit].name}'s declared route")
+        raise IllegalCommand(f"{at} is not on {state.units[activation.unit].name}'s declared route")
     snapped = route.interpolate(route.project(wanted))
     point = Point(x=round(snapped.x, 2), y=round(snapped.y, 2))
-    mover = state.units[order.unit]
+    mover = state.units[activation.unit]
     for feature in geometry.features_at(point, state.terrain):
         if feature.going_for(mover.profile) is not Going.EASY:
             raise IllegalCommand(f"Pick a point outside the {feature.kind}: it is not clear going")

@@ -3,18 +3,9 @@ token and a reaction test, before, partway through or after the active unit's or
 
 from __future__ import annotations
 
-from engine.actions.registry import check_reaction_to
 from engine.battlefield import starts_in_cover
-from engine.commands import (
-    DeclineReaction,
-    FallBackOrder,
-    MoraleTestOrder,
-    Order,
-    PlatoonOrder,
-    React,
-    UnitOrder,
-)
-from engine.deployment.hidden import as_seen, known_as
+from engine.commands import DeclineReaction, Order, React
+from engine.deployment.hidden import as_seen
 from engine.dice import DieCategory
 from engine.errors import IllegalCommand
 from engine.event_data import RolledTest
@@ -22,13 +13,15 @@ from engine.events import EventLog
 from engine.flow.activation import check_order, describe_order, note_declared_actions, place_token
 from engine.flow.interrupts import interrupt_point, interrupted_move, split_move
 from engine.flow.resolution import active_steps, resolve_without_reaction, roll_test, run_steps
-from engine.game_state import GameState, Interrupt, Pending, Step
-from engine.orders import check_may_activate, order_unit, order_units
-from engine.rules.activation import TestScore, morale_test_reaction_score_needed, seizes_initiative
+from engine.game_state import GameState, Interrupt, Pending
+from engine.order_kinds import order_kind, order_unit, order_units, reaction_problem
+from engine.orders import check_may_activate
+from engine.rules.activation import TestScore, seizes_initiative
 from engine.rules.scenario import dug_in_seizes_initiative
 from engine.rulesets import rules_of
 from engine.state import Phase, Point, Unit
 from engine.teams import paying_player, spend_token
+from engine.view import hidden_test
 from engine.wording import side_name
 
 
@@ -59,9 +52,9 @@ def check_reaction(state: GameState, command: React) -> tuple[Interrupt | None, 
     rolled; where it cuts into the enemy's move, and the player whose token pays for it."""
     pending = _expect_window(state, command.side, command.window)
     order = command.order
-    if isinstance(order, PlatoonOrder):
-        raise IllegalCommand("A platoon move cannot be a reaction")
-    check_reaction_to(state, pending.order, order)
+    problem = reaction_problem(state, pending.order, order)
+    if problem:
+        raise IllegalCommand(problem)
     interrupt = _interrupt(state, pending, command.at)
     check_order(_as_at_interrupt(state, pending, interrupt), command.side, order)
     return interrupt, paying_player(state, command.side, order_units(order), command.player)
@@ -93,13 +86,13 @@ def react(state: GameState, command: React, log: EventLog) -> None:
         DieCategory.REACTION,
     )
     what = f"{side_name(command.side, start=True)} react with {describe_order(state, order)}"
-    said = f"{side_name(command.side, start=True)} react with {describe_order(state, order, known_as)}"
+    dice = f"needs {score.describe()}, rolled {roll}: "
     log.emit(
         "reaction_test",
-        f"{what}: needs {score.describe()}, rolled {roll}: {'success' if passed else 'failed'}",
+        f"{what}: {dice}{'success' if passed else 'failed'}",
         *(u for u in [unit_id] if u),
         side=command.side,
-        public=f"{said}: {'success' if passed else 'failed'}" if unit and unit.hidden else None,
+        kept=hidden_test(unit, dice),
         data=RolledTest.of("reaction test", score.passes, roll, unit=unit_id or None, side=command.side),
     )
     if not passed:
@@ -109,7 +102,7 @@ def react(state: GameState, command: React, log: EventLog) -> None:
     if pending.seized:
         how = "A 6!" if seizes_initiative(roll) else "Dug in and waiting, and the first reaction succeeds:"
         log.emit("seize", f"{how} {side_name(command.side)} seize the initiative", side=command.side)
-    reactor_first, reactor_rest = _reaction_halves(order)
+    reactor_first, reactor_rest = order_kind(order).reaction_halves(order)
     pending.interrupt = interrupt
     if interrupt is None:
         pending.steps = reactor_first + active_steps(pending.order) + reactor_rest
@@ -133,6 +126,13 @@ def _interrupt(state: GameState, pending: Pending, at: Point | None) -> Interrup
     return Interrupt(index=index, at=point, to_point=to_point, onward=onward)
 
 
+def table_at_reaction_point(state: GameState, at: Point | None) -> GameState:
+    """The table as a reaction named at ``at`` on the declared route sees it (the active unit
+    there; p. 6), or as it stands for a reaction before the enemy acts."""
+    assert state.pending is not None
+    return _as_at_interrupt(state, state.pending, _interrupt(state, state.pending, at))
+
+
 def _as_at_interrupt(state: GameState, pending: Pending, interrupt: Interrupt | None) -> GameState:
     """The table as the reactor sees it when it reacts: the active unit at the interrupt point."""
     if interrupt is None:
@@ -146,11 +146,13 @@ def _as_at_interrupt(state: GameState, pending: Pending, interrupt: Interrupt | 
 
 
 def _reaction_score(state: GameState, pending: Pending, order: Order) -> TestScore:
-    if isinstance(order, MoraleTestOrder):
-        return morale_test_reaction_score_needed()
+    kind = order_kind(order)
+    score = kind.set_reaction_score()
+    if score is not None:
+        return score
     unit = state.units[order_unit(order) or ""]
     check_may_activate(unit)
-    return reaction_score(state, pending, unit, falling_back=isinstance(order, FallBackOrder))
+    return reaction_score(state, pending, unit, falling_back=kind.falls_back)
 
 
 def reaction_score(
@@ -165,15 +167,3 @@ def reaction_score(
         enemy_started_in_cover=enemy is not None and starts_in_cover(state, enemy, unit),
         falling_back=falling_back,
     )
-
-
-def _reaction_halves(order: Order) -> tuple[list[Step], list[Step]]:
-    """The reactor's first half goes before the active unit's action, the rest after (p. 6)."""
-    if isinstance(order, MoraleTestOrder):
-        return [Step(kind="morale_test", who="reactor")], []
-    if isinstance(order, FallBackOrder):
-        return [Step(kind="fall_back", who="reactor")], []
-    assert isinstance(order, UnitOrder)
-    first = [Step(kind="act", who="reactor", index=0)]
-    rest = [Step(kind="act", who="reactor", index=i) for i in range(1, len(order.actions))]
-    return first, rest

@@ -9,40 +9,25 @@ from collections.abc import Callable
 from engine.actions.activation import carry_out
 from engine.actions.carrying_out import execute_move
 from engine.battlefield import command_reroll_available, live_units
-from engine.commands import (
-    ChooseTarget,
-    FallBackOrder,
-    MoraleTestOrder,
-    Move,
-    Order,
-    PlatoonOrder,
-    RemoveMarkers,
-)
-from engine.deployment.hidden import known_as
+from engine.commands import ChooseTarget, Order, RemoveMarkers
 from engine.dice import DieCategory
 from engine.errors import IllegalCommand
 from engine.event_data import MarkersData, RolledTest
 from engine.events import EventLog
 from engine.flow.sequence import after_declaration
 from engine.game_state import Choice, GameState, Pending, Step, Who
-from engine.orders import order_unit
+from engine.order_kinds import activation_of, order_kind, order_unit
 from engine.rules.activation import TestScore
 from engine.rules.morale import MoraleTestResult, company_morale_test, fall_back_removes_marker
 from engine.rulesets import rules_of
 from engine.state import Phase, Unit
+from engine.view import hidden_test, untold_if_hidden
 from engine.wording import counted, side_name
 
 
 def active_steps(order: Order) -> list[Step]:
-    if isinstance(order, MoraleTestOrder):
-        return [Step(kind="morale_test", who="active")]
-    if isinstance(order, PlatoonOrder):
-        return [Step(kind="platoon", who="active")]
-    if isinstance(order, FallBackOrder):
-        return [Step(kind="test", who="active"), Step(kind="fall_back", who="active")]
-    return [Step(kind="test", who="active")] + [
-        Step(kind="act", who="active", index=i) for i in range(len(order.actions))
-    ]
+    """The steps that carry out the active side's order, as its kind lays them out."""
+    return order_kind(order).steps(order)
 
 
 def resolve_without_reaction(state: GameState, log: EventLog) -> None:
@@ -102,12 +87,13 @@ def roll_test(
     if not command_reroll_available(state, unit, rules_of(state).command_radius(state.table.is_small)):
         return roll, False
     state.sides[unit.side].reroll_used = True
+    dice = f" with {roll}"
     log.emit(
         "reroll",
-        f"{unit.name} fails with {roll}; the command unit orders a re-roll",
+        f"{unit.name} fails{dice}; the command unit orders a re-roll",
         unit.id,
         side=unit.side,
-        public=f"{known_as(unit)} fails; the command unit orders a re-roll" if unit.hidden else None,
+        kept=hidden_test(unit, dice),
     )
     roll = log.roll_against(6, f"{purpose} (command re-roll)", score.passes, category)
     return roll, score.passes(roll)
@@ -121,9 +107,9 @@ def _step_test(state: GameState, pending: Pending, step: Step, log: EventLog) ->
     tokens = pending.tokens_before.get(unit.id, 0)
     if tokens == 0:
         return True
-    falling_back = isinstance(pending.order_of(step.who), FallBackOrder)
-    score = rules_of(state).reactivation_score(unit, tokens, falling_back=falling_back)
     order = pending.order_of(step.who)
+    falling_back = order is not None and order_kind(order).falls_back
+    score = rules_of(state).reactivation_score(unit, tokens, falling_back=falling_back)
     roll, passed = roll_test(
         state,
         log,
@@ -134,12 +120,13 @@ def _step_test(state: GameState, pending: Pending, step: Step, log: EventLog) ->
         DieCategory.REACTIVATION,
     )
     outcome = "success" if passed else "failed, the token is spent"
+    dice = f"needs {score.describe()}, rolled {roll}: "
     log.emit(
         "activation_test",
-        f"{unit.name} reactivates: needs {score.describe()}, rolled {roll}: {outcome}",
+        f"{unit.name} reactivates: {dice}{outcome}",
         unit.id,
         side=unit.side,
-        public=f"{known_as(unit)} reactivates: {outcome}" if unit.hidden else None,
+        kept=hidden_test(unit, dice),
         data=RolledTest.of("reactivation test", score.passes, roll, unit=unit.id, side=unit.side),
     )
     if not passed:
@@ -163,7 +150,7 @@ def _live_actor(state: GameState, pending: Pending, who: Who, log: EventLog) -> 
 def _step_act(state: GameState, pending: Pending, step: Step, log: EventLog) -> bool:
     """One action of an activation (p. 5)."""
     unit = _live_actor(state, pending, step.who, log)
-    order = pending.unit_order(step.who)
+    order = activation_of(pending, step.who)
     if unit is None or order is None:
         return True
     return carry_out(state, pending, step, unit, order, log)
@@ -207,7 +194,7 @@ def _remove_markers(state: GameState, unit: Unit, remove_all: bool, roll: int, l
         rules_of(state).cite(told, "7.1"),
         unit.id,
         side=unit.side,
-        public="" if unit.hidden else None,  # markers on a hidden unit would tell it is real
+        kept=untold_if_hidden(unit),
         data=lost,
     )
 
@@ -216,11 +203,12 @@ def _step_fall_back(state: GameState, pending: Pending, step: Step, log: EventLo
     """Fall back (p. 13): the move, then 4+ on a d6 removes a marker."""
     unit = _live_actor(state, pending, step.who, log)
     order = pending.order_of(step.who)
-    if unit is None or not isinstance(order, FallBackOrder):
+    if unit is None or order is None:
         return True
+    move = dict(order_kind(order).moves(order))[unit.id]
     unit.fell_back_this_turn = True
     unit.must_move_away = True
-    execute_move(state, unit, Move(path=order.path, reverse=order.reverse), log, fall_back=True)
+    execute_move(state, unit, move, log, fall_back=True)
     if unit.destroyed:
         return True
     roll = log.roll_against(6, f"fall back rally, {unit.name}", fall_back_removes_marker, DieCategory.MORALE)
@@ -234,19 +222,18 @@ def _step_fall_back(state: GameState, pending: Pending, step: Step, log: EventLo
         else f"{unit.name} rolls {roll} to rally: no marker removed",
         unit.id,
         side=unit.side,
-        public="" if unit.hidden else None,  # a hidden unit's markers are its owner's business
+        kept=untold_if_hidden(unit),
         data=test,
     )
     return True
 
 
 def _step_platoon(state: GameState, pending: Pending, step: Step, log: EventLog) -> bool:
-    order = pending.order
-    assert isinstance(order, PlatoonOrder)
-    for member in order.members:
-        unit = state.units[member.unit]
+    """Platoon movement (p. 9): each member on the table makes its move."""
+    for unit_id, move in order_kind(pending.order).moves(pending.order):
+        unit = state.units[unit_id]
         if unit.on_table:
-            execute_move(state, unit, member.move, log)
+            execute_move(state, unit, move, log)
     return True
 
 

@@ -13,19 +13,26 @@ of the first mistake and what is wrong there.
 ``at`` is a grid square (6" squares: columns A, B... from the left edge, rows 1, 2... from the
 near edge) or ``[x, y]`` in inches; ``size`` is width by depth for an area, length by width for
 a line, road or stream; ``turn`` is in degrees, counter-clockwise.
+
+Whatever a file holds costs a bounded amount of work to read: lists and mappings nest at most
+:data:`MOST_NESTING` deep, it has at most :data:`MOST_VALUES` values, a number is finite and at
+most :data:`NUMBER_CHARACTERS` long, and a character YAML cannot read (a control character) is
+refused with its line, as is every other mistake. The size of the file is for its reader to
+bound (``bot.services.limits.TABLE_FILE``).
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import yaml
 from pydantic import ValidationError
-from yaml.nodes import MappingNode, Node, SequenceNode
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from engine.errors import IllegalCommand
 from engine.state import Point
-from engine.tables.layout import MOST_PIECES, BattleTable, table_problems
+from engine.tables.layout import MOST_PIECES, BattleTable, placed_problems
 from engine.tables.pieces import Piece, centre_text, square_centre
 
 HEADER = (
@@ -36,6 +43,9 @@ HEADER = (
 )
 TABLE_KEYS = ("name", "width", "depth", "seed", "pieces")
 FILE_NAMES = {"centre": "at"}  # the model's field names as the file writes them
+MOST_NESTING = 6  # lists and mappings within each other (a piece's points are 5 deep)
+MOST_VALUES = 10_000  # values in a file: 300 pieces of 10 points each take about 10,000
+NUMBER_CHARACTERS = 24  # the longest number a table file may write
 
 Lines = dict[tuple[Any, ...], int]
 
@@ -108,9 +118,70 @@ def _walk(node: Node, path: tuple[Any, ...], lines: Lines, seen: set[int]) -> No
             _walk(item, (*path, index), lines, seen)
 
 
-def _read(text: str) -> tuple[Any, Lines]:
-    loader = yaml.SafeLoader(text)
+_YAML = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser where it is installed
+
+
+class _TableLoader(_YAML):  # type: ignore[misc,valid-type]
+    """YAML's safe loader, refusing numbers longer than :data:`NUMBER_CHARACTERS` (before reading
+    them) and numbers that are not finite (``.nan``, ``.inf``)."""
+
+
+def _bounded_number(read: Any) -> Any:
+    """A constructor of numbers that refuses long or infinite ones, by their line."""
+
+    def construct(loader: _TableLoader, node: ScalarNode) -> int | float:
+        line = node.start_mark.line + 1
+        if len(node.value) > NUMBER_CHARACTERS:
+            most = f"a number in a table file has at most {NUMBER_CHARACTERS} characters"
+            raise TableFileError(line, f"{most}; this one has {len(node.value):,}")
+        value = read(loader, node)
+        if not math.isfinite(value):
+            raise TableFileError(line, f"{node.value} is not a measure: numbers in a table file are finite")
+        return value
+
+    return construct
+
+
+_TableLoader.add_constructor("tag:yaml.org,2002:int", _bounded_number(yaml.SafeLoader.construct_yaml_int))
+_TableLoader.add_constructor("tag:yaml.org,2002:float", _bounded_number(yaml.SafeLoader.construct_yaml_float))
+_OPENS = (yaml.SequenceStartEvent, yaml.MappingStartEvent)
+_CLOSES = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
+_VALUES = (yaml.ScalarEvent, yaml.AliasEvent, *_OPENS)
+
+
+def _check_bounds(text: str) -> None:
+    """Refuse, by its line, a character YAML does not read (a control character), lists and
+    mappings nested deeper than :data:`MOST_NESTING` or more than :data:`MOST_VALUES` values, in
+    one pass over the file's events (which no nesting makes recursive) before any is built."""
+    unreadable = yaml.reader.Reader.NON_PRINTABLE.search(text)
+    if unreadable:
+        line = text.count("\n", 0, unreadable.start()) + 1
+        code = f"U+{ord(unreadable.group()):04X}"
+        raise TableFileError(line, f"a table file has only printable characters; this one has {code}")
+    deepest = f"lists and mappings nest at most {MOST_NESTING} deep in a table file"
+    events, nesting, values = _YAML(text), 0, 0
     try:
+        while (event := events.get_event()) is not None:
+            nesting += isinstance(event, _OPENS) - isinstance(event, _CLOSES)
+            values += isinstance(event, _VALUES)
+            if nesting > MOST_NESTING:
+                raise TableFileError(event.start_mark.line + 1, deepest)
+            if values > MOST_VALUES:
+                most = f"a table file has at most {MOST_VALUES:,} values (numbers, names and lists)"
+                raise TableFileError(event.start_mark.line + 1, most)
+    except yaml.MarkedYAMLError as problem:
+        if problem.problem_mark is None or "nesting depth" not in str(problem.problem):
+            raise
+        raise TableFileError(problem.problem_mark.line + 1, deepest) from None  # libyaml's own bound
+    finally:
+        events.dispose()
+
+
+def _read(text: str) -> tuple[Any, Lines]:
+    loader = None
+    try:
+        _check_bounds(text)
+        loader = _TableLoader(text)
         node = loader.get_single_node()
         if node is None:
             raise TableFileError(None, "the file is empty")
@@ -123,7 +194,8 @@ def _read(text: str) -> tuple[Any, Lines]:
     except yaml.YAMLError as problem:
         raise TableFileError(None, f"not YAML: {problem}") from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
 
 
 def _line(lines: Lines, path: tuple[Any, ...]) -> int | None:
@@ -197,10 +269,10 @@ def import_table(text: str) -> BattleTable:
         table = BattleTable.model_validate({k: v for k, v in data.items() if k != "pieces"})
     except ValidationError as problem:
         raise _first_error(problem, lines, ()) from None
-    for index, entry in enumerate(entries):
-        piece = _piece(entry, ("pieces", index), lines)
-        table = table.model_copy(update={"pieces": (*table.pieces, piece)})
-        problems = table_problems(table)
-        if problems:
-            raise TableFileError(_line(lines, ("pieces", index)), f"{piece.id}: {problems[0]}")
+    pieces = tuple(_piece(entry, ("pieces", index), lines) for index, entry in enumerate(entries))
+    table = table.model_copy(update={"pieces": pieces})
+    problems = placed_problems(table)
+    if problems:
+        index, problem = min(problems, key=lambda found: found[0])  # the first piece that has one
+        raise TableFileError(_line(lines, ("pieces", index)), f"{pieces[index].id}: {problem}")
     return table

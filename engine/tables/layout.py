@@ -91,11 +91,18 @@ def table_problems(table: BattleTable) -> list[str]:
     overlapping where they may not (solid pieces, woods, buildings and fortifications, never
     overlap; a building has no road, stream, hedge, wall or wire through it; hills and rough
     ground do not overlap each other)."""
-    problems: list[str] = []
+    return [problem for _, problem in placed_problems(table)]
+
+
+def placed_problems(table: BattleTable) -> list[tuple[int, str]]:
+    """:func:`table_problems`, each with the index of the piece that brings it (of two, the
+    later): the table up to a piece has exactly the problems brought by it and those before. One
+    pass over the table, each piece's shape made once."""
+    problems: list[tuple[int, str]] = []
     seen: set[str] = set()
-    for piece in table.pieces:
+    for index, piece in enumerate(table.pieces):
         if piece.id.casefold() in seen:
-            problems.append(f"two pieces are called {piece.id}: give each its own name")
+            problems.append((index, f"two pieces are called {piece.id}: give each its own name"))
         seen.add(piece.id.casefold())
     shapes: dict[int, BaseGeometry] = {}
 
@@ -109,18 +116,18 @@ def table_problems(table: BattleTable) -> list[str]:
         x0, y0, x1, y1 = boxes[index]
         inside = x0 >= 0 and y0 >= 0 and x1 <= table.width and y1 <= table.depth
         if piece.rules.shape == "area" and shape(index).area < TOUCH:
-            problems.append(f"the outline of {piece.id} covers no ground")
+            problems.append((index, f"the outline of {piece.id} covers no ground"))
         elif piece.rules.shape == "area" and not shape(index).is_valid:
-            problems.append(f"the outline of {piece.id} crosses itself")
+            problems.append((index, f"the outline of {piece.id} crosses itself"))
         elif not inside and piece_off_table(piece, shape(index), table.width, table.depth):
-            problems.append(f'{piece.id} reaches off the {table.width:g}" x {table.depth:g}" table')
+            problems.append((index, f'{piece.id} reaches off the {table.width:g}" x {table.depth:g}" table'))
     for i, j in combinations(range(len(table.pieces)), 2):
         (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = boxes[i], boxes[j]
         if ax1 < bx0 or bx1 < ax0 or ay1 < by0 or by1 < ay0:
             continue
         problem = overlap_problem(table.pieces[i], table.pieces[j])
         if problem and shape(i).is_valid and shape(j).is_valid and overlapping(shape(i), shape(j)):
-            problems.append(problem)
+            problems.append((j, problem))
     return problems
 
 

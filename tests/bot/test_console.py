@@ -21,7 +21,7 @@ async def test_console_plays_and_resumes_after_a_restart(tmp_path):
     assert "Turn 1: the Allies draw 9 tokens, the Axis draw 9" in first
     assert "Initiative: the Allies 2, the Axis 5. The Axis choose who starts" in first
 
-    second = await run("/initiative first\n/act gruppe-3 move:50,39\n/noreact\n/log\n", url)
+    second = await run("/initiative start\n/act gruppe-3 move:50,39\n/noreact\n/log\n", url)
     assert "Resuming the game in progress." in second
     assert "The Axis start as the active player" in second
     assert 'Gruppe 3 moves 3.0" to 50.0,39.0' in second
@@ -171,7 +171,7 @@ async def test_tactical_advantage_cards_at_the_console(tmp_path):
     lines = [
         f"/cards deck {tmp_path / 'deck.txt'} name:Generic",
         "/start",
-        "/initiative first",
+        "/initiative start",
         "/cards deal deck:Generic",
         "/cards hand",
         "/cards use action:exchange card:nothing",

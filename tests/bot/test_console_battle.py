@@ -127,7 +127,7 @@ async def test_the_other_sides_player_is_refused_at_the_console(tmp_path):
     await table.handle("as otto /game join side:axis")
     await table.handle("as ann /game start")  # seed 1: axis wins the initiative
     assert "The Axis won the initiative and choose" in await table.handle("as ann /initiative start")
-    assert "Choose: /initiative start" in await table.handle("as otto /initiative maybe")
+    assert "choice: choose start or pass" in await table.handle("as otto /initiative maybe")
     assert "The Axis start as the active player" in await table.handle("as otto /initiative start")
     refused = await table.handle('as ann /act unit:"Sherman 1" move:12,12')
     assert refused.startswith("Not allowed") and "Axis" in refused

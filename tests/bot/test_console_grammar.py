@@ -32,7 +32,7 @@ async def ok(table: ConsoleTable, text: str) -> str:
 
 
 async def test_a_reaction_at_a_point_of_the_enemy_move_is_understood(table):
-    for text in ("/start", "/initiative first", "/act gruppe-2 move:36,36"):
+    for text in ("/start", "/initiative start", "/act gruppe-2 move:36,36"):
         await ok(table, text)
     typed = "/react unit:2nd-squad fire:gruppe-2 at:36,38"
     command = table.parse(Line.read(typed, table.PLAYER))
@@ -106,7 +106,7 @@ async def test_secret_is_the_option_secret_true_and_never_a_word_of_the_dice(tab
 
 async def test_a_yes_no_word_at_the_end_of_a_value_is_refused_saying_how_to_give_it(table):
     await ok(table, "/start")
-    await ok(table, "/initiative first")
+    await ok(table, "/initiative start")
     reply = await table.handle("/act unit:gruppe-2 move:36,36 rapid")
     assert reply == "Not allowed: move:36,36 rapid: a value runs to the next option; write rapid:true"
     assert "Gruppe 2" in await ok(table, "/act gruppe-2 rapid move:36,36")

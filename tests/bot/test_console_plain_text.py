@@ -44,7 +44,7 @@ def session(deck: str) -> list[str]:
         "/table list",
         f"/cards deck {deck} name:Generic",
         "/start",
-        "/initiative first",
+        "/initiative start",
         "/cards deal deck:Generic",
         "/cards hand",
         "/stats",

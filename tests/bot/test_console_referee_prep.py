@@ -41,7 +41,7 @@ async def refereed(tmp_path):
     await ok(table, "as ann /game join side:allies")
     await ok(table, "as otto /game join side:axis")
     await ok(table, "as otto /start")
-    await ok(table, "as otto /initiative first")
+    await ok(table, "as otto /initiative start")
     yield table, clock
     await service.close()
     await store.close()

@@ -1,6 +1,6 @@
 """Discord failing the bot's requests as it really does (issue 30): a slash command, a button, a
-form and two kinds of deadline post, each with every failure Discord sends, at each request the
-action makes. The game
+reaction's Confirm at the end of its taps and the kinds of deadline post, each with every failure
+Discord sends, at each request the action makes. The game
 and its store are always as the action left them (its one command stored, or none), the player is
 told what became of it when an answer can still reach them, a deadline's post is made in the end,
 and nothing is posted twice."""
@@ -20,7 +20,7 @@ from tests.bot.discord_harness import (
     Pick,
     buttons,
     close_bot,
-    form,
+    menus,
     open_bot,
     started_game,
     text_of,
@@ -47,15 +47,24 @@ async def no_reaction(bot, discord) -> list:
     return await discord.click(discord.card["No reaction"], user=ANN, channel="1")
 
 
+def option(menu: dict, label: str) -> str:
+    return next(o["value"] for o in menu["options"] if o["label"].startswith(label))
+
+
 async def reacting(bot, discord) -> None:
+    """Sherman 2's shot at Gruppe 3 before it moves, built by taps up to its Confirm."""
     await declared(bot, discord)
-    discord.react_form = form(await discord.click(discord.card["React"], user=ANN, channel="1"))
+    (units,) = menus(await discord.click(discord.card["React"], user=ANN, channel="1"))
+    chosen = await discord.choose(units, [option(units, "Sherman 2")], user=ANN, channel="1")
+    (when,) = menus(await discord.click(buttons(chosen)["Fire"], user=ANN, channel="1"))
+    (targets,) = menus(await discord.choose(when, ["now"], user=ANN, channel="1"))
+    aimed = await discord.choose(targets, [option(targets, "Gruppe 3")], user=ANN, channel="1")
+    discord.confirm = buttons(aimed)["Confirm"]
     bot.games.dice = lambda: ScriptedDice([d6(5), d10(2)])
 
 
-async def react_by_form(bot, discord) -> list:
-    answer = {"Reacting unit": "Sherman 2", "Fire at": "gruppe-3"}
-    return await discord.submit(discord.react_form, answer, user=ANN, channel="1")
+async def react_by_taps(bot, discord) -> list:
+    return await discord.click(discord.confirm, user=ANN, channel="1")
 
 
 def after(delay: int):
@@ -109,7 +118,7 @@ async def a_campaign_phase(bot, discord) -> None:
 ACTIONS = {
     "slash command": (opening, declare, DECLARED, None),
     "button": (declared, no_reaction, MOVED, None),
-    "form": (reacting, react_by_form, "Sherman 2 fires at Gruppe 3", None),
+    "reaction's Confirm": (reacting, react_by_taps, "Sherman 2 fires at Gruppe 3", None),
     "window's deadline": (declared, after(120), MOVED, "The reaction window closed"),
     "turn ping": (nothing, after(600), "the game waits for you", f"<@{OTTO}>: the game waits for you"),
     "referee's deadline": (refereed_with_a_deadline, after(7200), "deadline", "The Axis did not act by"),

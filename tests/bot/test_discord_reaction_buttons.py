@@ -8,7 +8,7 @@ from tests.bot.discord_harness import (
     OTTO,
     buttons,
     close_bot,
-    form,
+    menus,
     open_bot,
     reply,
     started_game,
@@ -50,17 +50,47 @@ async def test_the_buttons_still_work_after_a_restart(declared, monkeypatch):
     await close_bot(restarted)
 
 
-async def test_react_opens_a_form_whose_answer_is_the_reaction(declared):
+def option(menu: dict, label: str) -> str:
+    """The value of the menu's option whose label starts so."""
+    return next(o["value"] for o in menu["options"] if o["label"].startswith(label))
+
+
+async def test_react_builds_the_reaction_by_taps_from_the_units_that_may_react(declared):
     bot, discord, shown, _ = declared
-    opened = form(await discord.click(shown["React"], user=ANN, channel="1"))
+    step = await discord.click(shown["React"], user=ANN, channel="1")
+    (units,) = menus(step)
+    assert reply(step)[1] and "needs 4+ (+1 vehicle reacting to infantry)" in next(
+        o["description"] for o in units["options"] if o["label"] == "Sherman 2"
+    )
+    assert set(buttons(step)) == {"CMT (Allies)", "No reaction (Allies)"}
+    chosen = await discord.choose(units, [option(units, "Sherman 2")], user=ANN, channel="1")
+    when = menus(await discord.click(buttons(chosen)["Fire"], user=ANN, channel="1"))[0]
+    assert [o["label"] for o in when["options"]] == [  # Gruppe 3 moves 3" from 50,42 to 50,39
+        "Before it acts",
+        'As it reaches 50.0,41.0 (1" along its move)',
+        'As it reaches 50.0,40.0 (2" along its move)',
+        'As it reaches 50.0,39.0 (3" along its move)',
+    ]
+    (targets,) = menus(await discord.choose(when, ["now"], user=ANN, channel="1"))
+    confirm = await discord.choose(targets, [option(targets, "Gruppe 3")], user=ANN, channel="1")
+    assert reply(confirm)[0] == "**Sherman 2**: fire at Gruppe 3. Confirm to react so."
     bot.games.dice = lambda: ScriptedDice([d6(5), d10(2)])
-    answer = {"Reacting unit": "Sherman 2", "Fire at": "gruppe-3"}
-    text, _ = reply(await discord.submit(opened, answer, user=ANN, channel="1"))
+    text, private = reply(await discord.click(buttons(confirm)["Confirm"], user=ANN, channel="1"))
+    assert not private
     assert (
         "The Allies react with Sherman 2: fire at Gruppe 3: needs 4+ (+1 vehicle reacting to infantry)"
         in text
     )
     assert "Sherman 2 fires at Gruppe 3" in text and 'Gruppe 3 moves 3.0" to 50.0,39.0' in text
+
+
+async def test_react_is_refused_privately_to_the_acting_side_and_after_the_window_closed(declared):
+    bot, discord, shown, _ = declared
+    text, private = reply(await discord.click(shown["React"], user=OTTO, channel="1"))
+    assert private and "Only the Allies may react" in text
+    await discord.click(shown["No reaction"], user=ANN, channel="1")
+    text, private = reply(await discord.click(shown["React"], user=ANN, channel="1"))
+    assert private and "No reaction window is open" in text
 
 
 async def test_a_closed_window_loses_its_buttons(declared):

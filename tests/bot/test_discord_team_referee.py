@@ -21,10 +21,8 @@ from tests.bot.discord_harness import (
     Pick,
     attachments,
     buttons,
-    callback_payload,
     channel_posts,
     close_bot,
-    form,
     messages,
     open_bot,
     reply,
@@ -206,13 +204,10 @@ async def test_a_correction_to_a_hidden_unit_is_told_without_naming_it_and_undon
 
 
 async def clicked(bot, discord, button, user) -> tuple[str, bool]:
-    """A click's answer: its text and whether it is private. Unless it was a form opening, the
-    answer a refusal gets is private and the stored game is byte-identical."""
+    """A click's answer: its text and whether it is private. A private answer (a refusal, or the
+    first step of a reaction built by taps) leaves the stored game byte-identical."""
     before = await bot.games.store.load(CHANNEL)
     sent = await discord.click(button, user=user, channel=CHANNEL)
-    if any(e["route"].endswith("/callback") and callback_payload(e)["type"] == 9 for e in sent):
-        assert form(sent)["title"] == "React"
-        return "a form", True
     text, private = reply(sent)
     after = await bot.games.store.load(CHANNEL)
     if private:
@@ -222,8 +217,9 @@ async def clicked(bot, discord, button, user) -> tuple[str, bool]:
 
 
 async def test_the_reaction_buttons_as_each_role(bot_and_discord):
-    """React and No reaction as every role: only the reacting side's players open the form; they
-    and a referee (passing for an absent side, p. 25) may let the action go ahead."""
+    """React and No reaction as every role: only the reacting side's players are shown the units
+    that may react; they and a referee (passing for an absent side, p. 25) may let the action go
+    ahead."""
     bot, discord = bot_and_discord
     await set_up(bot, discord)
     await slash(discord, "initiative", ANN, choice="start")
@@ -240,8 +236,9 @@ async def test_the_reaction_buttons_as_each_role(bot_and_discord):
         BOSS: (WATCH, True),
         RUTH: ("Only the Axis' players may act for the Axis", True),
     }
-    assert await clicked(bot, discord, shown["React"], OTTO) == ("a form", True)
-    assert await clicked(bot, discord, shown["React"], DAN) == ("a form", True)
+    step = "**The Axis**: choose the unit to react with (the score its test needs shown)."
+    assert await clicked(bot, discord, shown["React"], OTTO) == (step, True)
+    assert await clicked(bot, discord, shown["React"], DAN) == (step, True)
     declined = {
         user: await clicked(bot, discord, shown["No reaction"], user) for user in (ANN, BOB, EVE, BOSS)
     }

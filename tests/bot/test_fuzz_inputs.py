@@ -151,7 +151,8 @@ async def table(database_backend, request):
         database_url = request.getfixturevalue("database_url")
     store = GameStore(database_url)
     if database_backend == "sqlite":
-        event.listen(store.engine.sync_engine, "connect", no_waiting_for_the_disk)
+        for engine in store.engines:
+            event.listen(engine, "connect", no_waiting_for_the_disk)
     service = GameService(store, lambda: SeededDice(7))
     console, _ = await ConsoleTable.open(Services.around(service))
     await console.rules.ship()

@@ -13,7 +13,7 @@ from bot.services import rules_service
 from bot.services.card_service import CardService
 from bot.services.dice_service import DiceService
 from bot.services.game_service import GameError
-from bot.services.rules_service import MAX_BYTES, MAX_SECTIONS, RulesService
+from bot.services.rules_service import MAX_BYTES, MAX_SECTION_CHARS, MAX_SECTIONS, RulesService
 from bot.services.stats_service import StatsService
 from engine.errors import IllegalCommand
 from tests.bot.test_fuzz_inputs import library_on_postgres, table  # noqa: F401  (the fuzz test's table)
@@ -110,7 +110,8 @@ async def test_an_oversized_import_is_refused_before_any_work(table):  # noqa: F
     with pytest.raises(Exception, match=r"many.md has more than 10,000 sections, the limit"):
         await rules.import_document("guild", "admin", "many.md", many.encode())
     long = "# Short\ntext\n# Long\n" + "word " * 30_000
-    with pytest.raises(Exception, match=r"section 'Long' has 149,999 characters; a section may have 100,000"):
+    limit = rf"section 'Long' has 149,999 characters; a section may have {MAX_SECTION_CHARS:,}"
+    with pytest.raises(Exception, match=limit):
         await rules.import_document("guild", "admin", "long.md", long.encode())
     sources = markdown(await rules.sources("guild"))
     assert all(name not in sources for name in ("big.md", "many.md", "long.md"))

@@ -60,7 +60,7 @@ async def test_measure_is_from_your_own_units_only(bot_and_discord):
 async def test_the_console_measures_and_a_fire_order_names_what_blocks(tmp_path):
     out = io.StringIO()
     lines = (
-        "/start\n/initiative first\n/act gruppe-3 fire:3rd-squad\n/act panzer-iv fire:2nd-squad\n"
+        "/start\n/initiative start\n/act gruppe-3 fire:3rd-squad\n/act panzer-iv fire:2nd-squad\n"
         "/measure panzer-iv to:2nd-squad\n/measure\n"
     )
     url = f"sqlite+aiosqlite:///{tmp_path / 'console.db'}"

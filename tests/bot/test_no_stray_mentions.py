@@ -21,7 +21,6 @@ from tests.bot.discord_harness import (
     OTTO,
     Pick,
     Upload,
-    buttons,
     callback_payload,
     close_bot,
     form,
@@ -189,16 +188,11 @@ async def opened_forms(bot, discord) -> list[tuple[dict[str, Any], str, str]]:
     square = form(await discord.choose(menu, ["woods"], user=ANN, channel="2"))
     await discord.slash("campaign new", user=ANN, channel="3", name="B", **CAMPAIGN)
     sealed = form(await discord.slash("campaign submit", user=OTTO, channel="3"))
-    await started_game(bot, discord)
-    await discord.slash("initiative", user=OTTO, channel="1", choice="start")
-    declared = await discord.slash("act", user=OTTO, channel="1", unit="gruppe-3", move="50,39")
-    react = form(await discord.click(buttons(declared)["React"], user=ANN, channel="1"))
     return [
         (cards, ANN, "2"),
         (imported, ANN, "2"),
         (square, ANN, "2"),
         (sealed, OTTO, "3"),
-        (react, ANN, "1"),
     ]
 
 

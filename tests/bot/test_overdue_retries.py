@@ -41,7 +41,8 @@ class FailingWrites:
     def __init__(self, store: GameStore, times: int) -> None:
         self.left: defaultdict[str, int] = defaultdict(lambda: times)
         self.failed = 0
-        event.listen(store.engine.sync_engine, "before_cursor_execute", self._write)
+        for engine in store.engines:
+            event.listen(engine, "before_cursor_execute", self._write)
 
     def _write(self, conn, cursor, statement, parameters, context, executemany) -> None:
         write = WRITE.match(statement)

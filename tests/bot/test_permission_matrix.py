@@ -168,9 +168,8 @@ MATRIX = (  # who may send it (the permission table), and in which phases it cha
     # at a turn's start (a quick battle's calls are played in test_permission_matrix_taps.py)
     cell("reserves", ALLIES, NOT_HERE, fixed(units="Infantry Detachment 2")),
     cell("deploy", {ANN}, "set-up", next_to_set_up),  # her unit sets up next
-    cell("React", AXIS, "window open", kind="button", answer="form"),
+    cell("React", AXIS, "window open", kind="button", answer="step"),  # the reaction by taps
     cell("No reaction", AXIS | REFEREES, "window open", kind="button"),
-    cell("React form", AXIS, "window open", kind="form"),
     cell("team give", {ANN}, {"initiative", "turn start"}, fixed(player=BOB, tokens=1)),  # CO's bonus (p. 25)
     cell("team request", ALLIES, options=fixed(unit=POOL["allies"])),
     cell("team grant", {OTTO}, SET_UP_DONE, fixed(unit=POOL["axis"])),  # Dan's request
@@ -257,7 +256,7 @@ MATRIX = (  # who may send it (the permission table), and in which phases it cha
 @dataclass
 class Snapshot:
     """A phase's kept database (by the phase's name); the buttons and menus of the card that
-    reached it (by label, a menu by its placeholder), and the window's form once one is open."""
+    reached it (by label, a menu by its placeholder), and a setting's form once one is open."""
 
     name: str
     buttons: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -340,10 +339,8 @@ async def build(copies: Copies, monkeypatch) -> dict[str, Snapshot]:
     await snapshot("turn start", await discord.slash("initiative", user=ANN, channel=CHANNEL, choice="start"))
 
     state = await bot.games.game(CHANNEL)
-    window = await snapshot(
-        "window open", await discord.slash("act", user=BOB, channel=CHANNEL, **nudge_sherman(state))
-    )
-    window.form = form(await discord.click(window.buttons["React"], user=OTTO, channel=CHANNEL))
+    declared = await discord.slash("act", user=BOB, channel=CHANNEL, **nudge_sherman(state))
+    await snapshot("window open", declared)
     await snapshot("running", await discord.slash("noreact", user=OTTO, channel=CHANNEL))
 
     await discord.slash("game concede", user=ANN, channel=CHANNEL)
@@ -550,7 +547,7 @@ def expected(entry: Cell, user: str, phase: str) -> set[str]:
     return {"private", "nothing"} if entry.kind == "form" else {"private"}
 
 
-GAME = Setting(CHANNEL, USERS, MATRIX, opener=OTTO, opened_by="React", typed={"Reacting unit": "cmt"})
+GAME = Setting(CHANNEL, USERS, MATRIX, opener=OTTO, opened_by="", typed={})
 
 
 @pytest.mark.parametrize("phase", PHASES)

@@ -136,6 +136,7 @@ def at_an_enemy(state: GameState) -> dict[str, Any]:
     return {"values": [place(state, an_enemy(state))]}
 
 
+MOMENT = "a reaction's moment"  # an axis unit's, made here: no card of this game offers it
 STEP = "step"  # a private step of an order: shown to those who may order, nothing stored
 TAP_ROWS = (  # as the matrix's rows: who may, in which phases the item does what it says
     # this scenario's sides join with a force (/game join force:): a quick battle's Join by tap is
@@ -169,7 +170,18 @@ TAP_ROWS = (  # as the matrix's rows: who may, in which phases the item does wha
     cell("choice menu", ALLIES, NOT_HERE, fixed(values=[NO_TARGET]), kind="menu", command="choice"),
     # a long unit or target menu's next page, turned in place: a private step like the menus' (this
     # game's menus fill one page, and the page asked for is held to the pages there are)
-    cell("units page", ALLIES, PLAYING, kind="button", answer=STEP, command="More units"),
+    cell(  # in the window, the axis's units that may react
+        "units page",
+        ALLIES,
+        PLAYING | {"window open"},
+        kind="button",
+        but=[("window open", AXIS)],
+        answer=STEP,
+        command="More units",
+    ),
+    # a reaction's moments on the declared move, a page on: the axis react in the window
+    cell("moments page", AXIS, "window open", kind="button", answer=STEP, command="More moments"),
+    cell("moment menu", AXIS, "window open", fixed(values=["now"]), kind="menu", answer=STEP, command=MOMENT),
     cell("targets page", ALLIES, PLAYING, kind="button", answer=STEP, command="More targets"),
     cell("destinations page", ALLIES, PLAYING, kind="button", answer=STEP, command="More destinations"),
     # a long choice's next page, opened privately from the card: no choice is pending here (the
@@ -201,15 +213,22 @@ TAP_ROWS = (  # as the matrix's rows: who may, in which phases the item does wha
 TAPS = replace(GAME, rows=TAP_ROWS)
 
 
+def drafted(place: str, action: str) -> tuple[object, ...]:
+    """The arguments of an order's step for the unit at ``place`` doing ``action``, nothing else
+    chosen yet."""
+    return Draft(int(place), action).arguments()
+
+
 def made(state: GameState, version: int) -> dict[str, dict[str, Any]]:
     """The items no card of this game offers, with the ids a card made at ``version`` would
     carry: a quick battle's Join and Start (a card of an earlier game in this channel keeps
     them, and versions start again with each game), the Sherman's target menu (no enemy is in
     its sight here), a pending choice's menu, a side's reserve calls (a team calls none), the
     set-up's steps (the phase "set-up" is kept without its card) with the next unit set up
-    where ``/deploy`` sets it, and a long menu's second page."""
+    where ``/deploy`` sets it, a long menu's second page, and an axis unit's reaction moments."""
     channel = int(CHANNEL)
     sherman, unit = place(state, SHERMAN), place(state, next_to_set_up(state)["unit"])
+    reactor = place(state, next((u.id for u in state.units.values() if u.side == "axis" and u.on_table), ""))
     spot = spot_of(next_to_set_up(state)["at"])  # where /deploy sets it, as the spot menu offers it
 
     def menu(step: str, *arguments: object) -> discord.ui.Select:
@@ -217,7 +236,8 @@ def made(state: GameState, version: int) -> dict[str, dict[str, Any]]:
         return discord.ui.Select(custom_id=step_id(channel, version, step, *arguments), options=options)
 
     menus = {
-        TARGET: menu("at", sherman, "fire", "-"),
+        TARGET: menu("at", *drafted(sherman, "fire")),
+        MOMENT: menu("when", *drafted(reactor, "fire")),
         "choice": menu("choice"),
         RESERVES: menu("call", "allies"),
         TO_SET_UP: menu("placing"),
@@ -229,9 +249,10 @@ def made(state: GameState, version: int) -> dict[str, dict[str, Any]]:
         step_button(channel, version, "join", "Join the Axis", "axis"),
         step_button(channel, version, "start", "Start"),
         step_button(channel, version, "units", "More units", 1),
-        step_button(channel, version, "targets", "More targets", sherman, "fire", "-", 1),
-        step_button(channel, version, "dests", "More destinations", sherman, "move", 1),
+        step_button(channel, version, "targets", "More targets", *drafted(sherman, "fire"), 1),
+        step_button(channel, version, "dests", "More destinations", *drafted(sherman, "move"), 1),
         step_button(channel, version, "choices", "More choices", OPENING, 1),
+        step_button(channel, version, "whens", "More moments", *drafted(reactor, "fire"), 1),
         step_button(channel, version, "reserves", "Call reserves (Allies)", "allies"),
         step_button(channel, version, "noreserves", "No reserves (Allies)", "allies"),
         step_button(channel, version, "setup", "Set up a unit (Allies)", "allies"),

@@ -256,7 +256,7 @@ async def test_the_replay_waits_for_the_end_and_changes_nothing(bot_and_discord)
 async def test_the_console_writes_the_replay_when_the_game_ends_and_on_demand(tmp_path):
     pictures = tmp_path / "pictures"
     url = f"sqlite+aiosqlite:///{tmp_path / 'console.db'}"
-    lines = "/start\n/initiative first\n/act gruppe-3 move:50,39\n/noreact\n/concede\n/game replay\n"
+    lines = "/start\n/initiative start\n/act gruppe-3 move:50,39\n/noreact\n/concede\n/game replay\n"
     out = io.StringIO()
     await play_console(io.StringIO(lines), out, url, dice=lambda: SeededDice(1), pictures=pictures)
     text = out.getvalue()

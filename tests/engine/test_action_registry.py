@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine.actions.base import ActionType
-from engine.actions.registry import ACTIONS, order_actions, order_options
+from engine.actions.registry import ACTION_TYPES, order_actions, order_options
 from engine.commands import ACTION_KINDS, Disembark, Embark, Fire, LaySmoke, Move
 from engine.errors import IllegalCommand
 from engine.rulesets import RULE_SETS, RuleSet
@@ -31,14 +31,18 @@ ACTION_CLASSES = {cls.__name__: cls for cls in ACTION_KINDS.values()}
 
 
 @cache
-def _modules() -> list[tuple[Path, ast.Module]]:
-    """Every module of the engine, the bot and the renderer outside the registry, parsed once."""
+def source_modules() -> list[tuple[Path, ast.Module]]:
+    """Every module of the engine, the bot and the renderer, parsed once."""
     return [
         (path, ast.parse(path.read_text(), filename=str(path)))
         for package in ("engine", "bot", "renderer")
         for path in sorted((ROOT / package).rglob("*.py"))
-        if REGISTRY not in path.parents
     ]
+
+
+def _modules() -> list[tuple[Path, ast.Module]]:
+    """Every module of the engine, the bot and the renderer outside the registry."""
+    return [(path, tree) for path, tree in source_modules() if REGISTRY not in path.parents]
 
 
 def _names_in(node: ast.AST) -> set[str]:
@@ -90,7 +94,9 @@ def test_rule_sets_carry_no_feature_flags():
 def test_every_action_class_written_is_registered_under_its_own_name():
     classes = _subclasses(ActionType)
     assert len(classes) > 10
-    assert sorted(type(action).__name__ for action in ACTIONS.values()) == sorted(c.__name__ for c in classes)
+    assert sorted(type(action).__name__ for action in ACTION_TYPES.values()) == sorted(
+        c.__name__ for c in classes
+    )
 
 
 def _subclasses(cls: type) -> list[type]:
@@ -99,13 +105,13 @@ def _subclasses(cls: type) -> list[type]:
 
 def test_every_action_command_has_exactly_one_action_in_each_rule_set_that_offers_it():
     for rules in RULE_SETS.values():
-        assert set(rules.actions) <= ACTIONS.keys(), rules.name
-        commands = [ACTIONS[name].command for name in rules.actions]
+        assert set(rules.actions) <= ACTION_TYPES.keys(), rules.name
+        commands = [ACTION_TYPES[name].command for name in rules.actions]
         assert len(commands) == len(set(commands)), rules.name
-    registered = {kind.command for kind in ACTIONS.values()}
+    registered = {kind.command for kind in ACTION_TYPES.values()}
     assert registered == set(ACTION_CLASSES.values())
     offered = {name for rules in RULE_SETS.values() for name in rules.actions}
-    assert offered == ACTIONS.keys()  # no action that no rule set offers
+    assert offered == ACTION_TYPES.keys()  # no action that no rule set offers
 
 
 def test_the_2015_rules_offer_the_books_actions():
@@ -132,8 +138,8 @@ def test_the_house_rules_offer_the_books_actions_and_their_own():
         "shell_building",
         "smoke_round",
     ]
-    assert ACTIONS["house_move"].command is ACTIONS["move"].command
-    assert ACTIONS["smoke_round"].command is ACTIONS["smoke"].command
+    assert ACTION_TYPES["house_move"].command is ACTION_TYPES["move"].command
+    assert ACTION_TYPES["smoke_round"].command is ACTION_TYPES["smoke"].command
 
 
 def _core_game():
@@ -171,7 +177,7 @@ P1, P2 = Point(x=10, y=10), Point(x=12, y=14)
 
 
 def test_every_option_of_act_is_declared_once_by_an_action():
-    declared = [option.name for kind in ACTIONS.values() for option in kind.options]
+    declared = [option.name for kind in ACTION_TYPES.values() for option in kind.options]
     assert set(order_options()) == set(declared) and len(order_options()) <= 24  # + unit: Discord's 25
     assert [n for n in order_options() if n in ("move", "fire", "assault", "bombard")] == [
         "move",

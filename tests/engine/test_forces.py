@@ -157,7 +157,7 @@ def test_a_new_force_needs_a_known_nation_a_name_a_positive_limit_and_a_wartime_
         IllegalCommand, match="^there is no 'French' order of battle: choose German, British, US or Soviet$"
     ):
         new_force("French", "Free French", 300)
-    with pytest.raises(IllegalCommand, match="^points limit: Input should be greater than 0$"):
+    with pytest.raises(IllegalCommand, match="^points limit: a whole number from 1 to 100,000, not 0$"):
         new_force("us", "Easy Company", 0)
     with pytest.raises(IllegalCommand, match="^1950 is outside the war: choose a year from 1939 to 1945$"):
         new_force("us", "Easy Company", 300, "1950")
@@ -521,7 +521,7 @@ def test_import_is_tolerant_of_spacing_case_bullets_and_code_fences():
 
 HEADER = "Force: Kampfgruppe\nNation: German\nPoints limit: 300\n"
 EXPECTED = "expected Force:, Nation:, Points limit:, Date: or a unit line starting with -"
-NOT_AN_INTEGER = "Input should be a valid integer, unable to parse string as an integer"
+LIMITS = "a whole number from 1 to 100,000"
 
 
 @pytest.mark.parametrize(
@@ -536,7 +536,16 @@ NOT_AN_INTEGER = "Input should be a valid integer, unable to parse string as an 
         ),
         (
             "Force: K\nNation: German\nPoints limit: lots\n",
-            f"line 3 ('Points limit: lots'): points limit: {NOT_AN_INTEGER}",
+            f"line 3 ('Points limit: lots'): points limit: {LIMITS}, not 'lots'",
+        ),
+        (
+            "Force: K\nNation: German\nPoints limit: " + "9" * 401 + "\n",
+            f"line 3 ('Points limit: {'9' * 66}'… (415 characters)): "
+            f"points limit: {LIMITS}, not '{'9' * 40}'… (401 characters)",
+        ),
+        (
+            "Force: K\nNation: German\nPoints limit: 100001\n",
+            f"line 3 ('Points limit: 100001'): points limit: {LIMITS}, not 100,001",
         ),
         (
             HEADER + "Date: spring 1945\n",
@@ -566,6 +575,17 @@ NOT_AN_INTEGER = "Input should be a valid integer, unable to parse string as an 
         (
             HEADER + "- Cat: Panther\n\n- cat: Tiger I\n",
             "line 6 ('- cat: Tiger I'): 'cat' is too like 'Cat': give the unit another label",
+        ),
+        (
+            HEADER + "".join(f"- Gruppe {n}: Infantry Detachment\n" for n in range(1, 300)),
+            "line 204 ('- Gruppe 201: Infantry Detachment'): a force has at most 200 units",
+        ),
+        (
+            HEADER
+            + "".join(f"- Gruppe {n}: Infantry Detachment\n" for n in range(1, 150))
+            + "- gruppe 7: MG Team\n",
+            "line 153 ('- gruppe 7: MG Team'): 'gruppe 7' is too like 'Gruppe 7': give the unit another "
+            "label",
         ),
     ],
 )

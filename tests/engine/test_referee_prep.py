@@ -121,7 +121,7 @@ def test_special_rules_reach_only_their_audience_and_the_listing_shows_each_read
 
 def test_a_briefing_is_read_by_its_side_alone():
     state, events = play(refereed(), RefereeBriefing(referee="ref", side="axis", text="Shermans on the road"))
-    assert events[0].side == "axis" and events[0].public == ""
+    assert events[0].side == "axis" and events[0].secret
     assert told(events[0], "axis") == "Intelligence for the Axis: Shermans on the road"
     assert told(events[0], "allies") == told(events[0], None) == ""
 

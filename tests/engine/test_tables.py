@@ -155,6 +155,25 @@ GOOD = "name: Farm\nwidth: 72\ndepth: 48\npieces:\n- {id: wood, kind: woods, at:
         ("name: Farm\nwidth: &w 72\ndepth: *w\n", 2, "anchors and aliases"),
         ("", None, "the file is empty"),
         ("- a list\n", 1, "the file is a mapping"),
+        (GOOD + "- {id: x, kind: woods, at: [1, .NaN], size: [2, 2]}\n", 6, ".NaN is not a measure"),
+        (GOOD + "- {id: x, kind: woods, at: C5, size: [2, 2], turn: -.inf}\n", 6, "-.inf is not a measure"),
+        (
+            GOOD + "- {id: x, kind: woods, at: C5, size: [2, 1.0e+999]}\n",
+            6,
+            "numbers in a table file are finite",
+        ),
+        (GOOD + "- {id: x, kind: woods, at: C5, size: [2, 2], turn: 1" + "0" * 30 + "}\n", 6, "at most 24"),
+        (GOOD + "- {id: x, kind: road, points: [[[[[1, 2]]]]]}\n", 6, "nest at most 6 deep"),
+        (GOOD + "seed: 1\x00\n", 6, "only printable characters; this one has U+0000"),
+        ("name: Farm\npieces:\n" + "- " * 2_000 + "1\n", 3, "nest at most 6 deep"),
+        ("name: [" + "a, " * 10_000 + "]", 1, "at most 10,000 values"),
+        (  # a later piece's problem is found at its own line, though the table is checked once
+            GOOD
+            + "- {id: far, kind: woods, at: K7, size: [2, 2]}\n"
+            + "- {id: copse, kind: woods, at: C3, size: [2, 2]}\n",
+            7,
+            "copse: wood and copse overlap",
+        ),
     ],
 )
 def test_a_bad_file_is_refused_with_its_line_and_problem(text, line, problem):

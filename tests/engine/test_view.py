@@ -11,13 +11,15 @@ import pytest
 from engine.cards import Card, CardInPlay, Cards
 from engine.commands import Move
 from engine.deployment.hidden import add_dummy_markers, hide_under_marker
-from engine.dice import SeededDice
+from engine.dice import SeededDice, d6
 from engine.errors import IllegalCommand
-from engine.events import Event
+from engine.events import Event, EventLog
+from engine.firing.losses import explode
 from engine.game_state import GameState
 from engine.rulesets import with_rule_set
+from engine.scenarios.new_game import make_unit
 from engine.scenarios.quick_battle import quick_battle
-from engine.state import Objective, Phase, Point, RefereeRule
+from engine.state import CoverKind, Going, Objective, Phase, Point, RefereeRule
 from engine.variants.house_v1.state import FireMarker
 from engine.view import (
     REFEREE,
@@ -36,7 +38,7 @@ from engine.view import (
 )
 from renderer import picture
 from renderer.description import describe
-from tests.engine.helpers import declare, started
+from tests.engine.helpers import act, box, declare, game, started
 from tests.engine.random_play import apply_purely, random_command, team_business
 
 AUDIENCES = ("allies", "axis", REFEREE, SPECTATORS)
@@ -180,3 +182,51 @@ def test_nothing_an_audience_is_shown_names_a_unit_it_may_not_know(seed):
             assert naming(shown_to(state, audience, events, before, drawn), secrets) == [], (step, audience)
             shown_the_referee += len(naming(shown_to(state, REFEREE, events, before, False), secrets))
     assert hidden_at_start >= 8 and shown_the_referee > 0 and state.turn >= 1
+
+
+def _hidden_sniper_in_rubble() -> GameState:
+    """A hidden US sniper team (its dummy far off) at the edge of rubble, its side to act."""
+    rubble = box("rubble", "rubble", 20, 44, 30, 54, going=Going.VERY_ROUGH, cover=CoverKind.COVER)
+    state = started(
+        game(
+            make_unit("us", "Sniper Team", "allies", (25, 40), unit_id="sniper"),
+            make_unit("us", "Sherman 75mm", "allies", (60, 40), unit_id="sherman"),
+            make_unit("german", "Infantry Detachment", "axis", (94, 70), unit_id="far", name="Far away"),
+            terrain=[rubble],
+        ),
+        "allies",
+    )
+    state.units["sniper"].hidden, state.units["sniper"].decoy = True, Point(x=80, y=10)
+    return state
+
+
+def test_the_channel_reads_a_hidden_sniper_teams_terrain_tests_unnamed_p20():
+    """Through or stuck, a hidden sniper team's terrain test names it to its side alone."""
+    state = _hidden_sniper_in_rubble()
+    _, events = act(state, "allies", "sniper", Move(path=(Point(x=25, y=46),)), faces=[d6(4)])
+    (through,) = [e for e in events if e.kind == "terrain_test"]
+    assert told(through, "allies") == "Sniper Team needs 4+ to cross rubble: rolled 4, through"
+    assert (
+        told(through, SPECTATORS)
+        == told(through, "axis")
+        == "a sniper marker needs 4+ to cross rubble: rolled 4, through"
+    )
+    _, events = act(state, "allies", "sniper", Move(path=(Point(x=25, y=46),)), faces=[d6(3)])
+    (stuck,) = [e for e in events if e.kind == "terrain_test"]
+    assert (
+        told(stuck, REFEREE)
+        == "Sniper Team needs 4+ to cross rubble: rolled 3, stuck; no more actions this turn"
+    )
+    assert told(stuck, "axis") == "a sniper marker is stuck"
+
+
+def test_a_blast_that_shakes_a_hidden_sniper_team_is_told_to_its_side_alone_p12():
+    """A friendly vehicle explodes beside a hidden sniper team: the marker it takes would tell
+    the enemy which of the two markers is the team (p. 20)."""
+    state = _hidden_sniper_in_rubble()
+    state.units["sherman"].position = Point(x=27, y=40)
+    log = EventLog(SeededDice(1))
+    explode(state, state.units["sherman"], log)
+    (shaken,) = [e for e in log.events if e.kind == "kaboom"]
+    assert told(shaken, "allies") == "Sniper Team is shaken by the blast: +1 marker"
+    assert told(shaken, "axis") == told(shaken, SPECTATORS) == ""

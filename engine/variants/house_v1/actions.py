@@ -17,6 +17,7 @@ from engine.commands import Action, Fire, LaySmoke, Move, Order, UnitOrder
 from engine.errors import IllegalCommand
 from engine.events import EventLog
 from engine.game_state import GameState, Pending
+from engine.order_kinds import declared_actions
 from engine.state import Unit
 from engine.variants.house_v1.buildings import (
     check_enter_building,
@@ -277,11 +278,11 @@ class CloseCombatAction(ActionType[CloseCombat]):
     def check(self, activation: Activation, index: int, action: CloseCombat) -> None:
         check_close_combat(activation.state, activation.current, action)
 
-    def at_declaration(self, state: GameState, pending: Pending, log: EventLog) -> str | None:
+    def at_declaration(
+        self, state: GameState, pending: Pending, order: UnitOrder, log: EventLog
+    ) -> str | None:
         """Charged as the first action, the initiation test is taken at once: passed, no reaction
         is allowed (s. 3); failed, the unit fires at its target instead (s. 6)."""
-        order = pending.order
-        assert isinstance(order, UnitOrder)
         pending.initiated = initiation_test(
             state, state.units[order.unit], pending.tokens_before.get(order.unit, 0), log
         )
@@ -292,7 +293,7 @@ class CloseCombatAction(ActionType[CloseCombat]):
 
     def reaction_problem(self, reaction: Order) -> str | None:
         """s. 6: before a close combat the enemy reacts by firing or by moving."""
-        if isinstance(reaction, UnitOrder) and len(reaction.actions) > 1:
+        if len(declared_actions(reaction)) > 1:
             return "Before a close combat the enemy may react by firing or moving, not both (s. 6)"
         return None
 

@@ -7,6 +7,7 @@ from engine.errors import IllegalCommand
 from engine.events import EventLog
 from engine.flow.resolution import expect_choice, resume
 from engine.game_state import GameState
+from engine.order_kinds import activation_of
 from engine.variants.house_v1.actions import charge_of
 from engine.variants.house_v1.close_combat.play import after_first_round, fight
 from engine.variants.house_v1.commands import ChooseDefender, ChooseFallBack
@@ -31,7 +32,7 @@ def choose_fall_back(state: GameState, command: ChooseFallBack, log: EventLog) -
     pending = state.pending
     assert pending is not None
     step = pending.steps[0]
-    order = pending.unit_order(step.who)
+    order = activation_of(pending, step.who)
     assert order is not None
     charge = charge_of(order, step.index)
     attacker, defender = state.units[order.unit], state.units[charge.target]
@@ -45,7 +46,7 @@ def choose_defender(state: GameState, command: ChooseDefender, log: EventLog) ->
     pending = state.pending
     assert pending is not None
     step = pending.steps[0]
-    order = pending.unit_order(step.who)
+    order = activation_of(pending, step.who)
     assert order is not None
     fight(state, state.units[order.unit], state.units[command.unit], log)  # troops inside: no vehicle
     resume(state, log)

@@ -1,0 +1,109 @@
+"""The play commands' builders, one per command of the schema's play group: each makes the
+engine's command for the user's side from the command's options as Discord gives them (a yes/no
+as a bool, a position as a point). The slash commands (bot.discord_adapter.play_commands) and the
+console (which reads a line's options the same way, :meth:`bot.console_grammar.Line.typed`) call
+the same builder, so a line gives the same command, or the same refusal, in both."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.text_orders import FACING_FROM_EDGE, choice_command, find_unit, parse_path, reserve_call, unit_order
+from engine.commands import (
+    ChooseInitiative,
+    Command,
+    Declare,
+    DeclineReaction,
+    Deploy,
+    FallBackOrder,
+    FinishDeployment,
+    MoraleTestOrder,
+    Order,
+    PassInitiative,
+    React,
+)
+from engine.errors import IllegalCommand
+from engine.game_state import GameState
+from engine.state import Phase
+
+
+def act(state: GameState, side: str, unit: str, **options) -> Command:
+    return Declare(side=side, order=unit_order(state, side, unit, **options))
+
+
+def initiative(state: GameState, side: str, choice: str) -> Command:
+    return ChooseInitiative(side=side, go_first=choice == "start")
+
+
+def cmt(state: GameState, side: str) -> Command:
+    return Declare(side=side, order=MoraleTestOrder())
+
+
+def fall_back_order(state: GameState, side: str, unit: str, to: str, reverse: bool = False) -> FallBackOrder:
+    return FallBackOrder(unit=find_unit(state, unit, side), path=parse_path(to), reverse=reverse)
+
+
+def fallback(state: GameState, side: str, unit: str, to: str, reverse: bool) -> Command:
+    return Declare(side=side, order=fall_back_order(state, side, unit, to, reverse))
+
+
+def pass_initiative(state: GameState, side: str) -> Command:
+    return PassInitiative(side=side)
+
+
+def open_window(state: GameState) -> int:
+    if state.phase is not Phase.REACTION or state.pending is None:
+        raise IllegalCommand("No reaction window is open")
+    return state.pending.window
+
+
+def react(state: GameState, side: str, unit, move, fire, first, cmt, at, assault, fallback, to) -> Command:
+    """The reaction the options give: a Company Morale Test, falling back (``to:`` says where, and
+    only then), or the unit's move and/or fire, as ``/act`` reads them."""
+    window = open_window(state)
+    order: Order
+    if to and not fallback:
+        raise IllegalCommand("to: is where a unit falls back to: add fallback:true")
+    if cmt:
+        order = MoraleTestOrder()
+    elif fallback and unit:
+        if not to:
+            raise IllegalCommand("Say where to: /react unit:UNIT fallback:true to:X,Y")
+        order = fall_back_order(state, side, unit, to)
+    elif unit:
+        order = unit_order(state, side, unit, move=move, fire=fire, first=first, assault=assault)
+    else:
+        raise IllegalCommand("Name the reacting unit, or set cmt")
+    return React(side=side, window=window, order=order, at=at)
+
+
+def noreact(state: GameState, side: str) -> Command:
+    return DeclineReaction(side=side, window=open_window(state))
+
+
+def reserves(state: GameState, side: str, units: str) -> Command:
+    return reserve_call(state, side, units)
+
+
+def deploy(state: GameState, side: str, unit, at, facing, done, decoy) -> Command:
+    if done:
+        return FinishDeployment(side=side)
+    if not unit or not at:
+        raise IllegalCommand("Name the unit and where it goes (unit: at:), or say done:true")
+    face = facing if facing is not None else FACING_FROM_EDGE[state.sides[side].entry_edge]
+    return Deploy(side=side, unit=find_unit(state, unit, side), at=at, facing=face, decoy=decoy)
+
+
+PLAY_ORDERS: dict[str, Callable[..., Command]] = {
+    "initiative": initiative,
+    "act": act,
+    "cmt": cmt,
+    "fallback": fallback,
+    "pass": pass_initiative,
+    "react": react,
+    "noreact": noreact,
+    "choose": choice_command,
+    "reserves": reserves,
+    "deploy": deploy,
+}
+"""Each play command's builder, by its path in the schema: ``builder(state, side, **options)``."""

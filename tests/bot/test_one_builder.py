@@ -1,0 +1,104 @@
+"""Each command built once (issue 31): every play command of the schema has one builder
+(bot.play_orders), which the slash command and the console line both hand the same options, read
+the same way; and a reaction built by taps is the very command /react builds from the same
+choices."""
+
+import pytest
+
+from bot.app import Services
+from bot.console import ConsoleTable
+from bot.play_orders import PLAY_ORDERS
+from bot.services.game_service import GameService
+from bot.storage.store import GameStore
+from engine.dice import ScriptedDice, SeededDice, d6, d10
+from engine.errors import IllegalCommand
+from tests.bot.discord_harness import ANN, OTTO, buttons, close_bot, menus, open_bot, started_game
+from tests.test_readme_examples import slash
+
+LINES = [
+    "/initiative choice:pass",
+    "/act unit:Gruppe 3 move:50,39 fire:Sherman 2 first:fire rapid:true",
+    "/cmt",
+    "/fallback unit:Gruppe 3 to:50,45 reverse:true",
+    "/pass",
+    "/react unit:Sherman 2 fire:Gruppe 3 at:D7",
+    "/react cmt:true",
+    "/react unit:Sherman 2 fallback:true to:30,5",
+    "/noreact",
+    "/choose unit:Gruppe 1",
+    "/choose close_combat:fall_back",
+    "/reserves units:Sherman 1, MG",
+    "/deploy unit:Sherman 1 at:C2+1,-2 facing:90.5",
+    "/deploy done:true",
+]
+
+
+def test_the_lines_cover_every_play_command():
+    assert {slash(line)[0] for line in LINES} == set(PLAY_ORDERS)
+
+
+@pytest.fixture
+async def both_front_ends(tmp_path, monkeypatch):
+    """The quick battle started in Discord's channel 1 and at a console table, Otto playing the
+    axis in both; every builder replaced by one that notes what it was handed and builds nothing."""
+    handed = []
+
+    def noting(path):
+        def build(state, side, **options):
+            handed.append((path, side, options))
+            raise IllegalCommand("noted")
+
+        return build
+
+    bot, discord = await open_bot(f"sqlite+aiosqlite:///{tmp_path / 'discord.db'}", monkeypatch)
+    await started_game(bot, discord)
+    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
+    service = GameService(store, dice=lambda: SeededDice(1))
+    table, _ = await ConsoleTable.open(Services.around(service))
+    for line in ("/game new", "as ann /game join side:allies", "as otto /game join side:axis", "/game start"):
+        await table.handle(line)
+    for path in PLAY_ORDERS:
+        monkeypatch.setitem(PLAY_ORDERS, path, noting(path))
+    yield discord, table, handed
+    await close_bot(bot)
+    await service.close()
+    await store.close()
+
+
+@pytest.mark.parametrize("line", LINES)
+async def test_a_line_hands_its_builder_the_same_options_in_discord_and_at_the_console(both_front_ends, line):
+    discord, table, handed = both_front_ends
+    path, options = slash(line)
+    await discord.slash(path, user=OTTO, channel="1", **options)
+    await table.handle(f"as otto {line}")
+    assert len(handed) == 2, handed
+    in_discord, at_console = handed
+    assert in_discord == at_console
+    assert in_discord[:2] == (path, "axis")
+
+
+async def test_a_reaction_by_taps_is_the_command_react_builds(tmp_path, monkeypatch):
+    """Sherman 2 fires at Gruppe 3 before it moves: by taps in channel 1, by /react in channel 2."""
+    bot, discord = await open_bot(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", monkeypatch)
+    built = {}
+    for channel in ("1", "2"):
+        await started_game(bot, discord, channel)
+        await discord.slash("initiative", user=OTTO, channel=channel, choice="start")
+        card = buttons(await discord.slash("act", user=OTTO, channel=channel, unit="Gruppe 3", move="50,39"))
+        bot.games.dice = lambda: ScriptedDice([d6(5), d10(2)])
+        if channel == "1":
+            (units,) = menus(await discord.click(card["React"], user=ANN, channel=channel))
+            sherman = next(o["value"] for o in units["options"] if o["label"] == "Sherman 2")
+            chosen = await discord.choose(units, [sherman], user=ANN, channel=channel)
+            (when,) = menus(await discord.click(buttons(chosen)["Fire"], user=ANN, channel=channel))
+            (targets,) = menus(await discord.choose(when, ["now"], user=ANN, channel=channel))
+            gruppe = next(o["value"] for o in targets["options"] if o["label"].startswith("Gruppe 3"))
+            aimed = await discord.choose(targets, [gruppe], user=ANN, channel=channel)
+            await discord.click(buttons(aimed)["Confirm"], user=ANN, channel=channel)
+        else:
+            await discord.slash("react", user=ANN, channel=channel, unit="Sherman 2", fire="Gruppe 3")
+        _, history = await bot.games.store.history(channel)
+        built[channel] = history[-1][0]
+    assert built["1"] == built["2"]
+    assert built["1"].kind == "react" and built["1"].order.unit == "sherman-2"
+    await close_bot(bot)
