@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import tempfile
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TextIO
@@ -314,7 +315,7 @@ class ConsoleTable:
         reader = self.reader(line.player)
         lines = self.news(reader, outcome.events)
         over = outcome.state.phase is Phase.OVER and outcome.before and outcome.before.phase is not Phase.OVER
-        story = [await self.save_replay()] if over else []
+        story = [await self.told_story()] if over else []
         picture = await self.save_picture(outcome, line.player)
         return "\n".join(lines + ["", self.status(reader)] + picture + story)
 
@@ -539,12 +540,31 @@ class ConsoleTable:
         return [f"Picture: {self._write('latest', png)}"]
 
     async def save_replay(self) -> str:
-        """The finished game's story, and its animated replay to ``pictures/replay.gif``."""
-        replay = await stored_replay(self.service.store, self.CHANNEL)
-        if self.pictures is None or replay.gif is None:
+        """The finished game's story, and its animated replay written frame by frame to
+        ``pictures/replay.gif`` (at a table without pictures, the story alone)."""
+        if self.pictures is None:
+            with tempfile.TemporaryFile() as nowhere:
+                return plain_reply((await stored_replay(self.service.store, self.CHANNEL, nowhere)).summary)
+        self.pictures.mkdir(parents=True, exist_ok=True)
+        target = self.pictures / REPLAY_FILE
+        being_written = target.with_suffix(".part")
+        with being_written.open("wb") as movie:
+            replay = await stored_replay(self.service.store, self.CHANNEL, movie)
+        if not replay.frames:
+            being_written.unlink()
             return plain_reply(replay.summary)
-        frames = f"{replay.frames} frame{'s' * (replay.frames != 1)}, one per activation"
-        return f"{plain_reply(replay.summary)}\nReplay ({frames}): {self._write(REPLAY_FILE, replay.gif)}"
+        being_written.replace(target)
+        frames = f"{replay.frames} frame{'s' * (replay.frames != 1)}"
+        each = ", one per activation" if replay.frames == replay.activations else ""
+        return f"{plain_reply(replay.summary)}\nReplay ({frames}{each}): {target}"
+
+    async def told_story(self) -> str:
+        """The story at the game's end: the game stands whatever becomes of it."""
+        try:
+            return await self.save_replay()
+        except Exception:
+            log.exception("could not make the story of the game")
+            return "The battle's story could not be made (/game replay tries again)."
 
     def _write(self, name: str, picture: bytes) -> Path:
         """Write a picture to the pictures folder (``name``: with its suffix, else a PNG)."""

@@ -36,8 +36,8 @@ A scenario game is set up first: tap Set up a unit on the card, or place each un
 `/deploy unit:... at:...`, then `/deploy done:true`.
 Along the way: `/game status` says who the game waits for, `/game map` shows the table as your \
 side sees it (only to you), `/game log` lists what happened with every die, and `/games mine` \
-finds every game waiting for you on any channel. When the game ends, its last card carries an \
-animated replay and the battle's story; `/game replay` shows them again.""",
+finds every game waiting for you on any channel. When the game ends, the battle's story and its \
+animated replay follow its last card; `/game replay` shows them again.""",
         ),
     ),
     HelpPage(

@@ -3,12 +3,13 @@ that decided it, and a summary in words, all as the spectators may know them (en
 
 An activation starts with a declaration (p. 12) and ends once the game no longer waits on it:
 its reaction window answered, any choice it raised made. A game replays exactly (every die is
-in the log), so the story of a stored game is the same however often it is told.
+in the log), so the story of a stored game is the same however often it is told. A long game's
+story is told one moment at a time (:class:`Storyteller`), so its tables are never all held.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from engine.commands import Command, Declare
@@ -45,28 +46,48 @@ class Kill:
 
 @dataclass(frozen=True)
 class Story:
-    moments: tuple[Moment, ...]
+    activations: int
     kills: tuple[Kill, ...]
     final: GameState
 
 
+class Storyteller:
+    """Replays a game's live log (undone actions left out) from its start: :meth:`moments`
+    gives the table after each activation as it is reached, keeping none of them; the kills,
+    the count of activations and the final table are kept for :meth:`story`."""
+
+    def __init__(self, start: GameState, history: Iterable[tuple[Command, list[Event]]]) -> None:
+        self.start, self.history = start, history
+        self.kills: list[Kill] = []
+        self.activations = 0
+        self.final = start
+
+    def moments(self) -> Iterator[Moment]:
+        state, opened, events = self.start, None, []
+        for command, stored in self.history:
+            before = state
+            state, (produced,) = replay(state, [(command, stored)])
+            if isinstance(command, Declare):
+                opened, events = before, []
+            events += produced
+            self.kills += kills_in(before, state, produced)
+            self.final = state
+            if opened is not None and state.phase not in MID_ACTIVATION:
+                self.activations += 1
+                yield Moment(state, tuple(events), opened)
+                opened = None
+
+    def story(self) -> Story:
+        """The story told so far: the whole story, once :meth:`moments` has run to its end."""
+        return Story(self.activations, tuple(self.kills), self.final)
+
+
 def battle_story(start: GameState, history: Iterable[tuple[Command, list[Event]]]) -> Story:
-    """Replay the game's live log (undone actions left out) from its start, keeping the table
-    after every activation and every kill."""
-    moments: list[Moment] = []
-    kills: list[Kill] = []
-    state, opened, events = start, None, []
-    for command, stored in history:
-        before = state
-        state, (produced,) = replay(state, [(command, stored)])
-        if isinstance(command, Declare):
-            opened, events = before, []
-        events += produced
-        kills += kills_in(before, state, produced)
-        if opened is not None and state.phase not in MID_ACTIVATION:
-            moments.append(Moment(state, tuple(events), opened))
-            opened = None
-    return Story(tuple(moments), tuple(kills), state)
+    """The story of the game's live log, told to its end."""
+    teller = Storyteller(start, history)
+    for _ in teller.moments():
+        pass
+    return teller.story()
 
 
 def kills_in(before: GameState, after: GameState, events: list[Event]) -> list[Kill]:
@@ -91,7 +112,7 @@ def story_text(story: Story) -> tuple[Line, ...]:
     """The summary: turns played, who won and why, each side's losses by unit, the kills."""
     final = story.final
     result = final.result
-    turns, activations = counted(final.turn, "turn"), counted(len(story.moments), "activation")
+    turns, activations = counted(final.turn, "turn"), counted(story.activations, "activation")
     lines: list[Line] = [(Strong("The battle's story"), f": {turns} played, {activations}.")]
     if result is not None:
         won: Line = (Strong(side_name(result.winner, start=True)), " won") if result.winner else ("A draw",)

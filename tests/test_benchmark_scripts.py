@@ -15,13 +15,14 @@ import pytest
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 # the arguments that make a script cheap; the others take seconds whatever they are given
-# (pipeline and replay play whole games, scale_out starts a PostgreSQL server)
+# (pipeline plays whole games, scale_out starts a PostgreSQL server)
 SMALLEST = {
     "busy_channels": ["--channels", "1", "--actions", "2"],
     "dice_and_rules": ["--quick"],
     "first_response": ["--channels", "1", "--repeats", "5"],
     "gc_pauses": ["--windows", "10", "--loads", "20"],
     "migration_kills": ["--kills", "1"],
+    "replay": ["--lengths", "20", "--logs", "10", "--no-battle"],
     "restart_overdue": ["--windows", "2"],
     "rules_library_load": ["--quick"],
     "table_cache": ["--tables", "1", "--rounds", "1"],

@@ -25,7 +25,7 @@ from bot.discord_adapter.play_commands import PLAY_COMMANDS
 from bot.discord_adapter.reaction_buttons import NoReactionButton, retire_buttons
 from bot.discord_adapter.referee_clock_commands import hear_deadlines
 from bot.discord_adapter.referee_commands import RefereeCommands
-from bot.discord_adapter.replay_card import outcome_card
+from bot.discord_adapter.replay_card import StoryPosts, outcome_card
 from bot.discord_adapter.rule_commands import RulesCommands, library_command, rule_command
 from bot.discord_adapter.schema_commands import check_tree
 from bot.discord_adapter.side_threads import post_to_threads
@@ -82,6 +82,7 @@ class IronCrossBot(discord.AutoShardedClient):
         self.owed, self.pings = services.owed, services.pings
         self.campaigns, self.linked_campaigns = services.campaigns, services.linked_campaigns
         self.games.on_window_closed = self.announce
+        self.stories = StoryPosts(self, self.games)  # a game's story follows its game-over card
         hear_deadlines(self)  # a referee's deadline for an absent side is told to the channel
         self.sync_commands = sync_commands
         self.sync_guild = sync_guild  # a test server to publish the commands to, not every server
@@ -147,6 +148,7 @@ class IronCrossBot(discord.AutoShardedClient):
     async def close(self) -> None:
         if self.deadlines is not None:
             await self.deadlines.close()
+        await self.stories.close()
         if self.shards:  # connected: the sharded client closes its shards
             await super().close()
         else:  # never connected (a start-up that failed, a test): only what a client opens

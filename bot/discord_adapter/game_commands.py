@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tempfile
 from dataclasses import replace
 
 import discord
@@ -24,7 +25,7 @@ from bot.discord_adapter.force_commands import force_service, own_forces, where
 from bot.discord_adapter.markdown import markdown
 from bot.discord_adapter.owed_commands import pings
 from bot.discord_adapter.referees import apply_as_user, eyes_of
-from bot.discord_adapter.replay_card import outcome_card, replay_file
+from bot.discord_adapter.replay_card import outcome_card, stories, story_card
 from bot.discord_adapter.schema_commands import schema_command
 from bot.discord_adapter.side_threads import open_for_set_up, open_side_threads, tell_privately
 from bot.discord_adapter.table_commands import battlefields, table_service
@@ -32,7 +33,6 @@ from bot.discord_adapter.team_commands import make_teams_and_referees
 from bot.services.game_service import Outcome, finished_games_text, scenario_text, setup_text
 from bot.services.limits import MOST_SEED, window_seconds
 from bot.services.ping_service import MAX_MINUTES
-from bot.services.replay_service import stored_replay
 from bot.storage.ping_store import DEFAULT_MINUTES
 from engine.commands import Concede, JoinSide, StartGame
 from engine.rulesets import rule_set_choices, with_rule_set
@@ -182,14 +182,10 @@ class GameCommands(app_commands.Group):
 
     @schema_command("game replay", extras=PRIVATE)
     async def replay(self, interaction: discord.Interaction) -> None:
-        replay = await stored_replay(games(interaction).store, str(interaction.channel_id))
-        movie = replay_file(replay)
-        await answer(
-            interaction,
-            view=action_card(markdown(replay.summary), movie),
-            files=[movie] if movie else (),
-            ephemeral=True,
-        )
+        with tempfile.TemporaryFile() as movie:
+            replay = await stories(interaction).make(str(interaction.channel_id), movie)
+            view, files = story_card(replay, movie)
+            await answer(interaction, view=view, files=files, ephemeral=True)
 
     @schema_command("game map", extras=PRIVATE)
     async def map(self, interaction: discord.Interaction) -> None:

@@ -1,11 +1,15 @@
-"""The battle's story on Discord: the card of the action that ended the game carries its animated
-replay and its summary (bot.services.replay_service), and ``/game replay`` shows them again."""
+"""The battle's story on Discord: the card of the action that ended the game posts at once, and
+the story (its summary and animated replay, bot.services.replay_service) follows it as its own
+message, made off the event loop; ``/game replay`` shows them again."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
+import tempfile
 from collections.abc import Sequence
+from typing import BinaryIO
 
 import discord
 
@@ -13,15 +17,29 @@ from bot.discord_adapter.action_card import action_card
 from bot.discord_adapter.markdown import markdown
 from bot.services.game_service import GameService, Outcome
 from bot.services.replay_service import REPLAY_FILE, Replay, stored_replay
+from engine.game_state import GameState
 from engine.state import Phase
 
 log = logging.getLogger(__name__)
 
+STORY_FOLLOWS = "The battle's story and its replay follow (`/game replay` shows them again)."
+STORY_TASK = "battle's story"  # the name of the task that makes and posts it
+CARD_WAIT = 10.0  # seconds a made story waits for the game-over card's task to end, at most
 
-def replay_file(replay: Replay) -> discord.File | None:
-    if replay.gif is None:
+
+def replay_file(replay: Replay, movie: BinaryIO) -> discord.File | None:
+    """The replay written to ``movie``, as the file to send (none when nothing was animated):
+    its few MiB read back whole, as the upload reads them anyway."""
+    if not replay.frames:
         return None
-    return discord.File(io.BytesIO(replay.gif), filename=REPLAY_FILE, description=replay.description)
+    movie.seek(0)
+    return discord.File(io.BytesIO(movie.read()), filename=REPLAY_FILE, description=replay.description)
+
+
+def story_card(replay: Replay, movie: BinaryIO) -> tuple[discord.ui.LayoutView, list[discord.File]]:
+    """The battle's story and its replay, as a card and its files."""
+    file = replay_file(replay, movie)
+    return action_card(markdown(replay.summary), file), [file] if file else []
 
 
 async def outcome_card(
@@ -32,16 +50,52 @@ async def outcome_card(
     picture: discord.File,
     buttons: Sequence[discord.ui.Item] = (),
 ) -> tuple[discord.ui.LayoutView, list[discord.File]]:
-    """An action's card and the files it shows; the action that ended the game adds the
-    battle's story. The action stands whatever happens here: a story that could not be made is
-    logged and left out (``/game replay`` tries again)."""
-    if outcome.state.phase is not Phase.OVER or (outcome.before and outcome.before.phase is Phase.OVER):
-        return action_card(text, picture, buttons), [picture]
-    try:
-        replay = await stored_replay(games.store, channel_id)
-    except Exception:
-        log.exception("could not make the replay of the game in channel %s", channel_id)
-        return action_card(text, picture, buttons), [picture]
-    movie = replay_file(replay)
-    card = action_card(text + "\n\n" + markdown(replay.summary), picture, buttons, replay=movie)
-    return card, [picture, *([movie] if movie else [])]
+    """An action's card and the files it shows; the card of the action that ended the game says
+    that the battle's story follows (:class:`StoryPosts` posts it)."""
+    if outcome.state.phase is Phase.OVER and not (outcome.before and outcome.before.phase is Phase.OVER):
+        text += "\n\n" + STORY_FOLLOWS
+    return action_card(text, picture, buttons), [picture]
+
+
+class StoryPosts:
+    """When a game ends, its story is made and posted to the channel after the game-over card:
+    the replay is drawn off the event loop, one game's at a time (so the process holds one
+    replay's memory however many games end at once), while the card is posted; the story is
+    posted once the task that posts the card is done (or :data:`CARD_WAIT` seconds after it is
+    made, for a task that lives on). The game and its card stand whatever happens here: a story
+    that could not be made or posted is logged (``/game replay`` tries again)."""
+
+    def __init__(self, client: discord.Client, games: GameService) -> None:
+        self.client, self.games = client, games
+        self.making = asyncio.Lock()
+        self.posting: set[asyncio.Task[None]] = set()
+        games.on_game_over.append(self.game_over)
+
+    async def game_over(self, channel_id: str, final: GameState) -> None:
+        card = asyncio.current_task()  # the task that goes on to post the game-over card
+        task = asyncio.get_running_loop().create_task(self.follow(channel_id, card), name=STORY_TASK)
+        self.posting.add(task)
+        task.add_done_callback(self.posting.discard)
+
+    async def make(self, channel_id: str, movie: BinaryIO) -> Replay:
+        """The channel's finished game's story, its replay written to ``movie``."""
+        async with self.making:
+            return await stored_replay(self.games.store, channel_id, movie)
+
+    async def follow(self, channel_id: str, card: asyncio.Task | None) -> None:
+        try:
+            with tempfile.TemporaryFile() as movie:
+                view, files = story_card(await self.make(channel_id, movie), movie)
+                if card is not None:
+                    await asyncio.wait([card], timeout=CARD_WAIT)
+                await self.client.get_partial_messageable(int(channel_id)).send(view=view, files=files)
+        except Exception:
+            log.exception("could not post the story of the game in channel %s", channel_id)
+
+    async def close(self) -> None:
+        """Let the stories being made be posted."""
+        await asyncio.gather(*self.posting, return_exceptions=True)
+
+
+def stories(interaction: discord.Interaction) -> StoryPosts:
+    return interaction.client.stories  # type: ignore[attr-defined]

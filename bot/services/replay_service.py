@@ -1,23 +1,27 @@
 """A finished game's story for the channel: its animated replay and its summary, rebuilt from the
 stored log (engine.story) and drawn as the spectators see it (renderer.animation), off the event
-loop. It changes nothing: the game-over card and ``/game replay`` both read it."""
+loop. The replay is written to a file frame by frame, the game told one activation at a time,
+so a game of any length takes the same memory. It changes nothing: the replay that follows the
+game-over card and ``/game replay`` both read it."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import BinaryIO
 
 from bot.reply import Reply
 from bot.services.outcome import GameError, refusals
 from bot.storage.store import GameStore
-from engine.commands import Command
+from engine.commands import Command, Declare
 from engine.events import Event
 from engine.game_state import GameState
 from engine.referee import live_history
 from engine.state import Phase
-from engine.story import battle_story, story_text
-from renderer.animation import animated_gif, replay_description, replay_frames
+from engine.story import Storyteller, story_text
+from renderer.animation import replay_description, write_replay
+from renderer.header import header_lines
 
 REPLAY_FILE = "replay.gif"
 
@@ -25,21 +29,31 @@ REPLAY_FILE = "replay.gif"
 @dataclass(frozen=True)
 class Replay:
     summary: Reply  # the battle's story
-    gif: bytes | None  # None: no activation was played, so there is nothing to animate
-    frames: int
+    frames: int  # 0: no activation was played, so nothing was animated (nor written)
+    activations: int  # as many as the frames, or more merged into each
     description: str  # the replay in words: its alt text
 
 
-def build_replay(start: GameState, log: Iterable[tuple[Command, list[Event]]]) -> Replay:
-    """The story of a game's stored log (what an undo took back left out), told to spectators."""
-    story = battle_story(start, live_history(list(log)))
-    frames = replay_frames(story.moments)
-    gif = animated_gif(frames) if frames else None
-    return Replay(Reply(story_text(story)), gif, len(frames), replay_description(story.moments))
+def write_game_replay(
+    start: GameState, log: Iterable[tuple[Command, list[Event]]], final: GameState, target: BinaryIO
+) -> Replay:
+    """The story of a game's stored log (what an undo took back left out), told to spectators,
+    its replay written to ``target``; ``final``, the game as it ended, gives every frame the
+    header lines of its end."""
+    live = live_history(list(log))
+    declared = sum(isinstance(command, Declare) for command, _ in live)
+    teller = Storyteller(start, live)
+    shown = write_replay(teller.moments(), declared, header_lines(final), target)
+    story = teller.story()
+    summary, activations = Reply(story_text(story)), story.activations
+    if shown is None:
+        return Replay(summary, 0, activations, "")
+    return Replay(summary, shown.frames, activations, replay_description(shown, activations))
 
 
-async def stored_replay(store: GameStore, channel_id: str) -> Replay:
-    """The channel's game's story, once it is over (while it runs, the story is not yet told)."""
+async def stored_replay(store: GameStore, channel_id: str, target: BinaryIO) -> Replay:
+    """The channel's game's story, once it is over (while it runs, the story is not yet told),
+    its replay written to ``target``."""
     game = await store.load(channel_id)
     if game is None:
         raise GameError("There is no game in this channel: start one with /game new")
@@ -47,4 +61,4 @@ async def stored_replay(store: GameStore, channel_id: str) -> Replay:
         raise GameError("The replay is made when the game ends: see /game map for the table now")
     start, log = await store.history(channel_id)
     with refusals():
-        return await asyncio.to_thread(build_replay, start, log)
+        return await asyncio.to_thread(write_game_replay, start, log, game.state, target)

@@ -18,6 +18,7 @@ from discord.webhook.async_ import AsyncWebhookAdapter
 from bot.app import Services
 from bot.discord_adapter.answers import STUB
 from bot.discord_adapter.client import IronCrossBot
+from bot.discord_adapter.replay_card import STORY_TASK
 from bot.services.game_service import GameService
 from bot.storage.store import GameStore
 from engine.dice import ScriptedDice, d6
@@ -27,7 +28,9 @@ from tests.bot.discord_double import FAULTS, SENDING, DiscordSession, Fault
 from tests.storage.databases import seed_sqlite
 
 GUILD = "100"
-_HANDLERS = ("CommandTree-invoker", "discord-ui", "discord.py: on_interaction")
+# the tasks an interaction leaves running until it is answered: discord.py's, and the story that
+# follows a game-over card
+_HANDLERS = ("CommandTree-invoker", "discord-ui", "discord.py: on_interaction", STORY_TASK)
 APPLICATION = "200"
 _ids = itertools.count(10_000)
 
@@ -665,6 +668,7 @@ async def open_bot(database_url: str, monkeypatch) -> tuple[IronCrossBot, Harnes
 
 
 async def close_bot(bot: IronCrossBot) -> None:
+    await bot.stories.close()  # a finished game's story is posted
     await bot.pings.close()
     await bot.games.close()
     await bot.games.store.close()

@@ -67,7 +67,7 @@ async def test_a_linked_campaign_in_discord(bot_and_discord):
     ]
 
     sent = await discord.slash("game concede", user=ANN, channel="1")
-    (carried,) = posted(sent)
+    carried, _story = posted(sent)  # the battle's story (a card) follows the campaign's news
     assert carried.startswith(
         "**Normandy**, battle 1. Meeting Engagement: axis won (the Allies conceded); allies lost nothing, "
         "+30 points; axis lost nothing, +60 points"
