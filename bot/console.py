@@ -190,9 +190,9 @@ class ConsoleTable:
 
     def parse(self, line: Line) -> Command:
         verb, side = line.verb, self.acting_side(line)
+        if (verb in PLAY_ORDERS or verb == "concede") and side not in self.state.sides:
+            raise IllegalCommand(how_to_join(self.state))
         if verb in PLAY_ORDERS and line.spec is not None and line.spec.path == verb:
-            if side not in self.state.sides:
-                raise IllegalCommand(how_to_join(self.state))
             return PLAY_ORDERS[verb](self.state, side, **line.typed())  # as the slash command builds it
         simple: dict[str, Callable[[], Command]] = {
             "start": StartGame,
