@@ -548,11 +548,31 @@ def aimed(state: GameState, side: str, draft: Draft) -> Unit:
 def action_step(state: GameState, side: str, channel: int, version: int, place: int) -> discord.ui.LayoutView:
     unit = own_unit(state, side, place)
     buttons = action_buttons(state, channel, version, Draft(place, "move"))
-    rows = [buttons[i : i + 5] for i in range(0, len(buttons), 5)]
-    return private_card(
+    return private_card(  # the card lays the buttons out in rows of five
         f"**{unit.name}**: what does it do{' in reaction' if reacting(state) else ''}?",
-        *rows,
+        buttons,
         turn_buttons(state, channel, version, side),
+    )
+
+
+def menu_step(
+    channel: int,
+    version: int,
+    draft: Draft,
+    steps: tuple[str, str],
+    text: str,
+    placeholder: str,
+    options: list[discord.SelectOption],
+    page: int,
+) -> discord.ui.LayoutView:
+    """A step of the draft that is one menu, a page at a time: ``steps`` names the menu's step
+    and its page turns'."""
+    shown, page, pages = page_of(options, page)
+    chosen, turned = steps
+    return private_card(
+        f"{text}{of_pages(page, pages)}",
+        [menu(channel, version, chosen, draft.arguments(), f"{placeholder}{of_pages(page, pages)}", shown)],
+        page_buttons(channel, version, turned, draft.arguments(), page, pages),
     )
 
 
@@ -561,23 +581,20 @@ def when_step(
 ) -> discord.ui.LayoutView:
     """When the reaction cuts in: before the enemy acts, or as it reaches a point on its route."""
     unit = unit_at(state, draft.unit)
-    shown, page, pages = page_of(when_options(state), page)
-    return private_card(
+    text = (
         f"**{unit.name}**: {draft.does.label.lower()}, when? (before the enemy acts, or as it "
-        f"reaches a point of its move){of_pages(page, pages)}",
-        [menu(channel, version, "when", draft.arguments(), f"When{of_pages(page, pages)}", shown)],
-        page_buttons(channel, version, "whens", draft.arguments(), page, pages),
+        "reaches a point of its move)"
     )
+    return menu_step(channel, version, draft, ("when", "whens"), text, "When", when_options(state), page)
 
 
 def other_actions(
     state: GameState, channel: int, version: int, draft: Draft, problem: str
 ) -> discord.ui.LayoutView:
     """A step with nothing to offer: why, and the unit's other actions instead."""
-    buttons = action_buttons(state, channel, version, draft)
     return private_card(
         f"**{unit_at(state, draft.unit).name}** {problem}: choose another action.",
-        *[buttons[i : i + 5] for i in range(0, len(buttons), 5)],
+        action_buttons(state, channel, version, draft),
     )
 
 
@@ -591,13 +608,11 @@ def destination_step(
     options = destination_options(state, unit, draft)
     if not options:
         return other_actions(state, channel, version, draft, f"has nowhere to {draft.does.label.lower()} to")
-    shown, page, pages = page_of(options, page)
-    return private_card(
+    text = (
         f'**{unit.name}**: {draft.does.label.lower()}, up to {reach:g}". '
-        f"Where to? (a grid square, or toward a unit){of_pages(page, pages)}",
-        [menu(channel, version, "to", draft.arguments(), f"Destination{of_pages(page, pages)}", shown)],
-        page_buttons(channel, version, "dests", draft.arguments(), page, pages),
+        "Where to? (a grid square, or toward a unit)"
     )
+    return menu_step(channel, version, draft, ("to", "dests"), text, "Destination", options, page)
 
 
 def spot_menu(
@@ -648,17 +663,13 @@ def target_step(
 ) -> discord.ui.LayoutView:
     unit = unit_at(state, draft.unit)
     seen = target_options(state, targets_in_sight(state, unit, draft))
-    shown, page, pages = page_of(seen, page)
     verb = "fire at" if draft.does.fires else "assault"
     if not seen:
         where = " from there" if draft.to != NONE else ""
         return other_actions(state, channel, version, draft, f"has no enemy unit to {verb}{where}")
     chance = " (the chance of an effect shown)" if draft.does.fires else ""
-    return private_card(
-        f"**{unit.name}**: {verb} which unit?{chance}{of_pages(page, pages)}",
-        [menu(channel, version, "at", draft.arguments(), f"Target{of_pages(page, pages)}", shown)],
-        page_buttons(channel, version, "targets", draft.arguments(), page, pages),
-    )
+    text = f"**{unit.name}**: {verb} which unit?{chance}"
+    return menu_step(channel, version, draft, ("at", "targets"), text, "Target", seen, page)
 
 
 def confirm_step(state: GameState, channel: int, version: int, draft: Draft) -> discord.ui.LayoutView:
