@@ -172,7 +172,7 @@ class IronCrossBot(discord.AutoShardedClient):
         picture = await battlefield_file(outcome.state, None, outcome.events, outcome.before)
         steps = next_steps(outcome, int(channel_id))
         text += "\n\n" + summary(outcome.state)
-        card, files = await outcome_card(self.games, channel_id, outcome, text, picture, steps)
+        card, files = outcome_card(outcome, text, picture, steps)
         channel = self.get_partial_messageable(int(channel_id))  # the nonce: posted once, though sent again
         await channel.send(view=card, files=files, nonce=deadline_nonce())
         await post_to_threads(self, channel_id, outcome)

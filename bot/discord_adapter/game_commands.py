@@ -174,10 +174,9 @@ class GameCommands(app_commands.Group):
     async def concede(self, interaction: discord.Interaction) -> None:
         user = str(interaction.user.id)
         outcome = await apply_as_user(interaction, lambda state: Concede(side=side_of(state, user)))
-        channel = str(interaction.channel_id)
         text = told_lines(outcome.events, state=outcome.state)
         picture = await battlefield_file(outcome.state, None, outcome.events, outcome.before)
-        card, files = await outcome_card(games(interaction), channel, outcome, text, picture)
+        card, files = outcome_card(outcome, text, picture)
         await answer(interaction, view=card, files=files)
 
     @schema_command("game replay", extras=PRIVATE)

@@ -68,9 +68,7 @@ async def show_result(interaction: discord.Interaction, outcome: Outcome) -> Non
     picture = await battlefield_file(state, None, outcome.events, outcome.before)
     stored_with = placeholder_id(interaction)  # the window's message, if stored with the action
     steps = next_steps(outcome, int(channel))
-    card, files = await outcome_card(
-        games(interaction), channel, outcome, header + report(outcome), picture, steps
-    )
+    card, files = outcome_card(outcome, header + report(outcome), picture, steps)
     message_id = await answer(interaction, view=card, files=files, pinged=reactors(outcome))
     opened = state.phase is Phase.REACTION and state.pending
     if opened and message_id and str(message_id) != stored_with:

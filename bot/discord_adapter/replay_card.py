@@ -42,13 +42,8 @@ def story_card(replay: Replay, movie: BinaryIO) -> tuple[discord.ui.LayoutView, 
     return action_card(markdown(replay.summary), file), [file] if file else []
 
 
-async def outcome_card(
-    games: GameService,
-    channel_id: str,
-    outcome: Outcome,
-    text: str,
-    picture: discord.File,
-    buttons: Sequence[discord.ui.Item] = (),
+def outcome_card(
+    outcome: Outcome, text: str, picture: discord.File, buttons: Sequence[discord.ui.Item] = ()
 ) -> tuple[discord.ui.LayoutView, list[discord.File]]:
     """An action's card and the files it shows; the card of the action that ended the game says
     that the battle's story follows (:class:`StoryPosts` posts it)."""
