@@ -16,21 +16,21 @@ from typing import TextIO
 
 from bot.app import Services
 from bot.console_campaign import CampaignDesk
-from bot.console_grammar import Line
+from bot.console_grammar import Line, subcommands
 from bot.console_help import command_list
 from bot.console_next import next_line
 from bot.console_owed import OwedDesk
 from bot.console_tables import GUILD, TableDesk
 from bot.console_team import clock_request, referee_command, team_command
 from bot.game_status import game_status
+from bot.handlers import FORM_FILE, HANDLERS, PASTED
+from bot.handlers.ask import Ask, Picture, Upload
 from bot.help_pages import help_text
 from bot.plain_text import plain_refusal, plain_reply
 from bot.play_orders import PLAY_ORDERS
 from bot.reply import Reply
 from bot.services.card_service import hand_text
 from bot.services.deadline_loop import DeadlineLoop
-from bot.services.dice_service import logged_line
-from bot.services.force_service import troop_quality
 from bot.services.game_service import (
     GameError,
     Outcome,
@@ -39,7 +39,6 @@ from bot.services.game_service import (
     setup_text,
 )
 from bot.services.limits import (
-    MAX_POINTS,
     MAX_TEAM,
     UNDO_MOST,
     bounded_text,
@@ -54,7 +53,6 @@ from bot.services.replay_service import REPLAY_FILE, stored_replay
 from bot.services.rules_service import MAX_BYTES
 from bot.services.team_view import team_text
 from bot.set_up_steps import how_to_join, set_up_steps
-from bot.sight_text import console_measure
 from bot.storage.ping_store import DEFAULT_MINUTES
 from bot.storage.store import GameStore
 from bot.text_orders import (
@@ -71,26 +69,10 @@ from engine.commands import (
 from engine.dice import DiceSource, SeededDice
 from engine.errors import IllegalCommand
 from engine.events import Event
-from engine.firing.odds import (
-    ShotSetup,
-    SuccessTest,
-    describe_shot_odds,
-    describe_test_odds,
-    read_options,
-    setup_shot,
-    shot_odds,
-    table_shot,
-)
-from engine.forces import (
-    add_unit,
-    remove_unit,
-    upgrade,
-)
 from engine.game import awaiting
 from engine.game_state import GameState
 from engine.referee_prep import prep_text
-from engine.rolls.charts import describe_chart, find_chart
-from engine.rulesets import RuleSet, with_rule_set
+from engine.rulesets import with_rule_set
 from engine.scenarios.quick_battle import quick_battle, scenario_battle
 from engine.state import Phase
 from engine.teams import make_team_game
@@ -210,6 +192,58 @@ class ConsoleTable:
         """A whole number option (``/history number:2``), or None when it was not given."""
         return whole_number(option, line.options[option], 1, 10**6) if option in line.options else None
 
+    # -- handled commands ------------------------------------------------------------------
+
+    def ask(self, line: Line) -> Ask:
+        """Who asks, as the console knows them: the line's player, in the console's channel, with
+        the console's own forces, tables, decks and library (which the player manages); the
+        game's referees referee its dice."""
+        return Ask(
+            services=self.services,
+            channel=self.CHANNEL,
+            user=line.player,
+            owner=self.CHANNEL,
+            page=CONSOLE_PAGE,
+            written=plain_reply,
+            seat=lambda state: self.seat(state, line.player),
+            name_of=lambda player: player,
+            moderator=line.player in self.state.referees,
+            manager=True,
+        )
+
+    def seat(self, state: GameState, player: str) -> str | None:
+        """The side whose units ``player`` names and looks with: their own once joined; any for
+        the referee, or the one keyboard of a hot-seat table nobody has joined."""
+        reader = self.reader(player)
+        if reader in state.sides:
+            return reader
+        if reader == REFEREE:
+            return None
+        raise IllegalCommand(how_to_join(state))
+
+    async def handled(self, line: Line) -> str:
+        """A command carried out by its handler (:mod:`bot.handlers`), as the slash command is:
+        its options read as Discord reads them, a file named where Discord takes an upload."""
+        assert line.spec is not None
+        handler, options = HANDLERS[line.spec.path], line.typed()
+        for option in line.spec.shared():
+            if option.kind == "attachment" and options[option.name] is not None:
+                path = typed_file(str(options[option.name]))
+                options[option.name] = Upload(path.name, path.read_bytes())
+        if (file := line.spec.option(FORM_FILE)) is not None and file.console_only:
+            if FORM_FILE not in line.options:
+                raise IllegalCommand(f"Name the file to read: /{line.spec.path} file:FILE")
+            options[PASTED] = typed_file(line.options[FORM_FILE]).read_text(encoding="utf-8")
+        answer = await handler(self.ask(line), **options)
+        written = []
+        for part in answer if isinstance(answer, tuple) else (answer,):
+            if isinstance(part, Picture):
+                if self.pictures is not None:
+                    written.append(f"Picture: {self._write(part.name, part.png)}")
+            else:
+                written.append(plain_reply(part))
+        return "\n\n".join(written)
+
     # -- views -----------------------------------------------------------------------------
 
     def status(self, reader: str | None = None) -> str:
@@ -248,6 +282,12 @@ class ConsoleTable:
             line = Line.read(text, self.PLAYER)
             if line is None:
                 return ""
+            if line.spec is not None and line.spec.path in HANDLERS:
+                return await self.handled(line)
+            group = subcommands(line.verb) if line.spec is None else {}
+            if group and all(spec.path in HANDLERS for spec in group.values()):
+                *most, last = group
+                raise IllegalCommand(f"Try {', '.join(most)} or {last}")
             views: dict[str, Callable[[], Awaitable[str] | str]] = {
                 "help": lambda: help_text(line.options.get("topic"), command_list()),
                 "status": lambda: self.status(self.reader(line.player)),
@@ -259,23 +299,8 @@ class ConsoleTable:
                 "map": lambda: self.save_map(line),
                 "replay": self.save_replay,
                 "new": lambda: self.new_game(line),
-                "roll": lambda: self.roll(line),
-                "chart": lambda: self.chart(line),
-                "odds": lambda: self.odds(line),
-                "measure": lambda: console_measure(
-                    self.state, self.reader(line.player), line.named_unit(), line.options.get("to")
-                ),
-                "rule": lambda: self.rules.lookup(self.CHANNEL, line.options.get("query", "")),
-                "library": lambda: self.rules.sources(self.CHANNEL),
-                "rules": lambda: self.library(line),
-                "force": lambda: self.force(line),
                 "table": lambda: self.tables.handle(line, lambda typed: typed_file(typed).read_text("utf-8")),
                 "cards": lambda: self.cards(line),
-                "stats": lambda: (
-                    self.services.campaign_stats.reply(self.CHANNEL)
-                    if line.flag("campaign")
-                    else self.services.stats.reply(self.CHANNEL)
-                ),
                 "campaign": lambda: self.campaigns.handle(line),
                 "games": lambda: self.owed.handle(line),
                 "history": lambda: finished_games_text(
@@ -319,70 +344,6 @@ class ConsoleTable:
         picture = await self.save_picture(outcome, line.player)
         return "\n".join(lines + ["", self.status(reader)] + picture + story)
 
-    async def roll(self, line: Line) -> str:
-        """``/roll EXPRESSION [secret]`` or ``/roll log``, as in Discord: a secret roll is shown
-        only to its roller, and in the log to them and the game's referees."""
-        expression, secret = line.options.get("dice", ""), line.flag("secret")
-        if expression.casefold() == "log":
-            referee = line.player in self.state.referees
-            rows = await self.dice.log(self.CHANNEL, line.player, referee=referee)
-            logged = [
-                (f"{r.user_id} {r.asked}{' (secret)' * r.secret}: ", *logged_line(r.result)) for r in rows
-            ]
-            return plain_reply(Reply(tuple(logged))) or "No rolls here yet"
-        rolled = await self.dice.roll(self.CHANNEL, line.player, expression, secret=secret)
-        secrecy = [("(secret: only you, and referees in /roll log, see it)",)] if secret else []
-        return plain_reply(Reply((*rolled.lines, *secrecy)))
-
-    async def chart(self, line: Line) -> str:
-        """``/chart list``, ``/chart show CHART``, ``/chart roll CHART [choices]``."""
-        kind, chart = line.words[0] if line.words else "", line.options.get("chart")
-        if kind == "list":
-            pages = self.dice.chart_list(CONSOLE_PAGE, plain_reply)  # grouped by book, as in Discord
-            return "\n\n".join(plain_reply(page) for page in pages)
-        if kind == "show" and chart:
-            return plain_reply(Reply(describe_chart(find_chart(chart))))
-        if kind == "roll" and chart:
-            choices = line.options.get("choices", "")
-            return plain_reply(
-                Reply((await self.dice.chart(self.CHANNEL, self.PLAYER, chart, choices)).lines)
-            )
-        raise IllegalCommand(
-            "Try /chart list, /chart show CHART or /chart roll CHART side=german, date=2 Nov"
-        )
-
-    def odds(self, line: Line) -> str:
-        """``/odds shot ...``, ``/odds fire ...`` or ``/odds test ...``; bare words are yes/no options."""
-        kind = line.words[0].casefold() if line.words else ""
-        options = {**line.options, **{word: True for word in line.words[1:]}}
-        if kind == "shot":
-            odds = describe_shot_odds(shot_odds(setup_shot(read_options(ShotSetup, options))))
-        elif kind == "fire":
-            side = self.acting_side(line)
-            unit = find_unit(self.state, line.options.get("unit", ""), side)
-            target = find_unit(self.state, line.options.get("target", ""), aimed_by=side)
-            odds = describe_shot_odds(
-                shot_odds(table_shot(self.state, unit, target, moving=line.flag("moving")))
-            )
-        elif kind == "test":
-            odds = describe_test_odds(read_options(SuccessTest, options))
-        else:
-            raise IllegalCommand("Try /odds shot ..., /odds fire unit:UNIT target:UNIT or /odds test needs:4")
-        return plain_reply(Reply(odds))
-
-    async def library(self, line: Line) -> str | Reply:
-        """``/rules import FILE [name:NAME]``, ``/rules remove name:NAME``; the console's library
-        is its own, like a server's (``/library`` lists it)."""
-        kind = line.words[0].casefold() if line.words else ""
-        if kind == "import" and "document" in line.options:
-            path = typed_file(line.options["document"])
-            return await self.rules.import_document(
-                self.CHANNEL, line.player, path.name, path.read_bytes(), line.options.get("name")
-            )
-        if kind == "remove" and "name" in line.options:
-            return await self.rules.remove(self.CHANNEL, line.options["name"])
-        raise IllegalCommand("Try /library, /rules import FILE [name:NAME] or /rules remove name:NAME")
-
     async def cards(self, line: Line) -> str | Reply:
         """``/cards deck FILE name:NAME``, ``/cards deal deck:NAME``, ``/cards hand``,
         ``/cards use action:play card:NAME``: Tactical Advantage Cards, as in Discord."""
@@ -411,58 +372,6 @@ class ConsoleTable:
         self.state = outcome.state
         self.log.extend(outcome.events)
         return "\n".join(self.news(self.reader(line.player), outcome.events))
-
-    async def force(self, line: Line) -> str | Reply:
-        """``/force <sub> name:value ...``, as in Discord; a force is imported from a file."""
-        kind = line.words[0].casefold() if line.words else "list"
-        o, where = line.options, ("console", line.player)
-        forces = self.forces
-        if kind == "list":
-            return await forces.listing(*where)
-        if kind == "import" and "file" in line.options:
-            path = typed_file(line.options["file"])
-            return await forces.import_text(
-                *where, path.read_text(encoding="utf-8"), replace=line.flag("replace")
-            )
-        if kind == "new":
-            points = whole_number("points", o.get("points", ""), 1, MAX_POINTS)
-            return await forces.create(
-                *where,
-                o.get("nation", ""),
-                o.get("name", ""),
-                points,
-                o.get("date"),
-                o.get("ruleset", RuleSet.name),
-            )
-        name, unit = o.get("force", ""), o.get("unit", "")
-        simple = {
-            "show": lambda: forces.show(*where, name),
-            "export": lambda: forces.export(*where, name),
-            "delete": lambda: forces.delete(*where, name),
-            "copy": lambda: forces.copy(*where, name, o.get("name", "")),
-            "add": lambda: forces.edit(
-                *where, name, lambda f: add_unit(f, unit, o.get("label"), troop_quality(o.get("quality")))
-            ),
-            "remove": lambda: forces.edit(*where, name, lambda f: remove_unit(f, unit)),
-            "upgrade": lambda: forces.edit(
-                *where,
-                name,
-                lambda f: upgrade(
-                    f,
-                    unit,
-                    iaw=line.flag("iaw") if line.flag("iaw") or "iaw" in o else None,
-                    transport=o.get("transport"),
-                    command=line.flag("command"),
-                    subcommander=line.flag("subcommander"),
-                    quality=troop_quality(o["quality"]) if "quality" in o else None,
-                ),
-            ),
-        }
-        if kind not in simple:
-            raise IllegalCommand(
-                "Try /force new, list, show, add, remove, upgrade, copy, export, import or delete"
-            )
-        return await simple[kind]()
 
     async def new_game(self, line: Line) -> str:
         forces, seed = line.options.get("forces", "us"), line.options.get("seed")

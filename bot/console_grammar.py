@@ -49,6 +49,12 @@ def console_path(spec: Spec) -> tuple[str, ...]:
 PATHS: dict[tuple[str, ...], Spec] = {console_path(spec): spec for spec in COMMANDS.values()}
 
 
+def subcommands(verb: str) -> dict[str, Spec]:
+    """The commands of the group ``verb`` names (none when it names no group), by how the
+    console types them."""
+    return {"/" + " ".join(path): spec for path, spec in PATHS.items() if len(path) > 1 and path[0] == verb}
+
+
 @dataclass(frozen=True)
 class Line:
     """One typed command: who speaks, the verb, the subcommand and leftover bare words, the
@@ -87,6 +93,10 @@ class Line:
             return self.options[name].casefold() in YES
         return name in self.words or default
 
+    def gives(self, name: str) -> bool:
+        """The line gives the option, by ``name:value`` or (a yes/no) by its bare name."""
+        return name in self.options or name in self.words
+
     def whole(self, name: str, what: str | None = None) -> int:
         """A whole-number option, within the bounds its spec declares."""
         option = self.spec.option(name) if self.spec else None
@@ -101,7 +111,7 @@ class Line:
         assert self.spec is not None
         read: dict[str, object] = {}
         for option in self.spec.shared():
-            if option.kind == "flag":
+            if option.kind == "flag" and (option.default is not None or self.gives(option.name)):
                 read[option.name] = self.flag(option.name, bool(option.default))
             elif option.name in self.options:
                 read[option.name] = _typed(option, self.options[option.name])

@@ -54,14 +54,3 @@ def spot_or_unit(state: GameState, to: str, side: str) -> Unit | Point:
         size = f'{state.table.width:g}" x {state.table.depth:g}"'
         raise IllegalCommand(f"{spot} is off the table ({size}): measure to a spot on it")
     return spot
-
-
-def console_measure(state: GameState, reader: str | None, unit: str | None, to: str | None) -> str:
-    """The console's ``/measure unit:UNIT to:UNIT|X,Y|D3``, for ``reader`` as the console knows
-    them: a side's player measures from their units; the referee, or one keyboard at a hot-seat
-    table, from any."""
-    if not unit or not to:
-        raise IllegalCommand("Try /measure unit:UNIT to:UNIT, or to:X,Y or to:D3")
-    if reader is None:
-        raise IllegalCommand("You are not playing in this game: take a side with /game join")
-    return measure_text(state, reader if reader in state.sides else None, unit, to)

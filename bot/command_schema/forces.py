@@ -48,7 +48,11 @@ FORCE_SPECS = (
         "IAW, transport, command unit or sub-commander for a unit",
         text("force", "Your force", required=True, suggest=True),
         text("unit", "The unit to upgrade", required=True, suggest=True),
-        flag("iaw", "The infantry detachment carries the nation's anti-tank weapon"),
+        flag(
+            "iaw",
+            "The infantry detachment carries the nation's anti-tank weapon (false takes it away)",
+            default=None,
+        ),
         text("transport", "A transport bought for it (none sells it back)", suggest=True),
         flag("command", "Make it the command unit"),
         flag("subcommander", "Make it the German sub-commander"),

@@ -12,7 +12,6 @@ from bot.discord_adapter.common import games, owner_scope, players_game, send_re
 from bot.discord_adapter.play_commands import play
 from bot.discord_adapter.reaction_buttons import show_result
 from bot.discord_adapter.referees import apply_as_user
-from bot.discord_adapter.rule_commands import require_admin
 from bot.discord_adapter.schema_commands import schema_command
 from bot.services.card_service import CardService, hand_text
 from bot.services.game_service import GameError
@@ -33,7 +32,9 @@ async def deck_names(interaction: discord.Interaction, current: str) -> list[app
 def deck_keeper(interaction: discord.Interaction) -> str:
     """Whose decks the user writes: the server's, if they may manage it (Manage Server); their
     own in a direct message."""
-    return owner_scope(interaction) if interaction.guild_id is None else require_admin(interaction)
+    if interaction.guild_id is not None and not interaction.permissions.manage_guild:
+        raise GameError("Only members with the Manage Server permission can change the server's decks")
+    return owner_scope(interaction)
 
 
 async def own_cards(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

@@ -15,11 +15,16 @@ from bot.discord_adapter.answers import acknowledge, apology, tell
 from bot.discord_adapter.campaign_commands import CampaignCommands
 from bot.discord_adapter.card_commands import CardCommands
 from bot.discord_adapter.common import battlefield_file, deadline_nonce, refusal_text, summary, told_lines
-from bot.discord_adapter.dice_commands import ChartCommands, OddsCommands, roll_command
+from bot.discord_adapter.dice_commands import (
+    ChartCommands,
+    OddsCommands,
+    measure_command,
+    roll_command,
+    stats_command,
+)
 from bot.discord_adapter.force_commands import ForceCommands
 from bot.discord_adapter.game_commands import GameCommands
 from bot.discord_adapter.help_command import PageButton, TopicSelect, help_command
-from bot.discord_adapter.measure_command import measure_command
 from bot.discord_adapter.owed_commands import GamesCommands
 from bot.discord_adapter.play_commands import PLAY_COMMANDS
 from bot.discord_adapter.reaction_buttons import NoReactionButton, retire_buttons
@@ -28,8 +33,8 @@ from bot.discord_adapter.referee_commands import RefereeCommands
 from bot.discord_adapter.replay_card import StoryPosts, outcome_card
 from bot.discord_adapter.rule_commands import RulesCommands, library_command, rule_command
 from bot.discord_adapter.schema_commands import check_tree
+from bot.discord_adapter.served import ServedClient
 from bot.discord_adapter.side_threads import post_to_threads
-from bot.discord_adapter.stats_commands import stats_command
 from bot.discord_adapter.table_buttons import AddPieceSelect, UndoPieceButton
 from bot.discord_adapter.table_commands import TableCommands
 from bot.discord_adapter.tap_orders import ReactButton, TurnButton, TurnSelect
@@ -43,7 +48,7 @@ log = logging.getLogger(__name__)
 STALE = "This button or menu is out of date: use the newest message."  # one no item of the bot's reads
 
 
-class IronCrossBot(discord.AutoShardedClient):
+class IronCrossBot(ServedClient):
     """Holds the services it is given (built once, :mod:`bot.app`); commands reach them through
     ``interaction.client``.
 

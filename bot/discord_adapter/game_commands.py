@@ -21,7 +21,7 @@ from bot.discord_adapter.common import (
     summary,
     told_lines,
 )
-from bot.discord_adapter.force_commands import force_service, own_forces, where
+from bot.discord_adapter.force_commands import force_service, own_forces
 from bot.discord_adapter.markdown import markdown
 from bot.discord_adapter.owed_commands import pings
 from bot.discord_adapter.referees import apply_as_user, eyes_of
@@ -139,7 +139,7 @@ class GameCommands(app_commands.Group):
         planned = (await games(interaction).game(channel)).planned_scenario
         if planned is not None and force:
             command = await force_service(interaction).joining(
-                *where(interaction), side, force, planned.roles[side]
+                owner_scope(interaction), str(interaction.user.id), side, force, planned.roles[side]
             )
         command = command.model_copy(update={"name": display_name(interaction.user)})
         outcome = await apply_as_user(interaction, command)  # with the server roles: a referee plays no side

@@ -8,7 +8,7 @@ for the side it was rolled for. The channel's newest campaign is the one counted
 
 from __future__ import annotations
 
-from bot.reply import Reply, Strong
+from bot.reply import Strong
 from bot.services.game_service import GameError
 from bot.services.linked_campaign_service import KIND as LINKED
 from bot.services.stats_service import DiceStats, StatsService
@@ -38,10 +38,6 @@ class CampaignStats:
         raise GameError(
             "There is no campaign in this channel: /stats without campaign counts the channel's game"
         )
-
-    async def reply(self, channel_id: str) -> Reply:
-        """The campaign's statistics (the console's ``/stats campaign``)."""
-        return (await self.stats(channel_id)).reply()
 
     async def _linked(self, channel_id: str, campaign: LinkedCampaign) -> DiceStats:
         dice = [die for battle in campaign.history for die in battle.dice]

@@ -106,10 +106,6 @@ class StatsService:
         logged, unread = await asyncio.to_thread(logged_dice, rolls)
         return ChannelDice(game_dice(game, commands) + logged, unread, sides)
 
-    async def reply(self, channel_id: str) -> Reply:
-        """The channel's statistics (the console's ``/stats``)."""
-        return (await self.stats([channel_id])).reply()
-
     async def _load(self, channel_id: str) -> tuple[GameState | None, list[CommandRow], list[RollRow]]:
         async with self.store.sessions() as session:
             row = await session.get(GameRow, channel_id)

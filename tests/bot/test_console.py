@@ -67,7 +67,7 @@ async def test_console_rolls_dice_and_charts_like_discord(tmp_path):
     assert "Panther: 2d10 5+: " in out and "success" in out
     assert "Not allowed: Dice have at most 1000 sides" in out
     assert "Company Morale Test (Iron Cross): d6 " in out
-    assert "Not allowed: Try /chart list" in out
+    assert "Not allowed: Try /chart roll, /chart list or /chart show" in out
     assert "troll dr: " in out and "console 2d10 5+ Panther: " in out  # the log
     listed = out[out.index("Iron Cross (") :]  # /chart list: by book, as in Discord
     assert listed.index("Iron Cross (") < listed.index("Red Barricades (") < listed.index("Cross of Iron (")

@@ -227,7 +227,7 @@ async def test_services_called_directly_refuse_clearly_and_store_nothing_when_th
     for number in range(watch.share(8000)):
         await refused_or_answered(watch, f"service call {number}", calls[number % len(calls)])
         if number % 1000 == 0:
-            await refused_or_answered(watch, "/stats", lambda: stats.reply("fuzz"))
+            await refused_or_answered(watch, "/stats", lambda: stats.stats(["fuzz"]))
     await campaigns.close()
 
 

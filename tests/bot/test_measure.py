@@ -74,7 +74,7 @@ async def test_the_console_measures_and_a_fire_order_names_what_blocks(tmp_path)
         "Panzer IV to 2nd Squad: " in said
         and "Line of sight: none, the wood blocks the line of sight" in said
     )
-    assert "Not allowed: Try /measure unit:UNIT to:UNIT" in said
+    assert "Not allowed: /measure needs unit: (see /help measure)" in said
 
 
 def test_a_referee_is_told_the_ref_commands_are_theirs_not_how_to_join():

@@ -1,0 +1,89 @@
+"""Slash commands made from their handlers (:mod:`bot.handlers`): the command's options exactly as
+its spec declares them, handed to the handler the console calls too, with who asks and where,
+and its answer written for Discord."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.discord_adapter.common import DISCORD_TEXT_LIMIT, owner_scope, send_reply, side_of
+from bot.discord_adapter.markdown import markdown
+from bot.discord_adapter.schema_commands import generated_command
+from bot.discord_adapter.served import Interaction
+from bot.handlers import HANDLERS
+from bot.handlers.ask import Answer, Ask, Picture, Upload
+from bot.services.game_service import GameError
+from bot.services.rules_service import MAX_BYTES
+
+
+def name_of(interaction: Interaction, user: str) -> str:
+    """A name to draw in a picture, where mentions do not work: the member's name if Discord has
+    told us, else the user's number."""
+    if not user.isdigit():
+        return user
+    if user == str(interaction.user.id):
+        return interaction.user.display_name
+    member = interaction.guild.get_member(int(user)) if interaction.guild else None
+    return member.display_name if member else f"user {user}"
+
+
+def ask_of(interaction: Interaction) -> Ask:
+    """Who asks, and where, as Discord tells: a moderator (Manage Messages) referees the channel's
+    dice; a member with Manage Server keeps the server's rules library."""
+    user = str(interaction.user.id)
+    in_server = interaction.guild_id is not None
+    return Ask(
+        services=interaction.client.services,
+        channel=str(interaction.channel_id),
+        user=user,
+        owner=owner_scope(interaction),
+        page=DISCORD_TEXT_LIMIT,
+        written=markdown,
+        seat=lambda state: side_of(state, user),
+        name_of=lambda player: name_of(interaction, player),
+        moderator=in_server and interaction.permissions.manage_messages,
+        manager=in_server and interaction.permissions.manage_guild,
+    )
+
+
+async def upload(attachment: discord.Attachment) -> Upload:
+    """An uploaded file, refused unread when it is larger than any command takes."""
+    if attachment.size > MAX_BYTES:
+        raise GameError(
+            f"{attachment.filename} is {attachment.size / 1e6:.1f} MB; the limit is {MAX_BYTES / 1e6:.0f} MB"
+        )
+    return Upload(attachment.filename, await attachment.read())
+
+
+async def present(interaction: Interaction, answer: Answer) -> None:
+    """Each reply as messages (only to the asker where it is private), each picture as a file
+    after the reply before it, as private as that."""
+    private = False
+    for part in answer if isinstance(answer, tuple) else (answer,):
+        if isinstance(part, Picture):
+            file = discord.File(io.BytesIO(part.png), filename=part.name, description=part.description)
+            await interaction.followup.send(file=file, ephemeral=private)
+        else:
+            private = part.private
+            await send_reply(interaction, part)
+
+
+def handled_command(
+    path: str, suggest: dict[str, Callable] | None = None, **extras: Any
+) -> app_commands.Command:
+    """The command ``path`` of the schema, carried out by its handler; ``suggest`` gives
+    autocompletes by option, ``extras`` what :func:`~bot.discord_adapter.schema_commands.schema_command`
+    takes (a group, whether it answers privately)."""
+
+    async def run(interaction: Interaction, **options: Any) -> None:
+        for name, value in options.items():
+            if isinstance(value, discord.Attachment):
+                options[name] = await upload(value)
+        await present(interaction, await HANDLERS[path](ask_of(interaction), **options))
+
+    return generated_command(path, run, suggest, **extras)

@@ -1,0 +1,21 @@
+"""The client every command is served by, as the commands see it: a sharded Discord client that
+holds the process's services (:class:`bot.app.Services`), built once and handed to it.
+:class:`~bot.discord_adapter.client.IronCrossBot` is this client with its command tree; the
+commands, which that tree is made of, know it by this base, so ``interaction.client.services``
+is typed without importing the tree."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.app import Services
+
+
+class ServedClient(discord.AutoShardedClient):
+    """A Discord client with the services of its process."""
+
+    services: Services
+
+
+Interaction = discord.Interaction[ServedClient]
+"""An interaction with the bot: its ``client`` holds the services."""

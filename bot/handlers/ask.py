@@ -1,0 +1,61 @@
+"""Who asks for a command, and where: what a handler (:mod:`bot.handlers`) needs to know of the
+front end it was typed in, the same for a slash command and a console line."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from bot.app import Services
+from bot.reply import Reply
+from engine.game_state import GameState
+
+
+@dataclass(frozen=True)
+class Ask:
+    """A command's asker: the services, the channel it was typed in, the user, and ``owner``, whose
+    saved things (forces, tables, card decks, the rules library) it sees and makes (a server's, a
+    user's own in direct messages, the console's). ``moderator``: the asker referees the channel's
+    dice (may manage its messages in Discord; is the game's referee at the console); ``manager``:
+    the asker may change the rules library (Manage Server in a server; always at the console).
+    ``page``: the most characters one message of the front end holds, as ``written`` writes a
+    reply (Markdown in Discord, plain text at the console). ``seat(state)``: the side whose units
+    the asker may name and look with in the channel's game (None: any, as the referee or the one
+    keyboard of a hot-seat table), refusing one who may not look at all. ``name_of(user)``: the
+    name a user goes by, for pictures, where mentions do not work."""
+
+    services: Services
+    channel: str
+    user: str
+    owner: str
+    page: int
+    written: Callable[[Reply], str]
+    seat: Callable[[GameState], str | None]
+    name_of: Callable[[str], str]
+    moderator: bool = False
+    manager: bool = False
+
+
+@dataclass(frozen=True)
+class Upload:
+    """A file given with a command: uploaded in Discord, named by its path at the console."""
+
+    name: str
+    data: bytes
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A picture that follows a reply: a PNG, its file name, and what it shows in words."""
+
+    name: str
+    png: bytes
+    description: str
+
+
+Answer = Reply | tuple[Reply | Picture, ...]
+"""A handler's answer: a reply, or several in turn (pages of one, a picture after it), each a
+message of its own."""
+Handler = Callable[..., Awaitable[Answer]]
+"""``handler(ask, **options)``: a command's options exactly as its spec declares them, read as
+Discord gives them (an upload as an :class:`Upload`); the answer as a structured reply."""

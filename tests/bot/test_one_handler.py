@@ -1,0 +1,127 @@
+"""Each command handled once (issue 31): every command of the schema that is not an order has one
+handler (bot.handlers), which the slash command, its form (where it has one) and the console line
+hand the same options, read the same way: the same line typed in Discord's client and at the
+console reaches the handler with equal options, and nothing else does."""
+
+import inspect
+
+import pytest
+
+from bot.app import Services
+from bot.command_schema import COMMANDS
+from bot.console import ConsoleTable
+from bot.handlers import HANDLERS, PASTED
+from bot.handlers.ask import Upload
+from bot.play_orders import PLAY_ORDERS
+from bot.services.game_service import GameError, GameService
+from bot.storage.store import GameStore
+from engine.dice import SeededDice
+from tests.bot.discord_harness import OTTO, close_bot, form, open_bot, started_game
+from tests.bot.discord_harness import Upload as Uploaded
+from tests.test_readme_examples import slash
+
+NOTES = b"# Smoke\nIt clears at the end of the turn.\n"
+LINES = [
+    "/roll dice:2d10 5+ Panther secret:true",
+    "/roll dice:log",
+    "/chart roll chart:ic-reaction choices:tokens=1, markers=2 secret:true",
+    "/chart list",
+    "/chart show chart:ic-company-morale",
+    "/odds shot firer:Panther target:Sherman range:18.5 aspect:side hull_down:true target_markers:2",
+    "/odds fire unit:Gruppe 3 target:Sherman 2 moving:true",
+    "/odds test needs:4 sides:10 dice:3 reroll:failed at_least:2",
+    "/measure unit:Gruppe 3 to:D7",
+    "/rule query:smoke dissipate private:true",
+    "/library",
+    "/rules remove name:house notes",
+    "/stats campaign:true",
+    "/force new nation:us name:Able Company points:400 date:1944-09 ruleset:house_v1",
+    "/force add force:Able Company unit:Sherman 75mm label:Easy 8 quality:veteran elite",
+    "/force remove force:Able Company unit:Easy 8",
+    "/force upgrade force:Able Company unit:Infantry Detachment 1 iaw:false command:true",
+    "/force upgrade force:Able Company unit:Infantry Detachment 1 transport:M3 half-track",
+    "/force show force:Able Company",
+    "/force list",
+    "/force copy force:Able Company name:Baker Company",
+    "/force export force:Able Company",
+    "/force delete force:Able Company",
+]
+UPLOADED = {"rules import": ("document", "house notes.md", NOTES)}  # path: option, file name, data
+PASTED_IN = {"force import": ("replace", "Able Company\nus, 400 points\n")}  # path: option, form text
+
+
+def test_the_lines_cover_every_handled_command_and_nothing_else_is_left_unbuilt():
+    typed = {slash(line)[0] for line in LINES} | UPLOADED.keys() | PASTED_IN.keys()
+    assert typed == set(HANDLERS)
+    assert not set(HANDLERS) & set(PLAY_ORDERS)
+
+
+@pytest.mark.parametrize("path", sorted(HANDLERS))
+def test_a_handler_takes_exactly_its_commands_options(path):
+    parameters = list(inspect.signature(HANDLERS[path]).parameters)
+    declared = [option.name for option in COMMANDS[path].shared()]
+    assert parameters[0] == "ask"
+    if parameters[1:2] == ["options"]:  # /odds shot hands its many options on to read_options
+        return
+    assert [name for name in parameters[1:] if name != PASTED] == declared
+
+
+@pytest.fixture
+async def both_front_ends(tmp_path, monkeypatch):
+    """The quick battle started in Discord's channel 1 and at a console table, Otto playing the
+    axis in both; every handler replaced by one that notes what it was handed and answers
+    nothing."""
+    handed = []
+
+    def noting(path):
+        async def handle(ask, **options):
+            handed.append((path, options))
+            raise GameError("noted")
+
+        return handle
+
+    bot, discord = await open_bot(f"sqlite+aiosqlite:///{tmp_path / 'discord.db'}", monkeypatch)
+    await started_game(bot, discord)
+    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
+    service = GameService(store, dice=lambda: SeededDice(1))
+    table, _ = await ConsoleTable.open(Services.around(service))
+    for line in ("/game new", "as ann /game join side:allies", "as otto /game join side:axis", "/game start"):
+        await table.handle(line)
+    for path in HANDLERS:
+        monkeypatch.setitem(HANDLERS, path, noting(path))
+    yield discord, table, handed
+    await close_bot(bot)
+    await service.close()
+    await store.close()
+
+
+@pytest.mark.parametrize("line", LINES)
+async def test_a_line_hands_its_handler_the_same_options_in_discord_and_at_the_console(both_front_ends, line):
+    discord, table, handed = both_front_ends
+    path, options = slash(line)
+    await discord.slash(path, user=OTTO, channel="1", **options)
+    answer = await table.handle(f"as otto {line}")
+    assert answer == "Not allowed: noted"
+    assert len(handed) == 2, handed
+    in_discord, at_console = handed
+    assert in_discord == at_console
+    assert in_discord[0] == path
+
+
+async def test_an_upload_and_a_file_named_at_the_console_reach_the_handler_alike(both_front_ends, tmp_path):
+    discord, table, handed = both_front_ends
+    for path, (option, name, data) in UPLOADED.items():
+        (tmp_path / name).write_bytes(data)
+        await discord.slash(path, user=OTTO, channel="1", **{option: Uploaded(name, data)}, name="Notes")
+        await table.handle(f'as otto /{path} {option}:"{tmp_path / name}" name:Notes')
+        assert handed[-2:] == [(path, {option: Upload(name, data), "name": "Notes"})] * 2
+
+
+async def test_a_form_and_a_file_named_at_the_console_reach_the_handler_alike(both_front_ends, tmp_path):
+    discord, table, handed = both_front_ends
+    for path, (option, text) in PASTED_IN.items():
+        (tmp_path / "pasted.txt").write_text(text, encoding="utf-8")
+        opened = await discord.slash(path, user=OTTO, channel="1", **{option: True})
+        await discord.submit(form(opened), {"": text}, user=OTTO, channel="1")
+        await table.handle(f"as otto /{path} {option}:true file:{tmp_path / 'pasted.txt'}")
+        assert handed[-2:] == [(path, {option: True, PASTED: text})] * 2
