@@ -61,10 +61,8 @@ from bot.text_orders import (
 from engine.commands import (
     CardAction,
     Command,
-    Concede,
     DealCards,
     JoinSide,
-    StartGame,
 )
 from engine.dice import DiceSource, SeededDice
 from engine.errors import IllegalCommand
@@ -172,14 +170,12 @@ class ConsoleTable:
 
     def parse(self, line: Line) -> Command:
         verb, side = line.verb, self.acting_side(line)
-        if (verb in PLAY_ORDERS or verb == "concede") and side not in self.state.sides:
+        if verb in PLAY_ORDERS and side not in self.state.sides:
             raise IllegalCommand(how_to_join(self.state))
         if verb in PLAY_ORDERS and line.spec is not None and line.spec.path == verb:
             return PLAY_ORDERS[verb](self.state, side, **line.typed())  # as the slash command builds it
         simple: dict[str, Callable[[], Command]] = {
-            "start": StartGame,
             "join": lambda: JoinSide(side=line.options.get("side", ""), player=line.player, name=line.player),
-            "concede": lambda: Concede(side=side),
             "team": lambda: team_command(self.state, side, line),
             "ref": lambda: referee_command(self.state, line),
         }
@@ -206,6 +202,7 @@ class ConsoleTable:
             page=CONSOLE_PAGE,
             written=plain_reply,
             seat=lambda state: self.seat(state, line.player),
+            acting=lambda state: self.acting(state, line),
             name_of=lambda player: player,
             moderator=line.player in self.state.referees,
             manager=True,
@@ -221,6 +218,13 @@ class ConsoleTable:
             return None
         raise IllegalCommand(how_to_join(state))
 
+    def acting(self, state: GameState, line: Line) -> str:
+        """The side the line gives orders for (:meth:`acting_side`), refusing one who plays none."""
+        side = self.acting_side(line)
+        if side not in state.sides:
+            raise IllegalCommand(how_to_join(state))
+        return side
+
     async def handled(self, line: Line) -> str:
         """A command carried out by its handler (:mod:`bot.handlers`), as the slash command is:
         its options read as Discord reads them, a file named where Discord takes an upload."""
@@ -235,6 +239,8 @@ class ConsoleTable:
                 raise IllegalCommand(f"Name the file to read: /{line.spec.path} file:FILE")
             options[PASTED] = typed_file(line.options[FORM_FILE]).read_text(encoding="utf-8")
         answer = await handler(self.ask(line), **options)
+        if callable(answer):
+            return await self.shown(line, await self.service.act(self.CHANNEL, line.player, answer))
         written = []
         for part in answer if isinstance(answer, tuple) else (answer,):
             if isinstance(part, Picture):
@@ -335,6 +341,11 @@ class ConsoleTable:
         except Exception:
             log.exception("console command failed: %s", text)
             return "Something went wrong on our side; the game was not changed."
+        return await self.shown(line, outcome)
+
+    async def shown(self, line: Line, outcome: Outcome) -> str:
+        """What the line's player is told of an action: the news, the status, the picture, and at
+        the game's end its story."""
         self.state = outcome.state
         self.log.extend(outcome.events)
         reader = self.reader(line.player)

@@ -17,11 +17,11 @@ from bot.discord_adapter.common import (
     owner_scope,
     send_long,
     shown_lines,
-    side_of,
     summary,
     told_lines,
 )
 from bot.discord_adapter.force_commands import force_service, own_forces
+from bot.discord_adapter.handled_commands import handled_command
 from bot.discord_adapter.markdown import markdown
 from bot.discord_adapter.owed_commands import pings
 from bot.discord_adapter.referees import apply_as_user, eyes_of
@@ -34,7 +34,7 @@ from bot.services.game_service import Outcome, finished_games_text, scenario_tex
 from bot.services.limits import MOST_SEED, window_seconds
 from bot.services.ping_service import MAX_MINUTES
 from bot.storage.ping_store import DEFAULT_MINUTES
-from engine.commands import Concede, JoinSide, StartGame
+from engine.commands import JoinSide
 from engine.rulesets import rule_set_choices, with_rule_set
 from engine.scenarios.quick_battle import (
     allied_forces,
@@ -70,9 +70,19 @@ async def show_started(interaction: discord.Interaction, outcome: Outcome) -> No
     await tell_privately(interaction, replace(outcome, threads=None))  # opened just now?
 
 
+async def show_conceded(interaction: discord.Interaction, outcome: Outcome) -> None:
+    """A side conceded: the game-over card (its story follows)."""
+    text = told_lines(outcome.events, state=outcome.state)
+    picture = await battlefield_file(outcome.state, None, outcome.events, outcome.before)
+    card, files = outcome_card(outcome, text, picture)
+    await answer(interaction, view=card, files=files)
+
+
 class GameCommands(app_commands.Group):
     def __init__(self) -> None:
         super().__init__(name="game", description="Set up and follow this channel's Iron Cross game")
+        handled_command("game start", shown=show_started, group=self)
+        handled_command("game concede", shown=show_conceded, group=self)
 
     @schema_command("game new")
     @app_commands.autocomplete(table=battlefields)
@@ -145,11 +155,6 @@ class GameCommands(app_commands.Group):
         outcome = await apply_as_user(interaction, command)  # with the server roles: a referee plays no side
         await show_joined(interaction, outcome)
 
-    @schema_command("game start")
-    async def start(self, interaction: discord.Interaction) -> None:
-        outcome = await apply_as_user(interaction, StartGame())  # a referee role's holder may start it
-        await show_started(interaction, outcome)
-
     @schema_command("game status", extras=PRIVATE)
     async def status(self, interaction: discord.Interaction) -> None:
         state = await games(interaction).game(str(interaction.channel_id))
@@ -169,15 +174,6 @@ class GameCommands(app_commands.Group):
     async def history(self, interaction: discord.Interaction, number: int | None = None) -> None:
         reply = await finished_games_text(games(interaction).store, str(interaction.channel_id), number)
         await send_long(interaction, markdown(reply), ephemeral=True)
-
-    @schema_command("game concede")
-    async def concede(self, interaction: discord.Interaction) -> None:
-        user = str(interaction.user.id)
-        outcome = await apply_as_user(interaction, lambda state: Concede(side=side_of(state, user)))
-        text = told_lines(outcome.events, state=outcome.state)
-        picture = await battlefield_file(outcome.state, None, outcome.events, outcome.before)
-        card, files = outcome_card(outcome, text, picture)
-        await answer(interaction, view=card, files=files)
 
     @schema_command("game replay", extras=PRIVATE)
     async def replay(self, interaction: discord.Interaction) -> None:

@@ -5,7 +5,7 @@ and its answer written for Discord."""
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -13,11 +13,13 @@ from discord import app_commands
 
 from bot.discord_adapter.common import DISCORD_TEXT_LIMIT, owner_scope, send_reply, side_of
 from bot.discord_adapter.markdown import markdown
+from bot.discord_adapter.reaction_buttons import show_result
+from bot.discord_adapter.referees import acting_side, apply_as_user
 from bot.discord_adapter.schema_commands import generated_command
 from bot.discord_adapter.served import Interaction
 from bot.handlers import HANDLERS
 from bot.handlers.ask import Answer, Ask, Picture, Upload
-from bot.services.game_service import GameError
+from bot.services.game_service import GameError, Outcome
 from bot.services.rules_service import MAX_BYTES
 
 
@@ -45,6 +47,7 @@ def ask_of(interaction: Interaction) -> Ask:
         page=DISCORD_TEXT_LIMIT,
         written=markdown,
         seat=lambda state: side_of(state, user),
+        acting=lambda state: acting_side(state, interaction),
         name_of=lambda player: name_of(interaction, player),
         moderator=in_server and interaction.permissions.manage_messages,
         manager=in_server and interaction.permissions.manage_guild,
@@ -60,9 +63,16 @@ async def upload(attachment: discord.Attachment) -> Upload:
     return Upload(attachment.filename, await attachment.read())
 
 
-async def present(interaction: Interaction, answer: Answer) -> None:
-    """Each reply as messages (only to the asker where it is private), each picture as a file
-    after the reply before it, as private as that."""
+Shown = Callable[[Interaction, Outcome], Awaitable[None]]
+
+
+async def present(interaction: Interaction, answer: Answer, shown: Shown = show_result) -> None:
+    """A change to the game applied as the asker, its outcome ``shown`` (by default the card of
+    what happened); each reply as messages (only to the asker where it is private), each picture
+    as a file after the reply before it, as private as that."""
+    if callable(answer):
+        await shown(interaction, await apply_as_user(interaction, answer))
+        return
     private = False
     for part in answer if isinstance(answer, tuple) else (answer,):
         if isinstance(part, Picture):
@@ -74,16 +84,17 @@ async def present(interaction: Interaction, answer: Answer) -> None:
 
 
 def handled_command(
-    path: str, suggest: dict[str, Callable] | None = None, **extras: Any
+    path: str, suggest: dict[str, Callable] | None = None, shown: Shown = show_result, **extras: Any
 ) -> app_commands.Command:
     """The command ``path`` of the schema, carried out by its handler; ``suggest`` gives
-    autocompletes by option, ``extras`` what :func:`~bot.discord_adapter.schema_commands.schema_command`
-    takes (a group, whether it answers privately)."""
+    autocompletes by option, ``shown`` shows the outcome of a change to the game, ``extras`` are
+    what :func:`~bot.discord_adapter.schema_commands.schema_command` takes (a group, whether it
+    answers privately)."""
 
     async def run(interaction: Interaction, **options: Any) -> None:
         for name, value in options.items():
             if isinstance(value, discord.Attachment):
                 options[name] = await upload(value)
-        await present(interaction, await HANDLERS[path](ask_of(interaction), **options))
+        await present(interaction, await HANDLERS[path](ask_of(interaction), **options), shown)
 
     return generated_command(path, run, suggest, **extras)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from bot.app import Services
 from bot.reply import Reply
+from engine.commands import Command
 from engine.game_state import GameState
 
 
@@ -31,6 +32,7 @@ class Ask:
     page: int
     written: Callable[[Reply], str]
     seat: Callable[[GameState], str | None]
+    acting: Callable[[GameState], str]
     name_of: Callable[[str], str]
     moderator: bool = False
     manager: bool = False
@@ -53,9 +55,12 @@ class Picture:
     description: str
 
 
-Answer = Reply | tuple[Reply | Picture, ...]
+Change = Callable[[GameState], Command]
+"""A command for the channel's game, built from the game as loaded to apply it (under its version
+check): each front end applies it as the asker and shows the outcome its own way."""
+Answer = Reply | tuple[Reply | Picture, ...] | Change
 """A handler's answer: a reply, or several in turn (pages of one, a picture after it), each a
-message of its own."""
+message of its own; or a change to the channel's game."""
 Handler = Callable[..., Awaitable[Answer]]
 """``handler(ask, **options)``: a command's options exactly as its spec declares them, read as
 Discord gives them (an upload as an :class:`Upload`); the answer as a structured reply."""

@@ -45,6 +45,8 @@ LINES = [
     "/force copy force:Able Company name:Baker Company",
     "/force export force:Able Company",
     "/force delete force:Able Company",
+    "/game start",
+    "/game concede",
 ]
 UPLOADED = {"rules import": ("document", "house notes.md", NOTES)}  # path: option, file name, data
 PASTED_IN = {"force import": ("replace", "Able Company\nus, 400 points\n")}  # path: option, form text
