@@ -15,6 +15,7 @@ import math
 from shapely.geometry import Point as ShapelyPoint
 
 from engine import geometry
+from engine.battlefield import can_see
 from engine.dice import DieCategory
 from engine.errors import IllegalCommand
 from engine.event_data import FireData
@@ -38,7 +39,7 @@ from engine.variants.house_v1.firing import (
     to_hit_throw,
 )
 from engine.variants.house_v1.indirect_fire.rules import building_collateral_marker
-from engine.variants.house_v1.posts import attacked_side, building, holds, occupants
+from engine.variants.house_v1.posts import attacked_side, building, holds, moves_to_post, occupants
 from engine.variants.house_v1.shot import house_fire, traits_of
 from engine.variants.house_v1.sight import fire_through_problem, troops_in_the_way
 from engine.variants.house_v1.state import BuildingPost
@@ -122,12 +123,14 @@ def _centre(state: GameState, building_id: str) -> Point:
 def take_post(state: GameState, shot: Shot, log: EventLog) -> None:
     """s. 5 Firing from buildings: a unit that has fired out of a building holds that side and
     storey for the rest of the turn, at the middle of that side; a unit that held it before is
-    pushed back from it (if it fires again this turn, that counts as moving)."""
+    pushed back from it (if it fires again this turn, that counts as moving). Getting to the post
+    may be a move (:func:`moved_to_post`)."""
     posted = shot.firer
     unit = state.units[posted.id]
     post = posted.firing_post
     if unit.in_building is None or post is None or holds(unit, post):
         return
+    moved_to_post(state, unit, post)
     for other in occupants(state, unit.in_building):
         if other.id != unit.id and holds(other, post):
             other.firing_post = post.model_copy(update={"displaced": True})
@@ -137,6 +140,17 @@ def take_post(state: GameState, shot: Shot, log: EventLog) -> None:
     unit.firing_post, unit.position, unit.facing = post, posted.position, posted.facing
     text = cited(f"{unit.name} fires out of {unit.in_building}'s {post}", "5.32")
     log.emit("building", text, unit.id, side=unit.side)
+
+
+def moved_to_post(state: GameState, unit: Unit, post: BuildingPost) -> None:
+    """House Rules V1.0, s. 5 Firing from buildings: a unit that fires out of another side or
+    storey than the one it held this turn, or that replaces another unit at its post, must move
+    to get there; so, besides the firer's penalty on its own throw, it has moved this turn, as a
+    target (the -1 to AP and HE fire at a target that moved) and to the observer. The unit pushed
+    back from the post does not move of its own accord."""
+    assert unit.in_building is not None
+    if moves_to_post(state, unit.id, unit.in_building, post):
+        unit.moved_this_turn = True
 
 
 def building_defenders(state: GameState, attacker: Unit, named: Unit) -> list[Unit]:
@@ -249,11 +263,16 @@ def collateral(
 
 def check_shell_building(state: GameState, unit: Unit, building_id: str) -> None:
     """s. 5 Buildings: a gun with medium or heavy HE may fire at a building as a whole, one it
-    can see, when nobody inside has fired out to offer a target."""
+    can see, when nobody inside has fired out to offer it a target: one it sees (a unit at its
+    post is seen only through the side it fires out of, :func:`own_building_hides`)."""
     feature = building(state, building_id)
     if traits_of(unit).he not in (HEClass.MEDIUM, HEClass.HEAVY) or unit.unit_class is UnitClass.INFANTRY:
         raise IllegalCommand(f"{unit.name} has no medium or heavy HE to fire at a building")
-    firing_out = [u.name for u in occupants(state, building_id) if u.fired_this_turn and u.side != unit.side]
+    firing_out = [
+        u.name
+        for u in occupants(state, building_id)
+        if u.fired_this_turn and u.side != unit.side and can_see(state, unit, u)
+    ]
     if firing_out:
         raise IllegalCommand(f"{firing_out[0]} has fired out of {building_id}: fire at it instead")
     shape = geometry.feature_shape(feature)

@@ -243,9 +243,11 @@ class HouseRules(RuleSet):
         self, state: GameState, viewer: Unit, target: Unit, terrain: Sequence[TerrainFeature]
     ) -> bool:
         """s. 8 Blocking terrain: by the height of each piece, and from upper storeys and hills; a
-        unit inside a building sees out through its own walls (s. 4)."""
-        inside = (viewer.in_building, target.in_building)
-        return house_sight_clear(state, viewer, target, tuple(f for f in terrain if f.id not in inside))
+        unit inside a building sees out through its own walls (s. 4), and is seen through them but
+        when it stands at the post it fires out of (s. 5, :func:`own_building_hides`)."""
+        return house_sight_clear(
+            state, viewer, target, tuple(f for f in terrain if f.id != viewer.in_building)
+        )
 
     def weapon_firer(self, firer: Unit, fire: Fire) -> Unit:
         """s. 5 Light mortars: a squad's light mortar is one of its own weapons (house_fire)."""

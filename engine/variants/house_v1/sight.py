@@ -30,6 +30,7 @@ from engine.variants.house_v1.visibility import (
 )
 
 _ORDER = (TerrainHeight.LOW, TerrainHeight.MEDIUM, TerrainHeight.HIGH)
+WALL_GRAZE = 0.05  # inches of a sight line within a building's outline that only graze the post
 
 
 def terrain_height(feature: TerrainFeature) -> TerrainHeight | None:
@@ -44,16 +45,30 @@ def terrain_height(feature: TerrainFeature) -> TerrainHeight | None:
 
 
 def vantage(state: GameState, unit: Unit, storey: int | None = None) -> TerrainHeight | None:
-    """How high a unit looks from (s. 8 Medium and High terrain): an upper storey of its building
-    (``storey``, by default the top one: a unit not firing may watch from any), as high as the
-    building stands; or the hill it stands on. None: at ground level."""
-    if unit.in_building is not None:
-        feature = building(state, unit.in_building)
-        floor = feature.storeys - 1 if storey is None else storey
-        return terrain_height(feature) if floor >= 1 else None
+    """How high a unit looks from (s. 8 Medium and High terrain): the higher of its storey's
+    (:func:`storey_vantage`) and its hill's (:func:`hill_vantage`). None: at ground level."""
+    heights = (storey_vantage(state, unit, storey), hill_vantage(state, unit.position))
+    return max((h for h in heights if h is not None), key=_ORDER.index, default=None)
+
+
+def storey_vantage(state: GameState, unit: Unit, storey: int | None = None) -> TerrainHeight | None:
+    """s. 8 Medium terrain: a unit looks down from an upper storey of its building (``storey``,
+    by default the top one: a unit not firing may watch from any), as high as the building
+    stands. None: on the ground floor, or outside any building."""
+    if unit.in_building is None:
+        return None
+    feature = building(state, unit.in_building)
+    floor = feature.storeys - 1 if storey is None else storey
+    return terrain_height(feature) if floor >= 1 else None
+
+
+def hill_vantage(state: GameState, at: Point) -> TerrainHeight | None:
+    """s. 8 Medium and High terrain: the height of the highest hill the spot is on, from which a
+    unit there looks down, whether it stands in the open or in a building or wood on the hill
+    (the hill is under those too). None: not on a hill."""
     hills = [
         terrain_height(f)
-        for f in geometry.features_at(unit.position, state.terrain)
+        for f in geometry.features_at(at, state.terrain)
         if f.kind in HILLS and not f.building
     ]
     return max((h for h in hills if h is not None), key=_ORDER.index, default=None)
@@ -68,14 +83,39 @@ def house_sight_clear(
 ) -> bool:
     """s. 8 Blocking terrain: whether the terrain between leaves the target in view of the viewer
     (looking from ``storey`` of its building, see :func:`vantage`). The buildings the two are in
-    and the hills they stand on hide nothing from them; high terrain blocks; medium terrain
-    blocks but from high ground beyond its shadow; low terrain as :func:`low_terrain_hides`."""
+    and the hills they stand on hide nothing from them, but for a target at its post
+    (:func:`own_building_hides`); high terrain blocks; medium terrain blocks but from high ground
+    beyond its shadow; low terrain as :func:`low_terrain_hides`."""
+    if own_building_hides(viewer, target, terrain):
+        return False
     eye = vantage(state, viewer, storey)
     inside = {viewer.in_building, target.in_building}
     seen = geometry.footprint(target)
     if _tall_terrain_hides(eye, viewer.position, target.position, seen, terrain, inside):
         return False
     return not low_terrain_hides(state, viewer, target, terrain, looking_down=eye is not None)
+
+
+def own_building_hides(viewer: Unit, target: Unit, terrain: Sequence[TerrainFeature]) -> bool:
+    """House Rules V1.0, s. 5 Firing from buildings with s. 8 Medium terrain: a unit holding a
+    post stands at the side it fires out of, and is seen through that side only: its building
+    (when among ``terrain``), which blocks sight completely, hides it from a viewer outside whose
+    line to it runs through the building. Our reading: a line that only meets the outline at the
+    post itself (within :data:`WALL_GRAZE`) is clear. A unit not at a post, somewhere inside, is
+    seen as the building's occupant (its building hides nothing of it)."""
+    post = target.firing_post
+    if (
+        target.in_building is None
+        or post is None
+        or post.displaced
+        or viewer.in_building == target.in_building
+    ):
+        return False
+    walls = next((f for f in terrain if f.id == target.in_building), None)
+    if walls is None:
+        return False
+    sight = LineString([(viewer.position.x, viewer.position.y), (target.position.x, target.position.y)])
+    return sight.intersection(geometry.feature_shape(walls)).length > WALL_GRAZE
 
 
 def spot_in_sight(state: GameState, viewer: Unit, at: Point, terrain: Sequence[TerrainFeature]) -> bool:
