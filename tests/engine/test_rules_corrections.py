@@ -1,11 +1,17 @@
 """Rules the engine had wrong (issue 32), each with scripted dice and the exact outcome it must
-give: the attackers' fall back to cover (House Rules V1.0, s. 6)."""
+give: the attackers' fall back to cover (House Rules V1.0, s. 6), a shell's distance bands
+(s. 5)."""
 
 from engine.battlefield import area_cover
 from engine.dice import d6, d10
+from engine.event_data import FireData
+from engine.scenarios.new_game import make_unit
 from engine.state import CoverKind
-from tests.engine.helpers import box
-from tests.engine.test_house_rules_flow import charge, melee
+from engine.variants.house_v1.commands import Bombard, RequestFire
+from engine.variants.house_v1.indirect_fire.rules import effect_dice
+from engine.variants.house_v1.traits import HEClass
+from tests.engine.helpers import P, act, box
+from tests.engine.test_house_rules_flow import battery, charge, melee
 
 # --- s. 6: attackers who fail fall back 6", or to nearer cover beyond 3" ---------------------
 
@@ -37,3 +43,39 @@ def test_a_fall_back_to_an_edge_between_hundredths_ends_inside_the_cover_s6():
     assert text == "Infantry Detachment holds: Infantry Detachment falls back into the woods to 30.0,7.7"
     assert state.units["tommies"].position.y == 7.66
     assert area_cover(state, state.units["tommies"]) is CoverKind.COVER
+
+
+# --- s. 5: a shell's distance bands do not hang on how its landing spot rounded ---------------
+
+
+def test_a_shell_straying_1_inch_on_a_diagonal_is_up_to_1_inch_away_s5():
+    state, _ = act(battery(), "allies", "hq", RequestFire(at=P(20, 40)), faces=[d10(5)])  # on the squad
+    # face 3 strays an eighth of the circle from the x axis: 1" to 20.71,40.71, 1.004" by the hundredths
+    state, events = act(state, "allies", "mortar", Bombard(), faces=[d10(3), d6(1), d6(4), d6(2)])
+    lines = [e.text for e in events]
+    landed = 'Mortar Team fires at the marker: d10 3, d6 1: lands 1" off, at 20.7,40.7 (House Rules HR5.92)'
+    assert landed in lines
+    assert (
+        'Infantry Detachment (1.0" away, open) takes 2 medium HE dice needing 4+: rolled 4, 2: 1 marker '
+        "(House Rules HR5.93)" in lines
+    )
+
+
+def test_a_vehicle_1_inch_from_a_diagonal_stray_takes_a_direct_hit_s5():
+    state = battery()
+    state.units["gruppe"].position = P(40, 40)
+    state.units["panzer"] = make_unit("german", "Panzer IV G (late) to J", "axis", (20, 40), unit_id="panzer")
+    state, _ = act(state, "allies", "hq", RequestFire(at=P(20, 40)), faces=[d10(5)])
+    state, events = act(state, "allies", "mortar", Bombard(), faces=[d10(3), d6(1), d6(6), d6(3)])
+    assert [e.text for e in events][-1] == (
+        'Panzer IV G (late) to J (1.0" away, defences) takes 2 medium HE dice needing 5+: rolled 6, 3: '
+        "1 marker (House Rules HR5.94)"
+    )
+    effect = [e.data for e in events if isinstance(e.data, FireData)][-1]
+    assert (effect.target, effect.markers_placed) == ("panzer", 1)
+
+
+def test_effect_bands_take_a_distance_on_their_edge_to_within_a_rounding_s5():
+    assert [effect_dice(HEClass.MEDIUM, d) for d in (1.004, 1.02, 2.006, 3.006, 3.02)] == [2, 1, 1, 0, 0]
+    assert [effect_dice(HEClass.HEAVY, d) for d in (2.006, 3.006, 3.02)] == [2, 1, 0]
+    assert [effect_dice(HEClass.LIGHT, d) for d in (1.004, 1.02)] == [1, 0]
