@@ -1,10 +1,14 @@
 """Rules the engine had wrong (issue 32), each with scripted dice and the exact outcome it must
 give: the attackers' fall back to cover (House Rules V1.0, s. 6), a shell's distance bands
-(s. 5)."""
+(s. 5), and a Cross of Iron chart entry judged on the unmodified roll (66.33 with 76.6)."""
+
+import pytest
 
 from engine.battlefield import area_cover
-from engine.dice import d6, d10
+from engine.dice import ScriptedDice, d6, d10
 from engine.event_data import FireData
+from engine.rolls.charts import Chart, find_chart, roll_on_chart
+from engine.rolls.readback import dice_behind
 from engine.scenarios.new_game import make_unit
 from engine.state import CoverKind
 from engine.variants.house_v1.commands import Bombard, RequestFire
@@ -79,3 +83,35 @@ def test_effect_bands_take_a_distance_on_their_edge_to_within_a_rounding_s5():
     assert [effect_dice(HEClass.MEDIUM, d) for d in (1.004, 1.02, 2.006, 3.006, 3.02)] == [2, 1, 1, 0, 0]
     assert [effect_dice(HEClass.HEAVY, d) for d in (2.006, 3.006, 3.02)] == [2, 1, 0]
     assert [effect_dice(HEClass.LIGHT, d) for d in (1.004, 1.02)] == [1, 0]
+
+
+# --- Cross of Iron 66.3 with 76.6: a repair roll of 9 or more is permanent before the leader ----
+
+
+def repair(choices, *faces):
+    """A repair roll on the Cross of Iron chart with two scripted d6."""
+    return roll_on_chart(
+        find_chart("coi-immobilization-repair"), choices, ScriptedDice([(6, f) for f in faces])
+    )
+
+
+def test_a_repair_roll_of_9_is_permanent_immobilization_whatever_the_armor_leader_coi_66_33_76_6():
+    rolled = repair("leader=-1", 4, 5)
+    assert rolled.text == (
+        "Repair of immobilization (Cross of Iron): DR 4 + 5 = 9 (before modifiers: -1 armor leader "
+        "not applied): permanently immobilized"
+    )
+    assert (rolled.natural, rolled.final, rolled.modifiers) == (9, 9, ())
+    chart = find_chart("coi-immobilization-repair")
+    read_back = dice_behind(rolled.text, lambda source: roll_on_chart(chart, "leader=-1", source).text)
+    assert [d.value for d in read_back] == [4, 5]  # the roll log finds its dice again
+    assert repair("leader=-3", 6, 6).result == "permanently immobilized"
+    below = repair("leader=-1", 4, 4)  # an 8 is not permanent: the leader's -1 counts
+    assert (below.final, below.result) == (7, "not yet: try again next Rally Phase")
+    assert repair("leader=-1", 2, 1).result == "repaired: remove the Immobilization counter"
+
+
+def test_a_band_read_before_modifiers_needs_a_chart_with_modifiers():
+    bands = [{"max": 6, "result": "fine"}, {"min": 7, "result": "bad", "unmodified": True}]
+    with pytest.raises(ValueError, match="read before modifiers on a chart with no modifiers"):
+        Chart.model_validate({"id": "x", "title": "X", "source": "-", "dice": "DR", "bands": bands})
