@@ -97,6 +97,11 @@ def within(distance: float, limit: float) -> bool:
     return distance <= limit + MEASURING_TOLERANCE
 
 
+def at_least(distance: float, limit: float) -> bool:
+    """Whether a measured distance is ``limit`` or more to within :data:`MEASURING_TOLERANCE`."""
+    return distance >= limit - MEASURING_TOLERANCE
+
+
 OVERLAP_TOLERANCE = 0.01  # square inches: bases that touch, or meet within a rounding, do not overlap
 
 

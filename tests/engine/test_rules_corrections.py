@@ -1,21 +1,25 @@
 """Rules the engine had wrong (issue 32), each with scripted dice and the exact outcome it must
 give: the attackers' fall back to cover (House Rules V1.0, s. 6), a shell's distance bands
-(s. 5), and a Cross of Iron chart entry judged on the unmodified roll (66.33 with 76.6)."""
+(s. 5), light mortars firing over friends and not assaulting after (s. 5), and a Cross of Iron
+chart entry judged on the unmodified roll (66.33 with 76.6)."""
 
 import pytest
 
 from engine.battlefield import area_cover
+from engine.commands import Fire
 from engine.dice import ScriptedDice, d6, d10
+from engine.errors import IllegalCommand
 from engine.event_data import FireData
 from engine.rolls.charts import Chart, find_chart, roll_on_chart
 from engine.rolls.readback import dice_behind
 from engine.scenarios.new_game import make_unit
 from engine.state import CoverKind
-from engine.variants.house_v1.commands import Bombard, RequestFire
+from engine.variants.house_v1.commands import Bombard, CloseCombat, RequestFire
 from engine.variants.house_v1.indirect_fire.rules import effect_dice
 from engine.variants.house_v1.traits import HEClass
-from tests.engine.helpers import P, act, box
+from tests.engine.helpers import P, act, box, declare, fire_text
 from tests.engine.test_house_rules_flow import battery, charge, melee
+from tests.engine.test_house_rules_weapons import platoon
 
 # --- s. 6: attackers who fail fall back 6", or to nearer cover beyond 3" ---------------------
 
@@ -115,3 +119,52 @@ def test_a_band_read_before_modifiers_needs_a_chart_with_modifiers():
     bands = [{"max": 6, "result": "fine"}, {"min": 7, "result": "bad", "unmodified": True}]
     with pytest.raises(ValueError, match="read before modifiers on a chart with no modifiers"):
         Chart.model_validate({"id": "x", "title": "X", "source": "-", "dice": "DR", "bands": bands})
+
+
+# --- s. 5 Light mortars: fired over friends 3" from the target, and no assault after it ---------
+
+
+def mortar_squad_behind(friend_at):
+    """The weapons tests' platoon: the section's 2" mortar 8" from Gruppe, a friendly squad in
+    the line of fire at ``friend_at``."""
+    state = platoon()
+    state.units["friend"] = make_unit("british", "Infantry Detachment", "allies", friend_at, unit_id="friend")
+    return state
+
+
+def test_a_light_mortar_fires_over_friends_at_least_3_inches_from_the_target_s5():
+    faces = [d10(9), d10(4), d6(5)]
+    state, events = act(
+        mortar_squad_behind((50, 15)),
+        "allies",
+        "section",
+        Fire(target="near", weapon="light_mortar"),
+        faces=faces,
+    )  # the friend's base 3" from Gruppe's
+    assert fire_text(events) == (
+        'Infantry Detachment fires high explosive (light mortar) at Gruppe (8.0"): needs 5+; rolled 9, 4: '
+        "1 hit; casualty throw (light HE, open) 5+, rolled 5: 2 markers -> Gruppe has 2 markers "
+        "(House Rules HR5.7)"
+    )
+    with pytest.raises(IllegalCommand, match="Infantry Detachment is in the line of fire"):
+        declare(
+            mortar_squad_behind((50, 16)), "allies", "section", Fire(target="near", weapon="light_mortar")
+        )
+    with pytest.raises(IllegalCommand, match="Infantry Detachment is in the line of fire"):  # small arms
+        declare(mortar_squad_behind((50, 15)), "allies", "section", Fire(target="near"))
+    enemy = mortar_squad_behind((50, 15))
+    enemy.units["friend"].side = "axis"  # an enemy squad in the way still stops the bomb
+    with pytest.raises(IllegalCommand, match="Infantry Detachment is in the line of fire"):
+        declare(enemy, "allies", "section", Fire(target="near", weapon="light_mortar"))
+
+
+def test_a_squad_firing_its_light_mortar_does_not_also_assault_s5_s6():
+    state = platoon()
+    state.units["far"].position = P(40, 22)
+    state.units["near"].position = P(50, 14)  # 2" off: within reach of an assault
+    with pytest.raises(
+        IllegalCommand, match="fires its light mortar in this activation: it may not also assault"
+    ):
+        declare(
+            state, "allies", "section", Fire(target="far", weapon="light_mortar"), CloseCombat(target="near")
+        )
