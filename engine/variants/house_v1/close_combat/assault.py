@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine import geometry
+from engine.actions.base import actions_of
 from engine.battlefield import live_units
 from engine.commands import Action, Fire
 from engine.deployment.hidden import as_seen
@@ -28,7 +29,7 @@ def check_no_assault_after_light_mortar(attacker: Unit, actions: Sequence[Action
     """s. 5 Light mortars: a squad firing its light mortar neither moves nor uses its other
     weapons in that activation, so it does not follow the shot with an assault, which is both a
     dash and an exchange of fire (s. 6)."""
-    if any(isinstance(a, Fire) and a.weapon == LIGHT_MORTAR for a in actions):
+    if any(fire.weapon == LIGHT_MORTAR for fire in actions_of(actions, Fire)):
         raise IllegalCommand(
             f"{attacker.name} fires its light mortar in this activation: it may not also assault (s. 5)"
         )
