@@ -192,7 +192,7 @@ def _after_the_rounds(state: GameState, attacker: Unit, defender: Unit, log: Eve
 def _attackers_fall_back(state: GameState, attacker: Unit, defender: Unit, log: EventLog) -> None:
     """s. 6: attackers facing defenders who still stand fall back straight away from them, 6"
     or into the first cover met on the way beyond 3" (:func:`attackers_fall_back`); area
-    cover such as woods (a building is entered only by its own procedure, s. 5)."""
+    cover such as woods (a building is entered only by its own procedure, s. 4)."""
     start, threat = attacker.position, defender.position
     line = (start, _beyond(start, threat, ATTACKER_FALL_BACK))
     covers = [(f, met) for f, met in geometry.crossings(line, state.terrain) if _is_cover(f)]
@@ -210,7 +210,7 @@ def _attackers_fall_back(state: GameState, attacker: Unit, defender: Unit, log: 
 
 
 def _is_cover(feature: TerrainFeature) -> bool:
-    """Area terrain a unit in it counts as in cover in (woods, trenches), not a building."""
+    """Area terrain that puts a unit standing in it in cover (woods, trenches), not a building."""
     return not (feature.linear or feature.building or feature.going is Going.IMPASSABLE) and (
         feature.cover is not CoverKind.OPEN
     )
