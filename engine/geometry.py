@@ -87,6 +87,21 @@ def distance_to_point(unit: Unit, point: Point) -> float:
     return footprint(unit).distance(ShapelyPoint(point.x, point.y))
 
 
+MEASURING_TOLERANCE = 0.01  # inches: positions are kept to the hundredth, so a distance between
+# two of them may come out this far off the true one (a 1" stray on a diagonal measures 1.004")
+
+
+def within(distance: float, limit: float) -> bool:
+    """Whether a measured distance is at most ``limit`` to within :data:`MEASURING_TOLERANCE`:
+    a rule's distance band is decided by the table, not by how a position rounded."""
+    return distance <= limit + MEASURING_TOLERANCE
+
+
+def at_least(distance: float, limit: float) -> bool:
+    """Whether a measured distance is ``limit`` or more to within :data:`MEASURING_TOLERANCE`."""
+    return distance >= limit - MEASURING_TOLERANCE
+
+
 OVERLAP_TOLERANCE = 0.01  # square inches: bases that touch, or meet within a rounding, do not overlap
 
 

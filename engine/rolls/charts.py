@@ -11,6 +11,7 @@ say so). Modifiers are
   by side and date), read from a number (a balance DRM), or stepped (the sixth Rifle Coy);
 and may apply only ``when`` a parameter has a given value. ``halve`` halves the roll.
 
+A band marked ``unmodified`` is judged on the roll before any modifier (:func:`unmodified_band`).
 Bands are checked on load: in order, never overlapping, every unmodified roll read by exactly one
 band, and, on a chart with modifiers, open at both ends with no gap, so any modified roll is read.
 """
@@ -83,6 +84,7 @@ class Band(_Frozen):
     min: int | None = None
     max: int | None = None
     result: str
+    unmodified: bool = False  # judged on the roll before any modifier: see :func:`unmodified_band`
 
     def holds(self, score: int) -> bool:
         return (self.min is None or score >= self.min) and (self.max is None or score <= self.max)
@@ -93,6 +95,11 @@ class Band(_Frozen):
         if self.max is None:
             return f">={self.min}"
         return str(self.min) if self.min == self.max else f"{self.min}-{self.max}"
+
+    def shown(self) -> str:
+        """The band as ``/chart show`` lists it: its rolls, its result, and whether modifiers count."""
+        before = " (on the roll before modifiers)" if self.unmodified else ""
+        return f"{self.label()} {self.result}{before}"
 
 
 class Chart(_Frozen):
@@ -179,6 +186,8 @@ def _check_bands(where: str, bands: tuple[Band, ...], chart: Chart) -> None:
             raise ValueError(f"{where}: bands {low.label()} and {high.label()} overlap or are out of order")
         if chart.modifiers and high.min != low.max + 1:
             raise ValueError(f"{where}: a modified roll between {low.label()} and {high.label()} has no band")
+    if any(band.unmodified for band in bands) and not chart.modifiers:
+        raise ValueError(f"{where}: a band read before modifiers on a chart with no modifiers")
     if chart.modifiers and (bands[0].min is not None or bands[-1].max is not None):
         raise ValueError(f"{where}: with modifiers, the first and last bands must be open-ended")
     for natural in sorted(possible_rolls(chart.dice)):
@@ -352,9 +361,27 @@ def roll_on_chart(chart: Chart, choices: str, dice: DiceSource) -> ChartRoll:
     joint = ", " if chart.dice == "d66" else " + "
     shown = joint.join(str(f.value) for f in faces) if len(faces) > 1 else str(natural)
     mods_text = "".join(f", {value:+d} {name}" for name, value in modifiers)
+    bands = chart.bands_for(values)
+    settled = unmodified_band(bands, natural)
+    if settled is not None:
+        unused = [f"{value:+d} {name}" for name, value in modifiers] + (["halving"] if halve else [])
+        set_aside = f" (before modifiers: {', '.join(unused)} not applied)" if unused else ""
+        line = (
+            f"{chart.title}: {chart.dice} {shown} = ",
+            Strong(str(natural)),
+            f"{set_aside}: {settled.result}",
+        )
+        return ChartRoll(
+            chart=chart.id,
+            dice=tuple(faces),
+            natural=natural,
+            final=natural,
+            result=settled.result,
+            line=line,
+        )
     rolled = math.ceil(natural / 2) if halve else natural
     final = rolled + sum(v for _, v in modifiers)
-    band = next((b for b in chart.bands_for(values) if b.holds(final)), None)
+    band = next((b for b in bands if b.holds(final)), None)
     if band is None:
         raise AssertionError(f"chart {chart.id} has no band for {final}")
     halved = f" halved to {rolled}" if halve else ""
@@ -372,6 +399,14 @@ def roll_on_chart(chart: Chart, choices: str, dice: DiceSource) -> ChartRoll:
         result=band.result,
         line=line,
     )
+
+
+def unmodified_band(bands: tuple[Band, ...], natural: int) -> Band | None:
+    """The band marked ``unmodified`` that the natural roll falls in, if any: its result stands
+    whatever the modifiers, which are not applied to that roll (Cross of Iron 76.6 with 66.3: an
+    armor leader's modifier helps a repair, but a repair roll of 9 or more is permanent
+    immobilization before it); None, and the modified roll is read against every band."""
+    return next((b for b in bands if b.unmodified and b.holds(natural)), None)
 
 
 def _test(
@@ -427,9 +462,9 @@ def describe_chart(chart: Chart) -> tuple[Line, ...]:
         when = f" when {', '.join(f'{k}={v}' for k, v in mod.when.items())}" if mod.when else ""
         lines.append((f"  {mod.id if mod.chosen else '(auto)'}: {mod.name} {how}{when}",))
     if chart.bands:
-        lines.append(("  " + "; ".join(f"{b.label()} {b.result}" for b in chart.bands),))
+        lines.append(("  " + "; ".join(b.shown() for b in chart.bands),))
     for value, bands in chart.band_sets.items():
-        lines.append((f"  {chart.bands_by}={value}: " + "; ".join(f"{b.label()} {b.result}" for b in bands),))
+        lines.append((f"  {chart.bands_by}={value}: " + "; ".join(b.shown() for b in bands),))
     if chart.note:
         lines.append((f"  note: {chart.note}",))
     return tuple(lines)

@@ -28,7 +28,11 @@ from engine.variants.house_v1.buildings import (
     leave_building,
     shell_building,
 )
-from engine.variants.house_v1.close_combat.assault import check_close_combat, check_closing
+from engine.variants.house_v1.close_combat.assault import (
+    check_close_combat,
+    check_closing,
+    check_no_assault_after_light_mortar,
+)
 from engine.variants.house_v1.close_combat.play import (
     building_defence_choice,
     fall_back_choice,
@@ -276,6 +280,7 @@ class CloseCombatAction(ActionType[CloseCombat]):
         return CloseCombat(target=given["assault"], overrun=given["overrun"]) if given["assault"] else None
 
     def check(self, activation: Activation, index: int, action: CloseCombat) -> None:
+        check_no_assault_after_light_mortar(activation.unit, activation.actions)
         check_close_combat(activation.state, activation.current, action)
 
     def at_declaration(

@@ -73,6 +73,7 @@ TO_HIT_DICE: dict[Weapon, tuple[int, int]] = {
     Weapon.LIGHT_MORTAR: (2, 1),  # s. 5 Light mortars: the normal direct HE fire
 }
 LIGHT_MORTAR_DIRECT_BEYOND = 6.0  # s. 5 Light mortars: direct HE only at targets over 6"
+LIGHT_MORTAR_OVERSHOOT_CLEAR = 3.0  # s. 5 Light mortars: friends this far from the target are fired over
 
 
 def in_range(weapon: Weapon, distance: float) -> bool:

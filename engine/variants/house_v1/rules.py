@@ -46,6 +46,7 @@ from engine.variants.house_v1.posts import moves_to_post, post_problem, posted_f
 from engine.variants.house_v1.shot import (
     fires_from_hull,
     house_fire,
+    light_mortar_overshoots,
     mg_crew_problem,
     resolve_house_shot,
     traits_of,
@@ -196,7 +197,8 @@ class HouseRules(RuleSet):
     def fire_problem(self, state: GameState, shot: Shot) -> str | None:
         """s. 5: the firer must have a weapon for that target, within its range; s. 2: a
         transport's MG needs a crew; s. 6: nobody fires out of a building both sides hold; s. 5
-        Firing from buildings: the side and storey it fires from; s. 8: troops in the way."""
+        Firing from buildings: the side and storey it fires from; s. 8: troops in the way (a light
+        mortar fires over its own side's, s. 5)."""
         crewless = mg_crew_problem(state, shot.firer)
         if crewless:
             return crewless
@@ -213,6 +215,8 @@ class HouseRules(RuleSet):
         in_the_way = troops_in_the_way(
             state, shot.firer, target.position, geometry.footprint(target), {shot.firer.id, target.id}
         )
+        if fire.weapon is Weapon.LIGHT_MORTAR:
+            in_the_way = [u for u in in_the_way if not light_mortar_overshoots(shot, u)]
         return self.firing_out_problem(state, shot) or fire_through_problem(
             state,
             shot.firer,

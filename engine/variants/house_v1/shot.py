@@ -22,6 +22,7 @@ from engine.variants.house_v1.firing import (
     FRONT_ARC,
     HE_COLUMN,
     HIT_SCORE,
+    LIGHT_MORTAR_OVERSHOOT_CLEAR,
     CasualtyWeapon,
     Cover,
     Damage,
@@ -213,6 +214,13 @@ def light_mortar_fire(shot: Shot, mine: HouseTraits, theirs: HouseTraits) -> Hou
     if firer.in_building:
         raise IllegalCommand(f"{firer.name} may not fire a mortar from inside {firer.in_building} (s. 4)")
     return HouseFire(Weapon.LIGHT_MORTAR, FireCategory.HE, he=HEClass.LIGHT)
+
+
+def light_mortar_overshoots(shot: Shot, in_the_way: Unit) -> bool:
+    """s. 5 Light mortars: a light mortar's direct fire passes over a unit of its own side in the
+    way that is at least 3" from the target; enemies in the way still stop it (s. 8)."""
+    clear = geometry.distance(in_the_way, shot.target)
+    return in_the_way.side == shot.firer.side and geometry.at_least(clear, LIGHT_MORTAR_OVERSHOOT_CLEAR)
 
 
 def house_fire(shot: Shot) -> HouseFire:

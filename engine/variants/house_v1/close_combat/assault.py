@@ -7,17 +7,32 @@ when they declare whether they drive through or fall back after the round.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engine import geometry
+from engine.actions.base import actions_of
 from engine.battlefield import live_units
+from engine.commands import Action, Fire
 from engine.deployment.hidden import as_seen
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
+from engine.rules.firing import LIGHT_MORTAR
 from engine.state import Unit
 from engine.variants.house_v1.buildings import building
 from engine.variants.house_v1.close_combat.rules import CLOSE_COMBAT_RANGE, may_close_within_3
 from engine.variants.house_v1.commands import CloseCombat
 from engine.variants.house_v1.shot import traits_of
 from engine.variants.house_v1.traits import TroopType
+
+
+def check_no_assault_after_light_mortar(attacker: Unit, actions: Sequence[Action]) -> None:
+    """s. 5 Light mortars: a squad firing its light mortar neither moves nor uses its other
+    weapons in that activation, so it does not follow the shot with an assault, which is both a
+    dash and an exchange of fire (s. 6)."""
+    if any(fire.weapon == LIGHT_MORTAR for fire in actions_of(actions, Fire)):
+        raise IllegalCommand(
+            f"{attacker.name} fires its light mortar in this activation: it may not also assault (s. 5)"
+        )
 
 
 def check_close_combat(state: GameState, attacker: Unit, action: CloseCombat) -> Unit:

@@ -22,7 +22,7 @@ from engine.orders import stop_in_contact
 from engine.profiles import Special, UnitClass
 from engine.rules.movement import movement_allowance
 from engine.rulesets import rules_of
-from engine.state import Going, Point, Unit
+from engine.state import CoverKind, Going, Point, TerrainFeature, Unit
 from engine.variants.house_v1.activation import close_combat_initiation_passes
 from engine.variants.house_v1.buildings import breach, building_assault, building_defenders, enter_building
 from engine.variants.house_v1.citation import cited
@@ -30,6 +30,7 @@ from engine.variants.house_v1.close_combat.rules import (
     ATTACKER_FALL_BACK,
     FALL_BACK_OPTIONS,
     INFANTRY_ROUNDS,
+    attackers_fall_back,
     close_combat_column,
     close_combat_dice,
     close_combat_modifier,
@@ -175,7 +176,7 @@ def after_first_round(
 
 def _after_the_rounds(state: GameState, attacker: Unit, defender: Unit, log: EventLog) -> None:
     """s. 6: attackers who destroyed a building's defenders are established inside; attackers
-    inside stay there; others fall back 6" if the defenders still stand."""
+    inside stay there; others fall back if the defenders still stand (:func:`_attackers_fall_back`)."""
     if defender.destroyed and defender.in_building and not attacker.destroyed:
         if attacker.in_building == defender.in_building:
             enter_building(state, attacker, defender.in_building, log)
@@ -185,13 +186,34 @@ def _after_the_rounds(state: GameState, attacker: Unit, defender: Unit, log: Eve
     if not attacker.destroyed and not defender.destroyed and inside:
         log.emit("close_combat", f"{defender.name} holds: {attacker.name} stays in {attacker.in_building}")
     elif not attacker.destroyed and not defender.destroyed:
-        attacker.position = _away(state, attacker, attacker.position, defender.position, ATTACKER_FALL_BACK)
-        log.emit(
-            "close_combat",
-            f"{defender.name} holds: {attacker.name} falls back to {attacker.position}",
-            attacker.id,
-            side=attacker.side,
-        )
+        _attackers_fall_back(state, attacker, defender, log)
+
+
+def _attackers_fall_back(state: GameState, attacker: Unit, defender: Unit, log: EventLog) -> None:
+    """s. 6: attackers facing defenders who still stand fall back straight away from them, 6"
+    or into the first cover met on the way beyond 3" (:func:`attackers_fall_back`); area
+    cover such as woods (a building is entered only by its own procedure, s. 4)."""
+    start, threat = attacker.position, defender.position
+    line = (start, _beyond(start, threat, ATTACKER_FALL_BACK))
+    covers = [(f, met) for f, met in geometry.crossings(line, state.terrain) if _is_cover(f)]
+    reach = attackers_fall_back([met for _, met in covers])
+    cover = next((f for f, met in covers if met == reach), None)
+    attacker.position = _away(state, attacker, start, threat, reach, into=cover)
+    sheltered = cover is not None and geometry.features_at(attacker.position, [cover])
+    into = f" into the {cover.kind}" if sheltered else ""
+    log.emit(
+        "close_combat",
+        f"{defender.name} holds: {attacker.name} falls back{into} to {attacker.position}",
+        attacker.id,
+        side=attacker.side,
+    )
+
+
+def _is_cover(feature: TerrainFeature) -> bool:
+    """Area terrain that puts a unit standing in it in cover (woods, trenches), not a building."""
+    return not (feature.linear or feature.building or feature.going is Going.IMPASSABLE) and (
+        feature.cover is not CoverKind.OPEN
+    )
 
 
 def _combat_rule(defender: Unit) -> str:
@@ -408,20 +430,51 @@ def _to_contact(state: GameState, attacker: Unit, defender: Unit) -> None:
         attacker.position = stop_in_contact(state, attacker, contact)
 
 
-def _away(state: GameState, unit: Unit, start: Point, threat: Point, distance: float) -> Point:
-    """Where ``unit``, going from ``start`` up to ``distance`` straight away from ``threat``,
-    ends: kept on the table, short of any building or impassable ground on the way (never ending
-    inside one), and in contact with any unit in its way (:func:`stop_in_contact`)."""
+def _beyond(start: Point, threat: Point, distance: float) -> Point:
+    """The point ``distance`` from ``start`` straight away from ``threat`` (off the table or not)."""
     dx, dy = start.x - threat.x, start.y - threat.y
     length = math.hypot(dx, dy) or 1.0
+    return Point(x=start.x + dx / length * distance, y=start.y + dy / length * distance)
+
+
+def _away(
+    state: GameState,
+    unit: Unit,
+    start: Point,
+    threat: Point,
+    distance: float,
+    *,
+    into: TerrainFeature | None = None,
+) -> Point:
+    """Where ``unit``, going from ``start`` up to ``distance`` straight away from ``threat``,
+    ends: kept on the table, short of any building or impassable ground on the way (never ending
+    inside one), and in contact with any unit in its way (:func:`stop_in_contact`); inside the
+    cover ``into`` when it ends on that cover's edge (:func:`_hundredths_in`)."""
     reach = distance
     while reach > 0:
-        x = min(max(start.x + dx / length * reach, 0.5), state.table.width - 0.5)
-        y = min(max(start.y + dy / length * reach, 0.5), state.table.depth - 0.5)
-        end = Point(x=round(x, 2), y=round(y, 2))
+        far = _beyond(start, threat, reach)
+        x = min(max(far.x, 0.5), state.table.width - 0.5)
+        y = min(max(far.y, 0.5), state.table.depth - 0.5)
+        end = _hundredths_in(x, y, into)
         if not any(
             f.building or f.going is Going.IMPASSABLE for f in geometry.features_at(end, state.terrain)
         ):
             return stop_in_contact(state, unit.model_copy(update={"position": start}), end)
         reach -= FALL_BACK_STEP
     return unit.position
+
+
+def _hundredths_in(x: float, y: float, cover: TerrainFeature | None) -> Point:
+    """(x, y) to the hundredth of an inch: the nearest corner of the hundredths around it that
+    lies in ``cover`` (a fall back to a cover's edge ends in it, not a rounding short of it),
+    else the nearest hundredth."""
+    nearest = Point(x=round(x, 2), y=round(y, 2))
+    if cover is None:
+        return nearest
+    corners = [
+        Point(x=round_x(round(x * 100, 6)) / 100, y=round_y(round(y * 100, 6)) / 100)
+        for round_x in (math.floor, math.ceil)
+        for round_y in (math.floor, math.ceil)
+    ]
+    inside = [c for c in corners if geometry.features_at(c, [cover])]
+    return min(inside, key=lambda c: math.dist((c.x, c.y), (x, y)), default=nearest)

@@ -4,6 +4,8 @@ is :mod:`engine.variants.house_v1.close_combat.play`."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from engine.variants.house_v1.firing import CasualtyWeapon
 from engine.variants.house_v1.traits import HouseTraits, Motivation, TroopType
 from engine.wording import counted
@@ -17,6 +19,15 @@ FALL_BACK_OPTIONS = ("fall_back", "fight_on")  # a vehicle defender's choice aft
 def may_close_within_3(traits: HouseTraits) -> bool:
     """s. 4: only enclosed AFVs may move past an enemy closer than 3" without close combat."""
     return traits.troop_type is TroopType.ENCLOSED_AFV
+
+
+def attackers_fall_back(cover_met_at: Iterable[float]) -> float:
+    """s. 6 Infantry combat: how far attackers who have not cleared the defenders after the two
+    rounds fall back: 6", or only as far as cover they meet on the way nearer than that but more
+    than 3" out. ``cover_met_at``: how far along the fall back each piece of cover begins (our
+    reading: cover that begins within 3" does not count, the 6" goes on)."""
+    nearer = [met for met in cover_met_at if CLOSE_COMBAT_RANGE < met < ATTACKER_FALL_BACK]
+    return min(nearer, default=ATTACKER_FALL_BACK)
 
 
 def close_combat_dice(traits: HouseTraits) -> int:

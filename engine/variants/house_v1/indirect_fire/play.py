@@ -31,6 +31,7 @@ from engine.variants.house_v1.firing import (
 from engine.variants.house_v1.indirect_fire.orders import active_marker, indirect_he, marker_at
 from engine.variants.house_v1.indirect_fire.rules import (
     AFV_DIRECT_HIT,
+    EFFECT_REACH,
     afv_destroyed_by_direct_hit,
     effect_dice,
     landing,
@@ -41,8 +42,6 @@ from engine.variants.house_v1.smoke.screens import add_puff
 from engine.variants.house_v1.state import FireMarker
 from engine.variants.house_v1.traits import HEClass, TroopType
 from engine.wording import counted
-
-EFFECT_REACH = 3.0  # beyond this the distance table gives no dice
 
 
 def request_fire(state: GameState, spotter: Unit, at: Point, log: EventLog) -> None:
@@ -168,12 +167,12 @@ def _effect(state: GameState, firer: Unit, at: Point, log: EventLog) -> None:
         return
     victim = min(standing, key=lambda u: math.dist((u.position.x, u.position.y), (at.x, at.y)))
     gap = math.dist((victim.position.x, victim.position.y), (at.x, at.y))
-    if under_marker(victim) and gap <= EFFECT_REACH:
+    if under_marker(victim) and geometry.within(gap, EFFECT_REACH):
         reveal_marker(state, victim, log, "the shell falls on it")  # its effect would tell anyway
         if victim.dummy:
             return
     kind = traits_of(victim).troop_type
-    if gap > EFFECT_REACH or (kind.is_afv and gap > AFV_DIRECT_HIT):
+    if not geometry.within(gap, EFFECT_REACH) or (kind.is_afv and not geometry.within(gap, AFV_DIRECT_HIT)):
         log.emit("indirect", cited("Nobody is close enough to be hurt", "5.93"), firer.id, side=firer.side)
         return
     count = effect_dice(he, gap)
@@ -182,7 +181,7 @@ def _effect(state: GameState, firer: Unit, at: Point, log: EventLog) -> None:
         log.emit("indirect", cited(text, "5.93"), victim.id, side=firer.side)
         return
     rolls = [log.d6(f"indirect effect, {victim.name}", DieCategory.CASUALTY) for _ in range(count)]
-    direct_hit = victim.is_vehicle and gap <= AFV_DIRECT_HIT
+    direct_hit = victim.is_vehicle and geometry.within(gap, AFV_DIRECT_HIT)
     open_topped = kind in (TroopType.OPEN_AFV, TroopType.SOFT)
     if direct_hit and open_topped and he is HEClass.LIGHT and rolls[0] == 6:
         rolls.append(log.d6(f"indirect effect, {victim.name}, a second die after a 6", DieCategory.CASUALTY))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.geometry import within
 from engine.variants.house_v1.firing import HIT_SCORE
 from engine.variants.house_v1.traits import HEClass
 
@@ -14,7 +15,9 @@ GUN_MINIMUM_RANGE = 24.0
 AFV_DIRECT_HIT = 1.0  # inches from the vehicle's centre
 DEGREES_PER_D10_FACE = 45.0  # the eight faces that stray (2-9) spread evenly round the circle
 
-# distance from the effect marker (up to 1", 1-2", 2-3") -> casualty dice by HE class
+EFFECT_BANDS = (1.0, 2.0, 3.0)  # inches from the effect marker: up to 1", 1-2", 2-3"
+EFFECT_REACH = EFFECT_BANDS[-1]  # beyond this the distance table gives no dice
+# band -> casualty dice by HE class
 EFFECT_DICE: dict[HEClass, tuple[int, int, int]] = {
     HEClass.LIGHT: (1, 0, 0),
     HEClass.MEDIUM: (2, 1, 0),
@@ -56,11 +59,11 @@ def landing(d10: int, d6s: Sequence[int]) -> Landing:
 
 
 def effect_dice(he: HEClass, distance: float) -> int:
-    """The casualty dice for the unit nearest the effect marker, by distance and HE class."""
-    if distance > 3.0:
-        return 0
-    band = 0 if distance <= 1.0 else 1 if distance <= 2.0 else 2
-    return EFFECT_DICE[he][band]
+    """s. 5 Indirect fire: the casualty dice for the unit nearest the effect marker, by HE class
+    and the band its distance falls in (up to 1", 1-2", 2-3"); a distance on a band's edge is in
+    that band however the landing spot rounded (:func:`geometry.within`)."""
+    band = next((i for i, edge in enumerate(EFFECT_BANDS) if within(distance, edge)), None)
+    return 0 if band is None else EFFECT_DICE[he][band]
 
 
 def afv_destroyed_by_direct_hit(rolls: Sequence[int], *, open_topped: bool, he: HEClass) -> bool:
