@@ -245,8 +245,8 @@ class ConsoleTable:
         written = [*self.owed.waiting_pings()]
         for part in answer if isinstance(answer, tuple) else (answer,):
             if isinstance(part, Picture):
-                saved = self._write(part.name, part.png) if self.pictures is not None else None
-                written.append(f"Picture: {saved}" if saved else "Pictures are off at this table")
+                if self.pictures is not None:  # else pictures are off at this table
+                    written.append(f"Picture: {self._write(part.name, part.png)}")
             else:
                 written.append(plain_reply(part))
         return "\n\n".join([*written, *self.afterword(line)])

@@ -127,7 +127,7 @@ PLAY_SPECS = (
     spec(
         "game history",
         "This channel's finished games, and their logs",
-        integer("number", "Show this game's whole log (1 is the latest)"),
+        integer("number", "Show this game's whole log (1 is the latest)", low=1, high=1_000_000),
     ),
     spec(
         "game concede",
