@@ -14,6 +14,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from bot.command_schema import COMMANDS
+from bot.discord_adapter.play_commands import PLAY_COMMANDS
+from engine.actions.base import OrderOption, TapButton
 from engine.actions.registry import ACTION_TYPES, reaction_options
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -148,3 +153,24 @@ def test_a_rule_set_s_reaction_option_is_named_only_by_the_module_of_its_action(
     }
     for name, module in declaring.items():
         assert [path for path, tree in modules.items() if named_in(tree, name)] == [module], name
+
+
+def test_the_react_options_are_the_reacting_actions_own_then_its_own_in_every_front_end():
+    declared = reaction_options()
+    names = ["unit", *declared, "cmt", "at", "fallback", "to"]
+    assert [o.name for o in COMMANDS["react"].shared()] == names
+    (react,) = [command for command in PLAY_COMMANDS if command.name == "react"]
+    assert [p.name for p in react.parameters] == names
+    assert len(react.parameters) <= 25  # Discord's limit for one command
+    for parameter in react.parameters[1 : 1 + len(declared)]:
+        option = declared[parameter.name]
+        assert parameter.description == (option.reaction_description or option.description)
+        assert parameter.autocomplete is (option.kind == "unit")
+
+
+def test_a_tap_button_is_declared_only_for_a_flag_or_an_enemy_aimed_at():
+    OrderOption("brace", "flag", "Brace", tap=TapButton("Brace"))
+    OrderOption("rush", "unit", "Rush", whose="enemy", tap=TapButton("Rush"))
+    for kind, whose in (("position", None), ("unit", "own"), ("text", None)):
+        with pytest.raises(TypeError, match="a tap button sets a flag or aims at an enemy unit"):
+            OrderOption("dash", kind, "Dash", whose=whose, tap=TapButton("Dash"))
