@@ -8,7 +8,9 @@ from dataclasses import dataclass
 
 from bot.reply import Heading, Line, Reply, Strong, Typed
 from bot.services.limits import quoted
+from engine.actions.registry import reaction_options
 from engine.errors import IllegalCommand
+from engine.names import either
 
 
 @dataclass(frozen=True)
@@ -18,6 +20,7 @@ class HelpPage:
     text: Line  # words, a button's name Strong
 
 
+REACTING = either([f"`{name}:`" for name in reaction_options()])  # as the actions declare them
 PAGES: tuple[HelpPage, ...] = (
     HelpPage(
         "start",
@@ -67,10 +70,11 @@ buttons: """,
             Strong("React"),
             """ opens a short form, """,
             Strong("No reaction"),
-            """ lets the order go ahead.
-The same by command: `/react unit:... fire:...` or `move:`, with `first:` to say which comes \
-first, `at:` to strike when the enemy reaches a point of its declared move, or `cmt:true` for a \
-Company Morale Test; `/noreact` declines.
+            f""" lets the order go ahead.
+The same by command: `/react unit:...` with what it does, as an activation's order says it \
+({REACTING}; `first:` says which of a move and a shot comes first), `at:` to strike when the \
+enemy reaches a point of its declared move, or `cmt:true` for a Company Morale Test; `/noreact` \
+declines.
 A reaction costs a token and needs a roll: 3+ on a d6, one more for each token and morale \
 marker already on the reacting unit; a 6 always succeeds (the House Rules V1.0 have their own \
 table).
