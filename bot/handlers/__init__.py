@@ -16,7 +16,8 @@ from bot.handlers.ask import Handler
 from bot.handlers.forces import FORCE_HANDLERS
 from bot.handlers.games import GAME_HANDLERS
 from bot.handlers.lookups import LOOKUP_HANDLERS
+from bot.handlers.tables import TABLE_HANDLERS
 
 PASTED = "pasted"
 FORM_FILE = "file"  # the console-only option that names the file read for a form
-HANDLERS: dict[str, Handler] = {**LOOKUP_HANDLERS, **FORCE_HANDLERS, **GAME_HANDLERS}
+HANDLERS: dict[str, Handler] = {**LOOKUP_HANDLERS, **FORCE_HANDLERS, **GAME_HANDLERS, **TABLE_HANDLERS}
