@@ -14,7 +14,7 @@ from discord import app_commands
 from bot.discord_adapter.common import DISCORD_TEXT_LIMIT, owner_scope, send_reply, side_of
 from bot.discord_adapter.markdown import markdown
 from bot.discord_adapter.reaction_buttons import show_result
-from bot.discord_adapter.referees import acting_side, apply_as_user
+from bot.discord_adapter.referees import acting_side, apply_as_user, eyes_of, server_roles
 from bot.discord_adapter.schema_commands import generated_command
 from bot.discord_adapter.served import Interaction
 from bot.handlers import HANDLERS
@@ -48,6 +48,9 @@ def ask_of(interaction: Interaction) -> Ask:
         written=markdown,
         seat=lambda state: side_of(state, user),
         acting=lambda state: acting_side(state, interaction),
+        eyes=lambda state: eyes_of(state, interaction),
+        roles=server_roles(interaction),
+        buttons=True,
         name_of=lambda player: name_of(interaction, player),
         moderator=in_server and interaction.permissions.manage_messages,
         manager=in_server and interaction.permissions.manage_guild,
@@ -95,10 +98,17 @@ async def present(
 
 
 def handled_command(
-    path: str, suggest: dict[str, Callable] | None = None, shown: Shown = show_result, **extras: Any
+    path: str,
+    suggest: dict[str, Callable] | None = None,
+    shown: Shown = show_result,
+    presented: Callable[[Interaction, Answer], Awaitable[None]] | None = None,
+    named: dict[str, list[app_commands.Choice]] | None = None,
+    **extras: Any,
 ) -> app_commands.Command:
     """The command ``path`` of the schema, carried out by its handler; ``suggest`` gives
-    autocompletes by option, ``shown`` shows the outcome of a change to the game, ``extras`` are
+    autocompletes by option, ``shown`` shows the outcome of a change to the game, ``presented``
+    shows any other answer its own way (a page with buttons to turn it), ``named`` names an
+    option's choices for Discord, ``extras`` are
     what :func:`~bot.discord_adapter.schema_commands.schema_command` takes (a group, whether it
     answers privately)."""
 
@@ -106,6 +116,10 @@ def handled_command(
         for name, value in options.items():
             if isinstance(value, discord.Attachment):
                 options[name] = await upload(value)
-        await present(interaction, await HANDLERS[path](ask_of(interaction), **options), shown)
+        answered = await HANDLERS[path](ask_of(interaction), **options)
+        if presented is not None:
+            await presented(interaction, answered)
+        else:
+            await present(interaction, answered, shown)
 
-    return generated_command(path, run, suggest, **extras)
+    return generated_command(path, run, suggest, named, **extras)

@@ -16,7 +16,7 @@ from bot.play_orders import PLAY_ORDERS
 from bot.services.game_service import GameError, GameService
 from bot.storage.store import GameStore
 from engine.dice import SeededDice
-from tests.bot.discord_harness import OTTO, close_bot, form, open_bot, started_game
+from tests.bot.discord_harness import EVE, MANAGE_GUILD, OTTO, close_bot, form, open_bot, started_game
 from tests.bot.discord_harness import Upload as Uploaded
 from tests.test_readme_examples import slash
 
@@ -47,6 +47,17 @@ LINES = [
     "/force delete force:Able Company",
     "/game start",
     "/game concede",
+    "/game status",
+    "/game log",
+    "/game history number:2",
+    "/game map",
+    "/help topic:reactions",
+    "/cards deal deck:Tactics",
+    "/cards hand",
+    "/cards use action:play card:Smoke Screen",
+    "/games mine",
+    "/games ping how:dm",
+    "/games delay minutes:90",
     "/table new name:Farm width:60 depth:48",
     "/table random name:R1 seed:42 width:96 depth:72",
     "/table add table:Farm piece:church kind:building at:H6 size:7x6 turn:30 storeys:2",
@@ -66,7 +77,10 @@ UPLOADED = {  # path: option, file name, data, the other options typed
     "rules import": ("document", "house notes.md", NOTES, "name:Notes"),
     "table import": ("file", "farm.yaml", FARM, "replace:true"),
 }
-PASTED_IN = {"force import": ("replace", "Able Company\nus, 400 points\n")}  # path: option, form text
+PASTED_IN = {  # path: the options, and the text of the form
+    "force import": ({"replace": True}, "Able Company\nus, 400 points\n"),
+    "cards deck": ({"name": "Tactics"}, "Smoke Screen | 1 | any time | a smoke screen\n"),
+}
 
 
 def test_the_lines_cover_every_handled_command_and_nothing_else_is_left_unbuilt():
@@ -139,9 +153,11 @@ async def test_an_upload_and_a_file_named_at_the_console_reach_the_handler_alike
 
 async def test_a_form_and_a_file_named_at_the_console_reach_the_handler_alike(both_front_ends, tmp_path):
     discord, table, handed = both_front_ends
-    for path, (option, text) in PASTED_IN.items():
+    for path, (options, text) in PASTED_IN.items():
         (tmp_path / "pasted.txt").write_text(text, encoding="utf-8")
-        opened = await discord.slash(path, user=OTTO, channel="1", **{option: True})
-        await discord.submit(form(opened), {"": text}, user=OTTO, channel="1")
-        await table.handle(f"as otto /{path} {option}:true file:{tmp_path / 'pasted.txt'}")
-        assert handed[-2:] == [(path, {option: True, PASTED: text})] * 2
+        discord.permissions[EVE] = MANAGE_GUILD
+        opened = await discord.slash(path, user=EVE, channel="1", **options)
+        await discord.submit(form(opened), {"": text}, user=EVE, channel="1")
+        typed = " ".join(f"{name}:{'true' if value is True else value}" for name, value in options.items())
+        await table.handle(f"as otto /{path} {typed} file:{tmp_path / 'pasted.txt'}")
+        assert handed[-2:] == [(path, {**options, PASTED: text})] * 2
