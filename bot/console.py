@@ -20,11 +20,10 @@ from bot.console_grammar import Line, subcommands
 from bot.console_help import command_list
 from bot.console_next import next_line
 from bot.console_owed import OwedDesk
-from bot.console_tables import GUILD, TableDesk
 from bot.console_team import clock_request, referee_command, team_command
 from bot.game_status import game_status
 from bot.handlers import FORM_FILE, HANDLERS, PASTED
-from bot.handlers.ask import Ask, Picture, Upload
+from bot.handlers.ask import Ask, Picture, TextFile, Upload
 from bot.plain_text import plain_refusal, plain_reply
 from bot.play_orders import PLAY_ORDERS
 from bot.reply import Reply
@@ -104,7 +103,6 @@ class ConsoleTable:
         self.decks = services.cards
         self.campaigns = CampaignDesk(services, on_battle=self.new_battle)
         self.owed = OwedDesk(services, self.CHANNEL)
-        self.tables = TableDesk(services.tables, lambda: self.pictures)
         self.state = state
         self.log: list[Event] = []
         self.pictures = pictures
@@ -228,7 +226,9 @@ class ConsoleTable:
 
     async def handled(self, line: Line) -> str:
         """A command carried out by its handler (:mod:`bot.handlers`), as the slash command is:
-        its options read as Discord reads them, a file named where Discord takes an upload."""
+        its options read as Discord reads them, a file named where Discord takes an upload; a
+        picture of its answer written to the pictures folder (when pictures are on), a text
+        file printed."""
         assert line.spec is not None
         handler, options = HANDLERS[line.spec.path], line.typed()
         for option in line.spec.shared():
@@ -247,6 +247,8 @@ class ConsoleTable:
             if isinstance(part, Picture):
                 if self.pictures is not None:  # else pictures are off at this table
                     written.append(f"Picture: {self._write(part.name, part.png)}")
+            elif isinstance(part, TextFile):
+                written.append(part.text)
             else:
                 written.append(plain_reply(part))
         return "\n\n".join([*written, *self.afterword(line)])
@@ -310,7 +312,6 @@ class ConsoleTable:
                 "units": lambda: self.units(self.reader(line.player)),
                 "replay": self.save_replay,
                 "new": lambda: self.new_game(line),
-                "table": lambda: self.tables.handle(line, lambda typed: typed_file(typed).read_text("utf-8")),
                 "campaign": lambda: self.campaigns.handle(line),
             }
             if line.verb in views:
@@ -355,7 +356,9 @@ class ConsoleTable:
 
     async def new_game(self, line: Line) -> str:
         forces, seed = line.options.get("forces", "us"), line.options.get("seed")
-        table = await self.tables.tables.battlefield(GUILD, line.options.get("table", "village"), seed)
+        table = await self.services.tables.battlefield(
+            self.CHANNEL, line.options.get("table", "village"), seed
+        )
         typed = line.options.get("reaction_seconds")
         seconds = window_seconds(line.options.get("pace", "live"), reaction_seconds(typed) if typed else None)
         scenario = line.options.get("scenario", "quick")

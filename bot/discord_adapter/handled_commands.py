@@ -18,7 +18,7 @@ from bot.discord_adapter.referees import acting_side, apply_as_user, eyes_of, se
 from bot.discord_adapter.schema_commands import generated_command
 from bot.discord_adapter.served import Interaction
 from bot.handlers import HANDLERS
-from bot.handlers.ask import Answer, Ask, Picture, Upload
+from bot.handlers.ask import Answer, Ask, Picture, TextFile, Upload
 from bot.services.game_service import GameError, Outcome
 from bot.services.rules_service import MAX_BYTES
 
@@ -69,21 +69,32 @@ async def upload(attachment: discord.Attachment) -> Upload:
 Shown = Callable[[Interaction, Outcome], Awaitable[None]]
 
 
-async def present(interaction: Interaction, answer: Answer, shown: Shown = show_result) -> None:
+def _file(part: Picture | TextFile) -> discord.File:
+    data = part.png if isinstance(part, Picture) else part.text.encode("utf-8")
+    return discord.File(io.BytesIO(data), filename=part.name, description=part.description)
+
+
+async def present(
+    interaction: Interaction,
+    answer: Answer,
+    shown: Shown = show_result,
+    view: discord.ui.View = discord.utils.MISSING,
+) -> None:
     """A change to the game applied as the asker, its outcome ``shown`` (by default the card of
-    what happened); each reply as messages (only to the asker where it is private), each picture
-    as a file after the reply before it, as private as that."""
+    what happened); each reply as messages (only to the asker where it is private), the ``view``
+    (buttons) under the first, each picture or file after the reply before it, as private as
+    that."""
     if callable(answer):
         await shown(interaction, await apply_as_user(interaction, answer))
         return
     private = False
     for part in answer if isinstance(answer, tuple) else (answer,):
-        if isinstance(part, Picture):
-            file = discord.File(io.BytesIO(part.png), filename=part.name, description=part.description)
-            await interaction.followup.send(file=file, ephemeral=private)
+        if isinstance(part, Picture | TextFile):
+            await interaction.followup.send(file=_file(part), ephemeral=private)
         else:
             private = part.private
-            await send_reply(interaction, part)
+            await send_reply(interaction, part, view=view)
+            view = discord.utils.MISSING
 
 
 def handled_command(

@@ -18,6 +18,7 @@ from bot.handlers.forces import FORCE_HANDLERS
 from bot.handlers.games import GAME_HANDLERS
 from bot.handlers.lookups import LOOKUP_HANDLERS
 from bot.handlers.owed import OWED_HANDLERS
+from bot.handlers.tables import TABLE_HANDLERS
 
 PASTED = "pasted"
 FORM_FILE = "file"  # the console-only option that names the file read for a form
@@ -27,4 +28,5 @@ HANDLERS: dict[str, Handler] = {
     **GAME_HANDLERS,
     **CARD_HANDLERS,
     **OWED_HANDLERS,
+    **TABLE_HANDLERS,
 }

@@ -66,12 +66,22 @@ class Picture:
     description: str
 
 
+@dataclass(frozen=True)
+class TextFile:
+    """A text file that follows a reply (a table's YAML): attached in Discord, printed at the
+    console; its file name, its text, and what it holds in words."""
+
+    name: str
+    text: str
+    description: str
+
+
 Change = Callable[[GameState], Command]
 """A command for the channel's game, built from the game as loaded to apply it (under its version
 check): each front end applies it as the asker and shows the outcome its own way."""
-Answer = Reply | tuple[Reply | Picture, ...] | Change
-"""A handler's answer: a reply, or several in turn (pages of one, a picture after it), each a
-message of its own; or a change to the channel's game."""
+Answer = Reply | tuple[Reply | Picture | TextFile, ...] | Change
+"""A handler's answer: a reply, or several in turn (pages of one, a picture or a file after it),
+each a message of its own; or a change to the channel's game."""
 Handler = Callable[..., Awaitable[Answer]]
 """``handler(ask, **options)``: a command's options exactly as its spec declares them, read as
 Discord gives them (an upload as an :class:`Upload`); the answer as a structured reply."""

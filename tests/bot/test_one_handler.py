@@ -58,8 +58,25 @@ LINES = [
     "/games mine",
     "/games ping how:dm",
     "/games delay minutes:90",
+    "/table new name:Farm width:60 depth:48",
+    "/table random name:R1 seed:42 width:96 depth:72",
+    "/table add table:Farm piece:church kind:building at:H6 size:7x6 turn:30 storeys:2",
+    "/table add table:Farm piece:lane kind:road points:0,24;72,24 width:3",
+    "/table add table:Farm piece:knoll kind:hill at:C3 size:12x8 height:medium",
+    "/table move table:Farm piece:church to:30,18",
+    "/table turn table:Farm piece:church degrees:-45",
+    "/table remove table:Farm piece:church",
+    "/table show table:Farm",
+    "/table list",
+    "/table copy table:Farm name:Farm 2",
+    "/table export table:Farm",
+    "/table delete table:Farm",
 ]
-UPLOADED = {"rules import": ("document", "house notes.md", NOTES)}  # path: option, file name, data
+FARM = b"name: Farm\nwidth: 72\ndepth: 48\npieces: []\n"
+UPLOADED = {  # path: option, file name, data, the other options typed
+    "rules import": ("document", "house notes.md", NOTES, "name:Notes"),
+    "table import": ("file", "farm.yaml", FARM, "replace:true"),
+}
 PASTED_IN = {  # path: the options, and the text of the form
     "force import": ({"replace": True}, "Able Company\nus, 400 points\n"),
     "cards deck": ({"name": "Tactics"}, "Smoke Screen | 1 | any time | a smoke screen\n"),
@@ -126,11 +143,12 @@ async def test_a_line_hands_its_handler_the_same_options_in_discord_and_at_the_c
 
 async def test_an_upload_and_a_file_named_at_the_console_reach_the_handler_alike(both_front_ends, tmp_path):
     discord, table, handed = both_front_ends
-    for path, (option, name, data) in UPLOADED.items():
+    for path, (option, name, data, others) in UPLOADED.items():
         (tmp_path / name).write_bytes(data)
-        await discord.slash(path, user=OTTO, channel="1", **{option: Uploaded(name, data)}, name="Notes")
-        await table.handle(f'as otto /{path} {option}:"{tmp_path / name}" name:Notes')
-        assert handed[-2:] == [(path, {option: Upload(name, data), "name": "Notes"})] * 2
+        _, typed = slash(f"/{path} {others}")
+        await discord.slash(path, user=OTTO, channel="1", **{option: Uploaded(name, data)}, **typed)
+        await table.handle(f'as otto /{path} {option}:"{tmp_path / name}" {others}')
+        assert handed[-2:] == [(path, {option: Upload(name, data), **typed})] * 2
 
 
 async def test_a_form_and_a_file_named_at_the_console_reach_the_handler_alike(both_front_ends, tmp_path):
