@@ -198,11 +198,15 @@ def split_message(text: str, limit: int = DISCORD_TEXT_LIMIT) -> list[str]:
 
 
 async def send_reply(
-    interaction: discord.Interaction, reply: Reply, *, view: discord.ui.View = discord.utils.MISSING
+    interaction: discord.Interaction,
+    reply: Reply,
+    *,
+    view: discord.ui.View = discord.utils.MISSING,
+    files: Sequence[discord.File] = (),
 ) -> None:
     """A service's reply, written for Discord (:mod:`bot.discord_adapter.markdown`): only to the
-    user who asked when it is for their eyes."""
-    await send_long(interaction, markdown(reply), ephemeral=reply.private, view=view)
+    user who asked when it is for their eyes; ``files`` go with its last message."""
+    await send_long(interaction, markdown(reply), ephemeral=reply.private, view=view, files=files)
 
 
 async def send_long(
@@ -211,14 +215,16 @@ async def send_long(
     *,
     ephemeral: bool = False,
     view: discord.ui.View = discord.utils.MISSING,
+    files: Sequence[discord.File] = (),
 ) -> None:
     """Answer with as many messages as the text needs (at most :data:`MAX_PIECES`); a ``view``
-    (buttons) goes under the last."""
+    (buttons) and the ``files`` go with the last."""
     pieces = split_message(text)
     if len(pieces) > MAX_PIECES:
         left = sum(len(p) for p in pieces[MAX_PIECES - 1 :])
         pieces = [*pieces[: MAX_PIECES - 1], f"… and {left:,} more characters, too long to post here."]
     views = [discord.utils.MISSING] * (len(pieces) - 1) + [view]
-    await answer(interaction, pieces[0], ephemeral=ephemeral, view=views[0])
-    for piece, under in zip(pieces[1:], views[1:], strict=True):
-        await interaction.followup.send(piece, ephemeral=ephemeral, view=under)
+    attached: list[Sequence[discord.File]] = [()] * (len(pieces) - 1) + [files]
+    await answer(interaction, pieces[0], ephemeral=ephemeral, view=views[0], files=attached[0])
+    for piece, under, sent in zip(pieces[1:], views[1:], attached[1:], strict=True):
+        await interaction.followup.send(piece, ephemeral=ephemeral, view=under, files=list(sent))

@@ -19,6 +19,7 @@ from bot.discord_adapter.schema_commands import generated_command
 from bot.discord_adapter.served import Interaction
 from bot.handlers import HANDLERS
 from bot.handlers.ask import Answer, Ask, Picture, TextFile, Upload
+from bot.reply import Reply
 from bot.services.game_service import GameError, Outcome
 from bot.services.rules_service import MAX_BYTES
 
@@ -82,19 +83,19 @@ async def present(
 ) -> None:
     """A change to the game applied as the asker, its outcome ``shown`` (by default the card of
     what happened); each reply as messages (only to the asker where it is private), the ``view``
-    (buttons) under the first, each picture or file after the reply before it, as private as
-    that."""
+    (buttons) under the first, the pictures and files that follow a reply with its last message."""
     if callable(answer):
         await shown(interaction, await apply_as_user(interaction, answer))
         return
-    private = False
-    for part in answer if isinstance(answer, tuple) else (answer,):
-        if isinstance(part, Picture | TextFile):
-            await interaction.followup.send(file=_file(part), ephemeral=private)
-        else:
-            private = part.private
-            await send_reply(interaction, part, view=view)
-            view = discord.utils.MISSING
+    parts = list(answer) if isinstance(answer, tuple) else [answer]
+    while parts:
+        reply = parts.pop(0)
+        assert isinstance(reply, Reply), "a picture or file follows a reply"
+        files = []
+        while parts and isinstance(parts[0], Picture | TextFile):
+            files.append(_file(parts.pop(0)))
+        await send_reply(interaction, reply, view=view, files=files)
+        view = discord.utils.MISSING
 
 
 def handled_command(
