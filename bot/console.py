@@ -24,7 +24,7 @@ from bot.console_tables import GUILD, TableDesk
 from bot.console_team import clock_request, referee_command, team_command
 from bot.game_status import game_status
 from bot.handlers import FORM_FILE, HANDLERS, PASTED
-from bot.handlers.ask import Ask, Picture, Upload
+from bot.handlers.ask import Ask, Document, Picture, Upload
 from bot.help_pages import help_text
 from bot.plain_text import plain_refusal, plain_reply
 from bot.play_orders import PLAY_ORDERS
@@ -204,6 +204,7 @@ class ConsoleTable:
             seat=lambda state: self.seat(state, line.player),
             acting=lambda state: self.acting(state, line),
             name_of=lambda player: player,
+            users_in=lambda typed: [name.strip() for name in typed.split(",") if name.strip()],
             moderator=line.player in self.state.referees,
             manager=True,
         )
@@ -241,13 +242,15 @@ class ConsoleTable:
         answer = await handler(self.ask(line), **options)
         if callable(answer):
             return await self.shown(line, await self.service.act(self.CHANNEL, line.player, answer))
-        written = []
+        written = self.campaigns.told()  # the notices that waited for a reply
         for part in answer if isinstance(answer, tuple) else (answer,):
             if isinstance(part, Picture):
                 if self.pictures is not None:
                     written.append(f"Picture: {self._write(part.name, part.png)}")
+            elif isinstance(part, Document):
+                written.append(part.text)
             else:
-                written.append(plain_reply(part))
+                written.append(plain_reply(part, self.service.clock.now()))
         return "\n\n".join(written)
 
     # -- views -----------------------------------------------------------------------------
@@ -307,7 +310,6 @@ class ConsoleTable:
                 "new": lambda: self.new_game(line),
                 "table": lambda: self.tables.handle(line, lambda typed: typed_file(typed).read_text("utf-8")),
                 "cards": lambda: self.cards(line),
-                "campaign": lambda: self.campaigns.handle(line),
                 "games": lambda: self.owed.handle(line),
                 "history": lambda: finished_games_text(
                     self.service.store,

@@ -11,14 +11,15 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.discord_adapter import answers
 from bot.discord_adapter.common import DISCORD_TEXT_LIMIT, owner_scope, send_reply, side_of
-from bot.discord_adapter.markdown import markdown
+from bot.discord_adapter.markdown import markdown, mentioned, plain
 from bot.discord_adapter.reaction_buttons import show_result
 from bot.discord_adapter.referees import acting_side, apply_as_user
 from bot.discord_adapter.schema_commands import generated_command
 from bot.discord_adapter.served import Interaction
 from bot.handlers import HANDLERS
-from bot.handlers.ask import Answer, Ask, Picture, Upload
+from bot.handlers.ask import Answer, Ask, Document, Picture, Upload
 from bot.services.game_service import GameError, Outcome
 from bot.services.rules_service import MAX_BYTES
 
@@ -49,6 +50,7 @@ def ask_of(interaction: Interaction) -> Ask:
         seat=lambda state: side_of(state, user),
         acting=lambda state: acting_side(state, interaction),
         name_of=lambda player: name_of(interaction, player),
+        users_in=mentioned,
         moderator=in_server and interaction.permissions.manage_messages,
         manager=in_server and interaction.permissions.manage_guild,
     )
@@ -69,7 +71,8 @@ Shown = Callable[[Interaction, Outcome], Awaitable[None]]
 async def present(interaction: Interaction, answer: Answer, shown: Shown = show_result) -> None:
     """A change to the game applied as the asker, its outcome ``shown`` (by default the card of
     what happened); each reply as messages (only to the asker where it is private), each picture
-    as a file after the reply before it, as private as that."""
+    as a file after the reply before it, as private as that; a document as a file under its
+    description."""
     if callable(answer):
         await shown(interaction, await apply_as_user(interaction, answer))
         return
@@ -78,6 +81,10 @@ async def present(interaction: Interaction, answer: Answer, shown: Shown = show_
         if isinstance(part, Picture):
             file = discord.File(io.BytesIO(part.png), filename=part.name, description=part.description)
             await interaction.followup.send(file=file, ephemeral=private)
+        elif isinstance(part, Document):
+            data = io.BytesIO(part.text.encode("utf-8"))
+            file = discord.File(data, filename=part.name, description=part.description)
+            await answers.answer(interaction, plain(part.description), file=file, ephemeral=part.private)
         else:
             private = part.private
             await send_reply(interaction, part)

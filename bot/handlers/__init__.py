@@ -13,10 +13,11 @@ form and the console reads from the file its command's console-only ``file`` opt
 from __future__ import annotations
 
 from bot.handlers.ask import Handler
+from bot.handlers.campaigns import CAMPAIGN_HANDLERS
 from bot.handlers.forces import FORCE_HANDLERS
 from bot.handlers.games import GAME_HANDLERS
 from bot.handlers.lookups import LOOKUP_HANDLERS
 
 PASTED = "pasted"
 FORM_FILE = "file"  # the console-only option that names the file read for a form
-HANDLERS: dict[str, Handler] = {**LOOKUP_HANDLERS, **FORCE_HANDLERS, **GAME_HANDLERS}
+HANDLERS: dict[str, Handler] = {**LOOKUP_HANDLERS, **FORCE_HANDLERS, **GAME_HANDLERS, **CAMPAIGN_HANDLERS}

@@ -23,7 +23,9 @@ class Ask:
     reply (Markdown in Discord, plain text at the console). ``seat(state)``: the side whose units
     the asker may name and look with in the channel's game (None: any, as the referee or the one
     keyboard of a hot-seat table), refusing one who may not look at all. ``name_of(user)``: the
-    name a user goes by, for pictures, where mentions do not work."""
+    name a user goes by, for pictures, where mentions do not work. ``users_in(text)``: the users a
+    text option names, as the front end names them (Discord's mentions; names with commas at the
+    console)."""
 
     services: Services
     channel: str
@@ -34,6 +36,7 @@ class Ask:
     seat: Callable[[GameState], str | None]
     acting: Callable[[GameState], str]
     name_of: Callable[[str], str]
+    users_in: Callable[[str], list[str]]
     moderator: bool = False
     manager: bool = False
 
@@ -55,12 +58,23 @@ class Picture:
     description: str
 
 
+@dataclass(frozen=True)
+class Document:
+    """A text file to keep (a CSV, say): Discord attaches it to a message of its description; the
+    console, which attaches nothing, prints the text itself."""
+
+    name: str
+    text: str
+    description: str
+    private: bool = False
+
+
 Change = Callable[[GameState], Command]
 """A command for the channel's game, built from the game as loaded to apply it (under its version
 check): each front end applies it as the asker and shows the outcome its own way."""
-Answer = Reply | tuple[Reply | Picture, ...] | Change
+Answer = Reply | Document | tuple[Reply | Picture | Document, ...] | Change
 """A handler's answer: a reply, or several in turn (pages of one, a picture after it), each a
-message of its own; or a change to the channel's game."""
+message of its own; a text file; or a change to the channel's game."""
 Handler = Callable[..., Awaitable[Answer]]
 """``handler(ask, **options)``: a command's options exactly as its spec declares them, read as
 Discord gives them (an upload as an :class:`Upload`); the answer as a structured reply."""

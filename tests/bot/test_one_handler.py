@@ -47,6 +47,25 @@ LINES = [
     "/force delete force:Able Company",
     "/game start",
     "/game concede",
+    "/campaign new name:Barrikady german:ann, bob russian:cat german_cpp:10 russian_cpp:12 days:3 "
+    "start:18 Oct every:24h grace:2h reminders:6h,1h referee:ref carry_over:false",
+    "/campaign submit buy:I1, O2 2 hexes fortify:2 x Trench side:german phase:2",
+    "/campaign status",
+    "/campaign ledger csv:true",
+    "/campaign orbat side:russian",
+    "/campaign correct entry:3 to:void reason:bought by mistake",
+    "/campaign retain side:german units:2 x 4-6-7, 9-1",
+    "/campaign balance side:russian drm:-1",
+    "/campaign cg2 on:true",
+    "/campaign chit entry:3 colour:red",
+    "/campaign linked new name:Normandy allies:ann allies_force:Able axis:otto axis_force:KG winner:60 "
+    "damaged:sit_out",
+    "/campaign linked battle scenario:capture table:random seed:7 attacker:axis reaction_seconds:300",
+    "/campaign linked buy side:allies unit:MG Team label:Able MG",
+    "/campaign linked command side:axis unit:Panther 1",
+    "/campaign linked retire side:allies unit:MG Team 1",
+    "/campaign linked end",
+    "/campaign linked standings",
 ]
 UPLOADED = {"rules import": ("document", "house notes.md", NOTES)}  # path: option, file name, data
 PASTED_IN = {"force import": ("replace", "Able Company\nus, 400 points\n")}  # path: option, form text
