@@ -193,6 +193,7 @@ class ConsoleTable:
             acting=lambda state: self.acting(state, line),
             eyes=lambda state: self.eyes(state, line),
             name_of=lambda player: player,
+            users_in=lambda typed: [name.strip() for name in typed.split(",") if name.strip()],
             moderator=line.player in self.state.referees,
             manager=True,
         )
@@ -242,7 +243,7 @@ class ConsoleTable:
         answer = await handler(self.ask(line), **options)
         if callable(answer):
             return await self.shown(line, await self.service.act(self.CHANNEL, line.player, answer))
-        written = [*self.owed.waiting_pings()]
+        written = [*self.owed.waiting_pings(), *self.campaigns.told()]  # what waited for a reply
         for part in answer if isinstance(answer, tuple) else (answer,):
             if isinstance(part, Picture):
                 if self.pictures is not None:  # else pictures are off at this table
@@ -250,7 +251,7 @@ class ConsoleTable:
             elif isinstance(part, TextFile):
                 written.append(part.text)
             else:
-                written.append(plain_reply(part))
+                written.append(plain_reply(part, self.service.clock.now()))
         return "\n\n".join([*written, *self.afterword(line)])
 
     def afterword(self, line: Line) -> list[str]:
@@ -312,7 +313,6 @@ class ConsoleTable:
                 "units": lambda: self.units(self.reader(line.player)),
                 "replay": self.save_replay,
                 "new": lambda: self.new_game(line),
-                "campaign": lambda: self.campaigns.handle(line),
             }
             if line.verb in views:
                 answer = views[line.verb]()

@@ -36,6 +36,7 @@ EVERYDAY = {  # what a group alone asks for
     ("table",): "list",
 }
 YES = ("true", "yes", "1")
+NO = ("false", "no", "0")
 QUOTES = ('"', "'")
 ONE_WORD = ("flag", "integer", "number", "choice")  # Discord's fields for these take one word
 CHUNK = re.compile(r"""(?:[^\s"']+|"[^"]*"|'[^']*')+""")  # a word, quoted parts kept whole
@@ -89,9 +90,13 @@ class Line:
         return cls(player, path[0], [*path[1:], *words], options, spec)
 
     def flag(self, name: str, default: bool = False) -> bool:
-        """A yes/no option: ``name`` alone or ``name:yes`` (``true``, ``1``) is yes."""
+        """A yes/no option: ``name`` alone or ``name:yes`` (``true``, ``1``) is yes, ``name:no``
+        (``false``, ``0``) no; any other value is refused, as Discord offers only the two."""
         if name in self.options:
-            return self.options[name].casefold() in YES
+            typed = self.options[name].casefold()
+            if typed not in YES + NO:
+                raise IllegalCommand(f"{name}: choose yes or no, not {quoted(self.options[name])}")
+            return typed in YES
         return name in self.words or default
 
     def gives(self, name: str) -> bool:

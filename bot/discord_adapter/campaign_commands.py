@@ -8,49 +8,67 @@ with ``/campaign balance``, says whether CG II scenarios are played with ``/camp
 records a Battery Access chit drawn for an OBA module with ``/campaign chit``.
 
 ``/campaign linked``: linked Iron Cross battles, each side's force carrying its losses from one
-scenario game to the next; the end of each battle is posted in the channel."""
+scenario game to the next; the end of each battle is posted in the channel.
+
+Each command is carried out by its handler (:mod:`bot.handlers.campaigns`), which the console
+calls too; only the form and the *Submit orders* button are Discord's own."""
 
 from __future__ import annotations
 
-import io
 import logging
-import re
+from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot.discord_adapter.answers import FORM, acknowledge, answer, apology, show_form
-from bot.discord_adapter.common import deadline_nonce, owner_scope, send_long
+from bot.discord_adapter.common import deadline_nonce, send_reply
 from bot.discord_adapter.custom_ids import ReadFirst, number_of, of_this_channel, out_of_date
-from bot.discord_adapter.markdown import fenced, markdown, pinging, refused
-from bot.discord_adapter.schema_commands import schema_command
+from bot.discord_adapter.handled_commands import ask_of, handled_command, present
+from bot.discord_adapter.markdown import markdown, pinging, refused
+from bot.discord_adapter.schema_commands import generated_command, schema_command
+from bot.discord_adapter.served import Interaction
 from bot.discord_adapter.table_commands import battlefields
+from bot.handlers import HANDLERS
 from bot.reply import Reply
-from bot.services.campaign_service import CampaignService, parse_duration, parse_reminders
+from bot.services.campaign_service import CampaignService
 from bot.services.game_service import GameError
-from bot.services.limits import MOST_SEED
 from bot.services.linked_campaign_service import LinkedCampaignService
 from engine.errors import IllegalCommand
 
-_MENTION = re.compile(r"<@!?(\d+)>")
 log = logging.getLogger(__name__)
 SUBMIT_ID = r"icc:(?P<channel>[0-9]+):(?P<phase>[0-9]+):submit"
-
-
-def mentioned(text: str, what: str) -> list[str]:
-    """The user ids mentioned in ``text``: ``"<@301> <@302>"`` -> ``["301", "302"]``."""
-    users = _MENTION.findall(text)
-    if not users:
-        raise GameError(f"Mention the {what} (@name), one or more")
-    return users
+HANDLED = (  # carried out by their handlers as they are; /campaign new adds its button
+    "campaign status",
+    "campaign ledger",
+    "campaign orbat",
+    "campaign correct",
+    "campaign retain",
+    "campaign balance",
+    "campaign cg2",
+    "campaign chit",
+)
+LINKED = {
+    "campaign linked new": {},
+    "campaign linked battle": {"table": battlefields},
+    "campaign linked buy": {},
+    "campaign linked command": {},
+    "campaign linked retire": {},
+    "campaign linked end": {},
+    "campaign linked standings": {},
+}
 
 
 def campaigns(interaction: discord.Interaction) -> CampaignService:
     return interaction.client.campaigns  # type: ignore[attr-defined]
 
 
-def linked_campaigns(interaction: discord.Interaction) -> LinkedCampaignService:
-    return interaction.client.linked_campaigns  # type: ignore[attr-defined]
+async def sealing(
+    interaction: Interaction, buy: str | None, fortify: str | None, side: str | None, phase: int | None
+) -> Reply:
+    """The side's orders sealed by the handler the console calls too, looked up when called."""
+    handler = HANDLERS["campaign submit"]
+    return await handler(ask_of(interaction), buy=buy, fortify=fortify, side=side, phase=phase)
 
 
 class SubmissionForm(discord.ui.Modal, title="Sealed orders"):
@@ -84,20 +102,17 @@ class SubmissionForm(discord.ui.Modal, title="Sealed orders"):
         if not await acknowledge(interaction, private=True):
             return
         try:
-            text = await campaigns(interaction).submit(
-                str(interaction.channel_id),
-                str(interaction.user.id),
-                self.groups.value,
-                self.side,
-                self.phase,
-                self.fortifications.value,
+            sealed = await sealing(
+                interaction, self.groups.value, self.fortifications.value, self.side, self.phase
             )
         except (GameError, IllegalCommand) as problem:
-            text = f"Nothing was sealed: {refused(problem)}"
+            await answer(interaction, f"Nothing was sealed: {refused(problem)}", ephemeral=True)
+            return
         except Exception:
             log.exception("the orders form failed in channel %s", interaction.channel_id)
-            text = await apology(interaction)
-        await answer(interaction, text, ephemeral=True)
+            await answer(interaction, await apology(interaction), ephemeral=True)
+            return
+        await present(interaction, sealed)
 
 
 async def open_form(interaction: discord.Interaction, side: str | None, phase: int | None) -> None:
@@ -153,11 +168,7 @@ class CampaignCommands(app_commands.Group):
     """The group; it tells the client's CampaignService to post reminders and reveals in the
     campaign's channel, with Discord's mentions and times. The client calls
     ``client.campaigns.resume()`` when it starts. Linked battles have a LinkedCampaignService of
-    their own, ``client.linked_campaigns``."""
-
-    linked = app_commands.Group(
-        name="linked", description="Iron Cross battles whose forces keep their losses"
-    )
+    their own, ``client.linked_campaigns``, whose news of a battle's end is posted here."""
 
     def __init__(self, client: discord.Client) -> None:
         super().__init__(
@@ -169,6 +180,14 @@ class CampaignCommands(app_commands.Group):
         linked: LinkedCampaignService = client.linked_campaigns  # type: ignore[attr-defined]
         linked.on_carried = self.post
         client.add_dynamic_items(SubmitButton)
+        generated_command("campaign new", set_up, group=self)
+        for path in HANDLED:
+            handled_command(path, group=self)
+        battles = app_commands.Group(
+            name="linked", description="Iron Cross battles whose forces keep their losses", parent=self
+        )
+        for path, suggest in LINKED.items():
+            handled_command(path, suggest, group=battles)
 
     async def post(self, channel_id: str, said: Reply, pinged: list[str] | None = None) -> None:
         """Post a campaign's news, pinging the players ``pinged`` (nobody else)."""
@@ -186,39 +205,6 @@ class CampaignCommands(app_commands.Group):
     async def remind(self, channel_id: str, users: list[str], said: Reply) -> None:
         await self.post(channel_id, said, users)  # it pings each player who owes orders
 
-    @schema_command("campaign new")
-    async def new(
-        self,
-        interaction: discord.Interaction,
-        name: str,
-        german: str,
-        russian: str,
-        german_cpp: app_commands.Range[int, 0, 999],
-        russian_cpp: app_commands.Range[int, 0, 999],
-        days: app_commands.Range[int, 1, 30] = 3,
-        start: str = "17 Oct",
-        every: str = "24h",
-        grace: str = "0s",
-        reminders: str | None = None,
-        referee: str | None = None,
-        carry_over: bool = True,
-    ) -> None:
-        text = await campaigns(interaction).create(
-            str(interaction.channel_id),
-            name,
-            {"german": mentioned(german, "German players"), "russian": mentioned(russian, "Russian players")},
-            start,
-            {"german": german_cpp, "russian": russian_cpp},
-            days,
-            parse_duration(every),
-            parse_duration(grace),
-            parse_reminders(reminders),
-            mentioned(referee, "referee")[0] if referee else None,
-            str(interaction.user.id),
-            carry_over,
-        )
-        await send_long(interaction, markdown(text), view=submit_view(str(interaction.channel_id), 1))
-
     @schema_command("campaign submit", extras=FORM)
     async def submit(
         self,
@@ -233,166 +219,10 @@ class CampaignCommands(app_commands.Group):
             return
         if not await acknowledge(interaction, private=True):
             return
-        text = await campaigns(interaction).submit(
-            str(interaction.channel_id), str(interaction.user.id), buy or "", side, phase, fortify or ""
-        )
-        await answer(interaction, text, ephemeral=True)
+        await present(interaction, await sealing(interaction, buy, fortify, side, phase))
 
-    @schema_command("campaign status")
-    async def status(self, interaction: discord.Interaction) -> None:
-        await send_long(
-            interaction, markdown(await campaigns(interaction).status(str(interaction.channel_id)))
-        )
 
-    @schema_command("campaign ledger")
-    async def ledger(self, interaction: discord.Interaction, csv: bool = False) -> None:
-        text = await campaigns(interaction).ledger(str(interaction.channel_id), csv=csv)
-        if csv:
-            ledger = "The campaign ledger as CSV"
-            file = discord.File(io.BytesIO(text.encode()), filename="ledger.csv", description=ledger)
-            await answer(interaction, "The campaign ledger", file=file)
-        else:
-            await send_long(interaction, fenced(text))
-
-    @schema_command("campaign orbat")
-    async def orbat(self, interaction: discord.Interaction, side: str | None = None) -> None:
-        text = await campaigns(interaction).order_of_battle(str(interaction.channel_id), side)
-        await send_long(interaction, markdown(text))
-
-    @schema_command("campaign correct")
-    async def correct(
-        self,
-        interaction: discord.Interaction,
-        entry: app_commands.Range[int, 0, 100000],
-        to: str,
-        reason: str,
-    ) -> None:
-        text = await campaigns(interaction).correct(
-            str(interaction.channel_id), str(interaction.user.id), entry, to, reason
-        )
-        await send_long(interaction, text)
-
-    @schema_command("campaign retain")
-    async def retain(self, interaction: discord.Interaction, side: str, units: str) -> None:
-        text = await campaigns(interaction).retain(
-            str(interaction.channel_id), str(interaction.user.id), side, units
-        )
-        await send_long(interaction, text)
-
-    @schema_command("campaign balance")
-    async def balance(
-        self,
-        interaction: discord.Interaction,
-        side: str,
-        drm: app_commands.Range[int, -6, 6],
-    ) -> None:
-        text = await campaigns(interaction).balance(
-            str(interaction.channel_id), str(interaction.user.id), side, drm
-        )
-        await send_long(interaction, text)
-
-    @schema_command("campaign cg2")
-    async def cg2(self, interaction: discord.Interaction, on: bool) -> None:
-        text = await campaigns(interaction).cg_ii(str(interaction.channel_id), str(interaction.user.id), on)
-        await send_long(interaction, text)
-
-    @schema_command("campaign chit")
-    async def chit(
-        self,
-        interaction: discord.Interaction,
-        entry: app_commands.Range[int, 0, 100000],
-        colour: str,
-    ) -> None:
-        text = await campaigns(interaction).chit(
-            str(interaction.channel_id), str(interaction.user.id), entry, colour
-        )
-        await send_long(interaction, text)
-
-    @schema_command("campaign linked new", group=linked)
-    async def linked_new(
-        self,
-        interaction: discord.Interaction,
-        name: str,
-        allies: str,
-        allies_force: str,
-        axis: str,
-        axis_force: str,
-        winner: app_commands.Range[int, 0, 1000] = 50,
-        loser: app_commands.Range[int, 0, 1000] = 30,
-        draw: app_commands.Range[int, 0, 1000] = 40,
-        damaged: str = "return",
-    ) -> None:
-        text = await linked_campaigns(interaction).create(
-            str(interaction.channel_id),
-            owner_scope(interaction),
-            name,
-            {
-                "allies": (mentioned(allies, "allied player")[0], allies_force),
-                "axis": (mentioned(axis, "axis player")[0], axis_force),
-            },
-            {"winner_points": winner, "loser_points": loser, "draw_points": draw, "damaged": damaged},
-        )
-        await send_long(interaction, markdown(text))
-
-    @schema_command("campaign linked battle", group=linked)
-    @app_commands.autocomplete(table=battlefields)
-    async def linked_battle(
-        self,
-        interaction: discord.Interaction,
-        scenario: str,
-        table: str = "village",
-        seed: app_commands.Range[int, 0, MOST_SEED] | None = None,
-        attacker: str | None = None,
-        attacker_choice: str | None = None,
-        reaction_seconds: app_commands.Range[int, 15, 172800] = 120,
-    ) -> None:
-        text, _ = await linked_campaigns(interaction).battle(
-            str(interaction.channel_id),
-            str(interaction.user.id),
-            scenario,
-            table,
-            attacker,
-            attacker_choice,
-            reaction_seconds,
-            guild_id=owner_scope(interaction),
-            seed=seed,
-        )
-        await send_long(interaction, markdown(text))
-
-    @schema_command("campaign linked buy", group=linked)
-    async def linked_buy(
-        self,
-        interaction: discord.Interaction,
-        side: str,
-        unit: str,
-        label: str | None = None,
-    ) -> None:
-        text = await linked_campaigns(interaction).buy(
-            str(interaction.channel_id), str(interaction.user.id), side, unit, label
-        )
-        await send_long(interaction, markdown(text))
-
-    @schema_command("campaign linked command", group=linked)
-    async def linked_command(self, interaction: discord.Interaction, side: str, unit: str) -> None:
-        text = await linked_campaigns(interaction).command(
-            str(interaction.channel_id), str(interaction.user.id), side, unit
-        )
-        await answer(interaction, text)
-
-    @schema_command("campaign linked retire", group=linked)
-    async def linked_retire(self, interaction: discord.Interaction, side: str, unit: str) -> None:
-        text = await linked_campaigns(interaction).retire(
-            str(interaction.channel_id), str(interaction.user.id), side, unit
-        )
-        await send_long(interaction, markdown(text))
-
-    @schema_command("campaign linked end", group=linked)
-    async def linked_end(self, interaction: discord.Interaction) -> None:
-        channel, user = str(interaction.channel_id), str(interaction.user.id)
-        text = await linked_campaigns(interaction).end(channel, user)
-        await send_long(interaction, markdown(text))
-
-    @schema_command("campaign linked standings", group=linked)
-    async def linked_standings(self, interaction: discord.Interaction) -> None:
-        text = await linked_campaigns(interaction).standings(str(interaction.channel_id))
-        await send_long(interaction, markdown(text))
+async def set_up(interaction: Interaction, **options: Any) -> None:
+    """``/campaign new`` by its handler, the *Submit orders* button of phase 1 under its answer."""
+    said = await HANDLERS["campaign new"](ask_of(interaction), **options)
+    await send_reply(interaction, said, view=submit_view(str(interaction.channel_id), 1))

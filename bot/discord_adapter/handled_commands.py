@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 
 from bot.discord_adapter.common import DISCORD_TEXT_LIMIT, owner_scope, send_reply, side_of
-from bot.discord_adapter.markdown import markdown
+from bot.discord_adapter.markdown import markdown, mentioned
 from bot.discord_adapter.reaction_buttons import show_result
 from bot.discord_adapter.referees import acting_side, apply_as_user, eyes_of, server_roles
 from bot.discord_adapter.schema_commands import generated_command
@@ -53,6 +53,7 @@ def ask_of(interaction: Interaction) -> Ask:
         roles=server_roles(interaction),
         buttons=True,
         name_of=lambda player: name_of(interaction, player),
+        users_in=mentioned,
         moderator=in_server and interaction.permissions.manage_messages,
         manager=in_server and interaction.permissions.manage_guild,
     )

@@ -18,6 +18,7 @@ from bot.reply import Block, Channel, Heading, Mention, Moment, Piece, Reply, St
 from bot.services.outcome import GameError
 
 _MARKS = re.compile(r"([\\*_~|`]|\[(?=[^\]]*\]\())")  # emphasis, spoilers, code, a masked link, the escape
+_USER = re.compile(r"<@!?(\d+)>")  # a member's mention as Discord's client writes it
 _MENTIONS = re.compile(r"(@)(?=everyone|here|[!&]?\d)|(<#)(?=\d)")  # @everyone, <@user>, <@&role>, <#channel>
 ZERO_WIDTH_SPACE = "\u200b"
 
@@ -55,6 +56,11 @@ def relative_time(moment: datetime) -> str:
 def mention(user_id: str) -> str:
     """A Discord user as a mention; a side or player nobody joined (a hot-seat game) by name."""
     return f"<@{user_id}>" if user_id.isdigit() else user_id
+
+
+def mentioned(text: str) -> list[str]:
+    """The users a text mentions, in order: ``"<@301> and <@!302>"`` -> ``["301", "302"]``."""
+    return _USER.findall(text)
 
 
 def pinging(users: Iterable[str]) -> discord.AllowedMentions:

@@ -13,6 +13,7 @@ form and the console reads from the file its command's console-only ``file`` opt
 from __future__ import annotations
 
 from bot.handlers.ask import Handler
+from bot.handlers.campaigns import CAMPAIGN_HANDLERS
 from bot.handlers.cards import CARD_HANDLERS
 from bot.handlers.forces import FORCE_HANDLERS
 from bot.handlers.games import GAME_HANDLERS
@@ -29,4 +30,5 @@ HANDLERS: dict[str, Handler] = {
     **CARD_HANDLERS,
     **OWED_HANDLERS,
     **TABLE_HANDLERS,
+    **CAMPAIGN_HANDLERS,
 }

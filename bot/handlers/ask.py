@@ -33,6 +33,19 @@ class Ask:
     - ``buttons``: the front end has buttons to tap (an answer may name them).
     """
 
+    """A command's asker: the services, the channel it was typed in, the user, and ``owner``, whose
+    saved things (forces, tables, card decks, the rules library) it sees and makes (a server's, a
+    user's own in direct messages, the console's). ``moderator``: the asker referees the channel's
+    dice (may manage its messages in Discord; is the game's referee at the console); ``manager``:
+    the asker may change the rules library (Manage Server in a server; always at the console).
+    ``page``: the most characters one message of the front end holds, as ``written`` writes a
+    reply (Markdown in Discord, plain text at the console). ``seat(state)``: the side whose units
+    the asker may name and look with in the channel's game (None: any, as the referee or the one
+    keyboard of a hot-seat table), refusing one who may not look at all. ``name_of(user)``: the
+    name a user goes by, for pictures, where mentions do not work. ``users_in(text)``: the users a
+    text option names, as the front end names them (Discord's mentions; names with commas at the
+    console)."""
+
     services: Services
     channel: str
     user: str
@@ -44,6 +57,7 @@ class Ask:
     eyes: Callable[[GameState], str | None]
     name_of: Callable[[str], str]
     roles: tuple[str, ...] = ()
+    users_in: Callable[[str], list[str]]
     moderator: bool = False
     manager: bool = False
     buttons: bool = False

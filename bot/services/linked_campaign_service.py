@@ -4,7 +4,8 @@ A campaign starts from two players' saved forces. ``battle`` sets up the next sc
 the channel and brings both sides' forces as they stand; when that game ends, the game service
 calls :meth:`LinkedCampaignService.game_over` and the result is carried into the campaign: losses,
 damaged units, reinforcement points, the history and the battle's dice (for the campaign's
-``/stats``). Adapters hear of it through ``on_carried``. The players end the campaign with ``end``;
+``/stats``). Adapters hear of it through ``on_carried``, and of each battle set up as the channel's
+game through ``on_battle`` (the console's table plays it). The players end the campaign with ``end``;
 only then may the channel start another.
 """
 
@@ -39,6 +40,7 @@ log = logging.getLogger(__name__)
 
 KIND = "linked"
 Carried = Callable[[str, Reply], Awaitable[None]]  # channel, what the battle's end did to the campaign
+Battled = Callable[[str, Outcome], Awaitable[None]]  # channel, its new game with both sides joined
 
 
 class LinkedCampaignService:
@@ -52,6 +54,7 @@ class LinkedCampaignService:
         stats: StatsService,
         tables: TableService,
         on_carried: Carried | None = None,
+        on_battle: Battled | None = None,
     ) -> None:
         self.games = games
         self.forces = forces
@@ -61,6 +64,7 @@ class LinkedCampaignService:
             games.store, LinkedCampaign, KIND, finished=attrgetter("ended"), due=lambda _campaign: None
         )
         self.on_carried = on_carried
+        self.on_battle = on_battle
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         games.on_game_over.append(self.game_over)
 
@@ -112,8 +116,8 @@ class LinkedCampaignService:
     ) -> tuple[Reply, Outcome]:
         """Set up the campaign's next battle as the channel's game, both forces brought to it,
         on a built-in table, one saved in the server, or a random one from ``seed`` (as
-        ``/game new table:``). A campaign player asks; a game still running in the channel
-        refuses it."""
+        ``/game new table:``), and tell ``on_battle`` of it. A campaign player asks; a game still
+        running in the channel refuses it."""
         ground = await self.tables.battlefield(guild_id, table, seed)
         with refusals():
             state = scenario_battle(scenario, ground, attacker, attacker_choice)  # type: ignore[arg-type]
@@ -136,6 +140,8 @@ class LinkedCampaignService:
                 if stored.campaign.battle == campaign.battle:
                     await self._save(stored, stored.campaign.model_copy(update={"battle": None}))
             raise
+        if self.on_battle:
+            await self.on_battle(channel_id, outcome)
         return self._battle_text(campaign, ground, reaction_seconds), outcome
 
     async def buy(

@@ -225,8 +225,7 @@ async def test_fortifications_the_order_of_battle_and_a_referee_correction_at_th
         "Not allowed: Only the campaign's referee may correct its ledger"
     )
     assert await console.say("as ref /campaign correct entry:three to:void reason:x") == (
-        'Not allowed: The ledger entry (entry:12 to:void reason:"why") is a whole number '
-        "from 0 to 1,000,000, not 'three'"
+        "Not allowed: entry is a whole number from 0 to 100,000, not 'three'"
     )
     assert await console.say("/campaign ledger") == ledger
     assert await console.say('as ref /campaign correct entry:3 to:void reason:"no trenches on 17 Oct"') == (
@@ -270,6 +269,8 @@ async def test_the_referee_records_retained_units_into_the_order_of_battle(url):
         "Not allowed: Only the campaign's referee may record retained units"
     )
     refused = await console.say("as ref /campaign retain side:russian")
+    assert refused == "Not allowed: /campaign retain needs units: (see /help campaign retain)"
+    refused = await console.say('as ref /campaign retain side:russian units:","')
     assert refused == "Not allowed: Name at least one retained unit"
     assert await console.say("/campaign ledger") == ledger
     assert await console.say('as ref /campaign retain side:russian units:"2 x 4-4-7, 9-1"') == (
@@ -334,7 +335,7 @@ async def test_a_carry_over_that_is_neither_yes_nor_no_sets_up_nothing(url):
     console = Console(url, VirtualClock(), ScriptedDice([]))
     await console.start()
     assert await console.say(f"{NEW} carry_over:maybe") == (
-        "Not allowed: carry_over is yes (unspent CPP carry over) or no, not 'maybe'"
+        "Not allowed: carry_over: choose yes or no, not 'maybe'"
     )
     assert (await console.say("/campaign status")).startswith("Not allowed: There is no campaign")
     await console.stop()
@@ -343,6 +344,7 @@ async def test_a_carry_over_that_is_neither_yes_nor_no_sets_up_nothing(url):
 async def test_a_bare_campaign_new_shows_how_to_write_one(url):
     console = Console(url, VirtualClock(), ScriptedDice([]))
     await console.start()
-    assert (await console.say("/campaign new")).startswith("Not allowed: Try /campaign new name:NAME german:")
+    refusal = "Not allowed: /campaign new needs name: (see /help campaign new)"
+    assert await console.say("/campaign new") == refusal
     assert "no campaign" in (await console.say("/campaign status")).casefold()
     await console.stop()

@@ -132,7 +132,7 @@ async def test_an_oversized_import_is_refused_before_any_work(table):  # noqa: F
         ),
         (
             "/campaign new name:S german:ann russian:bob german_cpp:" + "9" * 40 + " russian_cpp:10",
-            "german_cpp is a whole number from 0 to 1,000, not '" + "9" * 40,
+            "german_cpp is a whole number from 0 to 999, not '" + "9" * 40,
         ),
         (
             "/game new reaction_seconds:" + "9" * 5000,

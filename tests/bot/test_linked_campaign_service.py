@@ -34,9 +34,9 @@ async def table(tmp_path):
 async def test_bad_input_is_refused_and_changes_nothing(table):
     for line, refusal in [
         (NEW.replace("Able", "Baker"), "You have no force called 'Baker': see /force list"),
-        (NEW + " winner:lots", "winner is a whole number from 0 to 100,000, not 'lots'"),
-        (NEW + " damaged:never", "damaged: Input should be 'return' or 'sit_out'"),
-        (NEW + " loser:5000", "loser_points: Input should be less than or equal to 1000"),
+        (NEW + " winner:lots", "winner is a whole number from 0 to 1,000, not 'lots'"),
+        (NEW + " damaged:never", "damaged: choose return or sit_out, not 'never'"),
+        (NEW + " loser:5000", "loser is a whole number from 0 to 1,000, not 5,000"),
         ("/campaign linked standings", "There is no linked campaign in this channel"),
     ]:
         assert (await table.handle(line)).startswith(f"Not allowed: {refusal}")
@@ -51,10 +51,10 @@ async def test_bad_input_is_refused_and_changes_nothing(table):
             'as ann /campaign linked buy side:allies unit:"MG Team"',
             "The Allies have 0 reinforcement points but MG Team costs 20: 20 short",
         ),
-        ("as ann /campaign linked buy side:navy unit:x", "There is no side 'navy' in Normandy"),
+        ("as ann /campaign linked buy side:navy unit:x", "side: choose allies or axis, not 'navy'"),
         ("as cat /campaign linked battle scenario:meeting", "Only the players of Normandy may do that"),
         ("as ann /campaign linked battle scenario:capture", "Capture needs an attacker: allies or axis"),
-        ("as ann /campaign linked retreat", "Try /campaign linked new name:NAME"),
+        ("as ann /campaign linked retreat", "Try /campaign linked new, /campaign linked battle, "),
     ]:
         assert (await table.handle(line)).startswith(f"Not allowed: {refusal}")
     assert await table.handle("/campaign linked standings") == standings

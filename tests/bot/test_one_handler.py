@@ -71,6 +71,25 @@ LINES = [
     "/table copy table:Farm name:Farm 2",
     "/table export table:Farm",
     "/table delete table:Farm",
+    "/campaign new name:Barrikady german:ann, bob russian:cat german_cpp:10 russian_cpp:12 days:3 "
+    "start:18 Oct every:24h grace:2h reminders:6h,1h referee:ref carry_over:false",
+    "/campaign submit buy:I1, O2 2 hexes fortify:2 x Trench side:german phase:2",
+    "/campaign status",
+    "/campaign ledger csv:true",
+    "/campaign orbat side:russian",
+    "/campaign correct entry:3 to:void reason:bought by mistake",
+    "/campaign retain side:german units:2 x 4-6-7, 9-1",
+    "/campaign balance side:russian drm:-1",
+    "/campaign cg2 on:true",
+    "/campaign chit entry:3 colour:red",
+    "/campaign linked new name:Normandy allies:ann allies_force:Able axis:otto axis_force:KG winner:60 "
+    "damaged:sit_out",
+    "/campaign linked battle scenario:capture table:random seed:7 attacker:axis reaction_seconds:300",
+    "/campaign linked buy side:allies unit:MG Team label:Able MG",
+    "/campaign linked command side:axis unit:Panther 1",
+    "/campaign linked retire side:allies unit:MG Team 1",
+    "/campaign linked end",
+    "/campaign linked standings",
 ]
 FARM = b"name: Farm\nwidth: 72\ndepth: 48\npieces: []\n"
 UPLOADED = {  # path: option, file name, data, the other options typed
