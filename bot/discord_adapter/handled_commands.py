@@ -11,14 +11,15 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.discord_adapter.common import DISCORD_TEXT_LIMIT, owner_scope, send_reply, side_of
+from bot.command_schema import COMMANDS
+from bot.discord_adapter.common import DISCORD_TEXT_LIMIT, display_name, owner_scope, send_reply, side_of
 from bot.discord_adapter.markdown import markdown
 from bot.discord_adapter.reaction_buttons import show_result
-from bot.discord_adapter.referees import acting_side, apply_as_user
+from bot.discord_adapter.referees import acting_side, applied, eyes_of, is_referee
 from bot.discord_adapter.schema_commands import generated_command
 from bot.discord_adapter.served import Interaction
 from bot.handlers import HANDLERS
-from bot.handlers.ask import Answer, Ask, Picture, Upload
+from bot.handlers.ask import Answer, Ask, Change, Person, Picture, ServiceChange, Upload
 from bot.services.game_service import GameError, Outcome
 from bot.services.rules_service import MAX_BYTES
 
@@ -48,6 +49,8 @@ def ask_of(interaction: Interaction) -> Ask:
         written=markdown,
         seat=lambda state: side_of(state, user),
         acting=lambda state: acting_side(state, interaction),
+        eyes=lambda state: eyes_of(state, interaction),
+        referee=lambda state: is_referee(state, interaction),
         name_of=lambda player: name_of(interaction, player),
         moderator=in_server and interaction.permissions.manage_messages,
         manager=in_server and interaction.permissions.manage_guild,
@@ -64,14 +67,17 @@ async def upload(attachment: discord.Attachment) -> Upload:
 
 
 Shown = Callable[[Interaction, Outcome], Awaitable[None]]
+Applied = Callable[[Interaction, Change | ServiceChange], Awaitable[Outcome]]
 
 
-async def present(interaction: Interaction, answer: Answer, shown: Shown = show_result) -> None:
-    """A change to the game applied as the asker, its outcome ``shown`` (by default the card of
-    what happened); each reply as messages (only to the asker where it is private), each picture
-    as a file after the reply before it, as private as that."""
-    if callable(answer):
-        await shown(interaction, await apply_as_user(interaction, answer))
+async def present(
+    interaction: Interaction, answer: Answer, shown: Shown = show_result, made: Applied = applied
+) -> None:
+    """A change to the game ``made`` as the asker (by default :func:`applied`), its outcome
+    ``shown`` (by default the card of what happened); each reply as messages (only to the asker
+    where it is private), each picture as a file after the reply before it, as private as that."""
+    if callable(answer) or isinstance(answer, ServiceChange):
+        await shown(interaction, await made(interaction, answer))
         return
     private = False
     for part in answer if isinstance(answer, tuple) else (answer,):
@@ -84,17 +90,25 @@ async def present(interaction: Interaction, answer: Answer, shown: Shown = show_
 
 
 def handled_command(
-    path: str, suggest: dict[str, Callable] | None = None, shown: Shown = show_result, **extras: Any
+    path: str,
+    suggest: dict[str, Callable] | None = None,
+    shown: Shown = show_result,
+    made: Applied = applied,
+    **extras: Any,
 ) -> app_commands.Command:
     """The command ``path`` of the schema, carried out by its handler; ``suggest`` gives
-    autocompletes by option, ``shown`` shows the outcome of a change to the game, ``extras`` are
-    what :func:`~bot.discord_adapter.schema_commands.schema_command` takes (a group, whether it
+    autocompletes by option, ``shown`` shows the outcome of a change to the game and ``made``
+    makes it (a referee's: :func:`~bot.discord_adapter.referees.seated`), ``extras`` are what
+    :func:`~bot.discord_adapter.schema_commands.schema_command` takes (a group, whether it
     answers privately)."""
+    users = {option.name for option in COMMANDS[path].shared() if option.kind == "user"}
 
     async def run(interaction: Interaction, **options: Any) -> None:
         for name, value in options.items():
             if isinstance(value, discord.Attachment):
                 options[name] = await upload(value)
-        await present(interaction, await HANDLERS[path](ask_of(interaction), **options), shown)
+            elif name in users and value is not None:
+                options[name] = Person(str(value.id), display_name(value))
+        await present(interaction, await HANDLERS[path](ask_of(interaction), **options), shown, made)
 
     return generated_command(path, run, suggest, **extras)

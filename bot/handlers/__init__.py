@@ -16,7 +16,10 @@ from bot.handlers.ask import Handler
 from bot.handlers.forces import FORCE_HANDLERS
 from bot.handlers.games import GAME_HANDLERS
 from bot.handlers.lookups import LOOKUP_HANDLERS
+from bot.handlers.referees import REFEREE_HANDLERS
+from bot.handlers.teams import TEAM_HANDLERS
 
 PASTED = "pasted"
 FORM_FILE = "file"  # the console-only option that names the file read for a form
 HANDLERS: dict[str, Handler] = {**LOOKUP_HANDLERS, **FORCE_HANDLERS, **GAME_HANDLERS}
+HANDLERS |= REFEREE_HANDLERS | TEAM_HANDLERS
