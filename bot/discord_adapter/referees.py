@@ -107,22 +107,23 @@ async def applied(interaction: discord.Interaction, change: Change | ServiceChan
 
 
 async def seated(interaction: discord.Interaction, change: Change | ServiceChange) -> Outcome:
-    """A referee's change, made as :func:`applied` makes it, a referee role's holder first taking
-    a seat for it (:func:`take_seat`)."""
+    """A referee's change, made as :func:`applied` makes it, a referee role's holder without a
+    seat first taking one for it (:func:`take_seat`)."""
     state = await games(interaction).game(str(interaction.channel_id))
-    command = await change.stands_for(state) if isinstance(change, ServiceChange) else change(state)
-    seat = await take_seat(interaction, state, command)
+    holds_a_role = bool(set(server_roles(interaction)) & set(state.referee_roles))
+    seat = None
+    if holds_a_role and str(interaction.user.id) not in state.referees:
+        command = await change.stands_for(state) if isinstance(change, ServiceChange) else change(state)
+        seat = await take_seat(interaction, state, command)
     return with_seat(seat, await applied(interaction, change))
 
 
-async def take_seat(interaction: discord.Interaction, state: GameState, then: Command) -> Outcome | None:
+async def take_seat(interaction: discord.Interaction, state: GameState, then: Command) -> Outcome:
     """A holder of one of the game's referee roles who has no referee's seat yet takes one (the
     engine knows referees by name, and an undo replays their commands). ``then``, the command
     the seat is for, is tried on the seated game first: if the engine refuses it, no seat is
-    taken, and the game is unchanged. None: nothing to do."""
+    taken, and the game is unchanged."""
     user = str(interaction.user.id)
-    if user in state.referees or not set(server_roles(interaction)) & set(state.referee_roles):
-        return None
     appointment = AppointReferee(by=user, user=user)
     check(state, then, after=[appointment])  # only its refusal counts; the tree tells it
     return await apply_as_user(interaction, appointment, seat=True)
