@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.console_grammar import Line, whole_bounds
-from bot.services.limits import whole_number
+from bot.services.limits import measure, whole_number
 from engine.errors import IllegalCommand
 
 VALUE = "value"  # the console-only option that stands for the correction's own
@@ -35,7 +35,7 @@ def discord_options(line: Line) -> Line:
             raise IllegalCommand(
                 "Give the zone as area:X1,Y1,X2,Y2 (or x1: y1: x2: y2:), two opposite corners"
             )
-        options.update(zip(CORNERS, (corner.strip() for corner in corners), strict=True))
+        options.update(zip(CORNERS, (str(measure(AREA, corner)) for corner in corners), strict=True))
     return line if options == line.options else replace(line, options=options)
 
 

@@ -2,8 +2,9 @@
 with a reason, rule on what the rules leave open, take actions back, see the true picture and
 the whole log, name referees; run the clock (/ref clock) and prepare the scenario (/ref prep).
 
-Every referee's command is refused to anyone else before the game is read for it, so a refusal
-never tells a player what a hidden unit's name would have found. An undo and the clock's
+Every text is bounded as it comes; every referee's command is refused to anyone else before the
+game is read for it, so a refusal never tells a player what a hidden unit's name would have
+found. An undo and the clock's
 requests are made by the game service itself (:class:`~bot.handlers.ask.ServiceChange`): an
 undo rebuilds the game from its log, the clock keeps its own times."""
 
@@ -59,11 +60,12 @@ def by_referee(ask: Ask, build: Callable[[GameState], Command]) -> Change:
 
 def _correction(ask: Ask, change: str, reason: str, unit: str | None = None, **details: Any) -> Change:
     """One of the engine's corrections, the unit named by its id or any name it goes by."""
+    why = bounded_text("reason", reason)
     return by_referee(
         ask,
         lambda state: RefereeCorrection(
             referee=ask.user,
-            reason=reason,
+            reason=why,
             change=change,
             unit=find_unit(state, unit) if unit else None,
             **details,
@@ -114,7 +116,8 @@ async def ref_give_units(ask: Ask, player: Person, to: Person, reason: str) -> C
 
 
 async def ref_ruling(ask: Ask, text: str) -> Change:
-    return by_referee(ask, lambda state: RefereeRuling(referee=ask.user, ruling=text))
+    ruling = bounded_text("ruling", text)
+    return by_referee(ask, lambda state: RefereeRuling(referee=ask.user, ruling=ruling))
 
 
 async def ref_undo(ask: Ask, count: int, reason: str) -> ServiceChange:
@@ -214,21 +217,24 @@ async def ref_clock_deadline(ask: Ask, side: str, hours: float) -> ServiceChange
 
 
 async def ref_prep_objective(ask: Ask, id: str, at: Point, side: str) -> Change:
-    whose = None if side == "both" else side
-    return by_referee(ask, lambda state: RefereeObjective(referee=ask.user, id=id, at=at, side=whose))
+    whose, name = None if side == "both" else side, bounded_text("id", id)
+    return by_referee(ask, lambda state: RefereeObjective(referee=ask.user, id=name, at=at, side=whose))
 
 
 async def ref_prep_special(ask: Ask, to: str, text: str) -> Change:
-    return by_referee(ask, lambda state: RefereeSpecialRule(referee=ask.user, audience=to, text=text))
+    rule = bounded_text("text", text)
+    return by_referee(ask, lambda state: RefereeSpecialRule(referee=ask.user, audience=to, text=rule))
 
 
 async def ref_prep_brief(ask: Ask, side: str, text: str) -> Change:
-    return by_referee(ask, lambda state: RefereeBriefing(referee=ask.user, side=side, text=text))
+    briefing = bounded_text("text", text)
+    return by_referee(ask, lambda state: RefereeBriefing(referee=ask.user, side=side, text=briefing))
 
 
 async def ref_prep_force(ask: Ask, side: str, points: int, guideline: str) -> Change:
+    said = bounded_text("guideline", guideline)
     return by_referee(
-        ask, lambda state: RefereeForceGuideline(referee=ask.user, side=side, points=points, text=guideline)
+        ask, lambda state: RefereeForceGuideline(referee=ask.user, side=side, points=points, text=said)
     )
 
 
