@@ -20,22 +20,18 @@ from bot.console_grammar import Line, subcommands
 from bot.console_help import command_list
 from bot.console_next import next_line
 from bot.console_owed import OwedDesk
-from bot.console_tables import GUILD, TableDesk
 from bot.console_team import bonus_pairs, discord_options
 from bot.game_status import game_status
 from bot.handlers import FORM_FILE, HANDLERS, PASTED
-from bot.handlers.ask import Answer, Ask, Person, Picture, ServiceChange, Upload
+from bot.handlers.ask import Answer, Ask, Person, Picture, ServiceChange, TextFile, Upload
 from bot.handlers.teams import bonus_given
-from bot.help_pages import help_text
 from bot.plain_text import plain_refusal, plain_reply
 from bot.play_orders import PLAY_ORDERS
 from bot.reply import Reply
-from bot.services.card_service import hand_text
 from bot.services.deadline_loop import DeadlineLoop
 from bot.services.game_service import (
     GameError,
     Outcome,
-    finished_games_text,
     scenario_text,
     setup_text,
 )
@@ -58,9 +54,7 @@ from bot.text_orders import (
     find_unit,
 )
 from engine.commands import (
-    CardAction,
     Command,
-    DealCards,
     JoinSide,
 )
 from engine.dice import DiceSource, SeededDice
@@ -107,7 +101,6 @@ class ConsoleTable:
         self.decks = services.cards
         self.campaigns = CampaignDesk(services, on_battle=self.new_battle)
         self.owed = OwedDesk(services, self.CHANNEL)
-        self.tables = TableDesk(services.tables, lambda: self.pictures)
         self.state = state
         self.log: list[Event] = []
         self.pictures = pictures
@@ -179,11 +172,6 @@ class ConsoleTable:
             raise IllegalCommand(f"Unknown command /{verb}: see /help")
         return simple[verb]()
 
-    @staticmethod
-    def number(line: Line, option: str) -> int | None:
-        """A whole number option (``/history number:2``), or None when it was not given."""
-        return whole_number(option, line.options[option], 1, 10**6) if option in line.options else None
-
     # -- handled commands ------------------------------------------------------------------
 
     def ask(self, line: Line) -> Ask:
@@ -199,8 +187,7 @@ class ConsoleTable:
             written=plain_reply,
             seat=lambda state: self.seat(state, line.player),
             acting=lambda state: self.acting(state, line),
-            eyes=lambda state: self.reader(line.player),
-            referee=lambda state: line.player in state.referees,
+            eyes=lambda state: self.eyes(state, line),
             name_of=lambda player: player,
             moderator=line.player in self.state.referees,
             manager=True,
@@ -216,6 +203,16 @@ class ConsoleTable:
             return None
         raise IllegalCommand(how_to_join(state))
 
+    def eyes(self, state: GameState, line: Line) -> str | None:
+        """Whose eyes the line's player reads the game with (:meth:`reader`); one who has joined
+        no side may name one to look with (``side:``, the console's own option)."""
+        looking = line.options.get("side")
+        if looking is None or audience_of(state, line.player) is not SPECTATORS:
+            return self.reader(line.player)
+        if looking not in state.sides:
+            raise IllegalCommand(f"There is no side {quoted(looking)}: allies or axis")
+        return looking
+
     def acting(self, state: GameState, line: Line) -> str:
         """The side the line gives orders for (:meth:`acting_side`), refusing one who plays none."""
         side = self.acting_side(line)
@@ -227,7 +224,8 @@ class ConsoleTable:
         """A command carried out by its handler (:mod:`bot.handlers`), as the slash command is:
         its options read as Discord reads them (the console's shorthands written out as
         Discord's options), a file named where Discord takes an upload, a player by name where it
-        takes a user."""
+        takes a user; a picture of its answer written to the pictures folder (when pictures are
+        on), a text file printed."""
         assert line.spec is not None
         line = discord_options(line)
         if (shares := bonus_pairs(line)) is not None:  # /team give ann:1 bob:3, given at once
@@ -247,19 +245,33 @@ class ConsoleTable:
 
     async def answered(self, line: Line, answer: Answer) -> str:
         """A handler's answer, as the console shows it: a change to the game made as the line's
-        player and its outcome shown; replies in plain text, pictures written to their files."""
+        player and its outcome shown; replies in plain text, pictures written to their files, text
+        files printed."""
         if isinstance(answer, ServiceChange):
             return await self.shown(line, await answer.make(None))
         if callable(answer):
             return await self.shown(line, await self.service.act(self.CHANNEL, line.player, answer))
-        written = []
+        written = [*self.owed.waiting_pings()]
         for part in answer if isinstance(answer, tuple) else (answer,):
             if isinstance(part, Picture):
-                if self.pictures is not None:
+                if self.pictures is not None:  # else pictures are off at this table
                     written.append(f"Picture: {self._write(part.name, part.png)}")
+            elif isinstance(part, TextFile):
+                written.append(part.text)
             else:
                 written.append(plain_reply(part))
-        return "\n\n".join(written)
+        return "\n\n".join([*written, *self.afterword(line)])
+
+    def afterword(self, line: Line) -> list[str]:
+        """What the console adds to an answer, having no buttons or command picker: after the
+        status, the commands that take the game on; after the first help page, every command."""
+        assert line.spec is not None
+        if line.spec.path == "game status":
+            steps = next_line(waits_for(self.state))
+            return [steps] if steps else []
+        if line.spec.path == "help" and not line.gives("topic"):
+            return [command_list()]
+        return []
 
     # -- views -----------------------------------------------------------------------------
 
@@ -306,25 +318,10 @@ class ConsoleTable:
                 *most, last = group
                 raise IllegalCommand(f"Try {', '.join(most)} or {last}")
             views: dict[str, Callable[[], Awaitable[str] | str]] = {
-                "help": lambda: help_text(line.options.get("topic"), command_list()),
-                "status": lambda: self.status(self.reader(line.player)),
                 "units": lambda: self.units(self.reader(line.player)),
-                "log": lambda: (
-                    "\n".join(events_for(self.reader(line.player), self.log)[-30:])
-                    or "Nothing has happened yet"
-                ),
-                "map": lambda: self.save_map(line),
                 "replay": self.save_replay,
                 "new": lambda: self.new_game(line),
-                "table": lambda: self.tables.handle(line, lambda typed: typed_file(typed).read_text("utf-8")),
-                "cards": lambda: self.cards(line),
                 "campaign": lambda: self.campaigns.handle(line),
-                "games": lambda: self.owed.handle(line),
-                "history": lambda: finished_games_text(
-                    self.service.store,
-                    self.CHANNEL,
-                    self.number(line, "number"),
-                ),
             }
             if line.verb in views:
                 answer = views[line.verb]()
@@ -353,38 +350,11 @@ class ConsoleTable:
         picture = await self.save_picture(outcome, line.player)
         return "\n".join(lines + ["", self.status(reader)] + picture + story)
 
-    async def cards(self, line: Line) -> str | Reply:
-        """``/cards deck FILE name:NAME``, ``/cards deal deck:NAME``, ``/cards hand``,
-        ``/cards use action:play card:NAME``: Tactical Advantage Cards, as in Discord."""
-        kind = line.words[0].casefold() if line.words else "hand"
-        if kind == "deck" and "file" in line.options:
-            path = typed_file(line.options["file"])
-            return await self.decks.save(
-                "console", line.options.get("name", path.stem), path.read_text("utf-8")
-            )
-        side = self.acting_side(line)
-        if kind == "hand":
-            return hand_text(self.state, side, self.reader(line.player))
-        if kind == "deal":
-            command: Command = DealCards(
-                deck=tuple(await self.decks.deck("console", line.options.get("deck", "")))
-            )
-        elif kind == "use":
-            command = CardAction(
-                side=side, action=line.options.get("action", ""), card=line.options.get("card", "")
-            )
-        else:
-            raise IllegalCommand(
-                "Try /cards deck FILE name:NAME, /cards deal deck:NAME, /cards hand, /cards use ..."
-            )
-        outcome = await self.service.act(self.CHANNEL, line.player, command)
-        self.state = outcome.state
-        self.log.extend(outcome.events)
-        return "\n".join(self.news(self.reader(line.player), outcome.events))
-
     async def new_game(self, line: Line) -> str:
         forces, seed = line.options.get("forces", "us"), line.options.get("seed")
-        table = await self.tables.tables.battlefield(GUILD, line.options.get("table", "village"), seed)
+        table = await self.services.tables.battlefield(
+            self.CHANNEL, line.options.get("table", "village"), seed
+        )
         typed = line.options.get("reaction_seconds")
         seconds = window_seconds(line.options.get("pace", "live"), reaction_seconds(typed) if typed else None)
         scenario = line.options.get("scenario", "quick")

@@ -33,6 +33,7 @@ EVERYDAY = {  # what a group alone asks for
     ("games",): "mine",
     ("cards",): "hand",
     ("chart",): "list",
+    ("table",): "list",
 }
 YES = ("true", "yes", "1")
 QUOTES = ('"', "'")

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.reply import Line, Reply, Strong
+from bot.reply import Heading, Line, Reply, Strong, Typed
 from bot.services.limits import quoted
+from engine.actions.registry import reaction_options
 from engine.errors import IllegalCommand
+from engine.names import either
 
 
 @dataclass(frozen=True)
@@ -18,6 +20,7 @@ class HelpPage:
     text: Line  # words, a button's name Strong
 
 
+REACTING = either([f"`{name}:`" for name in reaction_options()])  # as the actions declare them
 PAGES: tuple[HelpPage, ...] = (
     HelpPage(
         "start",
@@ -67,10 +70,11 @@ buttons: """,
             Strong("React"),
             """ opens a short form, """,
             Strong("No reaction"),
-            """ lets the order go ahead.
-The same by command: `/react unit:... fire:...` or `move:`, with `first:` to say which comes \
-first, `at:` to strike when the enemy reaches a point of its declared move, or `cmt:true` for a \
-Company Morale Test; `/noreact` declines.
+            f""" lets the order go ahead.
+The same by command: `/react unit:...` with what it does, as an activation's order says it \
+({REACTING}; `first:` says which of a move and a shot comes first), `at:` to strike when the \
+enemy reaches a point of its declared move, or `cmt:true` for a Company Morale Test; `/noreact` \
+declines.
 A reaction costs a token and needs a roll: 3+ on a d6, one more for each token and morale \
 marker already on the reacting unit; a 6 always succeeds (the House Rules V1.0 have their own \
 table).
@@ -185,12 +189,21 @@ Pings: a game's players set how long it waits before reminding whoever it waits 
 )
 
 
-def help_text(topic: str | None, commands: str) -> Reply:
-    """``/help`` at the console: one topic's page; with none named, the first, as in Discord,
-    then the console's list of ``commands``."""
-    if topic is None:
-        return Reply.of(PAGES[0].title, PAGES[0].text, "", commands)
-    page = next((p for p in PAGES if p.key == topic.casefold()), None)
+def commands_typed(line: Line) -> Line:
+    """A page's words with each command written between backticks a :class:`Typed` piece, so
+    each front end shows it as a command to type (the rest of the words as written)."""
+    pieces: list = []
+    for piece in line:
+        if isinstance(piece, str):
+            pieces += [Typed(part) if odd % 2 else part for odd, part in enumerate(piece.split("`")) if part]
+        else:
+            pieces.append(piece)
+    return tuple(pieces)
+
+
+def help_page(key: str) -> Reply:
+    """The page of the topic ``key``: its title, then its words, for the asker's eyes."""
+    page = next((p for p in PAGES if p.key == key.casefold()), None)
     if page is None:
-        raise IllegalCommand(f"There is no help topic {quoted(topic)}: try {', '.join(p.key for p in PAGES)}")
-    return Reply.of(page.title, page.text)
+        raise IllegalCommand(f"There is no help topic {quoted(key)}: try {', '.join(p.key for p in PAGES)}")
+    return Reply.of(Heading(page.title), commands_typed(page.text), private=True)

@@ -57,9 +57,10 @@ def open_window(state: GameState) -> int:
     return state.pending.window
 
 
-def react(state: GameState, side: str, unit, move, fire, first, cmt, at, assault, fallback, to) -> Command:
+def react(state: GameState, side: str, unit, cmt, at, fallback, to, **options) -> Command:
     """The reaction the options give: a Company Morale Test, falling back (``to:`` says where, and
-    only then), or the unit's move and/or fire, as ``/act`` reads them."""
+    only then), or the unit's order from the options of ``/act`` that a reaction takes, read as
+    ``/act`` reads them."""
     window = open_window(state)
     order: Order
     if to and not fallback:
@@ -71,7 +72,7 @@ def react(state: GameState, side: str, unit, move, fire, first, cmt, at, assault
             raise IllegalCommand("Say where to: /react unit:UNIT fallback:true to:X,Y")
         order = fall_back_order(state, side, unit, to)
     elif unit:
-        order = unit_order(state, side, unit, move=move, fire=fire, first=first, assault=assault)
+        order = unit_order(state, side, unit, **options)
     else:
         raise IllegalCommand("Name the reacting unit, or set cmt")
     return React(side=side, window=window, order=order, at=at)

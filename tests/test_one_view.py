@@ -28,6 +28,7 @@ FRONT_ENDS = sorted(
     [
         *(ROOT / "renderer").glob("*.py"),
         *(ROOT / "bot" / "discord_adapter").glob("*.py"),
+        *(ROOT / "bot" / "handlers").glob("*.py"),
         *(ROOT / "bot").glob("console*.py"),
     ]
 )
@@ -41,7 +42,7 @@ DECIDING = [
     "bot/text_orders.py",
     "bot/services/team_view.py",
     "bot/discord_adapter/common.py",
-    "bot/discord_adapter/game_commands.py",
+    "bot/handlers/games.py",
     "bot/discord_adapter/play_commands.py",
     "bot/handlers/referees.py",
     "bot/discord_adapter/referees.py",

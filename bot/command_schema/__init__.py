@@ -8,7 +8,8 @@ them), and the console reads its lines with them (:mod:`bot.console_grammar`), s
 cannot take an option in one front end that the other refuses.
 
 The options of ``/act`` are the ones the actions declare (:func:`engine.actions.registry.order_options`):
-a new action's option reaches both front ends from its own module.
+a new action's option reaches both front ends from its own module, and ``/react`` too if it
+declares that a reaction may be given it (:func:`engine.actions.registry.reaction_options`).
 
 The console types without Discord's form, so a spec also says which options bare words fill, in
 order (``/chart show CHART``), which option takes the rest of the line (``/rule smoke

@@ -3,7 +3,7 @@ and the choices that come from the data and the rule sets' registry."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from bot.help_pages import PAGES
@@ -136,6 +136,11 @@ def order_option(option: OrderOption) -> Option:
         default=option.default,
         suggest=option.kind == "unit",
     )
+
+
+def reaction_option(option: OrderOption) -> Option:
+    """An option of ``/act`` that ``/react`` takes too, with its description in a reaction."""
+    return replace(order_option(option), description=option.reaction_description or option.description)
 
 
 def table_name(description: str) -> Option:

@@ -17,6 +17,7 @@ from bot.command_schema.options import (
     order_option,
     path,
     position,
+    reaction_option,
     role,
     spec,
     text,
@@ -25,7 +26,7 @@ from bot.command_schema.options import (
 )
 from bot.command_schema.tables import BATTLEFIELD, BATTLEFIELD_SEED
 from bot.services.limits import PACES, REACTION_SECONDS
-from engine.actions.registry import order_options
+from engine.actions.registry import order_options, reaction_options
 
 PLAY_SPECS = (
     spec(
@@ -127,7 +128,7 @@ PLAY_SPECS = (
     spec(
         "game history",
         "This channel's finished games, and their logs",
-        integer("number", "Show this game's whole log (1 is the latest)"),
+        integer("number", "Show this game's whole log (1 is the latest)", low=1, high=1_000_000),
     ),
     spec(
         "game concede",
@@ -180,10 +181,9 @@ PLAY_SPECS = (
         "react",
         "React to the enemy's declared action",
         unit("unit", "Your reacting unit (leave empty with cmt)", suggest=True),
-        *(order_option(order_options()[name]) for name in ("move", "fire", "first")),  # as /act's
+        *(reaction_option(option) for option in reaction_options().values()),
         flag("cmt", "React with a Company Morale Test instead"),
         position("at", f"React as the enemy reaches this point of its move ({POSITION})"),
-        unit("assault", 'House rules: the enemy within 3" to close with', suggest=True),
         flag("fallback", "React by falling back (with to:)"),
         path("to", f"With fallback: where to ({PATH})"),
         words=("unit",),

@@ -15,8 +15,6 @@ from bot.discord_adapter.common import (
     display_name,
     games,
     owner_scope,
-    send_long,
-    shown_lines,
     summary,
     told_lines,
 )
@@ -24,13 +22,13 @@ from bot.discord_adapter.force_commands import force_service, own_forces
 from bot.discord_adapter.handled_commands import handled_command
 from bot.discord_adapter.markdown import markdown
 from bot.discord_adapter.owed_commands import pings
-from bot.discord_adapter.referees import apply_as_user, eyes_of
+from bot.discord_adapter.referees import apply_as_user
 from bot.discord_adapter.replay_card import outcome_card, stories, story_card
 from bot.discord_adapter.schema_commands import schema_command
 from bot.discord_adapter.side_threads import open_for_set_up, open_side_threads, tell_privately
 from bot.discord_adapter.table_commands import battlefields, table_service
 from bot.discord_adapter.team_commands import make_teams_and_referees
-from bot.services.game_service import Outcome, finished_games_text, scenario_text, setup_text
+from bot.services.game_service import Outcome, scenario_text, setup_text
 from bot.services.limits import MOST_SEED, window_seconds
 from bot.services.ping_service import MAX_MINUTES
 from bot.storage.ping_store import DEFAULT_MINUTES
@@ -42,7 +40,6 @@ from engine.scenarios.quick_battle import (
     quick_forces,
     scenario_battle,
 )
-from engine.view import events_for
 
 
 def card_for(
@@ -83,6 +80,8 @@ class GameCommands(app_commands.Group):
         super().__init__(name="game", description="Set up and follow this channel's Iron Cross game")
         handled_command("game start", shown=show_started, group=self)
         handled_command("game concede", shown=show_conceded, group=self)
+        for path in ("game status", "game log", "game history", "game map"):
+            handled_command(path, group=self, extras=PRIVATE)
 
     @schema_command("game new")
     @app_commands.autocomplete(table=battlefields)
@@ -155,37 +154,9 @@ class GameCommands(app_commands.Group):
         outcome = await apply_as_user(interaction, command)  # with the server roles: a referee plays no side
         await show_joined(interaction, outcome)
 
-    @schema_command("game status", extras=PRIVATE)
-    async def status(self, interaction: discord.Interaction) -> None:
-        state = await games(interaction).game(str(interaction.channel_id))
-        await answer(interaction, summary(state), ephemeral=True)
-
-    @schema_command("game log", extras=PRIVATE)
-    async def log(self, interaction: discord.Interaction) -> None:
-        channel = str(interaction.channel_id)
-        state = await games(interaction).game(channel)
-        _, history = await games(interaction).store.history(channel)
-        viewer = eyes_of(state, interaction)  # a referee reads everything
-        lines = [line for _, events in history for line in events_for(viewer, events)][-25:]
-        text = shown_lines(lines, state) or "Nothing has happened yet"
-        await answer(interaction, text[-1990:], ephemeral=True)
-
-    @schema_command("game history", extras=PRIVATE)
-    async def history(self, interaction: discord.Interaction, number: int | None = None) -> None:
-        reply = await finished_games_text(games(interaction).store, str(interaction.channel_id), number)
-        await send_long(interaction, markdown(reply), ephemeral=True)
-
     @schema_command("game replay", extras=PRIVATE)
     async def replay(self, interaction: discord.Interaction) -> None:
         with tempfile.TemporaryFile() as movie:
             replay = await stories(interaction).make(str(interaction.channel_id), movie)
             view, files = story_card(replay, movie)
             await answer(interaction, view=view, files=files, ephemeral=True)
-
-    @schema_command("game map", extras=PRIVATE)
-    async def map(self, interaction: discord.Interaction) -> None:
-        state = await games(interaction).game(str(interaction.channel_id))
-        viewer = eyes_of(state, interaction)  # a referee sees everything
-        picture = await battlefield_file(state, viewer)
-        card = action_card(f"Turn {state.turn}, {viewer or 'spectators'} view", picture)
-        await answer(interaction, view=card, file=picture, ephemeral=True)

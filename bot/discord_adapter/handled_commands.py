@@ -15,11 +15,11 @@ from bot.command_schema import COMMANDS
 from bot.discord_adapter.common import DISCORD_TEXT_LIMIT, display_name, owner_scope, send_reply, side_of
 from bot.discord_adapter.markdown import markdown
 from bot.discord_adapter.reaction_buttons import show_result
-from bot.discord_adapter.referees import acting_side, applied, eyes_of, is_referee
+from bot.discord_adapter.referees import acting_side, applied, eyes_of, server_roles
 from bot.discord_adapter.schema_commands import generated_command
 from bot.discord_adapter.served import Interaction
 from bot.handlers import HANDLERS
-from bot.handlers.ask import Answer, Ask, Change, Person, Picture, ServiceChange, Upload
+from bot.handlers.ask import Answer, Ask, Change, Person, Picture, ServiceChange, TextFile, Upload
 from bot.services.game_service import GameError, Outcome
 from bot.services.rules_service import MAX_BYTES
 
@@ -50,7 +50,8 @@ def ask_of(interaction: Interaction) -> Ask:
         seat=lambda state: side_of(state, user),
         acting=lambda state: acting_side(state, interaction),
         eyes=lambda state: eyes_of(state, interaction),
-        referee=lambda state: is_referee(state, interaction),
+        roles=server_roles(interaction),
+        buttons=True,
         name_of=lambda player: name_of(interaction, player),
         moderator=in_server and interaction.permissions.manage_messages,
         manager=in_server and interaction.permissions.manage_guild,
@@ -70,36 +71,50 @@ Shown = Callable[[Interaction, Outcome], Awaitable[None]]
 Applied = Callable[[Interaction, Change | ServiceChange], Awaitable[Outcome]]
 
 
+def _file(part: Picture | TextFile) -> discord.File:
+    data = part.png if isinstance(part, Picture) else part.text.encode("utf-8")
+    return discord.File(io.BytesIO(data), filename=part.name, description=part.description)
+
+
 async def present(
-    interaction: Interaction, answer: Answer, shown: Shown = show_result, made: Applied = applied
+    interaction: Interaction,
+    answer: Answer,
+    shown: Shown = show_result,
+    view: discord.ui.View = discord.utils.MISSING,
+    made: Applied = applied,
 ) -> None:
     """A change to the game ``made`` as the asker (by default :func:`applied`), its outcome
     ``shown`` (by default the card of what happened); each reply as messages (only to the asker
-    where it is private), each picture as a file after the reply before it, as private as that."""
+    where it is private), the ``view`` (buttons) under the first, each picture or file after the
+    reply before it, as private as that."""
     if callable(answer) or isinstance(answer, ServiceChange):
         await shown(interaction, await made(interaction, answer))
         return
     private = False
     for part in answer if isinstance(answer, tuple) else (answer,):
-        if isinstance(part, Picture):
-            file = discord.File(io.BytesIO(part.png), filename=part.name, description=part.description)
-            await interaction.followup.send(file=file, ephemeral=private)
+        if isinstance(part, Picture | TextFile):
+            await interaction.followup.send(file=_file(part), ephemeral=private)
         else:
             private = part.private
-            await send_reply(interaction, part)
+            await send_reply(interaction, part, view=view)
+            view = discord.utils.MISSING
 
 
 def handled_command(
     path: str,
     suggest: dict[str, Callable] | None = None,
     shown: Shown = show_result,
+    presented: Callable[[Interaction, Answer], Awaitable[None]] | None = None,
+    named: dict[str, list[app_commands.Choice]] | None = None,
     made: Applied = applied,
     **extras: Any,
 ) -> app_commands.Command:
     """The command ``path`` of the schema, carried out by its handler; ``suggest`` gives
     autocompletes by option, ``shown`` shows the outcome of a change to the game and ``made``
-    makes it (a referee's: :func:`~bot.discord_adapter.referees.seated`), ``extras`` are what
-    :func:`~bot.discord_adapter.schema_commands.schema_command` takes (a group, whether it
+    makes it (a referee's: :func:`~bot.discord_adapter.referees.seated`), ``presented`` shows any
+    other answer its own way (a page with buttons to turn it), ``named`` names an option's
+    choices for Discord, ``extras`` are
+    what :func:`~bot.discord_adapter.schema_commands.schema_command` takes (a group, whether it
     answers privately)."""
     users = {option.name for option in COMMANDS[path].shared() if option.kind == "user"}
 
@@ -109,6 +124,10 @@ def handled_command(
                 options[name] = await upload(value)
             elif name in users and value is not None:
                 options[name] = Person(str(value.id), display_name(value))
-        await present(interaction, await HANDLERS[path](ask_of(interaction), **options), shown, made)
+        answered = await HANDLERS[path](ask_of(interaction), **options)
+        if presented is not None:
+            await presented(interaction, answered)
+        else:
+            await present(interaction, answered, shown, made=made)
 
-    return generated_command(path, run, suggest, **extras)
+    return generated_command(path, run, suggest, named, **extras)

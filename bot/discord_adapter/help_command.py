@@ -14,31 +14,20 @@ from discord import app_commands
 
 from bot.discord_adapter.answers import PRIVATE, acknowledge_in_place, answer
 from bot.discord_adapter.custom_ids import ReadFirst, offered
+from bot.discord_adapter.handled_commands import handled_command
 from bot.discord_adapter.markdown import markdown
-from bot.discord_adapter.schema_commands import schema_command
-from bot.help_pages import PAGES
-from bot.reply import Line, Reply, Typed
+from bot.handlers.ask import Answer
+from bot.help_pages import PAGES, help_page
+from bot.reply import Heading, Reply
 from bot.services.game_service import GameError
 
 OUT_OF_DATE = "This help card is out of date: use /help again."
 
 
 def page_text(index: int) -> str:
-    page = PAGES[index]
+    title, *words = help_page(PAGES[index].key).lines
     footer = f"-# Page {index + 1} of {len(PAGES)}: turn with the buttons or pick a topic"
-    return f"## {page.title}\n{markdown(Reply.of(commands_typed(page.text)))}\n{footer}"
-
-
-def commands_typed(line: Line) -> Line:
-    """A page's words with each command written between backticks a :class:`Typed` piece, so
-    Discord shows it as code (the rest of the words as written)."""
-    pieces = []
-    for piece in line:
-        if isinstance(piece, str):
-            pieces += [Typed(part) if odd % 2 else part for odd, part in enumerate(piece.split("`")) if part]
-        else:
-            pieces.append(piece)
-    return tuple(pieces)
+    return f"## {PAGES[index].title}\n{markdown(Reply(tuple(words)))}\n{footer}"
 
 
 def page_view(index: int) -> discord.ui.View:
@@ -115,8 +104,17 @@ class TopicSelect(ReadFirst, discord.ui.DynamicItem[discord.ui.Select], template
         await show_page(interaction, [p.key for p in PAGES].index(self.chosen))
 
 
-@schema_command("help", extras=PRIVATE)
-@app_commands.choices(topic=[app_commands.Choice(name=p.title, value=p.key) for p in PAGES])
-async def help_command(interaction: discord.Interaction, topic: str = PAGES[0].key) -> None:
-    index = next((i for i, p in enumerate(PAGES) if p.key == topic), 0)
+async def show_help(interaction: discord.Interaction, page: Answer) -> None:
+    """The topic's page, with the buttons that turn it."""
+    assert isinstance(page, Reply)
+    (title,) = page.lines[0]
+    index = next(i for i, p in enumerate(PAGES) if title == Heading(p.title))
     await answer(interaction, page_text(index), ephemeral=True, view=page_view(index))
+
+
+help_command = handled_command(
+    "help",
+    presented=show_help,
+    named={"topic": [app_commands.Choice(name=p.title, value=p.key) for p in PAGES]},
+    extras=PRIVATE,
+)

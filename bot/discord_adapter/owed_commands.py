@@ -11,12 +11,11 @@ import logging
 import discord
 from discord import app_commands
 
-from bot.discord_adapter.answers import PRIVATE, answer
-from bot.discord_adapter.common import deadline_nonce, send_reply
+from bot.discord_adapter.answers import PRIVATE
+from bot.discord_adapter.common import deadline_nonce
+from bot.discord_adapter.handled_commands import handled_command
 from bot.discord_adapter.markdown import mention, pinging, relative_time
-from bot.discord_adapter.referees import server_roles
-from bot.discord_adapter.schema_commands import schema_command
-from bot.services.ping_service import MAX_MINUTES, Ping, TurnPings
+from bot.services.ping_service import Ping, TurnPings
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +38,9 @@ class GamesCommands(app_commands.Group):
         )
         self.client = client
         client.pings.on_ping = self.send_ping  # type: ignore[attr-defined]
+        handled_command("games mine", group=self, extras=PRIVATE)
+        handled_command("games ping", group=self, extras=PRIVATE)
+        handled_command("games delay", group=self)
 
     async def send_ping(self, ping: Ping) -> None:
         """Tell the players: each by direct message if they chose it and Discord lets us, the
@@ -60,22 +62,3 @@ class GamesCommands(app_commands.Group):
                 nonce=deadline_nonce(),
                 allowed_mentions=pinging(in_channel),
             )
-
-    @schema_command("games mine", extras=PRIVATE)
-    async def mine(self, interaction: discord.Interaction) -> None:
-        reply = await interaction.client.owed.mine(str(interaction.user.id))  # type: ignore[attr-defined]
-        await send_reply(interaction, reply)
-
-    @schema_command("games ping", extras=PRIVATE)
-    async def ping(self, interaction: discord.Interaction, how: str | None = None) -> None:
-        text = await pings(interaction).choose(str(interaction.user.id), how, str(interaction.channel_id))
-        await answer(interaction, text, ephemeral=True)
-
-    @schema_command("games delay")
-    async def delay(
-        self, interaction: discord.Interaction, minutes: app_commands.Range[int, 0, MAX_MINUTES]
-    ) -> None:
-        text = await pings(interaction).change_delay(
-            str(interaction.channel_id), str(interaction.user.id), minutes, server_roles(interaction)
-        )
-        await answer(interaction, text)

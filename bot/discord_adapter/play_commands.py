@@ -3,7 +3,7 @@ of the play group, each made by its builder (bot.play_orders), as at the console
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import discord
 from discord import app_commands
@@ -13,7 +13,8 @@ from bot.discord_adapter.common import players_game, suggestions
 from bot.discord_adapter.reaction_buttons import show_result
 from bot.discord_adapter.schema_commands import generated_command
 from bot.play_orders import PLAY_ORDERS
-from engine.actions.registry import order_options
+from engine.actions.base import OrderOption
+from engine.actions.registry import order_options, reaction_options
 from engine.view import names_for, view_for
 
 
@@ -54,11 +55,12 @@ async def enemy_units(interaction: discord.Interaction, current: str) -> list[ap
     return await _units(interaction, current, own=False)
 
 
-def _unit_suggestions() -> dict[str, Callable]:
-    """Autocomplete for the options of /act that name a unit, the user's own or the enemy's."""
+def _unit_suggestions(options: Iterable[OrderOption]) -> dict[str, Callable]:
+    """Autocomplete for the options of /act (or /react) that name a unit, the user's own or the
+    enemy's."""
     return {
         option.name: own_units if option.whose == "own" else enemy_units
-        for option in order_options().values()
+        for option in options
         if option.kind == "unit"
     }
 
@@ -84,9 +86,9 @@ def play_command(path: str, **suggest: Callable) -> app_commands.Command:
 
 
 SUGGESTED: dict[str, dict[str, Callable]] = {
-    "act": {"unit": own_units, **_unit_suggestions()},
+    "act": {"unit": own_units, **_unit_suggestions(order_options().values())},
     "fallback": {"unit": own_units},
-    "react": {"unit": own_units, "fire": enemy_units, "assault": enemy_units},
+    "react": {"unit": own_units, **_unit_suggestions(reaction_options().values())},
     "deploy": {"unit": waiting_units},
 }
 PLAY_COMMANDS = tuple(play_command(path, **SUGGESTED.get(path, {})) for path in PLAY_ORDERS)

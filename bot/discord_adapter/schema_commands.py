@@ -84,10 +84,12 @@ def generated_command(
     path: str,
     run: Callable[..., Awaitable[None]],
     suggest: dict[str, Callable] | None = None,
+    named: dict[str, list[app_commands.Choice]] | None = None,
     **extras: Any,
 ) -> app_commands.Command:
     """The command named by ``path`` with its options exactly as the spec declares them;
-    ``run(interaction, **options)`` carries it out; ``suggest`` gives autocompletes by option."""
+    ``run(interaction, **options)`` carries it out; ``suggest`` gives autocompletes by option,
+    ``named`` the names Discord shows for an option's choices (else the values)."""
     spec = COMMANDS[path]
 
     async def callback(interaction: discord.Interaction, **options: Any) -> None:
@@ -98,6 +100,8 @@ def generated_command(
         [interaction, *(_parameter(option) for option in spec.shared())]
     )
     callback.__qualname__ = callback.__name__ = spec.path.replace(" ", "_")
+    if named:
+        callback = app_commands.choices(**named)(callback)
     command = schema_command(path, **extras)(callback)
     for name, suggestions in (suggest or {}).items():
         command.autocomplete(name)(suggestions)

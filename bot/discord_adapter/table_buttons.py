@@ -3,8 +3,9 @@ placed at a grid square typed in a small form) and *Undo last piece*.
 
 The menu and the button are persistent ``DynamicItem``s: the custom id carries the table's name
 (``ictable:add:Le Mesnil``), so they keep working after a restart. Each change goes through
-:meth:`TableService.edit`, written over the version it read, and only the table's maker may make
-it; a refusal is told to the one who tapped and changes nothing.
+:meth:`TableService.edit` as /table add and /table remove do (:mod:`bot.handlers.tables`),
+written over the version it read, and only the table's maker may make it; a refusal is told to
+the one who tapped and changes nothing. The table is then shown again as /table show shows it.
 """
 
 from __future__ import annotations
@@ -12,13 +13,14 @@ from __future__ import annotations
 import discord
 
 from bot.discord_adapter.answers import answer, show_form
-from bot.discord_adapter.common import battlefield_file, owner_scope
-from bot.discord_adapter.markdown import markdown, refused
-from bot.reply import Reply
+from bot.discord_adapter.common import owner_scope
+from bot.discord_adapter.handled_commands import present
+from bot.discord_adapter.markdown import refused
+from bot.handlers.tables import table_shown
 from bot.services.game_service import GameError
 from bot.services.table_service import read_piece
 from engine.errors import IllegalCommand
-from engine.tables.layout import BattleTable, add_piece, describe_table, remove_piece, table_game
+from engine.tables.layout import BattleTable, add_piece, remove_piece
 
 # the pieces most tables need, with a size to start from (width x depth in inches)
 COMMON_PIECES = {
@@ -39,11 +41,8 @@ def table_view(name: str) -> discord.ui.View:
 
 
 async def show_table_card(interaction: discord.Interaction, table: BattleTable) -> None:
-    """The table in words, its picture, and the buttons to build it."""
-    picture = await battlefield_file(table_game(table), None)
-    await answer(
-        interaction, markdown(Reply(describe_table(table)))[:1900], file=picture, view=table_view(table.name)
-    )
+    """The table shown again as /table show shows it, with the buttons to build it."""
+    await present(interaction, await table_shown(table, private=False), view=table_view(table.name))
 
 
 def next_name(table: BattleTable, kind: str) -> str:

@@ -58,7 +58,8 @@ from bot.discord_adapter.reaction_buttons import WindowButton, show_result
 from bot.discord_adapter.referees import acting_side, apply_as_user, is_admin, server_roles
 from bot.services.game_service import GameError, permitted
 from bot.text_orders import GRID, choice_command, parse_move, unit_order
-from engine.actions.registry import game_order_options
+from engine.actions.base import OrderOption
+from engine.actions.registry import game_order_options, order_options
 from engine.commands import (
     CallReserves,
     ChooseInitiative,
@@ -100,8 +101,9 @@ NONE = "-"  # no destination, or no target, in a custom id
 
 @dataclass(frozen=True)
 class Action:
-    """What a unit may be ordered to do by taps (``assaults``: closes with an enemy, where the
-    game's rule set has close combat)."""
+    """What a unit may be ordered to do by taps (``gives``: the option of an action it gives, by
+    the action's tap button: a flag set, or an enemy aimed at, such as the one close combat is
+    with, where the game's rule set has that action)."""
 
     label: str
     moves: bool = False
@@ -109,12 +111,35 @@ class Action:
     rapid: bool = False
     fire_first: bool = False
     fall_back: bool = False
-    assaults: bool = False
+    gives: OrderOption | None = None
 
     @property
     def aims(self) -> bool:
-        """Whether the order names an enemy: what it fires at or closes with."""
-        return self.fires or self.assaults
+        """Whether the order names an enemy: what it fires at, or what the option it gives is aimed at."""
+        return self.fires or (self.gives is not None and self.gives.kind == "unit")
+
+    @property
+    def verb(self) -> str:
+        """What it does to the enemy it names, in words: fires at it, or as its option's button says."""
+        return self.gives.tap.label.lower() if self.gives and self.gives.tap else "fire at"
+
+    def given(self, aimed_at: str | None) -> dict[str, object]:
+        """The option it gives, by name, with its value: the enemy aimed at, or the flag set."""
+        if self.gives is None:
+            return {}
+        return {self.gives.name: aimed_at if self.gives.kind == "unit" else True}
+
+
+def tapped_options() -> dict[str, Action]:
+    """The buttons the actions' options declare (:attr:`~engine.actions.base.OrderOption.tap`):
+    each alone, under the option's name, and after a move, under ``move`` and its name."""
+    buttons: dict[str, Action] = {}
+    for option in order_options().values():
+        if option.tap is not None:
+            buttons[option.name] = Action(option.tap.label, gives=option)
+            if option.tap.after_move is not None:
+                buttons[f"move{option.name}"] = Action(option.tap.after_move, moves=True, gives=option)
+    return buttons
 
 
 ORDER_BUTTONS = {
@@ -124,19 +149,17 @@ ORDER_BUTTONS = {
     "movefire": Action("Move and fire", moves=True, fires=True),
     "firemove": Action("Fire and move", moves=True, fires=True, fire_first=True),
     "fallback": Action("Fall back", moves=True, fall_back=True),
-    "assault": Action("Assault", assaults=True),
-    "moveassault": Action("Move and assault", moves=True, assaults=True),
+    **tapped_options(),
 }
-ASSAULT = "assault"  # the order option that closes with an enemy (House Rules V1.0, s. 6)
 NOW = "now"  # a reaction's moment: before the enemy acts
 
 
 @dataclass(frozen=True)
 class Draft:
     """An order being built: the unit (its place in the game's unit list), what it does, where
-    it goes (a square such as ``D3+1,-2``, or ``~N``: toward unit N), what it fires at or
-    assaults, and, for a reaction, when it cuts in (``now``, or how many inches along the
-    enemy's declared move; not asked yet while :data:`NONE`)."""
+    it goes (a square such as ``D3+1,-2``, or ``~N``: toward unit N), what it fires at or aims
+    at otherwise (an assault's enemy), and, for a reaction, when it cuts in (``now``, or how
+    many inches along the enemy's declared move; not asked yet while :data:`NONE`)."""
 
     unit: int
     action: str
@@ -191,10 +214,14 @@ def ready_units(state: GameState, side: str) -> list[MayAct]:
 
 
 def offered_actions(state: GameState) -> dict[str, Action]:
-    """The actions the game's rule set has: close combat only where one of its actions declares
-    the assault option."""
-    has_assault = ASSAULT in game_order_options(state)
-    return {name: a for name, a in ORDER_BUTTONS.items() if has_assault or not a.assaults}
+    """The actions the game's rule set has: a button that gives an option only where one of its
+    actions declares the option, and in a reaction only if a reaction may be given it."""
+    declared = game_order_options(state)
+    return {
+        name: a
+        for name, a in ORDER_BUTTONS.items()
+        if a.gives is None or (a.gives.name in declared and (a.gives.reacts or not reacting(state)))
+    }
 
 
 def move_kind(action: Action) -> MoveKind:
@@ -298,8 +325,8 @@ def targets_in_sight(
     """The enemy units the side may name (of ``among``, if given) that the draft's order may be
     given against, the whole order being one the engine takes: for a shot, those the unit could
     fire at (from its destination, if it moves first; with the enemy where the reaction cuts in)
-    and hurt, with the chance of an effect (:func:`engine.legality.targets`); for an assault,
-    those it may close with (no chance shown)."""
+    and hurt, with the chance of an effect (:func:`engine.legality.targets`); for an option
+    aimed otherwise (an assault), those it may be aimed at (no chance shown)."""
     named = [enemy for enemy in enemies(state, unit) if among is None or enemy.id in among]
     candidates: dict[str, Fraction | None]
     if draft.does.fires:
@@ -344,7 +371,7 @@ def order_command(state: GameState, side: str, draft: Draft) -> Command:
             fire=aimed_at if draft.does.fires else None,
             first="fire" if draft.does.fire_first else "move",
             rapid=draft.does.rapid,
-            **({ASSAULT: aimed_at} if draft.does.assaults else {}),
+            **draft.does.given(aimed_at),
         )
     return order_now(state, side, order, reaction_at(state, draft))
 
@@ -663,7 +690,7 @@ def target_step(
 ) -> discord.ui.LayoutView:
     unit = unit_at(state, draft.unit)
     seen = target_options(state, targets_in_sight(state, unit, draft))
-    verb = "fire at" if draft.does.fires else "assault"
+    verb = draft.does.verb
     if not seen:
         where = " from there" if draft.to != NONE else ""
         return other_actions(state, channel, version, draft, f"has no enemy unit to {verb}{where}")
@@ -702,7 +729,7 @@ def after_action(state: GameState, channel: int, version: int, draft: Draft) -> 
 
 
 def after_destination(state: GameState, channel: int, version: int, draft: Draft) -> discord.ui.LayoutView:
-    """Once the unit knows where it goes: its target next, if it fires or assaults; else confirm."""
+    """Once the unit knows where it goes: its target next, if it aims at one; else confirm."""
     if draft.does.aims:
         return target_step(state, channel, version, draft)
     return confirm_step(state, channel, version, draft)

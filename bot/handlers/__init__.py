@@ -13,13 +13,24 @@ form and the console reads from the file its command's console-only ``file`` opt
 from __future__ import annotations
 
 from bot.handlers.ask import Handler
+from bot.handlers.cards import CARD_HANDLERS
 from bot.handlers.forces import FORCE_HANDLERS
 from bot.handlers.games import GAME_HANDLERS
 from bot.handlers.lookups import LOOKUP_HANDLERS
+from bot.handlers.owed import OWED_HANDLERS
 from bot.handlers.referees import REFEREE_HANDLERS
+from bot.handlers.tables import TABLE_HANDLERS
 from bot.handlers.teams import TEAM_HANDLERS
 
 PASTED = "pasted"
 FORM_FILE = "file"  # the console-only option that names the file read for a form
-HANDLERS: dict[str, Handler] = {**LOOKUP_HANDLERS, **FORCE_HANDLERS, **GAME_HANDLERS}
-HANDLERS |= REFEREE_HANDLERS | TEAM_HANDLERS
+HANDLERS: dict[str, Handler] = {
+    **LOOKUP_HANDLERS,
+    **FORCE_HANDLERS,
+    **GAME_HANDLERS,
+    **CARD_HANDLERS,
+    **OWED_HANDLERS,
+    **TABLE_HANDLERS,
+    **REFEREE_HANDLERS,
+    **TEAM_HANDLERS,
+}

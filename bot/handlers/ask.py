@@ -15,18 +15,24 @@ from engine.game_state import GameState
 
 @dataclass(frozen=True)
 class Ask:
-    """A command's asker: the services, the channel it was typed in, the user, and ``owner``, whose
-    saved things (forces, tables, card decks, the rules library) it sees and makes (a server's, a
-    user's own in direct messages, the console's). ``moderator``: the asker referees the channel's
-    dice (may manage its messages in Discord; is the game's referee at the console); ``manager``:
-    the asker may change the rules library (Manage Server in a server; always at the console).
-    ``page``: the most characters one message of the front end holds, as ``written`` writes a
-    reply (Markdown in Discord, plain text at the console). ``seat(state)``: the side whose units
-    the asker may name and look with in the channel's game (None: any, as the referee or the one
-    keyboard of a hot-seat table), refusing one who may not look at all. ``eyes(state)``: whose
-    eyes the asker reads the game with (the referees', a side's, or the channel's: None);
-    ``referee(state)``: whether they referee it (named, or in Discord holding its referee role).
-    ``name_of(user)``: the name a user goes by, for pictures, where mentions do not work."""
+    """A command's asker, as its front end knows them.
+
+    - ``services``; ``channel``, the channel the command was typed in; ``user``, who typed it;
+      ``owner``, whose saved things (forces, tables, card decks, the rules library) it sees and
+      makes: a server's, a user's own in direct messages, the console's.
+    - ``page``: the most characters one message of the front end holds, as ``written`` writes a
+      reply (Markdown in Discord, plain text at the console).
+    - In the channel's game: ``seat(state)``, the side whose units the asker may name and look
+      with (None: any, as the referee or the one keyboard of a hot-seat table); ``acting(state)``,
+      the side the asker gives orders for; ``eyes(state)``, whose eyes they read the game with
+      (the referees', a side's, or the channel's). Each refuses one who may not.
+    - ``name_of(user)``: the name a user goes by, for pictures, where mentions do not work.
+    - ``roles``: the server roles the asker holds (a game may name one whose holders referee it).
+    - ``moderator``: the asker referees the channel's dice (may manage its messages in Discord; is
+      the game's referee at the console); ``manager``: the asker keeps the server's library and
+      decks (Manage Server in a server; always at the console).
+    - ``buttons``: the front end has buttons to tap (an answer may name them).
+    """
 
     services: Services
     channel: str
@@ -37,10 +43,11 @@ class Ask:
     seat: Callable[[GameState], str | None]
     acting: Callable[[GameState], str]
     eyes: Callable[[GameState], str | None]
-    referee: Callable[[GameState], bool]
     name_of: Callable[[str], str]
+    roles: tuple[str, ...] = ()
     moderator: bool = False
     manager: bool = False
+    buttons: bool = False
 
 
 @dataclass(frozen=True)
@@ -69,6 +76,16 @@ class Picture:
     description: str
 
 
+@dataclass(frozen=True)
+class TextFile:
+    """A text file that follows a reply (a table's YAML): attached in Discord, printed at the
+    console; its file name, its text, and what it holds in words."""
+
+    name: str
+    text: str
+    description: str
+
+
 Change = Callable[[GameState], Command]
 """A command for the channel's game, built from the game as loaded to apply it (under its version
 check): each front end applies it as the asker and shows the outcome its own way."""
@@ -87,9 +104,10 @@ class ServiceChange:
     stands_for: Callable[[GameState], Awaitable[Command]]
 
 
-Answer = Reply | tuple[Reply | Picture, ...] | Change | ServiceChange
-"""A handler's answer: a reply, or several in turn (pages of one, a picture after it), each a
-message of its own; or a change to the channel's game, a command or one the service makes."""
+Answer = Reply | tuple[Reply | Picture | TextFile, ...] | Change | ServiceChange
+"""A handler's answer: a reply, or several in turn (pages of one, a picture or a file after it),
+each a message of its own; or a change to the channel's game, a command or one the service
+makes."""
 Handler = Callable[..., Awaitable[Answer]]
 """``handler(ask, **options)``: a command's options exactly as its spec declares them, read as
 Discord gives them (an upload as an :class:`Upload`, a user as a :class:`Person`); the answer as a

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from bot.handlers.ask import Ask, Picture, Upload
+from bot.help_pages import help_page
 from bot.reply import Mention, Reply, Typed
 from bot.services.dice_service import logged_line
 from bot.services.game_service import GameError
@@ -129,7 +130,12 @@ async def stats(ask: Ask, campaign: bool) -> tuple[Reply | Picture, ...]:
     return found.reply(), Picture("dice-stats.png", png, chart_description(found.report, names))
 
 
+async def help_topic(ask: Ask, topic: str) -> Reply:
+    return help_page(topic)
+
+
 LOOKUP_HANDLERS = {
+    "help": help_topic,
     "roll": roll,
     "chart roll": chart_roll,
     "chart list": chart_list,

@@ -19,6 +19,7 @@ from bot.handlers.ask import Ask, Change, Person, Picture, ServiceChange
 from bot.reply import Reply, with_people
 from bot.services.game_service import GameError, Outcome
 from bot.services.limits import bounded_text
+from bot.services.permissions import Role, roles_of
 from bot.text_orders import find_unit
 from engine.commands import (
     AppointReferee,
@@ -43,8 +44,8 @@ ONLY_REFEREES = "Only the game's referees may do that"
 
 
 def refereed(ask: Ask, state: GameState) -> None:
-    """Refuse one who does not referee the game."""
-    if not ask.referee(state):
+    """Refuse one who does not referee the game (named, or holding one of its referee roles)."""
+    if Role.REFEREE not in roles_of(state, ask.user, None, server_roles=ask.roles):
         raise GameError(ONLY_REFEREES)
 
 

@@ -12,8 +12,13 @@ page where many numbered rules run on in one paragraph. A section starts at:
 - a heading on a line of its own, in capitals (``INITIATIVE``, ``SEWER EMERGENCE CHART``) or
   naming a chart or table (``Sewer Emergence Chart``, ``Table 21: Gun set-up``).
 
+A document with none of these but tables is a quick reference, its tables its structure, cut
+by :mod:`bot.library.tables` (each part and each table row a section). A printed page's numbers
+and the print code under them are taken out first (:mod:`bot.library.pages`).
+
 What is not a section: a number inside a sentence or in brackets (a reference such as
-``(63.22)`` or ``see Spraying Fire 63.23``), a number followed by lower-case prose (``1.5 inches``),
+``(63.22)`` or ``see Spraying Fire 63.23``), a number followed by lower-case prose (``1.5 inches``)
+unless it is the very next rule of its chapter (``12.2 columns.``, its opening moved by the page),
 plain numbers (``1945``, a page number), numbered list items (``1. Roll ...``) and the rows of a
 table (lines with tabs or ``|`` cells).
 """
@@ -23,6 +28,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+
+from bot.library.pages import without_page_furniture
+from bot.library.tables import is_table_row, quick_reference_parts
 
 SECTION_NUMBER = r"(?:[A-Z]{1,3}\d+(?:\.\d+)*[a-z]?|\d+(?:\.\d+)+[a-z]?)"
 # a candidate start: an optional ► mark, then a section number and its following space, or a
@@ -79,6 +87,39 @@ def printed_number(text: str) -> str | None:
     return found.group(1) if found else None
 
 
+_ASKED = re.compile(rf"(?<![\w.])({SECTION_NUMBER})(?!\w|\.\d)", re.IGNORECASE)
+_ASKED_CHAPTER = re.compile(r"\b(?:rules?|section|chapter|ch)\.?\s+(\d{1,3})(?!\w|\.\d)", re.IGNORECASE)
+_NAMING = re.compile(r"\b(?:rules?|section|sections|see|ssr|§)\W*$", re.IGNORECASE)  # "rule 63.22"
+MOST_ASKED = 3
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A section number in a question, and whether it is named as a rule beyond doubt: after
+    "rule" or "see", or lettered with a dot (O11.6133), not a measure such as 1.5."""
+
+    number: str
+    named: bool
+
+
+def numbers_asked(question: str) -> list[Asked]:
+    """The section numbers in a question in players' words, in order, at most
+    :data:`MOST_ASKED`: "what does rule 63.22 say" asks for 63.22, "is RB9 in force" for RB9,
+    "rule 63" for chapter 63 (a bare number is a chapter only after such a word)."""
+    found = [(m.start(1), m.group(1)) for m in _ASKED.finditer(question)]
+    found += [(m.start(1), m.group(1)) for m in _ASKED_CHAPTER.finditer(question)]
+    asked: dict[str, Asked] = {}
+    for start, number in sorted(found):
+        named = bool(_NAMING.search(question[:start])) or ("." in number and number[0].isalpha())
+        asked.setdefault(number.casefold(), Asked(number, named))
+    return list(asked.values())[:MOST_ASKED]
+
+
+def citation_of(number: str) -> re.Pattern[str]:
+    """Section ``number`` named whole in a text (not 63.221, nor the 63.22 of O63.22), any case."""
+    return re.compile(rf"(?<![\w.]){re.escape(number)}(?!\w|\.\d)", re.IGNORECASE)
+
+
 def is_chapter_number(text: str) -> bool:
     """Whether a query may be a chapter's number ("63"), though it may as well be a word ("1945")."""
     return text.strip().isdigit() and len(text.strip()) <= 3
@@ -90,13 +131,14 @@ def split_document(text: str, most: int | None = None) -> list[Section]:
     caller will refuse)."""
     sections: list[Section] = []
     number, title, body = "", "", []
+    last_in_chapter: dict[str, str] = {}  # the last rule started in each chapter: "12" -> "12.1"
 
     def close() -> None:
         content = "\n".join(body).strip()
         if content or number or title:
             sections.append(Section(number, title or _title_from(content), content))
 
-    lines = text.splitlines()
+    lines = without_page_furniture(text.splitlines())
     for i, line in enumerate(lines):
         alone = (i == 0 or not lines[i - 1].strip()) and (i + 1 == len(lines) or not lines[i + 1].strip())
         heading = _heading(line, alone)
@@ -106,7 +148,7 @@ def split_document(text: str, most: int | None = None) -> list[Section]:
                 return sections
             (number, title), body = heading, []
             continue
-        starts = iter(()) if _is_table_row(line) else _numbered_starts(line, number)
+        starts = iter(()) if is_table_row(line) else _numbered_starts(line, number, last_in_chapter)
         start = next(starts, None)
         if start is None:
             body.append(line)
@@ -121,6 +163,9 @@ def split_document(text: str, most: int | None = None) -> list[Section]:
             rest = line[start[2] : following[0] if following else len(line)].strip()
             number, title, body, start = start[1], _title_from(rest), [rest], following
     close()
+    if len(sections) < 2 and not any(s.number for s in sections) and any(map(is_table_row, lines)):
+        parts = [Section("", title, body) for title, body in quick_reference_parts(lines)]
+        return parts if most is None else parts[: most + 1]
     return sections
 
 
@@ -132,7 +177,7 @@ def _heading(line: str, alone: bool) -> tuple[str, str] | None:
         named = _HEADING_NUMBER.match(markdown.group(1))
         return (named.group(1), named.group(2)) if named else ("", markdown.group(1))
     stripped = line.strip()
-    if not stripped or _is_table_row(line) or next(_numbered_starts(stripped), (1,))[0] == 0:
+    if not stripped or is_table_row(line) or next(_numbered_starts(stripped), (1,))[0] == 0:
         return None  # "63. SMOKE" is a chapter, not a title
     if _NUMBERED_TABLE.match(stripped):
         return "", _shortened(_without_marks(stripped))
@@ -147,20 +192,24 @@ def _heading(line: str, alone: bool) -> tuple[str, str] | None:
     return None
 
 
-def _is_table_row(line: str) -> bool:
-    return "\t" in line or line.lstrip().startswith("|")
-
-
-def _numbered_starts(line: str, previous: str = "") -> Iterator[tuple[int, str, int]]:
+def _numbered_starts(
+    line: str, previous: str = "", last_in_chapter: dict[str, str] | None = None
+) -> Iterator[tuple[int, str, int]]:
     """(where it starts, number, where its text starts) for each section starting in the line;
-    ``previous`` is the number of the section the line starts in."""
+    ``previous`` is the number of the section the line starts in, ``last_in_chapter`` the last
+    rule started in each chapter so far (kept up to date)."""
+    last_in_chapter = {} if last_in_chapter is None else last_in_chapter
     for found in _NUMBER.finditer(line):
         number, start = found["number"] or found["chapter"], found.start()
         head = line[max(0, start - LOOK_BACK) : start]  # bounded: a document may be one long line
         before = head.rstrip()
         if before and len(before) == len(head) and line[start] != "►":
             continue  # glued to a word or in brackets: "B25.11", "(63.22"
-        if found["number"] and not _RULE_OPENING.match(line, found.end()):
+        if (
+            found["number"]
+            and not _RULE_OPENING.match(line, found.end())
+            and not _succeeds(last_in_chapter, number)
+        ):
             continue  # "1.5 inches": a measure, not a rule
         if before and before[-1] not in _SENTENCE_END and not _next_in_chapter(previous, number, before):
             continue  # inside a sentence: "see Spraying Fire 63.23 ..." is a reference
@@ -168,6 +217,18 @@ def _numbered_starts(line: str, previous: str = "") -> Iterator[tuple[int, str, 
             continue  # "64.2 Rarity factor Pg 61 Red Units 18.41 Repair 18.2": a book's index
         yield start, number, found.end()
         previous = number
+        if "." in number:
+            last_in_chapter[number.split(".")[0]] = number
+
+
+def _succeeds(last_in_chapter: dict[str, str], number: str) -> bool:
+    """Whether ``number`` is the very next rule after the last one of its chapter (12.2 after
+    12.1): a rule whose opening words a page's columns moved away ("12.2 columns.")."""
+    last = last_in_chapter.get(number.split(".")[0])
+    if last is None or "." not in number:
+        return False
+    before, now = _order(last), _order(number)
+    return len(before) == len(now) and now == (*before[:-1], before[-1] + 1)
 
 
 def _next_in_chapter(previous: str, number: str, before: str) -> bool:

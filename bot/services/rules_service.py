@@ -4,7 +4,9 @@ The bot ships its own summaries of the Iron Cross rules (``bot/library/data/*.md
 ""); a server's admins add documents the server owns, which only that server sees. Word search
 runs on SQLite's FTS5 index (migration 0004) or on PostgreSQL's full-text search (migration 0017),
 ranked alike: a section titled exactly as asked first, then by relevance with a word in the number
-weighing 10, in the title 4 and in the text 1. Section numbers are plain lookups.
+weighing 10, in the title 4 and in the text 1. Section numbers are plain lookups, and so are the
+numbers a question names ("what does rule 63.22 say"); a number with no section of its own that
+the library's sections cite (ASL's O11.6133 in a campaign's rules) is answered with those.
 """
 
 from __future__ import annotations
@@ -26,7 +28,15 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col, select
 
 from bot.library.apart import SPLIT_SECONDS, split_apart
-from bot.library.sections import Section, is_chapter_number, is_section_number, printed_number, split_document
+from bot.library.sections import (
+    Section,
+    citation_of,
+    is_chapter_number,
+    is_section_number,
+    numbers_asked,
+    printed_number,
+    split_document,
+)
 from bot.library.snippets import snippet
 from bot.reply import Line, Mention, Moment, Reply, Strong
 from bot.services.game_service import GameError
@@ -97,6 +107,29 @@ POSTGRES_SEARCH = """
     FROM found
     ORDER BY exact DESC, rank DESC, id
 """
+# the sections that cite a number (its words in order; the number itself is checked on the text read)
+CITING = text(
+    """
+    SELECT s.number, s.title, s.body, src.name
+    FROM rule_search
+    JOIN rule_sections AS s ON s.id = rule_search.rowid
+    JOIN rule_sources AS src ON src.id = s.source_id
+    WHERE rule_search MATCH :query AND src.guild_id IN ('', :guild)
+    ORDER BY src.guild_id, s.source_id, s.position
+    LIMIT :limit
+    """
+)
+POSTGRES_CITING = text(
+    """
+    SELECT s.number, s.title, s.body, src.name
+    FROM rule_sections AS s
+    JOIN rule_sources AS src ON src.id = s.source_id
+    WHERE s.search @@ phraseto_tsquery('english', :number) AND src.guild_id IN ('', :guild)
+    ORDER BY src.guild_id, s.source_id, s.position
+    LIMIT :limit
+    """
+)
+CITED_READ = 4 * RESULTS  # sections read for a citation: a few may hold the words, not the number
 FOUND, FOUND_END = STRONG, CLOSE  # around the words a snippet found, made Strong (engine.rich_text.marked)
 HEADLINE = f"StartSel={FOUND}, StopSel={FOUND_END}, HighlightAll=true"
 
@@ -235,7 +268,7 @@ class RulesService:
         if not query:
             raise GameError("Give a section number (63.22, IC6.1, RB9) or some words (smoke dissipate)")
         if not is_section_number(query) and not is_chapter_number(query):
-            return await self._by_words(guild_id, query)
+            return await self._by_question(guild_id, query)
         try:
             return await self._by_number(guild_id, query)
         except GameError as no_section:
@@ -245,6 +278,27 @@ class RulesService:
                 return await self._by_words(guild_id, query)
             except GameError:
                 raise no_section from None
+
+    async def _by_question(self, guild_id: str, question: str) -> Reply:
+        """A question in players' words: the sections of the numbers it names first ("what does
+        rule 63.22 say" is answered with 63.22 whole), else the best sections for its words. A
+        dotted number named as a rule that has no section is refused, its words not searched."""
+        answers, refusals = [], []
+        for asked in numbers_asked(question):
+            try:
+                answers.append(await self._by_number(guild_id, asked.number, cited=asked.named))
+            except GameError as no_section:
+                if asked.named and "." in asked.number:
+                    raise
+                refusals.append(no_section)
+        if answers:
+            return _apart([line for answer in answers for line in answer.lines if line])
+        try:
+            return await self._by_words(guild_id, question)
+        except GameError:
+            if refusals:
+                raise refusals[0] from None
+            raise
 
     async def suggest(self, guild_id: str, typed: str, limit: int = 25) -> list[tuple[str, str]]:
         """Sections whose number starts with, or whose title holds, what was typed: (label, value)."""
@@ -264,9 +318,10 @@ class RulesService:
             rows = (await session.execute(query)).all()
         return [(f"{number} {title}".strip(), number or title) for number, title in rows]
 
-    async def _by_number(self, guild_id: str, number: str) -> Reply:
+    async def _by_number(self, guild_id: str, number: str, *, cited: bool = True) -> Reply:
         """The sections of that number, whole, and the numbers of those inside it: the bodies of
-        those alone are read, however many sections the number starts."""
+        those alone are read, however many sections the number starts. A dotted number with no
+        section may be answered with the sections that cite it (with ``cited``)."""
         key = number.casefold()
         listed = col(RuleSourceRow.guild_id).in_((SHIPPED, guild_id))
         async with self.store.sessions() as session:
@@ -291,7 +346,7 @@ class RulesService:
         if not exact and not inside and re.fullmatch(r"\d+\.0", number):
             return await self._by_number(guild_id, number[:-2])  # indexes call chapter 63 "63.0"
         if not exact and not inside:
-            raise GameError(f"No section {number} in this server's rules library: try words, or /library")
+            return await self._cited(guild_id, number, lead=cited and "." in number)
         parts: list[Line] = [
             (Strong(f"{s.number} {s.title}"), f" · {source}\n{s.body}") for s, source in exact
         ]
@@ -300,6 +355,64 @@ class RulesService:
                 ("Sections inside it: " + ", ".join(inside[:40]) + (" …" if len(inside) > 40 else ""),)
             )
         return _apart(parts)
+
+    async def _cited(self, guild_id: str, number: str, *, lead: bool) -> Reply:
+        """A number with no section of its own: a rule of a book the library lacks (no section of
+        its chapter is there, as ASL's O11.6133 in a campaign's rules) is answered, if ``lead``,
+        with the sections that cite it; otherwise, or for a gap in a book the library has, it is
+        refused, saying where it is cited."""
+        citing = await self._citing(guild_id, number)
+        if not citing or not lead or await self._has_chapter(guild_id, number):
+            cite = f"{'cites' if len(citing) == 1 else 'cite'} it"
+            where = f" ({', '.join(n or t for n, t, _, _ in citing[:3])} {cite})" if citing else ""
+            raise GameError(
+                f"No section {number} in this server's rules library{where}: try words, or /library"
+            )
+        citation = citation_of(number)
+        as_cited = next(
+            found.group() for _, t, body, _ in citing if (found := citation.search(f"{t} {body}"))
+        )
+        parts: list[Line] = [
+            (Strong(as_cited), " has no section of its own in this library; it is cited in:")
+        ]
+        for cited_number, title, body, source in citing:
+            marked_body = citation.sub(lambda found: f"{FOUND}{found.group()}{FOUND_END}", body)
+            shown = marked(snippet(marked_body, FOUND, FOUND_END, SNIPPET_WORDS))
+            parts.append(
+                (Strong(f"{cited_number + ' ' if cited_number else ''}{title}"), f" · {source}\n", *shown)
+            )
+        return _apart(parts)
+
+    async def _citing(self, guild_id: str, number: str) -> list[tuple[str, str, str, str]]:
+        """(number, title, text, source) of the first sections that cite ``number`` whole."""
+        dialect = self.store.engine.dialect.name
+        params = {"guild": guild_id, "limit": CITED_READ}
+        if dialect == "postgresql":
+            search, params = POSTGRES_CITING, params | {"number": number}
+        else:
+            search, params = CITING, params | {"query": '"' + number.replace('"', "") + '"'}
+        async with self.store.sessions() as session, _time_limit(session, dialect):
+            rows = (await session.execute(search, params)).all()
+        citation = citation_of(number)
+        return [tuple(row) for row in rows if citation.search(row.body) or citation.search(row.title)][
+            :RESULTS
+        ]
+
+    async def _has_chapter(self, guild_id: str, number: str) -> bool:
+        """Whether the library has a section of the chapter ``number`` is in (40 for 40.22)."""
+        chapter = number.casefold().split(".")[0]
+        async with self.store.sessions() as session:
+            query = (
+                select(RuleSectionRow.id)
+                .join(RuleSourceRow, col(RuleSourceRow.id) == RuleSectionRow.source_id)
+                .where(col(RuleSourceRow.guild_id).in_((SHIPPED, guild_id)))
+                .where(
+                    (col(RuleSectionRow.number_key) == chapter)
+                    | col(RuleSectionRow.number_key).startswith(chapter + ".", autoescape=True)
+                )
+                .limit(1)
+            )
+            return (await session.execute(query)).first() is not None
 
     async def _by_words(self, guild_id: str, query: str) -> Reply:
         words = search_words(query)

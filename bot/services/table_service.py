@@ -33,9 +33,9 @@ from bot.storage.writes import TRIES, back_off, take_name
 from engine.errors import IllegalCommand
 from engine.scenarios.quick_battle import quick_tables
 from engine.state import Point
-from engine.tables.file import export_table, import_table
+from engine.tables.file import import_table
 from engine.tables.generate import random_table
-from engine.tables.layout import LARGEST, SMALLEST, BattleTable, check_table, describe_table
+from engine.tables.layout import LARGEST, SMALLEST, BattleTable, check_table
 from engine.tables.pieces import Piece, square_centre
 from engine.wording import counted
 
@@ -205,9 +205,6 @@ class TableService:
                 f"There is no table {typed!r}: choose {built_in}, random (with a seed) or one of /table list"
             ) from None
 
-    async def show(self, guild_id: str, name: str) -> Reply:
-        return Reply(describe_table(await self.table(guild_id, name)))
-
     async def names(self, guild_id: str) -> list[str]:
         async with self.store.sessions() as session:
             query = (
@@ -238,9 +235,6 @@ class TableService:
         copied = _refusing(lambda: BattleTable.model_validate(copied.model_dump()))
         await self._add(guild_id, owner_id, copied)
         return copied
-
-    async def export(self, guild_id: str, name: str) -> str:
-        return export_table(await self.table(guild_id, name))
 
     async def import_text(
         self, guild_id: str, owner_id: str, text: str, *, replace: bool = False

@@ -28,11 +28,22 @@ ACTION_TYPES: dict[str, ActionType] = {}  # every kind of action there is, by th
 
 
 @dataclass(frozen=True)
+class TapButton:
+    """The button of the tap flow's order choice that gives an option: alone (``label``) and, if
+    ``after_move`` labels one, after a move too."""
+
+    label: str
+    after_move: str | None = None
+
+
+@dataclass(frozen=True)
 class OrderOption:
     """An option of the order a player gives a unit (``/act``), declared by the action it asks for.
     The front ends read the typed text by its kind before the action sees it: a ``position`` as a
     point, a ``path`` as the waypoints of a move, a ``unit`` as the id of a unit (``whose`` says
-    which side's: the player's own, or the enemy's, aimed at); others as typed."""
+    which side's: the player's own, or the enemy's, aimed at); others as typed. An option that
+    ``reacts`` is one of ``/react``'s too; one with a ``tap`` button is offered by taps, a flag
+    set or an enemy aimed at."""
 
     name: str
     kind: Literal["text", "flag", "choice", "position", "path", "unit"]
@@ -41,6 +52,13 @@ class OrderOption:
     default: object = None
     whose: Literal["own", "enemy"] | None = None
     claims: tuple[str, ...] = ()  # options it takes over from other actions when given
+    reacts: bool = False  # a reaction may be given it too (/react)
+    reaction_description: str | None = None  # its description in /react, where /act's does not fit
+    tap: TapButton | None = None
+
+    def __post_init__(self) -> None:
+        if self.tap is not None and self.kind != "flag" and (self.kind, self.whose) != ("unit", "enemy"):
+            raise TypeError(f"{self.name}: a tap button sets a flag or aims at an enemy unit")
 
 
 @dataclass

@@ -28,6 +28,7 @@ class MoveAction(ActionType[Move]):
             "move",
             "path",
             "Where to (x,y in inches or a grid square like D3; separate waypoints with ;)",
+            reacts=True,
         ),
         OrderOption("rapid", "flag", "Rapid move (no firing)", default=False),
         OrderOption("reverse", "flag", "Move in reverse (vehicles)", default=False),

@@ -5,7 +5,8 @@ in a rule set's package under :mod:`engine.variants`.
 The game flow never asks what class an action is: it asks the game's rule set's action for it
 (:func:`action_type`), which checks, carries out and words it. The options of ``/act`` are the
 ones the actions declare (:func:`order_options`), and each action makes itself from them
-(:func:`order_actions`), so a new action reaches both front ends with no change to them.
+(:func:`order_actions`), so a new action reaches both front ends with no change to them; those
+that may be given in a reaction too are ``/react``'s (:func:`reaction_options`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ __all__ = [
     "game_order_options",
     "order_actions",
     "order_options",
+    "reaction_options",
 ]
 
 
@@ -54,6 +56,12 @@ def order_options() -> dict[str, OrderOption]:
         for option in kind.options:
             options.setdefault(option.name, option)
     return options
+
+
+def reaction_options() -> dict[str, OrderOption]:
+    """The options of ``/act`` that a reaction may be given too (``/react``), by name, in their
+    order: those their actions declare to react."""
+    return {name: option for name, option in order_options().items() if option.reacts}
 
 
 def game_order_options(state: GameState) -> dict[str, OrderOption]:

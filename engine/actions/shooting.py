@@ -30,9 +30,14 @@ class FireAction(ActionType[Fire]):
     fires = True
     closes_reaction_route = True
     options = (
-        OrderOption("fire", "unit", "The enemy to fire at", whose="enemy"),
+        OrderOption("fire", "unit", "The enemy to fire at", whose="enemy", reacts=True),
         OrderOption(
-            "first", "choice", "With a move and a shot, which comes first", ("move", "fire"), default="move"
+            "first",
+            "choice",
+            "With a move and a shot, which comes first",
+            ("move", "fire"),
+            default="move",
+            reacts=True,
         ),
         OrderOption(
             "weapon",

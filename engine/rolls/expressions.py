@@ -3,7 +3,10 @@ wargames need on top:
 
 - anything d20 reads: ``3d6+2``, ``4d6kh3``, ``2d20kl1``, ``1d6e6``, with a label after it;
 - success counting against a target, the Iron Cross to-hit form: ``2d10 5+`` counts each die
-  showing 5 or more;
+  showing 5 or more; so does Roll20's ``2d10>5`` (``>`` there is "5 or more"), and ``2d10<3``
+  counts the dice showing 3 or less;
+- the forms of other dice bots (Roll20, Foundry VTT, Avrae's ``1d20+5 adv``) read in d20's words
+  or refused with the form that works (:mod:`engine.rolls.habits`);
 - Squad Leader / ASL: ``DR`` is two d6, a coloured and a white die, both shown, with the
   Original and Final DR when DRMs follow (``DR +2 -1``); ``dr`` is one d6;
 - several rolls in one command, separated by ``;``.
@@ -23,11 +26,12 @@ from functools import lru_cache
 
 import d20
 import d20.expression
-from d20 import diceast
+from d20 import AdvType, diceast
 
 from engine.dice import DiceSource, DieRoll
 from engine.errors import IllegalCommand
 from engine.rich_text import CLOSE, STRONG, STRUCK, TYPED, Line, Strong, marked
+from engine.rolls.habits import advantage_in, in_d20_words, refuse_operator_words
 
 MAX_LENGTH = 200  # characters in one command
 MAX_ROLLS = 10  # rolls separated by ";"
@@ -36,6 +40,21 @@ MAX_SIDES = 1000
 
 _ASL = re.compile(r"^(?P<kind>DR|dr)(?P<drms>(?:\s*[+-]\s*\d+)*)(?:\s+(?P<label>.*))?$")
 _SUCCESS = re.compile(r"^(?P<expr>.+?)\s+(?P<target>\d+)\+(?:\s+(?P<label>.*))?$")
+
+
+@dataclass(frozen=True)
+class Target:
+    """What a die must show to be a success: ``face`` or more, or with ``at_most`` ``face`` or
+    less."""
+
+    face: int
+    at_most: bool = False
+
+    def met_by(self, value: int) -> bool:
+        return value <= self.face if self.at_most else value >= self.face
+
+    def __str__(self) -> str:
+        return f"{self.face} or less" if self.at_most else f"{self.face}+"
 
 
 @dataclass(frozen=True)
@@ -161,19 +180,34 @@ def _parse(expression: str) -> diceast.Expression:
         parsed = _ROLLER.parse(expression, allow_comments=True)
     except d20.RollSyntaxError:
         raise IllegalCommand(
-            f"I can't read {expression!r} as dice: try 2d6+1, 4d6kh3, 2d10 5+, DR +1 or dr"
+            f"I can't read {expression!r} as dice: try 2d6+1, 4d6kh3, 2d10 5+, 8d6>4, DR +1 or dr"
         ) from None
     _check_limits(parsed)
     _check_something_is_rolled(expression, parsed)
     return parsed
 
 
-def _roll_d20(expression: str, dice: DiceSource) -> tuple[d20.RollResult, list[DieRoll]]:
+def _leftmost_is_one_d20(node: diceast.Node) -> bool:
+    while node.children:
+        node = node.children[0]
+    return isinstance(node, diceast.Dice) and (node.num, node.size) == (1, 20)
+
+
+def _roll_d20(
+    expression: str, dice: DiceSource, advantage: AdvType = AdvType.NONE
+) -> tuple[d20.RollResult, list[DieRoll]]:
+    """The expression rolled by d20 with our dice; with ``advantage``, Avrae's adv or dis: its
+    first 1d20 is rolled twice, the higher (or lower) kept."""
     parsed = _parse(expression)
+    if advantage and not _leftmost_is_one_d20(parsed):
+        raise IllegalCommand(
+            f"{expression!r} cannot be rolled with adv or dis: they roll a first 1d20 twice, "
+            "and this roll does not start with 1d20 (1d20+5 adv)"
+        )
     source = _DiceForD20(dice, f"/roll {expression}")
     try:
         with _d20_rolling_with(source):
-            result = _ROLLER.roll(parsed, stringifier=_Pieces())
+            result = _ROLLER.roll(parsed, stringifier=_Pieces(), advantage=advantage)
             _ = result.total  # d20 works the arithmetic out only when asked: dividing by zero shows here
     except d20.TooManyRolls:
         raise IllegalCommand(f"A roll has at most {MAX_DICE} dice, rerolls and explosions included") from None
@@ -211,16 +245,44 @@ def _asl_roll(kind: str, drms_text: str, label: str, dice: DiceSource) -> Roll:
     return Roll(f"{kind}{drms_text}".strip(), label, final, line, tuple(faces))
 
 
-def _success_roll(expression: str, target: int, label: str, dice: DiceSource) -> Roll:
-    """Each die of the expression that shows ``target`` or more is a success."""
-    result, faces = _roll_d20(expression, dice)
+def _success_roll(
+    expression: str, target: Target, label: str, dice: DiceSource, advantage: AdvType = AdvType.NONE
+) -> Roll:
+    """Each die of the expression that meets ``target`` is a success."""
+    if _counted_against(_parse(expression).roll):
+        raise IllegalCommand(f"{expression!r} {target}: say the target for the successes once")
+    result, faces = _roll_d20(expression, dice, advantage)
     kept = [die.number for die in _kept_dice(result.expr)]
-    successes = sum(1 for value in kept if value >= target)
+    successes = sum(1 for value in kept if target.met_by(value))
+    asked = f"{_with_advantage(expression, advantage)} {target}"
     line = (
-        f"{expression} {target}+: {', '.join(map(str, kept))} -> ",
+        f"{asked}: {', '.join(map(str, kept))} -> ",
         Strong(f"{successes} success{'es' * (successes != 1)}"),
     )
-    return Roll(f"{expression} {target}+", label, successes, line, tuple(faces))
+    return Roll(asked, label, successes, line, tuple(faces))
+
+
+def _with_advantage(expression: str, advantage: AdvType) -> str:
+    return f"{expression} {advantage.name.lower()}" if advantage else expression
+
+
+_AT_LEAST, _AT_MOST = (">", ">="), ("<", "<=")
+
+
+def _counted_against(node: diceast.Node) -> tuple[diceast.Node, Target] | None:
+    """Roll20's success count, ``8d6>4``: the dice (with their modifiers, nothing added) compared
+    with a number count each die showing 4 or more; ``<3`` counts those showing 3 or less. A
+    total compared with a number (``1d20+5>15``) stays d20's comparison, 1 if true."""
+    if not (isinstance(node, diceast.BinOp) and node.op in _AT_LEAST + _AT_MOST):
+        return None
+    if not isinstance(node.left, diceast.Dice | diceast.OperatedDice):
+        return None
+    if not (isinstance(node.right, diceast.Literal) and isinstance(node.right.value, int)):
+        raise IllegalCommand(
+            f"{str(node)!r}: successes are counted against one number (8d6>=4); "
+            "for more rolls, separate them with ;"
+        )
+    return node.left, Target(node.right.value, at_most=node.op in _AT_MOST)
 
 
 def _kept_dice(node: d20.Number) -> list[d20.Die]:
@@ -241,14 +303,29 @@ def roll_one(text: str, dice: DiceSource) -> Roll:
         raise IllegalCommand("Say what to roll, e.g. 2d6+1, 2d10 5+, DR or dr")
     asl = _ASL.match(text)
     if asl:
-        return _asl_roll(asl["kind"], asl["drms"] or "", (asl["label"] or "").strip(), dice)
+        advantage, label = advantage_in((asl["label"] or "").strip())
+        if advantage:
+            raise IllegalCommand(f"{text!r}: adv and dis are for a d20; a DR takes its DRMs (DR -1)")
+        refuse_operator_words(label)
+        return _asl_roll(asl["kind"], asl["drms"] or "", label, dice)
+    text = in_d20_words(text)
     success = _SUCCESS.match(text)
     if success and not success["expr"].rstrip().endswith(("+", "-", "*", "/")):
-        return _success_roll(success["expr"].strip(), int(success["target"]), success["label"] or "", dice)
-    result, faces = _roll_d20(text, dice)
-    label = (result.comment or "").strip()
-    expression = text[: len(text) - len(result.comment or "")].strip() if result.comment else text
-    return Roll(expression, label, result.total, marked(result.result), tuple(faces))
+        advantage, label = advantage_in(success["label"] or "")
+        refuse_operator_words(label)
+        target = Target(int(success["target"]))
+        return _success_roll(success["expr"].strip(), target, label, dice, advantage)
+    comment = _parse(text).comment or ""
+    expression = text[: len(text) - len(comment)].strip() if comment else text
+    advantage, label = advantage_in(comment.strip())
+    refuse_operator_words(label)
+    counted = _counted_against(_parse(expression).roll)
+    if counted:
+        return _success_roll(str(counted[0]), counted[1], label, dice, advantage)
+    result, faces = _roll_d20(expression, dice, advantage)
+    return Roll(
+        _with_advantage(expression, advantage), label, result.total, marked(result.result), tuple(faces)
+    )
 
 
 def roll(command: str, dice: DiceSource) -> list[Roll]:

@@ -143,7 +143,7 @@ async def test_an_oversized_import_is_refused_before_any_work(table):  # noqa: F
         ("/game new reaction_seconds:²", "reaction_seconds is a whole number from 15 to 172,800, not '²'"),
         (
             "/force new nation:german name:KG points:" + "9" * 40,
-            "points is a whole number from 1 to 100,000, not '" + "9" * 40 + "'",
+            "points is a whole number from 1 to 10,000, not '" + "9" * 40 + "'",
         ),
         ("/history number:-1", "number is a whole number from 1 to 1,000,000, not -1"),
         ("as ref /ref ruling " + "x" * 1001, "ruling has at most 1,000 characters; this one has 1,001"),

@@ -16,7 +16,7 @@ from bot.play_orders import PLAY_ORDERS
 from bot.services.game_service import GameError, GameService
 from bot.storage.store import GameStore
 from engine.dice import SeededDice
-from tests.bot.discord_harness import OTTO, Pick, close_bot, form, open_bot, started_game
+from tests.bot.discord_harness import EVE, MANAGE_GUILD, OTTO, Pick, close_bot, form, open_bot, started_game
 from tests.bot.discord_harness import Upload as Uploaded
 from tests.test_readme_examples import slash
 
@@ -47,6 +47,30 @@ LINES = [
     "/force delete force:Able Company",
     "/game start",
     "/game concede",
+    "/game status",
+    "/game log",
+    "/game history number:2",
+    "/game map",
+    "/help topic:reactions",
+    "/cards deal deck:Tactics",
+    "/cards hand",
+    "/cards use action:play card:Smoke Screen",
+    "/games mine",
+    "/games ping how:dm",
+    "/games delay minutes:90",
+    "/table new name:Farm width:60 depth:48",
+    "/table random name:R1 seed:42 width:96 depth:72",
+    "/table add table:Farm piece:church kind:building at:H6 size:7x6 turn:30 storeys:2",
+    "/table add table:Farm piece:lane kind:road points:0,24;72,24 width:3",
+    "/table add table:Farm piece:knoll kind:hill at:C3 size:12x8 height:medium",
+    "/table move table:Farm piece:church to:30,18",
+    "/table turn table:Farm piece:church degrees:-45",
+    "/table remove table:Farm piece:church",
+    "/table show table:Farm",
+    "/table list",
+    "/table copy table:Farm name:Farm 2",
+    "/table export table:Farm",
+    "/table delete table:Farm",
     "/ref move unit:Gruppe 3 at:D7 reason:a slip of the hand facing:90",
     "/ref markers unit:Sherman 2 count:2 reason:forgot a hit",
     "/ref tokens side:allies count:3 reason:miscounted player:305",
@@ -80,8 +104,15 @@ LINES = [
     "/team grant unit:Infantry Detachment 2",
     "/team refuse unit:Infantry Detachment 2",
 ]
-UPLOADED = {"rules import": ("document", "house notes.md", NOTES)}  # path: option, file name, data
-PASTED_IN = {"force import": ("replace", "Able Company\nus, 400 points\n")}  # path: option, form text
+FARM = b"name: Farm\nwidth: 72\ndepth: 48\npieces: []\n"
+UPLOADED = {  # path: option, file name, data, the other options typed
+    "rules import": ("document", "house notes.md", NOTES, "name:Notes"),
+    "table import": ("file", "farm.yaml", FARM, "replace:true"),
+}
+PASTED_IN = {  # path: the options, and the text of the form
+    "force import": ({"replace": True}, "Able Company\nus, 400 points\n"),
+    "cards deck": ({"name": "Tactics"}, "Smoke Screen | 1 | any time | a smoke screen\n"),
+}
 
 
 def test_the_lines_cover_every_handled_command_and_nothing_else_is_left_unbuilt():
@@ -146,18 +177,21 @@ async def test_a_line_hands_its_handler_the_same_options_in_discord_and_at_the_c
 
 async def test_an_upload_and_a_file_named_at_the_console_reach_the_handler_alike(both_front_ends, tmp_path):
     discord, table, handed = both_front_ends
-    for path, (option, name, data) in UPLOADED.items():
+    for path, (option, name, data, others) in UPLOADED.items():
         (tmp_path / name).write_bytes(data)
-        await discord.slash(path, user=OTTO, channel="1", **{option: Uploaded(name, data)}, name="Notes")
-        await table.handle(f'as otto /{path} {option}:"{tmp_path / name}" name:Notes')
-        assert handed[-2:] == [(path, {option: Upload(name, data), "name": "Notes"})] * 2
+        _, typed = slash(f"/{path} {others}")
+        await discord.slash(path, user=OTTO, channel="1", **{option: Uploaded(name, data)}, **typed)
+        await table.handle(f'as otto /{path} {option}:"{tmp_path / name}" {others}')
+        assert handed[-2:] == [(path, {option: Upload(name, data), **typed})] * 2
 
 
 async def test_a_form_and_a_file_named_at_the_console_reach_the_handler_alike(both_front_ends, tmp_path):
     discord, table, handed = both_front_ends
-    for path, (option, text) in PASTED_IN.items():
+    for path, (options, text) in PASTED_IN.items():
         (tmp_path / "pasted.txt").write_text(text, encoding="utf-8")
-        opened = await discord.slash(path, user=OTTO, channel="1", **{option: True})
-        await discord.submit(form(opened), {"": text}, user=OTTO, channel="1")
-        await table.handle(f"as otto /{path} {option}:true file:{tmp_path / 'pasted.txt'}")
-        assert handed[-2:] == [(path, {option: True, PASTED: text})] * 2
+        discord.permissions[EVE] = MANAGE_GUILD
+        opened = await discord.slash(path, user=EVE, channel="1", **options)
+        await discord.submit(form(opened), {"": text}, user=EVE, channel="1")
+        typed = " ".join(f"{name}:{'true' if value is True else value}" for name, value in options.items())
+        await table.handle(f"as otto /{path} {typed} file:{tmp_path / 'pasted.txt'}")
+        assert handed[-2:] == [(path, {**options, PASTED: text})] * 2

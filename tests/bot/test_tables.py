@@ -10,6 +10,7 @@ import yaml
 from bot.app import Services
 from bot.reply import Mention
 from bot.services.game_service import GameError
+from bot.services.limits import TABLE_FILE
 from bot.services.table_service import TableService, read_piece
 from engine.errors import IllegalCommand
 from engine.tables.file import import_table
@@ -178,7 +179,8 @@ async def test_a_table_is_built_at_the_console_exported_to_a_file_and_imported_a
         assert not answer.startswith("Not allowed"), (typed, answer)
     assert answer.endswith(f"Picture: {tmp_path / 'pictures' / 'table.png'}")
     assert (tmp_path / "pictures" / "table.png").read_bytes().startswith(b"\x89PNG")
-    text = await console.handle("/table export table:'hill 112'")
+    told, _, text = (await console.handle("/table export table:'hill 112'")).partition("\n\n")
+    assert told == "Hill 112: edit it and bring it back with /table import"  # as in Discord, then the file
     assert "- {id: hedge, kind: hedge, at: C4, size: [14, 0.6]}" in text  # turned back to no turn
     (tmp_path / "hill.yaml").write_text(text.replace("name: Hill 112", "name: Hill 113"), encoding="utf-8")
     assert (await console.handle(f"/table import {tmp_path / 'hill.yaml'}")).startswith('Hill 113: 96" x 72"')
@@ -227,3 +229,26 @@ async def test_a_table_is_built_by_taps_on_its_card_and_only_its_maker_changes_i
     assert "0 pieces" in text and "woods-1" not in text
     text, private = reply(await discord_.click(undo, user=ANN, channel="1"))
     assert private and text == "Nothing changed: Farm has no pieces to take off"
+
+
+@pytest.mark.parametrize(
+    ("data", "refusal"),
+    [
+        (b"name: Caf\xe9\nwidth: 72\ndepth: 48\n", "farm.yaml is not a text file (UTF-8)"),
+        (b"#" * (TABLE_FILE + 1), "farm.yaml is 100,001 bytes; a table file is at most 100,000"),
+    ],
+)
+async def test_a_file_that_is_no_table_file_is_refused_alike_in_discord_and_at_the_console(
+    discord_, tmp_path, store, data, refusal
+):
+    from bot.console import ConsoleTable
+    from bot.services.game_service import GameService
+
+    text, private = reply(
+        await discord_.slash("table import", user=ANN, channel="1", file=Upload("farm.yaml", data))
+    )
+    assert private and text == refusal
+    console, _ = await ConsoleTable.open(Services.around(GameService(store)))
+    (tmp_path / "farm.yaml").write_bytes(data)
+    assert await console.handle(f"/table import {tmp_path / 'farm.yaml'}") == f"Not allowed: {refusal}"
+    assert await console.handle("/table") == "No tables here yet: /table new or /table random"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from engine.actions.base import ActionType, Activation, OrderOption, Turn, actions_of
+from engine.actions.base import ActionType, Activation, OrderOption, TapButton, Turn, actions_of
 from engine.actions.moving import MoveAction
 from engine.actions.shooting import FireAction, SmokeAction
 from engine.commands import Action, Fire, LaySmoke, Move, Order, UnitOrder
@@ -266,6 +266,9 @@ class CloseCombatAction(ActionType[CloseCombat]):
             "unit",
             'House rules: the enemy within 3" (after any move) to close with, last',
             whose="enemy",
+            reacts=True,
+            reaction_description='House rules: the enemy within 3" to close with',
+            tap=TapButton("Assault", after_move="Move and assault"),
         ),
         OrderOption(
             "overrun",
