@@ -20,10 +20,11 @@ from bot.console_grammar import Line, subcommands
 from bot.console_help import command_list
 from bot.console_next import next_line
 from bot.console_owed import OwedDesk
-from bot.console_team import clock_request, referee_command, team_command
+from bot.console_team import bonus_pairs, discord_options
 from bot.game_status import game_status
 from bot.handlers import FORM_FILE, HANDLERS, PASTED
-from bot.handlers.ask import Ask, Picture, TextFile, Upload
+from bot.handlers.ask import Answer, Ask, Person, Picture, ServiceChange, TextFile, Upload
+from bot.handlers.teams import bonus_given
 from bot.plain_text import plain_refusal, plain_reply
 from bot.play_orders import PLAY_ORDERS
 from bot.reply import Reply
@@ -36,7 +37,6 @@ from bot.services.game_service import (
 )
 from bot.services.limits import (
     MAX_TEAM,
-    UNDO_MOST,
     bounded_text,
     quoted,
     reaction_seconds,
@@ -47,7 +47,6 @@ from bot.services.next_steps import waits_for
 from bot.services.ping_service import ping_delay
 from bot.services.replay_service import REPLAY_FILE, stored_replay
 from bot.services.rules_service import MAX_BYTES
-from bot.services.team_view import team_text
 from bot.set_up_steps import how_to_join, set_up_steps
 from bot.storage.ping_store import DEFAULT_MINUTES
 from bot.storage.store import GameStore
@@ -63,7 +62,6 @@ from engine.errors import IllegalCommand
 from engine.events import Event
 from engine.game import awaiting
 from engine.game_state import GameState
-from engine.referee_prep import prep_text
 from engine.rulesets import with_rule_set
 from engine.scenarios.quick_battle import quick_battle, scenario_battle
 from engine.state import Phase
@@ -169,8 +167,6 @@ class ConsoleTable:
             return PLAY_ORDERS[verb](self.state, side, **line.typed())  # as the slash command builds it
         simple: dict[str, Callable[[], Command]] = {
             "join": lambda: JoinSide(side=line.options.get("side", ""), player=line.player, name=line.player),
-            "team": lambda: team_command(self.state, side, line),
-            "ref": lambda: referee_command(self.state, line),
         }
         if verb not in simple:
             raise IllegalCommand(f"Unknown command /{verb}: see /help")
@@ -227,20 +223,33 @@ class ConsoleTable:
 
     async def handled(self, line: Line) -> str:
         """A command carried out by its handler (:mod:`bot.handlers`), as the slash command is:
-        its options read as Discord reads them, a file named where Discord takes an upload; a
-        picture of its answer written to the pictures folder (when pictures are on), a text
-        file printed."""
+        its options read as Discord reads them (the console's shorthands written out as
+        Discord's options), a file named where Discord takes an upload, a player by name where it
+        takes a user; a picture of its answer written to the pictures folder (when pictures are
+        on), a text file printed."""
         assert line.spec is not None
+        line = discord_options(line)
+        if (shares := bonus_pairs(line)) is not None:  # /team give ann:1 bob:3, given at once
+            return await self.answered(line, bonus_given(self.ask(line), shares))
         handler, options = HANDLERS[line.spec.path], line.typed()
         for option in line.spec.shared():
             if option.kind == "attachment" and options[option.name] is not None:
                 path = typed_file(str(options[option.name]))
                 options[option.name] = Upload(path.name, path.read_bytes())
+            if option.kind == "user" and options[option.name] is not None:
+                options[option.name] = Person(str(options[option.name]))
         if (file := line.spec.option(FORM_FILE)) is not None and file.console_only:
             if FORM_FILE not in line.options:
                 raise IllegalCommand(f"Name the file to read: /{line.spec.path} file:FILE")
             options[PASTED] = typed_file(line.options[FORM_FILE]).read_text(encoding="utf-8")
-        answer = await handler(self.ask(line), **options)
+        return await self.answered(line, await handler(self.ask(line), **options))
+
+    async def answered(self, line: Line, answer: Answer) -> str:
+        """A handler's answer, as the console shows it: a change to the game made as the line's
+        player and its outcome shown; replies in plain text, pictures written to their files, text
+        files printed."""
+        if isinstance(answer, ServiceChange):
+            return await self.shown(line, await answer.make(None))
         if callable(answer):
             return await self.shown(line, await self.service.act(self.CHANNEL, line.player, answer))
         written = [*self.owed.waiting_pings(), *self.campaigns.told()]  # what waited for a reply
@@ -319,22 +328,9 @@ class ConsoleTable:
                 if not isinstance(answer, str | Reply):
                     answer = await answer
                 return plain_reply(answer) if isinstance(answer, Reply) else answer
-            if line.verb == "team" and line.words[:1] == ["show"]:
-                return plain_reply(team_text(self.state, self.reader(line.player)))
-            if line.verb == "ref" and line.words[:1] == ["list"]:
-                return prep_text(self.state, self.reader(line.player))
-            if line.verb == "ref" and line.words[:1] in (["map"], ["log"]):
-                return await self.referee_view(line)
-            if line.verb == "ref" and line.words[:1] == ["undo"]:
-                count = whole_number("count", line.options.get("count", "1"), 1, UNDO_MOST)
-                reason = bounded_text("reason", line.options.get("reason", ""))
-                outcome = await self.service.undo(self.CHANNEL, line.player, count, reason)
-            elif (clocked := clock_request(self.service, self.CHANNEL, line)) is not None:
-                outcome = await clocked
-            else:
-                joining = line.verb == "join" and "force" in line.options
-                command = await self.joining(line) if joining else self.parse(line)
-                outcome = await self.service.act(self.CHANNEL, line.player, command)
+            joining = line.verb == "join" and "force" in line.options
+            command = await self.joining(line) if joining else self.parse(line)
+            outcome = await self.service.act(self.CHANNEL, line.player, command)
         except (IllegalCommand, GameError, ValueError) as problem:
             return f"Not allowed: {plain_refusal(problem)}"
         except Exception:
@@ -397,14 +393,6 @@ class ConsoleTable:
         return await self.forces.joining(
             "console", line.player, side, line.options["force"], planned.roles[side]
         )
-
-    async def referee_view(self, line: Line) -> str:
-        """``/ref map`` and ``/ref log``: the whole picture and the whole log, for a referee."""
-        if line.player not in self.state.referees:
-            raise IllegalCommand("Only the game's referees may do that")
-        if line.words[0] == "map":
-            return await self.save_map(line)
-        return "\n".join(events_for(REFEREE, self.log)) or "Nothing has happened yet"
 
     async def save_map(self, line: Line) -> str:
         """The battlefield as the player sees it (their side's view, a referee's whole view), to

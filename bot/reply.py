@@ -10,10 +10,12 @@ Discord writes a reply as Markdown with mentions and relative times
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
+from engine.game_state import GameState
 from engine.rich_text import (
     Block,
     Channel,
@@ -59,6 +61,17 @@ class Reply:
     def __add__(self, other: Reply) -> Reply:
         """This reply's lines, then the other's."""
         return Reply(self.lines + other.lines, self.private or other.private)
+
+
+def with_people(text: str, state: GameState) -> Line:
+    """The engine's words, each of the game's players and referees named in them by a Discord user
+    id as a :class:`Mention` (names typed at the console stay words)."""
+    people = {p for side in state.sides.values() for p in side.players} | set(state.referees)
+    ids = sorted(filter(str.isdigit, people), key=len, reverse=True)
+    if not ids:
+        return (text,)
+    parts = re.split(rf"(?<![\w@])({'|'.join(ids)})(?!\w)", text)
+    return tuple(Mention(part) if index % 2 else part for index, part in enumerate(parts) if part)
 
 
 def _line(line: Piece | Iterable[Piece]) -> Line:

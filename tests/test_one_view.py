@@ -44,7 +44,7 @@ DECIDING = [
     "bot/discord_adapter/common.py",
     "bot/handlers/games.py",
     "bot/discord_adapter/play_commands.py",
-    "bot/discord_adapter/referee_commands.py",
+    "bot/handlers/referees.py",
     "bot/discord_adapter/referees.py",
     "bot/discord_adapter/side_threads.py",
     "engine/referee_prep.py",

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import io
-import re
 from collections.abc import Iterable, Mapping, Sequence
 
 import discord
@@ -13,9 +12,9 @@ from discord import app_commands
 
 from bot.discord_adapter.action_card import action_card
 from bot.discord_adapter.answers import answer
-from bot.discord_adapter.markdown import markdown, plain, refused
+from bot.discord_adapter.markdown import markdown, mention, plain, refused
 from bot.game_status import game_status
-from bot.reply import Reply
+from bot.reply import Mention, Reply, with_people
 from bot.services.deadline_posts import making
 from bot.services.game_service import GameError, GameService, Outcome
 from bot.set_up_steps import how_to_join
@@ -126,11 +125,7 @@ async def refusal_text(interaction: discord.Interaction, refusal: Exception) -> 
 
 def with_mentions(text: str, state: GameState) -> str:
     """The engine names people by their Discord user id; Discord shows ``<@id>`` as their name."""
-    people = {p for side in state.sides.values() for p in side.players} | set(state.referees)
-    people = sorted(filter(str.isdigit, people), key=len, reverse=True)
-    if not people:
-        return text
-    return re.sub(rf"(?<![\w@])({'|'.join(people)})(?!\w)", r"<@\1>", text)
+    return "".join(mention(p.user_id) if isinstance(p, Mention) else p for p in with_people(text, state))
 
 
 async def tell_secrets(interaction: discord.Interaction, outcome: Outcome) -> None:

@@ -11,14 +11,15 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.discord_adapter.common import DISCORD_TEXT_LIMIT, owner_scope, send_reply, side_of
+from bot.command_schema import COMMANDS
+from bot.discord_adapter.common import DISCORD_TEXT_LIMIT, display_name, owner_scope, send_reply, side_of
 from bot.discord_adapter.markdown import markdown, mentioned
 from bot.discord_adapter.reaction_buttons import show_result
-from bot.discord_adapter.referees import acting_side, apply_as_user, eyes_of, server_roles
+from bot.discord_adapter.referees import acting_side, applied, eyes_of, server_roles
 from bot.discord_adapter.schema_commands import generated_command
 from bot.discord_adapter.served import Interaction
 from bot.handlers import HANDLERS
-from bot.handlers.ask import Answer, Ask, Picture, TextFile, Upload
+from bot.handlers.ask import Answer, Ask, Change, Person, Picture, ServiceChange, TextFile, Upload
 from bot.reply import Reply
 from bot.services.game_service import GameError, Outcome
 from bot.services.rules_service import MAX_BYTES
@@ -69,6 +70,7 @@ async def upload(attachment: discord.Attachment) -> Upload:
 
 
 Shown = Callable[[Interaction, Outcome], Awaitable[None]]
+Applied = Callable[[Interaction, Change | ServiceChange], Awaitable[Outcome]]
 
 
 def _file(part: Picture | TextFile) -> discord.File:
@@ -81,12 +83,14 @@ async def present(
     answer: Answer,
     shown: Shown = show_result,
     view: discord.ui.View = discord.utils.MISSING,
+    made: Applied = applied,
 ) -> None:
-    """A change to the game applied as the asker, its outcome ``shown`` (by default the card of
-    what happened); each reply as messages (only to the asker where it is private), the ``view``
-    (buttons) under the first, the pictures and files that follow a reply with its last message."""
-    if callable(answer):
-        await shown(interaction, await apply_as_user(interaction, answer))
+    """A change to the game ``made`` as the asker (by default :func:`applied`), its outcome
+    ``shown`` (by default the card of what happened); each reply as messages (only to the asker
+    where it is private), the ``view`` (buttons) under the first, the pictures and files that
+    follow a reply with its last message."""
+    if callable(answer) or isinstance(answer, ServiceChange):
+        await shown(interaction, await made(interaction, answer))
         return
     parts = list(answer) if isinstance(answer, tuple) else [answer]
     while parts:
@@ -105,23 +109,28 @@ def handled_command(
     shown: Shown = show_result,
     presented: Callable[[Interaction, Answer], Awaitable[None]] | None = None,
     named: dict[str, list[app_commands.Choice]] | None = None,
+    made: Applied = applied,
     **extras: Any,
 ) -> app_commands.Command:
     """The command ``path`` of the schema, carried out by its handler; ``suggest`` gives
-    autocompletes by option, ``shown`` shows the outcome of a change to the game, ``presented``
-    shows any other answer its own way (a page with buttons to turn it), ``named`` names an
-    option's choices for Discord, ``extras`` are
+    autocompletes by option, ``shown`` shows the outcome of a change to the game and ``made``
+    makes it (a referee's: :func:`~bot.discord_adapter.referees.seated`), ``presented`` shows any
+    other answer its own way (a page with buttons to turn it), ``named`` names an option's
+    choices for Discord, ``extras`` are
     what :func:`~bot.discord_adapter.schema_commands.schema_command` takes (a group, whether it
     answers privately)."""
+    users = {option.name for option in COMMANDS[path].shared() if option.kind == "user"}
 
     async def run(interaction: Interaction, **options: Any) -> None:
         for name, value in options.items():
             if isinstance(value, discord.Attachment):
                 options[name] = await upload(value)
+            elif name in users and value is not None:
+                options[name] = Person(str(value.id), display_name(value))
         answered = await HANDLERS[path](ask_of(interaction), **options)
         if presented is not None:
             await presented(interaction, answered)
         else:
-            await present(interaction, answered, shown)
+            await present(interaction, answered, shown, made=made)
 
     return generated_command(path, run, suggest, named, **extras)

@@ -16,9 +16,9 @@ import discord
 
 from bot.discord_adapter.action_card import next_steps, without_buttons
 from bot.discord_adapter.answers import acknowledge, answer, carry_out, placeholder_id
-from bot.discord_adapter.common import battlefield_file, games, reactors, report, told_lines
+from bot.discord_adapter.common import battlefield_file, games, reactors, report
 from bot.discord_adapter.custom_ids import ReadFirst, number_of, of_this_channel
-from bot.discord_adapter.referees import acting_side, apply_as_user
+from bot.discord_adapter.referees import acting_side, apply_as_user, remind
 from bot.discord_adapter.replay_card import outcome_card
 from bot.discord_adapter.side_threads import tell_privately
 from bot.services.game_service import Outcome
@@ -59,8 +59,7 @@ async def show_result(interaction: discord.Interaction, outcome: Outcome) -> Non
     and take the buttons off a window that has just closed. An interaction applied before is
     only reminded of."""
     if outcome.repeated:
-        done = told_lines(outcome.events, state=outcome.state)
-        await answer(interaction, f"Already done (action {outcome.version}):\n{done}"[:2000], ephemeral=True)
+        await remind(interaction, outcome)
         return
     channel = str(interaction.channel_id)
     state = outcome.state

@@ -1,6 +1,7 @@
 """Who a Discord user is to the channel's game (bot.services.permissions): the server roles they
-hold, whether they manage the server, whose eyes they read with; and a referee role's holder
-taking a referee's seat (p. 25) before their first referee's command."""
+hold, whether they manage the server, whose eyes they read with; a handler's change to the game
+applied as them, and a referee role's holder taking a referee's seat (p. 25) before their first
+referee's command; what happened told to them as their eyes may read it."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from dataclasses import replace
 import discord
 
 from bot.discord_adapter.answers import answer, placeholder_id, sending, stored
-from bot.discord_adapter.common import games, side_of, told_lines
+from bot.discord_adapter.common import games, side_of, summary, told_lines
 from bot.discord_adapter.side_threads import admit_newcomers, post_to_threads
+from bot.handlers.ask import Change, ServiceChange
 from bot.services.game_service import Outcome
 from bot.services.permissions import Role, roles_of
 from engine.commands import AppointReferee, Command
@@ -94,15 +96,34 @@ async def apply_as_user(
     return outcome
 
 
-async def take_seat(interaction: discord.Interaction, then: Command) -> Outcome | None:
+async def applied(interaction: discord.Interaction, change: Change | ServiceChange) -> Outcome:
+    """A handler's change to the game made as the user, once per interaction: a command applied
+    (:func:`apply_as_user`), or a change the game service makes itself."""
+    if isinstance(change, ServiceChange):
+        outcome = await change.make(sending(interaction))
+        stored(interaction, outcome)
+        return outcome
+    return await apply_as_user(interaction, change)
+
+
+async def seated(interaction: discord.Interaction, change: Change | ServiceChange) -> Outcome:
+    """A referee's change, made as :func:`applied` makes it, a referee role's holder without a
+    seat first taking one for it (:func:`take_seat`)."""
+    state = await games(interaction).game(str(interaction.channel_id))
+    holds_a_role = bool(set(server_roles(interaction)) & set(state.referee_roles))
+    seat = None
+    if holds_a_role and str(interaction.user.id) not in state.referees:
+        command = await change.stands_for(state) if isinstance(change, ServiceChange) else change(state)
+        seat = await take_seat(interaction, state, command)
+    return with_seat(seat, await applied(interaction, change))
+
+
+async def take_seat(interaction: discord.Interaction, state: GameState, then: Command) -> Outcome:
     """A holder of one of the game's referee roles who has no referee's seat yet takes one (the
     engine knows referees by name, and an undo replays their commands). ``then``, the command
     the seat is for, is tried on the seated game first: if the engine refuses it, no seat is
-    taken, and the game is unchanged. None: nothing to do."""
-    state = await games(interaction).game(str(interaction.channel_id))
+    taken, and the game is unchanged."""
     user = str(interaction.user.id)
-    if user in state.referees or not set(server_roles(interaction)) & set(state.referee_roles):
-        return None
     appointment = AppointReferee(by=user, user=user)
     check(state, then, after=[appointment])  # only its refusal counts; the tree tells it
     return await apply_as_user(interaction, appointment, seat=True)
@@ -113,10 +134,21 @@ def with_seat(seat: Outcome | None, outcome: Outcome) -> Outcome:
     return outcome if seat is None else replace(outcome, events=[*seat.events, *outcome.events])
 
 
-async def tell(interaction: discord.Interaction, outcome: Outcome, audience: str, footer: str = "") -> None:
+async def remind(interaction: discord.Interaction, outcome: Outcome) -> None:
+    """An interaction applied before: the user is only reminded of what it did."""
+    done = told_lines(outcome.events, state=outcome.state)
+    await answer(interaction, f"Already done (action {outcome.version}):\n{done}"[:2000], ephemeral=True)
+
+
+async def tell(
+    interaction: discord.Interaction, outcome: Outcome, audience: str | None, footer: str = ""
+) -> None:
     """Answer with what happened. What only ``audience`` (a side, or the referees) may read goes
     to the user alone, and the channel gets its own version of it, never more; the private
-    threads get their news."""
+    threads get their news. An interaction applied before is only reminded of."""
+    if outcome.repeated:
+        await remind(interaction, outcome)
+        return
     public = told_lines(outcome.events, state=outcome.state)
     private = told_lines(outcome.events, audience, outcome.state)
     shown = "\n\n".join(filter(None, [public, footer]))
@@ -127,3 +159,13 @@ async def tell(interaction: discord.Interaction, outcome: Outcome, audience: str
         if shown:
             await interaction.followup.send(shown)
     await post_to_threads(interaction.client, str(interaction.channel_id), outcome)
+
+
+async def show_news(interaction: discord.Interaction, outcome: Outcome) -> None:
+    """What happened, told as :func:`tell` tells it to the eyes the user reads with."""
+    await tell(interaction, outcome, eyes_of(outcome.state, interaction))
+
+
+async def show_news_with_status(interaction: discord.Interaction, outcome: Outcome) -> None:
+    """What happened, as :func:`show_news`, with the game's status under the channel's version."""
+    await tell(interaction, outcome, eyes_of(outcome.state, interaction), summary(outcome.state))

@@ -118,8 +118,9 @@ def _parameter(option: Option) -> inspect.Parameter:
         "role": discord.Role,
         "attachment": discord.Attachment,
     }.get(option.kind, str)
-    if option.low is not None or option.high is not None:
-        annotation = app_commands.Range[annotation, option.low, option.high]
+    if option.low is not None or option.high is not None:  # a range's bounds of the option's own type
+        low, high = (None if bound is None else annotation(bound) for bound in (option.low, option.high))
+        annotation = app_commands.Range[annotation, low, high]
     default = inspect.Parameter.empty if option.required else option.default
     if not option.required and default is None:
         annotation = Optional[annotation]  # noqa: UP045 (a value for discord.py, not a hint)

@@ -19,7 +19,9 @@ from bot.handlers.forces import FORCE_HANDLERS
 from bot.handlers.games import GAME_HANDLERS
 from bot.handlers.lookups import LOOKUP_HANDLERS
 from bot.handlers.owed import OWED_HANDLERS
+from bot.handlers.referees import REFEREE_HANDLERS
 from bot.handlers.tables import TABLE_HANDLERS
+from bot.handlers.teams import TEAM_HANDLERS
 
 PASTED = "pasted"
 FORM_FILE = "file"  # the console-only option that names the file read for a form
@@ -31,4 +33,6 @@ HANDLERS: dict[str, Handler] = {
     **OWED_HANDLERS,
     **TABLE_HANDLERS,
     **CAMPAIGN_HANDLERS,
+    **REFEREE_HANDLERS,
+    **TEAM_HANDLERS,
 }

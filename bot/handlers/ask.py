@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from bot.app import Services
 from bot.reply import Reply
+from bot.services.outcome import Outcome
 from engine.commands import Command
 from engine.game_state import GameState
 
@@ -72,6 +73,15 @@ class Upload:
 
 
 @dataclass(frozen=True)
+class Person:
+    """A user given with a command: their id (at the console, the name a player types) and the
+    name they go by, where the front end tells it (Discord, for a member it sent in full)."""
+
+    id: str
+    name: str | None = None
+
+
+@dataclass(frozen=True)
 class Picture:
     """A picture that follows a reply: a PNG, its file name, and what it shows in words."""
 
@@ -93,9 +103,26 @@ class TextFile:
 Change = Callable[[GameState], Command]
 """A command for the channel's game, built from the game as loaded to apply it (under its version
 check): each front end applies it as the asker and shows the outcome its own way."""
-Answer = Reply | tuple[Reply | Picture | TextFile, ...] | Change
+
+
+@dataclass(frozen=True)
+class ServiceChange:
+    """A change to the channel's game that the game service makes its own way, not a command
+    applied as the asker: an undo rebuilds the game from its log, the clock's requests go to its
+    clock. ``make(interaction)`` makes it, once per interaction (Discord's id; None at the
+    console), and answers the outcome; ``stands_for(state)`` checks that it would be taken and
+    answers the engine command it is stored as (what a referee role's holder takes a seat for
+    first, in Discord)."""
+
+    make: Callable[[str | None], Awaitable[Outcome]]
+    stands_for: Callable[[GameState], Awaitable[Command]]
+
+
+Answer = Reply | tuple[Reply | Picture | TextFile, ...] | Change | ServiceChange
 """A handler's answer: a reply, or several in turn (pages of one, a picture or a file after it),
-each a message of its own; or a change to the channel's game."""
+each a message of its own; or a change to the channel's game, a command or one the service
+makes."""
 Handler = Callable[..., Awaitable[Answer]]
 """``handler(ask, **options)``: a command's options exactly as its spec declares them, read as
-Discord gives them (an upload as an :class:`Upload`); the answer as a structured reply."""
+Discord gives them (an upload as an :class:`Upload`, a user as a :class:`Person`); the answer as a
+structured reply."""

@@ -46,6 +46,7 @@ class Outcome:
     before: GameState | None = None  # the game as the command found it
     repeated: bool = False  # the command's interaction had been applied before: nothing new
     threads: dict[str, str] | None = None  # the game's private threads, as loaded (None: not read)
+    referee_deadline: datetime | None = None  # when a deadline the referee just set falls (None: paused)
 
     @property
     def next(self) -> tuple[NextStep, ...]:

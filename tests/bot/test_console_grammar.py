@@ -72,7 +72,8 @@ async def test_an_option_the_command_does_not_have_is_refused_by_name(table):
 async def test_the_referees_discord_commands_work_at_the_console_too(table, tmp_path):
     table.pictures = tmp_path / "pictures"
     await ok(table, "/game new scenario:meeting referee:ref")
-    assert (await ok(table, "as ref /ref map")).startswith("referee view: ")
+    shown = await ok(table, "as ref /ref map")
+    assert shown.startswith("Turn 0, the referees' view") and shown.endswith("map-referee.png")
     assert await table.handle("as ann /ref map") == "Not allowed: Only the game's referees may do that"
     assert "bob is a referee of this game (by ref)" in await ok(table, "as ref /ref appoint referee:bob")
     assert "bob is a referee of this game (by ref)" in await ok(table, "as bob /ref log")

@@ -70,12 +70,14 @@ async def test_side_only_rules_objectives_and_briefings_reach_only_their_side(re
 async def test_prep_refusals_say_why_and_change_nothing(refereed):
     table, _ = refereed
     await refused(table, "as ann /ref brief side:axis hello", "Only the game's referees may do that")
+    await refused(table, "as ref /ref objective id:ford", "/ref prep objective needs at: (see /help")
     await refused(
-        table, "as ref /ref objective id:ford", "Try /ref objective side:allies|axis|both id:NAME at:X,Y"
+        table, "as ref /ref special to:everyone Rain", "to: choose allies or axis or both or referee"
     )
-    await refused(table, "as ref /ref special to:everyone Rain", "Say who may read it")
-    await refused(table, "as ref /ref brief side:axis", "Write the briefing out")
-    await refused(table, "as ref /ref frobnicate", "/ref pause|resume|close|extend|deadline")
+    await refused(table, "as ref /ref brief side:axis", "/ref prep brief needs text: (see /help")
+    await refused(
+        table, "as ref /ref frobnicate", "/ref pause, /ref resume, /ref extend, /ref close, /ref deadline"
+    )
 
 
 async def test_the_referee_runs_the_clock_at_the_console(refereed):
@@ -88,7 +90,7 @@ async def test_the_referee_runs_the_clock_at_the_console(refereed):
     assert (await table.service.game(ConsoleTable.CHANNEL)).phase is Phase.REACTION
     assert "Referee: the clock runs again" in await ok(table, "as ref /ref resume")
     await refused(table, "as ref /ref resume", "not paused")
-    await refused(table, "as ref /ref extend", "Give minutes:N, a number")
+    await refused(table, "as ref /ref extend", "/ref clock extend needs minutes: (see /help")
     assert "stays open 5 minutes longer" in await ok(table, "as ref /ref extend minutes:5")
     assert "The Allies do not react" in await ok(table, "as ref /ref close")
     await refused(table, "as ref /ref close", "No reaction window is open")

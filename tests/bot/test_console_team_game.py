@@ -88,7 +88,7 @@ async def team_game_set_up(tmp_path) -> tuple[ConsoleTable, GameStore]:
             await ok(table, f'as {player} /force add force:F unit:"{profile}"')
         await ok(table, f'as {player} /force upgrade force:F unit:"{command}" command')
     await ok(table, "/game new scenario:meeting table:village teams:2 referee:ref")
-    await refused(table, "as ann /team give bob:1", "Join a side of this team game first")
+    await refused(table, "as ann /team give bob:1", "You are not playing in this game: join with /game join")
     for player, side in SIDES.items():
         await ok(table, f"as {player} /game join side:{side} force:F")
     assert table.state.planned_scenario is None and table.state.deployment is not None

@@ -150,7 +150,7 @@ async def test_an_oversized_import_is_refused_before_any_work(table):  # noqa: F
         ("/chart roll rb-rg-strength side=" + "x" * 1000, "A chart's choices has at most 1,000 characters"),
         ("/rules import " + "x" * 5000, "A file name has at most 1,000 characters; this one has 5,000"),
         ("/deploy unit:x at:1,1 facing:nan", "You are not playing in this game"),
-        ("as ref /ref deadline side:axis hours:inf", "hours is a number from 0 to 100,000, not 'inf'"),
+        ("as ref /ref deadline side:axis hours:inf", "hours is a number from 0.1 to 168, not 'inf'"),
         ("as ref /ref zone side:axis area:0,0,nan,1", "area is a number from -100,000 to 100,000, not 'nan'"),
     ],
 )

@@ -16,7 +16,7 @@ from bot.play_orders import PLAY_ORDERS
 from bot.services.game_service import GameError, GameService
 from bot.storage.store import GameStore
 from engine.dice import SeededDice
-from tests.bot.discord_harness import EVE, MANAGE_GUILD, OTTO, close_bot, form, open_bot, started_game
+from tests.bot.discord_harness import EVE, MANAGE_GUILD, OTTO, Pick, close_bot, form, open_bot, started_game
 from tests.bot.discord_harness import Upload as Uploaded
 from tests.test_readme_examples import slash
 
@@ -90,6 +90,38 @@ LINES = [
     "/campaign linked retire side:allies unit:MG Team 1",
     "/campaign linked end",
     "/campaign linked standings",
+    "/ref move unit:Gruppe 3 at:D7 reason:a slip of the hand facing:90",
+    "/ref markers unit:Sherman 2 count:2 reason:forgot a hit",
+    "/ref tokens side:allies count:3 reason:miscounted player:305",
+    "/ref turn number:3 reason:the turn was skipped",
+    "/ref initiative side:axis reason:the token was spent",
+    "/ref reveal unit:Gruppe 3 reason:spotted",
+    "/ref hide unit:Gruppe 3 reason:in the woods",
+    "/ref destroy unit:Sherman 2 reason:a mine",
+    "/ref restore unit:Sherman 2 reason:no mine after all",
+    "/ref give_units player:301 to:305 reason:Ann had to leave",
+    "/ref ruling text:the stream is fordable",
+    "/ref undo count:2 reason:played out of turn",
+    "/ref map",
+    "/ref log",
+    "/ref appoint referee:305",
+    "/ref dismiss referee:305",
+    "/ref clock pause",
+    "/ref clock resume",
+    "/ref clock extend minutes:10",
+    "/ref clock close",
+    "/ref clock deadline side:allies hours:2.5",
+    "/ref prep objective id:the ford at:12,10 side:both",
+    "/ref prep special to:referee text:The bridge is mined",
+    "/ref prep brief side:axis text:Shermans at dawn",
+    "/ref prep force side:allies points:400 guideline:one platoon, no tanks",
+    "/ref prep zone side:allies x1:0 y1:20 x2:30 y2:30.5",
+    "/ref prep list",
+    "/team show",
+    "/team give player:305 tokens:3",
+    "/team request unit:Infantry Detachment 2",
+    "/team grant unit:Infantry Detachment 2",
+    "/team refuse unit:Infantry Detachment 2",
 ]
 FARM = b"name: Farm\nwidth: 72\ndepth: 48\npieces: []\n"
 UPLOADED = {  # path: option, file name, data, the other options typed
@@ -151,6 +183,8 @@ async def both_front_ends(tmp_path, monkeypatch):
 async def test_a_line_hands_its_handler_the_same_options_in_discord_and_at_the_console(both_front_ends, line):
     discord, table, handed = both_front_ends
     path, options = slash(line)
+    users = {option.name for option in COMMANDS[path].shared() if option.kind == "user"}
+    options = {name: Pick(value) if name in users else value for name, value in options.items()}
     await discord.slash(path, user=OTTO, channel="1", **options)
     answer = await table.handle(f"as otto {line}")
     assert answer == "Not allowed: noted"
