@@ -274,11 +274,14 @@ def at_destination(state: GameState, table: GameState, unit: Unit, draft: Draft)
     return moved
 
 
-def reachable(state: GameState, unit: Unit, draft: Draft, values: list[str]) -> list[str]:
+def reachable(
+    state: GameState, unit: Unit, draft: Draft, values: list[str], enough: int | None = None
+) -> list[str]:
     """Those of the destinations (spots of squares, or ``~N``: toward unit N) that the move rules
-    accept for the draft's move, at its moment if it is a reaction
-    (:func:`engine.legality.destinations`); a move toward a unit already in contact goes nowhere
-    and is left out."""
+    accept for the draft's move, at its moment if it is a reaction, and from which (or after
+    firing first) it has an enemy to fire at if it fires too (:func:`engine.legality.destinations`);
+    the spot it stands on, or a move toward a unit already in contact, goes nowhere and is left out
+    (``enough``: at most that many, the first found)."""
     points = {}
     for value in values:
         try:
@@ -288,7 +291,10 @@ def reachable(state: GameState, unit: Unit, draft: Draft, values: list[str]) -> 
         except IllegalCommand:
             continue
     ends = [path[-1] for path in points.values()]
-    kept = set(destinations(state, unit.id, move_kind(draft.does), ends, reaction_at(state, draft)))
+    fire = ("before" if draft.does.fire_first else "after") if draft.does.fires else None
+    kept = set(
+        destinations(state, unit.id, move_kind(draft.does), ends, reaction_at(state, draft), fire, enough)
+    )
     return [value for value, path in points.items() if path[-1] in kept]
 
 
@@ -468,13 +474,11 @@ def destination_options(state: GameState, unit: Unit, draft: Draft) -> list[disc
     squares = [
         discord.SelectOption(label=f"Square {name}", value=name)
         for name in squares_in_reach(state, unit, reach)
-        if any(reachable(state, unit, draft, [spot.value]) for spot in spot_options(name))
+        if reachable(state, unit, draft, [spot.value for spot in spot_options(name)], enough=1)
     ]
-    return squares + [
-        option
-        for option in toward_options(state, unit, draft)
-        if reachable(state, unit, draft, [option.value])
-    ]
+    towards = toward_options(state, unit, draft)
+    kept = set(reachable(state, unit, draft, [option.value for option in towards]))
+    return squares + [option for option in towards if option.value in kept]
 
 
 def toward_options(state: GameState, unit: Unit, draft: Draft) -> list[discord.SelectOption]:
