@@ -50,6 +50,7 @@ from engine.flow.sequence import check_initiative_choice, check_reserve_call
 from engine.flow.setting_up import check_start
 from engine.game import apply
 from engine.game_state import GameState
+from engine.geometry import end_facing
 from engine.orders import check_may_activate, unit_of_side
 from engine.rules.activation import TestScore
 from engine.rules.firing import Shot
@@ -269,8 +270,7 @@ def fires_with_move(
     unit = state.units[unit_id]
     table = seen_at(state, at)
     if fire == "after":
-        moved = table.units[unit_id].model_copy(update={"position": point})
-        table = table.model_copy(update={"units": {**table.units, unit_id: moved}})
+        table = moved_to(table, unit_id, point)
     move_checked = False
     for enemy, shot in _shots(table, unit_id, moving=True):
         if not may_have_effect(shot):
@@ -284,6 +284,16 @@ def fires_with_move(
             return False
         move_checked = True
     return False
+
+
+def moved_to(state: GameState, unit_id: str, point: Point) -> GameState:
+    """The table with the unit moved straight to ``point``, facing the way the move leaves it
+    (:func:`engine.geometry.end_facing`, as a move the rules accept ends), to measure its shots
+    from there."""
+    unit = state.units[unit_id]
+    facing = end_facing(unit.facing, (unit.position, point))
+    moved = unit.model_copy(update={"position": point, "facing": facing})
+    return state.model_copy(update={"units": {**state.units, unit_id: moved}})
 
 
 def _around(state: GameState, unit: Unit, kind: MoveKind) -> list[Point]:

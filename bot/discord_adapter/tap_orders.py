@@ -82,6 +82,7 @@ from engine.legality import (
     check,
     destinations,
     is_legal,
+    moved_to,
     order_now,
     reaction_points,
     seen_at,
@@ -264,14 +265,12 @@ def move_words(state: GameState, unit: Unit, draft: Draft) -> str | None:
 
 
 def at_destination(state: GameState, table: GameState, unit: Unit, draft: Draft) -> GameState:
-    """The table (``table``: as the order sees it) with the unit at its destination, to measure
-    its shots."""
+    """The table (``table``: as the order sees it) with the unit at its destination, facing the
+    way the move leaves it, to measure its shots (:func:`engine.legality.moved_to`)."""
     words = move_words(state, unit, draft)
     if words is None:
         return table
-    moved = table.fork()
-    moved.units[unit.id].position = parse_move(state, unit.id, words)[-1]
-    return moved
+    return moved_to(table, unit.id, parse_move(state, unit.id, words)[-1])
 
 
 def reachable(
