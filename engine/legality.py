@@ -240,9 +240,9 @@ def moving_to(unit_id: str, kind: MoveKind, point: Point) -> Order:
 
 def moving_and_firing(unit_id: str, kind: MoveKind, point: Point, target: str, fire: FireWhen) -> UnitOrder:
     """The order that moves the unit straight to ``point`` and fires at ``target``, the shot
-    after the move or before it (a fall back fires at nothing, p. 13)."""
+    after the move or before it (a fall back is an order of its own, with no shot)."""
     if kind == "fall_back":
-        raise ValueError("A fall back is a whole activation: it does not fire")
+        raise ValueError("A fall back has no shot")
     move, shot = Move(path=(point,), rapid=kind == "rapid"), Fire(target=target)
     return UnitOrder(unit=unit_id, actions=(move, shot) if fire == "after" else (shot, move))
 
@@ -252,7 +252,7 @@ def may_move_and_fire(state: GameState, unit: Unit, kind: MoveKind, fire: FireWh
     it goes and whatever it aims at (the check of an activation's actions together,
     :func:`engine.actions.activation.check_combination`: under the House Rules a support squad
     may not, s. 4)."""
-    actions = moving_and_firing(unit.id, kind, unit.position, unit.id, fire).actions
+    actions = moving_and_firing(unit.id, kind, unit.position, unit.id, fire).actions  # to and at: any
     try:
         check_combination(state, unit, actions, [action_type(state, a) for a in actions])
     except IllegalCommand:
@@ -334,7 +334,7 @@ def _shots(
 ) -> Iterator[tuple[Unit, Shot]]:
     """The shots the unit may take at enemy units (of ``among``, if given) as the table stands,
     nearest first, one at a time, so that a caller wanting only the first measures no more; an
-    enemy out of sight is passed over before its shot is measured."""
+    enemy out of sight is passed over before its shot is measured (and its refusal worded)."""
     unit = state.units[unit_id]
     asked = None if among is None else set(among)
     here = (unit.position.x, unit.position.y)
@@ -344,6 +344,7 @@ def _shots(
         if not target_in_sight(state, unit, enemy):
             continue
         try:
-            yield enemy, table_shot(state, unit_id, enemy.id, moving=moving)
+            shot = table_shot(state, unit_id, enemy.id, moving=moving)
         except IllegalCommand:
             continue
+        yield enemy, shot

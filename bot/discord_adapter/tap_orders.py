@@ -468,7 +468,8 @@ def spot_options(square: str) -> list[discord.SelectOption]:
 def destination_options(state: GameState, unit: Unit, draft: Draft) -> list[discord.SelectOption]:
     """Where the unit may go, as its destination menu offers it (every page): the grid squares
     in its reach with a spot the move rules accept, then a full move toward each enemy unit the
-    side may name, where the rules accept it."""
+    side may name, where the rules accept it (each with a shot, if the order fires too:
+    :func:`reachable`)."""
     reach = allowance(unit, draft.does)
     squares = [
         discord.SelectOption(label=f"Square {name}", value=name)
