@@ -10,11 +10,14 @@ carrying it out on a copy with dice that cannot be rolled: its handler's refusal
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import islice
 from typing import Any, Literal
 
+from engine.actions.activation import check_combination
+from engine.actions.registry import action_type
 from engine.battlefield import live_units
 from engine.commands import (
     CallReserves,
@@ -25,6 +28,7 @@ from engine.commands import (
     Declare,
     DeclineReaction,
     FallBackOrder,
+    Fire,
     Move,
     Order,
     PassInitiative,
@@ -35,7 +39,8 @@ from engine.commands import (
 )
 from engine.dice import DiceScriptError, ScriptedDice
 from engine.errors import IllegalCommand
-from engine.firing.odds import ShotOutcome, shot_odds, table_shot
+from engine.firing.aiming import target_in_sight
+from engine.firing.odds import ShotOutcome, may_have_effect, shot_odds, table_shot
 from engine.flow.activation import check_declaration, check_pass
 from engine.flow.interrupts import points_on_route
 from engine.flow.playing_cards import check_dealing
@@ -45,8 +50,10 @@ from engine.flow.sequence import check_initiative_choice, check_reserve_call
 from engine.flow.setting_up import check_start
 from engine.game import apply
 from engine.game_state import GameState
+from engine.geometry import end_facing
 from engine.orders import check_may_activate, unit_of_side
 from engine.rules.activation import TestScore
+from engine.rules.firing import Shot
 from engine.rules.movement import fall_back_allowance, movement_allowance
 from engine.rulesets import rules_of
 from engine.state import Phase, Point, Unit
@@ -68,6 +75,7 @@ CHECKS: dict[type, Callable[[GameState, Any], object]] = {
 rule set's own commands have theirs from :meth:`engine.rulesets.RuleSet.checks`)."""
 
 MoveKind = Literal["move", "rapid", "fall_back"]
+FireWhen = Literal["after", "before"]  # a move's shot: after it (move and fire), or before it (fire and move)
 SPACING = 1.0  # inches between the points :func:`destinations` tries when given none
 
 
@@ -179,16 +187,48 @@ def destinations(
     kind: MoveKind = "move",
     among: Iterable[Point] | None = None,
     at: Point | None = None,
+    fire: FireWhen | None = None,
+    enough: int | None = None,
 ) -> list[Point]:
     """The points (of ``among``; else of a grid an inch apart around the unit) that the unit may
     be ordered to move straight to now, by the kind of move given (``at``: reacting at that
     point of the enemy's move): the move rules accept the way there (its length by the unit's
-    rate, terrain, other units, the table's edge)."""
+    rate, terrain, other units, the table's edge), and it leads somewhere (never the spot the
+    unit stands on). ``fire``: the order also fires, after the move or before it; then only the
+    points for which some enemy :func:`targets` offers (seen and hurt from where the shot is
+    fired) makes the whole order one the engine takes (:func:`fires_with_move`). ``enough``: at
+    most that many, the first found (whether a square of a menu has any asks for one)."""
+    return list(islice(_destinations(state, unit_id, kind, among, at, fire), enough))
+
+
+def _destinations(
+    state: GameState,
+    unit_id: str,
+    kind: MoveKind,
+    among: Iterable[Point] | None,
+    at: Point | None,
+    fire: FireWhen | None,
+) -> Iterator[Point]:
+    """:func:`destinations`, one at a time. A shot before the move is fired from where the unit
+    stands, the move then checked as it is alone (the last action): so an order that fires first
+    and goes to one point the move rules accept is taken for every such point, and is checked
+    once, at the first."""
     unit = state.units[unit_id]
-    points = _around(state, unit, kind) if among is None else among
-    return [
+    here = state.units.get(unit.embarked_in or "", unit).position
+    points = (p for p in (_around(state, unit, kind) if among is None else among) if p != here)
+    if fire is not None and not may_move_and_fire(state, unit, kind, fire):
+        return
+    if fire == "after":
+        yield from (p for p in points if fires_with_move(state, unit_id, kind, p, fire, at))
+        return
+    moves = (
         p for p in points if is_legal(state, order_now(state, unit.side, moving_to(unit_id, kind, p), at))
-    ]
+    )
+    first = next(moves, None)
+    if first is None or fire == "before" and not fires_with_move(state, unit_id, kind, first, fire, at):
+        return
+    yield first
+    yield from moves
 
 
 def moving_to(unit_id: str, kind: MoveKind, point: Point) -> Order:
@@ -196,6 +236,64 @@ def moving_to(unit_id: str, kind: MoveKind, point: Point) -> Order:
     if kind == "fall_back":
         return FallBackOrder(unit=unit_id, path=(point,))
     return UnitOrder(unit=unit_id, actions=(Move(path=(point,), rapid=kind == "rapid"),))
+
+
+def moving_and_firing(unit_id: str, kind: MoveKind, point: Point, target: str, fire: FireWhen) -> UnitOrder:
+    """The order that moves the unit straight to ``point`` and fires at ``target``, the shot
+    after the move or before it (a fall back is an order of its own, with no shot)."""
+    if kind == "fall_back":
+        raise ValueError("A fall back has no shot")
+    move, shot = Move(path=(point,), rapid=kind == "rapid"), Fire(target=target)
+    return UnitOrder(unit=unit_id, actions=(move, shot) if fire == "after" else (shot, move))
+
+
+def may_move_and_fire(state: GameState, unit: Unit, kind: MoveKind, fire: FireWhen) -> bool:
+    """Whether the game's rule set lets the unit move and fire in one activation at all, wherever
+    it goes and whatever it aims at (the check of an activation's actions together,
+    :func:`engine.actions.activation.check_combination`: under the House Rules a support squad
+    may not, s. 4)."""
+    actions = moving_and_firing(unit.id, kind, unit.position, unit.id, fire).actions  # to and at: any
+    try:
+        check_combination(state, unit, actions, [action_type(state, a) for a in actions])
+    except IllegalCommand:
+        return False
+    return True
+
+
+def fires_with_move(
+    state: GameState, unit_id: str, kind: MoveKind, point: Point, fire: FireWhen, at: Point | None = None
+) -> bool:
+    """Whether the unit may move to ``point`` and fire, the shot after the move or before it, at
+    some enemy :func:`targets` offers from where the shot is fired (``point``, or where it stands;
+    with the enemy where the reaction at ``at`` cuts in): one for which the whole order is one the
+    engine takes. Once one is refused, a refused move ends the search: no other target helps."""
+    unit = state.units[unit_id]
+    table = seen_at(state, at)
+    if fire == "after":
+        table = moved_to(table, unit_id, point)
+    move_checked = False
+    for enemy, shot in _shots(table, unit_id, moving=True):
+        if not may_have_effect(shot):
+            continue
+        order = moving_and_firing(unit_id, kind, point, enemy.id, fire)
+        if is_legal(state, order_now(state, unit.side, order, at)):
+            return True
+        if not move_checked and not is_legal(
+            state, order_now(state, unit.side, moving_to(unit_id, kind, point), at)
+        ):
+            return False
+        move_checked = True
+    return False
+
+
+def moved_to(state: GameState, unit_id: str, point: Point) -> GameState:
+    """The table with the unit moved straight to ``point``, facing the way the move leaves it
+    (:func:`engine.geometry.end_facing`, as a move the rules accept ends), to measure its shots
+    from there."""
+    unit = state.units[unit_id]
+    facing = end_facing(unit.facing, (unit.position, point))
+    moved = unit.model_copy(update={"position": point, "facing": facing})
+    return state.model_copy(update={"units": {**state.units, unit_id: moved}})
 
 
 def _around(state: GameState, unit: Unit, kind: MoveKind) -> list[Point]:
@@ -223,17 +321,30 @@ def targets(
     (``moving``: in an activation that also moves), each with the exact chance that the shot has
     an effect (a marker or damage or worse, :func:`engine.firing.odds.shot_odds`); a shot that
     can have none (a weapon too weak for the armour it meets) is left out."""
+    found = []
+    for enemy, shot in _shots(state, unit_id, moving=moving, among=among):
+        effect = 1 - shot_odds(shot).outcomes.get(ShotOutcome.NO_EFFECT, Fraction(0))
+        if effect > 0:
+            found.append((enemy, effect))
+    return found
+
+
+def _shots(
+    state: GameState, unit_id: str, *, moving: bool, among: Iterable[str] | None = None
+) -> Iterator[tuple[Unit, Shot]]:
+    """The shots the unit may take at enemy units (of ``among``, if given) as the table stands,
+    nearest first, one at a time, so that a caller wanting only the first measures no more; an
+    enemy out of sight is passed over before its shot is measured (and its refusal worded)."""
     unit = state.units[unit_id]
     asked = None if among is None else set(among)
-    found = []
-    for enemy in live_units(state):
+    here = (unit.position.x, unit.position.y)
+    for enemy in sorted(live_units(state), key=lambda e: math.dist(here, (e.position.x, e.position.y))):
         if enemy.side == unit.side or asked is not None and enemy.id not in asked:
+            continue
+        if not target_in_sight(state, unit, enemy):
             continue
         try:
             shot = table_shot(state, unit_id, enemy.id, moving=moving)
         except IllegalCommand:
             continue
-        effect = 1 - shot_odds(shot).outcomes.get(ShotOutcome.NO_EFFECT, Fraction(0))
-        if effect > 0:
-            found.append((enemy, effect))
-    return found
+        yield enemy, shot

@@ -83,6 +83,7 @@ from engine.legality import (
     check,
     destinations,
     is_legal,
+    moved_to,
     order_now,
     reaction_points,
     seen_at,
@@ -291,21 +292,22 @@ def move_words(state: GameState, unit: Unit, draft: Draft) -> str | None:
 
 
 def at_destination(state: GameState, table: GameState, unit: Unit, draft: Draft) -> GameState:
-    """The table (``table``: as the order sees it) with the unit at its destination, to measure
-    its shots."""
+    """The table (``table``: as the order sees it) with the unit at its destination, facing the
+    way the move leaves it, to measure its shots (:func:`engine.legality.moved_to`)."""
     words = move_words(state, unit, draft)
     if words is None:
         return table
-    moved = table.fork()
-    moved.units[unit.id].position = parse_move(state, unit.id, words)[-1]
-    return moved
+    return moved_to(table, unit.id, parse_move(state, unit.id, words)[-1])
 
 
-def reachable(state: GameState, unit: Unit, draft: Draft, values: list[str]) -> list[str]:
+def reachable(
+    state: GameState, unit: Unit, draft: Draft, values: list[str], enough: int | None = None
+) -> list[str]:
     """Those of the destinations (spots of squares, or ``~N``: toward unit N) that the move rules
-    accept for the draft's move, at its moment if it is a reaction
-    (:func:`engine.legality.destinations`); a move toward a unit already in contact goes nowhere
-    and is left out."""
+    accept for the draft's move, at its moment if it is a reaction, and from which (or after
+    firing first) it has an enemy to fire at if it fires too (:func:`engine.legality.destinations`);
+    the spot it stands on, or a move toward a unit already in contact, goes nowhere and is left out
+    (``enough``: at most that many, the first found)."""
     points = {}
     for value in values:
         try:
@@ -315,7 +317,10 @@ def reachable(state: GameState, unit: Unit, draft: Draft, values: list[str]) -> 
         except IllegalCommand:
             continue
     ends = [path[-1] for path in points.values()]
-    kept = set(destinations(state, unit.id, move_kind(draft.does), ends, reaction_at(state, draft)))
+    fire = ("before" if draft.does.fire_first else "after") if draft.does.fires else None
+    kept = set(
+        destinations(state, unit.id, move_kind(draft.does), ends, reaction_at(state, draft), fire, enough)
+    )
     return [value for value, path in points.items() if path[-1] in kept]
 
 
@@ -490,18 +495,17 @@ def spot_options(square: str) -> list[discord.SelectOption]:
 def destination_options(state: GameState, unit: Unit, draft: Draft) -> list[discord.SelectOption]:
     """Where the unit may go, as its destination menu offers it (every page): the grid squares
     in its reach with a spot the move rules accept, then a full move toward each enemy unit the
-    side may name, where the rules accept it."""
+    side may name, where the rules accept it (each with a shot, if the order fires too:
+    :func:`reachable`)."""
     reach = allowance(unit, draft.does)
     squares = [
         discord.SelectOption(label=f"Square {name}", value=name)
         for name in squares_in_reach(state, unit, reach)
-        if any(reachable(state, unit, draft, [spot.value]) for spot in spot_options(name))
+        if reachable(state, unit, draft, [spot.value for spot in spot_options(name)], enough=1)
     ]
-    return squares + [
-        option
-        for option in toward_options(state, unit, draft)
-        if reachable(state, unit, draft, [option.value])
-    ]
+    towards = toward_options(state, unit, draft)
+    kept = set(reachable(state, unit, draft, [option.value for option in towards]))
+    return squares + [option for option in towards if option.value in kept]
 
 
 def toward_options(state: GameState, unit: Unit, draft: Draft) -> list[discord.SelectOption]:

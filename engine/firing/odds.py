@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
@@ -62,23 +62,31 @@ class _DiceAlongAPath:
 
 
 def enumerate_dice(run: Callable[[_DiceAlongAPath], Outcome]) -> dict[Outcome, Fraction]:
-    """Every outcome of ``run`` with its exact probability.
+    """Every outcome of ``run`` with its exact probability (:func:`rolls_of`, summed)."""
+    odds: dict[Outcome, Fraction] = defaultdict(Fraction)
+    for outcome, chance in rolls_of(run):
+        odds[outcome] += chance
+    return dict(odds)
+
+
+def rolls_of(run: Callable[[_DiceAlongAPath], Outcome]) -> Iterator[tuple[Outcome, Fraction]]:
+    """The outcome of ``run`` for each sequence of faces it can roll, with that sequence's chance,
+    one at a time (a caller looking for one outcome stops when it has it).
 
     ``run`` must decide everything from the dice it rolls. Each sequence of faces it can roll
     is tried once, like an odometer: the last die turns over first, and a die that has shown
     all its faces is dropped so the one before it turns.
     """
-    odds: dict[Outcome, Fraction] = defaultdict(Fraction)
     faces: list[int] = []
     while True:
         dice = _DiceAlongAPath(faces)
         outcome = run(dice)
-        odds[outcome] += Fraction(1, math.prod(dice.sides))
+        yield outcome, Fraction(1, math.prod(dice.sides))
         faces = dice.faces[: len(dice.sides)]
         while faces and faces[-1] == dice.sides[len(faces) - 1]:
             faces.pop()
         if not faces:
-            return dict(odds)
+            return
         faces[-1] += 1
 
 
@@ -134,6 +142,13 @@ def shot_odds(shot: Shot) -> ShotOdds:
         hit=1 - hits[0],
         expected_hits=sum((n * p for n, p in hits.items()), Fraction(0)),
     )
+
+
+def may_have_effect(shot: Shot) -> bool:
+    """Whether some roll of the dice gives the shot an effect (a marker, damage or worse): the
+    rolls are tried until one does, where :func:`shot_odds` works out every one."""
+    rolls = rolls_of(lambda dice: resolve_shot(shot, dice))
+    return any(shot_outcome(shot, result) is not ShotOutcome.NO_EFFECT for result, _ in rolls)
 
 
 def hit_chance(shot: Shot) -> Fraction:

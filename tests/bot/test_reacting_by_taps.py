@@ -42,7 +42,7 @@ async def test_a_battle_by_taps_has_every_kind_of_reaction_and_no_confirm_refuse
 
 async def test_a_house_rules_battle_by_taps_has_an_assault_in_reaction(bot_and_discord):
     bot, discord = bot_and_discord
-    dice = SeededDice(11)
+    dice = SeededDice(12)  # 11 came to no close combat once a move and fire always had a shot (issue 31)
     bot.games.dice = lambda: dice
     players = TapPlayers(
         discord, PLAYERS, lambda: bot.games.game("1"), random.Random(5), wanted=["Assault"], closing_in=True

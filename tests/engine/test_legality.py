@@ -17,6 +17,7 @@ from engine.game_state import GameState
 from engine.legality import (
     destinations,
     is_legal,
+    moving_and_firing,
     moving_to,
     order_now,
     targets,
@@ -24,9 +25,11 @@ from engine.legality import (
     why_illegal,
 )
 from engine.rulesets import with_rule_set
+from engine.scenarios.new_game import make_unit
 from engine.scenarios.quick_battle import quick_battle
 from engine.state import Phase
 from engine.variants.house_v1.commands import ChooseDefender, ChooseFallBack
+from tests.engine.helpers import game, started
 from tests.engine.random_play import random_command, team_business
 from tests.engine.team_games import turn_one
 from tests.engine.test_cards import DECK
@@ -131,3 +134,80 @@ def test_commands_that_roll_dice_are_checked_without_them():
             == refusal(house, choice)
             == "Nothing of that kind is waiting to be chosen"
         )
+
+
+def _gruppe_facing_static_tommies(rules: str = "house-v1") -> GameState:
+    """German infantry (and an MG team, a support squad) to act, 25" from British infantry in the
+    open that has neither moved nor fired: a little beyond the 24" at which the House Rules let
+    it be observed (s. 8 Observation distances), within its reach of 6" toward it."""
+    state = game(
+        make_unit("german", "Infantry Detachment", "axis", (30, 40), name="Gruppe"),
+        make_unit("german", "MG Team", "axis", (44, 44), name="MG"),
+        make_unit("british", "Infantry Detachment", "allies", (30, 13), name="Tommies"),
+        sides={"allies": "british", "axis": "german"},
+    )
+    return started(with_rule_set(state, rules), "axis")
+
+
+def _taken_with_a_shot(state: GameState, unit: str, point, fire) -> bool:
+    """Whether ``apply`` takes the order to move to ``point`` and fire (``fire``: after the move
+    or before it) at some enemy (here infantry, which any shot that is taken may hurt)."""
+    side = state.units[unit].side
+    enemies = [e.id for e in state.units.values() if e.side != side]
+    return any(
+        refusal(state, Declare(side=side, order=moving_and_firing(unit, "move", point, enemy, fire))) is None
+        for enemy in enemies
+    )
+
+
+def test_a_move_and_fire_goes_only_where_its_shot_is_taken_house_rules_s8():
+    """Of the spots a plain move may go to, a move and fire keeps exactly those from which the
+    engine takes the whole order: near enough to observe the static enemy (s. 8). A fire and move
+    has nothing to fire at before it moves, so goes nowhere."""
+    state = _gruppe_facing_static_tommies()
+    moves = destinations(state, "gruppe")
+    fired = destinations(state, "gruppe", fire="after")
+    assert fired and set(fired) < set(moves)
+    assert all(_taken_with_a_shot(state, "gruppe", p, "after") for p in fired)
+    removed = [p for p in moves if p not in fired]
+    assert not any(_taken_with_a_shot(state, "gruppe", p, "after") for p in removed)
+    order = moving_and_firing("gruppe", "move", removed[0], "tommies", "after")
+    assert "beyond observation distance" in refusal(state, Declare(side="axis", order=order))
+    assert all(p.y < 40 for p in fired)  # each of them toward the enemy
+    assert destinations(state, "gruppe", fire="before") == []
+    assert not any(_taken_with_a_shot(state, "gruppe", p, "before") for p in moves[::10])
+
+
+def test_the_same_table_under_the_2015_rules_keeps_every_spot():
+    """Without observation distances the enemy is seen from every spot, fired at first or last."""
+    state = _gruppe_facing_static_tommies("core_2015")
+    moves = destinations(state, "gruppe")
+    assert (
+        destinations(state, "gruppe", fire="after") == moves == destinations(state, "gruppe", fire="before")
+    )
+    assert all(_taken_with_a_shot(state, "gruppe", p, "after") for p in moves[::10])
+
+
+def test_a_support_squad_has_no_move_and_fire_destination_house_rules_s4():
+    """It may move, but never move and fire in one activation, whichever comes first."""
+    state = _gruppe_facing_static_tommies()
+    moves = destinations(state, "mg")
+    assert moves
+    for fire in ("after", "before"):
+        assert destinations(state, "mg", fire=fire) == []
+        order = moving_and_firing("mg", "move", moves[0], "tommies", fire)
+        assert refusal(state, Declare(side="axis", order=order)) == (
+            "MG is a support squad: it may move or fire in one activation, not both"
+        )
+
+
+def test_no_destination_is_the_spot_the_unit_stands_on():
+    """A move there goes nowhere: it is never offered, by any kind of move, fired with or not."""
+    state = _gruppe_facing_static_tommies("core_2015")
+    here = state.units["gruppe"].position
+    nearer = here.model_copy(update={"y": here.y - 2})
+    for kind in ("move", "rapid"):
+        assert destinations(state, "gruppe", kind, among=[here, nearer]) == [nearer]
+    for fire in ("after", "before"):
+        assert destinations(state, "gruppe", among=[here, nearer], fire=fire) == [nearer]
+    assert here not in destinations(state, "gruppe")

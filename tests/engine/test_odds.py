@@ -5,6 +5,7 @@ from fractions import Fraction
 
 import pytest
 
+import engine.firing.odds as odds_module
 from engine.commands import Fire
 from engine.dice import d6, d10
 from engine.errors import IllegalCommand
@@ -20,7 +21,9 @@ from engine.firing.odds import (
     enumerate_dice,
     find_any_profile,
     hit_chance,
+    may_have_effect,
     read_options,
+    rolls_of,
     setup_shot,
     shot_odds,
     successes,
@@ -239,3 +242,37 @@ def test_test_odds_match_brute_force(test):
 def test_needs_4_with_a_reroll_is_three_in_four():
     assert chance_of(SuccessTest(needs=4, reroll=Reroll.FAILED)) == F(3, 4)
     assert chance_of(SuccessTest(needs=5, sides=10, dice=2, at_least=2)) == F(36, 100)
+
+
+def test_the_rolls_one_at_a_time_add_up_to_the_enumerated_odds():
+    def exploding_d6(dice):
+        first = dice.roll(6, "first")
+        return first + dice.roll(6, "again") if first == 6 else first
+
+    rolls = list(rolls_of(exploding_d6))
+    assert len(rolls) == 5 + 6 and sum(chance for _, chance in rolls) == 1
+    totals: dict[int, Fraction] = {}
+    for outcome, chance in rolls:
+        totals[outcome] = totals.get(outcome, F(0)) + chance
+    assert totals == enumerate_dice(exploding_d6)
+
+
+@pytest.mark.parametrize(
+    ("firer", "target", "effect"),
+    [
+        ("Panther", "Sherman 75mm (us)", True),  # 6 in 10 hit, and every hit tells (pp. 10-12)
+        ("Infantry Detachment (german)", "Infantry Detachment (us)", True),
+        ("MG team (german)", "Sherman 75mm (us)", False),  # an MG cannot hurt its armour
+    ],
+)
+def test_a_shot_may_have_an_effect_exactly_when_its_odds_give_one(firer, target, effect, monkeypatch):
+    """The check stops at the first roll that has an effect, where the odds try every roll."""
+    shot = setup_shot(ShotSetup(firer=firer, target=target, range=12))
+    odds = shot_odds(shot)
+    assert (odds.outcomes.get(ShotOutcome.NO_EFFECT, F(0)) < 1) is effect
+    tried = []
+    real = odds_module.resolve_shot
+    monkeypatch.setattr(odds_module, "resolve_shot", lambda shot, dice: tried.append(1) or real(shot, dice))
+    assert may_have_effect(shot) is effect
+    every = len(list(rolls_of(lambda dice: real(shot, dice))))
+    assert len(tried) < every if effect else len(tried) == every
