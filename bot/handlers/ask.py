@@ -27,25 +27,14 @@ class Ask:
       the side the asker gives orders for; ``eyes(state)``, whose eyes they read the game with
       (the referees', a side's, or the channel's). Each refuses one who may not.
     - ``name_of(user)``: the name a user goes by, for pictures, where mentions do not work.
+    - ``users_in(text)``: the users a text option names, as the front end names them (Discord's
+      mentions; names with commas at the console).
     - ``roles``: the server roles the asker holds (a game may name one whose holders referee it).
     - ``moderator``: the asker referees the channel's dice (may manage its messages in Discord; is
       the game's referee at the console); ``manager``: the asker keeps the server's library and
       decks (Manage Server in a server; always at the console).
     - ``buttons``: the front end has buttons to tap (an answer may name them).
     """
-
-    """A command's asker: the services, the channel it was typed in, the user, and ``owner``, whose
-    saved things (forces, tables, card decks, the rules library) it sees and makes (a server's, a
-    user's own in direct messages, the console's). ``moderator``: the asker referees the channel's
-    dice (may manage its messages in Discord; is the game's referee at the console); ``manager``:
-    the asker may change the rules library (Manage Server in a server; always at the console).
-    ``page``: the most characters one message of the front end holds, as ``written`` writes a
-    reply (Markdown in Discord, plain text at the console). ``seat(state)``: the side whose units
-    the asker may name and look with in the channel's game (None: any, as the referee or the one
-    keyboard of a hot-seat table), refusing one who may not look at all. ``name_of(user)``: the
-    name a user goes by, for pictures, where mentions do not work. ``users_in(text)``: the users a
-    text option names, as the front end names them (Discord's mentions; names with commas at the
-    console)."""
 
     services: Services
     channel: str
@@ -57,8 +46,8 @@ class Ask:
     acting: Callable[[GameState], str]
     eyes: Callable[[GameState], str | None]
     name_of: Callable[[str], str]
-    roles: tuple[str, ...] = ()
     users_in: Callable[[str], list[str]]
+    roles: tuple[str, ...] = ()
     moderator: bool = False
     manager: bool = False
     buttons: bool = False
