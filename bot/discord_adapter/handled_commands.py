@@ -88,14 +88,15 @@ async def present(
     """A change to the game ``made`` as the asker (by default :func:`applied`), its outcome
     ``shown`` (by default the card of what happened); each reply as messages (only to the asker
     where it is private), the ``view`` (buttons) under the first, the pictures and files that
-    follow a reply with its last message."""
+    follow a reply with its last message (a file alone, under its description)."""
     if callable(answer) or isinstance(answer, ServiceChange):
         await shown(interaction, await made(interaction, answer))
         return
     parts = list(answer) if isinstance(answer, tuple) else [answer]
     while parts:
-        reply = parts.pop(0)
-        assert isinstance(reply, Reply), "a picture or file follows a reply"
+        reply = parts[0] if isinstance(parts[0], Reply) else Reply.of(parts[0].description)
+        if isinstance(parts[0], Reply):
+            parts.pop(0)
         files = []
         while parts and isinstance(parts[0], Picture | TextFile):
             files.append(_file(parts.pop(0)))

@@ -82,11 +82,11 @@ async def campaign_status(ask: Ask) -> Reply:
     return await ask.services.campaigns.status(ask.channel)
 
 
-async def campaign_ledger(ask: Ask, csv: bool) -> Reply | tuple[Reply, TextFile]:
+async def campaign_ledger(ask: Ask, csv: bool) -> Reply | tuple[TextFile]:
     """The ledger as a table, or as a CSV file."""
     ledger = await ask.services.campaigns.ledger(ask.channel, csv=csv)
     if csv:
-        return Reply.of("The campaign ledger"), TextFile("ledger.csv", ledger, "The campaign ledger")
+        return (TextFile("ledger.csv", ledger, "The campaign ledger"),)
     return Reply.of(Block(ledger))
 
 
