@@ -54,7 +54,7 @@ async def test_games_mine_lists_games_and_campaigns_across_channels(console):
     assert await console.handle("as ann /games mine") == (
         "Waiting for you:\n"
         "- #console: campaign Barrikady, phase 1 (17 Oct purchases): the German side owes its RG "
-        "purchases for the CG Day (or none) (/campaign submit), deadline 2026-01-02 00:00 UTC\n"
+        "purchases for the CG Day (or none) (/campaign submit), deadline 2026-01-02 00:00 UTC (in 24 hours)\n"
         "- #555: game: the Allies won the initiative: choose who starts (/initiative)"
     )
     assert await console.handle("as otto /games mine") == (
@@ -96,13 +96,13 @@ async def test_bad_ping_settings_are_refused_and_change_nothing(console):
     )
     assert await console.service.game("console") == before
     assert await console.handle("as ann /games ping how:loudly") == (
-        "Not allowed: Choose how you are told: mention, dm, off"
+        "Not allowed: how: choose mention or dm or off, not 'loudly'"
     )
     assert (await console.handle("as ann /games ping")).startswith(
         "When a game waits for you, you are mentioned in its channel."
     )
     assert await console.handle("as ann /games sometimes") == (
-        "Not allowed: Try /games mine, /games ping how:mention|dm|off, or /games delay minutes:N"
+        "Not allowed: Try /games mine, /games ping or /games delay"
     )
 
 
@@ -116,7 +116,7 @@ async def test_a_player_changes_the_delay_mid_game_and_a_spectator_may_not(conso
         "Not allowed: Only the game's players and referees may change when its turn pings come"
     )
     assert await console.handle("as ann /games delay minutes:soon") == (
-        "Not allowed: minutes is 0 (no pings) to 10080 (a week), not 'soon'"
+        "Not allowed: minutes is a whole number from 0 to 10,080, not 'soon'"
     )
     assert await console.handle("as ann /games delay minutes:20") == (
         "Turn pings for this game now come after 20 minutes."
@@ -138,7 +138,7 @@ async def test_a_referees_deadline_and_paused_clock_show_in_games_mine_and_the_p
     act = "the Axis to act: declare an order or pass (/act, /pass)"
     assert await console.handle("as otto /games mine") == (
         f"Waiting for you:\n- #console: game: {act}, the referee's deadline 2026-01-01 12:00 UTC "
-        "(then the game acts for your side)"
+        "(in 12 hours) (then the game acts for your side)"
     )
     assert await console.handle("as ann /games mine") == (
         "Nothing waits for you: no game or campaign needs your move."
