@@ -252,7 +252,7 @@ class ConsoleTable:
             return await self.shown(line, await answer.make(None))
         if callable(answer):
             return await self.shown(line, await self.service.act(self.CHANNEL, line.player, answer))
-        written = [*self.owed.waiting_pings(), *self.campaigns.told()]  # what waited for a reply
+        written = [*self.owed.waiting_pings(), *self.campaigns.waiting_notices()]  # what waited for a reply
         for part in answer if isinstance(answer, tuple) else (answer,):
             if isinstance(part, Picture):
                 if self.pictures is not None:  # else pictures are off at this table

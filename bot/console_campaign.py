@@ -40,7 +40,7 @@ class CampaignDesk:
     async def close(self) -> None:
         await self.service.close()
 
-    def told(self) -> list[str]:
+    def waiting_notices(self) -> list[str]:
         """The notices that waited for a reply to head (none once a writer is given)."""
         waiting, self.waiting = self.waiting, []
         return waiting

@@ -59,7 +59,7 @@ async def test_the_referee_map_at_the_console_is_the_referees_view(table, tmp_pa
     table.pictures = tmp_path / "pictures"
     await ok(table, "/game new scenario:meeting referee:ref")
     reply = await ok(table, "as ref /game map")
-    assert reply.startswith("referee view: ")
+    assert reply.startswith("Turn 0, referee view") and "map-referee.png" in reply
     drawn = (tmp_path / "pictures" / "map-referee.png").read_bytes()
     assert drawn == render(table.state, REFEREE) != render(table.state, None)
 
