@@ -22,6 +22,7 @@ from bot.services.game_service import GameService
 from bot.services.linked_campaign_service import LinkedCampaignService
 from bot.services.owed_service import OwedService
 from bot.services.ping_service import TurnPings
+from bot.services.replay_service import Replays
 from bot.services.rules_service import RulesService
 from bot.services.stats_service import StatsService
 from bot.services.table_service import TableService
@@ -46,6 +47,7 @@ class Services:
     pings: TurnPings
     campaigns: CampaignService
     linked_campaigns: LinkedCampaignService
+    replays: Replays
 
     @property
     def store(self) -> GameStore:
@@ -78,4 +80,5 @@ class Services:
             pings=TurnPings(games),
             campaigns=CampaignService(store, games.dice, games.clock, claims=games.claims, posts=games.posts),
             linked_campaigns=LinkedCampaignService(games, forces, stats, tables),
+            replays=Replays(store),
         )

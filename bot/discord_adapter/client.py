@@ -87,7 +87,7 @@ class IronCrossBot(ServedClient):
         self.owed, self.pings = services.owed, services.pings
         self.campaigns, self.linked_campaigns = services.campaigns, services.linked_campaigns
         self.games.on_window_closed = self.announce
-        self.stories = StoryPosts(self, self.games)  # a game's story follows its game-over card
+        self.stories = StoryPosts(self, self.games, self.services.replays)  # follows a game-over card
         hear_deadlines(self)  # a referee's deadline for an absent side is told to the channel
         self.sync_commands = sync_commands
         self.sync_guild = sync_guild  # a test server to publish the commands to, not every server
