@@ -191,7 +191,8 @@ async def test_a_line_hands_its_handler_the_same_options_in_discord_and_at_the_c
     path, options = slash(line)
     picked = {option.name: option.kind for option in COMMANDS[path].shared() if option.kind in PICKED}
     options = {
-        name: Pick(value, PICKED[picked[name]]) if name in picked else value for name, value in options.items()
+        name: Pick(value, PICKED[picked[name]]) if name in picked else value
+        for name, value in options.items()
     }
     await discord.slash(path, user=OTTO, channel="1", **options)
     answer = await table.handle(f"as otto {line}")
