@@ -86,6 +86,7 @@ class IronCrossBot(ServedClient):
         self.stats, self.campaign_stats = services.stats, services.campaign_stats
         self.owed, self.pings = services.owed, services.pings
         self.campaigns, self.linked_campaigns = services.campaigns, services.linked_campaigns
+        self.replays = services.replays
         self.games.on_window_closed = self.announce
         self.stories = StoryPosts(self, self.games, self.services.replays)  # follows a game-over card
         hear_deadlines(self)  # a referee's deadline for an absent side is told to the channel

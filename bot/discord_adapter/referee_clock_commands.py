@@ -21,6 +21,7 @@ from bot.discord_adapter.common import deadline_nonce, summary, told_lines
 from bot.discord_adapter.handled_commands import handled_command
 from bot.discord_adapter.reaction_buttons import retire_buttons, show_result
 from bot.discord_adapter.referees import remind, seated, show_news
+from bot.discord_adapter.served import ServedClient
 from bot.discord_adapter.side_threads import post_to_threads
 from bot.services.game_service import Outcome
 
@@ -85,7 +86,7 @@ class PrepCommands(app_commands.Group):
         handled_command("ref prep list", group=self, extras=PRIVATE)
 
 
-def hear_deadlines(client: discord.Client) -> None:
+def hear_deadlines(client: ServedClient) -> None:
     """Tell a channel when a referee's deadline has passed and what the game did."""
 
     async def announce(channel_id: str, text: str, outcome: Outcome | None) -> None:
@@ -96,4 +97,4 @@ def hear_deadlines(client: discord.Client) -> None:
             await post_to_threads(client, channel_id, outcome)
             await retire_buttons(client, channel_id, outcome.closed_window_message)
 
-    client.games.clocks.on_deadline_passed = announce  # type: ignore[attr-defined]
+    client.services.games.clocks.on_deadline_passed = announce
