@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from bot.app import Services
+from bot.app import Notices, Services
 from bot.console_campaign import CampaignDesk
 from bot.console_grammar import Line, subcommands
 from bot.console_help import command_list
@@ -91,6 +91,19 @@ class ConsoleTable:
         self.state = state
         self.log: list[Event] = []
         self.pictures = pictures
+        self.out: TextIO | None = None  # where what happens between lines is written as it comes
+        campaigns = self.campaigns
+        services.tell(
+            Notices(
+                window_closed=self.window_closed,
+                deadline_passed=self.deadline_passed,
+                ping=self.owed.ping,
+                reminder=campaigns.remind,
+                reveal=campaigns.reveal,
+                carried=campaigns.carried,
+                battle=campaigns.battle,
+            )
+        )
 
     @classmethod
     async def open(cls, services: Services) -> tuple[ConsoleTable, bool]:
@@ -108,6 +121,30 @@ class ConsoleTable:
             _, history = await service.store.history(cls.CHANNEL)
             table.log = [event for _, events in history for event in events]
         return table, resumed
+
+    async def window_closed(self, channel_id: str, outcome: Outcome) -> None:
+        """A reaction window closed by its timer: what it did, and the game's status."""
+        self.state = outcome.state
+        self.log.extend(outcome.events)
+        lines = self.news(self.reader(None), outcome.events)
+        self.write(
+            "\n[the reaction window closed]\n" + "\n".join([*lines, "", self.status(self.reader(None))])
+        )
+
+    async def deadline_passed(self, channel_id: str, text: str, outcome: Outcome | None) -> None:
+        """A referee's deadline fell: said, with what the game did."""
+        lines = []
+        if outcome is not None:
+            self.state = outcome.state
+            self.log.extend(outcome.events)
+            lines = self.news(self.reader(None), outcome.events)
+        self.write("\n".join([f"\n[{text}]", *lines]))
+
+    def write(self, notice: str) -> None:
+        """A notice written as it comes (none before the table has somewhere to write it)."""
+        if self.out is not None:
+            self.out.write(notice + "\n")
+            self.out.flush()
 
     def new_battle(self, outcome: Outcome) -> None:
         """A battle set up elsewhere (a linked campaign's) becomes the table's game."""
@@ -373,33 +410,14 @@ async def play_console(
 ) -> int:
     store = await GameStore.open(database_url)
 
-    async def window_closed(channel_id: str, outcome: Outcome) -> None:
-        table.state = outcome.state
-        table.log.extend(outcome.events)
-        lines = table.news(table.reader(None), outcome.events)
-        status = table.status(table.reader(None))
-        stdout.write("\n[the reaction window closed]\n" + "\n".join(lines + ["", status]) + "\n")
-        stdout.flush()
-
-    async def deadline_passed(channel_id: str, text: str, outcome: Outcome | None) -> None:
-        lines = []
-        if outcome is not None:
-            table.state = outcome.state
-            table.log.extend(outcome.events)
-            lines = table.news(table.reader(None), outcome.events)
-        stdout.write("\n".join([f"\n[{text}]", *lines]) + "\n")
-        stdout.flush()
-
     services = Services.start(store, dice)
     service = services.games
-    service.on_window_closed = window_closed
-    service.clocks.on_deadline_passed = deadline_passed
     # what fell due while the console was down, or was left by a process that died before
     # telling it, and what falls free while it runs: claimed and told as the Discord client does
     deadlines = DeadlineLoop(service, services.pings, services.campaigns)
     try:
         table, resumed = await ConsoleTable.open(services)
-        table.pictures = pictures
+        table.pictures, table.out = pictures, stdout
         await table.rules.ship()
         await service.resume()
         await table.campaigns.open(stdout)

@@ -164,19 +164,16 @@ def submit_view(channel_id: str, phase: int) -> discord.ui.View:
 
 
 class CampaignCommands(app_commands.Group):
-    """The group; it tells the client's CampaignService to post reminders and reveals in the
-    campaign's channel, with Discord's mentions and times. The client calls
-    ``client.campaigns.resume()`` when it starts. Linked battles have a LinkedCampaignService of
-    their own, ``client.linked_campaigns``, whose news of a battle's end is posted here."""
+    """The group; it posts a campaign's reminders and reveals (:meth:`remind`,
+    :meth:`announce_reveal`) in the campaign's channel, with Discord's mentions and times, and a
+    linked campaign's news of a battle's end (:meth:`post`): the client hands them to the
+    services (:class:`bot.app.Notices`), and calls ``client.campaigns.resume()`` when it starts."""
 
     def __init__(self, client: ServedClient) -> None:
         super().__init__(
             name="campaign", description="Red Barricades campaigns and linked Iron Cross battles"
         )
         self.client = client
-        campaigns = client.services.campaigns
-        campaigns.on_reminder, campaigns.on_reveal = self.remind, self.announce_reveal
-        client.services.linked_campaigns.on_carried = self.post
         client.add_dynamic_items(SubmitButton)
         generated_command("campaign new", set_up, group=self)
         for path in HANDLED:

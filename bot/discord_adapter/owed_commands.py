@@ -30,15 +30,14 @@ def pings(interaction: Interaction) -> TurnPings:
 
 
 class GamesCommands(app_commands.Group):
-    """The group; it tells the client's TurnPings (``client.pings``) how to ping; the client
-    calls ``client.pings.resume()`` when it starts."""
+    """The group; it sends the turn pings (:meth:`send_ping`), which the client hands to the
+    services (:class:`bot.app.Notices`); the client calls ``client.pings.resume()`` when it starts."""
 
     def __init__(self, client: ServedClient) -> None:
         super().__init__(
             name="games", description="Every game and campaign waiting for you, and how you hear"
         )
         self.client = client
-        client.services.pings.on_ping = self.send_ping
         handled_command("games mine", group=self, extras=PRIVATE)
         handled_command("games ping", group=self, extras=PRIVATE)
         handled_command("games delay", group=self)

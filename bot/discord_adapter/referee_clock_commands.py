@@ -13,6 +13,8 @@ are stored once per interaction: one sent again is only reminded of.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 import discord
 from discord import app_commands
 
@@ -86,8 +88,8 @@ class PrepCommands(app_commands.Group):
         handled_command("ref prep list", group=self, extras=PRIVATE)
 
 
-def hear_deadlines(client: ServedClient) -> None:
-    """Tell a channel when a referee's deadline has passed and what the game did."""
+def deadline_announcer(client: ServedClient) -> Callable[[str, str, Outcome | None], Awaitable[None]]:
+    """What tells a channel that a referee's deadline has passed, and what the game did."""
 
     async def announce(channel_id: str, text: str, outcome: Outcome | None) -> None:
         lines = [text] + ([told_lines(outcome.events, state=outcome.state)] if outcome else [])
@@ -97,4 +99,4 @@ def hear_deadlines(client: ServedClient) -> None:
             await post_to_threads(client, channel_id, outcome)
             await retire_buttons(client, channel_id, outcome.closed_window_message)
 
-    client.services.games.clocks.on_deadline_passed = announce
+    return announce

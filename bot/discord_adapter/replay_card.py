@@ -15,7 +15,7 @@ import discord
 
 from bot.discord_adapter.action_card import action_card
 from bot.discord_adapter.markdown import markdown
-from bot.services.game_service import GameService, Outcome
+from bot.services.game_service import Outcome
 from bot.services.replay_service import REPLAY_FILE, Replay, Replays
 from engine.game_state import GameState
 from engine.state import Phase
@@ -60,10 +60,9 @@ class StoryPosts:
     made, for a task that lives on). The game and its card stand whatever happens here: a story
     that could not be made or posted is logged (``/game replay`` tries again)."""
 
-    def __init__(self, client: discord.Client, games: GameService, replays: Replays) -> None:
+    def __init__(self, client: discord.Client, replays: Replays) -> None:
         self.client, self.replays = client, replays
         self.posting: set[asyncio.Task[None]] = set()
-        games.on_game_over.append(self.game_over)
 
     async def game_over(self, channel_id: str, final: GameState) -> None:
         card = asyncio.current_task()  # the task that goes on to post the game-over card
