@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from bot.reply import Heading, Line, Reply, Strong, Typed
 from bot.services.limits import quoted
-from engine.actions.registry import reaction_options
+from engine.actions.registry import reaction_options, rule_set_order_options
 from engine.errors import IllegalCommand
 from engine.names import either
 
@@ -21,6 +21,13 @@ class HelpPage:
 
 
 REACTING = either([f"`{name}:`" for name in reaction_options()])  # as the actions declare them
+HOUSE_ORDERS = either(  # the orders the House Rules' actions add, as they declare them
+    [
+        f"`{name}:true`" if option.kind == "flag" else f"`{name}:`"
+        for name, option in rule_set_order_options("house_v1").items()
+        if name not in rule_set_order_options("core_2015")
+    ]
+)
 PAGES: tuple[HelpPage, ...] = (
     HelpPage(
         "start",
@@ -98,8 +105,9 @@ whether your unit sees it and, if not, what blocks the line (a wood, a building,
 observation distance), and the cover a target there would have.
 `/odds fire unit:... target:...` gives the exact chances of a shot as the table stands.
 A game under the House Rules V1.0 (`/game new ruleset:house_v1`) gives `/act` more orders: \
-`assault:` for close combat, `enter:` and `leave:` for buildings, `call_fire:` and \
-`bombard:true` for indirect fire, `smoke_at:` and `weapon:`.""",
+""",
+            HOUSE_ORDERS,
+            ".",
         ),
     ),
     HelpPage(

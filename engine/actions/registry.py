@@ -66,7 +66,13 @@ def reaction_options() -> dict[str, OrderOption]:
 
 def game_order_options(state: GameState) -> dict[str, OrderOption]:
     """The options of ``/act`` that the game's rule set's actions declare, by name."""
-    return {option.name: option for name in rules_of(state).actions for option in ACTION_TYPES[name].options}
+    return rule_set_order_options(rules_of(state).name)
+
+
+def rule_set_order_options(rule_set: str) -> dict[str, OrderOption]:
+    """The options of ``/act`` that a rule set's actions declare, by name, in their order."""
+    actions = RULE_SETS[rule_set].actions
+    return {option.name: option for name in actions for option in ACTION_TYPES[name].options}
 
 
 def order_actions(given: Mapping[str, Any]) -> tuple[Action, ...]:

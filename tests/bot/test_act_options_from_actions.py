@@ -83,3 +83,15 @@ def test_the_act_options_are_the_actions_own_in_every_front_end():
     for parameter in act.parameters[1:]:
         assert parameter.description == declared[parameter.name].description
         assert parameter.autocomplete is (declared[parameter.name].kind == "unit")
+
+
+def test_the_orders_help_names_every_order_the_house_rules_add_and_no_other():
+    from bot.help_pages import PAGES
+    from engine.actions.registry import rule_set_order_options
+
+    page = "".join(str(piece) for piece in next(p for p in PAGES if p.key == "orders").text)
+    house = page[page.index("House Rules V1.0") :]
+    added = set(rule_set_order_options("house_v1")) - set(rule_set_order_options("core_2015"))
+    assert added and all(f"`{name}:" in house for name in added)
+    named = {word.split(":")[0] for word in house.split("`")[1::2] if word.endswith((":", ":true"))}
+    assert named == added
