@@ -124,6 +124,8 @@ PLAY_SPECS = (
     spec(
         "game log",
         "The last things that happened, with every die",
+        integer("page", "An earlier page of the log (1 is the latest)", low=1, high=1_000_000),
+        words=("page",),
     ),
     spec(
         "game history",
