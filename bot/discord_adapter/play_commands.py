@@ -15,6 +15,7 @@ from bot.discord_adapter.schema_commands import generated_command
 from bot.play_orders import PLAY_ORDERS
 from engine.actions.base import OrderOption
 from engine.actions.registry import order_options, reaction_options
+from engine.deployment.placing import may_still_set_up
 from engine.view import names_for, view_for
 
 
@@ -66,13 +67,13 @@ def _unit_suggestions(options: Iterable[OrderOption]) -> dict[str, Callable]:
 
 
 async def waiting_units(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """Autocomplete: the user's units still waiting to be set up."""
+    """Autocomplete: the user's units still waiting that they may set up."""
     playing = await players_game(interaction)
     if playing is None:
         return []
     state, side = playing
-    plan = state.deployment.sides.get(side) if state.deployment else None
-    return suggestions(current, [state.units[u].name for u in (plan.waiting if plan else [])])
+    placing = may_still_set_up(state, side) if state.deployment and side in state.deployment.sides else []
+    return suggestions(current, [state.units[u].name for u in placing])
 
 
 def play_command(path: str, **suggest: Callable) -> app_commands.Command:

@@ -40,6 +40,7 @@ from bot.services.game_service import GameError, permitted
 from bot.services.next_steps import setting_up
 from bot.text_orders import FACING_FROM_EDGE, GRID, parse_point
 from engine.commands import Command, Deploy, FinishDeployment
+from engine.deployment.placing import may_still_set_up
 from engine.game_state import GameState
 from engine.profiles import Special
 from engine.referee_prep import deployment_zone
@@ -71,9 +72,10 @@ def may_set_up(state: GameState, interaction: discord.Interaction) -> str:
 
 
 def waiting(state: GameState, side: str) -> list[Unit]:
-    """The side's units still to set up (none once set-up is over)."""
+    """The side's units it may still set up (none once set-up is over; at its share of the table,
+    only those that do not count against it)."""
     plan = state.deployment.sides.get(side) if state.deployment else None
-    return [state.units[u] for u in plan.waiting] if plan else []
+    return [state.units[u] for u in may_still_set_up(state, side)] if plan else []
 
 
 def is_sniper_team(unit: Unit) -> bool:

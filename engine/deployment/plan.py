@@ -100,6 +100,7 @@ class SidePlan(BaseModel):
     may_hold_back: bool = True  # units not set up go into reserve; otherwise all must be set up
     under_markers: bool = False  # hidden deployment: each unit goes down as a numbered marker (p. 26)
     done: bool = False
+    full: bool = False  # at its share of the table: nothing waiting that it may still set up
 
 
 class DeploymentPlan(BaseModel):
@@ -108,4 +109,5 @@ class DeploymentPlan(BaseModel):
     first: str  # who places first (alternating) or the defender
     placed: int = 0
     last: str | None = None  # the side that placed the last unit
+    set_up: list[str] = Field(default_factory=list)  # the units set up, in order (taken back: gone)
     log: list[str] = Field(default_factory=list)
