@@ -47,6 +47,7 @@ from bot.services.next_steps import waits_for
 from bot.services.ping_service import ping_delay
 from bot.services.replay_service import REPLAY_FILE, stored_replay
 from bot.services.rules_service import MAX_BYTES
+from bot.set_up_done import ConfirmFirst
 from bot.set_up_steps import how_to_join, set_up_steps
 from bot.storage.ping_store import DEFAULT_MINUTES
 from bot.storage.store import GameStore
@@ -331,6 +332,8 @@ class ConsoleTable:
             joining = line.verb == "join" and "force" in line.options
             command = await self.joining(line) if joining else self.parse(line)
             outcome = await self.service.act(self.CHANNEL, line.player, command)
+        except ConfirmFirst as asked:  # the second step to type, not a refusal
+            return asked.question
         except (IllegalCommand, GameError, ValueError) as problem:
             return f"Not allowed: {plain_refusal(problem)}"
         except Exception:

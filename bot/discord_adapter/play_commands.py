@@ -10,8 +10,8 @@ from discord import app_commands
 
 from bot.discord_adapter import referees
 from bot.discord_adapter.common import players_game, suggestions
-from bot.discord_adapter.reaction_buttons import show_result
 from bot.discord_adapter.schema_commands import generated_command
+from bot.discord_adapter.tap_setup import apply_or_confirm
 from bot.play_orders import PLAY_ORDERS
 from engine.actions.base import OrderOption
 from engine.actions.registry import order_options, reaction_options
@@ -21,11 +21,9 @@ from engine.view import names_for, view_for
 
 async def play(interaction: discord.Interaction, build) -> None:
     """Turn the options into a command for the user's side, from the game as loaded once, apply
-    it and report."""
-    outcome = await referees.apply_as_user(
-        interaction, lambda state: build(state, referees.acting_side(state, interaction))
-    )
-    await show_result(interaction, outcome)
+    it and report; or, for a step to be confirmed first (``/deploy done`` while the side could
+    still set units up), ask (:func:`bot.discord_adapter.tap_setup.apply_or_confirm`)."""
+    await apply_or_confirm(interaction, lambda state: build(state, referees.acting_side(state, interaction)))
 
 
 async def _units(interaction: discord.Interaction, current: str, own: bool) -> list[app_commands.Choice[str]]:

@@ -156,25 +156,30 @@ def place_unit(
 ) -> None:
     """Set one unit up; refuses anything the scenario does not allow. A sniper team goes
     anywhere, hidden, with its dummy marker at ``decoy`` (p. 20); under hidden deployment every
-    other unit goes down as a numbered marker (p. 26)."""
+    other unit goes down as a numbered marker (p. 26). A unit already set up is set up again
+    (:func:`set_up_again`)."""
     plan = _plan(state)
     mine = plan.sides[side]
+    unit = state.units[unit_id]
+    again = unit.on_table and unit_id not in mine.waiting
     if unit_id in mine.waiting and unit_id not in may_still_set_up(state, side):  # whoever's turn it is
         raise IllegalCommand(
             f"{side_name(side, start=True)} may start with at most {mine.on_table_limit} units on the table"
         )
-    turn = whose_turn(plan)
-    if plan.order == "plotted" and not mine.done:
-        turn = side
-    if turn != side:
-        raise IllegalCommand(
-            f"It is {side_name(turn)}' turn to set up a unit" if turn else "Deployment is over"
-        )
-    if unit_id not in mine.waiting:
-        raise IllegalCommand(f"{state.units[unit_id].name} is not waiting to be set up")
-    unit = state.units[unit_id]
+    if not (again and set_up_again(state, side, unit_id)):
+        turn = whose_turn(plan)
+        if plan.order == "plotted" and not mine.done:
+            turn = side
+        if turn != side:
+            raise IllegalCommand(
+                f"It is {side_name(turn)}' turn to set up a unit" if turn else "Deployment is over"
+            )
+    if unit_id not in mine.waiting and not again:
+        raise IllegalCommand(f"{unit.name} is not waiting to be set up")
     sniper = unit.profile.has(Special.SNIPER)
-    on_table = [u for u in state.units_of(side) if u.on_table and u.id not in mine.waiting]
+    on_table = [
+        u for u in state.units_of(side) if u.on_table and u.id not in mine.waiting and u.id != unit_id
+    ]
     for point in (at, decoy) if decoy else (at,):
         if not (0 <= point.x <= state.table.width and 0 <= point.y <= state.table.depth):
             raise IllegalCommand(f"{point} is off the table")
@@ -197,19 +202,29 @@ def place_unit(
         if gap < mine.spacing:
             raise IllegalCommand(f'{unit.name} must be {mine.spacing:g}" from {other.name} ({gap:.1f}" here)')
     unit.position, unit.facing, unit.in_reserve = at, facing, False
-    mine.waiting.remove(unit_id)
-    plan.placed += 1
+    if not again:
+        mine.waiting.remove(unit_id)
+        plan.placed += 1
     plan.last = side
-    plan.set_up.append(unit_id)
+    plan.set_up = [*(u for u in plan.set_up if u != unit_id), unit_id]
     if not mine.waiting:
         mine.done = True
     _note_room(state, side)
     set_up = SetUpData(unit=unit.id, at=at)
-    if sniper:
+    sets_up, instead = f"{side_name(side, start=True)} set up", " instead" * again  # a unit set up again
+    if again and unit.marker is not None:  # under its marker still: the marker moves
+        log.emit(
+            "deploy",
+            f"{sets_up} {unit.true_name} as {unit.name} at {at}{instead}",
+            side=side,
+            data=set_up.model_copy(update={"marker": unit.name}),
+            kept=IN_SECRET,
+        )
+    elif sniper:
         unit.hidden, unit.decoy = True, decoy
         log.emit(
             "deploy",
-            f"{side_name(side, start=True)} set up {unit.name} at {at}, its dummy at {decoy}",
+            f"{sets_up} {unit.name} at {at}, its dummy at {decoy}{instead}",
             side=side,
             data=set_up.model_copy(update={"decoy": decoy}),
             kept=IN_SECRET,
@@ -228,14 +243,28 @@ def place_unit(
         unit.hidden = True  # until both sides are done (p. 28)
         log.emit(
             "deploy",
-            f"{side_name(side, start=True)} set up {unit.name} at {at}",
+            f"{sets_up} {unit.name} at {at}{instead}",
             side=side,
             data=set_up,
             kept=IN_SECRET,
         )
     else:
-        text = f"{side_name(side, start=True)} set up {unit.name} at {at}"
-        log.emit("deploy", text, unit.id, side=side, data=set_up)
+        log.emit("deploy", f"{sets_up} {unit.name} at {at}{instead}", unit.id, side=side, data=set_up)
+
+
+def set_up_again(state: GameState, side: str, unit_id: str) -> bool:
+    """Whether a unit already set up may be set up again, elsewhere, now: a mistake taken back
+    (our own rule; the pages give set-up no undo). Only until its side is done setting up, and
+    on the side's turn, as setting up another unit would be (it is the side's set-up for the
+    turn), unless it is the very unit set up last, put right at once (True: whoever's turn it
+    is). Refused otherwise."""
+    plan = _plan(state)
+    name = state.units[unit_id].name
+    if plan.sides[side].done:
+        raise IllegalCommand(
+            f"{side_name(side, start=True)} have finished setting up: {name} stays where it is"
+        )
+    return plan.set_up[-1:] == [unit_id]
 
 
 def reveal_plotted_deployment(state: GameState, log: EventLog) -> None:
