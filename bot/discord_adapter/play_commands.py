@@ -11,11 +11,10 @@ from discord import app_commands
 from bot.discord_adapter import referees
 from bot.discord_adapter.common import players_game, suggestions
 from bot.discord_adapter.schema_commands import generated_command
-from bot.discord_adapter.tap_setup import apply_or_confirm
+from bot.discord_adapter.tap_setup import apply_or_confirm, waiting
 from bot.play_orders import PLAY_ORDERS
 from engine.actions.base import OrderOption
 from engine.actions.registry import order_options, reaction_options
-from engine.deployment.placing import may_still_set_up
 from engine.view import names_for, view_for
 
 
@@ -65,13 +64,13 @@ def _unit_suggestions(options: Iterable[OrderOption]) -> dict[str, Callable]:
 
 
 async def waiting_units(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """Autocomplete: the user's units still waiting that they may set up."""
+    """Autocomplete: the user's units they may set up, as the set-up menu offers them (those
+    waiting, then those set up, to set up again)."""
     playing = await players_game(interaction)
     if playing is None:
         return []
     state, side = playing
-    placing = may_still_set_up(state, side) if state.deployment and side in state.deployment.sides else []
-    return suggestions(current, [state.units[u].name for u in placing])
+    return suggestions(current, [unit.name for unit in waiting(state, side)])
 
 
 def play_command(path: str, **suggest: Callable) -> app_commands.Command:

@@ -329,7 +329,11 @@ class SetUpButton(TurnButton, template=step_template(SET_UP_BUTTONS)):
     async def _setupkeep(self, interaction: discord.Interaction) -> None:
         (called,) = self.arguments
         kept = f"Nothing went into reserve: {side_name(called)} go on setting up."
-        await step_card(interaction, None, lambda state, side, version: private_card(kept), may=acting_side)
+
+        def theirs(state: GameState, interaction: discord.Interaction) -> str:
+            return own_side(state, acting_side(state, interaction), called)
+
+        await step_card(interaction, None, lambda state, side, version: private_card(kept), may=theirs)
 
     async def _deploy(self, interaction: discord.Interaction) -> None:
         place, spot, *dummy = self.arguments

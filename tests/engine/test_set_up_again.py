@@ -7,8 +7,10 @@ import pytest
 from engine.commands import Deploy, FinishDeployment
 from engine.deployment.placing import whose_turn
 from engine.errors import IllegalCommand
+from engine.view import told
 from tests.engine.helpers import P, play, text
 from tests.engine.test_set_up_share import meeting
+from tests.renderer.test_set_up_zones import capture
 
 
 def test_the_unit_just_set_up_is_set_up_again_at_once():
@@ -39,3 +41,20 @@ def test_nothing_is_set_up_again_once_the_side_is_done():
     state, _ = play(state, FinishDeployment(side="allies"))
     with pytest.raises(IllegalCommand, match="^The Allies have finished setting up: Infantry Detachment"):
         play(state, Deploy(side="allies", unit="a0", at=P(20, 5)))
+
+
+def test_under_hidden_deployment_a_unit_set_up_again_keeps_its_marker_p26():
+    state = capture("Infantry Detachment")  # the Allies defend, hidden, setting up first
+    state, _ = play(state, Deploy(side="allies", unit="allies-1", at=P(30, 20)))
+    assert state.units["allies-1"].name == "Marker 1"
+    state, events = play(state, Deploy(side="allies", unit="allies-1", at=P(40, 20)))
+    unit = state.units["allies-1"]
+    assert (unit.name, unit.marker, unit.true_name, unit.position) == (
+        "Marker 1",
+        1,
+        "Infantry Detachment",
+        P(40, 20),
+    )
+    (event,) = events
+    assert told(event, "allies") == "The Allies set up Infantry Detachment as Marker 1 at 40.0,20.0 instead"
+    assert told(event, "axis") == "The Allies set up Marker 1 at 40.0,20.0"
