@@ -253,11 +253,10 @@ def place_unit(
 
 
 def set_up_again(state: GameState, side: str, unit_id: str) -> bool:
-    """Whether a unit already set up may be set up again, elsewhere, now: a mistake taken back
-    (our own rule; the pages give set-up no undo). Only until its side is done setting up, and
-    on the side's turn, as setting up another unit would be (it is the side's set-up for the
-    turn), unless it is the very unit set up last, put right at once (True: whoever's turn it
-    is). Refused otherwise."""
+    """A unit already set up may be set up again, elsewhere: a mistake put right (our own rule,
+    issue 32; the pages give set-up no undo), until its side is done setting up (refused after).
+    True for the unit set up last, put right at once, whoever's turn it is now; False for
+    another, which is set up again on the side's own turn only, taking it as a new unit would."""
     plan = _plan(state)
     name = state.units[unit_id].name
     if plan.sides[side].done:
