@@ -1,9 +1,10 @@
 """Setting up a scenario by taps (pp. 28-31): the card's "Set up a unit" opens private steps (a
-unit still waiting, a grid square of the side's set-up area, then a spot in it), each unit
-facing into the table from its side's edge, declared like ``/deploy``; "Done setting up" ends
-the side's set-up as ``/deploy done:true`` does. A sniper team (only a defending side fields
-one) goes anywhere on the table, hidden, with a dummy marker (p. 20): its square and spot, then
-its dummy's, the steps carrying its own spot on.
+unit still waiting, or one set up already, to set it up again; a grid square of the side's
+set-up area, then a spot in it), each unit facing into the table from its side's edge, declared
+like ``/deploy``; "Done setting up" ends the side's set-up as ``/deploy done:true`` does, asking
+first, with Confirm and Cancel, while the side could still set units up. A sniper team (only a
+defending side fields one) goes anywhere on the table, hidden, with a dummy marker (p. 20): its
+square and spot, then its dummy's, the steps carrying its own spot on.
 
 The custom ids are the turn steps' (bot.discord_adapter.action_card.step_id): each carries the
 game's version, so a step the game has moved past is refused as out of date; and, read as the
