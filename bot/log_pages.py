@@ -15,13 +15,17 @@ NOTICE_ROOM = 150  # characters kept on a page for the notice of which lines it 
 def log_pages(lines: list[str], room: int, length: Callable[[str], int]) -> list[list[str]]:
     """The lines in pages, the latest first, each as many lines as fit in ``room`` characters
     as ``length`` measures a line written (a line too long for a page alone is cut short)."""
-    lines = [line if length(line) < room else line[: room // 2] + " …" for line in lines]
+    sizes = [length(line) for line in lines]  # each measured once: a long log has thousands
+    lines = [
+        line if size < room else line[: room // 2] + " …" for line, size in zip(lines, sizes, strict=True)
+    ]
+    sizes = [size if size < room else length(line) for line, size in zip(lines, sizes, strict=True)]
     pages: list[list[str]] = []
     end = len(lines)
     while end > 0:
         start, used = end, 0
-        while start > 0 and used + length(lines[start - 1]) + 1 <= room:
-            used += length(lines[start - 1]) + 1
+        while start > 0 and used + sizes[start - 1] + 1 <= room:
+            used += sizes[start - 1] + 1
             start -= 1
         pages.append(lines[start:end])
         end = start
