@@ -39,6 +39,7 @@ from bot.services.limits import (
 )
 from bot.services.next_steps import waits_for
 from bot.services.rules_service import MAX_BYTES
+from bot.set_up_done import ConfirmFirst
 from bot.set_up_steps import how_to_join, set_up_steps
 from bot.storage.store import GameStore
 from bot.text_orders import (
@@ -58,6 +59,9 @@ from engine.wording import counted, side_name
 from renderer import render
 
 log = logging.getLogger(__name__)
+FINISHED_KEPT = (
+    "The last game is over: /game replay tells its story, /stats its dice; /game new starts another."
+)
 CONSOLE_PAGE = 100_000  # a terminal takes the chart list in one piece
 
 
@@ -107,20 +111,17 @@ class ConsoleTable:
 
     @classmethod
     async def open(cls, services: Services) -> tuple[ConsoleTable, bool]:
-        """Resume the unfinished console game, or set up a new quick battle."""
+        """Resume the console's game, finished or not (a finished one stays to be read, its log,
+        replay and dice, until /game new replaces it), or set up a new quick battle."""
         service = services.games
         try:
             state = await service.game(cls.CHANNEL)
-            resumed = state.phase is not Phase.OVER
         except GameError:
-            resumed = False
-        if not resumed:
-            state = (await service.new_game(cls.CHANNEL)).state
+            return cls(services, (await service.new_game(cls.CHANNEL)).state), False
         table = cls(services, state)
-        if resumed:
-            _, history = await service.store.history(cls.CHANNEL)
-            table.log = [event for _, events in history for event in events]
-        return table, resumed
+        _, history = await service.store.history(cls.CHANNEL)
+        table.log = [event for _, events in history for event in events]
+        return table, True
 
     async def window_closed(self, channel_id: str, outcome: Outcome) -> None:
         """A reaction window closed by its timer: what it did, and the game's status."""
@@ -352,6 +353,8 @@ class ConsoleTable:
             if line.verb == "units":
                 return self.units(self.reader(line.player))
             outcome = await self.service.act(self.CHANNEL, line.player, self.parse(line))
+        except ConfirmFirst as asked:  # the second step to type, not a refusal
+            return asked.question
         except (IllegalCommand, GameError, ValueError) as problem:
             return f"Not allowed: {plain_refusal(problem)}"
         except Exception:
@@ -425,7 +428,9 @@ async def play_console(
         stdout.write("Iron Cross console table.\n")
         await deadlines.caught_up()
         deadlines.start()
-        if resumed:
+        if resumed and table.state.phase is Phase.OVER:
+            stdout.write(f"{FINISHED_KEPT}\n{table.status(table.reader(None))}\n")
+        elif resumed:
             stdout.write(f"Resuming the game in progress.\n{table.status(table.reader(None))}\n")
         stdout.write("Type /help for the commands, /units for the forces, /start to begin.\n")
         prompt = stdin.isatty()

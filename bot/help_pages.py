@@ -43,11 +43,13 @@ game, bring one of your own forces with `force:` (build it with `/force new`).
 3. `/game start` rolls for the initiative; whoever wins answers `/initiative choice:start` to \
 go first or `/initiative choice:pass` to let the other side begin.
 A scenario game is set up first: tap Set up a unit on the card, or place each unit with \
-`/deploy unit:... at:...`, then `/deploy done:true`.
+`/deploy unit:... at:...` (again, to move one), then `/deploy done:true`, confirmed while \
+units could still go down.
 Along the way: `/game status` says who the game waits for, `/game map` shows the table as your \
-side sees it (only to you), `/game log` lists what happened with every die, and `/games mine` \
-finds every game waiting for you on any channel. When the game ends, the battle's story and its \
-animated replay follow its last card; `/game replay` shows them again.""",
+side sees it (only to you), `/game log` lists what happened with every die (`page:` for \
+earlier pages), and `/games mine` finds every game waiting for you on any channel. When the \
+game ends, the battle's story and its animated replay follow its last card; `/game replay` \
+shows them again.""",
         ),
     ),
     HelpPage(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from bot.set_up_done import finish_set_up
 from bot.text_orders import FACING_FROM_EDGE, choice_command, find_unit, parse_path, reserve_call, unit_order
 from engine.commands import (
     ChooseInitiative,
@@ -16,7 +17,6 @@ from engine.commands import (
     DeclineReaction,
     Deploy,
     FallBackOrder,
-    FinishDeployment,
     MoraleTestOrder,
     Order,
     PassInitiative,
@@ -86,9 +86,13 @@ def reserves(state: GameState, side: str, units: str) -> Command:
     return reserve_call(state, side, units)
 
 
-def deploy(state: GameState, side: str, unit, at, facing, done, decoy) -> Command:
+def deploy(state: GameState, side: str, unit, at, facing, done, decoy, confirm) -> Command:
+    """A unit set up (one set up already is set up again, elsewhere), or the side done setting
+    up: confirmed first while it could still set units up (:mod:`bot.set_up_done`)."""
     if done:
-        return FinishDeployment(side=side)
+        return finish_set_up(state, side, confirmed=bool(confirm))
+    if confirm:
+        raise IllegalCommand("confirm: goes with done: /deploy done confirm:true")
     if not unit or not at:
         raise IllegalCommand("Name the unit and where it goes (unit: at:), or say done:true")
     face = facing if facing is not None else FACING_FROM_EDGE[state.sides[side].entry_edge]

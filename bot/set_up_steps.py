@@ -3,7 +3,7 @@ set-up message at the console and in Discord; and how someone who plays no side 
 
 from __future__ import annotations
 
-from engine.deployment.placing import whose_turn
+from engine.deployment.placing import still_to_place, whose_turn
 from engine.game_state import GameState
 from engine.state import Phase
 from engine.wording import counted, side_name
@@ -31,6 +31,24 @@ def how_to_join(state: GameState) -> str:
     return f"You are not playing in this game: join with {_joins(state, sides)}"
 
 
+def _at_share(state: GameState, side: str) -> str:
+    """A side with as many units on the table as it may start with (pp. 28-30)."""
+    mine = state.deployment.sides[side]  # type: ignore[union-attr]
+    held = counted(len(mine.waiting), "unit")
+    return (
+        f"{side_name(side, start=True)} have as many units on the table as they may start with "
+        f"({mine.on_table_limit}): /deploy done sends the other {held} to reserve"
+    )
+
+
+def _still_to_place(state: GameState, side: str) -> str:
+    """How many units the side may still set up, and how many of those waiting go to reserve."""
+    waiting = len(state.deployment.sides[side].waiting)  # type: ignore[union-attr]
+    placing = still_to_place(state, side)
+    held = f", {waiting - placing} more to reserve" if placing < waiting else ""
+    return f"{side_name(side)}: {counted(placing, 'unit')} to place{held}"
+
+
 def set_up_steps(state: GameState, *, buttons: bool = False) -> str | None:
     """During set-up, what is still missing and how to give it (``buttons``: the quick battle's
     Join and Start buttons too, in Discord); None once the game is under way."""
@@ -43,8 +61,9 @@ def set_up_steps(state: GameState, *, buttons: bool = False) -> str | None:
         placing = placing or [side for side in [whose_turn(plan)] if side]
         if not placing:
             return "Both sides have set up: /game start begins the battle"
-        waiting = {side: counted(len(plan.sides[side].waiting), "unit") for side in placing}
-        left = "; ".join(f"{side_name(side)}: {units} to place" for side, units in waiting.items())
+        if all(plan.sides[side].full for side in placing):
+            return "; ".join(_at_share(state, side) for side in placing)
+        left = "; ".join(_still_to_place(state, side) for side in placing)
         return f"To set up ({left}): /deploy unit:NAME at:X,Y, then /deploy done"
     sides = open_sides(state)
     if sides:

@@ -4,6 +4,7 @@ placed with the units' tags so that none covers another."""
 
 from __future__ import annotations
 
+from engine.deployment.plan import SidePlan
 from engine.game_state import GameState
 from engine.state import Phase
 from engine.view import View, knows_secrets_of
@@ -18,28 +19,45 @@ STAR_R = 0.9  # inches
 Caption = tuple[Box, str]
 
 
-ONE_MOVE_DRAWN = 12.0  # inches: how deep a zone reaching "one normal move" out is drawn
+Outline = tuple[str, tuple[float, float, float, float], str]  # a side, its box, what the box is for
 
 
-def zones_shown(state: GameState, view: View) -> list[tuple[str, tuple[float, float, float, float]]]:
+def set_up_reaches(state: GameState, plan: SidePlan) -> list[float | None]:
+    """How deep the side's set-up area is drawn: measured as the set-up is checked
+    (:meth:`Zone.furthest_for`), once for each depth its waiting units may go to (a zone
+    reaching one normal move out: infantry not as far as tanks), shallowest first."""
+    waiting = [state.units[u] for u in plan.waiting if u in state.units]
+    if not plan.zone.within_one_move or not waiting:
+        return [plan.zone.furthest]
+    return sorted({plan.zone.furthest_for(unit) or 0.0 for unit in waiting})
+
+
+def zone_outlines(state: GameState, view: View) -> list[Outline]:
     """The set-up zones to draw: the referee's (each to its side and the referee alone), else
-    the scenario's for each side still setting up; none once set-up is over."""
+    the scenario's for each side still setting up, one outline for each depth its units may go
+    to (named by the normal move it is, where there are several); none once set-up is over."""
     if state.phase is not Phase.SETUP:
         return []
     if state.deployment_zones:
         return [
-            (z.side, (z.x1, z.y1, z.x2, z.y2))
+            (z.side, (z.x1, z.y1, z.x2, z.y2), "")
             for z in state.deployment_zones
             if knows_secrets_of(z.side, view.audience)
         ]
     if state.deployment is None:
         return []
-    return [
-        (side, part)
-        for side, plan in state.deployment.sides.items()
-        if not plan.done
-        for part in plan.zone.rectangles(state.table, ONE_MOVE_DRAWN)
-    ]
+    outlines = []
+    for side, plan in state.deployment.sides.items():
+        reaches = [] if plan.done else set_up_reaches(state, plan)
+        for reach in reaches:
+            note = f'{reach:g}" move' if len(reaches) > 1 and reach is not None else ""
+            outlines += [(side, part, note) for part in plan.zone.rectangles(state.table, reach or 0.0)]
+    return outlines
+
+
+def zones_shown(state: GameState, view: View) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """The set-up zones drawn (:func:`zone_outlines`): each side's boxes."""
+    return [(side, box) for side, box, _ in zone_outlines(state, view)]
 
 
 def draw_zones(
@@ -48,14 +66,14 @@ def draw_zones(
     """During set-up, each side's zone: a dashed outline in its colour. Returns, for each zone, its
     name and the boxes of its four corners where it may be written (see write_zone_names)."""
     captions = []
-    for side, (x1, y1, x2, y2) in zones_shown(state, view):
+    for side, (x1, y1, x2, y2), note in zone_outlines(state, view):
         if side not in styles:
             continue
         (px0, py0), (px1, py1) = frame.px(x1, y2), frame.px(x2, y1)
         box = (px0 + 3, py0 + 3, px1 - 3, py1 - 3)
         shapes.dashed_box(canvas.draw, box, pal.HALO, width=7)
         shapes.dashed_box(canvas.draw, box, styles[side].fill, width=4)
-        text = f"{side_label(side)} set up"
+        text = f"{side_label(side)} set up" + (f" ({note})" if note else "")
         x0, y0, x1, y1 = text_box(text, TEXT_FONT, (0, 0))
         w, h = x1 - x0, y1 - y0
         corners = [(x, y) for y in (py0 + 8, py1 - 8 - h) for x in (px0 + 8, px1 - 8 - w)]

@@ -125,6 +125,8 @@ PLAY_SPECS = (
     spec(
         "game log",
         "The last things that happened, with every die",
+        integer("page", "An earlier page of the log (1 is the latest)", low=1, high=1_000_000),
+        words=("page",),
     ),
     spec(
         "game history",
@@ -217,8 +219,10 @@ PLAY_SPECS = (
     ),
     spec(
         "deploy",
-        "Set a unit up before a scenario game starts, or say you are done",
-        unit("unit", "A unit of yours still waiting", suggest=True),
+        "Set a unit up before a scenario game starts (again, to move it), or say you are done",
+        unit(
+            "unit", "A unit of yours still waiting, or one set up, to set it up again elsewhere", suggest=True
+        ),
         position("at", f"Where ({POSITION})"),
         number(
             "facing",
@@ -228,6 +232,7 @@ PLAY_SPECS = (
         ),
         flag("done", "You have set up all you want; the rest wait in reserve"),
         position("decoy", "A sniper team only: where its dummy marker goes"),
+        flag("confirm", "With done: yes, send every unit still waiting to reserve"),
         words=("unit",),
     ),
 )

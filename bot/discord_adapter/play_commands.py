@@ -10,8 +10,8 @@ from discord import app_commands
 
 from bot.discord_adapter import referees
 from bot.discord_adapter.common import players_game, suggestions
-from bot.discord_adapter.reaction_buttons import show_result
 from bot.discord_adapter.schema_commands import generated_command
+from bot.discord_adapter.tap_setup import apply_or_confirm, waiting
 from bot.play_orders import PLAY_ORDERS
 from engine.actions.base import OrderOption
 from engine.actions.registry import order_options, reaction_options
@@ -20,11 +20,9 @@ from engine.view import names_for, view_for
 
 async def play(interaction: discord.Interaction, build) -> None:
     """Turn the options into a command for the user's side, from the game as loaded once, apply
-    it and report."""
-    outcome = await referees.apply_as_user(
-        interaction, lambda state: build(state, referees.acting_side(state, interaction))
-    )
-    await show_result(interaction, outcome)
+    it and report; or, for a step to be confirmed first (``/deploy done`` while the side could
+    still set units up), ask (:func:`bot.discord_adapter.tap_setup.apply_or_confirm`)."""
+    await apply_or_confirm(interaction, lambda state: build(state, referees.acting_side(state, interaction)))
 
 
 async def _units(interaction: discord.Interaction, current: str, own: bool) -> list[app_commands.Choice[str]]:
@@ -66,13 +64,13 @@ def _unit_suggestions(options: Iterable[OrderOption]) -> dict[str, Callable]:
 
 
 async def waiting_units(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """Autocomplete: the user's units still waiting to be set up."""
+    """Autocomplete: the user's units they may set up, as the set-up menu offers them (those
+    waiting, then those set up, to set up again)."""
     playing = await players_game(interaction)
     if playing is None:
         return []
     state, side = playing
-    plan = state.deployment.sides.get(side) if state.deployment else None
-    return suggestions(current, [state.units[u].name for u in (plan.waiting if plan else [])])
+    return suggestions(current, [unit.name for unit in waiting(state, side)])
 
 
 def play_command(path: str, **suggest: Callable) -> app_commands.Command:

@@ -1,9 +1,10 @@
 """Setting up a scenario by taps (pp. 28-31): the card's "Set up a unit" opens private steps (a
-unit still waiting, a grid square of the side's set-up area, then a spot in it), each unit
-facing into the table from its side's edge, declared like ``/deploy``; "Done setting up" ends
-the side's set-up as ``/deploy done:true`` does. A sniper team (only a defending side fields
-one) goes anywhere on the table, hidden, with a dummy marker (p. 20): its square and spot, then
-its dummy's, the steps carrying its own spot on.
+unit still waiting, or one set up already, to set it up again; a grid square of the side's
+set-up area, then a spot in it), each unit facing into the table from its side's edge, declared
+like ``/deploy``; "Done setting up" ends the side's set-up as ``/deploy done:true`` does, asking
+first, with Confirm and Cancel, while the side could still set units up. A sniper team (only a
+defending side fields one) goes anywhere on the table, hidden, with a dummy marker (p. 20): its
+square and spot, then its dummy's, the steps carrying its own spot on.
 
 The custom ids are the turn steps' (bot.discord_adapter.action_card.step_id): each carries the
 game's version, so a step the game has moved past is refused as out of date; and, read as the
@@ -13,12 +14,16 @@ turn steps' are, a unit, a square or a spot only if the side's menus offer it.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import discord
 
 from bot.discord_adapter.action_card import step_button
+from bot.discord_adapter.answers import answer
+from bot.discord_adapter.common import games
 from bot.discord_adapter.custom_ids import Shape, number, offered, out_of_date, word
-from bot.discord_adapter.referees import acting_side, is_admin, server_roles
+from bot.discord_adapter.reaction_buttons import show_result
+from bot.discord_adapter.referees import acting_side, apply_as_user, is_admin, server_roles
 from bot.discord_adapter.tap_orders import (
     TurnButton,
     TurnSelect,
@@ -29,6 +34,7 @@ from bot.discord_adapter.tap_orders import (
     page_of,
     place_of,
     private_card,
+    public_step,
     spot_menu,
     spot_options,
     square_name,
@@ -38,8 +44,10 @@ from bot.discord_adapter.tap_orders import (
 )
 from bot.services.game_service import GameError, permitted
 from bot.services.next_steps import setting_up
+from bot.set_up_done import ConfirmFirst, finish_set_up
 from bot.text_orders import FACING_FROM_EDGE, GRID, parse_point
 from engine.commands import Command, Deploy, FinishDeployment
+from engine.deployment.placing import may_still_set_up
 from engine.game_state import GameState
 from engine.profiles import Special
 from engine.referee_prep import deployment_zone
@@ -71,9 +79,14 @@ def may_set_up(state: GameState, interaction: discord.Interaction) -> str:
 
 
 def waiting(state: GameState, side: str) -> list[Unit]:
-    """The side's units still to set up (none once set-up is over)."""
-    plan = state.deployment.sides.get(side) if state.deployment else None
-    return [state.units[u] for u in plan.waiting] if plan else []
+    """The side's units its menu offers to set up (none once set-up is over): those it may still
+    set up (at its share of the table, only those that do not count against it), then those it
+    has set up, to set up again elsewhere."""
+    plan = state.deployment
+    if plan is None or side not in plan.sides:
+        return []
+    again = [state.units[u] for u in plan.set_up if u in state.units and state.units[u].side == side]
+    return [state.units[u] for u in may_still_set_up(state, side)] + again
 
 
 def is_sniper_team(unit: Unit) -> bool:
@@ -94,11 +107,14 @@ def squares_to_set_up_in(state: GameState, side: str, unit: Unit) -> list[str]:
     return found
 
 
+AGAIN = " (set up again)"  # a unit the menu offers that is set up already
+
+
 def waiting_options(state: GameState, side: str) -> list[discord.SelectOption]:
     """The side's units still to set up, as its menu offers them (every page)."""
     return [
         discord.SelectOption(
-            label=f"{u.name}{f' = {u.true_name}' if u.true_name else ''}"[:100],
+            label=f"{u.name}{f' = {u.true_name}' if u.true_name else ''}{AGAIN * u.on_table}"[:100],
             value=str(place_of(state, u.id)),
             description=u.profile.name[:100],
         )
@@ -216,10 +232,42 @@ def deploy_command(state: GameState, side: str, place: int, spot: str, decoy: st
     return Deploy(side=side, unit=unit.id, at=parse_point(spot), facing=facing, decoy=dummy)
 
 
+def confirm_done(channel: int, version: int, asked: ConfirmFirst) -> discord.ui.LayoutView:
+    """The question of a side's set-up done (:mod:`bot.set_up_done`), asked privately: Confirm
+    sends the units still waiting into reserve, Cancel leaves the set-up as it is."""
+    sure = step_button(
+        channel, version, "setupsure", "Confirm: done", asked.side, style=discord.ButtonStyle.danger
+    )
+    keep = step_button(channel, version, "setupkeep", "Cancel: keep setting up", asked.side)
+    return private_card(asked.question, [sure, keep])
+
+
+async def ask_to_confirm(interaction: discord.Interaction, asked: ConfirmFirst) -> None:
+    """Ask the question privately, its buttons made for the game as it stands."""
+    _, version = await games(interaction).game_now(str(interaction.channel_id))
+    await answer(interaction, view=confirm_done(interaction.channel_id or 0, version, asked), ephemeral=True)
+
+
+async def apply_or_confirm(
+    interaction: discord.Interaction, build: Callable[[GameState], Command], version: int | None = None
+) -> None:
+    """Apply the command ``build`` makes from the game as loaded (a play command's builder, or a
+    card's button) and show the result; or, for a step to be confirmed first (:class:`ConfirmFirst`:
+    a side done setting up while it could still set units up), ask its question privately."""
+    try:
+        outcome = await apply_as_user(interaction, build, version=version)
+    except ConfirmFirst as asked:
+        await ask_to_confirm(interaction, asked)
+        return
+    await show_result(interaction, outcome)
+
+
 PLACED = (number, word)  # a unit being set up, and its own spot (a sniper team's, before its dummy's)
 SET_UP_BUTTONS: dict[str, tuple[Shape, ...]] = {
     "setup": ((word,),),
     "setupdone": ((word,),),
+    "setupsure": ((word,),),
+    "setupkeep": ((word,),),
     "setuppage": ((number,),),
     "setupsquares": ((number, number), (*PLACED, number)),
     "deploy": (PLACED, (*PLACED, word)),
@@ -265,10 +313,28 @@ class SetUpButton(TurnButton, template=step_template(SET_UP_BUTTONS)):
         await step_card(interaction, version, make, may=may_set_up)
 
     async def _setupdone(self, interaction: discord.Interaction) -> None:
+        await self._finish(interaction, confirmed=False)
+
+    async def _setupsure(self, interaction: discord.Interaction) -> None:
+        await self._finish(interaction, confirmed=True)
+
+    async def _finish(self, interaction: discord.Interaction, *, confirmed: bool) -> None:
         (called,) = self.arguments
-        await self._play(
-            interaction, lambda state, side: FinishDeployment(side=own_side(state, side, called))
-        )
+
+        def build(state: GameState) -> Command:
+            side = own_side(state, acting_side(state, interaction), called)
+            return finish_set_up(state, side, confirmed=confirmed)
+
+        await public_step(interaction, lambda: apply_or_confirm(interaction, build, self.version))
+
+    async def _setupkeep(self, interaction: discord.Interaction) -> None:
+        (called,) = self.arguments
+        kept = f"Nothing went into reserve: {side_name(called)} go on setting up."
+
+        def theirs(state: GameState, interaction: discord.Interaction) -> str:
+            return own_side(state, acting_side(state, interaction), called)
+
+        await step_card(interaction, None, lambda state, side, version: private_card(kept), may=theirs)
 
     async def _deploy(self, interaction: discord.Interaction) -> None:
         place, spot, *dummy = self.arguments

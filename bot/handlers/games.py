@@ -7,6 +7,7 @@ import tempfile
 
 from bot.game_status import game_status as status_of
 from bot.handlers.ask import Ask, Change, Person, Picture, ServerRole, SetUp
+from bot.log_pages import log_page
 from bot.reply import Mention, Piece, Reply, RoleTag, Typed
 from bot.services.game_service import GameError, finished_games_text, scenario_text, setup_text
 from bot.services.limits import window_seconds
@@ -135,22 +136,16 @@ async def game_status(ask: Ask) -> Reply:
     return Reply(status_of(state, ask.eyes(state), buttons=ask.buttons).lines, private=True)
 
 
-async def game_log(ask: Ask) -> Reply:
-    """The latest of what happened, as the asker may know it, as much as one message holds,
-    saying how much earlier there is."""
+async def game_log(ask: Ask, page: int | None) -> Reply:
+    """What happened, as the asker may know it, a page at a time (:mod:`bot.log_pages`): the
+    latest page, or an earlier one."""
     state = await ask.services.games.game(ask.channel)
     _, history = await ask.services.store.history(ask.channel)
     eyes = ask.eyes(state)
     lines = [line for _, events in history for line in events_for(eyes, events)]
     if not lines:
         return Reply.of("Nothing has happened yet", private=True)
-    shown: list[str] = []
-    room = ask.page - 100  # the notice of what is left out
-    while lines and len(lines[-1]) + 1 <= room:
-        room -= len(lines[-1]) + 1
-        shown.insert(0, lines.pop())
-    earlier = [f"({counted(len(lines), 'earlier line')} not shown)"] if lines else []
-    return Reply.of(*earlier, *shown, private=True)
+    return log_page(lines, page or 1, ask.page, lambda line: len(ask.written(Reply.of(line))))
 
 
 async def game_history(ask: Ask, number: int | None) -> Reply:

@@ -452,7 +452,7 @@ def setup_text(table: str | BattleTable, forces: str, reaction_seconds: int) -> 
 
 async def finished_games_text(store: GameStore, channel_id: str, number: int | None = None) -> Reply:
     """The channel's finished games (newest is 1), or one game's whole log."""
-    games = await store.archived(channel_id)
+    games = await store.finished_games(channel_id)
     if not games:
         return Reply.of("No finished games in this channel yet")
     if number is None:

@@ -57,6 +57,18 @@ def setting_up(state: GameState) -> list[str]:
     return [turn] if turn else []
 
 
+def set_up_turns(state: GameState) -> tuple[NextStep, ...]:
+    """Each side setting up: a unit to set up, or saying it is done; only the latter for a side
+    at its share of the table (it has nothing more it may set up)."""
+    plan = state.deployment
+    assert plan is not None
+    return tuple(
+        NextStep(kind, side)
+        for side in setting_up(state)
+        for kind in (("set_up_done",) if plan.sides[side].full else ("set_up", "set_up_done"))
+    )
+
+
 def each(sides: list[str], *kinds: StepKind) -> tuple[NextStep, ...]:
     """These steps for each of the sides, side by side."""
     return tuple(NextStep(kind, side) for side in sides for kind in kinds)
@@ -75,7 +87,7 @@ def waits_for(state: GameState) -> tuple[NextStep, ...]:
     if state.phase is Phase.CHOICE and pending is not None and pending.choice is not None:
         return (NextStep("choose", pending.choice.side, choice=pending.choice.kind),)
     if state.phase is Phase.SETUP and state.deployment is not None:
-        return each(setting_up(state), "set_up", "set_up_done") or (NextStep("start"),)
+        return set_up_turns(state) or (NextStep("start"),)
     if state.phase is Phase.SETUP and state.planned_scenario is None:
         joins = (NextStep("join", side, full=side not in open_sides(state)) for side in state.sides)
         return (*joins, NextStep("start"))

@@ -189,30 +189,46 @@ class GameStore:
     @staticmethod
     async def _archive_finished(session, channel_id: str, state: GameState) -> None:
         """Keep a finished game's result and log before a new game takes the channel."""
+        finished = await GameStore._as_finished(session, channel_id, state)
+        if finished is not None:
+            session.add(finished)
+
+    @staticmethod
+    async def _as_finished(session, channel_id: str, state: GameState) -> ArchivedGameRow | None:
+        """The channel's game as it is archived once over (None while it goes on): its result,
+        its whole log, and when its last command was given."""
         if state.result is None:
-            return
-        rows = (
-            await session.execute(
-                select(CommandRow).where(CommandRow.channel_id == channel_id).order_by(CommandRow.seq)
-            )
-        ).scalars()
+            return None
+        rows = list(
+            (
+                await session.execute(
+                    select(CommandRow).where(CommandRow.channel_id == channel_id).order_by(CommandRow.seq)
+                )
+            ).scalars()
+        )
         lines = [event.text for row in rows for event in EVENTS.validate_json(row.events)]
         winner = f"{state.result.winner} won" if state.result.winner else "a draw"
-        session.add(
-            ArchivedGameRow(
-                channel_id=channel_id, result=f"{winner}: {state.result.reason}", log="\n".join(lines)
-            )
+        return ArchivedGameRow(
+            channel_id=channel_id,
+            result=f"{winner}: {state.result.reason}",
+            log="\n".join(lines),
+            finished_at=rows[-1].created_at if rows else utcnow(),
         )
 
-    async def archived(self, channel_id: str) -> list[ArchivedGameRow]:
-        """The channel's finished games, newest first."""
+    async def finished_games(self, channel_id: str) -> list[ArchivedGameRow]:
+        """The channel's finished games, newest first: the one still in the channel, if it is
+        over (it is archived when a new game takes its place), then those archived."""
         async with self.sessions() as session:
             query = (
                 select(ArchivedGameRow)
                 .where(ArchivedGameRow.channel_id == channel_id)
                 .order_by(ArchivedGameRow.id.desc())
             )
-            return list((await session.execute(query)).scalars())
+            kept = list((await session.execute(query)).scalars())
+            current = await session.get(GameRow, channel_id)
+            state = GameState.model_validate_json(current.state) if current is not None else None
+            over = await self._as_finished(session, channel_id, state) if state is not None else None
+        return [over, *kept] if over is not None else kept
 
     async def append(
         self,

@@ -95,9 +95,41 @@ def plan_deployment(
     return DeploymentPlan(sides=plans, order=order, first=first)
 
 
+def room_on_table(state: GameState, side: str) -> int:
+    """How many more units counted against the side's share of the table (pp. 28-30) it may set up."""
+    mine = _plan(state).sides[side]
+    on_table = [u for u in state.units_of(side) if u.on_table and u.id not in mine.waiting]
+    return max(0, mine.on_table_limit - sum(1 for u in on_table if _counted(u)))
+
+
+def may_still_set_up(state: GameState, side: str) -> list[str]:
+    """The side's waiting units it may set up now: a unit counted against its share of the table
+    (pp. 28-30) only while the side has room for another; transports, sniper teams and dummy
+    markers whatever its share."""
+    room = room_on_table(state, side)
+    return [u for u in _plan(state).sides[side].waiting if room > 0 or not _counted(state.units[u])]
+
+
+def still_to_place(state: GameState, side: str) -> int:
+    """How many more of its waiting units the side may set up: as many counted ones as its share
+    of the table has room for, and every transport, sniper team and dummy marker."""
+    waiting = [state.units[u] for u in _plan(state).sides[side].waiting]
+    counted_units = sum(1 for u in waiting if _counted(u))
+    return min(counted_units, room_on_table(state, side)) + len(waiting) - counted_units
+
+
+def _note_room(state: GameState, side: str) -> None:
+    """Whether the side is at its share of the table, nothing left it may set up (see whose_turn)."""
+    mine = _plan(state).sides[side]
+    mine.full = bool(mine.waiting) and not may_still_set_up(state, side)
+
+
 def whose_turn(plan: DeploymentPlan) -> str | None:
     """The side to place the next unit: turn about, or the defender until it is done. In a
-    plotted deployment either side may place; the first still busy is named."""
+    plotted deployment either side may place; the first still busy is named. Turn about, a side
+    at its share of the table (``full``) has no turn while the other may still set a unit up: it
+    can only say it is done, and the other goes on (the defender who sets up first says so before
+    the attacker begins)."""
     open_sides = [side for side, p in plan.sides.items() if not p.done]
     if not open_sides:
         return None
@@ -105,11 +137,12 @@ def whose_turn(plan: DeploymentPlan) -> str | None:
         return open_sides[0]
     if plan.order == "defender_first":
         return plan.first if plan.first in open_sides else open_sides[0]
-    if len(open_sides) == 1:
-        return open_sides[0]
+    placing = [side for side in open_sides if not plan.sides[side].full] or open_sides
     if plan.last is None:
-        return plan.first
-    return next(side for side in open_sides if side != plan.last)
+        return plan.first if plan.first in placing else placing[0]
+    if len(placing) == 1:
+        return placing[0]
+    return next(side for side in placing if side != plan.last)
 
 
 def place_unit(
@@ -123,25 +156,30 @@ def place_unit(
 ) -> None:
     """Set one unit up; refuses anything the scenario does not allow. A sniper team goes
     anywhere, hidden, with its dummy marker at ``decoy`` (p. 20); under hidden deployment every
-    other unit goes down as a numbered marker (p. 26)."""
+    other unit goes down as a numbered marker (p. 26). A unit already set up is set up again
+    (:func:`set_up_again`)."""
     plan = _plan(state)
-    turn = whose_turn(plan)
-    if plan.order == "plotted" and not plan.sides[side].done:
-        turn = side
-    if turn != side:
-        raise IllegalCommand(
-            f"It is {side_name(turn)}' turn to set up a unit" if turn else "Deployment is over"
-        )
     mine = plan.sides[side]
-    if unit_id not in mine.waiting:
-        raise IllegalCommand(f"{state.units[unit_id].name} is not waiting to be set up")
     unit = state.units[unit_id]
-    sniper = unit.profile.has(Special.SNIPER)
-    on_table = [u for u in state.units_of(side) if u.on_table and u.id not in mine.waiting]
-    if _counted(unit) and sum(1 for u in on_table if _counted(u)) >= mine.on_table_limit:
+    again = unit.on_table and unit_id not in mine.waiting
+    if unit_id in mine.waiting and unit_id not in may_still_set_up(state, side):  # whoever's turn it is
         raise IllegalCommand(
             f"{side_name(side, start=True)} may start with at most {mine.on_table_limit} units on the table"
         )
+    if not (again and set_up_again(state, side, unit_id)):
+        turn = whose_turn(plan)
+        if plan.order == "plotted" and not mine.done:
+            turn = side
+        if turn != side:
+            raise IllegalCommand(
+                f"It is {side_name(turn)}' turn to set up a unit" if turn else "Deployment is over"
+            )
+    if unit_id not in mine.waiting and not again:
+        raise IllegalCommand(f"{unit.name} is not waiting to be set up")
+    sniper = unit.profile.has(Special.SNIPER)
+    on_table = [
+        u for u in state.units_of(side) if u.on_table and u.id not in mine.waiting and u.id != unit_id
+    ]
     for point in (at, decoy) if decoy else (at,):
         if not (0 <= point.x <= state.table.width and 0 <= point.y <= state.table.depth):
             raise IllegalCommand(f"{point} is off the table")
@@ -164,17 +202,29 @@ def place_unit(
         if gap < mine.spacing:
             raise IllegalCommand(f'{unit.name} must be {mine.spacing:g}" from {other.name} ({gap:.1f}" here)')
     unit.position, unit.facing, unit.in_reserve = at, facing, False
-    mine.waiting.remove(unit_id)
-    plan.placed += 1
+    if not again:
+        mine.waiting.remove(unit_id)
+        plan.placed += 1
     plan.last = side
+    plan.set_up = [*(u for u in plan.set_up if u != unit_id), unit_id]
     if not mine.waiting:
         mine.done = True
+    _note_room(state, side)
     set_up = SetUpData(unit=unit.id, at=at)
-    if sniper:
+    sets_up, instead = f"{side_name(side, start=True)} set up", " instead" * again  # a unit set up again
+    if again and unit.marker is not None:  # under its marker still: the marker moves
+        log.emit(
+            "deploy",
+            f"{sets_up} {unit.true_name} as {unit.name} at {at}{instead}",
+            side=side,
+            data=set_up.model_copy(update={"marker": unit.name}),
+            kept=IN_SECRET,
+        )
+    elif sniper:
         unit.hidden, unit.decoy = True, decoy
         log.emit(
             "deploy",
-            f"{side_name(side, start=True)} set up {unit.name} at {at}, its dummy at {decoy}",
+            f"{sets_up} {unit.name} at {at}, its dummy at {decoy}{instead}",
             side=side,
             data=set_up.model_copy(update={"decoy": decoy}),
             kept=IN_SECRET,
@@ -193,14 +243,27 @@ def place_unit(
         unit.hidden = True  # until both sides are done (p. 28)
         log.emit(
             "deploy",
-            f"{side_name(side, start=True)} set up {unit.name} at {at}",
+            f"{sets_up} {unit.name} at {at}{instead}",
             side=side,
             data=set_up,
             kept=IN_SECRET,
         )
     else:
-        text = f"{side_name(side, start=True)} set up {unit.name} at {at}"
-        log.emit("deploy", text, unit.id, side=side, data=set_up)
+        log.emit("deploy", f"{sets_up} {unit.name} at {at}{instead}", unit.id, side=side, data=set_up)
+
+
+def set_up_again(state: GameState, side: str, unit_id: str) -> bool:
+    """A unit already set up may be set up again, elsewhere: a mistake put right (our own rule,
+    issue 32; the pages give set-up no undo), until its side is done setting up (refused after).
+    True for the unit set up last, put right at once, whoever's turn it is now; False for
+    another, which is set up again on the side's own turn only, taking it as a new unit would."""
+    plan = _plan(state)
+    name = state.units[unit_id].name
+    if plan.sides[side].done:
+        raise IllegalCommand(
+            f"{side_name(side, start=True)} have finished setting up: {name} stays where it is"
+        )
+    return plan.set_up[-1:] == [unit_id]
 
 
 def reveal_plotted_deployment(state: GameState, log: EventLog) -> None:

@@ -26,11 +26,17 @@ class Zone(BaseModel):
     within_one_move: bool = False  # no further from the edge than the unit's normal move
     spans: tuple[Span, ...] | None = None  # parts of the edge it covers (corners, roads...); None: all
 
+    def furthest_for(self, unit: Unit) -> float | None:
+        """How far from the edge ``unit`` may set up: one normal move of its own where the area
+        reaches that far out (Capture and Breakthrough's attacker, pp. 30-31), else the area's
+        depth (None: up to the far edge). The check and the set-up picture both measure by it."""
+        if self.within_one_move:
+            return movement_allowance(unit.profile, rapid=False, road=False)
+        return self.furthest
+
     def problem(self, unit: Unit, at: Point, table: TableSize) -> str | None:
         gap = geometry.edge_gap(at, table, self.edge)
-        limit = self.furthest
-        if self.within_one_move:
-            limit = movement_allowance(unit.profile, rapid=False, road=False)
+        limit = self.furthest_for(unit)
         if gap < self.nearest:
             edge = f'the {self.edge} edge ({gap:.1f}")'
             return f'{unit.name} must set up at least {self.nearest:g}" from {edge}'
@@ -94,6 +100,7 @@ class SidePlan(BaseModel):
     may_hold_back: bool = True  # units not set up go into reserve; otherwise all must be set up
     under_markers: bool = False  # hidden deployment: each unit goes down as a numbered marker (p. 26)
     done: bool = False
+    full: bool = False  # at its share of the table: nothing waiting that it may still set up
 
 
 class DeploymentPlan(BaseModel):
@@ -102,4 +109,5 @@ class DeploymentPlan(BaseModel):
     first: str  # who places first (alternating) or the defender
     placed: int = 0
     last: str | None = None  # the side that placed the last unit
+    set_up: list[str] = Field(default_factory=list)  # the units set up, in order (taken back: gone)
     log: list[str] = Field(default_factory=list)

@@ -43,8 +43,8 @@ class Table:
         assert "battle" in await self.say(f"as {starter} /campaign linked battle scenario:meeting")
         await self.say("as ann /deploy unit:allies-infantry-detachment-1 at:66,11")
         await self.say("as otto /deploy unit:axis-infantry-detachment-1 at:66,37")
-        await self.say("as ann /deploy done")
-        await self.say("as otto /deploy done")
+        await self.say("as ann /deploy done confirm:true")  # the rest to reserve, confirmed (issue 32)
+        await self.say("as otto /deploy done confirm:true")
         assert "Initiative" in await self.say("as otto /game start", *initiative)
 
 

@@ -248,3 +248,13 @@ async def test_the_pace_sets_the_reaction_window(tmp_path):
     assert "Not allowed: pace: choose live or daily, not 'weekly'" in await run(
         "/game new pace:weekly\n", f"sqlite+aiosqlite:///{tmp_path / 'weekly.db'}"
     )
+
+
+async def test_a_finished_game_stays_readable_after_a_restart(tmp_path):
+    url = f"sqlite+aiosqlite:///{tmp_path / 'console.db'}"
+    await run("/start\n/initiative start\n/game concede\n/quit\n", url)  # the Axis concede
+    after = await run("/stats\n/game replay\n/game history\n", url)
+    assert "The last game is over: /game replay tells its story, /stats its dice" in after
+    assert "Dice statistics: 2 dice" in after  # the initiative's two
+    assert "The Allies won: the Axis conceded." in after and "The replay is made when" not in after
+    assert "1. " in after and "allies won: the Axis conceded" in after

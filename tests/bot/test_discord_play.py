@@ -235,3 +235,15 @@ async def test_fallback_and_to_go_together_or_the_reaction_is_refused(tmp_path, 
     after = await bot.games.store.load("13")
     assert (after.version, after.state.units["mg-nest"].position) == (before.version, Point(x=30, y=60))
     await close_bot(bot)
+
+
+async def test_a_game_just_conceded_is_in_the_history_at_once_and_once_only(table):
+    bot, discord = table
+    await discord.slash("game concede", user=ANN, channel="1")
+    listed, _ = reply(await discord.slash("game history", user=EVE, channel="1"))
+    assert listed.splitlines()[0].endswith("UTC: axis won: the Allies conceded")
+    log, _ = reply(await discord.slash("game history", user=EVE, channel="1", number=1))
+    assert "Game over: the Axis win (the Allies conceded)" in log
+    await discord.slash("game new", user=EVE, channel="1")  # archived now: listed as before, once
+    listed, _ = reply(await discord.slash("game history", user=EVE, channel="1"))
+    assert len([line for line in listed.splitlines() if "conceded" in line]) == 1

@@ -203,7 +203,11 @@ TAP_ROWS = (  # as the matrix's rows: who may, in which phases the item does wha
     # fields one, and none does in this Meeting Engagement, so a dummy for Ann's squad is refused
     # by every role (the sniper's taps are played in tests/bot/test_discord_taps.py)
     cell("Set it up with its dummy", (), NOT_HERE, kind="button"),
-    cell("Done setting up (Allies)", ALLIES, "set-up", kind="button"),
+    # with units the allies may still set up, Done asks first (issue 32): Confirm ends the set-up,
+    # Cancel changes nothing; either for an allied player only
+    cell("Done setting up (Allies)", ALLIES, "set-up", kind="button", answer=STEP),
+    cell("Confirm: done", ALLIES, "set-up", kind="button"),
+    cell("Cancel: keep setting up", ALLIES, "set-up", kind="button", answer="private"),
     # a team's reserves are its CO's pool, sent on request (p. 25): no side of this team game
     # calls any at a turn's start, in any phase (a quick battle's calls are played below)
     cell("Call reserves (Allies)", ALLIES, NOT_HERE, kind="button", answer=STEP),
@@ -261,6 +265,8 @@ def made(state: GameState, version: int) -> dict[str, dict[str, Any]]:
         step_button(channel, version, "deploy", "Set it up", unit, spot),
         step_button(channel, version, "deploy", "Set it up with its dummy", unit, spot, "F2"),
         step_button(channel, version, "setupdone", "Done setting up (Allies)", "allies"),
+        step_button(channel, version, "setupsure", "Confirm: done", "allies"),
+        step_button(channel, version, "setupkeep", "Cancel: keep setting up", "allies"),
     ]
     return {b.label: b.to_component_dict() for b in buttons} | {
         name: menu.to_component_dict() for name, menu in menus.items()
