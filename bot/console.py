@@ -119,7 +119,7 @@ class ConsoleTable:
         except GameError:
             return cls(services, (await service.new_game(cls.CHANNEL)).state), False
         table = cls(services, state)
-        _, history = await service.store.history(cls.CHANNEL)
+        _, history = await service.history(cls.CHANNEL)
         table.log = [event for _, events in history for event in events]
         return table, True
 

@@ -157,8 +157,9 @@ async def apology(interaction: discord.Interaction) -> str:
 async def _stored_version(interaction: discord.Interaction) -> int | None:
     """The version the interaction's command made, if the store has it (a failure during or
     after the commit leaves the outcome unknown to the command's own path)."""
-    game = await interaction.client.services.store.load(str(interaction.channel_id), str(interaction.id))
-    return game.already.version if game is not None and game.already is not None else None
+    return await interaction.client.services.games.stored_version(
+        str(interaction.channel_id), str(interaction.id)
+    )
 
 
 def sending(interaction: discord.Interaction, *, seat: bool = False) -> str:

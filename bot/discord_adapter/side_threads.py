@@ -28,7 +28,6 @@ from bot.discord_adapter.common import (
 )
 from bot.discord_adapter.served import ServedClient
 from bot.services.game_service import GameError, Outcome
-from bot.storage.thread_store import keep_side_threads, side_threads
 from engine.events import Event
 from engine.game_state import GameState
 from engine.scenarios.book import find_scenario
@@ -68,7 +67,7 @@ async def _threads(client: ServedClient, channel_id: str, outcome: Outcome) -> d
     """The game's threads: as loaded with the action, else read."""
     if outcome.threads is not None:
         return outcome.threads
-    return await side_threads(client.services.store, channel_id)
+    return await client.services.games.side_threads(channel_id)
 
 
 def game_title(state: GameState) -> str:
@@ -86,7 +85,7 @@ async def open_side_threads(interaction: discord.Interaction, state: GameState) 
     """When the game starts (unless they opened for its set-up): a private thread per side with
     its players, and one with the referees if the game has any; the channel is told where
     private news goes, or which permission is missing."""
-    if await side_threads(games(interaction).store, str(interaction.channel_id)):
+    if await games(interaction).side_threads(str(interaction.channel_id)):
         return
     missing = missing_permission(interaction)
     if missing is None:
@@ -96,7 +95,7 @@ async def open_side_threads(interaction: discord.Interaction, state: GameState) 
             log.warning("could not open side threads in channel %s: %s", interaction.channel_id, refusal)
             missing = "Create Private Threads (Discord refused to open them)"
         else:
-            await keep_side_threads(games(interaction).store, str(interaction.channel_id), threads)
+            await games(interaction).keep_side_threads(str(interaction.channel_id), threads)
             where = ", ".join(f"{_called(audience)}: <#{thread}>" for audience, thread in threads.items())
             await interaction.followup.send(f"Private news goes to each side's own thread ({where}).")
             return

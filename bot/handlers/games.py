@@ -9,7 +9,7 @@ from bot.game_status import game_status as status_of
 from bot.handlers.ask import Ask, Change, Person, Picture, ServerRole, SetUp
 from bot.log_pages import log_page
 from bot.reply import Mention, Piece, Reply, RoleTag, Typed
-from bot.services.game_service import GameError, finished_games_text, scenario_text, setup_text
+from bot.services.game_service import GameError, scenario_text, setup_text
 from bot.services.limits import window_seconds
 from bot.services.replay_service import REPLAY_FILE
 from engine.commands import Concede, JoinSide, StartGame
@@ -140,7 +140,7 @@ async def game_log(ask: Ask, page: int | None) -> Reply:
     """What happened, as the asker may know it, a page at a time (:mod:`bot.log_pages`): the
     latest page, or an earlier one."""
     state = await ask.services.games.game(ask.channel)
-    _, history = await ask.services.store.history(ask.channel)
+    _, history = await ask.services.games.history(ask.channel)
     eyes = ask.eyes(state)
     lines = [line for _, events in history for line in events_for(eyes, events)]
     if not lines:
@@ -149,7 +149,7 @@ async def game_log(ask: Ask, page: int | None) -> Reply:
 
 
 async def game_history(ask: Ask, number: int | None) -> Reply:
-    found = await finished_games_text(ask.services.store, ask.channel, number)
+    found = await ask.services.games.finished_games(ask.channel, number)
     return Reply(found.lines, private=True)
 
 

@@ -150,7 +150,7 @@ async def ref_map(ask: Ask) -> tuple[Reply, Picture]:
 async def ref_log(ask: Ask) -> Reply:
     """The whole log as the referees read it, for the asker's eyes only."""
     state = await _refereed_game(ask)
-    _, history = await ask.services.games.store.history(ask.channel)
+    _, history = await ask.services.games.history(ask.channel)
     lines = [with_people(line, state) for _, events in history for line in events_for(REFEREE, events)]
     return Reply(tuple(lines), private=True) if lines else Reply.of("Nothing has happened yet", private=True)
 

@@ -23,6 +23,7 @@ from bot.storage import clock_store
 from bot.storage.deadline_claims import WINDOWS, Claims, process_name
 from bot.storage.store import GameStore, StaleGame, StoredGame
 from bot.storage.tables import WINDOW_CLOSED
+from bot.storage.thread_store import keep_side_threads, side_threads
 from engine.commands import Command, DeclineReaction, UndoActions
 from engine.deployment.areas import AREA_WORDS
 from engine.dice import DiceSource, SeededDice
@@ -122,6 +123,43 @@ class GameService:
     async def remember_window_message(self, channel_id: str, window: int, message_id: str) -> None:
         """The message that shows a window's buttons, reported back when the window closes."""
         await self.store.set_window_message(channel_id, window, message_id)
+
+    async def finished_games(self, channel_id: str, number: int | None = None) -> Reply:
+        """The channel's finished games (newest is 1), or one game's whole log."""
+        games = await self.store.finished_games(channel_id)
+        if not games:
+            return Reply.of("No finished games in this channel yet")
+        if number is None:
+            return Reply.of(
+                *(
+                    f"{n}. {g.finished_at:%Y-%m-%d %H:%M} UTC: {g.result}"
+                    for n, g in enumerate(games, start=1)
+                ),
+                (Typed("/game history number:N"), " shows one game's log"),
+            )
+        if not 1 <= number <= len(games):
+            raise GameError(
+                f"This channel has {counted(len(games), 'finished game')}: choose 1 to {len(games)}"
+            )
+        game = games[number - 1]
+        return Reply.of(Strong(game.result), game.log)
+
+    async def history(self, channel_id: str) -> tuple[GameState, list[tuple[Command, list[Event]]]]:
+        """The channel's game as it began, and every command stored since with its events."""
+        return await self.store.history(channel_id)
+
+    async def stored_version(self, channel_id: str, interaction_id: str) -> int | None:
+        """The version of the channel's game that an interaction's command made, if it was
+        stored (a failure during or after the commit leaves it unknown to the command's path)."""
+        game = await self.store.load(channel_id, interaction_id)
+        return game.already.version if game is not None and game.already is not None else None
+
+    async def side_threads(self, channel_id: str) -> dict[str, str]:
+        """The private threads of the channel's game, by audience (none: not opened)."""
+        return await side_threads(self.store, channel_id)
+
+    async def keep_side_threads(self, channel_id: str, threads: dict[str, str]) -> None:
+        await keep_side_threads(self.store, channel_id, threads)
 
     async def game(self, channel_id: str) -> GameState:
         return (await self._load(channel_id)).state
@@ -448,22 +486,6 @@ def setup_text(table: str | BattleTable, forces: str, reaction_seconds: int) -> 
         (Strong("axis"), f": {quick_forces()['german']}"),
         window_text(reaction_seconds),
     )
-
-
-async def finished_games_text(store: GameStore, channel_id: str, number: int | None = None) -> Reply:
-    """The channel's finished games (newest is 1), or one game's whole log."""
-    games = await store.finished_games(channel_id)
-    if not games:
-        return Reply.of("No finished games in this channel yet")
-    if number is None:
-        return Reply.of(
-            *(f"{n}. {g.finished_at:%Y-%m-%d %H:%M} UTC: {g.result}" for n, g in enumerate(games, start=1)),
-            (Typed("/game history number:N"), " shows one game's log"),
-        )
-    if not 1 <= number <= len(games):
-        raise GameError(f"This channel has {counted(len(games), 'finished game')}: choose 1 to {len(games)}")
-    game = games[number - 1]
-    return Reply.of(Strong(game.result), game.log)
 
 
 def scenario_text(state: GameState, table: str | BattleTable, reaction_seconds: int) -> Reply:
