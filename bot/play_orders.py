@@ -70,7 +70,7 @@ def react(state: GameState, side: str, unit, cmt, at, fallback, to, **options) -
     elif fallback and unit:
         if not to:
             raise IllegalCommand("Say where to: /react unit:UNIT fallback:true to:X,Y")
-        order = fall_back_order(state, side, unit, to)
+        order = fall_back_order(state, side, unit, to, bool(options.get("reverse")))
     elif unit:
         order = unit_order(state, side, unit, **options)
     else:

@@ -30,9 +30,9 @@ class MoveAction(ActionType[Move]):
             "Where to (x,y in inches or a grid square like D3; separate waypoints with ;)",
             reacts=True,
         ),
-        OrderOption("rapid", "flag", "Rapid move (no firing)", default=False),
-        OrderOption("reverse", "flag", "Move in reverse (vehicles)", default=False),
-        OrderOption("road", "flag", "Rapid move along a road (set rapid too)", default=False),
+        OrderOption("rapid", "flag", "Rapid move (no firing)", default=False, reacts=True),
+        OrderOption("reverse", "flag", "Move in reverse (vehicles)", default=False, reacts=True),
+        OrderOption("road", "flag", "Rapid move along a road (set rapid too)", default=False, reacts=True),
     )
     place = 30
 

@@ -6,6 +6,7 @@ choices."""
 import pytest
 
 from bot.app import Services
+from bot.command_schema import COMMANDS
 from bot.console import ConsoleTable
 from bot.play_orders import PLAY_ORDERS
 from bot.services.game_service import GameService
@@ -102,3 +103,49 @@ async def test_a_reaction_by_taps_is_the_command_react_builds(tmp_path, monkeypa
     assert built["1"] == built["2"]
     assert built["1"].kind == "react" and built["1"].order.unit == "sherman-2"
     await close_bot(bot)
+
+
+@pytest.mark.parametrize("flag", ["reverse", "rapid"])
+async def test_a_reaction_moves_as_an_activation_may_in_reverse_or_at_the_rapid_rate(tmp_path, flag):
+    """Iron Cross 2015 p. 6: a reacting unit may move (the book's Sherman moves backwards and
+    fires as the Panther advances), so a reaction takes the move's own options as /act does."""
+    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
+    service = GameService(store, dice=lambda: ScriptedDice([d6(2), d6(5)]))
+    table, _ = await ConsoleTable.open(Services.around(service))
+    for line in (
+        "/game new",
+        "as ann /game join side:allies",
+        "as otto /game join side:axis",
+        "as otto /game start",
+    ):
+        await table.handle(line)
+    await table.handle("as otto /initiative choice:start")
+    await table.handle("as otto /act unit:Gruppe 3 move:50,39")
+    state = await service.game("console")
+    reaction = PLAY_ORDERS["react"](
+        state,
+        "allies",
+        unit="Sherman 2",
+        cmt=False,
+        at=None,
+        fallback=False,
+        to=None,
+        **{
+            "move": "30,5",
+            "fire": None,
+            "first": None,
+            "assault": None,
+            "rapid": False,
+            "reverse": False,
+            "road": False,
+            flag: True,
+        },
+    )
+    assert getattr(reaction.order.actions[0], flag) is True
+    falling = PLAY_ORDERS["react"](
+        state, "allies", unit="Sherman 2", cmt=False, at=None, fallback=True, to="30,5", reverse=True
+    )
+    assert falling.order.reverse is True
+    assert {"rapid", "reverse", "road"} <= {option.name for option in COMMANDS["react"].options}
+    await service.close()
+    await store.close()
