@@ -64,7 +64,7 @@ from engine.rules.force import command_unit_problem
 from engine.rules.scenario import defends
 from engine.scenarios.book import find_scenario
 from engine.state import Phase
-from engine.wording import counted, side_name
+from engine.wording import counted, side_label, side_name
 
 SIDES = ("allies", "axis")  # the sides of a scenario game (engine.scenarios.quick_battle.scenario_battle)
 DamagedRule = Literal["return", "sit_out"]
@@ -184,7 +184,10 @@ def new_linked_campaign(
     for side, (_, force) in sides.items():
         problems = force_problems(force) or ([] if force.units else ["it has no units"])
         if problems:
-            raise IllegalCommand(f"{side}'s force {force.name} is not ready to fight: {'; '.join(problems)}")
+            raise IllegalCommand(
+                f"{side_name(side, start=True)}' force {force.name} is not ready to fight: "
+                + "; ".join(problems)
+            )
     return LinkedCampaign(
         name=name,
         rules=rules or LinkedRules(),
@@ -213,7 +216,7 @@ def battle_problem(campaign: LinkedCampaign, name: str, role: str) -> str | None
     if not force.units:
         return f"{side_name(name, start=True)} have no unit fit to fight: buy reinforcements"
     problem = command_unit_problem([u.label for u in force.units if u.command])
-    return f"{name}: Command unit (p. 18): {problem}" if problem else None
+    return f"{side_label(name)}: Command unit (p. 18): {problem}" if problem else None
 
 
 def start_battle(campaign: LinkedCampaign, scenario: str, roles: Mapping[str, str]) -> LinkedCampaign:
@@ -401,7 +404,7 @@ def spend_reinforcements(
     force = force.model_copy(update={"points_limit": force.points_limit + cost})
     broken = _new_problems(side.force, force)
     if broken:
-        raise IllegalCommand(f"{name} cannot buy {spelt}: {'; '.join(broken)}")
+        raise IllegalCommand(f"{side_name(name, start=True)} cannot buy {spelt}: {'; '.join(broken)}")
     return _with_side(campaign, name, side.model_copy(update={"force": force, "points": side.points - cost}))
 
 
@@ -414,10 +417,11 @@ def retire_unit(campaign: LinkedCampaign, name: str, label: str) -> LinkedCampai
     unit = find_unit(side.force, label)
     force = remove_unit(side.force, unit.label)
     if not force.units:
-        raise IllegalCommand(f"{name} cannot retire {unit.label}: it is the force's last unit")
+        last = "it is the force's last unit"
+        raise IllegalCommand(f"{side_name(name, start=True)} cannot retire {unit.label}: {last}")
     broken = _new_problems(side.force, force)
     if broken:
-        raise IllegalCommand(f"{name} cannot retire {unit.label}: {'; '.join(broken)}")
+        raise IllegalCommand(f"{side_name(name, start=True)} cannot retire {unit.label}: {'; '.join(broken)}")
     units = {kept: record for kept, record in side.units.items() if kept != unit.label}
     retired = side.model_copy(update={"force": force, "units": units, "retired": (*side.retired, unit)})
     return _with_side(campaign, name, retired)
@@ -471,7 +475,7 @@ def standings_text(campaign: LinkedCampaign) -> tuple[Line, ...]:
         force = side.force
         lines.append(
             (
-                f"{name} (",
+                f"{side_label(name)} (",
                 Mention(side.player),
                 f"), {force.name} ({NATION_NAMES[force.nation]}): "
                 f"{counted(side.battles, 'battle')}, {counted(side.wins, 'win')}, "
@@ -500,9 +504,9 @@ def _names(labels: tuple[str, ...]) -> str:
 
 def battle_line(battle: Battle) -> str:
     """One battle of the history in a line."""
-    result = "a draw" if battle.winner is None else f"{battle.winner} won"
+    result = "a draw" if battle.winner is None else f"{side_name(battle.winner)} won"
     sides = "; ".join(
-        f"{name} lost {_names(battle.lost.get(name, ()))}"
+        f"{side_name(name)} lost {_names(battle.lost.get(name, ()))}"
         + (f", damaged {_names(battle.damaged[name])}" if battle.damaged.get(name) else "")
         + (f", +{battle.earned[name]} points" if name in battle.earned else "")
         for name in SIDES
@@ -520,9 +524,9 @@ def result_text(campaign: LinkedCampaign) -> Line:
     loser = SIDES[1] if winner == SIDES[0] else SIDES[0]
     return (
         Strong(campaign.name),
-        f" is over after {fought}: {winner} (",
+        f" is over after {fought}: {side_name(winner)} (",
         Mention(campaign.sides[winner].player),
-        f") wins the campaign, {counted(campaign.sides[winner].wins, 'win')} to {campaign.sides[loser].wins}",
+        f") win the campaign, {counted(campaign.sides[winner].wins, 'win')} to {campaign.sides[loser].wins}",
     )
 
 

@@ -110,7 +110,7 @@ async def test_campaign_stats_add_up_every_battle_and_the_one_being_fought(table
     ended = await table.say("as otto /campaign linked end")
     assert (
         ended.splitlines()[0]
-        == "Normandy is over after 3 battles: allies (ann) wins the campaign, 2 wins to 1"
+        == "Normandy is over after 3 battles: the Allies (ann) win the campaign, 2 wins to 1"
     )
     after = await table.say("/stats campaign")
     assert after.splitlines()[:2] == ["Campaign Normandy: 3 battles fought", "Dice statistics: 14 dice"]

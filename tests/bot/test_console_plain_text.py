@@ -88,7 +88,7 @@ async def test_no_discord_markdown_reaches_the_console(tmp_path):
         "The battle's story: ",  # once in bold
         "Dice statistics: ",  # each player's table once in a code block
         "Linked campaign Normandy set up.",
-        "allies (ann), Able (US)",  # a player, once a mention
+        "Allies (ann), Able (US)",  # a player, once a mention
         "[campaign] Normandy, battle 1. Meeting Engagement",  # the battle carried
         "Normandy is over after 1 battle",
         "Campaign Barrikady set up.\nBarrikady\n1. 17 Oct purchases: open, deadline ",
