@@ -104,8 +104,11 @@ def entering_order(state: GameState, unit: Unit, order: UnitOrder) -> tuple[Unit
     entry = move.path[0]
     _on_table(state, entry)
     if geometry.edge_gap(entry, state.table, edge) > ON_THE_EDGE:
+        start = geometry.nearest_on_edge(entry, state.table, edge)
         raise IllegalCommand(
-            f"{unit.name} must come on at {side_name(unit.side)}' {edge} table edge; {entry} is not on it"
+            f"{unit.name} must come on at {side_name(unit.side)}' {edge} table edge "
+            f'({geometry.edge_line(state.table, edge)}, within {ON_THE_EDGE:g}"); {entry} is not on it: '
+            f"start the move on the edge, e.g. move:{start};{entry}"
         )
     placed = unit.model_copy(update={"position": entry, "in_reserve": False})
     check_set_down(state, placed, entry)
