@@ -141,6 +141,13 @@ def bearing(frm: Point, to: Point) -> float:
     return 0.0 if deg >= 360.0 else deg
 
 
+def point_toward(frm: Point, to: Point, length: float) -> Point:
+    """The point ``length`` inches from ``frm`` on the way to ``to``, to one decimal."""
+    gap = math.hypot(to.x - frm.x, to.y - frm.y)
+    step = min(length / gap, 1.0) if gap else 0.0
+    return Point(x=round(frm.x + (to.x - frm.x) * step, 1), y=round(frm.y + (to.y - frm.y) * step, 1))
+
+
 def angle_between(a: float, b: float) -> float:
     """Smallest absolute difference between two directions, in [0, 180]."""
     d = abs(a - b) % 360.0
