@@ -149,6 +149,8 @@ def plan_move(
     for point in move.path:
         _on_table(state, point)
     length = geometry.path_length(path)
+    if strict:
+        check_goes_somewhere(mover, move, length)
 
     tests: list[TerrainTest] = []
     rough = False
@@ -222,6 +224,16 @@ def plan_move(
         length = geometry.path_length(path)
         tests = [test for test in tests if test.entry < length]
     return MovePlan(mover.id, path, length, allowance, facing, tuple(tests))
+
+
+def check_goes_somewhere(mover: Unit, move: Move, length: float) -> None:
+    """A move is a unit going somewhere (pp. 8-9): one that neither covers any distance nor
+    turns the unit is refused before it costs an action or a token."""
+    turns = move.facing is not None and geometry.angle_between(mover.facing, move.facing) > 1e-6
+    if length < 1e-6 and not turns:
+        raise IllegalCommand(
+            f"{mover.name} is already at {mover.position}: a move must go somewhere (nothing is spent)"
+        )
 
 
 def unit_in_the_way(
