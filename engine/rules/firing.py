@@ -70,6 +70,12 @@ def counts_as_infantry_target(target: Unit) -> bool:
     return not target.is_vehicle
 
 
+def cover_counts(target: Unit) -> bool:
+    """Cover changes the casualty roll against infantry and support squads (p. 10); a vehicle's
+    armour takes the hit instead, where only being hull down helps it (p. 12)."""
+    return counts_as_infantry_target(target)
+
+
 def fires_flamethrower(firer: Unit, chosen: bool) -> bool:
     """Whether a unit's shot is flame (p. 18): a flamethrower team has no other weapon, and a
     flame tank that also has a gun, the Churchill Crocodile, fires one or the other as its player
