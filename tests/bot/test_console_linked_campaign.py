@@ -161,7 +161,7 @@ async def test_a_three_battle_linked_campaign_carries_losses_and_purchases(tmp_p
     assert ended.splitlines()[0] == (
         f"Normandy is over after 3 battles: a draw, {wins[first]} win{'s' * (wins[first] != 1)} each"
         if wins[first] == wins[then]
-        else f"Normandy is over after 3 battles: {first} ({PLAYERS[first]}) wins the campaign, "
+        else f"Normandy is over after 3 battles: {side_name(first)} ({PLAYERS[first]}) win the campaign, "
         f"{wins[first]} win{'s' * (wins[first] != 1)} to {wins[then]}"
     )
     assert ended.splitlines()[1].startswith("Normandy (over): 3 battles fought")

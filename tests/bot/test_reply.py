@@ -43,7 +43,7 @@ def test_each_front_end_writes_every_piece_its_own_way():
     assert plain_reply(reply) == (
         "Iron Cross (2 charts)\nrolled 6, 1 dropped, odds:hit  50%\n"
         "allies: @301 in #55 until 2026-11-28 12:00 UTC\n"
-        "hot seat: ann\n`/game start` begins"
+        "hot seat: ann\n/game start begins"
     )
 
 
