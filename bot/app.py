@@ -4,30 +4,59 @@ table, :mod:`bot.console`).
 
 The services do not know the front end. They answer structured replies (:mod:`bot.reply`), which
 each front end writes its own way (Markdown and mentions in Discord, plain text at the console),
-and each front end plugs in where a notice is posted (``on_window_closed``, ``on_reminder``,
-``on_ping``...).
+and each front end hands them, once, where it posts what no command of its own asked for
+(:class:`Notices`: a window closed by its timer, a ping, a campaign's reminder...).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from bot.services.campaign_service import CampaignService
+from bot.services.campaign_service import CampaignService, Reminded, Revealed
 from bot.services.campaign_stats import CampaignStats
 from bot.services.card_service import CardService
 from bot.services.dice_service import DiceService
 from bot.services.force_service import ForceService
 from bot.services.game_service import GameService
-from bot.services.linked_campaign_service import LinkedCampaignService
+from bot.services.linked_campaign_service import Battled, Carried, LinkedCampaignService
+from bot.services.outcome import Outcome
 from bot.services.owed_service import OwedService
-from bot.services.ping_service import TurnPings
+from bot.services.ping_service import Ping, TurnPings
+from bot.services.replay_service import Replays
 from bot.services.rules_service import RulesService
 from bot.services.stats_service import StatsService
 from bot.services.table_service import TableService
 from bot.storage.deadline_claims import Claims
 from bot.storage.store import GameStore
 from engine.dice import DiceSource, SeededDice
+from engine.game_state import GameState
+
+
+@dataclass(frozen=True)
+class Notices:
+    """Where a front end posts what happens with no command of its own to answer, each its own
+    way (Discord: to the channel, a thread or a direct message; the console: printed); one left
+    out is told to nobody.
+
+    - ``window_closed(channel, outcome)``: a reaction window closed by its timer;
+    - ``deadline_passed(channel, text, outcome)``: a referee's deadline fell, and what the game
+      did (None: nothing);
+    - ``game_over(channel, game)``: a game ended (its story follows);
+    - ``ping(ping)``: a player the game waits for is reminded;
+    - ``reminder(channel, players, reply)`` and ``reveal(channel, reply, open_phase)``: a
+      campaign's deadline nears, a phase's orders are revealed;
+    - ``carried(channel, reply)`` and ``battle(channel, outcome)``: a linked campaign's battle
+      ended and was carried over, the next battle is set up."""
+
+    window_closed: Callable[[str, Outcome], Awaitable[None]] | None = None
+    deadline_passed: Callable[[str, str, Outcome | None], Awaitable[None]] | None = None
+    game_over: Callable[[str, GameState], Awaitable[None]] | None = None
+    ping: Callable[[Ping], Awaitable[None]] | None = None
+    reminder: Reminded | None = None
+    reveal: Revealed | None = None
+    carried: Carried | None = None
+    battle: Battled | None = None
 
 
 @dataclass(frozen=True)
@@ -46,10 +75,22 @@ class Services:
     pings: TurnPings
     campaigns: CampaignService
     linked_campaigns: LinkedCampaignService
+    replays: Replays
 
     @property
     def store(self) -> GameStore:
         return self.games.store
+
+    def tell(self, notices: Notices) -> None:
+        """Post what happens with no command to answer where the front end says (each notice
+        once: a front end tells the services once, as it starts)."""
+        self.games.on_window_closed = notices.window_closed
+        self.games.clocks.on_deadline_passed = notices.deadline_passed
+        if notices.game_over is not None:
+            self.games.on_game_over.append(notices.game_over)
+        self.pings.on_ping = notices.ping
+        self.campaigns.on_reminder, self.campaigns.on_reveal = notices.reminder, notices.reveal
+        self.linked_campaigns.on_carried, self.linked_campaigns.on_battle = notices.carried, notices.battle
 
     @classmethod
     def start(
@@ -78,4 +119,5 @@ class Services:
             pings=TurnPings(games),
             campaigns=CampaignService(store, games.dice, games.clock, claims=games.claims, posts=games.posts),
             linked_campaigns=LinkedCampaignService(games, forces, stats, tables),
+            replays=Replays(store),
         )

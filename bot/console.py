@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import tempfile
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from bot.app import Services
+from bot.app import Notices, Services
 from bot.console_campaign import CampaignDesk
 from bot.console_grammar import Line, subcommands
 from bot.console_help import command_list
@@ -23,7 +22,8 @@ from bot.console_owed import OwedDesk
 from bot.console_team import bonus_pairs, discord_options
 from bot.game_status import game_status
 from bot.handlers import FORM_FILE, HANDLERS, PASTED
-from bot.handlers.ask import Answer, Ask, Person, Picture, ServiceChange, TextFile, Upload
+from bot.handlers.ask import Answer, Ask, Person, Picture, ServerRole, ServiceChange, SetUp, TextFile, Upload
+from bot.handlers.games import game_replay
 from bot.handlers.teams import bonus_given
 from bot.plain_text import plain_refusal, plain_reply
 from bot.play_orders import PLAY_ORDERS
@@ -32,40 +32,27 @@ from bot.services.deadline_loop import DeadlineLoop
 from bot.services.game_service import (
     GameError,
     Outcome,
-    scenario_text,
-    setup_text,
 )
 from bot.services.limits import (
-    MAX_TEAM,
     bounded_text,
     quoted,
-    reaction_seconds,
-    whole_number,
-    window_seconds,
 )
 from bot.services.next_steps import waits_for
-from bot.services.ping_service import ping_delay
-from bot.services.replay_service import REPLAY_FILE, stored_replay
 from bot.services.rules_service import MAX_BYTES
 from bot.set_up_steps import how_to_join, set_up_steps
-from bot.storage.ping_store import DEFAULT_MINUTES
 from bot.storage.store import GameStore
 from bot.text_orders import (
     find_unit,
 )
 from engine.commands import (
     Command,
-    JoinSide,
 )
 from engine.dice import DiceSource, SeededDice
 from engine.errors import IllegalCommand
 from engine.events import Event
 from engine.game import awaiting
 from engine.game_state import GameState
-from engine.rulesets import with_rule_set
-from engine.scenarios.quick_battle import quick_battle, scenario_battle
 from engine.state import Phase
-from engine.teams import make_team_game
 from engine.view import REFEREE, SPECTATORS, audience_of, events_for, kept_from_spectators, names_for, sees
 from engine.wording import counted, side_name
 from renderer import render
@@ -104,6 +91,19 @@ class ConsoleTable:
         self.state = state
         self.log: list[Event] = []
         self.pictures = pictures
+        self.out: TextIO | None = None  # where what happens between lines is written as it comes
+        campaigns = self.campaigns
+        services.tell(
+            Notices(
+                window_closed=self.window_closed,
+                deadline_passed=self.deadline_passed,
+                ping=self.owed.ping,
+                reminder=campaigns.remind,
+                reveal=campaigns.reveal,
+                carried=campaigns.carried,
+                battle=campaigns.battle,
+            )
+        )
 
     @classmethod
     async def open(cls, services: Services) -> tuple[ConsoleTable, bool]:
@@ -121,6 +121,30 @@ class ConsoleTable:
             _, history = await service.store.history(cls.CHANNEL)
             table.log = [event for _, events in history for event in events]
         return table, resumed
+
+    async def window_closed(self, channel_id: str, outcome: Outcome) -> None:
+        """A reaction window closed by its timer: what it did, and the game's status."""
+        self.state = outcome.state
+        self.log.extend(outcome.events)
+        lines = self.news(self.reader(None), outcome.events)
+        self.write(
+            "\n[the reaction window closed]\n" + "\n".join([*lines, "", self.status(self.reader(None))])
+        )
+
+    async def deadline_passed(self, channel_id: str, text: str, outcome: Outcome | None) -> None:
+        """A referee's deadline fell: said, with what the game did."""
+        lines = []
+        if outcome is not None:
+            self.state = outcome.state
+            self.log.extend(outcome.events)
+            lines = self.news(self.reader(None), outcome.events)
+        self.write("\n".join([f"\n[{text}]", *lines]))
+
+    def write(self, notice: str) -> None:
+        """A notice written as it comes (none before the table has somewhere to write it)."""
+        if self.out is not None:
+            self.out.write(notice + "\n")
+            self.out.flush()
 
     def new_battle(self, outcome: Outcome) -> None:
         """A battle set up elsewhere (a linked campaign's) becomes the table's game."""
@@ -165,12 +189,7 @@ class ConsoleTable:
             raise IllegalCommand(how_to_join(self.state))
         if verb in PLAY_ORDERS and line.spec is not None and line.spec.path == verb:
             return PLAY_ORDERS[verb](self.state, side, **line.typed())  # as the slash command builds it
-        simple: dict[str, Callable[[], Command]] = {
-            "join": lambda: JoinSide(side=line.options.get("side", ""), player=line.player, name=line.player),
-        }
-        if verb not in simple:
-            raise IllegalCommand(f"Unknown command /{verb}: see /help")
-        return simple[verb]()
+        raise IllegalCommand(f"Unknown command /{verb}: see /help")
 
     # -- handled commands ------------------------------------------------------------------
 
@@ -238,6 +257,8 @@ class ConsoleTable:
                 options[option.name] = Upload(path.name, path.read_bytes())
             if option.kind == "user" and options[option.name] is not None:
                 options[option.name] = Person(str(options[option.name]))
+            if option.kind == "role" and options[option.name] is not None:
+                options[option.name] = ServerRole(str(options[option.name]))
         if (file := line.spec.option(FORM_FILE)) is not None and file.console_only:
             if FORM_FILE not in line.options:
                 raise IllegalCommand(f"Name the file to read: /{line.spec.path} file:FILE")
@@ -250,18 +271,28 @@ class ConsoleTable:
         files printed."""
         if isinstance(answer, ServiceChange):
             return await self.shown(line, await answer.make(None))
+        if isinstance(answer, SetUp):
+            outcome = await answer.make(None)
+            self.state, self.log = outcome.state, []
+            return f"{plain_reply(answer.announced)}\n{set_up_steps(self.state)}"
         if callable(answer):
             return await self.shown(line, await self.service.act(self.CHANNEL, line.player, answer))
-        written = [*self.owed.waiting_pings(), *self.campaigns.waiting_notices()]  # what waited for a reply
+        waiting = [*self.owed.waiting_pings(), *self.campaigns.waiting_notices()]  # what waited for a reply
+        return "\n\n".join([*waiting, *self.written(answer), *self.afterword(line)])
+
+    def written(self, answer: Reply | tuple[Reply | Picture | TextFile, ...]) -> list[str]:
+        """Replies in plain text, pictures written to their files (when pictures are on), text
+        files printed."""
+        written = []
         for part in answer if isinstance(answer, tuple) else (answer,):
             if isinstance(part, Picture):
                 if self.pictures is not None:  # else pictures are off at this table
-                    written.append(f"Picture: {self._write(part.name, part.png)}")
+                    written.append(f"Picture: {self._write(part.name, part.image)}")
             elif isinstance(part, TextFile):
                 written.append(part.text)
             else:
                 written.append(plain_reply(part, self.service.clock.now()))
-        return "\n\n".join([*written, *self.afterword(line)])
+        return written
 
     def afterword(self, line: Line) -> list[str]:
         """What the console adds to an answer, having no buttons or command picker: after the
@@ -318,19 +349,9 @@ class ConsoleTable:
             if group and all(spec.path in HANDLERS for spec in group.values()):
                 *most, last = group
                 raise IllegalCommand(f"Try {', '.join(most)} or {last}")
-            views: dict[str, Callable[[], Awaitable[str] | str]] = {
-                "units": lambda: self.units(self.reader(line.player)),
-                "replay": self.save_replay,
-                "new": lambda: self.new_game(line),
-            }
-            if line.verb in views:
-                answer = views[line.verb]()
-                if not isinstance(answer, str | Reply):
-                    answer = await answer
-                return plain_reply(answer) if isinstance(answer, Reply) else answer
-            joining = line.verb == "join" and "force" in line.options
-            command = await self.joining(line) if joining else self.parse(line)
-            outcome = await self.service.act(self.CHANNEL, line.player, command)
+            if line.verb == "units":
+                return self.units(self.reader(line.player))
+            outcome = await self.service.act(self.CHANNEL, line.player, self.parse(line))
         except (IllegalCommand, GameError, ValueError) as problem:
             return f"Not allowed: {plain_refusal(problem)}"
         except Exception:
@@ -346,66 +367,9 @@ class ConsoleTable:
         reader = self.reader(line.player)
         lines = self.news(reader, outcome.events)
         over = outcome.state.phase is Phase.OVER and outcome.before and outcome.before.phase is not Phase.OVER
-        story = [await self.told_story()] if over else []
+        story = [await self.told_story(line)] if over else []
         picture = await self.save_picture(outcome, line.player)
         return "\n".join(lines + ["", self.status(reader)] + picture + story)
-
-    async def new_game(self, line: Line) -> str:
-        forces, seed = line.options.get("forces", "us"), line.options.get("seed")
-        table = await self.services.tables.battlefield(
-            self.CHANNEL, line.options.get("table", "village"), seed
-        )
-        typed = line.options.get("reaction_seconds")
-        seconds = window_seconds(line.options.get("pace", "live"), reaction_seconds(typed) if typed else None)
-        scenario = line.options.get("scenario", "quick")
-        if scenario == "quick":
-            battle = quick_battle(table, forces)
-            text = plain_reply(setup_text(table, forces, seconds))
-        else:
-            battle = scenario_battle(
-                scenario,
-                table,
-                line.options.get("attacker"),
-                line.options.get("attacker_choice"),
-                line.options.get("deployment") == "plotted",
-                line.options.get("edges"),
-                line.options.get("areas", "edges"),
-            )
-            text = plain_reply(scenario_text(battle, table, seconds))
-        battle = with_rule_set(battle, line.options.get("ruleset", "core_2015"))
-        if "teams" in line.options:
-            if scenario == "quick":
-                raise IllegalCommand("A team game is a scenario game: teams:N players a side, with scenario:")
-            teams = whole_number("teams", line.options["teams"], 1, MAX_TEAM)
-            make_team_game(battle, teams, line.options.get("bonus", "even"))
-        battle.referees = [r for r in line.options.get("referee", "").split(",") if r]
-        minutes = ping_delay(line.options.get("ping_minutes", str(DEFAULT_MINUTES)))
-        outcome = await self.service.new_game(self.CHANNEL, battle, seconds, line.player)
-        await self.owed.pings.set_delay(self.CHANNEL, minutes)
-        self.state, self.log = outcome.state, []
-        return f"{text}\n{set_up_steps(self.state)}"
-
-    async def joining(self, line: Line) -> Command:
-        """``/game join side:SIDE force:NAME`` brings a saved force to a scenario game."""
-        side, planned = line.options.get("side", ""), self.state.planned_scenario
-        if planned is None or side not in planned.roles:
-            raise IllegalCommand("Bring a force to a scenario game, on side allies or axis")
-        return await self.forces.joining(
-            "console", line.player, side, line.options["force"], planned.roles[side]
-        )
-
-    async def save_map(self, line: Line) -> str:
-        """The battlefield as the player sees it (their side's view, a referee's whole view), to
-        ``pictures/map-<viewer>.png``."""
-        viewer = audience_of(self.state, line.player)  # a referee sees everything, as in Discord
-        if viewer is SPECTATORS:
-            viewer = line.options.get("side")
-        if viewer not in (None, REFEREE, *self.state.sides):
-            raise IllegalCommand(f"There is no side {viewer!r}: allies or axis")
-        if self.pictures is None:
-            return "Pictures are off at this table"
-        png = await asyncio.to_thread(render, self.state, viewer)
-        return f"{viewer or 'spectators'} view: {self._write('map-' + (viewer or 'spectators'), png)}"
 
     async def save_picture(self, outcome: Outcome, player: str) -> list[str]:
         """Draw the table after the action (off the event loop) to ``pictures/latest.png``, as the
@@ -419,29 +383,11 @@ class ConsoleTable:
         )
         return [f"Picture: {self._write('latest', png)}"]
 
-    async def save_replay(self) -> str:
-        """The finished game's story, and its animated replay written frame by frame to
-        ``pictures/replay.gif`` (at a table without pictures, the story alone)."""
-        if self.pictures is None:
-            with tempfile.TemporaryFile() as nowhere:
-                return plain_reply((await stored_replay(self.service.store, self.CHANNEL, nowhere)).summary)
-        self.pictures.mkdir(parents=True, exist_ok=True)
-        target = self.pictures / REPLAY_FILE
-        being_written = target.with_suffix(".part")
-        with being_written.open("wb") as movie:
-            replay = await stored_replay(self.service.store, self.CHANNEL, movie)
-        if not replay.frames:
-            being_written.unlink()
-            return plain_reply(replay.summary)
-        being_written.replace(target)
-        frames = f"{replay.frames} frame{'s' * (replay.frames != 1)}"
-        each = ", one per activation" if replay.frames == replay.activations else ""
-        return f"{plain_reply(replay.summary)}\nReplay ({frames}{each}): {target}"
-
-    async def told_story(self) -> str:
-        """The story at the game's end: the game stands whatever becomes of it."""
+    async def told_story(self, line: Line) -> str:
+        """The story at the game's end, as ``/game replay`` tells it (its replay written to the
+        pictures folder): the game stands whatever becomes of it."""
         try:
-            return await self.save_replay()
+            return "\n\n".join(self.written(await game_replay(self.ask(line))))
         except Exception:
             log.exception("could not make the story of the game")
             return "The battle's story could not be made (/game replay tries again)."
@@ -464,33 +410,14 @@ async def play_console(
 ) -> int:
     store = await GameStore.open(database_url)
 
-    async def window_closed(channel_id: str, outcome: Outcome) -> None:
-        table.state = outcome.state
-        table.log.extend(outcome.events)
-        lines = table.news(table.reader(None), outcome.events)
-        status = table.status(table.reader(None))
-        stdout.write("\n[the reaction window closed]\n" + "\n".join(lines + ["", status]) + "\n")
-        stdout.flush()
-
-    async def deadline_passed(channel_id: str, text: str, outcome: Outcome | None) -> None:
-        lines = []
-        if outcome is not None:
-            table.state = outcome.state
-            table.log.extend(outcome.events)
-            lines = table.news(table.reader(None), outcome.events)
-        stdout.write("\n".join([f"\n[{text}]", *lines]) + "\n")
-        stdout.flush()
-
     services = Services.start(store, dice)
     service = services.games
-    service.on_window_closed = window_closed
-    service.clocks.on_deadline_passed = deadline_passed
     # what fell due while the console was down, or was left by a process that died before
     # telling it, and what falls free while it runs: claimed and told as the Discord client does
     deadlines = DeadlineLoop(service, services.pings, services.campaigns)
     try:
         table, resumed = await ConsoleTable.open(services)
-        table.pictures = pictures
+        table.pictures, table.out = pictures, stdout
         await table.rules.ship()
         await service.resume()
         await table.campaigns.open(stdout)

@@ -28,9 +28,7 @@ class CampaignDesk:
         self.waiting: list[str] = []
         self.on_battle = on_battle  # a linked battle set up here becomes the table's game
         self.linked = services.linked_campaigns
-        self.linked.on_carried, self.linked.on_battle = self._carried, self._battle
         self.service = services.campaigns
-        self.service.on_reminder, self.service.on_reveal = self._remind, self._reveal
 
     async def open(self, out: TextIO) -> None:
         """Write notices to ``out`` as they come, and arm the stored campaigns' timers."""
@@ -49,16 +47,16 @@ class CampaignDesk:
         """A campaign's notice at the console: its moments with how far off they are."""
         return plain_reply(said, self.service.clock.now())
 
-    async def _remind(self, channel: str, users: list[str], said: Reply) -> None:
+    async def remind(self, channel: str, users: list[str], said: Reply) -> None:
         self._post(f"[reminder to {', '.join(users)}] {self._written(said)}")
 
-    async def _reveal(self, channel: str, said: Reply, open_phase: int | None) -> None:
+    async def reveal(self, channel: str, said: Reply, open_phase: int | None) -> None:
         self._post(f"[revealed] {self._written(said)}")
 
-    async def _carried(self, channel: str, said: Reply) -> None:
+    async def carried(self, channel: str, said: Reply) -> None:
         self._post(f"[campaign] {self._written(said)}")
 
-    async def _battle(self, channel: str, outcome: Outcome) -> None:
+    async def battle(self, channel: str, outcome: Outcome) -> None:
         if channel == CHANNEL and self.on_battle is not None:
             self.on_battle(outcome)
 

@@ -20,7 +20,6 @@ class OwedDesk:
         self.waiting: list[str] = []
         self.owed = services.owed
         self.pings = services.pings
-        self.pings.on_ping = self._ping
 
     async def open(self, out: TextIO) -> None:
         """Write pings to ``out`` as they come, and arm the stored ones."""
@@ -35,7 +34,7 @@ class OwedDesk:
         waiting, self.waiting = self.waiting, []
         return waiting
 
-    async def _ping(self, ping: Ping) -> None:
+    async def ping(self, ping: Ping) -> None:
         what = ping.what + (f", until {utc_text(ping.closes)}" if ping.closes else "")
         lines = [f"[message to {player}] #{ping.channel_id} waits for you: {what}" for player in ping.dm]
         if ping.mention:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from bot.reply import Block, Channel, Heading, Mention, Moment, Piece, Reply, Strong, Struck, Typed
+from bot.reply import Block, Channel, Heading, Mention, Moment, Piece, Reply, RoleTag, Strong, Struck, Typed
 from bot.services.campaign_service import utc_text
 from bot.services.game_service import duration_text
 from bot.services.outcome import GameError
@@ -27,7 +27,7 @@ def _written(piece: Piece, now: datetime | None) -> str:
     match piece:
         case Struck(text):
             return f"{text} dropped"  # no strike-through at a terminal
-        case Strong(text) | Heading(text) | Block(text) | Typed(text):
+        case Strong(text) | Heading(text) | Block(text) | RoleTag(text) | Typed(text):
             return text
         case Mention(user_id):
             return f"@{user_id}" if user_id.isdigit() else user_id

@@ -24,6 +24,7 @@ from engine.rich_text import (
     Mention,
     Moment,
     Piece,
+    RoleTag,
     Strong,
     Struck,
     Typed,
@@ -36,6 +37,7 @@ __all__ = [
     "Heading",
     "Line",
     "Mention",
+    "RoleTag",
     "Moment",
     "Piece",
     "Reply",
@@ -80,7 +82,7 @@ def _line(line: Piece | Iterable[Piece]) -> Line:
     return tuple(line)
 
 
-_WORDS = {kind.__name__: kind for kind in (Words, Strong, Heading, Typed, Struck, Block)}
+_WORDS = {kind.__name__: kind for kind in (Words, Strong, Heading, Typed, Struck, Block, RoleTag)}
 
 
 def reply_to_json(reply: Reply) -> list[list[str | dict[str, str]]]:

@@ -3,9 +3,10 @@
 A line is a tuple of pieces: plain words (a ``str``), an emphasised word (:class:`Strong`: a dice
 result, a side's name), a list's heading (:class:`Heading`), a command to type (:class:`Typed`),
 a die that does not count (:class:`Struck`), lines kept as laid out (:class:`Block`: a table of
-odds), a user (:class:`Mention`, by id), a channel (:class:`Channel`, by id) and a moment
-(:class:`Moment`). The engine's formatters write lines of them; the bot's :class:`bot.reply.Reply`
-gathers lines, and Discord writes them as Markdown, the console as plain text.
+odds), a server role (:class:`RoleTag`), a user (:class:`Mention`, by id), a channel
+(:class:`Channel`, by id) and a moment (:class:`Moment`). The engine's formatters write lines of
+them; the bot's :class:`bot.reply.Reply` gathers lines, and Discord writes them as Markdown, the
+console as plain text.
 """
 
 from __future__ import annotations
@@ -41,6 +42,10 @@ class Struck(Words):
 
 class Block(Words):
     """Lines kept as laid out, in columns: a table of odds, a dice report."""
+
+
+class RoleTag(Words):
+    """A server role, by id (at the console, by the name typed): its tag in Discord, never a ping."""
 
 
 @dataclass(frozen=True)

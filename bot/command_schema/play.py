@@ -41,6 +41,7 @@ PLAY_SPECS = (
             "areas",
             "Scenarios: deployment areas along whole edges (default), opposite corners, roads, or flanks",
             DEPLOYMENT_AREAS,
+            default="edges",
         ),
         choice(
             "forces",

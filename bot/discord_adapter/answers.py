@@ -20,6 +20,7 @@ from discord.utils import MISSING
 
 from bot import metrics
 from bot.discord_adapter.markdown import mention, pinging, refused
+from bot.discord_adapter.served import Interaction
 from bot.services.game_service import GameError
 from engine.errors import IllegalCommand
 
@@ -42,14 +43,14 @@ ALREADY_ACKNOWLEDGED = 40060  # Discord's code for a second callback of one inte
 UNREACHABLE = (discord.HTTPException, aiohttp.ClientError, TimeoutError)
 
 
-def first_callback(interaction: discord.Interaction) -> bool:
+def first_callback(interaction: Interaction) -> bool:
     """Whether the interaction may still be called back. Discord takes one callback an
     interaction: one that comes again (the same id, sent twice by a client or the gateway) is
     answered by follow-ups alone. The client remembers the interactions it called back for their
     tokens' 15 minutes."""
     if interaction.response.is_done() or interaction.extras.get(AGAIN):
         return False
-    called = interaction.client.called_back  # type: ignore[attr-defined]
+    called = interaction.client.called_back
     if interaction.id in called:
         interaction.extras[AGAIN] = True
         return False
@@ -156,9 +157,7 @@ async def apology(interaction: discord.Interaction) -> str:
 async def _stored_version(interaction: discord.Interaction) -> int | None:
     """The version the interaction's command made, if the store has it (a failure during or
     after the commit leaves the outcome unknown to the command's own path)."""
-    game = await interaction.client.games.store.load(  # type: ignore[attr-defined]
-        str(interaction.channel_id), str(interaction.id)
-    )
+    game = await interaction.client.services.store.load(str(interaction.channel_id), str(interaction.id))
     return game.already.version if game is not None and game.already is not None else None
 
 

@@ -27,13 +27,12 @@ from bot.discord_adapter.custom_ids import ReadFirst, number_of, of_this_channel
 from bot.discord_adapter.handled_commands import ask_of, handled_command, present
 from bot.discord_adapter.markdown import markdown, pinging, refused
 from bot.discord_adapter.schema_commands import generated_command, schema_command
-from bot.discord_adapter.served import Interaction
+from bot.discord_adapter.served import Interaction, ServedClient
 from bot.discord_adapter.table_commands import battlefields
 from bot.handlers import HANDLERS
 from bot.reply import Reply
 from bot.services.campaign_service import CampaignService
 from bot.services.game_service import GameError
-from bot.services.linked_campaign_service import LinkedCampaignService
 from engine.errors import IllegalCommand
 
 log = logging.getLogger(__name__)
@@ -59,8 +58,8 @@ LINKED = {
 }
 
 
-def campaigns(interaction: discord.Interaction) -> CampaignService:
-    return interaction.client.campaigns  # type: ignore[attr-defined]
+def campaigns(interaction: Interaction) -> CampaignService:
+    return interaction.client.services.campaigns
 
 
 async def sealing(
@@ -165,20 +164,16 @@ def submit_view(channel_id: str, phase: int) -> discord.ui.View:
 
 
 class CampaignCommands(app_commands.Group):
-    """The group; it tells the client's CampaignService to post reminders and reveals in the
-    campaign's channel, with Discord's mentions and times. The client calls
-    ``client.campaigns.resume()`` when it starts. Linked battles have a LinkedCampaignService of
-    their own, ``client.linked_campaigns``, whose news of a battle's end is posted here."""
+    """The group; it posts a campaign's reminders and reveals (:meth:`remind`,
+    :meth:`announce_reveal`) in the campaign's channel, with Discord's mentions and times, and a
+    linked campaign's news of a battle's end (:meth:`post`): the client hands them to the
+    services (:class:`bot.app.Notices`), and calls ``client.campaigns.resume()`` when it starts."""
 
-    def __init__(self, client: discord.Client) -> None:
+    def __init__(self, client: ServedClient) -> None:
         super().__init__(
             name="campaign", description="Red Barricades campaigns and linked Iron Cross battles"
         )
         self.client = client
-        campaigns: CampaignService = client.campaigns  # type: ignore[attr-defined]
-        campaigns.on_reminder, campaigns.on_reveal = self.remind, self.announce_reveal
-        linked: LinkedCampaignService = client.linked_campaigns  # type: ignore[attr-defined]
-        linked.on_carried = self.post
         client.add_dynamic_items(SubmitButton)
         generated_command("campaign new", set_up, group=self)
         for path in HANDLED:

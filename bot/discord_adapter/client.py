@@ -9,7 +9,7 @@ import discord
 from cachetools import TTLCache
 from discord import app_commands
 
-from bot.app import Services
+from bot.app import Notices, Services
 from bot.discord_adapter.action_card import next_steps
 from bot.discord_adapter.answers import acknowledge, apology, tell
 from bot.discord_adapter.campaign_commands import CampaignCommands
@@ -28,7 +28,7 @@ from bot.discord_adapter.help_command import PageButton, TopicSelect, help_comma
 from bot.discord_adapter.owed_commands import GamesCommands
 from bot.discord_adapter.play_commands import PLAY_COMMANDS
 from bot.discord_adapter.reaction_buttons import NoReactionButton, retire_buttons
-from bot.discord_adapter.referee_clock_commands import hear_deadlines
+from bot.discord_adapter.referee_clock_commands import deadline_announcer
 from bot.discord_adapter.referee_commands import RefereeCommands
 from bot.discord_adapter.replay_card import StoryPosts, outcome_card
 from bot.discord_adapter.rule_commands import RulesCommands, library_command, rule_command
@@ -86,9 +86,8 @@ class IronCrossBot(ServedClient):
         self.stats, self.campaign_stats = services.stats, services.campaign_stats
         self.owed, self.pings = services.owed, services.pings
         self.campaigns, self.linked_campaigns = services.campaigns, services.linked_campaigns
-        self.games.on_window_closed = self.announce
-        self.stories = StoryPosts(self, self.games)  # a game's story follows its game-over card
-        hear_deadlines(self)  # a referee's deadline for an absent side is told to the channel
+        self.replays = services.replays
+        self.stories = StoryPosts(self, self.services.replays)  # follows a game-over card
         self.sync_commands = sync_commands
         self.sync_guild = sync_guild  # a test server to publish the commands to, not every server
         self.tree = app_commands.CommandTree(self)
@@ -108,12 +107,24 @@ class IronCrossBot(ServedClient):
         self.tree.add_command(ForceCommands())
         self.tree.add_command(TableCommands())
         self.tree.add_command(CardCommands())
-        self.tree.add_command(CampaignCommands(self))
-        self.tree.add_command(GamesCommands(self))
+        campaign, owed = CampaignCommands(self), GamesCommands(self)
+        self.tree.add_command(campaign)
+        self.tree.add_command(owed)
         self.tree.add_command(stats_command)
         self.tree.add_command(RefereeCommands())
         self.tree.add_command(TeamCommands())
         check_tree(self.tree)  # every command is one of the schema's, with its options
+        services.tell(
+            Notices(
+                window_closed=self.announce,
+                deadline_passed=deadline_announcer(self),  # a referee's deadline, told to the channel
+                game_over=self.stories.game_over,
+                ping=owed.send_ping,
+                reminder=campaign.remind,
+                reveal=campaign.announce_reveal,
+                carried=campaign.post,
+            )
+        )
         self.add_dynamic_items(
             ReactButton,
             NoReactionButton,

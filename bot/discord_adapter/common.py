@@ -13,6 +13,7 @@ from discord import app_commands
 from bot.discord_adapter.action_card import action_card
 from bot.discord_adapter.answers import answer
 from bot.discord_adapter.markdown import markdown, mention, plain, refused
+from bot.discord_adapter.served import Interaction
 from bot.game_status import game_status
 from bot.reply import Mention, Reply, with_people
 from bot.services.deadline_posts import making
@@ -65,8 +66,8 @@ def owner_scope(interaction: discord.Interaction) -> str:
     return str(interaction.guild_id)
 
 
-def games(interaction: discord.Interaction) -> GameService:
-    return interaction.client.games  # type: ignore[attr-defined]
+def games(interaction: Interaction) -> GameService:
+    return interaction.client.services.games
 
 
 def summary(state: GameState) -> str:

@@ -19,7 +19,17 @@ from bot.discord_adapter.referees import acting_side, applied, eyes_of, server_r
 from bot.discord_adapter.schema_commands import generated_command
 from bot.discord_adapter.served import Interaction
 from bot.handlers import HANDLERS
-from bot.handlers.ask import Answer, Ask, Change, Person, Picture, ServiceChange, TextFile, Upload
+from bot.handlers.ask import (
+    Answer,
+    Ask,
+    Change,
+    Person,
+    Picture,
+    ServerRole,
+    ServiceChange,
+    TextFile,
+    Upload,
+)
 from bot.reply import Reply
 from bot.services.game_service import GameError, Outcome
 from bot.services.rules_service import MAX_BYTES
@@ -74,7 +84,7 @@ Applied = Callable[[Interaction, Change | ServiceChange], Awaitable[Outcome]]
 
 
 def _file(part: Picture | TextFile) -> discord.File:
-    data = part.png if isinstance(part, Picture) else part.text.encode("utf-8")
+    data = part.image if isinstance(part, Picture) else part.text.encode("utf-8")
     return discord.File(io.BytesIO(data), filename=part.name, description=part.description)
 
 
@@ -120,14 +130,16 @@ def handled_command(
     choices for Discord, ``extras`` are
     what :func:`~bot.discord_adapter.schema_commands.schema_command` takes (a group, whether it
     answers privately)."""
-    users = {option.name for option in COMMANDS[path].shared() if option.kind == "user"}
+    kinds = {option.name: option.kind for option in COMMANDS[path].shared()}
 
     async def run(interaction: Interaction, **options: Any) -> None:
         for name, value in options.items():
             if isinstance(value, discord.Attachment):
                 options[name] = await upload(value)
-            elif name in users and value is not None:
+            elif kinds[name] == "user" and value is not None:
                 options[name] = Person(str(value.id), display_name(value))
+            elif kinds[name] == "role" and value is not None:
+                options[name] = ServerRole(str(value.id))
         answered = await HANDLERS[path](ask_of(interaction), **options)
         if presented is not None:
             await presented(interaction, answered)

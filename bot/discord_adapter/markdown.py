@@ -14,7 +14,7 @@ from datetime import datetime
 
 import discord
 
-from bot.reply import Block, Channel, Heading, Mention, Moment, Piece, Reply, Strong, Struck, Typed
+from bot.reply import Block, Channel, Heading, Mention, Moment, Piece, Reply, RoleTag, Strong, Struck, Typed
 from bot.services.outcome import GameError
 
 _MARKS = re.compile(r"([\\*_~|`]|\[(?=[^\]]*\]\())")  # emphasis, spoilers, code, a masked link, the escape
@@ -94,6 +94,8 @@ def _written(piece: Piece) -> str:
             return fenced(text)
         case Mention(user_id):
             return mention(user_id)
+        case RoleTag(role_id):
+            return f"<@&{role_id}>" if role_id.isdigit() else plain(role_id)
         case Channel(channel_id):
             return f"<#{channel_id}>"
         case Moment(at):

@@ -15,6 +15,7 @@ from bot.discord_adapter.answers import PRIVATE
 from bot.discord_adapter.common import deadline_nonce
 from bot.discord_adapter.handled_commands import handled_command
 from bot.discord_adapter.markdown import mention, pinging, relative_time
+from bot.discord_adapter.served import Interaction, ServedClient
 from bot.services.ping_service import Ping, TurnPings
 
 log = logging.getLogger(__name__)
@@ -24,20 +25,19 @@ def channel_link(channel_id: str) -> str:
     return f"<#{channel_id}>"
 
 
-def pings(interaction: discord.Interaction) -> TurnPings:
-    return interaction.client.pings  # type: ignore[attr-defined]
+def pings(interaction: Interaction) -> TurnPings:
+    return interaction.client.services.pings
 
 
 class GamesCommands(app_commands.Group):
-    """The group; it tells the client's TurnPings (``client.pings``) how to ping; the client
-    calls ``client.pings.resume()`` when it starts."""
+    """The group; it sends the turn pings (:meth:`send_ping`), which the client hands to the
+    services (:class:`bot.app.Notices`); the client calls ``client.pings.resume()`` when it starts."""
 
-    def __init__(self, client: discord.Client) -> None:
+    def __init__(self, client: ServedClient) -> None:
         super().__init__(
             name="games", description="Every game and campaign waiting for you, and how you hear"
         )
         self.client = client
-        client.pings.on_ping = self.send_ping  # type: ignore[attr-defined]
         handled_command("games mine", group=self, extras=PRIVATE)
         handled_command("games ping", group=self, extras=PRIVATE)
         handled_command("games delay", group=self)

@@ -13,6 +13,8 @@ are stored once per interaction: one sent again is only reminded of.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 import discord
 from discord import app_commands
 
@@ -21,6 +23,7 @@ from bot.discord_adapter.common import deadline_nonce, summary, told_lines
 from bot.discord_adapter.handled_commands import handled_command
 from bot.discord_adapter.reaction_buttons import retire_buttons, show_result
 from bot.discord_adapter.referees import remind, seated, show_news
+from bot.discord_adapter.served import ServedClient
 from bot.discord_adapter.side_threads import post_to_threads
 from bot.services.game_service import Outcome
 
@@ -85,8 +88,8 @@ class PrepCommands(app_commands.Group):
         handled_command("ref prep list", group=self, extras=PRIVATE)
 
 
-def hear_deadlines(client: discord.Client) -> None:
-    """Tell a channel when a referee's deadline has passed and what the game did."""
+def deadline_announcer(client: ServedClient) -> Callable[[str, str, Outcome | None], Awaitable[None]]:
+    """What tells a channel that a referee's deadline has passed, and what the game did."""
 
     async def announce(channel_id: str, text: str, outcome: Outcome | None) -> None:
         lines = [text] + ([told_lines(outcome.events, state=outcome.state)] if outcome else [])
@@ -96,4 +99,4 @@ def hear_deadlines(client: discord.Client) -> None:
             await post_to_threads(client, channel_id, outcome)
             await retire_buttons(client, channel_id, outcome.closed_window_message)
 
-    client.games.clocks.on_deadline_passed = announce  # type: ignore[attr-defined]
+    return announce

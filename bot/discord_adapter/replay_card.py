@@ -15,8 +15,8 @@ import discord
 
 from bot.discord_adapter.action_card import action_card
 from bot.discord_adapter.markdown import markdown
-from bot.services.game_service import GameService, Outcome
-from bot.services.replay_service import REPLAY_FILE, Replay, stored_replay
+from bot.services.game_service import Outcome
+from bot.services.replay_service import REPLAY_FILE, Replay, Replays
 from engine.game_state import GameState
 from engine.state import Phase
 
@@ -60,11 +60,9 @@ class StoryPosts:
     made, for a task that lives on). The game and its card stand whatever happens here: a story
     that could not be made or posted is logged (``/game replay`` tries again)."""
 
-    def __init__(self, client: discord.Client, games: GameService) -> None:
-        self.client, self.games = client, games
-        self.making = asyncio.Lock()
+    def __init__(self, client: discord.Client, replays: Replays) -> None:
+        self.client, self.replays = client, replays
         self.posting: set[asyncio.Task[None]] = set()
-        games.on_game_over.append(self.game_over)
 
     async def game_over(self, channel_id: str, final: GameState) -> None:
         card = asyncio.current_task()  # the task that goes on to post the game-over card
@@ -72,15 +70,10 @@ class StoryPosts:
         self.posting.add(task)
         task.add_done_callback(self.posting.discard)
 
-    async def make(self, channel_id: str, movie: BinaryIO) -> Replay:
-        """The channel's finished game's story, its replay written to ``movie``."""
-        async with self.making:
-            return await stored_replay(self.games.store, channel_id, movie)
-
     async def follow(self, channel_id: str, card: asyncio.Task | None) -> None:
         try:
             with tempfile.TemporaryFile() as movie:
-                view, files = story_card(await self.make(channel_id, movie), movie)
+                view, files = story_card(await self.replays.make(channel_id, movie), movie)
                 if card is not None:
                     await asyncio.wait([card], timeout=CARD_WAIT)
                 await self.client.get_partial_messageable(int(channel_id)).send(view=view, files=files)
@@ -90,7 +83,3 @@ class StoryPosts:
     async def close(self) -> None:
         """Let the stories being made be posted."""
         await asyncio.gather(*self.posting, return_exceptions=True)
-
-
-def stories(interaction: discord.Interaction) -> StoryPosts:
-    return interaction.client.stories  # type: ignore[attr-defined]

@@ -7,14 +7,17 @@ is typed without importing the tree."""
 from __future__ import annotations
 
 import discord
+from cachetools import TTLCache
 
 from bot.app import Services
 
 
 class ServedClient(discord.AutoShardedClient):
-    """A Discord client with the services of its process."""
+    """A Discord client with the services of its process, and the interactions it called back
+    (for their tokens' 15 minutes: Discord takes one callback an interaction)."""
 
     services: Services
+    called_back: TTLCache[int, bool]
 
 
 Interaction = discord.Interaction[ServedClient]

@@ -26,6 +26,7 @@ from bot.discord_adapter.common import (
     split_message,
     tell_secrets,
 )
+from bot.discord_adapter.served import ServedClient
 from bot.services.game_service import GameError, Outcome
 from bot.storage.thread_store import keep_side_threads, side_threads
 from engine.events import Event
@@ -63,11 +64,11 @@ def _called(audience: str) -> str:
     return "referees" if audience == REFEREE else audience
 
 
-async def _threads(client: discord.Client, channel_id: str, outcome: Outcome) -> dict[str, str]:
+async def _threads(client: ServedClient, channel_id: str, outcome: Outcome) -> dict[str, str]:
     """The game's threads: as loaded with the action, else read."""
     if outcome.threads is not None:
         return outcome.threads
-    return await side_threads(client.games.store, channel_id)  # type: ignore[attr-defined]
+    return await side_threads(client.services.store, channel_id)
 
 
 def game_title(state: GameState) -> str:

@@ -53,7 +53,7 @@ def next_name(table: BattleTable, kind: str) -> str:
 
 async def change_table(interaction: discord.Interaction, name: str, change) -> None:
     """Make the change as the one who tapped; show the table again, or tell them why not."""
-    tables = interaction.client.tables  # type: ignore[attr-defined]
+    tables = interaction.client.services.tables
     guild, user = owner_scope(interaction), str(interaction.user.id)
     try:
         changed = await tables.edit(guild, user, name, change)
@@ -105,7 +105,7 @@ class AddPieceSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"ictab
             await answer(interaction, f"Pick one of: {', '.join(COMMON_PIECES)}", ephemeral=True)
             return
         (kind,) = self.item.values
-        tables = interaction.client.tables  # type: ignore[attr-defined]
+        tables = interaction.client.services.tables
         try:  # only its maker is asked where the piece goes
             await tables.check_maker(owner_scope(interaction), str(interaction.user.id), self.table)
         except GameError as problem:

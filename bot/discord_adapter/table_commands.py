@@ -12,14 +12,15 @@ from bot.discord_adapter.answers import PRIVATE
 from bot.discord_adapter.common import owner_scope, suggestions
 from bot.discord_adapter.handled_commands import ask_of, handled_command, present
 from bot.discord_adapter.schema_commands import schema_command
+from bot.discord_adapter.served import Interaction
 from bot.discord_adapter.table_buttons import table_view
 from bot.handlers import HANDLERS
 from bot.services.table_service import TableService
 from engine.scenarios.quick_battle import quick_tables
 
 
-def table_service(interaction: discord.Interaction) -> TableService:
-    return interaction.client.tables  # type: ignore[attr-defined]
+def table_service(interaction: Interaction) -> TableService:
+    return interaction.client.services.tables
 
 
 async def battlefields(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

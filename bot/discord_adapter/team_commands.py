@@ -12,9 +12,6 @@ from discord import app_commands
 from bot.discord_adapter.common import players_game, suggestions
 from bot.discord_adapter.handled_commands import handled_command, name_of
 from bot.discord_adapter.referees import show_news
-from bot.services.game_service import GameError
-from engine.game_state import GameState
-from engine.teams import make_team_game
 
 
 async def side_players(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -66,29 +63,3 @@ class TeamCommands(app_commands.Group):
         handled_command("team show", group=self)
         for path, suggest in SUGGESTED.items():
             handled_command(path, suggest, shown=show_news, group=self)
-
-
-def make_teams_and_referees(
-    battle: GameState,
-    teams: int,
-    bonus: str,
-    referee: discord.abc.Snowflake | None,
-    referee_role: discord.abc.Snowflake | None,
-) -> str:
-    """``/game new``'s team and referee options, as the console's ``teams: bonus: referee:``
-    (p. 25); what the new game's announcement adds about them."""
-    lines = []
-    if teams > 1:
-        if battle.planned_scenario is None:
-            raise GameError("A team game is a scenario game: choose a scenario as well as teams")
-        make_team_game(battle, teams, bonus)
-        lines.append(
-            f"A team game: {teams} players a side, each with their own force; the first to join a side "
-            f"is its commanding officer (with an infantry command unit). See `/team show`."
-        )
-    battle.referees = [str(referee.id)] if referee else []
-    battle.referee_roles = (str(referee_role.id),) if referee_role else ()
-    named = [f"<@{r}>" for r in battle.referees] + [f"holders of <@&{r}>" for r in battle.referee_roles]
-    if named:
-        lines.append(f"Refereed by {' and '.join(named)}: `/ref` corrects, rules and sees everything.")
-    return "\n".join(lines)

@@ -71,11 +71,19 @@ class Person:
 
 
 @dataclass(frozen=True)
+class ServerRole:
+    """A server role given with a command: its id (at the console, the name typed)."""
+
+    id: str
+
+
+@dataclass(frozen=True)
 class Picture:
-    """A picture that follows a reply: a PNG, its file name, and what it shows in words."""
+    """A picture that follows a reply: its file name, the image (a PNG; the replay's GIF), and
+    what it shows in words."""
 
     name: str
-    png: bytes
+    image: bytes
     description: str
 
 
@@ -107,11 +115,21 @@ class ServiceChange:
     stands_for: Callable[[GameState], Awaitable[Command]]
 
 
-Answer = Reply | tuple[Reply | Picture | TextFile, ...] | Change | ServiceChange
+@dataclass(frozen=True)
+class SetUp:
+    """A new game for the channel and the words that announce it: ``make(interaction)`` sets it
+    up, once per interaction (Discord's id; None at the console), and answers the outcome."""
+
+    make: Callable[[str | None], Awaitable[Outcome]]
+    announced: Reply
+
+
+Answer = Reply | tuple[Reply | Picture | TextFile, ...] | Change | ServiceChange | SetUp
 """A handler's answer: a reply, or several in turn (pages of one, a picture or a file after it),
 each a message of its own; or a change to the channel's game, a command or one the service
-makes."""
+makes; or a new game."""
 Handler = Callable[..., Awaitable[Answer]]
 """``handler(ask, **options)``: a command's options exactly as its spec declares them, read as
-Discord gives them (an upload as an :class:`Upload`, a user as a :class:`Person`); the answer as a
+Discord gives them (an upload as an :class:`Upload`, a user as a :class:`Person`, a role as a
+:class:`ServerRole`); the answer as a
 structured reply."""

@@ -3,16 +3,121 @@
 from __future__ import annotations
 
 import asyncio
+import tempfile
 
 from bot.game_status import game_status as status_of
-from bot.handlers.ask import Ask, Change, Picture
-from bot.reply import Reply
-from bot.services.game_service import finished_games_text
-from engine.commands import Concede, StartGame
+from bot.handlers.ask import Ask, Change, Person, Picture, ServerRole, SetUp
+from bot.reply import Mention, Piece, Reply, RoleTag, Typed
+from bot.services.game_service import GameError, finished_games_text, scenario_text, setup_text
+from bot.services.limits import window_seconds
+from bot.services.replay_service import REPLAY_FILE
+from engine.commands import Concede, JoinSide, StartGame
+from engine.game_state import GameState
+from engine.rich_text import Line
+from engine.rulesets import with_rule_set
+from engine.scenarios.quick_battle import quick_battle, scenario_battle
+from engine.teams import make_team_game
 from engine.view import events_for
 from engine.wording import counted
 from renderer import render
 from renderer.description import describe
+
+
+async def game_new(
+    ask: Ask,
+    table: str,
+    seed: int | None,
+    edges: str | None,
+    areas: str,
+    forces: str,
+    pace: str,
+    reaction_seconds: int | None,
+    scenario: str,
+    attacker: str | None,
+    attacker_choice: str | None,
+    deployment: str,
+    ruleset: str,
+    ping_minutes: int,
+    teams: int,
+    bonus: str,
+    referee: Person | None,
+    referee_role: ServerRole | None,
+) -> SetUp:
+    """A quick battle, or a book scenario for the forces the players bring, on a table of the
+    asker's (or a built-in one), under a rule set, for teams and a referee; it replaces a
+    finished game, or one not started that nobody else joined."""
+    seconds = window_seconds(pace, reaction_seconds)
+    ground = await ask.services.tables.battlefield(ask.owner, table, seed)
+    if scenario == "quick":
+        battle, words = quick_battle(ground, forces), setup_text(ground, forces, seconds)
+    else:
+        battle = scenario_battle(
+            scenario, ground, attacker, attacker_choice, deployment == "plotted", edges, areas
+        )
+        words = scenario_text(battle, ground, seconds)
+    battle = with_rule_set(battle, ruleset)
+    announced = Reply((*words.lines, *teams_and_referees(battle, teams, bonus, referee, referee_role)))
+
+    async def make(interaction: str | None):
+        outcome = await ask.services.games.new_game(
+            ask.channel, battle, seconds, ask.user, interaction_id=interaction
+        )
+        await ask.services.pings.set_delay(ask.channel, ping_minutes)
+        return outcome
+
+    return SetUp(make, announced)
+
+
+def teams_and_referees(
+    battle: GameState, teams: int, bonus: str, referee: Person | None, role: ServerRole | None
+) -> list[Line]:
+    """A new game's teams (p. 25) and referees, and what its announcement says of them."""
+    lines: list[Line] = []
+    if teams > 1:
+        if battle.planned_scenario is None:
+            raise GameError("A team game is a scenario game: choose a scenario as well as teams")
+        make_team_game(battle, teams, bonus)
+        lines.append(
+            (
+                f"A team game: {teams} players a side, each with their own force; the first to join a "
+                "side is its commanding officer (with an infantry command unit). See ",
+                Typed("/team show"),
+                ".",
+            )
+        )
+    battle.referees = [referee.id] if referee else []
+    battle.referee_roles = (role.id,) if role else ()
+    named: list[Piece] = [Mention(referee.id)] if referee else []
+    if role:
+        named += [" and " if named else "", "holders of ", RoleTag(role.id)]
+    if named:
+        lines.append(("Refereed by ", *named, ": ", Typed("/ref"), " corrects, rules and sees everything."))
+    return lines
+
+
+async def game_join(ask: Ask, side: str, force: str | None) -> Change:
+    """The asker takes a side: in a scenario game, bringing one of their saved forces."""
+    joining = JoinSide(side=side, player=ask.user, name=ask.name_of(ask.user))
+    if force:
+        planned = (await ask.services.games.game(ask.channel)).planned_scenario
+        if planned is None or side not in planned.roles:
+            raise GameError("A force is brought to a scenario game: this one fields its own")
+        brought = await ask.services.forces.joining(ask.owner, ask.user, side, force, planned.roles[side])
+        joining = brought.model_copy(update={"name": joining.name})
+    return lambda state: joining
+
+
+async def game_replay(ask: Ask) -> Reply | tuple[Reply, Picture]:
+    """The finished game's story, and its animated replay as spectators saw it, to the asker."""
+    with tempfile.TemporaryFile() as movie:
+        replay = await ask.services.replays.make(ask.channel, movie)
+        if not replay.frames:
+            return Reply(replay.summary.lines, private=True)
+        movie.seek(0)
+        gif = await asyncio.to_thread(movie.read)
+    each = ", one per activation" if replay.frames == replay.activations else ""
+    shown = Reply((*replay.summary.lines, (f"Replay ({counted(replay.frames, 'frame')}{each})",)), True)
+    return shown, Picture(REPLAY_FILE, gif, replay.description)
 
 
 async def game_start(ask: Ask) -> Change:
@@ -63,6 +168,9 @@ async def game_map(ask: Ask) -> tuple[Reply | Picture, ...]:
 
 
 GAME_HANDLERS = {
+    "game new": game_new,
+    "game join": game_join,
+    "game replay": game_replay,
     "game start": game_start,
     "game status": game_status,
     "game log": game_log,

@@ -62,3 +62,18 @@ async def stored_replay(store: GameStore, channel_id: str, target: BinaryIO) -> 
     start, log = await store.history(channel_id)
     with refusals():
         return await asyncio.to_thread(write_game_replay, start, log, game.state, target)
+
+
+class Replays:
+    """The finished games' stories of one process, made one at a time (however many games end at
+    once, the process holds one replay's memory): for the card that follows a game's end and
+    for ``/game replay``."""
+
+    def __init__(self, store: GameStore) -> None:
+        self.store = store
+        self.making = asyncio.Lock()
+
+    async def make(self, channel_id: str, target: BinaryIO) -> Replay:
+        """The channel's finished game's story, its replay written to ``target``."""
+        async with self.making:
+            return await stored_replay(self.store, channel_id, target)

@@ -185,7 +185,7 @@ async def test_tactical_advantage_cards_at_the_console(tmp_path):
 async def test_house_rules_orders_at_the_console(tmp_path):
     url = f"sqlite+aiosqlite:///{tmp_path / 'console.db'}"
     lines = [
-        "/game new ruleset:house-v1 forces:british",
+        "/game new ruleset:house_v1 forces:british",
         "/start",
         "/initiative start",
         "/act unit:gruppe-1 call_fire:22,34",  # the company command spots
@@ -245,6 +245,6 @@ async def test_the_pace_sets_the_reaction_window(tmp_path):
         store = await GameStore.open(url)
         assert (await store.load(ConsoleTable.CHANNEL)).reaction_seconds == seconds
         await store.close()
-    assert "Not allowed: The pace is live or daily, not 'weekly'" in await run(
+    assert "Not allowed: pace: choose live or daily, not 'weekly'" in await run(
         "/game new pace:weekly\n", f"sqlite+aiosqlite:///{tmp_path / 'weekly.db'}"
     )

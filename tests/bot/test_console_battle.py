@@ -82,7 +82,7 @@ def as_text(command: Command) -> str:
 
 
 @pytest.mark.parametrize(
-    "ruleset, title", [("core-2015", "Iron Cross 2015"), ("house-v1", "House Rules V1.0")]
+    "ruleset, title", [("core_2015", "Iron Cross 2015"), ("house_v1", "House Rules V1.0")]
 )
 async def test_a_whole_quick_battle_is_played_to_its_result_as_typed_text(tmp_path, ruleset, title):
     store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")

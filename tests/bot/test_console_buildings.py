@@ -11,7 +11,7 @@ from tests.bot.test_console import run
 async def test_a_squad_fires_out_of_the_churchs_upper_storey_at_the_console(tmp_path):
     url = f"sqlite+aiosqlite:///{tmp_path / 'console.db'}"
     lines = [
-        "/game new ruleset:house-v1 forces:british",  # the village: its church has an upper storey
+        "/game new ruleset:house_v1 forces:british",  # the village: its church has an upper storey
         "/start",
         "/initiative start",
         "/act gruppe-3 move:47,37 enter:church",
@@ -46,7 +46,7 @@ async def test_a_move_into_a_building_says_the_enter_action_is_the_way_in(tmp_pa
     hint no longer tells a player who gave enter:church to give it."""
     url = f"sqlite+aiosqlite:///{tmp_path / 'console.db'}"
     lines = [
-        "/game new ruleset:house-v1 forces:british",
+        "/game new ruleset:house_v1 forces:british",
         "/start",
         "/initiative start",
         "/act gruppe-3 move:H6 enter:church",

@@ -89,10 +89,10 @@ async def test_bad_ping_settings_are_refused_and_change_nothing(console):
     await console.handle("/game new forces:british")
     before = await console.service.game("console")
     assert await console.handle("/game new ping_minutes:soon") == (
-        "Not allowed: ping_minutes is 0 (no pings) to 10080 (a week), not 'soon'"
+        "Not allowed: ping_minutes is a whole number from 0 to 10,080, not 'soon'"
     )
     assert await console.handle("/game new ping_minutes:20000") == (
-        "Not allowed: ping_minutes is 0 (no pings) to 10080 (a week), not '20000'"
+        "Not allowed: ping_minutes is a whole number from 0 to 10,080, not 20,000"
     )
     assert await console.service.game("console") == before
     assert await console.handle("as ann /games ping how:loudly") == (

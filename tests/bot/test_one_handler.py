@@ -45,6 +45,11 @@ LINES = [
     "/force copy force:Able Company name:Baker Company",
     "/force export force:Able Company",
     "/force delete force:Able Company",
+    "/game new table:village seed:3 edges:short areas:corners forces:british pace:daily "
+    "reaction_seconds:600 scenario:capture attacker:axis attacker_choice:aggressive_command "
+    "deployment:plotted ruleset:house_v1 ping_minutes:5 teams:2 bonus:co referee:305 referee_role:77",
+    "/game join side:allies force:Able Company",
+    "/game replay",
     "/game start",
     "/game concede",
     "/game status",
@@ -123,6 +128,7 @@ LINES = [
     "/team grant unit:Infantry Detachment 2",
     "/team refuse unit:Infantry Detachment 2",
 ]
+PICKED = {"user": 6, "role": 8}  # the option types of a user and a server role, as Discord sends them
 FARM = b"name: Farm\nwidth: 72\ndepth: 48\npieces: []\n"
 UPLOADED = {  # path: option, file name, data, the other options typed
     "rules import": ("document", "house notes.md", NOTES, "name:Notes"),
@@ -183,8 +189,11 @@ async def both_front_ends(tmp_path, monkeypatch):
 async def test_a_line_hands_its_handler_the_same_options_in_discord_and_at_the_console(both_front_ends, line):
     discord, table, handed = both_front_ends
     path, options = slash(line)
-    users = {option.name for option in COMMANDS[path].shared() if option.kind == "user"}
-    options = {name: Pick(value) if name in users else value for name, value in options.items()}
+    picked = {option.name: option.kind for option in COMMANDS[path].shared() if option.kind in PICKED}
+    options = {
+        name: Pick(value, PICKED[picked[name]]) if name in picked else value
+        for name, value in options.items()
+    }
     await discord.slash(path, user=OTTO, channel="1", **options)
     answer = await table.handle(f"as otto {line}")
     assert answer == "Not allowed: noted"

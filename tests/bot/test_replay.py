@@ -260,7 +260,7 @@ async def test_the_console_writes_the_replay_when_the_game_ends_and_on_demand(tm
     out = io.StringIO()
     await play_console(io.StringIO(lines), out, url, dice=lambda: SeededDice(1), pictures=pictures)
     text = out.getvalue()
-    assert text.count(f"Replay (1 frame, one per activation): {pictures / REPLAY_FILE}") == 2
+    assert text.count(f"Replay (1 frame, one per activation)\n\nPicture: {pictures / REPLAY_FILE}") == 2
     assert "The battle's story: 1 turn played, 1 activation." in text
     assert Image.open(pictures / REPLAY_FILE).n_frames == 1
 
