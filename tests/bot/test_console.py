@@ -248,3 +248,18 @@ async def test_the_pace_sets_the_reaction_window(tmp_path):
     assert "Not allowed: pace: choose live or daily, not 'weekly'" in await run(
         "/game new pace:weekly\n", f"sqlite+aiosqlite:///{tmp_path / 'weekly.db'}"
     )
+
+
+async def test_a_house_rules_game_says_which_side_fights_with_its_2015_statistics(tmp_path):
+    url = f"sqlite+aiosqlite:///{tmp_path / 'console.db'}"
+    us = await run("/game new ruleset:house_v1\n", url)
+    assert "Allies: US: two Shermans" in us and "Axis: German: a Panzer IV" in us
+    assert (
+        "House Rules V1.0 list no US units of their own: "
+        "the Allies fight with their Iron Cross 2015 statistics" in us
+    )
+    british = await run(
+        "/game new ruleset:house_v1 forces:british\n", f"sqlite+aiosqlite:///{tmp_path / 'b.db'}"
+    )
+    core = await run("/game new\n", f"sqlite+aiosqlite:///{tmp_path / 'c.db'}")
+    assert "2015 statistics" not in british and "2015 statistics" not in core
