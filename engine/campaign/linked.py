@@ -14,7 +14,8 @@ The 2015 rulebook has no campaign rules, so everything here is this project's ow
   start of the next battle; with the campaign option ``damaged="sit_out"`` they miss the next
   battle instead and come back for the one after.
 - Each side earns reinforcement points from the result (:func:`award_reinforcements`): the
-  winner, the loser and both sides of a draw get the campaign's amounts.
+  winner, the loser and both sides of a draw get the campaign's amounts; a side that concedes
+  before it has spent a single command token has not fought, and earns none.
 - Between battles a side buys units with those points (:func:`spend_reinforcements`): the
   force builder adds the unit, the unit's cost is paid from the points in hand, and the force's
   points limit grows by what was paid. A purchase may not break a force-builder restriction that
@@ -41,6 +42,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from engine.commands import JoinSide
 from engine.dice_stats import PlayerDie
 from engine.errors import IllegalCommand
+from engine.flow.game_over import conceded, spent_a_token
 from engine.forces import (
     NATION_NAMES,
     Force,
@@ -130,6 +132,7 @@ class Battle(BaseModel):
     lost: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     damaged: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     earned: dict[str, int] = Field(default_factory=dict)
+    unfought: tuple[str, ...] = ()  # sides that conceded before spending a command token
     dice: tuple[PlayerDie, ...] = ()  # every die of the battle, with the player it counts for
     unread_rolls: int = 0  # logged rolls of the battle whose dice could not be read back
 
@@ -330,6 +333,11 @@ def carry_losses(
         update={
             "winner": final.result.winner,
             "reason": final.result.reason,
+            "unfought": tuple(
+                name
+                for name in SIDES
+                if final.result.reason == conceded(name) and not spent_a_token(final, name)
+            ),
             "lost": lost,
             "damaged": damaged,
             "dice": dice,
@@ -341,8 +349,12 @@ def carry_losses(
     )
 
 
-def earned_points(rules: LinkedRules, side: str, winner: str | None) -> int:
-    """Reinforcement points for one side's result (linked battles: the campaign's amounts)."""
+def earned_points(rules: LinkedRules, side: str, battle: Battle) -> int:
+    """Reinforcement points for one side's result (linked battles: the campaign's amounts, none
+    for a side that conceded without having fought)."""
+    winner = battle.winner
+    if side in battle.unfought:
+        return 0
     if winner is None:
         return rules.draw_points
     return rules.winner_points if side == winner else rules.loser_points
@@ -353,7 +365,7 @@ def award_reinforcements(campaign: LinkedCampaign) -> LinkedCampaign:
     fought = campaign.history[-1]
     sides, earned = {}, {}
     for name, side in campaign.sides.items():
-        earned[name] = earned_points(campaign.rules, name, fought.winner)
+        earned[name] = earned_points(campaign.rules, name, fought)
         result = "draws" if fought.winner is None else "wins" if fought.winner == name else "losses"
         sides[name] = side.model_copy(
             update={
@@ -509,6 +521,7 @@ def battle_line(battle: Battle) -> str:
         f"{side_name(name)} lost {_names(battle.lost.get(name, ()))}"
         + (f", damaged {_names(battle.damaged[name])}" if battle.damaged.get(name) else "")
         + (f", +{battle.earned[name]} points" if name in battle.earned else "")
+        + (" (conceded before spending a token)" if name in battle.unfought else "")
         for name in SIDES
     )
     return f"{battle.number}. {_title(battle)}: {result} ({battle.reason}); {sides}"

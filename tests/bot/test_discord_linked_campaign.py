@@ -70,13 +70,14 @@ async def test_a_linked_campaign_in_discord(bot_and_discord):
     carried, _story = posted(sent)  # the battle's story (a card) follows the campaign's news
     assert carried.startswith(
         "**Normandy**, battle 1. Meeting Engagement: the Axis won (the Allies conceded); "
-        "the Allies lost nothing, +30 points; the Axis lost nothing, +60 points"
+        "the Allies lost nothing, +0 points (conceded before spending a token); "
+        "the Axis lost nothing, +60 points"
     )
 
     text, ephemeral = reply(
         await discord.slash("campaign linked buy", user=ANN, channel="1", side="allies", unit="Sherman 75mm")
     )
-    assert ephemeral and text == "The Allies have 30 reinforcement points but Sherman 75mm costs 45: 15 short"
+    assert ephemeral and text == "The Allies have 0 reinforcement points but Sherman 75mm costs 45: 45 short"
     text, _ = reply(
         await discord.slash("campaign linked buy", user=OTTO, channel="1", side="axis", unit="MG Team")
     )

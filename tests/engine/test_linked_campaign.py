@@ -129,6 +129,21 @@ def test_each_result_earns_the_campaigns_reinforcement_points(winner, allies, ax
     assert results["allies"] == (1, winner == "allies", winner is None, winner == "axis")
 
 
+@pytest.mark.parametrize(("turn", "spent", "axis"), [(0, 0, 0), (1, 0, 0), (1, 1, 30), (2, 0, 30)])
+def test_a_side_that_concedes_before_spending_a_token_earns_no_points(turn, spent, axis):
+    linked = start_battle(campaign(), "meeting", MEETING)
+    final = fought(linked, "allies")
+    final.turn = turn
+    final.sides["axis"].tokens_drawn = 5
+    final.sides["axis"].tokens = 5 - spent
+    final.result = GameResult(winner="allies", reason="the Axis conceded")
+    after = end_battle(linked, final)
+    assert {name: side.points for name, side in after.sides.items()} == {"allies": 50, "axis": axis}
+    assert after.sides["axis"].losses == 1
+    unfought = " (conceded before spending a token)" * (axis == 0)
+    assert history_text(after).endswith(f"the Axis lost nothing, +{axis} points{unfought}")
+
+
 def test_a_purchase_pays_its_cost_and_grows_the_points_limit():
     linked = start_battle(campaign(), "meeting", MEETING)
     after = end_battle(linked, fought(linked, "axis", destroyed=["allies-infantry-detachment-1"]))
