@@ -116,7 +116,7 @@ async def test_retire_end_and_the_campaigns_stats_in_discord(bot_and_discord):
     text, ephemeral = reply(sent)
     assert not ephemeral
     assert text.startswith(
-        f"Campaign **Normandy**: 1 battle fought\nDice statistics: 2 dice\n\n<@{ANN}> (allies)"
+        f"Campaign **Normandy**: 1 battle fought\nDice statistics: 2 dice\n\n<@{ANN}> (Allies)"
     )
     assert "d10 faces 1:0 2:0 3:0 4:1 5:0 6:0 7:0 8:0 9:1 10:0 (fair 0.2 each)" in text
     (picture,) = attachments(sent)
