@@ -168,8 +168,8 @@ d6, and `secret:true` shows the roll only to you (and to moderators, in the roll
 words, in the bot's own summaries and in the documents this server has added; \
 `private:true` keeps the answer to you. `/library` lists those documents.
 `/force new`, `/force add`, `/force show` and `/force list` build and check your own forces \
-for scenario games; `/cards deal deck:...`, `/cards hand` and `/cards use` play Tactical \
-Advantage Cards.""",
+for scenario games (`/force orbat nation:...` lists what a force may add); \
+`/cards deal deck:...`, `/cards hand` and `/cards use` play Tactical Advantage Cards.""",
         ),
     ),
     HelpPage(

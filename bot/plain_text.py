@@ -14,7 +14,7 @@ from bot.services.outcome import GameError
 def plain_reply(reply: Reply, now: datetime | None = None) -> str:
     """The reply as the console shows it: emphasis dropped, a Discord user as @id (a name typed at
     the console as it is), a moment as its UTC time (and, given ``now``, how far off it is); a
-    command to type keeps its quotes."""
+    command to type as it is typed, with no marks around it."""
     return "\n".join("".join(_written(piece, now) for piece in line) for line in reply.lines)
 
 
@@ -27,10 +27,8 @@ def _written(piece: Piece, now: datetime | None) -> str:
     match piece:
         case Struck(text):
             return f"{text} dropped"  # no strike-through at a terminal
-        case Strong(text) | Heading(text) | Block(text) | RoleTag(text):
+        case Strong(text) | Heading(text) | Block(text) | RoleTag(text) | Typed(text):
             return text
-        case Typed(text):
-            return f"`{text}`"
         case Mention(user_id):
             return f"@{user_id}" if user_id.isdigit() else user_id
         case Channel(channel_id):

@@ -177,6 +177,14 @@ def _nation_choices() -> str:
     return either([NATION_NAMES[n] for n in NATIONS])
 
 
+def order_of_battle(nation: str, rules: str = RuleSet.name) -> list[str]:
+    """Every entry a force of the nation may add under the rule set, in the lists' order: the
+    rule set's own units, then the order of battle (pp. 21-24), then the lend-lease vehicles."""
+    orbat = load_orbat(nation)
+    own = RULE_SETS[rules].own_units(nation)
+    return list(dict.fromkeys([*own, *(u.name for u in orbat.units), *orbat.lend_lease]))
+
+
 def _lookup(nation: str, name: str, rules: str = RuleSet.name) -> str:
     """A unit's name as its list spells it (the rule set's own units, then the order of battle),
     ignoring case and extra spaces, with a hint when there is none."""
@@ -187,11 +195,11 @@ def _lookup(nation: str, name: str, rules: str = RuleSet.name) -> str:
     try:
         return find_profile(nation, _tidy(name)).name
     except KeyError:
-        orbat = load_orbat(nation)
-        names = [u.name for u in orbat.units] + list(orbat.lend_lease) + list(own)
-        close = closest(_tidy(name), names)
-        hint = f"; did you mean {either(close)}?" if close else "; see its order of battle"
-        raise ValueError(f"the {orbat.title} has no {_tidy(name)!r}{hint}") from None
+        close = closest(_tidy(name), order_of_battle(nation, rules))
+        listing = f"/force orbat nation:{nation}" + (f" ruleset:{rules}" if rules != RuleSet.name else "")
+        like_it = f"{listing} find:{_tidy(name).split(' ')[0]} lists every entry like it"
+        hint = f"; did you mean {either(close)}? ({like_it})" if close else f"; {listing} lists them all"
+        raise ValueError(f"the {load_orbat(nation).title} has no {_tidy(name)!r}{hint}") from None
 
 
 def bought_as(force: Force, name: str) -> UnitProfile:

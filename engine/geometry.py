@@ -141,6 +141,13 @@ def bearing(frm: Point, to: Point) -> float:
     return 0.0 if deg >= 360.0 else deg
 
 
+def point_toward(frm: Point, to: Point, length: float) -> Point:
+    """The point ``length`` inches from ``frm`` on the way to ``to``, to one decimal."""
+    gap = math.hypot(to.x - frm.x, to.y - frm.y)
+    step = min(length / gap, 1.0) if gap else 0.0
+    return Point(x=round(frm.x + (to.x - frm.x) * step, 1), y=round(frm.y + (to.y - frm.y) * step, 1))
+
+
 def angle_between(a: float, b: float) -> float:
     """Smallest absolute difference between two directions, in [0, 180]."""
     d = abs(a - b) % 360.0
@@ -518,3 +525,20 @@ def edge_gap(point: Point, table: TableSize, edge: str) -> float:
     """How far a point is from one table edge ("near" is y = 0, "left" is x = 0)."""
     gaps = {"near": point.y, "far": table.depth - point.y, "left": point.x, "right": table.width - point.x}
     return gaps[edge]
+
+
+def edge_line(table: TableSize, edge: str) -> str:
+    """One table edge as a player measures it: "y = 0" for the near edge, "x = 72" for the right."""
+    lines = {"near": "y = 0", "far": f"y = {table.depth:g}", "left": "x = 0", "right": f"x = {table.width:g}"}
+    return lines[edge]
+
+
+def nearest_on_edge(point: Point, table: TableSize, edge: str) -> Point:
+    """The point of one table edge straight across from ``point``."""
+    edges = {
+        "near": Point(x=point.x, y=0.0),
+        "far": Point(x=point.x, y=table.depth),
+        "left": Point(x=0.0, y=point.y),
+        "right": Point(x=table.width, y=point.y),
+    }
+    return edges[edge]

@@ -104,8 +104,11 @@ def entering_order(state: GameState, unit: Unit, order: UnitOrder) -> tuple[Unit
     entry = move.path[0]
     _on_table(state, entry)
     if geometry.edge_gap(entry, state.table, edge) > ON_THE_EDGE:
+        start = geometry.nearest_on_edge(entry, state.table, edge)
         raise IllegalCommand(
-            f"{unit.name} must come on at {side_name(unit.side)}' {edge} table edge; {entry} is not on it"
+            f"{unit.name} must come on at {side_name(unit.side)}' {edge} table edge "
+            f'({geometry.edge_line(state.table, edge)}, within {ON_THE_EDGE:g}"); {entry} is not on it: '
+            f"start the move on the edge, e.g. move:{start};{entry}"
         )
     placed = unit.model_copy(update={"position": entry, "in_reserve": False})
     check_set_down(state, placed, entry)
@@ -146,6 +149,8 @@ def plan_move(
     for point in move.path:
         _on_table(state, point)
     length = geometry.path_length(path)
+    if strict:
+        check_goes_somewhere(mover, move, length)
 
     tests: list[TerrainTest] = []
     rough = False
@@ -219,6 +224,16 @@ def plan_move(
         length = geometry.path_length(path)
         tests = [test for test in tests if test.entry < length]
     return MovePlan(mover.id, path, length, allowance, facing, tuple(tests))
+
+
+def check_goes_somewhere(mover: Unit, move: Move, length: float) -> None:
+    """A move is a unit going somewhere (pp. 8-9): one that neither covers any distance nor
+    turns the unit is refused before it costs an action or a token."""
+    turns = move.facing is not None and geometry.angle_between(mover.facing, move.facing) > 1e-6
+    if length < 1e-6 and not turns:
+        raise IllegalCommand(
+            f"{mover.name} is already at {mover.position}: a move must go somewhere (nothing is spent)"
+        )
 
 
 def unit_in_the_way(

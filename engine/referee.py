@@ -271,7 +271,17 @@ def _restore(state: GameState, c: RefereeCorrection, log: EventLog) -> None:
     if not unit.destroyed or unit.dummy:
         raise IllegalCommand(f"{unit.name} is not a destroyed unit")
     unit.destroyed = False
-    log.emit("referee", f"Referee: {unit.name} is back in play at {unit.position} ({c.reason})", unit.id)
+    log.emit("referee", f"Referee: {unit.name} is back in play {_where(state, unit)} ({c.reason})", unit.id)
+
+
+def _where(state: GameState, unit: Unit) -> str:
+    """Where a unit put back in play is: in reserve, aboard its transport, or at its place on
+    the table."""
+    if unit.in_reserve:
+        return "in reserve, off the table"
+    if unit.embarked_in is not None:
+        return f"aboard {state.units[unit.embarked_in].name}"
+    return f"at {unit.position}"
 
 
 def _give_units(state: GameState, c: RefereeCorrection, log: EventLog) -> None:

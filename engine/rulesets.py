@@ -63,6 +63,11 @@ class RuleSet:
         the order of battle entry it counts as for points and the force rules (none here)."""
         return {}
 
+    def sides_without_own_units(self, state: GameState) -> list[str]:
+        """The sides of a game whose nation this rule set lists no units of its own for, so that
+        they fight with their 2015 statistics (the 2015 rules: every side, nothing to tell)."""
+        return []
+
     def force_unit_problem(self, nation: str, entry: str, *, iaw: bool, quality: Sequence[str]) -> str | None:
         """What this rule set forbids about a force's unit bought as ``entry`` with these
         upgrades, beyond the orders of battle (the 2015 rules: troop quality, which they lack)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.battlefield import lost_break_points
 from engine.game_state import GameState
-from engine.wording import counted
+from engine.wording import counted, side_label
 
 
 def game_summary(state: GameState) -> str:
@@ -15,7 +15,7 @@ def game_summary(state: GameState) -> str:
         lost = [u.name for u in state.units_of(name) if u.destroyed and not u.dummy]
         held = [o.id for o in state.objectives if o.held_by == name and o.side is None]  # none secret
         lines.append(
-            f"{name}: lost {counted(len(lost), 'unit')}"
+            f"{side_label(name)}: lost {counted(len(lost), 'unit')}"
             + (f" ({', '.join(lost)})" if lost else "")
             + f", {lost_break_points(state, name)} BP of a break point of {side.break_point}"
             + (f", holds {', '.join(held)}" if held else "")

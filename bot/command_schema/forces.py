@@ -38,6 +38,13 @@ FORCE_SPECS = (
         ),
     ),
     spec(
+        "force orbat",
+        "Every unit a nation's forces may add, with its points (find: narrows the list)",
+        choice("nation", "Its order of battle", ("german", "british", "us", "soviet"), required=True),
+        choice("ruleset", "The rules a force is built under", RULE_SET_NAMES, default="core_2015"),
+        text("find", "Words of the unit's name, e.g. sherman"),
+    ),
+    spec(
         "force remove",
         "Take a unit (and its transport) out of a force",
         text("force", "Your force", required=True, suggest=True),

@@ -18,7 +18,7 @@ from bot.discord_adapter.served import Interaction
 from bot.handlers import HANDLERS
 from bot.services.force_service import ForceService
 from bot.services.game_service import GameError
-from engine.forces import Force
+from engine.forces import Force, order_of_battle
 from engine.profiles import load_orbat
 from engine.rules.force import nation_transports
 from engine.rulesets import RULE_SETS
@@ -50,11 +50,7 @@ async def _chosen_force(interaction: Interaction) -> Force | None:
 async def orbat_units(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """The chosen force's order of battle (with lend lease), as the player types."""
     force = await _chosen_force(interaction)
-    if force is None:
-        return []
-    orbat = load_orbat(force.nation)
-    own = list(RULE_SETS[force.rules].own_units(force.nation))
-    return suggestions(current, own + [u.name for u in orbat.units] + list(orbat.lend_lease))
+    return suggestions(current, order_of_battle(force.nation, force.rules)) if force else []
 
 
 async def force_units(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -100,6 +96,7 @@ class ImportForm(discord.ui.Modal, title="Import a force"):
 SUGGESTED = {
     "force new": {},
     "force add": {"force": own_forces, "unit": orbat_units},
+    "force orbat": {},
     "force remove": {"force": own_forces, "unit": force_units},
     "force upgrade": {"force": own_forces, "unit": force_units, "transport": transports},
     "force show": {"force": own_forces},

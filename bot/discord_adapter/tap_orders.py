@@ -450,7 +450,7 @@ def unit_step(
     verb = "react" if reacting(state) else "activate"
     if not options:
         return private_card(
-            f"No unit of {side} may {'react' if reacting(state) else 'act'} now: take a CMT or "
+            f"No unit of {side_name(side)} may {'react' if reacting(state) else 'act'} now: take a CMT or "
             f"{'let the order go ahead' if reacting(state) else 'pass'}.",
             turn_buttons(state, channel, version, side),
         )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.handlers.ask import Ask
 from bot.reply import Block, Reply
-from bot.services.force_service import troop_quality
+from bot.services.force_service import describe_order_of_battle, troop_quality
 from engine.forces import Force, add_unit, remove_unit, upgrade
 
 
@@ -25,6 +25,10 @@ async def force_add(ask: Ask, force: str, unit: str, label: str | None, quality:
         ask.owner, ask.user, force, lambda f: add_unit(f, unit, label, qualities)
     )
     return _private(edited)
+
+
+async def force_orbat(ask: Ask, nation: str, ruleset: str, find: str | None) -> Reply:
+    return describe_order_of_battle(nation, ruleset, find)
 
 
 async def force_remove(ask: Ask, force: str, unit: str) -> Reply:
@@ -88,6 +92,7 @@ async def force_delete(ask: Ask, force: str) -> Reply:
 FORCE_HANDLERS = {
     "force new": force_new,
     "force add": force_add,
+    "force orbat": force_orbat,
     "force remove": force_remove,
     "force upgrade": force_upgrade,
     "force show": force_show,

@@ -9,7 +9,7 @@ from bot.game_status import game_status as status_of
 from bot.handlers.ask import Ask, Change, Person, Picture, ServerRole, SetUp
 from bot.log_pages import log_page
 from bot.reply import Mention, Piece, Reply, RoleTag, Typed
-from bot.services.game_service import GameError, scenario_text, setup_text
+from bot.services.game_service import GameError, scenario_text, setup_text, statistics_text
 from bot.services.limits import window_seconds
 from bot.services.replay_service import REPLAY_FILE
 from engine.commands import Concede, JoinSide, StartGame
@@ -57,7 +57,8 @@ async def game_new(
         )
         words = scenario_text(battle, ground, seconds)
     battle = with_rule_set(battle, ruleset)
-    announced = Reply((*words.lines, *teams_and_referees(battle, teams, bonus, referee, referee_role)))
+    told = (*words.lines, *statistics_text(battle))
+    announced = Reply((*told, *teams_and_referees(battle, teams, bonus, referee, referee_role)))
 
     async def make(interaction: str | None):
         outcome = await ask.services.games.new_game(

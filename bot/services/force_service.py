@@ -29,12 +29,15 @@ from engine.forces import (
     force_units,
     import_force,
     new_force,
+    order_of_battle,
     unit_break_points,
     unit_points,
 )
+from engine.names import either, ranked
+from engine.profiles import Availability, find_profile, load_orbat
 from engine.rules.scenario import defends
 from engine.rulesets import RULE_SETS, RuleSet
-from engine.wording import counted
+from engine.wording import counted, quoted
 
 MAX_FORCES = 50  # per player and server
 REGULAR = "regular"  # troop quality left at the default
@@ -69,6 +72,29 @@ def describe_force(force: Force) -> Reply:
         lines += ["Not yet legal:", *(f"- {p}" for p in problems)]
     elif force.units:
         lines.append("Legal for any scenario role (snipers are checked once a role is known)")
+    return Reply.of(*lines, private=True)
+
+
+def describe_order_of_battle(nation: str, rules: str, find: str | None = None) -> Reply:
+    """Every entry a force of the nation may add under the rule set, with what it costs (those
+    whose names hold every word of ``find``, else the nearest to it): the whole list the
+    autocomplete of /force add shows 25 at a time."""
+    if nation not in NATION_NAMES:
+        raise GameError(f"There is no {quoted(nation)} order of battle: choose {either(list(NATION_NAMES))}")
+    names = order_of_battle(nation, rules)
+    words = (find or "").casefold().split()
+    shown = [n for n in names if all(w in n.casefold() for w in words)] or ranked(find or "", names)
+    own = RULE_SETS[rules].own_units(nation)
+    title = load_orbat(nation).title + (f", {RULE_SETS[rules].title}" if rules != RuleSet.name else "")
+    matching = f" matching {quoted(find)}" if find else ""
+    lines: list[Line | str] = [(Strong(title), f": {counted(len(shown), 'entry', 'entries')}{matching}")]
+    for name in shown:
+        entry = find_profile(nation, own.get(name, name))
+        counts_as = f" (counts as {entry.name})" if name in own and entry.name != name else ""
+        when = f", {entry.availability.value}" if entry.availability is not Availability.ANY else ""
+        lines.append(f"- {name}{counts_as}: {entry.points} pts, {entry.break_points} BP{when}")
+    if not shown:
+        lines.append(f"Nothing like {quoted(find or '')}: leave find: out for the whole list")
     return Reply.of(*lines, private=True)
 
 

@@ -29,15 +29,19 @@ from engine.deployment.areas import AREA_WORDS
 from engine.dice import DiceSource, SeededDice
 from engine.errors import IllegalCommand
 from engine.events import Event
+from engine.forces import NATION_NAMES
 from engine.game import apply, replay
 from engine.game_state import GameState
+from engine.names import either
 from engine.referee import actions_to_undo, live_actions, live_history
+from engine.rich_text import Line
+from engine.rulesets import rules_of
 from engine.runtime import Clock, ReactionTimers, SystemClock, WindowKey
 from engine.scenarios.book import find_scenario
 from engine.scenarios.quick_battle import quick_battle, quick_forces, table_title
 from engine.state import Phase
 from engine.tables.layout import BattleTable
-from engine.wording import counted, side_name
+from engine.wording import counted, side_label, side_name
 
 log = logging.getLogger(__name__)
 
@@ -482,10 +486,27 @@ def setup_text(table: str | BattleTable, forces: str, reaction_seconds: int) -> 
     """What a new quick battle holds, in a few lines."""
     return Reply.of(
         f"A quick battle on the {table_title(table)}.",
-        (Strong("allies"), f": {quick_forces()[forces]}"),
-        (Strong("axis"), f": {quick_forces()['german']}"),
+        (Strong(side_label("allies")), f": {quick_forces()[forces]}"),
+        (Strong(side_label("axis")), f": {quick_forces()['german']}"),
         window_text(reaction_seconds),
     )
+
+
+def statistics_text(state: GameState) -> list[Line]:
+    """What a new game's rule set leaves as the 2015 rules have it: each side whose nation it
+    lists no units of its own for fights with its 2015 statistics."""
+    rules = rules_of(state)
+    lines: list[Line] = []
+    for side in rules.sides_without_own_units(state):
+        nations = either(sorted({NATION_NAMES[u.profile.nation] for u in state.units_of(side)}))
+        lines.append(
+            (
+                f"{rules.title} list no {nations} units of their own: ",
+                Strong(side_name(side)),
+                " fight with their Iron Cross 2015 statistics.",
+            )
+        )
+    return lines
 
 
 def scenario_text(state: GameState, table: str | BattleTable, reaction_seconds: int) -> Reply:

@@ -34,7 +34,7 @@ from engine.game_state import GameState
 from engine.scenarios.book import find_scenario
 from engine.scenarios.quick_battle import scenario_battle, table_title
 from engine.tables.layout import BattleTable
-from engine.wording import side_name
+from engine.wording import side_label, side_name
 
 log = logging.getLogger(__name__)
 
@@ -153,7 +153,8 @@ class LinkedCampaignService:
         )
         bought = campaign.sides[side].force.units[-1]
         points = campaign.sides[side].points
-        left = f"{side} buys {bought.label} ({bought.profile}): {points} reinforcement points left"
+        left = f"{side_name(side, start=True)} buy {bought.label} ({bought.profile}): "
+        left += f"{points} reinforcement points left"
         return Reply.of(left, *linked.standings_text(campaign))
 
     async def command(self, channel_id: str, user_id: str, side: str, unit: str) -> str:
@@ -162,13 +163,14 @@ class LinkedCampaignService:
             channel_id, user_id, side, lambda c: linked.name_command_unit(c, side, unit)
         )
         chosen = next(u for u in campaign.sides[side].force.units if u.command)
-        return f"{chosen.label} is now {side}'s command unit"
+        return f"{chosen.label} is now {side_name(side)}' command unit"
 
     async def retire(self, channel_id: str, user_id: str, side: str, unit: str) -> Reply:
         """A side's player takes a unit out of the side's force for good."""
         campaign = await self._change(channel_id, user_id, side, lambda c: linked.retire_unit(c, side, unit))
         retired = campaign.sides[side].retired[-1]
-        return Reply.of(f"{side} retires {retired.label}", *linked.standings_text(campaign))
+        retiring = f"{side_name(side, start=True)} retire {retired.label}"
+        return Reply.of(retiring, *linked.standings_text(campaign))
 
     async def end(self, channel_id: str, user_id: str) -> Reply:
         """A campaign player ends the campaign between battles: its result, final standings and
@@ -228,7 +230,8 @@ class LinkedCampaignService:
         sides: list[Piece] = []
         for side in SIDES:
             fielded = ", ".join(battle.fielded[side])
-            sides += ["; "] * bool(sides) + [Strong(side), " (", Mention(campaign.sides[side].player), ")"]
+            player = Mention(campaign.sides[side].player)
+            sides += ["; "] * bool(sides) + [Strong(side_label(side)), " (", player, ")"]
             sides.append(f" {battle.roles[side]}: {fielded}")
         heading = (Strong(campaign.name), f", battle {battle.number}: ", Strong(scenario.title))
         where = f" (p. {scenario.page}) on the {table_title(table)}. "

@@ -31,7 +31,7 @@ from engine.rolls.expressions import roll
 from engine.rolls.readback import dice_behind
 from engine.state import Unit
 from engine.view import SPECTATORS, dice_shown
-from engine.wording import counted
+from engine.wording import counted, side_label
 
 READ_BACK_SECONDS = 0.3  # at most this long reading back the dice of rolls logged before they were kept
 
@@ -44,11 +44,11 @@ class DiceStats:
     heading: Line = ()  # what the dice are of, when not the channel's game ("Normandy: 3 battles")
 
     def sides_of(self, player: str) -> str:
-        """What follows a player's name: the sides they played, " (allies)"."""
-        return f" ({', '.join(self.sides[player])})" if player in self.sides else ""
+        """What follows a player's name: the sides they played, " (Allies)"."""
+        return f" ({', '.join(map(side_label, self.sides[player]))})" if player in self.sides else ""
 
     def named(self, name_of: Callable[[str], str]) -> Callable[[str], str]:
-        """``name_of`` with the player's sides after the name: "Ann (allies)"."""
+        """``name_of`` with the player's sides after the name: "Ann (Allies)"."""
         return lambda player: name_of(player) + self.sides_of(player)
 
     def reply(self) -> Reply:

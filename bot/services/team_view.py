@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.reply import Line, Mention, Reply, Strong
 from engine.game_state import GameState
 from engine.view import knows_secrets_of, name_for, sees
-from engine.wording import counted
+from engine.wording import counted, side_label
 
 
 def team_text(state: GameState, viewer: str | None) -> Reply:
@@ -18,7 +18,7 @@ def team_text(state: GameState, viewer: str | None) -> Reply:
     for name, side in state.sides.items():
         team = side.team
         assert team is not None
-        lines.append((Strong(name), f" ({len(side.players)} of {state.team_size} players)"))
+        lines.append((Strong(side_label(name)), f" ({len(side.players)} of {state.team_size} players)"))
         for player in side.players:
             own = [u for u in state.units_of(name) if u.player == player and not u.destroyed]
             theirs = knows_secrets_of(name, viewer)

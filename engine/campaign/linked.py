@@ -14,7 +14,8 @@ The 2015 rulebook has no campaign rules, so everything here is this project's ow
   start of the next battle; with the campaign option ``damaged="sit_out"`` they miss the next
   battle instead and come back for the one after.
 - Each side earns reinforcement points from the result (:func:`award_reinforcements`): the
-  winner, the loser and both sides of a draw get the campaign's amounts.
+  winner, the loser and both sides of a draw get the campaign's amounts; a side that concedes
+  before it has spent a single command token has not fought, and earns none.
 - Between battles a side buys units with those points (:func:`spend_reinforcements`): the
   force builder adds the unit, the unit's cost is paid from the points in hand, and the force's
   points limit grows by what was paid. A purchase may not break a force-builder restriction that
@@ -41,6 +42,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from engine.commands import JoinSide
 from engine.dice_stats import PlayerDie
 from engine.errors import IllegalCommand
+from engine.flow.game_over import conceded, spent_a_token
 from engine.forces import (
     NATION_NAMES,
     Force,
@@ -64,7 +66,7 @@ from engine.rules.force import command_unit_problem
 from engine.rules.scenario import defends
 from engine.scenarios.book import find_scenario
 from engine.state import Phase
-from engine.wording import counted, side_name
+from engine.wording import counted, side_label, side_name
 
 SIDES = ("allies", "axis")  # the sides of a scenario game (engine.scenarios.quick_battle.scenario_battle)
 DamagedRule = Literal["return", "sit_out"]
@@ -130,6 +132,7 @@ class Battle(BaseModel):
     lost: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     damaged: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     earned: dict[str, int] = Field(default_factory=dict)
+    unfought: tuple[str, ...] = ()  # sides that conceded before spending a command token
     dice: tuple[PlayerDie, ...] = ()  # every die of the battle, with the player it counts for
     unread_rolls: int = 0  # logged rolls of the battle whose dice could not be read back
 
@@ -184,7 +187,10 @@ def new_linked_campaign(
     for side, (_, force) in sides.items():
         problems = force_problems(force) or ([] if force.units else ["it has no units"])
         if problems:
-            raise IllegalCommand(f"{side}'s force {force.name} is not ready to fight: {'; '.join(problems)}")
+            raise IllegalCommand(
+                f"{side_name(side, start=True)}' force {force.name} is not ready to fight: "
+                + "; ".join(problems)
+            )
     return LinkedCampaign(
         name=name,
         rules=rules or LinkedRules(),
@@ -213,7 +219,7 @@ def battle_problem(campaign: LinkedCampaign, name: str, role: str) -> str | None
     if not force.units:
         return f"{side_name(name, start=True)} have no unit fit to fight: buy reinforcements"
     problem = command_unit_problem([u.label for u in force.units if u.command])
-    return f"{name}: Command unit (p. 18): {problem}" if problem else None
+    return f"{side_label(name)}: Command unit (p. 18): {problem}" if problem else None
 
 
 def start_battle(campaign: LinkedCampaign, scenario: str, roles: Mapping[str, str]) -> LinkedCampaign:
@@ -327,6 +333,11 @@ def carry_losses(
         update={
             "winner": final.result.winner,
             "reason": final.result.reason,
+            "unfought": tuple(
+                name
+                for name in SIDES
+                if final.result.reason == conceded(name) and not spent_a_token(final, name)
+            ),
             "lost": lost,
             "damaged": damaged,
             "dice": dice,
@@ -338,8 +349,12 @@ def carry_losses(
     )
 
 
-def earned_points(rules: LinkedRules, side: str, winner: str | None) -> int:
-    """Reinforcement points for one side's result (linked battles: the campaign's amounts)."""
+def earned_points(rules: LinkedRules, side: str, battle: Battle) -> int:
+    """Reinforcement points for one side's result (linked battles: the campaign's amounts, none
+    for a side that conceded without having fought)."""
+    winner = battle.winner
+    if side in battle.unfought:
+        return 0
     if winner is None:
         return rules.draw_points
     return rules.winner_points if side == winner else rules.loser_points
@@ -350,7 +365,7 @@ def award_reinforcements(campaign: LinkedCampaign) -> LinkedCampaign:
     fought = campaign.history[-1]
     sides, earned = {}, {}
     for name, side in campaign.sides.items():
-        earned[name] = earned_points(campaign.rules, name, fought.winner)
+        earned[name] = earned_points(campaign.rules, name, fought)
         result = "draws" if fought.winner is None else "wins" if fought.winner == name else "losses"
         sides[name] = side.model_copy(
             update={
@@ -401,7 +416,7 @@ def spend_reinforcements(
     force = force.model_copy(update={"points_limit": force.points_limit + cost})
     broken = _new_problems(side.force, force)
     if broken:
-        raise IllegalCommand(f"{name} cannot buy {spelt}: {'; '.join(broken)}")
+        raise IllegalCommand(f"{side_name(name, start=True)} cannot buy {spelt}: {'; '.join(broken)}")
     return _with_side(campaign, name, side.model_copy(update={"force": force, "points": side.points - cost}))
 
 
@@ -414,10 +429,11 @@ def retire_unit(campaign: LinkedCampaign, name: str, label: str) -> LinkedCampai
     unit = find_unit(side.force, label)
     force = remove_unit(side.force, unit.label)
     if not force.units:
-        raise IllegalCommand(f"{name} cannot retire {unit.label}: it is the force's last unit")
+        last = "it is the force's last unit"
+        raise IllegalCommand(f"{side_name(name, start=True)} cannot retire {unit.label}: {last}")
     broken = _new_problems(side.force, force)
     if broken:
-        raise IllegalCommand(f"{name} cannot retire {unit.label}: {'; '.join(broken)}")
+        raise IllegalCommand(f"{side_name(name, start=True)} cannot retire {unit.label}: {'; '.join(broken)}")
     units = {kept: record for kept, record in side.units.items() if kept != unit.label}
     retired = side.model_copy(update={"force": force, "units": units, "retired": (*side.retired, unit)})
     return _with_side(campaign, name, retired)
@@ -471,7 +487,7 @@ def standings_text(campaign: LinkedCampaign) -> tuple[Line, ...]:
         force = side.force
         lines.append(
             (
-                f"{name} (",
+                f"{side_label(name)} (",
                 Mention(side.player),
                 f"), {force.name} ({NATION_NAMES[force.nation]}): "
                 f"{counted(side.battles, 'battle')}, {counted(side.wins, 'win')}, "
@@ -500,11 +516,12 @@ def _names(labels: tuple[str, ...]) -> str:
 
 def battle_line(battle: Battle) -> str:
     """One battle of the history in a line."""
-    result = "a draw" if battle.winner is None else f"{battle.winner} won"
+    result = "a draw" if battle.winner is None else f"{side_name(battle.winner)} won"
     sides = "; ".join(
-        f"{name} lost {_names(battle.lost.get(name, ()))}"
+        f"{side_name(name)} lost {_names(battle.lost.get(name, ()))}"
         + (f", damaged {_names(battle.damaged[name])}" if battle.damaged.get(name) else "")
         + (f", +{battle.earned[name]} points" if name in battle.earned else "")
+        + (" (conceded before spending a token)" if name in battle.unfought else "")
         for name in SIDES
     )
     return f"{battle.number}. {_title(battle)}: {result} ({battle.reason}); {sides}"
@@ -520,9 +537,9 @@ def result_text(campaign: LinkedCampaign) -> Line:
     loser = SIDES[1] if winner == SIDES[0] else SIDES[0]
     return (
         Strong(campaign.name),
-        f" is over after {fought}: {winner} (",
+        f" is over after {fought}: {side_name(winner)} (",
         Mention(campaign.sides[winner].player),
-        f") wins the campaign, {counted(campaign.sides[winner].wins, 'win')} to {campaign.sides[loser].wins}",
+        f") win the campaign, {counted(campaign.sides[winner].wins, 'win')} to {campaign.sides[loser].wins}",
     )
 
 

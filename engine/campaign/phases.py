@@ -568,11 +568,11 @@ def sealed_text(campaign: Campaign, index: int, side: Side) -> str:
     orders = submission.groups
     books, _ = _bought(campaign.books, side, phase.day, orders)
     cpp = red_barricades.cpp_left(campaign.books, side, phase.day)
-    spent = f"{cpp - red_barricades.cpp_left(books, side, phase.day)} CPP of {cpp} left"
+    spent = f"{cpp - red_barricades.cpp_left(books, side, phase.day)} of {cpp} CPP spent"
     if submission.fortifications:
         fpp = red_barricades.fpp_left(books, side, phase.day)
         fortified = _fortified(books, side, phase.day, submission.fortifications)
-        spent += f"; {fpp - red_barricades.fpp_left(fortified, side, phase.day)} FPP of {fpp}"
+        spent += f"; {fpp - red_barricades.fpp_left(fortified, side, phase.day)} of {fpp} FPP spent"
     what = f"{SIDE_NAMES[side]} orders sealed for {describe_phase(index, phase)}"
     return f"{what}: {submission.text(side)} ({spent})"
 

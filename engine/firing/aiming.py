@@ -21,7 +21,7 @@ from engine.battlefield import (
 from engine.commands import Fire
 from engine.game_state import GameState
 from engine.profiles import Special, UnitClass
-from engine.rules.firing import Shot, fires_flamethrower, why_cannot_fire
+from engine.rules.firing import Shot, fires_flamethrower, turn_to_face, why_cannot_fire
 from engine.rules.movement import TURRET_FREE_TRAVERSE
 from engine.rulesets import rules_of
 from engine.state import Unit
@@ -59,7 +59,8 @@ def arc_problem(firer: Unit, target: Unit) -> str | None:
     else:
         arc = HULL_GUN_ARC
     if not geometry.in_arc(firer.position, firer.facing, target.position, arc):
-        return f"{target.name} is outside {firer.name}'s {arc:g} degree arc of fire: turn to face it first"
+        outside = f"{target.name} is outside {firer.name}'s {arc:g} degree arc of fire"
+        return f"{outside}: {turn_to_face(firer, target)}"
     return None
 
 

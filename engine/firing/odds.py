@@ -26,7 +26,7 @@ from engine.game_state import GameState
 from engine.profiles import NATIONS, UnitProfile, find_profile, load_orbat
 from engine.rich_text import Block, Line
 from engine.rules.armour import Damage
-from engine.rules.firing import Shot, dice_to_fire, to_hit_score_needed, why_cannot_fire
+from engine.rules.firing import Shot, cover_counts, dice_to_fire, to_hit_score_needed, why_cannot_fire
 from engine.rules.morale import is_destroyed_by_markers
 from engine.rules.shot_resolution import Fate, ShotResult, resolve_shot
 from engine.state import CoverKind, Point, Unit
@@ -34,6 +34,10 @@ from engine.state import CoverKind, Point, Unit
 Outcome = TypeVar("Outcome", bound=Hashable)
 Model = TypeVar("Model", bound=BaseModel)
 BAR_WIDTH = 20
+NO_COVER_FOR_VEHICLES = (
+    "Cover does not count against a vehicle (pp. 10-12): its armour takes the hit; "
+    "a vehicle behind terrain is hull down (hull_down) instead"
+)
 
 
 def read_options(model: type[Model], options: dict[str, object]) -> Model:
@@ -281,17 +285,25 @@ def describe_shot_odds(odds: ShotOdds) -> tuple[Line, ...]:
     """The shot, what it needs, and each outcome's chance with a bar."""
     shot = odds.shot
     score, dice = to_hit_score_needed(shot), dice_to_fire(shot)
-    where = f"{shot.aspect}, " if shot.aspect else f"{shot.cover.value}, "
+    if cover_counts(shot.target):
+        where = f"{shot.cover.value}, "
+    else:
+        where = f"{shot.aspect}, " + "hull down, " * shot.hull_down
     width = max(len(o.value) for o in odds.outcomes)
     rows = [f"{o.value:<{width}} {_percent(p)} {_bar(p)}" for o, p in odds.outcomes.items()]
-    return (
+    lines: list[Line] = [
         (
             f'{shot.firer.name} at {shot.target.name} ({where}{round(shot.range, 1):g}"): '
             f"{dice}d10, each hits on {score.describe()}",
-        ),
-        (f"At least one hit {_percent(odds.hit).strip()}, {float(odds.expected_hits):.2f} hits expected",),
-        (Block("\n".join(rows)),),
+        )
+    ]
+    if not cover_counts(shot.target) and shot.cover is not CoverKind.OPEN:
+        lines.append((NO_COVER_FOR_VEHICLES,))
+    lines.append(
+        (f"At least one hit {_percent(odds.hit).strip()}, {float(odds.expected_hits):.2f} hits expected",)
     )
+    lines.append((Block("\n".join(rows)),))
+    return tuple(lines)
 
 
 # --- any test --------------------------------------------------------------------------------

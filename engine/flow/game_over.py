@@ -58,4 +58,15 @@ def finish_game(state: GameState, log: EventLog, winner: str | None, reason: str
 def concede(state: GameState, command: Concede, log: EventLog) -> None:
     if command.side not in state.sides:
         raise IllegalCommand(f"There is no side called {command.side!r}")
-    finish_game(state, log, state.other_side(command.side), f"{side_name(command.side)} conceded")
+    finish_game(state, log, state.other_side(command.side), conceded(command.side))
+
+
+def conceded(side: str) -> str:
+    """Why a game a side conceded ended, as its result says."""
+    return f"{side_name(side)} conceded"
+
+
+def spent_a_token(state: GameState, side: str) -> bool:
+    """Whether a side has played: spent a command token (p. 4), which it has once the first
+    turn's tokens are no longer all in its hand, or a later turn has come."""
+    return state.turn > 1 or (state.turn == 1 and state.sides[side].tokens < state.sides[side].tokens_drawn)

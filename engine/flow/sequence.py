@@ -226,10 +226,22 @@ def choose_initiative(state: GameState, command: ChooseInitiative, log: EventLog
 
 
 def give_initiative(state: GameState, side: str, log: EventLog, how: str) -> None:
-    state.active_side = side
+    """The initiative goes to ``side``, unless it has no tokens to play (p. 4: only a side with
+    tokens is active; the turn ends once both have spent theirs)."""
+    other = state.other_side(side)
     state.phase = Phase.ACTIVE
     state.spent_since_initiative = 0
-    log.emit("initiative", f"{side_name(side, start=True)} {how}", side=side)
+    if state.sides[side].tokens == 0 and state.sides[other].tokens > 0:
+        state.active_side = other
+        log.emit(
+            "initiative",
+            f"{side_name(side, start=True)} have no tokens, so cannot {how}: {side_name(other)} have it",
+            side=other,
+        )
+        return
+    state.active_side = side
+    if state.sides[side].tokens > 0:
+        log.emit("initiative", f"{side_name(side, start=True)} {how}", side=side)
     after_declaration(state, log)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine import geometry
 from engine.event_data import ToHit
 from engine.profiles import CommandMortar, Special, UnitClass, load_orbat
 from engine.state import CoverKind, Unit
@@ -69,6 +70,12 @@ def counts_as_infantry_target(target: Unit) -> bool:
     return not target.is_vehicle
 
 
+def cover_counts(target: Unit) -> bool:
+    """Cover changes the casualty roll against infantry and support squads (p. 10); a vehicle's
+    armour takes the hit instead, where only being hull down helps it (p. 12)."""
+    return counts_as_infantry_target(target)
+
+
 def fires_flamethrower(firer: Unit, chosen: bool) -> bool:
     """Whether a unit's shot is flame (p. 18): a flamethrower team has no other weapon, and a
     flame tank that also has a gun, the Churchill Crocodile, fires one or the other as its player
@@ -92,6 +99,19 @@ def firing_command_mortar(unit: Unit) -> Unit | None:
         return None
     profile = unit.profile.model_copy(update={"specials": unit.profile.specials | {Special.MORTAR}})
     return unit.model_copy(update={"profile": profile})
+
+
+TURNING_MOVE = 1.0  # inches: the move suggested to turn a unit toward a target
+
+
+def turn_to_face(firer: Unit, target: Unit) -> str:
+    """How a unit brings a target it cannot bear on into its arc (p. 11): it turns as it moves,
+    ending a move facing the way its last leg went (p. 8), so a short move at the target does it."""
+    ahead = geometry.point_toward(firer.position, target.position, TURNING_MOVE)
+    return (
+        "turn to face it first with a move toward it, as a unit ends a move facing the way it went "
+        f'(e.g. move:{ahead}, {TURNING_MOVE:g}" toward it)'
+    )
 
 
 def weapon_named(shot: Shot) -> str:

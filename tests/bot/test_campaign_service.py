@@ -97,7 +97,7 @@ async def test_both_sides_submitting_reveals_at_once_and_opens_the_next_phase(st
     await start(service)
     reply = await service.submit("c1", "ann", "A4, M2")
     assert reply == (
-        "German orders sealed for phase 1 (17 Oct purchases): A4 Pz III H Pltn, M2 Sniper (4 CPP of 10 left)"
+        "German orders sealed for phase 1 (17 Oct purchases): A4 Pz III H Pltn, M2 Sniper (4 of 10 CPP spent)"
     )
     assert heard.reveals == []
     await service.submit("c1", "cat", "none")

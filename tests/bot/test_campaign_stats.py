@@ -90,18 +90,18 @@ async def test_campaign_stats_add_up_every_battle_and_the_one_being_fought(table
     assert top == "Campaign Normandy: 2 battles fought, battle 3 so far\nDice statistics: 14 dice"
     # Ann: initiative 5, 1, 3; casualties 4, 2 (both detachments are "Infantry Detachment 1": each
     # die counts for the firer its event names first); reaction 4; to hit 8, 6; /roll 7, 3
-    assert ann.startswith("ann (allies): 10 dice\n")
+    assert ann.startswith("ann (Allies): 10 dice\n")
     assert "d6 faces 1:1 2:1 3:1 4:2 5:1 6:0 (fair 1.0 each)" in ann
     assert "d10 faces 1:0 2:0 3:1 4:0 5:0 6:1 7:1 8:1 9:0 10:0 (fair 0.4 each)" in ann
     assert "d6   casualty              2  3.00  3.50" in ann and "d6   reaction              1  4.00" in ann
     assert ann.endswith("hits 2 vs 1.0 expected (2 dice)\nreaction successes 1 vs 0.7 expected (1 die)")
     # Otto: initiative 2, 6, 4; to hit 2 needing 7+
-    assert otto.startswith("otto (axis): 4 dice\n")
+    assert otto.startswith("otto (Axis): 4 dice\n")
     assert "d6 faces 1:0 2:1 3:0 4:1 5:0 6:1 (fair 0.5 each)" in otto
     assert otto.endswith("hits 0 vs 0.4 expected (1 die)")
     # /stats alone is the channel's game: battle 3
     game = await table.say("/stats")
-    assert game.startswith("Dice statistics: 2 dice\n\nann (allies): 1 die\n")
+    assert game.startswith("Dice statistics: 2 dice\n\nann (Allies): 1 die\n")
 
     assert await table.say("as ann /campaign linked end") == (
         "Not allowed: Battle 3 is being fought: end the campaign after it"
@@ -110,7 +110,7 @@ async def test_campaign_stats_add_up_every_battle_and_the_one_being_fought(table
     ended = await table.say("as otto /campaign linked end")
     assert (
         ended.splitlines()[0]
-        == "Normandy is over after 3 battles: allies (ann) wins the campaign, 2 wins to 1"
+        == "Normandy is over after 3 battles: the Allies (ann) win the campaign, 2 wins to 1"
     )
     after = await table.say("/stats campaign")
     assert after.splitlines()[:2] == ["Campaign Normandy: 3 battles fought", "Dice statistics: 14 dice"]

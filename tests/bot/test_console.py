@@ -258,3 +258,41 @@ async def test_a_finished_game_stays_readable_after_a_restart(tmp_path):
     assert "Dice statistics: 2 dice" in after  # the initiative's two
     assert "The Allies won: the Axis conceded." in after and "The replay is made when" not in after
     assert "1. " in after and "allies won: the Axis conceded" in after
+
+
+async def test_a_house_rules_game_says_which_side_fights_with_its_2015_statistics(tmp_path):
+    url = f"sqlite+aiosqlite:///{tmp_path / 'console.db'}"
+    us = await run("/game new ruleset:house_v1\n", url)
+    assert "Allies: US: two Shermans" in us and "Axis: German: a Panzer IV" in us
+    assert (
+        "House Rules V1.0 list no US units of their own: "
+        "the Allies fight with their Iron Cross 2015 statistics" in us
+    )
+    british = await run(
+        "/game new ruleset:house_v1 forces:british\n", f"sqlite+aiosqlite:///{tmp_path / 'b.db'}"
+    )
+    core = await run("/game new\n", f"sqlite+aiosqlite:///{tmp_path / 'c.db'}")
+    assert "2015 statistics" not in british and "2015 statistics" not in core
+
+
+async def test_the_console_lists_a_nations_whole_order_of_battle_and_narrows_it(tmp_path):
+    url = f"sqlite+aiosqlite:///{tmp_path / 'console.db'}"
+    lines = [
+        "/force orbat nation:us",
+        "/force orbat nation:us find:sherman",
+        "/force orbat nation:british ruleset:house_v1 find:stuart",
+        "/force new nation:us name:Able points:300",
+        '/force add force:Able unit:"Sherman 99"',
+    ]
+    out = await run("\n".join(lines) + "\n", url)
+    assert "US Army 1944/45: 24 entries\n- M26 Pershing: 97 pts, 13 BP, 1945 only\n" in out
+    assert "- Sniper Team: 18 pts, 3 BP\n" in out
+    assert "US Army 1944/45: 5 entries matching 'sherman'\n- Sherman 75mm: 45 pts, 6 BP\n" in out
+    assert (
+        "British/Canadian Army 1944/45, House Rules V1.0: 2 entries matching 'stuart'\n"
+        "- M3 Stuart (counts as M5 Stuart): 31 pts, 4 BP\n- M5 Stuart: 31 pts, 4 BP\n"
+    ) in out
+    assert (
+        "Not allowed: the US Army 1944/45 has no 'Sherman 99'; did you mean Sherman 75mm, Sherman 76mm or "
+        "Sherman 105mm? (/force orbat nation:us find:Sherman lists every entry like it)"
+    ) in out

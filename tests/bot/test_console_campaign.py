@@ -71,12 +71,12 @@ async def test_a_three_day_red_barricades_campaign_at_the_console(url):
 
     # day 1: both sides seal their purchases; the second seal reveals them together
     assert await console.say('as ann /campaign submit buy:"I1, M2"') == (
-        "German orders sealed for phase 1 (17 Oct purchases): I1 Rifle Coy, M2 Sniper (8 CPP of 10 left)"
+        "German orders sealed for phase 1 (17 Oct purchases): I1 Rifle Coy, M2 Sniper (8 of 10 CPP spent)"
     )
     assert console.notices() == ""
     assert await console.say("as cat /campaign submit O2 1 hex") == (
         "Russian orders sealed for phase 1 (17 Oct purchases): "
-        "O2 Btl Mtr with 1 Pre-Registered hex (2 CPP of 12 left)"
+        "O2 Btl Mtr with 1 Pre-Registered hex (2 of 12 CPP spent)"
     )
     revealed = console.notices()
     assert "[revealed] Barrikady: phase 1 (17 Oct purchases) revealed" in revealed
@@ -210,7 +210,7 @@ async def test_fortifications_the_order_of_battle_and_a_referee_correction_at_th
     assert "German (ann, bob): not yet submitted" in await console.say("/campaign status")
     assert await console.say('as ann /campaign submit buy:M1 fortify:"2 x Trench"') == (
         "German orders sealed for phase 1 (17 Oct purchases): M1 Fortifications; fortifications: "
-        "2 x Trench (1 CPP of 10 left; 14 FPP of 20)"
+        "2 x Trench (1 of 10 CPP spent; 14 of 20 FPP spent)"
     )
     await console.say("as cat /campaign submit none")
     assert "German: M1 Fortifications; fortifications: 2 x Trench" in console.notices()

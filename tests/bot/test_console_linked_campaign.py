@@ -16,6 +16,7 @@ from bot.storage.store import GameStore
 from engine.dice import SeededDice
 from engine.game import awaiting
 from engine.state import Phase
+from engine.wording import side_label, side_name
 from tests.bot.test_console_scenarios import PLAYERS, random_step, set_up
 
 FORCES = {
@@ -51,12 +52,13 @@ async def play_to_result(table: ConsoleTable, rng: random.Random) -> None:
 def standing_units(standings: str, side: str) -> list[str]:
     """The units a side's force holds, from the line under its standings."""
     lines = standings.splitlines()
-    index = next(n for n, text in enumerate(lines) if text.startswith(f"{side} ("))
+    index = next(n for n, text in enumerate(lines) if text.startswith(f"{side_label(side)} ("))
     return [re.sub(r" \([^()]*\)$", "", u) for u in lines[index + 1].strip().split(", ")]
 
 
 def points(standings: str, side: str) -> int:
-    return int(re.search(rf"^{side} \(.*; (\d+) reinforcement points;", standings, re.MULTILINE)[1])
+    found = re.search(rf"^{side_label(side)} \(.*; (\d+) reinforcement points;", standings, re.MULTILINE)
+    return int(found[1])
 
 
 def label(unit) -> str:
@@ -88,14 +90,14 @@ async def test_a_three_battle_linked_campaign_carries_losses_and_purchases(tmp_p
         reply = await table.handle(f"as ann /campaign linked battle {battle}")
         if leaderless:  # a command unit fell in the battle before: its side names another first
             assert reply == "Not allowed: Not ready for the next battle: " + "; ".join(
-                f"{side}: Command unit (p. 18): no unit is the command unit: choose one"
+                f"{side_label(side)}: Command unit (p. 18): no unit is the command unit: choose one"
                 for side in leaderless
             )
             for side in leaderless:
                 named = await table.handle(
                     f'as {PLAYERS[side]} /campaign linked command side:{side} unit:"{forces[side][0]}"'
                 )
-                assert named == f"{forces[side][0]} is now {side}'s command unit"
+                assert named == f"{forces[side][0]} is now {side_name(side)}' command unit"
             reply = await table.handle(f"as ann /campaign linked battle {battle}")
         assert reply.startswith(f"Normandy, battle {number}:")
         # both forces are brought as they stand: losses gone, purchases there, and damaged units
@@ -134,7 +136,7 @@ async def test_a_three_battle_linked_campaign_carries_losses_and_purchases(tmp_p
             assert points(after, side) == points(before, side) + earned
             hurt = ", ".join(name for owner, name in damaged if owner == side)
             assert (
-                f"{side} lost {', '.join(lost) or 'nothing'}"
+                f"{side_name(side)} lost {', '.join(lost) or 'nothing'}"
                 + (f", damaged {hurt}" if hurt else "")
                 + f", +{earned} points"
             ) in fought
@@ -143,7 +145,7 @@ async def test_a_three_battle_linked_campaign_carries_losses_and_purchases(tmp_p
             bought = await table.handle(
                 f'as {player} /campaign linked buy side:{side} unit:"Infantry Detachment"'
             )
-            assert bought.startswith(f"{side} buys Infantry Detachment ")
+            assert bought.startswith(f"{side_name(side, start=True)} buy Infantry Detachment ")
             assert points(bought, side) == points(after, side) - 25
             assert standing_units(bought, side)[-1] in bought.splitlines()[0]
             purchases[side] = standing_units(bought, side)[-1]
@@ -159,7 +161,7 @@ async def test_a_three_battle_linked_campaign_carries_losses_and_purchases(tmp_p
     assert ended.splitlines()[0] == (
         f"Normandy is over after 3 battles: a draw, {wins[first]} win{'s' * (wins[first] != 1)} each"
         if wins[first] == wins[then]
-        else f"Normandy is over after 3 battles: {first} ({PLAYERS[first]}) wins the campaign, "
+        else f"Normandy is over after 3 battles: {side_name(first)} ({PLAYERS[first]}) win the campaign, "
         f"{wins[first]} win{'s' * (wins[first] != 1)} to {wins[then]}"
     )
     assert ended.splitlines()[1].startswith("Normandy (over): 3 battles fought")

@@ -11,7 +11,7 @@ from engine.dice import SeededDice
 from tests.bot.test_console_linked_campaign import FORCES
 from tests.engine.test_cards import DECK
 
-DISCORD_MARKS = ("**", "__", "```", "~~", "<@", "<#", "<t:")
+DISCORD_MARKS = ("**", "__", "`", "~~", "<@", "<#", "<t:")
 
 
 def force_lines() -> list[str]:
@@ -78,6 +78,7 @@ async def test_no_discord_markdown_reaches_the_console(tmp_path):
         assert mark not in printed, f"{mark!r} printed at the console"
     for shown in (
         "Reactions\nWhen a unit is ordered",  # a help page, its buttons' names once in bold
+        "The same by command: /react unit:... with what it does",  # commands to type, once in backticks
         "3d6 (",  # a d20 roll: its highest and lowest faces once in bold, its total in a box
         "Final DR ",  # an ASL roll's result, once in bold
         "rb-german-leaders: German leaders received",  # a chart's name, once in bold
@@ -88,7 +89,7 @@ async def test_no_discord_markdown_reaches_the_console(tmp_path):
         "The battle's story: ",  # once in bold
         "Dice statistics: ",  # each player's table once in a code block
         "Linked campaign Normandy set up.",
-        "allies (ann), Able (US)",  # a player, once a mention
+        "Allies (ann), Able (US)",  # a player, once a mention
         "[campaign] Normandy, battle 1. Meeting Engagement",  # the battle carried
         "Normandy is over after 1 battle",
         "Campaign Barrikady set up.\nBarrikady\n1. 17 Oct purchases: open, deadline ",

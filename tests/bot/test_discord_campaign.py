@@ -64,7 +64,7 @@ async def test_a_campaign_in_discord_seals_reminds_and_reveals(bot_and_discord):
 
     sent = await discord.slash("campaign submit", user=ANN, channel="1", buy="M2")
     assert private(sent) == [
-        ("German orders sealed for phase 1 (17 Oct purchases): M2 Sniper (1 CPP of 10 left)", True)
+        ("German orders sealed for phase 1 (17 Oct purchases): M2 Sniper (1 of 10 CPP spent)", True)
     ]
     assert posted(sent) == []
     sent = await discord.slash("campaign submit", user=EVE, channel="1", buy="none")
@@ -88,7 +88,7 @@ async def test_a_campaign_in_discord_seals_reminds_and_reveals(bot_and_discord):
         "Russian: no purchase",
     ]
     assert (
-        "Russian orders sealed for phase 1 (17 Oct purchases): no purchase (0 CPP of 12 left)",
+        "Russian orders sealed for phase 1 (17 Oct purchases): no purchase (0 of 12 CPP spent)",
         True,
     ) in private(sent)
     text, _ = reply(await discord.slash("campaign ledger", user=EVE, channel="1"))
@@ -168,7 +168,7 @@ async def test_orders_are_sealed_through_a_form_from_the_command_or_the_phase_bu
     assert private(sent) == [
         (
             "German orders sealed for phase 1 (17 Oct purchases): M1 Fortifications, M2 Sniper; "
-            "fortifications: 2 x Trench (2 CPP of 10 left; 14 FPP of 20)",
+            "fortifications: 2 x Trench (2 of 10 CPP spent; 14 of 20 FPP spent)",
             True,
         )
     ]

@@ -48,7 +48,7 @@ async def test_a_linked_campaign_in_discord(bot_and_discord):
         )
     )
     assert not ephemeral and text.startswith("Linked campaign **Normandy** set up.")
-    assert f"allies (<@{ANN}>), Able (US): 0 battles" in text
+    assert f"Allies (<@{ANN}>), Able (US): 0 battles" in text
 
     text, ephemeral = reply(
         await discord.slash("campaign linked battle", user=EVE, channel="1", scenario="meeting")
@@ -69,21 +69,22 @@ async def test_a_linked_campaign_in_discord(bot_and_discord):
     sent = await discord.slash("game concede", user=ANN, channel="1")
     carried, _story = posted(sent)  # the battle's story (a card) follows the campaign's news
     assert carried.startswith(
-        "**Normandy**, battle 1. Meeting Engagement: axis won (the Allies conceded); allies lost nothing, "
-        "+30 points; axis lost nothing, +60 points"
+        "**Normandy**, battle 1. Meeting Engagement: the Axis won (the Allies conceded); "
+        "the Allies lost nothing, +0 points (conceded before spending a token); "
+        "the Axis lost nothing, +60 points"
     )
 
     text, ephemeral = reply(
         await discord.slash("campaign linked buy", user=ANN, channel="1", side="allies", unit="Sherman 75mm")
     )
-    assert ephemeral and text == "The Allies have 30 reinforcement points but Sherman 75mm costs 45: 15 short"
+    assert ephemeral and text == "The Allies have 0 reinforcement points but Sherman 75mm costs 45: 45 short"
     text, _ = reply(
         await discord.slash("campaign linked buy", user=OTTO, channel="1", side="axis", unit="MG Team")
     )
-    assert text.startswith("axis buys MG Team 1 (MG Team): 40 reinforcement points left")
+    assert text.startswith("The Axis buy MG Team 1 (MG Team): 40 reinforcement points left")
     text, _ = reply(await discord.slash("campaign linked standings", user=EVE, channel="1"))
     assert (
-        f"axis (<@{OTTO}>), KG (German): 1 battle, 1 win, 0 draws, 0 losses; 40 reinforcement points" in text
+        f"Axis (<@{OTTO}>), KG (German): 1 battle, 1 win, 0 draws, 0 losses; 40 reinforcement points" in text
     )
     assert "Infantry Detachment 1 (command), Infantry Detachment 2, Panther 1, MG Team 1" in text
     assert text.endswith("History:\n" + carried.splitlines()[0].removeprefix("**Normandy**, battle "))
@@ -115,7 +116,7 @@ async def test_retire_end_and_the_campaigns_stats_in_discord(bot_and_discord):
     text, ephemeral = reply(sent)
     assert not ephemeral
     assert text.startswith(
-        f"Campaign **Normandy**: 1 battle fought\nDice statistics: 2 dice\n\n<@{ANN}> (allies)"
+        f"Campaign **Normandy**: 1 battle fought\nDice statistics: 2 dice\n\n<@{ANN}> (Allies)"
     )
     assert "d10 faces 1:0 2:0 3:0 4:1 5:0 6:0 7:0 8:0 9:1 10:0 (fair 0.2 each)" in text
     (picture,) = attachments(sent)
@@ -128,7 +129,7 @@ async def test_retire_end_and_the_campaigns_stats_in_discord(bot_and_discord):
     text, ephemeral = reply(
         await discord.slash("campaign linked retire", user=ANN, channel="1", side="allies", unit="MG Team 1")
     )
-    assert not ephemeral and text.startswith("allies retires MG Team 1\n")
+    assert not ephemeral and text.startswith("The Allies retire MG Team 1\n")
     assert "   retired: MG Team 1" in text.splitlines()
     text, ephemeral = reply(await discord.slash("campaign linked end", user=EVE, channel="1"))
     assert ephemeral and text == "Only the players of Normandy may do that"
@@ -136,7 +137,7 @@ async def test_retire_end_and_the_campaigns_stats_in_discord(bot_and_discord):
     assert not ephemeral
     assert (
         text.splitlines()[0]
-        == f"**Normandy** is over after 1 battle: allies (<@{ANN}>) wins the campaign, 1 win to 0"
+        == f"**Normandy** is over after 1 battle: the Allies (<@{ANN}>) win the campaign, 1 win to 0"
     )
     text, ephemeral = reply(
         await discord.slash("campaign linked buy", user=OTTO, channel="1", side="axis", unit="MG Team")

@@ -75,7 +75,7 @@ async def test_stats_counts_every_die_of_the_game_and_the_rolls_by_player(bot_an
     assert not private
     ann, otto = text.split("\n\n")[1:3]
     assert ann.startswith(
-        f"<@{ANN}> (allies): 7 dice\n```"
+        f"<@{ANN}> (Allies): 7 dice\n```"
     )  # initiative, reaction, 2 to hit, casualty, /roll 2d10
     assert (
         "d10  to-hit                2  6.00  5.50" in ann
@@ -84,7 +84,7 @@ async def test_stats_counts_every_die_of_the_game_and_the_rolls_by_player(bot_an
     assert "d10 faces 1:0 2:0 3:2 4:0 5:0 6:0 7:1 8:0 9:1 10:0 (fair 0.4 each)" in ann
     assert "d6 faces 1:1 2:1 3:0 4:0 5:1 6:0 (fair 0.5 each)" in ann
     assert "hits 1 vs 1.4 expected (2 dice)" in ann  # the /roll's dice need no score the engine knows
-    assert otto.startswith(f"<@{OTTO}> (axis): 6 dice\n```")  # the secret DR is left out
+    assert otto.startswith(f"<@{OTTO}> (Axis): 6 dice\n```")  # the secret DR is left out
     assert "d6 faces 1:0 2:1 3:0 4:1 5:0 6:2 (fair 0.7 each)" in otto
     assert "hits 2 vs 1.2 expected (2 dice)" in otto
     (picture,) = attachments(sent)

@@ -145,7 +145,7 @@ async def test_the_console_shows_its_command_list_or_a_topic(tmp_path):
     url = f"sqlite+aiosqlite:///{tmp_path / 'console.db'}"
     await play_console(io.StringIO("/help topic:orders\n/help\n/help frob\n"), out, url)
     said = out.getvalue()
-    assert "Orders and positions\n`/act unit:Panzer IV move:C6 fire:Sherman 1` moves then fires" in said
+    assert "Orders and positions\n/act unit:Panzer IV move:C6 fire:Sherman 1 moves then fires" in said
     assert "Getting started\nA battle is played in a channel" in said  # the first page, as in Discord
     assert "  /help [topic:start|turn|reactions" in said and "  /units " in said  # then the list
     assert "Not allowed: topic: choose start or turn or reactions or orders" in said

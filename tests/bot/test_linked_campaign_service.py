@@ -79,15 +79,17 @@ async def test_a_conceded_battle_is_carried_into_the_campaign(table):
     assert "being fought" in await table.handle("/campaign linked standings")
     await table.handle("as otto /game concede")
     standings = await table.handle("/campaign linked standings")
-    assert "[campaign] Normandy, battle 1. Meeting Engagement: allies won (the Axis conceded)" in standings
-    assert "allies (ann), Able (US): 1 battle, 1 win, 0 draws, 0 losses; 50 reinforcement points" in standings
-    assert "axis (otto), KG (German): 1 battle, 0 wins, 0 draws, 1 loss; 30 reinforcement points" in standings
+    news = "[campaign] Normandy, battle 1. Meeting Engagement: the Allies won (the Axis conceded)"
+    assert news in standings
+    assert "Allies (ann), Able (US): 1 battle, 1 win, 0 draws, 0 losses; 50 reinforcement points" in standings
+    assert "Axis (otto), KG (German): 1 battle, 0 wins, 0 draws, 1 loss; 0 reinforcement points" in standings
     # a later game in the channel that is not a campaign battle carries nothing
     await table.handle("/game new")
     await table.handle("/game concede")
     assert (await table.handle("/campaign linked standings")).endswith(
-        "History:\n1. Meeting Engagement: allies won (the Axis conceded); allies lost nothing, +50 points; "
-        "axis lost nothing, +30 points"
+        "History:\n1. Meeting Engagement: the Allies won (the Axis conceded); "
+        "the Allies lost nothing, +50 points; "
+        "the Axis lost nothing, +0 points (conceded before spending a token)"
     )
 
 

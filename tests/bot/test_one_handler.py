@@ -42,6 +42,7 @@ LINES = [
     "/force upgrade force:Able Company unit:Infantry Detachment 1 transport:M3 half-track",
     "/force show force:Able Company",
     "/force list",
+    "/force orbat nation:british ruleset:house_v1 find:stuart",
     "/force copy force:Able Company name:Baker Company",
     "/force export force:Able Company",
     "/force delete force:Able Company",

@@ -670,7 +670,7 @@ READS_ONLY = {
     "chart list", "chart show", "force export", "force list", "force show", "game history", "game log",
     "game map", "game status", "games mine", "odds fire", "odds shot", "odds test", "ref log", "ref map",
     "ref prep list", "game replay", "rule", "library", "stats", "team show", "table show", "table list",
-    "table export", "help", "measure",
+    "table export", "help", "measure", "force orbat",
 }  # fmt: skip
 OWN_RECORDS = {
     "roll", "chart roll", "games ping", "force import", "table new", "table random", "table copy",

@@ -43,14 +43,14 @@ def test_each_front_end_writes_every_piece_its_own_way():
     assert plain_reply(reply) == (
         "Iron Cross (2 charts)\nrolled 6, 1 dropped, odds:hit  50%\n"
         "allies: @301 in #55 until 2026-11-28 12:00 UTC\n"
-        "hot seat: ann\n`/game start` begins"
+        "hot seat: ann\n/game start begins"
     )
 
 
 def test_the_game_and_dice_services_replies_read_the_same_in_both_front_ends():
     quick = setup_text("village", "us", 120)
-    assert markdown(quick).splitlines()[1].startswith("**allies**: ")
-    assert plain_reply(quick).splitlines()[1].startswith("allies: ")
+    assert markdown(quick).splitlines()[1].startswith("**Allies**: ")
+    assert plain_reply(quick).splitlines()[1].startswith("Allies: ")
     (console_page,) = DiceService.chart_list(100_000, plain_reply)
     discord_pages = DiceService.chart_list(1900, markdown)
     discord = "\n".join(markdown(page) for page in discord_pages)

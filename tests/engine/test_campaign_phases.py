@@ -149,7 +149,7 @@ def test_a_player_seals_orders_for_their_side_and_may_replace_them():
     c, _, _ = submit(c, "ann", [A4, M2], NOW)
     assert c.phases[0].sealed == {"german": Submission(groups=(A4, M2))}
     assert sealed_text(c, 0, "german") == (
-        "German orders sealed for phase 1 (17 Oct purchases): A4 Pz III H Pltn, M2 Sniper (4 CPP of 10 left)"
+        "German orders sealed for phase 1 (17 Oct purchases): A4 Pz III H Pltn, M2 Sniper (4 of 10 CPP spent)"
     )
     assert c.books.purchases == []  # nothing is bought before the reveal
     assert reveal_due(c, NOW) is None
@@ -402,7 +402,7 @@ def test_a_side_seals_fortifications_paid_with_the_fpp_of_its_m1_bought_that_day
     )
     assert sealed_text(c, 0, "german") == (
         "German orders sealed for phase 1 (17 Oct purchases): M1 Fortifications, M2 Sniper; "
-        "fortifications: 2 x Trench, 3 x Foxhole at 2 (2 CPP of 10 left; 20 FPP of 20)"
+        "fortifications: 2 x Trench, 3 x Foxhole at 2 (2 of 10 CPP spent; 20 of 20 FPP spent)"
     )
     c, _, _ = submit(c, "cat", parse_submission("none"), NOW)
     c = reveal(c, 0, ScriptedDice([]), NOW)
@@ -528,7 +528,7 @@ def test_orders_carry_the_rg_chart_note_options_and_read_back_the_same():
 def test_a_reveal_applies_notes_g_s_and_w():
     german = parse_submission("O2, O6 for O2, A9 251/10")
     c, _, _ = submit(campaign(), "ann", german, NOW)
-    assert sealed_text(c, 0, "german").endswith("(7 CPP of 10 left)")
+    assert sealed_text(c, 0, "german").endswith("(7 of 10 CPP spent)")
     c, _, _ = submit(c, "cat", parse_submission("A2 dug-in"), NOW)
     # 17 Oct: O2 ammo 3+3 -2 = 4 Plentiful; A9 strength 3+3 -2 = 4 Full; Russian A2 3+3 -1 = 5 Full
     dice = ScriptedDice([d6(3)] * 6)
@@ -576,7 +576,7 @@ def test_units_kept_hidden_are_sealed_and_paid_with_fpp_at_the_reveal():
     c, _, _ = submit(campaign(), "cat", orders, NOW)
     sealed = own_sealed(c, "cat", NOW)
     assert sealed.typed == ("M1", "keep 4-4-7 hidden at 5\nkeep gun 76L ART hidden\n1 x HIP at 3 for 2-2-8")
-    assert sealed_text(c, 0, "russian").endswith("(1 CPP of 12 left; 8 FPP of 40)")
+    assert sealed_text(c, 0, "russian").endswith("(1 of 12 CPP spent; 8 of 40 FPP spent)")
     c, _, _ = submit(c, "ann", [], NOW)
     c = reveal(c, 0, ScriptedDice([]), NOW)
     assert [text for side, _, text, _ in texts(c, 2) if side == "russian"][1:-1] == [

@@ -117,6 +117,19 @@ def test_hull_mounted_gun_fires_only_directly_forwards_p11():
         declare(state, "axis", "stug", Fire(target="s-oblique"))
 
 
+def test_a_target_outside_the_arc_is_refused_with_the_move_that_turns_to_face_it_p8_p11():
+    state = arcs_game()
+    with pytest.raises(IllegalCommand) as refused:
+        declare(state, "axis", "stug", Fire(target="s-oblique"))
+    assert str(refused.value) == (
+        "Sherman Oblique is outside StuG's 45 degree arc of fire: turn to face it first with a move toward "
+        'it, as a unit ends a move facing the way it went (e.g. move:70.7,49.3, 1" toward it)'
+    )
+    turned = UnitOrder(unit="stug", actions=(Move(path=(P(70.7, 49.3),)), Fire(target="s-oblique")))
+    state, _ = play(state, Declare(side="axis", order=turned))
+    assert state.pending is not None  # the order stands, waiting on the Allies' reaction
+
+
 def test_infantry_fire_all_round_p11():
     state = arcs_game()
     _, events = fire(state, "axis", "gren", "behind", d10(1), d10(1))

@@ -144,10 +144,11 @@ def test_unknown_profiles_are_refused_with_the_nearest_names():
         add_unit(build("german"), "Tiger")
     assert (
         str(refused.value)
-        == "the German Army 1944/45 has no 'Tiger'; did you mean Tiger I, Tiger II or Jagdtiger?"
+        == "the German Army 1944/45 has no 'Tiger'; did you mean Tiger I, Tiger II or Jagdtiger? "
+        "(/force orbat nation:german find:Tiger lists every entry like it)"
     )
     with pytest.raises(
-        IllegalCommand, match="^the US Army 1944/45 has no 'T-34/85'; see its order of battle$"
+        IllegalCommand, match="^the US Army 1944/45 has no 'T-34/85'; /force orbat nation:us lists them all$"
     ):
         add_unit(build("us"), "T-34/85")
 
@@ -556,7 +557,8 @@ LIMITS = "a whole number from 1 to 100,000"
         (
             HEADER + "- Cat: Panzer V\n",
             "line 4 ('- Cat: Panzer V'): the German Army 1944/45 has no 'Panzer V'; "
-            "did you mean Panzer IV G (late) to J, Panzer III J (late)/K or Panzer III L-N?",
+            "did you mean Panzer IV G (late) to J, Panzer III J (late)/K or Panzer III L-N? "
+            "(/force orbat nation:german find:Panzer lists every entry like it)",
         ),
         (
             HEADER + "- Cat: Panther [smoke]\n",

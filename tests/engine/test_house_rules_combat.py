@@ -200,7 +200,8 @@ def test_an_anti_tank_gun_facing_away_cannot_answer_and_is_overrun_s5_s6():
     lines = texts(events)
     assert lines[4] == (
         "PaK40 Anti-tank Gun cannot fire: Sherman 75mm is outside PaK40 Anti-tank Gun's 90 degree arc "
-        "of fire: turn to face it first"
+        "of fire: turn to face it first with a move toward it, as a unit ends a move facing the way it went "
+        '(e.g. move:45.0,19.0, 1" toward it)'
     )
     assert lines[-1] == "Sherman 75mm drives over PaK40 Anti-tank Gun: crushed (House Rules HR6.6)"
     assert state.units["defender"].destroyed

@@ -206,7 +206,8 @@ def test_a_grants_hull_mounted_75mm_fires_only_straight_ahead_its_37mm_turns_s5(
     state.units["axis-fritz"].position = Point(x=42, y=20)  # 40 degrees off the Grant's centreline
     outside = (
         "^Infantry Detachment is outside the straight-ahead arc of Lee's hull-mounted gun: turn to face it "
-        "first, or fire the second gun \\(House Rules HR5.3\\)$"
+        'first with a move toward it, .* \\(e.g. move:30.6,10.8, 1" toward it\\), or fire the second gun '
+        "\\(House Rules HR5.3\\)$"
     )
     with pytest.raises(IllegalCommand, match=outside):
         declare(state, "allies", "allies-lee", Fire(target="gruppe", weapon="gun"))  # 36 degrees off

@@ -81,8 +81,8 @@ def test_destroyed_units_leave_the_force_and_a_destroyed_transport_leaves_its_un
     assert labels(after, "axis") == ["Infantry Detachment 1", "Infantry Detachment 2"]
     assert after.battle is None
     assert history_text(after) == (
-        "1. Meeting Engagement: axis won (a test result); allies lost Sherman 75mm 1, +30 points; "
-        "axis lost Panther 1, +50 points"
+        "1. Meeting Engagement: the Axis won (a test result); the Allies lost Sherman 75mm 1, +30 points; "
+        "the Axis lost Panther 1, +50 points"
     )
 
 
@@ -129,6 +129,21 @@ def test_each_result_earns_the_campaigns_reinforcement_points(winner, allies, ax
     assert results["allies"] == (1, winner == "allies", winner is None, winner == "axis")
 
 
+@pytest.mark.parametrize(("turn", "spent", "axis"), [(0, 0, 0), (1, 0, 0), (1, 1, 30), (2, 0, 30)])
+def test_a_side_that_concedes_before_spending_a_token_earns_no_points(turn, spent, axis):
+    linked = start_battle(campaign(), "meeting", MEETING)
+    final = fought(linked, "allies")
+    final.turn = turn
+    final.sides["axis"].tokens_drawn = 5
+    final.sides["axis"].tokens = 5 - spent
+    final.result = GameResult(winner="allies", reason="the Axis conceded")
+    after = end_battle(linked, final)
+    assert {name: side.points for name, side in after.sides.items()} == {"allies": 50, "axis": axis}
+    assert after.sides["axis"].losses == 1
+    unfought = " (conceded before spending a token)" * (axis == 0)
+    assert history_text(after).endswith(f"the Axis lost nothing, +{axis} points{unfought}")
+
+
 def test_a_purchase_pays_its_cost_and_grows_the_points_limit():
     linked = start_battle(campaign(), "meeting", MEETING)
     after = end_battle(linked, fought(linked, "axis", destroyed=["allies-infantry-detachment-1"]))
@@ -157,7 +172,7 @@ def test_a_purchase_may_not_break_a_rule_the_force_keeps_but_losses_do_not_stop_
     with pytest.raises(IllegalCommand) as refusal:
         spend_reinforcements(with_mg, "allies", "Mortar Team")
     assert str(refusal.value) == (
-        "allies cannot buy Mortar Team: Infantry and support (p. 23): infantry detachments (2) must "
+        "The Allies cannot buy Mortar Team: Infantry and support (p. 23): infantry detachments (2) must "
         "outnumber support squads (2): add 1 detachment or drop support squads"
     )
     # both detachments lost: the force breaks the rule already, and may still buy a detachment
@@ -174,7 +189,7 @@ def test_a_lost_command_unit_must_be_replaced_before_the_next_battle():
     with pytest.raises(IllegalCommand) as refusal:
         start_battle(after, "meeting", MEETING)
     assert str(refusal.value) == (
-        "Not ready for the next battle: allies: Command unit (p. 18): no unit is the command unit: choose one"
+        "Not ready for the next battle: Allies: Command unit (p. 18): no unit is the command unit: choose one"
     )
     ready = name_command_unit(after, "allies", "sherman 75mm 1")
     assert start_battle(ready, "meeting", MEETING).battle.number == 2
@@ -218,7 +233,7 @@ def test_a_campaign_starts_with_two_players_and_legal_forces():
     with pytest.raises(IllegalCommand) as refusal:
         new_linked_campaign("Normandy", {"allies": ("ann", leaderless), "axis": ("bob", good)})
     assert str(refusal.value) == (
-        "allies's force Baker Company is not ready to fight: "
+        "The Allies' force Baker Company is not ready to fight: "
         "Command unit (p. 18): no unit is the command unit: choose one"
     )
     with pytest.raises(IllegalCommand, match="ann is on both"):
@@ -249,7 +264,7 @@ def test_a_retirement_that_breaks_a_rule_the_force_keeps_is_refused_exactly():
     for label, refusal in [
         (
             "Infantry Detachment 1",
-            "allies cannot retire Infantry Detachment 1: "
+            "The Allies cannot retire Infantry Detachment 1: "
             "Command unit (p. 18): no unit is the command unit: choose one",
         ),
         (
@@ -264,14 +279,14 @@ def test_a_retirement_that_breaks_a_rule_the_force_keeps_is_refused_exactly():
     alone = retire_unit(commanded, "allies", "Infantry Detachment 1")
     with pytest.raises(IllegalCommand) as refused:
         retire_unit(alone, "allies", "Sherman 75mm 1")
-    assert str(refused.value) == "allies cannot retire Sherman 75mm 1: it is the force's last unit"
+    assert str(refused.value) == "The Allies cannot retire Sherman 75mm 1: it is the force's last unit"
 
 
 @pytest.mark.parametrize(
     ("winners", "result"),
     [
-        (["axis", "allies", "axis"], "axis (bob) wins the campaign, 2 wins to 1"),
-        (["allies", None], "allies (ann) wins the campaign, 1 win to 0"),
+        (["axis", "allies", "axis"], "the Axis (bob) win the campaign, 2 wins to 1"),
+        (["allies", None], "the Allies (ann) win the campaign, 1 win to 0"),
         (["allies", "axis"], "a draw, 1 win each"),
     ],
 )

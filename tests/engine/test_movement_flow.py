@@ -74,6 +74,23 @@ def test_move_longer_than_the_allowance_is_refused_with_the_allowance_p8():
     assert moved.units["tiger"].position == P(18, 60)
 
 
+def test_a_move_that_goes_nowhere_is_refused_and_spends_nothing_p8():
+    state = started(
+        game(
+            make_unit("us", "Infantry Detachment", "allies", (60, 20), unit_id="gis", name="GIs"),
+            far_enemy(),
+        ),
+        "allies",
+    )
+    tokens = state.sides["allies"].tokens
+    for path in ((P(60, 20),), (P(60, 20), P(60, 20))):
+        with pytest.raises(IllegalCommand) as refused:
+            declare(state, "allies", "gis", Move(path=path))
+        nowhere = "GIs is already at 60.0,20.0: a move must go somewhere (nothing is spent)"
+        assert str(refused.value) == nowhere
+    assert state.sides["allies"].tokens == tokens and state.pending is None
+
+
 def test_rapid_road_move_of_20_for_a_medium_tank_on_the_road_only_p8():
     state = started(
         game(

@@ -196,6 +196,21 @@ def test_odds_on_the_table_measure_the_shot_as_play_does():
         table_shot(state, "panther", "sniper")
 
 
+def test_a_vehicles_odds_say_hull_down_and_that_cover_does_not_count_against_it_p10_p12():
+    hull_down = ShotSetup(
+        firer="Panther", target="Sherman 75mm (us)", range=18, hull_down=True, cover="cover"
+    )
+    (said,), (ignored,), *_ = describe_shot_odds(shot_odds(setup_shot(hull_down)))
+    assert said.startswith('Panther at Sherman 75mm (front, hull down, 18"): 1d10, each hits on ')
+    assert ignored == (
+        "Cover does not count against a vehicle (pp. 10-12): its armour takes the hit; "
+        "a vehicle behind terrain is hull down (hull_down) instead"
+    )
+    in_the_open = ShotSetup(firer="Panther", target="Sherman 75mm (us)", range=18)
+    (said,), (hits,), _ = describe_shot_odds(shot_odds(setup_shot(in_the_open)))  # no word on cover
+    assert said.startswith('Panther at Sherman 75mm (front, 18"): ') and hits.startswith("At least one hit")
+
+
 def test_a_test_with_several_dice_lists_each_number_of_successes():
     (chance,), (table,) = describe_test_odds(SuccessTest(needs=5, sides=10, dice=2, at_least=2))
     assert chance == "5+ on 2d10, 2 or more successes: 36.0%"

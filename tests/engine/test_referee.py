@@ -107,6 +107,16 @@ def test_destroy_and_restore():
     assert not state.units[ANNS].destroyed
 
 
+def test_a_reserve_restored_is_said_to_be_back_in_reserve_not_on_the_table():
+    state, _ = play(refereed(), fix("destroy", unit=HELD_BACK, reason="lost on the road"))
+    state, events = play(state, fix("restore", unit=HELD_BACK, reason="it got through"))
+    unit = state.units[HELD_BACK]
+    assert not unit.destroyed and unit.in_reserve and not unit.on_table
+    assert events[0].text == (
+        "Referee: Infantry Detachment 2 is back in play in reserve, off the table (it got through)"
+    )
+
+
 def test_an_absent_players_units_go_to_a_team_mate_or_a_newcomer():
     state = refereed()
     merged, _ = play(state, fix("give_units", player="ann", to="bob", reason="ann is away"))

@@ -84,6 +84,21 @@ def test_entering_refusals_p26(order, refusal):
         play(started_with_r1_available(), Declare(side="allies", order=order))
 
 
+def test_a_reserve_off_its_edge_is_told_where_the_edge_is_and_a_move_that_enters_p26():
+    state = started_with_r1_available()
+    off_the_edge = UnitOrder(unit="r1", actions=(Move(path=(P(39, 5),)),))
+    with pytest.raises(IllegalCommand) as refused:
+        play(state, Declare(side="allies", order=off_the_edge))
+    assert str(refused.value) == (
+        "Infantry Detachment must come on at the Allies' near table edge (y = 0, within 0.5\"); "
+        "39.0,5.0 is not on it: start the move on the edge, e.g. move:39.0,0.0;39.0,5.0"
+    )
+    told = UnitOrder(unit="r1", actions=(Move(path=(P(39, 0), P(39, 5))),))
+    state, _ = play(state, Declare(side="allies", order=told))
+    state, _ = play(state, DeclineReaction(side="axis", window=state.pending.window))
+    assert state.units["r1"].position == P(39, 5)
+
+
 def test_an_available_reserve_that_does_not_come_on_is_lost_p26():
     state = started_with_r1_available()
     state, _ = play(

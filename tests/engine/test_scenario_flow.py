@@ -142,6 +142,6 @@ def test_the_game_ends_with_a_summary_of_losses_break_points_and_objectives():
     assert [e.kind for e in events] == ["game_over", "summary"]
     assert events[-1].text == (
         "After 1 turn:\n"
-        "allies: lost 0 units, 0 BP of a break point of 2, holds church\n"
-        "axis: lost 1 unit (Infantry Detachment), 4 BP of a break point of 2"
+        "Allies: lost 0 units, 0 BP of a break point of 2, holds church\n"
+        "Axis: lost 1 unit (Infantry Detachment), 4 BP of a break point of 2"
     )

@@ -106,6 +106,18 @@ def test_active_side_out_of_tokens_hands_over_then_turn_ends_when_both_spent_p4(
     assert all(u.tokens == 0 and not u.moved_this_turn for u in state.units.values())
 
 
+def test_the_initiative_passed_to_a_side_with_no_tokens_stays_with_the_passer_p4():
+    state = started(small_game(), "axis", tokens=None)
+    state.sides["allies"].tokens = 0
+    state.sides["axis"].tokens = 2
+    state, _ = play(
+        state, Declare(side="axis", order=UnitOrder(unit="gren", actions=(Move(path=(P(80, 56),)),)))
+    )
+    state, events = play(state, PassInitiative(side="axis"))
+    assert text(events) == "The Allies have no tokens, so cannot take the initiative: the Axis have it"
+    assert state.active_side == "axis" and state.phase is Phase.ACTIVE and state.sides["axis"].tokens == 1
+
+
 def test_destroyed_units_tokens_are_gone_next_turn_p13():
     state = started(
         game(

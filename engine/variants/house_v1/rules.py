@@ -100,6 +100,15 @@ class HouseRules(RuleSet):
         """The quick reference's units, each bought as the 2015 entry it counts as (s. 2)."""
         return quick_reference_entries(nation)
 
+    def sides_without_own_units(self, state: GameState) -> list[str]:
+        """s. 2: the quick reference lists British and German units only; a side of another
+        nation fights with its 2015 statistics, seen the house way."""
+        return [
+            side
+            for side in state.sides
+            if any(not quick_reference_entries(u.profile.nation) for u in state.units_of(side))
+        ]
+
     def force_unit_problem(self, nation: str, entry: str, *, iaw: bool, quality: Sequence[str]) -> str | None:
         """s. 2 Troop quality: one experience and one motivation at most; s. 2 Light weapons: a
         squad carries an IAW or a light mortar, not both."""

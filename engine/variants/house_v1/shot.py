@@ -14,7 +14,7 @@ from engine.dice import DiceSource, DieCategory, roll_as, roll_needing
 from engine.errors import IllegalCommand
 from engine.game_state import GameState
 from engine.profiles import Special
-from engine.rules.firing import Shot
+from engine.rules.firing import Shot, turn_to_face
 from engine.rules.shot_resolution import Fate, ShotResult
 from engine.state import CoverKind, Unit
 from engine.variants.house_v1.citation import cited
@@ -237,11 +237,12 @@ def house_fire(shot: Shot) -> HouseFire:
         raise IllegalCommand(f"{shot.firer.name}'s {fire.weapon.value} cannot reach {shot.range:.1f}\"")
     if _hull_gun(shot, fire, mine) and not fixed_gun_bears(_off_centreline(shot)):
         text = f"{shot.target.name} is outside the straight-ahead arc of {shot.firer.name}'s hull-mounted gun"
-        raise IllegalCommand(cited(f"{text}: turn to face it first, or fire the second gun", "5.3"))
+        turning = turn_to_face(shot.firer, shot.target)
+        raise IllegalCommand(cited(f"{text}: {turning}, or fire the second gun", "5.3"))
     if fire.weapon is Weapon.HULL_MG and not hull_mg_bears(_off_centreline(shot)):
         raise IllegalCommand(  # fired on its own; joining the gun, it stays silent (hull_mg_joins_in)
             f"{shot.target.name} is outside {shot.firer.name}'s hull MG arc (45 degrees either side of "
-            "its centreline): turn to face it first"
+            f"its centreline): {turn_to_face(shot.firer, shot.target)}"
         )
     return fire
 
