@@ -145,6 +145,7 @@ def test_the_lines_cover_every_handled_command_and_nothing_else_is_left_unbuilt(
     typed = {slash(line)[0] for line in LINES} | UPLOADED.keys() | PASTED_IN.keys()
     assert typed == set(HANDLERS)
     assert not set(HANDLERS) & set(PLAY_ORDERS)
+    assert set(HANDLERS) | set(PLAY_ORDERS) == set(COMMANDS)  # every command of the schema, built once
 
 
 @pytest.mark.parametrize("path", sorted(HANDLERS))
