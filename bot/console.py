@@ -136,7 +136,7 @@ class ConsoleTable:
             return joined[0]
         named = line.named_unit()
         if line.verb in ("act", "fallback", "react") and named:
-            return self.state.units[find_unit(self.state, named)].side
+            return self.state.units[find_unit(self.state, named, first=awaiting(self.state))].side
         return awaiting(self.state) or ""
 
     def reader(self, player: str | None) -> str | None:
@@ -164,7 +164,9 @@ class ConsoleTable:
         if verb in PLAY_ORDERS and side not in self.state.sides:
             raise IllegalCommand(how_to_join(self.state))
         if verb in PLAY_ORDERS and line.spec is not None and line.spec.path == verb:
-            return PLAY_ORDERS[verb](self.state, side, **line.typed())  # as the slash command builds it
+            return PLAY_ORDERS[verb](
+                self.state, side, player=line.player, **line.typed()
+            )  # as the slash command
         simple: dict[str, Callable[[], Command]] = {
             "join": lambda: JoinSide(side=line.options.get("side", ""), player=line.player, name=line.player),
         }
