@@ -7,6 +7,7 @@ from engine.commands import (
     AnswerReserve,
     Declare,
     DeclineReaction,
+    FinishDeployment,
     GiveBonusTokens,
     JoinSide,
     Move,
@@ -192,3 +193,17 @@ def test_a_game_that_is_not_a_team_game_refuses_team_commands():
 
     with pytest.raises(IllegalCommand, match="not a team game"):
         play(game(), RequestReserve(side="allies", player="x", unit="y"))
+
+
+def test_a_player_done_setting_up_sends_only_their_own_units_to_reserve():
+    state = team_game()
+    allies = state.deployment.sides["allies"]
+    bobs = [u for u in allies.waiting if state.units[u].player == "bob"]
+    state, events = apply(state, FinishDeployment(side="allies", player="ann"), SeededDice(0))
+    assert events[0].text.startswith("ann has finished setting up; 2 units held in reserve.")
+    assert "bob to set up their units, or say /deploy done" in events[0].text
+    allies = state.deployment.sides["allies"]
+    assert not allies.done and allies.waiting == bobs  # bob's wait to be set up
+    state, events = apply(state, FinishDeployment(side="allies", player="bob"), SeededDice(0))
+    assert events[0].text == "The Allies have finished setting up; 2 units held in reserve"
+    assert state.deployment.sides["allies"].done
