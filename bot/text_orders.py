@@ -92,8 +92,6 @@ def find_unit(
     wanted = _key(name)
     targets = aimed_by is not None
     known_to = aimed_by or known_to
-    if aimed_by is not None and first is None:
-        first = state.other_side(aimed_by)
     asker = REFEREE if known_to is None else known_to  # nobody named: any unit may be
     named = []  # what a near miss may suggest: only names the asker may know
     nameable = set()  # the units the asker may name, by their tag too
@@ -110,7 +108,8 @@ def find_unit(
         if names and (sees(unit, side) or unit.marker is not None):  # a marker by its label
             named.append(unit.name)
     if sharing:
-        return _one_of(state, name, sharing, player, first)
+        enemy = state.other_side(aimed_by) if aimed_by is not None and first is None else first
+        return _one_of(state, name, sharing, player, enemy)
     tagged = [unit for unit in units_tagged(state, asker, name, side) if unit.id in nameable]
     if len(tagged) == 1:
         return tagged[0].id
