@@ -161,7 +161,7 @@ class ConsoleTable:
             return joined[0]
         named = line.named_unit()
         if line.verb in ("act", "fallback", "react") and named:
-            return self.state.units[find_unit(self.state, named)].side
+            return self.state.units[find_unit(self.state, named, first=awaiting(self.state))].side
         return awaiting(self.state) or ""
 
     def reader(self, player: str | None) -> str | None:
@@ -188,8 +188,8 @@ class ConsoleTable:
         verb, side = line.verb, self.acting_side(line)
         if verb in PLAY_ORDERS and side not in self.state.sides:
             raise IllegalCommand(how_to_join(self.state))
-        if verb in PLAY_ORDERS and line.spec is not None and line.spec.path == verb:
-            return PLAY_ORDERS[verb](self.state, side, **line.typed())  # as the slash command builds it
+        if verb in PLAY_ORDERS and line.spec is not None and line.spec.path == verb:  # as the slash command
+            return PLAY_ORDERS[verb](self.state, side, player=line.player, **line.typed())
         raise IllegalCommand(f"Unknown command /{verb}: see /help")
 
     # -- handled commands ------------------------------------------------------------------

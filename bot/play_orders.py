@@ -27,27 +27,32 @@ from engine.game_state import GameState
 from engine.state import Phase
 
 
-def act(state: GameState, side: str, unit: str, **options) -> Command:
-    return Declare(side=side, order=unit_order(state, side, unit, **options))
+def act(state: GameState, side: str, unit: str, player: str | None = None, **options) -> Command:
+    return Declare(side=side, order=unit_order(state, side, unit, player=player, **options))
 
 
-def initiative(state: GameState, side: str, choice: str) -> Command:
+def initiative(state: GameState, side: str, choice: str, player: str | None = None) -> Command:
     return ChooseInitiative(side=side, go_first=choice == "start")
 
 
-def cmt(state: GameState, side: str) -> Command:
+def cmt(state: GameState, side: str, player: str | None = None) -> Command:
     return Declare(side=side, order=MoraleTestOrder())
 
 
-def fall_back_order(state: GameState, side: str, unit: str, to: str, reverse: bool = False) -> FallBackOrder:
-    return FallBackOrder(unit=find_unit(state, unit, side), path=parse_path(to), reverse=reverse)
+def fall_back_order(
+    state: GameState, side: str, unit: str, to: str, reverse: bool = False, player: str | None = None
+) -> FallBackOrder:
+    unit_id = find_unit(state, unit, side, player=player)
+    return FallBackOrder(unit=unit_id, path=parse_path(to), reverse=reverse)
 
 
-def fallback(state: GameState, side: str, unit: str, to: str, reverse: bool) -> Command:
-    return Declare(side=side, order=fall_back_order(state, side, unit, to, reverse))
+def fallback(
+    state: GameState, side: str, unit: str, to: str, reverse: bool, player: str | None = None
+) -> Command:
+    return Declare(side=side, order=fall_back_order(state, side, unit, to, reverse, player))
 
 
-def pass_initiative(state: GameState, side: str) -> Command:
+def pass_initiative(state: GameState, side: str, player: str | None = None) -> Command:
     return PassInitiative(side=side)
 
 
@@ -57,7 +62,9 @@ def open_window(state: GameState) -> int:
     return state.pending.window
 
 
-def react(state: GameState, side: str, unit, cmt, at, fallback, to, **options) -> Command:
+def react(
+    state: GameState, side: str, unit, cmt, at, fallback, to, player: str | None = None, **options
+) -> Command:
     """The reaction the options give: a Company Morale Test, falling back (``to:`` says where, and
     only then), or the unit's order from the options of ``/act`` that a reaction takes, read as
     ``/act`` reads them."""
@@ -70,23 +77,25 @@ def react(state: GameState, side: str, unit, cmt, at, fallback, to, **options) -
     elif fallback and unit:
         if not to:
             raise IllegalCommand("Say where to: /react unit:UNIT fallback:true to:X,Y")
-        order = fall_back_order(state, side, unit, to, bool(options.get("reverse")))
+        order = fall_back_order(state, side, unit, to, bool(options.get("reverse")), player=player)
     elif unit:
-        order = unit_order(state, side, unit, **options)
+        order = unit_order(state, side, unit, player=player, **options)
     else:
         raise IllegalCommand("Name the reacting unit, or set cmt")
     return React(side=side, window=window, order=order, at=at)
 
 
-def noreact(state: GameState, side: str) -> Command:
+def noreact(state: GameState, side: str, player: str | None = None) -> Command:
     return DeclineReaction(side=side, window=open_window(state))
 
 
-def reserves(state: GameState, side: str, units: str) -> Command:
-    return reserve_call(state, side, units)
+def reserves(state: GameState, side: str, units: str, player: str | None = None) -> Command:
+    return reserve_call(state, side, units, player)
 
 
-def deploy(state: GameState, side: str, unit, at, facing, done, decoy, confirm) -> Command:
+def deploy(
+    state: GameState, side: str, unit, at, facing, done, decoy, confirm, player: str | None = None
+) -> Command:
     """A unit set up (one set up already is set up again, elsewhere), or the side done setting
     up: confirmed first while it could still set units up (:mod:`bot.set_up_done`)."""
     if done:
@@ -96,7 +105,9 @@ def deploy(state: GameState, side: str, unit, at, facing, done, decoy, confirm) 
     if not unit or not at:
         raise IllegalCommand("Name the unit and where it goes (unit: at:), or say done:true")
     face = facing if facing is not None else FACING_FROM_EDGE[state.sides[side].entry_edge]
-    return Deploy(side=side, unit=find_unit(state, unit, side), at=at, facing=face, decoy=decoy)
+    return Deploy(
+        side=side, unit=find_unit(state, unit, side, player=player), at=at, facing=face, decoy=decoy
+    )
 
 
 PLAY_ORDERS: dict[str, Callable[..., Command]] = {
@@ -111,4 +122,5 @@ PLAY_ORDERS: dict[str, Callable[..., Command]] = {
     "reserves": reserves,
     "deploy": deploy,
 }
-"""Each play command's builder, by its path in the schema: ``builder(state, side, **options)``."""
+"""Each play command's builder, by its path in the schema: ``builder(state, side, player=..., **options)``,
+``player`` the user, whose own units a name several units share means first."""

@@ -46,7 +46,7 @@ def spot_or_unit(state: GameState, to: str, side: str) -> Unit | Point:
         spot = parse_point(to)
     except IllegalCommand:
         try:
-            return state.units[find_unit(state, to, known_to=side)]
+            return state.units[find_unit(state, to, known_to=side, first=state.other_side(side))]
         except IllegalCommand as unknown:
             spot_hint = "Or measure to a spot: x,y in inches (30,18) or a grid square (D3)"
             raise IllegalCommand(f"{unknown} {spot_hint}") from None

@@ -58,7 +58,9 @@ def parse_move(state: GameState, unit_id: str, text: str) -> tuple[Point, ...]:
     if not toward_unit:
         return parse_path(text)
     unit = state.units[unit_id]
-    goal = state.units[find_unit(state, toward_unit.group(2), known_to=unit.side)]
+    goal = state.units[
+        find_unit(state, toward_unit.group(2), known_to=unit.side, first=state.other_side(unit.side))
+    ]
     return (toward(state, unit, goal, float(toward_unit.group(1))),)
 
 
@@ -73,21 +75,27 @@ def find_unit(
     *,
     aimed_by: str | None = None,
     known_to: str | None = None,
+    player: str | None = None,
+    first: str | None = None,
 ) -> str:
-    """A unit's id from its id, name (any case, spaces or dashes) or the tag the asker sees it
-    under on the picture ("Gr1"); suggests near misses.
+    """A unit's id from its id, name (any case, spaces or dashes), the name its force gave it
+    when another unit shares that (:mod:`engine.unit_names`), or the tag the asker sees it under
+    on the picture ("Gr1"); suggests near misses.
     :mod:`engine.view` decides which units may be named, and by what (:func:`names_for`):
     ``aimed_by`` (the side aiming) leaves out hidden units (a name aimed at must not tell that one
     is there) but an enemy marker answers to its label, and reads tags as that side's picture
     shows them; ``known_to`` leaves out those that side may not know. A
     side's own hidden marker answers to its true name too; near misses suggest names, never ids,
-    and never a unit the asker may not know of."""
+    and never a unit the asker may not know of.
+    A name several units share means ``player``'s own first, then those of side ``first`` (the
+    enemy's when aiming); still shared, it is refused with the units it could be."""
     wanted = _key(name)
     targets = aimed_by is not None
     known_to = aimed_by or known_to
     asker = REFEREE if known_to is None else known_to  # nobody named: any unit may be
     named = []  # what a near miss may suggest: only names the asker may know
     nameable = set()  # the units the asker may name, by their tag too
+    sharing: dict[str, str] = {}  # the units a name shared answers to: id -> the name the asker knows
     for unit in state.units.values():
         names = names_for(unit, asker, aiming=targets) if side is None or unit.side == side else ()
         if unit.id in names:
@@ -95,8 +103,13 @@ def find_unit(
         own_names = (unit.true_name,) if names and unit.true_name and side == unit.side else ()
         if wanted in {_key(n) for n in (*names, *own_names)}:
             return unit.id
+        if unit.called and (unit.id in names or own_names) and _key(unit.called) == wanted:
+            sharing[unit.id] = (unit.true_name or unit.name) if own_names else unit.name
         if names and (sees(unit, side) or unit.marker is not None):  # a marker by its label
             named.append(unit.name)
+    if sharing:
+        enemy = state.other_side(aimed_by) if aimed_by is not None and first is None else first
+        return _one_of(state, name, sharing, player, enemy)
     tagged = [unit for unit in units_tagged(state, asker, name, side) if unit.id in nameable]
     if len(tagged) == 1:
         return tagged[0].id
@@ -107,17 +120,34 @@ def find_unit(
     raise IllegalCommand(f"No unit called {name!r}.{hint}")
 
 
+def _one_of(
+    state: GameState, name: str, sharing: dict[str, str], player: str | None, first: str | None
+) -> str:
+    """Of the units a name shared answers to, the player's own, else side ``first``'s, if that
+    leaves one; otherwise a refusal naming each by its full name."""
+    ids = list(sharing)
+    for preferred in (lambda u: player is not None and u.player == player, lambda u: u.side == first):
+        ids = [i for i in ids if preferred(state.units[i])] or ids
+    if len(ids) == 1:
+        return ids[0]
+    raise IllegalCommand(
+        f"{name!r} could be {either([sharing[i] for i in ids])}: name the one you mean in full"
+    )
+
+
 ORDER_WORDS = frozenset({"unit", *order_options()})  # the options of /act
 
 
-def unit_order(state: GameState, side: str, unit: str, **options: object) -> UnitOrder:
+def unit_order(
+    state: GameState, side: str, unit: str, *, player: str | None = None, **options: object
+) -> UnitOrder:
     """The order in play, from the options of ``/act`` as given (typed, or positions already
     read): each read by its kind, then made into actions by the actions that declare them, in
     their places (:func:`engine.actions.registry.order_actions`)."""
-    unit_id = find_unit(state, unit, side)
+    unit_id = find_unit(state, unit, side, player=player)
     declared = order_options()
     given = {
-        name: _read(state, side, unit_id, declared[name], value)
+        name: _read(state, side, unit_id, declared[name], value, player)
         for name, value in options.items()
         if value is not None and value != ""
     }
@@ -127,20 +157,24 @@ def unit_order(state: GameState, side: str, unit: str, **options: object) -> Uni
     return UnitOrder(unit=unit_id, actions=actions)
 
 
-def _read(state: GameState, side: str, unit_id: str, option: OrderOption, value: object) -> object:
+def _read(
+    state: GameState, side: str, unit_id: str, option: OrderOption, value: object, player: str | None
+) -> object:
     """An option's value as its kind reads it: a point, a move's waypoints, a unit's id."""
     if option.kind == "position":
         return parse_point(value)  # type: ignore[arg-type]
     if option.kind == "path":
         return parse_move(state, unit_id, str(value))
     if option.kind == "unit" and option.whose == "own":
-        return find_unit(state, str(value), side)
+        return find_unit(state, str(value), side, player=player)
     if option.kind == "unit":
         return find_unit(state, str(value), aimed_by=side)
     return value
 
 
-def choice_command(state: GameState, side: str, unit: str | None, close_combat: str | None) -> Command:
+def choice_command(
+    state: GameState, side: str, unit: str | None, close_combat: str | None, player: str | None = None
+) -> Command:
     """The answer to what the game waits for a side to choose, as ``/choose`` gives it in Discord,
     at the console (where a bare word fills ``unit``: ``/choose fall_back``) or by a card's menu:
     the unit that loses its markers, a new target (none wastes the shot), the unit that defends
@@ -154,7 +188,8 @@ def choice_command(state: GameState, side: str, unit: str | None, close_combat: 
             raise IllegalCommand("Choose close_combat: fall_back or fight_on")
         return ChooseFallBack(side=side, fall_back=answer == "fall_back")
     named = unit if unit and unit.strip().casefold() != "none" else None
-    picked = find_unit(state, named, known_to=side) if named else None
+    first = state.other_side(side) if choice.kind == "choose_target" else side  # a new target, else its own
+    picked = find_unit(state, named, known_to=side, player=player, first=first) if named else None
     if choice.kind == "building_defender":
         if picked is None:
             raise IllegalCommand("Choose the unit that defends the building")
@@ -166,7 +201,9 @@ def choice_command(state: GameState, side: str, unit: str | None, close_combat: 
     return ChooseTarget(side=side, target=picked)
 
 
-def reserve_call(state: GameState, side: str, names: str) -> CallReserves:
+def reserve_call(state: GameState, side: str, names: str, player: str | None = None) -> CallReserves:
     """Reserves named with commas, in order of preference; empty or "none" calls none (p. 26)."""
     wanted = [n.strip() for n in names.split(",") if n.strip() and n.strip().casefold() != "none"]
-    return CallReserves(side=side, units=tuple(find_unit(state, name, side) for name in wanted))
+    return CallReserves(
+        side=side, units=tuple(find_unit(state, name, side, player=player) for name in wanted)
+    )

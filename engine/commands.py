@@ -228,6 +228,7 @@ class FinishDeployment(BaseCommand):
 
     kind: Literal["finish_deployment"] = "finish_deployment"
     side: str
+    player: str | None = None  # in a team game, the player done with their own units (None: the side)
 
 
 class DealCards(BaseCommand):

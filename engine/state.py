@@ -134,7 +134,8 @@ class Unit(WithVariant):
     """A unit on (or off) the table."""
 
     id: str  # stable key, e.g. "panther-1"
-    name: str  # what players call it, e.g. "Panther 1"
+    name: str  # what players call it, e.g. "Panther 1": unique in its game (engine.unit_names)
+    called: str | None = None  # its force's name for it, when another unit shares it (still typed)
     side: str
     profile: UnitProfile
     position: Point

@@ -284,21 +284,20 @@ def make_team_game(state: GameState, players_per_side: int, bonus_rule: str = "e
 
 def join_team(state: GameState, side: str, player: str, units: tuple[Unit, ...]) -> list[Unit]:
     """A player brings a force to a side of a team game: the first to join is the side's CO,
-    whose force must hold an infantry command unit. Units named like ones already on the side
-    take the player's place on it as a suffix ("Sherman 1/2")."""
+    whose force must hold an infantry command unit. Units whose ids are already on the side take
+    the player's place on it after them ("allies-sherman-1-2"); their names say whose they are
+    (:func:`engine.unit_names.names_apart`)."""
     team = _team(state, side)
     joined = state.sides[side].players
     if not team.co:
         check_co_force(units)
         team.co = player
-    taken = {u.id for u in state.units.values()} | {u.name for u in state.units_of(side)}
-    suffix = f"/{len(joined) + 1}"
-    renamed = {u.id: u.id + suffix.replace("/", "-") for u in units if u.id in taken or u.name in taken}
+    taken = {u.id for u in state.units.values()}
+    renamed = {u.id: f"{u.id}-{len(joined) + 1}" for u in units if u.id in taken}
     return [
         unit.model_copy(
             update={
                 "id": renamed.get(unit.id, unit.id),
-                "name": unit.name + suffix if unit.id in renamed else unit.name,
                 "transport": renamed.get(unit.transport, unit.transport) if unit.transport else None,
                 "player": player,
             }

@@ -53,11 +53,12 @@ def force(player: str, nation: str, name: str, units: list[str]) -> list[str]:
 
 
 DETACHMENTS = ["Infantry Detachment"] * 3  # the linked campaign's forces, Able and KG
-TEAM_FORCES = [  # player, nation, units: each brings a force named F to the team game's example
-    ("ann", "us", ["Infantry Detachment", "Infantry Detachment"]),
-    ("bob", "us", ["Sherman 75mm"]),
-    ("cat", "german", ["Infantry Detachment", "Infantry Detachment"]),
-    ("dan", "german", ["Panzer IV G (late) to J"]),
+TEAM_FORCES = [  # player, nation, units: each brings a force named F to the team game's example,
+    # team-mates the same force, so every name is shared (each player means their own unit)
+    ("ann", "us", ["Infantry Detachment", "Infantry Detachment", "Sherman 75mm"]),
+    ("bob", "us", ["Infantry Detachment", "Infantry Detachment", "Sherman 75mm"]),
+    ("cat", "german", ["Infantry Detachment", "Infantry Detachment", "Panzer IV G (late) to J"]),
+    ("dan", "german", ["Infantry Detachment", "Infantry Detachment", "Panzer IV G (late) to J"]),
 ]
 PRELUDES = {
     "/campaign linked new": [

@@ -78,7 +78,8 @@ def play_command(path: str, **suggest: Callable) -> app_commands.Command:
     the engine's command for the user's side from the game as loaded once."""
 
     async def run(interaction: discord.Interaction, **options) -> None:
-        await play(interaction, lambda state, side: PLAY_ORDERS[path](state, side, **options))
+        user = str(interaction.user.id)
+        await play(interaction, lambda state, side: PLAY_ORDERS[path](state, side, player=user, **options))
 
     return generated_command(path, run, suggest)
 

@@ -70,7 +70,10 @@ async def odds_fire(ask: Ask, unit: str, target: str, moving: bool) -> Reply:
     state = await ask.services.games.game(ask.channel)
     side = ask.seat(state)
     shot = table_shot(
-        state, find_unit(state, unit, side), find_unit(state, target, aimed_by=side), moving=moving
+        state,
+        find_unit(state, unit, side, player=ask.user),
+        find_unit(state, target, aimed_by=side),
+        moving=moving,
     )
     return Reply(await asyncio.to_thread(lambda: describe_shot_odds(shot_odds(shot))), private=True)
 

@@ -49,7 +49,7 @@ async def team_request(ask: Ask, unit: str) -> Change:
 
     def change(state: GameState) -> RequestReserve:
         side = ask.acting(state)
-        return RequestReserve(side=side, player=ask.user, unit=find_unit(state, unit, side))
+        return RequestReserve(side=side, player=ask.user, unit=find_unit(state, unit, side, player=ask.user))
 
     return change
 

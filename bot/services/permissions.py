@@ -26,7 +26,7 @@ from collections.abc import Collection
 from enum import StrEnum
 
 from bot.set_up_steps import how_to_join
-from engine.commands import Command, Declare, Deploy, React
+from engine.commands import Command, Declare, Deploy, FinishDeployment, React
 from engine.game_state import GameState
 from engine.referee import PLAYS_NO_SIDE
 from engine.wording import side_name
@@ -173,12 +173,13 @@ _REFEREE_ONLY = {kind for kind, roles in MATRIX.items() if roles <= {Role.REFERE
 
 
 def _own_units_only(state: GameState, user: str, command: Command) -> Command:
-    """In a team game a player orders and sets up only their own units (p. 25)."""
+    """In a team game a player orders and sets up only their own units, and is done setting up
+    only their own (p. 25)."""
     if isinstance(command, Deploy):
         if state.units.get(command.unit) and state.units[command.unit].player != user:
             raise Refused(f"{state.units[command.unit].name} is another player's unit")
         return command
-    if isinstance(command, Declare | React):
+    if isinstance(command, Declare | React | FinishDeployment):
         return command.model_copy(update={"player": user})
     return command
 

@@ -282,13 +282,18 @@ def reveal_plotted_deployment(state: GameState, log: EventLog) -> None:
         )
 
 
-def finish_deployment(state: GameState, side: str) -> str:
-    """A side is done setting up; its remaining units wait in reserve (pp. 26-29)."""
+def finish_deployment(state: GameState, side: str, player: str | None = None) -> str:
+    """A side is done setting up; its remaining units wait in reserve (pp. 26-29). In a team game
+    each player is done with their own units (p. 25: each commands the force they brought): the
+    side is done once no player's unit waits."""
     plan = _plan(state)
     mine = plan.sides[side]
     if mine.done:
         raise IllegalCommand(f"{side_name(side, start=True)} have already finished setting up")
     units = [u for u in mine.waiting if not state.units[u].dummy]
+    theirs = [u for u in units if state.units[u].player not in (None, player)]
+    if player is not None and state.sides[side].team is not None and theirs:
+        return _finish_players_set_up(state, side, player, [u for u in units if u not in theirs], theirs)
     if units and not mine.may_hold_back:
         names = ", ".join(state.units[u].name for u in units)
         raise IllegalCommand(
@@ -304,6 +309,26 @@ def finish_deployment(state: GameState, side: str) -> str:
     state.sides[side].reserves_at_start = sum(1 for u in state.units_of(side) if u.in_reserve)
     return f"{side_name(side, start=True)} have finished setting up" + (
         f"; {counted(held, 'unit')} held in reserve" if held else ""
+    )
+
+
+def _finish_players_set_up(
+    state: GameState, side: str, player: str, own: list[str], theirs: list[str]
+) -> str:
+    """One team-mate is done setting up: their own units not set up wait in reserve, while the
+    others' still wait to be set up, or for their players to be done."""
+    mine = _plan(state).sides[side]
+    if own and not mine.may_hold_back:
+        names = ", ".join(state.units[u].name for u in own)
+        raise IllegalCommand(f"This scenario has no reserves: set up every one of your units ({names})")
+    for unit_id in own:
+        state.units[unit_id].in_reserve = True
+        mine.waiting.remove(unit_id)
+    players = dict.fromkeys(state.units[u].player or "" for u in theirs)
+    held = f"; {counted(len(own), 'unit')} held in reserve" if own else ""
+    return (
+        f"{player} has finished setting up{held}. {side_name(side, start=True)} are still setting up: "
+        f"{', '.join(players)} to set up their units, or say /deploy done"
     )
 
 

@@ -21,6 +21,7 @@ from engine.scenarios.book import find_scenario
 from engine.scenarios.setup import apply_scenario
 from engine.state import Phase
 from engine.teams import check_room_in_team, join_team, teams_complete
+from engine.unit_names import names_apart
 from engine.wording import counted, side_name
 
 
@@ -49,12 +50,12 @@ def join_side(state: GameState, command: JoinSide, log: EventLog) -> None:
             "units to you with /ref give_units)"
         )
     check_room_in_team(state, command.side)
+    remember_name(state, command.player, command.name)
     if command.units:
         _bring_force(state, command, log)
     elif state.planned_scenario is not None:
         raise IllegalCommand("This is a scenario game: join with your force (/game join side: force:)")
     state.sides[command.side].players.append(command.player)
-    remember_name(state, command.player, command.name)
     log.emit("join", f"{command.player} joins {side_name(command.side)}", side=command.side)
     planned = state.planned_scenario
     forces_in = teams_complete(state) if state.team_size else all(state.units_of(n) for n in state.sides)
@@ -119,7 +120,7 @@ def _bring_force(state: GameState, command: JoinSide, log: EventLog) -> None:
     state.sides[command.side].points_limit = command.points_limit
     state.sides[command.side].nation = command.nation or state.sides[command.side].nation
     rules = rules_of(state)
-    for unit in units:
+    for unit in names_apart(state, units):
         state.units[unit.id] = rules.unit(unit).model_copy(update={"in_reserve": True})
     total = sum(u.profile.points for u in units)
     log.emit(
@@ -142,7 +143,7 @@ def deploy(state: GameState, command: Deploy, log: EventLog) -> None:
 def finish_deploying(state: GameState, command: FinishDeployment, log: EventLog) -> None:
     if state.phase is not Phase.SETUP or command.side not in state.sides:
         raise IllegalCommand("Nothing to finish setting up")
-    log.emit("deploy", finish_deployment(state, command.side), side=command.side)
+    log.emit("deploy", finish_deployment(state, command.side, command.player), side=command.side)
 
 
 def check_start(state: GameState, command: StartGame) -> None:

@@ -124,7 +124,7 @@ async def test_a_scenario_game_is_set_up_at_the_console(tmp_path):
     assert "Capture (p. 30) on the Crossroads" in out and "**" not in out
     assert "Both forces are here: Capture (p. 30). Set up with /deploy" in out
     # hidden deployment (p. 26): the defender reads what it put under each marker
-    assert "The Allies set up Infantry Detachment 1 as Marker 1 at 24.0,20.0" in out
+    assert "The Allies set up Infantry Detachment 1 (Allies) as Marker 1 at 24.0,20.0" in out  # both have one
     assert "The Allies set up Dummy 1 as Marker 2 at 30.0,20.0" in out
     assert "The Axis attack and start as the active player" in out
     assert "Not allowed" not in out
@@ -146,7 +146,7 @@ async def test_hidden_markers_are_named_by_their_label(tmp_path):
     assert "Not allowed: Marker 1 is a hidden marker: it may be fired at once it is revealed (p. 26" in out
     assert "Not allowed: No unit called 'allies-infantry-detachment-1'." in out
     assert "Not allowed: No unit called 'Dummy 1'.\n" in out
-    assert "The Axis declare: Infantry Detachment 1: move to 24.7,41.1" in out  # 3" toward Marker 2
+    assert "The Axis declare: Infantry Detachment 1 (Axis): move to 24.7,41.1" in out  # 3" toward Marker 2
 
 
 async def test_name_matching_suggests_names_never_ids(tmp_path):

@@ -62,8 +62,8 @@ def points(standings: str, side: str) -> int:
 
 
 def label(unit) -> str:
-    """The force's label for a game unit, also while it hides under a marker."""
-    return unit.true_name or unit.name
+    """The force's label for a game unit, also while it hides under a marker or says whose it is."""
+    return unit.called or unit.true_name or unit.name
 
 
 def fielded(table: ConsoleTable, side: str) -> list[str]:

@@ -150,7 +150,7 @@ async def test_in_capture_the_channel_sees_markers_and_only_the_defender_learns_
     await discord_.slash("game join", user=ANN, channel="5", side="allies", force="Easy")
     await discord_.slash("game join", user=OTTO, channel="5", side="axis", force="KG")
     assert await discord_.autocomplete("deploy", "unit", "", user=ANN, channel="5") == [
-        "Infantry Detachment 1",
+        "Infantry Detachment 1 (Allies)",  # the Axis have one too
         "Sherman 75mm 1",
         "Dummy 1",
     ]

@@ -60,9 +60,9 @@ async def test_a_linked_campaign_in_discord(bot_and_discord):
     assert not ephemeral and text.startswith("**Normandy**, battle 1: **Meeting Engagement** (p. 28)")
     state = await bot.games.game("1")
     assert state.sides["allies"].players == [ANN] and state.sides["axis"].players == [OTTO]
-    assert sorted(u.name for u in state.units_of("axis")) == [
-        "Infantry Detachment 1",
-        "Infantry Detachment 2",
+    assert sorted(u.name for u in state.units_of("axis")) == [  # both sides have the detachments
+        "Infantry Detachment 1 (Axis)",
+        "Infantry Detachment 2 (Axis)",
         "Panther 1",
     ]
 

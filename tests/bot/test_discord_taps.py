@@ -355,7 +355,6 @@ async def test_reserves_are_called_by_taps_and_only_by_their_own_side(bot_and_di
     await close_bot(bot)  # the restarted one (the fixture closes the first)
 
 
-
 async def test_the_27th_reserve_is_called_from_the_menus_second_page(bot_and_discord):
     """A side with 30 reserves: its menu shows 25 a page; the other side may not turn the page;
     the allies turn it in place and call the 27th from it (p. 26)."""
@@ -381,6 +380,7 @@ async def test_the_27th_reserve_is_called_from_the_menus_second_page(bot_and_dis
     sent = await discord.choose(second, [second["options"][1]["value"]], user=ANN, channel="7")
     assert "available this turn: Sherman 27" in reply(sent)[0]
     assert (await bot.games.game("7")).units["sherman-27"].reserve_available
+
 
 async def test_a_scenario_is_set_up_by_taps_turn_about_and_started(bot_and_discord):
     """A Meeting Engagement (p. 28): each side's units go down by grid square and spot in its own
@@ -418,9 +418,9 @@ async def test_a_scenario_is_set_up_by_taps_turn_about_and_started(bot_and_disco
         user = PLAYERS[side]
         step = await discord.click(shown[f"Set up a unit ({side_label(side)})"], user=user, channel="1")
         (units,) = menus(step)
-        assert reply(step)[1] and [o["label"] for o in units["options"]] == [
-            "Infantry Detachment 1",
-            "Infantry Detachment 2",
+        assert reply(step)[1] and [o["label"] for o in units["options"]] == [  # both sides' names
+            f"Infantry Detachment 1 ({side.capitalize()})",
+            f"Infantry Detachment 2 ({side.capitalize()})",
         ]
         (squares,) = menus(
             await discord.choose(units, [units["options"][0]["value"]], user=user, channel="1")
@@ -438,7 +438,10 @@ async def test_a_scenario_is_set_up_by_taps_turn_about_and_started(bot_and_disco
         assert private and "This card is out of date" in text  # not a unit of theirs to set up
         sent = await discord.click(confirm["Set it up"], user=user, channel="1")
         text, private = reply(sent)
-        assert not private and f"{side.capitalize()} set up Infantry Detachment 1 at " in text, text
+        assert (
+            not private
+            and f"{side.capitalize()} set up Infantry Detachment 1 ({side.capitalize()}) at " in text
+        ), text
         unit = (await bot.games.game("1")).units[f"{side}-infantry-detachment-1"]
         assert unit.position == parse_point(spot) and unit.facing == {"allies": 90.0, "axis": 270.0}[side]
         shown = buttons(sent)

@@ -135,11 +135,13 @@ async def test_the_cos_hand_out_bonus_tokens_and_answer_reserve_requests(bot_and
     ]
     assert await discord.autocomplete("team request", "unit", "", user=DAN, channel=CHANNEL) == [POOL["axis"]]
     sent = await discord.slash("team request", user=BOB, channel=CHANNEL, unit=POOL["allies"])
-    assert reply(sent) == (f"<@{BOB}> asks the commanding officer for Infantry Detachment 2", True)
+    # both COs have an Infantry Detachment 2, so each says whose it is
+    ann_2, otto_2 = f"Infantry Detachment 2 (user{ANN})", f"Infantry Detachment 2 (user{OTTO})"
+    assert reply(sent) == (f"<@{BOB}> asks the commanding officer for {ann_2}", True)
     assert len(messages(sent)) == 1  # nothing to the channel
     await slash(discord, "team request", DAN, unit="Infantry Detachment 2")
     shown, private = await slash(discord, "team show", ANN)
-    assert private and f"<@{BOB}> asks for Infantry Detachment 2 (/team grant or /team refuse)" in shown
+    assert private and f"<@{BOB}> asks for {ann_2} (/team grant or /team refuse)" in shown
     assert f"<@{DAN}> asks for" not in shown  # the other side's requests stay with it
     public, private = await slash(discord, "team show", EVE)
     assert not private and "asks for" not in public and f"<@{ANN}> (CO)" in public
@@ -149,9 +151,9 @@ async def test_the_cos_hand_out_bonus_tokens_and_answer_reserve_requests(bot_and
     await refused(bot, discord, "team grant", DAN, "Only the Axis' commanding officer", unit=POOL["axis"])
     await refused(bot, discord, "team grant", EVE, "You are not playing in this game", unit=POOL["axis"])
     text, private = await slash(discord, "team grant", ANN, unit=POOL["allies"])
-    assert private and f"<@{ANN}> sends Infantry Detachment 2 to <@{BOB}>" in text
+    assert private and f"<@{ANN}> sends {ann_2} to <@{BOB}>" in text
     text, private = await slash(discord, "team refuse", OTTO, unit=POOL["axis"])
-    assert private and text == f"<@{OTTO}> refuses <@{DAN}> Infantry Detachment 2"
+    assert private and text == f"<@{OTTO}> refuses <@{DAN}> {otto_2}"
     state = await bot.games.game(CHANNEL)
     assert state.units[POOL["allies"]].player == BOB and state.units[POOL["allies"]].reserve_available
     assert state.units[POOL["axis"]].player == OTTO and not state.sides["axis"].team.requests

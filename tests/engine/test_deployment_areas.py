@@ -83,7 +83,7 @@ def test_a_meeting_engagement_in_opposite_corners_at_game_new_and_deploy_p28():
     with pytest.raises(IllegalCommand, match="part of the near edge: x from 0 to 36$"):
         play(state, Deploy(side="allies", unit="allies-1", at=P(50, 5)))
     state, events = play(state, Deploy(side="allies", unit="allies-1", at=P(10, 5)))
-    assert text(events) == "The Allies set up Infantry Detachment at 10.0,5.0"
+    assert text(events) == "The Allies set up Infantry Detachment (Allies) at 10.0,5.0"
     with pytest.raises(IllegalCommand, match="part of the far edge: x from 36 to 72$"):
         play(state, Deploy(side="axis", unit="axis-1", at=P(10, 43)))
     # the set-up picture draws each side's corner, not its whole edge

@@ -292,7 +292,8 @@ def test_the_referees_zone_replaces_the_scenarios_area_at_set_up():
     assert told(event, "allies") == told(event, None) == ""
     gis = state.deployment.sides["allies"].waiting[0]  # Meeting: one of two on the table (p. 28)
     refusal = (
-        r"^Infantry Detachment 1 must set up in the referee's zone for the Allies, 0.0,20.0 to 30.0,30.0"
+        r"^Infantry Detachment 1 \(Allies\) must set up in the referee's zone for the Allies, "
+        r"0.0,20.0 to 30.0,30.0"
     )
     with pytest.raises(IllegalCommand, match=refusal):
         play(state, Deploy(side="allies", unit=gis, at=P(10, 5)))  # within the scenario's 12"

@@ -90,4 +90,4 @@ def test_a_vehicle_is_not_set_up_in_a_building_p9():
     ):
         play(state, Deploy(side="allies", unit="sherman", at=P(10, 6)))
     state, events = play(state, Deploy(side="allies", unit="allies-1", at=P(10, 6)))  # infantry go in
-    assert text(events) == "The Allies set up Infantry Detachment at 10.0,6.0"
+    assert text(events) == "The Allies set up Infantry Detachment (Allies) at 10.0,6.0"

@@ -7,6 +7,7 @@ from engine.commands import (
     AnswerReserve,
     Declare,
     DeclineReaction,
+    FinishDeployment,
     GiveBonusTokens,
     JoinSide,
     Move,
@@ -42,11 +43,20 @@ def test_the_first_player_to_join_a_side_is_its_co_and_needs_an_infantry_command
     assert team_game().sides["allies"].team.co == "ann"
 
 
-def test_a_second_force_with_the_same_unit_names_gets_the_players_place_as_a_suffix():
+def test_units_of_a_name_team_mates_share_say_whose_they_are_and_keep_apart_ids():
     state = team_game()
-    assert state.units["allies-infantry-detachment-1"].player == "ann"
+    anns = state.units["allies-infantry-detachment-1"]
+    assert (anns.name, anns.called, anns.player) == (
+        "Infantry Detachment 1 (ann)",
+        "Infantry Detachment 1",
+        "ann",
+    )
     bobs = state.units["allies-infantry-detachment-1-2"]
-    assert (bobs.name, bobs.player) == ("Infantry Detachment 1/2", "bob")
+    assert (bobs.name, bobs.called, bobs.player) == (
+        "Infantry Detachment 1 (bob)",
+        "Infantry Detachment 1",
+        "bob",
+    )
 
 
 def test_a_side_takes_no_more_players_than_the_game_was_made_for():
@@ -171,7 +181,7 @@ def test_a_refused_request_leaves_the_unit_in_the_pool():
     state = turn_one()
     state, _ = play(state, RequestReserve(side="allies", player="bob", unit=HELD_BACK))
     state, events = play(state, AnswerReserve(side="allies", player="ann", unit=HELD_BACK, grant=False))
-    assert events[0].text == "ann refuses bob Infantry Detachment 2"
+    assert events[0].text == "ann refuses bob Infantry Detachment 2 (ann)"  # ann and bob each have one
     assert state.units[HELD_BACK].player == "ann" and not state.units[HELD_BACK].reserve_available
     assert state.sides["allies"].team.requests == []
     with pytest.raises(IllegalCommand, match="Nobody has asked"):
@@ -183,3 +193,17 @@ def test_a_game_that_is_not_a_team_game_refuses_team_commands():
 
     with pytest.raises(IllegalCommand, match="not a team game"):
         play(game(), RequestReserve(side="allies", player="x", unit="y"))
+
+
+def test_a_player_done_setting_up_sends_only_their_own_units_to_reserve():
+    state = team_game()
+    allies = state.deployment.sides["allies"]
+    bobs = [u for u in allies.waiting if state.units[u].player == "bob"]
+    state, events = apply(state, FinishDeployment(side="allies", player="ann"), SeededDice(0))
+    assert events[0].text.startswith("ann has finished setting up; 2 units held in reserve.")
+    assert "bob to set up their units, or say /deploy done" in events[0].text
+    allies = state.deployment.sides["allies"]
+    assert not allies.done and allies.waiting == bobs  # bob's wait to be set up
+    state, events = apply(state, FinishDeployment(side="allies", player="bob"), SeededDice(0))
+    assert events[0].text == "The Allies have finished setting up; 2 units held in reserve"
+    assert state.deployment.sides["allies"].done
