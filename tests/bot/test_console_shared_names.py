@@ -50,8 +50,8 @@ async def set_up_game(tmp_path) -> ConsoleTable:
 
 async def test_both_sides_infantry_detachment_1_are_set_up_and_ordered_by_the_name_they_typed(tmp_path):
     table = await set_up_game(tmp_path)
-    await ok(table, "as ann /deploy done")
-    await ok(table, "as otto /deploy done")
+    await ok(table, "as ann /deploy done confirm:true")
+    await ok(table, "as otto /deploy done confirm:true")
     await ok(table, "as otto /game start")
     await ok(table, "as otto /initiative choice:pass")
     fired = await ok(table, 'as ann /act unit:"Sherman 75mm 1" fire:"Infantry Detachment 1"')

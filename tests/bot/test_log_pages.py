@@ -23,14 +23,14 @@ def test_the_pages_run_from_the_latest_back_and_lose_no_line():
 
 def test_each_page_says_which_lines_it_shows_and_how_to_see_the_others():
     first = plain_reply(log_page(LINES, 1, 230, len))  # 80 characters for lines, 150 for the notice
-    assert first.splitlines()[0] == "Lines 21-30 of 30, page 1 of 3; earlier: `/game log page:2`"
+    assert first.splitlines()[0] == "Lines 21-30 of 30, page 1 of 3; earlier: /game log page:2"
     assert first.splitlines()[1:] == LINES[20:]
     middle = plain_reply(log_page(LINES, 2, 230, len)).splitlines()
     assert middle[0] == (
-        "Lines 11-20 of 30, page 2 of 3; earlier: `/game log page:3`; later: `/game log page:1`"
+        "Lines 11-20 of 30, page 2 of 3; earlier: /game log page:3; later: /game log page:1"
     )
     last = plain_reply(log_page(LINES, 3, 230, len)).splitlines()
-    assert last[0] == "Lines 1-10 of 30, page 3 of 3; later: `/game log page:2`" and last[1] == "line 01"
+    assert last[0] == "Lines 1-10 of 30, page 3 of 3; later: /game log page:2" and last[1] == "line 01"
     with pytest.raises(GameError, match="^The log has 3 pages: choose 1 to 3$"):
         log_page(LINES, 4, 230, len)
 
@@ -45,8 +45,8 @@ async def test_the_console_pages_its_log(tmp_path, monkeypatch):
     lines = "/start\n/initiative start\n/pass\n/pass\n/game log\n/game log page:2\n"
     await play_console(io.StringIO(lines), out, f"sqlite+aiosqlite:///{tmp_path / 'c.db'}", SeededDice)
     text = out.getvalue()
-    assert "page 1 of " in text and "; earlier: `/game log page:2`" in text
-    assert "page 2 of " in text and "later: `/game log page:1`" in text
+    assert "page 1 of " in text and "; earlier: /game log page:2" in text
+    assert "page 2 of " in text and "later: /game log page:1" in text
 
 
 async def test_discord_takes_the_page_as_the_console_does(tmp_path, monkeypatch):

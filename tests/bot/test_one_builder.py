@@ -45,7 +45,7 @@ async def both_front_ends(tmp_path, monkeypatch):
     handed = []
 
     def noting(path):
-        def build(state, side, **options):
+        def build(state, side, player=None, **options):  # the player: who asks, as each front end names them
             handed.append((path, side, options))
             raise IllegalCommand("noted")
 
