@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from bot.game_status import game_status as status_of
 from bot.handlers.ask import Ask, Change, Picture
 from bot.reply import Reply
@@ -11,8 +9,6 @@ from bot.services.game_service import finished_games_text
 from engine.commands import Concede, StartGame
 from engine.view import events_for
 from engine.wording import counted
-from renderer import render
-from renderer.description import describe
 
 
 async def game_start(ask: Ask) -> Change:
@@ -57,7 +53,7 @@ async def game_map(ask: Ask) -> tuple[Reply | Picture, ...]:
     """The battlefield as the asker's eyes see it (a referee's: everything), only to them."""
     state = await ask.services.games.game(ask.channel)
     viewer = ask.eyes(state)
-    png, words = await asyncio.to_thread(lambda: (render(state, viewer), describe(state, viewer)))
+    png, words = await ask.services.pictures.picture(state, viewer)
     seen = f"Turn {state.turn}, {viewer or 'spectators'} view"
     return Reply.of(seen, private=True), Picture(f"map-{viewer or 'spectators'}.png", png, words)
 
