@@ -10,7 +10,7 @@ the same run: as before (pictures in a thread, CPython's collector) and as the b
 picture workers of ``bot.picture_pool``, the collector of ``bot.collector``). Also: one stored
 action against a plain write of the same bytes to the same kind of file (alone with --storage).
 
-    .venv/bin/python benchmarks/first_response.py [--channels 50 200] [--workers 2] [--repeats 200]
+    .venv/bin/python benchmarks/first_response.py [--channels 50 200] [--workers 2] [--unchecked]
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ from bot.text_orders import unit_order  # noqa: E402
 from engine.commands import Declare  # noqa: E402
 from engine.dice import SeededDice  # noqa: E402
 from engine.game import apply  # noqa: E402
+from tests.bot import discord_rules  # noqa: E402
 from tests.bot.discord_harness import OTTO, close_bot, open_bot, started_game  # noqa: E402
 
 
@@ -97,8 +98,11 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def first_responses(channels: int, folder: Path, way: Way, workers: int) -> str:
-    """One burst of ``channels`` actions, the bot set up ``way``: its figures as one line."""
+async def first_responses(channels: int, folder: Path, way: Way, workers: int, checked: bool = True) -> str:
+    """One burst of ``channels`` actions, the bot set up ``way``: its figures as one line. Unless
+    ``checked``, the test double takes the burst's requests without checking them against
+    Discord's API schema (which costs the bot's process a few milliseconds an action that
+    Discord's servers, not the bot, spend in production)."""
     with pytest.MonkeyPatch.context() as monkeypatch:
         if way.tuned:
             collector.tune()  # as bot.discord_adapter.run does before opening the database
@@ -128,6 +132,8 @@ async def first_responses(channels: int, folder: Path, way: Way, workers: int) -
             return await request(adapter, route, *args, **kwargs)
 
         monkeypatch.setattr(AsyncWebhookAdapter, "request", timed)
+        if not checked:
+            monkeypatch.setattr(discord_rules, "violations", lambda *_request, **_named: [])
         payloads = []
         for n in range(channels):
             payloads.append(
@@ -259,6 +265,11 @@ async def main() -> None:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="picture worker processes")
     parser.add_argument("--repeats", type=int, default=200, help="stored actions timed against plain writes")
     parser.add_argument("--storage", action="store_true", help="only the stored action against a plain write")
+    parser.add_argument(
+        "--unchecked",
+        action="store_true",
+        help="the burst's requests not checked against Discord's API schema",
+    )
     options = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         if not options.storage:
@@ -266,7 +277,9 @@ async def main() -> None:
             for channels in options.channels:
                 print(f"  {channels} channels:")
                 for way in WAYS:
-                    figures = await first_responses(channels, Path(folder), way, options.workers)
+                    figures = await first_responses(
+                        channels, Path(folder), way, options.workers, checked=not options.unchecked
+                    )
                     print(f"    {way.name}: {figures}")
         await stored_action_against_plain_write(Path(folder), options.repeats)
 
