@@ -136,12 +136,11 @@ class IronCrossBot(ServedClient):
 
     async def setup_hook(self) -> None:
         """Spawn the picture workers (:mod:`bot.picture_pool`), index the bot's own rule
-        summaries, then start firing the stored deadlines: on SQLite
-        (one process) every stored timer is re-armed, as before; on PostgreSQL, where several
-        processes may share the database, each claims its share of what falls due
-        (:mod:`bot.services.deadline_loop`), and the loop also runs on SQLite to take over a
-        claim a process left behind. Sync the slash commands only when asked (Discord allows 200
-        command creations a day per guild)."""
+        summaries, then start firing the stored deadlines: on SQLite (one process) every stored
+        timer is re-armed, as before; on PostgreSQL, where several processes may share the
+        database, each claims its share of what falls due (:mod:`bot.services.deadline_loop`),
+        and the loop also runs on SQLite to take over a claim a process left behind. Sync the
+        slash commands only when asked (Discord allows 200 command creations a day per guild)."""
         await self.pictures.start()
         if self.sync_commands:
             await self.publish_commands()
