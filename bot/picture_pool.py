@@ -1,13 +1,13 @@
 """The battlefield pictures drawn and encoded in worker processes, off the event loop's.
 
-Drawing and encoding one picture takes some 10 ms of CPU (:mod:`renderer.encode`). In a thread of
-the bot's process it holds the interpreter lock the event loop needs too, so when many channels
+Drawing and encoding one picture takes some 5-10 ms of CPU (:mod:`renderer.encode`). In a thread
+of the bot's process it holds the interpreter lock the event loop needs too, so when many channels
 act at once their cards wait behind each other's pictures and every other answer waits with them.
 A pool of worker processes, spawned once at start-up (:meth:`PicturePool.start`), each having
-imported the renderer once and drawn one picture to warm it, draws them instead: a picture's
-inputs go to a worker as plain data (:class:`Sight`: the game and the events as JSON), and its
-PNG bytes and its alt text come back. Each worker keeps its own cache of base layers
-(:mod:`renderer.base`), filled by the tables it draws.
+imported the renderer once and drawn one picture to warm it (its collector set up as the bot's),
+draws them instead: a picture's inputs go to a worker as plain data (:class:`Sight`: the game and
+the events as JSON), and its PNG bytes and its alt text come back. Each worker keeps its own cache
+of base layers (:mod:`renderer.base`), filled by the tables it draws.
 
 With no workers (the tests, the console table), or once the pool broke (a worker killed), a
 picture is drawn in a thread of this process, as before; a client's pool shuts down with it.
@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from pydantic import TypeAdapter
 
+from bot import collector
 from engine.events import Event
 from engine.game_state import GameState
 from engine.scenarios.quick_battle import quick_battle
@@ -79,8 +80,12 @@ def draw_sight(sight: Sight) -> Drawn:
 
 
 def warm() -> int:
-    """A worker's first job: one picture drawn, so its fonts and code are loaded; its process id."""
+    """A worker's first job: one picture drawn, so its fonts and code are loaded, and what that
+    left kept out of the garbage collector's way, as in the bot's process (:mod:`bot.collector`);
+    its process id."""
+    collector.tune()
     drawn(quick_battle(), None)
+    collector.settle()
     return os.getpid()
 
 
