@@ -98,13 +98,18 @@ class PicturePool:
         self.pids: list[int] = []  # the workers' process ids, once started
 
     async def start(self) -> None:
-        """Spawn the workers (each imports the renderer and draws once) before the first picture."""
+        """Spawn the workers (each imports the renderer and draws once) before the first picture;
+        if they cannot start, pictures are drawn in a thread."""
         if self.workers < 1 or self._pool is not None:
             return
         self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
         loop = asyncio.get_running_loop()
         jobs = (loop.run_in_executor(self._pool, warm) for _ in range(self.workers))  # one per worker
-        self.pids = sorted(set(await asyncio.gather(*jobs)))
+        try:
+            self.pids = sorted(set(await asyncio.gather(*jobs)))
+        except (BrokenProcessPool, OSError):
+            log.warning("the picture workers did not start: pictures are drawn in a thread", exc_info=True)
+            self._broken()
 
     async def picture(
         self,

@@ -1,7 +1,8 @@
 """The battlefield pictures drawn in worker processes (bot.picture_pool): the same picture as one
 drawn in the bot's own process, a card still drawn when the workers die, and no worker left
-running once the client has closed."""
+running once the client has closed; workers that cannot start leave the pictures to a thread."""
 
+import multiprocessing.spawn
 import os
 import signal
 
@@ -70,3 +71,15 @@ async def test_the_picture_workers_stop_with_the_client(store):
     assert len(workers) == 2 and all(alive(pid) for pid in workers)
     await client.close()
     assert not any(alive(pid) for pid in workers)
+
+
+async def test_pictures_are_drawn_in_a_thread_when_the_workers_cannot_start(monkeypatch, caplog):
+    monkeypatch.setattr(multiprocessing.spawn, "get_executable", lambda: "/nowhere/python")
+    pool = PicturePool(workers=1)
+    await pool.start()
+    try:
+        assert "the picture workers did not start" in caplog.text and pool.pids == []
+        state = quick_battle()
+        assert await pool.picture(state, None) == drawn(state, None)
+    finally:
+        await pool.close()
