@@ -74,7 +74,7 @@ async def test_the_picture_workers_stop_with_the_client(store):
 
 
 async def test_pictures_are_drawn_in_a_thread_when_the_workers_cannot_start(monkeypatch, caplog):
-    monkeypatch.setattr(multiprocessing.spawn, "get_executable", lambda: "/nowhere/python")
+    monkeypatch.setattr(multiprocessing.spawn, "get_executable", lambda: b"/nowhere/python")
     pool = PicturePool(workers=1)
     await pool.start()
     try:
