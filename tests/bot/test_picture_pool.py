@@ -69,6 +69,8 @@ async def test_the_picture_workers_stop_with_the_client(store):
     await client.setup_hook()
     workers = client.pictures.pids
     assert len(workers) == 2 and all(alive(pid) for pid in workers)
+    own = os.getpriority(os.PRIO_PROCESS, 0)
+    assert all(os.getpriority(os.PRIO_PROCESS, pid) > own for pid in workers)  # they yield the cores
     await client.close()
     assert not any(alive(pid) for pid in workers)
 
