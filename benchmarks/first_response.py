@@ -1,25 +1,31 @@
-"""First responses under load: 50 channels act at once through the real discord.py command tree.
+"""First responses under load: many channels act at once through the real discord.py command tree.
 
 Each channel has a started quick battle; then every channel's player sends ``/act`` at the same
 moment. For each interaction this measures the time from its arrival to its first response (the
-acknowledgement Discord must see within 3 s) and to its full answer (the result with its
-picture), and, all the while, the event loop's worst stall (how late a 5 ms sleep wakes).
-Also: one stored action against a plain write of the same bytes to the same kind of file (alone
-with --storage).
+acknowledgement Discord must see within 3 s) and to its card (the whole answer, with its
+battlefield picture), and, all the while, the event loop's worst stall (how late a 5 ms sleep
+wakes), the worst full garbage collection, and the CPU the burst took per action, in the bot's
+process and in its picture workers. Each count of channels is run the ways of :data:`WAYS`, in
+the same run: as before (pictures in a thread, CPython's collector) and as the bot runs now (the
+picture workers of ``bot.picture_pool``, the collector of ``bot.collector``). Also: one stored
+action against a plain write of the same bytes to the same kind of file (alone with --storage).
 
-    .venv/bin/python benchmarks/first_response.py [--channels 50] [--repeats 200]
+    .venv/bin/python benchmarks/first_response.py [--channels 50 200] [--workers 2] [--unchecked]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
+import os
 import sqlite3
 import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 from discord.webhook.async_ import AsyncWebhookAdapter
@@ -27,13 +33,30 @@ from sqlalchemy import event
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bot import collector  # noqa: E402
 from bot.services import game_service  # noqa: E402
 from bot.storage.store import COMMAND, EVENTS  # noqa: E402
 from bot.text_orders import unit_order  # noqa: E402
 from engine.commands import Declare  # noqa: E402
 from engine.dice import SeededDice  # noqa: E402
 from engine.game import apply  # noqa: E402
+from tests.bot import discord_rules  # noqa: E402
 from tests.bot.discord_harness import OTTO, close_bot, open_bot, started_game  # noqa: E402
+
+
+class Way(NamedTuple):
+    """How the bot is set up for a burst: where it draws, and whether its collector is tuned."""
+
+    name: str
+    pool: bool
+    tuned: bool
+
+
+WAYS = (
+    Way("before: pictures in a thread, CPython's collector", pool=False, tuned=False),
+    Way("picture workers, CPython's collector", pool=True, tuned=False),
+    Way("now: picture workers, the bot's collector", pool=True, tuned=True),
+)
 
 
 class Stalls:
@@ -50,13 +73,51 @@ class Stalls:
             self.worst = max(self.worst, time.perf_counter() - asked - 0.005)
 
 
-async def first_responses(channels: int, folder: Path) -> None:
+class FullCollections:
+    """The full (generation-2) collections while it listens, timed through ``gc.callbacks``."""
+
+    def __init__(self) -> None:
+        self.pauses: list[float] = []
+        self._started = 0.0
+
+    def __call__(self, phase: str, info: dict) -> None:
+        if info["generation"] != 2:
+            return
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.pauses.append(time.perf_counter() - self._started)
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time a process has taken (user and system), from /proc; 0 where there is none."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def first_responses(channels: int, folder: Path, way: Way, workers: int, checked: bool = True) -> str:
+    """One burst of ``channels`` actions, the bot set up ``way``: its figures as one line. Unless
+    ``checked``, the test double takes the burst's requests without checking them against
+    Discord's API schema (which costs the bot's process a few milliseconds an action that
+    Discord's servers, not the bot, spend in production)."""
     with pytest.MonkeyPatch.context() as monkeypatch:
-        bot, discord = await open_bot(f"sqlite+aiosqlite:///{folder / 'load.db'}", monkeypatch)
+        if way.tuned:
+            collector.tune()  # as bot.discord_adapter.run does before opening the database
+        bot, discord = await open_bot(
+            f"sqlite+aiosqlite:///{folder / f'load-{way.pool}-{way.tuned}.db'}", monkeypatch
+        )
+        if way.pool:
+            bot.pictures.workers = workers
+            await bot.pictures.start()
         for n in range(channels):
             await started_game(bot, discord, channel=str(1000 + n))
             await discord.slash("initiative", user=OTTO, channel=str(1000 + n), choice="start")
         bot.games.dice = lambda: SeededDice(7)
+        if way.tuned:
+            collector.settle()  # start-up done
         arrived: dict[str, float] = {}
         first: dict[str, float] = {}
         done: dict[str, float] = {}
@@ -71,6 +132,8 @@ async def first_responses(channels: int, folder: Path) -> None:
             return await request(adapter, route, *args, **kwargs)
 
         monkeypatch.setattr(AsyncWebhookAdapter, "request", timed)
+        if not checked:
+            monkeypatch.setattr(discord_rules, "violations", lambda *_request, **_named: [])
         payloads = []
         for n in range(channels):
             payloads.append(
@@ -89,8 +152,10 @@ async def first_responses(channels: int, folder: Path) -> None:
                     },
                 )
             )
-        stalls = Stalls()
+        stalls, collections = Stalls(), FullCollections()
+        gc.callbacks.append(collections)
         watcher = asyncio.create_task(stalls.watch())
+        cpu = time.process_time(), sum(cpu_seconds(pid) for pid in bot.pictures.pids)
         for n, payload in enumerate(payloads):  # all at once, as Discord's gateway hands them over
             payload["token"] = f"token-{n}"
             arrived[payload["token"]] = time.perf_counter()
@@ -100,18 +165,29 @@ async def first_responses(channels: int, folder: Path) -> None:
             await asyncio.sleep(0.01)
             if time.perf_counter() - min(arrived.values()) > 120:
                 raise SystemExit(f"only {len(done)} of {channels} answered in 2 minutes")
+        own = (time.process_time() - cpu[0]) / channels
+        pictures = (sum(cpu_seconds(pid) for pid in bot.pictures.pids) - cpu[1]) / channels
         stalls.running = False
         await watcher
-        to_first = sorted(first[k] - arrived[k] for k in arrived)
-        to_done = sorted(done[k] - arrived[k] for k in arrived)
-        print(f"{channels} channels acting at once (ms):")
-        print(
-            f"  first response: p50 {statistics.median(to_first) * 1000:.0f}, "
-            f"max {to_first[-1] * 1000:.0f}, under 1 s: {sum(t < 1 for t in to_first)}/{channels}"
-        )
-        print(f"  whole answer:   p50 {statistics.median(to_done) * 1000:.0f}, max {to_done[-1] * 1000:.0f}")
-        print(f"  worst event-loop stall: {stalls.worst * 1000:.0f} ms")
+        gc.callbacks.remove(collections)
+        await bot.pictures.close()
         await close_bot(bot)
+        gc.unfreeze()
+        gc.set_threshold(*DEFAULTS)
+        gc.collect()
+    to_first = sorted(first[k] - arrived[k] for k in arrived)
+    to_done = sorted(done[k] - arrived[k] for k in arrived)
+    worst_full = f"{max(collections.pauses) * 1000:.0f}" if collections.pauses else "none"
+    return (
+        f"first response p50 {statistics.median(to_first) * 1000:.0f} max {to_first[-1] * 1000:.0f} "
+        f"(under 1 s: {sum(t < 1 for t in to_first)}/{channels}); "
+        f"card p50 {statistics.median(to_done) * 1000:.0f} max {to_done[-1] * 1000:.0f}; "
+        f"loop stall {stalls.worst * 1000:.0f} (full collections {len(collections.pauses)}, "
+        f"worst {worst_full}); CPU/action {own * 1000:.1f} + {pictures * 1000:.1f} in workers"
+    )
+
+
+DEFAULTS = gc.get_threshold()
 
 
 class Statements:
@@ -185,13 +261,26 @@ async def stored_action_against_plain_write(folder: Path, repeats: int = 200) ->
 
 async def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--channels", type=int, default=50)
+    parser.add_argument("--channels", type=int, nargs="+", default=[50], help="channels acting at once")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="picture worker processes")
     parser.add_argument("--repeats", type=int, default=200, help="stored actions timed against plain writes")
     parser.add_argument("--storage", action="store_true", help="only the stored action against a plain write")
+    parser.add_argument(
+        "--unchecked",
+        action="store_true",
+        help="the burst's requests not checked against Discord's API schema",
+    )
     options = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         if not options.storage:
-            await first_responses(options.channels, Path(folder))
+            print(f"channels acting at once, ms ({os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}):")
+            for channels in options.channels:
+                print(f"  {channels} channels:")
+                for way in WAYS:
+                    figures = await first_responses(
+                        channels, Path(folder), way, options.workers, checked=not options.unchecked
+                    )
+                    print(f"    {way.name}: {figures}")
         await stored_action_against_plain_write(Path(folder), options.repeats)
 
 

@@ -3,8 +3,9 @@
 Plays random quick battles through ``GameService`` on a real SQLite file (the same service the
 Discord and console adapters use) until ``--actions`` commands have been applied, and times
 each action from the command arriving to the spectators' PNG being ready. Also times the
-render alone beside encoding a blank PNG of the same size, and measures the memory a live
-game costs the bot (its stored state loaded, its lock, its cached terrain layer).
+render alone beside encoding a blank PNG of the same size, a picture drawn by the bot's picture
+workers (``bot.picture_pool``) beside one drawn in the bot's own process, and measures the
+memory a live game costs the bot (its stored state loaded, its lock, its cached terrain layer).
 
     .venv/bin/python benchmarks/pipeline.py            # 500 actions
     .venv/bin/python benchmarks/pipeline.py --actions 2000 --database sqlite+aiosqlite:///b.db
@@ -29,7 +30,8 @@ from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.services.game_service import GameError, GameService  # noqa: E402
+from bot.picture_pool import PicturePool, drawn  # noqa: E402
+from bot.services.game_service import GameError, GameService, Outcome  # noqa: E402
 from bot.storage.store import GameStore  # noqa: E402
 from engine.dice import SeededDice  # noqa: E402
 from engine.game_state import GameState  # noqa: E402
@@ -45,9 +47,14 @@ def percentile(values: list[float], q: float) -> float:
 
 
 async def time_pipeline(
-    service: GameService, actions: int, seed: int, prefix: str = "bench"
+    service: GameService,
+    actions: int,
+    seed: int,
+    prefix: str = "bench",
+    outcomes: list[Outcome] | None = None,
 ) -> tuple[list[float], list[float]]:
-    """Milliseconds per action (whole pipeline) and per render, over ``actions`` commands."""
+    """Milliseconds per action (whole pipeline) and per render, over ``actions`` commands (each
+    outcome kept in ``outcomes``, if given)."""
     rng = random.Random(seed)
     battles = [(t, a) for t in quick_tables() for a in allied_forces()]
     whole: list[float] = []
@@ -71,7 +78,36 @@ async def time_pipeline(
         whole.append((finished - started) * 1000)
         renders.append((finished - drawn) * 1000)
         state = outcome.state
+        if outcomes is not None:
+            outcomes.append(outcome)
     return whole, renders
+
+
+async def pictures_in_workers(outcomes: list[Outcome], workers: int) -> str:
+    """The outcomes' spectator pictures (with their alt texts) drawn in the bot's process, then
+    by ``workers`` picture workers one after another and all at once: milliseconds per picture,
+    and the CPU each took in the bot's process."""
+    shown = [(o.state, None, o.events, o.before) for o in outcomes]
+    started, cpu = time.perf_counter(), time.process_time()
+    for picture in shown:
+        drawn(*picture)
+    here = (time.perf_counter() - started) / len(shown), (time.process_time() - cpu) / len(shown)
+    pool = PicturePool(workers)
+    await pool.start()
+    try:
+        started, cpu = time.perf_counter(), time.process_time()
+        for picture in shown:
+            await pool.picture(*picture)
+        one = (time.perf_counter() - started) / len(shown), (time.process_time() - cpu) / len(shown)
+        started, cpu = time.perf_counter(), time.process_time()
+        await asyncio.gather(*(pool.picture(*picture) for picture in shown))
+        together = (time.perf_counter() - started) / len(shown), (time.process_time() - cpu) / len(shown)
+    finally:
+        await pool.close()
+    return ", ".join(
+        f"{how} {wall * 1000:.1f} ms ({cpu * 1000:.1f} ms CPU in the bot's process)"
+        for how, (wall, cpu) in (("in process", here), ("one at a time", one), ("all at once", together))
+    )
 
 
 def blank_encode_ms(size: tuple[int, int], repeats: int = 50) -> float:
@@ -110,6 +146,7 @@ async def main() -> None:
     parser.add_argument("--actions", type=int, default=500)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--database", help="a DATABASE_URL (default: a temporary SQLite file)")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="picture worker processes")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as folder:
@@ -119,7 +156,9 @@ async def main() -> None:
         await time_pipeline(
             service, 20, seed=args.seed + 1000, prefix="warm-up"
         )  # warm caches and the database
-        whole, renders = await time_pipeline(service, args.actions, seed=args.seed)
+        outcomes: list[Outcome] = []
+        whole, renders = await time_pipeline(service, args.actions, seed=args.seed, outcomes=outcomes)
+        in_workers = await pictures_in_workers(outcomes[-200:], args.workers)
         state = (await store.load("bench-1")).state  # type: ignore[union-attr]
         size = Image.open(io.BytesIO(render(state, None))).size
         blank = blank_encode_ms(size)
@@ -144,6 +183,7 @@ async def main() -> None:
         f"  blank {size[0]}x{size[1]} PNG encode: {blank:.1f} ms "
         f"(render p50 = {percentile(renders, 50) / blank:.2f}x)"
     )
+    print(f"  a picture and its alt text, per picture, {args.workers} workers: {in_workers}")
     print(f"  memory per live game: {per_game / 1024:.0f} KiB")
 
 

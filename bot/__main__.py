@@ -29,6 +29,7 @@ ENVIRONMENT = {  # what each setting is for; the rest are listed with their defa
     "LOG_JSON": "true: one JSON object a log line; false: plain text",
     "SHARD_COUNT": "the number of Discord shards of all the bot's processes together",
     "SHARD_IDS": "the shards this process runs, such as 0,1 (unset: claimed, or all)",
+    "PICTURE_WORKERS": "processes drawing the battlefield pictures (unset: one a core; 0: a thread)",
 }
 
 

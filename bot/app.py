@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from bot.picture_pool import PicturePool
 from bot.services.campaign_service import CampaignService, Reminded, Revealed
 from bot.services.campaign_stats import CampaignStats
 from bot.services.card_service import CardService
@@ -76,6 +77,7 @@ class Services:
     campaigns: CampaignService
     linked_campaigns: LinkedCampaignService
     replays: Replays
+    pictures: PicturePool  # where the battlefield pictures are drawn
 
     @property
     def store(self) -> GameStore:
@@ -94,16 +96,21 @@ class Services:
 
     @classmethod
     def start(
-        cls, store: GameStore, dice: Callable[[], DiceSource] = SeededDice, claims: Claims | None = None
+        cls,
+        store: GameStore,
+        dice: Callable[[], DiceSource] = SeededDice,
+        claims: Claims | None = None,
+        picture_workers: int = 0,
     ) -> Services:
-        """The services of a process, over its store, with its dice and its claimer of deadlines
-        (several processes may share a PostgreSQL store)."""
-        return cls.around(GameService(store, dice, claims=claims))
+        """The services of a process, over its store, with its dice, its claimer of deadlines
+        (several processes may share a PostgreSQL store) and its processes drawing pictures
+        (0: a thread)."""
+        return cls.around(GameService(store, dice, claims=claims), PicturePool(picture_workers))
 
     @classmethod
-    def around(cls, games: GameService) -> Services:
+    def around(cls, games: GameService, pictures: PicturePool | None = None) -> Services:
         """Every other service, over the game service's store, and with its dice, clock and
-        claimer of deadlines (one a process)."""
+        claimer of deadlines (one a process); pictures drawn in a thread unless given workers."""
         store = games.store
         forces, stats, tables = ForceService(store), StatsService(store), TableService(store)
         return cls(
@@ -120,4 +127,5 @@ class Services:
             campaigns=CampaignService(store, games.dice, games.clock, claims=games.claims, posts=games.posts),
             linked_campaigns=LinkedCampaignService(games, forces, stats, tables),
             replays=Replays(store),
+            pictures=pictures or PicturePool(),
         )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from datetime import timedelta
 
 from pydantic import model_validator
@@ -25,6 +26,7 @@ class Settings(BaseSettings):
     shard_count: int | None = None
     deadline_every_seconds: float = 1.0  # how often a process claims the deadlines fallen due
     deadline_lease_seconds: float = 30.0  # how long a claim holds if its process dies
+    picture_workers: int | None = None  # processes drawing the pictures (unset: one a core; 0: a thread)
 
     @model_validator(mode="after")
     def _shards_fit(self) -> Settings:
@@ -37,6 +39,8 @@ class Settings(BaseSettings):
             raise ValueError(f"SHARD_IDS are 0 to {self.shard_count - 1} with SHARD_COUNT {self.shard_count}")
         if self.deadline_every_seconds <= 0 or self.deadline_lease_seconds <= 0:
             raise ValueError("DEADLINE_EVERY_SECONDS and DEADLINE_LEASE_SECONDS are positive")
+        if self.picture_workers is not None and self.picture_workers < 0:
+            raise ValueError("PICTURE_WORKERS is 0 (a thread) or more")
         return self
 
     @property
@@ -54,3 +58,8 @@ class Settings(BaseSettings):
     @property
     def deadline_every(self) -> timedelta:
         return timedelta(seconds=self.deadline_every_seconds)
+
+    @property
+    def pictures(self) -> int:
+        """How many worker processes draw the pictures (:mod:`bot.picture_pool`)."""
+        return (os.cpu_count() or 1) if self.picture_workers is None else self.picture_workers

@@ -22,6 +22,17 @@ class VariantPart(BaseModel):
     rules: str  # the rule set whose part it is, so that a stored part loads as its own class
 
 
+def part_default(kind: type[VariantPart], name: str) -> Any:
+    """The default of a part's field, as a part made now holds it (a new list or dict from its
+    factory). Not pydantic's ``FieldInfo.get_default``, which inspects the factory's signature
+    on every call (half a millisecond): a game without a part reads these on every look at it,
+    the renderer some times a picture."""
+    field = kind.model_fields[name]
+    if field.default_factory is None:
+        return field.get_default()
+    return field.default_factory()  # type: ignore[call-arg]  (the parts' factories take nothing)
+
+
 class FrozenVariantPart(VariantPart):
     """A part of a frozen object (a unit profile), itself frozen."""
 
@@ -71,8 +82,7 @@ class WithVariant(BaseModel):
         given = {
             name: value
             for name, value in flat.items()
-            if name in attributes
-            and value != attributes[name].model_fields[name].get_default(call_default_factory=True)
+            if name in attributes and value != part_default(attributes[name], name)
         }
         if given:
             part = self.__dict__.get("variant")
@@ -87,7 +97,7 @@ class WithVariant(BaseModel):
             return super().__getattr__(name)  # type: ignore[misc]
         part = self.__dict__.get("variant")
         if not isinstance(part, kind):  # none, or another rule set's
-            return kind.model_fields[name].get_default(call_default_factory=True)
+            return part_default(kind, name)
         return getattr(part, name)
 
     def __setattr__(self, name: str, value: Any) -> None:

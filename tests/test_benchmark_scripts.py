@@ -19,7 +19,7 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 SMALLEST = {
     "busy_channels": ["--channels", "1", "--actions", "2"],
     "dice_and_rules": ["--quick"],
-    "first_response": ["--channels", "1", "--repeats", "5"],
+    "first_response": ["--channels", "1", "--repeats", "5", "--workers", "1"],
     "gc_pauses": ["--windows", "10", "--loads", "20"],
     "migration_kills": ["--kills", "1"],
     "replay": ["--lengths", "20", "--logs", "10", "--no-battle"],

@@ -86,7 +86,7 @@ class IronCrossBot(ServedClient):
         self.stats, self.campaign_stats = services.stats, services.campaign_stats
         self.owed, self.pings = services.owed, services.pings
         self.campaigns, self.linked_campaigns = services.campaigns, services.linked_campaigns
-        self.replays = services.replays
+        self.replays, self.pictures = services.replays, services.pictures
         self.stories = StoryPosts(self, self.services.replays)  # follows a game-over card
         self.sync_commands = sync_commands
         self.sync_guild = sync_guild  # a test server to publish the commands to, not every server
@@ -145,12 +145,13 @@ class IronCrossBot(ServedClient):
         super().add_dynamic_items(*items)
 
     async def setup_hook(self) -> None:
-        """Index the bot's own rule summaries, then start firing the stored deadlines: on SQLite
-        (one process) every stored timer is re-armed, as before; on PostgreSQL, where several
-        processes may share the database, each claims its share of what falls due
-        (:mod:`bot.services.deadline_loop`), and the loop also runs on SQLite to take over a
-        claim a process left behind. Sync the slash commands only when asked (Discord allows 200
-        command creations a day per guild)."""
+        """Spawn the picture workers (:mod:`bot.picture_pool`), index the bot's own rule
+        summaries, then start firing the stored deadlines: on SQLite (one process) every stored
+        timer is re-armed, as before; on PostgreSQL, where several processes may share the
+        database, each claims its share of what falls due (:mod:`bot.services.deadline_loop`),
+        and the loop also runs on SQLite to take over a claim a process left behind. Sync the
+        slash commands only when asked (Discord allows 200 command creations a day per guild)."""
+        await self.pictures.start()
         if self.sync_commands:
             await self.publish_commands()
         await self.rules.ship()
@@ -165,6 +166,7 @@ class IronCrossBot(ServedClient):
         if self.deadlines is not None:
             await self.deadlines.close()
         await self.stories.close()
+        await self.pictures.close()
         if self.shards:  # connected: the sharded client closes its shards
             await super().close()
         else:  # never connected (a start-up that failed, a test): only what a client opens
@@ -185,7 +187,7 @@ class IronCrossBot(ServedClient):
         """Post what happened when a reaction window closed by itself: a card with the picture
         and the buttons for what comes next."""
         text = "The reaction window closed.\n" + told_lines(outcome.events, state=outcome.state)
-        picture = await battlefield_file(outcome.state, None, outcome.events, outcome.before)
+        picture = await battlefield_file(self, outcome.state, None, outcome.events, outcome.before)
         steps = next_steps(outcome, int(channel_id))
         text += "\n\n" + summary(outcome.state)
         card, files = outcome_card(outcome, text, picture, steps)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import io
 from collections.abc import Iterable, Mapping, Sequence
@@ -13,7 +12,7 @@ from discord import app_commands
 from bot.discord_adapter.action_card import action_card
 from bot.discord_adapter.answers import answer
 from bot.discord_adapter.markdown import markdown, mention, plain, refused
-from bot.discord_adapter.served import Interaction
+from bot.discord_adapter.served import Interaction, ServedClient
 from bot.game_status import game_status
 from bot.reply import Mention, Reply, with_people
 from bot.services.deadline_posts import making
@@ -25,8 +24,6 @@ from engine.game_state import GameState
 from engine.names import ranked
 from engine.state import Phase
 from engine.view import SPECTATORS, events_for, kept_from_spectators
-from renderer import render
-from renderer.description import describe
 
 DISCORD_TEXT_LIMIT = 2000
 MAX_PIECES = 10  # the most messages one answer is split into
@@ -162,15 +159,16 @@ def report(outcome: Outcome) -> str:
 
 
 async def battlefield_file(
-    state: GameState, viewer: str | None, events: Sequence[Event] = (), before: GameState | None = None
+    client: ServedClient,
+    state: GameState,
+    viewer: str | None,
+    events: Sequence[Event] = (),
+    before: GameState | None = None,
 ) -> discord.File:
     """The battlefield as ``viewer`` sees it (None: spectators, safe for a shared channel), with
-    the same in words as its alt text, drawn off the event loop; ``before`` (the game the events
-    were applied to) adds the trails."""
-    drawn = {"last_events": tuple(events), "before": before}
-    png, words = await asyncio.to_thread(
-        lambda: (render(state, viewer, **drawn), describe(state, viewer, **drawn))
-    )
+    the same in words as its alt text, drawn off the event loop by the client's picture workers
+    (:mod:`bot.picture_pool`); ``before`` (the game the events were applied to) adds the trails."""
+    png, words = await client.services.pictures.picture(state, viewer, events, before)
     return discord.File(io.BytesIO(png), filename="battlefield.png", description=words)
 
 

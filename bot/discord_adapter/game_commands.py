@@ -58,7 +58,7 @@ async def show_joined(interaction: discord.Interaction, outcome: Outcome) -> Non
 async def show_started(interaction: discord.Interaction, outcome: Outcome) -> None:
     """The game started: the card with the battlefield, then the side threads and private news."""
     text = told_lines(outcome.events, state=outcome.state) + "\n\n" + summary(outcome.state)
-    picture = await battlefield_file(outcome.state, None, outcome.events, outcome.before)
+    picture = await battlefield_file(interaction.client, outcome.state, None, outcome.events, outcome.before)
     await answer(interaction, view=card_for(interaction, outcome, text, picture), file=picture)
     await open_side_threads(interaction, outcome.state)
     await tell_privately(interaction, replace(outcome, threads=None))  # opened just now?
@@ -67,7 +67,7 @@ async def show_started(interaction: discord.Interaction, outcome: Outcome) -> No
 async def show_conceded(interaction: discord.Interaction, outcome: Outcome) -> None:
     """A side conceded: the game-over card (its story follows)."""
     text = told_lines(outcome.events, state=outcome.state)
-    picture = await battlefield_file(outcome.state, None, outcome.events, outcome.before)
+    picture = await battlefield_file(interaction.client, outcome.state, None, outcome.events, outcome.before)
     card, files = outcome_card(outcome, text, picture)
     await answer(interaction, view=card, files=files)
 

@@ -64,7 +64,7 @@ async def show_result(interaction: discord.Interaction, outcome: Outcome) -> Non
     channel = str(interaction.channel_id)
     state = outcome.state
     header = for_absent(outcome.before, interaction) if outcome.before else ""
-    picture = await battlefield_file(state, None, outcome.events, outcome.before)
+    picture = await battlefield_file(interaction.client, state, None, outcome.events, outcome.before)
     stored_with = placeholder_id(interaction)  # the window's message, if stored with the action
     steps = next_steps(outcome, int(channel))
     card, files = outcome_card(outcome, header + report(outcome), picture, steps)

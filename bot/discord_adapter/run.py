@@ -38,7 +38,7 @@ def client_for(
     it claims the deadlines it fires."""
     claims = Claims(store, process_name(), settings.deadline_lease)
     return IronCrossBot(
-        Services.start(store, claims=claims),
+        Services.start(store, claims=claims, picture_workers=settings.pictures),
         sync_commands=sync_commands,
         sync_guild=settings.dev_guild_id,
         shard_ids=shard_ids,

@@ -196,7 +196,7 @@ async def post_to_threads(client: discord.Client, channel_id: str, outcome: Outc
     }
     pictured = [audience for audience in news if audience in outcome.pictured]  # hidden units, dummies
     pictures = await asyncio.gather(
-        *(battlefield_file(state, audience, events, outcome.before) for audience in pictured)
+        *(battlefield_file(client, state, audience, events, outcome.before) for audience in pictured)
     )
     files = dict(zip(pictured, pictures, strict=True))
     unreached = set()

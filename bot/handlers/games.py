@@ -20,8 +20,6 @@ from engine.scenarios.quick_battle import quick_battle, scenario_battle
 from engine.teams import make_team_game
 from engine.view import events_for
 from engine.wording import counted
-from renderer import render
-from renderer.description import describe
 
 
 async def game_new(
@@ -158,7 +156,7 @@ async def game_map(ask: Ask) -> tuple[Reply | Picture, ...]:
     """The battlefield as the asker's eyes see it (a referee's: everything), only to them."""
     state = await ask.services.games.game(ask.channel)
     viewer = ask.eyes(state)
-    png, words = await asyncio.to_thread(lambda: (render(state, viewer), describe(state, viewer)))
+    png, words = await ask.services.pictures.picture(state, viewer)
     seen = f"Turn {state.turn}, {viewer or 'spectators'} view"
     return Reply.of(seen, private=True), Picture(f"map-{viewer or 'spectators'}.png", png, words)
 

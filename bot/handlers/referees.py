@@ -10,7 +10,6 @@ undo rebuilds the game from its log, the clock keeps its own times."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
@@ -37,8 +36,6 @@ from engine.game_state import GameState
 from engine.referee_prep import prep_text
 from engine.state import Point
 from engine.view import REFEREE, events_for
-from renderer import render
-from renderer.description import describe
 
 ONLY_REFEREES = "Only the game's referees may do that"
 
@@ -141,7 +138,7 @@ async def _refereed_game(ask: Ask) -> GameState:
 async def ref_map(ask: Ask) -> tuple[Reply, Picture]:
     """The true picture, every unit hidden or not, for the asker's eyes only."""
     state = await _refereed_game(ask)
-    png, words = await asyncio.to_thread(lambda: (render(state, REFEREE), describe(state, REFEREE)))
+    png, words = await ask.services.pictures.picture(state, REFEREE)
     return Reply.of(f"Turn {state.turn}, the referees' view", private=True), Picture(
         "map-referee.png", png, words
     )

@@ -9,6 +9,7 @@ import asyncio
 from collections.abc import Callable
 
 from bot.handlers.ask import Ask, Picture, TextFile, Upload
+from bot.picture_pool import drawn
 from bot.reply import Reply
 from bot.services.game_service import GameError
 from bot.services.limits import TABLE_FILE
@@ -23,8 +24,6 @@ from engine.tables.layout import (
     table_game,
     turn_piece,
 )
-from renderer import render
-from renderer.description import describe
 
 TABLE_PICTURE = "table.png"
 Shown = tuple[Reply, Picture]
@@ -34,7 +33,7 @@ async def table_shown(table: BattleTable, *, private: bool = True) -> Shown:
     """The table in words, then its picture as spectators would see it (drawn off the event
     loop), with the same in words as its alt text."""
     game = table_game(table)
-    png, words = await asyncio.to_thread(lambda: (render(game, None), describe(game, None)))
+    png, words = await asyncio.to_thread(drawn, game, None)
     return Reply(describe_table(table), private=private), Picture(TABLE_PICTURE, png, words)
 
 

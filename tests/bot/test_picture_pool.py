@@ -1,0 +1,87 @@
+"""The battlefield pictures drawn in worker processes (bot.picture_pool): the same picture as one
+drawn in the bot's own process, a card still drawn when the workers die, and no worker left
+running once the client has closed; workers that cannot start leave the pictures to a thread."""
+
+import multiprocessing.spawn
+import os
+import signal
+
+from bot.app import Services
+from bot.discord_adapter.client import IronCrossBot
+from bot.picture_pool import PicturePool, drawn
+from bot.text_orders import unit_order
+from engine.commands import ChooseInitiative, Declare, StartGame
+from engine.dice import ScriptedDice, SeededDice, d6
+from engine.game import apply
+from engine.scenarios.quick_battle import quick_battle
+from tests.bot.discord_harness import OTTO, close_bot, files_of, open_bot, started_game
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+async def test_a_picture_from_a_worker_is_the_one_drawn_in_process():
+    """The game after a move, with its trail (the game before) and its events, for spectators
+    and for a side: the same PNG bytes and alt text either way."""
+    started, _ = apply(quick_battle(), StartGame(), ScriptedDice([d6(2), d6(5)]))
+    before, _ = apply(started, ChooseInitiative(side="axis", go_first=True), ScriptedDice([]))
+    command = Declare(side="axis", order=unit_order(before, "axis", "Gruppe 3", move="50,39"))
+    after, events = apply(before, command, SeededDice(7))
+    pool = PicturePool(workers=1)
+    await pool.start()
+    try:
+        for viewer in (None, "axis"):
+            from_worker = await pool.picture(after, viewer, events, before)
+            assert from_worker == drawn(after, viewer, events, before)
+            assert from_worker[0].startswith(b"\x89PNG")
+    finally:
+        await pool.close()
+
+
+async def test_a_card_is_still_drawn_when_the_picture_workers_die(tmp_path, monkeypatch, caplog):
+    bot, discord = await open_bot(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", monkeypatch)
+    try:
+        await started_game(bot, discord)
+        await discord.slash("initiative", user=OTTO, channel="1", choice="start")
+        bot.pictures.workers = 1
+        await bot.pictures.start()
+        for pid in bot.pictures.pids:
+            os.kill(pid, signal.SIGKILL)
+        bot.games.dice = lambda: SeededDice(7)
+        stored = (await bot.games.store.load("1")).version
+        sent = await discord.slash("act", user=OTTO, channel="1", unit="Gruppe 3", move="50,39")
+        pictures = [file for entry in sent for file in files_of(entry)]
+        assert pictures and pictures[0].startswith(b"\x89PNG")  # the card has its battlefield
+        assert "pictures are drawn in a thread from now on" in caplog.text
+        assert (await bot.games.store.load("1")).version == stored + 1  # the action was stored
+    finally:
+        await bot.pictures.close()
+        await close_bot(bot)
+
+
+async def test_the_picture_workers_stop_with_the_client(store):
+    client = IronCrossBot(Services.start(store, picture_workers=2))
+    await client.setup_hook()
+    workers = client.pictures.pids
+    assert len(workers) == 2 and all(alive(pid) for pid in workers)
+    own = os.getpriority(os.PRIO_PROCESS, 0)
+    assert all(os.getpriority(os.PRIO_PROCESS, pid) > own for pid in workers)  # they yield the cores
+    await client.close()
+    assert not any(alive(pid) for pid in workers)
+
+
+async def test_pictures_are_drawn_in_a_thread_when_the_workers_cannot_start(monkeypatch, caplog):
+    monkeypatch.setattr(multiprocessing.spawn, "get_executable", lambda: b"/nowhere/python")
+    pool = PicturePool(workers=1)
+    await pool.start()
+    try:
+        assert "the picture workers did not start" in caplog.text and pool.pids == []
+        state = quick_battle()
+        assert await pool.picture(state, None) == drawn(state, None)
+    finally:
+        await pool.close()
