@@ -20,7 +20,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.discord_adapter import common  # noqa: E402
+from bot import picture_pool  # noqa: E402
 from engine.dice import SeededDice  # noqa: E402
 from engine.tables.generate import random_table  # noqa: E402
 from tests.bot.discord_harness import ANN, OTTO, close_bot, open_bot  # noqa: E402
@@ -35,7 +35,7 @@ async def one_game(seed: int, units: int, folder: Path) -> TapPlayers:
     seed."""
     with pytest.MonkeyPatch.context() as patch:
         bot, discord = await open_bot(f"sqlite+aiosqlite:///{folder / f'taps-{seed}.db'}", patch)
-        patch.setattr(common, "render", unpictured)
+        patch.setattr(picture_pool, "render", unpictured)
         try:
             dice = SeededDice(seed)
             bot.games.dice = lambda: dice

@@ -26,8 +26,8 @@ from typing import Any
 
 import pytest
 
+from bot import picture_pool
 from bot.command_schema import COMMANDS
-from bot.discord_adapter import common
 from bot.discord_adapter.answers import STUB
 from engine.deployment.placing import whose_turn
 from engine.dice import ScriptedDice, SeededDice, d6
@@ -269,7 +269,7 @@ def unpictured(state, viewer, last_events=(), before=None) -> bytes:
 
 
 async def open_table(url: str, monkeypatch) -> tuple[Any, Harness]:
-    monkeypatch.setattr(common, "render", unpictured)
+    monkeypatch.setattr(picture_pool, "render", unpictured)
     bot, discord = await open_bot(url, monkeypatch)
     discord.roles.update({RUTH: [UMPIRES], DAN: [UMPIRES]})
     discord.permissions[BOSS] = MANAGE_GUILD

@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from bot.discord_adapter import common
+from bot import picture_pool
 from engine.dice import SeededDice
 from engine.state import Phase
 from tests.bot.discord_harness import ANN, OTTO, close_bot, open_bot
@@ -18,7 +18,7 @@ CORE_REACTIONS = ["Move", "Fire", "Move and fire", "Fire and move", "Fall back",
 @pytest.fixture
 async def bot_and_discord(tmp_path, monkeypatch):
     bot, discord = await open_bot(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", monkeypatch)
-    monkeypatch.setattr(common, "render", unpictured)
+    monkeypatch.setattr(picture_pool, "render", unpictured)
     yield bot, discord
     await close_bot(bot)
 

@@ -98,7 +98,7 @@ def test_destroy_and_restore():
     state = refereed()
     state, events = play(state, fix("destroy", unit=ANNS, reason="hit by the barrage we forgot"))
     assert state.units[ANNS].destroyed
-    assert "Referee: Infantry Detachment 1 is destroyed (hit by the barrage we forgot)" in [
+    assert "Referee: Infantry Detachment 1 (ann) is destroyed (hit by the barrage we forgot)" in [
         e.text for e in events
     ]
     with pytest.raises(IllegalCommand, match="already destroyed|no unit"):
@@ -113,7 +113,7 @@ def test_a_reserve_restored_is_said_to_be_back_in_reserve_not_on_the_table():
     unit = state.units[HELD_BACK]
     assert not unit.destroyed and unit.in_reserve and not unit.on_table
     assert events[0].text == (
-        "Referee: Infantry Detachment 2 is back in play in reserve, off the table (it got through)"
+        "Referee: Infantry Detachment 2 (ann) is back in play in reserve, off the table (it got through)"
     )
 
 

@@ -52,7 +52,7 @@ def test_under_hidden_deployment_a_unit_set_up_again_keeps_its_marker_p26():
     assert (unit.name, unit.marker, unit.true_name, unit.position) == (
         "Marker 1",
         1,
-        "Infantry Detachment",
+        "Infantry Detachment (Allies)",
         P(40, 20),
     )
     (event,) = events

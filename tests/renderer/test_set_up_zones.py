@@ -28,7 +28,7 @@ def test_the_attackers_area_is_drawn_as_deep_as_its_infantry_may_set_up_p30():
     state = capture("Infantry Detachment", "Infantry Detachment")
     zone = state.deployment.sides["axis"].zone
     refusal = zone.problem(state.units["axis-0"], P(30, 39), state.table)
-    assert refusal == 'Infantry Detachment must set up within 6" of the far edge (9.0")'
+    assert refusal == 'Infantry Detachment (Axis) must set up within 6" of the far edge (9.0")'
     (drawn,) = [box for side, box in zones_shown(state, view_for(state, REFEREE)) if side == "axis"]
     assert drawn == (0.0, 42.0, 72.0, 48.0)  # 6" deep from the far edge, not 12"
 
