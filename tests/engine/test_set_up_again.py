@@ -56,5 +56,8 @@ def test_under_hidden_deployment_a_unit_set_up_again_keeps_its_marker_p26():
         P(40, 20),
     )
     (event,) = events
-    assert told(event, "allies") == "The Allies set up Infantry Detachment (Allies) as Marker 1 at 40.0,20.0 instead"
+    assert (
+        told(event, "allies")
+        == "The Allies set up Infantry Detachment (Allies) as Marker 1 at 40.0,20.0 instead"
+    )
     assert told(event, "axis") == "The Allies set up Marker 1 at 40.0,20.0"
