@@ -99,7 +99,7 @@ async def test_three_processes_close_every_window_once_though_one_is_killed(post
         os.kill(workers[VICTIM].pid, signal.SIGKILL)
         workers[VICTIM].wait()
         store = GameStore(postgres_url)
-        await settled(store, seconds=20)
+        await settled(store, seconds=60)  # a loaded machine takes its time
         for worker in workers[1:]:
             assert worker.stdout.readline().strip() == "played"
             worker.stdin.write("stop\n")
@@ -114,6 +114,8 @@ async def test_three_processes_close_every_window_once_though_one_is_killed(post
     acted = {line["channel"]: line for line in lines if line["kind"] == "action"}
     async with store.sessions() as session:
         rows = list((await session.execute(select(CommandRow))).scalars())
+        # the campaigns committed (a process killed between its commit and its log line wrote none)
+        campaigns = set((await session.execute(select(CampaignRow.channel_id))).scalars())
     await store.close()
     stored = defaultdict(list)
     for row in rows:
@@ -133,7 +135,7 @@ async def test_three_processes_close_every_window_once_though_one_is_killed(post
     assert sorted(c for c, _ in shown) == sorted(opened)
     assert all(nonce == str(post_nonce(c, str(closes[c][0].seq))) for c, nonce in shown)
     # one reveal post per campaign, the victim's included: its alarm fired once, by whoever held it
-    campaigns = {line["channel"] for line in lines if line["kind"] == "campaign"}
+    assert {line["channel"] for line in lines if line["kind"] == "campaign"} <= campaigns
     reveals = [line for line in lines if line["kind"] == "post" and "revealed" in (line["content"] or "")]
     revealed = Counter((line["channel"], line["nonce"]) for line in reveals)
     assert campaigns & set(shares[VICTIM]), "the victim started campaigns"
