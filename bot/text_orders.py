@@ -9,6 +9,7 @@ toward a unit: ``6 toward panzer-iv``.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
 from engine.actions.base import OrderOption
 from engine.actions.registry import order_actions, order_options
@@ -77,6 +78,7 @@ def find_unit(
     known_to: str | None = None,
     player: str | None = None,
     first: str | None = None,
+    asked: Collection[str] = (),
 ) -> str:
     """A unit's id from its id, name (any case, spaces or dashes), the name its force gave it
     when another unit shares that (:mod:`engine.unit_names`), or the tag the asker sees it under
@@ -87,8 +89,9 @@ def find_unit(
     shows them; ``known_to`` leaves out those that side may not know. A
     side's own hidden marker answers to its true name too; near misses suggest names, never ids,
     and never a unit the asker may not know of.
-    A name several units share means ``player``'s own first, then those of side ``first`` (the
-    enemy's when aiming); still shared, it is refused with the units it could be."""
+    A name several units share means one of the units ``asked`` for first (the open requests a
+    CO answers), then ``player``'s own, then those of side ``first`` (the enemy's when aiming);
+    still shared, it is refused with the units it could be."""
     wanted = _key(name)
     targets = aimed_by is not None
     known_to = aimed_by or known_to
@@ -109,7 +112,7 @@ def find_unit(
             named.append(unit.name)
     if sharing:
         enemy = state.other_side(aimed_by) if aimed_by is not None and first is None else first
-        return _one_of(state, name, sharing, player, enemy)
+        return _one_of(state, name, sharing, (asked, player, enemy))
     tagged = [unit for unit in units_tagged(state, asker, name, side) if unit.id in nameable]
     if len(tagged) == 1:
         return tagged[0].id
@@ -121,13 +124,21 @@ def find_unit(
 
 
 def _one_of(
-    state: GameState, name: str, sharing: dict[str, str], player: str | None, first: str | None
+    state: GameState,
+    name: str,
+    sharing: dict[str, str],
+    preferred: tuple[Collection[str], str | None, str | None],
 ) -> str:
-    """Of the units a name shared answers to, the player's own, else side ``first``'s, if that
-    leaves one; otherwise a refusal naming each by its full name."""
+    """Of the units a name shared answers to, one asked for, else the player's own, else side
+    ``first``'s, if that leaves one; otherwise a refusal naming each by its full name."""
+    asked, player, first = preferred
     ids = list(sharing)
-    for preferred in (lambda u: player is not None and u.player == player, lambda u: u.side == first):
-        ids = [i for i in ids if preferred(state.units[i])] or ids
+    for prefers in (
+        lambda u: u.id in asked,
+        lambda u: player is not None and u.player == player,
+        lambda u: u.side == first,
+    ):
+        ids = [i for i in ids if prefers(state.units[i])] or ids
     if len(ids) == 1:
         return ids[0]
     raise IllegalCommand(

@@ -57,7 +57,10 @@ async def team_request(ask: Ask, unit: str) -> Change:
 def _answered(ask: Ask, unit: str, grant: bool) -> Change:
     def change(state: GameState) -> AnswerReserve:
         side = ask.acting(state)
-        return AnswerReserve(side=side, player=ask.user, unit=find_unit(state, unit, side), grant=grant)
+        team = state.sides[side].team
+        asked = {request.unit for request in team.requests} if team is not None else set()
+        unit_id = find_unit(state, unit, side, asked=asked)
+        return AnswerReserve(side=side, player=ask.user, unit=unit_id, grant=grant)
 
     return change
 

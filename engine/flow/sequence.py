@@ -266,12 +266,12 @@ def after_declaration(state: GameState, log: EventLog) -> None:
 
 def _end_turn(state: GameState, log: EventLog) -> None:
     """End of turn: smoke clears (p. 12); reserves that were available but did not come on are
-    lost (p. 26); then each side tests its break point (p. 27)."""
+    lost (p. 26), still off the table; then each side tests its break point (p. 27)."""
     rules_of(state).end_of_turn(state, log)
     for unit in state.units.values():
         unit.smoke = None
         if unit.reserve_available:
-            unit.reserve_available, unit.in_reserve, unit.destroyed = False, False, True
+            unit.reserve_available, unit.destroyed = False, True
             log.emit("destroyed", f"{unit.name} never came on: lost in the rear", unit.id, side=unit.side)
     broken = {}
     for name in sorted(state.sides):

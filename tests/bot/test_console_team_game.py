@@ -27,6 +27,7 @@ FORCES = {  # player: (nation, units, the command unit's label)
 SIDES = {"ann": "allies", "bob": "allies", "cat": "axis", "dan": "axis"}
 COS = {"allies": "ann", "axis": "cat"}
 POOL = {"allies": "allies-infantry-detachment-2", "axis": "axis-infantry-detachment-2"}  # held back
+HELD = frozenset(POOL.values())
 
 
 async def ok(table: ConsoleTable, text: str) -> str:
@@ -55,12 +56,13 @@ def speaker(state, command) -> str:
     return COS[side]
 
 
-async def set_up(table: ConsoleTable, rng: random.Random) -> None:
+async def set_up(table: ConsoleTable, rng: random.Random, held: frozenset[str] = HELD) -> None:
     """Each side in turn: the owner of its next waiting unit puts it down; the pool is held back."""
     while table.state.deployment is not None and (side := _deploying(table)) is not None:
-        waiting = [u for u in table.state.deployment.sides[side].waiting if u != POOL[side]]
-        if not waiting:
-            await ok(table, f"as {COS[side]} /deploy done")
+        every = table.state.deployment.sides[side].waiting
+        waiting = [u for u in every if u not in held]
+        if not waiting:  # the owner of a unit held back is done
+            await ok(table, f"as {table.state.units[every[0]].player} /deploy done confirm:true")
             continue
         unit = table.state.units[waiting[0]]
         for _ in range(300):
@@ -69,7 +71,7 @@ async def set_up(table: ConsoleTable, rng: random.Random) -> None:
             if not reply.startswith("Not allowed"):
                 break
         else:
-            await ok(table, f"as {COS[side]} /deploy done")
+            await ok(table, f"as {COS[side]} /deploy done confirm:true")
 
 
 def _deploying(table: ConsoleTable) -> str | None:
@@ -78,8 +80,9 @@ def _deploying(table: ConsoleTable) -> str | None:
     return whose_turn(table.state.deployment)
 
 
-async def team_game_set_up(tmp_path) -> tuple[ConsoleTable, GameStore]:
-    """The four players' forces, the meeting scenario with a referee, every unit set up."""
+async def team_game_set_up(tmp_path, held: frozenset[str] = HELD) -> tuple[ConsoleTable, GameStore]:
+    """The four players' forces, the meeting scenario with a referee, every unit set up but those
+    ``held`` back in the reserve pool."""
     store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
     table, _ = await ConsoleTable.open(Services.around(GameService(store, dice=lambda: SeededDice(5))))
     for player, (nation, units, command) in FORCES.items():
@@ -93,7 +96,7 @@ async def team_game_set_up(tmp_path) -> tuple[ConsoleTable, GameStore]:
         await ok(table, f"as {player} /game join side:{side} force:F")
     assert table.state.planned_scenario is None and table.state.deployment is not None
     await refused(table, "as bob /deploy unit:allies-infantry-detachment-1 at:10,3", "another player's unit")
-    await set_up(table, random.Random(3))
+    await set_up(table, random.Random(3), held)
     return table, store
 
 
@@ -106,6 +109,22 @@ async def test_a_hot_seat_console_tells_each_side_its_private_news(tmp_path):
     theirs = "cat, the Axis' commanding officer, has 4 bonus tokens to hand out (/team give)"
     assert own in reply and f"[for the Axis only]\n{theirs}" in reply
     assert reply.index(own) < reply.index("[for the Axis only]")
+    await store.close()
+
+
+async def test_a_name_team_mates_share_is_granted_as_the_unit_asked_for(tmp_path):
+    """Both allied "Infantry Detachment 1"s wait in the pool: bob asks for his by its plain name,
+    and the CO grants that name, which means the unit asked for, not a refusal naming both."""
+    pooled = frozenset({"allies-infantry-detachment-1", "allies-infantry-detachment-1-2", POOL["axis"]})
+    table, store = await team_game_set_up(tmp_path, held=pooled)
+    await ok(table, "as ann /game start")
+    asked = await ok(table, 'as bob /team request unit:"Infantry Detachment 1"')
+    assert "bob asks the commanding officer for Infantry Detachment 1 (bob)" in asked
+    granted = await ok(table, 'as ann /team grant unit:"Infantry Detachment 1"')
+    assert "ann sends Infantry Detachment 1 (bob) to bob" in granted
+    assert table.state.units["allies-infantry-detachment-1-2"].reserve_available
+    assert not table.state.units["allies-infantry-detachment-1"].reserve_available
+    await refused(table, 'as ann /team grant unit:"Infantry Detachment 1"', "name the one you mean in full")
     await store.close()
 
 

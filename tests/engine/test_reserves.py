@@ -11,6 +11,7 @@ from engine.commands import (
     Fire,
     Move,
     PassInitiative,
+    RefereeCorrection,
     StartGame,
     UnitOrder,
 )
@@ -19,6 +20,7 @@ from engine.errors import IllegalCommand
 from engine.game import awaiting
 from engine.scenarios.new_game import make_unit
 from engine.state import Phase
+from engine.view import REFEREE, view_for
 from tests.engine.helpers import P, game, play, text
 
 
@@ -111,6 +113,21 @@ def test_an_available_reserve_that_does_not_come_on_is_lost_p26():
     assert "Infantry Detachment never came on: lost in the rear" in text(events)
     assert state.units["r1"].destroyed and state.units["r2"].in_reserve
     assert "Turn 2: the Allies may call up to 1 reserve" in text(events)
+
+
+def test_a_reserve_lost_in_the_rear_and_restored_by_the_referee_is_back_in_reserve():
+    """It never came on: it is neither drawn nor put back on the table (it has no place there)."""
+    state = started_with_r1_available()
+    state.referees = ["ref"]
+    state.sides["allies"].tokens = state.sides["axis"].tokens = 0
+    state, _ = play(state, PassInitiative(side="allies"), d6(1), d6(1))
+    assert state.units["r1"].destroyed
+    assert "r1" not in {unit.id for unit in view_for(state, REFEREE).units}  # no wreck at 0,0
+    fix = RefereeCorrection(referee="ref", reason="it was on the road", change="restore", unit="r1")
+    state, events = play(state, fix)
+    unit = state.units["r1"]
+    assert not unit.destroyed and unit.in_reserve and not unit.on_table
+    assert "is back in play in reserve, off the table" in text(events)
 
 
 def test_no_reserves_before_the_scenarios_turn_p28():
