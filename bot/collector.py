@@ -1,8 +1,9 @@
 """The garbage collector kept out of the event loop's way.
 
 A full (generation-2) collection walks every container object the process holds, on the event
-loop, however few of them are garbage: 81 ms in an empty bot process, 129 ms with 10,000 armed
-reaction windows (each an asyncio task with its coroutines and its sleep), 400 ms with 100,000.
+loop, however few of them are garbage: 81 ms in an empty bot process, and once 129 ms with 10,000
+armed reaction windows and 400 ms with 100,000, when each was an asyncio task of its own (they are
+now entries of one queue, :class:`engine.runtime.ReactionTimers`).
 What start-up makes (the modules, the rules library, the timers of every stored window and
 deadline re-armed) lives as long as the process, so once start-up is done it is collected once
 and frozen (:func:`settle`): later collections no longer walk it. The youngest generation is

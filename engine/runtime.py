@@ -1,5 +1,5 @@
-"""Deadline timers: one per open reaction window (or any other deadline), on a clock that can be
-swapped for tests.
+"""Deadline timers: one queue for the open reaction windows (or any other deadlines), on a clock
+that can be swapped for tests.
 
 When a player declares an action, the opponent has until a deadline to react. The window
 closes early when they answer it (the caller calls :meth:`ReactionTimers.cancel`), or at the
@@ -18,7 +18,7 @@ locked database, a pool timeout, a lost race, a bug) is logged and the deadline 
 after a :class:`Backoff` (1 s, 2 s, 4 s ... at most 60 s), for as long as it takes. So that a
 restart with thousands of overdue deadlines does not run them all at once against the
 database, at most ``limit`` of them fire at the same time (a semaphore that several timers may
-share).
+share); the others wait in the queue, still armed.
 
 Two clocks are provided: :class:`SystemClock` for real time, and :class:`VirtualClock` for
 tests, where time only moves when the test says so, so a 48-hour window (or an hour of
@@ -218,8 +218,19 @@ class VirtualClock:
             await self._idle
 
 
+@dataclass(slots=True)
+class _Due:
+    """A deadline waiting: when it falls due, when it is next tried (later after a failure), and
+    the waits left before the tries after that."""
+
+    deadline: datetime
+    tried_at: datetime
+    number: int  # its place in the queue: a later arm of the same key replaces it
+    waits: Iterator[timedelta] | None = None  # made at the first failure
+
+
 class ReactionTimers:
-    """One timer per open reaction window (or other deadline).
+    """The timers of every open reaction window (or other deadline), one queue for them all.
 
     When a window's deadline passes before it is cancelled, re-armed or :meth:`close`\\ d, the
     timers ask ``still_due(key)`` (if given) and, while it is, await ``on_expire(key)``. Either
@@ -228,14 +239,17 @@ class ReactionTimers:
     ``on_expire`` must return only once its work is stored, and raise otherwise; it should check
     again, under its own lock, that the work is still to do.
 
-    ``on_expire`` runs in the timer's own task, after the timer has been forgotten, so it may
-    freely arm, re-arm or cancel any window, its own included (a failed attempt is then not
-    tried again if the key was armed meanwhile). At most ``limit`` attempts run at once (a
-    semaphore; pass the same one to several timers to share it). ``retries`` counts the
-    attempts made again after a failure.
+    A waiting deadline is a small entry in a queue ordered by time, not a task of its own: one
+    task sleeps until the earliest, so 100,000 armed windows cost little memory and leave the
+    garbage collector little to walk. A deadline that falls due waits in the queue (still armed,
+    still cancellable) until one of the ``limit`` places is free (a semaphore; pass the same one
+    to several timers to share it), then fires in a task of its own, after it has been
+    forgotten, so ``on_expire`` may freely arm, re-arm or cancel any window, its own included (a
+    failed attempt is then not tried again if the key was armed meanwhile). ``retries`` counts
+    the attempts made again after a failure.
 
     All methods except :meth:`close` are synchronous but must be called while an asyncio event
-    loop is running (timers are asyncio tasks).
+    loop is running.
     """
 
     def __init__(
@@ -253,28 +267,30 @@ class ReactionTimers:
         self.backoff = backoff
         self.limit = asyncio.Semaphore(FIRING_AT_ONCE) if limit is None else limit
         self.retries = 0
-        self._waiting: dict[WindowKey, asyncio.Task[None]] = {}
-        self._deadlines: dict[WindowKey, datetime] = {}
-        # Timers whose callback is running; kept so that the tasks are not garbage-collected
+        self._due: dict[WindowKey, _Due] = {}  # every armed key
+        self._queue: list[tuple[datetime, int, WindowKey]] = []  # (tried at, number, key), a heap
+        self._numbers = itertools.count()
+        self._runner: asyncio.Task[None] | None = None  # the task that fires what falls due
+        self._wakes_at: datetime | None = None  # when the runner, asleep, wakes
+        # Deadlines whose callback is running; kept so that the tasks are not garbage-collected
         # and so that close() can let them finish.
         self._firing: set[asyncio.Task[None]] = set()
         self._closed = False
 
+    def __contains__(self, key: WindowKey) -> bool:
+        """Whether a deadline is armed for ``key`` (waiting, or waiting to be tried again)."""
+        return key in self._due
+
     def arm(self, key: WindowKey, deadline: datetime) -> None:
         """Start the timer of a window, replacing any timer already armed for the same key.
 
-        A deadline that has already passed fires on the next turn of the event loop.
+        A deadline that has already passed fires on the next turns of the event loop.
         Raises ``ValueError`` for a naive deadline and ``RuntimeError`` after :meth:`close`.
         """
         _require_aware(deadline, "deadline")
         if self._closed:
             raise RuntimeError("reaction timers are closed")
-        self.cancel(key)
-        self._deadlines[key] = deadline
-        task = asyncio.get_running_loop().create_task(
-            self._wait(key, deadline), name=f"reaction-window {key!r}"
-        )
-        self._waiting[key] = task
+        self._queue_up(key, _Due(deadline, deadline, next(self._numbers)))
 
     def cancel(self, key: WindowKey) -> bool:
         """The window was answered: stop its timer (and its retries, if it failed before).
@@ -282,18 +298,13 @@ class ReactionTimers:
         Returns True if a timer was waiting, False if there was none (never armed, already
         cancelled, or already fired — including while its callback is still running).
         """
-        task = self._waiting.pop(key, None)
-        self._deadlines.pop(key, None)
-        if task is None:
-            return False
-        task.cancel()
-        return True
+        return self._due.pop(key, None) is not None  # its entry in the queue is passed over
 
     def rearm(self, stored: Iterable[tuple[WindowKey, datetime]]) -> None:
         """Arm windows read back from storage after a restart.
 
         Each window gets the time it has left. Those already past their deadline fire on the
-        next turn of the event loop, in deadline order (earliest first), before any window that
+        next turns of the event loop, in deadline order (earliest first), before any window that
         still has time left. Entries are armed earliest first, so if a key is listed twice its
         later deadline is the one kept. Windows already armed and not listed are left alone.
         """
@@ -302,27 +313,29 @@ class ReactionTimers:
 
     def time_left(self, key: WindowKey) -> timedelta | None:
         """Time until the window's deadline (zero once due), or None if no timer is waiting."""
-        deadline = self._deadlines.get(key)
-        if deadline is None:
+        due = self._due.get(key)
+        if due is None:
             return None
-        return max(deadline - self.clock.now(), timedelta(0))
+        return max(due.deadline - self.clock.now(), timedelta(0))
 
     def deadline(self, key: WindowKey) -> datetime | None:
         """The deadline the window is armed with (also while it waits to be tried again), or
         None if no timer is waiting."""
-        return self._deadlines.get(key)
+        due = self._due.get(key)
+        return None if due is None else due.deadline
 
     @property
     def overdue(self) -> int:
         """How many deadlines have fallen due and are not done yet: firing, waiting for their
         turn to fire (see ``limit``), or waiting to be tried again."""
         now = self.clock.now()
-        return len(self._firing) + sum(deadline <= now for deadline in self._deadlines.values())
+        return len(self._firing) + sum(due.deadline <= now for due in self._due.values())
 
     @property
     def armed(self) -> frozenset[WindowKey]:
-        """The keys of the windows whose timer is still waiting (or waiting to try again)."""
-        return frozenset(self._waiting)
+        """The keys of the windows whose timer is still waiting (for its deadline, its turn to
+        fire, or to try again); ``key in timers`` asks about one key without copying them."""
+        return frozenset(self._due)
 
     async def close(self) -> None:
         """Shut down: cancel every waiting timer, then wait for callbacks already running.
@@ -332,52 +345,89 @@ class ReactionTimers:
         raises ``RuntimeError``.
         """
         self._closed = True
-        waiting = list(self._waiting.values())
-        self._waiting.clear()
-        self._deadlines.clear()
-        for task in waiting:
-            task.cancel()
-        await asyncio.gather(*waiting, return_exceptions=True)
+        self._due.clear()
+        self._queue.clear()
+        if self._runner is not None:
+            self._runner.cancel()
+            await asyncio.gather(self._runner, return_exceptions=True)
         me = asyncio.current_task()
         while firing := [task for task in self._firing if task is not me]:
             await asyncio.gather(*firing, return_exceptions=True)
             self._firing.difference_update(firing)
 
-    async def _wait(self, key: WindowKey, deadline: datetime) -> None:
-        """The body of one timer: sleep, then fire until done, waiting longer after each failure."""
-        me = asyncio.current_task()
-        assert me is not None
-        await self.clock.sleep_until(deadline)
-        for wait in self.backoff.waits():
-            if self._waiting.get(key) is not me:  # replaced or cancelled just as it woke
-                return
-            del self._waiting[key]
-            del self._deadlines[key]
-            self._firing.add(me)
-            try:
-                if await self._attempt(key, wait):
-                    return
+    def _queue_up(self, key: WindowKey, due: _Due) -> None:
+        """Put a deadline in the queue, waking the runner if it must fire sooner than it sleeps."""
+        self._due[key] = due
+        heapq.heappush(self._queue, (due.tried_at, due.number, key))
+        if self._runner is None or self._runner.done():
+            self._runner = asyncio.get_running_loop().create_task(self._run(), name="deadlines")
+        elif self._wakes_at is not None and due.tried_at < self._wakes_at:
+            self._runner.cancel()  # asleep on a later moment: a new runner sleeps on this one
+            self._runner = asyncio.get_running_loop().create_task(self._run(), name="deadlines")
+
+    def _next(self) -> tuple[datetime, WindowKey] | None:
+        """The earliest deadline still armed (entries cancelled or replaced are dropped)."""
+        while self._queue:
+            at, number, key = self._queue[0]
+            due = self._due.get(key)
+            if due is not None and due.number == number:
+                return at, key
+            heapq.heappop(self._queue)
+        return None
+
+    async def _run(self) -> None:
+        """The runner: sleep until the earliest deadline, then fire those that have fallen due as
+        places free up; end when nothing is left to wait for."""
+        while (earliest := self._next()) is not None:
+            self._wakes_at = earliest[0]  # once due, sleeping returns at once (on a virtual clock,
+            try:  # it also marks the runner as a task ``advance`` waits for)
+                await self.clock.sleep_until(earliest[0])
             finally:
-                self._firing.discard(me)
-            if self._closed or key in self._waiting:  # shut down, or armed again meanwhile
+                self._wakes_at = None
+            await self.limit.acquire()  # waits while every place is taken
+            await self._start_due()
+            await asyncio.sleep(0)  # their first steps, before the runner may sleep again
+
+    async def _start_due(self) -> None:
+        """Holding a place: fire the earliest deadline due, and more while places are free (taking
+        one does not wait then); a place taken and not used is given back."""
+        while (earliest := self._next()) is not None and earliest[0] <= self.clock.now():
+            key = heapq.heappop(self._queue)[2]
+            due = self._due.pop(key)
+            task = asyncio.get_running_loop().create_task(self._fire(key, due), name=f"deadline {key!r}")
+            task.add_done_callback(lambda _task: self.limit.release())
+            self._firing.add(task)
+            if self.limit.locked():
                 return
-            self._waiting[key] = me
-            self._deadlines[key] = deadline
+            await self.limit.acquire()
+        self.limit.release()
+
+    async def _fire(self, key: WindowKey, due: _Due) -> None:
+        """Fire once, with its place held; after a failure, queue it again to be tried later."""
+        try:
+            await self.clock.sleep_until(due.tried_at)  # already passed: on a virtual clock, this
+            # marks the task as one that ``advance`` waits for
+            waits = due.waits if due.waits is not None else self.backoff.waits()
+            wait = next(waits)
+            if await self._attempt(key, wait) or self._closed or key in self._due:
+                return  # done, shut down, or armed again meanwhile
             self.retries += 1
-            await self.clock.sleep_until(self.clock.now() + wait)
+            later = self.clock.now() + wait
+            self._queue_up(key, _Due(due.deadline, later, next(self._numbers), waits))
+        finally:
+            self._firing.discard(asyncio.current_task())  # type: ignore[arg-type]
 
     async def _attempt(self, key: WindowKey, wait: timedelta) -> bool:
         """Fire once, if still due: True when done, False (the failure logged) to try again."""
-        async with self.limit:
-            try:
-                if self.still_due is None or await self.still_due(key):
-                    await self.on_expire(key)
-                return True
-            except Exception:
-                log.warning(
-                    "deadline %r could not be handled; trying again in %s s",
-                    key,
-                    wait.total_seconds(),
-                    exc_info=True,
-                )
-                return False
+        try:
+            if self.still_due is None or await self.still_due(key):
+                await self.on_expire(key)
+            return True
+        except Exception:
+            log.warning(
+                "deadline %r could not be handled; trying again in %s s",
+                key,
+                wait.total_seconds(),
+                exc_info=True,
+            )
+            return False

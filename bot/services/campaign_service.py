@@ -346,7 +346,7 @@ class CampaignService:
         one rung since finds, when it fires, that it is no longer due)."""
         if not self._closed:
             alarms = [((stored.id, a.phase, a.name), a.at) for a in phases.alarms(stored.campaign)]
-            self.timers.rearm((key, at) for key, at in alarms if key not in self.timers.armed)
+            self.timers.rearm((key, at) for key, at in alarms if key not in self.timers)
 
     async def _alarm_due(self, key: WindowKey) -> bool:
         """An alarm still rings while its campaign's open phase has it and its moment has come, in

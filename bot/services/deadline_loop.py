@@ -83,12 +83,12 @@ class DeadlineLoop:
         claimed = 0
         for row in await claims.claim_due(WINDOWS, now, room):
             key = (row.channel_id, row.window)
-            if key not in games.timers.armed:
+            if key not in games.timers:
                 games.timers.arm(key, _moment(row.deadline))
             claimed += 1
         deadlines = games.clocks.deadlines
         for row in await claims.claim_due(REFEREE_DEADLINES, now, room):
-            if (key := (row.channel_id, row.side)) not in deadlines.armed:
+            if (key := (row.channel_id, row.side)) not in deadlines:
                 deadlines.arm(key, _moment(row.deadline))
             claimed += 1
         for outbox in self._outboxes():

@@ -97,7 +97,7 @@ class DeadlinePosts:
         rows = await self.claims.claim_due(kinds, now, limit)
         moment = now - timedelta(microseconds=1)
         for row in rows:
-            if (key := (row.channel_id, row.post)) not in self.timers.armed:
+            if (key := (row.channel_id, row.post)) not in self.timers:
                 self.timers.arm(key, moment)
         return len(rows)
 

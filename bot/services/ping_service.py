@@ -105,7 +105,7 @@ class TurnPings:
     def taken_over(self, pings: list[TurnPing]) -> None:
         """Pings this process claimed (bot.services.deadline_loop): armed unless they are already."""
         self.timers.rearm(
-            (p.channel_id, p.due) for p in pings if p.due and p.channel_id not in self.timers.armed
+            (p.channel_id, p.due) for p in pings if p.due and p.channel_id not in self.timers
         )
 
     async def close(self) -> None:

@@ -295,13 +295,9 @@ class GameStore:
             )
 
     async def open_windows(self) -> list[OpenWindow]:
-        """Every open reaction window, for re-arming the timers after a restart."""
-        async with self.sessions() as session:
-            rows = (await session.execute(select(WindowRow))).scalars()
-            return [
-                OpenWindow(r.channel_id, r.window, datetime.fromisoformat(r.deadline), r.message_id)
-                for r in rows
-            ]
+        """Every open reaction window, for re-arming the timers after a restart: plain rows,
+        read and made into windows off the event loop (a restart may find 100,000)."""
+        return await self.transactions.read(_open_windows)
 
     async def unfinished(self) -> list[StoredGame]:
         """Every game not yet over, in every channel (for what a player owes across channels)."""
@@ -396,6 +392,17 @@ WINDOW_REPLACED = (
     .where(WINDOWS.c.channel_id == bindparam("channel"))
     .returning(WINDOWS.c.window, WINDOWS.c.message_id)
 )
+
+
+def _open_windows(connection: Connection) -> list[OpenWindow]:
+    columns = WINDOWS.c
+    rows = connection.execute(
+        select(columns.channel_id, columns.window, columns.deadline, columns.message_id)
+    )
+    return [
+        OpenWindow(channel, window, datetime.fromisoformat(deadline), message)
+        for channel, window, deadline, message in rows
+    ]
 
 
 def _stored(connection: Connection, channel_id: str, interaction_id: str | None) -> StoredGame | None:

@@ -123,7 +123,7 @@ async def test_missed_windows_fire_on_the_next_loop_turn_without_advancing_time(
     timers = ReactionTimers(clock, on_expire)
     timers.rearm([("b", START - seconds(1)), ("a", START - seconds(2))])
     assert fired == [], "rearm itself does not call back"
-    for _ in range(3):
+    for _ in range(4):  # the runner wakes, starts both, each takes its first step, then fires
         await asyncio.sleep(0)
     assert fired == ["a", "b"]
     assert clock.now() == START
@@ -446,7 +446,7 @@ async def test_overdue_counts_the_deadlines_due_and_not_done_firing_waiting_thei
     timers.arm("later", START + timedelta(hours=1))
     for _ in range(5):
         await asyncio.sleep(0)
-    assert timers.armed == {"later"} and timers.overdue == 3  # one firing, two waiting their turn
+    assert timers.armed == {"b", "c", "later"} and timers.overdue == 3  # one firing, two waiting their turn
     release.set()
     for _ in range(20):
         await asyncio.sleep(0)
@@ -454,3 +454,35 @@ async def test_overdue_counts_the_deadlines_due_and_not_done_firing_waiting_thei
     await clock.advance(1)
     assert timers.overdue == 0 and timers.armed == {"later"}
     await timers.close()
+
+
+async def test_a_window_answered_while_it_waits_its_turn_to_fire_never_fires():
+    """Due windows beyond the limit stay armed in the queue, so an answer still cancels them."""
+    clock = VirtualClock(START)
+    release = asyncio.Event()
+    fired = []
+
+    async def slow(key) -> None:
+        await release.wait()
+        fired.append(key)
+
+    timers = ReactionTimers(clock, slow, limit=asyncio.Semaphore(1))
+    timers.rearm([("first", START - seconds(2)), ("answered", START - seconds(1))])
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert timers.cancel("answered") and timers.armed == frozenset()
+    release.set()
+    await clock.advance(60)
+    assert fired == ["first"]
+
+
+async def test_a_hundred_thousand_armed_windows_are_entries_of_one_queue_not_tasks(clock):
+    fired, on_expire = recorder()
+    timers = ReactionTimers(clock, on_expire)
+    before = len(asyncio.all_tasks())
+    timers.rearm((("channel", n), START + seconds(60 + n % 600)) for n in range(100_000))
+    await clock.advance(0)
+    assert len(timers.armed) == 100_000 and len(asyncio.all_tasks()) - before == 1
+    assert clock.sleepers == 1, "one runner asleep on the earliest deadline"
+    await clock.advance(60)
+    assert len(fired) == 167 and all(key[1] % 600 == 0 for key in fired)
