@@ -30,6 +30,7 @@ ENVIRONMENT = {  # what each setting is for; the rest are listed with their defa
     "SHARD_COUNT": "the number of Discord shards of all the bot's processes together",
     "SHARD_IDS": "the shards this process runs, such as 0,1 (unset: claimed, or all)",
     "PICTURE_WORKERS": "processes drawing the battlefield pictures (unset: one a core; 0: a thread)",
+    "PICTURE_NICENESS": "how far below the bot's priority they draw: 0 to 19, 10 by default",
 }
 
 

@@ -100,12 +100,12 @@ class Services:
         store: GameStore,
         dice: Callable[[], DiceSource] = SeededDice,
         claims: Claims | None = None,
-        picture_workers: int = 0,
+        pictures: PicturePool | None = None,
     ) -> Services:
         """The services of a process, over its store, with its dice, its claimer of deadlines
-        (several processes may share a PostgreSQL store) and its processes drawing pictures
-        (0: a thread)."""
-        return cls.around(GameService(store, dice, claims=claims), PicturePool(picture_workers))
+        (several processes may share a PostgreSQL store) and where it draws its pictures (by
+        default in a thread)."""
+        return cls.around(GameService(store, dice, claims=claims), pictures)
 
     @classmethod
     def around(cls, games: GameService, pictures: PicturePool | None = None) -> Services:

@@ -8,6 +8,8 @@ from datetime import timedelta
 from pydantic import model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.picture_pool import NICENESS
+
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", extra="ignore")
@@ -27,6 +29,7 @@ class Settings(BaseSettings):
     deadline_every_seconds: float = 1.0  # how often a process claims the deadlines fallen due
     deadline_lease_seconds: float = 30.0  # how long a claim holds if its process dies
     picture_workers: int | None = None  # processes drawing the pictures (unset: one a core; 0: a thread)
+    picture_niceness: int = NICENESS  # how far below the bot's priority they draw (0 to 19)
 
     @model_validator(mode="after")
     def _shards_fit(self) -> Settings:
@@ -41,6 +44,8 @@ class Settings(BaseSettings):
             raise ValueError("DEADLINE_EVERY_SECONDS and DEADLINE_LEASE_SECONDS are positive")
         if self.picture_workers is not None and self.picture_workers < 0:
             raise ValueError("PICTURE_WORKERS is 0 (a thread) or more")
+        if not 0 <= self.picture_niceness <= 19:
+            raise ValueError("PICTURE_NICENESS is 0 (the bot's own priority) to 19 (the lowest)")
         return self
 
     @property

@@ -39,7 +39,9 @@ Drawn = tuple[bytes, str]  # the PNG, and the same picture in words (its alt tex
 # The workers yield the cores to the bot's process when both want them: its event loop answers
 # every interaction first (acknowledgements, the store, the cards' sending); a picture takes the
 # core left over. Measured with 200 channels acting at once on 2 cores (benchmarks/first_response):
-# the card p50 2.7 s against 3.8-4.1 s with the workers at the bot's own priority.
+# the card p50 2.7 s against 3.8-4.1 s with the workers at the bot's own priority. On a host
+# whose other programs keep the cores busy, a lower niceness (PICTURE_NICENESS) keeps the cards
+# from waiting behind them.
 NICENESS = 10
 
 
@@ -84,11 +86,11 @@ def draw_sight(sight: Sight) -> Drawn:
     return sight.drawn()
 
 
-def warm() -> int:
-    """A worker's first job: its priority lowered (:data:`NICENESS`), one picture drawn, so its
+def warm(niceness: int) -> int:
+    """A worker's first job: its priority lowered by ``niceness``, one picture drawn, so its
     fonts and code are loaded, and what that left kept out of the garbage collector's way, as in
     the bot's process (:mod:`bot.collector`); its process id."""
-    os.nice(NICENESS)
+    os.nice(niceness)
     collector.tune()
     drawn(quick_battle(), None)
     collector.settle()
@@ -96,10 +98,12 @@ def warm() -> int:
 
 
 class PicturePool:
-    """Where a process draws its pictures: ``workers`` processes (0: a thread of its own)."""
+    """Where a process draws its pictures: ``workers`` processes (0: a thread of its own), each
+    ``niceness`` below the bot's priority."""
 
-    def __init__(self, workers: int = 0) -> None:
+    def __init__(self, workers: int = 0, niceness: int = NICENESS) -> None:
         self.workers = workers
+        self.niceness = niceness
         self._pool: ProcessPoolExecutor | None = None
         self.pids: list[int] = []  # the workers' process ids, once started
 
@@ -110,7 +114,7 @@ class PicturePool:
             return
         self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
         loop = asyncio.get_running_loop()
-        jobs = (loop.run_in_executor(self._pool, warm) for _ in range(self.workers))  # one per worker
+        jobs = (loop.run_in_executor(self._pool, warm, self.niceness) for _ in range(self.workers))
         try:
             self.pids = sorted(set(await asyncio.gather(*jobs)))
         except (BrokenProcessPool, OSError):

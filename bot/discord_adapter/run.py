@@ -6,6 +6,7 @@ from bot import collector, metrics
 from bot.app import Services
 from bot.config import Settings
 from bot.discord_adapter.client import IronCrossBot
+from bot.picture_pool import PicturePool
 from bot.shard_claim import shards_to_run
 from bot.startup import log_in, open_database
 from bot.storage.deadline_claims import Claims, process_name
@@ -38,7 +39,9 @@ def client_for(
     it claims the deadlines it fires."""
     claims = Claims(store, process_name(), settings.deadline_lease)
     return IronCrossBot(
-        Services.start(store, claims=claims, picture_workers=settings.pictures),
+        Services.start(
+            store, claims=claims, pictures=PicturePool(settings.pictures, settings.picture_niceness)
+        ),
         sync_commands=sync_commands,
         sync_guild=settings.dev_guild_id,
         shard_ids=shard_ids,

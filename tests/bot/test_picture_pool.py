@@ -6,8 +6,13 @@ import multiprocessing.spawn
 import os
 import signal
 
+import pytest
+from pydantic import ValidationError
+
 from bot.app import Services
+from bot.config import Settings
 from bot.discord_adapter.client import IronCrossBot
+from bot.discord_adapter.run import client_for
 from bot.picture_pool import PicturePool, drawn
 from bot.text_orders import unit_order
 from engine.commands import ChooseInitiative, Declare, StartGame
@@ -65,7 +70,7 @@ async def test_a_card_is_still_drawn_when_the_picture_workers_die(tmp_path, monk
 
 
 async def test_the_picture_workers_stop_with_the_client(store):
-    client = IronCrossBot(Services.start(store, picture_workers=2))
+    client = IronCrossBot(Services.start(store, pictures=PicturePool(workers=2)))
     await client.setup_hook()
     workers = client.pictures.pids
     assert len(workers) == 2 and all(alive(pid) for pid in workers)
@@ -85,3 +90,20 @@ async def test_pictures_are_drawn_in_a_thread_when_the_workers_cannot_start(monk
         assert await pool.picture(state, None) == drawn(state, None)
     finally:
         await pool.close()
+
+
+async def test_the_workers_priority_is_a_setting_and_out_of_range_is_refused(store, monkeypatch):
+    """A host busy with other programs may want the pictures drawn at the bot's own priority."""
+    monkeypatch.setenv("PICTURE_WORKERS", "1")
+    monkeypatch.setenv("PICTURE_NICENESS", "3")
+    client = client_for(Settings(_env_file=None), store)
+    await client.setup_hook()
+    try:
+        own = os.getpriority(os.PRIO_PROCESS, 0)
+        assert [os.getpriority(os.PRIO_PROCESS, pid) for pid in client.pictures.pids] == [min(own + 3, 19)]
+    finally:
+        await client.close()
+    for wrong in ("-1", "20"):
+        monkeypatch.setenv("PICTURE_NICENESS", wrong)
+        with pytest.raises(ValidationError, match="PICTURE_NICENESS is 0"):
+            Settings(_env_file=None)
