@@ -329,6 +329,12 @@ def targets(
     return found
 
 
+def may_fire_at(state: GameState, unit_id: str, *, moving: bool = False) -> list[Unit]:
+    """The enemies :func:`targets` offers, without working out each shot's chances: those for
+    which some roll of the dice has an effect (a player weighing the shots plays them out)."""
+    return [enemy for enemy, shot in _shots(state, unit_id, moving=moving) if may_have_effect(shot)]
+
+
 def _shots(
     state: GameState, unit_id: str, *, moving: bool, among: Iterable[str] | None = None
 ) -> Iterator[tuple[Unit, Shot]]:

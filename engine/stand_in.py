@@ -1,0 +1,278 @@
+"""The stand-in: the bot playing a side by the rules, choosing among the orders the engine takes.
+
+At each decision the side must make, the stand-in lists what it could say (:func:`options`):
+every unit that may act firing at each enemy it may hurt, moving toward the enemy or into cover,
+moving and firing; a Company Morale Test; passing; in a reaction window, declining or firing back;
+the calls, choices and set-up of the other phases. Each is checked with the engine's own
+legality (:func:`engine.legality.is_legal`), then weighed by playing it on copies of the game
+with a few throws of seeded dice (the enemy declining to react), and scoring the tables that
+result (:func:`standing`): what each side has lost in points, destroyed or pinned by markers,
+broken forces, objectives held and the game's result. The best on average is the order given.
+
+It never sees what its side may not know: it orders only by what the command would be refused
+or accepted for, and weighs copies of the game it is handed, which the caller gives as the side
+sees it where hidden units matter.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from engine.battlefield import area_cover, live_units
+from engine.commands import (
+    CallReserves,
+    ChooseInitiative,
+    ChooseTarget,
+    Command,
+    Declare,
+    DeclineReaction,
+    Deploy,
+    FinishDeployment,
+    Fire,
+    MoraleTestOrder,
+    Move,
+    PassInitiative,
+    RemoveMarkers,
+    StartGame,
+    UnitOrder,
+)
+from engine.deployment.placing import may_still_set_up
+from engine.dice import SeededDice
+from engine.errors import IllegalCommand
+from engine.game import apply, awaiting
+from engine.game_state import GameState
+from engine.legality import (
+    is_legal,
+    may_fire_at,
+    moving_and_firing,
+    moving_to,
+    order_now,
+    units_that_may_act,
+)
+from engine.rules.movement import movement_allowance
+from engine.state import CoverKind, Phase, Point, Unit
+
+THROWS = 4  # games played out with different dice for each order weighed
+MARKER_COST = 0.15  # of a unit's points, each morale marker it carries
+BROKEN = 1000.0
+WON = 10_000.0
+TOWARD = 0.02  # of a unit's points, each inch nearer its goal
+COVER = 0.05  # of a unit's points, standing in cover
+SET_UP_TRIES = 60
+
+
+@dataclass(frozen=True)
+class Weighed:
+    """An order the stand-in considered, and what it is worth on average to its side."""
+
+    command: Command
+    worth: float
+
+
+def stand_in_command(state: GameState, side: str, seed: int = 0, throws: int = THROWS) -> Command:
+    """What the stand-in says for ``side`` now: the best of the legal :func:`options`, each
+    weighed over ``throws`` throws of the dice."""
+    return best(state, side, seed, throws).command
+
+
+def best(state: GameState, side: str, seed: int = 0, throws: int = THROWS) -> Weighed:
+    """The legal option worth most to ``side``, its worth (the first of equals, so the same game
+    and seed always give the same order)."""
+    legal = [command for command in options(state, side, random.Random(seed)) if is_legal(state, command)]
+    if not legal:
+        raise IllegalCommand(f"The stand-in finds nothing {side} may do now")
+    if len(legal) == 1:
+        return Weighed(legal[0], 0.0)
+    weighed = [Weighed(command, worth(state, side, command, seed, throws)) for command in legal]
+    return max(weighed, key=lambda w: w.worth)
+
+
+def worth(state: GameState, side: str, command: Command, seed: int, throws: int = THROWS) -> float:
+    """The average :func:`standing` of ``side`` after the command, over ``throws`` throws of the
+    dice (one, if the command rolls none), the enemy declining any reaction window it opens."""
+    total = 0.0
+    for throw in range(throws):
+        dice = _Counted(seed * 7919 + throw)
+        after, _ = apply(state, command, dice)
+        while after.phase is Phase.REACTION and after.pending and after.pending.reactor_side != side:
+            declined = DeclineReaction(side=after.pending.reactor_side, window=after.pending.window)
+            after, _ = apply(after, declined, dice)
+        total += standing(after, side)
+        if not dice.rolled:
+            return total / (throw + 1)
+    return total / throws
+
+
+class _Counted(SeededDice):
+    """Seeded dice that count what they rolled."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.rolled = 0
+
+    def roll(self, sides: int, purpose: str) -> int:
+        self.rolled += 1
+        return super().roll(sides, purpose)
+
+
+def standing(state: GameState, side: str) -> float:
+    """How well the table stands for ``side``: the enemy's losses less its own, in points (a
+    destroyed unit its points, each marker :data:`MARKER_COST` of them), forces broken, the
+    game won or lost; and each unit's place: nearer its goal, in cover."""
+    if state.phase is Phase.OVER and state.result is not None:
+        return 0.0 if state.result.winner is None else WON if state.result.winner == side else -WON
+    score = 0.0
+    goals = _goals(state)
+    for unit in state.units.values():
+        if unit.dummy:
+            continue
+        own = 1.0 if unit.side == side else -1.0
+        points = float(unit.profile.points)
+        if unit.destroyed:
+            score -= own * points
+            continue
+        score -= own * points * MARKER_COST * unit.morale_markers
+        if unit.on_table:
+            score += own * points * _placed(state, unit, goals.get(unit.side, ()))
+    for name, other in state.sides.items():
+        if other.broken:
+            score += -BROKEN if name == side else BROKEN
+    return score
+
+
+def _goals(state: GameState) -> dict[str, tuple[Point, ...]]:
+    """Where each side's units are drawn: the objectives it may hold, else the enemy's units."""
+    goals: dict[str, tuple[Point, ...]] = {}
+    for name in state.sides:
+        held = [o.position for o in state.objectives if o.side in (None, name) and o.held_by != name]
+        enemy = [u.position for u in live_units(state) if u.side != name]
+        goals[name] = tuple(held or enemy)
+    return goals
+
+
+def _placed(state: GameState, unit: Unit, goals: tuple[Point, ...]) -> float:
+    """What a unit's place is worth, in shares of its points: nearer its nearest goal, in cover."""
+    near = min((math.dist((unit.position.x, unit.position.y), (g.x, g.y)) for g in goals), default=0.0)
+    covered = COVER if area_cover(state, unit) is not CoverKind.OPEN else 0.0
+    return covered - TOWARD * near
+
+
+# --- what the stand-in could say --------------------------------------------------------------
+
+
+def options(state: GameState, side: str, rng: random.Random) -> Iterator[Command]:
+    """Everything the stand-in considers saying for ``side`` now (not yet checked as legal)."""
+    if state.deployment is not None:
+        yield from _setting_up(state, side, rng)
+        return
+    if state.phase is Phase.SETUP:
+        yield StartGame()
+        return
+    if awaiting(state) != side:
+        return
+    pending = state.pending
+    if state.phase is Phase.RESERVES:
+        waiting = tuple(u.id for u in state.units_of(side) if u.in_reserve and not u.destroyed)
+        yield CallReserves(side=side, units=waiting)
+        yield CallReserves(side=side, units=())
+    elif state.phase is Phase.INITIATIVE:
+        yield ChooseInitiative(side=side, go_first=True)
+        yield ChooseInitiative(side=side, go_first=False)
+    elif state.phase is Phase.CHOICE and pending is not None and pending.choice is not None:
+        if pending.choice.kind == "remove_markers":
+            yield from (RemoveMarkers(side=side, unit=unit) for unit in pending.choice.options)
+        else:
+            yield from (ChooseTarget(side=side, target=target) for target in (*pending.choice.options, None))
+    elif state.phase is Phase.REACTION and pending is not None:
+        yield DeclineReaction(side=side, window=pending.window)
+        yield from _orders(state, side, moving=False)
+    elif state.phase is Phase.ACTIVE:
+        yield PassInitiative(side=side)
+        if any(u.morale_markers for u in live_units(state, side)):
+            yield Declare(side=side, order=MoraleTestOrder())
+        yield from _orders(state, side, moving=True)
+        yield from _entering(state, side)
+
+
+def _orders(state: GameState, side: str, moving: bool) -> Iterator[Command]:
+    """Each unit that may act: a shot at each enemy it may hurt; and if ``moving``, a move toward
+    its goal, into the nearest cover, and the move toward its goal with a shot after it."""
+    goals = _goals(state).get(side, ())
+    for may in units_that_may_act(state, side):
+        unit = may.unit
+        if not unit.on_table:
+            continue
+        for enemy in may_fire_at(state, unit.id):
+            yield order_now(state, side, UnitOrder(unit=unit.id, actions=(Fire(target=enemy.id),)))
+        if not moving:
+            continue
+        for point in _steps(state, unit, goals):
+            yield order_now(state, side, moving_to(unit.id, "move", point))
+            for enemy in live_units(state):
+                if enemy.side != side:
+                    yield order_now(state, side, moving_and_firing(unit.id, "move", point, enemy.id, "after"))
+                    break
+
+
+def _steps(state: GameState, unit: Unit, goals: tuple[Point, ...]) -> list[Point]:
+    """Where a unit might move: most of its reach toward its nearest goal, half of it, and a
+    step sideways each way."""
+    mover = state.units.get(unit.embarked_in or "", unit)
+    reach = movement_allowance(mover.profile, rapid=False, road=False)
+    here = mover.position
+    if not goals:
+        return []
+    goal = min(goals, key=lambda g: math.dist((here.x, here.y), (g.x, g.y)))
+    heading = math.atan2(goal.y - here.y, goal.x - here.x)
+    found = []
+    for share, turn in ((0.95, 0.0), (0.5, 0.0), (0.8, 0.7), (0.8, -0.7)):
+        length = min(reach * share, math.dist((here.x, here.y), (goal.x, goal.y)) - 1.0)
+        if length < 0.5:
+            continue
+        x = here.x + length * math.cos(heading + turn)
+        y = here.y + length * math.sin(heading + turn)
+        if 0 <= x <= state.table.width and 0 <= y <= state.table.depth:
+            found.append(Point(x=round(x, 1), y=round(y, 1)))
+    return found
+
+
+def _entering(state: GameState, side: str) -> Iterator[Command]:
+    """Each reserve that must come on this turn: on its side's edge, at a few points along it."""
+    edge = state.sides[side].entry_edge
+    width, depth = state.table.width, state.table.depth
+    length = width if edge in ("near", "far") else depth
+    for unit in state.units_of(side):
+        if not unit.reserve_available:
+            continue
+        for share in (0.25, 0.5, 0.75):
+            along = round(length * share, 1)
+            entry, step = {
+                "near": (Point(x=along, y=0), Point(x=along, y=4)),
+                "far": (Point(x=along, y=depth), Point(x=along, y=depth - 4)),
+                "left": (Point(x=0, y=along), Point(x=4, y=along)),
+                "right": (Point(x=width, y=along), Point(x=width - 4, y=along)),
+            }[edge]
+            yield Declare(side=side, order=UnitOrder(unit=unit.id, actions=(Move(path=(entry, step)),)))
+
+
+def _setting_up(state: GameState, side: str, rng: random.Random) -> Iterator[Command]:
+    """Set-up: the next unit waiting, at points tried across the table (the engine refuses those
+    outside the side's zone), else done."""
+    waiting = may_still_set_up(state, side)
+    if waiting:
+        facing = 90.0 if _enemy_lies_beyond(state, side) else 270.0
+        for _ in range(SET_UP_TRIES):
+            at = Point(
+                x=round(rng.uniform(1, state.table.width - 1), 1),
+                y=round(rng.uniform(1, state.table.depth - 1), 1),
+            )
+            yield Deploy(side=side, unit=waiting[0], at=at, facing=facing)
+    yield FinishDeployment(side=side)
+
+
+def _enemy_lies_beyond(state: GameState, side: str) -> bool:
+    """Whether the side's enemy sets up at the far edge (greater y) of the table."""
+    return state.sides[side].entry_edge != "far"
