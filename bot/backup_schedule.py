@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager, suppress
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -73,10 +73,21 @@ async def keep_backing_up(
             await asyncio.sleep((due - now).total_seconds())
             continue
         try:
-            await take_backup(database_url, folder, keep, now)
+            await finished_if_stopped(take_backup(database_url, folder, keep, now))
         except Exception as failure:  # the schedule outlives one failed backup
             log.error("backup failed: %s", failure, extra={"folder": str(folder)})
             await asyncio.sleep(every.total_seconds())
+
+
+async def finished_if_stopped(backup: Coroutine[object, object, Path]) -> Path:
+    """The backup; if the bot stops meanwhile, it is still finished (it runs in a thread or in
+    pg_dump, which would go on writing anyway), and then the stop goes on."""
+    taking = asyncio.ensure_future(backup)
+    try:
+        return await asyncio.shield(taking)
+    except asyncio.CancelledError:
+        await asyncio.gather(taking, return_exceptions=True)
+        raise
 
 
 @asynccontextmanager

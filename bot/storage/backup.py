@@ -54,7 +54,9 @@ def check_revision(revision: str | None, what: str) -> str:
     except CommandError:
         known = None
     if known is None:
-        raise BackupError(f"{what} is at migration {revision}, unknown to this version of the bot (a newer one's?)")
+        raise BackupError(
+            f"{what} is at migration {revision}, unknown to this version of the bot (a newer one's?)"
+        )
     return revision
 
 
@@ -69,6 +71,14 @@ def check_new_file(path: Path) -> None:
 def check_backup_file(path: Path) -> None:
     if not path.is_file():
         raise BackupError(f"there is no backup file at {path}")
+
+
+def check_replacing(games: int, database: object, replace: bool) -> None:
+    """A store holding games is replaced only when asked (``--yes``)."""
+    if games and not replace:
+        raise BackupError(
+            f"the database {database} holds {games} games: add --yes to replace them with the backup"
+        )
 
 
 def writing(path: Path) -> Path:
@@ -143,24 +153,22 @@ def games_in_sqlite(path: Path) -> int:
     """How many games the store at ``path`` holds (0: none, or no file)."""
     if not path.exists() or path.stat().st_size == 0:
         return 0
-    with closing(open_sqlite(path, "ro")) as database:
+    with closing(open_sqlite(path)) as database:
         sqlite_revision(database, f"the database {path}")
         return database.execute("SELECT count(*) FROM games").fetchone()[0]
 
 
 async def restore_sqlite(backup: Path, database_url: str, target: Path, replace: bool) -> str:
     check_backup_file(backup)
-    with closing(open_sqlite(backup, "ro")) as copy:
+    with closing(open_sqlite(backup)) as copy:
         revision = sqlite_revision(copy, f"{backup}")
     if not target.parent.is_dir():
         raise BackupError(f"there is no folder {target.parent} for the database {target.name}")
     async with no_bot_running_on(database_url):
-        games = games_in_sqlite(target)
-        if games and not replace:
-            raise BackupError(f"the database {target} holds {games} games: add --yes to replace them with the backup")
+        check_replacing(games_in_sqlite(target), target, replace)
         part = writing(target)
         try:
-            with closing(open_sqlite(backup, "ro")) as copy:
+            with closing(open_sqlite(backup)) as copy:
                 copy_pages(copy, part)
             await upgrade_to_head(f"sqlite+aiosqlite:///{part}")
             with closing(open_sqlite(part)) as migrated, closing(sqlite3.connect(target)) as database:
@@ -237,8 +245,10 @@ async def back_up_postgresql(database_url: str, target: Path) -> str:
     part = writing(target)
     url, environment = libpq(database_url)
     try:
-        await run_tool("pg_dump", "--format=custom", f"--file={part}", f"--dbname={url}", environment=environment)
-        revision = await dumped_revision(part, f"the dump of {shown(database_url)}")
+        await run_tool(
+            "pg_dump", "--format=custom", f"--file={part}", f"--dbname={url}", environment=environment
+        )
+        revision = await dumped_revision(part, f"the dump of {named(database_url)}")
     except BaseException:
         part.unlink(missing_ok=True)
         raise
@@ -246,8 +256,9 @@ async def back_up_postgresql(database_url: str, target: Path) -> str:
     return revision
 
 
-def shown(database_url: str) -> str:
-    return make_url(database_url).render_as_string(hide_password=True)
+def named(database_url: str) -> str:
+    """A PostgreSQL database as the messages name it: its name (never its password)."""
+    return make_url(database_url).database or "(unnamed)"
 
 
 def games_in_postgresql(connection: Connection) -> int:
@@ -266,10 +277,7 @@ async def restore_postgresql(backup: Path, database_url: str, replace: bool) -> 
                 games = await connection.run_sync(games_in_postgresql)
         finally:
             await engine.dispose()
-        if games and not replace:
-            raise BackupError(
-                f"the database {shown(database_url)} holds {games} games: add --yes to replace them with the backup"
-            )
+        check_replacing(games, named(database_url), replace)
         url, environment = libpq(database_url)
         await run_tool(
             "pg_restore",
@@ -314,5 +322,5 @@ async def restore(backup: Path, database_url: str, *, replace: bool = False) -> 
     except sqlite3.Error as error:
         raise BackupError(f"restoring into {path} failed: {error}") from None
     except (OSError, SQLAlchemyError) as error:
-        raise BackupError(f"the database {shown(database_url)} is unreachable: {error}") from None
+        raise BackupError(f"the database {named(database_url)} is unreachable: {error}") from None
     raise BackupError("only a SQLite file or a PostgreSQL database can be restored")

@@ -26,11 +26,12 @@ def history(seed: int) -> list:
     return play_random_game(quick_battle(), seed=seed, max_commands=COMMANDS)[1]
 
 
-async def play_on(store: GameStore, channel: str, seed: int, say=print) -> None:
-    """Store the rest of ``channel``'s recorded game, one command after another, each with the
-    dice it rolled when recorded (one service a channel: its dice are the channel's)."""
+async def play_on(store: GameStore, channel: str, seed: int, say=print, stop: int = COMMANDS) -> None:
+    """Store the rest of ``channel``'s recorded game (up to its ``stop``-th command), one command
+    after another, each with the dice it rolled when recorded (one service a channel: its dice
+    are the channel's)."""
     _, log = await store.history(channel)
-    for n, (command, events) in enumerate(history(seed)[len(log) :], start=len(log) + 1):
+    for n, (command, events) in enumerate(history(seed)[len(log) : stop], start=len(log) + 1):
         rolls = [roll for event in events for roll in event.rolls]
         service = GameService(store, dice=lambda rolls=rolls: ScriptedDice(rolls))
         try:

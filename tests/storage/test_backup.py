@@ -7,6 +7,8 @@ database, and a store holding games is replaced only with ``--yes``."""
 from __future__ import annotations
 
 import asyncio
+import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -15,11 +17,13 @@ import pytest
 
 from bot.__main__ import main
 from bot.services.game_service import GameService
-from bot.storage.backup import BackupError, postgresql_tool
+from bot.startup import open_database
+from bot.storage.backup import BackupError, libpq, postgresql_tool
 from bot.storage.in_use import bot_running_on
 from bot.storage.store import GameStore
 from engine.game import replay
 from engine.scenarios.quick_battle import quick_battle
+from tests.storage.databases import sqlite_template
 from tests.storage.game_writer import history, play_on
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,7 +75,13 @@ async def test_a_backup_taken_during_a_burst_of_writes_restores_games_that_load_
     store = GameStore(database_url)
     await set_up(store, GAMES)
     writer = subprocess.Popen(
-        [sys.executable, "-m", "tests.storage.game_writer", database_url, *(f"{c}:{s}" for c, s in THERE.items())],
+        [
+            sys.executable,
+            "-m",
+            "tests.storage.game_writer",
+            database_url,
+            *(f"{c}:{s}" for c, s in THERE.items()),
+        ],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         text=True,
@@ -98,7 +108,9 @@ async def test_a_backup_taken_during_a_burst_of_writes_restores_games_that_load_
         in_backup += len(log)
     # a copy of one moment in the middle of the burst
     assert stored_before <= in_backup < sum(len(history(seed)) for seed in GAMES.values())
-    await asyncio.gather(*(play_on(restored, channel, seed, lambda _: None) for channel, seed in GAMES.items()))
+    await asyncio.gather(
+        *(play_on(restored, channel, seed, lambda _: None) for channel, seed in GAMES.items())
+    )
     for channel, seed in GAMES.items():
         assert (await restored.load(channel)).state == recorded(seed, len(history(seed)))
     await restored.close()
@@ -131,3 +143,64 @@ async def test_a_restore_is_refused_while_a_bot_runs_and_replaces_games_only_whe
     assert capsys.readouterr().out.startswith(f"restored {backup} (made at migration ")
     assert await store.load("t1") is None and (await store.load("kept")).state == quick_battle()
     await store.close()
+
+
+def readme_commands() -> list[list[str]]:
+    """The README's PostgreSQL backup and restore, as typed by hand."""
+    readme = (ROOT / "README.md").read_text()
+    return [shlex.split(line) for line in readme.splitlines() if line.startswith(("pg_dump ", "pg_restore "))]
+
+
+async def test_the_readmes_postgresql_commands_back_up_and_restore_a_store_that_plays_on(
+    postgres_server, postgres_template, tmp_path
+):
+    try:
+        postgresql_tool("pg_dump")
+    except BackupError as missing:
+        pytest.skip(str(missing))
+    source = postgres_server.create_database(template=postgres_template)
+    store = GameStore(source)
+    await set_up(store, HERE)
+    await asyncio.gather(
+        *(play_on(store, channel, seed, lambda _: None, stop=9) for channel, seed in HERE.items())
+    )
+    await store.close()
+    target = postgres_server.create_database()
+    dump = tmp_path / "ironcross.dump"
+    commands = readme_commands()
+    assert [command[0] for command in commands] == ["pg_dump", "pg_restore"]
+    for command, database in zip(commands, (source, target), strict=True):
+        url, environment = libpq(database)
+        typed = [
+            word.replace("postgresql://ironcross@localhost/ironcross", url).replace(
+                "ironcross.dump", str(dump)
+            )
+            for word in command
+        ]
+        subprocess.run([postgresql_tool(typed[0]), *typed[1:]], check=True, env=environment)
+
+    restored = await open_database(target)  # the bot's start-up: migrated
+    for channel, seed in HERE.items():
+        assert (await restored.load(channel)).state == recorded(seed, 9)
+    await asyncio.gather(
+        *(play_on(restored, channel, seed, lambda _: None) for channel, seed in HERE.items())
+    )
+    for channel, seed in HERE.items():
+        assert (await restored.load(channel)).state == recorded(seed, len(history(seed)))
+    await restored.close()
+
+
+async def test_a_file_that_is_not_a_postgresql_backup_is_refused(
+    postgres_server, tmp_path, monkeypatch, capsys
+):
+    try:
+        postgresql_tool("pg_restore")
+    except BackupError as missing:
+        pytest.skip(str(missing))
+    target = postgres_server.create_database()
+    sqlite_copy = tmp_path / "games.db"
+    shutil.copyfile(sqlite_template(), sqlite_copy)
+    assert await command_line(monkeypatch, target, "--restore", str(sqlite_copy)) == 1
+    assert capsys.readouterr().err.startswith(
+        f"restore failed: {sqlite_copy} is not a PostgreSQL backup of the Iron Cross bot (pg_restore failed: "
+    )
