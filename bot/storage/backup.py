@@ -27,6 +27,7 @@ import sqlite3
 from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
+from urllib.parse import quote
 
 from alembic.script import ScriptDirectory
 from alembic.util import CommandError
@@ -121,7 +122,7 @@ def sqlite_revision(database: sqlite3.Connection, what: str) -> str:
 def open_sqlite(path: Path, mode: str = "rw") -> sqlite3.Connection:
     """A connection on an existing file (``mode`` ``rw`` or ``ro``), waiting on its writers."""
     try:
-        return sqlite3.connect(f"file:{path}?mode={mode}", uri=True, timeout=BUSY_TIMEOUT_SECONDS)
+        return sqlite3.connect(f"file:{quote(str(path))}?mode={mode}", uri=True, timeout=BUSY_TIMEOUT_SECONDS)
     except sqlite3.OperationalError as error:
         raise BackupError(f"cannot open {path}: {error}") from None
 

@@ -7,6 +7,7 @@ database, and a store holding games is replaced only with ``--yes``."""
 from __future__ import annotations
 
 import asyncio
+import os
 import shlex
 import shutil
 import subprocess
@@ -204,3 +205,25 @@ async def test_a_file_that_is_not_a_postgresql_backup_is_refused(
     assert capsys.readouterr().err.startswith(
         f"restore failed: {sqlite_copy} is not a PostgreSQL backup of the Iron Cross bot (pg_restore failed: "
     )
+
+
+async def test_a_restore_is_refused_while_the_console_table_runs_on_the_database(
+    tmp_path, monkeypatch, capsys
+):
+    table = tmp_path / "table.db"
+    url = f"sqlite+aiosqlite:///{table}"
+    console = subprocess.Popen(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env={**os.environ, "DATABASE_URL": url, "PYTHONPATH": str(ROOT)},
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert (await asyncio.to_thread(console.stdout.readline)).startswith("Iron Cross console table.")
+    backup = tmp_path / "copy.db"
+    assert await command_line(monkeypatch, url, "--backup", str(backup)) == 0  # taken while it runs
+    assert await command_line(monkeypatch, url, "--restore", str(backup), "--yes") == 1
+    assert capsys.readouterr().err == f"restore failed: a bot is running on {table}: stop it first\n"
+    await asyncio.to_thread(console.communicate, "")  # its input ends: the table stops
+    assert await command_line(monkeypatch, url, "--restore", str(backup), "--yes") == 0
