@@ -40,6 +40,15 @@ from bot.storage.in_use import BotRunning, no_bot_running_on, sqlite_file
 from bot.storage.migrate import alembic_config, upgrade_to_head
 
 STORE_TABLES = {"alembic_version", "games", "game_commands"}  # every store has these
+HELD = (  # what players made that a store may hold: table, what it holds, which rows
+    ("games", "games", ""),
+    ("archived_games", "finished games", ""),
+    ("forces", "forces", ""),
+    ("campaigns", "campaigns", ""),
+    ("saved_tables", "saved tables", ""),
+    ("card_decks", "card decks", ""),
+    ("rule_sources", "rules documents", " WHERE guild_id <> ''"),  # the server's, not the bot's own
+)
 
 
 class BackupError(Exception):
@@ -74,11 +83,21 @@ def check_backup_file(path: Path) -> None:
         raise BackupError(f"there is no backup file at {path}")
 
 
-def check_replacing(games: int, database: object, replace: bool) -> None:
-    """A store holding games is replaced only when asked (``--yes``)."""
-    if games and not replace:
+def held(tables: set[str], count: Callable[[str], int]) -> str:
+    """What players made that a store of these ``tables`` holds ("games: 2, forces: 1"), counted
+    by ``count(sql)``; "" when nothing."""
+    counted = [
+        (name, count(f"SELECT count(*) FROM {table}{rows}")) for table, name, rows in HELD if table in tables
+    ]
+    return ", ".join(f"{name}: {n}" for name, n in counted if n)
+
+
+def check_replacing(holding: str, database: object, replace: bool) -> None:
+    """A store holding what players made is replaced only when asked (``--yes``)."""
+    if holding and not replace:
         raise BackupError(
-            f"the database {database} holds {games} games: add --yes to replace them with the backup"
+            f"the database {database} holds what players made ({holding}): add --yes to replace it "
+            "with the backup"
         )
 
 
@@ -91,14 +110,6 @@ def writing(path: Path) -> Path:
     except OSError as error:
         raise BackupError(f"cannot write {path}: {error.strerror}") from None
     return part
-
-
-def removed_on_failure(part: Path, write: Callable[[], None]) -> None:
-    try:
-        write()
-    except BaseException:
-        part.unlink(missing_ok=True)
-        raise
 
 
 # SQLite
@@ -143,20 +154,25 @@ def back_up_sqlite(live: Path, target: Path) -> str:
     with closing(open_sqlite(live)) as database:
         sqlite_revision(database, f"the database {live}")
         part = writing(target)
-        removed_on_failure(part, lambda: copy_pages(database, part))
-    with closing(open_sqlite(part, "ro")) as copy:
-        revision = sqlite_revision(copy, f"the copy {part}")
+        try:
+            copy_pages(database, part)
+            with closing(open_sqlite(part, "ro")) as copy:
+                revision = sqlite_revision(copy, f"the copy {part}")
+        except BaseException:
+            part.unlink(missing_ok=True)
+            raise
     os.replace(part, target)
     return revision
 
 
-def games_in_sqlite(path: Path) -> int:
-    """How many games the store at ``path`` holds (0: none, or no file)."""
+def held_in_sqlite(path: Path) -> str:
+    """What players made that the store at ``path`` holds ("": nothing, or no file)."""
     if not path.exists() or path.stat().st_size == 0:
-        return 0
+        return ""
     with closing(open_sqlite(path)) as database:
         sqlite_revision(database, f"the database {path}")
-        return database.execute("SELECT count(*) FROM games").fetchone()[0]
+        tables = {name for (name,) in database.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        return held(tables, lambda sql: database.execute(sql).fetchone()[0])
 
 
 async def restore_sqlite(backup: Path, database_url: str, target: Path, replace: bool) -> str:
@@ -166,7 +182,7 @@ async def restore_sqlite(backup: Path, database_url: str, target: Path, replace:
     if not target.parent.is_dir():
         raise BackupError(f"there is no folder {target.parent} for the database {target.name}")
     async with no_bot_running_on(database_url):
-        check_replacing(games_in_sqlite(target), target, replace)
+        check_replacing(held_in_sqlite(target), target, replace)
         part = writing(target)
         try:
             with closing(open_sqlite(backup)) as copy:
@@ -262,10 +278,9 @@ def named(database_url: str) -> str:
     return make_url(database_url).database or "(unnamed)"
 
 
-def games_in_postgresql(connection: Connection) -> int:
-    if "games" not in inspect(connection).get_table_names():
-        return 0
-    return connection.execute(text("SELECT count(*) FROM games")).scalar_one()
+def held_in_postgresql(connection: Connection) -> str:
+    tables = set(inspect(connection).get_table_names())
+    return held(tables, lambda sql: connection.execute(text(sql)).scalar_one())
 
 
 async def restore_postgresql(backup: Path, database_url: str, replace: bool) -> str:
@@ -275,10 +290,10 @@ async def restore_postgresql(backup: Path, database_url: str, replace: bool) -> 
         engine = make_engine(database_url)
         try:
             async with engine.connect() as connection:
-                games = await connection.run_sync(games_in_postgresql)
+                holding = await connection.run_sync(held_in_postgresql)
         finally:
             await engine.dispose()
-        check_replacing(games, named(database_url), replace)
+        check_replacing(holding, named(database_url), replace)
         url, environment = libpq(database_url)
         await run_tool(
             "pg_restore",

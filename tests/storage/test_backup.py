@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
+from bot.services.force_service import ForceService
 from bot.services.game_service import GameService
 from bot.startup import open_database
 from bot.storage.backup import BackupError, libpq, postgresql_tool
@@ -137,7 +138,10 @@ async def test_a_restore_is_refused_while_a_bot_runs_and_replaces_games_only_whe
     assert running.startswith("restore failed: a bot is running on ") and "stop" in running
     assert await command_line(monkeypatch, target, "--restore", str(backup)) == 1
     told = capsys.readouterr().err
-    assert told.startswith("restore failed: the database ") and "holds 2 games: add --yes to replace" in told
+    assert (
+        told.startswith("restore failed: the database ")
+        and "holds what players made (games: 2): add --yes to replace it" in told
+    )
     assert {await store.load(c) is not None for c in ("t1", "t2")} == {True}  # unchanged
 
     assert await command_line(monkeypatch, target, "--restore", str(backup), "--yes") == 0
@@ -227,3 +231,19 @@ async def test_a_restore_is_refused_while_the_console_table_runs_on_the_database
     assert capsys.readouterr().err == f"restore failed: a bot is running on {table}: stop it first\n"
     await asyncio.to_thread(console.communicate, "")  # its input ends: the table stops
     assert await command_line(monkeypatch, url, "--restore", str(backup), "--yes") == 0
+
+
+@pytest.mark.both_databases
+async def test_a_store_holding_no_game_but_what_players_made_is_replaced_only_when_asked(
+    database_backend, tools, new_database, tmp_path, monkeypatch, capsys
+):
+    source, target = new_database(), new_database()
+    backup = tmp_path / "copy"
+    assert await command_line(monkeypatch, source, "--backup", str(backup)) == 0
+    store = GameStore(target)
+    await ForceService(store).create("g", "ann", "us", "Able", 200)
+    capsys.readouterr()
+    assert await command_line(monkeypatch, target, "--restore", str(backup)) == 1
+    assert "holds what players made (forces: 1): add --yes" in capsys.readouterr().err
+    assert await ForceService(store).names("g", "ann") == ["Able"]
+    await store.close()
