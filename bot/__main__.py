@@ -93,7 +93,9 @@ def arguments() -> argparse.ArgumentParser:
         "refused while a bot runs on the database",
     )
     parser.add_argument(
-        "--yes", action="store_true", help="with --restore: replace a database that holds games"
+        "--yes",
+        action="store_true",
+        help="with --restore: replace a database that holds what players made (games, forces...)",
     )
     return parser
 

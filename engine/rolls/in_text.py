@@ -34,14 +34,16 @@ class DiceInText:
 
 
 def dice_in(text: str) -> DiceInText:
-    """The dice expressions of ``text`` in order, as many as one roll command takes."""
-    found = [match.group() for match in _FOUND.finditer(text) if _rolls(match.group())]
+    """The dice expressions of ``text`` in order, as many as one roll command takes; those
+    beyond are counted, not tried (so a long message costs no more than a full roll)."""
+    found = [match.group() for match in _FOUND.finditer(text)]
     taken: list[str] = []
-    for expression in found:
+    for n, expression in enumerate(found):
         if len(taken) == MAX_ROLLS or len("; ".join([*taken, expression])) > MAX_LENGTH:
-            break
-        taken.append(expression)
-    return DiceInText(tuple(taken), len(found) - len(taken))
+            return DiceInText(tuple(taken), len(found) - n)
+        if _rolls(expression):
+            taken.append(expression)
+    return DiceInText(tuple(taken), 0)
 
 
 def _rolls(expression: str) -> bool:
