@@ -151,3 +151,12 @@ async def test_the_help_names_every_command_of_the_message_menu(bot_and_discord)
     _, discord = bot_and_discord
     text, _ = reply(await discord.slash("help", user=EVE, channel="5", topic="library"))
     assert all(f'"{name}"' in text for name in MENUS)
+
+
+async def test_roll_dice_on_a_roll_the_bot_posted_rolls_what_was_asked_again(bot_and_discord):
+    bot, discord = bot_and_discord
+    bot.dice.dice = lambda: ScriptedDice([(10, 7), (10, 3), (6, 6), (6, 2)])
+    posted, _ = reply(await discord.slash("roll", user=ANN, channel="5", dice="2d10 5+; 2d6+1"))
+    bot.dice.dice = lambda: ScriptedDice([(10, 1), (10, 9), (6, 3), (6, 3)])
+    text, _ = reply(await discord.message_menu("Roll dice", _message(5, posted), user=EVE, channel="5"))
+    assert text == f"<@{EVE}> rolls `2d10 5+; 2d6+1`\n2d10 5+: 1, 9 -> **1 success**\n2d6 (3, 3) + 1 = `7`"

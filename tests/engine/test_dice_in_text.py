@@ -14,6 +14,10 @@ from engine.rolls.in_text import dice_in
         ("DR +2 -1 for the sniper, dr for the leader", ("DR +2 -1", "dr")),
         ("(4d6kh3) and d% and 1d6e6; 2d10>5", ("4d6kh3", "d%", "1d6e6", "2d10>5")),
         ("3d6 * 2 or 1d20+5 adv", ("3d6 * 2", "1d20+5")),
+        (
+            "<@301> rolls `2d10 5+; 2d6+1`\n2d10 5+: 7, 3 -> **1 success**\n2d6 (**6**, 2) + 1 = `9`",
+            ("2d10 5+", "2d6+1"),
+        ),
     ],
 )
 def test_every_dice_expression_among_the_words_is_found_in_order(text, found):
