@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from contextlib import AsyncExitStack
+
 from bot import collector, metrics
 from bot.app import Services
 from bot.backup_schedule import backups_on_schedule
@@ -21,9 +23,12 @@ async def run_discord(settings: Settings, *, sync_commands: bool) -> None:
     way."""
     collector.tune()
     store = await open_database(settings.database_url)
-    try:
+    async with AsyncExitStack() as stack:
+        try:
+            await stack.enter_async_context(bot_running_on(settings.database_url))
+        finally:  # the store closes before the mark is let go (bot.storage.in_use)
+            stack.push_async_callback(store.close)
         async with (
-            bot_running_on(settings.database_url),
             shards_to_run(settings.database_url, settings.shards, settings.shard_count) as shard_ids,
             backups_on_schedule(settings),
         ):
@@ -35,8 +40,6 @@ async def run_discord(settings: Settings, *, sync_commands: bool) -> None:
                     await client.connect()
             finally:
                 await client.games.close()
-    finally:
-        await store.close()
 
 
 def client_for(
