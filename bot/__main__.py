@@ -1,5 +1,7 @@
 """``python -m bot``: the Discord bot when DISCORD_TOKEN is set, else the offline console table;
 ``python -m bot --check``: is the database ready (the container's health check);
+``python -m bot --backup PATH`` / ``--restore PATH``: a consistent copy of the store, taken while
+the bot runs, and the store replaced by one (:mod:`bot.storage.backup`);
 ``python -m bot --help``: the options and the environment it reads."""
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from bot.config import Settings
 from bot.console import run_console
 from bot.logs import configure_logging
 from bot.shard_claim import ClaimLost
-from bot.startup import StartupError, check
+from bot.startup import StartupError, check, parse, shown
+from bot.storage.backup import BackupError, back_up, restore
 
 log = logging.getLogger("bot")
 
@@ -31,6 +34,9 @@ ENVIRONMENT = {  # what each setting is for; the rest are listed with their defa
     "SHARD_IDS": "the shards this process runs, such as 0,1 (unset: claimed, or all)",
     "PICTURE_WORKERS": "processes drawing the battlefield pictures (unset: one a core; 0: a thread)",
     "PICTURE_NICENESS": "how far below the bot's priority they draw: 0 to 19, 10 by default",
+    "BACKUP_DIR": "the running bot backs the database up into this folder (unset: no backups)",
+    "BACKUP_EVERY_HOURS": "hours between two backups (default 24.0)",
+    "BACKUP_KEEP": "how many backups are kept, the newest (default 7)",
 }
 
 
@@ -72,6 +78,26 @@ def arguments() -> argparse.ArgumentParser:
         help="publish the slash commands to this one server only (they show there at once): for a "
         "test server while developing; implies --sync and overrides DEV_GUILD_ID",
     )
+    copies = parser.add_mutually_exclusive_group()
+    copies.add_argument(
+        "--backup",
+        type=Path,
+        metavar="PATH",
+        help="write a consistent copy of the database to the new file PATH, also while the bot runs "
+        "(SQLite: its online backup API; PostgreSQL: pg_dump), then exit",
+    )
+    copies.add_argument(
+        "--restore",
+        type=Path,
+        metavar="PATH",
+        help="replace the database with the backup at PATH, migrated to the newest schema, then exit; "
+        "refused while a bot runs on the database",
+    )
+    parser.add_argument(
+        "--yes",
+        action="store_true",
+        help="with --restore: replace a database that holds what players made (games, forces...)",
+    )
     return parser
 
 
@@ -86,6 +112,8 @@ def main(argv: list[str] | None = None) -> int:
     syncing = options.sync or options.sync_guild is not None
     if options.check:
         return health_check(settings)
+    if options.backup is not None or options.restore is not None:
+        return copy_of_the_store(settings.database_url, options.backup, options.restore, options.yes)
     if syncing and not settings.discord_token:
         print(
             "--sync needs DISCORD_TOKEN, the bot's token from the Discord developer portal, "
@@ -117,6 +145,23 @@ def health_check(settings: Settings) -> int:
         print(asyncio.run(check(settings.database_url)))
     except StartupError as failure:
         print(f"not ready: {failure}")
+        return 1
+    return 0
+
+
+def copy_of_the_store(database_url: str, backup: Path | None, restored: Path | None, replace: bool) -> int:
+    """``--backup`` or ``--restore``: one line saying what was done (exit 0), or why nothing was
+    (on stderr, exit 1)."""
+    try:
+        parse(database_url)
+        if backup is not None:
+            revision = asyncio.run(back_up(database_url, backup))
+            print(f"backed up {shown(database_url)} to {backup} (at migration {revision})")
+        else:
+            revision = asyncio.run(restore(restored, database_url, replace=replace))
+            print(f"restored {restored} (made at migration {revision}) into {shown(database_url)}, migrated")
+    except (BackupError, StartupError) as failure:
+        print(f"{'backup' if backup is not None else 'restore'} failed: {failure}", file=sys.stderr)
         return 1
     return 0
 

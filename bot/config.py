@@ -30,6 +30,9 @@ class Settings(BaseSettings):
     deadline_lease_seconds: float = 30.0  # how long a claim holds if its process dies
     picture_workers: int | None = None  # processes drawing the pictures (unset: one a core; 0: a thread)
     picture_niceness: int = NICENESS  # how far below the bot's priority they draw (0 to 19)
+    backup_dir: str | None = None  # where the running bot keeps its backups (unset: none taken)
+    backup_every_hours: float = 24.0  # how often it takes one
+    backup_keep: int = 7  # how many it keeps, the newest
 
     @model_validator(mode="after")
     def _shards_fit(self) -> Settings:
@@ -46,6 +49,8 @@ class Settings(BaseSettings):
             raise ValueError("PICTURE_WORKERS is 0 (a thread) or more")
         if not 0 <= self.picture_niceness <= 19:
             raise ValueError("PICTURE_NICENESS is 0 (the bot's own priority) to 19 (the lowest)")
+        if self.backup_every_hours <= 0 or self.backup_keep < 1:
+            raise ValueError("BACKUP_EVERY_HOURS is positive and BACKUP_KEEP at least 1")
         return self
 
     @property
@@ -63,6 +68,10 @@ class Settings(BaseSettings):
     @property
     def deadline_every(self) -> timedelta:
         return timedelta(seconds=self.deadline_every_seconds)
+
+    @property
+    def backup_every(self) -> timedelta:
+        return timedelta(hours=self.backup_every_hours)
 
     @property
     def pictures(self) -> int:

@@ -41,6 +41,7 @@ from bot.services.next_steps import waits_for
 from bot.services.rules_service import MAX_BYTES
 from bot.set_up_done import ConfirmFirst
 from bot.set_up_steps import how_to_join, set_up_steps
+from bot.storage.in_use import bot_running_on
 from bot.storage.store import GameStore
 from bot.text_orders import (
     find_unit,
@@ -456,4 +457,11 @@ async def play_console(
 
 
 def run_console(stdin: TextIO, stdout: TextIO, database_url: str, pictures: Path | None = None) -> int:
-    return asyncio.run(play_console(stdin, stdout, database_url, pictures=pictures))
+    """The console table until its input ends, marked as a bot running on its database (a
+    restore is refused meanwhile)."""
+
+    async def marked() -> int:
+        async with bot_running_on(database_url):
+            return await play_console(stdin, stdout, database_url, pictures=pictures)
+
+    return asyncio.run(marked())

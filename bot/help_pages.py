@@ -167,6 +167,8 @@ d6, and `secret:true` shows the roll only to you (and to moderators, in the roll
 `/rule query:IC12.6` or `/rule query:smoke dissipate` looks a rule up by section number or by \
 words, in the bot's own summaries and in the documents this server has added; \
 `private:true` keeps the answer to you. `/library` lists those documents.
+On any message, the Apps menu offers "Look up rules" (every rule number it cites, with its \
+section, shown to you alone) and "Roll dice" (its dice, rolled as `/roll` rolls them).
 `/force new`, `/force add`, `/force show` and `/force list` build and check your own forces \
 for scenario games (`/force orbat nation:...` lists what a force may add); \
 `/cards deal deck:...`, `/cards hand` and `/cards use` play Tactical Advantage Cards.""",

@@ -17,6 +17,7 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 # the arguments that make a script cheap; the others take seconds whatever they are given
 # (pipeline plays whole games, scale_out starts a PostgreSQL server)
 SMALLEST = {
+    "backup_during_play": ["--games", "1", "--played", "55"],
     "busy_channels": ["--channels", "1", "--actions", "2"],
     "dice_and_rules": ["--quick"],
     "first_response": ["--channels", "1", "--repeats", "5", "--workers", "1"],

@@ -15,6 +15,9 @@ The console types without Discord's form, so a spec also says which options bare
 order (``/chart show CHART``), which option takes the rest of the line (``/rule smoke
 dissipate``), and the few console-only options a keyboard needs (a file to read instead of an
 upload, a side to look with when nobody has joined).
+
+The commands of a message's menu (:mod:`bot.command_schema.menus`) are declared here too:
+Discord alone has them.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from __future__ import annotations
 from bot.command_schema.campaigns import CAMPAIGN_SPECS
 from bot.command_schema.forces import FORCE_SPECS
 from bot.command_schema.lookups import LOOKUP_SPECS
+from bot.command_schema.menus import MENUS
 from bot.command_schema.options import (
     ALLIED_FORCES,
     DEPLOYMENT_AREAS,
@@ -39,6 +43,7 @@ __all__ = [
     "ALLIED_FORCES",
     "COMMANDS",
     "DEPLOYMENT_AREAS",
+    "MENUS",
     "RULE_SET_NAMES",
     "SCENARIOS",
     "TABLES",

@@ -25,6 +25,7 @@ from bot.discord_adapter.dice_commands import (
 from bot.discord_adapter.force_commands import ForceCommands
 from bot.discord_adapter.game_commands import GameCommands
 from bot.discord_adapter.help_command import PageButton, TopicSelect, help_command
+from bot.discord_adapter.menu_commands import MESSAGE_MENU_COMMANDS
 from bot.discord_adapter.owed_commands import GamesCommands
 from bot.discord_adapter.play_commands import PLAY_COMMANDS
 from bot.discord_adapter.reaction_buttons import NoReactionButton, retire_buttons
@@ -113,6 +114,8 @@ class IronCrossBot(ServedClient):
         self.tree.add_command(stats_command)
         self.tree.add_command(RefereeCommands())
         self.tree.add_command(TeamCommands())
+        for menu in MESSAGE_MENU_COMMANDS:
+            self.tree.add_command(menu)
         check_tree(self.tree)  # every command is one of the schema's, with its options
         services.tell(
             Notices(

@@ -17,8 +17,9 @@ from typing import Any, Optional
 import discord
 from discord import app_commands
 from discord.enums import AppCommandOptionType as OptionType
+from discord.enums import AppCommandType
 
-from bot.command_schema import COMMANDS, Option, Spec
+from bot.command_schema import COMMANDS, MENUS, Option, Spec
 from bot.text_orders import parse_point
 from engine.state import Point
 
@@ -165,11 +166,17 @@ def walk(commands: list) -> Iterator[app_commands.Command]:
 
 
 def check_tree(tree: app_commands.CommandTree) -> None:
-    """Every command in the tree has a spec and takes its options; every spec has a command."""
-    made = {command.qualified_name: command for command in walk(tree.get_commands())}
+    """Every command in the tree has a spec and takes its options; every spec has a command;
+    the message menu is the schema's, and there is no user menu."""
+    made = {
+        command.qualified_name: command for command in walk(tree.get_commands(type=AppCommandType.chat_input))
+    }
     missing = sorted(COMMANDS.keys() - made.keys())
     undeclared = sorted(made.keys() - COMMANDS.keys())
     if missing or undeclared:
         raise SchemaDrift(f"commands without a spec: {undeclared}; specs without a command: {missing}")
+    menus = {menu.name for menu in tree.get_commands(type=AppCommandType.message)}
+    if menus != set(MENUS) or tree.get_commands(type=AppCommandType.user):
+        raise SchemaDrift(f"the message menu is {sorted(menus)}, declared {sorted(MENUS)}; no user menu")
     for path, command in made.items():
         check(command, COMMANDS[path])

@@ -106,13 +106,19 @@ def numbers_asked(question: str) -> list[Asked]:
     """The section numbers in a question in players' words, in order, at most
     :data:`MOST_ASKED`: "what does rule 63.22 say" asks for 63.22, "is RB9 in force" for RB9,
     "rule 63" for chapter 63 (a bare number is a chapter only after such a word)."""
-    found = [(m.start(1), m.group(1)) for m in _ASKED.finditer(question)]
-    found += [(m.start(1), m.group(1)) for m in _ASKED_CHAPTER.finditer(question)]
+    return numbers_cited(question)[:MOST_ASKED]
+
+
+def numbers_cited(text: str) -> list[Asked]:
+    """Every section number a text names, in order, each once (as :func:`numbers_asked` reads
+    them)."""
+    found = [(m.start(1), m.group(1)) for m in _ASKED.finditer(text)]
+    found += [(m.start(1), m.group(1)) for m in _ASKED_CHAPTER.finditer(text)]
     asked: dict[str, Asked] = {}
     for start, number in sorted(found):
-        named = bool(_NAMING.search(question[:start])) or ("." in number and number[0].isalpha())
+        named = bool(_NAMING.search(text[:start])) or ("." in number and number[0].isalpha())
         asked.setdefault(number.casefold(), Asked(number, named))
-    return list(asked.values())[:MOST_ASKED]
+    return list(asked.values())
 
 
 def citation_of(number: str) -> re.Pattern[str]:

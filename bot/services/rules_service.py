@@ -34,6 +34,7 @@ from bot.library.sections import (
     is_chapter_number,
     is_section_number,
     numbers_asked,
+    numbers_cited,
     printed_number,
     split_document,
 )
@@ -60,6 +61,7 @@ SEARCH_SECONDS = 0.5  # a word search taking longer is stopped
 SEARCH_STEPS = 10_000  # SQLite steps between looks at the clock
 TEXT_SUFFIXES = (".txt", ".md", ".markdown", ".text")
 RESULTS = 5
+MOST_CITED = 5  # rule numbers of one message answered, in its order
 # an import writes, and a removal deletes, this much a transaction: other channels write between two
 BATCH_CHARS = 100_000
 BATCH_ROWS = 500
@@ -299,6 +301,39 @@ class RulesService:
             if refusals:
                 raise refusals[0] from None
             raise
+
+    async def cited_in(self, guild_id: str, message: str) -> Reply:
+        """Every rule number a message cites (a post quoting 63.22 and O11.6133), each answered
+        as :meth:`lookup` answers it, the first :data:`MOST_CITED` of them; a number named as a
+        rule that has no section says so, and the numbers that may be something else (an M10, a
+        1.5) that have none are named together at the end. The numbers beyond the first are
+        named, to look up one by one."""
+        cited = numbers_cited(message)
+        if not cited:
+            return Reply.of("This message cites no rule number (such as 63.22, O11.6133, RB9 or IC12.6)")
+        answers: list[Line] = []
+        unknown: list[str] = []
+        for asked in cited[:MOST_CITED]:
+            try:
+                found = await self._by_number(guild_id, asked.number, cited=asked.named)
+            except GameError as no_section:
+                if asked.named:
+                    answers.append((str(no_section),))
+                else:
+                    unknown.append(asked.number)
+                continue
+            answers.extend(line for line in found.lines if line)
+        if unknown:
+            answers.append((f"No section in this server's rules library for {', '.join(unknown)}",))
+        if len(cited) > MOST_CITED:
+            left = ", ".join(later.number for later in cited[MOST_CITED:])
+            answers.append(
+                (
+                    f"The message cites {len(cited)} rule numbers: the first {MOST_CITED} were looked "
+                    f"up; ask /rule for the others: {left}",
+                )
+            )
+        return _apart(answers)
 
     async def suggest(self, guild_id: str, typed: str, limit: int = 25) -> list[tuple[str, str]]:
         """Sections whose number starts with, or whose title holds, what was typed: (label, value)."""

@@ -365,6 +365,26 @@ class Harness:
             2, command, user, channel, [_option(k, v) for k, v in options.items()], resolved
         )
 
+    async def message_menu(
+        self, command: str, message: dict[str, Any] | str, /, *, user: str, channel: str
+    ) -> list[dict[str, Any]]:
+        """Use ``command`` of a message's menu (Apps) on ``message`` (its text, as a member
+        posted it, or a message as Discord holds it, such as one the bot posted) as ``user`` in
+        ``channel``; return what the bot sent. Discord gives the message, whole, in the
+        interaction's resolved data (message commands get its content without the privileged
+        message content intent)."""
+        if isinstance(message, str):
+            author = {"id": OTTO, "username": f"user{OTTO}", "discriminator": "0", "avatar": None}
+            message = {**_message(int(channel), message), "author": author}
+        data = {
+            "id": str(next(_ids)),
+            "name": command,
+            "type": 3,
+            "target_id": message["id"],
+            "resolved": {"messages": {message["id"]: {**message, "channel_id": channel}}},
+        }
+        return await self._dispatch(self._payload(2, user, channel, data))
+
     async def autocomplete(
         self, command: str, option: str, typed: str, *, user: str, channel: str
     ) -> list[str]:

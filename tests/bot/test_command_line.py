@@ -1,12 +1,19 @@
 """``python -m bot`` at the command line: --help tells the options and the environment and
 touches nothing; --sync without a token says what is missing; commands published to one test
-server."""
+server; a backup or restore that cannot be done says why and changes nothing (the backups
+themselves: tests/storage/test_backup.py)."""
+
+import shutil
+import sqlite3
+from contextlib import closing
+from pathlib import Path
 
 import pytest
 
 from bot.__main__ import main
 from bot.config import Settings
 from tests.bot.discord_harness import close_bot, open_bot
+from tests.storage.databases import seed_sqlite
 
 
 @pytest.fixture
@@ -64,3 +71,90 @@ async def test_commands_are_published_to_the_test_server_only_or_to_every_server
         assert discord.sent[-1]["route"] == "PUT /applications/{application_id}/commands"
     finally:
         await close_bot(bot)
+
+
+@pytest.fixture
+def live_store(bare_directory, monkeypatch):
+    """A store with a game in ``games.db``, which DATABASE_URL names."""
+    path = bare_directory / "games.db"
+    seed_sqlite(f"sqlite+aiosqlite:///{path}")
+    with closing(sqlite3.connect(path)) as database, database:
+        database.execute("UPDATE alembic_version SET version_num = version_num")  # a write in WAL mode
+    monkeypatch.setenv("DATABASE_URL", f"sqlite+aiosqlite:///{path}")
+    (bare_directory / "notes.txt").write_text("not a database")
+    newer = bare_directory / "newer.db"
+    shutil.copyfile(path, newer)
+    with closing(sqlite3.connect(newer)) as database, database:
+        database.execute("UPDATE alembic_version SET version_num = '9999'")
+    with closing(sqlite3.connect(bare_directory / "empty.db")) as database:
+        database.execute("CREATE TABLE other (x)")
+    return path
+
+
+def files_in(folder: Path) -> dict[str, bytes]:
+    return {path.name: path.read_bytes() for path in sorted(folder.iterdir())}
+
+
+@pytest.mark.parametrize(
+    ("database", "arguments", "told"),
+    [
+        (None, ["--backup", "gone/copy.db"], "backup failed: there is no folder gone to write copy.db in"),
+        (
+            None,
+            ["--backup", "notes.txt"],
+            "backup failed: notes.txt exists already: a backup never overwrites",
+        ),
+        (None, ["--backup", "/sys/copy.db"], "backup failed: cannot write /sys/copy.db: Permission denied"),
+        ("missing.db", ["--backup", "copy.db"], "backup failed: there is no database file at missing.db"),
+        ("notes.txt", ["--backup", "copy.db"], "backup failed: the database notes.txt is not a store of the"),
+        (None, ["--restore", "missing.db"], "restore failed: there is no backup file at missing.db"),
+        (None, ["--restore", "notes.txt"], "restore failed: notes.txt is not a store of the Iron Cross bot"),
+        (
+            None,
+            ["--restore", "empty.db"],
+            "restore failed: empty.db is not a store of the Iron Cross bot (it lacks",
+        ),
+        (
+            None,
+            ["--restore", "newer.db"],
+            "restore failed: newer.db is at migration 9999, unknown to this version",
+        ),
+        (
+            "gone/games.db",
+            ["--restore", "games.db"],
+            "restore failed: there is no folder gone for the database",
+        ),
+        (
+            "notes.txt",
+            ["--restore", "games.db"],
+            "restore failed: the database notes.txt is not a store of the",
+        ),
+        (
+            "/sys/games.db",
+            ["--restore", "games.db"],
+            "restore failed: cannot write /sys/games.db: Permission denied",
+        ),
+    ],
+)
+def test_a_backup_or_restore_that_cannot_be_done_says_why_and_changes_nothing(
+    live_store, monkeypatch, capsys, database, arguments, told
+):
+    if database is not None:
+        monkeypatch.setenv("DATABASE_URL", f"sqlite+aiosqlite:///{database}")
+    before = files_in(live_store.parent)
+    assert main(arguments) == 1
+    said = capsys.readouterr()
+    assert said.out == "" and said.err.startswith(told) and said.err.count("\n") == 1
+    assert files_in(live_store.parent) == before
+
+
+def test_backup_and_restore_take_a_path_and_one_at_a_time(bare_directory, capsys):
+    for arguments, told in [
+        (["--backup"], "argument --backup: expected one argument"),
+        (["--restore"], "argument --restore: expected one argument"),
+        (["--backup", "a.db", "--restore", "b.db"], "argument --restore: not allowed with argument --backup"),
+    ]:
+        with pytest.raises(SystemExit) as done:
+            main(arguments)
+        assert done.value.code == 2 and told in capsys.readouterr().err
+    assert list(bare_directory.iterdir()) == []

@@ -1,18 +1,21 @@
 """One declaration of every command (bot/command_schema/): the real Discord command tree and
-the console's grammar are both made from it, and take the same options."""
+the console's grammar are both made from it, and take the same options; the message menu's
+commands (Discord's alone) are the schema's too."""
 
 import discord
 import pytest
+from discord import AppCommandType
 
 from bot.app import Services
-from bot.command_schema import COMMANDS, Option
+from bot.command_schema import COMMANDS, MENUS, Option
 from bot.console_grammar import Line, console_path
 from bot.discord_adapter.client import IronCrossBot
-from bot.discord_adapter.schema_commands import OPTION_TYPES, SchemaDrift, schema_command, walk
+from bot.discord_adapter.schema_commands import OPTION_TYPES, SchemaDrift, check_tree, schema_command, walk
 from bot.services.game_service import GameService
 from bot.text_orders import ORDER_WORDS
 from engine.errors import IllegalCommand
 
+CHAT_INPUT = AppCommandType.chat_input
 CONSOLE_ONLY = {  # what a keyboard needs that Discord gives by a form, an upload or a user's seat
     ("game map", "side"),
     ("force import", "file"),
@@ -41,7 +44,18 @@ def sample(option: Option) -> str:
 @pytest.fixture
 async def tree(store):
     bot = IronCrossBot(Services.around(GameService(store)))
-    yield {command.qualified_name: command for command in walk(bot.tree.get_commands())}
+    yield {command.qualified_name: command for command in walk(bot.tree.get_commands(type=CHAT_INPUT))}
+    await bot.close()
+
+
+async def test_the_message_menu_is_the_schemas_and_no_other_menu_is_registered(store):
+    bot = IronCrossBot(Services.around(GameService(store)))
+    menus = bot.tree.get_commands(type=AppCommandType.message)
+    assert [menu.name for menu in menus] == ["Look up rules", "Roll dice"] == list(MENUS)
+    assert bot.tree.get_commands(type=AppCommandType.user) == []
+    bot.tree.remove_command("Roll dice", type=AppCommandType.message)
+    with pytest.raises(SchemaDrift, match=r"the message menu is \['Look up rules'\], declared"):
+        check_tree(bot.tree)
     await bot.close()
 
 

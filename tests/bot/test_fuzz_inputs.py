@@ -37,6 +37,7 @@ from bot.services.stats_service import StatsService
 from bot.storage.store import GameStore
 from engine.dice import SeededDice
 from engine.errors import IllegalCommand
+from engine.rolls.in_text import dice_in
 from tests.bot.fuzz_inputs import NASTY, console_lines, mixed_lines
 from tests.storage.copies import PostgresCopies
 
@@ -205,6 +206,8 @@ async def test_services_called_directly_refuse_clearly_and_store_nothing_when_th
         lambda: dice.roll("fuzz", "ann", nasty_text(rng), secret=rng.random() < 0.5),
         lambda: dice.chart("fuzz", "ann", rng.choice(["rb-rg-strength", nasty_text(rng)]), nasty_text(rng)),
         lambda: rules.lookup("fuzz", nasty_text(rng)),
+        lambda: rules.cited_in("fuzz", nasty_text(rng)),  # a message's "Look up rules"
+        lambda: dice.roll("fuzz", "ann", dice_in(nasty_text(rng)).command or "dr"),  # its "Roll dice"
         lambda: rules.import_document("fuzz", "ann", rng.choice(["a.md", "a.exe"]), nasty_text(rng).encode()),
         lambda: forces.create(
             "fuzz",

@@ -13,10 +13,13 @@ import pytest
 from tests.bot.discord_harness import close_bot, open_bot
 
 BUDGET = 3_500  # characters a command, of Discord's 4,000
-MOST_COMMANDS = 100  # global commands an application registers
+MOST_COMMANDS = 100  # global slash commands an application registers
+MOST_MENU_COMMANDS = 5  # global message commands (and as many user commands)
 MOST_OPTIONS = 25  # options of a command, subcommands of a group, choices of an option
 NAME = re.compile(r"[-_a-z0-9]{1,32}")
+MENU_NAME = re.compile(r"\S(?:[\w '-]{0,30}\S)?")  # a menu's: 1-32 characters, capitals and spaces allowed
 DESCRIPTION = range(1, 101)
+SLASH, MESSAGE = 1, 3  # the command types
 
 
 @pytest.fixture
@@ -53,6 +56,11 @@ def everything(item: dict, path: str = "") -> list[tuple[str, dict]]:
 
 
 def test_discord_accepts_every_command_with_room_to_spare(registered):
+    menus = [command for command in registered if command["type"] != SLASH]
+    assert {command["type"] for command in menus} == {MESSAGE} and len(menus) <= MOST_MENU_COMMANDS
+    for menu in menus:  # a menu command: its name as the menu shows it, no description, no options
+        assert MENU_NAME.fullmatch(menu["name"]) and not menu.get("description") and not menu.get("options")
+    registered = [command for command in registered if command["type"] == SLASH]
     assert len(registered) <= MOST_COMMANDS
     for command in registered:
         for path, item in everything(command):
