@@ -3,11 +3,12 @@
 At each decision the side must make, the stand-in lists what it could say (:func:`options`):
 every unit that may act firing at each enemy it may hurt, moving toward the enemy or into cover,
 moving and firing; a Company Morale Test; passing; in a reaction window, declining or firing back;
-the calls, choices and set-up of the other phases. Each is checked with the engine's own
-legality (:func:`engine.legality.is_legal`), then weighed by playing it on copies of the game
-with a few throws of seeded dice (the enemy declining to react), and scoring the tables that
-result (:func:`standing`): what each side has lost in points, destroyed or pinned by markers,
-broken forces, objectives held and the game's result. The best on average is the order given.
+the calls, choices and set-up of the other phases. Each is weighed by playing it on copies of
+the game with a few throws of seeded dice (the enemy declining to react), and scoring the tables
+that result (:func:`standing`): what each side has lost in points, destroyed or pinned by
+markers, broken forces, the game's result, and how near each unit stands to its goal (the
+objectives, else the enemy) and whether in cover. The engine refuses an illegal option before it
+rolls a die, so only legal ones are weighed; the best on average is the order given.
 
 It never sees what its side may not know: it orders only by what the command would be refused
 or accepted for, and weighs copies of the game it is handed, which the caller gives as the side
@@ -45,7 +46,6 @@ from engine.errors import IllegalCommand
 from engine.game import apply, awaiting
 from engine.game_state import GameState
 from engine.legality import (
-    is_legal,
     may_fire_at,
     moving_and_firing,
     moving_to,
@@ -80,13 +80,16 @@ def stand_in_command(state: GameState, side: str, seed: int = 0, throws: int = T
 
 def best(state: GameState, side: str, seed: int = 0, throws: int = THROWS) -> Weighed:
     """The legal option worth most to ``side``, its worth (the first of equals, so the same game
-    and seed always give the same order)."""
-    legal = [command for command in options(state, side, random.Random(seed)) if is_legal(state, command)]
-    if not legal:
+    and seed always give the same order). Playing an option out is also its check: the engine
+    refuses an illegal command before it rolls a die."""
+    weighed = []
+    for command in options(state, side, random.Random(seed)):
+        try:
+            weighed.append(Weighed(command, worth(state, side, command, seed, throws)))
+        except IllegalCommand:
+            continue
+    if not weighed:
         raise IllegalCommand(f"The stand-in finds nothing {side} may do now")
-    if len(legal) == 1:
-        return Weighed(legal[0], 0.0)
-    weighed = [Weighed(command, worth(state, side, command, seed, throws)) for command in legal]
     return max(weighed, key=lambda w: w.worth)
 
 
@@ -137,6 +140,8 @@ def standing(state: GameState, side: str) -> float:
         score -= own * points * MARKER_COST * unit.morale_markers
         if unit.on_table:
             score += own * points * _placed(state, unit, goals.get(unit.side, ()))
+        elif unit.in_reserve:  # as far from its goal as the table allows
+            score -= own * points * TOWARD * math.hypot(state.table.width, state.table.depth)
     for name, other in state.sides.items():
         if other.broken:
             score += -BROKEN if name == side else BROKEN
@@ -165,7 +170,8 @@ def _placed(state: GameState, unit: Unit, goals: tuple[Point, ...]) -> float:
 
 def options(state: GameState, side: str, rng: random.Random) -> Iterator[Command]:
     """Everything the stand-in considers saying for ``side`` now (not yet checked as legal)."""
-    if state.deployment is not None:
+    plan = state.deployment
+    if plan is not None and side in plan.sides and not plan.sides[side].done:
         yield from _setting_up(state, side, rng)
         return
     if state.phase is Phase.SETUP:
@@ -191,8 +197,7 @@ def options(state: GameState, side: str, rng: random.Random) -> Iterator[Command
         yield from _orders(state, side, moving=False)
     elif state.phase is Phase.ACTIVE:
         yield PassInitiative(side=side)
-        if any(u.morale_markers for u in live_units(state, side)):
-            yield Declare(side=side, order=MoraleTestOrder())
+        yield Declare(side=side, order=MoraleTestOrder())  # also a token spent, where none can act
         yield from _orders(state, side, moving=True)
         yield from _entering(state, side)
 
@@ -209,17 +214,22 @@ def _orders(state: GameState, side: str, moving: bool) -> Iterator[Command]:
             yield order_now(state, side, UnitOrder(unit=unit.id, actions=(Fire(target=enemy.id),)))
         if not moving:
             continue
-        for point in _steps(state, unit, goals):
-            yield order_now(state, side, moving_to(unit.id, "move", point))
-            for enemy in live_units(state):
-                if enemy.side != side:
-                    yield order_now(state, side, moving_and_firing(unit.id, "move", point, enemy.id, "after"))
-                    break
+        steps = _steps(state, unit, goals)
+        yield from (order_now(state, side, moving_to(unit.id, "move", point)) for point in steps)
+        nearest = _nearest_enemy(state, unit)
+        if steps and nearest is not None:
+            yield order_now(state, side, moving_and_firing(unit.id, "move", steps[0], nearest.id, "after"))
+
+
+def _nearest_enemy(state: GameState, unit: Unit) -> Unit | None:
+    here = (unit.position.x, unit.position.y)
+    enemies = [u for u in live_units(state) if u.side != unit.side]
+    return min(enemies, key=lambda e: math.dist(here, (e.position.x, e.position.y)), default=None)
 
 
 def _steps(state: GameState, unit: Unit, goals: tuple[Point, ...]) -> list[Point]:
-    """Where a unit might move: most of its reach toward its nearest goal, half of it, and a
-    step sideways each way."""
+    """Where a unit might move: most of its reach toward its nearest goal, and most of it a
+    little to either side."""
     mover = state.units.get(unit.embarked_in or "", unit)
     reach = movement_allowance(mover.profile, rapid=False, road=False)
     here = mover.position
@@ -228,7 +238,7 @@ def _steps(state: GameState, unit: Unit, goals: tuple[Point, ...]) -> list[Point
     goal = min(goals, key=lambda g: math.dist((here.x, here.y), (g.x, g.y)))
     heading = math.atan2(goal.y - here.y, goal.x - here.x)
     found = []
-    for share, turn in ((0.95, 0.0), (0.5, 0.0), (0.8, 0.7), (0.8, -0.7)):
+    for share, turn in ((0.95, 0.0), (0.8, 0.7), (0.8, -0.7)):
         length = min(reach * share, math.dist((here.x, here.y), (goal.x, goal.y)) - 1.0)
         if length < 0.5:
             continue
@@ -259,20 +269,21 @@ def _entering(state: GameState, side: str) -> Iterator[Command]:
 
 
 def _setting_up(state: GameState, side: str, rng: random.Random) -> Iterator[Command]:
-    """Set-up: the next unit waiting, at points tried across the table (the engine refuses those
-    outside the side's zone), else done."""
+    """Set-up: the next unit waiting, at points drawn across the side's area (the engine refuses
+    those too close to another unit or on impassable ground), facing the table's middle; else
+    done."""
+    plan = state.deployment
     waiting = may_still_set_up(state, side)
-    if waiting:
-        facing = 90.0 if _enemy_lies_beyond(state, side) else 270.0
+    if plan is not None and waiting:
+        unit = state.units[waiting[0]]
+        reach = movement_allowance(unit.profile, rapid=False, road=False)
+        areas = plan.sides[side].zone.rectangles(state.table, reach)
+        middle = (state.table.width / 2, state.table.depth / 2)
         for _ in range(SET_UP_TRIES):
+            x0, y0, x1, y1 = rng.choice(areas)
             at = Point(
-                x=round(rng.uniform(1, state.table.width - 1), 1),
-                y=round(rng.uniform(1, state.table.depth - 1), 1),
+                x=round(rng.uniform(x0 + 0.5, x1 - 0.5), 1), y=round(rng.uniform(y0 + 0.5, y1 - 0.5), 1)
             )
-            yield Deploy(side=side, unit=waiting[0], at=at, facing=facing)
+            facing = math.degrees(math.atan2(middle[1] - at.y, middle[0] - at.x)) % 360
+            yield Deploy(side=side, unit=unit.id, at=at, facing=round(facing))
     yield FinishDeployment(side=side)
-
-
-def _enemy_lies_beyond(state: GameState, side: str) -> bool:
-    """Whether the side's enemy sets up at the far edge (greater y) of the table."""
-    return state.sides[side].entry_edge != "far"
