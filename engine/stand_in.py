@@ -10,9 +10,9 @@ markers, broken forces, the game's result, and how near each unit stands to its 
 objectives, else the enemy) and whether in cover. The engine refuses an illegal option before it
 rolls a die, so only legal ones are weighed; the best on average is the order given.
 
-It never sees what its side may not know: it orders only by what the command would be refused
-or accepted for, and weighs copies of the game it is handed, which the caller gives as the side
-sees it where hidden units matter.
+What it is handed is the game as the engine holds it: in a battle with hidden set-up or dummy
+markers, its weighing knows where the hidden units are, which its side's player would not (its
+orders name only units its side may name, as the engine checks).
 """
 
 from __future__ import annotations
