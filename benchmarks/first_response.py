@@ -11,6 +11,7 @@ picture workers of ``bot.picture_pool``, the collector of ``bot.collector``). Al
 action against a plain write of the same bytes to the same kind of file (alone with --storage).
 
     .venv/bin/python benchmarks/first_response.py [--channels 50 200] [--workers 2] [--unchecked]
+    .venv/bin/python benchmarks/first_response.py --storage [--runs 5] [--repeats 200]
 """
 
 from __future__ import annotations
@@ -255,7 +256,7 @@ async def stored_action_against_plain_write(folder: Path, repeats: int = 200) ->
     print(f"  plain sqlite3 write {write * 1000:.3f}")
     for name, timings in (("stored action", actions), ("store.load", loads), ("store.append", appends)):
         median = statistics.median(timings)
-        print(f"  {name} {median * 1000:.3f} ({median / write:.0f}x the plain write)")
+        print(f"  {name} {median * 1000:.3f} ({median / write:.1f}x the plain write)")
     print(f"  per stored action: {per_action[0]:.0f} SQL statements, {per_action[1]:.0f} transactions")
 
 
@@ -265,6 +266,7 @@ async def main() -> None:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="picture worker processes")
     parser.add_argument("--repeats", type=int, default=200, help="stored actions timed against plain writes")
     parser.add_argument("--storage", action="store_true", help="only the stored action against a plain write")
+    parser.add_argument("--runs", type=int, default=1, help="times the stored action is timed, each afresh")
     parser.add_argument(
         "--unchecked",
         action="store_true",
@@ -281,7 +283,9 @@ async def main() -> None:
                         channels, Path(folder), way, options.workers, checked=not options.unchecked
                     )
                     print(f"    {way.name}: {figures}")
-        await stored_action_against_plain_write(Path(folder), options.repeats)
+        for run in range(options.runs):
+            (Path(folder) / str(run)).mkdir()
+            await stored_action_against_plain_write(Path(folder) / str(run), options.repeats)
 
 
 if __name__ == "__main__":

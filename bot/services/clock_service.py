@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Protocol
 
+from sqlalchemy import Connection
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.services.deadline_posts import DeadlinePost, DeadlinePosts, logged_outcome
@@ -61,6 +62,8 @@ class Games(Protocol):
     timers: ReactionTimers
     claims: Claims
     posts: DeadlinePosts
+    # writes that go into every action's own transaction (see ``GameService.in_commit``)
+    in_commit: list[Callable[[Connection, StoredGame, str, GameState], Callable[[], None] | None]]
 
     async def game(self, channel_id: str) -> GameState: ...
 
@@ -88,6 +91,7 @@ class ClockService:
         self.on_deadline_passed: Callable[[str, str, Outcome | None], Awaitable[None]] | None = None
         self.resumed: list[Callable[[str], Awaitable[None]]] = []  # other timers of a channel to re-arm
         games.posts.senders[REFEREE_DEADLINE] = self._post_passed
+        games.in_commit.append(self.deadlines_ended)
 
     # -- what the game service asks ----------------------------------------------------------
 
@@ -106,19 +110,27 @@ class ClockService:
         start = paused_at or self.games.clock.now()
         return WindowTime(start + timedelta(seconds=game.reaction_seconds), paused_at is not None)
 
-    async def after_command(self, game: StoredGame, user_id: str, state: GameState) -> None:
-        """A player of a side with a deadline (as loaded with ``game``) has acted: the deadline
-        is off. A finished game keeps none."""
+    def deadlines_ended(
+        self, connection: Connection, game: StoredGame, user_id: str, after: GameState
+    ) -> Callable[[], None] | None:
+        """Written with each action (``connection``: its transaction): a player of a side with a
+        deadline (as loaded with ``game``) has acted, so the deadline is off; a finished game
+        keeps none. Once the action is stored, their timers go."""
         channel_id = game.channel_id
         ended = [
             side
             for side in sorted(game.deadline_sides)
-            if state.phase is Phase.OVER or user_id in getattr(state.sides.get(side), "players", ())
+            if after.phase is Phase.OVER or user_id in getattr(after.sides.get(side), "players", ())
         ]
-        if ended:
-            await clock_store.drop_player_deadlines(self.games.store, channel_id, ended)
+        if not ended:
+            return None
+        clock_store.drop_deadlines(connection, channel_id, ended)
+
+        def cancel() -> None:
             for side in ended:
                 self.deadlines.cancel((channel_id, side))
+
+        return cancel
 
     async def window_due(self, channel_id: str, window: int) -> bool:
         """A window still has to close at its deadline while it is the one stored open, its

@@ -76,8 +76,8 @@ class GameService:
         self.on_window_closed = on_window_closed
         # told (channel, final state) when a game ends, under the channel's lock: not to act on it
         self.on_game_over: list[Callable[[str, GameState], Awaitable[None]]] = []
-        # called inside every action's own write, so what follows the game (the turn pings) is
-        # stored with it
+        # called inside every action's own write, so what follows the game (the turn pings, the
+        # referee's deadlines it ends) is stored with it
         self.in_commit: list[InCommit] = []
         fire = self.claims.renewing(WINDOWS, self.clock, self._window_expired, lambda key: key[:1])  # type: ignore[index]
         self.timers = ReactionTimers(self.clock, fire, still_due=self._window_due)
@@ -290,7 +290,7 @@ class GameService:
                     },
                 )
                 metrics.COMMANDS_STORED.labels(command.kind).inc()
-                await self._after_commit(game, user_id, stored.state)
+                await self._after_commit(game, stored.state)
                 return Outcome(
                     stored.state,
                     events,
@@ -316,17 +316,16 @@ class GameService:
 
         return write
 
-    async def _after_commit(self, game: StoredGame, user_id: str, after: GameState) -> None:
-        """What follows a stored action (deadlines off, game-over news), each step on its own. The
-        action stands whatever happens here, so a failure is logged, never passed on as the
-        action's, and never keeps the next step from running."""
+    async def _after_commit(self, game: StoredGame, after: GameState) -> None:
+        """What follows a stored action (the game-over news), each hook on its own. The action
+        stands whatever happens here, so a failure is logged, never passed on as the action's,
+        and never keeps the next hook from running."""
         channel_id, before = game.channel_id, game.state
-        steps = [lambda: self.clocks.after_command(game, user_id, after)]
-        if after.phase is Phase.OVER and before.phase is not Phase.OVER:
-            steps += [lambda hook=hook: hook(channel_id, after) for hook in self.on_game_over]
-        for step in steps:
+        if after.phase is not Phase.OVER or before.phase is Phase.OVER:
+            return
+        for hook in self.on_game_over:
             try:
-                await step()
+                await hook(channel_id, after)
             except Exception:
                 log.exception("after a stored action in channel %s", channel_id)
 
@@ -372,7 +371,7 @@ class GameService:
             self._follow_windows(channel_id, game.state, state, deadline)
             for then in committed:
                 then()
-            await self._after_commit(game, user_id, stored.state)
+            await self._after_commit(game, stored.state)
             return Outcome(stored.state, produced[-1], stored.version, deadline, stored.closed_window_message)
 
     async def _window_due(self, key: WindowKey) -> bool:

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete
+from sqlalchemy import Connection, bindparam, delete
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import select
@@ -153,10 +153,12 @@ async def drop_held_deadline(session: AsyncSession, channel_id: str, side: str) 
     return result.rowcount == 1
 
 
-async def drop_player_deadlines(store: GameStore, channel_id: str, sides: Iterable[str]) -> None:
-    async with store.sessions() as session, session.begin():
-        await session.execute(
-            delete(PlayerDeadlineRow).where(
-                PlayerDeadlineRow.channel_id == channel_id, PlayerDeadlineRow.side.in_(list(sides))
-            )
-        )
+DEADLINES = PlayerDeadlineRow.__table__  # type: ignore[attr-defined]
+DEADLINES_DROPPED = delete(DEADLINES).where(  # made once: SQLAlchemy keeps it compiled
+    DEADLINES.c.channel_id == bindparam("channel"), DEADLINES.c.side.in_(bindparam("sides", expanding=True))
+)
+
+
+def drop_deadlines(connection: Connection, channel_id: str, sides: Iterable[str]) -> None:
+    """Drop the deadlines of ``sides`` inside the transaction of the action that ends them."""
+    connection.execute(DEADLINES_DROPPED, {"channel": channel_id, "sides": list(sides)})

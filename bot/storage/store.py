@@ -277,7 +277,7 @@ class GameStore:
                     "interaction_id": interaction_id,
                 },
             )
-            closed = _replace_window(connection, game.channel_id, state, window_deadline, window_message)
+            closed = _replace_window(connection, game, state, window_deadline, window_message)
             if with_it is not None:
                 with_it(connection)
             return closed
@@ -286,13 +286,13 @@ class GameStore:
         return StoredGame(game.channel_id, version, state, game.reaction_seconds, closed)
 
     async def set_window_message(self, channel_id: str, window: int, message_id: str) -> None:
-        """Remember the message that shows a window's buttons, to take them away when it closes."""
-        async with self.sessions() as session, session.begin():
-            await session.execute(
-                update(WindowRow)
-                .where(WindowRow.channel_id == channel_id, WindowRow.window == window)
-                .values(message_id=message_id)
-            )
+        """Remember the message that shows a window's buttons, to take them away when it closes:
+        one statement, on the store's writer."""
+
+        def remember(connection: Connection) -> None:
+            connection.execute(WINDOW_MESSAGE, {"channel": channel_id, "open": window, "message": message_id})
+
+        await self.transactions.write(remember)
 
     async def open_windows(self) -> list[OpenWindow]:
         """Every open reaction window, for re-arming the timers after a restart."""
@@ -391,6 +391,11 @@ GAME, GAME_ASKED = _game_query(asked=False), _game_query(asked=True)
 NEXT_VERSION = update(GAMES).where(
     GAMES.c.channel_id == bindparam("channel"), GAMES.c.version == bindparam("read")
 )
+WINDOW_MESSAGE = (
+    update(WINDOWS)
+    .where(WINDOWS.c.channel_id == bindparam("channel"), WINDOWS.c.window == bindparam("open"))
+    .values(message_id=bindparam("message"))
+)
 WINDOW_REPLACED = (
     delete(WINDOWS)
     .where(WINDOWS.c.channel_id == bindparam("channel"))
@@ -443,20 +448,30 @@ def _keep_snapshots(
 
 def _replace_window(
     connection: Connection,
-    channel_id: str,
+    game: StoredGame,
     state: GameState,
     deadline: datetime | None,
     message_id: str | None,
 ) -> str | None:
     """Store the window ``state`` has open (closing at ``deadline``), or none, in place of the
     channel's window before; the message of that window if this closed it. A window still open
-    keeps its message (on which its buttons are)."""
-    previous = connection.execute(WINDOW_REPLACED, {"channel": channel_id}).first()
+    keeps its message (on which its buttons are).
+
+    Only actions write a window's number and deadline, each over the game's version, so the
+    window loaded with ``game`` is the one stored: one still open as stored is left alone, and
+    with none loaded there is none to take away. Its message may have been set since (after
+    the card that shows it was posted), so the message is the one the replaced row held."""
     open_now = state.pending.window if state.phase is Phase.REACTION and state.pending else None
+    loaded = game.window
+    if loaded is not None and (loaded.window, loaded.deadline) == (open_now, deadline):
+        return None
+    previous = None
+    if loaded is not None:
+        previous = connection.execute(WINDOW_REPLACED, {"channel": game.channel_id}).first()
     still_open = previous is not None and open_now is not None and previous.window == open_now
     if open_now is not None and deadline:
         message_id = previous.message_id if still_open and previous else message_id
-        window = {"channel_id": channel_id, "window": open_now, "deadline": deadline.isoformat()}
+        window = {"channel_id": game.channel_id, "window": open_now, "deadline": deadline.isoformat()}
         connection.execute(insert(WINDOWS), {**window, "message_id": message_id})
     return previous.message_id if previous is not None and not still_open else None
 
