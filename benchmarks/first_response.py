@@ -41,6 +41,7 @@ from bot.text_orders import unit_order  # noqa: E402
 from engine.commands import Declare  # noqa: E402
 from engine.dice import SeededDice  # noqa: E402
 from engine.game import apply  # noqa: E402
+from engine.state import Phase  # noqa: E402
 from tests.bot import discord_rules  # noqa: E402
 from tests.bot.discord_harness import OTTO, close_bot, open_bot, started_game  # noqa: E402
 
@@ -205,12 +206,37 @@ class Statements:
         self.begun += statement.startswith("BEGIN")
 
 
+class PlainWrites:
+    """The same bytes as a stored action's written with the sqlite3 module, one transaction each,
+    to a file in WAL mode beside the store's: timed between the store's own steps, so that both
+    meet the same disk and the same neighbours on the machine."""
+
+    def __init__(self, path: Path, state_json: str, log_json: tuple[str, str]) -> None:
+        self.row = state_json, *log_json
+        self.timings: list[float] = []
+        self.connection = sqlite3.connect(path, isolation_level=None)
+        self.connection.execute("PRAGMA journal_mode=WAL")
+        self.connection.execute(
+            "CREATE TABLE t (id INTEGER PRIMARY KEY, state TEXT, command TEXT, events TEXT)"
+        )
+
+    def write(self) -> None:
+        started = time.perf_counter()
+        self.connection.execute("BEGIN")
+        self.connection.execute("INSERT INTO t VALUES (?, ?, ?, ?)", (len(self.timings), *self.row))
+        self.connection.execute("COMMIT")
+        self.timings.append(time.perf_counter() - started)
+
+
 async def stored_action_against_plain_write(folder: Path, repeats: int = 200) -> None:
     """One action's storing against writing the same bytes (the game's state, the command and
-    its events) with the sqlite3 module in one transaction, in the same run. The action goes
-    through ``GameService.act`` with the engine's answer made beforehand, so what is timed is
-    the store's part: the game loaded (with the interaction looked up), then the command, its
-    log entry, its reaction window and its turn ping written, and what follows the write."""
+    its events) with the sqlite3 module in one transaction, in the same run, each plain write
+    timed right after one of the store's steps. The action goes through ``GameService.act``
+    with the engine's answer made beforehand, so what is timed is the store's part: the game
+    loaded (with the interaction looked up), then the command, its log entry, its reaction
+    window and its turn ping written, and what follows the write. The actions take turns: one
+    opens the Allies' reaction window (and starts the wait for Ann), the next closes it (the
+    wait for Otto again), so that each writes a window and a ping as a real action does."""
     with pytest.MonkeyPatch.context() as monkeypatch:
         bot, discord = await open_bot(f"sqlite+aiosqlite:///{folder / 'one.db'}", monkeypatch)
         await started_game(bot, discord, channel="1")
@@ -219,39 +245,39 @@ async def stored_action_against_plain_write(folder: Path, repeats: int = 200) ->
         game = await store.load("1")
         command = Declare(side="axis", order=unit_order(game.state, "axis", "Gruppe 3", move="50,39"))
         state, events = apply(game.state, command, SeededDice(7))
-        monkeypatch.setattr(game_service, "apply", lambda _state, _command, _dice: (state, events))
+        plain = PlainWrites(
+            folder / "plain.db",
+            state.model_dump_json(),
+            (COMMAND.dump_json(command).decode(), EVENTS.dump_json(events).decode()),
+        )
+
+        def answer(now, _command, _dice):
+            return (game.state, []) if now.phase is Phase.REACTION else (state, events)
+
+        monkeypatch.setattr(game_service, "apply", answer)
         loads, appends, actions = [], [], []
         for n in range(repeats):
             started = time.perf_counter()
             await store.load("1", f"load-{n}")
             loads.append(time.perf_counter() - started)
+            plain.write()
         statements = Statements(store)
         for n in range(repeats):
             started = time.perf_counter()
             await bot.games.act("1", OTTO, command, interaction_id=f"act-{n}")
             actions.append(time.perf_counter() - started)
+            plain.write()
         per_action = statements.sent / repeats, statements.begun / repeats
         for _ in range(repeats):
             game = await store.load("1")
             started = time.perf_counter()
             await store.append(game, OTTO, command, events, state)
             appends.append(time.perf_counter() - started)
+            plain.write()
         await close_bot(bot)
-    state_json = state.model_dump_json()
-    log_json = COMMAND.dump_json(command).decode(), EVENTS.dump_json(events).decode()
-    plain = sqlite3.connect(folder / "plain.db", isolation_level=None)
-    plain.execute("PRAGMA journal_mode=WAL")
-    plain.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, state TEXT, command TEXT, events TEXT)")
-    writes = []
-    for n in range(repeats):
-        started = time.perf_counter()
-        plain.execute("BEGIN")
-        plain.execute("INSERT INTO t VALUES (?, ?, ?, ?)", (n, state_json, *log_json))
-        plain.execute("COMMIT")
-        writes.append(time.perf_counter() - started)
-    plain.close()
-    write = statistics.median(writes)
-    size = len(state_json) + sum(map(len, log_json))
+    plain.connection.close()
+    write = statistics.median(plain.timings)
+    size = sum(map(len, plain.row))
     print(f"storing one action ({size:,} bytes: state, command, events), median of {repeats} (ms):")
     print(f"  plain sqlite3 write {write * 1000:.3f}")
     for name, timings in (("stored action", actions), ("store.load", loads), ("store.append", appends)):
