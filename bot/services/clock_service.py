@@ -17,7 +17,6 @@ from datetime import datetime, timedelta
 from typing import Protocol
 
 from sqlalchemy import Connection
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.services.deadline_posts import DeadlinePost, DeadlinePosts, logged_outcome
 from bot.services.outcome import GameError, Outcome
@@ -74,7 +73,7 @@ class Games(Protocol):
         command: Command,
         *,
         interaction_id: str | None = None,
-        also: Callable[[AsyncSession, str, int], Awaitable[None]] | None = None,
+        also: Callable[[Connection, str, int], None] | None = None,
     ) -> Outcome: ...
 
 
@@ -162,8 +161,8 @@ class ClockService:
         await self._refereed(channel_id, user_id)
         now = self.games.clock.now()
 
-        async def stop(session: AsyncSession, _channel: str, _seq: int) -> None:
-            if not await clock_store.pause_in(session, channel_id, now):
+        def stop(connection: Connection, _channel: str, _seq: int) -> None:
+            if not clock_store.pause_in(connection, channel_id, now):
                 raise GameError(ALREADY_PAUSED)
 
         command = RefereeClock(referee=user_id, action="pause")
@@ -179,8 +178,8 @@ class ClockService:
         await self._refereed(channel_id, user_id)
         now = self.games.clock.now()
 
-        async def start(session: AsyncSession, _channel: str, _seq: int) -> None:
-            if not await clock_store.resume_in(session, channel_id, now):
+        def start(connection: Connection, _channel: str, _seq: int) -> None:
+            if not clock_store.resume_in(connection, channel_id, now):
                 raise GameError(NOT_PAUSED)
 
         command = RefereeClock(referee=user_id, action="resume")
@@ -202,8 +201,8 @@ class ClockService:
         """Give the open reaction window ``minutes`` more."""
         await self._refereed(channel_id, user_id)
 
-        async def extend(session: AsyncSession, _channel: str, _seq: int) -> None:
-            if await clock_store.extend_window_in(session, channel_id, timedelta(minutes=minutes)) is None:
+        def extend(connection: Connection, _channel: str, _seq: int) -> None:
+            if clock_store.extend_window_in(connection, channel_id, timedelta(minutes=minutes)) is None:
                 raise GameError("No reaction window is open")  # the engine saw one: never reached
 
         command = RefereeClock(referee=user_id, action="extend", minutes=minutes)
@@ -237,9 +236,9 @@ class ClockService:
         await self._refereed(channel_id, user_id)
         now = self.games.clock.now()
 
-        async def keep(session: AsyncSession, _channel: str, _seq: int) -> None:
-            due = (await clock_store.paused_since_in(session, channel_id) or now) + timedelta(hours=hours)
-            await clock_store.set_player_deadline_in(session, PlayerDeadline(channel_id, side, due, user_id))
+        def keep(connection: Connection, _channel: str, _seq: int) -> None:
+            due = (clock_store.paused_since_in(connection, channel_id) or now) + timedelta(hours=hours)
+            clock_store.set_player_deadline_in(connection, PlayerDeadline(channel_id, side, due, user_id))
 
         command = RefereeClock(referee=user_id, action="deadline", side=side, hours=hours)
         outcome = await self.games.act(channel_id, user_id, command, interaction_id=interaction_id, also=keep)
@@ -326,10 +325,10 @@ class ClockService:
             f"{side_name(side, start=True)} did not act by the referee's deadline: the game {done} for them"
         )
 
-        async def drop(session: AsyncSession, _channel: str, seq: int) -> None:
-            if not await clock_store.drop_held_deadline(session, channel_id, side):
+        def drop(connection: Connection, _channel: str, seq: int) -> None:
+            if not clock_store.drop_held_deadline(connection, channel_id, side):
                 raise GameError("The deadline was dropped meanwhile")  # by another process
-            self.games.posts.write(session, replace(post, payload=_said(text, seq, message_id)))
+            self.games.posts.write(connection, replace(post, payload=_said(text, seq, message_id)))
 
         try:  # the deadline is dropped with the game's change: a second firer finds it gone
             outcome = await self.games.act(channel_id, due.referee, command, also=drop)
@@ -348,11 +347,14 @@ class ClockService:
 
     async def _drop_telling(self, due: PlayerDeadline, post: DeadlinePost) -> DeadlinePost | None:
         """Drop the deadline, writing ``post`` with it; None if it was gone already."""
-        async with self.games.store.sessions() as session, session.begin():
-            if not await clock_store.drop_held_deadline(session, due.channel_id, due.side):
+
+        def drop(connection: Connection) -> DeadlinePost | None:
+            if not clock_store.drop_held_deadline(connection, due.channel_id, due.side):
                 return None
-            self.games.posts.write(session, post)
-        return post
+            self.games.posts.write(connection, post)
+            return post
+
+        return await self.games.store.transactions.write(drop)
 
 
 def _said(text: str, seq: int | None = None, message_id: str | None = None) -> dict[str, object]:

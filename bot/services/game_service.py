@@ -10,7 +10,6 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 
 from sqlalchemy import Connection
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot import metrics
 from bot.reply import Reply, Strong, Typed
@@ -52,8 +51,9 @@ OUT_OF_DATE = "This card is out of date: the game has moved on. Use the newest c
 # a write that goes with every action, on its transaction's connection (off the event loop), told
 # the game as loaded, the user and the state after; returns what to do once committed
 InCommit = Callable[[Connection, StoredGame, str, GameState], Callable[[], None] | None]
-# a write of the caller's in the action's own transaction, told the channel and the seq written
-Also = Callable[[AsyncSession, str, int], Awaitable[None]]
+# a write of the caller's in the action's own transaction (on its connection, off the event loop),
+# told the channel and the seq written
+Also = Callable[[Connection, str, int], None]
 
 
 class GameService:
@@ -268,8 +268,7 @@ class GameService:
                         window.deadline,
                         interaction_id=interaction_id,
                         window_message=window_message,
-                        with_it=self._writing_with(game, user_id, state, committed),
-                        also=_told(also, channel_id, game.version + 1),
+                        with_it=self._writing_with(game, user_id, state, committed, also),
                     )
                 except StaleGame:
                     if attempt == 2:
@@ -303,16 +302,24 @@ class GameService:
         raise AssertionError("unreachable")
 
     def _writing_with(
-        self, game: StoredGame, user_id: str, after: GameState, committed: list[Callable[[], None]]
+        self,
+        game: StoredGame,
+        user_id: str,
+        after: GameState,
+        committed: list[Callable[[], None]],
+        also: Also | None = None,
     ) -> Callable[[Connection], None]:
-        """The writes of :attr:`in_commit` that go into an action's own transaction; what each
-        asks to be done once it is committed is put in ``committed``."""
+        """The writes of :attr:`in_commit` that go into an action's own transaction, then the
+        caller's (``also``); what each hook asks to be done once it is committed is put in
+        ``committed``."""
 
         def write(connection: Connection) -> None:
             for hook in self.in_commit:
                 then = hook(connection, game, user_id, after)
                 if then is not None:
                     committed.append(then)
+            if also is not None:
+                also(connection, game.channel_id, game.version + 1)
 
         return write
 
@@ -431,8 +438,8 @@ class GameService:
         stored = await clock_store.window_of(self.store, channel_id)
         said = {"message_id": stored.message_id if stored else None}
 
-        async def notice(session: AsyncSession, _channel: str, seq: int) -> None:
-            self.posts.write(session, DeadlinePost(channel_id, str(seq), WINDOW_CLOSED, said))
+        def notice(connection: Connection, _channel: str, seq: int) -> None:
+            self.posts.write(connection, DeadlinePost(channel_id, str(seq), WINDOW_CLOSED, said))
 
         try:  # the close and its post still to make, in one transaction
             outcome = await self._act(channel_id, TIMER, lambda _: decline, also=notice)
@@ -459,11 +466,6 @@ class GameService:
         if game is None:
             raise GameError("There is no game in this channel: start one with /game new")
         return game
-
-
-def _told(also: Also | None, channel_id: str, seq: int) -> Callable[[AsyncSession], Awaitable[None]] | None:
-    """The caller's write for an action's transaction, told the channel and the seq it writes."""
-    return None if also is None else lambda session: also(session, channel_id, seq)
 
 
 def refuse_replacing(state: GameState, user_id: str | None) -> None:

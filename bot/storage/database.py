@@ -46,7 +46,7 @@ async engine through ``run_sync``.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from typing import TypeVar
@@ -56,7 +56,6 @@ from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
     AsyncEngine,
-    AsyncSession,
     async_sessionmaker,
     create_async_engine,
 )
@@ -161,20 +160,12 @@ class Transactions:
             await connection.execution_options(**alone)
             return await connection.run_sync(body)
 
-    async def write(
-        self, body: Body[Done], also: Callable[[AsyncSession], Awaitable[None]] | None = None
-    ) -> Done:
-        """``body``'s writes committed together, with what ``also`` writes after them through a
-        session in the same transaction (on the async engine, as ``also`` awaits)."""
-        if self.threaded is not None and also is None:
+    async def write(self, body: Body[Done]) -> Done:
+        """``body``'s writes committed together, on the store's writer."""
+        if self.threaded is not None:
             return await self._in_thread(self._writer, body, writing=True)
         async with write_transaction(self.engine) as connection:
-            done = await connection.run_sync(body)
-            if also is not None:
-                async with AsyncSession(bind=connection, expire_on_commit=False) as session:
-                    await also(session)
-                    await session.flush()
-            return done
+            return await connection.run_sync(body)
 
     async def _in_thread(self, threads: ThreadPoolExecutor | None, body: Body[Done], writing: bool) -> Done:
         return await asyncio.get_running_loop().run_in_executor(threads, _run, self.threaded, body, writing)

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import gc
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from pydantic import TypeAdapter
 from sqlalchemy import Connection, Engine, Select, and_, bindparam, delete, func, insert, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import select
 
 from bot.storage.database import Transactions, make_engine, make_sessions
@@ -242,7 +241,6 @@ class GameStore:
         interaction_id: str | None = None,
         window_message: str | None = None,
         with_it: Callable[[Connection], None] | None = None,
-        also: Callable[[AsyncSession], Awaitable[None]] | None = None,
     ) -> StoredGame:
         """Store one command, its events and the new state, if nobody else wrote first: one
         transaction, made (the JSON too) off the event loop.
@@ -250,8 +248,9 @@ class GameStore:
         The channel's open reaction window is recorded in the same transaction: the one the
         new state has open (closing at ``window_deadline``, its buttons on ``window_message``
         when that is known already), or none; and so are the game's snapshots (see
-        :func:`_keep_snapshots`), what ``with_it`` writes on the transaction's connection (the
-        turn ping, the deadlines the action ends), then what ``also`` writes through a session.
+        :func:`_keep_snapshots`) and what ``with_it`` writes on the transaction's connection (the
+        turn ping, the deadlines the action ends, the caller's own writes). All of it on the
+        store's writer.
         """
         version = game.version + 1
 
@@ -282,7 +281,7 @@ class GameStore:
                 with_it(connection)
             return closed
 
-        closed = await self.transactions.write(write, also)
+        closed = await self.transactions.write(write)
         return StoredGame(game.channel_id, version, state, game.reaction_seconds, closed)
 
     async def set_window_message(self, channel_id: str, window: int, message_id: str) -> None:

@@ -121,3 +121,38 @@ async def test_the_window_s_message_is_written_on_the_store_s_writer(service, st
     assert (sent.begun, sent.committed, len(sent.statements)) == (1, 1, 1), sent.statements
     assert on_the_writer
     assert (await store.load("c1")).window.message_id == "555"
+
+
+class Transactions:
+    """The statements of each committed transaction, with the engine it ran on."""
+
+    def __init__(self, store) -> None:
+        self.open: dict[int, list[str]] = {}
+        self.committed: list[tuple[object, list[str]]] = []
+        self.store = store
+
+    def statement(self, connection, _cursor, statement: str, *_args) -> None:
+        self.open.setdefault(id(connection), []).append(" ".join(statement.split()[:3]))
+
+    def commit(self, connection) -> None:
+        self.committed.append((connection.engine, self.open.pop(id(connection), [])))
+
+    def rollback(self, connection) -> None:
+        self.open.pop(id(connection), None)
+
+
+async def test_a_window_closed_at_its_deadline_is_one_transaction_with_its_post(service, store):
+    """The timer's "no reaction" and the post that tells the channel (the outbox's row): one
+    transaction on the store's writer, beside the statements of the claims and the post made."""
+    await service.act("c1", "otto", ADVANCE)
+    seen = Transactions(store)
+    hooks = (("before_cursor_execute", seen.statement), ("commit", seen.commit), ("rollback", seen.rollback))
+    for engine in store.engines:
+        for name, hook in hooks:
+            event.listen(engine, name, hook)
+    await service.clock.advance(120)
+    posted = [(engine, done) for engine, done in seen.committed if "INSERT INTO deadline_posts" in done]
+    assert len(posted) == 1, seen.committed
+    engine, done = posted[0]
+    assert engine is (store.transactions.threaded or store.engine.sync_engine)
+    assert {"UPDATE games SET", "INSERT INTO game_commands", "DELETE FROM reaction_windows"} <= set(done)
