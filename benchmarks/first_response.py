@@ -30,7 +30,6 @@ from typing import NamedTuple
 
 import pytest
 from discord.webhook.async_ import AsyncWebhookAdapter
-from sqlalchemy import event
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -44,6 +43,7 @@ from engine.game import apply  # noqa: E402
 from engine.state import Phase  # noqa: E402
 from tests.bot import discord_rules  # noqa: E402
 from tests.bot.discord_harness import OTTO, close_bot, open_bot, started_game  # noqa: E402
+from tests.storage.statements import listening  # noqa: E402
 
 
 class Way(NamedTuple):
@@ -192,20 +192,6 @@ async def first_responses(channels: int, folder: Path, way: Way, workers: int, c
 DEFAULTS = gc.get_threshold()
 
 
-class Statements:
-    """The SQL statements and transactions the store sends, counted at the driver's cursor."""
-
-    def __init__(self, store) -> None:
-        self.sent = 0
-        self.begun = 0
-        for engine in store.engines:
-            event.listen(engine, "before_cursor_execute", self._sent)
-
-    def _sent(self, _connection, _cursor, statement: str, *_args) -> None:
-        self.sent += 1
-        self.begun += statement.startswith("BEGIN")
-
-
 class PlainWrites:
     """The same bytes as a stored action's written with the sqlite3 module, one transaction each,
     to a file in WAL mode beside the store's: timed between the store's own steps, so that both
@@ -261,13 +247,13 @@ async def stored_action_against_plain_write(folder: Path, repeats: int = 200) ->
             await store.load("1", f"load-{n}")
             loads.append(time.perf_counter() - started)
             plain.write()
-        statements = Statements(store)
-        for n in range(repeats):
-            started = time.perf_counter()
-            await bot.games.act("1", OTTO, command, interaction_id=f"act-{n}")
-            actions.append(time.perf_counter() - started)
-            plain.write()
-        per_action = statements.sent / repeats, statements.begun / repeats
+        with listening(store) as sent:
+            for n in range(repeats):
+                started = time.perf_counter()
+                await bot.games.act("1", OTTO, command, interaction_id=f"act-{n}")
+                actions.append(time.perf_counter() - started)
+                plain.write()
+        per_action = len(sent.statements) / repeats, sent.begun / repeats
         for _ in range(repeats):
             game = await store.load("1")
             started = time.perf_counter()
@@ -283,7 +269,8 @@ async def stored_action_against_plain_write(folder: Path, repeats: int = 200) ->
     for name, timings in (("stored action", actions), ("store.load", loads), ("store.append", appends)):
         median = statistics.median(timings)
         print(f"  {name} {median * 1000:.3f} ({median / write:.1f}x the plain write)")
-    print(f"  per stored action: {per_action[0]:.0f} SQL statements, {per_action[1]:.0f} transactions")
+    statements, transactions = per_action
+    print(f"  per stored action: {statements:.0f} statements (but BEGIN), {transactions:.0f} transactions")
 
 
 async def main() -> None:

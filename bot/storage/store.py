@@ -456,10 +456,11 @@ def _replace_window(
     channel's window before; the message of that window if this closed it. A window still open
     keeps its message (on which its buttons are).
 
-    Only actions write a window's number and deadline, each over the game's version, so the
-    window loaded with ``game`` is the one stored: one still open as stored is left alone, and
-    with none loaded there is none to take away. Its message may have been set since (after
-    the card that shows it was posted), so the message is the one the replaced row held."""
+    Windows are opened and closed only by actions, each over the game's version, so the window
+    loaded with ``game`` is the one stored: one still open as loaded, with the deadline it was
+    loaded with, is left alone (no statement), and with none loaded there is none to take away.
+    What may have changed in its row since is its message (set once the card that shows it is
+    posted), so a message kept is the one the replaced row held."""
     open_now = state.pending.window if state.phase is Phase.REACTION and state.pending else None
     loaded = game.window
     if loaded is not None and (loaded.window, loaded.deadline) == (open_now, deadline):
