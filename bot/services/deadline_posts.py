@@ -107,12 +107,8 @@ class DeadlinePosts:
             await (send() if send is not None else self.senders[post.kind](post))
         finally:
             making.reset(token)
-        async with self.store.sessions() as session, session.begin():
-            await session.execute(
-                delete(DeadlinePostRow).where(
-                    DeadlinePostRow.channel_id == post.channel_id, DeadlinePostRow.post == post.post
-                )
-            )
+        made = delete(POSTS).where(POSTS.c.channel_id == post.channel_id, POSTS.c.post == post.post)
+        await self.store.transactions.write(lambda connection: connection.execute(made).rowcount)
 
     async def _mine(self, key: WindowKey) -> bool:
         return await self.claims.take(DEADLINE_POSTS, key, self.clock.now())  # type: ignore[arg-type]
