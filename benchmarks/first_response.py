@@ -11,6 +11,7 @@ picture workers of ``bot.picture_pool``, the collector of ``bot.collector``). Al
 action against a plain write of the same bytes to the same kind of file (alone with --storage).
 
     .venv/bin/python benchmarks/first_response.py [--channels 50 200] [--workers 2] [--unchecked]
+    .venv/bin/python benchmarks/first_response.py --storage [--runs 5] [--repeats 200]
 """
 
 from __future__ import annotations
@@ -29,7 +30,6 @@ from typing import NamedTuple
 
 import pytest
 from discord.webhook.async_ import AsyncWebhookAdapter
-from sqlalchemy import event
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -40,8 +40,10 @@ from bot.text_orders import unit_order  # noqa: E402
 from engine.commands import Declare  # noqa: E402
 from engine.dice import SeededDice  # noqa: E402
 from engine.game import apply  # noqa: E402
+from engine.state import Phase  # noqa: E402
 from tests.bot import discord_rules  # noqa: E402
 from tests.bot.discord_harness import OTTO, close_bot, open_bot, started_game  # noqa: E402
+from tests.storage.statements import listening  # noqa: E402
 
 
 class Way(NamedTuple):
@@ -190,26 +192,37 @@ async def first_responses(channels: int, folder: Path, way: Way, workers: int, c
 DEFAULTS = gc.get_threshold()
 
 
-class Statements:
-    """The SQL statements and transactions the store sends, counted at the driver's cursor."""
+class PlainWrites:
+    """The same bytes as a stored action's written with the sqlite3 module, one transaction each,
+    to a file in WAL mode beside the store's: timed between the store's own steps, so that both
+    meet the same disk and the same neighbours on the machine."""
 
-    def __init__(self, store) -> None:
-        self.sent = 0
-        self.begun = 0
-        for engine in store.engines:
-            event.listen(engine, "before_cursor_execute", self._sent)
+    def __init__(self, path: Path, state_json: str, log_json: tuple[str, str]) -> None:
+        self.row = state_json, *log_json
+        self.timings: list[float] = []
+        self.connection = sqlite3.connect(path, isolation_level=None)
+        self.connection.execute("PRAGMA journal_mode=WAL")
+        self.connection.execute(
+            "CREATE TABLE t (id INTEGER PRIMARY KEY, state TEXT, command TEXT, events TEXT)"
+        )
 
-    def _sent(self, _connection, _cursor, statement: str, *_args) -> None:
-        self.sent += 1
-        self.begun += statement.startswith("BEGIN")
+    def write(self) -> None:
+        started = time.perf_counter()
+        self.connection.execute("BEGIN")
+        self.connection.execute("INSERT INTO t VALUES (?, ?, ?, ?)", (len(self.timings), *self.row))
+        self.connection.execute("COMMIT")
+        self.timings.append(time.perf_counter() - started)
 
 
 async def stored_action_against_plain_write(folder: Path, repeats: int = 200) -> None:
     """One action's storing against writing the same bytes (the game's state, the command and
-    its events) with the sqlite3 module in one transaction, in the same run. The action goes
-    through ``GameService.act`` with the engine's answer made beforehand, so what is timed is
-    the store's part: the game loaded (with the interaction looked up), then the command, its
-    log entry, its reaction window and its turn ping written, and what follows the write."""
+    its events) with the sqlite3 module in one transaction, in the same run, each plain write
+    timed right after one of the store's steps. The action goes through ``GameService.act``
+    with the engine's answer made beforehand, so what is timed is the store's part: the game
+    loaded (with the interaction looked up), then the command, its log entry, its reaction
+    window and its turn ping written, and what follows the write. The actions take turns: one
+    opens the Allies' reaction window (and starts the wait for Ann), the next closes it (the
+    wait for Otto again), so that each writes a window and a ping as a real action does."""
     with pytest.MonkeyPatch.context() as monkeypatch:
         bot, discord = await open_bot(f"sqlite+aiosqlite:///{folder / 'one.db'}", monkeypatch)
         await started_game(bot, discord, channel="1")
@@ -218,45 +231,46 @@ async def stored_action_against_plain_write(folder: Path, repeats: int = 200) ->
         game = await store.load("1")
         command = Declare(side="axis", order=unit_order(game.state, "axis", "Gruppe 3", move="50,39"))
         state, events = apply(game.state, command, SeededDice(7))
-        monkeypatch.setattr(game_service, "apply", lambda _state, _command, _dice: (state, events))
+        plain = PlainWrites(
+            folder / "plain.db",
+            state.model_dump_json(),
+            (COMMAND.dump_json(command).decode(), EVENTS.dump_json(events).decode()),
+        )
+
+        def answer(now, _command, _dice):
+            return (game.state, []) if now.phase is Phase.REACTION else (state, events)
+
+        monkeypatch.setattr(game_service, "apply", answer)
         loads, appends, actions = [], [], []
         for n in range(repeats):
             started = time.perf_counter()
             await store.load("1", f"load-{n}")
             loads.append(time.perf_counter() - started)
-        statements = Statements(store)
-        for n in range(repeats):
-            started = time.perf_counter()
-            await bot.games.act("1", OTTO, command, interaction_id=f"act-{n}")
-            actions.append(time.perf_counter() - started)
-        per_action = statements.sent / repeats, statements.begun / repeats
+            plain.write()
+        with listening(store) as sent:
+            for n in range(repeats):
+                started = time.perf_counter()
+                await bot.games.act("1", OTTO, command, interaction_id=f"act-{n}")
+                actions.append(time.perf_counter() - started)
+                plain.write()
+        per_action = len(sent.statements) / repeats, sent.begun / repeats
         for _ in range(repeats):
             game = await store.load("1")
             started = time.perf_counter()
             await store.append(game, OTTO, command, events, state)
             appends.append(time.perf_counter() - started)
+            plain.write()
         await close_bot(bot)
-    state_json = state.model_dump_json()
-    log_json = COMMAND.dump_json(command).decode(), EVENTS.dump_json(events).decode()
-    plain = sqlite3.connect(folder / "plain.db", isolation_level=None)
-    plain.execute("PRAGMA journal_mode=WAL")
-    plain.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, state TEXT, command TEXT, events TEXT)")
-    writes = []
-    for n in range(repeats):
-        started = time.perf_counter()
-        plain.execute("BEGIN")
-        plain.execute("INSERT INTO t VALUES (?, ?, ?, ?)", (n, state_json, *log_json))
-        plain.execute("COMMIT")
-        writes.append(time.perf_counter() - started)
-    plain.close()
-    write = statistics.median(writes)
-    size = len(state_json) + sum(map(len, log_json))
+    plain.connection.close()
+    write = statistics.median(plain.timings)
+    size = sum(map(len, plain.row))
     print(f"storing one action ({size:,} bytes: state, command, events), median of {repeats} (ms):")
     print(f"  plain sqlite3 write {write * 1000:.3f}")
     for name, timings in (("stored action", actions), ("store.load", loads), ("store.append", appends)):
         median = statistics.median(timings)
-        print(f"  {name} {median * 1000:.3f} ({median / write:.0f}x the plain write)")
-    print(f"  per stored action: {per_action[0]:.0f} SQL statements, {per_action[1]:.0f} transactions")
+        print(f"  {name} {median * 1000:.3f} ({median / write:.1f}x the plain write)")
+    statements, transactions = per_action
+    print(f"  per stored action: {statements:.0f} statements (but BEGIN), {transactions:.0f} transactions")
 
 
 async def main() -> None:
@@ -265,6 +279,7 @@ async def main() -> None:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="picture worker processes")
     parser.add_argument("--repeats", type=int, default=200, help="stored actions timed against plain writes")
     parser.add_argument("--storage", action="store_true", help="only the stored action against a plain write")
+    parser.add_argument("--runs", type=int, default=1, help="times the stored action is timed, each afresh")
     parser.add_argument(
         "--unchecked",
         action="store_true",
@@ -281,7 +296,9 @@ async def main() -> None:
                         channels, Path(folder), way, options.workers, checked=not options.unchecked
                     )
                     print(f"    {way.name}: {figures}")
-        await stored_action_against_plain_write(Path(folder), options.repeats)
+        for run in range(options.runs):
+            (Path(folder) / str(run)).mkdir()
+            await stored_action_against_plain_write(Path(folder) / str(run), options.repeats)
 
 
 if __name__ == "__main__":

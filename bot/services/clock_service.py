@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Protocol
 
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import Connection
 
 from bot.services.deadline_posts import DeadlinePost, DeadlinePosts, logged_outcome
 from bot.services.outcome import GameError, Outcome
@@ -61,6 +61,8 @@ class Games(Protocol):
     timers: ReactionTimers
     claims: Claims
     posts: DeadlinePosts
+    # writes that go into every action's own transaction (see ``GameService.in_commit``)
+    in_commit: list[Callable[[Connection, StoredGame, str, GameState], Callable[[], None] | None]]
 
     async def game(self, channel_id: str) -> GameState: ...
 
@@ -71,7 +73,7 @@ class Games(Protocol):
         command: Command,
         *,
         interaction_id: str | None = None,
-        also: Callable[[AsyncSession, str, int], Awaitable[None]] | None = None,
+        also: Callable[[Connection, str, int], None] | None = None,
     ) -> Outcome: ...
 
 
@@ -88,6 +90,7 @@ class ClockService:
         self.on_deadline_passed: Callable[[str, str, Outcome | None], Awaitable[None]] | None = None
         self.resumed: list[Callable[[str], Awaitable[None]]] = []  # other timers of a channel to re-arm
         games.posts.senders[REFEREE_DEADLINE] = self._post_passed
+        games.in_commit.append(self.deadlines_ended)
 
     # -- what the game service asks ----------------------------------------------------------
 
@@ -106,19 +109,27 @@ class ClockService:
         start = paused_at or self.games.clock.now()
         return WindowTime(start + timedelta(seconds=game.reaction_seconds), paused_at is not None)
 
-    async def after_command(self, game: StoredGame, user_id: str, state: GameState) -> None:
-        """A player of a side with a deadline (as loaded with ``game``) has acted: the deadline
-        is off. A finished game keeps none."""
+    def deadlines_ended(
+        self, connection: Connection, game: StoredGame, user_id: str, after: GameState
+    ) -> Callable[[], None] | None:
+        """Written with each action (``connection``: its transaction): a player of a side with a
+        deadline (as loaded with ``game``) has acted, so the deadline is off; a finished game
+        keeps none. Once the action is stored, their timers go."""
         channel_id = game.channel_id
         ended = [
             side
             for side in sorted(game.deadline_sides)
-            if state.phase is Phase.OVER or user_id in getattr(state.sides.get(side), "players", ())
+            if after.phase is Phase.OVER or user_id in getattr(after.sides.get(side), "players", ())
         ]
-        if ended:
-            await clock_store.drop_player_deadlines(self.games.store, channel_id, ended)
+        if not ended:
+            return None
+        clock_store.drop_deadlines(connection, channel_id, ended)
+
+        def cancel() -> None:
             for side in ended:
                 self.deadlines.cancel((channel_id, side))
+
+        return cancel
 
     async def window_due(self, channel_id: str, window: int) -> bool:
         """A window still has to close at its deadline while it is the one stored open, its
@@ -150,8 +161,8 @@ class ClockService:
         await self._refereed(channel_id, user_id)
         now = self.games.clock.now()
 
-        async def stop(session: AsyncSession, _channel: str, _seq: int) -> None:
-            if not await clock_store.pause_in(session, channel_id, now):
+        def stop(connection: Connection, _channel: str, _seq: int) -> None:
+            if not clock_store.pause_in(connection, channel_id, now):
                 raise GameError(ALREADY_PAUSED)
 
         command = RefereeClock(referee=user_id, action="pause")
@@ -167,8 +178,8 @@ class ClockService:
         await self._refereed(channel_id, user_id)
         now = self.games.clock.now()
 
-        async def start(session: AsyncSession, _channel: str, _seq: int) -> None:
-            if not await clock_store.resume_in(session, channel_id, now):
+        def start(connection: Connection, _channel: str, _seq: int) -> None:
+            if not clock_store.resume_in(connection, channel_id, now):
                 raise GameError(NOT_PAUSED)
 
         command = RefereeClock(referee=user_id, action="resume")
@@ -190,8 +201,8 @@ class ClockService:
         """Give the open reaction window ``minutes`` more."""
         await self._refereed(channel_id, user_id)
 
-        async def extend(session: AsyncSession, _channel: str, _seq: int) -> None:
-            if await clock_store.extend_window_in(session, channel_id, timedelta(minutes=minutes)) is None:
+        def extend(connection: Connection, _channel: str, _seq: int) -> None:
+            if clock_store.extend_window_in(connection, channel_id, timedelta(minutes=minutes)) is None:
                 raise GameError("No reaction window is open")  # the engine saw one: never reached
 
         command = RefereeClock(referee=user_id, action="extend", minutes=minutes)
@@ -225,9 +236,9 @@ class ClockService:
         await self._refereed(channel_id, user_id)
         now = self.games.clock.now()
 
-        async def keep(session: AsyncSession, _channel: str, _seq: int) -> None:
-            due = (await clock_store.paused_since_in(session, channel_id) or now) + timedelta(hours=hours)
-            await clock_store.set_player_deadline_in(session, PlayerDeadline(channel_id, side, due, user_id))
+        def keep(connection: Connection, _channel: str, _seq: int) -> None:
+            due = (clock_store.paused_since_in(connection, channel_id) or now) + timedelta(hours=hours)
+            clock_store.set_player_deadline_in(connection, PlayerDeadline(channel_id, side, due, user_id))
 
         command = RefereeClock(referee=user_id, action="deadline", side=side, hours=hours)
         outcome = await self.games.act(channel_id, user_id, command, interaction_id=interaction_id, also=keep)
@@ -314,10 +325,10 @@ class ClockService:
             f"{side_name(side, start=True)} did not act by the referee's deadline: the game {done} for them"
         )
 
-        async def drop(session: AsyncSession, _channel: str, seq: int) -> None:
-            if not await clock_store.drop_held_deadline(session, channel_id, side):
+        def drop(connection: Connection, _channel: str, seq: int) -> None:
+            if not clock_store.drop_held_deadline(connection, channel_id, side):
                 raise GameError("The deadline was dropped meanwhile")  # by another process
-            self.games.posts.write(session, replace(post, payload=_said(text, seq, message_id)))
+            self.games.posts.write(connection, replace(post, payload=_said(text, seq, message_id)))
 
         try:  # the deadline is dropped with the game's change: a second firer finds it gone
             outcome = await self.games.act(channel_id, due.referee, command, also=drop)
@@ -336,11 +347,14 @@ class ClockService:
 
     async def _drop_telling(self, due: PlayerDeadline, post: DeadlinePost) -> DeadlinePost | None:
         """Drop the deadline, writing ``post`` with it; None if it was gone already."""
-        async with self.games.store.sessions() as session, session.begin():
-            if not await clock_store.drop_held_deadline(session, due.channel_id, due.side):
+
+        def drop(connection: Connection) -> DeadlinePost | None:
+            if not clock_store.drop_held_deadline(connection, due.channel_id, due.side):
                 return None
-            self.games.posts.write(session, post)
-        return post
+            self.games.posts.write(connection, post)
+            return post
+
+        return await self.games.store.transactions.write(drop)
 
 
 def _said(text: str, seq: int | None = None, message_id: str | None = None) -> dict[str, object]:

@@ -24,8 +24,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import Connection, delete, insert
 
 from bot.services.outcome import Outcome
 from bot.storage.deadline_claims import DEADLINE_POSTS, Claims, stamp
@@ -34,6 +33,8 @@ from bot.storage.tables import DeadlinePostRow
 from engine.runtime import Clock, ReactionTimers, WindowKey
 
 log = logging.getLogger(__name__)
+
+POSTS = DeadlinePostRow.__table__  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True)
@@ -62,19 +63,15 @@ class DeadlinePosts:
         fire = claims.renewing(DEADLINE_POSTS, clock, self._send_stored)
         self.timers = ReactionTimers(clock, fire, still_due=self._mine, limit=limit)
 
-    def write(self, session: AsyncSession, post: DeadlinePost) -> None:
-        """Write the post still to make in the firing's transaction (``session``), claimed by
-        this process for a lease."""
-        session.add(
-            DeadlinePostRow(
-                channel_id=post.channel_id,
-                post=post.post,
-                kind=post.kind,
-                payload=json.dumps(post.payload),
-                claimed_by=self.claims.owner,
-                claimed_until=stamp(self.clock.now() + self.claims.lease),
-            )
-        )
+    def write(self, connection: Connection, post: DeadlinePost) -> None:
+        """Write the post still to make in the firing's transaction (on its ``connection``),
+        claimed by this process for a lease."""
+        row = {"channel_id": post.channel_id, "post": post.post, "kind": post.kind}
+        claim = {
+            "claimed_by": self.claims.owner,
+            "claimed_until": stamp(self.clock.now() + self.claims.lease),
+        }
+        connection.execute(insert(POSTS), row | {"payload": json.dumps(post.payload)} | claim)
 
     async def deliver(self, post: DeadlinePost, send: Callable[[], Awaitable[None]] | None = None) -> None:
         """Make a post just written (by ``send``, from what its firing has in hand; else by its
@@ -110,12 +107,8 @@ class DeadlinePosts:
             await (send() if send is not None else self.senders[post.kind](post))
         finally:
             making.reset(token)
-        async with self.store.sessions() as session, session.begin():
-            await session.execute(
-                delete(DeadlinePostRow).where(
-                    DeadlinePostRow.channel_id == post.channel_id, DeadlinePostRow.post == post.post
-                )
-            )
+        made = delete(POSTS).where(POSTS.c.channel_id == post.channel_id, POSTS.c.post == post.post)
+        await self.store.transactions.write(lambda connection: connection.execute(made).rowcount)
 
     async def _mine(self, key: WindowKey) -> bool:
         return await self.claims.take(DEADLINE_POSTS, key, self.clock.now())  # type: ignore[arg-type]

@@ -10,7 +10,6 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 
 from sqlalchemy import Connection
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot import metrics
 from bot.reply import Reply, Strong, Typed
@@ -52,8 +51,9 @@ OUT_OF_DATE = "This card is out of date: the game has moved on. Use the newest c
 # a write that goes with every action, on its transaction's connection (off the event loop), told
 # the game as loaded, the user and the state after; returns what to do once committed
 InCommit = Callable[[Connection, StoredGame, str, GameState], Callable[[], None] | None]
-# a write of the caller's in the action's own transaction, told the channel and the seq written
-Also = Callable[[AsyncSession, str, int], Awaitable[None]]
+# a write of the caller's in the action's own transaction (on its connection, off the event loop),
+# told the channel and the seq written
+Also = Callable[[Connection, str, int], None]
 
 
 class GameService:
@@ -76,8 +76,8 @@ class GameService:
         self.on_window_closed = on_window_closed
         # told (channel, final state) when a game ends, under the channel's lock: not to act on it
         self.on_game_over: list[Callable[[str, GameState], Awaitable[None]]] = []
-        # called inside every action's own write, so what follows the game (the turn pings) is
-        # stored with it
+        # called inside every action's own write, so what follows the game (the turn pings, the
+        # referee's deadlines it ends) is stored with it
         self.in_commit: list[InCommit] = []
         fire = self.claims.renewing(WINDOWS, self.clock, self._window_expired, lambda key: key[:1])  # type: ignore[index]
         self.timers = ReactionTimers(self.clock, fire, still_due=self._window_due)
@@ -268,8 +268,7 @@ class GameService:
                         window.deadline,
                         interaction_id=interaction_id,
                         window_message=window_message,
-                        with_it=self._writing_with(game, user_id, state, committed),
-                        also=_told(also, channel_id, game.version + 1),
+                        with_it=self._writing_with(game, user_id, state, committed, also),
                     )
                 except StaleGame:
                     if attempt == 2:
@@ -290,7 +289,7 @@ class GameService:
                     },
                 )
                 metrics.COMMANDS_STORED.labels(command.kind).inc()
-                await self._after_commit(game, user_id, stored.state)
+                await self._after_commit(game, stored.state)
                 return Outcome(
                     stored.state,
                     events,
@@ -303,30 +302,37 @@ class GameService:
         raise AssertionError("unreachable")
 
     def _writing_with(
-        self, game: StoredGame, user_id: str, after: GameState, committed: list[Callable[[], None]]
+        self,
+        game: StoredGame,
+        user_id: str,
+        after: GameState,
+        committed: list[Callable[[], None]],
+        also: Also | None = None,
     ) -> Callable[[Connection], None]:
-        """The writes of :attr:`in_commit` that go into an action's own transaction; what each
-        asks to be done once it is committed is put in ``committed``."""
+        """The writes of :attr:`in_commit` that go into an action's own transaction, then the
+        caller's (``also``); what each hook asks to be done once it is committed is put in
+        ``committed``."""
 
         def write(connection: Connection) -> None:
             for hook in self.in_commit:
                 then = hook(connection, game, user_id, after)
                 if then is not None:
                     committed.append(then)
+            if also is not None:
+                also(connection, game.channel_id, game.version + 1)
 
         return write
 
-    async def _after_commit(self, game: StoredGame, user_id: str, after: GameState) -> None:
-        """What follows a stored action (deadlines off, game-over news), each step on its own. The
-        action stands whatever happens here, so a failure is logged, never passed on as the
-        action's, and never keeps the next step from running."""
+    async def _after_commit(self, game: StoredGame, after: GameState) -> None:
+        """What follows a stored action (the game-over news), each hook on its own. The action
+        stands whatever happens here, so a failure is logged, never passed on as the action's,
+        and never keeps the next hook from running."""
         channel_id, before = game.channel_id, game.state
-        steps = [lambda: self.clocks.after_command(game, user_id, after)]
-        if after.phase is Phase.OVER and before.phase is not Phase.OVER:
-            steps += [lambda hook=hook: hook(channel_id, after) for hook in self.on_game_over]
-        for step in steps:
+        if after.phase is not Phase.OVER or before.phase is Phase.OVER:
+            return
+        for hook in self.on_game_over:
             try:
-                await step()
+                await hook(channel_id, after)
             except Exception:
                 log.exception("after a stored action in channel %s", channel_id)
 
@@ -372,7 +378,7 @@ class GameService:
             self._follow_windows(channel_id, game.state, state, deadline)
             for then in committed:
                 then()
-            await self._after_commit(game, user_id, stored.state)
+            await self._after_commit(game, stored.state)
             return Outcome(stored.state, produced[-1], stored.version, deadline, stored.closed_window_message)
 
     async def _window_due(self, key: WindowKey) -> bool:
@@ -432,8 +438,8 @@ class GameService:
         stored = await clock_store.window_of(self.store, channel_id)
         said = {"message_id": stored.message_id if stored else None}
 
-        async def notice(session: AsyncSession, _channel: str, seq: int) -> None:
-            self.posts.write(session, DeadlinePost(channel_id, str(seq), WINDOW_CLOSED, said))
+        def notice(connection: Connection, _channel: str, seq: int) -> None:
+            self.posts.write(connection, DeadlinePost(channel_id, str(seq), WINDOW_CLOSED, said))
 
         try:  # the close and its post still to make, in one transaction
             outcome = await self._act(channel_id, TIMER, lambda _: decline, also=notice)
@@ -460,11 +466,6 @@ class GameService:
         if game is None:
             raise GameError("There is no game in this channel: start one with /game new")
         return game
-
-
-def _told(also: Also | None, channel_id: str, seq: int) -> Callable[[AsyncSession], Awaitable[None]] | None:
-    """The caller's write for an action's transaction, told the channel and the seq it writes."""
-    return None if also is None else lambda session: also(session, channel_id, seq)
 
 
 def refuse_replacing(state: GameState, user_id: str | None) -> None:

@@ -251,7 +251,7 @@ class TurnPings:
             post = DeadlinePost(channel_id, f"ping {stamp(ping.due)}", TURN_PING, _payload(told))
         posts = self.games.posts
         async with self._locks[channel_id]:  # not while the delay changes
-            if not await claim_ping(self.store, ping, (lambda s: posts.write(s, post)) if post else None):
+            if not await claim_ping(self.store, ping, (lambda c: posts.write(c, post)) if post else None):
                 return
         if told is None:
             return  # the game moved on without this service hearing of it

@@ -13,9 +13,8 @@ from operator import attrgetter
 from typing import Generic, TypeVar
 
 from pydantic import BaseModel
-from sqlalchemy import update
+from sqlalchemy import Connection, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col, select
 
 from bot.storage.deadline_claims import stamp
@@ -108,7 +107,7 @@ class CampaignStore(Generic[C]):
         return None if row is None else self._stored(row)
 
     async def save(
-        self, stored: StoredCampaign[C], campaign: C, also: Callable[[AsyncSession], None] | None = None
+        self, stored: StoredCampaign[C], campaign: C, also: Callable[[Connection], None] | None = None
     ) -> StoredCampaign[C]:
         """Write the campaign over the version ``stored`` was read at, with what ``also`` writes
         in the same transaction, or raise StaleCampaign."""
@@ -130,7 +129,7 @@ class CampaignStore(Generic[C]):
             if result.rowcount != 1:
                 raise StaleCampaign(stored.id)
             if also is not None:
-                also(session)
+                await session.run_sync(lambda written: also(written.connection()))
         return StoredCampaign(stored.id, stored.channel_id, version, campaign)
 
     async def note_due(self, stored: StoredCampaign[C]) -> None:

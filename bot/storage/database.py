@@ -27,17 +27,26 @@ PostgreSQL needs none of this: its DDL is transactional and its writers queue on
 
 **The hot path in one hand-off** (:class:`Transactions`): a game's load and an action's write are
 each one plain function over a SQLAlchemy Core connection. On a SQLite file it runs whole in one
-of the store's worker threads, on a synchronous connection of a second engine on the same file
+of the store's threads, on a synchronous connection of a second engine on the same file
 (:func:`make_thread_engine`, with the transactions above): the event loop hands it over once,
 however many statements it sends, instead of waiting on the driver's thread for each cursor,
 execute and fetch. Elsewhere (PostgreSQL, a database in memory) the same function runs on the
 async engine through ``run_sync``.
+
+- **One writer.** The store's writes on a SQLite file go through one thread, the store's writer,
+  one after the other in the order they were asked: they queue in the process, not on SQLite's
+  write lock, whose busy handler would have them poll it with sleeps of up to 100 ms. Reads
+  run beside it on threads of their own (WAL: they never wait for it).
+- **A read of one statement opens no transaction** (``read``): one statement sees one snapshot
+  by itself, on SQLite and PostgreSQL alike, so a BEGIN (and on PostgreSQL its ROLLBACK) would
+  be round trips for nothing. On SQLite no BEGIN is sent (:data:`ALONE`); on PostgreSQL the
+  connection is in autocommit.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from typing import TypeVar
@@ -47,7 +56,6 @@ from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
     AsyncEngine,
-    AsyncSession,
     async_sessionmaker,
     create_async_engine,
 )
@@ -55,7 +63,9 @@ from sqlalchemy.orm import Session, SessionTransaction
 
 BUSY_TIMEOUT_SECONDS = 30.0
 WRITING = "ironcross_writing"  # the execution option that marks a write transaction
-WORKERS = 5  # the store's threads on a SQLite file, each with a connection of its own
+ALONE = "ironcross_alone"  # the execution option of a read of one statement: no BEGIN sent
+AUTOCOMMIT = {"isolation_level": "AUTOCOMMIT"}  # the same on PostgreSQL: no transaction opened
+READERS = 4  # the store's reading threads on a SQLite file, each with a connection of its own
 Done = TypeVar("Done")
 
 
@@ -78,7 +88,7 @@ def make_thread_engine(database_url: str) -> Engine | None:
     engine = create_engine(
         url.set(drivername="sqlite"),
         connect_args={"timeout": BUSY_TIMEOUT_SECONDS, "check_same_thread": False},
-        pool_size=WORKERS,
+        pool_size=READERS + 1,  # and the writer's
         max_overflow=0,
     )
     event.listen(engine, "connect", _take_over_transactions)
@@ -95,9 +105,11 @@ def _take_over_transactions(dbapi_connection, _record) -> None:
 
 
 def _begin(connection: Connection) -> None:
-    """Open the transaction SQLAlchemy is starting: a write one takes the write lock at once."""
-    writing = connection.get_execution_options().get(WRITING, False)
-    connection.exec_driver_sql("BEGIN IMMEDIATE" if writing else "BEGIN")
+    """Open the transaction SQLAlchemy is starting: a write one takes the write lock at once; a
+    read of one statement needs none."""
+    options = connection.get_execution_options()
+    if not options.get(ALONE, False):
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if options.get(WRITING, False) else "BEGIN")
 
 
 class _Session(Session):
@@ -130,51 +142,47 @@ Body = Callable[[Connection], Done]
 
 class Transactions:
     """A store's transactions, each a plain function over a Core connection (see the module's
-    notes): :meth:`read` in a read transaction, :meth:`write` in a write transaction."""
+    notes): :meth:`read` of one statement, outside any transaction; :meth:`write` in a write
+    transaction, on the store's writer."""
 
     def __init__(self, engine: AsyncEngine, database_url: str) -> None:
         self.engine = engine
         self.threaded = make_thread_engine(database_url)  # None: everything through ``engine``
-        self._workers = ThreadPoolExecutor(WORKERS, "store") if self.threaded else None
+        self._readers = ThreadPoolExecutor(READERS, "store-reader") if self.threaded else None
+        self._writer = ThreadPoolExecutor(1, "store-writer") if self.threaded else None
 
     async def read(self, body: Body[Done]) -> Done:
+        """``body``'s one statement, alone (a second one might see another snapshot)."""
         if self.threaded is not None:
-            return await self._in_thread(body, writing=False)
+            return await self._in_thread(self._readers, body, writing=False)
         async with self.engine.connect() as connection:
+            alone = {ALONE: True} if self.engine.dialect.name == "sqlite" else AUTOCOMMIT
+            await connection.execution_options(**alone)
             return await connection.run_sync(body)
 
-    async def write(
-        self, body: Body[Done], also: Callable[[AsyncSession], Awaitable[None]] | None = None
-    ) -> Done:
-        """``body``'s writes committed together, with what ``also`` writes after them through a
-        session in the same transaction (on the async engine, as ``also`` awaits)."""
-        if self.threaded is not None and also is None:
-            return await self._in_thread(body, writing=True)
+    async def write(self, body: Body[Done]) -> Done:
+        """``body``'s writes committed together, on the store's writer."""
+        if self.threaded is not None:
+            return await self._in_thread(self._writer, body, writing=True)
         async with write_transaction(self.engine) as connection:
-            done = await connection.run_sync(body)
-            if also is not None:
-                async with AsyncSession(bind=connection, expire_on_commit=False) as session:
-                    await also(session)
-                    await session.flush()
-            return done
+            return await connection.run_sync(body)
 
-    async def _in_thread(self, body: Body[Done], writing: bool) -> Done:
-        return await asyncio.get_running_loop().run_in_executor(
-            self._workers, _run, self.threaded, body, writing
-        )
+    async def _in_thread(self, threads: ThreadPoolExecutor | None, body: Body[Done], writing: bool) -> Done:
+        return await asyncio.get_running_loop().run_in_executor(threads, _run, self.threaded, body, writing)
 
     async def close(self) -> None:
         if self.threaded is not None:
-            self._workers.shutdown()
+            self._readers.shutdown()
+            self._writer.shutdown()
             self.threaded.dispose()
 
 
 def _run(engine: Engine, body: Body[Done], writing: bool) -> Done:
-    """``body`` in one transaction on a connection of ``engine``: a write committed if it
-    returns, a read rolled back."""
+    """``body`` on a connection of ``engine``: a write in one transaction, committed if it
+    returns; a read of one statement alone."""
     with engine.connect() as connection:
+        connection.execution_options(**{WRITING: True} if writing else {ALONE: True})
         if not writing:
             return body(connection)
-        connection.execution_options(**{WRITING: True})
         with connection.begin():
             return body(connection)

@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import Connection, Insert, bindparam, update
-from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import select
 
 from bot.storage.store import GameStore
@@ -107,20 +106,26 @@ async def due_pings(store: GameStore) -> list[TurnPing]:
 
 
 async def claim_ping(
-    store: GameStore, ping: TurnPing, also: Callable[[AsyncSession], None] | None = None
+    store: GameStore, ping: TurnPing, also: Callable[[Connection], None] | None = None
 ) -> bool:
     """Mark the ping sent, if it is still the one due at ``ping.due``, with what ``also`` writes
-    in the same transaction (the post to make): True for the one caller that may send it."""
+    in the same transaction (the post to make), on the store's writer: True for the one caller
+    that may send it."""
     assert ping.due is not None
-    async with store.sessions() as session, session.begin():
-        result = await session.execute(
-            update(TurnPingRow)
-            .where(TurnPingRow.channel_id == ping.channel_id, TurnPingRow.due == ping.due.isoformat())
-            .values(due=None, version=TurnPingRow.version + 1, claimed_by=None, claimed_until=None)
-        )
-        if result.rowcount == 1 and also is not None:
-            also(session)
-    return result.rowcount == 1
+    here = (PINGS.c.channel_id == ping.channel_id, PINGS.c.due == ping.due.isoformat())
+    sent = (
+        update(PINGS)
+        .where(*here)
+        .values(due=None, version=PINGS.c.version + 1, claimed_by=None, claimed_until=None)
+    )
+
+    def claim(connection: Connection) -> bool:
+        claimed = connection.execute(sent).rowcount == 1
+        if claimed and also is not None:
+            also(connection)
+        return claimed
+
+    return await store.transactions.write(claim)
 
 
 async def ping_choices(store: GameStore, users: Iterable[str]) -> dict[str, str]:

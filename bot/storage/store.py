@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import gc
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from pydantic import TypeAdapter
 from sqlalchemy import Connection, Engine, Select, and_, bindparam, delete, func, insert, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import select
 
 from bot.storage.database import Transactions, make_engine, make_sessions
@@ -242,7 +241,6 @@ class GameStore:
         interaction_id: str | None = None,
         window_message: str | None = None,
         with_it: Callable[[Connection], None] | None = None,
-        also: Callable[[AsyncSession], Awaitable[None]] | None = None,
     ) -> StoredGame:
         """Store one command, its events and the new state, if nobody else wrote first: one
         transaction, made (the JSON too) off the event loop.
@@ -250,8 +248,9 @@ class GameStore:
         The channel's open reaction window is recorded in the same transaction: the one the
         new state has open (closing at ``window_deadline``, its buttons on ``window_message``
         when that is known already), or none; and so are the game's snapshots (see
-        :func:`_keep_snapshots`), what ``with_it`` writes on the transaction's connection (the
-        turn ping, the deadlines the action ends), then what ``also`` writes through a session.
+        :func:`_keep_snapshots`) and what ``with_it`` writes on the transaction's connection (the
+        turn ping, the deadlines the action ends, the caller's own writes). All of it on the
+        store's writer.
         """
         version = game.version + 1
 
@@ -277,22 +276,22 @@ class GameStore:
                     "interaction_id": interaction_id,
                 },
             )
-            closed = _replace_window(connection, game.channel_id, state, window_deadline, window_message)
+            closed = _replace_window(connection, game, state, window_deadline, window_message)
             if with_it is not None:
                 with_it(connection)
             return closed
 
-        closed = await self.transactions.write(write, also)
+        closed = await self.transactions.write(write)
         return StoredGame(game.channel_id, version, state, game.reaction_seconds, closed)
 
     async def set_window_message(self, channel_id: str, window: int, message_id: str) -> None:
-        """Remember the message that shows a window's buttons, to take them away when it closes."""
-        async with self.sessions() as session, session.begin():
-            await session.execute(
-                update(WindowRow)
-                .where(WindowRow.channel_id == channel_id, WindowRow.window == window)
-                .values(message_id=message_id)
-            )
+        """Remember the message that shows a window's buttons, to take them away when it closes:
+        one statement, on the store's writer."""
+
+        def remember(connection: Connection) -> None:
+            connection.execute(WINDOW_MESSAGE, {"channel": channel_id, "open": window, "message": message_id})
+
+        await self.transactions.write(remember)
 
     async def open_windows(self) -> list[OpenWindow]:
         """Every open reaction window, for re-arming the timers after a restart: plain rows,
@@ -387,6 +386,11 @@ GAME, GAME_ASKED = _game_query(asked=False), _game_query(asked=True)
 NEXT_VERSION = update(GAMES).where(
     GAMES.c.channel_id == bindparam("channel"), GAMES.c.version == bindparam("read")
 )
+WINDOW_MESSAGE = (
+    update(WINDOWS)
+    .where(WINDOWS.c.channel_id == bindparam("channel"), WINDOWS.c.window == bindparam("open"))
+    .values(message_id=bindparam("message"))
+)
 WINDOW_REPLACED = (
     delete(WINDOWS)
     .where(WINDOWS.c.channel_id == bindparam("channel"))
@@ -450,20 +454,31 @@ def _keep_snapshots(
 
 def _replace_window(
     connection: Connection,
-    channel_id: str,
+    game: StoredGame,
     state: GameState,
     deadline: datetime | None,
     message_id: str | None,
 ) -> str | None:
     """Store the window ``state`` has open (closing at ``deadline``), or none, in place of the
     channel's window before; the message of that window if this closed it. A window still open
-    keeps its message (on which its buttons are)."""
-    previous = connection.execute(WINDOW_REPLACED, {"channel": channel_id}).first()
+    keeps its message (on which its buttons are).
+
+    Windows are opened and closed only by actions, each over the game's version, so the window
+    loaded with ``game`` is the one stored: one still open as loaded, with the deadline it was
+    loaded with, is left alone (no statement), and with none loaded there is none to take away.
+    What may have changed in its row since is its message (set once the card that shows it is
+    posted), so a message kept is the one the replaced row held."""
     open_now = state.pending.window if state.phase is Phase.REACTION and state.pending else None
+    loaded = game.window
+    if loaded is not None and (loaded.window, loaded.deadline) == (open_now, deadline):
+        return None
+    previous = None
+    if loaded is not None:
+        previous = connection.execute(WINDOW_REPLACED, {"channel": game.channel_id}).first()
     still_open = previous is not None and open_now is not None and previous.window == open_now
     if open_now is not None and deadline:
         message_id = previous.message_id if still_open and previous else message_id
-        window = {"channel_id": channel_id, "window": open_now, "deadline": deadline.isoformat()}
+        window = {"channel_id": game.channel_id, "window": open_now, "deadline": deadline.isoformat()}
         connection.execute(insert(WINDOWS), {**window, "message_id": message_id})
     return previous.message_id if previous is not None and not still_open else None
 

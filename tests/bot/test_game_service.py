@@ -206,22 +206,21 @@ async def test_overlapping_commands_on_one_channel_are_each_applied_once_or_refu
 
 
 async def test_a_step_after_a_stored_action_that_fails_keeps_neither_the_action_nor_the_next_step(store):
-    """The deadlines' clean-up fails after a concession is stored: the concession stands, the
-    game-over news still goes out, and nothing is passed to the player."""
+    """The first news of the game's end fails after a concession is stored: the concession
+    stands, the next news still goes out, and nothing is passed to the player."""
     service = GameService(store)
     await service.new_game("c1")
     await service.act("c1", "ann", JoinSide(side="allies", player="ann"))
     await service.act("c1", "otto", JoinSide(side="axis", player="otto"))
     heard = []
 
-    async def broken_clean_up(*_):
+    async def broken_news(*_):
         raise OSError("disk full")
 
     async def game_over(channel, state):
         heard.append(("over", channel))
 
-    service.clocks.after_command = broken_clean_up
-    service.on_game_over.append(game_over)
+    service.on_game_over += [broken_news, game_over]
     outcome = await service.act("c1", "ann", Concede(side="allies"))
     assert outcome.state.phase is Phase.OVER
     assert (await store.load("c1")).state.phase is Phase.OVER
