@@ -68,8 +68,10 @@ class FireData(_Data):
     def in_contact(self) -> bool:
         """A volley of close combat (House Rules V1.0, s. 6), or a shot from a unit in contact with
         its target (the 2015 rules fight close combat as shooting, p. 12)."""
-        return self.target is not None and not self.indirect and (
-            self.close_combat_round is not None or self.distance <= 0
+        return (
+            self.target is not None
+            and not self.indirect
+            and (self.close_combat_round is not None or self.distance <= 0)
         )
 
 

@@ -19,7 +19,7 @@ from engine.view import Audience, dice_shown, sees
 from engine.wording import counted, side_label
 
 SIDE_TESTS = {"company morale test": "Company Morale Test"}  # a side's tests told, passed or not
-SAID_FATES = {"knocked out": "knocked out", "destroyed": "destroyed", "explodes": "explodes"}
+LOST = ("knocked out", "destroyed", "explodes")  # a shot's fates that take its target out of play
 
 
 def headline(moment: Moment, audience: Audience) -> str:
@@ -48,7 +48,8 @@ def _clauses(events: list[Event], state: GameState, audience: Audience) -> Itera
     for n, event in enumerate(events):
         data = event.data
         if isinstance(data, MoveData):
-            yield f'{name(data.unit)} {"falls back" if data.fall_back else "moves"} {round(data.distance, 1):g}"'
+            went = "falls back" if data.fall_back else "moves"
+            yield f'{name(data.unit)} {went} {round(data.distance, 1):g}"'
         elif isinstance(data, FireData) and data.in_contact:
             fight = frozenset((data.firer, data.target or ""))
             if fight not in fights:
@@ -61,10 +62,10 @@ def _clauses(events: list[Event], state: GameState, audience: Audience) -> Itera
         elif isinstance(data, FireData) and data.indirect:
             yield f"{name(data.target)} {_markers(data.markers_placed)}"
         elif isinstance(data, FireData) and data.target is not None:
-            said = SAID_FATES.get(data.fate)
-            if said:
+            if data.fate in LOST:
                 said_lost.add(data.target)
-            yield f"{name(data.firer)} fires at {name(data.target)}: {said or _result(data)}"
+            result = data.fate if data.fate in LOST else _result(data)
+            yield f"{name(data.firer)} fires at {name(data.target)}: {result}"
         elif isinstance(data, DestroyedData) and data.unit not in said_lost:
             said_lost.add(data.unit)
             yield f"{name(data.unit)} is lost"
@@ -85,15 +86,19 @@ def _fight(after: list[Event], fight: frozenset[str], before: list[Event], name)
     went_in = [
         e.data.unit
         for e in before
-        if isinstance(e.data, RolledTest) and e.data.test == "close combat initiation" and e.data.unit in fight
+        if isinstance(e.data, RolledTest)
+        and e.data.test == "close combat initiation"
+        and e.data.unit in fight
     ]
     attacker = went_in[-1] if went_in else volleys[0].firer
     (defender,) = fight - {attacker} or {attacker}
     took = {uid: sum(v.markers_placed for v in volleys if v.target == uid) for uid in (defender, attacker)}
-    lost = {
-        e.data.unit for e in after if isinstance(e.data, DestroyedData) and e.data.unit in fight
-    } | {v.target for v in volleys if v.fate in SAID_FATES}
-    results = [f"{name(uid)} {'lost' if uid in lost else _markers(took[uid])}" for uid in (defender, attacker)]
+    lost = {e.data.unit for e in after if isinstance(e.data, DestroyedData) and e.data.unit in fight} | {
+        v.target for v in volleys if v.fate in LOST
+    }
+    results = [
+        f"{name(uid)} {'lost' if uid in lost else _markers(took[uid])}" for uid in (defender, attacker)
+    ]
     return f"{name(attacker)} in close combat with {name(defender)}: {', '.join(results)}", lost
 
 
@@ -104,7 +109,7 @@ def _shell(shell: FireData, name) -> str:
     if shell.aim is None or shell.aim == shell.at:
         return f"{name(shell.firer)}'s shell lands on the marker"
     off = math.dist((shell.aim.x, shell.aim.y), (shell.at.x, shell.at.y))
-    return f'{name(shell.firer)}\'s shell strays {off:.0f}" off the marker'
+    return f"{name(shell.firer)}'s shell strays {off:.0f}\" off the marker"
 
 
 def _result(shot: FireData) -> str:

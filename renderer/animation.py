@@ -40,6 +40,7 @@ from renderer.header import draw_caption, header_lines
 FRAME_MS = 1200  # each frame shows this long
 LAST_FRAME_MS = 4000  # the end of the battle stays a little longer
 MOST_FRAMES = 150  # a replay plays in at most about three minutes
+CAPTION_LINES = 2  # under the header's first line (on the last frame, under why the battle ended: one)
 
 
 def merged(moments: list[Moment]) -> Moment:
@@ -68,10 +69,9 @@ def frame_moments(moments: Iterable[Moment], planned: int) -> Iterator[Moment]:
 
 def replay_frames(moments: Iterable[Moment], headers: int) -> Iterator[Canvas]:
     """The spectators' picture after each moment, with its moves and shots drawn and its
-    caption under the header, all at the first picture's scale and with a line more than
+    caption under the header's first line, all at the first picture's scale and with room for
     ``headers`` header lines (as many as the last needs, so the table never jumps for the
-    result's line): the caption takes the lines the header leaves (two, where the battle ends
-    with a reason, until its last frame, which gives the reason)."""
+    result's line) and the caption's: it takes the lines the header leaves."""
     scale = None
     for moment in moments:
         canvas = picture(
@@ -80,7 +80,7 @@ def replay_frames(moments: Iterable[Moment], headers: int) -> Iterator[Canvas]:
             last_events=moment.events,
             before=moment.before,
             scale=scale,
-            headers=headers + 1,
+            headers=max(headers + 1, 1 + CAPTION_LINES),
         )
         draw_caption(canvas, canvas.frame, headline(moment, SPECTATORS), header_lines(moment.state))
         scale = canvas.frame.scale

@@ -32,6 +32,7 @@ CELL_W = 260  # a roster cell
 CELL_H = 32
 LEGEND_H = 30  # a row of the legend
 LEGEND_GAP = 14  # between two legend entries in a row
+LEGEND_PAD = 2  # under the legend's last row, for its letters' tails
 
 
 def column_name(index: int) -> str:
@@ -123,7 +124,7 @@ class Frame:
 
     @property
     def size(self) -> tuple[int, int]:
-        bottom = self.legend_top + self.legend_rows * LEGEND_H
+        bottom = self.legend_top + self.legend_rows * LEGEND_H + (LEGEND_PAD if self.legend else 0)
         return self.width, max(bottom, self.table_bottom + MARGIN)
 
     def px(self, x: float, y: float) -> tuple[float, float]:

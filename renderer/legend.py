@@ -78,7 +78,8 @@ def _fire_marker(c: Canvas, x: float, y: float) -> None:
 
 
 def _landed(c: Canvas, x: float, y: float) -> None:
-    shapes.burst(c.draw, x, y, 14)
+    shapes.stray(c.draw, (x - 21, y), (x + 6, y), 11)
+    shapes.burst(c.draw, x + 6, y, 9)
 
 
 def _close_combat(c: Canvas, x: float, y: float) -> None:

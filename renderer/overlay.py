@@ -1,7 +1,7 @@
 """The overlay of what just happened and what is about to: a thick yellow outline around every unit
 the last events name, a trail for each unit that moved (when the state before is given), an arrow
-for each shot, a red burst where each indirect shot landed (House Rules V1.0, s. 5) with a dashed
-line from the fire marker it strayed from, crossed swords where a close combat was fought (House
+for each shot, a red burst where each indirect shot landed (House Rules V1.0, s. 5) with a black
+arrow from the fire marker it strayed from, crossed swords where a close combat was fought (House
 Rules V1.0, s. 6; a shot in contact, 2015 rules p. 12), and, while a reaction window is open, the
 declared move as a dashed arrow and the declared targets ringed.
 
@@ -31,7 +31,7 @@ from renderer.units import LOST_R, corners
 
 PAD = 0.35  # inches between a unit's edge and its highlight
 SHOT_SPREAD = 10  # pixels between two arrows of shots between the same units
-BURST_R = 16  # pixels: a shell's burst
+BURST_R = 12  # pixels: a shell's burst
 SWORDS_R = 17  # pixels: a close combat's crossed swords
 XY = tuple[float, float]
 
@@ -51,8 +51,15 @@ class Overlay:
 
     @property
     def shows(self) -> set[str]:
-        kinds = {"last": self.named, "fire": self.shots, "moved": self.trails, "declared": self.declared,
-                 "target": self.targets, "landed": self.landings, "close_combat": self.fights}
+        kinds = {
+            "last": self.named,
+            "fire": self.shots,
+            "moved": self.trails,
+            "declared": self.declared,
+            "target": self.targets,
+            "landed": self.landings,
+            "close_combat": self.fights,
+        }
         return {k for k, v in kinds.items() if v}
 
     def segments(self, frame: Frame) -> list[tuple[XY, XY]]:
@@ -75,16 +82,17 @@ class Overlay:
         for firer, target, repeat in self.shots:
             _line_of_fire(draw, firer, target, frame, repeat)
         for at, target in self.aims:
-            shapes.dashed_line(draw, [frame.px(at.x, at.y), frame.px(target.position.x, target.position.y)],
-                               pal.FIRE_LINE)
+            shapes.dashed_line(
+                draw, [frame.px(at.x, at.y), frame.px(target.position.x, target.position.y)], pal.FIRE_LINE
+            )
         for points in self.declared:
             shapes.dashed_arrow(draw, [frame.px(p.x, p.y) for p in points])
         for unit in self.targets:
             x, y = frame.px(unit.position.x, unit.position.y)
             shapes.target_ring(draw, x, y, max(12.0, _radius(unit) * frame.scale))
         for aim, at in self.landings:
-            if aim is not None and aim != at:
-                shapes.dashed_line(draw, [frame.px(aim.x, aim.y), frame.px(at.x, at.y)], pal.INK)
+            if aim is not None:
+                shapes.stray(draw, frame.px(aim.x, aim.y), frame.px(at.x, at.y), BURST_R + 4)
             shapes.burst(draw, *frame.px(at.x, at.y), BURST_R)
         for at in self.fights:
             shapes.crossed_swords(draw, *frame.px(at.x, at.y), SWORDS_R)
@@ -95,8 +103,13 @@ def _radius(unit: Unit) -> float:
     return max(x1 - x0, y1 - y0) / 2 + PAD
 
 
-def last_action(events: Sequence[Event], view: View, viewer: str | None = None,
-                state: GameState | None = None, before: GameState | None = None) -> Overlay:
+def last_action(
+    events: Sequence[Event],
+    view: View,
+    viewer: str | None = None,
+    state: GameState | None = None,
+    before: GameState | None = None,
+) -> Overlay:
     """The overlay for the last events; ``state`` (the state drawn) gives the declared order of an
     open reaction window, ``before`` (the state before the events) the start of each move."""
     by_id = {u.id: u for u in view.units}

@@ -144,6 +144,18 @@ def burst(draw: ImageDraw.ImageDraw, x: float, y: float, r: float) -> None:
     draw.ellipse([x - heart, y - heart, x + heart, y + heart], fill=pal.HIGHLIGHT)
 
 
+def stray(draw: ImageDraw.ImageDraw, aim: XY, landed: XY, short: float) -> None:
+    """How far a shell strayed: a black arrow over white from its aim, stopping ``short`` of
+    where it landed (none if it landed closer than that)."""
+    (x0, y0), (x1, y1) = aim, landed
+    length = math.hypot(x1 - x0, y1 - y0)
+    if length <= short + 4:
+        return
+    tip = (x1 - (x1 - x0) / length * short, y1 - (y1 - y0) / length * short)
+    arrow(draw, aim, tip, pal.HALO, width=7, head=16)
+    arrow(draw, aim, tip, pal.INK, width=3, head=12)
+
+
 def crossed_swords(draw: ImageDraw.ImageDraw, x: float, y: float, r: float) -> None:
     """Where a close combat is fought: two black blades crossed on a yellow disc, ringed in black."""
     draw.ellipse([x - r, y - r, x + r, y + r], fill=pal.HIGHLIGHT, outline=pal.INK, width=3)
