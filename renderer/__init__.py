@@ -103,7 +103,7 @@ def picture(
     w, h = frame.table_px
     counters = [counter_box(u, frame) for u in view.units]
     counters += [marker_box(at, frame) for at, _ in view.markers + view.dummies]
-    counters += [box for box, _ in captions] + overlay.marks(frame)
+    counters += [box for box, _ in captions] + overlay.mark_boxes(frame)
     placer = Placer((frame.left, frame.top, frame.left + w, frame.top + h), counters, overlay.segments(frame))
     write_zone_names(canvas, zone_names, placer)
     draw_unit_tags(canvas, view, frame, styles, tags, placer)

@@ -74,10 +74,14 @@ class Overlay:
             out += list(zip(pixels, pixels[1:], strict=False))
         return out
 
-    def marks(self, frame: Frame) -> list[tuple[float, float, float, float]]:
+    def mark_boxes(self, frame: Frame) -> list[tuple[float, float, float, float]]:
         """The boxes of the bursts and crossed swords in pixels (labels keep clear of them)."""
         spots = [(at, BURST_R + 4) for _, at in self.landings] + [(at, SWORDS_R) for at in self.fights]
-        return [(x - r, y - r, x + r, y + r) for (x, y), r in ((frame.px(p.x, p.y), r) for p, r in spots)]
+        boxes = []
+        for at, r in spots:
+            x, y = frame.px(at.x, at.y)
+            boxes.append((x - r, y - r, x + r, y + r))
+        return boxes
 
     def draw(self, draw: ImageDraw.ImageDraw, frame: Frame, styles: dict[str, pal.SideStyle]) -> None:
         for points, side in self.trails:

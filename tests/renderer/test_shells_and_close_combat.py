@@ -9,6 +9,7 @@ from engine.events import Event
 from engine.state import Point
 from renderer import palette as pal
 from renderer import picture
+from renderer.description import describe
 from tests.renderer.battles import AIM, FIGHT, LANDED, charged, shelled
 from tests.renderer.pixels import colours
 from tests.renderer.scenes import P, quick_started
@@ -72,3 +73,11 @@ def test_a_shot_in_contact_is_a_close_combat_not_an_arrow():
     )
     assert share(patch(drawn, P(37, 30), dy=-10), pal.HIGHLIGHT) > 0.8
     assert "close combat" in {text for _, text in drawn.texts}
+
+
+def test_the_alt_text_tells_where_the_shell_landed_and_the_fight_was_fought():
+    log = shelled()
+    told = describe(log.state, None, last_events=log.history[-1][1])
+    assert 'a shell landed in D7, 2" off its fire marker' in told
+    log = charged()
+    assert "a close combat was fought in F3" in describe(log.state, None, last_events=log.history[-1][1])
