@@ -25,9 +25,10 @@ replay held every frame: +1.7-1.9 GB at 1,000 commands, a MemoryError past 5.9 G
 (the process keeps what the runs before took: each long game alone, in a fresh process holding
 its log, peaked at +24 MiB at 1,000 commands and +23 MiB at 5,000)
 
-With each frame's caption (issue 32), measured beside the code before it in the same session:
-the same time and peak memory (the quick battle's replay 0.71 s against 0.67 s, best of three,
-interleaved; peaks +22 and +12 MiB against +34 and +8), and a larger GIF, each frame keeping the
+With each frame's caption (issue 32), measured beside the code before it in the same session
+(CPU time, best of three, the runs interleaved: the shared machine's wall times varied twofold):
+the quick battle's replay 0.86-1.00 s against 0.94-0.98 s, 1,000 commands' 1.91 s against
+1.72-1.79 s; peaks +22 and +12 MiB against +34 and +8; and a larger GIF, each frame keeping the
 caption's lines as well as what moved: the quick battle's 1.69 MiB (was 1.22), 1,000 commands'
 3.55 MiB (was 2.13).
 

@@ -81,16 +81,19 @@ def draw_header(canvas: Canvas, state: GameState, frame: Frame, viewer: str | No
 
 def caption_lines(text: str, room: float, lines: int) -> list[str]:
     """The caption in at most ``lines`` lines of ``room`` pixels, broken between words, the
-    last cut short with "..." if the words run on past it."""
+    last cut short with "..." if the words run on past it. (Measured without the text cache:
+    a caption is seldom drawn twice.)"""
+    width = pal.font(CAPTION_FONT).getlength
+    space = width(" ")
     out: list[str] = []
     words = text.split()
     while words and len(out) < lines:
-        line = words.pop(0)
-        while words and text_width(f"{line} {words[0]}", CAPTION_FONT) <= room:
-            line += " " + words.pop(0)
+        line, used = words[0], width(words.pop(0))
+        while words and used + space + (more := width(words[0])) <= room:
+            line, used = f"{line} {words.pop(0)}", used + space + more
         out.append(line)
-    if words:
-        out[-1] = fit_text(f"{out[-1]} {' '.join(words)}", CAPTION_FONT, room)
+    if words:  # the next word did not fit on the last line
+        out[-1] = fit_text(f"{out[-1]} {words[0]}", CAPTION_FONT, room)
     return [fit_text(line, CAPTION_FONT, room) for line in out]
 
 
