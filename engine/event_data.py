@@ -48,7 +48,8 @@ class FireData(_Data):
     firer: str
     target: str | None  # None: a shot at a spot (``at``: smoke, a shell) or at a ``building``
     distance: float  # inches, edge to edge (an indirect shell's effect: from where it fell)
-    at: Point | None = None  # where a smoke round or an indirect shot fell
+    at: Point | None = None  # where a smoke round or an indirect shot fell, or a close combat is fought
+    aim: Point | None = None  # the fire marker an indirect shot was fired at (it may stray from it)
     building: str | None = None  # HE fired at a building (House Rules V1.0, s. 5)
     close_combat_round: int | None = None  # a volley of close combat (House Rules V1.0, s. 6)
     indirect: bool = False  # a shell fired at a fire marker (House Rules V1.0, s. 5)
@@ -61,7 +62,17 @@ class FireData(_Data):
     @property
     def along_a_line_of_fire(self) -> bool:
         """A direct shot from the firer at its target (not a volley in contact, a shell or smoke)."""
-        return self.target is not None and self.close_combat_round is None and not self.indirect
+        return self.target is not None and not self.in_contact and not self.indirect
+
+    @property
+    def in_contact(self) -> bool:
+        """A volley of close combat (House Rules V1.0, s. 6), or a shot from a unit in contact with
+        its target (the 2015 rules fight close combat as shooting, p. 12)."""
+        return (
+            self.target is not None
+            and not self.indirect
+            and (self.close_combat_round is not None or self.distance <= 0)
+        )
 
 
 class MoveData(_Data):

@@ -141,6 +141,11 @@ def bearing(frm: Point, to: Point) -> float:
     return 0.0 if deg >= 360.0 else deg
 
 
+def midpoint(a: Point, b: Point) -> Point:
+    """Halfway between two points (where two units in contact meet, drawn on the picture)."""
+    return Point(x=round((a.x + b.x) / 2, 2), y=round((a.y + b.y) / 2, 2))
+
+
 def point_toward(frm: Point, to: Point, length: float) -> Point:
     """The point ``length`` inches from ``frm`` on the way to ``to``, to one decimal."""
     gap = math.hypot(to.x - frm.x, to.y - frm.y)

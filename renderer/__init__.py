@@ -27,6 +27,7 @@ from renderer.encode import encode_png
 from renderer.header import draw_header, header_lines
 from renderer.labels import Placer
 from renderer.layout import BOX_H, TEXT_FONT, frame_for
+from renderer.legend import draw_legend, shortest
 from renderer.markers import (
     draw_breaches,
     draw_fire_markers,
@@ -36,7 +37,7 @@ from renderer.markers import (
     zones_shown,
 )
 from renderer.overlay import last_action
-from renderer.panel import draw_panel, legend_cells, roster_cells
+from renderer.panel import draw_panel, roster_cells
 from renderer.units import (
     counter_box,
     draw_leader,
@@ -62,6 +63,7 @@ def _shows(state: GameState, view: View, overlay_shows: set[str]) -> set[str]:
     shows |= {"lost"} if any(not u.is_vehicle for u in lost) else set()
     shows |= {"smoke"} if state.smoke_screens or any(u.smoke for u in live) else set()
     shows |= {"objective"} if view.objectives else set()
+    shows |= {"fire_marker"} if any(mark.kind == "fire" for mark in view.marks) else set()
     return shows
 
 
@@ -82,9 +84,9 @@ def picture(
     tags = view.tags
     overlay = last_action(last_events, view, viewer, state=state, before=before)
     shows = _shows(state, view, overlay.shows) | ({"zone"} if zones_shown(state, view) else set())
-    cells = roster_cells(state, view, styles, tags) + legend_cells(shows)
+    cells = roster_cells(state, view, styles, tags)
     lines = header_lines(state) if headers is None else max(headers, header_lines(state))
-    frame = frame_for(state.table.width, state.table.depth, len(cells), scale, lines)
+    frame = frame_for(state.table.width, state.table.depth, len(cells), scale, lines, shortest())
     if frame.size[1] > BOX_H and not scale:  # a roster too long even for the smallest table
         room = max(n for n in range(len(cells)) if replace(frame, cells=n).size[1] <= BOX_H)
         cells = [*cells[: room - 1], ("heading", f"and {len(cells) - room + 1} more", None)]
@@ -101,7 +103,7 @@ def picture(
     w, h = frame.table_px
     counters = [counter_box(u, frame) for u in view.units]
     counters += [marker_box(at, frame) for at, _ in view.markers + view.dummies]
-    counters += [box for box, _ in captions]
+    counters += [box for box, _ in captions] + overlay.mark_boxes(frame)
     placer = Placer((frame.left, frame.top, frame.left + w, frame.top + h), counters, overlay.segments(frame))
     write_zone_names(canvas, zone_names, placer)
     draw_unit_tags(canvas, view, frame, styles, tags, placer)
@@ -117,6 +119,7 @@ def picture(
     canvas.labels, canvas.counters = placer.labels, placer.counters
     draw_header(canvas, state, frame, viewer)
     draw_panel(canvas, frame, cells)
+    draw_legend(canvas, frame, shows)
     return canvas
 
 

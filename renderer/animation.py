@@ -1,4 +1,5 @@
-"""A battle's replay as one animated GIF: the spectators' picture after each activation.
+"""A battle's replay as one animated GIF: the spectators' picture after each activation, under a
+caption of what happened in it (engine.headline).
 
 Every frame is drawn at the first frame's scale and mapped onto its 64-colour palette, so the
 frames share one palette and one scale (a roster that grows is padded with the margin's colour),
@@ -25,6 +26,7 @@ from typing import BinaryIO
 
 from PIL import GifImagePlugin, Image, ImageChops
 
+from engine.headline import headline
 from engine.story import Moment
 from engine.view import SPECTATORS
 from engine.wording import counted
@@ -33,10 +35,12 @@ from renderer import picture
 from renderer.canvas import Canvas
 from renderer.description import describe, within
 from renderer.encode import COLOURS
+from renderer.header import draw_caption, header_lines
 
 FRAME_MS = 1200  # each frame shows this long
 LAST_FRAME_MS = 4000  # the end of the battle stays a little longer
 MOST_FRAMES = 150  # a replay plays in at most about three minutes
+CAPTION_LINES = 2  # under the header's first line (on the last frame, under why the battle ended: one)
 
 
 def merged(moments: list[Moment]) -> Moment:
@@ -64,9 +68,10 @@ def frame_moments(moments: Iterable[Moment], planned: int) -> Iterator[Moment]:
 
 
 def replay_frames(moments: Iterable[Moment], headers: int) -> Iterator[Canvas]:
-    """The spectators' picture after each moment, with its moves and shots drawn, all at the
-    first picture's scale and with ``headers`` header lines (as many as the last needs, so the
-    table never jumps for the result's line)."""
+    """The spectators' picture after each moment, with its moves and shots drawn and its
+    caption under the header's first line, all at the first picture's scale and with room for
+    ``headers`` header lines (as many as the last needs, so the table never jumps for the
+    result's line) and the caption's: it takes the lines the header leaves."""
     scale = None
     for moment in moments:
         canvas = picture(
@@ -75,8 +80,9 @@ def replay_frames(moments: Iterable[Moment], headers: int) -> Iterator[Canvas]:
             last_events=moment.events,
             before=moment.before,
             scale=scale,
-            headers=headers,
+            headers=max(headers + 1, 1 + CAPTION_LINES),
         )
+        draw_caption(canvas, canvas.frame, headline(moment, SPECTATORS), header_lines(moment.state))
         scale = canvas.frame.scale
         yield canvas
 

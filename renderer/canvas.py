@@ -97,6 +97,7 @@ class Canvas:
         self.labels: list[Box] = []  # the boxes of the labels placed on the table
         self.counters: list[Box] = []  # the boxes of the counters and marks they keep clear of
         self.frame = None  # the renderer.layout.Frame it was laid out on
+        self.legend: list[str] = []  # the keys of the legend's entries drawn (renderer.legend)
 
     def text(self, xy: tuple[float, float], text: str, *, size: int, fill=pal.INK, anchor: str = "la",
              halo: bool = False) -> None:

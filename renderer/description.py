@@ -70,7 +70,8 @@ class Words:
 
     def last_action(self, overlay: Overlay) -> str:
         """What the overlay draws: each unit's move, each shot, the declared order and its
-        targets, and the other units it marks."""
+        targets, where each shell landed and each close combat was fought, and the other units
+        it marks."""
         said: list[str] = []
         told: set[str] = set()
 
@@ -89,6 +90,13 @@ class Words:
                 tell(f"{self.name(unit)} declared a move to {self.square(path[-1])}", unit)
         for target in overlay.targets:
             tell(f"{self.name(target)} is a declared target", target)
+        for aim, at in overlay.landings:
+            off = math.dist((aim.x, aim.y), (at.x, at.y)) if aim is not None else 0.0
+            tell(
+                f"a shell landed in {self.square(at)}" + (f', {off:.0f}" off its fire marker' if off else "")
+            )
+        for at in overlay.fights:
+            tell(f"a close combat was fought in {self.square(at)}")
         rest = [self.name(u) for u in overlay.named if u.id not in told]
         if rest:
             tell("marked: " + ", ".join(rest))

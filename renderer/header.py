@@ -1,6 +1,6 @@
 """The header line: turn, phase and who acts, the rule set and whose picture it is; at a game's
-end a second line says why it ended. Sides are named as every sentence names them
-(engine.wording)."""
+end a second line says why it ended; a replay's frame adds the caption of what it shows. Sides
+are named as every sentence names them (engine.wording)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from renderer.canvas import Canvas, fit_text, text_width
 from renderer.layout import HEADER_FONT, HEADER_H, MARGIN, Frame
 
 GAP = 14
+CAPTION_FONT = 32  # a replay frame's caption: capitals 9 px tall even in a GIF shown 400 px wide
 
 
 def phase_text(state: GameState) -> str:
@@ -76,3 +77,29 @@ def draw_header(canvas: Canvas, state: GameState, frame: Frame, viewer: str | No
             size=HEADER_FONT,
             anchor="lm",
         )
+
+
+def caption_lines(text: str, room: float, lines: int) -> list[str]:
+    """The caption in at most ``lines`` lines of ``room`` pixels, broken between words, the
+    last cut short with "..." if the words run on past it. (Measured without the text cache:
+    a caption is seldom drawn twice.)"""
+    width = pal.font(CAPTION_FONT).getlength
+    space = width(" ")
+    out: list[str] = []
+    words = text.split()
+    while words and len(out) < lines:
+        line, used = words[0], width(words.pop(0))
+        while words and used + space + (more := width(words[0])) <= room:
+            line, used = f"{line} {words.pop(0)}", used + space + more
+        out.append(line)
+    if words:  # the next word did not fit on the last line
+        out[-1] = fit_text(f"{out[-1]} {words[0]}", CAPTION_FONT, room)
+    return [fit_text(line, CAPTION_FONT, room) for line in out]
+
+
+def draw_caption(canvas: Canvas, frame: Frame, text: str, first_line: int) -> None:
+    """A caption on the header's lines from ``first_line`` (0 is the first) to the last."""
+    right = frame.size[0] - MARGIN
+    for n, line in enumerate(caption_lines(text, right - MARGIN, frame.header_lines - first_line)):
+        y = HEADER_H * (first_line + n) + HEADER_H / 2
+        canvas.text((MARGIN, y), line, size=CAPTION_FONT, anchor="lm")

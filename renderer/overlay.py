@@ -1,7 +1,9 @@
 """The overlay of what just happened and what is about to: a thick yellow outline around every unit
 the last events name, a trail for each unit that moved (when the state before is given), an arrow
-for each shot, and, while a reaction window is open, the declared move as a dashed arrow and the
-declared targets ringed.
+for each shot, a red burst where each indirect shot landed (House Rules V1.0, s. 5) with a black
+arrow from the fire marker it strayed from, crossed swords where a close combat was fought (House
+Rules V1.0, s. 6; a shot in contact, 2015 rules p. 12), and, while a reaction window is open, the
+declared move as a dashed arrow and the declared targets ringed.
 
 Only units the viewer may see take part: an event naming a hidden sniper draws nothing that
 points at it (a shot from it highlights only its target).
@@ -19,9 +21,9 @@ from engine.commands import Order
 from engine.event_data import FireData
 from engine.events import Event
 from engine.game_state import GameState
-from engine.geometry import footprint
+from engine.geometry import footprint, midpoint
 from engine.state import Phase, Point, Unit
-from engine.view import View, declared_order, sees
+from engine.view import View, declared_order, dice_shown, sees
 from renderer import palette as pal
 from renderer import shapes
 from renderer.layout import Frame
@@ -29,6 +31,8 @@ from renderer.units import LOST_R, corners
 
 PAD = 0.35  # inches between a unit's edge and its highlight
 SHOT_SPREAD = 10  # pixels between two arrows of shots between the same units
+BURST_R = 12  # pixels: a shell's burst
+SWORDS_R = 17  # pixels: a close combat's crossed swords
 XY = tuple[float, float]
 
 
@@ -42,11 +46,20 @@ class Overlay:
     declared: list[list[Point]] = field(default_factory=list)
     targets: list[Unit] = field(default_factory=list)
     aims: list[tuple[Point, Unit]] = field(default_factory=list)  # where a declared shot comes from
+    landings: list[tuple[Point | None, Point]] = field(default_factory=list)  # a shell's aim, where it fell
+    fights: list[Point] = field(default_factory=list)  # where each close combat was fought
 
     @property
     def shows(self) -> set[str]:
-        kinds = {"last": self.named, "fire": self.shots, "moved": self.trails, "declared": self.declared,
-                 "target": self.targets}
+        kinds = {
+            "last": self.named,
+            "fire": self.shots,
+            "moved": self.trails,
+            "declared": self.declared,
+            "target": self.targets,
+            "landed": self.landings,
+            "close_combat": self.fights,
+        }
         return {k for k, v in kinds.items() if v}
 
     def segments(self, frame: Frame) -> list[tuple[XY, XY]]:
@@ -54,11 +67,21 @@ class Overlay:
         lines = [[u.position for u in (firer, target)] for firer, target, _ in self.shots]
         lines += [points for points, _ in self.trails] + self.declared
         lines += [[at, target.position] for at, target in self.aims]
+        lines += [[aim, at] for aim, at in self.landings if aim is not None]
         out = []
         for points in lines:
             pixels = [frame.px(p.x, p.y) for p in points]
             out += list(zip(pixels, pixels[1:], strict=False))
         return out
+
+    def mark_boxes(self, frame: Frame) -> list[tuple[float, float, float, float]]:
+        """The boxes of the bursts and crossed swords in pixels (labels keep clear of them)."""
+        spots = [(at, BURST_R + 4) for _, at in self.landings] + [(at, SWORDS_R) for at in self.fights]
+        boxes = []
+        for at, r in spots:
+            x, y = frame.px(at.x, at.y)
+            boxes.append((x - r, y - r, x + r, y + r))
+        return boxes
 
     def draw(self, draw: ImageDraw.ImageDraw, frame: Frame, styles: dict[str, pal.SideStyle]) -> None:
         for points, side in self.trails:
@@ -68,13 +91,20 @@ class Overlay:
         for firer, target, repeat in self.shots:
             _line_of_fire(draw, firer, target, frame, repeat)
         for at, target in self.aims:
-            shapes.dashed_line(draw, [frame.px(at.x, at.y), frame.px(target.position.x, target.position.y)],
-                               pal.FIRE_LINE)
+            shapes.dashed_line(
+                draw, [frame.px(at.x, at.y), frame.px(target.position.x, target.position.y)], pal.FIRE_LINE
+            )
         for points in self.declared:
             shapes.dashed_arrow(draw, [frame.px(p.x, p.y) for p in points])
         for unit in self.targets:
             x, y = frame.px(unit.position.x, unit.position.y)
             shapes.target_ring(draw, x, y, max(12.0, _radius(unit) * frame.scale))
+        for aim, at in self.landings:
+            if aim is not None:
+                shapes.stray(draw, frame.px(aim.x, aim.y), frame.px(at.x, at.y), BURST_R + 4)
+            shapes.burst(draw, *frame.px(at.x, at.y), BURST_R)
+        for at in self.fights:
+            shapes.crossed_swords(draw, *frame.px(at.x, at.y), SWORDS_R)
 
 
 def _radius(unit: Unit) -> float:
@@ -82,24 +112,38 @@ def _radius(unit: Unit) -> float:
     return max(x1 - x0, y1 - y0) / 2 + PAD
 
 
-def last_action(events: Sequence[Event], view: View, viewer: str | None = None,
-                state: GameState | None = None, before: GameState | None = None) -> Overlay:
+def last_action(
+    events: Sequence[Event],
+    view: View,
+    viewer: str | None = None,
+    state: GameState | None = None,
+    before: GameState | None = None,
+) -> Overlay:
     """The overlay for the last events; ``state`` (the state drawn) gives the declared order of an
     open reaction window, ``before`` (the state before the events) the start of each move."""
     by_id = {u.id: u for u in view.units}
     overlay = Overlay()
     pairs: dict[tuple[str, str], int] = {}
+    fights: set[frozenset[str]] = set()
     for event in events:
         for uid in event.units:
             if uid in by_id and by_id[uid] not in overlay.named:
                 overlay.named.append(by_id[uid])
         fire = event.data
-        if isinstance(fire, FireData) and fire.along_a_line_of_fire:
-            firer, target = by_id.get(fire.firer), by_id.get(fire.target or "")
-            if firer is not None and target is not None:
-                key = (firer.id, target.id)
-                pairs[key] = pairs.get(key, -1) + 1
-                overlay.shots.append((firer, target, pairs[key]))
+        if not isinstance(fire, FireData):
+            continue
+        firer, target = by_id.get(fire.firer), by_id.get(fire.target or "")
+        if fire.along_a_line_of_fire and firer is not None and target is not None:
+            key = (firer.id, target.id)
+            pairs[key] = pairs.get(key, -1) + 1
+            overlay.shots.append((firer, target, pairs[key]))
+        elif fire.in_contact and firer is not None and target is not None:
+            fight = frozenset((firer.id, target.id))
+            if fight not in fights:
+                fights.add(fight)
+                overlay.fights.append(fire.at or midpoint(firer.position, target.position))
+        elif fire.indirect and fire.target is None and fire.at is not None and dice_shown(event, viewer):
+            overlay.landings.append((fire.aim, fire.at))
     if before is not None:
         overlay.trails = _trails(events, view, viewer, before)
     declared = declared_order(state, viewer) if state is not None else None

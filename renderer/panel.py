@@ -1,5 +1,5 @@
 """The panel beside the table: the roster (each side with its tokens, then each unit's tag spelt
-out with its badges; in a team game the units under the player who holds them) and the legend.
+out with its badges; in a team game the units under the player who holds them).
 
 The panel is a list of cells of one size; the frame decides where each goes (see
 :class:`renderer.layout.Frame`).
@@ -20,10 +20,9 @@ from engine.wording import counted, side_label
 from renderer import palette as pal
 from renderer.canvas import Canvas, drawable_text, fit_text, text_width
 from renderer.layout import CELL_H, CELL_W, TEXT_FONT, Frame
-from renderer.legend import ITEMS, draw_item
 from renderer.tags import CHIP_H, badge_width, badges, chip_text, chip_width, draw_badge, draw_tag
 
-Cell = tuple  # ("heading", text, style), ("unit", chip, style, name, badges) or ("legend", key)
+Cell = tuple  # ("heading", text, style) or ("unit", chip, style, name, badges)
 SWATCH = 18
 HEADING_ROOM = CELL_W - 30  # pixels a heading's text may take
 _ABBREVIATIONS = {
@@ -98,11 +97,7 @@ def _unit_line(canvas: Canvas, text: str, style: pal.SideStyle | None, name: str
         left += draw_badge(canvas, left, CELL_H / 2, colour, count) + 3
 
 
-def _legend(canvas: Canvas, key: str) -> None:
-    draw_item(canvas, key, 0, CELL_H / 2)
-
-
-_DRAW = {"heading": _heading, "unit": _unit_line, "legend": _legend}
+_DRAW = {"heading": _heading, "unit": _unit_line}
 
 
 @lru_cache(maxsize=1024)
@@ -142,10 +137,6 @@ def roster_cells(state: GameState, view: View, styles: dict[str, pal.SideStyle],
                 cells += [("heading", title, None) for title in titles]
             cells += [_unit_cell(u, tags[u.id], view.passengers.get(u.id, 0), styles[name]) for u in held]
     return cells
-
-
-def legend_cells(shows: set[str]) -> list[Cell]:
-    return [("legend", key) for key in ITEMS if key in shows]
 
 
 def draw_panel(canvas: Canvas, frame: Frame, cells: list[Cell]) -> None:

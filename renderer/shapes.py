@@ -115,13 +115,53 @@ def target_ring(draw: ImageDraw.ImageDraw, x: float, y: float, r: float) -> None
     draw.ellipse([x - r, y - r, x + r, y + r], outline=pal.HALO, width=7)
     draw.ellipse([x - r, y - r, x + r, y + r], outline=pal.FIRE_LINE, width=4)
     for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-        draw.line([(x + dx * r * 0.6, y + dy * r * 0.6), (x + dx * r * 1.35, y + dy * r * 1.35)],
-                  fill=pal.FIRE_LINE, width=3)
+        draw.line(
+            [(x + dx * r * 0.6, y + dy * r * 0.6), (x + dx * r * 1.35, y + dy * r * 1.35)],
+            fill=pal.FIRE_LINE,
+            width=3,
+        )
 
 
-def dashed_box(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], colour,
-               width: int = 3) -> None:
+def dashed_box(
+    draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], colour, width: int = 3
+) -> None:
     """A rectangle drawn in dashes (a set-up zone)."""
     x0, y0, x1, y1 = box
     for a, b in _dashes([(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)], 14, 8):
         draw.line([a, b], fill=colour, width=width)
+
+
+def burst(draw: ImageDraw.ImageDraw, x: float, y: float, r: float) -> None:
+    """Where a shell landed: an eight-pointed red burst with a yellow heart, edged in white."""
+    for size, fill in ((r + 4, pal.HALO), (r, pal.FIRE_LINE)):
+        points = []
+        for i in range(16):
+            radius = size if i % 2 == 0 else size * 0.55
+            angle = math.radians(i * 22.5)
+            points.append((x + radius * math.cos(angle), y - radius * math.sin(angle)))
+        draw.polygon(points, fill=fill)
+    heart = r * 0.3
+    draw.ellipse([x - heart, y - heart, x + heart, y + heart], fill=pal.HIGHLIGHT)
+
+
+def stray(draw: ImageDraw.ImageDraw, aim: XY, landed: XY, short: float) -> None:
+    """How far a shell strayed: a black arrow over white from its aim, stopping ``short`` of
+    where it landed (none if it landed closer than that)."""
+    (x0, y0), (x1, y1) = aim, landed
+    length = math.hypot(x1 - x0, y1 - y0)
+    if length <= short + 4:
+        return
+    tip = (x1 - (x1 - x0) / length * short, y1 - (y1 - y0) / length * short)
+    arrow(draw, aim, tip, pal.HALO, width=7, head=16)
+    arrow(draw, aim, tip, pal.INK, width=3, head=12)
+
+
+def crossed_swords(draw: ImageDraw.ImageDraw, x: float, y: float, r: float) -> None:
+    """Where a close combat is fought: two black blades crossed on a yellow disc, ringed in black."""
+    draw.ellipse([x - r, y - r, x + r, y + r], fill=pal.HIGHLIGHT, outline=pal.INK, width=3)
+    blade, guard = r * 0.62, r * 0.28
+    for sx in (1, -1):  # the blade from the lower corner (its hilt) to the upper opposite one
+        hilt, tip = (x - sx * blade, y + blade), (x + sx * blade, y - blade)
+        draw.line([hilt, tip], fill=pal.INK, width=max(4, round(r / 4)))
+        gx, gy = x - sx * blade * 0.45, y + blade * 0.45  # the cross guard, square to the blade
+        draw.line([(gx - guard, gy - sx * guard), (gx + guard, gy + sx * guard)], fill=pal.INK, width=3)

@@ -261,6 +261,8 @@ def test_a_charge_at_once_that_passes_initiation_allows_no_reaction_and_fights_t
     assert (
         state.units["gruppe"].morale_markers == 5 and not state.units["gruppe"].destroyed
     )  # 5 is its morale
+    volleys = [e.data for e in events if isinstance(e.data, FireData)]
+    assert {v.at for v in volleys} == {P(30, 13)}  # where they met, before the attackers fell back
     assert state.units["tommies"].morale_markers == 2 and state.phase is Phase.ACTIVE
 
 
@@ -484,6 +486,7 @@ def test_a_spotter_places_a_marker_and_a_mortar_fires_at_it_s5():
     lines = [e.text for e in events]
     landed, effect = [e.data for e in events if isinstance(e.data, FireData)]
     assert (landed.firer, landed.target, landed.at, landed.indirect) == ("mortar", None, P(20, 40), True)
+    assert landed.aim == P(20, 40)  # the marker it was fired at (the picture draws any stray from it)
     assert (effect.target, effect.distance, effect.markers_placed) == ("gruppe", 0.0, 1)
     assert not effect.along_a_line_of_fire  # the overlay draws no arrow for a shell
     assert "Mortar Team fires at the marker: d10 10, d6 3: lands on the marker (House Rules HR5.92)" in lines

@@ -81,3 +81,30 @@ def busy_table() -> GameState:
         decoy=P(26, 38),
     )
     return state
+
+
+class Log:
+    """A game played a command at a time with scripted dice, its log kept as the store keeps it
+    (each command with its events), so that its story can be told (engine.story)."""
+
+    def __init__(self, start: GameState) -> None:
+        self.start = self.state = start
+        self.history: list = []
+
+    def play(self, command, *faces) -> list[Event]:
+        """Apply a command with these dice; the dice it left unused."""
+        dice = ScriptedDice(list(faces))
+        self.state, events = apply(self.state, command, dice)
+        self.history.append((command, events))
+        return events, list(faces[len(faces) - dice.remaining :])
+
+    def act(self, side: str, unit: str, *actions, faces=()) -> list[Event]:
+        """Declare an order for one unit, the other side declining to react (if it may), with
+        exactly these dice."""
+        events, left = self.play(Declare(side=side, order=UnitOrder(unit=unit, actions=actions)), *faces)
+        if self.state.phase is Phase.REACTION:
+            window = self.state.pending.window
+            more, left = self.play(DeclineReaction(side=self.state.other_side(side), window=window), *left)
+            events += more
+        assert not left, f"{len(left)} scripted dice were not used"
+        return events

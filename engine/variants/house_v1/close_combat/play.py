@@ -339,6 +339,7 @@ def _fire(
         firer=firer.id,
         target=target.id,
         distance=0.0,
+        at=geometry.midpoint(firer.position, target.position),
         to_hit=to_hit_throw(modifiers, rolls),
         close_combat_round=round_number,
     )

@@ -112,7 +112,11 @@ def bombard(state: GameState, firer: Unit, log: EventLog, *, smoke: bool = False
     falls = landing(d10, d6s)
     dice = f"d10 {d10}, d6 {' and '.join(map(str, d6s))}"
     shell = FireData(
-        firer=firer.id, target=None, distance=geometry.distance_to_point(firer, marker.at), indirect=True
+        firer=firer.id,
+        target=None,
+        distance=geometry.distance_to_point(firer, marker.at),
+        indirect=True,
+        aim=marker.at,
     )
     if falls.failed:
         text = cited(f"{firer.name} fires at the marker: {dice}: the shot fails", "5.92")
