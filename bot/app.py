@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from bot.picture_pool import PicturePool
+from bot.picture_pool import NICENESS, PicturePool
 from bot.services.campaign_service import CampaignService, Reminded, Revealed
 from bot.services.campaign_stats import CampaignStats
 from bot.services.card_service import CardService
@@ -26,6 +26,7 @@ from bot.services.owed_service import OwedService
 from bot.services.ping_service import Ping, TurnPings
 from bot.services.replay_service import Replays
 from bot.services.rules_service import RulesService
+from bot.services.stand_in_service import StandIns
 from bot.services.stats_service import StatsService
 from bot.services.table_service import TableService
 from bot.storage.deadline_claims import Claims
@@ -48,7 +49,8 @@ class Notices:
     - ``reminder(channel, players, reply)`` and ``reveal(channel, reply, open_phase)``: a
       campaign's deadline nears, a phase's orders are revealed;
     - ``carried(channel, reply)`` and ``battle(channel, outcome)``: a linked campaign's battle
-      ended and was carried over, the next battle is set up."""
+      ended and was carried over, the next battle is set up;
+    - ``stand_in_acted(channel, outcome)``: the stand-in played its side's turn."""
 
     window_closed: Callable[[str, Outcome], Awaitable[None]] | None = None
     deadline_passed: Callable[[str, str, Outcome | None], Awaitable[None]] | None = None
@@ -58,6 +60,7 @@ class Notices:
     reveal: Revealed | None = None
     carried: Carried | None = None
     battle: Battled | None = None
+    stand_in_acted: Callable[[str, Outcome], Awaitable[None]] | None = None
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,7 @@ class Services:
     linked_campaigns: LinkedCampaignService
     replays: Replays
     pictures: PicturePool  # where the battlefield pictures are drawn
+    stand_ins: StandIns  # the sides the bot plays
 
     @property
     def store(self) -> GameStore:
@@ -93,6 +97,7 @@ class Services:
         self.pings.on_ping = notices.ping
         self.campaigns.on_reminder, self.campaigns.on_reveal = notices.reminder, notices.reveal
         self.linked_campaigns.on_carried, self.linked_campaigns.on_battle = notices.carried, notices.battle
+        self.stand_ins.on_acted = notices.stand_in_acted
 
     @classmethod
     def start(
@@ -100,11 +105,13 @@ class Services:
         store: GameStore,
         dice: Callable[[], DiceSource] = SeededDice,
         claims: Claims | None = None,
-        pictures: PicturePool | None = None,
+        picture_workers: int = 0,
+        picture_niceness: int = NICENESS,
     ) -> Services:
         """The services of a process, over its store, with its dice, its claimer of deadlines
-        (several processes may share a PostgreSQL store) and where it draws its pictures (by
-        default in a thread)."""
+        (several processes may share a PostgreSQL store) and its processes drawing pictures
+        (0: a thread), each ``picture_niceness`` below the bot's priority."""
+        pictures = PicturePool(picture_workers, picture_niceness)
         return cls.around(GameService(store, dice, claims=claims), pictures)
 
     @classmethod
@@ -128,4 +135,5 @@ class Services:
             linked_campaigns=LinkedCampaignService(games, forces, stats, tables),
             replays=Replays(store),
             pictures=pictures or PicturePool(),
+            stand_ins=StandIns(games),
         )

@@ -97,6 +97,7 @@ class ConsoleTable:
         self.log: list[Event] = []
         self.pictures = pictures
         self.out: TextIO | None = None  # where what happens between lines is written as it comes
+        self.stood_in: list[str] = []  # what the stand-in did since the line typed, to tell with it
         campaigns = self.campaigns
         services.tell(
             Notices(
@@ -107,6 +108,7 @@ class ConsoleTable:
                 reveal=campaigns.reveal,
                 carried=campaigns.carried,
                 battle=campaigns.battle,
+                stand_in_acted=self.stand_in_acted,
             )
         )
 
@@ -132,6 +134,12 @@ class ConsoleTable:
         self.write(
             "\n[the reaction window closed]\n" + "\n".join([*lines, "", self.status(self.reader(None))])
         )
+
+    async def stand_in_acted(self, channel_id: str, outcome: Outcome) -> None:
+        """The stand-in played a turn: told with the line that led to it, as everyone sees it."""
+        self.state = outcome.state
+        self.log.extend(outcome.events)
+        self.stood_in.extend(self.news(self.reader(None), outcome.events))
 
     async def deadline_passed(self, channel_id: str, text: str, outcome: Outcome | None) -> None:
         """A referee's deadline fell: said, with what the game did."""
@@ -341,6 +349,16 @@ class ConsoleTable:
     # -- the loop --------------------------------------------------------------------------
 
     async def handle(self, text: str) -> str:
+        """The answer to a typed line, and then what the stand-in played after it, if it plays a
+        side."""
+        said = await self._answer(text)
+        await self.services.stand_ins.settled()
+        if not self.stood_in:
+            return said
+        played, self.stood_in = self.stood_in, []
+        return "\n".join([said, "", "[the stand-in plays]", *played, "", self.status(self.reader(None))])
+
+    async def _answer(self, text: str) -> str:
         try:
             line = Line.read(text, self.PLAYER)
             if line is None:
@@ -424,6 +442,7 @@ async def play_console(
         table.pictures, table.out = pictures, stdout
         await table.rules.ship()
         await service.resume()
+        await services.stand_ins.resume()
         await table.campaigns.open(stdout)
         await table.owed.open(stdout)
         stdout.write("Iron Cross console table.\n")
@@ -451,6 +470,7 @@ async def play_console(
         await table.owed.close()
     finally:
         await deadlines.close()
+        await services.stand_ins.close()
         await service.close()
         await store.close()
     return 0

@@ -40,7 +40,7 @@ from engine.commands import (
     StartGame,
     UnitOrder,
 )
-from engine.deployment.placing import may_still_set_up
+from engine.deployment.placing import may_still_set_up, whose_turn
 from engine.dice import SeededDice
 from engine.errors import IllegalCommand
 from engine.game import apply, awaiting
@@ -55,6 +55,7 @@ from engine.legality import (
 from engine.rules.movement import movement_allowance
 from engine.state import CoverKind, Phase, Point, Unit
 
+STAND_IN = "stand-in"  # the player a side the stand-in plays has, as a side's players are named
 THROWS = 4  # games played out with different dice for each order weighed
 MARKER_COST = 0.15  # of a unit's points, each morale marker it carries
 BROKEN = 1000.0
@@ -70,6 +71,17 @@ class Weighed:
 
     command: Command
     worth: float
+
+
+def side_stood_in(state: GameState) -> str | None:
+    """The side the game waits for now, if the stand-in is its one player; None otherwise (also
+    before a game starts: a player starts it)."""
+    side = awaiting(state)
+    if state.phase is Phase.SETUP and state.deployment is not None:
+        side = whose_turn(state.deployment)
+    if side is None or side not in state.sides:
+        return None
+    return side if state.sides[side].players == [STAND_IN] else None
 
 
 def stand_in_command(state: GameState, side: str, seed: int = 0, throws: int = THROWS) -> Command:

@@ -107,6 +107,7 @@ PLAY_SPECS = (
         ),
         user("referee", "A referee, who sees and may correct everything (more: /ref appoint)"),
         role("referee_role", "A server role whose holders may referee this game"),
+        choice("stand_in", "Quick battle: the side the bot plays, to play it alone", ("allies", "axis")),
     ),
     spec(
         "game join",

@@ -87,7 +87,7 @@ class IronCrossBot(ServedClient):
         self.stats, self.campaign_stats = services.stats, services.campaign_stats
         self.owed, self.pings = services.owed, services.pings
         self.campaigns, self.linked_campaigns = services.campaigns, services.linked_campaigns
-        self.replays, self.pictures = services.replays, services.pictures
+        self.replays, self.pictures, self.stand_ins = services.replays, services.pictures, services.stand_ins
         self.stories = StoryPosts(self, self.services.replays)  # follows a game-over card
         self.sync_commands = sync_commands
         self.sync_guild = sync_guild  # a test server to publish the commands to, not every server
@@ -126,6 +126,7 @@ class IronCrossBot(ServedClient):
                 reminder=campaign.remind,
                 reveal=campaign.announce_reveal,
                 carried=campaign.post,
+                stand_in_acted=self.stand_in_acted,
             )
         )
         self.add_dynamic_items(
@@ -162,6 +163,7 @@ class IronCrossBot(ServedClient):
             await self.games.resume()
             await self.campaigns.resume()
             await self.pings.resume()
+        await self.stand_ins.resume()  # each process may: the game's version decides who acts
         self.deadlines = DeadlineLoop(self.games, self.pings, self.campaigns, every=self.deadline_every)
         self.deadlines.start()
 
@@ -169,6 +171,7 @@ class IronCrossBot(ServedClient):
         if self.deadlines is not None:
             await self.deadlines.close()
         await self.stories.close()
+        await self.stand_ins.close()
         await self.pictures.close()
         if self.shards:  # connected: the sharded client closes its shards
             await super().close()
@@ -186,10 +189,16 @@ class IronCrossBot(ServedClient):
         await self.tree.sync(guild=guild)
         log.info("published the commands to the test server %s only", self.sync_guild)
 
-    async def announce(self, channel_id: str, outcome: Outcome) -> None:
-        """Post what happened when a reaction window closed by itself: a card with the picture
-        and the buttons for what comes next."""
-        text = "The reaction window closed.\n" + told_lines(outcome.events, state=outcome.state)
+    async def stand_in_acted(self, channel_id: str, outcome: Outcome) -> None:
+        """Post the stand-in's turn as a card like a player's."""
+        await self.announce(channel_id, outcome, heading="The stand-in plays.")
+
+    async def announce(
+        self, channel_id: str, outcome: Outcome, heading: str = "The reaction window closed."
+    ) -> None:
+        """Post what happened with no command of a player (by default, a reaction window closed
+        by itself): a card with the picture and the buttons for what comes next."""
+        text = heading + "\n" + told_lines(outcome.events, state=outcome.state)
         picture = await battlefield_file(self, outcome.state, None, outcome.events, outcome.before)
         steps = next_steps(outcome, int(channel_id))
         text += "\n\n" + summary(outcome.state)

@@ -9,7 +9,6 @@ from bot.app import Services
 from bot.backup_schedule import backups_on_schedule
 from bot.config import Settings
 from bot.discord_adapter.client import IronCrossBot
-from bot.picture_pool import PicturePool
 from bot.shard_claim import shards_to_run
 from bot.startup import log_in, open_database
 from bot.storage.deadline_claims import Claims, process_name
@@ -51,7 +50,10 @@ def client_for(
     claims = Claims(store, process_name(), settings.deadline_lease)
     return IronCrossBot(
         Services.start(
-            store, claims=claims, pictures=PicturePool(settings.pictures, settings.picture_niceness)
+            store,
+            claims=claims,
+            picture_workers=settings.pictures,
+            picture_niceness=settings.picture_niceness,
         ),
         sync_commands=sync_commands,
         sync_guild=settings.dev_guild_id,

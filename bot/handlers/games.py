@@ -17,9 +17,10 @@ from engine.game_state import GameState
 from engine.rich_text import Line
 from engine.rulesets import with_rule_set
 from engine.scenarios.quick_battle import quick_battle, scenario_battle
+from engine.stand_in import STAND_IN
 from engine.teams import make_team_game
 from engine.view import events_for
-from engine.wording import counted
+from engine.wording import counted, side_name
 
 
 async def game_new(
@@ -41,10 +42,14 @@ async def game_new(
     bonus: str,
     referee: Person | None,
     referee_role: ServerRole | None,
+    stand_in: str | None = None,
 ) -> SetUp:
     """A quick battle, or a book scenario for the forces the players bring, on a table of the
-    asker's (or a built-in one), under a rule set, for teams and a referee; it replaces a
+    asker's (or a built-in one), under a rule set, for teams and a referee, or with the bot
+    playing one side of a quick battle (``stand_in``, :mod:`engine.stand_in`); it replaces a
     finished game, or one not started that nobody else joined."""
+    if stand_in is not None and scenario != "quick":
+        raise GameError("The bot plays quick battles for now: in a scenario it would need a force of its own")
     seconds = window_seconds(pace, reaction_seconds)
     ground = await ask.services.tables.battlefield(ask.owner, table, seed)
     if scenario == "quick":
@@ -56,13 +61,22 @@ async def game_new(
         words = scenario_text(battle, ground, seconds)
     battle = with_rule_set(battle, ruleset)
     told = (*words.lines, *statistics_text(battle))
-    announced = Reply((*told, *teams_and_referees(battle, teams, bonus, referee, referee_role)))
+    lines = [*told, *teams_and_referees(battle, teams, bonus, referee, referee_role)]
+    if stand_in is not None:
+        other = battle.other_side(stand_in)
+        lines.append(
+            f"The bot plays {side_name(stand_in)}: take {side_name(other)} with /game join side:{other}."
+        )
+    announced = Reply(tuple(lines))
 
     async def make(interaction: str | None):
         outcome = await ask.services.games.new_game(
             ask.channel, battle, seconds, ask.user, interaction_id=interaction
         )
         await ask.services.pings.set_delay(ask.channel, ping_minutes)
+        if stand_in is not None:
+            joining = JoinSide(side=stand_in, player=STAND_IN, name="the bot")
+            outcome = await ask.services.games.act(ask.channel, STAND_IN, joining)
         return outcome
 
     return SetUp(make, announced)

@@ -79,6 +79,9 @@ class GameService:
         # called inside every action's own write, so what follows the game (the turn pings, the
         # referee's deadlines it ends) is stored with it
         self.in_commit: list[InCommit] = []
+        # told (channel, state) once each action is stored, not awaited: what follows the game
+        # by itself (the stand-in's turn) arms its own timer
+        self.on_stored: list[Callable[[str, GameState], None]] = []
         fire = self.claims.renewing(WINDOWS, self.clock, self._window_expired, lambda key: key[:1])  # type: ignore[index]
         self.timers = ReactionTimers(self.clock, fire, still_due=self._window_due)
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
@@ -278,6 +281,8 @@ class GameService:
                 self._follow_windows(channel_id, game.state, state, deadline)
                 for then in committed:
                     then()
+                for follow in self.on_stored:
+                    follow(channel_id, stored.state)
                 log.info(
                     "applied",
                     extra={

@@ -70,7 +70,7 @@ async def test_a_card_is_still_drawn_when_the_picture_workers_die(tmp_path, monk
 
 
 async def test_the_picture_workers_stop_with_the_client(store):
-    client = IronCrossBot(Services.start(store, pictures=PicturePool(workers=2)))
+    client = IronCrossBot(Services.start(store, picture_workers=2))
     await client.setup_hook()
     workers = client.pictures.pids
     assert len(workers) == 2 and all(alive(pid) for pid in workers)

@@ -1,0 +1,126 @@
+"""A game against the bot (engine.stand_in, bot.services.stand_in_service): ``/game new
+stand_in:SIDE`` at the console and through the Discord tree, the stand-in's turns taken by
+themselves through the game service (recorded, posted), a whole battle against a random player
+to its end, and a turn left to take when the process stopped taken after the restart."""
+
+import random
+
+from bot.app import Services
+from bot.console import ConsoleTable
+from bot.services.game_service import GameError, GameService
+from bot.storage.store import GameStore
+from engine.commands import JoinSide, StartGame
+from engine.dice import ScriptedDice, SeededDice, d6
+from engine.errors import IllegalCommand
+from engine.game import awaiting
+from engine.scenarios.quick_battle import quick_battle
+from engine.stand_in import STAND_IN, side_stood_in
+from engine.state import Phase
+from tests.bot.discord_harness import ANN, channel_posts, close_bot, open_bot
+from tests.engine.random_play import random_command
+
+
+async def console(tmp_path, seed: int = 3) -> tuple[ConsoleTable, Services]:
+    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'alone.db'}")
+    services = Services.around(GameService(store, dice=lambda: SeededDice(seed)))
+    table, _ = await ConsoleTable.open(services)
+    return table, services
+
+
+async def close(services: Services) -> None:
+    await services.stand_ins.close()
+    await services.games.close()
+    await services.store.close()
+
+
+async def test_at_the_console_the_bot_takes_its_side_and_plays_its_turns_after_the_line_typed(tmp_path):
+    table, services = await console(tmp_path)
+    made = await table.handle("/game new stand_in:axis")
+    assert "The bot plays the Axis: take the Allies with /game join side:allies." in made
+    assert table.state.sides["axis"].players == [STAND_IN]
+    await table.handle("as ann /game join side:allies")
+    started = await table.handle("as ann /game start")  # the Axis win the initiative (seeded)
+    played = started.split("[the stand-in plays]\n")[1]
+    assert played.startswith("The Axis start as the active player\nThe Axis declare: ")
+    assert "Next (the Allies): /react" in played  # it waits for ann, not for itself
+    await table.handle("as ann /noreact")
+    assert side_stood_in(table.state) is None and awaiting(table.state) == "allies"
+    await close(services)
+
+
+async def test_a_scenario_against_the_bot_is_refused_for_now_and_nothing_is_set_up(tmp_path):
+    table, services = await console(tmp_path)
+    before = table.state
+    refused = await table.handle("/game new scenario:meeting stand_in:axis")
+    assert refused.startswith("Not allowed: The bot plays quick battles for now")
+    assert table.state == before
+    await close(services)
+
+
+async def test_a_whole_quick_battle_against_the_bot_ends_with_a_result(tmp_path):
+    """Ann orders at random; the bot answers every turn of its own, so the game never waits for
+    it when Ann is to speak, and the battle ends."""
+    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'battle.db'}")
+    services = Services.around(GameService(store, dice=lambda: SeededDice(11)))
+    games, rng = services.games, random.Random(5)
+    await games.new_game("c", quick_battle())
+    await games.act("c", STAND_IN, JoinSide(side="axis", player=STAND_IN))
+    await games.act("c", "ann", JoinSide(side="allies", player="ann"))
+    await games.act("c", "ann", StartGame())
+    for _ in range(3000):
+        await services.stand_ins.settled()
+        state = await games.game("c")
+        if state.phase is Phase.OVER:
+            break
+        assert side_stood_in(state) is None and awaiting(state) == "allies"
+        for _attempt in range(40):
+            try:
+                await games.act("c", "ann", random_command(state, rng))
+                break
+            except (GameError, IllegalCommand):
+                continue
+    state, history = await games.history("c")
+    final = await games.game("c")
+    assert final.phase is Phase.OVER and final.result is not None
+    by_the_bot = [command for command, _ in history if getattr(command, "side", None) == "axis"]
+    assert len(by_the_bot) > 10  # its orders are in the log like anyone's
+    await close(services)
+
+
+async def test_a_turn_the_bot_had_not_taken_when_the_process_stopped_is_taken_after_the_restart(tmp_path):
+    url = f"sqlite+aiosqlite:///{tmp_path / 'restart.db'}"
+    store = await GameStore.open(url)
+    games = GameService(store, dice=lambda: ScriptedDice([d6(2), d6(5)]))  # the Axis win the roll
+    await games.new_game("c", quick_battle())
+    await games.act("c", "stand-in", JoinSide(side="axis", player=STAND_IN))
+    await games.act("c", "ann", JoinSide(side="allies", player="ann"))
+    await games.act("c", "ann", StartGame())  # no stand-in in this process: the turn waits
+    assert side_stood_in(await games.game("c")) == "axis"
+    await games.close()
+    await store.close()
+
+    store = await GameStore.open(url)
+    services = Services.around(GameService(store, dice=lambda: SeededDice(1)))
+    await services.stand_ins.resume()
+    await services.stand_ins.settled()
+    state = await services.games.game("c")
+    assert side_stood_in(state) is None and state.phase is not Phase.INITIATIVE
+    await close(services)
+
+
+async def test_through_discord_the_bots_turn_is_posted_to_the_channel_as_a_card(tmp_path, monkeypatch):
+    bot, discord = await open_bot(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", monkeypatch)
+    try:
+        await discord.slash("game new", user=ANN, channel="1", stand_in="axis")
+        await discord.slash("game join", user=ANN, channel="1", side="allies")
+        bot.games.dice = lambda: ScriptedDice([d6(2), d6(5)])  # the Axis (the bot) win the roll
+        before = len(discord.sent)
+        await discord.slash("game start", user=ANN, channel="1")
+        bot.games.dice = lambda: SeededDice(2)
+        await bot.stand_ins.settled()
+        posts = [text for where, text, _ in channel_posts(discord.sent[before:]) if where == "1"]
+        assert posts and posts[0].startswith("The stand-in plays.\nThe Axis start as the active player")
+        assert side_stood_in(await bot.games.game("1")) is None
+    finally:
+        await bot.stand_ins.close()
+        await close_bot(bot)
