@@ -351,6 +351,7 @@ class RefereeCorrection(BaseCommand):
         "destroy",
         "restore",
         "give_units",
+        "stand_in",
     ]
     unit: str | None = None
     side: str | None = None

@@ -36,7 +36,7 @@ from engine.events import Event, EventLog
 from engine.firing.losses import destroy
 from engine.game_state import GameState
 from engine.roster import remember_name
-from engine.state import Phase, Unit
+from engine.state import STAND_IN, Phase, Unit
 from engine.view import one_of_its_side, under_its_marker
 from engine.wording import counted, side_name
 
@@ -294,9 +294,7 @@ def _give_units(state: GameState, c: RefereeCorrection, log: EventLog) -> None:
         raise IllegalCommand(f"{c.to} plays the other side")
     if c.to in state.referees:
         raise IllegalCommand(f"{c.to} referees this game: {PLAYS_NO_SIDE}")
-    for unit in state.units_of(side.name):
-        if unit.player == c.player:
-            unit.player = c.to
+    _hand_units(state, side.name, c.player, c.to)
     if c.to in side.players:
         side.players.remove(c.player)
     else:
@@ -310,6 +308,41 @@ def _give_units(state: GameState, c: RefereeCorrection, log: EventLog) -> None:
     log.emit("referee", f"Referee: {c.to} takes over {c.player}'s units on {side.name} ({c.reason})")
 
 
+def _stand_in(state: GameState, c: RefereeCorrection, log: EventLog) -> None:
+    """The bot plays a side for its player (``value`` 1), or hands it back to them (0): the
+    seat and the units change hands as with :func:`_give_units`, and the player is remembered."""
+    side = state.sides.get(c.side or "")
+    if side is None:
+        raise IllegalCommand("Name the side the bot is to play, or to hand back (side:)")
+    if side.team is not None:
+        raise IllegalCommand("The bot does not play for a team's side: hand the units to a team-mate")
+    name = side_name(side.name)
+    if c.value:
+        if side.players == [STAND_IN]:
+            raise IllegalCommand(f"The bot already plays {name}")
+        if len(side.players) != 1:
+            raise IllegalCommand(
+                f"{side_name(side.name, start=True)} have no player for the bot to stand in for"
+            )
+        player = side.players[0]
+        side.stood_in_for, side.players = player, [STAND_IN]
+        _hand_units(state, side.name, player, STAND_IN)
+        log.emit("referee", f"Referee: the bot plays {name} for {player} ({c.reason})", side=side.name)
+        return
+    if side.stood_in_for is None:
+        raise IllegalCommand(f"The bot does not play {name} for anyone")
+    player, side.stood_in_for = side.stood_in_for, None
+    side.players = [player]
+    _hand_units(state, side.name, STAND_IN, player)
+    log.emit("referee", f"Referee: {player} plays {name} again ({c.reason})", side=side.name)
+
+
+def _hand_units(state: GameState, side: str, player: str, to: str) -> None:
+    for unit in state.units_of(side):
+        if unit.player == player:
+            unit.player = to
+
+
 CORRECTIONS = {
     "move": _move,
     "markers": _markers,
@@ -321,6 +354,7 @@ CORRECTIONS = {
     "destroy": _destroy,
     "restore": _restore,
     "give_units": _give_units,
+    "stand_in": _stand_in,
 }
 
 

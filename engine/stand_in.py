@@ -53,9 +53,8 @@ from engine.legality import (
     units_that_may_act,
 )
 from engine.rules.movement import movement_allowance
-from engine.state import CoverKind, Phase, Point, Unit
+from engine.state import STAND_IN, CoverKind, Phase, Point, Unit
 
-STAND_IN = "stand-in"  # the player a side the stand-in plays has, as a side's players are named
 THROWS = 4  # games played out with different dice for each order weighed
 MARKER_COST = 0.15  # of a unit's points, each morale marker it carries
 BROKEN = 1000.0

@@ -205,6 +205,9 @@ class Team(BaseModel):
     requests: list[ReserveRequest] = Field(default_factory=list)
 
 
+STAND_IN = "stand-in"  # the player of a side the bot plays (engine.stand_in)
+
+
 class Side(BaseModel):
     """One side of the battle: its players, command arrangements and token pool."""
 
@@ -226,6 +229,7 @@ class Side(BaseModel):
     dug_in_tried: bool = False  # a dug-in unit has tried to react once in this battle (p. 26)
     points_limit: int | None = None  # of the force a player brought to a scenario game
     team: Team | None = None  # its players' own tokens, in a team game (p. 25)
+    stood_in_for: str | None = None  # the player the bot plays for (engine.stand_in), handed back later
 
 
 class Phase(StrEnum):

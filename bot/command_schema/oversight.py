@@ -117,6 +117,13 @@ OVERSIGHT_SPECS = (
         text("reason", "Why: it goes in the log and is shown to the players", required=True),
     ),
     spec(
+        "ref stand_in",
+        "Let the bot play a side for its absent player (on), or hand it back (off)",
+        choice("side", "The side", ("allies", "axis"), required=True),
+        choice("play", "on: the bot plays the side; off: its player again", ("on", "off"), required=True),
+        text("reason", "Why: it goes in the log and is shown to the players", required=True),
+    ),
+    spec(
         "ref ruling",
         "Rule on a situation the rules do not cover (logged)",
         text("text", "The ruling", required=True),

@@ -51,6 +51,7 @@ CORRECTED = {  # the referee's corrections, rulings and undo (engine.referee), w
     "ref destroy": UNIT,
     "ref restore": UNIT,
     "ref give_units": {},
+    "ref stand_in": {},
     "ref ruling": {},
     "ref undo": {},
 }

@@ -108,6 +108,11 @@ async def ref_restore(ask: Ask, unit: str, reason: str) -> Change:
     return _correction(ask, "restore", reason, unit)
 
 
+async def ref_stand_in(ask: Ask, side: str, play: str, reason: str) -> Change:
+    """The bot plays a side for its absent player, or hands it back (:mod:`engine.stand_in`)."""
+    return _correction(ask, "stand_in", reason, side=side, value=int(play == "on"))
+
+
 async def ref_give_units(ask: Ask, player: Person, to: Person, reason: str) -> Change:
     """An absent player's units and seat, to another (known by the name they go by)."""
     return _correction(ask, "give_units", reason, player=player.id, to=to.id, to_name=to.name)
@@ -260,6 +265,7 @@ REFEREE_HANDLERS = {
     "ref destroy": ref_destroy,
     "ref restore": ref_restore,
     "ref give_units": ref_give_units,
+    "ref stand_in": ref_stand_in,
     "ref ruling": ref_ruling,
     "ref undo": ref_undo,
     "ref map": ref_map,

@@ -106,6 +106,7 @@ LINES = [
     "/ref destroy unit:Sherman 2 reason:a mine",
     "/ref restore unit:Sherman 2 reason:no mine after all",
     "/ref give_units player:301 to:305 reason:Ann had to leave",
+    "/ref stand_in side:axis play:on reason:Otto had to leave",
     "/ref ruling text:the stream is fordable",
     "/ref undo count:2 reason:played out of turn",
     "/ref map",

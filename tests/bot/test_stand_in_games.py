@@ -124,3 +124,27 @@ async def test_through_discord_the_bots_turn_is_posted_to_the_channel_as_a_card(
     finally:
         await bot.stand_ins.close()
         await close_bot(bot)
+
+
+async def test_a_referee_hands_an_absent_players_side_to_the_bot_and_back(tmp_path):
+    table, services = await console(tmp_path, seed=2)
+    await table.handle("/game new referee:ref")
+    await table.handle("as ann /game join side:allies")
+    await table.handle("as otto /game join side:axis")
+    await table.handle("as ann /game start")
+    refused = await table.handle("as ann /ref stand_in side:axis play:on reason:away")
+    assert refused.startswith("Not allowed") and table.state.sides["axis"].players == ["otto"]
+    assert (await table.handle("as ref /ref stand_in side:axis play:off reason:x")).startswith(
+        "Not allowed: The bot does not play the Axis for anyone"
+    )
+    handed = await table.handle('as ref /ref stand_in side:axis play:on reason:"otto is away"')
+    assert "Referee: the bot plays the Axis for otto (otto is away)" in handed
+    assert table.state.sides["axis"].players == [STAND_IN]
+    assert all(u.player in (None, STAND_IN) for u in table.state.units_of("axis"))
+    assert side_stood_in(table.state) is None  # whatever the game waited for of the Axis, it did
+    again = await table.handle("as ref /ref stand_in side:axis play:on reason:again")
+    assert again.startswith("Not allowed: The bot already plays the Axis")
+    back = await table.handle("as ref /ref stand_in side:axis play:off reason:back")
+    assert "Referee: otto plays the Axis again (back)" in back
+    assert table.state.sides["axis"].players == ["otto"] and table.state.sides["axis"].stood_in_for is None
+    await close(services)
