@@ -1,37 +1,52 @@
-"""Placing labels where they cover neither another label nor a counter (and, where they can,
-no arrow of the overlay).
+"""Placing labels where they cover neither a counter nor another label, each near its counter.
 
-Each label tries spots around its counter, nearest first (below, above, right, left, then the
-corners), ring after ring further out; it takes the first spot that is on the table and free.
-A label that had to move off its counter's edge gets a leader line back to it. If no spot is
-free within MAX_RINGS, it takes the spot that overlaps least.
+Each label tries spots around its counter, nearest first (below, above, right, left, the
+corners, then sliding along each edge), ring after ring further out, up to MAX_LEADER pixels
+from the counter's box. A spot is free if it is on the table, covers no counter and no label,
+and no leader line runs through it; a label off its counter's edge gets a leader line, from the
+counter's middle to the label's nearest point, which must cross no other label and no other
+leader. Among free spots the first that keeps clear of the overlay's arrows and of other counters
+wins, else the free one that crosses fewest. A label with no free spot is not placed
+(:meth:`Placer.place` gives None): the caller says where the unit is some other way.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from renderer.canvas import Box
+from renderer.tags import CHIP_H
 
-GAP = 2  # pixels between a counter and its label
-MAX_RINGS = 5
-LINE_CLASH = 50.0  # what crossing an arrow counts for, against square pixels of overlap
+GAP = 2  # pixels between a counter and a label right by it (no leader)
+MAX_LEADER = 3 * CHIP_H  # pixels a leader may run past its counter's box: 45 px at the inline size
+RINGS = (GAP, 10, 20, 32, 46, 62, 78, MAX_LEADER)  # pixels from the counter's box to a spot
+SLIDE = 10  # pixels between two spots along an edge
+TRIES = 4  # placings of a picture's tags, the ones left without room first each time
 XY = tuple[float, float]
+Segment = tuple[XY, XY]
+
+
+@dataclass(frozen=True)
+class Placement:
+    box: Box
+    leader: Segment | None  # from the counter's middle to the label, if the label moved off
 
 
 def intersects(a: Box, b: Box) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-def crosses(box: Box, a: XY, b: XY) -> bool:
-    """Whether the segment a-b passes through the box (Liang-Barsky clipping)."""
+def _clip(box: Box, a: XY, b: XY) -> tuple[float, float] | None:
+    """The part (t from 0 to 1) of the segment a-b inside the box, or None (Liang-Barsky)."""
     (x0, y0), (x1, y1) = a, b
     dx, dy = x1 - x0, y1 - y0
     low, high = 0.0, 1.0
     for p, q in ((-dx, x0 - box[0]), (dx, box[2] - x0), (-dy, y0 - box[1]), (dy, box[3] - y0)):
         if p == 0:
             if q < 0:
-                return False
+                return None
             continue
         t = q / p
         if p < 0:
@@ -39,90 +54,195 @@ def crosses(box: Box, a: XY, b: XY) -> bool:
         else:
             high = min(high, t)
         if low > high:
-            return False
-    return True
+            return None
+    return low, high
 
 
-def _spots(around: Box, w: float, h: float, ring: int) -> list[Box]:
-    """The candidate boxes of size w x h in the ring-th ring around a box: middles first."""
-    x0, y0, x1, y1 = around
-    d = GAP + ring * h / 2
-    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    spots = [
-        (cx - w / 2, y1 + d),  # below
-        (cx - w / 2, y0 - d - h),  # above
-        (x1 + d, cy - h / 2),  # right
-        (x0 - d - w, cy - h / 2),  # left
-        (x1 + d, y1 + d),  # below right
-        (x0 - d - w, y1 + d),  # below left
-        (x1 + d, y0 - d - h),  # above right
-        (x0 - d - w, y0 - d - h),  # above left
-    ]
-    return [(x, y, x + w, y + h) for x, y in spots]
+def crosses(box: Box, a: XY, b: XY) -> bool:
+    """Whether the segment a-b passes through the box's inside (touching its edge does not count)."""
+    inner = (box[0] + 0.5, box[1] + 0.5, box[2] - 0.5, box[3] - 0.5)
+    return _clip(inner, a, b) is not None
 
 
-class Placer:
-    """Free room on the table: counters and the labels placed so far are taken."""
-
-    def __init__(self, bounds: Box, counters: Iterable[Box], lines: Iterable[tuple[XY, XY]] = ()) -> None:
-        self.bounds = bounds
-        self.counters = list(counters)
-        self.lines = list(lines)  # the overlay's arrows, as segments: better not covered
-        self.labels: list[Box] = []
-        self._taken = list(self.counters)  # counters and labels placed so far
-
-    def _inside(self, box: Box) -> bool:
-        return (box[0] >= self.bounds[0] and box[1] >= self.bounds[1]
-                and box[2] <= self.bounds[2] and box[3] <= self.bounds[3])
-
-    def _clash(self, box: Box) -> float:
-        x0, y0, x1, y1 = box
-        clash = 0.0
-        for a0, b0, a1, b1 in self._taken:
-            if a0 < x1 and x0 < a1 and b0 < y1 and y0 < b1:
-                clash += (min(x1, a1) - max(x0, a0)) * (min(y1, b1) - max(y0, b0))
-        return clash + LINE_CLASH * sum(crosses(box, a, b) for a, b in self.lines)
-
-    def free(self, box: Box) -> bool:
-        """Whether the box is on the table and clear of counters and labels."""
-        return self._inside(box) and self._clash(box) == 0
-
-    def take(self, box: Box) -> None:
-        self.labels.append(box)
-        self._taken.append(box)
-
-    def place(self, around: Box, w: float, h: float, rings: int = MAX_RINGS) -> tuple[Box, bool]:
-        """A box of w x h near ``around`` (a counter's box), and whether it moved off the
-        counter's edge (then it needs a leader line)."""
-        best: tuple[float, Box, bool] | None = None
-        for ring in range(rings):
-            for box in _spots(around, w, h, ring):
-                if not self._inside(box):
-                    continue
-                clash = self._clash(box)
-                if clash == 0:
-                    self.take(box)
-                    return box, ring > 0
-                if best is None or clash < best[0]:
-                    best = (clash, box, ring > 0)
-        box, moved = (best[1], best[2]) if best else (_spots(around, w, h, 0)[0], False)
-        self.take(box)
-        return box, moved
+def reach(counter: Box, leader: Segment) -> float:
+    """How far a leader runs past its counter's box."""
+    (x0, y0), (x1, y1) = leader
+    inside = _clip(counter, *leader)
+    exit_at = inside[1] if inside else 0.0
+    return (1 - exit_at) * math.hypot(x1 - x0, y1 - y0)
 
 
-    def place_free(self, around: Box, w: float, h: float) -> Box | None:
-        """A free box of w x h right by ``around``, or None if there is none (for names that may
-        be left out, such as terrain names)."""
-        for box in _spots(around, w, h, 0):
-            if self.free(box):
-                self.take(box)
-                return box
-        return None
+def _turn(a: XY, b: XY, c: XY) -> float:
+    return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
 
 
-def leader_ends(counter: Box, label: Box) -> tuple[tuple[float, float], tuple[float, float]]:
+def segments_cross(p: Segment, q: Segment) -> bool:
+    """Whether two segments cross or touch (sharing an end counts)."""
+    (a, b), (c, d) = p, q
+    d1, d2, d3, d4 = _turn(c, d, a), _turn(c, d, b), _turn(a, b, c), _turn(a, b, d)
+    if ((d1 > 0) != (d2 > 0)) and ((d3 > 0) != (d4 > 0)) and 0 not in (d1, d2, d3, d4):
+        return True
+    return any(
+        t == 0 and _within(s, e, r) for t, (s, e), r in ((d1, q, a), (d2, q, b), (d3, p, c), (d4, p, d))
+    )
+
+
+def _within(a: XY, b: XY, c: XY) -> bool:
+    """Whether c, on the line a-b, lies between a and b."""
+    return min(a[0], b[0]) <= c[0] <= max(a[0], b[0]) and min(a[1], b[1]) <= c[1] <= max(a[1], b[1])
+
+
+def leader_ends(counter: Box, label: Box) -> Segment:
     """A leader line from the counter's middle to the nearest point of the label's box."""
     cx, cy = (counter[0] + counter[2]) / 2, (counter[1] + counter[3]) / 2
     lx = min(max(cx, label[0]), label[2])
     ly = min(max(cy, label[1]), label[3])
     return (cx, cy), (lx, ly)
+
+
+def _spots(around: Box, w: float, h: float, d: float) -> list[Box]:
+    """The candidate boxes of size w x h at d pixels around a box: right below, above, right and
+    left of its middle first, then slid along each edge to the corners, a few pixels at a time."""
+    x0, y0, x1, y1 = around
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    below, above, right, left = y1 + d, y0 - d - h, x1 + d, x0 - d - w
+    spots = [
+        (cx - w / 2, below, 0.0),
+        (cx - w / 2, above, 0.0),
+        (right, cy - h / 2, 0.0),
+        (left, cy - h / 2, 0.0),
+    ]
+    across = (x1 - x0 + w) / 2  # how far a box above or below may slide and still touch the edge
+    for step in _steps(across, max(SLIDE, w / 6)):
+        for x in (cx - w / 2 - step, cx - w / 2 + step):
+            spots += [(x, below, step), (x, above, step)]
+    down = (y1 - y0 + h) / 2
+    for step in _steps(down, SLIDE):
+        for y in (cy - h / 2 - step, cy - h / 2 + step):
+            spots += [(right, y, step), (left, y, step)]
+    spots.sort(key=lambda spot: spot[2])
+    return [(x, y, x + w, y + h) for x, y, _ in spots]
+
+
+def _steps(reach: float, step: float) -> list[float]:
+    """Slides from one step up to ``reach`` (included)."""
+    count = max(1, math.ceil(reach / step))
+    return [reach * i / count for i in range(1, count + 1)]
+
+
+def _seg_box(s: Segment) -> Box:
+    (x0, y0), (x1, y1) = s
+    return min(x0, x1) - 1, min(y0, y1) - 1, max(x0, x1) + 1, max(y0, y1) + 1
+
+
+class Placer:
+    """Free room on the table: counters, the labels placed so far and their leaders are taken."""
+
+    def __init__(self, bounds: Box, counters: Iterable[Box], lines: Iterable[Segment] = ()) -> None:
+        self.bounds = bounds
+        self.counters = list(counters)
+        self.lines = list(lines)  # the overlay's arrows, as segments: better not covered
+        self.labels: list[Box] = []
+        self.leaders: list[Segment] = []
+
+    def _inside(self, box: Box) -> bool:
+        return (
+            box[0] >= self.bounds[0]
+            and box[1] >= self.bounds[1]
+            and box[2] <= self.bounds[2]
+            and box[3] <= self.bounds[3]
+        )
+
+    def free(self, box: Box) -> bool:
+        """Whether the box is on the table, clear of counters and labels, and under no leader."""
+        return (
+            self._inside(box)
+            and not any(intersects(box, b) for b in self.counters)
+            and not any(intersects(box, b) for b in self.labels)
+            and not any(crosses(box, *s) for s in self.leaders)
+        )
+
+    def take(self, box: Box, leader: Segment | None = None) -> None:
+        self.labels.append(box)
+        if leader is not None:
+            self.leaders.append(leader)
+
+    def place(self, around: Box, w: float, h: float) -> Placement | None:
+        """A free w x h box near ``around`` (a counter's box), with a leader line if it is off
+        the counter's edge; None if there is no free spot within MAX_LEADER."""
+        pad = MAX_LEADER + w + h
+        region = (around[0] - pad, around[1] - pad, around[2] + pad, around[3] + pad)
+        counters = [b for b in self.counters if intersects(b, region)]
+        others = [b for b in counters if b != around]
+        labels = [b for b in self.labels if intersects(b, region)]
+        leaders = [s for s in self.leaders if intersects(_seg_box(s), region)]
+        lines = [s for s in self.lines if intersects(_seg_box(s), region)]
+        best: tuple[int, Placement] | None = None
+        for d in RINGS:
+            for box in _spots(around, w, h, d):
+                if not self._inside(box) or any(intersects(box, b) for b in counters):
+                    continue
+                if any(intersects(box, b) for b in labels) or any(crosses(box, *s) for s in leaders):
+                    continue
+                leader = leader_ends(around, box) if d > GAP else None
+                if leader is not None and not self._clear(leader, labels, leaders, around):
+                    continue
+                cost = sum(crosses(box, *s) for s in lines)
+                if leader is not None:
+                    cost += sum(crosses(b, *leader) for b in others)
+                if cost == 0:
+                    self.take(box, leader)
+                    return Placement(box, leader)
+                if best is None or cost < best[0]:
+                    best = (cost, Placement(box, leader))
+        if best is not None:
+            self.take(best[1].box, best[1].leader)
+            return best[1]
+        return None
+
+    def place_all(self, wanted: dict[str, tuple[Box, float, float]]) -> dict[str, Placement | None]:
+        """A placement for each of several labels (key -> its counter's box, width and height),
+        in the order given; if some find no room, again with those first (they may take a
+        spot an earlier one need not have), up to TRIES times, keeping the try that placed most."""
+        order = list(wanted)
+        kept = list(self.labels), list(self.leaders)
+        best: tuple[dict[str, Placement | None], list[Box], list[Segment]] | None = None
+        for _ in range(TRIES):
+            self.labels, self.leaders = list(kept[0]), list(kept[1])
+            placed = {key: self.place(*wanted[key]) for key in order}
+            missing = [key for key in order if placed[key] is None]
+            if best is None or len(missing) < sum(p is None for p in best[0].values()):
+                best = placed, self.labels, self.leaders
+            if not missing:
+                break
+            order = missing + [key for key in order if key not in missing]
+        placed, self.labels, self.leaders = best
+        return placed
+
+    @staticmethod
+    def _clear(leader: Segment, labels: list[Box], leaders: list[Segment], around: Box) -> bool:
+        """Whether a leader crosses no label, no other leader, and runs at most MAX_LEADER past its
+        counter."""
+        return (
+            reach(around, leader) <= MAX_LEADER
+            and not any(crosses(b, *leader) for b in labels)
+            and not any(segments_cross(leader, s) for s in leaders)
+        )
+
+    def place_free(self, around: Box, w: float, h: float) -> Box | None:
+        """A free box of w x h right by ``around``, or None if there is none (for names that may
+        be left out, such as terrain names)."""
+        for box in _spots(around, w, h, GAP)[:8]:
+            if self.free(box):
+                self.take(box)
+                return box
+        return None
+
+    def place_anyway(self, around: Box, w: float, h: float) -> Placement:
+        """A free box as :meth:`place` finds, else the spot right below ``around`` (for captions
+        that must be drawn)."""
+        placed = self.place(around, w, h)
+        if placed is None:
+            placed = Placement(_spots(around, w, h, GAP)[0], None)
+            self.take(placed.box)
+        return placed
