@@ -38,7 +38,7 @@ from renderer.markers import (
 from renderer.overlay import last_action
 from renderer.panel import Cell, draw_panel, legend_cells, roster_cells
 from renderer.units import (
-    counter_box,
+    counter_outline,
     draw_caption,
     draw_marker_captions,
     draw_smoke_puffs,
@@ -106,7 +106,7 @@ def picture(
     draw_smoke_puffs(canvas, (p for screen in state.smoke_screens for p in screen.puffs), frame)
     captions += draw_fire_markers(canvas, view, frame, styles)  # over the unit it falls on
     w, h = frame.table_px
-    counters = [counter_box(u, frame) for u in view.units]
+    counters = [counter_outline(u, frame) for u in view.units]
     counters += [marker_box(at, frame) for at, _ in view.markers + view.dummies]
     counters += [box for box, _ in captions]
     placer = Placer((frame.left, frame.top, frame.left + w, frame.top + h), counters, overlay.segments(frame))
@@ -120,7 +120,7 @@ def picture(
         cells = roster_cells(state, view, styles, tags, canvas.untagged) + legend
         frame, cells = _cut(replace(frame, cells=len(cells)), cells, scale)
     canvas.frame = frame
-    canvas.labels, canvas.counters = placer.labels, placer.counters
+    canvas.labels, canvas.counters, canvas.outlines = placer.labels, placer.counters, placer.outlines
     draw_header(canvas, state, frame, viewer)
     draw_panel(canvas, frame, cells)
     return canvas

@@ -97,6 +97,7 @@ class Canvas:
         self.texts: list[tuple[Box, str]] = []
         self.labels: list[Box] = []  # the boxes of the labels placed on the table
         self.counters: list[Box] = []  # the boxes of the counters and marks they keep clear of
+        self.outlines: list[tuple[tuple[float, float], ...]] = []  # what each of those covers
         self.leaders: list[tuple[tuple[float, float], tuple[float, float]]] = []  # leader lines drawn
         self.tags: dict[str, Box] = {}  # unit id -> the box of its tag on the table
         self.untagged: list[str] = []  # units with no room for a tag: the roster says where they are

@@ -26,6 +26,7 @@ SLIDE = 10  # pixels between two spots along an edge
 TRIES = 4  # placings of a picture's tags, the ones left without room first each time
 XY = tuple[float, float]
 Segment = tuple[XY, XY]
+Outline = tuple[XY, ...]  # a convex polygon's corners, in order
 
 
 @dataclass(frozen=True)
@@ -135,12 +136,40 @@ def _seg_box(s: Segment) -> Box:
     return min(x0, x1) - 1, min(y0, y1) - 1, max(x0, x1) + 1, max(y0, y1) + 1
 
 
-class Placer:
-    """Free room on the table: counters, the labels placed so far and their leaders are taken."""
+def outline_box(outline: Outline) -> Box:
+    xs, ys = [p[0] for p in outline], [p[1] for p in outline]
+    return min(xs), min(ys), max(xs), max(ys)
 
-    def __init__(self, bounds: Box, counters: Iterable[Box], lines: Iterable[Segment] = ()) -> None:
+
+def box_outline(box: Box) -> Outline:
+    x0, y0, x1, y1 = box
+    return (x0, y0), (x1, y0), (x1, y1), (x0, y1)
+
+
+def covers(box: Box, outline: Outline) -> bool:
+    """Whether a box and a convex outline overlap (more than along an edge): no edge of the
+    outline, nor the box's sides, parts them (the separating axis test)."""
+    if not intersects(box, outline_box(outline)):
+        return False
+    corners = box_outline(box)
+    for (ax, ay), (bx, by) in zip(outline, outline[1:] + outline[:1], strict=True):
+        nx, ny = by - ay, ax - bx
+        theirs = [nx * x + ny * y for x, y in outline]
+        mine = [nx * x + ny * y for x, y in corners]
+        if max(mine) <= min(theirs) + 1e-9 or max(theirs) <= min(mine) + 1e-9:
+            return False
+    return True
+
+
+class Placer:
+    """Free room on the table: counters, the labels placed so far and their leaders are taken.
+    A counter is a box, or the convex outline it covers (a unit turned on the table covers less
+    than its box)."""
+
+    def __init__(self, bounds: Box, counters: Iterable[Box | Outline], lines: Iterable[Segment] = ()) -> None:
         self.bounds = bounds
-        self.counters = list(counters)
+        self.outlines = [tuple(c) if isinstance(c[0], tuple) else box_outline(c) for c in counters]
+        self.counters = [outline_box(o) for o in self.outlines]
         self.lines = list(lines)  # the overlay's arrows, as segments: better not covered
         self.labels: list[Box] = []
         self.leaders: list[Segment] = []
@@ -157,7 +186,7 @@ class Placer:
         """Whether the box is on the table, clear of counters and labels, and under no leader."""
         return (
             self._inside(box)
-            and not any(intersects(box, b) for b in self.counters)
+            and not any(covers(box, o) for o in self.outlines)
             and not any(intersects(box, b) for b in self.labels)
             and not any(crosses(box, *s) for s in self.leaders)
         )
@@ -172,15 +201,16 @@ class Placer:
         the counter's edge; None if there is no free spot within MAX_LEADER."""
         pad = MAX_LEADER + w + h
         region = (around[0] - pad, around[1] - pad, around[2] + pad, around[3] + pad)
-        counters = [b for b in self.counters if intersects(b, region)]
-        others = [b for b in counters if b != around]
+        near = [(b, o) for b, o in zip(self.counters, self.outlines, strict=True) if intersects(b, region)]
+        outlines = [o for _, o in near]
+        others = [b for b, _ in near if b != around]
         labels = [b for b in self.labels if intersects(b, region)]
         leaders = [s for s in self.leaders if intersects(_seg_box(s), region)]
         lines = [s for s in self.lines if intersects(_seg_box(s), region)]
         best: tuple[int, Placement] | None = None
         for d in RINGS:
             for box in _spots(around, w, h, d):
-                if not self._inside(box) or any(intersects(box, b) for b in counters):
+                if not self._inside(box) or any(covers(box, o) for o in outlines):
                     continue
                 if any(intersects(box, b) for b in labels) or any(crosses(box, *s) for s in leaders):
                     continue

@@ -3,9 +3,10 @@ else shortened so that no two under one heading read the same.
 
 Shortening goes step by step, each step only if the last did not fit: leave off whose the unit is
 (the heading over it says so), the usual shortenings ("Inf Det 1"), then long words clipped to
-four letters, then three, then two, longest first ("Sher. 75mm 1", "Sh. 75mm 1"). A name still
-too long keeps its number, then the words that tell it from its neighbours', then its first
-word, in that order as they fit, with "…" where words are left out ("Sd.Kfz…Puma 1").
+four letters, then three, then two, longest first ("Mor. Team 1", "Sh. 75mm 1"). A name still
+too long keeps its number, then the words that tell it from its neighbours' that begin alike,
+then its first word, in that order as they fit, with "…" where words are left out ("…222 1",
+"Panzer IV G…1").
 """
 
 from __future__ import annotations
@@ -40,17 +41,15 @@ def abbreviated(name: str) -> str:
 
 def clipped(name: str) -> list[str]:
     """The name with one long word (all letters) more clipped each time, longest first, to
-    four letters, then to three, then two."""
+    four letters, then to three, then two; a word is long if clipping saves two letters."""
     words = name.split(" ")
+    shown = list(words)
     forms = []
     for keep in CLIPS:
-        long = sorted(
-            (i for i, w in enumerate(words) if w.isalpha() and len(w) > keep + 1),
-            key=lambda i: -len(words[i]),
-        )
-        for i in long:
-            words[i] = words[i][:keep] + "."
-            forms.append(" ".join(words))
+        for i in sorted(range(len(words)), key=lambda i: -len(words[i])):
+            if words[i].isalpha() and len(words[i]) > keep + 2:
+                shown[i] = words[i][:keep] + "."
+                forms.append(" ".join(shown))
     return forms
 
 
@@ -67,14 +66,15 @@ def shortened(name: str, room: float, whose: str = "", rivals: Sequence[str] = (
     for shown in forms:
         if _fits(shown, room):
             return shown
-    return _gist(forms[-1].split(" "), short.split(" "), room, rivals)
+    return _gist(short.split(" "), room, rivals)
 
 
-def _gist(words: list[str], whole: list[str], room: float, rivals: Sequence[str]) -> str:
-    """As many of the (clipped) words as fit, most telling first, "…" where some are left out;
-    ``whole``: the same words before clipping, to tell which ones the rivals lack."""
-    theirs = [set(abbreviated(r).casefold().split(" ")) for r in rivals]
-    telling = [i for i, w in enumerate(whole) if any(w.casefold() not in t for t in theirs)]
+def _gist(words: list[str], room: float, rivals: Sequence[str]) -> str:
+    """As many of the words as fit, most telling first, "…" where some are left out: the last
+    (the unit's number), then those that names beginning alike (``rivals``) lack, then the first."""
+    alike = [set(abbreviated(r).casefold().split(" ")) for r in rivals]
+    alike = [t for t in alike if words[0].casefold() in t]
+    telling = [i for i, w in enumerate(words) if any(w.casefold() not in t for t in alike)]
     order = list(dict.fromkeys([len(words) - 1, *telling, 0, *range(len(words))]))
     kept: set[int] = set()
     for i in order:

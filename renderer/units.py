@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
+from shapely.geometry import MultiPoint
 
 from engine.geometry import FOOTPRINT, footprint_at
 from engine.profiles import UnitClass
@@ -16,7 +17,7 @@ from engine.view import View
 from renderer import palette as pal
 from renderer import shapes
 from renderer.canvas import Box, Canvas, text_box
-from renderer.labels import MAX_LEADER, Placer, Segment, intersects
+from renderer.labels import MAX_LEADER, Outline, Placer, Segment, box_outline, intersects, outline_box
 from renderer.layout import TEXT_FONT, Frame
 from renderer.tags import CHIP_H, badges, chip_text, draw_tag, tag_width
 
@@ -130,6 +131,19 @@ def counter_box(unit: Unit, frame: Frame) -> Box:
     return x0 - 1, y0 - 1, x1 + 1, y1 + 1
 
 
+def counter_outline(unit: Unit, frame: Frame) -> Outline:
+    """The convex outline of the pixels a unit's counter covers: its footprint and facing tick
+    (grown by a pixel), or its wreck, or the box of its cross."""
+    if unit.destroyed and not unit.is_vehicle:
+        return box_outline(counter_box(unit, frame))
+    points = corners(unit, frame, pad=1 / frame.scale)
+    if not unit.destroyed:
+        x, y = facing_tip(unit, frame)
+        points.append((x, y))
+    hull = MultiPoint(points).convex_hull
+    return tuple(hull.exterior.coords)[:-1]
+
+
 def marker_radius(frame: Frame) -> float:
     return max(MARKER_MIN_R, MARKER_R * frame.scale)
 
@@ -168,7 +182,7 @@ def draw_unit_tags(
     then top to bottom, live units before wrecks. A unit with no room for its tag is left
     untagged on the table (``canvas.untagged``): the roster says where it is. All are placed
     before any is drawn, so that leaders go under every chip."""
-    counters = {u.id: counter_box(u, frame) for u in view.units}
+    counters = {u.id: outline_box(counter_outline(u, frame)) for u in view.units}
     crowding = _crowding(counters)
     order = sorted(view.units, key=lambda u: (-crowding[u.id], u.destroyed, -u.position.y, u.position.x))
     texts = {u.id: chip_text(u, tags[u.id], view.passengers.get(u.id, 0)) for u in order}
