@@ -36,7 +36,7 @@ from renderer.markers import (
     zones_shown,
 )
 from renderer.overlay import last_action
-from renderer.panel import Cell, draw_panel, legend_cells, roster_cells
+from renderer.panel import Cell, cut_roster, draw_panel, legend_cells, roster_cells
 from renderer.units import (
     counter_outline,
     draw_caption,
@@ -66,11 +66,12 @@ def _shows(state: GameState, view: View, overlay_shows: set[str]) -> set[str]:
 
 
 def _cut(frame: Frame, cells: list[Cell], scale: int | None) -> tuple[Frame, list[Cell]]:
-    """The frame and cells, the roster cut short if it is too long even for the smallest table."""
+    """The frame and cells, the roster cut short if it is too long even for the smallest table
+    (renderer.panel.cut_roster)."""
     if frame.size[1] <= BOX_H or scale:
         return frame, cells
     room = max(n for n in range(len(cells)) if replace(frame, cells=n).size[1] <= BOX_H)
-    cells = [*cells[: room - 1], ("heading", f"and {len(cells) - room + 1} more", None)]
+    cells = cut_roster(cells, room)
     return replace(frame, cells=len(cells)), cells
 
 
@@ -119,7 +120,7 @@ def picture(
     if canvas.untagged:  # the roster says where they are (at the same scale: the table stays put)
         cells = roster_cells(state, view, styles, tags, canvas.untagged) + legend
         frame, cells = _cut(replace(frame, cells=len(cells)), cells, scale)
-    canvas.frame = frame
+    canvas.frame, canvas.cells = frame, cells
     canvas.labels, canvas.counters, canvas.outlines = placer.labels, placer.counters, placer.outlines
     draw_header(canvas, state, frame, viewer)
     draw_panel(canvas, frame, cells)

@@ -102,6 +102,7 @@ class Canvas:
         self.tags: dict[str, Box] = {}  # unit id -> the box of its tag on the table
         self.untagged: list[str] = []  # units with no room for a tag: the roster says where they are
         self.frame = None  # the renderer.layout.Frame it was laid out on
+        self.cells: list[tuple] = []  # the panel's cells (renderer.panel), as drawn
 
     def text(
         self,

@@ -269,10 +269,14 @@ class Placer:
         return None
 
     def place_anyway(self, around: Box, w: float, h: float) -> Placement:
-        """A free box as :meth:`place` finds, else the spot right below ``around`` (for captions
-        that must be drawn)."""
+        """A free box as :meth:`place` finds, else the first spot right by ``around`` that is on
+        the table, covers no label and is under no leader, though it covers a counter; else the
+        spot right below it (for captions that must be drawn)."""
         placed = self.place(around, w, h)
         if placed is None:
-            placed = Placement(_spots(around, w, h, GAP)[0], None)
+            spots = _spots(around, w, h, GAP)
+            clear = [b for b in spots if self._inside(b) and not any(intersects(b, o) for o in self.labels)]
+            clear = [b for b in clear if not any(crosses(b, *s) for s in self.leaders)]
+            placed = Placement((clear or spots)[0], None)
             self.take(placed.box)
         return placed

@@ -22,7 +22,7 @@ from renderer.canvas import Canvas, drawable_text, fit_text, text_width
 from renderer.description import square_of
 from renderer.layout import CELL_H, CELL_W, TEXT_FONT, Frame
 from renderer.legend import ITEMS, draw_item
-from renderer.roster_names import shortened
+from renderer.roster_names import shown_names
 from renderer.tags import CHIP_H, badge_width, badges, chip_text, chip_width, draw_badge, draw_tag
 
 Cell = tuple  # ("heading", text, style), ("unit", chip, style, name, badges, where) or ("legend", key)
@@ -111,26 +111,17 @@ def tile(cell: Cell) -> Canvas:
     return canvas
 
 
-def _unit_cell(
-    unit: Unit,
-    tag: str,
-    passengers: int,
-    style: pal.SideStyle,
-    whose: str,
-    where: str | None,
-    rivals: list[str],
-) -> Cell:
-    """A unit's roster line: its name shortened to fit (renderer.roster_names) beside its chip and
-    badges, and where it is on the table if its tag could not be placed there (``where``, its
-    grid square)."""
-    name = roster_name(unit)
+def _unit_line_parts(
+    unit: Unit, tag: str, passengers: int, where: str | None
+) -> tuple[str, tuple[tuple[pal.RGB, int], ...], str, float]:
+    """A unit's chip, badges, where it is on the table if its tag could not be placed there
+    (``where``, its grid square), and the room left on its line for its name."""
     marks = tuple(badges(unit))
     chip = chip_text(unit, tag, passengers)
     told = f"in {where}" if where else ""
     room = CELL_W - 4 - name_left(chip) - sum(badge_width(n) + 3 for _, n in marks)
     room -= text_width(told, TEXT_FONT) + 4 if told else 0
-    shown = shortened(name, room, whose, rivals)
-    return ("unit", chip, None if unit.destroyed else style, shown, marks, told)
+    return chip, marks, told, room
 
 
 def roster_name(unit: Unit) -> str:
@@ -150,19 +141,13 @@ def _whose(unit: Unit) -> str:
 def _section(
     units: list[Unit], tags: dict[str, str], view: View, style: pal.SideStyle, where: dict[str, str]
 ) -> list[Cell]:
-    """The roster lines of the units under one heading, each told from the others."""
-    names = {u.id: roster_name(u) for u in units}
+    """The roster lines of the units under one heading, each name shortened to fit its line and
+    told from the others (renderer.roster_names)."""
+    parts = [_unit_line_parts(u, tags[u.id], view.passengers.get(u.id, 0), where.get(u.id)) for u in units]
+    names = shown_names([(roster_name(u), p[3], _whose(u)) for u, p in zip(units, parts, strict=True)])
     return [
-        _unit_cell(
-            u,
-            tags[u.id],
-            view.passengers.get(u.id, 0),
-            style,
-            _whose(u),
-            where.get(u.id),
-            [n for i, n in names.items() if i != u.id],
-        )
-        for u in units
+        ("unit", chip, None if u.destroyed else style, name, marks, told)
+        for u, (chip, marks, told, _), name in zip(units, parts, names, strict=True)
     ]
 
 
@@ -195,6 +180,57 @@ def roster_cells(
                 cells += [("heading", title, None) for title in titles]
             cells += _section(held, tags, view, styles[name], where)
     return cells
+
+
+def cut_roster(cells: list[Cell], room: int) -> list[Cell]:
+    """The cells cut to ``room`` or fewer: the last lines of units tagged on the table go first,
+    then the legend, then the lines of units left untagged, which are told of on key lines
+    instead: each tag and the square it is in, a few to a line ("Pa1 B7, Fl1 C6", after their
+    side's swatch); "and N more" counts the units left out. If that is still too long, the
+    roster's end goes."""
+    sides, side = [], None
+    for cell in cells:
+        side = cell[2] if cell[0] == "heading" and cell[2] is not None else side
+        sides.append(side)
+    units = [i for i, c in enumerate(cells) if c[0] == "unit"]
+    legend = [i for i, c in enumerate(cells) if c[0] == "legend"]
+    order = (
+        [i for i in reversed(units) if not cells[i][5]]
+        + legend[::-1]
+        + [i for i in reversed(units) if cells[i][5]]
+    )
+    dropped: list[int] = []
+    for i in [None, *order]:
+        if i is not None:
+            dropped.append(i)
+        keys = _key_lines(
+            [
+                (sides[j], f"{cells[j][1]} {cells[j][5].removeprefix('in ')}")
+                for j in sorted(dropped)
+                if cells[j][0] == "unit" and cells[j][5]
+            ]
+        )
+        left_out = sum(cells[j][0] == "unit" and not cells[j][5] for j in dropped)
+        kept = [c for j, c in enumerate(cells) if j not in dropped] + keys
+        kept += [("heading", f"and {left_out} more", None)] if left_out else []
+        if len(kept) <= room:
+            return kept
+    return [*cells[: room - 1], ("heading", f"and {len(cells) - room + 1} more", None)]
+
+
+def _key_lines(entries: list[tuple[pal.SideStyle, str]]) -> list[Cell]:
+    """Key lines of (side, "tag square") entries, as many to a line as fit, a side's to its own."""
+    lines: list[Cell] = []
+    for style, entry in entries:
+        if (
+            lines
+            and lines[-1][2] == style
+            and text_width(f"{lines[-1][1]}, {entry}", TEXT_FONT) <= HEADING_ROOM
+        ):
+            lines[-1] = ("heading", f"{lines[-1][1]}, {entry}", style)
+        else:
+            lines.append(("heading", entry, style))
+    return lines
 
 
 def legend_cells(shows: set[str]) -> list[Cell]:

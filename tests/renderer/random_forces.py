@@ -11,8 +11,8 @@ from shapely.geometry import Polygon
 
 from engine.errors import IllegalCommand
 from engine.forces import Force, add_unit, force_units, order_of_battle, set_transport
-from engine.geometry import footprint_at
 from engine.game_state import GameState
+from engine.geometry import footprint_at
 from engine.scenarios.quick_battle import quick_battle
 from engine.state import Point, Team, Unit
 from engine.tables.generate import random_table
