@@ -15,15 +15,18 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
 
 from renderer.canvas import Box
 from renderer.tags import CHIP_H
 
 GAP = 2  # pixels between a counter and a label right by it (no leader)
 MAX_LEADER = 3 * CHIP_H  # pixels a leader may run past its counter's box: 45 px at the inline size
-RINGS = (GAP, 10, 20, 32, 46, 62, 78, MAX_LEADER)  # pixels from the counter's box to a spot
-SLIDE = 10  # pixels between two spots along an edge
-TRIES = 4  # placings of a picture's tags, the ones left without room first each time
+RINGS = (GAP, 12, 26, 44, 66, MAX_LEADER)  # pixels from the counter's box to a spot
+SLIDE = 15  # pixels between two spots along an edge
+TRIES = 3  # placings of a picture's tags, the ones left without room first each time
 XY = tuple[float, float]
 Segment = tuple[XY, XY]
 Outline = tuple[XY, ...]  # a convex polygon's corners, in order
@@ -61,6 +64,13 @@ def _clip(box: Box, a: XY, b: XY) -> tuple[float, float] | None:
 
 def crosses(box: Box, a: XY, b: XY) -> bool:
     """Whether the segment a-b passes through the box's inside (touching its edge does not count)."""
+    if (
+        max(a[0], b[0]) <= box[0]
+        or min(a[0], b[0]) >= box[2]
+        or max(a[1], b[1]) <= box[1]
+        or min(a[1], b[1]) >= box[3]
+    ):
+        return False
     inner = (box[0] + 0.5, box[1] + 0.5, box[2] - 0.5, box[3] - 0.5)
     return _clip(inner, a, b) is not None
 
@@ -86,6 +96,21 @@ def segments_cross(p: Segment, q: Segment) -> bool:
     return any(
         t == 0 and _within(s, e, r) for t, (s, e), r in ((d1, q, a), (d2, q, b), (d3, p, c), (d4, p, d))
     )
+
+
+def hull(points: list[XY]) -> Outline:
+    """The convex hull of a few points, corner after corner (Andrew's monotone chain)."""
+    points = sorted(set(points))
+
+    def half(run: list[XY]) -> list[XY]:
+        out: list[XY] = []
+        for p in run:
+            while len(out) > 1 and _turn(out[-2], out[-1], p) <= 0:
+                out.pop()
+            out.append(p)
+        return out[:-1]
+
+    return tuple(half(points) + half(points[::-1]))
 
 
 def _within(a: XY, b: XY, c: XY) -> bool:
@@ -131,6 +156,38 @@ def _steps(reach: float, step: float) -> list[float]:
     return [reach * i / count for i in range(1, count + 1)]
 
 
+def _overlapping(boxes: np.ndarray, others: list[Box]) -> np.ndarray:
+    """Which of the boxes (rows) overlap which of the others (columns), more than along an edge."""
+    if not others:
+        return np.zeros((len(boxes), 0), dtype=bool)
+    o = np.array(others)
+    return (
+        (boxes[:, None, 0] < o[None, :, 2])
+        & (o[None, :, 0] < boxes[:, None, 2])
+        & (boxes[:, None, 1] < o[None, :, 3])
+        & (o[None, :, 1] < boxes[:, None, 3])
+    )
+
+
+def _covering(boxes: np.ndarray, outline: Outline) -> np.ndarray:
+    """Which of the boxes (rows; each overlapping the outline's own box) the convex outline
+    overlaps: none of its edges parts them (the separating axis test, all boxes at once)."""
+    normals, low, high = _axes(outline)
+    mine = boxes[:, [[0, 1], [2, 1], [2, 3], [0, 3]]] @ normals  # (box, corner, axis)
+    apart = (mine.max(axis=1) <= low + 1e-9) | (high <= mine.min(axis=1) + 1e-9)
+    return ~apart.any(axis=1)
+
+
+@lru_cache(maxsize=1024)
+def _axes(outline: Outline) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """An outline's edge normals (as columns) and its extent along each."""
+    points = np.array(outline)
+    edges = np.roll(points, -1, axis=0) - points
+    normals = np.stack([edges[:, 1], -edges[:, 0]])
+    theirs = points @ normals
+    return normals, theirs.min(axis=0), theirs.max(axis=0)
+
+
 def _seg_box(s: Segment) -> Box:
     (x0, y0), (x1, y1) = s
     return min(x0, x1) - 1, min(y0, y1) - 1, max(x0, x1) + 1, max(y0, y1) + 1
@@ -146,11 +203,14 @@ def box_outline(box: Box) -> Outline:
     return (x0, y0), (x1, y0), (x1, y1), (x0, y1)
 
 
-def covers(box: Box, outline: Outline) -> bool:
-    """Whether a box and a convex outline overlap (more than along an edge): no edge of the
-    outline, nor the box's sides, parts them (the separating axis test)."""
-    if not intersects(box, outline_box(outline)):
+def covers(box: Box, outline: Outline, bounds: Box | None = None) -> bool:
+    """Whether a box and a convex outline (its own box ``bounds``, if known) overlap (more than
+    along an edge): no edge of the outline, nor the box's sides, parts them (the separating axis
+    test)."""
+    if not intersects(box, bounds or outline_box(outline)):
         return False
+    if len(outline) == 4 and outline == box_outline(bounds or outline_box(outline)):
+        return True  # a box itself
     corners = box_outline(box)
     for (ax, ay), (bx, by) in zip(outline, outline[1:] + outline[:1], strict=True):
         nx, ny = by - ay, ax - bx
@@ -186,7 +246,7 @@ class Placer:
         """Whether the box is on the table, clear of counters and labels, and under no leader."""
         return (
             self._inside(box)
-            and not any(covers(box, o) for o in self.outlines)
+            and not any(covers(box, o, b) for b, o in zip(self.counters, self.outlines, strict=True))
             and not any(intersects(box, b) for b in self.labels)
             and not any(crosses(box, *s) for s in self.leaders)
         )
@@ -201,30 +261,42 @@ class Placer:
         the counter's edge; None if there is no free spot within MAX_LEADER."""
         pad = MAX_LEADER + w + h
         region = (around[0] - pad, around[1] - pad, around[2] + pad, around[3] + pad)
-        near = [(b, o) for b, o in zip(self.counters, self.outlines, strict=True) if intersects(b, region)]
-        outlines = [o for _, o in near]
-        others = [b for b, _ in near if b != around]
+        near = [
+            (*b, None if o == box_outline(b) else o)
+            for b, o in zip(self.counters, self.outlines, strict=True)
+            if intersects(b, region)
+        ]
+        others = [b[:4] for b in near if b[:4] != around]
         labels = [b for b in self.labels if intersects(b, region)]
         leaders = [s for s in self.leaders if intersects(_seg_box(s), region)]
         lines = [s for s in self.lines if intersects(_seg_box(s), region)]
         best: tuple[int, Placement] | None = None
-        for d in RINGS:
-            for box in _spots(around, w, h, d):
-                if not self._inside(box) or any(covers(box, o) for o in outlines):
-                    continue
-                if any(intersects(box, b) for b in labels) or any(crosses(box, *s) for s in leaders):
-                    continue
-                leader = leader_ends(around, box) if d > GAP else None
-                if leader is not None and not self._clear(leader, labels, leaders, around):
-                    continue
-                cost = sum(crosses(box, *s) for s in lines)
-                if leader is not None:
-                    cost += sum(crosses(b, *leader) for b in others)
-                if cost == 0:
-                    self.take(box, leader)
-                    return Placement(box, leader)
-                if best is None or cost < best[0]:
-                    best = (cost, Placement(box, leader))
+        spots = [(d, box) for d in RINGS for box in _spots(around, w, h, d)]
+        boxes = np.array([box for _, box in spots])
+        x0, y0, x1, y1 = self.bounds
+        free = (boxes[:, 0] >= x0) & (boxes[:, 1] >= y0) & (boxes[:, 2] <= x1) & (boxes[:, 3] <= y1)
+        free &= ~_overlapping(boxes, labels + [n[:4] for n in near if n[4] is None]).any(axis=1)
+        shaped = [n for n in near if n[4] is not None]
+        maybe = _overlapping(boxes, [n[:4] for n in shaped])
+        for j, counter in enumerate(shaped):
+            rows = maybe[:, j] & free
+            if rows.any():
+                free[rows] = ~_covering(boxes[rows], counter[4])
+        for i in np.flatnonzero(free):
+            d, box = spots[i]
+            if any(crosses(box, *s) for s in leaders):
+                continue
+            leader = leader_ends(around, box) if d > GAP else None
+            if leader is not None and not self._clear(leader, labels, leaders, around):
+                continue
+            cost = sum(crosses(box, *s) for s in lines)
+            if leader is not None:
+                cost += sum(crosses(b, *leader) for b in others)
+            if cost == 0:
+                self.take(box, leader)
+                return Placement(box, leader)
+            if best is None or cost < best[0]:
+                best = (cost, Placement(box, leader))
         if best is not None:
             self.take(best[1].box, best[1].leader)
             return best[1]

@@ -8,7 +8,6 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
-from shapely.geometry import MultiPoint
 
 from engine.geometry import FOOTPRINT, footprint_at
 from engine.profiles import UnitClass
@@ -17,7 +16,7 @@ from engine.view import View
 from renderer import palette as pal
 from renderer import shapes
 from renderer.canvas import Box, Canvas, text_box
-from renderer.labels import MAX_LEADER, Outline, Placer, Segment, box_outline, intersects, outline_box
+from renderer.labels import MAX_LEADER, Outline, Placer, Segment, box_outline, hull, intersects, outline_box
 from renderer.layout import TEXT_FONT, Frame
 from renderer.tags import CHIP_H, badges, chip_text, draw_tag, tag_width
 
@@ -79,9 +78,13 @@ def draw_live(draw: ImageDraw.ImageDraw, unit: Unit, frame: Frame, style: pal.Si
 
 def facing_tip(unit: Unit, frame: Frame) -> tuple[float, float]:
     """The end of the facing tick: FACING_OVERHANG inches past the middle of the front edge."""
-    reach = FOOTPRINT[unit.unit_class][0] / 2 + FACING_OVERHANG
-    rad = math.radians(unit.facing)
-    return frame.px(unit.position.x + reach * math.cos(rad), unit.position.y + reach * math.sin(rad))
+    return _tip(unit.unit_class, unit.position.x, unit.position.y, unit.facing, frame)
+
+
+def _tip(unit_class: UnitClass, x: float, y: float, facing: float, frame: Frame) -> tuple[float, float]:
+    reach = FOOTPRINT[unit_class][0] / 2 + FACING_OVERHANG
+    rad = math.radians(facing)
+    return frame.px(x + reach * math.cos(rad), y + reach * math.sin(rad))
 
 
 def _turret_line(draw: ImageDraw.ImageDraw, unit: Unit, frame: Frame) -> None:
@@ -136,12 +139,14 @@ def counter_outline(unit: Unit, frame: Frame) -> Outline:
     (grown by a pixel), or its wreck, or the box of its cross."""
     if unit.destroyed and not unit.is_vehicle:
         return box_outline(counter_box(unit, frame))
-    points = corners(unit, frame, pad=1 / frame.scale)
-    if not unit.destroyed:
-        x, y = facing_tip(unit, frame)
-        points.append((x, y))
-    hull = MultiPoint(points).convex_hull
-    return tuple(hull.exterior.coords)[:-1]
+    x, y = unit.position.x, unit.position.y
+    return _outline(unit.unit_class, x, y, unit.facing, unit.destroyed, frame)
+
+
+@lru_cache(maxsize=1024)
+def _outline(unit_class: UnitClass, x: float, y: float, facing: float, wreck: bool, frame: Frame) -> Outline:
+    points = list(_corners(unit_class, x, y, facing, frame, 1 / frame.scale))
+    return hull(points if wreck else [*points, _tip(unit_class, x, y, facing, frame)])
 
 
 def marker_radius(frame: Frame) -> float:
