@@ -127,27 +127,35 @@ def leader_ends(counter: Box, label: Box) -> Segment:
 
 
 def _spots(around: Box, w: float, h: float, d: float) -> list[Box]:
-    """The candidate boxes of size w x h at d pixels around a box: right below, above, right and
-    left of its middle first, then slid along each edge to the corners, a few pixels at a time."""
+    """The candidate boxes of size w x h at d pixels (one of RINGS) around a box, in order."""
+    return [tuple(row[:4]) for row in _candidates(around, w, h) if row[4] == d]
+
+
+def _candidates(around: Box, w: float, h: float) -> np.ndarray:
+    """Every candidate box of size w x h around a box, nearest ring first, as rows of left, top,
+    right, bottom and the ring's distance."""
     x0, y0, x1, y1 = around
-    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    below, above, right, left = y1 + d, y0 - d - h, x1 + d, x0 - d - w
-    spots = [
-        (cx - w / 2, below, 0.0),
-        (cx - w / 2, above, 0.0),
-        (right, cy - h / 2, 0.0),
-        (left, cy - h / 2, 0.0),
-    ]
-    across = (x1 - x0 + w) / 2  # how far a box above or below may slide and still touch the edge
-    for step in _steps(across, max(SLIDE, w / 6)):
-        for x in (cx - w / 2 - step, cx - w / 2 + step):
-            spots += [(x, below, step), (x, above, step)]
-    down = (y1 - y0 + h) / 2
-    for step in _steps(down, SLIDE):
-        for y in (cy - h / 2 - step, cy - h / 2 + step):
-            spots += [(right, y, step), (left, y, step)]
-    spots.sort(key=lambda spot: spot[2])
-    return [(x, y, x + w, y + h) for x, y, _ in spots]
+    return _offsets(round(x1 - x0, 1), round(y1 - y0, 1), w, h) + (x0, y0, x0, y0, 0)
+
+
+@lru_cache(maxsize=4096)
+def _offsets(cw: float, ch: float, w: float, h: float) -> np.ndarray:
+    """The candidates around a cw x ch box at the origin: in each ring, right below, above, right
+    and left of its middle first, then slid along each edge to the corners, a few pixels at a time."""
+    rows = []
+    for d in RINGS:
+        below, above, right, left = ch + d, -d - h, cw + d, -d - w
+        spots = [(cw / 2 - w / 2, below, 0.0), (cw / 2 - w / 2, above, 0.0)]
+        spots += [(right, ch / 2 - h / 2, 0.0), (left, ch / 2 - h / 2, 0.0)]
+        for step in _steps((cw + w) / 2, max(SLIDE, w / 6)):  # still touching the edge above or below
+            for x in (cw / 2 - w / 2 - step, cw / 2 - w / 2 + step):
+                spots += [(x, below, step), (x, above, step)]
+        for step in _steps((ch + h) / 2, SLIDE):
+            for y in (ch / 2 - h / 2 - step, ch / 2 - h / 2 + step):
+                spots += [(right, y, step), (left, y, step)]
+        spots.sort(key=lambda spot: spot[2])
+        rows += [(x, y, x + w, y + h, d) for x, y, _ in spots]
+    return np.array(rows)
 
 
 def _steps(reach: float, step: float) -> list[float]:
@@ -246,7 +254,10 @@ class Placer:
         """Whether the box is on the table, clear of counters and labels, and under no leader."""
         return (
             self._inside(box)
-            and not any(covers(box, o, b) for b, o in zip(self.counters, self.outlines, strict=True))
+            and not any(
+                b[0] < box[2] and box[0] < b[2] and b[1] < box[3] and box[1] < b[3] and covers(box, o, b)
+                for b, o in zip(self.counters, self.outlines, strict=True)
+            )
             and not any(intersects(box, b) for b in self.labels)
             and not any(crosses(box, *s) for s in self.leaders)
         )
@@ -271,8 +282,8 @@ class Placer:
         leaders = [s for s in self.leaders if intersects(_seg_box(s), region)]
         lines = [s for s in self.lines if intersects(_seg_box(s), region)]
         best: tuple[int, Placement] | None = None
-        spots = [(d, box) for d in RINGS for box in _spots(around, w, h, d)]
-        boxes = np.array([box for _, box in spots])
+        spots = _candidates(around, w, h)
+        boxes = spots[:, :4]
         x0, y0, x1, y1 = self.bounds
         free = (boxes[:, 0] >= x0) & (boxes[:, 1] >= y0) & (boxes[:, 2] <= x1) & (boxes[:, 3] <= y1)
         free &= ~_overlapping(boxes, labels + [n[:4] for n in near if n[4] is None]).any(axis=1)
@@ -283,7 +294,8 @@ class Placer:
             if rows.any():
                 free[rows] = ~_covering(boxes[rows], counter[4])
         for i in np.flatnonzero(free):
-            d, box = spots[i]
+            *box, d = spots[i].tolist()
+            box = tuple(box)
             if any(crosses(box, *s) for s in leaders):
                 continue
             leader = leader_ends(around, box) if d > GAP else None

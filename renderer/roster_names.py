@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from renderer.canvas import text_width
 from renderer.layout import TEXT_FONT
@@ -34,6 +35,7 @@ CLIPS = (4, 3, 2)  # letters a long word keeps, with a dot after it, the longest
 LEFT_OUT = "…"
 
 
+@lru_cache(maxsize=4096)
 def abbreviated(name: str) -> str:
     for long, short in SHORTENINGS:
         name = re.sub(rf"(?<![\w-]){re.escape(long)}(?![\w-])", short, name, flags=re.IGNORECASE)
@@ -67,7 +69,8 @@ def shown_names(names: Sequence[tuple[str, float, str]]) -> list[str]:
     neither shows a name (its tag tells it apart)."""
     whole = [n for n, _, _ in names]
     shown = [
-        shortened(n, room, whose, whole[:i] + whole[i + 1 :]) for i, (n, room, whose) in enumerate(names)
+        shortened(n, room, whose, tuple(whole[:i] + whole[i + 1 :]))
+        for i, (n, room, whose) in enumerate(names)
     ]
     for i, (name, room, whose) in enumerate(names):
         clash = [
@@ -76,15 +79,16 @@ def shown_names(names: Sequence[tuple[str, float, str]]) -> list[str]:
             if j != i and other and other.casefold() == shown[i].casefold()
         ]
         if clash:
-            apart = shortened(name, room, whose, clash, telling_first=True)
+            apart = shortened(name, room, whose, tuple(clash), telling_first=True)
             shown[i] = (
                 "" if any(apart.casefold() == s.casefold() for s in shown[:i] + shown[i + 1 :]) else apart
             )
     return shown
 
 
+@lru_cache(maxsize=4096)
 def shortened(
-    name: str, room: float, whose: str = "", rivals: Sequence[str] = (), telling_first: bool = False
+    name: str, room: float, whose: str = "", rivals: tuple[str, ...] = (), telling_first: bool = False
 ) -> str:
     """The name as it fits in ``room`` pixels; ``whose``: what its end says of whose it is;
     ``rivals``: the names of the units under the same heading; ``telling_first``: keep the words
