@@ -196,6 +196,20 @@ def _axes(outline: Outline) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return normals, theirs.min(axis=0), theirs.max(axis=0)
 
 
+def _hit(box: Box, boxes: list[Box]) -> bool:
+    x0, y0, x1, y1 = box
+    return any(a < x1 and x0 < c and b < y1 and y0 < e for a, b, c, e in boxes)
+
+
+def _covered(box: Box, counters: list) -> bool:
+    """Whether the box covers any of the counters (rows of box and outline, None for a box)."""
+    x0, y0, x1, y1 = box
+    return any(
+        a < x1 and x0 < c and b < y1 and y0 < e and (o is None or covers(box, o, (a, b, c, e)))
+        for a, b, c, e, o in counters
+    )
+
+
 def _seg_box(s: Segment) -> Box:
     (x0, y0), (x1, y1) = s
     return min(x0, x1) - 1, min(y0, y1) - 1, max(x0, x1) + 1, max(y0, y1) + 1
@@ -281,8 +295,33 @@ class Placer:
         labels = [b for b in self.labels if intersects(b, region)]
         leaders = [s for s in self.leaders if intersects(_seg_box(s), region)]
         lines = [s for s in self.lines if intersects(_seg_box(s), region)]
-        best: tuple[int, Placement] | None = None
         spots = _candidates(around, w, h)
+        close = int(np.searchsorted(spots[:, 4], GAP, side="right"))  # the spots right by the counter
+        ring = [tuple(row) for row in spots[:close, :4].tolist()]
+        best = None
+        for box in ring:  # most labels go right by their counter: tried first, one by one
+            if not self._inside(box) or _hit(box, labels) or _covered(box, near):
+                continue
+            cost = self._cost(box, None, around, labels, leaders, lines, others)
+            if cost == 0:
+                return self._taken(box, None)
+            if cost is not None and (best is None or cost < best[0]):
+                best = (cost, box, None)
+        for box, d in self._free_spots(spots[close:], labels, near):
+            leader = leader_ends(around, box) if d > GAP else None
+            cost = self._cost(box, leader, around, labels, leaders, lines, others)
+            if cost == 0:
+                return self._taken(box, leader)
+            if cost is not None and (best is None or cost < best[0]):
+                best = (cost, box, leader)
+        return self._taken(*best[1:]) if best else None
+
+    def _taken(self, box: Box, leader: Segment | None) -> Placement:
+        self.take(box, leader)
+        return Placement(box, leader)
+
+    def _free_spots(self, spots: np.ndarray, labels: list[Box], near: list) -> list[tuple[Box, float]]:
+        """The spots (rows of box and ring) on the table, clear of labels and counters: all at once."""
         boxes = spots[:, :4]
         x0, y0, x1, y1 = self.bounds
         free = (boxes[:, 0] >= x0) & (boxes[:, 1] >= y0) & (boxes[:, 2] <= x1) & (boxes[:, 3] <= y1)
@@ -293,26 +332,26 @@ class Placer:
             rows = maybe[:, j] & free
             if rows.any():
                 free[rows] = ~_covering(boxes[rows], counter[4])
-        for i in np.flatnonzero(free):
-            *box, d = spots[i].tolist()
-            box = tuple(box)
-            if any(crosses(box, *s) for s in leaders):
-                continue
-            leader = leader_ends(around, box) if d > GAP else None
-            if leader is not None and not self._clear(leader, labels, leaders, around):
-                continue
-            cost = sum(crosses(box, *s) for s in lines)
-            if leader is not None:
-                cost += sum(crosses(b, *leader) for b in others)
-            if cost == 0:
-                self.take(box, leader)
-                return Placement(box, leader)
-            if best is None or cost < best[0]:
-                best = (cost, Placement(box, leader))
-        if best is not None:
-            self.take(best[1].box, best[1].leader)
-            return best[1]
-        return None
+        return [(tuple(row[:4]), row[4]) for row in spots[free].tolist()]
+
+    def _cost(
+        self,
+        box: Box,
+        leader: Segment | None,
+        around: Box,
+        labels: list[Box],
+        leaders: list[Segment],
+        lines: list[Segment],
+        others: list[Box],
+    ) -> int | None:
+        """None if a free spot is under a leader or its leader breaks the rules, else how many
+        arrows it covers and other counters its leader crosses."""
+        if any(crosses(box, *s) for s in leaders):
+            return None
+        if leader is not None and not self._clear(leader, labels, leaders, around):
+            return None
+        cost = sum(crosses(box, *s) for s in lines)
+        return cost + (sum(crosses(b, *leader) for b in others) if leader is not None else 0)
 
     def place_all(self, wanted: dict[str, tuple[Box, float, float]]) -> dict[str, Placement | None]:
         """A placement for each of several labels (key -> its counter's box, width and height),
