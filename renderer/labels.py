@@ -1,13 +1,17 @@
 """Placing labels where they cover neither a counter nor another label, each near its counter.
 
-Each label tries spots around its counter, nearest first (below, above, right, left, the
-corners, then sliding along each edge), ring after ring further out, up to MAX_LEADER pixels
-from the counter's box. A spot is free if it is on the table, covers no counter and no label,
-and no leader line runs through it; a label off its counter's edge gets a leader line, from the
-counter's middle to the label's nearest point, which must cross no other label and no other
-leader. Among free spots the first that keeps clear of the overlay's arrows and of other counters
-wins, else the free one that crosses fewest. A label with no free spot is not placed
-(:meth:`Placer.place` gives None): the caller says where the unit is some other way.
+Each label tries spots around its counter, nearest first (below, above, right, left of its
+middle, then sliding along each edge to the corners), ring after ring further out, up to
+MAX_LEADER pixels from the counter's box. A spot is free if it is on the table, covers no counter
+(a unit turned on the table covers its outline, not its whole box) and no label, and no leader
+line runs through it; a label off its counter's edge gets a leader line, from the counter's middle
+to the label's nearest point, which must cross no other label and no other leader. Among free
+spots the first that keeps clear of the overlay's arrows and of other counters wins, else the free
+one that crosses fewest. A label with no free spot is not placed (:meth:`Placer.place` gives
+None): the caller says where the unit is some other way.
+
+The spots right by a counter are tried one by one (most labels go there); the rest are checked
+against the counters and labels all at once, with numpy.
 """
 
 from __future__ import annotations

@@ -186,7 +186,8 @@ def draw_unit_tags(
     line when it had to move away: the most crowded counters first (they have the least room),
     then top to bottom, live units before wrecks. A unit with no room for its tag is left
     untagged on the table (``canvas.untagged``): the roster says where it is. All are placed
-    before any is drawn, so that leaders go under every chip."""
+    before any is drawn (:meth:`renderer.labels.Placer.place_all` may place them more than once).
+    The boxes and leaders drawn are kept on the canvas (``tags``, ``leaders``)."""
     counters = {u.id: outline_box(counter_outline(u, frame)) for u in view.units}
     crowding = _crowding(counters)
     order = sorted(view.units, key=lambda u: (-crowding[u.id], u.destroyed, -u.position.y, u.position.x))
