@@ -78,7 +78,6 @@ def random_battle(seed: int) -> GameState:
     state = quick_battle(random_table(seed, width, depth))
     state.units.clear()
     crowded = rng.random() < 0.3
-    brought: list[Unit] = []
     for side in ("allies", "axis"):
         nation = rng.choice(NATIONS[side])
         team = rng.random() < 0.2
