@@ -22,11 +22,11 @@ from engine.game_state import GameState
 from engine.view import REFEREE, View, view_for
 from renderer import palette as pal
 from renderer.base import background, draw_terrain_names
-from renderer.canvas import Canvas, text_box
+from renderer.canvas import Canvas
 from renderer.encode import encode_png
 from renderer.header import draw_header, header_lines
 from renderer.labels import Placer
-from renderer.layout import BOX_H, TEXT_FONT, frame_for
+from renderer.layout import BOX_H, Frame, frame_for
 from renderer.legend import draw_legend, shortest
 from renderer.markers import (
     draw_breaches,
@@ -37,10 +37,10 @@ from renderer.markers import (
     zones_shown,
 )
 from renderer.overlay import last_action
-from renderer.panel import draw_panel, roster_cells
+from renderer.panel import Cell, cut_roster, draw_panel, roster_cells
 from renderer.units import (
-    counter_box,
-    draw_leader,
+    counter_outline,
+    draw_caption,
     draw_marker_captions,
     draw_smoke_puffs,
     draw_unit_tags,
@@ -67,6 +67,16 @@ def _shows(state: GameState, view: View, overlay_shows: set[str]) -> set[str]:
     return shows
 
 
+def _cut(frame: Frame, cells: list[Cell], scale: int | None) -> tuple[Frame, list[Cell]]:
+    """The frame and cells, the roster cut short if it is too long even for the smallest table
+    (renderer.panel.cut_roster)."""
+    if frame.size[1] <= BOX_H or scale:
+        return frame, cells
+    room = max(n for n in range(len(cells)) if replace(frame, cells=n).size[1] <= BOX_H)
+    cells = cut_roster(cells, room)
+    return replace(frame, cells=len(cells)), cells
+
+
 def picture(
     state: GameState,
     viewer: str | None,
@@ -87,10 +97,7 @@ def picture(
     cells = roster_cells(state, view, styles, tags)
     lines = header_lines(state) if headers is None else max(headers, header_lines(state))
     frame = frame_for(state.table.width, state.table.depth, len(cells), scale, lines, shortest())
-    if frame.size[1] > BOX_H and not scale:  # a roster too long even for the smallest table
-        room = max(n for n in range(len(cells)) if replace(frame, cells=n).size[1] <= BOX_H)
-        cells = [*cells[: room - 1], ("heading", f"and {len(cells) - room + 1} more", None)]
-        frame = replace(frame, cells=len(cells))
+    frame, cells = _cut(frame, cells, scale)
     under = background(state.terrain, state.table, frame)
     canvas = Canvas(under.image.copy(), under.palette)
     canvas.texts = list(under.texts)
@@ -101,22 +108,21 @@ def picture(
     draw_smoke_puffs(canvas, (p for screen in state.smoke_screens for p in screen.puffs), frame)
     captions += draw_fire_markers(canvas, view, frame, styles)  # over the unit it falls on
     w, h = frame.table_px
-    counters = [counter_box(u, frame) for u in view.units]
+    counters = [counter_outline(u, frame) for u in view.units]
     counters += [marker_box(at, frame) for at, _ in view.markers + view.dummies]
     counters += [box for box, _ in captions] + overlay.mark_boxes(frame)
     placer = Placer((frame.left, frame.top, frame.left + w, frame.top + h), counters, overlay.segments(frame))
     write_zone_names(canvas, zone_names, placer)
-    draw_unit_tags(canvas, view, frame, styles, tags, placer)
     draw_marker_captions(canvas, view, frame, placer)
-    for mark, text in captions:
-        x0, y0, x1, y1 = text_box(text, TEXT_FONT, (0, 0))
-        box, moved = placer.place(mark, x1 - x0, y1 - y0)
-        if moved:
-            draw_leader(canvas, mark, box)
-        canvas.text((box[0] - x0, box[1] - y0), text, size=TEXT_FONT, halo=True)
+    for mark, text in captions:  # before the tags: a unit's tag may go unplaced, a caption may not
+        draw_caption(canvas, placer, mark, text)
+    draw_unit_tags(canvas, view, frame, styles, tags, placer)
     draw_terrain_names(canvas, state.terrain, frame, placer, {o.id for o in state.objectives})
-    canvas.frame = frame
-    canvas.labels, canvas.counters = placer.labels, placer.counters
+    if canvas.untagged:  # the roster says where they are (at the same scale: the table stays put)
+        cells = roster_cells(state, view, styles, tags, canvas.untagged)
+        frame, cells = _cut(replace(frame, cells=len(cells)), cells, scale)
+    canvas.frame, canvas.cells = frame, cells
+    canvas.labels, canvas.counters, canvas.outlines = placer.labels, placer.counters, placer.outlines
     draw_header(canvas, state, frame, viewer)
     draw_panel(canvas, frame, cells)
     draw_legend(canvas, frame, shows)

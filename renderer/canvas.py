@@ -38,8 +38,9 @@ def sprite(text: str, size: int, anchor: str, halo: bool) -> Sprite:
     ring = None
     if halo:
         ring = Image.new("L", (w, h), 0)
-        ImageDraw.Draw(ring).text((-left, -top), text, fill=255, font=font, anchor=anchor,
-                                  stroke_width=stroke, stroke_fill=255)
+        ImageDraw.Draw(ring).text(
+            (-left, -top), text, fill=255, font=font, anchor=anchor, stroke_width=stroke, stroke_fill=255
+        )
     return Sprite(fill, ring, int(left), int(top), fill.getbbox() or (0, 0, 0, 0))
 
 
@@ -96,11 +97,24 @@ class Canvas:
         self.texts: list[tuple[Box, str]] = []
         self.labels: list[Box] = []  # the boxes of the labels placed on the table
         self.counters: list[Box] = []  # the boxes of the counters and marks they keep clear of
+        self.outlines: list[tuple[tuple[float, float], ...]] = []  # what each of those covers
+        self.leaders: list[tuple[tuple[float, float], tuple[float, float]]] = []  # leader lines drawn
+        self.tags: dict[str, Box] = {}  # unit id -> the box of its tag on the table
+        self.untagged: list[str] = []  # units with no room for a tag: the roster says where they are
         self.frame = None  # the renderer.layout.Frame it was laid out on
         self.legend: list[str] = []  # the keys of the legend's entries drawn (renderer.legend)
+        self.cells: list[tuple] = []  # the panel's cells (renderer.panel), as drawn
 
-    def text(self, xy: tuple[float, float], text: str, *, size: int, fill=pal.INK, anchor: str = "la",
-             halo: bool = False) -> None:
+    def text(
+        self,
+        xy: tuple[float, float],
+        text: str,
+        *,
+        size: int,
+        fill=pal.INK,
+        anchor: str = "la",
+        halo: bool = False,
+    ) -> None:
         """Text at xy (anchored as in ImageDraw.text), over a white halo if asked."""
         if not text:
             return

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from engine.events import Event
 from engine.game_state import GameState
-from engine.state import Objective, Point, TerrainFeature, Unit
+from engine.state import Objective, Point, TableSize, TerrainFeature, Unit
 from engine.view import REFEREE, View, view_for
 from engine.wording import counted, side_name
 from renderer.header import phase_text, reason_text, turn_text
@@ -42,6 +42,13 @@ def within(text: str, limit: int = DESCRIPTION_LIMIT) -> str:
     return cut.rstrip(" ,;:.") + ELLIPSIS
 
 
+def square_of(table: TableSize, at: Point) -> str:
+    """The grid square a point is in ("C4"); a point on the far edge is in the last one."""
+    column = min(max(0, int(at.x // GRID)), max(0, math.ceil(table.width / GRID) - 1))
+    row = min(max(0, int(at.y // GRID)), max(0, math.ceil(table.depth / GRID) - 1))
+    return f"{column_name(column)}{row + 1}"
+
+
 def whose(viewer: str | None) -> str:
     if viewer is None:
         return "the spectators see it"
@@ -56,11 +63,7 @@ class Words:
     view: View
 
     def square(self, at: Point) -> str:
-        """The grid square a point is in ("C4"); a point on the far edge is in the last one."""
-        table = self.state.table
-        column = min(max(0, int(at.x // GRID)), max(0, math.ceil(table.width / GRID) - 1))
-        row = min(max(0, int(at.y // GRID)), max(0, math.ceil(table.depth / GRID) - 1))
-        return f"{column_name(column)}{row + 1}"
+        return square_of(self.state.table, at)
 
     def name(self, unit: Unit) -> str:
         """A unit as the roster spells it, with the tag it is shown under on the table (unless

@@ -16,7 +16,7 @@ from engine.view import View
 from renderer import palette as pal
 from renderer import shapes
 from renderer.canvas import Box, Canvas, text_box
-from renderer.labels import Placer, leader_ends
+from renderer.labels import MAX_LEADER, Outline, Placer, Segment, box_outline, hull, intersects, outline_box
 from renderer.layout import TEXT_FONT, Frame
 from renderer.tags import CHIP_H, badges, chip_text, draw_tag, tag_width
 
@@ -25,14 +25,17 @@ MARKER_R = 1.1  # inches: radius of a "?" marker
 MARKER_MIN_R = 18  # pixels: a "?" marker is never smaller, so that its "?" reads inline
 MARKER_FONT = 36  # the "?" glyph is shorter than a capital
 LOST_R = 0.8  # inches: half-size of a lost infantry unit's cross
+
+
 def corners(unit: Unit, frame: Frame, pad: float = 0.0) -> list[tuple[float, float]]:
     """The unit's footprint corners in pixels (engine.geometry.footprint), grown by pad inches."""
     return list(_corners(unit.unit_class, unit.position.x, unit.position.y, unit.facing, frame, pad))
 
 
 @lru_cache(maxsize=1024)
-def _corners(unit_class: UnitClass, x: float, y: float, facing: float, frame: Frame,
-             pad: float) -> tuple[tuple[float, float], ...]:
+def _corners(
+    unit_class: UnitClass, x: float, y: float, facing: float, frame: Frame, pad: float
+) -> tuple[tuple[float, float], ...]:
     poly = footprint_at(unit_class, Point(x=x, y=y), facing)
     if pad:
         poly = poly.buffer(pad, join_style="mitre")
@@ -75,9 +78,13 @@ def draw_live(draw: ImageDraw.ImageDraw, unit: Unit, frame: Frame, style: pal.Si
 
 def facing_tip(unit: Unit, frame: Frame) -> tuple[float, float]:
     """The end of the facing tick: FACING_OVERHANG inches past the middle of the front edge."""
-    reach = FOOTPRINT[unit.unit_class][0] / 2 + FACING_OVERHANG
-    rad = math.radians(unit.facing)
-    return frame.px(unit.position.x + reach * math.cos(rad), unit.position.y + reach * math.sin(rad))
+    return _tip(unit.unit_class, unit.position.x, unit.position.y, unit.facing, frame)
+
+
+def _tip(unit_class: UnitClass, x: float, y: float, facing: float, frame: Frame) -> tuple[float, float]:
+    reach = FOOTPRINT[unit_class][0] / 2 + FACING_OVERHANG
+    rad = math.radians(facing)
+    return frame.px(x + reach * math.cos(rad), y + reach * math.sin(rad))
 
 
 def _turret_line(draw: ImageDraw.ImageDraw, unit: Unit, frame: Frame) -> None:
@@ -127,6 +134,21 @@ def counter_box(unit: Unit, frame: Frame) -> Box:
     return x0 - 1, y0 - 1, x1 + 1, y1 + 1
 
 
+def counter_outline(unit: Unit, frame: Frame) -> Outline:
+    """The convex outline of the pixels a unit's counter covers: its footprint and facing tick
+    (grown by a pixel), or its wreck, or the box of its cross."""
+    if unit.destroyed and not unit.is_vehicle:
+        return box_outline(counter_box(unit, frame))
+    x, y = unit.position.x, unit.position.y
+    return _outline(unit.unit_class, x, y, unit.facing, unit.destroyed, frame)
+
+
+@lru_cache(maxsize=1024)
+def _outline(unit_class: UnitClass, x: float, y: float, facing: float, wreck: bool, frame: Frame) -> Outline:
+    points = list(_corners(unit_class, x, y, facing, frame, 1 / frame.scale))
+    return hull(points if wreck else [*points, _tip(unit_class, x, y, facing, frame)])
+
+
 def marker_radius(frame: Frame) -> float:
     return max(MARKER_MIN_R, MARKER_R * frame.scale)
 
@@ -137,38 +159,70 @@ def marker_box(at: Point, frame: Frame) -> Box:
     return x - r, y - r, x + r, y + r
 
 
-def draw_leader(canvas: Canvas, counter: Box, label: Box) -> None:
-    start, end = leader_ends(counter, label)
-    canvas.draw.line([start, end], fill=pal.HALO, width=4)
-    canvas.draw.line([start, end], fill=pal.LEADER, width=2)
+def draw_leader(canvas: Canvas, leader: Segment) -> None:
+    canvas.draw.line(leader, fill=pal.HALO, width=4)
+    canvas.draw.line(leader, fill=pal.LEADER, width=2)
+    canvas.leaders.append(leader)
 
 
-def draw_unit_tags(canvas: Canvas, view: View, frame: Frame, styles: dict[str, pal.SideStyle],
-                   tags: dict[str, str], placer: Placer) -> None:
-    """Each unit's tag chip and badges, placed clear of other labels and counters (top to
-    bottom, live units before wrecks), with a leader line when it had to move away."""
-    order = sorted(view.units, key=lambda u: (u.destroyed, -u.position.y, u.position.x))
+def _crowding(counters: dict[str, Box]) -> dict[str, int]:
+    """How many other counters lie within a leader's reach of each counter."""
+    out = {}
+    for unit_id, (x0, y0, x1, y1) in counters.items():
+        region = (x0 - MAX_LEADER, y0 - MAX_LEADER, x1 + MAX_LEADER, y1 + MAX_LEADER)
+        out[unit_id] = sum(intersects(region, box) for box in counters.values()) - 1
+    return out
+
+
+def draw_unit_tags(
+    canvas: Canvas,
+    view: View,
+    frame: Frame,
+    styles: dict[str, pal.SideStyle],
+    tags: dict[str, str],
+    placer: Placer,
+) -> None:
+    """Each unit's tag chip and badges, placed clear of other labels and counters, with a leader
+    line when it had to move away: the most crowded counters first (they have the least room),
+    then top to bottom, live units before wrecks. A unit with no room for its tag is left
+    untagged on the table (``canvas.untagged``): the roster says where it is. All are placed
+    before any is drawn (:meth:`renderer.labels.Placer.place_all` may place them more than once).
+    The boxes and leaders drawn are kept on the canvas (``tags``, ``leaders``)."""
+    counters = {u.id: outline_box(counter_outline(u, frame)) for u in view.units}
+    crowding = _crowding(counters)
+    order = sorted(view.units, key=lambda u: (-crowding[u.id], u.destroyed, -u.position.y, u.position.x))
+    texts = {u.id: chip_text(u, tags[u.id], view.passengers.get(u.id, 0)) for u in order}
+    marks = {u.id: badges(u) for u in order}
+    placed = placer.place_all(
+        {u.id: (counters[u.id], tag_width(texts[u.id], marks[u.id]), CHIP_H) for u in order}
+    )
     for unit in order:
-        text = chip_text(unit, tags[unit.id], view.passengers.get(unit.id, 0))
-        marks = badges(unit)
-        counter = counter_box(unit, frame)
-        box, moved = placer.place(counter, tag_width(text, marks), CHIP_H)
-        if moved:
-            draw_leader(canvas, counter, box)
-        draw_tag(canvas, box, text, None if unit.destroyed else styles[unit.side], marks)
+        spot = placed[unit.id]
+        if spot is None:
+            canvas.untagged.append(unit.id)
+            continue
+        if spot.leader:
+            draw_leader(canvas, spot.leader)
+        draw_tag(
+            canvas, spot.box, texts[unit.id], None if unit.destroyed else styles[unit.side], marks[unit.id]
+        )
+        canvas.tags[unit.id] = spot.box
 
 
 def draw_marker_captions(canvas: Canvas, view: View, frame: Frame, placer: Placer) -> None:
     """The numbers of "?" markers under hidden deployment (and "dummy" to their owner)."""
     for at, caption in view.markers + view.dummies:
-        if not caption:
-            continue
-        counter = marker_box(at, frame)
-        x0, y0, x1, y1 = text_box(caption, TEXT_FONT, (0, 0))
-        box, moved = placer.place(counter, x1 - x0, y1 - y0)
-        if moved:
-            draw_leader(canvas, counter, box)
-        canvas.text((box[0] - x0, box[1] - y0), caption, size=TEXT_FONT, halo=True)
+        if caption:
+            draw_caption(canvas, placer, marker_box(at, frame), caption)
+
+
+def draw_caption(canvas: Canvas, placer: Placer, mark: Box, text: str) -> None:
+    """A caption by a mark, with a leader line if it had to move away."""
+    x0, y0, x1, y1 = text_box(text, TEXT_FONT, (0, 0))
+    placed = placer.place_anyway(mark, x1 - x0, y1 - y0)
+    if placed.leader:
+        draw_leader(canvas, placed.leader)
+    canvas.text((placed.box[0] - x0, placed.box[1] - y0), text, size=TEXT_FONT, halo=True)
 
 
 def draw_units(

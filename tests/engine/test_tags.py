@@ -27,9 +27,10 @@ def test_the_view_tags_each_unit_as_its_picture_shows_it():
 
 
 def test_a_units_tag_reads_the_same_on_every_picture_and_a_hidden_one_shows_no_gap():
-    """Gruppe 1 and Green 1 clash (Gr1a, Gr1b) on the channel's picture; the allies' hidden
-    Grenadier 1 clashes too, but it takes a tag neither has (Gr1 is free), so the tags the public
-    reads name the same units for the allies, and nobody else learns of a third Gr1."""
+    """Gruppe 1 and Green 1 would both read Gr1 on the channel's picture, so each spells a letter
+    more of its name (Gru1, Gre1); the allies' hidden Grenadier 1 is tagged after them, among the
+    hidden alone, and takes Gr1, free: the tags the public reads name the same units for the
+    allies, and nobody else learns of a third Gr..."""
     units = [
         make_unit("us", "Sniper Team", "allies", (50, 30), unit_id="sniper", name="Grenadier 1", hidden=True),
         make_unit("us", "Infantry Detachment", "allies", (30, 30), unit_id="gruppe", name="Gruppe 1"),
@@ -37,17 +38,28 @@ def test_a_units_tag_reads_the_same_on_every_picture_and_a_hidden_one_shows_no_g
     ]
     state = new_game({"allies": "us", "axis": "german"}, units)
     public = view_for(state, SPECTATORS).tags
-    assert public == {"gruppe": "Gr1a", "green": "Gr1b"} == view_for(state, "axis").tags
+    assert public == {"gruppe": "Gru1", "green": "Gre1"} == view_for(state, "axis").tags
     assert view_for(state, "allies").tags == {**public, "sniper": "Gr1"} == view_for(state, REFEREE).tags
 
 
-def test_tags_are_unique_on_a_side_even_cut_short():
-    """Two Sd.Kfz 222 and two Sd.Kfz 221: a letter after a five-letter tag cuts its last digit,
-    so each takes the first letter free."""
+def test_tags_are_unique_on_a_side_and_numbers_are_never_cut():
+    """Two Sd.Kfz 222 and two Sd.Kfz 221 (names alike but for whose they are): each keeps its
+    whole number and takes a letter after it."""
     names = ["Sd.Kfz 222", "Sd.Kfz 222", "Sd.Kfz 221", "Sd.Kfz 221"]
     units = [
         make_unit("german", "Sd.Kfz 222", "axis", (10 * i, 40), unit_id=f"car-{i}", name=name)
         for i, name in enumerate(names, start=1)
     ]
     tags = tags_for(units)
-    assert list(tags.values()) == ["Sd22a", "Sd22b", "Sd22c", "Sd22d"]
+    assert list(tags.values()) == ["Sd222a", "Sd222b", "Sd221a", "Sd221b"]
+
+
+def test_tags_of_forces_built_with_force_read_as_their_names():
+    """Units a force names "<entry> <n>" (engine.forces.next_label) are tagged from the entry's
+    words and the number: no run of initials ("M1T1", "MGT1", "InD1" before), and two entries
+    alike at first take their next word ("Sherman 75mm 1", "Sherman 76mm 1")."""
+    names = ["Infantry Detachment 1", "MG Team 1", "M10 Tank Destroyer 1", "Sherman 75mm 1", "Sherman 76mm 1",
+             "57mm Anti-tank Gun 1", "Infantry Detachment 1 (M3 Halftrack/Dodge WC-51)"]
+    units = [make_unit("us", "Infantry Detachment", "allies", (0, 0), unit_id=f"u{i}", name=name)
+             for i, name in enumerate(names)]
+    assert list(tags_for(units).values()) == ["Inf1", "MG1", "M10-1", "Sh75-1", "Sh76-1", "57AT1", "M3-1"]

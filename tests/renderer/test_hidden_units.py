@@ -113,7 +113,7 @@ def test_the_owner_and_the_referee_see_the_sniper_and_know_the_dummy(viewer):
     assert pal.FIRE_LINE in colours(table_only(image, real_at_a))
     assert near(image, real_at_a, A).tobytes() != near(image, real_at_a, B).tobytes()
     told = describe(real_at_a, viewer, last_events=SNIPER_FIRES)
-    assert "Sniper (Sni) fired at 2nd Squad (2Sq)" in told and "Sniper (Sni) in F5, hidden" in told
+    assert "Sniper (Snp) fired at 2nd Squad (2Sq)" in told and "Sniper (Snp) in F5, hidden" in told
     assert "Dummy markers: dummy in I5." in told
 
 

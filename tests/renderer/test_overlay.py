@@ -137,7 +137,6 @@ def test_team_games_name_each_player_as_they_go_by_bounded_however_long_or_hosti
     assert not any("*" in text or "@" in text or "<" in text for text in texts)
 
 
-
 def test_names_in_other_scripts_are_spelt_in_letters_the_font_has_and_emoji_left_out():
     """The picture's font has Latin letters only: a name is spelt in them rather than drawn as
     empty boxes, and a name of emoji alone falls back to the player's number."""
@@ -147,6 +146,7 @@ def test_names_in_other_scripts_are_spelt_in_letters_the_font_has_and_emoji_left
     assert player_names(state, "allies") == {"ann": "Lukasz", "bob": "P2"}
     remember_name(state, "bob", "Дмитрий")
     assert player_names(state, "allies")["bob"] == "Dmitriy"
+
 
 def test_under_hidden_deployment_the_owner_reads_which_marker_hides_which_unit():
     plain, _ = quick_started()
