@@ -24,6 +24,7 @@ from bot.services.linked_campaign_service import Battled, Carried, LinkedCampaig
 from bot.services.outcome import Outcome
 from bot.services.owed_service import OwedService
 from bot.services.ping_service import Ping, TurnPings
+from bot.services.pinned_cards import PinnedCards
 from bot.services.replay_service import Replays
 from bot.services.rules_service import RulesService
 from bot.services.stats_service import StatsService
@@ -78,6 +79,7 @@ class Services:
     linked_campaigns: LinkedCampaignService
     replays: Replays
     pictures: PicturePool  # where the battlefield pictures are drawn
+    pins: PinnedCards  # each channel's pinned game card (Discord)
 
     @property
     def store(self) -> GameStore:
@@ -128,4 +130,5 @@ class Services:
             linked_campaigns=LinkedCampaignService(games, forces, stats, tables),
             replays=Replays(store),
             pictures=pictures or PicturePool(),
+            pins=PinnedCards(store),
         )
