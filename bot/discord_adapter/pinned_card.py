@@ -26,7 +26,6 @@ log = logging.getLogger(__name__)
 
 NEEDED = "Pin Messages"  # as Discord's settings name it
 TOO_MANY_PINS = 30003  # Discord's error: the channel holds its 50 pins already
-UNKNOWN_MESSAGE = 10008
 
 
 def card_text(state: GameState) -> str:
@@ -48,7 +47,7 @@ def notice(problem: discord.HTTPException | None = None) -> str:
 
 async def _post(client: ServedClient, channel_id: str, state: GameState) -> None:
     """Post the card, keep it as the channel's and pin it; if the pin is refused, the card is
-    let go again (the refusal is passed on)."""
+    let go and deleted again (the refusal is passed on)."""
     channel = client.get_partial_messageable(int(channel_id))
     card = await channel.send(view=action_card(card_text(state)))
     await client.services.pins.keep(channel_id, str(card.id))
@@ -56,7 +55,16 @@ async def _post(client: ServedClient, channel_id: str, state: GameState) -> None
         await card.pin()
     except discord.HTTPException:
         await client.services.pins.keep(channel_id, None)
+        await _delete(card)
         raise
+
+
+async def _delete(card: discord.Message) -> None:
+    """Delete a card that could not be pinned (the bot's own message: no permission needed)."""
+    try:
+        await card.delete()
+    except discord.HTTPException as problem:
+        log.warning("could not delete the unpinned game card %s: %s", card.id, problem)
 
 
 async def _unpin(client: ServedClient, channel_id: str, message_id: str) -> None:
@@ -70,9 +78,9 @@ async def _unpin(client: ServedClient, channel_id: str, message_id: str) -> None
 
 
 async def pin_game_card(interaction: discord.Interaction, outcome: Outcome) -> None:
-    """When the game starts: its card, made and pinned (an earlier game's, never finished,
-    unpinned first); or the channel told, once, what keeps the bot from pinning it. The start
-    told again keeps the card it made."""
+    """When the game starts: its card, made and pinned (a card of an earlier start, which a
+    referee's undo took back, unpinned first); or the channel told, once, what keeps the bot
+    from pinning it. The same start sent again keeps the card it made."""
     client, channel_id = interaction.client, str(interaction.channel_id)
     earlier = await client.services.pins.card(channel_id)
     if earlier is not None and outcome.repeated:

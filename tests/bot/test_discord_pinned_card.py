@@ -5,6 +5,7 @@ again; a restarted bot edits the same card."""
 
 import pytest
 
+from tests.bot.discord_double import Fault
 from tests.bot.discord_harness import (
     ANN,
     OTTO,
@@ -122,6 +123,9 @@ async def test_a_refused_pin_says_which_permission_and_keeps_no_card(database, m
         await started_game(bot, discord)
         assert messages(discord.sent[before:]).count(NOTICE) == 1
         assert await bot.services.pins.card("1") is None
+        (posted,) = [e for e in requests(discord.sent[before:], POST) if "/channels/1/" in e["url"]]
+        (deleted,) = requests(discord.sent[before:], "DELETE /channels/{channel_id}/messages/{message_id}")
+        assert message_of(deleted) == the_card(discord)[0]  # the card not pinned is not left behind
         played = await discord.slash("initiative", user=OTTO, channel="1", choice="start")
         assert not requests(played, EDIT) and (await bot.games.game("1")).active_side == "axis"
     finally:
@@ -151,5 +155,20 @@ async def test_a_restarted_bot_edits_the_same_card(database, monkeypatch):
         sent = await discord.slash("initiative", user=OTTO, channel="1", choice="start")
         assert [message_of(e) for e in requests(sent, EDIT)] == [card_id]
         assert not requests(sent, POST) and not requests(sent, PIN)
+    finally:
+        await close_bot(bot)
+
+
+async def test_a_channel_full_of_pins_is_told_so_and_keeps_no_card(database, monkeypatch):
+    bot, discord = await open_bot(database, monkeypatch)
+    discord.app_permissions = PIN_MESSAGES
+    discord.fail(PIN, Fault(400, 30003, "Maximum number of pins reached (50)"))
+    try:
+        before = len(discord.sent)
+        await started_game(bot, discord)
+        assert "I cannot pin a game card here: this channel holds Discord's 50 pins already." in messages(
+            discord.sent[before:]
+        )
+        assert await bot.services.pins.card("1") is None
     finally:
         await close_bot(bot)

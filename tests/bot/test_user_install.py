@@ -15,6 +15,7 @@ NUMBERED = (Path(__file__).parent / "data" / "numbered-rules.txt").read_bytes()
 SERVER, BOT_DM, GROUP_CHAT, NOT_INSTALLED = "5", "901", "902", "903"  # channels
 IMPORTED = "O11.6133"  # a section of the document the server imported
 SHIPPED = "IC13.1"  # a section of the bot's own library
+CITED = f"IC12.6 for the smoke, {IMPORTED} for the sewer"  # a message citing both
 REFUSED_HERE = (
     "/game works only in a server the bot is installed in. "
     "Here you may use /roll, /chart, /odds, /rule, /library."
@@ -41,7 +42,7 @@ async def test_rule_and_library_answer_from_the_bots_own_library_without_a_serve
     text, _ = reply(await discord.slash("rule", user=EVE, channel=channel, query=SHIPPED))
     assert text.startswith(f"**{SHIPPED} Company Morale Test (p. 13)**")
     text, _ = reply(await discord.slash("rule", user=EVE, channel=channel, query=IMPORTED))
-    assert text.startswith(f"No section {IMPORTED}")  # the server's document stays the server's
+    assert text == f"No section {IMPORTED} in the bot's own rules library: try words, or /library"
     listed, private = reply(await discord.slash("library", user=EVE, channel=channel))
     assert private and "ships with the bot" in listed and "asl" not in listed
     assert discord.violations == []
@@ -51,6 +52,16 @@ async def test_a_server_that_never_installed_the_bot_reads_its_library_if_it_has
     _, discord = bot_and_discord
     text, _ = reply(await discord.slash("rule", user=EVE, channel=NOT_INSTALLED, query=IMPORTED))
     assert text.startswith(f"**{IMPORTED} Sewer Exit** · asl")
+
+
+@pytest.mark.parametrize("channel", [BOT_DM, GROUP_CHAT])
+async def test_the_message_menu_looks_rules_up_in_the_bots_own_library(bot_and_discord, channel):
+    _, discord = bot_and_discord
+    text, private = reply(await discord.message_menu("Look up rules", CITED, user=EVE, channel=channel))
+    assert private and text.startswith("**IC12.6 Smoke (p. 12)**")
+    assert text.endswith(f"No section {IMPORTED} in the bot's own rules library: try words, or /library")
+    text, _ = reply(await discord.message_menu("Roll dice", "Roll 2d6 for the MG", user=EVE, channel=channel))
+    assert text.startswith(f"<@{EVE}> rolls")
 
 
 @pytest.mark.parametrize("channel", [BOT_DM, GROUP_CHAT, NOT_INSTALLED])
