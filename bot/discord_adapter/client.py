@@ -88,7 +88,7 @@ class IronCrossBot(ServedClient):
         self.stats, self.campaign_stats = services.stats, services.campaign_stats
         self.owed, self.pings = services.owed, services.pings
         self.campaigns, self.linked_campaigns = services.campaigns, services.linked_campaigns
-        self.replays, self.pictures = services.replays, services.pictures
+        self.replays, self.pictures, self.pins = services.replays, services.pictures, services.pins
         self.stories = StoryPosts(self, self.services.replays)  # follows a game-over card
         self.sync_commands = sync_commands
         self.sync_guild = sync_guild  # a test server to publish the commands to, not every server

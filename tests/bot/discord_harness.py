@@ -43,6 +43,7 @@ _ids = itertools.count(10_000)
 MANAGE_GUILD = 1 << 5
 MANAGE_MESSAGES = 1 << 13
 THREADS = 1 << 36 | 1 << 38  # the bot's Create Private Threads and Send Messages in Threads
+PIN_MESSAGES = 1 << 51  # the bot's Pin Messages (its game card: bot.discord_adapter.pinned_card)
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from tests.bot.discord_double import Fault
 from tests.bot.discord_harness import (
     ANN,
     OTTO,
+    PIN_MESSAGES,
     close_bot,
     messages,
     open_bot,
@@ -17,7 +18,6 @@ from tests.bot.discord_harness import (
     text_of,
 )
 
-PIN_MESSAGES = 1 << 51
 POST = "POST /channels/{channel_id}/messages"
 EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
 PIN = "PUT /channels/{channel_id}/messages/pins/{message_id}"
