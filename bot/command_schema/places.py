@@ -5,8 +5,8 @@ message menu): who may install it and in which kind of channel it may be used.
   install for a user too, and work everywhere: a server, the bot's direct messages, and private
   channels (other direct messages, group chats) where only the user installed the bot. With no
   server library there, /rule and /library read the bot's own;
-- what a user keeps for themselves (tables, forces, card decks) and /help work in a server and
-  in the bot's direct messages, as before, installed with a server;
+- what a user keeps for themselves in the bot's direct messages (tables, forces, card decks,
+  campaigns) and /help work in a server and there, as before, installed with a server;
 - everything else, the games above all, only in a server the bot is installed in.
 """
 
@@ -32,7 +32,7 @@ SERVER = Places(user_install=False, contexts=("server",))
 
 PLACES: dict[str, Places] = {
     **dict.fromkeys(("roll", "chart", "odds", "rule", "library", *MENUS), EVERYWHERE),
-    **dict.fromkeys(("table", "force", "cards", "help"), SERVER_AND_BOT_DM),
+    **dict.fromkeys(("table", "force", "cards", "campaign", "help"), SERVER_AND_BOT_DM),
 }
 
 

@@ -151,7 +151,7 @@ def test_a_command_whose_options_differ_from_its_spec_is_refused():
 
 
 LOOKUPS = {"roll", "chart", "odds", "rule", "library", *MENUS}  # a user may install these
-KEPT_BY_USERS = {"table", "force", "cards", "help"}  # a user's own things, in the bot's DMs too
+KEPT_BY_USERS = {"table", "force", "cards", "campaign", "help"}  # a user's own things, in the bot's DMs too
 GUILD_INSTALL, USER_INSTALL = 0, 1  # the integration types
 
 
@@ -176,4 +176,4 @@ async def test_the_lookups_install_for_users_and_work_everywhere_and_the_games_s
         assert offered[name] == ([GUILD_INSTALL], [IN_A_SERVER, IN_THE_BOTS_DM]), name
     for name in offered.keys() - LOOKUPS - KEPT_BY_USERS:
         assert offered[name] == ([GUILD_INSTALL], [IN_A_SERVER]), name
-    assert {"game", "act", "ref", "campaign", "rules"} <= offered.keys() - LOOKUPS - KEPT_BY_USERS
+    assert {"game", "act", "ref", "rules", "stats"} <= offered.keys() - LOOKUPS - KEPT_BY_USERS
