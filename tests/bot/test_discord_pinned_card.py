@@ -5,6 +5,7 @@ again; a restarted bot edits the same card."""
 
 import pytest
 
+from bot.services.outcome import Outcome
 from tests.bot.discord_double import Fault
 from tests.bot.discord_harness import (
     ANN,
@@ -172,3 +173,14 @@ async def test_a_channel_full_of_pins_is_told_so_and_keeps_no_card(database, mon
         assert await bot.services.pins.card("1") is None
     finally:
         await close_bot(bot)
+
+
+async def test_a_window_closed_by_its_timer_edits_the_card_after_its_post(pinning):
+    bot, discord, _ = pinning
+    card_id, _ = the_card(discord)
+    game = await bot.games.game("1")
+    before = len(discord.sent)
+    await bot.announce("1", Outcome(state=game, events=[], version=5))
+    sent = discord.sent[before:]
+    assert [e["route"] for e in sent if e["route"] in (POST, EDIT)] == [POST, EDIT]
+    assert message_of(requests(sent, EDIT)[0]) == card_id
