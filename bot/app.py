@@ -24,6 +24,7 @@ from bot.services.linked_campaign_service import Battled, Carried, LinkedCampaig
 from bot.services.outcome import Outcome
 from bot.services.owed_service import OwedService
 from bot.services.ping_service import Ping, TurnPings
+from bot.services.pinned_cards import PinnedCards
 from bot.services.replay_service import Replays
 from bot.services.rules_service import RulesService
 from bot.services.stand_in_service import StandIns
@@ -82,6 +83,7 @@ class Services:
     replays: Replays
     pictures: PicturePool  # where the battlefield pictures are drawn
     stand_ins: StandIns  # the sides the bot plays
+    pins: PinnedCards  # each channel's pinned game card (Discord)
 
     @property
     def store(self) -> GameStore:
@@ -136,4 +138,5 @@ class Services:
             replays=Replays(store),
             pictures=pictures or PicturePool(),
             stand_ins=StandIns(games),
+            pins=PinnedCards(store),
         )

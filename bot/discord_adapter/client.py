@@ -27,13 +27,14 @@ from bot.discord_adapter.game_commands import GameCommands
 from bot.discord_adapter.help_command import PageButton, TopicSelect, help_command
 from bot.discord_adapter.menu_commands import MESSAGE_MENU_COMMANDS
 from bot.discord_adapter.owed_commands import GamesCommands
+from bot.discord_adapter.pinned_card import update_game_card
 from bot.discord_adapter.play_commands import PLAY_COMMANDS
 from bot.discord_adapter.reaction_buttons import NoReactionButton, retire_buttons
 from bot.discord_adapter.referee_clock_commands import deadline_announcer
 from bot.discord_adapter.referee_commands import RefereeCommands
 from bot.discord_adapter.replay_card import StoryPosts, outcome_card
 from bot.discord_adapter.rule_commands import RulesCommands, library_command, rule_command
-from bot.discord_adapter.schema_commands import check_tree
+from bot.discord_adapter.schema_commands import check_tree, place_commands, refused_here
 from bot.discord_adapter.served import ServedClient
 from bot.discord_adapter.side_threads import post_to_threads
 from bot.discord_adapter.table_buttons import AddPieceSelect, UndoPieceButton
@@ -87,7 +88,8 @@ class IronCrossBot(ServedClient):
         self.stats, self.campaign_stats = services.stats, services.campaign_stats
         self.owed, self.pings = services.owed, services.pings
         self.campaigns, self.linked_campaigns = services.campaigns, services.linked_campaigns
-        self.replays, self.pictures, self.stand_ins = services.replays, services.pictures, services.stand_ins
+        self.replays, self.pictures = services.replays, services.pictures
+        self.stand_ins, self.pins = services.stand_ins, services.pins
         self.stories = StoryPosts(self, self.services.replays)  # follows a game-over card
         self.sync_commands = sync_commands
         self.sync_guild = sync_guild  # a test server to publish the commands to, not every server
@@ -116,6 +118,7 @@ class IronCrossBot(ServedClient):
         self.tree.add_command(TeamCommands())
         for menu in MESSAGE_MENU_COMMANDS:
             self.tree.add_command(menu)
+        place_commands(self.tree)  # a user may install the lookups; the games stay in servers
         check_tree(self.tree)  # every command is one of the schema's, with its options
         services.tell(
             Notices(
@@ -207,6 +210,7 @@ class IronCrossBot(ServedClient):
         await channel.send(view=card, files=files, nonce=deadline_nonce())
         await post_to_threads(self, channel_id, outcome)
         await retire_buttons(self, channel_id, outcome.closed_window_message)
+        await update_game_card(self, channel_id, outcome)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A button or menu whose custom id none of the bot's items reads (forged, or of a kind
@@ -236,9 +240,14 @@ class IronCrossBot(ServedClient):
     async def acknowledge_first(self, interaction: discord.Interaction) -> bool:
         """Every slash command is acknowledged before its work starts, inside Discord's three
         seconds (privately where its answer is private); one that may open a form instead
-        (``extras["form"]``) answers by itself."""
+        (``extras["form"]``) answers by itself. One used where it is not offered (a game where
+        no server installed the bot) is refused, privately, and nothing is done."""
         command = interaction.command
         if interaction.type is discord.InteractionType.application_command and command is not None:
+            refusal = refused_here(interaction)
+            if refusal is not None:
+                await tell(interaction, refusal)
+                return False
             if not command.extras.get("form"):
                 private = command.extras.get("private", False) or secret_asked(interaction.data)
                 return await acknowledge(interaction, private=private)

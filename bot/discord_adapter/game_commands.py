@@ -13,6 +13,7 @@ from bot.discord_adapter.common import battlefield_file, summary, told_lines
 from bot.discord_adapter.force_commands import own_forces
 from bot.discord_adapter.handled_commands import handled_command
 from bot.discord_adapter.markdown import markdown
+from bot.discord_adapter.pinned_card import pin_game_card, update_game_card
 from bot.discord_adapter.replay_card import outcome_card
 from bot.discord_adapter.side_threads import open_for_set_up, open_side_threads, tell_privately
 from bot.discord_adapter.table_commands import battlefields
@@ -56,20 +57,23 @@ async def show_joined(interaction: discord.Interaction, outcome: Outcome) -> Non
 
 
 async def show_started(interaction: discord.Interaction, outcome: Outcome) -> None:
-    """The game started: the card with the battlefield, then the side threads and private news."""
+    """The game started: the card with the battlefield, then the side threads, private news and
+    the pinned game card."""
     text = told_lines(outcome.events, state=outcome.state) + "\n\n" + summary(outcome.state)
     picture = await battlefield_file(interaction.client, outcome.state, None, outcome.events, outcome.before)
     await answer(interaction, view=card_for(interaction, outcome, text, picture), file=picture)
     await open_side_threads(interaction, outcome.state)
     await tell_privately(interaction, replace(outcome, threads=None))  # opened just now?
+    await pin_game_card(interaction, outcome)
 
 
 async def show_conceded(interaction: discord.Interaction, outcome: Outcome) -> None:
-    """A side conceded: the game-over card (its story follows)."""
+    """A side conceded: the game-over card (its story follows), and the pinned card unpinned."""
     text = told_lines(outcome.events, state=outcome.state)
     picture = await battlefield_file(interaction.client, outcome.state, None, outcome.events, outcome.before)
     card, files = outcome_card(outcome, text, picture)
     await answer(interaction, view=card, files=files)
+    await update_game_card(interaction.client, str(interaction.channel_id), outcome)
 
 
 class GameCommands(app_commands.Group):

@@ -18,6 +18,7 @@ from bot.discord_adapter.action_card import next_steps, without_buttons
 from bot.discord_adapter.answers import acknowledge, answer, carry_out, placeholder_id
 from bot.discord_adapter.common import battlefield_file, games, reactors, report
 from bot.discord_adapter.custom_ids import ReadFirst, number_of, of_this_channel
+from bot.discord_adapter.pinned_card import update_game_card
 from bot.discord_adapter.referees import acting_side, apply_as_user, remind
 from bot.discord_adapter.replay_card import outcome_card
 from bot.discord_adapter.side_threads import tell_privately
@@ -74,6 +75,7 @@ async def show_result(interaction: discord.Interaction, outcome: Outcome) -> Non
         await games(interaction).remember_window_message(channel, state.pending.window, str(message_id))
     await tell_privately(interaction, outcome)
     await retire_buttons(interaction.client, channel, outcome.closed_window_message)
+    await update_game_card(interaction.client, channel, outcome)
 
 
 async def retire_buttons(client: discord.Client, channel_id: str, message_id: str | None) -> None:

@@ -21,6 +21,7 @@ from discord import app_commands
 from bot.discord_adapter.answers import PRIVATE, answer
 from bot.discord_adapter.common import deadline_nonce, summary, told_lines
 from bot.discord_adapter.handled_commands import handled_command
+from bot.discord_adapter.pinned_card import update_game_card
 from bot.discord_adapter.reaction_buttons import retire_buttons, show_result
 from bot.discord_adapter.referees import remind, seated, show_news
 from bot.discord_adapter.served import ServedClient
@@ -98,5 +99,6 @@ def deadline_announcer(client: ServedClient) -> Callable[[str, str, Outcome | No
         if outcome is not None:
             await post_to_threads(client, channel_id, outcome)
             await retire_buttons(client, channel_id, outcome.closed_window_message)
+            await update_game_card(client, channel_id, outcome)
 
     return announce

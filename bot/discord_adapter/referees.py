@@ -12,6 +12,7 @@ import discord
 
 from bot.discord_adapter.answers import answer, placeholder_id, sending, stored
 from bot.discord_adapter.common import games, side_of, summary, told_lines
+from bot.discord_adapter.pinned_card import update_game_card
 from bot.discord_adapter.side_threads import admit_newcomers, post_to_threads
 from bot.handlers.ask import Change, ServiceChange
 from bot.services.game_service import Outcome
@@ -159,6 +160,7 @@ async def tell(
         if shown:
             await interaction.followup.send(shown)
     await post_to_threads(interaction.client, str(interaction.channel_id), outcome)
+    await update_game_card(interaction.client, str(interaction.channel_id), outcome)
 
 
 async def show_news(interaction: discord.Interaction, outcome: Outcome) -> None:

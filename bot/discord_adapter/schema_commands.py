@@ -20,6 +20,7 @@ from discord.enums import AppCommandOptionType as OptionType
 from discord.enums import AppCommandType
 
 from bot.command_schema import COMMANDS, MENUS, Option, Spec
+from bot.command_schema.places import Context, Places, out_of_place, places
 from bot.text_orders import parse_point
 from engine.state import Point
 
@@ -163,6 +164,47 @@ def walk(commands: list) -> Iterator[app_commands.Command]:
             yield from walk(command.commands)
         else:
             yield command
+
+
+def installs(where: Places) -> app_commands.AppInstallationType:
+    return app_commands.AppInstallationType(guild=True, user=where.user_install)
+
+
+def contexts(where: Places) -> app_commands.AppCommandContext:
+    return app_commands.AppCommandContext(
+        guild="server" in where.contexts,
+        dm_channel="bot_dm" in where.contexts,
+        private_channel="private_channel" in where.contexts,
+    )
+
+
+def context_of(interaction: discord.Interaction) -> Context | None:
+    """Where the interaction was used, as Discord says (None: it did not)."""
+    used = interaction.context
+    kinds: dict[Context, bool] = {
+        "server": used.guild,
+        "bot_dm": used.dm_channel,
+        "private_channel": used.private_channel,
+    }
+    return next((kind for kind, here in kinds.items() if here), None)
+
+
+def refused_here(interaction: discord.Interaction) -> str | None:
+    """Why the interaction's command may not be used where it was (see
+    :func:`bot.command_schema.places.out_of_place`), or None."""
+    command = interaction.command
+    if command is None:
+        return None
+    root = getattr(command, "root_parent", None) or command
+    return out_of_place(root.name, context_of(interaction), interaction.is_guild_integration())
+
+
+def place_commands(tree: app_commands.CommandTree) -> None:
+    """Offer each command (and group, and menu) where the schema says
+    (:mod:`bot.command_schema.places`)."""
+    for command in tree.get_commands(type=None):
+        where = places(command.name)
+        command.allowed_installs, command.allowed_contexts = installs(where), contexts(where)
 
 
 def check_tree(tree: app_commands.CommandTree) -> None:

@@ -136,6 +136,12 @@ FOUND, FOUND_END = STRONG, CLOSE  # around the words a snippet found, made Stron
 HEADLINE = f"StartSel={FOUND}, StopSel={FOUND_END}, HighlightAll=true"
 
 
+def library_named(guild_id: str) -> str:
+    """How an answer names the library it searched: a server's, or, in a direct message (an
+    owner "dm:<user id>", who keeps no documents), the bot's own."""
+    return "the bot's own rules library" if guild_id.startswith("dm:") else "this server's rules library"
+
+
 def _apart(parts: list[Line]) -> Reply:
     """Sections found, a blank line between each two."""
     return Reply(tuple(line for i, part in enumerate(parts) for line in ([(), part] if i else [part])))
@@ -324,7 +330,7 @@ class RulesService:
                 continue
             answers.extend(line for line in found.lines if line)
         if unknown:
-            answers.append((f"No section in this server's rules library for {', '.join(unknown)}",))
+            answers.append((f"No section in {library_named(guild_id)} for {', '.join(unknown)}",))
         if len(cited) > MOST_CITED:
             left = ", ".join(later.number for later in cited[MOST_CITED:])
             answers.append(
@@ -401,7 +407,7 @@ class RulesService:
             cite = f"{'cites' if len(citing) == 1 else 'cite'} it"
             where = f" ({', '.join(n or t for n, t, _, _ in citing[:3])} {cite})" if citing else ""
             raise GameError(
-                f"No section {number} in this server's rules library{where}: try words, or /library"
+                f"No section {number} in {library_named(guild_id)}{where}: try words, or /library"
             )
         citation = citation_of(number)
         as_cited = next(
@@ -467,7 +473,7 @@ class RulesService:
             if rows or len(words) == 1:
                 break
         if not rows:
-            raise GameError(f"Nothing in this server's rules library mentions {query!r}")
+            raise GameError(f"Nothing in {library_named(guild_id)} mentions {query!r}")
         found: list[Line] = [
             (
                 Strong(f"{r.number + ' ' if r.number else ''}{r.title}"),

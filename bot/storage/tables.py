@@ -237,6 +237,16 @@ class SideThreadRow(SQLModel, table=True):
     thread_id: str
 
 
+class PinnedCardRow(SQLModel, table=True):
+    """The game card pinned in a channel (bot.discord_adapter.pinned_card): written only when its
+    message changes, so the actions of a game never write it."""
+
+    __tablename__ = "pinned_cards"
+
+    channel_id: str = Field(primary_key=True)
+    message_id: str
+
+
 class PausedClockRow(SQLModel, table=True):
     """A game whose timers a referee has stopped, and since when (ISO 8601, UTC)."""
 

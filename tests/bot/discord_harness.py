@@ -28,6 +28,11 @@ from tests.bot.discord_double import FAULTS, SENDING, DiscordSession, Fault
 from tests.storage.databases import seed_sqlite
 
 GUILD = "100"
+IN_A_SERVER, IN_THE_BOTS_DM, IN_A_PRIVATE_CHANNEL = 0, 1, 2  # an interaction's context
+USER_INSTALL = "1"  # the key of a user's install among an interaction's authorizing owners
+# what a user's install of the bot may do in a private channel: embed links, attach files, use
+# external emojis (the replies to its interactions are all it sends there)
+PRIVATE_CHANNEL_PERMISSIONS = 1 << 14 | 1 << 15 | 1 << 18
 # the tasks an interaction leaves running until it is answered: discord.py's, and the story that
 # follows a game-over card
 _HANDLERS = ("CommandTree-invoker", "discord-ui", "discord.py: on_interaction", STORY_TASK)
@@ -38,6 +43,7 @@ _ids = itertools.count(10_000)
 MANAGE_GUILD = 1 << 5
 MANAGE_MESSAGES = 1 << 13
 THREADS = 1 << 36 | 1 << 38  # the bot's Create Private Threads and Send Messages in Threads
+PIN_MESSAGES = 1 << 51  # the bot's Pin Messages (its game card: bot.discord_adapter.pinned_card)
 
 
 @dataclass(frozen=True)
@@ -153,6 +159,10 @@ class Harness:
         self.refused_after: dict[str, int] = {}  # routes answered 403 once they have succeeded N times
         self.uploads: dict[str, bytes] = {}
         self.dm_channels: dict[str, str] = {}  # direct-message channel id -> its user (no server there)
+        # private channels (other users' direct messages, group chats) where the bot is no member:
+        # only a user's install of it answers there
+        self.private_channels: set[str] = set()
+        self.user_installed: set[str] = set()  # server channels where only the user installed the bot
         self.posted: dict[str, dict[str, Any]] = {}  # message id -> the message Discord keeps (for fetches)
         self.answered: set[str] = set()  # the interactions called back (Discord takes one callback each)
         self.nonces: dict[str, str] = {}  # a message's nonce -> the message posted with it
@@ -491,15 +501,24 @@ class Harness:
             "locale": "en-GB",
             "guild_locale": "en-GB",
             "entitlements": [],
-            "authorizing_integration_owners": {},
+            "authorizing_integration_owners": {"0": GUILD},  # the server installed the bot
             "attachment_size_limit": 8_388_608,
             "data": data,
         }
-        if channel in self.dm_channels:  # a direct message: no server, no member, the user alone
+        payload["context"] = IN_A_SERVER
+        if channel in self.dm_channels or channel in self.private_channels:  # no server, no member
             del payload["guild_id"], payload["guild_locale"]
             payload["user"] = payload.pop("member")["user"]
+        if channel in self.dm_channels:  # the bot's direct messages with the user
             payload["channel"] = {"id": channel, "type": 1, "recipients": [payload["user"]]}
-            payload["context"] = 1
+            payload["context"] = IN_THE_BOTS_DM
+            payload["authorizing_integration_owners"] = {"0": "0"}  # a server's install, in the bot's DM
+        if channel in self.private_channels:  # a group chat the user brought the bot's commands to
+            payload["channel"] = {"id": channel, "type": 3, "recipients": [payload["user"]], "owner_id": user}
+            payload["context"] = IN_A_PRIVATE_CHANNEL
+            payload["app_permissions"] = str(PRIVATE_CHANNEL_PERMISSIONS)
+        if channel in self.user_installed or channel in self.private_channels:
+            payload["authorizing_integration_owners"] = {USER_INSTALL: user}  # the user's own install
         return payload
 
     async def resend(self) -> list[dict[str, Any]]:

@@ -14,6 +14,7 @@ from bot.discord_adapter.schema_commands import OPTION_TYPES, SchemaDrift, check
 from bot.services.game_service import GameService
 from bot.text_orders import ORDER_WORDS
 from engine.errors import IllegalCommand
+from tests.bot.discord_harness import IN_A_PRIVATE_CHANNEL, IN_A_SERVER, IN_THE_BOTS_DM, close_bot, open_bot
 
 CHAT_INPUT = AppCommandType.chat_input
 CONSOLE_ONLY = {  # what a keyboard needs that Discord gives by a form, an upload or a user's seat
@@ -147,3 +148,32 @@ def test_a_command_whose_options_differ_from_its_spec_is_refused():
         schema_command("cmt")(cmt)
     with pytest.raises(SchemaDrift, match=r"/fallback: to is \(<AppCommandOptionType.integer"):
         schema_command("fallback")(fallback)
+
+
+LOOKUPS = {"roll", "chart", "odds", "rule", "library", *MENUS}  # a user may install these
+KEPT_BY_USERS = {"table", "force", "cards", "campaign", "help"}  # a user's own things, in the bot's DMs too
+GUILD_INSTALL, USER_INSTALL = 0, 1  # the integration types
+
+
+async def test_the_lookups_install_for_users_and_work_everywhere_and_the_games_stay_in_servers(
+    tmp_path, monkeypatch
+):
+    bot, discord = await open_bot(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", monkeypatch)
+    try:
+        await bot.publish_commands()  # the payload is checked against Discord's published schema
+    finally:
+        await close_bot(bot)
+    assert discord.violations == []
+    (put,) = [
+        entry for entry in discord.sent if entry["route"] == "PUT /applications/{application_id}/commands"
+    ]
+    offered = {c["name"]: (c["integration_types"], c["contexts"]) for c in put["payload"]}
+    everywhere = [IN_A_SERVER, IN_THE_BOTS_DM, IN_A_PRIVATE_CHANNEL]
+    assert {name for name, places in offered.items() if USER_INSTALL in places[0]} == LOOKUPS
+    for name in LOOKUPS:
+        assert offered[name] == ([GUILD_INSTALL, USER_INSTALL], everywhere), name
+    for name in KEPT_BY_USERS:
+        assert offered[name] == ([GUILD_INSTALL], [IN_A_SERVER, IN_THE_BOTS_DM]), name
+    for name in offered.keys() - LOOKUPS - KEPT_BY_USERS:
+        assert offered[name] == ([GUILD_INSTALL], [IN_A_SERVER]), name
+    assert {"game", "act", "ref", "rules", "stats"} <= offered.keys() - LOOKUPS - KEPT_BY_USERS

@@ -15,6 +15,7 @@ from engine.view import REFEREE
 from tests.bot.discord_harness import (
     ANN,
     OTTO,
+    PIN_MESSAGES,
     THREADS,
     Pick,
     answers_in,
@@ -80,7 +81,7 @@ async def bot_and_discord(tmp_path, monkeypatch):
 
 async def test_the_start_opens_a_private_thread_per_side_and_one_for_the_referees(bot_and_discord):
     bot, discord = bot_and_discord
-    sent = await start_game(bot, discord, THREADS)
+    sent = await start_game(bot, discord, THREADS | PIN_MESSAGES)
     opened = [e["payload"] for e in sent if e["route"] == "POST /channels/{channel_id}/threads"]
     assert [(t["name"], t["type"], t["invitable"]) for t in opened] == [
         ("allies — quick battle", 12, False),
@@ -88,7 +89,7 @@ async def test_the_start_opens_a_private_thread_per_side_and_one_for_the_referee
         ("referees — quick battle", 12, False),
     ]
     threads = await side_threads(bot.games.store, "1")
-    added = [e["url"].split("/channels/")[1] for e in sent if e["route"].startswith("PUT")]
+    added = [e["url"].split("/channels/")[1] for e in sent if "/thread-members/" in e["route"]]
     assert added == [
         f"{threads['allies']}/thread-members/{ANN}",
         f"{threads['axis']}/thread-members/{OTTO}",
@@ -105,7 +106,10 @@ async def test_the_start_opens_a_private_thread_per_side_and_one_for_the_referee
 
 @pytest.mark.parametrize(
     ("permissions", "missing"),
-    [(0, "Create Private Threads"), (CREATE_PRIVATE_THREADS, "Send Messages in Threads")],
+    [
+        (PIN_MESSAGES, "Create Private Threads"),
+        (CREATE_PRIVATE_THREADS | PIN_MESSAGES, "Send Messages in Threads"),
+    ],
 )
 async def test_without_a_permission_the_channel_is_told_which_and_secrets_come_privately(
     bot_and_discord, permissions, missing
@@ -215,7 +219,7 @@ async def test_a_new_game_in_the_channel_forgets_the_old_threads(bot_and_discord
 
 async def test_a_scenario_game_opens_its_threads_when_the_plotted_set_up_begins(bot_and_discord):
     bot, discord = bot_and_discord
-    discord.app_permissions = THREADS
+    discord.app_permissions = THREADS | PIN_MESSAGES
     for user, nation, units in (
         (ANN, "us", ("Infantry Detachment", "Sherman 75mm")),
         (OTTO, "german", ("Panther",)),
