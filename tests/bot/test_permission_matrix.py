@@ -193,6 +193,8 @@ MATRIX = (  # who may send it (the permission table), and in which phases it cha
     cell("ref give_units", REFEREES, options=fixed(player=Pick(BOB), to=Pick(EVE), reason="r")),
     # never: a referee plays no side (p. 25), so nobody may hand one a player's units
     cell("ref give_units to:referee", REFEREES, NOT_HERE, TO_THE_REFEREE, command="ref give_units"),
+    # never here either: the matrix's sides are teams, and the bot plays for no team's side
+    cell("ref stand_in", REFEREES, NOT_HERE, fixed(side="axis", play="on", reason="r")),
     cell(
         "ref ruling",
         REFEREES,
