@@ -1,14 +1,15 @@
 """The stand-in: the bot playing a side by the rules, choosing among the orders the engine takes.
 
 At each decision the side must make, the stand-in lists what it could say (:func:`options`):
-every unit that may act firing at each enemy it may hurt, moving toward the enemy or into cover,
-moving and firing; a Company Morale Test; passing; in a reaction window, declining or firing back;
-the calls, choices and set-up of the other phases. Each is weighed by playing it on copies of
-the game with a few throws of seeded dice (the enemy declining to react), and scoring the tables
-that result (:func:`standing`): what each side has lost in points, destroyed or pinned by
-markers, broken forces, the game's result, and how near each unit stands to its goal (the
-objectives, else the enemy) and whether in cover. The engine refuses an illegal option before it
-rolls a die, so only legal ones are weighed; the best on average is the order given.
+every unit that may act firing at each enemy it may hurt, moving toward its goal (an objective
+it does not hold, else the enemy) or a little to either side, moving and firing; a Company
+Morale Test; passing; in a reaction window, declining or firing back; the calls, choices and
+set-up of the other phases. Each is weighed by playing it on copies of the game with a few
+throws of seeded dice (the enemy declining to react), and scoring the tables that result
+(:func:`standing`): what each side has lost in points, destroyed or pinned by markers, broken
+forces, objectives held, the game's result, and how near each unit stands to its goal and
+whether in cover. The engine refuses an illegal option before it rolls a die, so only legal
+ones are weighed; the best on average is the order given.
 
 What it is handed is the game as the engine holds it: in a battle with hidden set-up or dummy
 markers, its weighing knows where the hidden units are, which its side's player would not (its
@@ -58,6 +59,7 @@ from engine.state import STAND_IN, CoverKind, Phase, Point, Unit
 THROWS = 4  # games played out with different dice for each order weighed
 MARKER_COST = 0.15  # of a unit's points, each morale marker it carries
 BROKEN = 1000.0
+OBJECTIVE = 150.0  # points an objective held is worth: it stays held until the enemy claims it (p. 26)
 WON = 10_000.0
 TOWARD = 0.02  # of a unit's points, each inch nearer its goal
 COVER = 0.05  # of a unit's points, standing in cover
@@ -134,8 +136,8 @@ class _Counted(SeededDice):
 
 def standing(state: GameState, side: str) -> float:
     """How well the table stands for ``side``: the enemy's losses less its own, in points (a
-    destroyed unit its points, each marker :data:`MARKER_COST` of them), forces broken, the
-    game won or lost; and each unit's place: nearer its goal, in cover."""
+    destroyed unit its points, each marker :data:`MARKER_COST` of them), forces broken,
+    objectives held, the game won or lost; and each unit's place: nearer its goal, in cover."""
     if state.phase is Phase.OVER and state.result is not None:
         return 0.0 if state.result.winner is None else WON if state.result.winner == side else -WON
     score = 0.0
@@ -156,6 +158,9 @@ def standing(state: GameState, side: str) -> float:
     for name, other in state.sides.items():
         if other.broken:
             score += -BROKEN if name == side else BROKEN
+    for objective in state.objectives:
+        if objective.held_by is not None and objective.side in (None, objective.held_by):
+            score += OBJECTIVE if objective.held_by == side else -OBJECTIVE
     return score
 
 
