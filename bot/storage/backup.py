@@ -24,8 +24,8 @@ import os
 import re
 import shutil
 import sqlite3
-from collections.abc import Callable
-from contextlib import closing
+from collections.abc import Callable, Iterator
+from contextlib import closing, contextmanager
 from pathlib import Path
 from urllib.parse import quote
 
@@ -112,6 +112,19 @@ def writing(path: Path) -> Path:
     return part
 
 
+@contextmanager
+def written_whole(path: Path) -> Iterator[Path]:
+    """A file to write ``path`` in (:func:`writing`), given that name once the block is done,
+    removed if the block fails."""
+    part = writing(path)
+    try:
+        yield part
+    except BaseException:
+        part.unlink(missing_ok=True)
+        raise
+    os.replace(part, path)
+
+
 # SQLite
 
 
@@ -153,15 +166,10 @@ def back_up_sqlite(live: Path, target: Path) -> str:
     check_new_file(target)
     with closing(open_sqlite(live)) as database:
         sqlite_revision(database, f"the database {live}")
-        part = writing(target)
-        try:
+        with written_whole(target) as part:
             copy_pages(database, part)
             with closing(open_sqlite(part, "ro")) as copy:
                 revision = sqlite_revision(copy, f"the copy {part}")
-        except BaseException:
-            part.unlink(missing_ok=True)
-            raise
-    os.replace(part, target)
     return revision
 
 
@@ -259,17 +267,12 @@ async def dumped_revision(dump: Path, what: str) -> str:
 
 async def back_up_postgresql(database_url: str, target: Path) -> str:
     check_new_file(target)
-    part = writing(target)
     url, environment = libpq(database_url)
-    try:
+    with written_whole(target) as part:
         await run_tool(
             "pg_dump", "--format=custom", f"--file={part}", f"--dbname={url}", environment=environment
         )
         revision = await dumped_revision(part, f"the dump of {named(database_url)}")
-    except BaseException:
-        part.unlink(missing_ok=True)
-        raise
-    os.replace(part, target)
     return revision
 
 
