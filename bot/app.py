@@ -51,7 +51,8 @@ class Notices:
       campaign's deadline nears, a phase's orders are revealed;
     - ``carried(channel, reply)`` and ``battle(channel, outcome)``: a linked campaign's battle
       ended and was carried over, the next battle is set up;
-    - ``stand_in_acted(channel, outcome)``: the stand-in played its side's turn."""
+    - ``stand_in_acted(channel, heading, outcome)``: the stand-in played its side's turn, or took
+      a side over or handed it back by itself (the heading says which)."""
 
     window_closed: Callable[[str, Outcome], Awaitable[None]] | None = None
     deadline_passed: Callable[[str, str, Outcome | None], Awaitable[None]] | None = None
@@ -61,7 +62,7 @@ class Notices:
     reveal: Revealed | None = None
     carried: Carried | None = None
     battle: Battled | None = None
-    stand_in_acted: Callable[[str, Outcome], Awaitable[None]] | None = None
+    stand_in_acted: Callable[[str, str, Outcome], Awaitable[None]] | None = None
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,7 @@ class Services:
     campaigns: CampaignService
     linked_campaigns: LinkedCampaignService
     replays: Replays
-    pictures: PicturePool  # where the battlefield pictures are drawn
+    pictures: PicturePool  # where the battlefield pictures are drawn, and the stand-in decides
     stand_ins: StandIns  # the sides the bot plays
     pins: PinnedCards  # each channel's pinned game card (Discord)
 
@@ -122,6 +123,7 @@ class Services:
         claimer of deadlines (one a process); pictures drawn in a thread unless given workers."""
         store = games.store
         forces, stats, tables = ForceService(store), StatsService(store), TableService(store)
+        pictures = pictures or PicturePool()
         return cls(
             games=games,
             dice=DiceService(store, games.dice),
@@ -136,7 +138,7 @@ class Services:
             campaigns=CampaignService(store, games.dice, games.clock, claims=games.claims, posts=games.posts),
             linked_campaigns=LinkedCampaignService(games, forces, stats, tables),
             replays=Replays(store),
-            pictures=pictures or PicturePool(),
-            stand_ins=StandIns(games),
+            pictures=pictures,
+            stand_ins=StandIns(games, pictures),  # deciding in the pictures' workers
             pins=PinnedCards(store),
         )

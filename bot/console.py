@@ -39,6 +39,7 @@ from bot.services.limits import (
 )
 from bot.services.next_steps import waits_for
 from bot.services.rules_service import MAX_BYTES
+from bot.services.stand_in_service import PLAYS
 from bot.set_up_done import ConfirmFirst
 from bot.set_up_steps import how_to_join, set_up_steps
 from bot.storage.in_use import bot_running_on
@@ -135,11 +136,17 @@ class ConsoleTable:
             "\n[the reaction window closed]\n" + "\n".join([*lines, "", self.status(self.reader(None))])
         )
 
-    async def stand_in_acted(self, channel_id: str, outcome: Outcome) -> None:
-        """The stand-in played a turn: told with the line that led to it, as everyone sees it."""
+    async def stand_in_acted(self, channel_id: str, heading: str, outcome: Outcome) -> None:
+        """The stand-in played a turn: told with the line that led to it, as everyone sees it. A
+        side it took over or handed back by itself is written as it comes, with a line of its
+        own (before the answer to the returning player's line)."""
         self.state = outcome.state
         self.log.extend(outcome.events)
-        self.stood_in.extend(self.news(self.reader(None), outcome.events))
+        lines = self.news(self.reader(None), outcome.events)
+        if heading == PLAYS:
+            self.stood_in.extend(lines)
+        else:
+            self.write("\n".join([f"\n[{heading[:-1].lower()}]", *lines]))
 
     async def deadline_passed(self, channel_id: str, text: str, outcome: Outcome | None) -> None:
         """A referee's deadline fell: said, with what the game did."""

@@ -1,39 +1,33 @@
-"""The battlefield pictures drawn and encoded in worker processes, off the event loop's.
+"""The battlefield pictures drawn and encoded in worker processes (:mod:`bot.worker_pool`), off
+the event loop's.
 
 Drawing and encoding one picture takes some 5-10 ms of CPU (:mod:`renderer.encode`). In a thread
 of the bot's process it holds the interpreter lock the event loop needs too, so when many channels
 act at once their cards wait behind each other's pictures and every other answer waits with them.
-A pool of worker processes, spawned once at start-up (:meth:`PicturePool.start`), each having
-imported the renderer once and drawn one picture to warm it (its collector set up as the bot's),
-draws them instead: a picture's inputs go to a worker as plain data (:class:`Sight`: the game and
-the events as JSON), and its PNG bytes and its alt text come back. Each worker keeps its own cache
-of base layers (:mod:`renderer.base`), filled by the tables it draws.
-
-With no workers (the tests, the console table), or once the pool broke (a worker killed), a
-picture is drawn in a thread of this process, as before; a client's pool shuts down with it.
+Each worker, having imported the renderer once and drawn one picture to warm it (its collector set
+up as the bot's), draws them instead: a picture's inputs go to a worker as plain data
+(:class:`Sight`: the game and the events as JSON), and its PNG bytes and its alt text come back.
+Each worker keeps its own cache of base layers (:mod:`renderer.base`), filled by the tables it
+draws. With no workers (the tests, the console table), or once the pool broke, a picture is drawn
+in a thread of this process.
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
-import multiprocessing
 import os
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
 from pydantic import TypeAdapter
 
 from bot import collector
+from bot.worker_pool import WorkerPool
 from engine.events import Event
 from engine.game_state import GameState
 from engine.scenarios.quick_battle import quick_battle
 from renderer import render
 from renderer.description import describe
 
-log = logging.getLogger(__name__)
 EVENTS = TypeAdapter(tuple[Event, ...])
 Drawn = tuple[bytes, str]  # the PNG, and the same picture in words (its alt text)
 # The workers yield the cores to the bot's process when both want them: its event loop answers
@@ -97,29 +91,13 @@ def warm(niceness: int) -> int:
     return os.getpid()
 
 
-class PicturePool:
+class PicturePool(WorkerPool):
     """Where a process draws its pictures: ``workers`` processes (0: a thread of its own), each
-    ``niceness`` below the bot's priority."""
+    ``niceness`` below the bot's priority; the stand-in decides in the same workers
+    (:mod:`bot.services.stand_in_service`)."""
 
     def __init__(self, workers: int = 0, niceness: int = NICENESS) -> None:
-        self.workers = workers
-        self.niceness = niceness
-        self._pool: ProcessPoolExecutor | None = None
-        self.pids: list[int] = []  # the workers' process ids, once started
-
-    async def start(self) -> None:
-        """Spawn the workers (each imports the renderer and draws once) before the first picture;
-        if they cannot start, pictures are drawn in a thread."""
-        if self.workers < 1 or self._pool is not None:
-            return
-        self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
-        loop = asyncio.get_running_loop()
-        jobs = (loop.run_in_executor(self._pool, warm, self.niceness) for _ in range(self.workers))
-        try:
-            self.pids = sorted(set(await asyncio.gather(*jobs)))
-        except (BrokenProcessPool, OSError):
-            log.warning("the picture workers did not start: pictures are drawn in a thread", exc_info=True)
-            self._broken()
+        super().__init__(workers, niceness, warm, "picture")
 
     async def picture(
         self,
@@ -129,22 +107,8 @@ class PicturePool:
         before: GameState | None = None,
     ) -> Drawn:
         """The battlefield as ``viewer`` sees it and in words, drawn off the event loop."""
-        if self._pool is not None:
-            sight = Sight.of(state, viewer, events, before)
-            try:
-                return await asyncio.get_running_loop().run_in_executor(self._pool, draw_sight, sight)
-            except BrokenProcessPool:
-                log.warning("the picture workers stopped: pictures are drawn in a thread from now on")
-                self._broken()
-        return await asyncio.to_thread(drawn, state, viewer, events, before)
-
-    def _broken(self) -> None:
-        pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
-
-    async def close(self) -> None:
-        """Stop the workers, waiting for them to exit."""
-        pool, self._pool = self._pool, None
-        if pool is not None:
-            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+        return await self.run(
+            draw_sight,
+            lambda: Sight.of(state, viewer, events, before),
+            lambda: drawn(state, viewer, events, before),
+        )

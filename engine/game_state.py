@@ -115,6 +115,9 @@ class GameState(WithVariant):
     team_size: int | None = None  # players bringing a force to each side, in a team game (p. 25)
     referees: list[str] = Field(default_factory=list)  # users who see everything and may correct
     player_names: dict[str, str] = Field(default_factory=dict)  # each player's shown name (engine.roster)
+    # the bot plays a side whose player missed this many deadlines in a row (0: never; a daily
+    # game's setting, engine.stand_in)
+    stand_in_after: int = 0
     referee_roles: tuple[str, ...] = ()  # server roles whose holders may take a referee's seat
     referee_rules: tuple[RefereeRule, ...] = ()  # special rules the referee added (p. 25)
     force_guidelines: tuple[ForceGuideline, ...] = ()  # what each side may bring, set by the referee (p. 25)

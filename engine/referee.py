@@ -310,7 +310,9 @@ def _give_units(state: GameState, c: RefereeCorrection, log: EventLog) -> None:
 
 def _stand_in(state: GameState, c: RefereeCorrection, log: EventLog) -> None:
     """The bot plays a side for its player (``value`` 1), or hands it back to them (0): the
-    seat and the units change hands as with :func:`_give_units`, and the player is remembered."""
+    seat and the units change hands as with :func:`_give_units`, and the player is remembered,
+    with who handed the side over (``referee``: a referee, the side's own player, or the bot
+    itself after missed deadlines, :data:`STAND_IN`)."""
     side = state.sides.get(c.side or "")
     if side is None:
         raise IllegalCommand("Name the side the bot is to play, or to hand back (side:)")
@@ -325,16 +327,24 @@ def _stand_in(state: GameState, c: RefereeCorrection, log: EventLog) -> None:
                 f"{side_name(side.name, start=True)} have no player for the bot to stand in for"
             )
         player = side.players[0]
-        side.stood_in_for, side.players = player, [STAND_IN]
+        side.stood_in_for, side.stood_in_by, side.players = player, c.referee, [STAND_IN]
         _hand_units(state, side.name, player, STAND_IN)
-        log.emit("referee", f"Referee: the bot plays {name} for {player} ({c.reason})", side=side.name)
+        told = {
+            player: f"{player} hands {name} to the bot",
+            STAND_IN: f"The bot plays {name} for {player} ({c.reason})",
+        }.get(c.referee, f"Referee: the bot plays {name} for {player} ({c.reason})")
+        log.emit("referee", told, side=side.name)
         return
     if side.stood_in_for is None:
         raise IllegalCommand(f"The bot does not play {name} for anyone")
-    player, side.stood_in_for = side.stood_in_for, None
+    player, side.stood_in_for, side.stood_in_by = side.stood_in_for, None, None
     side.players = [player]
     _hand_units(state, side.name, STAND_IN, player)
-    log.emit("referee", f"Referee: {player} plays {name} again ({c.reason})", side=side.name)
+    told = {
+        player: f"{player} takes {name} back from the bot",
+        STAND_IN: f"{player} is back: they play {name} again",
+    }.get(c.referee, f"Referee: {player} plays {name} again ({c.reason})")
+    log.emit("referee", told, side=side.name)
 
 
 def _hand_units(state: GameState, side: str, player: str, to: str) -> None:

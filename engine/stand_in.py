@@ -23,6 +23,8 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from pydantic import TypeAdapter
+
 from engine.battlefield import area_cover, live_units
 from engine.commands import (
     CallReserves,
@@ -303,3 +305,22 @@ def _setting_up(state: GameState, side: str, rng: random.Random) -> Iterator[Com
             facing = math.degrees(math.atan2(middle[1] - at.y, middle[0] - at.x)) % 360
             yield Deploy(side=side, unit=unit.id, at=at, facing=round(facing))
     yield FinishDeployment(side=side)
+
+
+def taken_over_from(state: GameState, player: str) -> str | None:
+    """The side the bot took over by itself from ``player`` when they missed the game's
+    deadlines (:attr:`GameState.stand_in_after`): their next command hands it back."""
+    return next(
+        (s.name for s in state.sides.values() if s.stood_in_for == player and s.stood_in_by == STAND_IN),
+        None,
+    )
+
+
+ORDER = TypeAdapter(Command)
+
+
+def order_in_json(asked: tuple[str, str, int]) -> bytes:
+    """A worker process's job: the stand-in's order (:func:`stand_in_command`) for the game given
+    as JSON, with the side and the seed; the order as JSON."""
+    state, side, seed = asked
+    return ORDER.dump_json(stand_in_command(GameState.model_validate_json(state), side, seed))

@@ -230,6 +230,9 @@ class Side(BaseModel):
     points_limit: int | None = None  # of the force a player brought to a scenario game
     team: Team | None = None  # its players' own tokens, in a team game (p. 25)
     stood_in_for: str | None = None  # the player the bot plays for (engine.stand_in), handed back later
+    # who handed the side to the bot: a referee, its player, or the bot itself (STAND_IN) after
+    # the player missed the game's deadlines (the player's next command hands it back)
+    stood_in_by: str | None = None
 
 
 class Phase(StrEnum):

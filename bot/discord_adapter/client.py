@@ -192,9 +192,10 @@ class IronCrossBot(ServedClient):
         await self.tree.sync(guild=guild)
         log.info("published the commands to the test server %s only", self.sync_guild)
 
-    async def stand_in_acted(self, channel_id: str, outcome: Outcome) -> None:
-        """Post the stand-in's turn as a card like a player's."""
-        await self.announce(channel_id, outcome, heading="The stand-in plays.")
+    async def stand_in_acted(self, channel_id: str, heading: str, outcome: Outcome) -> None:
+        """Post what the stand-in did by itself (its turn, a side taken over or handed back) as a
+        card like a player's."""
+        await self.announce(channel_id, outcome, heading=heading)
 
     async def announce(
         self, channel_id: str, outcome: Outcome, heading: str = "The reaction window closed."

@@ -18,7 +18,7 @@ from typing import Protocol
 
 from sqlalchemy import Connection
 
-from bot.services.deadline_posts import DeadlinePost, DeadlinePosts, logged_outcome
+from bot.services.deadline_posts import DeadlinePost, DeadlinePosts, followed, logged_outcome
 from bot.services.outcome import GameError, Outcome
 from bot.services.permissions import Role, roles_of
 from bot.storage import clock_store
@@ -65,6 +65,14 @@ class Games(Protocol):
     in_commit: list[Callable[[Connection, StoredGame, str, GameState], Callable[[], None] | None]]
 
     async def game(self, channel_id: str) -> GameState: ...
+
+    def missing(
+        self,
+        state: GameState,
+        side: str,
+        also: Callable[[Connection, str, int], None],
+        follows: list[Callable[[], Awaitable[None]]],
+    ) -> Callable[[Connection, str, int], None]: ...
 
     async def act(
         self,
@@ -285,11 +293,13 @@ class ClockService:
         due = await self._due_deadline(key)
         if due is None:  # the side acted just as it fell due
             return
-        post = await self._act_for_absent(due)
+        follows: list[Callable[[], Awaitable[None]]] = []
+        post = await self._act_for_absent(due, follows)
         if post is None:  # another process dropped it first
             return
         log.info("deadline passed", extra={"channel": due.channel_id, "side": due.side})
         await self.games.posts.deliver(post)
+        await followed(follows)
 
     async def _post_passed(self, post: DeadlinePost) -> None:
         """Tell the channel a deadline passed, and what the game did (from its log)."""
@@ -300,10 +310,13 @@ class ClockService:
         if self.on_deadline_passed:
             await self.on_deadline_passed(post.channel_id, post.payload["text"], outcome)
 
-    async def _act_for_absent(self, due: PlayerDeadline) -> DeadlinePost | None:
+    async def _act_for_absent(
+        self, due: PlayerDeadline, follows: list[Callable[[], Awaitable[None]]]
+    ) -> DeadlinePost | None:
         """Pass or decline for a side that missed its deadline, dropping it, in one transaction
-        with the post telling the channel; the post, or None if the deadline was gone. A
-        refusal of the game as it stands is told; any other failure is raised."""
+        with the post telling the channel and the miss counted (:meth:`GameService.missing`:
+        what that asks for once stored goes in ``follows``); the post, or None if the deadline
+        was gone. A refusal of the game as it stands is told; any other failure is raised."""
         side = due.side
         channel_id = due.channel_id
         post = DeadlinePost(channel_id, f"deadline {side} {stamp(due.deadline)}", REFEREE_DEADLINE, {})
@@ -330,8 +343,9 @@ class ClockService:
                 raise GameError("The deadline was dropped meanwhile")  # by another process
             self.games.posts.write(connection, replace(post, payload=_said(text, seq, message_id)))
 
+        missed = self.games.missing(game.state, side, drop, follows)
         try:  # the deadline is dropped with the game's change: a second firer finds it gone
-            outcome = await self.games.act(channel_id, due.referee, command, also=drop)
+            outcome = await self.games.act(channel_id, due.referee, command, also=missed)
         except GameError as refusal:
             now = await self.games.store.load(channel_id)
             if now is None or now.version != game.version:

@@ -133,3 +133,13 @@ async def logged_outcome(
         return None
     [(_, events)] = logged
     return Outcome(game.state, events, seq, closed_window_message=message_id)
+
+
+async def followed(follows: list[Callable[[], Awaitable[None]]]) -> None:
+    """What a missed deadline asked for once stored (the bot taking the side over): the miss
+    stands whatever happens, so a failure is logged (and tried again at the next miss)."""
+    for follow in follows:
+        try:
+            await follow()
+        except Exception:
+            log.exception("after a missed deadline")

@@ -7,6 +7,7 @@ import logging
 import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import Connection
@@ -14,7 +15,7 @@ from sqlalchemy import Connection
 from bot import metrics
 from bot.reply import Reply, Strong, Typed
 from bot.services.clock_service import ClockService
-from bot.services.deadline_posts import DeadlinePost, DeadlinePosts, logged_outcome
+from bot.services.deadline_posts import DeadlinePost, DeadlinePosts, followed, logged_outcome
 from bot.services.limits import PACES, REACTION_SECONDS, bounded_command
 from bot.services.outcome import GameError, Outcome, refusals
 from bot.services.permissions import Refused, authorise, held_by_referees
@@ -56,6 +57,21 @@ InCommit = Callable[[Connection, StoredGame, str, GameState], Callable[[], None]
 Also = Callable[[Connection, str, int], None]
 
 
+@dataclass(frozen=True)
+class Prelude:
+    """A command stored on its own before a user's (in the same turn of the channel's lock), in
+    ``user``'s name, with the caller's write ``also``; ``then`` is told its outcome (to post it)
+    before the user's command goes on."""
+
+    user: str
+    command: Command
+    also: Also
+    then: Callable[[Outcome], Awaitable[None]]
+
+
+Missed = Callable[[Connection, GameState, str, str], Callable[[], Awaitable[None]] | None]
+
+
 class GameService:
     """Games by channel. Reaction windows close by themselves at their deadline through the
     same "no reaction" command a player would send; ``on_window_closed`` hears about it."""
@@ -82,6 +98,13 @@ class GameService:
         # told (channel, state) once each action is stored, not awaited: what follows the game
         # by itself (the stand-in's turn) arms its own timer
         self.on_stored: list[Callable[[str, GameState], None]] = []
+        # what comes first when a user's command arrives (the side the bot took over from a
+        # returning player handed back), from the game as loaded for the command
+        self.returning: Callable[[str, GameState, str], Prelude | None] | None = None
+        # told, in the transaction of what the game does for a side that missed a deadline (a
+        # reaction window its timer closed, a referee's deadline passed), the game as loaded for
+        # it, the channel and the side; returns what to do once that is stored and told
+        self.on_missed: Missed | None = None
         fire = self.claims.renewing(WINDOWS, self.clock, self._window_expired, lambda key: key[:1])  # type: ignore[index]
         self.timers = ReactionTimers(self.clock, fire, still_due=self._window_due)
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
@@ -230,6 +253,32 @@ class GameService:
             metrics.REFUSALS.inc()
             raise
 
+    async def act_as_game(
+        self,
+        channel_id: str,
+        user_id: str,
+        command: Callable[[GameState], Command],
+        *,
+        version: int | None = None,
+        interaction_id: str | None = None,
+        also: Also | None = None,
+        welcome: bool = True,
+    ) -> Outcome:
+        """Apply a command the caller has checked itself against the game as loaded (``command``
+        makes it, or refuses with a :class:`GameError`), not against the permission table: what
+        the game does by itself (the bot taking over a side), or a player's request that the
+        table has no row for (handing their own side to the bot, or taking it back: with no
+        ``welcome`` first, :meth:`_act`)."""
+        return await self._act(
+            channel_id,
+            user_id,
+            command,
+            version=version,
+            interaction_id=interaction_id,
+            also=also,
+            welcome=welcome,
+        )
+
     async def _act(
         self,
         channel_id: str,
@@ -240,8 +289,12 @@ class GameService:
         window_message: str | None = None,
         version: int | None = None,
         also: Also | None = None,
+        welcome: bool = True,
     ) -> Outcome:
-        """Load the game once, decide off the event loop, write once."""
+        """Load the game once, decide off the event loop, write once; first, unless not to
+        ``welcome`` them, the command a returning player's brings with it (:attr:`returning`),
+        stored on its own."""
+        welcome = welcome and self.returning is not None
         async with self._locks[channel_id]:
             for attempt in (1, 2):
                 game = await self._load(channel_id, interaction_id)
@@ -250,61 +303,84 @@ class GameService:
                     return Outcome(game.state, done.events, done.version, before=game.state, repeated=True)
                 if version is not None and game.version != version:
                     raise GameError(OUT_OF_DATE)
-                command = check(game.state)
-                started = time.perf_counter()
                 try:
-                    state, events = await asyncio.to_thread(apply, game.state, command, self.dice())
-                except IllegalCommand as refusal:
-                    log.info(
-                        "refused", extra={"channel": channel_id, "user": user_id, "reason": str(refusal)}
-                    )
-                    raise GameError(str(refusal)) from refusal
-                window = await self.clocks.window_time(game, state)
-                committed: list[Callable[[], None]] = []
-                try:
-                    stored = await self.store.append(
+                    prelude = self.returning(channel_id, game.state, user_id) if welcome else None
+                    if prelude is not None:
+                        told = await self._write(game, prelude.user, prelude.command, also=prelude.also)
+                        await prelude.then(told)
+                        game = await self._load(channel_id, interaction_id)
+                    return await self._write(
                         game,
                         user_id,
-                        command,
-                        events,
-                        state,
-                        window.deadline,
+                        check(game.state),
                         interaction_id=interaction_id,
                         window_message=window_message,
-                        with_it=self._writing_with(game, user_id, state, committed, also),
+                        also=also,
                     )
                 except StaleGame:
                     if attempt == 2:
                         raise GameError("The game changed under this command: try again") from None
-                    continue
-                deadline = window.running  # none while a referee has the clock paused
-                self._follow_windows(channel_id, game.state, state, deadline)
-                for then in committed:
-                    then()
-                for follow in self.on_stored:
-                    follow(channel_id, stored.state)
-                log.info(
-                    "applied",
-                    extra={
-                        "channel": channel_id,
-                        "user": user_id,
-                        "command": command.kind,
-                        "version": stored.version,
-                        "ms": round((time.perf_counter() - started) * 1000, 1),
-                    },
-                )
-                metrics.COMMANDS_STORED.labels(command.kind).inc()
-                await self._after_commit(game, stored.state)
-                return Outcome(
-                    stored.state,
-                    events,
-                    stored.version,
-                    deadline,
-                    stored.closed_window_message,
-                    before=game.state,
-                    threads=game.threads,
-                )
         raise AssertionError("unreachable")
+
+    async def _write(
+        self,
+        game: StoredGame,
+        user_id: str,
+        command: Command,
+        *,
+        interaction_id: str | None = None,
+        window_message: str | None = None,
+        also: Also | None = None,
+    ) -> Outcome:
+        """Apply a command to the game as loaded (off the event loop) and store it, if nobody
+        wrote first (else :class:`StaleGame`); then what follows it."""
+        channel_id = game.channel_id
+        started = time.perf_counter()
+        try:
+            state, events = await asyncio.to_thread(apply, game.state, command, self.dice())
+        except IllegalCommand as refusal:
+            log.info("refused", extra={"channel": channel_id, "user": user_id, "reason": str(refusal)})
+            raise GameError(str(refusal)) from refusal
+        window = await self.clocks.window_time(game, state)
+        committed: list[Callable[[], None]] = []
+        stored = await self.store.append(
+            game,
+            user_id,
+            command,
+            events,
+            state,
+            window.deadline,
+            interaction_id=interaction_id,
+            window_message=window_message,
+            with_it=self._writing_with(game, user_id, state, committed, also),
+        )
+        deadline = window.running  # none while a referee has the clock paused
+        self._follow_windows(channel_id, game.state, state, deadline)
+        for then in committed:
+            then()
+        for follow in self.on_stored:
+            follow(channel_id, stored.state)
+        log.info(
+            "applied",
+            extra={
+                "channel": channel_id,
+                "user": user_id,
+                "command": command.kind,
+                "version": stored.version,
+                "ms": round((time.perf_counter() - started) * 1000, 1),
+            },
+        )
+        metrics.COMMANDS_STORED.labels(command.kind).inc()
+        await self._after_commit(game, stored.state)
+        return Outcome(
+            stored.state,
+            events,
+            stored.version,
+            deadline,
+            stored.closed_window_message,
+            before=game.state,
+            threads=game.threads,
+        )
 
     def _writing_with(
         self,
@@ -446,14 +522,30 @@ class GameService:
         def notice(connection: Connection, _channel: str, seq: int) -> None:
             self.posts.write(connection, DeadlinePost(channel_id, str(seq), WINDOW_CLOSED, said))
 
+        follows: list[Callable[[], Awaitable[None]]] = []
+        missed = self.missing(state, decline.side, notice, follows)
         try:  # the close and its post still to make, in one transaction
-            outcome = await self._act(channel_id, TIMER, lambda _: decline, also=notice)
+            outcome = await self._act(channel_id, TIMER, lambda _: decline, also=missed)
         except GameError:
             if await self._window_due(key):
                 raise  # a write that lost its race twice: tried again
             return  # answered by a player at the same moment
         post = DeadlinePost(channel_id, str(outcome.version), WINDOW_CLOSED, said)
         await self.posts.deliver(post, lambda: self._post_closed(channel_id, outcome))
+        await followed(follows)
+
+    def missing(
+        self, state: GameState, side: str, also: Also, follows: list[Callable[[], Awaitable[None]]]
+    ) -> Also:
+        """``also``, and the side's missed deadline told (:attr:`on_missed`) in the same
+        transaction; what that asks to be done once stored goes in ``follows``."""
+
+        def write(connection: Connection, channel_id: str, seq: int) -> None:
+            also(connection, channel_id, seq)
+            if self.on_missed is not None and (then := self.on_missed(connection, state, channel_id, side)):
+                follows.append(then)
+
+        return write
 
     async def _post_closed(self, channel_id: str, outcome: Outcome) -> None:
         if self.on_window_closed:

@@ -21,6 +21,7 @@ from bot.storage.tables import (
     CommandRow,
     DeadlinePostRow,
     GameRow,
+    MissedDeadlinesRow,
     PausedClockRow,
     PlayerDeadlineRow,
     SideThreadRow,
@@ -31,7 +32,7 @@ from bot.storage.tables import (
 from engine.commands import Command, UndoActions
 from engine.events import Event
 from engine.game_state import GameState
-from engine.state import Phase
+from engine.state import STAND_IN, Phase
 
 COMMAND = TypeAdapter(Command)
 EVENTS = TypeAdapter(list[Event])
@@ -170,7 +171,7 @@ class GameStore:
 
     @staticmethod
     async def _clear_channel(session, channel_id: str) -> None:
-        """A new game: new threads, a running clock, no deadlines, no log, no post of the old
+        """A new game: new threads, a running clock, no deadlines (set or missed), no log, no post of the old
         game still to make."""
         posts = DeadlinePostRow
         await session.execute(delete(posts).where(posts.channel_id == channel_id, posts.kind.in_(GAME_POSTS)))
@@ -181,6 +182,7 @@ class GameStore:
             SideThreadRow,
             PausedClockRow,
             PlayerDeadlineRow,
+            MissedDeadlinesRow,
             GameRow,
         ):
             await session.execute(delete(table).where(table.channel_id == channel_id))
@@ -308,6 +310,11 @@ class GameStore:
         ]
         return [game for game in games if game.state.phase is not Phase.OVER]
 
+    async def stood_in(self) -> list[tuple[str, GameState]]:
+        """Every unfinished game a side of which the bot plays, by channel: only the games whose
+        stored state names the stand-in are read, and parsed off the event loop."""
+        return await self.transactions.read(_stood_in)
+
     async def history(self, channel_id: str) -> tuple[GameState, list[tuple[Command, list[Event]]]]:
         """The state a game started from and every command since, with its events."""
         return await self.state_at(channel_id, 0), await self.log_between(channel_id, 0)
@@ -407,6 +414,13 @@ def _open_windows(connection: Connection) -> list[OpenWindow]:
         OpenWindow(channel, window, datetime.fromisoformat(deadline), message)
         for channel, window, deadline, message in rows
     ]
+
+
+def _stood_in(connection: Connection) -> list[tuple[str, GameState]]:
+    named = GAMES.c.state.contains(f'"{STAND_IN}"', autoescape=True)
+    rows = connection.execute(select(GAMES.c.channel_id, GAMES.c.state).where(named))
+    games = ((channel, GameState.model_validate_json(state)) for channel, state in rows)
+    return [(channel, state) for channel, state in games if state.phase is not Phase.OVER]
 
 
 def _stored(connection: Connection, channel_id: str, interaction_id: str | None) -> StoredGame | None:

@@ -87,7 +87,13 @@ class DeadlinePostRow(SQLModel, table=True):
 
 WINDOW_CLOSED, REFEREE_DEADLINE, TURN_PING = "window_closed", "referee_deadline", "turn_ping"
 CAMPAIGN_REMINDER, CAMPAIGN_REVEAL = "campaign_reminder", "campaign_reveal"
-GAME_POSTS = (WINDOW_CLOSED, REFEREE_DEADLINE, TURN_PING)  # about a channel's game: gone with it
+STAND_IN_POST = "stand_in"  # the stand-in's turn, or a side it took over or handed back by itself
+GAME_POSTS = (
+    WINDOW_CLOSED,
+    REFEREE_DEADLINE,
+    TURN_PING,
+    STAND_IN_POST,
+)  # about a channel's game: gone with it
 POST_KINDS = (*GAME_POSTS, CAMPAIGN_REMINDER, CAMPAIGN_REVEAL)
 
 
@@ -245,6 +251,19 @@ class PinnedCardRow(SQLModel, table=True):
 
     channel_id: str = Field(primary_key=True)
     message_id: str
+
+
+class MissedDeadlinesRow(SQLModel, table=True):
+    """How many deadlines in a row a side of a channel's game has missed (its windows closed by
+    their timer, its referee's deadlines passed), kept while it is more than none: written in
+    the transaction of what the game did for the side, dropped when its player acts
+    (bot.services.stand_in_service)."""
+
+    __tablename__ = "missed_deadlines"
+
+    channel_id: str = Field(primary_key=True)
+    side: str = Field(primary_key=True)
+    missed: int
 
 
 class PausedClockRow(SQLModel, table=True):

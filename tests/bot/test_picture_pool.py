@@ -62,7 +62,7 @@ async def test_a_card_is_still_drawn_when_the_picture_workers_die(tmp_path, monk
         sent = await discord.slash("act", user=OTTO, channel="1", unit="Gruppe 3", move="50,39")
         pictures = [file for entry in sent for file in files_of(entry)]
         assert pictures and pictures[0].startswith(b"\x89PNG")  # the card has its battlefield
-        assert "pictures are drawn in a thread from now on" in caplog.text
+        assert "the picture workers stopped: their jobs are done in a thread from now on" in caplog.text
         assert (await bot.games.store.load("1")).version == stored + 1  # the action was stored
     finally:
         await bot.pictures.close()
