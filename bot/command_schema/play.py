@@ -25,7 +25,7 @@ from bot.command_schema.options import (
     user,
 )
 from bot.command_schema.tables import BATTLEFIELD, BATTLEFIELD_SEED
-from bot.services.limits import PACES, REACTION_SECONDS
+from bot.services.limits import MOST_MISSED, PACES, REACTION_SECONDS
 from engine.actions.registry import order_options, reaction_options
 
 PLAY_SPECS = (
@@ -108,6 +108,13 @@ PLAY_SPECS = (
         user("referee", "A referee, who sees and may correct everything (more: /ref appoint)"),
         role("referee_role", "A server role whose holders may referee this game"),
         choice("stand_in", "Quick battle: the side the bot plays, to play it alone", ("allies", "axis")),
+        integer(
+            "stand_in_after",
+            "Daily games: the bot plays a side whose player misses this many deadlines in a row (0: never)",
+            low=0,
+            high=MOST_MISSED,
+            default=0,
+        ),
     ),
     spec(
         "game join",
@@ -133,6 +140,11 @@ PLAY_SPECS = (
         "game history",
         "This channel's finished games, and their logs",
         integer("number", "Show this game's whole log (1 is the latest)", low=1, high=1_000_000),
+    ),
+    spec(
+        "game stand_in",
+        "Hand your side to the bot to play for you (on), or take it back (off)",
+        choice("play", "on: the bot plays your side; off: you play it again", ("on", "off"), required=True),
     ),
     spec(
         "game concede",

@@ -14,6 +14,7 @@ from bot.discord_adapter.force_commands import own_forces
 from bot.discord_adapter.handled_commands import handled_command
 from bot.discord_adapter.markdown import markdown
 from bot.discord_adapter.pinned_card import pin_game_card, update_game_card
+from bot.discord_adapter.referees import show_news_with_status
 from bot.discord_adapter.replay_card import outcome_card
 from bot.discord_adapter.side_threads import open_for_set_up, open_side_threads, tell_privately
 from bot.discord_adapter.table_commands import battlefields
@@ -88,6 +89,7 @@ class GameCommands(app_commands.Group):
         )
         handled_command("game join", suggest={"force": own_forces}, shown=show_joined, group=self)
         handled_command("game start", shown=show_started, group=self)
+        handled_command("game stand_in", shown=show_news_with_status, group=self)
         handled_command("game concede", shown=show_conceded, group=self)
         for path in ("game status", "game log", "game history", "game map", "game replay"):
             handled_command(path, group=self, extras=PRIVATE)

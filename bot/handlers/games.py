@@ -6,13 +6,14 @@ import asyncio
 import tempfile
 
 from bot.game_status import game_status as status_of
-from bot.handlers.ask import Ask, Change, Person, Picture, ServerRole, SetUp
+from bot.handlers.ask import Ask, Change, Person, Picture, ServerRole, ServiceChange, SetUp
 from bot.log_pages import log_page
 from bot.reply import Mention, Piece, Reply, RoleTag, Typed
 from bot.services.game_service import GameError, scenario_text, setup_text, statistics_text
-from bot.services.limits import window_seconds
+from bot.services.limits import DAILY, window_seconds
 from bot.services.replay_service import REPLAY_FILE
-from engine.commands import Concede, JoinSide, StartGame
+from bot.services.stand_in_service import handing
+from engine.commands import Command, Concede, JoinSide, StartGame
 from engine.game_state import GameState
 from engine.rich_text import Line
 from engine.rulesets import with_rule_set
@@ -43,14 +44,17 @@ async def game_new(
     referee: Person | None,
     referee_role: ServerRole | None,
     stand_in: str | None = None,
+    stand_in_after: int = 0,
 ) -> SetUp:
     """A quick battle, or a book scenario for the forces the players bring, on a table of the
     asker's (or a built-in one), under a rule set, for teams and a referee, or with the bot
     playing one side of a quick battle (``stand_in``, :mod:`engine.stand_in`); it replaces a
-    finished game, or one not started that nobody else joined."""
+    finished game, or one not started that nobody else joined. A game played over days may
+    hand a side to the bot after its player misses ``stand_in_after`` deadlines in a row."""
     if stand_in is not None and scenario != "quick":
         raise GameError("The bot plays quick battles for now: in a scenario it would need a force of its own")
     seconds = window_seconds(pace, reaction_seconds)
+    missed = taking_over(stand_in_after, seconds, teams)
     ground = await ask.services.tables.battlefield(ask.owner, table, seed)
     if scenario == "quick":
         battle, words = quick_battle(ground, forces), setup_text(ground, forces, seconds)
@@ -60,7 +64,8 @@ async def game_new(
         )
         words = scenario_text(battle, ground, seconds)
     battle = with_rule_set(battle, ruleset)
-    told = (*words.lines, *statistics_text(battle))
+    battle.stand_in_after = stand_in_after
+    told = (*words.lines, *statistics_text(battle), *missed)
     lines = [*told, *teams_and_referees(battle, teams, bonus, referee, referee_role)]
     if stand_in is not None:
         other = battle.other_side(stand_in)
@@ -80,6 +85,29 @@ async def game_new(
         return outcome
 
     return SetUp(make, announced)
+
+
+def taking_over(after: int, seconds: int, teams: int) -> list[Line]:
+    """What a new game says of handing a side to the bot after ``after`` missed deadlines: only a
+    game played over days does (at a live pace a window missed is a player still thinking, and a
+    referee hands the side over), and never a team game (the bot plays no team's side)."""
+    if not after:
+        return []
+    if seconds < DAILY:
+        raise GameError(
+            "stand_in_after is for games played over days (pace:daily, or windows of an hour or more): "
+            "at a live pace a referee hands an absent player's side to the bot (/ref stand_in)"
+        )
+    if teams > 1:
+        raise GameError("The bot plays no team's side: stand_in_after is for games of one player a side")
+    return [
+        (
+            f"A side whose player misses {counted(after, 'deadline')} in a row is played by the bot until "
+            "they give a command again; ",
+            Typed("/game stand_in"),
+            " hands your side to it yourself.",
+        )
+    ]
 
 
 def teams_and_referees(
@@ -139,6 +167,16 @@ async def game_start(ask: Ask) -> Change:
     return lambda state: StartGame()
 
 
+async def game_stand_in(ask: Ask, play: str) -> ServiceChange:
+    """The asker hands their own side to the bot, or takes it back (:mod:`engine.stand_in`)."""
+    stand_ins = ask.services.stand_ins
+
+    async def hand(state: GameState) -> Command:
+        return handing(state, ask.user, play == "on")
+
+    return ServiceChange(lambda sent: stand_ins.hand(ask.channel, ask.user, play == "on", sent), hand)
+
+
 async def game_concede(ask: Ask) -> Change:
     """The asker's side concedes."""
     return lambda state: Concede(side=ask.acting(state))
@@ -183,6 +221,7 @@ GAME_HANDLERS = {
     "game status": game_status,
     "game log": game_log,
     "game history": game_history,
+    "game stand_in": game_stand_in,
     "game concede": game_concede,
     "game map": game_map,
 }

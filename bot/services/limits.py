@@ -93,6 +93,8 @@ def reaction_seconds(typed: str) -> int:
 
 # a game's pace: played live at one sitting, or over days with a move or two a day
 PACES = {"live": 120, "daily": 24 * 3600}
+MOST_MISSED = 10  # a daily game hands a side to the bot after at most this many missed deadlines
+DAILY = 3600  # the shortest reaction window of a game played over days (for stand_in_after)
 
 
 def window_seconds(pace: str, seconds: int | None = None) -> int:

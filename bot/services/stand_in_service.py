@@ -52,8 +52,6 @@ PLAYS = "The stand-in plays."
 TAKES_OVER = "The stand-in takes over."
 HANDS_BACK = "The stand-in hands back."
 FOR_ITS_PLAYER = "The bot does not play for a team's side: hand the units to a team-mate"
-# a daily game's hand-over after missed deadlines: at most this many (0: never)
-MOST_MISSED = 10
 
 
 class StandIns:

@@ -52,6 +52,7 @@ LINES = [
     "/game join side:allies force:Able Company",
     "/game replay",
     "/game start",
+    "/game stand_in play:on",
     "/game concede",
     "/game status",
     "/game log",

@@ -154,6 +154,9 @@ MATRIX = (  # who may send it (the permission table), and in which phases it cha
     cell("game join", {ANN, BOB, OTTO}, "new", fixed(side="allies", force="F")),
     cell("game start", ALLIES | AXIS | REFEREES, "ready"),
     cell("game concede", ALLIES | AXIS),
+    # never here: the matrix's sides are teams, and the bot plays for no team's side (a player's
+    # own hand-over and its refusals are played in test_stand_in_games.py)
+    cell("game stand_in", ALLIES | AXIS, NOT_HERE, fixed(play="on")),
     cell("initiative", ALLIES, "initiative", fixed(choice="start")),  # the allies won it
     cell("act", {BOB}, PLAYING, nudge_sherman),  # his own unit (p. 25)
     cell("cmt", ALLIES, PLAYING),
