@@ -12,6 +12,7 @@ from engine.game import awaiting
 from engine.game_state import GameState
 from engine.rich_text import listed
 from engine.rulesets import rules_of
+from engine.state import STAND_IN, STAND_IN_NAME
 from engine.view import Audience, sees_choice
 from engine.wording import counted, side_label, side_name
 
@@ -23,7 +24,8 @@ def game_status(state: GameState, reader: Audience, *, buttons: bool = False) ->
     for name, side in state.sides.items():
         sides += ["; "] if sides else []
         sides += [Strong(side_label(name)), f" ({side.nation or 'no force yet'}): "]
-        sides += [*(listed(side.players) or ["no players yet"]), f", {counted(side.tokens, 'token')}"]
+        players = [STAND_IN_NAME if p == STAND_IN else p for p in side.players]
+        sides += [*(listed(players) or ["no players yet"]), f", {counted(side.tokens, 'token')}"]
     lines.append(tuple(sides))
     waiting = awaiting(state)
     if state.active_side and state.active_side != waiting:

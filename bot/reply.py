@@ -66,9 +66,11 @@ class Reply:
 
 
 def with_people(text: str, state: GameState) -> Line:
-    """The engine's words, each of the game's players and referees named in them by a Discord user
-    id as a :class:`Mention` (names typed at the console stay words)."""
-    people = {p for side in state.sides.values() for p in side.players} | set(state.referees)
+    """The engine's words, each of the game's players (those the bot plays for too) and referees
+    named in them by a Discord user id as a :class:`Mention` (names typed at the console stay
+    words)."""
+    people = {p for side in state.sides.values() for p in (*side.players, side.stood_in_for) if p}
+    people |= set(state.referees)  # with the players the bot plays for
     ids = sorted(filter(str.isdigit, people), key=len, reverse=True)
     if not ids:
         return (text,)

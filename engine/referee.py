@@ -36,7 +36,7 @@ from engine.events import Event, EventLog
 from engine.firing.losses import destroy
 from engine.game_state import GameState
 from engine.roster import remember_name
-from engine.state import STAND_IN, Phase, Unit
+from engine.state import STAND_IN, STAND_IN_NAME, Phase, Side, Unit
 from engine.view import one_of_its_side, under_its_marker
 from engine.wording import counted, side_name
 
@@ -50,8 +50,10 @@ def check_referee(state: GameState, user: str) -> None:
 
 
 def correct(state: GameState, command: RefereeCorrection, log: EventLog) -> None:
-    """Apply one referee correction and log it with the referee's reason."""
-    check_referee(state, command.referee)
+    """Apply one referee correction and log it with the referee's reason (a side handed to the
+    bot or back may also be its player's, or the bot's own: :func:`_stand_in`)."""
+    if command.change != "stand_in":
+        check_referee(state, command.referee)
     if not command.reason.strip():
         raise IllegalCommand("Give a reason: every correction is logged with it")
     CORRECTIONS[command.change](state, command, log)
@@ -319,6 +321,7 @@ def _stand_in(state: GameState, c: RefereeCorrection, log: EventLog) -> None:
     if side.team is not None:
         raise IllegalCommand("The bot does not play for a team's side: hand the units to a team-mate")
     name = side_name(side.name)
+    _may_hand(state, side, c)
     if c.value:
         if side.players == [STAND_IN]:
             raise IllegalCommand(f"The bot already plays {name}")
@@ -328,6 +331,7 @@ def _stand_in(state: GameState, c: RefereeCorrection, log: EventLog) -> None:
             )
         player = side.players[0]
         side.stood_in_for, side.stood_in_by, side.players = player, c.referee, [STAND_IN]
+        remember_name(state, STAND_IN, STAND_IN_NAME)
         _hand_units(state, side.name, player, STAND_IN)
         told = {
             player: f"{player} hands {name} to the bot",
@@ -345,6 +349,28 @@ def _stand_in(state: GameState, c: RefereeCorrection, log: EventLog) -> None:
         STAND_IN: f"{player} is back: they play {name} again",
     }.get(c.referee, f"Referee: {player} plays {name} again ({c.reason})")
     log.emit("referee", told, side=side.name)
+
+
+def _may_hand(state: GameState, side: Side, c: RefereeCorrection) -> None:
+    """Who may hand a side to the bot, or back: a referee; its own player (back, only what they or
+    the bot handed over); the bot itself, in a game that hands sides over after missed deadlines
+    (``stand_in_after``), and back only what it took over so."""
+    by, name = c.referee, side_name(side.name)
+    if by in state.referees:
+        return
+    if by == STAND_IN:
+        if c.value and not state.stand_in_after:
+            raise IllegalCommand("This game hands no side to the bot by itself")
+        if not c.value and side.stood_in_by != STAND_IN:
+            raise IllegalCommand(f"The bot did not take {name} over by itself")
+        return
+    if c.value and side.players == [by]:
+        return
+    if not c.value and side.stood_in_for == by:
+        if side.stood_in_by not in (by, STAND_IN):
+            raise IllegalCommand(f"A referee handed {name} to the bot: a referee hands it back")
+        return
+    raise IllegalCommand("Only the game's referees, or the side's own player, may do that")
 
 
 def _hand_units(state: GameState, side: str, player: str, to: str) -> None:

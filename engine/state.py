@@ -206,6 +206,7 @@ class Team(BaseModel):
 
 
 STAND_IN = "stand-in"  # the player of a side the bot plays (engine.stand_in)
+STAND_IN_NAME = "the bot"  # the name it goes by
 
 
 class Side(BaseModel):

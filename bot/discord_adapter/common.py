@@ -22,7 +22,7 @@ from engine.commands import DISPLAY_NAME_LIMIT
 from engine.events import Event
 from engine.game_state import GameState
 from engine.names import ranked
-from engine.state import Phase
+from engine.state import STAND_IN, Phase
 from engine.view import SPECTATORS, events_for, kept_from_spectators
 
 DISCORD_TEXT_LIMIT = 2000
@@ -139,10 +139,11 @@ async def tell_secrets(interaction: discord.Interaction, outcome: Outcome) -> No
 
 
 def reactors(outcome: Outcome) -> list[str]:
-    """The players a reaction window the outcome opened waits for: its report pings them."""
+    """The players a reaction window the outcome opened waits for: its report pings them (never
+    the bot, which reacts unasked)."""
     pending = outcome.state.pending
     if outcome.state.phase is Phase.REACTION and pending and outcome.window_deadline:
-        return outcome.state.sides[pending.reactor_side].players
+        return [p for p in outcome.state.sides[pending.reactor_side].players if p != STAND_IN]
     return []
 
 

@@ -19,6 +19,7 @@ from engine.rich_text import Line
 from engine.rulesets import with_rule_set
 from engine.scenarios.quick_battle import quick_battle, scenario_battle
 from engine.stand_in import STAND_IN
+from engine.state import STAND_IN_NAME
 from engine.teams import make_team_game
 from engine.view import events_for
 from engine.wording import counted, side_name
@@ -80,7 +81,7 @@ async def game_new(
         )
         await ask.services.pings.set_delay(ask.channel, ping_minutes)
         if stand_in is not None:
-            joining = JoinSide(side=stand_in, player=STAND_IN, name="the bot")
+            joining = JoinSide(side=stand_in, player=STAND_IN, name=STAND_IN_NAME)
             outcome = await ask.services.games.act(ask.channel, STAND_IN, joining)
         return outcome
 

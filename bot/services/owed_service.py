@@ -28,7 +28,7 @@ from engine.campaign.calendar import SIDE_NAMES
 from engine.deployment.placing import whose_turn
 from engine.game import awaiting
 from engine.game_state import GameState
-from engine.state import Phase
+from engine.state import STAND_IN, Phase
 from engine.wording import side_name
 
 WAITING_FOR = {
@@ -59,6 +59,7 @@ def game_wait(state: GameState) -> Wait | None:
         players = _holding_tokens(state, side)
     else:
         players = tuple(state.sides[side].players)
+    players = tuple(p for p in players if p != STAND_IN)  # the bot plays its turns unasked
     return Wait(players, WAITING_FOR[state.phase].format(side=side_name(side))) if players else None
 
 

@@ -240,8 +240,9 @@ class StandIns:
 
 def handing(state: GameState, user_id: str, play: bool) -> RefereeCorrection:
     """A player's hand-over of their own side (``play``), or its taking back, as the engine stores
-    it; refused for one who plays no side (or is not the one the bot plays for), a team's side,
-    a side the bot already plays (or does not), and one a referee handed over."""
+    it; refused for one who plays no side (or is not the one the bot plays for), a team's side
+    and a side the bot already plays (or does not); the engine refuses to hand back a side a
+    referee handed over (:func:`engine.referee._may_hand`)."""
     if play:
         side = next((s for s in state.sides.values() if user_id in s.players), None)
         stood_in = next((s for s in state.sides.values() if s.stood_in_for == user_id), None)
@@ -260,8 +261,6 @@ def handing(state: GameState, user_id: str, play: bool) -> RefereeCorrection:
                 if playing
                 else "Only a side's player may take it back from the bot: you play no side here"
             )
-        if side.stood_in_by not in (user_id, STAND_IN):
-            raise GameError(f"A referee handed {side_name(side.name)} to the bot: a referee hands it back")
     return RefereeCorrection(
         referee=user_id, reason="by its player", change="stand_in", side=side.name, value=int(play)
     )
