@@ -96,11 +96,11 @@ def taking_over(after: int, seconds: int, teams: int) -> list[Line]:
         return []
     if seconds < DAILY:
         raise GameError(
-            "stand_in_after is for games played over days (pace:daily, or windows of an hour or more): "
-            "at a live pace a referee hands an absent player's side to the bot (/ref stand_in)"
+            "Only a game played over days (pace:daily, or windows of an hour or more) hands a side to the "
+            "bot by itself: at a live pace a referee hands an absent player's side to it"
         )
     if teams > 1:
-        raise GameError("The bot plays no team's side: stand_in_after is for games of one player a side")
+        raise GameError("The bot plays no team's side: only a game of one player a side hands one to it")
     return [
         (
             f"A side whose player misses {counted(after, 'deadline')} in a row is played by the bot until "
