@@ -107,7 +107,7 @@ async def test_help_is_private_and_turned_by_buttons_and_a_select_across_a_resta
     try:
         sent = await discord.slash("help", user=ANN, channel="1")
         text, private = reply(sent)
-        assert private and text.startswith("## Getting started\n") and "Page 1 of 8" in text
+        assert private and text.startswith("## Getting started\n") and "Page 1 of 9" in text
         first = components(next(e for e in sent if e["route"].startswith("PATCH"))["payload"])
         assert set(first) == {"Previous", "Next", "select"}
         assert [o["label"] for o in first["select"]["options"]] == [p.title for p in PAGES]
@@ -115,7 +115,7 @@ async def test_help_is_private_and_turned_by_buttons_and_a_select_across_a_resta
         kind, text, shown = page_shown(await discord.click(first["Next"], user=ANN, channel="1"))
         assert kind == 6 and text.startswith("## A turn\n")  # acknowledged as an update, then written
         kind, text, _ = page_shown(await discord.click(first["Previous"], user=ANN, channel="1"))
-        assert text.startswith("## Server admin\n") and "Page 8 of 8" in text  # round to the last
+        assert text.startswith("## Server admin\n") and "Page 9 of 9" in text  # round to the last
         second = components(shown)
     finally:
         await close_bot(bot)
