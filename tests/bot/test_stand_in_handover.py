@@ -8,11 +8,13 @@ refuses, or one a dying process left, is made later, once."""
 import io
 from datetime import timedelta
 
+import pytest
 from sqlalchemy import insert, select
 
 from bot.app import Services
 from bot.console import ConsoleTable
 from bot.picture_pool import PicturePool
+from bot.services import stand_in_service
 from bot.services.deadline_loop import DeadlineLoop
 from bot.services.game_service import GameService
 from bot.storage.missed_store import MISSED
@@ -20,6 +22,7 @@ from bot.storage.store import GameStore
 from bot.storage.tables import STAND_IN_POST, DeadlinePostRow
 from engine.commands import ChooseInitiative, Concede, JoinSide, RefereeCorrection, StartGame
 from engine.dice import ScriptedDice, SeededDice, d6
+from engine.errors import IllegalCommand
 from engine.game import apply
 from engine.runtime import VirtualClock
 from engine.scenarios.quick_battle import quick_battle
@@ -173,9 +176,9 @@ async def test_a_player_hands_their_own_side_to_the_bot_and_takes_it_back(tmp_pa
         await close_bot(bot)
 
 
-def test_the_engine_hands_no_teams_side_over_nor_one_the_game_does_not_hand_by_itself():
+def test_the_engine_lets_only_a_referee_the_sides_player_or_a_game_that_hands_sides_over_hand_one():
     """The bot's own take-over needs a game that hands sides over; a player hands only their own
-    side; nobody hands a team's side (the bot plays for no team)."""
+    side (engine.referee._may_hand)."""
     state, _ = apply(quick_battle(), JoinSide(side="allies", player="ann"), ScriptedDice([]))
     state, _ = apply(state, JoinSide(side="axis", player="otto"), ScriptedDice([]))
     for by, why in (
@@ -183,12 +186,13 @@ def test_the_engine_hands_no_teams_side_over_nor_one_the_game_does_not_hand_by_i
         ("otto", "Only the game's referees, or the side's own player, may do that"),
     ):
         hand = RefereeCorrection(referee=by, reason="r", change="stand_in", side="allies", value=1)
-        try:
+        with pytest.raises(IllegalCommand) as refusal:
             apply(state, hand, ScriptedDice([]))
-        except Exception as refusal:  # noqa: BLE001 - the engine's refusal, read below
-            assert str(refusal) == why
-        else:
-            raise AssertionError("handed over")
+        assert str(refusal.value) == why
+    mine = RefereeCorrection(referee="ann", reason="r", change="stand_in", side="allies", value=1)
+    handed, events = apply(state, mine, ScriptedDice([]))
+    assert handed.sides["allies"].players == [STAND_IN] and handed.sides["allies"].stood_in_by == "ann"
+    assert [e.text for e in events] == ["ann hands the Allies to the bot"]
 
 
 async def test_the_stand_ins_post_refused_by_discord_is_made_again_once(tmp_path, monkeypatch):
@@ -292,15 +296,22 @@ async def test_only_the_games_the_bot_plays_in_are_read_at_a_start(tmp_path):
     await store.close()
 
 
-async def test_the_stand_in_decides_in_a_worker_process_as_it_would_in_the_bots(tmp_path):
+async def test_the_stand_in_decides_in_a_worker_process_as_it_would_in_the_bots(tmp_path, monkeypatch):
+    """Its decision comes from the worker: in the bot's own process the stand-in is broken."""
     store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'pool.db'}")
     pool = PicturePool(workers=1)
     await pool.start()
     try:
         services = Services.around(GameService(store), pool)
         state, _ = apply(quick_battle(), StartGame(), ScriptedDice([d6(2), d6(5)]))
-        decided = await services.stand_ins.decide(state, "axis", 7)
-        assert decided == stand_in_command(state, "axis", 7) and len(pool.pids) == 1
+        expected = stand_in_command(state, "axis", 7)
+
+        def broken(*_args, **_kwargs):
+            raise AssertionError("decided in the bot's own process")
+
+        monkeypatch.setattr(stand_in_service, "stand_in_command", broken)
+        assert await services.stand_ins.decide(state, "axis", 7) == expected
+        assert len(pool.pids) == 1
     finally:
         await pool.close()
         await store.close()
