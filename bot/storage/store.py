@@ -313,7 +313,8 @@ class GameStore:
     async def stood_in(self) -> list[tuple[str, GameState]]:
         """Every unfinished game a side of which the bot plays, by channel: only the games whose
         stored state names the stand-in are read, and parsed off the event loop."""
-        return await self.transactions.read(_stood_in)
+        rows = await self.transactions.read(_naming_the_stand_in)
+        return await asyncio.to_thread(_stood_in, rows)
 
     async def history(self, channel_id: str) -> tuple[GameState, list[tuple[Command, list[Event]]]]:
         """The state a game started from and every command since, with its events."""
@@ -416,9 +417,12 @@ def _open_windows(connection: Connection) -> list[OpenWindow]:
     ]
 
 
-def _stood_in(connection: Connection) -> list[tuple[str, GameState]]:
+def _naming_the_stand_in(connection: Connection) -> list[tuple[str, str]]:
     named = GAMES.c.state.contains(f'"{STAND_IN}"', autoescape=True)
-    rows = connection.execute(select(GAMES.c.channel_id, GAMES.c.state).where(named))
+    return [tuple(row) for row in connection.execute(select(GAMES.c.channel_id, GAMES.c.state).where(named))]
+
+
+def _stood_in(rows: list[tuple[str, str]]) -> list[tuple[str, GameState]]:
     games = ((channel, GameState.model_validate_json(state)) for channel, state in rows)
     return [(channel, state) for channel, state in games if state.phase is not Phase.OVER]
 
