@@ -183,7 +183,10 @@ class StandIns:
         except GameError:
             return
         if state.stand_in_after and missed >= state.stand_in_after and _played_by_one(state, side):
-            await self._take_over(channel_id, side)
+            try:
+                await self._take_over(channel_id, side)
+            except GameError:  # another process took it over first, or its player came back
+                log.info("no side to take over", extra={"channel": channel_id, "side": side})
 
     async def _take_over(self, channel_id: str, side: str) -> None:
         """The bot takes the side over, if it has missed the game's number of deadlines in a row

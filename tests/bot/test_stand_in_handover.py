@@ -20,18 +20,29 @@ from bot.services.game_service import GameService
 from bot.storage.missed_store import MISSED
 from bot.storage.store import GameStore
 from bot.storage.tables import STAND_IN_POST, DeadlinePostRow
-from engine.commands import ChooseInitiative, Concede, JoinSide, RefereeCorrection, StartGame
+from engine.commands import (
+    ChooseInitiative,
+    Concede,
+    Declare,
+    JoinSide,
+    Move,
+    RefereeCorrection,
+    StartGame,
+    UndoActions,
+    UnitOrder,
+)
 from engine.dice import ScriptedDice, SeededDice, d6
 from engine.errors import IllegalCommand
 from engine.game import apply
 from engine.runtime import VirtualClock
 from engine.scenarios.quick_battle import quick_battle
 from engine.stand_in import STAND_IN, stand_in_command
-from engine.state import Phase
+from engine.state import Phase, Point
 from tests.bot.discord_double import Fault
 from tests.bot.discord_harness import ANN, EVE, OTTO, Pick, channel_posts, close_bot, open_bot, reply
 
 DAY = timedelta(hours=24)
+MOVE = Move(path=(Point(x=20, y=9),))
 MESSAGES = "POST /channels/{channel_id}/messages"
 STRANGER = "304"  # plays no side and referees nothing
 
@@ -258,8 +269,8 @@ async def test_the_stand_ins_post_a_dying_process_left_is_made_after_the_restart
         await close_bot(bot)
 
 
-async def test_a_side_due_to_be_taken_over_when_the_process_stopped_is_taken_over_at_its_start(tmp_path):
-    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'due.db'}")
+@pytest.mark.both_databases
+async def test_a_side_due_to_be_taken_over_when_the_process_stopped_is_taken_over_at_its_start(store):
     services = Services.around(GameService(store, dice=lambda: ScriptedDice([d6(2), d6(5)])))
     games = services.games
     battle = quick_battle()
@@ -278,11 +289,10 @@ async def test_a_side_due_to_be_taken_over_when_the_process_stopped_is_taken_ove
         assert list((await session.execute(select(MISSED))).all()) == []  # counted afresh
     await services.stand_ins.close()
     await games.close()
-    await store.close()
 
 
-async def test_only_the_games_the_bot_plays_in_are_read_at_a_start(tmp_path):
-    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'read.db'}")
+@pytest.mark.both_databases
+async def test_only_the_games_the_bot_plays_in_are_read_at_a_start(store):
     games = GameService(store, dice=lambda: ScriptedDice([]))
     for channel in ("plain", "bot", "bot over"):
         await games.new_game(channel)
@@ -293,7 +303,6 @@ async def test_only_the_games_the_bot_plays_in_are_read_at_a_start(tmp_path):
     await games.act("bot over", "ann", Concede(side="allies"))
     assert [channel for channel, _ in await store.stood_in()] == ["bot"]
     await games.close()
-    await store.close()
 
 
 async def test_the_stand_in_decides_in_a_worker_process_as_it_would_in_the_bots(tmp_path, monkeypatch):
@@ -341,4 +350,33 @@ async def test_at_the_console_a_side_is_taken_over_and_handed_back_with_a_line_e
     assert answer.startswith("Game over: the Axis win (the Allies conceded)")  # her command, as hers
     await services.stand_ins.close()
     await services.games.close()
+    await store.close()
+
+
+async def test_a_turn_of_the_bots_a_referee_undid_is_taken_again(tmp_path):
+    """Ann moves, the bot (the Axis) answers the window at once; the referee takes its answer
+    back, and the game, waiting for the bot again, has it answer again by itself."""
+    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'undo.db'}")
+    services = Services.around(GameService(store, dice=lambda: ScriptedDice([d6(5), d6(2)])))
+    games = services.games
+    battle = quick_battle()
+    battle.referees = ["ref"]
+    await games.new_game("c", battle)
+    await games.act("c", STAND_IN, JoinSide(side="axis", player=STAND_IN))
+    await games.act("c", "ann", JoinSide(side="allies", player="ann"))
+    await games.act("c", "ann", StartGame())  # the Allies win the roll
+    games.dice = lambda: SeededDice(3)
+    await games.act("c", "ann", ChooseInitiative(side="allies", go_first=True))
+    await games.act("c", "ann", Declare(side="allies", order=UnitOrder(unit="1st-squad", actions=(MOVE,))))
+    await services.stand_ins.settled()
+    _, history = await games.history("c")
+    answered = len(history)
+    assert getattr(history[-1][0], "side", None) == "axis"  # the bot's answer to the window
+    await games.undo("c", "ref", 1, "again")
+    await services.stand_ins.settled()
+    _, history = await games.history("c")
+    assert isinstance(history[answered][0], UndoActions) and len(history) == answered + 2
+    assert getattr(history[-1][0], "side", None) == "axis"  # answered again
+    await services.stand_ins.close()
+    await games.close()
     await store.close()
