@@ -459,7 +459,7 @@ class GameService:
             self._follow_windows(channel_id, game.state, state, deadline)
             for then in committed:
                 then()
-            for follow in self.on_stored:  # an undone hand-back: the bot plays on
+            for follow in self.on_stored:  # a turn of the bot's undone: it plays it again
                 follow(channel_id, stored.state)
             await self._after_commit(game, stored.state)
             return Outcome(stored.state, produced[-1], stored.version, deadline, stored.closed_window_message)

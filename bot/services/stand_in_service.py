@@ -52,6 +52,7 @@ PLAYS = "The stand-in plays."
 TAKES_OVER = "The stand-in takes over."
 HANDS_BACK = "The stand-in hands back."
 FOR_ITS_PLAYER = "The bot does not play for a team's side: hand the units to a team-mate"
+AGAINST_ITSELF = "The bot plays the other side: it plays no game against itself"
 
 
 class StandIns:
@@ -255,6 +256,8 @@ def handing(state: GameState, user_id: str, play: bool) -> RefereeCorrection:
             raise GameError("Only a side's player may hand it to the bot: you play no side here")
         if side.team is not None:
             raise GameError(FOR_ITS_PLAYER)
+        if _bot_plays_the_other(state, side.name):
+            raise GameError(AGAINST_ITSELF)
     else:
         side = next((s for s in state.sides.values() if s.stood_in_for == user_id), None)
         if side is None:
@@ -270,11 +273,17 @@ def handing(state: GameState, user_id: str, play: bool) -> RefereeCorrection:
 
 
 def _played_by_one(state: GameState, side: str) -> bool:
-    """Whether one player plays the side, not the bot and not a team: what the bot may take over."""
+    """Whether one player plays the side, not the bot and not a team, against a side the bot does
+    not play: what the bot may take over (it plays no game against itself, which would post a
+    whole battle to a channel with nobody at the table)."""
     found = state.sides.get(side)
-    return (
-        found is not None and found.team is None and len(found.players) == 1 and found.players != [STAND_IN]
-    )
+    if found is None or found.team is not None or _bot_plays_the_other(state, side):
+        return False
+    return len(found.players) == 1 and found.players != [STAND_IN]
+
+
+def _bot_plays_the_other(state: GameState, side: str) -> bool:
+    return any(s.players == [STAND_IN] for name, s in state.sides.items() if name != side)
 
 
 def _post(channel_id: str, seq: int, heading: str) -> DeadlinePost:

@@ -182,6 +182,9 @@ async def test_a_player_hands_their_own_side_to_the_bot_and_takes_it_back(tmp_pa
         refused = reply(await discord.slash("game stand_in", user=ANN, channel="1", play="off"))
         assert refused == ("A referee handed the Allies to the bot: a referee hands it back", True)
         assert (await bot.games.game("1")).sides["allies"].players == [STAND_IN]
+        refused = reply(await discord.slash("game stand_in", user=OTTO, channel="1", play="on"))
+        assert refused == ("The bot plays the other side: it plays no game against itself", True)
+        assert (await bot.games.game("1")).sides["axis"].players == [OTTO]
     finally:
         await bot.stand_ins.close()
         await close_bot(bot)
