@@ -140,8 +140,9 @@ the clock with `/ref clock pause`, `/ref clock resume`, `/ref clock extend` and 
 playing that side: take the other with `/game join` and `/game start`. The bot answers each of its \
 turns by itself, and its orders are logged with their dice like anyone's.
 A player may hand their own side to the bot, and take it back: `/game stand_in play:on`, \
-`/game stand_in play:off` (never a team's side, nor against the bot itself). A referee does it for an absent player with \
-`/ref stand_in side:... play:on reason:...`; what a referee handed over, a referee hands back.
+`/game stand_in play:off` (never a team's side, nor against the bot itself). A referee does it \
+for an absent player with `/ref stand_in side:... play:on reason:...`; what a referee handed \
+over, a referee hands back.
 A daily game may do it by itself: `/game new pace:daily stand_in_after:2` hands a side to the bot \
 once its player has missed 2 deadlines in a row (a reaction window that ran out, a referee's \
 deadline that passed). The channel is told, and the player's next command hands the side back \

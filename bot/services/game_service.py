@@ -294,7 +294,6 @@ class GameService:
         """Load the game once, decide off the event loop, write once; first, unless not to
         ``welcome`` them, the command a returning player's brings with it (:attr:`returning`),
         stored on its own."""
-        welcome = welcome and self.returning is not None
         async with self._locks[channel_id]:
             for attempt in (1, 2):
                 game = await self._load(channel_id, interaction_id)
@@ -304,7 +303,8 @@ class GameService:
                 if version is not None and game.version != version:
                     raise GameError(OUT_OF_DATE)
                 try:
-                    prelude = self.returning(channel_id, game.state, user_id) if welcome else None
+                    returning = self.returning if welcome else None
+                    prelude = returning(channel_id, game.state, user_id) if returning else None
                     if prelude is not None:
                         told = await self._write(game, prelude.user, prelude.command, also=prelude.also)
                         await prelude.then(told)
