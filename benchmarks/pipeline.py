@@ -40,7 +40,7 @@ from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.picture_pool import PicturePool, drawn  # noqa: E402
+from bot.picture_pool import NICENESS, PicturePool, drawn  # noqa: E402
 from bot.services.game_service import GameError, GameService, Outcome  # noqa: E402
 from bot.storage.store import GameStore  # noqa: E402
 from engine.dice import SeededDice  # noqa: E402
@@ -109,16 +109,16 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def burst_in_workers(outcomes: list[Outcome], workers: int) -> str:
+async def burst_in_workers(outcomes: list[Outcome], workers: int, niceness: int) -> str:
     """The outcomes' spectator pictures (with their alt texts) drawn one after another in this
-    process (the one-core sum), then sent to ``workers`` picture workers all at once: the wall
-    time of each, and the CPU each worker spent on the burst."""
+    process (the one-core sum), then sent to ``workers`` picture workers (``niceness`` below this
+    process) all at once: the wall time of each, and the CPU each worker spent on the burst."""
     shown = [(o.state, None, o.events, o.before) for o in outcomes]
     started = time.perf_counter()
     for picture in shown:
         drawn(*picture)
     one_core = time.perf_counter() - started
-    pool = PicturePool(workers)
+    pool = PicturePool(workers, niceness)
     await pool.start()
     try:
         for picture in shown[:workers]:  # each worker has drawn these tables once (as in play)
@@ -199,6 +199,9 @@ async def main() -> None:
     parser.add_argument("--database", help="a DATABASE_URL (default: a temporary SQLite file)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="picture worker processes")
     parser.add_argument("--burst", type=int, default=200, help="pictures sent to the workers at once")
+    parser.add_argument(
+        "--niceness", type=int, default=NICENESS, help="the workers' niceness above this process's"
+    )
     parser.add_argument("--tables", type=int, default=100, help="different tables for the layer caches")
     parser.add_argument("--live", type=int, default=200, help="live games for the memory per game")
     args = parser.parse_args()
@@ -212,7 +215,7 @@ async def main() -> None:
         )  # warm caches and the database
         outcomes: list[Outcome] = []
         whole, renders, blanks = await time_pipeline(service, args.actions, seed=args.seed, outcomes=outcomes)
-        burst = await burst_in_workers(outcomes[-args.burst :], args.workers)
+        burst = await burst_in_workers(outcomes[-args.burst :], args.workers, args.niceness)
         state = (await store.load("bench-1")).state  # type: ignore[union-attr]
         size = png_size(render(state, None))
         blank = blank_encode_ms(size)
@@ -243,7 +246,8 @@ async def main() -> None:
             f"p99 {percentile(times, 99):.1f} ms ({percentile(times, 99) / percentile(blanks, 99):.2f}x), "
             f"max {max(times):.1f} ms"
         )
-    print(f"  a burst of pictures and alt texts, {args.workers} workers: {burst}")
+    workers = f"{args.workers} workers at niceness +{args.niceness}"
+    print(f"  a burst of pictures and alt texts, {workers}: {burst}")
     print(f"  layer caches: {caches}")
     print(f"  memory per live game: {per_game / 1024:.0f} KiB")
 

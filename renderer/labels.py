@@ -132,7 +132,8 @@ def leader_ends(counter: Box, label: Box) -> Segment:
 
 def _spots(around: Box, w: float, h: float, d: float) -> list[Box]:
     """The candidate boxes of size w x h at d pixels (one of RINGS) around a box, in order."""
-    return [tuple(row[:4]) for row in _candidates(around, w, h) if row[4] == d]
+    rows = _candidates(around, w, h)
+    return [tuple(box) for box in rows[rows[:, 4] == d, :4].tolist()]
 
 
 def _candidates(around: Box, w: float, h: float) -> np.ndarray:
