@@ -1,6 +1,6 @@
 """The battlefield pictures drawn and encoded in worker processes, off the event loop's.
 
-Drawing and encoding one picture takes some 5-10 ms of CPU (:mod:`renderer.encode`). In a thread
+Drawing and encoding one picture takes some 3-5 ms of CPU (:mod:`renderer.encode`). In a thread
 of the bot's process it holds the interpreter lock the event loop needs too, so when many channels
 act at once their cards wait behind each other's pictures and every other answer waits with them.
 A pool of worker processes, spawned once at start-up (:meth:`PicturePool.start`), each having
@@ -8,6 +8,10 @@ imported the renderer once and drawn one picture to warm it (its collector set u
 draws them instead: a picture's inputs go to a worker as plain data (:class:`Sight`: the game and
 the events as JSON), and its PNG bytes and its alt text come back. Each worker keeps its own cache
 of base layers (:mod:`renderer.base`), filled by the tables it draws.
+
+Every worker warms itself as it starts (the pool's initializer), and start-up waits until each
+has met the others at a barrier: a first job per worker that would otherwise let one quick worker
+take another's, leaving that one unwarmed, at the bot's own priority and missing from ``pids``.
 
 With no workers (the tests, the console table), or once the pool broke (a worker killed), a
 picture is drawn in a thread of this process, as before; a client's pool shuts down with it.
@@ -23,6 +27,7 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from threading import BrokenBarrierError
 
 from pydantic import TypeAdapter
 
@@ -43,6 +48,8 @@ Drawn = tuple[bytes, str]  # the PNG, and the same picture in words (its alt tex
 # whose other programs keep the cores busy, a lower niceness (PICTURE_NICENESS) keeps the cards
 # from waiting behind them.
 NICENESS = 10
+MEETING_SECONDS = 120  # how long start-up waits for every worker to have started
+_everyone = None  # in a worker: the barrier its first job waits at (see warm)
 
 
 def drawn(
@@ -86,14 +93,23 @@ def draw_sight(sight: Sight) -> Drawn:
     return sight.drawn()
 
 
-def warm(niceness: int) -> int:
-    """A worker's first job: its priority lowered by ``niceness``, one picture drawn, so its
-    fonts and code are loaded, and what that left kept out of the garbage collector's way, as in
-    the bot's process (:mod:`bot.collector`); its process id."""
+def warm(niceness: int, everyone) -> None:
+    """A worker's start (the pool's initializer): its priority lowered by ``niceness``, one
+    picture drawn, so its fonts and code are loaded, and what that left kept out of the garbage
+    collector's way, as in the bot's process (:mod:`bot.collector`); ``everyone``, the barrier of
+    all the workers' first jobs, kept for :func:`meet`."""
+    global _everyone
     os.nice(niceness)
     collector.tune()
     drawn(quick_battle(), None)
     collector.settle()
+    _everyone = everyone
+
+
+def meet() -> int:
+    """A worker's first job: wait until every worker holds one (so none takes two), then its
+    process id."""
+    _everyone.wait(MEETING_SECONDS)
     return os.getpid()
 
 
@@ -112,12 +128,16 @@ class PicturePool:
         if they cannot start, pictures are drawn in a thread."""
         if self.workers < 1 or self._pool is not None:
             return
-        self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+        spawn = multiprocessing.get_context("spawn")
+        everyone = spawn.Barrier(self.workers)
+        self._pool = ProcessPoolExecutor(
+            self.workers, mp_context=spawn, initializer=warm, initargs=(self.niceness, everyone)
+        )
         loop = asyncio.get_running_loop()
-        jobs = (loop.run_in_executor(self._pool, warm, self.niceness) for _ in range(self.workers))
+        jobs = (loop.run_in_executor(self._pool, meet) for _ in range(self.workers))
         try:
-            self.pids = sorted(set(await asyncio.gather(*jobs)))
-        except (BrokenProcessPool, OSError):
+            self.pids = sorted(await asyncio.gather(*jobs))
+        except (BrokenProcessPool, BrokenBarrierError, OSError):
             log.warning("the picture workers did not start: pictures are drawn in a thread", exc_info=True)
             self._broken()
 
