@@ -2,10 +2,19 @@
 
 Plays random quick battles through ``GameService`` on a real SQLite file (the same service the
 Discord and console adapters use) until ``--actions`` commands have been applied, and times
-each action from the command arriving to the spectators' PNG being ready. Also times the
-render alone beside encoding a blank PNG of the same size, a picture drawn by the bot's picture
-workers (``bot.picture_pool``) beside one drawn in the bot's own process, and measures the
-memory a live game costs the bot (its stored state loaded, its lock, its cached terrain layer).
+each action from the command arriving to the spectators' PNG being ready (load, engine, store,
+draw, encode). Right after each action it also times the baseline: a blank white RGB picture of
+the same size as that action's picture, encoded as PNG with Pillow's defaults (zlib level 6), so
+that on a loaded machine both see the same load; the whole pipeline and the render alone are
+given as multiples of its median.
+
+Then a burst of ``--burst`` pictures (with their alt texts) goes to the bot's picture workers
+(``bot.picture_pool``) all at once: its wall time beside the same pictures drawn one after
+another in this process (the one-core sum), and the CPU each worker spent on it, so it shows
+whether the burst was spread over every core. It also measures the layer caches
+(``renderer.base``) after ``--tables`` different tables were drawn (what they hold against their
+cap, and how much the process grew), and the memory a live game costs the bot (its stored state
+loaded, its lock, its cached terrain layer).
 
     .venv/bin/python benchmarks/pipeline.py            # 500 actions
     .venv/bin/python benchmarks/pipeline.py --actions 2000 --database sqlite+aiosqlite:///b.db
@@ -20,6 +29,7 @@ import io
 import os
 import random
 import statistics
+import struct
 import sys
 import tempfile
 import time
@@ -30,15 +40,16 @@ from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.picture_pool import PicturePool, drawn  # noqa: E402
+from bot.picture_pool import NICENESS, PicturePool, drawn  # noqa: E402
 from bot.services.game_service import GameError, GameService, Outcome  # noqa: E402
 from bot.storage.store import GameStore  # noqa: E402
 from engine.dice import SeededDice  # noqa: E402
 from engine.game_state import GameState  # noqa: E402
 from engine.scenarios.quick_battle import allied_forces, quick_battle, quick_tables  # noqa: E402
 from engine.state import Phase  # noqa: E402
+from engine.tables.generate import random_table  # noqa: E402
 from renderer import render  # noqa: E402
-from renderer.base import base_layer  # noqa: E402
+from renderer.base import CACHE_BYTES, background, base_layer  # noqa: E402
 from tests.engine.random_play import random_command  # noqa: E402
 
 
@@ -52,13 +63,15 @@ async def time_pipeline(
     seed: int,
     prefix: str = "bench",
     outcomes: list[Outcome] | None = None,
-) -> tuple[list[float], list[float]]:
-    """Milliseconds per action (whole pipeline) and per render, over ``actions`` commands (each
-    outcome kept in ``outcomes``, if given)."""
+) -> tuple[list[float], list[float], list[float]]:
+    """Milliseconds per action (whole pipeline), per render and per blank encode of the same
+    size (timed right after the action), over ``actions`` commands (each outcome kept in
+    ``outcomes``, if given)."""
     rng = random.Random(seed)
     battles = [(t, a) for t in quick_tables() for a in allied_forces()]
     whole: list[float] = []
     renders: list[float] = []
+    blanks: list[float] = []
     game = 0
     state: GameState | None = None
     while len(whole) < actions:
@@ -73,40 +86,78 @@ async def time_pipeline(
         except GameError:
             continue  # the random player asked for something illegal: not an action
         drawn = time.perf_counter()
-        render(outcome.state, None, last_events=tuple(outcome.events))
+        png = render(outcome.state, None, last_events=tuple(outcome.events))
         finished = time.perf_counter()
         whole.append((finished - started) * 1000)
         renders.append((finished - drawn) * 1000)
+        blanks.append(blank_encode_ms(png_size(png), repeats=1))
         state = outcome.state
         if outcomes is not None:
             outcomes.append(outcome)
-    return whole, renders
+    return whole, renders, blanks
 
 
-async def pictures_in_workers(outcomes: list[Outcome], workers: int) -> str:
-    """The outcomes' spectator pictures (with their alt texts) drawn in the bot's process, then
-    by ``workers`` picture workers one after another and all at once: milliseconds per picture,
-    and the CPU each took in the bot's process."""
+def png_size(png: bytes) -> tuple[int, int]:
+    """A PNG's width and height, from its header."""
+    width, height = struct.unpack(">II", png[16:24])
+    return width, height
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) a process has used so far, from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def burst_in_workers(outcomes: list[Outcome], workers: int, niceness: int) -> str:
+    """The outcomes' spectator pictures (with their alt texts) drawn one after another in this
+    process (the one-core sum), then sent to ``workers`` picture workers (``niceness`` below this
+    process) all at once: the wall time of each, and the CPU each worker spent on the burst."""
     shown = [(o.state, None, o.events, o.before) for o in outcomes]
-    started, cpu = time.perf_counter(), time.process_time()
+    started = time.perf_counter()
     for picture in shown:
         drawn(*picture)
-    here = (time.perf_counter() - started) / len(shown), (time.process_time() - cpu) / len(shown)
-    pool = PicturePool(workers)
+    one_core = time.perf_counter() - started
+    pool = PicturePool(workers, niceness)
     await pool.start()
     try:
-        started, cpu = time.perf_counter(), time.process_time()
-        for picture in shown:
+        for picture in shown[:workers]:  # each worker has drawn these tables once (as in play)
             await pool.picture(*picture)
-        one = (time.perf_counter() - started) / len(shown), (time.process_time() - cpu) / len(shown)
-        started, cpu = time.perf_counter(), time.process_time()
+        cpu = {pid: cpu_seconds(pid) for pid in pool.pids}
+        started = time.perf_counter()
         await asyncio.gather(*(pool.picture(*picture) for picture in shown))
-        together = (time.perf_counter() - started) / len(shown), (time.process_time() - cpu) / len(shown)
+        wall = time.perf_counter() - started
+        spent = [cpu_seconds(pid) - before for pid, before in cpu.items()]
     finally:
         await pool.close()
-    return ", ".join(
-        f"{how} {wall * 1000:.1f} ms ({cpu * 1000:.1f} ms CPU in the bot's process)"
-        for how, (wall, cpu) in (("in process", here), ("one at a time", one), ("all at once", together))
+    where = f"the workers' CPU {', '.join(f'{s * 1000:.0f} ms' for s in spent)}" if spent else "in a thread"
+    return (
+        f"{len(shown)} pictures at once: wall {wall * 1000:.0f} ms; one after another in one "
+        f"process {one_core * 1000:.0f} ms ({one_core / wall:.2f}x as fast at once); {where}"
+    )
+
+
+def rss_bytes() -> int:
+    """The process's resident memory, from /proc."""
+    return int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def layer_caches(tables: int) -> str:
+    """The layer caches after ``tables`` different generated tables were drawn: the bytes they
+    hold against their cap, how many layers they keep, and how much the process grew."""
+    base_layer.cache_clear()
+    background.cache_clear()
+    gc.collect()
+    grown_from = rss_bytes()
+    for seed in range(tables):
+        render(quick_battle(random_table(seed)), None)
+    gc.collect()
+    grown = rss_bytes() - grown_from
+    held = base_layer.cache_info().currsize + background.cache_info().currsize
+    return (
+        f"{tables} tables drawn: the caches hold {held / 2**20:.0f} MiB of {CACHE_BYTES / 2**20:.0f} "
+        f"MiB ({len(base_layer.cache)} base layers, {len(background.cache)} backgrounds), "
+        f"the process grew {grown / 2**20:.0f} MiB"
     )
 
 
@@ -147,6 +198,12 @@ async def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--database", help="a DATABASE_URL (default: a temporary SQLite file)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="picture worker processes")
+    parser.add_argument("--burst", type=int, default=200, help="pictures sent to the workers at once")
+    parser.add_argument(
+        "--niceness", type=int, default=NICENESS, help="the workers' niceness above this process's"
+    )
+    parser.add_argument("--tables", type=int, default=100, help="different tables for the layer caches")
+    parser.add_argument("--live", type=int, default=200, help="live games for the memory per game")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as folder:
@@ -154,36 +211,44 @@ async def main() -> None:
         store = await GameStore.open(url)
         service = GameService(store, dice=lambda: SeededDice(args.seed))
         await time_pipeline(
-            service, 20, seed=args.seed + 1000, prefix="warm-up"
+            service, min(20, args.actions), seed=args.seed + 1000, prefix="warm-up"
         )  # warm caches and the database
         outcomes: list[Outcome] = []
-        whole, renders = await time_pipeline(service, args.actions, seed=args.seed, outcomes=outcomes)
-        in_workers = await pictures_in_workers(outcomes[-200:], args.workers)
+        whole, renders, blanks = await time_pipeline(service, args.actions, seed=args.seed, outcomes=outcomes)
+        burst = await burst_in_workers(outcomes[-args.burst :], args.workers, args.niceness)
         state = (await store.load("bench-1")).state  # type: ignore[union-attr]
-        size = Image.open(io.BytesIO(render(state, None))).size
+        size = png_size(render(state, None))
         blank = blank_encode_ms(size)
-        channels = [f"live-{n}" for n in range(200)]
+        channels = [f"live-{n}" for n in range(args.live)]
         for n, channel in enumerate(channels):
             tables = list(quick_tables())
             await service.new_game(channel, quick_battle(tables[n % len(tables)]))
         per_game = await live_game_bytes(store, service, channels)
         await service.close()
         await store.close()
+    caches = layer_caches(args.tables)
 
+    load = os.getloadavg()
     print(
-        f"{args.actions} actions on {os.cpu_count()} cores, Python {sys.version.split()[0]}, "
-        f"{url.split(':')[0]}"
+        f"{args.actions} actions on {os.cpu_count()} cores (load average {load[0]:.2f} {load[1]:.2f} "
+        f"{load[2]:.2f}), Python {sys.version.split()[0]}, {url.split(':')[0]}"
     )
+    baseline = percentile(blanks, 50)
     print(
-        f"  whole pipeline (engine + store + render): p50 {percentile(whole, 50):.1f} ms, "
-        f"p99 {percentile(whole, 99):.1f} ms, max {max(whole):.1f} ms"
+        f"  blank PNG encode of each picture's size (Pillow's defaults, timed after each action): "
+        f"p50 {baseline:.1f} ms, p99 {percentile(blanks, 99):.1f} ms; "
+        f"{size[0]}x{size[1]} after the run, median of 50: {blank:.1f} ms"
     )
-    print(f"  render alone: p50 {percentile(renders, 50):.1f} ms, p99 {percentile(renders, 99):.1f} ms")
-    print(
-        f"  blank {size[0]}x{size[1]} PNG encode: {blank:.1f} ms "
-        f"(render p50 = {percentile(renders, 50) / blank:.2f}x)"
-    )
-    print(f"  a picture and its alt text, per picture, {args.workers} workers: {in_workers}")
+    measured = (("whole pipeline (load, engine, store, draw, encode)", whole), ("render alone", renders))
+    for what, times in measured:
+        print(
+            f"  {what}: p50 {percentile(times, 50):.1f} ms ({percentile(times, 50) / baseline:.2f}x), "
+            f"p99 {percentile(times, 99):.1f} ms ({percentile(times, 99) / percentile(blanks, 99):.2f}x), "
+            f"max {max(times):.1f} ms"
+        )
+    workers = f"{args.workers} workers at niceness +{args.niceness}"
+    print(f"  a burst of pictures and alt texts, {workers}: {burst}")
+    print(f"  layer caches: {caches}")
     print(f"  memory per live game: {per_game / 1024:.0f} KiB")
 
 

@@ -1,7 +1,7 @@
 """The battlefield pictures drawn and encoded in worker processes (:mod:`bot.worker_pool`), off
 the event loop's.
 
-Drawing and encoding one picture takes some 5-10 ms of CPU (:mod:`renderer.encode`). In a thread
+Drawing and encoding one picture takes some 3-5 ms of CPU (:mod:`renderer.encode`). In a thread
 of the bot's process it holds the interpreter lock the event loop needs too, so when many channels
 act at once their cards wait behind each other's pictures and every other answer waits with them.
 Each worker, having imported the renderer once and drawn one picture to warm it (its collector set
@@ -80,15 +80,14 @@ def draw_sight(sight: Sight) -> Drawn:
     return sight.drawn()
 
 
-def warm(niceness: int) -> int:
-    """A worker's first job: its priority lowered by ``niceness``, one picture drawn, so its
-    fonts and code are loaded, and what that left kept out of the garbage collector's way, as in
-    the bot's process (:mod:`bot.collector`); its process id."""
+def warm(niceness: int) -> None:
+    """A worker's start: its priority lowered by ``niceness``, one picture drawn, so its fonts
+    and code are loaded, and what that left kept out of the garbage collector's way, as in the
+    bot's process (:mod:`bot.collector`)."""
     os.nice(niceness)
     collector.tune()
     drawn(quick_battle(), None)
     collector.settle()
-    return os.getpid()
 
 
 class PicturePool(WorkerPool):

@@ -104,7 +104,7 @@ def picture(
     zone_names = draw_zones(canvas, state, view, frame, styles)
     captions = draw_breaches(canvas, state, frame)
     captions += draw_objectives(canvas, view, frame, styles)
-    draw_units(canvas, view, frame, styles, overlay=lambda draw: overlay.draw(draw, frame, styles))
+    draw_units(canvas, view, frame, styles, overlay=lambda under: overlay.draw(under, frame, styles))
     draw_smoke_puffs(canvas, (p for screen in state.smoke_screens for p in screen.puffs), frame)
     captions += draw_fire_markers(canvas, view, frame, styles)  # over the unit it falls on
     w, h = frame.table_px

@@ -7,8 +7,10 @@ game. The cache key is the terrain tuple, the table size and the scale: all immu
 hashable, and equal after a game is reloaded from storage, so a reloaded game hits the cache too.
 
 The cache is bounded by the memory its pictures take (:data:`CACHE_BYTES`), not by a count of
-tables: a 6' x 4' table's layer takes about 1.7 MB at the usual scale, so some 150 tables in
-use at once keep theirs, and a few huge tables cannot take more than the budget either.
+tables: a 6' x 4' table's layer takes about 2 MB at the usual scale and its background (the
+whole picture's size) 2.6 MB, so some 50 tables in use at once keep theirs in each process that
+draws (each picture worker has its own caches), and a few huge tables cannot take more than
+the budget either.
 """
 
 from __future__ import annotations
@@ -45,8 +47,9 @@ class Base(NamedTuple):
 
 
 def picture_bytes(*images: Image.Image) -> int:
-    """The memory the pictures' pixels take."""
-    return sum(len(image.getbands()) * image.width * image.height for image in images)
+    """The memory the pictures' pixels take: Pillow keeps a pixel of several bands (RGB too) in
+    four bytes, one of a single band ("L", "P") in one."""
+    return sum((4 if len(image.getbands()) > 1 else 1) * image.width * image.height for image in images)
 
 
 @cached(

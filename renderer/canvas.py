@@ -3,6 +3,11 @@
 FreeType takes about 0.15 ms to render a short label, and three times that with the white halo
 that keeps labels readable over terrain. The same labels come back on every render, so each
 (text, size, anchor, halo) is rendered once into grey-level masks and pasted afterwards.
+
+A polygon with an outline wider than a pixel (a counter, the last action's highlight) is drawn
+as Pillow draws it, through one mask kept for the whole picture (:meth:`Canvas.polygon`):
+Pillow's own ``ImageDraw.polygon`` makes and clears a new mask the size of the whole picture
+for each, some 80 us where the rest of the polygon takes 10 (about 1.2 ms of a render).
 """
 
 from __future__ import annotations
@@ -104,6 +109,26 @@ class Canvas:
         self.frame = None  # the renderer.layout.Frame it was laid out on
         self.legend: list[str] = []  # the keys of the legend's entries drawn (renderer.legend)
         self.cells: list[tuple] = []  # the panel's cells (renderer.panel), as drawn
+        self._inside: Image.Image | None = None  # the mask of the polygon being outlined, else clear
+
+    def polygon(self, points: list[tuple[float, float]], *, outline, width: int, fill=None) -> None:
+        """The polygon as ``ImageDraw.polygon`` draws it, the same pixels: filled, then its
+        outline ``width`` pixels wide drawn inside it (clipped by a mask of its inside, which is
+        cleared again after)."""
+        if width < 2:
+            self.draw.polygon(points, fill=fill, outline=outline, width=width)
+            return
+        if fill is not None:
+            self.draw.polygon(points, fill=fill)
+        if fill == outline:
+            return
+        if self._inside is None:
+            self._inside = Image.new("1", self.image.size)
+        inside = ImageDraw.Draw(self._inside)
+        inside.polygon(points, fill=1)
+        ink = self.draw.draw.draw_ink(outline)
+        self.draw.draw.draw_polygon(points, ink, 0, width * 2 - 1, self._inside.im)
+        inside.polygon(points, fill=0)
 
     def text(
         self,

@@ -132,7 +132,8 @@ def leader_ends(counter: Box, label: Box) -> Segment:
 
 def _spots(around: Box, w: float, h: float, d: float) -> list[Box]:
     """The candidate boxes of size w x h at d pixels (one of RINGS) around a box, in order."""
-    return [tuple(row[:4]) for row in _candidates(around, w, h) if row[4] == d]
+    rows = _candidates(around, w, h)
+    return [tuple(box) for box in rows[rows[:, 4] == d, :4].tolist()]
 
 
 def _candidates(around: Box, w: float, h: float) -> np.ndarray:
@@ -256,6 +257,9 @@ class Placer:
         self.bounds = bounds
         self.outlines = [tuple(c) if isinstance(c[0], tuple) else box_outline(c) for c in counters]
         self.counters = [outline_box(o) for o in self.outlines]
+        # each counter's box and its outline, None where the outline is the box itself
+        pairs = zip(self.counters, self.outlines, strict=True)
+        self._shapes = [(*b, None if o == box_outline(b) else o) for b, o in pairs]
         self.lines = list(lines)  # the overlay's arrows, as segments: better not covered
         self.labels: list[Box] = []
         self.leaders: list[Segment] = []
@@ -290,11 +294,7 @@ class Placer:
         the counter's edge; None if there is no free spot within MAX_LEADER."""
         pad = MAX_LEADER + w + h
         region = (around[0] - pad, around[1] - pad, around[2] + pad, around[3] + pad)
-        near = [
-            (*b, None if o == box_outline(b) else o)
-            for b, o in zip(self.counters, self.outlines, strict=True)
-            if intersects(b, region)
-        ]
+        near = [shape for shape in self._shapes if intersects(shape, region)]
         others = [b[:4] for b in near if b[:4] != around]
         labels = [b for b in self.labels if intersects(b, region)]
         leaders = [s for s in self.leaders if intersects(_seg_box(s), region)]

@@ -26,6 +26,7 @@ from engine.state import Phase, Point, Unit
 from engine.view import View, declared_order, dice_shown, sees
 from renderer import palette as pal
 from renderer import shapes
+from renderer.canvas import Canvas
 from renderer.layout import Frame
 from renderer.units import LOST_R, corners
 
@@ -83,11 +84,12 @@ class Overlay:
             boxes.append((x - r, y - r, x + r, y + r))
         return boxes
 
-    def draw(self, draw: ImageDraw.ImageDraw, frame: Frame, styles: dict[str, pal.SideStyle]) -> None:
+    def draw(self, canvas: Canvas, frame: Frame, styles: dict[str, pal.SideStyle]) -> None:
+        draw = canvas.draw
         for points, side in self.trails:
             shapes.trail(draw, [frame.px(p.x, p.y) for p in points], styles[side].fill)
         for unit in self.named:
-            _highlight(draw, unit, frame)
+            _highlight(canvas, unit, frame)
         for firer, target, repeat in self.shots:
             _line_of_fire(draw, firer, target, frame, repeat)
         for at, target in self.aims:
@@ -207,7 +209,8 @@ def _declared(overlay: Overlay, order: Order, by_id: dict[str, Unit]) -> None:
         overlay.named.append(unit)
 
 
-def _highlight(draw: ImageDraw.ImageDraw, unit: Unit, frame: Frame) -> None:
+def _highlight(canvas: Canvas, unit: Unit, frame: Frame) -> None:
+    draw = canvas.draw
     if unit.destroyed and not unit.is_vehicle:
         x, y = frame.px(unit.position.x, unit.position.y)
         r = (LOST_R + PAD) * frame.scale
@@ -215,8 +218,8 @@ def _highlight(draw: ImageDraw.ImageDraw, unit: Unit, frame: Frame) -> None:
         draw.ellipse([x - r, y - r, x + r, y + r], outline=pal.HIGHLIGHT, width=4)
         return
     pts = corners(unit, frame, pad=PAD)
-    draw.polygon(pts, outline=pal.INK, width=6)
-    draw.polygon(pts, outline=pal.HIGHLIGHT, width=4)
+    canvas.polygon(pts, outline=pal.INK, width=6)
+    canvas.polygon(pts, outline=pal.HIGHLIGHT, width=4)
 
 
 def _line_of_fire(draw: ImageDraw.ImageDraw, firer: Unit, target: Unit, frame: Frame, repeat: int) -> None:

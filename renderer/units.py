@@ -62,10 +62,10 @@ def draw_wreck(draw: ImageDraw.ImageDraw, unit: Unit, frame: Frame) -> None:
         shapes.cross(draw, x, y, LOST_R * frame.scale, pal.MUTED_INK)
 
 
-def draw_live(draw: ImageDraw.ImageDraw, unit: Unit, frame: Frame, style: pal.SideStyle) -> None:
+def draw_live(canvas: Canvas, unit: Unit, frame: Frame, style: pal.SideStyle) -> None:
     """The footprint in the side's colours, its facing tick, turret line and centre mark."""
-    pts = corners(unit, frame)
-    draw.polygon(pts, fill=style.fill, outline=style.outline, width=2)
+    canvas.polygon(corners(unit, frame), fill=style.fill, outline=style.outline, width=2)
+    draw = canvas.draw
     cx, cy = frame.px(unit.position.x, unit.position.y)
     draw.line([(cx, cy), facing_tip(unit, frame)], fill=style.outline, width=3)
     if unit.turret_facing is not None and unit.turret_facing != unit.facing:
@@ -230,7 +230,7 @@ def draw_units(
     view: View,
     frame: Frame,
     styles: dict[str, pal.SideStyle],
-    overlay: Callable[[ImageDraw.ImageDraw], None] | None = None,
+    overlay: Callable[[Canvas], None] | None = None,
 ) -> None:
     """Everything about the units the viewer may see, bottom to top: wrecks, live units, smoke,
     the last action's overlay (drawn over the units), then "?" markers. Tags come last, once
@@ -241,12 +241,12 @@ def draw_units(
             draw_wreck(draw, unit, frame)
     for unit in view.units:
         if not unit.destroyed:
-            draw_live(draw, unit, frame, styles[unit.side])
+            draw_live(canvas, unit, frame, styles[unit.side])
     for unit in view.units:
         if unit.smoke is not None and not unit.destroyed:
             draw_smoke(canvas, unit, frame)
     if overlay is not None:
-        overlay(draw)
+        overlay(canvas)
     for at, _ in view.markers + view.dummies:
         x, y = frame.px(at.x, at.y)
         shapes.hidden_marker(canvas, x, y, marker_radius(frame), MARKER_FONT)

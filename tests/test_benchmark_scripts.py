@@ -15,7 +15,7 @@ import pytest
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 # the arguments that make a script cheap; the others take seconds whatever they are given
-# (pipeline plays whole games, scale_out starts a PostgreSQL server)
+# (scale_out starts a PostgreSQL server)
 SMALLEST = {
     "backup_during_play": ["--games", "1", "--played", "55"],
     "busy_channels": ["--channels", "1", "--actions", "2"],
@@ -23,6 +23,7 @@ SMALLEST = {
     "first_response": ["--channels", "1", "--repeats", "5", "--workers", "1"],
     "gc_pauses": ["--windows", "10", "--loads", "20"],
     "migration_kills": ["--kills", "1"],
+    "pipeline": ["--actions", "3", "--burst", "2", "--workers", "0", "--tables", "1", "--live", "1"],
     "replay": ["--lengths", "20", "--logs", "10", "--no-battle"],
     "restart_overdue": ["--windows", "2"],
     "restart_windows": ["--windows", "2"],

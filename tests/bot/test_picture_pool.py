@@ -5,6 +5,10 @@ running once the client has closed; workers that cannot start leave the pictures
 import multiprocessing.spawn
 import os
 import signal
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
@@ -78,6 +82,54 @@ async def test_the_picture_workers_stop_with_the_client(store):
     assert all(os.getpriority(os.PRIO_PROCESS, pid) > own for pid in workers)  # they yield the cores
     await client.close()
     assert not any(alive(pid) for pid in workers)
+
+
+def workers_of(pid: int) -> set[int]:
+    """The pool workers this process spawned (not its other children, such as the resource
+    tracker), from /proc."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            command = (stat.parent / "cmdline").read_bytes()
+        except (OSError, ValueError):
+            continue
+        if parent == pid and b"spawn_main" in command:
+            found.add(int(stat.parent.name))
+    return found
+
+
+async def test_every_worker_is_warmed_and_yields_even_when_one_starts_long_before_the_other(
+    monkeypatch,
+):
+    """The second worker is spawned only once the first is warming up (its priority lowered),
+    so the first is free long before the second is up: each still warms itself, none takes
+    another's first job, and ``pids`` names both."""
+    own = os.getpriority(os.PRIO_PROCESS, 0)
+
+    def second_later(executor):
+        if not executor._processes:
+            executor._spawn_process()
+            return
+        first = next(iter(executor._processes.values())).pid
+
+        def once_the_first_warms():
+            deadline = time.monotonic() + 60
+            while os.getpriority(os.PRIO_PROCESS, first) == own and time.monotonic() < deadline:
+                time.sleep(0.01)
+            time.sleep(0.5)
+            executor._spawn_process()
+
+        threading.Thread(target=once_the_first_warms, daemon=True).start()
+
+    monkeypatch.setattr(ProcessPoolExecutor, "_adjust_process_count", second_later)
+    pool = PicturePool(workers=2)
+    await pool.start()
+    try:
+        assert len(pool.pids) == 2 and set(pool.pids) == workers_of(os.getpid())
+        assert all(os.getpriority(os.PRIO_PROCESS, pid) > own for pid in pool.pids)
+    finally:
+        await pool.close()
 
 
 async def test_pictures_are_drawn_in_a_thread_when_the_workers_cannot_start(monkeypatch, caplog):
