@@ -29,7 +29,7 @@ from bot.discord_adapter.handled_commands import ask_of, handled_command
 from bot.discord_adapter.markdown import markdown, mention, pinging, plain, refused, relative_time
 from bot.discord_adapter.served import Interaction, ServedClient
 from bot.discord_adapter.table_commands import battlefields
-from bot.handlers.lobbies import Posting, Withdrawn, lobby_game, offer_words
+from bot.handlers.lobbies import Posting, Withdrawn, brought_force, lobby_game, offer_words
 from bot.reply import Strong
 from bot.services.game_service import GameError
 from bot.services.limits import NAME
@@ -176,15 +176,17 @@ async def join_lobby(interaction: Interaction, lobby_id: int, force: str | None)
     """The tapper takes the lobby's other side: its thread opened, the game made there with both
     players seated, its card posted, the lobby's post edited, and the joiner told where to go.
     Anything that fails before the game is whole gives the lobby back, open."""
-    client, user = interaction.client, str(interaction.user.id)
+    client, user, joiner = interaction.client, str(interaction.user.id), ask_of(interaction)
     lobbies = client.services.lobbies
+    await brought_force(joiner, (await lobbies.find(lobby_id)).offer, force)  # before anything is taken
     joined = await lobbies.join(lobby_id, user)
     try:
         name = display_name(interaction.user) or f"user {user}"
         thread = joined.thread_id or await open_thread(client, joined, name)
         await lobbies.keep_thread(joined, thread)
-        ask = replace(ask_of(interaction), channel=thread)
-        announced, outcome = await lobby_game(ask, joined, force, str(interaction.id))
+        announced, outcome = await lobby_game(
+            replace(joiner, channel=thread), joined, force, str(interaction.id)
+        )
     except BaseException:
         await lobbies.give_back(joined)
         raise

@@ -162,10 +162,9 @@ async def lobby_game(
 ) -> tuple[Reply, Outcome]:
     """The lobby's game, in the joiner's channel (the game's own): set up by ``/game new`` as the
     poster, then each player seated by ``/game join`` (the poster on their side with their
-    force, the joiner on the other with theirs), each step once however often the same
-    interaction (``made_by``) comes; the words that announce the game, and the last seat's
-    outcome."""
-    await brought_force(joiner, lobby.offer, joiner_force)
+    force, the joiner on the other with theirs, checked first by :func:`brought_force`), each
+    step once however often the same interaction (``made_by``) comes; the words that announce
+    the game, and the last seat's outcome."""
     poster = replace(joiner, user=lobby.poster, name_of=lambda _user: lobby.poster_name)
     set_up = await offered_game(poster, lobby.offer)
     outcome = await set_up.make(made_by)

@@ -139,7 +139,9 @@ async def test_two_joiners_at_once_one_wins(lobby):
     )
     said = [text_of(m) for route, m, _ in discord.delivered[before:] if "/webhooks/" in route]
     told = sorted(text for text in said if text.startswith(("Too late", "You joined")))
-    assert len(told) == 2 and told[0].startswith("Too late: someone else") and told[1].startswith("You joined")
+    assert (
+        len(told) == 2 and told[0].startswith("Too late: someone else") and told[1].startswith("You joined")
+    )
     assert len(requests(discord.sent, THREAD)) == 1
     winner = (await lobby_of(bot.games.store, 1)).joiner
     state = await bot.games.game(message)
@@ -188,3 +190,95 @@ async def test_a_lobby_that_expired_while_the_bot_was_down_expires_with_its_noti
         assert join_shown(discord, message)["disabled"] is True
     finally:
         await close_bot(bot)
+
+
+async def test_the_poster_or_a_moderator_withdraws_a_lobby_and_nobody_joins_it_after(lobby):
+    bot, discord = lobby
+    join, message = await post(discord)
+    await post(discord, user=OTTO)  # lobby 2, Otto's
+    text, private = reply(await discord.slash("lfg cancel", user=EVE, channel=CHANNEL, lobby=1))
+    assert private and text.startswith("Only the lobby's poster (or a moderator")
+    assert (await lobby_of(bot.games.store, 1)).status == "open"
+    text, private = reply(await discord.slash("lfg cancel", user=ANN, channel="9"))  # her latest
+    assert private and text == "Lobby #1 is withdrawn: nobody can join it now."
+    assert "Withdrawn: nobody joins it now." in post_text(discord, message)
+    assert join_shown(discord, message)["disabled"] is True
+    text, private = reply(await discord.click(join, user=OTTO, channel=CHANNEL))
+    assert private and text == "This lobby was withdrawn"
+    text, private = reply(await discord.slash("lfg cancel", user=ANN, channel=CHANNEL, lobby=1))
+    assert private and text == "This lobby was withdrawn"
+    discord.permissions[EVE] = MANAGE_MESSAGES
+    text, private = reply(await discord.slash("lfg cancel", user=EVE, channel=CHANNEL, lobby=2))
+    assert private and text == "Lobby #2 is withdrawn: nobody can join it now."
+    assert [found.id for found in await bot.lobbies.listing(GUILD)] == []
+
+
+async def test_a_thread_the_bot_may_not_start_leaves_the_lobby_open_and_nothing_made(lobby):
+    bot, discord = lobby
+    join, message = await post(discord)
+    discord.refused.add(THREAD)
+    sent = await discord.click(join, user=OTTO, channel=CHANNEL)
+    text, private = reply(sent)
+    assert private and "I need **Create Public Threads** and **Send Messages in Threads**" in text
+    assert requests(sent, EDIT) == [] and requests(sent, POST) == []
+    stored = await lobby_of(bot.games.store, 1)
+    assert (stored.status, stored.joiner, stored.thread_id) == ("open", None, None)
+    assert await bot.games.store.load(message) is None
+    discord.refused.clear()  # granted: the next joiner gets the game
+    text, _ = reply(await discord.click(join, user=EVE, channel=CHANNEL))
+    assert text == f"You joined: the game is in <#{message}>."
+    assert (await bot.games.game(message)).sides["axis"].players == [EVE]
+
+
+async def test_a_lobby_posted_in_a_forums_post_has_its_game_in_a_new_post_of_the_forum(lobby):
+    bot, discord = lobby
+    forum, asked_in = "40", "41"
+    discord.channel_types[forum] = 15
+    discord.threads[asked_in] = forum  # /lfg is typed in one of the forum's posts
+    join, message = await post(discord, channel=asked_in, side="axis")
+    sent = await discord.click(join, user=OTTO, channel=asked_in)
+    (started,) = requests(sent, "POST /channels/{channel_id}/threads")
+    assert started["url"].endswith(f"/channels/{forum}/threads") and "message" in started["payload"]
+    thread = next(t for t, parent in discord.threads.items() if parent == forum and t != asked_in)
+    state = await bot.games.game(thread)
+    assert state.sides["axis"].players == [ANN] and state.sides["allies"].players == [OTTO]
+    assert f"the game is in <#{thread}>" in post_text(discord, message)
+
+
+async def test_a_lobby_is_posted_in_a_text_channel_or_a_forums_post_only(lobby):
+    bot, discord = lobby
+    discord.threads["42"] = CHANNEL  # a thread of a text channel
+    text, private = reply(await discord.slash("lfg post", user=ANN, channel="42", side="allies"))
+    assert private and text.startswith("Post /lfg in a text channel, or in a forum's post")
+    assert await bot.lobbies.listing(GUILD) == []
+
+
+async def test_a_scenario_lobby_seats_each_player_with_the_force_they_bring(lobby):
+    bot, discord = lobby
+    await make_force(discord, ANN, "us", "Easy", "Infantry Detachment", "Infantry Detachment", "Sherman 75mm")
+    await make_force(discord, OTTO, "german", "KG", "Infantry Detachment", "Infantry Detachment", "Panther")
+    text, private = reply(
+        await discord.slash("lfg post", user=ANN, channel=CHANNEL, side="allies", scenario="meeting")
+    )
+    assert (
+        private and text == "A scenario is played with the forces the players bring: name yours with force:"
+    )
+    text, private = reply(
+        await discord.slash(
+            "lfg post", user=ANN, channel=CHANNEL, side="allies", scenario="meeting", force="Easy", points=400
+        )
+    )
+    assert private and text == "Easy is built to 500 points: this game takes 400"
+    join, message = await post(discord, scenario="meeting", force="Easy", points=500)
+    opened = await discord.click(join, user=OTTO, channel=CHANNEL)
+    asked = form(opened)
+    sent = await discord.submit(asked, {"Your force": "Nobody's"}, user=OTTO, channel=CHANNEL)
+    text, private = reply(sent)
+    assert private and text.startswith("You have no force called") and requests(sent, THREAD) == []
+    assert (await lobby_of(bot.games.store, 1)).status == "open"
+    opened = await discord.click(join, user=OTTO, channel=CHANNEL)  # a form again
+    sent = await discord.submit(form(opened), {"Your force": "KG"}, user=OTTO, channel=CHANNEL)
+    assert reply(sent)[0] == f"You joined: the game is in <#{message}>."
+    state = await bot.games.game(message)
+    assert state.sides["allies"].players == [ANN] and state.sides["axis"].players == [OTTO]
+    assert {unit.side for unit in state.units.values()} == {"allies", "axis"}
