@@ -38,7 +38,10 @@ LOBBY_SPECS = (
         "lfg cancel",
         "Withdraw your open game (a moderator may withdraw any)",
         integer(
-            "lobby", "The lobby's number (#N on its post; default: your latest here)", low=1, high=10**12
+            "lobby",
+            "The lobby's number (#N on its post; default: your latest in this server)",
+            low=1,
+            high=10**12,
         ),
         words=("lobby",),
     ),

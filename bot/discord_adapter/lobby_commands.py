@@ -20,13 +20,13 @@ import discord
 from discord import app_commands
 
 from bot.discord_adapter.action_card import action_card, next_steps
-from bot.discord_adapter.answers import PRIVATE, acknowledge, answer, carry_out, show_form, tell
+from bot.discord_adapter.answers import PRIVATE, acknowledge, answer, carry_out, show_form
 from bot.discord_adapter.common import display_name, send_reply, summary
 from bot.discord_adapter.custom_ids import ARGUMENTS, ReadFirst, given, number, parsed
 from bot.discord_adapter.force_commands import own_forces
 from bot.discord_adapter.game_commands import ALLIED_FORCE_CHOICES, RULE_SET_CHOICES
 from bot.discord_adapter.handled_commands import ask_of, handled_command
-from bot.discord_adapter.markdown import markdown, mention, pinging, plain, refused, relative_time
+from bot.discord_adapter.markdown import markdown, mention, pinging, plain, relative_time
 from bot.discord_adapter.served import Interaction, ServedClient
 from bot.discord_adapter.table_commands import battlefields
 from bot.handlers.lobbies import Posting, Withdrawn, brought_force, lobby_game, offer_words
@@ -56,8 +56,18 @@ NOT_HERE = (
 ARCHIVE_MINUTES = 10080  # a game's thread stays open a week after its last message
 
 
-def join_id(lobby_id: int) -> str:
-    return f"{JOIN}:{lobby_id}"
+FORCE = "force"  # a Join id's last part: the joiner names the force they bring (a scenario)
+
+
+def join_id(lobby: Lobby) -> str:
+    """``iclobby:join:12``, or ``iclobby:join:12:force`` for a scenario's."""
+    return f"{JOIN}:{lobby.id}" + ("" if lobby.offer.scenario == "quick" else f":{FORCE}")
+
+
+def asking_force(text: str) -> bool:
+    if text != FORCE:
+        raise ValueError(text)
+    return True
 
 
 def card_text(lobby: Lobby, status: str) -> str:
@@ -83,8 +93,8 @@ def lobby_card(lobby: Lobby, announced: str = "") -> discord.ui.LayoutView:
     """The lobby's post, with its Join button (greyed once the lobby is no longer open)."""
     text = card_text(lobby, status_line(lobby)) + (f"\n\n{announced}" if announced else "")
     if lobby.status == OPEN:
-        return action_card(text, buttons=[JoinButton(lobby.id)])
-    shut = discord.ui.Button(label="Join", style=discord.ButtonStyle.primary, custom_id=join_id(lobby.id))
+        return action_card(text, buttons=[JoinButton(lobby)])
+    shut = discord.ui.Button(label="Join", style=discord.ButtonStyle.primary, custom_id=join_id(lobby))
     shut.disabled = True
     return action_card(text, buttons=[shut])
 
@@ -175,30 +185,37 @@ async def open_thread(client: ServedClient, lobby: Lobby, joiner: str) -> str:
 async def join_lobby(interaction: Interaction, lobby_id: int, force: str | None) -> None:
     """The tapper takes the lobby's other side: its thread opened, the game made there with both
     players seated, its card posted, the lobby's post edited, and the joiner told where to go.
-    Anything that fails before the game is whole gives the lobby back, open."""
+    Anything that fails before the game is whole gives the lobby back, open. One join of a
+    lobby at a time in this process (a double tap waits, and is then told it joined)."""
     client, user, joiner = interaction.client, str(interaction.user.id), ask_of(interaction)
     lobbies = client.services.lobbies
-    await brought_force(joiner, (await lobbies.find(lobby_id)).offer, force)  # before anything is taken
-    joined = await lobbies.join(lobby_id, user)
-    try:
-        name = display_name(interaction.user) or f"user {user}"
-        thread = joined.thread_id or await open_thread(client, joined, name)
-        await lobbies.keep_thread(joined, thread)
-        announced, outcome = await lobby_game(
-            replace(joiner, channel=thread), joined, force, str(interaction.id)
-        )
-    except BaseException:
-        await lobbies.give_back(joined)
-        raise
-    taken = await lobbies.taken(joined, thread)
+    found = await lobbies.find(lobby_id)
+    if found.guild_id != str(interaction.guild_id):
+        raise GameError(f"There is no lobby #{lobby_id}")
+    await brought_force(joiner, found.offer, force)  # before anything is taken
+    async with lobbies.joining(lobby_id):
+        joined = await lobbies.join(lobby_id, user)
+        try:
+            name = display_name(interaction.user) or f"user {user}"
+            thread = joined.thread_id or await open_thread(client, joined, name)
+            await lobbies.keep_thread(joined, thread)
+            made_by = f"lobby {joined.id} {user}"  # a join tried again finds what it made
+            announced, outcome = await lobby_game(replace(joiner, channel=thread), joined, force, made_by)
+        except BaseException:
+            await lobbies.give_back(joined)
+            raise
+        taken = await lobbies.taken(joined, thread)
     players = [joined.poster, user]
     text = (
         f"{' and '.join(map(mention, players))}: your game of lobby #{joined.id}.\n"
         f"{markdown(announced)}\n{summary(outcome.state)}"
     )
-    card = action_card(text, buttons=next_steps(outcome, int(thread)))
-    await client.get_partial_messageable(int(thread)).send(view=card, allowed_mentions=pinging(players))
-    await edit_post(client, taken)
+    try:
+        card = action_card(text, buttons=next_steps(outcome, int(thread)))
+        await client.get_partial_messageable(int(thread)).send(view=card, allowed_mentions=pinging(players))
+        await edit_post(client, taken)
+    except discord.HTTPException as problem:  # the game stands: /game status shows it
+        log.warning("lobby %s: the game's card or the post could not be made: %s", joined.id, problem)
     await answer(interaction, f"You joined: the game is in <#{thread}>.", ephemeral=True)
 
 
@@ -217,35 +234,29 @@ class ForceForm(discord.ui.Modal, title="Join the game"):
 
 
 class JoinButton(ReadFirst, discord.ui.DynamicItem[discord.ui.Button], template=JOIN + ARGUMENTS):
-    """Join: the tapper takes the side the poster left (in a scenario, with the force they name)."""
+    """Join: the tapper takes the side the poster left; in a scenario (the id says so, so that
+    the form it opens is the tap's first answer) with the force they name."""
 
-    def __init__(self, lobby_id: int, arguments: str | None = None) -> None:
+    def __init__(self, lobby: Lobby | None = None, arguments: str | None = None) -> None:
+        custom_id = join_id(lobby) if lobby is not None else JOIN
         super().__init__(
-            discord.ui.Button(label="Join", style=discord.ButtonStyle.primary, custom_id=join_id(lobby_id))
+            discord.ui.Button(label="Join", style=discord.ButtonStyle.primary, custom_id=custom_id)
         )
-        self.arguments = f":{lobby_id}" if arguments is None else arguments
+        self.arguments = custom_id.removeprefix(JOIN) if arguments is None else arguments
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match):
-        return cls(0, match["arguments"])
+        return cls(arguments=match["arguments"])
 
     def read(self, interaction: discord.Interaction) -> None:
-        (self.lobby_id,) = parsed(given(self.arguments), [(number,)])
+        self.lobby_id, *force = parsed(given(self.arguments), [(number,), (number, asking_force)])
+        self.asks_force = bool(force)
 
     async def take(self, interaction: Interaction) -> None:
-        user = str(interaction.user.id)
-        try:
-            found = await interaction.client.services.lobbies.find(self.lobby_id)
-            if found.guild_id != str(interaction.guild_id):
-                raise GameError(f"There is no lobby #{self.lobby_id}")
-        except GameError as problem:
-            await tell(interaction, refused(problem))
-            return
-        if found.offer.scenario != "quick" and found.poster != user and found.status == OPEN:
-            await show_form(interaction, ForceForm(found.id))  # the force first: a form is a first answer
-            return
-        if await acknowledge(interaction, private=True):
-            await carry_out(interaction, lambda: join_lobby(interaction, found.id, None))
+        if self.asks_force:
+            await show_form(interaction, ForceForm(self.lobby_id))
+        elif await acknowledge(interaction, private=True):
+            await carry_out(interaction, lambda: join_lobby(interaction, self.lobby_id, None))
 
 
 class LobbyCommands(app_commands.Group):

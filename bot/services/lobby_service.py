@@ -15,7 +15,9 @@ deadlines' outbox (:mod:`bot.services.deadline_posts`), tried again until it is.
 
 from __future__ import annotations
 
+import asyncio
 import json
+from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
@@ -101,6 +103,12 @@ class LobbyService:
         fire = games.claims.renewing(LOBBIES, games.clock, self._expire, lambda key: (key,))
         self.timers = ReactionTimers(games.clock, fire, still_due=self._due, limit=games.timers.limit)
         games.posts.senders[LOBBY_EXPIRED] = self._notice
+        self._joins: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    def joining(self, lobby_id: int) -> asyncio.Lock:
+        """Held while a join of the lobby runs in this process (the store decides between
+        processes): a second tap of the same joiner waits for the first."""
+        return self._joins[lobby_id]
 
     async def post(
         self,

@@ -301,5 +301,5 @@ async def test_the_console_lists_a_nations_whole_order_of_battle_and_narrows_it(
 async def test_lobbies_are_refused_at_the_console_as_they_need_a_discord_server(tmp_path):
     url = f"sqlite+aiosqlite:///{tmp_path / 'console.db'}"
     out = await run("/lfg post side:allies\n/lfg list\n/lfg cancel\n", url)
-    refusal = "Not allowed: Lobbies need a Discord server, where others can see and join them: at this table, /game new"
+    refusal = "Not allowed: Lobbies need a Discord server, where others can see and join them"
     assert out.count(refusal) == 3

@@ -282,3 +282,24 @@ async def test_a_scenario_lobby_seats_each_player_with_the_force_they_bring(lobb
     state = await bot.games.game(message)
     assert state.sides["allies"].players == [ANN] and state.sides["axis"].players == [OTTO]
     assert {unit.side for unit in state.units.values()} == {"allies", "axis"}
+
+
+async def test_a_double_tap_makes_one_game_and_the_join_button_outlives_a_restart(database, monkeypatch):
+    bot, discord = await open_bot(database, monkeypatch)
+    join, message = await post(discord)
+    await post(discord)  # lobby 2
+    await close_bot(bot)
+
+    bot, discord = await open_bot(database, monkeypatch)  # a restart: the posts' buttons still work
+    try:
+        before = len(discord.delivered)
+        await asyncio.gather(*(discord.click(join, user=OTTO, channel=CHANNEL) for _ in range(2)))
+        said = [text_of(m) for route, m, _ in discord.delivered[before:] if "/webhooks/" in route]
+        assert sorted(t for t in said if t.startswith("You joined")) == [
+            "You joined this game already: it is in its own thread",
+            f"You joined: the game is in <#{message}>.",
+        ]
+        assert len(requests(discord.sent, THREAD)) == 1
+        assert (await bot.games.game(message)).sides["axis"].players == [OTTO]
+    finally:
+        await close_bot(bot)
