@@ -133,7 +133,8 @@ async def post_lobby(interaction: Interaction, posting: Posting) -> None:
     except BaseException:
         await lobbies.unposted(made.id)
         raise
-    await lobbies.posted(made.id, str(message))
+    if message is not None:  # else Discord did not say which: the lobby stays unlisted, and expires
+        await lobbies.posted(made.id, str(message))
 
 
 async def edit_post(client: ServedClient, lobby: Lobby) -> None:

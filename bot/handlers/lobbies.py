@@ -12,7 +12,7 @@ from bot.handlers.ask import Ask, SetUp
 from bot.handlers.games import game_join, game_new
 from bot.reply import Channel, Mention, Moment, Reply, Strong, Typed
 from bot.services.game_service import GameError
-from bot.services.limits import LOBBY_NOTE, bounded_text
+from bot.services.limits import LOBBY_NOTE, bounded_name
 from bot.services.lobby_service import Lobby, Offer
 from bot.services.outcome import Outcome
 from engine.wording import side_label
@@ -100,7 +100,7 @@ async def lfg_post(
     offer = Offer(scenario, table, seed, forces, ruleset, pace, attacker, force, points)
     set_up = await offered_game(ask, offer)
     await brought_force(ask, offer, force)
-    return Posting(side, offer, bounded_text("note", note, LOBBY_NOTE), hours, set_up.announced)
+    return Posting(side, offer, bounded_name("note", note, LOBBY_NOTE), hours, set_up.announced)
 
 
 def offer_words(offer: Offer) -> str:

@@ -27,7 +27,6 @@ from sqlalchemy import Connection
 from bot.services.deadline_posts import DeadlinePost
 from bot.services.game_service import GameError, GameService
 from bot.services.limits import LOBBY_HOURS as HOURS
-from bot.services.limits import LOBBY_NOTE as NOTE_LIMIT
 from bot.storage.deadline_claims import LOBBIES
 from bot.storage.lobby_store import (
     CANCELLED,
@@ -122,12 +121,10 @@ class LobbyService:
         hours: int,
         forum_id: str | None = None,
     ) -> Lobby:
-        """A new open lobby, its expiry armed; its post is the front end's to make
-        (:meth:`posted`, or :meth:`unposted` if it could not be)."""
+        """A new open lobby (``note``: bounded and cleaned by its handler), its expiry armed; its
+        post is the front end's to make (:meth:`posted`, or :meth:`unposted` if it could not be)."""
         if hours not in HOURS:
             raise GameError(f"A lobby stays open {HOURS.start} to {HOURS.stop - 1} hours")
-        if len(note) > NOTE_LIMIT:
-            raise GameError(f"A lobby's note is at most {NOTE_LIMIT} characters, not {len(note)}")
         now = self.clock.now()
         values = {
             "guild_id": guild_id,
@@ -137,7 +134,7 @@ class LobbyService:
             "poster_name": poster_name[:NAME_LIMIT],
             "side": side,
             "offer": json.dumps(asdict(offer)),
-            "note": note.strip(),
+            "note": note,
             "expires_at": now + timedelta(hours=hours),
         }
         lobby_id = await add_lobby(self.store, values, now)
