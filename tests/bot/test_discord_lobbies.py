@@ -10,6 +10,8 @@ import pytest
 
 from bot.services.deadline_loop import DeadlineLoop
 from bot.storage.lobby_store import lobby_of
+from engine.dice import ScriptedDice, d6
+from engine.state import Phase
 from tests.bot.discord_double import Fault
 from tests.bot.discord_harness import (
     ANN,
@@ -97,7 +99,7 @@ async def test_a_lobby_posted_listed_and_joined_makes_its_game_in_a_thread_of_it
     card_text = text_of(card["payload"])
     assert card_text.startswith(f"<@{ANN}> and <@{OTTO}>: your game of lobby #1.")
     assert card["payload"]["allowed_mentions"]["users"] == [int(ANN), int(OTTO)]
-    assert "Start" in {c.get("label") for c in walk_components(card["payload"])}
+    (start,) = [c for c in walk_components(card["payload"]) if c.get("label") == "Start"]
     assert f"Taken by <@{OTTO}>: the game is in <#{thread}>." in post_text(discord, message)
     assert join_shown(discord, message)["disabled"] is True
     text, private = reply(sent)
@@ -105,6 +107,9 @@ async def test_a_lobby_posted_listed_and_joined_makes_its_game_in_a_thread_of_it
 
     listed, _ = reply(await discord.slash("lfg list", user=EVE, channel="9"))
     assert listed == "No open games in this server: post one with `/lfg post`."
+    bot.games.dice = lambda: ScriptedDice([d6(2), d6(5)])
+    await discord.click(start, user=ANN, channel=thread)  # the game plays on in its thread
+    assert (await bot.games.game(thread)).phase is Phase.INITIATIVE
 
 
 async def test_the_poster_a_second_joiner_and_a_stale_tap_are_refused_privately_changing_nothing(lobby):
