@@ -2,7 +2,7 @@
 post, listed, joined by a tap (the game made in a thread of its own, both players seated, the
 post edited), refused to its poster, to a second joiner, after it expired or was withdrawn; two
 joiners at once; its expiry with a notice, also after a restart; a thread the bot may not start;
-a forum's post; a scenario's joiner bringing a force."""
+a forum's post; a scenario's joiner bringing a force. On SQLite and PostgreSQL."""
 
 import asyncio
 
@@ -34,9 +34,12 @@ EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
 POST = "POST /channels/{channel_id}/messages"
 
 
+pytestmark = pytest.mark.both_databases  # the claims, the race and the expiry on either database
+
+
 @pytest.fixture
-async def database(tmp_path):
-    return f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"
+async def database(database_url):
+    return database_url
 
 
 @pytest.fixture
