@@ -205,7 +205,7 @@ async def join_lobby(interaction: Interaction, lobby_id: int, force: str | None)
         except BaseException:
             await lobbies.give_back(joined)
             raise
-        taken = await lobbies.taken(joined, thread)
+        taken = await lobbies.taken(joined)
     players = [joined.poster, user]
     text = (
         f"{' and '.join(map(mention, players))}: your game of lobby #{joined.id}.\n"

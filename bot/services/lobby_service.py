@@ -182,9 +182,9 @@ class LobbyService:
     async def keep_thread(self, joined: Lobby, thread_id: str) -> None:
         await keep_thread(self.store, joined.id, joined.joiner, thread_id)
 
-    async def taken(self, joined: Lobby, thread_id: str) -> Lobby:
-        """Both players are seated in the game made in ``thread_id``: the lobby is taken."""
-        await keep_thread(self.store, joined.id, joined.joiner, thread_id)
+    async def taken(self, joined: Lobby) -> Lobby:
+        """Both players are seated in the game made in its thread (:meth:`keep_thread`): the
+        lobby is taken."""
         await lobby_taken(self.store, joined.id, joined.joiner)
         self.timers.cancel(joined.id)
         return await self.find(joined.id)
