@@ -792,6 +792,7 @@ TABLE_CARD = {
     },
 }
 LOBBY_POST = {"Join": {"type": 2, "style": 1, "label": "Join", "custom_id": "iclobby:join:1"}}  # Ann's
+SERVER_ITEMS = TABLE_CARD | LOBBY_POST  # what the server-level rows click
 TABLE_BUILDING = Setting(  # the piece menu opens a form for the table's maker alone
     LINKED,
     USERS,
@@ -812,6 +813,6 @@ async def test_every_server_level_change_as_every_role(phases, copies, monkeypat
     players, a lobby's poster) change them; anyone but its poster joins an open game."""
     for setting in (SERVER, TABLE_BUILDING):
         wrong = await run_matrix(
-            setting, "server", Snapshot("server", buttons=TABLE_CARD | LOBBY_POST), copies, monkeypatch
+            setting, "server", Snapshot("server", buttons=SERVER_ITEMS), copies, monkeypatch
         )
         assert not wrong, "\n".join(wrong)
