@@ -12,7 +12,7 @@ from bot.services.deadline_loop import DeadlineLoop
 from bot.storage.lobby_store import lobby_of
 from engine.dice import ScriptedDice, d6
 from engine.state import Phase
-from tests.bot.discord_double import Fault
+from tests.bot.discord_double import Fault, quick_retries
 from tests.bot.discord_harness import (
     ANN,
     EVE,
@@ -309,5 +309,26 @@ async def test_a_double_tap_makes_one_game_and_the_join_button_outlives_a_restar
         ]
         assert len(requests(discord.sent, THREAD)) == 1
         assert (await bot.games.game(message)).sides["axis"].players == [OTTO]
+    finally:
+        await close_bot(bot)
+
+
+async def test_an_expiry_notice_its_process_did_not_make_is_made_by_the_next(database, monkeypatch):
+    """The lobby expired, but Discord refused every edit of its post until the process went
+    down: the notice waits in the outbox, and the next process's claim loop makes it."""
+    quick_retries(monkeypatch)  # discord.py's own waits between its tries of a 5xx
+    bot, discord = await open_bot(database, monkeypatch)
+    _, message = await post(discord, hours=1)
+    down = discord.fail(EDIT, Fault(503, 0, "503: Service Unavailable", times=None))
+    await bot.games.clock.advance(3600)
+    assert down.hits and (await lobby_of(bot.games.store, 1)).status == "expired"
+    await close_bot(bot)
+
+    bot, discord = await open_bot(database, monkeypatch)
+    try:
+        await bot.games.clock.advance(3600 + 60)  # past the dead process's lease on the notice
+        assert await DeadlineLoop(bot.games, lobbies=bot.lobbies).claim_once() == 1
+        await bot.games.clock.advance(0)
+        assert "Expired <t:" in post_text(discord, message)
     finally:
         await close_bot(bot)
