@@ -213,10 +213,12 @@ class LobbyService:
         await self.timers.close()
 
     async def _due(self, key: WindowKey) -> bool:
-        """Still to expire: open, its moment passed, and this process holds its claim."""
+        """Still to expire: its moment passed, open or held by a join given up, and this process
+        holds its claim."""
         found = await lobby_of(self.store, int(key))  # type: ignore[call-overload]
         now = self.clock.now()
-        if found is None or found.status != OPEN or found.expires_at > now:
+        given_up = found is not None and found.status == JOINING and found.joining_until < now
+        if found is None or (found.status != OPEN and not given_up) or found.expires_at > now:
             return False
         return await self.games.claims.take(LOBBIES, (found.id,), now)
 

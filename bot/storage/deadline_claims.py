@@ -95,7 +95,8 @@ CAMPAIGN_ALARMS = Deadlines(
     kept=and_(CampaignRow.kind == "red_barricades", CampaignRow.finished == false()),
 )
 DEADLINE_POSTS = Deadlines(DeadlinePostRow, ("channel_id", "post"), None)
-LOBBIES = Deadlines(LobbyRow, ("id",), "expires_at", kept=LobbyRow.status == "open")
+# a lobby expires while open, or while a join its process gave up holds it
+LOBBIES = Deadlines(LobbyRow, ("id",), "expires_at", kept=LobbyRow.status.in_(["open", "joining"]))
 
 
 def _free(deadlines: Deadlines, now: str, owner: str | None = None):

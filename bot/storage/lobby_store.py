@@ -1,12 +1,13 @@
 """Lobbies as stored: each a row of ``lobbies``, changed only by a write that says which state it
 finds the row in (``UPDATE ... WHERE status = ...``), on the store's writer. So two joiners at
 once (in one process or two) never both take a lobby, and a lobby taken at the moment it expires
-is either taken or expired, never both."""
+is either taken or expired, never both. A join holds the lobby for :data:`JOIN_LEASE` at most:
+one whose process died is given up then, and the lobby may be joined (or expire) again."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlalchemy import Connection, and_, delete, insert, or_, select, update
 
@@ -16,6 +17,7 @@ from bot.storage.tables import LobbyRow
 
 LOBBIES = LobbyRow.__table__  # type: ignore[attr-defined]
 OPEN, JOINING, TAKEN, EXPIRED, CANCELLED = "open", "joining", "taken", "expired", "cancelled"
+JOIN_LEASE = timedelta(minutes=15)  # a join's most (an interaction's token lasts as long)
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,7 @@ class StoredLobby:
     note: str
     status: str
     joiner: str | None
+    joining_until: datetime | None
     thread_id: str | None
     expires_at: datetime
 
@@ -52,6 +55,7 @@ def _read(row) -> StoredLobby:
         note=row.note,
         status=row.status,
         joiner=row.joiner,
+        joining_until=datetime.fromisoformat(row.joining_until) if row.joining_until else None,
         thread_id=row.thread_id,
         expires_at=datetime.fromisoformat(row.expires_at),
     )
@@ -100,12 +104,19 @@ async def drop_lobby(store: GameStore, lobby_id: int) -> None:
     await store.transactions.write(lambda connection: connection.execute(gone).rowcount)
 
 
+def _given_up(now: datetime):
+    """A join whose time ran out: its process died before it was done."""
+    return and_(LOBBIES.c.status == JOINING, LOBBIES.c.joining_until < stamp(now))
+
+
 async def claim_lobby(store: GameStore, lobby_id: int, joiner: str, now: datetime) -> bool:
-    """The joiner takes the lobby, if it is open and not yet expired at ``now`` (or they took it
-    already and their game is still being made: a join tried again)."""
-    open_now = and_(LOBBIES.c.status == OPEN, LOBBIES.c.expires_at > stamp(now))
+    """The joiner takes the lobby until its game is made, if it is open (or held by a join given
+    up) and not yet expired at ``now``; or they took it already and their game is still being
+    made (a join tried again)."""
+    free = and_(or_(LOBBIES.c.status == OPEN, _given_up(now)), LOBBIES.c.expires_at > stamp(now))
     again = and_(LOBBIES.c.status == JOINING, LOBBIES.c.joiner == joiner)
-    return await _changed(store, lobby_id, or_(open_now, again), status=JOINING, joiner=joiner)
+    held = {"status": JOINING, "joiner": joiner, "joining_until": stamp(now + JOIN_LEASE)}
+    return await _changed(store, lobby_id, or_(free, again), **held)
 
 
 def _joining(joiner: str):
@@ -115,7 +126,7 @@ def _joining(joiner: str):
 async def release_lobby(store: GameStore, lobby_id: int, joiner: str) -> None:
     """The joiner's game could not be made: the lobby is open again (its thread, if made, kept
     for the next joiner)."""
-    await _changed(store, lobby_id, _joining(joiner), status=OPEN, joiner=None)
+    await _changed(store, lobby_id, _joining(joiner), status=OPEN, joiner=None, joining_until=None)
 
 
 async def keep_thread(store: GameStore, lobby_id: int, joiner: str, thread_id: str) -> None:
@@ -124,7 +135,7 @@ async def keep_thread(store: GameStore, lobby_id: int, joiner: str, thread_id: s
 
 async def lobby_taken(store: GameStore, lobby_id: int, joiner: str) -> bool:
     """The joiner's game is made and both players seated: the lobby is taken, for good."""
-    return await _changed(store, lobby_id, _joining(joiner), status=TAKEN)
+    return await _changed(store, lobby_id, _joining(joiner), status=TAKEN, joining_until=None)
 
 
 async def cancel_lobby(store: GameStore, lobby_id: int) -> bool:
@@ -133,7 +144,9 @@ async def cancel_lobby(store: GameStore, lobby_id: int) -> bool:
 
 
 def expire_lobby(connection: Connection, lobby_id: int, now: datetime) -> bool:
-    """In the caller's transaction: the lobby expires, if it is still open at its moment."""
-    due = and_(LOBBIES.c.id == lobby_id, LOBBIES.c.status == OPEN, LOBBIES.c.expires_at <= stamp(now))
+    """In the caller's transaction: the lobby expires, if its moment passed while it is open or
+    held by a join given up."""
+    held = or_(LOBBIES.c.status == OPEN, _given_up(now))
+    due = and_(LOBBIES.c.id == lobby_id, held, LOBBIES.c.expires_at <= stamp(now))
     expired = update(LOBBIES).where(due).values(status=EXPIRED, claimed_by=None, claimed_until=None)
     return connection.execute(expired).rowcount == 1

@@ -299,8 +299,9 @@ class PingChoiceRow(SQLModel, table=True):
 class LobbyRow(SQLModel, table=True):
     """An open game posted to a server's channel (/lfg post) for anyone to join: what it offers
     (the /game new options, JSON), the side its poster takes, and what became of it. ``status``
-    is "open" (its Join button takes the other side), "joining" (a joiner's game is being made),
-    "taken", "expired" or "cancelled"; it expires at ``expires_at`` (ISO 8601, UTC) while open."""
+    is "open" (its Join button takes the other side), "joining" (a joiner's game is being made,
+    until ``joining_until`` at the latest), "taken", "expired" or "cancelled"; it expires at
+    ``expires_at`` (ISO 8601, UTC) while open, or while a join given up holds it."""
 
     __tablename__ = "lobbies"
     __table_args__ = (Index("lobbies_open", "status", "expires_at"),)
@@ -317,6 +318,7 @@ class LobbyRow(SQLModel, table=True):
     note: str = ""
     status: str = "open"
     joiner: str | None = None
+    joining_until: str | None = None  # a join not done by then was given up (its process died)
     thread_id: str | None = None  # the game's channel, once made
     created_at: str
     expires_at: str

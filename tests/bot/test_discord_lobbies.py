@@ -332,3 +332,29 @@ async def test_an_expiry_notice_its_process_did_not_make_is_made_by_the_next(dat
         assert "Expired <t:" in post_text(discord, message)
     finally:
         await close_bot(bot)
+
+
+async def test_a_join_its_process_gave_up_frees_the_lobby_after_its_lease(lobby):
+    """A join whose process died mid-way (the lobby held, no game made) holds the lobby a
+    quarter of an hour at most: then another member joins it; and one so held when its time runs
+    out expires like an open one."""
+    bot, discord = lobby
+    join, message = await post(discord, hours=1)
+    await bot.lobbies.join(1, OTTO)  # claimed, and nothing after: its process died
+    text, _ = reply(await discord.click(join, user=EVE, channel=CHANNEL))
+    assert text == "Too late: someone else is taking this game"
+    await bot.games.clock.advance(15 * 60 + 1)
+    text, _ = reply(await discord.click(join, user=EVE, channel=CHANNEL))
+    assert text == f"You joined: the game is in <#{message}>."
+    assert (await bot.games.game(message)).sides["axis"].players == [EVE]
+
+    join, message = await post(discord, hours=1)  # lobby 2
+    await bot.games.clock.advance(3600 - 60)
+    await bot.lobbies.join(2, OTTO)  # given up too, a minute before its hour runs out
+    await bot.games.clock.advance(60)
+    assert (await lobby_of(bot.games.store, 2)).status == "joining"  # the join's lease runs on
+    await bot.games.clock.advance(15 * 60 + 1)
+    assert await DeadlineLoop(bot.games, lobbies=bot.lobbies).claim_once() == 1
+    await bot.games.clock.advance(0)
+    assert (await lobby_of(bot.games.store, 2)).status == "expired"
+    assert "Expired <t:" in post_text(discord, message)

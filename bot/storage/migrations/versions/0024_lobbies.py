@@ -29,6 +29,7 @@ def upgrade() -> None:
         sa.Column("note", sa.String(), nullable=False),
         sa.Column("status", sa.String(), nullable=False),
         sa.Column("joiner", sa.String(), nullable=True),
+        sa.Column("joining_until", sa.String(), nullable=True),
         sa.Column("thread_id", sa.String(), nullable=True),
         sa.Column("created_at", sa.String(), nullable=False),
         sa.Column("expires_at", sa.String(), nullable=False),
