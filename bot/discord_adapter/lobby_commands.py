@@ -30,10 +30,11 @@ from bot.discord_adapter.markdown import markdown, mention, pinging, plain, rela
 from bot.discord_adapter.served import Interaction, ServedClient
 from bot.discord_adapter.table_commands import battlefields
 from bot.handlers.lobbies import Posting, Withdrawn, brought_force, lobby_game, offer_words
-from bot.reply import Strong
+from bot.reply import Reply, Strong
 from bot.services.game_service import GameError
 from bot.services.limits import NAME
 from bot.services.lobby_service import Lobby
+from bot.services.outcome import Outcome
 from bot.storage.lobby_store import CANCELLED, EXPIRED, OPEN, TAKEN
 from engine.wording import side_label
 
@@ -53,6 +54,7 @@ NOT_HERE = (
     "Post /lfg in a text channel, or in a forum's post: the game needs a thread of its own, and a "
     "thread cannot hold another."
 )
+NO_POSTS = "Send Messages in Threads"  # as Discord's settings name it
 ARCHIVE_MINUTES = 10080  # a game's thread stays open a week after its last message
 
 
@@ -206,18 +208,31 @@ async def join_lobby(interaction: Interaction, lobby_id: int, force: str | None)
             await lobbies.give_back(joined)
             raise
         taken = await lobbies.taken(joined)
-    players = [joined.poster, user]
+    await answer(interaction, await announce_game(client, taken, announced, outcome), ephemeral=True)
+
+
+async def announce_game(client: ServedClient, taken: Lobby, announced: Reply, outcome: Outcome) -> str:
+    """The game's card in its thread, both players mentioned, and the lobby's post edited: the
+    game stands whatever Discord refuses, and the joiner is told where it is (and what
+    permission the bot lacks to post there)."""
+    players, thread = [taken.poster, taken.joiner], str(taken.thread_id)
     text = (
-        f"{' and '.join(map(mention, players))}: your game of lobby #{joined.id}.\n"
+        f"{' and '.join(map(mention, players))}: your game of lobby #{taken.id}.\n"
         f"{markdown(announced)}\n{summary(outcome.state)}"
     )
+    told = f"You joined: the game is in <#{thread}>."
     try:
         card = action_card(text, buttons=next_steps(outcome, int(thread)))
         await client.get_partial_messageable(int(thread)).send(view=card, allowed_mentions=pinging(players))
+    except discord.Forbidden:
+        told += f" I cannot post its card there: I need **{NO_POSTS}** (/game status shows it meanwhile)."
+    except discord.HTTPException as problem:
+        log.warning("lobby %s: the game's card could not be posted: %s", taken.id, problem)
+    try:
         await edit_post(client, taken)
-    except discord.HTTPException as problem:  # the game stands: /game status shows it
-        log.warning("lobby %s: the game's card or the post could not be made: %s", joined.id, problem)
-    await answer(interaction, f"You joined: the game is in <#{thread}>.", ephemeral=True)
+    except discord.HTTPException as problem:
+        log.warning("lobby %s: its post could not be edited: %s", taken.id, problem)
+    return told
 
 
 class ForceForm(discord.ui.Modal, title="Join the game"):

@@ -358,3 +358,17 @@ async def test_a_join_its_process_gave_up_frees_the_lobby_after_its_lease(lobby)
     await bot.games.clock.advance(0)
     assert (await lobby_of(bot.games.store, 2)).status == "expired"
     assert "Expired <t:" in post_text(discord, message)
+
+
+async def test_a_thread_the_bot_may_not_post_in_still_holds_the_game_and_the_joiner_is_told(lobby):
+    bot, discord = lobby
+    join, message = await post(discord)
+    discord.refused.add(POST)  # Send Messages in Threads missing: the thread starts, the card not
+    text, private = reply(await discord.click(join, user=OTTO, channel=CHANNEL))
+    assert private and text == (
+        f"You joined: the game is in <#{message}>. I cannot post its card there: I need "
+        "**Send Messages in Threads** (/game status shows it meanwhile)."
+    )
+    assert (await bot.games.game(message)).sides["axis"].players == [OTTO]
+    assert (await lobby_of(bot.games.store, 1)).status == "taken"
+    assert f"Taken by <@{OTTO}>" in post_text(discord, message)
