@@ -17,7 +17,11 @@ from bot.services.lobby_service import Lobby, Offer
 from bot.services.outcome import Outcome
 from engine.wording import side_label
 
-NEEDS_A_SERVER = "Lobbies need a Discord server, where others can see and join them: at this table, /game new"
+NEEDS_A_SERVER = (
+    "Lobbies need a Discord server, where others can see and join them: at this table, ",
+    Typed("/game new"),
+    " sets up a game",
+)
 
 
 @dataclass(frozen=True)
@@ -42,7 +46,7 @@ class Withdrawn:
 
 def in_a_server(ask: Ask) -> str:
     if ask.server is None:
-        raise GameError(NEEDS_A_SERVER)
+        raise GameError(*NEEDS_A_SERVER)
     return ask.server
 
 

@@ -48,9 +48,8 @@ from bot.storage.lobby_store import (
     release_lobby,
 )
 from bot.storage.tables import LOBBY_EXPIRED
+from engine.commands import DISPLAY_NAME_LIMIT
 from engine.runtime import ReactionTimers, WindowKey
-
-NAME_LIMIT = 100  # characters of the poster's name kept
 
 
 @dataclass(frozen=True)
@@ -131,7 +130,7 @@ class LobbyService:
             "channel_id": channel_id,
             "forum_id": forum_id,
             "poster": poster,
-            "poster_name": poster_name[:NAME_LIMIT],
+            "poster_name": poster_name[:DISPLAY_NAME_LIMIT],
             "side": side,
             "offer": json.dumps(asdict(offer)),
             "note": note,
