@@ -54,6 +54,7 @@ NOT_HERE = (
     "Post /lfg in a text channel, or in a forum's post: the game needs a thread of its own, and a "
     "thread cannot hold another."
 )
+THREAD_MADE = 160004  # Discord's error: the message has a thread already
 NO_POSTS = "Send Messages in Threads"  # as Discord's settings name it
 ARCHIVE_MINUTES = 10080  # a game's thread stays open a week after its last message
 
@@ -182,6 +183,10 @@ async def open_thread(client: ServedClient, lobby: Lobby, joiner: str) -> str:
             thread = (await forum.create_thread(name=name, content=content)).thread  # type: ignore[union-attr]
     except discord.Forbidden:
         raise GameError(*NO_THREADS) from None
+    except discord.HTTPException as problem:
+        if problem.code != THREAD_MADE or lobby.forum_id is not None:
+            raise
+        return str(lobby.message_id)  # made by a join whose process died: it has the post's id
     return str(thread.id)
 
 

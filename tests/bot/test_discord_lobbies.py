@@ -372,3 +372,14 @@ async def test_a_thread_the_bot_may_not_post_in_still_holds_the_game_and_the_joi
     assert (await bot.games.game(message)).sides["axis"].players == [OTTO]
     assert (await lobby_of(bot.games.store, 1)).status == "taken"
     assert f"Taken by <@{OTTO}>" in post_text(discord, message)
+
+
+async def test_a_thread_made_by_a_join_whose_process_died_is_the_games(lobby):
+    """Discord made the thread, but the process died before it was kept: the next join is told
+    the post has a thread already, and makes the game in it (a thread of a post has its id)."""
+    bot, discord = lobby
+    join, message = await post(discord)
+    discord.fail(THREAD, Fault(400, 160004, "A thread has already been created for this message"))
+    text, _ = reply(await discord.click(join, user=OTTO, channel=CHANNEL))
+    assert text == f"You joined: the game is in <#{message}>."
+    assert (await bot.games.game(message)).sides["axis"].players == [OTTO]
