@@ -21,6 +21,7 @@ from bot.services.dice_service import DiceService
 from bot.services.force_service import ForceService
 from bot.services.game_service import GameService
 from bot.services.linked_campaign_service import Battled, Carried, LinkedCampaignService
+from bot.services.lobby_service import Expired, LobbyService
 from bot.services.outcome import Outcome
 from bot.services.owed_service import OwedService
 from bot.services.ping_service import Ping, TurnPings
@@ -52,7 +53,8 @@ class Notices:
     - ``carried(channel, reply)`` and ``battle(channel, outcome)``: a linked campaign's battle
       ended and was carried over, the next battle is set up;
     - ``stand_in_acted(channel, heading, outcome)``: the stand-in played its side's turn, or took
-      a side over or handed it back by itself (the heading says which)."""
+      a side over or handed it back by itself (the heading says which);
+    - ``lobby_expired(lobby)``: a lobby's time ran out (its post says so)."""
 
     window_closed: Callable[[str, Outcome], Awaitable[None]] | None = None
     deadline_passed: Callable[[str, str, Outcome | None], Awaitable[None]] | None = None
@@ -63,6 +65,7 @@ class Notices:
     carried: Carried | None = None
     battle: Battled | None = None
     stand_in_acted: Callable[[str, str, Outcome], Awaitable[None]] | None = None
+    lobby_expired: Expired | None = None
 
 
 @dataclass(frozen=True)
@@ -85,6 +88,7 @@ class Services:
     pictures: PicturePool  # where the battlefield pictures are drawn, and the stand-in decides
     stand_ins: StandIns  # the sides the bot plays
     pins: PinnedCards  # each channel's pinned game card (Discord)
+    lobbies: LobbyService  # the open games posted for anyone to join (Discord)
 
     @property
     def store(self) -> GameStore:
@@ -101,6 +105,7 @@ class Services:
         self.campaigns.on_reminder, self.campaigns.on_reveal = notices.reminder, notices.reveal
         self.linked_campaigns.on_carried, self.linked_campaigns.on_battle = notices.carried, notices.battle
         self.stand_ins.on_acted = notices.stand_in_acted
+        self.lobbies.on_expired = notices.lobby_expired
 
     @classmethod
     def start(
@@ -141,4 +146,5 @@ class Services:
             pictures=pictures,
             stand_ins=StandIns(games, pictures),  # deciding in the pictures' workers
             pins=PinnedCards(store),
+            lobbies=LobbyService(games),
         )

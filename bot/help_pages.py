@@ -37,7 +37,9 @@ PAGES: tuple[HelpPage, ...] = (
 1. `/game new` sets up a quick battle; choose a `table:`, the allied `forces:`, the game's \
 `pace:` (`live`, played at one sitting: a reaction may wait 2 minutes; `daily`, played over \
 days: 24 hours; or any time with `reaction_seconds:`), or a book scenario with `scenario:`. \
-Every set-up message says what is still missing and the command for it.
+Every set-up message says what is still missing and the command for it. No opponent yet? In a \
+Discord server `/lfg post side:` offers the game to the channel: whoever taps Join takes the other \
+side, and it starts in a thread of its own (`/lfg list` shows the server's open games).
 2. Each player takes a side: `/game join side:allies` and `/game join side:axis`. In a scenario \
 game, bring one of your own forces with `force:` (build it with `/force new`).
 3. `/game start` rolls for the initiative; whoever wins answers `/initiative choice:start` to \

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from bot.command_schema.campaigns import CAMPAIGN_SPECS
 from bot.command_schema.forces import FORCE_SPECS
+from bot.command_schema.lobbies import LOBBY_SPECS
 from bot.command_schema.lookups import LOOKUP_SPECS
 from bot.command_schema.menus import MENUS
 from bot.command_schema.options import (
@@ -58,5 +59,6 @@ SPECS: tuple[Spec, ...] = (
     *CAMPAIGN_SPECS,
     *TABLE_SPECS,
     *OVERSIGHT_SPECS,
+    *LOBBY_SPECS,
 )
 COMMANDS: dict[str, Spec] = {s.path: s for s in SPECS}

@@ -25,6 +25,7 @@ from bot.discord_adapter.dice_commands import (
 from bot.discord_adapter.force_commands import ForceCommands
 from bot.discord_adapter.game_commands import GameCommands
 from bot.discord_adapter.help_command import PageButton, TopicSelect, help_command
+from bot.discord_adapter.lobby_commands import JoinButton, LobbyCommands, lobby_expiry
 from bot.discord_adapter.menu_commands import MESSAGE_MENU_COMMANDS
 from bot.discord_adapter.owed_commands import GamesCommands
 from bot.discord_adapter.pinned_card import update_game_card
@@ -89,7 +90,7 @@ class IronCrossBot(ServedClient):
         self.owed, self.pings = services.owed, services.pings
         self.campaigns, self.linked_campaigns = services.campaigns, services.linked_campaigns
         self.replays, self.pictures = services.replays, services.pictures
-        self.stand_ins, self.pins = services.stand_ins, services.pins
+        self.stand_ins, self.pins, self.lobbies = services.stand_ins, services.pins, services.lobbies
         self.stories = StoryPosts(self, self.services.replays)  # follows a game-over card
         self.sync_commands = sync_commands
         self.sync_guild = sync_guild  # a test server to publish the commands to, not every server
@@ -116,6 +117,7 @@ class IronCrossBot(ServedClient):
         self.tree.add_command(stats_command)
         self.tree.add_command(RefereeCommands())
         self.tree.add_command(TeamCommands())
+        self.tree.add_command(LobbyCommands())
         for menu in MESSAGE_MENU_COMMANDS:
             self.tree.add_command(menu)
         place_commands(self.tree)  # a user may install the lookups; the games stay in servers
@@ -130,6 +132,7 @@ class IronCrossBot(ServedClient):
                 reveal=campaign.announce_reveal,
                 carried=campaign.post,
                 stand_in_acted=self.stand_in_acted,
+                lobby_expired=lobby_expiry(self),
             )
         )
         self.add_dynamic_items(
@@ -143,6 +146,7 @@ class IronCrossBot(ServedClient):
             TopicSelect,
             AddPieceSelect,
             UndoPieceButton,
+            JoinButton,
         )
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem]) -> None:
@@ -166,8 +170,11 @@ class IronCrossBot(ServedClient):
             await self.games.resume()
             await self.campaigns.resume()
             await self.pings.resume()
+            await self.lobbies.resume()
         await self.stand_ins.resume()  # each process may: the game's version decides who acts
-        self.deadlines = DeadlineLoop(self.games, self.pings, self.campaigns, every=self.deadline_every)
+        self.deadlines = DeadlineLoop(
+            self.games, self.pings, self.campaigns, every=self.deadline_every, lobbies=self.lobbies
+        )
         self.deadlines.start()
 
     async def close(self) -> None:
@@ -175,6 +182,7 @@ class IronCrossBot(ServedClient):
             await self.deadlines.close()
         await self.stories.close()
         await self.stand_ins.close()
+        await self.lobbies.close()
         await self.pictures.close()
         if self.shards:  # connected: the sharded client closes its shards
             await super().close()

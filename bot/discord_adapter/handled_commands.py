@@ -67,6 +67,7 @@ def ask_of(interaction: Interaction) -> Ask:
         users_in=mentioned,
         moderator=in_server and interaction.permissions.manage_messages,
         manager=in_server and interaction.permissions.manage_guild,
+        server=str(interaction.guild_id) if in_server else None,
     )
 
 

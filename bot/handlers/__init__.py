@@ -17,6 +17,7 @@ from bot.handlers.campaigns import CAMPAIGN_HANDLERS
 from bot.handlers.cards import CARD_HANDLERS
 from bot.handlers.forces import FORCE_HANDLERS
 from bot.handlers.games import GAME_HANDLERS
+from bot.handlers.lobbies import LOBBY_HANDLERS
 from bot.handlers.lookups import LOOKUP_HANDLERS
 from bot.handlers.owed import OWED_HANDLERS
 from bot.handlers.referees import REFEREE_HANDLERS
@@ -35,4 +36,5 @@ HANDLERS: dict[str, Handler] = {
     **CAMPAIGN_HANDLERS,
     **REFEREE_HANDLERS,
     **TEAM_HANDLERS,
+    **LOBBY_HANDLERS,
 }

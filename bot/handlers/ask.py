@@ -34,6 +34,8 @@ class Ask:
       the game's referee at the console); ``manager``: the asker keeps the server's library and
       decks (Manage Server in a server; always at the console).
     - ``buttons``: the front end has buttons to tap (an answer may name them).
+    - ``server``: the Discord server the command was typed in (None: the console, a direct
+      message), where others may see what it posts (a lobby).
     """
 
     services: Services
@@ -51,6 +53,7 @@ class Ask:
     moderator: bool = False
     manager: bool = False
     buttons: bool = False
+    server: str | None = None
 
 
 @dataclass(frozen=True)

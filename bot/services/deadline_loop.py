@@ -4,8 +4,9 @@ A process arms the timers of the deadlines its own commands start, and fires eac
 its claim (:mod:`bot.storage.deadline_claims`). Every ``every`` seconds the loop also claims, a
 batch at a time, the deadlines that have fallen due and that nobody holds: those of a process
 that died (its lease ran out), those stored before this process started, those another process
-armed but did not get to, and the posts of deadlines fired still to make
-(:mod:`bot.services.deadline_posts`). Each claimed deadline is armed on the timers of the
+armed but did not get to, the posts of deadlines fired still to make
+(:mod:`bot.services.deadline_posts`), and the lobbies whose time ran out
+(:mod:`bot.services.lobby_service`). Each claimed deadline is armed on the timers of the
 service that fires it, and fires at once (its deadline has passed). Several processes' loops
 never claim the same deadline (``FOR UPDATE SKIP LOCKED``), and a process claims no more than it
 has room for (a batch, less what it has overdue and not yet fired), so a restart with 10,000
@@ -25,9 +26,11 @@ from datetime import datetime, timedelta
 from bot.services.campaign_service import CampaignService
 from bot.services.deadline_posts import DeadlinePosts
 from bot.services.game_service import GameService
+from bot.services.lobby_service import LobbyService
 from bot.services.ping_service import TurnPings
 from bot.storage.deadline_claims import (
     CAMPAIGN_ALARMS,
+    LOBBIES,
     REFEREE_DEADLINES,
     TURN_PINGS,
     WINDOWS,
@@ -52,8 +55,9 @@ class DeadlineLoop:
         campaigns: CampaignService | None = None,
         every: timedelta = EVERY,
         batch: int = BATCH,
+        lobbies: LobbyService | None = None,
     ) -> None:
-        self.games, self.pings, self.campaigns = games, pings, campaigns
+        self.games, self.pings, self.campaigns, self.lobbies = games, pings, campaigns, lobbies
         self.every, self.batch = every, batch
         self._task: asyncio.Task[None] | None = None
 
@@ -67,6 +71,7 @@ class DeadlineLoop:
     def _timers(self) -> list[ReactionTimers]:
         timers = [self.games.timers, self.games.clocks.deadlines, *(o.timers for o in self._outboxes())]
         timers += [self.pings.timers] if self.pings else []
+        timers += [self.lobbies.timers] if self.lobbies else []
         return timers + ([self.campaigns.timers] if self.campaigns else [])
 
     def overdue(self) -> int:
@@ -101,6 +106,10 @@ class DeadlineLoop:
             campaigns = await self.campaigns.claims.claim_due(CAMPAIGN_ALARMS, now, room)
             await self.campaigns.taken_over(campaigns)
             claimed += len(campaigns)
+        if self.lobbies is not None:
+            lobbies = await claims.claim_due(LOBBIES, now, room)
+            self.lobbies.taken_over(lobbies)
+            claimed += len(lobbies)
         return claimed
 
     async def caught_up(self, most: float = CATCHING_UP) -> None:

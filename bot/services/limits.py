@@ -36,6 +36,9 @@ MAX_DAYS = 30  # CG Days in a campaign
 MAX_CPP = 1000  # campaign purchase points a side gets a CG Day
 MAX_ENTRIES = 1_000_000  # a campaign ledger's entry numbers
 MAX_DURATION_DAYS = 365  # a campaign phase, a grace period, a reminder
+LOBBY_HOURS = range(1, 24 * 7 + 1)  # a lobby stays open an hour to a week
+LOBBY_DEFAULT_HOURS = 24
+LOBBY_NOTE = 200  # characters of a lobby's note to whoever joins
 
 
 _BREAKS = re.compile(r"\r\n?|[\v\f\x1c-\x1e\x85\u2028\u2029]")  # every other way to end a line

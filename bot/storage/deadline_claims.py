@@ -2,7 +2,7 @@
 and each deadline is fired by one process.
 
 Every stored deadline (a reaction window, a referee's deadline, a turn ping, a campaign's next
-alarm, a deadline's post still to make) carries a claim: the process that fires it
+alarm, a lobby's expiry, a deadline's post still to make) carries a claim: the process that fires it
 (``claimed_by``) and until when (``claimed_until``, a lease). A process fires a deadline only
 once it holds its claim:
 
@@ -42,6 +42,7 @@ from bot.storage.store import GameStore
 from bot.storage.tables import (
     CampaignRow,
     DeadlinePostRow,
+    LobbyRow,
     PausedClockRow,
     PlayerDeadlineRow,
     TurnPingRow,
@@ -94,6 +95,8 @@ CAMPAIGN_ALARMS = Deadlines(
     kept=and_(CampaignRow.kind == "red_barricades", CampaignRow.finished == false()),
 )
 DEADLINE_POSTS = Deadlines(DeadlinePostRow, ("channel_id", "post"), None)
+# a lobby expires while open, or while a join its process gave up holds it
+LOBBIES = Deadlines(LobbyRow, ("id",), "expires_at", kept=LobbyRow.status.in_(["open", "joining"]))
 
 
 def _free(deadlines: Deadlines, now: str, owner: str | None = None):

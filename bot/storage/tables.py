@@ -88,13 +88,14 @@ class DeadlinePostRow(SQLModel, table=True):
 WINDOW_CLOSED, REFEREE_DEADLINE, TURN_PING = "window_closed", "referee_deadline", "turn_ping"
 CAMPAIGN_REMINDER, CAMPAIGN_REVEAL = "campaign_reminder", "campaign_reveal"
 STAND_IN_POST = "stand_in"  # the stand-in's turn, or a side it took over or handed back by itself
+LOBBY_EXPIRED = "lobby_expired"  # a lobby's post edited to say it expired
 GAME_POSTS = (
     WINDOW_CLOSED,
     REFEREE_DEADLINE,
     TURN_PING,
     STAND_IN_POST,
 )  # about a channel's game: gone with it
-POST_KINDS = (*GAME_POSTS, CAMPAIGN_REMINDER, CAMPAIGN_REVEAL)
+POST_KINDS = (*GAME_POSTS, CAMPAIGN_REMINDER, CAMPAIGN_REVEAL, LOBBY_EXPIRED)
 
 
 class RollRow(SQLModel, table=True):
@@ -312,3 +313,33 @@ class PingChoiceRow(SQLModel, table=True):
 
     user_id: str = Field(primary_key=True)
     how: str
+
+
+class LobbyRow(SQLModel, table=True):
+    """An open game posted to a server's channel (/lfg post) for anyone to join: what it offers
+    (the /game new options, JSON), the side its poster takes, and what became of it. ``status``
+    is "open" (its Join button takes the other side), "joining" (a joiner's game is being made,
+    until ``joining_until`` at the latest), "taken", "expired" or "cancelled"; it expires at
+    ``expires_at`` (ISO 8601, UTC) while open, or while a join given up holds it."""
+
+    __tablename__ = "lobbies"
+    __table_args__ = (Index("lobbies_open", "status", "expires_at"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: str = Field(index=True)
+    channel_id: str  # where the lobby was posted
+    message_id: str | None = None  # the lobby's post, once made
+    forum_id: str | None = None  # the forum whose new post the game gets; None: a thread of the post
+    poster: str
+    poster_name: str
+    side: str  # the poster's
+    offer: str  # bot.services.lobby_service.Offer JSON
+    note: str = ""
+    status: str = "open"
+    joiner: str | None = None
+    joining_until: str | None = None  # a join not done by then was given up (its process died)
+    thread_id: str | None = None  # the game's channel, once made
+    created_at: str
+    expires_at: str
+    claimed_by: str | None = None  # the process that expires it (bot.storage.deadline_claims)
+    claimed_until: str | None = None  # when its claim runs out, if it has not expired it by then

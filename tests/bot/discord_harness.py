@@ -122,15 +122,16 @@ def _message(channel_id: int, content: str, message_id: str | None = None) -> di
     }
 
 
-def _thread(channel_id: int, asked: dict[str, Any]) -> dict[str, Any]:
-    """The thread Discord would send back for a started one."""
+def _thread(channel_id: int, asked: dict[str, Any], thread_id: str | None = None) -> dict[str, Any]:
+    """The thread Discord would send back for a started one (one started from a message takes
+    the message's id)."""
     return {
-        "id": str(next(_ids)),
+        "id": thread_id or str(next(_ids)),
         "guild_id": GUILD,
         "parent_id": str(channel_id),
         "owner_id": APPLICATION,
-        "name": asked["name"],
-        "type": asked["type"],
+        "name": asked.get("name", "game"),
+        "type": asked.get("type", 11),  # a thread of a message, or a forum's post: public
         "message_count": 0,
         "member_count": 1,
         "thread_metadata": {
@@ -163,6 +164,8 @@ class Harness:
         # only a user's install of it answers there
         self.private_channels: set[str] = set()
         self.user_installed: set[str] = set()  # server channels where only the user installed the bot
+        self.threads: dict[str, str] = {}  # thread id -> its channel (a forum's, for a post): used in it
+        self.channel_types: dict[str, int] = {}  # a channel's type, as Discord gives it (default: text, 0)
         self.posted: dict[str, dict[str, Any]] = {}  # message id -> the message Discord keeps (for fetches)
         self.answered: set[str] = set()  # the interactions called back (Discord takes one callback each)
         self.nonces: dict[str, str] = {}  # a message's nonce -> the message posted with it
@@ -286,6 +289,11 @@ class Harness:
         sending = payload is not None or multipart
         if broken := self._broken(route, body if sending else None, multipart, message_id=edited):
             return broken
+        if route.path.endswith("/threads") and route.method == "POST":
+            return 200, self._started(route, body, multipart)
+        if route.path == "/channels/{channel_id}" and route.method == "GET":
+            channel = route.url.rsplit("/", 1)[1]
+            return 200, self._channel(channel)
         if route.path.startswith("/channels/{channel_id}/messages") and route.method in ("POST", "PATCH"):
             nonce = body.get("nonce") if body.get("enforce_nonce") else None
             if nonce is not None and nonce in self.nonces:  # Discord gives back what it posted
@@ -298,13 +306,35 @@ class Harness:
         if route.path == "/channels/{channel_id}/messages/{message_id}" and route.method == "GET":
             message_id = route.url.rsplit("/", 1)[1]
             return 200, self.posted.get(message_id) or _message(route.channel_id, "", message_id)
-        if route.path == "/channels/{channel_id}/threads":
-            return 200, _thread(route.channel_id, payload)
         if route.path == "/users/@me/channels":  # a direct-message channel opened with a user
             dm = str(next(_ids))
             self.dm_channels[dm] = str(payload["recipient_id"])
             return 200, {"id": dm, "type": 1, "recipients": []}
         return 200, {}
+
+    def _started(self, route, body: dict[str, Any], multipart) -> dict[str, Any]:
+        """A thread Discord started: of a message (taking its id), of a channel, or a forum's
+        post with its first message."""
+        from_message = route.path.endswith("/messages/{message_id}/threads")
+        thread = _thread(route.channel_id, body, route.url.split("/")[-2] if from_message else None)
+        if from_message or "message" in body:  # a thread players may use the commands in
+            self.threads[thread["id"]] = str(route.channel_id)
+        if "message" in body:  # a forum's post
+            first = self._kept(_message(int(thread["id"]), "", thread["id"]), body["message"], multipart)
+            self.delivered.append((f"{route.method} {route.path}", first, False))
+            thread["message"] = first
+        return thread
+
+    def _channel(self, channel: str) -> dict[str, Any]:
+        """A channel as Discord gives it: a thread (of its channel), or a channel of its type."""
+        kind = self.channel_types.get(channel, 11 if channel in self.threads else 0)
+        data = {"id": channel, "type": kind, "guild_id": GUILD, "name": "battle", "position": 0}
+        data |= {"permission_overwrites": [], "nsfw": False, "parent_id": self.threads.get(channel)}
+        if kind in (15, 16):  # a forum, and its tags
+            data |= {"available_tags": [], "default_reaction_emoji": None, "flags": 0}
+        if channel in self.threads:
+            data |= _thread(int(self.threads[channel]), {}, channel)
+        return data
 
     def _broken(self, route, body, multipart, *, message_id: str | None = None) -> tuple[int, Any] | None:
         """Discord's refusal (400, Invalid Form Body) of a request that breaks one of its rules,
@@ -506,6 +536,8 @@ class Harness:
             "data": data,
         }
         payload["context"] = IN_A_SERVER
+        if channel in self.threads:  # used in a thread, or a forum's post
+            payload["channel"] = self._channel(channel)
         if channel in self.dm_channels or channel in self.private_channels:  # no server, no member
             del payload["guild_id"], payload["guild_locale"]
             payload["user"] = payload.pop("member")["user"]

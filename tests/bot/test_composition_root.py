@@ -21,7 +21,7 @@ def test_the_front_ends_build_no_service():
         for node in ast.walk(ast.parse(path.read_text()))
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in SERVICES
     ]
-    assert len(SERVICES) == 16 and built == []
+    assert len(SERVICES) == 17 and built == []
 
 
 async def test_the_discord_client_serves_with_the_services_it_is_given(store):
@@ -36,5 +36,6 @@ async def test_the_discord_client_serves_with_the_services_it_is_given(store):
         assert services.campaigns.on_reminder == campaign.remind  # type: ignore[union-attr]
         assert services.linked_campaigns.on_carried == campaign.post  # type: ignore[union-attr]
         assert services.pings.on_ping == client.tree.get_command("games").send_ping
+        assert services.lobbies.on_expired is not None  # the lobby's post edited when it expires
     finally:
         await client.close()

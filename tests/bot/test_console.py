@@ -296,3 +296,10 @@ async def test_the_console_lists_a_nations_whole_order_of_battle_and_narrows_it(
         "Not allowed: the US Army 1944/45 has no 'Sherman 99'; did you mean Sherman 75mm, Sherman 76mm or "
         "Sherman 105mm? (/force orbat nation:us find:Sherman lists every entry like it)"
     ) in out
+
+
+async def test_lobbies_are_refused_at_the_console_as_they_need_a_discord_server(tmp_path):
+    url = f"sqlite+aiosqlite:///{tmp_path / 'console.db'}"
+    out = await run("/lfg post side:allies\n/lfg list\n/lfg cancel\n", url)
+    refusal = "Not allowed: Lobbies need a Discord server, where others can see and join them"
+    assert out.count(refusal) == 3

@@ -150,6 +150,13 @@ def forged_ids(
         cases.append(("table menu", menu(f"ictable:add:{rng.choice(parts)}x"), values()))
         cases.append(("table undo", button(f"ictable:undo:{rng.choice(parts)}x"), None))
         cases.append(("campaign", button(f"icc:{channel}:{rng.choice(['0', '1', '9' * 40])}:submit"), None))
+        cases.append(
+            (
+                "lobby join",
+                button(f"iclobby:join{rng.choice(['', ':1', ':0', ':x', ':9' * 20, ':1:2'])}"),
+                None,
+            )
+        )
     for forged in ("ic:1:v3:bogus", f"ic:abc:v{version}:unit", "ic:1:react:again", "ichelp:sideways:1", "x"):
         cases.append(("no template", button(forged), None))  # matches no item of the bot's
     return cases

@@ -21,6 +21,7 @@ from tests.bot.discord_harness import (
     OTTO,
     Pick,
     Upload,
+    buttons,
     callback_payload,
     close_bot,
     form,
@@ -188,11 +189,17 @@ async def opened_forms(bot, discord) -> list[tuple[dict[str, Any], str, str]]:
     square = form(await discord.choose(menu, ["woods"], user=ANN, channel="2"))
     await discord.slash("campaign new", user=ANN, channel="3", name="B", **CAMPAIGN)
     sealed = form(await discord.slash("campaign submit", user=OTTO, channel="3"))
+    await discord.slash("force new", user=ANN, channel="4", name="Easy", nation="us", points=300)
+    lobby = await discord.slash(
+        "lfg post", user=ANN, channel="4", side="allies", scenario="meeting", force="Easy"
+    )
+    joining = form(await discord.click(buttons(lobby)["Join"], user=OTTO, channel="4"))
     return [
         (cards, ANN, "2"),
         (imported, ANN, "2"),
         (square, ANN, "2"),
         (sealed, OTTO, "3"),
+        (joining, OTTO, "4"),
     ]
 
 

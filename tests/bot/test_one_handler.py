@@ -130,6 +130,10 @@ LINES = [
     "/team request unit:Infantry Detachment 2",
     "/team grant unit:Infantry Detachment 2",
     "/team refuse unit:Infantry Detachment 2",
+    "/lfg post side:axis scenario:capture table:random seed:7 forces:british ruleset:house_v1 pace:daily "
+    "attacker:axis force:KG points:500 hours:48 note:first game, be gentle",
+    "/lfg list",
+    "/lfg cancel lobby:3",
 ]
 PICKED = {"user": 6, "role": 8}  # the option types of a user and a server role, as Discord sends them
 FARM = b"name: Farm\nwidth: 72\ndepth: 48\npieces: []\n"

@@ -366,6 +366,7 @@ async def build(copies: Copies, monkeypatch) -> dict[str, Snapshot]:
         axis=f"<@{OTTO}>",
         axis_force="F",
     )
+    await discord.slash("lfg post", user=ANN, channel=LINKED, side="allies")
     await discord.slash("table new", user=ANN, channel=LINKED, name="T", width=48.0, depth=48.0)
     await discord.slash(
         "table add", user=ANN, channel=LINKED, table="T", piece="wood", kind="woods", at="B2", size="9x9"
@@ -675,7 +676,7 @@ READS_ONLY = {
     "chart list", "chart show", "force export", "force list", "force show", "game history", "game log",
     "game map", "game status", "games mine", "odds fire", "odds shot", "odds test", "ref log", "ref map",
     "ref prep list", "game replay", "rule", "library", "stats", "team show", "table show", "table list",
-    "table export", "help", "measure", "force orbat",
+    "table export", "help", "measure", "force orbat", "lfg list",
 }  # fmt: skip
 OWN_RECORDS = {
     "roll", "chart roll", "games ping", "force import", "table new", "table random", "table copy",
@@ -767,6 +768,11 @@ SERVER_ROWS = (  # what the server keeps apart from a channel's game: one phase,
     # a channel running one
     cell("campaign linked buy", {ANN}, NOT_HERE, fixed(side="allies", unit="Infantry Detachment")),
     cell("campaign linked new", EVERYONE, NOT_HERE, LINK_AGAIN),
+    # Ann's open game #1: anyone posts one; she (or a server admin) withdraws hers; anyone else
+    # joins it, its game made in a thread of its own
+    cell("lfg post", EVERYONE, "server", fixed(side="axis")),
+    cell("lfg cancel", {ANN, BOSS}, "server", fixed(lobby=1)),
+    cell("Join", EVERYONE - {ANN}, "server", kind="button"),
 )
 SERVER = Setting(
     LINKED,
@@ -788,6 +794,8 @@ TABLE_CARD = {
         "options": [{"label": "woods (10x8)", "value": "woods"}],
     },
 }
+LOBBY_POST = {"Join": {"type": 2, "style": 1, "label": "Join", "custom_id": "iclobby:join:1"}}  # Ann's
+SERVER_ITEMS = TABLE_CARD | LOBBY_POST  # what the server-level rows click
 TABLE_BUILDING = Setting(  # the piece menu opens a form for the table's maker alone
     LINKED,
     USERS,
@@ -803,10 +811,11 @@ TABLE_BUILDING = Setting(  # the piece menu opens a form for the table's maker a
 
 
 async def test_every_server_level_change_as_every_role(phases, copies, monkeypatch):
-    """Forces, the rules library, the card decks, the tables and a linked campaign: only their
-    owners (a force's or a table's maker, the server's admins, the campaign's players) change them."""
+    """Forces, the rules library, the card decks, the tables, a linked campaign and the open
+    games: only their owners (a force's or a table's maker, the server's admins, the campaign's
+    players, a lobby's poster) change them; anyone but its poster joins an open game."""
     for setting in (SERVER, TABLE_BUILDING):
         wrong = await run_matrix(
-            setting, "server", Snapshot("server", buttons=TABLE_CARD), copies, monkeypatch
+            setting, "server", Snapshot("server", buttons=SERVER_ITEMS), copies, monkeypatch
         )
         assert not wrong, "\n".join(wrong)

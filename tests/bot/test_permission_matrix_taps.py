@@ -57,8 +57,8 @@ from tests.bot.test_permission_matrix import (
     REF,
     REFEREES,
     SERVER,
+    SERVER_ITEMS,
     TABLE_BUILDING,
-    TABLE_CARD,
     USERS,
     Setting,
     Snapshot,
@@ -546,8 +546,8 @@ def sent_by_rows(phases, cards, campaign, choosing, reserving, quick_battle) -> 
         (CHOICE, [choosing]),
         (RESERVE_CALLS, [reserving]),
         (QUICK_BATTLE, quick_battle.values()),
-        (SERVER, [Snapshot("server", buttons=TABLE_CARD)]),
-        (TABLE_BUILDING, [Snapshot("server", buttons=TABLE_CARD)]),
+        (SERVER, [Snapshot("server", buttons=SERVER_ITEMS)]),
+        (TABLE_BUILDING, [Snapshot("server", buttons=SERVER_ITEMS)]),
     ):
         for row in setting.rows:
             if row.kind in ("button", "menu"):

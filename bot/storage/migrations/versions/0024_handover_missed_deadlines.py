@@ -1,14 +1,14 @@
 """The deadlines each side of a game has missed in a row, after which a daily game hands the
 side to the bot (bot.services.stand_in_service).
 
-Revision ID: 0024_handover
+Revision ID: 0024
 Revises: 0023
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0024_handover"
+revision = "0024"
 down_revision = "0023"
 branch_labels = None
 depends_on = None
