@@ -8,6 +8,7 @@ import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from datetime import datetime
+from typing import NamedTuple
 
 from sqlalchemy import Connection
 
@@ -241,24 +242,31 @@ class GameService:
         version: int | None = None,
         also: Also | None = None,
     ) -> Outcome:
-        """Load the game once, decide off the event loop, write once."""
+        """Load the game once and decide where it was read, off the event loop; write once."""
+
+        def decide(found: StoredGame | None) -> tuple[StoredGame, Decided | None]:
+            game = _found(found)
+            if game.already is not None:
+                return game, None
+            if version is not None and game.version != version:
+                raise GameError(OUT_OF_DATE)
+            command = check(game.state)
+            started = time.perf_counter()
+            try:
+                state, events = apply(game.state, command, self.dice())
+            except IllegalCommand as refusal:
+                log.info("refused", extra={"channel": channel_id, "user": user_id, "reason": str(refusal)})
+                raise GameError(str(refusal)) from refusal
+            return game, Decided(command, state, events, started)
+
         async with self._locks[channel_id]:
             for attempt in (1, 2):
-                game = await self._load(channel_id, interaction_id)
-                if game.already is not None:
+                game, decided = await self.store.load_then(channel_id, interaction_id, decide)
+                if decided is None:
                     done = game.already
+                    assert done is not None
                     return Outcome(game.state, done.events, done.version, before=game.state, repeated=True)
-                if version is not None and game.version != version:
-                    raise GameError(OUT_OF_DATE)
-                command = check(game.state)
-                started = time.perf_counter()
-                try:
-                    state, events = await asyncio.to_thread(apply, game.state, command, self.dice())
-                except IllegalCommand as refusal:
-                    log.info(
-                        "refused", extra={"channel": channel_id, "user": user_id, "reason": str(refusal)}
-                    )
-                    raise GameError(str(refusal)) from refusal
+                command, state, events, started = decided
                 window = await self.clocks.window_time(game, state)
                 committed: list[Callable[[], None]] = []
                 try:
@@ -467,10 +475,23 @@ class GameService:
             await self._post_closed(post.channel_id, outcome)
 
     async def _load(self, channel_id: str, interaction_id: str | None = None) -> StoredGame:
-        game = await self.store.load(channel_id, interaction_id)
-        if game is None:
-            raise GameError("There is no game in this channel: start one with /game new")
-        return game
+        return _found(await self.store.load(channel_id, interaction_id))
+
+
+class Decided(NamedTuple):
+    """What an action was decided to be, where its game was read: the command, the state and
+    events it makes, and when the engine started on it."""
+
+    command: Command
+    state: GameState
+    events: list[Event]
+    started: float
+
+
+def _found(game: StoredGame | None) -> StoredGame:
+    if game is None:
+        raise GameError("There is no game in this channel: start one with /game new")
+    return game
 
 
 def refuse_replacing(state: GameState, user_id: str | None) -> None:

@@ -62,7 +62,6 @@ async def store_overdue_windows(
                 {
                     "channel_id": name(n),
                     "version": game.version,
-                    "initial_state": game.initial_state,
                     "state": game.state,
                     "reaction_seconds": game.reaction_seconds,
                 }
