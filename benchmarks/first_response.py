@@ -11,7 +11,7 @@ picture workers of ``bot.picture_pool``, the collector of ``bot.collector``). Al
 action against a plain write of the same bytes to the same kind of file (alone with --storage).
 
     .venv/bin/python benchmarks/first_response.py [--channels 50 200] [--workers 2] [--unchecked]
-    .venv/bin/python benchmarks/first_response.py --storage [--runs 5] [--repeats 200]
+    .venv/bin/python benchmarks/first_response.py --storage [--runs 5] [--repeats 200] [--folder /dev/shm]
 """
 
 from __future__ import annotations
@@ -264,7 +264,10 @@ async def stored_action_against_plain_write(folder: Path, repeats: int = 200) ->
     plain.connection.close()
     write = statistics.median(plain.timings)
     size = sum(map(len, plain.row))
-    print(f"storing one action ({size:,} bytes: state, command, events), median of {repeats} (ms):")
+    print(
+        f"storing one action ({size:,} bytes: state, command, events) in {folder.parent}, median of "
+        f"{repeats} (ms, load {os.getloadavg()[0]:.1f}):"
+    )
     print(f"  plain sqlite3 write {write * 1000:.3f}")
     for name, timings in (("stored action", actions), ("store.load", loads), ("store.append", appends)):
         median = statistics.median(timings)
@@ -281,12 +284,15 @@ async def main() -> None:
     parser.add_argument("--storage", action="store_true", help="only the stored action against a plain write")
     parser.add_argument("--runs", type=int, default=1, help="times the stored action is timed, each afresh")
     parser.add_argument(
+        "--folder", help="where the databases are made (default: the system's temporary folder)"
+    )
+    parser.add_argument(
         "--unchecked",
         action="store_true",
         help="the burst's requests not checked against Discord's API schema",
     )
     options = parser.parse_args()
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory(dir=options.folder) as folder:
         if not options.storage:
             print(f"channels acting at once, ms ({os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}):")
             for channels in options.channels:

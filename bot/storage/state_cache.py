@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from engine.game_state import GameState
 
-KEPT = 512  # channels whose games are kept: about 240 tracked objects and 17 KB of JSON each
+KEPT = 256  # channels whose games are kept: a quick battle is about 110 KB and 240 tracked objects
 
 
 class Kept(NamedTuple):

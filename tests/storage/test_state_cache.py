@@ -7,12 +7,14 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import sys
+from datetime import datetime
 from pathlib import Path
 
 import pytest
 
 from bot.services.game_service import GameService
 from bot.services.outcome import GameError
+from bot.storage.state_cache import StateCache
 from bot.storage.store import GameStore
 from engine.game import replay
 from engine.game_state import GameState
@@ -105,3 +107,12 @@ async def test_a_write_that_did_not_commit_leaves_the_stored_game(store, monkeyp
         await store.append(held, "hot-seat", command, events, state, with_it=refuse)
     game = await store.load("c")
     assert (game.version, game.state, parses.count) == (0, held.state, 1)
+
+
+def test_the_least_recently_used_game_is_dropped_first():
+    cache, game = StateCache(size=2), quick_battle()
+    for channel in ("a", "b"):
+        cache.keep(channel, 1, datetime(2026, 1, 1), game)
+    assert cache.get("a") is not None  # "b" is now the least recently used
+    cache.keep("c", 1, datetime(2026, 1, 1), game)
+    assert [channel for channel in "abc" if cache.get(channel)] == ["a", "c"]
