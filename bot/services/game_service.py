@@ -21,7 +21,7 @@ from bot.services.outcome import GameError, Outcome, refusals
 from bot.services.permissions import Refused, authorise, held_by_referees
 from bot.storage import clock_store
 from bot.storage.deadline_claims import WINDOWS, Claims, process_name
-from bot.storage.store import GameStore, StaleGame, StoredGame
+from bot.storage.store import GameStore, StaleGame, StoredGame, Written
 from bot.storage.tables import WINDOW_CLOSED
 from bot.storage.thread_store import keep_side_threads, side_threads
 from engine.commands import Command, DeclineReaction, UndoActions
@@ -257,7 +257,7 @@ class GameService:
             except IllegalCommand as refusal:
                 log.info("refused", extra={"channel": channel_id, "user": user_id, "reason": str(refusal)})
                 raise GameError(str(refusal)) from refusal
-            return game, Decided(command, state, events, started)
+            return game, Decided(command, state, events, started, Written.of(state, command, events))
 
         async with self._locks[channel_id]:
             for attempt in (1, 2):
@@ -266,7 +266,7 @@ class GameService:
                     done = game.already
                     assert done is not None
                     return Outcome(game.state, done.events, done.version, before=game.state, repeated=True)
-                command, state, events, started = decided
+                command, state, events, started, written = decided
                 window = await self.clocks.window_time(game, state)
                 committed: list[Callable[[], None]] = []
                 try:
@@ -280,6 +280,7 @@ class GameService:
                         interaction_id=interaction_id,
                         window_message=window_message,
                         with_it=self._writing_with(game, user_id, state, committed, also),
+                        written=written,
                     )
                 except StaleGame:
                     if attempt == 2:
@@ -480,12 +481,13 @@ class GameService:
 
 class Decided(NamedTuple):
     """What an action was decided to be, where its game was read: the command, the state and
-    events it makes, and when the engine started on it."""
+    events it makes, when the engine started on it, and what it writes."""
 
     command: Command
     state: GameState
     events: list[Event]
     started: float
+    written: Written
 
 
 def _found(game: StoredGame | None) -> StoredGame:

@@ -7,6 +7,7 @@ import gc
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import NamedTuple
 
 from pydantic import TypeAdapter
 from sqlalchemy import Connection, Engine, Select, and_, bindparam, case, delete, func, insert, null, update
@@ -69,6 +70,20 @@ class OpenWindow:
 
 
 SET_UP = Applied(0, [])  # what an interaction that set a game up made: its version 0
+
+
+class Written(NamedTuple):
+    """What a stored command writes, as JSON: the new state, the command, its events."""
+
+    state: str
+    command: str
+    events: str
+
+    @classmethod
+    def of(cls, state: GameState, command: Command, events: list[Event]) -> Written:
+        return cls(
+            state.model_dump_json(), COMMAND.dump_json(command).decode(), EVENTS.dump_json(events).decode()
+        )
 
 
 @dataclass(frozen=True)
@@ -254,6 +269,7 @@ class GameStore:
         interaction_id: str | None = None,
         window_message: str | None = None,
         with_it: Callable[[Connection], None] | None = None,
+        written: Written | None = None,
     ) -> StoredGame:
         """Store one command, its events and the new state, if nobody else wrote first: one
         transaction, made (the JSON too) off the event loop.
@@ -263,32 +279,29 @@ class GameStore:
         when that is known already), or none; and so are the game's snapshots (see
         :func:`_keep_snapshots`) and what ``with_it`` writes on the transaction's connection (the
         turn ping, the deadlines the action ends, the caller's own writes). All of it on the
-        store's writer.
+        store's writer; the JSON too, unless ``written`` brings it made already (where the action
+        was decided, so that the one writer spends its time writing).
         """
         version = game.version + 1
 
         def write(connection: Connection) -> str | None:
-            state_json = state.model_dump_json()
+            as_json = written or Written.of(state, command, events)
             now = utcnow()
             written_at = connection.execute(
                 NEXT_VERSION,
                 {"channel": game.channel_id, "read": game.version, "version": version}
-                | {"state": state_json, "updated_at": now},
+                | {"state": as_json.state, "updated_at": now},
             ).scalar()
             if written_at is None:
                 raise StaleGame(game.channel_id)
             self.states.keep(game.channel_id, version, written_at, state)  # used once committed
-            _keep_snapshots(connection, game.channel_id, version, command, state_json)
+            _keep_snapshots(connection, game.channel_id, version, command, as_json.state)
             logged = {"channel_id": game.channel_id, "seq": version, "user_id": user_id}
             connection.execute(
                 insert(COMMANDS),
                 logged
-                | {
-                    "command": COMMAND.dump_json(command).decode(),
-                    "events": EVENTS.dump_json(events).decode(),
-                    "created_at": now,
-                    "interaction_id": interaction_id,
-                },
+                | {"command": as_json.command, "events": as_json.events}
+                | {"created_at": now, "interaction_id": interaction_id},
             )
             closed = _replace_window(connection, game, state, window_deadline, window_message)
             if with_it is not None:
