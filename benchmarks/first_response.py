@@ -5,7 +5,7 @@ moment. For each interaction this measures the time from its arrival to its firs
 acknowledgement Discord must see within 3 s) and to its card (the whole answer, with its
 battlefield picture), and, all the while, the event loop's worst stall (how late a 5 ms sleep
 wakes), the worst full garbage collection, and the CPU the burst took per action, in the bot's
-process and in its picture workers. Each count of channels is run the ways of :data:`WAYS`, in
+process (and of it, on the event loop's thread) and in its picture workers. Each count of channels is run the ways of :data:`WAYS`, in
 the same run: as before (pictures in a thread, CPython's collector) and as the bot runs now (the
 picture workers of ``bot.picture_pool``, the collector of ``bot.collector``). Also: one stored
 action against a plain write of the same bytes to the same kind of file (alone with --storage).
@@ -157,7 +157,7 @@ async def first_responses(channels: int, folder: Path, way: Way, workers: int, c
         stalls, collections = Stalls(), FullCollections()
         gc.callbacks.append(collections)
         watcher = asyncio.create_task(stalls.watch())
-        cpu = time.process_time(), sum(cpu_seconds(pid) for pid in bot.pictures.pids)
+        cpu = time.process_time(), sum(cpu_seconds(pid) for pid in bot.pictures.pids), time.thread_time()
         for n, payload in enumerate(payloads):  # all at once, as Discord's gateway hands them over
             payload["token"] = f"token-{n}"
             arrived[payload["token"]] = time.perf_counter()
@@ -168,6 +168,7 @@ async def first_responses(channels: int, folder: Path, way: Way, workers: int, c
             if time.perf_counter() - min(arrived.values()) > 120:
                 raise SystemExit(f"only {len(done)} of {channels} answered in 2 minutes")
         own = (time.process_time() - cpu[0]) / channels
+        on_loop = (time.thread_time() - cpu[2]) / channels  # this task runs on the event loop's thread
         pictures = (sum(cpu_seconds(pid) for pid in bot.pictures.pids) - cpu[1]) / channels
         stalls.running = False
         await watcher
@@ -185,7 +186,8 @@ async def first_responses(channels: int, folder: Path, way: Way, workers: int, c
         f"(under 1 s: {sum(t < 1 for t in to_first)}/{channels}); "
         f"card p50 {statistics.median(to_done) * 1000:.0f} max {to_done[-1] * 1000:.0f}; "
         f"loop stall {stalls.worst * 1000:.0f} (full collections {len(collections.pauses)}, "
-        f"worst {worst_full}); CPU/action {own * 1000:.1f} + {pictures * 1000:.1f} in workers"
+        f"worst {worst_full}); CPU/action {own * 1000:.1f} (on the loop {on_loop * 1000:.1f}) + "
+        f"{pictures * 1000:.1f} in workers"
     )
 
 
