@@ -9,7 +9,7 @@ from sqlalchemy import delete, insert, select
 
 from bot.services.game_service import GameService
 from bot.storage.store import GameStore
-from bot.storage.tables import CommandRow, GameRow, WindowRow
+from bot.storage.tables import CommandRow, GameRow, SnapshotRow, WindowRow
 from engine.commands import Declare, Move, UnitOrder
 from engine.runtime import VirtualClock
 from engine.scenarios.new_game import make_unit
@@ -71,7 +71,7 @@ async def store_overdue_windows(
                 {"channel_id": name(n), "window": window.window, "deadline": window.deadline}
                 for n in range(count)
             ]
-            for table in (WindowRow, CommandRow, GameRow):  # the played game itself is not kept
+            for table in (WindowRow, CommandRow, SnapshotRow, GameRow):  # the played game is not kept
                 await session.execute(delete(table).where(table.channel_id == "c1"))
             await session.execute(insert(GameRow), games)
             await session.execute(insert(WindowRow), windows)
