@@ -5,10 +5,11 @@ moment. For each interaction this measures the time from its arrival to its firs
 acknowledgement Discord must see within 3 s) and to its card (the whole answer, with its
 battlefield picture), and, all the while, the event loop's worst stall (how late a 5 ms sleep
 wakes), the worst full garbage collection, and the CPU the burst took per action, in the bot's
-process (and of it, on the event loop's thread) and in its picture workers. Each count of channels is run the ways of :data:`WAYS`, in
-the same run: as before (pictures in a thread, CPython's collector) and as the bot runs now (the
-picture workers of ``bot.picture_pool``, the collector of ``bot.collector``). Also: one stored
-action against a plain write of the same bytes to the same kind of file (alone with --storage).
+process (and of it, on the event loop's thread) and in its picture workers. Each count of
+channels is run the ways of :data:`WAYS`, in the same run: as before (pictures in a thread,
+CPython's collector) and as the bot runs now (the picture workers of ``bot.picture_pool``, the
+collector of ``bot.collector``). Also: one stored action against a plain write of the same bytes
+to the same kind of file (alone with --storage; ``--folder /dev/shm`` for tmpfs).
 
     .venv/bin/python benchmarks/first_response.py [--channels 50 200] [--workers 2] [--unchecked]
     .venv/bin/python benchmarks/first_response.py --storage [--runs 5] [--repeats 200] [--folder /dev/shm]

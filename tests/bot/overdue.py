@@ -58,6 +58,7 @@ async def store_overdue_windows(
         async with store.sessions() as session, session.begin():
             game = (await session.execute(select(GameRow).where(GameRow.channel_id == "c1"))).scalar_one()
             window = (await session.execute(select(WindowRow))).scalar_one()
+            start = (await session.execute(select(SnapshotRow.state))).scalar_one()  # its start, seq 0
             games = [
                 {
                     "channel_id": name(n),
@@ -71,9 +72,11 @@ async def store_overdue_windows(
                 {"channel_id": name(n), "window": window.window, "deadline": window.deadline}
                 for n in range(count)
             ]
+            starts = [{"channel_id": name(n), "seq": 0, "state": start} for n in range(count)]
             for table in (WindowRow, CommandRow, SnapshotRow, GameRow):  # the played game is not kept
                 await session.execute(delete(table).where(table.channel_id == "c1"))
             await session.execute(insert(GameRow), games)
+            await session.execute(insert(SnapshotRow), starts)  # each game's start, as it was set up
             await session.execute(insert(WindowRow), windows)
     finally:
         await store.close()
