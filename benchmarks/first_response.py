@@ -5,13 +5,14 @@ moment. For each interaction this measures the time from its arrival to its firs
 acknowledgement Discord must see within 3 s) and to its card (the whole answer, with its
 battlefield picture), and, all the while, the event loop's worst stall (how late a 5 ms sleep
 wakes), the worst full garbage collection, and the CPU the burst took per action, in the bot's
-process and in its picture workers. Each count of channels is run the ways of :data:`WAYS`, in
-the same run: as before (pictures in a thread, CPython's collector) and as the bot runs now (the
-picture workers of ``bot.picture_pool``, the collector of ``bot.collector``). Also: one stored
-action against a plain write of the same bytes to the same kind of file (alone with --storage).
+process (and of it, on the event loop's thread) and in its picture workers. Each count of
+channels is run the ways of :data:`WAYS`, in the same run: as before (pictures in a thread,
+CPython's collector) and as the bot runs now (the picture workers of ``bot.picture_pool``, the
+collector of ``bot.collector``). Also: one stored action against a plain write of the same bytes
+to the same kind of file (alone with --storage; ``--folder /dev/shm`` for tmpfs).
 
     .venv/bin/python benchmarks/first_response.py [--channels 50 200] [--workers 2] [--unchecked]
-    .venv/bin/python benchmarks/first_response.py --storage [--runs 5] [--repeats 200]
+    .venv/bin/python benchmarks/first_response.py --storage [--runs 5] [--repeats 200] [--folder /dev/shm]
 """
 
 from __future__ import annotations
@@ -157,7 +158,7 @@ async def first_responses(channels: int, folder: Path, way: Way, workers: int, c
         stalls, collections = Stalls(), FullCollections()
         gc.callbacks.append(collections)
         watcher = asyncio.create_task(stalls.watch())
-        cpu = time.process_time(), sum(cpu_seconds(pid) for pid in bot.pictures.pids)
+        cpu = time.process_time(), sum(cpu_seconds(pid) for pid in bot.pictures.pids), time.thread_time()
         for n, payload in enumerate(payloads):  # all at once, as Discord's gateway hands them over
             payload["token"] = f"token-{n}"
             arrived[payload["token"]] = time.perf_counter()
@@ -168,6 +169,7 @@ async def first_responses(channels: int, folder: Path, way: Way, workers: int, c
             if time.perf_counter() - min(arrived.values()) > 120:
                 raise SystemExit(f"only {len(done)} of {channels} answered in 2 minutes")
         own = (time.process_time() - cpu[0]) / channels
+        on_loop = (time.thread_time() - cpu[2]) / channels  # this task runs on the event loop's thread
         pictures = (sum(cpu_seconds(pid) for pid in bot.pictures.pids) - cpu[1]) / channels
         stalls.running = False
         await watcher
@@ -185,7 +187,8 @@ async def first_responses(channels: int, folder: Path, way: Way, workers: int, c
         f"(under 1 s: {sum(t < 1 for t in to_first)}/{channels}); "
         f"card p50 {statistics.median(to_done) * 1000:.0f} max {to_done[-1] * 1000:.0f}; "
         f"loop stall {stalls.worst * 1000:.0f} (full collections {len(collections.pauses)}, "
-        f"worst {worst_full}); CPU/action {own * 1000:.1f} + {pictures * 1000:.1f} in workers"
+        f"worst {worst_full}); CPU/action {own * 1000:.1f} (on the loop {on_loop * 1000:.1f}) + "
+        f"{pictures * 1000:.1f} in workers"
     )
 
 
@@ -264,7 +267,10 @@ async def stored_action_against_plain_write(folder: Path, repeats: int = 200) ->
     plain.connection.close()
     write = statistics.median(plain.timings)
     size = sum(map(len, plain.row))
-    print(f"storing one action ({size:,} bytes: state, command, events), median of {repeats} (ms):")
+    print(
+        f"storing one action ({size:,} bytes: state, command, events) in {folder.parent}, median of "
+        f"{repeats} (ms, load {os.getloadavg()[0]:.1f}):"
+    )
     print(f"  plain sqlite3 write {write * 1000:.3f}")
     for name, timings in (("stored action", actions), ("store.load", loads), ("store.append", appends)):
         median = statistics.median(timings)
@@ -281,12 +287,15 @@ async def main() -> None:
     parser.add_argument("--storage", action="store_true", help="only the stored action against a plain write")
     parser.add_argument("--runs", type=int, default=1, help="times the stored action is timed, each afresh")
     parser.add_argument(
+        "--folder", help="where the databases are made (default: the system's temporary folder)"
+    )
+    parser.add_argument(
         "--unchecked",
         action="store_true",
         help="the burst's requests not checked against Discord's API schema",
     )
     options = parser.parse_args()
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory(dir=options.folder) as folder:
         if not options.storage:
             print(f"channels acting at once, ms ({os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}):")
             for channels in options.channels:

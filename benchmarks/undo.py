@@ -75,9 +75,9 @@ async def write_long_game(store: GameStore, channel: str, commands: int, seed: i
         if seq % SNAPSHOT_EVERY == 0:
             rows.append(SnapshotRow(channel_id=channel, seq=seq, state=as_json))
     async with store.sessions() as session, session.begin():
-        session.add(GameRow(channel_id=channel, version=seq, initial_state=initial, state=as_json))
+        session.add(GameRow(channel_id=channel, version=seq, state=as_json))
         await session.flush()
-        session.add_all(rows)
+        session.add_all([SnapshotRow(channel_id=channel, seq=0, state=initial), *rows])
 
 
 async def undo_by_full_replay(service: GameService, channel: str) -> None:

@@ -9,6 +9,7 @@ from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import NamedTuple
 
 from sqlalchemy import Connection
 
@@ -21,7 +22,7 @@ from bot.services.outcome import GameError, Outcome, refusals
 from bot.services.permissions import Refused, authorise, held_by_referees
 from bot.storage import clock_store
 from bot.storage.deadline_claims import WINDOWS, Claims, process_name
-from bot.storage.store import GameStore, StaleGame, StoredGame
+from bot.storage.store import GameStore, StaleGame, StoredGame, Written
 from bot.storage.tables import WINDOW_CLOSED
 from bot.storage.thread_store import keep_side_threads, side_threads
 from engine.commands import Command, DeclineReaction, UndoActions
@@ -291,28 +292,47 @@ class GameService:
         also: Also | None = None,
         welcome: bool = True,
     ) -> Outcome:
-        """Load the game once, decide off the event loop, write once; first, unless not to
-        ``welcome`` them, the command a returning player's brings with it (:attr:`returning`),
-        stored on its own."""
+        """Load the game once and decide where it was read, off the event loop; write once.
+        First, unless not to ``welcome`` them, the command a returning player's brings with it
+        (:attr:`returning`) is stored on its own, and the game read again for theirs."""
+
+        def deciding(asked: int | None, greet: bool) -> Deciding:
+            def decide(found: StoredGame | None) -> tuple[StoredGame, Decided | Prelude | None]:
+                game = _found(found)
+                if game.already is not None:
+                    return game, None
+                if asked is not None and game.version != asked:
+                    raise GameError(OUT_OF_DATE)
+                returning = self.returning if greet else None
+                prelude = returning(channel_id, game.state, user_id) if returning else None
+                if prelude is not None:
+                    return game, prelude
+                return game, self._decided(channel_id, user_id, game.state, check(game.state))
+
+            return decide
+
         async with self._locks[channel_id]:
             for attempt in (1, 2):
-                game = await self._load(channel_id, interaction_id)
-                if game.already is not None:
+                read = deciding(version, welcome)
+                game, decided = await self.store.load_then(channel_id, interaction_id, read)
+                if decided is None:
                     done = game.already
+                    assert done is not None
                     return Outcome(game.state, done.events, done.version, before=game.state, repeated=True)
-                if version is not None and game.version != version:
-                    raise GameError(OUT_OF_DATE)
                 try:
-                    returning = self.returning if welcome else None
-                    prelude = returning(channel_id, game.state, user_id) if returning else None
-                    if prelude is not None:
-                        told = await self._write(game, prelude.user, prelude.command, also=prelude.also)
-                        await prelude.then(told)
-                        game = await self._load(channel_id, interaction_id)
+                    if isinstance(decided, Prelude):
+                        prelude = decided
+                        back = await asyncio.to_thread(
+                            self._decided, channel_id, prelude.user, game.state, prelude.command
+                        )
+                        await prelude.then(await self._write(game, prelude.user, back, also=prelude.also))
+                        read = deciding(None, False)  # theirs now, on the game as it is since
+                        game, decided = await self.store.load_then(channel_id, interaction_id, read)
+                        assert isinstance(decided, Decided)
                     return await self._write(
                         game,
                         user_id,
-                        check(game.state),
+                        decided,
                         interaction_id=interaction_id,
                         window_message=window_message,
                         also=also,
@@ -322,25 +342,31 @@ class GameService:
                         raise GameError("The game changed under this command: try again") from None
         raise AssertionError("unreachable")
 
+    def _decided(self, channel_id: str, user_id: str, state: GameState, command: Command) -> Decided:
+        """``command`` applied to ``state`` with fresh dice, and what is written of it made (in
+        the thread the game was read in, off the event loop)."""
+        started = time.perf_counter()
+        try:
+            after, events = apply(state, command, self.dice())
+        except IllegalCommand as refusal:
+            log.info("refused", extra={"channel": channel_id, "user": user_id, "reason": str(refusal)})
+            raise GameError(str(refusal)) from refusal
+        return Decided(command, after, events, started, Written.of(after, command, events))
+
     async def _write(
         self,
         game: StoredGame,
         user_id: str,
-        command: Command,
+        decided: Decided,
         *,
         interaction_id: str | None = None,
         window_message: str | None = None,
         also: Also | None = None,
     ) -> Outcome:
-        """Apply a command to the game as loaded (off the event loop) and store it, if nobody
-        wrote first (else :class:`StaleGame`); then what follows it."""
+        """Store a command decided on the game as loaded, if nobody wrote first (else
+        :class:`StaleGame`); then what follows it."""
         channel_id = game.channel_id
-        started = time.perf_counter()
-        try:
-            state, events = await asyncio.to_thread(apply, game.state, command, self.dice())
-        except IllegalCommand as refusal:
-            log.info("refused", extra={"channel": channel_id, "user": user_id, "reason": str(refusal)})
-            raise GameError(str(refusal)) from refusal
+        command, state, events, started, written = decided
         window = await self.clocks.window_time(game, state)
         committed: list[Callable[[], None]] = []
         stored = await self.store.append(
@@ -353,6 +379,7 @@ class GameService:
             interaction_id=interaction_id,
             window_message=window_message,
             with_it=self._writing_with(game, user_id, state, committed, also),
+            written=written,
         )
         deadline = window.running  # none while a referee has the clock paused
         self._follow_windows(channel_id, game.state, state, deadline)
@@ -561,10 +588,28 @@ class GameService:
             await self._post_closed(post.channel_id, outcome)
 
     async def _load(self, channel_id: str, interaction_id: str | None = None) -> StoredGame:
-        game = await self.store.load(channel_id, interaction_id)
-        if game is None:
-            raise GameError("There is no game in this channel: start one with /game new")
-        return game
+        return _found(await self.store.load(channel_id, interaction_id))
+
+
+class Decided(NamedTuple):
+    """What an action was decided to be, where its game was read: the command, the state and
+    events it makes, when the engine started on it, and what it writes."""
+
+    command: Command
+    state: GameState
+    events: list[Event]
+    started: float
+    written: Written
+
+
+# how an action is decided on the game as read (see GameService._act)
+Deciding = Callable[[StoredGame | None], tuple[StoredGame, Decided | Prelude | None]]
+
+
+def _found(game: StoredGame | None) -> StoredGame:
+    if game is None:
+        raise GameError("There is no game in this channel: start one with /game new")
+    return game
 
 
 def refuse_replacing(state: GameState, user_id: str | None) -> None:

@@ -67,6 +67,7 @@ ALONE = "ironcross_alone"  # the execution option of a read of one statement: no
 AUTOCOMMIT = {"isolation_level": "AUTOCOMMIT"}  # the same on PostgreSQL: no transaction opened
 READERS = 4  # the store's reading threads on a SQLite file, each with a connection of its own
 Done = TypeVar("Done")
+Read = TypeVar("Read")
 
 
 def make_engine(database_url: str) -> AsyncEngine:
@@ -151,14 +152,18 @@ class Transactions:
         self._readers = ThreadPoolExecutor(READERS, "store-reader") if self.threaded else None
         self._writer = ThreadPoolExecutor(1, "store-writer") if self.threaded else None
 
-    async def read(self, body: Body[Done]) -> Done:
-        """``body``'s one statement, alone (a second one might see another snapshot)."""
+    async def read(self, body: Body[Read], then: Callable[[Read], Done] | None = None) -> Read | Done:
+        """``body``'s one statement, alone (a second one might see another snapshot); and what
+        ``then`` makes of what it read, in the same worker thread on a SQLite file (one hand-off
+        for both), in a thread of its own elsewhere (never on the event loop)."""
         if self.threaded is not None:
-            return await self._in_thread(self._readers, body, writing=False)
+            read = body if then is None else lambda connection: then(body(connection))
+            return await self._in_thread(self._readers, read, writing=False)
         async with self.engine.connect() as connection:
             alone = {ALONE: True} if self.engine.dialect.name == "sqlite" else AUTOCOMMIT
             await connection.execution_options(**alone)
-            return await connection.run_sync(body)
+            found = await connection.run_sync(body)
+        return found if then is None else await asyncio.to_thread(then, found)
 
     async def write(self, body: Body[Done]) -> Done:
         """``body``'s writes committed together, on the store's writer."""

@@ -7,14 +7,16 @@ import gc
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import NamedTuple
 
 from pydantic import TypeAdapter
-from sqlalchemy import Connection, Engine, Select, and_, bindparam, delete, func, insert, update
+from sqlalchemy import Connection, Engine, Select, and_, bindparam, case, delete, func, insert, null, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
-from bot.storage.database import Transactions, make_engine, make_sessions
+from bot.storage.database import Done, Transactions, make_engine, make_sessions
 from bot.storage.migrate import upgrade_to_head
+from bot.storage.state_cache import StateCache
 from bot.storage.tables import (
     GAME_POSTS,
     ArchivedGameRow,
@@ -71,6 +73,20 @@ class OpenWindow:
 SET_UP = Applied(0, [])  # what an interaction that set a game up made: its version 0
 
 
+class Written(NamedTuple):
+    """What a stored command writes, as JSON: the new state, the command, its events."""
+
+    state: str
+    command: str
+    events: str
+
+    @classmethod
+    def of(cls, state: GameState, command: Command, events: list[Event]) -> Written:
+        return cls(
+            state.model_dump_json(), COMMAND.dump_json(command).decode(), EVENTS.dump_json(events).decode()
+        )
+
+
 @dataclass(frozen=True)
 class StoredGame:
     channel_id: str
@@ -92,6 +108,7 @@ class GameStore:
         self.engine = make_engine(database_url)
         self.sessions = make_sessions(self.engine)
         self.transactions = Transactions(self.engine, database_url)  # the hot path's
+        self.states = StateCache()  # the games this process last read or wrote, parsed
 
     @classmethod
     async def open(cls, database_url: str) -> GameStore:
@@ -113,9 +130,19 @@ class GameStore:
         """The channel's game, and whether ``interaction_id`` (a Discord interaction) already sent
         a command to it, or set it up (as version 0); with what an action needs besides (the
         clock's pause, the open window, the sides with a deadline, the private threads): one
-        statement, read and parsed off the event loop."""
+        statement, read and parsed off the event loop (not parsed again while the process holds
+        the state the row names: :mod:`bot.storage.state_cache`)."""
         return await self.transactions.read(
-            lambda connection: _stored(connection, channel_id, interaction_id)
+            lambda connection: _stored(connection, channel_id, interaction_id, self.states)
+        )
+
+    async def load_then(
+        self, channel_id: str, interaction_id: str | None, then: Callable[[StoredGame | None], Done]
+    ) -> Done:
+        """What ``then`` makes of the game :meth:`load` finds, made in the same hand-off off the
+        event loop (an action decided where its game was read)."""
+        return await self.transactions.read(
+            lambda connection: _stored(connection, channel_id, interaction_id, self.states), then
         )
 
     async def create(
@@ -149,12 +176,13 @@ class GameStore:
                 session.add(
                     GameRow(
                         channel_id=channel_id,
-                        initial_state=as_json,
                         state=as_json,
                         reaction_seconds=reaction_seconds,
                         interaction_id=interaction_id,
                     )
                 )
+                await session.flush()  # the game's row before its start's snapshot
+                session.add(SnapshotRow(channel_id=channel_id, seq=0, state=as_json))
         except IntegrityError:  # set up at the same moment: by this same interaction, or another
             async with self.sessions() as session:
                 current = await session.get(GameRow, channel_id)
@@ -243,6 +271,7 @@ class GameStore:
         interaction_id: str | None = None,
         window_message: str | None = None,
         with_it: Callable[[Connection], None] | None = None,
+        written: Written | None = None,
     ) -> StoredGame:
         """Store one command, its events and the new state, if nobody else wrote first: one
         transaction, made (the JSON too) off the event loop.
@@ -252,31 +281,29 @@ class GameStore:
         when that is known already), or none; and so are the game's snapshots (see
         :func:`_keep_snapshots`) and what ``with_it`` writes on the transaction's connection (the
         turn ping, the deadlines the action ends, the caller's own writes). All of it on the
-        store's writer.
+        store's writer; the JSON too, unless ``written`` brings it made already (where the action
+        was decided, so that the one writer spends its time writing).
         """
         version = game.version + 1
 
         def write(connection: Connection) -> str | None:
-            state_json = state.model_dump_json()
+            as_json = written or Written.of(state, command, events)
             now = utcnow()
-            changed = connection.execute(
+            written_at = connection.execute(
                 NEXT_VERSION,
                 {"channel": game.channel_id, "read": game.version, "version": version}
-                | {"state": state_json, "updated_at": now},
-            )
-            if changed.rowcount != 1:
+                | {"state": as_json.state, "updated_at": now},
+            ).scalar()
+            if written_at is None:
                 raise StaleGame(game.channel_id)
-            _keep_snapshots(connection, game.channel_id, version, command, state_json)
+            self.states.keep(game.channel_id, version, written_at, state)  # used once committed
+            _keep_snapshots(connection, game.channel_id, version, command, as_json.state)
             logged = {"channel_id": game.channel_id, "seq": version, "user_id": user_id}
             connection.execute(
                 insert(COMMANDS),
                 logged
-                | {
-                    "command": COMMAND.dump_json(command).decode(),
-                    "events": EVENTS.dump_json(events).decode(),
-                    "created_at": now,
-                    "interaction_id": interaction_id,
-                },
+                | {"command": as_json.command, "events": as_json.events}
+                | {"created_at": now, "interaction_id": interaction_id},
             )
             closed = _replace_window(connection, game, state, window_deadline, window_message)
             if with_it is not None:
@@ -326,21 +353,16 @@ class GameStore:
             query = (
                 select(SnapshotRow.seq).where(SnapshotRow.channel_id == channel_id).order_by(SnapshotRow.seq)
             )
-            return [0, *(await session.execute(query)).scalars()]
+            return list((await session.execute(query)).scalars())
 
     async def state_at(self, channel_id: str, seq: int) -> GameState:
         """The game's state right after command ``seq`` (0: as it started), from a snapshot; a
         snapshot gone since it was listed means an undo by another writer (:class:`StaleGame`)."""
         async with self.sessions() as session:
-            if seq == 0:
-                row = await session.get(GameRow, channel_id)
-                as_json = row.initial_state if row else None
-            else:
-                row = await session.get(SnapshotRow, (channel_id, seq))
-                as_json = row.state if row else None
-        if as_json is None:
+            row = await session.get(SnapshotRow, (channel_id, seq))
+        if row is None:
             raise KeyError(channel_id) if seq == 0 else StaleGame(channel_id)
-        return GameState.model_validate_json(as_json)
+        return GameState.model_validate_json(row.state)
 
     async def log_between(
         self, channel_id: str, after: int, through: int | None = None
@@ -359,15 +381,19 @@ class GameStore:
 def _game_query(asked: bool) -> Select:
     """The game of channel ``:channel`` with its clock's pause, its open window, its sides with a
     deadline and its threads (each list in one string, an entry a line); if ``asked``, with the
-    command the interaction ``:interaction`` sent to it, if it sent one."""
+    command the interaction ``:interaction`` sent to it, if it sent one. Its state is NULL when
+    the row still names the state the process holds (version ``:kept`` written at
+    ``:written_at``)."""
     here = GAMES.c.channel_id
+    held = and_(GAMES.c.version == bindparam("kept"), GAMES.c.updated_at == bindparam("written_at"))
     sides = select(func.aggregate_strings(DEADLINES.c.side, "\n")).where(DEADLINES.c.channel_id == here)
     threads = select(func.aggregate_strings(THREADS.c.side + " " + THREADS.c.thread_id, "\n")).where(
         THREADS.c.channel_id == here
     )
     columns = [
         GAMES.c.version,
-        GAMES.c.state,
+        GAMES.c.updated_at,
+        case((held, null()), else_=GAMES.c.state).label("state"),
         GAMES.c.reaction_seconds,
         GAMES.c.interaction_id,
         CLOCKS.c.paused_at,
@@ -391,8 +417,10 @@ def _game_query(asked: bool) -> Select:
 
 # the hot path's statements, made once: SQLAlchemy keeps each compiled, by dialect
 GAME, GAME_ASKED = _game_query(asked=False), _game_query(asked=True)
-NEXT_VERSION = update(GAMES).where(
-    GAMES.c.channel_id == bindparam("channel"), GAMES.c.version == bindparam("read")
+NEXT_VERSION = (
+    update(GAMES)
+    .where(GAMES.c.channel_id == bindparam("channel"), GAMES.c.version == bindparam("read"))
+    .returning(GAMES.c.updated_at)
 )
 WINDOW_MESSAGE = (
     update(WINDOWS)
@@ -427,12 +455,22 @@ def _stood_in(rows: list[tuple[str, str]]) -> list[tuple[str, GameState]]:
     return [(channel, state) for channel, state in games if state.phase is not Phase.OVER]
 
 
-def _stored(connection: Connection, channel_id: str, interaction_id: str | None) -> StoredGame | None:
-    """The game :data:`GAME` finds, its state parsed."""
+def _stored(
+    connection: Connection, channel_id: str, interaction_id: str | None, states: StateCache
+) -> StoredGame | None:
+    """The game :data:`GAME` finds, its state parsed, or the one ``states`` holds if the row
+    still names it."""
     query = GAME if interaction_id is None else GAME_ASKED
-    row = connection.execute(query, {"channel": channel_id, "interaction": interaction_id}).first()
+    kept = states.get(channel_id)
+    held = {"kept": kept.version, "written_at": kept.written_at} if kept else {"kept": -1, "written_at": None}
+    row = connection.execute(query, {"channel": channel_id, "interaction": interaction_id} | held).first()
     if row is None:
         return None
+    if row.state is None and kept is not None:
+        state = kept.state
+    else:
+        state = GameState.model_validate_json(row.state)
+        states.keep(channel_id, row.version, row.updated_at, state)
     already = None
     if interaction_id is not None and row.interaction_id == interaction_id:
         already = SET_UP
@@ -445,7 +483,7 @@ def _stored(connection: Connection, channel_id: str, interaction_id: str | None)
     return StoredGame(
         channel_id,
         row.version,
-        GameState.model_validate_json(row.state),
+        state,
         row.reaction_seconds,
         already=already,
         paused_at=datetime.fromisoformat(row.paused_at) if row.paused_at else None,

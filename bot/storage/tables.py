@@ -13,19 +13,18 @@ def utcnow() -> datetime:
 
 
 class GameRow(SQLModel, table=True):
-    """One game per channel: its state now, the state it started from, and a version that
-    every write must advance by exactly one (so two writers never both win)."""
+    """One game per channel: its state now and a version that every write must advance by
+    exactly one (so two writers never both win); the state it started from is its snapshot 0."""
 
     __tablename__ = "games"
 
     channel_id: str = Field(primary_key=True)
     version: int = 0
-    initial_state: str  # GameState JSON as created
     state: str  # GameState JSON after the last command (the snapshot)
     reaction_seconds: int = 120  # how long a reaction window stays open in this game
     interaction_id: str | None = None  # the Discord interaction that set the game up
     created_at: datetime = Field(default_factory=utcnow)
-    updated_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)  # with the version, names the state written
 
 
 class CommandRow(SQLModel, table=True):
@@ -44,10 +43,10 @@ class CommandRow(SQLModel, table=True):
 
 
 class SnapshotRow(SQLModel, table=True):
-    """The game's state right after command ``seq``, kept every few commands so an undo replays
-    only the commands since the newest snapshot before the first one it takes back. Only
-    snapshots of the line still in force are kept: an undo drops those from the first command
-    it takes back on."""
+    """The game's state right after command ``seq`` (0: as it was set up), kept every few
+    commands so an undo replays only the commands since the newest snapshot before the first
+    one it takes back. Only snapshots of the line still in force are kept: an undo drops those
+    from the first command it takes back on (never the start)."""
 
     __tablename__ = "game_snapshots"
 

@@ -9,7 +9,7 @@ from sqlalchemy import delete, insert, select
 
 from bot.services.game_service import GameService
 from bot.storage.store import GameStore
-from bot.storage.tables import CommandRow, GameRow, WindowRow
+from bot.storage.tables import CommandRow, GameRow, SnapshotRow, WindowRow
 from engine.commands import Declare, Move, UnitOrder
 from engine.runtime import VirtualClock
 from engine.scenarios.new_game import make_unit
@@ -58,11 +58,11 @@ async def store_overdue_windows(
         async with store.sessions() as session, session.begin():
             game = (await session.execute(select(GameRow).where(GameRow.channel_id == "c1"))).scalar_one()
             window = (await session.execute(select(WindowRow))).scalar_one()
+            start = (await session.execute(select(SnapshotRow.state))).scalar_one()  # its start, seq 0
             games = [
                 {
                     "channel_id": name(n),
                     "version": game.version,
-                    "initial_state": game.initial_state,
                     "state": game.state,
                     "reaction_seconds": game.reaction_seconds,
                 }
@@ -72,9 +72,11 @@ async def store_overdue_windows(
                 {"channel_id": name(n), "window": window.window, "deadline": window.deadline}
                 for n in range(count)
             ]
-            for table in (WindowRow, CommandRow, GameRow):  # the played game itself is not kept
+            starts = [{"channel_id": name(n), "seq": 0, "state": start} for n in range(count)]
+            for table in (WindowRow, CommandRow, SnapshotRow, GameRow):  # the played game is not kept
                 await session.execute(delete(table).where(table.channel_id == "c1"))
             await session.execute(insert(GameRow), games)
+            await session.execute(insert(SnapshotRow), starts)  # each game's start, as it was set up
             await session.execute(insert(WindowRow), windows)
     finally:
         await store.close()

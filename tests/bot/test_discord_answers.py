@@ -38,13 +38,18 @@ async def commands_stored(bot) -> int:
 async def test_an_action_is_acknowledged_before_the_game_is_loaded(table, monkeypatch):
     bot, discord = table
     seen_when_loaded = []
-    load = bot.games.store.load
+    load, load_then = bot.games.store.load, bot.games.store.load_then
 
     async def watched_load(channel_id, interaction_id=None):
         seen_when_loaded.append([entry["route"] for entry in discord.sent])
         return await load(channel_id, interaction_id)
 
+    async def watched_load_then(channel_id, interaction_id, then):
+        seen_when_loaded.append([entry["route"] for entry in discord.sent])
+        return await load_then(channel_id, interaction_id, then)
+
     monkeypatch.setattr(bot.games.store, "load", watched_load)
+    monkeypatch.setattr(bot.games.store, "load_then", watched_load_then)
     before = len(discord.sent)
     sent = await discord.slash("act", user=OTTO, channel="1", unit="Gruppe 3", move="50,39")
     assert sent[0]["route"].endswith("/callback") and sent[0]["payload"]["type"] == 5  # "thinking..."

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from sqlalchemy import update
 
-from bot.storage.tables import GameRow
+from bot.storage.tables import GameRow, SnapshotRow
 from engine.dice import ScriptedDice, d6, d10
 from engine.game import apply, replay
 from engine.game_state import GameState
@@ -18,9 +18,8 @@ OLD = (Path(__file__).parents[1] / "engine" / "data" / "house_v1_game_before_var
 async def test_an_old_house_game_in_the_store_plays_on_and_replays(store):
     await store.create("7", GameState.model_validate_json(OLD))
     async with store.sessions() as session, session.begin():  # as the bot stored it before
-        await session.execute(
-            update(GameRow).where(GameRow.channel_id == "7").values(state=OLD, initial_state=OLD)
-        )
+        await session.execute(update(GameRow).where(GameRow.channel_id == "7").values(state=OLD))
+        await session.execute(update(SnapshotRow).where(SnapshotRow.channel_id == "7").values(state=OLD))
     game = await store.load("7")
     assert game.state.units["gruppe"].in_building == "church" and game.state.fires == {"barn": 2}
     dice = ScriptedDice([d10(1), d10(1), d10(9), d10(9), d6(5), d6(5)])

@@ -1,0 +1,50 @@
+"""An action on a SQLite file is handed off the event loop twice: once to read its game and decide
+it (the engine runs where the game was read), once to the store's writer, which only writes (the
+JSON it stores was made where the action was decided)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+from bot.services import game_service
+from bot.services.game_service import GameService
+from engine.dice import ScriptedDice
+from engine.game_state import GameState
+from engine.scenarios.quick_battle import quick_battle
+from tests.storage.game_writer import history, play_on
+
+
+async def test_an_action_is_decided_where_its_game_was_read_and_only_written_by_the_writer(
+    store, monkeypatch
+):
+    await GameService(store).new_game("c", quick_battle())
+    await play_on(store, "c", seed=1, stop=1)
+    loop = asyncio.get_running_loop()
+    hand_offs: list[object] = []
+    engine_threads: list[str] = []
+    dumping_threads: list[str] = []
+    hand_off, apply, dump = loop.run_in_executor, game_service.apply, GameState.model_dump_json
+
+    def counted(executor, work, *arguments):
+        hand_offs.append(work)
+        return hand_off(executor, work, *arguments)
+
+    def applied(*arguments):
+        engine_threads.append(threading.current_thread().name)
+        return apply(*arguments)
+
+    def dumped(self, *arguments, **named):
+        dumping_threads.append(threading.current_thread().name)
+        return dump(self, *arguments, **named)
+
+    monkeypatch.setattr(loop, "run_in_executor", counted)
+    monkeypatch.setattr(game_service, "apply", applied)
+    monkeypatch.setattr(GameState, "model_dump_json", dumped)
+    command, events = history(1)[1]
+    rolls = [roll for event in events for roll in event.rolls]
+    await GameService(store, dice=lambda: ScriptedDice(rolls)).act("c", "hot-seat", command)
+    assert len(hand_offs) == 2
+    assert [name.startswith("store-reader") for name in engine_threads] == [True]
+    assert dumping_threads and not any(name.startswith("store-writer") for name in dumping_threads)
+    assert (await store.load("c")).version == 2
