@@ -70,7 +70,11 @@ def bot_game(number: int, throws: int) -> tuple[str, int, str]:
         played = play_out(start, number, throws)
     except Exception:
         return name, 0, traceback.format_exc(limit=3).strip().splitlines()[-1]
-    return name, played.illegal, "unfinished" if result_for(played.state, "allies") == "unfinished" else "ended"
+    return (
+        name,
+        played.illegal,
+        "unfinished" if result_for(played.state, "allies") == "unfinished" else "ended",
+    )
 
 
 def _bot_game(job: tuple[int, int]) -> tuple[str, int, str]:
@@ -78,7 +82,9 @@ def _bot_game(job: tuple[int, int]) -> tuple[str, int, str]:
 
 
 def battles(options: argparse.Namespace, pool: ProcessPoolExecutor) -> None:
-    print(f"the stand-in ({options.throws} throws an order) over {options.battles} battles on random tables each:")
+    print(
+        f"the stand-in ({options.throws} throws an order), {options.battles} battles on random tables each:"
+    )
     jobs = [
         (rules, opponent, seed, options.throws)
         for opponent in ("greedy", "random")
@@ -125,7 +131,9 @@ def bot_games(options: argparse.Namespace, pool: ProcessPoolExecutor) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--battles", type=int, default=200, help="battles for each rule set and opponent")
     parser.add_argument("--games", type=int, default=0, help="games of the stand-in against itself instead")
     parser.add_argument("--throws", type=int, default=THROWS, help="dice thrown for each order weighed")

@@ -23,7 +23,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from engine.battlefield import area_cover, live_units
+from engine.battlefield import area_cover, command_unit_lost, live_units, lost_break_points
 from engine.commands import (
     CallReserves,
     ChooseInitiative,
@@ -44,6 +44,7 @@ from engine.commands import (
 from engine.deployment.placing import may_still_set_up, whose_turn
 from engine.dice import SeededDice
 from engine.errors import IllegalCommand
+from engine.firing.odds import ShotOdds, ShotOutcome
 from engine.game import apply, awaiting
 from engine.game_state import GameState
 from engine.legality import (
@@ -51,9 +52,11 @@ from engine.legality import (
     moving_and_firing,
     moving_to,
     order_now,
+    shots_and_odds,
     units_that_may_act,
 )
 from engine.rules.movement import movement_allowance
+from engine.rules.victory import break_point_test
 from engine.state import STAND_IN, CoverKind, Phase, Point, Unit
 
 THROWS = 4  # games played out with different dice for each order weighed
@@ -64,6 +67,8 @@ WON = 10_000.0
 TOWARD = 0.02  # of a unit's points, each inch nearer its goal
 COVER = 0.05  # of a unit's points, standing in cover
 SET_UP_TRIES = 60
+DAMAGED = 0.5  # of a vehicle's points, a Screech! (it may be knocked out, or fight on weakened)
+MARKERS = {ShotOutcome.ONE_MARKER: 1, ShotOutcome.TWO_MARKERS: 2, ShotOutcome.THREE_MARKERS: 3}
 
 
 @dataclass(frozen=True)
@@ -110,6 +115,7 @@ def worth(state: GameState, side: str, command: Command, seed: int, throws: int 
     """The average :func:`standing` of ``side`` after the command, over ``throws`` throws of the
     dice (one, if the command rolls none), the enemy declining any reaction window it opens."""
     total = 0.0
+    mover = _mover(command)
     for throw in range(throws):
         dice = _Counted(seed * 7919 + throw)
         after, _ = apply(state, command, dice)
@@ -117,9 +123,49 @@ def worth(state: GameState, side: str, command: Command, seed: int, throws: int 
             declined = DeclineReaction(side=after.pending.reactor_side, window=after.pending.window)
             after, _ = apply(after, declined, dice)
         total += standing(after, side)
+        if throw == 0 and mover is not None:
+            total -= throws * (danger(after, mover) - danger(state, mover))
         if not dice.rolled:
             return total / (throw + 1)
     return total / throws
+
+
+def _mover(command: Command) -> str | None:
+    """The unit a command moves, if it moves one."""
+    order = getattr(command, "order", None)
+    if isinstance(order, UnitOrder) and any(isinstance(action, Move) for action in order.actions):
+        return order.unit
+    return None
+
+
+def danger(state: GameState, unit_id: str) -> float:
+    """What a unit stands to lose, in points, if every enemy unit that sees it fires at it as the
+    table stands (the enemy's reactions, and its next turn): the sum of each shot's expected
+    markers and damage (:func:`engine.firing.odds.shot_odds`), at most the unit's points."""
+    unit = state.units[unit_id]
+    if unit.destroyed or not unit.on_table:
+        return 0.0
+    points = float(unit.profile.points)
+    lost = 0.0
+    for enemy in live_units(state):
+        if enemy.side == unit.side or enemy.dummy or not enemy.on_table:
+            continue
+        for _, odds in shots_and_odds(state, enemy.id, among=(unit_id,)):
+            lost += _expected_loss(odds, points)
+    return min(lost, points)
+
+
+def _expected_loss(odds: ShotOdds, points: float) -> float:
+    """A shot's expected cost to its target, in points."""
+    lost = 0.0
+    for outcome, chance in odds.outcomes.items():
+        share = MARKER_COST * MARKERS[outcome] if outcome in MARKERS else DAMAGED
+        if outcome in (ShotOutcome.DESTROYED, ShotOutcome.KABOOM):
+            share = 1.0
+        elif outcome is ShotOutcome.NO_EFFECT:
+            share = 0.0
+        lost += float(chance) * share * points
+    return lost
 
 
 class _Counted(SeededDice):
@@ -156,12 +202,25 @@ def standing(state: GameState, side: str) -> float:
         elif unit.in_reserve:  # as far from its goal as the table allows
             score -= own * points * TOWARD * math.hypot(state.table.width, state.table.depth)
     for name, other in state.sides.items():
-        if other.broken:
-            score += -BROKEN if name == side else BROKEN
+        breaking = 1.0 if other.broken else _break_chance(state, name)
+        score += (-BROKEN if name == side else BROKEN) * breaking
     for objective in state.objectives:
         if objective.held_by is not None and objective.side in (None, objective.held_by):
             score += OBJECTIVE if objective.held_by == side else -OBJECTIVE
     return score
+
+
+def _break_chance(state: GameState, side: str) -> float:
+    """The chance the side breaks at the next break point test, as its losses stand (p. 27)."""
+    held = state.sides[side]
+    if not held.break_point:  # not yet set: no force brought
+        return 0.0
+    lost, commander = lost_break_points(state, side), command_unit_lost(state, side)
+    tests = (
+        break_point_test(lost, roll, commander_lost=commander, break_point=held.break_point)
+        for roll in range(1, 7)
+    )
+    return sum(test.broken for test in tests) / 6
 
 
 def _goals(state: GameState) -> dict[str, tuple[Point, ...]]:

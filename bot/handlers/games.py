@@ -10,14 +10,17 @@ from bot.handlers.ask import Ask, Change, Person, Picture, ServerRole, SetUp
 from bot.log_pages import log_page
 from bot.reply import Mention, Piece, Reply, RoleTag, Typed
 from bot.services.game_service import GameError, scenario_text, setup_text, statistics_text
-from bot.services.limits import window_seconds
+from bot.services.limits import STAND_IN_POINTS_DEFAULT, window_seconds
 from bot.services.replay_service import REPLAY_FILE
 from engine.commands import Concede, JoinSide, StartGame
+from engine.forces import units_points
 from engine.game_state import GameState
 from engine.rich_text import Line
 from engine.rulesets import with_rule_set
+from engine.scenarios.book import find_scenario
 from engine.scenarios.quick_battle import quick_battle, scenario_battle
 from engine.stand_in import STAND_IN
+from engine.stand_in_force import stand_in_joins
 from engine.teams import make_team_game
 from engine.view import events_for
 from engine.wording import counted, side_name
@@ -43,13 +46,15 @@ async def game_new(
     referee: Person | None,
     referee_role: ServerRole | None,
     stand_in: str | None = None,
+    points: int = STAND_IN_POINTS_DEFAULT,
 ) -> SetUp:
     """A quick battle, or a book scenario for the forces the players bring, on a table of the
     asker's (or a built-in one), under a rule set, for teams and a referee, or with the bot
-    playing one side of a quick battle (``stand_in``, :mod:`engine.stand_in`); it replaces a
-    finished game, or one not started that nobody else joined."""
-    if stand_in is not None and scenario != "quick":
-        raise GameError("The bot plays quick battles for now: in a scenario it would need a force of its own")
+    playing one side (``stand_in``, :mod:`engine.stand_in`): in a scenario it brings a force it
+    buys at ``points`` (:mod:`engine.stand_in_force`); it replaces a finished game, or one not
+    started that nobody else joined."""
+    if stand_in is not None and teams > 1:
+        raise GameError("The bot plays a side alone: not in a team game")
     seconds = window_seconds(pace, reaction_seconds)
     ground = await ask.services.tables.battlefield(ask.owner, table, seed)
     if scenario == "quick":
@@ -62,7 +67,13 @@ async def game_new(
     battle = with_rule_set(battle, ruleset)
     told = (*words.lines, *statistics_text(battle))
     lines = [*told, *teams_and_referees(battle, teams, bonus, referee, referee_role)]
-    if stand_in is not None:
+    joining = JoinSide(side=stand_in or "", player=STAND_IN, name="the bot")
+    if stand_in is not None and battle.planned_scenario is not None:
+        role = battle.planned_scenario.roles[stand_in]
+        nation = forces if stand_in == "allies" else "german"
+        joining = await asyncio.to_thread(stand_in_joins, scenario, stand_in, role, nation, points, ruleset)
+        lines.append(bots_force_line(battle, joining))
+    elif stand_in is not None:
         other = battle.other_side(stand_in)
         lines.append(
             f"The bot plays {side_name(stand_in)}: take {side_name(other)} with /game join side:{other}."
@@ -75,11 +86,30 @@ async def game_new(
         )
         await ask.services.pings.set_delay(ask.channel, ping_minutes)
         if stand_in is not None:
-            joining = JoinSide(side=stand_in, player=STAND_IN, name="the bot")
             outcome = await ask.services.games.act(ask.channel, STAND_IN, joining)
         return outcome
 
     return SetUp(make, announced)
+
+
+def bots_force_line(battle: GameState, joining: JoinSide) -> str:
+    """What a scenario game's announcement says of the force the bot brings, and of the one its
+    opponent must bring (pp. 28-31: equal points, or in Capture the attacker twice as strong)."""
+    side, other = joining.side, battle.other_side(joining.side)
+    planned = battle.planned_scenario
+    cost = units_points(joining.units)
+    doubled = find_scenario(planned.id).points == "attacker_double"
+    if not doubled:
+        theirs = f"a force of {joining.points_limit} points"
+    elif planned.roles[other] == "attacker":
+        theirs = f"a force costing at least {2 * cost} (twice the bot's), at most {2 * joining.points_limit}"
+    else:
+        theirs = f"a force of {joining.points_limit // 2} points costing at most {cost // 2} (half the bot's)"
+    return (
+        f"The bot plays {side_name(side)} ({planned.roles[side]}) with a force of its own: "
+        f"{counted(len(joining.units), 'unit')}, {cost} of {joining.points_limit} points. "
+        f"Take {side_name(other)} with /game join side:{other} force:<yours>, {theirs}."
+    )
 
 
 def teams_and_referees(

@@ -98,7 +98,9 @@ def play_out(
     return played
 
 
-def _opponent_command(state: GameState, opponent: Opponent, rng: random.Random, side: str, seed: int) -> Command:
+def _opponent_command(
+    state: GameState, opponent: Opponent, rng: random.Random, side: str, seed: int
+) -> Command:
     for _ in range(40):
         command = opponent(state, rng)
         if is_legal(state, command):
@@ -107,9 +109,8 @@ def _opponent_command(state: GameState, opponent: Opponent, rng: random.Random, 
 
 
 def result_for(state: GameState, side: str) -> str:
-    """"won", "drawn" or "lost" for ``side``; "unfinished" if the game never ended."""
+    """ "won", "drawn" or "lost" for ``side``; "unfinished" if the game never ended."""
     if state.phase is not Phase.OVER or state.result is None:
         return "unfinished"
     winner = state.result.winner
     return "drawn" if winner is None else "won" if winner == side else "lost"
-
