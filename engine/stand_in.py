@@ -62,11 +62,12 @@ from engine.state import STAND_IN, CoverKind, Phase, Point, Unit
 THROWS = 4  # games played out with different dice for each order weighed
 MARKER_COST = 0.15  # of a unit's points, each morale marker it carries
 BROKEN = 1000.0
-OBJECTIVE = 150.0  # points an objective held is worth: it stays held until the enemy claims it (p. 26)
+OBJECTIVE = 60.0  # points an objective held is worth: it stays held until the enemy claims it (p. 26)
 WON = 10_000.0
-TOWARD = 0.02  # of a unit's points, each inch nearer its goal
+TOWARD = 0.005  # of a unit's points, each inch nearer its goal: less than a shot's markers
 COVER = 0.05  # of a unit's points, standing in cover
 SET_UP_TRIES = 60
+DANGER = 2.0  # times a move's danger counts: the enemy may fire more than once, in reactions and its turn
 DAMAGED = 0.5  # of a vehicle's points, a Screech! (it may be knocked out, or fight on weakened)
 MARKERS = {ShotOutcome.ONE_MARKER: 1, ShotOutcome.TWO_MARKERS: 2, ShotOutcome.THREE_MARKERS: 3}
 
@@ -99,23 +100,51 @@ def stand_in_command(state: GameState, side: str, seed: int = 0, throws: int = T
 def best(state: GameState, side: str, seed: int = 0, throws: int = THROWS) -> Weighed:
     """The legal option worth most to ``side``, its worth (the first of equals, so the same game
     and seed always give the same order). Playing an option out is also its check: the engine
-    refuses an illegal command before it rolls a die."""
-    weighed = []
+    refuses an illegal command before it rolls a die.
+
+    The danger a move walks into (:func:`worth`) is the dearest part to work out, so it is
+    worked out only for the move that leads, until a move leads with its danger counted or an
+    order that moves nothing leads: no move is passed over that its danger would not have sunk
+    (a move whose danger it would have lessened is not looked for)."""
+    played, dangers = [], {}
     for command in options(state, side, random.Random(seed)):
         try:
-            weighed.append(Weighed(command, worth(state, side, command, seed, throws)))
+            played.append((command, *_played_out(state, side, command, seed, throws)))
         except IllegalCommand:
             continue
-    if not weighed:
+    if not played:
         raise IllegalCommand(f"The stand-in finds nothing {side} may do now")
-    return max(weighed, key=lambda w: w.worth)
+    weighed = [Weighed(command, average) for command, average, _ in played]
+    risked: set[int] = set()
+    while True:
+        leader = max(range(len(weighed)), key=lambda n: weighed[n].worth)
+        command, average, after = played[leader]
+        if leader in risked or _mover(command) is None:
+            return weighed[leader]
+        risked.add(leader)
+        weighed[leader] = Weighed(command, average - _risk(state, after, command, dangers))
 
 
-def worth(state: GameState, side: str, command: Command, seed: int, throws: int = THROWS) -> float:
+def worth(
+    state: GameState,
+    side: str,
+    command: Command,
+    seed: int,
+    throws: int = THROWS,
+) -> float:
     """The average :func:`standing` of ``side`` after the command, over ``throws`` throws of the
-    dice (one, if the command rolls none), the enemy declining any reaction window it opens."""
-    total = 0.0
-    mover = _mover(command)
+    dice (one, if the command rolls none), the enemy declining any reaction window it opens;
+    less, for a move, :data:`DANGER` times the :func:`danger` it walks its unit into (after the
+    first throw) beyond what it stood in where it was."""
+    average, after = _played_out(state, side, command, seed, throws)
+    return average - _risk(state, after, command, {})
+
+
+def _played_out(
+    state: GameState, side: str, command: Command, seed: int, throws: int
+) -> tuple[float, GameState]:
+    """The average standing after the command (:func:`worth`), and the table after its first throw."""
+    total, first = 0.0, state
     for throw in range(throws):
         dice = _Counted(seed * 7919 + throw)
         after, _ = apply(state, command, dice)
@@ -123,11 +152,21 @@ def worth(state: GameState, side: str, command: Command, seed: int, throws: int 
             declined = DeclineReaction(side=after.pending.reactor_side, window=after.pending.window)
             after, _ = apply(after, declined, dice)
         total += standing(after, side)
-        if throw == 0 and mover is not None:
-            total -= throws * (danger(after, mover) - danger(state, mover))
+        first = after if throw == 0 else first
         if not dice.rolled:
-            return total / (throw + 1)
-    return total / throws
+            return total / (throw + 1), first
+    return total / throws, first
+
+
+def _risk(
+    state: GameState, after: GameState, command: Command, known: dict[tuple[str, Point], float]
+) -> float:
+    """What a move's danger costs: :data:`DANGER` times the danger where its unit ends, beyond
+    the danger where it stood (nothing, for an order that moves no unit)."""
+    mover = _mover(command)
+    if mover is None:
+        return 0.0
+    return DANGER * (_danger_at(after, mover, known) - _danger_at(state, mover, known))
 
 
 def _mover(command: Command) -> str | None:
@@ -136,6 +175,14 @@ def _mover(command: Command) -> str | None:
     if isinstance(order, UnitOrder) and any(isinstance(action, Move) for action in order.actions):
         return order.unit
     return None
+
+
+def _danger_at(state: GameState, unit_id: str, known: dict[tuple[str, Point], float]) -> float:
+    """:func:`danger`, worked out once for each place a unit may stand in one decision."""
+    key = (unit_id, state.units[unit_id].position)
+    if key not in known:
+        known[key] = danger(state, unit_id)
+    return known[key]
 
 
 def danger(state: GameState, unit_id: str) -> float:

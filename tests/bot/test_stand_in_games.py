@@ -18,7 +18,7 @@ from engine.game import awaiting
 from engine.scenarios.quick_battle import quick_battle
 from engine.stand_in import STAND_IN, side_stood_in
 from engine.state import Phase, Point
-from tests.bot.discord_harness import ANN, channel_posts, close_bot, open_bot
+from tests.bot.discord_harness import ANN, channel_posts, close_bot, open_bot, reply
 from tests.engine.random_play import random_command
 from tests.engine.test_scenario_games import a_force
 
@@ -206,6 +206,27 @@ async def test_through_discord_the_bots_turn_is_posted_to_the_channel_as_a_card(
         posts = [text for where, text, _ in channel_posts(discord.sent[before:]) if where == "1"]
         assert posts and posts[0].startswith("The stand-in plays.\nThe Axis start as the active player")
         assert side_stood_in(await bot.games.game("1")) is None
+    finally:
+        await bot.stand_ins.close()
+        await close_bot(bot)
+
+
+async def test_through_discord_a_breakthrough_against_the_bot_is_set_up_with_its_force(tmp_path, monkeypatch):
+    bot, discord = await open_bot(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", monkeypatch)
+    try:
+        options = {"scenario": "breakthrough", "attacker": "axis", "attacker_choice": "aggressive_command"}
+        sent = await discord.slash(
+            "game new", user=ANN, channel="1", stand_in="allies", forces="british", points=200, **options
+        )
+        text, private = reply(sent)
+        assert not private and "The bot plays the Allies (defender) with a force of its own: " in text
+        state = await bot.games.game("1")
+        bought = state.units_of("allies")
+        assert state.sides["allies"].players == [STAND_IN] and {u.profile.nation for u in bought} == {
+            "british"
+        }
+        on_foot = sum(u.profile.points for u in bought if not u.profile.unit_class.is_vehicle)
+        assert 2 * on_foot >= 200  # the defender's half on infantry (p. 31)
     finally:
         await bot.stand_ins.close()
         await close_bot(bot)
