@@ -22,6 +22,7 @@ import statistics
 import sys
 import traceback
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -81,7 +82,7 @@ def _bot_game(job: tuple[int, int]) -> tuple[str, int, str]:
     return bot_game(*job)
 
 
-def battles(options: argparse.Namespace, pool: ProcessPoolExecutor) -> None:
+def battles(options: argparse.Namespace, jobs_map: Callable) -> None:
     print(
         f"the stand-in ({options.throws} throws an order), {options.battles} battles on random tables each:"
     )
@@ -93,7 +94,7 @@ def battles(options: argparse.Namespace, pool: ProcessPoolExecutor) -> None:
     ]
     results: dict[tuple[str, str], Counter] = {}
     decisions: dict[tuple[str, str], list[float]] = {}
-    for rules, opponent, result, taken in pool.map(_battle, jobs):
+    for rules, opponent, result, taken in jobs_map(_battle, jobs):
         counted = results.setdefault((rules, opponent), Counter())
         counted[result] += 1
         decisions.setdefault((rules, opponent), []).extend(taken)
@@ -113,11 +114,11 @@ def _report(rules: str, opponent: str, counted: Counter, times: list[float]) -> 
     )
 
 
-def bot_games(options: argparse.Namespace, pool: ProcessPoolExecutor) -> None:
+def bot_games(options: argparse.Namespace, jobs_map: Callable) -> None:
     print(f"the stand-in against itself ({options.throws} throws an order), {options.games} games:")
     jobs = [(number, options.throws) for number in range(options.first, options.first + options.games)]
     illegal, ended, failed = 0, Counter(), []
-    for name, wrong, how in pool.map(_bot_game, jobs):
+    for name, wrong, how in jobs_map(_bot_game, jobs):
         illegal += wrong
         ended[how if how in ("ended", "unfinished") else "error"] += 1
         if how != "ended":
@@ -140,8 +141,12 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=0, help="the first battle's (or game's) seed")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes in the pool")
     options = parser.parse_args()
+    run = bot_games if options.games else battles
+    if options.workers == 1:  # in this process (and its quick mode in the tests)
+        run(options, map)
+        return
     with ProcessPoolExecutor(options.workers) as pool:
-        (bot_games if options.games else battles)(options, pool)
+        run(options, pool.map)
 
 
 if __name__ == "__main__":

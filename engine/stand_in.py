@@ -42,6 +42,7 @@ from engine.commands import (
     UnitOrder,
 )
 from engine.deployment.placing import may_still_set_up, whose_turn
+from engine.deployment.plan import Box
 from engine.dice import SeededDice
 from engine.errors import IllegalCommand
 from engine.firing.odds import ShotOdds, ShotOutcome
@@ -66,6 +67,7 @@ OBJECTIVE = 60.0  # points an objective held is worth: it stays held until the e
 WON = 10_000.0
 TOWARD = 0.005  # of a unit's points, each inch nearer its goal: less than a shot's markers
 COVER = 0.05  # of a unit's points, standing in cover
+TOKEN = 2.0  # points a command token in hand is worth: an activation or a reaction still to come
 SET_UP_TRIES = 60
 DANGER = 2.0  # times a move's danger counts: the enemy may fire more than once, in reactions and its turn
 DAMAGED = 0.5  # of a vehicle's points, a Screech! (it may be knocked out, or fight on weakened)
@@ -230,7 +232,8 @@ class _Counted(SeededDice):
 def standing(state: GameState, side: str) -> float:
     """How well the table stands for ``side``: the enemy's losses less its own, in points (a
     destroyed unit its points, each marker :data:`MARKER_COST` of them), forces broken,
-    objectives held, the game won or lost; and each unit's place: nearer its goal, in cover."""
+    objectives held, command tokens in hand, the game won or lost; and each unit's place: nearer
+    its goal, in cover."""
     if state.phase is Phase.OVER and state.result is not None:
         return 0.0 if state.result.winner is None else WON if state.result.winner == side else -WON
     score = 0.0
@@ -251,6 +254,7 @@ def standing(state: GameState, side: str) -> float:
     for name, other in state.sides.items():
         breaking = 1.0 if other.broken else _break_chance(state, name)
         score += (-BROKEN if name == side else BROKEN) * breaking
+        score += (TOKEN if name == side else -TOKEN) * other.tokens
     for objective in state.objectives:
         if objective.held_by is not None and objective.side in (None, objective.held_by):
             score += OBJECTIVE if objective.held_by == side else -OBJECTIVE
@@ -391,8 +395,10 @@ def _entering(state: GameState, side: str) -> Iterator[Command]:
 
 
 def _setting_up(state: GameState, side: str, rng: random.Random) -> Iterator[Command]:
-    """Set-up: the next unit waiting, at points drawn across the side's area (the engine refuses
-    those too close to another unit or on impassable ground), facing the table's middle; else
+    """Set-up: the next unit waiting, facing the table's middle, at points drawn across the
+    side's area (the engine refuses those too close to another unit or on impassable ground);
+    where the scenario keeps the side's units apart (Breakthrough's defender, p. 31), first at
+    the points of a grid that far apart from the area's corner, so that all of them fit. Else
     done."""
     plan = state.deployment
     waiting = may_still_set_up(state, side)
@@ -400,12 +406,35 @@ def _setting_up(state: GameState, side: str, rng: random.Random) -> Iterator[Com
         unit = state.units[waiting[0]]
         reach = movement_allowance(unit.profile, rapid=False, road=False)
         areas = plan.sides[side].zone.rectangles(state.table, reach)
+        spacing = plan.sides[side].spacing
+        placed = [(u.position.x, u.position.y) for u in state.units_of(side) if u.on_table]
+        points = [*_spaced(areas, spacing, placed), *_drawn(areas, rng)] if spacing else _drawn(areas, rng)
         middle = (state.table.width / 2, state.table.depth / 2)
-        for _ in range(SET_UP_TRIES):
-            x0, y0, x1, y1 = rng.choice(areas)
-            at = Point(
-                x=round(rng.uniform(x0 + 0.5, x1 - 0.5), 1), y=round(rng.uniform(y0 + 0.5, y1 - 0.5), 1)
-            )
+        for at in points:
             facing = math.degrees(math.atan2(middle[1] - at.y, middle[0] - at.x)) % 360
             yield Deploy(side=side, unit=unit.id, at=at, facing=round(facing))
     yield FinishDeployment(side=side)
+
+
+def _drawn(areas: list[Box], rng: random.Random) -> list[Point]:
+    found = []
+    for _ in range(SET_UP_TRIES):
+        x0, y0, x1, y1 = rng.choice(areas)
+        found.append(
+            Point(x=round(rng.uniform(x0 + 0.5, x1 - 0.5), 1), y=round(rng.uniform(y0 + 0.5, y1 - 0.5), 1))
+        )
+    return found
+
+
+def _spaced(areas: list[Box], spacing: float, placed: list[tuple[float, float]]) -> list[Point]:
+    """The points of a grid ``spacing`` apart across each area, those far enough from the
+    units already placed."""
+    step = spacing + 0.1
+    found = []
+    for x0, y0, x1, y1 in areas:
+        for column in range(int((x1 - x0 - 1.0) // step) + 1):
+            for row in range(int((y1 - y0 - 1.0) // step) + 1):
+                at = (round(x0 + 0.5 + column * step, 1), round(y0 + 0.5 + row * step, 1))
+                if all(math.dist(at, other) >= spacing for other in placed):
+                    found.append(Point(x=at[0], y=at[1]))
+    return found

@@ -26,7 +26,7 @@ SMALLEST = {
     "replay": ["--lengths", "20", "--logs", "10", "--no-battle"],
     "restart_overdue": ["--windows", "2"],
     "restart_windows": ["--windows", "2"],
-    "stand_in": ["--battles", "1", "--throws", "1"],
+    "stand_in": ["--battles", "1", "--throws", "1", "--workers", "1"],
     "rules_library_load": ["--quick"],
     "table_cache": ["--tables", "1", "--rounds", "1"],
     "undo": ["--lengths", "5", "--repeats", "1"],

@@ -16,9 +16,10 @@ from engine.game import apply, awaiting
 from engine.game_state import GameState
 from engine.legality import is_legal
 from engine.rulesets import with_rule_set
+from engine.scenarios.book import find_scenario
 from engine.scenarios.quick_battle import allied_forces, quick_battle, scenario_battle
 from engine.stand_in import stand_in_command
-from engine.stand_in_force import stand_in_joins
+from engine.stand_in_force import stand_in_joins, stand_in_points
 from engine.state import Phase
 from engine.tables.generate import random_table
 
@@ -29,6 +30,7 @@ SCENARIOS = {
     "breakthrough": {"attacker": "allies", "attacker_choice": "aggressive_command"},
 }
 MOST_COMMANDS = 3000
+CHEAPEST = 20  # points: about the cheapest unit a force may buy
 
 Opponent = Callable[[GameState, random.Random], Command]
 
@@ -47,10 +49,15 @@ def stand_ins_scenario(scenario: str, rules: str, seed: int, points: int) -> Gam
     by the stand-in (its second side under another player's name: one player plays one side)."""
     state = with_rule_set(scenario_battle(scenario, random_table(seed), **SCENARIOS[scenario]), rules)
     roles = state.planned_scenario.roles
+    doubled = find_scenario(scenario).points == "attacker_double"
     dice = SeededDice(seed)
     for side, nation in (("allies", allies_of(seed)), ("axis", "german")):
-        joining = stand_in_joins(scenario, side, roles[side], nation, points, rules)
-        state, _ = apply(state, joining.model_copy(update={"player": f"bot {side}"}), dice)
+        # in Capture the attacker must cost twice what the defender does (p. 30): the defender
+        # spends a little less than its limit, as the attacker may fall a cheap unit short of its own
+        spent = points - CHEAPEST if doubled and roles[side] == "defender" else points
+        joining = stand_in_joins(scenario, side, roles[side], nation, spent, rules)
+        bot = {"player": f"bot {side}", "points_limit": stand_in_points(scenario, roles[side], points)}
+        state, _ = apply(state, joining.model_copy(update=bot), dice)
     return state
 
 
