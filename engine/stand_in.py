@@ -6,10 +6,13 @@ it does not hold, else the enemy) or a little to either side, moving and firing;
 Morale Test; passing; in a reaction window, declining or firing back; the calls, choices and
 set-up of the other phases. Each is weighed by playing it on copies of the game with a few
 throws of seeded dice (the enemy declining to react), and scoring the tables that result
-(:func:`standing`): what each side has lost in points, destroyed or pinned by markers, broken
-forces, objectives held, the game's result, and how near each unit stands to its goal and
-whether in cover. The engine refuses an illegal option before it rolls a die, so only legal
-ones are weighed; the best on average is the order given.
+(:func:`standing`): what each side has lost in points, destroyed or pinned by markers, the
+chance each force breaks at the turn's end as its losses stand (p. 27), objectives held, command
+tokens in hand, the game's result, and how near each unit stands to its goal and whether in
+cover. A move is worth that less the :func:`danger` it walks its unit into: what every enemy
+shot at it where it ends is expected to cost, by the engine's exact odds, beyond what it stood
+in before (the enemy will react, and have its turn). The engine refuses an illegal option before
+it rolls a die, so only legal ones are weighed; the best on average is the order given.
 
 What it is handed is the game as the engine holds it: in a battle with hidden set-up or dummy
 markers, its weighing knows where the hidden units are, which its side's player would not (its
@@ -56,6 +59,7 @@ from engine.legality import (
     shots_and_odds,
     units_that_may_act,
 )
+from engine.profiles import Special
 from engine.rules.movement import movement_allowance
 from engine.rules.victory import break_point_test
 from engine.state import STAND_IN, CoverKind, Phase, Point, Unit
@@ -398,8 +402,8 @@ def _setting_up(state: GameState, side: str, rng: random.Random) -> Iterator[Com
     """Set-up: the next unit waiting, facing the table's middle, at points drawn across the
     side's area (the engine refuses those too close to another unit or on impassable ground);
     where the scenario keeps the side's units apart (Breakthrough's defender, p. 31), first at
-    the points of a grid that far apart from the area's corner, so that all of them fit. Else
-    done."""
+    the points of a grid that far apart from the area's corner, so that all of them fit; a
+    sniper team with its dummy marker at the next point (p. 20). Else done."""
     plan = state.deployment
     waiting = may_still_set_up(state, side)
     if plan is not None and waiting:
@@ -410,9 +414,12 @@ def _setting_up(state: GameState, side: str, rng: random.Random) -> Iterator[Com
         placed = [(u.position.x, u.position.y) for u in state.units_of(side) if u.on_table]
         points = [*_spaced(areas, spacing, placed), *_drawn(areas, rng)] if spacing else _drawn(areas, rng)
         middle = (state.table.width / 2, state.table.depth / 2)
-        for at in points:
+        sniper = unit.profile.has(Special.SNIPER)  # with its dummy marker at the next point (p. 20)
+        for at, decoy in zip(points, [*points[1:], points[0]], strict=True):
             facing = math.degrees(math.atan2(middle[1] - at.y, middle[0] - at.x)) % 360
-            yield Deploy(side=side, unit=unit.id, at=at, facing=round(facing))
+            yield Deploy(
+                side=side, unit=unit.id, at=at, facing=round(facing), decoy=decoy if sniper else None
+            )
     yield FinishDeployment(side=side)
 
 

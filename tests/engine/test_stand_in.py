@@ -3,13 +3,16 @@ random tables, and in the book's scenarios with the forces it buys and their set
 it gives is one the engine takes, and every game reaches its result; its choices where one order
 is plainly best; and how it weighs breaking and the danger a move walks into."""
 
+import math
+
 import pytest
 
 from engine.commands import Declare, DeclineReaction, Fire, MoraleTestOrder, Move, UnitOrder
+from engine.deployment.placing import whose_turn
 from engine.dice import SeededDice
 from engine.game import apply
 from engine.scenarios.new_game import make_unit
-from engine.stand_in import BROKEN, DANGER, best, danger, stand_in_command, standing, worth
+from engine.stand_in import BROKEN, DANGER, TOKEN, best, danger, stand_in_command, standing, worth
 from engine.state import Phase, Point
 from tests.engine.helpers import game, started
 from tests.engine.stand_in_games import SCENARIOS, play_out, random_quick_battle, stand_ins_scenario
@@ -111,3 +114,27 @@ def test_a_move_is_worth_its_table_less_twice_the_danger_it_walks_into():
     assert walked_into > 0
     expected = standing(after, "allies") - DANGER * walked_into
     assert worth(state, "allies", nearer, seed=0) == pytest.approx(expected)
+
+
+def test_each_command_token_in_hand_is_worth_a_token_s_points():
+    state = duel("allies")
+    state.sides["allies"].tokens, state.sides["axis"].tokens = 0, 0
+    even = standing(state, "allies")
+    state.sides["allies"].tokens = 3
+    assert standing(state, "allies") == pytest.approx(even + 3 * TOKEN)
+
+
+def test_breakthrough_s_defence_is_set_up_whole_with_its_units_18_inches_apart():
+    """On a 6' x 4' table the defender's units stand at least 18" apart and none waits in reserve
+    (p. 31); drawn at random, the fourth of these found no room."""
+    state = stand_ins_scenario("breakthrough", "core_2015", 1, 100)
+    dice = SeededDice(1)
+    for number in range(200):
+        side = whose_turn(state.deployment) if state.deployment else None
+        if side is None:
+            break
+        state, _ = apply(state, stand_in_command(state, side, 100_000 + number, throws=1), dice)
+    defence = state.units_of("axis")
+    assert whose_turn(state.deployment) is None and all(unit.on_table for unit in defence)
+    spots = [(u.position.x, u.position.y) for u in defence]
+    assert min(math.dist(a, b) for a in spots for b in spots if a != b) >= 18
