@@ -45,7 +45,7 @@ PLAY_SPECS = (
         ),
         choice(
             "forces",
-            "Quick battle: the allied force facing the German one (default: us)",
+            "The allied force of a quick battle, or the bot's nation when it plays the Allies (default: us)",
             ALLIED_FORCES,
             default="us",
         ),
