@@ -73,6 +73,7 @@ TOWARD = 0.005  # of a unit's points, each inch nearer its goal: less than a sho
 COVER = 0.05  # of a unit's points, standing in cover
 TOKEN = 2.0  # points a command token in hand is worth: an activation or a reaction still to come
 SET_UP_TRIES = 60
+SPACED_BASE = 3.0  # inches more than a scenario's spacing between set-up points: the bases' size
 DANGER = 2.0  # times a move's danger counts: the enemy may fire more than once, in reactions and its turn
 DAMAGED = 0.5  # of a vehicle's points, a Screech! (it may be knocked out, or fight on weakened)
 MARKERS = {ShotOutcome.ONE_MARKER: 1, ShotOutcome.TWO_MARKERS: 2, ShotOutcome.THREE_MARKERS: 3}
@@ -254,7 +255,7 @@ def standing(state: GameState, side: str) -> float:
         if unit.on_table:
             score += own * points * _placed(state, unit, goals.get(unit.side, ()))
         elif unit.in_reserve:  # as far from its goal as the table allows
-            score -= own * points * TOWARD * math.hypot(state.table.width, state.table.depth)
+            score -= own * points * _toward(state) * math.hypot(state.table.width, state.table.depth)
     for name, other in state.sides.items():
         breaking = 1.0 if other.broken else _break_chance(state, name)
         score += (-BROKEN if name == side else BROKEN) * breaking
@@ -292,7 +293,14 @@ def _placed(state: GameState, unit: Unit, goals: tuple[Point, ...]) -> float:
     """What a unit's place is worth, in shares of its points: nearer its nearest goal, in cover."""
     near = min((math.dist((unit.position.x, unit.position.y), (g.x, g.y)) for g in goals), default=0.0)
     covered = COVER if area_cover(state, unit) is not CoverKind.OPEN else 0.0
-    return covered - TOWARD * near
+    return covered - _toward(state) * near
+
+
+def _toward(state: GameState) -> float:
+    """What each inch nearer its goal is worth, in shares of a unit's points: :data:`TOWARD`; in
+    a battle fought until a force breaks (Escalating Engagement, p. 29), as many times more as
+    turns have gone, so that two wary forces close at last rather than wait for ever."""
+    return TOWARD * (max(1, state.turn) if state.last_turn is None else 1)
 
 
 # --- what the stand-in could say --------------------------------------------------------------
@@ -401,8 +409,8 @@ def _entering(state: GameState, side: str) -> Iterator[Command]:
 def _setting_up(state: GameState, side: str, rng: random.Random) -> Iterator[Command]:
     """Set-up: the next unit waiting, facing the table's middle, at points drawn across the
     side's area (the engine refuses those too close to another unit or on impassable ground);
-    where the scenario keeps the side's units apart (Breakthrough's defender, p. 31), first at
-    the points of a grid that far apart from the area's corner, so that all of them fit; a
+    where the scenario keeps the side's units apart (Breakthrough's defender, p. 31), at the
+    points of a grid that far apart from the area's corner, so that all of them fit; a
     sniper team with its dummy marker at the next point (p. 20). Else done."""
     plan = state.deployment
     waiting = may_still_set_up(state, side)
@@ -412,7 +420,7 @@ def _setting_up(state: GameState, side: str, rng: random.Random) -> Iterator[Com
         areas = plan.sides[side].zone.rectangles(state.table, reach)
         spacing = plan.sides[side].spacing
         placed = [(u.position.x, u.position.y) for u in state.units_of(side) if u.on_table]
-        points = [*_spaced(areas, spacing, placed), *_drawn(areas, rng)] if spacing else _drawn(areas, rng)
+        points = (_spaced(areas, spacing, placed) if spacing else []) or _drawn(areas, rng)
         middle = (state.table.width / 2, state.table.depth / 2)
         sniper = unit.profile.has(Special.SNIPER)  # with its dummy marker at the next point (p. 20)
         for at, decoy in zip(points, [*points[1:], points[0]], strict=True):
@@ -434,14 +442,14 @@ def _drawn(areas: list[Box], rng: random.Random) -> list[Point]:
 
 
 def _spaced(areas: list[Box], spacing: float, placed: list[tuple[float, float]]) -> list[Point]:
-    """The points of a grid ``spacing`` apart across each area, those far enough from the
-    units already placed."""
-    step = spacing + 0.1
+    """The points of a grid across each area, far enough apart for units ``spacing`` apart edge
+    to edge (:data:`SPACED_BASE` more), those far enough from the units already placed."""
+    step = spacing + SPACED_BASE
     found = []
     for x0, y0, x1, y1 in areas:
         for column in range(int((x1 - x0 - 1.0) // step) + 1):
             for row in range(int((y1 - y0 - 1.0) // step) + 1):
                 at = (round(x0 + 0.5 + column * step, 1), round(y0 + 0.5 + row * step, 1))
-                if all(math.dist(at, other) >= spacing for other in placed):
+                if all(math.dist(at, other) >= step for other in placed):
                     found.append(Point(x=at[0], y=at[1]))
     return found

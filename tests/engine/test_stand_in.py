@@ -12,8 +12,8 @@ from engine.deployment.placing import whose_turn
 from engine.dice import SeededDice
 from engine.game import apply
 from engine.scenarios.new_game import make_unit
-from engine.stand_in import BROKEN, DANGER, TOKEN, best, danger, stand_in_command, standing, worth
-from engine.state import Phase, Point
+from engine.stand_in import BROKEN, DANGER, TOKEN, TOWARD, best, danger, stand_in_command, standing, worth
+from engine.state import Objective, Phase, Point
 from tests.engine.helpers import game, started
 from tests.engine.stand_in_games import SCENARIOS, play_out, random_quick_battle, stand_ins_scenario
 
@@ -138,3 +138,18 @@ def test_breakthrough_s_defence_is_set_up_whole_with_its_units_18_inches_apart()
     assert whose_turn(state.deployment) is None and all(unit.on_table for unit in defence)
     spots = [(u.position.x, u.position.y) for u in defence]
     assert min(math.dist(a, b) for a in spots for b in spots if a != b) >= 18
+
+
+def test_in_a_battle_fought_until_a_force_breaks_each_turn_weighs_the_way_to_the_goal_more():
+    """An objective 20" from the US squad and 12" from the German one: the US stand 8" worse off
+    in the way to their goal, worth TOWARD of 25 points an inch, as many times as turns have gone
+    when the battle has no last turn (Escalating Engagement, p. 29); in a battle of set length,
+    the same each turn."""
+    state = duel("allies")
+    state.objectives = [Objective(id="o", position=Point(x=30, y=40))]
+    state.last_turn, state.turn = None, 1
+    first = standing(state, "allies")
+    state.turn = 4
+    assert standing(state, "allies") - first == pytest.approx(-3 * 8 * 25 * TOWARD)
+    state.last_turn = 8
+    assert standing(state, "allies") == pytest.approx(first)
