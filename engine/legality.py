@@ -40,7 +40,7 @@ from engine.commands import (
 from engine.dice import DiceScriptError, ScriptedDice
 from engine.errors import IllegalCommand
 from engine.firing.aiming import target_in_sight
-from engine.firing.odds import ShotOutcome, may_have_effect, shot_odds, table_shot
+from engine.firing.odds import ShotOdds, ShotOutcome, may_have_effect, shot_odds, table_shot
 from engine.flow.activation import check_declaration, check_pass
 from engine.flow.interrupts import points_on_route
 from engine.flow.playing_cards import check_dealing
@@ -322,11 +322,20 @@ def targets(
     an effect (a marker or damage or worse, :func:`engine.firing.odds.shot_odds`); a shot that
     can have none (a weapon too weak for the armour it meets) is left out."""
     found = []
-    for enemy, shot in _shots(state, unit_id, moving=moving, among=among):
-        effect = 1 - shot_odds(shot).outcomes.get(ShotOutcome.NO_EFFECT, Fraction(0))
+    for enemy, odds in shots_and_odds(state, unit_id, moving=moving, among=among):
+        effect = 1 - odds.outcomes.get(ShotOutcome.NO_EFFECT, Fraction(0))
         if effect > 0:
             found.append((enemy, effect))
     return found
+
+
+def shots_and_odds(
+    state: GameState, unit_id: str, *, moving: bool = False, among: Iterable[str] | None = None
+) -> Iterator[tuple[Unit, ShotOdds]]:
+    """The enemy units (of ``among``, if given) the unit sees and may fire at as the table
+    stands, each with the exact chance of every outcome of its shot (:func:`shot_odds`)."""
+    for enemy, shot in _shots(state, unit_id, moving=moving, among=among):
+        yield enemy, shot_odds(shot)
 
 
 def may_fire_at(state: GameState, unit_id: str, *, moving: bool = False) -> list[Unit]:

@@ -6,10 +6,13 @@ it does not hold, else the enemy) or a little to either side, moving and firing;
 Morale Test; passing; in a reaction window, declining or firing back; the calls, choices and
 set-up of the other phases. Each is weighed by playing it on copies of the game with a few
 throws of seeded dice (the enemy declining to react), and scoring the tables that result
-(:func:`standing`): what each side has lost in points, destroyed or pinned by markers, broken
-forces, objectives held, the game's result, and how near each unit stands to its goal and
-whether in cover. The engine refuses an illegal option before it rolls a die, so only legal
-ones are weighed; the best on average is the order given.
+(:func:`standing`): what each side has lost in points, destroyed or pinned by markers, the
+chance each force breaks at the turn's end as its losses stand (p. 27), objectives held, command
+tokens in hand, the game's result, and how near each unit stands to its goal and whether in
+cover. A move is worth that less the :func:`danger` it walks its unit into: what every enemy
+shot at it where it ends is expected to cost, by the engine's exact odds, beyond what it stood
+in before (the enemy will react, and have its turn). The engine refuses an illegal option before
+it rolls a die, so only legal ones are weighed; the best on average is the order given.
 
 What it is handed is the game as the engine holds it: in a battle with hidden set-up or dummy
 markers, its weighing knows where the hidden units are, which its side's player would not (its
@@ -25,7 +28,7 @@ from dataclasses import dataclass
 
 from pydantic import TypeAdapter
 
-from engine.battlefield import area_cover, live_units
+from engine.battlefield import area_cover, command_unit_lost, live_units, lost_break_points
 from engine.commands import (
     CallReserves,
     ChooseInitiative,
@@ -44,8 +47,10 @@ from engine.commands import (
     UnitOrder,
 )
 from engine.deployment.placing import may_still_set_up, whose_turn
+from engine.deployment.plan import Box
 from engine.dice import SeededDice
 from engine.errors import IllegalCommand
+from engine.firing.odds import ShotOdds, ShotOutcome
 from engine.game import apply, awaiting
 from engine.game_state import GameState
 from engine.legality import (
@@ -53,19 +58,27 @@ from engine.legality import (
     moving_and_firing,
     moving_to,
     order_now,
+    shots_and_odds,
     units_that_may_act,
 )
+from engine.profiles import Special
 from engine.rules.movement import movement_allowance
+from engine.rules.victory import break_point_test
 from engine.state import STAND_IN, CoverKind, Phase, Point, Unit
 
 THROWS = 4  # games played out with different dice for each order weighed
 MARKER_COST = 0.15  # of a unit's points, each morale marker it carries
 BROKEN = 1000.0
-OBJECTIVE = 150.0  # points an objective held is worth: it stays held until the enemy claims it (p. 26)
+OBJECTIVE = 60.0  # points an objective held is worth: it stays held until the enemy claims it (p. 26)
 WON = 10_000.0
-TOWARD = 0.02  # of a unit's points, each inch nearer its goal
+TOWARD = 0.005  # of a unit's points, each inch nearer its goal: less than a shot's markers
 COVER = 0.05  # of a unit's points, standing in cover
+TOKEN = 2.0  # points a command token in hand is worth: an activation or a reaction still to come
 SET_UP_TRIES = 60
+SPACED_BASE = 3.0  # inches more than a scenario's spacing between set-up points: the bases' size
+DANGER = 2.0  # times a move's danger counts: the enemy may fire more than once, in reactions and its turn
+DAMAGED = 0.5  # of a vehicle's points, a Screech! (it may be knocked out, or fight on weakened)
+MARKERS = {ShotOutcome.ONE_MARKER: 1, ShotOutcome.TWO_MARKERS: 2, ShotOutcome.THREE_MARKERS: 3}
 
 
 @dataclass(frozen=True)
@@ -96,22 +109,51 @@ def stand_in_command(state: GameState, side: str, seed: int = 0, throws: int = T
 def best(state: GameState, side: str, seed: int = 0, throws: int = THROWS) -> Weighed:
     """The legal option worth most to ``side``, its worth (the first of equals, so the same game
     and seed always give the same order). Playing an option out is also its check: the engine
-    refuses an illegal command before it rolls a die."""
-    weighed = []
+    refuses an illegal command before it rolls a die.
+
+    The danger a move walks into (:func:`worth`) is the dearest part to work out, so it is
+    worked out only for the move that leads, until a move leads with its danger counted or an
+    order that moves nothing leads: no move is passed over that its danger would not have sunk
+    (a move whose danger it would have lessened is not looked for)."""
+    played, dangers = [], {}
     for command in options(state, side, random.Random(seed)):
         try:
-            weighed.append(Weighed(command, worth(state, side, command, seed, throws)))
+            played.append((command, *_played_out(state, side, command, seed, throws)))
         except IllegalCommand:
             continue
-    if not weighed:
+    if not played:
         raise IllegalCommand(f"The stand-in finds nothing {side} may do now")
-    return max(weighed, key=lambda w: w.worth)
+    weighed = [Weighed(command, average) for command, average, _ in played]
+    risked: set[int] = set()
+    while True:
+        leader = max(range(len(weighed)), key=lambda n: weighed[n].worth)
+        command, average, after = played[leader]
+        if leader in risked or _mover(command) is None:
+            return weighed[leader]
+        risked.add(leader)
+        weighed[leader] = Weighed(command, average - _risk(state, after, command, dangers))
 
 
-def worth(state: GameState, side: str, command: Command, seed: int, throws: int = THROWS) -> float:
+def worth(
+    state: GameState,
+    side: str,
+    command: Command,
+    seed: int,
+    throws: int = THROWS,
+) -> float:
     """The average :func:`standing` of ``side`` after the command, over ``throws`` throws of the
-    dice (one, if the command rolls none), the enemy declining any reaction window it opens."""
-    total = 0.0
+    dice (one, if the command rolls none), the enemy declining any reaction window it opens;
+    less, for a move, :data:`DANGER` times the :func:`danger` it walks its unit into (after the
+    first throw) beyond what it stood in where it was."""
+    average, after = _played_out(state, side, command, seed, throws)
+    return average - _risk(state, after, command, {})
+
+
+def _played_out(
+    state: GameState, side: str, command: Command, seed: int, throws: int
+) -> tuple[float, GameState]:
+    """The average standing after the command (:func:`worth`), and the table after its first throw."""
+    total, first = 0.0, state
     for throw in range(throws):
         dice = _Counted(seed * 7919 + throw)
         after, _ = apply(state, command, dice)
@@ -119,9 +161,67 @@ def worth(state: GameState, side: str, command: Command, seed: int, throws: int 
             declined = DeclineReaction(side=after.pending.reactor_side, window=after.pending.window)
             after, _ = apply(after, declined, dice)
         total += standing(after, side)
+        first = after if throw == 0 else first
         if not dice.rolled:
-            return total / (throw + 1)
-    return total / throws
+            return total / (throw + 1), first
+    return total / throws, first
+
+
+def _risk(
+    state: GameState, after: GameState, command: Command, known: dict[tuple[str, Point], float]
+) -> float:
+    """What a move's danger costs: :data:`DANGER` times the danger where its unit ends, beyond
+    the danger where it stood (nothing, for an order that moves no unit)."""
+    mover = _mover(command)
+    if mover is None:
+        return 0.0
+    return DANGER * (_danger_at(after, mover, known) - _danger_at(state, mover, known))
+
+
+def _mover(command: Command) -> str | None:
+    """The unit a command moves, if it moves one."""
+    order = getattr(command, "order", None)
+    if isinstance(order, UnitOrder) and any(isinstance(action, Move) for action in order.actions):
+        return order.unit
+    return None
+
+
+def _danger_at(state: GameState, unit_id: str, known: dict[tuple[str, Point], float]) -> float:
+    """:func:`danger`, worked out once for each place a unit may stand in one decision."""
+    key = (unit_id, state.units[unit_id].position)
+    if key not in known:
+        known[key] = danger(state, unit_id)
+    return known[key]
+
+
+def danger(state: GameState, unit_id: str) -> float:
+    """What a unit stands to lose, in points, if every enemy unit that sees it fires at it as the
+    table stands (the enemy's reactions, and its next turn): the sum of each shot's expected
+    markers and damage (:func:`engine.firing.odds.shot_odds`), at most the unit's points."""
+    unit = state.units[unit_id]
+    if unit.destroyed or not unit.on_table:
+        return 0.0
+    points = float(unit.profile.points)
+    lost = 0.0
+    for enemy in live_units(state):
+        if enemy.side == unit.side or enemy.dummy or not enemy.on_table:
+            continue
+        for _, odds in shots_and_odds(state, enemy.id, among=(unit_id,)):
+            lost += _expected_loss(odds, points)
+    return min(lost, points)
+
+
+def _expected_loss(odds: ShotOdds, points: float) -> float:
+    """A shot's expected cost to its target, in points."""
+    lost = 0.0
+    for outcome, chance in odds.outcomes.items():
+        share = MARKER_COST * MARKERS[outcome] if outcome in MARKERS else DAMAGED
+        if outcome in (ShotOutcome.DESTROYED, ShotOutcome.KABOOM):
+            share = 1.0
+        elif outcome is ShotOutcome.NO_EFFECT:
+            share = 0.0
+        lost += float(chance) * share * points
+    return lost
 
 
 class _Counted(SeededDice):
@@ -139,7 +239,8 @@ class _Counted(SeededDice):
 def standing(state: GameState, side: str) -> float:
     """How well the table stands for ``side``: the enemy's losses less its own, in points (a
     destroyed unit its points, each marker :data:`MARKER_COST` of them), forces broken,
-    objectives held, the game won or lost; and each unit's place: nearer its goal, in cover."""
+    objectives held, command tokens in hand, the game won or lost; and each unit's place: nearer
+    its goal, in cover."""
     if state.phase is Phase.OVER and state.result is not None:
         return 0.0 if state.result.winner is None else WON if state.result.winner == side else -WON
     score = 0.0
@@ -156,14 +257,28 @@ def standing(state: GameState, side: str) -> float:
         if unit.on_table:
             score += own * points * _placed(state, unit, goals.get(unit.side, ()))
         elif unit.in_reserve:  # as far from its goal as the table allows
-            score -= own * points * TOWARD * math.hypot(state.table.width, state.table.depth)
+            score -= own * points * _toward(state) * math.hypot(state.table.width, state.table.depth)
     for name, other in state.sides.items():
-        if other.broken:
-            score += -BROKEN if name == side else BROKEN
+        breaking = 1.0 if other.broken else _break_chance(state, name)
+        score += (-BROKEN if name == side else BROKEN) * breaking
+        score += (TOKEN if name == side else -TOKEN) * other.tokens
     for objective in state.objectives:
         if objective.held_by is not None and objective.side in (None, objective.held_by):
             score += OBJECTIVE if objective.held_by == side else -OBJECTIVE
     return score
+
+
+def _break_chance(state: GameState, side: str) -> float:
+    """The chance the side breaks at the next break point test, as its losses stand (p. 27)."""
+    held = state.sides[side]
+    if not held.break_point:  # not yet set: no force brought
+        return 0.0
+    lost, commander = lost_break_points(state, side), command_unit_lost(state, side)
+    tests = (
+        break_point_test(lost, roll, commander_lost=commander, break_point=held.break_point)
+        for roll in range(1, 7)
+    )
+    return sum(test.broken for test in tests) / 6
 
 
 def _goals(state: GameState) -> dict[str, tuple[Point, ...]]:
@@ -180,7 +295,14 @@ def _placed(state: GameState, unit: Unit, goals: tuple[Point, ...]) -> float:
     """What a unit's place is worth, in shares of its points: nearer its nearest goal, in cover."""
     near = min((math.dist((unit.position.x, unit.position.y), (g.x, g.y)) for g in goals), default=0.0)
     covered = COVER if area_cover(state, unit) is not CoverKind.OPEN else 0.0
-    return covered - TOWARD * near
+    return covered - _toward(state) * near
+
+
+def _toward(state: GameState) -> float:
+    """What each inch nearer its goal is worth, in shares of a unit's points: :data:`TOWARD`; in
+    a battle fought until a force breaks (Escalating Engagement, p. 29), as many times more as
+    turns have gone, so that two wary forces close at last rather than wait for ever."""
+    return TOWARD * (max(1, state.turn) if state.last_turn is None else 1)
 
 
 # --- what the stand-in could say --------------------------------------------------------------
@@ -287,23 +409,27 @@ def _entering(state: GameState, side: str) -> Iterator[Command]:
 
 
 def _setting_up(state: GameState, side: str, rng: random.Random) -> Iterator[Command]:
-    """Set-up: the next unit waiting, at points drawn across the side's area (the engine refuses
-    those too close to another unit or on impassable ground), facing the table's middle; else
-    done."""
+    """Set-up: the next unit waiting, facing the table's middle, at points drawn across the
+    side's area (the engine refuses those too close to another unit or on impassable ground);
+    where the scenario keeps the side's units apart (Breakthrough's defender, p. 31), at the
+    points of a grid that far apart from the area's corner, so that all of them fit; a
+    sniper team with its dummy marker at the next point (p. 20). Else done."""
     plan = state.deployment
     waiting = may_still_set_up(state, side)
     if plan is not None and waiting:
         unit = state.units[waiting[0]]
         reach = movement_allowance(unit.profile, rapid=False, road=False)
         areas = plan.sides[side].zone.rectangles(state.table, reach)
+        spacing = plan.sides[side].spacing
+        placed = [(u.position.x, u.position.y) for u in state.units_of(side) if u.on_table]
+        points = (_spaced(areas, spacing, placed) if spacing else []) or _drawn(areas, rng)
         middle = (state.table.width / 2, state.table.depth / 2)
-        for _ in range(SET_UP_TRIES):
-            x0, y0, x1, y1 = rng.choice(areas)
-            at = Point(
-                x=round(rng.uniform(x0 + 0.5, x1 - 0.5), 1), y=round(rng.uniform(y0 + 0.5, y1 - 0.5), 1)
-            )
+        sniper = unit.profile.has(Special.SNIPER)  # with its dummy marker at the next point (p. 20)
+        for at, decoy in zip(points, [*points[1:], points[0]], strict=True):
             facing = math.degrees(math.atan2(middle[1] - at.y, middle[0] - at.x)) % 360
-            yield Deploy(side=side, unit=unit.id, at=at, facing=round(facing))
+            yield Deploy(
+                side=side, unit=unit.id, at=at, facing=round(facing), decoy=decoy if sniper else None
+            )
     yield FinishDeployment(side=side)
 
 
@@ -324,3 +450,27 @@ def order_in_json(asked: tuple[str, str, int]) -> bytes:
     as JSON, with the side and the seed; the order as JSON."""
     state, side, seed = asked
     return ORDER.dump_json(stand_in_command(GameState.model_validate_json(state), side, seed))
+
+
+def _drawn(areas: list[Box], rng: random.Random) -> list[Point]:
+    found = []
+    for _ in range(SET_UP_TRIES):
+        x0, y0, x1, y1 = rng.choice(areas)
+        found.append(
+            Point(x=round(rng.uniform(x0 + 0.5, x1 - 0.5), 1), y=round(rng.uniform(y0 + 0.5, y1 - 0.5), 1))
+        )
+    return found
+
+
+def _spaced(areas: list[Box], spacing: float, placed: list[tuple[float, float]]) -> list[Point]:
+    """The points of a grid across each area, far enough apart for units ``spacing`` apart edge
+    to edge (:data:`SPACED_BASE` more), those far enough from the units already placed."""
+    step = spacing + SPACED_BASE
+    found = []
+    for x0, y0, x1, y1 in areas:
+        for column in range(int((x1 - x0 - 1.0) // step) + 1):
+            for row in range(int((y1 - y0 - 1.0) // step) + 1):
+                at = (round(x0 + 0.5 + column * step, 1), round(y0 + 0.5 + row * step, 1))
+                if all(math.dist(at, other) >= step for other in placed):
+                    found.append(Point(x=at[0], y=at[1]))
+    return found

@@ -25,7 +25,7 @@ from bot.command_schema.options import (
     user,
 )
 from bot.command_schema.tables import BATTLEFIELD, BATTLEFIELD_SEED
-from bot.services.limits import MOST_MISSED, PACES, REACTION_SECONDS
+from bot.services.limits import MOST_MISSED, PACES, REACTION_SECONDS, STAND_IN_POINTS, STAND_IN_POINTS_DEFAULT
 from engine.actions.registry import order_options, reaction_options
 
 PLAY_SPECS = (
@@ -45,7 +45,7 @@ PLAY_SPECS = (
         ),
         choice(
             "forces",
-            "Quick battle: the allied force facing the German one (default: us)",
+            "The allied force of a quick battle, or the bot's nation when it plays the Allies (default: us)",
             ALLIED_FORCES,
             default="us",
         ),
@@ -107,13 +107,24 @@ PLAY_SPECS = (
         ),
         user("referee", "A referee, who sees and may correct everything (more: /ref appoint)"),
         role("referee_role", "A server role whose holders may referee this game"),
-        choice("stand_in", "Quick battle: the side the bot plays, to play it alone", ("allies", "axis")),
+        choice(
+            "stand_in",
+            "The side the bot plays, to play it alone (in a scenario, with its own force)",
+            ("allies", "axis"),
+        ),
         integer(
             "stand_in_after",
             "Daily games: the bot plays a side whose player misses this many deadlines in a row (0: never)",
             low=0,
             high=MOST_MISSED,
             default=0,
+        ),
+        integer(
+            "points",
+            "A scenario against the bot: the points a side (the attacker's doubled in Capture; default 300)",
+            low=STAND_IN_POINTS.start,
+            high=STAND_IN_POINTS.stop - 1,
+            default=STAND_IN_POINTS_DEFAULT,
         ),
     ),
     spec(

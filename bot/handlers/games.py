@@ -10,15 +10,18 @@ from bot.handlers.ask import Ask, Change, Person, Picture, ServerRole, ServiceCh
 from bot.log_pages import log_page
 from bot.reply import Mention, Piece, Reply, RoleTag, Typed
 from bot.services.game_service import GameError, scenario_text, setup_text, statistics_text
-from bot.services.limits import DAILY, window_seconds
+from bot.services.limits import DAILY, STAND_IN_POINTS_DEFAULT, window_seconds
 from bot.services.replay_service import REPLAY_FILE
 from bot.services.stand_in_service import handing
 from engine.commands import Command, Concede, JoinSide, StartGame
+from engine.forces import units_points
 from engine.game_state import GameState
 from engine.rich_text import Line
 from engine.rulesets import with_rule_set
+from engine.scenarios.book import find_scenario
 from engine.scenarios.quick_battle import quick_battle, scenario_battle
 from engine.stand_in import STAND_IN
+from engine.stand_in_force import stand_in_joins
 from engine.state import STAND_IN_NAME
 from engine.teams import make_team_game
 from engine.view import events_for
@@ -46,14 +49,16 @@ async def game_new(
     referee_role: ServerRole | None,
     stand_in: str | None = None,
     stand_in_after: int = 0,
+    points: int = STAND_IN_POINTS_DEFAULT,
 ) -> SetUp:
     """A quick battle, or a book scenario for the forces the players bring, on a table of the
     asker's (or a built-in one), under a rule set, for teams and a referee, or with the bot
-    playing one side of a quick battle (``stand_in``, :mod:`engine.stand_in`); it replaces a
-    finished game, or one not started that nobody else joined. A game played over days may
-    hand a side to the bot after its player misses ``stand_in_after`` deadlines in a row."""
-    if stand_in is not None and scenario != "quick":
-        raise GameError("The bot plays quick battles for now: in a scenario it would need a force of its own")
+    playing one side (``stand_in``, :mod:`engine.stand_in`): in a scenario it brings a force it
+    buys at ``points`` (:mod:`engine.stand_in_force`); it replaces a finished game, or one not
+    started that nobody else joined. A game played over days may hand a side to the bot after
+    its player misses ``stand_in_after`` deadlines in a row."""
+    if stand_in is not None and teams > 1:
+        raise GameError("The bot plays a side alone: not in a team game")
     seconds = window_seconds(pace, reaction_seconds)
     missed = taking_over(stand_in_after, seconds, teams)
     ground = await ask.services.tables.battlefield(ask.owner, table, seed)
@@ -68,7 +73,13 @@ async def game_new(
     battle.stand_in_after = stand_in_after
     told = (*words.lines, *statistics_text(battle), *missed)
     lines = [*told, *teams_and_referees(battle, teams, bonus, referee, referee_role)]
-    if stand_in is not None:
+    joining = JoinSide(side=stand_in or "", player=STAND_IN, name=STAND_IN_NAME)
+    if stand_in is not None and battle.planned_scenario is not None:
+        role = battle.planned_scenario.roles[stand_in]
+        nation = forces if stand_in == "allies" else "german"
+        joining = await asyncio.to_thread(stand_in_joins, scenario, stand_in, role, nation, points, ruleset)
+        lines.append(bots_force_line(battle, joining))
+    elif stand_in is not None:
         other = battle.other_side(stand_in)
         lines.append(
             f"The bot plays {side_name(stand_in)}: take {side_name(other)} with /game join side:{other}."
@@ -81,7 +92,6 @@ async def game_new(
         )
         await ask.services.pings.set_delay(ask.channel, ping_minutes)
         if stand_in is not None:
-            joining = JoinSide(side=stand_in, player=STAND_IN, name=STAND_IN_NAME)
             outcome = await ask.services.games.act(ask.channel, STAND_IN, joining)
         return outcome
 
@@ -109,6 +119,26 @@ def taking_over(after: int, seconds: int, teams: int) -> list[Line]:
             " hands your side to it yourself.",
         )
     ]
+
+
+def bots_force_line(battle: GameState, joining: JoinSide) -> str:
+    """What a scenario game's announcement says of the force the bot brings, and of the one its
+    opponent must bring (pp. 28-31: equal points, or in Capture the attacker twice as strong)."""
+    side, other = joining.side, battle.other_side(joining.side)
+    planned = battle.planned_scenario
+    cost = units_points(joining.units)
+    doubled = find_scenario(planned.id).points == "attacker_double"
+    if not doubled:
+        theirs = f"a force of {joining.points_limit} points"
+    elif planned.roles[other] == "attacker":
+        theirs = f"a force costing at least {2 * cost} (twice the bot's), at most {2 * joining.points_limit}"
+    else:
+        theirs = f"a force of {joining.points_limit // 2} points costing at most {cost // 2} (half the bot's)"
+    return (
+        f"The bot plays {side_name(side)} ({planned.roles[side]}) with a force of its own: "
+        f"{counted(len(joining.units), 'unit')}, {cost} of {joining.points_limit} points. "
+        f"Take {side_name(other)} with /game join side:{other} force:<yours>, {theirs}."
+    )
 
 
 def teams_and_referees(

@@ -9,15 +9,18 @@ from bot.app import Services
 from bot.console import ConsoleTable
 from bot.services.game_service import GameError, GameService
 from bot.storage.store import GameStore
-from engine.commands import JoinSide, StartGame
+from engine.commands import Deploy, FinishDeployment, JoinSide, StartGame
+from engine.deployment.placing import whose_turn
 from engine.dice import ScriptedDice, SeededDice, d6
 from engine.errors import IllegalCommand
+from engine.forces import force_points, force_units
 from engine.game import awaiting
 from engine.scenarios.quick_battle import quick_battle
 from engine.stand_in import STAND_IN, side_stood_in
-from engine.state import Phase
-from tests.bot.discord_harness import ANN, channel_posts, close_bot, open_bot
+from engine.state import Phase, Point
+from tests.bot.discord_harness import ANN, channel_posts, close_bot, open_bot, reply
 from tests.engine.random_play import random_command
+from tests.engine.test_scenario_games import a_force
 
 
 async def console(tmp_path, seed: int = 3) -> tuple[ConsoleTable, Services]:
@@ -48,13 +51,95 @@ async def test_at_the_console_the_bot_takes_its_side_and_plays_its_turns_after_t
     await close(services)
 
 
-async def test_a_scenario_against_the_bot_is_refused_for_now_and_nothing_is_set_up(tmp_path):
+EASY = [  # Ann's 150 points of US infantry and a tank
+    "as ann /force new nation:us name:Easy points:150",
+    'as ann /force add force:Easy unit:"Infantry Detachment"',
+    'as ann /force add force:Easy unit:"Infantry Detachment"',
+    'as ann /force add force:Easy unit:"Infantry Detachment"',
+    'as ann /force add force:Easy unit:"Sherman 75mm"',
+    'as ann /force upgrade force:Easy unit:"Infantry Detachment 1" command',
+]
+
+
+async def test_in_a_scenario_the_bot_brings_a_force_it_bought_and_sets_up_its_turns(tmp_path):
     table, services = await console(tmp_path)
+    for line in EASY:
+        await table.handle(line)
+    made = await table.handle("/game new scenario:meeting stand_in:axis points:150")
+    assert "The bot plays the Axis (second) with a force of its own: " in made
+    assert "Take the Allies with /game join side:allies force:<yours>, a force of 150 points." in made
+    axis = table.state.sides["axis"]
+    assert axis.players == [STAND_IN] and axis.points_limit == 150
+    bought = table.state.units_of("axis")
+    assert bought and all(u.profile.nation == "german" for u in bought)
+    assert 100 < sum(u.profile.points for u in bought) <= 150
+    joined = await table.handle("as ann /game join side:allies force:Easy")
+    assert "Both forces are here: Meeting Engagement (p. 28)" in joined
+    assert whose_turn(table.state.deployment) == "allies"  # the first role sets up first
+    deployed = await table.handle('as ann /deploy unit:"Infantry Detachment 1" at:30,6')
+    assert whose_turn(table.state.deployment) == "allies"  # the bot has set up its turn
+    placed = [u for u in table.state.units_of("axis") if not u.in_reserve]
+    assert len(placed) == 1 and "[the stand-in plays]\nThe Axis set up " in deployed
+    await close(services)
+
+
+async def test_a_force_of_other_points_than_the_bots_is_refused_and_a_team_game_too(tmp_path):
+    table, services = await console(tmp_path)
+    for line in EASY:
+        await table.handle(line)
+    assert (await table.handle("/game new scenario:meeting stand_in:axis teams:2")).startswith(
+        "Not allowed: The bot plays a side alone: not in a team game"
+    )
+    await table.handle("/game new scenario:meeting stand_in:axis points:200")
     before = table.state
-    refused = await table.handle("/game new scenario:meeting stand_in:axis")
-    assert refused.startswith("Not allowed: The bot plays quick battles for now")
+    refused = await table.handle("as ann /game join side:allies force:Easy")
+    assert "both forces have the same points; this one is 150 and the other 200" in refused
     assert table.state == before
     await close(services)
+
+
+async def test_a_whole_scenario_against_the_bot_is_set_up_and_played_to_its_end(tmp_path):
+    """Capture on a random table, the bot defending with the force it bought; Ann attacks with
+    twice its cost, sets up and orders at random; the game ends."""
+    table, services = await console(tmp_path, seed=4)
+    games, rng = services.games, random.Random(2)
+    made = await table.handle(
+        "/game new scenario:capture attacker:allies stand_in:axis points:100 table:random seed:7"
+    )
+    assert "The bot plays the Axis (defender) with a force of its own" in made
+    cost = sum(u.profile.points for u in table.state.units_of("axis"))
+    force = a_force("us", 2 * 100, *["Infantry Detachment"] * 8)
+    assert force_points(force) >= 2 * cost
+    joining = JoinSide(side="allies", player="ann", nation="us", units=tuple(force_units(force, "allies")))
+    await games.act(table.CHANNEL, "ann", joining.model_copy(update={"points_limit": force.points_limit}))
+    for _ in range(3000):
+        await services.stand_ins.settled()
+        state = await games.game(table.CHANNEL)
+        if state.phase is Phase.OVER:
+            break
+        assert side_stood_in(state) is None
+        for _attempt in range(40):
+            try:
+                await games.act(table.CHANNEL, "ann", ann_command(state, rng))
+                break
+            except (GameError, IllegalCommand):
+                continue
+    final = await games.game(table.CHANNEL)
+    assert final.phase is Phase.OVER and final.result is not None and final.scenario == "capture"
+    history = (await games.history(table.CHANNEL))[1]
+    assert sum(getattr(command, "side", None) == "axis" for command, _ in history) > 10
+    await close(services)
+
+
+def ann_command(state, rng):
+    """Ann sets up at random points of the table, finishes, starts; then orders at random."""
+    if state.deployment is not None and whose_turn(state.deployment) == "allies":
+        waiting = state.deployment.sides["allies"].waiting
+        if not waiting or rng.random() < 0.05:
+            return FinishDeployment(side="allies")
+        at = Point(x=round(rng.uniform(1, 71), 1), y=round(rng.uniform(1, 47), 1))
+        return Deploy(side="allies", unit=waiting[0], at=at)
+    return random_command(state, rng)
 
 
 async def test_a_whole_quick_battle_against_the_bot_ends_with_a_result(tmp_path):
@@ -121,6 +206,27 @@ async def test_through_discord_the_bots_turn_is_posted_to_the_channel_as_a_card(
         posts = [text for where, text, _ in channel_posts(discord.sent[before:]) if where == "1"]
         assert posts and posts[0].startswith("The stand-in plays.\nThe Axis start as the active player")
         assert side_stood_in(await bot.games.game("1")) is None
+    finally:
+        await bot.stand_ins.close()
+        await close_bot(bot)
+
+
+async def test_through_discord_a_breakthrough_against_the_bot_is_set_up_with_its_force(tmp_path, monkeypatch):
+    bot, discord = await open_bot(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", monkeypatch)
+    try:
+        options = {"scenario": "breakthrough", "attacker": "axis", "attacker_choice": "aggressive_command"}
+        sent = await discord.slash(
+            "game new", user=ANN, channel="1", stand_in="allies", forces="british", points=200, **options
+        )
+        text, private = reply(sent)
+        assert not private and "The bot plays the Allies (defender) with a force of its own: " in text
+        state = await bot.games.game("1")
+        bought = state.units_of("allies")
+        assert state.sides["allies"].players == [STAND_IN] and {u.profile.nation for u in bought} == {
+            "british"
+        }
+        on_foot = sum(u.profile.points for u in bought if not u.profile.unit_class.is_vehicle)
+        assert 2 * on_foot >= 200  # the defender's half on infantry (p. 31)
     finally:
         await bot.stand_ins.close()
         await close_bot(bot)

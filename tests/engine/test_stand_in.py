@@ -1,63 +1,47 @@
-"""The stand-in (engine.stand_in) playing whole games against itself, under both rule sets and in
-the book's scenarios with their set-up: every order it gives is one the engine takes, and every
-game reaches its result; and its choices where one order is plainly best."""
+"""The stand-in (engine.stand_in) playing whole games against itself, under both rule sets, on
+random tables, and in the book's scenarios with the forces it buys and their set-up: every order
+it gives is one the engine takes, and every game reaches its result; its choices where one order
+is plainly best; and how it weighs breaking and the danger a move walks into."""
+
+import math
 
 import pytest
 
-from engine.commands import Declare, DeclineReaction, Fire, MoraleTestOrder, UnitOrder
+from engine.commands import Declare, DeclineReaction, Fire, MoraleTestOrder, Move, UnitOrder
+from engine.deployment.placing import whose_turn
 from engine.dice import SeededDice
-from engine.game import apply, awaiting
-from engine.legality import is_legal
-from engine.rulesets import with_rule_set
+from engine.game import apply
 from engine.scenarios.new_game import make_unit
-from engine.scenarios.quick_battle import quick_battle
-from engine.stand_in import best, stand_in_command, worth
-from engine.state import Phase
+from engine.stand_in import BROKEN, DANGER, TOKEN, TOWARD, best, danger, stand_in_command, standing, worth
+from engine.state import Objective, Phase, Point
 from tests.engine.helpers import game, started
-from tests.engine.test_scenario_games import SCENARIOS, joined
-
-MOST_COMMANDS = 1500
-
-
-def quick(rules: str):
-    state = quick_battle("crossroads", "soviet") if rules == "house_v1" else quick_battle()
-    return with_rule_set(state, rules)
-
+from tests.engine.stand_in_games import SCENARIOS, play_out, random_quick_battle, stand_ins_scenario
 
 GAMES = [
     *(
-        (f"quick battle, {rules}, seed {seed}", rules, None, seed)
+        (f"quick battle on a random table, {rules}, seed {seed}", rules, None, seed)
         for rules in ("core_2015", "house_v1")
         for seed in range(6)
     ),
     *(
-        (f"{name}, seed {seed}", "core_2015", (name, options), seed)
-        for name, options in SCENARIOS
-        for seed in range(2)
+        (f"{name} on a random table, {rules}, seed {seed}", rules, name, seed)
+        for name in SCENARIOS
+        for rules, seed in (("core_2015", 1), ("house_v1", 2))
     ),
 ]
 
 
 @pytest.mark.parametrize(("name", "rules", "scenario", "seed"), GAMES, ids=[g[0] for g in GAMES])
 def test_the_stand_in_plays_itself_to_a_result_with_only_legal_orders(name, rules, scenario, seed):
-    state = quick(rules) if scenario is None else joined(*scenario)
-    dice = SeededDice(seed)
-    for number in range(MOST_COMMANDS):
-        if state.phase is Phase.OVER:
-            break
-        side = awaiting(state) or _setting_up(state)
-        command = stand_in_command(state, side, seed * 10_000 + number, throws=1)
-        assert is_legal(state, command), (name, number, command)
-        state, _ = apply(state, command, dice)
-    assert state.phase is Phase.OVER and state.result is not None, name
-
-
-def _setting_up(state) -> str:
-    from engine.deployment.placing import whose_turn
-
-    if state.deployment is not None:
-        return whose_turn(state.deployment) or next(iter(state.sides))
-    return next(iter(state.sides))
+    """Both sides the stand-in's, a scenario's forces bought by it (100 points a side)."""
+    state = (
+        random_quick_battle(rules, seed)
+        if scenario is None
+        else stand_ins_scenario(scenario, rules, seed, 100)
+    )
+    played = play_out(state, seed, throws=1)
+    assert played.illegal == 0, name
+    assert played.state.phase is Phase.OVER and played.state.result is not None, name
 
 
 GIS_FIRE = UnitOrder(unit="gis", actions=(Fire(target="gren"),))
@@ -95,3 +79,77 @@ def test_in_a_reaction_window_it_fires_back_at_the_enemy_that_shot_rather_than_d
     chosen = stand_in_command(state, "allies", seed=3)
     assert chosen != DeclineReaction(side="allies", window=state.pending.window)
     assert chosen.order == GIS_FIRE
+
+
+def test_a_side_near_its_break_point_stands_lower_by_the_chance_it_breaks_at_the_turns_end():
+    """Lost BP plus a d6 above the break point breaks a force (p. 27): with nothing lost and a
+    break point of 4, a 5 or a 6 breaks it, one chance in three."""
+    state = duel("allies")
+    state.sides["axis"].break_point = 10  # a d6 alone never breaks the Axis
+    state.sides["allies"].break_point = 10
+    steady = standing(state, "allies")
+    state.sides["allies"].break_point = 4
+    assert standing(state, "allies") == pytest.approx(steady - BROKEN / 3)
+
+
+def test_the_danger_a_unit_stands_in_is_what_the_enemy_shots_at_it_are_expected_to_cost():
+    """The German squad 8" away: no effect 9%, one marker 33.25%, two 57.75% (the engine's exact
+    odds); each marker costs 15% of the US squad's 25 points: 25 x 0.15 x 1.4875."""
+    assert danger(duel("allies"), "gis") == pytest.approx(5.578125)
+    state = duel("allies")
+    state.units["gren"] = state.units["gren"].model_copy(update={"destroyed": True})
+    assert danger(state, "gis") == 0.0
+
+
+def test_a_move_is_worth_its_table_less_twice_the_danger_it_walks_into():
+    """The US squad walking 4" nearer the Germans: the dice of the move roll nothing, so its
+    worth is the table after it, less DANGER times the danger there beyond the danger it left."""
+    state = duel("allies")
+    state.units["gis"] = state.units["gis"].model_copy(update={"position": Point(x=30, y=12)})
+    nearer = Declare(side="allies", order=UnitOrder(unit="gis", actions=(Move(path=(Point(x=30, y=16),)),)))
+    after, _ = apply(state, nearer, SeededDice(0))
+    while after.phase is Phase.REACTION:
+        after, _ = apply(after, DeclineReaction(side="axis", window=after.pending.window), SeededDice(0))
+    walked_into = danger(after, "gis") - danger(state, "gis")
+    assert walked_into > 0
+    expected = standing(after, "allies") - DANGER * walked_into
+    assert worth(state, "allies", nearer, seed=0) == pytest.approx(expected)
+
+
+def test_each_command_token_in_hand_is_worth_a_token_s_points():
+    state = duel("allies")
+    state.sides["allies"].tokens, state.sides["axis"].tokens = 0, 0
+    even = standing(state, "allies")
+    state.sides["allies"].tokens = 3
+    assert standing(state, "allies") == pytest.approx(even + 3 * TOKEN)
+
+
+def test_breakthrough_s_defence_is_set_up_whole_with_its_units_18_inches_apart():
+    """On a 6' x 4' table the defender's units stand at least 18" apart and none waits in reserve
+    (p. 31); drawn at random, the fourth of these found no room."""
+    state = stand_ins_scenario("breakthrough", "core_2015", 1, 100)
+    dice = SeededDice(1)
+    for number in range(200):
+        side = whose_turn(state.deployment) if state.deployment else None
+        if side is None:
+            break
+        state, _ = apply(state, stand_in_command(state, side, 100_000 + number, throws=1), dice)
+    defence = state.units_of("axis")
+    assert whose_turn(state.deployment) is None and all(unit.on_table for unit in defence)
+    spots = [(u.position.x, u.position.y) for u in defence]
+    assert min(math.dist(a, b) for a in spots for b in spots if a != b) >= 18
+
+
+def test_in_a_battle_fought_until_a_force_breaks_each_turn_weighs_the_way_to_the_goal_more():
+    """An objective 20" from the US squad and 12" from the German one: the US stand 8" worse off
+    in the way to their goal, worth TOWARD of 25 points an inch, as many times as turns have gone
+    when the battle has no last turn (Escalating Engagement, p. 29); in a battle of set length,
+    the same each turn."""
+    state = duel("allies")
+    state.objectives = [Objective(id="o", position=Point(x=30, y=40))]
+    state.last_turn, state.turn = None, 1
+    first = standing(state, "allies")
+    state.turn = 4
+    assert standing(state, "allies") - first == pytest.approx(-3 * 8 * 25 * TOWARD)
+    state.last_turn = 8
+    assert standing(state, "allies") == pytest.approx(first)
