@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from pydantic import TypeAdapter
 
+from engine.actions.registry import activation_moves
 from engine.battlefield import area_cover, command_unit_lost, live_units, lost_break_points
 from engine.commands import (
     CallReserves,
@@ -128,7 +129,7 @@ def best(state: GameState, side: str, seed: int = 0, throws: int = THROWS) -> We
     while True:
         leader = max(range(len(weighed)), key=lambda n: weighed[n].worth)
         command, average, after = played[leader]
-        if leader in risked or _mover(command) is None:
+        if leader in risked or _mover(state, command) is None:
             return weighed[leader]
         risked.add(leader)
         weighed[leader] = Weighed(command, average - _risk(state, after, command, dangers))
@@ -172,17 +173,18 @@ def _risk(
 ) -> float:
     """What a move's danger costs: :data:`DANGER` times the danger where its unit ends, beyond
     the danger where it stood (nothing, for an order that moves no unit)."""
-    mover = _mover(command)
+    mover = _mover(state, command)
     if mover is None:
         return 0.0
     return DANGER * (_danger_at(after, mover, known) - _danger_at(state, mover, known))
 
 
-def _mover(command: Command) -> str | None:
-    """The unit a command moves, if it moves one."""
+def _mover(state: GameState, command: Command) -> str | None:
+    """The unit a command moves, if it orders one that moves (:func:`activation_moves`)."""
     order = getattr(command, "order", None)
-    if isinstance(order, UnitOrder) and any(isinstance(action, Move) for action in order.actions):
-        return order.unit
+    unit = getattr(order, "unit", None)
+    if unit is not None and activation_moves(state, getattr(order, "actions", ())):
+        return unit
     return None
 
 
