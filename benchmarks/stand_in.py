@@ -114,21 +114,27 @@ def _report(rules: str, opponent: str, counted: Counter, times: list[float]) -> 
     )
 
 
+PROGRESS = 25  # games between two counts of a long run
+
+
 def bot_games(options: argparse.Namespace, jobs_map: Callable) -> None:
-    print(f"the stand-in against itself ({options.throws} throws an order), {options.games} games:")
+    print(
+        f"the stand-in against itself ({options.throws} throws an order), {options.games} games:", flush=True
+    )
     jobs = [(number, options.throws) for number in range(options.first, options.first + options.games)]
-    illegal, ended, failed = 0, Counter(), []
-    for name, wrong, how in jobs_map(_bot_game, jobs):
+    illegal, ended = 0, Counter()
+    for played, (name, wrong, how) in enumerate(jobs_map(_bot_game, jobs), start=1):
         illegal += wrong
         ended[how if how in ("ended", "unfinished") else "error"] += 1
-        if how != "ended":
-            failed.append(f"{name}: {how}")
-    print(
-        f"  {illegal} illegal orders, {ended['error']} errors, {ended['ended']} ended, "
-        f"{ended['unfinished']} unfinished"
-    )
-    for line in failed[:20]:
-        print(f"  {line}")
+        if how != "ended" or wrong:
+            print(f"  {name}: {how}, {wrong} illegal orders", flush=True)
+        if played % PROGRESS == 0 or played == len(jobs):  # a long run's count so far survives it
+            print(
+                f"  after {played} games (seeds {options.first}-{options.first + played - 1}): "
+                f"{illegal} illegal orders, {ended['error']} errors, {ended['ended']} ended, "
+                f"{ended['unfinished']} unfinished",
+                flush=True,
+            )
 
 
 def main() -> None:
