@@ -256,10 +256,11 @@ def standing(state: GameState, side: str) -> float:
             score -= own * points
             continue
         score -= own * points * MARKER_COST * unit.morale_markers
+        toward = 0.0 if unit.side != side and _closing_on_each_other(state, unit.side) else _toward(state)
         if unit.on_table:
-            score += own * points * _placed(state, unit, goals.get(unit.side, ()))
+            score += own * points * _placed(state, unit, goals.get(unit.side, ()), toward)
         elif unit.in_reserve:  # as far from its goal as the table allows
-            score -= own * points * _toward(state) * math.hypot(state.table.width, state.table.depth)
+            score -= own * points * toward * math.hypot(state.table.width, state.table.depth)
     for name, other in state.sides.items():
         breaking = 1.0 if other.broken else _break_chance(state, name)
         score += (-BROKEN if name == side else BROKEN) * breaking
@@ -287,23 +288,37 @@ def _goals(state: GameState) -> dict[str, tuple[Point, ...]]:
     """Where each side's units are drawn: the objectives it may hold, else the enemy's units."""
     goals: dict[str, tuple[Point, ...]] = {}
     for name in state.sides:
-        held = [o.position for o in state.objectives if o.side in (None, name) and o.held_by != name]
         enemy = [u.position for u in live_units(state) if u.side != name]
-        goals[name] = tuple(held or enemy)
+        goals[name] = tuple(_objectives_left(state, name) or enemy)
     return goals
 
 
-def _placed(state: GameState, unit: Unit, goals: tuple[Point, ...]) -> float:
-    """What a unit's place is worth, in shares of its points: nearer its nearest goal, in cover."""
+def _objectives_left(state: GameState, name: str) -> list[Point]:
+    """The objectives side ``name`` may hold and does not."""
+    return [o.position for o in state.objectives if o.side in (None, name) and o.held_by != name]
+
+
+def _closing_on_each_other(state: GameState, name: str) -> bool:
+    """Whether side ``name``'s goals are the enemy's units (no objective left to it) in a battle
+    fought until a force breaks (:func:`_toward`)."""
+    return state.last_turn is None and not _objectives_left(state, name)
+
+
+def _placed(state: GameState, unit: Unit, goals: tuple[Point, ...], toward: float) -> float:
+    """What a unit's place is worth, in shares of its points: nearer its nearest goal (``toward``
+    for each inch), in cover."""
     near = min((math.dist((unit.position.x, unit.position.y), (g.x, g.y)) for g in goals), default=0.0)
     covered = COVER if area_cover(state, unit) is not CoverKind.OPEN else 0.0
-    return covered - _toward(state) * near
+    return covered - toward * near
 
 
 def _toward(state: GameState) -> float:
     """What each inch nearer its goal is worth, in shares of a unit's points: :data:`TOWARD`; in
     a battle fought until a force breaks (Escalating Engagement, p. 29), as many times more as
-    turns have gone, so that two wary forces close at last rather than wait for ever."""
+    turns have gone, so that two wary forces close at last rather than wait for ever. There the
+    goals are the enemy's units, so a unit closing on one brings that one nearer its own goal
+    too: :func:`standing` then counts only the side's own closing, or the two would cancel out
+    and neither side would ever move up (:func:`_closing_on_each_other`)."""
     return TOWARD * (max(1, state.turn) if state.last_turn is None else 1)
 
 

@@ -153,3 +153,25 @@ def test_in_a_battle_fought_until_a_force_breaks_each_turn_weighs_the_way_to_the
     assert standing(state, "allies") - first == pytest.approx(-3 * 8 * 25 * TOWARD)
     state.last_turn = 8
     assert standing(state, "allies") == pytest.approx(first)
+
+
+def test_in_a_battle_fought_until_a_force_breaks_closing_on_the_enemy_counts_for_the_side_that_closes():
+    """With no objectives, each side's goal is the other's units: the US squad stepping 2" nearer
+    brings the German squad as near its own goal. Counted for both, the two cancel and two
+    stand-ins never close (a bot-against-bot Escalating Engagement went 106 turns of morale tests
+    and passes, p. 29); only the US side's own closing counts for it, as many times as turns have
+    gone. With an objective left to the Germans, their way to it still counts against the US (and
+    their 2" step back from the US squad leaves it 2" farther from its goal)."""
+    state = duel("allies")
+    state.last_turn, state.turn = None, 3
+    points = float(state.units["gis"].profile.points)
+    standing_off = standing(state, "allies")
+    gis = state.units["gis"]
+    state.units["gis"] = gis.model_copy(update={"position": Point(x=30, y=22)})
+    assert standing(state, "allies") - standing_off == pytest.approx(2 * points * 3 * TOWARD)
+    state.objectives = [Objective(id="o", position=Point(x=30, y=40), side="axis")]
+    gren = state.units["gren"]
+    nearer = standing(state, "allies")
+    state.units["gren"] = gren.model_copy(update={"position": Point(x=30, y=30)})
+    lost = 2 * (float(gren.profile.points) + points) * 3 * TOWARD
+    assert standing(state, "allies") - nearer == pytest.approx(-lost)
