@@ -54,6 +54,7 @@ from engine.errors import IllegalCommand
 from engine.firing.odds import ShotOdds, ShotOutcome
 from engine.game import apply, awaiting
 from engine.game_state import GameState
+from engine.geometry import footprint_at
 from engine.legality import (
     may_fire_at,
     moving_and_firing,
@@ -76,7 +77,6 @@ TOWARD = 0.005  # of a unit's points, each inch nearer its goal: less than a sho
 COVER = 0.05  # of a unit's points, standing in cover
 TOKEN = 2.0  # points a command token in hand is worth: an activation or a reaction still to come
 SET_UP_TRIES = 60
-SPACED_BASE = 3.0  # inches more than a scenario's spacing between set-up points: the bases' size
 DANGER = 2.0  # times a move's danger counts: the enemy may fire more than once, in reactions and its turn
 DAMAGED = 0.5  # of a vehicle's points, a Screech! (it may be knocked out, or fight on weakened)
 MARKERS = {ShotOutcome.ONE_MARKER: 1, ShotOutcome.TWO_MARKERS: 2, ShotOutcome.THREE_MARKERS: 3}
@@ -439,7 +439,8 @@ def _setting_up(state: GameState, side: str, rng: random.Random) -> Iterator[Com
         areas = plan.sides[side].zone.rectangles(state.table, reach)
         spacing = plan.sides[side].spacing
         placed = [(u.position.x, u.position.y) for u in state.units_of(side) if u.on_table]
-        points = (_spaced(areas, spacing, placed) if spacing else []) or _drawn(areas, rng)
+        widest = max(_across(u) for u in state.units_of(side))
+        points = (_spaced(areas, spacing + widest, placed) if spacing else []) or _drawn(areas, rng)
         middle = (state.table.width / 2, state.table.depth / 2)
         sniper = unit.profile.has(Special.SNIPER)  # with its dummy marker at the next point (p. 20)
         for at, decoy in zip(points, [*points[1:], points[0]], strict=True):
@@ -479,10 +480,17 @@ def _drawn(areas: list[Box], rng: random.Random) -> list[Point]:
     return found
 
 
-def _spaced(areas: list[Box], spacing: float, placed: list[tuple[float, float]]) -> list[Point]:
-    """The points of a grid across each area, far enough apart for units ``spacing`` apart edge
-    to edge (:data:`SPACED_BASE` more), those far enough from the units already placed."""
-    step = spacing + SPACED_BASE
+def _across(unit: Unit) -> float:
+    """How wide a unit's base is at its widest, corner to corner: two units whose middles are a
+    scenario's spacing and this much apart (the wider one's) are the spacing apart edge to edge,
+    however they face."""
+    corners = footprint_at(unit.unit_class, Point(x=0, y=0), 0).exterior.coords
+    return max(math.dist(a, b) for a in corners for b in corners)
+
+
+def _spaced(areas: list[Box], step: float, placed: list[tuple[float, float]]) -> list[Point]:
+    """The points of a grid across each area, ``step`` apart, those as far from the units
+    already placed."""
     found = []
     for x0, y0, x1, y1 in areas:
         for column in range(int((x1 - x0 - 1.0) // step) + 1):

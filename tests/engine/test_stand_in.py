@@ -124,11 +124,13 @@ def test_each_command_token_in_hand_is_worth_a_token_s_points():
     assert standing(state, "allies") == pytest.approx(even + 3 * TOKEN)
 
 
-def test_breakthrough_s_defence_is_set_up_whole_with_its_units_18_inches_apart():
+@pytest.mark.parametrize("seed, points", [(1, 100), (88, 150)])
+def test_breakthrough_s_defence_is_set_up_whole_with_its_units_18_inches_apart(seed, points):
     """On a 6' x 4' table the defender's units stand at least 18" apart and none waits in reserve
-    (p. 31); drawn at random, the fourth of these found no room."""
-    state = stand_ins_scenario("breakthrough", "core_2015", 1, 100)
-    dice = SeededDice(1)
+    (p. 31); drawn at random, the fourth of the first found no room, and on a grid spaced for
+    infantry bases the second's tank destroyer (a wider base) found none."""
+    state = stand_ins_scenario("breakthrough", "core_2015", seed, points)
+    dice = SeededDice(seed)
     for number in range(200):
         side = whose_turn(state.deployment) if state.deployment else None
         if side is None:
