@@ -46,6 +46,7 @@ async engine through ``run_sync``.
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -151,6 +152,9 @@ class Transactions:
         self.threaded = make_thread_engine(database_url)  # None: everything through ``engine``
         self._readers = ThreadPoolExecutor(READERS, "store-reader") if self.threaded else None
         self._writer = ThreadPoolExecutor(1, "store-writer") if self.threaded else None
+        self._held = threading.local()  # each worker thread's connection (see :meth:`_run`)
+        self._opened: list[Connection] = []
+        self._opening = threading.Lock()
 
     async def read(self, body: Body[Read], then: Callable[[Read], Done] | None = None) -> Read | Done:
         """``body``'s one statement, alone (a second one might see another snapshot); and what
@@ -173,21 +177,39 @@ class Transactions:
             return await connection.run_sync(body)
 
     async def _in_thread(self, threads: ThreadPoolExecutor | None, body: Body[Done], writing: bool) -> Done:
-        return await asyncio.get_running_loop().run_in_executor(threads, _run, self.threaded, body, writing)
+        return await asyncio.get_running_loop().run_in_executor(threads, self._run, body, writing)
+
+    def _run(self, body: Body[Done], writing: bool) -> Done:
+        """``body`` on the worker thread's connection: a write in one transaction, committed if
+        it returns; a read of one statement alone (what SQLAlchemy began for it, which sent no
+        BEGIN, ended after it)."""
+        connection = self._connection(writing)
+        if writing:
+            with connection.begin():
+                return body(connection)
+        try:
+            return body(connection)
+        finally:
+            if connection.in_transaction():
+                connection.rollback()
+
+    def _connection(self, writing: bool) -> Connection:
+        """The worker thread's own connection, opened at its first transaction and kept while
+        it works (a thread does one thing at a time): checking one out of the pool and handing
+        it back (with its reset) for each transaction cost more than a statement."""
+        connection = getattr(self._held, "connection", None)
+        if connection is None or connection.closed or connection.invalidated:
+            connection = self.threaded.connect()
+            connection.execution_options(**{WRITING: True} if writing else {ALONE: True})
+            self._held.connection = connection
+            with self._opening:
+                self._opened.append(connection)
+        return connection
 
     async def close(self) -> None:
         if self.threaded is not None:
             self._readers.shutdown()
             self._writer.shutdown()
+            for connection in self._opened:  # their threads have ended
+                connection.close()
             self.threaded.dispose()
-
-
-def _run(engine: Engine, body: Body[Done], writing: bool) -> Done:
-    """``body`` on a connection of ``engine``: a write in one transaction, committed if it
-    returns; a read of one statement alone."""
-    with engine.connect() as connection:
-        connection.execution_options(**{WRITING: True} if writing else {ALONE: True})
-        if not writing:
-            return body(connection)
-        with connection.begin():
-            return body(connection)
