@@ -31,7 +31,9 @@ of the store's threads, on a synchronous connection of a second engine on the sa
 (:func:`make_thread_engine`, with the transactions above): the event loop hands it over once,
 however many statements it sends, instead of waiting on the driver's thread for each cursor,
 execute and fetch. Elsewhere (PostgreSQL, a database in memory) the same function runs on the
-async engine through ``run_sync``.
+async engine through ``run_sync``. Each of the store's threads keeps its own connection from one
+transaction to the next (no pool check-out and reset each time), and the hot path's statements
+go to the driver's cursor themselves (:mod:`bot.storage.prepared`), the BEGIN too.
 
 - **One writer.** The store's writes on a SQLite file go through one thread, the store's writer,
   one after the other in the order they were asked: they queue in the process, not on SQLite's
@@ -52,7 +54,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from typing import TypeVar
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
@@ -62,11 +64,14 @@ from sqlalchemy.ext.asyncio import (
 )
 from sqlalchemy.orm import Session, SessionTransaction
 
+from bot.storage.prepared import Prepared
+
 BUSY_TIMEOUT_SECONDS = 30.0
 WRITING = "ironcross_writing"  # the execution option that marks a write transaction
 ALONE = "ironcross_alone"  # the execution option of a read of one statement: no BEGIN sent
 AUTOCOMMIT = {"isolation_level": "AUTOCOMMIT"}  # the same on PostgreSQL: no transaction opened
 READERS = 4  # the store's reading threads on a SQLite file, each with a connection of its own
+BEGUN = {writing: Prepared(text("BEGIN IMMEDIATE" if writing else "BEGIN")) for writing in (True, False)}
 Done = TypeVar("Done")
 Read = TypeVar("Read")
 
@@ -111,7 +116,7 @@ def _begin(connection: Connection) -> None:
     read of one statement needs none."""
     options = connection.get_execution_options()
     if not options.get(ALONE, False):
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if options.get(WRITING, False) else "BEGIN")
+        BEGUN[options.get(WRITING, False)].run(connection, {})
 
 
 class _Session(Session):

@@ -32,13 +32,13 @@ REQUIRED = object()  # a parameter each run must give
 
 class _Compiled(NamedTuple):
     """A statement as one dialect sends it: its SQL, then, for each positional parameter, its
-    name, its value unless given, and its processor; the rows it returns, as a tuple class with
-    each column's processor."""
+    name, its value unless given, and its processor; the rows it returns, as a tuple class, with
+    the columns that have a processor (by position)."""
 
     sql: str
     parameters: tuple[tuple[str, Any, Processor], ...]
     row: type | None
-    columns: tuple[Processor, ...]
+    processed: tuple[tuple[int, Callable[[Any], Any]], ...]
 
 
 class Prepared:
@@ -55,10 +55,11 @@ class Prepared:
         cursor.close()
         if row is None or compiled.row is None:
             return None
-        return compiled.row._make(
-            value if process is None or value is None else process(value)
-            for process, value in zip(compiled.columns, row, strict=True)
-        )
+        values = list(row)
+        for index, process in compiled.processed:
+            if values[index] is not None:
+                values[index] = process(values[index])
+        return compiled.row._make(values)
 
     def rowcount(self, connection: Connection, values: Mapping[str, Any]) -> int:
         _, cursor = self._sent(connection, values)
@@ -94,6 +95,8 @@ class Prepared:
     def _compile(self, dialect: Dialect) -> _Compiled:
         compiled = self.statement.compile(dialect=dialect)
         assert compiled.positiontup is not None, f"{dialect.name}: a positional paramstyle"
+        # no statement whose SQL is made again at each run (an expanding IN, a literal rendered)
+        assert not (compiled.literal_execute_params or compiled.post_compile_params), compiled.string
         binds = [compiled.binds[name] for name in compiled.positiontup]
         parameters = tuple(
             (name, REQUIRED if bind.required else bind.value, _processor(bind.type, dialect))
@@ -103,7 +106,11 @@ class Prepared:
         row, processors = None, ()
         if columns is not None and len(columns):
             row = namedtuple("Row", columns.keys(), rename=True)  # noqa: PYI024
-            processors = tuple(_processor(column.type, dialect, result=True) for column in columns)
+            processors = tuple(
+                (index, process)
+                for index, column in enumerate(columns)
+                if (process := _processor(column.type, dialect, result=True)) is not None
+            )
         made = _Compiled(str(compiled), parameters, row, processors)
         self._by_dialect[dialect.name] = made
         return made
