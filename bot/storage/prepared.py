@@ -73,11 +73,10 @@ class Prepared:
     def _sent(self, connection: Connection, values: Mapping[str, Any]):
         dialect = connection.dialect
         compiled = self._by_dialect.get(dialect.name) or self._compile(dialect)
-        parameters = tuple(
-            (value if process is None or value is None else process(value))
-            for name, default, process in compiled.parameters
-            for value in (values[name] if default is REQUIRED else values.get(name, default),)
-        )
+        parameters = []
+        for name, default, process in compiled.parameters:
+            value = values[name] if default is REQUIRED else values.get(name, default)
+            parameters.append(value if process is None or value is None else process(value))
         cursor = connection.connection.cursor()
         if connection.dispatch.before_cursor_execute:
             connection.dispatch.before_cursor_execute(
