@@ -146,9 +146,9 @@ class GameStore:
     async def load(self, channel_id: str, interaction_id: str | None = None) -> StoredGame | None:
         """The channel's game, and whether ``interaction_id`` (a Discord interaction) already sent
         a command to it, or set it up (as version 0); with what an action needs besides (the
-        clock's pause, the open window, the sides with a deadline, the private threads): one
-        statement, read and parsed off the event loop (not parsed again while the process holds
-        the state the row names: :mod:`bot.storage.state_cache`)."""
+        clock's pause, the open window, the sides with a deadline, the private threads, the
+        turn ping): one statement, read and parsed off the event loop (not parsed again while
+        the process holds the state the row names: :mod:`bot.storage.state_cache`)."""
         return await self.transactions.read(
             lambda connection: _stored(connection, channel_id, interaction_id, self.states)
         )
