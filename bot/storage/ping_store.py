@@ -11,12 +11,10 @@ from sqlalchemy import Connection, Insert, bindparam, update
 from sqlmodel import select
 
 from bot.storage.prepared import Prepared
-from bot.storage.store import GameStore
+from bot.storage.store import PINGS, GameStore
 from bot.storage.tables import PingChoiceRow, TurnPingRow
 from bot.storage.turn_ping import TurnPing, stored_ping
 from bot.storage.writes import INSERTS, upsert
-
-PINGS = TurnPingRow.__table__  # type: ignore[attr-defined]
 
 
 def _upsert(dialect_insert) -> Insert:
