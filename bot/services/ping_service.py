@@ -104,9 +104,7 @@ class TurnPings:
 
     def taken_over(self, pings: list[TurnPing]) -> None:
         """Pings this process claimed (bot.services.deadline_loop): armed unless they are already."""
-        self.timers.rearm(
-            (p.channel_id, p.due) for p in pings if p.due and p.channel_id not in self.timers
-        )
+        self.timers.rearm((p.channel_id, p.due) for p in pings if p.due and p.channel_id not in self.timers)
 
     async def close(self) -> None:
         await self.timers.close()
@@ -184,19 +182,35 @@ class TurnPings:
         channel_id = game.channel_id
         wait = game_wait(after)
         players = wait.players if wait else ()
-        ping = held_ping(connection, channel_id)
+        changed = self._waiting(game, game.ping or held_ping(connection, channel_id), user_id, players)
+        if changed is not None and not write_ping(connection, changed):  # stored since it was loaded
+            changed = self._waiting(game, held_ping(connection, channel_id), user_id, players)
+            if changed is not None:
+                write_ping(connection, changed)
+        if changed is None:
+            return None
+        due = changed.due
+        if due is None:
+            return lambda: self.timers.cancel(channel_id)
+        return lambda: self.timers.arm(channel_id, due)
+
+    def _waiting(
+        self, game: StoredGame, ping: TurnPing, user_id: str, players: tuple[str, ...]
+    ) -> TurnPing | None:
+        """The ping that follows an action by ``user_id`` after which the game waits for
+        ``players``, or None if it stays as stored (``ping``: as loaded with the game, or held).
+
+        Deciding on the ping as loaded, without holding it, loses no update: a ping changed is
+        written only over the version it was loaded at (decided again on the ping held if
+        another writer stored one since), and a ping left alone is written by nobody, so a
+        change another writer made to it meanwhile stands, as if made just after the action."""
         if players == ping.players and user_id not in players:
             return None  # the same wait goes on
         due = None
         if players and ping.minutes:  # the clock's pause as loaded: pausing changes the game's version
             due = self._after(game.paused_at, ping.minutes)
         changed = replace(ping, players=players, due=due)
-        if changed == ping:
-            return None
-        write_ping(connection, changed)
-        if due is None:
-            return lambda: self.timers.cancel(channel_id)
-        return lambda: self.timers.arm(channel_id, due)
+        return None if changed == ping else changed
 
     async def _rewrite(self, channel_id: str, change: Callable[[TurnPing], Awaitable[TurnPing]]) -> None:
         """The channel's ping, changed by ``change``, stored over the version it was read at (made

@@ -31,7 +31,9 @@ of the store's threads, on a synchronous connection of a second engine on the sa
 (:func:`make_thread_engine`, with the transactions above): the event loop hands it over once,
 however many statements it sends, instead of waiting on the driver's thread for each cursor,
 execute and fetch. Elsewhere (PostgreSQL, a database in memory) the same function runs on the
-async engine through ``run_sync``.
+async engine through ``run_sync``. Each of the store's threads keeps its own connection from one
+transaction to the next (no pool check-out and reset each time), and the hot path's statements
+go to the driver's cursor themselves (:mod:`bot.storage.prepared`), the BEGIN too.
 
 - **One writer.** The store's writes on a SQLite file go through one thread, the store's writer,
   one after the other in the order they were asked: they queue in the process, not on SQLite's
@@ -46,12 +48,13 @@ async engine through ``run_sync``.
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from typing import TypeVar
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
@@ -61,11 +64,14 @@ from sqlalchemy.ext.asyncio import (
 )
 from sqlalchemy.orm import Session, SessionTransaction
 
+from bot.storage.prepared import Prepared
+
 BUSY_TIMEOUT_SECONDS = 30.0
 WRITING = "ironcross_writing"  # the execution option that marks a write transaction
 ALONE = "ironcross_alone"  # the execution option of a read of one statement: no BEGIN sent
 AUTOCOMMIT = {"isolation_level": "AUTOCOMMIT"}  # the same on PostgreSQL: no transaction opened
 READERS = 4  # the store's reading threads on a SQLite file, each with a connection of its own
+BEGUN = {writing: Prepared(text("BEGIN IMMEDIATE" if writing else "BEGIN")) for writing in (True, False)}
 Done = TypeVar("Done")
 Read = TypeVar("Read")
 
@@ -110,7 +116,7 @@ def _begin(connection: Connection) -> None:
     read of one statement needs none."""
     options = connection.get_execution_options()
     if not options.get(ALONE, False):
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if options.get(WRITING, False) else "BEGIN")
+        BEGUN[options.get(WRITING, False)].run(connection, {})
 
 
 class _Session(Session):
@@ -151,6 +157,9 @@ class Transactions:
         self.threaded = make_thread_engine(database_url)  # None: everything through ``engine``
         self._readers = ThreadPoolExecutor(READERS, "store-reader") if self.threaded else None
         self._writer = ThreadPoolExecutor(1, "store-writer") if self.threaded else None
+        self._held = threading.local()  # each worker thread's connection (see :meth:`_run`)
+        self._opened: list[Connection] = []
+        self._opening = threading.Lock()
 
     async def read(self, body: Body[Read], then: Callable[[Read], Done] | None = None) -> Read | Done:
         """``body``'s one statement, alone (a second one might see another snapshot); and what
@@ -173,21 +182,39 @@ class Transactions:
             return await connection.run_sync(body)
 
     async def _in_thread(self, threads: ThreadPoolExecutor | None, body: Body[Done], writing: bool) -> Done:
-        return await asyncio.get_running_loop().run_in_executor(threads, _run, self.threaded, body, writing)
+        return await asyncio.get_running_loop().run_in_executor(threads, self._run, body, writing)
+
+    def _run(self, body: Body[Done], writing: bool) -> Done:
+        """``body`` on the worker thread's connection: a write in one transaction, committed if
+        it returns; a read of one statement alone (what SQLAlchemy began for it, which sent no
+        BEGIN, ended after it)."""
+        connection = self._connection(writing)
+        if writing:
+            with connection.begin():
+                return body(connection)
+        try:
+            return body(connection)
+        finally:
+            if connection.in_transaction():
+                connection.rollback()
+
+    def _connection(self, writing: bool) -> Connection:
+        """The worker thread's own connection, opened at its first transaction and kept while
+        it works (a thread does one thing at a time): checking one out of the pool and handing
+        it back (with its reset) for each transaction cost more than a statement."""
+        connection = getattr(self._held, "connection", None)
+        if connection is None or connection.closed or connection.invalidated:
+            connection = self.threaded.connect()
+            connection.execution_options(**{WRITING: True} if writing else {ALONE: True})
+            self._held.connection = connection
+            with self._opening:
+                self._opened.append(connection)
+        return connection
 
     async def close(self) -> None:
         if self.threaded is not None:
             self._readers.shutdown()
             self._writer.shutdown()
+            for connection in self._opened:  # their threads have ended
+                connection.close()
             self.threaded.dispose()
-
-
-def _run(engine: Engine, body: Body[Done], writing: bool) -> Done:
-    """``body`` on a connection of ``engine``: a write in one transaction, committed if it
-    returns; a read of one statement alone."""
-    with engine.connect() as connection:
-        connection.execution_options(**{WRITING: True} if writing else {ALONE: True})
-        if not writing:
-            return body(connection)
-        with connection.begin():
-            return body(connection)

@@ -6,47 +6,35 @@ A channel's ping is written only over the version it was read at (:func:`save_pi
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from datetime import datetime
 
 from sqlalchemy import Connection, Insert, bindparam, update
 from sqlmodel import select
 
-from bot.storage.store import GameStore
+from bot.storage.prepared import Prepared
+from bot.storage.store import PINGS, GameStore
 from bot.storage.tables import PingChoiceRow, TurnPingRow
+from bot.storage.turn_ping import TurnPing, stored_ping
 from bot.storage.writes import INSERTS, upsert
-
-DEFAULT_MINUTES = 10  # a game's delay before a ping, unless it set its own
-PINGS = TurnPingRow.__table__  # type: ignore[attr-defined]
 
 
 def _upsert(dialect_insert) -> Insert:
-    """A ping's whole row written in place of the one stored, if one is."""
-    insert = dialect_insert(PINGS)
+    """A ping's whole row written in place of the one stored at version ``:read``, if one is
+    stored (none is at version 0): nothing is written if another writer stored it since."""
+    insert = dialect_insert(PINGS).values({column.name: bindparam(column.name) for column in PINGS.columns})
     changes = {
         column.name: insert.excluded[column.name] for column in PINGS.columns if not column.primary_key
     }
-    return insert.on_conflict_do_update(index_elements=["channel_id"], set_=changes)
+    over = PINGS.c.version == bindparam("read")
+    return insert.on_conflict_do_update(index_elements=["channel_id"], set_=changes, where=over)
 
 
-# what an action reads and writes of its ping, made once (SQLAlchemy keeps each compiled)
+# what an action reads and writes of its ping, made once
 HELD_PING = select(PINGS).where(PINGS.c.channel_id == bindparam("channel")).with_for_update()
-PING_WRITTEN = {name: _upsert(dialect_insert) for name, dialect_insert in INSERTS.items()}
-
-
-@dataclass(frozen=True)
-class TurnPing:
-    channel_id: str
-    minutes: int = DEFAULT_MINUTES  # 0: the game pings nobody
-    players: tuple[str, ...] = ()  # whom the game waits for
-    due: datetime | None = None  # when they are told; None: told already, or nobody to tell
-    version: int = 0  # as stored; 0 also when nothing is stored yet
+PING_WRITTEN = {name: Prepared(_upsert(dialect_insert)) for name, dialect_insert in INSERTS.items()}
 
 
 def read_ping(row: TurnPingRow) -> TurnPing:
-    players = tuple(p for p in row.players.split(",") if p)
-    due = datetime.fromisoformat(row.due) if row.due else None
-    return TurnPing(row.channel_id, row.minutes, players, due, row.version)
+    return stored_ping(row.channel_id, row.minutes, row.players, row.due, row.version)
 
 
 async def ping_of(store: GameStore, channel_id: str) -> TurnPing:
@@ -74,10 +62,13 @@ def _written(ping: TurnPing) -> dict[str, object]:
     }
 
 
-def write_ping(connection: Connection, ping: TurnPing) -> None:
-    """Store a ping read with :func:`held_ping` in the same transaction (its row is held)."""
-    row = {"channel_id": ping.channel_id, **_written(ping)}
-    connection.execute(PING_WRITTEN[connection.dialect.name], row)
+def write_ping(connection: Connection, ping: TurnPing) -> bool:
+    """Store the ping over the version it was read at (``ping.version``), in the transaction of
+    ``connection``: one statement, which writes nothing (False) if another writer stored the
+    channel's ping since. A ping read with :func:`held_ping` in the same transaction is always
+    written (its row is held)."""
+    row = {"channel_id": ping.channel_id, **_written(ping), "read": ping.version}
+    return PING_WRITTEN[connection.dialect.name].rowcount(connection, row) == 1
 
 
 async def save_ping(store: GameStore, ping: TurnPing) -> bool:

@@ -10,12 +10,26 @@ from datetime import datetime
 from typing import NamedTuple
 
 from pydantic import TypeAdapter
-from sqlalchemy import Connection, Engine, Select, and_, bindparam, case, delete, func, insert, null, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Select,
+    and_,
+    bindparam,
+    case,
+    delete,
+    func,
+    insert,
+    literal_column,
+    null,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
 from bot.storage.database import Done, Transactions, make_engine, make_sessions
 from bot.storage.migrate import upgrade_to_head
+from bot.storage.prepared import Prepared
 from bot.storage.state_cache import StateCache
 from bot.storage.tables import (
     GAME_POSTS,
@@ -28,9 +42,11 @@ from bot.storage.tables import (
     PlayerDeadlineRow,
     SideThreadRow,
     SnapshotRow,
+    TurnPingRow,
     WindowRow,
     utcnow,
 )
+from bot.storage.turn_ping import TurnPing, stored_ping
 from engine.commands import Command, UndoActions
 from engine.events import Event
 from engine.game_state import GameState
@@ -44,9 +60,9 @@ GAMES, COMMANDS, SNAPSHOTS, WINDOWS = (
     row.__table__
     for row in (GameRow, CommandRow, SnapshotRow, WindowRow)  # type: ignore[attr-defined]
 )
-CLOCKS, DEADLINES, THREADS = (
+CLOCKS, DEADLINES, THREADS, PINGS = (
     row.__table__
-    for row in (PausedClockRow, PlayerDeadlineRow, SideThreadRow)  # type: ignore[attr-defined]
+    for row in (PausedClockRow, PlayerDeadlineRow, SideThreadRow, TurnPingRow)  # type: ignore[attr-defined]
 )
 
 
@@ -100,6 +116,7 @@ class StoredGame:
     window: OpenWindow | None = None  # the reaction window stored open
     deadline_sides: frozenset[str] = frozenset()  # the sides the referee gave a deadline
     threads: dict[str, str] = field(default_factory=dict)  # audience -> private thread id
+    ping: TurnPing | None = None  # the channel's turn ping as stored (None: not loaded with it)
 
 
 class GameStore:
@@ -129,9 +146,9 @@ class GameStore:
     async def load(self, channel_id: str, interaction_id: str | None = None) -> StoredGame | None:
         """The channel's game, and whether ``interaction_id`` (a Discord interaction) already sent
         a command to it, or set it up (as version 0); with what an action needs besides (the
-        clock's pause, the open window, the sides with a deadline, the private threads): one
-        statement, read and parsed off the event loop (not parsed again while the process holds
-        the state the row names: :mod:`bot.storage.state_cache`)."""
+        clock's pause, the open window, the sides with a deadline, the private threads, the
+        turn ping): one statement, read and parsed off the event loop (not parsed again while
+        the process holds the state the row names: :mod:`bot.storage.state_cache`)."""
         return await self.transactions.read(
             lambda connection: _stored(connection, channel_id, interaction_id, self.states)
         )
@@ -289,18 +306,18 @@ class GameStore:
         def write(connection: Connection) -> str | None:
             as_json = written or Written.of(state, command, events)
             now = utcnow()
-            written_at = connection.execute(
-                NEXT_VERSION,
+            stored = NEXT_VERSION.first(
+                connection,
                 {"channel": game.channel_id, "read": game.version, "version": version}
                 | {"state": as_json.state, "updated_at": now},
-            ).scalar()
-            if written_at is None:
+            )
+            if stored is None:
                 raise StaleGame(game.channel_id)
-            self.states.keep(game.channel_id, version, written_at, state)  # used once committed
+            self.states.keep(game.channel_id, version, stored.updated_at, state)  # used once committed
             _keep_snapshots(connection, game.channel_id, version, command, as_json.state)
             logged = {"channel_id": game.channel_id, "seq": version, "user_id": user_id}
-            connection.execute(
-                insert(COMMANDS),
+            LOGGED.run(
+                connection,
                 logged
                 | {"command": as_json.command, "events": as_json.events}
                 | {"created_at": now, "interaction_id": interaction_id},
@@ -318,7 +335,7 @@ class GameStore:
         one statement, on the store's writer."""
 
         def remember(connection: Connection) -> None:
-            connection.execute(WINDOW_MESSAGE, {"channel": channel_id, "open": window, "message": message_id})
+            WINDOW_MESSAGE.run(connection, {"channel": channel_id, "open": window, "message": message_id})
 
         await self.transactions.write(remember)
 
@@ -380,14 +397,15 @@ class GameStore:
 
 def _game_query(asked: bool) -> Select:
     """The game of channel ``:channel`` with its clock's pause, its open window, its sides with a
-    deadline and its threads (each list in one string, an entry a line); if ``asked``, with the
+    deadline and its threads (each list in one string, an entry a line), its turn ping; if ``asked``, with the
     command the interaction ``:interaction`` sent to it, if it sent one. Its state is NULL when
     the row still names the state the process holds (version ``:kept`` written at
     ``:written_at``)."""
     here = GAMES.c.channel_id
     held = and_(GAMES.c.version == bindparam("kept"), GAMES.c.updated_at == bindparam("written_at"))
-    sides = select(func.aggregate_strings(DEADLINES.c.side, "\n")).where(DEADLINES.c.channel_id == here)
-    threads = select(func.aggregate_strings(THREADS.c.side + " " + THREADS.c.thread_id, "\n")).where(
+    line = literal_column("'\n'")  # in the SQL itself: each run sends only its own parameters
+    sides = select(func.aggregate_strings(DEADLINES.c.side, line)).where(DEADLINES.c.channel_id == here)
+    threads = select(func.aggregate_strings(THREADS.c.side + " " + THREADS.c.thread_id, line)).where(
         THREADS.c.channel_id == here
     )
     columns = [
@@ -402,9 +420,12 @@ def _game_query(asked: bool) -> Select:
         WINDOWS.c.message_id,
         sides.scalar_subquery().label("deadline_sides"),
         threads.scalar_subquery().label("threads"),
+        *(PINGS.c[name].label(f"ping_{name}") for name in ("version", "minutes", "players", "due")),
     ]
-    joined = GAMES.outerjoin(CLOCKS, CLOCKS.c.channel_id == here).outerjoin(
-        WINDOWS, WINDOWS.c.channel_id == here
+    joined = (
+        GAMES.outerjoin(CLOCKS, CLOCKS.c.channel_id == here)
+        .outerjoin(WINDOWS, WINDOWS.c.channel_id == here)
+        .outerjoin(PINGS, PINGS.c.channel_id == here)
     )
     if asked:
         columns += [COMMANDS.c.seq, COMMANDS.c.events]
@@ -415,19 +436,31 @@ def _game_query(asked: bool) -> Select:
     return select(*columns).select_from(joined).where(here == bindparam("channel"))
 
 
-# the hot path's statements, made once: SQLAlchemy keeps each compiled, by dialect
-GAME, GAME_ASKED = _game_query(asked=False), _game_query(asked=True)
-NEXT_VERSION = (
+def _each(*names: str) -> dict[str, object]:
+    """The columns ``names``, each given by the parameter of its name."""
+    return {name: bindparam(name) for name in names}
+
+
+# the hot path's statements, each compiled once by dialect and sent to the driver itself
+GAME, GAME_ASKED = Prepared(_game_query(asked=False)), Prepared(_game_query(asked=True))
+NEXT_VERSION = Prepared(
     update(GAMES)
     .where(GAMES.c.channel_id == bindparam("channel"), GAMES.c.version == bindparam("read"))
+    .values(_each("version", "state", "updated_at"))
     .returning(GAMES.c.updated_at)
 )
-WINDOW_MESSAGE = (
+LOGGED = Prepared(
+    insert(COMMANDS).values(
+        _each("channel_id", "seq", "user_id", "command", "events", "created_at", "interaction_id")
+    )
+)
+WINDOW_OPENED = Prepared(insert(WINDOWS).values(_each("channel_id", "window", "deadline", "message_id")))
+WINDOW_MESSAGE = Prepared(
     update(WINDOWS)
     .where(WINDOWS.c.channel_id == bindparam("channel"), WINDOWS.c.window == bindparam("open"))
     .values(message_id=bindparam("message"))
 )
-WINDOW_REPLACED = (
+WINDOW_REPLACED = Prepared(
     delete(WINDOWS)
     .where(WINDOWS.c.channel_id == bindparam("channel"))
     .returning(WINDOWS.c.window, WINDOWS.c.message_id)
@@ -463,7 +496,7 @@ def _stored(
     query = GAME if interaction_id is None else GAME_ASKED
     kept = states.get(channel_id)
     held = {"kept": kept.version, "written_at": kept.written_at} if kept else {"kept": -1, "written_at": None}
-    row = connection.execute(query, {"channel": channel_id, "interaction": interaction_id} | held).first()
+    row = query.first(connection, {"channel": channel_id, "interaction": interaction_id} | held)
     if row is None:
         return None
     if row.state is None and kept is not None:
@@ -490,6 +523,9 @@ def _stored(
         window=window,
         deadline_sides=frozenset((row.deadline_sides or "").splitlines()),
         threads=dict(threads),
+        ping=TurnPing(channel_id)
+        if row.ping_version is None
+        else stored_ping(channel_id, row.ping_minutes, row.ping_players, row.ping_due, row.ping_version),
     )
 
 
@@ -530,12 +566,12 @@ def _replace_window(
         return None
     previous = None
     if loaded is not None:
-        previous = connection.execute(WINDOW_REPLACED, {"channel": game.channel_id}).first()
+        previous = WINDOW_REPLACED.first(connection, {"channel": game.channel_id})
     still_open = previous is not None and open_now is not None and previous.window == open_now
     if open_now is not None and deadline:
         message_id = previous.message_id if still_open and previous else message_id
         window = {"channel_id": game.channel_id, "window": open_now, "deadline": deadline.isoformat()}
-        connection.execute(insert(WINDOWS), {**window, "message_id": message_id})
+        WINDOW_OPENED.run(connection, {**window, "message_id": message_id})
     return previous.message_id if previous is not None and not still_open else None
 
 

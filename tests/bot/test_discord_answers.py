@@ -189,7 +189,10 @@ async def test_one_action_reads_in_one_session_and_writes_in_one_transaction(tab
     load it took seven, and 21 statements on SQLite; then 14, with seven SELECTs. Issue 33: the
     load is one SELECT, the write reads only the turn ping it replaces (the window it replaces
     comes back from its DELETE): nine statements on SQLite with its two BEGINs; then the load
-    alone, without a BEGIN, and no DELETE of a window when none was open: seven, one BEGIN."""
+    alone, without a BEGIN, and no DELETE of a window when none was open: seven, one BEGIN; now
+    the turn ping comes with the load, and the write reads nothing: six. The store's worker
+    threads keep their connections, so a connection is taken from the pool only by a thread's
+    first transaction (at most one for the load and one for the write)."""
     bot, discord = table
     statements, checkouts = [], []
 
@@ -204,6 +207,6 @@ async def test_one_action_reads_in_one_session_and_writes_in_one_transaction(tab
     finally:
         for engine in bot.games.store.engines:
             event.remove(engine, "before_cursor_execute", executed)
-    assert len(checkouts) == 2
-    assert statements.count("SELECT") == 2, statements  # the load's; the turn ping the write replaces
-    assert len(statements) <= 7 and statements.count("BEGIN") <= 1, statements
+    assert len(checkouts) <= 2
+    begun = ["BEGIN"] if bot.games.store.engine.dialect.name == "sqlite" else []  # asyncpg's own
+    assert statements == ["SELECT", *begun, "UPDATE", "INSERT", "INSERT", "INSERT"], statements

@@ -3,6 +3,7 @@ unless they act first; pings survive a restart, one due during the downtime is s
 each player is told the way they chose; the game's players and referees change the delay
 mid-game, the wait going on keeping its start. Also whom a game waits for (game_wait)."""
 
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -10,7 +11,7 @@ import pytest
 from bot.services.game_service import GameError, GameService
 from bot.services.owed_service import Wait, game_wait
 from bot.services.ping_service import Ping, TurnPings
-from bot.storage.ping_store import ping_choices, ping_of
+from bot.storage.ping_store import ping_choices, ping_of, write_ping
 from engine.commands import ChooseInitiative, Concede, Declare, JoinSide, Move, StartGame, UnitOrder
 from engine.deployment.plan import DeploymentPlan, SidePlan, Zone
 from engine.dice import ScriptedDice, d6
@@ -362,4 +363,35 @@ async def test_a_wait_beginning_while_the_clock_is_paused_gets_its_whole_delay_a
     assert bot.sent == []
     await clock.advance(1)
     assert bot.sent == [Ping("c1", mention=("otto",), dm=(), what=AXIS_TO_ACT)]
+    await bot.stop()
+
+
+@pytest.mark.both_databases
+async def test_a_ping_stored_by_another_writer_after_the_load_is_not_lost(store):
+    """An action decides its ping on the one loaded with its game; another writer stored the
+    channel's ping since (a new delay of 30 minutes, played here inside the action's
+    transaction, after its load): the action's ping is written over the version it was loaded
+    at, so it writes nothing, and is decided again on the ping as stored, which keeps the new
+    delay. Ann's wait starts then, and she is told after 30 minutes, not 10."""
+    clock = VirtualClock()
+    bot = await Bot(store, clock).start()
+    await axis_to_act(bot.games, reaction_seconds=3600)  # the Allies' window outlasts the delays
+    meanwhile = []
+
+    def another_writer(connection, game, _user, _after):
+        if not meanwhile:
+            meanwhile.append(replace(game.ping, minutes=30))
+            assert write_ping(connection, meanwhile[0])
+        return None
+
+    bot.games.in_commit.insert(0, another_writer)  # before the pings' own
+    before = await ping_of(store, "c1")
+    await bot.games.act("c1", "otto", ADVANCE)
+    stored = await ping_of(store, "c1")
+    assert (stored.minutes, stored.players, stored.version) == (30, ("ann",), before.version + 2)
+    assert stored.due == clock.now() + timedelta(minutes=30)
+    await clock.advance(10 * MINUTE)
+    assert bot.sent == []
+    await clock.advance(20 * MINUTE)
+    assert [ping.mention for ping in bot.sent] == [("ann",)]
     await bot.stop()
