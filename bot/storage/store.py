@@ -100,6 +100,8 @@ class StoredGame:
     window: OpenWindow | None = None  # the reaction window stored open
     deadline_sides: frozenset[str] = frozenset()  # the sides the referee gave a deadline
     threads: dict[str, str] = field(default_factory=dict)  # audience -> private thread id
+    # the state as its row holds it (JSON), when read for an action
+    as_json: str | None = field(default=None, compare=False, repr=False)
 
 
 class GameStore:
@@ -296,7 +298,7 @@ class GameStore:
             ).scalar()
             if written_at is None:
                 raise StaleGame(game.channel_id)
-            self.states.keep(game.channel_id, version, written_at, state)  # used once committed
+            self.states.keep(game.channel_id, version, written_at, state, as_json.state)  # once committed
             _keep_snapshots(connection, game.channel_id, version, command, as_json.state)
             logged = {"channel_id": game.channel_id, "seq": version, "user_id": user_id}
             connection.execute(
@@ -459,7 +461,7 @@ def _stored(
     connection: Connection, channel_id: str, interaction_id: str | None, states: StateCache
 ) -> StoredGame | None:
     """The game :data:`GAME` finds, its state parsed, or the one ``states`` holds if the row
-    still names it."""
+    still names it; with the JSON of either."""
     query = GAME if interaction_id is None else GAME_ASKED
     kept = states.get(channel_id)
     held = {"kept": kept.version, "written_at": kept.written_at} if kept else {"kept": -1, "written_at": None}
@@ -467,10 +469,10 @@ def _stored(
     if row is None:
         return None
     if row.state is None and kept is not None:
-        state = kept.state
+        state, as_json = kept.state, kept.as_json
     else:
-        state = GameState.model_validate_json(row.state)
-        states.keep(channel_id, row.version, row.updated_at, state)
+        state, as_json = GameState.model_validate_json(row.state), row.state
+        states.keep(channel_id, row.version, row.updated_at, state, as_json)
     already = None
     if interaction_id is not None and row.interaction_id == interaction_id:
         already = SET_UP
@@ -490,6 +492,7 @@ def _stored(
         window=window,
         deadline_sides=frozenset((row.deadline_sides or "").splitlines()),
         threads=dict(threads),
+        as_json=as_json,
     )
 
 
