@@ -46,8 +46,9 @@ from PIL import Image
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.app import Services  # noqa: E402
-from bot.picture_pool import NICENESS, PicturePool, drawn  # noqa: E402
+from bot.picture_pool import NICENESS, PicturePool, Sight, drawn  # noqa: E402
 from bot.services.game_service import GameError, GameService, Outcome  # noqa: E402
+from bot.services.outcome import Scene  # noqa: E402
 from bot.storage.store import GameStore  # noqa: E402
 from engine.dice import SeededDice  # noqa: E402
 from engine.game_state import GameState  # noqa: E402
@@ -140,6 +141,27 @@ async def burst_in_workers(outcomes: list[Outcome], workers: int, niceness: int)
     return (
         f"{len(shown)} pictures at once: wall {wall * 1000:.0f} ms; one after another in one "
         f"process {one_core * 1000:.0f} ms ({one_core / wall:.2f}x as fast at once); {where}"
+    )
+
+
+def sight_ms(outcomes: list[Outcome]) -> str:
+    """What the event loop spends making a spectators' picture's inputs for a worker, per
+    outcome: the games and events dumped to JSON (``Sight.of``, as before), and the JSON the store
+    read and wrote taken as it is (``Sight.of_scene``, as the game service begins it)."""
+    dumped, kept = [], []
+    for o in outcomes:
+        if o.before is None:
+            continue
+        started = time.perf_counter()
+        sight = Sight.of(o.state, None, o.events, o.before)
+        dumped.append((time.perf_counter() - started) * 1000)
+        scene = Scene(o.before, o.state, o.events, sight.before, sight.state, sight.events)
+        started = time.perf_counter()
+        Sight.of_scene(scene)
+        kept.append((time.perf_counter() - started) * 1000)
+    return (
+        f"dumped again p50 {percentile(dumped, 50):.3f} ms, p99 {percentile(dumped, 99):.3f} ms; "
+        f"the store's JSON p50 {percentile(kept, 50):.4f} ms"
     )
 
 
@@ -239,6 +261,7 @@ async def main() -> None:
         finally:
             await services.pictures.close()
         burst = await burst_in_workers(outcomes[-args.burst :], args.workers, args.niceness)
+        sights = sight_ms(outcomes)
         state = (await store.load("bench-1")).state  # type: ignore[union-attr]
         size = png_size(render(state, None))
         blank = blank_encode_ms(size)
@@ -277,6 +300,7 @@ async def main() -> None:
         )
     workers = f"{args.workers} workers at niceness +{args.niceness}"
     print(f"  a burst of pictures and alt texts, {workers}: {burst}")
+    print(f"  a picture's inputs made on the event loop: {sights}")
     print(f"  layer caches: {caches}")
     print(f"  memory per live game: {per_game / 1024:.0f} KiB")
 

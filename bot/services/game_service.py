@@ -377,13 +377,13 @@ class GameService:
             scene = Scene(game.state, state, events, game.as_json, written.state, written.events)
             picture = self.picturing(scene)
         try:
-            return await self._stored(game, user_id, decided, interaction_id, window_message, also, picture)
+            return await self._store(game, user_id, decided, interaction_id, window_message, also, picture)
         except BaseException:
             if picture is not None:
                 picture.cancel()
             raise
 
-    async def _stored(
+    async def _store(
         self,
         game: StoredGame,
         user_id: str,
