@@ -70,13 +70,15 @@ async def time_pipeline(
     seed: int,
     prefix: str = "bench",
     outcomes: list[Outcome] | None = None,
-) -> tuple[list[float], list[float], list[float]]:
-    """Milliseconds per action (whole pipeline, to the spectators' PNG), waiting for the picture
-    once the action is stored, and per blank encode of the same size (timed right after the
-    action), over ``actions`` commands (each outcome kept in ``outcomes``, if given)."""
+) -> tuple[list[float], list[float], list[float], list[float]]:
+    """Milliseconds per action (whole pipeline, to the spectators' PNG), to the action stored,
+    waiting for the picture once the action is stored, and per blank encode of the same size
+    (timed right after the action), over ``actions`` commands (each outcome kept in
+    ``outcomes``, if given)."""
     rng = random.Random(seed)
     battles = [(t, a) for t in quick_tables() for a in allied_forces()]
     whole: list[float] = []
+    acts: list[float] = []
     waits: list[float] = []
     blanks: list[float] = []
     game = 0
@@ -96,12 +98,13 @@ async def time_pipeline(
         png, _ = await services.pictures.spectators(outcome)
         finished = time.perf_counter()
         whole.append((finished - started) * 1000)
+        acts.append((stored - started) * 1000)
         waits.append((finished - stored) * 1000)
         blanks.append(blank_encode_ms(png_size(png), repeats=1))
         state = outcome.state
         if outcomes is not None:
             outcomes.append(outcome)
-    return whole, waits, blanks
+    return whole, acts, waits, blanks
 
 
 def png_size(png: bytes) -> tuple[int, int]:
@@ -255,7 +258,7 @@ async def main() -> None:
                 services, min(20, args.actions), seed=args.seed + 1000, prefix="warm-up"
             )  # warm caches, the workers and the database
             outcomes: list[Outcome] = []
-            whole, waits, blanks = await time_pipeline(
+            whole, acts, waits, blanks = await time_pipeline(
                 services, args.actions, seed=args.seed, outcomes=outcomes
             )
         finally:
@@ -290,6 +293,7 @@ async def main() -> None:
     )
     measured = (
         ("whole pipeline (load, engine, store, draw, encode, to the spectators' PNG)", whole),
+        ("the action stored (load, engine, store)", acts),
         ("the wait for the picture once the action is stored", waits),
     )
     for what, times in measured:
