@@ -4,6 +4,8 @@ write that fails posts none and leaves the game as it was, and a write retried o
 changed by another process posts the retried game's picture, not the one begun before."""
 
 import threading
+from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 
@@ -17,27 +19,41 @@ from tests.bot.discord_harness import EVE, OTTO, attachments, close_bot, open_bo
 ADVANCE = {"unit": "gruppe-3", "move": "50,39"}  # Otto's Gruppe 3 moves 3": a reaction window opens
 
 
+@dataclass
+class Table:
+    """The bot and its Discord, and every picture its pool draws: (viewer, the game drawn, the
+    game before, the PNG); ``pictured`` is set once one is drawn, and none is drawn while
+    ``gate`` is shut."""
+
+    bot: Any
+    discord: Any
+    url: str
+    draws: list[tuple] = field(default_factory=list)
+    pictured: threading.Event = field(default_factory=threading.Event)
+    gate: threading.Event = field(default_factory=threading.Event)
+
+
 @pytest.fixture
 async def table(tmp_path, monkeypatch):
-    """The bot with a started game in channel 1, Otto holding the initiative, and every picture
-    its pool draws from now on counted: (viewer, the game drawn, the game before, the PNG); the
-    event is set once one is drawn."""
+    """A started game in channel 1, Otto holding the initiative; its pictures counted from now on."""
     url = f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"
     bot, discord = await open_bot(url, monkeypatch)
     await started_game(bot, discord)
     await discord.slash("initiative", user=OTTO, channel="1", choice="start")
-    draws: list[tuple] = []
-    pictured = threading.Event()
+    kept = Table(bot, discord, url)
+    kept.gate.set()
     real = picture_pool.drawn
 
     def counted(state, viewer, events=(), before=None):
+        kept.gate.wait(10)
         picture = real(state, viewer, events, before)
-        draws.append((viewer, state, before, picture[0]))
-        pictured.set()
+        kept.draws.append((viewer, state, before, picture[0]))
+        kept.pictured.set()
         return picture
 
     monkeypatch.setattr(picture_pool, "drawn", counted)
-    yield bot, discord, draws, pictured, url
+    yield kept
+    kept.gate.set()
     await close_bot(bot)
 
 
@@ -56,7 +72,7 @@ def begun_by(bot) -> list:
 
 
 async def test_the_cards_picture_is_drawn_once_while_its_action_commits(table):
-    bot, discord, draws, pictured, _ = table
+    bot, discord, draws, pictured = table.bot, table.discord, table.draws, table.pictured
     before = (await bot.games.store.load("1")).state
     at_commit = []
 
@@ -78,9 +94,11 @@ async def test_the_cards_picture_is_drawn_once_while_its_action_commits(table):
     [(GameError("The game is locked for a ruling"), "locked for a ruling"), (OSError("disk full"), "wrong")],
 )
 async def test_a_write_that_fails_posts_no_picture_and_leaves_the_game(table, failure, told):
-    bot, discord, _, _, _ = table
+    """The picture begun for the action is dropped before it is drawn (drawing waits meanwhile)."""
+    bot, discord = table.bot, table.discord
     game = await bot.games.store.load("1")
     begun = begun_by(bot)
+    table.gate.clear()
 
     def failing(_connection, _game, _user, _after):
         raise failure
@@ -93,15 +111,16 @@ async def test_a_write_that_fails_posts_no_picture_and_leaves_the_game(table, fa
     after = await bot.games.store.load("1")
     assert (after.version, after.state) == (game.version, game.state)
     assert [task.cancelled() for _, task in begun] == [True]  # begun, then dropped
+    table.gate.set()
 
 
 async def test_a_retried_write_posts_the_retried_games_picture(table, monkeypatch):
     """Another bot process on the same database (a referee moves Sherman 1) writes while Otto's
     advance is being stored: the write is stale, the advance is decided again on the game as it
     is now, and its card shows that game (Sherman 1 where the referee put it)."""
-    bot, discord, _, _, url = table
+    bot, discord = table.bot, table.discord
     await bot.games.act("1", EVE, AppointReferee(by=EVE, user=EVE), admin=True)
-    other = GameService(GameStore(url))
+    other = GameService(GameStore(table.url))
     moved = RefereeCorrection(
         referee=EVE, reason="misplaced", change="move", unit="sherman-1", at=Point(x=12, y=20)
     )
