@@ -107,6 +107,12 @@ class Services:
         self.stand_ins.on_acted = notices.stand_in_acted
         self.lobbies.on_expired = notices.lobby_expired
 
+    def picture_every_action(self) -> None:
+        """For a front end that posts the spectators' picture with every action (Discord): begin
+        it as soon as the action is decided, in the picture workers, so that it is drawn while
+        the action's write commits (:attr:`Outcome.picture`, :meth:`PicturePool.spectators`)."""
+        self.games.picturing = self.pictures.begin
+
     @classmethod
     def start(
         cls,

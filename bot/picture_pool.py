@@ -10,10 +10,18 @@ up as the bot's), draws them instead: a picture's inputs go to a worker as plain
 Each worker keeps its own cache of base layers (:mod:`renderer.base`), filled by the tables it
 draws. With no workers (the tests, the console table), or once the pool broke, a picture is drawn
 in a thread of this process.
+
+The spectators' picture of an action is begun as soon as the action is decided
+(:meth:`PicturePool.begin`, the game service's ``picturing``), so that it is drawn while the
+action's write commits, its sync to disk being a wait, not work; its card posts it once the
+action is stored (:meth:`PicturePool.spectators`). The JSON the store writes of the new state
+and the events, and the JSON the game was read as, go to the worker as they are: no dump of
+either is made again on the event loop.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -21,6 +29,7 @@ from dataclasses import dataclass
 from pydantic import TypeAdapter
 
 from bot import collector
+from bot.services.outcome import Drawn, Outcome, Scene
 from bot.worker_pool import WorkerPool
 from engine.events import Event
 from engine.game_state import GameState
@@ -29,7 +38,6 @@ from renderer import render
 from renderer.description import describe
 
 EVENTS = TypeAdapter(tuple[Event, ...])
-Drawn = tuple[bytes, str]  # the PNG, and the same picture in words (its alt text)
 # The workers yield the cores to the bot's process when both want them: its event loop answers
 # every interaction first (acknowledgements, the store, the cards' sending); a picture takes the
 # core left over. Measured with 200 channels acting at once on 2 cores (benchmarks/first_response):
@@ -54,7 +62,7 @@ class Sight:
 
     state: str
     viewer: str | None
-    events: bytes
+    events: str
     before: str | None
 
     @classmethod
@@ -66,7 +74,14 @@ class Sight:
         before: GameState | None = None,
     ) -> Sight:
         kept = before.model_dump_json() if before is not None else None
-        return cls(state.model_dump_json(), viewer, EVENTS.dump_json(tuple(events)), kept)
+        return cls(state.model_dump_json(), viewer, EVENTS.dump_json(tuple(events)).decode(), kept)
+
+    @classmethod
+    def of_scene(cls, scene: Scene) -> Sight:
+        """The spectators' picture of an action, from the JSON already made of it (the game it
+        was applied to dumped here only if it was not at hand)."""
+        kept = scene.before.model_dump_json() if scene.before_json is None else scene.before_json
+        return cls(scene.state_json, None, scene.events_json, kept)
 
     def drawn(self) -> Drawn:
         """The picture, drawn from the parsed game (in a worker)."""
@@ -111,3 +126,21 @@ class PicturePool(WorkerPool):
             lambda: Sight.of(state, viewer, events, before),
             lambda: drawn(state, viewer, events, before),
         )
+
+    def begin(self, scene: Scene) -> asyncio.Task[Drawn]:
+        """The spectators' picture of an action just decided, begun now (sent to a worker as the
+        event loop next turns), to be awaited once the action is stored."""
+        return asyncio.ensure_future(
+            self.run(
+                draw_sight,
+                lambda: Sight.of_scene(scene),
+                lambda: drawn(scene.state, None, scene.events, scene.before),
+            )
+        )
+
+    async def spectators(self, outcome: Outcome) -> Drawn:
+        """The spectators' picture of an outcome: the one begun while it was stored, else drawn
+        now."""
+        if outcome.picture is not None:
+            return await outcome.picture
+        return await self.picture(outcome.state, None, outcome.events, outcome.before)

@@ -14,7 +14,7 @@ from bot.discord_adapter.action_card import next_steps
 from bot.discord_adapter.answers import acknowledge, apology, tell
 from bot.discord_adapter.campaign_commands import CampaignCommands
 from bot.discord_adapter.card_commands import CardCommands
-from bot.discord_adapter.common import battlefield_file, deadline_nonce, refusal_text, summary, told_lines
+from bot.discord_adapter.common import deadline_nonce, refusal_text, spectators_file, summary, told_lines
 from bot.discord_adapter.dice_commands import (
     ChartCommands,
     OddsCommands,
@@ -135,6 +135,7 @@ class IronCrossBot(ServedClient):
                 lobby_expired=lobby_expiry(self),
             )
         )
+        services.picture_every_action()  # each card's picture drawn while its action commits
         self.add_dynamic_items(
             ReactButton,
             NoReactionButton,
@@ -211,7 +212,7 @@ class IronCrossBot(ServedClient):
         """Post what happened with no command of a player (by default, a reaction window closed
         by itself): a card with the picture and the buttons for what comes next."""
         text = heading + "\n" + told_lines(outcome.events, state=outcome.state)
-        picture = await battlefield_file(self, outcome.state, None, outcome.events, outcome.before)
+        picture = await spectators_file(self, outcome)
         steps = next_steps(outcome, int(channel_id))
         text += "\n\n" + summary(outcome.state)
         card, files = outcome_card(outcome, text, picture, steps)

@@ -169,7 +169,17 @@ async def battlefield_file(
     """The battlefield as ``viewer`` sees it (None: spectators, safe for a shared channel), with
     the same in words as its alt text, drawn off the event loop by the client's picture workers
     (:mod:`bot.picture_pool`); ``before`` (the game the events were applied to) adds the trails."""
-    png, words = await client.services.pictures.picture(state, viewer, events, before)
+    return _picture_file(*await client.services.pictures.picture(state, viewer, events, before))
+
+
+async def spectators_file(client: ServedClient, outcome: Outcome) -> discord.File:
+    """The battlefield after an outcome as the spectators see it, with its trails and alt text:
+    the picture begun while the outcome's action was stored, else drawn now
+    (:meth:`~bot.picture_pool.PicturePool.spectators`)."""
+    return _picture_file(*await client.services.pictures.spectators(outcome))
+
+
+def _picture_file(png: bytes, words: str) -> discord.File:
     return discord.File(io.BytesIO(png), filename="battlefield.png", description=words)
 
 

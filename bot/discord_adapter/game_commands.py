@@ -9,7 +9,7 @@ from discord import app_commands
 
 from bot.discord_adapter.action_card import action_card, next_steps
 from bot.discord_adapter.answers import PRIVATE, answer, sending, stored
-from bot.discord_adapter.common import battlefield_file, summary, told_lines
+from bot.discord_adapter.common import spectators_file, summary, told_lines
 from bot.discord_adapter.force_commands import own_forces
 from bot.discord_adapter.handled_commands import handled_command
 from bot.discord_adapter.markdown import markdown
@@ -61,7 +61,7 @@ async def show_started(interaction: discord.Interaction, outcome: Outcome) -> No
     """The game started: the card with the battlefield, then the side threads, private news and
     the pinned game card."""
     text = told_lines(outcome.events, state=outcome.state) + "\n\n" + summary(outcome.state)
-    picture = await battlefield_file(interaction.client, outcome.state, None, outcome.events, outcome.before)
+    picture = await spectators_file(interaction.client, outcome)
     await answer(interaction, view=card_for(interaction, outcome, text, picture), file=picture)
     await open_side_threads(interaction, outcome.state)
     await tell_privately(interaction, replace(outcome, threads=None))  # opened just now?
@@ -71,7 +71,7 @@ async def show_started(interaction: discord.Interaction, outcome: Outcome) -> No
 async def show_conceded(interaction: discord.Interaction, outcome: Outcome) -> None:
     """A side conceded: the game-over card (its story follows), and the pinned card unpinned."""
     text = told_lines(outcome.events, state=outcome.state)
-    picture = await battlefield_file(interaction.client, outcome.state, None, outcome.events, outcome.before)
+    picture = await spectators_file(interaction.client, outcome)
     card, files = outcome_card(outcome, text, picture)
     await answer(interaction, view=card, files=files)
     await update_game_card(interaction.client, str(interaction.channel_id), outcome)

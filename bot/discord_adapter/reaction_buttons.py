@@ -16,7 +16,7 @@ import discord
 
 from bot.discord_adapter.action_card import next_steps, without_buttons
 from bot.discord_adapter.answers import acknowledge, answer, carry_out, placeholder_id
-from bot.discord_adapter.common import battlefield_file, games, reactors, report
+from bot.discord_adapter.common import games, reactors, report, spectators_file
 from bot.discord_adapter.custom_ids import ReadFirst, number_of, of_this_channel
 from bot.discord_adapter.pinned_card import update_game_card
 from bot.discord_adapter.referees import acting_side, apply_as_user, remind
@@ -65,7 +65,7 @@ async def show_result(interaction: discord.Interaction, outcome: Outcome) -> Non
     channel = str(interaction.channel_id)
     state = outcome.state
     header = for_absent(outcome.before, interaction) if outcome.before else ""
-    picture = await battlefield_file(interaction.client, state, None, outcome.events, outcome.before)
+    picture = await spectators_file(interaction.client, outcome)
     stored_with = placeholder_id(interaction)  # the window's message, if stored with the action
     steps = next_steps(outcome, int(channel))
     card, files = outcome_card(outcome, header + report(outcome), picture, steps)

@@ -18,7 +18,7 @@ from bot.reply import Reply, Strong, Typed
 from bot.services.clock_service import ClockService
 from bot.services.deadline_posts import DeadlinePost, DeadlinePosts, followed, logged_outcome
 from bot.services.limits import PACES, REACTION_SECONDS, bounded_command
-from bot.services.outcome import GameError, Outcome, refusals
+from bot.services.outcome import Drawn, GameError, Outcome, Scene, refusals
 from bot.services.permissions import Refused, authorise, held_by_referees
 from bot.storage import clock_store
 from bot.storage.deadline_claims import WINDOWS, Claims, process_name
@@ -106,6 +106,10 @@ class GameService:
         # reaction window its timer closed, a referee's deadline passed), the game as loaded for
         # it, the channel and the side; returns what to do once that is stored and told
         self.on_missed: Missed | None = None
+        # begins the spectators' picture of each action once it is decided, to be drawn while its
+        # write commits (what a front end that posts it with every action asks for); the outcome
+        # carries it, and a write that fails cancels it
+        self.picturing: Callable[[Scene], asyncio.Future[Drawn]] | None = None
         fire = self.claims.renewing(WINDOWS, self.clock, self._window_expired, lambda key: key[:1])  # type: ignore[index]
         self.timers = ReactionTimers(self.clock, fire, still_due=self._window_due)
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
@@ -364,7 +368,32 @@ class GameService:
         also: Also | None = None,
     ) -> Outcome:
         """Store a command decided on the game as loaded, if nobody wrote first (else
-        :class:`StaleGame`); then what follows it."""
+        :class:`StaleGame`); then what follows it. Its spectators' picture is begun first
+        (:attr:`picturing`), drawn while the write commits, and cancelled if the write or
+        what follows it fails: nothing of an action not stored is shown."""
+        command, state, events, started, written = decided
+        picture = None
+        if self.picturing is not None:
+            scene = Scene(game.state, state, events, game.as_json, written.state, written.events)
+            picture = self.picturing(scene)
+        try:
+            return await self._store(game, user_id, decided, interaction_id, window_message, also, picture)
+        except BaseException:
+            if picture is not None:
+                picture.cancel()
+            raise
+
+    async def _store(
+        self,
+        game: StoredGame,
+        user_id: str,
+        decided: Decided,
+        interaction_id: str | None,
+        window_message: str | None,
+        also: Also | None,
+        picture: asyncio.Future[Drawn] | None,
+    ) -> Outcome:
+        """:meth:`_write`'s write, and what follows it; its outcome carries ``picture``."""
         channel_id = game.channel_id
         command, state, events, started, written = decided
         window = await self.clocks.window_time(game, state)
@@ -407,6 +436,7 @@ class GameService:
             stored.closed_window_message,
             before=game.state,
             threads=game.threads,
+            picture=picture,
         )
 
     def _writing_with(

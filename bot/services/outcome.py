@@ -3,11 +3,13 @@ services built on the game service (its clock, campaigns) share them without imp
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
+from typing import NamedTuple
 
 from bot.services.next_steps import NextStep, waits_for
 from engine.errors import IllegalCommand
@@ -36,6 +38,22 @@ def refusals() -> Iterator[None]:
         raise GameError(str(refusal)) from refusal
 
 
+Drawn = tuple[bytes, str]  # a picture: its PNG, and the same in words (its alt text)
+
+
+class Scene(NamedTuple):
+    """An action decided, as its spectators' picture is drawn: the game it was applied to and the
+    game it made, its events, and the JSON each was read or written as (made already, for a
+    worker process to parse; ``before_json`` None: not at hand)."""
+
+    before: GameState
+    state: GameState
+    events: list[Event]
+    before_json: str | None
+    state_json: str
+    events_json: str
+
+
 @dataclass(frozen=True)
 class Outcome:
     state: GameState
@@ -47,6 +65,8 @@ class Outcome:
     repeated: bool = False  # the command's interaction had been applied before: nothing new
     threads: dict[str, str] | None = None  # the game's private threads, as loaded (None: not read)
     referee_deadline: datetime | None = None  # when a deadline the referee just set falls (None: paused)
+    # the spectators' picture, begun while the command was stored (GameService.picturing), if it was
+    picture: asyncio.Future[Drawn] | None = field(default=None, compare=False, repr=False)
 
     @property
     def next(self) -> tuple[NextStep, ...]:

@@ -9,7 +9,9 @@ on are all read afresh. A state kept by a write that did not commit is never use
 not say its version.
 
 The states are shared by every load that finds them, as the engine never changes a state it is
-given (``engine.game.apply`` works on a fork).
+given (``engine.game.apply`` works on a fork). Each is kept with the JSON it was read or written
+as, so that a picture of it drawn in another process (:mod:`bot.picture_pool`) is sent that,
+not a dump made again on the event loop.
 """
 
 from __future__ import annotations
@@ -21,13 +23,15 @@ from typing import NamedTuple
 
 from engine.game_state import GameState
 
-KEPT = 256  # channels whose games are kept: a quick battle is about 110 KB and 240 tracked objects
+# channels whose games are kept: a quick battle is about 110 KB and 240 tracked objects, its JSON 17 KB
+KEPT = 256
 
 
 class Kept(NamedTuple):
     version: int
     written_at: datetime
     state: GameState
+    as_json: str  # the state, as the row held it
 
 
 class StateCache:
@@ -46,9 +50,11 @@ class StateCache:
                 self._kept.move_to_end(channel_id)
             return kept
 
-    def keep(self, channel_id: str, version: int, written_at: datetime, state: GameState) -> None:
+    def keep(
+        self, channel_id: str, version: int, written_at: datetime, state: GameState, as_json: str
+    ) -> None:
         with self._lock:
-            self._kept[channel_id] = Kept(version, written_at, state)
+            self._kept[channel_id] = Kept(version, written_at, state, as_json)
             self._kept.move_to_end(channel_id)
             while len(self._kept) > self.size:
                 self._kept.popitem(last=False)

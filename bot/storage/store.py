@@ -117,6 +117,8 @@ class StoredGame:
     deadline_sides: frozenset[str] = frozenset()  # the sides the referee gave a deadline
     threads: dict[str, str] = field(default_factory=dict)  # audience -> private thread id
     ping: TurnPing | None = None  # the channel's turn ping as stored (None: not loaded with it)
+    # the state as its row holds it (JSON), when read for an action
+    as_json: str | None = field(default=None, compare=False, repr=False)
 
 
 class GameStore:
@@ -313,7 +315,7 @@ class GameStore:
             )
             if stored is None:
                 raise StaleGame(game.channel_id)
-            self.states.keep(game.channel_id, version, stored.updated_at, state)  # used once committed
+            self.states.keep(game.channel_id, version, stored.updated_at, state, as_json.state)  # once committed
             _keep_snapshots(connection, game.channel_id, version, command, as_json.state)
             logged = {"channel_id": game.channel_id, "seq": version, "user_id": user_id}
             LOGGED.run(
@@ -492,7 +494,7 @@ def _stored(
     connection: Connection, channel_id: str, interaction_id: str | None, states: StateCache
 ) -> StoredGame | None:
     """The game :data:`GAME` finds, its state parsed, or the one ``states`` holds if the row
-    still names it."""
+    still names it; with the JSON of either."""
     query = GAME if interaction_id is None else GAME_ASKED
     kept = states.get(channel_id)
     held = {"kept": kept.version, "written_at": kept.written_at} if kept else {"kept": -1, "written_at": None}
@@ -500,10 +502,10 @@ def _stored(
     if row is None:
         return None
     if row.state is None and kept is not None:
-        state = kept.state
+        state, as_json = kept.state, kept.as_json
     else:
-        state = GameState.model_validate_json(row.state)
-        states.keep(channel_id, row.version, row.updated_at, state)
+        state, as_json = GameState.model_validate_json(row.state), row.state
+        states.keep(channel_id, row.version, row.updated_at, state, as_json)
     already = None
     if interaction_id is not None and row.interaction_id == interaction_id:
         already = SET_UP
@@ -526,6 +528,7 @@ def _stored(
         ping=TurnPing(channel_id)
         if row.ping_version is None
         else stored_ping(channel_id, row.ping_minutes, row.ping_players, row.ping_due, row.ping_version),
+        as_json=as_json,
     )
 
 

@@ -9,6 +9,7 @@ import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from unittest.mock import patch
 
 import pytest
 from pydantic import ValidationError
@@ -18,10 +19,13 @@ from bot.config import Settings
 from bot.discord_adapter.client import IronCrossBot
 from bot.discord_adapter.run import client_for
 from bot.picture_pool import PicturePool, drawn
+from bot.services.outcome import Outcome, Scene
+from bot.storage.store import Written
 from bot.text_orders import unit_order
 from engine.commands import ChooseInitiative, Declare, StartGame
 from engine.dice import ScriptedDice, SeededDice, d6
 from engine.game import apply
+from engine.game_state import GameState
 from engine.scenarios.quick_battle import quick_battle
 from tests.bot.discord_harness import OTTO, close_bot, files_of, open_bot, started_game
 
@@ -48,6 +52,27 @@ async def test_a_picture_from_a_worker_is_the_one_drawn_in_process():
             from_worker = await pool.picture(after, viewer, events, before)
             assert from_worker == drawn(after, viewer, events, before)
             assert from_worker[0].startswith(b"\x89PNG")
+    finally:
+        await pool.close()
+
+
+async def test_a_picture_begun_from_the_stores_json_is_the_one_drawn_in_process():
+    """The spectators' picture of an action begun as the game service begins it (the JSON the
+    store wrote of the game after and the events, and the JSON of the game as read): the same
+    PNG and alt text as from the games themselves, and the event loop dumps no game for it."""
+    started, _ = apply(quick_battle(), StartGame(), ScriptedDice([d6(2), d6(5)]))
+    before, _ = apply(started, ChooseInitiative(side="axis", go_first=True), ScriptedDice([]))
+    command = Declare(side="axis", order=unit_order(before, "axis", "Gruppe 3", move="50,39"))
+    after, events = apply(before, command, SeededDice(7))
+    written = Written.of(after, command, events)
+    scene = Scene(before, after, events, before.model_dump_json(), written.state, written.events)
+    pool = PicturePool(workers=1)
+    await pool.start()
+    try:
+        with patch.object(GameState, "model_dump_json", side_effect=AssertionError("dumped again")):
+            begun = pool.begin(scene)
+            from_worker = await pool.spectators(Outcome(after, events, 3, before=before, picture=begun))
+        assert from_worker == drawn(after, None, events, before)
     finally:
         await pool.close()
 

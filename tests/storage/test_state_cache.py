@@ -112,7 +112,7 @@ async def test_a_write_that_did_not_commit_leaves_the_stored_game(store, monkeyp
 def test_the_least_recently_used_game_is_dropped_first():
     cache, game = StateCache(size=2), quick_battle()
     for channel in ("a", "b"):
-        cache.keep(channel, 1, datetime(2026, 1, 1), game)
+        cache.keep(channel, 1, datetime(2026, 1, 1), game, "{}")
     assert cache.get("a") is not None  # "b" is now the least recently used
-    cache.keep("c", 1, datetime(2026, 1, 1), game)
+    cache.keep("c", 1, datetime(2026, 1, 1), game, "{}")
     assert [channel for channel in "abc" if cache.get(channel)] == ["a", "c"]
