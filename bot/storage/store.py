@@ -315,7 +315,8 @@ class GameStore:
             )
             if stored is None:
                 raise StaleGame(game.channel_id)
-            self.states.keep(game.channel_id, version, stored.updated_at, state, as_json.state)  # once committed
+            # kept for use once committed
+            self.states.keep(game.channel_id, version, stored.updated_at, state, as_json.state)
             _keep_snapshots(connection, game.channel_id, version, command, as_json.state)
             logged = {"channel_id": game.channel_id, "seq": version, "user_id": user_id}
             LOGGED.run(
