@@ -6,6 +6,7 @@ console reaches the handler with equal options, and nothing else does."""
 import inspect
 
 import pytest
+import pytest_asyncio
 
 from bot.app import Services
 from bot.command_schema import COMMANDS
@@ -16,8 +17,19 @@ from bot.play_orders import PLAY_ORDERS
 from bot.services.game_service import GameError, GameService
 from bot.storage.store import GameStore
 from engine.dice import SeededDice
-from tests.bot.discord_harness import EVE, MANAGE_GUILD, OTTO, Pick, close_bot, form, open_bot, started_game
+from tests.bot.discord_harness import (
+    EVE,
+    HARNESSES,
+    MANAGE_GUILD,
+    OTTO,
+    Pick,
+    close_bot,
+    form,
+    open_bot,
+    started_game,
+)
 from tests.bot.discord_harness import Upload as Uploaded
+from tests.storage.databases import seed_sqlite
 from tests.test_readme_examples import slash
 
 NOTES = b"# Smoke\nIt clears at the end of the turn.\n"
@@ -164,11 +176,14 @@ def test_a_handler_takes_exactly_its_commands_options(path):
     assert [name for name in parameters[1:] if name != PASTED] == declared
 
 
-@pytest.fixture
-async def both_front_ends(tmp_path, monkeypatch):
+STARTING = ("/game new", "as ann /game join side:allies", "as otto /game join side:axis", "/game start")
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def front_ends(tmp_path_factory):
     """The quick battle started in Discord's channel 1 and at a console table, Otto playing the
     axis in both; every handler replaced by one that notes what it was handed and answers
-    nothing."""
+    nothing (so no line changes either game: one pair serves the module's tests)."""
     handed = []
 
     def noting(path):
@@ -178,21 +193,42 @@ async def both_front_ends(tmp_path, monkeypatch):
 
         return handle
 
-    bot, discord = await open_bot(f"sqlite+aiosqlite:///{tmp_path / 'discord.db'}", monkeypatch)
-    await started_game(bot, discord)
-    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
-    service = GameService(store, dice=lambda: SeededDice(1))
-    table, _ = await ConsoleTable.open(Services.around(service))
-    for line in ("/game new", "as ann /game join side:allies", "as otto /game join side:axis", "/game start"):
-        await table.handle(line)
-    for path in HANDLERS:
-        monkeypatch.setitem(HANDLERS, path, noting(path))
-    yield discord, table, handed
-    await close_bot(bot)
-    await service.close()
-    await store.close()
+    folder = tmp_path_factory.mktemp("front_ends")
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        bot, discord = await open_bot(f"sqlite+aiosqlite:///{folder / 'discord.db'}", monkeypatch)
+        await started_game(bot, discord)
+        store = await GameStore.open(
+            seed_sqlite(f"sqlite+aiosqlite:///{folder / 'console.db'}", shipped=True)
+        )
+        service = GameService(store, dice=lambda: SeededDice(1))
+        table, _ = await ConsoleTable.open(Services.around(service))
+        for line in (
+            "/game new",
+            "as ann /game join side:allies",
+            "as otto /game join side:axis",
+            "/game start",
+        ):
+            await table.handle(line)
+        for path in HANDLERS:
+            monkeypatch.setitem(HANDLERS, path, noting(path))
+        yield discord, table, handed
+        await close_bot(bot)
+        await service.close()
+        await store.close()
 
 
+@pytest.fixture
+def both_front_ends(front_ends):
+    """The module's front ends for one test: nothing handed yet, and what the bot sends Discord
+    in this test checked against Discord's rules (the harness is on this test's list)."""
+    discord, _, handed = front_ends
+    handed.clear()
+    discord.violations.clear()
+    HARNESSES.append(discord)
+    return front_ends
+
+
+@pytest.mark.asyncio(loop_scope="module")
 @pytest.mark.parametrize("line", LINES)
 async def test_a_line_hands_its_handler_the_same_options_in_discord_and_at_the_console(both_front_ends, line):
     discord, table, handed = both_front_ends
@@ -211,6 +247,7 @@ async def test_a_line_hands_its_handler_the_same_options_in_discord_and_at_the_c
     assert in_discord[0] == path
 
 
+@pytest.mark.asyncio(loop_scope="module")
 async def test_an_upload_and_a_file_named_at_the_console_reach_the_handler_alike(both_front_ends, tmp_path):
     discord, table, handed = both_front_ends
     for path, (option, name, data, others) in UPLOADED.items():
@@ -221,6 +258,7 @@ async def test_an_upload_and_a_file_named_at_the_console_reach_the_handler_alike
         assert handed[-2:] == [(path, {option: Upload(name, data), **typed})] * 2
 
 
+@pytest.mark.asyncio(loop_scope="module")
 async def test_a_form_and_a_file_named_at_the_console_reach_the_handler_alike(both_front_ends, tmp_path):
     discord, table, handed = both_front_ends
     for path, (options, text) in PASTED_IN.items():
