@@ -8,28 +8,20 @@ import inspect
 import pytest
 import pytest_asyncio
 
-from bot.app import Services
 from bot.command_schema import COMMANDS
-from bot.console import ConsoleTable
 from bot.handlers import HANDLERS, PASTED
 from bot.handlers.ask import Upload
 from bot.play_orders import PLAY_ORDERS
-from bot.services.game_service import GameError, GameService
-from bot.storage.store import GameStore
-from engine.dice import SeededDice
+from bot.services.game_service import GameError
 from tests.bot.discord_harness import (
     EVE,
-    HARNESSES,
     MANAGE_GUILD,
     OTTO,
     Pick,
-    close_bot,
     form,
-    open_bot,
-    started_game,
 )
 from tests.bot.discord_harness import Upload as Uploaded
-from tests.storage.databases import seed_sqlite
+from tests.bot.front_ends import both_started, checked_in_this_test
 from tests.test_readme_examples import slash
 
 NOTES = b"# Smoke\nIt clears at the end of the turn.\n"
@@ -176,14 +168,19 @@ def test_a_handler_takes_exactly_its_commands_options(path):
     assert [name for name in parameters[1:] if name != PASTED] == declared
 
 
-STARTING = ("/game new", "as ann /game join side:allies", "as otto /game join side:axis", "/game start")
-
-
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def front_ends(tmp_path_factory):
-    """The quick battle started in Discord's channel 1 and at a console table, Otto playing the
-    axis in both; every handler replaced by one that notes what it was handed and answers
-    nothing (so no line changes either game: one pair serves the module's tests)."""
+    """The quick battle started in both front ends (:mod:`tests.bot.front_ends`)."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        async with both_started(tmp_path_factory.mktemp("front_ends"), monkeypatch) as started:
+            yield started
+
+
+@pytest.fixture
+def both_front_ends(front_ends, monkeypatch):
+    """The two front ends, every handler replaced by one that notes what it was handed and
+    answers nothing (so no test changes either game)."""
+    discord, table = front_ends
     handed = []
 
     def noting(path):
@@ -193,39 +190,10 @@ async def front_ends(tmp_path_factory):
 
         return handle
 
-    folder = tmp_path_factory.mktemp("front_ends")
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        bot, discord = await open_bot(f"sqlite+aiosqlite:///{folder / 'discord.db'}", monkeypatch)
-        await started_game(bot, discord)
-        store = await GameStore.open(
-            seed_sqlite(f"sqlite+aiosqlite:///{folder / 'console.db'}", shipped=True)
-        )
-        service = GameService(store, dice=lambda: SeededDice(1))
-        table, _ = await ConsoleTable.open(Services.around(service))
-        for line in (
-            "/game new",
-            "as ann /game join side:allies",
-            "as otto /game join side:axis",
-            "/game start",
-        ):
-            await table.handle(line)
-        for path in HANDLERS:
-            monkeypatch.setitem(HANDLERS, path, noting(path))
-        yield discord, table, handed
-        await close_bot(bot)
-        await service.close()
-        await store.close()
-
-
-@pytest.fixture
-def both_front_ends(front_ends):
-    """The module's front ends for one test: nothing handed yet, and what the bot sends Discord
-    in this test checked against Discord's rules (the harness is on this test's list)."""
-    discord, _, handed = front_ends
-    handed.clear()
-    discord.violations.clear()
-    HARNESSES.append(discord)
-    return front_ends
+    for path in HANDLERS:
+        monkeypatch.setitem(HANDLERS, path, noting(path))
+    checked_in_this_test(discord)
+    return discord, table, handed
 
 
 @pytest.mark.asyncio(loop_scope="module")
