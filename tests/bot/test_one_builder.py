@@ -16,6 +16,7 @@ from engine.dice import ScriptedDice, d6, d10
 from engine.errors import IllegalCommand
 from tests.bot.discord_harness import ANN, OTTO, buttons, close_bot, menus, open_bot, started_game
 from tests.bot.front_ends import both_started, checked_in_this_test
+from tests.storage.databases import seed_sqlite
 from tests.test_readme_examples import slash
 
 LINES = [
@@ -112,7 +113,7 @@ async def test_a_reaction_by_taps_is_the_command_react_builds(tmp_path, monkeypa
 async def test_a_reaction_moves_as_an_activation_may_in_reverse_or_at_the_rapid_rate(tmp_path, flag):
     """Iron Cross 2015 p. 6: a reacting unit may move (the book's Sherman moves backwards and
     fires as the Panther advances), so a reaction takes the move's own options as /act does."""
-    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
+    store = await GameStore.open(seed_sqlite(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}", shipped=True))
     service = GameService(store, dice=lambda: ScriptedDice([d6(2), d6(5)]))
     table, _ = await ConsoleTable.open(Services.around(service))
     for line in (
