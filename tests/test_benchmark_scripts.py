@@ -27,7 +27,7 @@ SMALLEST = {
     "replay": ["--lengths", "20", "--logs", "10", "--no-battle"],
     "restart_overdue": ["--windows", "2"],
     "restart_windows": ["--windows", "2"],
-    "stand_in": ["--battles", "1", "--throws", "1", "--workers", "1"],
+    "stand_in": ["--battles", "1", "--throws", "1", "--workers", "1", "--first", "2"],  # its shortest
     "stand_in_loop": ["--decisions", "2"],
     "rules_library_load": ["--quick"],
     "table_cache": ["--tables", "1", "--rounds", "1"],

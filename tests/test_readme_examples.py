@@ -38,6 +38,7 @@ from engine.dice import SeededDice
 from engine.game import awaiting
 from engine.game_state import GameState
 from tests.bot.discord_harness import ANN, OTTO, answers_in, close_bot, open_bot, text_of
+from tests.storage.databases import seed_sqlite
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 REFUSALS = ("Not allowed:", "Something went wrong")  # the console's two answers to a refused line
@@ -209,7 +210,7 @@ def typist(state: GameState | None, line: str) -> str:
 async def test_every_discord_line_means_the_same_at_the_console(tmp_path, monkeypatch, first, lines):
     bot, discord = await open_bot(f"sqlite+aiosqlite:///{tmp_path / 'discord.db'}", monkeypatch)
     bot.games.dice = bot.dice.dice = lambda: SeededDice(1)
-    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
+    store = await GameStore.open(seed_sqlite(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}", shipped=True))
     service = GameService(store, dice=lambda: SeededDice(1))
     table, _ = await ConsoleTable.open(Services.around(service))
     await table.rules.ship()

@@ -731,7 +731,8 @@ ANN, OTTO, EVE = "301", "302", "303"  # two players and a spectator
 
 async def open_bot(database_url: str, monkeypatch) -> tuple[IronCrossBot, Harness]:
     """The bot on a real SQLite store and a virtual clock, ready to take interactions."""
-    store = await GameStore.open(seed_sqlite(database_url))  # a new file starts migrated
+    # a new file starts migrated, with the bot's rules documents indexed
+    store = await GameStore.open(seed_sqlite(database_url, shipped=True))
     bot = IronCrossBot(Services.around(GameService(store, clock=VirtualClock())))
     await bot._async_setup_hook()
     await bot.rules.ship()

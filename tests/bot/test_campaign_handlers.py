@@ -16,6 +16,7 @@ from engine.errors import IllegalCommand
 from engine.scenarios.quick_battle import quick_battle
 from tests.bot.discord_harness import ANN, EVE, OTTO, close_bot, form, open_bot, reply
 from tests.bot.test_console_linked_campaign import build_forces
+from tests.storage.databases import seed_sqlite
 
 
 @pytest.fixture
@@ -28,7 +29,7 @@ async def bot_and_discord(tmp_path, monkeypatch):
 
 @pytest.fixture
 async def table(tmp_path):
-    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
+    store = await GameStore.open(seed_sqlite(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}", shipped=True))
     games = GameService(store, dice=lambda: SeededDice(1))
     table, _ = await ConsoleTable.open(Services.around(games))
     yield table

@@ -16,11 +16,12 @@ from engine.dice import ScriptedDice, d6, d10
 from engine.runtime import VirtualClock
 from tests.bot.test_campaign_service import Heard, service_for, start
 from tests.bot.test_console_linked_campaign import build_forces
+from tests.storage.databases import seed_sqlite
 
 
 @pytest.fixture
 async def store(tmp_path):
-    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'stats.db'}")
+    store = await GameStore.open(seed_sqlite(f"sqlite+aiosqlite:///{tmp_path / 'stats.db'}", shipped=True))
     yield store
     await store.close()
 

@@ -5,18 +5,22 @@ import io
 from bot.console import ConsoleTable, play_console
 from bot.storage.store import GameStore
 from engine.dice import SeededDice
+from tests.storage.databases import seed_sqlite
 
 
-async def run(lines: str, url: str) -> str:
-    """Every command rolls with seed 1: the first two d6 are 2 and 5, so the Axis win the initiative."""
+async def run(lines: str, url: str, seeded: bool = True) -> str:
+    """Every command rolls with seed 1: the first two d6 are 2 and 5, so the Axis win the initiative.
+    A new file starts as a console's first start leaves it (``seeded``: copied from the tests'
+    template), else the console migrates it itself."""
     out = io.StringIO()
+    url = seed_sqlite(url, shipped=True) if seeded else url
     assert await play_console(io.StringIO(lines), out, url, dice=lambda: SeededDice(1)) == 0
     return out.getvalue()
 
 
 async def test_console_plays_and_resumes_after_a_restart(tmp_path):
     url = f"sqlite+aiosqlite:///{tmp_path / 'console.db'}"
-    first = await run("/units\n/start\n/status\n/quit\n", url)
+    first = await run("/units\n/start\n/status\n/quit\n", url, seeded=False)  # a new file, migrated
     assert "sherman-1" in first and "Panzer IV G (late) to J" in first
     assert "Turn 1: the Allies draw 9 tokens, the Axis draw 9" in first
     assert "Initiative: the Allies 2, the Axis 5. The Axis choose who starts" in first

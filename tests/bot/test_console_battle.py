@@ -30,6 +30,7 @@ from engine.game import awaiting, replay
 from engine.state import Phase
 from engine.wording import side_name
 from tests.engine.random_play import random_command
+from tests.storage.databases import seed_sqlite
 
 PLAYERS = {"allies": "ann", "axis": "otto"}
 
@@ -85,7 +86,7 @@ def as_text(command: Command) -> str:
     "ruleset, title", [("core_2015", "Iron Cross 2015"), ("house_v1", "House Rules V1.0")]
 )
 async def test_a_whole_quick_battle_is_played_to_its_result_as_typed_text(tmp_path, ruleset, title):
-    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
+    store = await GameStore.open(seed_sqlite(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}", shipped=True))
     service = GameService(store, dice=lambda: SeededDice(11))
     table, _ = await ConsoleTable.open(Services.around(service))
     assert "Crossroads" in await table.handle(f"/game new table:crossroads forces:british ruleset:{ruleset}")
@@ -121,7 +122,7 @@ async def test_a_whole_quick_battle_is_played_to_its_result_as_typed_text(tmp_pa
 
 
 async def test_the_other_sides_player_is_refused_at_the_console(tmp_path):
-    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
+    store = await GameStore.open(seed_sqlite(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}", shipped=True))
     table, _ = await ConsoleTable.open(Services.around(GameService(store, dice=lambda: SeededDice(1))))
     await table.handle("as ann /game join side:allies")
     await table.handle("as otto /game join side:axis")

@@ -15,6 +15,7 @@ from bot.storage.store import GameStore
 from engine.dice import ScriptedDice, d6
 from engine.runtime import VirtualClock
 from engine.scenarios.quick_battle import quick_battle
+from tests.storage.databases import seed_sqlite
 
 HOUR = timedelta(hours=1)
 NEW = (
@@ -31,7 +32,7 @@ class Console:
         self.out = io.StringIO()
 
     async def start(self):
-        self.store = await GameStore.open(self.url)
+        self.store = await GameStore.open(seed_sqlite(self.url))  # a new file: the migrated template
         self.games = GameService(self.store, dice=lambda: self.dice, clock=self.clock)
         self.table = ConsoleTable(Services.around(self.games), quick_battle())
         await self.table.campaigns.open(self.out)

@@ -13,11 +13,12 @@ from engine.dice import SeededDice
 from engine.state import Point
 from engine.view import REFEREE
 from renderer import render
+from tests.storage.databases import seed_sqlite
 
 
 @pytest.fixture
 async def table(tmp_path):
-    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
+    store = await GameStore.open(seed_sqlite(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}", shipped=True))
     service = GameService(store, dice=lambda: SeededDice(1))
     table, _ = await ConsoleTable.open(Services.around(service))
     yield table

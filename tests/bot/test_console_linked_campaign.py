@@ -18,6 +18,7 @@ from engine.game import awaiting
 from engine.state import Phase
 from engine.wording import side_label, side_name
 from tests.bot.test_console_scenarios import PLAYERS, random_step, set_up
+from tests.storage.databases import seed_sqlite
 
 FORCES = {
     "ann": ("us", "Able", ["Infantry Detachment"] * 3 + ["Sherman 75mm"]),
@@ -71,7 +72,7 @@ def fielded(table: ConsoleTable, side: str) -> list[str]:
 
 
 async def test_a_three_battle_linked_campaign_carries_losses_and_purchases(tmp_path):
-    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'linked.db'}")
+    store = await GameStore.open(seed_sqlite(f"sqlite+aiosqlite:///{tmp_path / 'linked.db'}", shipped=True))
     dice = SeededDice(5)
     table, _ = await ConsoleTable.open(Services.around(GameService(store, dice=lambda: dice)))
     out = io.StringIO()

@@ -14,13 +14,14 @@ from engine.commands import JoinSide, StartGame
 from engine.dice import ScriptedDice, d6
 from engine.runtime import VirtualClock
 from engine.scenarios.quick_battle import quick_battle
+from tests.storage.databases import seed_sqlite
 
 MINUTE = 60
 
 
 @pytest.fixture
 async def console(tmp_path):
-    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")
+    store = await GameStore.open(seed_sqlite(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"))
     games = GameService(store, clock=VirtualClock())
     table = ConsoleTable(Services.around(games), quick_battle())
     yield table

@@ -12,6 +12,7 @@ from bot.storage.store import GameStore
 from engine.dice import SeededDice
 from engine.runtime import VirtualClock
 from engine.state import Phase
+from tests.storage.databases import seed_sqlite
 
 HOUR = 3600
 
@@ -33,7 +34,7 @@ async def refused(table: ConsoleTable, text: str, why: str) -> None:
 @pytest.fixture
 async def refereed(tmp_path):
     """Ann (allies) against Otto (axis), refereed by Ref, on a virtual clock; the Axis start."""
-    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
+    store = await GameStore.open(seed_sqlite(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}", shipped=True))
     clock = VirtualClock()
     service = GameService(store, dice=lambda: SeededDice(1), clock=clock)
     table, _ = await ConsoleTable.open(Services.around(service))
@@ -111,7 +112,7 @@ async def test_the_help_names_the_referees_clock_and_preparation():
 
 
 async def test_the_referee_limits_a_sides_force_and_draws_its_zone_at_the_console(tmp_path):
-    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'prep.db'}")
+    store = await GameStore.open(seed_sqlite(f"sqlite+aiosqlite:///{tmp_path / 'prep.db'}", shipped=True))
     service = GameService(store, dice=lambda: SeededDice(1))
     table, _ = await ConsoleTable.open(Services.around(service))
     for player, nation in (("ann", "us"), ("otto", "german")):

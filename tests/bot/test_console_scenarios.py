@@ -26,6 +26,7 @@ from engine.profiles import Special
 from engine.state import Phase
 from tests.bot.test_console_battle import as_text
 from tests.engine.random_play import random_command
+from tests.storage.databases import seed_sqlite
 
 PLAYERS = {"allies": "ann", "axis": "otto"}
 # the defender's units carry labels of their own, so that a leak cannot hide behind a name
@@ -116,7 +117,7 @@ def leaks(table: ConsoleTable, reply: str) -> list[str]:
 
 @pytest.mark.parametrize(("scenario", "options"), SCENARIOS, ids=[s for s, _ in SCENARIOS])
 async def test_each_scenario_is_played_to_its_result_at_the_console(tmp_path, scenario, options):
-    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
+    store = await GameStore.open(seed_sqlite(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}", shipped=True))
     table, _ = await ConsoleTable.open(Services.around(GameService(store, dice=lambda: SeededDice(3))))
     await build_forces(table, scenario)
     news = await table.handle(f"/game new scenario:{scenario} table:random seed:11{options}")

@@ -8,6 +8,7 @@ from bot.console import ConsoleTable
 from bot.services.game_service import GameService
 from bot.storage.store import GameStore
 from engine.dice import SeededDice
+from tests.storage.databases import seed_sqlite
 
 FORCES = {  # player: nation, force, units (the first in command)
     "ann": ("us", "Able", ["Infantry Detachment", "Infantry Detachment", "Sherman 75mm", "Sherman 75mm"]),
@@ -23,7 +24,7 @@ async def ok(table: ConsoleTable, text: str) -> str:
 
 async def set_up_game(tmp_path) -> ConsoleTable:
     """Both forces in a refereed Meeting Engagement, two units each set up by their typed names."""
-    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'names.db'}")
+    store = await GameStore.open(seed_sqlite(f"sqlite+aiosqlite:///{tmp_path / 'names.db'}", shipped=True))
     table, _ = await ConsoleTable.open(Services.around(GameService(store, dice=lambda: SeededDice(1))))
     for player, (nation, name, units) in FORCES.items():
         await ok(table, f"as {player} /force new nation:{nation} name:{name} points:300")

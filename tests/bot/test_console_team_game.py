@@ -17,6 +17,7 @@ from engine.referee import live_history
 from engine.state import Phase
 from tests.bot.test_console_scenarios import line
 from tests.engine.random_play import random_command
+from tests.storage.databases import seed_sqlite
 
 FORCES = {  # player: (nation, units, the command unit's label)
     "ann": ("us", ["Infantry Detachment", "Infantry Detachment"], "Infantry Detachment 1"),
@@ -83,7 +84,7 @@ def _deploying(table: ConsoleTable) -> str | None:
 async def team_game_set_up(tmp_path, held: frozenset[str] = HELD) -> tuple[ConsoleTable, GameStore]:
     """The four players' forces, the meeting scenario with a referee, every unit set up but those
     ``held`` back in the reserve pool."""
-    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
+    store = await GameStore.open(seed_sqlite(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}", shipped=True))
     table, _ = await ConsoleTable.open(Services.around(GameService(store, dice=lambda: SeededDice(5))))
     for player, (nation, units, command) in FORCES.items():
         await ok(table, f"as {player} /force new nation:{nation} name:F points:200")

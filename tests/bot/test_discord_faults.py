@@ -11,6 +11,7 @@ from collections import Counter
 
 import pytest
 
+from bot.storage.store import StoredGame
 from engine.dice import ScriptedDice, d6, d10
 from tests.bot.discord_double import FAULTS, quick_retries
 from tests.bot.discord_harness import (
@@ -154,6 +155,21 @@ def posts(discord) -> Counter:
     return Counter(text_of(message) for route, message, _ in discord.delivered if route.startswith("POST"))
 
 
+WELL: dict[str, tuple[int, StoredGame, Counter]] = {}
+
+
+async def with_discord_well(action: str, database_url: str, monkeypatch) -> tuple[int, StoredGame, Counter]:
+    """The action played with Discord failing nothing: how many requests it makes, the stored
+    game after it, and what it posted. The same whatever fault a test then tries (the game, its
+    dice and its clock are the same each time), so played once for each action."""
+    if action not in WELL:
+        bot, discord, sent, _ = await game_after(action, database_url, monkeypatch)
+        WELL[action] = (len(sent), await bot.games.store.load("1"), posts(discord))
+        await bot.campaigns.close()
+        await close_bot(bot)
+    return WELL[action]
+
+
 LASTING = {"server error", "bad gateway", "unknown interaction", "token expired"}
 
 
@@ -162,11 +178,7 @@ LASTING = {"server error", "bad gateway", "unknown interaction", "token expired"
 async def test_a_failure_at_any_request_leaves_the_game_as_the_action_left_it(
     action, fault, new_database, monkeypatch
 ):
-    bot, discord, sent, _ = await game_after(action, new_database(), monkeypatch)
-    requests, finished = len(sent), await bot.games.store.load("1")
-    shown = posts(discord)
-    await bot.campaigns.close()
-    await close_bot(bot)
+    requests, finished, shown = await with_discord_well(action, new_database(), monkeypatch)
     _, _, result, deadline_post = ACTIONS[action]
     for at in range(requests):
         bot, discord, sent, before = await game_after(action, new_database(), monkeypatch, fault, at)

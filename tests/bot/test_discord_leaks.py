@@ -10,6 +10,7 @@ description (alt text): an enemy's dummy is never told from a unit in it."""
 import random
 import re
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import count
 
 from bot.storage.thread_store import side_threads
@@ -248,14 +249,24 @@ def said(word: str, text: str) -> bool:
     return re.search(rf"\b{re.escape(word)}\b", text) is not None
 
 
-def entitled_pictures(
-    state: GameState, events: list[Event], side: str, before: GameState | None, draw=render
-) -> set:
-    """Every picture ``side``'s player may see of this moment: their side's or the spectators',
-    with the last action drawn (its trails from the game ``before`` it, or none) or without
-    (/game map); with ``draw=describe``, every description of them."""
-    drawn = ((events, before), (events, None), ((), None))
-    return {draw(state, viewer, last_events=last, before=b) for viewer in (side, None) for last, b in drawn}
+def drawings(state: GameState, events: list[Event], before: GameState | None):
+    """This moment drawn (``render``) or described (``describe``) for a viewer, with the last
+    action and its trails from the game ``before`` it, with the last action alone, or without
+    it (/game map): each drawn once, however many checks of the step ask for it."""
+
+    @cache
+    def drawn(draw, viewer: str | None, last: bool, trails: bool):
+        return draw(state, viewer, last_events=events if last else (), before=before if trails else None)
+
+    return drawn
+
+
+def entitled_pictures(drawn, side: str, draw=render) -> set:
+    """Every picture ``side``'s player may see of this moment (``drawn``: its :func:`drawings`):
+    their side's or the spectators', with the last action drawn (its trails, or none) or without;
+    with ``draw=describe``, every description of them."""
+    ways = ((True, True), (True, False), (False, False))
+    return {drawn(draw, viewer, last, trails) for viewer in (side, None) for last, trails in ways}
 
 
 async def check_step(table: Table) -> int:
@@ -265,18 +276,19 @@ async def check_step(table: Table) -> int:
     state = await table.bot.games.game(CHANNEL)
     _, history = await table.bot.games.store.history(CHANNEL)
     events = history[-1][1]
+    drawn = drawings(state, events, table.before)
     would_fail = 0
     for user, side in SIDE_OF.items():
         now = [r for r in table.read[user] if r.step == table.step]
         secrets = hidden_from(state, side)
         assert [(text, word) for r in now for text in r.words for word in secrets if said(word, text)] == []
-        allowed = entitled_pictures(state, events, side, table.before)
+        allowed = entitled_pictures(drawn, side)
         assert [p in allowed for r in now for p in r.pictures] == [True for r in now for _ in r.pictures]
-        told = entitled_pictures(state, events, side, table.before, draw=describe)
+        told = entitled_pictures(drawn, side, draw=describe)
         assert [d for r in now for d in r.descriptions if d not in told] == []
-        others = {render(state, v, last_events=events) for v in (REFEREE, state.other_side(side))}
+        others = {drawn(render, v, True, False) for v in (REFEREE, state.other_side(side))}
         would_fail += len(others - allowed)
-        others = {describe(state, v, last_events=events) for v in (REFEREE, state.other_side(side))}
+        others = {drawn(describe, v, True, False) for v in (REFEREE, state.other_side(side))}
         would_fail += len(others - told)
     table.before = state
     return would_fail
@@ -323,8 +335,10 @@ async def test_no_player_reads_anything_their_side_may_not_know(tmp_path, monkey
         assert [(t, w) for t in texts for w in hidden_from(final, side) if said(w, t)] == []
         assert [(t, secret) for t in texts for secret in untold(every_event, side) if secret in t] == []
     # the allies' dummies are told apart from their units in their own pictures' descriptions only
-    dummies_told = {user: any("Dummy markers" in d for r in table.read[user] for d in r.descriptions)
-                    for user in (ANN, OTTO, REF)}
+    dummies_told = {
+        user: any("Dummy markers" in d for r in table.read[user] for d in r.descriptions)
+        for user in (ANN, OTTO, REF)
+    }
     assert dummies_told == {ANN: True, OTTO: False, REF: True}
     # the test has teeth: allies hid things from axis, and allies' player and the referee read them
     kept_from_axis = untold([e for e in every_event if e.side == "allies"], "axis")

@@ -16,13 +16,14 @@ from engine.scenarios.quick_battle import table_title
 from engine.state import Phase
 from engine.tables.generate import random_table
 from tests.bot.test_console_linked_campaign import build_forces
+from tests.storage.databases import seed_sqlite
 
 NEW = "/campaign linked new name:Normandy allies:ann allies_force:Able axis:otto axis_force:KG"
 
 
 @pytest.fixture
 async def table(tmp_path):
-    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'linked.db'}")
+    store = await GameStore.open(seed_sqlite(f"sqlite+aiosqlite:///{tmp_path / 'linked.db'}", shipped=True))
     games = GameService(store, dice=lambda: SeededDice(1))
     table, _ = await ConsoleTable.open(Services.around(games))
     await build_forces(table)

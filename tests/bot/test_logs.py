@@ -7,11 +7,12 @@ from bot.logs import configure_logging
 from bot.services.game_service import GameService
 from bot.storage.store import GameStore
 from engine.commands import JoinSide
+from tests.storage.databases import seed_sqlite
 
 
 async def test_each_applied_command_logs_one_json_line_with_its_latency(tmp_path, capsys):
     configure_logging("INFO", as_json=True)
-    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")
+    store = await GameStore.open(seed_sqlite(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"))
     service = GameService(store)
     await service.new_game("c1")
     await service.act("c1", "ann", JoinSide(side="allies", player="ann"))

@@ -4,6 +4,7 @@ the same way; and a reaction built by taps is the very command /react builds fro
 choices."""
 
 import pytest
+import pytest_asyncio
 
 from bot.app import Services
 from bot.command_schema import COMMANDS
@@ -11,9 +12,11 @@ from bot.console import ConsoleTable
 from bot.play_orders import PLAY_ORDERS
 from bot.services.game_service import GameService
 from bot.storage.store import GameStore
-from engine.dice import ScriptedDice, SeededDice, d6, d10
+from engine.dice import ScriptedDice, d6, d10
 from engine.errors import IllegalCommand
 from tests.bot.discord_harness import ANN, OTTO, buttons, close_bot, menus, open_bot, started_game
+from tests.bot.front_ends import both_started, checked_in_this_test
+from tests.storage.databases import seed_sqlite
 from tests.test_readme_examples import slash
 
 LINES = [
@@ -38,10 +41,19 @@ def test_the_lines_cover_every_play_command():
     assert {slash(line)[0] for line in LINES} == set(PLAY_ORDERS)
 
 
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def front_ends(tmp_path_factory):
+    """The quick battle started in both front ends (:mod:`tests.bot.front_ends`)."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        async with both_started(tmp_path_factory.mktemp("front_ends"), monkeypatch) as started:
+            yield started
+
+
 @pytest.fixture
-async def both_front_ends(tmp_path, monkeypatch):
-    """The quick battle started in Discord's channel 1 and at a console table, Otto playing the
-    axis in both; every builder replaced by one that notes what it was handed and builds nothing."""
+def both_front_ends(front_ends, monkeypatch):
+    """The two front ends, every builder replaced by one that notes what it was handed and
+    builds nothing (so no test changes either game)."""
+    discord, table = front_ends
     handed = []
 
     def noting(path):
@@ -51,21 +63,13 @@ async def both_front_ends(tmp_path, monkeypatch):
 
         return build
 
-    bot, discord = await open_bot(f"sqlite+aiosqlite:///{tmp_path / 'discord.db'}", monkeypatch)
-    await started_game(bot, discord)
-    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
-    service = GameService(store, dice=lambda: SeededDice(1))
-    table, _ = await ConsoleTable.open(Services.around(service))
-    for line in ("/game new", "as ann /game join side:allies", "as otto /game join side:axis", "/game start"):
-        await table.handle(line)
     for path in PLAY_ORDERS:
         monkeypatch.setitem(PLAY_ORDERS, path, noting(path))
-    yield discord, table, handed
-    await close_bot(bot)
-    await service.close()
-    await store.close()
+    checked_in_this_test(discord)
+    return discord, table, handed
 
 
+@pytest.mark.asyncio(loop_scope="module")
 @pytest.mark.parametrize("line", LINES)
 async def test_a_line_hands_its_builder_the_same_options_in_discord_and_at_the_console(both_front_ends, line):
     discord, table, handed = both_front_ends
@@ -109,7 +113,7 @@ async def test_a_reaction_by_taps_is_the_command_react_builds(tmp_path, monkeypa
 async def test_a_reaction_moves_as_an_activation_may_in_reverse_or_at_the_rapid_rate(tmp_path, flag):
     """Iron Cross 2015 p. 6: a reacting unit may move (the book's Sherman moves backwards and
     fires as the Panther advances), so a reaction takes the move's own options as /act does."""
-    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
+    store = await GameStore.open(seed_sqlite(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}", shipped=True))
     service = GameService(store, dice=lambda: ScriptedDice([d6(2), d6(5)]))
     table, _ = await ConsoleTable.open(Services.around(service))
     for line in (

@@ -6,18 +6,22 @@ console reaches the handler with equal options, and nothing else does."""
 import inspect
 
 import pytest
+import pytest_asyncio
 
-from bot.app import Services
 from bot.command_schema import COMMANDS
-from bot.console import ConsoleTable
 from bot.handlers import HANDLERS, PASTED
 from bot.handlers.ask import Upload
 from bot.play_orders import PLAY_ORDERS
-from bot.services.game_service import GameError, GameService
-from bot.storage.store import GameStore
-from engine.dice import SeededDice
-from tests.bot.discord_harness import EVE, MANAGE_GUILD, OTTO, Pick, close_bot, form, open_bot, started_game
+from bot.services.game_service import GameError
+from tests.bot.discord_harness import (
+    EVE,
+    MANAGE_GUILD,
+    OTTO,
+    Pick,
+    form,
+)
 from tests.bot.discord_harness import Upload as Uploaded
+from tests.bot.front_ends import both_started, checked_in_this_test
 from tests.test_readme_examples import slash
 
 NOTES = b"# Smoke\nIt clears at the end of the turn.\n"
@@ -164,11 +168,19 @@ def test_a_handler_takes_exactly_its_commands_options(path):
     assert [name for name in parameters[1:] if name != PASTED] == declared
 
 
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def front_ends(tmp_path_factory):
+    """The quick battle started in both front ends (:mod:`tests.bot.front_ends`)."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        async with both_started(tmp_path_factory.mktemp("front_ends"), monkeypatch) as started:
+            yield started
+
+
 @pytest.fixture
-async def both_front_ends(tmp_path, monkeypatch):
-    """The quick battle started in Discord's channel 1 and at a console table, Otto playing the
-    axis in both; every handler replaced by one that notes what it was handed and answers
-    nothing."""
+def both_front_ends(front_ends, monkeypatch):
+    """The two front ends, every handler replaced by one that notes what it was handed and
+    answers nothing (so no test changes either game)."""
+    discord, table = front_ends
     handed = []
 
     def noting(path):
@@ -178,21 +190,13 @@ async def both_front_ends(tmp_path, monkeypatch):
 
         return handle
 
-    bot, discord = await open_bot(f"sqlite+aiosqlite:///{tmp_path / 'discord.db'}", monkeypatch)
-    await started_game(bot, discord)
-    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
-    service = GameService(store, dice=lambda: SeededDice(1))
-    table, _ = await ConsoleTable.open(Services.around(service))
-    for line in ("/game new", "as ann /game join side:allies", "as otto /game join side:axis", "/game start"):
-        await table.handle(line)
     for path in HANDLERS:
         monkeypatch.setitem(HANDLERS, path, noting(path))
-    yield discord, table, handed
-    await close_bot(bot)
-    await service.close()
-    await store.close()
+    checked_in_this_test(discord)
+    return discord, table, handed
 
 
+@pytest.mark.asyncio(loop_scope="module")
 @pytest.mark.parametrize("line", LINES)
 async def test_a_line_hands_its_handler_the_same_options_in_discord_and_at_the_console(both_front_ends, line):
     discord, table, handed = both_front_ends
@@ -211,6 +215,7 @@ async def test_a_line_hands_its_handler_the_same_options_in_discord_and_at_the_c
     assert in_discord[0] == path
 
 
+@pytest.mark.asyncio(loop_scope="module")
 async def test_an_upload_and_a_file_named_at_the_console_reach_the_handler_alike(both_front_ends, tmp_path):
     discord, table, handed = both_front_ends
     for path, (option, name, data, others) in UPLOADED.items():
@@ -221,6 +226,7 @@ async def test_an_upload_and_a_file_named_at_the_console_reach_the_handler_alike
         assert handed[-2:] == [(path, {option: Upload(name, data), **typed})] * 2
 
 
+@pytest.mark.asyncio(loop_scope="module")
 async def test_a_form_and_a_file_named_at_the_console_reach_the_handler_alike(both_front_ends, tmp_path):
     discord, table, handed = both_front_ends
     for path, (options, text) in PASTED_IN.items():

@@ -46,6 +46,7 @@ from engine.dice import SeededDice
 from engine.state import Phase, Point
 from engine.variants.house_v1.commands import ChooseDefender, ChooseFallBack
 from tests.engine.team_games import HELD_BACK, turn_one
+from tests.storage.databases import seed_sqlite
 
 BOBS_TANK = "allies-sherman-75mm-1"
 # allied CO, allied player, axis CO, axis player holding the referee role, spectator, referee,
@@ -197,7 +198,7 @@ def test_a_refereed_game_nobody_has_joined_is_started_by_its_referees_alone():
 
 
 async def test_refused_commands_leave_the_stored_game_byte_identical(tmp_path):
-    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'perm.db'}")
+    store = await GameStore.open(seed_sqlite(f"sqlite+aiosqlite:///{tmp_path / 'perm.db'}"))
     service = GameService(store, dice=lambda: SeededDice(1))
     await service.new_game("c1", refereed())
     before = await store.load("c1")

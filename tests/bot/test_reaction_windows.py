@@ -10,13 +10,14 @@ from engine.commands import ChooseInitiative, Declare, DeclineReaction, JoinSide
 from engine.dice import ScriptedDice, d6
 from engine.runtime import VirtualClock
 from engine.state import Phase, Point
+from tests.storage.databases import seed_sqlite
 
 ADVANCE = Declare(side="axis", order=UnitOrder(unit="gruppe-3", actions=(Move(path=(Point(x=50, y=39),)),)))
 
 
 @pytest.fixture
 async def store(tmp_path):
-    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")
+    store = await GameStore.open(seed_sqlite(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"))
     yield store
     await store.close()
 

@@ -8,7 +8,7 @@ from bot.command_schema import COMMANDS
 from bot.reply import Mention, with_people
 from engine.scenarios.quick_battle import quick_battle
 from tests.bot.discord_harness import OTTO, Pick
-from tests.bot.test_one_handler import both_front_ends  # noqa: F401 (a fixture)
+from tests.bot.test_one_handler import both_front_ends, front_ends  # noqa: F401 (fixtures)
 from tests.test_readme_examples import slash
 
 SHORTHANDS = [  # a console line with its shorthand, and the Discord line it stands for
@@ -22,6 +22,7 @@ SHORTHANDS = [  # a console line with its shorthand, and the Discord line it sta
 ]
 
 
+@pytest.mark.asyncio(loop_scope="module")  # the loop of the module's front ends
 @pytest.mark.parametrize(("typed", "in_discord"), SHORTHANDS)
 async def test_a_console_shorthand_hands_the_handler_what_discord_does(
     both_front_ends,  # noqa: F811

@@ -8,12 +8,13 @@ from bot.services.game_service import GameService
 from bot.storage.store import GameStore
 from engine.dice import ScriptedDice
 from tests.engine.test_set_up_share import meeting
+from tests.storage.databases import seed_sqlite
 
 
 async def console(tmp_path, state) -> ConsoleTable:
     """The console's game: ann plays the Allies, otto the Axis."""
     state.sides["allies"].players, state.sides["axis"].players = ["ann"], ["otto"]
-    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
+    store = await GameStore.open(seed_sqlite(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}", shipped=True))
     service = GameService(store, dice=lambda: ScriptedDice([]))
     await service.new_game(ConsoleTable.CHANNEL, state)
     table, _ = await ConsoleTable.open(Services.around(service))

@@ -21,10 +21,11 @@ from engine.state import Phase, Point
 from tests.bot.discord_harness import ANN, channel_posts, close_bot, open_bot, reply
 from tests.engine.random_play import random_command
 from tests.engine.test_scenario_games import a_force
+from tests.storage.databases import seed_sqlite
 
 
 async def console(tmp_path, seed: int = 3) -> tuple[ConsoleTable, Services]:
-    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'alone.db'}")
+    store = await GameStore.open(seed_sqlite(f"sqlite+aiosqlite:///{tmp_path / 'alone.db'}", shipped=True))
     services = Services.around(GameService(store, dice=lambda: SeededDice(seed)))
     table, _ = await ConsoleTable.open(services)
     return table, services
@@ -145,7 +146,7 @@ def ann_command(state, rng):
 async def test_a_whole_quick_battle_against_the_bot_ends_with_a_result(tmp_path):
     """Ann orders at random; the bot answers every turn of its own, so the game never waits for
     it when Ann is to speak, and the battle ends."""
-    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'battle.db'}")
+    store = await GameStore.open(seed_sqlite(f"sqlite+aiosqlite:///{tmp_path / 'battle.db'}", shipped=True))
     services = Services.around(GameService(store, dice=lambda: SeededDice(11)))
     games, rng = services.games, random.Random(5)
     await games.new_game("c", quick_battle())

@@ -40,6 +40,7 @@ from engine.stand_in import STAND_IN, stand_in_command
 from engine.state import Phase, Point
 from tests.bot.discord_double import Fault
 from tests.bot.discord_harness import ANN, EVE, OTTO, Pick, channel_posts, close_bot, open_bot, reply
+from tests.storage.databases import seed_sqlite
 
 DAY = timedelta(hours=24)
 MOVE = Move(path=(Point(x=20, y=9),))
@@ -310,7 +311,7 @@ async def test_only_the_games_the_bot_plays_in_are_read_at_a_start(store):
 
 async def test_the_stand_in_decides_in_a_worker_process_as_it_would_in_the_bots(tmp_path, monkeypatch):
     """Its decision comes from the worker: in the bot's own process the stand-in is broken."""
-    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'pool.db'}")
+    store = await GameStore.open(seed_sqlite(f"sqlite+aiosqlite:///{tmp_path / 'pool.db'}", shipped=True))
     pool = PicturePool(workers=1)
     await pool.start()
     try:
@@ -330,7 +331,7 @@ async def test_the_stand_in_decides_in_a_worker_process_as_it_would_in_the_bots(
 
 
 async def test_at_the_console_a_side_is_taken_over_and_handed_back_with_a_line_each(tmp_path):
-    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
+    store = await GameStore.open(seed_sqlite(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}", shipped=True))
     clock = VirtualClock()
     services = Services.around(GameService(store, dice=lambda: ScriptedDice([d6(2), d6(5)]), clock=clock))
     table, _ = await ConsoleTable.open(services)
@@ -359,7 +360,7 @@ async def test_at_the_console_a_side_is_taken_over_and_handed_back_with_a_line_e
 async def test_a_turn_of_the_bots_a_referee_undid_is_taken_again(tmp_path):
     """Ann moves, the bot (the Axis) answers the window at once; the referee takes its answer
     back, and the game, waiting for the bot again, has it answer again by itself."""
-    store = await GameStore.open(f"sqlite+aiosqlite:///{tmp_path / 'undo.db'}")
+    store = await GameStore.open(seed_sqlite(f"sqlite+aiosqlite:///{tmp_path / 'undo.db'}", shipped=True))
     services = Services.around(GameService(store, dice=lambda: ScriptedDice([d6(5), d6(2)])))
     games = services.games
     battle = quick_battle()
