@@ -439,8 +439,8 @@ def _setting_up(state: GameState, side: str, rng: random.Random) -> Iterator[Com
         areas = plan.sides[side].zone.rectangles(state.table, reach)
         spacing = plan.sides[side].spacing
         placed = [(u.position.x, u.position.y) for u in state.units_of(side) if u.on_table]
-        widest = max(_across(u) for u in state.units_of(side))
-        points = (_spaced(areas, spacing + widest, placed) if spacing else []) or _drawn(areas, rng)
+        step = math.ceil((spacing + max(_across(u) for u in state.units_of(side))) * 10) / 10 + 0.1
+        points = (_spaced(areas, step, placed) if spacing else []) or _drawn(areas, rng)
         middle = (state.table.width / 2, state.table.depth / 2)
         sniper = unit.profile.has(Special.SNIPER)  # with its dummy marker at the next point (p. 20)
         for at, decoy in zip(points, [*points[1:], points[0]], strict=True):
@@ -489,13 +489,14 @@ def _across(unit: Unit) -> float:
 
 
 def _spaced(areas: list[Box], step: float, placed: list[tuple[float, float]]) -> list[Point]:
-    """The points of a grid across each area, ``step`` apart, those as far from the units
+    """The points of a grid across each area, ``step`` apart (a tenth of an inch more than the
+    spacing needs, so that points rounded to tenths still are), those as far from the units
     already placed."""
     found = []
     for x0, y0, x1, y1 in areas:
         for column in range(int((x1 - x0 - 1.0) // step) + 1):
             for row in range(int((y1 - y0 - 1.0) // step) + 1):
                 at = (round(x0 + 0.5 + column * step, 1), round(y0 + 0.5 + row * step, 1))
-                if all(math.dist(at, other) >= step for other in placed):
+                if all(math.dist(at, other) >= step - 0.05 for other in placed):
                     found.append(Point(x=at[0], y=at[1]))
     return found

@@ -131,12 +131,15 @@ def test_each_command_token_in_hand_is_worth_a_token_s_points():
     assert standing(state, "allies") == pytest.approx(even + 3 * TOKEN)
 
 
-@pytest.mark.parametrize("seed, points", [(1, 100), (88, 150)])
-def test_breakthrough_s_defence_is_set_up_whole_with_its_units_18_inches_apart(seed, points):
+@pytest.mark.parametrize(
+    "rules, seed, points", [("core_2015", 1, 100), ("core_2015", 88, 150), ("house_v1", 79, 150)]
+)
+def test_breakthrough_s_defence_is_set_up_whole_with_its_units_18_inches_apart(rules, seed, points):
     """On a 6' x 4' table the defender's units stand at least 18" apart and none waits in reserve
-    (p. 31); drawn at random, the fourth of the first found no room, and on a grid spaced for
-    infantry bases the second's tank destroyer (a wider base) found none."""
-    state = stand_ins_scenario("breakthrough", "core_2015", seed, points)
+    (p. 31). Drawn at random, the fourth of the first found no room; on a grid spaced for
+    infantry bases the second's tank destroyer (a wider base) found none; on a grid spaced in
+    hundredths but rounded to tenths, the third's fifth unit found every point a little short."""
+    state = stand_ins_scenario("breakthrough", rules, seed, points)
     dice = SeededDice(seed)
     for number in range(200):
         side = whose_turn(state.deployment) if state.deployment else None
