@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import geometry
-from engine.commands import Fire
+from engine.commands import ChooseTarget, Command, Fire, RemoveMarkers
 from engine.dice import DiceSource
 from engine.errors import IllegalCommand
 from engine.events import EventLog
-from engine.game_state import GameState
+from engine.game_state import Choice, GameState
 from engine.rules.activation import (
     TestScore,
     command_radius,
@@ -210,6 +210,16 @@ class RuleSet:
     def cite(self, text: str, section: str) -> str:
         """A result's message as this rule set words it (the 2015 rules name no section)."""
         return text
+
+    def answers(self, choice: Choice) -> list[Command]:
+        """Every command that answers the choice the game waits for: under the 2015 rules, the
+        unit that loses its markers (p. 23), or a new target for a shot whose target is gone, or
+        none (p. 7)."""
+        if choice.kind == "remove_markers":
+            return [RemoveMarkers(side=choice.side, unit=unit) for unit in choice.options]
+        if choice.kind == "choose_target":
+            return [ChooseTarget(side=choice.side, target=target) for target in (*choice.options, None)]
+        return []
 
 
 RULE_SETS: dict[str, RuleSet] = {RuleSet.name: RuleSet()}

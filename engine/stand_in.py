@@ -28,12 +28,11 @@ from dataclasses import dataclass
 
 from pydantic import TypeAdapter
 
-from engine.actions.registry import activation_moves
+from engine.actions.registry import activation_moves, game_order_options, order_actions
 from engine.battlefield import area_cover, command_unit_lost, live_units, lost_break_points
 from engine.commands import (
     CallReserves,
     ChooseInitiative,
-    ChooseTarget,
     Command,
     Declare,
     DeclineReaction,
@@ -43,7 +42,6 @@ from engine.commands import (
     MoraleTestOrder,
     Move,
     PassInitiative,
-    RemoveMarkers,
     StartGame,
     UnitOrder,
 )
@@ -54,8 +52,9 @@ from engine.errors import IllegalCommand
 from engine.firing.odds import ShotOdds, ShotOutcome
 from engine.game import apply, awaiting
 from engine.game_state import GameState
-from engine.geometry import footprint_at
+from engine.geometry import distance, footprint_at, point_toward
 from engine.legality import (
+    is_legal,
     may_fire_at,
     moving_and_firing,
     moving_to,
@@ -66,6 +65,7 @@ from engine.legality import (
 from engine.profiles import Special
 from engine.rules.movement import movement_allowance
 from engine.rules.victory import break_point_test
+from engine.rulesets import rules_of
 from engine.state import STAND_IN, CoverKind, Phase, Point, Unit
 
 THROWS = 4  # games played out with different dice for each order weighed
@@ -79,6 +79,11 @@ TOKEN = 2.0  # points a command token in hand is worth: an activation or a react
 SET_UP_TRIES = 60
 DANGER = 2.0  # times a move's danger counts: the enemy may fire more than once, in reactions and its turn
 DAMAGED = 0.5  # of a vehicle's points, a Screech! (it may be knocked out, or fight on weakened)
+CHARGE_REACH = 3.0  # inches beyond a move's reach within which an enemy is looked at to close with (s. 6)
+CHARGE_GAP = 1.0  # inches short of the enemy's base that a move to close with it stops
+WAYS = ((0.95, 0.0), (0.8, 0.7), (0.8, -0.7))  # a step toward the goal: share of its reach, turn aside
+AROUND = ((0.8, 1.4), (0.8, -1.4), (0.6, 2.1), (0.6, -2.1))  # wider, where those are all refused
+SHORTER = (1.0, 0.6, 0.3)  # of a refused step's length, the shorter steps tried in its stead
 MARKERS = {ShotOutcome.ONE_MARKER: 1, ShotOutcome.TWO_MARKERS: 2, ShotOutcome.THREE_MARKERS: 3}
 
 
@@ -345,10 +350,7 @@ def options(state: GameState, side: str, rng: random.Random) -> Iterator[Command
         yield ChooseInitiative(side=side, go_first=True)
         yield ChooseInitiative(side=side, go_first=False)
     elif state.phase is Phase.CHOICE and pending is not None and pending.choice is not None:
-        if pending.choice.kind == "remove_markers":
-            yield from (RemoveMarkers(side=side, unit=unit) for unit in pending.choice.options)
-        else:
-            yield from (ChooseTarget(side=side, target=target) for target in (*pending.choice.options, None))
+        yield from rules_of(state).answers(pending.choice)
     elif state.phase is Phase.REACTION and pending is not None:
         yield DeclineReaction(side=side, window=pending.window)
         yield from _orders(state, side, moving=False)
@@ -360,8 +362,9 @@ def options(state: GameState, side: str, rng: random.Random) -> Iterator[Command
 
 
 def _orders(state: GameState, side: str, moving: bool) -> Iterator[Command]:
-    """Each unit that may act: a shot at each enemy it may hurt; and if ``moving``, a move toward
-    its goal, into the nearest cover, and the move toward its goal with a shot after it."""
+    """Each unit that may act: a shot at each enemy it may hurt; close combat where the rule set
+    has it (:func:`_charges`); and if ``moving``, the :func:`_steps` it may take and the first of
+    them with a shot after it."""
     goals = _goals(state).get(side, ())
     for may in units_that_may_act(state, side):
         unit = may.unit
@@ -369,13 +372,42 @@ def _orders(state: GameState, side: str, moving: bool) -> Iterator[Command]:
             continue
         for enemy in may_fire_at(state, unit.id):
             yield order_now(state, side, UnitOrder(unit=unit.id, actions=(Fire(target=enemy.id),)))
+        yield from _charges(state, side, unit, moving)
         if not moving:
             continue
-        steps = _steps(state, unit, goals)
+        steps = _steps(state, side, unit, goals)
         yield from (order_now(state, side, moving_to(unit.id, "move", point)) for point in steps)
         nearest = _nearest_enemy(state, unit)
         if steps and nearest is not None:
             yield order_now(state, side, moving_and_firing(unit.id, "move", steps[0], nearest.id, "after"))
+
+
+def _charges(state: GameState, side: str, unit: Unit, moving: bool) -> Iterator[Command]:
+    """Where the game's rule set has an action aimed at an enemy by a button of its own, as taps
+    give it (close combat, House Rules s. 6): at each enemy within :data:`CHARGE_REACH` of the
+    unit from where it stands, and if ``moving`` at each within reach of a move straight at it
+    that stops :data:`CHARGE_GAP` short (in a reaction, only where the action may react)."""
+    options = game_order_options(state).values()
+    aimed = [o for o in options if o.kind == "unit" and o.whose == "enemy" and o.tap is not None]
+    if state.phase is Phase.REACTION:
+        aimed = [option for option in aimed if option.reacts]
+    if not aimed or unit.embarked_in is not None:
+        return
+    reach = movement_allowance(unit.profile, rapid=False, road=False)
+    for enemy in live_units(state):
+        if enemy.side == unit.side or enemy.hidden or not enemy.on_table or enemy.embarked_in:
+            continue
+        gap = distance(unit, enemy)
+        if gap > CHARGE_REACH + (reach if moving else 0.0):
+            continue
+        for option in aimed:
+            if gap <= CHARGE_REACH:
+                at_once = order_actions({option.name: enemy.id})
+                yield order_now(state, side, UnitOrder(unit=unit.id, actions=at_once))
+            if moving and CHARGE_GAP < gap <= reach + CHARGE_GAP:
+                point = point_toward(unit.position, enemy.position, gap - CHARGE_GAP)
+                after_move = order_actions({"move": (point,), option.name: enemy.id})
+                yield order_now(state, side, UnitOrder(unit=unit.id, actions=after_move))
 
 
 def _nearest_enemy(state: GameState, unit: Unit) -> Unit | None:
@@ -384,25 +416,37 @@ def _nearest_enemy(state: GameState, unit: Unit) -> Unit | None:
     return min(enemies, key=lambda e: math.dist(here, (e.position.x, e.position.y)), default=None)
 
 
-def _steps(state: GameState, unit: Unit, goals: tuple[Point, ...]) -> list[Point]:
-    """Where a unit might move: most of its reach toward its nearest goal, and most of it a
-    little to either side."""
+def _steps(state: GameState, side: str, unit: Unit, goals: tuple[Point, ...]) -> list[Point]:
+    """Where a unit might move: most of its reach toward its nearest goal, most of it a little
+    to either side, and toward its next-nearest goal. A step the engine refuses (ending too near
+    an enemy, on another unit, in a building; through a unit) is tried shorter, at
+    :data:`SHORTER` of its length, before it is given up, so that forces mixed together can
+    still move among each other; where all are refused, steps turned wider aside
+    (:data:`AROUND`) find the way round what stands in it (a building between the forces)."""
     mover = state.units.get(unit.embarked_in or "", unit)
     reach = movement_allowance(mover.profile, rapid=False, road=False)
-    here = mover.position
-    if not goals:
-        return []
-    goal = min(goals, key=lambda g: math.dist((here.x, here.y), (g.x, g.y)))
-    heading = math.atan2(goal.y - here.y, goal.x - here.x)
-    found = []
-    for share, turn in ((0.95, 0.0), (0.8, 0.7), (0.8, -0.7)):
-        length = min(reach * share, math.dist((here.x, here.y), (goal.x, goal.y)) - 1.0)
-        if length < 0.5:
-            continue
-        x = here.x + length * math.cos(heading + turn)
-        y = here.y + length * math.sin(heading + turn)
-        if 0 <= x <= state.table.width and 0 <= y <= state.table.depth:
-            found.append(Point(x=round(x, 1), y=round(y, 1)))
+    here = (mover.position.x, mover.position.y)
+    nearest = sorted(goals, key=lambda g: math.dist(here, (g.x, g.y)))[:2]
+    ways = [(goal, share, turn) for goal in nearest[:1] for share, turn in WAYS]
+    ways += [(goal, 0.95, 0.0) for goal in nearest[1:]]
+    ways += [(goal, share, turn) for goal in nearest[:1] for share, turn in AROUND]
+    found: list[Point] = []
+    for number, (goal, share, turn) in enumerate(ways):
+        if found and number >= len(ways) - len(AROUND):
+            break
+        heading = math.atan2(goal.y - here[1], goal.x - here[0])
+        longest = min(reach * share, math.dist(here, (goal.x, goal.y)) - 1.0)
+        for shorter in SHORTER:
+            length = longest * shorter
+            if length < 0.5:
+                break
+            x, y = here[0] + length * math.cos(heading + turn), here[1] + length * math.sin(heading + turn)
+            point = Point(x=round(x, 1), y=round(y, 1))
+            if not (0 <= x <= state.table.width and 0 <= y <= state.table.depth) or point in found:
+                break
+            if is_legal(state, order_now(state, side, moving_to(unit.id, "move", point))):
+                found.append(point)
+                break
     return found
 
 

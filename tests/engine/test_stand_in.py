@@ -4,18 +4,36 @@ it gives is one the engine takes, and every game reaches its result; its choices
 is plainly best; and how it weighs breaking and the danger a move walks into."""
 
 import math
+import random
 
 import pytest
 
+from engine import geometry
 from engine.commands import Declare, DeclineReaction, Fire, MoraleTestOrder, Move, UnitOrder
 from engine.deployment.placing import whose_turn
 from engine.dice import SeededDice
 from engine.game import apply
+from engine.legality import is_legal, moved_to
 from engine.scenarios.new_game import make_unit
-from engine.stand_in import BROKEN, DANGER, TOKEN, TOWARD, best, danger, stand_in_command, standing, worth
+from engine.stand_in import (
+    BROKEN,
+    DANGER,
+    TOKEN,
+    TOWARD,
+    best,
+    danger,
+    options,
+    stand_in_command,
+    standing,
+    worth,
+)
 from engine.state import Objective, Phase, Point
-from tests.engine.helpers import game, started
+from engine.variants.house_v1.commands import ChooseFallBack, CloseCombat
+from tests.engine.helpers import box, game, started
 from tests.engine.stand_in_games import SCENARIOS, play_out, random_quick_battle, stand_ins_scenario
+from tests.engine.test_house_rules_choices import FIRST_ROUND
+from tests.engine.test_house_rules_combat import carrier
+from tests.engine.test_house_rules_flow import charge, house
 
 # 20 whole games, both rule sets, each allied force under each: quick battles (their fixed
 # forces, the dearest games to play out: the two shortest a rule set of the six seeds once played
@@ -187,3 +205,69 @@ def test_in_a_battle_fought_until_a_force_breaks_closing_on_the_enemy_counts_for
     state.units["gren"] = gren.model_copy(update={"position": Point(x=30, y=30)})
     lost = 2 * (float(gren.profile.points) + points) * 3 * TOWARD
     assert standing(state, "allies") - nearer == pytest.approx(-lost)
+
+
+def mixed_up():
+    """Under the house rules, a British section 7" (centre to centre) from a German squad, in a
+    battle with no objectives and no last turn: every full step toward the Germans would end
+    nearer than 3" to them, which no move may without close combat (House Rules s. 4)."""
+    state = started(
+        house(
+            make_unit("british", "Infantry Detachment", "allies", (30, 10), unit_id="tommies", command=True),
+            make_unit("german", "Infantry Detachment", "axis", (30, 17), unit_id="gruppe", command=True),
+        ),
+        "allies",
+    )
+    state.last_turn = None
+    return state
+
+
+def test_a_step_refused_for_ending_too_near_the_enemy_is_tried_shorter_and_close_combat_is_offered():
+    """Two stand-ins mixed among each other's units once stood 90 turns without a move (an
+    Escalating Engagement under the house rules, seed 185): each step they weighed went the
+    unit's whole reach toward the nearest enemy, and ended too near it."""
+    state = mixed_up()
+    given = [
+        c
+        for c in options(state, "allies", random.Random(0))
+        if getattr(getattr(c, "order", None), "unit", None) == "tommies"
+    ]
+    legal = [c.order.actions for c in given if is_legal(state, c)]
+    moves = [actions for actions in legal if [type(a) for a in actions] == [Move]]
+    assert moves, "a shorter step toward the Germans is offered"
+    assert all(
+        geometry.distance(moved_to(state, "tommies", a[0].path[-1]).units["tommies"], state.units["gruppe"])
+        >= 3 - 0.01
+        for a in moves
+    )
+    charges = [actions for actions in legal if [type(a) for a in actions] == [Move, CloseCombat]]
+    assert [a[1].target for a in charges] == ["gruppe"]
+
+
+def test_it_answers_a_choice_only_the_house_rules_have_a_vehicle_falling_back_from_close_combat():
+    state, _ = charge(carrier(facing=90), "tommies", "sdkfz", *FIRST_ROUND)
+    assert state.pending.choice.kind == "close_combat_fall_back"
+    chosen = stand_in_command(state, "axis", seed=3)
+    assert isinstance(chosen, ChooseFallBack) and is_legal(state, chosen)
+
+
+def test_with_a_building_in_the_way_of_every_step_toward_the_enemy_a_step_aside_goes_round_it():
+    """Two stand-ins once waited 140 turns with a house between their forces (an Escalating
+    Engagement under the house rules, 100 points, seed 3): a move may not end in a building
+    (House Rules s. 4), and every step they weighed did, so neither side saw or reached the
+    other. A British section against a wide house, the German squad behind it."""
+    state = started(
+        house(
+            make_unit("british", "Infantry Detachment", "allies", (30, 11), unit_id="tommies", command=True),
+            make_unit("german", "Infantry Detachment", "axis", (30, 30), unit_id="gruppe", command=True),
+            terrain=[box("house", "building", 16, 12, 44, 26, building=True)],
+        ),
+        "allies",
+    )
+    state.last_turn = None
+    steps = [
+        c.order.actions[0].path[-1]
+        for c in options(state, "allies", random.Random(0))
+        if getattr(getattr(c, "order", None), "unit", None) == "tommies" and is_legal(state, c)
+    ]
+    assert steps and all(point.y < 12 for point in steps)

@@ -7,11 +7,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine import geometry
-from engine.commands import Fire
+from engine.commands import Command, Fire
 from engine.dice import DiceSource
 from engine.errors import IllegalCommand
 from engine.events import EventLog
-from engine.game_state import GameState
+from engine.game_state import Choice, GameState
 from engine.profiles import Special, find_profile
 from engine.rules.activation import TestScore
 from engine.rules.firing import Shot
@@ -351,6 +351,15 @@ class HouseRules(RuleSet):
         """s. 5 Indirect Fire: every side sees a fire marker once it is placed; a request that
         failed so far leaves no mark on the table."""
         return [TableMark("fire", marker.at, marker.side) for marker in state.fire_markers if marker.placed]
+
+    def answers(self, choice: Choice) -> list[Command]:
+        """s. 6: also whether a vehicle defending a close combat falls back after the first
+        round, and which unit in an assaulted building defends it."""
+        if choice.kind == "close_combat_fall_back":
+            return [ChooseFallBack(side=choice.side, fall_back=answer) for answer in (True, False)]
+        if choice.kind == "building_defender":
+            return [ChooseDefender(side=choice.side, unit=unit) for unit in choice.options]
+        return super().answers(choice)
 
     def cite(self, text: str, section: str) -> str:
         """Every result of a house-rules game names the section that decided it (issue 6)."""
