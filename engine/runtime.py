@@ -332,6 +332,11 @@ class ReactionTimers:
         return len(self._firing) + sum(due.deadline <= now for due in self._due.values())
 
     @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called: no timer may be armed any more."""
+        return self._closed
+
+    @property
     def armed(self) -> frozenset[WindowKey]:
         """The keys of the windows whose timer is still waiting (for its deadline, its turn to
         fire, or to try again); ``key in timers`` asks about one key without copying them."""

@@ -71,7 +71,9 @@ class StandIns:
         games.posts.senders[STAND_IN_POST] = self._post_again
 
     def _follow(self, channel_id: str, state: GameState) -> None:
-        if side_stood_in(state) is not None:
+        """After a command is stored: the bot's turn, if it is to act. Once it has stopped (the
+        process shutting down), the turn is left stored for :meth:`resume` at the next start."""
+        if side_stood_in(state) is not None and not self.timers.closed:
             self.timers.arm(channel_id, self.games.clock.now())
 
     async def resume(self) -> None:

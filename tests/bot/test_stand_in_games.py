@@ -194,6 +194,32 @@ async def test_a_turn_the_bot_had_not_taken_when_the_process_stopped_is_taken_af
     await close(services)
 
 
+async def test_a_command_stored_while_the_bot_shuts_down_leaves_its_turn_to_the_next_start(tmp_path):
+    """Shutting down, the stand-in stops before the game service (the console's order): a
+    command the service still stores then, which leaves the bot to act, is stored and answered
+    as ever, and the bot's turn is taken after the restart (it once raised "reaction timers
+    are closed" from the stored hook)."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'closing.db'}"
+    store = await GameStore.open(url)
+    services = Services.around(GameService(store, dice=lambda: ScriptedDice([d6(2), d6(5)])))
+    games = services.games
+    await games.new_game("c", quick_battle())
+    await games.act("c", "stand-in", JoinSide(side="axis", player=STAND_IN))
+    await games.act("c", "ann", JoinSide(side="allies", player="ann"))
+    await services.stand_ins.close()
+    await games.act("c", "ann", StartGame())  # the Axis win the roll: the bot is to act
+    assert side_stood_in(await games.game("c")) == "axis"
+    await games.close()
+    await store.close()
+
+    store = await GameStore.open(url)
+    services = Services.around(GameService(store, dice=lambda: SeededDice(1)))
+    await services.stand_ins.resume()
+    await services.stand_ins.settled()
+    assert side_stood_in(await services.games.game("c")) is None
+    await close(services)
+
+
 async def test_through_discord_the_bots_turn_is_posted_to_the_channel_as_a_card(tmp_path, monkeypatch):
     bot, discord = await open_bot(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", monkeypatch)
     try:
