@@ -304,7 +304,7 @@ class GameService:
         stored on its own, and the game read again for theirs."""
         loop = asyncio.get_running_loop()
 
-        def deciding(asked: int | None, greet: bool, pictures: Pictures) -> Deciding:
+        def deciding(asked: int | None, greet: bool, picture: Picture) -> Deciding:
             def decide(found: StoredGame | None) -> tuple[Found, Body[StoredGame] | None]:
                 game = _found(found)
                 if game.already is not None:
@@ -320,7 +320,7 @@ class GameService:
                     game,
                     user_id,
                     decided,
-                    pictures,
+                    picture,
                     loop,
                     interaction_id=interaction_id,
                     window_message=window_message,
@@ -332,16 +332,16 @@ class GameService:
 
         async with self._locks[channel_id]:
             for attempt in (1, 2):
-                pictures: Pictures = []
+                picture = Picture()
                 try:
-                    with _dropped_if_failed(pictures):
-                        read = deciding(version, welcome, pictures)
+                    with picture.dropped_if_failed():
+                        read = deciding(version, welcome, picture)
                         (game, planned), stored = await self.store.load_then_append(
                             channel_id, interaction_id, read
                         )
                         if isinstance(planned, Prelude):
                             await planned.then(await self._prelude(game, planned, loop))
-                            read = deciding(None, False, pictures)  # theirs now, on the game as it is since
+                            read = deciding(None, False, picture)  # theirs now, on the game as it is since
                             (game, planned), stored = await self.store.load_then_append(
                                 channel_id, interaction_id, read
                             )
@@ -352,7 +352,7 @@ class GameService:
                                 game.state, done.events, done.version, before=game.state, repeated=True
                             )
                         assert isinstance(planned, Planned) and stored is not None
-                        return await self._followed(planned, stored, pictures)
+                        return await self._followed(planned, stored, picture)
                 except StaleGame:
                     if attempt == 2:
                         raise GameError("The game changed under this command: try again") from None
@@ -374,7 +374,7 @@ class GameService:
         game: StoredGame,
         user_id: str,
         decided: Decided,
-        pictures: Pictures,
+        picture: Picture,
         loop: asyncio.AbstractEventLoop,
         *,
         interaction_id: str | None = None,
@@ -384,13 +384,13 @@ class GameService:
         """The write of a command decided on the game as loaded (else :class:`StaleGame`), made
         where it was decided. Its spectators' picture (:attr:`picturing`) is begun on the event
         loop at once (``loop``: a thread-safe call, the loop being free while it waits for the
-        commit), to be drawn while the write commits; it goes into ``pictures``, to be dropped
-        if the write or what follows it fails: nothing of an action not stored is shown."""
+        commit), to be drawn while the write commits, in ``picture``, which drops it if the write
+        or what follows it fails: nothing of an action not stored is shown."""
         command, state, events, _, written = decided
         if self.picturing is not None:
             scene = Scene(game.state, state, events, game.as_json, written.state, written.events)
             begin = self.picturing
-            loop.call_soon_threadsafe(lambda: pictures.append(begin(scene)))
+            loop.call_soon_threadsafe(picture.begin, lambda: begin(scene))
         window = self.clocks.window_time(game, state)
         committed: list[Callable[[], None]] = []
         write = self.store.appending(
@@ -410,22 +410,22 @@ class GameService:
     async def _prelude(self, game: StoredGame, prelude: Prelude, loop: asyncio.AbstractEventLoop) -> Outcome:
         """A command stored on its own before a user's (:class:`Prelude`): decided off the event
         loop, then written."""
-        pictures: Pictures = []
-        with _dropped_if_failed(pictures):
+        picture = Picture()
+        with picture.dropped_if_failed():
             planned = await asyncio.to_thread(
                 lambda: self._planned(
                     game,
                     prelude.user,
                     self._decided(game.channel_id, prelude.user, game.state, prelude.command),
-                    pictures,
+                    picture,
                     loop,
                     also=prelude.also,
                 )
             )
             stored = await self.store.transactions.write(planned.write)
-            return await self._followed(planned, stored, pictures)
+            return await self._followed(planned, stored, picture)
 
-    async def _followed(self, planned: Planned, stored: StoredGame, pictures: Pictures) -> Outcome:
+    async def _followed(self, planned: Planned, stored: StoredGame, picture: Picture) -> Outcome:
         """What follows a stored command (its window's timer, what the hooks asked for once it
         committed, the game-over news); its outcome carries its picture, if one was begun."""
         game, user_id, (command, state, events, started, _), window, committed, _ = planned
@@ -456,7 +456,7 @@ class GameService:
             stored.closed_window_message,
             before=game.state,
             threads=game.threads,
-            picture=pictures[0] if pictures else None,
+            picture=picture.drawing,
         )
 
     def _writing_with(
@@ -664,23 +664,35 @@ class Planned(NamedTuple):
     write: Body[StoredGame]
 
 
-# the spectators' picture of an action, once begun on the event loop (none: not asked for)
-Pictures = list[asyncio.Future[Drawn]]
 # what an action finds on the game as read: already applied (None), a prelude first, or its write
 Found = tuple[StoredGame, Planned | Prelude | None]
 # how an action is decided on the game as read (see GameService._act)
 Deciding = Callable[[StoredGame | None], tuple[Found, Body[StoredGame] | None]]
 
 
-@contextmanager
-def _dropped_if_failed(pictures: Pictures) -> Iterator[None]:
-    """The pictures begun for an action dropped if what it does here fails."""
-    try:
-        yield
-    except BaseException:
-        for picture in pictures:
-            picture.cancel()
-        raise
+class Picture:
+    """The spectators' picture of one action (:attr:`GameService.picturing`), begun on the event
+    loop once the action is decided, wherever that was; dropped if the action fails, even
+    before it was begun (what waited for the action cancelled while it was being decided)."""
+
+    def __init__(self) -> None:
+        self.drawing: asyncio.Future[Drawn] | None = None  # None: not begun, or not asked for
+        self._dropped = False
+
+    def begin(self, drawing: Callable[[], asyncio.Future[Drawn]]) -> None:
+        """On the event loop: the picture begun, unless its action failed already."""
+        if not self._dropped:
+            self.drawing = drawing()
+
+    @contextmanager
+    def dropped_if_failed(self) -> Iterator[None]:
+        try:
+            yield
+        except BaseException:
+            self._dropped = True
+            if self.drawing is not None:
+                self.drawing.cancel()
+            raise
 
 
 def _found(game: StoredGame | None) -> StoredGame:

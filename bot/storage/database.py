@@ -187,20 +187,34 @@ class Transactions:
         asks for (None: none), committed; what ``then`` made and what the write returned. On a SQLite
         file the reader that read hands the write straight to the store's writer: the event loop
         hands the whole over once and is handed it back once, when the write has committed (or
-        anything failed). Elsewhere a :meth:`read` with ``then``, then a :meth:`write`."""
+        anything failed). Elsewhere a :meth:`read` with ``then``, then a :meth:`write`. Either
+        way, a caller that stops waiting (cancelled) before the write is handed on has it not
+        written at all."""
         if self.threaded is None:
             made, write = await self.read(body, then)
             return made, (None if write is None else await self.write(write))
         done: Future[tuple[Done, Written | None]] = Future()
-        self._readers.submit(self._read_then_write, lambda connection: then(body(connection)), done)
-        return await asyncio.wrap_future(done)
+        abandoned = threading.Event()
+        read = lambda connection: then(body(connection))  # noqa: E731
+        self._readers.submit(self._read_then_write, read, done, abandoned)
+        try:
+            return await asyncio.wrap_future(done)
+        except asyncio.CancelledError:
+            abandoned.set()
+            raise
 
-    def _read_then_write(self, read: Body[tuple[Done, Body[Written] | None]], done: Future) -> None:
-        """On a reader: :meth:`read_then_write`'s read, its write handed to the writer."""
+    def _read_then_write(
+        self, read: Body[tuple[Done, Body[Written] | None]], done: Future, abandoned: threading.Event
+    ) -> None:
+        """On a reader: :meth:`read_then_write`'s read, its write handed to the writer unless
+        its caller has stopped waiting."""
         if not done.set_running_or_notify_cancel():
             return
         try:
             made, write = self._run(read, writing=False)
+            if abandoned.is_set():
+                done.set_exception(asyncio.CancelledError())
+                return
             if write is None:
                 done.set_result((made, None))
                 return

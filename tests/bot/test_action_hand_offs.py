@@ -8,8 +8,11 @@ from __future__ import annotations
 import asyncio
 import threading
 
+import pytest
+
 from bot.services import game_service
 from bot.services.game_service import GameService
+from bot.storage.store import GameStore
 from engine.dice import ScriptedDice
 from engine.game_state import GameState
 from engine.scenarios.quick_battle import quick_battle
@@ -49,3 +52,35 @@ async def test_an_action_is_decided_where_its_game_was_read_and_the_loop_hears_o
     assert [name.startswith("store-reader") for name in engine_threads] == [True]
     assert dumping_threads and not any(name.startswith("store-writer") for name in dumping_threads)
     assert (await store.load("c")).version == 2
+
+
+async def test_an_action_given_up_while_it_is_decided_is_neither_written_nor_pictured(store, monkeypatch):
+    """What waited for the action is cancelled while a reader decides it: the reader hands no
+    write on, and the picture it asks the event loop to begin is not begun."""
+    await GameService(store).new_game("c", quick_battle())
+    await play_on(store, "c", seed=1, stop=1)
+    deciding, decided = threading.Event(), threading.Event()
+    apply = game_service.apply
+
+    def held(*arguments):
+        deciding.set()
+        assert decided.wait(10)
+        return apply(*arguments)
+
+    monkeypatch.setattr(game_service, "apply", held)
+    command, events = history(1)[1]
+    rolls = [roll for event in events for roll in event.rolls]
+    service, begun = GameService(store, dice=lambda: ScriptedDice(rolls)), []
+    service.picturing = lambda scene: begun.append(scene) or asyncio.get_running_loop().create_future()
+    acting = asyncio.create_task(service.act("c", "hot-seat", command))
+    assert await asyncio.to_thread(deciding.wait, 10)
+    acting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await acting
+    decided.set()
+    await store.close()  # once all it was handed is done
+    await asyncio.sleep(0)  # and what its threads asked the event loop to do
+    assert begun == []
+    again = GameStore(store.database_url)
+    assert (await again.load("c")).version == 1
+    await again.close()

@@ -63,3 +63,26 @@ async def test_the_action_after_the_server_ended_the_connections_is_stored_on_a_
     _, log = await store.history("c")
     assert [command for command, _ in log] == [command for command, _ in history(1)[:4]]
     assert (await store.load("c")).version == 4
+
+
+async def test_a_write_that_met_an_ended_connection_stores_nothing_and_the_next_is_stored(store, monkeypatch):
+    """The server ends the connections once the action is decided (its game read on one of them),
+    before it is written: its write meets the dead connection."""
+    await GameService(store).new_game("c", quick_battle())
+    await act(store, 1)
+    appending, loop, ended = store.appending, asyncio.get_running_loop(), []
+
+    def after_the_server_ended_them(*args, **kwargs):  # where the action was decided, off the loop
+        if not ended:
+            ended.append(asyncio.run_coroutine_threadsafe(end_every_connection(store), loop).result(10))
+        return appending(*args, **kwargs)
+
+    monkeypatch.setattr(store, "appending", after_the_server_ended_them)
+    with pytest.raises(DBAPIError) as met:
+        await act(store, 2)
+    assert ended[0] >= 1 and met.value.connection_invalidated
+    assert (await store.load("c")).version == 1  # nothing of it stored
+
+    await act(store, 2)
+    _, log = await store.history("c")
+    assert [command for command, _ in log] == [command for command, _ in history(1)[:2]]
