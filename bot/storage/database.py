@@ -41,9 +41,11 @@ go to the driver's cursor themselves (:mod:`bot.storage.prepared`), the BEGIN to
   run beside it on threads of their own (WAL: they never wait for it).
 - **An action in one hand-off** (``read_then_write``): the reader that read its game and decided
   it hands its write to the writer itself, so the event loop hands it over once and hears back
-  once, when it has committed. Each hand-off to a thread and back costs about 23 us on an idle
-  loop and 230-500 us on a busy one (the woken task waits its turn): one stored action on tmpfs
-  took 0.85-0.90 ms with two round trips through the loop.
+  once, when it has committed: three crossings between threads instead of four, and the write
+  never waits for a busy loop's turn before it goes to the writer. Measured on an idle loop
+  (``benchmarks/first_response.py --storage``, tmpfs), the crossing saved was some 20-50 us of
+  0.62-0.66 ms; each crossing left costs about as much, and the rest is the action's own work
+  (the load, the command's checks, the state's JSON, the write).
 - **A read of one statement opens no transaction** (``read``): one statement sees one snapshot
   by itself, on SQLite and PostgreSQL alike, so a BEGIN (and on PostgreSQL its ROLLBACK) would
   be round trips for nothing. On SQLite no BEGIN is sent (:data:`ALONE`); on PostgreSQL the
