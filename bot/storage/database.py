@@ -158,7 +158,8 @@ Body = Callable[[Connection], Done]
 class Transactions:
     """A store's transactions, each a plain function over a Core connection (see the module's
     notes): :meth:`read` of one statement, outside any transaction; :meth:`write` in a write
-    transaction, on the store's writer."""
+    transaction, on the store's writer; :meth:`read_then_write`, a read and the write decided on
+    it, handed from one to the other off the event loop."""
 
     def __init__(self, engine: AsyncEngine, database_url: str) -> None:
         self.engine = engine
