@@ -102,10 +102,10 @@ class ClockService:
 
     # -- what the game service asks ----------------------------------------------------------
 
-    async def window_time(self, game: StoredGame, after: GameState) -> WindowTime:
+    def window_time(self, game: StoredGame, after: GameState) -> WindowTime:
         """A window still open after a command keeps its deadline; a new one gets the game's
         full time, counted from now or, while the clock is paused, from the pause (both as
-        loaded with the game)."""
+        loaded with the game). Plain work, done where the command was decided."""
         if after.phase is not Phase.REACTION or after.pending is None:
             return WindowTime(None)
         paused_at = game.paused_at

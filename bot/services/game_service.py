@@ -6,7 +6,8 @@ import asyncio
 import logging
 import time
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple
@@ -15,12 +16,13 @@ from sqlalchemy import Connection
 
 from bot import metrics
 from bot.reply import Reply, Strong, Typed
-from bot.services.clock_service import ClockService
+from bot.services.clock_service import ClockService, WindowTime
 from bot.services.deadline_posts import DeadlinePost, DeadlinePosts, followed, logged_outcome
 from bot.services.limits import PACES, REACTION_SECONDS, bounded_command
 from bot.services.outcome import Drawn, GameError, Outcome, Scene, refusals
 from bot.services.permissions import Refused, authorise, held_by_referees
 from bot.storage import clock_store
+from bot.storage.database import Body
 from bot.storage.deadline_claims import WINDOWS, Claims, process_name
 from bot.storage.store import GameStore, StaleGame, StoredGame, Written
 from bot.storage.tables import WINDOW_CLOSED
@@ -296,51 +298,61 @@ class GameService:
         also: Also | None = None,
         welcome: bool = True,
     ) -> Outcome:
-        """Load the game once and decide where it was read, off the event loop; write once.
-        First, unless not to ``welcome`` them, the command a returning player's brings with it
-        (:attr:`returning`) is stored on its own, and the game read again for theirs."""
+        """Load the game once, decide where it was read and write once, off the event loop, which
+        waits once for the commit (:meth:`GameStore.load_then_append`). First, unless not to
+        ``welcome`` them, the command a returning player's brings with it (:attr:`returning`) is
+        stored on its own, and the game read again for theirs."""
+        loop = asyncio.get_running_loop()
 
-        def deciding(asked: int | None, greet: bool) -> Deciding:
-            def decide(found: StoredGame | None) -> tuple[StoredGame, Decided | Prelude | None]:
+        def deciding(asked: int | None, greet: bool, picture: Picture) -> Deciding:
+            def decide(found: StoredGame | None) -> tuple[Found, Body[StoredGame] | None]:
                 game = _found(found)
                 if game.already is not None:
-                    return game, None
+                    return (game, None), None
                 if asked is not None and game.version != asked:
                     raise GameError(OUT_OF_DATE)
                 returning = self.returning if greet else None
                 prelude = returning(channel_id, game.state, user_id) if returning else None
                 if prelude is not None:
-                    return game, prelude
-                return game, self._decided(channel_id, user_id, game.state, check(game.state))
+                    return (game, prelude), None
+                decided = self._decided(channel_id, user_id, game.state, check(game.state))
+                planned = self._planned(
+                    game,
+                    user_id,
+                    decided,
+                    picture,
+                    loop,
+                    interaction_id=interaction_id,
+                    window_message=window_message,
+                    also=also,
+                )
+                return (game, planned), planned.write
 
             return decide
 
         async with self._locks[channel_id]:
             for attempt in (1, 2):
-                read = deciding(version, welcome)
-                game, decided = await self.store.load_then(channel_id, interaction_id, read)
-                if decided is None:
-                    done = game.already
-                    assert done is not None
-                    return Outcome(game.state, done.events, done.version, before=game.state, repeated=True)
+                picture = Picture()
                 try:
-                    if isinstance(decided, Prelude):
-                        prelude = decided
-                        back = await asyncio.to_thread(
-                            self._decided, channel_id, prelude.user, game.state, prelude.command
+                    with picture.dropped_if_failed():
+                        read = deciding(version, welcome, picture)
+                        (game, planned), stored = await self.store.load_then_append(
+                            channel_id, interaction_id, read
                         )
-                        await prelude.then(await self._write(game, prelude.user, back, also=prelude.also))
-                        read = deciding(None, False)  # theirs now, on the game as it is since
-                        game, decided = await self.store.load_then(channel_id, interaction_id, read)
-                        assert isinstance(decided, Decided)
-                    return await self._write(
-                        game,
-                        user_id,
-                        decided,
-                        interaction_id=interaction_id,
-                        window_message=window_message,
-                        also=also,
-                    )
+                        if isinstance(planned, Prelude):
+                            await planned.then(await self._prelude(game, planned, loop))
+                            read = deciding(None, False, picture)  # theirs now, on the game as it is since
+                            (game, planned), stored = await self.store.load_then_append(
+                                channel_id, interaction_id, read
+                            )
+                        if planned is None:
+                            done = game.already
+                            assert done is not None
+                            return Outcome(
+                                game.state, done.events, done.version, before=game.state, repeated=True
+                            )
+                        assert isinstance(planned, Planned) and stored is not None
+                        return await self._followed(planned, stored, picture)
                 except StaleGame:
                     if attempt == 2:
                         raise GameError("The game changed under this command: try again") from None
@@ -357,48 +369,31 @@ class GameService:
             raise GameError(str(refusal)) from refusal
         return Decided(command, after, events, started, Written.of(after, command, events))
 
-    async def _write(
+    def _planned(
         self,
         game: StoredGame,
         user_id: str,
         decided: Decided,
+        picture: Picture,
+        loop: asyncio.AbstractEventLoop,
         *,
         interaction_id: str | None = None,
         window_message: str | None = None,
         also: Also | None = None,
-    ) -> Outcome:
-        """Store a command decided on the game as loaded, if nobody wrote first (else
-        :class:`StaleGame`); then what follows it. Its spectators' picture is begun first
-        (:attr:`picturing`), drawn while the write commits, and cancelled if the write or
-        what follows it fails: nothing of an action not stored is shown."""
-        command, state, events, started, written = decided
-        picture = None
+    ) -> Planned:
+        """The write of a command decided on the game as loaded (else :class:`StaleGame`), made
+        where it was decided. Its spectators' picture (:attr:`picturing`) is begun on the event
+        loop at once (``loop``: a thread-safe call, the loop being free while it waits for the
+        commit), to be drawn while the write commits, in ``picture``, which drops it if the write
+        or what follows it fails: nothing of an action not stored is shown."""
+        command, state, events, _, written = decided
         if self.picturing is not None:
             scene = Scene(game.state, state, events, game.as_json, written.state, written.events)
-            picture = self.picturing(scene)
-        try:
-            return await self._store(game, user_id, decided, interaction_id, window_message, also, picture)
-        except BaseException:
-            if picture is not None:
-                picture.cancel()
-            raise
-
-    async def _store(
-        self,
-        game: StoredGame,
-        user_id: str,
-        decided: Decided,
-        interaction_id: str | None,
-        window_message: str | None,
-        also: Also | None,
-        picture: asyncio.Future[Drawn] | None,
-    ) -> Outcome:
-        """:meth:`_write`'s write, and what follows it; its outcome carries ``picture``."""
-        channel_id = game.channel_id
-        command, state, events, started, written = decided
-        window = await self.clocks.window_time(game, state)
+            begin = self.picturing
+            loop.call_soon_threadsafe(picture.begin, lambda: begin(scene))
+        window = self.clocks.window_time(game, state)
         committed: list[Callable[[], None]] = []
-        stored = await self.store.append(
+        write = self.store.appending(
             game,
             user_id,
             command,
@@ -410,6 +405,31 @@ class GameService:
             with_it=self._writing_with(game, user_id, state, committed, also),
             written=written,
         )
+        return Planned(game, user_id, decided, window, committed, write)
+
+    async def _prelude(self, game: StoredGame, prelude: Prelude, loop: asyncio.AbstractEventLoop) -> Outcome:
+        """A command stored on its own before a user's (:class:`Prelude`): decided off the event
+        loop, then written."""
+        picture = Picture()
+        with picture.dropped_if_failed():
+            planned = await asyncio.to_thread(
+                lambda: self._planned(
+                    game,
+                    prelude.user,
+                    self._decided(game.channel_id, prelude.user, game.state, prelude.command),
+                    picture,
+                    loop,
+                    also=prelude.also,
+                )
+            )
+            stored = await self.store.transactions.write(planned.write)
+            return await self._followed(planned, stored, picture)
+
+    async def _followed(self, planned: Planned, stored: StoredGame, picture: Picture) -> Outcome:
+        """What follows a stored command (its window's timer, what the hooks asked for once it
+        committed, the game-over news); its outcome carries its picture, if one was begun."""
+        game, user_id, (command, state, events, started, _), window, committed, _ = planned
+        channel_id = game.channel_id
         deadline = window.running  # none while a referee has the clock paused
         self._follow_windows(channel_id, game.state, state, deadline)
         for then in committed:
@@ -436,7 +456,7 @@ class GameService:
             stored.closed_window_message,
             before=game.state,
             threads=game.threads,
-            picture=picture,
+            picture=picture.drawing,
         )
 
     def _writing_with(
@@ -498,7 +518,7 @@ class GameService:
                 raise GameError("Only the game's referees may do that")
             try:
                 undo, state, produced = await self._rebuilt_without(channel_id, user_id, count, reason)
-                window = await self.clocks.window_time(game, state)
+                window = self.clocks.window_time(game, state)
                 committed: list[Callable[[], None]] = []
                 stored = await self.store.append(
                     game,
@@ -632,8 +652,47 @@ class Decided(NamedTuple):
     written: Written
 
 
+class Planned(NamedTuple):
+    """An action decided and its write made, where its game was read (GameService._planned):
+    its reaction window's time, and what its write's hooks ask to be done once it committed."""
+
+    game: StoredGame
+    user_id: str
+    decided: Decided
+    window: WindowTime
+    committed: list[Callable[[], None]]
+    write: Body[StoredGame]
+
+
+# what an action finds on the game as read: already applied (None), a prelude first, or its write
+Found = tuple[StoredGame, Planned | Prelude | None]
 # how an action is decided on the game as read (see GameService._act)
-Deciding = Callable[[StoredGame | None], tuple[StoredGame, Decided | Prelude | None]]
+Deciding = Callable[[StoredGame | None], tuple[Found, Body[StoredGame] | None]]
+
+
+class Picture:
+    """The spectators' picture of one action (:attr:`GameService.picturing`), begun on the event
+    loop once the action is decided, wherever that was; dropped if the action fails, even
+    before it was begun (what waited for the action cancelled while it was being decided)."""
+
+    def __init__(self) -> None:
+        self.drawing: asyncio.Future[Drawn] | None = None  # None: not begun, or not asked for
+        self._dropped = False
+
+    def begin(self, drawing: Callable[[], asyncio.Future[Drawn]]) -> None:
+        """On the event loop: the picture begun, unless its action failed already."""
+        if not self._dropped:
+            self.drawing = drawing()
+
+    @contextmanager
+    def dropped_if_failed(self) -> Iterator[None]:
+        try:
+            yield
+        except BaseException:
+            self._dropped = True
+            if self.drawing is not None:
+                self.drawing.cancel()
+            raise
 
 
 def _found(game: StoredGame | None) -> StoredGame:

@@ -11,8 +11,13 @@ transaction the connection has open, on SQLite and PostgreSQL alike.
 
 It is still seen where SQLAlchemy's own statements are: it announces itself to the
 ``before_cursor_execute`` listeners of its connection and engine (what the tests count through
-``tests.storage.statements``), and a driver's error is raised as SQLAlchemy's
-(:class:`sqlalchemy.exc.DBAPIError` and its kinds, ``IntegrityError`` and the rest).
+``tests.storage.statements``), and a driver's error goes through the connection's own handling
+of one (``Connection._handle_dbapi_exception``, SQLAlchemy's, private but the only way in): it is
+raised as SQLAlchemy's (:class:`sqlalchemy.exc.DBAPIError` and its kinds, ``IntegrityError`` and
+the rest), its ``handle_error`` listeners hear of it, and an error the dialect takes for a lost
+connection (a PostgreSQL backend ended, a server restarted) invalidates the connection and the
+pool's connections as old, so that the next transaction opens a fresh one instead of meeting the
+dead one again.
 """
 
 from __future__ import annotations
@@ -22,7 +27,6 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from sqlalchemy import Connection, Dialect
-from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql.expression import Executable
 from sqlalchemy.types import TypeEngine
 
@@ -85,10 +89,9 @@ class Prepared:
         try:
             cursor.execute(compiled.sql, parameters)
         except dialect.loaded_dbapi.Error as error:
-            cursor.close()
-            raise DBAPIError.instance(
-                compiled.sql, parameters, error, dialect.loaded_dbapi.Error, dialect=dialect
-            ) from error
+            # as SQLAlchemy's own execution handles it: raised as SQLAlchemy's, and a lost
+            # connection invalidated (with the pool's older ones), so it never goes back to the pool
+            connection._handle_dbapi_exception(error, compiled.sql, parameters, cursor, None)
         return compiled, cursor
 
     def _compile(self, dialect: Dialect) -> _Compiled:

@@ -27,7 +27,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
-from bot.storage.database import Done, Transactions, make_engine, make_sessions
+from bot.storage.database import Body, Done, Transactions, make_engine, make_sessions
 from bot.storage.migrate import upgrade_to_head
 from bot.storage.prepared import Prepared
 from bot.storage.state_cache import StateCache
@@ -155,12 +155,17 @@ class GameStore:
             lambda connection: _stored(connection, channel_id, interaction_id, self.states)
         )
 
-    async def load_then(
-        self, channel_id: str, interaction_id: str | None, then: Callable[[StoredGame | None], Done]
-    ) -> Done:
-        """What ``then`` makes of the game :meth:`load` finds, made in the same hand-off off the
-        event loop (an action decided where its game was read)."""
-        return await self.transactions.read(
+    async def load_then_append(
+        self,
+        channel_id: str,
+        interaction_id: str | None,
+        then: Callable[[StoredGame | None], tuple[Done, Body[StoredGame] | None]],
+    ) -> tuple[Done, StoredGame | None]:
+        """What ``then`` makes of the game :meth:`load` finds, made where it was read (an action
+        decided off the event loop), and the append it asks for (:meth:`appending`; None: none)
+        stored: handed from the reader straight to the store's writer, so that the event loop
+        waits once, for the commit (:meth:`Transactions.read_then_write`)."""
+        return await self.transactions.read_then_write(
             lambda connection: _stored(connection, channel_id, interaction_id, self.states), then
         )
 
@@ -292,8 +297,39 @@ class GameStore:
         with_it: Callable[[Connection], None] | None = None,
         written: Written | None = None,
     ) -> StoredGame:
-        """Store one command, its events and the new state, if nobody else wrote first: one
-        transaction, made (the JSON too) off the event loop.
+        """Store one command, its events and the new state, if nobody else wrote first: the
+        write :meth:`appending` makes, on the store's writer."""
+        return await self.transactions.write(
+            self.appending(
+                game,
+                user_id,
+                command,
+                events,
+                state,
+                window_deadline,
+                interaction_id=interaction_id,
+                window_message=window_message,
+                with_it=with_it,
+                written=written,
+            )
+        )
+
+    def appending(
+        self,
+        game: StoredGame,
+        user_id: str,
+        command: Command,
+        events: list[Event],
+        state: GameState,
+        window_deadline: datetime | None = None,
+        *,
+        interaction_id: str | None = None,
+        window_message: str | None = None,
+        with_it: Callable[[Connection], None] | None = None,
+        written: Written | None = None,
+    ) -> Body[StoredGame]:
+        """The write that stores one command, its events and the new state, if nobody else wrote
+        first (else :class:`StaleGame`): one transaction, made (the JSON too) off the event loop.
 
         The channel's open reaction window is recorded in the same transaction: the one the
         new state has open (closing at ``window_deadline``, its buttons on ``window_message``
@@ -305,7 +341,7 @@ class GameStore:
         """
         version = game.version + 1
 
-        def write(connection: Connection) -> str | None:
+        def write(connection: Connection) -> StoredGame:
             as_json = written or Written.of(state, command, events)
             now = utcnow()
             stored = NEXT_VERSION.first(
@@ -328,10 +364,9 @@ class GameStore:
             closed = _replace_window(connection, game, state, window_deadline, window_message)
             if with_it is not None:
                 with_it(connection)
-            return closed
+            return StoredGame(game.channel_id, version, state, game.reaction_seconds, closed)
 
-        closed = await self.transactions.write(write)
-        return StoredGame(game.channel_id, version, state, game.reaction_seconds, closed)
+        return write
 
     async def set_window_message(self, channel_id: str, window: int, message_id: str) -> None:
         """Remember the message that shows a window's buttons, to take them away when it closes:

@@ -38,18 +38,18 @@ async def commands_stored(bot) -> int:
 async def test_an_action_is_acknowledged_before_the_game_is_loaded(table, monkeypatch):
     bot, discord = table
     seen_when_loaded = []
-    load, load_then = bot.games.store.load, bot.games.store.load_then
+    load, load_then_append = bot.games.store.load, bot.games.store.load_then_append
 
     async def watched_load(channel_id, interaction_id=None):
         seen_when_loaded.append([entry["route"] for entry in discord.sent])
         return await load(channel_id, interaction_id)
 
-    async def watched_load_then(channel_id, interaction_id, then):
+    async def watched_load_then_append(channel_id, interaction_id, then):
         seen_when_loaded.append([entry["route"] for entry in discord.sent])
-        return await load_then(channel_id, interaction_id, then)
+        return await load_then_append(channel_id, interaction_id, then)
 
     monkeypatch.setattr(bot.games.store, "load", watched_load)
-    monkeypatch.setattr(bot.games.store, "load_then", watched_load_then)
+    monkeypatch.setattr(bot.games.store, "load_then_append", watched_load_then_append)
     before = len(discord.sent)
     sent = await discord.slash("act", user=OTTO, channel="1", unit="Gruppe 3", move="50,39")
     assert sent[0]["route"].endswith("/callback") and sent[0]["payload"]["type"] == 5  # "thinking..."
@@ -98,14 +98,17 @@ async def test_a_failure_before_the_order_is_stored_says_nothing_was_stored(tabl
     bot, discord = table
     version = (await bot.games.store.load("1")).version
 
-    async def broken_append(*args, **kwargs):
-        raise OSError("disk full")
+    def broken_append(*args, **kwargs):
+        def write(connection):
+            raise OSError("disk full")
 
-    append = bot.games.store.append
-    monkeypatch.setattr(bot.games.store, "append", broken_append)
+        return write
+
+    appending = bot.games.store.appending
+    monkeypatch.setattr(bot.games.store, "appending", broken_append)
     text, private = reply(await discord.slash("act", user=OTTO, channel="1", unit="Gruppe 3", move="50,39"))
     assert private and text.startswith("Something went wrong on our side; your command was not stored")
-    monkeypatch.setattr(bot.games.store, "append", append)
+    monkeypatch.setattr(bot.games.store, "appending", appending)
     assert (await bot.games.store.load("1")).version == version
     text, _ = reply(await discord.resend())  # now it goes through, once
     assert "The Axis declare: Gruppe 3: move to 50.0,39.0" in text

@@ -3,6 +3,7 @@ the picture pool as soon as the action is decided, posted only once it is stored
 write that fails posts none and leaves the game as it was, and a write retried over a game
 changed by another process posts the retried game's picture, not the one begun before."""
 
+import asyncio
 import threading
 from dataclasses import dataclass, field
 from typing import Any
@@ -124,15 +125,15 @@ async def test_a_retried_write_posts_the_retried_games_picture(table, monkeypatc
     moved = RefereeCorrection(
         referee=EVE, reason="misplaced", change="move", unit="sherman-1", at=Point(x=12, y=20)
     )
-    append = bot.games.store.append
+    appending, loop = bot.games.store.appending, asyncio.get_running_loop()
     interrupted = []
 
-    async def after_the_other_process(*args, **kwargs):
+    def after_the_other_process(*args, **kwargs):  # where the advance was decided, off the loop
         if not interrupted:
-            interrupted.append(await other.act("1", EVE, moved))
-        return await append(*args, **kwargs)
+            interrupted.append(asyncio.run_coroutine_threadsafe(other.act("1", EVE, moved), loop).result(10))
+        return appending(*args, **kwargs)
 
-    monkeypatch.setattr(bot.games.store, "append", after_the_other_process)
+    monkeypatch.setattr(bot.games.store, "appending", after_the_other_process)
     begun = begun_by(bot)
     sent = await discord.slash("act", user=OTTO, channel="1", **ADVANCE)
 

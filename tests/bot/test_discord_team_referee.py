@@ -314,15 +314,16 @@ async def test_a_seat_taken_before_a_command_that_failed_is_told_as_the_seat_alo
     that the ruling was not stored (and that the seat was), never "do not send it again"."""
     bot, discord = bot_and_discord
     await set_up(bot, discord)
-    append, writes = bot.games.store.append, []
+    appending, writes = bot.games.store.appending, []
 
-    async def second_write_fails(*args, **kwargs):
+    def disk_full(connection):
+        raise OSError("disk full")
+
+    def second_write_fails(*args, **kwargs):
         writes.append(args[2].kind)
-        if len(writes) == 2:
-            raise OSError("disk full")
-        return await append(*args, **kwargs)
+        return disk_full if len(writes) == 2 else appending(*args, **kwargs)
 
-    monkeypatch.setattr(bot.games.store, "append", second_write_fails)
+    monkeypatch.setattr(bot.games.store, "appending", second_write_fails)
     text, private = await slash(discord, "ref ruling", RUTH, text="the stream is fordable")
     assert writes == ["appoint_referee", "referee_ruling"]
     assert private and "your command was not stored" in text and "Do not send it again" not in text

@@ -165,17 +165,22 @@ async def test_a_window_whose_write_keeps_failing_is_tried_again_until_it_closes
     await clock.advance(HOUR)
     restarted = GameStore(store.database_url)
     failures = Counter()
-    append = restarted.append
+    appending = restarted.appending
 
-    async def flaky_append(game, *args, **kwargs):  # each channel's first 5 writes fail
+    def flaky_append(game, *args, **kwargs):  # each channel's first 5 writes fail
         failures[game.channel_id] += 1
-        if failures[game.channel_id] <= 5:
-            raise [PoolTimeout("pool timed out"), OperationalError("", {}, Exception("locked"))][
-                failures[game.channel_id] % 2
-            ]
-        return await append(game, *args, **kwargs)
+        if failures[game.channel_id] > 5:
+            return appending(game, *args, **kwargs)
+        failure = [PoolTimeout("pool timed out"), OperationalError("", {}, Exception("locked"))][
+            failures[game.channel_id] % 2
+        ]
 
-    restarted.append = flaky_append
+        def write(connection):
+            raise failure
+
+        return write
+
+    restarted.appending = flaky_append
     closed = []
 
     async def announce(channel_id, outcome):
