@@ -11,6 +11,7 @@ orders it gives, the games that raise an error and those that never end.
 
     nice -n 5 .venv/bin/python benchmarks/stand_in.py                 # 200 battles each way
     nice -n 5 .venv/bin/python benchmarks/stand_in.py --battles 10 --throws 2
+    nice -n 5 .venv/bin/python benchmarks/stand_in.py --against random
     nice -n 5 .venv/bin/python benchmarks/stand_in.py --games 1000
 """
 
@@ -88,7 +89,7 @@ def battles(options: argparse.Namespace, jobs_map: Callable) -> None:
     )
     jobs = [
         (rules, opponent, seed, options.throws)
-        for opponent in ("greedy", "random")
+        for opponent in options.against
         for rules in RULE_SETS
         for seed in range(options.first, options.first + options.battles)
     ]
@@ -144,6 +145,9 @@ def main() -> None:
     parser.add_argument("--battles", type=int, default=200, help="battles for each rule set and opponent")
     parser.add_argument("--games", type=int, default=0, help="games of the stand-in against itself instead")
     parser.add_argument("--throws", type=int, default=THROWS, help="dice thrown for each order weighed")
+    parser.add_argument(
+        "--against", nargs="+", choices=tuple(OPPONENTS), default=tuple(OPPONENTS), help="opponents played"
+    )
     parser.add_argument("--first", type=int, default=0, help="the first battle's (or game's) seed")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes in the pool")
     options = parser.parse_args()

@@ -11,7 +11,6 @@ from engine.commands import (
     AnswerReserve,
     CallReserves,
     ChooseInitiative,
-    ChooseTarget,
     Command,
     Declare,
     DeclineReaction,
@@ -22,7 +21,6 @@ from engine.commands import (
     Move,
     PassInitiative,
     React,
-    RemoveMarkers,
     RequestReserve,
     StartGame,
     UnitOrder,
@@ -34,6 +32,7 @@ from engine.game import apply, awaiting
 from engine.game_state import GameState
 from engine.orders import unit_in_the_way
 from engine.rules.movement import movement_allowance
+from engine.rulesets import rules_of
 from engine.state import Phase, Point, Unit
 from engine.teams import co_lost
 
@@ -140,9 +139,7 @@ def random_command(state: GameState, rng: random.Random) -> Command:
     pending = state.pending
     if state.phase is Phase.CHOICE:
         assert pending and pending.choice
-        if pending.choice.kind == "remove_markers":
-            return RemoveMarkers(side=side, unit=rng.choice(pending.choice.options))
-        return ChooseTarget(side=side, target=rng.choice([None, *pending.choice.options]))
+        return rng.choice(rules_of(state).answers(pending.choice))
     if state.phase is Phase.REACTION:
         assert pending
         if rng.random() < 0.6:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from engine.commands import Command
 from engine.deployment.placing import whose_turn
 from engine.dice import SeededDice
+from engine.errors import IllegalCommand
 from engine.game import apply, awaiting
 from engine.game_state import GameState
 from engine.legality import is_legal
@@ -109,7 +110,10 @@ def _opponent_command(
     state: GameState, opponent: Opponent, rng: random.Random, side: str, seed: int
 ) -> Command:
     for _ in range(40):
-        command = opponent(state, rng)
+        try:
+            command = opponent(state, rng)
+        except IllegalCommand:  # it found nothing to say this time (no unit it may order, say)
+            continue
         if is_legal(state, command):
             return command
     return stand_in_command(state, side, seed, 1)
