@@ -18,7 +18,7 @@ from bot.reply import Reply, Strong, Typed
 from bot.services.clock_service import ClockService
 from bot.services.deadline_posts import DeadlinePost, DeadlinePosts, followed, logged_outcome
 from bot.services.limits import PACES, REACTION_SECONDS, bounded_command
-from bot.services.outcome import Drawn, GameError, Outcome, Scene, refusals
+from bot.services.outcome import Drawn, GameError, Outcome, Scene, pictured, refusals
 from bot.services.permissions import Refused, authorise, held_by_referees
 from bot.storage import clock_store
 from bot.storage.deadline_claims import WINDOWS, Claims, process_name
@@ -369,11 +369,12 @@ class GameService:
     ) -> Outcome:
         """Store a command decided on the game as loaded, if nobody wrote first (else
         :class:`StaleGame`); then what follows it. Its spectators' picture is begun first
-        (:attr:`picturing`), drawn while the write commits, and cancelled if the write or
-        what follows it fails: nothing of an action not stored is shown."""
+        (:attr:`picturing`; none for a card that shows none,
+        :func:`~bot.services.outcome.unpictured`), drawn while the write commits, and cancelled
+        if the write or what follows it fails: nothing of an action not stored is shown."""
         command, state, events, started, written = decided
         picture = None
-        if self.picturing is not None:
+        if self.picturing is not None and pictured():
             scene = Scene(game.state, state, events, game.as_json, written.state, written.events)
             picture = self.picturing(scene)
         try:

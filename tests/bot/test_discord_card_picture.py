@@ -3,6 +3,7 @@ the picture pool as soon as the action is decided, posted only once it is stored
 write that fails posts none and leaves the game as it was, and a write retried over a game
 changed by another process posts the retried game's picture, not the one begun before."""
 
+import asyncio
 import threading
 from dataclasses import dataclass, field
 from typing import Any
@@ -11,11 +12,26 @@ import pytest
 
 from bot import picture_pool
 from bot.services.game_service import GameError, GameService
+from bot.services.outcome import pictured, unpictured
 from bot.storage.store import GameStore
 from engine.commands import AppointReferee, RefereeCorrection
+from engine.dice import ScriptedDice, d6
 from engine.geometry import Point
-from tests.bot.discord_harness import EVE, OTTO, attachments, close_bot, open_bot, reply, started_game
+from tests.bot.discord_harness import (
+    ANN,
+    EVE,
+    MANAGE_GUILD,
+    OTTO,
+    Pick,
+    attachments,
+    buttons,
+    close_bot,
+    open_bot,
+    reply,
+    started_game,
+)
 
+ADMIN = "305"  # manages the server
 ADVANCE = {"unit": "gruppe-3", "move": "50,39"}  # Otto's Gruppe 3 moves 3": a reaction window opens
 
 
@@ -146,3 +162,51 @@ async def test_a_retried_write_posts_the_retried_games_picture(table, monkeypatc
         attachments(sent) == [png] != [picture_pool.drawn(stale.state, None, stale.events, stale.before)[0]]
     )
     await other.store.close()
+
+
+async def test_no_picture_is_begun_for_a_card_that_shows_no_battlefield(tmp_path, monkeypatch):
+    """Joining a side (by the card's button and by command), a referee appointed, the clock
+    paused and resumed, a briefing: their cards show no battlefield, so no picture is begun for
+    them; the start's card, the initiative's and an order's still have theirs, begun as each is
+    decided."""
+    bot, discord = await open_bot(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", monkeypatch)
+    try:
+        begun = begun_by(bot)
+        new = buttons(await discord.slash("game new", user=ANN, channel="1"))
+        await discord.click(new["Join the Allies"], user=ANN, channel="1")
+        await discord.slash("game join", user=OTTO, channel="1", side="axis")
+        discord.permissions[ADMIN] = MANAGE_GUILD
+        await discord.slash("ref appoint", user=ADMIN, channel="1", referee=Pick(EVE))
+        await discord.slash("ref clock pause", user=EVE, channel="1")
+        await discord.slash("ref clock resume", user=EVE, channel="1")
+        await discord.slash("ref prep brief", user=EVE, channel="1", side="axis", text="Shermans at dawn")
+        assert (await bot.games.store.load("1")).version == 6 and begun == []  # six actions, no picture
+        bot.games.dice = lambda: ScriptedDice([d6(2), d6(5)])
+        started = await discord.slash("game start", user=OTTO, channel="1")
+        bot.games.dice = lambda: ScriptedDice([])
+        initiative = await discord.slash("initiative", user=OTTO, channel="1", choice="start")
+        acted = await discord.slash("act", user=OTTO, channel="1", **ADVANCE)
+        cards = [attachments(sent) for sent in (started, initiative, acted)]
+        assert cards == [[(await task)[0]] for _, task in begun]  # one begun for each, posted
+    finally:
+        await close_bot(bot)
+
+
+async def test_a_task_started_while_no_picture_is_wanted_begins_them_again_once_that_is_over():
+    """A timer's task started by an action shown without a picture outlives that action's card:
+    the actions it applies later have their pictures begun."""
+    seen = []
+    later = asyncio.Event()
+
+    async def timer() -> None:
+        seen.append(pictured())
+        await later.wait()
+        seen.append(pictured())
+
+    with unpictured():
+        task = asyncio.ensure_future(timer())
+        await asyncio.sleep(0)
+        assert not pictured()
+    later.set()
+    await task
+    assert seen == [False, True] and pictured()
