@@ -15,6 +15,7 @@ import os
 import pickle
 import socket
 import struct
+import traceback
 from collections.abc import Callable
 from typing import Any
 
@@ -28,15 +29,16 @@ def framed(thing: Any) -> bytes:
 
 
 def answered(job: Callable[[Any], Any], plain: Any) -> bytes:
-    """The frame of ``job(plain)``: (True, its result), or (False, the exception it raised; if
-    that cannot be pickled, a RuntimeError naming it)."""
+    """The frame of ``job(plain)``: (True, its result), or (False, the exception it raised, with
+    the worker's traceback as a note; if it cannot be pickled, a RuntimeError naming it)."""
     try:
         return framed((True, job(plain)))
     except Exception as error:  # noqa: BLE001 - every failure of a job goes back to its caller
+        error.add_note("in the worker process:\n" + "".join(traceback.format_exception(error)))
         try:
             return framed((False, error))
         except Exception:  # noqa: BLE001 - an exception that cannot travel is named instead
-            return framed((False, RuntimeError(f"{type(error).__name__}: {error}")))
+            return framed((False, RuntimeError(f"{type(error).__name__}: {error}\n{error.__notes__[-1]}")))
 
 
 def _exactly(connection: socket.socket, size: int) -> bytes | None:
