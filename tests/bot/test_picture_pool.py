@@ -1,6 +1,7 @@
 """The battlefield pictures drawn in worker processes (bot.picture_pool): the same picture as one
-drawn in the bot's own process, a card still drawn when the workers die, and no worker left
-running once the client has closed; workers that cannot start leave the pictures to a thread."""
+drawn in the bot's own process, a card still drawn when its worker dies and a new worker in its
+place, jobs kept to one warm worker until a burst needs them all, and no worker left running once
+the client has closed; workers that cannot start leave the pictures to a thread."""
 
 import asyncio
 import multiprocessing.context
@@ -117,7 +118,8 @@ async def test_a_card_is_still_drawn_when_its_worker_dies_and_a_new_worker_takes
 
 async def test_jobs_one_after_another_keep_to_one_worker_and_a_burst_takes_every_worker():
     """Under a light load the first free worker takes every job (its caches and its core warm);
-    jobs at once go to every worker."""
+    jobs at once go to every worker. Jobs whose callers stop waiting (one being done, one still
+    waiting for a worker) leave both workers free for the jobs after them."""
     pool = PicturePool(workers=2)
     await pool.start()
     try:
@@ -125,6 +127,13 @@ async def test_jobs_one_after_another_keep_to_one_worker_and_a_burst_takes_every
         assert len(set(one_by_one)) == 1 and one_by_one[0] in pool.pids
         at_once = await asyncio.gather(*(pool.run(held, lambda: 0.3, os.getpid) for _ in range(4)))
         assert sorted(set(at_once)) == pool.pids
+        jobs = [asyncio.ensure_future(pool.run(held, lambda: 0.3, os.getpid)) for _ in range(3)]
+        await asyncio.sleep(0.1)  # two are being done, the third waits for a worker
+        jobs[1].cancel()
+        jobs[2].cancel()
+        assert await jobs[0] in pool.pids
+        after = await asyncio.gather(*(pool.run(held, lambda: 0.3, os.getpid) for _ in range(2)))
+        assert sorted(after) == pool.pids
     finally:
         await pool.close()
 
