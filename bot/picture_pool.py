@@ -127,15 +127,13 @@ class PicturePool(WorkerPool):
             lambda: drawn(state, viewer, events, before),
         )
 
-    def begin(self, scene: Scene) -> asyncio.Task[Drawn]:
-        """The spectators' picture of an action just decided, begun now (sent to a worker as the
-        event loop next turns), to be awaited once the action is stored."""
-        return asyncio.ensure_future(
-            self.run(
-                draw_sight,
-                lambda: Sight.of_scene(scene),
-                lambda: drawn(scene.state, None, scene.events, scene.before),
-            )
+    def begin(self, scene: Scene) -> asyncio.Future[Drawn]:
+        """The spectators' picture of an action just decided, begun now (written to a free worker
+        at once, before the action's write starts), to be awaited once the action is stored."""
+        return self.begun(
+            draw_sight,
+            lambda: Sight.of_scene(scene),
+            lambda: drawn(scene.state, None, scene.events, scene.before),
         )
 
     async def spectators(self, outcome: Outcome) -> Drawn:

@@ -44,6 +44,7 @@ Answer = TypeVar("Answer")
 MEETING_SECONDS = 120  # how long a worker may take to start and warm itself
 LEAVING_SECONDS = 5  # how long a closing worker may take to finish its job and exit
 Lost = (OSError, EOFError, asyncio.IncompleteReadError)  # what a worker's end looks like
+Answered = tuple[bool, Any] | None  # a job's answer: (True, result), (False, exception); None: lost
 
 
 @dataclass(eq=False)
@@ -142,30 +143,34 @@ class WorkerPool:
         no worker, or if the worker dies on it, ``here()`` in a thread (the same answer, from
         the objects in hand)."""
         worker = await self._taken()
-        if worker is not None:
-            try:
-                frame = framed((job, plain()))
-            except BaseException:
-                self._release(worker)
-                raise
-            # the exchange goes on if the caller stops waiting, so the worker's answer is read
-            answered = await asyncio.shield(self._exchange(worker, frame))
-            if answered is not None:
-                done, answer = answered
-                if not done:
-                    raise answer
-                return answer
-        return await asyncio.to_thread(here)
+        if worker is None:
+            return await asyncio.to_thread(here)
+        return await self._outcome(self._sent(worker, job, plain), here)
 
-    async def _taken(self) -> Worker | None:
-        """The first free worker, taken (waiting for one while every worker is busy); None when
-        there is no worker."""
+    def begun(
+        self, job: Callable[[Plain], Answer], plain: Callable[[], Plain], here: Callable[[], Answer]
+    ) -> asyncio.Future[Answer]:
+        """:meth:`run`, begun now: written at once to the first free worker, if one is free
+        (not as the event loop next turns, after what the caller does next), else waiting for
+        one; the future of its answer."""
+        worker = self._first_free()
+        if worker is None:
+            return asyncio.ensure_future(self.run(job, plain, here))
+        return asyncio.ensure_future(self._outcome(self._sent(worker, job, plain), here))
+
+    def _first_free(self) -> Worker | None:
+        """The first free worker in the order they started, taken; None if every one is busy."""
         for worker in self._live:
             if worker in self._free:
                 self._free.discard(worker)
                 return worker
-        if not self._live:
-            return None
+        return None
+
+    async def _taken(self) -> Worker | None:
+        """The first free worker, taken (waiting for one while every worker is busy); None when
+        there is no worker."""
+        if (worker := self._first_free()) is not None or not self._live:
+            return worker
         waiter = asyncio.get_running_loop().create_future()
         self._waiting.append(waiter)
         try:
@@ -184,18 +189,41 @@ class WorkerPool:
                 return
         self._free.add(worker)
 
-    async def _exchange(self, worker: Worker, frame: bytes) -> tuple[bool, Any] | None:
-        """The job in ``frame`` written to ``worker`` and its answer read: (True, the result) or
-        (False, the exception it raised); None if the worker died meanwhile."""
+    def _sent(
+        self, worker: Worker, job: Callable[[Plain], Answer], plain: Callable[[], Plain]
+    ) -> asyncio.Task[Answered]:
+        """The job written to ``worker`` now (one frame: its socket buffers it, the worker reads
+        it); the task that reads its answer (:meth:`_answer`)."""
         try:
-            worker.writer.write(frame)
-            await worker.writer.drain()
+            worker.writer.write(framed((job, plain())))
+        except BaseException:
+            self._release(worker)
+            raise
+        return asyncio.ensure_future(self._answer(worker))
+
+    async def _answer(self, worker: Worker) -> Answered:
+        """The answer ``worker`` writes back: (True, the job's result) or (False, the exception
+        it raised); None if the worker died meanwhile."""
+        try:
             answered = await worker.answer()
         except Lost:
             self._lost(worker)
             return None
         self._release(worker)
         return answered
+
+    @staticmethod
+    async def _outcome(answering: asyncio.Task[Answered], here: Callable[[], Answer]) -> Answer:
+        """The job's result, or the exception it raised; ``here()`` in a thread if its worker
+        died. Its answer is read even if the caller stops waiting (the worker's next frame is
+        the next job's)."""
+        answered = await asyncio.shield(answering)
+        if answered is None:
+            return await asyncio.to_thread(here)
+        done, answer = answered
+        if not done:
+            raise answer
+        return answer
 
     def _lost(self, worker: Worker) -> None:
         """A worker died: its place taken by a new one (unless the pool is closing); while no
