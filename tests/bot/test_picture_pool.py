@@ -138,6 +138,30 @@ async def test_jobs_one_after_another_keep_to_one_worker_and_a_burst_takes_every
         await pool.close()
 
 
+def touched(path: str) -> int:
+    """A job that leaves a file where it is told to, then says which process did it."""
+    Path(path).touch()
+    return os.getpid()
+
+
+async def test_a_job_begun_reaches_its_worker_before_the_event_loop_turns(tmp_path):
+    """A picture begun as an action is decided is drawn while the event loop goes on with the
+    action's write, without waiting for the loop to turn first: here the loop never turns until
+    the worker has done the job."""
+    pool = PicturePool(workers=1)
+    await pool.start()
+    try:
+        sign = tmp_path / "done"
+        begun = pool.begun(touched, lambda: str(sign), os.getpid)
+        deadline = time.monotonic() + 60
+        while not sign.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)  # the event loop held, as by the write's own work
+        assert sign.exists()
+        assert await begun == pool.pids[0]
+    finally:
+        await pool.close()
+
+
 async def test_the_picture_workers_stop_with_the_client(store):
     client = IronCrossBot(Services.start(store, picture_workers=2))
     await client.setup_hook()
