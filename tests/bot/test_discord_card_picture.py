@@ -17,6 +17,7 @@ from bot.storage.store import GameStore
 from engine.commands import AppointReferee, RefereeCorrection
 from engine.dice import ScriptedDice, d6
 from engine.geometry import Point
+from engine.scenarios.quick_battle import quick_battle
 from tests.bot.discord_harness import (
     ANN,
     EVE,
@@ -25,6 +26,7 @@ from tests.bot.discord_harness import (
     Pick,
     attachments,
     buttons,
+    channel_posts,
     close_bot,
     open_bot,
     reply,
@@ -210,3 +212,30 @@ async def test_a_task_started_while_no_picture_is_wanted_begins_them_again_once_
     later.set()
     await task
     assert seen == [False, True] and pictured()
+
+
+async def test_no_picture_is_begun_for_what_the_game_does_at_a_referees_deadline(tmp_path, monkeypatch):
+    """The Axis miss the referee's deadline: the game passes the initiative for them, and the
+    channel is told so in words (from the log), so no picture is begun for it."""
+    bot, discord = await open_bot(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", monkeypatch)
+    try:
+        state = quick_battle()
+        state.referees = [EVE]
+        await bot.games.new_game("1", state)
+        await discord.slash("game join", user=ANN, channel="1", side="allies")
+        await discord.slash("game join", user=OTTO, channel="1", side="axis")
+        bot.games.dice = lambda: ScriptedDice([d6(2), d6(5)])
+        await discord.slash("game start", user=OTTO, channel="1")  # the Axis win the initiative
+        bot.games.dice = lambda: ScriptedDice([])
+        await discord.slash("initiative", user=OTTO, channel="1", choice="start")
+        await discord.slash("act", user=OTTO, channel="1", **ADVANCE)  # a token spent
+        await discord.slash("ref clock close", user=EVE, channel="1")  # the Allies do not react
+        begun = begun_by(bot)
+        await discord.slash("ref clock deadline", user=EVE, channel="1", side="axis", hours=2.0)
+        await bot.games.clock.advance(2 * 3600)
+        told = [text for _, text, _ in channel_posts(discord.sent)]
+        assert "The Axis did not act by the referee's deadline: the game passes the initiative" in told[-1]
+        assert (await bot.games.game("1")).active_side == "allies"  # passed for the Axis
+        assert begun == []
+    finally:
+        await close_bot(bot)
