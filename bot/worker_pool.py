@@ -156,11 +156,14 @@ class WorkerPool:
     ) -> asyncio.Future[Answer]:
         """:meth:`run`, begun now: written at once to the first free worker, if one is free
         (not as the event loop next turns, after what the caller does next), else waiting for
-        one; the future of its answer."""
+        one; the future of its answer (what fails in making the job fails there, not here)."""
         worker = self._first_free()
-        if worker is None:
-            return asyncio.ensure_future(self.run(job, plain, here))
-        return asyncio.ensure_future(self._outcome(self._sent(worker, job, plain), here))
+        if worker is not None:
+            try:
+                return asyncio.ensure_future(self._outcome(self._sent(worker, job, plain), here))
+            except Exception:  # noqa: BLE001 - raised again by run, to whoever awaits the answer
+                pass
+        return asyncio.ensure_future(self.run(job, plain, here))
 
     def _first_free(self) -> Worker | None:
         """The first free worker in the order they started, taken; None if every one is busy."""

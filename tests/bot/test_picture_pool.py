@@ -147,7 +147,8 @@ def touched(path: str) -> int:
 async def test_a_job_begun_reaches_its_worker_before_the_event_loop_turns(tmp_path):
     """A picture begun as an action is decided is drawn while the event loop goes on with the
     action's write, without waiting for the loop to turn first: here the loop never turns until
-    the worker has done the job."""
+    the worker has done the job. A job whose inputs cannot be made fails where it is awaited (the
+    action's write goes on), and leaves the worker free."""
     pool = PicturePool(workers=1)
     await pool.start()
     try:
@@ -158,6 +159,14 @@ async def test_a_job_begun_reaches_its_worker_before_the_event_loop_turns(tmp_pa
             time.sleep(0.01)  # the event loop held, as by the write's own work
         assert sign.exists()
         assert await begun == pool.pids[0]
+
+        def unmade() -> str:
+            raise ValueError("no inputs")
+
+        failed = pool.begun(touched, unmade, os.getpid)  # fails where its answer is awaited
+        with pytest.raises(ValueError, match="no inputs"):
+            await failed
+        assert await pool.begun(pid_of, lambda: None, os.getpid) == pool.pids[0]  # still free
     finally:
         await pool.close()
 
