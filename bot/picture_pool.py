@@ -8,8 +8,8 @@ Each worker, having imported the renderer once and drawn one picture to warm it 
 up as the bot's), draws them instead: a picture's inputs go to a worker as plain data
 (:class:`Sight`: the game and the events as JSON), and its PNG bytes and its alt text come back.
 Each worker keeps its own cache of base layers (:mod:`renderer.base`), filled by the tables it
-draws. With no workers (the tests, the console table), or once the pool broke, a picture is drawn
-in a thread of this process.
+draws. With no workers (the tests, the console table), or while none is up (one died and the new
+one is still warming), a picture is drawn in a thread of this process.
 
 The spectators' picture of an action is begun as soon as the action is decided
 (:meth:`PicturePool.begin`, the game service's ``picturing``), so that it is drawn while the
@@ -127,15 +127,13 @@ class PicturePool(WorkerPool):
             lambda: drawn(state, viewer, events, before),
         )
 
-    def begin(self, scene: Scene) -> asyncio.Task[Drawn]:
-        """The spectators' picture of an action just decided, begun now (sent to a worker as the
-        event loop next turns), to be awaited once the action is stored."""
-        return asyncio.ensure_future(
-            self.run(
-                draw_sight,
-                lambda: Sight.of_scene(scene),
-                lambda: drawn(scene.state, None, scene.events, scene.before),
-            )
+    def begin(self, scene: Scene) -> asyncio.Future[Drawn]:
+        """The spectators' picture of an action just decided, begun now (written to a free worker
+        at once, before the action's write starts), to be awaited once the action is stored."""
+        return self.begun(
+            draw_sight,
+            lambda: Sight.of_scene(scene),
+            lambda: drawn(scene.state, None, scene.events, scene.before),
         )
 
     async def spectators(self, outcome: Outcome) -> Drawn:

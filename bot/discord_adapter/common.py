@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import io
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 
 import discord
 from discord import app_commands
@@ -17,6 +18,7 @@ from bot.game_status import game_status
 from bot.reply import Mention, Reply, with_people
 from bot.services.deadline_posts import making
 from bot.services.game_service import GameError, GameService, Outcome
+from bot.services.outcome import unpictured
 from bot.set_up_steps import how_to_join
 from engine.commands import DISPLAY_NAME_LIMIT
 from engine.events import Event
@@ -170,6 +172,22 @@ async def battlefield_file(
     the same in words as its alt text, drawn off the event loop by the client's picture workers
     (:mod:`bot.picture_pool`); ``before`` (the game the events were applied to) adds the trails."""
     return _picture_file(*await client.services.pictures.picture(state, viewer, events, before))
+
+
+Card = Callable[[Interaction, Outcome], Awaitable[None]]  # shows an outcome to the channel
+PICTURELESS: set[Card] = set()  # the cards that show no battlefield (see pictureless)
+
+
+def pictureless(card: Card) -> Card:
+    """``card`` shows no battlefield (:data:`PICTURELESS`): the actions it shows begin no picture."""
+    PICTURELESS.add(card)
+    return card
+
+
+def shown_on(card: Card) -> AbstractContextManager[None]:
+    """Where the actions applied inside will be shown on ``card``: their spectators' picture is
+    begun as they are decided only if ``card`` shows it (:func:`~bot.services.outcome.unpictured`)."""
+    return unpictured() if card in PICTURELESS else nullcontext()
 
 
 async def spectators_file(client: ServedClient, outcome: Outcome) -> discord.File:

@@ -9,7 +9,7 @@ from discord import app_commands
 
 from bot.discord_adapter.action_card import action_card, next_steps
 from bot.discord_adapter.answers import PRIVATE, answer, sending, stored
-from bot.discord_adapter.common import spectators_file, summary, told_lines
+from bot.discord_adapter.common import pictureless, spectators_file, summary, told_lines
 from bot.discord_adapter.force_commands import own_forces
 from bot.discord_adapter.handled_commands import handled_command
 from bot.discord_adapter.markdown import markdown
@@ -49,6 +49,7 @@ async def show_set_up(interaction: discord.Interaction, set_up: SetUp) -> None:
     await answer(interaction, view=card_for(interaction, outcome, text))
 
 
+@pictureless
 async def show_joined(interaction: discord.Interaction, outcome: Outcome) -> None:
     """A player took a side: the card, then a scenario's set-up threads and private news."""
     text = f"{told_lines(outcome.events, state=outcome.state)}\n{summary(outcome.state)}"  # names who joined

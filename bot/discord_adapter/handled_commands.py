@@ -12,7 +12,15 @@ import discord
 from discord import app_commands
 
 from bot.command_schema import COMMANDS
-from bot.discord_adapter.common import DISCORD_TEXT_LIMIT, display_name, owner_scope, send_reply, side_of
+from bot.discord_adapter.common import (
+    DISCORD_TEXT_LIMIT,
+    Card,
+    display_name,
+    owner_scope,
+    send_reply,
+    shown_on,
+    side_of,
+)
 from bot.discord_adapter.markdown import markdown, mentioned
 from bot.discord_adapter.reaction_buttons import show_result
 from bot.discord_adapter.referees import acting_side, applied, eyes_of, server_roles
@@ -80,7 +88,7 @@ async def upload(attachment: discord.Attachment) -> Upload:
     return Upload(attachment.filename, await attachment.read())
 
 
-Shown = Callable[[Interaction, Outcome], Awaitable[None]]
+Shown = Card  # the card an outcome is shown on
 Applied = Callable[[Interaction, Change | ServiceChange], Awaitable[Outcome]]
 
 
@@ -101,7 +109,9 @@ async def present(
     where it is private), the ``view`` (buttons) under the first, the pictures and files that
     follow a reply with its last message (a file alone, under its description)."""
     if callable(answer) or isinstance(answer, ServiceChange):
-        await shown(interaction, await made(interaction, answer))
+        with shown_on(shown):
+            outcome = await made(interaction, answer)
+        await shown(interaction, outcome)
         return
     parts = list(answer) if isinstance(answer, tuple) else [answer]
     while parts:

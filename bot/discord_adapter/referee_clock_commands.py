@@ -19,7 +19,7 @@ import discord
 from discord import app_commands
 
 from bot.discord_adapter.answers import PRIVATE, answer
-from bot.discord_adapter.common import deadline_nonce, summary, told_lines
+from bot.discord_adapter.common import deadline_nonce, pictureless, summary, told_lines
 from bot.discord_adapter.handled_commands import handled_command
 from bot.discord_adapter.pinned_card import update_game_card
 from bot.discord_adapter.reaction_buttons import retire_buttons, show_result
@@ -38,11 +38,13 @@ async def _tell_channel(interaction: discord.Interaction, outcome: Outcome, clos
     await answer(interaction, "\n".join(filter(None, lines)))
 
 
+@pictureless
 async def show_clock(interaction: discord.Interaction, outcome: Outcome) -> None:
     """The clock's news, to the whole channel, with the game's status."""
     await _tell_channel(interaction, outcome)
 
 
+@pictureless
 async def show_window_clock(interaction: discord.Interaction, outcome: Outcome) -> None:
     """The clock's news and when the open reaction window now closes."""
     closes = outcome.window_deadline
@@ -50,6 +52,7 @@ async def show_window_clock(interaction: discord.Interaction, outcome: Outcome) 
     await _tell_channel(interaction, outcome, when)
 
 
+@pictureless
 async def show_deadline(interaction: discord.Interaction, outcome: Outcome) -> None:
     """The referee's deadline for a side, and when it falls."""
     due = outcome.referee_deadline

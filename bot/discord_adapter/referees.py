@@ -11,7 +11,7 @@ from dataclasses import replace
 import discord
 
 from bot.discord_adapter.answers import answer, placeholder_id, sending, stored
-from bot.discord_adapter.common import games, side_of, summary, told_lines
+from bot.discord_adapter.common import games, pictureless, side_of, summary, told_lines
 from bot.discord_adapter.pinned_card import update_game_card
 from bot.discord_adapter.side_threads import admit_newcomers, post_to_threads
 from bot.handlers.ask import Change, ServiceChange
@@ -163,11 +163,13 @@ async def tell(
     await update_game_card(interaction.client, str(interaction.channel_id), outcome)
 
 
+@pictureless
 async def show_news(interaction: discord.Interaction, outcome: Outcome) -> None:
     """What happened, told as :func:`tell` tells it to the eyes the user reads with."""
     await tell(interaction, outcome, eyes_of(outcome.state, interaction))
 
 
+@pictureless
 async def show_news_with_status(interaction: discord.Interaction, outcome: Outcome) -> None:
     """What happened, as :func:`show_news`, with the game's status under the channel's version."""
     await tell(interaction, outcome, eyes_of(outcome.state, interaction), summary(outcome.state))

@@ -38,7 +38,7 @@ from bot.discord_adapter.action_card import (
     step_id,
 )
 from bot.discord_adapter.answers import acknowledge, acknowledge_in_place, answer, carry_out
-from bot.discord_adapter.common import display_name, games
+from bot.discord_adapter.common import display_name, games, shown_on
 from bot.discord_adapter.custom_ids import (
     ARGUMENTS,
     ReadFirst,
@@ -984,7 +984,8 @@ class TurnButton(StepItem, discord.ui.DynamicItem[discord.ui.Button], template=s
                 player, name = str(interaction.user.id), display_name(interaction.user)
                 return JoinSide(side=card_side(state, side), player=player, name=name)
 
-            outcome = await apply_as_user(interaction, joining)
+            with shown_on(show_joined):
+                outcome = await apply_as_user(interaction, joining)
             await show_joined(interaction, outcome)
 
         await public_step(interaction, work)

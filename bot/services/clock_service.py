@@ -19,7 +19,7 @@ from typing import Protocol
 from sqlalchemy import Connection
 
 from bot.services.deadline_posts import DeadlinePost, DeadlinePosts, followed, logged_outcome
-from bot.services.outcome import GameError, Outcome
+from bot.services.outcome import GameError, Outcome, unpictured
 from bot.services.permissions import Role, roles_of
 from bot.storage import clock_store
 from bot.storage.clock_store import PlayerDeadline
@@ -345,7 +345,8 @@ class ClockService:
 
         missed = self.games.missing(game.state, side, drop, follows)
         try:  # the deadline is dropped with the game's change: a second firer finds it gone
-            outcome = await self.games.act(channel_id, due.referee, command, also=missed)
+            with unpictured():  # told from the log (_post_passed): a picture begun here goes unused
+                outcome = await self.games.act(channel_id, due.referee, command, also=missed)
         except GameError as refusal:
             now = await self.games.store.load(channel_id)
             if now is None or now.version != game.version:

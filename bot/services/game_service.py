@@ -19,7 +19,7 @@ from bot.reply import Reply, Strong, Typed
 from bot.services.clock_service import ClockService, WindowTime
 from bot.services.deadline_posts import DeadlinePost, DeadlinePosts, followed, logged_outcome
 from bot.services.limits import PACES, REACTION_SECONDS, bounded_command
-from bot.services.outcome import Drawn, GameError, Outcome, Scene, refusals
+from bot.services.outcome import Drawn, GameError, Outcome, Scene, pictured, refusals
 from bot.services.permissions import Refused, authorise, held_by_referees
 from bot.storage import clock_store
 from bot.storage.database import Body
@@ -382,12 +382,13 @@ class GameService:
         also: Also | None = None,
     ) -> Planned:
         """The write of a command decided on the game as loaded (else :class:`StaleGame`), made
-        where it was decided. Its spectators' picture (:attr:`picturing`) is begun on the event
-        loop at once (``loop``: a thread-safe call, the loop being free while it waits for the
-        commit), to be drawn while the write commits, in ``picture``, which drops it if the write
-        or what follows it fails: nothing of an action not stored is shown."""
+        where it was decided. Its spectators' picture (:attr:`picturing`; none for a card that
+        shows none, :func:`~bot.services.outcome.unpictured`) is begun on the event loop at once
+        (``loop``: a thread-safe call, the loop being free while it waits for the commit), to be
+        drawn while the write commits, in ``picture``, which drops it if the write or what
+        follows it fails: nothing of an action not stored is shown."""
         command, state, events, _, written = decided
-        if self.picturing is not None:
+        if self.picturing is not None and picture.wanted:
             scene = Scene(game.state, state, events, game.as_json, written.state, written.events)
             begin = self.picturing
             loop.call_soon_threadsafe(picture.begin, lambda: begin(scene))
@@ -672,11 +673,14 @@ Deciding = Callable[[StoredGame | None], tuple[Found, Body[StoredGame] | None]]
 
 class Picture:
     """The spectators' picture of one action (:attr:`GameService.picturing`), begun on the event
-    loop once the action is decided, wherever that was; dropped if the action fails, even
-    before it was begun (what waited for the action cancelled while it was being decided)."""
+    loop once the action is decided, wherever that was, if its card shows one (made on the loop,
+    it asks :func:`~bot.services.outcome.pictured` there: the thread that decides has none of the
+    loop's context); dropped if the action fails, even before it was begun (what waited for the
+    action cancelled while it was being decided)."""
 
     def __init__(self) -> None:
         self.drawing: asyncio.Future[Drawn] | None = None  # None: not begun, or not asked for
+        self.wanted = pictured()  # asked on the event loop, where the action's card is known
         self._dropped = False
 
     def begin(self, drawing: Callable[[], asyncio.Future[Drawn]]) -> None:

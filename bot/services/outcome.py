@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
@@ -39,6 +40,32 @@ def refusals() -> Iterator[None]:
 
 
 Drawn = tuple[bytes, str]  # a picture: its PNG, and the same in words (its alt text)
+# the block of unpictured() the action being applied runs in, if any, and the blocks running
+_BLOCK: ContextVar[object | None] = ContextVar("unpictured", default=None)
+_RUNNING: set[object] = set()
+
+
+@contextmanager
+def unpictured() -> Iterator[None]:
+    """The actions applied inside are shown on a card with no battlefield (a side joined, a
+    referee's news): the game service begins no picture for them (:func:`pictured`). One shown
+    after all (a card that follows, such as the stand-in handing back) is drawn when asked for.
+    It holds only while the block runs: a task started inside it (a timer's) that outlives it
+    begins its actions' pictures again."""
+    block = object()
+    _RUNNING.add(block)
+    token = _BLOCK.set(block)
+    try:
+        yield
+    finally:
+        _BLOCK.reset(token)
+        _RUNNING.discard(block)
+
+
+def pictured() -> bool:
+    """Whether the card of the action being applied shows its battlefield: unless it is applied
+    inside :func:`unpictured`."""
+    return _BLOCK.get() not in _RUNNING
 
 
 class Scene(NamedTuple):

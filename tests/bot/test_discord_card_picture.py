@@ -12,11 +12,28 @@ import pytest
 
 from bot import picture_pool
 from bot.services.game_service import GameError, GameService
+from bot.services.outcome import pictured, unpictured
 from bot.storage.store import GameStore
 from engine.commands import AppointReferee, RefereeCorrection
+from engine.dice import ScriptedDice, d6
 from engine.geometry import Point
-from tests.bot.discord_harness import EVE, OTTO, attachments, close_bot, open_bot, reply, started_game
+from engine.scenarios.quick_battle import quick_battle
+from tests.bot.discord_harness import (
+    ANN,
+    EVE,
+    MANAGE_GUILD,
+    OTTO,
+    Pick,
+    attachments,
+    buttons,
+    channel_posts,
+    close_bot,
+    open_bot,
+    reply,
+    started_game,
+)
 
+ADMIN = "305"  # manages the server
 ADVANCE = {"unit": "gruppe-3", "move": "50,39"}  # Otto's Gruppe 3 moves 3": a reaction window opens
 
 
@@ -147,3 +164,78 @@ async def test_a_retried_write_posts_the_retried_games_picture(table, monkeypatc
         attachments(sent) == [png] != [picture_pool.drawn(stale.state, None, stale.events, stale.before)[0]]
     )
     await other.store.close()
+
+
+async def test_no_picture_is_begun_for_a_card_that_shows_no_battlefield(tmp_path, monkeypatch):
+    """Joining a side (by the card's button and by command), a referee appointed, the clock
+    paused and resumed, a briefing: their cards show no battlefield, so no picture is begun for
+    them; the start's card, the initiative's and an order's still have theirs, begun as each is
+    decided."""
+    bot, discord = await open_bot(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", monkeypatch)
+    try:
+        begun = begun_by(bot)
+        new = buttons(await discord.slash("game new", user=ANN, channel="1"))
+        await discord.click(new["Join the Allies"], user=ANN, channel="1")
+        await discord.slash("game join", user=OTTO, channel="1", side="axis")
+        discord.permissions[ADMIN] = MANAGE_GUILD
+        await discord.slash("ref appoint", user=ADMIN, channel="1", referee=Pick(EVE))
+        await discord.slash("ref clock pause", user=EVE, channel="1")
+        await discord.slash("ref clock resume", user=EVE, channel="1")
+        await discord.slash("ref prep brief", user=EVE, channel="1", side="axis", text="Shermans at dawn")
+        assert (await bot.games.store.load("1")).version == 6 and begun == []  # six actions, no picture
+        bot.games.dice = lambda: ScriptedDice([d6(2), d6(5)])
+        started = await discord.slash("game start", user=OTTO, channel="1")
+        bot.games.dice = lambda: ScriptedDice([])
+        initiative = await discord.slash("initiative", user=OTTO, channel="1", choice="start")
+        acted = await discord.slash("act", user=OTTO, channel="1", **ADVANCE)
+        cards = [attachments(sent) for sent in (started, initiative, acted)]
+        assert cards == [[(await task)[0]] for _, task in begun]  # one begun for each, posted
+    finally:
+        await close_bot(bot)
+
+
+async def test_a_task_started_while_no_picture_is_wanted_begins_them_again_once_that_is_over():
+    """A timer's task started by an action shown without a picture outlives that action's card:
+    the actions it applies later have their pictures begun."""
+    seen = []
+    later = asyncio.Event()
+
+    async def timer() -> None:
+        seen.append(pictured())
+        await later.wait()
+        seen.append(pictured())
+
+    with unpictured():
+        task = asyncio.ensure_future(timer())
+        await asyncio.sleep(0)
+        assert not pictured()
+    later.set()
+    await task
+    assert seen == [False, True] and pictured()
+
+
+async def test_no_picture_is_begun_for_what_the_game_does_at_a_referees_deadline(tmp_path, monkeypatch):
+    """The Axis miss the referee's deadline: the game passes the initiative for them, and the
+    channel is told so in words (from the log), so no picture is begun for it."""
+    bot, discord = await open_bot(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", monkeypatch)
+    try:
+        state = quick_battle()
+        state.referees = [EVE]
+        await bot.games.new_game("1", state)
+        await discord.slash("game join", user=ANN, channel="1", side="allies")
+        await discord.slash("game join", user=OTTO, channel="1", side="axis")
+        bot.games.dice = lambda: ScriptedDice([d6(2), d6(5)])
+        await discord.slash("game start", user=OTTO, channel="1")  # the Axis win the initiative
+        bot.games.dice = lambda: ScriptedDice([])
+        await discord.slash("initiative", user=OTTO, channel="1", choice="start")
+        await discord.slash("act", user=OTTO, channel="1", **ADVANCE)  # a token spent
+        await discord.slash("ref clock close", user=EVE, channel="1")  # the Allies do not react
+        begun = begun_by(bot)
+        await discord.slash("ref clock deadline", user=EVE, channel="1", side="axis", hours=2.0)
+        await bot.games.clock.advance(2 * 3600)
+        told = [text for _, text, _ in channel_posts(discord.sent)]
+        assert "The Axis did not act by the referee's deadline: the game passes the initiative" in told[-1]
+        assert (await bot.games.game("1")).active_side == "allies"  # passed for the Axis
+        assert begun == []
+    finally:
+        await close_bot(bot)

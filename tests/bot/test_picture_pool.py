@@ -1,13 +1,14 @@
 """The battlefield pictures drawn in worker processes (bot.picture_pool): the same picture as one
-drawn in the bot's own process, a card still drawn when the workers die, and no worker left
-running once the client has closed; workers that cannot start leave the pictures to a thread."""
+drawn in the bot's own process, a card still drawn when its worker dies and a new worker in its
+place, jobs kept to one warm worker until a burst needs them all, and no worker left running once
+the client has closed; workers that cannot start leave the pictures to a thread."""
 
+import asyncio
+import multiprocessing.context
 import multiprocessing.spawn
 import os
 import signal
-import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from unittest.mock import patch
 
@@ -77,25 +78,97 @@ async def test_a_picture_begun_from_the_stores_json_is_the_one_drawn_in_process(
         await pool.close()
 
 
-async def test_a_card_is_still_drawn_when_the_picture_workers_die(tmp_path, monkeypatch, caplog):
+def pid_of(_plain: object) -> int:
+    """A job that says which process did it."""
+    return os.getpid()
+
+
+def held(seconds: float) -> int:
+    """A job that keeps its worker busy for ``seconds``, then says which process did it."""
+    time.sleep(seconds)
+    return os.getpid()
+
+
+async def test_a_card_is_still_drawn_when_its_worker_dies_and_a_new_worker_takes_its_place(
+    tmp_path, monkeypatch, caplog
+):
     bot, discord = await open_bot(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", monkeypatch)
     try:
         await started_game(bot, discord)
         await discord.slash("initiative", user=OTTO, channel="1", choice="start")
         bot.pictures.workers = 1
         await bot.pictures.start()
-        for pid in bot.pictures.pids:
-            os.kill(pid, signal.SIGKILL)
+        [killed] = bot.pictures.pids
+        os.kill(killed, signal.SIGKILL)
         bot.games.dice = lambda: SeededDice(7)
         stored = (await bot.games.store.load("1")).version
         sent = await discord.slash("act", user=OTTO, channel="1", unit="Gruppe 3", move="50,39")
         pictures = [file for entry in sent for file in files_of(entry)]
         assert pictures and pictures[0].startswith(b"\x89PNG")  # the card has its battlefield
-        assert "the picture workers stopped: their jobs are done in a thread from now on" in caplog.text
+        assert f"a picture worker stopped (process {killed}): a new one takes its place" in caplog.text
         assert (await bot.games.store.load("1")).version == stored + 1  # the action was stored
+        await asyncio.gather(*bot.pictures._replacing)
+        [new] = bot.pictures.pids
+        assert new != killed and alive(new) and not alive(killed)
+        assert await bot.pictures.run(pid_of, lambda: None, os.getpid) == new  # drawn there again
     finally:
         await bot.pictures.close()
         await close_bot(bot)
+
+
+async def test_jobs_one_after_another_keep_to_one_worker_and_a_burst_takes_every_worker():
+    """Under a light load the first free worker takes every job (its caches and its core warm);
+    jobs at once go to every worker. Jobs whose callers stop waiting (one being done, one still
+    waiting for a worker) leave both workers free for the jobs after them."""
+    pool = PicturePool(workers=2)
+    await pool.start()
+    try:
+        one_by_one = [await pool.run(pid_of, lambda: None, os.getpid) for _ in range(10)]
+        assert len(set(one_by_one)) == 1 and one_by_one[0] in pool.pids
+        at_once = await asyncio.gather(*(pool.run(held, lambda: 0.3, os.getpid) for _ in range(4)))
+        assert sorted(set(at_once)) == pool.pids
+        jobs = [asyncio.ensure_future(pool.run(held, lambda: 0.3, os.getpid)) for _ in range(3)]
+        await asyncio.sleep(0.1)  # two are being done, the third waits for a worker
+        jobs[1].cancel()
+        jobs[2].cancel()
+        assert await jobs[0] in pool.pids
+        after = await asyncio.gather(*(pool.run(held, lambda: 0.3, os.getpid) for _ in range(2)))
+        assert sorted(after) == pool.pids
+    finally:
+        await pool.close()
+
+
+def touched(path: str) -> int:
+    """A job that leaves a file where it is told to, then says which process did it."""
+    Path(path).touch()
+    return os.getpid()
+
+
+async def test_a_job_begun_reaches_its_worker_before_the_event_loop_turns(tmp_path):
+    """A picture begun as an action is decided is drawn while the event loop goes on with the
+    action's write, without waiting for the loop to turn first: here the loop never turns until
+    the worker has done the job. A job whose inputs cannot be made fails where it is awaited (the
+    action's write goes on), and leaves the worker free."""
+    pool = PicturePool(workers=1)
+    await pool.start()
+    try:
+        sign = tmp_path / "done"
+        begun = pool.begun(touched, lambda: str(sign), os.getpid)
+        deadline = time.monotonic() + 60
+        while not sign.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)  # the event loop held, as by the write's own work
+        assert sign.exists()
+        assert await begun == pool.pids[0]
+
+        def unmade() -> str:
+            raise ValueError("no inputs")
+
+        failed = pool.begun(touched, unmade, os.getpid)  # fails where its answer is awaited
+        with pytest.raises(ValueError, match="no inputs"):
+            await failed
+        assert await pool.begun(pid_of, lambda: None, os.getpid) == pool.pids[0]  # still free
+    finally:
+        await pool.close()
 
 
 async def test_the_picture_workers_stop_with_the_client(store):
@@ -132,22 +205,19 @@ async def test_every_worker_is_warmed_and_yields_even_when_one_starts_long_befor
     another's first job, and ``pids`` names both."""
     own = os.getpriority(os.PRIO_PROCESS, 0)
 
-    def second_later(executor):
-        if not executor._processes:
-            executor._spawn_process()
-            return
-        first = next(iter(executor._processes.values())).pid
+    spawn = multiprocessing.context.SpawnProcess.start
+    first: list[int] = []
 
-        def once_the_first_warms():
+    def second_later(process):
+        if first:  # the second: spawned only once the first is warming up
             deadline = time.monotonic() + 60
-            while os.getpriority(os.PRIO_PROCESS, first) == own and time.monotonic() < deadline:
+            while os.getpriority(os.PRIO_PROCESS, first[0]) == own and time.monotonic() < deadline:
                 time.sleep(0.01)
             time.sleep(0.5)
-            executor._spawn_process()
+        spawn(process)
+        first.append(process.pid)
 
-        threading.Thread(target=once_the_first_warms, daemon=True).start()
-
-    monkeypatch.setattr(ProcessPoolExecutor, "_adjust_process_count", second_later)
+    monkeypatch.setattr(multiprocessing.context.SpawnProcess, "start", second_later)
     pool = PicturePool(workers=2)
     await pool.start()
     try:
