@@ -210,12 +210,15 @@ class WorkerPool:
 
     async def _answer(self, worker: Worker) -> Answered:
         """The answer ``worker`` writes back: (True, the job's result) or (False, the exception
-        it raised); None if the worker died meanwhile."""
+        it raised, or why its answer could not be read); None if the worker died meanwhile."""
         try:
             answered = await worker.answer()
         except Lost:
             self._lost(worker)
             return None
+        except Exception as error:  # noqa: BLE001 - its frame was read whole: the worker is in step
+            self._release(worker)
+            return False, error
         self._release(worker)
         return answered
 
@@ -258,7 +261,7 @@ class WorkerPool:
             await lost.end()
         try:
             worker = await self._spawn()
-        except (*Lost, TimeoutError):
+        except Exception:  # noqa: BLE001 - whatever kept it from starting is logged, the pool goes on
             log.warning("a new %s worker did not start", self.name, exc_info=True)
             return
         if self._closed:
@@ -272,6 +275,7 @@ class WorkerPool:
         self._closed = True
         for replacing in list(self._replacing):
             replacing.cancel()
+        await asyncio.gather(*self._replacing, return_exceptions=True)  # none left starting a worker
         workers = list(self._live)
         for worker in workers:
             self._lost(worker)

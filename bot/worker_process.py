@@ -30,13 +30,16 @@ def framed(thing: Any) -> bytes:
 
 def answered(job: Callable[[Any], Any], plain: Any) -> bytes:
     """The frame of ``job(plain)``: (True, its result), or (False, the exception it raised, with
-    the worker's traceback as a note; if it cannot be pickled, a RuntimeError naming it)."""
+    the worker's traceback as a note; if it cannot be pickled and read back, a RuntimeError
+    naming it)."""
     try:
         return framed((True, job(plain)))
     except Exception as error:  # noqa: BLE001 - every failure of a job goes back to its caller
         error.add_note("in the worker process:\n" + "".join(traceback.format_exception(error)))
         try:
-            return framed((False, error))
+            frame = framed((False, error))
+            pickle.loads(frame[LENGTH.size :])  # one whose arguments are not its ``args`` is not read back
+            return frame
         except Exception:  # noqa: BLE001 - an exception that cannot travel is named instead
             return framed((False, RuntimeError(f"{type(error).__name__}: {error}\n{error.__notes__[-1]}")))
 

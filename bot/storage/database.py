@@ -191,8 +191,9 @@ class Transactions:
         file the reader that read hands the write straight to the store's writer: the event loop
         hands the whole over once and is handed it back once, when the write has committed (or
         anything failed). Elsewhere a :meth:`read` with ``then``, then a :meth:`write`. Either
-        way, a caller that stops waiting (cancelled) before the write is handed on has it not
-        written at all."""
+        way, a caller that stops waiting (cancelled) before its write has begun (while it is read,
+        decided, or queued behind other writes) has it not written at all; one that stops once
+        the write has begun may have it committed, and hears nothing of it."""
         if self.threaded is None:
             made, write = await self.read(body, then)
             return made, (None if write is None else await self.write(write))
@@ -223,6 +224,9 @@ class Transactions:
                 return
 
             def written() -> None:
+                if abandoned.is_set():  # given up while it waited behind the other writes
+                    done.set_exception(asyncio.CancelledError())
+                    return
                 try:
                     done.set_result((made, self._run(write, writing=True)))
                 except BaseException as error:
@@ -271,8 +275,9 @@ class Transactions:
 
     async def close(self) -> None:
         if self.threaded is not None:
-            self._readers.shutdown()
-            self._writer.shutdown()
+            # the reads and writes still queued are finished first, the event loop free meanwhile
+            await asyncio.to_thread(self._readers.shutdown)
+            await asyncio.to_thread(self._writer.shutdown)
             for connection in self._opened:  # their threads have ended
                 connection.close()
             self.threaded.dispose()

@@ -84,3 +84,37 @@ async def test_an_action_given_up_while_it_is_decided_is_neither_written_nor_pic
     again = GameStore(store.database_url)
     assert (await again.load("c")).version == 1
     await again.close()
+
+
+async def test_an_action_given_up_while_its_write_waits_behind_another_is_not_written(store, monkeypatch):
+    """What waited for the action is cancelled once the reader has handed its write on, while the
+    writer is still busy with another write: the writer drops it when its turn comes."""
+    await GameService(store).new_game("c", quick_battle())
+    await play_on(store, "c", seed=1, stop=1)
+    writing, finish, handed = threading.Event(), threading.Event(), threading.Event()
+
+    def busy(_connection) -> None:
+        writing.set()
+        assert finish.wait(10)
+
+    writer = store.transactions._writer
+    submit = writer.submit
+    monkeypatch.setattr(writer, "submit", lambda *task: (handed.set(), submit(*task))[1])
+    other = asyncio.create_task(store.transactions.write(busy))
+    assert await asyncio.to_thread(writing.wait, 10)
+    handed.clear()  # the busy write's own hand-off
+    command, events = history(1)[1]
+    rolls = [roll for event in events for roll in event.rolls]
+    acting = asyncio.create_task(
+        GameService(store, dice=lambda: ScriptedDice(rolls)).act("c", "hot-seat", command)
+    )
+    assert await asyncio.to_thread(handed.wait, 10)  # decided, and its write queued for the writer
+    acting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await acting
+    finish.set()
+    await other
+    await store.close()
+    again = GameStore(store.database_url)
+    assert (await again.load("c")).version == 1
+    await again.close()

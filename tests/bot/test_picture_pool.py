@@ -138,6 +138,37 @@ async def test_jobs_one_after_another_keep_to_one_worker_and_a_burst_takes_every
         await pool.close()
 
 
+class Odd(Exception):
+    """An exception made from other arguments than its ``args``: pickled whole, never read back."""
+
+    def __init__(self, line: int, problem: str) -> None:
+        super().__init__(f"line {line}: {problem}")
+
+
+def raises_odd(_plain: object) -> None:
+    raise Odd(3, "no such piece")
+
+
+def returns_odd(_plain: object) -> Odd:
+    return Odd(3, "no such piece")
+
+
+async def test_a_job_whose_answer_cannot_be_read_back_fails_alone_and_its_worker_goes_on():
+    """A job's exception (or result) that pickles in the worker but cannot be unpickled in the
+    bot: its caller hears why, and the worker is free for the next job, not lost to the pool."""
+    pool = PicturePool(workers=1)
+    await pool.start()
+    try:
+        [worker] = pool.pids
+        with pytest.raises(RuntimeError, match="Odd: line 3: no such piece"):
+            await asyncio.wait_for(pool.run(raises_odd, lambda: None, os.getpid), 30)
+        with pytest.raises(TypeError):
+            await asyncio.wait_for(pool.run(returns_odd, lambda: None, os.getpid), 30)
+        assert await asyncio.wait_for(pool.run(pid_of, lambda: None, os.getpid), 30) == worker
+    finally:
+        await pool.close()
+
+
 def touched(path: str) -> int:
     """A job that leaves a file where it is told to, then says which process did it."""
     Path(path).touch()
