@@ -20,10 +20,13 @@ draws every picture, its caches and the core's warm; a burst spreads over all of
 ms -> 0.1-0.4, its answer back 0.35 -> 0.15, its drawing 6.8 -> 5.2-5.9 ms (in one process,
 4.9); the whole pipeline 1.3-1.4x -> 1.03-1.1x a blank encode at p50.
 
-A worker that dies (killed, out of memory) is replaced by a new one; the job it had, and the
-jobs that find no worker left meanwhile, are done in a thread of this process. With no workers
-(the tests, the console table), or when they cannot start, the work is done in a thread, as
-before.
+A worker that dies (killed, out of memory) is replaced by a new one, and the jobs that find no
+worker left meanwhile are done in a thread of this process. The job it had is given once to
+another worker (the new one, if no other is left): it may be what killed the worker, so it is
+never done in this process, where it could take every channel down with it; if it kills that
+worker too, or no worker can be had, it fails (:class:`WorkerDied`). With no workers (the tests,
+the console table), when they cannot start, or once the pool is closing, the work is done in a
+thread.
 """
 
 from __future__ import annotations
@@ -49,6 +52,10 @@ MEETING_SECONDS = 120  # how long a worker may take to start and warm itself
 LEAVING_SECONDS = 5  # how long a closing worker may take to finish its job and exit
 Lost = (OSError, EOFError, asyncio.IncompleteReadError)  # what a worker's end looks like
 Answered = tuple[bool, Any] | None  # a job's answer: (True, result), (False, exception); None: lost
+
+
+class WorkerDied(RuntimeError):
+    """A job whose worker died under it, and died again (or found none) when given another."""
 
 
 @dataclass(eq=False)
@@ -149,7 +156,7 @@ class WorkerPool:
         worker = await self._taken()
         if worker is None:
             return await asyncio.to_thread(here)
-        return await self._outcome(self._sent(worker, job, plain), here)
+        return await self._outcome(self._sent(worker, job, plain), job, plain, here)
 
     def begun(
         self, job: Callable[[Plain], Answer], plain: Callable[[], Plain], here: Callable[[], Answer]
@@ -160,7 +167,7 @@ class WorkerPool:
         worker = self._first_free()
         if worker is not None:
             try:
-                return asyncio.ensure_future(self._outcome(self._sent(worker, job, plain), here))
+                return asyncio.ensure_future(self._outcome(self._sent(worker, job, plain), job, plain, here))
             except Exception:  # noqa: BLE001 - raised again by run, to whoever awaits the answer
                 pass
         return asyncio.ensure_future(self.run(job, plain, here))
@@ -222,18 +229,40 @@ class WorkerPool:
         self._release(worker)
         return answered
 
-    @staticmethod
-    async def _outcome(answering: asyncio.Task[Answered], here: Callable[[], Answer]) -> Answer:
-        """The job's result, or the exception it raised; ``here()`` in a thread if its worker
-        died. Its answer is read even if the caller stops waiting (the worker's next frame is
-        the next job's)."""
+    async def _outcome(
+        self,
+        answering: asyncio.Task[Answered],
+        job: Callable[[Plain], Answer],
+        plain: Callable[[], Plain],
+        here: Callable[[], Answer],
+    ) -> Answer:
+        """The job's result, or the exception it raised; if its worker died, the job given to
+        another (:meth:`_again`), or ``here()`` in a thread if the pool is closing. Its answer is
+        read even if the caller stops waiting (the worker's next frame is the next job's)."""
         answered = await asyncio.shield(answering)
+        if answered is None and not self._closed:
+            answered = await self._again(job, plain)
         if answered is None:
             return await asyncio.to_thread(here)
         done, answer = answered
         if not done:
             raise answer
         return answer
+
+    async def _again(self, job: Callable[[Plain], Answer], plain: Callable[[], Plain]) -> Answered:
+        """The answer of a job whose worker died under it, from another worker (with none left,
+        the one taking the dead one's place, once it is up); None if the pool closed meanwhile.
+        Raises :class:`WorkerDied` if that worker dies too, or if none can be had."""
+        if not self._live and self._replacing:
+            await asyncio.wait(set(self._replacing))  # not cancelled with the caller
+        worker = await self._taken()
+        if worker is not None:
+            answered = await asyncio.shield(self._sent(worker, job, plain))
+            if answered is not None or self._closed:
+                return answered
+        elif self._closed:
+            return None
+        raise WorkerDied(f"a {self.name} job's worker died under it, and no other could do it")
 
     def _lost(self, worker: Worker) -> None:
         """A worker died: its place taken by a new one (unless the pool is closing); while no

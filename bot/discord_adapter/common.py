@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import logging
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 
@@ -30,6 +31,8 @@ from engine.view import SPECTATORS, events_for, kept_from_spectators
 DISCORD_TEXT_LIMIT = 2000
 MAX_PIECES = 10  # the most messages one answer is split into
 FENCE = "```"
+
+log = logging.getLogger(__name__)
 
 
 def post_nonce(channel_id: str, post: str) -> int:
@@ -190,11 +193,16 @@ def shown_on(card: Card) -> AbstractContextManager[None]:
     return unpictured() if card in PICTURELESS else nullcontext()
 
 
-async def spectators_file(client: ServedClient, outcome: Outcome) -> discord.File:
+async def spectators_file(client: ServedClient, outcome: Outcome) -> discord.File | None:
     """The battlefield after an outcome as the spectators see it, with its trails and alt text:
     the picture begun while the outcome's action was stored, else drawn now
-    (:meth:`~bot.picture_pool.PicturePool.spectators`)."""
-    return _picture_file(*await client.services.pictures.spectators(outcome))
+    (:meth:`~bot.picture_pool.PicturePool.spectators`). None if it could not be drawn (logged):
+    the action is stored, so its card goes out without it (:data:`NOT_DRAWN`), buttons and all."""
+    try:
+        return _picture_file(*await client.services.pictures.spectators(outcome))
+    except Exception:
+        log.exception("the battlefield after version %s could not be drawn", outcome.version)
+        return None
 
 
 def _picture_file(png: bytes, words: str) -> discord.File:

@@ -24,12 +24,9 @@ from engine.rulesets import rule_set_choices
 from engine.scenarios.quick_battle import allied_forces, quick_forces
 
 
-def card_for(
-    interaction: discord.Interaction, outcome: Outcome, text: str, picture=None
-) -> discord.ui.LayoutView:
+def card_for(interaction: discord.Interaction, outcome: Outcome, text: str) -> discord.ui.LayoutView:
     """The card of a set-up step, with the buttons for the next (join, start, the initiative)."""
-    steps = next_steps(outcome, int(interaction.channel_id or 0))
-    return action_card(text, picture, steps)
+    return action_card(text, None, next_steps(outcome, int(interaction.channel_id or 0)))
 
 
 ALLIED_FORCE_CHOICES = [app_commands.Choice(name=quick_forces()[n][:100], value=n) for n in allied_forces()]
@@ -63,7 +60,8 @@ async def show_started(interaction: discord.Interaction, outcome: Outcome) -> No
     the pinned game card."""
     text = told_lines(outcome.events, state=outcome.state) + "\n\n" + summary(outcome.state)
     picture = await spectators_file(interaction.client, outcome)
-    await answer(interaction, view=card_for(interaction, outcome, text, picture), file=picture)
+    card, files = outcome_card(outcome, text, picture, next_steps(outcome, int(interaction.channel_id or 0)))
+    await answer(interaction, view=card, files=files)
     await open_side_threads(interaction, outcome.state)
     await tell_privately(interaction, replace(outcome, threads=None))  # opened just now?
     await pin_game_card(interaction, outcome)

@@ -23,6 +23,7 @@ from engine.state import Phase
 log = logging.getLogger(__name__)
 
 STORY_FOLLOWS = "The battle's story and its replay follow (`/game replay` shows them again)."
+NOT_DRAWN = "(The battlefield could not be drawn this time: `/game map` shows it.)"
 STORY_TASK = "battle's story"  # the name of the task that makes and posts it
 CARD_WAIT = 10.0  # seconds a made story waits for the game-over card's task to end, at most
 
@@ -43,13 +44,16 @@ def story_card(replay: Replay, movie: BinaryIO) -> tuple[discord.ui.LayoutView, 
 
 
 def outcome_card(
-    outcome: Outcome, text: str, picture: discord.File, buttons: Sequence[discord.ui.Item] = ()
+    outcome: Outcome, text: str, picture: discord.File | None, buttons: Sequence[discord.ui.Item] = ()
 ) -> tuple[discord.ui.LayoutView, list[discord.File]]:
-    """An action's card and the files it shows; the card of the action that ended the game says
-    that the battle's story follows (:class:`StoryPosts` posts it)."""
+    """An action's card and the files it shows (a picture that could not be drawn, None, said
+    so); the card of the action that ended the game says that the battle's story follows
+    (:class:`StoryPosts` posts it)."""
+    if picture is None:
+        text += "\n\n" + NOT_DRAWN
     if outcome.state.phase is Phase.OVER and not (outcome.before and outcome.before.phase is Phase.OVER):
         text += "\n\n" + STORY_FOLLOWS
-    return action_card(text, picture, buttons), [picture]
+    return action_card(text, picture, buttons), [picture] if picture is not None else []
 
 
 class StoryPosts:

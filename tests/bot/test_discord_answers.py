@@ -7,7 +7,7 @@ import asyncio
 import pytest
 from sqlalchemy import event
 
-from bot import picture_pool
+from bot.discord_adapter import reaction_buttons
 from bot.services.game_service import GameService
 from bot.storage.ping_store import ping_of
 from bot.storage.store import GameStore
@@ -76,17 +76,17 @@ async def test_a_failure_after_the_order_is_stored_says_so_and_the_order_is_not_
     version = (await bot.games.store.load("1")).version
     stored = await commands_stored(bot)
 
-    def broken_picture(*args, **kwargs):
-        raise RuntimeError("the renderer fell over")
+    def broken_card(*args, **kwargs):
+        raise RuntimeError("the card fell over")
 
-    picture = picture_pool.drawn  # the spectators' picture, begun as the order is decided
-    monkeypatch.setattr(picture_pool, "drawn", broken_picture)
+    card = reaction_buttons.outcome_card  # made once the order is stored
+    monkeypatch.setattr(reaction_buttons, "outcome_card", broken_card)
     text, private = reply(await discord.slash("act", user=OTTO, channel="1", unit="Gruppe 3", move="50,39"))
     assert private and text.startswith(f"Your command was stored (action {version + 1} of this game)")
     assert "Do not send it again" in text
     assert (await bot.games.store.load("1")).version == version + 1
 
-    monkeypatch.setattr(picture_pool, "drawn", picture)
+    monkeypatch.setattr(reaction_buttons, "outcome_card", card)
     text, private = reply(await discord.resend())  # the same interaction, with the same id
     assert private and text.startswith(f"Already done (action {version + 1})")
     assert "The Axis declare: Gruppe 3: move to 50.0,39.0" in text

@@ -1,7 +1,9 @@
 """The battlefield pictures drawn in worker processes (bot.picture_pool): the same picture as one
 drawn in the bot's own process, a card still drawn when its worker dies and a new worker in its
 place, jobs kept to one warm worker until a burst needs them all, and no worker left running once
-the client has closed; workers that cannot start leave the pictures to a thread."""
+the client has closed; workers that cannot start leave the pictures to a thread. A job that kills
+its worker is tried once in another, never in the bot's own process; a picture that cannot be
+drawn leaves its card without it, the game going on."""
 
 import asyncio
 import multiprocessing.context
@@ -15,20 +17,33 @@ from unittest.mock import patch
 import pytest
 from pydantic import ValidationError
 
+from bot import picture_pool
 from bot.app import Services
 from bot.config import Settings
 from bot.discord_adapter.client import IronCrossBot
+from bot.discord_adapter.replay_card import NOT_DRAWN
 from bot.discord_adapter.run import client_for
 from bot.picture_pool import PicturePool, drawn
 from bot.services.outcome import Outcome, Scene
 from bot.storage.store import Written
 from bot.text_orders import unit_order
+from bot.worker_pool import WorkerDied
 from engine.commands import ChooseInitiative, Declare, StartGame
 from engine.dice import ScriptedDice, SeededDice, d6
 from engine.game import apply
 from engine.game_state import GameState
 from engine.scenarios.quick_battle import quick_battle
-from tests.bot.discord_harness import OTTO, close_bot, files_of, open_bot, started_game
+from tests.bot.discord_harness import (
+    ANN,
+    OTTO,
+    attachments,
+    buttons,
+    close_bot,
+    files_of,
+    open_bot,
+    reply,
+    started_game,
+)
 
 
 def alive(pid: int) -> bool:
@@ -134,6 +149,49 @@ async def test_jobs_one_after_another_keep_to_one_worker_and_a_burst_takes_every
         assert await jobs[0] in pool.pids
         after = await asyncio.gather(*(pool.run(held, lambda: 0.3, os.getpid) for _ in range(2)))
         assert sorted(after) == pool.pids
+    finally:
+        await pool.close()
+
+
+def dies(_plain: object) -> None:
+    """A job that kills the process doing it, as a crash in a C library or the kernel's
+    out-of-memory killer would."""
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def never_here() -> None:
+    raise AssertionError("a job that killed its worker was done in the bot's own process")
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+async def test_a_job_that_kills_its_worker_is_tried_once_in_another_and_never_in_the_bots_process(
+    workers, caplog
+):
+    """Given to a second worker (with one worker, the one that takes the dead one's place), it
+    kills that one too and fails; the bot's process never runs it, and the pool is whole again
+    for the jobs after it."""
+    pool = PicturePool(workers=workers)
+    await pool.start()
+    try:
+        first = pool.pids
+        with pytest.raises(WorkerDied, match="a picture job's worker died under it"):
+            await asyncio.wait_for(pool.run(dies, lambda: None, never_here), 120)
+        assert caplog.text.count("a picture worker stopped") == 2  # it took two workers down
+        await asyncio.wait_for(asyncio.gather(*pool._replacing), 120)
+        assert len(pool.pids) == workers and not set(pool.pids) & set(first)
+        assert await pool.run(pid_of, lambda: None, never_here) in pool.pids
+    finally:
+        await pool.close()
+
+
+async def test_a_job_given_to_a_worker_that_died_idle_is_done_by_the_one_in_its_place():
+    pool = PicturePool(workers=1)
+    await pool.start()
+    try:
+        [killed] = pool.pids
+        os.kill(killed, signal.SIGKILL)
+        done_by = await asyncio.wait_for(pool.run(pid_of, lambda: None, never_here), 120)
+        assert done_by != killed and pool.pids == [done_by]
     finally:
         await pool.close()
 
@@ -285,3 +343,30 @@ async def test_the_workers_priority_is_a_setting_and_out_of_range_is_refused(sto
         monkeypatch.setenv("PICTURE_NICENESS", wrong)
         with pytest.raises(ValidationError, match="PICTURE_NICENESS is 0"):
             Settings(_env_file=None)
+
+
+async def test_a_picture_that_cannot_be_drawn_leaves_its_card_without_it_and_the_game_goes_on(
+    tmp_path, monkeypatch, caplog
+):
+    """The action is stored: its card goes out saying so, with no picture but with the buttons
+    of the reaction window it opened, which still work."""
+    bot, discord = await open_bot(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", monkeypatch)
+    try:
+        await started_game(bot, discord)
+        await discord.slash("initiative", user=OTTO, channel="1", choice="start")
+
+        def broken(*_args, **_kwargs):
+            raise RuntimeError("a broken drawing")
+
+        monkeypatch.setattr(picture_pool, "render", broken)
+        stored = (await bot.games.store.load("1")).version
+        sent = await discord.slash("act", user=OTTO, channel="1", unit="Gruppe 3", move="50,39")
+        text, private = reply(sent)
+        assert not private and "Gruppe 3: move to 50.0,39.0" in text and NOT_DRAWN in text
+        assert attachments(sent) == [] and set(buttons(sent)) == {"React", "No reaction"}
+        assert "could not be drawn" in caplog.text and "a broken drawing" in caplog.text
+        assert (await bot.games.store.load("1")).version == stored + 1
+        answered = await discord.click(buttons(sent)["No reaction"], user=ANN, channel="1")
+        assert "The Allies do not react" in reply(answered)[0]
+    finally:
+        await close_bot(bot)
