@@ -99,6 +99,8 @@ class ConsoleTable:
         self.pictures = pictures
         self.out: TextIO | None = None  # where what happens between lines is written as it comes
         self.stood_in: list[str] = []  # what the stand-in did since the line typed, to tell with it
+        self.played: Outcome | None = None  # the stand-in's last turn since then, drawn with it
+        self.speaker = self.PLAYER  # who typed the last line read: that turn is drawn for them
         campaigns = self.campaigns
         services.tell(
             Notices(
@@ -137,14 +139,16 @@ class ConsoleTable:
         )
 
     async def stand_in_acted(self, channel_id: str, heading: str, outcome: Outcome) -> None:
-        """The stand-in played a turn: told with the line that led to it, as everyone sees it. A
-        side it took over or handed back by itself is written as it comes, with a line of its
-        own (before the answer to the returning player's line)."""
+        """The stand-in played a turn: told with the line that led to it, as everyone sees it, the
+        table drawn after its last for whoever typed that line (:meth:`handle`). A side it took
+        over or handed back by itself is written as it comes, with a line of its own (before the
+        answer to the returning player's line)."""
         self.state = outcome.state
         self.log.extend(outcome.events)
         lines = self.news(self.reader(None), outcome.events)
         if heading == PLAYS:
             self.stood_in.extend(lines)
+            self.played = outcome
         else:
             self.write("\n".join([f"\n[{heading[:-1].lower()}]", *lines]))
 
@@ -362,14 +366,19 @@ class ConsoleTable:
         await self.services.stand_ins.settled()
         if not self.stood_in:
             return said
-        played, self.stood_in = self.stood_in, []
-        return "\n".join([said, "", "[the stand-in plays]", *played, "", self.status(self.reader(None))])
+        told, self.stood_in = self.stood_in, []
+        played, self.played = self.played, None
+        picture = [] if played is None else await self.save_picture(played, self.speaker)
+        return "\n".join(
+            [said, "", "[the stand-in plays]", *told, "", self.status(self.reader(None)), *picture]
+        )
 
     async def _answer(self, text: str) -> str:
         try:
             line = Line.read(text, self.PLAYER)
             if line is None:
                 return ""
+            self.speaker = line.player
             if line.spec is not None and line.spec.path in HANDLERS:
                 return await self.handled(line)
             group = subcommands(line.verb) if line.spec is None else {}

@@ -5,6 +5,7 @@ to its end, and a turn left to take when the process stopped taken after the res
 
 import random
 
+from bot import console as console_module
 from bot.app import Services
 from bot.console import ConsoleTable
 from bot.services.game_service import GameError, GameService
@@ -15,9 +16,11 @@ from engine.dice import ScriptedDice, SeededDice, d6
 from engine.errors import IllegalCommand
 from engine.forces import force_points, force_units
 from engine.game import awaiting
+from engine.game_state import GameState
 from engine.scenarios.quick_battle import quick_battle
 from engine.stand_in import STAND_IN, side_stood_in
 from engine.state import Phase, Point
+from renderer import render
 from tests.bot.discord_harness import ANN, channel_posts, close_bot, open_bot, reply
 from tests.engine.random_play import random_command
 from tests.engine.test_scenario_games import a_force
@@ -49,6 +52,29 @@ async def test_at_the_console_the_bot_takes_its_side_and_plays_its_turns_after_t
     assert "Next (the Allies): /react" in played  # it waits for ann, not for itself
     await table.handle("as ann /noreact")
     assert side_stood_in(table.state) is None and awaiting(table.state) == "allies"
+    await close(services)
+
+
+async def test_at_the_console_the_table_is_drawn_again_after_the_stand_in_s_turn(tmp_path, monkeypatch):
+    """Its picture in the pictures folder is of the game after the bot's order, drawn as the
+    player who typed the line sees it, not the one before."""
+    table, services = await console(tmp_path)
+    table.pictures = tmp_path / "pictures"
+    await table.handle("/game new stand_in:axis")
+    await table.handle("as ann /game join side:allies")
+    drawn: list[tuple[GameState, str | None, bytes]] = []
+
+    def drawing(state, viewer, **shown):
+        drawn.append((state, viewer, render(state, viewer, **shown)))
+        return drawn[-1][2]
+
+    monkeypatch.setattr(console_module, "render", drawing)
+    started = await table.handle("as ann /game start")  # the Axis win the initiative (seeded)
+    played = started.split("[the stand-in plays]\n")[1]
+    assert f"Picture: {tmp_path / 'pictures' / 'latest.png'}" in played
+    (_, ann_saw, _), (state, viewer, last) = drawn  # her line's answer, then the bot's two turns
+    assert state == table.state and state.phase is Phase.REACTION and viewer == ann_saw
+    assert (tmp_path / "pictures" / "latest.png").read_bytes() == last
     await close(services)
 
 
