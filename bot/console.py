@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import shlex
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
@@ -55,7 +56,7 @@ from engine.errors import IllegalCommand
 from engine.events import Event
 from engine.game import awaiting
 from engine.game_state import GameState
-from engine.state import Phase
+from engine.state import STAND_IN, Phase
 from engine.view import REFEREE, SPECTATORS, audience_of, events_for, kept_from_spectators, names_for, sees
 from engine.wording import counted, side_name
 from renderer import render
@@ -65,6 +66,7 @@ FINISHED_KEPT = (
     "The last game is over: /game replay tells its story, /stats its dice; /game new starts another."
 )
 CONSOLE_PAGE = 100_000  # a terminal takes the chart list in one piece
+NAMED_LINE = 60  # the longest line a refusal repeats with a player's name before it
 
 
 def typed_file(typed: str) -> Path:
@@ -374,6 +376,7 @@ class ConsoleTable:
         )
 
     async def _answer(self, text: str) -> str:
+        self.speaker = self.PLAYER
         try:
             line = Line.read(text, self.PLAYER)
             if line is None:
@@ -391,11 +394,21 @@ class ConsoleTable:
         except ConfirmFirst as asked:  # the second step to type, not a refusal
             return asked.question
         except (IllegalCommand, GameError, ValueError) as problem:
-            return f"Not allowed: {plain_refusal(problem)}"
+            return f"Not allowed: {plain_refusal(problem)}" + self._name_first(text)
         except Exception:
             log.exception("console command failed: %s", text)
             return "Something went wrong on our side; the game was not changed."
         return await self.shown(line, outcome)
+
+    def _name_first(self, text: str) -> str:
+        """For a line refused that named no player, at a table where players have joined (so the
+        table's own player plays no side): how those players type their lines."""
+        players = [p for side in self.state.sides.values() for p in side.players if p != STAND_IN]
+        if self.speaker != self.PLAYER or not players or self.PLAYER in players:
+            return ""
+        typed = text.strip() if len(text.strip()) <= NAMED_LINE else "..."
+        named = " or ".join(f"as {shlex.quote(player)} {typed}" for player in players)
+        return f"\nPlayers who have joined type their name first: {named}"
 
     async def shown(self, line: Line, outcome: Outcome) -> str:
         """What the line's player is told of an action: the news, the status, the picture, and at

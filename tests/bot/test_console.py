@@ -41,6 +41,22 @@ async def test_console_explains_bad_input_and_changes_nothing(tmp_path):
     assert "Not allowed: A game is already running" in out
 
 
+async def test_once_players_have_joined_a_line_without_a_name_is_told_how_to_type_it(tmp_path):
+    """At a table nobody has joined, lines act for the side the game waits for; once ann and
+    otto have, a line that names nobody is refused with the same line under each name (a name
+    with a space quoted), and changes nothing; theirs, and the hot-seat table, get no such hint."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'console.db'}"
+    hot_seat = await run("/act nobody move:1,1\n", url)
+    assert "Not allowed: No unit called 'nobody'" in hot_seat and "type their name first" not in hot_seat
+    lines = ["/game new", "as ann /game join side:allies", "as 'otto k' /game join side:axis", "/game start"]
+    out = await run("\n".join([*lines, "as ann /game status", "as ann /act nobody move:1,1"]), url)
+    hint = "Players who have joined type their name first: as ann /game start or as 'otto k' /game start"
+    assert hint in out and "Turn 0 · setup" in out.split(hint)[1]  # the status after: not started
+    assert "Not allowed: No unit called 'nobody'" in out and out.count("type their name first") == 1
+    long = "/act sherman-1 move:10,10 " + "x" * 80
+    assert "type their name first: as ann ... or as 'otto k' ..." in await run(long + "\n", url)
+
+
 async def test_an_unexpected_failure_is_reported_and_the_session_goes_on(tmp_path, monkeypatch):
     from bot.services.game_service import GameService
 
