@@ -377,6 +377,7 @@ class ConsoleTable:
 
     async def _answer(self, text: str) -> str:
         self.speaker = self.PLAYER
+        line = None
         try:
             line = Line.read(text, self.PLAYER)
             if line is None:
@@ -394,21 +395,28 @@ class ConsoleTable:
         except ConfirmFirst as asked:  # the second step to type, not a refusal
             return asked.question
         except (IllegalCommand, GameError, ValueError) as problem:
-            return f"Not allowed: {plain_refusal(problem)}" + self._name_first(text)
+            return f"Not allowed: {plain_refusal(problem)}" + self._name_first(line, text)
         except Exception:
             log.exception("console command failed: %s", text)
             return "Something went wrong on our side; the game was not changed."
         return await self.shown(line, outcome)
 
-    def _name_first(self, text: str) -> str:
-        """For a line refused that named no player, at a table where players have joined (so the
-        table's own player plays no side): how those players type their lines."""
+    def _name_first(self, line: Line | None, text: str) -> str:
+        """For a known command refused that named nobody, at a table where people have joined
+        (so the table's own player is neither a player nor a referee): how they type it, under
+        the names of the players (of the referees, for a ``/ref`` command)."""
+        if line is None or line.spec is None or line.player != self.PLAYER:
+            return ""
+        referees = self.state.referees
         players = [p for side in self.state.sides.values() for p in side.players if p != STAND_IN]
-        if self.speaker != self.PLAYER or not players or self.PLAYER in players:
+        if self.PLAYER in players or self.PLAYER in referees:
+            return ""
+        names = referees if line.spec.path.split()[0] == "ref" else players
+        if not names:
             return ""
         typed = text.strip() if len(text.strip()) <= NAMED_LINE else "..."
-        named = " or ".join(f"as {shlex.quote(player)} {typed}" for player in players)
-        return f"\nPlayers who have joined type their name first: {named}"
+        named = " or ".join(f"as {shlex.quote(name)} {typed}" for name in names)
+        return f"\nAt this table each line starts with who types it: {named}"
 
     async def shown(self, line: Line, outcome: Outcome) -> str:
         """What the line's player is told of an action: the news, the status, the picture, and at

@@ -39,7 +39,7 @@ from bot.services.outcome import Outcome
 from bot.storage.missed_store import count_in, forgive_in, missed_counts, missed_in
 from bot.storage.store import StoredGame
 from bot.storage.tables import STAND_IN_POST
-from bot.worker_pool import WorkerPool
+from bot.worker_pool import WorkerDied, WorkerPool
 from engine.commands import Command, RefereeCorrection
 from engine.game_state import GameState
 from engine.runtime import ReactionTimers
@@ -111,7 +111,18 @@ class StandIns:
         side = side_stood_in(state)
         if side is None:
             return
-        command = await self.decide(state, side, version)
+        try:
+            command = await self.decide(state, side, version)
+        except WorkerDied:  # the same game and seed would kill them again: not tried again
+            log.error(
+                "the stand-in's turn for %s in channel %s (version %s) killed the workers deciding it:"
+                " it is left to a referee, or to the next start",
+                side,
+                channel,
+                version,
+                exc_info=True,
+            )
+            return
         try:
             outcome = await self.games.act(
                 channel, STAND_IN, command, version=version, also=self._telling(PLAYS)

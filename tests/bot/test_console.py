@@ -47,14 +47,22 @@ async def test_once_players_have_joined_a_line_without_a_name_is_told_how_to_typ
     with a space quoted), and changes nothing; theirs, and the hot-seat table, get no such hint."""
     url = f"sqlite+aiosqlite:///{tmp_path / 'console.db'}"
     hot_seat = await run("/act nobody move:1,1\n", url)
-    assert "Not allowed: No unit called 'nobody'" in hot_seat and "type their name first" not in hot_seat
+    assert "Not allowed: No unit called 'nobody'" in hot_seat and "who types it" not in hot_seat
     lines = ["/game new", "as ann /game join side:allies", "as 'otto k' /game join side:axis", "/game start"]
     out = await run("\n".join([*lines, "as ann /game status", "as ann /act nobody move:1,1"]), url)
-    hint = "Players who have joined type their name first: as ann /game start or as 'otto k' /game start"
+    hint = "At this table each line starts with who types it: as ann /game start or as 'otto k' /game start"
     assert hint in out and "Turn 0 · setup" in out.split(hint)[1]  # the status after: not started
-    assert "Not allowed: No unit called 'nobody'" in out and out.count("type their name first") == 1
+    assert "Not allowed: No unit called 'nobody'" in out and out.count("starts with who types it") == 1
     long = "/act sherman-1 move:10,10 " + "x" * 80
-    assert "type their name first: as ann ... or as 'otto k' ..." in await run(long + "\n", url)
+    assert "who types it: as ann ... or as 'otto k' ..." in await run(long + "\n", url)
+    for unhinted in ("as ann /game status bogus:1", "/gmae status"):  # refused for what they say
+        assert "who types it" not in await run(unhinted + "\n", url)
+    refereed = f"sqlite+aiosqlite:///{tmp_path / 'refereed.db'}"
+    await run("/game new referee:ref\nas ann /game join side:allies\n", refereed)
+    assert "who types it: as ref /ref ruling" in await run("/ref ruling text:the wall is a hedge\n", refereed)
+    seated = f"sqlite+aiosqlite:///{tmp_path / 'seated.db'}"
+    await run("/game new referee:console\nas ann /game join side:allies\n", seated)
+    assert "who types it" not in await run("/act sherman-1 move:10,10\n", seated)
 
 
 async def test_an_unexpected_failure_is_reported_and_the_session_goes_on(tmp_path, monkeypatch):

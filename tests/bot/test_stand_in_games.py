@@ -3,11 +3,14 @@ stand_in:SIDE`` at the console and through the Discord tree, the stand-in's turn
 themselves through the game service (recorded, posted), a whole battle against a random player
 to its end, and a turn left to take when the process stopped taken after the restart."""
 
+import asyncio
 import random
 
 from bot import console as console_module
 from bot.app import Services
 from bot.console import ConsoleTable
+from bot.picture_pool import PicturePool
+from bot.services import stand_in_service
 from bot.services.game_service import GameError, GameService
 from bot.storage.store import GameStore
 from engine.commands import Deploy, FinishDeployment, JoinSide, StartGame
@@ -22,6 +25,7 @@ from engine.stand_in import STAND_IN, side_stood_in
 from engine.state import Phase, Point
 from renderer import render
 from tests.bot.discord_harness import ANN, channel_posts, close_bot, open_bot, reply
+from tests.bot.test_picture_pool import dies
 from tests.engine.random_play import random_command
 from tests.engine.test_scenario_games import a_force
 from tests.storage.databases import seed_sqlite
@@ -307,3 +311,30 @@ async def test_a_referee_hands_an_absent_players_side_to_the_bot_and_back(tmp_pa
     assert "Referee: otto plays the Axis again (back)" in back
     assert table.state.sides["axis"].players == ["otto"] and table.state.sides["axis"].stood_in_for is None
     await close(services)
+
+
+async def test_a_stand_in_turn_that_kills_the_workers_deciding_it_is_not_tried_again(
+    tmp_path, monkeypatch, caplog
+):
+    """Its decision, made again from the same game and seed, would kill them again: it is
+    logged and left (to a referee, or to the next start), the game as it was, the pool whole."""
+    store = await GameStore.open(seed_sqlite(f"sqlite+aiosqlite:///{tmp_path / 'a.db'}", shipped=True))
+    pool = PicturePool(workers=1)
+    await pool.start()
+    services = Services.around(GameService(store, dice=lambda: SeededDice(3)), pool)
+    monkeypatch.setattr(stand_in_service, "order_in_json", dies)
+    table, _ = await ConsoleTable.open(services)
+    try:
+        await table.handle("/game new stand_in:axis")
+        await table.handle("as ann /game join side:allies")
+        started = await asyncio.wait_for(table.handle("as ann /game start"), 120)  # the Axis to act
+        assert "[the stand-in plays]" not in started and awaiting(table.state) == "axis"
+        assert caplog.text.count("a picture worker stopped") == 2  # once, not again and again
+        assert "the stand-in's turn for axis in channel console" in caplog.text
+        assert services.stand_ins.timers.retries == 0 and not services.stand_ins.timers.armed
+        version = (await store.load(ConsoleTable.CHANNEL)).version
+        await asyncio.wait_for(asyncio.gather(*pool._replacing), 120)
+        assert len(pool.pids) == 1 and (await store.load(ConsoleTable.CHANNEL)).version == version
+    finally:
+        await close(services)
+        await pool.close()
