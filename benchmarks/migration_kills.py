@@ -41,15 +41,18 @@ def run(label: str, new_database, kills: int, rng: random.Random) -> None:
         scratch = new_database()
         if start_at:
             upgrade(scratch, start_at)
-        total = statements_in_upgrade(scratch)
+        totals = statements_in_upgrade(scratch)
         faults: Counter[str] = Counter()
         for _ in range(kills):
-            kill = Kill(rng.randint(1, total), rng.choice(HOOKS))
+            hook = rng.choice(HOOKS)
+            kill = Kill(rng.randint(1, totals[hook]), hook)
             fault = kill_and_restart(new_database, kill, start_at)
             if fault:
                 faults[fault] += 1
         case = f"from {start_at}" if start_at else "fresh"
-        print(f"{label} {case}: {sum(faults.values())} of {kills} never started again ({total} statements)")
+        failed = sum(faults.values())
+        statements = totals["before_cursor_execute"]
+        print(f"{label} {case}: {failed} of {kills} never started again ({statements} statements)")
         for fault, times in faults.most_common():
             print(f"    {times} x {fault[:150]}")
 

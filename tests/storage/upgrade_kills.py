@@ -40,20 +40,27 @@ def upgrade(database_url: str, revision: str = "head") -> None:
     command.upgrade(alembic_config(database_url), revision)
 
 
-def statements_in_upgrade(database_url: str) -> int:
-    """How many SQL statements an upgrade of this database to head runs (the database is upgraded)."""
-    count = 0
+def statements_in_upgrade(database_url: str) -> dict[str, int]:
+    """How many SQL statements an upgrade of this database to head runs (the database is upgraded),
+    as each hook counts them: on SQLite the write transaction's ``BEGIN IMMEDIATE`` is seen before it
+    runs but not after, so a kill drawn from the first count could never fire after its statement."""
+    counts = dict.fromkeys(HOOKS, 0)
 
-    def counted(*_args) -> None:
-        nonlocal count
-        count += 1
+    def counter(hook: str) -> Callable[..., None]:
+        def counted(*_args) -> None:
+            counts[hook] += 1
 
-    event.listen(Engine, "before_cursor_execute", counted)
+        return counted
+
+    counters = {hook: counter(hook) for hook in HOOKS}
+    for hook, counted in counters.items():
+        event.listen(Engine, hook, counted)
     try:
         upgrade(database_url)
     finally:
-        event.remove(Engine, "before_cursor_execute", counted)
-    return count
+        for hook, counted in counters.items():
+            event.remove(Engine, hook, counted)
+    return counts
 
 
 def _upgrade_until_killed(database_url: str, kill: Kill) -> None:
