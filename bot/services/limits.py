@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from enum import Enum
 
 from pydantic import BaseModel
 
@@ -52,6 +53,8 @@ def cleaned(text: str, *, lines: bool = False) -> str:
     zero-width and direction characters (Unicode's Cc and Cf). With ``lines`` (a ruling, a brief,
     a file) its line breaks stay, each written ``\\n``, and its tabs; else (a name) every run of
     spaces and line breaks is one space, and none at either end."""
+    if text.isascii() and text.isprintable():  # the usual text: nothing to take out, no break in it
+        return text if lines else " ".join(text.split())
     if lines:
         text = _BREAKS.sub("\n", text)
         return "".join(c for c in text if c in _KEPT_IN_LINES or unicodedata.category(c) not in ("Cc", "Cf"))
@@ -129,11 +132,18 @@ def bounded_command(command: BaseModel) -> BaseModel:
     """The command with its every text cleaned (:func:`bounded_text`), if its every text, number
     and list is within the limits, else a refusal naming the field: the one check every command
     passes before the game works on it."""
-    changed = {name: _bounded_field(name, field) for name, field in command}
-    return command.model_copy(update={name: v for name, v in changed.items() if v != getattr(command, name)})
+    changed = {
+        name: bounded
+        for name, field in command
+        if (bounded := _bounded_field(name, field)) is not field and bounded != field
+    }
+    return command.model_copy(update=changed) if changed else command
 
 
 def _bounded_field(name: str, field: object) -> object:
+    """``field`` checked and cleaned; the same object if nothing in it changed."""
+    if isinstance(field, Enum):  # one of the game's own words, whatever its type
+        return field
     if isinstance(field, str):
         return bounded_text(name, field)
     if isinstance(field, bool) or field is None:
@@ -149,6 +159,8 @@ def _bounded_field(name: str, field: object) -> object:
         if len(items) > ITEMS:
             raise IllegalCommand(f"{name} has at most {ITEMS:,} items; this one has {len(items):,}")
         bounded = [_bounded_field(name, item) for item in items]
+        if all(new is old for new, old in zip(bounded, items, strict=True)):
+            return field
         return dict(bounded) if isinstance(field, dict) else type(field)(bounded)
     return field
 
