@@ -1,7 +1,7 @@
 """The scripts in ``benchmarks/`` still work against today's code, so none rots unseen: every one
 imports (a name it takes from the bot, the engine, the renderer or the test harness that was
 renamed or removed fails here), and those whose sizes go small enough run once at their smallest,
-in about a second each (a method or a reply that changed its shape fails too)."""
+in a few seconds at most (a method or a reply that changed its shape fails too)."""
 
 import asyncio
 import importlib.util
@@ -12,10 +12,11 @@ from types import ModuleType
 
 import pytest
 
+from tests.storage.postgres import binaries
+
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
-# the arguments that make a script cheap; the others take seconds whatever they are given
-# (scale_out starts a PostgreSQL server)
+# the arguments that make a script cheap (scale_out's, below: it starts a PostgreSQL server)
 SMALLEST = {
     "backup_during_play": ["--games", "1", "--played", "55"],
     "busy_channels": ["--channels", "1", "--actions", "2"],
@@ -24,6 +25,7 @@ SMALLEST = {
     "gc_pauses": ["--windows", "10", "--loads", "20"],
     "migration_kills": ["--kills", "1"],
     "pipeline": ["--actions", "3", "--burst", "2", "--workers", "0", "--tables", "1", "--live", "1"],
+    "random_taps": ["--games", "1", "--units", "1"],  # a whole game by taps: about 10 s
     "replay": ["--lengths", "20", "--logs", "10", "--no-battle"],
     "restart_overdue": ["--windows", "2"],
     "restart_windows": ["--windows", "2"],
@@ -60,6 +62,15 @@ def run(name: str, arguments: list[str], monkeypatch) -> None:
 def test_the_benchmark_runs_at_its_smallest(name: str, monkeypatch, capsys) -> None:
     run(name, SMALLEST[name], monkeypatch)
     assert capsys.readouterr().out.strip()  # it printed its figures
+
+
+def test_scale_out_runs_at_its_smallest(monkeypatch, capsys) -> None:
+    """One process on a throw-away PostgreSQL server, as the script starts one itself."""
+    if binaries() is None:
+        pytest.skip("PostgreSQL's server binaries are not installed")
+    run("scale_out", ["--channels", "2", "--at-once", "1", "--processes", "1", "--overdue", "2"], monkeypatch)
+    out = capsys.readouterr().out
+    assert "1 process(es):" in out and "fired 2 overdue windows" in out and "twice: 0" in out
 
 
 def test_the_rules_coverage_runs_on_a_book_of_two_headings(tmp_path, monkeypatch, capsys) -> None:
